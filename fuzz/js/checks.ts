@@ -27,6 +27,14 @@ export function write(v: Value, model: Model): Uint8Array {
   return model === "versioned" ? v.toFbe() : v.toFinal();
 }
 
+const reused = new fbe.Writer();
+
+/** `write` into a reused Writer whose old bytes are all 0xFF (a copy): the same bytes, as every byte is written. */
+export function writeDirty(v: Value, model: Model): Uint8Array {
+  reused.buffer.fill(0xff);
+  return (model === "versioned" ? v.toFbe(reused) : v.toFinal(reused)).slice();
+}
+
 /** Reads data as `type`; returns the value or the DecodeError, anything else is a failure. */
 export function attempt(type: string, model: Model, data: Uint8Array): Value | fbe.DecodeError {
   const codec = registry[type]!;
@@ -58,6 +66,7 @@ export function checkBinary(type: string, model: Model, data: Uint8Array, json?:
     if (back instanceof fbe.DecodeError) throw new Failure("rewrite", `${type} ${model}: what it wrote does not read: ${back.message}`, data);
     const w2 = write(back, model);
     if (!same(w1, w2)) throw new Failure("rewrite", `${type} ${model}: written back, read and written again differs`, data);
+    if (!same(w1, writeDirty(value, model))) throw new Failure("rewrite", `${type} ${model}: a reused Writer wrote other bytes`, data);
     value.toString();
     const text = value.toJson();
     if (json !== undefined) json(type, text);

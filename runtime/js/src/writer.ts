@@ -95,6 +95,19 @@ export class Writer {
     this.depth--;
   }
 
+  /**
+   * Appends `n` bytes that the caller writes every one of and returns their
+   * position: not zeroed, so a reused buffer's old bytes stay until written
+   * (zeroing them cost the versioned writer 40% of its time).
+   */
+  private claim(n: number): number {
+    const p = this.size;
+    const end = p + n;
+    if (end > this.buffer.length) this.grow(end);
+    this.size = end;
+    return p;
+  }
+
   /** Appends `n` zero bytes and returns their position. */
   alloc(n: number): number {
     const p = this.size;
@@ -157,7 +170,7 @@ export class Writer {
   /** Starts a versioned root (docs/format.md 3.2): 8 header bytes, the top struct's slot at 4 with base 0. */
   beginVersioned(): void {
     this.reset();
-    this.alloc(8);
+    this.claim(8); // the size (endVersioned) and the top struct's offset (its struct())
   }
 
   /** Stores the root's total size. */
@@ -174,10 +187,11 @@ export class Writer {
   /**
    * Allocates a struct body of `bodySize` bytes, stores its offset in the slot
    * at absolute position `slot` (relative to `base`) and writes its header;
-   * returns the body's position, the base of its fields.
+   * returns the body's position, the base of its fields. The body is not
+   * zeroed: the caller writes every field (an absent optional with `none`).
    */
   struct(base: number, slot: number, bodySize: number, typeId: number): number {
-    const p = this.alloc(bodySize);
+    const p = this.claim(bodySize);
     this.offset(base, slot, p);
     this.view.setUint32(p, bodySize, true);
     this.view.setUint32(p + 4, typeId, true);
@@ -199,7 +213,7 @@ export class Writer {
   private blobBlock(b: Uint8Array): number {
     if (!(b instanceof Uint8Array)) range("bytes (Uint8Array)", b);
     if (b.length > MAX_U32) throw new EncodeError("bytes longer than 4 GiB");
-    const p = this.alloc(4 + b.length);
+    const p = this.claim(4 + b.length);
     this.view.setUint32(p, b.length, true);
     this.buffer.set(b, p + 4);
     return p;
@@ -217,13 +231,14 @@ export class Writer {
 
   /**
    * Allocates a collection block of `n` slots of `item` bytes (a map's item is
-   * a key slot and a value slot), zeroed, stores its offset and the count,
-   * and returns the position of the first slot. The elements' base stays the
-   * slot's base (docs/format.md 3.4).
+   * a key slot and a value slot), stores its offset and the count, and
+   * returns the position of the first slot; the caller writes every slot (not
+   * zeroed, as `struct`). The elements' base stays the slot's base
+   * (docs/format.md 3.4).
    */
   vector(base: number, slot: number, n: number, item: number): number {
     if (n > MAX_U32) throw new EncodeError("collection of more than 2^32 elements");
-    const p = this.alloc(4 + n * item);
+    const p = this.claim(4 + n * item);
     this.view.setUint32(p, n, true);
     this.offset(base, slot, p);
     return p + 4;
@@ -231,14 +246,20 @@ export class Writer {
 
   /**
    * Marks the optional slot at `slot` present, allocates its value slot of
-   * `size` bytes and returns its position: the value's base. An absent
-   * optional is left as allocated (zeros).
+   * `size` bytes (the caller writes it) and returns its position: the value's
+   * base. An absent optional is written by `none`.
    */
   optional(base: number, slot: number, size: number): number {
-    const p = this.alloc(size);
+    const p = this.claim(size);
     this.buffer[slot] = 1;
     this.offset(base, slot + 1, p);
     return p;
+  }
+
+  /** Marks the optional slot at `slot` absent: its flag and offset zero. */
+  none(slot: number): void {
+    this.buffer[slot] = 0;
+    this.view.setUint32(slot + 1, 0, true);
   }
 
   // ------------------------------------------------------------ final model
@@ -246,7 +267,7 @@ export class Writer {
   /** Starts a final root (docs/format.md 4.1): size and type id come at endFinal. */
   beginFinal(): void {
     this.reset();
-    this.alloc(8);
+    this.claim(8); // the size and the type id (endFinal)
   }
 
   /** Stores the final root's size and type id. */

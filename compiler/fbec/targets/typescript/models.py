@@ -158,10 +158,12 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
     elif isinstance(t, ir.Optional_):
         o = names("o")
         w.line(f"const {o} = {value};")
-        with w.block(f"if ({o} !== undefined) {{", "}"):
+        with w.block(f"if ({o} !== undefined) {{", "} else {"):
             s = names("s")
             w.line(f"const {s} = w.optional({base}, {slot}, {t.element.size});")
             write_value(w, c, t.element, s, s, o, field, within, names)
+        with w.block("", "}"):
+            w.line(f"w.none({slot});")      # the Writer does not zero what it allocates
     elif isinstance(t, (ir.Array, ir.Sequence)):
         a, p, y = names("a"), names("p"), names("y")
         if isinstance(t, ir.Array):

@@ -635,6 +635,8 @@ export class Account {
     if (o1 !== undefined) {
       const s2 = w.optional(b, b + 21, 4);
       Balance.fbeWrite(w, s2, s2, o1);
+    } else {
+      w.none(b + 21);
     }
     const a3 = v.orders;
     let p4 = w.vector(b, b + 26, a3.length, 4);

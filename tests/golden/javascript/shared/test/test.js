@@ -1513,331 +1513,463 @@ export class StructOptional extends StructSimple {
     if (o1 !== undefined) {
       const s2 = w.optional(b, b + 237, 1);
       w.putBool(s2, o1);
+    } else {
+      w.none(b + 237);
     }
     const o3 = v.f101;
     if (o3 !== undefined) {
       const s4 = w.optional(b, b + 242, 1);
       w.putBool(s4, o3);
+    } else {
+      w.none(b + 242);
     }
     const o5 = v.f102;
     if (o5 !== undefined) {
       const s6 = w.optional(b, b + 247, 1);
       w.putBool(s6, o5);
+    } else {
+      w.none(b + 247);
     }
     const o7 = v.f103;
     if (o7 !== undefined) {
       const s8 = w.optional(b, b + 252, 1);
       w.putU8(s8, o7);
+    } else {
+      w.none(b + 252);
     }
     const o9 = v.f104;
     if (o9 !== undefined) {
       const s10 = w.optional(b, b + 257, 1);
       w.putU8(s10, o9);
+    } else {
+      w.none(b + 257);
     }
     const o11 = v.f105;
     if (o11 !== undefined) {
       const s12 = w.optional(b, b + 262, 1);
       w.putU8(s12, o11);
+    } else {
+      w.none(b + 262);
     }
     const o13 = v.f106;
     if (o13 !== undefined) {
       const s14 = w.optional(b, b + 267, 1);
       w.putU8(s14, o13);
+    } else {
+      w.none(b + 267);
     }
     const o15 = v.f107;
     if (o15 !== undefined) {
       const s16 = w.optional(b, b + 272, 1);
       w.putU8(s16, o15);
+    } else {
+      w.none(b + 272);
     }
     const o17 = v.f108;
     if (o17 !== undefined) {
       const s18 = w.optional(b, b + 277, 1);
       w.putU8(s18, o17);
+    } else {
+      w.none(b + 277);
     }
     const o19 = v.f109;
     if (o19 !== undefined) {
       const s20 = w.optional(b, b + 282, 4);
       w.putU32(s20, o19);
+    } else {
+      w.none(b + 282);
     }
     const o21 = v.f110;
     if (o21 !== undefined) {
       const s22 = w.optional(b, b + 287, 4);
       w.putU32(s22, o21);
+    } else {
+      w.none(b + 287);
     }
     const o23 = v.f111;
     if (o23 !== undefined) {
       const s24 = w.optional(b, b + 292, 4);
       w.putU32(s24, o23);
+    } else {
+      w.none(b + 292);
     }
     const o25 = v.f112;
     if (o25 !== undefined) {
       const s26 = w.optional(b, b + 297, 1);
       w.putI8(s26, o25);
+    } else {
+      w.none(b + 297);
     }
     const o27 = v.f113;
     if (o27 !== undefined) {
       const s28 = w.optional(b, b + 302, 1);
       w.putI8(s28, o27);
+    } else {
+      w.none(b + 302);
     }
     const o29 = v.f114;
     if (o29 !== undefined) {
       const s30 = w.optional(b, b + 307, 1);
       w.putI8(s30, o29);
+    } else {
+      w.none(b + 307);
     }
     const o31 = v.f115;
     if (o31 !== undefined) {
       const s32 = w.optional(b, b + 312, 1);
       w.putU8(s32, o31);
+    } else {
+      w.none(b + 312);
     }
     const o33 = v.f116;
     if (o33 !== undefined) {
       const s34 = w.optional(b, b + 317, 1);
       w.putU8(s34, o33);
+    } else {
+      w.none(b + 317);
     }
     const o35 = v.f117;
     if (o35 !== undefined) {
       const s36 = w.optional(b, b + 322, 1);
       w.putU8(s36, o35);
+    } else {
+      w.none(b + 322);
     }
     const o37 = v.f118;
     if (o37 !== undefined) {
       const s38 = w.optional(b, b + 327, 2);
       w.putI16(s38, o37);
+    } else {
+      w.none(b + 327);
     }
     const o39 = v.f119;
     if (o39 !== undefined) {
       const s40 = w.optional(b, b + 332, 2);
       w.putI16(s40, o39);
+    } else {
+      w.none(b + 332);
     }
     const o41 = v.f120;
     if (o41 !== undefined) {
       const s42 = w.optional(b, b + 337, 2);
       w.putI16(s42, o41);
+    } else {
+      w.none(b + 337);
     }
     const o43 = v.f121;
     if (o43 !== undefined) {
       const s44 = w.optional(b, b + 342, 2);
       w.putU16(s44, o43);
+    } else {
+      w.none(b + 342);
     }
     const o45 = v.f122;
     if (o45 !== undefined) {
       const s46 = w.optional(b, b + 347, 2);
       w.putU16(s46, o45);
+    } else {
+      w.none(b + 347);
     }
     const o47 = v.f123;
     if (o47 !== undefined) {
       const s48 = w.optional(b, b + 352, 2);
       w.putU16(s48, o47);
+    } else {
+      w.none(b + 352);
     }
     const o49 = v.f124;
     if (o49 !== undefined) {
       const s50 = w.optional(b, b + 357, 4);
       w.putI32(s50, o49);
+    } else {
+      w.none(b + 357);
     }
     const o51 = v.f125;
     if (o51 !== undefined) {
       const s52 = w.optional(b, b + 362, 4);
       w.putI32(s52, o51);
+    } else {
+      w.none(b + 362);
     }
     const o53 = v.f126;
     if (o53 !== undefined) {
       const s54 = w.optional(b, b + 367, 4);
       w.putI32(s54, o53);
+    } else {
+      w.none(b + 367);
     }
     const o55 = v.f127;
     if (o55 !== undefined) {
       const s56 = w.optional(b, b + 372, 4);
       w.putU32(s56, o55);
+    } else {
+      w.none(b + 372);
     }
     const o57 = v.f128;
     if (o57 !== undefined) {
       const s58 = w.optional(b, b + 377, 4);
       w.putU32(s58, o57);
+    } else {
+      w.none(b + 377);
     }
     const o59 = v.f129;
     if (o59 !== undefined) {
       const s60 = w.optional(b, b + 382, 4);
       w.putU32(s60, o59);
+    } else {
+      w.none(b + 382);
     }
     const o61 = v.f130;
     if (o61 !== undefined) {
       const s62 = w.optional(b, b + 387, 8);
       w.putI64(s62, o61);
+    } else {
+      w.none(b + 387);
     }
     const o63 = v.f131;
     if (o63 !== undefined) {
       const s64 = w.optional(b, b + 392, 8);
       w.putI64(s64, o63);
+    } else {
+      w.none(b + 392);
     }
     const o65 = v.f132;
     if (o65 !== undefined) {
       const s66 = w.optional(b, b + 397, 8);
       w.putI64(s66, o65);
+    } else {
+      w.none(b + 397);
     }
     const o67 = v.f133;
     if (o67 !== undefined) {
       const s68 = w.optional(b, b + 402, 8);
       w.putU64(s68, o67);
+    } else {
+      w.none(b + 402);
     }
     const o69 = v.f134;
     if (o69 !== undefined) {
       const s70 = w.optional(b, b + 407, 8);
       w.putU64(s70, o69);
+    } else {
+      w.none(b + 407);
     }
     const o71 = v.f135;
     if (o71 !== undefined) {
       const s72 = w.optional(b, b + 412, 8);
       w.putU64(s72, o71);
+    } else {
+      w.none(b + 412);
     }
     const o73 = v.f136;
     if (o73 !== undefined) {
       const s74 = w.optional(b, b + 417, 4);
       w.putF32(s74, o73);
+    } else {
+      w.none(b + 417);
     }
     const o75 = v.f137;
     if (o75 !== undefined) {
       const s76 = w.optional(b, b + 422, 4);
       w.putF32(s76, o75);
+    } else {
+      w.none(b + 422);
     }
     const o77 = v.f138;
     if (o77 !== undefined) {
       const s78 = w.optional(b, b + 427, 4);
       w.putF32(s78, o77);
+    } else {
+      w.none(b + 427);
     }
     const o79 = v.f139;
     if (o79 !== undefined) {
       const s80 = w.optional(b, b + 432, 8);
       w.putF64(s80, o79);
+    } else {
+      w.none(b + 432);
     }
     const o81 = v.f140;
     if (o81 !== undefined) {
       const s82 = w.optional(b, b + 437, 8);
       w.putF64(s82, o81);
+    } else {
+      w.none(b + 437);
     }
     const o83 = v.f141;
     if (o83 !== undefined) {
       const s84 = w.optional(b, b + 442, 8);
       w.putF64(s84, o83);
+    } else {
+      w.none(b + 442);
     }
     const o85 = v.f142;
     if (o85 !== undefined) {
       const s86 = w.optional(b, b + 447, 16);
       w.putDecimal(s86, o85);
+    } else {
+      w.none(b + 447);
     }
     const o87 = v.f143;
     if (o87 !== undefined) {
       const s88 = w.optional(b, b + 452, 16);
       w.putDecimal(s88, o87);
+    } else {
+      w.none(b + 452);
     }
     const o89 = v.f144;
     if (o89 !== undefined) {
       const s90 = w.optional(b, b + 457, 16);
       w.putDecimal(s90, o89);
+    } else {
+      w.none(b + 457);
     }
     const o91 = v.f145;
     if (o91 !== undefined) {
       const s92 = w.optional(b, b + 462, 4);
       w.string(s92, s92, o91);
+    } else {
+      w.none(b + 462);
     }
     const o93 = v.f146;
     if (o93 !== undefined) {
       const s94 = w.optional(b, b + 467, 4);
       w.string(s94, s94, o93);
+    } else {
+      w.none(b + 467);
     }
     const o95 = v.f147;
     if (o95 !== undefined) {
       const s96 = w.optional(b, b + 472, 4);
       w.string(s96, s96, o95);
+    } else {
+      w.none(b + 472);
     }
     const o97 = v.f148;
     if (o97 !== undefined) {
       const s98 = w.optional(b, b + 477, 8);
       w.putTimestamp(s98, o97);
+    } else {
+      w.none(b + 477);
     }
     const o99 = v.f149;
     if (o99 !== undefined) {
       const s100 = w.optional(b, b + 482, 8);
       w.putTimestamp(s100, o99);
+    } else {
+      w.none(b + 482);
     }
     const o101 = v.f150;
     if (o101 !== undefined) {
       const s102 = w.optional(b, b + 487, 8);
       w.putTimestamp(s102, o101);
+    } else {
+      w.none(b + 487);
     }
     const o103 = v.f151;
     if (o103 !== undefined) {
       const s104 = w.optional(b, b + 492, 16);
       w.putUuid(s104, o103);
+    } else {
+      w.none(b + 492);
     }
     const o105 = v.f152;
     if (o105 !== undefined) {
       const s106 = w.optional(b, b + 497, 16);
       w.putUuid(s106, o105);
+    } else {
+      w.none(b + 497);
     }
     const o107 = v.f153;
     if (o107 !== undefined) {
       const s108 = w.optional(b, b + 502, 16);
       w.putUuid(s108, o107);
+    } else {
+      w.none(b + 502);
     }
     const o109 = v.f154;
     if (o109 !== undefined) {
       const s110 = w.optional(b, b + 507, 1);
       w.putU8(s110, o109);
+    } else {
+      w.none(b + 507);
     }
     const o111 = v.f155;
     if (o111 !== undefined) {
       const s112 = w.optional(b, b + 512, 1);
       w.putU8(s112, o111);
+    } else {
+      w.none(b + 512);
     }
     const o113 = v.f156;
     if (o113 !== undefined) {
       const s114 = w.optional(b, b + 517, 1);
       w.putU8(s114, o113);
+    } else {
+      w.none(b + 517);
     }
     const o115 = v.f157;
     if (o115 !== undefined) {
       const s116 = w.optional(b, b + 522, 1);
       w.putU8(s116, o115);
+    } else {
+      w.none(b + 522);
     }
     const o117 = v.f158;
     if (o117 !== undefined) {
       const s118 = w.optional(b, b + 527, 4);
       proto.Order.fbeWrite(w, s118, s118, o117);
+    } else {
+      w.none(b + 527);
     }
     const o119 = v.f159;
     if (o119 !== undefined) {
       const s120 = w.optional(b, b + 532, 4);
       proto.Order.fbeWrite(w, s120, s120, o119);
+    } else {
+      w.none(b + 532);
     }
     const o121 = v.f160;
     if (o121 !== undefined) {
       const s122 = w.optional(b, b + 537, 4);
       proto.Balance.fbeWrite(w, s122, s122, o121);
+    } else {
+      w.none(b + 537);
     }
     const o123 = v.f161;
     if (o123 !== undefined) {
       const s124 = w.optional(b, b + 542, 4);
       proto.Balance.fbeWrite(w, s124, s124, o123);
+    } else {
+      w.none(b + 542);
     }
     const o125 = v.f162;
     if (o125 !== undefined) {
       const s126 = w.optional(b, b + 547, 1);
       w.putU8(s126, o125);
+    } else {
+      w.none(b + 547);
     }
     const o127 = v.f163;
     if (o127 !== undefined) {
       const s128 = w.optional(b, b + 552, 1);
       w.putU8(s128, o127);
+    } else {
+      w.none(b + 552);
     }
     const o129 = v.f164;
     if (o129 !== undefined) {
       const s130 = w.optional(b, b + 557, 4);
       proto.Account.fbeWrite(w, s130, s130, o129);
+    } else {
+      w.none(b + 557);
     }
     const o131 = v.f165;
     if (o131 !== undefined) {
       const s132 = w.optional(b, b + 562, 4);
       proto.Account.fbeWrite(w, s132, s132, o131);
+    } else {
+      w.none(b + 562);
     }
   }
 
@@ -6076,367 +6208,511 @@ export class StructNested extends StructOptional {
     if (o1 !== undefined) {
       const s2 = w.optional(b, b + 237, 1);
       w.putBool(s2, o1);
+    } else {
+      w.none(b + 237);
     }
     const o3 = v.f101;
     if (o3 !== undefined) {
       const s4 = w.optional(b, b + 242, 1);
       w.putBool(s4, o3);
+    } else {
+      w.none(b + 242);
     }
     const o5 = v.f102;
     if (o5 !== undefined) {
       const s6 = w.optional(b, b + 247, 1);
       w.putBool(s6, o5);
+    } else {
+      w.none(b + 247);
     }
     const o7 = v.f103;
     if (o7 !== undefined) {
       const s8 = w.optional(b, b + 252, 1);
       w.putU8(s8, o7);
+    } else {
+      w.none(b + 252);
     }
     const o9 = v.f104;
     if (o9 !== undefined) {
       const s10 = w.optional(b, b + 257, 1);
       w.putU8(s10, o9);
+    } else {
+      w.none(b + 257);
     }
     const o11 = v.f105;
     if (o11 !== undefined) {
       const s12 = w.optional(b, b + 262, 1);
       w.putU8(s12, o11);
+    } else {
+      w.none(b + 262);
     }
     const o13 = v.f106;
     if (o13 !== undefined) {
       const s14 = w.optional(b, b + 267, 1);
       w.putU8(s14, o13);
+    } else {
+      w.none(b + 267);
     }
     const o15 = v.f107;
     if (o15 !== undefined) {
       const s16 = w.optional(b, b + 272, 1);
       w.putU8(s16, o15);
+    } else {
+      w.none(b + 272);
     }
     const o17 = v.f108;
     if (o17 !== undefined) {
       const s18 = w.optional(b, b + 277, 1);
       w.putU8(s18, o17);
+    } else {
+      w.none(b + 277);
     }
     const o19 = v.f109;
     if (o19 !== undefined) {
       const s20 = w.optional(b, b + 282, 4);
       w.putU32(s20, o19);
+    } else {
+      w.none(b + 282);
     }
     const o21 = v.f110;
     if (o21 !== undefined) {
       const s22 = w.optional(b, b + 287, 4);
       w.putU32(s22, o21);
+    } else {
+      w.none(b + 287);
     }
     const o23 = v.f111;
     if (o23 !== undefined) {
       const s24 = w.optional(b, b + 292, 4);
       w.putU32(s24, o23);
+    } else {
+      w.none(b + 292);
     }
     const o25 = v.f112;
     if (o25 !== undefined) {
       const s26 = w.optional(b, b + 297, 1);
       w.putI8(s26, o25);
+    } else {
+      w.none(b + 297);
     }
     const o27 = v.f113;
     if (o27 !== undefined) {
       const s28 = w.optional(b, b + 302, 1);
       w.putI8(s28, o27);
+    } else {
+      w.none(b + 302);
     }
     const o29 = v.f114;
     if (o29 !== undefined) {
       const s30 = w.optional(b, b + 307, 1);
       w.putI8(s30, o29);
+    } else {
+      w.none(b + 307);
     }
     const o31 = v.f115;
     if (o31 !== undefined) {
       const s32 = w.optional(b, b + 312, 1);
       w.putU8(s32, o31);
+    } else {
+      w.none(b + 312);
     }
     const o33 = v.f116;
     if (o33 !== undefined) {
       const s34 = w.optional(b, b + 317, 1);
       w.putU8(s34, o33);
+    } else {
+      w.none(b + 317);
     }
     const o35 = v.f117;
     if (o35 !== undefined) {
       const s36 = w.optional(b, b + 322, 1);
       w.putU8(s36, o35);
+    } else {
+      w.none(b + 322);
     }
     const o37 = v.f118;
     if (o37 !== undefined) {
       const s38 = w.optional(b, b + 327, 2);
       w.putI16(s38, o37);
+    } else {
+      w.none(b + 327);
     }
     const o39 = v.f119;
     if (o39 !== undefined) {
       const s40 = w.optional(b, b + 332, 2);
       w.putI16(s40, o39);
+    } else {
+      w.none(b + 332);
     }
     const o41 = v.f120;
     if (o41 !== undefined) {
       const s42 = w.optional(b, b + 337, 2);
       w.putI16(s42, o41);
+    } else {
+      w.none(b + 337);
     }
     const o43 = v.f121;
     if (o43 !== undefined) {
       const s44 = w.optional(b, b + 342, 2);
       w.putU16(s44, o43);
+    } else {
+      w.none(b + 342);
     }
     const o45 = v.f122;
     if (o45 !== undefined) {
       const s46 = w.optional(b, b + 347, 2);
       w.putU16(s46, o45);
+    } else {
+      w.none(b + 347);
     }
     const o47 = v.f123;
     if (o47 !== undefined) {
       const s48 = w.optional(b, b + 352, 2);
       w.putU16(s48, o47);
+    } else {
+      w.none(b + 352);
     }
     const o49 = v.f124;
     if (o49 !== undefined) {
       const s50 = w.optional(b, b + 357, 4);
       w.putI32(s50, o49);
+    } else {
+      w.none(b + 357);
     }
     const o51 = v.f125;
     if (o51 !== undefined) {
       const s52 = w.optional(b, b + 362, 4);
       w.putI32(s52, o51);
+    } else {
+      w.none(b + 362);
     }
     const o53 = v.f126;
     if (o53 !== undefined) {
       const s54 = w.optional(b, b + 367, 4);
       w.putI32(s54, o53);
+    } else {
+      w.none(b + 367);
     }
     const o55 = v.f127;
     if (o55 !== undefined) {
       const s56 = w.optional(b, b + 372, 4);
       w.putU32(s56, o55);
+    } else {
+      w.none(b + 372);
     }
     const o57 = v.f128;
     if (o57 !== undefined) {
       const s58 = w.optional(b, b + 377, 4);
       w.putU32(s58, o57);
+    } else {
+      w.none(b + 377);
     }
     const o59 = v.f129;
     if (o59 !== undefined) {
       const s60 = w.optional(b, b + 382, 4);
       w.putU32(s60, o59);
+    } else {
+      w.none(b + 382);
     }
     const o61 = v.f130;
     if (o61 !== undefined) {
       const s62 = w.optional(b, b + 387, 8);
       w.putI64(s62, o61);
+    } else {
+      w.none(b + 387);
     }
     const o63 = v.f131;
     if (o63 !== undefined) {
       const s64 = w.optional(b, b + 392, 8);
       w.putI64(s64, o63);
+    } else {
+      w.none(b + 392);
     }
     const o65 = v.f132;
     if (o65 !== undefined) {
       const s66 = w.optional(b, b + 397, 8);
       w.putI64(s66, o65);
+    } else {
+      w.none(b + 397);
     }
     const o67 = v.f133;
     if (o67 !== undefined) {
       const s68 = w.optional(b, b + 402, 8);
       w.putU64(s68, o67);
+    } else {
+      w.none(b + 402);
     }
     const o69 = v.f134;
     if (o69 !== undefined) {
       const s70 = w.optional(b, b + 407, 8);
       w.putU64(s70, o69);
+    } else {
+      w.none(b + 407);
     }
     const o71 = v.f135;
     if (o71 !== undefined) {
       const s72 = w.optional(b, b + 412, 8);
       w.putU64(s72, o71);
+    } else {
+      w.none(b + 412);
     }
     const o73 = v.f136;
     if (o73 !== undefined) {
       const s74 = w.optional(b, b + 417, 4);
       w.putF32(s74, o73);
+    } else {
+      w.none(b + 417);
     }
     const o75 = v.f137;
     if (o75 !== undefined) {
       const s76 = w.optional(b, b + 422, 4);
       w.putF32(s76, o75);
+    } else {
+      w.none(b + 422);
     }
     const o77 = v.f138;
     if (o77 !== undefined) {
       const s78 = w.optional(b, b + 427, 4);
       w.putF32(s78, o77);
+    } else {
+      w.none(b + 427);
     }
     const o79 = v.f139;
     if (o79 !== undefined) {
       const s80 = w.optional(b, b + 432, 8);
       w.putF64(s80, o79);
+    } else {
+      w.none(b + 432);
     }
     const o81 = v.f140;
     if (o81 !== undefined) {
       const s82 = w.optional(b, b + 437, 8);
       w.putF64(s82, o81);
+    } else {
+      w.none(b + 437);
     }
     const o83 = v.f141;
     if (o83 !== undefined) {
       const s84 = w.optional(b, b + 442, 8);
       w.putF64(s84, o83);
+    } else {
+      w.none(b + 442);
     }
     const o85 = v.f142;
     if (o85 !== undefined) {
       const s86 = w.optional(b, b + 447, 16);
       w.putDecimal(s86, o85);
+    } else {
+      w.none(b + 447);
     }
     const o87 = v.f143;
     if (o87 !== undefined) {
       const s88 = w.optional(b, b + 452, 16);
       w.putDecimal(s88, o87);
+    } else {
+      w.none(b + 452);
     }
     const o89 = v.f144;
     if (o89 !== undefined) {
       const s90 = w.optional(b, b + 457, 16);
       w.putDecimal(s90, o89);
+    } else {
+      w.none(b + 457);
     }
     const o91 = v.f145;
     if (o91 !== undefined) {
       const s92 = w.optional(b, b + 462, 4);
       w.string(s92, s92, o91);
+    } else {
+      w.none(b + 462);
     }
     const o93 = v.f146;
     if (o93 !== undefined) {
       const s94 = w.optional(b, b + 467, 4);
       w.string(s94, s94, o93);
+    } else {
+      w.none(b + 467);
     }
     const o95 = v.f147;
     if (o95 !== undefined) {
       const s96 = w.optional(b, b + 472, 4);
       w.string(s96, s96, o95);
+    } else {
+      w.none(b + 472);
     }
     const o97 = v.f148;
     if (o97 !== undefined) {
       const s98 = w.optional(b, b + 477, 8);
       w.putTimestamp(s98, o97);
+    } else {
+      w.none(b + 477);
     }
     const o99 = v.f149;
     if (o99 !== undefined) {
       const s100 = w.optional(b, b + 482, 8);
       w.putTimestamp(s100, o99);
+    } else {
+      w.none(b + 482);
     }
     const o101 = v.f150;
     if (o101 !== undefined) {
       const s102 = w.optional(b, b + 487, 8);
       w.putTimestamp(s102, o101);
+    } else {
+      w.none(b + 487);
     }
     const o103 = v.f151;
     if (o103 !== undefined) {
       const s104 = w.optional(b, b + 492, 16);
       w.putUuid(s104, o103);
+    } else {
+      w.none(b + 492);
     }
     const o105 = v.f152;
     if (o105 !== undefined) {
       const s106 = w.optional(b, b + 497, 16);
       w.putUuid(s106, o105);
+    } else {
+      w.none(b + 497);
     }
     const o107 = v.f153;
     if (o107 !== undefined) {
       const s108 = w.optional(b, b + 502, 16);
       w.putUuid(s108, o107);
+    } else {
+      w.none(b + 502);
     }
     const o109 = v.f154;
     if (o109 !== undefined) {
       const s110 = w.optional(b, b + 507, 1);
       w.putU8(s110, o109);
+    } else {
+      w.none(b + 507);
     }
     const o111 = v.f155;
     if (o111 !== undefined) {
       const s112 = w.optional(b, b + 512, 1);
       w.putU8(s112, o111);
+    } else {
+      w.none(b + 512);
     }
     const o113 = v.f156;
     if (o113 !== undefined) {
       const s114 = w.optional(b, b + 517, 1);
       w.putU8(s114, o113);
+    } else {
+      w.none(b + 517);
     }
     const o115 = v.f157;
     if (o115 !== undefined) {
       const s116 = w.optional(b, b + 522, 1);
       w.putU8(s116, o115);
+    } else {
+      w.none(b + 522);
     }
     const o117 = v.f158;
     if (o117 !== undefined) {
       const s118 = w.optional(b, b + 527, 4);
       proto.Order.fbeWrite(w, s118, s118, o117);
+    } else {
+      w.none(b + 527);
     }
     const o119 = v.f159;
     if (o119 !== undefined) {
       const s120 = w.optional(b, b + 532, 4);
       proto.Order.fbeWrite(w, s120, s120, o119);
+    } else {
+      w.none(b + 532);
     }
     const o121 = v.f160;
     if (o121 !== undefined) {
       const s122 = w.optional(b, b + 537, 4);
       proto.Balance.fbeWrite(w, s122, s122, o121);
+    } else {
+      w.none(b + 537);
     }
     const o123 = v.f161;
     if (o123 !== undefined) {
       const s124 = w.optional(b, b + 542, 4);
       proto.Balance.fbeWrite(w, s124, s124, o123);
+    } else {
+      w.none(b + 542);
     }
     const o125 = v.f162;
     if (o125 !== undefined) {
       const s126 = w.optional(b, b + 547, 1);
       w.putU8(s126, o125);
+    } else {
+      w.none(b + 547);
     }
     const o127 = v.f163;
     if (o127 !== undefined) {
       const s128 = w.optional(b, b + 552, 1);
       w.putU8(s128, o127);
+    } else {
+      w.none(b + 552);
     }
     const o129 = v.f164;
     if (o129 !== undefined) {
       const s130 = w.optional(b, b + 557, 4);
       proto.Account.fbeWrite(w, s130, s130, o129);
+    } else {
+      w.none(b + 557);
     }
     const o131 = v.f165;
     if (o131 !== undefined) {
       const s132 = w.optional(b, b + 562, 4);
       proto.Account.fbeWrite(w, s132, s132, o131);
+    } else {
+      w.none(b + 562);
     }
     w.putI32(b + 567, v.f1000);
     const o133 = v.f1001;
     if (o133 !== undefined) {
       const s134 = w.optional(b, b + 571, 4);
       w.putI32(s134, o133);
+    } else {
+      w.none(b + 571);
     }
     w.putU8(b + 576, v.f1002);
     const o135 = v.f1003;
     if (o135 !== undefined) {
       const s136 = w.optional(b, b + 577, 1);
       w.putU8(s136, o135);
+    } else {
+      w.none(b + 577);
     }
     w.putI32(b + 582, v.f1004);
     const o137 = v.f1005;
     if (o137 !== undefined) {
       const s138 = w.optional(b, b + 586, 4);
       w.putI32(s138, o137);
+    } else {
+      w.none(b + 586);
     }
     w.putU64(b + 591, v.f1006);
     const o139 = v.f1007;
     if (o139 !== undefined) {
       const s140 = w.optional(b, b + 599, 8);
       w.putU64(s140, o139);
+    } else {
+      w.none(b + 599);
     }
     StructSimple.fbeWrite(w, b, b + 604, v.f1008);
     const o141 = v.f1009;
     if (o141 !== undefined) {
       const s142 = w.optional(b, b + 608, 4);
       StructSimple.fbeWrite(w, s142, s142, o141);
+    } else {
+      w.none(b + 608);
     }
     StructOptional.fbeWrite(w, b, b + 613, v.f1010);
     const o143 = v.f1011;
     if (o143 !== undefined) {
       const s144 = w.optional(b, b + 617, 4);
       StructOptional.fbeWrite(w, s144, s144, o143);
+    } else {
+      w.none(b + 617);
     }
   }
 
@@ -10272,11 +10548,15 @@ export class StructBytes {
     if (o1 !== undefined) {
       const s2 = w.optional(b, b + 12, 4);
       w.blob(s2, s2, o1);
+    } else {
+      w.none(b + 12);
     }
     const o3 = v.f3;
     if (o3 !== undefined) {
       const s4 = w.optional(b, b + 17, 4);
       w.blob(s4, s4, o3);
+    } else {
+      w.none(b + 17);
     }
   }
 
@@ -10612,6 +10892,8 @@ export class StructArray {
       if (o7 !== undefined) {
         const s8 = w.optional(b, p5, 1);
         w.putU8(s8, o7);
+      } else {
+        w.none(p5);
       }
       p5 += 5;
     }
@@ -10630,6 +10912,8 @@ export class StructArray {
       if (o15 !== undefined) {
         const s16 = w.optional(b, p13, 4);
         w.blob(s16, s16, o15);
+      } else {
+        w.none(p13);
       }
       p13 += 5;
     }
@@ -10648,6 +10932,8 @@ export class StructArray {
       if (o23 !== undefined) {
         const s24 = w.optional(b, p21, 4);
         w.putI32(s24, o23);
+      } else {
+        w.none(p21);
       }
       p21 += 5;
     }
@@ -10666,6 +10952,8 @@ export class StructArray {
       if (o31 !== undefined) {
         const s32 = w.optional(b, p29, 4);
         w.putI32(s32, o31);
+      } else {
+        w.none(p29);
       }
       p29 += 5;
     }
@@ -10684,6 +10972,8 @@ export class StructArray {
       if (o39 !== undefined) {
         const s40 = w.optional(b, p37, 4);
         StructSimple.fbeWrite(w, s40, s40, o39);
+      } else {
+        w.none(p37);
       }
       p37 += 5;
     }
@@ -11736,6 +12026,8 @@ export class StructVector {
       if (o7 !== undefined) {
         const s8 = w.optional(b, p5, 1);
         w.putU8(s8, o7);
+      } else {
+        w.none(p5);
       }
       p5 += 5;
     }
@@ -11752,6 +12044,8 @@ export class StructVector {
       if (o15 !== undefined) {
         const s16 = w.optional(b, p13, 4);
         w.blob(s16, s16, o15);
+      } else {
+        w.none(p13);
       }
       p13 += 5;
     }
@@ -11768,6 +12062,8 @@ export class StructVector {
       if (o23 !== undefined) {
         const s24 = w.optional(b, p21, 4);
         w.putI32(s24, o23);
+      } else {
+        w.none(p21);
       }
       p21 += 5;
     }
@@ -11784,6 +12080,8 @@ export class StructVector {
       if (o31 !== undefined) {
         const s32 = w.optional(b, p29, 4);
         w.putI32(s32, o31);
+      } else {
+        w.none(p29);
       }
       p29 += 5;
     }
@@ -11800,6 +12098,8 @@ export class StructVector {
       if (o39 !== undefined) {
         const s40 = w.optional(b, p37, 4);
         StructSimple.fbeWrite(w, s40, s40, o39);
+      } else {
+        w.none(p37);
       }
       p37 += 5;
     }
@@ -12877,6 +13177,8 @@ export class StructList {
       if (o7 !== undefined) {
         const s8 = w.optional(b, p5, 1);
         w.putU8(s8, o7);
+      } else {
+        w.none(p5);
       }
       p5 += 5;
     }
@@ -12893,6 +13195,8 @@ export class StructList {
       if (o15 !== undefined) {
         const s16 = w.optional(b, p13, 4);
         w.blob(s16, s16, o15);
+      } else {
+        w.none(p13);
       }
       p13 += 5;
     }
@@ -12909,6 +13213,8 @@ export class StructList {
       if (o23 !== undefined) {
         const s24 = w.optional(b, p21, 4);
         w.putI32(s24, o23);
+      } else {
+        w.none(p21);
       }
       p21 += 5;
     }
@@ -12925,6 +13231,8 @@ export class StructList {
       if (o31 !== undefined) {
         const s32 = w.optional(b, p29, 4);
         w.putI32(s32, o31);
+      } else {
+        w.none(p29);
       }
       p29 += 5;
     }
@@ -12941,6 +13249,8 @@ export class StructList {
       if (o39 !== undefined) {
         const s40 = w.optional(b, p37, 4);
         StructSimple.fbeWrite(w, s40, s40, o39);
+      } else {
+        w.none(p37);
       }
       p37 += 5;
     }
@@ -14604,6 +14914,8 @@ export class StructMap {
       if (o9 !== undefined) {
         const s10 = w.optional(b, p6 + 4, 1);
         w.putU8(s10, o9);
+      } else {
+        w.none(p6 + 4);
       }
       p6 += 9;
     }
@@ -14622,6 +14934,8 @@ export class StructMap {
       if (o19 !== undefined) {
         const s20 = w.optional(b, p16 + 4, 4);
         w.blob(s20, s20, o19);
+      } else {
+        w.none(p16 + 4);
       }
       p16 += 9;
     }
@@ -14640,6 +14954,8 @@ export class StructMap {
       if (o29 !== undefined) {
         const s30 = w.optional(b, p26 + 4, 4);
         w.putI32(s30, o29);
+      } else {
+        w.none(p26 + 4);
       }
       p26 += 9;
     }
@@ -14658,6 +14974,8 @@ export class StructMap {
       if (o39 !== undefined) {
         const s40 = w.optional(b, p36 + 4, 4);
         w.putI32(s40, o39);
+      } else {
+        w.none(p36 + 4);
       }
       p36 += 9;
     }
@@ -14676,6 +14994,8 @@ export class StructMap {
       if (o49 !== undefined) {
         const s50 = w.optional(b, p46 + 4, 4);
         StructSimple.fbeWrite(w, s50, s50, o49);
+      } else {
+        w.none(p46 + 4);
       }
       p46 += 9;
     }
@@ -16158,6 +16478,8 @@ export class StructHash {
       if (o9 !== undefined) {
         const s10 = w.optional(b, p6 + 4, 1);
         w.putU8(s10, o9);
+      } else {
+        w.none(p6 + 4);
       }
       p6 += 9;
     }
@@ -16176,6 +16498,8 @@ export class StructHash {
       if (o19 !== undefined) {
         const s20 = w.optional(b, p16 + 4, 4);
         w.blob(s20, s20, o19);
+      } else {
+        w.none(p16 + 4);
       }
       p16 += 9;
     }
@@ -16194,6 +16518,8 @@ export class StructHash {
       if (o29 !== undefined) {
         const s30 = w.optional(b, p26 + 4, 4);
         w.putI32(s30, o29);
+      } else {
+        w.none(p26 + 4);
       }
       p26 += 9;
     }
@@ -16212,6 +16538,8 @@ export class StructHash {
       if (o39 !== undefined) {
         const s40 = w.optional(b, p36 + 4, 4);
         w.putI32(s40, o39);
+      } else {
+        w.none(p36 + 4);
       }
       p36 += 9;
     }
@@ -16230,6 +16558,8 @@ export class StructHash {
       if (o49 !== undefined) {
         const s50 = w.optional(b, p46 + 4, 4);
         StructSimple.fbeWrite(w, s50, s50, o49);
+      } else {
+        w.none(p46 + 4);
       }
       p46 += 9;
     }
@@ -17706,6 +18036,8 @@ export class StructHashEx {
       if (o9 !== undefined) {
         const s10 = w.optional(b, p6 + 4, 4);
         StructNested.fbeWrite(w, s10, s10, o9);
+      } else {
+        w.none(p6 + 4);
       }
       p6 += 9;
     }

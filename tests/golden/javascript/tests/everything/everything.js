@@ -2255,26 +2255,36 @@ export class Everything {
     if (o1 !== undefined) {
       const s2 = w.optional(b, b + 200, 4);
       w.putI32(s2, o1);
+    } else {
+      w.none(b + 200);
     }
     const o3 = v.f32;
     if (o3 !== undefined) {
       const s4 = w.optional(b, b + 205, 4);
       w.putI32(s4, o3);
+    } else {
+      w.none(b + 205);
     }
     const o5 = v.f33;
     if (o5 !== undefined) {
       const s6 = w.optional(b, b + 210, 4);
       w.string(s6, s6, o5);
+    } else {
+      w.none(b + 210);
     }
     const o7 = v.f34;
     if (o7 !== undefined) {
       const s8 = w.optional(b, b + 215, 1);
       w.putU8(s8, o7);
+    } else {
+      w.none(b + 215);
     }
     const o9 = v.f35;
     if (o9 !== undefined) {
       const s10 = w.optional(b, b + 220, 4);
       Counted.fbeWrite(w, s10, s10, o9);
+    } else {
+      w.none(b + 220);
     }
     const a11 = v.f36;
     fbe.checkLength(a11, 3);
@@ -2291,6 +2301,8 @@ export class Everything {
       if (o17 !== undefined) {
         const s18 = w.optional(b, p15, 4);
         w.string(s18, s18, o17);
+      } else {
+        w.none(p15);
       }
       p15 += 5;
     }
@@ -2307,6 +2319,8 @@ export class Everything {
       if (o25 !== undefined) {
         const s26 = w.optional(b, p23, 4);
         Counted.fbeWrite(w, s26, s26, o25);
+      } else {
+        w.none(p23);
       }
       p23 += 5;
     }
@@ -2343,6 +2357,8 @@ export class Everything {
       if (o44 !== undefined) {
         const s45 = w.optional(b, p41 + 4, 4);
         Counted.fbeWrite(w, s45, s45, o44);
+      } else {
+        w.none(p41 + 4);
       }
       p41 += 9;
     }
@@ -2366,12 +2382,16 @@ export class Everything {
     if (o54 !== undefined) {
       const s55 = w.optional(b, b + 283, 4);
       w.putI32(s55, o54);
+    } else {
+      w.none(b + 283);
     }
     w.putBool(b + 288, v.f47Reset);
     const o56 = v.f48;
     if (o56 !== undefined) {
       const s57 = w.optional(b, b + 289, 8);
       w.putTimestamp(s57, o56);
+    } else {
+      w.none(b + 289);
     }
     const m58 = fbe.entriesInOrder(v.f49, fbe.compareBlob, "f49");
     let p59 = w.vector(b, b + 294, m58.length, 8);
@@ -6329,6 +6349,8 @@ export class Keywords {
     if (o1 !== undefined) {
       const s2 = w.optional(b, b + 33, 4);
       w.putI32(s2, o1);
+    } else {
+      w.none(b + 33);
     }
     const a3 = v.this;
     let p4 = w.vector(b, b + 38, a3.length, 4);
