@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, Options, final_parts, run_fields
+from fbec.targets.base import CodeWriter, Options, final_parts, run_fields, writer_can_fail
 from fbec.targets.go.nesting import check
 
 if TYPE_CHECKING:
@@ -192,22 +192,11 @@ def refuse_repeated(w: CodeWriter, c: Context, t: ir.Type, value: str, field: st
 
 def can_fail(c: Context, t: ir.Type) -> bool:
     """Whether writing a value of type t can fail, so that the writer stops after it and names the
-    field (Writer.Unwind): a struct that can nest without a bound (its depth is checked), a set or
-    a map held as pairs (refuse_repeated), at any depth. A bounded struct is in no cycle, so the
-    walk ends."""
-    if isinstance(t, ir.StructRef):
-        if t.name not in c.can_fail:
-            s = c.schema.struct(t.name)
-            c.can_fail[t.name] = s.height is None or s.recursive or any(can_fail(c, f.type) for f in s.all_fields)
-        return c.can_fail[t.name]
-    if isinstance(t, ir.Sequence):
-        return repeated_call(c, t, "") is not None or can_fail(c, t.element)
-    if isinstance(t, ir.Mapping):
-        return (repeated_call(c, t, "") is not None or is_decimal(t.key) or can_fail(c, t.key)
-                or can_fail(c, t.value))
-    if isinstance(t, (ir.Optional_, ir.Array)):
-        return can_fail(c, t.element)
-    return False
+    field (Writer.Unwind): base.writer_can_fail, with the sets and the maps held as pairs that
+    refuse_repeated checks, and maps keyed by decimals (1.5 and 1.50 are one key)."""
+    def may_repeat(s: ir.Sequence | ir.Mapping) -> bool:
+        return repeated_call(c, s, "") is not None or isinstance(s, ir.Mapping) and is_decimal(s.key)
+    return writer_can_fail(c.schema, t, may_repeat, c.can_fail)
 
 
 def stops(w: CodeWriter, c: Context, t: ir.Type, writer: str, unwind: list[str]) -> None:

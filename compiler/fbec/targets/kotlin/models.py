@@ -19,8 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, Options
-from fbec.targets.java.models import final_parts, run_fields
+from fbec.targets.base import CodeWriter, Options, final_parts, run_fields
 
 if TYPE_CHECKING:
     from fbec.targets.kotlin import Context

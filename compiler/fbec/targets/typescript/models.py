@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, writer_can_fail
 
 if TYPE_CHECKING:
     from fbec.targets.typescript import Context
@@ -66,21 +66,11 @@ def repeats(t: ir.Type) -> bool:
 
 def can_fail(c: Context, t: ir.Type) -> bool:
     """Whether a writer can refuse a value of type t for its nesting or its keys, so that a struct
-    written in it is wrapped in the catch naming where it is: a struct that can nest without a bound
-    (its depth is checked), a set or map that can hold a key twice (repeats), at any depth. A
-    bounded struct is in no cycle, so the walk ends."""
-    if isinstance(t, ir.StructRef):
-        if t.name not in c.can_fail:
-            s = c.schema.struct(t.name)
-            c.can_fail[t.name] = s.height is None or s.recursive or any(can_fail(c, f.type) for f in s.all_fields)
-        return c.can_fail[t.name]
-    if isinstance(t, ir.Sequence):
-        return t.kind == "set" and repeats(t.element) or can_fail(c, t.element)
-    if isinstance(t, ir.Mapping):
-        return repeats(t.key) or can_fail(c, t.key) or can_fail(c, t.value)
-    if isinstance(t, (ir.Optional_, ir.Array)):
-        return can_fail(c, t.element)
-    return False
+    written in it is wrapped in the catch naming where it is: base.writer_can_fail, with the sets and
+    maps that can hold a key twice (repeats)."""
+    def may_repeat(s: ir.Sequence | ir.Mapping) -> bool:
+        return repeats(s.key) if isinstance(s, ir.Mapping) else s.kind == "set" and repeats(s.element)
+    return writer_can_fail(c.schema, t, may_repeat, c.can_fail)
 
 
 def guarded(w: CodeWriter, c: Context, t: ir.Type, statement: str, within: str) -> None:
