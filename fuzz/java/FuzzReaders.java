@@ -22,7 +22,8 @@
 //     charges, in the same order);
 //   * what reads writes back in each format (versioned, final, JSON) to bytes that read and write
 //     back the same (JSON text of a value read from binary: from the second time, as JSON text
-//     drops a decimal's trailing fraction zeros), and prints its text (toString());
+//     drops a decimal's trailing fraction zeros), and prints its text (toString()); what it writes
+//     is charged the same budget in each format (checked in main's "run" only);
 //   * reading into a value reused across inputs (readFbe/readFinal) gives what a fresh read gives,
 //     value or error (unless two fresh reads differ too: defaults made from the clock or at random,
 //     utc, uuid1, uuid4, of fields an older writer left out);
@@ -98,10 +99,14 @@ public final class FuzzReaders {
                     : read.invoke(data, offset, length, Limits.DEFAULT);
         }
 
-        /** What a binary read under the limits gives: "value", or the DecodeException's outcome. */
+        /** What a read under the limits gives: "value", or the DecodeException's outcome. */
         String tryRead(byte[] data, int offset, int length, Limits limits) throws Throwable {
             try {
-                read.invoke(data, offset, length, limits);
+                if (json()) {
+                    read.invoke(Arrays.copyOfRange(data, offset, offset + length), limits);
+                } else {
+                    read.invoke(data, offset, length, limits);
+                }
                 return "value";
             } catch (DecodeException e) {
                 return outcome(e);
@@ -275,18 +280,20 @@ public final class FuzzReaders {
     }
 
     /**
-     * Whether {@link #checkAllocation} counts: not under Jazzer, whose hooks (the string comparisons'
-     * among them) allocate in the instrumented code (3.3 MB where a plain JVM allocates 86 KB to
-     * refuse a 10 KB JSON document), but when the corpus is run again on a plain JVM (main's run).
+     * Whether the corpus is run again on a plain JVM (main's run), not under Jazzer: then
+     * {@link #checkAllocation} counts (Jazzer's hooks, the string comparisons' among them, allocate
+     * in the instrumented code: 3.3 MB where a plain JVM allocates 86 KB to refuse a 10 KB JSON
+     * document) and what reads is charged alike in every format ({@link #sameCharges}: three
+     * bisections, too slow to make under Jazzer).
      */
-    static boolean countAllocations;
+    static boolean replay;
 
     /**
      * Runs an action (again) and fails when it allocates more than 64 x the input + 1 MiB; over that,
      * counts a second run, as the first run of a type loads and links classes.
      */
     static void checkAllocation(String what, long inputSize, Action action) throws Throwable {
-        for (int k = 0; countAllocations; k++) {
+        for (int k = 0; replay; k++) {
             long before = THREADS.getCurrentThreadAllocatedBytes();
             action.run();
             long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
@@ -351,6 +358,7 @@ public final class FuzzReaders {
         } catch (Throwable e) {
             throw failure(r.name() + ": what it read does not print", e);
         }
+        List<byte[]> written = new ArrayList<>();
         for (Format g : r.type.formats) {
             byte[] once;
             try {
@@ -369,6 +377,28 @@ public final class FuzzReaders {
                 throw failure(r.name() + ": what it read, written as " + g.name + ", reads back to another value: "
                         + show(g, once) + " / " + show(g, twice), null);
             }
+            written.add(once);
+        }
+        if (replay) {
+            sameCharges(r, written);
+        }
+    }
+
+    /**
+     * A value costs the same in every format (docs/limits.md 3): the least budget (a budget factor of
+     * 0 and the least slack) that reads what a value writes is the same in the versioned and final
+     * models and in JSON.
+     */
+    static void sameCharges(Reader r, List<byte[]> written) throws Throwable {
+        List<String> charges = new ArrayList<>();
+        for (int k = 0; k < written.size(); k++) {
+            Format g = r.type.formats.get(k);
+            byte[] data = written.get(k);
+            charges.add(g.name + " " + least((int) Limits.DEFAULT.budget(data.length), b -> g.tryRead(data, 0,
+                    data.length, new Limits(Limits.MAX_DEPTH, 0, b, Limits.MAX_FRAME_SIZE))));
+        }
+        if (charges.stream().map(c -> c.substring(c.indexOf(' '))).distinct().count() > 1) {
+            throw failure(r.name() + ": what it read is charged differently in each format: " + charges, null);
         }
     }
 
@@ -544,7 +574,7 @@ public final class FuzzReaders {
             seeds(Path.of(args[3]));
             return;
         }
-        countAllocations = true;
+        replay = true;
         List<Path> inputs = new ArrayList<>();
         for (int k = 3; k < args.length; k++) {
             Path p = Path.of(args[k]);
@@ -565,7 +595,7 @@ public final class FuzzReaders {
                 System.exit(1);
             }
         }
-        System.out.println("fuzz: " + inputs.size() + " inputs run again on a plain JVM, allocations counted: nothing"
+        System.out.println("fuzz: " + inputs.size() + " inputs run again on a plain JVM, allocations and charges counted: nothing"
                 + " found");
     }
 }
