@@ -23,7 +23,8 @@
 //   * what reads writes back in each format (versioned, final, JSON) to bytes that read and write
 //     back the same (JSON text of a value read from binary: from the second time, as JSON text
 //     drops a decimal's trailing fraction zeros), and prints its text (toString()); what it writes
-//     is charged the same budget in each format (checked in main's "run" only);
+//     is charged the same budget and counts the same depth in each format (checked in main's "run"
+//     only);
 //   * reading into a value reused across inputs (readFbe/readFinal) gives what a fresh read gives,
 //     value or error (unless two fresh reads differ too: defaults made from the clock or at random,
 //     utc, uuid1, uuid4, of fields an older writer left out);
@@ -385,19 +386,22 @@ public final class FuzzReaders {
     }
 
     /**
-     * A value costs the same in every format (docs/limits.md 3): the least budget (a budget factor of
-     * 0 and the least slack) that reads what a value writes is the same in the versioned and final
-     * models and in JSON.
+     * A value costs the same in every format (docs/limits.md 3) and nests as deep: the least budget
+     * (a budget factor of 0 and the least slack) and the least depth that read what the value writes
+     * are the same in the versioned and final models and in JSON.
      */
     static void sameCharges(Reader r, List<byte[]> written) throws Throwable {
         List<String> charges = new ArrayList<>();
         for (int k = 0; k < written.size(); k++) {
             Format g = r.type.formats.get(k);
             byte[] data = written.get(k);
-            charges.add(g.name + " " + least((int) Limits.DEFAULT.budget(data.length), b -> g.tryRead(data, 0,
-                    data.length, new Limits(Limits.MAX_DEPTH, 0, b, Limits.MAX_FRAME_SIZE))));
+            int budget = least((int) Limits.DEFAULT.budget(data.length), b -> g.tryRead(data, 0, data.length,
+                    new Limits(Limits.MAX_DEPTH, 0, b, Limits.MAX_FRAME_SIZE)));
+            int depth = least(Limits.MAX_DEPTH, d -> g.tryRead(data, 0, data.length,
+                    new Limits(d, Limits.BUDGET_FACTOR, Limits.BUDGET_SLACK, Limits.MAX_FRAME_SIZE)));
+            charges.add(g.name + ": budget " + budget + ", depth " + depth);
         }
-        if (charges.stream().map(c -> c.substring(c.indexOf(' '))).distinct().count() > 1) {
+        if (charges.stream().map(c -> c.substring(c.indexOf(':'))).distinct().count() > 1) {
             throw failure(r.name() + ": what it read is charged differently in each format: " + charges, null);
         }
     }
