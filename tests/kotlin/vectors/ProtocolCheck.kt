@@ -128,7 +128,8 @@ object ProtocolCheck {
         val accepted = client.request(PlaceOrder(instrument = Instrument(symbol = "A")))
         val rejected = client.request(PlaceOrder(instrument = Instrument(symbol = "B")))
         val failed = client.request(PlaceOrder(instrument = Instrument(symbol = "C")))
-        val late = client.request(PlaceOrder(instrument = Instrument(symbol = "D")), timeoutMillis = 1)
+        // long enough to be pending at the count below on a loaded machine (1 ms expired first there)
+        val late = client.request(PlaceOrder(instrument = Instrument(symbol = "D")), timeoutMillis = 1000)
         val cancelled = client.request(PlaceOrder(instrument = Instrument(symbol = "E")))
         client.request(Ping(sequence = 1))
         check(client.pendingRequests == 5) { "pending ${client.pendingRequests}" }
