@@ -55,6 +55,8 @@ def registry(structs: list[str]) -> str:
                     f"        {{ d, l -> {cls}.fromFinal(d, limits = l) }},\n"
                     f"        {{ v -> (v as {cls}).toFbe() }},\n"
                     f"        {{ v -> (v as {cls}).toFinal() }},\n"
+                    f"        {{ d, l -> {cls}.verifyFbe(d, limits = l) }},\n"
+                    f"        {{ d, l -> {cls}.verifyFinal(d, limits = l) }},\n"
                     f"        {{ v, d, l -> (v as {cls}).readFbe(d, limits = l) }},\n"
                     f"        {{ v, d, l -> (v as {cls}).readFinal(d, limits = l) }},\n"
                     f"        {{ {cls}() }},\n"
@@ -272,7 +274,7 @@ def test_golden_vectors_read_and_written_back(build: Build, tmp_path: Path) -> N
     assert f"{2 * len(build.cases)} vectors read and written back" in summary and summary.endswith(" 0 problems"), summary
     counts = [int(word) for word in summary.replace("(", " ").split() if word.isdigit()]
     checked = counts[0] + counts[1] + counts[2]     # vectors, truncations, corruptions
-    assert f" {checked} read into a reused value as fresh (" in summary, summary
+    assert f" {checked} verified as deserialize, {checked} read into a reused value as fresh (" in summary, summary
     print(summary)
 
 

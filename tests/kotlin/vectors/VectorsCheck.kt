@@ -1,10 +1,12 @@
 // Reads every golden vector with the fbec --kotlin code and writes it back byte for byte, in both
 // models; refuses every truncation; reads every single-byte corruption to a value or a
 // DecodeException and nothing else, and writes what it reads back to bytes that read back the
-// same; reading into one reused value (readFbe/readFinal: the value of the last read, of another
-// shape) gives what a fresh read gives, and after a refused input the reused value is reset to the
-// defaults. Run by tests/kotlin/test_kotlin_generated.py with a list of cases (one per line,
-// tab-separated: qualified type, versioned file, final file, unspecified byte ranges of the
+// same; on the vector, every truncation and every corruption, verify (which builds no value) gives
+// exactly what deserialize gives: success, or a DecodeException of the same kind and message (type,
+// field path, offset); reading into one reused value (readFbe/readFinal: the value of the last read,
+// of another shape) gives what a fresh read gives, and after a refused input the reused value is
+// reset to the defaults. Run by tests/kotlin/test_kotlin_generated.py with a list of cases (one per
+// line, tab-separated: qualified type, versioned file, final file, unspecified byte ranges of the
 // versioned file as start:length,...) and a Registry.kt it writes (CODECS: every struct's roots).
 // Prints one line per problem and a summary; exits 1 on any problem.
 
@@ -19,16 +21,19 @@ class Codec(
     val fromFinal: (ByteArray, Limits) -> Any,
     val toFbe: (Any) -> ByteArray,
     val toFinal: (Any) -> ByteArray,
+    val verifyFbe: (ByteArray, Limits) -> Unit,
+    val verifyFinal: (ByteArray, Limits) -> Unit,
     val readFbe: (Any, ByteArray, Limits) -> Unit,
     val readFinal: (Any, ByteArray, Limits) -> Unit,
     val make: () -> Any,
 )
 
-/** One model of a struct: how it reads, reads into a value and writes; the value it reads into. */
+/** One model of a struct: how it reads, verifies, reads into a value and writes; its reused value. */
 class Model(
     val name: String,
     val read: (ByteArray) -> Any,
     val write: (Any) -> ByteArray,
+    val verify: (ByteArray) -> Unit,
     val readInto: (Any, ByteArray) -> Unit,
     val make: () -> Any,
 ) {
@@ -41,6 +46,7 @@ class Check {
     var truncations = 0
     var corruptions = 0
     var corruptionsRead = 0
+    var verified = 0
     var reusedReads = 0
     var unlike = 0
 
@@ -58,9 +64,21 @@ class Check {
         "threw $e"
     }
 
-    /** Reads data fresh and into the model's reused value: both must give the same value or error. */
+    /**
+     * Reads data fresh, verifies it and reads it into the model's reused value: verify must give what
+     * the fresh read gives (success, or the same error), the reused value the same value or error.
+     */
     fun compare(what: String, m: Model, data: ByteArray) {
         val fresh = outcome(m) { m.read(data) }
+        val checked = outcome(m) {
+            m.verify(data)
+            m.make()
+        }
+        if (if (fresh.startsWith("value ")) checked.startsWith("value ") else checked == fresh) {
+            verified++
+        } else {
+            problem("$what: verify gives $checked where deserialize gives $fresh")
+        }
         val reused = outcome(m) {
             m.readInto(m.reused, data)
             m.reused
@@ -163,6 +181,7 @@ fun main(args: Array<String>) {
             "versioned",
             { codec.fromFbe(it, Limits.DEFAULT) },
             codec.toFbe,
+            { codec.verifyFbe(it, Limits.DEFAULT) },
             { v, d -> codec.readFbe(v, d, Limits.DEFAULT) },
             codec.make,
         )
@@ -170,6 +189,7 @@ fun main(args: Array<String>) {
             "final",
             { codec.fromFinal(it, Limits.DEFAULT) },
             codec.toFinal,
+            { codec.verifyFinal(it, Limits.DEFAULT) },
             { v, d -> codec.readFinal(v, d, Limits.DEFAULT) },
             codec.make,
         )
@@ -179,6 +199,7 @@ fun main(args: Array<String>) {
     println(
         "${check.vectors} vectors read and written back, ${check.truncations} truncations refused, " +
             "${check.corruptions} corruptions read or refused (${check.corruptionsRead} read and written back), " +
+            "${check.verified} verified as deserialize, " +
             "${check.reusedReads} read into a reused value as fresh (${check.unlike} with defaults from the clock), " +
             "${check.problems.size} problems",
     )

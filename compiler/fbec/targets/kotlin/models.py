@@ -1,15 +1,18 @@
 """The binary models of fbec --kotlin: straight-line field code at the IR's offsets on the Java
 runtime's Writer and Reader (docs/format.md 3 and 4, docs/limits.md), as the Java target's.
 
-Per struct, in its companion object, the codecs other generated classes call (`fbeWrite`/`fbeRead`
-of a versioned body at a slot, `fbeWriteFinal`/`fbeReadFinal` of final-model fields) and the roots
-users call (`fromFbe`, `verifyFbe` and their final twins); `toFbe()` and `writeFbe(w)` (and
-`toFinal()`, `writeFinal(w)`) are members, `writeFbe` open so a derived struct writes its own
-fields. The codecs are per class, so a field declared as a base struct is written as that
-struct whatever subclass it holds. Readers read into a value made with the schema's defaults (so
-a field an older writer did not write keeps its default) and throw DecodeException at the first
-problem; a nested struct's reader is wrapped so the exception gains the field path on its way
-out (`e.at("orders", i)`). Kotlin's unsigned types cross to the runtime's signed Java types of
+Per struct, in its companion object, the codecs other generated classes call (`fbeWrite`/`fbeRead`/
+`fbeVerify` of a versioned body at a slot, `fbeWriteFinal`/`fbeReadFinal`/`fbeVerifyFinal` of
+final-model fields) and the roots users call (`fromFbe`, `verifyFbe` and their final twins);
+`toFbe()`, `writeFbe(w)`, `readFbe(data, ...)` and `reset()` (and the final twins) are members,
+open so a derived struct writes and reads its own fields. The codecs are per class, so a field
+declared as a base struct is written as that struct whatever subclass it holds. Readers overwrite
+every field of the value they read into, reusing its objects, as the Java target's (a field an
+older writer did not write takes its default) and throw DecodeException at the first problem; a
+nested struct's reader is wrapped so the exception gains the field path on its way out
+(`e.at("orders", i)`). Verify makes the reader's checks in the same order without the value (the
+Java target's helpers decide what a type needs checked), so it accepts exactly what the reader
+reads. Kotlin's unsigned types cross to the runtime's signed Java types of
 their width (`toByte()`, `toUByte()`), at no cost.
 """
 
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Options, final_parts, run_fields
+from fbec.targets.java.models import checked, fixed, kept
 
 if TYPE_CHECKING:
     from fbec.targets.kotlin import Context
@@ -494,21 +498,169 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
         w.line(f"{target} = {final_read(w, c, t, f.name, names, None)}")
 
 
+# ---------------------------------------------------------------- verify
+
+def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
+                 index: str | None) -> None:
+    """Check the slot at slot as read_value reads it: the same Reader calls in the same order,
+    without the value (docs/limits.md 4: verify accepts exactly what deserialize reads), as the
+    Java target's."""
+    quoted = f'"{field}"'
+    if not checked(t):
+        return
+    if isinstance(t, ir.Primitive):
+        w.line(f"r.skip{'String' if t.name == 'string' else 'Bytes'}({base}, {slot}, {quoted})")
+    elif isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeVerify(r, {base}, {slot})", field, index)
+    else:
+        assert isinstance(t, ir.Optional_), f"a collection inside a collection: {t}"
+        call = f"r.optional({base}, {slot}, {t.element.size}, {quoted})"
+        if not checked(t.element):
+            w.line(call)
+            return
+        s = names("s")
+        w.line(f"val {s} = {call}")
+        with w.block(f"if ({s} >= 0) {{", "}"):
+            verify_value(w, c, t.element, s, s, field, names, index)
+
+
+def verify_kept(w: CodeWriter, c: Context, t: ir.Type, names: Names) -> str:
+    """A local collection a set or a map is read into (kept: its keys find one read twice)."""
+    local = names("t")
+    assert isinstance(t, (ir.Sequence, ir.Mapping))
+    w.line(f"val {local}: {c.type(t)} = {c.empty(t)}")
+    return local
+
+
+def verify_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, names: Names) -> None:
+    """Check field f's slot as read_field reads it."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if kept(t):
+        read_field(w, c, f, base, slot, verify_kept(w, c, t, names), names)
+    elif isinstance(t, ir.Array):
+        if not checked(t.element):
+            return
+        i = names("i")
+        with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
+            verify_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f.name, names, i)
+    elif isinstance(t, ir.Sequence):
+        call = f"r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted})"
+        if not checked(t.element):
+            w.line(call)
+            return
+        e, n, i = names("e"), names("n"), names("i")
+        w.line(f"val {e} = {call}")
+        w.line(f"val {n} = r.count()")
+        with w.block(f"for ({i} in 0 until {n}) {{", "}"):
+            verify_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", f.name, names, i)
+    else:
+        verify_value(w, c, t, base, slot, f.name, names, None)
+
+
+def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None) -> None:
+    """Check the value at the Reader's cursor as final_read reads it, without the value."""
+    quoted = f'"{field}"'
+    if isinstance(t, ir.Primitive) and t.name in ("string", "bytes"):
+        w.line(f"r.finalSkip{'String' if t.name == 'string' else 'Bytes'}({quoted})")
+    elif fixed(t):
+        w.line(f"r.fixed({t.size}, {quoted})")
+    elif isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeVerifyFinal(r)", field, index)
+    elif isinstance(t, ir.Optional_):
+        with w.block(f"if (r.finalHas({quoted})) {{", "}"):
+            final_verify(w, c, t.element, field, names, index)
+    else:
+        raise AssertionError(f"a collection inside a collection: {t}")
+
+
+def final_verify_field(w: CodeWriter, c: Context, f: ir.Field, names: Names) -> None:
+    """Check field f at the Reader's cursor as final_read_field reads it."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if kept(t):
+        final_read_field(w, c, f, verify_kept(w, c, t, names), names)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
+            final_verify(w, c, t.element, f.name, names, i)
+    elif isinstance(t, ir.Sequence):
+        call = f"r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted})"
+        if fixed(t.element):
+            # finalCount bounded the count by the bytes left, so the run of fixed-size elements is there
+            w.line(f"r.fixed({call}.toLong(), {t.element.size}, {quoted})")
+            return
+        n, i = names("n"), names("i")
+        w.line(f"val {n} = {call}")
+        with w.block(f"for ({i} in 0 until {n}) {{", "}"):
+            final_verify(w, c, t.element, f.name, names, i)
+    else:
+        final_verify(w, c, t, f.name, names, None)
+
+
+def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
+    """fbeVerify: fbeRead's checks without the value (sets and maps aside: they are read into
+    locals to find a key twice), as the Java target's."""
+    q = s.qualified
+    reader = c.rt("Reader")
+    inherited = [f for f in s.all_fields if f.owner != q]
+    own = [f for f in s.all_fields if f.owner == q]
+    w.line("/**")
+    w.line(" * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,")
+    w.line(" * without building the value: the same checks in the same order, the same errors.")
+    w.line(" *")
+    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
+    w.line(" */")
+    with w.block(f"fun fbeVerify(r: {reader}, base: Int, slot: Int) {{", "}"):
+        call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
+        body = sub(w)
+        if inherited:
+            with body.block(f"if (n < {s.base_size}) {{", "}"):
+                cost = sum(ir.default_cost(f.type) for f in inherited)
+                if cost:
+                    body.line(f'r.spend({cost}, b, "")')
+                body.line("r.leave()")
+                body.line("return")
+            for f in inherited:
+                verify_field(body, c, f, "b", f"b + {f.offset}", names)
+        for k, f in enumerate(own):
+            rest = sum(ir.default_cost(g.type) for g in own[k:])
+            if not (checked(f.type) or rest):
+                continue    # nothing to check, and when absent the next field's test returns alike
+            with body.block(f"if (n < {f.offset + f.type.size}) {{", "}"):
+                if rest:
+                    body.line(f'r.spend({rest}, b, "{f.name}")')
+                body.line("r.leave()")
+                body.line("return")
+            verify_field(body, c, f, "b", f"b + {f.offset}", names)
+        text = body.text().strip("\n")
+        if text:
+            w.line(f"val b = {call}")
+            w.line("val n = r.i32(b)")
+            w.lines(text)
+        else:
+            w.line(call)
+        w.line("r.leave()")
+    w.blank()
+
+
 # ---------------------------------------------------------------- runs of fixed-size fields
 
 def final_run(w: CodeWriter, run: ir.FixedRun, members: list[ir.Field], names: Names,
-              read: Callable[[ir.Field, str], None]) -> None:
+              read: Callable[[ir.Field, str], None] | None) -> None:
     """Claim a run of fixed-size fields with one check (Reader.run, which fails with the error of
     the first field that is not there, as the per-field code does; the runs as the Java target's
-    final_parts finds them) and read each field at its offset in the run with read(f, slot)."""
+    final_parts finds them) and read each field at its offset in the run with read(f, slot) (None:
+    verify, nothing to read)."""
     from fbec.targets.kotlin import fits
     p = names("p")
+    head = "r.run(" if read is None else f"val {p} = r.run("
     fields = run_fields(members)
-    if fits(w, w.depth, f'val {p} = r.run({run.size}, "{fields}")'):
-        w.line(f'val {p} = r.run({run.size}, "{fields}")')
+    if fits(w, w.depth, f'{head}{run.size}, "{fields}")'):
+        w.line(f'{head}{run.size}, "{fields}")')
     else:
         # a long description: string literals joined with + (one constant for the compiler), a line each
-        with w.block(f"val {p} = r.run(", ")"):
+        with w.block(head, ")"):
             w.line(f"{run.size},")
             pieces = [""]
             for part in fields.split(","):
@@ -521,6 +673,8 @@ def final_run(w: CodeWriter, run: ir.FixedRun, members: list[ir.Field], names: N
             for k, piece in enumerate(pieces):
                 last = k == len(pieces) - 1
                 w.line(("" if k == 0 else w.unit) + f'"{piece}"' + ("," if last else " +"))
+    if read is None:
+        return
     for f in members:
         at = f.offset - run.offset
         read(f, plus(p, str(at)) if at else p)
@@ -748,6 +902,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
             read_field(w, c, f, "b", f"b + {f.offset}", f"v.{field_name(f)}", names)
         w.line("r.leave()")
     w.blank()
+    write_verify(w, c, s, names)
     write_roots(w, c, s, name, "Fbe", "versioned")
     if not final:
         return
@@ -774,6 +929,21 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
                 final_read_field(w, c, part, f"v.{field_name(part)}", names)
             else:
                 final_run(w, *part, names, lambda f, at: read_field(w, c, f, at, at, f"v.{field_name(f)}", names))
+        w.line("r.leave()")
+    w.blank()
+    w.line("/**")
+    w.line(" * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without")
+    w.line(" * building the value: the same checks in the same order, the same errors.")
+    w.line(" *")
+    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
+    w.line(" */")
+    with w.block(f"fun fbeVerifyFinal(r: {reader}) {{", "}"):
+        w.line(f"r.enter({s.decode_cost})")
+        for part in final_parts(s):
+            if isinstance(part, ir.Field):
+                final_verify_field(w, c, part, names)
+            else:
+                final_run(w, *part, names, None)
         w.line("r.leave()")
     w.blank()
     write_roots(w, c, s, name, "Final", "final")
@@ -811,7 +981,9 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
             w.line(f'throw e.within("{q}")')
     w.blank()
     w.line("/**")
-    w.line(f" * Checks a {model} root: returns exactly when [from{suffix}] succeeds (docs/limits.md 4).")
+    w.line(f" * Checks a {model} root without building the value: returns exactly when [from{suffix}]")
+    w.line(" * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps")
+    w.line(" * are read, into locals, to find a key read twice.")
     w.line(" *")
     w.line(" * @throws DecodeException why the root cannot be read")
     w.line(" */")
@@ -820,5 +992,14 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     w.line(f"@Throws({decode_exception}::class)")
     signature(w, w.depth, f"fun verify{suffix}", params, " {")
     with w.block("", "}"):
-        w.line(f"from{suffix}(data, offset, length, limits)")
+        with w.block("try {", f"}} catch (e: {decode_exception}) {{"):
+            if versioned:
+                w.line(f"val r = {reader}.versioned(data, offset, length, limits)")
+                w.line("fbeVerify(r, r.base(), r.base() + 4)")
+            else:
+                w.line(f"val r = {reader}.finalRoot(data, offset, length, {s.type_id}, limits)")
+                w.line("fbeVerifyFinal(r)")
+                w.line("r.endFinal()")
+        with w.block("", "}"):
+            w.line(f'throw e.within("{q}")')
     w.blank()

@@ -234,6 +234,44 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 3, 8)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.leave()
+                return
+            }
+            val e17 = r.vector(b, b + 8, 4, 0, "nodes")
+            val n18 = r.count()
+            for (i19 in 0 until n18) {
+                try {
+                    Node.fbeVerify(r, b, e17 + i19 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("nodes", i19)
+                }
+            }
+            if (n < 16) {
+                r.leave()
+                return
+            }
+            val e20 = r.vector(b, b + 12, 4, 0, "edges")
+            val n21 = r.count()
+            for (i22 in 0 until n21) {
+                try {
+                    Edge.fbeVerify(r, b, e20 + i22 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("edges", i22)
+                }
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -253,7 +291,9 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -261,30 +301,35 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("graph.Graph")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Graph) {
             w.appendCount(v.nodes.size)
-            var i18 = 0
-            for (x17 in v.nodes) {
+            var i24 = 0
+            for (x23 in v.nodes) {
                 try {
-                    Node.fbeWriteFinal(w, x17)
+                    Node.fbeWriteFinal(w, x23)
                 } catch (e: EncodeException) {
-                    throw e.at("nodes", i18)
+                    throw e.at("nodes", i24)
                 }
-                i18++
+                i24++
             }
             w.appendCount(v.edges.size)
-            var i20 = 0
-            for (x19 in v.edges) {
+            var i26 = 0
+            for (x25 in v.edges) {
                 try {
-                    Edge.fbeWriteFinal(w, x19)
+                    Edge.fbeWriteFinal(w, x25)
                 } catch (e: EncodeException) {
-                    throw e.at("edges", i20)
+                    throw e.at("edges", i26)
                 }
-                i20++
+                i26++
             }
         }
 
@@ -296,30 +341,57 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
          */
         fun fbeReadFinal(r: Reader, v: Graph) {
             r.enter(8)
-            val n21 = r.finalCount(20, 0, "nodes")
-            val m22 = v.nodes.size
-            for (i23 in 0 until n21) {
-                val x24 = if (i23 < m22) v.nodes[i23] else Node()
+            val n27 = r.finalCount(20, 0, "nodes")
+            val m28 = v.nodes.size
+            for (i29 in 0 until n27) {
+                val x30 = if (i29 < m28) v.nodes[i29] else Node()
                 try {
-                    Node.fbeReadFinal(r, x24)
+                    Node.fbeReadFinal(r, x30)
                 } catch (e: DecodeException) {
-                    throw e.at("nodes", i23)
+                    throw e.at("nodes", i29)
                 }
-                if (i23 >= m22) v.nodes.add(x24)
+                if (i29 >= m28) v.nodes.add(x30)
             }
-            if (m22 > n21) v.nodes.subList(n21, m22).clear()
-            val n25 = r.finalCount(12, 0, "edges")
-            val m26 = v.edges.size
-            for (i27 in 0 until n25) {
-                val x28 = if (i27 < m26) v.edges[i27] else Edge()
+            if (m28 > n27) v.nodes.subList(n27, m28).clear()
+            val n31 = r.finalCount(12, 0, "edges")
+            val m32 = v.edges.size
+            for (i33 in 0 until n31) {
+                val x34 = if (i33 < m32) v.edges[i33] else Edge()
                 try {
-                    Edge.fbeReadFinal(r, x28)
+                    Edge.fbeReadFinal(r, x34)
                 } catch (e: DecodeException) {
-                    throw e.at("edges", i27)
+                    throw e.at("edges", i33)
                 }
-                if (i27 >= m26) v.edges.add(x28)
+                if (i33 >= m32) v.edges.add(x34)
             }
-            if (m26 > n25) v.edges.subList(n25, m26).clear()
+            if (m32 > n31) v.edges.subList(n31, m32).clear()
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(8)
+            val n35 = r.finalCount(20, 0, "nodes")
+            for (i36 in 0 until n35) {
+                try {
+                    Node.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("nodes", i36)
+                }
+            }
+            val n37 = r.finalCount(12, 0, "edges")
+            for (i38 in 0 until n37) {
+                try {
+                    Edge.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("edges", i38)
+                }
+            }
             r.leave()
         }
 
@@ -349,7 +421,9 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -357,7 +431,13 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 3, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("graph.Graph")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -230,6 +230,36 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 1, 12)
+            val n = r.i32(b)
+            if (n < 16) {
+                r.leave()
+                return
+            }
+            r.skipString(b, b + 12, "label")
+            if (n < 20) {
+                r.leave()
+                return
+            }
+            val e9 = r.vector(b, b + 16, 4, 0, "children")
+            val n10 = r.count()
+            for (i11 in 0 until n10) {
+                try {
+                    Node.fbeVerify(r, b, e9 + i11 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("children", i11)
+                }
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -249,7 +279,9 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -257,7 +289,12 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("recursive.Node")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
@@ -266,14 +303,14 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             w.appendI32(v.id)
             w.appendString(v.label)
             w.appendCount(v.children.size)
-            var i10 = 0
-            for (x9 in v.children) {
+            var i13 = 0
+            for (x12 in v.children) {
                 try {
-                    Node.fbeWriteFinal(w, x9)
+                    Node.fbeWriteFinal(w, x12)
                 } catch (e: EncodeException) {
-                    throw e.at("children", i10)
+                    throw e.at("children", i13)
                 }
-                i10++
+                i13++
             }
             w.leave()
         }
@@ -288,18 +325,39 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             r.enter(12)
             v.id = r.finalI32("id")
             v.label = r.finalString("label")
-            val n11 = r.finalCount(12, 0, "children")
-            val m12 = v.children.size
-            for (i13 in 0 until n11) {
-                val x14 = if (i13 < m12) v.children[i13] else Node()
+            val n14 = r.finalCount(12, 0, "children")
+            val m15 = v.children.size
+            for (i16 in 0 until n14) {
+                val x17 = if (i16 < m15) v.children[i16] else Node()
                 try {
-                    Node.fbeReadFinal(r, x14)
+                    Node.fbeReadFinal(r, x17)
                 } catch (e: DecodeException) {
-                    throw e.at("children", i13)
+                    throw e.at("children", i16)
                 }
-                if (i13 >= m12) v.children.add(x14)
+                if (i16 >= m15) v.children.add(x17)
             }
-            if (m12 > n11) v.children.subList(n11, m12).clear()
+            if (m15 > n14) v.children.subList(n14, m15).clear()
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(12)
+            r.fixed(4, "id")
+            r.finalSkipString("label")
+            val n18 = r.finalCount(12, 0, "children")
+            for (i19 in 0 until n18) {
+                try {
+                    Node.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("children", i19)
+                }
+            }
             r.leave()
         }
 
@@ -329,7 +387,9 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -337,7 +397,13 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 1, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("recursive.Node")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -324,6 +324,72 @@ open class Holder(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 10, 24)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.leave()
+                return
+            }
+            val e43 = r.vector(b, b + 8, 4, 0, "edges")
+            val n44 = r.count()
+            for (i45 in 0 until n44) {
+                try {
+                    Edge.fbeVerify(r, b, e43 + i45 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("edges", i45)
+                }
+            }
+            if (n < 16) {
+                r.leave()
+                return
+            }
+            val e46 = r.vector(b, b + 12, 4, 0, "points")
+            val n47 = r.count()
+            for (i48 in 0 until n47) {
+                try {
+                    Point3.fbeVerify(r, b, e46 + i48 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("points", i48)
+                }
+            }
+            if (n < 20) {
+                r.leave()
+                return
+            }
+            r.vector(b, b + 16, 4, 4, "ints")
+            if (n < 24) {
+                r.leave()
+                return
+            }
+            r.vector(b, b + 20, 1, 1, "switches")
+            if (n < 28) {
+                r.leave()
+                return
+            }
+            r.vector(b, b + 24, 8, 8, "reals")
+            if (n < 32) {
+                r.leave()
+                return
+            }
+            val e49 = r.vector(b, b + 28, 4, 0, "named")
+            val n50 = r.count()
+            for (i51 in 0 until n50) {
+                try {
+                    Named.fbeVerify(r, b, e49 + i51 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("named", i51)
+                }
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -348,7 +414,9 @@ open class Holder(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -356,52 +424,57 @@ open class Holder(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("vectors.Holder")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Holder) {
             w.appendCount(v.edges.size)
-            var i44 = 0
-            for (x43 in v.edges) {
+            var i53 = 0
+            for (x52 in v.edges) {
                 try {
-                    Edge.fbeWriteFinal(w, x43)
+                    Edge.fbeWriteFinal(w, x52)
                 } catch (e: EncodeException) {
-                    throw e.at("edges", i44)
+                    throw e.at("edges", i53)
                 }
-                i44++
+                i53++
             }
             w.appendCount(v.points.size)
-            var i46 = 0
-            for (x45 in v.points) {
+            var i55 = 0
+            for (x54 in v.points) {
                 try {
-                    Point3.fbeWriteFinal(w, x45)
+                    Point3.fbeWriteFinal(w, x54)
                 } catch (e: EncodeException) {
-                    throw e.at("points", i46)
+                    throw e.at("points", i55)
                 }
-                i46++
+                i55++
             }
             w.appendCount(v.ints.size)
-            for (x47 in v.ints) {
-                w.appendI32(x47)
+            for (x56 in v.ints) {
+                w.appendI32(x56)
             }
             w.appendCount(v.switches.size)
-            for (x48 in v.switches) {
-                w.appendBool(x48)
+            for (x57 in v.switches) {
+                w.appendBool(x57)
             }
             w.appendCount(v.reals.size)
-            for (x49 in v.reals) {
-                w.appendF64(x49)
+            for (x58 in v.reals) {
+                w.appendF64(x58)
             }
             w.appendCount(v.named.size)
-            var i51 = 0
-            for (x50 in v.named) {
+            var i60 = 0
+            for (x59 in v.named) {
                 try {
-                    Named.fbeWriteFinal(w, x50)
+                    Named.fbeWriteFinal(w, x59)
                 } catch (e: EncodeException) {
-                    throw e.at("named", i51)
+                    throw e.at("named", i60)
                 }
-                i51++
+                i60++
             }
         }
 
@@ -413,57 +486,95 @@ open class Holder(
          */
         fun fbeReadFinal(r: Reader, v: Holder) {
             r.enter(24)
-            val n52 = r.finalCount(12, 0, "edges")
-            val m53 = v.edges.size
-            for (i54 in 0 until n52) {
-                val x55 = if (i54 < m53) v.edges[i54] else Edge()
+            val n61 = r.finalCount(12, 0, "edges")
+            val m62 = v.edges.size
+            for (i63 in 0 until n61) {
+                val x64 = if (i63 < m62) v.edges[i63] else Edge()
                 try {
-                    Edge.fbeReadFinal(r, x55)
+                    Edge.fbeReadFinal(r, x64)
                 } catch (e: DecodeException) {
-                    throw e.at("edges", i54)
+                    throw e.at("edges", i63)
                 }
-                if (i54 >= m53) v.edges.add(x55)
+                if (i63 >= m62) v.edges.add(x64)
             }
-            if (m53 > n52) v.edges.subList(n52, m53).clear()
-            val n56 = r.finalCount(19, 0, "points")
-            val m57 = v.points.size
-            for (i58 in 0 until n56) {
-                val x59 = if (i58 < m57) v.points[i58] else Point3()
+            if (m62 > n61) v.edges.subList(n61, m62).clear()
+            val n65 = r.finalCount(19, 0, "points")
+            val m66 = v.points.size
+            for (i67 in 0 until n65) {
+                val x68 = if (i67 < m66) v.points[i67] else Point3()
                 try {
-                    Point3.fbeReadFinal(r, x59)
+                    Point3.fbeReadFinal(r, x68)
                 } catch (e: DecodeException) {
-                    throw e.at("points", i58)
+                    throw e.at("points", i67)
                 }
-                if (i58 >= m57) v.points.add(x59)
+                if (i67 >= m66) v.points.add(x68)
             }
-            if (m57 > n56) v.points.subList(n56, m57).clear()
-            val n60 = r.finalCount(4, 4, "ints")
+            if (m66 > n65) v.points.subList(n65, m66).clear()
+            val n69 = r.finalCount(4, 4, "ints")
             v.ints.clear()
-            for (i61 in 0 until n60) {
+            for (i70 in 0 until n69) {
                 v.ints.add(r.finalI32("ints"))
             }
-            val n62 = r.finalCount(1, 1, "switches")
+            val n71 = r.finalCount(1, 1, "switches")
             v.switches.clear()
-            for (i63 in 0 until n62) {
+            for (i72 in 0 until n71) {
                 v.switches.add(r.finalBool("switches"))
             }
-            val n64 = r.finalCount(8, 8, "reals")
+            val n73 = r.finalCount(8, 8, "reals")
             v.reals.clear()
-            for (i65 in 0 until n64) {
+            for (i74 in 0 until n73) {
                 v.reals.add(r.finalF64("reals"))
             }
-            val n66 = r.finalCount(8, 0, "named")
-            val m67 = v.named.size
-            for (i68 in 0 until n66) {
-                val x69 = if (i68 < m67) v.named[i68] else Named()
+            val n75 = r.finalCount(8, 0, "named")
+            val m76 = v.named.size
+            for (i77 in 0 until n75) {
+                val x78 = if (i77 < m76) v.named[i77] else Named()
                 try {
-                    Named.fbeReadFinal(r, x69)
+                    Named.fbeReadFinal(r, x78)
                 } catch (e: DecodeException) {
-                    throw e.at("named", i68)
+                    throw e.at("named", i77)
                 }
-                if (i68 >= m67) v.named.add(x69)
+                if (i77 >= m76) v.named.add(x78)
             }
-            if (m67 > n66) v.named.subList(n66, m67).clear()
+            if (m76 > n75) v.named.subList(n75, m76).clear()
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(24)
+            val n79 = r.finalCount(12, 0, "edges")
+            for (i80 in 0 until n79) {
+                try {
+                    Edge.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("edges", i80)
+                }
+            }
+            val n81 = r.finalCount(19, 0, "points")
+            for (i82 in 0 until n81) {
+                try {
+                    Point3.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("points", i82)
+                }
+            }
+            r.fixed(r.finalCount(4, 4, "ints").toLong(), 4, "ints")
+            r.fixed(r.finalCount(1, 1, "switches").toLong(), 1, "switches")
+            r.fixed(r.finalCount(8, 8, "reals").toLong(), 8, "reals")
+            val n83 = r.finalCount(8, 0, "named")
+            for (i84 in 0 until n83) {
+                try {
+                    Named.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("named", i84)
+                }
+            }
             r.leave()
         }
 
@@ -493,7 +604,9 @@ open class Holder(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -501,7 +614,13 @@ open class Holder(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 10, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("vectors.Holder")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -177,6 +177,22 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 3, 19)
+            val n = r.i32(b)
+            if (n < 19) {
+                r.leave()
+                return
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -201,7 +217,9 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -209,7 +227,12 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("vectors.Point3")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
@@ -233,6 +256,18 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
             v.x = r.i64(p1 + 1)
             v.y = r.i16(p1 + 9)
             v.z = r.f64(p1 + 11)
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(19)
+            r.run(19, "flag=1,x=8,y=2,z=8")
             r.leave()
         }
 
@@ -262,7 +297,9 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -270,7 +307,13 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 3, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("vectors.Point3")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -207,6 +207,31 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 10, 4)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.leave()
+                return
+            }
+            val e9 = r.vector(b, b + 8, 4, 0, "edges")
+            val n10 = r.count()
+            for (i11 in 0 until n10) {
+                try {
+                    Edge.fbeVerify(r, b, e9 + i11 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("edges", i11)
+                }
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -231,7 +256,9 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -239,20 +266,25 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("vectors_new.Holder")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Holder) {
             w.appendCount(v.edges.size)
-            var i10 = 0
-            for (x9 in v.edges) {
+            var i13 = 0
+            for (x12 in v.edges) {
                 try {
-                    Edge.fbeWriteFinal(w, x9)
+                    Edge.fbeWriteFinal(w, x12)
                 } catch (e: EncodeException) {
-                    throw e.at("edges", i10)
+                    throw e.at("edges", i13)
                 }
-                i10++
+                i13++
             }
         }
 
@@ -264,18 +296,37 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
          */
         fun fbeReadFinal(r: Reader, v: Holder) {
             r.enter(4)
-            val n11 = r.finalCount(16, 0, "edges")
-            val m12 = v.edges.size
-            for (i13 in 0 until n11) {
-                val x14 = if (i13 < m12) v.edges[i13] else Edge()
+            val n14 = r.finalCount(16, 0, "edges")
+            val m15 = v.edges.size
+            for (i16 in 0 until n14) {
+                val x17 = if (i16 < m15) v.edges[i16] else Edge()
                 try {
-                    Edge.fbeReadFinal(r, x14)
+                    Edge.fbeReadFinal(r, x17)
                 } catch (e: DecodeException) {
-                    throw e.at("edges", i13)
+                    throw e.at("edges", i16)
                 }
-                if (i13 >= m12) v.edges.add(x14)
+                if (i16 >= m15) v.edges.add(x17)
             }
-            if (m12 > n11) v.edges.subList(n11, m12).clear()
+            if (m15 > n14) v.edges.subList(n14, m15).clear()
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(4)
+            val n18 = r.finalCount(16, 0, "edges")
+            for (i19 in 0 until n18) {
+                try {
+                    Edge.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("edges", i19)
+                }
+            }
             r.leave()
         }
 
@@ -305,7 +356,9 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -313,7 +366,13 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 10, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("vectors_new.Holder")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -185,6 +185,17 @@ open class Edge(var source: Int = 0) {
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            r.struct(base, slot, 1, 4)
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -204,7 +215,9 @@ open class Edge(var source: Int = 0) {
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -212,7 +225,12 @@ open class Edge(var source: Int = 0) {
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("vectors_old.Edge")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
@@ -229,6 +247,18 @@ open class Edge(var source: Int = 0) {
         fun fbeReadFinal(r: Reader, v: Edge) {
             r.enter(4)
             v.source = r.finalI32("source")
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(4)
+            r.fixed(4, "source")
             r.leave()
         }
 
@@ -258,7 +288,9 @@ open class Edge(var source: Int = 0) {
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -266,7 +298,13 @@ open class Edge(var source: Int = 0) {
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 1, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("vectors_old.Edge")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -293,6 +293,69 @@ open class Account(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 3, 14)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.spend(12, b, "id")
+                r.leave()
+                return
+            }
+            if (n < 16) {
+                r.spend(12, b, "name")
+                r.leave()
+                return
+            }
+            r.skipString(b, b + 12, "name")
+            if (n < 17) {
+                r.spend(12, b, "state")
+                r.leave()
+                return
+            }
+            if (n < 21) {
+                r.spend(12, b, "wallet")
+                r.leave()
+                return
+            }
+            try {
+                Balance.fbeVerify(r, b, b + 17)
+            } catch (e: DecodeException) {
+                throw e.at("wallet")
+            }
+            if (n < 26) {
+                r.leave()
+                return
+            }
+            val s13 = r.optional(b, b + 21, 4, "asset")
+            if (s13 >= 0) {
+                try {
+                    Balance.fbeVerify(r, s13, s13)
+                } catch (e: DecodeException) {
+                    throw e.at("asset")
+                }
+            }
+            if (n < 30) {
+                r.leave()
+                return
+            }
+            val e14 = r.vector(b, b + 26, 4, 0, "orders")
+            val n15 = r.count()
+            for (i16 in 0 until n15) {
+                try {
+                    Order.fbeVerify(r, b, e14 + i16 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("orders", i16)
+                }
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -317,7 +380,9 @@ open class Account(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -325,7 +390,12 @@ open class Account(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("proto.Account")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
@@ -338,24 +408,24 @@ open class Account(
             } catch (e: EncodeException) {
                 throw e.at("wallet")
             }
-            val o13 = v.asset
-            w.appendBool(o13 != null)
-            if (o13 != null) {
+            val o17 = v.asset
+            w.appendBool(o17 != null)
+            if (o17 != null) {
                 try {
-                    Balance.fbeWriteFinal(w, o13)
+                    Balance.fbeWriteFinal(w, o17)
                 } catch (e: EncodeException) {
                     throw e.at("asset")
                 }
             }
             w.appendCount(v.orders.size)
-            var i15 = 0
-            for (x14 in v.orders) {
+            var i19 = 0
+            for (x18 in v.orders) {
                 try {
-                    Order.fbeWriteFinal(w, x14)
+                    Order.fbeWriteFinal(w, x18)
                 } catch (e: EncodeException) {
-                    throw e.at("orders", i15)
+                    throw e.at("orders", i19)
                 }
-                i15++
+                i19++
             }
         }
 
@@ -376,31 +446,65 @@ open class Account(
                 throw e.at("wallet")
             }
             if (r.finalHas("asset")) {
-                var o16 = v.asset
-                if (o16 == null) {
-                    o16 = Balance()
-                    v.asset = o16
+                var o20 = v.asset
+                if (o20 == null) {
+                    o20 = Balance()
+                    v.asset = o20
                 }
                 try {
-                    Balance.fbeReadFinal(r, o16)
+                    Balance.fbeReadFinal(r, o20)
                 } catch (e: DecodeException) {
                     throw e.at("asset")
                 }
             } else {
                 v.asset = null
             }
-            val n17 = r.finalCount(26, 0, "orders")
-            val m18 = v.orders.size
-            for (i19 in 0 until n17) {
-                val x20 = if (i19 < m18) v.orders[i19] else Order()
+            val n21 = r.finalCount(26, 0, "orders")
+            val m22 = v.orders.size
+            for (i23 in 0 until n21) {
+                val x24 = if (i23 < m22) v.orders[i23] else Order()
                 try {
-                    Order.fbeReadFinal(r, x20)
+                    Order.fbeReadFinal(r, x24)
                 } catch (e: DecodeException) {
-                    throw e.at("orders", i19)
+                    throw e.at("orders", i23)
                 }
-                if (i19 >= m18) v.orders.add(x20)
+                if (i23 >= m22) v.orders.add(x24)
             }
-            if (m18 > n17) v.orders.subList(n17, m18).clear()
+            if (m22 > n21) v.orders.subList(n21, m22).clear()
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(14)
+            r.fixed(4, "id")
+            r.finalSkipString("name")
+            r.fixed(1, "state")
+            try {
+                Balance.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("wallet")
+            }
+            if (r.finalHas("asset")) {
+                try {
+                    Balance.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("asset")
+                }
+            }
+            val n25 = r.finalCount(26, 0, "orders")
+            for (i26 in 0 until n25) {
+                try {
+                    Order.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("orders", i26)
+                }
+            }
             r.leave()
         }
 
@@ -430,7 +534,9 @@ open class Account(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -438,7 +544,13 @@ open class Account(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 3, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("proto.Account")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -388,6 +388,102 @@ open class StructArray(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 125, 36)
+            val n = r.i32(b)
+            if (n < 10) {
+                r.spend(562, b, "f1")
+                r.leave()
+                return
+            }
+            if (n < 20) {
+                r.spend(562, b, "f2")
+                r.leave()
+                return
+            }
+            for (i42 in 0 until 2) {
+                r.optional(b, b + 10 + i42 * 5, 1, "f2")
+            }
+            if (n < 28) {
+                r.spend(562, b, "f3")
+                r.leave()
+                return
+            }
+            for (i43 in 0 until 2) {
+                r.skipBytes(b, b + 20 + i43 * 4, "f3")
+            }
+            if (n < 38) {
+                r.spend(562, b, "f4")
+                r.leave()
+                return
+            }
+            for (i44 in 0 until 2) {
+                val s45 = r.optional(b, b + 28 + i44 * 5, 4, "f4")
+                if (s45 >= 0) {
+                    r.skipBytes(s45, s45, "f4")
+                }
+            }
+            if (n < 46) {
+                r.spend(562, b, "f5")
+                r.leave()
+                return
+            }
+            if (n < 56) {
+                r.spend(562, b, "f6")
+                r.leave()
+                return
+            }
+            for (i46 in 0 until 2) {
+                r.optional(b, b + 46 + i46 * 5, 4, "f6")
+            }
+            if (n < 64) {
+                r.spend(562, b, "f7")
+                r.leave()
+                return
+            }
+            if (n < 74) {
+                r.spend(562, b, "f8")
+                r.leave()
+                return
+            }
+            for (i47 in 0 until 2) {
+                r.optional(b, b + 64 + i47 * 5, 4, "f8")
+            }
+            if (n < 82) {
+                r.spend(562, b, "f9")
+                r.leave()
+                return
+            }
+            for (i48 in 0 until 2) {
+                try {
+                    StructSimple.fbeVerify(r, b, b + 74 + i48 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("f9", i48)
+                }
+            }
+            if (n < 92) {
+                r.leave()
+                return
+            }
+            for (i49 in 0 until 2) {
+                val s50 = r.optional(b, b + 82 + i49 * 5, 4, "f10")
+                if (s50 >= 0) {
+                    try {
+                        StructSimple.fbeVerify(r, s50, s50)
+                    } catch (e: DecodeException) {
+                        throw e.at("f10", i49)
+                    }
+                }
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -412,7 +508,9 @@ open class StructArray(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -420,76 +518,81 @@ open class StructArray(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("test.StructArray")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructArray) {
             Writer.checkLength(v.f1.size, 2, "f1")
-            for (i42 in 0 until 2) {
-                w.appendI8(v.f1[i42].toByte())
+            for (i51 in 0 until 2) {
+                w.appendI8(v.f1[i51].toByte())
             }
             Writer.checkLength(v.f2.size, 2, "f2")
-            for (i43 in 0 until 2) {
-                val o44 = v.f2[i43]
-                w.appendBool(o44 != null)
-                if (o44 != null) {
-                    w.appendI8(o44.toByte())
+            for (i52 in 0 until 2) {
+                val o53 = v.f2[i52]
+                w.appendBool(o53 != null)
+                if (o53 != null) {
+                    w.appendI8(o53.toByte())
                 }
             }
             Writer.checkLength(v.f3.size, 2, "f3")
-            for (i45 in 0 until 2) {
-                w.appendBytes(v.f3[i45])
+            for (i54 in 0 until 2) {
+                w.appendBytes(v.f3[i54])
             }
             Writer.checkLength(v.f4.size, 2, "f4")
-            for (i46 in 0 until 2) {
-                val o47 = v.f4[i46]
-                w.appendBool(o47 != null)
-                if (o47 != null) {
-                    w.appendBytes(o47)
+            for (i55 in 0 until 2) {
+                val o56 = v.f4[i55]
+                w.appendBool(o56 != null)
+                if (o56 != null) {
+                    w.appendBytes(o56)
                 }
             }
             Writer.checkLength(v.f5.size, 2, "f5")
-            for (i48 in 0 until 2) {
-                w.appendI32(v.f5[i48].value)
+            for (i57 in 0 until 2) {
+                w.appendI32(v.f5[i57].value)
             }
             Writer.checkLength(v.f6.size, 2, "f6")
-            for (i49 in 0 until 2) {
-                val o50 = v.f6[i49]
-                w.appendBool(o50 != null)
-                if (o50 != null) {
-                    w.appendI32(o50.value)
+            for (i58 in 0 until 2) {
+                val o59 = v.f6[i58]
+                w.appendBool(o59 != null)
+                if (o59 != null) {
+                    w.appendI32(o59.value)
                 }
             }
             Writer.checkLength(v.f7.size, 2, "f7")
-            for (i51 in 0 until 2) {
-                w.appendI32(v.f7[i51].value)
+            for (i60 in 0 until 2) {
+                w.appendI32(v.f7[i60].value)
             }
             Writer.checkLength(v.f8.size, 2, "f8")
-            for (i52 in 0 until 2) {
-                val o53 = v.f8[i52]
-                w.appendBool(o53 != null)
-                if (o53 != null) {
-                    w.appendI32(o53.value)
+            for (i61 in 0 until 2) {
+                val o62 = v.f8[i61]
+                w.appendBool(o62 != null)
+                if (o62 != null) {
+                    w.appendI32(o62.value)
                 }
             }
             Writer.checkLength(v.f9.size, 2, "f9")
-            for (i54 in 0 until 2) {
+            for (i63 in 0 until 2) {
                 try {
-                    StructSimple.fbeWriteFinal(w, v.f9[i54])
+                    StructSimple.fbeWriteFinal(w, v.f9[i63])
                 } catch (e: EncodeException) {
-                    throw e.at("f9", i54)
+                    throw e.at("f9", i63)
                 }
             }
             Writer.checkLength(v.f10.size, 2, "f10")
-            for (i55 in 0 until 2) {
-                val o56 = v.f10[i55]
-                w.appendBool(o56 != null)
-                if (o56 != null) {
+            for (i64 in 0 until 2) {
+                val o65 = v.f10[i64]
+                w.appendBool(o65 != null)
+                if (o65 != null) {
                     try {
-                        StructSimple.fbeWriteFinal(w, o56)
+                        StructSimple.fbeWriteFinal(w, o65)
                     } catch (e: EncodeException) {
-                        throw e.at("f10", i55)
+                        throw e.at("f10", i64)
                     }
                 }
             }
@@ -504,63 +607,122 @@ open class StructArray(
         fun fbeReadFinal(r: Reader, v: StructArray) {
             r.enter(36)
             if (v.f1.size != 2) v.f1 = Array<UByte>(2) { 0u }
-            for (i57 in 0 until 2) {
-                v.f1[i57] = r.finalI8("f1").toUByte()
+            for (i66 in 0 until 2) {
+                v.f1[i66] = r.finalI8("f1").toUByte()
             }
             if (v.f2.size != 2) v.f2 = arrayOfNulls<UByte>(2)
-            for (i58 in 0 until 2) {
-                val x59: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
-                v.f2[i58] = x59
+            for (i67 in 0 until 2) {
+                val x68: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
+                v.f2[i67] = x68
             }
             if (v.f3.size != 2) v.f3 = Array<ByteArray>(2) { ByteArray(0) }
-            for (i60 in 0 until 2) {
-                v.f3[i60] = r.finalBytes("f3")
+            for (i69 in 0 until 2) {
+                v.f3[i69] = r.finalBytes("f3")
             }
             if (v.f4.size != 2) v.f4 = arrayOfNulls<ByteArray>(2)
-            for (i61 in 0 until 2) {
-                val x62: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
-                v.f4[i61] = x62
+            for (i70 in 0 until 2) {
+                val x71: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
+                v.f4[i70] = x71
             }
             if (v.f5.size != 2) v.f5 = Array<EnumSimple>(2) { EnumSimple.ENUM_VALUE_0 }
-            for (i63 in 0 until 2) {
-                v.f5[i63] = EnumSimple(r.finalI32("f5"))
+            for (i72 in 0 until 2) {
+                v.f5[i72] = EnumSimple(r.finalI32("f5"))
             }
             if (v.f6.size != 2) v.f6 = arrayOfNulls<EnumSimple>(2)
-            for (i64 in 0 until 2) {
-                val x65: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
-                v.f6[i64] = x65
+            for (i73 in 0 until 2) {
+                val x74: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
+                v.f6[i73] = x74
             }
             if (v.f7.size != 2) v.f7 = Array<FlagsSimple>(2) { FlagsSimple.FLAG_VALUE_0 }
-            for (i66 in 0 until 2) {
-                v.f7[i66] = FlagsSimple(r.finalI32("f7"))
+            for (i75 in 0 until 2) {
+                v.f7[i75] = FlagsSimple(r.finalI32("f7"))
             }
             if (v.f8.size != 2) v.f8 = arrayOfNulls<FlagsSimple>(2)
-            for (i67 in 0 until 2) {
-                val x68: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
-                v.f8[i67] = x68
+            for (i76 in 0 until 2) {
+                val x77: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
+                v.f8[i76] = x77
             }
             if (v.f9.size != 2) v.f9 = Array<StructSimple>(2) { StructSimple() }
-            for (i69 in 0 until 2) {
+            for (i78 in 0 until 2) {
                 try {
-                    StructSimple.fbeReadFinal(r, v.f9[i69])
+                    StructSimple.fbeReadFinal(r, v.f9[i78])
                 } catch (e: DecodeException) {
-                    throw e.at("f9", i69)
+                    throw e.at("f9", i78)
                 }
             }
             if (v.f10.size != 2) v.f10 = arrayOfNulls<StructSimple>(2)
-            for (i70 in 0 until 2) {
-                val x71: StructSimple? = if (r.finalHas("f10")) {
-                    val x72 = StructSimple()
+            for (i79 in 0 until 2) {
+                val x80: StructSimple? = if (r.finalHas("f10")) {
+                    val x81 = StructSimple()
                     try {
-                        StructSimple.fbeReadFinal(r, x72)
+                        StructSimple.fbeReadFinal(r, x81)
                     } catch (e: DecodeException) {
-                        throw e.at("f10", i70)
+                        throw e.at("f10", i79)
                     }
-                    x72
+                    x81
                 } else {
                     null
                 }
-                v.f10[i70] = x71
+                v.f10[i79] = x80
+            }
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(36)
+            for (i82 in 0 until 2) {
+                r.fixed(1, "f1")
+            }
+            for (i83 in 0 until 2) {
+                if (r.finalHas("f2")) {
+                    r.fixed(1, "f2")
+                }
+            }
+            for (i84 in 0 until 2) {
+                r.finalSkipBytes("f3")
+            }
+            for (i85 in 0 until 2) {
+                if (r.finalHas("f4")) {
+                    r.finalSkipBytes("f4")
+                }
+            }
+            for (i86 in 0 until 2) {
+                r.fixed(4, "f5")
+            }
+            for (i87 in 0 until 2) {
+                if (r.finalHas("f6")) {
+                    r.fixed(4, "f6")
+                }
+            }
+            for (i88 in 0 until 2) {
+                r.fixed(4, "f7")
+            }
+            for (i89 in 0 until 2) {
+                if (r.finalHas("f8")) {
+                    r.fixed(4, "f8")
+                }
+            }
+            for (i90 in 0 until 2) {
+                try {
+                    StructSimple.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f9", i90)
+                }
+            }
+            for (i91 in 0 until 2) {
+                if (r.finalHas("f10")) {
+                    try {
+                        StructSimple.fbeVerifyFinal(r)
+                    } catch (e: DecodeException) {
+                        throw e.at("f10", i91)
+                    }
+                }
             }
             r.leave()
         }
@@ -591,7 +753,9 @@ open class StructArray(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -599,7 +763,13 @@ open class StructArray(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 125, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("test.StructArray")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

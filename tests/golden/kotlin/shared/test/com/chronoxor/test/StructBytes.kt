@@ -210,6 +210,39 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 120, 6)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.leave()
+                return
+            }
+            r.skipBytes(b, b + 8, "f1")
+            if (n < 17) {
+                r.leave()
+                return
+            }
+            val s7 = r.optional(b, b + 12, 4, "f2")
+            if (s7 >= 0) {
+                r.skipBytes(s7, s7, "f2")
+            }
+            if (n < 22) {
+                r.leave()
+                return
+            }
+            val s8 = r.optional(b, b + 17, 4, "f3")
+            if (s8 >= 0) {
+                r.skipBytes(s8, s8, "f3")
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -234,7 +267,9 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -242,21 +277,26 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("test.StructBytes")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructBytes) {
             w.appendBytes(v.f1)
-            val o7 = v.f2
-            w.appendBool(o7 != null)
-            if (o7 != null) {
-                w.appendBytes(o7)
+            val o9 = v.f2
+            w.appendBool(o9 != null)
+            if (o9 != null) {
+                w.appendBytes(o9)
             }
-            val o8 = v.f3
-            w.appendBool(o8 != null)
-            if (o8 != null) {
-                w.appendBytes(o8)
+            val o10 = v.f3
+            w.appendBool(o10 != null)
+            if (o10 != null) {
+                w.appendBytes(o10)
             }
         }
 
@@ -271,6 +311,24 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
             v.f1 = r.finalBytes("f1")
             v.f2 = if (r.finalHas("f2")) r.finalBytes("f2") else null
             v.f3 = if (r.finalHas("f3")) r.finalBytes("f3") else null
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(6)
+            r.finalSkipBytes("f1")
+            if (r.finalHas("f2")) {
+                r.finalSkipBytes("f2")
+            }
+            if (r.finalHas("f3")) {
+                r.finalSkipBytes("f3")
+            }
             r.leave()
         }
 
@@ -300,7 +358,9 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -308,7 +368,13 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 120, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("test.StructBytes")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -270,6 +270,72 @@ open class StructHashEx(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 142, 8)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.leave()
+                return
+            }
+            val t21: MutableMap<StructSimple, StructNested> = LinkedHashMap()
+            val e22 = r.vector(b, b + 8, 8, 0, "f1")
+            val n23 = r.count()
+            t21.clear()
+            for (i24 in 0 until n23) {
+                val x25 = StructSimple()
+                try {
+                    StructSimple.fbeRead(r, b, e22 + i24 * 8, x25)
+                } catch (e: DecodeException) {
+                    throw e.at("f1", i24)
+                }
+                val x26 = StructNested()
+                try {
+                    StructNested.fbeRead(r, b, e22 + i24 * 8 + 4, x26)
+                } catch (e: DecodeException) {
+                    throw e.at("f1", i24)
+                }
+                t21[x25] = x26
+                if (t21.size != i24 + 1) throw r.duplicateKey("f1", e22 + i24 * 8)
+            }
+            if (n < 16) {
+                r.leave()
+                return
+            }
+            val t27: MutableMap<StructSimple, StructNested?> = LinkedHashMap()
+            val e28 = r.vector(b, b + 12, 9, 1, "f2")
+            val n29 = r.count()
+            t27.clear()
+            for (i30 in 0 until n29) {
+                val x31 = StructSimple()
+                try {
+                    StructSimple.fbeRead(r, b, e28 + i30 * 9, x31)
+                } catch (e: DecodeException) {
+                    throw e.at("f2", i30)
+                }
+                val s33 = r.optional(b, e28 + i30 * 9 + 4, 4, "f2")
+                val x32: StructNested? = if (s33 >= 0) {
+                    val x34 = StructNested()
+                    try {
+                        StructNested.fbeRead(r, s33, s33, x34)
+                    } catch (e: DecodeException) {
+                        throw e.at("f2", i30)
+                    }
+                    x34
+                } else {
+                    null
+                }
+                t27[x31] = x32
+                if (t27.size != i30 + 1) throw r.duplicateKey("f2", e28 + i30 * 9)
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -294,7 +360,9 @@ open class StructHashEx(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -302,44 +370,49 @@ open class StructHashEx(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("test.StructHashEx")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructHashEx) {
             w.appendCount(v.f1.size)
-            var i22 = 0
-            for (x21 in Compare.distinctHash(v.f1, StructSimple.KEY_ORDER, "f1")) {
+            var i36 = 0
+            for (x35 in Compare.distinctHash(v.f1, StructSimple.KEY_ORDER, "f1")) {
                 try {
-                    StructSimple.fbeWriteFinal(w, x21.key)
+                    StructSimple.fbeWriteFinal(w, x35.key)
                 } catch (e: EncodeException) {
-                    throw e.at("f1", i22)
+                    throw e.at("f1", i36)
                 }
                 try {
-                    StructNested.fbeWriteFinal(w, x21.value)
+                    StructNested.fbeWriteFinal(w, x35.value)
                 } catch (e: EncodeException) {
-                    throw e.at("f1", i22)
+                    throw e.at("f1", i36)
                 }
-                i22++
+                i36++
             }
             w.appendCount(v.f2.size)
-            var i24 = 0
-            for (x23 in Compare.distinctHash(v.f2, StructSimple.KEY_ORDER, "f2")) {
+            var i38 = 0
+            for (x37 in Compare.distinctHash(v.f2, StructSimple.KEY_ORDER, "f2")) {
                 try {
-                    StructSimple.fbeWriteFinal(w, x23.key)
+                    StructSimple.fbeWriteFinal(w, x37.key)
                 } catch (e: EncodeException) {
-                    throw e.at("f2", i24)
+                    throw e.at("f2", i38)
                 }
-                val o25 = x23.value
-                w.appendBool(o25 != null)
-                if (o25 != null) {
+                val o39 = x37.value
+                w.appendBool(o39 != null)
+                if (o39 != null) {
                     try {
-                        StructNested.fbeWriteFinal(w, o25)
+                        StructNested.fbeWriteFinal(w, o39)
                     } catch (e: EncodeException) {
-                        throw e.at("f2", i24)
+                        throw e.at("f2", i38)
                     }
                 }
-                i24++
+                i38++
             }
         }
 
@@ -351,48 +424,104 @@ open class StructHashEx(
          */
         fun fbeReadFinal(r: Reader, v: StructHashEx) {
             r.enter(8)
-            val n26 = r.finalCount(1279, 0, "f1")
+            val n40 = r.finalCount(1279, 0, "f1")
             v.f1.clear()
-            for (i27 in 0 until n26) {
-                val p28 = r.pos()
-                val x29 = StructSimple()
+            for (i41 in 0 until n40) {
+                val p42 = r.pos()
+                val x43 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x29)
+                    StructSimple.fbeReadFinal(r, x43)
                 } catch (e: DecodeException) {
-                    throw e.at("f1", i27)
+                    throw e.at("f1", i41)
                 }
-                val x30 = StructNested()
+                val x44 = StructNested()
                 try {
-                    StructNested.fbeReadFinal(r, x30)
+                    StructNested.fbeReadFinal(r, x44)
                 } catch (e: DecodeException) {
-                    throw e.at("f1", i27)
+                    throw e.at("f1", i41)
                 }
-                v.f1[x29] = x30
-                if (v.f1.size != i27 + 1) throw r.duplicateKey("f1", p28)
+                v.f1[x43] = x44
+                if (v.f1.size != i41 + 1) throw r.duplicateKey("f1", p42)
             }
-            val n31 = r.finalCount(282, 1, "f2")
+            val n45 = r.finalCount(282, 1, "f2")
             v.f2.clear()
-            for (i32 in 0 until n31) {
-                val p33 = r.pos()
-                val x34 = StructSimple()
+            for (i46 in 0 until n45) {
+                val p47 = r.pos()
+                val x48 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x34)
+                    StructSimple.fbeReadFinal(r, x48)
                 } catch (e: DecodeException) {
-                    throw e.at("f2", i32)
+                    throw e.at("f2", i46)
                 }
-                val x35: StructNested? = if (r.finalHas("f2")) {
-                    val x36 = StructNested()
+                val x49: StructNested? = if (r.finalHas("f2")) {
+                    val x50 = StructNested()
                     try {
-                        StructNested.fbeReadFinal(r, x36)
+                        StructNested.fbeReadFinal(r, x50)
                     } catch (e: DecodeException) {
-                        throw e.at("f2", i32)
+                        throw e.at("f2", i46)
                     }
-                    x36
+                    x50
                 } else {
                     null
                 }
-                v.f2[x34] = x35
-                if (v.f2.size != i32 + 1) throw r.duplicateKey("f2", p33)
+                v.f2[x48] = x49
+                if (v.f2.size != i46 + 1) throw r.duplicateKey("f2", p47)
+            }
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(8)
+            val t51: MutableMap<StructSimple, StructNested> = LinkedHashMap()
+            val n52 = r.finalCount(1279, 0, "f1")
+            t51.clear()
+            for (i53 in 0 until n52) {
+                val p54 = r.pos()
+                val x55 = StructSimple()
+                try {
+                    StructSimple.fbeReadFinal(r, x55)
+                } catch (e: DecodeException) {
+                    throw e.at("f1", i53)
+                }
+                val x56 = StructNested()
+                try {
+                    StructNested.fbeReadFinal(r, x56)
+                } catch (e: DecodeException) {
+                    throw e.at("f1", i53)
+                }
+                t51[x55] = x56
+                if (t51.size != i53 + 1) throw r.duplicateKey("f1", p54)
+            }
+            val t57: MutableMap<StructSimple, StructNested?> = LinkedHashMap()
+            val n58 = r.finalCount(282, 1, "f2")
+            t57.clear()
+            for (i59 in 0 until n58) {
+                val p60 = r.pos()
+                val x61 = StructSimple()
+                try {
+                    StructSimple.fbeReadFinal(r, x61)
+                } catch (e: DecodeException) {
+                    throw e.at("f2", i59)
+                }
+                val x62: StructNested? = if (r.finalHas("f2")) {
+                    val x63 = StructNested()
+                    try {
+                        StructNested.fbeReadFinal(r, x63)
+                    } catch (e: DecodeException) {
+                        throw e.at("f2", i59)
+                    }
+                    x63
+                } else {
+                    null
+                }
+                t57[x61] = x62
+                if (t57.size != i59 + 1) throw r.duplicateKey("f2", p60)
             }
             r.leave()
         }
@@ -423,7 +552,9 @@ open class StructHashEx(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -431,7 +562,13 @@ open class StructHashEx(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 142, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("test.StructHashEx")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

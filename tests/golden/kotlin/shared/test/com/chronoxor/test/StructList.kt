@@ -417,6 +417,110 @@ open class StructList(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 131, 40)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.leave()
+                return
+            }
+            r.vector(b, b + 8, 1, 1, "f1")
+            if (n < 16) {
+                r.leave()
+                return
+            }
+            val e78 = r.vector(b, b + 12, 5, 1, "f2")
+            val n79 = r.count()
+            for (i80 in 0 until n79) {
+                r.optional(b, e78 + i80 * 5, 1, "f2")
+            }
+            if (n < 20) {
+                r.leave()
+                return
+            }
+            val e81 = r.vector(b, b + 16, 4, 4, "f3")
+            val n82 = r.count()
+            for (i83 in 0 until n82) {
+                r.skipBytes(b, e81 + i83 * 4, "f3")
+            }
+            if (n < 24) {
+                r.leave()
+                return
+            }
+            val e84 = r.vector(b, b + 20, 5, 1, "f4")
+            val n85 = r.count()
+            for (i86 in 0 until n85) {
+                val s87 = r.optional(b, e84 + i86 * 5, 4, "f4")
+                if (s87 >= 0) {
+                    r.skipBytes(s87, s87, "f4")
+                }
+            }
+            if (n < 28) {
+                r.leave()
+                return
+            }
+            r.vector(b, b + 24, 4, 4, "f5")
+            if (n < 32) {
+                r.leave()
+                return
+            }
+            val e88 = r.vector(b, b + 28, 5, 1, "f6")
+            val n89 = r.count()
+            for (i90 in 0 until n89) {
+                r.optional(b, e88 + i90 * 5, 4, "f6")
+            }
+            if (n < 36) {
+                r.leave()
+                return
+            }
+            r.vector(b, b + 32, 4, 4, "f7")
+            if (n < 40) {
+                r.leave()
+                return
+            }
+            val e91 = r.vector(b, b + 36, 5, 1, "f8")
+            val n92 = r.count()
+            for (i93 in 0 until n92) {
+                r.optional(b, e91 + i93 * 5, 4, "f8")
+            }
+            if (n < 44) {
+                r.leave()
+                return
+            }
+            val e94 = r.vector(b, b + 40, 4, 0, "f9")
+            val n95 = r.count()
+            for (i96 in 0 until n95) {
+                try {
+                    StructSimple.fbeVerify(r, b, e94 + i96 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("f9", i96)
+                }
+            }
+            if (n < 48) {
+                r.leave()
+                return
+            }
+            val e97 = r.vector(b, b + 44, 5, 1, "f10")
+            val n98 = r.count()
+            for (i99 in 0 until n98) {
+                val s100 = r.optional(b, e97 + i99 * 5, 4, "f10")
+                if (s100 >= 0) {
+                    try {
+                        StructSimple.fbeVerify(r, s100, s100)
+                    } catch (e: DecodeException) {
+                        throw e.at("f10", i99)
+                    }
+                }
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -441,7 +545,9 @@ open class StructList(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -449,77 +555,82 @@ open class StructList(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("test.StructList")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructList) {
             w.appendCount(v.f1.size)
-            for (x78 in v.f1) {
-                w.appendI8(x78.toByte())
+            for (x101 in v.f1) {
+                w.appendI8(x101.toByte())
             }
             w.appendCount(v.f2.size)
-            for (x79 in v.f2) {
-                w.appendBool(x79 != null)
-                if (x79 != null) {
-                    w.appendI8(x79.toByte())
+            for (x102 in v.f2) {
+                w.appendBool(x102 != null)
+                if (x102 != null) {
+                    w.appendI8(x102.toByte())
                 }
             }
             w.appendCount(v.f3.size)
-            for (x80 in v.f3) {
-                w.appendBytes(x80)
+            for (x103 in v.f3) {
+                w.appendBytes(x103)
             }
             w.appendCount(v.f4.size)
-            for (x81 in v.f4) {
-                w.appendBool(x81 != null)
-                if (x81 != null) {
-                    w.appendBytes(x81)
+            for (x104 in v.f4) {
+                w.appendBool(x104 != null)
+                if (x104 != null) {
+                    w.appendBytes(x104)
                 }
             }
             w.appendCount(v.f5.size)
-            for (x82 in v.f5) {
-                w.appendI32(x82.value)
+            for (x105 in v.f5) {
+                w.appendI32(x105.value)
             }
             w.appendCount(v.f6.size)
-            for (x83 in v.f6) {
-                w.appendBool(x83 != null)
-                if (x83 != null) {
-                    w.appendI32(x83.value)
+            for (x106 in v.f6) {
+                w.appendBool(x106 != null)
+                if (x106 != null) {
+                    w.appendI32(x106.value)
                 }
             }
             w.appendCount(v.f7.size)
-            for (x84 in v.f7) {
-                w.appendI32(x84.value)
+            for (x107 in v.f7) {
+                w.appendI32(x107.value)
             }
             w.appendCount(v.f8.size)
-            for (x85 in v.f8) {
-                w.appendBool(x85 != null)
-                if (x85 != null) {
-                    w.appendI32(x85.value)
+            for (x108 in v.f8) {
+                w.appendBool(x108 != null)
+                if (x108 != null) {
+                    w.appendI32(x108.value)
                 }
             }
             w.appendCount(v.f9.size)
-            var i87 = 0
-            for (x86 in v.f9) {
+            var i110 = 0
+            for (x109 in v.f9) {
                 try {
-                    StructSimple.fbeWriteFinal(w, x86)
+                    StructSimple.fbeWriteFinal(w, x109)
                 } catch (e: EncodeException) {
-                    throw e.at("f9", i87)
+                    throw e.at("f9", i110)
                 }
-                i87++
+                i110++
             }
             w.appendCount(v.f10.size)
-            var i89 = 0
-            for (x88 in v.f10) {
-                w.appendBool(x88 != null)
-                if (x88 != null) {
+            var i112 = 0
+            for (x111 in v.f10) {
+                w.appendBool(x111 != null)
+                if (x111 != null) {
                     try {
-                        StructSimple.fbeWriteFinal(w, x88)
+                        StructSimple.fbeWriteFinal(w, x111)
                     } catch (e: EncodeException) {
-                        throw e.at("f10", i89)
+                        throw e.at("f10", i112)
                     }
                 }
-                i89++
+                i112++
             }
         }
 
@@ -531,76 +642,136 @@ open class StructList(
          */
         fun fbeReadFinal(r: Reader, v: StructList) {
             r.enter(40)
-            val n90 = r.finalCount(1, 1, "f1")
+            val n113 = r.finalCount(1, 1, "f1")
             v.f1.clear()
-            for (i91 in 0 until n90) {
+            for (i114 in 0 until n113) {
                 v.f1.add(r.finalI8("f1").toUByte())
             }
-            val n92 = r.finalCount(1, 1, "f2")
+            val n115 = r.finalCount(1, 1, "f2")
             v.f2.clear()
-            for (i93 in 0 until n92) {
-                val x94: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
-                v.f2.add(x94)
+            for (i116 in 0 until n115) {
+                val x117: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
+                v.f2.add(x117)
             }
-            val n95 = r.finalCount(4, 4, "f3")
+            val n118 = r.finalCount(4, 4, "f3")
             v.f3.clear()
-            for (i96 in 0 until n95) {
+            for (i119 in 0 until n118) {
                 v.f3.add(r.finalBytes("f3"))
             }
-            val n97 = r.finalCount(1, 1, "f4")
+            val n120 = r.finalCount(1, 1, "f4")
             v.f4.clear()
-            for (i98 in 0 until n97) {
-                val x99: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
-                v.f4.add(x99)
+            for (i121 in 0 until n120) {
+                val x122: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
+                v.f4.add(x122)
             }
-            val n100 = r.finalCount(4, 4, "f5")
+            val n123 = r.finalCount(4, 4, "f5")
             v.f5.clear()
-            for (i101 in 0 until n100) {
+            for (i124 in 0 until n123) {
                 v.f5.add(EnumSimple(r.finalI32("f5")))
             }
-            val n102 = r.finalCount(1, 1, "f6")
+            val n125 = r.finalCount(1, 1, "f6")
             v.f6.clear()
-            for (i103 in 0 until n102) {
-                val x104: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
-                v.f6.add(x104)
+            for (i126 in 0 until n125) {
+                val x127: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
+                v.f6.add(x127)
             }
-            val n105 = r.finalCount(4, 4, "f7")
+            val n128 = r.finalCount(4, 4, "f7")
             v.f7.clear()
-            for (i106 in 0 until n105) {
+            for (i129 in 0 until n128) {
                 v.f7.add(FlagsSimple(r.finalI32("f7")))
             }
-            val n107 = r.finalCount(1, 1, "f8")
+            val n130 = r.finalCount(1, 1, "f8")
             v.f8.clear()
-            for (i108 in 0 until n107) {
-                val x109: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
-                v.f8.add(x109)
+            for (i131 in 0 until n130) {
+                val x132: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
+                v.f8.add(x132)
             }
-            val n110 = r.finalCount(281, 0, "f9")
+            val n133 = r.finalCount(281, 0, "f9")
             v.f9.clear()
-            for (i111 in 0 until n110) {
-                val x112 = StructSimple()
+            for (i134 in 0 until n133) {
+                val x135 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x112)
+                    StructSimple.fbeReadFinal(r, x135)
                 } catch (e: DecodeException) {
-                    throw e.at("f9", i111)
+                    throw e.at("f9", i134)
                 }
-                v.f9.add(x112)
+                v.f9.add(x135)
             }
-            val n113 = r.finalCount(1, 1, "f10")
+            val n136 = r.finalCount(1, 1, "f10")
             v.f10.clear()
-            for (i114 in 0 until n113) {
-                val x115: StructSimple? = if (r.finalHas("f10")) {
-                    val x116 = StructSimple()
+            for (i137 in 0 until n136) {
+                val x138: StructSimple? = if (r.finalHas("f10")) {
+                    val x139 = StructSimple()
                     try {
-                        StructSimple.fbeReadFinal(r, x116)
+                        StructSimple.fbeReadFinal(r, x139)
                     } catch (e: DecodeException) {
-                        throw e.at("f10", i114)
+                        throw e.at("f10", i137)
                     }
-                    x116
+                    x139
                 } else {
                     null
                 }
-                v.f10.add(x115)
+                v.f10.add(x138)
+            }
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(40)
+            r.fixed(r.finalCount(1, 1, "f1").toLong(), 1, "f1")
+            val n140 = r.finalCount(1, 1, "f2")
+            for (i141 in 0 until n140) {
+                if (r.finalHas("f2")) {
+                    r.fixed(1, "f2")
+                }
+            }
+            val n142 = r.finalCount(4, 4, "f3")
+            for (i143 in 0 until n142) {
+                r.finalSkipBytes("f3")
+            }
+            val n144 = r.finalCount(1, 1, "f4")
+            for (i145 in 0 until n144) {
+                if (r.finalHas("f4")) {
+                    r.finalSkipBytes("f4")
+                }
+            }
+            r.fixed(r.finalCount(4, 4, "f5").toLong(), 4, "f5")
+            val n146 = r.finalCount(1, 1, "f6")
+            for (i147 in 0 until n146) {
+                if (r.finalHas("f6")) {
+                    r.fixed(4, "f6")
+                }
+            }
+            r.fixed(r.finalCount(4, 4, "f7").toLong(), 4, "f7")
+            val n148 = r.finalCount(1, 1, "f8")
+            for (i149 in 0 until n148) {
+                if (r.finalHas("f8")) {
+                    r.fixed(4, "f8")
+                }
+            }
+            val n150 = r.finalCount(281, 0, "f9")
+            for (i151 in 0 until n150) {
+                try {
+                    StructSimple.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f9", i151)
+                }
+            }
+            val n152 = r.finalCount(1, 1, "f10")
+            for (i153 in 0 until n152) {
+                if (r.finalHas("f10")) {
+                    try {
+                        StructSimple.fbeVerifyFinal(r)
+                    } catch (e: DecodeException) {
+                        throw e.at("f10", i153)
+                    }
+                }
             }
             r.leave()
         }
@@ -631,7 +802,9 @@ open class StructList(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -639,7 +812,13 @@ open class StructList(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 131, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("test.StructList")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

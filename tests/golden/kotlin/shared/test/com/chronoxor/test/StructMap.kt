@@ -453,6 +453,174 @@ open class StructMap(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 140, 40)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.leave()
+                return
+            }
+            val t93: MutableMap<Int, UByte> = TreeMap()
+            val e94 = r.vector(b, b + 8, 5, 5, "f1")
+            val n95 = r.count()
+            t93.clear()
+            for (i96 in 0 until n95) {
+                val k97 = r.i32(e94 + i96 * 5)
+                t93[k97] = r.i8(e94 + i96 * 5 + 4).toUByte()
+                if (t93.size != i96 + 1) throw r.duplicateKey("f1", e94 + i96 * 5)
+            }
+            if (n < 16) {
+                r.leave()
+                return
+            }
+            val t98: MutableMap<Int, UByte?> = TreeMap()
+            val e99 = r.vector(b, b + 12, 9, 5, "f2")
+            val n100 = r.count()
+            t98.clear()
+            for (i101 in 0 until n100) {
+                val k102 = r.i32(e99 + i101 * 9)
+                val s104 = r.optional(b, e99 + i101 * 9 + 4, 1, "f2")
+                val x103: UByte? = if (s104 >= 0) r.i8(s104).toUByte() else null
+                t98[k102] = x103
+                if (t98.size != i101 + 1) throw r.duplicateKey("f2", e99 + i101 * 9)
+            }
+            if (n < 20) {
+                r.leave()
+                return
+            }
+            val t105: MutableMap<Int, ByteArray> = TreeMap()
+            val e106 = r.vector(b, b + 16, 8, 8, "f3")
+            val n107 = r.count()
+            t105.clear()
+            for (i108 in 0 until n107) {
+                val k109 = r.i32(e106 + i108 * 8)
+                t105[k109] = r.bytes(b, e106 + i108 * 8 + 4, "f3")
+                if (t105.size != i108 + 1) throw r.duplicateKey("f3", e106 + i108 * 8)
+            }
+            if (n < 24) {
+                r.leave()
+                return
+            }
+            val t110: MutableMap<Int, ByteArray?> = TreeMap()
+            val e111 = r.vector(b, b + 20, 9, 5, "f4")
+            val n112 = r.count()
+            t110.clear()
+            for (i113 in 0 until n112) {
+                val k114 = r.i32(e111 + i113 * 9)
+                val s116 = r.optional(b, e111 + i113 * 9 + 4, 4, "f4")
+                val x115: ByteArray? = if (s116 >= 0) r.bytes(s116, s116, "f4") else null
+                t110[k114] = x115
+                if (t110.size != i113 + 1) throw r.duplicateKey("f4", e111 + i113 * 9)
+            }
+            if (n < 28) {
+                r.leave()
+                return
+            }
+            val t117: MutableMap<Int, EnumSimple> = TreeMap()
+            val e118 = r.vector(b, b + 24, 8, 8, "f5")
+            val n119 = r.count()
+            t117.clear()
+            for (i120 in 0 until n119) {
+                val k121 = r.i32(e118 + i120 * 8)
+                t117[k121] = EnumSimple(r.i32(e118 + i120 * 8 + 4))
+                if (t117.size != i120 + 1) throw r.duplicateKey("f5", e118 + i120 * 8)
+            }
+            if (n < 32) {
+                r.leave()
+                return
+            }
+            val t122: MutableMap<Int, EnumSimple?> = TreeMap()
+            val e123 = r.vector(b, b + 28, 9, 5, "f6")
+            val n124 = r.count()
+            t122.clear()
+            for (i125 in 0 until n124) {
+                val k126 = r.i32(e123 + i125 * 9)
+                val s128 = r.optional(b, e123 + i125 * 9 + 4, 4, "f6")
+                val x127: EnumSimple? = if (s128 >= 0) EnumSimple(r.i32(s128)) else null
+                t122[k126] = x127
+                if (t122.size != i125 + 1) throw r.duplicateKey("f6", e123 + i125 * 9)
+            }
+            if (n < 36) {
+                r.leave()
+                return
+            }
+            val t129: MutableMap<Int, FlagsSimple> = TreeMap()
+            val e130 = r.vector(b, b + 32, 8, 8, "f7")
+            val n131 = r.count()
+            t129.clear()
+            for (i132 in 0 until n131) {
+                val k133 = r.i32(e130 + i132 * 8)
+                t129[k133] = FlagsSimple(r.i32(e130 + i132 * 8 + 4))
+                if (t129.size != i132 + 1) throw r.duplicateKey("f7", e130 + i132 * 8)
+            }
+            if (n < 40) {
+                r.leave()
+                return
+            }
+            val t134: MutableMap<Int, FlagsSimple?> = TreeMap()
+            val e135 = r.vector(b, b + 36, 9, 5, "f8")
+            val n136 = r.count()
+            t134.clear()
+            for (i137 in 0 until n136) {
+                val k138 = r.i32(e135 + i137 * 9)
+                val s140 = r.optional(b, e135 + i137 * 9 + 4, 4, "f8")
+                val x139: FlagsSimple? = if (s140 >= 0) FlagsSimple(r.i32(s140)) else null
+                t134[k138] = x139
+                if (t134.size != i137 + 1) throw r.duplicateKey("f8", e135 + i137 * 9)
+            }
+            if (n < 44) {
+                r.leave()
+                return
+            }
+            val t141: MutableMap<Int, StructSimple> = TreeMap()
+            val e142 = r.vector(b, b + 40, 8, 4, "f9")
+            val n143 = r.count()
+            t141.clear()
+            for (i144 in 0 until n143) {
+                val k145 = r.i32(e142 + i144 * 8)
+                val x146 = StructSimple()
+                try {
+                    StructSimple.fbeRead(r, b, e142 + i144 * 8 + 4, x146)
+                } catch (e: DecodeException) {
+                    throw e.at("f9", i144)
+                }
+                t141[k145] = x146
+                if (t141.size != i144 + 1) throw r.duplicateKey("f9", e142 + i144 * 8)
+            }
+            if (n < 48) {
+                r.leave()
+                return
+            }
+            val t147: MutableMap<Int, StructSimple?> = TreeMap()
+            val e148 = r.vector(b, b + 44, 9, 5, "f10")
+            val n149 = r.count()
+            t147.clear()
+            for (i150 in 0 until n149) {
+                val k151 = r.i32(e148 + i150 * 9)
+                val s153 = r.optional(b, e148 + i150 * 9 + 4, 4, "f10")
+                val x152: StructSimple? = if (s153 >= 0) {
+                    val x154 = StructSimple()
+                    try {
+                        StructSimple.fbeRead(r, s153, s153, x154)
+                    } catch (e: DecodeException) {
+                        throw e.at("f10", i150)
+                    }
+                    x154
+                } else {
+                    null
+                }
+                t147[k151] = x152
+                if (t147.size != i150 + 1) throw r.duplicateKey("f10", e148 + i150 * 9)
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -477,7 +645,9 @@ open class StructMap(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -485,92 +655,97 @@ open class StructMap(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("test.StructMap")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructMap) {
             w.appendCount(v.f1.size)
-            for (x93 in Compare.distinct(v.f1, null, "f1")) {
-                w.appendI32(x93.key)
-                w.appendI8(x93.value.toByte())
+            for (x155 in Compare.distinct(v.f1, null, "f1")) {
+                w.appendI32(x155.key)
+                w.appendI8(x155.value.toByte())
             }
             w.appendCount(v.f2.size)
-            for (x94 in Compare.distinct(v.f2, null, "f2")) {
-                w.appendI32(x94.key)
-                val o95 = x94.value
-                w.appendBool(o95 != null)
-                if (o95 != null) {
-                    w.appendI8(o95.toByte())
+            for (x156 in Compare.distinct(v.f2, null, "f2")) {
+                w.appendI32(x156.key)
+                val o157 = x156.value
+                w.appendBool(o157 != null)
+                if (o157 != null) {
+                    w.appendI8(o157.toByte())
                 }
             }
             w.appendCount(v.f3.size)
-            for (x96 in Compare.distinct(v.f3, null, "f3")) {
-                w.appendI32(x96.key)
-                w.appendBytes(x96.value)
+            for (x158 in Compare.distinct(v.f3, null, "f3")) {
+                w.appendI32(x158.key)
+                w.appendBytes(x158.value)
             }
             w.appendCount(v.f4.size)
-            for (x97 in Compare.distinct(v.f4, null, "f4")) {
-                w.appendI32(x97.key)
-                val o98 = x97.value
-                w.appendBool(o98 != null)
-                if (o98 != null) {
-                    w.appendBytes(o98)
+            for (x159 in Compare.distinct(v.f4, null, "f4")) {
+                w.appendI32(x159.key)
+                val o160 = x159.value
+                w.appendBool(o160 != null)
+                if (o160 != null) {
+                    w.appendBytes(o160)
                 }
             }
             w.appendCount(v.f5.size)
-            for (x99 in Compare.distinct(v.f5, null, "f5")) {
-                w.appendI32(x99.key)
-                w.appendI32(x99.value.value)
+            for (x161 in Compare.distinct(v.f5, null, "f5")) {
+                w.appendI32(x161.key)
+                w.appendI32(x161.value.value)
             }
             w.appendCount(v.f6.size)
-            for (x100 in Compare.distinct(v.f6, null, "f6")) {
-                w.appendI32(x100.key)
-                val o101 = x100.value
-                w.appendBool(o101 != null)
-                if (o101 != null) {
-                    w.appendI32(o101.value)
+            for (x162 in Compare.distinct(v.f6, null, "f6")) {
+                w.appendI32(x162.key)
+                val o163 = x162.value
+                w.appendBool(o163 != null)
+                if (o163 != null) {
+                    w.appendI32(o163.value)
                 }
             }
             w.appendCount(v.f7.size)
-            for (x102 in Compare.distinct(v.f7, null, "f7")) {
-                w.appendI32(x102.key)
-                w.appendI32(x102.value.value)
+            for (x164 in Compare.distinct(v.f7, null, "f7")) {
+                w.appendI32(x164.key)
+                w.appendI32(x164.value.value)
             }
             w.appendCount(v.f8.size)
-            for (x103 in Compare.distinct(v.f8, null, "f8")) {
-                w.appendI32(x103.key)
-                val o104 = x103.value
-                w.appendBool(o104 != null)
-                if (o104 != null) {
-                    w.appendI32(o104.value)
+            for (x165 in Compare.distinct(v.f8, null, "f8")) {
+                w.appendI32(x165.key)
+                val o166 = x165.value
+                w.appendBool(o166 != null)
+                if (o166 != null) {
+                    w.appendI32(o166.value)
                 }
             }
             w.appendCount(v.f9.size)
-            var i106 = 0
-            for (x105 in Compare.distinct(v.f9, null, "f9")) {
-                w.appendI32(x105.key)
+            var i168 = 0
+            for (x167 in Compare.distinct(v.f9, null, "f9")) {
+                w.appendI32(x167.key)
                 try {
-                    StructSimple.fbeWriteFinal(w, x105.value)
+                    StructSimple.fbeWriteFinal(w, x167.value)
                 } catch (e: EncodeException) {
-                    throw e.at("f9", i106)
+                    throw e.at("f9", i168)
                 }
-                i106++
+                i168++
             }
             w.appendCount(v.f10.size)
-            var i108 = 0
-            for (x107 in Compare.distinct(v.f10, null, "f10")) {
-                w.appendI32(x107.key)
-                val o109 = x107.value
-                w.appendBool(o109 != null)
-                if (o109 != null) {
+            var i170 = 0
+            for (x169 in Compare.distinct(v.f10, null, "f10")) {
+                w.appendI32(x169.key)
+                val o171 = x169.value
+                w.appendBool(o171 != null)
+                if (o171 != null) {
                     try {
-                        StructSimple.fbeWriteFinal(w, o109)
+                        StructSimple.fbeWriteFinal(w, o171)
                     } catch (e: EncodeException) {
-                        throw e.at("f10", i108)
+                        throw e.at("f10", i170)
                     }
                 }
-                i108++
+                i170++
             }
         }
 
@@ -582,106 +757,228 @@ open class StructMap(
          */
         fun fbeReadFinal(r: Reader, v: StructMap) {
             r.enter(40)
-            val n110 = r.finalCount(5, 5, "f1")
+            val n172 = r.finalCount(5, 5, "f1")
             v.f1.clear()
-            for (i111 in 0 until n110) {
-                val p112 = r.pos()
-                val k113 = r.finalI32("f1")
-                v.f1[k113] = r.finalI8("f1").toUByte()
-                if (v.f1.size != i111 + 1) throw r.duplicateKey("f1", p112)
+            for (i173 in 0 until n172) {
+                val p174 = r.pos()
+                val k175 = r.finalI32("f1")
+                v.f1[k175] = r.finalI8("f1").toUByte()
+                if (v.f1.size != i173 + 1) throw r.duplicateKey("f1", p174)
             }
-            val n114 = r.finalCount(5, 5, "f2")
+            val n176 = r.finalCount(5, 5, "f2")
             v.f2.clear()
-            for (i115 in 0 until n114) {
-                val p116 = r.pos()
-                val k117 = r.finalI32("f2")
-                val x118: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
-                v.f2[k117] = x118
-                if (v.f2.size != i115 + 1) throw r.duplicateKey("f2", p116)
+            for (i177 in 0 until n176) {
+                val p178 = r.pos()
+                val k179 = r.finalI32("f2")
+                val x180: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
+                v.f2[k179] = x180
+                if (v.f2.size != i177 + 1) throw r.duplicateKey("f2", p178)
             }
-            val n119 = r.finalCount(8, 8, "f3")
+            val n181 = r.finalCount(8, 8, "f3")
             v.f3.clear()
-            for (i120 in 0 until n119) {
-                val p121 = r.pos()
-                val k122 = r.finalI32("f3")
-                v.f3[k122] = r.finalBytes("f3")
-                if (v.f3.size != i120 + 1) throw r.duplicateKey("f3", p121)
+            for (i182 in 0 until n181) {
+                val p183 = r.pos()
+                val k184 = r.finalI32("f3")
+                v.f3[k184] = r.finalBytes("f3")
+                if (v.f3.size != i182 + 1) throw r.duplicateKey("f3", p183)
             }
-            val n123 = r.finalCount(5, 5, "f4")
+            val n185 = r.finalCount(5, 5, "f4")
             v.f4.clear()
-            for (i124 in 0 until n123) {
-                val p125 = r.pos()
-                val k126 = r.finalI32("f4")
-                val x127: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
-                v.f4[k126] = x127
-                if (v.f4.size != i124 + 1) throw r.duplicateKey("f4", p125)
+            for (i186 in 0 until n185) {
+                val p187 = r.pos()
+                val k188 = r.finalI32("f4")
+                val x189: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
+                v.f4[k188] = x189
+                if (v.f4.size != i186 + 1) throw r.duplicateKey("f4", p187)
             }
-            val n128 = r.finalCount(8, 8, "f5")
+            val n190 = r.finalCount(8, 8, "f5")
             v.f5.clear()
-            for (i129 in 0 until n128) {
-                val p130 = r.pos()
-                val k131 = r.finalI32("f5")
-                v.f5[k131] = EnumSimple(r.finalI32("f5"))
-                if (v.f5.size != i129 + 1) throw r.duplicateKey("f5", p130)
+            for (i191 in 0 until n190) {
+                val p192 = r.pos()
+                val k193 = r.finalI32("f5")
+                v.f5[k193] = EnumSimple(r.finalI32("f5"))
+                if (v.f5.size != i191 + 1) throw r.duplicateKey("f5", p192)
             }
-            val n132 = r.finalCount(5, 5, "f6")
+            val n194 = r.finalCount(5, 5, "f6")
             v.f6.clear()
-            for (i133 in 0 until n132) {
-                val p134 = r.pos()
-                val k135 = r.finalI32("f6")
-                val x136: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
-                v.f6[k135] = x136
-                if (v.f6.size != i133 + 1) throw r.duplicateKey("f6", p134)
+            for (i195 in 0 until n194) {
+                val p196 = r.pos()
+                val k197 = r.finalI32("f6")
+                val x198: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
+                v.f6[k197] = x198
+                if (v.f6.size != i195 + 1) throw r.duplicateKey("f6", p196)
             }
-            val n137 = r.finalCount(8, 8, "f7")
+            val n199 = r.finalCount(8, 8, "f7")
             v.f7.clear()
-            for (i138 in 0 until n137) {
-                val p139 = r.pos()
-                val k140 = r.finalI32("f7")
-                v.f7[k140] = FlagsSimple(r.finalI32("f7"))
-                if (v.f7.size != i138 + 1) throw r.duplicateKey("f7", p139)
+            for (i200 in 0 until n199) {
+                val p201 = r.pos()
+                val k202 = r.finalI32("f7")
+                v.f7[k202] = FlagsSimple(r.finalI32("f7"))
+                if (v.f7.size != i200 + 1) throw r.duplicateKey("f7", p201)
             }
-            val n141 = r.finalCount(5, 5, "f8")
+            val n203 = r.finalCount(5, 5, "f8")
             v.f8.clear()
-            for (i142 in 0 until n141) {
-                val p143 = r.pos()
-                val k144 = r.finalI32("f8")
-                val x145: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
-                v.f8[k144] = x145
-                if (v.f8.size != i142 + 1) throw r.duplicateKey("f8", p143)
+            for (i204 in 0 until n203) {
+                val p205 = r.pos()
+                val k206 = r.finalI32("f8")
+                val x207: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
+                v.f8[k206] = x207
+                if (v.f8.size != i204 + 1) throw r.duplicateKey("f8", p205)
             }
-            val n146 = r.finalCount(285, 4, "f9")
+            val n208 = r.finalCount(285, 4, "f9")
             v.f9.clear()
-            for (i147 in 0 until n146) {
-                val p148 = r.pos()
-                val k149 = r.finalI32("f9")
-                val x150 = StructSimple()
+            for (i209 in 0 until n208) {
+                val p210 = r.pos()
+                val k211 = r.finalI32("f9")
+                val x212 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x150)
+                    StructSimple.fbeReadFinal(r, x212)
                 } catch (e: DecodeException) {
-                    throw e.at("f9", i147)
+                    throw e.at("f9", i209)
                 }
-                v.f9[k149] = x150
-                if (v.f9.size != i147 + 1) throw r.duplicateKey("f9", p148)
+                v.f9[k211] = x212
+                if (v.f9.size != i209 + 1) throw r.duplicateKey("f9", p210)
             }
-            val n151 = r.finalCount(5, 5, "f10")
+            val n213 = r.finalCount(5, 5, "f10")
             v.f10.clear()
-            for (i152 in 0 until n151) {
-                val p153 = r.pos()
-                val k154 = r.finalI32("f10")
-                val x155: StructSimple? = if (r.finalHas("f10")) {
-                    val x156 = StructSimple()
+            for (i214 in 0 until n213) {
+                val p215 = r.pos()
+                val k216 = r.finalI32("f10")
+                val x217: StructSimple? = if (r.finalHas("f10")) {
+                    val x218 = StructSimple()
                     try {
-                        StructSimple.fbeReadFinal(r, x156)
+                        StructSimple.fbeReadFinal(r, x218)
                     } catch (e: DecodeException) {
-                        throw e.at("f10", i152)
+                        throw e.at("f10", i214)
                     }
-                    x156
+                    x218
                 } else {
                     null
                 }
-                v.f10[k154] = x155
-                if (v.f10.size != i152 + 1) throw r.duplicateKey("f10", p153)
+                v.f10[k216] = x217
+                if (v.f10.size != i214 + 1) throw r.duplicateKey("f10", p215)
+            }
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(40)
+            val t219: MutableMap<Int, UByte> = TreeMap()
+            val n220 = r.finalCount(5, 5, "f1")
+            t219.clear()
+            for (i221 in 0 until n220) {
+                val p222 = r.pos()
+                val k223 = r.finalI32("f1")
+                t219[k223] = r.finalI8("f1").toUByte()
+                if (t219.size != i221 + 1) throw r.duplicateKey("f1", p222)
+            }
+            val t224: MutableMap<Int, UByte?> = TreeMap()
+            val n225 = r.finalCount(5, 5, "f2")
+            t224.clear()
+            for (i226 in 0 until n225) {
+                val p227 = r.pos()
+                val k228 = r.finalI32("f2")
+                val x229: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
+                t224[k228] = x229
+                if (t224.size != i226 + 1) throw r.duplicateKey("f2", p227)
+            }
+            val t230: MutableMap<Int, ByteArray> = TreeMap()
+            val n231 = r.finalCount(8, 8, "f3")
+            t230.clear()
+            for (i232 in 0 until n231) {
+                val p233 = r.pos()
+                val k234 = r.finalI32("f3")
+                t230[k234] = r.finalBytes("f3")
+                if (t230.size != i232 + 1) throw r.duplicateKey("f3", p233)
+            }
+            val t235: MutableMap<Int, ByteArray?> = TreeMap()
+            val n236 = r.finalCount(5, 5, "f4")
+            t235.clear()
+            for (i237 in 0 until n236) {
+                val p238 = r.pos()
+                val k239 = r.finalI32("f4")
+                val x240: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
+                t235[k239] = x240
+                if (t235.size != i237 + 1) throw r.duplicateKey("f4", p238)
+            }
+            val t241: MutableMap<Int, EnumSimple> = TreeMap()
+            val n242 = r.finalCount(8, 8, "f5")
+            t241.clear()
+            for (i243 in 0 until n242) {
+                val p244 = r.pos()
+                val k245 = r.finalI32("f5")
+                t241[k245] = EnumSimple(r.finalI32("f5"))
+                if (t241.size != i243 + 1) throw r.duplicateKey("f5", p244)
+            }
+            val t246: MutableMap<Int, EnumSimple?> = TreeMap()
+            val n247 = r.finalCount(5, 5, "f6")
+            t246.clear()
+            for (i248 in 0 until n247) {
+                val p249 = r.pos()
+                val k250 = r.finalI32("f6")
+                val x251: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
+                t246[k250] = x251
+                if (t246.size != i248 + 1) throw r.duplicateKey("f6", p249)
+            }
+            val t252: MutableMap<Int, FlagsSimple> = TreeMap()
+            val n253 = r.finalCount(8, 8, "f7")
+            t252.clear()
+            for (i254 in 0 until n253) {
+                val p255 = r.pos()
+                val k256 = r.finalI32("f7")
+                t252[k256] = FlagsSimple(r.finalI32("f7"))
+                if (t252.size != i254 + 1) throw r.duplicateKey("f7", p255)
+            }
+            val t257: MutableMap<Int, FlagsSimple?> = TreeMap()
+            val n258 = r.finalCount(5, 5, "f8")
+            t257.clear()
+            for (i259 in 0 until n258) {
+                val p260 = r.pos()
+                val k261 = r.finalI32("f8")
+                val x262: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
+                t257[k261] = x262
+                if (t257.size != i259 + 1) throw r.duplicateKey("f8", p260)
+            }
+            val t263: MutableMap<Int, StructSimple> = TreeMap()
+            val n264 = r.finalCount(285, 4, "f9")
+            t263.clear()
+            for (i265 in 0 until n264) {
+                val p266 = r.pos()
+                val k267 = r.finalI32("f9")
+                val x268 = StructSimple()
+                try {
+                    StructSimple.fbeReadFinal(r, x268)
+                } catch (e: DecodeException) {
+                    throw e.at("f9", i265)
+                }
+                t263[k267] = x268
+                if (t263.size != i265 + 1) throw r.duplicateKey("f9", p266)
+            }
+            val t269: MutableMap<Int, StructSimple?> = TreeMap()
+            val n270 = r.finalCount(5, 5, "f10")
+            t269.clear()
+            for (i271 in 0 until n270) {
+                val p272 = r.pos()
+                val k273 = r.finalI32("f10")
+                val x274: StructSimple? = if (r.finalHas("f10")) {
+                    val x275 = StructSimple()
+                    try {
+                        StructSimple.fbeReadFinal(r, x275)
+                    } catch (e: DecodeException) {
+                        throw e.at("f10", i271)
+                    }
+                    x275
+                } else {
+                    null
+                }
+                t269[k273] = x274
+                if (t269.size != i271 + 1) throw r.duplicateKey("f10", p272)
             }
             r.leave()
         }
@@ -712,7 +1009,9 @@ open class StructMap(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -720,7 +1019,13 @@ open class StructMap(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 140, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("test.StructMap")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -1276,6 +1276,246 @@ open class StructNested(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 112, 306)
+            val n = r.i32(b)
+            if (n < 567) {
+                r.spend(64, b, "")
+                r.leave()
+                return
+            }
+            r.skipString(b, b + 142, "f31")
+            r.skipString(b, b + 146, "f32")
+            try {
+                com.chronoxor.proto.Order.fbeVerify(r, b, b + 224)
+            } catch (e: DecodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeVerify(r, b, b + 228)
+            } catch (e: DecodeException) {
+                throw e.at("f42")
+            }
+            try {
+                com.chronoxor.proto.Account.fbeVerify(r, b, b + 233)
+            } catch (e: DecodeException) {
+                throw e.at("f44")
+            }
+            r.optional(b, b + 237, 1, "f100")
+            r.optional(b, b + 242, 1, "f101")
+            r.optional(b, b + 247, 1, "f102")
+            r.optional(b, b + 252, 1, "f103")
+            r.optional(b, b + 257, 1, "f104")
+            r.optional(b, b + 262, 1, "f105")
+            r.optional(b, b + 267, 1, "f106")
+            r.optional(b, b + 272, 1, "f107")
+            r.optional(b, b + 277, 1, "f108")
+            r.optional(b, b + 282, 4, "f109")
+            r.optional(b, b + 287, 4, "f110")
+            r.optional(b, b + 292, 4, "f111")
+            r.optional(b, b + 297, 1, "f112")
+            r.optional(b, b + 302, 1, "f113")
+            r.optional(b, b + 307, 1, "f114")
+            r.optional(b, b + 312, 1, "f115")
+            r.optional(b, b + 317, 1, "f116")
+            r.optional(b, b + 322, 1, "f117")
+            r.optional(b, b + 327, 2, "f118")
+            r.optional(b, b + 332, 2, "f119")
+            r.optional(b, b + 337, 2, "f120")
+            r.optional(b, b + 342, 2, "f121")
+            r.optional(b, b + 347, 2, "f122")
+            r.optional(b, b + 352, 2, "f123")
+            r.optional(b, b + 357, 4, "f124")
+            r.optional(b, b + 362, 4, "f125")
+            r.optional(b, b + 367, 4, "f126")
+            r.optional(b, b + 372, 4, "f127")
+            r.optional(b, b + 377, 4, "f128")
+            r.optional(b, b + 382, 4, "f129")
+            r.optional(b, b + 387, 8, "f130")
+            r.optional(b, b + 392, 8, "f131")
+            r.optional(b, b + 397, 8, "f132")
+            r.optional(b, b + 402, 8, "f133")
+            r.optional(b, b + 407, 8, "f134")
+            r.optional(b, b + 412, 8, "f135")
+            r.optional(b, b + 417, 4, "f136")
+            r.optional(b, b + 422, 4, "f137")
+            r.optional(b, b + 427, 4, "f138")
+            r.optional(b, b + 432, 8, "f139")
+            r.optional(b, b + 437, 8, "f140")
+            r.optional(b, b + 442, 8, "f141")
+            r.optional(b, b + 447, 16, "f142")
+            r.optional(b, b + 452, 16, "f143")
+            r.optional(b, b + 457, 16, "f144")
+            val s225 = r.optional(b, b + 462, 4, "f145")
+            if (s225 >= 0) {
+                r.skipString(s225, s225, "f145")
+            }
+            val s226 = r.optional(b, b + 467, 4, "f146")
+            if (s226 >= 0) {
+                r.skipString(s226, s226, "f146")
+            }
+            val s227 = r.optional(b, b + 472, 4, "f147")
+            if (s227 >= 0) {
+                r.skipString(s227, s227, "f147")
+            }
+            r.optional(b, b + 477, 8, "f148")
+            r.optional(b, b + 482, 8, "f149")
+            r.optional(b, b + 487, 8, "f150")
+            r.optional(b, b + 492, 16, "f151")
+            r.optional(b, b + 497, 16, "f152")
+            r.optional(b, b + 502, 16, "f153")
+            r.optional(b, b + 507, 1, "f154")
+            r.optional(b, b + 512, 1, "f155")
+            r.optional(b, b + 517, 1, "f156")
+            r.optional(b, b + 522, 1, "f157")
+            val s228 = r.optional(b, b + 527, 4, "f158")
+            if (s228 >= 0) {
+                try {
+                    com.chronoxor.proto.Order.fbeVerify(r, s228, s228)
+                } catch (e: DecodeException) {
+                    throw e.at("f158")
+                }
+            }
+            val s229 = r.optional(b, b + 532, 4, "f159")
+            if (s229 >= 0) {
+                try {
+                    com.chronoxor.proto.Order.fbeVerify(r, s229, s229)
+                } catch (e: DecodeException) {
+                    throw e.at("f159")
+                }
+            }
+            val s230 = r.optional(b, b + 537, 4, "f160")
+            if (s230 >= 0) {
+                try {
+                    com.chronoxor.proto.Balance.fbeVerify(r, s230, s230)
+                } catch (e: DecodeException) {
+                    throw e.at("f160")
+                }
+            }
+            val s231 = r.optional(b, b + 542, 4, "f161")
+            if (s231 >= 0) {
+                try {
+                    com.chronoxor.proto.Balance.fbeVerify(r, s231, s231)
+                } catch (e: DecodeException) {
+                    throw e.at("f161")
+                }
+            }
+            r.optional(b, b + 547, 1, "f162")
+            r.optional(b, b + 552, 1, "f163")
+            val s232 = r.optional(b, b + 557, 4, "f164")
+            if (s232 >= 0) {
+                try {
+                    com.chronoxor.proto.Account.fbeVerify(r, s232, s232)
+                } catch (e: DecodeException) {
+                    throw e.at("f164")
+                }
+            }
+            val s233 = r.optional(b, b + 562, 4, "f165")
+            if (s233 >= 0) {
+                try {
+                    com.chronoxor.proto.Account.fbeVerify(r, s233, s233)
+                } catch (e: DecodeException) {
+                    throw e.at("f165")
+                }
+            }
+            if (n < 571) {
+                r.spend(628, b, "f1000")
+                r.leave()
+                return
+            }
+            if (n < 576) {
+                r.spend(628, b, "f1001")
+                r.leave()
+                return
+            }
+            r.optional(b, b + 571, 4, "f1001")
+            if (n < 577) {
+                r.spend(628, b, "f1002")
+                r.leave()
+                return
+            }
+            if (n < 582) {
+                r.spend(628, b, "f1003")
+                r.leave()
+                return
+            }
+            r.optional(b, b + 577, 1, "f1003")
+            if (n < 586) {
+                r.spend(628, b, "f1004")
+                r.leave()
+                return
+            }
+            if (n < 591) {
+                r.spend(628, b, "f1005")
+                r.leave()
+                return
+            }
+            r.optional(b, b + 586, 4, "f1005")
+            if (n < 599) {
+                r.spend(628, b, "f1006")
+                r.leave()
+                return
+            }
+            if (n < 604) {
+                r.spend(628, b, "f1007")
+                r.leave()
+                return
+            }
+            r.optional(b, b + 599, 8, "f1007")
+            if (n < 608) {
+                r.spend(628, b, "f1008")
+                r.leave()
+                return
+            }
+            try {
+                StructSimple.fbeVerify(r, b, b + 604)
+            } catch (e: DecodeException) {
+                throw e.at("f1008")
+            }
+            if (n < 613) {
+                r.spend(347, b, "f1009")
+                r.leave()
+                return
+            }
+            val s234 = r.optional(b, b + 608, 4, "f1009")
+            if (s234 >= 0) {
+                try {
+                    StructSimple.fbeVerify(r, s234, s234)
+                } catch (e: DecodeException) {
+                    throw e.at("f1009")
+                }
+            }
+            if (n < 617) {
+                r.spend(347, b, "f1010")
+                r.leave()
+                return
+            }
+            try {
+                StructOptional.fbeVerify(r, b, b + 613)
+            } catch (e: DecodeException) {
+                throw e.at("f1010")
+            }
+            if (n < 622) {
+                r.leave()
+                return
+            }
+            val s235 = r.optional(b, b + 617, 4, "f1011")
+            if (s235 >= 0) {
+                try {
+                    StructOptional.fbeVerify(r, s235, s235)
+                } catch (e: DecodeException) {
+                    throw e.at("f1011")
+                }
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -1300,7 +1540,9 @@ open class StructNested(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -1308,7 +1550,12 @@ open class StructNested(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("test.StructNested")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
@@ -1370,394 +1617,394 @@ open class StructNested(
             } catch (e: EncodeException) {
                 throw e.at("f44")
             }
-            val o225 = v.f100
-            w.appendBool(o225 != null)
-            if (o225 != null) {
-                w.appendBool(o225)
-            }
-            val o226 = v.f101
-            w.appendBool(o226 != null)
-            if (o226 != null) {
-                w.appendBool(o226)
-            }
-            val o227 = v.f102
-            w.appendBool(o227 != null)
-            if (o227 != null) {
-                w.appendBool(o227)
-            }
-            val o228 = v.f103
-            w.appendBool(o228 != null)
-            if (o228 != null) {
-                w.appendI8(o228.toByte())
-            }
-            val o229 = v.f104
-            w.appendBool(o229 != null)
-            if (o229 != null) {
-                w.appendI8(o229.toByte())
-            }
-            val o230 = v.f105
-            w.appendBool(o230 != null)
-            if (o230 != null) {
-                w.appendI8(o230.toByte())
-            }
-            val o231 = v.f106
-            w.appendBool(o231 != null)
-            if (o231 != null) {
-                w.appendChar(o231)
-            }
-            val o232 = v.f107
-            w.appendBool(o232 != null)
-            if (o232 != null) {
-                w.appendChar(o232)
-            }
-            val o233 = v.f108
-            w.appendBool(o233 != null)
-            if (o233 != null) {
-                w.appendChar(o233)
-            }
-            val o234 = v.f109
-            w.appendBool(o234 != null)
-            if (o234 != null) {
-                w.appendI32(o234)
-            }
-            val o235 = v.f110
-            w.appendBool(o235 != null)
-            if (o235 != null) {
-                w.appendI32(o235)
-            }
-            val o236 = v.f111
+            val o236 = v.f100
             w.appendBool(o236 != null)
             if (o236 != null) {
-                w.appendI32(o236)
+                w.appendBool(o236)
             }
-            val o237 = v.f112
+            val o237 = v.f101
             w.appendBool(o237 != null)
             if (o237 != null) {
-                w.appendI8(o237)
+                w.appendBool(o237)
             }
-            val o238 = v.f113
+            val o238 = v.f102
             w.appendBool(o238 != null)
             if (o238 != null) {
-                w.appendI8(o238)
+                w.appendBool(o238)
             }
-            val o239 = v.f114
+            val o239 = v.f103
             w.appendBool(o239 != null)
             if (o239 != null) {
-                w.appendI8(o239)
+                w.appendI8(o239.toByte())
             }
-            val o240 = v.f115
+            val o240 = v.f104
             w.appendBool(o240 != null)
             if (o240 != null) {
                 w.appendI8(o240.toByte())
             }
-            val o241 = v.f116
+            val o241 = v.f105
             w.appendBool(o241 != null)
             if (o241 != null) {
                 w.appendI8(o241.toByte())
             }
-            val o242 = v.f117
+            val o242 = v.f106
             w.appendBool(o242 != null)
             if (o242 != null) {
-                w.appendI8(o242.toByte())
+                w.appendChar(o242)
             }
-            val o243 = v.f118
+            val o243 = v.f107
             w.appendBool(o243 != null)
             if (o243 != null) {
-                w.appendI16(o243)
+                w.appendChar(o243)
             }
-            val o244 = v.f119
+            val o244 = v.f108
             w.appendBool(o244 != null)
             if (o244 != null) {
-                w.appendI16(o244)
+                w.appendChar(o244)
             }
-            val o245 = v.f120
+            val o245 = v.f109
             w.appendBool(o245 != null)
             if (o245 != null) {
-                w.appendI16(o245)
+                w.appendI32(o245)
             }
-            val o246 = v.f121
+            val o246 = v.f110
             w.appendBool(o246 != null)
             if (o246 != null) {
-                w.appendI16(o246.toShort())
+                w.appendI32(o246)
             }
-            val o247 = v.f122
+            val o247 = v.f111
             w.appendBool(o247 != null)
             if (o247 != null) {
-                w.appendI16(o247.toShort())
+                w.appendI32(o247)
             }
-            val o248 = v.f123
+            val o248 = v.f112
             w.appendBool(o248 != null)
             if (o248 != null) {
-                w.appendI16(o248.toShort())
+                w.appendI8(o248)
             }
-            val o249 = v.f124
+            val o249 = v.f113
             w.appendBool(o249 != null)
             if (o249 != null) {
-                w.appendI32(o249)
+                w.appendI8(o249)
             }
-            val o250 = v.f125
+            val o250 = v.f114
             w.appendBool(o250 != null)
             if (o250 != null) {
-                w.appendI32(o250)
+                w.appendI8(o250)
             }
-            val o251 = v.f126
+            val o251 = v.f115
             w.appendBool(o251 != null)
             if (o251 != null) {
-                w.appendI32(o251)
+                w.appendI8(o251.toByte())
             }
-            val o252 = v.f127
+            val o252 = v.f116
             w.appendBool(o252 != null)
             if (o252 != null) {
-                w.appendI32(o252.toInt())
+                w.appendI8(o252.toByte())
             }
-            val o253 = v.f128
+            val o253 = v.f117
             w.appendBool(o253 != null)
             if (o253 != null) {
-                w.appendI32(o253.toInt())
+                w.appendI8(o253.toByte())
             }
-            val o254 = v.f129
+            val o254 = v.f118
             w.appendBool(o254 != null)
             if (o254 != null) {
-                w.appendI32(o254.toInt())
+                w.appendI16(o254)
             }
-            val o255 = v.f130
+            val o255 = v.f119
             w.appendBool(o255 != null)
             if (o255 != null) {
-                w.appendI64(o255)
+                w.appendI16(o255)
             }
-            val o256 = v.f131
+            val o256 = v.f120
             w.appendBool(o256 != null)
             if (o256 != null) {
-                w.appendI64(o256)
+                w.appendI16(o256)
             }
-            val o257 = v.f132
+            val o257 = v.f121
             w.appendBool(o257 != null)
             if (o257 != null) {
-                w.appendI64(o257)
+                w.appendI16(o257.toShort())
             }
-            val o258 = v.f133
+            val o258 = v.f122
             w.appendBool(o258 != null)
             if (o258 != null) {
-                w.appendI64(o258.toLong())
+                w.appendI16(o258.toShort())
             }
-            val o259 = v.f134
+            val o259 = v.f123
             w.appendBool(o259 != null)
             if (o259 != null) {
-                w.appendI64(o259.toLong())
+                w.appendI16(o259.toShort())
             }
-            val o260 = v.f135
+            val o260 = v.f124
             w.appendBool(o260 != null)
             if (o260 != null) {
-                w.appendI64(o260.toLong())
+                w.appendI32(o260)
             }
-            val o261 = v.f136
+            val o261 = v.f125
             w.appendBool(o261 != null)
             if (o261 != null) {
-                w.appendF32(o261)
+                w.appendI32(o261)
             }
-            val o262 = v.f137
+            val o262 = v.f126
             w.appendBool(o262 != null)
             if (o262 != null) {
-                w.appendF32(o262)
+                w.appendI32(o262)
             }
-            val o263 = v.f138
+            val o263 = v.f127
             w.appendBool(o263 != null)
             if (o263 != null) {
-                w.appendF32(o263)
+                w.appendI32(o263.toInt())
             }
-            val o264 = v.f139
+            val o264 = v.f128
             w.appendBool(o264 != null)
             if (o264 != null) {
-                w.appendF64(o264)
+                w.appendI32(o264.toInt())
             }
-            val o265 = v.f140
+            val o265 = v.f129
             w.appendBool(o265 != null)
             if (o265 != null) {
-                w.appendF64(o265)
+                w.appendI32(o265.toInt())
             }
-            val o266 = v.f141
+            val o266 = v.f130
             w.appendBool(o266 != null)
             if (o266 != null) {
-                w.appendF64(o266)
+                w.appendI64(o266)
             }
-            val o267 = v.f142
+            val o267 = v.f131
             w.appendBool(o267 != null)
             if (o267 != null) {
-                w.appendDecimal(o267)
+                w.appendI64(o267)
             }
-            val o268 = v.f143
+            val o268 = v.f132
             w.appendBool(o268 != null)
             if (o268 != null) {
-                w.appendDecimal(o268)
+                w.appendI64(o268)
             }
-            val o269 = v.f144
+            val o269 = v.f133
             w.appendBool(o269 != null)
             if (o269 != null) {
-                w.appendDecimal(o269)
+                w.appendI64(o269.toLong())
             }
-            val o270 = v.f145
+            val o270 = v.f134
             w.appendBool(o270 != null)
             if (o270 != null) {
-                w.appendString(o270)
+                w.appendI64(o270.toLong())
             }
-            val o271 = v.f146
+            val o271 = v.f135
             w.appendBool(o271 != null)
             if (o271 != null) {
-                w.appendString(o271)
+                w.appendI64(o271.toLong())
             }
-            val o272 = v.f147
+            val o272 = v.f136
             w.appendBool(o272 != null)
             if (o272 != null) {
-                w.appendString(o272)
+                w.appendF32(o272)
             }
-            val o273 = v.f148
+            val o273 = v.f137
             w.appendBool(o273 != null)
             if (o273 != null) {
-                w.appendI64(o273)
+                w.appendF32(o273)
             }
-            val o274 = v.f149
+            val o274 = v.f138
             w.appendBool(o274 != null)
             if (o274 != null) {
-                w.appendI64(o274)
+                w.appendF32(o274)
             }
-            val o275 = v.f150
+            val o275 = v.f139
             w.appendBool(o275 != null)
             if (o275 != null) {
-                w.appendI64(o275)
+                w.appendF64(o275)
             }
-            val o276 = v.f151
+            val o276 = v.f140
             w.appendBool(o276 != null)
             if (o276 != null) {
-                w.appendUuid(o276)
+                w.appendF64(o276)
             }
-            val o277 = v.f152
+            val o277 = v.f141
             w.appendBool(o277 != null)
             if (o277 != null) {
-                w.appendUuid(o277)
+                w.appendF64(o277)
             }
-            val o278 = v.f153
+            val o278 = v.f142
             w.appendBool(o278 != null)
             if (o278 != null) {
-                w.appendUuid(o278)
+                w.appendDecimal(o278)
             }
-            val o279 = v.f154
+            val o279 = v.f143
             w.appendBool(o279 != null)
             if (o279 != null) {
-                w.appendI8(o279.value.toByte())
+                w.appendDecimal(o279)
             }
-            val o280 = v.f155
+            val o280 = v.f144
             w.appendBool(o280 != null)
             if (o280 != null) {
-                w.appendI8(o280.value.toByte())
+                w.appendDecimal(o280)
             }
-            val o281 = v.f156
+            val o281 = v.f145
             w.appendBool(o281 != null)
             if (o281 != null) {
-                w.appendI8(o281.value.toByte())
+                w.appendString(o281)
             }
-            val o282 = v.f157
+            val o282 = v.f146
             w.appendBool(o282 != null)
             if (o282 != null) {
-                w.appendI8(o282.value.toByte())
+                w.appendString(o282)
             }
-            val o283 = v.f158
+            val o283 = v.f147
             w.appendBool(o283 != null)
             if (o283 != null) {
+                w.appendString(o283)
+            }
+            val o284 = v.f148
+            w.appendBool(o284 != null)
+            if (o284 != null) {
+                w.appendI64(o284)
+            }
+            val o285 = v.f149
+            w.appendBool(o285 != null)
+            if (o285 != null) {
+                w.appendI64(o285)
+            }
+            val o286 = v.f150
+            w.appendBool(o286 != null)
+            if (o286 != null) {
+                w.appendI64(o286)
+            }
+            val o287 = v.f151
+            w.appendBool(o287 != null)
+            if (o287 != null) {
+                w.appendUuid(o287)
+            }
+            val o288 = v.f152
+            w.appendBool(o288 != null)
+            if (o288 != null) {
+                w.appendUuid(o288)
+            }
+            val o289 = v.f153
+            w.appendBool(o289 != null)
+            if (o289 != null) {
+                w.appendUuid(o289)
+            }
+            val o290 = v.f154
+            w.appendBool(o290 != null)
+            if (o290 != null) {
+                w.appendI8(o290.value.toByte())
+            }
+            val o291 = v.f155
+            w.appendBool(o291 != null)
+            if (o291 != null) {
+                w.appendI8(o291.value.toByte())
+            }
+            val o292 = v.f156
+            w.appendBool(o292 != null)
+            if (o292 != null) {
+                w.appendI8(o292.value.toByte())
+            }
+            val o293 = v.f157
+            w.appendBool(o293 != null)
+            if (o293 != null) {
+                w.appendI8(o293.value.toByte())
+            }
+            val o294 = v.f158
+            w.appendBool(o294 != null)
+            if (o294 != null) {
                 try {
-                    com.chronoxor.proto.Order.fbeWriteFinal(w, o283)
+                    com.chronoxor.proto.Order.fbeWriteFinal(w, o294)
                 } catch (e: EncodeException) {
                     throw e.at("f158")
                 }
             }
-            val o284 = v.f159
-            w.appendBool(o284 != null)
-            if (o284 != null) {
+            val o295 = v.f159
+            w.appendBool(o295 != null)
+            if (o295 != null) {
                 try {
-                    com.chronoxor.proto.Order.fbeWriteFinal(w, o284)
+                    com.chronoxor.proto.Order.fbeWriteFinal(w, o295)
                 } catch (e: EncodeException) {
                     throw e.at("f159")
                 }
             }
-            val o285 = v.f160
-            w.appendBool(o285 != null)
-            if (o285 != null) {
+            val o296 = v.f160
+            w.appendBool(o296 != null)
+            if (o296 != null) {
                 try {
-                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o285)
+                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o296)
                 } catch (e: EncodeException) {
                     throw e.at("f160")
                 }
             }
-            val o286 = v.f161
-            w.appendBool(o286 != null)
-            if (o286 != null) {
+            val o297 = v.f161
+            w.appendBool(o297 != null)
+            if (o297 != null) {
                 try {
-                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o286)
+                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o297)
                 } catch (e: EncodeException) {
                     throw e.at("f161")
                 }
             }
-            val o287 = v.f162
-            w.appendBool(o287 != null)
-            if (o287 != null) {
-                w.appendI8(o287.value.toByte())
+            val o298 = v.f162
+            w.appendBool(o298 != null)
+            if (o298 != null) {
+                w.appendI8(o298.value.toByte())
             }
-            val o288 = v.f163
-            w.appendBool(o288 != null)
-            if (o288 != null) {
-                w.appendI8(o288.value.toByte())
+            val o299 = v.f163
+            w.appendBool(o299 != null)
+            if (o299 != null) {
+                w.appendI8(o299.value.toByte())
             }
-            val o289 = v.f164
-            w.appendBool(o289 != null)
-            if (o289 != null) {
+            val o300 = v.f164
+            w.appendBool(o300 != null)
+            if (o300 != null) {
                 try {
-                    com.chronoxor.proto.Account.fbeWriteFinal(w, o289)
+                    com.chronoxor.proto.Account.fbeWriteFinal(w, o300)
                 } catch (e: EncodeException) {
                     throw e.at("f164")
                 }
             }
-            val o290 = v.f165
-            w.appendBool(o290 != null)
-            if (o290 != null) {
+            val o301 = v.f165
+            w.appendBool(o301 != null)
+            if (o301 != null) {
                 try {
-                    com.chronoxor.proto.Account.fbeWriteFinal(w, o290)
+                    com.chronoxor.proto.Account.fbeWriteFinal(w, o301)
                 } catch (e: EncodeException) {
                     throw e.at("f165")
                 }
             }
             w.appendI32(v.f1000.value)
-            val o291 = v.f1001
-            w.appendBool(o291 != null)
-            if (o291 != null) {
-                w.appendI32(o291.value)
+            val o302 = v.f1001
+            w.appendBool(o302 != null)
+            if (o302 != null) {
+                w.appendI32(o302.value)
             }
             w.appendI8(v.f1002.value.toByte())
-            val o292 = v.f1003
-            w.appendBool(o292 != null)
-            if (o292 != null) {
-                w.appendI8(o292.value.toByte())
+            val o303 = v.f1003
+            w.appendBool(o303 != null)
+            if (o303 != null) {
+                w.appendI8(o303.value.toByte())
             }
             w.appendI32(v.f1004.value)
-            val o293 = v.f1005
-            w.appendBool(o293 != null)
-            if (o293 != null) {
-                w.appendI32(o293.value)
+            val o304 = v.f1005
+            w.appendBool(o304 != null)
+            if (o304 != null) {
+                w.appendI32(o304.value)
             }
             w.appendI64(v.f1006.value.toLong())
-            val o294 = v.f1007
-            w.appendBool(o294 != null)
-            if (o294 != null) {
-                w.appendI64(o294.value.toLong())
+            val o305 = v.f1007
+            w.appendBool(o305 != null)
+            if (o305 != null) {
+                w.appendI64(o305.value.toLong())
             }
             try {
                 StructSimple.fbeWriteFinal(w, v.f1008)
             } catch (e: EncodeException) {
                 throw e.at("f1008")
             }
-            val o295 = v.f1009
-            w.appendBool(o295 != null)
-            if (o295 != null) {
+            val o306 = v.f1009
+            w.appendBool(o306 != null)
+            if (o306 != null) {
                 try {
-                    StructSimple.fbeWriteFinal(w, o295)
+                    StructSimple.fbeWriteFinal(w, o306)
                 } catch (e: EncodeException) {
                     throw e.at("f1009")
                 }
@@ -1767,11 +2014,11 @@ open class StructNested(
             } catch (e: EncodeException) {
                 throw e.at("f1010")
             }
-            val o296 = v.f1011
-            w.appendBool(o296 != null)
-            if (o296 != null) {
+            val o307 = v.f1011
+            w.appendBool(o307 != null)
+            if (o307 != null) {
                 try {
-                    StructOptional.fbeWriteFinal(w, o296)
+                    StructOptional.fbeWriteFinal(w, o307)
                 } catch (e: EncodeException) {
                     throw e.at("f1011")
                 }
@@ -1786,53 +2033,53 @@ open class StructNested(
          */
         fun fbeReadFinal(r: Reader, v: StructNested) {
             r.enter(306)
-            val p297 = r.run(
+            val p308 = r.run(
                 134,
                 "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2," +
                     "f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16",
             )
-            v.id = r.i32(p297)
-            v.f1 = r.bool(p297 + 4)
-            v.f2 = r.bool(p297 + 5)
-            v.f3 = r.i8(p297 + 6).toUByte()
-            v.f4 = r.i8(p297 + 7).toUByte()
-            v.f5 = r.ch(p297 + 8)
-            v.f6 = r.ch(p297 + 9)
-            v.f7 = r.i32(p297 + 10)
-            v.f8 = r.i32(p297 + 14)
-            v.f9 = r.i8(p297 + 18)
-            v.f10 = r.i8(p297 + 19)
-            v.f11 = r.i8(p297 + 20).toUByte()
-            v.f12 = r.i8(p297 + 21).toUByte()
-            v.f13 = r.i16(p297 + 22)
-            v.f14 = r.i16(p297 + 24)
-            v.f15 = r.i16(p297 + 26).toUShort()
-            v.f16 = r.i16(p297 + 28).toUShort()
-            v.f17 = r.i32(p297 + 30)
-            v.f18 = r.i32(p297 + 34)
-            v.f19 = r.i32(p297 + 38).toUInt()
-            v.f20 = r.i32(p297 + 42).toUInt()
-            v.f21 = r.i64(p297 + 46)
-            v.f22 = r.i64(p297 + 54)
-            v.f23 = r.i64(p297 + 62).toULong()
-            v.f24 = r.i64(p297 + 70).toULong()
-            v.f25 = r.f32(p297 + 78)
-            v.f26 = r.f32(p297 + 82)
-            v.f27 = r.f64(p297 + 86)
-            v.f28 = r.f64(p297 + 94)
-            v.f29 = r.decimal(p297 + 102)
-            v.f30 = r.decimal(p297 + 118)
+            v.id = r.i32(p308)
+            v.f1 = r.bool(p308 + 4)
+            v.f2 = r.bool(p308 + 5)
+            v.f3 = r.i8(p308 + 6).toUByte()
+            v.f4 = r.i8(p308 + 7).toUByte()
+            v.f5 = r.ch(p308 + 8)
+            v.f6 = r.ch(p308 + 9)
+            v.f7 = r.i32(p308 + 10)
+            v.f8 = r.i32(p308 + 14)
+            v.f9 = r.i8(p308 + 18)
+            v.f10 = r.i8(p308 + 19)
+            v.f11 = r.i8(p308 + 20).toUByte()
+            v.f12 = r.i8(p308 + 21).toUByte()
+            v.f13 = r.i16(p308 + 22)
+            v.f14 = r.i16(p308 + 24)
+            v.f15 = r.i16(p308 + 26).toUShort()
+            v.f16 = r.i16(p308 + 28).toUShort()
+            v.f17 = r.i32(p308 + 30)
+            v.f18 = r.i32(p308 + 34)
+            v.f19 = r.i32(p308 + 38).toUInt()
+            v.f20 = r.i32(p308 + 42).toUInt()
+            v.f21 = r.i64(p308 + 46)
+            v.f22 = r.i64(p308 + 54)
+            v.f23 = r.i64(p308 + 62).toULong()
+            v.f24 = r.i64(p308 + 70).toULong()
+            v.f25 = r.f32(p308 + 78)
+            v.f26 = r.f32(p308 + 82)
+            v.f27 = r.f64(p308 + 86)
+            v.f28 = r.f64(p308 + 94)
+            v.f29 = r.decimal(p308 + 102)
+            v.f30 = r.decimal(p308 + 118)
             v.f31 = r.finalString("f31")
             v.f32 = r.finalString("f32")
-            val p298 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
-            v.f33 = r.i64(p298)
-            v.f34 = r.i64(p298 + 8)
-            v.f35 = r.i64(p298 + 16)
-            v.f36 = r.uuid(p298 + 24)
-            v.f37 = r.uuid(p298 + 40)
-            v.f38 = r.uuid(p298 + 56)
-            v.f39 = com.chronoxor.proto.OrderSide(r.i8(p298 + 72).toUByte())
-            v.f40 = com.chronoxor.proto.OrderType(r.i8(p298 + 73).toUByte())
+            val p309 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
+            v.f33 = r.i64(p309)
+            v.f34 = r.i64(p309 + 8)
+            v.f35 = r.i64(p309 + 16)
+            v.f36 = r.uuid(p309 + 24)
+            v.f37 = r.uuid(p309 + 40)
+            v.f38 = r.uuid(p309 + 56)
+            v.f39 = com.chronoxor.proto.OrderSide(r.i8(p309 + 72).toUByte())
+            v.f40 = com.chronoxor.proto.OrderType(r.i8(p309 + 73).toUByte())
             try {
                 com.chronoxor.proto.Order.fbeReadFinal(r, v.f41)
             } catch (e: DecodeException) {
@@ -1908,13 +2155,13 @@ open class StructNested(
             v.f156 = if (r.finalHas("f156")) com.chronoxor.proto.OrderType(r.finalI8("f156").toUByte()) else null
             v.f157 = if (r.finalHas("f157")) com.chronoxor.proto.OrderType(r.finalI8("f157").toUByte()) else null
             if (r.finalHas("f158")) {
-                var o299 = v.f158
-                if (o299 == null) {
-                    o299 = com.chronoxor.proto.Order()
-                    v.f158 = o299
+                var o310 = v.f158
+                if (o310 == null) {
+                    o310 = com.chronoxor.proto.Order()
+                    v.f158 = o310
                 }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, o299)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o310)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
@@ -1922,13 +2169,13 @@ open class StructNested(
                 v.f158 = null
             }
             if (r.finalHas("f159")) {
-                var o300 = v.f159
-                if (o300 == null) {
-                    o300 = com.chronoxor.proto.Order()
-                    v.f159 = o300
+                var o311 = v.f159
+                if (o311 == null) {
+                    o311 = com.chronoxor.proto.Order()
+                    v.f159 = o311
                 }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, o300)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o311)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
@@ -1936,13 +2183,13 @@ open class StructNested(
                 v.f159 = null
             }
             if (r.finalHas("f160")) {
-                var o301 = v.f160
-                if (o301 == null) {
-                    o301 = com.chronoxor.proto.Balance()
-                    v.f160 = o301
+                var o312 = v.f160
+                if (o312 == null) {
+                    o312 = com.chronoxor.proto.Balance()
+                    v.f160 = o312
                 }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, o301)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o312)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
@@ -1950,13 +2197,13 @@ open class StructNested(
                 v.f160 = null
             }
             if (r.finalHas("f161")) {
-                var o302 = v.f161
-                if (o302 == null) {
-                    o302 = com.chronoxor.proto.Balance()
-                    v.f161 = o302
+                var o313 = v.f161
+                if (o313 == null) {
+                    o313 = com.chronoxor.proto.Balance()
+                    v.f161 = o313
                 }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, o302)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o313)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
@@ -1966,13 +2213,13 @@ open class StructNested(
             v.f162 = if (r.finalHas("f162")) com.chronoxor.proto.State(r.finalI8("f162").toUByte()) else null
             v.f163 = if (r.finalHas("f163")) com.chronoxor.proto.State(r.finalI8("f163").toUByte()) else null
             if (r.finalHas("f164")) {
-                var o303 = v.f164
-                if (o303 == null) {
-                    o303 = com.chronoxor.proto.Account()
-                    v.f164 = o303
+                var o314 = v.f164
+                if (o314 == null) {
+                    o314 = com.chronoxor.proto.Account()
+                    v.f164 = o314
                 }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, o303)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o314)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
@@ -1980,13 +2227,13 @@ open class StructNested(
                 v.f164 = null
             }
             if (r.finalHas("f165")) {
-                var o304 = v.f165
-                if (o304 == null) {
-                    o304 = com.chronoxor.proto.Account()
-                    v.f165 = o304
+                var o315 = v.f165
+                if (o315 == null) {
+                    o315 = com.chronoxor.proto.Account()
+                    v.f165 = o315
                 }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, o304)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o315)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
@@ -2007,13 +2254,13 @@ open class StructNested(
                 throw e.at("f1008")
             }
             if (r.finalHas("f1009")) {
-                var o305 = v.f1009
-                if (o305 == null) {
-                    o305 = StructSimple()
-                    v.f1009 = o305
+                var o316 = v.f1009
+                if (o316 == null) {
+                    o316 = StructSimple()
+                    v.f1009 = o316
                 }
                 try {
-                    StructSimple.fbeReadFinal(r, o305)
+                    StructSimple.fbeReadFinal(r, o316)
                 } catch (e: DecodeException) {
                     throw e.at("f1009")
                 }
@@ -2026,18 +2273,315 @@ open class StructNested(
                 throw e.at("f1010")
             }
             if (r.finalHas("f1011")) {
-                var o306 = v.f1011
-                if (o306 == null) {
-                    o306 = StructOptional()
-                    v.f1011 = o306
+                var o317 = v.f1011
+                if (o317 == null) {
+                    o317 = StructOptional()
+                    v.f1011 = o317
                 }
                 try {
-                    StructOptional.fbeReadFinal(r, o306)
+                    StructOptional.fbeReadFinal(r, o317)
                 } catch (e: DecodeException) {
                     throw e.at("f1011")
                 }
             } else {
                 v.f1011 = null
+            }
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(306)
+            r.run(
+                134,
+                "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2," +
+                    "f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16",
+            )
+            r.finalSkipString("f31")
+            r.finalSkipString("f32")
+            r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
+            try {
+                com.chronoxor.proto.Order.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f42")
+            }
+            r.fixed(1, "f43")
+            try {
+                com.chronoxor.proto.Account.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f44")
+            }
+            if (r.finalHas("f100")) {
+                r.fixed(1, "f100")
+            }
+            if (r.finalHas("f101")) {
+                r.fixed(1, "f101")
+            }
+            if (r.finalHas("f102")) {
+                r.fixed(1, "f102")
+            }
+            if (r.finalHas("f103")) {
+                r.fixed(1, "f103")
+            }
+            if (r.finalHas("f104")) {
+                r.fixed(1, "f104")
+            }
+            if (r.finalHas("f105")) {
+                r.fixed(1, "f105")
+            }
+            if (r.finalHas("f106")) {
+                r.fixed(1, "f106")
+            }
+            if (r.finalHas("f107")) {
+                r.fixed(1, "f107")
+            }
+            if (r.finalHas("f108")) {
+                r.fixed(1, "f108")
+            }
+            if (r.finalHas("f109")) {
+                r.fixed(4, "f109")
+            }
+            if (r.finalHas("f110")) {
+                r.fixed(4, "f110")
+            }
+            if (r.finalHas("f111")) {
+                r.fixed(4, "f111")
+            }
+            if (r.finalHas("f112")) {
+                r.fixed(1, "f112")
+            }
+            if (r.finalHas("f113")) {
+                r.fixed(1, "f113")
+            }
+            if (r.finalHas("f114")) {
+                r.fixed(1, "f114")
+            }
+            if (r.finalHas("f115")) {
+                r.fixed(1, "f115")
+            }
+            if (r.finalHas("f116")) {
+                r.fixed(1, "f116")
+            }
+            if (r.finalHas("f117")) {
+                r.fixed(1, "f117")
+            }
+            if (r.finalHas("f118")) {
+                r.fixed(2, "f118")
+            }
+            if (r.finalHas("f119")) {
+                r.fixed(2, "f119")
+            }
+            if (r.finalHas("f120")) {
+                r.fixed(2, "f120")
+            }
+            if (r.finalHas("f121")) {
+                r.fixed(2, "f121")
+            }
+            if (r.finalHas("f122")) {
+                r.fixed(2, "f122")
+            }
+            if (r.finalHas("f123")) {
+                r.fixed(2, "f123")
+            }
+            if (r.finalHas("f124")) {
+                r.fixed(4, "f124")
+            }
+            if (r.finalHas("f125")) {
+                r.fixed(4, "f125")
+            }
+            if (r.finalHas("f126")) {
+                r.fixed(4, "f126")
+            }
+            if (r.finalHas("f127")) {
+                r.fixed(4, "f127")
+            }
+            if (r.finalHas("f128")) {
+                r.fixed(4, "f128")
+            }
+            if (r.finalHas("f129")) {
+                r.fixed(4, "f129")
+            }
+            if (r.finalHas("f130")) {
+                r.fixed(8, "f130")
+            }
+            if (r.finalHas("f131")) {
+                r.fixed(8, "f131")
+            }
+            if (r.finalHas("f132")) {
+                r.fixed(8, "f132")
+            }
+            if (r.finalHas("f133")) {
+                r.fixed(8, "f133")
+            }
+            if (r.finalHas("f134")) {
+                r.fixed(8, "f134")
+            }
+            if (r.finalHas("f135")) {
+                r.fixed(8, "f135")
+            }
+            if (r.finalHas("f136")) {
+                r.fixed(4, "f136")
+            }
+            if (r.finalHas("f137")) {
+                r.fixed(4, "f137")
+            }
+            if (r.finalHas("f138")) {
+                r.fixed(4, "f138")
+            }
+            if (r.finalHas("f139")) {
+                r.fixed(8, "f139")
+            }
+            if (r.finalHas("f140")) {
+                r.fixed(8, "f140")
+            }
+            if (r.finalHas("f141")) {
+                r.fixed(8, "f141")
+            }
+            if (r.finalHas("f142")) {
+                r.fixed(16, "f142")
+            }
+            if (r.finalHas("f143")) {
+                r.fixed(16, "f143")
+            }
+            if (r.finalHas("f144")) {
+                r.fixed(16, "f144")
+            }
+            if (r.finalHas("f145")) {
+                r.finalSkipString("f145")
+            }
+            if (r.finalHas("f146")) {
+                r.finalSkipString("f146")
+            }
+            if (r.finalHas("f147")) {
+                r.finalSkipString("f147")
+            }
+            if (r.finalHas("f148")) {
+                r.fixed(8, "f148")
+            }
+            if (r.finalHas("f149")) {
+                r.fixed(8, "f149")
+            }
+            if (r.finalHas("f150")) {
+                r.fixed(8, "f150")
+            }
+            if (r.finalHas("f151")) {
+                r.fixed(16, "f151")
+            }
+            if (r.finalHas("f152")) {
+                r.fixed(16, "f152")
+            }
+            if (r.finalHas("f153")) {
+                r.fixed(16, "f153")
+            }
+            if (r.finalHas("f154")) {
+                r.fixed(1, "f154")
+            }
+            if (r.finalHas("f155")) {
+                r.fixed(1, "f155")
+            }
+            if (r.finalHas("f156")) {
+                r.fixed(1, "f156")
+            }
+            if (r.finalHas("f157")) {
+                r.fixed(1, "f157")
+            }
+            if (r.finalHas("f158")) {
+                try {
+                    com.chronoxor.proto.Order.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f158")
+                }
+            }
+            if (r.finalHas("f159")) {
+                try {
+                    com.chronoxor.proto.Order.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f159")
+                }
+            }
+            if (r.finalHas("f160")) {
+                try {
+                    com.chronoxor.proto.Balance.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f160")
+                }
+            }
+            if (r.finalHas("f161")) {
+                try {
+                    com.chronoxor.proto.Balance.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f161")
+                }
+            }
+            if (r.finalHas("f162")) {
+                r.fixed(1, "f162")
+            }
+            if (r.finalHas("f163")) {
+                r.fixed(1, "f163")
+            }
+            if (r.finalHas("f164")) {
+                try {
+                    com.chronoxor.proto.Account.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f164")
+                }
+            }
+            if (r.finalHas("f165")) {
+                try {
+                    com.chronoxor.proto.Account.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f165")
+                }
+            }
+            r.fixed(4, "f1000")
+            if (r.finalHas("f1001")) {
+                r.fixed(4, "f1001")
+            }
+            r.fixed(1, "f1002")
+            if (r.finalHas("f1003")) {
+                r.fixed(1, "f1003")
+            }
+            r.fixed(4, "f1004")
+            if (r.finalHas("f1005")) {
+                r.fixed(4, "f1005")
+            }
+            r.fixed(8, "f1006")
+            if (r.finalHas("f1007")) {
+                r.fixed(8, "f1007")
+            }
+            try {
+                StructSimple.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f1008")
+            }
+            if (r.finalHas("f1009")) {
+                try {
+                    StructSimple.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f1009")
+                }
+            }
+            try {
+                StructOptional.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f1010")
+            }
+            if (r.finalHas("f1011")) {
+                try {
+                    StructOptional.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f1011")
+                }
             }
             r.leave()
         }
@@ -2068,7 +2612,9 @@ open class StructNested(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -2076,7 +2622,13 @@ open class StructNested(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 112, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("test.StructNested")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -1408,6 +1408,421 @@ open class StructOptional(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 111, 283)
+            val n = r.i32(b)
+            if (n < 237) {
+                r.spend(64, b, "")
+                r.leave()
+                return
+            }
+            r.skipString(b, b + 142, "f31")
+            r.skipString(b, b + 146, "f32")
+            try {
+                com.chronoxor.proto.Order.fbeVerify(r, b, b + 224)
+            } catch (e: DecodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeVerify(r, b, b + 228)
+            } catch (e: DecodeException) {
+                throw e.at("f42")
+            }
+            try {
+                com.chronoxor.proto.Account.fbeVerify(r, b, b + 233)
+            } catch (e: DecodeException) {
+                throw e.at("f44")
+            }
+            if (n < 242) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 237, 1, "f100")
+            if (n < 247) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 242, 1, "f101")
+            if (n < 252) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 247, 1, "f102")
+            if (n < 257) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 252, 1, "f103")
+            if (n < 262) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 257, 1, "f104")
+            if (n < 267) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 262, 1, "f105")
+            if (n < 272) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 267, 1, "f106")
+            if (n < 277) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 272, 1, "f107")
+            if (n < 282) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 277, 1, "f108")
+            if (n < 287) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 282, 4, "f109")
+            if (n < 292) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 287, 4, "f110")
+            if (n < 297) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 292, 4, "f111")
+            if (n < 302) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 297, 1, "f112")
+            if (n < 307) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 302, 1, "f113")
+            if (n < 312) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 307, 1, "f114")
+            if (n < 317) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 312, 1, "f115")
+            if (n < 322) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 317, 1, "f116")
+            if (n < 327) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 322, 1, "f117")
+            if (n < 332) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 327, 2, "f118")
+            if (n < 337) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 332, 2, "f119")
+            if (n < 342) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 337, 2, "f120")
+            if (n < 347) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 342, 2, "f121")
+            if (n < 352) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 347, 2, "f122")
+            if (n < 357) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 352, 2, "f123")
+            if (n < 362) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 357, 4, "f124")
+            if (n < 367) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 362, 4, "f125")
+            if (n < 372) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 367, 4, "f126")
+            if (n < 377) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 372, 4, "f127")
+            if (n < 382) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 377, 4, "f128")
+            if (n < 387) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 382, 4, "f129")
+            if (n < 392) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 387, 8, "f130")
+            if (n < 397) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 392, 8, "f131")
+            if (n < 402) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 397, 8, "f132")
+            if (n < 407) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 402, 8, "f133")
+            if (n < 412) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 407, 8, "f134")
+            if (n < 417) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 412, 8, "f135")
+            if (n < 422) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 417, 4, "f136")
+            if (n < 427) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 422, 4, "f137")
+            if (n < 432) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 427, 4, "f138")
+            if (n < 437) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 432, 8, "f139")
+            if (n < 442) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 437, 8, "f140")
+            if (n < 447) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 442, 8, "f141")
+            if (n < 452) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 447, 16, "f142")
+            if (n < 457) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 452, 16, "f143")
+            if (n < 462) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 457, 16, "f144")
+            if (n < 467) {
+                r.leave()
+                return
+            }
+            val s205 = r.optional(b, b + 462, 4, "f145")
+            if (s205 >= 0) {
+                r.skipString(s205, s205, "f145")
+            }
+            if (n < 472) {
+                r.leave()
+                return
+            }
+            val s206 = r.optional(b, b + 467, 4, "f146")
+            if (s206 >= 0) {
+                r.skipString(s206, s206, "f146")
+            }
+            if (n < 477) {
+                r.leave()
+                return
+            }
+            val s207 = r.optional(b, b + 472, 4, "f147")
+            if (s207 >= 0) {
+                r.skipString(s207, s207, "f147")
+            }
+            if (n < 482) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 477, 8, "f148")
+            if (n < 487) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 482, 8, "f149")
+            if (n < 492) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 487, 8, "f150")
+            if (n < 497) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 492, 16, "f151")
+            if (n < 502) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 497, 16, "f152")
+            if (n < 507) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 502, 16, "f153")
+            if (n < 512) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 507, 1, "f154")
+            if (n < 517) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 512, 1, "f155")
+            if (n < 522) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 517, 1, "f156")
+            if (n < 527) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 522, 1, "f157")
+            if (n < 532) {
+                r.leave()
+                return
+            }
+            val s208 = r.optional(b, b + 527, 4, "f158")
+            if (s208 >= 0) {
+                try {
+                    com.chronoxor.proto.Order.fbeVerify(r, s208, s208)
+                } catch (e: DecodeException) {
+                    throw e.at("f158")
+                }
+            }
+            if (n < 537) {
+                r.leave()
+                return
+            }
+            val s209 = r.optional(b, b + 532, 4, "f159")
+            if (s209 >= 0) {
+                try {
+                    com.chronoxor.proto.Order.fbeVerify(r, s209, s209)
+                } catch (e: DecodeException) {
+                    throw e.at("f159")
+                }
+            }
+            if (n < 542) {
+                r.leave()
+                return
+            }
+            val s210 = r.optional(b, b + 537, 4, "f160")
+            if (s210 >= 0) {
+                try {
+                    com.chronoxor.proto.Balance.fbeVerify(r, s210, s210)
+                } catch (e: DecodeException) {
+                    throw e.at("f160")
+                }
+            }
+            if (n < 547) {
+                r.leave()
+                return
+            }
+            val s211 = r.optional(b, b + 542, 4, "f161")
+            if (s211 >= 0) {
+                try {
+                    com.chronoxor.proto.Balance.fbeVerify(r, s211, s211)
+                } catch (e: DecodeException) {
+                    throw e.at("f161")
+                }
+            }
+            if (n < 552) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 547, 1, "f162")
+            if (n < 557) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 552, 1, "f163")
+            if (n < 562) {
+                r.leave()
+                return
+            }
+            val s212 = r.optional(b, b + 557, 4, "f164")
+            if (s212 >= 0) {
+                try {
+                    com.chronoxor.proto.Account.fbeVerify(r, s212, s212)
+                } catch (e: DecodeException) {
+                    throw e.at("f164")
+                }
+            }
+            if (n < 567) {
+                r.leave()
+                return
+            }
+            val s213 = r.optional(b, b + 562, 4, "f165")
+            if (s213 >= 0) {
+                try {
+                    com.chronoxor.proto.Account.fbeVerify(r, s213, s213)
+                } catch (e: DecodeException) {
+                    throw e.at("f165")
+                }
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -1432,7 +1847,9 @@ open class StructOptional(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -1440,7 +1857,12 @@ open class StructOptional(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("test.StructOptional")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
@@ -1502,356 +1924,356 @@ open class StructOptional(
             } catch (e: EncodeException) {
                 throw e.at("f44")
             }
-            val o205 = v.f100
-            w.appendBool(o205 != null)
-            if (o205 != null) {
-                w.appendBool(o205)
-            }
-            val o206 = v.f101
-            w.appendBool(o206 != null)
-            if (o206 != null) {
-                w.appendBool(o206)
-            }
-            val o207 = v.f102
-            w.appendBool(o207 != null)
-            if (o207 != null) {
-                w.appendBool(o207)
-            }
-            val o208 = v.f103
-            w.appendBool(o208 != null)
-            if (o208 != null) {
-                w.appendI8(o208.toByte())
-            }
-            val o209 = v.f104
-            w.appendBool(o209 != null)
-            if (o209 != null) {
-                w.appendI8(o209.toByte())
-            }
-            val o210 = v.f105
-            w.appendBool(o210 != null)
-            if (o210 != null) {
-                w.appendI8(o210.toByte())
-            }
-            val o211 = v.f106
-            w.appendBool(o211 != null)
-            if (o211 != null) {
-                w.appendChar(o211)
-            }
-            val o212 = v.f107
-            w.appendBool(o212 != null)
-            if (o212 != null) {
-                w.appendChar(o212)
-            }
-            val o213 = v.f108
-            w.appendBool(o213 != null)
-            if (o213 != null) {
-                w.appendChar(o213)
-            }
-            val o214 = v.f109
+            val o214 = v.f100
             w.appendBool(o214 != null)
             if (o214 != null) {
-                w.appendI32(o214)
+                w.appendBool(o214)
             }
-            val o215 = v.f110
+            val o215 = v.f101
             w.appendBool(o215 != null)
             if (o215 != null) {
-                w.appendI32(o215)
+                w.appendBool(o215)
             }
-            val o216 = v.f111
+            val o216 = v.f102
             w.appendBool(o216 != null)
             if (o216 != null) {
-                w.appendI32(o216)
+                w.appendBool(o216)
             }
-            val o217 = v.f112
+            val o217 = v.f103
             w.appendBool(o217 != null)
             if (o217 != null) {
-                w.appendI8(o217)
+                w.appendI8(o217.toByte())
             }
-            val o218 = v.f113
+            val o218 = v.f104
             w.appendBool(o218 != null)
             if (o218 != null) {
-                w.appendI8(o218)
+                w.appendI8(o218.toByte())
             }
-            val o219 = v.f114
+            val o219 = v.f105
             w.appendBool(o219 != null)
             if (o219 != null) {
-                w.appendI8(o219)
+                w.appendI8(o219.toByte())
             }
-            val o220 = v.f115
+            val o220 = v.f106
             w.appendBool(o220 != null)
             if (o220 != null) {
-                w.appendI8(o220.toByte())
+                w.appendChar(o220)
             }
-            val o221 = v.f116
+            val o221 = v.f107
             w.appendBool(o221 != null)
             if (o221 != null) {
-                w.appendI8(o221.toByte())
+                w.appendChar(o221)
             }
-            val o222 = v.f117
+            val o222 = v.f108
             w.appendBool(o222 != null)
             if (o222 != null) {
-                w.appendI8(o222.toByte())
+                w.appendChar(o222)
             }
-            val o223 = v.f118
+            val o223 = v.f109
             w.appendBool(o223 != null)
             if (o223 != null) {
-                w.appendI16(o223)
+                w.appendI32(o223)
             }
-            val o224 = v.f119
+            val o224 = v.f110
             w.appendBool(o224 != null)
             if (o224 != null) {
-                w.appendI16(o224)
+                w.appendI32(o224)
             }
-            val o225 = v.f120
+            val o225 = v.f111
             w.appendBool(o225 != null)
             if (o225 != null) {
-                w.appendI16(o225)
+                w.appendI32(o225)
             }
-            val o226 = v.f121
+            val o226 = v.f112
             w.appendBool(o226 != null)
             if (o226 != null) {
-                w.appendI16(o226.toShort())
+                w.appendI8(o226)
             }
-            val o227 = v.f122
+            val o227 = v.f113
             w.appendBool(o227 != null)
             if (o227 != null) {
-                w.appendI16(o227.toShort())
+                w.appendI8(o227)
             }
-            val o228 = v.f123
+            val o228 = v.f114
             w.appendBool(o228 != null)
             if (o228 != null) {
-                w.appendI16(o228.toShort())
+                w.appendI8(o228)
             }
-            val o229 = v.f124
+            val o229 = v.f115
             w.appendBool(o229 != null)
             if (o229 != null) {
-                w.appendI32(o229)
+                w.appendI8(o229.toByte())
             }
-            val o230 = v.f125
+            val o230 = v.f116
             w.appendBool(o230 != null)
             if (o230 != null) {
-                w.appendI32(o230)
+                w.appendI8(o230.toByte())
             }
-            val o231 = v.f126
+            val o231 = v.f117
             w.appendBool(o231 != null)
             if (o231 != null) {
-                w.appendI32(o231)
+                w.appendI8(o231.toByte())
             }
-            val o232 = v.f127
+            val o232 = v.f118
             w.appendBool(o232 != null)
             if (o232 != null) {
-                w.appendI32(o232.toInt())
+                w.appendI16(o232)
             }
-            val o233 = v.f128
+            val o233 = v.f119
             w.appendBool(o233 != null)
             if (o233 != null) {
-                w.appendI32(o233.toInt())
+                w.appendI16(o233)
             }
-            val o234 = v.f129
+            val o234 = v.f120
             w.appendBool(o234 != null)
             if (o234 != null) {
-                w.appendI32(o234.toInt())
+                w.appendI16(o234)
             }
-            val o235 = v.f130
+            val o235 = v.f121
             w.appendBool(o235 != null)
             if (o235 != null) {
-                w.appendI64(o235)
+                w.appendI16(o235.toShort())
             }
-            val o236 = v.f131
+            val o236 = v.f122
             w.appendBool(o236 != null)
             if (o236 != null) {
-                w.appendI64(o236)
+                w.appendI16(o236.toShort())
             }
-            val o237 = v.f132
+            val o237 = v.f123
             w.appendBool(o237 != null)
             if (o237 != null) {
-                w.appendI64(o237)
+                w.appendI16(o237.toShort())
             }
-            val o238 = v.f133
+            val o238 = v.f124
             w.appendBool(o238 != null)
             if (o238 != null) {
-                w.appendI64(o238.toLong())
+                w.appendI32(o238)
             }
-            val o239 = v.f134
+            val o239 = v.f125
             w.appendBool(o239 != null)
             if (o239 != null) {
-                w.appendI64(o239.toLong())
+                w.appendI32(o239)
             }
-            val o240 = v.f135
+            val o240 = v.f126
             w.appendBool(o240 != null)
             if (o240 != null) {
-                w.appendI64(o240.toLong())
+                w.appendI32(o240)
             }
-            val o241 = v.f136
+            val o241 = v.f127
             w.appendBool(o241 != null)
             if (o241 != null) {
-                w.appendF32(o241)
+                w.appendI32(o241.toInt())
             }
-            val o242 = v.f137
+            val o242 = v.f128
             w.appendBool(o242 != null)
             if (o242 != null) {
-                w.appendF32(o242)
+                w.appendI32(o242.toInt())
             }
-            val o243 = v.f138
+            val o243 = v.f129
             w.appendBool(o243 != null)
             if (o243 != null) {
-                w.appendF32(o243)
+                w.appendI32(o243.toInt())
             }
-            val o244 = v.f139
+            val o244 = v.f130
             w.appendBool(o244 != null)
             if (o244 != null) {
-                w.appendF64(o244)
+                w.appendI64(o244)
             }
-            val o245 = v.f140
+            val o245 = v.f131
             w.appendBool(o245 != null)
             if (o245 != null) {
-                w.appendF64(o245)
+                w.appendI64(o245)
             }
-            val o246 = v.f141
+            val o246 = v.f132
             w.appendBool(o246 != null)
             if (o246 != null) {
-                w.appendF64(o246)
+                w.appendI64(o246)
             }
-            val o247 = v.f142
+            val o247 = v.f133
             w.appendBool(o247 != null)
             if (o247 != null) {
-                w.appendDecimal(o247)
+                w.appendI64(o247.toLong())
             }
-            val o248 = v.f143
+            val o248 = v.f134
             w.appendBool(o248 != null)
             if (o248 != null) {
-                w.appendDecimal(o248)
+                w.appendI64(o248.toLong())
             }
-            val o249 = v.f144
+            val o249 = v.f135
             w.appendBool(o249 != null)
             if (o249 != null) {
-                w.appendDecimal(o249)
+                w.appendI64(o249.toLong())
             }
-            val o250 = v.f145
+            val o250 = v.f136
             w.appendBool(o250 != null)
             if (o250 != null) {
-                w.appendString(o250)
+                w.appendF32(o250)
             }
-            val o251 = v.f146
+            val o251 = v.f137
             w.appendBool(o251 != null)
             if (o251 != null) {
-                w.appendString(o251)
+                w.appendF32(o251)
             }
-            val o252 = v.f147
+            val o252 = v.f138
             w.appendBool(o252 != null)
             if (o252 != null) {
-                w.appendString(o252)
+                w.appendF32(o252)
             }
-            val o253 = v.f148
+            val o253 = v.f139
             w.appendBool(o253 != null)
             if (o253 != null) {
-                w.appendI64(o253)
+                w.appendF64(o253)
             }
-            val o254 = v.f149
+            val o254 = v.f140
             w.appendBool(o254 != null)
             if (o254 != null) {
-                w.appendI64(o254)
+                w.appendF64(o254)
             }
-            val o255 = v.f150
+            val o255 = v.f141
             w.appendBool(o255 != null)
             if (o255 != null) {
-                w.appendI64(o255)
+                w.appendF64(o255)
             }
-            val o256 = v.f151
+            val o256 = v.f142
             w.appendBool(o256 != null)
             if (o256 != null) {
-                w.appendUuid(o256)
+                w.appendDecimal(o256)
             }
-            val o257 = v.f152
+            val o257 = v.f143
             w.appendBool(o257 != null)
             if (o257 != null) {
-                w.appendUuid(o257)
+                w.appendDecimal(o257)
             }
-            val o258 = v.f153
+            val o258 = v.f144
             w.appendBool(o258 != null)
             if (o258 != null) {
-                w.appendUuid(o258)
+                w.appendDecimal(o258)
             }
-            val o259 = v.f154
+            val o259 = v.f145
             w.appendBool(o259 != null)
             if (o259 != null) {
-                w.appendI8(o259.value.toByte())
+                w.appendString(o259)
             }
-            val o260 = v.f155
+            val o260 = v.f146
             w.appendBool(o260 != null)
             if (o260 != null) {
-                w.appendI8(o260.value.toByte())
+                w.appendString(o260)
             }
-            val o261 = v.f156
+            val o261 = v.f147
             w.appendBool(o261 != null)
             if (o261 != null) {
-                w.appendI8(o261.value.toByte())
+                w.appendString(o261)
             }
-            val o262 = v.f157
+            val o262 = v.f148
             w.appendBool(o262 != null)
             if (o262 != null) {
-                w.appendI8(o262.value.toByte())
+                w.appendI64(o262)
             }
-            val o263 = v.f158
+            val o263 = v.f149
             w.appendBool(o263 != null)
             if (o263 != null) {
-                try {
-                    com.chronoxor.proto.Order.fbeWriteFinal(w, o263)
-                } catch (e: EncodeException) {
-                    throw e.at("f158")
-                }
+                w.appendI64(o263)
             }
-            val o264 = v.f159
+            val o264 = v.f150
             w.appendBool(o264 != null)
             if (o264 != null) {
-                try {
-                    com.chronoxor.proto.Order.fbeWriteFinal(w, o264)
-                } catch (e: EncodeException) {
-                    throw e.at("f159")
-                }
+                w.appendI64(o264)
             }
-            val o265 = v.f160
+            val o265 = v.f151
             w.appendBool(o265 != null)
             if (o265 != null) {
-                try {
-                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o265)
-                } catch (e: EncodeException) {
-                    throw e.at("f160")
-                }
+                w.appendUuid(o265)
             }
-            val o266 = v.f161
+            val o266 = v.f152
             w.appendBool(o266 != null)
             if (o266 != null) {
-                try {
-                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o266)
-                } catch (e: EncodeException) {
-                    throw e.at("f161")
-                }
+                w.appendUuid(o266)
             }
-            val o267 = v.f162
+            val o267 = v.f153
             w.appendBool(o267 != null)
             if (o267 != null) {
-                w.appendI8(o267.value.toByte())
+                w.appendUuid(o267)
             }
-            val o268 = v.f163
+            val o268 = v.f154
             w.appendBool(o268 != null)
             if (o268 != null) {
                 w.appendI8(o268.value.toByte())
             }
-            val o269 = v.f164
+            val o269 = v.f155
             w.appendBool(o269 != null)
             if (o269 != null) {
+                w.appendI8(o269.value.toByte())
+            }
+            val o270 = v.f156
+            w.appendBool(o270 != null)
+            if (o270 != null) {
+                w.appendI8(o270.value.toByte())
+            }
+            val o271 = v.f157
+            w.appendBool(o271 != null)
+            if (o271 != null) {
+                w.appendI8(o271.value.toByte())
+            }
+            val o272 = v.f158
+            w.appendBool(o272 != null)
+            if (o272 != null) {
                 try {
-                    com.chronoxor.proto.Account.fbeWriteFinal(w, o269)
+                    com.chronoxor.proto.Order.fbeWriteFinal(w, o272)
+                } catch (e: EncodeException) {
+                    throw e.at("f158")
+                }
+            }
+            val o273 = v.f159
+            w.appendBool(o273 != null)
+            if (o273 != null) {
+                try {
+                    com.chronoxor.proto.Order.fbeWriteFinal(w, o273)
+                } catch (e: EncodeException) {
+                    throw e.at("f159")
+                }
+            }
+            val o274 = v.f160
+            w.appendBool(o274 != null)
+            if (o274 != null) {
+                try {
+                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o274)
+                } catch (e: EncodeException) {
+                    throw e.at("f160")
+                }
+            }
+            val o275 = v.f161
+            w.appendBool(o275 != null)
+            if (o275 != null) {
+                try {
+                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o275)
+                } catch (e: EncodeException) {
+                    throw e.at("f161")
+                }
+            }
+            val o276 = v.f162
+            w.appendBool(o276 != null)
+            if (o276 != null) {
+                w.appendI8(o276.value.toByte())
+            }
+            val o277 = v.f163
+            w.appendBool(o277 != null)
+            if (o277 != null) {
+                w.appendI8(o277.value.toByte())
+            }
+            val o278 = v.f164
+            w.appendBool(o278 != null)
+            if (o278 != null) {
+                try {
+                    com.chronoxor.proto.Account.fbeWriteFinal(w, o278)
                 } catch (e: EncodeException) {
                     throw e.at("f164")
                 }
             }
-            val o270 = v.f165
-            w.appendBool(o270 != null)
-            if (o270 != null) {
+            val o279 = v.f165
+            w.appendBool(o279 != null)
+            if (o279 != null) {
                 try {
-                    com.chronoxor.proto.Account.fbeWriteFinal(w, o270)
+                    com.chronoxor.proto.Account.fbeWriteFinal(w, o279)
                 } catch (e: EncodeException) {
                     throw e.at("f165")
                 }
@@ -1866,53 +2288,53 @@ open class StructOptional(
          */
         fun fbeReadFinal(r: Reader, v: StructOptional) {
             r.enter(283)
-            val p271 = r.run(
+            val p280 = r.run(
                 134,
                 "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2," +
                     "f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16",
             )
-            v.id = r.i32(p271)
-            v.f1 = r.bool(p271 + 4)
-            v.f2 = r.bool(p271 + 5)
-            v.f3 = r.i8(p271 + 6).toUByte()
-            v.f4 = r.i8(p271 + 7).toUByte()
-            v.f5 = r.ch(p271 + 8)
-            v.f6 = r.ch(p271 + 9)
-            v.f7 = r.i32(p271 + 10)
-            v.f8 = r.i32(p271 + 14)
-            v.f9 = r.i8(p271 + 18)
-            v.f10 = r.i8(p271 + 19)
-            v.f11 = r.i8(p271 + 20).toUByte()
-            v.f12 = r.i8(p271 + 21).toUByte()
-            v.f13 = r.i16(p271 + 22)
-            v.f14 = r.i16(p271 + 24)
-            v.f15 = r.i16(p271 + 26).toUShort()
-            v.f16 = r.i16(p271 + 28).toUShort()
-            v.f17 = r.i32(p271 + 30)
-            v.f18 = r.i32(p271 + 34)
-            v.f19 = r.i32(p271 + 38).toUInt()
-            v.f20 = r.i32(p271 + 42).toUInt()
-            v.f21 = r.i64(p271 + 46)
-            v.f22 = r.i64(p271 + 54)
-            v.f23 = r.i64(p271 + 62).toULong()
-            v.f24 = r.i64(p271 + 70).toULong()
-            v.f25 = r.f32(p271 + 78)
-            v.f26 = r.f32(p271 + 82)
-            v.f27 = r.f64(p271 + 86)
-            v.f28 = r.f64(p271 + 94)
-            v.f29 = r.decimal(p271 + 102)
-            v.f30 = r.decimal(p271 + 118)
+            v.id = r.i32(p280)
+            v.f1 = r.bool(p280 + 4)
+            v.f2 = r.bool(p280 + 5)
+            v.f3 = r.i8(p280 + 6).toUByte()
+            v.f4 = r.i8(p280 + 7).toUByte()
+            v.f5 = r.ch(p280 + 8)
+            v.f6 = r.ch(p280 + 9)
+            v.f7 = r.i32(p280 + 10)
+            v.f8 = r.i32(p280 + 14)
+            v.f9 = r.i8(p280 + 18)
+            v.f10 = r.i8(p280 + 19)
+            v.f11 = r.i8(p280 + 20).toUByte()
+            v.f12 = r.i8(p280 + 21).toUByte()
+            v.f13 = r.i16(p280 + 22)
+            v.f14 = r.i16(p280 + 24)
+            v.f15 = r.i16(p280 + 26).toUShort()
+            v.f16 = r.i16(p280 + 28).toUShort()
+            v.f17 = r.i32(p280 + 30)
+            v.f18 = r.i32(p280 + 34)
+            v.f19 = r.i32(p280 + 38).toUInt()
+            v.f20 = r.i32(p280 + 42).toUInt()
+            v.f21 = r.i64(p280 + 46)
+            v.f22 = r.i64(p280 + 54)
+            v.f23 = r.i64(p280 + 62).toULong()
+            v.f24 = r.i64(p280 + 70).toULong()
+            v.f25 = r.f32(p280 + 78)
+            v.f26 = r.f32(p280 + 82)
+            v.f27 = r.f64(p280 + 86)
+            v.f28 = r.f64(p280 + 94)
+            v.f29 = r.decimal(p280 + 102)
+            v.f30 = r.decimal(p280 + 118)
             v.f31 = r.finalString("f31")
             v.f32 = r.finalString("f32")
-            val p272 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
-            v.f33 = r.i64(p272)
-            v.f34 = r.i64(p272 + 8)
-            v.f35 = r.i64(p272 + 16)
-            v.f36 = r.uuid(p272 + 24)
-            v.f37 = r.uuid(p272 + 40)
-            v.f38 = r.uuid(p272 + 56)
-            v.f39 = com.chronoxor.proto.OrderSide(r.i8(p272 + 72).toUByte())
-            v.f40 = com.chronoxor.proto.OrderType(r.i8(p272 + 73).toUByte())
+            val p281 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
+            v.f33 = r.i64(p281)
+            v.f34 = r.i64(p281 + 8)
+            v.f35 = r.i64(p281 + 16)
+            v.f36 = r.uuid(p281 + 24)
+            v.f37 = r.uuid(p281 + 40)
+            v.f38 = r.uuid(p281 + 56)
+            v.f39 = com.chronoxor.proto.OrderSide(r.i8(p281 + 72).toUByte())
+            v.f40 = com.chronoxor.proto.OrderType(r.i8(p281 + 73).toUByte())
             try {
                 com.chronoxor.proto.Order.fbeReadFinal(r, v.f41)
             } catch (e: DecodeException) {
@@ -1988,13 +2410,13 @@ open class StructOptional(
             v.f156 = if (r.finalHas("f156")) com.chronoxor.proto.OrderType(r.finalI8("f156").toUByte()) else null
             v.f157 = if (r.finalHas("f157")) com.chronoxor.proto.OrderType(r.finalI8("f157").toUByte()) else null
             if (r.finalHas("f158")) {
-                var o273 = v.f158
-                if (o273 == null) {
-                    o273 = com.chronoxor.proto.Order()
-                    v.f158 = o273
+                var o282 = v.f158
+                if (o282 == null) {
+                    o282 = com.chronoxor.proto.Order()
+                    v.f158 = o282
                 }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, o273)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o282)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
@@ -2002,13 +2424,13 @@ open class StructOptional(
                 v.f158 = null
             }
             if (r.finalHas("f159")) {
-                var o274 = v.f159
-                if (o274 == null) {
-                    o274 = com.chronoxor.proto.Order()
-                    v.f159 = o274
+                var o283 = v.f159
+                if (o283 == null) {
+                    o283 = com.chronoxor.proto.Order()
+                    v.f159 = o283
                 }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, o274)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o283)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
@@ -2016,13 +2438,13 @@ open class StructOptional(
                 v.f159 = null
             }
             if (r.finalHas("f160")) {
-                var o275 = v.f160
-                if (o275 == null) {
-                    o275 = com.chronoxor.proto.Balance()
-                    v.f160 = o275
+                var o284 = v.f160
+                if (o284 == null) {
+                    o284 = com.chronoxor.proto.Balance()
+                    v.f160 = o284
                 }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, o275)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o284)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
@@ -2030,13 +2452,13 @@ open class StructOptional(
                 v.f160 = null
             }
             if (r.finalHas("f161")) {
-                var o276 = v.f161
-                if (o276 == null) {
-                    o276 = com.chronoxor.proto.Balance()
-                    v.f161 = o276
+                var o285 = v.f161
+                if (o285 == null) {
+                    o285 = com.chronoxor.proto.Balance()
+                    v.f161 = o285
                 }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, o276)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o285)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
@@ -2046,13 +2468,13 @@ open class StructOptional(
             v.f162 = if (r.finalHas("f162")) com.chronoxor.proto.State(r.finalI8("f162").toUByte()) else null
             v.f163 = if (r.finalHas("f163")) com.chronoxor.proto.State(r.finalI8("f163").toUByte()) else null
             if (r.finalHas("f164")) {
-                var o277 = v.f164
-                if (o277 == null) {
-                    o277 = com.chronoxor.proto.Account()
-                    v.f164 = o277
+                var o286 = v.f164
+                if (o286 == null) {
+                    o286 = com.chronoxor.proto.Account()
+                    v.f164 = o286
                 }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, o277)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o286)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
@@ -2060,18 +2482,275 @@ open class StructOptional(
                 v.f164 = null
             }
             if (r.finalHas("f165")) {
-                var o278 = v.f165
-                if (o278 == null) {
-                    o278 = com.chronoxor.proto.Account()
-                    v.f165 = o278
+                var o287 = v.f165
+                if (o287 == null) {
+                    o287 = com.chronoxor.proto.Account()
+                    v.f165 = o287
                 }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, o278)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o287)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
             } else {
                 v.f165 = null
+            }
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(283)
+            r.run(
+                134,
+                "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2," +
+                    "f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16",
+            )
+            r.finalSkipString("f31")
+            r.finalSkipString("f32")
+            r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
+            try {
+                com.chronoxor.proto.Order.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f42")
+            }
+            r.fixed(1, "f43")
+            try {
+                com.chronoxor.proto.Account.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f44")
+            }
+            if (r.finalHas("f100")) {
+                r.fixed(1, "f100")
+            }
+            if (r.finalHas("f101")) {
+                r.fixed(1, "f101")
+            }
+            if (r.finalHas("f102")) {
+                r.fixed(1, "f102")
+            }
+            if (r.finalHas("f103")) {
+                r.fixed(1, "f103")
+            }
+            if (r.finalHas("f104")) {
+                r.fixed(1, "f104")
+            }
+            if (r.finalHas("f105")) {
+                r.fixed(1, "f105")
+            }
+            if (r.finalHas("f106")) {
+                r.fixed(1, "f106")
+            }
+            if (r.finalHas("f107")) {
+                r.fixed(1, "f107")
+            }
+            if (r.finalHas("f108")) {
+                r.fixed(1, "f108")
+            }
+            if (r.finalHas("f109")) {
+                r.fixed(4, "f109")
+            }
+            if (r.finalHas("f110")) {
+                r.fixed(4, "f110")
+            }
+            if (r.finalHas("f111")) {
+                r.fixed(4, "f111")
+            }
+            if (r.finalHas("f112")) {
+                r.fixed(1, "f112")
+            }
+            if (r.finalHas("f113")) {
+                r.fixed(1, "f113")
+            }
+            if (r.finalHas("f114")) {
+                r.fixed(1, "f114")
+            }
+            if (r.finalHas("f115")) {
+                r.fixed(1, "f115")
+            }
+            if (r.finalHas("f116")) {
+                r.fixed(1, "f116")
+            }
+            if (r.finalHas("f117")) {
+                r.fixed(1, "f117")
+            }
+            if (r.finalHas("f118")) {
+                r.fixed(2, "f118")
+            }
+            if (r.finalHas("f119")) {
+                r.fixed(2, "f119")
+            }
+            if (r.finalHas("f120")) {
+                r.fixed(2, "f120")
+            }
+            if (r.finalHas("f121")) {
+                r.fixed(2, "f121")
+            }
+            if (r.finalHas("f122")) {
+                r.fixed(2, "f122")
+            }
+            if (r.finalHas("f123")) {
+                r.fixed(2, "f123")
+            }
+            if (r.finalHas("f124")) {
+                r.fixed(4, "f124")
+            }
+            if (r.finalHas("f125")) {
+                r.fixed(4, "f125")
+            }
+            if (r.finalHas("f126")) {
+                r.fixed(4, "f126")
+            }
+            if (r.finalHas("f127")) {
+                r.fixed(4, "f127")
+            }
+            if (r.finalHas("f128")) {
+                r.fixed(4, "f128")
+            }
+            if (r.finalHas("f129")) {
+                r.fixed(4, "f129")
+            }
+            if (r.finalHas("f130")) {
+                r.fixed(8, "f130")
+            }
+            if (r.finalHas("f131")) {
+                r.fixed(8, "f131")
+            }
+            if (r.finalHas("f132")) {
+                r.fixed(8, "f132")
+            }
+            if (r.finalHas("f133")) {
+                r.fixed(8, "f133")
+            }
+            if (r.finalHas("f134")) {
+                r.fixed(8, "f134")
+            }
+            if (r.finalHas("f135")) {
+                r.fixed(8, "f135")
+            }
+            if (r.finalHas("f136")) {
+                r.fixed(4, "f136")
+            }
+            if (r.finalHas("f137")) {
+                r.fixed(4, "f137")
+            }
+            if (r.finalHas("f138")) {
+                r.fixed(4, "f138")
+            }
+            if (r.finalHas("f139")) {
+                r.fixed(8, "f139")
+            }
+            if (r.finalHas("f140")) {
+                r.fixed(8, "f140")
+            }
+            if (r.finalHas("f141")) {
+                r.fixed(8, "f141")
+            }
+            if (r.finalHas("f142")) {
+                r.fixed(16, "f142")
+            }
+            if (r.finalHas("f143")) {
+                r.fixed(16, "f143")
+            }
+            if (r.finalHas("f144")) {
+                r.fixed(16, "f144")
+            }
+            if (r.finalHas("f145")) {
+                r.finalSkipString("f145")
+            }
+            if (r.finalHas("f146")) {
+                r.finalSkipString("f146")
+            }
+            if (r.finalHas("f147")) {
+                r.finalSkipString("f147")
+            }
+            if (r.finalHas("f148")) {
+                r.fixed(8, "f148")
+            }
+            if (r.finalHas("f149")) {
+                r.fixed(8, "f149")
+            }
+            if (r.finalHas("f150")) {
+                r.fixed(8, "f150")
+            }
+            if (r.finalHas("f151")) {
+                r.fixed(16, "f151")
+            }
+            if (r.finalHas("f152")) {
+                r.fixed(16, "f152")
+            }
+            if (r.finalHas("f153")) {
+                r.fixed(16, "f153")
+            }
+            if (r.finalHas("f154")) {
+                r.fixed(1, "f154")
+            }
+            if (r.finalHas("f155")) {
+                r.fixed(1, "f155")
+            }
+            if (r.finalHas("f156")) {
+                r.fixed(1, "f156")
+            }
+            if (r.finalHas("f157")) {
+                r.fixed(1, "f157")
+            }
+            if (r.finalHas("f158")) {
+                try {
+                    com.chronoxor.proto.Order.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f158")
+                }
+            }
+            if (r.finalHas("f159")) {
+                try {
+                    com.chronoxor.proto.Order.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f159")
+                }
+            }
+            if (r.finalHas("f160")) {
+                try {
+                    com.chronoxor.proto.Balance.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f160")
+                }
+            }
+            if (r.finalHas("f161")) {
+                try {
+                    com.chronoxor.proto.Balance.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f161")
+                }
+            }
+            if (r.finalHas("f162")) {
+                r.fixed(1, "f162")
+            }
+            if (r.finalHas("f163")) {
+                r.fixed(1, "f163")
+            }
+            if (r.finalHas("f164")) {
+                try {
+                    com.chronoxor.proto.Account.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f164")
+                }
+            }
+            if (r.finalHas("f165")) {
+                try {
+                    com.chronoxor.proto.Account.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f165")
+                }
             }
             r.leave()
         }
@@ -2102,7 +2781,9 @@ open class StructOptional(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -2110,7 +2791,13 @@ open class StructOptional(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 111, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("test.StructOptional")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

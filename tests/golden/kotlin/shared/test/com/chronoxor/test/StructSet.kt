@@ -265,6 +265,68 @@ open class StructSet(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 132, 16)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.leave()
+                return
+            }
+            val t26: MutableSet<UByte> = TreeSet()
+            val e27 = r.vector(b, b + 8, 1, 1, "f1")
+            val n28 = r.count()
+            t26.clear()
+            for (i29 in 0 until n28) {
+                if (!t26.add(r.i8(e27 + i29 * 1).toUByte())) throw r.duplicateKey("f1", e27 + i29 * 1)
+            }
+            if (n < 16) {
+                r.leave()
+                return
+            }
+            val t30: MutableSet<EnumSimple> = TreeSet()
+            val e31 = r.vector(b, b + 12, 4, 4, "f2")
+            val n32 = r.count()
+            t30.clear()
+            for (i33 in 0 until n32) {
+                if (!t30.add(EnumSimple(r.i32(e31 + i33 * 4)))) throw r.duplicateKey("f2", e31 + i33 * 4)
+            }
+            if (n < 20) {
+                r.leave()
+                return
+            }
+            val t34: MutableSet<FlagsSimple> = TreeSet()
+            val e35 = r.vector(b, b + 16, 4, 4, "f3")
+            val n36 = r.count()
+            t34.clear()
+            for (i37 in 0 until n36) {
+                if (!t34.add(FlagsSimple(r.i32(e35 + i37 * 4)))) throw r.duplicateKey("f3", e35 + i37 * 4)
+            }
+            if (n < 24) {
+                r.leave()
+                return
+            }
+            val t38: MutableSet<StructSimple> = TreeSet(StructSimple.KEY_ORDER)
+            val e39 = r.vector(b, b + 20, 4, 0, "f4")
+            val n40 = r.count()
+            t38.clear()
+            for (i41 in 0 until n40) {
+                val x42 = StructSimple()
+                try {
+                    StructSimple.fbeRead(r, b, e39 + i41 * 4, x42)
+                } catch (e: DecodeException) {
+                    throw e.at("f4", i41)
+                }
+                if (!t38.add(x42)) throw r.duplicateKey("f4", e39 + i41 * 4)
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -289,7 +351,9 @@ open class StructSet(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -297,32 +361,37 @@ open class StructSet(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("test.StructSet")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructSet) {
             w.appendCount(v.f1.size)
-            for (x26 in Compare.distinct(v.f1, null, "f1")) {
-                w.appendI8(x26.toByte())
+            for (x43 in Compare.distinct(v.f1, null, "f1")) {
+                w.appendI8(x43.toByte())
             }
             w.appendCount(v.f2.size)
-            for (x27 in Compare.distinct(v.f2, null, "f2")) {
-                w.appendI32(x27.value)
+            for (x44 in Compare.distinct(v.f2, null, "f2")) {
+                w.appendI32(x44.value)
             }
             w.appendCount(v.f3.size)
-            for (x28 in Compare.distinct(v.f3, null, "f3")) {
-                w.appendI32(x28.value)
+            for (x45 in Compare.distinct(v.f3, null, "f3")) {
+                w.appendI32(x45.value)
             }
             w.appendCount(v.f4.size)
-            var i30 = 0
-            for (x29 in Compare.distinct(v.f4, StructSimple.KEY_ORDER, "f4")) {
+            var i47 = 0
+            for (x46 in Compare.distinct(v.f4, StructSimple.KEY_ORDER, "f4")) {
                 try {
-                    StructSimple.fbeWriteFinal(w, x29)
+                    StructSimple.fbeWriteFinal(w, x46)
                 } catch (e: EncodeException) {
-                    throw e.at("f4", i30)
+                    throw e.at("f4", i47)
                 }
-                i30++
+                i47++
             }
         }
 
@@ -334,35 +403,80 @@ open class StructSet(
          */
         fun fbeReadFinal(r: Reader, v: StructSet) {
             r.enter(16)
-            val n31 = r.finalCount(1, 1, "f1")
+            val n48 = r.finalCount(1, 1, "f1")
             v.f1.clear()
-            for (i32 in 0 until n31) {
-                val p33 = r.pos()
-                if (!v.f1.add(r.finalI8("f1").toUByte())) throw r.duplicateKey("f1", p33)
+            for (i49 in 0 until n48) {
+                val p50 = r.pos()
+                if (!v.f1.add(r.finalI8("f1").toUByte())) throw r.duplicateKey("f1", p50)
             }
-            val n34 = r.finalCount(4, 4, "f2")
+            val n51 = r.finalCount(4, 4, "f2")
             v.f2.clear()
-            for (i35 in 0 until n34) {
-                val p36 = r.pos()
-                if (!v.f2.add(EnumSimple(r.finalI32("f2")))) throw r.duplicateKey("f2", p36)
+            for (i52 in 0 until n51) {
+                val p53 = r.pos()
+                if (!v.f2.add(EnumSimple(r.finalI32("f2")))) throw r.duplicateKey("f2", p53)
             }
-            val n37 = r.finalCount(4, 4, "f3")
+            val n54 = r.finalCount(4, 4, "f3")
             v.f3.clear()
-            for (i38 in 0 until n37) {
-                val p39 = r.pos()
-                if (!v.f3.add(FlagsSimple(r.finalI32("f3")))) throw r.duplicateKey("f3", p39)
+            for (i55 in 0 until n54) {
+                val p56 = r.pos()
+                if (!v.f3.add(FlagsSimple(r.finalI32("f3")))) throw r.duplicateKey("f3", p56)
             }
-            val n40 = r.finalCount(281, 0, "f4")
+            val n57 = r.finalCount(281, 0, "f4")
             v.f4.clear()
-            for (i41 in 0 until n40) {
-                val p42 = r.pos()
-                val x43 = StructSimple()
+            for (i58 in 0 until n57) {
+                val p59 = r.pos()
+                val x60 = StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x43)
+                    StructSimple.fbeReadFinal(r, x60)
                 } catch (e: DecodeException) {
-                    throw e.at("f4", i41)
+                    throw e.at("f4", i58)
                 }
-                if (!v.f4.add(x43)) throw r.duplicateKey("f4", p42)
+                if (!v.f4.add(x60)) throw r.duplicateKey("f4", p59)
+            }
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(16)
+            val t61: MutableSet<UByte> = TreeSet()
+            val n62 = r.finalCount(1, 1, "f1")
+            t61.clear()
+            for (i63 in 0 until n62) {
+                val p64 = r.pos()
+                if (!t61.add(r.finalI8("f1").toUByte())) throw r.duplicateKey("f1", p64)
+            }
+            val t65: MutableSet<EnumSimple> = TreeSet()
+            val n66 = r.finalCount(4, 4, "f2")
+            t65.clear()
+            for (i67 in 0 until n66) {
+                val p68 = r.pos()
+                if (!t65.add(EnumSimple(r.finalI32("f2")))) throw r.duplicateKey("f2", p68)
+            }
+            val t69: MutableSet<FlagsSimple> = TreeSet()
+            val n70 = r.finalCount(4, 4, "f3")
+            t69.clear()
+            for (i71 in 0 until n70) {
+                val p72 = r.pos()
+                if (!t69.add(FlagsSimple(r.finalI32("f3")))) throw r.duplicateKey("f3", p72)
+            }
+            val t73: MutableSet<StructSimple> = TreeSet(StructSimple.KEY_ORDER)
+            val n74 = r.finalCount(281, 0, "f4")
+            t73.clear()
+            for (i75 in 0 until n74) {
+                val p76 = r.pos()
+                val x77 = StructSimple()
+                try {
+                    StructSimple.fbeReadFinal(r, x77)
+                } catch (e: DecodeException) {
+                    throw e.at("f4", i75)
+                }
+                if (!t73.add(x77)) throw r.duplicateKey("f4", p76)
             }
             r.leave()
         }
@@ -393,7 +507,9 @@ open class StructSet(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -401,7 +517,13 @@ open class StructSet(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 132, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("test.StructSet")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

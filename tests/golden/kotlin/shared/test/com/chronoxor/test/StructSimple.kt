@@ -663,6 +663,260 @@ open class StructSimple(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 110, 217)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.spend(64, b, "id")
+                r.leave()
+                return
+            }
+            if (n < 13) {
+                r.spend(64, b, "f1")
+                r.leave()
+                return
+            }
+            if (n < 14) {
+                r.spend(64, b, "f2")
+                r.leave()
+                return
+            }
+            if (n < 15) {
+                r.spend(64, b, "f3")
+                r.leave()
+                return
+            }
+            if (n < 16) {
+                r.spend(64, b, "f4")
+                r.leave()
+                return
+            }
+            if (n < 17) {
+                r.spend(64, b, "f5")
+                r.leave()
+                return
+            }
+            if (n < 18) {
+                r.spend(64, b, "f6")
+                r.leave()
+                return
+            }
+            if (n < 22) {
+                r.spend(64, b, "f7")
+                r.leave()
+                return
+            }
+            if (n < 26) {
+                r.spend(64, b, "f8")
+                r.leave()
+                return
+            }
+            if (n < 27) {
+                r.spend(64, b, "f9")
+                r.leave()
+                return
+            }
+            if (n < 28) {
+                r.spend(64, b, "f10")
+                r.leave()
+                return
+            }
+            if (n < 29) {
+                r.spend(64, b, "f11")
+                r.leave()
+                return
+            }
+            if (n < 30) {
+                r.spend(64, b, "f12")
+                r.leave()
+                return
+            }
+            if (n < 32) {
+                r.spend(64, b, "f13")
+                r.leave()
+                return
+            }
+            if (n < 34) {
+                r.spend(64, b, "f14")
+                r.leave()
+                return
+            }
+            if (n < 36) {
+                r.spend(64, b, "f15")
+                r.leave()
+                return
+            }
+            if (n < 38) {
+                r.spend(64, b, "f16")
+                r.leave()
+                return
+            }
+            if (n < 42) {
+                r.spend(64, b, "f17")
+                r.leave()
+                return
+            }
+            if (n < 46) {
+                r.spend(64, b, "f18")
+                r.leave()
+                return
+            }
+            if (n < 50) {
+                r.spend(64, b, "f19")
+                r.leave()
+                return
+            }
+            if (n < 54) {
+                r.spend(64, b, "f20")
+                r.leave()
+                return
+            }
+            if (n < 62) {
+                r.spend(64, b, "f21")
+                r.leave()
+                return
+            }
+            if (n < 70) {
+                r.spend(64, b, "f22")
+                r.leave()
+                return
+            }
+            if (n < 78) {
+                r.spend(64, b, "f23")
+                r.leave()
+                return
+            }
+            if (n < 86) {
+                r.spend(64, b, "f24")
+                r.leave()
+                return
+            }
+            if (n < 90) {
+                r.spend(64, b, "f25")
+                r.leave()
+                return
+            }
+            if (n < 94) {
+                r.spend(64, b, "f26")
+                r.leave()
+                return
+            }
+            if (n < 102) {
+                r.spend(64, b, "f27")
+                r.leave()
+                return
+            }
+            if (n < 110) {
+                r.spend(64, b, "f28")
+                r.leave()
+                return
+            }
+            if (n < 126) {
+                r.spend(64, b, "f29")
+                r.leave()
+                return
+            }
+            if (n < 142) {
+                r.spend(64, b, "f30")
+                r.leave()
+                return
+            }
+            if (n < 146) {
+                r.spend(64, b, "f31")
+                r.leave()
+                return
+            }
+            r.skipString(b, b + 142, "f31")
+            if (n < 150) {
+                r.spend(64, b, "f32")
+                r.leave()
+                return
+            }
+            r.skipString(b, b + 146, "f32")
+            if (n < 158) {
+                r.spend(64, b, "f33")
+                r.leave()
+                return
+            }
+            if (n < 166) {
+                r.spend(64, b, "f34")
+                r.leave()
+                return
+            }
+            if (n < 174) {
+                r.spend(64, b, "f35")
+                r.leave()
+                return
+            }
+            if (n < 190) {
+                r.spend(64, b, "f36")
+                r.leave()
+                return
+            }
+            if (n < 206) {
+                r.spend(64, b, "f37")
+                r.leave()
+                return
+            }
+            if (n < 222) {
+                r.spend(64, b, "f38")
+                r.leave()
+                return
+            }
+            if (n < 223) {
+                r.spend(64, b, "f39")
+                r.leave()
+                return
+            }
+            if (n < 224) {
+                r.spend(64, b, "f40")
+                r.leave()
+                return
+            }
+            if (n < 228) {
+                r.spend(64, b, "f41")
+                r.leave()
+                return
+            }
+            try {
+                com.chronoxor.proto.Order.fbeVerify(r, b, b + 224)
+            } catch (e: DecodeException) {
+                throw e.at("f41")
+            }
+            if (n < 232) {
+                r.spend(38, b, "f42")
+                r.leave()
+                return
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeVerify(r, b, b + 228)
+            } catch (e: DecodeException) {
+                throw e.at("f42")
+            }
+            if (n < 233) {
+                r.spend(26, b, "f43")
+                r.leave()
+                return
+            }
+            if (n < 237) {
+                r.spend(26, b, "f44")
+                r.leave()
+                return
+            }
+            try {
+                com.chronoxor.proto.Account.fbeVerify(r, b, b + 233)
+            } catch (e: DecodeException) {
+                throw e.at("f44")
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -687,7 +941,9 @@ open class StructSimple(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -695,7 +951,12 @@ open class StructSimple(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("test.StructSimple")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
@@ -834,6 +1095,41 @@ open class StructSimple(
         }
 
         /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(217)
+            r.run(
+                134,
+                "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2," +
+                    "f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16",
+            )
+            r.finalSkipString("f31")
+            r.finalSkipString("f32")
+            r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
+            try {
+                com.chronoxor.proto.Order.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f42")
+            }
+            r.fixed(1, "f43")
+            try {
+                com.chronoxor.proto.Account.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f44")
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a final root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -859,7 +1155,9 @@ open class StructSimple(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -867,7 +1165,13 @@ open class StructSimple(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 110, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("test.StructSimple")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -417,6 +417,110 @@ open class StructVector(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 130, 40)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.leave()
+                return
+            }
+            r.vector(b, b + 8, 1, 1, "f1")
+            if (n < 16) {
+                r.leave()
+                return
+            }
+            val e79 = r.vector(b, b + 12, 5, 1, "f2")
+            val n80 = r.count()
+            for (i81 in 0 until n80) {
+                r.optional(b, e79 + i81 * 5, 1, "f2")
+            }
+            if (n < 20) {
+                r.leave()
+                return
+            }
+            val e82 = r.vector(b, b + 16, 4, 4, "f3")
+            val n83 = r.count()
+            for (i84 in 0 until n83) {
+                r.skipBytes(b, e82 + i84 * 4, "f3")
+            }
+            if (n < 24) {
+                r.leave()
+                return
+            }
+            val e85 = r.vector(b, b + 20, 5, 1, "f4")
+            val n86 = r.count()
+            for (i87 in 0 until n86) {
+                val s88 = r.optional(b, e85 + i87 * 5, 4, "f4")
+                if (s88 >= 0) {
+                    r.skipBytes(s88, s88, "f4")
+                }
+            }
+            if (n < 28) {
+                r.leave()
+                return
+            }
+            r.vector(b, b + 24, 4, 4, "f5")
+            if (n < 32) {
+                r.leave()
+                return
+            }
+            val e89 = r.vector(b, b + 28, 5, 1, "f6")
+            val n90 = r.count()
+            for (i91 in 0 until n90) {
+                r.optional(b, e89 + i91 * 5, 4, "f6")
+            }
+            if (n < 36) {
+                r.leave()
+                return
+            }
+            r.vector(b, b + 32, 4, 4, "f7")
+            if (n < 40) {
+                r.leave()
+                return
+            }
+            val e92 = r.vector(b, b + 36, 5, 1, "f8")
+            val n93 = r.count()
+            for (i94 in 0 until n93) {
+                r.optional(b, e92 + i94 * 5, 4, "f8")
+            }
+            if (n < 44) {
+                r.leave()
+                return
+            }
+            val e95 = r.vector(b, b + 40, 4, 0, "f9")
+            val n96 = r.count()
+            for (i97 in 0 until n96) {
+                try {
+                    StructSimple.fbeVerify(r, b, e95 + i97 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("f9", i97)
+                }
+            }
+            if (n < 48) {
+                r.leave()
+                return
+            }
+            val e98 = r.vector(b, b + 44, 5, 1, "f10")
+            val n99 = r.count()
+            for (i100 in 0 until n99) {
+                val s101 = r.optional(b, e98 + i100 * 5, 4, "f10")
+                if (s101 >= 0) {
+                    try {
+                        StructSimple.fbeVerify(r, s101, s101)
+                    } catch (e: DecodeException) {
+                        throw e.at("f10", i100)
+                    }
+                }
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -441,7 +545,9 @@ open class StructVector(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -449,77 +555,82 @@ open class StructVector(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("test.StructVector")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructVector) {
             w.appendCount(v.f1.size)
-            for (x79 in v.f1) {
-                w.appendI8(x79.toByte())
+            for (x102 in v.f1) {
+                w.appendI8(x102.toByte())
             }
             w.appendCount(v.f2.size)
-            for (x80 in v.f2) {
-                w.appendBool(x80 != null)
-                if (x80 != null) {
-                    w.appendI8(x80.toByte())
+            for (x103 in v.f2) {
+                w.appendBool(x103 != null)
+                if (x103 != null) {
+                    w.appendI8(x103.toByte())
                 }
             }
             w.appendCount(v.f3.size)
-            for (x81 in v.f3) {
-                w.appendBytes(x81)
+            for (x104 in v.f3) {
+                w.appendBytes(x104)
             }
             w.appendCount(v.f4.size)
-            for (x82 in v.f4) {
-                w.appendBool(x82 != null)
-                if (x82 != null) {
-                    w.appendBytes(x82)
+            for (x105 in v.f4) {
+                w.appendBool(x105 != null)
+                if (x105 != null) {
+                    w.appendBytes(x105)
                 }
             }
             w.appendCount(v.f5.size)
-            for (x83 in v.f5) {
-                w.appendI32(x83.value)
+            for (x106 in v.f5) {
+                w.appendI32(x106.value)
             }
             w.appendCount(v.f6.size)
-            for (x84 in v.f6) {
-                w.appendBool(x84 != null)
-                if (x84 != null) {
-                    w.appendI32(x84.value)
+            for (x107 in v.f6) {
+                w.appendBool(x107 != null)
+                if (x107 != null) {
+                    w.appendI32(x107.value)
                 }
             }
             w.appendCount(v.f7.size)
-            for (x85 in v.f7) {
-                w.appendI32(x85.value)
+            for (x108 in v.f7) {
+                w.appendI32(x108.value)
             }
             w.appendCount(v.f8.size)
-            for (x86 in v.f8) {
-                w.appendBool(x86 != null)
-                if (x86 != null) {
-                    w.appendI32(x86.value)
+            for (x109 in v.f8) {
+                w.appendBool(x109 != null)
+                if (x109 != null) {
+                    w.appendI32(x109.value)
                 }
             }
             w.appendCount(v.f9.size)
-            var i88 = 0
-            for (x87 in v.f9) {
+            var i111 = 0
+            for (x110 in v.f9) {
                 try {
-                    StructSimple.fbeWriteFinal(w, x87)
+                    StructSimple.fbeWriteFinal(w, x110)
                 } catch (e: EncodeException) {
-                    throw e.at("f9", i88)
+                    throw e.at("f9", i111)
                 }
-                i88++
+                i111++
             }
             w.appendCount(v.f10.size)
-            var i90 = 0
-            for (x89 in v.f10) {
-                w.appendBool(x89 != null)
-                if (x89 != null) {
+            var i113 = 0
+            for (x112 in v.f10) {
+                w.appendBool(x112 != null)
+                if (x112 != null) {
                     try {
-                        StructSimple.fbeWriteFinal(w, x89)
+                        StructSimple.fbeWriteFinal(w, x112)
                     } catch (e: EncodeException) {
-                        throw e.at("f10", i90)
+                        throw e.at("f10", i113)
                     }
                 }
-                i90++
+                i113++
             }
         }
 
@@ -531,77 +642,137 @@ open class StructVector(
          */
         fun fbeReadFinal(r: Reader, v: StructVector) {
             r.enter(40)
-            val n91 = r.finalCount(1, 1, "f1")
+            val n114 = r.finalCount(1, 1, "f1")
             v.f1.clear()
-            for (i92 in 0 until n91) {
+            for (i115 in 0 until n114) {
                 v.f1.add(r.finalI8("f1").toUByte())
             }
-            val n93 = r.finalCount(1, 1, "f2")
+            val n116 = r.finalCount(1, 1, "f2")
             v.f2.clear()
-            for (i94 in 0 until n93) {
-                val x95: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
-                v.f2.add(x95)
+            for (i117 in 0 until n116) {
+                val x118: UByte? = if (r.finalHas("f2")) r.finalI8("f2").toUByte() else null
+                v.f2.add(x118)
             }
-            val n96 = r.finalCount(4, 4, "f3")
+            val n119 = r.finalCount(4, 4, "f3")
             v.f3.clear()
-            for (i97 in 0 until n96) {
+            for (i120 in 0 until n119) {
                 v.f3.add(r.finalBytes("f3"))
             }
-            val n98 = r.finalCount(1, 1, "f4")
+            val n121 = r.finalCount(1, 1, "f4")
             v.f4.clear()
-            for (i99 in 0 until n98) {
-                val x100: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
-                v.f4.add(x100)
+            for (i122 in 0 until n121) {
+                val x123: ByteArray? = if (r.finalHas("f4")) r.finalBytes("f4") else null
+                v.f4.add(x123)
             }
-            val n101 = r.finalCount(4, 4, "f5")
+            val n124 = r.finalCount(4, 4, "f5")
             v.f5.clear()
-            for (i102 in 0 until n101) {
+            for (i125 in 0 until n124) {
                 v.f5.add(EnumSimple(r.finalI32("f5")))
             }
-            val n103 = r.finalCount(1, 1, "f6")
+            val n126 = r.finalCount(1, 1, "f6")
             v.f6.clear()
-            for (i104 in 0 until n103) {
-                val x105: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
-                v.f6.add(x105)
+            for (i127 in 0 until n126) {
+                val x128: EnumSimple? = if (r.finalHas("f6")) EnumSimple(r.finalI32("f6")) else null
+                v.f6.add(x128)
             }
-            val n106 = r.finalCount(4, 4, "f7")
+            val n129 = r.finalCount(4, 4, "f7")
             v.f7.clear()
-            for (i107 in 0 until n106) {
+            for (i130 in 0 until n129) {
                 v.f7.add(FlagsSimple(r.finalI32("f7")))
             }
-            val n108 = r.finalCount(1, 1, "f8")
+            val n131 = r.finalCount(1, 1, "f8")
             v.f8.clear()
-            for (i109 in 0 until n108) {
-                val x110: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
-                v.f8.add(x110)
+            for (i132 in 0 until n131) {
+                val x133: FlagsSimple? = if (r.finalHas("f8")) FlagsSimple(r.finalI32("f8")) else null
+                v.f8.add(x133)
             }
-            val n111 = r.finalCount(281, 0, "f9")
-            val m112 = v.f9.size
-            for (i113 in 0 until n111) {
-                val x114 = if (i113 < m112) v.f9[i113] else StructSimple()
+            val n134 = r.finalCount(281, 0, "f9")
+            val m135 = v.f9.size
+            for (i136 in 0 until n134) {
+                val x137 = if (i136 < m135) v.f9[i136] else StructSimple()
                 try {
-                    StructSimple.fbeReadFinal(r, x114)
+                    StructSimple.fbeReadFinal(r, x137)
                 } catch (e: DecodeException) {
-                    throw e.at("f9", i113)
+                    throw e.at("f9", i136)
                 }
-                if (i113 >= m112) v.f9.add(x114)
+                if (i136 >= m135) v.f9.add(x137)
             }
-            if (m112 > n111) v.f9.subList(n111, m112).clear()
-            val n115 = r.finalCount(1, 1, "f10")
+            if (m135 > n134) v.f9.subList(n134, m135).clear()
+            val n138 = r.finalCount(1, 1, "f10")
             v.f10.clear()
-            for (i116 in 0 until n115) {
-                val x117: StructSimple? = if (r.finalHas("f10")) {
-                    val x118 = StructSimple()
+            for (i139 in 0 until n138) {
+                val x140: StructSimple? = if (r.finalHas("f10")) {
+                    val x141 = StructSimple()
                     try {
-                        StructSimple.fbeReadFinal(r, x118)
+                        StructSimple.fbeReadFinal(r, x141)
                     } catch (e: DecodeException) {
-                        throw e.at("f10", i116)
+                        throw e.at("f10", i139)
                     }
-                    x118
+                    x141
                 } else {
                     null
                 }
-                v.f10.add(x117)
+                v.f10.add(x140)
+            }
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(40)
+            r.fixed(r.finalCount(1, 1, "f1").toLong(), 1, "f1")
+            val n142 = r.finalCount(1, 1, "f2")
+            for (i143 in 0 until n142) {
+                if (r.finalHas("f2")) {
+                    r.fixed(1, "f2")
+                }
+            }
+            val n144 = r.finalCount(4, 4, "f3")
+            for (i145 in 0 until n144) {
+                r.finalSkipBytes("f3")
+            }
+            val n146 = r.finalCount(1, 1, "f4")
+            for (i147 in 0 until n146) {
+                if (r.finalHas("f4")) {
+                    r.finalSkipBytes("f4")
+                }
+            }
+            r.fixed(r.finalCount(4, 4, "f5").toLong(), 4, "f5")
+            val n148 = r.finalCount(1, 1, "f6")
+            for (i149 in 0 until n148) {
+                if (r.finalHas("f6")) {
+                    r.fixed(4, "f6")
+                }
+            }
+            r.fixed(r.finalCount(4, 4, "f7").toLong(), 4, "f7")
+            val n150 = r.finalCount(1, 1, "f8")
+            for (i151 in 0 until n150) {
+                if (r.finalHas("f8")) {
+                    r.fixed(4, "f8")
+                }
+            }
+            val n152 = r.finalCount(281, 0, "f9")
+            for (i153 in 0 until n152) {
+                try {
+                    StructSimple.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f9", i153)
+                }
+            }
+            val n154 = r.finalCount(1, 1, "f10")
+            for (i155 in 0 until n154) {
+                if (r.finalHas("f10")) {
+                    try {
+                        StructSimple.fbeVerifyFinal(r)
+                    } catch (e: DecodeException) {
+                        throw e.at("f10", i155)
+                    }
+                }
             }
             r.leave()
         }
@@ -632,7 +803,9 @@ open class StructVector(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -640,7 +813,13 @@ open class StructVector(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 130, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("test.StructVector")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

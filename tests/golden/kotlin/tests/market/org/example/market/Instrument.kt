@@ -200,6 +200,23 @@ open class Instrument(var symbol: String = "", var digits: Int = 5) {
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 501, 8)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.leave()
+                return
+            }
+            r.skipString(b, b + 8, "symbol")
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -224,7 +241,9 @@ open class Instrument(var symbol: String = "", var digits: Int = 5) {
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -232,7 +251,12 @@ open class Instrument(var symbol: String = "", var digits: Int = 5) {
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("market.Instrument")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
@@ -251,6 +275,19 @@ open class Instrument(var symbol: String = "", var digits: Int = 5) {
             r.enter(8)
             v.symbol = r.finalString("symbol")
             v.digits = r.finalI32("digits")
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(8)
+            r.finalSkipString("symbol")
+            r.fixed(4, "digits")
             r.leave()
         }
 
@@ -280,7 +317,9 @@ open class Instrument(var symbol: String = "", var digits: Int = 5) {
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -288,7 +327,13 @@ open class Instrument(var symbol: String = "", var digits: Int = 5) {
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 501, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("market.Instrument")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -1015,6 +1015,423 @@ open class Everything(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 1026, 258)
+            val n = r.i32(b)
+            if (n < 12) {
+                r.spend(12, b, "id")
+                r.leave()
+                return
+            }
+            if (n < 13) {
+                r.spend(12, b, "f1")
+                r.leave()
+                return
+            }
+            if (n < 14) {
+                r.spend(12, b, "f2")
+                r.leave()
+                return
+            }
+            if (n < 15) {
+                r.spend(12, b, "f3")
+                r.leave()
+                return
+            }
+            if (n < 19) {
+                r.spend(12, b, "f4")
+                r.leave()
+                return
+            }
+            if (n < 20) {
+                r.spend(12, b, "f5")
+                r.leave()
+                return
+            }
+            if (n < 21) {
+                r.spend(12, b, "f6")
+                r.leave()
+                return
+            }
+            if (n < 23) {
+                r.spend(12, b, "f7")
+                r.leave()
+                return
+            }
+            if (n < 25) {
+                r.spend(12, b, "f8")
+                r.leave()
+                return
+            }
+            if (n < 29) {
+                r.spend(12, b, "f9")
+                r.leave()
+                return
+            }
+            if (n < 33) {
+                r.spend(12, b, "f10")
+                r.leave()
+                return
+            }
+            if (n < 41) {
+                r.spend(12, b, "f11")
+                r.leave()
+                return
+            }
+            if (n < 49) {
+                r.spend(12, b, "f12")
+                r.leave()
+                return
+            }
+            if (n < 53) {
+                r.spend(12, b, "f13")
+                r.leave()
+                return
+            }
+            if (n < 61) {
+                r.spend(12, b, "f14")
+                r.leave()
+                return
+            }
+            if (n < 77) {
+                r.spend(12, b, "f15")
+                r.leave()
+                return
+            }
+            if (n < 93) {
+                r.spend(12, b, "f16")
+                r.leave()
+                return
+            }
+            if (n < 97) {
+                r.spend(12, b, "f17")
+                r.leave()
+                return
+            }
+            r.skipString(b, b + 93, "f17")
+            if (n < 105) {
+                r.spend(12, b, "f18")
+                r.leave()
+                return
+            }
+            if (n < 113) {
+                r.spend(12, b, "f19")
+                r.leave()
+                return
+            }
+            if (n < 129) {
+                r.spend(12, b, "f20")
+                r.leave()
+                return
+            }
+            if (n < 145) {
+                r.spend(12, b, "f21")
+                r.leave()
+                return
+            }
+            if (n < 161) {
+                r.spend(12, b, "f22")
+                r.leave()
+                return
+            }
+            if (n < 177) {
+                r.spend(12, b, "f23")
+                r.leave()
+                return
+            }
+            if (n < 181) {
+                r.spend(12, b, "f24")
+                r.leave()
+                return
+            }
+            r.skipBytes(b, b + 177, "f24")
+            if (n < 182) {
+                r.spend(12, b, "f25")
+                r.leave()
+                return
+            }
+            if (n < 183) {
+                r.spend(12, b, "f26")
+                r.leave()
+                return
+            }
+            if (n < 184) {
+                r.spend(12, b, "f27")
+                r.leave()
+                return
+            }
+            if (n < 192) {
+                r.spend(12, b, "f28")
+                r.leave()
+                return
+            }
+            if (n < 196) {
+                r.spend(12, b, "f29")
+                r.leave()
+                return
+            }
+            try {
+                Counted.fbeVerify(r, b, b + 192)
+            } catch (e: DecodeException) {
+                throw e.at("f29")
+            }
+            if (n < 200) {
+                r.spend(8, b, "f30")
+                r.leave()
+                return
+            }
+            try {
+                org.example.market.Instrument.fbeVerify(r, b, b + 196)
+            } catch (e: DecodeException) {
+                throw e.at("f30")
+            }
+            if (n < 205) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 200, 4, "f31")
+            if (n < 210) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 205, 4, "f32")
+            if (n < 215) {
+                r.leave()
+                return
+            }
+            val s127 = r.optional(b, b + 210, 4, "f33")
+            if (s127 >= 0) {
+                r.skipString(s127, s127, "f33")
+            }
+            if (n < 220) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 215, 1, "f34")
+            if (n < 225) {
+                r.leave()
+                return
+            }
+            val s128 = r.optional(b, b + 220, 4, "f35")
+            if (s128 >= 0) {
+                try {
+                    Counted.fbeVerify(r, s128, s128)
+                } catch (e: DecodeException) {
+                    throw e.at("f35")
+                }
+            }
+            if (n < 247) {
+                r.leave()
+                return
+            }
+            for (i129 in 0 until 2) {
+                val s130 = r.optional(b, b + 237 + i129 * 5, 4, "f37")
+                if (s130 >= 0) {
+                    r.skipString(s130, s130, "f37")
+                }
+            }
+            if (n < 251) {
+                r.leave()
+                return
+            }
+            r.vector(b, b + 247, 8, 8, "f38")
+            if (n < 255) {
+                r.leave()
+                return
+            }
+            val e131 = r.vector(b, b + 251, 5, 1, "f39")
+            val n132 = r.count()
+            for (i133 in 0 until n132) {
+                val s134 = r.optional(b, e131 + i133 * 5, 4, "f39")
+                if (s134 >= 0) {
+                    try {
+                        Counted.fbeVerify(r, s134, s134)
+                    } catch (e: DecodeException) {
+                        throw e.at("f39", i133)
+                    }
+                }
+            }
+            if (n < 259) {
+                r.leave()
+                return
+            }
+            val e135 = r.vector(b, b + 255, 4, 4, "f40")
+            val n136 = r.count()
+            for (i137 in 0 until n136) {
+                r.skipString(b, e135 + i137 * 4, "f40")
+            }
+            if (n < 263) {
+                r.leave()
+                return
+            }
+            val t138: MutableSet<Long> = TreeSet()
+            val e139 = r.vector(b, b + 259, 8, 8, "f41")
+            val n140 = r.count()
+            t138.clear()
+            for (i141 in 0 until n140) {
+                if (!t138.add(r.i64(e139 + i141 * 8))) throw r.duplicateKey("f41", e139 + i141 * 8)
+            }
+            if (n < 267) {
+                r.leave()
+                return
+            }
+            val t142: MutableSet<org.example.market.Instrument> = TreeSet(org.example.market.Instrument.KEY_ORDER)
+            val e143 = r.vector(b, b + 263, 4, 0, "f42")
+            val n144 = r.count()
+            t142.clear()
+            for (i145 in 0 until n144) {
+                val x146 = org.example.market.Instrument()
+                try {
+                    org.example.market.Instrument.fbeRead(r, b, e143 + i145 * 4, x146)
+                } catch (e: DecodeException) {
+                    throw e.at("f42", i145)
+                }
+                if (!t142.add(x146)) throw r.duplicateKey("f42", e143 + i145 * 4)
+            }
+            if (n < 271) {
+                r.leave()
+                return
+            }
+            val t147: MutableMap<Int, String> = TreeMap()
+            val e148 = r.vector(b, b + 267, 8, 8, "f43")
+            val n149 = r.count()
+            t147.clear()
+            for (i150 in 0 until n149) {
+                val k151 = r.i32(e148 + i150 * 8)
+                t147[k151] = r.string(b, e148 + i150 * 8 + 4, "f43")
+                if (t147.size != i150 + 1) throw r.duplicateKey("f43", e148 + i150 * 8)
+            }
+            if (n < 275) {
+                r.leave()
+                return
+            }
+            val t152: MutableMap<String, Counted?> = TreeMap(Compare.STRING)
+            val e153 = r.vector(b, b + 271, 9, 5, "f44")
+            val n154 = r.count()
+            t152.clear()
+            for (i155 in 0 until n154) {
+                val k156 = r.string(b, e153 + i155 * 9, "f44")
+                val s158 = r.optional(b, e153 + i155 * 9 + 4, 4, "f44")
+                val x157: Counted? = if (s158 >= 0) {
+                    val x159 = Counted()
+                    try {
+                        Counted.fbeRead(r, s158, s158, x159)
+                    } catch (e: DecodeException) {
+                        throw e.at("f44", i155)
+                    }
+                    x159
+                } else {
+                    null
+                }
+                t152[k156] = x157
+                if (t152.size != i155 + 1) throw r.duplicateKey("f44", e153 + i155 * 9)
+            }
+            if (n < 279) {
+                r.leave()
+                return
+            }
+            val t160: MutableMap<UUID, ByteArray> = LinkedHashMap()
+            val e161 = r.vector(b, b + 275, 20, 20, "f45")
+            val n162 = r.count()
+            t160.clear()
+            for (i163 in 0 until n162) {
+                val k164 = r.uuid(e161 + i163 * 20)
+                t160[k164] = r.bytes(b, e161 + i163 * 20 + 16, "f45")
+                if (t160.size != i163 + 1) throw r.duplicateKey("f45", e161 + i163 * 20)
+            }
+            if (n < 283) {
+                r.leave()
+                return
+            }
+            val t165: MutableMap<org.example.market.Instrument, Counted> = LinkedHashMap()
+            val e166 = r.vector(b, b + 279, 8, 0, "f46")
+            val n167 = r.count()
+            t165.clear()
+            for (i168 in 0 until n167) {
+                val x169 = org.example.market.Instrument()
+                try {
+                    org.example.market.Instrument.fbeRead(r, b, e166 + i168 * 8, x169)
+                } catch (e: DecodeException) {
+                    throw e.at("f46", i168)
+                }
+                val x170 = Counted()
+                try {
+                    Counted.fbeRead(r, b, e166 + i168 * 8 + 4, x170)
+                } catch (e: DecodeException) {
+                    throw e.at("f46", i168)
+                }
+                t165[x169] = x170
+                if (t165.size != i168 + 1) throw r.duplicateKey("f46", e166 + i168 * 8)
+            }
+            if (n < 288) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 283, 4, "f47")
+            if (n < 294) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 289, 8, "f48")
+            if (n < 298) {
+                r.leave()
+                return
+            }
+            val t171: MutableMap<ByteArray, Int> = TreeMap(Compare.BYTES)
+            val e172 = r.vector(b, b + 294, 8, 8, "f49")
+            val n173 = r.count()
+            t171.clear()
+            for (i174 in 0 until n173) {
+                val k175 = r.bytes(b, e172 + i174 * 8, "f49")
+                t171[k175] = r.i32(e172 + i174 * 8 + 4)
+                if (t171.size != i174 + 1) throw r.duplicateKey("f49", e172 + i174 * 8)
+            }
+            if (n < 302) {
+                r.leave()
+                return
+            }
+            val t176: MutableMap<ByteArray, String> = TreeMap(Compare.BYTES)
+            val e177 = r.vector(b, b + 298, 8, 8, "f50")
+            val n178 = r.count()
+            t176.clear()
+            for (i179 in 0 until n178) {
+                val k180 = r.bytes(b, e177 + i179 * 8, "f50")
+                t176[k180] = r.string(b, e177 + i179 * 8 + 4, "f50")
+                if (t176.size != i179 + 1) throw r.duplicateKey("f50", e177 + i179 * 8)
+            }
+            if (n < 306) {
+                r.leave()
+                return
+            }
+            val t181: MutableSet<BigDecimal> = TreeSet()
+            val e182 = r.vector(b, b + 302, 16, 16, "f51")
+            val n183 = r.count()
+            t181.clear()
+            for (i184 in 0 until n183) {
+                if (!t181.add(r.decimal(e182 + i184 * 16))) throw r.duplicateKey("f51", e182 + i184 * 16)
+            }
+            if (n < 310) {
+                r.leave()
+                return
+            }
+            val t185: MutableMap<BigDecimal, Int> = TreeMap()
+            val e186 = r.vector(b, b + 306, 20, 20, "f52")
+            val n187 = r.count()
+            t185.clear()
+            for (i188 in 0 until n187) {
+                val k189 = r.decimal(e186 + i188 * 20)
+                t185[k189] = r.i32(e186 + i188 * 20 + 16)
+                if (t185.size != i188 + 1) throw r.duplicateKey("f52", e186 + i188 * 20)
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -1039,7 +1456,9 @@ open class Everything(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -1047,7 +1466,12 @@ open class Everything(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("everything.Everything")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
@@ -1091,151 +1515,151 @@ open class Everything(
             } catch (e: EncodeException) {
                 throw e.at("f30")
             }
-            val o127 = v.f31
-            w.appendBool(o127 != null)
-            if (o127 != null) {
-                w.appendI32(o127)
+            val o190 = v.f31
+            w.appendBool(o190 != null)
+            if (o190 != null) {
+                w.appendI32(o190)
             }
-            val o128 = v.f32
-            w.appendBool(o128 != null)
-            if (o128 != null) {
-                w.appendI32(o128)
+            val o191 = v.f32
+            w.appendBool(o191 != null)
+            if (o191 != null) {
+                w.appendI32(o191)
             }
-            val o129 = v.f33
-            w.appendBool(o129 != null)
-            if (o129 != null) {
-                w.appendString(o129)
+            val o192 = v.f33
+            w.appendBool(o192 != null)
+            if (o192 != null) {
+                w.appendString(o192)
             }
-            val o130 = v.f34
-            w.appendBool(o130 != null)
-            if (o130 != null) {
-                w.appendI8(o130.value.toByte())
+            val o193 = v.f34
+            w.appendBool(o193 != null)
+            if (o193 != null) {
+                w.appendI8(o193.value.toByte())
             }
-            val o131 = v.f35
-            w.appendBool(o131 != null)
-            if (o131 != null) {
+            val o194 = v.f35
+            w.appendBool(o194 != null)
+            if (o194 != null) {
                 try {
-                    Counted.fbeWriteFinal(w, o131)
+                    Counted.fbeWriteFinal(w, o194)
                 } catch (e: EncodeException) {
                     throw e.at("f35")
                 }
             }
             Writer.checkLength(v.f36.size, 3, "f36")
-            for (i132 in 0 until 3) {
-                w.appendI32(v.f36[i132])
+            for (i195 in 0 until 3) {
+                w.appendI32(v.f36[i195])
             }
             Writer.checkLength(v.f37.size, 2, "f37")
-            for (i133 in 0 until 2) {
-                val o134 = v.f37[i133]
-                w.appendBool(o134 != null)
-                if (o134 != null) {
-                    w.appendString(o134)
+            for (i196 in 0 until 2) {
+                val o197 = v.f37[i196]
+                w.appendBool(o197 != null)
+                if (o197 != null) {
+                    w.appendString(o197)
                 }
             }
             w.appendCount(v.f38.size)
-            for (x135 in v.f38) {
-                w.appendF64(x135)
+            for (x198 in v.f38) {
+                w.appendF64(x198)
             }
             w.appendCount(v.f39.size)
-            var i137 = 0
-            for (x136 in v.f39) {
-                w.appendBool(x136 != null)
-                if (x136 != null) {
+            var i200 = 0
+            for (x199 in v.f39) {
+                w.appendBool(x199 != null)
+                if (x199 != null) {
                     try {
-                        Counted.fbeWriteFinal(w, x136)
+                        Counted.fbeWriteFinal(w, x199)
                     } catch (e: EncodeException) {
-                        throw e.at("f39", i137)
+                        throw e.at("f39", i200)
                     }
                 }
-                i137++
+                i200++
             }
             w.appendCount(v.f40.size)
-            for (x138 in v.f40) {
-                w.appendString(x138)
+            for (x201 in v.f40) {
+                w.appendString(x201)
             }
             w.appendCount(v.f41.size)
-            for (x139 in Compare.distinct(v.f41, null, "f41")) {
-                w.appendI64(x139)
+            for (x202 in Compare.distinct(v.f41, null, "f41")) {
+                w.appendI64(x202)
             }
             w.appendCount(v.f42.size)
-            var i141 = 0
-            for (x140 in Compare.distinct(v.f42, org.example.market.Instrument.KEY_ORDER, "f42")) {
+            var i204 = 0
+            for (x203 in Compare.distinct(v.f42, org.example.market.Instrument.KEY_ORDER, "f42")) {
                 try {
-                    org.example.market.Instrument.fbeWriteFinal(w, x140)
+                    org.example.market.Instrument.fbeWriteFinal(w, x203)
                 } catch (e: EncodeException) {
-                    throw e.at("f42", i141)
+                    throw e.at("f42", i204)
                 }
-                i141++
+                i204++
             }
             w.appendCount(v.f43.size)
-            for (x142 in Compare.distinct(v.f43, null, "f43")) {
-                w.appendI32(x142.key)
-                w.appendString(x142.value)
+            for (x205 in Compare.distinct(v.f43, null, "f43")) {
+                w.appendI32(x205.key)
+                w.appendString(x205.value)
             }
             w.appendCount(v.f44.size)
-            var i144 = 0
-            for (x143 in Compare.distinct(v.f44, Compare.STRING, "f44")) {
-                w.appendString(x143.key)
-                val o145 = x143.value
-                w.appendBool(o145 != null)
-                if (o145 != null) {
+            var i207 = 0
+            for (x206 in Compare.distinct(v.f44, Compare.STRING, "f44")) {
+                w.appendString(x206.key)
+                val o208 = x206.value
+                w.appendBool(o208 != null)
+                if (o208 != null) {
                     try {
-                        Counted.fbeWriteFinal(w, o145)
+                        Counted.fbeWriteFinal(w, o208)
                     } catch (e: EncodeException) {
-                        throw e.at("f44", i144)
+                        throw e.at("f44", i207)
                     }
                 }
-                i144++
+                i207++
             }
             w.appendCount(v.f45.size)
-            for (x146 in v.f45.entries) {
-                w.appendUuid(x146.key)
-                w.appendBytes(x146.value)
+            for (x209 in v.f45.entries) {
+                w.appendUuid(x209.key)
+                w.appendBytes(x209.value)
             }
             w.appendCount(v.f46.size)
-            var i148 = 0
-            for (x147 in Compare.distinctHash(v.f46, org.example.market.Instrument.KEY_ORDER, "f46")) {
+            var i211 = 0
+            for (x210 in Compare.distinctHash(v.f46, org.example.market.Instrument.KEY_ORDER, "f46")) {
                 try {
-                    org.example.market.Instrument.fbeWriteFinal(w, x147.key)
+                    org.example.market.Instrument.fbeWriteFinal(w, x210.key)
                 } catch (e: EncodeException) {
-                    throw e.at("f46", i148)
+                    throw e.at("f46", i211)
                 }
                 try {
-                    Counted.fbeWriteFinal(w, x147.value)
+                    Counted.fbeWriteFinal(w, x210.value)
                 } catch (e: EncodeException) {
-                    throw e.at("f46", i148)
+                    throw e.at("f46", i211)
                 }
-                i148++
+                i211++
             }
-            val o149 = v.f47
-            w.appendBool(o149 != null)
-            if (o149 != null) {
-                w.appendI32(o149)
+            val o212 = v.f47
+            w.appendBool(o212 != null)
+            if (o212 != null) {
+                w.appendI32(o212)
             }
             w.appendBool(v.f47Reset)
-            val o150 = v.f48
-            w.appendBool(o150 != null)
-            if (o150 != null) {
-                w.appendI64(o150)
+            val o213 = v.f48
+            w.appendBool(o213 != null)
+            if (o213 != null) {
+                w.appendI64(o213)
             }
             w.appendCount(v.f49.size)
-            for (x151 in Compare.distinct(v.f49, Compare.BYTES, "f49")) {
-                w.appendBytes(x151.key)
-                w.appendI32(x151.value)
+            for (x214 in Compare.distinct(v.f49, Compare.BYTES, "f49")) {
+                w.appendBytes(x214.key)
+                w.appendI32(x214.value)
             }
             w.appendCount(v.f50.size)
-            for (x152 in Compare.distinctHash(v.f50, Compare.BYTES, "f50")) {
-                w.appendBytes(x152.key)
-                w.appendString(x152.value)
+            for (x215 in Compare.distinctHash(v.f50, Compare.BYTES, "f50")) {
+                w.appendBytes(x215.key)
+                w.appendString(x215.value)
             }
             w.appendCount(v.f51.size)
-            for (x153 in Compare.distinct(v.f51, null, "f51")) {
-                w.appendDecimal(x153)
+            for (x216 in Compare.distinct(v.f51, null, "f51")) {
+                w.appendDecimal(x216)
             }
             w.appendCount(v.f52.size)
-            for (x154 in Compare.distinct(v.f52, null, "f52")) {
-                w.appendDecimal(x154.key)
-                w.appendI32(x154.value)
+            for (x217 in Compare.distinct(v.f52, null, "f52")) {
+                w.appendDecimal(x217.key)
+                w.appendI32(x217.value)
             }
         }
 
@@ -1247,41 +1671,41 @@ open class Everything(
          */
         fun fbeReadFinal(r: Reader, v: Everything) {
             r.enter(258)
-            val p155 = r.run(
+            val p218 = r.run(
                 85,
                 "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16",
             )
-            v.id = r.i32(p155)
-            v.f1 = r.bool(p155 + 4)
-            v.f2 = r.i8(p155 + 5).toUByte()
-            v.f3 = r.ch(p155 + 6)
-            v.f4 = r.i32(p155 + 7)
-            v.f5 = r.i8(p155 + 11)
-            v.f6 = r.i8(p155 + 12).toUByte()
-            v.f7 = r.i16(p155 + 13)
-            v.f8 = r.i16(p155 + 15).toUShort()
-            v.f9 = r.i32(p155 + 17)
-            v.f10 = r.i32(p155 + 21).toUInt()
-            v.f11 = r.i64(p155 + 25)
-            v.f12 = r.i64(p155 + 33).toULong()
-            v.f13 = r.f32(p155 + 41)
-            v.f14 = r.f64(p155 + 45)
-            v.f15 = r.decimal(p155 + 53)
-            v.f16 = r.decimal(p155 + 69)
+            v.id = r.i32(p218)
+            v.f1 = r.bool(p218 + 4)
+            v.f2 = r.i8(p218 + 5).toUByte()
+            v.f3 = r.ch(p218 + 6)
+            v.f4 = r.i32(p218 + 7)
+            v.f5 = r.i8(p218 + 11)
+            v.f6 = r.i8(p218 + 12).toUByte()
+            v.f7 = r.i16(p218 + 13)
+            v.f8 = r.i16(p218 + 15).toUShort()
+            v.f9 = r.i32(p218 + 17)
+            v.f10 = r.i32(p218 + 21).toUInt()
+            v.f11 = r.i64(p218 + 25)
+            v.f12 = r.i64(p218 + 33).toULong()
+            v.f13 = r.f32(p218 + 41)
+            v.f14 = r.f64(p218 + 45)
+            v.f15 = r.decimal(p218 + 53)
+            v.f16 = r.decimal(p218 + 69)
             v.f17 = r.finalString("f17")
-            val p156 = r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")
-            v.f18 = r.i64(p156)
-            v.f19 = r.i64(p156 + 8)
-            v.f20 = r.uuid(p156 + 16)
-            v.f21 = r.uuid(p156 + 32)
-            v.f22 = r.uuid(p156 + 48)
-            v.f23 = r.uuid(p156 + 64)
+            val p219 = r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")
+            v.f18 = r.i64(p219)
+            v.f19 = r.i64(p219 + 8)
+            v.f20 = r.uuid(p219 + 16)
+            v.f21 = r.uuid(p219 + 32)
+            v.f22 = r.uuid(p219 + 48)
+            v.f23 = r.uuid(p219 + 64)
             v.f24 = r.finalBytes("f24")
-            val p157 = r.run(11, "f25=1,f26=1,f27=1,f28=8")
-            v.f25 = EByte(r.i8(p157).toUByte())
-            v.f26 = org.example.market.Side(r.i8(p157 + 1).toUByte())
-            v.f27 = FByte(r.i8(p157 + 2).toUByte())
-            v.f28 = FUInt64(r.i64(p157 + 3).toULong())
+            val p220 = r.run(11, "f25=1,f26=1,f27=1,f28=8")
+            v.f25 = EByte(r.i8(p220).toUByte())
+            v.f26 = org.example.market.Side(r.i8(p220 + 1).toUByte())
+            v.f27 = FByte(r.i8(p220 + 2).toUByte())
+            v.f28 = FUInt64(r.i64(p220 + 3).toULong())
             try {
                 Counted.fbeReadFinal(r, v.f29)
             } catch (e: DecodeException) {
@@ -1297,13 +1721,13 @@ open class Everything(
             v.f33 = if (r.finalHas("f33")) r.finalString("f33") else null
             v.f34 = if (r.finalHas("f34")) EByte(r.finalI8("f34").toUByte()) else null
             if (r.finalHas("f35")) {
-                var o158 = v.f35
-                if (o158 == null) {
-                    o158 = Counted()
-                    v.f35 = o158
+                var o221 = v.f35
+                if (o221 == null) {
+                    o221 = Counted()
+                    v.f35 = o221
                 }
                 try {
-                    Counted.fbeReadFinal(r, o158)
+                    Counted.fbeReadFinal(r, o221)
                 } catch (e: DecodeException) {
                     throw e.at("f35")
                 }
@@ -1311,144 +1735,331 @@ open class Everything(
                 v.f35 = null
             }
             if (v.f36.size != 3) v.f36 = IntArray(3)
-            for (i159 in 0 until 3) {
-                v.f36[i159] = r.finalI32("f36")
+            for (i222 in 0 until 3) {
+                v.f36[i222] = r.finalI32("f36")
             }
             if (v.f37.size != 2) v.f37 = arrayOfNulls<String>(2)
-            for (i160 in 0 until 2) {
-                val x161: String? = if (r.finalHas("f37")) r.finalString("f37") else null
-                v.f37[i160] = x161
+            for (i223 in 0 until 2) {
+                val x224: String? = if (r.finalHas("f37")) r.finalString("f37") else null
+                v.f37[i223] = x224
             }
-            val n162 = r.finalCount(8, 8, "f38")
+            val n225 = r.finalCount(8, 8, "f38")
             v.f38.clear()
-            for (i163 in 0 until n162) {
+            for (i226 in 0 until n225) {
                 v.f38.add(r.finalF64("f38"))
             }
-            val n164 = r.finalCount(1, 1, "f39")
+            val n227 = r.finalCount(1, 1, "f39")
             v.f39.clear()
-            for (i165 in 0 until n164) {
-                val x166: Counted? = if (r.finalHas("f39")) {
-                    val x167 = Counted()
+            for (i228 in 0 until n227) {
+                val x229: Counted? = if (r.finalHas("f39")) {
+                    val x230 = Counted()
                     try {
-                        Counted.fbeReadFinal(r, x167)
+                        Counted.fbeReadFinal(r, x230)
                     } catch (e: DecodeException) {
-                        throw e.at("f39", i165)
+                        throw e.at("f39", i228)
                     }
-                    x167
+                    x230
                 } else {
                     null
                 }
-                v.f39.add(x166)
+                v.f39.add(x229)
             }
-            val n168 = r.finalCount(4, 4, "f40")
+            val n231 = r.finalCount(4, 4, "f40")
             v.f40.clear()
-            for (i169 in 0 until n168) {
+            for (i232 in 0 until n231) {
                 v.f40.add(r.finalString("f40"))
             }
-            val n170 = r.finalCount(8, 8, "f41")
+            val n233 = r.finalCount(8, 8, "f41")
             v.f41.clear()
-            for (i171 in 0 until n170) {
-                val p172 = r.pos()
-                if (!v.f41.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p172)
+            for (i234 in 0 until n233) {
+                val p235 = r.pos()
+                if (!v.f41.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p235)
             }
-            val n173 = r.finalCount(8, 0, "f42")
+            val n236 = r.finalCount(8, 0, "f42")
             v.f42.clear()
-            for (i174 in 0 until n173) {
-                val p175 = r.pos()
-                val x176 = org.example.market.Instrument()
+            for (i237 in 0 until n236) {
+                val p238 = r.pos()
+                val x239 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeReadFinal(r, x176)
+                    org.example.market.Instrument.fbeReadFinal(r, x239)
                 } catch (e: DecodeException) {
-                    throw e.at("f42", i174)
+                    throw e.at("f42", i237)
                 }
-                if (!v.f42.add(x176)) throw r.duplicateKey("f42", p175)
+                if (!v.f42.add(x239)) throw r.duplicateKey("f42", p238)
             }
-            val n177 = r.finalCount(8, 8, "f43")
+            val n240 = r.finalCount(8, 8, "f43")
             v.f43.clear()
-            for (i178 in 0 until n177) {
-                val p179 = r.pos()
-                val k180 = r.finalI32("f43")
-                v.f43[k180] = r.finalString("f43")
-                if (v.f43.size != i178 + 1) throw r.duplicateKey("f43", p179)
+            for (i241 in 0 until n240) {
+                val p242 = r.pos()
+                val k243 = r.finalI32("f43")
+                v.f43[k243] = r.finalString("f43")
+                if (v.f43.size != i241 + 1) throw r.duplicateKey("f43", p242)
             }
-            val n181 = r.finalCount(5, 5, "f44")
+            val n244 = r.finalCount(5, 5, "f44")
             v.f44.clear()
-            for (i182 in 0 until n181) {
-                val p183 = r.pos()
-                val k184 = r.finalString("f44")
-                val x185: Counted? = if (r.finalHas("f44")) {
-                    val x186 = Counted()
+            for (i245 in 0 until n244) {
+                val p246 = r.pos()
+                val k247 = r.finalString("f44")
+                val x248: Counted? = if (r.finalHas("f44")) {
+                    val x249 = Counted()
                     try {
-                        Counted.fbeReadFinal(r, x186)
+                        Counted.fbeReadFinal(r, x249)
                     } catch (e: DecodeException) {
-                        throw e.at("f44", i182)
+                        throw e.at("f44", i245)
                     }
-                    x186
+                    x249
                 } else {
                     null
                 }
-                v.f44[k184] = x185
-                if (v.f44.size != i182 + 1) throw r.duplicateKey("f44", p183)
+                v.f44[k247] = x248
+                if (v.f44.size != i245 + 1) throw r.duplicateKey("f44", p246)
             }
-            val n187 = r.finalCount(20, 20, "f45")
+            val n250 = r.finalCount(20, 20, "f45")
             v.f45.clear()
-            for (i188 in 0 until n187) {
-                val p189 = r.pos()
-                val k190 = r.finalUuid("f45")
-                v.f45[k190] = r.finalBytes("f45")
-                if (v.f45.size != i188 + 1) throw r.duplicateKey("f45", p189)
+            for (i251 in 0 until n250) {
+                val p252 = r.pos()
+                val k253 = r.finalUuid("f45")
+                v.f45[k253] = r.finalBytes("f45")
+                if (v.f45.size != i251 + 1) throw r.duplicateKey("f45", p252)
             }
-            val n191 = r.finalCount(12, 0, "f46")
+            val n254 = r.finalCount(12, 0, "f46")
             v.f46.clear()
-            for (i192 in 0 until n191) {
-                val p193 = r.pos()
-                val x194 = org.example.market.Instrument()
+            for (i255 in 0 until n254) {
+                val p256 = r.pos()
+                val x257 = org.example.market.Instrument()
                 try {
-                    org.example.market.Instrument.fbeReadFinal(r, x194)
+                    org.example.market.Instrument.fbeReadFinal(r, x257)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i192)
+                    throw e.at("f46", i255)
                 }
-                val x195 = Counted()
+                val x258 = Counted()
                 try {
-                    Counted.fbeReadFinal(r, x195)
+                    Counted.fbeReadFinal(r, x258)
                 } catch (e: DecodeException) {
-                    throw e.at("f46", i192)
+                    throw e.at("f46", i255)
                 }
-                v.f46[x194] = x195
-                if (v.f46.size != i192 + 1) throw r.duplicateKey("f46", p193)
+                v.f46[x257] = x258
+                if (v.f46.size != i255 + 1) throw r.duplicateKey("f46", p256)
             }
             v.f47 = if (r.finalHas("f47")) r.finalI32("f47") else null
             v.f47Reset = r.finalBool("f47Reset")
             v.f48 = if (r.finalHas("f48")) r.finalI64("f48") else null
-            val n196 = r.finalCount(8, 8, "f49")
+            val n259 = r.finalCount(8, 8, "f49")
             v.f49.clear()
-            for (i197 in 0 until n196) {
-                val p198 = r.pos()
-                val k199 = r.finalBytes("f49")
-                v.f49[k199] = r.finalI32("f49")
-                if (v.f49.size != i197 + 1) throw r.duplicateKey("f49", p198)
+            for (i260 in 0 until n259) {
+                val p261 = r.pos()
+                val k262 = r.finalBytes("f49")
+                v.f49[k262] = r.finalI32("f49")
+                if (v.f49.size != i260 + 1) throw r.duplicateKey("f49", p261)
             }
-            val n200 = r.finalCount(8, 8, "f50")
+            val n263 = r.finalCount(8, 8, "f50")
             v.f50.clear()
-            for (i201 in 0 until n200) {
-                val p202 = r.pos()
-                val k203 = r.finalBytes("f50")
-                v.f50[k203] = r.finalString("f50")
-                if (v.f50.size != i201 + 1) throw r.duplicateKey("f50", p202)
+            for (i264 in 0 until n263) {
+                val p265 = r.pos()
+                val k266 = r.finalBytes("f50")
+                v.f50[k266] = r.finalString("f50")
+                if (v.f50.size != i264 + 1) throw r.duplicateKey("f50", p265)
             }
-            val n204 = r.finalCount(16, 16, "f51")
+            val n267 = r.finalCount(16, 16, "f51")
             v.f51.clear()
-            for (i205 in 0 until n204) {
-                val p206 = r.pos()
-                if (!v.f51.add(r.finalDecimal("f51"))) throw r.duplicateKey("f51", p206)
+            for (i268 in 0 until n267) {
+                val p269 = r.pos()
+                if (!v.f51.add(r.finalDecimal("f51"))) throw r.duplicateKey("f51", p269)
             }
-            val n207 = r.finalCount(20, 20, "f52")
+            val n270 = r.finalCount(20, 20, "f52")
             v.f52.clear()
-            for (i208 in 0 until n207) {
-                val p209 = r.pos()
-                val k210 = r.finalDecimal("f52")
-                v.f52[k210] = r.finalI32("f52")
-                if (v.f52.size != i208 + 1) throw r.duplicateKey("f52", p209)
+            for (i271 in 0 until n270) {
+                val p272 = r.pos()
+                val k273 = r.finalDecimal("f52")
+                v.f52[k273] = r.finalI32("f52")
+                if (v.f52.size != i271 + 1) throw r.duplicateKey("f52", p272)
+            }
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(258)
+            r.run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16")
+            r.finalSkipString("f17")
+            r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")
+            r.finalSkipBytes("f24")
+            r.run(11, "f25=1,f26=1,f27=1,f28=8")
+            try {
+                Counted.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f29")
+            }
+            try {
+                org.example.market.Instrument.fbeVerifyFinal(r)
+            } catch (e: DecodeException) {
+                throw e.at("f30")
+            }
+            if (r.finalHas("f31")) {
+                r.fixed(4, "f31")
+            }
+            if (r.finalHas("f32")) {
+                r.fixed(4, "f32")
+            }
+            if (r.finalHas("f33")) {
+                r.finalSkipString("f33")
+            }
+            if (r.finalHas("f34")) {
+                r.fixed(1, "f34")
+            }
+            if (r.finalHas("f35")) {
+                try {
+                    Counted.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("f35")
+                }
+            }
+            for (i277 in 0 until 3) {
+                r.fixed(4, "f36")
+            }
+            for (i278 in 0 until 2) {
+                if (r.finalHas("f37")) {
+                    r.finalSkipString("f37")
+                }
+            }
+            r.fixed(r.finalCount(8, 8, "f38").toLong(), 8, "f38")
+            val n279 = r.finalCount(1, 1, "f39")
+            for (i280 in 0 until n279) {
+                if (r.finalHas("f39")) {
+                    try {
+                        Counted.fbeVerifyFinal(r)
+                    } catch (e: DecodeException) {
+                        throw e.at("f39", i280)
+                    }
+                }
+            }
+            val n281 = r.finalCount(4, 4, "f40")
+            for (i282 in 0 until n281) {
+                r.finalSkipString("f40")
+            }
+            val t283: MutableSet<Long> = TreeSet()
+            val n284 = r.finalCount(8, 8, "f41")
+            t283.clear()
+            for (i285 in 0 until n284) {
+                val p286 = r.pos()
+                if (!t283.add(r.finalI64("f41"))) throw r.duplicateKey("f41", p286)
+            }
+            val t287: MutableSet<org.example.market.Instrument> = TreeSet(org.example.market.Instrument.KEY_ORDER)
+            val n288 = r.finalCount(8, 0, "f42")
+            t287.clear()
+            for (i289 in 0 until n288) {
+                val p290 = r.pos()
+                val x291 = org.example.market.Instrument()
+                try {
+                    org.example.market.Instrument.fbeReadFinal(r, x291)
+                } catch (e: DecodeException) {
+                    throw e.at("f42", i289)
+                }
+                if (!t287.add(x291)) throw r.duplicateKey("f42", p290)
+            }
+            val t292: MutableMap<Int, String> = TreeMap()
+            val n293 = r.finalCount(8, 8, "f43")
+            t292.clear()
+            for (i294 in 0 until n293) {
+                val p295 = r.pos()
+                val k296 = r.finalI32("f43")
+                t292[k296] = r.finalString("f43")
+                if (t292.size != i294 + 1) throw r.duplicateKey("f43", p295)
+            }
+            val t297: MutableMap<String, Counted?> = TreeMap(Compare.STRING)
+            val n298 = r.finalCount(5, 5, "f44")
+            t297.clear()
+            for (i299 in 0 until n298) {
+                val p300 = r.pos()
+                val k301 = r.finalString("f44")
+                val x302: Counted? = if (r.finalHas("f44")) {
+                    val x303 = Counted()
+                    try {
+                        Counted.fbeReadFinal(r, x303)
+                    } catch (e: DecodeException) {
+                        throw e.at("f44", i299)
+                    }
+                    x303
+                } else {
+                    null
+                }
+                t297[k301] = x302
+                if (t297.size != i299 + 1) throw r.duplicateKey("f44", p300)
+            }
+            val t304: MutableMap<UUID, ByteArray> = LinkedHashMap()
+            val n305 = r.finalCount(20, 20, "f45")
+            t304.clear()
+            for (i306 in 0 until n305) {
+                val p307 = r.pos()
+                val k308 = r.finalUuid("f45")
+                t304[k308] = r.finalBytes("f45")
+                if (t304.size != i306 + 1) throw r.duplicateKey("f45", p307)
+            }
+            val t309: MutableMap<org.example.market.Instrument, Counted> = LinkedHashMap()
+            val n310 = r.finalCount(12, 0, "f46")
+            t309.clear()
+            for (i311 in 0 until n310) {
+                val p312 = r.pos()
+                val x313 = org.example.market.Instrument()
+                try {
+                    org.example.market.Instrument.fbeReadFinal(r, x313)
+                } catch (e: DecodeException) {
+                    throw e.at("f46", i311)
+                }
+                val x314 = Counted()
+                try {
+                    Counted.fbeReadFinal(r, x314)
+                } catch (e: DecodeException) {
+                    throw e.at("f46", i311)
+                }
+                t309[x313] = x314
+                if (t309.size != i311 + 1) throw r.duplicateKey("f46", p312)
+            }
+            if (r.finalHas("f47")) {
+                r.fixed(4, "f47")
+            }
+            r.fixed(1, "f47Reset")
+            if (r.finalHas("f48")) {
+                r.fixed(8, "f48")
+            }
+            val t315: MutableMap<ByteArray, Int> = TreeMap(Compare.BYTES)
+            val n316 = r.finalCount(8, 8, "f49")
+            t315.clear()
+            for (i317 in 0 until n316) {
+                val p318 = r.pos()
+                val k319 = r.finalBytes("f49")
+                t315[k319] = r.finalI32("f49")
+                if (t315.size != i317 + 1) throw r.duplicateKey("f49", p318)
+            }
+            val t320: MutableMap<ByteArray, String> = TreeMap(Compare.BYTES)
+            val n321 = r.finalCount(8, 8, "f50")
+            t320.clear()
+            for (i322 in 0 until n321) {
+                val p323 = r.pos()
+                val k324 = r.finalBytes("f50")
+                t320[k324] = r.finalString("f50")
+                if (t320.size != i322 + 1) throw r.duplicateKey("f50", p323)
+            }
+            val t325: MutableSet<BigDecimal> = TreeSet()
+            val n326 = r.finalCount(16, 16, "f51")
+            t325.clear()
+            for (i327 in 0 until n326) {
+                val p328 = r.pos()
+                if (!t325.add(r.finalDecimal("f51"))) throw r.duplicateKey("f51", p328)
+            }
+            val t329: MutableMap<BigDecimal, Int> = TreeMap()
+            val n330 = r.finalCount(20, 20, "f52")
+            t329.clear()
+            for (i331 in 0 until n330) {
+                val p332 = r.pos()
+                val k333 = r.finalDecimal("f52")
+                t329[k333] = r.finalI32("f52")
+                if (t329.size != i331 + 1) throw r.duplicateKey("f52", p332)
             }
             r.leave()
         }
@@ -1479,7 +2090,9 @@ open class Everything(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -1487,7 +2100,13 @@ open class Everything(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 1026, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("everything.Everything")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */

@@ -284,6 +284,41 @@ open class Keywords(
         }
 
         /**
+         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * without building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerify(r: Reader, base: Int, slot: Int) {
+            val b = r.struct(base, slot, 1032, 30)
+            val n = r.i32(b)
+            if (n < 16) {
+                r.leave()
+                return
+            }
+            r.skipString(b, b + 12, "class")
+            if (n < 38) {
+                r.leave()
+                return
+            }
+            r.optional(b, b + 33, 4, "operator")
+            if (n < 42) {
+                r.leave()
+                return
+            }
+            val e12 = r.vector(b, b + 38, 4, 0, "this")
+            val n13 = r.count()
+            for (i14 in 0 until n13) {
+                try {
+                    FixedKeywords.fbeVerify(r, b, e12 + i14 * 4)
+                } catch (e: DecodeException) {
+                    throw e.at("this", i14)
+                }
+            }
+            r.leave()
+        }
+
+        /**
          * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
          *
          * @throws DecodeException at the first problem (type, field path, offset)
@@ -308,7 +343,9 @@ open class Keywords(
         }
 
         /**
-         * Checks a versioned root: returns exactly when [fromFbe] succeeds (docs/limits.md 4).
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -316,7 +353,12 @@ open class Keywords(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFbe(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFbe(data, offset, length, limits)
+            try {
+                val r = Reader.versioned(data, offset, length, limits)
+                fbeVerify(r, r.base(), r.base() + 4)
+            } catch (e: DecodeException) {
+                throw e.within("everything.Keywords")
+            }
         }
 
         /** Appends [v]'s fields (final model, docs/format.md 4.2). */
@@ -328,20 +370,20 @@ open class Keywords(
             w.appendI32(v.from)
             w.appendI32(v.None)
             w.appendI32(v.NULL)
-            val o12 = v.operator
-            w.appendBool(o12 != null)
-            if (o12 != null) {
-                w.appendI32(o12.value)
+            val o15 = v.operator
+            w.appendBool(o15 != null)
+            if (o15 != null) {
+                w.appendI32(o15.value)
             }
             w.appendCount(v.this_.size)
-            var i14 = 0
-            for (x13 in v.this_) {
+            var i17 = 0
+            for (x16 in v.this_) {
                 try {
-                    FixedKeywords.fbeWriteFinal(w, x13)
+                    FixedKeywords.fbeWriteFinal(w, x16)
                 } catch (e: EncodeException) {
-                    throw e.at("this", i14)
+                    throw e.at("this", i17)
                 }
-                i14++
+                i17++
             }
         }
 
@@ -355,25 +397,50 @@ open class Keywords(
             r.enter(30)
             v.new = r.finalI32("new")
             v.class_ = r.finalString("class")
-            val p15 = r.run(17, "default=4,swap=1,from=4,None=4,NULL=4")
-            v.default = Reserved(r.i32(p15))
-            v.swap = r.bool(p15 + 4)
-            v.from = r.i32(p15 + 5)
-            v.None = r.i32(p15 + 9)
-            v.NULL = r.i32(p15 + 13)
+            val p18 = r.run(17, "default=4,swap=1,from=4,None=4,NULL=4")
+            v.default = Reserved(r.i32(p18))
+            v.swap = r.bool(p18 + 4)
+            v.from = r.i32(p18 + 5)
+            v.None = r.i32(p18 + 9)
+            v.NULL = r.i32(p18 + 13)
             v.operator = if (r.finalHas("operator")) Reserved(r.finalI32("operator")) else null
-            val n16 = r.finalCount(9, 0, "this")
-            val m17 = v.this_.size
-            for (i18 in 0 until n16) {
-                val x19 = if (i18 < m17) v.this_[i18] else FixedKeywords()
+            val n19 = r.finalCount(9, 0, "this")
+            val m20 = v.this_.size
+            for (i21 in 0 until n19) {
+                val x22 = if (i21 < m20) v.this_[i21] else FixedKeywords()
                 try {
-                    FixedKeywords.fbeReadFinal(r, x19)
+                    FixedKeywords.fbeReadFinal(r, x22)
                 } catch (e: DecodeException) {
-                    throw e.at("this", i18)
+                    throw e.at("this", i21)
                 }
-                if (i18 >= m17) v.this_.add(x19)
+                if (i21 >= m20) v.this_.add(x22)
             }
-            if (m17 > n16) v.this_.subList(n16, m17).clear()
+            if (m20 > n19) v.this_.subList(n19, m20).clear()
+            r.leave()
+        }
+
+        /**
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * building the value: the same checks in the same order, the same errors.
+         *
+         * @throws DecodeException at the first problem (docs/limits.md)
+         */
+        fun fbeVerifyFinal(r: Reader) {
+            r.enter(30)
+            r.fixed(4, "new")
+            r.finalSkipString("class")
+            r.run(17, "default=4,swap=1,from=4,None=4,NULL=4")
+            if (r.finalHas("operator")) {
+                r.fixed(4, "operator")
+            }
+            val n24 = r.finalCount(9, 0, "this")
+            for (i25 in 0 until n24) {
+                try {
+                    FixedKeywords.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("this", i25)
+                }
+            }
             r.leave()
         }
 
@@ -403,7 +470,9 @@ open class Keywords(
         }
 
         /**
-         * Checks a final root: returns exactly when [fromFinal] succeeds (docs/limits.md 4).
+         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
+         * are read, into locals, to find a key read twice.
          *
          * @throws DecodeException why the root cannot be read
          */
@@ -411,7 +480,13 @@ open class Keywords(
         @JvmOverloads
         @Throws(DecodeException::class)
         fun verifyFinal(data: ByteArray, offset: Int = 0, length: Int = data.size, limits: Limits = Limits.DEFAULT) {
-            fromFinal(data, offset, length, limits)
+            try {
+                val r = Reader.finalRoot(data, offset, length, 1032, limits)
+                fbeVerifyFinal(r)
+                r.endFinal()
+            } catch (e: DecodeException) {
+                throw e.within("everything.Keywords")
+            }
         }
 
         /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
