@@ -649,7 +649,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
 def final_run(w: CodeWriter, run: ir.FixedRun, members: list[ir.Field], names: Names,
               read: Callable[[ir.Field, str], None] | None) -> None:
     """Claim a run of fixed-size fields with one check (Reader.run, which fails with the error of
-    the first field that is not there, as the per-field code does; the runs as the Java target's
+    the first field that is not there, as the per-field code does; the runs as the targets' shared
     final_parts finds them) and read each field at its offset in the run with read(f, slot) (None:
     verify, nothing to read)."""
     from fbec.targets.kotlin import fits
