@@ -193,18 +193,25 @@ const SMALL = 8;
  * their indexes beyond.
  */
 export function repeated<T>(items: readonly T[], compare: Compare<T>): [number, number] | undefined {
-  const n = items.length;
-  let k = 1;
-  while (k < n && compare(items[k - 1]!, items[k]!) < 0) k++;
-  return k >= n ? undefined : unordered(n, k, (i, j) => compare(items[i]!, items[j]!));
+  return repeatedAt(items.length, (i, j) => compare(items[i]!, items[j]!));
 }
 
 /** `repeated` of the keys of a map held as `[key, value]` pairs. */
 export function repeatedEntries<K>(pairs: readonly (readonly [K, unknown])[], compare: Compare<K>): [number, number] | undefined {
-  const n = pairs.length;
+  return repeatedAt(pairs.length, (i, j) => compare(pairs[i]![0], pairs[j]![0]));
+}
+
+/** How many of n items compared by index come first in strictly ascending order. */
+function ascending(n: number, at: Compare<number>): number {
   let k = 1;
-  while (k < n && compare(pairs[k - 1]![0], pairs[k]![0]) < 0) k++;
-  return k >= n ? undefined : unordered(n, k, (i, j) => compare(pairs[i]![0], pairs[j]![0]));
+  while (k < n && at(k - 1, k) < 0) k++;
+  return k;
+}
+
+/** `repeated` of n items compared by index. */
+function repeatedAt(n: number, at: Compare<number>): [number, number] | undefined {
+  const k = ascending(n, at);
+  return k >= n ? undefined : unordered(n, k, at);
 }
 
 /** `repeated` of n items compared by index, the first k ascending. */
@@ -252,15 +259,7 @@ function sameKeys(field: string, [i, k]: [number, number]): never {
  */
 export function elementsInOrder<T>(items: readonly T[] | ReadonlySet<T>, compare: Compare<T>, field: string): readonly T[] {
   const a = Array.isArray(items) ? (items as readonly T[]) : Array.from(items);
-  const n = a.length;
-  let k = 1;
-  while (k < n && compare(a[k - 1]!, a[k]!) < 0) k++;
-  if (k >= n) return a;
-  const at = (i: number, j: number) => compare(a[i]!, a[j]!);
-  const order = indexOrder(n, at);
-  const same = firstRepeat(order, at);
-  if (same !== undefined) sameElements(field, same);
-  return order.map((i) => a[i]!);
+  return inOrder(a, (i, j) => compare(a[i]!, a[j]!), (same) => sameElements(field, same));
 }
 
 /** `elementsInOrder` of a map (a Map or `[key, value]` pairs): its entries in ascending key order. */
@@ -270,14 +269,15 @@ export function entriesInOrder<K, V>(
   field: string,
 ): readonly (readonly [K, V])[] {
   const a = Array.isArray(m) ? (m as readonly (readonly [K, V])[]) : Array.from(m as ReadonlyMap<K, V>);
-  const n = a.length;
-  let k = 1;
-  while (k < n && compare(a[k - 1]![0], a[k]![0]) < 0) k++;
-  if (k >= n) return a;
-  const at = (i: number, j: number) => compare(a[i]![0], a[j]![0]);
-  const order = indexOrder(n, at);
+  return inOrder(a, (i, j) => compare(a[i]![0], a[j]![0]), (same) => sameKeys(field, same));
+}
+
+/** `a` itself when ascending by `at`, else a sorted copy; `refuse` gets the indexes of two the same. */
+function inOrder<T>(a: readonly T[], at: Compare<number>, refuse: (same: [number, number]) => never): readonly T[] {
+  if (ascending(a.length, at) >= a.length) return a;
+  const order = indexOrder(a.length, at);
   const same = firstRepeat(order, at);
-  if (same !== undefined) sameKeys(field, same);
+  if (same !== undefined) refuse(same);
   return order.map((i) => a[i]!);
 }
 
