@@ -4,7 +4,8 @@
 #                      goes on after a failing suite and closes with one line,
 #                      `make test: N passed, N failed, N skipped` (logs: build/test-results/)
 #   make check         the fast lane: compiler, golden output and Python suites;
-#                      installs nothing beyond the project venv
+#                      installs the project venv, and g++ with RapidJSON for the
+#                      C++ generator's compile tests
 #   make bench         the main job: the benchmark table on the trade model
 #                      (results under build/bench; `make bench-publish` updates the README)
 #   make venv          the project venv alone (build/venv)

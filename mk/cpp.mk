@@ -7,9 +7,10 @@
 #                        build/cpp-clang-asan (Debug, C++20): both compilers'
 #                        warnings (-Werror) and both standards are checked
 #   make test-cpp-fast   build/cpp only
-#   make test-cpp-generator  the generator's Python unit tests (tests/cpp/test_*.py)
-#                      (make check)
-.PHONY: deps-cpp test-cpp test-cpp-fast test-cpp-asan test-cpp-generator
+#   make test-cpp-generator  the generator's Python unit tests (tests/cpp/test_*.py),
+#                      which compile generated headers with g++ and RapidJSON
+#                      (make check; installs both)
+.PHONY: deps-cpp deps-cpp-generator test-cpp test-cpp-fast test-cpp-asan test-cpp-generator
 TEST_TARGETS += test-cpp
 CHECK_TARGETS += test-cpp-generator
 
@@ -34,7 +35,11 @@ test-cpp-fast: deps-cpp
 test-cpp-asan: deps-cpp
 	$(call cpp_build_and_test,$(CPP_ASAN_BUILD),Debug,20,$(CPP_ASAN_FLAGS),clang++)
 
-test-cpp-generator: venv
+# The generator tests compile generated headers, JSON ones included, with g++.
+deps-cpp-generator:
+	@tools/need-apt.sh g++ rapidjson-dev
+
+test-cpp-generator: venv deps-cpp-generator
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/cpp
 
 test-cpp: test-cpp-generator test-cpp-fast test-cpp-asan
