@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, shared_schemas
-from fbec.model import ir, ir_json
+from fbec.model import ir, ir_json, plan
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 
@@ -58,7 +58,7 @@ def test_final_min_size_height_and_offsets_of_the_reference_protocol() -> None:
     assert account.height == 1
     wallet = next(f for f in account.fields if f.name == "wallet")
     assert wallet.type == ir.StructRef("proto.Balance", None, 12, 12) and wallet.type.final_min_size == 12
-    assert schema.height(wallet.type) == 1
+    assert plan.of(schema).levels(wallet.type) == 1
     message = schema.struct("proto.AccountMessage")
     assert (message.final_min_size, message.height) == (account.final_min_size, 2)
 

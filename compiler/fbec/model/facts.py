@@ -14,26 +14,6 @@ from dataclasses import replace
 from . import ir
 
 
-def _struct_refs(t: ir.Type) -> list[str]:
-    """The structs a value of type `t` holds (through optionals and collections)."""
-    if isinstance(t, ir.StructRef):
-        return [t.name]
-    if isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):
-        return _struct_refs(t.element)
-    if isinstance(t, ir.Mapping):
-        return _struct_refs(t.key) + _struct_refs(t.value)
-    return []
-
-
-def is_fixed_run_member(t: ir.Type) -> bool:
-    """Held inline with the same bytes in both models: scalars and arrays of scalars."""
-    if isinstance(t, ir.Array):
-        t = t.element
-    if isinstance(t, ir.Primitive):
-        return t.name not in ir.VARIABLE_PRIMITIVES
-    return isinstance(t, ir.EnumRef)
-
-
 class _Facts:
     def __init__(self, schema: ir.Schema) -> None:
         self.structs = {s.qualified: s for p in schema.packages for s in p.structs}
@@ -65,24 +45,17 @@ class _Facts:
     def decode_cost(self, name: str) -> int:
         return max(1, sum(ir.decode_share(f.type) for f in self.structs[name].all_fields))
 
-    def type_default_cost(self, t: ir.Type) -> int:
-        if isinstance(t, ir.StructRef):
-            return self.struct_default_cost(t.name)
-        if isinstance(t, ir.Array):
-            return t.length * self.type_default_cost(t.element)
-        return 0                         # an optional defaults to null, a collection to empty
-
     def struct_default_cost(self, name: str) -> int:
         # finite: a struct cannot hold itself by value or in an array (resolve.py rejects it)
         if name not in self._default_cost:
             self._default_cost[name] = self.decode_cost(name) + sum(
-                self.type_default_cost(f.type) for f in self.structs[name].all_fields)
+                ir.default_cost(f.type, self.struct_default_cost) for f in self.structs[name].all_fields)
         return self._default_cost[name]
 
     # ------------------------------------------------------------ recursion and nesting
 
     def _recursive(self) -> set[str]:
-        edges = {q: ([s.base] if s.base else []) + [r for f in s.fields for r in _struct_refs(f.type)]
+        edges = {q: ([s.base] if s.base else []) + [r for f in s.fields for r in ir.struct_refs(f.type)]
                  for q, s in self.structs.items()}
         out: set[str] = set()
         for start, refs in edges.items():
@@ -98,23 +71,12 @@ class _Facts:
                     stack.extend(edges[name])
         return out
 
-    def type_height(self, t: ir.Type) -> int | None:
-        if isinstance(t, ir.StructRef):
-            h = self.struct_height(t.name)
-            return None if h is None else 1 + h
-        if isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):
-            return self.type_height(t.element)
-        if isinstance(t, ir.Mapping):
-            k, v = self.type_height(t.key), self.type_height(t.value)
-            return None if k is None or v is None else max(k, v)
-        return 0
-
     def struct_height(self, name: str) -> int | None:
         if name in self._in_height:
             return None                      # a cycle: as deep as the data goes
         if name not in self._height:
             self._in_height.add(name)
-            heights = [self.type_height(f.type) for f in self.structs[name].all_fields]
+            heights = [ir.type_height(f.type, self.struct_height) for f in self.structs[name].all_fields]
             self._in_height.discard(name)
             self._height[name] = None if None in heights else max([h for h in heights if h is not None],
                                                                   default=0)
@@ -163,7 +125,7 @@ def _runs(fields: tuple[ir.Field, ...]) -> tuple[ir.FixedRun, ...]:
     runs: list[ir.FixedRun] = []
     members: list[ir.Field] = []
     for f in (*fields, None):
-        if f is not None and is_fixed_run_member(f.type):
+        if f is not None and ir.is_fixed(f.type):
             members.append(f)
             continue
         if members:

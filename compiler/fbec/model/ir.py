@@ -10,6 +10,7 @@ is decided here once (`resolve.py`, then `facts.py`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -176,6 +177,21 @@ class Sequence:
     def final_min_size(self) -> int:
         return 4                       # the count
 
+    @property
+    def item_size(self) -> int:
+        """The versioned bytes of one element (its slot in the block)."""
+        return self.element.size
+
+    @property
+    def item_min_size(self) -> int:
+        """The fewest final-model bytes of one element (a count is bounded by the bytes left over it)."""
+        return self.element.final_min_size
+
+    @property
+    def item_cost(self) -> int:
+        """What a reader charges for one element (docs/limits.md 3)."""
+        return element_cost(self.element)
+
 
 @dataclass(frozen=True)
 class Mapping:
@@ -192,6 +208,21 @@ class Mapping:
     @property
     def final_min_size(self) -> int:
         return 4                       # the count
+
+    @property
+    def item_size(self) -> int:
+        """The versioned bytes of one entry: the key's slot, then the value's."""
+        return self.key.size + self.value.size
+
+    @property
+    def item_min_size(self) -> int:
+        """The fewest final-model bytes of one entry (a count is bounded by the bytes left over it)."""
+        return self.key.final_min_size + self.value.final_min_size
+
+    @property
+    def item_cost(self) -> int:
+        """What a reader charges for one entry, its key and its value (docs/limits.md 3)."""
+        return element_cost(self.key) + element_cost(self.value)
 
 
 Type = Union[Primitive, EnumRef, StructRef, Optional_, Array, Sequence, Mapping]
@@ -215,13 +246,55 @@ def element_cost(t: Type) -> int:
     return 0 if isinstance(t, StructRef) else max(1, decode_share(t))
 
 
-def default_cost(t: Type) -> int:
-    """What a default value of type `t` costs beyond its share: the default struct values it holds."""
+def default_cost(t: Type, struct_cost: Callable[[str], int] | None = None) -> int:
+    """What a default value of type `t` costs beyond its share: the default struct values it holds
+    (a struct's `default_cost`, or `struct_cost(name)` while facts.py computes them)."""
     if isinstance(t, StructRef):
-        return t.default_cost
+        return t.default_cost if struct_cost is None else struct_cost(t.name)
     if isinstance(t, Array):
-        return t.length * default_cost(t.element)
+        return t.length * default_cost(t.element, struct_cost)
     return 0
+
+
+# ---------------------------------------------------------------- what a type holds
+
+def is_scalar(t: Type) -> bool:
+    """A fixed-size primitive, an enum or flags: one value held inline with the same bytes in both
+    models, read without a check of its own."""
+    if isinstance(t, Primitive):
+        return t.name not in VARIABLE_PRIMITIVES
+    return isinstance(t, EnumRef)
+
+
+def is_text(t: Type) -> bool:
+    """A string or bytes: a u32 size and the data (out of line in the versioned model)."""
+    return isinstance(t, Primitive) and t.name in VARIABLE_PRIMITIVES
+
+
+def is_fixed(t: Type) -> bool:
+    """A scalar or an array of scalars: held inline with the same bytes in both models, nothing out of
+    line (a member of a run of fixed fields)."""
+    return is_scalar(t.element if isinstance(t, Array) else t)
+
+
+def struct_refs(t: Type) -> list[str]:
+    """The structs a value of type `t` holds directly (through optionals and collections), in order."""
+    if isinstance(t, StructRef):
+        return [t.name]
+    if isinstance(t, (Optional_, Array, Sequence)):
+        return struct_refs(t.element)
+    if isinstance(t, Mapping):
+        return struct_refs(t.key) + struct_refs(t.value)
+    return []
+
+
+def type_height(t: Type, struct_height: Callable[[str], int | None]) -> int | None:
+    """Struct levels in a value of type `t` (a struct counts itself, then `struct_height(name)` levels
+    below it); None: unbounded."""
+    heights = [struct_height(name) for name in struct_refs(t)]
+    if None in heights:
+        return None
+    return max((1 + h for h in heights if h is not None), default=0)
 
 
 # ---------------------------------------------------------------- defaults
@@ -400,18 +473,6 @@ class Schema:
             if s.name == name:
                 return s
         raise KeyError(qualified)
-
-    def height(self, t: Type) -> int | None:
-        """Struct levels in a value of type `t` (a struct counts itself); None: unbounded."""
-        if isinstance(t, StructRef):
-            h = self.struct(t.name).height
-            return None if h is None else 1 + h
-        if isinstance(t, (Optional_, Array, Sequence)):
-            return self.height(t.element)
-        if isinstance(t, Mapping):
-            k, v = self.height(t.key), self.height(t.value)
-            return None if k is None or v is None else max(k, v)
-        return 0
 
     def enum(self, qualified: str) -> Enum:
         pkg, _, name = qualified.rpartition(".")

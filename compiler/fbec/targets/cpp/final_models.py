@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Callable, Union
 
+from fbec.model import plan
 from fbec.model.ir import Field, Optional_, Package, Primitive, Schema, Struct, StructRef, Type
 from fbec.targets.base import CodeWriter, Options, runs_of
 
@@ -121,7 +122,7 @@ class Layout:
         """Struct levels below the items, from the IR (FStruct counts each
         against the reader's max_depth; a base is read within its struct and does not
         count). Fast items never reach a recursive struct: the height is bounded."""
-        heights = [self.structs[i].height if isinstance(i, str) else self.schema.height(i.type) for i in items]
+        heights = [self.structs[i].height if isinstance(i, str) else plan.of(self.schema).levels(i.type) for i in items]
         bounded = [h for h in heights if h is not None]
         assert len(bounded) == len(heights), "a fast reader over a recursive struct"
         return max(bounded, default=0)

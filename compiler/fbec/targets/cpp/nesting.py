@@ -17,6 +17,7 @@ alone, which may refuse a value a few levels short of the limit.
 
 from __future__ import annotations
 
+from fbec.model import plan
 from fbec.model.ir import Array, Mapping, Optional_, Package, Schema, Sequence, Struct, StructRef, Type
 from fbec.targets.base import CodeWriter
 
@@ -71,7 +72,7 @@ def _check(w: CodeWriter, schema: Schema, package: Package, s: Struct, field: st
     `depth`) nest too deep."""
     fail = f'return detail::nested_too_deep(error, "{s.qualified}", "{field}");'
     if _static(schema, package, t):
-        levels = schema.height(t)
+        levels = plan.of(schema).levels(t)
         present = _present(t, x)
         with w.block(f"if ({present + ' && ' if present else ''}depth + {levels}u > kMaxDepth)"):
             w.line(fail)

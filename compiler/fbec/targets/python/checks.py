@@ -2,11 +2,11 @@
 
 Only structs that can hold themselves (directly or through other structs,
 collections and optionals) can nest deeper than the readers accept
-(fbe.MAX_DEPTH); for every struct that can reach such a struct (the IR's
-``height`` is None), the writers
+(fbe.MAX_DEPTH); for every struct that can reach such a struct (the plan's
+``bounded`` is false), the writers
 (to_fbe, to_final, to_json, the models and the Senders) first walk the value
-with ``fbe_dn_<Name>`` and refuse it when it is too deep (the JSON readers
-count depth as they read, as the binary readers). Other structs nest only as deep as the
+with ``fbe_dn_<Name>`` (the plan's depth walk) and refuse it when it is too deep (the JSON
+readers count depth as they read, as the binary readers). Other structs nest only as deep as the
 schema says, which the compiler bounds: no walk, no cost.
 """
 
@@ -15,50 +15,6 @@ from __future__ import annotations
 from fbec.model import ir
 
 from .context import Context
-
-
-def _refs(t: ir.Type, out: list[str]) -> None:
-    if isinstance(t, ir.StructRef):
-        out.append(t.name)
-    elif isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):
-        _refs(t.element, out)
-    elif isinstance(t, ir.Mapping):
-        _refs(t.key, out)
-        _refs(t.value, out)
-
-
-def _edges(schema: ir.Schema) -> dict[str, set[str]]:
-    """Struct -> the structs its fields (inherited ones included) hold."""
-    edges: dict[str, set[str]] = {}
-    for p in schema.packages:
-        for s in p.structs:
-            refs: list[str] = []
-            for f in s.all_fields:
-                _refs(f.type, refs)
-            edges[s.qualified] = set(refs)
-    return edges
-
-
-def _reach(edges: dict[str, set[str]], start: str) -> set[str]:
-    seen: set[str] = set()
-    stack = list(edges.get(start, ()))
-    while stack:
-        name = stack.pop()
-        if name not in seen:
-            seen.add(name)
-            stack.extend(edges.get(name, ()))
-    return seen
-
-
-def depth_sets(schema: ir.Schema) -> tuple[set[str], set[str]]:
-    """(unbounded, walked): the structs that can nest without a bound (the IR's height None: they
-    reach a recursive struct), and the structs the depth walk visits (those and what they hold)."""
-    edges = _edges(schema)
-    unbounded = {s.qualified for p in schema.packages for s in p.structs if s.height is None}
-    walked = set(unbounded)
-    for name in unbounded:
-        walked |= _reach(edges, name)
-    return unbounded, walked
 
 
 def _walk_expr(ctx: Context, t: ir.Type, x: str, n: int) -> str | None:

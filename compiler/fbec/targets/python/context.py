@@ -10,7 +10,7 @@ from __future__ import annotations
 import keyword
 import struct
 
-from fbec.model import ir
+from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, Imports, Options, ReservedNames
 
 # struct format character of every fixed-size primitive (little-endian layouts)
@@ -64,11 +64,6 @@ def is_plain(t: ir.Type) -> bool:
     return isinstance(t, ir.Primitive) and t.name in PLAIN_PRIMS
 
 
-def is_fixed_scalar(t: ir.Type) -> bool:
-    """Values stored inside the slot, without allocation, in both models."""
-    return (isinstance(t, ir.Primitive) and t.name not in ir.VARIABLE_PRIMITIVES) or isinstance(t, ir.EnumRef)
-
-
 SPELLED_OUT_ARRAY = 8
 """Arrays up to this length have their element's format written out (`iii`, `16s16s`, `BIBI`); longer
 ones a repeat count (`1000i`), or one bytes item when the element takes several (`packed_array`), so
@@ -105,21 +100,6 @@ def nraw(t: ir.Type) -> int:
     if isinstance(t, ir.Array):
         return 1 if packed_array(t) else nraw(t.element) * t.length
     return 1
-
-
-def nests(s: ir.Struct) -> bool:
-    """True when a value of s can hold another struct (the IR's height is not 0). Readers of the
-    other structs (leaves) neither count nor check nesting depth: they cannot recurse."""
-    return s.height != 0
-
-
-def struct_cost(s: ir.Struct) -> int:
-    """What one struct value costs when a reader materializes it (the IR's decode_cost)."""
-    return s.decode_cost
-
-
-element_cost = ir.element_cost
-"""What one collection element costs (the IR's rule; struct elements: nothing, the struct is charged)."""
 
 
 def check_size(fmt: str, expected: int) -> None:
@@ -178,14 +158,15 @@ class Context:
         self.layouts: dict[str, str] = {}
         self.used_packages: set[str] = set()
         self.imports = Imports()  # the standard-library names the code uses
-        from .checks import depth_sets
-
-        self.depth_unbounded, self.depth_walked = depth_sets(schema)
+        self.plan = plan.of(schema)
+        # the structs the writers' depth walk visits (fbe_dn_<Name>), in every package: each module
+        # of the output folder can call the others'
+        self.depth_walked = {s.qualified for s in self.plan.depth_walk()}
 
     def writable(self, qualified: str, x: str) -> str:
         """``x`` (a value of the struct) checked before a writer takes it: nesting within
         fbe.MAX_DEPTH, walked only for the structs that can nest without a bound (checks.py)."""
-        if qualified not in self.depth_unbounded:
+        if self.plan.struct(qualified).bounded:
             return x
         return f"fbe.writable({self.ref(qualified, 'fbe_dn_')}({x}, 1), {x})"
 
@@ -238,12 +219,6 @@ class Context:
 
     def enum(self, qualified: str) -> ir.Enum:
         return self.schema.enum(qualified)
-
-    @staticmethod
-    def default_cost(t: ir.Type) -> int:
-        """What the default value of a field of type t costs beyond its share of the struct: the
-        struct values it holds, each charged (the IR's default_cost)."""
-        return ir.default_cost(t)
 
     # ------------------------------------------------------------ emitted pieces
 

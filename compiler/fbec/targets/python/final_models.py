@@ -9,27 +9,20 @@ from __future__ import annotations
 import struct
 
 from fbec.model import ir
-from fbec.model.facts import is_fixed_run_member as _fixed_run_member
+from fbec.model.plan import FieldPlan, Run
 from fbec.targets.base import CodeWriter
 
 from .context import (
     Context,
     check_size,
-    element_cost,
     ident,
     is_plain,
     map_order,
-    nests,
     nraw,
     packed_array,
     set_order,
     slot_fmt,
-    struct_cost,
 )
-
-
-def _is_text(t: ir.Type) -> bool:
-    return isinstance(t, ir.Primitive) and t.name in ("string", "bytes")
 
 
 def _is_string(t: ir.Type) -> bool:
@@ -85,7 +78,7 @@ class Final:
     def write(self, code: CodeWriter, t: ir.Type, x: str, field: str, depth: int) -> None:
         """Statements appending the final encoding of x (type t) to w."""
         c = self.ctx
-        if _fixed_run_member(t):
+        if ir.is_fixed(t):
             pre, raws = self.raw_values(t, x, field)
             code.lines("\n".join(pre))
             code.line(f"w += {c.layout(slot_fmt(t))}.pack({', '.join(raws)})")
@@ -137,7 +130,7 @@ class Final:
         """Statements reading a value of type t at p into ``target`` and advancing p."""
         c = self.ctx
         f = f'"{field}"'
-        if _fixed_run_member(t):
+        if ir.is_fixed(t):
             lay = c.layout(slot_fmt(t))
             tv = self.tmp("t")
             code.line(f"{tv} = fbe.buffer.final_fixed(r, {lay}, p, {f})")
@@ -172,7 +165,7 @@ class Final:
                 at = self.tmp("at") if t.kind == "set" else ""
                 if at:
                     code.line(f"{at} = p")
-                code.line(f"{count} = fbe.buffer.final_count(r, p, {el.final_min_size}, {element_cost(el)}, {f})")
+                code.line(f"{count} = fbe.buffer.final_count(r, p, {t.item_min_size}, {t.item_cost}, {f})")
                 code.line("p += 4")
                 if is_plain(el) and len(slot_fmt(el)) == 1:
                     wrap = "set" if t.kind == "set" else "list"
@@ -197,10 +190,8 @@ class Final:
         count = self.tmp("n")
         at = self.tmp("at")
         k, v = self.tmp("k"), self.tmp("v")
-        item = t.key.final_min_size + t.value.final_min_size
-        cost = element_cost(t.key) + element_cost(t.value)
         code.line(f"{at} = p")
-        code.line(f"{count} = fbe.buffer.final_count(r, p, {item}, {cost}, {f})")
+        code.line(f"{count} = fbe.buffer.final_count(r, p, {t.item_min_size}, {t.item_cost}, {f})")
         code.line("p += 4")
         code.line(f"{decl} = {{}}")
         with code.block(f"for _ in range({count}):"):
@@ -212,27 +203,32 @@ class Final:
     # ------------------------------------------------------------ structs
 
     def runs(self, s: ir.Struct) -> list[tuple[list[ir.Field], ir.Field | None] | ir.Field]:
-        """The fields in the order they are encoded: the IR's runs of fixed fields packed with one
-        layout (checked against the run's size), a ``string``/``bytes`` field closing a run (or
+        """The plan's final steps as they are packed: a run of fixed-size fields (or one such field)
+        with one layout (checked against the run's size), a ``string``/``bytes`` field closing it (or
         alone) with its u32 size (its bytes follow the run), and every other field on its own."""
         out: list[tuple[list[ir.Field], ir.Field | None] | ir.Field] = []
-        starts = {r.fields[0]: r for r in s.runs}
-        fields = list(s.all_fields)
+        steps = self.ctx.plan.struct(s.qualified).final_steps
         i = 0
-        while i < len(fields):
+        while i < len(steps):
+            step = steps[i]
             run: list[ir.Field] = []
-            if fields[i].name in starts:
-                r = starts[fields[i].name]
-                run = fields[i:i + len(r.fields)]
-                check_size("".join(slot_fmt(f.type) for f in run), r.size)
-                i += len(run)
-            if i < len(fields) and _is_text(fields[i].type):
-                out.append((run, fields[i]))
+            if isinstance(step, Run):
+                run = [m.field for m in step.fields]
+                check_size("".join(slot_fmt(f.type) for f in run), step.size)
+                i += 1
+            elif ir.is_fixed(step.type):
+                run = [step.field]
+                check_size(slot_fmt(step.type), step.type.size)
+                i += 1
+            after = steps[i] if i < len(steps) else None
+            if isinstance(after, FieldPlan) and ir.is_text(after.type):
+                out.append((run, after.field))
                 i += 1
             elif run:
                 out.append((run, None))
             else:
-                out.append(fields[i])
+                assert isinstance(step, FieldPlan)
+                out.append(step.field)
                 i += 1
         return out
 
@@ -270,11 +266,11 @@ class Final:
         code.blank(2)
 
         # reader
-        leaf = not nests(s)
+        leaf = not c.plan.struct(s.qualified).nests
         with code.block(f"def fbe_fr_{s.name}(r: fbe.Reader, p: int) -> tuple[{cls}, int]:"):
             code.line(f'"""Read a {s.name} at p; return it and the position after it."""')
             enter = "final_leaf" if leaf else "final_enter"
-            code.line(f"fbe.buffer.{enter}(r, p, {struct_cost(s)})")
+            code.line(f"fbe.buffer.{enter}(r, p, {s.decode_cost})")
             with code.block("try:"):
                 self._read_body(code, s)
             with code.block("except fbe.DecodeError as e:"):

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from fbec.model import ir
 
-from .context import Context, element_cost, ident, map_order, set_order, struct_cost
+from .context import Context, ident, map_order, set_order
 
 
 def _range(name: str) -> tuple[int, int]:
@@ -118,14 +118,14 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
         inner = read_expr(ctx, t.element, e, f, depth + 1)
         src = f"fbe.jsonfmt.get_list({x}, {f})"
         if isinstance(t, ir.Sequence):  # a fixed array's elements are part of its struct's cost
-            src = f"fbe.jsonfmt.charged({src}, b, {element_cost(t.element)}, {f})"
+            src = f"fbe.jsonfmt.charged({src}, b, {t.item_cost}, {f})"
         if isinstance(t, ir.Sequence) and t.kind == "set":
             return f"fbe.jsonfmt.distinct_set({{{inner} for {e} in {src}}}, {x}, {f})"
         return f"[{inner} for {e} in {src}]"
     assert isinstance(t, ir.Mapping)
     k, v = f"k{depth}", f"v{depth}"
     vx = read_expr(ctx, t.value, v, f, depth + 1)
-    cost = element_cost(t.key) + element_cost(t.value)
+    cost = t.item_cost
     if isinstance(t.key, ir.StructRef):
         kx = read_expr(ctx, t.key, k, f, depth + 1)
         pairs = f"fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs({x}, {f}), b, {cost}, {f})"
@@ -183,7 +183,7 @@ def json_functions(ctx: Context, s: ir.Struct, default_arg: Callable[[ir.Field],
     w.blank(2)
     with w.block(f"def fbe_jr_{s.name}(o: {ctx.std('typing', 'Any')}, f: str, b: fbe.Budget) -> {cls}:"):
         w.line(f'"""A {s.name} from parsed JSON; missing members keep their defaults."""')
-        cost = struct_cost(s)
+        cost = s.decode_cost
         if not fields:
             w.line("fbe.jsonfmt.get_object(o, f)")
             w.line(f'fbe.jsonfmt.enter(b, {cost}, "{s.qualified}")')
@@ -192,8 +192,8 @@ def json_functions(ctx: Context, s: ir.Struct, default_arg: Callable[[ir.Field],
         else:
             w.line("m = fbe.jsonfmt.get_object(o, f)")
             # the struct, and the default struct values of omitted members, are charged (docs/limits.md)
-            omitted = [f'(0 if "{f.name}" in m else {ctx.default_cost(f.type)})'
-                       for f in fields if ctx.default_cost(f.type)]
+            omitted = [f'(0 if "{f.name}" in m else {f.default_cost})'
+                       for f in ctx.plan.struct(s.qualified).fields if f.default_cost]
             w.line(f"fbe.jsonfmt.enter(b, {' + '.join([str(cost), *omitted])}, \"{s.qualified}\")")
             with w.block("try:"), w.block(f"v = {cls}(", ")"):
                 for f in fields:

@@ -13,23 +13,15 @@ from fbec.targets.base import CodeWriter
 from .context import (
     Context,
     check_size,
-    element_cost,
     ident,
-    is_fixed_scalar,
     is_plain,
     map_order,
-    nests,
     nraw,
     packed_array,
     set_order,
     slot_fmt,
-    struct_cost,
     tkey,
 )
-
-
-def _is_text(t: ir.Type) -> bool:
-    return isinstance(t, ir.Primitive) and t.name in ("string", "bytes")
 
 
 def _is_string(t: ir.Type) -> bool:
@@ -308,7 +300,7 @@ class Versioned:
         if isinstance(t, ir.Sequence):
             e = t.element
             wrap = "set" if t.kind == "set" else "list"
-            code.line(f"n = fbe.buffer.read_count(r, q, {e.size}, {element_cost(e)}, f)")
+            code.line(f"n = fbe.buffer.read_count(r, q, {t.item_size}, {t.item_cost}, f)")
             code.line("q += 4")
             fmt = slot_fmt(e)
             # a set holds each element once: two that read the same are refused (docs/limits.md 4)
@@ -325,9 +317,8 @@ class Versioned:
             code.line(f"return {value}")
             return
         assert isinstance(t, ir.Mapping)
-        ks = t.key.size + t.value.size
-        cost = element_cost(t.key) + element_cost(t.value)
-        code.line(f"n = fbe.buffer.read_count(r, q, {ks}, {cost}, f)")
+        ks = t.item_size
+        code.line(f"n = fbe.buffer.read_count(r, q, {ks}, {t.item_cost}, f)")
         code.line("q += 4")
         lay = c.layout(slot_fmt(t.key) + slot_fmt(t.value))
         kx = self.read_expr(t.key, Raw("e", 0), "b", "f")
@@ -342,12 +333,9 @@ class Versioned:
         cls = ident(s.name)
         fields = s.all_fields
         fmt = "II"
-        pos = 8
-        for f in fields:
-            if f.offset != pos:
-                raise AssertionError(f"{s.qualified}.{f.name}: IR offset {f.offset}, layout {pos}")
+        for f in fields:           # the header, then every slot in order: the IR's layout, checked
+            check_size(slot_fmt(f.type), f.type.size)
             fmt += slot_fmt(f.type)
-            pos += f.type.size
         check_size(fmt, s.body_size)
         lay = c.layout(fmt)
         code = self.ctx.writer()
@@ -356,8 +344,8 @@ class Versioned:
         with code.block(f"def fbe_vw_{s.name}(w: bytearray, v: {cls}) -> int:"):
             code.line(f'"""Append the body of a {s.name} and its data; return the body position."""')
             code.line("p = len(w)")
-            if all(_is_text(f.type) or is_fixed_scalar(f.type) for f in fields) and \
-                    any(_is_text(f.type) for f in fields):
+            if all(ir.is_text(f.type) or ir.is_scalar(f.type) for f in fields) and \
+                    any(ir.is_text(f.type) for f in fields):
                 self.text_struct_writer(code, s, fmt)
             else:
                 code.line(f"w += bytes({s.body_size})")
@@ -369,7 +357,7 @@ class Versioned:
         code.blank(2)
 
         # reader
-        cost = struct_cost(s)
+        cost = s.decode_cost
         header = f'fbe.buffer.struct_header(r, p, {s.type_id}, "{s.qualified}", {cost})'
         with code.block(f"def fbe_vr_{s.name}(r: fbe.Reader, p: int) -> {cls}:"):
             code.line(f'"""Read the {s.name} body at absolute position p '
@@ -387,9 +375,10 @@ class Versioned:
         c = self.ctx
         cls = ident(s.name)
         fields = s.all_fields
-        leaf = not nests(s)
+        plan = c.plan.struct(s.qualified)
+        leaf = not plan.nests
         body = f'fbe.buffer.{"leaf_body" if leaf else "struct_body"}(r, {lay}, p, {s.type_id}, "{s.qualified}", {cost})'
-        ends = ", ".join(str(f.offset + f.type.size) for f in fields)
+        ends = ", ".join(str(f.end) for f in plan.fields)
         ends_c = c.constant(f"({ends},)" if len(fields) == 1 else f"({ends})")
         exprs = []
         idx = 2
@@ -407,7 +396,7 @@ class Versioned:
             with code.block("else:"):
                 code.line(f"k = fbe.buffer.present({ends_c}, t[0], {s.base_size})")
                 # the default struct values of the missing fields are materialized too: charged (docs/limits.md)
-                missing = [sum(c.default_cost(f.type) for f in fields[k:]) for k in range(len(fields) + 1)]
+                missing = [f.missing_cost for f in plan.fields] + [0]
                 if missing[0]:
                     code.line(f"fbe.buffer.charge_defaults(r, {c.constant(repr(tuple(missing)))}, k, p)")
                 with code.block(f"v = {cls}(", ")"):
@@ -429,7 +418,7 @@ class Versioned:
         off = str(s.body_size)
         for i, f in enumerate(s.all_fields):
             x = f"v.{ident(f.name)}"
-            if not _is_text(f.type):
+            if not ir.is_text(f.type):
                 raws += self.write_field(code, f.type, x, "p", f"o{i}", f.name)  # a fixed scalar: no statement
                 continue
             if texts:

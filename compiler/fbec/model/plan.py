@@ -1,0 +1,228 @@
+"""The plan: how every struct is written and read, decided once from the IR (docs/ir.md, "The plan").
+
+`facts.py` completes the IR with what follows from the types; the plan arranges it the way a
+generator walks a struct, for both models:
+
+* the versioned body: every field's slot in order (`FieldPlan`), the bytes a body must have to
+  hold it (`end`: an older writer's shorter body lacks it), what its default costs the decode
+  budget and what the defaults of it and every field after it cost (`missing_cost`: charged
+  when a body ends before it);
+* the final model: the fields in order, each run of two or more fixed-size fields as one
+  `Run`, claimed with one bounds check and read at its offsets within the run;
+* the writers' depth rule: whether a struct's nesting is bounded (its writers count nothing),
+  whether its readers count levels at all, the levels a value of a type holds, and which structs
+  a writer's depth check walks.
+
+A target prints the plan: it computes no size, offset, cost, run or walk of its own
+(tests/compiler/test_toolkit.py fails when one does). `fbec --ir` carries the plan of every
+struct (`plan_json`), so a generator outside the compiler prints the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Union
+
+from . import ir
+
+
+@dataclass(frozen=True)
+class FieldPlan:
+    """One field of a struct (of `all_fields`, inherited ones first) as its readers and writers see it."""
+    field: ir.Field
+    inherited: bool       # declared by a base struct
+    end: int              # versioned: the body bytes that hold the slot (offset + slot size); a body of
+                          # fewer bytes (an older writer's) lacks the field
+    default_cost: int     # what the field's default costs a reader beyond the struct's own charge (the
+                          # default struct values it holds): a JSON member that is absent
+    missing_cost: int     # the default_cost of this field and every field after it: what a versioned
+                          # body that ends before `end` costs in defaults
+
+    @property
+    def name(self) -> str:
+        return self.field.name
+
+    @property
+    def type(self) -> ir.Type:
+        return self.field.type
+
+    @property
+    def offset(self) -> int:
+        """The slot's position in the versioned body (from its start, the header included)."""
+        return self.field.offset
+
+
+@dataclass(frozen=True)
+class Run:
+    """Two or more consecutive fixed-size fields (scalars and arrays of scalars) of the final model:
+    a reader claims their bytes with one bounds check and reads each at its offset in the run."""
+    fields: tuple[FieldPlan, ...]
+    at: tuple[int, ...]       # each field's offset within the run
+    size: int                 # bytes of the run (the same in both models)
+    final_offset: int | None  # the run's offset in the final struct, when fixed
+    description: str          # what a runtime reader names the first missing field from:
+                              # name=size, or name=size*count for an array, comma separated
+
+
+Step = Union[FieldPlan, Run]
+"""What a final-model reader reads next: one field, or a run of fixed-size fields."""
+
+
+@dataclass(frozen=True)
+class StructPlan:
+    struct: ir.Struct
+    fields: tuple[FieldPlan, ...]   # all_fields, in order
+    final_steps: tuple[Step, ...]   # the fields in order, runs of fixed-size fields as one step
+    final_fixed_size: int           # the final bytes of the fields whose final size is fixed
+    bounded: bool                   # its nesting has a bound (height not None): its writers count nothing
+    nests: bool                     # it can hold a struct (height not 0): its readers count levels
+    levels: int | None              # struct levels in a value, itself included (None: unbounded)
+
+    @property
+    def base_fields(self) -> tuple[FieldPlan, ...]:
+        return tuple(f for f in self.fields if f.inherited)
+
+    @property
+    def own_fields(self) -> tuple[FieldPlan, ...]:
+        return tuple(f for f in self.fields if not f.inherited)
+
+    @property
+    def older_cost(self) -> int:
+        """What the defaults of a versioned body without even the base's fields cost: all of them."""
+        return self.fields[0].missing_cost if self.fields else 0
+
+    @property
+    def fixed(self) -> bool:
+        """No field (inherited ones included) points out of the versioned body."""
+        return all(ir.is_fixed(f.type) for f in self.fields)
+
+
+def _field_plans(s: ir.Struct) -> tuple[FieldPlan, ...]:
+    costs = [ir.default_cost(f.type) for f in s.all_fields]
+    return tuple(FieldPlan(f, f.owner != s.qualified, f.offset + f.type.size, costs[k], sum(costs[k:]))
+                 for k, f in enumerate(s.all_fields))
+
+
+def _description(f: ir.Field) -> str:
+    t = f.type
+    return f"{f.name}={t.element.size}*{t.length}" if isinstance(t, ir.Array) else f"{f.name}={t.size}"
+
+
+def _final_steps(s: ir.Struct, fields: tuple[FieldPlan, ...]) -> tuple[Step, ...]:
+    """The fields in order, the IR's runs of two or more fixed-size fields (ir.Struct.runs) as one step."""
+    starts = {r.fields[0]: r for r in s.runs if len(r.fields) > 1}
+    out: list[Step] = []
+    i = 0
+    while i < len(fields):
+        run = starts.get(fields[i].name)
+        if run is None:
+            out.append(fields[i])
+            i += 1
+            continue
+        members = fields[i:i + len(run.fields)]
+        assert tuple(m.name for m in members) == run.fields, run
+        at = tuple(m.offset - run.offset for m in members)
+        assert sum(m.type.final_min_size for m in members) == run.size, run
+        out.append(Run(members, at, run.size, run.final_offset, ",".join(_description(m.field) for m in members)))
+        i += len(members)
+    return tuple(out)
+
+
+class Plan:
+    """The plan of every struct of a schema (`of(schema)` keeps one per schema)."""
+
+    def __init__(self, schema: ir.Schema) -> None:
+        self.schema = schema
+        self._structs = {s.qualified: s for p in schema.packages for s in p.structs}
+        self._plans: dict[str, StructPlan] = {}
+
+    def struct(self, qualified: str) -> StructPlan:
+        if qualified not in self._plans:
+            s = self._structs[qualified]
+            fields = _field_plans(s)
+            self._plans[qualified] = StructPlan(
+                s, fields, _final_steps(s, fields),
+                sum(f.type.final_size or 0 for f in s.all_fields),
+                s.height is not None, s.height != 0, None if s.height is None else 1 + s.height)
+        return self._plans[qualified]
+
+    def levels(self, t: ir.Type) -> int | None:
+        """Struct levels in a value of type `t` (a struct counts itself); None: unbounded."""
+        return ir.type_height(t, lambda name: self._structs[name].height)
+
+    def depth_walk(self, package: str | None = None) -> list[ir.Struct]:
+        """The structs a writer's depth check walks (docs/limits.md 1): those that can nest without a
+        bound (height None) and every struct they hold, in schema order. With `package`, only that
+        package's structs, reached within it: a walk that cannot enter another package's code
+        checks a struct of it by its levels."""
+        def mine(name: str) -> bool:
+            return package is None or name.rpartition(".")[0] == package
+
+        walked = {q for q, s in self._structs.items() if s.height is None and mine(q)}
+        stack = list(walked)
+        while stack:
+            for f in self._structs[stack.pop()].all_fields:
+                for ref in ir.struct_refs(f.type):
+                    if mine(ref) and ref not in walked:
+                        walked.add(ref)
+                        stack.append(ref)
+        return [s for s in self._structs.values() if s.qualified in walked]
+
+    def writer_can_fail(self, t: ir.Type, may_repeat: Callable[[ir.Sequence | ir.Mapping], bool],
+                        memo: dict[str, bool]) -> bool:
+        """Whether a writer can refuse a value of type t, so that the generated writer stops after it
+        and names the field: a struct that can nest without a bound (its depth is checked), or a set
+        or map for which `may_repeat` holds (the language holds it in a container that can hold a key
+        twice, checked on write: docs/limits.md 4), at any depth. `memo` keeps the answer per struct
+        (for this `may_repeat`); a bounded struct is in no cycle, so the walk ends."""
+        def can_fail(t: ir.Type) -> bool:
+            if isinstance(t, ir.StructRef):
+                if t.name not in memo:
+                    s = self._structs[t.name]
+                    memo[t.name] = s.height is None or any(can_fail(f.type) for f in s.all_fields)
+                return memo[t.name]
+            if isinstance(t, ir.Sequence):
+                return may_repeat(t) or can_fail(t.element)
+            if isinstance(t, ir.Mapping):
+                return may_repeat(t) or can_fail(t.key) or can_fail(t.value)
+            if isinstance(t, (ir.Optional_, ir.Array)):
+                return can_fail(t.element)
+            return False
+        return can_fail(t)
+
+
+_plans: dict[int, tuple[ir.Schema, Plan]] = {}
+
+
+def of(schema: ir.Schema) -> Plan:
+    """The plan of `schema`, made once (a generator and its parts ask for it again and again)."""
+    kept = _plans.get(id(schema))
+    if kept is None or kept[0] is not schema:
+        if len(_plans) > 16:
+            _plans.clear()
+        kept = _plans[id(schema)] = (schema, Plan(schema))
+    return kept[1]
+
+
+# ---------------------------------------------------------------- fbec --ir
+
+def step_json(step: Step) -> dict[str, Any]:
+    if isinstance(step, FieldPlan):
+        return {"field": step.name}
+    return {"run": [f.name for f in step.fields], "at": list(step.at), "size": step.size,
+            "final_offset": step.final_offset, "description": step.description}
+
+
+def struct_plan_json(p: StructPlan) -> dict[str, Any]:
+    return {
+        "bounded": p.bounded, "nests": p.nests, "levels": p.levels,
+        "fields": [{"name": f.name, "inherited": f.inherited, "end": f.end, "default_cost": f.default_cost,
+                    "missing_cost": f.missing_cost} for f in p.fields],
+        "final_steps": [step_json(step) for step in p.final_steps],
+        "final_fixed_size": p.final_fixed_size,
+    }
+
+
+def package_plan_json(plan: Plan, package: ir.Package) -> dict[str, Any]:
+    return {"depth_walk": [s.qualified for s in plan.depth_walk(package.name)]}
