@@ -72,6 +72,19 @@ def test_reserved_names_escape_with_a_suffix_and_combine() -> None:
     assert ReservedNames({"type"}, suffix="__")("type") == "type__"
 
 
+def test_scope_idents_rename_only_what_clashes() -> None:
+    """A name keeps its identifier unless it is taken or an earlier name took it; a renamed one gets
+    underscores until it is free, never the identifier of a name that did not clash (whatever the order)."""
+    from fbec.targets.base import scope_idents
+    taken = {"class", "new_"}.__contains__
+    wanted = [("class", "class"), ("x", "X"), ("class_", "class_"), ("X", "X"), ("new", "new_")]
+    assert scope_idents(wanted, taken) == {"class": "class__", "x": "X", "class_": "class_", "X": "X_",
+                                           "new": "new__"}
+    assert scope_idents(reversed(wanted), taken) == {"class": "class__", "x": "X_", "class_": "class_", "X": "X",
+                                                     "new": "new__"}
+    assert scope_idents([(1, "__a")], lambda x: x.startswith("__"), lambda x: "m" + x) == {1: "m__a"}
+
+
 def test_each_target_escapes_its_own_reserved_words() -> None:
     from fbec.targets.cpp.common import field_ident, ident
     from fbec.targets.python.context import ident as py_ident

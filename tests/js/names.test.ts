@@ -22,12 +22,16 @@ function sample(): Weird {
     fbeKey_: new Map([["b", 2], ["a", 1]]),
     raw: [[new Uint8Array([1]), new Uint8Array([2, 3])]],
     __proto___: 12n,
+    toJson__: 13, // toJson_ is taken by the schema's own field of that name
+    toJson_: 14,
   });
 }
 
 test("reserved names: fields, enum values and types escaped with a trailing underscore", () => {
   const v = sample();
   assert.equal(v.constructor, Weird);
+  assert.equal(typeof v.toJson, "function");
+  assert.equal(JSON.parse(v.toJson()).toJson, 13);
   assert.equal(Kind.constructor_, 2);
   assert.equal(Object.getPrototypeOf(Bits), Object.prototype);
   for (const [write, read] of [

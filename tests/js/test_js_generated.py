@@ -155,6 +155,8 @@ struct Weird
     int32<string> fbeKey;
     bytes<bytes> raw;
     int64 __proto__;
+    int32 toJson;
+    int32 toJson_;
 }
 struct constructor { int32 y; }
 struct Map { int32 size; }

@@ -21,30 +21,10 @@ import json
 import math
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, ReservedNames, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, generated_header
+from fbec.targets.typescript.names import Idents
 
 RUNTIME = "@fbe-toolkit/fbe"
-
-# JavaScript's reserved words, TypeScript's type keywords, the globals the generated code uses
-# unqualified and its local names: a schema type or package name among them gets a trailing underscore.
-TS_RESERVED = ReservedNames({
-    "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
-    "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
-    "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
-    "while", "with", "yield", "let", "static", "implements", "interface", "package", "private", "protected",
-    "public", "await", "async", "of", "as", "from", "get", "set", "type", "declare", "namespace", "module",
-    "any", "unknown", "never", "number", "bigint", "string", "boolean", "symbol", "object", "undefined",
-    "NaN", "Infinity", "Object", "Array", "Map", "Set", "Uint8Array", "Error", "Number", "String", "BigInt",
-    "Boolean", "Symbol", "Date", "JSON", "Math", "Promise", "Partial", "Record", "globalThis", "arguments",
-    "eval", "fbe", "v", "r", "w", "b", "n", "e", "x", "k", "p", "y", "base", "slot", "data", "limits",
-    "init", "writer", "constructor", "prototype",
-})
-# Instance members of generated classes (and what an object literal must not take as a property):
-# a field of such a name gets a trailing underscore.
-STRUCT_MEMBERS = frozenset({"constructor", "toFbe", "toFinal", "fbeKey", "toString", "toJSON", "__proto__",
-                            "hasOwnProperty", "valueOf", "isPrototypeOf", "propertyIsEnumerable",
-                            "toLocaleString"})
-ENUM_MEMBERS = frozenset({"__proto__", "constructor", "hasOwnProperty", "valueOf", "toString"})
 
 BIGINTS = frozenset({"int64", "uint64", "timestamp"})
 PRIMITIVE_TYPES = {
@@ -54,22 +34,6 @@ PRIMITIVE_TYPES = {
     "string": "string", "bytes": "Uint8Array",
 }
 RUNTIME_TYPES = {"uuid": "Uuid", "decimal": "Decimal"}
-
-
-def type_name(name: str) -> str:
-    return TS_RESERVED(name)
-
-
-def field_name(f: ir.Field) -> str:
-    return f.name + "_" if f.name in STRUCT_MEMBERS else f.name
-
-
-def value_name(name: str) -> str:
-    return name + "_" if name in ENUM_MEMBERS else name
-
-
-def module_alias(package: str) -> str:
-    return TS_RESERVED(package)
 
 
 def ts_string(text: str) -> str:
@@ -98,11 +62,15 @@ class Context:
         self.declarations: list[str] = []        # JavaScript: the members of the class being written
         self.constants: dict[str, str] = {}      # expression -> the module constant holding it
         self.can_fail: dict[str, bool] = {}      # struct -> whether writing it can fail (models.can_fail)
+        self.ident = Idents(schema)               # the identifiers of schema names (names.py)
 
     def constant_of(self, stem: str, expression: str) -> str:
         """A module-level constant holding an immutable default (a Decimal, a Uuid), made once."""
         if expression not in self.constants:
-            self.constants[expression] = f"{stem}_{len(self.constants) + 1}"
+            name = f"{stem}_{len(self.constants) + 1}"
+            while name in self.ident.module_names(self.package.name):
+                name += "_"
+            self.constants[expression] = name
         return self.constants[expression]
 
     def _imports(self, value: bool) -> Imports:
@@ -114,10 +82,10 @@ class Context:
 
     def named(self, qualified: str, value: bool = True) -> str:
         """A named schema type, qualified by its module when imported."""
-        pkg, _, name = qualified.rpartition(".")
+        pkg = qualified.rpartition(".")[0]
         if pkg == self.package.name:
-            return type_name(name)
-        return self._imports(value).attr(f"./{pkg}.js", type_name(name), module_alias(pkg))
+            return self.ident.type(qualified)
+        return self._imports(value).attr(f"./{pkg}.js", self.ident.type(qualified), self.ident.alias(self.package.name, pkg))
 
     def annot(self, t: str) -> str:
         """A type annotation (`: T`), none in JavaScript."""
@@ -162,7 +130,7 @@ class Context:
         return isinstance(t, ir.EnumRef) and t.wire in BIGINTS
 
     def constant(self, qualified_enum: str, value: str) -> str:
-        return f"{self.named(qualified_enum)}.{value_name(value)}"
+        return f"{self.named(qualified_enum)}.{self.ident.value(qualified_enum, value)}"
 
     def integer(self, t: ir.Type, value: int) -> str:
         return f"{value}n" if self.bigint(t) else str(value)
@@ -262,7 +230,7 @@ def zero(c: Context, t: ir.Type) -> str:
 
 def write_enum(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> None:
     """The enum's type and constant object; in JavaScript the object, its declarations in `d`."""
-    name = type_name(e.name)
+    name = c.ident.type(e.qualified)
     what = "flags" if e.kind == "flags" else "enum"
     ts = "bigint" if e.wire in BIGINTS else "number"
     suffix = "n" if ts == "bigint" else ""
@@ -273,7 +241,7 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> N
         d.line(f"export type {name} = {ts};")
         with d.block(f"export declare const {name}: {{", "};"):
             for v in e.values:
-                d.line(f"readonly {value_name(v.name)}: {v.value}{suffix};")
+                d.line(f"readonly {c.ident.value(e.qualified, v.name)}: {v.value}{suffix};")
         d.blank()
     else:
         w.line(f"export type {name} = {ts};")
@@ -281,7 +249,7 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> N
     if e.values:
         with w.block(f"export const {name} = {{", closing):
             for v in e.values:
-                w.line(f"{value_name(v.name)}: {v.value}{suffix},")
+                w.line(f"{c.ident.value(e.qualified, v.name)}: {v.value}{suffix},")
     else:
         w.line(f"export const {name} = {{{closing}")
     w.blank()
@@ -294,7 +262,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
     from fbec.targets.typescript.jsonconv import write_json, write_json_read
     from fbec.targets.typescript.models import write_models
     from fbec.targets.typescript.textform import write_struct_text
-    name = type_name(s.name)
+    name = c.ident.type(s.qualified)
     what = "message" if s.message else "struct"
     comment = f"/** The {what} {s.qualified} (type id {s.type_id}). */"
     w.line(comment)
@@ -308,7 +276,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
         w.blank()
         if c.ts:
             for f in s.fields:
-                w.line(f"{field_name(f)}: {c.type(f.type)};")
+                w.line(f"{c.ident.field(f)}: {c.type(f.type)};")
             if s.fields:
                 w.blank()
         w.line("/** A value with the schema's defaults, then the fields of `init`. */")
@@ -316,7 +284,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
             if s.base is not None:
                 w.line("super();")
             for f in s.fields:
-                w.line(f"this.{field_name(f)} = {c.default(f.type, f.default)};")
+                w.line(f"this.{c.ident.field(f)} = {c.default(f.type, f.default)};")
             with w.block("if (init !== undefined) {", "}"):
                 w.line("Object.assign(this, init);")
         if keys:
@@ -324,7 +292,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
             w.line("/** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */")
             key_over = "override " if s.base and has_keys(c, s.base) and c.ts else ""
             with w.block(f"{key_over}fbeKey(){c.annot('string')} {{", "}"):
-                w.line(f"return {c.rt('keysOf')}({', '.join(key_value(f.type, 'this.' + field_name(f)) for f in keys)});")
+                w.line(f"return {c.rt('keysOf')}({', '.join(key_value(f.type, 'this.' + c.ident.field(f)) for f in keys)});")
             w.blank()
             w.line("/**")
             w.line(" * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;")
@@ -332,7 +300,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
             w.line(" */")
             over = "override " if s.base and has_keys(c, s.base) else ""
             with w.block(c.method(f"static {over}", "fbeCompareKey", [("a", name), ("b", name)], "number"), "}"):
-                terms = [key_compare(c, f.type, "a." + field_name(f), "b." + field_name(f)) for f in keys]
+                terms = [key_compare(c, f.type, "a." + c.ident.field(f), "b." + c.ident.field(f)) for f in keys]
                 w.line(f"return {' || '.join(t for t in terms if t) or '0'};")
         write_models(w, c, s, name)
         if c.options.json:
@@ -346,7 +314,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
     with d.block(f"export declare class {name}{' extends ' + c.named(s.base, False) if s.base else ''} {{", "}"):
         d.line("static readonly fbeType: number;")
         for f in s.fields:
-            d.line(f"{field_name(f)}: {c.type(f.type)};")
+            d.line(f"{c.ident.field(f)}: {c.type(f.type)};")
         d.line(f"constructor(init?: Partial<{name}>);")
         if keys:
             d.line("fbeKey(): string;")
@@ -384,7 +352,7 @@ def imports_of(c: Context, out: CodeWriter, modules: set[str]) -> None:
     if RUNTIME in modules:
         out.line(f'import * as fbe from "{RUNTIME}";')
     for module in sorted(m for m in modules if m != RUNTIME):
-        out.line(f'import * as {module_alias(module[2:-3])} from "{module}";')
+        out.line(f'import * as {c.ident.alias(c.package.name, module[2:-3])} from "{module}";')
 
 
 def generate_package(schema: ir.Schema, package: ir.Package, options: Options, ts: bool) -> list[GeneratedFile]:

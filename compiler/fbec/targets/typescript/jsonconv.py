@@ -118,7 +118,6 @@ def key_method(t: ir.Type) -> str:
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeWriteJson (the struct's object) and toJson()."""
-    from fbec.targets.typescript import field_name
     over = "override " if s.base is not None else ""
     bounded = s.height is not None and not s.recursive
     names = Names()
@@ -132,7 +131,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         raw("{")
         for i, f in enumerate(s.all_fields):
             raw(("," if i else "") + f'"{f.name}":')
-            json_write(c, raw, f.type, f"v.{field_name(f)}", f.name, within_field(f.name), names)
+            json_write(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, within_field(f.name), names)
         raw("}")
         raw.flush()
         if not bounded:
@@ -267,7 +266,6 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
 
 def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeReadJson (a struct from its parsed object) and fromJson."""
-    from fbec.targets.typescript import field_name
     over = "override " if s.base is not None else ""
     names = Names()
     w.blank()
@@ -287,7 +285,7 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             else:
                 w.line("if (m !== undefined) {")
             with w.indented():
-                json_read(c, w, f.type, "m", f.name, f"v.{field_name(f)}", within_field(f.name), names)
+                json_read(c, w, f.type, "m", f.name, f"v.{c.ident.field(f)}", within_field(f.name), names)
             w.line("}")
         w.line("r.leave();")
         w.line("return v;")

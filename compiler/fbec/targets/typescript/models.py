@@ -532,7 +532,6 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, within: str,
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """The class's codec members: fbeWrite/fbeRead (a versioned body at a slot), the roots
     toFbe/fromFbe/verifyFbe and, with --final, their final twins."""
-    from fbec.targets.typescript import field_name as fname
     q = s.qualified
     bounded = s.height is not None and not s.recursive
     over = "override " if s.base is not None else ""
@@ -548,7 +547,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         struct = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"const b = {struct};" if s.all_fields else f"{struct};")
         for f in s.all_fields:
-            write_value(w, c, f.type, "b", plus("b", f.offset), f"v.{fname(f)}", f.name, within_field(f.name), names)
+            write_value(w, c, f.type, "b", plus("b", f.offset), f"v.{c.ident.field(f)}", f.name, within_field(f.name), names)
         if not bounded:
             w.line("w.leave();")
 
@@ -584,7 +583,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                         w.line(f'r.spend({cost}, b, "");')
                     w.line("return;")
                 for f in inherited:
-                    read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{fname(f)}",
+                    read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{c.ident.field(f)}",
                                within_field(f.name), names)
             for k, f in enumerate(own):
                 end = f.offset + f.type.size
@@ -593,7 +592,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                     if rest:
                         w.line(f'r.spend({rest}, b, "{f.name}");')
                     w.line("return;")
-                read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{fname(f)}", within_field(f.name),
+                read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{c.ident.field(f)}", within_field(f.name),
                            names)
 
     write_verify(w, c, s, name, names)
@@ -640,7 +639,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         if not bounded:
             w.line("w.enter();")
         for f in s.all_fields:
-            final_write(w, c, f.type, f"v.{fname(f)}", f.name, within_field(f.name), names)
+            final_write(w, c, f.type, f"v.{c.ident.field(f)}", f.name, within_field(f.name), names)
         if not bounded:
             w.line("w.leave();")
 
@@ -650,7 +649,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.line(f"const v = new {name}();")
         w.line(f"r.enterFinal({s.decode_cost});")
         for f in s.all_fields:
-            final_read(w, c, f.type, f.name, f"v.{fname(f)}", within_field(f.name), names)
+            final_read(w, c, f.type, f.name, f"v.{c.ident.field(f)}", within_field(f.name), names)
         w.line("r.leave();")
         w.line("return v;")
 

@@ -47,14 +47,8 @@ def capitalized(name: str) -> str:
 class Names:
     """The module-level names the protocol code declares, kept clear of the schema's."""
 
-    def __init__(self, package: ir.Package) -> None:
-        from fbec.targets.typescript import type_name
-        taken: set[str] = set()
-        for e in package.enums + package.flags:
-            taken.update({type_name(e.name), "textOf" + e.name})
-        for s in package.structs:
-            taken.add(type_name(s.name))
-        self.taken = taken
+    def __init__(self, c: Context) -> None:
+        self.taken = c.ident.module_names(c.package.name)
 
     def __call__(self, name: str) -> str:
         while name in self.taken:
@@ -168,7 +162,7 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
     if not c.package.dispatch:
         return
     e = Emitter(w, c, d)
-    names = Names(c.package)
+    names = Names(c)
     send, dispatch = _messages(c)
     rt = c.rt
     pkg = c.package.name
@@ -326,7 +320,6 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
 
 def _clients(e: Emitter, names: Names, send: list[Message], dispatch: list[Message], models: list[bool],
              receivers: dict[bool, str]) -> None:
-    from fbec.targets.typescript import field_name
     w, c = e.w, e.c
     rt = c.rt
     pkg = c.package.name
@@ -403,7 +396,7 @@ def _clients(e: Emitter, names: Names, send: list[Message], dispatch: list[Messa
                             assert f is not None
                             glob = "true" if m.struct.qualified in global_rejects else "false"
                             value = f"({e.cast('value', m.ts)})" if c.ts else "value"
-                            with w.block(f"if (this.requests.answer({value}.{field_name(f)}, value, {glob})) {{", "}"):
+                            with w.block(f"if (this.requests.answer({value}.{c.ident.field(f)}, value, {glob})) {{", "}"):
                                 w.line("return;")
                             w.line("break;")
                     w.line("super.deliver(typeId, value);")
@@ -429,7 +422,7 @@ def _clients(e: Emitter, names: Names, send: list[Message], dispatch: list[Messa
                     for m in requests:
                         q = m.struct.qualified
                         f = id_field(m.struct)
-                        ident = f"value.{field_name(f)}" if f is not None else '""'
+                        ident = f"value.{c.ident.field(f)}" if f is not None else '""'
                         match = matchers.get(q, "undefined")
                         with w.block(f"if (value instanceof {m.ts}) {{", "}"):
                             w.line(f'return this.requests.request("{q}", {ident}, {match}, () => this.sender.send(value), '

@@ -19,12 +19,11 @@ TEXT = {"bool": "bool", "decimal": "decimal", "uuid": "uuid", "string": "string"
 
 def text_function(c: Context, qualified: str) -> str:
     """The text function of an enum or flags type (`textOfOrderSide`), qualified when imported."""
-    from fbec.targets.typescript import module_alias
-    pkg, _, name = qualified.rpartition(".")
-    local = f"textOf{name}"
+    pkg = qualified.rpartition(".")[0]
+    local = c.ident.text_of(qualified)
     if pkg == c.package.name:
         return local
-    return c.imports.attr(f"./{pkg}.js", local, module_alias(pkg))
+    return c.imports.attr(f"./{pkg}.js", local, c.ident.alias(c.package.name, pkg))
 
 
 def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
@@ -86,22 +85,21 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
 def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> None:
     """textOf<Name>: an enum's first declared name with the value, else <unknown>; the names of
     the flags whose bits are all set, joined by |."""
-    from fbec.targets.typescript import type_name
-    name = type_name(e.name)
+    name = c.ident.type(e.qualified)
     bigint = e.wire in ("int64", "uint64")
     suffix = "n" if bigint else ""
     if e.kind == "flags":
         comment = (f"/** The text form of {name} flags: the names of the declared flags whose bits are all set, "
                    "joined by | (docs/format.md 9). */")
         w.line(comment)
-        with w.block(c.method("export function ", f"textOf{name}", [("v", name)], "string"), "}"):
+        with w.block(c.method("export function ", c.ident.text_of(e.qualified), [("v", name)], "string"), "}"):
             table = ", ".join(f'[{v.value}{suffix}, "{v.name}"]' for v in e.values)
             w.line(f"return {c.rt('flagsText')}(v, [{table}]);")
     else:
         comment = (f"/** The text form of a {name} value: its first declared name, else <unknown> "
                    "(docs/format.md 9). */")
         w.line(comment)
-        with w.block(c.method("export function ", f"textOf{name}", [("v", name)], "string"), "}"):
+        with w.block(c.method("export function ", c.ident.text_of(e.qualified), [("v", name)], "string"), "}"):
             first: dict[int, str] = {}
             for v in e.values:
                 first.setdefault(v.value, v.name)
@@ -121,7 +119,6 @@ def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None)
 
 def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeWriteText and toString()."""
-    from fbec.targets.typescript import field_name
     over = "override " if s.base is not None else ""
     names = Names()
     w.blank()
@@ -142,7 +139,7 @@ def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
             if f.hidden:
                 raw("***")
             else:
-                text_write(c, raw, f.type, f"v.{field_name(f)}", names)
+                text_write(c, raw, f.type, f"v.{c.ident.field(f)}", names)
         raw(")")
         raw.flush()
     w.blank()

@@ -1,0 +1,101 @@
+"""How a schema name becomes a TypeScript (and JavaScript) identifier: the one place of the
+target's renaming rule (docs/javascript.md "Names", docs/targets.md "Names").
+
+A name keeps its spelling unless it clashes in its scope; then it gets a trailing underscore,
+another while the result still clashes (base.scope_idents). The scopes:
+
+* a module (one schema package): its types (an enum's type and constant object share the name),
+  its enums' `textOf<Name>` functions and the aliases of the modules it imports, clear of
+  JavaScript's reserved words, TypeScript's type keywords, the globals the generated code uses
+  and the locals and parameters of its functions (which would hide a type inside them). The
+  module's own helpers (the protocol classes, the constants of defaults) yield to these.
+* a class: its fields, clear of the instance members of the generated class and of
+  Object.prototype's;
+* an enum or flags object: its values, clear of Object.prototype's members.
+
+JSON member names and the text form keep the schema's names.
+"""
+
+from __future__ import annotations
+
+from fbec.model import ir
+from fbec.targets.base import scope_idents
+
+# JavaScript's reserved words, TypeScript's type keywords, the globals the generated code uses
+# unqualified and its local names: a type or an import alias of such a name is renamed.
+MODULE_RESERVED = frozenset({
+    "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
+    "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
+    "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
+    "while", "with", "yield", "let", "static", "implements", "interface", "package", "private", "protected",
+    "public", "await", "async", "of", "as", "from", "get", "set", "type", "declare", "namespace", "module",
+    "any", "unknown", "never", "number", "bigint", "string", "boolean", "symbol", "object", "undefined",
+    "NaN", "Infinity", "Object", "Array", "Map", "Set", "Uint8Array", "Error", "Number", "String", "BigInt",
+    "Boolean", "Symbol", "Date", "JSON", "Math", "Promise", "Partial", "Record", "globalThis", "arguments",
+    "eval", "fbe", "v", "r", "w", "b", "n", "e", "x", "k", "p", "y", "base", "slot", "data", "limits",
+    "init", "writer", "constructor", "prototype",
+})
+# Instance members of generated classes (and what an object literal must not take as a property):
+# a field of such a name is renamed.
+STRUCT_MEMBERS = frozenset({"constructor", "toFbe", "toFinal", "toJson", "fbeKey", "toString", "toJSON",
+                            "__proto__", "hasOwnProperty", "valueOf", "isPrototypeOf", "propertyIsEnumerable",
+                            "toLocaleString"})
+# What an enum's constant object must not take as a property.
+ENUM_MEMBERS = frozenset({"__proto__", "constructor", "hasOwnProperty", "valueOf", "toString"})
+
+
+class Idents:
+    """The identifiers of one schema's names, each scope worked out once, when first asked."""
+
+    def __init__(self, schema: ir.Schema) -> None:
+        self.schema = schema
+        self._modules: dict[str, dict[tuple[str, str], str]] = {}
+        self._fields: dict[str, dict[str, str]] = {}
+        self._values: dict[str, dict[str, str]] = {}
+
+    def _module(self, package: str) -> dict[tuple[str, str], str]:
+        if package not in self._modules:
+            p = self.schema.package(package)
+            wanted = [(("type", e.name), e.name) for e in (*p.enums, *p.flags)]
+            wanted += [(("type", s.name), s.name) for s in p.structs]
+            wanted += [(("text", e.name), "textOf" + e.name) for e in (*p.enums, *p.flags)]
+            wanted += [(("alias", name), name) for name in p.imports]
+            self._modules[package] = scope_idents(wanted, MODULE_RESERVED.__contains__)
+        return self._modules[package]
+
+    def module_names(self, package: str) -> frozenset[str]:
+        """Every identifier the module's schema names took (the module's own helpers avoid them)."""
+        return frozenset(self._module(package).values())
+
+    def type(self, qualified: str) -> str:
+        """A type's identifier in its own module (what it is exported as)."""
+        package, _, name = qualified.rpartition(".")
+        return self._module(package)[("type", name)]
+
+    def text_of(self, qualified: str) -> str:
+        """The text function of an enum or flags type in its own module (`textOfOrderSide`)."""
+        package, _, name = qualified.rpartition(".")
+        return self._module(package)[("text", name)]
+
+    def alias(self, package: str, imported: str) -> str:
+        """The alias under which the module of `package` imports the module of `imported`."""
+        return self._module(package)[("alias", imported)]
+
+    def field(self, f: ir.Field) -> str:
+        """A field's property name (in every struct that has it: the one that declares it decides)."""
+        if f.owner not in self._fields:
+            s = self.schema.struct(f.owner)
+            taken = set(STRUCT_MEMBERS)
+            if s.base is not None:
+                base = self.schema.struct(s.base)
+                taken |= {self.field(g) for g in base.all_fields}
+            self._fields[f.owner] = scope_idents(((g.name, g.name) for g in s.fields), taken.__contains__)
+        return self._fields[f.owner][f.name]
+
+    def value(self, qualified: str, name: str) -> str:
+        """An enum or flags value's property name in the type's constant object."""
+        if qualified not in self._values:
+            e = self.schema.enum(qualified)
+            self._values[qualified] = scope_idents(((v.name, v.name) for v in e.values),
+                                                   ENUM_MEMBERS.__contains__)
+        return self._values[qualified][name]
