@@ -200,3 +200,18 @@ def from_json(d: dict[str, Any]) -> ir.Schema:
 def load(source: str | bytes | dict[str, Any]) -> ir.Schema:
     """The dataclasses of `fbec --ir` output: its JSON text, or the parsed document."""
     return from_json(source if isinstance(source, dict) else json.loads(source))
+
+
+def read(source: Any) -> ir.Schema:
+    """The IR from anything that holds it: the dataclasses themselves, the parsed JSON of
+    `fbec --ir`, its text, or the path of an `.ir.json` file (what `fbe.dynamic` accepts)."""
+    if isinstance(source, ir.Schema):
+        return source
+    if isinstance(source, dict):
+        return from_json(source)
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return load(source)
+    if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
+        with open(source, encoding="utf-8") as f:
+            return load(f.read())
+    raise TypeError(f"cannot read an IR from {type(source).__name__}")

@@ -27,13 +27,14 @@ from ..syntax.diagnostics import CompileError, Diagnostics
 
 
 def _runtime() -> Any:
-    """`fbe.dynamic`, from the installed runtime or from the checkout beside the compiler."""
+    """`fbe.dynamic`: the Python runtime, which the fbe-toolkit wheel installs beside fbec (code
+    generation alone needs only fbec, so it is imported here, by the two commands that use it)."""
     try:
         from fbe import dynamic
-    except ImportError:
-        here = os.path.dirname(os.path.abspath(__file__))
-        sys.path.append(os.path.normpath(os.path.join(here, "..", "..", "..", "runtime", "python")))
-        from fbe import dynamic
+    except ImportError as e:
+        raise UsageError(f"the Python runtime `fbe` is not importable ({e}): install the toolkit "
+                         "(pip install .), or from a checkout run PYTHONPATH=compiler:runtime/python "
+                         "python3 -m fbec ...") from None
     return dynamic
 
 

@@ -3,9 +3,12 @@
 The codec is driven by the compiler's IR (docs/ir.md): the
 ``fbec.model.ir.Schema`` dataclasses, or the JSON of ``fbec --ir`` (parsed,
 as text or as a path to the ``.ir.json`` file), which ``fbec.model.ir_json``
-loads into them. Types are ``fbec.model.ir`` types; what a primitive does in
-each format is one entry of a table keyed by primitive (``PRIMITIVES``),
-enums and flags use the entry of their wire integer. It reads and writes both binary
+loads into them (``fbec.model.ir_json.read``). Types are ``fbec.model.ir``
+types; each becomes one node (``DynamicCodec.node``, made through ``_NODES``,
+the one dispatch on the IR's type classes) with a method per format, holding
+the nodes of the types inside it. What a primitive does in each format is one
+entry of a table keyed by primitive (``PRIMITIVES``), enums and flags use the
+entry of their wire integer. It reads and writes both binary
 models (docs/format.md sections 3 and 4), protocol streams (section 7), the JSON
 mapping (section 8), the text format (section 9) and the typed value
 description of the golden vectors (``../shared/vectors/README.md``).
@@ -51,18 +54,18 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import struct as _struct
-import sys
 import time
 import uuid as _uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from functools import partial
-from typing import Any, Callable, Union
+from typing import TYPE_CHECKING, Any, Callable, Union
 
-from typing_extensions import Self
+# The IR is the compiler's (fbec.model, standard library only): the fbe-toolkit wheel installs fbec
+# beside fbe; a checkout puts compiler/ on PYTHONPATH beside runtime/python (docs/tools.md).
+from fbec.model import ir, ir_json
 
 from . import jsonfmt
 from . import text as _text
@@ -90,12 +93,8 @@ from .model import decode_final, decode_versioned
 from .protocol import MIN_FINAL_FRAME, MIN_VERSIONED_FRAME, frame_type
 from .values import NIL_UUID, decode_decimal, encode_decimal
 
-try:
-    from fbec.model import ir, ir_json
-except ImportError:                     # a checkout: the compiler beside the runtime
-    sys.path.append(os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                  "..", "..", "..", "compiler")))
-    from fbec.model import ir, ir_json
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = ["MISSING", "PRIMITIVES", "DynamicCodec", "load_ir"]
 
@@ -319,15 +318,6 @@ PRIMITIVES: dict[str, Primitive] = _primitives()
 """Every primitive of the IR: what the codec does with it in each format."""
 
 
-def _primitive(t: ir.Type) -> Primitive | None:
-    """The table entry of a primitive, or of an enum's or flags' wire integer."""
-    if isinstance(t, ir.Primitive):
-        return PRIMITIVES[t.name]
-    if isinstance(t, ir.EnumRef):
-        return PRIMITIVES[t.wire]
-    return None
-
-
 # ---------------------------------------------------------------- errors
 
 def _err(e: DecodeError, step: str, partial: Any, type_name: str | None = None,
@@ -361,18 +351,9 @@ def path_text(e: DecodeError) -> str:
     return out
 
 
-def load_ir(source: Any) -> ir.Schema:
-    """The IR dataclasses from themselves, the parsed JSON of ``fbec --ir``, its text or a ``.ir.json`` path."""
-    if isinstance(source, ir.Schema):
-        return source
-    if isinstance(source, dict):
-        return ir_json.from_json(source)
-    if isinstance(source, str) and source.lstrip().startswith("{"):
-        return ir_json.load(source)
-    if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
-        with open(source, encoding="utf-8") as f:
-            return ir_json.load(f.read())
-    raise TypeError(f"cannot read an IR from {type(source).__name__}")
+
+load_ir = ir_json.read
+"""The IR dataclasses from themselves, the parsed JSON of ``fbec --ir``, its text or a ``.ir.json`` path."""
 
 
 def _charged(value: Any, b: Budget, where: str) -> Any:
@@ -384,6 +365,850 @@ def _charged(value: Any, b: Budget, where: str) -> Any:
     return value
 
 
+def _offset(r: Reader, pos: int, field: str) -> int:
+    """The 4-byte offset (or size) slot at ``pos``, bounds checked."""
+    if pos < 0 or pos + 4 > r.size:
+        raise DecodeError("offset slot beyond the end of the buffer", None, field, pos)
+    return _U32.unpack_from(r.data, pos)[0]  # type: ignore[no-any-return]
+
+
+def _list(v: Any, where: str, length: int | None = None) -> list[Any]:
+    if not isinstance(v, (list, tuple)):
+        raise EncodeError(f"{where}: expected a list, got {type(v).__name__}")
+    if length is not None and len(v) != length:
+        raise EncodeError(f"{where}: expected {length} elements, got {len(v)}")
+    return list(v)
+
+
+def _pairs(v: Any, where: str) -> list[tuple[Any, Any]]:
+    if isinstance(v, dict):
+        return list(v.items())
+    if not isinstance(v, (list, tuple)):
+        raise EncodeError(f"{where}: expected a list of [key, value] pairs, got {type(v).__name__}")
+    out = []
+    for i, pair in enumerate(v):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise EncodeError(f"{where}[{i}]: expected a [key, value] pair")
+        out.append((pair[0], pair[1]))
+    return out
+
+
+# ---------------------------------------------------------------- one node per IR type
+
+class _Node:
+    """What the codec does with the values of one IR type, in every format: one method per walk
+    (defaults, both binary models, keys and their order, value descriptions, JSON, text).
+
+    :meth:`DynamicCodec.node` makes the node of a type through ``_NODES``, the one dispatch on the
+    IR's type classes; a node holds the nodes of the types inside it, so a walk goes from node to
+    node without looking at a type again."""
+
+    def __init__(self, codec: DynamicCodec, t: Any) -> None:
+        self.t: ir.Type = t
+        self.size: int = t.size                           # the versioned slot
+        self._order: Callable[[Any], Any] | None = None
+
+    def link(self, codec: DynamicCodec) -> None:
+        """Find the nodes of the types inside this one (called once the node is cached, so a
+        recursive struct finds itself)."""
+
+    def zero(self) -> Any:
+        """The default-constructed value."""
+        raise NotImplementedError
+
+    def vread(self, r: Reader, base: int, pos: int, field: str) -> Any:
+        """The value whose versioned slot is at ``pos`` (offsets count from ``base``)."""
+        raise NotImplementedError
+
+    def fread(self, r: Reader, pos: int, field: str) -> tuple[Any, int]:
+        """The final-model value at ``pos`` and the position after it."""
+        raise NotImplementedError
+
+    def vwrite(self, w: bytearray, base: int, pos: int, v: Any, where: str, depth: int) -> None:
+        """Fill the versioned slot at ``pos`` (data it points to goes to the end of ``w``)."""
+        raise NotImplementedError
+
+    def fwrite(self, w: bytearray, v: Any, where: str, depth: int) -> None:
+        """Append the final-model bytes of ``v``."""
+        raise NotImplementedError
+
+    def key(self, v: Any) -> Any:
+        """What makes two keys (set elements) the same, as generated code compares them."""
+        return v
+
+    def sort_key(self) -> Callable[[Any], Any]:
+        """The original's ordering of keys (std::set / std::map, the IR's ``order`` of a primitive)."""
+        if self._order is None:
+            self._order = self.make_order()
+        return self._order
+
+    def make_order(self) -> Callable[[Any], Any]:
+        return _same
+
+    def desc(self, v: Any) -> Any:
+        """``v`` as the golden vectors' value description (JSON-ready)."""
+        raise NotImplementedError
+
+    def undesc(self, d: Any, where: str) -> Any:
+        raise NotImplementedError
+
+    def json(self, v: Any, depth: int) -> str:
+        raise NotImplementedError
+
+    def from_json(self, v: Any, where: str, b: Budget) -> Any:
+        raise NotImplementedError
+
+    def json_key(self, v: Any) -> str:
+        """``v`` as a JSON member name (quoted), as a map key."""
+        raise EncodeError(f"the JSON mapping has no {self.t.kind} map keys (use the value description instead)")
+
+    def from_json_key(self, key: str, where: str) -> Any:
+        raise DecodeError(f"the JSON mapping has no {self.t.kind} map keys", None, where)
+
+    def text(self, v: Any) -> str:
+        """The text format (docs/format.md 9)."""
+        raise NotImplementedError
+
+
+def _described(n: _Node, v: Any) -> Any:
+    return None if v is MISSING else n.desc(v)
+
+
+def _texted(n: _Node, v: Any) -> str:
+    return "?" if v is MISSING else n.text(v)
+
+
+class _Primitive(_Node):
+    """Every format of a primitive but the binary ones: its entry of ``PRIMITIVES``."""
+
+    def __init__(self, codec: DynamicCodec, t: Any, prim: Primitive) -> None:
+        super().__init__(codec, t)
+        self.prim = prim
+
+    def zero(self) -> Any:
+        return self.prim.zero
+
+    def make_order(self) -> Callable[[Any], Any]:
+        return self.prim.order
+
+    def desc(self, v: Any) -> Any:
+        return self.prim.describe(v)
+
+    def undesc(self, d: Any, where: str) -> Any:
+        try:
+            return self.prim.undescribe(d)
+        except (ValueError, TypeError, InvalidOperation) as e:
+            raise EncodeError(f"{where}: {e}") from None
+
+    def json(self, v: Any, depth: int) -> str:
+        return self.prim.json(v)
+
+    def from_json(self, v: Any, where: str, b: Budget) -> Any:
+        return _charged(self.prim.from_json(v, where), b, where)
+
+    def json_key(self, v: Any) -> str:
+        return self.prim.json_key(v)
+
+    def from_json_key(self, key: str, where: str) -> Any:
+        return self.prim.from_json_key(key, where)
+
+    def text(self, v: Any) -> str:
+        return self.prim.text(v)
+
+
+class _Scalar(_Primitive):
+    """A fixed-size primitive: its bytes are the same in both models."""
+
+    def __init__(self, codec: DynamicCodec, t: Any, prim: Primitive) -> None:
+        super().__init__(codec, t, prim)
+        assert prim.final_size is not None and prim.layout is not None
+        self.final_size: int = prim.final_size
+        self.unpack_from = prim.layout.unpack_from
+        self.from_raw = prim.from_raw
+        self.beyond = f"{prim.name} beyond the end of the buffer"
+
+    def vread(self, r: Reader, base: int, pos: int, field: str) -> Any:
+        if pos < 0 or pos + self.final_size > r.size:
+            raise DecodeError(self.beyond, None, field, pos)
+        return self.from_raw(self.unpack_from(r.data, pos)[0])
+
+    def fread(self, r: Reader, pos: int, field: str) -> tuple[Any, int]:
+        return self.vread(r, pos, pos, field), pos + self.final_size
+
+    def vwrite(self, w: bytearray, base: int, pos: int, v: Any, where: str, depth: int) -> None:
+        raw = self.prim.pack(v, where)
+        w[pos:pos + len(raw)] = raw
+
+    def fwrite(self, w: bytearray, v: Any, where: str, depth: int) -> None:
+        w += self.prim.pack(v, where)
+
+
+class _Variable(_Primitive):
+    """string or bytes: an offset to the length and the bytes (versioned), or the length and the
+    bytes in place (final); a string's are UTF-8."""
+
+    def __init__(self, codec: DynamicCodec, t: Any, prim: Primitive) -> None:
+        super().__init__(codec, t, prim)
+        string = t.name == "string"
+        self.read = read_string if string else read_bytes
+        self.final = final_string if string else final_bytes
+        self.write: Callable[[bytearray, Any], int] = write_string if string else write_bytes
+        self.check: Callable[[Any, str], Any] = _check_str if string else _check_bytes
+
+    def vread(self, r: Reader, base: int, pos: int, field: str) -> Any:
+        return self.read(r, base, _offset(r, pos, field), field)
+
+    def fread(self, r: Reader, pos: int, field: str) -> tuple[Any, int]:
+        return self.final(r, pos, field)
+
+    def vwrite(self, w: bytearray, base: int, pos: int, v: Any, where: str, depth: int) -> None:
+        _U32.pack_into(w, pos, self.write(w, self.check(v, where)) - base)
+
+    def fwrite(self, w: bytearray, v: Any, where: str, depth: int) -> None:
+        self.write(w, self.check(v, where))
+
+
+def _primitive_node(codec: DynamicCodec, t: ir.Primitive) -> _Node:
+    prim = PRIMITIVES[t.name]
+    return _Scalar(codec, t, prim) if prim.layout is not None else _Variable(codec, t, prim)
+
+
+class _Enum(_Scalar):
+    """An enum or flags: its wire integer, with names in the text format."""
+
+    def __init__(self, codec: DynamicCodec, t: ir.EnumRef) -> None:
+        super().__init__(codec, t, PRIMITIVES[t.wire])
+        e = codec.enums[t.name]
+        self.flags = t.kind == "flags"
+        self.values = [(ev.name, ev.value) for ev in e.values]
+        self.names: dict[int, str] = {}
+        for ev in e.values:
+            self.names.setdefault(ev.value, ev.name)
+
+    def zero(self) -> Any:
+        return 0
+
+    def make_order(self) -> Callable[[Any], Any]:
+        return _same
+
+    def text(self, v: Any) -> str:
+        return _text.fmt_flags(v, self.values) if self.flags else _text.fmt_enum(v, self.names)
+
+
+def _field_default(f: ir.Field, n: _Node) -> Any:
+    """A field's schema default (docs/ir.md, Default); ``n`` is the node of its type."""
+    d, t = f.default, f.type
+    k = d.kind
+    if k == "none":
+        return n.zero()
+    if k == "null":
+        return None
+    inner = t.element if isinstance(t, ir.Optional_) else t
+    if k in ("bool", "int", "string", "timestamp", "enum", "flags"):
+        return d.value
+    if k == "real":
+        assert d.text is not None
+        if isinstance(inner, ir.Primitive) and inner.name == "decimal":
+            return Decimal(d.text)
+        v = float(d.text)
+        return _f32(v) if isinstance(inner, ir.Primitive) and inner.name == "float" else v
+    if k == "utc":
+        return time.time_ns()
+    if k == "uuid":
+        return _uuid.UUID(str(d.value))
+    if k == "uuid1":
+        return _uuid.uuid1()
+    if k == "uuid4":
+        return _uuid.uuid4()
+    raise ValueError(f"unknown default kind {k!r}")
+
+
+class _Slot:
+    """One field of a struct as its node walks it."""
+    __slots__ = ("default_cost", "end", "f", "name", "node", "offset", "own")
+
+    def __init__(self, f: ir.Field, node: _Node, owner: str) -> None:
+        self.f = f
+        self.name = f.name
+        self.node = node
+        self.offset = f.offset
+        self.end = f.offset + node.size
+        self.own = f.owner == owner
+        self.default_cost = ir.default_cost(f.type)
+
+    def default(self) -> Any:
+        return _field_default(self.f, self.node)
+
+
+class _Struct(_Node):
+    """A struct value: a dict with ``"@type"`` first, then every field (inherited ones first)."""
+
+    def __init__(self, codec: DynamicCodec, t: ir.StructRef) -> None:
+        super().__init__(codec, t)
+        self.s = s = codec.structs[t.name]
+        self.q = s.qualified
+        self.cost = s.decode_cost
+        self.fields: list[_Slot] = []
+        self.own: list[_Slot] = []
+        self.base: _Struct | None = None
+        self.keys: list[tuple[str, _Node]] = []
+
+    def link(self, codec: DynamicCodec) -> None:
+        s = self.s
+        self.fields = [_Slot(f, codec.node(f.type), s.qualified) for f in s.all_fields]
+        by_name = {slot.name: slot for slot in self.fields}
+        self.own = [by_name[f.name] for f in s.fields]
+        if s.base is not None:
+            base = codec.node(codec.structs[s.base].ref())
+            assert isinstance(base, _Struct)
+            self.base = base
+        self.keys = [(k, by_name[k].node) for k in s.keys]
+
+    def zero(self) -> Any:
+        out: dict[str, Any] = {"@type": self.q}
+        for slot in self.fields:
+            out[slot.name] = slot.default()
+        return out
+
+    # ---------------------------------------------------------------- versioned
+
+    def vread(self, r: Reader, base: int, pos: int, field: str) -> Any:
+        off = _offset(r, pos, field)
+        if off == 0:
+            raise DecodeError("struct offset 0", None, field, pos)
+        return self.vstruct(r, base + off)
+
+    def vstruct(self, r: Reader, p: int) -> dict[str, Any]:
+        q = self.q
+        size = struct_header(r, p, self.s.type_id, q, self.cost)
+        out: dict[str, Any] = {"@type": q}
+        inherited_missing = self.s.base is not None and size < self.s.base_size
+        try:
+            for slot in self.fields:
+                name = slot.name
+                if (not slot.own and inherited_missing) or slot.end > size:
+                    r.spend(slot.default_cost, p, name)
+                    out[name] = slot.default()
+                    continue
+                try:
+                    out[name] = slot.node.vread(r, p, p + slot.offset, name)
+                except DecodeError as e:
+                    _keep_partial(e, partial(out.__setitem__, name))
+                    raise _err(e, name, out, q, name)
+        finally:
+            r.depth -= 1
+        return out
+
+    def vwrite(self, w: bytearray, base: int, pos: int, v: Any, where: str, depth: int) -> None:
+        p = self.vwrite_struct(w, v, where, depth + 1)
+        _U32.pack_into(w, pos, p - base)
+
+    def vwrite_struct(self, w: bytearray, value: Any, where: str, depth: int) -> int:
+        if depth > MAX_DEPTH:
+            raise EncodeError(f"{where}: nesting deeper than {MAX_DEPTH}")
+        body = self.s.body_size
+        p = alloc(w, body)
+        _U32.pack_into(w, p, body)
+        _U32.pack_into(w, p + 4, self.s.type_id)
+        for slot, v, at in self.values(value, where):
+            slot.node.vwrite(w, p, p + slot.offset, v, at, depth)
+        return p
+
+    def values(self, value: Any, where: str) -> Iterator[tuple[_Slot, Any, str]]:
+        """Each field's value to write (a missing one: its default) and where it is."""
+        if not isinstance(value, dict):
+            raise EncodeError(f"{where}: expected a struct ({self.q}), got {type(value).__name__}")
+        for slot in self.fields:
+            name = slot.name
+            v = value[name] if name in value else slot.default()
+            yield slot, v, f"{where}.{name}"
+
+    # ---------------------------------------------------------------- final
+
+    def fread(self, r: Reader, pos: int, field: str) -> tuple[Any, int]:
+        return self.fstruct(r, pos)
+
+    def fstruct(self, r: Reader, pos: int) -> tuple[dict[str, Any], int]:
+        q = self.q
+        final_enter(r, pos, self.cost)
+        out: dict[str, Any] = {"@type": q}
+        try:
+            for slot in self.fields:
+                name = slot.name
+                try:
+                    out[name], pos = slot.node.fread(r, pos, name)
+                except DecodeError as e:
+                    _keep_partial(e, partial(out.__setitem__, name))
+                    raise _err(e, name, out, q, name)
+        finally:
+            r.depth -= 1
+        return out, pos
+
+    def fwrite(self, w: bytearray, v: Any, where: str, depth: int) -> None:
+        self.fwrite_struct(w, v, where, depth + 1)
+
+    def fwrite_struct(self, w: bytearray, value: Any, where: str, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise EncodeError(f"{where}: nesting deeper than {MAX_DEPTH}")
+        for slot, v, at in self.values(value, where):
+            slot.node.fwrite(w, v, at, depth)
+
+    # ---------------------------------------------------------------- keys
+
+    def key(self, v: Any) -> Any:
+        """A struct by its [key] fields (all structs without [key] fields are the same key)."""
+        return tuple(n.key(v[k]) for k, n in self.keys)
+
+    def make_order(self) -> Callable[[Any], Any]:
+        keys = [(slot.name, slot.node.sort_key()) for slot in self.fields if slot.name in self.s.keys]
+        return lambda v: tuple(fn(v.get(name)) for name, fn in keys)
+
+    # ---------------------------------------------------------------- described values, JSON, text
+
+    def desc(self, v: Any) -> Any:
+        out: dict[str, Any] = {"@type": self.q}
+        for slot in self.fields:
+            if slot.name in v:
+                out[slot.name] = _described(slot.node, v[slot.name])
+        return out
+
+    def undesc(self, d: Any, where: str) -> Any:
+        if not isinstance(d, dict):
+            raise EncodeError(f"{where}: expected an object for {self.q}")
+        return self.build(d, where, lambda x, n, at: n.undesc(x, at))
+
+    def build(self, members: dict[str, Any], where: str, convert: Callable[[Any, _Node, str], Any]) -> dict[str, Any]:
+        """A struct value from named members; a missing member takes the field's schema default."""
+        out: dict[str, Any] = {"@type": self.q}
+        for slot in self.fields:
+            name = slot.name
+            out[name] = convert(members[name], slot.node, f"{where}.{name}") if name in members \
+                else slot.default()
+        return out
+
+    def json(self, v: Any, depth: int) -> str:
+        if depth >= MAX_DEPTH:
+            raise EncodeError(f"cannot encode {self.q}: structs nested deeper than {MAX_DEPTH}")
+        return "{" + ",".join(jsonfmt.json_string(slot.name) + ":" + slot.node.json(v[slot.name], depth + 1)
+                              for slot in self.fields
+                              if slot.name in v and v[slot.name] is not MISSING) + "}"
+
+    def from_json(self, v: Any, where: str, b: Budget) -> Any:
+        members = jsonfmt.get_object(v, where)
+        # the struct, and the default struct values of its omitted members, are charged
+        cost = self.cost + sum(slot.default_cost for slot in self.fields if slot.name not in members)
+        jsonfmt.enter(b, cost, self.q)
+        out = self.build(members, where, lambda x, n, at: n.from_json(x, at, b))
+        b.depth -= 1
+        return out
+
+    def text(self, v: Any) -> str:
+        parts = []
+        if self.base is not None:
+            parts.append(self.base.text(v))
+        for slot in self.own:
+            if slot.name not in v:
+                continue
+            parts.append(f"{slot.name}=***" if slot.f.hidden else f"{slot.name}={_texted(slot.node, v[slot.name])}")
+        return f"{self.s.name}({','.join(parts)})"
+
+
+class _Optional(_Node):
+    """An optional: None or the value (a flag and an offset in the versioned model)."""
+
+    def __init__(self, codec: DynamicCodec, t: ir.Optional_) -> None:
+        super().__init__(codec, t)
+        self.e: _Node = _NOT_LINKED
+
+    def link(self, codec: DynamicCodec) -> None:
+        assert isinstance(self.t, ir.Optional_)
+        self.e = codec.node(self.t.element)
+
+    def zero(self) -> Any:
+        return None
+
+    def vread(self, r: Reader, base: int, pos: int, field: str) -> Any:
+        if pos + 5 > r.size:
+            raise DecodeError("optional slot beyond the end of the buffer", None, field, pos)
+        if not r.data[pos]:
+            return None
+        off = _U32.unpack_from(r.data, pos + 1)[0]
+        if off == 0:
+            raise DecodeError("present optional with offset 0", None, field, pos)
+        q = base + off
+        claim(r, q, self.e.size, field)
+        return self.e.vread(r, q, q, field)
+
+    def fread(self, r: Reader, pos: int, field: str) -> tuple[Any, int]:
+        if not final_has(r, pos, field):
+            return None, pos + 1
+        return self.e.fread(r, pos + 1, field)
+
+    def vwrite(self, w: bytearray, base: int, pos: int, v: Any, where: str, depth: int) -> None:
+        if v is None:
+            w[pos] = 0
+            return
+        e = self.e
+        q = alloc(w, e.size)
+        w[pos] = 1
+        _U32.pack_into(w, pos + 1, q - base)
+        e.vwrite(w, q, q, v, where, depth)
+
+    def fwrite(self, w: bytearray, v: Any, where: str, depth: int) -> None:
+        if v is None:
+            w.append(0)
+        else:
+            w.append(1)
+            self.e.fwrite(w, v, where, depth)
+
+    def make_order(self) -> Callable[[Any], Any]:
+        inner = self.e.sort_key()
+        return lambda v: (0,) if v is None else (1, inner(v))
+
+    def desc(self, v: Any) -> Any:
+        return None if v is None else _described(self.e, v)
+
+    def undesc(self, d: Any, where: str) -> Any:
+        return None if d is None else self.e.undesc(d, where)
+
+    def json(self, v: Any, depth: int) -> str:
+        return "null" if v is None else self.e.json(v, depth)
+
+    def from_json(self, v: Any, where: str, b: Budget) -> Any:
+        return None if v is None else self.e.from_json(v, where, b)
+
+    def text(self, v: Any) -> str:
+        return "null" if v is None else _texted(self.e, v)
+
+
+def _vitems(r: Reader, e: _Node, base: int, first: int, n: int, field: str) -> list[Any]:
+    out: list[Any] = []
+    step = e.size
+    for i in range(n):
+        try:
+            out.append(e.vread(r, base, first + i * step, field))
+        except DecodeError as err:
+            _keep_partial(err, out.append)
+            raise _err(err, f"[{i}]", out)
+    return out
+
+
+def _fitems(r: Reader, e: _Node, pos: int, n: int, field: str) -> tuple[list[Any], int]:
+    out: list[Any] = []
+    for i in range(n):
+        try:
+            v, pos = e.fread(r, pos, field)
+        except DecodeError as err:
+            _keep_partial(err, out.append)
+            raise _err(err, f"[{i}]", out)
+        out.append(v)
+    return out, pos
+
+
+def _distinct(keys: list[Any], n: _Node, field: str, pos: int) -> None:
+    """Refuses a set, map or hash read from a buffer whose entries hold the same key twice
+    (docs/limits.md 4), as generated code and the C++ readers do."""
+    if len({n.key(k) for k in keys}) != len(keys):
+        raise DecodeError("duplicate key: two entries read as the same key", None, field, pos)
+
+
+def _distinct_written(keys: list[Any], n: _Node, where: str, what: str) -> None:
+    """A set holding the same element twice, or a map or hash whose pairs hold the same key twice,
+    is not written: no reader reads it (docs/limits.md 4)."""
+    # A malformed key is left to the key's writer to report.
+    try:
+        distinct = {n.key(k) for k in keys}
+    except (KeyError, TypeError):
+        return
+    if len(distinct) != len(keys):
+        raise EncodeError(f"{where}: {what} (no reader reads it)")
+
+
+def _sorted(items: list[Any], n: _Node) -> list[Any]:
+    """A set's elements in ascending order, equal keys once (the first), as std::set keeps them."""
+    key = n.sort_key()
+    try:
+        ordered = sorted(items, key=key)
+        out: list[Any] = []
+        for item in ordered:
+            if not out or key(out[-1]) != key(item):
+                out.append(item)
+        return out
+    except (TypeError, AttributeError):
+        return items
+
+
+def _sorted_pairs(pairs: list[tuple[Any, Any]], n: _Node) -> list[tuple[Any, Any]]:
+    key = n.sort_key()
+    try:
+        return sorted(pairs, key=lambda kv: key(kv[0]))
+    except (TypeError, AttributeError):
+        return pairs
+
+
+class _Items(_Node):
+    """What an array, a vector, a list and a set share: their elements in a list."""
+
+    def __init__(self, codec: DynamicCodec, t: ir.Array | ir.Sequence) -> None:
+        super().__init__(codec, t)
+        self.e: _Node = _NOT_LINKED
+        self.length: int | None = t.length if isinstance(t, ir.Array) else None
+        self.left, self.right = ir.TEXT_BRACKETS[t.kind]
+
+    def link(self, codec: DynamicCodec) -> None:
+        assert isinstance(self.t, (ir.Array, ir.Sequence))
+        self.e = codec.node(self.t.element)
+
+    def desc(self, v: Any) -> Any:
+        e = self.e
+        return [_described(e, x) for x in v]
+
+    def undesc(self, d: Any, where: str) -> Any:
+        e = self.e
+        return [e.undesc(x, f"{where}[{i}]") for i, x in enumerate(_list(d, where))]
+
+    def json(self, v: Any, depth: int) -> str:
+        e = self.e
+        return "[" + ",".join(e.json(x, depth) for x in v) + "]"
+
+    def text(self, v: Any) -> str:
+        e = self.e
+        inner = ",".join(_texted(e, x) for x in v)
+        return f"[{len(v) if self.length is None else self.length}]{self.left}{inner}{self.right}"
+
+
+class _Array(_Items):
+    """A fixed array: its elements inline, in both models."""
+
+    length: int
+
+    def zero(self) -> Any:
+        return [self.e.zero() for _ in range(self.length)]
+
+    def vread(self, r: Reader, base: int, pos: int, field: str) -> Any:
+        return _vitems(r, self.e, base, pos, self.length, field)
+
+    def fread(self, r: Reader, pos: int, field: str) -> tuple[Any, int]:
+        return _fitems(r, self.e, pos, self.length, field)
+
+    def vwrite(self, w: bytearray, base: int, pos: int, v: Any, where: str, depth: int) -> None:
+        items = _list(v, where, self.length)
+        e = self.e
+        for i, item in enumerate(items):
+            e.vwrite(w, base, pos + i * e.size, item, f"{where}[{i}]", depth)
+
+    def fwrite(self, w: bytearray, v: Any, where: str, depth: int) -> None:
+        items = _list(v, where, self.length)
+        e = self.e
+        for i, item in enumerate(items):
+            e.fwrite(w, item, f"{where}[{i}]", depth)
+
+    def from_json(self, v: Any, where: str, b: Budget) -> Any:
+        items = jsonfmt.get_list(v, where)
+        if len(items) != self.length:
+            raise DecodeError(f"expected {self.length} elements, got {len(items)}", None, where)
+        e = self.e   # a fixed array's elements are part of its struct's cost
+        return [e.from_json(x, f"{where}[{i}]", b) for i, x in enumerate(items)]
+
+
+class _Counted(_Node):
+    """A vector, list, set, map or hash: its versioned slot holds the offset of a count and the
+    items (0: none), its final bytes are the count and the items."""
+
+    def zero(self) -> Any:
+        return []
+
+    def vread(self, r: Reader, base: int, pos: int, field: str) -> Any:
+        off = _offset(r, pos, field)
+        return [] if off == 0 else self.vbody(r, base, base + off, field)
+
+    def vbody(self, r: Reader, base: int, v: int, field: str) -> list[Any]:
+        """The count at ``v`` and the items after it."""
+        raise NotImplementedError
+
+
+class _Sequence(_Items, _Counted):
+    """A vector, list or set: a count and the elements (behind an offset in the versioned model);
+    a set's elements are distinct, and written in ascending order."""
+
+    def __init__(self, codec: DynamicCodec, t: ir.Sequence) -> None:
+        super().__init__(codec, t)
+        self.set = t.kind == "set"
+        self.cost = ir.element_cost(t.element)
+        self.final_min = t.element.final_min_size
+
+    def vbody(self, r: Reader, base: int, v: int, field: str) -> list[Any]:
+        e = self.e
+        n = read_count(r, v, e.size, self.cost, field)
+        items = _vitems(r, e, base, v + 4, n, field)
+        if self.set:
+            _distinct(items, e, field, v)
+        return items
+
+    def fread(self, r: Reader, pos: int, field: str) -> tuple[Any, int]:
+        e = self.e
+        n = final_count(r, pos, self.final_min, self.cost, field)
+        items, end = _fitems(r, e, pos + 4, n, field)
+        if self.set:
+            _distinct(items, e, field, pos)
+        return items, end
+
+    def written(self, v: Any, where: str) -> list[Any]:
+        items = _list(v, where)
+        if self.set:
+            _distinct_written(items, self.e, where, "two elements are the same")
+            items = _sorted(items, self.e)
+        return items
+
+    def vwrite(self, w: bytearray, base: int, pos: int, v: Any, where: str, depth: int) -> None:
+        e = self.e
+        items = self.written(v, where)
+        p = alloc(w, 4 + len(items) * e.size)
+        _U32.pack_into(w, p, len(items))
+        _U32.pack_into(w, pos, p - base)
+        for i, item in enumerate(items):
+            e.vwrite(w, base, p + 4 + i * e.size, item, f"{where}[{i}]", depth)
+
+    def fwrite(self, w: bytearray, v: Any, where: str, depth: int) -> None:
+        e = self.e
+        items = self.written(v, where)
+        w += _U32.pack(len(items))
+        for i, item in enumerate(items):
+            e.fwrite(w, item, f"{where}[{i}]", depth)
+
+    def from_json(self, v: Any, where: str, b: Budget) -> Any:
+        e = self.e
+        items = jsonfmt.charged(jsonfmt.get_list(v, where), b, self.cost, where)
+        values = [e.from_json(x, f"{where}[{i}]", b) for i, x in enumerate(items)]
+        if self.set and len({e.key(k) for k in values}) != len(values):
+            raise DecodeError("two set elements read as the same element", None, where)
+        return values
+
+
+class _Mapping(_Counted):
+    """A map or hash: a list of (key, value) pairs; a map's are written in ascending key order."""
+
+    def __init__(self, codec: DynamicCodec, t: ir.Mapping) -> None:
+        super().__init__(codec, t)
+        self.k: _Node = _NOT_LINKED
+        self.v: _Node = _NOT_LINKED
+        self.map = t.kind == "map"
+        self.struct_keys = isinstance(t.key, ir.StructRef)
+        self.cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        self.final_min = t.key.final_min_size + t.value.final_min_size
+        self.left, self.right = ir.TEXT_BRACKETS[t.kind]
+
+    def link(self, codec: DynamicCodec) -> None:
+        assert isinstance(self.t, ir.Mapping)
+        self.k = codec.node(self.t.key)
+        self.v = codec.node(self.t.value)
+
+    def vbody(self, r: Reader, base: int, v: int, field: str) -> list[Any]:
+        kn, vn = self.k, self.v
+        step = kn.size + vn.size
+        n = read_count(r, v, step, self.cost, field)
+        out: list[tuple[Any, Any]] = []
+        for i in range(n):
+            at = v + 4 + i * step
+            try:
+                key = kn.vread(r, base, at, field)
+                out.append((key, vn.vread(r, base, at + kn.size, field)))
+            except DecodeError as e:
+                raise _err(e, f"[{i}]", out)
+        _distinct([key for key, _ in out], kn, field, v)
+        return out
+
+    def fread(self, r: Reader, pos: int, field: str) -> tuple[Any, int]:
+        kn, vn = self.k, self.v
+        n = final_count(r, pos, self.final_min, self.cost, field)
+        start = pos
+        pos += 4
+        out: list[tuple[Any, Any]] = []
+        for i in range(n):
+            try:
+                key, pos = kn.fread(r, pos, field)
+                value, pos = vn.fread(r, pos, field)
+            except DecodeError as e:
+                raise _err(e, f"[{i}]", out)
+            out.append((key, value))
+        _distinct([key for key, _ in out], kn, field, start)
+        return out, pos
+
+    def written(self, v: Any, where: str) -> list[tuple[Any, Any]]:
+        pairs = _pairs(v, where)
+        _distinct_written([k for k, _ in pairs], self.k, where, "two entries have the same key")
+        if self.map:
+            pairs = _sorted_pairs(pairs, self.k)
+        return pairs
+
+    def vwrite(self, w: bytearray, base: int, pos: int, v: Any, where: str, depth: int) -> None:
+        kn, vn = self.k, self.v
+        pairs = self.written(v, where)
+        step = kn.size + vn.size
+        p = alloc(w, 4 + len(pairs) * step)
+        _U32.pack_into(w, p, len(pairs))
+        _U32.pack_into(w, pos, p - base)
+        for i, (key, val) in enumerate(pairs):
+            at = p + 4 + i * step
+            kn.vwrite(w, base, at, key, f"{where}[{i}].key", depth)
+            vn.vwrite(w, base, at + kn.size, val, f"{where}[{i}].value", depth)
+
+    def fwrite(self, w: bytearray, v: Any, where: str, depth: int) -> None:
+        kn, vn = self.k, self.v
+        pairs = self.written(v, where)
+        w += _U32.pack(len(pairs))
+        for i, (key, val) in enumerate(pairs):
+            kn.fwrite(w, key, f"{where}[{i}].key", depth)
+            vn.fwrite(w, val, f"{where}[{i}].value", depth)
+
+    def desc(self, v: Any) -> Any:
+        kn, vn = self.k, self.v
+        return [[_described(kn, a), _described(vn, b)] for a, b in v]
+
+    def undesc(self, d: Any, where: str) -> Any:
+        kn, vn = self.k, self.v
+        return [(kn.undesc(a, f"{where}[{i}].key"), vn.undesc(b, f"{where}[{i}].value"))
+                for i, (a, b) in enumerate(_pairs(d, where))]
+
+    def json(self, v: Any, depth: int) -> str:
+        kn, vn = self.k, self.v
+        if self.struct_keys:
+            # a struct is not a member name: an array of [key, value] pairs (as the C++ runtime)
+            return jsonfmt.json_pairs([kn.json(a, depth) + "," + vn.json(b, depth) for a, b in v])
+        return "{" + ",".join(kn.json_key(a) + ":" + vn.json(b, depth) for a, b in v) + "}"  # enums: the number
+
+    def from_json(self, v: Any, where: str, b: Budget) -> Any:
+        kn, vn = self.k, self.v
+        if self.struct_keys:
+            return [(kn.from_json(x, f"{where}[{i}].key", b), vn.from_json(y, f"{where}[{i}].value", b))
+                    for i, (x, y) in enumerate(jsonfmt.charged(jsonfmt.get_pairs(v, where), b, self.cost, where))]
+        obj = jsonfmt.charged(jsonfmt.get_object(v, where), b, self.cost, where)
+        pairs = [(_charged(kn.from_json_key(x, where), b, where), vn.from_json(y, f"{where}[{x}]", b))
+                 for x, y in obj.items()]
+        jsonfmt.distinct({key: None for key, _ in pairs}, pairs, where)
+        return pairs
+
+    def text(self, v: Any) -> str:
+        kn, vn = self.k, self.v
+        inner = ",".join(_texted(kn, a) + "->" + _texted(vn, b) for a, b in v)
+        return f"[{len(v)}]{self.left}{inner}{self.right}"
+
+
+_NOT_LINKED = _Node.__new__(_Node)
+"""The placeholder of a node's inner nodes until ``link`` finds them."""
+
+_NODES: dict[type, Callable[[DynamicCodec, Any], _Node]] = {
+    ir.Primitive: _primitive_node,
+    ir.EnumRef: _Enum,
+    ir.StructRef: _Struct,
+    ir.Optional_: _Optional,
+    ir.Array: _Array,
+    ir.Sequence: _Sequence,
+    ir.Mapping: _Mapping,
+}
+"""The one dispatch on the IR's type classes: the node class of each."""
+
+
 class DynamicCodec:
     """Encode and decode any type of a schema, driven by its IR."""
 
@@ -393,7 +1218,7 @@ class DynamicCodec:
         self.packages: dict[str, ir.Package] = {p.name: p for p in self.ir.packages}
         self.structs: dict[str, ir.Struct] = {s.qualified: s for p in self.ir.packages for s in p.structs}
         self.enums: dict[str, ir.Enum] = {e.qualified: e for p in self.ir.packages for e in p.enums + p.flags}
-        self._enum_names: dict[str, dict[int, str]] = {}
+        self._nodes: dict[ir.Type, _Node] = {}
 
     # ------------------------------------------------------------ lookup
 
@@ -419,6 +1244,15 @@ class DynamicCodec:
     def ref(s: ir.Struct) -> ir.StructRef:
         return s.ref()
 
+    def node(self, t: ir.Type) -> _Node:
+        """What the codec does with values of type ``t`` (made once per type, through ``_NODES``)."""
+        n = self._nodes.get(t)
+        if n is None:
+            n = _NODES[type(t)](self, t)
+            self._nodes[t] = n
+            n.link(self)
+        return n
+
     def _type(self, type_: TypeArg) -> ir.Type:
         if isinstance(type_, str):
             return self.struct(type_).ref()
@@ -426,63 +1260,30 @@ class DynamicCodec:
             return type_.ref()
         return type_
 
-    def _root(self, type_: TypeArg) -> ir.Struct:
+    def _root(self, type_: TypeArg) -> _Struct:
         t = self._type(type_)
         if not isinstance(t, ir.StructRef):
             raise ValueError("a root must be a struct")  # noqa: TRY004 - the documented error
-        return self.structs[t.name]
+        n = self.node(t)
+        assert isinstance(n, _Struct)
+        return n
+
+    def _key(self, value: Any, t: ir.Type) -> Any:
+        """What makes two keys (set elements) of type t the same, as generated code compares them:
+        a struct by its [key] fields (all structs without [key] fields are the same key)."""
+        return self.node(t).key(value)
 
     # ------------------------------------------------------------ defaults
 
     def default(self, type_: TypeArg) -> Any:
         """The default-constructed value of a type (a struct: every field's schema default)."""
-        return self._zero(self._type(type_))
-
-    def _zero(self, t: ir.Type) -> Any:
-        if isinstance(t, ir.Primitive):
-            return PRIMITIVES[t.name].zero
-        if isinstance(t, ir.EnumRef):
-            return 0
-        if isinstance(t, ir.StructRef):
-            s = self.structs[t.name]
-            out: dict[str, Any] = {"@type": s.qualified}
-            for f in s.all_fields:
-                out[f.name] = self.field_default(f)
-            return out
-        if isinstance(t, ir.Optional_):
-            return None
-        if isinstance(t, ir.Array):
-            return [self._zero(t.element) for _ in range(t.length)]
-        return []
+        return self.node(self._type(type_)).zero()
 
     def field_default(self, f: ir.Field) -> Any:
         """A field's schema default (docs/ir.md, Default)."""
-        d, t = f.default, f.type
-        k = d.kind
-        if k == "none":
-            return self._zero(t)
-        if k == "null":
-            return None
-        inner = t.element if isinstance(t, ir.Optional_) else t
-        if k in ("bool", "int", "string", "timestamp", "enum", "flags"):
-            return d.value
-        if k == "real":
-            assert d.text is not None
-            if isinstance(inner, ir.Primitive) and inner.name == "decimal":
-                return Decimal(d.text)
-            v = float(d.text)
-            return _f32(v) if isinstance(inner, ir.Primitive) and inner.name == "float" else v
-        if k == "utc":
-            return time.time_ns()
-        if k == "uuid":
-            return _uuid.UUID(str(d.value))
-        if k == "uuid1":
-            return _uuid.uuid1()
-        if k == "uuid4":
-            return _uuid.uuid4()
-        raise ValueError(f"unknown default kind {k!r}")
+        return _field_default(f, self.node(f.type))
 
-    # ------------------------------------------------------------ versioned decode
+    # ------------------------------------------------------------ decode
 
     def decode(self, data: bytes, type_: TypeArg, model: str = "versioned",
                check: bool = True, limits: Limits | None = None) -> tuple[Any, int]:
@@ -491,16 +1292,13 @@ class DynamicCodec:
         Every decode makes the checks of ``verify()`` (docs/limits.md, section 4): ``check`` is
         accepted for older callers and changes nothing.
         """
-        s = self._root(type_)
+        root = self._root(type_)
         data = bytes(data)
         if model == "final":
-            return decode_final(lambda r, pos: self._fstruct(r, s, pos), data, s.type_id, limits)
+            return decode_final(root.fstruct, data, root.s.type_id, limits)
         if model != "versioned":
             raise ValueError(f"unknown model {model!r} (versioned or final)")
-
-        def read(r: Reader, off: int) -> Any:
-            return self._vstruct(r, s, off)
-        return decode_versioned(read, data, limits)
+        return decode_versioned(root.vstruct, data, limits)
 
     # ------------------------------------------------------------ decode costs (docs/limits.md, section 3)
 
@@ -517,183 +1315,6 @@ class DynamicCodec:
     def element_cost(t: ir.Type) -> int:
         """What one collection element costs (struct elements: charged as structs), from the IR."""
         return ir.element_cost(t)
-
-    def _vstruct(self, r: Reader, s: ir.Struct, p: int) -> dict[str, Any]:
-        q = s.qualified
-        size = struct_header(r, p, s.type_id, q, self.struct_cost(q))
-        out: dict[str, Any] = {"@type": q}
-        inherited_missing = s.base is not None and size < s.base_size
-        try:
-            for f in s.all_fields:
-                own = f.owner == q
-                if (not own and inherited_missing) or f.offset + f.type.size > size:
-                    r.spend(self.default_cost(f.type), p, f.name)
-                    out[f.name] = self.field_default(f)
-                    continue
-                try:
-                    out[f.name] = self._vread(r, f.type, p, p + f.offset, f.name)
-                except DecodeError as e:
-                    _keep_partial(e, partial(out.__setitem__, f.name))
-                    raise _err(e, f.name, out, q, f.name)
-        finally:
-            r.depth -= 1
-        return out
-
-    def _vread(self, r: Reader, t: ir.Type, base: int, pos: int, field: str) -> Any:
-        prim = _primitive(t)
-        if prim is not None:
-            if prim.name == "string" or prim.name == "bytes":
-                off = self._u32(r, pos, field)
-                return read_string(r, base, off, field) if prim.name == "string" else read_bytes(r, base, off, field)
-            return self._scalar(r, prim, pos, field)
-        if isinstance(t, ir.StructRef):
-            off = self._u32(r, pos, field)
-            if off == 0:
-                raise DecodeError("struct offset 0", None, field, pos)
-            return self._vstruct(r, self.structs[t.name], base + off)
-        if isinstance(t, ir.Optional_):
-            if pos + 5 > r.size:
-                raise DecodeError("optional slot beyond the end of the buffer", None, field, pos)
-            if not r.data[pos]:
-                return None
-            off = _U32.unpack_from(r.data, pos + 1)[0]
-            if off == 0:
-                raise DecodeError("present optional with offset 0", None, field, pos)
-            q = base + off
-            claim(r, q, t.element.size, field)
-            return self._vread(r, t.element, q, q, field)
-        if isinstance(t, ir.Array):
-            return self._vitems(r, t.element, base, pos, t.length, field)
-        off = self._u32(r, pos, field)
-        if off == 0:
-            return []
-        v = base + off
-        if isinstance(t, ir.Sequence):
-            n = read_count(r, v, t.element.size, self.element_cost(t.element), field)
-            items = self._vitems(r, t.element, base, v + 4, n, field)
-            if t.kind == "set":
-                self._distinct(items, t.element, field, v)
-            return items
-        assert isinstance(t, ir.Mapping)
-        kt, vt = t.key, t.value
-        step = kt.size + vt.size
-        n = read_count(r, v, step, self.element_cost(kt) + self.element_cost(vt), field)
-        out: list[tuple[Any, Any]] = []
-        for i in range(n):
-            at = v + 4 + i * step
-            try:
-                key = self._vread(r, kt, base, at, field)
-                out.append((key, self._vread(r, vt, base, at + kt.size, field)))
-            except DecodeError as e:
-                raise _err(e, f"[{i}]", out)
-        self._distinct([key for key, _ in out], kt, field, v)
-        return out
-
-    def _key(self, value: Any, t: ir.Type) -> Any:
-        """What makes two keys (set elements) of type t the same, as generated code compares them:
-        a struct by its [key] fields (all structs without [key] fields are the same key)."""
-        if isinstance(t, ir.StructRef):
-            s = self.structs[t.name]
-            types = {f.name: f.type for f in s.all_fields}
-            return tuple(self._key(value[k], types[k]) for k in s.keys)
-        return value
-
-    def _distinct(self, keys: list[Any], t: ir.Type, field: str, pos: int) -> None:
-        """Refuses a set, map or hash read from a buffer whose entries hold the same key twice
-        (docs/limits.md 4), as generated code and the C++ readers do."""
-        if len({self._key(k, t) for k in keys}) != len(keys):
-            raise DecodeError("duplicate key: two entries read as the same key", None, field, pos)
-
-    def _vitems(self, r: Reader, e: ir.Type, base: int, first: int, n: int, field: str) -> list[Any]:
-        out: list[Any] = []
-        for i in range(n):
-            try:
-                out.append(self._vread(r, e, base, first + i * e.size, field))
-            except DecodeError as err:
-                _keep_partial(err, out.append)
-                raise _err(err, f"[{i}]", out)
-        return out
-
-    @staticmethod
-    def _u32(r: Reader, pos: int, field: str) -> int:
-        if pos < 0 or pos + 4 > r.size:
-            raise DecodeError("offset slot beyond the end of the buffer", None, field, pos)
-        return _U32.unpack_from(r.data, pos)[0]  # type: ignore[no-any-return]
-
-    @staticmethod
-    def _scalar(r: Reader, prim: Primitive, pos: int, field: str) -> Any:
-        size = prim.final_size
-        assert size is not None
-        if pos < 0 or pos + size > r.size:
-            raise DecodeError(f"{prim.name} beyond the end of the buffer", None, field, pos)
-        return prim.unpack(r.data, pos)
-
-    # ------------------------------------------------------------ final decode
-
-    def _fstruct(self, r: Reader, s: ir.Struct, pos: int) -> tuple[dict[str, Any], int]:
-        q = s.qualified
-        final_enter(r, pos, self.struct_cost(q))
-        out: dict[str, Any] = {"@type": q}
-        try:
-            for f in s.all_fields:
-                try:
-                    out[f.name], pos = self._fread(r, f.type, pos, f.name)
-                except DecodeError as e:
-                    _keep_partial(e, partial(out.__setitem__, f.name))
-                    raise _err(e, f.name, out, q, f.name)
-        finally:
-            r.depth -= 1
-        return out, pos
-
-    def _fread(self, r: Reader, t: ir.Type, pos: int, field: str) -> tuple[Any, int]:
-        prim = _primitive(t)
-        if prim is not None:
-            if prim.name == "string":
-                return final_string(r, pos, field)
-            if prim.name == "bytes":
-                return final_bytes(r, pos, field)
-            assert prim.final_size is not None
-            return self._scalar(r, prim, pos, field), pos + prim.final_size
-        if isinstance(t, ir.StructRef):
-            return self._fstruct(r, self.structs[t.name], pos)
-        if isinstance(t, ir.Optional_):
-            if not final_has(r, pos, field):
-                return None, pos + 1
-            return self._fread(r, t.element, pos + 1, field)
-        if isinstance(t, ir.Array):
-            return self._fitems(r, t.element, pos, t.length, field)
-        if isinstance(t, ir.Sequence):
-            n = final_count(r, pos, t.element.final_min_size, self.element_cost(t.element), field)
-            items, end = self._fitems(r, t.element, pos + 4, n, field)
-            if t.kind == "set":
-                self._distinct(items, t.element, field, pos)
-            return items, end
-        assert isinstance(t, ir.Mapping)
-        n = final_count(r, pos, t.key.final_min_size + t.value.final_min_size,
-                        self.element_cost(t.key) + self.element_cost(t.value), field)
-        start = pos
-        pos += 4
-        out: list[tuple[Any, Any]] = []
-        for i in range(n):
-            try:
-                key, pos = self._fread(r, t.key, pos, field)
-                value, pos = self._fread(r, t.value, pos, field)
-            except DecodeError as e:
-                raise _err(e, f"[{i}]", out)
-            out.append((key, value))
-        self._distinct([key for key, _ in out], t.key, field, start)
-        return out, pos
-
-    def _fitems(self, r: Reader, e: ir.Type, pos: int, n: int, field: str) -> tuple[list[Any], int]:
-        out: list[Any] = []
-        for i in range(n):
-            try:
-                v, pos = self._fread(r, e, pos, field)
-            except DecodeError as err:
-                _keep_partial(err, out.append)
-                raise _err(err, f"[{i}]", out)
-            out.append(v)
-        return out, pos
 
     # ------------------------------------------------------------ protocol streams
 
@@ -755,6 +1376,7 @@ class DynamicCodec:
             raise
         return out
 
+
     # ------------------------------------------------------------ encode
 
     def encode(self, value: Any, type_: TypeArg | None = None, model: str = "versioned") -> bytes:
@@ -763,13 +1385,13 @@ class DynamicCodec:
             if not isinstance(value, dict) or "@type" not in value:
                 raise EncodeError("no type given and the value has no '@type'")
             type_ = str(value["@type"])
-        s = self._root(type_)
+        root = self._root(type_)
         w = bytearray(8)
         if model == "final":
-            self._fwrite_struct(w, s, value, s.qualified, 0)
-            _U32.pack_into(w, 4, s.type_id)
+            root.fwrite_struct(w, value, root.q, 0)
+            _U32.pack_into(w, 4, root.s.type_id)
         elif model == "versioned":
-            p = self._vwrite_struct(w, s, value, s.qualified, 0)
+            p = root.vwrite_struct(w, value, root.q, 0)
             _U32.pack_into(w, 4, p)
         else:
             raise ValueError(f"unknown model {model!r} (versioned or final)")
@@ -780,222 +1402,11 @@ class DynamicCodec:
         """Frames of several values (each a struct dict with ``"@type"``), concatenated."""
         return b"".join(self.encode(v, None, model) for v in values)
 
-    def _fields(self, s: ir.Struct, value: Any, where: str) -> Iterator[tuple[ir.Field, Any, str]]:
-        if not isinstance(value, dict):
-            raise EncodeError(f"{where}: expected a struct ({s.qualified}), got {type(value).__name__}")
-        for f in s.all_fields:
-            v = value[f.name] if f.name in value else self.field_default(f)
-            yield f, v, f"{where}.{f.name}"
-
-    def _vwrite_struct(self, w: bytearray, s: ir.Struct, value: Any, where: str, depth: int) -> int:
-        if depth > MAX_DEPTH:
-            raise EncodeError(f"{where}: nesting deeper than {MAX_DEPTH}")
-        p = alloc(w, s.body_size)
-        _U32.pack_into(w, p, s.body_size)
-        _U32.pack_into(w, p + 4, s.type_id)
-        for f, v, at in self._fields(s, value, where):
-            self._vwrite(w, f.type, p, p + f.offset, v, at, depth)
-        return p
-
-    def _vwrite(self, w: bytearray, t: ir.Type, base: int, pos: int, v: Any, where: str, depth: int) -> None:
-        prim = _primitive(t)
-        if prim is not None:
-            if prim.name == "string":
-                _U32.pack_into(w, pos, write_string(w, _check_str(v, where)) - base)
-            elif prim.name == "bytes":
-                _U32.pack_into(w, pos, write_bytes(w, _check_bytes(v, where)) - base)
-            else:
-                raw = prim.pack(v, where)
-                w[pos:pos + len(raw)] = raw
-        elif isinstance(t, ir.StructRef):
-            p = self._vwrite_struct(w, self.structs[t.name], v, where, depth + 1)
-            _U32.pack_into(w, pos, p - base)
-        elif isinstance(t, ir.Optional_):
-            if v is None:
-                w[pos] = 0
-                return
-            e = t.element
-            q = alloc(w, e.size)
-            w[pos] = 1
-            _U32.pack_into(w, pos + 1, q - base)
-            self._vwrite(w, e, q, q, v, where, depth)
-        elif isinstance(t, ir.Array):
-            items = self._list(v, where, t.length)
-            e = t.element
-            for i, item in enumerate(items):
-                self._vwrite(w, e, base, pos + i * e.size, item, f"{where}[{i}]", depth)
-        elif isinstance(t, ir.Sequence):
-            e = t.element
-            items = self._list(v, where)
-            if t.kind == "set":
-                self._distinct_elements(items, e, where)
-                items = self._sorted(items, e)
-            p = alloc(w, 4 + len(items) * e.size)
-            _U32.pack_into(w, p, len(items))
-            _U32.pack_into(w, pos, p - base)
-            for i, item in enumerate(items):
-                self._vwrite(w, e, base, p + 4 + i * e.size, item, f"{where}[{i}]", depth)
-        else:
-            assert isinstance(t, ir.Mapping)
-            kt, vt = t.key, t.value
-            pairs = self._pairs(v, where)
-            self._distinct_pairs(pairs, kt, where)
-            if t.kind == "map":
-                pairs = self._sorted_pairs(pairs, kt)
-            step = kt.size + vt.size
-            p = alloc(w, 4 + len(pairs) * step)
-            _U32.pack_into(w, p, len(pairs))
-            _U32.pack_into(w, pos, p - base)
-            for i, (key, val) in enumerate(pairs):
-                at = p + 4 + i * step
-                self._vwrite(w, kt, base, at, key, f"{where}[{i}].key", depth)
-                self._vwrite(w, vt, base, at + kt.size, val, f"{where}[{i}].value", depth)
-
-    def _fwrite_struct(self, w: bytearray, s: ir.Struct, value: Any, where: str, depth: int) -> None:
-        if depth > MAX_DEPTH:
-            raise EncodeError(f"{where}: nesting deeper than {MAX_DEPTH}")
-        for f, v, at in self._fields(s, value, where):
-            self._fwrite(w, f.type, v, at, depth)
-
-    def _fwrite(self, w: bytearray, t: ir.Type, v: Any, where: str, depth: int) -> None:
-        prim = _primitive(t)
-        if prim is not None:
-            if prim.name == "string":
-                write_string(w, _check_str(v, where))
-            elif prim.name == "bytes":
-                write_bytes(w, _check_bytes(v, where))
-            else:
-                w += prim.pack(v, where)
-        elif isinstance(t, ir.StructRef):
-            self._fwrite_struct(w, self.structs[t.name], v, where, depth + 1)
-        elif isinstance(t, ir.Optional_):
-            if v is None:
-                w.append(0)
-            else:
-                w.append(1)
-                self._fwrite(w, t.element, v, where, depth)
-        elif isinstance(t, (ir.Array, ir.Sequence)):
-            items = self._list(v, where, t.length if isinstance(t, ir.Array) else None)
-            if t.kind == "set":
-                self._distinct_elements(items, t.element, where)
-                items = self._sorted(items, t.element)
-            if isinstance(t, ir.Sequence):
-                w += _U32.pack(len(items))
-            for i, item in enumerate(items):
-                self._fwrite(w, t.element, item, f"{where}[{i}]", depth)
-        else:
-            assert isinstance(t, ir.Mapping)
-            pairs = self._pairs(v, where)
-            self._distinct_pairs(pairs, t.key, where)
-            if t.kind == "map":
-                pairs = self._sorted_pairs(pairs, t.key)
-            w += _U32.pack(len(pairs))
-            for i, (key, val) in enumerate(pairs):
-                self._fwrite(w, t.key, key, f"{where}[{i}].key", depth)
-                self._fwrite(w, t.value, val, f"{where}[{i}].value", depth)
-
-    # ------------------------------------------------------------ value checks (encode)
-
-    def _distinct_pairs(self, pairs: list[tuple[Any, Any]], t: ir.Type, where: str) -> None:
-        """A map or hash whose pairs hold the same key twice is not written: no reader reads it
-        (docs/limits.md 4)."""
-        self._distinct_written([k for k, _ in pairs], t, where, "two entries have the same key")
-
-    def _distinct_elements(self, items: list[Any], t: ir.Type, where: str) -> None:
-        """Nor is a set holding the same element twice (docs/limits.md 4)."""
-        self._distinct_written(items, t, where, "two elements are the same")
-
-    def _distinct_written(self, keys: list[Any], t: ir.Type, where: str, what: str) -> None:
-        # A malformed key is left to the key's writer to report.
-        try:
-            distinct = {self._key(k, t) for k in keys}
-        except (KeyError, TypeError):
-            return
-        if len(distinct) != len(keys):
-            raise EncodeError(f"{where}: {what} (no reader reads it)")
-
-    @staticmethod
-    def _list(v: Any, where: str, length: int | None = None) -> list[Any]:
-        if not isinstance(v, (list, tuple)):
-            raise EncodeError(f"{where}: expected a list, got {type(v).__name__}")
-        if length is not None and len(v) != length:
-            raise EncodeError(f"{where}: expected {length} elements, got {len(v)}")
-        return list(v)
-
-    @staticmethod
-    def _pairs(v: Any, where: str) -> list[tuple[Any, Any]]:
-        if isinstance(v, dict):
-            return list(v.items())
-        if not isinstance(v, (list, tuple)):
-            raise EncodeError(f"{where}: expected a list of [key, value] pairs, got {type(v).__name__}")
-        out = []
-        for i, pair in enumerate(v):
-            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-                raise EncodeError(f"{where}[{i}]: expected a [key, value] pair")
-            out.append((pair[0], pair[1]))
-        return out
-
-    # ------------------------------------------------------------ ordering of sets and maps
-
-    def _sort_key(self, t: ir.Type) -> Callable[[Any], Any]:
-        """The original's ordering (std::set / std::map, the IR's ``order`` of a primitive):
-        key fields for structs, an absent optional first."""
-        if isinstance(t, ir.Primitive):
-            return PRIMITIVES[t.name].order
-        if isinstance(t, ir.StructRef):
-            s = self.structs[t.name]
-            keys = [(f.name, self._sort_key(f.type)) for f in s.all_fields if f.name in s.keys]
-            return lambda v: tuple(fn(v.get(name)) for name, fn in keys)
-        if isinstance(t, ir.Optional_):
-            inner = self._sort_key(t.element)
-            return lambda v: (0,) if v is None else (1, inner(v))
-        return _same
-
-    def _sorted(self, items: list[Any], t: ir.Type) -> list[Any]:
-        """A set's elements in ascending order, equal keys once (the first), as std::set keeps them."""
-        key = self._sort_key(t)
-        try:
-            ordered = sorted(items, key=key)
-            out: list[Any] = []
-            for item in ordered:
-                if not out or key(out[-1]) != key(item):
-                    out.append(item)
-            return out
-        except (TypeError, AttributeError):
-            return items
-
-    def _sorted_pairs(self, pairs: list[tuple[Any, Any]], t: ir.Type) -> list[tuple[Any, Any]]:
-        key = self._sort_key(t)
-        try:
-            return sorted(pairs, key=lambda kv: key(kv[0]))
-        except (TypeError, AttributeError):
-            return pairs
-
     # ------------------------------------------------------------ typed value description
 
     def to_described(self, value: Any, type_: TypeArg) -> Any:
         """The value as the golden vectors' ``value`` description (JSON-ready)."""
-        return self._desc(value, self._type(type_))
-
-    def _desc(self, v: Any, t: ir.Type) -> Any:
-        if v is MISSING:
-            return None
-        prim = _primitive(t)
-        if prim is not None:
-            return prim.describe(v)
-        if isinstance(t, ir.StructRef):
-            s = self.structs[t.name]
-            out: dict[str, Any] = {"@type": s.qualified}
-            for f in s.all_fields:
-                if f.name in v:
-                    out[f.name] = self._desc(v[f.name], f.type)
-            return out
-        if isinstance(t, ir.Optional_):
-            return None if v is None else self._desc(v, t.element)
-        if isinstance(t, (ir.Array, ir.Sequence)):
-            return [self._desc(x, t.element) for x in v]
-        assert isinstance(t, ir.Mapping)
-        return [[self._desc(a, t.key), self._desc(b, t.value)] for a, b in v]
+        return _described(self.node(self._type(type_)), value)
 
     def from_described(self, d: Any, type_: TypeArg | None = None) -> Any:
         """The inverse of :meth:`to_described` (a ``"@type"`` member picks the type when none is given)."""
@@ -1003,36 +1414,7 @@ class DynamicCodec:
             if not isinstance(d, dict) or "@type" not in d:
                 raise EncodeError("no type given and the value has no '@type'")
             type_ = str(d["@type"])
-        return self._undesc(d, self._type(type_), "value")
-
-    def _undesc(self, d: Any, t: ir.Type, where: str) -> Any:
-        prim = _primitive(t)
-        if prim is not None:
-            try:
-                return prim.undescribe(d)
-            except (ValueError, TypeError, InvalidOperation) as e:
-                raise EncodeError(f"{where}: {e}") from None
-        if isinstance(t, ir.StructRef):
-            s = self.structs[t.name]
-            if not isinstance(d, dict):
-                raise EncodeError(f"{where}: expected an object for {s.qualified}")
-            return self._struct_from(d, s, where, self._undesc)
-        if isinstance(t, ir.Optional_):
-            return None if d is None else self._undesc(d, t.element, where)
-        if isinstance(t, (ir.Array, ir.Sequence)):
-            return [self._undesc(x, t.element, f"{where}[{i}]") for i, x in enumerate(self._list(d, where))]
-        assert isinstance(t, ir.Mapping)
-        return [(self._undesc(a, t.key, f"{where}[{i}].key"), self._undesc(b, t.value, f"{where}[{i}].value"))
-                for i, (a, b) in enumerate(self._pairs(d, where))]
-
-    def _struct_from(self, members: dict[str, Any], s: ir.Struct, where: str,
-                     convert: Callable[[Any, ir.Type, str], Any]) -> dict[str, Any]:
-        """A struct value from named members; a missing member takes the field's schema default."""
-        out: dict[str, Any] = {"@type": s.qualified}
-        for f in s.all_fields:
-            out[f.name] = convert(members[f.name], f.type, f"{where}.{f.name}") if f.name in members \
-                else self.field_default(f)
-        return out
+        return self.node(self._type(type_)).undesc(d, "value")
 
     def dumps_described(self, value: Any, type_: TypeArg, indent: int | None = None) -> str:
         """JSON text of :meth:`to_described` (floats exact, decimals with their scale)."""
@@ -1042,35 +1424,7 @@ class DynamicCodec:
 
     def to_json(self, value: Any, type_: TypeArg) -> str:
         """The original's compact JSON of a value."""
-        return self._json(value, self._type(type_), 0)
-
-    def _json(self, v: Any, t: ir.Type, depth: int) -> str:
-        prim = _primitive(t)
-        if prim is not None:
-            return prim.json(v)
-        if isinstance(t, ir.StructRef):
-            s = self.structs[t.name]
-            if depth >= MAX_DEPTH:
-                raise EncodeError(f"cannot encode {s.qualified}: structs nested deeper than {MAX_DEPTH}")
-            return "{" + ",".join(jsonfmt.json_string(f.name) + ":" + self._json(v[f.name], f.type, depth + 1)
-                                  for f in s.all_fields if f.name in v and v[f.name] is not MISSING) + "}"
-        if isinstance(t, ir.Optional_):
-            return "null" if v is None else self._json(v, t.element, depth)
-        if isinstance(t, (ir.Array, ir.Sequence)):
-            return "[" + ",".join(self._json(x, t.element, depth) for x in v) + "]"
-        assert isinstance(t, ir.Mapping)
-        if isinstance(t.key, ir.StructRef):
-            # a struct is not a member name: an array of [key, value] pairs (as the C++ runtime)
-            return jsonfmt.json_pairs([self._json(a, t.key, depth) + "," + self._json(b, t.value, depth)
-                                       for a, b in v])
-        return "{" + ",".join(self._json_key(a, t.key) + ":" + self._json(b, t.value, depth) for a, b in v) + "}"
-
-    @staticmethod
-    def _json_key(v: Any, t: ir.Type) -> str:
-        prim = _primitive(t)
-        if prim is None:
-            raise EncodeError(f"the JSON mapping has no {t.kind} map keys (use the value description instead)")
-        return prim.json_key(v)                       # enums and flags: the number, as C++
+        return self.node(self._type(type_)).json(value, 0)
 
     def from_json(self, obj: Any, type_: TypeArg, limits: Limits | None = None) -> Any:
         """A value from the JSON mapping (parsed ``obj`` or JSON text), docs/format.md 8.3.
@@ -1084,100 +1438,13 @@ class DynamicCodec:
             obj = jsonfmt.parse(obj)
         else:  # already parsed: the budget of its compact text
             b = jsonfmt.budget(json.dumps(obj, separators=(",", ":")), limits)
-        return self._from_json(obj, self._type(type_), "value", b)
-
-    def _from_json(self, v: Any, t: ir.Type, where: str, b: Budget) -> Any:
-        prim = _primitive(t)
-        if prim is not None:
-            return _charged(prim.from_json(v, where), b, where)
-        if isinstance(t, ir.StructRef):
-            s = self.structs[t.name]
-            members = jsonfmt.get_object(v, where)
-            # the struct, and the default struct values of its omitted members, are charged
-            cost = self.struct_cost(t.name) + sum(
-                self.default_cost(f.type) for f in s.all_fields if f.name not in members)
-            jsonfmt.enter(b, cost, t.name)
-            out = self._struct_from(members, s, where, lambda x, ft, w: self._from_json(x, ft, w, b))
-            b.depth -= 1
-            return out
-        if isinstance(t, ir.Optional_):
-            return None if v is None else self._from_json(v, t.element, where, b)
-        if isinstance(t, (ir.Array, ir.Sequence)):
-            items = jsonfmt.get_list(v, where)
-            if isinstance(t, ir.Array) and len(items) != t.length:
-                raise DecodeError(f"expected {t.length} elements, got {len(items)}", None, where)
-            if isinstance(t, ir.Sequence):  # a fixed array's elements are part of its struct's cost
-                jsonfmt.charged(items, b, self.element_cost(t.element), where)
-            values = [self._from_json(x, t.element, f"{where}[{i}]", b) for i, x in enumerate(items)]
-            if isinstance(t, ir.Sequence) and t.kind == "set" and \
-                    len({self._key(k, t.element) for k in values}) != len(values):
-                raise DecodeError("two set elements read as the same element", None, where)
-            return values
-        assert isinstance(t, ir.Mapping)
-        cost = self.element_cost(t.key) + self.element_cost(t.value)
-        if isinstance(t.key, ir.StructRef):
-            return [(self._from_json(x, t.key, f"{where}[{i}].key", b),
-                     self._from_json(y, t.value, f"{where}[{i}].value", b))
-                    for i, (x, y) in enumerate(jsonfmt.charged(jsonfmt.get_pairs(v, where), b, cost, where))]
-        obj = jsonfmt.charged(jsonfmt.get_object(v, where), b, cost, where)
-        pairs = [(_charged(self._json_key_value(x, t.key, where), b, where),
-                  self._from_json(y, t.value, f"{where}[{x}]", b))
-                 for x, y in obj.items()]
-        jsonfmt.distinct({key: None for key, _ in pairs}, pairs, where)
-        return pairs
-
-    @staticmethod
-    def _json_key_value(key: str, t: ir.Type, where: str) -> Any:
-        prim = _primitive(t)
-        if prim is None:
-            raise DecodeError(f"the JSON mapping has no {t.kind} map keys", None, where)
-        return prim.from_json_key(key, where)
+        return self.node(self._type(type_)).from_json(obj, "value", b)
 
     # ------------------------------------------------------------ text format (docs/format.md 9)
 
     def to_text(self, value: Any, type_: TypeArg) -> str:
         """The original's ``operator<<`` text (see :func:`fbe.text.text_bytes` for its bytes)."""
-        return self._text(value, self._type(type_))
-
-    def _names(self, q: str) -> dict[int, str]:
-        names = self._enum_names.get(q)
-        if names is None:
-            names = {}
-            for ev in self.enums[q].values:
-                names.setdefault(ev.value, ev.name)
-            self._enum_names[q] = names
-        return names
-
-    def _text(self, v: Any, t: ir.Type) -> str:
-        if v is MISSING:
-            return "?"
-        if isinstance(t, ir.Primitive):
-            return PRIMITIVES[t.name].text(v)
-        if isinstance(t, ir.EnumRef):
-            if t.kind == "enum":
-                return _text.fmt_enum(v, self._names(t.name))
-            return _text.fmt_flags(v, [(e.name, e.value) for e in self.enums[t.name].values])
-        if isinstance(t, ir.StructRef):
-            return self._text_struct(v, self.structs[t.name])
-        if isinstance(t, ir.Optional_):
-            return "null" if v is None else self._text(v, t.element)
-        left, right = ir.TEXT_BRACKETS[t.kind]
-        if isinstance(t, (ir.Array, ir.Sequence)):
-            inner = ",".join(self._text(x, t.element) for x in v)
-            return f"[{t.length if isinstance(t, ir.Array) else len(v)}]{left}{inner}{right}"
-        assert isinstance(t, ir.Mapping)
-        inner = ",".join(self._text(a, t.key) + "->" + self._text(b, t.value) for a, b in v)
-        return f"[{len(v)}]{left}{inner}{right}"
-
-    def _text_struct(self, v: dict[str, Any], s: ir.Struct) -> str:
-        parts = []
-        if s.base is not None:
-            parts.append(self._text_struct(v, self.structs[s.base]))
-        for f in s.fields:
-            if f.name not in v:
-                continue
-            parts.append(f"{f.name}=***" if f.hidden else f"{f.name}={self._text(v[f.name], f.type)}")
-        return f"{s.name}({','.join(parts)})"
+        return _texted(self.node(self._type(type_)), value)
 
 
 # ---------------------------------------------------------------- described-value JSON output
