@@ -14,7 +14,7 @@ import base64
 import struct
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 P = struct.pack
 
@@ -42,6 +42,8 @@ class LimitCase:
     events: list[str] | None = None               # stream cases: delivered messages and "error", in order
     bound: bool = False                           # measure and check peak memory and time
     honest: dict[str, Any] | None = field(default=None)   # the honest request timed for comparison
+    result: Any = None                            # the expected result (None: any result)
+    compare: Callable[[Any, Any], bool] | None = None    # how to compare it (None: equal bytes)
 
 
 def _b64(data: bytes) -> str:
@@ -217,7 +219,9 @@ def limit_cases() -> list[LimitCase]:
         events=["proto.AccountMessage", "proto.OrderMessage"], bound=True, honest=honest_stream)
     add(f"frames/old-order-bodies-{N}-budget-1x", frames,
         _stream(old_orders(N) + order_message(), tight), "result", events=["error", "proto.OrderMessage"])
-    return cases
+
+    from json_cases import frame_cases, json_cases  # issue 21: one verdict for JSON, flags and frames
+    return cases + frame_cases() + json_cases()
 
 
 def _test_codec() -> Any:

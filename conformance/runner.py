@@ -334,8 +334,8 @@ def hostile_cases() -> list[Case]:
     if manifest() is None:
         return []
     import limits
-    return [Case(c.id, c.suite, c.request, c.expect, events=c.events, bound=c.bound, honest=c.honest,
-                 required=True) for c in limits.limit_cases()]
+    return [Case(c.id, c.suite, c.request, c.expect, result=c.result, compare=c.compare, events=c.events,
+                 bound=c.bound, honest=c.honest, required=True) for c in limits.limit_cases()]
 
 
 def input_size(request: dict[str, Any]) -> int:

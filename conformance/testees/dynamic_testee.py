@@ -25,6 +25,7 @@ for p in (REPO / "compiler", REPO / "runtime" / "python", REPO / "conformance"):
 
 import fbe
 from fbe.dynamic import DynamicCodec
+from fbe.protocol import unknown_type
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 
@@ -56,9 +57,10 @@ class StreamRecorder(fbe.Receiver):
         self.events: list[dict[str, str]] = []
 
     def _fbe_frame(self, frame: bytes) -> None:
-        s = self.codec.message_for(fbe.frame_type(frame, self.fbe_final), self.package)
+        tid = fbe.frame_type(frame, self.fbe_final)
+        s = self.codec.message_for(tid, self.package)
         if s is None:
-            return
+            raise unknown_type(tid, len(frame))
         self.codec.decode(frame, s, "final" if self.fbe_final else "versioned", limits=self.limits)
         self.events.append({"message": s.qualified})
 

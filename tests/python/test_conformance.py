@@ -171,16 +171,25 @@ def test_receiver_reports_bad_frame(gen: Any) -> None:
     r.receive(b"")
 
 
-def test_receiver_ignores_unknown_type(gen: Any) -> None:
+def test_receiver_reports_unknown_type(gen: Any) -> None:
+    """A well-formed frame whose type id no message has is reported and skipped, as in every language
+    (docs/format.md 7.4); the original ignores it silently."""
     got: list[Any] = []
+    errors: list[Any] = []
 
     class R(gen.mods["proto"].Receiver):  # type: ignore[misc]
         def on_receive(self, value: Any) -> None:
             got.append(value)
 
-    frame = bytearray(gen.mods["test"].StructEmpty().to_fbe())
-    R().receive(bytes(frame))
+        def on_receive_error(self, error: fbe.FBEError) -> None:
+            errors.append(error)
+
+    frame = gen.mods["test"].StructEmpty().to_fbe()
+    R().receive(frame)
     assert got == []
+    assert [str(e) for e in errors] == [f"no message has type id 143 (frame of {len(frame)} bytes skipped)"]
+    with pytest.raises(fbe.FrameError, match="no message has type id 143"):
+        gen.mods["proto"].Receiver().receive(frame)
 
 
 def test_logging(gen: Any) -> None:

@@ -11,8 +11,8 @@ size is above ``limits.max_frame_size`` (64 MiB) is refused before any of it
 is buffered, and its bytes are skipped as they arrive; a frame whose body
 does not decode is skipped; both go to ``on_receive_error``, whose default
 makes ``receive()`` raise the first error once the rest of the chunk was
-handled. A frame size below the minimum leaves no way to find the next
-frame: ``receive()`` raises :class:`~fbe.FrameError` until ``reset()``. A
+handled, and so does a well-formed frame whose type id no message has. A
+frame size below the minimum leaves no way to find the next frame: ``receive()`` raises :class:`~fbe.FrameError` until ``reset()``. A
 request counts as sent once its frame is queued.
 """
 
@@ -92,6 +92,12 @@ class Sender:
         self.buffer.reset()
 
 
+def unknown_type(type_id: int, size: int) -> FrameError:
+    """The error reported for a frame whose type id no message of the receiver has (skipped, as the
+    other languages' receivers do: docs/format.md 7.4)."""
+    return FrameError(f"no message has type id {type_id} (frame of {size} bytes skipped)")
+
+
 class _Assembler:
     """Splits a byte stream fed in arbitrary chunks into frames."""
 
@@ -117,8 +123,8 @@ class _Assembler:
         return len(self._pending)
 
     def on_receive_error(self, error: FBEError) -> None:
-        """Called for each frame that is refused and skipped (too large, bad header, body that does not
-        decode). The default makes ``receive()`` raise the first such error after handling the rest of
+        """Called for each frame that is refused and skipped (too large, bad header, unknown type id,
+        body that does not decode). The default makes ``receive()`` raise the first such error after handling the rest of
         its chunk; override it to log or count errors instead."""
         self._errors.append(error)
 
@@ -182,7 +188,8 @@ class Receiver(_Assembler):
     """Reassembles frames and calls ``on_receive_<message>(value)`` per message.
 
     Generated subclasses fill ``_fbe_handlers``: type id -> (decoder, handler
-    name). Unknown type ids are ignored, like the original.
+    name). A frame of an unknown type id is reported to ``on_receive_error`` and skipped (the
+    original ignores it).
     """
 
     _fbe_handlers: ClassVar[dict[int, tuple[Decoder, str]]] = {}
@@ -194,9 +201,10 @@ class Receiver(_Assembler):
         """Called with the printed text of each received message when ``logging`` is on."""
 
     def _fbe_frame(self, frame: bytes) -> None:
-        entry = self._fbe_handlers.get(frame_type(frame, self.fbe_final))
+        tid = frame_type(frame, self.fbe_final)
+        entry = self._fbe_handlers.get(tid)
         if entry is None:
-            return
+            raise unknown_type(tid, len(frame))
         decode, handler = entry
         value = decode(frame, self.limits)
         if self.logging:
@@ -223,7 +231,7 @@ class Proxy(_Assembler):
         tid = frame_type(frame, self.fbe_final)
         entry = self._fbe_handlers.get(tid)
         if entry is None:
-            return
+            raise unknown_type(tid, len(frame))
         make_model, handler = entry
         model = make_model()
         model.limits = self.limits
