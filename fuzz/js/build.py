@@ -28,7 +28,7 @@ sys.path[:0] = [str(REPO / "compiler")]
 from fbec.cli import main as fbec_main
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from fbec.targets.typescript import module_alias, type_name
+from fbec.targets.typescript.names import Idents, module_alias
 
 COMPILER_OPTIONS = {
     "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": True,
@@ -56,6 +56,7 @@ def main(out: Path, jsfuzz: Path | None = None) -> int:
     dispatch: dict[str, list[str]] = {}
     for schema in schemas():
         ir_schema = compile_schema(str(schema), [], Diagnostics())
+        idents = Idents(ir_schema)
         for package in ir_schema.packages:          # imports first
             if package.name in dispatch or any(p == package.name for p, _ in structs.values()):
                 continue
@@ -64,7 +65,7 @@ def main(out: Path, jsfuzz: Path | None = None) -> int:
                           "-q"]) != 0:
                 return 1
             for s in package.structs:
-                structs[s.qualified] = (package.name, type_name(s.name))
+                structs[s.qualified] = (package.name, idents.type(s.qualified))
             if package.dispatch:
                 dispatch[package.name] = [d.type for d in package.dispatch]
     packages = sorted({p for p, _ in structs.values()})

@@ -23,7 +23,7 @@ from fbec.cli import main as fbec_main
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.model import ir_json
-from fbec.targets.typescript.names import MODULE_RESERVED, Idents
+from fbec.targets.typescript.names import Idents, module_alias
 
 from schemas import conformance_schemas
 
@@ -31,11 +31,6 @@ COMPILER_OPTIONS = {
     "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": True,
     "lib": ["ES2022", "DOM"], "types": ["node"], "outDir": "out", "rootDir": "src",
 }
-
-
-def module_alias(package: str) -> str:
-    """How registry.ts imports the module of a package (clear of its own names)."""
-    return package + "_" if package in MODULE_RESERVED else package
 
 
 def main(out: Path) -> int:

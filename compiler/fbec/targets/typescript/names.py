@@ -44,6 +44,12 @@ STRUCT_MEMBERS = frozenset({"constructor", "toFbe", "toFinal", "toJson", "fbeKey
 ENUM_MEMBERS = frozenset({"__proto__", "constructor", "hasOwnProperty", "valueOf", "toString"})
 
 
+def module_alias(package: str) -> str:
+    """The alias under which code of its own (a test's or a fuzzer's registry of the generated
+    modules) imports the module of a package: clear of the reserved words and the runtime's `fbe`."""
+    return package + "_" if package in MODULE_RESERVED else package
+
+
 class Idents:
     """The identifiers of one schema's names, each scope worked out once, when first asked."""
 
