@@ -155,7 +155,7 @@ def set_order() -> list[LimitCase]:
     ]
 
 
-RULES: tuple[Callable[[], list[LimitCase]], ...] = ()   # each rule joins once every language follows it
+RULES: tuple[Callable[[], list[LimitCase]], ...] = (fixed_arrays,)
 
 
 def json_cases() -> list[LimitCase]:

@@ -1004,9 +1004,7 @@ class _Array(_Items):
             e.fwrite(w, item, f"{where}[{i}]", depth)
 
     def from_json(self, v: Any, where: str, b: Budget) -> Any:
-        items = jsonfmt.get_list(v, where)
-        if len(items) != self.length:
-            raise DecodeError(f"expected {self.length} elements, got {len(items)}", None, where)
+        items = jsonfmt.get_array(v, self.length, where)
         e = self.e   # a fixed array's elements are part of its struct's cost
         return [e.from_json(x, f"{where}[{i}]", b) for i, x in enumerate(items)]
 

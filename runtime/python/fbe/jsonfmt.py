@@ -732,6 +732,14 @@ def get_list(value: Any, field: str) -> list[Any]:
     return value
 
 
+def get_array(value: Any, length: int, field: str) -> list[Any]:
+    """A fixed array: a JSON array of exactly ``length`` elements (docs/limits.md 7)."""
+    items = get_list(value, field)
+    if len(items) != length:
+        raise DecodeError(f"expected {length} elements, got {len(items)}", None, field)
+    return items
+
+
 def get_object(value: Any, field: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _mismatch("object", value, field)

@@ -116,9 +116,10 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
     e = f"e{depth}"
     if isinstance(t, (ir.Array, ir.Sequence)):
         inner = read_expr(ctx, t.element, e, f, depth + 1)
-        src = f"fbe.jsonfmt.get_list({x}, {f})"
-        if isinstance(t, ir.Sequence):  # a fixed array's elements are part of its struct's cost
-            src = f"fbe.jsonfmt.charged({src}, b, {t.item_cost}, {f})"
+        if isinstance(t, ir.Array):  # a fixed array's elements are part of its struct's cost
+            src = f"fbe.jsonfmt.get_array({x}, {t.length}, {f})"
+        else:
+            src = f"fbe.jsonfmt.charged(fbe.jsonfmt.get_list({x}, {f}), b, {t.item_cost}, {f})"
         if isinstance(t, ir.Sequence) and t.kind == "set":
             return f"fbe.jsonfmt.distinct_set({{{inner} for {e} in {src}}}, {x}, {f})"
         return f"[{inner} for {e} in {src}]"
