@@ -9466,16 +9466,16 @@ def fbe_jr_StructArray(o: Any, f: str, b: fbe.Budget) -> StructArray:
     fbe.jsonfmt.enter(b, 36 + (0 if "f9" in m else 562), "test.StructArray")
     try:
         v = StructArray(
-            [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.get_list(m["f1"], "f1")] if "f1" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.get_list(m["f2"], "f2")] if "f2" in m else None,
-            [fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f3"), b, "f3") for e0 in fbe.jsonfmt.get_list(m["f3"], "f3")] if "f3" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f4"), b, "f4")) for e0 in fbe.jsonfmt.get_list(m["f4"], "f4")] if "f4" in m else None,
-            [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.get_list(m["f5"], "f5")] if "f5" in m else None,
-            [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.get_list(m["f6"], "f6")] if "f6" in m else None,
-            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.get_list(m["f7"], "f7")] if "f7" in m else None,
-            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.get_list(m["f8"], "f8")] if "f8" in m else None,
-            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.get_list(m["f9"], "f9")] if "f9" in m else None,
-            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_list(m["f10"], "f10")] if "f10" in m else None,
+            [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.get_array(m["f1"], 2, "f1")] if "f1" in m else None,
+            [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.get_array(m["f2"], 2, "f2")] if "f2" in m else None,
+            [fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f3"), b, "f3") for e0 in fbe.jsonfmt.get_array(m["f3"], 2, "f3")] if "f3" in m else None,
+            [(None if e0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f4"), b, "f4")) for e0 in fbe.jsonfmt.get_array(m["f4"], 2, "f4")] if "f4" in m else None,
+            [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.get_array(m["f5"], 2, "f5")] if "f5" in m else None,
+            [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.get_array(m["f6"], 2, "f6")] if "f6" in m else None,
+            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.get_array(m["f7"], 2, "f7")] if "f7" in m else None,
+            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.get_array(m["f8"], 2, "f8")] if "f8" in m else None,
+            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.get_array(m["f9"], 2, "f9")] if "f9" in m else None,
+            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_array(m["f10"], 2, "f10")] if "f10" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "test.StructArray", o) from None
