@@ -1,6 +1,7 @@
 """The `fbec` command line, option-compatible with the original compiler.
 
-    fbec --input=FILE --output=DIR [--cpp] [--python] [--final] [--json] [--proto]
+    fbec --input=FILE --output=DIR [--cpp] [--python] [--go] [--java] [--kotlin] [--typescript]
+         [--javascript] [--final] [--json] [--proto]
 
 Bad input gives `path:line:col: error: ...` diagnostics and exit status 1,
 never a traceback; a usage error (a missing or unknown option, a missing
@@ -27,12 +28,10 @@ from .targets.base import GeneratedFile, Options
 # The languages fbec generates; a target is a package fbec.targets.<name>.
 TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typescript": "TypeScript",
            "javascript": "JavaScript", "kotlin": "Kotlin"}
-# What a target that is still being built generates so far (said in --help).
-IN_PROGRESS = {"go": "in progress: types, the binary models, the protocol, JSON and text",
-               "java": "in progress: types, the binary models, the text form and the protocol; no JSON yet",
-               "typescript": "in progress: types, the binary models, JSON and the text form; no protocol yet",
-               "javascript": "ES modules with .d.ts; in progress as --typescript",
-               "kotlin": "in progress: types, the binary models, JSON, text and the protocol, on the Java runtime"}
+# What the help says beside a target's option: every target generates types, both binary models
+# (--final), JSON (--json), the text form and the protocol (--proto); these notes say what differs.
+NOTES = {"javascript": "ES modules with .d.ts declarations, the code of --typescript",
+         "kotlin": "on the Java runtime"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2). Rust has no option in the original.
 PLANNED = {"csharp": "C#", "ruby": "Ruby"}
@@ -80,7 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--indent", metavar="N", type=int, default=4, help="indent size (default 4)")
     p.add_argument("-t", "--tabs", action="store_true", help="indent with tabs")
     for lang, title in TARGETS.items():
-        note = f" ({IN_PROGRESS[lang]})" if lang in IN_PROGRESS else ""
+        note = f" ({NOTES[lang]})" if lang in NOTES else ""
         p.add_argument(f"--{lang}", action="store_true", help=f"generate {title} code{note}")
     for lang in [*PLANNED, *NOT_SUPPORTED]:
         p.add_argument(f"--{lang}", action="store_true", help=argparse.SUPPRESS)

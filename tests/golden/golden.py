@@ -1,9 +1,8 @@
 """Golden generated output: what every target writes for every schema.
 
 tests/golden/<target>/<schema>/... holds the checked-in output of fbec for
-each target (cpp, python and go with --final --json --proto, java with --final --json --proto,
-typescript and javascript with --final --json --proto, kotlin with --final --json --proto, and the IR JSON of --ir) and each schema:
-schemas/**/*.fbe as <schema> = its path below schemas/
+each target (every language with --final --json --proto, and the IR JSON of --ir; TARGETS below,
+the table of README.md) and each schema: schemas/**/*.fbe as <schema> = its path below schemas/
 without .fbe, and the original's ../shared/schemas/*.fbe as shared/<name>.
 test_golden.py regenerates and compares; `make update-golden` (this file run
 as a script) rewrites them. fbec runs from the schemas' root folder with a

@@ -102,3 +102,13 @@ def test_compare_trees_reports_each_kind_of_difference(tmp_path: Path) -> None:
     assert report[2].startswith("a.h: differs\n--- golden/a.h\n+++ generated/a.h")
     assert "-y\n+z" in report[2]
     assert len(report) == 3
+
+
+def test_the_readme_lists_every_target_with_its_options() -> None:
+    readme = (GOLDEN / "README.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in readme.splitlines():
+        cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 2:
+            rows[cells[0]] = cells[1].split("`")[0].strip()
+    assert rows == {target: " ".join(options) for target, options in TARGETS.items()}

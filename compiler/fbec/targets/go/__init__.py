@@ -1,6 +1,6 @@
-"""fbec.targets.go: Go code for a schema package (issue 15, in progress).
+"""fbec.targets.go: Go code for a schema package: `fbec --go [--final] [--json] [--proto]`.
 
-Generated today, per schema package, a Go package `<name>/<name>.go`:
+Generated per schema package, a Go package `<name>/<name>.go`:
 enums and flags as typed integer constants, structs with exported fields
 (a base struct embedded), `Reset()` / `New<Name>()` setting the schema
 defaults, the versioned model (models.py; `--final`: the final model

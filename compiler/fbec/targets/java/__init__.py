@@ -1,6 +1,6 @@
-"""fbec.targets.java: Java code for a schema package (issue 16, in progress).
+"""fbec.targets.java: Java code for a schema package: `fbec --java [--final] [--json] [--proto]`.
 
-Generated today, per schema package, a Java package (the schema's `domain` and package name,
+Generated per schema package, a Java package (the schema's `domain` and package name,
 `com.chronoxor.proto`) with a file per enum, flags and struct: enums and flags as final value
 classes (a constant per declared value, `of(wire)` for any value, undeclared ones kept), structs
 as plain mutable classes with public fields (a base struct is the superclass), the schema's

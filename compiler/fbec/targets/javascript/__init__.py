@@ -1,4 +1,4 @@
-"""fbec.targets.javascript: plain JavaScript for a schema package (issue 17, in progress).
+"""fbec.targets.javascript: plain JavaScript for a schema package: `fbec --javascript`.
 
 `fbec --javascript` writes `<package>.js` (an ES module, no build step) and its TypeScript
 declarations `<package>.d.ts`: the code of `fbec --typescript` (fbec.targets.typescript) without

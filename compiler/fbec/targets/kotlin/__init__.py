@@ -1,6 +1,6 @@
-"""fbec.targets.kotlin: Kotlin code for a schema package over the Java runtime (issue 16, in progress).
+"""fbec.targets.kotlin: Kotlin code for a schema package over the Java runtime: `fbec --kotlin`.
 
-Generated today, per schema package, a Kotlin package (the schema's `domain` and package name,
+Generated per schema package, a Kotlin package (the schema's `domain` and package name,
 `com.chronoxor.proto`, as the Java target's) with a file per enum, flags and struct, calling the
 runtime `io.github.fbetoolkit.fbe` (runtime/java) that generated Java calls too (docs/kotlin.md):
 

@@ -1,9 +1,10 @@
-"""fbec.targets.typescript: TypeScript code for a schema package (issue 17, in progress).
+"""fbec.targets.typescript: TypeScript code for a schema package: `fbec --typescript`.
 
 Generated per schema package, `<package>.ts` (an ES module): enums and flags as a
 type and a constant object of their values, structs as classes with typed fields
 and the schema's defaults (a base struct is the base class), and the binary
-models (models.py): the versioned model always, the final model with `--final`.
+models (models.py): the versioned model always, the final model with `--final`; the
+text form, JSON with `--json` and the protocol with `--proto`.
 The code imports the runtime `@fbe-toolkit/fbe` (runtime/js) as `fbe` and other
 schema packages as `./<package>.js` (docs/javascript.md).
 
