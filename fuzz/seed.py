@@ -22,10 +22,28 @@ MODEL_TYPES = {"proto.Account": 0, "proto.Order": 1, "test.StructNested": 2, "te
 JSON_TYPES = {"proto.Account": 0, "test.StructNested": 1, "test.StructMap": 2, "test.StructHashEx": 3}
 
 
+def long_numbers() -> list[tuple[str, str]]:
+    """JSON documents holding numbers of hundreds of digits, in known members and unknown ones: RapidJSON
+    1.1.0's full-precision conversion read out of bounds on them (issue 21), so the JSON target starts
+    from that class of input."""
+    zeros = "0" * 400
+    numbers = {"tiny": f"0.{zeros}1", "tiny-exp": f"1.{zeros}1e-300", "long-int": "9" * 400 + ".5",
+               "long-frac": f"0.3{zeros}4e-5", "negative": f"-0.{zeros}25e100"}
+    out = []
+    for name, n in numbers.items():
+        out.append((f"long-{name}-unknown", '{"unknown":' + n + "}"))
+        out.append((f"long-{name}-array", "[" + n + "," + n + "]"))
+        out.append((f"long-{name}-members", '{"id":' + n + ',"f1":' + n + ',"balance":' + n + "}"))
+    return out
+
+
 def main() -> int:
     out = Path(sys.argv[1])
     for name in ("models", "json", "receiver", "python"):
         (out / name).mkdir(parents=True, exist_ok=True)
+    for name, text in long_numbers():
+        for selector in JSON_TYPES.values():
+            (out / "json" / f"{name}.{selector}").write_bytes(bytes([selector]) + text.encode())
     manifest = SHARED / "vectors" / "MANIFEST.json"
     if not manifest.exists():
         print(f"fuzz: no golden vectors in {SHARED}: corpora start empty")

@@ -273,7 +273,7 @@ TEST(Json, FloatRange) {
     for (const float flt_max : {std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest()}) {
         const std::string text = to_string(flt_max);
         EXPECT_EQ(text, flt_max > 0 ? "3.4028234663852886e38" : "-3.4028234663852886e38");
-        json.Parse<rapidjson::kParseFullPrecisionFlag>(text.c_str());
+        ASSERT_TRUE(FBE::JSON::parse(json, text)) << text;
         EXPECT_TRUE(FBE::JSON::from_json(json, f)) << text;
         EXPECT_EQ(f, flt_max);
     }
@@ -371,6 +371,70 @@ TEST(JsonRules, DeepDocumentsAreRefusedWithoutRecursion) {
     EXPECT_TRUE(FBE::JSON::parse(json, std::string(384, '[') + std::string(384, ']')));
     EXPECT_FALSE(FBE::JSON::parse(json, std::string(385, '[') + std::string(385, ']')));
     EXPECT_TRUE(FBE::JSON::parse(json, "[\"" + std::string(1000, '[') + "\"]")); // brackets in strings
+}
+
+TEST(JsonRules, LongNumbersAreReadExactlyAndSafely) {
+    // issue 21: parse() turned on RapidJSON's kParseFullPrecisionFlag, whose conversion in RapidJSON
+    // 1.1.0 reads out of bounds on a number of some hundred digits: 0.(400 zeros)1 crashed (SIGSEGV)
+    // from_string of any type, and 0.(330 zeros)1 read as -2.14e301
+    const std::string tiny = "0." + std::string(400, '0') + "1";
+    ::jsoncases::Point p;
+    EXPECT_TRUE(from_string(R"({"x":1,"y":2,"unknown":)" + tiny + "}", p)) << last_error();
+    EXPECT_TRUE(from_string(R"({"x":1,"y":2,"unknown":[)" + tiny + "]}", p)) << last_error();
+    EXPECT_FALSE(from_string(R"({"x":)" + tiny + R"(,"y":2})", p)); // an int32
+    EXPECT_EQ(last_error().rfind("jsoncases.Point.x: ", 0), 0u) << last_error();
+    ::jsoncases::Values v;
+    const std::string zeros(400, '0');
+    for (const auto& [text, value] : std::vector<std::pair<std::string, double>>{
+             {"1." + zeros + "1", 1.0}, {"0." + zeros + "15e401", 1.5}, {"0." + zeros + "1", 0.0},
+             {"-0." + std::string(300, '0') + "25", -2.5e-301}}) {
+        ASSERT_TRUE(from_string(R"({"d":)" + text + "}", v)) << text << ": " << last_error();
+        EXPECT_EQ(v.d, value) << text;
+    }
+}
+
+TEST(JsonRules, NumbersAreReadAsRapidJsonReadsThem) {
+    const auto read = [](const std::string& text) {
+        rapidjson::Document json;
+        EXPECT_TRUE(FBE::JSON::parse(json, text)) << text << ": " << last_error();
+        return json;
+    };
+    // integers that fit int64 (with a minus) or uint64 are integers; anything else is a double
+    EXPECT_TRUE(read("-9223372036854775808").IsInt64());
+    EXPECT_EQ(read("-9223372036854775808").GetInt64(), std::numeric_limits<int64_t>::min());
+    EXPECT_TRUE(read("18446744073709551615").IsUint64());
+    EXPECT_EQ(read("18446744073709551615").GetUint64(), std::numeric_limits<uint64_t>::max());
+    EXPECT_TRUE(read("2147483647").IsInt());
+    EXPECT_TRUE(read("4294967295").IsUint());
+    EXPECT_FALSE(read("4294967295").IsInt());
+    EXPECT_TRUE(read("-9223372036854775809").IsDouble());
+    EXPECT_EQ(read("-9223372036854775809").GetDouble(), -9223372036854775808.0);
+    EXPECT_TRUE(read("18446744073709551616").IsDouble());
+    EXPECT_TRUE(read("1.0").IsDouble());
+    EXPECT_TRUE(read("1e0").IsDouble());
+    // correctly rounded, whatever the number of digits
+    EXPECT_EQ(read("0.1").GetDouble(), 0.1);
+    EXPECT_EQ(read("2.2250738585072011e-308").GetDouble(), 2.2250738585072011e-308);
+    EXPECT_EQ(read("0." + std::string(300, '0') + "1").GetDouble(), 1e-301);
+    EXPECT_EQ(read("0." + std::string(330, '0') + "1").GetDouble(), 0.0); // RapidJSON 1.1.0: -2.14e301
+    EXPECT_EQ(read("1" + std::string(300, '0')).GetDouble(), 1e300);
+    EXPECT_EQ(read("123456789012345678901234567890").GetDouble(), 123456789012345678901234567890.0);
+    EXPECT_EQ(read("0.30000000000000004" + std::string(1000, '0') + "1").GetDouble(), 0.30000000000000004);
+    // beyond the range of double: infinity or zero of the number's sign
+    EXPECT_EQ(read("9.9e308").GetDouble(), std::numeric_limits<double>::infinity());
+    EXPECT_EQ(read("-9.9e308").GetDouble(), -std::numeric_limits<double>::infinity());
+    EXPECT_EQ(read("1e-400").GetDouble(), 0.0);
+    EXPECT_TRUE(std::signbit(read("-1e-400").GetDouble()));
+    EXPECT_EQ(read("0.000" + std::string(400, '0') + "1e70").GetDouble(), 0.0);
+    EXPECT_EQ(read("2.5e-324").GetDouble(), 4.9406564584124654e-324);
+    // what RapidJSON refuses it still refuses
+    rapidjson::Document json;
+    EXPECT_FALSE(FBE::JSON::parse(json, "1e400"));
+    EXPECT_FALSE(FBE::JSON::parse(json, "1" + std::string(400, '0') + "e-300")); // "too big to be stored"
+    EXPECT_FALSE(FBE::JSON::parse(json, "01"));
+    EXPECT_FALSE(FBE::JSON::parse(json, "1."));
+    EXPECT_FALSE(FBE::JSON::parse(json, "-"));
+    EXPECT_FALSE(FBE::JSON::parse(json, "+1"));
 }
 
 TEST(JsonRules, FromJsonRefusesWhatTheBinaryReadersRefuse) {

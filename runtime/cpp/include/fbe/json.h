@@ -11,6 +11,10 @@
 //     json.Parse<rapidjson::kParseFullPrecisionFlag>(text);
 //     FBE::JSON::from_json(json, account);            // false when a member is mistyped
 //
+// (for text that may be hostile, FBE::JSON::parse(json, text) instead of
+// json.Parse: RapidJSON 1.1.0's kParseFullPrecisionFlag reads out of bounds
+// on long numbers; see parse() below)
+//
 // plus the shortcuts FBE::JSON::to_string(value) and
 // FBE::JSON::from_string(text, value).
 //
@@ -44,7 +48,8 @@
 // The rules every reader and writer shares (docs/limits.md, "JSON"):
 //
 // * FBE::JSON::parse(document, text) (and from_string) parses iteratively
-//   (kParseIterativeFlag, no recursion), refuses nesting deeper than
+//   (kParseIterativeFlag, no recursion), converts numbers from their text
+//   (kParseNumbersAsStringsFlag and std::from_chars), refuses nesting deeper than
 //   kMaxJsonDepth before building it, refuses text that is not valid UTF-8
 //   (kParseValidateEncodingFlag: overlong forms, encoded surrogates...) and
 //   duplicate member names in any object;
@@ -89,6 +94,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -1587,6 +1593,73 @@ std::string to_string(const T& value) {
 
 namespace detail {
 
+//! Whether a JSON number's text (whose syntax RapidJSON checked) is beyond
+//! the range of double rather than below it: the number is 0.d * 10^(p + e)
+//! with d its significant digits and e its exponent, and p + e is positive.
+//! Asked only of a text std::from_chars finds out of range, whose magnitude
+//! is at least 1e308 or below 5e-324.
+inline bool number_overflows(const char* p, const char* end) noexcept {
+    if (*p == '-')
+        ++p;
+    long long position = 0;
+    bool fraction = false, significant = false;
+    for (; p != end && *p != 'e' && *p != 'E'; ++p) {
+        if (*p == '.')
+            fraction = true;
+        else if (significant)
+            position += fraction ? 0 : 1;
+        else if (*p != '0') {
+            significant = true;
+            position += fraction ? 0 : 1;
+        } else if (fraction)
+            --position;
+    }
+    long long exponent = 0;
+    if (p != end) {
+        const bool minus = *++p == '-';
+        if (*p == '-' || *p == '+')
+            ++p;
+        for (; p != end && exponent < 1000000; ++p)
+            exponent = exponent * 10 + (*p - '0');
+        if (minus)
+            exponent = -exponent;
+    }
+    return position + exponent > 0;
+}
+
+//! Sends the event of a JSON number to `handler`, from its text: RapidJSON
+//! hands numbers over as text (kParseNumbersAsStringsFlag), because its own
+//! full-precision conversion reads out of bounds in 1.1.0 (the version
+//! Debian ships; fixed after it) on numbers of some hundred digits, and the
+//! conversion without that flag is not exact. The events are those of
+//! RapidJSON's own parser: an integer without fraction or exponent that fits
+//! int64_t (with a minus sign) or uint64_t as that integer, any other number
+//! as the nearest double (std::from_chars: correctly rounded whatever the
+//! number of digits), beyond the range of double as the infinity or zero of
+//! its sign.
+template <class Handler>
+bool number(Handler& handler, const char* text, std::size_t length) {
+    const char* end = text + length;
+    if (std::find_if(text, end, [](char c) { return c == '.' || c == 'e' || c == 'E'; }) == end) {
+        if (*text == '-') {
+            int64_t v = 0;
+            if (std::from_chars(text, end, v).ec == std::errc())
+                return handler.Int64(v);
+        } else {
+            uint64_t v = 0;
+            if (std::from_chars(text, end, v).ec == std::errc())
+                return handler.Uint64(v);
+        }
+    }
+    double v = 0;
+    if (std::from_chars(text, end, v).ec == std::errc::result_out_of_range) {
+        v = number_overflows(text, end) ? std::numeric_limits<double>::infinity() : 0.0;
+        if (*text == '-')
+            v = -v;
+    }
+    return handler.Double(v);
+}
+
 //! Forwards the SAX events of a parse to a handler (the Document), refusing
 //! nesting deeper than 3 * Limits::max_depth (kMaxJsonDepth by default)
 //! before it is built.
@@ -1602,7 +1675,7 @@ public:
     bool Int64(int64_t i) { return _handler.Int64(i); }
     bool Uint64(uint64_t i) { return _handler.Uint64(i); }
     bool Double(double d) { return _handler.Double(d); }
-    bool RawNumber(const Ch* str, rapidjson::SizeType length, bool copy) { return _handler.RawNumber(str, length, copy); }
+    bool RawNumber(const Ch* str, rapidjson::SizeType length, bool /*copy*/) { return number(_handler, str, length); }
     bool String(const Ch* str, rapidjson::SizeType length, bool copy) { return _handler.String(str, length, copy); }
     bool Key(const Ch* str, rapidjson::SizeType length, bool copy) { return _handler.Key(str, length, copy); }
     bool StartObject() { return enter() && _handler.StartObject(); }
@@ -1634,7 +1707,7 @@ struct Parse {
 
     template <class Handler>
     bool operator()(Handler& handler) {
-        constexpr unsigned flags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
+        constexpr unsigned flags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag |
                                    rapidjson::kParseValidateEncodingFlag;
         rapidjson::MemoryStream stream(text, size);
         rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> input(stream);
@@ -1704,8 +1777,8 @@ inline std::string last_error() {
 
 //! Parses JSON text into `document` by the rules every reader shares
 //! (docs/limits.md): iteratively, nesting at most 3 * limits.max_depth, valid
-//! UTF-8 only (overlong forms and encoded surrogates refused), full
-//! precision numbers, no duplicate member name in any object, no lone
+//! UTF-8 only (overlong forms and encoded surrogates refused), numbers
+//! converted exactly (detail::number), no duplicate member name in any object, no lone
 //! surrogate escape but \udc80..\udcff. False with last_error() otherwise.
 inline bool parse(rapidjson::Document& document, std::string_view text, const Limits& limits = Limits()) {
     detail::clear_error();
