@@ -86,6 +86,12 @@ def old_bodies(n: int) -> bytes:
     return struct_vector_root([first + 8 * i for i in range(n)], P("<II", 8, 110) * n)
 
 
+def older_than_base() -> bytes:
+    """A test.StructNested root whose body is an 8-byte header only: written before even its base
+    test.StructOptional had fields."""
+    return P("<II", 16, 8) + P("<II", 8, 112)
+
+
 def shared_old_body(n: int) -> bytes:
     """f9 = n slots sharing one 8-byte body."""
     return struct_vector_root([48 + 4 + 4 * n] * n, P("<II", 8, 110))
@@ -193,6 +199,12 @@ def limit_cases() -> list[LimitCase]:
     tight = {"budget_factor": 1, "budget_slack": 0}
     add("decode budget/StructVector.f9-old-bodies-10-budget-1x", budget,
         dict(_binary("test", "StructVector", "versioned", old_bodies(10)), limits=tight), "parse_error")
+    # a body older than its base: every field takes its default, the derived struct's own included
+    # (306 for the struct + 692 for the defaults' structs = 998 > 62 x 16 bytes, <= 63 x 16)
+    for factor, expect in ((62, "parse_error"), (63, "result")):
+        add(f"decode budget/StructNested.body-older-than-its-base-budget-{factor}x", budget,
+            dict(_binary("test", "StructNested", "versioned", older_than_base()),
+                 limits={"budget_factor": factor, "budget_slack": 0}), expect)
 
     # sets, maps and hashes holding the same key twice (docs/limits.md 4): refused, never "the first"
     # (C++ std::set/std::map) or "the last" (a Python dict); next to each, the same value with

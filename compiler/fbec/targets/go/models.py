@@ -603,7 +603,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Name
             for f in inherited:
                 verify_value(body, c, f.type, "b", f"b+{f.offset}", f.name, names, [f'r.Unwind("{f.name}")'])
         with body.block("", "}"):
-            cost = sum(ir.default_cost(f.type) for f in inherited)
+            cost = sum(ir.default_cost(f.type) for f in s.all_fields)
             if cost:
                 body.line(f'r.Spend({cost}, b, "")')
             body.line("return")
@@ -710,7 +710,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
                     read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names,
                                [f'r.Unwind("{f.name}")'])
             with w.block("", "}"):
-                cost = sum(ir.default_cost(f.type) for f in inherited)
+                cost = sum(ir.default_cost(f.type) for f in s.all_fields)
                 if cost:
                     w.line(f'r.Spend({cost}, b, "")')
                 w.line("v.Reset()")

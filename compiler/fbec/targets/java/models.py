@@ -593,7 +593,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             w.line(f"{call};")
         if inherited:
             with w.block(f"if (n < {s.base_size}) {{", "}"):
-                cost = sum(ir.default_cost(f.type) for f in inherited)
+                cost = sum(ir.default_cost(f.type) for f in s.all_fields)
                 if cost:
                     w.line(f'r.spend({cost}, b, "");')
                 w.line("v.reset();")
@@ -840,7 +840,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
         body = CodeWriter(Options(tabs=w.unit == "\t", indent=len(w.unit)))
         if inherited:
             with body.block(f"if (n < {s.base_size}) {{", "}"):
-                cost = sum(ir.default_cost(f.type) for f in inherited)
+                cost = sum(ir.default_cost(f.type) for f in s.all_fields)
                 if cost:
                     body.line(f'r.spend({cost}, b, "");')
                 body.line("r.leave();")

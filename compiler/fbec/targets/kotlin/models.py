@@ -616,7 +616,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
         body = sub(w)
         if inherited:
             with body.block(f"if (n < {s.base_size}) {{", "}"):
-                cost = sum(ir.default_cost(f.type) for f in inherited)
+                cost = sum(ir.default_cost(f.type) for f in s.all_fields)
                 if cost:
                     body.line(f'r.spend({cost}, b, "")')
                 body.line("r.leave()")
@@ -883,7 +883,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
             w.line(call)
         if inherited:
             with w.block(f"if (n < {s.base_size}) {{", "}"):
-                cost = sum(ir.default_cost(f.type) for f in inherited)
+                cost = sum(ir.default_cost(f.type) for f in s.all_fields)
                 if cost:
                     w.line(f'r.spend({cost}, b, "")')
                 w.line("v.reset()")

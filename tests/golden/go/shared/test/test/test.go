@@ -7350,7 +7350,7 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 			v.F165 = nil
 		}
 	} else {
-		r.Spend(64, b, "")
+		r.Spend(692, b, "")
 		v.Reset()
 		return
 	}
@@ -7608,7 +7608,7 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 			}
 		}
 	} else {
-		r.Spend(64, b, "")
+		r.Spend(692, b, "")
 		return
 	}
 	if n < 571 {

@@ -591,7 +591,7 @@ public class StructNested extends StructOptional {
         int b = r.struct(base, slot, 112, 306);
         int n = r.i32(b);
         if (n < 567) {
-            r.spend(64, b, "");
+            r.spend(692, b, "");
             v.reset();
             r.leave();
             return;
@@ -1242,7 +1242,7 @@ public class StructNested extends StructOptional {
         int b = r.struct(base, slot, 112, 306);
         int n = r.i32(b);
         if (n < 567) {
-            r.spend(64, b, "");
+            r.spend(692, b, "");
             r.leave();
             return;
         }

@@ -877,7 +877,7 @@ open class StructNested(
             val b = r.struct(base, slot, 112, 306)
             val n = r.i32(b)
             if (n < 567) {
-                r.spend(64, b, "")
+                r.spend(692, b, "")
                 v.reset()
                 r.leave()
                 return
@@ -1285,7 +1285,7 @@ open class StructNested(
             val b = r.struct(base, slot, 112, 306)
             val n = r.i32(b)
             if (n < 567) {
-                r.spend(64, b, "")
+                r.spend(692, b, "")
                 r.leave()
                 return
             }
