@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Union
+from typing import TypeGuard, Union
 
 IR_VERSION = 1
 
@@ -258,7 +258,7 @@ def default_cost(t: Type, struct_cost: Callable[[str], int] | None = None) -> in
 
 # ---------------------------------------------------------------- what a type holds
 
-def is_scalar(t: Type) -> bool:
+def is_scalar(t: Type) -> TypeGuard[Primitive | EnumRef]:
     """A fixed-size primitive, an enum or flags: one value held inline with the same bytes in both
     models, read without a check of its own."""
     if isinstance(t, Primitive):
@@ -266,7 +266,7 @@ def is_scalar(t: Type) -> bool:
     return isinstance(t, EnumRef)
 
 
-def is_text(t: Type) -> bool:
+def is_text(t: Type) -> TypeGuard[Primitive]:
     """A string or bytes: a u32 size and the data (out of line in the versioned model)."""
     return isinstance(t, Primitive) and t.name in VARIABLE_PRIMITIVES
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from fbec import __version__
-from fbec.model.ir import Array, Field, FixedRun, Mapping, Optional_, Package, Schema, Sequence, Struct, StructRef, Type
+from fbec.model.ir import Package, Schema
 
 T = TypeVar("T")
 
@@ -202,61 +202,6 @@ def runs_of(items: Iterable[T], joins: Callable[[T], bool]) -> list[list[T]]:
             groups.append([item])
         previous = current
     return groups
-
-
-def final_parts(s: Struct) -> list[Field | tuple[FixedRun, list[Field]]]:
-    """The fields in order, the IR's runs of two or more fixed-size fields together: a final
-    reader claims such a run with one bounds check (the runtime's Reader run/Run, which names the
-    first field that is not there from run_fields) and reads its fields at their offsets in it."""
-    starts = {r.fields[0]: r for r in s.runs if len(r.fields) > 1}
-    fields = list(s.all_fields)
-    out: list[Field | tuple[FixedRun, list[Field]]] = []
-    i = 0
-    while i < len(fields):
-        run = starts.get(fields[i].name)
-        if run is None:
-            out.append(fields[i])
-            i += 1
-            continue
-        members = fields[i:i + len(run.fields)]
-        assert [f.name for f in members] == list(run.fields), run
-        assert sum(f.type.final_min_size for f in members) == run.size, run
-        out.append((run, members))
-        i += len(members)
-    return out
-
-
-def run_fields(members: list[Field]) -> str:
-    """A runtime Reader's description of a run's fields, which it reads only to name the first
-    field that is not there: name=size, or name=size*count for an array."""
-    parts = []
-    for f in members:
-        t = f.type
-        parts.append(f"{f.name}={t.element.size}*{t.length}" if isinstance(t, Array) else f"{f.name}={t.size}")
-    return ",".join(parts)
-
-
-def writer_can_fail(schema: Schema, t: Type, may_repeat: Callable[[Sequence | Mapping], bool],
-                    memo: dict[str, bool]) -> bool:
-    """Whether a writer can refuse a value of type t, so that the generated writer stops after it
-    and names the field: a struct that can nest without a bound (its depth is checked), or a set or
-    map for which `may_repeat` holds (the language holds it in a container that can hold a key twice,
-    checked on write: docs/limits.md 4), at any depth. `memo` keeps the answer per struct; a bounded
-    struct is in no cycle, so the walk ends."""
-    def can_fail(t: Type) -> bool:
-        if isinstance(t, StructRef):
-            if t.name not in memo:
-                s = schema.struct(t.name)
-                memo[t.name] = s.height is None or s.recursive or any(can_fail(f.type) for f in s.all_fields)
-            return memo[t.name]
-        if isinstance(t, Sequence):
-            return may_repeat(t) or can_fail(t.element)
-        if isinstance(t, Mapping):
-            return may_repeat(t) or can_fail(t.key) or can_fail(t.value)
-        if isinstance(t, (Optional_, Array)):
-            return can_fail(t.element)
-        return False
-    return can_fail(t)
 
 
 def import_closure(schema: Schema, package: Package) -> list[Package]:

@@ -15,7 +15,7 @@ folder is meant to be the root of a module of that name (docs/go.md).
 
 from __future__ import annotations
 
-from fbec.model import ir
+from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, ReservedNames, generated_header
 from fbec.targets.go.jsontext import write_enum_text, write_struct_json, write_struct_text
 from fbec.targets.go.models import write_models
@@ -69,6 +69,7 @@ class Context:
         self.schema = schema
         self.package = package
         self.imports = Imports()
+        self.plan = plan.of(schema)
         self.can_fail: dict[str, bool] = {}
         """Per struct, whether writing it can fail (models.can_fail)."""
         self.depth_checked = False

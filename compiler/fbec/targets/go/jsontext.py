@@ -257,7 +257,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
             w.line(f"r.EndArray({i}, {t.length}, {f})")
     elif isinstance(t, ir.Sequence):
         i = names("i")
-        cost = ir.element_cost(t.element)
+        cost = t.item_cost
         with w.block(f"if r.BeginArray({f}) {{", "}"):
             w.line(f"{dst} = {dst}[:0]")
             with w.block(f"for {i} := 0; r.More(); {i}++ {{", "}"):
@@ -268,7 +268,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
             if t.kind == "set":
                 duplicates(w, c, t, dst, f)
     else:
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        cost = t.item_cost
         spend = f"r.Spend({cost}, {f})"
         if c.comparable(t.key):
             key, k, x = names("key"), names("k"), names("x")
@@ -412,7 +412,8 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
     """FBEWriteJSON, FBEReadJSON and the roots MarshalJSON/AppendJSON/UnmarshalJSON/ReadJSON."""
     from fbec.targets.go import field_name
     q = s.qualified
-    bounded = s.height is not None and not s.recursive
+    plan = c.plan.struct(q)
+    bounded = plan.bounded
     names = Names()
     fields = s.all_fields
 
@@ -455,11 +456,10 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
                 w.label("default:")
                 w.line("r.Skip(name)")
             # a missing member's default holds struct values: they are charged (docs/limits.md 3)
-            for n, f in enumerate(fields):
-                cost = ir.default_cost(f.type)
-                if cost:
+            for n, fp in enumerate(plan.fields):
+                if fp.default_cost:
                     with w.block(f"if !seen[{n}] {{", "}"):
-                        w.line(f'r.Spend({cost}, "{f.name}")')
+                        w.line(f'r.Spend({fp.default_cost}, "{fp.name}")')
     w.blank()
 
     w.line("// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.")

@@ -9,7 +9,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, Options, final_parts, run_fields, writer_can_fail
+from fbec.model.plan import FieldPlan, Run
+from fbec.targets.base import CodeWriter, Options
 from fbec.targets.go.nesting import check
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
     else:
         refuse_repeated(w, c, t, value, field, "w")
         keys = sorted_keys(w, c, t, value, field, "w", names) if c.comparable(t.key) else ""
-        item = t.key.size + t.value.size
+        item = t.item_size
         e, i = names("e"), names("i")
         w.line(f"{e} := w.Vector({base}, {slot}, len({value}), {item})")
         entry = [f"w.UnwindIndex({i})", *unwind]
@@ -192,11 +193,11 @@ def refuse_repeated(w: CodeWriter, c: Context, t: ir.Type, value: str, field: st
 
 def can_fail(c: Context, t: ir.Type) -> bool:
     """Whether writing a value of type t can fail, so that the writer stops after it and names the
-    field (Writer.Unwind): base.writer_can_fail, with the sets and the maps held as pairs that
+    field (Writer.Unwind): the plan's writer_can_fail, with the sets and the maps held as pairs that
     refuse_repeated checks, and maps keyed by decimals (1.5 and 1.50 are one key)."""
     def may_repeat(s: ir.Sequence | ir.Mapping) -> bool:
         return repeated_call(c, s, "") is not None or isinstance(s, ir.Mapping) and is_decimal(s.key)
-    return writer_can_fail(c.schema, t, may_repeat, c.can_fail)
+    return c.plan.writer_can_fail(t, may_repeat, c.can_fail)
 
 
 def stops(w: CodeWriter, c: Context, t: ir.Type, writer: str, unwind: list[str]) -> None:
@@ -272,7 +273,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
                        [f"r.UnwindIndex({i})", *unwind])
     elif isinstance(t, ir.Sequence):
         e, n, i = names("e"), names("n"), names("i")
-        w.line(f"{e}, {n} := r.Vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted})")
+        w.line(f"{e}, {n} := r.Vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})")
         grow_or_resize(w, c, t, dst, n)
         with w.block(f"for {i} := range {n} {{", "}"):
             if isinstance(t.element, ir.StructRef):
@@ -281,8 +282,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
                        [f"r.UnwindIndex({i})", *unwind])
         duplicates(w, c, t, dst, field, f"{e}-4")
     else:
-        item = t.key.size + t.value.size
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        item = t.item_size
+        cost = t.item_cost
         e, n, i = names("e"), names("n"), names("i")
         w.line(f"{e}, {n} := r.Vector({base}, {slot}, {item}, {cost}, {quoted})")
         inner_unwind = [f"r.UnwindIndex({i})", *unwind]
@@ -396,7 +397,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
             final_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
     elif isinstance(t, ir.Sequence):
         n, i = names("n"), names("i")
-        w.line(f"{n} := r.FinalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted})")
+        w.line(f"{n} := r.FinalCount({t.item_min_size}, {t.item_cost}, {quoted})")
         grow_or_resize(w, c, t, dst, n)
         with w.block(f"for {i} := range {n} {{", "}"):
             if isinstance(t.element, ir.StructRef):
@@ -404,8 +405,8 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
             final_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
         duplicates(w, c, t, dst, field, "r.Pos")
     else:
-        item = t.key.final_min_size + t.value.final_min_size
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        item = t.item_min_size
+        cost = t.item_cost
         n, i = names("n"), names("i")
         w.line(f"{n} := r.FinalCount({item}, {cost}, {quoted})")
         inner_unwind = [f"r.UnwindIndex({i})", *unwind]
@@ -453,18 +454,6 @@ def kept(c: Context, t: ir.Type) -> bool:
     return False
 
 
-def checked(t: ir.Type) -> bool:
-    """Whether reading the versioned slot of t checks anything (a fixed-size value inside a
-    checked body does not)."""
-    if isinstance(t, ir.Primitive):
-        return t.name in ("string", "bytes")
-    if isinstance(t, ir.EnumRef):
-        return False
-    if isinstance(t, ir.Array):
-        return checked(t.element)
-    return True
-
-
 def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
                  unwind: list[str]) -> None:
     """Check the slot at slot as read_value reads it: the same Reader calls in the same order,
@@ -474,7 +463,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
         tmp = names("t")
         w.line(f"var {tmp} {c.type(t)}")
         read_value(w, c, t, base, slot, tmp, field, names, unwind)
-    elif not checked(t):
+    elif ir.is_fixed(t):
         return
     elif isinstance(t, ir.Primitive):
         w.line(f"r.Skip{'String' if t.name == 'string' else 'Blob'}({base}, {slot}, {quoted})")
@@ -482,7 +471,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
         w.line(f"{verify_name(c, t, False)}(r, {base}, {slot})")
         fails(w, unwind)
     elif isinstance(t, ir.Optional_):
-        if not checked(t.element):
+        if ir.is_fixed(t.element):
             w.line(f"r.Optional({base}, {slot}, {t.element.size}, {quoted})")
             return
         s, ok = names("s"), names("ok")
@@ -494,8 +483,8 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
             verify_value(w, c, t.element, base, f"{slot}+{i}*{t.element.size}", field, names,
                          [f"r.UnwindIndex({i})", *unwind])
     elif isinstance(t, ir.Sequence):
-        call = f"r.Vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted})"
-        if not checked(t.element):
+        call = f"r.Vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})"
+        if ir.is_fixed(t.element):
             w.line(call)
             return
         e, n, i = names("e"), names("n"), names("i")
@@ -504,11 +493,11 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
             verify_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", field, names,
                          [f"r.UnwindIndex({i})", *unwind])
     else:
-        assert isinstance(t, ir.Mapping)   # an enum's slot checks nothing (checked() above)
-        item = t.key.size + t.value.size
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        assert isinstance(t, ir.Mapping)   # an enum's slot checks nothing (is_fixed above)
+        item = t.item_size
+        cost = t.item_cost
         call = f"r.Vector({base}, {slot}, {item}, {cost}, {quoted})"
-        if not checked(t.key) and not checked(t.value):
+        if ir.is_fixed(t.key) and ir.is_fixed(t.value):
             w.line(call)
             return
         e, n, i = names("e"), names("n"), names("i")
@@ -527,7 +516,7 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names
         w.line(f"var {tmp} {c.type(t)}")
         final_read(w, c, t, tmp, field, names, unwind)
     elif isinstance(t, ir.Primitive):
-        if t.name in ("string", "bytes"):
+        if ir.is_text(t):
             w.line(f"r.FinalSkip{'String' if t.name == 'string' else 'Blob'}({quoted})")
         else:
             w.line(f"r.Fixed({t.size}, {quoted})")
@@ -545,16 +534,16 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names
                                                                    [f"r.UnwindIndex({i})", *unwind]))
     elif isinstance(t, ir.Sequence):
         n, i = names("n"), names("i")
-        w.line(f"{n} := r.FinalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted})")
-        if fixed(t.element):
+        w.line(f"{n} := r.FinalCount({t.item_min_size}, {t.item_cost}, {quoted})")
+        if ir.is_scalar(t.element):
             # FinalCount bounded n by the bytes left, so the run of fixed-size elements is there.
             w.line(f"r.Fixed({n}*{t.element.size}, {quoted})")
             return
         verify_loop(w, i, n, lambda body: final_verify(body, c, t.element, field, names,
                                                        [f"r.UnwindIndex({i})", *unwind]))
     else:
-        item = t.key.final_min_size + t.value.final_min_size
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        item = t.item_min_size
+        cost = t.item_cost
         n, i = names("n"), names("i")
         w.line(f"{n} := r.FinalCount({item}, {cost}, {quoted})")
 
@@ -562,11 +551,6 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names
             final_verify(body, c, t.key, field, names, [f"r.UnwindIndex({i})", *unwind])
             final_verify(body, c, t.value, field, names, [f"r.UnwindIndex({i})", *unwind])
         verify_loop(w, i, n, entry)
-
-
-def fixed(t: ir.Type) -> bool:
-    """A primitive or enum of a fixed size: its final bytes are its size, nothing to check inside."""
-    return isinstance(t, ir.EnumRef) or isinstance(t, ir.Primitive) and t.name not in ("string", "bytes")
 
 
 def verify_loop(w: CodeWriter, i: str, n: str, body: Callable[[CodeWriter], None]) -> None:
@@ -594,26 +578,22 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str, own: list
 
 def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Names) -> None:
     """FBEVerify<Name>: FBERead's checks without the value (no allocation but for sets and maps)."""
-    q = s.qualified
+    plan = c.plan.struct(s.qualified)
     body = CodeWriter(Options(tabs=True))
-    inherited = [f for f in s.all_fields if f.owner != q]
-    own = [f for f in s.all_fields if f.owner == q]
-    if inherited:
+    if plan.base_fields:
         with body.block(f"if n >= {s.base_size} {{", "} else {"):
-            for f in inherited:
+            for f in plan.base_fields:
                 verify_value(body, c, f.type, "b", f"b+{f.offset}", f.name, names, [f'r.Unwind("{f.name}")'])
         with body.block("", "}"):
-            cost = sum(ir.default_cost(f.type) for f in s.all_fields)
-            if cost:
-                body.line(f'r.Spend({cost}, b, "")')
+            if plan.older_cost:
+                body.line(f'r.Spend({plan.older_cost}, b, "")')
             body.line("return")
-    for k, f in enumerate(own):
-        rest = sum(ir.default_cost(g.type) for g in own[k:])
-        if not (checked(f.type) or kept(c, f.type) or rest):
+    for f in plan.own_fields:
+        if ir.is_fixed(f.type) and not (kept(c, f.type) or f.missing_cost):
             continue        # nothing to check, and when absent the next field's test returns alike
-        with body.block(f"if n < {f.offset + f.type.size} {{", "}"):
-            if rest:
-                body.line(f'r.Spend({rest}, b, "{f.name}")')
+        with body.block(f"if n < {f.end} {{", "}"):
+            if f.missing_cost:
+                body.line(f'r.Spend({f.missing_cost}, b, "{f.name}")')
             body.line("return")
         verify_value(body, c, f.type, "b", f"b+{f.offset}", f.name, names, [f'r.Unwind("{f.name}")'])
     w.line(f"// FBEVerify{name} checks the versioned body the slot at slot points to (from base) as")
@@ -640,12 +620,12 @@ def _words(text: str) -> list[str]:
 # ---------------------------------------------------------------- runs of fixed-size fields
 
 @contextmanager
-def final_run(w: CodeWriter, run: ir.FixedRun, members: list[ir.Field], names: Names) -> Iterator[str]:
+def final_run(w: CodeWriter, run: Run, names: Names) -> Iterator[str]:
     """Claim a run of two or more fixed-size fields of a final root with one check (Reader.Run,
     which fails as Fixed field by field would: at the first field not there) and read them inside
     the block from the run's bytes it yields (run_read), whose length one bounds check proves."""
     d = names("d")
-    with w.block(f'if {d} := r.Run({run.size}, "{run_fields(members)}"); {d} != nil {{', "}"):
+    with w.block(f'if {d} := r.Run({run.size}, "{run.description}"); {d} != nil {{', "}"):
         w.line(f"_ = {d}[{run.size - 1}] // one bounds check for the run")
         yield d
 
@@ -673,7 +653,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     MarshalFBE/UnmarshalFBE/VerifyFBE and, with final, their final twins."""
     from fbec.targets.go import field_name as fname
     q = s.qualified
-    bounded = s.height is not None and not s.recursive
+    plan = c.plan.struct(q)
+    bounded = plan.bounded
     names = Names()
 
     w.line("// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).")
@@ -685,13 +666,12 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         struct = f"w.Struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"b := {struct}" if s.all_fields else struct)
         c.depth_checked = not bounded
-        for f in s.all_fields:
-            write_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names, [f'w.Unwind("{f.name}")'])
+        for f in plan.fields:
+            write_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f.field)}", f.name, names, [f'w.Unwind("{f.name}")'])
         c.depth_checked = False
     w.blank()
 
-    inherited = [f for f in s.all_fields if f.owner != q]
-    own = [f for f in s.all_fields if f.owner == q]
+    own = [fp.field for fp in plan.own_fields]
     if own:
         write_defaults(w, c, s, name, own)
     w.line("// FBERead reads v from the versioned body the slot at slot points to (from base),")
@@ -704,26 +684,24 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         with w.block("if n == 0 {", "}"):
             w.line("return")
         w.line("defer r.Leave()")
-        if inherited:
+        if plan.base_fields:
             with w.block(f"if n >= {s.base_size} {{", "} else {"):
-                for f in inherited:
-                    read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names,
+                for f in plan.base_fields:
+                    read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f.field)}", f.name, names,
                                [f'r.Unwind("{f.name}")'])
             with w.block("", "}"):
-                cost = sum(ir.default_cost(f.type) for f in s.all_fields)
-                if cost:
-                    w.line(f'r.Spend({cost}, b, "")')
+                if plan.older_cost:
+                    w.line(f'r.Spend({plan.older_cost}, b, "")')
                 w.line("v.Reset()")
                 w.line("return")
-        for k, f in enumerate(own):
-            end = f.offset + f.type.size
-            with w.block(f"if n < {end} {{", "}"):
-                rest = sum(ir.default_cost(g.type) for g in own[k:])
-                if rest:
-                    w.line(f'r.Spend({rest}, b, "{f.name}")')
+        for k, f in enumerate(plan.own_fields):
+            with w.block(f"if n < {f.end} {{", "}"):
+                if f.missing_cost:
+                    w.line(f'r.Spend({f.missing_cost}, b, "{f.name}")')
                 w.line(f"v.fbeDefaults({k})")
                 w.line("return")
-            read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f)}", f.name, names, [f'r.Unwind("{f.name}")'])
+            read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f.field)}", f.name, names,
+                       [f'r.Unwind("{f.name}")'])
     w.blank()
     write_verify(w, c, s, name, names)
 
@@ -773,8 +751,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
                 w.line("return")
             w.line("defer w.Leave()")
         c.depth_checked = not bounded
-        for f in s.all_fields:
-            final_write(w, c, f.type, f"v.{fname(f)}", f.name, names, [f'w.Unwind("{f.name}")'])
+        for f in plan.fields:
+            final_write(w, c, f.type, f"v.{fname(f.field)}", f.name, names, [f'w.Unwind("{f.name}")'])
         c.depth_checked = False
     w.blank()
     w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every")
@@ -783,14 +761,13 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         with w.block(f"if !r.Enter({s.decode_cost}) {{", "}"):
             w.line("return")
         w.line("defer r.Leave()")
-        for part in final_parts(s):
-            if isinstance(part, ir.Field):
-                final_read(w, c, part.type, f"v.{fname(part)}", part.name, names, [f'r.Unwind("{part.name}")'])
+        for step in plan.final_steps:
+            if isinstance(step, FieldPlan):
+                final_read(w, c, step.type, f"v.{fname(step.field)}", step.name, names, [f'r.Unwind("{step.name}")'])
                 continue
-            run, members = part
-            with final_run(w, run, members, names) as d:
-                for f in members:
-                    run_read(w, c, f.type, d, f.offset - run.offset, f"v.{fname(f)}", names)
+            with final_run(w, step, names) as d:
+                for f, at in zip(step.fields, step.at):
+                    run_read(w, c, f.type, d, at, f"v.{fname(f.field)}", names)
     w.blank()
     w.line(f"// FBEVerifyFinal{name} checks v's fields at the Reader's cursor as FBEReadFinal reads them,")
     w.line("// without building the value.")
@@ -798,11 +775,11 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         with w.block(f"if !r.Enter({s.decode_cost}) {{", "}"):
             w.line("return")
         w.line("defer r.Leave()")
-        for part in final_parts(s):
-            if isinstance(part, ir.Field):
-                final_verify(w, c, part.type, part.name, names, [f'r.Unwind("{part.name}")'])
+        for step in plan.final_steps:
+            if isinstance(step, FieldPlan):
+                final_verify(w, c, step.type, step.name, names, [f'r.Unwind("{step.name}")'])
             else:
-                w.line(f'r.SkipRun({part[0].size}, "{run_fields(part[1])}")')
+                w.line(f'r.SkipRun({step.size}, "{step.description}")')
     w.blank()
     w.line("// MarshalFinal is v as a final root (docs/format.md 4.1).")
     with w.block(f"func (v *{name}) MarshalFinal() ([]byte, error) {{", "}"):

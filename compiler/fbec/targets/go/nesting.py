@@ -23,31 +23,19 @@ if TYPE_CHECKING:
     from fbec.targets.go.models import Names
 
 
-def refs(t: ir.Type) -> list[str]:
-    """The structs a value of type t can hold directly (through optionals and collections)."""
-    if isinstance(t, ir.StructRef):
-        return [t.name]
-    if isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):
-        return refs(t.element)
-    if isinstance(t, ir.Mapping):
-        return refs(t.key) + refs(t.value)
-    return []
-
-
 def walked(c: Context, name: str) -> bool:
     """Whether the levels of a value of the bounded struct `name` are counted by its fbeLevels
     walk (a struct of this package with structs below it) rather than fixed by its height."""
-    s = c.schema.struct(name)
-    return s.height is not None and s.height > 0 and name.rpartition(".")[0] == c.package.name
+    s = c.plan.struct(name)
+    return s.bounded and s.nests and name.rpartition(".")[0] == c.package.name
 
 
 def check(w: CodeWriter, c: Context, t: ir.StructRef, writer: str, value: str, unwind: list[str]) -> None:
     """Before an unbounded struct's writer (c.depth_checked) writes the bounded struct value of
     type t: stop, naming the path, when its levels go beyond MaxDepth."""
-    s = c.schema.struct(t.name)
-    if not c.depth_checked or s.height is None:
+    levels = c.plan.struct(t.name).levels
+    if not c.depth_checked or levels is None:
         return
-    levels = s.height + 1
     if walked(c, t.name):
         c.levels_walks.add(t.name)
         cond = f'{writer}.Near({levels}) && !{writer}.Fits({value}.fbeLevels(), "{t.name}")'
@@ -61,9 +49,9 @@ def check(w: CodeWriter, c: Context, t: ir.StructRef, writer: str, value: str, u
 
 def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> None:
     """Statements raising n to the levels of the structs in x (of type t) that it holds."""
-    if not any(walked(c, r) for r in refs(t)):
+    if not any(walked(c, r) for r in ir.struct_refs(t)):
         # Each struct it holds has a fixed number of levels: only whether there is one counts.
-        levels = f"n = max(n, {max((c.schema.struct(r).height or 0) + 1 for r in refs(t))})"
+        levels = f"n = max(n, {c.plan.levels(t)})"
         if isinstance(t, (ir.StructRef, ir.Array)):
             w.line(levels)
         else:
@@ -87,9 +75,9 @@ def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> None
         else:
             i = names("i")
             with w.block(f"for {i} := range {x} {{", "}"):
-                if refs(t.key):
+                if ir.struct_refs(t.key):
                     _levels(w, c, t.key, f"{x}[{i}].Key", names)
-                if refs(t.value):
+                if ir.struct_refs(t.value):
                     _levels(w, c, t.value, f"{x}[{i}].Value", names)
 
 
@@ -111,7 +99,7 @@ def write_levels(w: CodeWriter, c: Context) -> None:
                 w.line("n := 0")
                 names = Names()
                 for f in s.all_fields:
-                    if refs(f.type):
+                    if ir.struct_refs(f.type):
                         _levels(w, c, f.type, f"v.{field_name(f)}", names)
                 w.line("return n + 1")
             w.blank()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import struct as pystruct
 
-from fbec.model import ir
+from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, ReservedNames, generated_header
 from fbec.targets.java.json import write_json
 from fbec.targets.java.models import write_models
@@ -168,6 +168,7 @@ class Context:
         self.schema = schema
         self.package = package
         self.prefix = prefix
+        self.plan = plan.of(schema)
         self.imports: set[str] = set()
 
     def use(self, qualified_class: str) -> str:

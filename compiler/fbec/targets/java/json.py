@@ -244,7 +244,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
         w.line(f"r.endArray({i}, {t.length}, {q});")
     elif isinstance(t, ir.Sequence):
         i = names("i")
-        cost = ir.element_cost(t.element)
+        cost = t.item_cost
         w.line(f"r.beginArray({q});")
         with w.block(f"for (int {i} = 0; r.more(); {i}++) {{", "}"):
             if cost:
@@ -256,7 +256,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
             else:
                 w.line(f"{target}.add({value});")
     elif isinstance(t, ir.Mapping):
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        cost = t.item_cost
         k = names("k")
         if isinstance(t.key, ir.StructRef):
             i = names("i")
@@ -293,7 +293,8 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeWriteJson, fbeReadJson and the methods users call."""
     from fbec.targets.java import field_name
     q = s.qualified
-    bounded = s.height is not None and not s.recursive
+    plan = c.plan.struct(q)
+    bounded = plan.bounded
     json_writer, json_reader, limits = c.rt("JsonWriter"), c.rt("JsonReader"), c.rt("Limits")
     decode_exception = c.rt("DecodeException")
     names = Names()
@@ -332,7 +333,8 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     with w.block(f"public static void fbeReadJson({json_reader} r, {name} v) throws {decode_exception} {{", "}"):
         w.line(f"r.beginStruct({s.decode_cost});")
         # a missing member's default holds struct values: they are charged (docs/limits.md 3)
-        charged = {f.name: names("seen") for f in fields if ir.default_cost(f.type)}
+        cost = {f.name: f.default_cost for f in plan.fields}
+        charged = {name: names("seen") for name, n in cost.items() if n}
         for seen in charged.values():
             w.line(f"boolean {seen} = false;")
         with w.block("for (String name; (name = r.member()) != null;) {", "}"), w.block("switch (name) {", "}"):
@@ -350,7 +352,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         for f in fields:
             if f.name in charged:
                 with w.block(f"if (!{charged[f.name]}) {{", "}"):
-                    w.line(f'r.spend({ir.default_cost(f.type)}, "{f.name}");')
+                    w.line(f'r.spend({cost[f.name]}, "{f.name}");')
         w.line("r.leave();")
     w.blank()
 

@@ -272,7 +272,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
         w.line(f"r.endArray({i}, {t.length}, {q})")
     elif isinstance(t, ir.Sequence):
         i = names("i")
-        cost = ir.element_cost(t.element)
+        cost = t.item_cost
         count = indexed(t.element)
         w.line(f"r.beginArray({q})")
         if count:
@@ -289,7 +289,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
             if count:
                 w.line(f"{i}++")
     elif isinstance(t, ir.Mapping):
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        cost = t.item_cost
         if isinstance(t.key, ir.StructRef):
             i = names("i")
             at = f"at({q}, {i})"
@@ -353,7 +353,8 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """The companion's fbeWriteJson, fbeReadJson and fromJson."""
     from fbec.targets.kotlin import expression_body, field_name
     q = s.qualified
-    bounded = s.height is not None and not s.recursive
+    plan = c.plan.struct(q)
+    bounded = plan.bounded
     json_writer, json_reader, limits = c.rt("JsonWriter"), c.rt("JsonReader"), c.rt("Limits")
     decode_exception = c.rt("DecodeException")
     names = Names()
@@ -385,7 +386,8 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     with w.block(f"fun fbeReadJson(r: {json_reader}, v: {name}) {{", "}"):
         w.line(f"r.beginStruct({s.decode_cost})")
         # a missing member's default holds struct values: they are charged (docs/limits.md 3)
-        charged = {f.name: names("seen") for f in fields if ir.default_cost(f.type)}
+        cost = {f.name: f.default_cost for f in plan.fields}
+        charged = {name: names("seen") for name, n in cost.items() if n}
         for seen in charged.values():
             w.line(f"var {seen} = false")
         with w.block("while (true) {", "}"):
@@ -399,7 +401,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                 w.line("else -> r.skip()")
         for f in fields:
             if f.name in charged:
-                w.line(f'if (!{charged[f.name]}) r.spend({ir.default_cost(f.type)}, "{f.name}")')
+                w.line(f'if (!{charged[f.name]}) r.spend({cost[f.name]}, "{f.name}")')
         w.line("r.leave()")
     w.blank()
 

@@ -22,8 +22,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, Options, final_parts, run_fields
-from fbec.targets.java.models import checked, fixed, kept
+from fbec.model.plan import FieldPlan, Run
+from fbec.targets.base import CodeWriter, Options
+from fbec.targets.java.models import kept
 
 if TYPE_CHECKING:
     from fbec.targets.kotlin import Context
@@ -225,7 +226,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
             write_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", x, names, field, i)
             w.line(f"{i}++")
     else:
-        item = t.key.size + t.value.size
+        item = t.item_size
         e, i, x = names("e"), names("i"), names("x")
         w.line(f"val {e} = w.vector({base}, {slot}, {value}.size, {item})")
         w.line(f"var {i} = 0")
@@ -327,7 +328,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
                 w.line(f"{target}[{i}] = {read_value(w, c, t.element, base, at, f.name, names, i)}")
     elif isinstance(t, ir.Sequence):
         e, n = names("e"), names("n")
-        w.line(f"val {e} = r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted})")
+        w.line(f"val {e} = r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})")
         w.line(f"val {n} = r.count()")
         if reused_struct(t):
             assert isinstance(t.element, ir.StructRef)
@@ -345,8 +346,8 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
             else:
                 w.line(f"{target}.add({value})")
     elif isinstance(t, ir.Mapping):
-        item = t.key.size + t.value.size
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        item = t.item_size
+        cost = t.item_cost
         e, n, i = names("e"), names("n"), names("i")
         w.line(f"val {e} = r.vector({base}, {slot}, {item}, {cost}, {quoted})")
         w.line(f"val {n} = r.count()")
@@ -462,7 +463,7 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
                 w.line(f"{target}[{i}] = {final_read(w, c, t.element, f.name, names, i)}")
     elif isinstance(t, ir.Sequence):
         n = names("n")
-        w.line(f"val {n} = r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted})")
+        w.line(f"val {n} = r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})")
         if reused_struct(t):
             assert isinstance(t.element, ir.StructRef)
             name = c.named(t.element.name)
@@ -480,8 +481,8 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
             else:
                 w.line(f"{target}.add({final_read(w, c, t.element, f.name, names, i)})")
     elif isinstance(t, ir.Mapping):
-        item = t.key.final_min_size + t.value.final_min_size
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        item = t.item_min_size
+        cost = t.item_cost
         n, i = names("n"), names("i")
         w.line(f"val {n} = r.finalCount({item}, {cost}, {quoted})")
         w.line(f"{target}.clear()")
@@ -506,7 +507,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
     without the value (docs/limits.md 4: verify accepts exactly what deserialize reads), as the
     Java target's."""
     quoted = f'"{field}"'
-    if not checked(t):
+    if ir.is_fixed(t):
         return
     if isinstance(t, ir.Primitive):
         w.line(f"r.skip{'String' if t.name == 'string' else 'Bytes'}({base}, {slot}, {quoted})")
@@ -515,7 +516,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
     else:
         assert isinstance(t, ir.Optional_), f"a collection inside a collection: {t}"
         call = f"r.optional({base}, {slot}, {t.element.size}, {quoted})"
-        if not checked(t.element):
+        if ir.is_fixed(t.element):
             w.line(call)
             return
         s = names("s")
@@ -539,14 +540,14 @@ def verify_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, n
     if kept(t):
         read_field(w, c, f, base, slot, verify_kept(w, c, t, names), names)
     elif isinstance(t, ir.Array):
-        if not checked(t.element):
+        if ir.is_fixed(t.element):
             return
         i = names("i")
         with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
             verify_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f.name, names, i)
     elif isinstance(t, ir.Sequence):
-        call = f"r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, {quoted})"
-        if not checked(t.element):
+        call = f"r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})"
+        if ir.is_fixed(t.element):
             w.line(call)
             return
         e, n, i = names("e"), names("n"), names("i")
@@ -561,9 +562,9 @@ def verify_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, n
 def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None) -> None:
     """Check the value at the Reader's cursor as final_read reads it, without the value."""
     quoted = f'"{field}"'
-    if isinstance(t, ir.Primitive) and t.name in ("string", "bytes"):
+    if ir.is_text(t):
         w.line(f"r.finalSkip{'String' if t.name == 'string' else 'Bytes'}({quoted})")
-    elif fixed(t):
+    elif ir.is_scalar(t):
         w.line(f"r.fixed({t.size}, {quoted})")
     elif isinstance(t, ir.StructRef):
         catch(w, c, f"{c.named(t.name)}.fbeVerifyFinal(r)", field, index)
@@ -585,8 +586,8 @@ def final_verify_field(w: CodeWriter, c: Context, f: ir.Field, names: Names) -> 
         with w.block(f"for ({i} in 0 until {t.length}) {{", "}"):
             final_verify(w, c, t.element, f.name, names, i)
     elif isinstance(t, ir.Sequence):
-        call = f"r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, {quoted})"
-        if fixed(t.element):
+        call = f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})"
+        if ir.is_scalar(t.element):
             # finalCount bounded the count by the bytes left, so the run of fixed-size elements is there
             w.line(f"r.fixed({call}.toLong(), {t.element.size}, {quoted})")
             return
@@ -601,10 +602,8 @@ def final_verify_field(w: CodeWriter, c: Context, f: ir.Field, names: Names) -> 
 def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
     """fbeVerify: fbeRead's checks without the value (sets and maps aside: they are read into
     locals to find a key twice), as the Java target's."""
-    q = s.qualified
+    plan = c.plan.struct(s.qualified)
     reader = c.rt("Reader")
-    inherited = [f for f in s.all_fields if f.owner != q]
-    own = [f for f in s.all_fields if f.owner == q]
     w.line("/**")
     w.line(" * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,")
     w.line(" * without building the value: the same checks in the same order, the same errors.")
@@ -614,25 +613,23 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
     with w.block(f"fun fbeVerify(r: {reader}, base: Int, slot: Int) {{", "}"):
         call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
         body = sub(w)
-        if inherited:
+        if plan.base_fields:
             with body.block(f"if (n < {s.base_size}) {{", "}"):
-                cost = sum(ir.default_cost(f.type) for f in s.all_fields)
-                if cost:
-                    body.line(f'r.spend({cost}, b, "")')
+                if plan.older_cost:
+                    body.line(f'r.spend({plan.older_cost}, b, "")')
                 body.line("r.leave()")
                 body.line("return")
-            for f in inherited:
-                verify_field(body, c, f, "b", f"b + {f.offset}", names)
-        for k, f in enumerate(own):
-            rest = sum(ir.default_cost(g.type) for g in own[k:])
-            if not (checked(f.type) or rest):
+            for fp in plan.base_fields:
+                verify_field(body, c, fp.field, "b", f"b + {fp.offset}", names)
+        for fp in plan.own_fields:
+            if ir.is_fixed(fp.type) and not fp.missing_cost:
                 continue    # nothing to check, and when absent the next field's test returns alike
-            with body.block(f"if (n < {f.offset + f.type.size}) {{", "}"):
-                if rest:
-                    body.line(f'r.spend({rest}, b, "{f.name}")')
+            with body.block(f"if (n < {fp.end}) {{", "}"):
+                if fp.missing_cost:
+                    body.line(f'r.spend({fp.missing_cost}, b, "{fp.name}")')
                 body.line("r.leave()")
                 body.line("return")
-            verify_field(body, c, f, "b", f"b + {f.offset}", names)
+            verify_field(body, c, fp.field, "b", f"b + {fp.offset}", names)
         text = body.text().strip("\n")
         if text:
             w.line(f"val b = {call}")
@@ -646,16 +643,14 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
 
 # ---------------------------------------------------------------- runs of fixed-size fields
 
-def final_run(w: CodeWriter, run: ir.FixedRun, members: list[ir.Field], names: Names,
-              read: Callable[[ir.Field, str], None] | None) -> None:
+def final_run(w: CodeWriter, run: Run, names: Names, read: Callable[[ir.Field, str], None] | None) -> None:
     """Claim a run of fixed-size fields with one check (Reader.run, which fails with the error of
-    the first field that is not there, as the per-field code does; the runs as the targets' shared
-    final_parts finds them) and read each field at its offset in the run with read(f, slot) (None:
-    verify, nothing to read)."""
+    the first field that is not there, as the per-field code does; the plan's runs) and read each
+    field at its offset in the run with read(f, slot) (None: verify, nothing to read)."""
     from fbec.targets.kotlin import fits
     p = names("p")
     head = "r.run(" if read is None else f"val {p} = r.run("
-    fields = run_fields(members)
+    fields = run.description
     if fits(w, w.depth, f'{head}{run.size}, "{fields}")'):
         w.line(f'{head}{run.size}, "{fields}")')
     else:
@@ -675,9 +670,8 @@ def final_run(w: CodeWriter, run: ir.FixedRun, members: list[ir.Field], names: N
                 w.line(("" if k == 0 else w.unit) + f'"{piece}"' + ("," if last else " +"))
     if read is None:
         return
-    for f in members:
-        at = f.offset - run.offset
-        read(f, plus(p, str(at)) if at else p)
+    for f, at in zip(run.fields, run.at):
+        read(f.field, plus(p, str(at)) if at else p)
 
 
 # ---------------------------------------------------------------- per struct
@@ -828,7 +822,8 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
     from fbec.targets.kotlin import field_name, key_compare
     q = s.qualified
-    bounded = s.height is not None and not s.recursive
+    plan = c.plan.struct(q)
+    bounded = plan.bounded
     writer, reader = c.rt("Writer"), c.rt("Reader")
     names = Names()
 
@@ -863,8 +858,6 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
             w.line("w.leave()")
     w.blank()
 
-    inherited = [f for f in s.all_fields if f.owner != q]
-    own = [f for f in s.all_fields if f.owner == q]
     write_defaults(w, c, s, name)
     w.line("/**")
     w.line(" * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every")
@@ -881,25 +874,23 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
             w.line("val n = r.i32(b)")
         else:
             w.line(call)
-        if inherited:
+        if plan.base_fields:
             with w.block(f"if (n < {s.base_size}) {{", "}"):
-                cost = sum(ir.default_cost(f.type) for f in s.all_fields)
-                if cost:
-                    w.line(f'r.spend({cost}, b, "")')
+                if plan.older_cost:
+                    w.line(f'r.spend({plan.older_cost}, b, "")')
                 w.line("v.reset()")
                 w.line("r.leave()")
                 w.line("return")
-            for f in inherited:
-                read_field(w, c, f, "b", f"b + {f.offset}", f"v.{field_name(f)}", names)
-        for k, f in enumerate(own):
-            with w.block(f"if (n < {f.offset + f.type.size}) {{", "}"):
-                rest = sum(ir.default_cost(g.type) for g in own[k:])
-                if rest:
-                    w.line(f'r.spend({rest}, b, "{f.name}")')
+            for fp in plan.base_fields:
+                read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{field_name(fp.field)}", names)
+        for k, fp in enumerate(plan.own_fields):
+            with w.block(f"if (n < {fp.end}) {{", "}"):
+                if fp.missing_cost:
+                    w.line(f'r.spend({fp.missing_cost}, b, "{fp.name}")')
                 w.line(f"fbeDefaults(v, {k})")
                 w.line("r.leave()")
                 w.line("return")
-            read_field(w, c, f, "b", f"b + {f.offset}", f"v.{field_name(f)}", names)
+            read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{field_name(fp.field)}", names)
         w.line("r.leave()")
     w.blank()
     write_verify(w, c, s, names)
@@ -924,11 +915,11 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
     w.line(" */")
     with w.block(f"fun fbeReadFinal(r: {reader}, v: {name}) {{", "}"):
         w.line(f"r.enter({s.decode_cost})")
-        for part in final_parts(s):
-            if isinstance(part, ir.Field):
-                final_read_field(w, c, part, f"v.{field_name(part)}", names)
+        for step in plan.final_steps:
+            if isinstance(step, FieldPlan):
+                final_read_field(w, c, step.field, f"v.{field_name(step.field)}", names)
             else:
-                final_run(w, *part, names, lambda f, at: read_field(w, c, f, at, at, f"v.{field_name(f)}", names))
+                final_run(w, step, names, lambda f, at: read_field(w, c, f, at, at, f"v.{field_name(f)}", names))
         w.line("r.leave()")
     w.blank()
     w.line("/**")
@@ -939,11 +930,11 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
     w.line(" */")
     with w.block(f"fun fbeVerifyFinal(r: {reader}) {{", "}"):
         w.line(f"r.enter({s.decode_cost})")
-        for part in final_parts(s):
-            if isinstance(part, ir.Field):
-                final_verify_field(w, c, part, names)
+        for step in plan.final_steps:
+            if isinstance(step, FieldPlan):
+                final_verify_field(w, c, step.field, names)
             else:
-                final_run(w, *part, names, None)
+                final_run(w, step, names, None)
         w.line("r.leave()")
     w.blank()
     write_roots(w, c, s, name, "Final", "final")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 
-from fbec.model import ir
+from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, generated_header
 from fbec.targets.typescript.names import Idents
 
@@ -63,6 +63,7 @@ class Context:
         self.declarations: list[str] = []        # JavaScript: the members of the class being written
         self.constants: dict[str, str] = {}      # expression -> the module constant holding it
         self.can_fail: dict[str, bool] = {}      # struct -> whether writing it can fail (models.can_fail)
+        self.plan = plan.of(schema)               # what every struct's codecs read and write (model/plan.py)
         self.ident = Idents(schema)               # the identifiers of schema names (names.py)
 
     def constant_of(self, stem: str, expression: str) -> str:

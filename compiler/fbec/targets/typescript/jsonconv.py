@@ -119,7 +119,8 @@ def key_method(t: ir.Type) -> str:
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeWriteJson (the struct's object) and toJson()."""
     over = "override " if s.base is not None else ""
-    bounded = s.height is not None and not s.recursive
+    plan = c.plan.struct(s.qualified)
+    bounded = plan.bounded
     names = Names()
     w.blank()
     w.line("/** Writes v as a JSON object (docs/format.md 8). */")
@@ -213,7 +214,7 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
         if isinstance(t, ir.Array):
             w.line(f'const {e} = r.fixed({x}, {t.length}, "{f}");')
         else:
-            w.line(f'const {e} = r.array({x}, {ir.element_cost(t.element)}, "{f}");')
+            w.line(f'const {e} = r.array({x}, {t.item_cost}, "{f}");')
         as_set = isinstance(t, ir.Sequence) and t.kind == "set" and by_value(t.element)
         w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
                else f"const {a}{c.annot(c.type(t))} = [];")
@@ -232,7 +233,7 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
         w.line(f"{target} = {a};")
     else:
         assert isinstance(t, ir.Mapping)
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        cost = t.item_cost
         e, m, i, k, y, key = names("e"), names("m"), names("i"), names("k"), names("y"), names("key")
         keyed = by_value(t.key)
         w.line(f"const {m} = new Map{c.generic(c.type(t.key), c.type(t.value))}();" if keyed
@@ -276,16 +277,15 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.line(f"const v = new {name}();")
         if s.all_fields:
             w.line(f"let m{c.annot('unknown')};")
-        for f in s.all_fields:
+        for f in c.plan.struct(s.qualified).fields:
             w.line(f'm = r.member(o, "{f.name}");')
-            cost = ir.default_cost(f.type)
-            if cost:
+            if f.default_cost:
                 with w.block("if (m === undefined) {", "} else {"):
-                    w.line(f'r.spend({cost}, "{f.name}");')
+                    w.line(f'r.spend({f.default_cost}, "{f.name}");')
             else:
                 w.line("if (m !== undefined) {")
             with w.indented():
-                json_read(c, w, f.type, "m", f.name, f"v.{c.ident.field(f)}", within_field(f.name), names)
+                json_read(c, w, f.type, "m", f.name, f"v.{c.ident.field(f.field)}", within_field(f.name), names)
             w.line("}")
         w.line("r.leave();")
         w.line("return v;")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, writer_can_fail
+from fbec.targets.base import CodeWriter
 
 if TYPE_CHECKING:
     from fbec.targets.typescript import Context
@@ -66,11 +66,11 @@ def repeats(t: ir.Type) -> bool:
 
 def can_fail(c: Context, t: ir.Type) -> bool:
     """Whether a writer can refuse a value of type t for its nesting or its keys, so that a struct
-    written in it is wrapped in the catch naming where it is: base.writer_can_fail, with the sets and
+    written in it is wrapped in the catch naming where it is: the plan's writer_can_fail, with the sets and
     maps that can hold a key twice (repeats)."""
     def may_repeat(s: ir.Sequence | ir.Mapping) -> bool:
         return repeats(s.key) if isinstance(s, ir.Mapping) else s.kind == "set" and repeats(s.element)
-    return writer_can_fail(c.schema, t, may_repeat, c.can_fail)
+    return c.plan.writer_can_fail(t, may_repeat, c.can_fail)
 
 
 def guarded(w: CodeWriter, c: Context, t: ir.Type, statement: str, within: str) -> None:
@@ -170,7 +170,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
             if i:
                 w.line(f"{i}++;")
     else:
-        item = t.key.size + t.value.size
+        item = t.item_size
         m, p, k, y = names("m"), names("p"), names("k"), names("y")
         count = ordered(w, c, t, m, value, field)
         w.line(f"let {p} = w.vector({base}, {slot}, {count}, {item});")
@@ -243,7 +243,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
             w.line(f"{target} = {a};")
     elif isinstance(t, ir.Sequence):
         e, n, a, i, y = names("e"), names("n"), names("a"), names("i"), names("y")
-        w.line(f'const {e} = r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, "{field}");')
+        w.line(f'const {e} = r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, "{field}");')
         w.line(f"const {n} = r.count;")
         as_set = t.kind == "set" and c_by_value(t.element)
         w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
@@ -264,8 +264,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
             w.line(f"{target} = {a};")
     else:
         assert isinstance(t, ir.Mapping)
-        item = t.key.size + t.value.size
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        item = t.item_size
+        cost = t.item_cost
         e, n, m, i, k, y = names("e"), names("n"), names("m"), names("i"), names("k"), names("y")
         w.line(f'const {e} = r.vector({base}, {slot}, {item}, {cost}, "{field}");')
         w.line(f"const {n} = r.count;")
@@ -381,7 +381,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
             w.line(f"{target} = {a};")
     elif isinstance(t, ir.Sequence):
         n, a, i, y = names("n"), names("a"), names("i"), names("y")
-        w.line(f'const {n} = r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, "{field}");')
+        w.line(f'const {n} = r.finalCount({t.item_min_size}, {t.item_cost}, "{field}");')
         as_set = t.kind == "set" and c_by_value(t.element)
         w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
                else f"const {a}{c.annot(c.type(t))} = [];")
@@ -400,8 +400,8 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
             w.line(f"{target} = {a};")
     else:
         assert isinstance(t, ir.Mapping)
-        item = t.key.final_min_size + t.value.final_min_size
-        cost = ir.element_cost(t.key) + ir.element_cost(t.value)
+        item = t.item_min_size
+        cost = t.item_cost
         n, m, i, k, y = names("n"), names("m"), names("i"), names("k"), names("y")
         w.line(f'const {n} = r.finalCount({item}, {cost}, "{field}");')
         keyed = c_by_value(t.key)
@@ -437,17 +437,6 @@ def final_element(w: CodeWriter, c: Context, t: ir.Type, field: str, array: str,
 
 # ---------------------------------------------------------------- verify: the reads' checks without the values
 
-def checked(t: ir.Type) -> bool:
-    """Whether a slot of type t needs checks of its own beyond lying inside its checked body or block."""
-    if isinstance(t, ir.Primitive):
-        return t.name in ("string", "bytes")
-    if isinstance(t, ir.EnumRef):
-        return False
-    if isinstance(t, ir.Array):
-        return checked(t.element)
-    return True
-
-
 def kept(t: ir.Type) -> bool:
     """Sets and maps: their duplicate-key rule needs the keys, so verify reads them."""
     return isinstance(t, ir.Mapping) or isinstance(t, ir.Sequence) and t.kind == "set"
@@ -459,7 +448,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
     if kept(t):
         read_value(w, c, t, base, slot, field, "", within, names)
     elif isinstance(t, ir.Primitive):
-        if t.name in ("string", "bytes"):
+        if ir.is_text(t):
             w.line(f'r.skip{"String" if t.name == "string" else "Blob"}({base}, {slot}, "{field}");')
     elif isinstance(t, ir.StructRef):
         with w.block("try {", "} catch (e) {"):
@@ -468,7 +457,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
             w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
     elif isinstance(t, ir.Optional_):
         call = f'r.optional({base}, {slot}, {t.element.size}, "{field}")'
-        if not checked(t.element):
+        if ir.is_fixed(t.element):
             w.line(f"{call};")
             return
         s = names("s")
@@ -481,8 +470,8 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
             verify_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), field,
                          within_index(field, i), names)
     elif isinstance(t, ir.Sequence):
-        call = f'r.vector({base}, {slot}, {t.element.size}, {ir.element_cost(t.element)}, "{field}")'
-        if not checked(t.element):
+        call = f'r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, "{field}")'
+        if ir.is_fixed(t.element):
             w.line(f"{call};")
             return
         e, n, i = names("e"), names("n"), names("i")
@@ -497,7 +486,7 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, within: str,
     if kept(t):
         final_read(w, c, t, field, "", within, names)
     elif isinstance(t, ir.Primitive):
-        if t.name in ("string", "bytes"):
+        if ir.is_text(t):
             w.line(f'r.finalSkip{"String" if t.name == "string" else "Blob"}("{field}");')
         else:
             w.line(f'r.fixed({t.size}, "{field}");')
@@ -517,9 +506,8 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, within: str,
             final_verify(w, c, t.element, field, within_index(field, i), names)
     elif isinstance(t, ir.Sequence):
         n, i = names("n"), names("i")
-        w.line(f'const {n} = r.finalCount({t.element.final_min_size}, {ir.element_cost(t.element)}, "{field}");')
-        if isinstance(t.element, ir.EnumRef) or isinstance(t.element, ir.Primitive) and t.element.name not in (
-                "string", "bytes"):
+        w.line(f'const {n} = r.finalCount({t.item_min_size}, {t.item_cost}, "{field}");')
+        if ir.is_scalar(t.element):
             # finalCount bounded n by the bytes left: the run of fixed-size elements is there
             w.line(f'r.fixed({n} * {t.element.size}, "{field}");')
             return
@@ -533,7 +521,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """The class's codec members: fbeWrite/fbeRead (a versioned body at a slot), the roots
     toFbe/fromFbe/verifyFbe and, with --final, their final twins."""
     q = s.qualified
-    bounded = s.height is not None and not s.recursive
+    plan = c.plan.struct(q)
+    bounded = plan.bounded
     over = "override " if s.base is not None else ""
     names = Names()
     rt = c.rt
@@ -546,8 +535,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line("w.enter();")
         struct = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"const b = {struct};" if s.all_fields else f"{struct};")
-        for f in s.all_fields:
-            write_value(w, c, f.type, "b", plus("b", f.offset), f"v.{c.ident.field(f)}", f.name, within_field(f.name), names)
+        for f in plan.fields:
+            write_value(w, c, f.type, "b", plus("b", f.offset), f"v.{c.ident.field(f.field)}", f.name, within_field(f.name), names)
         if not bounded:
             w.line("w.leave();")
 
@@ -573,26 +562,20 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         body_over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
         with w.block(c.method(f"static {body_over}", "fbeReadBody", [("r", rt('Reader', False)), ("v", name), ("b", "number"), ("n", "number")],
                               "void"), "}"):
-            inherited = [f for f in s.all_fields if f.owner != q]
-            own = [f for f in s.all_fields if f.owner == q]
-            if inherited:
+            if plan.base_fields:
                 with w.block(f"if (n < {s.base_size}) {{", "}"):
-                    cost = sum(ir.default_cost(f.type) for f in inherited) + \
-                        sum(ir.default_cost(f.type) for f in own)
-                    if cost:
-                        w.line(f'r.spend({cost}, b, "");')
+                    if plan.older_cost:
+                        w.line(f'r.spend({plan.older_cost}, b, "");')
                     w.line("return;")
-                for f in inherited:
-                    read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{c.ident.field(f)}",
+                for f in plan.base_fields:
+                    read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{c.ident.field(f.field)}",
                                within_field(f.name), names)
-            for k, f in enumerate(own):
-                end = f.offset + f.type.size
-                with w.block(f"if (n < {end}) {{", "}"):
-                    rest = sum(ir.default_cost(g.type) for g in own[k:])
-                    if rest:
-                        w.line(f'r.spend({rest}, b, "{f.name}");')
+            for f in plan.own_fields:
+                with w.block(f"if (n < {f.end}) {{", "}"):
+                    if f.missing_cost:
+                        w.line(f'r.spend({f.missing_cost}, b, "{f.name}");')
                     w.line("return;")
-                read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{c.ident.field(f)}", within_field(f.name),
+                read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{c.ident.field(f.field)}", within_field(f.name),
                            names)
 
     write_verify(w, c, s, name, names)
@@ -638,8 +621,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     with w.block(c.method(f"static {over}", "fbeWriteFinal", [("w", rt('Writer', False)), ("v", name)], "void"), "}"):
         if not bounded:
             w.line("w.enter();")
-        for f in s.all_fields:
-            final_write(w, c, f.type, f"v.{c.ident.field(f)}", f.name, within_field(f.name), names)
+        for f in plan.fields:
+            final_write(w, c, f.type, f"v.{c.ident.field(f.field)}", f.name, within_field(f.name), names)
         if not bounded:
             w.line("w.leave();")
 
@@ -648,8 +631,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     with w.block(c.method(f"static {over}", "fbeReadFinal", [("r", rt('Reader', False))], name), "}"):
         w.line(f"const v = new {name}();")
         w.line(f"r.enterFinal({s.decode_cost});")
-        for f in s.all_fields:
-            final_read(w, c, f.type, f.name, f"v.{c.ident.field(f)}", within_field(f.name), names)
+        for f in plan.fields:
+            final_read(w, c, f.type, f.name, f"v.{c.ident.field(f.field)}", within_field(f.name), names)
         w.line("r.leave();")
         w.line("return v;")
 
@@ -657,7 +640,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.line("/** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */")
     with w.block(c.method(f"static {over}", "fbeVerifyFinal", [("r", rt('Reader', False))], "void"), "}"):
         w.line(f"r.enterFinal({s.decode_cost});")
-        for f in s.all_fields:
+        for f in plan.fields:
             final_verify(w, c, f.type, f.name, within_field(f.name), names)
         w.line("r.leave();")
 
@@ -707,23 +690,20 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Name
     q = s.qualified
     over = "override " if s.base is not None else ""
     body = CodeWriter(Options(tabs=w.unit == "\t", indent=len(w.unit)))
-    inherited = [f for f in s.all_fields if f.owner != q]
-    own = [f for f in s.all_fields if f.owner == q]
-    if inherited:
+    plan = c.plan.struct(q)
+    if plan.base_fields:
         with body.block(f"if (n < {s.base_size}) {{", "}"):
-            cost = sum(ir.default_cost(f.type) for f in inherited) + sum(ir.default_cost(f.type) for f in own)
-            if cost:
-                body.line(f'r.spend({cost}, b, "");')
+            if plan.older_cost:
+                body.line(f'r.spend({plan.older_cost}, b, "");')
             body.line("return;")
-        for f in inherited:
+        for f in plan.base_fields:
             verify_value(body, c, f.type, "b", plus("b", f.offset), f.name, within_field(f.name), names)
-    for k, f in enumerate(own):
-        rest = sum(ir.default_cost(g.type) for g in own[k:])
-        if not (checked(f.type) or rest):
+    for f in plan.own_fields:
+        if ir.is_fixed(f.type) and not f.missing_cost:
             continue        # nothing to check, and when absent the next field's test returns alike
-        with body.block(f"if (n < {f.offset + f.type.size}) {{", "}"):
-            if rest:
-                body.line(f'r.spend({rest}, b, "{f.name}");')
+        with body.block(f"if (n < {f.end}) {{", "}"):
+            if f.missing_cost:
+                body.line(f'r.spend({f.missing_cost}, b, "{f.name}");')
             body.line("return;")
         verify_value(body, c, f.type, "b", plus("b", f.offset), f.name, within_field(f.name), names)
     text = body.text().strip("\n")
