@@ -368,6 +368,30 @@ def check_bound(case: Case, answer: dict[str, Any], honest: dict[str, Any] | Non
     return Outcome(True)
 
 
+# ------------------------------------------------------------------ verify = deserialize
+
+def verify_request(request: dict[str, Any]) -> dict[str, Any] | None:
+    """The verify request of a binary read (testee_protocol.md): the same input and limits, output "verify"."""
+    if request["input"]["format"] not in BINARY:
+        return None
+    return dict({k: v for k, v in request.items() if k != "measure"}, output="verify")
+
+
+def verify_differs(read: dict[str, Any], verified: dict[str, Any]) -> str | None:
+    """Why a verify answer is not the one its deserialize gives (docs/limits.md 4), or None."""
+    kind, text = next((k, v) for k, v in read.items() if k != "measured")
+    vkind, vtext = next(iter(verified.items()))
+    if "skipped" in (kind, vkind):
+        return None
+    if kind == "parse_error":
+        if vkind == "parse_error" and vtext == text:
+            return None
+        return f"verify answered {vkind} {_short(str(vtext))!r} where deserialize gave the parse error {_short(text)!r}"
+    if vkind == "result" and vtext == "ok":
+        return None
+    return f"verify answered {vkind} {_short(str(vtext))!r} where deserialize succeeded"
+
+
 # ------------------------------------------------------------------ checking
 
 @dataclass
@@ -531,6 +555,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 problems.append(f"{lang}: {case.id}: {outcome.detail}")
 
     honest_answers: dict[tuple[str, str], dict[str, Any] | None] = {}
+    verified: dict[tuple[str, str], dict[str, Any]] = {}      # one verify request per binary input and testee
+
+    def verify(lang: str, request: dict[str, Any]) -> dict[str, Any] | None:
+        vreq = verify_request(request)
+        if vreq is None:
+            return None
+        key = (lang, json.dumps(vreq, sort_keys=True))
+        if key not in verified:
+            verified[key] = testees[lang].ask(vreq)
+        return verified[key]
 
     def run(lang: str, case: Case, failures: dict[str, str]) -> None:
         request = dict(case.request, measure=True) if case.bound else case.request
@@ -542,12 +576,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                     honest_answers[key] = testees[lang].ask(dict(case.honest, measure=True))
                 honest = honest_answers[key]
             answer = testees[lang].ask(request)
+            verified_answer = verify(lang, case.request)
         except TesteeError as e:
             record(lang, case, Outcome(False, detail=f"testee failure: {e}"), failures)
             return
         outcome = check(case, answer)
         if outcome.passed and case.bound:
             outcome = check_bound(case, answer, honest)
+        differs = verify_differs(answer, verified_answer) if verified_answer is not None else None
+        if differs is not None and not outcome.skipped:
+            outcome = Outcome(False, detail="; ".join(d for d in (outcome.detail, differs) if d))
         record(lang, case, outcome, failures)
 
     started = time.monotonic()
@@ -580,7 +618,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(shown) < len(problems):
         print(f"... and {len(problems) - len(shown)} more (use -v)")
     print(f"\nconformance: {total[0]} passed, {total[1]} failed, {total[2]} skipped "
-          f"({unexpected} unexpected) in {time.monotonic() - started:.1f}s")
+          f"({unexpected} unexpected) in {time.monotonic() - started:.1f}s; verify = deserialize checked on "
+          f"{len(verified)} binary inputs")
     if total[0] == 0:
         print("conformance: no case passed: nothing was checked", file=sys.stderr)
         return 1

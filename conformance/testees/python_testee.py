@@ -159,6 +159,22 @@ def receive_stream(module: Any, data: bytes, final: bool, limits: fbe.Limits | N
     return {"result": events}
 
 
+def verify(module: Any, type_: str, fmt: str, data: bytes, limits: fbe.Limits | None) -> dict[str, Any]:
+    """The verify request: the verdict of the model's verify(), which answers only true or false (it is
+    deserialize() without keeping the value), and the text of deserialize()'s error."""
+    if fmt not in ("versioned", "final"):
+        return {"skipped": f"verify reads binary input, not {fmt}"}
+    model = getattr(module, ident(type_) + ("Model" if fmt == "versioned" else "FinalModel"))(limits=limits)
+    model.attach(data)
+    if model.verify():
+        return {"result": "ok"}
+    try:
+        model.deserialize()
+    except fbe.FBEError as e:
+        return {"parse_error": str(e)}
+    return {"parse_error": "verify() is false where deserialize() succeeds"}
+
+
 def answer(values: Values, req: dict[str, Any]) -> dict[str, Any]:
     qualified = f"{req['package']}.{req['type']}"
     if req["package"] not in values.modules:
@@ -170,18 +186,13 @@ def answer(values: Values, req: dict[str, Any]) -> dict[str, Any]:
     limits = fbe.Limits(**req["limits"]) if "limits" in req else None
     if fmt_in in ("stream", "final_stream"):
         return receive_stream(module, base64.b64decode(payload), fmt_in == "final_stream", limits)
+    if req["output"] == "verify":
+        return verify(module, req["type"], fmt_in, base64.b64decode(payload), limits)
     try:
-        if fmt_in == "versioned":
-            model = getattr(module, f"{ident(req['type'])}Model")(limits=limits)
+        if fmt_in in ("versioned", "final"):
+            model = getattr(module, ident(req["type"]) + ("Model" if fmt_in == "versioned" else "FinalModel"))(
+                limits=limits)
             model.attach(base64.b64decode(payload))
-            if not model.verify():
-                return {"parse_error": "verify() failed"}
-            value = model.deserialize()[0]
-        elif fmt_in == "final":
-            model = getattr(module, f"{ident(req['type'])}FinalModel")(limits=limits)
-            model.attach(base64.b64decode(payload))
-            if not model.verify():
-                return {"parse_error": "verify() failed"}
             value = model.deserialize()[0]
         elif fmt_in == "json":
             value = cls.from_json(payload, limits=limits)

@@ -271,23 +271,23 @@ std::string handle(const rapidjson::Value& request)
     T value{};
     if (in == "versioned" || in == "final") {
         const std::vector<uint8_t> bytes = unbase64(payload);
-        if (in == "versioned") {
-            FBE::Model<T, FBE::ReadBuffer> model;
+        // Output "verify": verify alone, which gives the read's verdict and error text. The read: versioned
+        // deserialize alone; the final model's deserialize is best effort (docs/cpp.md), so on untrusted
+        // input it is read after verify().
+        auto read = [&](auto& model, bool verify_first) {
             model.limits(limits);
             model.attach(bytes.data(), bytes.size());
-            if (!model.verify())
-                return reply("parse_error", "verify: " + model.error());
-            if (model.deserialize(value) == 0)
-                return reply("parse_error", "deserialize: " + model.error());
-        } else {
-            FBE::FinalModel<T, FBE::ReadBuffer> model;
-            model.limits(limits);
-            model.attach(bytes.data(), bytes.size());
-            if (!model.verify())
-                return reply("parse_error", "verify: " + model.error());
-            if (model.deserialize(value) == 0)
-                return reply("parse_error", "deserialize: " + model.error());
-        }
+            if (out == "verify")
+                return model.verify() ? reply("result", "ok") : reply("parse_error", model.error());
+            if (verify_first && !model.verify())
+                return reply("parse_error", model.error());
+            return model.deserialize(value) == 0 ? reply("parse_error", model.error()) : std::string();
+        };
+        FBE::Model<T, FBE::ReadBuffer> versioned;
+        FBE::FinalModel<T, FBE::ReadBuffer> final;
+        const std::string answer = in == "versioned" ? read(versioned, false) : read(final, true);
+        if (!answer.empty())
+            return answer;
     } else if (in == "json") {
         rapidjson::Document json;
         // the rules every reader shares (docs/limits.md): iterative, depth, UTF-8, duplicates, full precision,

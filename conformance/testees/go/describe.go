@@ -18,11 +18,14 @@ import (
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
 )
 
-// entry is a registered struct: a new value, reading one from a description, describing one.
+// entry is a registered struct: a new value, reading one from a description, describing one,
+// and verifying its versioned and final roots.
 type entry struct {
-	make func() value
-	from func(src any, v value)
-	to   func(d *describer, v value)
+	make        func() value
+	from        func(src any, v value)
+	to          func(d *describer, v value)
+	verifyFBE   func(data []byte, lim *fbe.Limits) error
+	verifyFinal func(data []byte, lim *fbe.Limits) error
 }
 
 type badValue struct{ msg string }

@@ -145,13 +145,21 @@ func answer(req *request) (resp map[string]any) {
 		if err != nil {
 			return map[string]any{"parse_error": "payload: " + err.Error()}
 		}
-		if req.Input.Format == "versioned" {
+		switch {
+		case req.Output == "verify" && req.Input.Format == "versioned":
+			err = e.verifyFBE(data, lim)
+		case req.Output == "verify":
+			err = e.verifyFinal(data, lim)
+		case req.Input.Format == "versioned":
 			err = v.ReadFBE(data, lim)
-		} else {
+		default:
 			err = v.ReadFinal(data, lim)
 		}
 		if err != nil {
 			return map[string]any{"parse_error": err.Error()}
+		}
+		if req.Output == "verify" {
+			return map[string]any{"result": "ok"}
 		}
 	case "json":
 		text, err := payloadText(req.Input.Payload)

@@ -56,8 +56,14 @@ public final class Main {
         String write(Object value);
     }
 
+    /** Verifies a root of the input format: returns exactly when reading it succeeds, else throws the same. */
+    interface Verify {
+        void verify(byte[] data, Limits limits) throws DecodeException;
+    }
+
     /** What the generated code gives every struct. */
-    record Codec(Read fromFbe, Read fromFinal, Read fromJson, Write toFbe, Write toFinal, WriteText toJson) {}
+    record Codec(Read fromFbe, Read fromFinal, Read fromJson, Write toFbe, Write toFinal, WriteText toJson,
+                 Verify verifyFbe, Verify verifyFinal) {}
 
     /** A package's generated Receiver (or FinalReceiver), every message it delivers handed to h. */
     interface Receivers {
@@ -131,8 +137,9 @@ public final class Main {
         }
         boolean in = format.equals("versioned") || format.equals("final") || format.equals("json")
                 || format.equals("value");
+        boolean binary = format.equals("versioned") || format.equals("final");
         boolean out = output.equals("versioned") || output.equals("final") || output.equals("text") || output.equals("json")
-                || output.equals("value");
+                || output.equals("value") || output.equals("verify") && binary;
         if (!in || !out) {
             return answer("skipped", "unknown formats " + format + " -> " + output);
         }
@@ -158,6 +165,14 @@ public final class Main {
                 return answer("parse_error", "payload: " + e.getMessage());
             }
             Limits limits = limitsOf(req.get("limits"));
+            if (output.equals("verify")) {
+                try {
+                    (format.equals("versioned") ? codec.verifyFbe() : codec.verifyFinal()).verify(data, limits);
+                    return answer("result", "ok");
+                } catch (DecodeException e) {
+                    return answer("parse_error", e.getMessage());
+                }
+            }
             try {
                 value = format.equals("versioned") ? codec.fromFbe().read(data, limits)
                         : format.equals("final") ? codec.fromFinal().read(data, limits) : codec.fromJson().read(data, limits);

@@ -75,7 +75,9 @@ def main(out: Path) -> int:
               "export interface Value {", "  toFbe(): Uint8Array;", "  toFinal(): Uint8Array;", "  toJson(): string;", "  toString(): string;", "}",
               "export interface Codec {", "  fromFbe(data: Uint8Array, limits?: fbe.Limits): Value;",
               "  fromFinal(data: Uint8Array, limits?: fbe.Limits): Value;",
-              "  fromJson(text: string, limits?: fbe.Limits): Value;", "}", "",
+              "  fromJson(text: string, limits?: fbe.Limits): Value;",
+              "  verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;",
+              "  verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;", "}", "",
               "export const registry: Record<string, Codec> = {"]
     lines += [f'  "{q}": {module_alias(p)}.{t},' for q, (p, t) in sorted(entries.items())]
     lines += ["};", "",

@@ -75,7 +75,8 @@ function answer(req: Request): Answer {
     return receiveStream(req, new Uint8Array(Buffer.from(payload, "base64")));
   }
   const output = req.output ?? "";
-  if (!FORMATS.has(format) || !(FORMATS.has(output) || output === "text")) {
+  const binary = format === "versioned" || format === "final";
+  if (!FORMATS.has(format) || !(FORMATS.has(output) || output === "text" || (output === "verify" && binary))) {
     return { skipped: `the TypeScript target reads and writes the binary models and JSON and writes text only so far (${format} -> ${output})` };
   }
   const codec = registry[`${req.package}.${req.type}`];
@@ -94,6 +95,10 @@ function answer(req: Request): Answer {
       value = codec.fromJson(payload, lim);
     } else {
       const data = new Uint8Array(Buffer.from(payload, "base64"));
+      if (output === "verify") {
+        const error = format === "versioned" ? codec.verifyFbe(data, lim) : codec.verifyFinal(data, lim);
+        return error === undefined ? { result: "ok" } : { parse_error: error.message };
+      }
       value = format === "versioned" ? codec.fromFbe(data, lim) : codec.fromFinal(data, lim);
     }
   } catch (e) {

@@ -33,6 +33,8 @@ class Codec(
     val toFinal: (Any) -> ByteArray,
     val fromJson: (ByteArray, Limits) -> Any,
     val toJson: (Any) -> String,
+    val verifyFbe: (ByteArray, Limits) -> Unit,
+    val verifyFinal: (ByteArray, Limits) -> Unit,
 )
 
 // value descriptions hold NaN and the infinities as bare words
@@ -40,7 +42,7 @@ private val JSON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC
 
 private val INPUTS = setOf("versioned", "final", "json", "value")
 
-private val OUTPUTS = setOf("versioned", "final", "json", "text", "value")
+private val OUTPUTS = setOf("versioned", "final", "json", "text", "value", "verify")
 
 fun limitsOf(node: JsonNode?): Limits {
     var limits = Limits.DEFAULT
@@ -94,6 +96,15 @@ fun answer(req: JsonNode): ObjectNode {
     val name = req.path("package").asText() + "." + req.path("type").asText()
     val codec = CODECS[name] ?: return answer("skipped", "no Kotlin type $name")
     val described = VALUES.getValue(name)
+    if (output == "verify") {
+        if (format != "versioned" && format != "final") return answer("skipped", "verify reads binary input, not $format")
+        return try {
+            read(codec, format, req, verify = true)
+            answer("result", "ok")
+        } catch (e: ParseError) {
+            answer("parse_error", e.message ?: "")
+        }
+    }
     val value = if (format == "value") {
         try {
             described.read(req.path("input").path("payload"))
@@ -130,8 +141,8 @@ fun answer(req: JsonNode): ObjectNode {
 /** A payload that does not read: the answer is a parse error. */
 class ParseError(message: String) : Exception(message)
 
-/** The value of a binary or JSON payload. */
-fun read(codec: Codec, format: String, req: JsonNode): Any {
+/** The value of a binary or JSON payload (with [verify], a binary payload verified, no value built). */
+fun read(codec: Codec, format: String, req: JsonNode, verify: Boolean = false): Any {
     val payload = req.path("input").path("payload").asText()
     val data = try {
         // JSON text comes as a JSON string: its UTF-8 bytes are the text (a lone surrogate in it is refused)
@@ -144,8 +155,8 @@ fun read(codec: Codec, format: String, req: JsonNode): Any {
     val limits = limitsOf(req.get("limits"))
     return try {
         when (format) {
-            "versioned" -> codec.fromFbe(data, limits)
-            "final" -> codec.fromFinal(data, limits)
+            "versioned" -> if (verify) codec.verifyFbe(data, limits) else codec.fromFbe(data, limits)
+            "final" -> if (verify) codec.verifyFinal(data, limits) else codec.fromFinal(data, limits)
             else -> codec.fromJson(data, limits)
         }
     } catch (e: DecodeException) {

@@ -39,6 +39,8 @@ def registry(entries: dict[str, str], receivers: dict[str, str]) -> str:
                     f"        {{ v -> (v as {cls}).toFinal() }},\n"
                     f"        {{ d, l -> {cls}.fromJson(d, l) }},\n"
                     f"        {{ v -> (v as {cls}).toJson() }},\n"
+                    f"        {{ d, l -> {cls}.verifyFbe(d, limits = l) }},\n"
+                    f"        {{ d, l -> {cls}.verifyFinal(d, limits = l) }},\n"
                     "    ),")
     made = []
     for name, kp in sorted(receivers.items()):
@@ -72,8 +74,9 @@ def main(out: Path) -> int:
         package = ir_schema.main_package
         if package.dispatch:
             receivers[package.name] = kotlin_package(package)
-        for s in package.structs:
-            entries[s.qualified] = f"{kotlin_package(package)}.{TYPE_RESERVED(s.name)}"
+        for p in ir_schema.packages:                # imported packages' structs too (market.Instrument)
+            for s in p.structs:
+                entries.setdefault(s.qualified, f"{kotlin_package(p)}.{TYPE_RESERVED(s.name)}")
     src = out / "src"
     src.mkdir()
     (src / "Registry.kt").write_text(registry(entries, receivers))
