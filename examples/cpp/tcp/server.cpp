@@ -2,15 +2,16 @@
 //
 //   tcp_server [--host 127.0.0.1] [--port 0] [--once] [--final]
 //              [--max-connections 256] [--max-frame-size 1048576]
-//              [--send-queue-limit 1048576] [--send-queue-hard-limit 4194304]
-//              [--idle-timeout 60]
+//              [--send-queue-limit 1048576] [--send-queue-hard-limit BYTES]
+//              [--idle-timeout 60] [--frame-timeout 10]
 //
 // Prints "listening on HOST:PORT" (port 0 picks a free port), answers
 // Ping with Pong, PlaceOrder with OrderAccepted or OrderRejected, Notice
 // with a Heartbeat. With --once it exits when its first client disconnects;
 // --final speaks final-model frames (the client must too). The limits are
-// those of tcp_example::ServerConfig (server.h); --idle-timeout is in
-// seconds (fractions allowed, 0 = never).
+// those of tcp_example::ServerConfig (server.h) and docs/tcp-examples.md;
+// --idle-timeout and --frame-timeout are in seconds (fractions allowed,
+// 0 = never).  SIGTERM or SIGINT stops it with a closing line of counts.
 
 #include "server.h"
 
@@ -25,8 +26,8 @@ namespace {
 const char* const kUsage =
     "usage: tcp_server [--host 127.0.0.1] [--port 0] [--once] [--final]\n"
     "                  [--max-connections 256] [--max-frame-size 1048576]\n"
-    "                  [--send-queue-limit 1048576] [--send-queue-hard-limit 4194304]\n"
-    "                  [--idle-timeout SECONDS (60; 0 = never)]";
+    "                  [--send-queue-limit 1048576] [--send-queue-hard-limit BYTES (4194304 or more)]\n"
+    "                  [--idle-timeout SECONDS (60; 0 = never)] [--frame-timeout SECONDS (10; 0 = never)]";
 
 //! A whole non-negative decimal number, or false.
 bool parse_size(const char* text, std::size_t& value) {
@@ -78,6 +79,8 @@ int main(int argc, char** argv) {
             ok = parse_size(argv[++i], config.send_queue_hard_limit);
         else if (!std::strcmp(option, "--idle-timeout") && has_value)
             ok = parse_seconds(argv[++i], config.idle_timeout);
+        else if (!std::strcmp(option, "--frame-timeout") && has_value)
+            ok = parse_seconds(argv[++i], config.frame_timeout);
         else
             ok = false;
         if (!ok) {
@@ -114,10 +117,8 @@ int main(int argc, char** argv) {
                 std::cerr << "server: a handler threw: " << ex.what() << std::endl;
             }
         }
-        std::cout << "server: " << server.sessions() << " session(s)";
-        if (server.refused() > 0)
-            std::cout << ", " << server.refused() << " refused over max_connections";
-        std::cout << ", bye" << std::endl;
+        std::cout << "server: " << server.sessions() << " session(s), " << server.refused()
+                  << " refused over max_connections, " << server.evicted() << " evicted, bye" << std::endl;
     } catch (const std::exception& ex) {
         std::cerr << "tcp_server: " << ex.what() << std::endl;
         return 1;

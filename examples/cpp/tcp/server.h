@@ -17,8 +17,14 @@
 //   (std::bad_alloc included) ends its own connection and nothing else;
 // * hold a connection forever: idle_timeout without any byte read or
 //   written closes it;
-// * exhaust it with connections: above max_connections a new connection is
+// * hold a slot by sending slowly: a frame must be whole frame_timeout after
+//   its first byte (the first frame: after accept), or the connection is
+//   closed;
+// * exhaust it with connections: at max_connections a new connection takes
+//   the slot of the connection that has waited longest for a frame to
+//   complete; when every open connection is between frames, the new one is
 //   closed as soon as it is accepted.
+// The policy is the same in every language's example: docs/tcp-examples.md.
 // A protocol error (bad frame, unknown type, invalid body) drops the client
 // with one message; the rest of what it sent is not processed.
 
@@ -29,13 +35,16 @@
 
 #include <asio.hpp>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <iostream>
+#include <list>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -49,7 +58,8 @@ struct ServerConfig {
     //! Bytes of each socket read (one buffer per connection).
     static constexpr std::size_t kReadBufferSize = 64 * 1024;
 
-    //! Open connections; one more is closed right after accept.
+    //! Open connections; one more evicts the one waiting longest for a frame,
+    //! or is closed right after accept when none is.
     std::size_t max_connections = 256;
     //! Largest accepted frame (a request): a client declaring more is dropped.
     //! The rpc messages are small, so well below the Receiver's own 64 MiB default.
@@ -57,30 +67,58 @@ struct ServerConfig {
     //! Reply bytes queued for one client above which the server stops reading it.
     std::size_t send_queue_limit = std::size_t(1) << 20;
     //! Reply bytes queued for one client above which it is dropped. Must leave
-    //! room for the replies to one read over send_queue_limit (see valid()).
-    std::size_t send_queue_hard_limit = std::size_t(4) << 20;
+    //! room for the replies to one read over send_queue_limit (see valid());
+    //! 0 = the larger of 4 MiB and that room (hard_limit()).
+    std::size_t send_queue_hard_limit = 0;
     //! A connection with no byte read or written for this long is closed (0 = never).
     std::chrono::milliseconds idle_timeout{60000};
+    //! A frame not whole this long after its first byte (the first frame: after
+    //! accept) closes its connection (0 = never).
+    std::chrono::milliseconds frame_timeout{10000};
     //! Speak final-model frames (the client must too).
     bool final = false;
     //! Stop accepting after the first connection.
     bool once = false;
 
+    //! The least send_queue_hard_limit: the replies to one read (a completed
+    //! frame plus one read buffer of small requests) are at most about as
+    //! large as the requests, so twice that over the soft limit is never
+    //! reached by a client that merely pipelines.
+    std::size_t least_hard_limit() const noexcept { return send_queue_limit + 2 * (max_frame_size + kReadBufferSize); }
+
+    //! send_queue_hard_limit, or when 0 the larger of 4 MiB and least_hard_limit().
+    std::size_t hard_limit() const noexcept {
+        return send_queue_hard_limit != 0 ? send_queue_hard_limit
+                                          : std::max(std::size_t(4) << 20, least_hard_limit());
+    }
+
     //! Empty when the limits are consistent, else why not.
     std::string valid() const {
         if (max_connections == 0 || max_frame_size == 0 || send_queue_limit == 0)
             return "max_connections, max_frame_size and send_queue_limit must be positive";
-        // The replies to one read (a completed frame plus one read buffer of
-        // small requests) are at most about as large as the requests, so
-        // twice that over the soft limit is never reached by a client that
-        // merely pipelines.
-        const std::size_t one_read = 2 * (max_frame_size + kReadBufferSize);
-        if (send_queue_hard_limit < send_queue_limit + one_read)
+        if (max_frame_size > (std::size_t(1) << 32) || send_queue_limit > (std::size_t(1) << 40))
+            return "max_frame_size is at most 4 GiB and send_queue_limit at most 1 TiB";
+        if (hard_limit() < least_hard_limit())
             return "send_queue_hard_limit must be at least send_queue_limit + 2 * (max_frame_size + 64 KiB) = " +
-                   std::to_string(send_queue_limit + one_read) +
+                   std::to_string(least_hard_limit()) +
                    " bytes, or a client that merely pipelines requests is dropped instead of paused";
         return {};
     }
+};
+
+//! What the Server needs of a session to choose which one a new connection evicts.
+class Evictable {
+public:
+    using clock = std::chrono::steady_clock;
+
+    //! Since when the session waits for a frame to complete (accept, or the
+    //! frame's first byte); nothing when it is between frames.
+    virtual std::optional<clock::time_point> waiting_since() const noexcept = 0;
+    //! Closes the connection without a message (the Server reports evictions).
+    virtual void evict() noexcept = 0;
+
+protected:
+    ~Evictable() = default;
 };
 
 //! TSender/TReceiver: FBE::rpc::Sender<> + Receiver<> (versioned frames) or
@@ -88,12 +126,11 @@ struct ServerConfig {
 template <class TSender, class TReceiver>
 class BasicSession : public std::enable_shared_from_this<BasicSession<TSender, TReceiver>>,
                      public TSender,
-                     public TReceiver {
+                     public TReceiver,
+                     public Evictable {
 public:
-    using clock = std::chrono::steady_clock;
-
     BasicSession(asio::ip::tcp::socket socket, const ServerConfig& config, std::function<void()> on_close)
-        : _socket(std::move(socket)), _idle_timer(_socket.get_executor()), _config(config),
+        : _socket(std::move(socket)), _timer(_socket.get_executor()), _config(config),
           _on_close(std::move(on_close)) {
         asio::error_code ec; // a peer already gone is noticed by the first read
         _socket.set_option(asio::ip::tcp::no_delay(true), ec);
@@ -105,10 +142,17 @@ public:
     void start() noexcept {
         contained([&] {
             _last_activity = clock::now();
+            _waiting_since = _last_activity; // the first frame is due frame_timeout after accept
             read();
-            arm_idle_timer();
+            arm_timer();
         });
     }
+
+    std::optional<clock::time_point> waiting_since() const noexcept override {
+        return _closed ? std::nullopt : _waiting_since;
+    }
+
+    void evict() noexcept override { close(); }
 
     uint64_t requests() const noexcept { return _requests; }
     //! Reply bytes not yet written to the socket.
@@ -152,8 +196,8 @@ protected:
     std::size_t onSend(const void* data, std::size_t size) override {
         if (_closed)
             return size; // the connection is gone: the bytes go nowhere
-        if (queued() + size > _config.send_queue_hard_limit) {
-            drop("the send queue would exceed " + std::to_string(_config.send_queue_hard_limit) +
+        if (queued() + size > _config.hard_limit()) {
+            drop("the send queue would exceed " + std::to_string(_config.hard_limit()) +
                  " bytes (the client does not read its replies)");
             throw Dropped{};
         }
@@ -172,7 +216,7 @@ private:
     static constexpr std::size_t kKeepCapacity = 64 * 1024;
 
     asio::ip::tcp::socket _socket;
-    asio::steady_timer _idle_timer;
+    asio::steady_timer _timer; // the idle timeout and the frame timeout, whichever is due first
     const ServerConfig _config;
     std::function<void()> _on_close;
     std::string _peer;
@@ -184,6 +228,9 @@ private:
     bool _reading = false;
     bool _closed = false;
     clock::time_point _last_activity;
+    std::optional<clock::time_point> _waiting_since; // the frame timeout counts from it
+    bool _framed = false;                             // a frame completed
+    std::optional<clock::time_point> _timer_due;      // when the timer's wait ends
     uint64_t _requests = 0;
     uint64_t _orders = 0;
 
@@ -217,7 +264,9 @@ private:
                     return;
                 }
                 _last_activity = clock::now();
+                const std::size_t before = TReceiver::buffer().size();
                 this->receive(_input.data(), n);
+                frames_received(before + n, TReceiver::buffer().size());
                 release_memory();
                 read();
             });
@@ -253,21 +302,60 @@ private:
                                  });
     }
 
-    //! Closes the connection when nothing was read or written for idle_timeout.
-    void arm_idle_timer() {
-        if (_config.idle_timeout.count() <= 0 || _closed)
+    //! After a read of n bytes: `unfinished` bytes of an incomplete frame if
+    //! no frame completed (what was pending + n), `pending` what is now.
+    //! A frame completed when fewer are pending; waiting starts again with the
+    //! next frame's first byte.
+    void frames_received(std::size_t unfinished, std::size_t pending) {
+        if (pending < unfinished) {
+            _framed = true;
+            _waiting_since = pending > 0 ? std::optional(_last_activity) : std::nullopt;
+        } else if (!_waiting_since) {
+            _waiting_since = _last_activity;
+        }
+        const auto at = due();
+        if (at && (!_timer_due || *at < *_timer_due))
+            arm_timer();
+    }
+
+    //! When the connection is due to close: idle_timeout after the last byte
+    //! read or written, frame_timeout after waiting began, whichever is first.
+    std::optional<clock::time_point> due() const {
+        std::optional<clock::time_point> at;
+        if (_config.idle_timeout.count() > 0)
+            at = _last_activity + _config.idle_timeout;
+        if (_waiting_since && _config.frame_timeout.count() > 0) {
+            const auto frame_due = *_waiting_since + _config.frame_timeout;
+            at = at ? std::min(*at, frame_due) : frame_due;
+        }
+        return at;
+    }
+
+    //! Closes the connection when nothing was read or written for
+    //! idle_timeout, or a frame is not whole frame_timeout after waiting began.
+    void arm_timer() {
+        const auto at = due();
+        if (!at || _closed)
             return;
-        _idle_timer.expires_at(_last_activity + _config.idle_timeout);
+        _timer.expires_at(*at); // cancels the wait before, whose handler sees operation_aborted
+        _timer_due = at;
         auto self = this->shared_from_this();
-        _idle_timer.async_wait([this, self](const asio::error_code& ec) {
+        _timer.async_wait([this, self](const asio::error_code& ec) {
             contained([&] {
                 if (ec || _closed)
                     return;
-                if (clock::now() - _last_activity >= _config.idle_timeout) {
+                _timer_due.reset();
+                const auto now = clock::now();
+                if (_waiting_since && _config.frame_timeout.count() > 0 && now >= *_waiting_since + _config.frame_timeout) {
+                    drop("frame timeout: no whole frame " + std::to_string(_config.frame_timeout.count()) + " ms after " +
+                         (_framed ? "its first byte" : "the connection opened"));
+                    return;
+                }
+                if (_config.idle_timeout.count() > 0 && now - _last_activity >= _config.idle_timeout) {
                     drop("idle for " + std::to_string(_config.idle_timeout.count()) + " ms (nothing read or written)");
                     return;
                 }
-                arm_idle_timer();
+                arm_timer();
             });
         });
     }
@@ -309,7 +397,7 @@ private:
         _socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
         _socket.close(ignored);
         try {
-            _idle_timer.cancel();
+            _timer.cancel();
         } catch (...) {
         }
         _queue.clear();
@@ -343,20 +431,26 @@ public:
 
     uint16_t port() const { return _acceptor.local_endpoint().port(); }
     const ServerConfig& config() const noexcept { return _config; }
-    //! Connections served, open now, and refused over max_connections.
+    //! Connections served, open now, refused over max_connections, and
+    //! evicted at max_connections for a new one.
     uint64_t sessions() const noexcept { return _sessions; }
-    std::size_t open() const noexcept { return _open; }
+    std::size_t open() const noexcept { return _open.size(); }
     uint64_t refused() const noexcept { return _refused; }
+    uint64_t evicted() const noexcept { return _evicted; }
 
 private:
     const ServerConfig _config;
     asio::ip::tcp::acceptor _acceptor;
     asio::steady_timer _retry;
     std::function<void()> _on_close;
+    std::list<std::weak_ptr<Evictable>> _open; // a session leaves when it closes
     uint64_t _sessions = 0;
-    std::size_t _open = 0;
     uint64_t _refused = 0;
-    bool _at_limit = false;
+    uint64_t _evicted = 0;
+    // One message per episode at max_connections for each, not one per
+    // connection: an episode ends when fewer than three quarters are open.
+    bool _evicting = false;
+    bool _refusing = false;
 
     static ServerConfig checked(ServerConfig config) {
         const std::string problem = config.valid();
@@ -407,40 +501,76 @@ private:
         }
     }
 
+    //! The open session that has waited longest for a frame, or null when every one is between frames.
+    std::shared_ptr<Evictable> slowest() const noexcept {
+        std::shared_ptr<Evictable> slowest;
+        std::optional<Evictable::clock::time_point> oldest;
+        for (const auto& weak : _open) {
+            auto session = weak.lock();
+            const auto since = session ? session->waiting_since() : std::nullopt;
+            if (since && (!oldest || *since < *oldest)) {
+                oldest = since;
+                slowest = std::move(session);
+            }
+        }
+        return slowest;
+    }
+
+    //! Admits the connection, at max_connections in the slot of the session
+    //! that has waited longest for a frame; refuses it when every one is
+    //! between frames.
     void start_session(asio::ip::tcp::socket socket) noexcept {
         asio::error_code ignored;
-        if (_open >= _config.max_connections) {
+        if (_open.size() >= _config.max_connections) {
+            if (auto victim = slowest()) {
+                ++_evicted;
+                if (!_evicting) // one message per episode, not one per eviction
+                    std::cerr << "server: " << _open.size()
+                              << " connections open (max_connections): a new one evicts the one waiting longest for a frame"
+                              << std::endl;
+                _evicting = true;
+                victim->evict(); // its on_close leaves _open
+            }
+        }
+        if (_open.size() >= _config.max_connections) {
             ++_refused;
-            if (!_at_limit) // one message per episode, not one per refused connection
-                std::cerr << "server: " << _open << " connections open (max_connections): closing new ones until one ends"
+            if (!_refusing)
+                std::cerr << "server: " << _open.size()
+                          << " connections open (max_connections), each between frames: closing new ones until one ends"
                           << std::endl;
-            _at_limit = true;
+            _refusing = true;
             socket.close(ignored);
             return;
         }
-        _at_limit = false;
+        if (_open.size() < _config.max_connections - _config.max_connections / 4)
+            _evicting = _refusing = false; // the episode is over: below three quarters of max_connections
         try {
-            auto on_close = [this] {
-                --_open;
-                if (_on_close)
-                    _on_close();
-            };
-            std::shared_ptr<Session> versioned;
-            std::shared_ptr<FinalSession> final;
-            if (_config.final)
-                final = std::make_shared<FinalSession>(std::move(socket), _config, on_close);
-            else
-                versioned = std::make_shared<Session>(std::move(socket), _config, on_close);
-            ++_sessions;
-            ++_open;
-            if (final)
-                final->start();
-            else
-                versioned->start();
+            const auto slot = _open.emplace(_open.end());
+            try {
+                auto on_close = [this, slot] {
+                    _open.erase(slot);
+                    if (_on_close)
+                        _on_close();
+                };
+                if (_config.final)
+                    launch(std::make_shared<FinalSession>(std::move(socket), _config, std::move(on_close)), slot);
+                else
+                    launch(std::make_shared<Session>(std::move(socket), _config, std::move(on_close)), slot);
+            } catch (...) {
+                _open.erase(slot); // the session was not made
+                throw;
+            }
         } catch (const std::exception& ex) {
             std::cerr << "server: cannot start a session: " << ex.what() << std::endl;
             socket.close(ignored);
         }
+    }
+
+    template <class TSession>
+    void launch(std::shared_ptr<TSession> session, std::list<std::weak_ptr<Evictable>>::iterator slot) noexcept {
+        *slot = session;
+        ++_sessions;
+        session->start();
     }
 };
 
