@@ -157,7 +157,8 @@ fuzz-go-quick: venv
 #   make example-go        a server on a free port of 127.0.0.1 and a client against it
 #   make example-go-test   its tests (make test-go runs them): loopback in both models, clients
 #                          that never read, split frame headers, the connection limit, idle
-#                          connections, a -final mismatch
+#                          connections, a -final mismatch; then the hostile clients of
+#                          tests/tcp_examples against its server (docs/tcp-examples.md)
 #   make fuzz-go-receiver  FuzzReceiver (runtime/go/fbe: any stream in any chunking) and
 #                          FuzzGeneratedReceiver (tests/go/protocol: the generated Receiver,
 #                          Proxy and Client of tests/everything) for FUZZ_SECONDS each (make
@@ -176,6 +177,8 @@ example-go-test: example-go-gen $(STATICCHECK)
 	@cd examples/go && unformatted="$$($(GO_ENV) $(dir $(GO))gofmt -l tcp cmd)" && \
 		{ test -z "$$unformatted" || { echo "gofmt -l: $$unformatted" >&2; exit 1; }; }
 	cd examples/go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(STATICCHECK) ./... && $(GO_ENV) $(GO) test -count=1 ./...
+	cd examples/go && $(GO_ENV) $(GO) build -o $(CURDIR)/build/examples/go-tcp ./cmd/tcp
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server "build/examples/go-tcp -serve"
 
 fuzz: fuzz-go-receiver
 fuzz-go-receiver: venv

@@ -16,8 +16,15 @@
 //     bytes received, and a frame size above MaxFrameSize drops the client
 //     (fbe.Receiver, docs/limits.md 6);
 //   - hold a connection forever: IdleTimeout without a byte read closes it;
-//   - exhaust it with connections: above MaxConnections a new connection is
+//   - hold a slot by sending slowly: a frame must be whole FrameTimeout after
+//     its first byte (the first frame: after the accept), or the connection
+//     is closed;
+//   - exhaust it with connections: at MaxConnections a new connection takes
+//     the slot of the connection that has waited longest for a frame to
+//     complete; when every open connection is between frames, the new one is
 //     closed as soon as it is accepted (one message per episode).
+//
+// The policy is the same in every language's example: docs/tcp-examples.md.
 //
 // A bad frame (too large, too small, unknown type, a body that does not
 // decode) drops the client with one message; the rest of what it sent is
@@ -45,7 +52,8 @@ const ReadBufferSize = 64 << 10
 
 // Config is the server's limits; every one is a flag of `go run ./cmd/tcp -serve`.
 type Config struct {
-	// MaxConnections open at once; one more is closed right after accept.
+	// MaxConnections open at once; one more evicts the connection waiting longest for a frame,
+	// or is closed right after accept when every one is between frames.
 	MaxConnections int
 	// MaxFrameSize is the largest accepted frame (a request): a client declaring more is dropped.
 	// The rpc messages are small, so well below the Receiver's own 64 MiB default.
@@ -53,6 +61,9 @@ type Config struct {
 	// IdleTimeout closes a connection with no byte read for this long, or whose reply
 	// writes stall this long (a client that does not read); 0 = never.
 	IdleTimeout time.Duration
+	// FrameTimeout closes a connection whose frame is not whole this long after its first byte
+	// (the first frame: after the accept); 0 = never.
+	FrameTimeout time.Duration
 	// Final: speak final-model frames (the client must too).
 	Final bool
 	// Logf reports why a connection was dropped (nil: the standard logger on stderr).
@@ -60,23 +71,32 @@ type Config struct {
 }
 
 // DefaultConfig is the server's defaults.
-var DefaultConfig = Config{MaxConnections: 256, MaxFrameSize: 1 << 20, IdleTimeout: 60 * time.Second}
+var DefaultConfig = Config{MaxConnections: 256, MaxFrameSize: 1 << 20, IdleTimeout: 60 * time.Second,
+	FrameTimeout: 10 * time.Second}
 
 // Server accepts connections and answers rpc requests: Ping with Pong, PlaceOrder with
 // OrderAccepted (or OrderRejected when its quantity is not positive or its symbol empty),
 // Notice with a Heartbeat.
 type Server struct {
-	cfg      Config
-	ln       net.Listener
-	wg       sync.WaitGroup
-	mu       sync.Mutex
-	conns    map[net.Conn]struct{}
-	atLimit  bool
-	closed   bool
-	sessions atomic.Int64
-	refused  atomic.Int64
-	requests atomic.Int64
+	cfg   Config
+	ln    net.Listener
+	epoch time.Time // the clock of waiting.since
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	conns map[net.Conn]*waiting
+	// One message per episode at MaxConnections for each, not one per connection: an episode
+	// ends when fewer than three quarters of MaxConnections are open.
+	evicting, refusing bool
+	closed             bool
+	sessions           atomic.Int64
+	refused            atomic.Int64
+	evicted            atomic.Int64
+	requests           atomic.Int64
 }
+
+// waiting is since when a connection waits for a frame to complete (its accept, or the frame's
+// first byte), as Server.monotonic; 0 when it is between frames.
+type waiting struct{ since atomic.Int64 }
 
 // Listen starts a server on addr ("127.0.0.1:0" picks a free port); Serve accepts.
 func Listen(addr string, cfg Config) (*Server, error) {
@@ -91,7 +111,7 @@ func Listen(addr string, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, ln: ln, conns: map[net.Conn]struct{}{}}, nil
+	return &Server{cfg: cfg, ln: ln, epoch: time.Now(), conns: map[net.Conn]*waiting{}}, nil
 }
 
 // Addr is where the server listens.
@@ -103,6 +123,9 @@ func (s *Server) Sessions() int64 { return s.sessions.Load() }
 
 // Refused is the number of connections closed over MaxConnections.
 func (s *Server) Refused() int64 { return s.refused.Load() }
+
+// Evicted is the number of connections closed at MaxConnections for a new one.
+func (s *Server) Evicted() int64 { return s.evicted.Load() }
 
 // Requests is the number of requests answered.
 func (s *Server) Requests() int64 { return s.requests.Load() }
@@ -133,13 +156,14 @@ func (s *Server) Serve(once bool) error {
 			}
 			return err
 		}
-		if !s.admit(conn) {
+		w := s.admit(conn)
+		if w == nil {
 			continue
 		}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			s.serve(conn)
+			s.serve(conn, w)
 		}()
 		if once {
 			_ = s.ln.Close()
@@ -149,23 +173,59 @@ func (s *Server) Serve(once bool) error {
 	}
 }
 
-// admit registers conn, or closes it over MaxConnections.
-func (s *Server) admit(conn net.Conn) bool {
+// admit registers conn, at MaxConnections in the slot of the connection that has waited longest
+// for a frame; it closes conn when every open connection is between frames. The new connection
+// waits for its first frame from now.
+func (s *Server) admit(conn net.Conn) *waiting {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.conns) >= s.cfg.MaxConnections || s.closed {
-		s.refused.Add(1)
-		if !s.atLimit { // one message per episode, not one per refused connection
-			s.cfg.Logf("server: %d connections open (max_connections): closing new ones until one ends", len(s.conns))
-		}
-		s.atLimit = true
+	if s.closed {
 		_ = conn.Close()
-		return false
+		return nil
 	}
-	s.atLimit = false
-	s.conns[conn] = struct{}{}
+	if len(s.conns) >= s.cfg.MaxConnections {
+		if victim := s.slowest(); victim != nil {
+			s.evicted.Add(1)
+			if !s.evicting {
+				s.cfg.Logf("server: %d connections open (max_connections): a new one evicts the one waiting longest for a frame",
+					len(s.conns))
+			}
+			s.evicting = true
+			delete(s.conns, victim) // its goroutine ends without a message: its reads fail with net.ErrClosed
+			_ = victim.Close()
+		}
+	}
+	if len(s.conns) >= s.cfg.MaxConnections {
+		s.refused.Add(1)
+		if !s.refusing {
+			s.cfg.Logf("server: %d connections open (max_connections), each between frames: closing new ones until one ends",
+				len(s.conns))
+		}
+		s.refusing = true
+		_ = conn.Close()
+		return nil
+	}
+	if len(s.conns) < s.cfg.MaxConnections-s.cfg.MaxConnections/4 {
+		s.evicting, s.refusing = false, false // the episode is over
+	}
+	w := &waiting{}
+	w.since.Store(s.monotonic())
+	s.conns[conn] = w
 	s.sessions.Add(1)
-	return true
+	return w
+}
+
+// slowest is the open connection that has waited longest for a frame, or nil when every one is
+// between frames. s.mu is held.
+func (s *Server) slowest() net.Conn {
+	var victim net.Conn
+	var oldest int64
+	for c, w := range s.conns {
+		if since := w.since.Load(); since != 0 && (victim == nil || since < oldest) {
+			victim, oldest = c, since
+		}
+	}
+	return victim
 }
 
 // Close stops accepting, closes every connection and waits for their goroutines.
@@ -238,7 +298,10 @@ func (w deadlineWriter) Write(p []byte) (int, error) {
 	return w.conn.Write(p)
 }
 
-func (s *Server) serve(conn net.Conn) {
+// monotonic is a time of s's clock in nanoseconds, never 0 (0 means "between frames").
+func (s *Server) monotonic() int64 { return int64(time.Since(s.epoch)) + 1 }
+
+func (s *Server) serve(conn net.Conn, w *waiting) {
 	defer func() {
 		s.mu.Lock()
 		delete(s.conns, conn)
@@ -256,7 +319,10 @@ func (s *Server) serve(conn net.Conn) {
 	lim := fbe.DefaultLimits
 	lim.MaxFrameSize = s.cfg.MaxFrameSize
 	h := &session{server: s}
-	var in interface{ Receive([]byte) error }
+	var in interface {
+		Receive([]byte) error
+		Pending() int
+	}
 	if s.cfg.Final {
 		h.out = rpc.NewFinalSender(out)
 		r := rpc.NewFinalReceiver(h)
@@ -269,15 +335,38 @@ func (s *Server) serve(conn net.Conn) {
 		in = r
 	}
 	buf := make([]byte, ReadBufferSize)
+	framed := false // a frame completed
 	for {
+		// The read waits IdleTimeout at most, and no longer than the frame waited for is due.
+		var deadline, frameDue time.Time
 		if s.cfg.IdleTimeout > 0 {
-			_ = conn.SetReadDeadline(time.Now().Add(s.cfg.IdleTimeout))
+			deadline = time.Now().Add(s.cfg.IdleTimeout)
 		}
+		if since := w.since.Load(); since != 0 && s.cfg.FrameTimeout > 0 {
+			frameDue = s.epoch.Add(time.Duration(since-1) + s.cfg.FrameTimeout)
+			if deadline.IsZero() || frameDue.Before(deadline) {
+				deadline = frameDue
+			}
+		}
+		_ = conn.SetReadDeadline(deadline)
 		n, err := conn.Read(buf)
 		if n > 0 {
+			unfinished := in.Pending() + n // pending after this read if no frame completes
 			if ferr := in.Receive(buf[:n]); ferr != nil {
 				drop("%v%s", ferr, mismatchHint(ferr, s.cfg.Final))
 				return
+			}
+			// A frame completed when fewer bytes are pending; the wait for the next one begins
+			// with its first byte.
+			if pending := in.Pending(); pending < unfinished {
+				framed = true
+				if pending > 0 {
+					w.since.Store(s.monotonic())
+				} else {
+					w.since.Store(0)
+				}
+			} else if w.since.Load() == 0 {
+				w.since.Store(s.monotonic())
 			}
 			if h.err == nil {
 				h.err = out.Flush()
@@ -294,7 +383,14 @@ func (s *Server) serve(conn net.Conn) {
 		switch {
 		case err == nil:
 		case errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed):
-			return // the client left, or Close
+			return // the client left, Close, or evicted
+		case errors.Is(err, os.ErrDeadlineExceeded) && !frameDue.IsZero() && !time.Now().Before(frameDue):
+			after := "the connection opened"
+			if framed {
+				after = "its first byte"
+			}
+			drop("frame timeout: no whole frame %v after %s", s.cfg.FrameTimeout, after)
+			return
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			drop("idle for %v (nothing read)", s.cfg.IdleTimeout)
 			return

@@ -1,10 +1,11 @@
 package tcp
 
-// The TCP example's server and client talking over 127.0.0.1, and hostile clients (as
-// tests/cpp_proto/tcp_hostile_clients.py does for the C++ example): clients that never read their
-// replies, connections that send half a frame header declaring 64 MiB, a frame above
-// MaxFrameSize, the connection limit, idle connections and a -final mismatch. After each, a good
-// client is still served and the server's heap stayed bounded.
+// The TCP example's server and client talking over 127.0.0.1, and hostile clients: clients that
+// never read their replies, connections that send half a frame header declaring 64 MiB, a frame
+// above MaxFrameSize, the connection limit, idle connections and a -final mismatch. After each, a
+// good client is still served and the server's heap stayed bounded. The hostile clients every
+// language's example faces, slow ones included, are tests/tcp_examples (docs/tcp-examples.md),
+// which make example-go-test runs against this server too.
 //
 // make test runs these on a shared machine, whose load can stall any goroutine for seconds. So no
 // test waits a fixed short time for something to happen: it polls for it with the generous bound
@@ -245,6 +246,7 @@ func TestNeverReadingClients(t *testing.T) {
 func TestSplitHeaders(t *testing.T) {
 	cfg := DefaultConfig
 	cfg.MaxFrameSize = 64 << 20
+	cfg.FrameTimeout = patience // the partial frames wait as long as the test takes
 	s, l := start(t, cfg)
 	base := heapInUse()
 	declared := binary.LittleEndian.AppendUint32(nil, 64<<20)
@@ -285,14 +287,23 @@ func TestSplitHeaders(t *testing.T) {
 	}
 }
 
-// Over MaxConnections a new connection is closed at once, with one message per episode.
+// Over MaxConnections, every open connection between frames, a new connection is closed at once,
+// with one message per episode.
 func TestConnectionLimit(t *testing.T) {
 	cfg := DefaultConfig
 	cfg.MaxConnections = 4
 	s, l := start(t, cfg)
 	held := make([]*net.TCPConn, 4)
+	reply := make([]byte, len(ping(0, nil)))
 	for i := range held {
 		held[i] = dial(t, s)
+		// A request answered: the connection is between frames, not one a new connection evicts.
+		if _, err := held[i].Write(ping(0, nil)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readFull(held[i], reply); err != nil {
+			t.Fatal(err)
+		}
 	}
 	waitUntil(t, "the server to serve 4 connections", func() bool { return s.Open() == 4 })
 	for range 3 {

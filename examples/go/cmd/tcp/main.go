@@ -5,16 +5,22 @@
 //	go run ./cmd/tcp -connect 127.0.0.1:5000  the client alone (exit status 0 when every reply is right)
 //
 // -final switches both ends to final-model frames (the bytes do not say which; both must agree).
+// The server's limits (-max-connections, -max-frame-size, -idle-timeout, -frame-timeout; the
+// timeouts in seconds, "0.5", or as Go durations, "500ms") are docs/tcp-examples.md's, the same
+// in every language's example.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"os/signal"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/fbe-toolkit/fbe/examples/go/tcp"
 )
@@ -30,7 +36,9 @@ func main() {
 	final := flag.Bool("final", false, "final-model frames (both ends)")
 	flag.IntVar(&cfg.MaxConnections, "max-connections", cfg.MaxConnections, "connections open at once")
 	flag.IntVar(&cfg.MaxFrameSize, "max-frame-size", cfg.MaxFrameSize, "the largest frame a client may send")
-	flag.DurationVar(&cfg.IdleTimeout, "idle-timeout", cfg.IdleTimeout, "drop a connection idle this long (0: never)")
+	flag.Var(seconds{&cfg.IdleTimeout}, "idle-timeout", "drop a connection idle this long, in seconds (0: never)")
+	flag.Var(seconds{&cfg.FrameTimeout}, "frame-timeout",
+		"drop a connection whose frame is not whole this long after its first byte, in seconds (0: never)")
 	flag.IntVar(&ccfg.Messages, "messages", ccfg.Messages, "requests the client sends")
 	flag.IntVar(&ccfg.Window, "window", ccfg.Window, "requests in flight at once")
 	flag.Parse()
@@ -56,8 +64,8 @@ func main() {
 			fmt.Fprintln(os.Stderr, "tcp:", err)
 			os.Exit(1)
 		}
-		fmt.Printf("server: %d session(s), %d refused over max_connections, %d requests, bye\n",
-			server.Sessions(), server.Refused(), server.Requests())
+		fmt.Printf("server: %d session(s), %d refused over max_connections, %d evicted, %d requests, bye\n",
+			server.Sessions(), server.Refused(), server.Evicted(), server.Requests())
 		return
 	}
 	go func() { _ = server.Serve(false) }()
@@ -75,4 +83,32 @@ func client(addr string, cfg tcp.ClientConfig) int {
 	}
 	fmt.Println("client:", res)
 	return 0
+}
+
+// seconds is a duration flag given in seconds ("2", "0.5") or as a Go duration ("500ms").
+type seconds struct{ d *time.Duration }
+
+func (s seconds) String() string {
+	if s.d == nil {
+		return ""
+	}
+	return strconv.FormatFloat(s.d.Seconds(), 'f', -1, 64)
+}
+
+func (s seconds) Set(v string) error {
+	d, err := time.ParseDuration(v)
+	if f, ferr := strconv.ParseFloat(v, 64); ferr == nil {
+		if math.IsNaN(f) || f > 1e9 {
+			return errors.New("out of range")
+		}
+		d, err = time.Duration(f*float64(time.Second)), nil
+	}
+	if err != nil {
+		return err
+	}
+	if d < 0 {
+		return errors.New("negative")
+	}
+	*s.d = d
+	return nil
 }
