@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from typing import Any
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -22,10 +23,10 @@ sys.path[:0] = [str(REPO / "compiler"), str(REPO / "tools")]
 
 import java_runtime
 from fbec.cli import main as fbec_main
-from fbec.model.ir import Package
+from fbec.model.ir import Package, Schema
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from fbec.targets.java import TYPE_RESERVED, java_package
+from fbec.targets.java.names import Idents
 
 
 def schemas() -> list[Path]:
@@ -39,19 +40,21 @@ def schemas() -> list[Path]:
     return [*first, REPO / "schemas" / "tests" / "everything.fbe", REPO / "schemas" / "cpp-tests" / "recursive.fbe"]
 
 
-def packages() -> Iterator[tuple[Path, Package]]:
-    """Every package of the schemas once, with the schema file that defines it."""
+def packages() -> Iterator[tuple[Path, Package, Schema]]:
+    """Every package of the schemas once, with the schema file that defines it and the schema it is part of."""
     done: set[str] = set()
     for schema in schemas():
-        for package in compile_schema(str(schema), [], Diagnostics()).packages:
+        ir_schema = compile_schema(str(schema), [], Diagnostics())
+        for package in ir_schema.packages:
             if package.name not in done:
                 done.add(package.name)
-                yield schema.parent / Path(package.file).name, package
+                yield schema.parent / Path(package.file).name, package, ir_schema
 
 
-def write_targets(out: Path, package_name: Callable[[Package], str], type_name: Callable[[str], str]) -> None:
+def write_targets(out: Path, idents: Callable[[Schema], Any]) -> None:
     """OUT/targets.txt for FuzzReaders: a line per struct (its class, then its golden vectors: versioned, final
-    and JSON files), then a line per package with a Receiver ("receiver", the package)."""
+    and JSON files), then a line per package with a Receiver ("receiver", the package). `idents` gives the
+    target's naming of a schema (the Java or the Kotlin target's names.Idents)."""
     seeds: dict[str, list[str]] = {}
     manifest = SHARED / "vectors" / "MANIFEST.json"
     if manifest.is_file():
@@ -60,11 +63,12 @@ def write_targets(out: Path, package_name: Callable[[Package], str], type_name: 
             seeds.setdefault(f"{c['package']}.{c['type']}", []).extend(files)
     lines: list[str] = []
     receivers: list[str] = []
-    for _, package in packages():
+    for _, package, schema in packages():
+        names = idents(schema)
         for s in package.structs:
-            lines.append("\t".join([f"{package_name(package)}.{type_name(s.name)}", *seeds.get(s.qualified, [])]))
+            lines.append("\t".join([names.qualified_type(s.qualified), *seeds.get(s.qualified, [])]))
         if package.dispatch:
-            receivers.append(f"receiver\t{package_name(package)}")
+            receivers.append(f"receiver\t{names.package(package.name)}")
     (out / "targets.txt").write_text("\n".join(lines + receivers) + "\n")
 
 
@@ -73,11 +77,11 @@ def main(out: Path) -> int:
     for old in ("src", "classes"):
         if (out / old).exists():
             shutil.rmtree(out / old)
-    for source, _ in packages():
+    for source, _, _ in packages():
         options = ["--java", "--final", "--json", "--proto", "-q"]
         if fbec_main([f"--input={source}", f"--output={out / 'src'}", *options]) != 0:
             return 1
-    write_targets(out, java_package, TYPE_RESERVED)
+    write_targets(out, Idents)
     javac = os.environ.get("JAVAC") or shutil.which("javac") or "/usr/bin/javac"
     sources = sorted((out / "src").rglob("*.java")) + sorted((REPO / "runtime" / "java" / "src" / "main").rglob("*.java"))
     sources.append(HERE / "FuzzReaders.java")

@@ -251,7 +251,7 @@ public final class NamesCheck {
     public static void main(String[] args) throws Exception {
         Weird v = new Weird();
         v.int_ = 1;
-        v.String.class_ = 2;
+        v.String__.class_ = 2; // String_ is the class of the struct String
         v.o = 3;
         v.other = "x";
         v.TYPE_ID_ = Kind.new_;
@@ -275,7 +275,7 @@ public final class NamesCheck {
             byte[] data = versioned ? m.toFbe() : m.toFinal();
             Reader_ back = versioned ? Reader_.fromFbe(data) : Reader_.fromFinal(data);
             Weird w = back.lambda;
-            if (w.int_ != 1 || w.String.class_ != 2 || w.o != 3 || !w.other.equals("x") || w.TYPE_ID_ != Kind.new_
+            if (w.int_ != 1 || w.String__.class_ != 2 || w.o != 3 || !w.other.equals("x") || w.TYPE_ID_ != Kind.new_
                     || !w.KEY_ORDER_.equals(Bits.all) || !w.import_ || w.e != 4 || w.this_.get(1).value() != 9
                     || !w.data.keySet().iterator().next().equals("a") || w.raw.get(new byte[] {1})[1] != 3
                     || w.strings.iterator().next().class_ != 5 || !java.util.Arrays.equals(data, versioned ? back.toFbe()

@@ -16,44 +16,14 @@ import math
 import struct as pystruct
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, ReservedNames, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
 from fbec.targets.java.json import write_json
 from fbec.targets.java.models import write_models
+from fbec.targets.java.names import Idents, java_package
 from fbec.targets.java.protocol import write_protocol
 from fbec.targets.java.text import write_text
 
 RUNTIME = "io.github.fbetoolkit.fbe"
-
-JAVA_KEYWORDS = frozenset({
-    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
-    "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if",
-    "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "package", "private",
-    "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this",
-    "throw", "throws", "transient", "try", "void", "volatile", "while", "true", "false", "null", "var",
-    "record", "yield", "sealed", "permits", "non-sealed", "_",
-})
-# Class names the generated code uses unqualified: a schema type of such a name gets a trailing underscore.
-CLASS_NAMES = frozenset({
-    "Object", "String", "Boolean", "Byte", "Character", "Short", "Integer", "Long", "Float", "Double",
-    "Math", "System", "Override", "SuppressWarnings", "Deprecated", "Comparable", "Class",
-    "List", "ArrayList", "LinkedList", "Set", "TreeSet", "Map", "TreeMap", "LinkedHashMap", "Arrays",
-    "Objects", "Comparator", "Collection", "UUID", "BigDecimal", "Compare", "Decimals", "DecodeException",
-    "EncodeException", "Limits", "Reader", "Writer", "Timestamps", "Uuids", "Utf8", "FrameReceiver",
-    "FrameSender", "FrameException", "OutputStream", "IOException", "Text", "StringBuilder", "JsonWriter",
-    "JsonReader",
-    # the protocol classes of --proto
-    "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
-    "Client", "FinalClient", "Requests", "CompletableFuture",
-    # the locals and parameters of generated methods: a type of such a name would be obscured by them
-    "a", "b", "c", "e", "h", "j", "n", "o", "r", "v", "w", "base", "slot", "data", "offset", "length", "limits",
-    "other", "value", "from", "name", "text",
-})
-JAVA_RESERVED = ReservedNames(JAVA_KEYWORDS)
-TYPE_RESERVED = JAVA_RESERVED | CLASS_NAMES
-# Static members of generated structs: a field of such a name gets a trailing underscore.
-STRUCT_MEMBERS = frozenset({"TYPE_ID", "KEY_ORDER"})
-# The member of generated enum and flags classes: a value of such a name gets a trailing underscore.
-ENUM_MEMBERS = frozenset({"value"})
 
 # Java type of each primitive: unboxed, boxed.
 PRIMITIVES: dict[str, tuple[str, str]] = {
@@ -82,13 +52,6 @@ HASHED = frozenset({
 # Wire integer -> (Java type, bits).
 WIRE = {"int8": ("byte", 8), "uint8": ("byte", 8), "int16": ("short", 16), "uint16": ("short", 16),
         "int32": ("int", 32), "uint32": ("int", 32), "int64": ("long", 64), "uint64": ("long", 64)}
-
-
-def java_package(p: ir.Package, prefix: str = "") -> str:
-    """The Java package of a schema package: its domain, then its name (`com.chronoxor.proto`),
-    after prefix when one is given (fbec --package-prefix: `bench.com.chronoxor.proto`)."""
-    parts = (prefix.split(".") if prefix else []) + (p.domain.split(".") if p.domain else []) + [p.name]
-    return ".".join(JAVA_RESERVED(x) for x in parts)
 
 
 def signed(value: int, bits: int) -> int:
@@ -153,14 +116,6 @@ def float_literal(text: str, single: bool) -> str:
     return text if any(c in text for c in ".eE") else text + ".0"
 
 
-def field_name(f: ir.Field) -> str:
-    return (JAVA_RESERVED | STRUCT_MEMBERS)(f.name)
-
-
-def enum_constant(name: str) -> str:
-    return (JAVA_RESERVED | ENUM_MEMBERS)(name)
-
-
 class Context:
     """What one generated file needs: its package, its imports by use, Java names of IR types."""
 
@@ -170,6 +125,7 @@ class Context:
         self.prefix = prefix
         self.plan = plan.of(schema)
         self.imports: set[str] = set()
+        self.ident = Idents(schema, prefix)       # the identifiers of schema names (names.py)
 
     def use(self, qualified_class: str) -> str:
         """A class by its simple name, imported (`java.util.List` -> `List`)."""
@@ -182,11 +138,9 @@ class Context:
 
     def named(self, qualified: str) -> str:
         """A schema type: its simple name in its own package, fully qualified from another."""
-        pkg, _, name = qualified.rpartition(".")
-        simple = TYPE_RESERVED(name)
-        if pkg == self.package.name:
-            return simple
-        return f"{java_package(self.schema.package(pkg), self.prefix)}.{simple}"
+        if qualified.rpartition(".")[0] == self.package.name:
+            return self.ident.type(qualified)
+        return self.ident.qualified_type(qualified)
 
     def type(self, t: ir.Type, boxed: bool = False) -> str:
         """The Java type of an IR type (boxed: as a type argument or an optional)."""
@@ -243,7 +197,7 @@ class Context:
         e = self.schema.enum(qualified)
         for v in e.values:
             if v.value == value:
-                return f"{self.named(qualified)}.{enum_constant(v.name)}"
+                return f"{self.named(qualified)}.{self.ident.value(qualified, v.name)}"
         return f"{self.named(qualified)}.of({self.wire_literal(e.wire, value)})"
 
     def zero(self, t: ir.Type) -> str:
@@ -321,12 +275,12 @@ class Context:
             return f"{self.rt('Uuids')}.uuid4()"
         if k == "enum":
             assert d.type is not None and isinstance(d.value, int)
-            return f"{self.named(d.type)}.{enum_constant(d.names[0])}"
+            return f"{self.named(d.type)}.{self.ident.value(d.type, d.names[0])}"
         if k == "flags":
             assert d.type is not None and isinstance(d.value, int)
             if not d.names:
                 return self.enum_of(d.type, d.value)
-            first, *rest = [f"{self.named(d.type)}.{enum_constant(n)}" for n in d.names]
+            first, *rest = [f"{self.named(d.type)}.{self.ident.value(d.type, n)}" for n in d.names]
             return first + "".join(f".or({x})" for x in rest)
         raise AssertionError(f"default kind {k}")
 
@@ -372,7 +326,7 @@ def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Opti
     w.line(" */")
     with w.block(f"public final class {name} implements Comparable<{name}> {{", "}"):
         for v in e.values:
-            w.line(f"public static final {name} {enum_constant(v.name)} = new {name}({int_literal(v.value, java)});")
+            w.line(f"public static final {name} {c.ident.value(e.qualified, v.name)} = new {name}({int_literal(v.value, java)});")
         if e.values:
             w.blank()
         w.line(f"private final {java} value;")
@@ -397,14 +351,14 @@ def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Opti
             if java == "long":
                 for s, v in firsts:
                     with w.block(f"if (value == {s}L) {{", "}"):
-                        w.line(f"return {enum_constant(v.name)};")
+                        w.line(f"return {c.ident.value(e.qualified, v.name)};")
                 w.line(f"return new {name}(value);")
             elif firsts:
                 with w.block("switch (value) {", "}"):
                     for s, v in firsts:
                         w.line(f"case {s}:")
                         with w.indented():
-                            w.line(f"return {enum_constant(v.name)};")
+                            w.line(f"return {c.ident.value(e.qualified, v.name)};")
                     w.line("default:")
                     with w.indented():
                         w.line(f"return new {name}(value);")
@@ -487,7 +441,7 @@ def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, option
     for f in s.fields:
         if f.deprecated:
             w.line("/** Deprecated in the schema. */")
-        w.line(f"public {c.type(f.type)} {field_name(f)} = {c.default(f.type, f.default)};")
+        w.line(f"public {c.type(f.type)} {c.ident.field(f)} = {c.default(f.type, f.default)};")
     if s.fields:
         w.blank()
     write_keys(w, c, s, name)
@@ -568,7 +522,7 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     else:
         with w.block(f"public static final {comparator}<{name}> KEY_ORDER = (a, b) -> {{", "};"):
             for k, f in enumerate(keys):
-                expr = key_compare(c, f.type, f"a.{field_name(f)}", f"b.{field_name(f)}")
+                expr = key_compare(c, f.type, f"a.{c.ident.field(f)}", f"b.{c.ident.field(f)}")
                 if k == len(keys) - 1:
                     w.line(f"return {expr};")
                 elif k == 0:
@@ -591,7 +545,7 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line("return true;")
         else:
             w.line(f"{name} o = ({name}) other;")
-            terms = [key_equals(c, f.type, f"this.{field_name(f)}", f"o.{field_name(f)}") for f in keys]
+            terms = [key_equals(c, f.type, f"this.{c.ident.field(f)}", f"o.{c.ident.field(f)}") for f in keys]
             w.line("return " + "\n        && ".join(terms).replace("\n        ", " ") + ";")
     w.blank()
     w.line("@Override")
@@ -601,7 +555,7 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         else:
             w.line("int h = 17;")
             for f in keys:
-                w.line(f"h = h * 31 + {key_hash(c, f.type, f'this.{field_name(f)}')};")
+                w.line(f"h = h * 31 + {key_hash(c, f.type, f'this.{c.ident.field(f)}')};")
             w.line("return h;")
     w.blank()
 

@@ -291,7 +291,6 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeWriteJson, fbeReadJson and the methods users call."""
-    from fbec.targets.java import field_name
     q = s.qualified
     plan = c.plan.struct(q)
     bounded = plan.bounded
@@ -314,7 +313,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             raw("{}")
         for n, f in enumerate(fields):
             raw(("{" if n == 0 else ",") + f'"{f.name}":')
-            json_write(c, raw, f.type, f"v.{field_name(f)}", names, f.name)
+            json_write(c, raw, f.type, f"v.{c.ident.field(f)}", names, f.name)
         if fields:
             raw("}")
         raw.flush()
@@ -343,7 +342,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                 with w.indented():
                     if f.name in charged:
                         w.line(f"{charged[f.name]} = true;")
-                    read_field(w, c, f, f"v.{field_name(f)}", names)
+                    read_field(w, c, f, f"v.{c.ident.field(f)}", names)
                     w.line("break;")
             w.line("default:")
             with w.indented():

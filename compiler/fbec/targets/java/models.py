@@ -524,7 +524,6 @@ def final_run(w: CodeWriter, c: Context, run: Run, names: Names, read: Callable[
 # ---------------------------------------------------------------- per struct
 
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
-    from fbec.targets.java import field_name
     q = s.qualified
     plan = c.plan.struct(q)
     bounded = plan.bounded
@@ -546,7 +545,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         call = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"int b = {call};" if s.all_fields else f"{call};")
         for f in s.all_fields:
-            write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{field_name(f)}", names, f.name)
+            write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{c.ident.field(f)}", names, f.name)
         if not bounded:
             w.line("w.leave();")
     w.blank()
@@ -580,7 +579,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
                 w.line("r.leave();")
                 w.line("return;")
             for fp in plan.base_fields:
-                read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{field_name(fp.field)}", names)
+                read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{c.ident.field(fp.field)}", names)
         for k, fp in enumerate(plan.own_fields):
             with w.block(f"if (n < {fp.end}) {{", "}"):
                 if fp.missing_cost:
@@ -588,7 +587,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
                 w.line(f"fbeDefaults(v, {k});")
                 w.line("r.leave();")
                 w.line("return;")
-            read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{field_name(fp.field)}", names)
+            read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{c.ident.field(fp.field)}", names)
         w.line("r.leave();")
     w.blank()
     write_verify(w, c, s, names)
@@ -607,7 +606,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         if not bounded:
             w.line(f'w.enter("{q}");')
         for f in s.all_fields:
-            final_write(w, c, f.type, f"v.{field_name(f)}", names, f.name)
+            final_write(w, c, f.type, f"v.{c.ident.field(f)}", names, f.name)
         if not bounded:
             w.line("w.leave();")
     w.blank()
@@ -623,9 +622,9 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line(f"r.enter({s.decode_cost});")
         for step in plan.final_steps:
             if isinstance(step, FieldPlan):
-                final_read_field(w, c, step.field, f"v.{field_name(step.field)}", names)
+                final_read_field(w, c, step.field, f"v.{c.ident.field(step.field)}", names)
             else:
-                final_run(w, c, step, names, lambda f, at: read_field(w, c, f, at, at, f"v.{field_name(f)}", names))
+                final_run(w, c, step, names, lambda f, at: read_field(w, c, f, at, at, f"v.{c.ident.field(f)}", names))
         w.line("r.leave();")
     w.blank()
     w.line("/**")
@@ -847,7 +846,6 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """reset() and fbeDefaults(v, from): the schema's defaults of the fields, what fbeRead gives the
     fields a shorter (older) body does not hold, as a new value has them (collections emptied in
     place)."""
-    from fbec.targets.java import field_name
     own = [f for f in s.all_fields if f.owner == s.qualified]
     w.line("/** Sets every field to the schema's default, as a new value has them (collections emptied in place). */")
     if s.base is not None:
@@ -863,7 +861,7 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.line("/** Sets the own fields from the from-th on to the schema's defaults. */")
     with w.block(f"private static void fbeDefaults({name} v, int from) {{", "}"):
         for k, f in enumerate(own):
-            target = f"v.{field_name(f)}"
+            target = f"v.{c.ident.field(f)}"
             with w.block(f"if (from <= {k}) {{", "}"):
                 if isinstance(f.type, (ir.Sequence, ir.Mapping)):
                     w.line(f"{target}.clear();")

@@ -204,7 +204,7 @@ def id_field(s: ir.Struct) -> ir.Field | None:
 
 
 def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
-    from fbec.targets.java import Context, field_name
+    from fbec.targets.java import Context
     c = Context(schema, package, options.package_prefix)
     w = CodeWriter(options)
     name = "FinalClient" if final else "Client"
@@ -249,7 +249,7 @@ def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool
                             f = id_field(schema.struct(d.type))
                             assert f is not None
                             glob = "true" if d.type in global_rejects else "false"
-                            with w.block(f"if (!requests.answer(value.{field_name(f)}, value, {glob})) {{", "}"):
+                            with w.block(f"if (!requests.answer(value.{c.ident.field(f)}, value, {glob})) {{", "}"):
                                 w.line("notify.onReceive(value);")
                         else:
                             w.line("notify.onReceive(value);")
@@ -298,12 +298,12 @@ def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool
                 w.line(" */")
                 future = c.use("java.util.concurrent.CompletableFuture")
                 with w.block(f"public {future}<{r}> request({t} value, long timeoutMillis) {{", "}"):
-                    w.line(f"{future}<{r}> response = requests.add(value.{field_name(f)}, {r}.class, "
+                    w.line(f"{future}<{r}> response = requests.add(value.{c.ident.field(f)}, {r}.class, "
                            f"{c.use('java.util.Set')}.of({', '.join(rejected)}), timeoutMillis);")
                     with w.block("try {", f"}} catch ({io_exception} e) {{"):
                         w.line("sender.send(value);")
                     with w.block("", "}"):
-                        w.line(f"requests.fail(value.{field_name(f)}, e);")
+                        w.line(f"requests.fail(value.{c.ident.field(f)}, e);")
                     w.line("return response;")
             else:
                 w.line("/**")

@@ -65,7 +65,6 @@ def text_value(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> N
 
 
 def write_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
-    from fbec.targets.java import field_name
     names = Names()
     w.line("/** @return this value in the original's text form (docs/format.md 9) */")
     w.line("@Override")
@@ -94,6 +93,6 @@ def write_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             if f.hidden:
                 w.line('t.append("***");')
             else:
-                text_value(w, c, f.type, f"v.{field_name(f)}", names)
+                text_value(w, c, f.type, f"v.{c.ident.field(f)}", names)
         w.line("t.append(')');")
     w.blank()

@@ -1,0 +1,130 @@
+"""How a schema name becomes a Java identifier: the one place of the target's renaming rule
+(docs/java.md "Names", docs/targets.md "Names").
+
+A name keeps its spelling unless it clashes in its scope; then it gets a trailing underscore,
+another while the result still clashes (base.scope_idents). The scopes:
+
+* a Java package (one schema package): its classes, clear of Java's keywords, the classes the
+  generated code uses by their simple name (java.lang's, the imported java.util and runtime
+  classes, the protocol classes of the package), the locals and parameters of generated methods
+  (a local hides a class of its name) and the fresh locals the generators number (`e1`, `n2`...);
+* a struct's class: its fields, clear of the keywords, its static members, the classes the
+  generated code uses by their simple name, the classes of its own package (referred to by their
+  simple name) and the first part of every Java package in the schema (others' classes are
+  referred to by their full name): Java takes a name in an expression (`side.buy`,
+  `Long.compare`, `org.example.market.Side`) for a field of the class before a class or a
+  package, so such a field would hide them. A base class's fields are the derived class's too;
+* an enum or flags class: its constants, clear of the keywords, its `value` field and the
+  classes its code uses by their simple name.
+
+Package names: each part of the domain and the package that is a keyword gets a trailing
+underscore. JSON member names and the text form keep the schema's names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from fbec.model import ir
+from fbec.targets.base import scope_idents
+
+KEYWORDS = frozenset({
+    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
+    "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if",
+    "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "package", "private",
+    "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this",
+    "throw", "throws", "transient", "try", "void", "volatile", "while", "true", "false", "null", "var",
+    "record", "yield", "sealed", "permits", "non-sealed", "_",
+})
+# Classes the generated code uses by their simple name (java.lang's, the imported ones, the runtime's,
+# the protocol classes of --proto).
+CLASSES = frozenset({
+    "Object", "String", "Boolean", "Byte", "Character", "Short", "Integer", "Long", "Float", "Double",
+    "Math", "System", "Override", "SuppressWarnings", "Deprecated", "Comparable", "Class",
+    "List", "ArrayList", "LinkedList", "Set", "TreeSet", "Map", "TreeMap", "LinkedHashMap", "Arrays",
+    "Objects", "Comparator", "Collection", "UUID", "BigDecimal", "Compare", "Decimals", "DecodeException",
+    "EncodeException", "Limits", "Reader", "Writer", "Timestamps", "Uuids", "Utf8", "FrameReceiver",
+    "FrameSender", "FrameException", "OutputStream", "IOException", "Text", "StringBuilder", "JsonWriter",
+    "JsonReader",
+    "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
+    "Client", "FinalClient", "Requests", "CompletableFuture",
+})
+# The locals and parameters of generated methods (a class of such a name would be hidden by them) and
+# the stems the generators number fresh locals from (models.Names: `e1`, `n2`...).
+LOCALS = frozenset({
+    "a", "b", "c", "e", "h", "j", "n", "o", "r", "v", "w", "base", "slot", "data", "offset", "length", "limits",
+    "other", "value", "from", "name", "text",
+})
+FRESH_LOCAL = re.compile(r"(?:e|i|k|key|m|n|p|s|seen|t|v|x)[0-9]+")
+# Static members of generated structs: a field of such a name is renamed.
+STRUCT_MEMBERS = frozenset({"TYPE_ID", "KEY_ORDER"})
+# The field of generated enum and flags classes: a constant of such a name is renamed.
+ENUM_MEMBERS = frozenset({"value"})
+
+
+def keyword_free(name: str) -> str:
+    """One part of a Java package name (a keyword gets a trailing underscore)."""
+    return name + "_" if name in KEYWORDS else name
+
+
+def java_package(p: ir.Package, prefix: str = "") -> str:
+    """The Java package of a schema package: its domain, then its name (`com.chronoxor.proto`),
+    after prefix when one is given (fbec --package-prefix: `bench.com.chronoxor.proto`)."""
+    parts = (prefix.split(".") if prefix else []) + (p.domain.split(".") if p.domain else []) + [p.name]
+    return ".".join(keyword_free(x) for x in parts)
+
+
+def _type_taken(name: str) -> bool:
+    return name in KEYWORDS or name in CLASSES or name in LOCALS or FRESH_LOCAL.fullmatch(name) is not None
+
+
+class Idents:
+    """The identifiers of one schema's names, each scope worked out once, when first asked."""
+
+    def __init__(self, schema: ir.Schema, prefix: str = "") -> None:
+        self.schema = schema
+        self.prefix = prefix
+        self._types: dict[str, dict[str, str]] = {}
+        self._fields: dict[str, dict[str, str]] = {}
+        self._values: dict[str, dict[str, str]] = {}
+        self._roots = frozenset(java_package(p, prefix).partition(".")[0] for p in schema.packages)
+
+    def package(self, name: str) -> str:
+        """The Java package of a schema package."""
+        return java_package(self.schema.package(name), self.prefix)
+
+    def _package_types(self, package: str) -> dict[str, str]:
+        if package not in self._types:
+            p = self.schema.package(package)
+            names = [e.name for e in (*p.enums, *p.flags)] + [s.name for s in p.structs]
+            wanted = [(name, name) for name in names]
+            self._types[package] = scope_idents(wanted, _type_taken)
+        return self._types[package]
+
+    def type(self, qualified: str) -> str:
+        """A type's class name (its simple name, in its package)."""
+        package, _, name = qualified.rpartition(".")
+        return self._package_types(package)[name]
+
+    def qualified_type(self, qualified: str) -> str:
+        """A type's class by its full name (`com.chronoxor.proto.Order`)."""
+        return f"{self.package(qualified.rpartition('.')[0])}.{self.type(qualified)}"
+
+    def field(self, f: ir.Field) -> str:
+        """A field's name (in every class that has it: the struct that declares it decides)."""
+        if f.owner not in self._fields:
+            s = self.schema.struct(f.owner)
+            taken = set(KEYWORDS | STRUCT_MEMBERS | CLASSES | self._roots)
+            taken |= set(self._package_types(s.qualified.rpartition(".")[0]).values())
+            if s.base is not None:
+                taken |= {self.field(g) for g in self.schema.struct(s.base).all_fields}
+            self._fields[f.owner] = scope_idents(((g.name, g.name) for g in s.fields), taken.__contains__)
+        return self._fields[f.owner][f.name]
+
+    def value(self, qualified: str, name: str) -> str:
+        """An enum or flags value's constant in its class."""
+        if qualified not in self._values:
+            e = self.schema.enum(qualified)
+            taken = KEYWORDS | ENUM_MEMBERS | CLASSES
+            self._values[qualified] = scope_idents(((v.name, v.name) for v in e.values), taken.__contains__)
+        return self._values[qualified][name]
