@@ -8,8 +8,13 @@
 #   make conformance-build-java  build the Java testee (build/conformance/java/java_testee; JDK 17 and Maven)
 #   make conformance-build-js  build the JavaScript/TypeScript testee (build/conformance/js/js_testee; mk/js.mk)
 #   make conformance-build-kotlin  build the Kotlin testee (build/conformance/kotlin/kotlin_testee; JDK 17 and Maven)
+#   make agreement N=100000 [SEED=7]  N mutated and amplified binary roots through every built testee
+#                      (conformance/agreement.py): the accept/refuse table per testee and every
+#                      disagreement (make conformance runs a few hundred: tests/conformance/test_agreement.py)
 .PHONY: conformance conformance-build conformance-build-go conformance-build-java conformance-build-js test-conformance
-.PHONY: conformance-build-kotlin
+.PHONY: conformance-build-kotlin agreement
+N ?= 100000
+SEED ?= 7
 TEST_TARGETS += test-conformance
 CONFORMANCE_BUILD ?= build/conformance/testee
 
@@ -38,3 +43,6 @@ conformance: venv conformance-build conformance-build-go conformance-build-java 
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/conformance
 
 test-conformance: conformance
+
+agreement: venv
+	nice $(PYTHON) conformance/agreement.py -n $(N) --seed $(SEED)

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "conformance"))
 
+from agreement import has_hash
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 # imported under another name: pytest would collect a module-level `test*` function as a test
@@ -48,23 +49,6 @@ def testees():
         t.close()
 
 
-def has_hash(qualified: str, seen: frozenset = frozenset()) -> bool:
-    """Hash containers have no defined order: such values are compared as values, not bytes."""
-    from fbec.model import ir
-
-    def walk(t: ir.Type) -> bool:
-        if isinstance(t, ir.Mapping) and t.kind == "hash":
-            return True
-        if isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):
-            return walk(t.element)
-        if isinstance(t, ir.Mapping):
-            return walk(t.key) or walk(t.value)
-        if isinstance(t, ir.StructRef) and t.name not in seen:
-            return has_hash(t.name, seen | {qualified})
-        return False
-    return any(walk(f.type) for f in schema.struct(qualified).all_fields)
-
-
 def ask(testee: Testee, qualified: str, fmt_in: str, payload: Any, fmt_out: str) -> dict[str, Any]:
     package, _, name = qualified.rpartition(".")
     return testee.ask({"package": package, "type": name, "input": {"format": fmt_in, "payload": payload},
@@ -78,7 +62,7 @@ def ask(testee: Testee, qualified: str, fmt_in: str, payload: Any, fmt_out: str)
 @given(data=st.data())
 def test_every_language_reads_what_every_language_writes(testees, qualified, data):
     value = data.draw(strategies.struct(qualified), label="value")
-    unordered = has_hash(qualified)
+    unordered = has_hash(schema, qualified)
     for fmt in ("versioned", "final", "json"):
         written_by = {name: ask(t, qualified, "value", value, fmt) for name, t in testees.items()}
         # a testee that does not support a request yet answers "skipped"

@@ -24,17 +24,6 @@ from fbe_testlib import generate_into, load_modules
 
 
 @pytest.fixture(scope="module")
-def testees():
-    commands = runner.testee_commands()
-    if len(commands) < 2:
-        pytest.skip("fewer than two conformance testees are built (make conformance-build)")
-    running = {name: runner.Testee(name, cmd, 20.0) for name, cmd in commands.items()}
-    yield running
-    for t in running.values():
-        t.close()
-
-
-@pytest.fixture(scope="module")
 def modules(tmp_path_factory: pytest.TempPathFactory) -> Any:
     out = tmp_path_factory.mktemp("everything_budget")
     generate_into(REPO / "schemas" / "tests" / "everything.fbe", out)
