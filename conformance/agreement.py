@@ -390,6 +390,15 @@ def drive(testees: dict[str, Testee], inputs: Sequence[Input], verify: bool = Tr
     answers: dict[str, list[Answer]] = {name: [] for name in testees}
 
     def work(name: str) -> None:
+        testee, timeout = testees[name], testees[name].timeout
+        testee.timeout = max(timeout, 120.0)    # the start-up (Python generates its code) is no answer's time
+        try:
+            if inputs:
+                testee.ask(Input("warm-up", inputs[0].seed, "", inputs[0].seed.data).request())
+        except TesteeError:
+            pass
+        finally:
+            testee.timeout = timeout
         for i, inp in enumerate(inputs):
             answers[name].append(ask(testees[name], inp, verify, measure))
             if progress and (i + 1) % 5000 == 0:
@@ -410,6 +419,8 @@ class Disagreement:
     input: Input
     kind: str                # verdict | value | verify | failed
     answers: dict[str, Answer] = field(default_factory=dict)
+    where: str = ""          # value: the field path where the values written back first differ (@N: byte N)
+    what: str = ""           # value: the schema type there ("decimal in a vector")
 
     def signature(self) -> str:
         """The shape of the disagreement, to group alike ones: who said what."""
@@ -424,8 +435,42 @@ class Disagreement:
                 groups[a.verdict].append(name)
             if a.verify is not None:
                 groups["verify≠deserialize"].append(name)
-        return f"{self.input.seed.package}.{self.input.seed.type} {self.input.seed.fmt} {self.kind}: " + \
-            "; ".join(f"{k} {','.join(v)}" for k, v in sorted(groups.items()))
+        what = f" of {self.what}" if self.what else ""
+        return f"{self.kind}{what}: " + "; ".join(f"{k} {','.join(v)}" for k, v in sorted(groups.items()))
+
+
+def path_type(schema: Any, qualified: str, path: str) -> str:
+    """The schema type at a field path of a value description ("f10[1][1].f30": "decimal in a map's values")."""
+    from fbec.model import ir
+    t: Any = None
+    s = schema.struct(qualified)
+    inside: list[str] = []
+    entry: Any = None                       # a map entry: the next index picks its key (0) or value (1)
+    for name, index in re.findall(r"([^.\[\]]+)|\[([0-9]+)\]", path):
+        while isinstance(t, ir.Optional_):
+            t = t.element
+        if name:
+            if t is not None:
+                s = schema.struct(t.name)
+            f = next((f for f in s.all_fields if f.name == name), None)
+            if f is None:
+                return ""
+            t = f.type
+            continue
+        if entry is not None:
+            inside.append(f"a {entry.kind} {'key' if index == '0' else 'value'}")
+            t, entry = (entry.key if index == "0" else entry.value), None
+            continue
+        if isinstance(t, ir.Mapping):
+            entry = t
+        elif isinstance(t, (ir.Array, ir.Sequence)):
+            inside.append(f"a {t.kind}")
+            t = t.element
+    while isinstance(t, ir.Optional_):
+        t = t.element
+    if t is None or entry is not None:
+        return ""
+    return getattr(t, "name", t.kind) + "".join(f" in {x}" for x in reversed(inside[-1:]))
 
 
 VOLATILE = ("utc", "uuid1", "uuid4")       # field defaults that differ on every read (docs/ir.md)
@@ -486,7 +531,12 @@ def value_difference(inp: Input, outputs: dict[str, str]) -> str | None:
     texts = Counter(json.dumps(v, sort_keys=True) for v in values.values())
     if len(texts) == 1:
         # the same values: a hash in another order and new uuids agree; other bytes do not
-        return "bytes of the same value" if len(set(raw.values())) == 1 and not unordered else None
+        if len(set(raw.values())) > 1 or unordered:
+            return None
+        first, *others = (base64.b64decode(o) for o in outputs.values())
+        at = min(next((i for i, (x, y) in enumerate(zip(first, o)) if x != y), min(len(first), len(o)))
+                 for o in others if o != first)
+        return f"@{at}"
     common = json.loads(texts.most_common(1)[0][0])
     for v in values.values():
         d = _first_difference(common, v) or _first_difference(v, common)
@@ -506,10 +556,15 @@ def compare(inputs: Sequence[Input], answers: dict[str, list[Answer]]) -> list[D
         elif len(verdicts) > 1:
             kind = "verdict"
         elif verdicts == {"accept"} and (where := value_difference(inp, {n: a.detail for n, a in got.items()})):
-            kind = "value at " + re.sub(r"\[[0-9]+\]", "[]", where)
+            kind = "value"
         elif any(a.verify is not None for a in got.values()):
             kind = "verify"
-        if kind is not None:
+        if kind == "value":
+            path = where.partition(" ")[0]
+            what = "a field, as other bytes of the same value" if path.startswith("@") else \
+                path_type(_codec(inp.seed.schema).ir, f"{inp.seed.package}.{inp.seed.type}", path)
+            out.append(Disagreement(inp, kind, got, where, what))
+        elif kind is not None:
             out.append(Disagreement(inp, kind, got))
     return out
 
@@ -523,7 +578,8 @@ def _short(text: str, limit: int = 120) -> str:
 def describe(d: Disagreement, full: bool = False) -> str:
     inp = d.input
     hexed = inp.data.hex()
-    lines = [f"{inp.id} [{d.kind}] {inp.seed.package}.{inp.seed.type} {inp.seed.fmt}, seed {inp.seed.name}: {inp.how}",
+    at = f" at {d.where}" if d.where else ""
+    lines = [f"{inp.id} [{d.kind}{at}] {inp.seed.package}.{inp.seed.type} {inp.seed.fmt}, seed {inp.seed.name}: {inp.how}",
              f"  input ({len(inp.data)} bytes): {hexed if full or len(hexed) <= 240 else hexed[:240] + '...'}"]
     for name, a in sorted(d.answers.items()):
         detail = a.detail
@@ -595,6 +651,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "reads above the bound of docs/limits.md")
     ap.add_argument("--show", type=int, default=3, help="examples shown per kind of disagreement (default 3)")
     ap.add_argument("--full", action="store_true", help="show inputs and answers in full")
+    ap.add_argument("--save", metavar="FILE", help="write every disagreement to FILE (JSON lines)")
     args = ap.parse_args(argv)
 
     commands = testee_commands()
@@ -624,6 +681,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n### {len(ds)} x {sig}")
         for d in ds[:args.show]:
             print(describe(d, args.full))
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as f:
+            for d in disagreements:
+                f.write(json.dumps({"id": d.input.id, "type": f"{d.input.seed.package}.{d.input.seed.type}",
+                                    "format": d.input.seed.fmt, "seed": d.input.seed.name, "how": d.input.how,
+                                    "input": d.input.data.hex(), "kind": d.kind, "where": d.where, "what": d.what,
+                                    "answers": {n: [a.verdict, a.detail, a.verify] for n, a in d.answers.items()}})
+                        + "\n")
     heavy = over_bound(inputs, answers)
     if args.measure:
         print(f"\nagreement: {len(heavy)} reads above {limits.PEAK_RATIO} x the input + {limits.PEAK_SLACK} bytes")

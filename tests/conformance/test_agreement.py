@@ -46,7 +46,7 @@ def test_compare_finds_every_kind_of_disagreement():
     same = {"a": _answer("accept", seed.data), "b": _answer("accept", seed.data)}
     cases = {
         "verdict": {"a": _answer("accept", seed.data), "b": _answer("refuse")},
-        "value at": {"a": _answer("accept", seed.data), "b": _answer("accept", seed.data[:-1] + b"\x01")},
+        "value": {"a": _answer("accept", seed.data), "b": _answer("accept", seed.data[:-1] + b"\x01")},
         "verify": {"a": _answer("refuse"), "b": _answer("refuse", verify="verify answered ...")},
         "failed": {"a": _answer("refuse"), "b": _answer("failed")},
     }
