@@ -144,18 +144,20 @@ def signed_flags() -> list[LimitCase]:
     ]
 
 
-def set_order() -> list[LimitCase]:
-    """Sets are written in ascending order, whatever order they were read in."""
-    s = "set order"
+def container_order() -> list[LimitCase]:
+    """Sets and maps are written in ascending order (as std::set and std::map), whatever order they were
+    read in."""
+    s = "container order"
     return [
-        _case(s, "bytes", _json("test", "StructSet", '{"f1":[168,3,167]}'), '"f1":[3,167,168]'),
-        _case(s, "enums", _json("test", "StructSet", '{"f2":[2,1]}'), '"f2":[1,2]'),
-        _case(s, "structs", _json("test", "StructSet", '{"f4":[{"id":5},{"id":-2}]}'), '"f4":[{"id":-2,',
+        _case(s, "set-bytes", _json("test", "StructSet", '{"f1":[168,3,167]}'), '"f1":[3,167,168]'),
+        _case(s, "set-enums", _json("test", "StructSet", '{"f2":[2,1]}'), '"f2":[1,2]'),
+        _case(s, "set-structs", _json("test", "StructSet", '{"f4":[{"id":5},{"id":-2}]}'), '"f4":[{"id":-2,',
               '},{"id":5,'),
+        _case(s, "map-keys", _json("test", "StructMap", '{"f1":{"2":1,"-1":2,"1":3}}'), '"f1":{"-1":2,"1":3,"2":1}'),
     ]
 
 
-RULES: tuple[Callable[[], list[LimitCase]], ...] = (fixed_arrays,)
+RULES: tuple[Callable[[], list[LimitCase]], ...] = (fixed_arrays, signed_flags, container_order)
 
 
 def json_cases() -> list[LimitCase]:

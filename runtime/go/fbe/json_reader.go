@@ -774,30 +774,6 @@ func (r *JSONReader) Uint(hi uint64, field string) uint64 {
 	return v
 }
 
-// Bits64 reads a JSON integer in -2^63..2^64-1 as its 64 low bits (flags of an int64 type).
-func (r *JSONReader) Bits64(field string) uint64 {
-	text, ok := r.number("integer", field)
-	if !ok {
-		return 0
-	}
-	if !isInteger(text) {
-		r.Fail("expected integer, got "+string(text), field, r.tokStart)
-		return 0
-	}
-	if text[0] == '-' {
-		v, err := strconv.ParseInt(string(text), 10, 64)
-		if err != nil {
-			r.Fail(string(text)+" is out of range", field, r.tokStart)
-		}
-		return uint64(v)
-	}
-	v, err := strconv.ParseUint(string(text), 10, 64)
-	if err != nil {
-		r.Fail(string(text)+" is out of range", field, r.tokStart)
-	}
-	return v
-}
-
 // Char reads a char: its byte value 0..255, or the original's signed-char
 // output for bytes from 0x80 (4294967168..4294967295).
 func (r *JSONReader) Char(field string) byte {
@@ -1021,19 +997,6 @@ func (r *JSONReader) KeyUint(key string, hi uint64, field string) uint64 {
 		return 0
 	}
 	return v
-}
-
-// KeyBits64 is an int64 flags key, -2^63..2^64-1, as its 64 low bits.
-func (r *JSONReader) KeyBits64(key, field string) uint64 {
-	text, ok := keyInteger(key)
-	if ok && strings.HasPrefix(text, "-") {
-		return uint64(r.KeyInt(key, math.MinInt64, math.MaxInt64, field))
-	}
-	if !ok {
-		r.Fail("invalid integer key \""+key+"\"", field, r.tokStart)
-		return 0
-	}
-	return r.KeyUint(key, math.MaxUint64, field)
 }
 
 // KeyChar is a char key: 0..255, or the original's signed form -128..-1.

@@ -56,6 +56,40 @@ func SortedKeys[K comparable, V any](m map[K]V, compare func(a, b K) int) []K {
 	return keys
 }
 
+// Sorted is a set as it is written: s when its elements come in ascending order by compare,
+// else a sorted copy, so that a set is written in ascending order (as std::set, as every language
+// writes it: docs/limits.md 7) whatever order it was built or read in.
+func Sorted[T any](s []T, compare func(a, b T) int) []T {
+	if slices.IsSortedFunc(s, compare) {
+		return s
+	}
+	return slices.SortedFunc(slices.Values(s), compare)
+}
+
+// SortedBy is Sorted of elements ordered through pointers (CompareBytes, a struct's FBEKeyCompare).
+func SortedBy[T any](s []T, compare func(a, b *T) int) []T {
+	for k := 1; k < len(s); k++ {
+		if compare(&s[k-1], &s[k]) > 0 {
+			out := slices.Clone(s)
+			slices.SortFunc(out, func(a, b T) int { return compare(&a, &b) })
+			return out
+		}
+	}
+	return s
+}
+
+// SortedPairs is Sorted of a map held as pairs (keys of bytes or structs), by its keys.
+func SortedPairs[K, V any](s []Pair[K, V], compare func(a, b *K) int) []Pair[K, V] {
+	for k := 1; k < len(s); k++ {
+		if compare(&s[k-1].Key, &s[k].Key) > 0 {
+			out := slices.Clone(s)
+			slices.SortFunc(out, func(a, b Pair[K, V]) int { return compare(&a.Key, &b.Key) })
+			return out
+		}
+	}
+	return s
+}
+
 // CompareChar orders char values as C++'s signed char (0x80..0xFF first), as the original's sets and maps.
 func CompareChar(a, b byte) int { return cmp.Compare(int8(a), int8(b)) }
 

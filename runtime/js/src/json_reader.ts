@@ -356,17 +356,6 @@ export class JsonReader {
     return this.integer(v, lo, hi, field);
   }
 
-  /** Flags of a signed wire type: the signed or the unsigned form of their bits. */
-  bits(v: unknown, bitsWide: number, field: string): number {
-    const x = this.integer(v, -(1n << BigInt(bitsWide - 1)), (1n << BigInt(bitsWide)) - 1n, field);
-    return Number(BigInt.asIntN(bitsWide, x));
-  }
-
-  /** 64-bit flags of a signed wire type: the signed or the unsigned form of their bits. */
-  bits64(v: unknown, field: string): bigint {
-    return BigInt.asIntN(64, this.integer(v, -(1n << 63n), (1n << 64n) - 1n, field));
-  }
-
   /** A char: 0..255, or the original's signed-char output 4294967168..4294967295. */
   char(v: unknown, field: string): number {
     const text = numberText(v);
@@ -495,15 +484,6 @@ export class JsonReader {
 
   keyInt64(k: string, lo: bigint, hi: bigint, field: string): bigint {
     return this.keyInteger(k, lo, hi, field);
-  }
-
-  keyBits(k: string, bitsWide: number, field: string): number {
-    const x = this.keyInteger(k, -(1n << BigInt(bitsWide - 1)), (1n << BigInt(bitsWide)) - 1n, field);
-    return Number(BigInt.asIntN(bitsWide, x));
-  }
-
-  keyBits64(k: string, field: string): bigint {
-    return BigInt.asIntN(64, this.keyInteger(k, -(1n << 63n), (1n << 64n) - 1n, field));
   }
 
   keyChar(k: string, field: string): number {

@@ -270,6 +270,28 @@ def first_char(item: tuple[int, Any]) -> int:
     return c - 256 if c >= 0x80 else c
 
 
+def _signed(bits: int) -> tuple[Callable[[int], int], Callable[[tuple[int, Any]], int]]:
+    """For flags of a signed type, which Python holds unsigned (an ``IntFlag`` has no negative members):
+    the value as the signed number it is (the JSON number, the sort key of std::set / std::map), and the
+    sort key of map items keyed by such flags."""
+    top, full = 1 << (bits - 1), 1 << bits
+
+    def signed(v: int) -> int:
+        return v - full if v >= top else int(v)
+
+    def first_signed(item: tuple[int, Any]) -> int:
+        v = item[0]
+        return v - full if v >= top else v
+
+    return signed, first_signed
+
+
+signed8, first_signed8 = _signed(8)
+signed16, first_signed16 = _signed(16)
+signed32, first_signed32 = _signed(32)
+signed64, first_signed64 = _signed(64)
+
+
 def write_plain_seq(w: bytearray, fmt: str, values: Any) -> None:
     """Append ``u32 count`` and the packed values (one fixed-size format character)."""
     n = len(values)

@@ -967,13 +967,17 @@ class _Items(_Node):
         e = self.e
         return [e.undesc(x, f"{where}[{i}]") for i, x in enumerate(_list(d, where))]
 
+    def ordered(self, v: list[Any]) -> list[Any]:
+        """The elements in the order every writer writes them (a set's ascending, as std::set)."""
+        return v
+
     def json(self, v: Any, depth: int) -> str:
         e = self.e
-        return "[" + ",".join(e.json(x, depth) for x in v) + "]"
+        return "[" + ",".join(e.json(x, depth) for x in self.ordered(v)) + "]"
 
     def text(self, v: Any) -> str:
         e = self.e
-        inner = ",".join(_texted(e, x) for x in v)
+        inner = ",".join(_texted(e, x) for x in self.ordered(v))
         return f"[{len(v) if self.length is None else self.length}]{self.left}{inner}{self.right}"
 
 
@@ -1035,6 +1039,9 @@ class _Sequence(_Items, _Counted):
         self.cost = ir.element_cost(t.element)
         self.final_min = t.element.final_min_size
 
+    def ordered(self, v: list[Any]) -> list[Any]:
+        return _sorted(v, self.e) if self.set else v
+
     def vbody(self, r: Reader, base: int, v: int, field: str) -> list[Any]:
         e = self.e
         n = read_count(r, v, e.size, self.cost, field)
@@ -1055,8 +1062,7 @@ class _Sequence(_Items, _Counted):
         items = _list(v, where)
         if self.set:
             _distinct_written(items, self.e, where, "two elements are the same")
-            items = _sorted(items, self.e)
-        return items
+        return self.ordered(items)
 
     def vwrite(self, w: bytearray, base: int, pos: int, v: Any, where: str, depth: int) -> None:
         e = self.e
@@ -1135,9 +1141,11 @@ class _Mapping(_Counted):
     def written(self, v: Any, where: str) -> list[tuple[Any, Any]]:
         pairs = _pairs(v, where)
         _distinct_written([k for k, _ in pairs], self.k, where, "two entries have the same key")
-        if self.map:
-            pairs = _sorted_pairs(pairs, self.k)
-        return pairs
+        return self.ordered(pairs)
+
+    def ordered(self, pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+        """The entries in the order every writer writes them (a map's by ascending key, as std::map)."""
+        return _sorted_pairs(pairs, self.k) if self.map else pairs
 
     def vwrite(self, w: bytearray, base: int, pos: int, v: Any, where: str, depth: int) -> None:
         kn, vn = self.k, self.v
@@ -1172,8 +1180,8 @@ class _Mapping(_Counted):
         kn, vn = self.k, self.v
         if self.struct_keys:
             # a struct is not a member name: an array of [key, value] pairs (as the C++ runtime)
-            return jsonfmt.json_pairs([kn.json(a, depth) + "," + vn.json(b, depth) for a, b in v])
-        return "{" + ",".join(kn.json_key(a) + ":" + vn.json(b, depth) for a, b in v) + "}"  # enums: the number
+            return jsonfmt.json_pairs([kn.json(a, depth) + "," + vn.json(b, depth) for a, b in self.ordered(v)])
+        return "{" + ",".join(kn.json_key(a) + ":" + vn.json(b, depth) for a, b in self.ordered(v)) + "}"  # enums: the number
 
     def from_json(self, v: Any, where: str, b: Budget) -> Any:
         kn, vn = self.k, self.v
@@ -1188,7 +1196,7 @@ class _Mapping(_Counted):
 
     def text(self, v: Any) -> str:
         kn, vn = self.k, self.v
-        inner = ",".join(_texted(kn, a) + "->" + _texted(vn, b) for a, b in v)
+        inner = ",".join(_texted(kn, a) + "->" + _texted(vn, b) for a, b in self.ordered(v))
         return f"[{len(v)}]{self.left}{inner}{self.right}"
 
 

@@ -8,7 +8,16 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.go.models import Names, compare, is_decimal, refuse_repeated, repeated_call, sorted_keys, stops
+from fbec.targets.go.models import (
+    Names,
+    compare,
+    in_order,
+    is_decimal,
+    refuse_repeated,
+    repeated_call,
+    sorted_keys,
+    stops,
+)
 from fbec.targets.go.nesting import check
 
 if TYPE_CHECKING:
@@ -87,6 +96,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Name
         if isinstance(t, ir.Sequence):
             raw.flush()
             refuse_repeated(w, c, t, x, field, "j")
+            x = in_order(w, c, t, x, names)
         raw("[")
         raw.flush()
         with w.block(f"for {i} := range {x} {{", "}"):
@@ -115,6 +125,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Name
         i = names("i")
         raw.flush()
         refuse_repeated(w, c, t, x, field, "j")
+        x = in_order(w, c, t, x, names)
         raw("[")
         raw.flush()
         inner = [f"j.UnwindIndex({i})", *unwind]
@@ -132,6 +143,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Name
         i = names("i")
         raw.flush()
         refuse_repeated(w, c, t, x, field, "j")
+        x = in_order(w, c, t, x, names)
         raw("{")
         raw.flush()
         with w.block(f"for {i} := range {x} {{", "}"):
@@ -188,15 +200,11 @@ def primitive_read(c: Context, t: ir.Primitive, dst: str, f: str) -> str:
 
 def enum_read(c: Context, t: ir.EnumRef, f: str, key: str | None = None) -> str:
     """The expression reading an enum or flags value (or, with key, a map key's text): its number in
-    the wire type's range; flags of a signed type also take the unsigned form of their bits."""
+    the wire type's range (docs/limits.md 7: the unsigned form of a signed type's flags is refused)."""
     lo, hi = ir.PRIMITIVES[t.wire].range or (0, 0)
     of = "Key" if key is not None else ""
     text = f"{key}, " if key is not None else ""
     if t.wire in SIGNED:
-        if t.kind == "flags":
-            if t.wire == "int64":
-                return f"{c.type(t)}(r.{of}Bits64({text}{f}))"
-            hi = (1 << (8 * t.size)) - 1
         return f"{c.type(t)}(r.{of}Int({text}{lo}, {hi}, {f}))"
     return f"{c.type(t)}(r.{of}Uint({text}{hi}, {f}))"
 
@@ -348,6 +356,9 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
     elif isinstance(t, (ir.Array, ir.Sequence)):
         opening, closing = ir.TEXT_BRACKETS[t.kind]
         i = names("i")
+        if isinstance(t, ir.Sequence) and t.kind == "set":
+            raw.flush()
+            x = in_order(w, c, t, x, names)
         raw.line(f't.Count(len({x}), "{opening}")')
         with w.block(f"for {i} := range {x} {{", "}"):
             with w.block(f"if {i} > 0 {{", "}"):
@@ -357,6 +368,9 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
         raw(closing)
     else:
         opening, closing = ir.TEXT_BRACKETS[t.kind]
+        if not c.comparable(t.key):
+            raw.flush()
+            x = in_order(w, c, t, x, names)
         raw.line(f't.Count(len({x}), "{opening}")')
         if c.comparable(t.key):
             i, k, v = names("i"), names("k"), names("x")

@@ -118,6 +118,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
                         [f"w.UnwindIndex({i})", *unwind])
     elif isinstance(t, ir.Sequence):
         refuse_repeated(w, c, t, value, field, "w")
+        value = in_order(w, c, t, value, names)
         e, i = names("e"), names("i")
         w.line(f"{e} := w.Vector({base}, {slot}, len({value}), {t.element.size})")
         with w.block(f"for {i} := range {value} {{", "}"):
@@ -125,6 +126,7 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
                         [f"w.UnwindIndex({i})", *unwind])
     else:
         refuse_repeated(w, c, t, value, field, "w")
+        value = in_order(w, c, t, value, names)
         keys = sorted_keys(w, c, t, value, field, "w", names) if c.comparable(t.key) else ""
         item = t.item_size
         e, i = names("e"), names("i")
@@ -189,6 +191,24 @@ def refuse_repeated(w: CodeWriter, c: Context, t: ir.Type, value: str, field: st
     with w.block(f"if i, k := {call}; k >= 0 {{", "}"):
         w.line(f'{writer}.Same{"Elements" if isinstance(t, ir.Sequence) else "Keys"}("{field}", i, k)')
         w.line("return")
+
+
+def in_order(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, value: str, names: Names) -> str:
+    """A set, or a map held as pairs, in the order it is written: ascending by element or key, as
+    std::set and std::map (docs/limits.md 7), whatever order the slice holds (fbe.Sorted and its kin:
+    the slice itself when it is in order, else a sorted copy). Anything else as it is."""
+    if isinstance(t, ir.Sequence) and t.kind == "set":
+        order = f"{c.rt('Sorted')}({value}, {compare(c, t.element)})" if c.comparable(t.element) else \
+            None if c.order_func(t.element) is None else f"{c.rt('SortedBy')}({value}, {c.order_func(t.element)})"
+    elif isinstance(t, ir.Mapping) and t.kind == "map" and not c.comparable(t.key) and c.order_func(t.key):
+        order = f"{c.rt('SortedPairs')}({value}, {c.order_func(t.key)})"
+    else:
+        return value
+    if order is None:
+        return value
+    s = names("s")
+    w.line(f"{s} := {order}")
+    return s
 
 
 def can_fail(c: Context, t: ir.Type) -> bool:
@@ -341,12 +361,14 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, n
             final_write(w, c, t.element, f"{value}[{i}]", field, names, [f"w.UnwindIndex({i})", *unwind])
     elif isinstance(t, ir.Sequence):
         refuse_repeated(w, c, t, value, field, "w")
+        value = in_order(w, c, t, value, names)
         i = names("i")
         w.line(f"w.AppendCount(len({value}))")
         with w.block(f"for {i} := range {value} {{", "}"):
             final_write(w, c, t.element, f"{value}[{i}]", field, names, [f"w.UnwindIndex({i})", *unwind])
     else:
         refuse_repeated(w, c, t, value, field, "w")
+        value = in_order(w, c, t, value, names)
         keys = sorted_keys(w, c, t, value, field, "w", names) if c.comparable(t.key) else ""
         w.line(f"w.AppendCount(len({value}))")
         if keys:

@@ -153,16 +153,12 @@ def json_key(t: ir.Type, k: str) -> str:
 
 # ---------------------------------------------------------------- reading
 
-def integer_read(name: str, key: str | None, f: str, flags: bool = False) -> str:
-    """The expression reading an integer primitive or wire type (from a map key's text with key)."""
+def integer_read(name: str, key: str | None, f: str) -> str:
+    """The expression reading an integer primitive or wire type (from a map key's text with key), enums
+    and flags included: a number in the type's range (docs/limits.md 7)."""
     lo, hi = ir.PRIMITIVES[name].range or (0, 0)
-    of = "key" if key is not None else ""
     text = f"{key}, " if key is not None else ""
     if name in SIGNED:
-        if flags and name == "int64":
-            return f"r.{of}{'B' if of else 'b'}its64({text}{f})"
-        if flags:
-            hi = (1 << (8 * ir.PRIMITIVE_SIZES[name])) - 1      # flags also take their bits' unsigned form
         method = "keyInt" if key is not None else "integer"
         return f"{CAST[name]}r.{method}({text}{long_literal(lo)}, {long_literal(hi)}, {f})"
     method = "keyUnsigned" if key is not None else "unsigned"
@@ -183,7 +179,7 @@ def primitive_read(t: ir.Primitive, f: str) -> str:
 def key_read(c: Context, t: ir.Type, key: str, f: str) -> str:
     """The expression reading a map key from its member-name text."""
     if isinstance(t, ir.EnumRef):
-        return f"{c.named(t.name)}.of({integer_read(t.wire, key, f, t.kind == 'flags')})"
+        return f"{c.named(t.name)}.of({integer_read(t.wire, key, f)})"
     assert isinstance(t, ir.Primitive), t
     n = t.name
     if n in ("bool", "decimal", "uuid", "string", "bytes"):
@@ -210,7 +206,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, 
     if isinstance(t, ir.Primitive):
         return primitive_read(t, f)
     if isinstance(t, ir.EnumRef):
-        return f"{c.named(t.name)}.of({integer_read(t.wire, None, f, t.kind == 'flags')})"
+        return f"{c.named(t.name)}.of({integer_read(t.wire, None, f)})"
     if isinstance(t, ir.StructRef):
         x, name = names("x"), c.named(t.name)
         w.line(f"{name} {x} = new {name}();")

@@ -154,16 +154,12 @@ def json_key(t: ir.Type, k: str) -> str:
 
 # ---------------------------------------------------------------- reading
 
-def integer_read(name: str, key: str | None, f: str, flags: bool = False) -> str:
-    """The expression reading an integer primitive or wire type (from a map key's text with key)."""
+def integer_read(name: str, key: str | None, f: str) -> str:
+    """The expression reading an integer primitive or wire type (from a map key's text with key), enums
+    and flags included: a number in the type's range (docs/limits.md 7)."""
     lo, hi = ir.PRIMITIVES[name].range or (0, 0)
-    of = "key" if key is not None else ""
     text = f"{key}, " if key is not None else ""
     if name in SIGNED:
-        if flags and name == "int64":
-            return f"r.{of}{'B' if of else 'b'}its64({text}{f})"
-        if flags:
-            hi = (1 << (8 * ir.PRIMITIVE_SIZES[name])) - 1      # flags also take their bits' unsigned form
         method = "keyInt" if key is not None else "integer"
         return f"r.{method}({text}{long_literal(lo)}, {long_literal(hi)}, {f}){NARROW[name]}"
     method = "keyUnsigned" if key is not None else "unsigned"
@@ -182,9 +178,8 @@ def primitive_read(t: ir.Primitive, f: str) -> str:
 
 
 def enum_read(c: Context, t: ir.EnumRef, key: str | None, f: str) -> str:
-    """An enum or flags value read as its wire integer (a flags value of a signed type also from its
-    bits' unsigned form: the read narrows to the Kotlin type of the wire)."""
-    return f"{c.named(t.name)}({integer_read(t.wire, key, f, t.kind == 'flags')})"
+    """An enum or flags value read as its wire integer, in the wire type's range."""
+    return f"{c.named(t.name)}({integer_read(t.wire, key, f)})"
 
 
 def key_read(c: Context, t: ir.Type, key: str, f: str) -> str:

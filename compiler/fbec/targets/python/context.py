@@ -109,25 +109,38 @@ def check_size(fmt: str, expected: int) -> None:
         raise AssertionError(f"layout {fmt!r} is {got} bytes, the IR says {expected}")
 
 
-def _signed_order(t: ir.Type) -> bool:
-    """Ordered as a signed byte in sets and maps (the IR's primitive table: a ``char``)."""
-    return isinstance(t, ir.Primitive) and t.info.order == "signed"
+def signed_flags(t: ir.Type) -> int:
+    """The bits of flags of a signed type, which Python holds unsigned (an ``IntFlag`` has no negative
+    members): their JSON number and their order in sets and maps are the signed value's (0 otherwise)."""
+    if isinstance(t, ir.EnumRef) and t.kind == "flags" and (ir.PRIMITIVES[t.wire].range or (0, 0))[0] < 0:
+        return 8 * t.size
+    return 0
+
+
+def _order(t: ir.Type) -> tuple[str, str] | None:
+    """The sort keys of a set element and of map items whose order is not the Python value's: a ``char``
+    orders as C++'s signed char (the IR's primitive table), flags of a signed type as their signed value."""
+    if isinstance(t, ir.Primitive) and t.info.order == "signed":
+        return "fbe.buffer.char_order", "fbe.buffer.first_char"
+    bits = signed_flags(t)
+    return (f"fbe.buffer.signed{bits}", f"fbe.buffer.first_signed{bits}") if bits else None
 
 
 def set_order(t: ir.Array | ir.Sequence, x: str) -> str:
     """The elements of a set (or the items of a vector/list) in the original's order:
-    ascending as std::set, a ``char`` as C++'s signed char."""
+    ascending as std::set, a ``char`` as C++'s signed char, flags of a signed type by their signed value."""
     if t.kind != "set":
         return x
-    return f"sorted({x}, key=fbe.buffer.char_order)" if _signed_order(t.element) else f"sorted({x})"
+    order = _order(t.element)
+    return f"sorted({x}, key={order[0]})" if order else f"sorted({x})"
 
 
 def map_order(t: ir.Mapping, x: str) -> str:
-    """The items of a map in std::map order (a ``char`` key as a signed char); a hash's as stored."""
+    """The items of a map in std::map order (:func:`set_order`'s of its keys); a hash's as stored."""
     if t.kind != "map":
         return f"{x}.items()"
-    key = "fbe.buffer.first_char" if _signed_order(t.key) else "fbe.buffer.first"
-    return f"sorted({x}.items(), key={key})"
+    order = _order(t.key)
+    return f"sorted({x}.items(), key={order[1] if order else 'fbe.buffer.first'})"
 
 
 def tkey(t: ir.Type) -> str:

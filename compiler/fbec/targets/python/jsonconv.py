@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from fbec.model import ir
 
-from .context import Context, ident, map_order, set_order
+from .context import Context, ident, map_order, set_order, signed_flags
 
 
 def _range(name: str) -> tuple[int, int]:
@@ -35,7 +35,8 @@ def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
             return f"'\"' + str({x}) + '\"'"
         return f"str(int({x}))"
     if isinstance(t, ir.EnumRef):
-        return f"str(int({x}))"
+        bits = signed_flags(t)
+        return f"str(fbe.buffer.signed{bits}({x}))" if bits else f"str(int({x}))"
     if isinstance(t, ir.StructRef):
         return f"{ctx.ref(t.name, 'fbe_js_')}({x})"
     if isinstance(t, ir.Optional_):
@@ -79,7 +80,8 @@ def key_expr(ctx: Context, t: ir.Type, k: str) -> str:
         return f"'\"' + str(int({k})) + '\"'"
     # enum/flags keys (the original cannot compile them): the underlying number, as the C++ runtime
     assert isinstance(t, ir.EnumRef)
-    return f"'\"' + str(int({k})) + '\"'"
+    bits = signed_flags(t)
+    return f"'\"' + str(fbe.buffer.signed{bits}({k})) + '\"'" if bits else f"'\"' + str(int({k})) + '\"'"
 
 
 def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
@@ -105,9 +107,8 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
         return f"fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f})"
     if isinstance(t, ir.EnumRef):
         lo, hi = _range(t.wire)
-        if t.kind == "flags":
-            mask = (1 << (8 * t.size)) - 1
-            return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {mask}, {f}) & {mask})"
+        if signed_flags(t):  # held unsigned: the signed number's bits
+            return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f}) & {(1 << (8 * t.size)) - 1})"
         return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f}))"
     if isinstance(t, ir.StructRef):
         return f"{ctx.ref(t.name, 'fbe_jr_')}({x}, {f}, b)"
@@ -159,9 +160,8 @@ def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
         return f"fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f})"
     if isinstance(t, ir.EnumRef):
         lo, hi = _range(t.wire)
-        if t.kind == "flags":
-            mask = (1 << (8 * t.size)) - 1
-            return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {mask}, {f}) & {mask})"
+        if signed_flags(t):  # held unsigned: the signed number's bits
+            return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f}) & {(1 << (8 * t.size)) - 1})"
         return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f}))"
     raise AssertionError(f"{t} keys are read as [key, value] pairs")
 

@@ -150,7 +150,6 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
 # ---------------------------------------------------------------- JSON reading
 
-SIGNED = frozenset({"int8", "int16", "int32", "int64"})
 READ = {"bool": "bool", "string": "string", "bytes": "bytes", "decimal": "decimal", "uuid": "uuid",
         "float": "float", "double": "double", "char": "char"}
 READ_KEY = {"bool": "keyBool", "string": "keyString", "bytes": "keyBytes", "decimal": "keyDecimal",
@@ -167,12 +166,7 @@ def integer_read(name: str, x: str, f: str, key: bool) -> str:
 
 
 def enum_json_read(t: ir.EnumRef, x: str, f: str, key: bool) -> str:
-    """An enum or flags value: its number in the wire type's range; flags of a signed type also take
-    the unsigned form of their bits."""
-    if t.kind == "flags" and t.wire in SIGNED:
-        if t.wire == "int64":
-            return f'r.{"keyBits64" if key else "bits64"}({x}, "{f}")'
-        return f'r.{"keyBits" if key else "bits"}({x}, {8 * t.size}, "{f}")'
+    """An enum or flags value: its number in the wire type's range (docs/limits.md 7)."""
     return integer_read(t.wire, x, f, key)
 
 

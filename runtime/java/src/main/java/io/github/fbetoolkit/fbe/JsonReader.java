@@ -624,22 +624,6 @@ public final class JsonReader {
     }
 
     /**
-     * Reads a JSON integer in -2^63..2^64-1 as its 64 low bits (flags of an int64 type).
-     *
-     * @param field the field, for errors
-     * @return the bits
-     * @throws DecodeException for another value, or one out of range
-     */
-    public long bits64(String field) throws DecodeException {
-        String s = integerText(field);
-        try {
-            return s.startsWith("-") ? Long.parseLong(s) : Long.parseUnsignedLong(s);
-        } catch (NumberFormatException e) {
-            throw fail(s + " is out of range", field);
-        }
-    }
-
-    /**
      * Reads a char: its byte value 0..255, or the original's signed-char output for bytes from
      * 0x80 (4294967168..4294967295).
      *
@@ -926,22 +910,6 @@ public final class JsonReader {
             throw fail("integer key \"" + key + "\" out of range", field);
         }
         return v;
-    }
-
-    /**
-     * An int64 flags key, -2^63..2^64-1, as its 64 low bits.
-     *
-     * @param key   the key's text
-     * @param field the map field, for errors
-     * @return the bits
-     * @throws DecodeException for another text, or a value out of range
-     */
-    public long keyBits64(String key, String field) throws DecodeException {
-        String s = keyInteger(key);
-        if (s != null && s.startsWith("-")) {
-            return keyInt(key, Long.MIN_VALUE, Long.MAX_VALUE, field);
-        }
-        return keyUnsigned(key, -1L, field);
     }
 
     /**
