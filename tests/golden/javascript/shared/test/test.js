@@ -10376,14 +10376,14 @@ export class StructNested extends StructOptional {
     }
     m = r.member(o, "f1004");
     if (m !== undefined) {
-      v.f1004 = r.bits(m, 32, "f1004");
+      v.f1004 = r.int(m, -2147483648, 2147483647, "f1004");
     }
     m = r.member(o, "f1005");
     if (m !== undefined) {
       if (m === null) {
         v.f1005 = undefined;
       } else {
-        v.f1005 = r.bits(m, 32, "f1005");
+        v.f1005 = r.int(m, -2147483648, 2147483647, "f1005");
       }
     }
     m = r.member(o, "f1006");
@@ -11770,7 +11770,7 @@ export class StructArray {
       const a26 = [];
       for (let i27 = 0; i27 < e25.length; i27++) {
         let y28;
-        y28 = r.bits(e25[i27], 32, "f7");
+        y28 = r.int(e25[i27], -2147483648, 2147483647, "f7");
         a26.push(y28);
       }
       v.f7 = a26;
@@ -11784,7 +11784,7 @@ export class StructArray {
         if (e29[i31] === null) {
           y32 = undefined;
         } else {
-          y32 = r.bits(e29[i31], 32, "f8");
+          y32 = r.int(e29[i31], -2147483648, 2147483647, "f8");
         }
         a30.push(y32);
       }
@@ -12923,7 +12923,7 @@ export class StructVector {
       const a26 = [];
       for (let i27 = 0; i27 < e25.length; i27++) {
         let y28;
-        y28 = r.bits(e25[i27], 32, "f7");
+        y28 = r.int(e25[i27], -2147483648, 2147483647, "f7");
         a26.push(y28);
       }
       v.f7 = a26;
@@ -12937,7 +12937,7 @@ export class StructVector {
         if (e29[i31] === null) {
           y32 = undefined;
         } else {
-          y32 = r.bits(e29[i31], 32, "f8");
+          y32 = r.int(e29[i31], -2147483648, 2147483647, "f8");
         }
         a30.push(y32);
       }
@@ -14074,7 +14074,7 @@ export class StructList {
       const a26 = [];
       for (let i27 = 0; i27 < e25.length; i27++) {
         let y28;
-        y28 = r.bits(e25[i27], 32, "f7");
+        y28 = r.int(e25[i27], -2147483648, 2147483647, "f7");
         a26.push(y28);
       }
       v.f7 = a26;
@@ -14088,7 +14088,7 @@ export class StructList {
         if (e29[i31] === null) {
           y32 = undefined;
         } else {
-          y32 = r.bits(e29[i31], 32, "f8");
+          y32 = r.int(e29[i31], -2147483648, 2147483647, "f8");
         }
         a30.push(y32);
       }
@@ -14777,7 +14777,7 @@ export class StructSet {
       const a10 = new Set();
       for (let i11 = 0; i11 < e9.length; i11++) {
         let y12;
-        y12 = r.bits(e9[i11], 32, "f3");
+        y12 = r.int(e9[i11], -2147483648, 2147483647, "f3");
         if (a10.has(y12)) {
           r.duplicate("f3", "element");
         }
@@ -16187,7 +16187,7 @@ export class StructMap {
       for (const key42 of Object.keys(e37)) {
         const k40 = r.keyInt(key42, -2147483648, 2147483647, "f7");
         let y41;
-        y41 = r.bits(e37[key42], 32, "f7");
+        y41 = r.int(e37[key42], -2147483648, 2147483647, "f7");
         if (m38.has(k40)) {
           r.duplicate("f7", "key");
         }
@@ -16205,7 +16205,7 @@ export class StructMap {
         if (e43[key48] === null) {
           y47 = undefined;
         } else {
-          y47 = r.bits(e43[key48], 32, "f8");
+          y47 = r.int(e43[key48], -2147483648, 2147483647, "f8");
         }
         if (m44.has(k46)) {
           r.duplicate("f8", "key");
@@ -17751,7 +17751,7 @@ export class StructHash {
       for (const key42 of Object.keys(e37)) {
         const k40 = r.keyString(key42, "f7");
         let y41;
-        y41 = r.bits(e37[key42], 32, "f7");
+        y41 = r.int(e37[key42], -2147483648, 2147483647, "f7");
         if (m38.has(k40)) {
           r.duplicate("f7", "key");
         }
@@ -17769,7 +17769,7 @@ export class StructHash {
         if (e43[key48] === null) {
           y47 = undefined;
         } else {
-          y47 = r.bits(e43[key48], 32, "f8");
+          y47 = r.int(e43[key48], -2147483648, 2147483647, "f8");
         }
         if (m44.has(k46)) {
           r.duplicate("f8", "key");

@@ -1375,7 +1375,7 @@ def fbe_jr_Account(o: Any, f: str, b: fbe.Budget) -> Account:
         v = Account(
             fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
             fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["name"], "name"), b, "name") if "name" in m else "",
-            State(fbe.jsonfmt.get_int(m["state"], 0, 255, "state") & 255) if "state" in m else State.initialized | State.bad,
+            State(fbe.jsonfmt.get_int(m["state"], 0, 255, "state")) if "state" in m else State.initialized | State.bad,
             fbe_jr_Balance(m["wallet"], "wallet", b) if "wallet" in m else None,
             (None if m["asset"] is None else fbe_jr_Balance(m["asset"], "asset", b)) if "asset" in m else None,
             [fbe_jr_Order(e0, "orders", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["orders"], "orders"), b, 0, "orders")] if "orders" in m else None,

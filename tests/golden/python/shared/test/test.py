@@ -2767,7 +2767,7 @@ def fbe_tx_StructSet(v: StructSet) -> str:
         ",f2=",
         "[" + str(len(v.f2)) + "]{" + ",".join([fbe_tx_EnumSimple(e0) for e0 in sorted(v.f2)]) + "}",
         ",f3=",
-        "[" + str(len(v.f3)) + "]{" + ",".join([fbe_tx_FlagsSimple(e0) for e0 in sorted(v.f3)]) + "}",
+        "[" + str(len(v.f3)) + "]{" + ",".join([fbe_tx_FlagsSimple(e0) for e0 in sorted(v.f3, key=fbe.buffer.signed32)]) + "}",
         ",f4=",
         "[" + str(len(v.f4)) + "]{" + ",".join([fbe_tx_StructSimple(e0) for e0 in sorted(v.f4)]) + "}",
         ")",
@@ -7788,7 +7788,7 @@ def fbe_fw_StructSet(w: bytearray, v: StructSet) -> None:
     """Append the final encoding of a StructSet (fields back to back)."""
     fbe.buffer.write_plain_seq(w, "B", sorted(v.f1))
     fbe.buffer.write_plain_seq(w, "i", sorted(v.f2))
-    fbe.buffer.write_plain_seq(w, "I", sorted(v.f3))
+    fbe.buffer.write_plain_seq(w, "I", sorted(v.f3, key=fbe.buffer.signed32))
     w += fbe.buffer.pack_u32(len(v.f4))
     for e1 in sorted(v.f4):
         fbe_fw_StructSimple(w, e1)
@@ -8653,7 +8653,7 @@ def fbe_jr_StructSimple(o: Any, f: str, b: fbe.Budget) -> StructSimple:
             pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f40"], 0, 255, "f40")) if "f40" in m else pkg_proto.OrderType.market,
             pkg_proto.fbe_jr_Order(m["f41"], "f41", b) if "f41" in m else None,
             pkg_proto.fbe_jr_Balance(m["f42"], "f42", b) if "f42" in m else None,
-            pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43") & 255) if "f43" in m else pkg_proto.State.unknown,
+            pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43")) if "f43" in m else pkg_proto.State.unknown,
             pkg_proto.fbe_jr_Account(m["f44"], "f44", b) if "f44" in m else None,
         )
     except fbe.DecodeError as e:
@@ -8940,7 +8940,7 @@ def fbe_jr_StructOptional(o: Any, f: str, b: fbe.Budget) -> StructOptional:
             pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f40"], 0, 255, "f40")) if "f40" in m else pkg_proto.OrderType.market,
             pkg_proto.fbe_jr_Order(m["f41"], "f41", b) if "f41" in m else None,
             pkg_proto.fbe_jr_Balance(m["f42"], "f42", b) if "f42" in m else None,
-            pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43") & 255) if "f43" in m else pkg_proto.State.unknown,
+            pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43")) if "f43" in m else pkg_proto.State.unknown,
             pkg_proto.fbe_jr_Account(m["f44"], "f44", b) if "f44" in m else None,
             (None if m["f100"] is None else fbe.jsonfmt.get_bool(m["f100"], "f100")) if "f100" in m else None,
             (None if m["f101"] is None else fbe.jsonfmt.get_bool(m["f101"], "f101")) if "f101" in m else True,
@@ -9004,8 +9004,8 @@ def fbe_jr_StructOptional(o: Any, f: str, b: fbe.Budget) -> StructOptional:
             (None if m["f159"] is None else pkg_proto.fbe_jr_Order(m["f159"], "f159", b)) if "f159" in m else None,
             (None if m["f160"] is None else pkg_proto.fbe_jr_Balance(m["f160"], "f160", b)) if "f160" in m else None,
             (None if m["f161"] is None else pkg_proto.fbe_jr_Balance(m["f161"], "f161", b)) if "f161" in m else None,
-            (None if m["f162"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f162"], 0, 255, "f162") & 255)) if "f162" in m else None,
-            (None if m["f163"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f163"], 0, 255, "f163") & 255)) if "f163" in m else None,
+            (None if m["f162"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f162"], 0, 255, "f162"))) if "f162" in m else None,
+            (None if m["f163"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f163"], 0, 255, "f163"))) if "f163" in m else None,
             (None if m["f164"] is None else pkg_proto.fbe_jr_Account(m["f164"], "f164", b)) if "f164" in m else None,
             (None if m["f165"] is None else pkg_proto.fbe_jr_Account(m["f165"], "f165", b)) if "f165" in m else None,
         )
@@ -9249,9 +9249,9 @@ def fbe_js_StructNested(v: StructNested) -> str:
         ',"f1003":',
         ("null" if v.f1003 is None else str(int(v.f1003))),
         ',"f1004":',
-        str(int(v.f1004)),
+        str(fbe.buffer.signed32(v.f1004)),
         ',"f1005":',
-        ("null" if v.f1005 is None else str(int(v.f1005))),
+        ("null" if v.f1005 is None else str(fbe.buffer.signed32(v.f1005))),
         ',"f1006":',
         str(int(v.f1006)),
         ',"f1007":',
@@ -9317,7 +9317,7 @@ def fbe_jr_StructNested(o: Any, f: str, b: fbe.Budget) -> StructNested:
             pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f40"], 0, 255, "f40")) if "f40" in m else pkg_proto.OrderType.market,
             pkg_proto.fbe_jr_Order(m["f41"], "f41", b) if "f41" in m else None,
             pkg_proto.fbe_jr_Balance(m["f42"], "f42", b) if "f42" in m else None,
-            pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43") & 255) if "f43" in m else pkg_proto.State.unknown,
+            pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43")) if "f43" in m else pkg_proto.State.unknown,
             pkg_proto.fbe_jr_Account(m["f44"], "f44", b) if "f44" in m else None,
             (None if m["f100"] is None else fbe.jsonfmt.get_bool(m["f100"], "f100")) if "f100" in m else None,
             (None if m["f101"] is None else fbe.jsonfmt.get_bool(m["f101"], "f101")) if "f101" in m else True,
@@ -9381,18 +9381,18 @@ def fbe_jr_StructNested(o: Any, f: str, b: fbe.Budget) -> StructNested:
             (None if m["f159"] is None else pkg_proto.fbe_jr_Order(m["f159"], "f159", b)) if "f159" in m else None,
             (None if m["f160"] is None else pkg_proto.fbe_jr_Balance(m["f160"], "f160", b)) if "f160" in m else None,
             (None if m["f161"] is None else pkg_proto.fbe_jr_Balance(m["f161"], "f161", b)) if "f161" in m else None,
-            (None if m["f162"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f162"], 0, 255, "f162") & 255)) if "f162" in m else None,
-            (None if m["f163"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f163"], 0, 255, "f163") & 255)) if "f163" in m else None,
+            (None if m["f162"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f162"], 0, 255, "f162"))) if "f162" in m else None,
+            (None if m["f163"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f163"], 0, 255, "f163"))) if "f163" in m else None,
             (None if m["f164"] is None else pkg_proto.fbe_jr_Account(m["f164"], "f164", b)) if "f164" in m else None,
             (None if m["f165"] is None else pkg_proto.fbe_jr_Account(m["f165"], "f165", b)) if "f165" in m else None,
             EnumSimple(fbe.jsonfmt.get_int(m["f1000"], -2147483648, 2147483647, "f1000")) if "f1000" in m else EnumSimple.ENUM_VALUE_0,
             (None if m["f1001"] is None else EnumSimple(fbe.jsonfmt.get_int(m["f1001"], -2147483648, 2147483647, "f1001"))) if "f1001" in m else None,
             EnumTyped(fbe.jsonfmt.get_int(m["f1002"], 0, 255, "f1002")) if "f1002" in m else EnumTyped.ENUM_VALUE_2,
             (None if m["f1003"] is None else EnumTyped(fbe.jsonfmt.get_int(m["f1003"], 0, 255, "f1003"))) if "f1003" in m else None,
-            FlagsSimple(fbe.jsonfmt.get_int(m["f1004"], -2147483648, 4294967295, "f1004") & 4294967295) if "f1004" in m else FlagsSimple.FLAG_VALUE_0,
-            (None if m["f1005"] is None else FlagsSimple(fbe.jsonfmt.get_int(m["f1005"], -2147483648, 4294967295, "f1005") & 4294967295)) if "f1005" in m else None,
-            FlagsTyped(fbe.jsonfmt.get_int(m["f1006"], 0, 18446744073709551615, "f1006") & 18446744073709551615) if "f1006" in m else FlagsTyped.FLAG_VALUE_2 | FlagsTyped.FLAG_VALUE_4 | FlagsTyped.FLAG_VALUE_6,
-            (None if m["f1007"] is None else FlagsTyped(fbe.jsonfmt.get_int(m["f1007"], 0, 18446744073709551615, "f1007") & 18446744073709551615)) if "f1007" in m else None,
+            FlagsSimple(fbe.jsonfmt.get_int(m["f1004"], -2147483648, 2147483647, "f1004") & 4294967295) if "f1004" in m else FlagsSimple.FLAG_VALUE_0,
+            (None if m["f1005"] is None else FlagsSimple(fbe.jsonfmt.get_int(m["f1005"], -2147483648, 2147483647, "f1005") & 4294967295)) if "f1005" in m else None,
+            FlagsTyped(fbe.jsonfmt.get_int(m["f1006"], 0, 18446744073709551615, "f1006")) if "f1006" in m else FlagsTyped.FLAG_VALUE_2 | FlagsTyped.FLAG_VALUE_4 | FlagsTyped.FLAG_VALUE_6,
+            (None if m["f1007"] is None else FlagsTyped(fbe.jsonfmt.get_int(m["f1007"], 0, 18446744073709551615, "f1007"))) if "f1007" in m else None,
             fbe_jr_StructSimple(m["f1008"], "f1008", b) if "f1008" in m else None,
             (None if m["f1009"] is None else fbe_jr_StructSimple(m["f1009"], "f1009", b)) if "f1009" in m else None,
             fbe_jr_StructOptional(m["f1010"], "f1010", b) if "f1010" in m else None,
@@ -9449,9 +9449,9 @@ def fbe_js_StructArray(v: StructArray) -> str:
         ',"f6":',
         "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f6]) + "]",
         ',"f7":',
-        "[" + ",".join([str(int(e0)) for e0 in v.f7]) + "]",
+        "[" + ",".join([str(fbe.buffer.signed32(e0)) for e0 in v.f7]) + "]",
         ',"f8":',
-        "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f8]) + "]",
+        "[" + ",".join([("null" if e0 is None else str(fbe.buffer.signed32(e0))) for e0 in v.f8]) + "]",
         ',"f9":',
         "[" + ",".join([fbe_js_StructSimple(e0) for e0 in v.f9]) + "]",
         ',"f10":',
@@ -9472,8 +9472,8 @@ def fbe_jr_StructArray(o: Any, f: str, b: fbe.Budget) -> StructArray:
             [(None if e0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f4"), b, "f4")) for e0 in fbe.jsonfmt.get_array(m["f4"], 2, "f4")] if "f4" in m else None,
             [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.get_array(m["f5"], 2, "f5")] if "f5" in m else None,
             [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.get_array(m["f6"], 2, "f6")] if "f6" in m else None,
-            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.get_array(m["f7"], 2, "f7")] if "f7" in m else None,
-            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.get_array(m["f8"], 2, "f8")] if "f8" in m else None,
+            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f7") & 4294967295) for e0 in fbe.jsonfmt.get_array(m["f7"], 2, "f7")] if "f7" in m else None,
+            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f8") & 4294967295)) for e0 in fbe.jsonfmt.get_array(m["f8"], 2, "f8")] if "f8" in m else None,
             [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.get_array(m["f9"], 2, "f9")] if "f9" in m else None,
             [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_array(m["f10"], 2, "f10")] if "f10" in m else None,
         )
@@ -9499,9 +9499,9 @@ def fbe_js_StructVector(v: StructVector) -> str:
         ',"f6":',
         "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f6]) + "]",
         ',"f7":',
-        "[" + ",".join([str(int(e0)) for e0 in v.f7]) + "]",
+        "[" + ",".join([str(fbe.buffer.signed32(e0)) for e0 in v.f7]) + "]",
         ',"f8":',
-        "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f8]) + "]",
+        "[" + ",".join([("null" if e0 is None else str(fbe.buffer.signed32(e0))) for e0 in v.f8]) + "]",
         ',"f9":',
         "[" + ",".join([fbe_js_StructSimple(e0) for e0 in v.f9]) + "]",
         ',"f10":',
@@ -9522,8 +9522,8 @@ def fbe_jr_StructVector(o: Any, f: str, b: fbe.Budget) -> StructVector:
             [(None if e0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f4"), b, "f4")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f4"], "f4"), b, 1, "f4")] if "f4" in m else None,
             [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f5"], "f5"), b, 4, "f5")] if "f5" in m else None,
             [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f6"], "f6"), b, 1, "f6")] if "f6" in m else None,
-            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f7"], "f7"), b, 4, "f7")] if "f7" in m else None,
-            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f8"], "f8"), b, 1, "f8")] if "f8" in m else None,
+            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f7") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f7"], "f7"), b, 4, "f7")] if "f7" in m else None,
+            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f8") & 4294967295)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f8"], "f8"), b, 1, "f8")] if "f8" in m else None,
             [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f9"], "f9"), b, 0, "f9")] if "f9" in m else None,
             [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f10"], "f10"), b, 1, "f10")] if "f10" in m else None,
         )
@@ -9549,9 +9549,9 @@ def fbe_js_StructList(v: StructList) -> str:
         ',"f6":',
         "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f6]) + "]",
         ',"f7":',
-        "[" + ",".join([str(int(e0)) for e0 in v.f7]) + "]",
+        "[" + ",".join([str(fbe.buffer.signed32(e0)) for e0 in v.f7]) + "]",
         ',"f8":',
-        "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f8]) + "]",
+        "[" + ",".join([("null" if e0 is None else str(fbe.buffer.signed32(e0))) for e0 in v.f8]) + "]",
         ',"f9":',
         "[" + ",".join([fbe_js_StructSimple(e0) for e0 in v.f9]) + "]",
         ',"f10":',
@@ -9572,8 +9572,8 @@ def fbe_jr_StructList(o: Any, f: str, b: fbe.Budget) -> StructList:
             [(None if e0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f4"), b, "f4")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f4"], "f4"), b, 1, "f4")] if "f4" in m else None,
             [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f5"], "f5"), b, 4, "f5")] if "f5" in m else None,
             [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f6"], "f6"), b, 1, "f6")] if "f6" in m else None,
-            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f7") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f7"], "f7"), b, 4, "f7")] if "f7" in m else None,
-            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f8") & 4294967295)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f8"], "f8"), b, 1, "f8")] if "f8" in m else None,
+            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f7") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f7"], "f7"), b, 4, "f7")] if "f7" in m else None,
+            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f8") & 4294967295)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f8"], "f8"), b, 1, "f8")] if "f8" in m else None,
             [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f9"], "f9"), b, 0, "f9")] if "f9" in m else None,
             [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f10"], "f10"), b, 1, "f10")] if "f10" in m else None,
         )
@@ -9591,7 +9591,7 @@ def fbe_js_StructSet(v: StructSet) -> str:
         ',"f2":',
         "[" + ",".join([str(int(e0)) for e0 in sorted(v.f2)]) + "]",
         ',"f3":',
-        "[" + ",".join([str(int(e0)) for e0 in sorted(v.f3)]) + "]",
+        "[" + ",".join([str(fbe.buffer.signed32(e0)) for e0 in sorted(v.f3, key=fbe.buffer.signed32)]) + "]",
         ',"f4":',
         "[" + ",".join([fbe_js_StructSimple(e0) for e0 in sorted(v.f4)]) + "]",
         "}",
@@ -9606,7 +9606,7 @@ def fbe_jr_StructSet(o: Any, f: str, b: fbe.Budget) -> StructSet:
         v = StructSet(
             fbe.jsonfmt.distinct_set({fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f1"], "f1"), b, 1, "f1")}, m["f1"], "f1") if "f1" in m else None,
             fbe.jsonfmt.distinct_set({EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f2")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f2"], "f2"), b, 4, "f2")}, m["f2"], "f2") if "f2" in m else None,
-            fbe.jsonfmt.distinct_set({FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 4294967295, "f3") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f3"], "f3"), b, 4, "f3")}, m["f3"], "f3") if "f3" in m else None,
+            fbe.jsonfmt.distinct_set({FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f3") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f3"], "f3"), b, 4, "f3")}, m["f3"], "f3") if "f3" in m else None,
             fbe.jsonfmt.distinct_set({fbe_jr_StructSimple(e0, "f4", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f4"], "f4"), b, 0, "f4")}, m["f4"], "f4") if "f4" in m else None,
         )
     except fbe.DecodeError as e:
@@ -9631,9 +9631,9 @@ def fbe_js_StructMap(v: StructMap) -> str:
         ',"f6":',
         "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + ("null" if v0 is None else str(int(v0))) for k0, v0 in sorted(v.f6.items(), key=fbe.buffer.first)]) + "}",
         ',"f7":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + str(int(v0)) for k0, v0 in sorted(v.f7.items(), key=fbe.buffer.first)]) + "}",
+        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + str(fbe.buffer.signed32(v0)) for k0, v0 in sorted(v.f7.items(), key=fbe.buffer.first)]) + "}",
         ',"f8":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + ("null" if v0 is None else str(int(v0))) for k0, v0 in sorted(v.f8.items(), key=fbe.buffer.first)]) + "}",
+        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + ("null" if v0 is None else str(fbe.buffer.signed32(v0))) for k0, v0 in sorted(v.f8.items(), key=fbe.buffer.first)]) + "}",
         ',"f9":',
         "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + fbe_js_StructSimple(v0) for k0, v0 in sorted(v.f9.items(), key=fbe.buffer.first)]) + "}",
         ',"f10":',
@@ -9654,8 +9654,8 @@ def fbe_jr_StructMap(o: Any, f: str, b: fbe.Budget) -> StructMap:
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f4"): (None if v0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f4"), b, "f4")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f4"], "f4"), b, 5, "f4").items()}, m["f4"], "f4") if "f4" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f5"): EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f5"], "f5"), b, 8, "f5").items()}, m["f5"], "f5") if "f5" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f6"): (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f6"], "f6"), b, 5, "f6").items()}, m["f6"], "f6") if "f6" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f7"], "f7"), b, 8, "f7").items()}, m["f7"], "f7") if "f7" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f8"], "f8"), b, 5, "f8").items()}, m["f8"], "f8") if "f8" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f7"], "f7"), b, 8, "f7").items()}, m["f7"], "f7") if "f7" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f8"], "f8"), b, 5, "f8").items()}, m["f8"], "f8") if "f8" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f9"): fbe_jr_StructSimple(v0, "f9", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f9"], "f9"), b, 4, "f9").items()}, m["f9"], "f9") if "f9" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f10"], "f10"), b, 5, "f10").items()}, m["f10"], "f10") if "f10" in m else None,
         )
@@ -9681,9 +9681,9 @@ def fbe_js_StructHash(v: StructHash) -> str:
         ',"f6":',
         "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + ("null" if v0 is None else str(int(v0))) for k0, v0 in v.f6.items()]) + "}",
         ',"f7":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in v.f7.items()]) + "}",
+        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(fbe.buffer.signed32(v0)) for k0, v0 in v.f7.items()]) + "}",
         ',"f8":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + ("null" if v0 is None else str(int(v0))) for k0, v0 in v.f8.items()]) + "}",
+        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + ("null" if v0 is None else str(fbe.buffer.signed32(v0))) for k0, v0 in v.f8.items()]) + "}",
         ',"f9":',
         "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + fbe_js_StructSimple(v0) for k0, v0 in v.f9.items()]) + "}",
         ',"f10":',
@@ -9704,8 +9704,8 @@ def fbe_jr_StructHash(o: Any, f: str, b: fbe.Budget) -> StructHash:
             fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f4"): (None if v0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f4"), b, "f4")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f4"], "f4"), b, 5, "f4").items()}, m["f4"], "f4") if "f4" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f5"): EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f5"], "f5"), b, 8, "f5").items()}, m["f5"], "f5") if "f5" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f6"): (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f6"], "f6"), b, 5, "f6").items()}, m["f6"], "f6") if "f6" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f7"], "f7"), b, 8, "f7").items()}, m["f7"], "f7") if "f7" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 4294967295, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f8"], "f8"), b, 5, "f8").items()}, m["f8"], "f8") if "f8" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f7"], "f7"), b, 8, "f7").items()}, m["f7"], "f7") if "f7" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f8"], "f8"), b, 5, "f8").items()}, m["f8"], "f8") if "f8" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f9"): fbe_jr_StructSimple(v0, "f9", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f9"], "f9"), b, 4, "f9").items()}, m["f9"], "f9") if "f9" in m else None,
             fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f10"], "f10"), b, 5, "f10").items()}, m["f10"], "f10") if "f10" in m else None,
         )
@@ -11196,7 +11196,7 @@ def fbe_vcw_s_test_EnumSimple(w: bytearray, b: int, x: set[EnumSimple]) -> int:
 
 def fbe_vcw_s_test_FlagsSimple(w: bytearray, b: int, x: set[FlagsSimple]) -> int:
     q = len(w)
-    fbe.buffer.write_plain_seq(w, "I", sorted(x))
+    fbe.buffer.write_plain_seq(w, "I", sorted(x, key=fbe.buffer.signed32))
     return q - b
 
 

@@ -10508,14 +10508,14 @@ export class StructNested extends StructOptional {
     }
     m = r.member(o, "f1004");
     if (m !== undefined) {
-      v.f1004 = r.bits(m, 32, "f1004");
+      v.f1004 = r.int(m, -2147483648, 2147483647, "f1004");
     }
     m = r.member(o, "f1005");
     if (m !== undefined) {
       if (m === null) {
         v.f1005 = undefined;
       } else {
-        v.f1005 = r.bits(m, 32, "f1005");
+        v.f1005 = r.int(m, -2147483648, 2147483647, "f1005");
       }
     }
     m = r.member(o, "f1006");
@@ -11917,7 +11917,7 @@ export class StructArray {
       const a26: FlagsSimple[] = [];
       for (let i27 = 0; i27 < e25.length; i27++) {
         let y28: FlagsSimple;
-        y28 = r.bits(e25[i27], 32, "f7");
+        y28 = r.int(e25[i27], -2147483648, 2147483647, "f7");
         a26.push(y28);
       }
       v.f7 = a26;
@@ -11931,7 +11931,7 @@ export class StructArray {
         if (e29[i31] === null) {
           y32 = undefined;
         } else {
-          y32 = r.bits(e29[i31], 32, "f8");
+          y32 = r.int(e29[i31], -2147483648, 2147483647, "f8");
         }
         a30.push(y32);
       }
@@ -13081,7 +13081,7 @@ export class StructVector {
       const a26: FlagsSimple[] = [];
       for (let i27 = 0; i27 < e25.length; i27++) {
         let y28: FlagsSimple;
-        y28 = r.bits(e25[i27], 32, "f7");
+        y28 = r.int(e25[i27], -2147483648, 2147483647, "f7");
         a26.push(y28);
       }
       v.f7 = a26;
@@ -13095,7 +13095,7 @@ export class StructVector {
         if (e29[i31] === null) {
           y32 = undefined;
         } else {
-          y32 = r.bits(e29[i31], 32, "f8");
+          y32 = r.int(e29[i31], -2147483648, 2147483647, "f8");
         }
         a30.push(y32);
       }
@@ -14243,7 +14243,7 @@ export class StructList {
       const a26: FlagsSimple[] = [];
       for (let i27 = 0; i27 < e25.length; i27++) {
         let y28: FlagsSimple;
-        y28 = r.bits(e25[i27], 32, "f7");
+        y28 = r.int(e25[i27], -2147483648, 2147483647, "f7");
         a26.push(y28);
       }
       v.f7 = a26;
@@ -14257,7 +14257,7 @@ export class StructList {
         if (e29[i31] === null) {
           y32 = undefined;
         } else {
-          y32 = r.bits(e29[i31], 32, "f8");
+          y32 = r.int(e29[i31], -2147483648, 2147483647, "f8");
         }
         a30.push(y32);
       }
@@ -14951,7 +14951,7 @@ export class StructSet {
       const a10 = new Set<FlagsSimple>();
       for (let i11 = 0; i11 < e9.length; i11++) {
         let y12: FlagsSimple;
-        y12 = r.bits(e9[i11], 32, "f3");
+        y12 = r.int(e9[i11], -2147483648, 2147483647, "f3");
         if (a10.has(y12)) {
           r.duplicate("f3", "element");
         }
@@ -16372,7 +16372,7 @@ export class StructMap {
       for (const key42 of Object.keys(e37)) {
         const k40 = r.keyInt(key42, -2147483648, 2147483647, "f7");
         let y41: FlagsSimple;
-        y41 = r.bits(e37[key42], 32, "f7");
+        y41 = r.int(e37[key42], -2147483648, 2147483647, "f7");
         if (m38.has(k40)) {
           r.duplicate("f7", "key");
         }
@@ -16390,7 +16390,7 @@ export class StructMap {
         if (e43[key48] === null) {
           y47 = undefined;
         } else {
-          y47 = r.bits(e43[key48], 32, "f8");
+          y47 = r.int(e43[key48], -2147483648, 2147483647, "f8");
         }
         if (m44.has(k46)) {
           r.duplicate("f8", "key");
@@ -17947,7 +17947,7 @@ export class StructHash {
       for (const key42 of Object.keys(e37)) {
         const k40 = r.keyString(key42, "f7");
         let y41: FlagsSimple;
-        y41 = r.bits(e37[key42], 32, "f7");
+        y41 = r.int(e37[key42], -2147483648, 2147483647, "f7");
         if (m38.has(k40)) {
           r.duplicate("f7", "key");
         }
@@ -17965,7 +17965,7 @@ export class StructHash {
         if (e43[key48] === null) {
           y47 = undefined;
         } else {
-          y47 = r.bits(e43[key48], 32, "f8");
+          y47 = r.int(e43[key48], -2147483648, 2147483647, "f8");
         }
         if (m44.has(k46)) {
           r.duplicate("f8", "key");

@@ -10560,7 +10560,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			}
 		case "f1004":
 			r.Once(&seen[115], name)
-			v.F1004 = FlagsSimple(r.Int(-2147483648, 4294967295, "f1004"))
+			v.F1004 = FlagsSimple(r.Int(-2147483648, 2147483647, "f1004"))
 		case "f1005":
 			r.Once(&seen[116], name)
 			if r.Null() {
@@ -10569,7 +10569,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 				if v.F1005 == nil {
 					v.F1005 = new(FlagsSimple)
 				}
-				*v.F1005 = FlagsSimple(r.Int(-2147483648, 4294967295, "f1005"))
+				*v.F1005 = FlagsSimple(r.Int(-2147483648, 2147483647, "f1005"))
 			}
 		case "f1006":
 			r.Once(&seen[117], name)
@@ -11959,7 +11959,7 @@ func (v *StructArray) FBEReadJSON(r *fbe.JSONReader) {
 			if r.BeginArray("f7") {
 				i17 := 0
 				for ; r.Element(i17, 2, "f7"); i17++ {
-					v.F7[i17] = FlagsSimple(r.Int(-2147483648, 4294967295, "f7"))
+					v.F7[i17] = FlagsSimple(r.Int(-2147483648, 2147483647, "f7"))
 				}
 				r.EndArray(i17, 2, "f7")
 			}
@@ -11974,7 +11974,7 @@ func (v *StructArray) FBEReadJSON(r *fbe.JSONReader) {
 						if v.F8[i18] == nil {
 							v.F8[i18] = new(FlagsSimple)
 						}
-						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 4294967295, "f8"))
+						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 2147483647, "f8"))
 					}
 				}
 				r.EndArray(i18, 2, "f8")
@@ -13040,7 +13040,7 @@ func (v *StructVector) FBEReadJSON(r *fbe.JSONReader) {
 				for i17 := 0; r.More(); i17++ {
 					r.Spend(4, "f7")
 					v.F7 = fbe.Grow(v.F7)
-					v.F7[i17] = FlagsSimple(r.Int(-2147483648, 4294967295, "f7"))
+					v.F7[i17] = FlagsSimple(r.Int(-2147483648, 2147483647, "f7"))
 				}
 			}
 		case "f8":
@@ -13056,7 +13056,7 @@ func (v *StructVector) FBEReadJSON(r *fbe.JSONReader) {
 						if v.F8[i18] == nil {
 							v.F8[i18] = new(FlagsSimple)
 						}
-						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 4294967295, "f8"))
+						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 2147483647, "f8"))
 					}
 				}
 			}
@@ -14119,7 +14119,7 @@ func (v *StructList) FBEReadJSON(r *fbe.JSONReader) {
 				for i17 := 0; r.More(); i17++ {
 					r.Spend(4, "f7")
 					v.F7 = fbe.Grow(v.F7)
-					v.F7[i17] = FlagsSimple(r.Int(-2147483648, 4294967295, "f7"))
+					v.F7[i17] = FlagsSimple(r.Int(-2147483648, 2147483647, "f7"))
 				}
 			}
 		case "f8":
@@ -14135,7 +14135,7 @@ func (v *StructList) FBEReadJSON(r *fbe.JSONReader) {
 						if v.F8[i18] == nil {
 							v.F8[i18] = new(FlagsSimple)
 						}
-						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 4294967295, "f8"))
+						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 2147483647, "f8"))
 					}
 				}
 			}
@@ -14245,33 +14245,37 @@ func (v *StructSet) FBEWrite(w *fbe.Writer, base, slot int) {
 		w.SameElements("f1", i, k)
 		return
 	}
-	e1 := w.Vector(b, b+8, len(v.F1), 1)
-	for i2 := range v.F1 {
-		w.PutU8(e1+i2*1, v.F1[i2])
+	s1 := fbe.Sorted(v.F1, cmp.Compare[byte])
+	e2 := w.Vector(b, b+8, len(s1), 1)
+	for i3 := range s1 {
+		w.PutU8(e2+i3*1, s1[i3])
 	}
 	if i, k := fbe.Repeated(v.F2); k >= 0 {
 		w.SameElements("f2", i, k)
 		return
 	}
-	e3 := w.Vector(b, b+12, len(v.F2), 4)
-	for i4 := range v.F2 {
-		w.PutI32(e3+i4*4, int32(v.F2[i4]))
+	s4 := fbe.Sorted(v.F2, cmp.Compare[EnumSimple])
+	e5 := w.Vector(b, b+12, len(s4), 4)
+	for i6 := range s4 {
+		w.PutI32(e5+i6*4, int32(s4[i6]))
 	}
 	if i, k := fbe.Repeated(v.F3); k >= 0 {
 		w.SameElements("f3", i, k)
 		return
 	}
-	e5 := w.Vector(b, b+16, len(v.F3), 4)
-	for i6 := range v.F3 {
-		w.PutI32(e5+i6*4, int32(v.F3[i6]))
+	s7 := fbe.Sorted(v.F3, cmp.Compare[FlagsSimple])
+	e8 := w.Vector(b, b+16, len(s7), 4)
+	for i9 := range s7 {
+		w.PutI32(e8+i9*4, int32(s7[i9]))
 	}
 	if i, k := fbe.RepeatedKey(v.F4, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		w.SameElements("f4", i, k)
 		return
 	}
-	e7 := w.Vector(b, b+20, len(v.F4), 4)
-	for i8 := range v.F4 {
-		(v.F4[i8]).FBEWrite(w, b, e7+i8*4)
+	s10 := fbe.SortedBy(v.F4, (*StructSimple).FBEKeyCompare)
+	e11 := w.Vector(b, b+20, len(s10), 4)
+	for i12 := range s10 {
+		(s10[i12]).FBEWrite(w, b, e11+i12*4)
 	}
 }
 
@@ -14306,58 +14310,58 @@ func (v *StructSet) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(0)
 		return
 	}
-	e9, n10 := r.Vector(b, b+8, 1, 1, "f1")
-	v.F1 = fbe.Resize(v.F1, n10)
-	for i11 := range n10 {
-		v.F1[i11] = r.U8(e9 + i11*1)
+	e13, n14 := r.Vector(b, b+8, 1, 1, "f1")
+	v.F1 = fbe.Resize(v.F1, n14)
+	for i15 := range n14 {
+		v.F1[i15] = r.U8(e13 + i15*1)
 	}
 	if _, k := fbe.Repeated(v.F1); k >= 0 {
-		r.DuplicateKey("f1", e9-4)
+		r.DuplicateKey("f1", e13-4)
 		return
 	}
 	if n < 16 {
 		v.fbeDefaults(1)
 		return
 	}
-	e12, n13 := r.Vector(b, b+12, 4, 4, "f2")
-	v.F2 = fbe.Resize(v.F2, n13)
-	for i14 := range n13 {
-		v.F2[i14] = EnumSimple(r.I32(e12 + i14*4))
+	e16, n17 := r.Vector(b, b+12, 4, 4, "f2")
+	v.F2 = fbe.Resize(v.F2, n17)
+	for i18 := range n17 {
+		v.F2[i18] = EnumSimple(r.I32(e16 + i18*4))
 	}
 	if _, k := fbe.Repeated(v.F2); k >= 0 {
-		r.DuplicateKey("f2", e12-4)
+		r.DuplicateKey("f2", e16-4)
 		return
 	}
 	if n < 20 {
 		v.fbeDefaults(2)
 		return
 	}
-	e15, n16 := r.Vector(b, b+16, 4, 4, "f3")
-	v.F3 = fbe.Resize(v.F3, n16)
-	for i17 := range n16 {
-		v.F3[i17] = FlagsSimple(r.I32(e15 + i17*4))
+	e19, n20 := r.Vector(b, b+16, 4, 4, "f3")
+	v.F3 = fbe.Resize(v.F3, n20)
+	for i21 := range n20 {
+		v.F3[i21] = FlagsSimple(r.I32(e19 + i21*4))
 	}
 	if _, k := fbe.Repeated(v.F3); k >= 0 {
-		r.DuplicateKey("f3", e15-4)
+		r.DuplicateKey("f3", e19-4)
 		return
 	}
 	if n < 24 {
 		v.fbeDefaults(3)
 		return
 	}
-	e18, n19 := r.Vector(b, b+20, 4, 0, "f4")
+	e22, n23 := r.Vector(b, b+20, 4, 0, "f4")
 	v.F4 = v.F4[:0]
-	for i20 := range n19 {
+	for i24 := range n23 {
 		v.F4 = fbe.Grow(v.F4)
-		v.F4[i20].FBERead(r, b, e18+i20*4)
+		v.F4[i24].FBERead(r, b, e22+i24*4)
 		if r.Failed() {
-			r.UnwindIndex(i20)
+			r.UnwindIndex(i24)
 			r.Unwind("f4")
 			return
 		}
 	}
 	if _, k := fbe.RepeatedKey(v.F4, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
-		r.DuplicateKey("f4", e18-4)
+		r.DuplicateKey("f4", e22-4)
 		return
 	}
 }
@@ -14373,59 +14377,59 @@ func FBEVerifyStructSet(r *fbe.Reader, base, slot int) {
 	if n < 12 {
 		return
 	}
-	var t21 []byte
-	e22, n23 := r.Vector(b, b+8, 1, 1, "f1")
-	t21 = fbe.Resize(t21, n23)
-	for i24 := range n23 {
-		t21[i24] = r.U8(e22 + i24*1)
+	var t25 []byte
+	e26, n27 := r.Vector(b, b+8, 1, 1, "f1")
+	t25 = fbe.Resize(t25, n27)
+	for i28 := range n27 {
+		t25[i28] = r.U8(e26 + i28*1)
 	}
-	if _, k := fbe.Repeated(t21); k >= 0 {
-		r.DuplicateKey("f1", e22-4)
+	if _, k := fbe.Repeated(t25); k >= 0 {
+		r.DuplicateKey("f1", e26-4)
 		return
 	}
 	if n < 16 {
 		return
 	}
-	var t25 []EnumSimple
-	e26, n27 := r.Vector(b, b+12, 4, 4, "f2")
-	t25 = fbe.Resize(t25, n27)
-	for i28 := range n27 {
-		t25[i28] = EnumSimple(r.I32(e26 + i28*4))
+	var t29 []EnumSimple
+	e30, n31 := r.Vector(b, b+12, 4, 4, "f2")
+	t29 = fbe.Resize(t29, n31)
+	for i32 := range n31 {
+		t29[i32] = EnumSimple(r.I32(e30 + i32*4))
 	}
-	if _, k := fbe.Repeated(t25); k >= 0 {
-		r.DuplicateKey("f2", e26-4)
+	if _, k := fbe.Repeated(t29); k >= 0 {
+		r.DuplicateKey("f2", e30-4)
 		return
 	}
 	if n < 20 {
 		return
 	}
-	var t29 []FlagsSimple
-	e30, n31 := r.Vector(b, b+16, 4, 4, "f3")
-	t29 = fbe.Resize(t29, n31)
-	for i32 := range n31 {
-		t29[i32] = FlagsSimple(r.I32(e30 + i32*4))
+	var t33 []FlagsSimple
+	e34, n35 := r.Vector(b, b+16, 4, 4, "f3")
+	t33 = fbe.Resize(t33, n35)
+	for i36 := range n35 {
+		t33[i36] = FlagsSimple(r.I32(e34 + i36*4))
 	}
-	if _, k := fbe.Repeated(t29); k >= 0 {
-		r.DuplicateKey("f3", e30-4)
+	if _, k := fbe.Repeated(t33); k >= 0 {
+		r.DuplicateKey("f3", e34-4)
 		return
 	}
 	if n < 24 {
 		return
 	}
-	var t33 []StructSimple
-	e34, n35 := r.Vector(b, b+20, 4, 0, "f4")
-	t33 = t33[:0]
-	for i36 := range n35 {
-		t33 = fbe.Grow(t33)
-		t33[i36].FBERead(r, b, e34+i36*4)
+	var t37 []StructSimple
+	e38, n39 := r.Vector(b, b+20, 4, 0, "f4")
+	t37 = t37[:0]
+	for i40 := range n39 {
+		t37 = fbe.Grow(t37)
+		t37[i40].FBERead(r, b, e38+i40*4)
 		if r.Failed() {
-			r.UnwindIndex(i36)
+			r.UnwindIndex(i40)
 			r.Unwind("f4")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedKey(t33, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
-		r.DuplicateKey("f4", e34-4)
+	if _, k := fbe.RepeatedKey(t37, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("f4", e38-4)
 		return
 	}
 }
@@ -14478,33 +14482,37 @@ func (v *StructSet) FBEWriteFinal(w *fbe.Writer) {
 		w.SameElements("f1", i, k)
 		return
 	}
-	w.AppendCount(len(v.F1))
-	for i37 := range v.F1 {
-		w.AppendU8(v.F1[i37])
+	s41 := fbe.Sorted(v.F1, cmp.Compare[byte])
+	w.AppendCount(len(s41))
+	for i42 := range s41 {
+		w.AppendU8(s41[i42])
 	}
 	if i, k := fbe.Repeated(v.F2); k >= 0 {
 		w.SameElements("f2", i, k)
 		return
 	}
-	w.AppendCount(len(v.F2))
-	for i38 := range v.F2 {
-		w.AppendI32(int32(v.F2[i38]))
+	s43 := fbe.Sorted(v.F2, cmp.Compare[EnumSimple])
+	w.AppendCount(len(s43))
+	for i44 := range s43 {
+		w.AppendI32(int32(s43[i44]))
 	}
 	if i, k := fbe.Repeated(v.F3); k >= 0 {
 		w.SameElements("f3", i, k)
 		return
 	}
-	w.AppendCount(len(v.F3))
-	for i39 := range v.F3 {
-		w.AppendI32(int32(v.F3[i39]))
+	s45 := fbe.Sorted(v.F3, cmp.Compare[FlagsSimple])
+	w.AppendCount(len(s45))
+	for i46 := range s45 {
+		w.AppendI32(int32(s45[i46]))
 	}
 	if i, k := fbe.RepeatedKey(v.F4, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		w.SameElements("f4", i, k)
 		return
 	}
-	w.AppendCount(len(v.F4))
-	for i40 := range v.F4 {
-		(v.F4[i40]).FBEWriteFinal(w)
+	s47 := fbe.SortedBy(v.F4, (*StructSimple).FBEKeyCompare)
+	w.AppendCount(len(s47))
+	for i48 := range s47 {
+		(s47[i48]).FBEWriteFinal(w)
 	}
 }
 
@@ -14515,46 +14523,46 @@ func (v *StructSet) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	n41 := r.FinalCount(1, 1, "f1")
-	v.F1 = fbe.Resize(v.F1, n41)
-	for i42 := range n41 {
-		if p43 := r.Fixed(1, "f1"); p43 >= 0 {
-			v.F1[i42] = r.U8(p43)
+	n49 := r.FinalCount(1, 1, "f1")
+	v.F1 = fbe.Resize(v.F1, n49)
+	for i50 := range n49 {
+		if p51 := r.Fixed(1, "f1"); p51 >= 0 {
+			v.F1[i50] = r.U8(p51)
 		}
 	}
 	if _, k := fbe.Repeated(v.F1); k >= 0 {
 		r.DuplicateKey("f1", r.Pos)
 		return
 	}
-	n44 := r.FinalCount(4, 4, "f2")
-	v.F2 = fbe.Resize(v.F2, n44)
-	for i45 := range n44 {
-		if p46 := r.Fixed(4, "f2"); p46 >= 0 {
-			v.F2[i45] = EnumSimple(r.I32(p46))
+	n52 := r.FinalCount(4, 4, "f2")
+	v.F2 = fbe.Resize(v.F2, n52)
+	for i53 := range n52 {
+		if p54 := r.Fixed(4, "f2"); p54 >= 0 {
+			v.F2[i53] = EnumSimple(r.I32(p54))
 		}
 	}
 	if _, k := fbe.Repeated(v.F2); k >= 0 {
 		r.DuplicateKey("f2", r.Pos)
 		return
 	}
-	n47 := r.FinalCount(4, 4, "f3")
-	v.F3 = fbe.Resize(v.F3, n47)
-	for i48 := range n47 {
-		if p49 := r.Fixed(4, "f3"); p49 >= 0 {
-			v.F3[i48] = FlagsSimple(r.I32(p49))
+	n55 := r.FinalCount(4, 4, "f3")
+	v.F3 = fbe.Resize(v.F3, n55)
+	for i56 := range n55 {
+		if p57 := r.Fixed(4, "f3"); p57 >= 0 {
+			v.F3[i56] = FlagsSimple(r.I32(p57))
 		}
 	}
 	if _, k := fbe.Repeated(v.F3); k >= 0 {
 		r.DuplicateKey("f3", r.Pos)
 		return
 	}
-	n50 := r.FinalCount(281, 0, "f4")
+	n58 := r.FinalCount(281, 0, "f4")
 	v.F4 = v.F4[:0]
-	for i51 := range n50 {
+	for i59 := range n58 {
 		v.F4 = fbe.Grow(v.F4)
-		v.F4[i51].FBEReadFinal(r)
+		v.F4[i59].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i51)
+			r.UnwindIndex(i59)
 			r.Unwind("f4")
 			return
 		}
@@ -14572,55 +14580,55 @@ func FBEVerifyFinalStructSet(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	var t52 []byte
-	n53 := r.FinalCount(1, 1, "f1")
-	t52 = fbe.Resize(t52, n53)
-	for i54 := range n53 {
-		if p55 := r.Fixed(1, "f1"); p55 >= 0 {
-			t52[i54] = r.U8(p55)
-		}
-	}
-	if _, k := fbe.Repeated(t52); k >= 0 {
-		r.DuplicateKey("f1", r.Pos)
-		return
-	}
-	var t56 []EnumSimple
-	n57 := r.FinalCount(4, 4, "f2")
-	t56 = fbe.Resize(t56, n57)
-	for i58 := range n57 {
-		if p59 := r.Fixed(4, "f2"); p59 >= 0 {
-			t56[i58] = EnumSimple(r.I32(p59))
-		}
-	}
-	if _, k := fbe.Repeated(t56); k >= 0 {
-		r.DuplicateKey("f2", r.Pos)
-		return
-	}
-	var t60 []FlagsSimple
-	n61 := r.FinalCount(4, 4, "f3")
+	var t60 []byte
+	n61 := r.FinalCount(1, 1, "f1")
 	t60 = fbe.Resize(t60, n61)
 	for i62 := range n61 {
-		if p63 := r.Fixed(4, "f3"); p63 >= 0 {
-			t60[i62] = FlagsSimple(r.I32(p63))
+		if p63 := r.Fixed(1, "f1"); p63 >= 0 {
+			t60[i62] = r.U8(p63)
 		}
 	}
 	if _, k := fbe.Repeated(t60); k >= 0 {
+		r.DuplicateKey("f1", r.Pos)
+		return
+	}
+	var t64 []EnumSimple
+	n65 := r.FinalCount(4, 4, "f2")
+	t64 = fbe.Resize(t64, n65)
+	for i66 := range n65 {
+		if p67 := r.Fixed(4, "f2"); p67 >= 0 {
+			t64[i66] = EnumSimple(r.I32(p67))
+		}
+	}
+	if _, k := fbe.Repeated(t64); k >= 0 {
+		r.DuplicateKey("f2", r.Pos)
+		return
+	}
+	var t68 []FlagsSimple
+	n69 := r.FinalCount(4, 4, "f3")
+	t68 = fbe.Resize(t68, n69)
+	for i70 := range n69 {
+		if p71 := r.Fixed(4, "f3"); p71 >= 0 {
+			t68[i70] = FlagsSimple(r.I32(p71))
+		}
+	}
+	if _, k := fbe.Repeated(t68); k >= 0 {
 		r.DuplicateKey("f3", r.Pos)
 		return
 	}
-	var t64 []StructSimple
-	n65 := r.FinalCount(281, 0, "f4")
-	t64 = t64[:0]
-	for i66 := range n65 {
-		t64 = fbe.Grow(t64)
-		t64[i66].FBEReadFinal(r)
+	var t72 []StructSimple
+	n73 := r.FinalCount(281, 0, "f4")
+	t72 = t72[:0]
+	for i74 := range n73 {
+		t72 = fbe.Grow(t72)
+		t72[i74].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i66)
+			r.UnwindIndex(i74)
 			r.Unwind("f4")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedKey(t64, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
+	if _, k := fbe.RepeatedKey(t72, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f4", r.Pos)
 		return
 	}
@@ -14672,36 +14680,40 @@ func VerifyFinalStructSet(data []byte, lim *fbe.Limits) error {
 // FBEWriteText writes v in the original's text form (docs/format.md 9).
 func (v *StructSet) FBEWriteText(t *fbe.TextWriter) {
 	t.Raw("StructSet(f1=")
-	t.Count(len(v.F1), "{")
-	for i1 := range v.F1 {
+	s2 := fbe.Sorted(v.F1, cmp.Compare[byte])
+	t.Count(len(s2), "{")
+	for i1 := range s2 {
 		if i1 > 0 {
 			t.Raw(",")
 		}
-		t.Uint(uint64(v.F1[i1]))
+		t.Uint(uint64(s2[i1]))
 	}
 	t.Raw("},f2=")
-	t.Count(len(v.F2), "{")
-	for i2 := range v.F2 {
-		if i2 > 0 {
-			t.Raw(",")
-		}
-		t.Raw(v.F2[i2].String())
-	}
-	t.Raw("},f3=")
-	t.Count(len(v.F3), "{")
-	for i3 := range v.F3 {
+	s4 := fbe.Sorted(v.F2, cmp.Compare[EnumSimple])
+	t.Count(len(s4), "{")
+	for i3 := range s4 {
 		if i3 > 0 {
 			t.Raw(",")
 		}
-		t.Raw(v.F3[i3].String())
+		t.Raw(s4[i3].String())
 	}
-	t.Raw("},f4=")
-	t.Count(len(v.F4), "{")
-	for i4 := range v.F4 {
-		if i4 > 0 {
+	t.Raw("},f3=")
+	s6 := fbe.Sorted(v.F3, cmp.Compare[FlagsSimple])
+	t.Count(len(s6), "{")
+	for i5 := range s6 {
+		if i5 > 0 {
 			t.Raw(",")
 		}
-		v.F4[i4].FBEWriteText(t)
+		t.Raw(s6[i5].String())
+	}
+	t.Raw("},f4=")
+	s8 := fbe.SortedBy(v.F4, (*StructSimple).FBEKeyCompare)
+	t.Count(len(s8), "{")
+	for i7 := range s8 {
+		if i7 > 0 {
+			t.Raw(",")
+		}
+		s8[i7].FBEWriteText(t)
 	}
 	t.Raw("})")
 }
@@ -14720,48 +14732,52 @@ func (v *StructSet) FBEWriteJSON(j *fbe.JSONWriter) {
 		j.SameElements("f1", i, k)
 		return
 	}
+	s2 := fbe.Sorted(v.F1, cmp.Compare[byte])
 	j.Byte('[')
-	for i1 := range v.F1 {
+	for i1 := range s2 {
 		if i1 > 0 {
 			j.Byte(',')
 		}
-		j.Uint(uint64(v.F1[i1]))
+		j.Uint(uint64(s2[i1]))
 	}
 	j.Raw(`],"f2":`)
 	if i, k := fbe.Repeated(v.F2); k >= 0 {
 		j.SameElements("f2", i, k)
 		return
 	}
+	s4 := fbe.Sorted(v.F2, cmp.Compare[EnumSimple])
 	j.Byte('[')
-	for i2 := range v.F2 {
-		if i2 > 0 {
+	for i3 := range s4 {
+		if i3 > 0 {
 			j.Byte(',')
 		}
-		j.Int(int64(v.F2[i2]))
+		j.Int(int64(s4[i3]))
 	}
 	j.Raw(`],"f3":`)
 	if i, k := fbe.Repeated(v.F3); k >= 0 {
 		j.SameElements("f3", i, k)
 		return
 	}
+	s6 := fbe.Sorted(v.F3, cmp.Compare[FlagsSimple])
 	j.Byte('[')
-	for i3 := range v.F3 {
-		if i3 > 0 {
+	for i5 := range s6 {
+		if i5 > 0 {
 			j.Byte(',')
 		}
-		j.Int(int64(v.F3[i3]))
+		j.Int(int64(s6[i5]))
 	}
 	j.Raw(`],"f4":`)
 	if i, k := fbe.RepeatedKey(v.F4, (*StructSimple).FBEKey, (*StructSimple).FBEKeyCompare); k >= 0 {
 		j.SameElements("f4", i, k)
 		return
 	}
+	s8 := fbe.SortedBy(v.F4, (*StructSimple).FBEKeyCompare)
 	j.Byte('[')
-	for i4 := range v.F4 {
-		if i4 > 0 {
+	for i7 := range s8 {
+		if i7 > 0 {
 			j.Byte(',')
 		}
-		v.F4[i4].FBEWriteJSON(j)
+		s8[i7].FBEWriteJSON(j)
 	}
 	j.Raw(`]}`)
 }
@@ -14781,10 +14797,10 @@ func (v *StructSet) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[0], name)
 			if r.BeginArray("f1") {
 				v.F1 = v.F1[:0]
-				for i5 := 0; r.More(); i5++ {
+				for i9 := 0; r.More(); i9++ {
 					r.Spend(1, "f1")
 					v.F1 = fbe.Grow(v.F1)
-					v.F1[i5] = byte(r.Uint(255, "f1"))
+					v.F1[i9] = byte(r.Uint(255, "f1"))
 				}
 				if _, k := fbe.Repeated(v.F1); k >= 0 {
 					r.DuplicateElement("f1")
@@ -14795,10 +14811,10 @@ func (v *StructSet) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[1], name)
 			if r.BeginArray("f2") {
 				v.F2 = v.F2[:0]
-				for i6 := 0; r.More(); i6++ {
+				for i10 := 0; r.More(); i10++ {
 					r.Spend(4, "f2")
 					v.F2 = fbe.Grow(v.F2)
-					v.F2[i6] = EnumSimple(r.Int(-2147483648, 2147483647, "f2"))
+					v.F2[i10] = EnumSimple(r.Int(-2147483648, 2147483647, "f2"))
 				}
 				if _, k := fbe.Repeated(v.F2); k >= 0 {
 					r.DuplicateElement("f2")
@@ -14809,10 +14825,10 @@ func (v *StructSet) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[2], name)
 			if r.BeginArray("f3") {
 				v.F3 = v.F3[:0]
-				for i7 := 0; r.More(); i7++ {
+				for i11 := 0; r.More(); i11++ {
 					r.Spend(4, "f3")
 					v.F3 = fbe.Grow(v.F3)
-					v.F3[i7] = FlagsSimple(r.Int(-2147483648, 4294967295, "f3"))
+					v.F3[i11] = FlagsSimple(r.Int(-2147483648, 2147483647, "f3"))
 				}
 				if _, k := fbe.Repeated(v.F3); k >= 0 {
 					r.DuplicateElement("f3")
@@ -14823,11 +14839,11 @@ func (v *StructSet) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[3], name)
 			if r.BeginArray("f4") {
 				v.F4 = v.F4[:0]
-				for i8 := 0; r.More(); i8++ {
+				for i12 := 0; r.More(); i12++ {
 					v.F4 = fbe.Grow(v.F4)
-					v.F4[i8].FBEReadJSON(r)
+					v.F4[i12].FBEReadJSON(r)
 					if r.Failed() {
-						r.UnwindIndex(i8)
+						r.UnwindIndex(i12)
 						r.Unwind("f4")
 						return
 					}
@@ -16633,7 +16649,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 					key49 := r.Name()
 					k50 := int32(r.KeyInt(key49, -2147483648, 2147483647, "f7"))
 					var x51 FlagsSimple
-					x51 = FlagsSimple(r.Int(-2147483648, 4294967295, "f7"))
+					x51 = FlagsSimple(r.Int(-2147483648, 2147483647, "f7"))
 					if _, dup := v.F7[k50]; dup {
 						r.DuplicateKey("f7")
 						return
@@ -16660,7 +16676,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 						if x54 == nil {
 							x54 = new(FlagsSimple)
 						}
-						*x54 = FlagsSimple(r.Int(-2147483648, 4294967295, "f8"))
+						*x54 = FlagsSimple(r.Int(-2147483648, 2147483647, "f8"))
 					}
 					if _, dup := v.F8[k53]; dup {
 						r.DuplicateKey("f8")
@@ -18484,7 +18500,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 					key49 := r.Name()
 					k50 := r.KeyString(key49, "f7")
 					var x51 FlagsSimple
-					x51 = FlagsSimple(r.Int(-2147483648, 4294967295, "f7"))
+					x51 = FlagsSimple(r.Int(-2147483648, 2147483647, "f7"))
 					if _, dup := v.F7[k50]; dup {
 						r.DuplicateKey("f7")
 						return
@@ -18511,7 +18527,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 						if x54 == nil {
 							x54 = new(FlagsSimple)
 						}
-						*x54 = FlagsSimple(r.Int(-2147483648, 4294967295, "f8"))
+						*x54 = FlagsSimple(r.Int(-2147483648, 2147483647, "f8"))
 					}
 					if _, dup := v.F8[k53]; dup {
 						r.DuplicateKey("f8")

@@ -2808,93 +2808,97 @@ func (v *Everything) FBEWrite(w *fbe.Writer, base, slot int) {
 		w.SameElements("f41", i, k)
 		return
 	}
-	e16 := w.Vector(b, b+259, len(v.F41), 8)
-	for i17 := range v.F41 {
-		w.PutI64(e16+i17*8, v.F41[i17])
+	s16 := fbe.Sorted(v.F41, cmp.Compare[int64])
+	e17 := w.Vector(b, b+259, len(s16), 8)
+	for i18 := range s16 {
+		w.PutI64(e17+i18*8, s16[i18])
 	}
 	if i, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		w.SameElements("f42", i, k)
 		return
 	}
-	e18 := w.Vector(b, b+263, len(v.F42), 4)
-	for i19 := range v.F42 {
-		(v.F42[i19]).FBEWrite(w, b, e18+i19*4)
+	s19 := fbe.SortedBy(v.F42, (*market.Instrument).FBEKeyCompare)
+	e20 := w.Vector(b, b+263, len(s19), 4)
+	for i21 := range s19 {
+		(s19[i21]).FBEWrite(w, b, e20+i21*4)
 	}
-	e20 := w.Vector(b, b+267, len(v.F43), 8)
-	for i21, k22 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
-		x23 := v.F43[k22]
-		w.PutI32(e20+i21*8, k22)
-		w.String(b, e20+i21*8+4, x23)
+	e22 := w.Vector(b, b+267, len(v.F43), 8)
+	for i23, k24 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		x25 := v.F43[k24]
+		w.PutI32(e22+i23*8, k24)
+		w.String(b, e22+i23*8+4, x25)
 	}
-	e24 := w.Vector(b, b+271, len(v.F44), 9)
-	for i25, k26 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
-		x27 := v.F44[k26]
-		w.String(b, e24+i25*9, k26)
-		if x27 != nil {
-			s28 := w.Optional(b, e24+i25*9+4, 4)
-			(x27).FBEWrite(w, s28, s28)
+	e26 := w.Vector(b, b+271, len(v.F44), 9)
+	for i27, k28 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		x29 := v.F44[k28]
+		w.String(b, e26+i27*9, k28)
+		if x29 != nil {
+			s30 := w.Optional(b, e26+i27*9+4, 4)
+			(x29).FBEWrite(w, s30, s30)
 		}
 	}
-	e29 := w.Vector(b, b+275, len(v.F45), 20)
-	for i30, k31 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
-		x32 := v.F45[k31]
-		w.PutUUID(e29+i30*20, k31)
-		w.Blob(b, e29+i30*20+16, x32)
+	e31 := w.Vector(b, b+275, len(v.F45), 20)
+	for i32, k33 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		x34 := v.F45[k33]
+		w.PutUUID(e31+i32*20, k33)
+		w.Blob(b, e31+i32*20+16, x34)
 	}
 	if i, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		w.SameKeys("f46", i, k)
 		return
 	}
-	e33 := w.Vector(b, b+279, len(v.F46), 8)
-	for i34 := range v.F46 {
-		(v.F46[i34].Key).FBEWrite(w, b, e33+i34*8)
-		(v.F46[i34].Value).FBEWrite(w, b, e33+i34*8+4)
+	e35 := w.Vector(b, b+279, len(v.F46), 8)
+	for i36 := range v.F46 {
+		(v.F46[i36].Key).FBEWrite(w, b, e35+i36*8)
+		(v.F46[i36].Value).FBEWrite(w, b, e35+i36*8+4)
 	}
 	if v.F47 != nil {
-		s35 := w.Optional(b, b+283, 4)
-		w.PutI32(s35, *v.F47)
+		s37 := w.Optional(b, b+283, 4)
+		w.PutI32(s37, *v.F47)
 	}
 	w.PutBool(b+288, v.F47Reset)
 	if v.F48 != nil {
-		s36 := w.Optional(b, b+289, 8)
-		w.PutTimestamp(s36, *v.F48)
+		s38 := w.Optional(b, b+289, 8)
+		w.PutTimestamp(s38, *v.F48)
 	}
 	if i, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		w.SameKeys("f49", i, k)
 		return
 	}
-	e37 := w.Vector(b, b+294, len(v.F49), 8)
-	for i38 := range v.F49 {
-		w.Blob(b, e37+i38*8, v.F49[i38].Key)
-		w.PutI32(e37+i38*8+4, v.F49[i38].Value)
+	s39 := fbe.SortedPairs(v.F49, fbe.CompareBytes)
+	e40 := w.Vector(b, b+294, len(s39), 8)
+	for i41 := range s39 {
+		w.Blob(b, e40+i41*8, s39[i41].Key)
+		w.PutI32(e40+i41*8+4, s39[i41].Value)
 	}
 	if i, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		w.SameKeys("f50", i, k)
 		return
 	}
-	e39 := w.Vector(b, b+298, len(v.F50), 8)
-	for i40 := range v.F50 {
-		w.Blob(b, e39+i40*8, v.F50[i40].Key)
-		w.String(b, e39+i40*8+4, v.F50[i40].Value)
+	e42 := w.Vector(b, b+298, len(v.F50), 8)
+	for i43 := range v.F50 {
+		w.Blob(b, e42+i43*8, v.F50[i43].Key)
+		w.String(b, e42+i43*8+4, v.F50[i43].Value)
 	}
 	if i, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
 		w.SameElements("f51", i, k)
 		return
 	}
-	e41 := w.Vector(b, b+302, len(v.F51), 16)
-	for i42 := range v.F51 {
-		w.PutDecimal(e41+i42*16, v.F51[i42])
+	s44 := fbe.Sorted(v.F51, fbe.CompareDecimal)
+	e45 := w.Vector(b, b+302, len(s44), 16)
+	for i46 := range s44 {
+		w.PutDecimal(e45+i46*16, s44[i46])
 	}
-	ks43 := fbe.SortedKeys(v.F52, fbe.CompareDecimal)
-	if i, k := fbe.RepeatedDecimal(ks43); k >= 0 {
+	ks47 := fbe.SortedKeys(v.F52, fbe.CompareDecimal)
+	if i, k := fbe.RepeatedDecimal(ks47); k >= 0 {
 		w.SameKeys("f52", i, k)
 		return
 	}
-	e44 := w.Vector(b, b+306, len(v.F52), 20)
-	for i45, k46 := range ks43 {
-		x47 := v.F52[k46]
-		w.PutDecimal(e44+i45*20, k46)
-		w.PutI32(e44+i45*20+16, x47)
+	e48 := w.Vector(b, b+306, len(v.F52), 20)
+	for i49, k50 := range ks47 {
+		x51 := v.F52[k50]
+		w.PutDecimal(e48+i49*20, k50)
+		w.PutI32(e48+i49*20+16, x51)
 	}
 }
 
@@ -3273,9 +3277,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(31)
 		return
 	}
-	if s48, ok49 := r.Optional(b, b+200, 4, "f31"); ok49 {
+	if s52, ok53 := r.Optional(b, b+200, 4, "f31"); ok53 {
 		v.F31 = fbe.Reuse(v.F31)
-		*v.F31 = r.I32(s48)
+		*v.F31 = r.I32(s52)
 	} else {
 		v.F31 = nil
 	}
@@ -3283,9 +3287,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(32)
 		return
 	}
-	if s50, ok51 := r.Optional(b, b+205, 4, "f32"); ok51 {
+	if s54, ok55 := r.Optional(b, b+205, 4, "f32"); ok55 {
 		v.F32 = fbe.Reuse(v.F32)
-		*v.F32 = r.I32(s50)
+		*v.F32 = r.I32(s54)
 	} else {
 		v.F32 = nil
 	}
@@ -3293,9 +3297,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(33)
 		return
 	}
-	if s52, ok53 := r.Optional(b, b+210, 4, "f33"); ok53 {
+	if s56, ok57 := r.Optional(b, b+210, 4, "f33"); ok57 {
 		v.F33 = fbe.Reuse(v.F33)
-		*v.F33 = r.String(s52, s52, "f33")
+		*v.F33 = r.String(s56, s56, "f33")
 	} else {
 		v.F33 = nil
 	}
@@ -3303,9 +3307,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(34)
 		return
 	}
-	if s54, ok55 := r.Optional(b, b+215, 1, "f34"); ok55 {
+	if s58, ok59 := r.Optional(b, b+215, 1, "f34"); ok59 {
 		v.F34 = fbe.Reuse(v.F34)
-		*v.F34 = EByte(r.U8(s54))
+		*v.F34 = EByte(r.U8(s58))
 	} else {
 		v.F34 = nil
 	}
@@ -3313,9 +3317,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(35)
 		return
 	}
-	if s56, ok57 := r.Optional(b, b+220, 4, "f35"); ok57 {
+	if s60, ok61 := r.Optional(b, b+220, 4, "f35"); ok61 {
 		v.F35 = fbe.Reuse(v.F35)
-		v.F35.FBERead(r, s56, s56)
+		v.F35.FBERead(r, s60, s60)
 		if r.Failed() {
 			r.Unwind("f35")
 			return
@@ -3327,194 +3331,194 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(36)
 		return
 	}
-	for i58 := range v.F36 {
-		v.F36[i58] = r.I32(b + 225 + i58*4)
+	for i62 := range v.F36 {
+		v.F36[i62] = r.I32(b + 225 + i62*4)
 	}
 	if n < 247 {
 		v.fbeDefaults(37)
 		return
 	}
-	for i59 := range v.F37 {
-		if s60, ok61 := r.Optional(b, b+237+i59*5, 4, "f37"); ok61 {
-			v.F37[i59] = fbe.Reuse(v.F37[i59])
-			*v.F37[i59] = r.String(s60, s60, "f37")
+	for i63 := range v.F37 {
+		if s64, ok65 := r.Optional(b, b+237+i63*5, 4, "f37"); ok65 {
+			v.F37[i63] = fbe.Reuse(v.F37[i63])
+			*v.F37[i63] = r.String(s64, s64, "f37")
 		} else {
-			v.F37[i59] = nil
+			v.F37[i63] = nil
 		}
 	}
 	if n < 251 {
 		v.fbeDefaults(38)
 		return
 	}
-	e62, n63 := r.Vector(b, b+247, 8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n63)
-	for i64 := range n63 {
-		v.F38[i64] = r.F64(e62 + i64*8)
+	e66, n67 := r.Vector(b, b+247, 8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n67)
+	for i68 := range n67 {
+		v.F38[i68] = r.F64(e66 + i68*8)
 	}
 	if n < 255 {
 		v.fbeDefaults(39)
 		return
 	}
-	e65, n66 := r.Vector(b, b+251, 5, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n66)
-	for i67 := range n66 {
-		if s68, ok69 := r.Optional(b, e65+i67*5, 4, "f39"); ok69 {
-			v.F39[i67] = fbe.Reuse(v.F39[i67])
-			v.F39[i67].FBERead(r, s68, s68)
+	e69, n70 := r.Vector(b, b+251, 5, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n70)
+	for i71 := range n70 {
+		if s72, ok73 := r.Optional(b, e69+i71*5, 4, "f39"); ok73 {
+			v.F39[i71] = fbe.Reuse(v.F39[i71])
+			v.F39[i71].FBERead(r, s72, s72)
 			if r.Failed() {
-				r.UnwindIndex(i67)
+				r.UnwindIndex(i71)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i67] = nil
+			v.F39[i71] = nil
 		}
 	}
 	if n < 259 {
 		v.fbeDefaults(40)
 		return
 	}
-	e70, n71 := r.Vector(b, b+255, 4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n71)
-	for i72 := range n71 {
-		v.F40[i72] = r.String(b, e70+i72*4, "f40")
+	e74, n75 := r.Vector(b, b+255, 4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n75)
+	for i76 := range n75 {
+		v.F40[i76] = r.String(b, e74+i76*4, "f40")
 	}
 	if n < 263 {
 		v.fbeDefaults(41)
 		return
 	}
-	e73, n74 := r.Vector(b, b+259, 8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n74)
-	for i75 := range n74 {
-		v.F41[i75] = r.I64(e73 + i75*8)
+	e77, n78 := r.Vector(b, b+259, 8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n78)
+	for i79 := range n78 {
+		v.F41[i79] = r.I64(e77 + i79*8)
 	}
 	if _, k := fbe.Repeated(v.F41); k >= 0 {
-		r.DuplicateKey("f41", e73-4)
+		r.DuplicateKey("f41", e77-4)
 		return
 	}
 	if n < 267 {
 		v.fbeDefaults(42)
 		return
 	}
-	e76, n77 := r.Vector(b, b+263, 4, 0, "f42")
+	e80, n81 := r.Vector(b, b+263, 4, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i78 := range n77 {
+	for i82 := range n81 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i78].FBERead(r, b, e76+i78*4)
+		v.F42[i82].FBERead(r, b, e80+i82*4)
 		if r.Failed() {
-			r.UnwindIndex(i78)
+			r.UnwindIndex(i82)
 			r.Unwind("f42")
 			return
 		}
 	}
 	if _, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
-		r.DuplicateKey("f42", e76-4)
+		r.DuplicateKey("f42", e80-4)
 		return
 	}
 	if n < 271 {
 		v.fbeDefaults(43)
 		return
 	}
-	e79, n80 := r.Vector(b, b+267, 8, 8, "f43")
+	e83, n84 := r.Vector(b, b+267, 8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n80)
+		v.F43 = make(map[int32]string, n84)
 	} else {
 		clear(v.F43)
 	}
-	for i81 := range n80 {
-		var k82 int32
-		var x83 string
-		k82 = r.I32(e79 + i81*8)
-		x83 = r.String(b, e79+i81*8+4, "f43")
-		if _, dup := v.F43[k82]; dup {
-			r.DuplicateKey("f43", e79+i81*8)
+	for i85 := range n84 {
+		var k86 int32
+		var x87 string
+		k86 = r.I32(e83 + i85*8)
+		x87 = r.String(b, e83+i85*8+4, "f43")
+		if _, dup := v.F43[k86]; dup {
+			r.DuplicateKey("f43", e83+i85*8)
 			return
 		}
-		v.F43[k82] = x83
+		v.F43[k86] = x87
 	}
 	if n < 275 {
 		v.fbeDefaults(44)
 		return
 	}
-	e84, n85 := r.Vector(b, b+271, 9, 5, "f44")
+	e88, n89 := r.Vector(b, b+271, 9, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n85)
+		v.F44 = make(map[string]*Counted, n89)
 	} else {
 		clear(v.F44)
 	}
-	for i86 := range n85 {
-		var k87 string
-		var x88 *Counted
-		k87 = r.String(b, e84+i86*9, "f44")
-		if s89, ok90 := r.Optional(b, e84+i86*9+4, 4, "f44"); ok90 {
-			x88 = fbe.Reuse(x88)
-			x88.FBERead(r, s89, s89)
+	for i90 := range n89 {
+		var k91 string
+		var x92 *Counted
+		k91 = r.String(b, e88+i90*9, "f44")
+		if s93, ok94 := r.Optional(b, e88+i90*9+4, 4, "f44"); ok94 {
+			x92 = fbe.Reuse(x92)
+			x92.FBERead(r, s93, s93)
 			if r.Failed() {
-				r.UnwindIndex(i86)
+				r.UnwindIndex(i90)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x88 = nil
+			x92 = nil
 		}
-		if _, dup := v.F44[k87]; dup {
-			r.DuplicateKey("f44", e84+i86*9)
+		if _, dup := v.F44[k91]; dup {
+			r.DuplicateKey("f44", e88+i90*9)
 			return
 		}
-		v.F44[k87] = x88
+		v.F44[k91] = x92
 	}
 	if n < 279 {
 		v.fbeDefaults(45)
 		return
 	}
-	e91, n92 := r.Vector(b, b+275, 20, 20, "f45")
+	e95, n96 := r.Vector(b, b+275, 20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n92)
+		v.F45 = make(map[fbe.UUID][]byte, n96)
 	} else {
 		clear(v.F45)
 	}
-	for i93 := range n92 {
-		var k94 fbe.UUID
-		var x95 []byte
-		k94 = r.UUID(e91 + i93*20)
-		x95 = r.Blob(x95, b, e91+i93*20+16, "f45")
-		if _, dup := v.F45[k94]; dup {
-			r.DuplicateKey("f45", e91+i93*20)
+	for i97 := range n96 {
+		var k98 fbe.UUID
+		var x99 []byte
+		k98 = r.UUID(e95 + i97*20)
+		x99 = r.Blob(x99, b, e95+i97*20+16, "f45")
+		if _, dup := v.F45[k98]; dup {
+			r.DuplicateKey("f45", e95+i97*20)
 			return
 		}
-		v.F45[k94] = x95
+		v.F45[k98] = x99
 	}
 	if n < 283 {
 		v.fbeDefaults(46)
 		return
 	}
-	e96, n97 := r.Vector(b, b+279, 8, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n97)
-	for i98 := range n97 {
-		v.F46[i98].Key.FBERead(r, b, e96+i98*8)
+	e100, n101 := r.Vector(b, b+279, 8, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n101)
+	for i102 := range n101 {
+		v.F46[i102].Key.FBERead(r, b, e100+i102*8)
 		if r.Failed() {
-			r.UnwindIndex(i98)
+			r.UnwindIndex(i102)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i98].Value.FBERead(r, b, e96+i98*8+4)
+		v.F46[i102].Value.FBERead(r, b, e100+i102*8+4)
 		if r.Failed() {
-			r.UnwindIndex(i98)
+			r.UnwindIndex(i102)
 			r.Unwind("f46")
 			return
 		}
 	}
 	if _, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
-		r.DuplicateKey("f46", e96-4)
+		r.DuplicateKey("f46", e100-4)
 		return
 	}
 	if n < 288 {
 		v.fbeDefaults(47)
 		return
 	}
-	if s99, ok100 := r.Optional(b, b+283, 4, "f47"); ok100 {
+	if s103, ok104 := r.Optional(b, b+283, 4, "f47"); ok104 {
 		v.F47 = fbe.Reuse(v.F47)
-		*v.F47 = r.I32(s99)
+		*v.F47 = r.I32(s103)
 	} else {
 		v.F47 = nil
 	}
@@ -3527,9 +3531,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(49)
 		return
 	}
-	if s101, ok102 := r.Optional(b, b+289, 8, "f48"); ok102 {
+	if s105, ok106 := r.Optional(b, b+289, 8, "f48"); ok106 {
 		v.F48 = fbe.Reuse(v.F48)
-		*v.F48 = r.Timestamp(s101)
+		*v.F48 = r.Timestamp(s105)
 	} else {
 		v.F48 = nil
 	}
@@ -3537,64 +3541,64 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(50)
 		return
 	}
-	e103, n104 := r.Vector(b, b+294, 8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n104)
-	for i105 := range n104 {
-		v.F49[i105].Key = r.Blob(v.F49[i105].Key, b, e103+i105*8, "f49")
-		v.F49[i105].Value = r.I32(e103 + i105*8 + 4)
+	e107, n108 := r.Vector(b, b+294, 8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n108)
+	for i109 := range n108 {
+		v.F49[i109].Key = r.Blob(v.F49[i109].Key, b, e107+i109*8, "f49")
+		v.F49[i109].Value = r.I32(e107 + i109*8 + 4)
 	}
 	if _, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
-		r.DuplicateKey("f49", e103-4)
+		r.DuplicateKey("f49", e107-4)
 		return
 	}
 	if n < 302 {
 		v.fbeDefaults(51)
 		return
 	}
-	e106, n107 := r.Vector(b, b+298, 8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n107)
-	for i108 := range n107 {
-		v.F50[i108].Key = r.Blob(v.F50[i108].Key, b, e106+i108*8, "f50")
-		v.F50[i108].Value = r.String(b, e106+i108*8+4, "f50")
+	e110, n111 := r.Vector(b, b+298, 8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n111)
+	for i112 := range n111 {
+		v.F50[i112].Key = r.Blob(v.F50[i112].Key, b, e110+i112*8, "f50")
+		v.F50[i112].Value = r.String(b, e110+i112*8+4, "f50")
 	}
 	if _, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
-		r.DuplicateKey("f50", e106-4)
+		r.DuplicateKey("f50", e110-4)
 		return
 	}
 	if n < 306 {
 		v.fbeDefaults(52)
 		return
 	}
-	e109, n110 := r.Vector(b, b+302, 16, 16, "f51")
-	v.F51 = fbe.Resize(v.F51, n110)
-	for i111 := range n110 {
-		v.F51[i111] = r.Decimal(e109 + i111*16)
+	e113, n114 := r.Vector(b, b+302, 16, 16, "f51")
+	v.F51 = fbe.Resize(v.F51, n114)
+	for i115 := range n114 {
+		v.F51[i115] = r.Decimal(e113 + i115*16)
 	}
 	if _, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
-		r.DuplicateKey("f51", e109-4)
+		r.DuplicateKey("f51", e113-4)
 		return
 	}
 	if n < 310 {
 		v.fbeDefaults(53)
 		return
 	}
-	e112, n113 := r.Vector(b, b+306, 20, 20, "f52")
+	e116, n117 := r.Vector(b, b+306, 20, 20, "f52")
 	if v.F52 == nil {
-		v.F52 = make(map[fbe.Decimal]int32, n113)
+		v.F52 = make(map[fbe.Decimal]int32, n117)
 	} else {
 		clear(v.F52)
 	}
-	for i114 := range n113 {
-		var k115 fbe.Decimal
-		var x116 int32
-		k115 = r.Decimal(e112 + i114*20)
-		k115 = k115.Normalize()
-		x116 = r.I32(e112 + i114*20 + 16)
-		if _, dup := v.F52[k115]; dup {
-			r.DuplicateKey("f52", e112+i114*20)
+	for i118 := range n117 {
+		var k119 fbe.Decimal
+		var x120 int32
+		k119 = r.Decimal(e116 + i118*20)
+		k119 = k119.Normalize()
+		x120 = r.I32(e116 + i118*20 + 16)
+		if _, dup := v.F52[k119]; dup {
+			r.DuplicateKey("f52", e116+i118*20)
 			return
 		}
-		v.F52[k115] = x116
+		v.F52[k119] = x120
 	}
 }
 
@@ -3753,8 +3757,8 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 215 {
 		return
 	}
-	if s117, ok118 := r.Optional(b, b+210, 4, "f33"); ok118 {
-		r.SkipString(s117, s117, "f33")
+	if s121, ok122 := r.Optional(b, b+210, 4, "f33"); ok122 {
+		r.SkipString(s121, s121, "f33")
 	}
 	if n < 220 {
 		return
@@ -3763,8 +3767,8 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 225 {
 		return
 	}
-	if s119, ok120 := r.Optional(b, b+220, 4, "f35"); ok120 {
-		FBEVerifyCounted(r, s119, s119)
+	if s123, ok124 := r.Optional(b, b+220, 4, "f35"); ok124 {
+		FBEVerifyCounted(r, s123, s123)
 		if r.Failed() {
 			r.Unwind("f35")
 			return
@@ -3773,9 +3777,9 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 247 {
 		return
 	}
-	for i121 := range 2 {
-		if s122, ok123 := r.Optional(b, b+237+i121*5, 4, "f37"); ok123 {
-			r.SkipString(s122, s122, "f37")
+	for i125 := range 2 {
+		if s126, ok127 := r.Optional(b, b+237+i125*5, 4, "f37"); ok127 {
+			r.SkipString(s126, s126, "f37")
 		}
 	}
 	if n < 251 {
@@ -3785,12 +3789,12 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 255 {
 		return
 	}
-	e124, n125 := r.Vector(b, b+251, 5, 1, "f39")
-	for i126 := range n125 {
-		if s127, ok128 := r.Optional(b, e124+i126*5, 4, "f39"); ok128 {
-			FBEVerifyCounted(r, s127, s127)
+	e128, n129 := r.Vector(b, b+251, 5, 1, "f39")
+	for i130 := range n129 {
+		if s131, ok132 := r.Optional(b, e128+i130*5, 4, "f39"); ok132 {
+			FBEVerifyCounted(r, s131, s131)
 			if r.Failed() {
-				r.UnwindIndex(i126)
+				r.UnwindIndex(i130)
 				r.Unwind("f39")
 				return
 			}
@@ -3799,137 +3803,137 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 259 {
 		return
 	}
-	e129, n130 := r.Vector(b, b+255, 4, 4, "f40")
-	for i131 := range n130 {
-		r.SkipString(b, e129+i131*4, "f40")
+	e133, n134 := r.Vector(b, b+255, 4, 4, "f40")
+	for i135 := range n134 {
+		r.SkipString(b, e133+i135*4, "f40")
 	}
 	if n < 263 {
 		return
 	}
-	var t132 []int64
-	e133, n134 := r.Vector(b, b+259, 8, 8, "f41")
-	t132 = fbe.Resize(t132, n134)
-	for i135 := range n134 {
-		t132[i135] = r.I64(e133 + i135*8)
+	var t136 []int64
+	e137, n138 := r.Vector(b, b+259, 8, 8, "f41")
+	t136 = fbe.Resize(t136, n138)
+	for i139 := range n138 {
+		t136[i139] = r.I64(e137 + i139*8)
 	}
-	if _, k := fbe.Repeated(t132); k >= 0 {
-		r.DuplicateKey("f41", e133-4)
+	if _, k := fbe.Repeated(t136); k >= 0 {
+		r.DuplicateKey("f41", e137-4)
 		return
 	}
 	if n < 267 {
 		return
 	}
-	var t136 []market.Instrument
-	e137, n138 := r.Vector(b, b+263, 4, 0, "f42")
-	t136 = t136[:0]
-	for i139 := range n138 {
-		t136 = fbe.Grow(t136)
-		t136[i139].FBERead(r, b, e137+i139*4)
+	var t140 []market.Instrument
+	e141, n142 := r.Vector(b, b+263, 4, 0, "f42")
+	t140 = t140[:0]
+	for i143 := range n142 {
+		t140 = fbe.Grow(t140)
+		t140[i143].FBERead(r, b, e141+i143*4)
 		if r.Failed() {
-			r.UnwindIndex(i139)
+			r.UnwindIndex(i143)
 			r.Unwind("f42")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedKey(t136, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
-		r.DuplicateKey("f42", e137-4)
+	if _, k := fbe.RepeatedKey(t140, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("f42", e141-4)
 		return
 	}
 	if n < 271 {
 		return
 	}
-	var t140 map[int32]string
-	e141, n142 := r.Vector(b, b+267, 8, 8, "f43")
-	if t140 == nil {
-		t140 = make(map[int32]string, n142)
+	var t144 map[int32]string
+	e145, n146 := r.Vector(b, b+267, 8, 8, "f43")
+	if t144 == nil {
+		t144 = make(map[int32]string, n146)
 	} else {
-		clear(t140)
+		clear(t144)
 	}
-	for i143 := range n142 {
-		var k144 int32
-		var x145 string
-		k144 = r.I32(e141 + i143*8)
-		x145 = r.String(b, e141+i143*8+4, "f43")
-		if _, dup := t140[k144]; dup {
-			r.DuplicateKey("f43", e141+i143*8)
+	for i147 := range n146 {
+		var k148 int32
+		var x149 string
+		k148 = r.I32(e145 + i147*8)
+		x149 = r.String(b, e145+i147*8+4, "f43")
+		if _, dup := t144[k148]; dup {
+			r.DuplicateKey("f43", e145+i147*8)
 			return
 		}
-		t140[k144] = x145
+		t144[k148] = x149
 	}
 	if n < 275 {
 		return
 	}
-	var t146 map[string]*Counted
-	e147, n148 := r.Vector(b, b+271, 9, 5, "f44")
-	if t146 == nil {
-		t146 = make(map[string]*Counted, n148)
+	var t150 map[string]*Counted
+	e151, n152 := r.Vector(b, b+271, 9, 5, "f44")
+	if t150 == nil {
+		t150 = make(map[string]*Counted, n152)
 	} else {
-		clear(t146)
+		clear(t150)
 	}
-	for i149 := range n148 {
-		var k150 string
-		var x151 *Counted
-		k150 = r.String(b, e147+i149*9, "f44")
-		if s152, ok153 := r.Optional(b, e147+i149*9+4, 4, "f44"); ok153 {
-			x151 = fbe.Reuse(x151)
-			x151.FBERead(r, s152, s152)
+	for i153 := range n152 {
+		var k154 string
+		var x155 *Counted
+		k154 = r.String(b, e151+i153*9, "f44")
+		if s156, ok157 := r.Optional(b, e151+i153*9+4, 4, "f44"); ok157 {
+			x155 = fbe.Reuse(x155)
+			x155.FBERead(r, s156, s156)
 			if r.Failed() {
-				r.UnwindIndex(i149)
+				r.UnwindIndex(i153)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x151 = nil
+			x155 = nil
 		}
-		if _, dup := t146[k150]; dup {
-			r.DuplicateKey("f44", e147+i149*9)
+		if _, dup := t150[k154]; dup {
+			r.DuplicateKey("f44", e151+i153*9)
 			return
 		}
-		t146[k150] = x151
+		t150[k154] = x155
 	}
 	if n < 279 {
 		return
 	}
-	var t154 map[fbe.UUID][]byte
-	e155, n156 := r.Vector(b, b+275, 20, 20, "f45")
-	if t154 == nil {
-		t154 = make(map[fbe.UUID][]byte, n156)
+	var t158 map[fbe.UUID][]byte
+	e159, n160 := r.Vector(b, b+275, 20, 20, "f45")
+	if t158 == nil {
+		t158 = make(map[fbe.UUID][]byte, n160)
 	} else {
-		clear(t154)
+		clear(t158)
 	}
-	for i157 := range n156 {
-		var k158 fbe.UUID
-		var x159 []byte
-		k158 = r.UUID(e155 + i157*20)
-		x159 = r.Blob(x159, b, e155+i157*20+16, "f45")
-		if _, dup := t154[k158]; dup {
-			r.DuplicateKey("f45", e155+i157*20)
+	for i161 := range n160 {
+		var k162 fbe.UUID
+		var x163 []byte
+		k162 = r.UUID(e159 + i161*20)
+		x163 = r.Blob(x163, b, e159+i161*20+16, "f45")
+		if _, dup := t158[k162]; dup {
+			r.DuplicateKey("f45", e159+i161*20)
 			return
 		}
-		t154[k158] = x159
+		t158[k162] = x163
 	}
 	if n < 283 {
 		return
 	}
-	var t160 []fbe.Pair[market.Instrument, Counted]
-	e161, n162 := r.Vector(b, b+279, 8, 0, "f46")
-	t160 = fbe.Resize(t160, n162)
-	for i163 := range n162 {
-		t160[i163].Key.FBERead(r, b, e161+i163*8)
+	var t164 []fbe.Pair[market.Instrument, Counted]
+	e165, n166 := r.Vector(b, b+279, 8, 0, "f46")
+	t164 = fbe.Resize(t164, n166)
+	for i167 := range n166 {
+		t164[i167].Key.FBERead(r, b, e165+i167*8)
 		if r.Failed() {
-			r.UnwindIndex(i163)
+			r.UnwindIndex(i167)
 			r.Unwind("f46")
 			return
 		}
-		t160[i163].Value.FBERead(r, b, e161+i163*8+4)
+		t164[i167].Value.FBERead(r, b, e165+i167*8+4)
 		if r.Failed() {
-			r.UnwindIndex(i163)
+			r.UnwindIndex(i167)
 			r.Unwind("f46")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedPairKey(t160, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
-		r.DuplicateKey("f46", e161-4)
+	if _, k := fbe.RepeatedPairKey(t164, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("f46", e165-4)
 		return
 	}
 	if n < 288 {
@@ -3943,65 +3947,65 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	if n < 298 {
 		return
 	}
-	var t164 []fbe.Pair[[]byte, int32]
-	e165, n166 := r.Vector(b, b+294, 8, 8, "f49")
-	t164 = fbe.Resize(t164, n166)
-	for i167 := range n166 {
-		t164[i167].Key = r.Blob(t164[i167].Key, b, e165+i167*8, "f49")
-		t164[i167].Value = r.I32(e165 + i167*8 + 4)
+	var t168 []fbe.Pair[[]byte, int32]
+	e169, n170 := r.Vector(b, b+294, 8, 8, "f49")
+	t168 = fbe.Resize(t168, n170)
+	for i171 := range n170 {
+		t168[i171].Key = r.Blob(t168[i171].Key, b, e169+i171*8, "f49")
+		t168[i171].Value = r.I32(e169 + i171*8 + 4)
 	}
-	if _, k := fbe.RepeatedPairKey(t164, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
-		r.DuplicateKey("f49", e165-4)
+	if _, k := fbe.RepeatedPairKey(t168, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+		r.DuplicateKey("f49", e169-4)
 		return
 	}
 	if n < 302 {
 		return
 	}
-	var t168 []fbe.Pair[[]byte, string]
-	e169, n170 := r.Vector(b, b+298, 8, 8, "f50")
-	t168 = fbe.Resize(t168, n170)
-	for i171 := range n170 {
-		t168[i171].Key = r.Blob(t168[i171].Key, b, e169+i171*8, "f50")
-		t168[i171].Value = r.String(b, e169+i171*8+4, "f50")
+	var t172 []fbe.Pair[[]byte, string]
+	e173, n174 := r.Vector(b, b+298, 8, 8, "f50")
+	t172 = fbe.Resize(t172, n174)
+	for i175 := range n174 {
+		t172[i175].Key = r.Blob(t172[i175].Key, b, e173+i175*8, "f50")
+		t172[i175].Value = r.String(b, e173+i175*8+4, "f50")
 	}
-	if _, k := fbe.RepeatedPairKey(t168, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
-		r.DuplicateKey("f50", e169-4)
+	if _, k := fbe.RepeatedPairKey(t172, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+		r.DuplicateKey("f50", e173-4)
 		return
 	}
 	if n < 306 {
 		return
 	}
-	var t172 []fbe.Decimal
-	e173, n174 := r.Vector(b, b+302, 16, 16, "f51")
-	t172 = fbe.Resize(t172, n174)
-	for i175 := range n174 {
-		t172[i175] = r.Decimal(e173 + i175*16)
+	var t176 []fbe.Decimal
+	e177, n178 := r.Vector(b, b+302, 16, 16, "f51")
+	t176 = fbe.Resize(t176, n178)
+	for i179 := range n178 {
+		t176[i179] = r.Decimal(e177 + i179*16)
 	}
-	if _, k := fbe.RepeatedDecimal(t172); k >= 0 {
-		r.DuplicateKey("f51", e173-4)
+	if _, k := fbe.RepeatedDecimal(t176); k >= 0 {
+		r.DuplicateKey("f51", e177-4)
 		return
 	}
 	if n < 310 {
 		return
 	}
-	var t176 map[fbe.Decimal]int32
-	e177, n178 := r.Vector(b, b+306, 20, 20, "f52")
-	if t176 == nil {
-		t176 = make(map[fbe.Decimal]int32, n178)
+	var t180 map[fbe.Decimal]int32
+	e181, n182 := r.Vector(b, b+306, 20, 20, "f52")
+	if t180 == nil {
+		t180 = make(map[fbe.Decimal]int32, n182)
 	} else {
-		clear(t176)
+		clear(t180)
 	}
-	for i179 := range n178 {
-		var k180 fbe.Decimal
-		var x181 int32
-		k180 = r.Decimal(e177 + i179*20)
-		k180 = k180.Normalize()
-		x181 = r.I32(e177 + i179*20 + 16)
-		if _, dup := t176[k180]; dup {
-			r.DuplicateKey("f52", e177+i179*20)
+	for i183 := range n182 {
+		var k184 fbe.Decimal
+		var x185 int32
+		k184 = r.Decimal(e181 + i183*20)
+		k184 = k184.Normalize()
+		x185 = r.I32(e181 + i183*20 + 16)
+		if _, dup := t180[k184]; dup {
+			r.DuplicateKey("f52", e181+i183*20)
 			return
 		}
-		t176[k180] = x181
+		t180[k184] = x185
 	}
 }
 
@@ -4100,75 +4104,77 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 	if v.F35 != nil {
 		(v.F35).FBEWriteFinal(w)
 	}
-	for i182 := range v.F36 {
-		w.AppendI32(v.F36[i182])
+	for i186 := range v.F36 {
+		w.AppendI32(v.F36[i186])
 	}
-	for i183 := range v.F37 {
-		w.AppendBool(v.F37[i183] != nil)
-		if v.F37[i183] != nil {
-			w.AppendString(*v.F37[i183])
+	for i187 := range v.F37 {
+		w.AppendBool(v.F37[i187] != nil)
+		if v.F37[i187] != nil {
+			w.AppendString(*v.F37[i187])
 		}
 	}
 	w.AppendCount(len(v.F38))
-	for i184 := range v.F38 {
-		w.AppendF64(v.F38[i184])
+	for i188 := range v.F38 {
+		w.AppendF64(v.F38[i188])
 	}
 	w.AppendCount(len(v.F39))
-	for i185 := range v.F39 {
-		w.AppendBool(v.F39[i185] != nil)
-		if v.F39[i185] != nil {
-			(v.F39[i185]).FBEWriteFinal(w)
+	for i189 := range v.F39 {
+		w.AppendBool(v.F39[i189] != nil)
+		if v.F39[i189] != nil {
+			(v.F39[i189]).FBEWriteFinal(w)
 		}
 	}
 	w.AppendCount(len(v.F40))
-	for i186 := range v.F40 {
-		w.AppendString(v.F40[i186])
+	for i190 := range v.F40 {
+		w.AppendString(v.F40[i190])
 	}
 	if i, k := fbe.Repeated(v.F41); k >= 0 {
 		w.SameElements("f41", i, k)
 		return
 	}
-	w.AppendCount(len(v.F41))
-	for i187 := range v.F41 {
-		w.AppendI64(v.F41[i187])
+	s191 := fbe.Sorted(v.F41, cmp.Compare[int64])
+	w.AppendCount(len(s191))
+	for i192 := range s191 {
+		w.AppendI64(s191[i192])
 	}
 	if i, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		w.SameElements("f42", i, k)
 		return
 	}
-	w.AppendCount(len(v.F42))
-	for i188 := range v.F42 {
-		(v.F42[i188]).FBEWriteFinal(w)
+	s193 := fbe.SortedBy(v.F42, (*market.Instrument).FBEKeyCompare)
+	w.AppendCount(len(s193))
+	for i194 := range s193 {
+		(s193[i194]).FBEWriteFinal(w)
 	}
 	w.AppendCount(len(v.F43))
-	for _, k190 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
-		x191 := v.F43[k190]
-		w.AppendI32(k190)
-		w.AppendString(x191)
+	for _, k196 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		x197 := v.F43[k196]
+		w.AppendI32(k196)
+		w.AppendString(x197)
 	}
 	w.AppendCount(len(v.F44))
-	for _, k193 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
-		x194 := v.F44[k193]
-		w.AppendString(k193)
-		w.AppendBool(x194 != nil)
-		if x194 != nil {
-			(x194).FBEWriteFinal(w)
+	for _, k199 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		x200 := v.F44[k199]
+		w.AppendString(k199)
+		w.AppendBool(x200 != nil)
+		if x200 != nil {
+			(x200).FBEWriteFinal(w)
 		}
 	}
 	w.AppendCount(len(v.F45))
-	for _, k196 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
-		x197 := v.F45[k196]
-		w.AppendUUID(k196)
-		w.AppendBlob(x197)
+	for _, k202 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		x203 := v.F45[k202]
+		w.AppendUUID(k202)
+		w.AppendBlob(x203)
 	}
 	if i, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		w.SameKeys("f46", i, k)
 		return
 	}
 	w.AppendCount(len(v.F46))
-	for i198 := range v.F46 {
-		(v.F46[i198].Key).FBEWriteFinal(w)
-		(v.F46[i198].Value).FBEWriteFinal(w)
+	for i204 := range v.F46 {
+		(v.F46[i204].Key).FBEWriteFinal(w)
+		(v.F46[i204].Value).FBEWriteFinal(w)
 	}
 	w.AppendBool(v.F47 != nil)
 	if v.F47 != nil {
@@ -4183,38 +4189,40 @@ func (v *Everything) FBEWriteFinal(w *fbe.Writer) {
 		w.SameKeys("f49", i, k)
 		return
 	}
-	w.AppendCount(len(v.F49))
-	for i199 := range v.F49 {
-		w.AppendBlob(v.F49[i199].Key)
-		w.AppendI32(v.F49[i199].Value)
+	s205 := fbe.SortedPairs(v.F49, fbe.CompareBytes)
+	w.AppendCount(len(s205))
+	for i206 := range s205 {
+		w.AppendBlob(s205[i206].Key)
+		w.AppendI32(s205[i206].Value)
 	}
 	if i, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		w.SameKeys("f50", i, k)
 		return
 	}
 	w.AppendCount(len(v.F50))
-	for i200 := range v.F50 {
-		w.AppendBlob(v.F50[i200].Key)
-		w.AppendString(v.F50[i200].Value)
+	for i207 := range v.F50 {
+		w.AppendBlob(v.F50[i207].Key)
+		w.AppendString(v.F50[i207].Value)
 	}
 	if i, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
 		w.SameElements("f51", i, k)
 		return
 	}
-	w.AppendCount(len(v.F51))
-	for i201 := range v.F51 {
-		w.AppendDecimal(v.F51[i201])
+	s208 := fbe.Sorted(v.F51, fbe.CompareDecimal)
+	w.AppendCount(len(s208))
+	for i209 := range s208 {
+		w.AppendDecimal(s208[i209])
 	}
-	ks202 := fbe.SortedKeys(v.F52, fbe.CompareDecimal)
-	if i, k := fbe.RepeatedDecimal(ks202); k >= 0 {
+	ks210 := fbe.SortedKeys(v.F52, fbe.CompareDecimal)
+	if i, k := fbe.RepeatedDecimal(ks210); k >= 0 {
 		w.SameKeys("f52", i, k)
 		return
 	}
 	w.AppendCount(len(v.F52))
-	for _, k204 := range ks202 {
-		x205 := v.F52[k204]
-		w.AppendDecimal(k204)
-		w.AppendI32(x205)
+	for _, k212 := range ks210 {
+		x213 := v.F52[k212]
+		w.AppendDecimal(k212)
+		w.AppendI32(x213)
 	}
 }
 
@@ -4225,43 +4233,43 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if d206 := r.Run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16"); d206 != nil {
-		_ = d206[84] // one bounds check for the run
-		v.Id = fbe.GetI32(d206)
-		v.F1 = fbe.GetBool(d206[4:])
-		v.F2 = fbe.GetU8(d206[5:])
-		v.F3 = fbe.GetU8(d206[6:])
-		v.F4 = fbe.GetU32(d206[7:])
-		v.F5 = fbe.GetI8(d206[11:])
-		v.F6 = fbe.GetU8(d206[12:])
-		v.F7 = fbe.GetI16(d206[13:])
-		v.F8 = fbe.GetU16(d206[15:])
-		v.F9 = fbe.GetI32(d206[17:])
-		v.F10 = fbe.GetU32(d206[21:])
-		v.F11 = fbe.GetI64(d206[25:])
-		v.F12 = fbe.GetU64(d206[33:])
-		v.F13 = fbe.GetF32(d206[41:])
-		v.F14 = fbe.GetF64(d206[45:])
-		v.F15 = fbe.GetDecimal(d206[53:])
-		v.F16 = fbe.GetDecimal(d206[69:])
+	if d214 := r.Run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16"); d214 != nil {
+		_ = d214[84] // one bounds check for the run
+		v.Id = fbe.GetI32(d214)
+		v.F1 = fbe.GetBool(d214[4:])
+		v.F2 = fbe.GetU8(d214[5:])
+		v.F3 = fbe.GetU8(d214[6:])
+		v.F4 = fbe.GetU32(d214[7:])
+		v.F5 = fbe.GetI8(d214[11:])
+		v.F6 = fbe.GetU8(d214[12:])
+		v.F7 = fbe.GetI16(d214[13:])
+		v.F8 = fbe.GetU16(d214[15:])
+		v.F9 = fbe.GetI32(d214[17:])
+		v.F10 = fbe.GetU32(d214[21:])
+		v.F11 = fbe.GetI64(d214[25:])
+		v.F12 = fbe.GetU64(d214[33:])
+		v.F13 = fbe.GetF32(d214[41:])
+		v.F14 = fbe.GetF64(d214[45:])
+		v.F15 = fbe.GetDecimal(d214[53:])
+		v.F16 = fbe.GetDecimal(d214[69:])
 	}
 	v.F17 = r.FinalString("f17")
-	if d207 := r.Run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16"); d207 != nil {
-		_ = d207[79] // one bounds check for the run
-		v.F18 = fbe.GetTimestamp(d207)
-		v.F19 = fbe.GetTimestamp(d207[8:])
-		v.F20 = fbe.GetUUID(d207[16:])
-		v.F21 = fbe.GetUUID(d207[32:])
-		v.F22 = fbe.GetUUID(d207[48:])
-		v.F23 = fbe.GetUUID(d207[64:])
+	if d215 := r.Run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16"); d215 != nil {
+		_ = d215[79] // one bounds check for the run
+		v.F18 = fbe.GetTimestamp(d215)
+		v.F19 = fbe.GetTimestamp(d215[8:])
+		v.F20 = fbe.GetUUID(d215[16:])
+		v.F21 = fbe.GetUUID(d215[32:])
+		v.F22 = fbe.GetUUID(d215[48:])
+		v.F23 = fbe.GetUUID(d215[64:])
 	}
 	v.F24 = r.FinalBlob(v.F24, "f24")
-	if d208 := r.Run(11, "f25=1,f26=1,f27=1,f28=8"); d208 != nil {
-		_ = d208[10] // one bounds check for the run
-		v.F25 = EByte(fbe.GetU8(d208))
-		v.F26 = market.Side(fbe.GetU8(d208[1:]))
-		v.F27 = FByte(fbe.GetU8(d208[2:]))
-		v.F28 = FUInt64(fbe.GetU64(d208[3:]))
+	if d216 := r.Run(11, "f25=1,f26=1,f27=1,f28=8"); d216 != nil {
+		_ = d216[10] // one bounds check for the run
+		v.F25 = EByte(fbe.GetU8(d216))
+		v.F26 = market.Side(fbe.GetU8(d216[1:]))
+		v.F27 = FByte(fbe.GetU8(d216[2:]))
+		v.F28 = FUInt64(fbe.GetU64(d216[3:]))
 	}
 	v.F29.FBEReadFinal(r)
 	if r.Failed() {
@@ -4275,16 +4283,16 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f31") {
 		v.F31 = fbe.Reuse(v.F31)
-		if p209 := r.Fixed(4, "f31"); p209 >= 0 {
-			*v.F31 = r.I32(p209)
+		if p217 := r.Fixed(4, "f31"); p217 >= 0 {
+			*v.F31 = r.I32(p217)
 		}
 	} else {
 		v.F31 = nil
 	}
 	if r.FinalHas("f32") {
 		v.F32 = fbe.Reuse(v.F32)
-		if p210 := r.Fixed(4, "f32"); p210 >= 0 {
-			*v.F32 = r.I32(p210)
+		if p218 := r.Fixed(4, "f32"); p218 >= 0 {
+			*v.F32 = r.I32(p218)
 		}
 	} else {
 		v.F32 = nil
@@ -4297,8 +4305,8 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f34") {
 		v.F34 = fbe.Reuse(v.F34)
-		if p211 := r.Fixed(1, "f34"); p211 >= 0 {
-			*v.F34 = EByte(r.U8(p211))
+		if p219 := r.Fixed(1, "f34"); p219 >= 0 {
+			*v.F34 = EByte(r.U8(p219))
 		}
 	} else {
 		v.F34 = nil
@@ -4313,64 +4321,64 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F35 = nil
 	}
-	for i212 := range v.F36 {
-		if p213 := r.Fixed(4, "f36"); p213 >= 0 {
-			v.F36[i212] = r.I32(p213)
+	for i220 := range v.F36 {
+		if p221 := r.Fixed(4, "f36"); p221 >= 0 {
+			v.F36[i220] = r.I32(p221)
 		}
 	}
-	for i214 := range v.F37 {
+	for i222 := range v.F37 {
 		if r.FinalHas("f37") {
-			v.F37[i214] = fbe.Reuse(v.F37[i214])
-			*v.F37[i214] = r.FinalString("f37")
+			v.F37[i222] = fbe.Reuse(v.F37[i222])
+			*v.F37[i222] = r.FinalString("f37")
 		} else {
-			v.F37[i214] = nil
+			v.F37[i222] = nil
 		}
 	}
-	n215 := r.FinalCount(8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n215)
-	for i216 := range n215 {
-		if p217 := r.Fixed(8, "f38"); p217 >= 0 {
-			v.F38[i216] = r.F64(p217)
+	n223 := r.FinalCount(8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n223)
+	for i224 := range n223 {
+		if p225 := r.Fixed(8, "f38"); p225 >= 0 {
+			v.F38[i224] = r.F64(p225)
 		}
 	}
-	n218 := r.FinalCount(1, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n218)
-	for i219 := range n218 {
+	n226 := r.FinalCount(1, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n226)
+	for i227 := range n226 {
 		if r.FinalHas("f39") {
-			v.F39[i219] = fbe.Reuse(v.F39[i219])
-			v.F39[i219].FBEReadFinal(r)
+			v.F39[i227] = fbe.Reuse(v.F39[i227])
+			v.F39[i227].FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i219)
+				r.UnwindIndex(i227)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i219] = nil
+			v.F39[i227] = nil
 		}
 	}
-	n220 := r.FinalCount(4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n220)
-	for i221 := range n220 {
-		v.F40[i221] = r.FinalString("f40")
+	n228 := r.FinalCount(4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n228)
+	for i229 := range n228 {
+		v.F40[i229] = r.FinalString("f40")
 	}
-	n222 := r.FinalCount(8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n222)
-	for i223 := range n222 {
-		if p224 := r.Fixed(8, "f41"); p224 >= 0 {
-			v.F41[i223] = r.I64(p224)
+	n230 := r.FinalCount(8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n230)
+	for i231 := range n230 {
+		if p232 := r.Fixed(8, "f41"); p232 >= 0 {
+			v.F41[i231] = r.I64(p232)
 		}
 	}
 	if _, k := fbe.Repeated(v.F41); k >= 0 {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	n225 := r.FinalCount(8, 0, "f42")
+	n233 := r.FinalCount(8, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i226 := range n225 {
+	for i234 := range n233 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i226].FBEReadFinal(r)
+		v.F42[i234].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i226)
+			r.UnwindIndex(i234)
 			r.Unwind("f42")
 			return
 		}
@@ -4379,83 +4387,83 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	n227 := r.FinalCount(8, 8, "f43")
+	n235 := r.FinalCount(8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n227)
+		v.F43 = make(map[int32]string, n235)
 	} else {
 		clear(v.F43)
 	}
-	for i228 := 0; i228 < n227; i228++ {
-		var k229 int32
-		var x230 string
-		if p231 := r.Fixed(4, "f43"); p231 >= 0 {
-			k229 = r.I32(p231)
+	for i236 := 0; i236 < n235; i236++ {
+		var k237 int32
+		var x238 string
+		if p239 := r.Fixed(4, "f43"); p239 >= 0 {
+			k237 = r.I32(p239)
 		}
-		x230 = r.FinalString("f43")
-		if _, dup := v.F43[k229]; dup {
+		x238 = r.FinalString("f43")
+		if _, dup := v.F43[k237]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		v.F43[k229] = x230
+		v.F43[k237] = x238
 	}
-	n232 := r.FinalCount(5, 5, "f44")
+	n240 := r.FinalCount(5, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n232)
+		v.F44 = make(map[string]*Counted, n240)
 	} else {
 		clear(v.F44)
 	}
-	for i233 := 0; i233 < n232; i233++ {
-		var k234 string
-		var x235 *Counted
-		k234 = r.FinalString("f44")
+	for i241 := 0; i241 < n240; i241++ {
+		var k242 string
+		var x243 *Counted
+		k242 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x235 = fbe.Reuse(x235)
-			x235.FBEReadFinal(r)
+			x243 = fbe.Reuse(x243)
+			x243.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i233)
+				r.UnwindIndex(i241)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x235 = nil
+			x243 = nil
 		}
-		if _, dup := v.F44[k234]; dup {
+		if _, dup := v.F44[k242]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		v.F44[k234] = x235
+		v.F44[k242] = x243
 	}
-	n236 := r.FinalCount(20, 20, "f45")
+	n244 := r.FinalCount(20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n236)
+		v.F45 = make(map[fbe.UUID][]byte, n244)
 	} else {
 		clear(v.F45)
 	}
-	for i237 := 0; i237 < n236; i237++ {
-		var k238 fbe.UUID
-		var x239 []byte
-		if p240 := r.Fixed(16, "f45"); p240 >= 0 {
-			k238 = r.UUID(p240)
+	for i245 := 0; i245 < n244; i245++ {
+		var k246 fbe.UUID
+		var x247 []byte
+		if p248 := r.Fixed(16, "f45"); p248 >= 0 {
+			k246 = r.UUID(p248)
 		}
-		x239 = r.FinalBlob(x239, "f45")
-		if _, dup := v.F45[k238]; dup {
+		x247 = r.FinalBlob(x247, "f45")
+		if _, dup := v.F45[k246]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		v.F45[k238] = x239
+		v.F45[k246] = x247
 	}
-	n241 := r.FinalCount(12, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n241)
-	for i242 := range n241 {
-		v.F46[i242].Key.FBEReadFinal(r)
+	n249 := r.FinalCount(12, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n249)
+	for i250 := range n249 {
+		v.F46[i250].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i242)
+			r.UnwindIndex(i250)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i242].Value.FBEReadFinal(r)
+		v.F46[i250].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i242)
+			r.UnwindIndex(i250)
 			r.Unwind("f46")
 			return
 		}
@@ -4466,77 +4474,77 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f47") {
 		v.F47 = fbe.Reuse(v.F47)
-		if p243 := r.Fixed(4, "f47"); p243 >= 0 {
-			*v.F47 = r.I32(p243)
+		if p251 := r.Fixed(4, "f47"); p251 >= 0 {
+			*v.F47 = r.I32(p251)
 		}
 	} else {
 		v.F47 = nil
 	}
-	if p244 := r.Fixed(1, "f47Reset"); p244 >= 0 {
-		v.F47Reset = r.Bool(p244)
+	if p252 := r.Fixed(1, "f47Reset"); p252 >= 0 {
+		v.F47Reset = r.Bool(p252)
 	}
 	if r.FinalHas("f48") {
 		v.F48 = fbe.Reuse(v.F48)
-		if p245 := r.Fixed(8, "f48"); p245 >= 0 {
-			*v.F48 = r.Timestamp(p245)
+		if p253 := r.Fixed(8, "f48"); p253 >= 0 {
+			*v.F48 = r.Timestamp(p253)
 		}
 	} else {
 		v.F48 = nil
 	}
-	n246 := r.FinalCount(8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n246)
-	for i247 := range n246 {
-		v.F49[i247].Key = r.FinalBlob(v.F49[i247].Key, "f49")
-		if p248 := r.Fixed(4, "f49"); p248 >= 0 {
-			v.F49[i247].Value = r.I32(p248)
+	n254 := r.FinalCount(8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n254)
+	for i255 := range n254 {
+		v.F49[i255].Key = r.FinalBlob(v.F49[i255].Key, "f49")
+		if p256 := r.Fixed(4, "f49"); p256 >= 0 {
+			v.F49[i255].Value = r.I32(p256)
 		}
 	}
 	if _, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", r.Pos)
 		return
 	}
-	n249 := r.FinalCount(8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n249)
-	for i250 := range n249 {
-		v.F50[i250].Key = r.FinalBlob(v.F50[i250].Key, "f50")
-		v.F50[i250].Value = r.FinalString("f50")
+	n257 := r.FinalCount(8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n257)
+	for i258 := range n257 {
+		v.F50[i258].Key = r.FinalBlob(v.F50[i258].Key, "f50")
+		v.F50[i258].Value = r.FinalString("f50")
 	}
 	if _, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", r.Pos)
 		return
 	}
-	n251 := r.FinalCount(16, 16, "f51")
-	v.F51 = fbe.Resize(v.F51, n251)
-	for i252 := range n251 {
-		if p253 := r.Fixed(16, "f51"); p253 >= 0 {
-			v.F51[i252] = r.Decimal(p253)
+	n259 := r.FinalCount(16, 16, "f51")
+	v.F51 = fbe.Resize(v.F51, n259)
+	for i260 := range n259 {
+		if p261 := r.Fixed(16, "f51"); p261 >= 0 {
+			v.F51[i260] = r.Decimal(p261)
 		}
 	}
 	if _, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
 		r.DuplicateKey("f51", r.Pos)
 		return
 	}
-	n254 := r.FinalCount(20, 20, "f52")
+	n262 := r.FinalCount(20, 20, "f52")
 	if v.F52 == nil {
-		v.F52 = make(map[fbe.Decimal]int32, n254)
+		v.F52 = make(map[fbe.Decimal]int32, n262)
 	} else {
 		clear(v.F52)
 	}
-	for i255 := 0; i255 < n254; i255++ {
-		var k256 fbe.Decimal
-		var x257 int32
-		if p258 := r.Fixed(16, "f52"); p258 >= 0 {
-			k256 = r.Decimal(p258)
+	for i263 := 0; i263 < n262; i263++ {
+		var k264 fbe.Decimal
+		var x265 int32
+		if p266 := r.Fixed(16, "f52"); p266 >= 0 {
+			k264 = r.Decimal(p266)
 		}
-		k256 = k256.Normalize()
-		if p259 := r.Fixed(4, "f52"); p259 >= 0 {
-			x257 = r.I32(p259)
+		k264 = k264.Normalize()
+		if p267 := r.Fixed(4, "f52"); p267 >= 0 {
+			x265 = r.I32(p267)
 		}
-		if _, dup := v.F52[k256]; dup {
+		if _, dup := v.F52[k264]; dup {
 			r.DuplicateKey("f52", r.Pos)
 			return
 		}
-		v.F52[k256] = x257
+		v.F52[k264] = x265
 	}
 }
 
@@ -4589,137 +4597,137 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 			r.FinalSkipString("f37")
 		}
 	}
-	n262 := r.FinalCount(8, 8, "f38")
-	r.Fixed(n262*8, "f38")
-	n264 := r.FinalCount(1, 1, "f39")
-	for i265 := range n264 {
+	n270 := r.FinalCount(8, 8, "f38")
+	r.Fixed(n270*8, "f38")
+	n272 := r.FinalCount(1, 1, "f39")
+	for i273 := range n272 {
 		if r.FinalHas("f39") {
 			FBEVerifyFinalCounted(r)
 			if r.Failed() {
-				r.UnwindIndex(i265)
+				r.UnwindIndex(i273)
 				r.Unwind("f39")
 				return
 			}
 		}
 	}
-	n266 := r.FinalCount(4, 4, "f40")
-	for range n266 {
+	n274 := r.FinalCount(4, 4, "f40")
+	for range n274 {
 		r.FinalSkipString("f40")
 	}
-	var t268 []int64
-	n269 := r.FinalCount(8, 8, "f41")
-	t268 = fbe.Resize(t268, n269)
-	for i270 := range n269 {
-		if p271 := r.Fixed(8, "f41"); p271 >= 0 {
-			t268[i270] = r.I64(p271)
+	var t276 []int64
+	n277 := r.FinalCount(8, 8, "f41")
+	t276 = fbe.Resize(t276, n277)
+	for i278 := range n277 {
+		if p279 := r.Fixed(8, "f41"); p279 >= 0 {
+			t276[i278] = r.I64(p279)
 		}
 	}
-	if _, k := fbe.Repeated(t268); k >= 0 {
+	if _, k := fbe.Repeated(t276); k >= 0 {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	var t272 []market.Instrument
-	n273 := r.FinalCount(8, 0, "f42")
-	t272 = t272[:0]
-	for i274 := range n273 {
-		t272 = fbe.Grow(t272)
-		t272[i274].FBEReadFinal(r)
+	var t280 []market.Instrument
+	n281 := r.FinalCount(8, 0, "f42")
+	t280 = t280[:0]
+	for i282 := range n281 {
+		t280 = fbe.Grow(t280)
+		t280[i282].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i274)
+			r.UnwindIndex(i282)
 			r.Unwind("f42")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedKey(t272, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+	if _, k := fbe.RepeatedKey(t280, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	var t275 map[int32]string
-	n276 := r.FinalCount(8, 8, "f43")
-	if t275 == nil {
-		t275 = make(map[int32]string, n276)
+	var t283 map[int32]string
+	n284 := r.FinalCount(8, 8, "f43")
+	if t283 == nil {
+		t283 = make(map[int32]string, n284)
 	} else {
-		clear(t275)
+		clear(t283)
 	}
-	for i277 := 0; i277 < n276; i277++ {
-		var k278 int32
-		var x279 string
-		if p280 := r.Fixed(4, "f43"); p280 >= 0 {
-			k278 = r.I32(p280)
+	for i285 := 0; i285 < n284; i285++ {
+		var k286 int32
+		var x287 string
+		if p288 := r.Fixed(4, "f43"); p288 >= 0 {
+			k286 = r.I32(p288)
 		}
-		x279 = r.FinalString("f43")
-		if _, dup := t275[k278]; dup {
+		x287 = r.FinalString("f43")
+		if _, dup := t283[k286]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		t275[k278] = x279
+		t283[k286] = x287
 	}
-	var t281 map[string]*Counted
-	n282 := r.FinalCount(5, 5, "f44")
-	if t281 == nil {
-		t281 = make(map[string]*Counted, n282)
+	var t289 map[string]*Counted
+	n290 := r.FinalCount(5, 5, "f44")
+	if t289 == nil {
+		t289 = make(map[string]*Counted, n290)
 	} else {
-		clear(t281)
+		clear(t289)
 	}
-	for i283 := 0; i283 < n282; i283++ {
-		var k284 string
-		var x285 *Counted
-		k284 = r.FinalString("f44")
+	for i291 := 0; i291 < n290; i291++ {
+		var k292 string
+		var x293 *Counted
+		k292 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x285 = fbe.Reuse(x285)
-			x285.FBEReadFinal(r)
+			x293 = fbe.Reuse(x293)
+			x293.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i283)
+				r.UnwindIndex(i291)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x285 = nil
+			x293 = nil
 		}
-		if _, dup := t281[k284]; dup {
+		if _, dup := t289[k292]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		t281[k284] = x285
+		t289[k292] = x293
 	}
-	var t286 map[fbe.UUID][]byte
-	n287 := r.FinalCount(20, 20, "f45")
-	if t286 == nil {
-		t286 = make(map[fbe.UUID][]byte, n287)
+	var t294 map[fbe.UUID][]byte
+	n295 := r.FinalCount(20, 20, "f45")
+	if t294 == nil {
+		t294 = make(map[fbe.UUID][]byte, n295)
 	} else {
-		clear(t286)
+		clear(t294)
 	}
-	for i288 := 0; i288 < n287; i288++ {
-		var k289 fbe.UUID
-		var x290 []byte
-		if p291 := r.Fixed(16, "f45"); p291 >= 0 {
-			k289 = r.UUID(p291)
+	for i296 := 0; i296 < n295; i296++ {
+		var k297 fbe.UUID
+		var x298 []byte
+		if p299 := r.Fixed(16, "f45"); p299 >= 0 {
+			k297 = r.UUID(p299)
 		}
-		x290 = r.FinalBlob(x290, "f45")
-		if _, dup := t286[k289]; dup {
+		x298 = r.FinalBlob(x298, "f45")
+		if _, dup := t294[k297]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		t286[k289] = x290
+		t294[k297] = x298
 	}
-	var t292 []fbe.Pair[market.Instrument, Counted]
-	n293 := r.FinalCount(12, 0, "f46")
-	t292 = fbe.Resize(t292, n293)
-	for i294 := range n293 {
-		t292[i294].Key.FBEReadFinal(r)
+	var t300 []fbe.Pair[market.Instrument, Counted]
+	n301 := r.FinalCount(12, 0, "f46")
+	t300 = fbe.Resize(t300, n301)
+	for i302 := range n301 {
+		t300[i302].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i294)
+			r.UnwindIndex(i302)
 			r.Unwind("f46")
 			return
 		}
-		t292[i294].Value.FBEReadFinal(r)
+		t300[i302].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i294)
+			r.UnwindIndex(i302)
 			r.Unwind("f46")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedPairKey(t292, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t300, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f46", r.Pos)
 		return
 	}
@@ -4730,64 +4738,64 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	if r.FinalHas("f48") {
 		r.Fixed(8, "f48")
 	}
-	var t295 []fbe.Pair[[]byte, int32]
-	n296 := r.FinalCount(8, 8, "f49")
-	t295 = fbe.Resize(t295, n296)
-	for i297 := range n296 {
-		t295[i297].Key = r.FinalBlob(t295[i297].Key, "f49")
-		if p298 := r.Fixed(4, "f49"); p298 >= 0 {
-			t295[i297].Value = r.I32(p298)
+	var t303 []fbe.Pair[[]byte, int32]
+	n304 := r.FinalCount(8, 8, "f49")
+	t303 = fbe.Resize(t303, n304)
+	for i305 := range n304 {
+		t303[i305].Key = r.FinalBlob(t303[i305].Key, "f49")
+		if p306 := r.Fixed(4, "f49"); p306 >= 0 {
+			t303[i305].Value = r.I32(p306)
 		}
 	}
-	if _, k := fbe.RepeatedPairKey(t295, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t303, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", r.Pos)
 		return
 	}
-	var t299 []fbe.Pair[[]byte, string]
-	n300 := r.FinalCount(8, 8, "f50")
-	t299 = fbe.Resize(t299, n300)
-	for i301 := range n300 {
-		t299[i301].Key = r.FinalBlob(t299[i301].Key, "f50")
-		t299[i301].Value = r.FinalString("f50")
+	var t307 []fbe.Pair[[]byte, string]
+	n308 := r.FinalCount(8, 8, "f50")
+	t307 = fbe.Resize(t307, n308)
+	for i309 := range n308 {
+		t307[i309].Key = r.FinalBlob(t307[i309].Key, "f50")
+		t307[i309].Value = r.FinalString("f50")
 	}
-	if _, k := fbe.RepeatedPairKey(t299, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t307, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", r.Pos)
 		return
 	}
-	var t302 []fbe.Decimal
-	n303 := r.FinalCount(16, 16, "f51")
-	t302 = fbe.Resize(t302, n303)
-	for i304 := range n303 {
-		if p305 := r.Fixed(16, "f51"); p305 >= 0 {
-			t302[i304] = r.Decimal(p305)
+	var t310 []fbe.Decimal
+	n311 := r.FinalCount(16, 16, "f51")
+	t310 = fbe.Resize(t310, n311)
+	for i312 := range n311 {
+		if p313 := r.Fixed(16, "f51"); p313 >= 0 {
+			t310[i312] = r.Decimal(p313)
 		}
 	}
-	if _, k := fbe.RepeatedDecimal(t302); k >= 0 {
+	if _, k := fbe.RepeatedDecimal(t310); k >= 0 {
 		r.DuplicateKey("f51", r.Pos)
 		return
 	}
-	var t306 map[fbe.Decimal]int32
-	n307 := r.FinalCount(20, 20, "f52")
-	if t306 == nil {
-		t306 = make(map[fbe.Decimal]int32, n307)
+	var t314 map[fbe.Decimal]int32
+	n315 := r.FinalCount(20, 20, "f52")
+	if t314 == nil {
+		t314 = make(map[fbe.Decimal]int32, n315)
 	} else {
-		clear(t306)
+		clear(t314)
 	}
-	for i308 := 0; i308 < n307; i308++ {
-		var k309 fbe.Decimal
-		var x310 int32
-		if p311 := r.Fixed(16, "f52"); p311 >= 0 {
-			k309 = r.Decimal(p311)
+	for i316 := 0; i316 < n315; i316++ {
+		var k317 fbe.Decimal
+		var x318 int32
+		if p319 := r.Fixed(16, "f52"); p319 >= 0 {
+			k317 = r.Decimal(p319)
 		}
-		k309 = k309.Normalize()
-		if p312 := r.Fixed(4, "f52"); p312 >= 0 {
-			x310 = r.I32(p312)
+		k317 = k317.Normalize()
+		if p320 := r.Fixed(4, "f52"); p320 >= 0 {
+			x318 = r.I32(p320)
 		}
-		if _, dup := t306[k309]; dup {
+		if _, dup := t314[k317]; dup {
 			r.DuplicateKey("f52", r.Pos)
 			return
 		}
-		t306[k309] = x310
+		t314[k317] = x318
 	}
 }
 
@@ -4977,67 +4985,69 @@ func (v *Everything) FBEWriteText(t *fbe.TextWriter) {
 		t.String(v.F40[i5])
 	}
 	t.Raw(">,f41=")
-	t.Count(len(v.F41), "{")
-	for i6 := range v.F41 {
+	s7 := fbe.Sorted(v.F41, cmp.Compare[int64])
+	t.Count(len(s7), "{")
+	for i6 := range s7 {
 		if i6 > 0 {
 			t.Raw(",")
 		}
-		t.Int(v.F41[i6])
+		t.Int(s7[i6])
 	}
 	t.Raw("},f42=")
-	t.Count(len(v.F42), "{")
-	for i7 := range v.F42 {
-		if i7 > 0 {
-			t.Raw(",")
-		}
-		v.F42[i7].FBEWriteText(t)
-	}
-	t.Raw("},f43=")
-	t.Count(len(v.F43), "<{")
-	for i8, k9 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+	s9 := fbe.SortedBy(v.F42, (*market.Instrument).FBEKeyCompare)
+	t.Count(len(s9), "{")
+	for i8 := range s9 {
 		if i8 > 0 {
 			t.Raw(",")
 		}
-		x10 := v.F43[k9]
-		t.Int(int64(k9))
+		s9[i8].FBEWriteText(t)
+	}
+	t.Raw("},f43=")
+	t.Count(len(v.F43), "<{")
+	for i10, k11 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		if i10 > 0 {
+			t.Raw(",")
+		}
+		x12 := v.F43[k11]
+		t.Int(int64(k11))
 		t.Raw("->")
-		t.String(x10)
+		t.String(x12)
 	}
 	t.Raw("}>,f44=")
 	t.Count(len(v.F44), "<{")
-	for i11, k12 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
-		if i11 > 0 {
+	for i13, k14 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		if i13 > 0 {
 			t.Raw(",")
 		}
-		x13 := v.F44[k12]
-		t.String(k12)
+		x15 := v.F44[k14]
+		t.String(k14)
 		t.Raw("->")
-		if x13 == nil {
+		if x15 == nil {
 			t.Raw("null")
 		} else {
-			x13.FBEWriteText(t)
+			x15.FBEWriteText(t)
 		}
 	}
 	t.Raw("}>,f45=")
 	t.Count(len(v.F45), "[{")
-	for i14, k15 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
-		if i14 > 0 {
+	for i16, k17 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		if i16 > 0 {
 			t.Raw(",")
 		}
-		x16 := v.F45[k15]
-		t.UUID(k15)
+		x18 := v.F45[k17]
+		t.UUID(k17)
 		t.Raw("->")
-		t.Bytes(x16)
+		t.Bytes(x18)
 	}
 	t.Raw("}],f46=")
 	t.Count(len(v.F46), "[{")
-	for i17 := range v.F46 {
-		if i17 > 0 {
+	for i19 := range v.F46 {
+		if i19 > 0 {
 			t.Raw(",")
 		}
-		v.F46[i17].Key.FBEWriteText(t)
+		v.F46[i19].Key.FBEWriteText(t)
 		t.Raw("->")
-		v.F46[i17].Value.FBEWriteText(t)
+		v.F46[i19].Value.FBEWriteText(t)
 	}
 	t.Raw("}],f47=")
 	if v.F47 == nil {
@@ -5054,43 +5064,45 @@ func (v *Everything) FBEWriteText(t *fbe.TextWriter) {
 		t.Uint(uint64(*v.F48))
 	}
 	t.Raw(",f49=")
-	t.Count(len(v.F49), "<{")
-	for i18 := range v.F49 {
-		if i18 > 0 {
-			t.Raw(",")
-		}
-		t.Bytes(v.F49[i18].Key)
-		t.Raw("->")
-		t.Int(int64(v.F49[i18].Value))
-	}
-	t.Raw("}>,f50=")
-	t.Count(len(v.F50), "[{")
-	for i19 := range v.F50 {
-		if i19 > 0 {
-			t.Raw(",")
-		}
-		t.Bytes(v.F50[i19].Key)
-		t.Raw("->")
-		t.String(v.F50[i19].Value)
-	}
-	t.Raw("}],f51=")
-	t.Count(len(v.F51), "{")
-	for i20 := range v.F51 {
-		if i20 > 0 {
-			t.Raw(",")
-		}
-		t.Decimal(v.F51[i20])
-	}
-	t.Raw("},f52=")
-	t.Count(len(v.F52), "<{")
-	for i21, k22 := range fbe.SortedKeys(v.F52, fbe.CompareDecimal) {
+	s20 := fbe.SortedPairs(v.F49, fbe.CompareBytes)
+	t.Count(len(s20), "<{")
+	for i21 := range s20 {
 		if i21 > 0 {
 			t.Raw(",")
 		}
-		x23 := v.F52[k22]
-		t.Decimal(k22)
+		t.Bytes(s20[i21].Key)
 		t.Raw("->")
-		t.Int(int64(x23))
+		t.Int(int64(s20[i21].Value))
+	}
+	t.Raw("}>,f50=")
+	t.Count(len(v.F50), "[{")
+	for i22 := range v.F50 {
+		if i22 > 0 {
+			t.Raw(",")
+		}
+		t.Bytes(v.F50[i22].Key)
+		t.Raw("->")
+		t.String(v.F50[i22].Value)
+	}
+	t.Raw("}],f51=")
+	s24 := fbe.Sorted(v.F51, fbe.CompareDecimal)
+	t.Count(len(s24), "{")
+	for i23 := range s24 {
+		if i23 > 0 {
+			t.Raw(",")
+		}
+		t.Decimal(s24[i23])
+	}
+	t.Raw("},f52=")
+	t.Count(len(v.F52), "<{")
+	for i25, k26 := range fbe.SortedKeys(v.F52, fbe.CompareDecimal) {
+		if i25 > 0 {
+			t.Raw(",")
+		}
+		x27 := v.F52[k26]
+		t.Decimal(k26)
+		t.Raw("->")
+		t.Int(int64(x27))
 	}
 	t.Raw("}>)")
 }
@@ -5247,55 +5259,57 @@ func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
 		j.SameElements("f41", i, k)
 		return
 	}
+	s7 := fbe.Sorted(v.F41, cmp.Compare[int64])
 	j.Byte('[')
-	for i6 := range v.F41 {
+	for i6 := range s7 {
 		if i6 > 0 {
 			j.Byte(',')
 		}
-		j.Int(v.F41[i6])
+		j.Int(s7[i6])
 	}
 	j.Raw(`],"f42":`)
 	if i, k := fbe.RepeatedKey(v.F42, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		j.SameElements("f42", i, k)
 		return
 	}
+	s9 := fbe.SortedBy(v.F42, (*market.Instrument).FBEKeyCompare)
 	j.Byte('[')
-	for i7 := range v.F42 {
-		if i7 > 0 {
-			j.Byte(',')
-		}
-		v.F42[i7].FBEWriteJSON(j)
-	}
-	j.Raw(`],"f43":{`)
-	for i8, k9 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+	for i8 := range s9 {
 		if i8 > 0 {
 			j.Byte(',')
 		}
-		j.KeyInt(int64(k9))
-		x10 := v.F43[k9]
-		j.String(x10)
+		s9[i8].FBEWriteJSON(j)
 	}
-	j.Raw(`},"f44":{`)
-	for i11, k12 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
-		if i11 > 0 {
+	j.Raw(`],"f43":{`)
+	for i10, k11 := range fbe.SortedKeys(v.F43, cmp.Compare[int32]) {
+		if i10 > 0 {
 			j.Byte(',')
 		}
-		j.KeyString(k12)
-		x13 := v.F44[k12]
-		if x13 == nil {
+		j.KeyInt(int64(k11))
+		x12 := v.F43[k11]
+		j.String(x12)
+	}
+	j.Raw(`},"f44":{`)
+	for i13, k14 := range fbe.SortedKeys(v.F44, cmp.Compare[string]) {
+		if i13 > 0 {
+			j.Byte(',')
+		}
+		j.KeyString(k14)
+		x15 := v.F44[k14]
+		if x15 == nil {
 			j.Null()
 		} else {
-			x13.FBEWriteJSON(j)
+			x15.FBEWriteJSON(j)
 		}
 	}
 	j.Raw(`},"f45":{`)
-	for i14, k15 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
-		if i14 > 0 {
+	for i16, k17 := range fbe.SortedKeys(v.F45, fbe.CompareUUID) {
+		if i16 > 0 {
 			j.Byte(',')
 		}
-		j.KeyUUID(k15)
-		x16 := v.F45[k15]
-		j.Bytes(x16)
+		j.KeyUUID(k17)
+		x18 := v.F45[k17]
+		j.Bytes(x18)
 	}
 	j.Raw(`},"f46":`)
 	if i, k := fbe.RepeatedPairKey(v.F46, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
@@ -5303,14 +5317,14 @@ func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
 		return
 	}
 	j.Byte('[')
-	for i17 := range v.F46 {
-		if i17 > 0 {
+	for i19 := range v.F46 {
+		if i19 > 0 {
 			j.Byte(',')
 		}
 		j.Byte('[')
-		v.F46[i17].Key.FBEWriteJSON(j)
+		v.F46[i19].Key.FBEWriteJSON(j)
 		j.Byte(',')
-		v.F46[i17].Value.FBEWriteJSON(j)
+		v.F46[i19].Value.FBEWriteJSON(j)
 		j.Byte(']')
 	}
 	j.Raw(`],"f47":`)
@@ -5332,13 +5346,14 @@ func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
 		j.SameKeys("f49", i, k)
 		return
 	}
+	s21 := fbe.SortedPairs(v.F49, fbe.CompareBytes)
 	j.Byte('{')
-	for i18 := range v.F49 {
-		if i18 > 0 {
+	for i20 := range s21 {
+		if i20 > 0 {
 			j.Byte(',')
 		}
-		j.KeyBytes(v.F49[i18].Key)
-		j.Int(int64(v.F49[i18].Value))
+		j.KeyBytes(s21[i20].Key)
+		j.Int(int64(s21[i20].Value))
 	}
 	j.Raw(`},"f50":`)
 	if i, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
@@ -5346,39 +5361,40 @@ func (v *Everything) FBEWriteJSON(j *fbe.JSONWriter) {
 		return
 	}
 	j.Byte('{')
-	for i19 := range v.F50 {
-		if i19 > 0 {
+	for i22 := range v.F50 {
+		if i22 > 0 {
 			j.Byte(',')
 		}
-		j.KeyBytes(v.F50[i19].Key)
-		j.String(v.F50[i19].Value)
+		j.KeyBytes(v.F50[i22].Key)
+		j.String(v.F50[i22].Value)
 	}
 	j.Raw(`},"f51":`)
 	if i, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
 		j.SameElements("f51", i, k)
 		return
 	}
+	s24 := fbe.Sorted(v.F51, fbe.CompareDecimal)
 	j.Byte('[')
-	for i20 := range v.F51 {
-		if i20 > 0 {
+	for i23 := range s24 {
+		if i23 > 0 {
 			j.Byte(',')
 		}
-		j.Decimal(v.F51[i20])
+		j.Decimal(s24[i23])
 	}
 	j.Raw(`],"f52":`)
-	ks24 := fbe.SortedKeys(v.F52, fbe.CompareDecimal)
-	if i, k := fbe.RepeatedDecimal(ks24); k >= 0 {
+	ks28 := fbe.SortedKeys(v.F52, fbe.CompareDecimal)
+	if i, k := fbe.RepeatedDecimal(ks28); k >= 0 {
 		j.SameKeys("f52", i, k)
 		return
 	}
 	j.Byte('{')
-	for i21, k22 := range ks24 {
-		if i21 > 0 {
+	for i25, k26 := range ks28 {
+		if i25 > 0 {
 			j.Byte(',')
 		}
-		j.KeyDecimal(k22)
-		x23 := v.F52[k22]
-		j.Int(int64(x23))
+		j.KeyDecimal(k26)
+		x27 := v.F52[k26]
+		j.Int(int64(x27))
 	}
 	j.Raw(`}}`)
 }
@@ -5552,54 +5568,54 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 		case "f36":
 			r.Once(&seen[36], name)
 			if r.BeginArray("f36") {
-				i25 := 0
-				for ; r.Element(i25, 3, "f36"); i25++ {
-					v.F36[i25] = int32(r.Int(-2147483648, 2147483647, "f36"))
+				i29 := 0
+				for ; r.Element(i29, 3, "f36"); i29++ {
+					v.F36[i29] = int32(r.Int(-2147483648, 2147483647, "f36"))
 				}
-				r.EndArray(i25, 3, "f36")
+				r.EndArray(i29, 3, "f36")
 			}
 		case "f37":
 			r.Once(&seen[37], name)
 			if r.BeginArray("f37") {
-				i26 := 0
-				for ; r.Element(i26, 2, "f37"); i26++ {
+				i30 := 0
+				for ; r.Element(i30, 2, "f37"); i30++ {
 					if r.Null() {
-						v.F37[i26] = nil
+						v.F37[i30] = nil
 					} else {
-						if v.F37[i26] == nil {
-							v.F37[i26] = new(string)
+						if v.F37[i30] == nil {
+							v.F37[i30] = new(string)
 						}
-						*v.F37[i26] = r.String("f37")
+						*v.F37[i30] = r.String("f37")
 					}
 				}
-				r.EndArray(i26, 2, "f37")
+				r.EndArray(i30, 2, "f37")
 			}
 		case "f38":
 			r.Once(&seen[38], name)
 			if r.BeginArray("f38") {
 				v.F38 = v.F38[:0]
-				for i27 := 0; r.More(); i27++ {
+				for i31 := 0; r.More(); i31++ {
 					r.Spend(8, "f38")
 					v.F38 = fbe.Grow(v.F38)
-					v.F38[i27] = r.Float64("f38")
+					v.F38[i31] = r.Float64("f38")
 				}
 			}
 		case "f39":
 			r.Once(&seen[39], name)
 			if r.BeginArray("f39") {
 				v.F39 = v.F39[:0]
-				for i28 := 0; r.More(); i28++ {
+				for i32 := 0; r.More(); i32++ {
 					r.Spend(1, "f39")
 					v.F39 = fbe.Grow(v.F39)
 					if r.Null() {
-						v.F39[i28] = nil
+						v.F39[i32] = nil
 					} else {
-						if v.F39[i28] == nil {
-							v.F39[i28] = new(Counted)
+						if v.F39[i32] == nil {
+							v.F39[i32] = new(Counted)
 						}
-						v.F39[i28].FBEReadJSON(r)
+						v.F39[i32].FBEReadJSON(r)
 						if r.Failed() {
-							r.UnwindIndex(i28)
+							r.UnwindIndex(i32)
 							r.Unwind("f39")
 							return
 						}
@@ -5610,20 +5626,20 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[40], name)
 			if r.BeginArray("f40") {
 				v.F40 = v.F40[:0]
-				for i29 := 0; r.More(); i29++ {
+				for i33 := 0; r.More(); i33++ {
 					r.Spend(4, "f40")
 					v.F40 = fbe.Grow(v.F40)
-					v.F40[i29] = r.String("f40")
+					v.F40[i33] = r.String("f40")
 				}
 			}
 		case "f41":
 			r.Once(&seen[41], name)
 			if r.BeginArray("f41") {
 				v.F41 = v.F41[:0]
-				for i30 := 0; r.More(); i30++ {
+				for i34 := 0; r.More(); i34++ {
 					r.Spend(8, "f41")
 					v.F41 = fbe.Grow(v.F41)
-					v.F41[i30] = r.Int(-9223372036854775808, 9223372036854775807, "f41")
+					v.F41[i34] = r.Int(-9223372036854775808, 9223372036854775807, "f41")
 				}
 				if _, k := fbe.Repeated(v.F41); k >= 0 {
 					r.DuplicateElement("f41")
@@ -5634,11 +5650,11 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[42], name)
 			if r.BeginArray("f42") {
 				v.F42 = v.F42[:0]
-				for i31 := 0; r.More(); i31++ {
+				for i35 := 0; r.More(); i35++ {
 					v.F42 = fbe.Grow(v.F42)
-					v.F42[i31].FBEReadJSON(r)
+					v.F42[i35].FBEReadJSON(r)
 					if r.Failed() {
-						r.UnwindIndex(i31)
+						r.UnwindIndex(i35)
 						r.Unwind("f42")
 						return
 					}
@@ -5658,15 +5674,15 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 				}
 				for r.More() {
 					r.Spend(8, "f43")
-					key32 := r.Name()
-					k33 := int32(r.KeyInt(key32, -2147483648, 2147483647, "f43"))
-					var x34 string
-					x34 = r.String("f43")
-					if _, dup := v.F43[k33]; dup {
+					key36 := r.Name()
+					k37 := int32(r.KeyInt(key36, -2147483648, 2147483647, "f43"))
+					var x38 string
+					x38 = r.String("f43")
+					if _, dup := v.F43[k37]; dup {
 						r.DuplicateKey("f43")
 						return
 					}
-					v.F43[k33] = x34
+					v.F43[k37] = x38
 				}
 			}
 		case "f44":
@@ -5679,27 +5695,27 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 				}
 				for r.More() {
 					r.Spend(5, "f44")
-					key35 := r.Name()
-					k36 := r.KeyString(key35, "f44")
-					var x37 *Counted
+					key39 := r.Name()
+					k40 := r.KeyString(key39, "f44")
+					var x41 *Counted
 					if r.Null() {
-						x37 = nil
+						x41 = nil
 					} else {
-						if x37 == nil {
-							x37 = new(Counted)
+						if x41 == nil {
+							x41 = new(Counted)
 						}
-						x37.FBEReadJSON(r)
+						x41.FBEReadJSON(r)
 						if r.Failed() {
-							r.UnwindKey(key35)
+							r.UnwindKey(key39)
 							r.Unwind("f44")
 							return
 						}
 					}
-					if _, dup := v.F44[k36]; dup {
+					if _, dup := v.F44[k40]; dup {
 						r.DuplicateKey("f44")
 						return
 					}
-					v.F44[k36] = x37
+					v.F44[k40] = x41
 				}
 			}
 		case "f45":
@@ -5712,34 +5728,34 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 				}
 				for r.More() {
 					r.Spend(20, "f45")
-					key38 := r.Name()
-					k39 := r.KeyUUID(key38, "f45")
-					var x40 []byte
-					x40 = r.Bytes(x40, "f45")
-					if _, dup := v.F45[k39]; dup {
+					key42 := r.Name()
+					k43 := r.KeyUUID(key42, "f45")
+					var x44 []byte
+					x44 = r.Bytes(x44, "f45")
+					if _, dup := v.F45[k43]; dup {
 						r.DuplicateKey("f45")
 						return
 					}
-					v.F45[k39] = x40
+					v.F45[k43] = x44
 				}
 			}
 		case "f46":
 			r.Once(&seen[46], name)
 			if r.BeginArray("f46") {
 				v.F46 = v.F46[:0]
-				for i41 := 0; r.More(); i41++ {
+				for i45 := 0; r.More(); i45++ {
 					r.Spend(0, "f46")
 					v.F46 = fbe.Grow(v.F46)
 					if r.BeginPair("f46") {
-						v.F46[i41].Key.FBEReadJSON(r)
+						v.F46[i45].Key.FBEReadJSON(r)
 						if r.Failed() {
-							r.UnwindIndex(i41)
+							r.UnwindIndex(i45)
 							r.Unwind("f46")
 							return
 						}
-						v.F46[i41].Value.FBEReadJSON(r)
+						v.F46[i45].Value.FBEReadJSON(r)
 						if r.Failed() {
-							r.UnwindIndex(i41)
+							r.UnwindIndex(i45)
 							r.Unwind("f46")
 							return
 						}
@@ -5778,12 +5794,12 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[50], name)
 			if r.BeginObject("f49") {
 				v.F49 = v.F49[:0]
-				for i42 := 0; r.More(); i42++ {
+				for i46 := 0; r.More(); i46++ {
 					r.Spend(8, "f49")
 					v.F49 = fbe.Grow(v.F49)
-					key43 := r.Name()
-					v.F49[i42].Key = r.KeyBytes(v.F49[i42].Key, key43, "f49")
-					v.F49[i42].Value = int32(r.Int(-2147483648, 2147483647, "f49"))
+					key47 := r.Name()
+					v.F49[i46].Key = r.KeyBytes(v.F49[i46].Key, key47, "f49")
+					v.F49[i46].Value = int32(r.Int(-2147483648, 2147483647, "f49"))
 				}
 				if _, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 					r.DuplicateKey("f49")
@@ -5794,12 +5810,12 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[51], name)
 			if r.BeginObject("f50") {
 				v.F50 = v.F50[:0]
-				for i44 := 0; r.More(); i44++ {
+				for i48 := 0; r.More(); i48++ {
 					r.Spend(8, "f50")
 					v.F50 = fbe.Grow(v.F50)
-					key45 := r.Name()
-					v.F50[i44].Key = r.KeyBytes(v.F50[i44].Key, key45, "f50")
-					v.F50[i44].Value = r.String("f50")
+					key49 := r.Name()
+					v.F50[i48].Key = r.KeyBytes(v.F50[i48].Key, key49, "f50")
+					v.F50[i48].Value = r.String("f50")
 				}
 				if _, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 					r.DuplicateKey("f50")
@@ -5810,10 +5826,10 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			r.Once(&seen[52], name)
 			if r.BeginArray("f51") {
 				v.F51 = v.F51[:0]
-				for i46 := 0; r.More(); i46++ {
+				for i50 := 0; r.More(); i50++ {
 					r.Spend(16, "f51")
 					v.F51 = fbe.Grow(v.F51)
-					v.F51[i46] = r.Decimal("f51")
+					v.F51[i50] = r.Decimal("f51")
 				}
 				if _, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
 					r.DuplicateElement("f51")
@@ -5830,15 +5846,15 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 				}
 				for r.More() {
 					r.Spend(20, "f52")
-					key47 := r.Name()
-					k48 := r.KeyDecimal(key47, "f52")
-					var x49 int32
-					x49 = int32(r.Int(-2147483648, 2147483647, "f52"))
-					if _, dup := v.F52[k48]; dup {
+					key51 := r.Name()
+					k52 := r.KeyDecimal(key51, "f52")
+					var x53 int32
+					x53 = int32(r.Int(-2147483648, 2147483647, "f52"))
+					if _, dup := v.F52[k52]; dup {
 						r.DuplicateKey("f52")
 						return
 					}
-					v.F52[k48] = x49
+					v.F52[k52] = x53
 				}
 			}
 		default:

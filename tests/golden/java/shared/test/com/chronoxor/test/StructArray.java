@@ -1284,7 +1284,7 @@ public class StructArray {
                     r.beginArray("f7");
                     int i31 = 0;
                     for (; r.element(i31, 2, "f7"); i31++) {
-                        v.f7[i31] = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f7"));
+                        v.f7[i31] = FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f7"));
                     }
                     r.endArray(i31, 2, "f7");
                     break;
@@ -1294,7 +1294,7 @@ public class StructArray {
                     for (; r.element(i32, 2, "f8"); i32++) {
                         FlagsSimple x33 = null;
                         if (!r.nil()) {
-                            x33 = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f8"));
+                            x33 = FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f8"));
                         }
                         v.f8[i32] = x33;
                     }

@@ -1628,7 +1628,7 @@ public class StructHash {
                         if (v.f7.containsKey(k36)) {
                             throw r.duplicateKey("f7");
                         }
-                        v.f7.put(k36, FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f7")));
+                        v.f7.put(k36, FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f7")));
                     }
                     break;
                 case "f8":
@@ -1638,7 +1638,7 @@ public class StructHash {
                         String k38 = r.keyString(key39, "f8");
                         FlagsSimple x40 = null;
                         if (!r.nil()) {
-                            x40 = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f8"));
+                            x40 = FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f8"));
                         }
                         if (v.f8.containsKey(k38)) {
                             throw r.duplicateKey("f8");

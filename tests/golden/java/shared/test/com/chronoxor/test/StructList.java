@@ -1271,7 +1271,7 @@ public class StructList {
                     r.beginArray("f7");
                     for (int i30 = 0; r.more(); i30++) {
                         r.spend(4, "f7");
-                        v.f7.add(FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f7")));
+                        v.f7.add(FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f7")));
                     }
                     break;
                 case "f8":
@@ -1280,7 +1280,7 @@ public class StructList {
                         r.spend(1, "f8");
                         FlagsSimple x32 = null;
                         if (!r.nil()) {
-                            x32 = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f8"));
+                            x32 = FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f8"));
                         }
                         v.f8.add(x32);
                     }

@@ -4209,12 +4209,12 @@ public class StructNested extends StructOptional {
                     v.f1003 = x79;
                     break;
                 case "f1004":
-                    v.f1004 = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f1004"));
+                    v.f1004 = FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f1004"));
                     break;
                 case "f1005":
                     FlagsSimple x80 = null;
                     if (!r.nil()) {
-                        x80 = FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f1005"));
+                        x80 = FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f1005"));
                     }
                     v.f1005 = x80;
                     break;

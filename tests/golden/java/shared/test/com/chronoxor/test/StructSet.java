@@ -786,7 +786,7 @@ public class StructSet {
                     r.beginArray("f3");
                     for (int i11 = 0; r.more(); i11++) {
                         r.spend(4, "f3");
-                        if (!v.f3.add(FlagsSimple.of((int) r.integer(-2147483648, 4294967295L, "f3")))) {
+                        if (!v.f3.add(FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f3")))) {
                             throw r.duplicateElement("f3");
                         }
                     }

@@ -962,7 +962,7 @@ open class StructArray(
                         r.beginArray("f7")
                         var i31 = 0
                         while (r.element(i31, 2, "f7")) {
-                            v.f7[i31] = FlagsSimple(r.integer(-2147483648L, 4294967295L, "f7").toInt())
+                            v.f7[i31] = FlagsSimple(r.integer(-2147483648L, 2147483647L, "f7").toInt())
                             i31++
                         }
                         r.endArray(i31, 2, "f7")
@@ -972,7 +972,7 @@ open class StructArray(
                         var i32 = 0
                         while (r.element(i32, 2, "f8")) {
                             val x33: FlagsSimple? = if (!r.nil()) {
-                                FlagsSimple(r.integer(-2147483648L, 4294967295L, "f8").toInt())
+                                FlagsSimple(r.integer(-2147483648L, 2147483647L, "f8").toInt())
                             } else {
                                 null
                             }

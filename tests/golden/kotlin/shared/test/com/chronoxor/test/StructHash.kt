@@ -1221,7 +1221,7 @@ open class StructHash(
                             val key44 = r.key("f7") ?: break
                             r.spend(8, "f7")
                             val k45 = r.keyString(key44, "f7")
-                            val v46 = FlagsSimple(r.integer(-2147483648L, 4294967295L, "f7").toInt())
+                            val v46 = FlagsSimple(r.integer(-2147483648L, 2147483647L, "f7").toInt())
                             if (k45 in v.f7) throw r.duplicateKey("f7")
                             v.f7[k45] = v46
                         }
@@ -1233,7 +1233,7 @@ open class StructHash(
                             r.spend(5, "f8")
                             val k48 = r.keyString(key47, "f8")
                             val x49: FlagsSimple? = if (!r.nil()) {
-                                FlagsSimple(r.integer(-2147483648L, 4294967295L, "f8").toInt())
+                                FlagsSimple(r.integer(-2147483648L, 2147483647L, "f8").toInt())
                             } else {
                                 null
                             }

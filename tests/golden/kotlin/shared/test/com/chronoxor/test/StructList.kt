@@ -978,7 +978,7 @@ open class StructList(
                         r.beginArray("f7")
                         while (r.more()) {
                             r.spend(4, "f7")
-                            v.f7.add(FlagsSimple(r.integer(-2147483648L, 4294967295L, "f7").toInt()))
+                            v.f7.add(FlagsSimple(r.integer(-2147483648L, 2147483647L, "f7").toInt()))
                         }
                     }
                     "f8" -> {
@@ -986,7 +986,7 @@ open class StructList(
                         while (r.more()) {
                             r.spend(1, "f8")
                             val x32: FlagsSimple? = if (!r.nil()) {
-                                FlagsSimple(r.integer(-2147483648L, 4294967295L, "f8").toInt())
+                                FlagsSimple(r.integer(-2147483648L, 2147483647L, "f8").toInt())
                             } else {
                                 null
                             }

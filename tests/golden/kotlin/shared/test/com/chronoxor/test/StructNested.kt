@@ -3751,11 +3751,11 @@ open class StructNested(
                         v.f1003 = if (!r.nil()) EnumTyped(r.unsigned(255L, "f1003").toUByte()) else null
                     }
                     "f1004" -> {
-                        v.f1004 = FlagsSimple(r.integer(-2147483648L, 4294967295L, "f1004").toInt())
+                        v.f1004 = FlagsSimple(r.integer(-2147483648L, 2147483647L, "f1004").toInt())
                     }
                     "f1005" -> {
                         v.f1005 = if (!r.nil()) {
-                            FlagsSimple(r.integer(-2147483648L, 4294967295L, "f1005").toInt())
+                            FlagsSimple(r.integer(-2147483648L, 2147483647L, "f1005").toInt())
                         } else {
                             null
                         }

@@ -590,7 +590,7 @@ open class StructSet(
                         r.beginArray("f3")
                         while (r.more()) {
                             r.spend(4, "f3")
-                            val e14 = FlagsSimple(r.integer(-2147483648L, 4294967295L, "f3").toInt())
+                            val e14 = FlagsSimple(r.integer(-2147483648L, 2147483647L, "f3").toInt())
                             if (!v.f3.add(e14)) throw r.duplicateElement("f3")
                         }
                     }

@@ -979,7 +979,7 @@ open class StructVector(
                         r.beginArray("f7")
                         while (r.more()) {
                             r.spend(4, "f7")
-                            v.f7.add(FlagsSimple(r.integer(-2147483648L, 4294967295L, "f7").toInt()))
+                            v.f7.add(FlagsSimple(r.integer(-2147483648L, 2147483647L, "f7").toInt()))
                         }
                     }
                     "f8" -> {
@@ -987,7 +987,7 @@ open class StructVector(
                         while (r.more()) {
                             r.spend(1, "f8")
                             val x32: FlagsSimple? = if (!r.nil()) {
-                                FlagsSimple(r.integer(-2147483648L, 4294967295L, "f8").toInt())
+                                FlagsSimple(r.integer(-2147483648L, 2147483647L, "f8").toInt())
                             } else {
                                 null
                             }
