@@ -64,9 +64,9 @@ from runner import (
     TesteeError,
     _canonical,
     _codec,
+    built_testees,
     load_failures,
     manifest,
-    testee_commands,
     verify_differs,
 )
 
@@ -654,9 +654,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--save", metavar="FILE", help="write every disagreement to FILE (JSON lines)")
     args = ap.parse_args(argv)
 
-    commands = testee_commands()
+    commands, missing = built_testees()
     if args.testee:
         commands = {k: v for k, v in commands.items() if k in args.testee}
+    elif missing:
+        print(f"agreement: testees not built: {', '.join(missing)}", file=sys.stderr)
+        return 1
     if len(commands) < 2:
         print("agreement: fewer than two testees are built (make conformance-build ...)", file=sys.stderr)
         return 1

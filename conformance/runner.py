@@ -113,31 +113,37 @@ class Testee:
                 self.kill()
 
 
+class TesteesMissing(Exception):
+    """Some language's testee is not built: the conformance suite runs every language or fails."""
+
+
+def built_testees() -> tuple[dict[str, list[str]], list[str]]:
+    """The testees built in this checkout (the command that starts each), and the others, each as
+    `name (make target)`."""
+    python = {"python": HERE / "testees" / "python_testee.py",
+              "python-dynamic": HERE / "testees" / "dynamic_testee.py"}   # fbe.dynamic: no generated code
+    out: dict[str, list[str]] = {name: [sys.executable, str(path)] for name, path in python.items()}
+    built = REPO / "build" / "conformance"                  # conformance/testees/<lang>/build.py
+    missing = []
+    for name, path, target in (("cpp", built / "cpp_testee", "conformance-build"),
+                               ("go", built / "go" / "go_testee", "conformance-build-go"),
+                               ("java", built / "java" / "java_testee", "conformance-build-java"),
+                               ("js", built / "js" / "js_testee", "conformance-build-js"),
+                               ("kotlin", built / "kotlin" / "kotlin_testee", "conformance-build-kotlin")):
+        if path.exists():
+            out[name] = [str(path)]
+        else:
+            missing.append(f"{name} (make {target})")
+    return out, missing
+
+
 def testee_commands() -> dict[str, list[str]]:
-    """The testees that exist in this checkout (built by `make conformance-build`)."""
-    out: dict[str, list[str]] = {}
-    python_testee = HERE / "testees" / "python_testee.py"
-    if python_testee.exists():
-        out["python"] = [sys.executable, str(python_testee)]
-    dynamic_testee = HERE / "testees" / "dynamic_testee.py"   # fbe.dynamic: no generated code
-    if dynamic_testee.exists():
-        out["python-dynamic"] = [sys.executable, str(dynamic_testee)]
-    cpp = REPO / "build" / "conformance" / "cpp_testee"
-    if cpp.exists():
-        out["cpp"] = [str(cpp)]
-    go = REPO / "build" / "conformance" / "go" / "go_testee"      # conformance/testees/go/build.py
-    if go.exists():
-        out["go"] = [str(go)]
-    java = REPO / "build" / "conformance" / "java" / "java_testee"    # conformance/testees/java/build.py
-    if java.exists():
-        out["java"] = [str(java)]
-    js = REPO / "build" / "conformance" / "js" / "js_testee"      # conformance/testees/js/build.py
-    if js.exists():
-        out["js"] = [str(js)]
-    kotlin = REPO / "build" / "conformance" / "kotlin" / "kotlin_testee"    # conformance/testees/kotlin/build.py
-    if kotlin.exists():
-        out["kotlin"] = [str(kotlin)]
-    return out
+    """Every language's testee (the command that starts it); raises TesteesMissing naming those
+    not built and the make target that builds each (`make conformance` builds them all)."""
+    commands, missing = built_testees()
+    if missing:
+        raise TesteesMissing(f"conformance testees not built: {', '.join(missing)}")
+    return commands
 
 
 # ------------------------------------------------------------------ cases
@@ -505,26 +511,31 @@ def cross_cases(writers: dict[str, Testee], m: dict[str, Any] | None, extra_valu
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--testee", action="append", default=[], metavar="NAME=COMMAND",
-                    help="run this testee (default: every built testee)")
+                    help="run this testee (default: every language's, all built)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per request (default 10)")
     ap.add_argument("--extra-values", metavar="FILE", help="JSON list of generated values for the cross matrix")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every failing case")
     args = ap.parse_args(argv)
 
-    commands = testee_commands()
-    if args.testee:
-        commands = {}
-        for spec in args.testee:
-            name, _, cmd = spec.partition("=")
-            commands[name] = cmd.split()
+    commands: dict[str, list[str]] = {}
+    for spec in args.testee:
+        name, _, cmd = spec.partition("=")
+        commands[name] = cmd.split()
     if not commands:
-        print("conformance: no testee is built (run `make conformance`)", file=sys.stderr)
-        return 1
+        try:
+            commands = testee_commands()
+        except TesteesMissing as e:
+            print(f"conformance: {e}", file=sys.stderr)
+            return 1
     testees = {name: Testee(name, cmd, args.timeout) for name, cmd in commands.items()}
 
     m = manifest()
     cases: list[Case] = []
     if m is None:
+        if os.environ.get("CI") == "true":
+            print(f"conformance: golden vectors not found in {SHARED / 'vectors'} (CI=true: every suite runs)",
+                  file=sys.stderr)
+            return 1
         print(f"conformance: golden vectors not found in {SHARED / 'vectors'}: vector and malformed suites skipped")
     else:
         cases += vector_cases(m) + malformed_cases(m) + count_cases() + hostile_cases()

@@ -18,7 +18,8 @@ test-project: venv
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/project
 
 test-stock-python:
-	@if [ ! -x $(STOCK_PYTHON) ]; then echo "stock-python: 0 passed, 0 failed, 1 skipped ($(STOCK_PYTHON) not found)"; exit 0; fi
+	@if [ ! -x $(STOCK_PYTHON) ] && [ $(STOCK_PYTHON) = /usr/bin/python3 ]; then tools/need-apt.sh python3; fi
+	@test -x $(STOCK_PYTHON) || { echo "stock-python: no interpreter at STOCK_PYTHON=$(STOCK_PYTHON)" >&2; exit 1; }
 	@echo "stock-python: $(STOCK_PYTHON) ($$($(STOCK_PYTHON) -V)), venv $(STOCK_VENV), PATH without pyenv," \
 		"$$(ls /usr/lib/python3*/EXTERNALLY-MANAGED >/dev/null 2>&1 && echo 'PEP 668 in force' || echo 'no PEP 668 marker')"
 	@env PATH="$(PATH_WITHOUT_PYENV)" $(MAKE) -k PYTHON=$(STOCK_PYTHON) VENV=$(STOCK_VENV) $(CHECK_SUITES)

@@ -14,7 +14,6 @@ import ast
 import os
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 from conftest import REPO
@@ -31,9 +30,9 @@ def _python(code: str, *path: Path, cwd: Path = REPO) -> subprocess.CompletedPro
 
 
 def test_the_wheel_ships_both_packages() -> None:
-    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    assert project["tool"]["setuptools"]["package-dir"] == {"fbec": "compiler/fbec", "fbe": "runtime/python/fbe"}
-    assert project["project"]["dependencies"] == []
+    lines = (REPO / "pyproject.toml").read_text(encoding="utf-8").splitlines()
+    assert 'package-dir = {"fbec" = "compiler/fbec", "fbe" = "runtime/python/fbe"}' in lines
+    assert "dependencies = []" in lines
 
 
 def test_no_module_patches_sys_path() -> None:

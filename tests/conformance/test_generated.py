@@ -25,9 +25,9 @@ sys.path.insert(0, str(REPO / "conformance"))
 from agreement import has_hash
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
+
 # imported under another name: pytest would collect a module-level `test*` function as a test
 from runner import Testee, _canonical
-from runner import testee_commands as built_testees
 from strategies import Strategies
 
 SCHEMA = REPO / "schemas" / "tests" / "everything.fbe"
@@ -36,17 +36,6 @@ EXAMPLES = 25
 schema = compile_schema(str(SCHEMA), [], Diagnostics())
 strategies = Strategies(schema)
 STRUCTS = [s.qualified for p in schema.packages for s in p.structs]
-
-
-@pytest.fixture(scope="module")
-def testees():
-    commands = built_testees()
-    if not commands:
-        pytest.skip("no conformance testee is built (make conformance-build)")
-    running = {name: Testee(name, cmd, 20.0) for name, cmd in commands.items()}
-    yield running
-    for t in running.values():
-        t.close()
 
 
 def ask(testee: Testee, qualified: str, fmt_in: str, payload: Any, fmt_out: str) -> dict[str, Any]:

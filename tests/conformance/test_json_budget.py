@@ -44,21 +44,12 @@ def everything_documents(modules: Any) -> list[str]:
     return ["{}", text, partial]
 
 
-READ_JSON = {"python", "python-dynamic", "cpp", "go", "js", "java"}
-
-
-class Skipped(Exception):
-    """The testee does not read JSON yet (its known failures say so)."""
-
-
 def least_budget(testee: runner.Testee, package: str, type_name: str, text: str) -> int:
     def reads(slack: int) -> bool:
         answer = testee.ask({"package": package, "type": type_name, "input": {"format": "json", "payload": text},
                              "output": "json", "limits": {"budget_factor": 0, "budget_slack": slack}})
         if "result" in answer:
             return True
-        if "skipped" in answer:
-            raise Skipped(answer["skipped"])
         assert "decode budget exceeded" in answer.get("parse_error", ""), f"{testee.name}: {answer}"
         return False
 
@@ -78,13 +69,6 @@ def test_every_language_charges_the_same(testees, modules) -> None:
     documents += [("test", "StructVector", limits.empty_objects(10)),
                   ("test", "StructVector", limits.honest_struct_vector_json(3))]
     for package, type_name, text in documents:
-        least: dict[str, int] = {}
-        for name, t in testees.items():
-            try:
-                least[name] = least_budget(t, package, type_name, text)
-            except Skipped:
-                pass
-        # the languages that read JSON must answer (a testee that does not yet answers 'skipped')
-        assert {"python", "cpp"} <= least.keys() and READ_JSON & testees.keys() <= least.keys(), least
+        least = {name: least_budget(t, package, type_name, text) for name, t in testees.items()}
         assert len(set(least.values())) == 1, f"{package}.{type_name} {text[:80]}...: {least}"
         assert 0 < next(iter(least.values()))

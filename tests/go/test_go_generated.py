@@ -4,12 +4,17 @@ go vet-clean and staticcheck-clean against runtime/go (docs/targets.md 9). Run b
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fbec.cli import main as fbec_main
+from fbec.model.resolve import compile_schema
+from fbec.syntax.diagnostics import Diagnostics
+from fbec.targets.base import Options
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
@@ -73,6 +78,20 @@ def test_generated_go_is_gofmt_and_vet_clean(tmp_path: Path, capsys: pytest.Capt
         r = run([STATICCHECK, "./..."], root)
         assert r.returncode == 0, f"staticcheck ({sorted(group)}):\n{r.stdout}{r.stderr}"
     capsys.readouterr()
+
+
+def test_the_sketch_of_docs_targets_md_is_gofmt_clean(tmp_path: Path) -> None:
+    """docs/targets.md's first Go target (tests/compiler/test_toolkit.py runs it) writes what gofmt would."""
+    doc = (REPO / "docs" / "targets.md").read_text()
+    sketch = next(block for block in re.findall(r"```python\n(.*?)```", doc, re.DOTALL) if "def go_type(" in block)
+    target: dict[str, Any] = {}
+    exec(compile(sketch, "docs/targets.md", "exec"), target)  # noqa: S102 (our own documentation's code)
+    for schema in ("schemas/trade.fbe", "schemas/tests/everything.fbe"):
+        (file,) = target["generate"](compile_schema(str(REPO / schema), [], Diagnostics()), Options())
+        path = tmp_path / file.path.replace("/", "_")
+        path.write_text(file.text)
+        r = run([str(Path(GO).parent / "gofmt"), "-l", "-e", str(path)], tmp_path)
+        assert r.returncode == 0 and r.stdout == "", r.stdout + r.stderr
 
 
 def test_generated_types_compile_as_go_users_expect(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

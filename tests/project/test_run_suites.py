@@ -1,6 +1,7 @@
 """tools/run_suites.py: the closing line of `make test` adds up every runner's summary."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -63,7 +64,7 @@ def test_every_suite_runs_and_the_total_is_the_last_line(tmp_path: Path):
     done = subprocess.run(
         [sys.executable, str(REPO / "tools" / "run_suites.py"), "--label", "make test", "--logs", str(tmp_path / "logs"),
          "--make", f"make --no-print-directory -C {tmp_path}", "ok", "failing", "broken", "empty", "half", "later"],
-        check=False, capture_output=True, text=True, timeout=60)
+        check=False, capture_output=True, text=True, timeout=60, env=dict(os.environ, CI=""))
     lines = done.stdout.splitlines()
     assert done.returncode == 1
     # failing: 1; broken: exit status without a counted failure; empty: ran no test
@@ -79,6 +80,22 @@ def test_all_passing_exits_zero(tmp_path: Path):
     (tmp_path / "Makefile").write_text("ok:\n\t@echo '2 passed in 0.1s'\n", encoding="utf-8")
     done = subprocess.run(
         [sys.executable, str(REPO / "tools" / "run_suites.py"), "--label", "make check", "--logs", str(tmp_path / "logs"),
-         "--make", f"make --no-print-directory -C {tmp_path}", "ok"], check=False, capture_output=True, text=True, timeout=60)
+         "--make", f"make --no-print-directory -C {tmp_path}", "ok"], check=False, capture_output=True, text=True, timeout=60,
+        env=dict(os.environ, CI=""))
     assert done.returncode == 0
     assert done.stdout.splitlines()[-1] == "make check: 2 passed, 0 failed, 0 skipped"
+
+
+def test_under_ci_a_skipped_test_fails_but_a_known_conformance_failure_does_not(tmp_path: Path):
+    (tmp_path / "Makefile").write_text(
+        "shared:\n\t@echo '5 passed, 2 skipped in 0.1s'\n"
+        "conformance:\n\t@echo 'conformance: 9 passed, 3 failed, 0 skipped (0 unexpected) in 1.0s'\n", encoding="utf-8")
+    command = [sys.executable, str(REPO / "tools" / "run_suites.py"), "--logs", str(tmp_path / "logs"),
+               "--make", f"make --no-print-directory -C {tmp_path}", "shared", "conformance"]
+    user = subprocess.run(command, check=False, capture_output=True, text=True, timeout=60, env=dict(os.environ, CI=""))
+    assert user.returncode == 0 and user.stdout.splitlines()[-1] == "make test: 14 passed, 0 failed, 5 skipped"
+    ci = subprocess.run(command, check=False, capture_output=True, text=True, timeout=60, env=dict(os.environ, CI="true"))
+    lines = ci.stdout.splitlines()
+    assert ci.returncode == 1 and lines[-1] == "make test: 14 passed, 2 failed, 3 skipped"
+    assert any(line.startswith("  shared: 5 passed, 2 failed, 0 skipped") and "2 skipped under CI=true" in line
+               for line in lines)

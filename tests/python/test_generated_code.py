@@ -24,7 +24,7 @@ def _tool(module: str) -> None:
     try:
         __import__(module)
     except ImportError:
-        pytest.skip(f"{module} is not installed (make venv installs tools/requirements/test.txt)")
+        pytest.fail(f"{module} is not installed (make venv installs tools/requirements/test.txt)")
 
 
 def _generate_sets(tmp: Path, shared: Path | None) -> list[Path]:

@@ -370,7 +370,7 @@ def test_any_double_or_float_reads_back_with_grisu2_digits() -> None:
     """Property: every finite double and float (bit patterns: subnormals, extremes, 17-digit values)
     is written as text that reads back to the same bits, with Grisu2's digits (the repr shortcut
     of json_double never changes them). tests/cpp/dtoa_test.cpp checks C++ prints the same text."""
-    hypothesis = pytest.importorskip("hypothesis")
+    import hypothesis  # tools/requirements/test.txt
     st = hypothesis.strategies
     doubles = st.integers(0, (1 << 64) - 1).map(lambda b: struct.unpack("<d", struct.pack("<Q", b))[0])
     floats = st.integers(0, (1 << 32) - 1).map(lambda b: struct.unpack("<f", struct.pack("<I", b))[0])

@@ -8,11 +8,11 @@ from decimal import Decimal
 from typing import Any
 
 import fbe
+import hypothesis
 import pytest
 from fbec.model import ir
 from fbec.targets.python.context import ident
 
-hypothesis = pytest.importorskip("hypothesis")
 st = hypothesis.strategies
 
 INT_RANGES = ir.INTEGER_RANGES

@@ -24,6 +24,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="an ASan build: no memory figures, no address-space limits")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "memory_bounds: a case that needs --memory-bounds (deselected without)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A case that needs an address-space limit is no test of a server without memory bounds (Go, an
+    ASan build): deselected, not skipped."""
+    if config.getoption("--memory-bounds") and not config.getoption("--sanitized"):
+        return
+    needing = [item for item in items if item.get_closest_marker("memory_bounds")]
+    if needing:
+        config.hook.pytest_deselected(items=needing)
+        items[:] = [item for item in items if item not in needing]
+
+
 @pytest.fixture(scope="session")
 def server_command(request: pytest.FixtureRequest) -> list[str]:
     command = request.config.getoption("--server")

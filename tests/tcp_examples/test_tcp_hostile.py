@@ -613,11 +613,10 @@ def test_final_mismatch(start: Callable[..., Server], server_final: bool) -> Non
     served(server.port, 10, server_final)
 
 
-def test_bad_alloc(start: Callable[..., Server], memory_bounds: bool) -> None:
+@pytest.mark.memory_bounds
+def test_bad_alloc(start: Callable[..., Server]) -> None:
     """Running out of memory while buffering one client's frame ends that connection, not the server
-    (C++: std::bad_alloc under an address-space limit)."""
-    if not memory_bounds:
-        pytest.skip("needs a server whose address space follows its allocations (--memory-bounds)")
+    (C++: std::bad_alloc under an address-space limit; run with --memory-bounds only)."""
     frame = 512 * MiB
     server = start("--max-frame-size", str(frame))
     cap = server.vm()["VmSize"] + 128 * MiB

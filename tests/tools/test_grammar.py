@@ -17,7 +17,6 @@ import subprocess
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
-import pytest
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.syntax.lexer import ATTR, CHAR, EOF, FLOAT, IDENT, INT, STRING, tokenize_with_comments
 from fbec.syntax.parser import BASE_TYPES, DECLARATION_START, RESERVED, VALUE_KEYWORDS
@@ -54,7 +53,7 @@ def test_extension_manifest() -> None:
 
 
 def test_regexes_compile_and_cover_every_keyword() -> None:
-    regex = pytest.importorskip("regex", reason="pip package 'regex' (make test-tools installs it)")
+    import regex  # tools/requirements/test.txt
     grammar = json.loads(GRAMMAR.read_text())
     sources = list(_patterns(grammar))
     assert len(sources) > 20
@@ -76,10 +75,9 @@ def _schemas() -> List[Path]:
 
 def _tokenise(files: List[Path]) -> Dict[str, List[Any]]:
     node = shutil.which("node")
-    if node is None:
-        pytest.skip("node not found: the grammar was only checked by test_regexes_compile_and_cover_every_keyword")
-    if not (MODULES / "vscode-textmate").is_dir() or not (MODULES / "vscode-oniguruma").is_dir():
-        pytest.skip(f"vscode-textmate / vscode-oniguruma not installed in {MODULES} (make test-tools installs them)")
+    assert node, "no node command (Node 20 or newer; make test-tools needs it for the grammar)"
+    assert (MODULES / "vscode-textmate").is_dir() and (MODULES / "vscode-oniguruma").is_dir(), \
+        f"vscode-textmate / vscode-oniguruma not installed in {MODULES} (make test-tools installs them)"
     env = dict(os.environ, NODE_PATH=str(MODULES))
     p = subprocess.run([node, str(EDITOR / "test" / "tokenize.js"), str(GRAMMAR), *map(str, files)],
                        capture_output=True, env=env, timeout=120)
