@@ -3,8 +3,10 @@
 #
 #   make test-java     the runtime's JUnit 5 tests (mvn test, javac -Xlint:all -Werror) and
 #                      fbec --java's output for every schema compiled with javac -Xlint:all
-#                      -Werror and run against the golden vectors of $(SHARED) (tests/java),
-#                      then JAVA_FUZZ_QUICK inputs of the Jazzer target (seed JAVA_FUZZ_SEED)
+#                      -Werror (tests/java), the JUnit 5 tests of the generated code
+#                      (tests/java/run_tests.py: the golden vectors of $(SHARED), the protocol,
+#                      the duplicate-key rule...), then JAVA_FUZZ_QUICK inputs of the Jazzer
+#                      target (seed JAVA_FUZZ_SEED)
 #   make example-java  the TCP example (examples/java, java.nio): a server on a free port of
 #                      127.0.0.1 and a client against it, both models (make test-java runs it,
 #                      and bench-java-check)
@@ -27,6 +29,7 @@ test-java: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	cd runtime/java && $(MVN) -q -B -Dstyle.color=never test
 	MVN="$(MVN)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/java
+	MVN="$(MVN)" $(PYTHON) tests/java/run_tests.py
 	@$(MAKE) fuzz-java-build
 	MVN="$(MVN)" $(PYTHON) fuzz/java/jazzer.py build/fuzz/java --name java --runs $(JAVA_FUZZ_QUICK) --seed $(JAVA_FUZZ_SEED)
 	@$(MAKE) example-java

@@ -1,10 +1,14 @@
 // The duplicate-key rule of docs/limits.md 4 on the fbec --java code of tests/java/keys/keys.fbe
-// (tests/java/test_java_generated.py): a set, map or hash holding the same key twice under the
+// (tests/java/run_tests.py): a set, map or hash holding the same key twice under the
 // readers' rule (bytes and decimals by value, 1.5 and 1.50 alike, floats by value, -0.0 and 0.0
 // alike, structs by their [key] fields, structs without keys all alike) is refused by every
 // writer (versioned, final, JSON, the Senders) with an EncodeException naming the type, the
 // field path and the two entries, and nothing written; such bytes or JSON text are refused by
 // every reader; distinct keys in any Set or Map are written in the wire order and read back.
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
@@ -36,18 +40,9 @@ import keys.Priced;
 import keys.Sender;
 import keys.Tagged;
 
-public final class KeysCheck {
-    private KeysCheck() {}
+import org.junit.jupiter.api.Test;
 
-    private static int checks;
-
-    static void check(boolean ok, String what) {
-        if (!ok) {
-            throw new AssertionError(what);
-        }
-        checks++;
-    }
-
+class KeysTest {
     static BigDecimal dec(String text) {
         return new BigDecimal(text);
     }
@@ -194,18 +189,19 @@ public final class KeysCheck {
         for (Map.Entry<String, Write> e : writers.entrySet()) {
             try {
                 e.getValue().write(o);
-                throw new AssertionError(e.getKey() + " wrote " + what);
+                fail(e.getKey() + " wrote " + what);
             } catch (EncodeException x) {
-                check(x.getMessage().equals(message) || x.getMessage().equals(swapped(message)),
+                assertTrue(x.getMessage().equals(message) || x.getMessage().equals(swapped(message)),
                       e.getKey() + " of " + what + ": " + x.getMessage() + "\n  wanted: " + message);
-                check(x.kind() == EncodeException.Kind.DUPLICATE_KEY && x.type().equals("keys.Outer"), x.kind() + " " + x.type());
+                assertTrue(x.kind() == EncodeException.Kind.DUPLICATE_KEY && x.type().equals("keys.Outer"), x.kind() + " " + x.type());
             }
         }
-        check(w.size() == 0 && j.size() == 0 && stream.size() == 0 && sender.sentMessages() == 0,
+        assertTrue(w.size() == 0 && j.size() == 0 && stream.size() == 0 && sender.sentMessages() == 0,
               "something written of " + what);
     }
 
-    static void writersRefuse() throws IOException {
+    @Test
+    void writersRefuse() throws IOException {
         for (Bad bad : bads()) {
             Holder h = new Holder();
             bad.fill().accept(h);
@@ -224,23 +220,25 @@ public final class KeysCheck {
     }
 
     /** What the same keys are to Java's equality: equals and hashCode agree with the readers' rule. */
-    static void equality() {
-        check(new HashSet<>(List.of(priced("1.5", 0.0), priced("1.50", -0.0))).size() == 1, "Priced: 1.5 and 1.50, 0.0 and -0.0");
-        check(priced("1.5", null).equals(priced("1.50", null)) && !priced("1.5", null).equals(priced("1.5", 0.0)),
+    @Test
+    void equality() {
+        assertTrue(new HashSet<>(List.of(priced("1.5", 0.0), priced("1.50", -0.0))).size() == 1, "Priced: 1.5 and 1.50, 0.0 and -0.0");
+        assertTrue(priced("1.5", null).equals(priced("1.50", null)) && !priced("1.5", null).equals(priced("1.5", 0.0)),
               "an absent optional key is not a present one");
-        check(!labeled(null, tagged(1)).equals(labeled("", tagged(1))), "null and \"\" labels differ");
-        check(Priced.KEY_ORDER.compare(priced("2", null), priced("1", 5.0)) > 0
+        assertTrue(!labeled(null, tagged(1)).equals(labeled("", tagged(1))), "null and \"\" labels differ");
+        assertTrue(Priced.KEY_ORDER.compare(priced("2", null), priced("1", 5.0)) > 0
               && Priced.KEY_ORDER.compare(priced("1", null), priced("1", -1.0)) < 0, "by price, then absent weights first");
         Holder h = new Holder();
         h.hashDecimal.put(dec("1.5"), 1);
         h.hashDecimal.put(dec("1.50"), 2);
         h.doubles.add(0.0);
         h.doubles.add(-0.0);
-        check(h.hashDecimal.size() == 1 && h.doubles.size() == 1, "the generated collections hold a key once");
+        assertTrue(h.hashDecimal.size() == 1 && h.doubles.size() == 1, "the generated collections hold a key once");
     }
 
     /** Distinct keys in any Set or Map: written (in the wire order), read back the same. */
-    static void distinctWritten() throws Exception {
+    @Test
+    void distinctWritten() throws Exception {
         Holder h = new Holder();
         h.blobs = new HashSet<>(List.of(new byte[] {2}, new byte[] {1}, new byte[0]));
         h.byBlob = new HashMap<>(Map.of(new byte[] {9}, 1, new byte[] {8}, 2));
@@ -264,14 +262,14 @@ public final class KeysCheck {
         o.holders.add(h);
         Outer back = Outer.fromFbe(o.toFbe());
         Holder b = back.holders.get(0);
-        check(back.toString().equals(Outer.fromFinal(o.toFinal()).toString())
+        assertTrue(back.toString().equals(Outer.fromFinal(o.toFinal()).toString())
               && back.toString().equals(Outer.fromJson(o.toJson()).toString()), "the models read the same:\n" + back);
-        check(b.blobs.size() == 3 && b.priced.size() == 3 && b.labeled.size() == 3 && b.doubles.size() == 4
+        assertTrue(b.blobs.size() == 3 && b.priced.size() == 3 && b.labeled.size() == 3 && b.doubles.size() == 4
               && b.hashPriced.size() == 3 && b.byDecimal.size() == 40 && b.hashDecimal.keySet().equals(h.hashDecimal.keySet()),
               "every distinct key read back: " + b);
-        check(b.toString().replace("1.500000->1,2.000000->2,3.000000->0", "3.000000->0,1.500000->1,2.000000->2")
+        assertTrue(b.toString().replace("1.500000->1,2.000000->2,3.000000->0", "3.000000->0,1.500000->1,2.000000->2")
               .replace("-0->1,1->0", "1->0,-0->1").equals(h.toString()), "the value read back:\n" + b + "\n" + h);
-        check(Arrays.equals(Outer.fromFbe(back.toFbe()).toFbe(), back.toFbe()), "written back the same");
+        assertArrayEquals(back.toFbe(), Outer.fromFbe(back.toFbe()).toFbe(), "written back the same");
     }
 
     /** data with the only occurrence of from replaced by to (of the same length). */
@@ -280,11 +278,11 @@ public final class KeysCheck {
         int found = -1;
         for (int p = 0; p + from.length <= data.length; p++) {
             if (Arrays.equals(data, p, p + from.length, from, 0, from.length)) {
-                check(found < 0, "one occurrence");
+                assertTrue(found < 0, "one occurrence");
                 found = p;
             }
         }
-        check(found >= 0, "an occurrence of " + Arrays.toString(from));
+        assertTrue(found >= 0, "an occurrence of " + Arrays.toString(from));
         System.arraycopy(to, 0, out, found, to.length);
         return out;
     }
@@ -317,15 +315,16 @@ public final class KeysCheck {
     static void refusedRead(String what, String name, Read read, byte[] data, String field) {
         try {
             read.read(data);
-            throw new AssertionError(name + " read " + what);
+            fail(name + " read " + what);
         } catch (DecodeException e) {
-            check(e.kind() == DecodeException.Kind.DUPLICATE_KEY && e.path().equals("holders[0]." + field),
+            assertTrue(e.kind() == DecodeException.Kind.DUPLICATE_KEY && e.path().equals("holders[0]." + field),
                   name + " of " + what + ": " + e.getMessage());
         }
     }
 
     /** Bytes and JSON text holding a key twice under the rule (two distinct keys written, one patched). */
-    static void readersRefuse() {
+    @Test
+    void readersRefuse() {
         record Patch(String field, Consumer<Holder> fill, byte[] from, byte[] to, String jsonFrom, String jsonTo) {}
         List<Patch> patches = List.of(
             new Patch("decimals", h -> h.decimals = linked(List.of(dec("1.5"), dec("2.5"))), decimalBytes("2.5"),
@@ -359,18 +358,10 @@ public final class KeysCheck {
             refusedRead(p.field(), "fromFinal", Outer::fromFinal, last, p.field());
             refusedRead(p.field(), "verifyFinal", Outer::verifyFinal, last, p.field());
             String json = o.toJson();
-            check(json.indexOf(p.jsonFrom()) >= 0 && json.indexOf(p.jsonFrom()) == json.lastIndexOf(p.jsonFrom()),
+            assertTrue(json.indexOf(p.jsonFrom()) >= 0 && json.indexOf(p.jsonFrom()) == json.lastIndexOf(p.jsonFrom()),
                   p.jsonFrom() + " once in " + json);
             refusedRead(p.field(), "fromJson", d -> Outer.fromJson(d), json.replace(p.jsonFrom(), p.jsonTo())
                         .getBytes(StandardCharsets.UTF_8), p.field());
         }
-    }
-
-    public static void main(String[] args) throws Exception {
-        equality();
-        writersRefuse();
-        distinctWritten();
-        readersRefuse();
-        System.out.println("keys ok: " + checks + " checks");
     }
 }

@@ -8,10 +8,15 @@
 // what deserialize gives: success, or a DecodeException of the same kind and message (type,
 // field path, offset); reading into one reused value (readFbe/readFinal: the value of the last
 // read, of another shape) gives what a fresh read gives, text and bytes, and after a refused
-// input the reused value is reset to the defaults. Run by
-// tests/java/test_java_generated.py with a list of cases (one per line, tab-separated: Java class,
+// input the reused value is reset to the defaults. The cases are a file the system property
+// fbe.vectors names (tests/java/run_tests.py writes it), one per line, tab-separated: Java class,
 // versioned file, final file, unspecified byte ranges of the versioned file as start:length,...,
-// text file, JSON file). Prints one line per problem and a summary; exits 1 on any problem.
+// text file, JSON file. A test per case and model (and one of its JSON), failing with the problems
+// found.
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.Limits;
@@ -27,9 +32,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-public final class VectorsCheck {
-    private VectorsCheck() {}
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
+class VectorsTest {
     /** A generated struct's roots of one model. */
     record Model(String name, MethodHandle read, MethodHandle write, MethodHandle verify, MethodHandle readInto,
                  Object reused, MethodHandle make) {
@@ -55,6 +61,7 @@ public final class VectorsCheck {
         }
     }
 
+    /** What the running test found wrong (the tests of a factory run one after the other). */
     static final List<String> PROBLEMS = new ArrayList<>();
 
     static Model model(Class<?> type, String suffix) throws Throwable {
@@ -83,22 +90,7 @@ public final class VectorsCheck {
 
     static void problem(String what) {
         PROBLEMS.add(what);
-        System.out.println("PROBLEM " + what);
     }
-
-    /** Reads data and writes it back: the bytes (masked), or null when it does not read. */
-    static int vectors;
-    static int truncations;
-    static int corruptions;
-    static int corruptionsRead;
-
-    static int texts;
-    static int jsons;
-    static int jsonTexts;
-    static int jsonTruncations;
-    static int verified;
-    static int reusedReads;
-    static int unlike;
 
     /** What reading gives: the value (as the bytes it writes), or the exception's kind and message. */
     static String outcome(Model m, Object value) throws Throwable {
@@ -132,8 +124,6 @@ public final class VectorsCheck {
         }
         if (!(value != null ? checked.equals("value") : checked.equals(fresh))) {
             problem(what + ": verify gives " + checked + " where deserialize gives " + fresh);
-        } else {
-            verified++;
         }
         String reused;
         try {
@@ -146,14 +136,9 @@ public final class VectorsCheck {
                 problem(what + ": the reused value is not reset after " + reused + ": " + m.reused());
             }
         }
-        if (reused.equals(fresh)) {
-            reusedReads++;
-        } else if (value != null && !fresh.equals(outcome(m, m.read(data)))) {
-            // two fresh reads differ too: fields an older writer did not write take defaults made
-            // from the clock or at random (utc, uuid1, uuid4), so the values cannot be compared
-            reusedReads++;
-            unlike++;
-        } else {
+        // where two fresh reads differ too, fields an older writer did not write take defaults made
+        // from the clock or at random (utc, uuid1, uuid4), and the values cannot be compared
+        if (!reused.equals(fresh) && (value == null || fresh.equals(outcome(m, m.read(data))))) {
             problem(what + ": reading into a reused value gives " + reused + " where a fresh read gives " + fresh);
         }
         return value;
@@ -175,18 +160,13 @@ public final class VectorsCheck {
             problem(name + " " + m.name() + ": written back differently (" + back.length + " bytes for " + data.length + ")");
             return;
         }
-        vectors++;
         if (!Arrays.equals(Utf8.bytes(v.toString()), text)) {
             problem(name + " " + m.name() + ": text " + v + " differs from the original's");
-        } else {
-            texts++;
         }
         if (json != null) {
             String written = (String) TO_JSON.invoke(v);
             if (!Arrays.equals(written.getBytes(StandardCharsets.UTF_8), json)) {
                 problem(name + " " + m.name() + ": JSON " + written + " differs from the original's");
-            } else {
-                jsons++;
             }
         }
         for (int n = 0; n < data.length; n++) {
@@ -195,7 +175,7 @@ public final class VectorsCheck {
                 m.read(cut);
                 problem(name + " " + m.name() + ": the first " + n + " bytes read");
             } catch (DecodeException e) {
-                truncations++;
+                // refused, as it must be
             }
             compare(name + " " + m.name() + " cut to " + n, m, cut);
             m.readInto(data);   // the next cut is read into a value of the whole vector's shape
@@ -204,7 +184,6 @@ public final class VectorsCheck {
             for (int x : new int[] {0x01, 0x80, 0xFF}) {
                 byte[] bad = data.clone();
                 bad[p] ^= (byte) x;
-                corruptions++;
                 Object w;
                 try {
                     w = compare(name + " " + m.name() + " byte " + p + " ^ " + x, m, bad);
@@ -215,7 +194,6 @@ public final class VectorsCheck {
                 if (w == null) {
                     continue;
                 }
-                corruptionsRead++;
                 byte[] once = m.write(w);
                 byte[] twice = m.write(m.read(once));
                 if (!Arrays.equals(once, twice)) {
@@ -238,45 +216,59 @@ public final class VectorsCheck {
         String written = (String) TO_JSON.invoke(v);
         if (!Arrays.equals(written.getBytes(StandardCharsets.UTF_8), json)) {
             problem(name + " JSON: written back as " + written);
-        } else {
-            jsonTexts++;
         }
         for (int n = 0; n < json.length; n++) {
             try {
                 read.invoke(Arrays.copyOf(json, n));
                 problem(name + " JSON: the first " + n + " bytes read");
             } catch (DecodeException e) {
-                jsonTruncations++;
+                // refused, as it must be
             }
         }
     }
 
-    public static void main(String[] args) throws Throwable {
-        for (String line : Files.readAllLines(Path.of(args[0]))) {
-            if (line.isBlank()) {
-                continue;
-            }
+    interface Check {
+        void run() throws Throwable;
+    }
+
+    /** A test that fails with the problems check finds (the first 50). */
+    static DynamicTest test(String name, Check check) {
+        return dynamicTest(name, () -> {
+            PROBLEMS.clear();
+            check.run();
+            assertEquals(List.of(), PROBLEMS.subList(0, Math.min(PROBLEMS.size(), 50)), name);
+        });
+    }
+
+    @TestFactory
+    List<DynamicTest> goldenVectors() throws Exception {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of(System.getProperty("fbe.vectors")))) {
             String[] f = line.split("\t", -1);
-            Class<?> type = Class.forName(f[0]);
             int[][] mask = f[3].isEmpty() ? new int[0][] : Arrays.stream(f[3].split(","))
                     .map(r -> new int[] {Integer.parseInt(r.split(":")[0]), Integer.parseInt(r.split(":")[1])})
                     .toArray(int[][]::new);
             byte[] text = Files.readAllBytes(Path.of(f[4]));
             byte[] json = f[5].isEmpty() ? null : Files.readAllBytes(Path.of(f[5]));
-            TO_JSON = MethodHandles.publicLookup().findVirtual(type, "toJson", MethodType.methodType(String.class));
-            check(f[0], model(type, "Fbe"), Files.readAllBytes(Path.of(f[1])), mask, text, json);
-            check(f[0], model(type, "Final"), Files.readAllBytes(Path.of(f[2])), new int[0][], text, json);
+            tests.add(test(f[0] + " versioned", () -> {
+                Class<?> type = Class.forName(f[0]);
+                TO_JSON = MethodHandles.publicLookup().findVirtual(type, "toJson", MethodType.methodType(String.class));
+                check(f[0], model(type, "Fbe"), Files.readAllBytes(Path.of(f[1])), mask, text, json);
+            }));
+            tests.add(test(f[0] + " final", () -> {
+                Class<?> type = Class.forName(f[0]);
+                TO_JSON = MethodHandles.publicLookup().findVirtual(type, "toJson", MethodType.methodType(String.class));
+                check(f[0], model(type, "Final"), Files.readAllBytes(Path.of(f[2])), new int[0][], text, json);
+            }));
             if (json != null) {
-                checkJson(f[0], type, json);
+                tests.add(test(f[0] + " JSON", () -> {
+                    Class<?> type = Class.forName(f[0]);
+                    TO_JSON = MethodHandles.publicLookup().findVirtual(type, "toJson", MethodType.methodType(String.class));
+                    checkJson(f[0], type, json);
+                }));
             }
         }
-        System.out.println(vectors + " vectors read and written back, " + texts + " texts as the original's, "
-                + truncations + " truncations refused, "
-                + corruptions + " corruptions read or refused (" + corruptionsRead + " read and written back), "
-                + verified + " verified as deserialize, " + reusedReads + " read into a reused value as fresh (" + unlike
-                + " with defaults from the clock), " + jsons + " JSON texts as the original's, " + jsonTexts
-                + " JSON texts read and written back, " + jsonTruncations + " JSON truncations refused, "
-                + PROBLEMS.size() + " problems");
-        System.exit(PROBLEMS.isEmpty() ? 0 : 1);
+        assertFalse(tests.isEmpty(), "no vector cases");
+        return tests;
     }
 }

@@ -3,7 +3,12 @@
 // a global reject (*market.Failure) fail it with a RejectException holding the message, a timeout
 // fails it with a TimeoutException, reset() with a CancellationException; a message that answers
 // no pending request goes to the notify handler; a request without response (Ping) is done once
-// sent. Both models. Prints "client ok"; exits 1 on any problem.
+// sent. Both models. Run by tests/java/run_tests.py.
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.fbetoolkit.fbe.RejectException;
 
@@ -26,15 +31,16 @@ import org.example.all.everything.PlaceOrder;
 import org.example.all.everything.Rejected;
 import org.example.all.everything.Sender;
 import org.example.market.Failure;
+import org.junit.jupiter.api.Test;
 
-public final class ClientCheck {
-    private ClientCheck() {}
-
-    static void check(boolean ok, String what) {
-        if (!ok) {
-            throw new AssertionError(what);
+class ClientTest {
+    final List<Object> notified = new ArrayList<>();
+    final Handler notify = new Handler() {
+        @Override
+        public void onMessage(Object value) {
+            notified.add(value);
         }
-    }
+    };
 
     static Throwable failure(CompletableFuture<?> f) throws Exception {
         try {
@@ -42,17 +48,11 @@ public final class ClientCheck {
         } catch (ExecutionException e) {
             return e.getCause();
         }
-        throw new AssertionError("the request did not fail");
+        return fail("the request did not fail");
     }
 
-    public static void main(String[] args) throws Exception {
-        List<Object> notified = new ArrayList<>();
-        Handler notify = new Handler() {
-            @Override
-            public void onMessage(Object value) {
-                notified.add(value);
-            }
-        };
+    @Test
+    void versionedRequests() throws Exception {
         ByteArrayOutputStream toServer = new ByteArrayOutputStream();
         ByteArrayOutputStream toClient = new ByteArrayOutputStream();
         Client client = new Client(toServer, notify);
@@ -61,7 +61,7 @@ public final class ClientCheck {
         PlaceOrder order = new PlaceOrder();
         order.instrument.symbol = "EURUSD";
         CompletableFuture<Accepted> accepted = client.request(order, 0);
-        check(client.pendingRequests() == 1 && PlaceOrder.fromFbe(toServer.toByteArray()).id.equals(order.id), "sent");
+        assertTrue(client.pendingRequests() == 1 && PlaceOrder.fromFbe(toServer.toByteArray()).id.equals(order.id), "sent");
         Accepted other = new Accepted();            // another id: a notification
         server.send(other);
         Accepted answer = new Accepted();
@@ -69,9 +69,9 @@ public final class ClientCheck {
         server.send(answer);
         byte[] bytes = toClient.toByteArray();
         client.receive(bytes, 0, bytes.length);
-        check(accepted.get(5, TimeUnit.SECONDS).id.equals(order.id), "response");
-        check(notified.size() == 1 && ((Accepted) notified.get(0)).id.equals(other.id), "notification " + notified);
-        check(client.pendingRequests() == 0, "nothing pending");
+        assertEquals(order.id, accepted.get(5, TimeUnit.SECONDS).id, "response");
+        assertTrue(notified.size() == 1 && ((Accepted) notified.get(0)).id.equals(other.id), "notification " + notified);
+        assertEquals(0, client.pendingRequests(), "nothing pending");
 
         PlaceOrder second = new PlaceOrder();
         CompletableFuture<Accepted> refused = client.request(second, 0);
@@ -83,8 +83,7 @@ public final class ClientCheck {
         bytes = toClient.toByteArray();
         client.receive(bytes, 0, bytes.length);
         Throwable why = failure(refused);
-        check(why instanceof RejectException && ((Rejected) ((RejectException) why).value()).reason.equals("market closed"),
-                "reject: " + why);
+        assertEquals("market closed", ((Rejected) assertInstanceOf(RejectException.class, why).value()).reason, "reject");
 
         PlaceOrder third = new PlaceOrder();
         CompletableFuture<Accepted> failed = client.request(third, 0);
@@ -96,33 +95,35 @@ public final class ClientCheck {
         bytes = toClient.toByteArray();
         client.receive(bytes, 0, bytes.length);
         why = failure(failed);
-        check(why instanceof RejectException && ((RejectException) why).value() instanceof Failure, "global reject: " + why);
+        assertInstanceOf(Failure.class, assertInstanceOf(RejectException.class, why).value(), "global reject");
 
         why = failure(client.request(new PlaceOrder(), 50));
-        check(why instanceof TimeoutException && client.pendingRequests() == 0, "timeout: " + why);
+        assertInstanceOf(TimeoutException.class, why, "timeout");
+        assertEquals(0, client.pendingRequests(), "nothing pending after the timeout");
 
         CompletableFuture<Accepted> dropped = client.request(new PlaceOrder(), 0);
         client.reset();
         why = failure(dropped);
-        check(why instanceof CancellationException, "reset: " + why);
+        assertInstanceOf(CancellationException.class, why, "reset");
 
         int before = toServer.size();
         client.request(new Ping());
-        check(toServer.size() > before && client.pendingRequests() == 0, "a request without response");
+        assertTrue(toServer.size() > before && client.pendingRequests() == 0, "a request without response");
+    }
 
-        // the final model
+    @Test
+    void finalRequests() throws Exception {
         ByteArrayOutputStream finalToServer = new ByteArrayOutputStream();
         ByteArrayOutputStream finalToClient = new ByteArrayOutputStream();
         FinalClient finalClient = new FinalClient(finalToServer, notify);
         PlaceOrder fourth = new PlaceOrder();
         CompletableFuture<Accepted> finalAccepted = finalClient.request(fourth, 0);
-        check(PlaceOrder.fromFinal(finalToServer.toByteArray()).id.equals(fourth.id), "final sent");
+        assertEquals(fourth.id, PlaceOrder.fromFinal(finalToServer.toByteArray()).id, "final sent");
         Accepted finalAnswer = new Accepted();
         finalAnswer.id = fourth.id;
         new FinalSender(finalToClient).send(finalAnswer);
-        bytes = finalToClient.toByteArray();
+        byte[] bytes = finalToClient.toByteArray();
         finalClient.receive(bytes, 0, bytes.length);
-        check(finalAccepted.get(5, TimeUnit.SECONDS).id.equals(fourth.id), "final response");
-        System.out.println("client ok");
+        assertEquals(fourth.id, finalAccepted.get(5, TimeUnit.SECONDS).id, "final response");
     }
 }
