@@ -108,13 +108,6 @@ def test_imports_are_recorded_by_use() -> None:
     assert used.modules == {"struct", "encoding/binary"}
 
 
-def test_runs_of_groups_consecutive_items_that_join() -> None:
-    from fbec.targets.base import runs_of
-    assert runs_of([1, 3, 5, 2, 7, 9, 4, 4], lambda n: n % 2 == 1) == [[1, 3, 5], [2], [7, 9], [4], [4]]
-    assert runs_of([], bool) == []
-    assert runs_of([0, 0], bool) == [[0], [0]]
-
-
 def test_import_closure_is_depth_first_in_import_order_each_once(tmp_path) -> None:
     from fbec.model.resolve import compile_schema
     from fbec.syntax.diagnostics import Diagnostics
@@ -199,3 +192,108 @@ def test_the_generator_sketch_of_docs_targets_md_works(tmp_path) -> None:
         (tmp_path / file.path.replace("/", "_")).write_text(text)
     assert "type Order struct {\n\tId " in (tmp_path / "proto_proto.go").read_text()
     assert 'import (\n\t"fmt"\n)' in (tmp_path / "proto_proto.go").read_text()
+
+
+# ---------------------------------------------------------------- targets print the plan (issue 22)
+
+# IR and plan attributes that are sizes, offsets, costs or levels: a target prints them as they are
+FACTS = frozenset({
+    "size", "final_size", "final_min_size", "offset", "final_offset", "body_size", "base_size", "length",
+    "height", "levels", "decode_cost", "default_cost", "item_size", "item_min_size", "item_cost", "end",
+    "missing_cost", "older_cost", "min_from", "min_after", "final_fixed_size", "at",
+})
+COMPUTING_CALLS = frozenset({"default_cost", "decode_share", "element_cost", "type_height", "runs_of", "height"})
+# What a target may still write as arithmetic on a fact, and why
+ALLOWED = {
+    ("go/models.py", "run.size - 1"): "the index of a run's last byte: Go's one bounds check for the run",
+}
+
+
+def _is_fact(node: object) -> bool:
+    import ast
+    return isinstance(node, ast.Attribute) and node.attr in FACTS
+
+
+def _fact_or_number(node: object) -> bool:
+    import ast
+    return _is_fact(node) or isinstance(node, ast.Constant) and isinstance(node.value, int) \
+        or isinstance(node, ast.BinOp) and _fact_or_number(node.left) and _fact_or_number(node.right)
+
+
+def computations(source: str) -> list[tuple[int, str, str]]:
+    """Where Python source computes what the plan decides: arithmetic that combines sizes, offsets,
+    costs or levels (with each other or with a number), sums of them, the IR's cost rules and
+    height called directly, tests of a struct's height, the IR's runs (the plan groups them),
+    ("string", "bytes") spelled out instead of ir.is_text/is_scalar, and the struct-reference walk
+    (a function returning [x.name] for a struct reference) instead of ir.struct_refs."""
+    import ast
+    found: list[tuple[int, str, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        what = ""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)) \
+                and (_is_fact(node.left) or _is_fact(node.right)) \
+                and _fact_or_number(node.left) and _fact_or_number(node.right):
+            what = "arithmetic on sizes, offsets, costs or levels"
+        elif isinstance(node, ast.AugAssign) and _fact_or_number(node.value) and not isinstance(node.value, ast.Constant):
+            what = "a running sum of sizes or offsets"
+        elif isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in COMPUTING_CALLS:
+                what = f"{name}() called: the plan's or the type's figure"
+            elif name == "sum" and any(_is_fact(n) for arg in node.args for n in ast.walk(arg)):
+                what = "a sum of sizes, offsets or costs"
+        elif isinstance(node, ast.Compare) and any(isinstance(n, ast.Attribute) and n.attr == "height"
+                                                   for n in [node.left, *node.comparators]):
+            what = "a test of a struct's height: the plan's bounded/nests"
+        elif isinstance(node, ast.Attribute) and node.attr == "runs" or isinstance(node, ast.Name) and node.id == "FixedRun":
+            what = "the IR's runs: the plan's final steps"
+        elif isinstance(node, (ast.Tuple, ast.List, ast.Set)) and len(node.elts) == 2 \
+                and {getattr(e, "value", None) for e in node.elts} == {"string", "bytes"}:
+            what = '("string", "bytes"): ir.is_text / ir.is_scalar'
+        elif isinstance(node, ast.Return) and isinstance(node.value, ast.List) and len(node.value.elts) == 1 \
+                and isinstance(node.value.elts[0], ast.Attribute) and node.value.elts[0].attr == "name":
+            what = "a struct-reference walk: ir.struct_refs"
+        if what:
+            found.append((getattr(node, "lineno", 0), what, ast.get_source_segment(source, node) or ""))
+    return found
+
+
+def test_targets_print_the_plan_and_compute_nothing() -> None:
+    """No target computes a size, an offset, a cost, a run or a walk: the model decides them once
+    (fbec.model.ir's type facts, fbec.model.plan) and a target prints them (issue 22 item 1)."""
+    from pathlib import Path
+
+    import fbec.targets
+    root = Path(fbec.targets.__file__).parent
+    found = [f"{p.relative_to(root)}:{line}: {what}: {code}" for p in sorted(root.rglob("*.py"))
+             for line, what, code in computations(p.read_text())
+             if (p.relative_to(root).as_posix(), code) not in ALLOWED]
+    assert not found, "\n".join(found)
+
+
+def test_the_plan_guard_finds_what_it_forbids() -> None:
+    """Each copy issue 22 counted is found (the guard above can fail)."""
+    copies = {
+        "rest = sum(ir.default_cost(g.type) for g in own[k:])": "default_cost",
+        "end = f.offset + f.type.size": "arithmetic",
+        "item = t.key.size + t.value.size": "arithmetic",
+        "at = f.offset - run.offset": "arithmetic",
+        "levels = s.height + 1": "arithmetic",
+        "cost = ir.element_cost(t.key) + ir.element_cost(t.value)": "element_cost",
+        "bounded = s.height is not None and not s.recursive": "height",
+        "ok = t.name in ('string', 'bytes')": "string",
+        "starts = {r.fields[0]: r for r in s.runs}": "runs",
+        "groups = runs_of(s.fields, is_scalar)": "runs_of",
+        "at += scalar_size(f.type)": "",                        # (a call: not a fact as such)
+        "pos += f.type.size": "running sum",
+        "def refs(t):\n    if isinstance(t, ir.StructRef):\n        return [t.name]\n    return []": "walk",
+        "fixed = sum(f.type.final_size for f in s.fields if f.type.final_size is not None)": "sum",
+        "levels = schema.height(t)": "height",
+    }
+    for source, expected in copies.items():
+        found = computations(source)
+        assert (expected in " ".join(w for _, w, _ in found)) if expected else True, (source, found)
+    # printing a fact, or runtime arithmetic in the generated text, is no computation
+    for source in ('w.line(f"if (n < {f.end}) {{")', 'x = f"{e}+{i}*{t.element.size}"',
+                   'w.line(f"r.spend({plan.older_cost}, b)")', "n = t.length * k", "tv = name + f.name"):
+        assert not computations(source), source

@@ -102,17 +102,20 @@ def test_structs_used_by_value_are_declared_first():
 
 
 def test_final_fast_path_layout():
+    from fbec.model import plan  # noqa: E402
     from fbec.targets.cpp.final_models import Layout, _fast_readers  # noqa: E402
     trade = schema("trade.fbe")
     layout = Layout(trade)
-    structs = {s.name: s for s in trade.main_package.structs}
+    structs = {s.name: plan.of(trade).struct(s.qualified) for s in trade.main_package.structs}
     # Fewest bytes (the IR's final_min_size): Order id 4 + length 4 + side 1 + type 1 + price 8 + volume 8.
-    assert structs["Order"].final_min_size == 26
-    assert layout.item_min(structs["Account"].qualified) == 4 + 4 + 1 + 12 + 1 + 4
+    assert structs["Order"].struct.final_min_size == 26
+    assert structs["Account"].struct.final_min_size == 4 + 4 + 1 + 12 + 1 + 4
     assert [name for name, _ in _fast_readers(structs["Order"], layout)] == ["read_fast"]
     # The orders vector is read by FSequence: a fast run over the fields before it.
-    assert [name for name, _ in _fast_readers(structs["Account"], layout)] == ["read_fast_id_to_asset"]
-    assert layout.height(layout.items(structs["Account"])) == 1
+    (name, steps), = _fast_readers(structs["Account"], layout)
+    assert name == "read_fast_id_to_asset" and layout.levels(steps) == 1
+    # Order's side, type, price and volume are the plan's run: one step, one bounds check
+    assert [type(step).__name__ for step in structs["Order"].final_steps] == ["FieldPlan", "FieldPlan", "Run"]
     recursive = schema("cpp-tests/recursive.fbe")
     node = recursive.main_package.structs[0]
     assert not Layout(recursive).struct_fast(node.qualified)

@@ -116,6 +116,16 @@ class EnumRef:
     def final_min_size(self) -> int:
         return self.size
 
+    @property
+    def bits(self) -> int:
+        """The bits of the wire integer (flags are bit sets of this width)."""
+        return 8 * self.size
+
+    @property
+    def mask(self) -> int:
+        """Every bit of the wire integer set: the largest value of flags read as an unsigned bit set."""
+        return (1 << self.bits) - 1
+
 
 @dataclass(frozen=True)
 class StructRef:

@@ -38,6 +38,9 @@ class FieldPlan:
                           # default struct values it holds): a JSON member that is absent
     missing_cost: int     # the default_cost of this field and every field after it: what a versioned
                           # body that ends before `end` costs in defaults
+    min_from: int         # final: the fewest bytes of this field and every field after it
+    min_after: int        # final: the fewest bytes of the fields after it (what a reader of this one
+                          # must leave in the buffer)
 
     @property
     def name(self) -> str:
@@ -63,6 +66,16 @@ class Run:
     final_offset: int | None  # the run's offset in the final struct, when fixed
     description: str          # what a runtime reader names the first missing field from:
                               # name=size, or name=size*count for an array, comma separated
+
+    @property
+    def min_from(self) -> int:
+        """The fewest final bytes of the run and every field after it."""
+        return self.fields[0].min_from
+
+    @property
+    def min_after(self) -> int:
+        """The fewest final bytes of the fields after the run."""
+        return self.fields[-1].min_after
 
 
 Step = Union[FieldPlan, Run]
@@ -100,7 +113,9 @@ class StructPlan:
 
 def _field_plans(s: ir.Struct) -> tuple[FieldPlan, ...]:
     costs = [ir.default_cost(f.type) for f in s.all_fields]
-    return tuple(FieldPlan(f, f.owner != s.qualified, f.offset + f.type.size, costs[k], sum(costs[k:]))
+    mins = [f.type.final_min_size for f in s.all_fields]
+    return tuple(FieldPlan(f, f.owner != s.qualified, f.offset + f.type.size, costs[k], sum(costs[k:]),
+                           sum(mins[k:]), sum(mins[k + 1:]))
                  for k, f in enumerate(s.all_fields))
 
 
@@ -136,6 +151,7 @@ class Plan:
         self.schema = schema
         self._structs = {s.qualified: s for p in schema.packages for s in p.structs}
         self._plans: dict[str, StructPlan] = {}
+        self._weights: dict[str, int | None] = {}
 
     def struct(self, qualified: str) -> StructPlan:
         if qualified not in self._plans:
@@ -146,6 +162,32 @@ class Plan:
                 sum(f.type.final_size or 0 for f in s.all_fields),
                 s.height is not None, s.height != 0, None if s.height is None else 1 + s.height)
         return self._plans[qualified]
+
+    def read_weight(self, qualified: str) -> int | None:
+        """How much code a reader of the struct holds when every read below it is written out: 1 per
+        scalar, 2 per string or bytes, 1 per optional and 2 per array, collection or struct value
+        beside what its elements weigh, its base's fields included; None when it reaches a recursive
+        struct (its reads cannot all be written out). A target inlines the reads of light structs."""
+        if qualified not in self._weights:
+            s = self._structs[qualified]
+            self._weights[qualified] = None     # a cycle: the struct is recursive
+            if not s.recursive:
+                weights = [self._type_weight(f.type) for f in s.all_fields]
+                if None not in weights:
+                    self._weights[qualified] = sum(w for w in weights if w is not None)
+        return self._weights[qualified]
+
+    def _type_weight(self, t: ir.Type) -> int | None:
+        if isinstance(t, ir.StructRef):
+            w = self.read_weight(t.name)
+            return None if w is None else 2 + w
+        if isinstance(t, (ir.Primitive, ir.EnumRef)):
+            return 2 if ir.is_text(t) else 1
+        if isinstance(t, ir.Mapping):
+            k, v = self._type_weight(t.key), self._type_weight(t.value)
+            return None if k is None or v is None else 2 + k + v
+        e = self._type_weight(t.element)
+        return None if e is None else (1 if isinstance(t, ir.Optional_) else 2) + e
 
     def levels(self, t: ir.Type) -> int | None:
         """Struct levels in a value of type `t` (a struct counts itself); None: unbounded."""
@@ -218,7 +260,8 @@ def struct_plan_json(p: StructPlan) -> dict[str, Any]:
     return {
         "bounded": p.bounded, "nests": p.nests, "levels": p.levels,
         "fields": [{"name": f.name, "inherited": f.inherited, "end": f.end, "default_cost": f.default_cost,
-                    "missing_cost": f.missing_cost} for f in p.fields],
+                    "missing_cost": f.missing_cost, "min_from": f.min_from, "min_after": f.min_after}
+                   for f in p.fields],
         "final_steps": [step_json(step) for step in p.final_steps],
         "final_fixed_size": p.final_fixed_size,
     }

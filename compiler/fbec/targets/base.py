@@ -188,22 +188,6 @@ def scope_idents(wanted: Iterable[tuple[K, str]], taken: Callable[[str], bool],
 
 # ---------------------------------------------------------------- analysis helpers
 
-def runs_of(items: Iterable[T], joins: Callable[[T], bool]) -> list[list[T]]:
-    """`items` in order, each maximal run of consecutive items for which `joins` holds grouped
-    in one list, every other item alone: the scalar fields a reader checks against the buffer
-    once, the fields a fast path reads together."""
-    groups: list[list[T]] = []
-    previous = False
-    for item in items:
-        current = joins(item)
-        if current and previous:
-            groups[-1].append(item)
-        else:
-            groups.append([item])
-        previous = current
-    return groups
-
-
 def import_closure(schema: Schema, package: Package) -> list[Package]:
     """`package`, then every package it imports, transitively: depth first, in import order,
     each once (the order of the IR's dispatch table)."""

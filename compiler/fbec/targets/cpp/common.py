@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from fbec.model import ir, plan
 from fbec.model.ir import (
     Array,
     Default,
@@ -96,27 +97,9 @@ def cpp_type(t: Type) -> str:
     return f"{CONTAINERS[t.kind]}<{cpp_type(t.key)}, {cpp_type(t.value)}>"
 
 
-def is_scalar(t: Type) -> bool:
-    """Fixed-size value without out-of-line data (passed by value, never fails to read)."""
-    if isinstance(t, Primitive):
-        return t.name not in ("string", "bytes")
-    return isinstance(t, EnumRef)
-
-
-def scalar_size(t: Type) -> int:
-    """The bytes a scalar takes (the same in both models)."""
-    assert is_scalar(t) and t.final_size is not None, t
-    return t.final_size
-
-
-def is_fixed(t: Type) -> bool:
-    """No out-of-line data in the versioned model: scalars and arrays of scalars."""
-    return is_scalar(t) or (isinstance(t, Array) and is_fixed(t.element))
-
-
 def param_type(t: Type) -> str:
     """Constructor parameter type: scalars by value, the rest by const reference."""
-    return cpp_type(t) if is_scalar(t) else f"const {cpp_type(t)}&"
+    return cpp_type(t) if ir.is_scalar(t) else f"const {cpp_type(t)}&"
 
 
 # ---------------------------------------------------------------- literals
@@ -234,34 +217,9 @@ INLINE_WEIGHT = 64
 
 def inlined_structs(schema: Schema, package: Package) -> set[str]:
     """The structs of the package whose read/verify functions are FBE_INLINE
-    (`VBody<T>::inlined`, `FBody<T>::inlined`)."""
-    structs = {s.qualified: s for p in schema.packages for s in p.structs}
-    weights: dict[str, int] = {}
-
-    def type_weight(t: Type) -> int:
-        if isinstance(t, StructRef):
-            return 2 + struct_weight(structs[t.name]) if t.name in structs else 1000
-        if isinstance(t, Primitive):
-            return 2 if t.name in ("string", "bytes") else 1
-        if isinstance(t, EnumRef):
-            return 1
-        if isinstance(t, Optional_):
-            return 1 + type_weight(t.element)
-        if isinstance(t, (Array, Sequence)):
-            return 2 + type_weight(t.element)
-        return 2 + type_weight(t.key) + type_weight(t.value)
-
-    def struct_weight(s: Struct) -> int:
-        if s.recursive:
-            return 1000
-        if s.qualified not in weights:
-            weights[s.qualified] = 1000  # guards against cycles through other packages
-            total = struct_weight(structs[s.base]) if s.base and s.base in structs else 0
-            weights[s.qualified] = total + sum(type_weight(f.type) for f in s.fields)
-        return weights[s.qualified]
-
-    return {s.qualified for s in package.structs
-            if not s.recursive and struct_weight(s) <= INLINE_WEIGHT}
+    (`VBody<T>::inlined`, `FBody<T>::inlined`): the plan's read weight at most INLINE_WEIGHT."""
+    weights = {s.qualified: plan.of(schema).read_weight(s.qualified) for s in package.structs}
+    return {name for name, weight in weights.items() if weight is not None and weight <= INLINE_WEIGHT}
 
 
 def reader_inline(s: Struct, inlined: set[str]) -> str:
@@ -299,32 +257,3 @@ def namespace(w: CodeWriter, name: str) -> Iterator[None]:
     w.blank()
     w.line(f"}} // namespace {name}")
     w.blank()
-
-
-# ---------------------------------------------------------------- decode budget (docs/limits.md 3)
-# What a reader charges for the values it makes, as the Python target counts
-# it. The runtime's codecs carry the per-type part (`share`, `item_cost` in
-# versioned.h); these give the per-struct constants of VBody.
-
-def value_share(t: Type) -> int:
-    """A field's part of its struct's cost: its final minimum size, 0 for a struct (charged itself)."""
-    if isinstance(t, StructRef):
-        return 0
-    if isinstance(t, Array):
-        return t.length * value_share(t.element)
-    return t.final_min_size
-
-
-def struct_cost(s: Struct) -> int:
-    """What one value of struct `s` costs when a reader makes it (read or defaulted)."""
-    return max(1, sum(value_share(f.type) for f in s.all_fields))
-
-
-def default_cost(schema: Schema, t: Type) -> int:
-    """What the default of a field of type `t` costs beyond its share: the struct values it holds."""
-    if isinstance(t, StructRef):
-        s = schema.struct(t.name)
-        return struct_cost(s) + sum(default_cost(schema, f.type) for f in s.all_fields)
-    if isinstance(t, Array):
-        return t.length * default_cost(schema, t.element)
-    return 0

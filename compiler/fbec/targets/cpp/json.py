@@ -15,7 +15,8 @@ FBE::JSON::last_error().
 
 from __future__ import annotations
 
-from fbec.model.ir import Package, Schema, default_cost
+from fbec.model import plan
+from fbec.model.ir import Package, Schema
 from fbec.targets.base import Options
 
 from .common import default_value, field_ident, file_banner, imports, namespace, qualified, struct_order, writer
@@ -115,11 +116,11 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                             with w.block("if (FBE_UNLIKELY(!result) && detail::exhausted())"):
                                 w.line("return false; // beyond the decode budget: stop at once")
                         # omitted members (JSON of an older schema version): defaults, their structs charged
-                        charged = any(default_cost(f.type) for f in fields)
+                        costs = [f.default_cost for f in plan.of(schema).struct(s.qualified).fields]
+                        charged = any(costs)
                         if charged:
                             w.line("uint64_t defaults = 0;")
-                        for i, f in enumerate(fields):
-                            cost = default_cost(f.type)
+                        for i, (f, cost) in enumerate(zip(fields, costs)):
                             if not cost:
                                 with w.block(f"if (!seen[{i}])"):
                                     w.line(f"value.{field_ident(f.name)} = {default_value(f)};")

@@ -19,24 +19,21 @@ is the runtime's `FBE::Model<T, TBuffer>`.
 
 from __future__ import annotations
 
+from fbec.model import ir, plan
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
 from .common import (
     cpp_type,
-    default_cost,
     default_value,
     field_ident,
     file_banner,
     ident,
     imports,
     inlined_structs,
-    is_fixed,
-    is_scalar,
     namespace,
     qualified,
     reader_inline,
-    struct_cost,
     struct_order,
     writer,
 )
@@ -57,7 +54,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     with namespace(w, "FBE"):
         w.blank()
         for s in structs:
-            _declaration(w, s, s.qualified in inlined)
+            _declaration(w, plan.of(schema).struct(s.qualified), s.qualified in inlined)
         for s in structs:
             _extra(w, s)
             _write(w, s)
@@ -75,7 +72,8 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     return w.text()
 
 
-def _declaration(w: CodeWriter, s: Struct, inlined: bool) -> None:
+def _declaration(w: CodeWriter, p: plan.StructPlan, inlined: bool) -> None:
+    s = p.struct
     t = qualified(s.qualified)
     w.line(f"// {s.qualified}: type {s.type_id}, body {s.body_size} bytes")
     w.line("template <>")
@@ -85,10 +83,9 @@ def _declaration(w: CodeWriter, s: Struct, inlined: bool) -> None:
         w.line(f"static constexpr uint32_t body_size = {s.body_size};")
         # No field (inherited ones included) points out of the body: a vector
         # of such structs may take VSequence's packed path.
-        fixed = all(is_fixed(f.type) for f in s.all_fields)
-        w.line(f"static constexpr bool fixed_fields = {'true' if fixed else 'false'};")
+        w.line(f"static constexpr bool fixed_fields = {'true' if p.fixed else 'false'};")
         w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
-        w.line(f"static constexpr uint64_t cost = {struct_cost(s)};")
+        w.line(f"static constexpr uint64_t cost = {s.decode_cost};")
         w.line(f"static std::size_t extra(const {t}& value) noexcept;")
         w.line(f"static void write(Encoder& e, std::size_t body, const {t}& value) noexcept;")
         w.line(f"static bool read(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
@@ -103,7 +100,7 @@ def _extra(w: CodeWriter, s: Struct) -> None:
     t = qualified(s.qualified)
     terms = [f"VBody<{qualified(s.base)}>::extra(value)"] if s.base else []
     terms += [f"VCodec<{cpp_type(f.type)}>::extra(value.{field_ident(f.name)})"
-              for f in s.fields if not is_fixed(f.type)]
+              for f in s.fields if not ir.is_fixed(f.type)]
     w.line(f"inline std::size_t VBody<{t}>::extra(const {t}& {'value' if terms else '/*value*/'}) noexcept")
     with w.block("{", "}"):
         if not terms:
@@ -139,17 +136,16 @@ def _charge_defaults(w: CodeWriter, schema: Schema, s: Struct) -> None:
 
 
 def _default_terms(schema: Schema, s: Struct) -> list[str]:
-    """C++ terms of what the defaults of the fields beyond a body of `size` bytes cost."""
+    """C++ terms of what the defaults of the fields beyond a body of `size` bytes cost (the plan's
+    default cost of each own field, and of all the base's for a body without them)."""
     terms = []
     if s.base:
-        base = schema.struct(s.base)
-        cost = sum(default_cost(schema, f.type) for f in base.all_fields)
+        cost = plan.of(schema).struct(s.base).older_cost
         if cost:
             terms.append(f"(size < {s.base_size} ? {cost}u : 0u)")
-    for f in s.fields:
-        cost = default_cost(schema, f.type)
-        if cost:
-            terms.append(f"(size < {f.offset + f.type.size} ? {cost}u : 0u)")
+    for f in plan.of(schema).struct(s.qualified).own_fields:
+        if f.default_cost:
+            terms.append(f"(size < {f.end} ? {f.default_cost}u : 0u)")
     return terms
 
 
@@ -176,7 +172,7 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
                 w.line("return false;")
         for f in s.fields:
             codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f.name)})"
-            if is_scalar(f.type):
+            if ir.is_scalar(f.type):
                 w.line(f"{codec};")
             else:
                 with w.block(f"if (!{codec})"):
@@ -195,12 +191,12 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
                 w.line(f"static_cast<{b}&>(value) = {b}();")
             with w.block(f"else if (!read_body<{b}>(d, body, size, value))"):
                 w.line("return false;")
-        for f in s.fields:
-            end = f.offset + f.type.size
+        for fp in plan.of(schema).struct(s.qualified).own_fields:
+            f = fp.field
             codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f.name)})"
-            with w.block(f"if (size < {end})"):
+            with w.block(f"if (size < {fp.end})"):
                 w.line(f"value.{field_ident(f.name)} = {default_value(f)};")
-            if is_scalar(f.type):
+            if ir.is_scalar(f.type):
                 with w.block("else"):
                     w.line(f"{codec};")
             else:
@@ -212,7 +208,7 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
 
 def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
     t = qualified(s.qualified)
-    checked = [f for f in s.fields if not is_fixed(f.type)]
+    checked = [f for f in plan.of(schema).struct(s.qualified).own_fields if not ir.is_fixed(f.type)]
     # A shorter body (an older writer) takes verify_older, which charges the
     # defaults as read_older does: the same error at the same place.
     used = bool(s.base or s.fields)
@@ -248,7 +244,7 @@ def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None
                 w.line("return false;")
         # A field beyond the body ends the walk (older writer).
         for f in checked:
-            with w.block(f"if (size < {f.offset + f.type.size})"):
+            with w.block(f"if (size < {f.end})"):
                 w.line("return true;")
             with w.block(f"if (!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset}))"):
                 w.line(f'return d.fail_in("{s.qualified}", "{f.name}");')

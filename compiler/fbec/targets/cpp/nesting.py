@@ -17,43 +17,17 @@ alone, which may refuse a value a few levels short of the limit.
 
 from __future__ import annotations
 
-from fbec.model import plan
+from fbec.model import ir, plan
 from fbec.model.ir import Array, Mapping, Optional_, Package, Schema, Sequence, Struct, StructRef, Type
 from fbec.targets.base import CodeWriter
 
 from .common import field_ident, namespace, qualified
 
 
-def _refs(t: Type) -> list[str]:
-    if isinstance(t, StructRef):
-        return [t.name]
-    if isinstance(t, (Optional_, Array, Sequence)):
-        return _refs(t.element)
-    if isinstance(t, Mapping):
-        return _refs(t.key) + _refs(t.value)
-    return []
-
-
-def walked_structs(package: Package) -> list[Struct]:
-    """The structs of `package` that get a Nesting specialization: the unbounded ones and the
-    bounded ones of the same package a walk enters (in package order)."""
-    mine = {s.qualified: s for s in package.structs}
-    walked = {name for name, s in mine.items() if s.height is None}
-    stack = list(walked)
-    while stack:
-        for f in mine[stack.pop()].all_fields:
-            for ref in _refs(f.type):
-                if ref in mine and ref not in walked:
-                    walked.add(ref)
-                    stack.append(ref)
-    return [s for s in package.structs if s.qualified in walked]
-
-
 def _static(schema: Schema, package: Package, t: Type) -> bool:
     """Whether every struct in a value of type t is a bounded struct of another package (checked
     by its height alone, without looking at the value)."""
-    refs = _refs(t)
-    return all(schema.struct(r).height is not None and r.rpartition(".")[0] != package.name for r in refs)
+    return all(plan.of(schema).struct(r).bounded and r.rpartition(".")[0] != package.name for r in ir.struct_refs(t))
 
 
 def _present(t: Type, x: str) -> str | None:
@@ -87,23 +61,23 @@ def _check(w: CodeWriter, schema: Schema, package: Package, s: Struct, field: st
             _check(w, schema, package, s, field, t.element, f"e{n}", n + 1)
     elif isinstance(t, Mapping):
         with w.block(f"for (const auto& p{n} : {x})"):
-            if _refs(t.key):
+            if ir.struct_refs(t.key):
                 _check(w, schema, package, s, field, t.key, f"p{n}.first", n + 1)
-            if _refs(t.value):
+            if ir.struct_refs(t.value):
                 _check(w, schema, package, s, field, t.value, f"p{n}.second", n + 1)
 
 
 def generate(w: CodeWriter, schema: Schema, package: Package) -> None:
     """The Nesting specializations of the package's walked structs (nothing when none)."""
-    structs = walked_structs(package)
+    structs = plan.of(schema).depth_walk(package.name)   # the unbounded ones and the bounded ones a walk enters
     if not structs:
         return
     with namespace(w, "FBE"):
         w.blank()
         for s in structs:
             t = qualified(s.qualified)
-            bounded = "true" if s.height is not None else "false"
-            height = "unbounded" if s.height is None else str(s.height)
+            bounded = "true" if plan.of(schema).struct(s.qualified).bounded else "false"
+            height = str(s.height) if plan.of(schema).struct(s.qualified).bounded else "unbounded"
             w.line(f"// {s.qualified}: nesting height {height} (struct levels below it)")
             w.line("template <>")
             w.line(f"struct Nesting<{t}>")
@@ -113,12 +87,12 @@ def generate(w: CodeWriter, schema: Schema, package: Package) -> None:
             w.blank()
         for s in structs:
             t = qualified(s.qualified)
-            fields = [f for f in s.all_fields if _refs(f.type)]
+            fields = [f for f in s.all_fields if ir.struct_refs(f.type)]
             used = "value" if any(not _static(schema, package, f.type) for f in fields) else "/*value*/"
             err = "error" if fields else "/*error*/"
             w.line(f"inline bool Nesting<{t}>::within(const {t}& {used}, unsigned depth, std::string& {err})")
             with w.block("{", "}"):
-                if s.height is not None:
+                if plan.of(schema).struct(s.qualified).bounded:
                     # Fits whatever the value holds: the common case, no walk.
                     with w.block(f"if (FBE_LIKELY(depth + {s.height}u <= kMaxDepth))"):
                         w.line("return true;")

@@ -76,7 +76,7 @@ def _spec(ctx: Context, t: ir.Type) -> str:
     if isinstance(t, ir.EnumRef):
         lo, hi = ir.INTEGER_RANGES[t.wire]
         if t.kind == "flags":
-            lo, hi = 0, (1 << (8 * t.size)) - 1     # flags are written as unsigned bit sets
+            lo, hi = 0, t.mask     # flags are written as unsigned bit sets
         return f'("int", "{t.name.rpartition(".")[2]} ({t.wire})", {lo}, {hi})'
     if isinstance(t, ir.StructRef):
         return f'("struct", {ctx.ref(t.name)})'

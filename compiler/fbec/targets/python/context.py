@@ -88,7 +88,7 @@ def slot_fmt(t: ir.Type) -> str:
     if isinstance(t, ir.Array):
         element = slot_fmt(t.element)
         if t.length > SPELLED_OUT_ARRAY:
-            return f"{t.length}{element}" if len(element) == 1 else f"{t.length * t.element.size}s"
+            return f"{t.length}{element}" if len(element) == 1 else f"{t.size}s"
         return element * t.length
     return "I"
 

@@ -202,7 +202,7 @@ class Final:
 
     # ------------------------------------------------------------ structs
 
-    def runs(self, s: ir.Struct) -> list[tuple[list[ir.Field], ir.Field | None] | ir.Field]:
+    def packs(self, s: ir.Struct) -> list[tuple[list[ir.Field], ir.Field | None] | ir.Field]:
         """The plan's final steps as they are packed: a run of fixed-size fields (or one such field)
         with one layout (checked against the run's size), a ``string``/``bytes`` field closing it (or
         alone) with its u32 size (its bytes follow the run), and every other field on its own."""
@@ -240,7 +240,7 @@ class Final:
         # writer: one pack per run
         with code.block(f"def fbe_fw_{s.name}(w: bytearray, v: {cls}) -> None:"):
             code.line(f'"""Append the final encoding of a {s.name} (fields back to back)."""')
-            for part in self.runs(s):
+            for part in self.packs(s):
                 if isinstance(part, ir.Field):
                     self.write(code, part.type, f"v.{ident(part.name)}", part.name, 0)
                     continue
@@ -285,9 +285,9 @@ class Final:
         c = self.ctx
         cls = ident(s.name)
         args: list[str] = []
-        if any(not isinstance(part, ir.Field) for part in self.runs(s)):
+        if any(not isinstance(part, ir.Field) for part in self.packs(s)):
             code.line("data, end = r.data, r.size")
-        for part in self.runs(s):
+        for part in self.packs(s):
             if isinstance(part, ir.Field):
                 target = self.tmp("x")
                 self.read(code, part.type, target, part.name)

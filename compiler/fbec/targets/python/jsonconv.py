@@ -108,7 +108,7 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
     if isinstance(t, ir.EnumRef):
         lo, hi = _range(t.wire)
         if signed_flags(t):  # held unsigned: the signed number's bits
-            return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f}) & {(1 << (8 * t.size)) - 1})"
+            return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f}) & {t.mask})"
         return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f}))"
     if isinstance(t, ir.StructRef):
         return f"{ctx.ref(t.name, 'fbe_jr_')}({x}, {f}, b)"
@@ -161,7 +161,7 @@ def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
     if isinstance(t, ir.EnumRef):
         lo, hi = _range(t.wire)
         if signed_flags(t):  # held unsigned: the signed number's bits
-            return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f}) & {(1 << (8 * t.size)) - 1})"
+            return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f}) & {t.mask})"
         return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f}))"
     raise AssertionError(f"{t} keys are read as [key, value] pairs")
 

@@ -74,7 +74,7 @@ FBE_INLINE bool FBody<::graph::Node>::read_fast_id_to_value(const uint8_t*& p, c
 {
     value.id = Scalar<int32_t>::get(p);
     p += 4;
-    if (!FCodec<std::string>::read_fast(p, end, rest + 8, value.name))
+    if (!FCodec<std::string>::read_fast(p, end, rest + 12, value.name))
         return false;
     value.value = Scalar<int64_t>::get(p);
     p += 8;
@@ -86,7 +86,7 @@ FBE_INLINE bool FBody<::graph::Node>::read(FinalDecoder& d, ::graph::Node& value
     bool ok = true;
     // id, name, value: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 16 && read_fast_id_to_value(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 20 && read_fast_id_to_value(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<int32_t>::read(d, value.id)) {

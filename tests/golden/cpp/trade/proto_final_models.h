@@ -261,13 +261,13 @@ FBE_INLINE bool FBody<::proto::Account>::read_fast_id_to_asset(const uint8_t*& p
 {
     value.id = Scalar<int32_t>::get(p);
     p += 4;
-    if (!FCodec<std::string>::read_fast(p, end, rest + 14, value.name))
+    if (!FCodec<std::string>::read_fast(p, end, rest + 18, value.name))
         return false;
     value.state = Scalar<::proto::State>::get(p);
     p += 1;
-    if (!FBody<::proto::Balance>::read_fast(p, end, rest + 1, value.wallet))
+    if (!FBody<::proto::Balance>::read_fast(p, end, rest + 5, value.wallet))
         return false;
-    if (!FCodec<std::optional<::proto::Balance>>::read_fast(p, end, rest, value.asset))
+    if (!FCodec<std::optional<::proto::Balance>>::read_fast(p, end, rest + 4, value.asset))
         return false;
     return true;
 }
@@ -278,7 +278,7 @@ FBE_INLINE bool FBody<::proto::Account>::read(FinalDecoder& d, ::proto::Account&
     // id, name, state, wallet, asset: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 22 && d.depth_left >= 1u && read_fast_id_to_asset(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 26 && d.depth_left >= 1u && read_fast_id_to_asset(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<int32_t>::read(d, value.id)) {

@@ -43,7 +43,7 @@ inline bool FBody<::recursive::Node>::read_fast_id_to_label(const uint8_t*& p, c
 {
     value.id = Scalar<int32_t>::get(p);
     p += 4;
-    if (!FCodec<std::string>::read_fast(p, end, rest, value.label))
+    if (!FCodec<std::string>::read_fast(p, end, rest + 4, value.label))
         return false;
     return true;
 }
@@ -53,7 +53,7 @@ inline bool FBody<::recursive::Node>::read(FinalDecoder& d, ::recursive::Node& v
     bool ok = true;
     // id, label: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 8 && read_fast_id_to_label(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 12 && read_fast_id_to_label(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<int32_t>::read(d, value.id)) {

@@ -221,25 +221,27 @@ FBE_INLINE bool FBody<::vectors::Point>::verify(FinalDecoder& d)
     return true;
 }
 
-inline std::size_t FBody<::vectors::Point3>::size(const ::vectors::Point3& value) noexcept
+inline std::size_t FBody<::vectors::Point3>::size(const ::vectors::Point3& /*value*/) noexcept
 {
-    return 8
-        + FBody<::vectors::Point>::size(value);
+    return 19;
 }
 
 inline uint8_t* FBody<::vectors::Point3>::write(uint8_t* p, const ::vectors::Point3& value) noexcept
 {
-    p = FBody<::vectors::Point>::write(p, value);
+    p = FCodec<bool>::write(p, value.flag);
+    p = FCodec<int64_t>::write(p, value.x);
+    p = FCodec<int16_t>::write(p, value.y);
     p = FCodec<double>::write(p, value.z);
     return p;
 }
 
-FBE_INLINE bool FBody<::vectors::Point3>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Point3& value)
+FBE_INLINE bool FBody<::vectors::Point3>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::vectors::Point3& value)
 {
-    if (!FBody<::vectors::Point>::read_fast(p, end, rest + 8, value))
-        return false;
-    value.z = Scalar<double>::get(p);
-    p += 8;
+    value.flag = Scalar<bool>::get(p);
+    value.x = Scalar<int64_t>::get(p + 1);
+    value.y = Scalar<int16_t>::get(p + 9);
+    value.z = Scalar<double>::get(p + 11);
+    p += 19;
     return true;
 }
 
@@ -252,8 +254,18 @@ FBE_INLINE bool FBody<::vectors::Point3>::read(FinalDecoder& d, ::vectors::Point
         return true;
     }
     bool ok = true;
-    if (!read_body<::vectors::Point>(d, value))
+    if (!FCodec<bool>::read(d, value.flag)) {
+        value.flag = {};
         ok = false;
+    }
+    if (!FCodec<int64_t>::read(d, value.x)) {
+        value.x = {};
+        ok = false;
+    }
+    if (!FCodec<int16_t>::read(d, value.y)) {
+        value.y = {};
+        ok = false;
+    }
     if (!FCodec<double>::read(d, value.z)) {
         value.z = {};
         ok = false;
@@ -263,16 +275,26 @@ FBE_INLINE bool FBody<::vectors::Point3>::read(FinalDecoder& d, ::vectors::Point
 
 FBE_INLINE void FBody<::vectors::Point3>::read_fixed(const uint8_t* p, ::vectors::Point3& value) noexcept
 {
-    FBody<::vectors::Point>::read_fixed(p, value);
+    FCodec<bool>::read_fixed(p + 0, value.flag);
+    FCodec<int64_t>::read_fixed(p + 1, value.x);
+    FCodec<int16_t>::read_fixed(p + 9, value.y);
     FCodec<double>::read_fixed(p + 11, value.z);
 }
 
 FBE_INLINE bool FBody<::vectors::Point3>::verify(FinalDecoder& d)
 {
-    if (!verify_body<::vectors::Point>(d))
-        return false;
-    if (!FCodec<double>::verify(d))
-        return d.fail_in("vectors.Point3", "z");
+    if (FBE_LIKELY(d.remaining() >= 19)) {
+        d.pos += 19;
+    } else {
+        if (!FCodec<bool>::verify(d))
+            return d.fail_in("vectors.Point", "flag");
+        if (!FCodec<int64_t>::verify(d))
+            return d.fail_in("vectors.Point", "x");
+        if (!FCodec<int16_t>::verify(d))
+            return d.fail_in("vectors.Point", "y");
+        if (!FCodec<double>::verify(d))
+            return d.fail_in("vectors.Point3", "z");
+    }
     return true;
 }
 

@@ -205,23 +205,25 @@ FBE_INLINE bool FBody<::protoex::Order>::verify(FinalDecoder& d)
 
 inline std::size_t FBody<::protoex::Balance>::size(const ::protoex::Balance& value) noexcept
 {
-    return 8
-        + FBody<::proto::Balance>::size(value);
+    return 16
+        + FCodec<std::string>::size(value.currency);
 }
 
 inline uint8_t* FBody<::protoex::Balance>::write(uint8_t* p, const ::protoex::Balance& value) noexcept
 {
-    p = FBody<::proto::Balance>::write(p, value);
+    p = FCodec<std::string>::write(p, value.currency);
+    p = FCodec<double>::write(p, value.amount);
     p = FCodec<double>::write(p, value.locked);
     return p;
 }
 
 FBE_INLINE bool FBody<::protoex::Balance>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Balance& value)
 {
-    if (!FBody<::proto::Balance>::read_fast(p, end, rest + 8, value))
+    if (!FCodec<std::string>::read_fast(p, end, rest + 16, value.currency))
         return false;
-    value.locked = Scalar<double>::get(p);
-    p += 8;
+    value.amount = Scalar<double>::get(p);
+    value.locked = Scalar<double>::get(p + 8);
+    p += 16;
     return true;
 }
 
@@ -234,8 +236,14 @@ FBE_INLINE bool FBody<::protoex::Balance>::read(FinalDecoder& d, ::protoex::Bala
         return true;
     }
     bool ok = true;
-    if (!read_body<::proto::Balance>(d, value))
+    if (!FCodec<std::string>::read(d, value.currency)) {
+        value.currency = {};
         ok = false;
+    }
+    if (!FCodec<double>::read(d, value.amount)) {
+        value.amount = 0.0;
+        ok = false;
+    }
     if (!FCodec<double>::read(d, value.locked)) {
         value.locked = 0.0;
         ok = false;
@@ -245,10 +253,16 @@ FBE_INLINE bool FBody<::protoex::Balance>::read(FinalDecoder& d, ::protoex::Bala
 
 FBE_INLINE bool FBody<::protoex::Balance>::verify(FinalDecoder& d)
 {
-    if (!verify_body<::proto::Balance>(d))
-        return false;
-    if (!FCodec<double>::verify(d))
-        return d.fail_in("protoex.Balance", "locked");
+    if (!FCodec<std::string>::verify(d))
+        return d.fail_in("proto.Balance", "currency");
+    if (FBE_LIKELY(d.remaining() >= 16)) {
+        d.pos += 16;
+    } else {
+        if (!FCodec<double>::verify(d))
+            return d.fail_in("proto.Balance", "amount");
+        if (!FCodec<double>::verify(d))
+            return d.fail_in("protoex.Balance", "locked");
+    }
     return true;
 }
 
@@ -276,13 +290,13 @@ FBE_INLINE bool FBody<::protoex::Account>::read_fast_id_to_asset(const uint8_t*&
 {
     value.id = Scalar<int32_t>::get(p);
     p += 4;
-    if (!FCodec<std::string>::read_fast(p, end, rest + 22, value.name))
+    if (!FCodec<std::string>::read_fast(p, end, rest + 26, value.name))
         return false;
     value.state = Scalar<::protoex::StateEx>::get(p);
     p += 1;
-    if (!FBody<::protoex::Balance>::read_fast(p, end, rest + 1, value.wallet))
+    if (!FBody<::protoex::Balance>::read_fast(p, end, rest + 5, value.wallet))
         return false;
-    if (!FCodec<std::optional<::protoex::Balance>>::read_fast(p, end, rest, value.asset))
+    if (!FCodec<std::optional<::protoex::Balance>>::read_fast(p, end, rest + 4, value.asset))
         return false;
     return true;
 }
@@ -293,7 +307,7 @@ FBE_INLINE bool FBody<::protoex::Account>::read(FinalDecoder& d, ::protoex::Acco
     // id, name, state, wallet, asset: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 30 && d.depth_left >= 1u && read_fast_id_to_asset(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 34 && d.depth_left >= 1u && read_fast_id_to_asset(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<int32_t>::read(d, value.id)) {

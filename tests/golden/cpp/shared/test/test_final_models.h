@@ -36,6 +36,7 @@ struct FBody<::test::StructOptional>
     static std::size_t size(const ::test::StructOptional& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructOptional& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructOptional& value);
+    static bool read_fast_id_to_f43(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value);
     static bool read_fast_f100_to_f163(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value);
     static bool verify(FinalDecoder& d);
 };
@@ -51,6 +52,8 @@ struct FBody<::test::StructNested>
     static std::size_t size(const ::test::StructNested& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructNested& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructNested& value);
+    static bool read_fast_id_to_f43(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value);
+    static bool read_fast_f100_to_f163(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value);
     static bool read_fast_f1000_to_f1007(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value);
     static bool verify(FinalDecoder& d);
 };
@@ -277,9 +280,9 @@ inline bool FBody<::test::StructSimple>::read_fast_id_to_f43(const uint8_t*& p, 
     value.f29 = Scalar<FBE::decimal_t>::get(p + 102);
     value.f30 = Scalar<FBE::decimal_t>::get(p + 118);
     p += 134;
-    if (!FCodec<std::string>::read_fast(p, end, rest + 117, value.f31))
+    if (!FCodec<std::string>::read_fast(p, end, rest + 143, value.f31))
         return false;
-    if (!FCodec<std::string>::read_fast(p, end, rest + 113, value.f32))
+    if (!FCodec<std::string>::read_fast(p, end, rest + 139, value.f32))
         return false;
     value.f33 = Scalar<uint64_t>::get(p);
     value.f34 = Scalar<uint64_t>::get(p + 8);
@@ -290,9 +293,9 @@ inline bool FBody<::test::StructSimple>::read_fast_id_to_f43(const uint8_t*& p, 
     value.f39 = Scalar<::proto::OrderSide>::get(p + 72);
     value.f40 = Scalar<::proto::OrderType>::get(p + 73);
     p += 74;
-    if (!FBody<::proto::Order>::read_fast(p, end, rest + 13, value.f41))
+    if (!FBody<::proto::Order>::read_fast(p, end, rest + 39, value.f41))
         return false;
-    if (!FBody<::proto::Balance>::read_fast(p, end, rest + 1, value.f42))
+    if (!FBody<::proto::Balance>::read_fast(p, end, rest + 27, value.f42))
         return false;
     value.f43 = Scalar<::proto::State>::get(p);
     p += 1;
@@ -305,7 +308,7 @@ inline bool FBody<::test::StructSimple>::read(FinalDecoder& d, ::test::StructSim
     // id to f43: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 255 && d.depth_left >= 1u && read_fast_id_to_f43(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 281 && d.depth_left >= 1u && read_fast_id_to_f43(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<int32_t>::read(d, value.id)) {
@@ -597,7 +600,12 @@ inline bool FBody<::test::StructSimple>::verify(FinalDecoder& d)
 
 inline std::size_t FBody<::test::StructOptional>::size(const ::test::StructOptional& value) noexcept
 {
-    return FBody<::test::StructSimple>::size(value)
+    return 209
+        + FCodec<std::string>::size(value.f31)
+        + FCodec<std::string>::size(value.f32)
+        + FCodec<::proto::Order>::size(value.f41)
+        + FCodec<::proto::Balance>::size(value.f42)
+        + FCodec<::proto::Account>::size(value.f44)
         + FCodec<std::optional<bool>>::size(value.f100)
         + FCodec<std::optional<bool>>::size(value.f101)
         + FCodec<std::optional<bool>>::size(value.f102)
@@ -668,7 +676,51 @@ inline std::size_t FBody<::test::StructOptional>::size(const ::test::StructOptio
 
 inline uint8_t* FBody<::test::StructOptional>::write(uint8_t* p, const ::test::StructOptional& value) noexcept
 {
-    p = FBody<::test::StructSimple>::write(p, value);
+    p = FCodec<int32_t>::write(p, value.id);
+    p = FCodec<bool>::write(p, value.f1);
+    p = FCodec<bool>::write(p, value.f2);
+    p = FCodec<uint8_t>::write(p, value.f3);
+    p = FCodec<uint8_t>::write(p, value.f4);
+    p = FCodec<char>::write(p, value.f5);
+    p = FCodec<char>::write(p, value.f6);
+    p = FCodec<wchar_t>::write(p, value.f7);
+    p = FCodec<wchar_t>::write(p, value.f8);
+    p = FCodec<int8_t>::write(p, value.f9);
+    p = FCodec<int8_t>::write(p, value.f10);
+    p = FCodec<uint8_t>::write(p, value.f11);
+    p = FCodec<uint8_t>::write(p, value.f12);
+    p = FCodec<int16_t>::write(p, value.f13);
+    p = FCodec<int16_t>::write(p, value.f14);
+    p = FCodec<uint16_t>::write(p, value.f15);
+    p = FCodec<uint16_t>::write(p, value.f16);
+    p = FCodec<int32_t>::write(p, value.f17);
+    p = FCodec<int32_t>::write(p, value.f18);
+    p = FCodec<uint32_t>::write(p, value.f19);
+    p = FCodec<uint32_t>::write(p, value.f20);
+    p = FCodec<int64_t>::write(p, value.f21);
+    p = FCodec<int64_t>::write(p, value.f22);
+    p = FCodec<uint64_t>::write(p, value.f23);
+    p = FCodec<uint64_t>::write(p, value.f24);
+    p = FCodec<float>::write(p, value.f25);
+    p = FCodec<float>::write(p, value.f26);
+    p = FCodec<double>::write(p, value.f27);
+    p = FCodec<double>::write(p, value.f28);
+    p = FCodec<FBE::decimal_t>::write(p, value.f29);
+    p = FCodec<FBE::decimal_t>::write(p, value.f30);
+    p = FCodec<std::string>::write(p, value.f31);
+    p = FCodec<std::string>::write(p, value.f32);
+    p = FCodec<uint64_t>::write(p, value.f33);
+    p = FCodec<uint64_t>::write(p, value.f34);
+    p = FCodec<uint64_t>::write(p, value.f35);
+    p = FCodec<FBE::uuid_t>::write(p, value.f36);
+    p = FCodec<FBE::uuid_t>::write(p, value.f37);
+    p = FCodec<FBE::uuid_t>::write(p, value.f38);
+    p = FCodec<::proto::OrderSide>::write(p, value.f39);
+    p = FCodec<::proto::OrderType>::write(p, value.f40);
+    p = FCodec<::proto::Order>::write(p, value.f41);
+    p = FCodec<::proto::Balance>::write(p, value.f42);
+    p = FCodec<::proto::State>::write(p, value.f43);
+    p = FCodec<::proto::Account>::write(p, value.f44);
     p = FCodec<std::optional<bool>>::write(p, value.f100);
     p = FCodec<std::optional<bool>>::write(p, value.f101);
     p = FCodec<std::optional<bool>>::write(p, value.f102);
@@ -738,135 +790,191 @@ inline uint8_t* FBody<::test::StructOptional>::write(uint8_t* p, const ::test::S
     return p;
 }
 
+inline bool FBody<::test::StructOptional>::read_fast_id_to_f43(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value)
+{
+    value.id = Scalar<int32_t>::get(p);
+    value.f1 = Scalar<bool>::get(p + 4);
+    value.f2 = Scalar<bool>::get(p + 5);
+    value.f3 = Scalar<uint8_t>::get(p + 6);
+    value.f4 = Scalar<uint8_t>::get(p + 7);
+    value.f5 = Scalar<char>::get(p + 8);
+    value.f6 = Scalar<char>::get(p + 9);
+    value.f7 = Scalar<wchar_t>::get(p + 10);
+    value.f8 = Scalar<wchar_t>::get(p + 14);
+    value.f9 = Scalar<int8_t>::get(p + 18);
+    value.f10 = Scalar<int8_t>::get(p + 19);
+    value.f11 = Scalar<uint8_t>::get(p + 20);
+    value.f12 = Scalar<uint8_t>::get(p + 21);
+    value.f13 = Scalar<int16_t>::get(p + 22);
+    value.f14 = Scalar<int16_t>::get(p + 24);
+    value.f15 = Scalar<uint16_t>::get(p + 26);
+    value.f16 = Scalar<uint16_t>::get(p + 28);
+    value.f17 = Scalar<int32_t>::get(p + 30);
+    value.f18 = Scalar<int32_t>::get(p + 34);
+    value.f19 = Scalar<uint32_t>::get(p + 38);
+    value.f20 = Scalar<uint32_t>::get(p + 42);
+    value.f21 = Scalar<int64_t>::get(p + 46);
+    value.f22 = Scalar<int64_t>::get(p + 54);
+    value.f23 = Scalar<uint64_t>::get(p + 62);
+    value.f24 = Scalar<uint64_t>::get(p + 70);
+    value.f25 = Scalar<float>::get(p + 78);
+    value.f26 = Scalar<float>::get(p + 82);
+    value.f27 = Scalar<double>::get(p + 86);
+    value.f28 = Scalar<double>::get(p + 94);
+    value.f29 = Scalar<FBE::decimal_t>::get(p + 102);
+    value.f30 = Scalar<FBE::decimal_t>::get(p + 118);
+    p += 134;
+    if (!FCodec<std::string>::read_fast(p, end, rest + 209, value.f31))
+        return false;
+    if (!FCodec<std::string>::read_fast(p, end, rest + 205, value.f32))
+        return false;
+    value.f33 = Scalar<uint64_t>::get(p);
+    value.f34 = Scalar<uint64_t>::get(p + 8);
+    value.f35 = Scalar<uint64_t>::get(p + 16);
+    value.f36 = Scalar<FBE::uuid_t>::get(p + 24);
+    value.f37 = Scalar<FBE::uuid_t>::get(p + 40);
+    value.f38 = Scalar<FBE::uuid_t>::get(p + 56);
+    value.f39 = Scalar<::proto::OrderSide>::get(p + 72);
+    value.f40 = Scalar<::proto::OrderType>::get(p + 73);
+    p += 74;
+    if (!FBody<::proto::Order>::read_fast(p, end, rest + 105, value.f41))
+        return false;
+    if (!FBody<::proto::Balance>::read_fast(p, end, rest + 93, value.f42))
+        return false;
+    value.f43 = Scalar<::proto::State>::get(p);
+    p += 1;
+    return true;
+}
+
 inline bool FBody<::test::StructOptional>::read_fast_f100_to_f163(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value)
 {
-    if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 63, value.f100))
+    if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 65, value.f100))
         return false;
-    if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 62, value.f101))
+    if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 64, value.f101))
         return false;
-    if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 61, value.f102))
+    if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 63, value.f102))
         return false;
-    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 60, value.f103))
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 62, value.f103))
         return false;
-    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 59, value.f104))
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 61, value.f104))
         return false;
-    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 58, value.f105))
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 60, value.f105))
         return false;
-    if (!FCodec<std::optional<char>>::read_fast(p, end, rest + 57, value.f106))
+    if (!FCodec<std::optional<char>>::read_fast(p, end, rest + 59, value.f106))
         return false;
-    if (!FCodec<std::optional<char>>::read_fast(p, end, rest + 56, value.f107))
+    if (!FCodec<std::optional<char>>::read_fast(p, end, rest + 58, value.f107))
         return false;
-    if (!FCodec<std::optional<char>>::read_fast(p, end, rest + 55, value.f108))
+    if (!FCodec<std::optional<char>>::read_fast(p, end, rest + 57, value.f108))
         return false;
-    if (!FCodec<std::optional<wchar_t>>::read_fast(p, end, rest + 54, value.f109))
+    if (!FCodec<std::optional<wchar_t>>::read_fast(p, end, rest + 56, value.f109))
         return false;
-    if (!FCodec<std::optional<wchar_t>>::read_fast(p, end, rest + 53, value.f110))
+    if (!FCodec<std::optional<wchar_t>>::read_fast(p, end, rest + 55, value.f110))
         return false;
-    if (!FCodec<std::optional<wchar_t>>::read_fast(p, end, rest + 52, value.f111))
+    if (!FCodec<std::optional<wchar_t>>::read_fast(p, end, rest + 54, value.f111))
         return false;
-    if (!FCodec<std::optional<int8_t>>::read_fast(p, end, rest + 51, value.f112))
+    if (!FCodec<std::optional<int8_t>>::read_fast(p, end, rest + 53, value.f112))
         return false;
-    if (!FCodec<std::optional<int8_t>>::read_fast(p, end, rest + 50, value.f113))
+    if (!FCodec<std::optional<int8_t>>::read_fast(p, end, rest + 52, value.f113))
         return false;
-    if (!FCodec<std::optional<int8_t>>::read_fast(p, end, rest + 49, value.f114))
+    if (!FCodec<std::optional<int8_t>>::read_fast(p, end, rest + 51, value.f114))
         return false;
-    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 48, value.f115))
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 50, value.f115))
         return false;
-    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 47, value.f116))
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 49, value.f116))
         return false;
-    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 46, value.f117))
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 48, value.f117))
         return false;
-    if (!FCodec<std::optional<int16_t>>::read_fast(p, end, rest + 45, value.f118))
+    if (!FCodec<std::optional<int16_t>>::read_fast(p, end, rest + 47, value.f118))
         return false;
-    if (!FCodec<std::optional<int16_t>>::read_fast(p, end, rest + 44, value.f119))
+    if (!FCodec<std::optional<int16_t>>::read_fast(p, end, rest + 46, value.f119))
         return false;
-    if (!FCodec<std::optional<int16_t>>::read_fast(p, end, rest + 43, value.f120))
+    if (!FCodec<std::optional<int16_t>>::read_fast(p, end, rest + 45, value.f120))
         return false;
-    if (!FCodec<std::optional<uint16_t>>::read_fast(p, end, rest + 42, value.f121))
+    if (!FCodec<std::optional<uint16_t>>::read_fast(p, end, rest + 44, value.f121))
         return false;
-    if (!FCodec<std::optional<uint16_t>>::read_fast(p, end, rest + 41, value.f122))
+    if (!FCodec<std::optional<uint16_t>>::read_fast(p, end, rest + 43, value.f122))
         return false;
-    if (!FCodec<std::optional<uint16_t>>::read_fast(p, end, rest + 40, value.f123))
+    if (!FCodec<std::optional<uint16_t>>::read_fast(p, end, rest + 42, value.f123))
         return false;
-    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 39, value.f124))
+    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 41, value.f124))
         return false;
-    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 38, value.f125))
+    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 40, value.f125))
         return false;
-    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 37, value.f126))
+    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 39, value.f126))
         return false;
-    if (!FCodec<std::optional<uint32_t>>::read_fast(p, end, rest + 36, value.f127))
+    if (!FCodec<std::optional<uint32_t>>::read_fast(p, end, rest + 38, value.f127))
         return false;
-    if (!FCodec<std::optional<uint32_t>>::read_fast(p, end, rest + 35, value.f128))
+    if (!FCodec<std::optional<uint32_t>>::read_fast(p, end, rest + 37, value.f128))
         return false;
-    if (!FCodec<std::optional<uint32_t>>::read_fast(p, end, rest + 34, value.f129))
+    if (!FCodec<std::optional<uint32_t>>::read_fast(p, end, rest + 36, value.f129))
         return false;
-    if (!FCodec<std::optional<int64_t>>::read_fast(p, end, rest + 33, value.f130))
+    if (!FCodec<std::optional<int64_t>>::read_fast(p, end, rest + 35, value.f130))
         return false;
-    if (!FCodec<std::optional<int64_t>>::read_fast(p, end, rest + 32, value.f131))
+    if (!FCodec<std::optional<int64_t>>::read_fast(p, end, rest + 34, value.f131))
         return false;
-    if (!FCodec<std::optional<int64_t>>::read_fast(p, end, rest + 31, value.f132))
+    if (!FCodec<std::optional<int64_t>>::read_fast(p, end, rest + 33, value.f132))
         return false;
-    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 30, value.f133))
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 32, value.f133))
         return false;
-    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 29, value.f134))
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 31, value.f134))
         return false;
-    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 28, value.f135))
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 30, value.f135))
         return false;
-    if (!FCodec<std::optional<float>>::read_fast(p, end, rest + 27, value.f136))
+    if (!FCodec<std::optional<float>>::read_fast(p, end, rest + 29, value.f136))
         return false;
-    if (!FCodec<std::optional<float>>::read_fast(p, end, rest + 26, value.f137))
+    if (!FCodec<std::optional<float>>::read_fast(p, end, rest + 28, value.f137))
         return false;
-    if (!FCodec<std::optional<float>>::read_fast(p, end, rest + 25, value.f138))
+    if (!FCodec<std::optional<float>>::read_fast(p, end, rest + 27, value.f138))
         return false;
-    if (!FCodec<std::optional<double>>::read_fast(p, end, rest + 24, value.f139))
+    if (!FCodec<std::optional<double>>::read_fast(p, end, rest + 26, value.f139))
         return false;
-    if (!FCodec<std::optional<double>>::read_fast(p, end, rest + 23, value.f140))
+    if (!FCodec<std::optional<double>>::read_fast(p, end, rest + 25, value.f140))
         return false;
-    if (!FCodec<std::optional<double>>::read_fast(p, end, rest + 22, value.f141))
+    if (!FCodec<std::optional<double>>::read_fast(p, end, rest + 24, value.f141))
         return false;
-    if (!FCodec<std::optional<FBE::decimal_t>>::read_fast(p, end, rest + 21, value.f142))
+    if (!FCodec<std::optional<FBE::decimal_t>>::read_fast(p, end, rest + 23, value.f142))
         return false;
-    if (!FCodec<std::optional<FBE::decimal_t>>::read_fast(p, end, rest + 20, value.f143))
+    if (!FCodec<std::optional<FBE::decimal_t>>::read_fast(p, end, rest + 22, value.f143))
         return false;
-    if (!FCodec<std::optional<FBE::decimal_t>>::read_fast(p, end, rest + 19, value.f144))
+    if (!FCodec<std::optional<FBE::decimal_t>>::read_fast(p, end, rest + 21, value.f144))
         return false;
-    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 18, value.f145))
+    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 20, value.f145))
         return false;
-    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 17, value.f146))
+    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 19, value.f146))
         return false;
-    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 16, value.f147))
+    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 18, value.f147))
         return false;
-    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 15, value.f148))
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 17, value.f148))
         return false;
-    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 14, value.f149))
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 16, value.f149))
         return false;
-    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 13, value.f150))
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 15, value.f150))
         return false;
-    if (!FCodec<std::optional<FBE::uuid_t>>::read_fast(p, end, rest + 12, value.f151))
+    if (!FCodec<std::optional<FBE::uuid_t>>::read_fast(p, end, rest + 14, value.f151))
         return false;
-    if (!FCodec<std::optional<FBE::uuid_t>>::read_fast(p, end, rest + 11, value.f152))
+    if (!FCodec<std::optional<FBE::uuid_t>>::read_fast(p, end, rest + 13, value.f152))
         return false;
-    if (!FCodec<std::optional<FBE::uuid_t>>::read_fast(p, end, rest + 10, value.f153))
+    if (!FCodec<std::optional<FBE::uuid_t>>::read_fast(p, end, rest + 12, value.f153))
         return false;
-    if (!FCodec<std::optional<::proto::OrderSide>>::read_fast(p, end, rest + 9, value.f154))
+    if (!FCodec<std::optional<::proto::OrderSide>>::read_fast(p, end, rest + 11, value.f154))
         return false;
-    if (!FCodec<std::optional<::proto::OrderSide>>::read_fast(p, end, rest + 8, value.f155))
+    if (!FCodec<std::optional<::proto::OrderSide>>::read_fast(p, end, rest + 10, value.f155))
         return false;
-    if (!FCodec<std::optional<::proto::OrderType>>::read_fast(p, end, rest + 7, value.f156))
+    if (!FCodec<std::optional<::proto::OrderType>>::read_fast(p, end, rest + 9, value.f156))
         return false;
-    if (!FCodec<std::optional<::proto::OrderType>>::read_fast(p, end, rest + 6, value.f157))
+    if (!FCodec<std::optional<::proto::OrderType>>::read_fast(p, end, rest + 8, value.f157))
         return false;
-    if (!FCodec<std::optional<::proto::Order>>::read_fast(p, end, rest + 5, value.f158))
+    if (!FCodec<std::optional<::proto::Order>>::read_fast(p, end, rest + 7, value.f158))
         return false;
-    if (!FCodec<std::optional<::proto::Order>>::read_fast(p, end, rest + 4, value.f159))
+    if (!FCodec<std::optional<::proto::Order>>::read_fast(p, end, rest + 6, value.f159))
         return false;
-    if (!FCodec<std::optional<::proto::Balance>>::read_fast(p, end, rest + 3, value.f160))
+    if (!FCodec<std::optional<::proto::Balance>>::read_fast(p, end, rest + 5, value.f160))
         return false;
-    if (!FCodec<std::optional<::proto::Balance>>::read_fast(p, end, rest + 2, value.f161))
+    if (!FCodec<std::optional<::proto::Balance>>::read_fast(p, end, rest + 4, value.f161))
         return false;
-    if (!FCodec<std::optional<::proto::State>>::read_fast(p, end, rest + 1, value.f162))
+    if (!FCodec<std::optional<::proto::State>>::read_fast(p, end, rest + 3, value.f162))
         return false;
-    if (!FCodec<std::optional<::proto::State>>::read_fast(p, end, rest, value.f163))
+    if (!FCodec<std::optional<::proto::State>>::read_fast(p, end, rest + 2, value.f163))
         return false;
     return true;
 }
@@ -874,12 +982,197 @@ inline bool FBody<::test::StructOptional>::read_fast_f100_to_f163(const uint8_t*
 inline bool FBody<::test::StructOptional>::read(FinalDecoder& d, ::test::StructOptional& value)
 {
     bool ok = true;
-    if (!read_body<::test::StructSimple>(d, value))
-        ok = false;
-    // f100 to f163: the fast path, or if anything does not fit, one by one, best effort.
+    // id to f43: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 64 && d.depth_left >= 1u && read_fast_f100_to_f163(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 347 && d.depth_left >= 1u && read_fast_id_to_f43(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+    } else {
+        if (!FCodec<int32_t>::read(d, value.id)) {
+            value.id = {};
+            ok = false;
+        }
+        if (!FCodec<bool>::read(d, value.f1)) {
+            value.f1 = {};
+            ok = false;
+        }
+        if (!FCodec<bool>::read(d, value.f2)) {
+            value.f2 = true;
+            ok = false;
+        }
+        if (!FCodec<uint8_t>::read(d, value.f3)) {
+            value.f3 = {};
+            ok = false;
+        }
+        if (!FCodec<uint8_t>::read(d, value.f4)) {
+            value.f4 = 255;
+            ok = false;
+        }
+        if (!FCodec<char>::read(d, value.f5)) {
+            value.f5 = {};
+            ok = false;
+        }
+        if (!FCodec<char>::read(d, value.f6)) {
+            value.f6 = '!';
+            ok = false;
+        }
+        if (!FCodec<wchar_t>::read(d, value.f7)) {
+            value.f7 = {};
+            ok = false;
+        }
+        if (!FCodec<wchar_t>::read(d, value.f8)) {
+            value.f8 = static_cast<wchar_t>(0x444);
+            ok = false;
+        }
+        if (!FCodec<int8_t>::read(d, value.f9)) {
+            value.f9 = {};
+            ok = false;
+        }
+        if (!FCodec<int8_t>::read(d, value.f10)) {
+            value.f10 = 127;
+            ok = false;
+        }
+        if (!FCodec<uint8_t>::read(d, value.f11)) {
+            value.f11 = 0;
+            ok = false;
+        }
+        if (!FCodec<uint8_t>::read(d, value.f12)) {
+            value.f12 = 255;
+            ok = false;
+        }
+        if (!FCodec<int16_t>::read(d, value.f13)) {
+            value.f13 = {};
+            ok = false;
+        }
+        if (!FCodec<int16_t>::read(d, value.f14)) {
+            value.f14 = 32767;
+            ok = false;
+        }
+        if (!FCodec<uint16_t>::read(d, value.f15)) {
+            value.f15 = 0;
+            ok = false;
+        }
+        if (!FCodec<uint16_t>::read(d, value.f16)) {
+            value.f16 = 65535;
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.f17)) {
+            value.f17 = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.f18)) {
+            value.f18 = 2147483647;
+            ok = false;
+        }
+        if (!FCodec<uint32_t>::read(d, value.f19)) {
+            value.f19 = 0u;
+            ok = false;
+        }
+        if (!FCodec<uint32_t>::read(d, value.f20)) {
+            value.f20 = 4294967295u;
+            ok = false;
+        }
+        if (!FCodec<int64_t>::read(d, value.f21)) {
+            value.f21 = {};
+            ok = false;
+        }
+        if (!FCodec<int64_t>::read(d, value.f22)) {
+            value.f22 = INT64_C(9223372036854775807);
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.f23)) {
+            value.f23 = UINT64_C(0);
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.f24)) {
+            value.f24 = UINT64_C(18446744073709551615);
+            ok = false;
+        }
+        if (!FCodec<float>::read(d, value.f25)) {
+            value.f25 = {};
+            ok = false;
+        }
+        if (!FCodec<float>::read(d, value.f26)) {
+            value.f26 = 123.456f;
+            ok = false;
+        }
+        if (!FCodec<double>::read(d, value.f27)) {
+            value.f27 = {};
+            ok = false;
+        }
+        if (!FCodec<double>::read(d, value.f28)) {
+            value.f28 = -123.456e+123;
+            ok = false;
+        }
+        if (!FCodec<FBE::decimal_t>::read(d, value.f29)) {
+            value.f29 = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::decimal_t>::read(d, value.f30)) {
+            value.f30 = FBE::decimal_t("123456.123456");
+            ok = false;
+        }
+        if (!FCodec<std::string>::read(d, value.f31)) {
+            value.f31 = {};
+            ok = false;
+        }
+        if (!FCodec<std::string>::read(d, value.f32)) {
+            value.f32 = "Initial string!";
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.f33)) {
+            value.f33 = {};
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.f34)) {
+            value.f34 = UINT64_C(0);
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.f35)) {
+            value.f35 = FBE::utc();
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.f36)) {
+            value.f36 = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.f37)) {
+            value.f37 = FBE::uuid_t::sequential();
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.f38)) {
+            value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
+            ok = false;
+        }
+        if (!FCodec<::proto::OrderSide>::read(d, value.f39)) {
+            value.f39 = {};
+            ok = false;
+        }
+        if (!FCodec<::proto::OrderType>::read(d, value.f40)) {
+            value.f40 = {};
+            ok = false;
+        }
+        if (!FCodec<::proto::Order>::read(d, value.f41)) {
+            value.f41 = {};
+            ok = false;
+        }
+        if (!FCodec<::proto::Balance>::read(d, value.f42)) {
+            value.f42 = {};
+            ok = false;
+        }
+        if (!FCodec<::proto::State>::read(d, value.f43)) {
+            value.f43 = {};
+            ok = false;
+        }
+    }
+    if (!FCodec<::proto::Account>::read(d, value.f44)) {
+        value.f44 = {};
+        ok = false;
+    }
+    // f100 to f163: the fast path, or if anything does not fit, one by one, best effort.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= 66 && d.depth_left >= 1u && read_fast_f100_to_f163(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<std::optional<bool>>::read(d, value.f100)) {
@@ -1152,8 +1445,104 @@ inline bool FBody<::test::StructOptional>::read(FinalDecoder& d, ::test::StructO
 
 inline bool FBody<::test::StructOptional>::verify(FinalDecoder& d)
 {
-    if (!verify_body<::test::StructSimple>(d))
-        return false;
+    if (FBE_LIKELY(d.remaining() >= 134)) {
+        d.pos += 134;
+    } else {
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("test.StructSimple", "id");
+        if (!FCodec<bool>::verify(d))
+            return d.fail_in("test.StructSimple", "f1");
+        if (!FCodec<bool>::verify(d))
+            return d.fail_in("test.StructSimple", "f2");
+        if (!FCodec<uint8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f3");
+        if (!FCodec<uint8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f4");
+        if (!FCodec<char>::verify(d))
+            return d.fail_in("test.StructSimple", "f5");
+        if (!FCodec<char>::verify(d))
+            return d.fail_in("test.StructSimple", "f6");
+        if (!FCodec<wchar_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f7");
+        if (!FCodec<wchar_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f8");
+        if (!FCodec<int8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f9");
+        if (!FCodec<int8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f10");
+        if (!FCodec<uint8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f11");
+        if (!FCodec<uint8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f12");
+        if (!FCodec<int16_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f13");
+        if (!FCodec<int16_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f14");
+        if (!FCodec<uint16_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f15");
+        if (!FCodec<uint16_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f16");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f17");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f18");
+        if (!FCodec<uint32_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f19");
+        if (!FCodec<uint32_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f20");
+        if (!FCodec<int64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f21");
+        if (!FCodec<int64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f22");
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f23");
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f24");
+        if (!FCodec<float>::verify(d))
+            return d.fail_in("test.StructSimple", "f25");
+        if (!FCodec<float>::verify(d))
+            return d.fail_in("test.StructSimple", "f26");
+        if (!FCodec<double>::verify(d))
+            return d.fail_in("test.StructSimple", "f27");
+        if (!FCodec<double>::verify(d))
+            return d.fail_in("test.StructSimple", "f28");
+        if (!FCodec<FBE::decimal_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f29");
+        if (!FCodec<FBE::decimal_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f30");
+    }
+    if (!FCodec<std::string>::verify(d))
+        return d.fail_in("test.StructSimple", "f31");
+    if (!FCodec<std::string>::verify(d))
+        return d.fail_in("test.StructSimple", "f32");
+    if (FBE_LIKELY(d.remaining() >= 74)) {
+        d.pos += 74;
+    } else {
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f33");
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f34");
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f35");
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f36");
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f37");
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f38");
+        if (!FCodec<::proto::OrderSide>::verify(d))
+            return d.fail_in("test.StructSimple", "f39");
+        if (!FCodec<::proto::OrderType>::verify(d))
+            return d.fail_in("test.StructSimple", "f40");
+    }
+    if (!FCodec<::proto::Order>::verify(d))
+        return d.fail_in("test.StructSimple", "f41");
+    if (!FCodec<::proto::Balance>::verify(d))
+        return d.fail_in("test.StructSimple", "f42");
+    if (!FCodec<::proto::State>::verify(d))
+        return d.fail_in("test.StructSimple", "f43");
+    if (!FCodec<::proto::Account>::verify(d))
+        return d.fail_in("test.StructSimple", "f44");
     if (!FCodec<std::optional<bool>>::verify(d))
         return d.fail_in("test.StructOptional", "f100");
     if (!FCodec<std::optional<bool>>::verify(d))
@@ -1291,8 +1680,78 @@ inline bool FBody<::test::StructOptional>::verify(FinalDecoder& d)
 
 inline std::size_t FBody<::test::StructNested>::size(const ::test::StructNested& value) noexcept
 {
-    return 17
-        + FBody<::test::StructOptional>::size(value)
+    return 226
+        + FCodec<std::string>::size(value.f31)
+        + FCodec<std::string>::size(value.f32)
+        + FCodec<::proto::Order>::size(value.f41)
+        + FCodec<::proto::Balance>::size(value.f42)
+        + FCodec<::proto::Account>::size(value.f44)
+        + FCodec<std::optional<bool>>::size(value.f100)
+        + FCodec<std::optional<bool>>::size(value.f101)
+        + FCodec<std::optional<bool>>::size(value.f102)
+        + FCodec<std::optional<uint8_t>>::size(value.f103)
+        + FCodec<std::optional<uint8_t>>::size(value.f104)
+        + FCodec<std::optional<uint8_t>>::size(value.f105)
+        + FCodec<std::optional<char>>::size(value.f106)
+        + FCodec<std::optional<char>>::size(value.f107)
+        + FCodec<std::optional<char>>::size(value.f108)
+        + FCodec<std::optional<wchar_t>>::size(value.f109)
+        + FCodec<std::optional<wchar_t>>::size(value.f110)
+        + FCodec<std::optional<wchar_t>>::size(value.f111)
+        + FCodec<std::optional<int8_t>>::size(value.f112)
+        + FCodec<std::optional<int8_t>>::size(value.f113)
+        + FCodec<std::optional<int8_t>>::size(value.f114)
+        + FCodec<std::optional<uint8_t>>::size(value.f115)
+        + FCodec<std::optional<uint8_t>>::size(value.f116)
+        + FCodec<std::optional<uint8_t>>::size(value.f117)
+        + FCodec<std::optional<int16_t>>::size(value.f118)
+        + FCodec<std::optional<int16_t>>::size(value.f119)
+        + FCodec<std::optional<int16_t>>::size(value.f120)
+        + FCodec<std::optional<uint16_t>>::size(value.f121)
+        + FCodec<std::optional<uint16_t>>::size(value.f122)
+        + FCodec<std::optional<uint16_t>>::size(value.f123)
+        + FCodec<std::optional<int32_t>>::size(value.f124)
+        + FCodec<std::optional<int32_t>>::size(value.f125)
+        + FCodec<std::optional<int32_t>>::size(value.f126)
+        + FCodec<std::optional<uint32_t>>::size(value.f127)
+        + FCodec<std::optional<uint32_t>>::size(value.f128)
+        + FCodec<std::optional<uint32_t>>::size(value.f129)
+        + FCodec<std::optional<int64_t>>::size(value.f130)
+        + FCodec<std::optional<int64_t>>::size(value.f131)
+        + FCodec<std::optional<int64_t>>::size(value.f132)
+        + FCodec<std::optional<uint64_t>>::size(value.f133)
+        + FCodec<std::optional<uint64_t>>::size(value.f134)
+        + FCodec<std::optional<uint64_t>>::size(value.f135)
+        + FCodec<std::optional<float>>::size(value.f136)
+        + FCodec<std::optional<float>>::size(value.f137)
+        + FCodec<std::optional<float>>::size(value.f138)
+        + FCodec<std::optional<double>>::size(value.f139)
+        + FCodec<std::optional<double>>::size(value.f140)
+        + FCodec<std::optional<double>>::size(value.f141)
+        + FCodec<std::optional<FBE::decimal_t>>::size(value.f142)
+        + FCodec<std::optional<FBE::decimal_t>>::size(value.f143)
+        + FCodec<std::optional<FBE::decimal_t>>::size(value.f144)
+        + FCodec<std::optional<std::string>>::size(value.f145)
+        + FCodec<std::optional<std::string>>::size(value.f146)
+        + FCodec<std::optional<std::string>>::size(value.f147)
+        + FCodec<std::optional<uint64_t>>::size(value.f148)
+        + FCodec<std::optional<uint64_t>>::size(value.f149)
+        + FCodec<std::optional<uint64_t>>::size(value.f150)
+        + FCodec<std::optional<FBE::uuid_t>>::size(value.f151)
+        + FCodec<std::optional<FBE::uuid_t>>::size(value.f152)
+        + FCodec<std::optional<FBE::uuid_t>>::size(value.f153)
+        + FCodec<std::optional<::proto::OrderSide>>::size(value.f154)
+        + FCodec<std::optional<::proto::OrderSide>>::size(value.f155)
+        + FCodec<std::optional<::proto::OrderType>>::size(value.f156)
+        + FCodec<std::optional<::proto::OrderType>>::size(value.f157)
+        + FCodec<std::optional<::proto::Order>>::size(value.f158)
+        + FCodec<std::optional<::proto::Order>>::size(value.f159)
+        + FCodec<std::optional<::proto::Balance>>::size(value.f160)
+        + FCodec<std::optional<::proto::Balance>>::size(value.f161)
+        + FCodec<std::optional<::proto::State>>::size(value.f162)
+        + FCodec<std::optional<::proto::State>>::size(value.f163)
+        + FCodec<std::optional<::proto::Account>>::size(value.f164)
+        + FCodec<std::optional<::proto::Account>>::size(value.f165)
         + FCodec<std::optional<::test::EnumSimple>>::size(value.f1001)
         + FCodec<std::optional<::test::EnumTyped>>::size(value.f1003)
         + FCodec<std::optional<::test::FlagsSimple>>::size(value.f1005)
@@ -1305,7 +1764,117 @@ inline std::size_t FBody<::test::StructNested>::size(const ::test::StructNested&
 
 inline uint8_t* FBody<::test::StructNested>::write(uint8_t* p, const ::test::StructNested& value) noexcept
 {
-    p = FBody<::test::StructOptional>::write(p, value);
+    p = FCodec<int32_t>::write(p, value.id);
+    p = FCodec<bool>::write(p, value.f1);
+    p = FCodec<bool>::write(p, value.f2);
+    p = FCodec<uint8_t>::write(p, value.f3);
+    p = FCodec<uint8_t>::write(p, value.f4);
+    p = FCodec<char>::write(p, value.f5);
+    p = FCodec<char>::write(p, value.f6);
+    p = FCodec<wchar_t>::write(p, value.f7);
+    p = FCodec<wchar_t>::write(p, value.f8);
+    p = FCodec<int8_t>::write(p, value.f9);
+    p = FCodec<int8_t>::write(p, value.f10);
+    p = FCodec<uint8_t>::write(p, value.f11);
+    p = FCodec<uint8_t>::write(p, value.f12);
+    p = FCodec<int16_t>::write(p, value.f13);
+    p = FCodec<int16_t>::write(p, value.f14);
+    p = FCodec<uint16_t>::write(p, value.f15);
+    p = FCodec<uint16_t>::write(p, value.f16);
+    p = FCodec<int32_t>::write(p, value.f17);
+    p = FCodec<int32_t>::write(p, value.f18);
+    p = FCodec<uint32_t>::write(p, value.f19);
+    p = FCodec<uint32_t>::write(p, value.f20);
+    p = FCodec<int64_t>::write(p, value.f21);
+    p = FCodec<int64_t>::write(p, value.f22);
+    p = FCodec<uint64_t>::write(p, value.f23);
+    p = FCodec<uint64_t>::write(p, value.f24);
+    p = FCodec<float>::write(p, value.f25);
+    p = FCodec<float>::write(p, value.f26);
+    p = FCodec<double>::write(p, value.f27);
+    p = FCodec<double>::write(p, value.f28);
+    p = FCodec<FBE::decimal_t>::write(p, value.f29);
+    p = FCodec<FBE::decimal_t>::write(p, value.f30);
+    p = FCodec<std::string>::write(p, value.f31);
+    p = FCodec<std::string>::write(p, value.f32);
+    p = FCodec<uint64_t>::write(p, value.f33);
+    p = FCodec<uint64_t>::write(p, value.f34);
+    p = FCodec<uint64_t>::write(p, value.f35);
+    p = FCodec<FBE::uuid_t>::write(p, value.f36);
+    p = FCodec<FBE::uuid_t>::write(p, value.f37);
+    p = FCodec<FBE::uuid_t>::write(p, value.f38);
+    p = FCodec<::proto::OrderSide>::write(p, value.f39);
+    p = FCodec<::proto::OrderType>::write(p, value.f40);
+    p = FCodec<::proto::Order>::write(p, value.f41);
+    p = FCodec<::proto::Balance>::write(p, value.f42);
+    p = FCodec<::proto::State>::write(p, value.f43);
+    p = FCodec<::proto::Account>::write(p, value.f44);
+    p = FCodec<std::optional<bool>>::write(p, value.f100);
+    p = FCodec<std::optional<bool>>::write(p, value.f101);
+    p = FCodec<std::optional<bool>>::write(p, value.f102);
+    p = FCodec<std::optional<uint8_t>>::write(p, value.f103);
+    p = FCodec<std::optional<uint8_t>>::write(p, value.f104);
+    p = FCodec<std::optional<uint8_t>>::write(p, value.f105);
+    p = FCodec<std::optional<char>>::write(p, value.f106);
+    p = FCodec<std::optional<char>>::write(p, value.f107);
+    p = FCodec<std::optional<char>>::write(p, value.f108);
+    p = FCodec<std::optional<wchar_t>>::write(p, value.f109);
+    p = FCodec<std::optional<wchar_t>>::write(p, value.f110);
+    p = FCodec<std::optional<wchar_t>>::write(p, value.f111);
+    p = FCodec<std::optional<int8_t>>::write(p, value.f112);
+    p = FCodec<std::optional<int8_t>>::write(p, value.f113);
+    p = FCodec<std::optional<int8_t>>::write(p, value.f114);
+    p = FCodec<std::optional<uint8_t>>::write(p, value.f115);
+    p = FCodec<std::optional<uint8_t>>::write(p, value.f116);
+    p = FCodec<std::optional<uint8_t>>::write(p, value.f117);
+    p = FCodec<std::optional<int16_t>>::write(p, value.f118);
+    p = FCodec<std::optional<int16_t>>::write(p, value.f119);
+    p = FCodec<std::optional<int16_t>>::write(p, value.f120);
+    p = FCodec<std::optional<uint16_t>>::write(p, value.f121);
+    p = FCodec<std::optional<uint16_t>>::write(p, value.f122);
+    p = FCodec<std::optional<uint16_t>>::write(p, value.f123);
+    p = FCodec<std::optional<int32_t>>::write(p, value.f124);
+    p = FCodec<std::optional<int32_t>>::write(p, value.f125);
+    p = FCodec<std::optional<int32_t>>::write(p, value.f126);
+    p = FCodec<std::optional<uint32_t>>::write(p, value.f127);
+    p = FCodec<std::optional<uint32_t>>::write(p, value.f128);
+    p = FCodec<std::optional<uint32_t>>::write(p, value.f129);
+    p = FCodec<std::optional<int64_t>>::write(p, value.f130);
+    p = FCodec<std::optional<int64_t>>::write(p, value.f131);
+    p = FCodec<std::optional<int64_t>>::write(p, value.f132);
+    p = FCodec<std::optional<uint64_t>>::write(p, value.f133);
+    p = FCodec<std::optional<uint64_t>>::write(p, value.f134);
+    p = FCodec<std::optional<uint64_t>>::write(p, value.f135);
+    p = FCodec<std::optional<float>>::write(p, value.f136);
+    p = FCodec<std::optional<float>>::write(p, value.f137);
+    p = FCodec<std::optional<float>>::write(p, value.f138);
+    p = FCodec<std::optional<double>>::write(p, value.f139);
+    p = FCodec<std::optional<double>>::write(p, value.f140);
+    p = FCodec<std::optional<double>>::write(p, value.f141);
+    p = FCodec<std::optional<FBE::decimal_t>>::write(p, value.f142);
+    p = FCodec<std::optional<FBE::decimal_t>>::write(p, value.f143);
+    p = FCodec<std::optional<FBE::decimal_t>>::write(p, value.f144);
+    p = FCodec<std::optional<std::string>>::write(p, value.f145);
+    p = FCodec<std::optional<std::string>>::write(p, value.f146);
+    p = FCodec<std::optional<std::string>>::write(p, value.f147);
+    p = FCodec<std::optional<uint64_t>>::write(p, value.f148);
+    p = FCodec<std::optional<uint64_t>>::write(p, value.f149);
+    p = FCodec<std::optional<uint64_t>>::write(p, value.f150);
+    p = FCodec<std::optional<FBE::uuid_t>>::write(p, value.f151);
+    p = FCodec<std::optional<FBE::uuid_t>>::write(p, value.f152);
+    p = FCodec<std::optional<FBE::uuid_t>>::write(p, value.f153);
+    p = FCodec<std::optional<::proto::OrderSide>>::write(p, value.f154);
+    p = FCodec<std::optional<::proto::OrderSide>>::write(p, value.f155);
+    p = FCodec<std::optional<::proto::OrderType>>::write(p, value.f156);
+    p = FCodec<std::optional<::proto::OrderType>>::write(p, value.f157);
+    p = FCodec<std::optional<::proto::Order>>::write(p, value.f158);
+    p = FCodec<std::optional<::proto::Order>>::write(p, value.f159);
+    p = FCodec<std::optional<::proto::Balance>>::write(p, value.f160);
+    p = FCodec<std::optional<::proto::Balance>>::write(p, value.f161);
+    p = FCodec<std::optional<::proto::State>>::write(p, value.f162);
+    p = FCodec<std::optional<::proto::State>>::write(p, value.f163);
+    p = FCodec<std::optional<::proto::Account>>::write(p, value.f164);
+    p = FCodec<std::optional<::proto::Account>>::write(p, value.f165);
     p = FCodec<::test::EnumSimple>::write(p, value.f1000);
     p = FCodec<std::optional<::test::EnumSimple>>::write(p, value.f1001);
     p = FCodec<::test::EnumTyped>::write(p, value.f1002);
@@ -1321,23 +1890,212 @@ inline uint8_t* FBody<::test::StructNested>::write(uint8_t* p, const ::test::Str
     return p;
 }
 
+inline bool FBody<::test::StructNested>::read_fast_id_to_f43(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value)
+{
+    value.id = Scalar<int32_t>::get(p);
+    value.f1 = Scalar<bool>::get(p + 4);
+    value.f2 = Scalar<bool>::get(p + 5);
+    value.f3 = Scalar<uint8_t>::get(p + 6);
+    value.f4 = Scalar<uint8_t>::get(p + 7);
+    value.f5 = Scalar<char>::get(p + 8);
+    value.f6 = Scalar<char>::get(p + 9);
+    value.f7 = Scalar<wchar_t>::get(p + 10);
+    value.f8 = Scalar<wchar_t>::get(p + 14);
+    value.f9 = Scalar<int8_t>::get(p + 18);
+    value.f10 = Scalar<int8_t>::get(p + 19);
+    value.f11 = Scalar<uint8_t>::get(p + 20);
+    value.f12 = Scalar<uint8_t>::get(p + 21);
+    value.f13 = Scalar<int16_t>::get(p + 22);
+    value.f14 = Scalar<int16_t>::get(p + 24);
+    value.f15 = Scalar<uint16_t>::get(p + 26);
+    value.f16 = Scalar<uint16_t>::get(p + 28);
+    value.f17 = Scalar<int32_t>::get(p + 30);
+    value.f18 = Scalar<int32_t>::get(p + 34);
+    value.f19 = Scalar<uint32_t>::get(p + 38);
+    value.f20 = Scalar<uint32_t>::get(p + 42);
+    value.f21 = Scalar<int64_t>::get(p + 46);
+    value.f22 = Scalar<int64_t>::get(p + 54);
+    value.f23 = Scalar<uint64_t>::get(p + 62);
+    value.f24 = Scalar<uint64_t>::get(p + 70);
+    value.f25 = Scalar<float>::get(p + 78);
+    value.f26 = Scalar<float>::get(p + 82);
+    value.f27 = Scalar<double>::get(p + 86);
+    value.f28 = Scalar<double>::get(p + 94);
+    value.f29 = Scalar<FBE::decimal_t>::get(p + 102);
+    value.f30 = Scalar<FBE::decimal_t>::get(p + 118);
+    p += 134;
+    if (!FCodec<std::string>::read_fast(p, end, rest + 860, value.f31))
+        return false;
+    if (!FCodec<std::string>::read_fast(p, end, rest + 856, value.f32))
+        return false;
+    value.f33 = Scalar<uint64_t>::get(p);
+    value.f34 = Scalar<uint64_t>::get(p + 8);
+    value.f35 = Scalar<uint64_t>::get(p + 16);
+    value.f36 = Scalar<FBE::uuid_t>::get(p + 24);
+    value.f37 = Scalar<FBE::uuid_t>::get(p + 40);
+    value.f38 = Scalar<FBE::uuid_t>::get(p + 56);
+    value.f39 = Scalar<::proto::OrderSide>::get(p + 72);
+    value.f40 = Scalar<::proto::OrderType>::get(p + 73);
+    p += 74;
+    if (!FBody<::proto::Order>::read_fast(p, end, rest + 756, value.f41))
+        return false;
+    if (!FBody<::proto::Balance>::read_fast(p, end, rest + 744, value.f42))
+        return false;
+    value.f43 = Scalar<::proto::State>::get(p);
+    p += 1;
+    return true;
+}
+
+inline bool FBody<::test::StructNested>::read_fast_f100_to_f163(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value)
+{
+    if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 716, value.f100))
+        return false;
+    if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 715, value.f101))
+        return false;
+    if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 714, value.f102))
+        return false;
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 713, value.f103))
+        return false;
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 712, value.f104))
+        return false;
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 711, value.f105))
+        return false;
+    if (!FCodec<std::optional<char>>::read_fast(p, end, rest + 710, value.f106))
+        return false;
+    if (!FCodec<std::optional<char>>::read_fast(p, end, rest + 709, value.f107))
+        return false;
+    if (!FCodec<std::optional<char>>::read_fast(p, end, rest + 708, value.f108))
+        return false;
+    if (!FCodec<std::optional<wchar_t>>::read_fast(p, end, rest + 707, value.f109))
+        return false;
+    if (!FCodec<std::optional<wchar_t>>::read_fast(p, end, rest + 706, value.f110))
+        return false;
+    if (!FCodec<std::optional<wchar_t>>::read_fast(p, end, rest + 705, value.f111))
+        return false;
+    if (!FCodec<std::optional<int8_t>>::read_fast(p, end, rest + 704, value.f112))
+        return false;
+    if (!FCodec<std::optional<int8_t>>::read_fast(p, end, rest + 703, value.f113))
+        return false;
+    if (!FCodec<std::optional<int8_t>>::read_fast(p, end, rest + 702, value.f114))
+        return false;
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 701, value.f115))
+        return false;
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 700, value.f116))
+        return false;
+    if (!FCodec<std::optional<uint8_t>>::read_fast(p, end, rest + 699, value.f117))
+        return false;
+    if (!FCodec<std::optional<int16_t>>::read_fast(p, end, rest + 698, value.f118))
+        return false;
+    if (!FCodec<std::optional<int16_t>>::read_fast(p, end, rest + 697, value.f119))
+        return false;
+    if (!FCodec<std::optional<int16_t>>::read_fast(p, end, rest + 696, value.f120))
+        return false;
+    if (!FCodec<std::optional<uint16_t>>::read_fast(p, end, rest + 695, value.f121))
+        return false;
+    if (!FCodec<std::optional<uint16_t>>::read_fast(p, end, rest + 694, value.f122))
+        return false;
+    if (!FCodec<std::optional<uint16_t>>::read_fast(p, end, rest + 693, value.f123))
+        return false;
+    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 692, value.f124))
+        return false;
+    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 691, value.f125))
+        return false;
+    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 690, value.f126))
+        return false;
+    if (!FCodec<std::optional<uint32_t>>::read_fast(p, end, rest + 689, value.f127))
+        return false;
+    if (!FCodec<std::optional<uint32_t>>::read_fast(p, end, rest + 688, value.f128))
+        return false;
+    if (!FCodec<std::optional<uint32_t>>::read_fast(p, end, rest + 687, value.f129))
+        return false;
+    if (!FCodec<std::optional<int64_t>>::read_fast(p, end, rest + 686, value.f130))
+        return false;
+    if (!FCodec<std::optional<int64_t>>::read_fast(p, end, rest + 685, value.f131))
+        return false;
+    if (!FCodec<std::optional<int64_t>>::read_fast(p, end, rest + 684, value.f132))
+        return false;
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 683, value.f133))
+        return false;
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 682, value.f134))
+        return false;
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 681, value.f135))
+        return false;
+    if (!FCodec<std::optional<float>>::read_fast(p, end, rest + 680, value.f136))
+        return false;
+    if (!FCodec<std::optional<float>>::read_fast(p, end, rest + 679, value.f137))
+        return false;
+    if (!FCodec<std::optional<float>>::read_fast(p, end, rest + 678, value.f138))
+        return false;
+    if (!FCodec<std::optional<double>>::read_fast(p, end, rest + 677, value.f139))
+        return false;
+    if (!FCodec<std::optional<double>>::read_fast(p, end, rest + 676, value.f140))
+        return false;
+    if (!FCodec<std::optional<double>>::read_fast(p, end, rest + 675, value.f141))
+        return false;
+    if (!FCodec<std::optional<FBE::decimal_t>>::read_fast(p, end, rest + 674, value.f142))
+        return false;
+    if (!FCodec<std::optional<FBE::decimal_t>>::read_fast(p, end, rest + 673, value.f143))
+        return false;
+    if (!FCodec<std::optional<FBE::decimal_t>>::read_fast(p, end, rest + 672, value.f144))
+        return false;
+    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 671, value.f145))
+        return false;
+    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 670, value.f146))
+        return false;
+    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 669, value.f147))
+        return false;
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 668, value.f148))
+        return false;
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 667, value.f149))
+        return false;
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 666, value.f150))
+        return false;
+    if (!FCodec<std::optional<FBE::uuid_t>>::read_fast(p, end, rest + 665, value.f151))
+        return false;
+    if (!FCodec<std::optional<FBE::uuid_t>>::read_fast(p, end, rest + 664, value.f152))
+        return false;
+    if (!FCodec<std::optional<FBE::uuid_t>>::read_fast(p, end, rest + 663, value.f153))
+        return false;
+    if (!FCodec<std::optional<::proto::OrderSide>>::read_fast(p, end, rest + 662, value.f154))
+        return false;
+    if (!FCodec<std::optional<::proto::OrderSide>>::read_fast(p, end, rest + 661, value.f155))
+        return false;
+    if (!FCodec<std::optional<::proto::OrderType>>::read_fast(p, end, rest + 660, value.f156))
+        return false;
+    if (!FCodec<std::optional<::proto::OrderType>>::read_fast(p, end, rest + 659, value.f157))
+        return false;
+    if (!FCodec<std::optional<::proto::Order>>::read_fast(p, end, rest + 658, value.f158))
+        return false;
+    if (!FCodec<std::optional<::proto::Order>>::read_fast(p, end, rest + 657, value.f159))
+        return false;
+    if (!FCodec<std::optional<::proto::Balance>>::read_fast(p, end, rest + 656, value.f160))
+        return false;
+    if (!FCodec<std::optional<::proto::Balance>>::read_fast(p, end, rest + 655, value.f161))
+        return false;
+    if (!FCodec<std::optional<::proto::State>>::read_fast(p, end, rest + 654, value.f162))
+        return false;
+    if (!FCodec<std::optional<::proto::State>>::read_fast(p, end, rest + 653, value.f163))
+        return false;
+    return true;
+}
+
 inline bool FBody<::test::StructNested>::read_fast_f1000_to_f1007(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value)
 {
     value.f1000 = Scalar<::test::EnumSimple>::get(p);
     p += 4;
-    if (!FCodec<std::optional<::test::EnumSimple>>::read_fast(p, end, rest + 16, value.f1001))
+    if (!FCodec<std::optional<::test::EnumSimple>>::read_fast(p, end, rest + 646, value.f1001))
         return false;
     value.f1002 = Scalar<::test::EnumTyped>::get(p);
     p += 1;
-    if (!FCodec<std::optional<::test::EnumTyped>>::read_fast(p, end, rest + 14, value.f1003))
+    if (!FCodec<std::optional<::test::EnumTyped>>::read_fast(p, end, rest + 644, value.f1003))
         return false;
     value.f1004 = Scalar<::test::FlagsSimple>::get(p);
     p += 4;
-    if (!FCodec<std::optional<::test::FlagsSimple>>::read_fast(p, end, rest + 9, value.f1005))
+    if (!FCodec<std::optional<::test::FlagsSimple>>::read_fast(p, end, rest + 639, value.f1005))
         return false;
     value.f1006 = Scalar<::test::FlagsTyped>::get(p);
     p += 8;
-    if (!FCodec<std::optional<::test::FlagsTyped>>::read_fast(p, end, rest, value.f1007))
+    if (!FCodec<std::optional<::test::FlagsTyped>>::read_fast(p, end, rest + 630, value.f1007))
         return false;
     return true;
 }
@@ -1345,11 +2103,467 @@ inline bool FBody<::test::StructNested>::read_fast_f1000_to_f1007(const uint8_t*
 inline bool FBody<::test::StructNested>::read(FinalDecoder& d, ::test::StructNested& value)
 {
     bool ok = true;
-    if (!read_body<::test::StructOptional>(d, value))
-        ok = false;
-    // f1000 to f1007: the fast path, or if anything does not fit, one by one, best effort.
+    // id to f43: the fast path, or if anything does not fit, one by one, best effort.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 21 && read_fast_f1000_to_f1007(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 998 && d.depth_left >= 1u && read_fast_id_to_f43(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+    } else {
+        if (!FCodec<int32_t>::read(d, value.id)) {
+            value.id = {};
+            ok = false;
+        }
+        if (!FCodec<bool>::read(d, value.f1)) {
+            value.f1 = {};
+            ok = false;
+        }
+        if (!FCodec<bool>::read(d, value.f2)) {
+            value.f2 = true;
+            ok = false;
+        }
+        if (!FCodec<uint8_t>::read(d, value.f3)) {
+            value.f3 = {};
+            ok = false;
+        }
+        if (!FCodec<uint8_t>::read(d, value.f4)) {
+            value.f4 = 255;
+            ok = false;
+        }
+        if (!FCodec<char>::read(d, value.f5)) {
+            value.f5 = {};
+            ok = false;
+        }
+        if (!FCodec<char>::read(d, value.f6)) {
+            value.f6 = '!';
+            ok = false;
+        }
+        if (!FCodec<wchar_t>::read(d, value.f7)) {
+            value.f7 = {};
+            ok = false;
+        }
+        if (!FCodec<wchar_t>::read(d, value.f8)) {
+            value.f8 = static_cast<wchar_t>(0x444);
+            ok = false;
+        }
+        if (!FCodec<int8_t>::read(d, value.f9)) {
+            value.f9 = {};
+            ok = false;
+        }
+        if (!FCodec<int8_t>::read(d, value.f10)) {
+            value.f10 = 127;
+            ok = false;
+        }
+        if (!FCodec<uint8_t>::read(d, value.f11)) {
+            value.f11 = 0;
+            ok = false;
+        }
+        if (!FCodec<uint8_t>::read(d, value.f12)) {
+            value.f12 = 255;
+            ok = false;
+        }
+        if (!FCodec<int16_t>::read(d, value.f13)) {
+            value.f13 = {};
+            ok = false;
+        }
+        if (!FCodec<int16_t>::read(d, value.f14)) {
+            value.f14 = 32767;
+            ok = false;
+        }
+        if (!FCodec<uint16_t>::read(d, value.f15)) {
+            value.f15 = 0;
+            ok = false;
+        }
+        if (!FCodec<uint16_t>::read(d, value.f16)) {
+            value.f16 = 65535;
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.f17)) {
+            value.f17 = {};
+            ok = false;
+        }
+        if (!FCodec<int32_t>::read(d, value.f18)) {
+            value.f18 = 2147483647;
+            ok = false;
+        }
+        if (!FCodec<uint32_t>::read(d, value.f19)) {
+            value.f19 = 0u;
+            ok = false;
+        }
+        if (!FCodec<uint32_t>::read(d, value.f20)) {
+            value.f20 = 4294967295u;
+            ok = false;
+        }
+        if (!FCodec<int64_t>::read(d, value.f21)) {
+            value.f21 = {};
+            ok = false;
+        }
+        if (!FCodec<int64_t>::read(d, value.f22)) {
+            value.f22 = INT64_C(9223372036854775807);
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.f23)) {
+            value.f23 = UINT64_C(0);
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.f24)) {
+            value.f24 = UINT64_C(18446744073709551615);
+            ok = false;
+        }
+        if (!FCodec<float>::read(d, value.f25)) {
+            value.f25 = {};
+            ok = false;
+        }
+        if (!FCodec<float>::read(d, value.f26)) {
+            value.f26 = 123.456f;
+            ok = false;
+        }
+        if (!FCodec<double>::read(d, value.f27)) {
+            value.f27 = {};
+            ok = false;
+        }
+        if (!FCodec<double>::read(d, value.f28)) {
+            value.f28 = -123.456e+123;
+            ok = false;
+        }
+        if (!FCodec<FBE::decimal_t>::read(d, value.f29)) {
+            value.f29 = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::decimal_t>::read(d, value.f30)) {
+            value.f30 = FBE::decimal_t("123456.123456");
+            ok = false;
+        }
+        if (!FCodec<std::string>::read(d, value.f31)) {
+            value.f31 = {};
+            ok = false;
+        }
+        if (!FCodec<std::string>::read(d, value.f32)) {
+            value.f32 = "Initial string!";
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.f33)) {
+            value.f33 = {};
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.f34)) {
+            value.f34 = UINT64_C(0);
+            ok = false;
+        }
+        if (!FCodec<uint64_t>::read(d, value.f35)) {
+            value.f35 = FBE::utc();
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.f36)) {
+            value.f36 = {};
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.f37)) {
+            value.f37 = FBE::uuid_t::sequential();
+            ok = false;
+        }
+        if (!FCodec<FBE::uuid_t>::read(d, value.f38)) {
+            value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
+            ok = false;
+        }
+        if (!FCodec<::proto::OrderSide>::read(d, value.f39)) {
+            value.f39 = {};
+            ok = false;
+        }
+        if (!FCodec<::proto::OrderType>::read(d, value.f40)) {
+            value.f40 = {};
+            ok = false;
+        }
+        if (!FCodec<::proto::Order>::read(d, value.f41)) {
+            value.f41 = {};
+            ok = false;
+        }
+        if (!FCodec<::proto::Balance>::read(d, value.f42)) {
+            value.f42 = {};
+            ok = false;
+        }
+        if (!FCodec<::proto::State>::read(d, value.f43)) {
+            value.f43 = {};
+            ok = false;
+        }
+    }
+    if (!FCodec<::proto::Account>::read(d, value.f44)) {
+        value.f44 = {};
+        ok = false;
+    }
+    // f100 to f163: the fast path, or if anything does not fit, one by one, best effort.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= 717 && d.depth_left >= 1u && read_fast_f100_to_f163(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+    } else {
+        if (!FCodec<std::optional<bool>>::read(d, value.f100)) {
+            value.f100 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<bool>>::read(d, value.f101)) {
+            value.f101 = true;
+            ok = false;
+        }
+        if (!FCodec<std::optional<bool>>::read(d, value.f102)) {
+            value.f102 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint8_t>>::read(d, value.f103)) {
+            value.f103 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint8_t>>::read(d, value.f104)) {
+            value.f104 = 255;
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint8_t>>::read(d, value.f105)) {
+            value.f105 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<char>>::read(d, value.f106)) {
+            value.f106 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<char>>::read(d, value.f107)) {
+            value.f107 = '!';
+            ok = false;
+        }
+        if (!FCodec<std::optional<char>>::read(d, value.f108)) {
+            value.f108 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<wchar_t>>::read(d, value.f109)) {
+            value.f109 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<wchar_t>>::read(d, value.f110)) {
+            value.f110 = static_cast<wchar_t>(0x444);
+            ok = false;
+        }
+        if (!FCodec<std::optional<wchar_t>>::read(d, value.f111)) {
+            value.f111 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<int8_t>>::read(d, value.f112)) {
+            value.f112 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<int8_t>>::read(d, value.f113)) {
+            value.f113 = 127;
+            ok = false;
+        }
+        if (!FCodec<std::optional<int8_t>>::read(d, value.f114)) {
+            value.f114 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint8_t>>::read(d, value.f115)) {
+            value.f115 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint8_t>>::read(d, value.f116)) {
+            value.f116 = 255;
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint8_t>>::read(d, value.f117)) {
+            value.f117 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<int16_t>>::read(d, value.f118)) {
+            value.f118 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<int16_t>>::read(d, value.f119)) {
+            value.f119 = 32767;
+            ok = false;
+        }
+        if (!FCodec<std::optional<int16_t>>::read(d, value.f120)) {
+            value.f120 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint16_t>>::read(d, value.f121)) {
+            value.f121 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint16_t>>::read(d, value.f122)) {
+            value.f122 = 65535;
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint16_t>>::read(d, value.f123)) {
+            value.f123 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<int32_t>>::read(d, value.f124)) {
+            value.f124 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<int32_t>>::read(d, value.f125)) {
+            value.f125 = 2147483647;
+            ok = false;
+        }
+        if (!FCodec<std::optional<int32_t>>::read(d, value.f126)) {
+            value.f126 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint32_t>>::read(d, value.f127)) {
+            value.f127 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint32_t>>::read(d, value.f128)) {
+            value.f128 = 4294967295u;
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint32_t>>::read(d, value.f129)) {
+            value.f129 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<int64_t>>::read(d, value.f130)) {
+            value.f130 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<int64_t>>::read(d, value.f131)) {
+            value.f131 = INT64_C(9223372036854775807);
+            ok = false;
+        }
+        if (!FCodec<std::optional<int64_t>>::read(d, value.f132)) {
+            value.f132 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint64_t>>::read(d, value.f133)) {
+            value.f133 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint64_t>>::read(d, value.f134)) {
+            value.f134 = UINT64_C(18446744073709551615);
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint64_t>>::read(d, value.f135)) {
+            value.f135 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<float>>::read(d, value.f136)) {
+            value.f136 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<float>>::read(d, value.f137)) {
+            value.f137 = 123.456f;
+            ok = false;
+        }
+        if (!FCodec<std::optional<float>>::read(d, value.f138)) {
+            value.f138 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<double>>::read(d, value.f139)) {
+            value.f139 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<double>>::read(d, value.f140)) {
+            value.f140 = -123.456e+123;
+            ok = false;
+        }
+        if (!FCodec<std::optional<double>>::read(d, value.f141)) {
+            value.f141 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f142)) {
+            value.f142 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f143)) {
+            value.f143 = FBE::decimal_t("123456.123456");
+            ok = false;
+        }
+        if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f144)) {
+            value.f144 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<std::string>>::read(d, value.f145)) {
+            value.f145 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<std::string>>::read(d, value.f146)) {
+            value.f146 = "Initial string!";
+            ok = false;
+        }
+        if (!FCodec<std::optional<std::string>>::read(d, value.f147)) {
+            value.f147 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint64_t>>::read(d, value.f148)) {
+            value.f148 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint64_t>>::read(d, value.f149)) {
+            value.f149 = FBE::utc();
+            ok = false;
+        }
+        if (!FCodec<std::optional<uint64_t>>::read(d, value.f150)) {
+            value.f150 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f151)) {
+            value.f151 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f152)) {
+            value.f152 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
+            ok = false;
+        }
+        if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f153)) {
+            value.f153 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f154)) {
+            value.f154 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f155)) {
+            value.f155 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f156)) {
+            value.f156 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f157)) {
+            value.f157 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<::proto::Order>>::read(d, value.f158)) {
+            value.f158 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<::proto::Order>>::read(d, value.f159)) {
+            value.f159 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f160)) {
+            value.f160 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f161)) {
+            value.f161 = std::nullopt;
+            ok = false;
+        }
+        if (!FCodec<std::optional<::proto::State>>::read(d, value.f162)) {
+            value.f162 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<::proto::State>>::read(d, value.f163)) {
+            value.f163 = std::nullopt;
+            ok = false;
+        }
+    }
+    if (!FCodec<std::optional<::proto::Account>>::read(d, value.f164)) {
+        value.f164 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::Account>>::read(d, value.f165)) {
+        value.f165 = std::nullopt;
+        ok = false;
+    }
+    // f1000 to f1007: the fast path, or if anything does not fit, one by one, best effort.
+    p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= 651 && read_fast_f1000_to_f1007(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::test::EnumSimple>::read(d, value.f1000)) {
@@ -1406,8 +2620,236 @@ inline bool FBody<::test::StructNested>::read(FinalDecoder& d, ::test::StructNes
 
 inline bool FBody<::test::StructNested>::verify(FinalDecoder& d)
 {
-    if (!verify_body<::test::StructOptional>(d))
-        return false;
+    if (FBE_LIKELY(d.remaining() >= 134)) {
+        d.pos += 134;
+    } else {
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("test.StructSimple", "id");
+        if (!FCodec<bool>::verify(d))
+            return d.fail_in("test.StructSimple", "f1");
+        if (!FCodec<bool>::verify(d))
+            return d.fail_in("test.StructSimple", "f2");
+        if (!FCodec<uint8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f3");
+        if (!FCodec<uint8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f4");
+        if (!FCodec<char>::verify(d))
+            return d.fail_in("test.StructSimple", "f5");
+        if (!FCodec<char>::verify(d))
+            return d.fail_in("test.StructSimple", "f6");
+        if (!FCodec<wchar_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f7");
+        if (!FCodec<wchar_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f8");
+        if (!FCodec<int8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f9");
+        if (!FCodec<int8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f10");
+        if (!FCodec<uint8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f11");
+        if (!FCodec<uint8_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f12");
+        if (!FCodec<int16_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f13");
+        if (!FCodec<int16_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f14");
+        if (!FCodec<uint16_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f15");
+        if (!FCodec<uint16_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f16");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f17");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f18");
+        if (!FCodec<uint32_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f19");
+        if (!FCodec<uint32_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f20");
+        if (!FCodec<int64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f21");
+        if (!FCodec<int64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f22");
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f23");
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f24");
+        if (!FCodec<float>::verify(d))
+            return d.fail_in("test.StructSimple", "f25");
+        if (!FCodec<float>::verify(d))
+            return d.fail_in("test.StructSimple", "f26");
+        if (!FCodec<double>::verify(d))
+            return d.fail_in("test.StructSimple", "f27");
+        if (!FCodec<double>::verify(d))
+            return d.fail_in("test.StructSimple", "f28");
+        if (!FCodec<FBE::decimal_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f29");
+        if (!FCodec<FBE::decimal_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f30");
+    }
+    if (!FCodec<std::string>::verify(d))
+        return d.fail_in("test.StructSimple", "f31");
+    if (!FCodec<std::string>::verify(d))
+        return d.fail_in("test.StructSimple", "f32");
+    if (FBE_LIKELY(d.remaining() >= 74)) {
+        d.pos += 74;
+    } else {
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f33");
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f34");
+        if (!FCodec<uint64_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f35");
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f36");
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f37");
+        if (!FCodec<FBE::uuid_t>::verify(d))
+            return d.fail_in("test.StructSimple", "f38");
+        if (!FCodec<::proto::OrderSide>::verify(d))
+            return d.fail_in("test.StructSimple", "f39");
+        if (!FCodec<::proto::OrderType>::verify(d))
+            return d.fail_in("test.StructSimple", "f40");
+    }
+    if (!FCodec<::proto::Order>::verify(d))
+        return d.fail_in("test.StructSimple", "f41");
+    if (!FCodec<::proto::Balance>::verify(d))
+        return d.fail_in("test.StructSimple", "f42");
+    if (!FCodec<::proto::State>::verify(d))
+        return d.fail_in("test.StructSimple", "f43");
+    if (!FCodec<::proto::Account>::verify(d))
+        return d.fail_in("test.StructSimple", "f44");
+    if (!FCodec<std::optional<bool>>::verify(d))
+        return d.fail_in("test.StructOptional", "f100");
+    if (!FCodec<std::optional<bool>>::verify(d))
+        return d.fail_in("test.StructOptional", "f101");
+    if (!FCodec<std::optional<bool>>::verify(d))
+        return d.fail_in("test.StructOptional", "f102");
+    if (!FCodec<std::optional<uint8_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f103");
+    if (!FCodec<std::optional<uint8_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f104");
+    if (!FCodec<std::optional<uint8_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f105");
+    if (!FCodec<std::optional<char>>::verify(d))
+        return d.fail_in("test.StructOptional", "f106");
+    if (!FCodec<std::optional<char>>::verify(d))
+        return d.fail_in("test.StructOptional", "f107");
+    if (!FCodec<std::optional<char>>::verify(d))
+        return d.fail_in("test.StructOptional", "f108");
+    if (!FCodec<std::optional<wchar_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f109");
+    if (!FCodec<std::optional<wchar_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f110");
+    if (!FCodec<std::optional<wchar_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f111");
+    if (!FCodec<std::optional<int8_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f112");
+    if (!FCodec<std::optional<int8_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f113");
+    if (!FCodec<std::optional<int8_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f114");
+    if (!FCodec<std::optional<uint8_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f115");
+    if (!FCodec<std::optional<uint8_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f116");
+    if (!FCodec<std::optional<uint8_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f117");
+    if (!FCodec<std::optional<int16_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f118");
+    if (!FCodec<std::optional<int16_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f119");
+    if (!FCodec<std::optional<int16_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f120");
+    if (!FCodec<std::optional<uint16_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f121");
+    if (!FCodec<std::optional<uint16_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f122");
+    if (!FCodec<std::optional<uint16_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f123");
+    if (!FCodec<std::optional<int32_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f124");
+    if (!FCodec<std::optional<int32_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f125");
+    if (!FCodec<std::optional<int32_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f126");
+    if (!FCodec<std::optional<uint32_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f127");
+    if (!FCodec<std::optional<uint32_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f128");
+    if (!FCodec<std::optional<uint32_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f129");
+    if (!FCodec<std::optional<int64_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f130");
+    if (!FCodec<std::optional<int64_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f131");
+    if (!FCodec<std::optional<int64_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f132");
+    if (!FCodec<std::optional<uint64_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f133");
+    if (!FCodec<std::optional<uint64_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f134");
+    if (!FCodec<std::optional<uint64_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f135");
+    if (!FCodec<std::optional<float>>::verify(d))
+        return d.fail_in("test.StructOptional", "f136");
+    if (!FCodec<std::optional<float>>::verify(d))
+        return d.fail_in("test.StructOptional", "f137");
+    if (!FCodec<std::optional<float>>::verify(d))
+        return d.fail_in("test.StructOptional", "f138");
+    if (!FCodec<std::optional<double>>::verify(d))
+        return d.fail_in("test.StructOptional", "f139");
+    if (!FCodec<std::optional<double>>::verify(d))
+        return d.fail_in("test.StructOptional", "f140");
+    if (!FCodec<std::optional<double>>::verify(d))
+        return d.fail_in("test.StructOptional", "f141");
+    if (!FCodec<std::optional<FBE::decimal_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f142");
+    if (!FCodec<std::optional<FBE::decimal_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f143");
+    if (!FCodec<std::optional<FBE::decimal_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f144");
+    if (!FCodec<std::optional<std::string>>::verify(d))
+        return d.fail_in("test.StructOptional", "f145");
+    if (!FCodec<std::optional<std::string>>::verify(d))
+        return d.fail_in("test.StructOptional", "f146");
+    if (!FCodec<std::optional<std::string>>::verify(d))
+        return d.fail_in("test.StructOptional", "f147");
+    if (!FCodec<std::optional<uint64_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f148");
+    if (!FCodec<std::optional<uint64_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f149");
+    if (!FCodec<std::optional<uint64_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f150");
+    if (!FCodec<std::optional<FBE::uuid_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f151");
+    if (!FCodec<std::optional<FBE::uuid_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f152");
+    if (!FCodec<std::optional<FBE::uuid_t>>::verify(d))
+        return d.fail_in("test.StructOptional", "f153");
+    if (!FCodec<std::optional<::proto::OrderSide>>::verify(d))
+        return d.fail_in("test.StructOptional", "f154");
+    if (!FCodec<std::optional<::proto::OrderSide>>::verify(d))
+        return d.fail_in("test.StructOptional", "f155");
+    if (!FCodec<std::optional<::proto::OrderType>>::verify(d))
+        return d.fail_in("test.StructOptional", "f156");
+    if (!FCodec<std::optional<::proto::OrderType>>::verify(d))
+        return d.fail_in("test.StructOptional", "f157");
+    if (!FCodec<std::optional<::proto::Order>>::verify(d))
+        return d.fail_in("test.StructOptional", "f158");
+    if (!FCodec<std::optional<::proto::Order>>::verify(d))
+        return d.fail_in("test.StructOptional", "f159");
+    if (!FCodec<std::optional<::proto::Balance>>::verify(d))
+        return d.fail_in("test.StructOptional", "f160");
+    if (!FCodec<std::optional<::proto::Balance>>::verify(d))
+        return d.fail_in("test.StructOptional", "f161");
+    if (!FCodec<std::optional<::proto::State>>::verify(d))
+        return d.fail_in("test.StructOptional", "f162");
+    if (!FCodec<std::optional<::proto::State>>::verify(d))
+        return d.fail_in("test.StructOptional", "f163");
+    if (!FCodec<std::optional<::proto::Account>>::verify(d))
+        return d.fail_in("test.StructOptional", "f164");
+    if (!FCodec<std::optional<::proto::Account>>::verify(d))
+        return d.fail_in("test.StructOptional", "f165");
     if (!FCodec<::test::EnumSimple>::verify(d))
         return d.fail_in("test.StructNested", "f1000");
     if (!FCodec<std::optional<::test::EnumSimple>>::verify(d))

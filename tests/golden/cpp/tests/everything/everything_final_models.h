@@ -443,25 +443,23 @@ FBE_INLINE bool FBody<::everything::Fixed>::verify(FinalDecoder& d)
     return true;
 }
 
-inline std::size_t FBody<::everything::Derived>::size(const ::everything::Derived& value) noexcept
+inline std::size_t FBody<::everything::Derived>::size(const ::everything::Derived& /*value*/) noexcept
 {
-    return 4
-        + FBody<::everything::Fixed>::size(value);
+    return 8;
 }
 
 inline uint8_t* FBody<::everything::Derived>::write(uint8_t* p, const ::everything::Derived& value) noexcept
 {
-    p = FBody<::everything::Fixed>::write(p, value);
+    p = FCodec<int32_t>::write(p, value.a);
     p = FCodec<int32_t>::write(p, value.b);
     return p;
 }
 
-FBE_INLINE bool FBody<::everything::Derived>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Derived& value)
+FBE_INLINE bool FBody<::everything::Derived>::read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::Derived& value)
 {
-    if (!FBody<::everything::Fixed>::read_fast(p, end, rest + 4, value))
-        return false;
-    value.b = Scalar<int32_t>::get(p);
-    p += 4;
+    value.a = Scalar<int32_t>::get(p);
+    value.b = Scalar<int32_t>::get(p + 4);
+    p += 8;
     return true;
 }
 
@@ -474,8 +472,10 @@ FBE_INLINE bool FBody<::everything::Derived>::read(FinalDecoder& d, ::everything
         return true;
     }
     bool ok = true;
-    if (!read_body<::everything::Fixed>(d, value))
+    if (!FCodec<int32_t>::read(d, value.a)) {
+        value.a = {};
         ok = false;
+    }
     if (!FCodec<int32_t>::read(d, value.b)) {
         value.b = {};
         ok = false;
@@ -485,38 +485,44 @@ FBE_INLINE bool FBody<::everything::Derived>::read(FinalDecoder& d, ::everything
 
 FBE_INLINE void FBody<::everything::Derived>::read_fixed(const uint8_t* p, ::everything::Derived& value) noexcept
 {
-    FBody<::everything::Fixed>::read_fixed(p, value);
+    FCodec<int32_t>::read_fixed(p + 0, value.a);
     FCodec<int32_t>::read_fixed(p + 4, value.b);
 }
 
 FBE_INLINE bool FBody<::everything::Derived>::verify(FinalDecoder& d)
 {
-    if (!verify_body<::everything::Fixed>(d))
-        return false;
-    if (!FCodec<int32_t>::verify(d))
-        return d.fail_in("everything.Derived", "b");
+    if (FBE_LIKELY(d.remaining() >= 8)) {
+        d.pos += 8;
+    } else {
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("everything.Fixed", "a");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("everything.Derived", "b");
+    }
     return true;
 }
 
 inline std::size_t FBody<::everything::ImportedBase>::size(const ::everything::ImportedBase& value) noexcept
 {
-    return 8
-        + FBody<::market::Instrument>::size(value);
+    return 12
+        + FCodec<std::string>::size(value.symbol);
 }
 
 inline uint8_t* FBody<::everything::ImportedBase>::write(uint8_t* p, const ::everything::ImportedBase& value) noexcept
 {
-    p = FBody<::market::Instrument>::write(p, value);
+    p = FCodec<std::string>::write(p, value.symbol);
+    p = FCodec<int32_t>::write(p, value.digits);
     p = FCodec<double>::write(p, value.price);
     return p;
 }
 
 FBE_INLINE bool FBody<::everything::ImportedBase>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::ImportedBase& value)
 {
-    if (!FBody<::market::Instrument>::read_fast(p, end, rest + 8, value))
+    if (!FCodec<std::string>::read_fast(p, end, rest + 12, value.symbol))
         return false;
-    value.price = Scalar<double>::get(p);
-    p += 8;
+    value.digits = Scalar<int32_t>::get(p);
+    value.price = Scalar<double>::get(p + 4);
+    p += 12;
     return true;
 }
 
@@ -529,8 +535,14 @@ FBE_INLINE bool FBody<::everything::ImportedBase>::read(FinalDecoder& d, ::every
         return true;
     }
     bool ok = true;
-    if (!read_body<::market::Instrument>(d, value))
+    if (!FCodec<std::string>::read(d, value.symbol)) {
+        value.symbol = {};
         ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.digits)) {
+        value.digits = 5;
+        ok = false;
+    }
     if (!FCodec<double>::read(d, value.price)) {
         value.price = 1.5;
         ok = false;
@@ -540,10 +552,16 @@ FBE_INLINE bool FBody<::everything::ImportedBase>::read(FinalDecoder& d, ::every
 
 FBE_INLINE bool FBody<::everything::ImportedBase>::verify(FinalDecoder& d)
 {
-    if (!verify_body<::market::Instrument>(d))
-        return false;
-    if (!FCodec<double>::verify(d))
-        return d.fail_in("everything.ImportedBase", "price");
+    if (!FCodec<std::string>::verify(d))
+        return d.fail_in("market.Instrument", "symbol");
+    if (FBE_LIKELY(d.remaining() >= 12)) {
+        d.pos += 12;
+    } else {
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("market.Instrument", "digits");
+        if (!FCodec<double>::verify(d))
+            return d.fail_in("everything.ImportedBase", "price");
+    }
     return true;
 }
 
@@ -772,7 +790,7 @@ inline bool FBody<::everything::Everything>::read_fast_id_to_f35(const uint8_t*&
     value.f15 = Scalar<FBE::decimal_t>::get(p + 53);
     value.f16 = Scalar<FBE::decimal_t>::get(p + 69);
     p += 85;
-    if (!FCodec<std::string>::read_fast(p, end, rest + 112, value.f17))
+    if (!FCodec<std::string>::read_fast(p, end, rest + 181, value.f17))
         return false;
     value.f18 = Scalar<uint64_t>::get(p);
     value.f19 = Scalar<uint64_t>::get(p + 8);
@@ -781,37 +799,37 @@ inline bool FBody<::everything::Everything>::read_fast_id_to_f35(const uint8_t*&
     value.f22 = Scalar<FBE::uuid_t>::get(p + 48);
     value.f23 = Scalar<FBE::uuid_t>::get(p + 64);
     p += 80;
-    if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 28, value.f24))
+    if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 97, value.f24))
         return false;
     value.f25 = Scalar<::everything::EByte>::get(p);
     value.f26 = Scalar<::market::Side>::get(p + 1);
     value.f27 = Scalar<::everything::FByte>::get(p + 2);
     value.f28 = Scalar<::everything::FUInt64>::get(p + 3);
     p += 11;
-    if (!FBody<::everything::Counted>::read_fast(p, end, rest + 13, value.f29))
+    if (!FBody<::everything::Counted>::read_fast(p, end, rest + 82, value.f29))
         return false;
-    if (!FBody<::market::Instrument>::read_fast(p, end, rest + 5, value.f30))
+    if (!FBody<::market::Instrument>::read_fast(p, end, rest + 74, value.f30))
         return false;
-    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 4, value.f31))
+    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 73, value.f31))
         return false;
-    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 3, value.f32))
+    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 72, value.f32))
         return false;
-    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 2, value.f33))
+    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 71, value.f33))
         return false;
-    if (!FCodec<std::optional<::everything::EByte>>::read_fast(p, end, rest + 1, value.f34))
+    if (!FCodec<std::optional<::everything::EByte>>::read_fast(p, end, rest + 70, value.f34))
         return false;
-    if (!FCodec<std::optional<::everything::Counted>>::read_fast(p, end, rest, value.f35))
+    if (!FCodec<std::optional<::everything::Counted>>::read_fast(p, end, rest + 69, value.f35))
         return false;
     return true;
 }
 
 inline bool FBody<::everything::Everything>::read_fast_f47_to_f48(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value)
 {
-    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 2, value.f47))
+    if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 18, value.f47))
         return false;
     value.f47Reset = Scalar<bool>::get(p);
     p += 1;
-    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest, value.f48))
+    if (!FCodec<std::optional<uint64_t>>::read_fast(p, end, rest + 16, value.f48))
         return false;
     return true;
 }
@@ -822,7 +840,7 @@ inline bool FBody<::everything::Everything>::read(FinalDecoder& d, ::everything:
     // id to f35: the fast path, or if anything does not fit, one by one, best effort.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 201 && d.depth_left >= 1u && read_fast_id_to_f35(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 270 && d.depth_left >= 1u && read_fast_id_to_f35(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<int32_t>::read(d, value.id)) {
@@ -1016,7 +1034,7 @@ inline bool FBody<::everything::Everything>::read(FinalDecoder& d, ::everything:
     }
     // f47, f47Reset, f48: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 3 && read_fast_f47_to_f48(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 19 && read_fast_f47_to_f48(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<std::optional<int32_t>>::read(d, value.f47)) {
@@ -1465,7 +1483,7 @@ FBE_INLINE bool FBody<::everything::Keywords>::read_fast_new_to_operator(const u
 {
     value.new_ = Scalar<int32_t>::get(p);
     p += 4;
-    if (!FCodec<std::string>::read_fast(p, end, rest + 18, value.class_))
+    if (!FCodec<std::string>::read_fast(p, end, rest + 22, value.class_))
         return false;
     value.default_ = Scalar<::everything::Reserved>::get(p);
     value.swap_ = Scalar<bool>::get(p + 4);
@@ -1473,7 +1491,7 @@ FBE_INLINE bool FBody<::everything::Keywords>::read_fast_new_to_operator(const u
     value.None = Scalar<int32_t>::get(p + 9);
     value.NULL_ = Scalar<int32_t>::get(p + 13);
     p += 17;
-    if (!FCodec<std::optional<::everything::Reserved>>::read_fast(p, end, rest, value.operator_))
+    if (!FCodec<std::optional<::everything::Reserved>>::read_fast(p, end, rest + 4, value.operator_))
         return false;
     return true;
 }
@@ -1483,7 +1501,7 @@ FBE_INLINE bool FBody<::everything::Keywords>::read(FinalDecoder& d, ::everythin
     bool ok = true;
     // new to operator: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 26 && read_fast_new_to_operator(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 30 && read_fast_new_to_operator(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<int32_t>::read(d, value.new_)) {
