@@ -22,7 +22,7 @@ def test_ir_json_shape(capsys):
     assert set(data) == {"version", "main", "primitives", "text_brackets", "packages"}
     pkg = data["packages"][-1]
     assert set(pkg) == {"name", "file", "domain", "offset", "version", "imports", "enums", "flags", "structs",
-                        "protocol", "dispatch"}
+                        "protocol", "dispatch", "plan"}
     assert pkg["protocol"][:2] == ["everything.Note", "everything.PlaceOrder"]
     assert pkg["domain"] == "org.example.all" and pkg["offset"] == 1000
     assert pkg["version"] == {"major": 3, "minor": 14}
@@ -30,7 +30,8 @@ def test_ir_json_shape(capsys):
     assert set(struct) == {"name", "qualified", "message", "type_id", "base", "hidden", "deprecated", "request",
                            "response", "rejects", "body_size", "base_size", "final_size", "final_min_size",
                            "height", "recursive", "decode_cost", "default_cost", "fields", "all_fields", "keys",
-                           "runs"}
+                           "runs", "plan"}
+    assert set(struct["plan"]) == {"bounded", "nests", "levels", "fields", "final_steps", "final_fixed_size"}
     f = struct["fields"][0]
     assert f == {"name": "id", "owner": "everything.Everything",
                  "type": {"kind": "primitive", "name": "int32", "size": 4, "final_size": 4, "final_min_size": 4,

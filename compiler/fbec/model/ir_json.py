@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import ir
+from . import ir, plan
 
 
 def type_json(t: ir.Type) -> dict[str, Any]:
@@ -30,6 +30,8 @@ def type_json(t: ir.Type) -> dict[str, Any]:
         out.update(key=type_json(t.key), value=type_json(t.value))
     out.update(size=t.size, final_size=t.final_size, final_min_size=t.final_min_size,
                element_cost=ir.element_cost(t), default_cost=ir.default_cost(t))
+    if isinstance(t, (ir.Sequence, ir.Mapping)):
+        out.update(item_size=t.item_size, item_min_size=t.item_min_size, item_cost=t.item_cost)
     return out
 
 
@@ -63,8 +65,8 @@ def enum_json(e: ir.Enum) -> dict[str, Any]:
     }
 
 
-def struct_json(s: ir.Struct) -> dict[str, Any]:
-    return {
+def struct_json(s: ir.Struct, p: plan.StructPlan | None = None) -> dict[str, Any]:
+    out = {
         "name": s.name, "qualified": s.qualified, "message": s.message, "type_id": s.type_id,
         "base": s.base, "hidden": s.hidden, "deprecated": s.deprecated,
         "request": s.request, "response": s.response,
@@ -78,19 +80,25 @@ def struct_json(s: ir.Struct) -> dict[str, Any]:
         "runs": [{"fields": list(r.fields), "offset": r.offset, "final_offset": r.final_offset, "size": r.size}
                  for r in s.runs],
     }
+    if p is not None:
+        out["plan"] = plan.struct_plan_json(p)
+    return out
 
 
-def package_json(p: ir.Package) -> dict[str, Any]:
-    return {
+def package_json(p: ir.Package, of: plan.Plan | None = None) -> dict[str, Any]:
+    out = {
         "name": p.name, "file": p.file, "domain": p.domain, "offset": p.offset,
         "version": {"major": p.version.major, "minor": p.version.minor},
         "imports": list(p.imports),
         "enums": [enum_json(e) for e in p.enums],
         "flags": [enum_json(e) for e in p.flags],
-        "structs": [struct_json(s) for s in p.structs],
+        "structs": [struct_json(s, None if of is None else of.struct(s.qualified)) for s in p.structs],
         "protocol": list(p.protocol),
         "dispatch": [{"type_id": d.type_id, "type": d.type} for d in p.dispatch],
     }
+    if of is not None:
+        out["plan"] = plan.package_plan_json(of, p)
+    return out
 
 
 def primitives_json() -> dict[str, Any]:
@@ -104,7 +112,7 @@ def to_json(schema: ir.Schema) -> dict[str, Any]:
     return {"version": ir.IR_VERSION, "main": schema.main,
             "primitives": primitives_json(),
             "text_brackets": {kind: list(pair) for kind, pair in ir.TEXT_BRACKETS.items()},
-            "packages": [package_json(p) for p in schema.packages]}
+            "packages": [package_json(p, plan.of(schema)) for p in schema.packages]}
 
 
 def dumps(schema: ir.Schema) -> str:
