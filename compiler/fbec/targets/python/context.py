@@ -113,7 +113,7 @@ def signed_flags(t: ir.Type) -> int:
     """The bits of flags of a signed type, which Python holds unsigned (an ``IntFlag`` has no negative
     members): their JSON number and their order in sets and maps are the signed value's (0 otherwise)."""
     if isinstance(t, ir.EnumRef) and t.kind == "flags" and (ir.PRIMITIVES[t.wire].range or (0, 0))[0] < 0:
-        return 8 * t.size
+        return t.bits
     return 0
 
 
