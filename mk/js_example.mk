@@ -4,7 +4,9 @@
 #                         examples/js/gen (not checked in), compiled with the runtime's tsc, then a
 #                         server on a free port of 127.0.0.1 and a client against it, both models
 #   make example-js-test  its tests (make test-js runs them): a good client served, clients that
-#                         never read their replies and split frame headers bounded
+#                         never read their replies and split frame headers bounded; then the
+#                         hostile clients of tests/tcp_examples against its server
+#                         (docs/tcp-examples.md)
 .PHONY: example-js example-js-build example-js-test js-browser-deps
 test-js: example-js-test js-browser-deps
 
@@ -30,3 +32,4 @@ example-js: example-js-build
 
 example-js-test: example-js-build
 	cd $(EXAMPLE_JS) && $(NODE) --expose-gc --test out/test/
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server "$(NODE) $(EXAMPLE_JS)/out/src/main.js serve"

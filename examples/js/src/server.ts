@@ -12,11 +12,15 @@
 //   - make it allocate what it has not sent: a partial frame holds only the bytes received, and a
 //     frame size above maxFrameSize drops the client (fbe.FrameReceiver, docs/limits.md 6);
 //   - hold a connection forever: idleTimeout without a byte read or written closes it;
-//   - exhaust it with connections: above maxConnections a new connection is closed at once (one
-//     message per episode).
+//   - hold a slot by sending slowly: a frame must be whole frameTimeout after its first byte (the
+//     first frame: after the accept), or the connection is closed;
+//   - exhaust it with connections: at maxConnections a new connection takes the slot of the
+//     connection that has waited longest for a frame to complete; when every open connection is
+//     between frames, the new one is closed at once (one message per episode).
 //
 // A bad frame (too large, too small, unknown type, a body that does not decode) drops the client
 // with one message; so does an exception of a handler. The rest of what it sent is not processed.
+// The policy is the same in every language's example: docs/tcp-examples.md.
 import net from "node:net";
 
 import * as fbe from "@fbe-toolkit/fbe";
@@ -24,7 +28,7 @@ import * as fbe from "@fbe-toolkit/fbe";
 import * as rpc from "../gen/rpc.js";
 
 export interface Config {
-  /** Connections open at once; one more is closed right after accept. */
+  /** Connections open at once; one more evicts the one waiting longest for a frame, or is closed right after accept when every one is between frames. */
   maxConnections: number;
   /** The largest accepted frame (a request); the rpc messages are small, so well below the default 64 MiB. */
   maxFrameSize: number;
@@ -32,6 +36,8 @@ export interface Config {
   sendQueueLimit: number;
   /** Milliseconds without a byte read or written before a connection is closed; 0: never. */
   idleTimeout: number;
+  /** Milliseconds after a frame's first byte (the first frame: after the accept) by which it must be whole, or the connection is closed; 0: never. */
+  frameTimeout: number;
   /** Final-model frames (the client must speak them too). */
   final: boolean;
   /** Why a connection was dropped, and other news. */
@@ -43,6 +49,7 @@ export const DEFAULT_CONFIG: Config = {
   maxFrameSize: 1 << 20,
   sendQueueLimit: 1 << 20,
   idleTimeout: 60_000,
+  frameTimeout: 10_000,
   final: false,
   log: (message) => console.error(message),
 };
@@ -51,6 +58,8 @@ export const DEFAULT_CONFIG: Config = {
 export interface Stats {
   sessions: number;
   refused: number;
+  /** Connections closed at maxConnections for a new one. */
+  evicted: number;
   requests: number;
   dropped: number;
   /** The most reply bytes ever queued for one client. */
@@ -84,12 +93,21 @@ function handler(sender: rpc.Sender | rpc.FinalSender, stats: Stats): rpc.Handle
   };
 }
 
+/** One open connection: since when it waits for a frame to complete (its accept, or the frame's first byte; performance.now()), null between frames. */
+interface Connection {
+  readonly socket: net.Socket;
+  waitingSince: number | null;
+}
+
 export class Server {
   readonly config: Config;
-  readonly stats: Stats = { sessions: 0, refused: 0, requests: 0, dropped: 0, maxQueued: 0 };
+  readonly stats: Stats = { sessions: 0, refused: 0, evicted: 0, requests: 0, dropped: 0, maxQueued: 0 };
   private readonly server: net.Server;
-  private readonly sockets = new Set<net.Socket>();
-  private atLimit = false;
+  private readonly connections = new Map<net.Socket, Connection>();
+  // One message per episode at maxConnections for each, not one per connection: an episode ends
+  // when fewer than three quarters of maxConnections are open.
+  private evicting = false;
+  private refusing = false;
 
   constructor(config: Partial<Config> = {}) {
     this.config = { ...DEFAULT_CONFIG, ...config };
@@ -106,56 +124,119 @@ export class Server {
 
   /** Connections open now. */
   get open(): number {
-    return this.sockets.size;
+    return this.connections.size;
   }
 
   /** Stops accepting, closes every connection and resolves once the server is closed. */
   close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
+    for (const s of this.connections.keys()) s.destroy();
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** The open connection that has waited longest for a frame, or undefined when every one is between frames. */
+  private slowest(): Connection | undefined {
+    let slowest: Connection | undefined;
+    for (const c of this.connections.values()) {
+      if (c.waitingSince !== null && (slowest === undefined || c.waitingSince < slowest.waitingSince!)) slowest = c;
+    }
+    return slowest;
+  }
+
+  /** Admits the socket, at maxConnections in the slot of the connection waiting longest for a frame; false when it is refused. */
+  private admit(socket: net.Socket): boolean {
+    const cfg = this.config;
+    if (this.connections.size >= cfg.maxConnections) {
+      const victim = this.slowest();
+      if (victim) {
+        this.stats.evicted++;
+        if (!this.evicting) {
+          cfg.log(`server: ${this.connections.size} connections open (max_connections): a new one evicts the one waiting longest for a frame`);
+        }
+        this.evicting = true;
+        this.connections.delete(victim.socket); // its 'close' follows, without a message
+        victim.socket.destroy();
+      }
+    }
+    if (this.connections.size >= cfg.maxConnections) {
+      this.stats.refused++;
+      if (!this.refusing) {
+        cfg.log(`server: ${this.connections.size} connections open (max_connections), each between frames: closing new ones until one ends`);
+      }
+      this.refusing = true;
+      socket.destroy();
+      return false;
+    }
+    if (this.connections.size < cfg.maxConnections - Math.floor(cfg.maxConnections / 4)) {
+      this.evicting = this.refusing = false; // the episode is over
+    }
+    return true;
   }
 
   private accept(socket: net.Socket): void {
     const cfg = this.config;
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
-    if (this.sockets.size >= cfg.maxConnections) {
-      this.stats.refused++;
-      if (!this.atLimit) {
-        this.atLimit = true;
-        cfg.log(`${this.sockets.size} connections open (maxConnections): closing new ones until one ends`);
-      }
-      socket.destroy();
-      return;
-    }
-    this.sockets.add(socket);
+    if (!this.admit(socket)) return;
+    const connection: Connection = { socket, waitingSince: performance.now() };
+    this.connections.set(socket, connection);
     this.stats.sessions++;
     const limits = fbe.limits({ maxFrameSize: cfg.maxFrameSize });
     const sender = cfg.final ? new rpc.FinalSender(socket) : new rpc.Sender(socket);
     const h = handler(sender, this.stats);
     const receiver = cfg.final ? new rpc.FinalReceiver(h, limits) : new rpc.Receiver(h, limits);
     let dropped = false;
+    let framed = false; // a frame completed
+    let frameTimer: NodeJS.Timeout | undefined;
     const drop = (why: string) => {
       if (dropped) return;
       dropped = true;
       this.stats.dropped++;
-      cfg.log(`${peer}: ${why}; connection closed`);
+      cfg.log(`server: ${peer}: dropping the connection: ${why}`);
       socket.destroy();
     };
+    // The frame timer is set for the frame waited for; when a later frame took its place it is set again.
+    const onFrameTimer = () => {
+      frameTimer = undefined;
+      if (dropped || connection.waitingSince === null) return;
+      const left = connection.waitingSince + cfg.frameTimeout - performance.now();
+      if (left > 0) {
+        frameTimer = setTimeout(onFrameTimer, left);
+      } else {
+        drop(`frame timeout: no whole frame ${cfg.frameTimeout} ms after ${framed ? "its first byte" : "the connection opened"}`);
+      }
+    };
+    const armFrameTimer = () => {
+      if (cfg.frameTimeout > 0 && frameTimer === undefined && connection.waitingSince !== null) {
+        frameTimer = setTimeout(onFrameTimer, connection.waitingSince + cfg.frameTimeout - performance.now());
+      }
+    };
+    armFrameTimer();
     socket.setNoDelay(true);
     if (cfg.idleTimeout > 0) {
       socket.setTimeout(cfg.idleTimeout, () =>
-        drop(socket.writableLength > 0 ? `does not read its replies (${socket.writableLength} bytes waiting)` : "idle"));
+        drop(socket.writableLength > 0
+          ? `does not read its replies (${socket.writableLength} bytes waiting for ${cfg.idleTimeout} ms)`
+          : `idle for ${cfg.idleTimeout} ms (nothing read or written)`));
     }
     socket.on("data", (chunk: Buffer) => {
+      const unfinished = receiver.pending + chunk.length; // pending after this chunk if no frame completes
       socket.cork(); // the replies to one read leave in one write
       try {
         receiver.receive(chunk); // a bad frame throws its fbe.FrameError: the client is dropped
       } catch (e) {
-        drop(e instanceof Error ? e.message : String(e));
+        drop((e instanceof Error ? e.message : String(e)) + mismatchHint(e, cfg.final));
         return;
       } finally {
         socket.uncork();
       }
+      // A frame completed when fewer bytes are pending; the wait for the next begins with its first byte.
+      const pending = receiver.pending;
+      if (pending < unfinished) {
+        framed = true;
+        connection.waitingSince = pending > 0 ? performance.now() : null;
+      } else if (connection.waitingSince === null) {
+        connection.waitingSince = performance.now();
+      }
+      armFrameTimer();
       const queued = socket.writableLength;
       if (queued > this.stats.maxQueued) this.stats.maxQueued = queued;
       if (queued > cfg.sendQueueLimit) socket.pause(); // backpressure: resumed on 'drain'
@@ -165,8 +246,16 @@ export class Server {
     });
     socket.on("error", () => undefined); // 'close' follows
     socket.on("close", () => {
-      this.sockets.delete(socket);
-      if (this.sockets.size < cfg.maxConnections) this.atLimit = false;
+      clearTimeout(frameTimer);
+      if (this.connections.get(socket) === connection) this.connections.delete(socket);
     });
   }
+}
+
+/** Names the likely cause of frames that make no sense: the two ends disagree on --final. */
+function mismatchHint(e: unknown, final: boolean): string {
+  if (!(e instanceof fbe.FrameError) || !["bad frame header", "unknown type", "frame too small"].includes(e.kind)) return "";
+  return final
+    ? " (this server reads final-model frames: was the client started without --final?)"
+    : " (this server reads versioned frames: was the client started with --final?)";
 }
