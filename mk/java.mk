@@ -8,8 +8,9 @@
 #                      the duplicate-key rule...), then JAVA_FUZZ_QUICK inputs of the Jazzer
 #                      target (seed JAVA_FUZZ_SEED)
 #   make example-java  the TCP example (examples/java, java.nio): a server on a free port of
-#                      127.0.0.1 and a client against it, both models (make test-java runs it,
-#                      and bench-java-check)
+#                      127.0.0.1 and a client against it, both models, then the hostile clients
+#                      of tests/tcp_examples against its server (docs/tcp-examples.md); make
+#                      test-java runs it, and bench-java-check
 #   make bench-java    the JMH benchmark against protobuf-java, FlatBuffers, SBE, Kryo and
 #                      Jackson (bench/java; make bench runs it; knobs further below)
 #   make fuzz-java     Jazzer (coverage-guided, from Maven Central) on the generated readers and
@@ -45,6 +46,8 @@ example-java: venv
 	@javac -Xlint:all -Werror -cp "$$($(PYTHON) tools/java_runtime.py deps)" -d examples/java/classes \
 		$$(find examples/java/gen runtime/java/src/main -name '*.java') examples/java/TcpExample.java
 	java -cp "examples/java/classes:$$($(PYTHON) tools/java_runtime.py deps)" TcpExample
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples \
+		--server "java -cp examples/java/classes:$$($(PYTHON) tools/java_runtime.py deps) TcpExample serve"
 
 fuzz-java-build: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven

@@ -4,35 +4,65 @@
 // Channels.newOutputStream: a channel's InputStream and OutputStream from Channels share one lock,
 // so a thread blocked reading would stop the replies.
 //
-//   java TcpExample                      a server on a free port of 127.0.0.1 and a client against it
-//   java TcpExample serve PORT           the server alone
-//   java TcpExample connect HOST:PORT    the client alone
-//   add "final" to use final-model frames (both sides must agree)
+//   java TcpExample [--final]                 a server on a free port of 127.0.0.1 and a client
+//                                             against it (both models without --final)
+//   java TcpExample serve [--port 5000] [--final] [--max-connections 256]
+//        [--max-frame-size 1048576] [--idle-timeout 60] [--frame-timeout 10]
+//                                             the server alone; prints "listening on HOST:PORT",
+//                                             and a closing line of counts on SIGTERM or SIGINT
+//   java TcpExample connect HOST:PORT [--final]   the client alone
 //
 // The server answers each Ping with a Pong of its id, accepts a PlaceOrder (OrderAccepted) or
-// rejects it when its quantity is not positive (OrderRejected), prints each Notice and drops a
-// client that sends a bad frame or a frame above 1 MiB. The client sends MESSAGES pings (100 by
-// default), one good and one bad order and a notice, checks every answer and exits 1 on any
-// problem.
+// rejects it when its quantity is not positive (OrderRejected) and prints each Notice. What a
+// client cannot do to it is the policy of every example server (docs/tcp-examples.md):
+//
+//   - make it buffer without bound: replies are written with blocking writes by the connection's
+//     own thread, so a client that does not read them stops being read itself once the socket
+//     buffers are full, and is dropped after the idle timeout;
+//   - make it allocate what it has not sent: a partial frame holds only the bytes received, and a
+//     frame size above --max-frame-size drops the client (docs/limits.md 6);
+//   - hold a connection forever: --idle-timeout without a byte read or written closes it;
+//   - hold a slot by sending slowly: a frame must be whole --frame-timeout after its first byte
+//     (the first frame: after the accept), or the connection is closed;
+//   - exhaust it with connections or threads: at --max-connections a new connection takes the
+//     slot (and the thread) of the connection that has waited longest for a frame to complete;
+//     when every open connection is between frames, the new one is closed at once.
+//
+// A bad frame, or an exception of a handler, drops the client with one message; the rest of what
+// it sent is not processed. One watchdog thread closes the connections whose time is up: closing
+// a channel ends the read or write its thread is blocked in.
+//
+// The client sends MESSAGES pings (100 by default), one good and one bad order and a notice,
+// checks every answer and exits 1 on any problem.
 
 import io.github.fbetoolkit.fbe.FrameException;
 import io.github.fbetoolkit.fbe.FrameReceiver;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.RejectException;
 
+import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channels;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import rpc.Client;
 import rpc.FinalClient;
@@ -51,6 +81,22 @@ import rpc.Side;
 
 public final class TcpExample {
     private TcpExample() {}
+
+    /** The server's limits (docs/tcp-examples.md); each is an option of {@code serve}. */
+    static final class Config {
+        /** Connections open at once; one more evicts the one waiting longest for a frame, or is refused. */
+        int maxConnections = 256;
+        /** The largest accepted frame: the rpc messages are small, so well below the receivers' 64 MiB. */
+        int maxFrameSize = 1 << 20;
+        /** Nanoseconds without a byte read or written before a connection is closed; 0: never. */
+        long idleTimeout = TimeUnit.SECONDS.toNanos(60);
+        /** Nanoseconds after a frame's first byte (the first frame: the accept) by which it must be whole; 0: never. */
+        long frameTimeout = TimeUnit.SECONDS.toNanos(10);
+        /** Final-model frames (the client must speak them too). */
+        boolean finalModel;
+        /** Why a connection was dropped, and other news. */
+        Consumer<String> log = System.err::println;
+    }
 
     /** Sends one message of the rpc package as a frame of the connection's model. */
     interface Reply {
@@ -82,73 +128,319 @@ public final class TcpExample {
         };
     }
 
-    /** One connection: read frames, answer through the Sender, drop the client on a bad frame. */
-    static void serveConnection(SocketChannel channel, boolean finalModel) {
-        try (channel) {
-            OutputStream out = Channels.newOutputStream(channel);
-            Reply reply = replies(out, finalModel);
-            Handler handler = new Handler() {
-                @Override
-                public void onReceive(Ping ping) {
-                    Pong pong = new Pong();
-                    pong.id = ping.id;
-                    pong.sequence = ping.sequence;
-                    pong.payload = ping.payload;
-                    answer(pong);
-                }
+    /** Accepts connections and serves each on its own thread, within the limits of its Config. */
+    static final class Server implements AutoCloseable {
+        /** {@link Connection#waitingSince} of a connection between frames. */
+        static final long BETWEEN_FRAMES = Long.MIN_VALUE;
+        /** Connections the kernel queues before they are accepted. */
+        static final int BACKLOG = 1024;
 
-                @Override
-                public void onReceive(PlaceOrder order) {
-                    if (order.quantity > 0) {
-                        OrderAccepted ok = new OrderAccepted();
-                        ok.id = order.id;
-                        ok.price = order.price;
-                        ok.quantity = order.quantity;
-                        answer(ok);
-                    } else {
-                        OrderRejected no = new OrderRejected();
-                        no.id = order.id;
-                        no.reason = "quantity " + order.quantity + " is not positive";
-                        answer(no);
+        final Config config;
+        final AtomicLong sessions = new AtomicLong();
+        final AtomicLong refused = new AtomicLong();
+        final AtomicLong evicted = new AtomicLong();
+        final AtomicLong requests = new AtomicLong();
+        private final ServerSocketChannel channel;
+        private final ScheduledExecutorService watchdog;
+        private final Set<Connection> open = new HashSet<>(); // guarded by this
+        // One message per episode at maxConnections for each, not one per connection: an episode
+        // ends when fewer than three quarters of maxConnections are open.
+        private boolean evicting;
+        private boolean refusing;
+
+        Server(Config config, int port) throws IOException {
+            this.config = config;
+            // A backlog for bursts of connections (the default, 50, refuses them before accept).
+            channel = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", port), BACKLOG);
+            watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "fbe-watchdog");
+                t.setDaemon(true);
+                return t;
+            });
+            long tick = Math.min(config.idleTimeout > 0 ? config.idleTimeout : Long.MAX_VALUE,
+                    config.frameTimeout > 0 ? config.frameTimeout : Long.MAX_VALUE) / 10;
+            tick = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(tick, TimeUnit.SECONDS.toNanos(1)));
+            watchdog.scheduleAtFixedRate(this::closeOverdue, tick, tick, TimeUnit.NANOSECONDS);
+        }
+
+        InetSocketAddress address() throws IOException {
+            return (InetSocketAddress) channel.getLocalAddress();
+        }
+
+        /** Accepts until closed. */
+        void serve() {
+            while (channel.isOpen()) {
+                SocketChannel accepted;
+                try {
+                    accepted = channel.accept();
+                } catch (IOException e) {
+                    if (!channel.isOpen()) {
+                        return; // closed
                     }
+                    config.log.accept("server: accept: " + e.getMessage());
+                    sleep(100); // out of file descriptors and the like: retry shortly rather than spin
+                    continue;
                 }
-
-                @Override
-                public void onReceive(Notice notice) {
-                    System.out.println("server: notice \"" + notice.text + "\"");
+                Connection c = admit(accepted);
+                if (c != null) {
+                    Thread t = new Thread(c::run, "fbe-connection " + c.peer);
+                    t.setDaemon(true);
+                    t.start();
                 }
-
-                void answer(Object message) {
-                    try {
-                        reply.send(message);
-                    } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                }
-            };
-            FrameReceiver receiver = finalModel ? new FinalReceiver(handler) : new Receiver(handler);
-            receiver.limits(Limits.DEFAULT.withMaxFrameSize(1 << 20));
-            ByteBuffer buffer = ByteBuffer.allocate(64 << 10);
-            for (int n; (n = channel.read(buffer.clear())) > 0;) {
-                receiver.receive(buffer.array(), 0, n);
             }
-        } catch (FrameException e) {
-            System.out.println("server: client dropped: " + e.getMessage());
-        } catch (IOException | java.io.UncheckedIOException e) {
-            System.out.println("server: connection closed: " + e.getMessage());
+        }
+
+        /**
+         * Registers the channel, at maxConnections in the slot of the connection that has waited
+         * longest for a frame; null (the channel closed) when every open connection is between frames.
+         */
+        private synchronized Connection admit(SocketChannel accepted) {
+            if (open.size() >= config.maxConnections) {
+                Connection victim = null;
+                long oldest = 0;
+                for (Connection c : open) {
+                    long since = c.waitingSince.get();
+                    if (since != BETWEEN_FRAMES && (victim == null || since - oldest < 0)) {
+                        victim = c;
+                        oldest = since;
+                    }
+                }
+                if (victim != null) {
+                    evicted.incrementAndGet();
+                    if (!evicting) {
+                        config.log.accept("server: " + open.size()
+                                + " connections open (max_connections): a new one evicts the one waiting longest for a frame");
+                    }
+                    evicting = true;
+                    open.remove(victim);
+                    victim.close(null); // its thread ends without a message
+                }
+            }
+            if (open.size() >= config.maxConnections) {
+                refused.incrementAndGet();
+                if (!refusing) {
+                    config.log.accept("server: " + open.size()
+                            + " connections open (max_connections), each between frames: closing new ones until one ends");
+                }
+                refusing = true;
+                closeQuietly(accepted);
+                return null;
+            }
+            if (open.size() < config.maxConnections - config.maxConnections / 4) {
+                evicting = false; // the episode is over
+                refusing = false;
+            }
+            Connection c = new Connection(this, accepted);
+            open.add(c);
+            sessions.incrementAndGet();
+            return c;
+        }
+
+        synchronized void closed(Connection c) {
+            open.remove(c);
+        }
+
+        /** The watchdog: closes the connections whose frame or idle time is up. */
+        private void closeOverdue() {
+            List<Connection> all;
+            synchronized (this) {
+                all = new ArrayList<>(open);
+            }
+            long now = System.nanoTime();
+            for (Connection c : all) {
+                long since = c.waitingSince.get();
+                if (config.frameTimeout > 0 && since != BETWEEN_FRAMES && now - since >= config.frameTimeout) {
+                    c.close("frame timeout: no whole frame " + TimeUnit.NANOSECONDS.toMillis(config.frameTimeout)
+                            + " ms after " + (c.framed ? "its first byte" : "the connection opened"));
+                } else if (config.idleTimeout > 0 && now - c.lastActivity >= config.idleTimeout) {
+                    long idle = TimeUnit.NANOSECONDS.toMillis(config.idleTimeout);
+                    c.close(c.writing ? "does not read its replies (a write stalled for " + idle + " ms)"
+                            : "idle for " + idle + " ms (nothing read or written)");
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            watchdog.shutdownNow();
+            closeQuietly(channel);
+            List<Connection> all;
+            synchronized (this) {
+                all = new ArrayList<>(open);
+            }
+            for (Connection c : all) {
+                c.close(null);
+            }
+        }
+
+        String counts() {
+            return "server: " + sessions.get() + " session(s), " + refused.get() + " refused over max_connections, "
+                    + evicted.get() + " evicted, " + requests.get() + " requests, bye";
         }
     }
 
-    static void serve(ServerSocketChannel server, boolean finalModel) {
-        while (server.isOpen()) {
+    /** One connection: read frames, answer through the Sender, drop the client on a bad frame. */
+    static final class Connection {
+        final String peer;
+        /** System.nanoTime() since which a frame is awaited (the accept, or the frame's first byte), or BETWEEN_FRAMES. */
+        final AtomicLong waitingSince = new AtomicLong(System.nanoTime());
+        volatile long lastActivity = System.nanoTime();
+        /** A frame completed. */
+        volatile boolean framed;
+        /** Blocked writing replies. */
+        volatile boolean writing;
+        private final Server server;
+        private final SocketChannel channel;
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        Connection(Server server, SocketChannel channel) {
+            this.server = server;
+            this.channel = channel;
+            String name;
             try {
-                SocketChannel channel = server.accept();
-                Thread t = new Thread(() -> serveConnection(channel, finalModel), "fbe-connection");
-                t.setDaemon(true);
-                t.start();
-            } catch (IOException e) {
-                return;         // closed
+                InetSocketAddress remote = (InetSocketAddress) channel.getRemoteAddress();
+                name = remote.getAddress().getHostAddress() + ":" + remote.getPort();
+            } catch (IOException | RuntimeException e) {
+                name = "(unknown peer)";
             }
+            peer = name;
+        }
+
+        /** Closes the connection, once; with a reason, says why. */
+        void close(String reason) {
+            if (closed.compareAndSet(false, true)) {
+                if (reason != null) {
+                    server.config.log.accept("server: " + peer + ": dropping the connection: " + reason);
+                }
+                closeQuietly(channel);
+            }
+        }
+
+        /** Counts the bytes written as activity, and marks the time a write is blocked. */
+        private final class Activity extends FilterOutputStream {
+            Activity(OutputStream out) {
+                super(out);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                writing = true;
+                try {
+                    out.write(b, off, len);
+                } finally {
+                    writing = false;
+                    lastActivity = System.nanoTime();
+                }
+            }
+        }
+
+        void run() {
+            Config config = server.config;
+            try {
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                // The replies to one read leave in one write, flushed after the read is handled.
+                OutputStream out = new BufferedOutputStream(new Activity(Channels.newOutputStream(channel)), 64 << 10);
+                Reply reply = replies(out, config.finalModel);
+                Handler handler = new Handler() {
+                    @Override
+                    public void onReceive(Ping ping) {
+                        Pong pong = new Pong();
+                        pong.id = ping.id;
+                        pong.sequence = ping.sequence;
+                        pong.payload = ping.payload;
+                        answer(pong);
+                    }
+
+                    @Override
+                    public void onReceive(PlaceOrder order) {
+                        if (order.quantity > 0) {
+                            OrderAccepted ok = new OrderAccepted();
+                            ok.id = order.id;
+                            ok.price = order.price;
+                            ok.quantity = order.quantity;
+                            answer(ok);
+                        } else {
+                            OrderRejected no = new OrderRejected();
+                            no.id = order.id;
+                            no.reason = "quantity " + order.quantity + " is not positive";
+                            answer(no);
+                        }
+                    }
+
+                    @Override
+                    public void onReceive(Notice notice) {
+                        server.requests.incrementAndGet();
+                        System.out.println("server: notice \"" + notice.text + "\"");
+                    }
+
+                    void answer(Object message) {
+                        server.requests.incrementAndGet();
+                        try {
+                            reply.send(message);
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    }
+                };
+                FrameReceiver receiver = config.finalModel ? new FinalReceiver(handler) : new Receiver(handler);
+                receiver.limits(Limits.DEFAULT.withMaxFrameSize(config.maxFrameSize));
+                ByteBuffer buffer = ByteBuffer.allocate(64 << 10);
+                for (int n; (n = channel.read(buffer.clear())) > 0;) {
+                    lastActivity = System.nanoTime();
+                    int unfinished = receiver.pending() + n; // pending after this read if no frame completes
+                    receiver.receive(buffer.array(), 0, n);
+                    // A frame completed when fewer bytes are pending; the wait for the next one
+                    // begins with its first byte.
+                    int pending = receiver.pending();
+                    if (pending < unfinished) {
+                        framed = true;
+                        waitingSince.set(pending > 0 ? lastActivity : Server.BETWEEN_FRAMES);
+                    } else {
+                        waitingSince.compareAndSet(Server.BETWEEN_FRAMES, lastActivity);
+                    }
+                    out.flush();
+                }
+            } catch (FrameException e) {
+                close(e.getMessage() + mismatchHint(e, config.finalModel));
+            } catch (AsynchronousCloseException e) {
+                // closed by the watchdog, an eviction or the server: already said
+            } catch (IOException | java.io.UncheckedIOException e) {
+                close(closed.get() ? null : "connection error: " + e.getMessage());
+            } catch (RuntimeException e) {
+                close("exception: " + e);
+            } finally {
+                close(null);
+                server.closed(this);
+            }
+        }
+    }
+
+    /** Names the likely cause of frames that make no sense: the two ends disagree on --final. */
+    static String mismatchHint(FrameException e, boolean finalModel) {
+        switch (e.kind()) {
+            case BAD_HEADER:
+            case UNKNOWN_TYPE:
+            case FRAME_TOO_SMALL:
+                return finalModel ? " (this server reads final-model frames: was the client started without --final?)"
+                        : " (this server reads versioned frames: was the client started with --final?)";
+            default:
+                return "";
+        }
+    }
+
+    static void closeQuietly(java.nio.channels.Channel c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            // closing: nothing left to do
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -290,30 +582,106 @@ public final class TcpExample {
         }
     }
 
+    /** The options of {@code serve}, or an exception naming the bad one. */
+    static Config options(List<String> args, int[] port) {
+        Config config = new Config();
+        for (int i = 0; i < args.size(); i++) {
+            String option = args.get(i);
+            if (option.equals("--final")) {
+                config.finalModel = true;
+                continue;
+            }
+            if (i + 1 == args.size()) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            String value = args.get(++i);
+            switch (option) {
+                case "--port":
+                    port[0] = whole(option, value, 0, 65535);
+                    break;
+                case "--max-connections":
+                    config.maxConnections = whole(option, value, 1, Integer.MAX_VALUE);
+                    break;
+                case "--max-frame-size":
+                    config.maxFrameSize = whole(option, value, 1, Integer.MAX_VALUE);
+                    break;
+                case "--idle-timeout":
+                    config.idleTimeout = seconds(option, value);
+                    break;
+                case "--frame-timeout":
+                    config.frameTimeout = seconds(option, value);
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown option " + option);
+            }
+        }
+        return config;
+    }
+
+    static int whole(String option, String value, int least, int most) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= least && n <= most) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException(option + " " + value + ": a whole number from " + least + " to " + most);
+    }
+
+    /** Seconds (fractions allowed) as nanoseconds. */
+    static long seconds(String option, String value) {
+        try {
+            double s = Double.parseDouble(value);
+            if (s >= 0 && s <= 1e9) {
+                return Math.round(s * 1e9);
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException(option + " " + value + ": a number of seconds");
+    }
+
     public static void main(String[] args) throws Exception {
         List<String> a = new ArrayList<>(List.of(args));
-        boolean finalModel = a.remove("final");
         int messages = Integer.parseInt(System.getenv().getOrDefault("MESSAGES", "100"));
         if (!a.isEmpty() && a.get(0).equals("serve")) {
-            ServerSocketChannel server = ServerSocketChannel.open();
-            server.bind(new InetSocketAddress("127.0.0.1", Integer.parseInt(a.get(1))));
-            System.out.println("server: listening on " + server.getLocalAddress() + (finalModel ? " (final)" : ""));
-            serve(server, finalModel);
+            int[] port = {5000};
+            Config config;
+            try {
+                config = options(a.subList(1, a.size()), port);
+            } catch (IllegalArgumentException e) {
+                System.err.println("TcpExample serve: " + e.getMessage());
+                System.exit(2);
+                return;
+            }
+            Server server = new Server(config, port[0]);
+            InetSocketAddress at = server.address();
+            System.out.println("listening on " + at.getAddress().getHostAddress() + ":" + at.getPort()
+                    + (config.finalModel ? " (final-model frames)" : ""));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                server.close();
+                System.out.println(server.counts());
+            }, "fbe-shutdown"));
+            server.serve();
             return;
         }
+        boolean finalModel = a.remove("--final");
         if (!a.isEmpty() && a.get(0).equals("connect")) {
             String[] hp = a.get(1).split(":");
             System.exit(connect(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])), finalModel, messages) == 0 ? 0 : 1);
         }
         int problems = 0;
         for (boolean fin : finalModel ? new boolean[] {true} : new boolean[] {false, true}) {
-            try (ServerSocketChannel server = ServerSocketChannel.open()) {
-                server.bind(new InetSocketAddress("127.0.0.1", 0));
-                Thread t = new Thread(() -> serve(server, fin), "fbe-server");
+            Config config = new Config();
+            config.finalModel = fin;
+            try (Server server = new Server(config, 0)) {
+                Thread t = new Thread(server::serve, "fbe-server");
                 t.setDaemon(true);
                 t.start();
-                System.out.println("server: listening on " + server.getLocalAddress() + (fin ? " (final model)" : ""));
-                problems += connect((InetSocketAddress) server.getLocalAddress(), fin, messages);
+                System.out.println("server: listening on " + server.address() + (fin ? " (final model)" : ""));
+                problems += connect(server.address(), fin, messages);
             }
         }
         System.out.println(problems == 0 ? "tcp example: ok" : "tcp example: " + problems + " problems");
