@@ -11,7 +11,9 @@
 #                      build/fuzz/kotlin/corpus; make fuzz runs it. A failing input is left in
 #                      build/fuzz/crashes/kotlin-* with a Java reproducer beside it
 #   make example-kotlin  the TCP example (examples/kotlin, java.nio): a server on a free port of
-#                      127.0.0.1 and a client against it, both models
+#                      127.0.0.1 and a client against it, both models, then the hostile clients
+#                      of tests/tcp_examples against its server (docs/tcp-examples.md; make
+#                      test-kotlin runs those too)
 # The Kotlin compiler is kotlin-compiler-embeddable and ktlint is ktlint-cli, from Maven Central
 # (tools/kotlinc, resolved once into ~/.m2 and run directly by tools/kotlinc/kotlinc.py); JDK 17
 # and Maven come from Debian (tools/need-apt.sh).
@@ -21,16 +23,20 @@ MVN ?= mvn
 KOTLIN_FUZZ_QUICK ?= 5000
 KOTLIN_FUZZ_SEED ?= 1
 KOTLIN_FUZZ = MVN="$(MVN)" $(PYTHON) fuzz/java/jazzer.py build/fuzz/kotlin --name kotlin
+KOTLIN_TCP_HOSTILE = $(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples \
+	--server "$$(MVN="$(MVN)" $(PYTHON) examples/kotlin/build.py --command serve)"
 
 test-kotlin: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	MVN="$(MVN)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/kotlin
+	$(KOTLIN_TCP_HOSTILE)
 	@$(MAKE) fuzz-kotlin-build
 	$(KOTLIN_FUZZ) --runs $(KOTLIN_FUZZ_QUICK) --seed $(KOTLIN_FUZZ_SEED)
 
 example-kotlin: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	MVN="$(MVN)" $(PYTHON) examples/kotlin/build.py
+	$(KOTLIN_TCP_HOSTILE)
 
 fuzz-kotlin-build: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven

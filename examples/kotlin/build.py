@@ -2,11 +2,14 @@
 --proto code of examples/cpp/tcp/rpc.fbe into examples/kotlin/gen (not checked in), compiles it
 with TcpExample.kt by the Kotlin compiler of tools/kotlinc (-Werror -Wextra, cached by content
 under build/kotlin) against runtime/java, and runs `TcpExampleKt ARGS...` (no ARGS: a server and a
-client on 127.0.0.1, both models). `make example-kotlin` runs it."""
+client on 127.0.0.1, both models). `make example-kotlin` runs it. `build.py --command ARGS...`
+compiles and prints the command instead of running it, as shell words (make example-kotlin gives
+`--command serve` to tests/tcp_examples)."""
 
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +39,9 @@ def main(args: list[str]) -> int:
     if r.returncode != 0:
         sys.stderr.write(r.stdout + r.stderr)
         return r.returncode
+    if args[:1] == ["--command"]:
+        print(shlex.join(command(g, args[1:])))
+        return 0
     return subprocess.run(command(g, args), check=False).returncode
 
 
