@@ -15,8 +15,7 @@ NPM ?= npm
 js-runtime:
 	@command -v $(NODE) >/dev/null || { echo "test-js: no node command (set NODE; Node 20 or newer)" >&2; exit 1; }
 	@command -v $(NPM) >/dev/null || { echo "test-js: no npm command (set NPM)" >&2; exit 1; }
-	cd runtime/js && $(NPM) ci --no-audit --no-fund --loglevel=error
-	cd runtime/js && $(NPM) run --silent build
+	cd runtime/js && $(NPM) ci --no-audit --no-fund --loglevel=error  # its prepare script builds dist/
 
 test-js: venv js-runtime
 	cd runtime/js && ./node_modules/.bin/tsc -p tsconfig.test.json && $(NODE) --test build-test/test/
