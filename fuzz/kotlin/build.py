@@ -24,28 +24,13 @@ SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 sys.path[:0] = [str(REPO / "compiler"), str(REPO / "tools" / "kotlinc")]
 
 import kotlinc
-from fbec.model.ir import Schema
-from fbec.targets.kotlin import TYPE_RESERVED, kotlin_package
+from fbec.targets.kotlin.names import Idents
 
 # fuzz/java/build.py: the targets file, written the same way for both targets
 _spec = importlib.util.spec_from_file_location("java_fuzz_build", REPO / "fuzz" / "java" / "build.py")
 assert _spec is not None and _spec.loader is not None
 java_build = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(java_build)
-
-
-class _Idents:
-    """The Kotlin classes of a schema's packages and structs (for fuzz/java/build.py's write_targets)."""
-
-    def __init__(self, schema: Schema) -> None:
-        self.schema = schema
-
-    def package(self, name: str) -> str:
-        return kotlin_package(self.schema.package(name))
-
-    def qualified_type(self, qualified: str) -> str:
-        package, _, name = qualified.rpartition(".")
-        return f"{self.package(package)}.{TYPE_RESERVED(name)}"
 
 
 def main(out: Path) -> int:
@@ -65,7 +50,7 @@ def main(out: Path) -> int:
                          "-cp", os.pathsep.join(runtime), str(REPO / "fuzz" / "java" / "FuzzReaders.java")], check=False)
     if r2.returncode != 0:
         return r2.returncode
-    java_build.write_targets(out, _Idents)
+    java_build.write_targets(out, Idents)
     classpath = [str(harness), str(library.out / "classes"), kotlinc.stdlib(), *runtime]
     (out / "classpath.txt").write_text(os.pathsep.join(classpath) + "\n")
     return 0

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from fbec.targets.kotlin import TYPE_RESERVED, kotlin_package
+from fbec.targets.kotlin.names import Idents
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools" / "kotlinc"))
@@ -41,8 +41,8 @@ HERE = Path(__file__).resolve().parent
 def package_of(path: Path) -> tuple[str, list[str]]:
     """The Kotlin package of a schema and its structs' qualified names and Kotlin classes."""
     schema = compile_schema(str(path), [], Diagnostics())
-    p = schema.main_package
-    return kotlin_package(p), [f"{p.name}.{s.name}\t{kotlin_package(p)}.{TYPE_RESERVED(s.name)}" for s in p.structs]
+    p, idents = schema.main_package, Idents(schema)
+    return idents.package(p.name), [f"{s.qualified}\t{idents.qualified_type(s.qualified)}" for s in p.structs]
 
 
 def registry(structs: list[str]) -> str:

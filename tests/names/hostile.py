@@ -6,6 +6,7 @@ reference codec (fbe.dynamic) in the layout of ../shared/vectors' MANIFEST.json 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from fbe.dynamic import DynamicCodec
@@ -30,15 +31,25 @@ def generate(out: Path, *options: str) -> None:
 
 
 def write_vectors(out: Path) -> dict[str, Path]:
-    """The corpus's value as files in `out`: versioned and final roots, its text form and its JSON
-    (by kind, the kinds of a MANIFEST case: versioned, final, text, json)."""
-    codec = DynamicCodec(compile_schema(str(SCHEMA), [str(IMPORTS)], Diagnostics()))
+    """The corpus's value as golden vectors in `out`/vectors: versioned and final roots, its text form
+    and its JSON (by kind, the kinds of a MANIFEST case: versioned, final, text, json), and
+    vectors/MANIFEST.json listing them as ../shared's does (one case, import.Hostile), so that a
+    language's check of the golden vectors reads them with `out` as SHARED."""
+    schema = compile_schema(str(SCHEMA), [str(IMPORTS)], Diagnostics())
+    codec = DynamicCodec(schema)
     value = codec.from_json((HERE / "hostile_names.json").read_text(), ROOT)
-    out.mkdir(parents=True, exist_ok=True)
     files = {"versioned": codec.encode(value, ROOT), "final": codec.encode(value, ROOT, "final"),
              "text": text_bytes(codec.to_text(value, ROOT)), "json": codec.to_json(value, ROOT).encode()}
+    suffixes = {"versioned": ".fbe.bin", "final": ".final.bin", "text": ".txt", "json": ".json"}
+    folder = out / "vectors"
+    folder.mkdir(parents=True, exist_ok=True)
     paths = {}
     for kind, data in files.items():
-        paths[kind] = out / f"hostile_names.{kind}"
+        paths[kind] = folder / f"hostile_names{suffixes[kind]}"
         paths[kind].write_bytes(data)
+    package, _, name = ROOT.rpartition(".")
+    case = {"name": "hostile_names", "schema": str(SCHEMA), "package": package, "type": name,
+            "type_id": schema.struct(ROOT).type_id, "roundtrip": "ok",
+            "files": [{"file": p.name, "kind": kind, "size": len(files[kind])} for kind, p in paths.items()]}
+    (folder / "MANIFEST.json").write_text(json.dumps({"cases": [case]}, indent=1) + "\n")
     return paths

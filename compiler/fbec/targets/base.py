@@ -162,27 +162,29 @@ K = TypeVar("K")
 
 
 def scope_idents(wanted: Iterable[tuple[K, str]], taken: Callable[[str], bool],
-                 escape: Callable[[str], str] = lambda x: x + "_") -> dict[K, str]:
+                 escape: Callable[[str], str] = lambda x: x + "_",
+                 same: Callable[[str], str] = lambda x: x) -> dict[K, str]:
     """The identifiers of the names of one scope of generated code (a namespace, a class's members,
     an enum's constants): `wanted` gives each name (a key) and the identifier it would take. That
     identifier is given when `taken` says it is free (not a keyword, not a name the generated code
     uses in the scope) and no earlier name of the scope took it; every other name gets `escape` of
     it (a trailing underscore), again and again while the result is taken or given. So a name
     changes only when it clashes, and whether it does never depends on a name that does not clash
-    (docs/targets.md "Names")."""
+    (docs/targets.md "Names"). Two identifiers clash when `same` maps them to the same text (the
+    JVM getter of a Kotlin property: `name` and `Name` are both getName)."""
     items = list(wanted)
     out: dict[K, str] = {}
     given: set[str] = set()
     for key, ident in items:
-        if not taken(ident) and ident not in given:
+        if not taken(ident) and same(ident) not in given:
             out[key] = ident
-            given.add(ident)
+            given.add(same(ident))
     for key, ident in items:
         if key not in out:
-            while taken(ident) or ident in given:
+            while taken(ident) or same(ident) in given:
                 ident = escape(ident)
             out[key] = ident
-            given.add(ident)
+            given.add(same(ident))
     return out
 
 

@@ -21,7 +21,7 @@ sys.path[:0] = [str(REPO / "compiler"), str(REPO / "conformance"), str(REPO / "t
 import kotlinc
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from fbec.targets.kotlin import TYPE_RESERVED, kotlin_package
+from fbec.targets.kotlin.names import Idents
 from values import values_file
 
 from schemas import SHARED, conformance_schemas
@@ -72,11 +72,12 @@ def main(out: Path) -> int:
     schemas = [compile_schema(str(schema), [], Diagnostics()) for schema in conformance_schemas()]
     for ir_schema in schemas:
         package = ir_schema.main_package
+        idents = Idents(ir_schema)
         if package.dispatch:
-            receivers[package.name] = kotlin_package(package)
+            receivers[package.name] = idents.package(package.name)
         for p in ir_schema.packages:                # imported packages' structs too (market.Instrument)
             for s in p.structs:
-                entries.setdefault(s.qualified, f"{kotlin_package(p)}.{TYPE_RESERVED(s.name)}")
+                entries.setdefault(s.qualified, idents.qualified_type(s.qualified))
     src = out / "src"
     src.mkdir()
     (src / "Registry.kt").write_text(registry(entries, receivers))

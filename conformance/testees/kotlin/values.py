@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Options
-from fbec.targets.kotlin import TYPE_RESERVED, field_name, kotlin_package
+from fbec.targets.kotlin.names import Idents
 from fbec.targets.kotlin.models import Names
 
 # Primitive -> the Kotlin expression of its value from the JsonNode {} (the generated types' Kotlin types).
@@ -36,8 +36,7 @@ WRITE = {
 
 
 def qualified_class(schema: ir.Schema, qualified: str) -> str:
-    pkg, _, name = qualified.rpartition(".")
-    return f"{kotlin_package(schema.package(pkg))}.{TYPE_RESERVED(name)}"
+    return Idents(schema).qualified_type(qualified)
 
 
 def function(prefix: str, qualified: str) -> str:
@@ -119,7 +118,7 @@ def struct_functions(w: CodeWriter, schema: ir.Schema, s: ir.Struct) -> None:
         for f in s.all_fields:
             x = names("x")
             with w.block(f'd.get("{f.name}")?.let {{ {x} ->', "}"):
-                read_field(w, schema, f.type, x, f"v.{field_name(f)}", names)
+                read_field(w, schema, f.type, x, f"v.{Idents(schema).field(f)}", names)
         w.line("return v")
     w.blank()
     if not s.all_fields:
@@ -129,7 +128,7 @@ def struct_functions(w: CodeWriter, schema: ir.Schema, s: ir.Struct) -> None:
         w.line(f'g.writeStringField("@type", "{s.qualified}")')
         for f in s.all_fields:
             w.line(f'g.writeFieldName("{f.name}")')
-            write(w, schema, f.type, f"v.{field_name(f)}", names)
+            write(w, schema, f.type, f"v.{Idents(schema).field(f)}", names)
         w.line("g.writeEndObject()")
     w.blank()
 

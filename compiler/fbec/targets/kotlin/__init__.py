@@ -29,36 +29,13 @@ import math
 import struct as pystruct
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, ReservedNames, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
 from fbec.targets.kotlin.models import write_models
+from fbec.targets.kotlin.names import Idents, kotlin_package
 from fbec.targets.kotlin.protocol import write_protocol
 from fbec.targets.kotlin.text import write_to_string
 
 RUNTIME = "io.github.fbetoolkit.fbe"
-
-# Kotlin's hard keywords: a schema name among them gets a trailing underscore.
-KOTLIN_KEYWORDS = frozenset({
-    "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface", "is",
-    "null", "object", "package", "return", "super", "this", "throw", "true", "try", "typealias", "typeof",
-    "val", "var", "when", "while",
-})
-# Class and function names the generated code uses unqualified (Kotlin's default imports and the
-# generated files' own imports): a schema type of such a name gets a trailing underscore.
-CLASS_NAMES = frozenset({
-    "Any", "Unit", "Nothing", "Boolean", "Byte", "Short", "Int", "Long", "Float", "Double", "Char", "String",
-    "UByte", "UShort", "UInt", "ULong", "Array", "BooleanArray", "ByteArray", "ShortArray", "IntArray",
-    "LongArray", "FloatArray", "DoubleArray", "CharArray", "MutableList", "MutableSet", "MutableMap",
-    "ArrayList", "LinkedHashMap", "Comparator", "Comparable", "Throws", "JvmStatic", "JvmField",
-    "JvmOverloads", "JvmInline", "StringBuilder", "UUID", "BigDecimal", "TreeSet", "TreeMap", "LinkedList",
-    "Compare", "Decimals", "DecodeException", "EncodeException", "Limits", "Reader", "Writer", "Timestamps",
-    "Uuids", "Companion",
-})
-KOTLIN_RESERVED = ReservedNames(KOTLIN_KEYWORDS)
-TYPE_RESERVED = KOTLIN_RESERVED | CLASS_NAMES
-# Members of generated structs a property may not shadow: a field of such a name gets a trailing underscore.
-STRUCT_MEMBERS = frozenset({"TYPE_ID", "KEY_ORDER", "javaClass"})
-# The property of generated enum and flags classes: a value of such a name gets a trailing underscore.
-ENUM_MEMBERS = frozenset({"value"})
 
 # Kotlin type of each primitive (uuid and decimal are imported classes).
 PRIMITIVES: dict[str, str] = {
@@ -93,13 +70,6 @@ BITS = {"Byte": 8, "UByte": 8, "Short": 16, "UShort": 16, "Int": 32, "UInt": 32,
 # Unsigned Kotlin type -> the conversion to the runtime's signed Java type of its width, and back.
 TO_SIGNED = {"UByte": ".toByte()", "UShort": ".toShort()", "UInt": ".toInt()", "ULong": ".toLong()"}
 FROM_SIGNED = {"UByte": ".toUByte()", "UShort": ".toUShort()", "UInt": ".toUInt()", "ULong": ".toULong()"}
-
-
-def kotlin_package(p: ir.Package, prefix: str = "") -> str:
-    """The Kotlin package of a schema package: its domain, then its name (`com.chronoxor.proto`),
-    after prefix when one is given (fbec --package-prefix: `bench.com.chronoxor.proto`)."""
-    parts = (prefix.split(".") if prefix else []) + (p.domain.split(".") if p.domain else []) + [p.name]
-    return ".".join(KOTLIN_RESERVED(x) for x in parts)
 
 
 def signed(value: int, bits: int) -> int:
@@ -184,14 +154,6 @@ def float_literal(text: str, single: bool) -> str:
     return mantissa + ("f" if single else "")
 
 
-def field_name(f: ir.Field) -> str:
-    return (KOTLIN_RESERVED | STRUCT_MEMBERS)(f.name)
-
-
-def enum_constant(name: str) -> str:
-    return (KOTLIN_RESERVED | ENUM_MEMBERS)(name)
-
-
 class Context:
     """What one generated file needs: its package, its imports by use, Kotlin names of IR types."""
 
@@ -201,6 +163,7 @@ class Context:
         self.prefix = prefix
         self.plan = plan.of(schema)
         self.imports: set[str] = set()
+        self.ident = Idents(schema, prefix)       # the identifiers of schema names (names.py)
 
     def use(self, qualified_class: str) -> str:
         """A class by its simple name, imported (`java.util.TreeSet` -> `TreeSet`)."""
@@ -213,11 +176,9 @@ class Context:
 
     def named(self, qualified: str) -> str:
         """A schema type: its simple name in its own package, fully qualified from another."""
-        pkg, _, name = qualified.rpartition(".")
-        simple = TYPE_RESERVED(name)
-        if pkg == self.package.name:
-            return simple
-        return f"{kotlin_package(self.schema.package(pkg), self.prefix)}.{simple}"
+        if qualified.rpartition(".")[0] == self.package.name:
+            return self.ident.type(qualified)
+        return self.ident.qualified_type(qualified)
 
     def type(self, t: ir.Type) -> str:
         """The Kotlin type of an IR type."""
@@ -268,7 +229,7 @@ class Context:
         e = self.schema.enum(qualified)
         for v in e.values:
             if v.value == value:
-                return f"{self.named(qualified)}.{enum_constant(v.name)}"
+                return f"{self.named(qualified)}.{self.ident.value(qualified, v.name)}"
         return f"{self.named(qualified)}({int_literal(value, WIRE[e.wire])})"
 
     def zero(self, t: ir.Type) -> str:
@@ -344,12 +305,12 @@ class Context:
             return f"{self.rt('Uuids')}.uuid4()"
         if k == "enum":
             assert d.type is not None and isinstance(d.value, int)
-            return f"{self.named(d.type)}.{enum_constant(d.names[0])}"
+            return f"{self.named(d.type)}.{self.ident.value(d.type, d.names[0])}"
         if k == "flags":
             assert d.type is not None and isinstance(d.value, int)
             if not d.names:
                 return self.enum_of(d.type, d.value)
-            return " or ".join(f"{self.named(d.type)}.{enum_constant(n)}" for n in d.names)
+            return " or ".join(f"{self.named(d.type)}.{self.ident.value(d.type, n)}" for n in d.names)
         raise AssertionError(f"default kind {k}")
 
 
@@ -485,7 +446,7 @@ def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Opti
             w.blank()
             with w.block("companion object {", "}"):
                 for v in e.values:
-                    w.line(f"val {enum_constant(v.name)} = {name}({int_literal(v.value, kotlin)})")
+                    w.line(f"val {c.ident.value(e.qualified, v.name)} = {name}({int_literal(v.value, kotlin)})")
     return GeneratedFile(path_of(c, name), write_file(c, w, options))
 
 
@@ -499,9 +460,9 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
     w.line(" * at the schema's default, and named arguments set any of them.")
     w.line(" */")
     inherited = [f for f in s.all_fields if f.owner != s.qualified]
-    params = [f"{'' if f in inherited else 'var '}{field_name(f)}: {c.type(f.type)} = {c.default(f.type, f.default)}"
+    params = [f"{'' if f in inherited else 'var '}{c.ident.field(f)}: {c.type(f.type)} = {c.default(f.type, f.default)}"
               for f in s.all_fields]
-    call = f"{c.named(s.base)}({', '.join(field_name(f) for f in inherited)})" if s.base is not None else ""
+    call = f"{c.named(s.base)}({', '.join(c.ident.field(f) for f in inherited)})" if s.base is not None else ""
     supertype = f" : {call}" if call else ""
     head = f"open class {name}" + (f"({', '.join(params)})" if params else "")
     flat = not any(f.deprecated for f in s.all_fields)
@@ -523,7 +484,7 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
             w.line(f") : {c.named(s.base or '')}(")
             with w.indented():
                 for f in inherited:
-                    w.line(f"{field_name(f)},")
+                    w.line(f"{c.ident.field(f)},")
             w.line(") {")
     with w.block("", "}"):
         write_keys(w, c, s, name)
@@ -588,7 +549,7 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line("return true")
         else:
             w.line(f"other as {name}")
-            terms = [key_equals(c, f.type, f"this.{field_name(f)}", f"other.{field_name(f)}") for f in keys]
+            terms = [key_equals(c, f.type, f"this.{c.ident.field(f)}", f"other.{c.ident.field(f)}") for f in keys]
             w.line("return " + " && ".join(terms))
     w.blank()
     if not keys:
@@ -598,7 +559,7 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     with w.block("override fun hashCode(): Int {", "}"):
         w.line("var h = 17")
         for f in keys:
-            w.line(f"h = h * 31 + {key_hash(c, f.type, field_name(f))}")
+            w.line(f"h = h * 31 + {key_hash(c, f.type, c.ident.field(f))}")
         w.line("return h")
     w.blank()
 

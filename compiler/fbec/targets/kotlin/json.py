@@ -346,7 +346,7 @@ def write_json_members(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> No
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """The companion's fbeWriteJson, fbeReadJson and fromJson."""
-    from fbec.targets.kotlin import expression_body, field_name
+    from fbec.targets.kotlin import expression_body
     q = s.qualified
     plan = c.plan.struct(q)
     bounded = plan.bounded
@@ -364,7 +364,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             raw("{}")
         for n, f in enumerate(fields):
             raw(("{" if n == 0 else ",") + f'"{f.name}":')
-            json_write(c, raw, f.type, f"v.{field_name(f)}", names, f.name)
+            json_write(c, raw, f.type, f"v.{c.ident.field(f)}", names, f.name)
         if fields:
             raw("}")
         raw.flush()
@@ -392,7 +392,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                     with w.block(f'"{f.name}" -> {{', "}"):
                         if f.name in charged:
                             w.line(f"{charged[f.name]} = true")
-                        read_field(w, c, f, f"v.{field_name(f)}", names)
+                        read_field(w, c, f, f"v.{c.ident.field(f)}", names)
                 w.line("else -> r.skip()")
         for f in fields:
             if f.name in charged:

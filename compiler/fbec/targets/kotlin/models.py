@@ -801,14 +801,14 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeDefaults(v, from): the schema's defaults of the own fields from the from-th on, what fbeRead
     gives the fields a shorter (older) body does not hold, as a new value has them (collections
     emptied in place)."""
-    from fbec.targets.kotlin import field_name, fits
+    from fbec.targets.kotlin import fits
     own = [f for f in s.all_fields if f.owner == s.qualified]
     if not own:
         return
     w.line("/** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */")
     with w.block(f"private fun fbeDefaults(v: {name}, from: Int) {{", "}"):
         for k, f in enumerate(own):
-            target = f"v.{field_name(f)}"
+            target = f"v.{c.ident.field(f)}"
             if isinstance(f.type, (ir.Sequence, ir.Mapping)):
                 w.line(f"if (from <= {k}) {target}.clear()")
             elif fits(w, w.depth, f"if (from <= {k}) {target} = {c.default(f.type, f.default)}"):
@@ -820,7 +820,7 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
 
 def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
-    from fbec.targets.kotlin import field_name, key_compare
+    from fbec.targets.kotlin import key_compare
     q = s.qualified
     plan = c.plan.struct(q)
     bounded = plan.bounded
@@ -838,7 +838,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
     else:
         with w.block(f"val KEY_ORDER: Comparator<{name}> = Comparator {{ a, b ->", "}"):
             for k, f in enumerate(keys):
-                expr = key_compare(c, f.type, f"a.{field_name(f)}", f"b.{field_name(f)}")
+                expr = key_compare(c, f.type, f"a.{c.ident.field(f)}", f"b.{c.ident.field(f)}")
                 if k == len(keys) - 1:
                     w.line(expr)
                 else:
@@ -853,7 +853,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
         call = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"val b = {call}" if s.all_fields else call)
         for f in s.all_fields:
-            write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{field_name(f)}", names, f.name)
+            write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{c.ident.field(f)}", names, f.name)
         if not bounded:
             w.line("w.leave()")
     w.blank()
@@ -882,7 +882,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
                 w.line("r.leave()")
                 w.line("return")
             for fp in plan.base_fields:
-                read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{field_name(fp.field)}", names)
+                read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{c.ident.field(fp.field)}", names)
         for k, fp in enumerate(plan.own_fields):
             with w.block(f"if (n < {fp.end}) {{", "}"):
                 if fp.missing_cost:
@@ -890,7 +890,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
                 w.line(f"fbeDefaults(v, {k})")
                 w.line("r.leave()")
                 w.line("return")
-            read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{field_name(fp.field)}", names)
+            read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{c.ident.field(fp.field)}", names)
         w.line("r.leave()")
     w.blank()
     write_verify(w, c, s, names)
@@ -903,7 +903,7 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
         if not bounded:
             w.line(f'w.enter("{q}")')
         for f in s.all_fields:
-            final_write(w, c, f.type, f"v.{field_name(f)}", names, f.name)
+            final_write(w, c, f.type, f"v.{c.ident.field(f)}", names, f.name)
         if not bounded:
             w.line("w.leave()")
     w.blank()
@@ -917,9 +917,9 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
         w.line(f"r.enter({s.decode_cost})")
         for step in plan.final_steps:
             if isinstance(step, FieldPlan):
-                final_read_field(w, c, step.field, f"v.{field_name(step.field)}", names)
+                final_read_field(w, c, step.field, f"v.{c.ident.field(step.field)}", names)
             else:
-                final_run(w, step, names, lambda f, at: read_field(w, c, f, at, at, f"v.{field_name(f)}", names))
+                final_run(w, step, names, lambda f, at: read_field(w, c, f, at, at, f"v.{c.ident.field(f)}", names))
         w.line("r.leave()")
     w.blank()
     w.line("/**")

@@ -172,7 +172,7 @@ def id_field(s: ir.Struct) -> ir.Field | None:
 
 
 def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
-    from fbec.targets.kotlin import field_name, signature
+    from fbec.targets.kotlin import signature
     c = _context(schema, package, options)
     w = CodeWriter(options)
     name = "FinalClient" if final else "Client"
@@ -211,7 +211,7 @@ def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool
                     assert f is not None
                     glob = "true" if d.type in global_rejects else "false"
                     with w.block(f"override fun onReceive(value: {t}) {{", "}"):
-                        w.line(f"if (!requests.answer(value.{field_name(f)}, value, {glob})) notify.onReceive(value)")
+                        w.line(f"if (!requests.answer(value.{c.ident.field(f)}, value, {glob})) notify.onReceive(value)")
                 else:
                     w.line(f"override fun onReceive(value: {t}) = notify.onReceive(value)")
         w.blank()
@@ -245,11 +245,11 @@ def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool
                 with w.block(f"fun request(value: {t}, timeoutMillis: Long = 0): {future}<{r}> {{", "}"):
                     classes = f"setOf({', '.join(rejected)})" if rejected else "emptySet()"
                     signature(w, w.depth, "val response = requests.add",
-                              [f"value.{field_name(f)}", f"{r}::class.java", classes, "timeoutMillis"], "")
+                              [f"value.{c.ident.field(f)}", f"{r}::class.java", classes, "timeoutMillis"], "")
                     with w.block("try {", f"}} catch (e: {c.use('java.io.IOException')}) {{"):
                         w.line("sender.send(value)")
                     with w.block("", "}"):
-                        w.line(f"requests.fail(value.{field_name(f)}, e)")
+                        w.line(f"requests.fail(value.{c.ident.field(f)}, e)")
                     w.line("return response")
             else:
                 w.line(f"/** Sends a {s.qualified}, a request without response: done once sent. */")

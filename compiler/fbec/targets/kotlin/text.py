@@ -69,7 +69,6 @@ def write_to_string(w: CodeWriter, name: str) -> None:
 
 def write_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """The companion's fbeText(t, v)."""
-    from fbec.targets.kotlin import field_name
     names = Names()
     w.line("/** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */")
     with w.block(f"fun fbeText(t: StringBuilder, v: {name}) {{", "}"):
@@ -86,6 +85,6 @@ def write_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             if f.hidden:
                 w.line('t.append("***")')
             else:
-                text_value(w, c, f.type, f"v.{field_name(f)}", names)
+                text_value(w, c, f.type, f"v.{c.ident.field(f)}", names)
         w.line("t.append(')')")
     w.blank()
