@@ -613,7 +613,7 @@ def table(names: Sequence[str], inputs: Sequence[Input], answers: dict[str, list
         got = answers[name]
         c = Counter(a.verdict for a in got)
         bad_verify = sum(1 for a in got if a.verify is not None)
-        warm = range(min(WARM_UP, len(got) - 1), len(got)) if got else range(0)
+        warm = range(WARM_UP if len(got) > WARM_UP else 0, len(got))
         slow = max(warm, key=lambda i: got[i].seconds, default=None)
         row = (f"| {name} | {c['accept']} | {c['refuse']} | {c['unwritable']} | {c['skipped']} | {c['failed']} | "
                f"{bad_verify} | " + (f"{got[slow].seconds:.3f} ({inputs[slow].id}) |" if slow is not None else "|"))
