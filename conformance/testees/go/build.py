@@ -20,7 +20,7 @@ from fbec.cli import main as fbec_main
 from fbec.model import ir
 from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
-from fbec.targets.go import package_name
+from fbec.targets.go.names import package_name
 
 from schemas import conformance_schemas
 

@@ -16,29 +16,16 @@ folder is meant to be the root of a module of that name (docs/go.md).
 from __future__ import annotations
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, ReservedNames, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, generated_header
 from fbec.targets.go.jsontext import write_enum_text, write_struct_json, write_struct_text
 from fbec.targets.go.models import write_models
+from fbec.targets.go.names import Idents, package_name
 from fbec.targets.go.nesting import write_levels
 from fbec.targets.go.protocol import write_protocol
 
 RUNTIME = "github.com/fbe-toolkit/fbe/runtime/go/fbe"
 GO_MODULE = "fbegen"
 """The module path the generated packages import each other under (the output folder's module)."""
-
-# Go's keywords and predeclared identifiers: a package name among them gets a trailing underscore.
-GO_RESERVED = ReservedNames({
-    "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func",
-    "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select", "struct",
-    "switch", "type", "var", "any", "bool", "byte", "error", "int", "rune", "string", "uint", "true",
-    "false", "nil", "iota", "len", "cap", "new", "make", "append", "copy", "delete", "panic", "recover",
-    "print", "println", "complex", "real", "imag", "close", "min", "max", "clear",
-})
-# Members of generated structs: a field whose exported name is one of them gets a trailing underscore.
-STRUCT_MEMBERS = frozenset({"FBEKey", "FBEKeyCompare", "Reset", "MarshalFBE", "UnmarshalFBE", "AppendFBE", "ReadFBE", "FBEWrite", "FBERead",
-                            "MarshalFinal", "UnmarshalFinal", "AppendFinal", "ReadFinal", "FBEWriteFinal",
-                            "FBEReadFinal", "MarshalJSON", "UnmarshalJSON", "AppendJSON", "ReadJSON",
-                            "FBEWriteJSON", "FBEReadJSON", "FBEWriteText", "String", "TypeID"})
 
 GO_PRIMITIVES = {
     "bool": "bool", "byte": "byte", "char": "byte", "wchar": "uint32", "int8": "int8", "uint8": "uint8",
@@ -48,20 +35,6 @@ GO_PRIMITIVES = {
 RUNTIME_PRIMITIVES = {"timestamp": "Timestamp", "uuid": "UUID", "decimal": "Decimal"}
 
 
-def exported(name: str) -> str:
-    """A schema name as an exported Go identifier (first letter upper case)."""
-    return name[:1].upper() + name[1:]
-
-
-def camel(name: str) -> str:
-    """An enum value name as the tail of a Go constant: `ENUM_VALUE_1` -> `ENUM_VALUE_1`, `buy` -> `Buy`."""
-    return exported(name)
-
-
-def package_name(name: str) -> str:
-    return GO_RESERVED(name.lower())
-
-
 class Context:
     """What one generated file needs: its package, imports by use, and Go names of IR types."""
 
@@ -69,6 +42,7 @@ class Context:
         self.schema = schema
         self.package = package
         self.imports = Imports()
+        self.ident = Idents(schema)               # the identifiers of schema names (names.py)
         self.plan = plan.of(schema)
         self.can_fail: dict[str, bool] = {}
         """Per struct, whether writing it can fail (models.can_fail)."""
@@ -82,10 +56,15 @@ class Context:
 
     def named(self, qualified: str) -> str:
         """A named schema type, qualified by its Go package when imported."""
-        pkg, _, name = qualified.rpartition(".")
+        return self.qualify(qualified, self.ident.type(qualified))
+
+    def qualify(self, qualified: str, ident: str) -> str:
+        """An identifier of the package of a schema name (`qualified`), qualified by its Go package
+        when that is not this one."""
+        pkg = qualified.rpartition(".")[0]
         if pkg == self.package.name:
-            return exported(name)
-        return self.imports.attr(f"{GO_MODULE}/{pkg}", exported(name), package_name(pkg))
+            return ident
+        return self.imports.attr(f"{GO_MODULE}/{pkg}", ident, package_name(pkg))
 
     def key_fields(self, t: ir.StructRef) -> list[ir.Field]:
         s = self.schema.struct(t.name)
@@ -120,10 +99,7 @@ class Context:
     def key_name(self, t: ir.StructRef) -> str:
         """The struct type a key of several fields is held in: <Name>Key (<Name>FBEKey when the
         schema has a type of that name)."""
-        pkg, _, name = t.name.rpartition(".")
-        p = self.schema.package(pkg)
-        taken = {exported(x.name) for x in p.structs} | {exported(x.name) for x in (*p.enums, *p.flags)}
-        return self.named(t.name) + ("FBEKey" if exported(name) + "Key" in taken else "Key")
+        return self.qualify(t.name, self.ident.key_type(t.name))
 
     def key_func(self, t: ir.Type) -> str | None:
         """The function fbe.RepeatedKey compares elements of type t by (t not comparable), or
@@ -220,7 +196,7 @@ class Context:
 
     def constant(self, qualified_enum: str, value: str) -> str:
         """The Go constant of an enum or flags value."""
-        return self.named(qualified_enum) + camel(value)
+        return self.qualify(qualified_enum, self.ident.constant(qualified_enum, value))
 
     def default(self, t: ir.Type, d: ir.Default) -> str | None:
         """The Go expression of a non-zero default of type t, or None when the zero value is the default."""
@@ -285,11 +261,6 @@ def aligned(rows: list[list[str]]) -> list[str]:
     return [" ".join([cell.ljust(w) for cell, w in zip(row, widths)] + [row[-1]]).rstrip() for row in rows]
 
 
-def field_name(f: ir.Field) -> str:
-    name = exported(f.name)
-    return name + "_" if name in STRUCT_MEMBERS else name
-
-
 def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
     name = c.named(e.qualified)
     what = "flags" if e.kind == "flags" else "enum"
@@ -298,7 +269,7 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
     w.blank()
     if e.values:
         with w.block("const (", ")"):
-            for line in aligned([[name + camel(v.name), name, f"= {v.value}"] for v in e.values]):
+            for line in aligned([[c.ident.constant(e.qualified, v.name), name, f"= {v.value}"] for v in e.values]):
                 w.line(line)
         w.blank()
     write_enum_text(w, c, e)
@@ -312,7 +283,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
     rows: list[list[str]] = []
     if s.base is not None:
         rows.append([c.named(s.base)])
-    rows += [[field_name(f), c.type(f.type)] for f in s.fields]
+    rows += [[c.ident.field(f), c.type(f.type)] for f in s.fields]
     with w.block(f"type {name} struct {{", "}"):
         # gofmt aligns consecutive fields; an embedded base is a row of its own.
         if s.base is not None:
@@ -332,27 +303,28 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
         if len(keys) > 1:
             w.line(f"// {shape} is the value of {name}'s [key] fields (FBEKey).")
             with w.block(f"type {shape} struct {{", "}"):
-                for line in aligned([[field_name(f), c.key_type(f.type) or ""] for f in keys]):
+                for line in aligned([[c.ident.field(f), c.key_type(f.type) or ""] for f in keys]):
                     w.line(line)
             w.blank()
         w.line("// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.")
         with w.block(f"func (v *{name}) FBEKey() {shape} {{", "}"):
-            values = [c.key_of(f.type, f"v.{field_name(f)}") for f in keys]
+            values = [c.key_of(f.type, f"v.{c.ident.field(f)}") for f in keys]
             w.line(f"return {values[0]}" if len(keys) == 1 else f"return {shape}{{" + ", ".join(values) + "}")
         w.blank()
         w.line("// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of")
         w.line(f'// {name} are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever')
         w.line("// their FBEKey is the same.")
         with w.block(f"func (v *{name}) FBEKeyCompare(o *{name}) int {{", "}"):
-            compares = [x for x in (c.compare_of(f.type, f"v.{field_name(f)}", f"o.{field_name(f)}") for f in keys)
+            compares = [x for x in (c.compare_of(f.type, f"v.{c.ident.field(f)}", f"o.{c.ident.field(f)}") for f in keys)
                         if x is not None]
             for x in compares[:-1]:
                 with w.block(f"if c := {x}; c != 0 {{", "}"):
                     w.line("return c")
             w.line(f"return {compares[-1]}" if compares else "return 0")
         w.blank()
-    w.line(f"// New{name} is a new {name} with the schema's defaults.")
-    with w.block(f"func New{name}() *{name} {{", "}"):
+    new = c.ident.function("New", s.qualified)
+    w.line(f"// {new} is a new {name} with the schema's defaults.")
+    with w.block(f"func {new}() *{name} {{", "}"):
         w.line(f"v := new({name})")
         w.line("v.Reset()")
         w.line("return v")
@@ -371,7 +343,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
 
 
 def write_reset(w: CodeWriter, c: Context, f: ir.Field) -> None:
-    target = "v." + field_name(f)
+    target = "v." + c.ident.field(f)
     t = f.type
     if isinstance(t, ir.Optional_):
         value = c.default(t.element, f.default)

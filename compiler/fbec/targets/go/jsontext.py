@@ -397,7 +397,6 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
 def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum) -> None:
     """String() of an enum (the first declared name with the value) or flags (the names set)."""
     name = c.named(e.qualified)
-    from fbec.targets.go import camel
     if e.kind == "flags":
         w.line("// String is the text form of v: the names of the declared flags whose bits are all set,")
         w.line("// joined by |, in declaration order (docs/format.md 9).")
@@ -407,7 +406,7 @@ def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum) -> None:
                 return
             with w.block(f"return {c.rt('FlagsText')}(v, []{c.rt('FlagName')}[{name}]{{", "})"):
                 for v in e.values:
-                    w.line(f'{{Value: {name}{camel(v.name)}, Name: "{v.name}"}},')
+                    w.line(f'{{Value: {c.ident.constant(e.qualified, v.name)}, Name: "{v.name}"}},')
         return
     w.line("// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).")
     with w.block(f"func (v {name}) String() string {{", "}"):
@@ -417,14 +416,13 @@ def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum) -> None:
         if first:
             with w.block("switch v {", "}"):
                 for v_name in first.values():
-                    w.label(f"case {name}{camel(v_name)}:")
+                    w.label(f"case {c.ident.constant(e.qualified, v_name)}:")
                     w.line(f'return "{v_name}"')
         w.line('return "<unknown>"')
 
 
 def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """FBEWriteJSON, FBEReadJSON and the roots MarshalJSON/AppendJSON/UnmarshalJSON/ReadJSON."""
-    from fbec.targets.go import field_name
     q = s.qualified
     plan = c.plan.struct(q)
     bounded = plan.bounded
@@ -443,7 +441,7 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
         c.depth_checked = not bounded
         for n, f in enumerate(fields):
             raw(("{" if n == 0 else ",") + f'"{f.name}":')
-            json_write(c, raw, f.type, f"v.{field_name(f)}", f.name, names, [f'j.Unwind("{f.name}")'])
+            json_write(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, names, [f'j.Unwind("{f.name}")'])
         c.depth_checked = False
         if fields:
             raw("}")
@@ -466,7 +464,7 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
                 for n, f in enumerate(fields):
                     w.label(f'case "{f.name}":')
                     w.line(f"r.Once(&seen[{n}], name)")
-                    json_read(w, c, f.type, f"v.{field_name(f)}", f.name, names, [f'r.Unwind("{f.name}")'])
+                    json_read(w, c, f.type, f"v.{c.ident.field(f)}", f.name, names, [f'r.Unwind("{f.name}")'])
                 w.label("default:")
                 w.line("r.Skip(name)")
             # a missing member's default holds struct values: they are charged (docs/limits.md 3)
@@ -505,7 +503,6 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
 
 def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """FBEWriteText and String(): the original's operator<< text (docs/format.md 9)."""
-    from fbec.targets.go import field_name
     names = Names()
     w.line("// FBEWriteText writes v in the original's text form (docs/format.md 9).")
     with w.block(f"func (v *{name}) FBEWriteText(t *{c.rt('TextWriter')}) {{", "}"):
@@ -523,7 +520,7 @@ def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
             if f.hidden:
                 raw("***")
             else:
-                text_write(c, raw, f.type, f"v.{field_name(f)}", names)
+                text_write(c, raw, f.type, f"v.{c.ident.field(f)}", names)
         raw(")")
         raw.flush()
     w.blank()

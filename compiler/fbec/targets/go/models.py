@@ -460,8 +460,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
 
 def verify_name(c: Context, t: ir.StructRef, final: bool) -> str:
     """The generated verify function of a struct (qualified by its Go package when imported)."""
-    pkg, dot, name = c.named(t.name).rpartition(".")
-    return f"{pkg}{dot}FBEVerify{'Final' if final else ''}{name}"
+    return c.qualify(t.name, c.ident.function("FBEVerifyFinal" if final else "FBEVerify", t.name))
 
 
 def kept(c: Context, t: ir.Type) -> bool:
@@ -600,6 +599,7 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str, own: list
 
 def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Names) -> None:
     """FBEVerify<Name>: FBERead's checks without the value (no allocation but for sets and maps)."""
+    fbe_verify = c.ident.function("FBEVerify", s.qualified)
     plan = c.plan.struct(s.qualified)
     body = CodeWriter(Options(tabs=True))
     if plan.base_fields:
@@ -618,9 +618,9 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Name
                 body.line(f'r.Spend({f.missing_cost}, b, "{f.name}")')
             body.line("return")
         verify_value(body, c, f.type, "b", f"b+{f.offset}", f.name, names, [f'r.Unwind("{f.name}")'])
-    w.line(f"// FBEVerify{name} checks the versioned body the slot at slot points to (from base) as")
+    w.line(f"// {fbe_verify} checks the versioned body the slot at slot points to (from base) as")
     w.line("// FBERead reads it, without building the value.")
-    with w.block(f"func FBEVerify{name}(r *{c.rt('Reader')}, base, slot int) {{", "}"):
+    with w.block(f"func {fbe_verify}(r *{c.rt('Reader')}, base, slot int) {{", "}"):
         call = f"r.Struct(base, slot, {s.type_id}, {s.decode_cost})"
         text = body.text().strip("\n")
         if not text:
@@ -673,11 +673,12 @@ def run_read(w: CodeWriter, c: Context, t: ir.Type, d: str, at: int | str, dst: 
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
     """The struct's codec methods: FBEWrite/FBERead (a versioned body at a slot), the roots
     MarshalFBE/UnmarshalFBE/VerifyFBE and, with final, their final twins."""
-    from fbec.targets.go import field_name as fname
     q = s.qualified
     plan = c.plan.struct(q)
     bounded = plan.bounded
     names = Names()
+    fbe_verify, verify_fbe = c.ident.function("FBEVerify", q), c.ident.function("VerifyFBE", q)
+    fbe_verify_final, verify_final = c.ident.function("FBEVerifyFinal", q), c.ident.function("VerifyFinal", q)
 
     w.line("// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).")
     with w.block(f"func (v *{name}) FBEWrite(w *{c.rt('Writer')}, base, slot int) {{", "}"):
@@ -689,7 +690,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line(f"b := {struct}" if s.all_fields else struct)
         c.depth_checked = not bounded
         for f in plan.fields:
-            write_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f.field)}", f.name, names, [f'w.Unwind("{f.name}")'])
+            write_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{c.ident.field(f.field)}", f.name, names, [f'w.Unwind("{f.name}")'])
         c.depth_checked = False
     w.blank()
 
@@ -709,7 +710,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         if plan.base_fields:
             with w.block(f"if n >= {s.base_size} {{", "} else {"):
                 for f in plan.base_fields:
-                    read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f.field)}", f.name, names,
+                    read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{c.ident.field(f.field)}", f.name, names,
                                [f'r.Unwind("{f.name}")'])
             with w.block("", "}"):
                 if plan.older_cost:
@@ -722,7 +723,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
                     w.line(f'r.Spend({f.missing_cost}, b, "{f.name}")')
                 w.line(f"v.fbeDefaults({k})")
                 w.line("return")
-            read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{fname(f.field)}", f.name, names,
+            read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{c.ident.field(f.field)}", f.name, names,
                        [f'r.Unwind("{f.name}")'])
     w.blank()
     write_verify(w, c, s, name, names)
@@ -754,12 +755,12 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             w.line(f'r.Within("{q}")')
         w.line("return r.Err()")
     w.blank()
-    w.line(f"// VerifyFBE{name} is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);")
+    w.line(f"// {verify_fbe} is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);")
     w.line("// it builds no value.")
-    with w.block(f"func VerifyFBE{name}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
+    with w.block(f"func {verify_fbe}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
         w.line(f"var r {c.rt('Reader')}")
         w.line("r.BeginVersioned(data, lim)")
-        w.line(f"FBEVerify{name}(&r, 0, 4)")
+        w.line(f"{fbe_verify}(&r, 0, 4)")
         w.line(f'r.Within("{q}")')
         w.line("return r.Err()")
     w.blank()
@@ -774,7 +775,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             w.line("defer w.Leave()")
         c.depth_checked = not bounded
         for f in plan.fields:
-            final_write(w, c, f.type, f"v.{fname(f.field)}", f.name, names, [f'w.Unwind("{f.name}")'])
+            final_write(w, c, f.type, f"v.{c.ident.field(f.field)}", f.name, names, [f'w.Unwind("{f.name}")'])
         c.depth_checked = False
     w.blank()
     w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every")
@@ -785,15 +786,15 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line("defer r.Leave()")
         for step in plan.final_steps:
             if isinstance(step, FieldPlan):
-                final_read(w, c, step.type, f"v.{fname(step.field)}", step.name, names, [f'r.Unwind("{step.name}")'])
+                final_read(w, c, step.type, f"v.{c.ident.field(step.field)}", step.name, names, [f'r.Unwind("{step.name}")'])
                 continue
             with final_run(w, step, names) as d:
                 for f, at in zip(step.fields, step.at):
-                    run_read(w, c, f.type, d, at, f"v.{fname(f.field)}", names)
+                    run_read(w, c, f.type, d, at, f"v.{c.ident.field(f.field)}", names)
     w.blank()
-    w.line(f"// FBEVerifyFinal{name} checks v's fields at the Reader's cursor as FBEReadFinal reads them,")
+    w.line(f"// {fbe_verify_final} checks v's fields at the Reader's cursor as FBEReadFinal reads them,")
     w.line("// without building the value.")
-    with w.block(f"func FBEVerifyFinal{name}(r *{c.rt('Reader')}) {{", "}"):
+    with w.block(f"func {fbe_verify_final}(r *{c.rt('Reader')}) {{", "}"):
         with w.block(f"if !r.Enter({s.decode_cost}) {{", "}"):
             w.line("return")
         w.line("defer r.Leave()")
@@ -830,12 +831,12 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             w.line(f'r.Within("{q}")')
         w.line("return r.Err()")
     w.blank()
-    w.line(f"// VerifyFinal{name} is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);")
+    w.line(f"// {verify_final} is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);")
     w.line("// it builds no value.")
-    with w.block(f"func VerifyFinal{name}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
+    with w.block(f"func {verify_final}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
         w.line(f"var r {c.rt('Reader')}")
         w.line(f"r.BeginFinal(data, {s.type_id}, lim)")
-        w.line(f"FBEVerifyFinal{name}(&r)")
+        w.line(f"{fbe_verify_final}(&r)")
         w.line("r.EndFinal()")
         w.line(f'r.Within("{q}")')
         w.line("return r.Err()")

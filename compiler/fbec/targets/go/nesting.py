@@ -84,7 +84,6 @@ def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> None
 def write_levels(w: CodeWriter, c: Context) -> None:
     """The fbeLevels walks of the package's bounded structs that unbounded writers (and these
     walks) call, in package order."""
-    from fbec.targets.go import field_name
     from fbec.targets.go.models import Names
     done: set[str] = set()
     while c.levels_walks - done:
@@ -100,6 +99,6 @@ def write_levels(w: CodeWriter, c: Context) -> None:
                 names = Names()
                 for f in s.all_fields:
                     if ir.struct_refs(f.type):
-                        _levels(w, c, f.type, f"v.{field_name(f)}", names)
+                        _levels(w, c, f.type, f"v.{c.ident.field(f)}", names)
                 w.line("return n + 1")
             w.blank()

@@ -42,19 +42,11 @@ class Message:
 class Names:
     """The package-level Go names the protocol code declares, kept clear of the schema's."""
 
-    def __init__(self, package: ir.Package) -> None:
-        from fbec.targets.go import camel, exported
-        taken: set[str] = set()
-        for e in package.enums + package.flags:
-            taken.add(exported(e.name))
-            taken.update(exported(e.name) + camel(v.name) for v in e.values)
-        for s in package.structs:
-            name = exported(s.name)
-            taken.update({name, "New" + name, "VerifyFBE" + name, "VerifyFinal" + name})
-        self.taken = taken
+    def __init__(self, c: Context) -> None:
+        self.taken = c.ident.package_names(c.package.name)
 
     def __call__(self, name: str) -> str:
-        while name in self.taken:
+        while name in self.taken or "New" + name in self.taken:
             name += "_"
         return name
 
@@ -67,17 +59,16 @@ def _id_field(s: ir.Struct) -> ir.Field | None:
     return None
 
 
-def id_of(m: Message) -> str:
-    from fbec.targets.go import field_name
+def id_of(c: Context, m: Message) -> str:
     f = _id_field(m.struct)
     assert f is not None
-    return field_name(f)
+    return c.ident.field(f)
 
 
 def _messages(c: Context) -> tuple[list[Message], list[Message]]:
     """What the Sender sends (the package's protocol types, then its imports') and what the
     Receiver dispatches (the IR's dispatch table), with one method suffix per type."""
-    from fbec.targets.go import exported, package_name
+    from fbec.targets.go.names import exported, package_name
     own_pkg = c.package.name
     closure = import_closure(c.schema, c.package)
     sendable = [s for p in closure for s in p.protocol_types]
@@ -100,17 +91,13 @@ def _messages(c: Context) -> tuple[list[Message], list[Message]]:
 
 def _func(c: Context, m: Message, prefix: str) -> str:
     """A package-level function of the message's package (VerifyFBE<Name>), qualified when imported."""
-    from fbec.targets.go import GO_MODULE, exported, package_name
-    pkg, _, name = m.struct.qualified.rpartition(".")
-    if m.own:
-        return prefix + exported(name)
-    return c.imports.attr(f"{GO_MODULE}/{pkg}", prefix + exported(name), package_name(pkg))
+    return c.qualify(m.struct.qualified, c.ident.function(prefix, m.struct.qualified))
 
 
 def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
     if not c.package.dispatch:
         return
-    names = Names(c.package)
+    names = Names(c)
     send, dispatch = _messages(c)
     fbe = c.rt
     pkg = c.package.name
@@ -287,7 +274,7 @@ def _clients(w: CodeWriter, c: Context, names: Names, send: list[Message], dispa
         with w.block(f"func (h {client_handler}) On{m.suffix}(v *{m.go}) {{", "}"):
             if (q in responses or q in rejects) and _id_field(m.struct) is not None:
                 glob = "true" if q in global_rejects else "false"
-                with w.block(f"if h.requests.Answer(v.{id_of(m)}, v, {glob}) {{", "}"):
+                with w.block(f"if h.requests.Answer(v.{id_of(c, m)}, v, {glob}) {{", "}"):
                     w.line("return")
             with w.block("if *h.notify != nil {", "}"):
                 w.line(f"(*h.notify).On{m.suffix}(v)")
@@ -351,7 +338,7 @@ def _clients(w: CodeWriter, c: Context, names: Names, send: list[Message], dispa
                     w.line(f"// A reject ({rej}) fails it with a *fbe.RejectError.")
                 with w.block(f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.go}) (*{response.go}, error) {{",
                              "}"):
-                    w.line(f'return {fbe("Request")}[*{response.go}](ctx, &c.requests, "{m.struct.qualified}", v.{id_of(m)}, '
+                    w.line(f'return {fbe("Request")}[*{response.go}](ctx, &c.requests, "{m.struct.qualified}", v.{id_of(c, m)}, '
                            f"answers{m.suffix}, func() error {{")
                     with w.indented():
                         w.line(f"_, err := c.Send{m.suffix}(v)")

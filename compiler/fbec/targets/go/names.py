@@ -1,0 +1,130 @@
+"""How a schema name becomes a Go identifier: the one place of the target's renaming rule
+(docs/go.md "Names", docs/targets.md "Names").
+
+Types, fields and enum values are exported: the first letter upper case (`order` -> `Order`); a
+name that does not start with a letter gets an `X` in front (`_id` -> `X_id`), as protoc-gen-go
+does. An identifier that clashes in its scope gets a trailing underscore, another while it still
+clashes (base.scope_idents). The scopes:
+
+* a package's identifiers: its types first, then its enum and flags constants (the enum's type
+  and the value: `OrderSideBuy`), then the functions of each struct (`New<T>`, `VerifyFBE<T>`,
+  `VerifyFinal<T>`, `FBEVerify<T>`, `FBEVerifyFinal<T>`), then the key types of structs keyed
+  by several fields (`<T>Key`, `<T>FBEKey` when a type has that name): each clear of those
+  before it, so a type keeps its name and what is made from it yields (a struct `SideBuy` keeps
+  its name, the constant of `side.buy` becomes `SideBuy_`). The package's protocol types yield
+  to all of these;
+* a struct: its fields, clear of the methods of generated structs (`Reset`, `String`,
+  `MarshalFBE`...), of the embedded base struct's name and of the base's fields;
+* a Go package name: the schema package's name in lower case, clear of Go's keywords and
+  predeclared names, the packages the generated code imports (`fbe`, `io`, `bytes`, `cmp`,
+  `context`) and the locals and parameters of its functions (which would hide an import).
+
+JSON member names and the text form keep the schema's names.
+"""
+
+from __future__ import annotations
+
+from fbec.model import ir
+from fbec.targets.base import scope_idents
+
+# Go's keywords and predeclared identifiers, the packages the generated code imports, the locals and
+# parameters of generated functions: a package name among them is renamed.
+PACKAGE_RESERVED = frozenset({
+    "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func",
+    "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select", "struct",
+    "switch", "type", "var", "any", "bool", "byte", "error", "int", "rune", "string", "uint", "true",
+    "false", "nil", "iota", "len", "cap", "new", "make", "append", "copy", "delete", "panic", "recover",
+    "print", "println", "complex", "real", "imag", "close", "min", "max", "clear",
+    "fbe", "io", "bytes", "cmp", "context",
+    "b", "base", "c", "d", "data", "e", "err", "frame", "h", "i", "j", "k", "lim", "m", "n", "o", "ok", "out",
+    "p", "r", "s", "slot", "t", "v", "w", "x", "y",
+})
+# Methods of generated structs: a field of such a name is renamed.
+STRUCT_MEMBERS = frozenset({"FBEKey", "FBEKeyCompare", "Reset", "MarshalFBE", "UnmarshalFBE", "AppendFBE", "ReadFBE",
+                            "FBEWrite", "FBERead", "MarshalFinal", "UnmarshalFinal", "AppendFinal", "ReadFinal",
+                            "FBEWriteFinal", "FBEReadFinal", "MarshalJSON", "UnmarshalJSON", "AppendJSON",
+                            "ReadJSON", "FBEWriteJSON", "FBEReadJSON", "FBEWriteText", "String", "TypeID"})
+FUNCTIONS = ("New", "VerifyFBE", "VerifyFinal", "FBEVerify", "FBEVerifyFinal")
+"""The package-level functions of each struct, by the prefix they put before its type."""
+
+
+def exported(name: str) -> str:
+    """A schema name as an exported Go identifier: its first letter upper case, or `X` in front of
+    a name that does not start with a letter."""
+    return name[:1].upper() + name[1:] if name[:1].isalpha() else "X" + name
+
+
+def package_name(name: str) -> str:
+    """The Go package (and import) name of a schema package."""
+    name = name.lower()
+    while name in PACKAGE_RESERVED:
+        name += "_"
+    return name
+
+
+class Idents:
+    """The identifiers of one schema's names, each scope worked out once, when first asked."""
+
+    def __init__(self, schema: ir.Schema) -> None:
+        self.schema = schema
+        self._packages: dict[str, dict[tuple[str, ...], str]] = {}
+        self._fields: dict[str, dict[str, str]] = {}
+
+    def _package(self, package: str) -> dict[tuple[str, ...], str]:
+        if package not in self._packages:
+            p = self.schema.package(package)
+            enums = [*p.enums, *p.flags]
+            types = scope_idents([(x, exported(x)) for x in [e.name for e in enums] + [s.name for s in p.structs]],
+                                 lambda x: False)
+            out: dict[tuple[str, ...], str] = {("type", k): v for k, v in types.items()}
+            given = set(types.values())
+            groups: list[list[tuple[tuple[str, ...], str]]] = [
+                [(("const", e.name, v.name), types[e.name] + exported(v.name)) for e in enums for v in e.values],
+                [(("func", prefix, s.name), prefix + types[s.name]) for s in p.structs for prefix in FUNCTIONS],
+            ]
+            for group in groups:
+                more = scope_idents(group, given.__contains__)
+                out.update(more)
+                given |= set(more.values())
+            for s in p.structs:
+                key = types[s.name] + "Key"
+                out[("key", s.name)] = scope_idents([(0, key if key not in given else types[s.name] + "FBEKey")],
+                                                    given.__contains__)[0]
+                given.add(out[("key", s.name)])
+            self._packages[package] = out
+        return self._packages[package]
+
+    def package_names(self, package: str) -> frozenset[str]:
+        """Every package-level identifier the package's schema names took (its protocol types avoid them)."""
+        return frozenset(self._package(package).values())
+
+    def type(self, qualified: str) -> str:
+        """A type's identifier in its package."""
+        package, _, name = qualified.rpartition(".")
+        return self._package(package)[("type", name)]
+
+    def constant(self, qualified: str, value: str) -> str:
+        """An enum or flags value's constant in the type's package."""
+        package, _, name = qualified.rpartition(".")
+        return self._package(package)[("const", name, value)]
+
+    def function(self, prefix: str, qualified: str) -> str:
+        """A struct's package-level function (prefix: one of FUNCTIONS) in its package."""
+        package, _, name = qualified.rpartition(".")
+        return self._package(package)[("func", prefix, name)]
+
+    def key_type(self, qualified: str) -> str:
+        """The type holding the value of a struct's several [key] fields, in its package."""
+        package, _, name = qualified.rpartition(".")
+        return self._package(package)[("key", name)]
+
+    def field(self, f: ir.Field) -> str:
+        """A field's identifier (in every struct that has it: the struct that declares it decides)."""
+        if f.owner not in self._fields:
+            s = self.schema.struct(f.owner)
+            taken = set(STRUCT_MEMBERS)
+            if s.base is not None:
+                taken.add(self.type(s.base))
+                taken |= {self.field(g) for g in self.schema.struct(s.base).all_fields}
+            self._fields[f.owner] = scope_idents(((g.name, exported(g.name)) for g in s.fields), taken.__contains__)
+        return self._fields[f.owner][f.name]
