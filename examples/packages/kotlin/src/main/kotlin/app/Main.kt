@@ -1,0 +1,10 @@
+package app
+
+import java.io.File
+import shop.Order
+
+/** Reads a shop.Order (versioned model) from the file named first and writes it back to the second. */
+fun main(args: Array<String>) {
+    val order = Order.fromFbe(File(args[0]).readBytes())
+    File(args[1]).writeBytes(order.toFbe())
+}
