@@ -1,10 +1,21 @@
-# The C++ package as a CMake user consumes it (docs/cpp.md "Using it from CMake").
+# Each runtime as a user's project consumes it (docs/<language>.md "Using it from your own project").
 #
-#   make test-package  builds and runs tests/package/consumer three ways, each from a
-#                      scratch folder (build/package-test): add_subdirectory, FetchContent
-#                      from a local path, cmake --install + find_package(fbe COMPONENTS json)
-.PHONY: test-package
-TEST_TARGETS += test-package
+#   make test-packages  the C++ CMake package (test-package below), then tests/package/
+#                       test_consumers.py: a fresh project per language in a scratch folder
+#                       outside the repository (pip install of the repo into a new venv, go mod
+#                       edit -replace, npm install of a path and of the npm pack tarball, mvn
+#                       install of runtime/java and the sample poms of examples/packages for Java
+#                       and Kotlin), code generated from the test's own schema, the bytes Python
+#                       writes read and written back identically by every language
+#   make test-package   builds and runs tests/package/consumer three ways, each from a
+#                       scratch folder (build/package-test): add_subdirectory, FetchContent
+#                       from a local path, cmake --install + find_package(fbe COMPONENTS json)
+.PHONY: test-package test-packages
+TEST_TARGETS += test-packages
+
+test-packages: test-package
+	@tools/need-apt.sh openjdk-17-jdk-headless maven
+	MVN="$(MVN)" NPM="$(NPM)" NODE="$(NODE)" GO="$(GO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/package/test_consumers.py
 
 test-package: venv
 	@tools/need-apt.sh cmake g++ make rapidjson-dev

@@ -1,0 +1,218 @@
+"""Each runtime as a user's project consumes it (issue 23): installed the way its guide says, in a
+fresh project in a scratch folder outside the repository, compiling the code fbec generates
+from a schema of this test (not one of the repository's), then the bytes one language writes
+read and written back by every other.
+
+    python -m pytest tests/package/test_consumers.py   (make test-packages)
+
+The user projects are examples/packages/<language> (the sample poms and programs the guides
+point at), copied into the scratch folder. Python: a fresh venv, `pip install <repo>`, the
+`fbec` console script (generation, `fbec encode`/`decode`). Go: `go mod init`, `go mod edit
+-require -replace` at runtime/go. JavaScript: `npm install` of a copy of runtime/js without
+dist/ or node_modules (as a fresh clone has it; its `prepare` builds it), and of the `npm pack`
+tarball. Java and Kotlin: `mvn install` of runtime/java, then the sample pom (Kotlin through
+kotlin-maven-plugin). Caches (pip, npm, ~/.m2, the Go module cache) are the user's own.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples" / "packages"
+MVN = os.environ.get("MVN", "mvn")
+NPM = os.environ.get("NPM", "npm")
+NODE = os.environ.get("NODE", "node")
+GO = os.environ.get("GO", "go")
+
+# enum, flags, optionals, a vector of structs, a map of decimals, uuid, timestamp, one message
+SCHEMA = """\
+package shop
+
+enum Color : byte { red; green; blue; }
+
+flags Perm : byte { none = 0x00; read = 0x01; write = 0x02; }
+
+struct Line
+{
+    string sku;
+    int32 qty;
+}
+
+struct Cart
+{
+    [key] uuid id;
+    Color color = Color.green;
+    Perm perm;
+    int32? note;
+    string? memo;
+    Line[] lines;
+    decimal{string} prices;
+    timestamp at;
+}
+
+message Order
+{
+    Cart cart;
+}
+"""
+
+
+def run(args: list[str | Path], cwd: Path) -> str:
+    r = subprocess.run([str(a) for a in args], check=False, cwd=cwd, capture_output=True, text=True)
+    assert r.returncode == 0, f"{' '.join(map(str, args))} (in {cwd}) exited {r.returncode}:\n{r.stdout}{r.stderr}"
+    return r.stdout
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("packages")
+    assert REPO not in path.parents, "the user projects must live outside the repository"
+    (path / "shop.fbe").write_text(SCHEMA)
+    return path
+
+
+@pytest.fixture(scope="module")
+def python_user(scratch: Path) -> Path:
+    """A venv with the wheel `pip install <repo>` builds; the project is app.py and gen/."""
+    env_dir = scratch / "venv"
+    venv.create(env_dir, with_pip=True)
+    run([env_dir / "bin" / "python", "-m", "pip", "install", "-q", "--disable-pip-version-check", REPO], scratch)
+    project = scratch / "python"
+    project.mkdir()
+    shutil.copy(EXAMPLES / "python" / "app.py", project)
+    run([env_dir / "bin" / "fbec", "--python", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    return env_dir
+
+
+@pytest.fixture(scope="module")
+def fbec(python_user: Path) -> Path:
+    return python_user / "bin" / "fbec"
+
+
+@pytest.fixture(scope="module")
+def written(scratch: Path, python_user: Path) -> bytes:
+    """The sample value, written by the Python program."""
+    out = scratch / "python.bin"
+    run([python_user / "bin" / "python", scratch / "python" / "app.py", "write", out], scratch)
+    return out.read_bytes()
+
+
+def go_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    project = scratch / "go"
+    project.mkdir()
+    shutil.copy(EXAMPLES / "go" / "main.go", project)
+    run([fbec, "--go", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    module = "github.com/fbe-toolkit/fbe/runtime/go"
+    run([GO, "mod", "init", "example.com/app"], project)
+    run([GO, "mod", "edit", f"-require={module}@v0.0.0", f"-replace={module}={REPO / 'runtime' / 'go'}"], project)
+    run([GO, "mod", "tidy"], project)
+    run([GO, "build", "-o", "app", "."], project)
+    return [project / "app"]
+
+
+def js_project(scratch: Path, name: str, fbec: Path, package: Path) -> list[str | Path]:
+    project = scratch / name
+    project.mkdir()
+    run([NPM, "init", "-y"], project)
+    run([NPM, "pkg", "set", "type=module"], project)
+    run([NPM, "install", "--no-audit", "--no-fund", package], project)
+    shutil.copy(EXAMPLES / "js" / "main.mjs", project)
+    run([fbec, "--javascript", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    return [NODE, project / "main.mjs"]
+
+
+def fresh_js_runtime(scratch: Path) -> Path:
+    """runtime/js as a fresh clone has it: no dist/, no node_modules."""
+    copy = scratch / "runtime-js"
+    if not copy.exists():
+        shutil.copytree(
+            REPO / "runtime" / "js", copy, ignore=shutil.ignore_patterns("node_modules", "dist", "build-test")
+        )
+    return copy
+
+
+def js_path_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    return js_project(scratch, "js-path", fbec, fresh_js_runtime(scratch))
+
+
+def js_tarball_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    source = fresh_js_runtime(scratch)
+    tarball = run([NPM, "pack", "--silent", "--pack-destination", scratch], source).strip().splitlines()[-1]
+    return js_project(scratch, "js-tarball", fbec, scratch / tarball)
+
+
+def java_runtime_installed() -> None:
+    run([MVN, "-q", "-B", "-DskipTests", "install"], REPO / "runtime" / "java")
+
+
+def maven_program(scratch: Path, fbec: Path, language: str, main: str) -> list[str | Path]:
+    java_runtime_installed()
+    project = scratch / language
+    shutil.copytree(EXAMPLES / language, project)
+    sources = project / "src" / "main" / language
+    run([fbec, f"--{language}", "-q", "-i", scratch / "shop.fbe", "-o", sources], scratch)
+    run([MVN, "-q", "-B", "package", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"], project)
+    classpath = os.pathsep.join([str(project / "target" / "classes"), (project / "cp.txt").read_text().strip()])
+    return ["java", "-cp", classpath, main]
+
+
+def java_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    return maven_program(scratch, fbec, "java", "app.Main")
+
+
+def kotlin_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    return maven_program(scratch, fbec, "kotlin", "app.MainKt")
+
+
+READERS = {
+    "go": go_program,
+    "js-path": js_path_program,
+    "js-tarball": js_tarball_program,
+    "java": java_program,
+    "kotlin": kotlin_program,
+}
+
+
+def test_python_reads_its_own_bytes_back(scratch: Path, python_user: Path, written: bytes) -> None:
+    out = scratch / "python-back.bin"
+    run(
+        [python_user / "bin" / "python", scratch / "python" / "app.py", "roundtrip", scratch / "python.bin", out],
+        scratch,
+    )
+    assert out.read_bytes() == written
+
+
+def test_fbec_decode_and_encode_from_the_wheel(scratch: Path, fbec: Path, written: bytes) -> None:
+    """The console script's tools need nothing the wheel does not declare."""
+    text = run([fbec, "decode", "-i", scratch / "shop.fbe", "-t", "shop.Order", scratch / "python.bin"], scratch)
+    assert '"sku":"A-1"' in text
+    (scratch / "order.json").write_text(text)
+    out = scratch / "encoded.bin"
+    run([fbec, "encode", "-i", scratch / "shop.fbe", "-t", "shop.Order", "-o", out, scratch / "order.json"], scratch)
+    assert out.read_bytes() == written
+
+
+@pytest.mark.parametrize("language", sorted(READERS))
+def test_reads_and_writes_back_identically(
+    scratch: Path, fbec: Path, python_user: Path, written: bytes, language: str
+) -> None:
+    program = READERS[language](scratch, fbec)
+    out = scratch / f"{language}.bin"
+    run([*program, scratch / "python.bin", out], scratch)
+    assert out.read_bytes() == written, f"{language} wrote other bytes than it read"
+    # and Python reads what that language wrote
+    back = scratch / f"{language}-python.bin"
+    run([python_user / "bin" / "python", scratch / "python" / "app.py", "roundtrip", out, back], scratch)
+    assert back.read_bytes() == written
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q"]))
