@@ -9,13 +9,15 @@ The user projects are examples/packages/<language> (the sample poms and programs
 point at), copied into the scratch folder. Python: a fresh venv, `pip install <repo>`, the
 `fbec` console script (generation, `fbec encode`/`decode`). Go: `go mod init`, `go mod edit
 -require -replace` at runtime/go. JavaScript: `npm install` of a copy of runtime/js without
-dist/ or node_modules (as a fresh clone has it; its `prepare` builds it), and of the `npm pack`
-tarball. Java and Kotlin: `mvn install` of runtime/java, then the sample pom (Kotlin through
+dist/ or node_modules (as a fresh clone has it; its `prepare` builds it) and `fbec --javascript`;
+TypeScript: `npm install` of the `npm pack` tarball and `fbec --typescript` through the user's
+tsc --strict. Java and Kotlin: `mvn install` of runtime/java, then the sample pom (Kotlin through
 kotlin-maven-plugin). Caches (pip, npm, ~/.m2, the Go module cache) are the user's own.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -118,35 +120,46 @@ def go_program(scratch: Path, fbec: Path) -> list[str | Path]:
     return [project / "app"]
 
 
-def js_project(scratch: Path, name: str, fbec: Path, package: Path) -> list[str | Path]:
+def js_project(scratch: Path, name: str, package: Path, dev: list[str]) -> Path:
     project = scratch / name
     project.mkdir()
     run([NPM, "init", "-y"], project)
     run([NPM, "pkg", "set", "type=module"], project)
     run([NPM, "install", "--no-audit", "--no-fund", package], project)
-    shutil.copy(EXAMPLES / "js" / "main.mjs", project)
-    run([fbec, "--javascript", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
-    return [NODE, project / "main.mjs"]
+    if dev:
+        run([NPM, "install", "--no-audit", "--no-fund", "--save-dev", *dev], project)
+    return project
 
 
 def fresh_js_runtime(scratch: Path) -> Path:
     """runtime/js as a fresh clone has it: no dist/, no node_modules."""
     copy = scratch / "runtime-js"
     if not copy.exists():
-        shutil.copytree(
-            REPO / "runtime" / "js", copy, ignore=shutil.ignore_patterns("node_modules", "dist", "build-test")
-        )
+        ignore = shutil.ignore_patterns("node_modules", "dist", "build-test")
+        shutil.copytree(REPO / "runtime" / "js", copy, ignore=ignore)
     return copy
 
 
 def js_path_program(scratch: Path, fbec: Path) -> list[str | Path]:
-    return js_project(scratch, "js-path", fbec, fresh_js_runtime(scratch))
+    """JavaScript: npm install of the folder, the code of fbec --javascript."""
+    project = js_project(scratch, "js-path", fresh_js_runtime(scratch), [])
+    shutil.copy(EXAMPLES / "js" / "main.mjs", project)
+    run([fbec, "--javascript", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    return [NODE, project / "main.mjs"]
 
 
-def js_tarball_program(scratch: Path, fbec: Path) -> list[str | Path]:
+def ts_tarball_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    """TypeScript: npm install of the npm pack tarball, the code of fbec --typescript through tsc --strict."""
     source = fresh_js_runtime(scratch)
     tarball = run([NPM, "pack", "--silent", "--pack-destination", scratch], source).strip().splitlines()[-1]
-    return js_project(scratch, "js-tarball", fbec, scratch / tarball)
+    # the compiler versions runtime/js builds with
+    lock = json.loads((source / "package-lock.json").read_text())["packages"]
+    dev = [f"{name}@{lock[f'node_modules/{name}']['version']}" for name in ("typescript", "@types/node")]
+    project = js_project(scratch, "ts-tarball", scratch / tarball, dev)
+    shutil.copytree(EXAMPLES / "ts", project, dirs_exist_ok=True)
+    run([fbec, "--typescript", "-q", "-i", scratch / "shop.fbe", "-o", project / "src" / "gen"], scratch)
+    run([NODE, project / "node_modules" / "typescript" / "bin" / "tsc", "-p", project / "tsconfig.json"], project)
+    return [NODE, project / "dist" / "main.js"]
 
 
 def java_runtime_installed() -> None:
@@ -175,7 +188,7 @@ def kotlin_program(scratch: Path, fbec: Path) -> list[str | Path]:
 READERS = {
     "go": go_program,
     "js-path": js_path_program,
-    "js-tarball": js_tarball_program,
+    "ts-tarball": ts_tarball_program,
     "java": java_program,
     "kotlin": kotlin_program,
 }

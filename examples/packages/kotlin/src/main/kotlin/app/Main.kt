@@ -1,7 +1,7 @@
 package app
 
-import java.io.File
 import shop.Order
+import java.io.File
 
 /** Reads a shop.Order (versioned model) from the file named first and writes it back to the second. */
 fun main(args: Array<String>) {
