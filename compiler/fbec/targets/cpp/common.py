@@ -193,10 +193,14 @@ def default_expr(t: Type, d: Default) -> str | None:
     raise ValueError(f"unknown default kind {kind!r}")
 
 
-def default_value(f: Field) -> str:
-    """The value a field takes when it is not in the buffer: its default, or `{}`."""
+def assign_default(target: str, f: Field) -> str:
+    """The statement giving `target` (field `f` of a value) the value it takes when it is not in the
+    input: its default, or its type's value-initialised one; a struct or fixed array through
+    FBE::detail::assign_default, which puts no value of a large type on the stack."""
     expr = default_expr(f.type, f.default)
-    return "{}" if expr is None else expr
+    if expr is None and isinstance(f.type, (StructRef, Array)):
+        return f"FBE::detail::assign_default({target});"
+    return f"{target} = {'{}' if expr is None else expr};"
 
 
 # ---------------------------------------------------------------- declarations

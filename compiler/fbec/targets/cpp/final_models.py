@@ -22,8 +22,8 @@ from fbec.model.plan import FieldPlan, Run, Step, StructPlan
 from fbec.targets.base import CodeWriter, Options
 
 from .common import (
+    assign_default,
     cpp_type,
-    default_value,
     field_ident,
     file_banner,
     ident,
@@ -243,7 +243,7 @@ def _read(w: CodeWriter, p: StructPlan, inlined: set[str], layout: Layout) -> No
     def one(f: FieldPlan) -> None:
         w.line(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{field_ident(f.name)})) {{")
         with w.indented():
-            w.line(f"value.{field_ident(f.name)} = {default_value(f.field)};")
+            w.line(assign_default(f"value.{field_ident(f.name)}", f.field))
             w.line("ok = false;")
         w.line("}")
 

@@ -19,7 +19,7 @@ from fbec.model import plan
 from fbec.model.ir import Package, Schema
 from fbec.targets.base import Options
 
-from .common import default_value, field_ident, file_banner, imports, namespace, qualified, struct_order, writer
+from .common import assign_default, field_ident, file_banner, imports, namespace, qualified, struct_order, writer
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -123,11 +123,11 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                         for i, (f, cost) in enumerate(zip(fields, costs)):
                             if not cost:
                                 with w.block(f"if (!seen[{i}])"):
-                                    w.line(f"value.{field_ident(f.name)} = {default_value(f)};")
+                                    w.line(assign_default(f"value.{field_ident(f.name)}", f))
                                 continue
                             w.line(f"if (!seen[{i}])")
                             with w.block("{", "}"):
-                                w.line(f"value.{field_ident(f.name)} = {default_value(f)};")
+                                w.line(assign_default(f"value.{field_ident(f.name)}", f))
                                 w.line(f"defaults += {cost};")
                         if charged:
                             w.line("return (defaults == 0 || detail::charge_defaults(defaults)) && result;")

@@ -24,8 +24,8 @@ from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options
 
 from .common import (
+    assign_default,
     cpp_type,
-    default_value,
     field_ident,
     file_banner,
     ident,
@@ -188,14 +188,14 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
             b = qualified(s.base)
             w.line(f"// Inherited fields: all of them, or none when the body is older than {s.base}.")
             with w.block(f"if (size < {s.base_size})"):
-                w.line(f"static_cast<{b}&>(value) = {b}();")
+                w.line(f"FBE::detail::assign_default(static_cast<{b}&>(value));")
             with w.block(f"else if (!read_body<{b}>(d, body, size, value))"):
                 w.line("return false;")
         for fp in plan.of(schema).struct(s.qualified).own_fields:
             f = fp.field
             codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f.name)})"
             with w.block(f"if (size < {fp.end})"):
-                w.line(f"value.{field_ident(f.name)} = {default_value(f)};")
+                w.line(assign_default(f"value.{field_ident(f.name)}", f))
             if ir.is_scalar(f.type):
                 with w.block("else"):
                     w.line(f"{codec};")

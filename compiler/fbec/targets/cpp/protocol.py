@@ -64,6 +64,7 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
     w.line("#include <cstddef>")
     w.line("#include <cstdint>")
     w.line("#include <future>")
+    w.line("#include <memory>")
     w.line("#include <string>")
     w.blank()
     deprecated = any(s.deprecated for s in list(package.protocol_types))
@@ -161,10 +162,10 @@ def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> N
                 with w.block("{", "}"):
                     for s in dispatch:
                         w.line(f"case {s.type_id}:")
-                        with w.block("{", "}"):
-                            w.line(f"{qualified(s.qualified)} value;")
-                            with w.block(f'if (this->read_frame({s.name}ReaderModel, value, data, size, "{s.qualified}"))'):
-                                w.line("onReceive(value);")
+                        with w.indented():
+                            with w.block(f'if (this->read_frame({s.name}ReaderModel, {s.name}Value, data, size, '
+                                         f'"{s.qualified}"))'):
+                                w.line(f"onReceive(*{s.name}Value);")
                             w.line("return true;")
                     w.line("default:")
                     with w.indented():
@@ -175,6 +176,10 @@ def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> N
             w.label("private:")
             for s in dispatch:
                 w.line(f"{_model(s, final, 'FBE::ReadBuffer')} {s.name}ReaderModel;")
+            w.line("// the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):")
+            w.line("// made at the first frame of their type and reused")
+            for s in dispatch:
+                w.line(f"std::unique_ptr<{qualified(s.qualified)}> {s.name}Value;")
     w.blank()
 
 

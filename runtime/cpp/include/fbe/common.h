@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -108,6 +109,39 @@ constexpr U byteswap(U value) noexcept {
         value = static_cast<U>(value >> 8);
     }
     return result;
+}
+
+//! A value the readers make before it finds its place (a set's element, a
+//! map's key or JSON value): on the stack when small, on the heap when T is
+//! large, a struct holding big fixed arrays (a frame may hold 64 MiB of
+//! them), so no reader puts a value of the schema's size on the stack.
+template <typename T, bool = (sizeof(T) > 4096)>
+class Scratch {
+public:
+    T& operator*() noexcept { return _value; }
+
+private:
+    T _value{};
+};
+
+template <typename T>
+class Scratch<T, true> {
+public:
+    T& operator*() noexcept { return *_value; }
+
+private:
+    std::unique_ptr<T> _value = std::make_unique<T>();
+};
+
+//! Gives `value` its default (its type's value-initialised value: a
+//! struct's schema defaults) without putting a value of that type on the
+//! stack when the type is large (as Scratch).
+template <typename T>
+void assign_default(T& value) {
+    if constexpr (sizeof(T) <= 4096)
+        value = T{};
+    else
+        value = std::move(*std::make_unique<T>());
 }
 
 template <std::size_t N> struct uint_of_size;

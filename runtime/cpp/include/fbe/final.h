@@ -15,6 +15,8 @@
 #include "fbe/model.h"
 
 #include <cassert>
+#include <tuple>
+#include <utility>
 
 namespace FBE {
 
@@ -352,9 +354,9 @@ bool final_verify_key(FinalDecoder& d, Check& seen, const char* what) {
     if (!KC::verify(d))
         return false;
     const std::size_t at = again.pos;
-    K key{};
-    KC::read(again, key);
-    return seen.add(std::move(key)) || detail::duplicate_key(d.error, what, at);
+    detail::Scratch<K> key;
+    KC::read(again, *key);
+    return seen.add(std::move(*key)) || detail::duplicate_key(d.error, what, at);
 }
 
 template <typename C, typename T>
@@ -430,10 +432,10 @@ struct FSequence {
         for (uint32_t i = 0; i < count; ++i) {
             if constexpr (std::is_same_v<C, std::set<T>> || std::is_same_v<T, bool>) {
                 const std::size_t at = d.pos;
-                T item{};
-                if (!E::read(d, item))
+                detail::Scratch<T> item;
+                if (!E::read(d, *item))
                     return false;
-                value.insert(value.end(), std::move(item));
+                value.insert(value.end(), std::move(*item));
                 if constexpr (std::is_same_v<C, std::set<T>>)
                     if (FBE_UNLIKELY(value.size() != i + 1))
                         return detail::duplicate_key(d.error, "set", at);
@@ -505,10 +507,11 @@ struct FMapping {
             return false;
         for (uint32_t i = 0; i < count; ++i) {
             const std::size_t at = d.pos;
-            K key{};
-            if (!KC::read(d, key))
+            detail::Scratch<K> key;
+            if (!KC::read(d, *key))
                 return false;
-            auto it = value.emplace_hint(value.end(), std::move(key), V{});
+            auto it = value.emplace_hint(value.end(), std::piecewise_construct, std::forward_as_tuple(std::move(*key)),
+                                         std::forward_as_tuple());
             if (FBE_UNLIKELY(value.size() != i + 1))
                 return detail::duplicate_key(d.error, "map", at);
             if (!VC::read(d, it->second))

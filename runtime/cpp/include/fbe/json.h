@@ -1383,10 +1383,7 @@ struct ValueReader<TJson, std::optional<T>> {
             value.reset();
             return true;
         }
-        T item{};
-        const bool result = ValueReader<TJson, T>::from_json(json, item);
-        value.emplace(std::move(item));
-        return result;
+        return ValueReader<TJson, T>::from_json(json, value.emplace());
     }
 };
 
@@ -1442,14 +1439,14 @@ bool read_sequence(const TJson& json, C& values, Insert insert) {
     bool result = true;
     std::size_t i = 0;
     for (auto it = json.Begin(); it != json.End(); ++it, ++i) {
-        T item{};
-        if (!ValueReader<TJson, T>::from_json(*it, item)) {
+        FBE::detail::Scratch<T> item;
+        if (!ValueReader<TJson, T>::from_json(*it, *item)) {
             detail::element_failed<T>(std::to_string(i), *it);
             if (exhausted())
                 return false;
             result = false;
         }
-        if (!insert(values, std::move(item))) {
+        if (!insert(values, std::move(*item))) {
             // a set's element twice ([1, 1], or two structs of equal keys): refused, as in binary
             // (docs/limits.md 4) and as two map keys that read the same
             const unsigned level = 2 * depth().read + 1;
@@ -1504,7 +1501,7 @@ bool read_map(const TJson& json, M& values) {
             return false;
         for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
             K key{};
-            V value{};
+            FBE::detail::Scratch<V> value;
             const std::string_view name(it->name.GetString(), it->name.GetStringLength());
             if (!KeyText<K>::from_text(name, key)) {
                 fail(level + 1, std::string("invalid ") + TypeName<K>::name() + " key");
@@ -1517,13 +1514,13 @@ bool read_map(const TJson& json, M& values) {
                     return false;
                 }
             }
-            if (!ValueReader<TJson, V>::from_json(it->value, value)) {
+            if (!ValueReader<TJson, V>::from_json(it->value, *value)) {
                 element_failed<V>(std::string(name), it->value);
                 if (exhausted())
                     return false;
                 result = false;
             }
-            if (!values.emplace(std::move(key), std::move(value)).second) {
+            if (!values.emplace(std::move(key), std::move(*value)).second) {
                 // "1" and "01", or one name twice: neither the first nor the last may win
                 fail(level + 1, "two map keys read as the same key");
                 prepend(level, "[" + std::string(name) + "]");
@@ -1544,21 +1541,21 @@ bool read_map(const TJson& json, M& values) {
                 result = false;
                 continue;
             }
-            K key{};
-            V value{};
-            if (!ValueReader<TJson, K>::from_json((*it)[0], key)) {
+            FBE::detail::Scratch<K> key;
+            FBE::detail::Scratch<V> value;
+            if (!ValueReader<TJson, K>::from_json((*it)[0], *key)) {
                 element_failed<K>(std::to_string(i), (*it)[0]);
                 if (exhausted())
                     return false;
                 result = false;
             }
-            if (!ValueReader<TJson, V>::from_json((*it)[1], value)) {
+            if (!ValueReader<TJson, V>::from_json((*it)[1], *value)) {
                 element_failed<V>(std::to_string(i), (*it)[1]);
                 if (exhausted())
                     return false;
                 result = false;
             }
-            if (!values.emplace(std::move(key), std::move(value)).second) {
+            if (!values.emplace(std::move(*key), std::move(*value)).second) {
                 fail(level + 1, "two map keys read as the same key");
                 prepend(level, "[" + std::to_string(i) + "]");
                 result = false;

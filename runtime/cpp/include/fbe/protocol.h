@@ -35,6 +35,7 @@
 #include <exception>
 #include <future>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -323,23 +324,31 @@ protected:
     virtual void onReceiveError(ReceiveError /*error*/, const std::string& /*reason*/) {}
 
     //! Reads a frame with `model` (attached to the frame, verified, then
-    //! deserialized into `value`); reports a failure and returns false.
+    //! deserialized into `*value`); reports a failure and returns false.
+    //! The value lives on the heap, made at the first frame that verifies
+    //! and reused by the next ones (deserialize overwrites every field): a
+    //! message may hold fixed arrays of up to a frame's size, which no stack
+    //! holds, and a frame that does not verify allocates nothing.
     template <class TModel, typename T>
-    bool read_frame(TModel& model, T& value, const void* data, std::size_t size, const char* name) {
+    bool read_frame(TModel& model, std::unique_ptr<T>& value, const void* data, std::size_t size,
+                    const char* name) {
         model.attach(data, size);
         model.limits(_limits);
         if (!model.verify()) {
             report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());
             return false;
         }
-        model.deserialize(value);
+        if (!value)
+            value = std::make_unique<T>();
+        T& result = *value;
+        model.deserialize(result);
         if (!model.error().empty()) {
             report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());
             return false;
         }
         ++_received;
         if (_logging)
-            onReceiveLog(detail::text_of(value));
+            onReceiveLog(detail::text_of(result));
         return true;
     }
 

@@ -31,6 +31,8 @@
 #include "fbe/model.h"
 
 #include <cassert>
+#include <tuple>
+#include <utility>
 
 namespace FBE {
 
@@ -462,9 +464,9 @@ bool verify_key(Decoder& d, std::size_t base, std::size_t slot, Check& seen, con
     if (!KC::verify(d, base, slot))
         return false;
     Decoder again = before;
-    K key{};
-    KC::read(again, base, slot, key);
-    return seen.add(std::move(key)) || detail::duplicate_key(d.error, what, slot);
+    detail::Scratch<K> key;
+    KC::read(again, base, slot, *key);
+    return seen.add(std::move(*key)) || detail::duplicate_key(d.error, what, slot);
 }
 
 //! vector, list, set: offset -> u32 count + count slots; elements use the
@@ -552,10 +554,10 @@ struct VSequence {
                 value.reserve(count);
         for (uint32_t i = 0; i < count; ++i, item_slot += E::inline_size) {
             if constexpr (std::is_same_v<C, std::set<T>> || std::is_same_v<T, bool>) {
-                T item{};
-                if (!E::read(d, base, item_slot, item))
+                detail::Scratch<T> item;
+                if (!E::read(d, base, item_slot, *item))
                     return false;
-                value.insert(value.end(), std::move(item));
+                value.insert(value.end(), std::move(*item));
                 if constexpr (std::is_same_v<C, std::set<T>>)
                     if (FBE_UNLIKELY(value.size() != i + 1))
                         return detail::duplicate_key(d.error, "set", item_slot);
@@ -702,10 +704,11 @@ struct VMapping {
             return false;
         std::size_t pair = base + offset + 4;
         for (uint32_t i = 0; i < count; ++i, pair += pair_size) {
-            K key{};
-            if (!KC::read(d, base, pair, key))
+            detail::Scratch<K> key;
+            if (!KC::read(d, base, pair, *key))
                 return false;
-            auto it = value.emplace_hint(value.end(), std::move(key), V{});
+            auto it = value.emplace_hint(value.end(), std::piecewise_construct, std::forward_as_tuple(std::move(*key)),
+                                         std::forward_as_tuple());
             if (FBE_UNLIKELY(value.size() != i + 1))
                 return detail::duplicate_key(d.error, "map", pair);
             if (!VC::read(d, base, pair + KC::inline_size, it->second))
