@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <string>
 
 namespace FBE {
@@ -57,26 +58,17 @@ protected:
         switch (type)
         {
             case 1:
-            {
-                ::graph::Node value;
-                if (this->read_frame(NodeReaderModel, value, data, size, "graph.Node"))
-                    onReceive(value);
+                if (this->read_frame(NodeReaderModel, NodeValue, data, size, "graph.Node"))
+                    onReceive(*NodeValue);
                 return true;
-            }
             case 2:
-            {
-                ::graph::Edge value;
-                if (this->read_frame(EdgeReaderModel, value, data, size, "graph.Edge"))
-                    onReceive(value);
+                if (this->read_frame(EdgeReaderModel, EdgeValue, data, size, "graph.Edge"))
+                    onReceive(*EdgeValue);
                 return true;
-            }
             case 3:
-            {
-                ::graph::Graph value;
-                if (this->read_frame(GraphReaderModel, value, data, size, "graph.Graph"))
-                    onReceive(value);
+                if (this->read_frame(GraphReaderModel, GraphValue, data, size, "graph.Graph"))
+                    onReceive(*GraphValue);
                 return true;
-            }
             default:
                 break;
         }
@@ -87,6 +79,11 @@ private:
     FBE::graph::NodeFinalModel<FBE::ReadBuffer> NodeReaderModel;
     FBE::graph::EdgeFinalModel<FBE::ReadBuffer> EdgeReaderModel;
     FBE::graph::GraphFinalModel<FBE::ReadBuffer> GraphReaderModel;
+    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
+    // made at the first frame of their type and reused
+    std::unique_ptr<::graph::Node> NodeValue;
+    std::unique_ptr<::graph::Edge> EdgeValue;
+    std::unique_ptr<::graph::Graph> GraphValue;
 };
 
 //! Sender + Receiver of 'graph' with requests: request(value, timeout) returns a

@@ -294,7 +294,7 @@ FBE_INLINE bool FBody<::proto::Account>::read(FinalDecoder& d, ::proto::Account&
             ok = false;
         }
         if (!FCodec<::proto::Balance>::read(d, value.wallet)) {
-            value.wallet = {};
+            FBE::detail::assign_default(value.wallet);
             ok = false;
         }
         if (!FCodec<std::optional<::proto::Balance>>::read(d, value.asset)) {
@@ -355,7 +355,7 @@ FBE_INLINE bool FBody<::proto::OrderMessage>::read(FinalDecoder& d, ::proto::Ord
     }
     bool ok = true;
     if (!FCodec<::proto::Order>::read(d, value.body)) {
-        value.body = {};
+        FBE::detail::assign_default(value.body);
         ok = false;
     }
     return ok;
@@ -397,7 +397,7 @@ FBE_INLINE bool FBody<::proto::BalanceMessage>::read(FinalDecoder& d, ::proto::B
     }
     bool ok = true;
     if (!FCodec<::proto::Balance>::read(d, value.body)) {
-        value.body = {};
+        FBE::detail::assign_default(value.body);
         ok = false;
     }
     return ok;
@@ -425,7 +425,7 @@ FBE_INLINE bool FBody<::proto::AccountMessage>::read(FinalDecoder& d, ::proto::A
 {
     bool ok = true;
     if (!FCodec<::proto::Account>::read(d, value.body)) {
-        value.body = {};
+        FBE::detail::assign_default(value.body);
         ok = false;
     }
     return ok;

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <string>
 
 namespace FBE {
@@ -57,26 +58,17 @@ protected:
         switch (type)
         {
             case 1:
-            {
-                ::proto::OrderMessage value;
-                if (this->read_frame(OrderMessageReaderModel, value, data, size, "proto.OrderMessage"))
-                    onReceive(value);
+                if (this->read_frame(OrderMessageReaderModel, OrderMessageValue, data, size, "proto.OrderMessage"))
+                    onReceive(*OrderMessageValue);
                 return true;
-            }
             case 2:
-            {
-                ::proto::BalanceMessage value;
-                if (this->read_frame(BalanceMessageReaderModel, value, data, size, "proto.BalanceMessage"))
-                    onReceive(value);
+                if (this->read_frame(BalanceMessageReaderModel, BalanceMessageValue, data, size, "proto.BalanceMessage"))
+                    onReceive(*BalanceMessageValue);
                 return true;
-            }
             case 3:
-            {
-                ::proto::AccountMessage value;
-                if (this->read_frame(AccountMessageReaderModel, value, data, size, "proto.AccountMessage"))
-                    onReceive(value);
+                if (this->read_frame(AccountMessageReaderModel, AccountMessageValue, data, size, "proto.AccountMessage"))
+                    onReceive(*AccountMessageValue);
                 return true;
-            }
             default:
                 break;
         }
@@ -87,6 +79,11 @@ private:
     FBE::proto::OrderMessageFinalModel<FBE::ReadBuffer> OrderMessageReaderModel;
     FBE::proto::BalanceMessageFinalModel<FBE::ReadBuffer> BalanceMessageReaderModel;
     FBE::proto::AccountMessageFinalModel<FBE::ReadBuffer> AccountMessageReaderModel;
+    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
+    // made at the first frame of their type and reused
+    std::unique_ptr<::proto::OrderMessage> OrderMessageValue;
+    std::unique_ptr<::proto::BalanceMessage> BalanceMessageValue;
+    std::unique_ptr<::proto::AccountMessage> AccountMessageValue;
 };
 
 //! Sender + Receiver of 'proto' with requests: request(value, timeout) returns a

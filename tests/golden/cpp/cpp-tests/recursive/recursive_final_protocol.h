@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <string>
 
 namespace FBE {
@@ -49,12 +50,9 @@ protected:
         switch (type)
         {
             case 1:
-            {
-                ::recursive::Node value;
-                if (this->read_frame(NodeReaderModel, value, data, size, "recursive.Node"))
-                    onReceive(value);
+                if (this->read_frame(NodeReaderModel, NodeValue, data, size, "recursive.Node"))
+                    onReceive(*NodeValue);
                 return true;
-            }
             default:
                 break;
         }
@@ -63,6 +61,9 @@ protected:
 
 private:
     FBE::recursive::NodeFinalModel<FBE::ReadBuffer> NodeReaderModel;
+    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
+    // made at the first frame of their type and reused
+    std::unique_ptr<::recursive::Node> NodeValue;
 };
 
 //! Sender + Receiver of 'recursive' with requests: request(value, timeout) returns a

@@ -231,7 +231,7 @@ FBE_NOINLINE inline bool VBody<::vectors::Point3>::read_older(Decoder& d, std::s
         return false;
     // Inherited fields: all of them, or none when the body is older than vectors.Point.
     if (size < 19)
-        static_cast<::vectors::Point&>(value) = ::vectors::Point();
+        FBE::detail::assign_default(static_cast<::vectors::Point&>(value));
     else if (!read_body<::vectors::Point>(d, body, size, value))
         return false;
     if (size < 27)

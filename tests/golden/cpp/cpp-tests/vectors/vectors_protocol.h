@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <string>
 
 namespace FBE {
@@ -65,40 +66,25 @@ protected:
         switch (type)
         {
             case 1:
-            {
-                ::vectors::Edge value;
-                if (this->read_frame(EdgeReaderModel, value, data, size, "vectors.Edge"))
-                    onReceive(value);
+                if (this->read_frame(EdgeReaderModel, EdgeValue, data, size, "vectors.Edge"))
+                    onReceive(*EdgeValue);
                 return true;
-            }
             case 2:
-            {
-                ::vectors::Point value;
-                if (this->read_frame(PointReaderModel, value, data, size, "vectors.Point"))
-                    onReceive(value);
+                if (this->read_frame(PointReaderModel, PointValue, data, size, "vectors.Point"))
+                    onReceive(*PointValue);
                 return true;
-            }
             case 3:
-            {
-                ::vectors::Point3 value;
-                if (this->read_frame(Point3ReaderModel, value, data, size, "vectors.Point3"))
-                    onReceive(value);
+                if (this->read_frame(Point3ReaderModel, Point3Value, data, size, "vectors.Point3"))
+                    onReceive(*Point3Value);
                 return true;
-            }
             case 4:
-            {
-                ::vectors::Named value;
-                if (this->read_frame(NamedReaderModel, value, data, size, "vectors.Named"))
-                    onReceive(value);
+                if (this->read_frame(NamedReaderModel, NamedValue, data, size, "vectors.Named"))
+                    onReceive(*NamedValue);
                 return true;
-            }
             case 10:
-            {
-                ::vectors::Holder value;
-                if (this->read_frame(HolderReaderModel, value, data, size, "vectors.Holder"))
-                    onReceive(value);
+                if (this->read_frame(HolderReaderModel, HolderValue, data, size, "vectors.Holder"))
+                    onReceive(*HolderValue);
                 return true;
-            }
             default:
                 break;
         }
@@ -111,6 +97,13 @@ private:
     FBE::vectors::Point3Model<FBE::ReadBuffer> Point3ReaderModel;
     FBE::vectors::NamedModel<FBE::ReadBuffer> NamedReaderModel;
     FBE::vectors::HolderModel<FBE::ReadBuffer> HolderReaderModel;
+    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
+    // made at the first frame of their type and reused
+    std::unique_ptr<::vectors::Edge> EdgeValue;
+    std::unique_ptr<::vectors::Point> PointValue;
+    std::unique_ptr<::vectors::Point3> Point3Value;
+    std::unique_ptr<::vectors::Named> NamedValue;
+    std::unique_ptr<::vectors::Holder> HolderValue;
 };
 
 //! Dispatches versioned frames of 'vectors' like a Receiver but without deserializing:

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <string>
 
 namespace FBE {
@@ -53,19 +54,13 @@ protected:
         switch (type)
         {
             case 1:
-            {
-                ::vectors_old::Edge value;
-                if (this->read_frame(EdgeReaderModel, value, data, size, "vectors_old.Edge"))
-                    onReceive(value);
+                if (this->read_frame(EdgeReaderModel, EdgeValue, data, size, "vectors_old.Edge"))
+                    onReceive(*EdgeValue);
                 return true;
-            }
             case 10:
-            {
-                ::vectors_old::Holder value;
-                if (this->read_frame(HolderReaderModel, value, data, size, "vectors_old.Holder"))
-                    onReceive(value);
+                if (this->read_frame(HolderReaderModel, HolderValue, data, size, "vectors_old.Holder"))
+                    onReceive(*HolderValue);
                 return true;
-            }
             default:
                 break;
         }
@@ -75,6 +70,10 @@ protected:
 private:
     FBE::vectors_old::EdgeFinalModel<FBE::ReadBuffer> EdgeReaderModel;
     FBE::vectors_old::HolderFinalModel<FBE::ReadBuffer> HolderReaderModel;
+    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
+    // made at the first frame of their type and reused
+    std::unique_ptr<::vectors_old::Edge> EdgeValue;
+    std::unique_ptr<::vectors_old::Holder> HolderValue;
 };
 
 //! Sender + Receiver of 'vectors_old' with requests: request(value, timeout) returns a

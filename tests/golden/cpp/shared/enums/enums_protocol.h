@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <string>
 
 namespace FBE {
@@ -49,12 +50,9 @@ protected:
         switch (type)
         {
             case 1:
-            {
-                ::enums::Enums value;
-                if (this->read_frame(EnumsReaderModel, value, data, size, "enums.Enums"))
-                    onReceive(value);
+                if (this->read_frame(EnumsReaderModel, EnumsValue, data, size, "enums.Enums"))
+                    onReceive(*EnumsValue);
                 return true;
-            }
             default:
                 break;
         }
@@ -63,6 +61,9 @@ protected:
 
 private:
     FBE::enums::EnumsModel<FBE::ReadBuffer> EnumsReaderModel;
+    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
+    // made at the first frame of their type and reused
+    std::unique_ptr<::enums::Enums> EnumsValue;
 };
 
 //! Dispatches versioned frames of 'enums' like a Receiver but without deserializing:

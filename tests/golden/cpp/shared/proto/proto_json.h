@@ -248,7 +248,7 @@ struct ValueReader<TJson, ::proto::Account>
             value.state = ::proto::State::initialized | ::proto::State::bad;
         if (!seen[3])
         {
-            value.wallet = {};
+            FBE::detail::assign_default(value.wallet);
             defaults += 12;
         }
         if (!seen[4])
@@ -319,7 +319,7 @@ struct ValueReader<TJson, ::proto::OrderMessage>
         uint64_t defaults = 0;
         if (!seen[0])
         {
-            value.body = {};
+            FBE::detail::assign_default(value.body);
             defaults += 26;
         }
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;
@@ -386,7 +386,7 @@ struct ValueReader<TJson, ::proto::BalanceMessage>
         uint64_t defaults = 0;
         if (!seen[0])
         {
-            value.body = {};
+            FBE::detail::assign_default(value.body);
             defaults += 12;
         }
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;
@@ -453,7 +453,7 @@ struct ValueReader<TJson, ::proto::AccountMessage>
         uint64_t defaults = 0;
         if (!seen[0])
         {
-            value.body = {};
+            FBE::detail::assign_default(value.body);
             defaults += 26;
         }
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;

@@ -299,7 +299,7 @@ FBE_NOINLINE inline bool VBody<::proto::Account>::read_older(Decoder& d, std::si
     else
         VCodec<::proto::State>::read(d, body, body + 16, value.state);
     if (size < 21)
-        value.wallet = {};
+        FBE::detail::assign_default(value.wallet);
     else if (!VCodec<::proto::Balance>::read(d, body, body + 17, value.wallet))
         return d.fail_in("proto.Account", "wallet");
     if (size < 26)
@@ -375,7 +375,7 @@ FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::read_older(Decoder& d, st
     if (!d.charge_checked(VBody<::proto::OrderMessage>::cost + (size < 12 ? 26u : 0u), "proto.OrderMessage", body))
         return false;
     if (size < 12)
-        value.body = {};
+        FBE::detail::assign_default(value.body);
     else if (!VCodec<::proto::Order>::read(d, body, body + 8, value.body))
         return d.fail_in("proto.OrderMessage", "body");
     return true;
@@ -425,7 +425,7 @@ FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::read_older(Decoder& d, 
     if (!d.charge_checked(VBody<::proto::BalanceMessage>::cost + (size < 12 ? 12u : 0u), "proto.BalanceMessage", body))
         return false;
     if (size < 12)
-        value.body = {};
+        FBE::detail::assign_default(value.body);
     else if (!VCodec<::proto::Balance>::read(d, body, body + 8, value.body))
         return d.fail_in("proto.BalanceMessage", "body");
     return true;
@@ -475,7 +475,7 @@ FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::read_older(Decoder& d, 
     if (!d.charge_checked(VBody<::proto::AccountMessage>::cost + (size < 12 ? 26u : 0u), "proto.AccountMessage", body))
         return false;
     if (size < 12)
-        value.body = {};
+        FBE::detail::assign_default(value.body);
     else if (!VCodec<::proto::Account>::read(d, body, body + 8, value.body))
         return d.fail_in("proto.AccountMessage", "body");
     return true;

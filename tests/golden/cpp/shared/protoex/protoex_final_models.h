@@ -323,7 +323,7 @@ FBE_INLINE bool FBody<::protoex::Account>::read(FinalDecoder& d, ::protoex::Acco
             ok = false;
         }
         if (!FCodec<::protoex::Balance>::read(d, value.wallet)) {
-            value.wallet = {};
+            FBE::detail::assign_default(value.wallet);
             ok = false;
         }
         if (!FCodec<std::optional<::protoex::Balance>>::read(d, value.asset)) {
@@ -384,7 +384,7 @@ FBE_INLINE bool FBody<::protoex::OrderMessage>::read(FinalDecoder& d, ::protoex:
     }
     bool ok = true;
     if (!FCodec<::protoex::Order>::read(d, value.body)) {
-        value.body = {};
+        FBE::detail::assign_default(value.body);
         ok = false;
     }
     return ok;
@@ -426,7 +426,7 @@ FBE_INLINE bool FBody<::protoex::BalanceMessage>::read(FinalDecoder& d, ::protoe
     }
     bool ok = true;
     if (!FCodec<::protoex::Balance>::read(d, value.body)) {
-        value.body = {};
+        FBE::detail::assign_default(value.body);
         ok = false;
     }
     return ok;
@@ -454,7 +454,7 @@ FBE_INLINE bool FBody<::protoex::AccountMessage>::read(FinalDecoder& d, ::protoe
 {
     bool ok = true;
     if (!FCodec<::protoex::Account>::read(d, value.body)) {
-        value.body = {};
+        FBE::detail::assign_default(value.body);
         ok = false;
     }
     return ok;

@@ -262,7 +262,7 @@ struct ValueReader<TJson, ::protoex::Account>
             value.state = ::protoex::StateEx::initialized | ::protoex::StateEx::bad | ::protoex::StateEx::sad;
         if (!seen[3])
         {
-            value.wallet = {};
+            FBE::detail::assign_default(value.wallet);
             defaults += 20;
         }
         if (!seen[4])
@@ -333,7 +333,7 @@ struct ValueReader<TJson, ::protoex::OrderMessage>
         uint64_t defaults = 0;
         if (!seen[0])
         {
-            value.body = {};
+            FBE::detail::assign_default(value.body);
             defaults += 42;
         }
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;
@@ -400,7 +400,7 @@ struct ValueReader<TJson, ::protoex::BalanceMessage>
         uint64_t defaults = 0;
         if (!seen[0])
         {
-            value.body = {};
+            FBE::detail::assign_default(value.body);
             defaults += 20;
         }
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;
@@ -467,7 +467,7 @@ struct ValueReader<TJson, ::protoex::AccountMessage>
         uint64_t defaults = 0;
         if (!seen[0])
         {
-            value.body = {};
+            FBE::detail::assign_default(value.body);
             defaults += 34;
         }
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;

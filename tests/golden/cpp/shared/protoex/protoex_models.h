@@ -231,7 +231,7 @@ FBE_NOINLINE inline bool VBody<::protoex::Balance>::read_older(Decoder& d, std::
         return false;
     // Inherited fields: all of them, or none when the body is older than proto.Balance.
     if (size < 20)
-        static_cast<::proto::Balance&>(value) = ::proto::Balance();
+        FBE::detail::assign_default(static_cast<::proto::Balance&>(value));
     else if (!read_body<::proto::Balance>(d, body, size, value))
         return false;
     if (size < 28)
@@ -313,7 +313,7 @@ FBE_NOINLINE inline bool VBody<::protoex::Account>::read_older(Decoder& d, std::
     else
         VCodec<::protoex::StateEx>::read(d, body, body + 16, value.state);
     if (size < 21)
-        value.wallet = {};
+        FBE::detail::assign_default(value.wallet);
     else if (!VCodec<::protoex::Balance>::read(d, body, body + 17, value.wallet))
         return d.fail_in("protoex.Account", "wallet");
     if (size < 26)
@@ -389,7 +389,7 @@ FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::read_older(Decoder& d, 
     if (!d.charge_checked(VBody<::protoex::OrderMessage>::cost + (size < 12 ? 42u : 0u), "protoex.OrderMessage", body))
         return false;
     if (size < 12)
-        value.body = {};
+        FBE::detail::assign_default(value.body);
     else if (!VCodec<::protoex::Order>::read(d, body, body + 8, value.body))
         return d.fail_in("protoex.OrderMessage", "body");
     return true;
@@ -439,7 +439,7 @@ FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::read_older(Decoder& d
     if (!d.charge_checked(VBody<::protoex::BalanceMessage>::cost + (size < 12 ? 20u : 0u), "protoex.BalanceMessage", body))
         return false;
     if (size < 12)
-        value.body = {};
+        FBE::detail::assign_default(value.body);
     else if (!VCodec<::protoex::Balance>::read(d, body, body + 8, value.body))
         return d.fail_in("protoex.BalanceMessage", "body");
     return true;
@@ -489,7 +489,7 @@ FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::read_older(Decoder& d
     if (!d.charge_checked(VBody<::protoex::AccountMessage>::cost + (size < 12 ? 34u : 0u), "protoex.AccountMessage", body))
         return false;
     if (size < 12)
-        value.body = {};
+        FBE::detail::assign_default(value.body);
     else if (!VCodec<::protoex::Account>::read(d, body, body + 8, value.body))
         return d.fail_in("protoex.AccountMessage", "body");
     return true;

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <string>
 
 namespace FBE {
@@ -62,26 +63,17 @@ protected:
         switch (type)
         {
             case 11:
-            {
-                ::protoex::OrderMessage value;
-                if (this->read_frame(OrderMessageReaderModel, value, data, size, "protoex.OrderMessage"))
-                    onReceive(value);
+                if (this->read_frame(OrderMessageReaderModel, OrderMessageValue, data, size, "protoex.OrderMessage"))
+                    onReceive(*OrderMessageValue);
                 return true;
-            }
             case 12:
-            {
-                ::protoex::BalanceMessage value;
-                if (this->read_frame(BalanceMessageReaderModel, value, data, size, "protoex.BalanceMessage"))
-                    onReceive(value);
+                if (this->read_frame(BalanceMessageReaderModel, BalanceMessageValue, data, size, "protoex.BalanceMessage"))
+                    onReceive(*BalanceMessageValue);
                 return true;
-            }
             case 13:
-            {
-                ::protoex::AccountMessage value;
-                if (this->read_frame(AccountMessageReaderModel, value, data, size, "protoex.AccountMessage"))
-                    onReceive(value);
+                if (this->read_frame(AccountMessageReaderModel, AccountMessageValue, data, size, "protoex.AccountMessage"))
+                    onReceive(*AccountMessageValue);
                 return true;
-            }
             default:
                 break;
         }
@@ -94,6 +86,11 @@ private:
     FBE::protoex::OrderMessageModel<FBE::ReadBuffer> OrderMessageReaderModel;
     FBE::protoex::BalanceMessageModel<FBE::ReadBuffer> BalanceMessageReaderModel;
     FBE::protoex::AccountMessageModel<FBE::ReadBuffer> AccountMessageReaderModel;
+    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
+    // made at the first frame of their type and reused
+    std::unique_ptr<::protoex::OrderMessage> OrderMessageValue;
+    std::unique_ptr<::protoex::BalanceMessage> BalanceMessageValue;
+    std::unique_ptr<::protoex::AccountMessage> AccountMessageValue;
 };
 
 //! Dispatches versioned frames of 'protoex' like a Receiver but without deserializing:

@@ -476,11 +476,11 @@ inline bool FBody<::test::StructSimple>::read(FinalDecoder& d, ::test::StructSim
             ok = false;
         }
         if (!FCodec<::proto::Order>::read(d, value.f41)) {
-            value.f41 = {};
+            FBE::detail::assign_default(value.f41);
             ok = false;
         }
         if (!FCodec<::proto::Balance>::read(d, value.f42)) {
-            value.f42 = {};
+            FBE::detail::assign_default(value.f42);
             ok = false;
         }
         if (!FCodec<::proto::State>::read(d, value.f43)) {
@@ -489,7 +489,7 @@ inline bool FBody<::test::StructSimple>::read(FinalDecoder& d, ::test::StructSim
         }
     }
     if (!FCodec<::proto::Account>::read(d, value.f44)) {
-        value.f44 = {};
+        FBE::detail::assign_default(value.f44);
         ok = false;
     }
     return ok;
@@ -1153,11 +1153,11 @@ inline bool FBody<::test::StructOptional>::read(FinalDecoder& d, ::test::StructO
             ok = false;
         }
         if (!FCodec<::proto::Order>::read(d, value.f41)) {
-            value.f41 = {};
+            FBE::detail::assign_default(value.f41);
             ok = false;
         }
         if (!FCodec<::proto::Balance>::read(d, value.f42)) {
-            value.f42 = {};
+            FBE::detail::assign_default(value.f42);
             ok = false;
         }
         if (!FCodec<::proto::State>::read(d, value.f43)) {
@@ -1166,7 +1166,7 @@ inline bool FBody<::test::StructOptional>::read(FinalDecoder& d, ::test::StructO
         }
     }
     if (!FCodec<::proto::Account>::read(d, value.f44)) {
-        value.f44 = {};
+        FBE::detail::assign_default(value.f44);
         ok = false;
     }
     // f100 to f163: the fast path, or if anything does not fit, one by one, best effort.
@@ -2274,11 +2274,11 @@ inline bool FBody<::test::StructNested>::read(FinalDecoder& d, ::test::StructNes
             ok = false;
         }
         if (!FCodec<::proto::Order>::read(d, value.f41)) {
-            value.f41 = {};
+            FBE::detail::assign_default(value.f41);
             ok = false;
         }
         if (!FCodec<::proto::Balance>::read(d, value.f42)) {
-            value.f42 = {};
+            FBE::detail::assign_default(value.f42);
             ok = false;
         }
         if (!FCodec<::proto::State>::read(d, value.f43)) {
@@ -2287,7 +2287,7 @@ inline bool FBody<::test::StructNested>::read(FinalDecoder& d, ::test::StructNes
         }
     }
     if (!FCodec<::proto::Account>::read(d, value.f44)) {
-        value.f44 = {};
+        FBE::detail::assign_default(value.f44);
         ok = false;
     }
     // f100 to f163: the fast path, or if anything does not fit, one by one, best effort.
@@ -2600,7 +2600,7 @@ inline bool FBody<::test::StructNested>::read(FinalDecoder& d, ::test::StructNes
         }
     }
     if (!FCodec<::test::StructSimple>::read(d, value.f1008)) {
-        value.f1008 = {};
+        FBE::detail::assign_default(value.f1008);
         ok = false;
     }
     if (!FCodec<std::optional<::test::StructSimple>>::read(d, value.f1009)) {
@@ -2608,7 +2608,7 @@ inline bool FBody<::test::StructNested>::read(FinalDecoder& d, ::test::StructNes
         ok = false;
     }
     if (!FCodec<::test::StructOptional>::read(d, value.f1010)) {
-        value.f1010 = {};
+        FBE::detail::assign_default(value.f1010);
         ok = false;
     }
     if (!FCodec<std::optional<::test::StructOptional>>::read(d, value.f1011)) {
@@ -2969,43 +2969,43 @@ inline bool FBody<::test::StructArray>::read(FinalDecoder& d, ::test::StructArra
 {
     bool ok = true;
     if (!FCodec<std::array<uint8_t, 2>>::read(d, value.f1)) {
-        value.f1 = {};
+        FBE::detail::assign_default(value.f1);
         ok = false;
     }
     if (!FCodec<std::array<std::optional<uint8_t>, 2>>::read(d, value.f2)) {
-        value.f2 = {};
+        FBE::detail::assign_default(value.f2);
         ok = false;
     }
     if (!FCodec<std::array<FBE::buffer_t, 2>>::read(d, value.f3)) {
-        value.f3 = {};
+        FBE::detail::assign_default(value.f3);
         ok = false;
     }
     if (!FCodec<std::array<std::optional<FBE::buffer_t>, 2>>::read(d, value.f4)) {
-        value.f4 = {};
+        FBE::detail::assign_default(value.f4);
         ok = false;
     }
     if (!FCodec<std::array<::test::EnumSimple, 2>>::read(d, value.f5)) {
-        value.f5 = {};
+        FBE::detail::assign_default(value.f5);
         ok = false;
     }
     if (!FCodec<std::array<std::optional<::test::EnumSimple>, 2>>::read(d, value.f6)) {
-        value.f6 = {};
+        FBE::detail::assign_default(value.f6);
         ok = false;
     }
     if (!FCodec<std::array<::test::FlagsSimple, 2>>::read(d, value.f7)) {
-        value.f7 = {};
+        FBE::detail::assign_default(value.f7);
         ok = false;
     }
     if (!FCodec<std::array<std::optional<::test::FlagsSimple>, 2>>::read(d, value.f8)) {
-        value.f8 = {};
+        FBE::detail::assign_default(value.f8);
         ok = false;
     }
     if (!FCodec<std::array<::test::StructSimple, 2>>::read(d, value.f9)) {
-        value.f9 = {};
+        FBE::detail::assign_default(value.f9);
         ok = false;
     }
     if (!FCodec<std::array<std::optional<::test::StructSimple>, 2>>::read(d, value.f10)) {
-        value.f10 = {};
+        FBE::detail::assign_default(value.f10);
         ok = false;
     }
     return ok;

@@ -286,19 +286,19 @@ struct ValueReader<TJson, ::test::StructSimple>
             value.f40 = {};
         if (!seen[41])
         {
-            value.f41 = {};
+            FBE::detail::assign_default(value.f41);
             defaults += 26;
         }
         if (!seen[42])
         {
-            value.f42 = {};
+            FBE::detail::assign_default(value.f42);
             defaults += 12;
         }
         if (!seen[43])
             value.f43 = {};
         if (!seen[44])
         {
-            value.f44 = {};
+            FBE::detail::assign_default(value.f44);
             defaults += 26;
         }
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;
@@ -689,19 +689,19 @@ struct ValueReader<TJson, ::test::StructOptional>
             value.f40 = {};
         if (!seen[41])
         {
-            value.f41 = {};
+            FBE::detail::assign_default(value.f41);
             defaults += 26;
         }
         if (!seen[42])
         {
-            value.f42 = {};
+            FBE::detail::assign_default(value.f42);
             defaults += 12;
         }
         if (!seen[43])
             value.f43 = {};
         if (!seen[44])
         {
-            value.f44 = {};
+            FBE::detail::assign_default(value.f44);
             defaults += 26;
         }
         if (!seen[45])
@@ -1128,19 +1128,19 @@ struct ValueReader<TJson, ::test::StructNested>
             value.f40 = {};
         if (!seen[41])
         {
-            value.f41 = {};
+            FBE::detail::assign_default(value.f41);
             defaults += 26;
         }
         if (!seen[42])
         {
-            value.f42 = {};
+            FBE::detail::assign_default(value.f42);
             defaults += 12;
         }
         if (!seen[43])
             value.f43 = {};
         if (!seen[44])
         {
-            value.f44 = {};
+            FBE::detail::assign_default(value.f44);
             defaults += 26;
         }
         if (!seen[45])
@@ -1293,14 +1293,14 @@ struct ValueReader<TJson, ::test::StructNested>
             value.f1007 = std::nullopt;
         if (!seen[119])
         {
-            value.f1008 = {};
+            FBE::detail::assign_default(value.f1008);
             defaults += 281;
         }
         if (!seen[120])
             value.f1009 = {};
         if (!seen[121])
         {
-            value.f1010 = {};
+            FBE::detail::assign_default(value.f1010);
             defaults += 347;
         }
         if (!seen[122])
@@ -1468,28 +1468,28 @@ struct ValueReader<TJson, ::test::StructArray>
         }
         uint64_t defaults = 0;
         if (!seen[0])
-            value.f1 = {};
+            FBE::detail::assign_default(value.f1);
         if (!seen[1])
-            value.f2 = {};
+            FBE::detail::assign_default(value.f2);
         if (!seen[2])
-            value.f3 = {};
+            FBE::detail::assign_default(value.f3);
         if (!seen[3])
-            value.f4 = {};
+            FBE::detail::assign_default(value.f4);
         if (!seen[4])
-            value.f5 = {};
+            FBE::detail::assign_default(value.f5);
         if (!seen[5])
-            value.f6 = {};
+            FBE::detail::assign_default(value.f6);
         if (!seen[6])
-            value.f7 = {};
+            FBE::detail::assign_default(value.f7);
         if (!seen[7])
-            value.f8 = {};
+            FBE::detail::assign_default(value.f8);
         if (!seen[8])
         {
-            value.f9 = {};
+            FBE::detail::assign_default(value.f9);
             defaults += 562;
         }
         if (!seen[9])
-            value.f10 = {};
+            FBE::detail::assign_default(value.f10);
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };

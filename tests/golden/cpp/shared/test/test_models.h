@@ -496,11 +496,11 @@ FBE_NOINLINE inline bool VBody<::test::StructSimple>::read_older(Decoder& d, std
     else
         VCodec<::proto::OrderType>::read(d, body, body + 223, value.f40);
     if (size < 228)
-        value.f41 = {};
+        FBE::detail::assign_default(value.f41);
     else if (!VCodec<::proto::Order>::read(d, body, body + 224, value.f41))
         return d.fail_in("test.StructSimple", "f41");
     if (size < 232)
-        value.f42 = {};
+        FBE::detail::assign_default(value.f42);
     else if (!VCodec<::proto::Balance>::read(d, body, body + 228, value.f42))
         return d.fail_in("test.StructSimple", "f42");
     if (size < 233)
@@ -508,7 +508,7 @@ FBE_NOINLINE inline bool VBody<::test::StructSimple>::read_older(Decoder& d, std
     else
         VCodec<::proto::State>::read(d, body, body + 232, value.f43);
     if (size < 237)
-        value.f44 = {};
+        FBE::detail::assign_default(value.f44);
     else if (!VCodec<::proto::Account>::read(d, body, body + 233, value.f44))
         return d.fail_in("test.StructSimple", "f44");
     return true;
@@ -847,7 +847,7 @@ FBE_NOINLINE inline bool VBody<::test::StructOptional>::read_older(Decoder& d, s
         return false;
     // Inherited fields: all of them, or none when the body is older than test.StructSimple.
     if (size < 237)
-        static_cast<::test::StructSimple&>(value) = ::test::StructSimple();
+        FBE::detail::assign_default(static_cast<::test::StructSimple&>(value));
     else if (!read_body<::test::StructSimple>(d, body, size, value))
         return false;
     if (size < 242)
@@ -1598,7 +1598,7 @@ FBE_NOINLINE inline bool VBody<::test::StructNested>::read_older(Decoder& d, std
         return false;
     // Inherited fields: all of them, or none when the body is older than test.StructOptional.
     if (size < 567)
-        static_cast<::test::StructOptional&>(value) = ::test::StructOptional();
+        FBE::detail::assign_default(static_cast<::test::StructOptional&>(value));
     else if (!read_body<::test::StructOptional>(d, body, size, value))
         return false;
     if (size < 571)
@@ -1634,7 +1634,7 @@ FBE_NOINLINE inline bool VBody<::test::StructNested>::read_older(Decoder& d, std
     else if (!VCodec<std::optional<::test::FlagsTyped>>::read(d, body, body + 599, value.f1007))
         return d.fail_in("test.StructNested", "f1007");
     if (size < 608)
-        value.f1008 = {};
+        FBE::detail::assign_default(value.f1008);
     else if (!VCodec<::test::StructSimple>::read(d, body, body + 604, value.f1008))
         return d.fail_in("test.StructNested", "f1008");
     if (size < 613)
@@ -1642,7 +1642,7 @@ FBE_NOINLINE inline bool VBody<::test::StructNested>::read_older(Decoder& d, std
     else if (!VCodec<std::optional<::test::StructSimple>>::read(d, body, body + 608, value.f1009))
         return d.fail_in("test.StructNested", "f1009");
     if (size < 617)
-        value.f1010 = {};
+        FBE::detail::assign_default(value.f1010);
     else if (!VCodec<::test::StructOptional>::read(d, body, body + 613, value.f1010))
         return d.fail_in("test.StructNested", "f1010");
     if (size < 622)
@@ -1855,43 +1855,43 @@ FBE_NOINLINE inline bool VBody<::test::StructArray>::read_older(Decoder& d, std:
     if (!d.charge_checked(VBody<::test::StructArray>::cost + (size < 82 ? 562u : 0u), "test.StructArray", body))
         return false;
     if (size < 10)
-        value.f1 = {};
+        FBE::detail::assign_default(value.f1);
     else if (!VCodec<std::array<uint8_t, 2>>::read(d, body, body + 8, value.f1))
         return d.fail_in("test.StructArray", "f1");
     if (size < 20)
-        value.f2 = {};
+        FBE::detail::assign_default(value.f2);
     else if (!VCodec<std::array<std::optional<uint8_t>, 2>>::read(d, body, body + 10, value.f2))
         return d.fail_in("test.StructArray", "f2");
     if (size < 28)
-        value.f3 = {};
+        FBE::detail::assign_default(value.f3);
     else if (!VCodec<std::array<FBE::buffer_t, 2>>::read(d, body, body + 20, value.f3))
         return d.fail_in("test.StructArray", "f3");
     if (size < 38)
-        value.f4 = {};
+        FBE::detail::assign_default(value.f4);
     else if (!VCodec<std::array<std::optional<FBE::buffer_t>, 2>>::read(d, body, body + 28, value.f4))
         return d.fail_in("test.StructArray", "f4");
     if (size < 46)
-        value.f5 = {};
+        FBE::detail::assign_default(value.f5);
     else if (!VCodec<std::array<::test::EnumSimple, 2>>::read(d, body, body + 38, value.f5))
         return d.fail_in("test.StructArray", "f5");
     if (size < 56)
-        value.f6 = {};
+        FBE::detail::assign_default(value.f6);
     else if (!VCodec<std::array<std::optional<::test::EnumSimple>, 2>>::read(d, body, body + 46, value.f6))
         return d.fail_in("test.StructArray", "f6");
     if (size < 64)
-        value.f7 = {};
+        FBE::detail::assign_default(value.f7);
     else if (!VCodec<std::array<::test::FlagsSimple, 2>>::read(d, body, body + 56, value.f7))
         return d.fail_in("test.StructArray", "f7");
     if (size < 74)
-        value.f8 = {};
+        FBE::detail::assign_default(value.f8);
     else if (!VCodec<std::array<std::optional<::test::FlagsSimple>, 2>>::read(d, body, body + 64, value.f8))
         return d.fail_in("test.StructArray", "f8");
     if (size < 82)
-        value.f9 = {};
+        FBE::detail::assign_default(value.f9);
     else if (!VCodec<std::array<::test::StructSimple, 2>>::read(d, body, body + 74, value.f9))
         return d.fail_in("test.StructArray", "f9");
     if (size < 92)
-        value.f10 = {};
+        FBE::detail::assign_default(value.f10);
     else if (!VCodec<std::array<std::optional<::test::StructSimple>, 2>>::read(d, body, body + 82, value.f10))
         return d.fail_in("test.StructArray", "f10");
     return true;

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <string>
 
 namespace FBE {
@@ -98,89 +99,53 @@ protected:
         switch (type)
         {
             case 110:
-            {
-                ::test::StructSimple value;
-                if (this->read_frame(StructSimpleReaderModel, value, data, size, "test.StructSimple"))
-                    onReceive(value);
+                if (this->read_frame(StructSimpleReaderModel, StructSimpleValue, data, size, "test.StructSimple"))
+                    onReceive(*StructSimpleValue);
                 return true;
-            }
             case 111:
-            {
-                ::test::StructOptional value;
-                if (this->read_frame(StructOptionalReaderModel, value, data, size, "test.StructOptional"))
-                    onReceive(value);
+                if (this->read_frame(StructOptionalReaderModel, StructOptionalValue, data, size, "test.StructOptional"))
+                    onReceive(*StructOptionalValue);
                 return true;
-            }
             case 112:
-            {
-                ::test::StructNested value;
-                if (this->read_frame(StructNestedReaderModel, value, data, size, "test.StructNested"))
-                    onReceive(value);
+                if (this->read_frame(StructNestedReaderModel, StructNestedValue, data, size, "test.StructNested"))
+                    onReceive(*StructNestedValue);
                 return true;
-            }
             case 120:
-            {
-                ::test::StructBytes value;
-                if (this->read_frame(StructBytesReaderModel, value, data, size, "test.StructBytes"))
-                    onReceive(value);
+                if (this->read_frame(StructBytesReaderModel, StructBytesValue, data, size, "test.StructBytes"))
+                    onReceive(*StructBytesValue);
                 return true;
-            }
             case 125:
-            {
-                ::test::StructArray value;
-                if (this->read_frame(StructArrayReaderModel, value, data, size, "test.StructArray"))
-                    onReceive(value);
+                if (this->read_frame(StructArrayReaderModel, StructArrayValue, data, size, "test.StructArray"))
+                    onReceive(*StructArrayValue);
                 return true;
-            }
             case 130:
-            {
-                ::test::StructVector value;
-                if (this->read_frame(StructVectorReaderModel, value, data, size, "test.StructVector"))
-                    onReceive(value);
+                if (this->read_frame(StructVectorReaderModel, StructVectorValue, data, size, "test.StructVector"))
+                    onReceive(*StructVectorValue);
                 return true;
-            }
             case 131:
-            {
-                ::test::StructList value;
-                if (this->read_frame(StructListReaderModel, value, data, size, "test.StructList"))
-                    onReceive(value);
+                if (this->read_frame(StructListReaderModel, StructListValue, data, size, "test.StructList"))
+                    onReceive(*StructListValue);
                 return true;
-            }
             case 132:
-            {
-                ::test::StructSet value;
-                if (this->read_frame(StructSetReaderModel, value, data, size, "test.StructSet"))
-                    onReceive(value);
+                if (this->read_frame(StructSetReaderModel, StructSetValue, data, size, "test.StructSet"))
+                    onReceive(*StructSetValue);
                 return true;
-            }
             case 140:
-            {
-                ::test::StructMap value;
-                if (this->read_frame(StructMapReaderModel, value, data, size, "test.StructMap"))
-                    onReceive(value);
+                if (this->read_frame(StructMapReaderModel, StructMapValue, data, size, "test.StructMap"))
+                    onReceive(*StructMapValue);
                 return true;
-            }
             case 141:
-            {
-                ::test::StructHash value;
-                if (this->read_frame(StructHashReaderModel, value, data, size, "test.StructHash"))
-                    onReceive(value);
+                if (this->read_frame(StructHashReaderModel, StructHashValue, data, size, "test.StructHash"))
+                    onReceive(*StructHashValue);
                 return true;
-            }
             case 142:
-            {
-                ::test::StructHashEx value;
-                if (this->read_frame(StructHashExReaderModel, value, data, size, "test.StructHashEx"))
-                    onReceive(value);
+                if (this->read_frame(StructHashExReaderModel, StructHashExValue, data, size, "test.StructHashEx"))
+                    onReceive(*StructHashExValue);
                 return true;
-            }
             case 143:
-            {
-                ::test::StructEmpty value;
-                if (this->read_frame(StructEmptyReaderModel, value, data, size, "test.StructEmpty"))
-                    onReceive(value);
+                if (this->read_frame(StructEmptyReaderModel, StructEmptyValue, data, size, "test.StructEmpty"))
+                    onReceive(*StructEmptyValue);
                 return true;
-            }
             default:
                 break;
         }
@@ -202,6 +167,20 @@ private:
     FBE::test::StructHashModel<FBE::ReadBuffer> StructHashReaderModel;
     FBE::test::StructHashExModel<FBE::ReadBuffer> StructHashExReaderModel;
     FBE::test::StructEmptyModel<FBE::ReadBuffer> StructEmptyReaderModel;
+    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
+    // made at the first frame of their type and reused
+    std::unique_ptr<::test::StructSimple> StructSimpleValue;
+    std::unique_ptr<::test::StructOptional> StructOptionalValue;
+    std::unique_ptr<::test::StructNested> StructNestedValue;
+    std::unique_ptr<::test::StructBytes> StructBytesValue;
+    std::unique_ptr<::test::StructArray> StructArrayValue;
+    std::unique_ptr<::test::StructVector> StructVectorValue;
+    std::unique_ptr<::test::StructList> StructListValue;
+    std::unique_ptr<::test::StructSet> StructSetValue;
+    std::unique_ptr<::test::StructMap> StructMapValue;
+    std::unique_ptr<::test::StructHash> StructHashValue;
+    std::unique_ptr<::test::StructHashEx> StructHashExValue;
+    std::unique_ptr<::test::StructEmpty> StructEmptyValue;
 };
 
 //! Dispatches versioned frames of 'test' like a Receiver but without deserializing:

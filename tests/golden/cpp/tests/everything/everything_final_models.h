@@ -960,11 +960,11 @@ inline bool FBody<::everything::Everything>::read(FinalDecoder& d, ::everything:
             ok = false;
         }
         if (!FCodec<::everything::Counted>::read(d, value.f29)) {
-            value.f29 = {};
+            FBE::detail::assign_default(value.f29);
             ok = false;
         }
         if (!FCodec<::market::Instrument>::read(d, value.f30)) {
-            value.f30 = {};
+            FBE::detail::assign_default(value.f30);
             ok = false;
         }
         if (!FCodec<std::optional<int32_t>>::read(d, value.f31)) {
@@ -989,11 +989,11 @@ inline bool FBody<::everything::Everything>::read(FinalDecoder& d, ::everything:
         }
     }
     if (!FCodec<std::array<int32_t, 3>>::read(d, value.f36)) {
-        value.f36 = {};
+        FBE::detail::assign_default(value.f36);
         ok = false;
     }
     if (!FCodec<std::array<std::optional<std::string>, 2>>::read(d, value.f37)) {
-        value.f37 = {};
+        FBE::detail::assign_default(value.f37);
         ok = false;
     }
     if (!FCodec<std::vector<double>>::read(d, value.f38)) {
@@ -1231,7 +1231,7 @@ FBE_INLINE bool FBody<::everything::PlaceOrder>::read(FinalDecoder& d, ::everyth
         ok = false;
     }
     if (!FCodec<::market::Instrument>::read(d, value.instrument)) {
-        value.instrument = {};
+        FBE::detail::assign_default(value.instrument);
         ok = false;
     }
     return ok;

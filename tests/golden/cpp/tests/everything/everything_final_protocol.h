@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <string>
 
 namespace FBE {
@@ -70,40 +71,25 @@ protected:
         switch (type)
         {
             case 1023:
-            {
-                ::everything::Note value;
-                if (this->read_frame(NoteReaderModel, value, data, size, "everything.Note"))
-                    onReceive(value);
+                if (this->read_frame(NoteReaderModel, NoteValue, data, size, "everything.Note"))
+                    onReceive(*NoteValue);
                 return true;
-            }
             case 1027:
-            {
-                ::everything::PlaceOrder value;
-                if (this->read_frame(PlaceOrderReaderModel, value, data, size, "everything.PlaceOrder"))
-                    onReceive(value);
+                if (this->read_frame(PlaceOrderReaderModel, PlaceOrderValue, data, size, "everything.PlaceOrder"))
+                    onReceive(*PlaceOrderValue);
                 return true;
-            }
             case 1028:
-            {
-                ::everything::Accepted value;
-                if (this->read_frame(AcceptedReaderModel, value, data, size, "everything.Accepted"))
-                    onReceive(value);
+                if (this->read_frame(AcceptedReaderModel, AcceptedValue, data, size, "everything.Accepted"))
+                    onReceive(*AcceptedValue);
                 return true;
-            }
             case 1029:
-            {
-                ::everything::Rejected value;
-                if (this->read_frame(RejectedReaderModel, value, data, size, "everything.Rejected"))
-                    onReceive(value);
+                if (this->read_frame(RejectedReaderModel, RejectedValue, data, size, "everything.Rejected"))
+                    onReceive(*RejectedValue);
                 return true;
-            }
             case 1030:
-            {
-                ::everything::Ping value;
-                if (this->read_frame(PingReaderModel, value, data, size, "everything.Ping"))
-                    onReceive(value);
+                if (this->read_frame(PingReaderModel, PingValue, data, size, "everything.Ping"))
+                    onReceive(*PingValue);
                 return true;
-            }
             default:
                 break;
         }
@@ -118,6 +104,13 @@ private:
     FBE::everything::AcceptedFinalModel<FBE::ReadBuffer> AcceptedReaderModel;
     FBE::everything::RejectedFinalModel<FBE::ReadBuffer> RejectedReaderModel;
     FBE::everything::PingFinalModel<FBE::ReadBuffer> PingReaderModel;
+    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
+    // made at the first frame of their type and reused
+    std::unique_ptr<::everything::Note> NoteValue;
+    std::unique_ptr<::everything::PlaceOrder> PlaceOrderValue;
+    std::unique_ptr<::everything::Accepted> AcceptedValue;
+    std::unique_ptr<::everything::Rejected> RejectedValue;
+    std::unique_ptr<::everything::Ping> PingValue;
 };
 
 //! Sender + Receiver of 'everything' with requests: request(value, timeout) returns a

@@ -851,12 +851,12 @@ struct ValueReader<TJson, ::everything::Everything>
             value.f28 = ::everything::FUInt64::all;
         if (!seen[29])
         {
-            value.f29 = {};
+            FBE::detail::assign_default(value.f29);
             defaults += 4;
         }
         if (!seen[30])
         {
-            value.f30 = {};
+            FBE::detail::assign_default(value.f30);
             defaults += 8;
         }
         if (!seen[31])
@@ -870,9 +870,9 @@ struct ValueReader<TJson, ::everything::Everything>
         if (!seen[35])
             value.f35 = {};
         if (!seen[36])
-            value.f36 = {};
+            FBE::detail::assign_default(value.f36);
         if (!seen[37])
-            value.f37 = {};
+            FBE::detail::assign_default(value.f37);
         if (!seen[38])
             value.f38 = {};
         if (!seen[39])
@@ -974,7 +974,7 @@ struct ValueReader<TJson, ::everything::PlaceOrder>
             value.id = FBE::uuid_t::sequential();
         if (!seen[1])
         {
-            value.instrument = {};
+            FBE::detail::assign_default(value.instrument);
             defaults += 8;
         }
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;

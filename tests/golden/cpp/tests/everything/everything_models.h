@@ -479,7 +479,7 @@ FBE_NOINLINE inline bool VBody<::everything::Derived>::read_older(Decoder& d, st
         return false;
     // Inherited fields: all of them, or none when the body is older than everything.Fixed.
     if (size < 12)
-        static_cast<::everything::Fixed&>(value) = ::everything::Fixed();
+        FBE::detail::assign_default(static_cast<::everything::Fixed&>(value));
     else if (!read_body<::everything::Fixed>(d, body, size, value))
         return false;
     if (size < 16)
@@ -536,7 +536,7 @@ FBE_NOINLINE inline bool VBody<::everything::ImportedBase>::read_older(Decoder& 
         return false;
     // Inherited fields: all of them, or none when the body is older than market.Instrument.
     if (size < 16)
-        static_cast<::market::Instrument&>(value) = ::market::Instrument();
+        FBE::detail::assign_default(static_cast<::market::Instrument&>(value));
     else if (!read_body<::market::Instrument>(d, body, size, value))
         return false;
     if (size < 24)
@@ -986,11 +986,11 @@ FBE_NOINLINE inline bool VBody<::everything::Everything>::read_older(Decoder& d,
     else
         VCodec<::everything::FUInt64>::read(d, body, body + 184, value.f28);
     if (size < 196)
-        value.f29 = {};
+        FBE::detail::assign_default(value.f29);
     else if (!VCodec<::everything::Counted>::read(d, body, body + 192, value.f29))
         return d.fail_in("everything.Everything", "f29");
     if (size < 200)
-        value.f30 = {};
+        FBE::detail::assign_default(value.f30);
     else if (!VCodec<::market::Instrument>::read(d, body, body + 196, value.f30))
         return d.fail_in("everything.Everything", "f30");
     if (size < 205)
@@ -1014,11 +1014,11 @@ FBE_NOINLINE inline bool VBody<::everything::Everything>::read_older(Decoder& d,
     else if (!VCodec<std::optional<::everything::Counted>>::read(d, body, body + 220, value.f35))
         return d.fail_in("everything.Everything", "f35");
     if (size < 237)
-        value.f36 = {};
+        FBE::detail::assign_default(value.f36);
     else if (!VCodec<std::array<int32_t, 3>>::read(d, body, body + 225, value.f36))
         return d.fail_in("everything.Everything", "f36");
     if (size < 247)
-        value.f37 = {};
+        FBE::detail::assign_default(value.f37);
     else if (!VCodec<std::array<std::optional<std::string>, 2>>::read(d, body, body + 237, value.f37))
         return d.fail_in("everything.Everything", "f37");
     if (size < 251)
@@ -1282,7 +1282,7 @@ FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::read_older(Decoder& d,
     else
         VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
     if (size < 28)
-        value.instrument = {};
+        FBE::detail::assign_default(value.instrument);
     else if (!VCodec<::market::Instrument>::read(d, body, body + 24, value.instrument))
         return d.fail_in("everything.PlaceOrder", "instrument");
     return true;

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <string>
 
 namespace FBE {
@@ -49,12 +50,9 @@ protected:
         switch (type)
         {
             case 502:
-            {
-                ::market::Failure value;
-                if (this->read_frame(FailureReaderModel, value, data, size, "market.Failure"))
-                    onReceive(value);
+                if (this->read_frame(FailureReaderModel, FailureValue, data, size, "market.Failure"))
+                    onReceive(*FailureValue);
                 return true;
-            }
             default:
                 break;
         }
@@ -63,6 +61,9 @@ protected:
 
 private:
     FBE::market::FailureModel<FBE::ReadBuffer> FailureReaderModel;
+    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
+    // made at the first frame of their type and reused
+    std::unique_ptr<::market::Failure> FailureValue;
 };
 
 //! Dispatches versioned frames of 'market' like a Receiver but without deserializing:
