@@ -209,14 +209,27 @@ CASES = [
     ('array_size_beyond_32_bits',
      'package p\nstruct S { int32[4294967296] x; }\n',
      {}, 1, "p.fbe:2:18: error: array size 4294967296 is beyond the format's 32-bit sizes (at most 4294967295)"),
-    ('body_beyond_32_bits',
-     'package p\nstruct S { int64[600000000] x; }\nstruct T : S { int32 y; }\n',
-     {}, 1, ("p.fbe:2:8: error: struct 'S' has a body of 4800000008 bytes, beyond the format's 32-bit sizes "
+    ('body_beyond_32_bits',   # 65 arrays of 64 MiB, the largest a frame holds
+     'package p\nstruct S { ' + ' '.join(f'int64[8388608] x{i};' for i in range(65)) + ' }\nstruct T : S { int32 y; }\n',
+     {}, 1, ("p.fbe:2:8: error: struct 'S' has a body of 4362076168 bytes, beyond the format's 32-bit sizes "
             "(at most 4294967295)")),
     ('final_size_beyond_32_bits',
-     'package p\nstruct A { int64[300000000] x; }\nstruct S { A[2] a; }\n',
-     {}, 1, ("p.fbe:3:8: error: struct 'S' takes 4800000000 bytes in the final model, beyond the format's 32-bit "
+     'package p\nstruct A { int64[8388608] x; }\nstruct S { ' + ' '.join(f'A a{i};' for i in range(65)) + ' }\n',
+     {}, 1, ("p.fbe:3:8: error: struct 'S' takes 4362076160 bytes in the final model, beyond the format's 32-bit "
             "sizes (at most 4294967295)")),
+    # issue 21 item 3: what no frame holds can never be sent, and every value of the type holds it
+    ('array_beyond_the_largest_frame',
+     'package p\nstruct S { int32[16777217] a; }\n',
+     {}, 1, ("p.fbe:2:18: error: array field 'a' of struct 'S' takes at least 67108868 bytes, more than the largest "
+             "frame (67108864 bytes, 64 MiB): no value of it can ever be sent")),
+    ('array_of_structs_beyond_the_largest_frame',   # a struct element takes its fixed final size, else 1 byte
+     'package p\nstruct E {}\nstruct T { int64 x; }\nmessage S { E[67108864] e; T[8388609] t; }\n',
+     {}, 1, ("p.fbe:4:30: error: array field 't' of message 'S' takes at least 67108872 bytes, more than the "
+             "largest frame (67108864 bytes, 64 MiB): no value of it can ever be sent")),
+    ('struct_beyond_the_largest_frame',
+     'package p\nstruct S { int32[16777216] a; byte b; }\n',
+     {}, 1, ("p.fbe:2:8: error: struct 'S' takes 67108865 bytes in the final model, more than the largest frame "
+             "(67108864 bytes, 64 MiB): no value of it can ever be sent")),
     ('type_id_beyond_32_bits',
      'package p offset 4294967295\nstruct A { int32 x; }\n',
      {}, 1, ("p.fbe:2:8: error: type number of 'A' is 4294967296 (package offset 4294967295 + 1), beyond the "

@@ -35,6 +35,11 @@ every stage of the compiler within a fixed recursion depth (docs/compiler.md, "L
 MAX_U32 = 0xFFFFFFFF
 """Sizes and counts in the format are 32-bit: a struct body or an array beyond it cannot be written."""
 
+MAX_FRAME_SIZE = 64 << 20
+"""The largest frame every Receiver takes by default (docs/limits.md, `max_frame_size`): a fixed array,
+or a struct of fixed size, that takes more bytes in the final model (its smallest encoding) can never
+be sent, and only costs memory: every value of its type holds it, read or not."""
+
 
 # ------------------------------------------------------------------ loading
 
@@ -550,6 +555,7 @@ class Resolver:
         base_size = position
         own: list[ir.Field] = []
         names: dict[str, Position] = {}
+        refused_array = False
         inherited_names = {f.name for f in inherited}
         ids = 0
         for fd in d.fields:
@@ -571,6 +577,8 @@ class Resolver:
             ftype = self._type(scope, fd.type)
             if ftype is None:
                 continue
+            if isinstance(ftype, ir.Array) and fd.type.array_size is not None:
+                refused_array = self._check_array_bytes(d, fd, ftype) or refused_array
             if (fd.key or fd.id) and ftype.kind in ("vector", "list", "set", "map", "hash", "array"):
                 self.diag.error(f"[key] is not allowed on collection field '{fd.name.text}'", fd.position)
             default = self._default(scope, ftype, fd)
@@ -598,6 +606,11 @@ class Resolver:
         elif final_size is not None and final_size > MAX_U32 and (base is None or (base.final_size or 0) <= MAX_U32):
             self.diag.error(f"{self._kw(d)} '{d.name.text}' takes {final_size} bytes in the final model, beyond the "
                             f"format's 32-bit sizes (at most {MAX_U32})", d.name.position)
+        elif (final_size is not None and final_size > MAX_FRAME_SIZE and not refused_array
+              and (base is None or (base.final_size or 0) <= MAX_FRAME_SIZE)):
+            self.diag.error(f"{self._kw(d)} '{d.name.text}' takes {final_size} bytes in the final model, more than "
+                            f"the largest frame ({MAX_FRAME_SIZE} bytes, 64 MiB): no value of it can ever be sent",
+                            d.name.position)
         struct = ir.Struct(
             name=d.name.text, qualified=q, message=d.message, type_id=self.type_ids[q],
             base=base.qualified if base else None, body_size=position, base_size=base_size,
@@ -689,6 +702,23 @@ class Resolver:
         if key is None:
             return None
         return ir.Mapping(c, key, element)
+
+    def _check_array_bytes(self, d: ast.StructDecl, fd: ast.FieldDecl, t: ir.Array) -> bool:
+        """Refuses (True) a fixed array whose bytes exceed the largest frame, which can never be sent
+        (MAX_FRAME_SIZE); each element counts its final size when fixed, else at least one byte."""
+        element = t.element
+        if isinstance(element, ir.StructRef):
+            each = element.final_size or 1
+        else:
+            each = max(1, element.final_min_size)
+        least = t.length * each
+        if least > MAX_FRAME_SIZE and t.length <= MAX_U32:
+            assert fd.type.array_size is not None
+            self.diag.error(f"array field '{fd.name.text}' of {self._kw(d)} '{d.name.text}' takes at least {least} "
+                            f"bytes, more than the largest frame ({MAX_FRAME_SIZE} bytes, 64 MiB): no value of it "
+                            "can ever be sent", fd.type.array_size.position)
+            return True
+        return False
 
     def _final_size(self, qualified: str) -> int | None:
         """Fixed final-model size of a struct, or None when it depends on the value."""
