@@ -97,7 +97,9 @@ fun answer(req: JsonNode): ObjectNode {
     val codec = CODECS[name] ?: return answer("skipped", "no Kotlin type $name")
     val described = VALUES.getValue(name)
     if (output == "verify") {
-        if (format != "versioned" && format != "final") return answer("skipped", "verify reads binary input, not $format")
+        if (format != "versioned" && format != "final") {
+            return answer("skipped", "verify reads binary input, not $format")
+        }
         return try {
             read(codec, format, req, verify = true)
             answer("result", "ok")
