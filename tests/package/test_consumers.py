@@ -1,7 +1,7 @@
 """Each runtime as a user's project consumes it (issue 23): installed the way its guide says, in a
 fresh project in a scratch folder outside the repository, compiling the code fbec generates
 from a schema of this test (not one of the repository's), then the bytes one language writes
-read and written back by every other.
+read and written back by every other, and the same value written by each.
 
     python -m pytest tests/package/test_consumers.py   (make test-packages)
 
@@ -17,12 +17,14 @@ kotlin-maven-plugin). Caches (pip, npm, ~/.m2, the Go module cache) are the user
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
 import subprocess
 import sys
 import venv
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -162,6 +164,7 @@ def ts_tarball_program(scratch: Path, fbec: Path) -> list[str | Path]:
     return [NODE, project / "dist" / "main.js"]
 
 
+@functools.cache
 def java_runtime_installed() -> None:
     run([MVN, "-q", "-B", "-DskipTests", "install"], REPO / "runtime" / "java")
 
@@ -185,22 +188,35 @@ def kotlin_program(scratch: Path, fbec: Path) -> list[str | Path]:
     return maven_program(scratch, fbec, "kotlin", "app.MainKt")
 
 
-READERS = {
+BUILDS = {
     "go": go_program,
-    "js-path": js_path_program,
-    "ts-tarball": ts_tarball_program,
     "java": java_program,
+    "js-path": js_path_program,
     "kotlin": kotlin_program,
+    "ts-tarball": ts_tarball_program,
 }
 
 
+@pytest.fixture(scope="module")
+def program(scratch: Path, fbec: Path) -> Callable[[str], list[str | Path]]:
+    """The command of a language's user program, its project built on first use."""
+    built: dict[str, list[str | Path]] = {}
+
+    def get(language: str) -> list[str | Path]:
+        if language not in built:
+            built[language] = BUILDS[language](scratch, fbec)
+        return built[language]
+
+    return get
+
+
+def python_roundtrip(scratch: Path, python_user: Path, data: Path, out: Path) -> bytes:
+    run([python_user / "bin" / "python", scratch / "python" / "app.py", "roundtrip", data, out], scratch)
+    return out.read_bytes()
+
+
 def test_python_reads_its_own_bytes_back(scratch: Path, python_user: Path, written: bytes) -> None:
-    out = scratch / "python-back.bin"
-    run(
-        [python_user / "bin" / "python", scratch / "python" / "app.py", "roundtrip", scratch / "python.bin", out],
-        scratch,
-    )
-    assert out.read_bytes() == written
+    assert python_roundtrip(scratch, python_user, scratch / "python.bin", scratch / "python-back.bin") == written
 
 
 def test_fbec_decode_and_encode_from_the_wheel(scratch: Path, fbec: Path, written: bytes) -> None:
@@ -213,18 +229,24 @@ def test_fbec_decode_and_encode_from_the_wheel(scratch: Path, fbec: Path, writte
     assert out.read_bytes() == written
 
 
-@pytest.mark.parametrize("language", sorted(READERS))
-def test_reads_and_writes_back_identically(
-    scratch: Path, fbec: Path, python_user: Path, written: bytes, language: str
+@pytest.mark.parametrize("language", sorted(BUILDS))
+def test_writes_the_bytes_python_writes(
+    scratch: Path, program: Callable[[str], list[str | Path]], written: bytes, language: str
 ) -> None:
-    program = READERS[language](scratch, fbec)
+    out = scratch / f"{language}-written.bin"
+    run([*program(language), "write", out], scratch)
+    assert out.read_bytes() == written, f"{language} wrote the sample value in other bytes than Python"
+
+
+@pytest.mark.parametrize("language", sorted(BUILDS))
+def test_reads_and_writes_back_identically(
+    scratch: Path, program: Callable[[str], list[str | Path]], python_user: Path, written: bytes, language: str
+) -> None:
     out = scratch / f"{language}.bin"
-    run([*program, scratch / "python.bin", out], scratch)
+    run([*program(language), "roundtrip", scratch / "python.bin", out], scratch)
     assert out.read_bytes() == written, f"{language} wrote other bytes than it read"
-    # and Python reads what that language wrote
-    back = scratch / f"{language}-python.bin"
-    run([python_user / "bin" / "python", scratch / "python" / "app.py", "roundtrip", out, back], scratch)
-    assert back.read_bytes() == written
+    # and Python reads what that language wrote back
+    assert python_roundtrip(scratch, python_user, out, scratch / f"{language}-python.bin") == written
 
 
 if __name__ == "__main__":
