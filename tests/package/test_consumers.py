@@ -165,12 +165,15 @@ def ts_tarball_program(scratch: Path, fbec: Path) -> list[str | Path]:
 
 
 @functools.cache
-def java_runtime_installed() -> None:
-    run([MVN, "-q", "-B", "-DskipTests", "install"], REPO / "runtime" / "java")
+def java_runtime_installed(scratch: Path) -> None:
+    """mvn install from a copy of runtime/java: make test-java builds in runtime/java/target meanwhile."""
+    copy = scratch / "runtime-java"
+    shutil.copytree(REPO / "runtime" / "java", copy, ignore=shutil.ignore_patterns("target"))
+    run([MVN, "-q", "-B", "-DskipTests", "install"], copy)
 
 
 def maven_program(scratch: Path, fbec: Path, language: str, main: str) -> list[str | Path]:
-    java_runtime_installed()
+    java_runtime_installed(scratch)
     project = scratch / language
     shutil.copytree(EXAMPLES / language, project)
     sources = project / "src" / "main" / language
