@@ -13,9 +13,25 @@ const tsc = join(here, "node_modules", "typescript", "bin", "tsc");
 const npm = process.env.npm_execpath;
 const run = (command, args) => execFileSync(command, args, { cwd: here, stdio: "inherit" });
 
+// fail: stop the install with what to do instead of npm's bare "command failed"
+const fail = (what, error) => {
+    console.error(`@fbe-toolkit/fbe: ${what} failed in ${here} (${error.message.split("\n")[0]}).
+Build it there by hand (npm ci && npm run build), or install the tarball of \`npm pack\`,
+which holds dist/ and needs no build (docs/javascript.md, "Using it from your own project").`);
+    process.exit(1);
+};
+
 if (!existsSync(tsc)) {
     const ci = ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"];
-    if (npm) run(process.execPath, [npm, ...ci]);
-    else run(process.platform === "win32" ? "npm.cmd" : "npm", ci);
+    try {
+        if (npm) run(process.execPath, [npm, ...ci]);
+        else run(process.platform === "win32" ? "npm.cmd" : "npm", ci);
+    } catch (error) {
+        fail("installing the TypeScript compiler (npm ci)", error);
+    }
 }
-run(process.execPath, [tsc, "-p", "tsconfig.json"]);
+try {
+    run(process.execPath, [tsc, "-p", "tsconfig.json"]);
+} catch (error) {
+    fail("building dist/ (tsc -p tsconfig.json)", error);
+}
