@@ -4,7 +4,7 @@
 #   make test-java     the runtime's JUnit 5 tests (mvn test, javac -Xlint:all -Werror) and
 #                      fbec --java's output for every schema compiled with javac -Xlint:all
 #                      -Werror (tests/java), the JUnit 5 tests of the generated code
-#                      (tests/java/run_tests.py: the golden vectors of $(SHARED), the protocol,
+#                      (tests/java/junit_java.py: the golden vectors of $(SHARED), the protocol,
 #                      the duplicate-key rule...), then JAVA_FUZZ_QUICK inputs of the Jazzer
 #                      target (seed JAVA_FUZZ_SEED)
 #   make example-java  the TCP example (examples/java, java.nio): a server on a free port of
@@ -30,7 +30,7 @@ test-java: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	cd runtime/java && $(MVN) -q -B -Dstyle.color=never test
 	MVN="$(MVN)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/java
-	MVN="$(MVN)" $(PYTHON) tests/java/run_tests.py
+	MVN="$(MVN)" $(PYTHON) tests/java/junit_java.py
 	@$(MAKE) fuzz-java-build
 	MVN="$(MVN)" $(PYTHON) fuzz/java/jazzer.py build/fuzz/java --name java --runs $(JAVA_FUZZ_QUICK) --seed $(JAVA_FUZZ_SEED)
 	@$(MAKE) example-java

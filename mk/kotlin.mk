@@ -2,8 +2,9 @@
 #
 #   make test-kotlin   fbec --kotlin's output for every schema compiled by the Kotlin compiler
 #                      with -Werror -Wextra (one JVM for every compilation, cached by content
-#                      under build/kotlin), checked by ktlint and run against the golden vectors
-#                      of $(SHARED); the protocol and the TCP example (tests/kotlin); and
+#                      under build/kotlin), checked by ktlint, the TCP example run (tests/kotlin),
+#                      the JUnit 5 tests of the generated code (tests/kotlin/junit_kotlin.py: the
+#                      golden vectors of $(SHARED), the protocol, the duplicate-key rule...); and
 #                      KOTLIN_FUZZ_QUICK inputs of the Jazzer target (seed KOTLIN_FUZZ_SEED)
 #   make fuzz-kotlin   Jazzer (coverage-guided) on the generated Kotlin readers and receivers
 #                      (fuzz/kotlin: the Java target's FuzzReaders over the Kotlin classes, seeded
@@ -30,6 +31,7 @@ test-kotlin: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	MVN="$(MVN)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/kotlin
 	$(KOTLIN_TCP_HOSTILE)
+	MVN="$(MVN)" $(PYTHON) tests/kotlin/junit_kotlin.py
 	@$(MAKE) fuzz-kotlin-build
 	$(KOTLIN_FUZZ) --runs $(KOTLIN_FUZZ_QUICK) --seed $(KOTLIN_FUZZ_SEED)
 

@@ -2,7 +2,7 @@
 with javac -Xlint:all -Werror against runtime/java, and the final readers claim a run of fixed
 fields at once. What the generated code does (the golden vectors, the protocol, the duplicate-key
 rule, the types as Java users expect them) is tested by the JUnit 5 tests beside this file, which
-tests/java/run_tests.py runs. Run by `make test-java`, which installs the JDK."""
+tests/java/junit_java.py runs. Run by `make test-java`, which installs the JDK."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ JAVAC = os.environ.get("JAVAC") or shutil.which("javac") or "/usr/bin/javac"
 sys.path.insert(0, str(REPO / "tools"))
 
 import java_runtime
-from run_tests import java_package_of
+from junit_java import java_package_of
 
 
 def javac(sources: list[Path], classpath: list[str], out: Path) -> subprocess.CompletedProcess[str]:

@@ -1,15 +1,17 @@
-// The JUnit Platform Launcher over one folder of compiled test classes (tools/junit/junit.py runs it):
+// The JUnit Platform Launcher over folders of compiled test classes (tools/junit/junit.py runs it):
 // every JUnit 5 test found there runs, each failure is printed with its stack trace, and the run
 // closes with the line tools/run_suites.py adds up, `NAME: N passed, N failed, N skipped`. Exits 1
 // when a test or a test container failed, or when no test ran.
 //
-//     java -cp <junit, RunTests, the tests and what they need> RunTests NAME CLASSES_FOLDER
+//     java -cp <junit, RunTests, the tests and what they need> RunTests NAME CLASSES_FOLDER...
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClasspathRoots;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.Launcher;
@@ -52,12 +54,13 @@ public final class RunTests {
     }
 
     public static void main(String[] args) {
-        if (args.length != 2) {
-            System.err.println("usage: RunTests NAME CLASSES_FOLDER");
+        if (args.length < 2) {
+            System.err.println("usage: RunTests NAME CLASSES_FOLDER...");
             System.exit(2);
         }
+        Set<Path> roots = Arrays.stream(args, 1, args.length).map(Path::of).collect(Collectors.toSet());
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectClasspathRoots(Set.of(Path.of(args[1]))))
+                .selectors(selectClasspathRoots(roots))
                 .build();
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
         Launcher launcher = LauncherFactory.create();

@@ -2,11 +2,11 @@
 
 `pom.xml` beside this file depends on JUnit Jupiter and the JUnit Platform Launcher; Maven resolves
 them into ~/.m2 (offline when they are there already, online the first time) and tells their
-classpath. `RunTests.java` is the Launcher over a folder of compiled test classes; it closes with
+classpath. `RunTests.java` is the Launcher over folders of compiled test classes; it closes with
 the line tools/run_suites.py adds up, `NAME: N passed, N failed, N skipped`.
 
     classpath()                              the JUnit jars (what test classes compile against)
-    run(name, classes, classpath, props)     every test in the folder `classes`, on a JVM with the
+    run(name, folders, classpath, props)     every test in the class folders, on a JVM with the
                                              system properties `props`; its exit status
 """
 
@@ -46,10 +46,10 @@ def runner() -> Path:
     return out
 
 
-def run(name: str, classes: Path, test_classpath: list[str], properties: dict[str, str]) -> int:
-    """Runs every JUnit test in `classes` (its output goes to ours: the closing line with it)."""
+def run(name: str, folders: list[Path], test_classpath: list[str], properties: dict[str, str]) -> int:
+    """Runs every JUnit test in the class folders (its output goes to ours: the closing line with it)."""
     command = [java(), "-ea", *(f"-D{k}={v}" for k, v in properties.items()), "-cp",
-               os.pathsep.join([str(runner()), *classpath(), str(classes), *test_classpath]),
-               "RunTests", name, str(classes)]
+               os.pathsep.join([str(runner()), *classpath(), *map(str, folders), *test_classpath]),
+               "RunTests", name, *map(str, folders)]
     sys.stdout.flush()
     return subprocess.run(command, check=False).returncode

@@ -1,7 +1,7 @@
 // tests/java/generated/names.fbe: keywords, the classes the generated code uses (String, List,
 // Reader), its static members (TYPE_ID, KEY_ORDER), the enum classes' members (value, of, or) and
 // its locals (v, w, r, b, n, e...) as schema names: everything compiles (javac -Xlint:all -Werror)
-// and round-trips in both models. Run by tests/java/run_tests.py.
+// and round-trips in both models. Run by tests/java/junit_java.py.
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

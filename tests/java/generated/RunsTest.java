@@ -2,7 +2,7 @@
 // (tests/java/generated/runs.fbe; test_java_generated.py checks the generated reader does): a root
 // that ends inside the run fails as a field-by-field read does, at the first field, or array
 // element, that is not there, with its name and position. Read and verify agree. Run by
-// tests/java/run_tests.py.
+// tests/java/junit_java.py.
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -2,7 +2,7 @@
 // --package-prefix=trade, beside ../shared's com.chronoxor.proto): public fields with the schema's
 // defaults, flags and enum value classes, a nullable optional, a java.util List, equality over the
 // [key] field, both models, reading into a reused value, and a DecodeException naming type, field
-// path and offset. Run by tests/java/run_tests.py.
+// path and offset. Run by tests/java/junit_java.py.
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

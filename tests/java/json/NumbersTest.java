@@ -1,4 +1,4 @@
-// The Java runtime's JSON numbers against the Python runtime's (tests/java/run_tests.py writes the
+// The Java runtime's JSON numbers against the Python runtime's (tests/java/junit_java.py writes the
 // cases, the file the system property fbe.numbers names): one per line, tab-separated: a kind, the
 // input and Python's answer. Kinds: d (a double given by its bits in hex: its JSON text, Dtoa and
 // JsonWriter.f64), kd and kf (a double or a float, by its bits, as a map key: JsonWriter.keyF64/keyF32's

@@ -1,5 +1,5 @@
 // The duplicate-key rule of docs/limits.md 4 on the fbec --java code of tests/java/keys/keys.fbe
-// (tests/java/run_tests.py): a set, map or hash holding the same key twice under the
+// (tests/java/junit_java.py): a set, map or hash holding the same key twice under the
 // readers' rule (bytes and decimals by value, 1.5 and 1.50 alike, floats by value, -0.0 and 0.0
 // alike, structs by their [key] fields, structs without keys all alike) is refused by every
 // writer (versioned, final, JSON, the Senders) with an EncodeException naming the type, the

@@ -3,7 +3,7 @@
 // a global reject (*market.Failure) fail it with a RejectException holding the message, a timeout
 // fails it with a TimeoutException, reset() with a CancellationException; a message that answers
 // no pending request goes to the notify handler; a request without response (Ping) is done once
-// sent. Both models. Run by tests/java/run_tests.py.
+// sent. Both models. Run by tests/java/junit_java.py.
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -3,7 +3,7 @@
 // Receiver and FinalReceiver: whole, one byte at a time and in random chunks, the same three
 // messages each time; the generated Sender and FinalSender write them back byte for byte; a frame
 // size below the minimum loses the stream, one above the maximum is skipped as it arrives and the
-// next frame is delivered; the Proxy forwards the frames unchanged. Run by tests/java/run_tests.py.
+// next frame is delivered; the Proxy forwards the frames unchanged. Run by tests/java/junit_java.py.
 
 import com.chronoxor.proto.AccountMessage;
 import com.chronoxor.proto.BalanceMessage;

@@ -9,7 +9,7 @@
 // field path, offset); reading into one reused value (readFbe/readFinal: the value of the last
 // read, of another shape) gives what a fresh read gives, text and bytes, and after a refused
 // input the reused value is reset to the defaults. The cases are a file the system property
-// fbe.vectors names (tests/java/run_tests.py writes it), one per line, tab-separated: Java class,
+// fbe.vectors names (tests/java/junit_java.py writes it), one per line, tab-separated: Java class,
 // versioned file, final file, unspecified byte ranges of the versioned file as start:length,...,
 // text file, JSON file. A test per case and model (and one of its JSON), failing with the problems
 // found.

@@ -2,7 +2,7 @@
 // stream read back by a Receiver whole and byte by byte, the final twins, a Proxy handing on the
 // frames it verified, a bad frame reported and skipped, and a Client's requests answered, rejected
 // (by the request's own reject and by a global one), timed out and cancelled. Run by
-// tests/kotlin/test_kotlin_generated.py; prints "protocol ok" or throws.
+// tests/kotlin/junit_kotlin.py.
 
 import io.github.fbetoolkit.fbe.RejectException
 import org.example.all.everything.Accepted
@@ -20,17 +20,15 @@ import org.example.all.everything.Rejected
 import org.example.all.everything.Sender
 import org.example.market.Failure
 import org.example.market.Instrument
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
 import java.io.ByteArrayOutputStream
 import java.util.concurrent.CancellationException
 import java.util.concurrent.ExecutionException
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.TimeoutException
 
-object ProtocolCheck {
-    private fun check(ok: Boolean, what: () -> String) {
-        if (!ok) throw AssertionError(what())
-    }
-
+class ProtocolTest {
     /** Every message a Receiver delivers, by its own method. */
     class Recorder : Handler {
         val seen = mutableListOf<Any>()
@@ -55,7 +53,8 @@ object ProtocolCheck {
         Failure(reason = "closed"),
     )
 
-    private fun streams() {
+    @Test
+    fun streams() {
         val out = ByteArrayOutputStream()
         val sender = Sender(out)
         val finalOut = ByteArrayOutputStream()
@@ -70,18 +69,18 @@ object ProtocolCheck {
                 else -> error("not a message: $m")
             }
         }
-        check(sender.sentMessages() == 4L) { "sent ${sender.sentMessages()}" }
+        assertTrue(sender.sentMessages() == 4L) { "sent ${sender.sentMessages()}" }
         val stream = out.toByteArray()
         for (chunk in listOf(stream.size, 1, 7)) {
             val r = Recorder()
             val receiver = Receiver(r)
             for (p in stream.indices step chunk) receiver.receive(stream, p, minOf(chunk, stream.size - p))
-            check(r.seen.map { it.toString() } == sent.map { it.toString() }) { "chunks of $chunk: ${r.seen}" }
+            assertTrue(r.seen.map { it.toString() } == sent.map { it.toString() }) { "chunks of $chunk: ${r.seen}" }
         }
         val r = Recorder()
         FinalReceiver(r).receive(finalOut.toByteArray())
-        check(r.seen.map { it.toString() } == sent.map { it.toString() }) { "final: ${r.seen}" }
-        check(finalOut.size() < stream.size) { "the final stream is the smaller" }
+        assertTrue(r.seen.map { it.toString() } == sent.map { it.toString() }) { "final: ${r.seen}" }
+        assertTrue(finalOut.size() < stream.size) { "the final stream is the smaller" }
 
         // a Proxy hands on each verified frame unchanged
         val forwarded = ByteArrayOutputStream()
@@ -97,7 +96,7 @@ object ProtocolCheck {
             }
         })
         proxy.receive(stream)
-        check(forwarded.toByteArray().contentEquals(stream) && names == listOf("PlaceOrder")) { "proxy: $names" }
+        assertTrue(forwarded.toByteArray().contentEquals(stream) && names == listOf("PlaceOrder")) { "proxy: $names" }
 
         // a frame whose body does not decode is reported and skipped: the Ping frame's body offset
         // (its bytes 4..7, from the frame's first byte) points beyond the frame
@@ -109,10 +108,11 @@ object ProtocolCheck {
         val receiver = Receiver(rec)
         receiver.onError { errors += it.message ?: "" }
         receiver.receive(damaged)
-        check(errors.size == 1 && rec.seen.size == 3) { "bad frame: $errors ${rec.seen}" }
+        assertTrue(errors.size == 1 && rec.seen.size == 3) { "bad frame: $errors ${rec.seen}" }
     }
 
-    private fun requests() {
+    @Test
+    fun requests() {
         val toServer = ByteArrayOutputStream()
         val notified = Recorder()
         val client = Client(toServer, notified)
@@ -132,46 +132,39 @@ object ProtocolCheck {
         val late = client.request(PlaceOrder(instrument = Instrument(symbol = "D")), timeoutMillis = 1000)
         val cancelled = client.request(PlaceOrder(instrument = Instrument(symbol = "E")))
         client.request(Ping(sequence = 1))
-        check(client.pendingRequests == 5) { "pending ${client.pendingRequests}" }
+        assertTrue(client.pendingRequests == 5) { "pending ${client.pendingRequests}" }
         serverSide.receive(toServer.toByteArray())
-        check(orders.map { it.instrument.symbol } == listOf("A", "B", "C", "D", "E")) { "server: $orders" }
+        assertTrue(orders.map { it.instrument.symbol } == listOf("A", "B", "C", "D", "E")) { "server: $orders" }
         server.send(Accepted(id = orders[0].id))
         server.send(Rejected(id = orders[1].id, reason = "no"))
         server.send(Failure(id = orders[2].id, reason = "down"))
         server.send(Accepted()) // answers nothing: notified
         client.receive(toClient.toByteArray())
-        check(accepted.get(5, TimeUnit.SECONDS).id == orders[0].id) { "accepted" }
+        assertTrue(accepted.get(5, TimeUnit.SECONDS).id == orders[0].id) { "accepted" }
         for ((future, reason) in listOf(rejected to "no", failed to "down")) {
             try {
                 future.get(5, TimeUnit.SECONDS)
                 throw AssertionError("a rejected request completed")
             } catch (e: ExecutionException) {
                 val value = (e.cause as RejectException).value()
-                check(value.toString().contains("reason=\"$reason\"")) { "rejected by $value" }
+                assertTrue(value.toString().contains("reason=\"$reason\"")) { "rejected by $value" }
             }
         }
         try {
             late.get(5, TimeUnit.SECONDS)
             throw AssertionError("a request completed without its response")
         } catch (e: ExecutionException) {
-            check(e.cause is TimeoutException) { "timeout: ${e.cause}" }
+            assertTrue(e.cause is TimeoutException) { "timeout: ${e.cause}" }
         }
         client.reset()
-        check(cancelled.isCompletedExceptionally && client.pendingRequests == 0) { "reset" }
+        assertTrue(cancelled.isCompletedExceptionally && client.pendingRequests == 0) { "reset" }
         try {
             cancelled.get()
         } catch (e: ExecutionException) {
-            check(e.cause is CancellationException) { "cancelled: ${e.cause}" }
+            assertTrue(e.cause is CancellationException) { "cancelled: ${e.cause}" }
         } catch (e: CancellationException) {
             // as the future reports it
         }
-        check(notified.seen.size == 1 && notified.seen[0] is Accepted) { "notified: ${notified.seen}" }
-    }
-
-    @JvmStatic
-    fun main(args: Array<String>) {
-        streams()
-        requests()
-        println("protocol ok")
+        assertTrue(notified.seen.size == 1 && notified.seen[0] is Accepted) { "notified: ${notified.seen}" }
     }
 }

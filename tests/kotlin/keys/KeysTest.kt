@@ -1,11 +1,11 @@
 // The duplicate-key rule of docs/limits.md 4 on the fbec --kotlin code of tests/java/keys/keys.fbe
-// (the schema of tests/java/keys/KeysCheck.java; run by tests/kotlin/test_kotlin_generated.py): a
+// (the schema of tests/java/keys/KeysTest.java; run by tests/kotlin/junit_kotlin.py): a
 // set, map or hash holding the same key twice under the readers' rule (bytes and decimals by value,
 // 1.5 and 1.50 alike, floats by value, -0.0 and 0.0 alike, structs by their [key] fields, structs
 // without keys all alike) is refused by every writer (versioned, final, JSON, the Senders) with an
 // EncodeException naming the type, the field path and the two entries, and nothing written; such
 // bytes or JSON text are refused by every reader; distinct keys in any Set or Map are written in
-// the wire order and read back. Prints "keys ok" or throws.
+// the wire order and read back.
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
@@ -19,19 +19,14 @@ import keys.Outer
 import keys.Priced
 import keys.Sender
 import keys.Tagged
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
 import java.io.ByteArrayOutputStream
 import java.math.BigDecimal
 import java.util.Collections
 import java.util.IdentityHashMap
 
-object KeysCheck {
-    private var checks = 0
-
-    private fun check(ok: Boolean, what: () -> String) {
-        if (!ok) throw AssertionError(what())
-        checks++
-    }
-
+class KeysTest {
     private fun dec(text: String) = BigDecimal(text)
 
     private fun tagged(vararg bytes: Int) = Tagged(tag = ByteArray(bytes.size) { bytes[it].toByte() })
@@ -153,20 +148,21 @@ object KeysCheck {
                 write(o)
                 throw AssertionError("$name wrote $what")
             } catch (e: EncodeException) {
-                check(e.message == message || e.message == swapped(message)) {
+                assertTrue(e.message == message || e.message == swapped(message)) {
                     "$name of $what: ${e.message}\n  wanted: $message"
                 }
-                check(e.kind() == EncodeException.Kind.DUPLICATE_KEY && e.type() == "keys.Outer") {
+                assertTrue(e.kind() == EncodeException.Kind.DUPLICATE_KEY && e.type() == "keys.Outer") {
                     "${e.kind()} ${e.type()}"
                 }
             }
         }
-        check(w.size() == 0 && j.size() == 0 && stream.size() == 0 && sender.sentMessages() == 0L) {
+        assertTrue(w.size() == 0 && j.size() == 0 && stream.size() == 0 && sender.sentMessages() == 0L) {
             "something written of $what"
         }
     }
 
-    private fun writersRefuse() {
+    @Test
+    fun writersRefuse() {
         for (bad in bads()) {
             val h = Holder()
             bad.fill(h)
@@ -184,24 +180,28 @@ object KeysCheck {
     }
 
     /** What the same keys are to Kotlin's equality: equals and hashCode agree with the readers' rule. */
-    private fun equality() {
-        check(hashSetOf(priced("1.5", 0.0), priced("1.50", -0.0)).size == 1) { "Priced: 1.5 and 1.50, 0.0 and -0.0" }
-        check(priced("1.5", null) == priced("1.50", null) && priced("1.5", null) != priced("1.5", 0.0)) {
+    @Test
+    fun equality() {
+        assertTrue(hashSetOf(priced("1.5", 0.0), priced("1.50", -0.0)).size == 1) {
+            "Priced: 1.5 and 1.50, 0.0 and -0.0"
+        }
+        assertTrue(priced("1.5", null) == priced("1.50", null) && priced("1.5", null) != priced("1.5", 0.0)) {
             "an absent optional key is not a present one"
         }
-        check(Labeled(null, tagged(1)) != Labeled("", tagged(1))) { "null and \"\" labels differ" }
-        check(Priced.KEY_ORDER.compare(priced("2", null), priced("1", 5.0)) > 0) { "by price" }
-        check(Priced.KEY_ORDER.compare(priced("1", null), priced("1", -1.0)) < 0) { "absent weights first" }
+        assertTrue(Labeled(null, tagged(1)) != Labeled("", tagged(1))) { "null and \"\" labels differ" }
+        assertTrue(Priced.KEY_ORDER.compare(priced("2", null), priced("1", 5.0)) > 0) { "by price" }
+        assertTrue(Priced.KEY_ORDER.compare(priced("1", null), priced("1", -1.0)) < 0) { "absent weights first" }
         val h = Holder()
         h.hashDecimal[dec("1.5")] = 1
         h.hashDecimal[dec("1.50")] = 2
         h.doubles += 0.0
         h.doubles += -0.0
-        check(h.hashDecimal.size == 1 && h.doubles.size == 1) { "the generated collections hold a key once" }
+        assertTrue(h.hashDecimal.size == 1 && h.doubles.size == 1) { "the generated collections hold a key once" }
     }
 
     /** Distinct keys in any Set or Map: written (in the wire order), read back the same. */
-    private fun distinctWritten() {
+    @Test
+    fun distinctWritten() {
         val h = Holder(
             blobs = hashSetOf(byteArrayOf(2), byteArrayOf(1), byteArrayOf()),
             byBlob = hashMapOf(byteArrayOf(9) to 1, byteArrayOf(8) to 2),
@@ -221,13 +221,13 @@ object KeysCheck {
         val o = Outer(holders = mutableListOf(h))
         val back = Outer.fromFbe(o.toFbe())
         val b = back.holders[0]
-        check(
+        assertTrue(
             back.toString() == Outer.fromFinal(o.toFinal()).toString() &&
                 back.toString() == Outer.fromJson(o.toJson()).toString(),
         ) {
             "the models read the same:\n$back"
         }
-        check(
+        assertTrue(
             b.blobs.size == 3 &&
                 b.priced.size == 3 &&
                 b.labeled.size == 3 &&
@@ -238,14 +238,14 @@ object KeysCheck {
         ) { "every distinct key read back: $b" }
         val text = b.toString().replace("1.500000->1,2.000000->2,3.000000->0", "3.000000->0,1.500000->1,2.000000->2")
             .replace("-0->1,1->0", "1->0,-0->1")
-        check(text == h.toString()) { "the value read back:\n$b\n$h" }
-        check(Outer.fromFbe(back.toFbe()).toFbe().contentEquals(back.toFbe())) { "written back the same" }
+        assertTrue(text == h.toString()) { "the value read back:\n$b\n$h" }
+        assertTrue(Outer.fromFbe(back.toFbe()).toFbe().contentEquals(back.toFbe())) { "written back the same" }
     }
 
     /** data with the only occurrence of from replaced by to (of the same length). */
     private fun patch(data: ByteArray, from: ByteArray, to: ByteArray): ByteArray {
         val found = (0..data.size - from.size).filter { p -> data.copyOfRange(p, p + from.size).contentEquals(from) }
-        check(found.size == 1) { "one occurrence of ${from.toList()}: $found" }
+        assertTrue(found.size == 1) { "one occurrence of ${from.toList()}: $found" }
         return data.copyOf().also { to.copyInto(it, found[0]) }
     }
 
@@ -267,7 +267,7 @@ object KeysCheck {
             read(data)
             throw AssertionError("$name read $what")
         } catch (e: DecodeException) {
-            check(e.kind() == DecodeException.Kind.DUPLICATE_KEY && e.path() == "holders[0].$what") {
+            assertTrue(e.kind() == DecodeException.Kind.DUPLICATE_KEY && e.path() == "holders[0].$what") {
                 "$name of $what: ${e.message}"
             }
         }
@@ -283,7 +283,8 @@ object KeysCheck {
     )
 
     /** Bytes and JSON text holding a key twice under the rule (two distinct keys written, one patched). */
-    private fun readersRefuse() {
+    @Test
+    fun readersRefuse() {
         val d15 = decimalBytes("2.5") to decimalBytes("1.50")
         val patches = listOf(
             Patch("decimals", {
@@ -335,19 +336,10 @@ object KeysCheck {
             refusedRead(p.field, "fromFinal", final) { Outer.fromFinal(it) }
             refusedRead(p.field, "verifyFinal", final) { Outer.verifyFinal(it) }
             val json = o.toJson()
-            check(json.indexOf(p.jsonFrom) >= 0 && json.indexOf(p.jsonFrom) == json.lastIndexOf(p.jsonFrom)) {
+            assertTrue(json.indexOf(p.jsonFrom) >= 0 && json.indexOf(p.jsonFrom) == json.lastIndexOf(p.jsonFrom)) {
                 "${p.jsonFrom} once in $json"
             }
             refusedRead(p.field, "fromJson", json.replace(p.jsonFrom, p.jsonTo).toByteArray()) { Outer.fromJson(it) }
         }
-    }
-
-    @JvmStatic
-    fun main(args: Array<String>) {
-        equality()
-        writersRefuse()
-        distinctWritten()
-        readersRefuse()
-        println("keys ok: $checks checks")
     }
 }

@@ -175,7 +175,7 @@ def main() -> int:
     if not shared:
         names = ", ".join([*(t.stem for t in NEED_SHARED), "VectorsTest's golden vectors"])
         print(f"java-shared: 0 passed, 0 failed, {len(NEED_SHARED) + 1} skipped ({SHARED} not found: {names})")
-    return junit.run("java-generated", OUT / "classes", runtime, properties)
+    return junit.run("java-generated", [OUT / "classes"], runtime, properties)
 
 
 if __name__ == "__main__":

@@ -5,15 +5,19 @@
 // exactly what deserialize gives: success, or a DecodeException of the same kind and message (type,
 // field path, offset); reading into one reused value (readFbe/readFinal: the value of the last read,
 // of another shape) gives what a fresh read gives, and after a refused input the reused value is
-// reset to the defaults. Run by tests/kotlin/test_kotlin_generated.py with a list of cases (one per
-// line, tab-separated: qualified type, versioned file, final file, unspecified byte ranges of the
-// versioned file as start:length,...) and a Registry.kt it writes (CODECS: every struct's roots).
-// Prints one line per problem and a summary; exits 1 on any problem.
+// reset to the defaults. The cases are a file the system property fbe.vectors names, one per line,
+// tab-separated: qualified type, versioned file, final file, unspecified byte ranges of the
+// versioned file as start:length,...; Registry.kt (CODECS: every struct's roots) and the cases are
+// written by tests/kotlin/junit_kotlin.py. A test per case and model, failing with the problems found.
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.Limits
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
+import org.junit.jupiter.api.DynamicTest
+import org.junit.jupiter.api.DynamicTest.dynamicTest
+import org.junit.jupiter.api.TestFactory
 import java.io.File
-import kotlin.system.exitProcess
 
 /** A generated struct's roots of both models (Registry.kt has one per struct). */
 class Codec(
@@ -40,19 +44,12 @@ class Model(
     val reused = make()
 }
 
+/** What one test finds wrong with one case and model. */
 class Check {
     val problems = mutableListOf<String>()
-    var vectors = 0
-    var truncations = 0
-    var corruptions = 0
-    var corruptionsRead = 0
-    var verified = 0
-    var reusedReads = 0
-    var unlike = 0
 
     fun problem(what: String) {
         problems += what
-        println("PROBLEM $what")
     }
 
     /** What reading gives: the value (as the bytes it writes), or the exception's kind and message. */
@@ -74,9 +71,7 @@ class Check {
             m.verify(data)
             m.make()
         }
-        if (if (fresh.startsWith("value ")) checked.startsWith("value ") else checked == fresh) {
-            verified++
-        } else {
+        if (!(if (fresh.startsWith("value ")) checked.startsWith("value ") else checked == fresh)) {
             problem("$what: verify gives $checked where deserialize gives $fresh")
         }
         val reused = outcome(m) {
@@ -89,14 +84,9 @@ class Check {
                 problem("$what: the reused value is not reset after $reused: ${m.reused}")
             }
         }
-        if (reused == fresh) {
-            reusedReads++
-        } else if (fresh.startsWith("value ") && fresh != outcome(m) { m.read(data) }) {
-            // two fresh reads differ too: fields an older writer did not write take defaults made
-            // from the clock or at random (utc, uuid1, uuid4), so the values cannot be compared
-            reusedReads++
-            unlike++
-        } else {
+        // where two fresh reads differ too, fields an older writer did not write take defaults made
+        // from the clock or at random (utc, uuid1, uuid4), and the values cannot be compared
+        if (reused != fresh && !(fresh.startsWith("value ") && fresh != outcome(m) { m.read(data) })) {
             problem("$what: reading into a reused value gives $reused where a fresh read gives $fresh")
         }
     }
@@ -114,14 +104,13 @@ class Check {
             problem("$name ${m.name}: written back differently (${back.size} bytes for ${data.size})")
             return
         }
-        vectors++
         for (n in data.indices) {
             val cut = data.copyOf(n)
             try {
                 m.read(cut)
                 problem("$name ${m.name}: the first $n bytes read")
             } catch (e: DecodeException) {
-                truncations++
+                // refused, as it must be
             }
             compare("$name ${m.name} cut to $n", m, cut)
             m.readInto(m.reused, data) // the next cut is read into a value of the whole vector's shape
@@ -130,7 +119,6 @@ class Check {
             for (x in intArrayOf(0x01, 0x80, 0xFF)) {
                 val bad = data.clone()
                 bad[p] = (bad[p].toInt() xor x).toByte()
-                corruptions++
                 compare("$name ${m.name} byte $p ^ $x", m, bad)
                 val w = try {
                     m.read(bad)
@@ -140,7 +128,6 @@ class Check {
                     problem("$name ${m.name}: byte $p ^ $x threw $e")
                     continue
                 }
-                corruptionsRead++
                 val once = m.write(w)
                 val twice = m.write(m.read(once))
                 if (!once.contentEquals(twice)) {
@@ -163,45 +150,51 @@ class Check {
     }
 }
 
-fun main(args: Array<String>) {
-    val check = Check()
-    for (line in File(args[0]).readLines()) {
-        if (line.isBlank()) continue
-        val f = line.split("\t")
-        val codec = CODECS[f[0]] ?: error("no generated type ${f[0]}")
-        val mask = if (f[3].isEmpty()) {
-            emptyList()
-        } else {
-            f[3].split(",").map { r ->
-                val (start, length) = r.split(":").map(String::toInt)
-                start until start + length
+class VectorsTest {
+    /** A test per case and model: fails with the problems Check finds (the first 50). */
+    @TestFactory
+    fun goldenVectors(): List<DynamicTest> {
+        val tests = mutableListOf<DynamicTest>()
+        for (line in File(System.getProperty("fbe.vectors")).readLines()) {
+            val f = line.split("\t")
+            val mask = if (f[3].isEmpty()) {
+                emptyList()
+            } else {
+                f[3].split(",").map { r ->
+                    val (start, length) = r.split(":").map(String::toInt)
+                    start until start + length
+                }
+            }
+            for (model in listOf("versioned", "final")) {
+                tests += dynamicTest("${f[0]} $model") {
+                    val codec = CODECS[f[0]] ?: error("no generated type ${f[0]}")
+                    val check = Check()
+                    if (model == "versioned") {
+                        val m = Model(
+                            "versioned",
+                            { codec.fromFbe(it, Limits.DEFAULT) },
+                            codec.toFbe,
+                            { codec.verifyFbe(it, Limits.DEFAULT) },
+                            { v, d -> codec.readFbe(v, d, Limits.DEFAULT) },
+                            codec.make,
+                        )
+                        check.check(f[0], m, File(f[1]).readBytes(), mask)
+                    } else {
+                        val m = Model(
+                            "final",
+                            { codec.fromFinal(it, Limits.DEFAULT) },
+                            codec.toFinal,
+                            { codec.verifyFinal(it, Limits.DEFAULT) },
+                            { v, d -> codec.readFinal(v, d, Limits.DEFAULT) },
+                            codec.make,
+                        )
+                        check.check(f[0], m, File(f[2]).readBytes(), emptyList())
+                    }
+                    assertEquals(emptyList<String>(), check.problems.take(50), "${f[0]} $model")
+                }
             }
         }
-        val versioned = Model(
-            "versioned",
-            { codec.fromFbe(it, Limits.DEFAULT) },
-            codec.toFbe,
-            { codec.verifyFbe(it, Limits.DEFAULT) },
-            { v, d -> codec.readFbe(v, d, Limits.DEFAULT) },
-            codec.make,
-        )
-        val final = Model(
-            "final",
-            { codec.fromFinal(it, Limits.DEFAULT) },
-            codec.toFinal,
-            { codec.verifyFinal(it, Limits.DEFAULT) },
-            { v, d -> codec.readFinal(v, d, Limits.DEFAULT) },
-            codec.make,
-        )
-        check.check(f[0], versioned, File(f[1]).readBytes(), mask)
-        check.check(f[0], final, File(f[2]).readBytes(), emptyList())
+        assertFalse(tests.isEmpty(), "no vector cases")
+        return tests
     }
-    println(
-        "${check.vectors} vectors read and written back, ${check.truncations} truncations refused, " +
-            "${check.corruptions} corruptions read or refused (${check.corruptionsRead} read and written back), " +
-            "${check.verified} verified as deserialize, " +
-            "${check.reusedReads} read into a reused value as fresh (${check.unlike} with defaults from the clock), " +
-            "${check.problems.size} problems",
-    )
-    exitProcess(if (check.problems.isEmpty()) 0 else 1)
 }
