@@ -77,7 +77,7 @@ function answer(req: Request): Answer {
   const output = req.output ?? "";
   const binary = format === "versioned" || format === "final";
   if (!FORMATS.has(format) || !(FORMATS.has(output) || output === "text" || (output === "verify" && binary))) {
-    return { skipped: `the TypeScript target reads and writes the binary models and JSON and writes text only so far (${format} -> ${output})` };
+    return { skipped: `unknown formats ${format} -> ${output} (the binary models and JSON are read and written, the text form written)` };
   }
   const codec = registry[`${req.package}.${req.type}`];
   if (codec === undefined) return { skipped: `no TypeScript type ${req.package}.${req.type}` };
