@@ -24,6 +24,9 @@ struct Box
 {
     int32 id;
     string text;
+    double d;
+    float f;
+    bytes b;
     string<int32> names;
     Item[] items;
     string<string> tags;
@@ -174,10 +177,43 @@ def test_documents_that_are_not_valid_utf8_are_refused(box: tuple[Any, DynamicCo
     refused(box, ('{"text":"' + raw.decode("utf-8", "surrogateescape") + '"}'), "not valid UTF-8")
 
 
+@pytest.mark.parametrize("text", [b"\xef\xbb\xbf{}", "\ufeff{}", b'{\x00"\x00}\x00', b"\xff\xfe{\x00}\x00"])
+def test_only_utf8_without_a_byte_order_mark_is_json(box: tuple[Any, DynamicCodec], text: str | bytes) -> None:
+    """docs/limits.md 7: json.detect_encoding took UTF-16 and skipped a UTF-8 byte order mark."""
+    refused(box, text, "byte order mark|not valid UTF-8|invalid JSON")
+
+
+def test_minus_zero_is_negative_zero_in_floats_and_zero_in_integers(box: tuple[Any, DynamicCodec]) -> None:
+    """docs/limits.md 7: json reads -0 as the int 0, which lost the sign."""
+    m, dc = box
+    for read in (m.Box.from_json('{"id":-0,"d":-0,"f":-0}'), dc.from_json('{"id":-0,"d":-0,"f":-0}', "jsonlimits.Box")):
+        d, f, i = (read.d, read.f, read.id) if not isinstance(read, dict) else (read["d"], read["f"], read["id"])
+        assert str(d) == str(f) == "-0.0" and i == 0 and type(i) is int
+    assert '"id":0,"text":"","d":-0.0,"f":-0.0,' in m.Box.from_json('{"id":-0,"d":-0,"f":-0}').to_json()
+    assert str(m.Box.from_json('{"d":-0e0}').d) == "-0.0" and str(m.Box.from_json('{"d":0}').d) == "0.0"
+
+
+@pytest.mark.parametrize("text", ["A", "QQ", "QQ=", "QR==", "QUJ=", "Q Q==", "QQ\\n==", "QQ==QQ==", "-_8=", "====",
+                                  "Q===", "QQ==@", "@@@@"])
+def test_bytes_are_strict_base64(box: tuple[Any, DynamicCodec], text: str) -> None:
+    """docs/limits.md 7: standard Base64 with padding and nothing else; the original reads up to the first
+    character outside the alphabet."""
+    refused(box, '{"b":"' + text + '"}', "invalid base64")
+
+
+def test_each_byte_string_has_one_base64_text(box: tuple[Any, DynamicCodec]) -> None:
+    m, dc = box
+    for raw in (b"", b"A", b"AB", b"ABC", b"\xfb\xff\xbf", bytes(range(256))):
+        text = m.Box(b=raw).to_json()
+        assert m.Box.from_json(text).b == raw
+        assert bytes(dc.from_json(text, "jsonlimits.Box")["b"]) == raw
+
+
 def test_surrogate_pairs_are_characters(box: tuple[Any, DynamicCodec]) -> None:
     m, _ = box
     assert m.Box.from_json('{"text":"\\ud83d\\ude00"}').text == "\U0001F600"
-    assert m.Box(text="\U0001F600").to_json() == '{"id":0,"text":"\U0001F600","names":{},"items":[],"tags":{}}'
+    assert m.Box(text="\U0001F600").to_json() == \
+        '{"id":0,"text":"\U0001F600","d":0.0,"f":0.0,"b":"","names":{},"items":[],"tags":{}}'
 
 
 def test_strings_that_hold_no_bytes_cannot_be_written(box: tuple[Any, DynamicCodec]) -> None:

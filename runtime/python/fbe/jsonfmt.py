@@ -390,7 +390,24 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+class _MinusZero(int):
+    """The JSON integer ``-0``: 0 in an integer field, negative zero in a float or double (docs/limits.md
+    7); ``json`` would read it as the int 0 and lose the sign."""
+
+    def __float__(self) -> float:
+        return -0.0
+
+
+MINUS_ZERO = _MinusZero(0)
+
+
+def _integer(text: str) -> int:
+    return MINUS_ZERO if text == "-0" else int(text)
+
+
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_object)
+_MINUS_ZERO_DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_object, parse_int=_integer)
+_MINUS_ZERO = re.compile(r"-0(?![.eE0-9])")   # only documents that may hold the integer -0 take the slower decoder
 _STRING_LITERAL = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _NESTING_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
@@ -519,7 +536,9 @@ def parse(text: str | bytes) -> Any:
     rejected (JSON has no such literals). A number beyond the double range
     (``1e400``, not JSON to RapidJSON) parses as an infinity, which every
     reader of a number rejects. The rules every reader shares (docs/limits.md):
-    the text must be valid UTF-8 (bytes) or hold no surrogate (str); nesting
+    the text must be valid UTF-8 (bytes) or hold no surrogate (str), and not
+    begin with a byte order mark; the integer ``-0`` is negative zero to a
+    float (:data:`MINUS_ZERO`); nesting
     deeper than :data:`MAX_JSON_DEPTH` is refused before parsing; a duplicate
     member name in any object is an error; ``\\udcXY`` escapes are bytes
     (:func:`string_from_json`), other lone surrogate escapes are errors.
@@ -527,7 +546,7 @@ def parse(text: str | bytes) -> Any:
     if not isinstance(text, str):
         data = bytes(text)
         try:
-            text = data.decode(json.detect_encoding(data))
+            text = data.decode("utf-8")  # UTF-8 only (RFC 8259 8.1): no UTF-16 or 32, no byte order mark
         except UnicodeDecodeError as e:
             raise DecodeError(f"invalid JSON: not valid UTF-8 at byte {e.start} ({e.reason})") from None
     elif not text.isascii() and _SURROGATE.search(text) is not None:
@@ -535,11 +554,13 @@ def parse(text: str | bytes) -> Any:
         assert m is not None
         raise DecodeError(f"invalid JSON: the text holds the lone surrogate U+{ord(m.group()):04X} "
                           f"at {m.start()} (not valid UTF-8)")
+    if text.startswith("\ufeff"):
+        raise DecodeError("invalid JSON: a byte order mark is not JSON")
     depth = _nesting(text)
     if depth > MAX_JSON_DEPTH:
         raise DecodeError(f"invalid JSON: nesting of {depth} arrays and objects, deeper than {MAX_JSON_DEPTH}")
     try:
-        value = _DECODER.decode(text)
+        value = (_DECODER if _MINUS_ZERO.search(text) is None else _MINUS_ZERO_DECODER).decode(text)
     except DecodeError:
         raise
     except (ValueError, RecursionError) as e:
@@ -564,7 +585,7 @@ def get_int(value: Any, lo: int, hi: int, field: str) -> int:
         raise _mismatch("integer", value, field)
     if not lo <= value <= hi:
         raise DecodeError(f"JSON integer {value} out of range", None, field)
-    return value
+    return value if value is not MINUS_ZERO else 0
 
 
 _NONFINITE_TEXT = {"NaN": float("nan"), "Infinity": _INF, "-Infinity": -_INF}
@@ -702,21 +723,18 @@ def get_decimal(value: Any, field: str) -> Decimal:
 
 
 _F32 = struct.Struct("<f")
-_B64 = re.compile(r"[A-Za-z0-9+/]*")
+_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+# the last character before padding has its unused bits zero (RFC 4648 3.5): each byte string one text
+_BASE64_END = re.compile(r"(?:[AQgw]==|[AEIMQUYcgkosw048]=|[^=])\Z")
 
 
 def get_bytes(value: Any, field: str) -> bytes:
-    """Base64 decoded up to the first character outside the alphabet."""
+    """Bytes from their Base64: the standard alphabet with padding and nothing else (RFC 4648 4), each
+    byte string one text (docs/limits.md 7); anything else is refused."""
     s = get_str(value, field)
-    m = _B64.match(s)
-    body = m.group(0) if m else ""
-    body = body[: len(body) - len(body) % 4] + (
-        body[len(body) - len(body) % 4:] + "==="[: (4 - len(body) % 4) % 4] if len(body) % 4 else ""
-    )
-    try:
-        return base64.b64decode(body)
-    except (binascii.Error, ValueError):
-        raise DecodeError("invalid base64", None, field) from None
+    if len(s) % 4 or _BASE64.fullmatch(s) is None or s and _BASE64_END.search(s, len(s) - 3) is None:
+        raise DecodeError("invalid base64", None, field)
+    return binascii.a2b_base64(s)
 
 
 def get_uuid(value: Any, field: str) -> _uuid.UUID:
