@@ -168,17 +168,27 @@ TEST(Json, BytesUuidTimestampString) {
     EXPECT_EQ(back.s, v.s);
 }
 
-TEST(Json, Base64EveryPaddingAndUnpadded) {
+TEST(Json, Base64EveryPaddingAndNothingElse) {
+    // docs/limits.md 7: the standard alphabet with padding, one text per byte string
     for (std::size_t n = 0; n < 10; ++n) {
         FBE::buffer_t bytes;
         for (std::size_t i = 0; i < n; ++i)
             bytes.push_back(static_cast<uint8_t>(0xF0 + i));
         const std::string text = FBE::JSON::detail::base64_encode(bytes.data(), bytes.size());
-        EXPECT_EQ(FBE::JSON::detail::base64_decode(text), bytes);
+        FBE::buffer_t back{1, 2};
+        EXPECT_TRUE(FBE::JSON::detail::base64_decode(text, back)) << text;
+        EXPECT_EQ(back, bytes);
         std::string unpadded = text;
         while (!unpadded.empty() && unpadded.back() == '=')
             unpadded.pop_back();
-        EXPECT_EQ(FBE::JSON::detail::base64_decode(unpadded), bytes);
+        if (unpadded != text) {
+            EXPECT_FALSE(FBE::JSON::detail::base64_decode(unpadded, back)) << unpadded;
+        }
+    }
+    for (const char* bad : {"A", "QQ", "QQ=", "QR==", "QUJ=", "Q Q==", "QQ\n==", "QQ==QQ==", "-_8=", "====", "Q===",
+                            "QQ==@", "@@@@"}) {
+        FBE::buffer_t back;
+        EXPECT_FALSE(FBE::JSON::detail::base64_decode(bad, back)) << bad;
     }
 }
 
@@ -437,6 +447,24 @@ TEST(JsonRules, NumbersAreReadAsRapidJsonReadsThem) {
     EXPECT_FALSE(FBE::JSON::parse(json, "+1"));
 }
 
+TEST(JsonRules, MinusZeroIsNegativeZeroInFloatsAndZeroInIntegers) {
+    // docs/limits.md 7: RapidJSON reads -0 as the integer 0, which lost the sign
+    ::jsoncases::Values v;
+    ASSERT_TRUE(from_string(R"({"origin":-0,"c":-0,"w":-0,"f":-0,"d":-0,"m":-0,"mode":-0})", v)) << last_error();
+    EXPECT_EQ(v.origin, 0);
+    EXPECT_EQ(v.c, 0);
+    EXPECT_EQ(v.w, 0);
+    EXPECT_TRUE(v.f == 0 && std::signbit(v.f));
+    EXPECT_TRUE(v.d == 0 && std::signbit(v.d));
+    EXPECT_EQ(v.m, FBE::decimal_t(0));
+    EXPECT_NE(to_string(v).find(R"("f":-0.0,"d":-0.0,)"), std::string::npos) << to_string(v);
+    ASSERT_TRUE(from_string(R"({"f":0,"d":-0.0})", v));
+    EXPECT_FALSE(std::signbit(v.f));
+    EXPECT_TRUE(std::signbit(v.d));
+    EXPECT_FALSE(from_string(R"({"origin":-0.0})", v)); // not an integer, as 0.0 is not
+    EXPECT_FALSE(from_string(R"({"s":-0})", v));
+}
+
 TEST(JsonRules, FromJsonRefusesWhatTheBinaryReadersRefuse) {
     ::recursive::Node back;
     ASSERT_TRUE(from_string(chain_json(FBE::kMaxDepth), back));
@@ -494,6 +522,15 @@ TEST(JsonRules, OtherLoneSurrogatesAndInvalidDocumentsAreRefused) {
         EXPECT_FALSE(from_string(std::string(R"({"text":")") + raw + "\"}", t)) << raw;
         EXPECT_NE(last_error().find("Invalid encoding"), std::string::npos) << last_error();
     }
+}
+
+TEST(JsonRules, AByteOrderMarkIsNotJson) {
+    // docs/limits.md 7: RapidJSON's UTF-8 input stream skips it, no other language reads it
+    ::jsoncases::Texts t;
+    EXPECT_FALSE(from_string("\xEF\xBB\xBF{}", t));
+    EXPECT_EQ(last_error(), "invalid JSON: a byte order mark is not JSON");
+    EXPECT_FALSE(from_string(" \xEF\xBB\xBF{}", t));
+    EXPECT_TRUE(from_string("{\"text\":\"\xEF\xBB\xBF\"}", t));
 }
 
 TEST(JsonRules, ErrorsNameTheMemberPath) {

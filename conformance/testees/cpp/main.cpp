@@ -93,7 +93,8 @@ std::string base64(const uint8_t* data, std::size_t size) { return FBE::JSON::de
 
 std::vector<uint8_t> unbase64(const rapidjson::Value& v)
 {
-    FBE::buffer_t bytes = FBE::JSON::detail::base64_decode(std::string_view(v.GetString(), v.GetStringLength()));
+    FBE::buffer_t bytes;
+    FBE::JSON::detail::base64_decode(std::string_view(v.GetString(), v.GetStringLength()), bytes);
     return std::vector<uint8_t>(bytes.begin(), bytes.end());
 }
 

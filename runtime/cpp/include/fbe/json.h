@@ -151,14 +151,19 @@ inline std::string base64_encode(const uint8_t* data, std::size_t size) {
     return result;
 }
 
-//! Base64 decoding that stops at the first character outside the alphabet
-//! (so `=` padding and a missing padding are both accepted), as the original.
-inline buffer_t base64_decode(std::string_view text) {
-    buffer_t result;
-    result.reserve(text.size() / 4 * 3 + 2);
+//! Decodes Base64 text: the standard alphabet with padding and nothing else
+//! (RFC 4648 4), the unused bits of the last character zero (3.5), so each
+//! byte string has one text (docs/limits.md 7). False for any other text
+//! (the original decodes up to the first character outside the alphabet).
+inline bool base64_decode(std::string_view text, buffer_t& result) {
+    result.clear();
+    if (text.size() % 4 != 0)
+        return false;
+    const std::size_t padding = text.empty() || text.back() != '=' ? 0 : text[text.size() - 2] == '=' ? 2 : 1;
+    result.reserve(text.size() / 4 * 3);
     uint32_t bits = 0;
     int count = 0;
-    for (char c : text) {
+    for (char c : text.substr(0, text.size() - padding)) {
         int v;
         if (c >= 'A' && c <= 'Z')
             v = c - 'A';
@@ -171,7 +176,7 @@ inline buffer_t base64_decode(std::string_view text) {
         else if (c == '/')
             v = 63;
         else
-            break;
+            return false;
         bits = (bits << 6) | static_cast<uint32_t>(v);
         if (++count == 4) {
             result.push_back(static_cast<uint8_t>(bits >> 16));
@@ -181,13 +186,17 @@ inline buffer_t base64_decode(std::string_view text) {
             count = 0;
         }
     }
-    if (count == 2) {
+    if (count == 2) { // "xx==": one byte, the last 4 bits unused
+        if ((bits & 0xF) != 0)
+            return false;
         result.push_back(static_cast<uint8_t>(bits >> 4));
-    } else if (count == 3) {
+    } else if (count == 3) { // "xxx=": two bytes, the last 2 bits unused
+        if ((bits & 0x3) != 0)
+            return false;
         result.push_back(static_cast<uint8_t>(bits >> 10));
         result.push_back(static_cast<uint8_t>(bits >> 2));
     }
-    return result;
+    return true;
 }
 
 //! The decimal text of the JSON mapping: exact, at least 6 fraction digits.
@@ -657,8 +666,34 @@ const char* json_kind(const TJson& json) {
     return "number";
 }
 
+//! The bits of the integer -0 as parse() leaves it in a document: a NaN that no
+//! JSON text gives (our NaN is the string "NaN"). Integer fields read it as 0,
+//! float and double fields as negative zero (docs/limits.md 7): RapidJSON's
+//! integers hold no sign, and a double -0.0 is what "-0.0" gives, which integer
+//! fields refuse.
+constexpr uint64_t kMinusZeroInteger = 0x7FF8000000002D30ull;
+
+inline double minus_zero_integer() noexcept {
+    double d;
+    std::memcpy(&d, &kMinusZeroInteger, sizeof(d));
+    return d;
+}
+
+//! Whether a JSON value is the integer -0 (minus_zero_integer).
+template <class TJson>
+bool is_minus_zero(const TJson& json) noexcept {
+    if (!json.IsDouble())
+        return false;
+    const double d = json.GetDouble();
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof(bits));
+    return bits == kMinusZeroInteger;
+}
+
 template <class TJson>
 std::string number_text(const TJson& json) {
+    if (is_minus_zero(json))
+        return "-0";
     if (json.IsInt64())
         return std::to_string(json.GetInt64());
     if (json.IsUint64())
@@ -716,6 +751,9 @@ std::string mismatch(const TJson& json) {
     if constexpr (std::is_same_v<U, decimal_t> || std::is_same_v<U, uuid_t>) {
         if (json.IsString())
             return std::string("invalid ") + TypeName<T>::name() + " \"" + json.GetString() + "\"";
+    } else if constexpr (std::is_same_v<U, buffer_t>) {
+        if (json.IsString())
+            return "invalid base64";
     }
     return std::string("expected ") + TypeName<T>::name() + ", got " + json_kind(json);
 }
@@ -1090,10 +1128,7 @@ template <>
 struct KeyText<buffer_t> {
     static constexpr bool supported = true;
     static std::string to_text(const buffer_t& key) { return detail::base64_encode(key.data(), key.size()); }
-    static bool from_text(std::string_view text, buffer_t& key) {
-        key = detail::base64_decode(text);
-        return true;
-    }
+    static bool from_text(std::string_view text, buffer_t& key) { return detail::base64_decode(text, key); }
 };
 
 template <>
@@ -1230,6 +1265,10 @@ template <class TJson>
 struct ValueReader<TJson, char> {
     static bool from_json(const TJson& json, char& value) {
         // 0..255; also the original's output for bytes >= 0x80 (0xFFFFFF80..0xFFFFFFFF).
+        if (detail::is_minus_zero(json)) {
+            value = 0;
+            return true;
+        }
         if (json.IsUint()) {
             const unsigned v = json.GetUint();
             if (v <= 0xFF || v >= 0xFFFFFF80u) {
@@ -1245,6 +1284,10 @@ struct ValueReader<TJson, char> {
 template <class TJson>
 struct ValueReader<TJson, wchar_t> {
     static bool from_json(const TJson& json, wchar_t& value) {
+        if (detail::is_minus_zero(json)) {
+            value = 0;
+            return true;
+        }
         if (!json.IsUint()) {
             value = 0;
             return false;
@@ -1259,6 +1302,10 @@ struct ValueReader<TJson, T,
                    std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char> &&
                                     !std::is_same_v<T, wchar_t>>> {
     static bool from_json(const TJson& json, T& value) {
+        if (detail::is_minus_zero(json)) {
+            value = 0;
+            return true;
+        }
         if constexpr (std::is_signed_v<T>) {
             if (json.IsInt64()) {
                 const int64_t v = json.GetInt64();
@@ -1297,7 +1344,7 @@ template <class TJson, typename T>
 struct ValueReader<TJson, T, std::enable_if_t<std::is_floating_point_v<T>>> {
     static bool from_json(const TJson& json, T& value) {
         if (json.IsNumber()) {
-            const double d = json.GetDouble();
+            const double d = detail::is_minus_zero(json) ? -0.0 : json.GetDouble();
             if constexpr (std::is_same_v<T, float>) {
                 if (std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()) && !std::isinf(d)) {
                     value = 0;
@@ -1327,7 +1374,7 @@ struct ValueReader<TJson, decimal_t> {
             } catch (const std::exception&) {
             }
         } else if (json.IsNumber()) {
-            value = decimal_t(json.GetDouble());
+            value = decimal_t(detail::is_minus_zero(json) ? 0.0 : json.GetDouble());
             return true;
         }
         value = decimal_t();
@@ -1371,8 +1418,8 @@ struct ValueReader<TJson, buffer_t> {
             value.clear();
             return false;
         }
-        value = detail::base64_decode(std::string_view(json.GetString(), json.GetStringLength()));
-        return detail::charge(value.size(), 2 * detail::depth().read + 2);
+        return detail::base64_decode(std::string_view(json.GetString(), json.GetStringLength()), value) &&
+               detail::charge(value.size(), 2 * detail::depth().read + 2);
     }
 };
 
@@ -1633,9 +1680,11 @@ inline bool number_overflows(const char* p, const char* end) noexcept {
 //! int64_t (with a minus sign) or uint64_t as that integer, any other number
 //! as the nearest double (std::from_chars: correctly rounded whatever the
 //! number of digits), beyond the range of double as the infinity or zero of
-//! its sign.
+//! its sign; the integer -0 as minus_zero_integer().
 template <class Handler>
 bool number(Handler& handler, const char* text, std::size_t length) {
+    if (length == 2 && text[0] == '-' && text[1] == '0')
+        return handler.Double(minus_zero_integer()); // 0 to integers, -0.0 to floats
     const char* end = text + length;
     if (std::find_if(text, end, [](char c) { return c == '.' || c == 'e' || c == 'E'; }) == end) {
         if (*text == '-') {
@@ -1779,6 +1828,8 @@ inline std::string last_error() {
 //! surrogate escape but \udc80..\udcff. False with last_error() otherwise.
 inline bool parse(rapidjson::Document& document, std::string_view text, const Limits& limits = Limits()) {
     detail::clear_error();
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") // RapidJSON's UTF-8 stream would skip it (docs/limits.md 7)
+        return detail::fail(1, "invalid JSON: a byte order mark is not JSON");
     const unsigned max_nesting = 3 * limits.max_depth;
     detail::Parse run{text.data(), text.size(), max_nesting, rapidjson::ParseResult(), false};
     document.SetNull();
