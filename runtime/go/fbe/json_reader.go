@@ -2,6 +2,7 @@ package fbe
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"io"
 	"math"
@@ -894,48 +895,25 @@ func (r *JSONReader) Bytes(dst []byte, field string) []byte {
 	if !ok {
 		return dst[:0]
 	}
-	dst = AppendBase64Decode(dst[:0], s)
+	if dst, ok = AppendBase64Decode(dst[:0], s); !ok {
+		r.Fail("invalid base64", field, r.tokStart)
+		return dst
+	}
 	r.Spend(len(dst), field)
 	return dst
 }
 
-// AppendBase64Decode appends the bytes of Base64 text decoded up to the
-// first character outside the alphabet, so `=` padding and a missing
-// padding both read, as the original reads it.
-func AppendBase64Decode(dst []byte, text string) []byte {
-	var acc uint32
-	n := 0
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		var v byte
-		switch {
-		case c >= 'A' && c <= 'Z':
-			v = c - 'A'
-		case c >= 'a' && c <= 'z':
-			v = c - 'a' + 26
-		case c >= '0' && c <= '9':
-			v = c - '0' + 52
-		case c == '+':
-			v = 62
-		case c == '/':
-			v = 63
-		default:
-			i = len(text)
-			continue
-		}
-		acc = acc<<6 | uint32(v)
-		if n++; n == 4 {
-			dst = append(dst, byte(acc>>16), byte(acc>>8), byte(acc))
-			acc, n = 0, 0
-		}
+// AppendBase64Decode appends the bytes of Base64 text: the standard alphabet
+// with padding and nothing else (RFC 4648 4), the unused bits of the last
+// character zero (3.5), so each byte string has one text (docs/limits.md 7).
+// Any other text (the original reads up to the first character outside the
+// alphabet) gives false.
+func AppendBase64Decode(dst []byte, text string) ([]byte, bool) {
+	if strings.ContainsAny(text, "\r\n") { // the one thing the strict decoder skips
+		return dst, false
 	}
-	switch n {
-	case 2:
-		dst = append(dst, byte(acc>>4))
-	case 3:
-		dst = append(dst, byte(acc>>10), byte(acc>>2))
-	}
-	return dst
+	out, err := base64.StdEncoding.Strict().AppendDecode(dst, []byte(text))
+	return out, err == nil
 }
 
 // ---------------------------------------------------------------- map keys
@@ -1102,7 +1080,11 @@ func (r *JSONReader) KeyUUID(key, field string) UUID {
 
 // KeyBytes is a bytes key read from its Base64 text into dst[:0], charged its length.
 func (r *JSONReader) KeyBytes(dst []byte, key, field string) []byte {
-	dst = AppendBase64Decode(dst[:0], key)
+	dst, ok := AppendBase64Decode(dst[:0], key)
+	if !ok {
+		r.Fail("invalid base64 key \""+key+"\"", field, r.tokStart)
+		return dst
+	}
 	r.Spend(len(dst), field)
 	return dst
 }

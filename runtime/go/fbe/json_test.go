@@ -505,7 +505,7 @@ func TestJSONKeys(t *testing.T) {
 	if r.KeyInt(" +12", -100, 100, "f") != 12 || r.KeyChar("-56", "f") != 200 || r.KeyUint("255", 255, "f") != 255 ||
 		!r.KeyBool("true", "f") || r.KeyFloat64("0x1.8p1", "f") != 3 || r.KeyFloat64(" 1e-7", "f") != 1e-7 ||
 		!math.IsInf(r.KeyFloat64("-inf", "f"), -1) ||
-		string(r.KeyBytes(nil, "/wA", "f")) != "\xff\x00" || r.Failed() {
+		string(r.KeyBytes(nil, "/wA=", "f")) != "\xff\x00" || r.Failed() {
 		t.Errorf("keys: %v", r.Err())
 	}
 	for _, bad := range []func(){
@@ -558,10 +558,17 @@ func TestUnquoteJSON(t *testing.T) {
 }
 
 func TestAppendBase64Decode(t *testing.T) {
-	for in, want := range map[string]string{"": "", "QQ==": "41", "QQ": "41", "QUI=": "4142", "QUJD": "414243",
-		"QUJD!QUJD": "414243", "/wA=": "ff00"} {
-		if got := hex.EncodeToString(AppendBase64Decode(nil, in)); got != want {
-			t.Errorf("%q: %s, want %s", in, got, want)
+	for in, want := range map[string]string{"": "", "QQ==": "41", "QUI=": "4142", "QUJD": "414243", "/wA=": "ff00",
+		"+/+/": "fbffbf"} {
+		if got, ok := AppendBase64Decode(nil, in); !ok || hex.EncodeToString(got) != want {
+			t.Errorf("%q: %x %v, want %s", in, got, ok, want)
+		}
+	}
+	// docs/limits.md 7: the standard alphabet with padding and nothing else, one text per byte string
+	for _, in := range []string{"A", "QQ", "QQ=", "QR==", "QUJ=", "Q Q==", "QQ\n==", "QQ==\r", "QQ==QQ==", "-_8=",
+		"====", "Q===", "QQ==@", "QUJD!QUJD", "@@@@"} {
+		if got, ok := AppendBase64Decode(nil, in); ok {
+			t.Errorf("%q read as %x", in, got)
 		}
 	}
 }
