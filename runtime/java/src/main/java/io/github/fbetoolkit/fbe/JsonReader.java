@@ -84,6 +84,10 @@ public final class JsonReader {
         if (bad >= 0) {
             throw new DecodeException("invalid JSON: the text is not valid UTF-8 at byte " + bad, "", bad);
         }
+        if (data.length >= 3 && data[0] == (byte) 0xEF && data[1] == (byte) 0xBB && data[2] == (byte) 0xBF) {
+            // Jackson would skip it; no other language reads it (RFC 8259 8.1, docs/limits.md 7)
+            throw new DecodeException("invalid JSON: a byte order mark is not JSON", "", 0);
+        }
         try {
             p = FACTORY.createParser(data);
         } catch (IOException e) {
@@ -767,32 +771,41 @@ public final class JsonReader {
      *
      * @param field the field, for errors
      * @return the bytes
-     * @throws DecodeException for another value
+     * @throws DecodeException for another value, or text that is not Base64 ({@link #base64})
      */
     public byte[] bytes(String field) throws DecodeException {
         byte[] b = base64(str("bytes", field));
+        if (b == null) {
+            throw fail("invalid base64", field);
+        }
         spend(b.length, field);
         return b;
     }
 
     /**
-     * The bytes of Base64 text decoded up to the first character outside the alphabet, so
-     * {@code =} padding and a missing padding both read, as the original reads it.
+     * The bytes of Base64 text: the standard alphabet with padding and nothing else (RFC 4648 4),
+     * the unused bits of the last character zero (3.5), so that each byte string has one text
+     * (docs/limits.md 7). The original decodes up to the first character outside the alphabet.
      *
      * @param s the text
-     * @return the bytes
+     * @return the bytes, or null for any other text
      */
     public static byte[] base64(String s) {
-        int n = 0;
-        while (n < s.length() && sextet(s.charAt(n)) >= 0) {
-            n++;
+        int n = s.length();
+        if (n % 4 != 0) {
+            return null;
         }
-        byte[] out = new byte[n / 4 * 3 + (n % 4 == 0 ? 0 : n % 4 - 1)];
+        int padding = n == 0 || s.charAt(n - 1) != '=' ? 0 : s.charAt(n - 2) == '=' ? 2 : 1;
+        byte[] out = new byte[n / 4 * 3 - padding];
         int acc = 0;
         int k = 0;
         int o = 0;
-        for (int i = 0; i < n; i++) {
-            acc = acc << 6 | sextet(s.charAt(i));
+        for (int i = 0; i < n - padding; i++) {
+            int v = sextet(s.charAt(i));
+            if (v < 0) {
+                return null;
+            }
+            acc = acc << 6 | v;
             if (++k == 4) {
                 out[o++] = (byte) (acc >> 16);
                 out[o++] = (byte) (acc >> 8);
@@ -802,8 +815,14 @@ public final class JsonReader {
             }
         }
         if (k == 2) {
+            if ((acc & 0xF) != 0) {
+                return null;
+            }
             out[o] = (byte) (acc >> 4);
         } else if (k == 3) {
+            if ((acc & 3) != 0) {
+                return null;
+            }
             out[o++] = (byte) (acc >> 10);
             out[o] = (byte) (acc >> 2);
         }
@@ -1087,10 +1106,13 @@ public final class JsonReader {
      * @param key   the key's text
      * @param field the map field, for errors
      * @return the key
-     * @throws DecodeException beyond the budget
+     * @throws DecodeException for text that is not Base64, or beyond the budget
      */
     public byte[] keyBytes(String key, String field) throws DecodeException {
         byte[] b = base64(key);
+        if (b == null) {
+            throw fail("invalid base64 key \"" + key + "\"", field);
+        }
         spend(b.length, field);
         return b;
     }

@@ -188,6 +188,7 @@ class JsonTest {
         assertTrue(refused("{} {}").getMessage().contains("data after the value"));
         assertTrue(refused("{\"n\":1").getMessage().contains("ends before"));
         assertTrue(refused("").getMessage().contains("ends before"));
+        assertTrue(refused("\ufeff{}").getMessage().contains("byte order mark"), "Jackson skips it; no other language");
         DecodeException e = refused("{\"n\":2147483648}");
         assertEquals("2147483648 is out of range (-2147483648..2147483647) (t.Node.n, offset 5)", e.getMessage());
         assertTrue(refused("{\"n\":1.0}").getMessage().startsWith("expected integer, got 1.0"));
@@ -258,8 +259,13 @@ class JsonTest {
         assertThrows(DecodeException.class, () -> r.keyF64("1f", "f"));
         assertThrows(DecodeException.class, () -> r.keyF64("1e", "f"));
         assertArrayEquals(new byte[] {0, -1}, JsonReader.base64("AP8="));
-        assertArrayEquals(new byte[] {0, -1}, JsonReader.base64("AP8"));
-        assertArrayEquals(new byte[] {'a', 'b'}, JsonReader.base64("YWI=garbage"));
+        assertArrayEquals(new byte[] {'A'}, JsonReader.base64("QQ=="));
+        assertArrayEquals(new byte[] {}, JsonReader.base64(""));
+        // docs/limits.md 7: the standard alphabet with padding and nothing else, one text per byte string
+        for (String bad : new String[] {"AP8", "YWI=garbage", "A", "QQ=", "QR==", "QUJ=", "Q Q==", "QQ\n==", "QQ==QQ==",
+            "-_8=", "====", "Q===", "@@@@"}) {
+            assertNull(JsonReader.base64(bad), bad);
+        }
     }
 
     private interface Read {
