@@ -12,7 +12,7 @@
  * text with the tab as it is). Bytes that are not valid
  * UTF-8 are refused; a string's \udcXY escapes are the raw bytes 0xXY
  * (U+DC80..U+DCFF, as the binary readers hold them) and other lone surrogates
- * are refused. Generated `fbeReadJson` functions then read the values,
+ * are refused anywhere in the document. Generated `fbeReadJson` functions then read the values,
  * counting struct levels and charging the decode budget as the binary readers
  * do (docs/limits.md 3). Errors are DecodeErrors naming the type and the
  * member path.
@@ -21,7 +21,7 @@
 import { Decimal } from "./decimal.js";
 import { DecodeError } from "./errors.js";
 import { budgetOf, DEFAULT_LIMITS, type Limits } from "./limits.js";
-import { isUtf8, utf8Length } from "./utf8.js";
+import { decodeUtf8, encodeUtf8, isUtf8, utf8Length } from "./utf8.js";
 import { Uuid } from "./uuid.js";
 
 const FLT_MAX = 3.4028234663852886e38;
@@ -30,12 +30,15 @@ const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const NON_ASCII = /[^\x00-\x7f]/;
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const NOT_A_BYTE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])(?:[\udc00-\udc7f]|[\udd00-\udfff])/;
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 const INTEGER = /^-?[0-9]+$/;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const INT_KEY = /^[ \t\n\v\f\r]*[+-]?[0-9]+$/;
 const REAL_KEY = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 const SPECIAL_KEY = /^([+-]?)(?:(inf|infinity)|nan)$/i;
-const B64 = /^[A-Za-z0-9+/]*/;
+const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
+// the last character before padding has its unused bits zero (RFC 4648 3.5): each byte string one text
+const B64_END = /(?:[AQgw]==|[AEIMQUYcgkosw048]=|[^=])$/;
 const B64_VALUES: Record<string, number> = Object.fromEntries(
   Array.from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", (c, i) => [c, i]),
 );
@@ -218,19 +221,38 @@ function duplicateName(text: string): never {
   throw new DecodeError("invalid JSON: a member name given twice");
 }
 
-/** A parsed string as the FBE string it stands for: \udcXY escapes are bytes, other lone surrogates an error. */
+/**
+ * A parsed string as the FBE string it stands for: \udcXY escapes are the
+ * bytes 0xXY, held as the binary readers hold those bytes (escapes that spell
+ * valid UTF-8, "\udcc3\udca9", are that character, "é", and are written
+ * so); other lone surrogates are an error.
+ */
 function fbeString(s: string, field: string): string {
-  if (LONE.test(s)) {
-    const m = NOT_A_BYTE.exec(s);
-    if (m !== null) {
-      throw new DecodeError(
-        "lone surrogate \\u" + m[0].charCodeAt(0).toString(16).padStart(4, "0") +
-          " in a JSON string (only \\udc80..\\udcff stand for bytes)",
-        field,
-      );
+  if (!LONE.test(s)) return s;
+  const m = NOT_A_BYTE.exec(s);
+  if (m !== null) {
+    throw new DecodeError(
+      "lone surrogate \\u" + m[0].charCodeAt(0).toString(16).padStart(4, "0") +
+        " in a JSON string (only \\udc80..\\udcff stand for bytes)",
+      field,
+    );
+  }
+  return decodeUtf8(encodeUtf8(s));
+}
+
+/** Refuses a lone surrogate escape (but \udc80..\udcff) in any string of a parsed value, names included. */
+function checkStrings(v: unknown): void {
+  if (typeof v === "string") {
+    fbeString(v, "");
+  } else if (Array.isArray(v)) {
+    for (const x of v) checkStrings(x);
+  } else if (v !== null && typeof v === "object") {
+    const o = v as JsonObject;
+    for (const k in o) {
+      fbeString(k, "");
+      checkStrings(o[k]);
     }
   }
-  return s;
 }
 
 /**
@@ -293,6 +315,7 @@ export class JsonReader {
       throw new DecodeError("invalid JSON: " + (e instanceof Error ? e.message : String(e)));
     }
     if (members(root) !== names) duplicateName(text);
+    if (SURROGATE_ESCAPE.test(text)) checkStrings(root); // every string, the unknown members' too (docs/limits.md 7)
     return new JsonReader(root, lim, size, size === text.length && text.indexOf("\\") === -1);
   }
 
@@ -402,7 +425,7 @@ export class JsonReader {
     return s;
   }
 
-  /** Bytes from Base64 (decoded up to the first character outside the alphabet), charged their length. */
+  /** Bytes from their Base64 (fromBase64), charged their length. */
   bytes(v: unknown, field: string): Uint8Array {
     const t = stringOf(v);
     if (t === undefined) throw mismatch("string", v, field);
@@ -543,18 +566,21 @@ function parseUuid(t: string, field: string): Uuid {
   }
 }
 
-/** Base64 decoded up to the first character outside the alphabet (as the other runtimes read it). */
+/**
+ * Bytes from their Base64: the standard alphabet with padding and nothing else, each byte string one
+ * text (docs/limits.md 7); the original decodes up to the first character outside the alphabet.
+ */
 export function fromBase64(s: string, field = ""): Uint8Array {
-  let body = B64.exec(s)![0];
-  if (body.length % 4 === 1) throw new DecodeError("invalid base64", field);
-  body += "===".slice(0, (4 - (body.length % 4)) % 4);
-  const out = new Uint8Array((body.length / 4) * 3);
+  if (s.length % 4 !== 0 || !B64.test(s) || (s.length > 0 && !B64_END.test(s.slice(-3)))) {
+    throw new DecodeError("invalid base64", field);
+  }
+  const out = new Uint8Array((s.length / 4) * 3);
   let n = 0;
-  for (let i = 0; i < body.length; i += 4) {
-    const a = B64_VALUES[body[i]!]!;
-    const b = B64_VALUES[body[i + 1]!]!;
-    const c = body[i + 2] === "=" ? -1 : B64_VALUES[body[i + 2]!]!;
-    const d = body[i + 3] === "=" ? -1 : B64_VALUES[body[i + 3]!]!;
+  for (let i = 0; i < s.length; i += 4) {
+    const a = B64_VALUES[s[i]!]!;
+    const b = B64_VALUES[s[i + 1]!]!;
+    const c = s[i + 2] === "=" ? -1 : B64_VALUES[s[i + 2]!]!;
+    const d = s[i + 3] === "=" ? -1 : B64_VALUES[s[i + 3]!]!;
     out[n++] = (a << 2) | (b >> 4);
     if (c >= 0) out[n++] = ((b & 15) << 4) | (c >> 2);
     if (d >= 0) out[n++] = ((c & 3) << 6) | d;

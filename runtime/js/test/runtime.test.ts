@@ -15,6 +15,7 @@ import {
   encodeUtf8,
   EncodeError,
   elementsInOrder,
+  fromBase64,
   JsonReader,
   entriesInOrder,
   keyOf,
@@ -290,4 +291,21 @@ test("JSON numbers exact through JSON.parse: integer form, 64 bits, doubles; str
   assert.throws(() => read('[1,{"a":1.5,"b":2, "a":3}]'), /^DecodeError: invalid JSON: duplicate member name "a" at text offset 19$/);
   assert.throws(() => read('{"a":{"x":1},"\\u0061":2}'), /duplicate member name "a"/);
   assert.equal(Object.keys(read('{"__proto__":1,"constructor":2}').root as object).length, 2);
+});
+
+test("the whole document: lone surrogates anywhere, strings as their bytes, strict Base64 (docs/limits.md 7)", () => {
+  for (const bad of ['{"zzz":"\\ud800"}', '{"\\ud800":1}', '{"zzz":{"\\udc41":1}}', '[1,["\\udfff"]]', '"\\ud83d\\ud83d"']) {
+    assert.throws(() => JsonReader.parse(bad), /lone surrogate/, bad);
+  }
+  assert.ok(JsonReader.parse('{"zzz":"\\ud83d\\ude00","\\udcc3":"\\udcff"}'));
+  const r = JsonReader.parse('["\\udcc3\\udca9","a\\udce2\\udc82\\udcacb","\\udcc3","\\udcc3\\u00a9"]');
+  const strings = (r.root as unknown[]).map((x) => r.string(x, "s"));
+  assert.deepEqual(strings, ["\u00e9", "a\u20acb", "\udcc3", "\udcc3\u00a9"]); // as the binary readers hold the bytes
+  assert.equal(r.keyString("\udcc3\udca9", "k"), "\u00e9");
+  for (const [text, bytes] of [["", []], ["QQ==", [65]], ["QUI=", [65, 66]], ["+/+/", [0xfb, 0xff, 0xbf]]] as const) {
+    assert.deepEqual(Array.from(fromBase64(text)), bytes);
+  }
+  for (const bad of ["A", "QQ", "QQ=", "QR==", "QUJ=", "Q Q==", "QQ\n==", "QQ==QQ==", "-_8=", "====", "Q===", "QQ==@", "@@@@"]) {
+    assert.throws(() => fromBase64(bad, "b"), /^DecodeError: invalid base64 \(b\)$/, bad);
+  }
 });
