@@ -157,7 +157,10 @@ def container_order() -> list[LimitCase]:
     ]
 
 
-RULES: tuple[Callable[[], list[LimitCase]], ...] = (fixed_arrays, signed_flags, container_order)
+RULES: tuple[Callable[[], list[LimitCase]], ...] = (
+    lone_surrogates, byte_order_mark, base64_text, fixed_arrays, negative_zero, escaped_strings, signed_flags,
+    container_order,
+)
 
 
 def json_cases() -> list[LimitCase]:
