@@ -30,7 +30,7 @@ from fbec.model.resolve import compile_schema
 from fbec.syntax.diagnostics import Diagnostics
 from fbec.targets.base import Options
 from fbec.targets.python import generate
-from fbec.targets.python.context import ident
+from fbec.targets.python.names import Idents
 from strategies import INT64_AS_STRING, shortest_float32
 
 from schemas import conformance_schemas
@@ -44,13 +44,25 @@ class Values:
 
     def __init__(self, packages: dict[str, ir.Package], schema_of: dict[str, ir.Schema], modules: dict[str, Any]):
         self.packages, self.schema_of, self.modules = packages, schema_of, modules
+        self._idents: dict[str, Idents] = {}
 
     def struct_ir(self, qualified: str) -> ir.Struct:
         return self.schema_of[qualified.rpartition(".")[0]].struct(qualified)
 
+    def idents(self, qualified: str) -> Idents:
+        """The Python target's naming of the schema a qualified name is of (made once per package)."""
+        pkg = qualified.rpartition(".")[0]
+        if pkg not in self._idents:
+            self._idents[pkg] = Idents(self.schema_of[pkg])
+        return self._idents[pkg]
+
     def cls(self, qualified: str) -> Any:
-        pkg, _, name = qualified.rpartition(".")
-        return getattr(self.modules[pkg], ident(name))
+        return getattr(self.modules[qualified.rpartition(".")[0]], self.idents(qualified).type(qualified))
+
+    def model(self, qualified: str, fmt: str, limits: fbe.Limits | None) -> Any:
+        """The versioned (fmt "versioned") or final model of a struct."""
+        name = self.idents(qualified).model(qualified, final=fmt != "versioned")
+        return getattr(self.modules[qualified.rpartition(".")[0]], name)(limits=limits)
 
     # description -> object
     def build(self, t: ir.Type, d: Any) -> Any:
@@ -75,7 +87,8 @@ class Values:
             return self.cls(t.name)(int(d))
         if isinstance(t, ir.StructRef):
             s = self.struct_ir(t.name)
-            return self.cls(t.name)(**{ident(f.name): self.build(f.type, d[f.name]) for f in s.all_fields})
+            names = self.idents(t.name)
+            return self.cls(t.name)(**{names.field(f): self.build(f.type, d[f.name]) for f in s.all_fields})
         if isinstance(t, ir.Optional_):
             return None if d is None else self.build(t.element, d)
         if isinstance(t, (ir.Array, ir.Sequence)):
@@ -110,8 +123,9 @@ class Values:
         if isinstance(t, ir.StructRef):
             s = self.struct_ir(t.name)
             out: dict[str, Any] = {"@type": t.name}
+            names = self.idents(t.name)
             for f in s.all_fields:
-                out[f.name] = self.describe(f.type, getattr(v, ident(f.name)))
+                out[f.name] = self.describe(f.type, getattr(v, names.field(f)))
             return out
         if isinstance(t, ir.Optional_):
             return None if v is None else self.describe(t.element, v)
@@ -159,12 +173,12 @@ def receive_stream(module: Any, data: bytes, final: bool, limits: fbe.Limits | N
     return {"result": events}
 
 
-def verify(module: Any, type_: str, fmt: str, data: bytes, limits: fbe.Limits | None) -> dict[str, Any]:
+def verify(values: Values, qualified: str, fmt: str, data: bytes, limits: fbe.Limits | None) -> dict[str, Any]:
     """The verify request: the verdict of the model's verify(), which answers only true or false (it is
     deserialize() without keeping the value), and the text of deserialize()'s error."""
     if fmt not in ("versioned", "final"):
         return {"skipped": f"verify reads binary input, not {fmt}"}
-    model = getattr(module, ident(type_) + ("Model" if fmt == "versioned" else "FinalModel"))(limits=limits)
+    model = values.model(qualified, fmt, limits)
     model.attach(data)
     if model.verify():
         return {"result": "ok"}
@@ -187,11 +201,10 @@ def answer(values: Values, req: dict[str, Any]) -> dict[str, Any]:
     if fmt_in in ("stream", "final_stream"):
         return receive_stream(module, base64.b64decode(payload), fmt_in == "final_stream", limits)
     if req["output"] == "verify":
-        return verify(module, req["type"], fmt_in, base64.b64decode(payload), limits)
+        return verify(values, qualified, fmt_in, base64.b64decode(payload), limits)
     try:
         if fmt_in in ("versioned", "final"):
-            model = getattr(module, ident(req["type"]) + ("Model" if fmt_in == "versioned" else "FinalModel"))(
-                limits=limits)
+            model = values.model(qualified, fmt_in, limits)
             model.attach(base64.b64decode(payload))
             value = model.deserialize()[0]
         elif fmt_in == "json":

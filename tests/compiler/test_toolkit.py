@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fbec.targets.base import CodeWriter, Options
 
@@ -85,15 +87,20 @@ def test_scope_idents_rename_only_what_clashes() -> None:
     assert scope_idents([(1, "__a")], lambda x: x.startswith("__"), lambda x: "m" + x) == {1: "m__a"}
 
 
-def test_each_target_escapes_its_own_reserved_words() -> None:
+def test_each_target_escapes_its_own_reserved_words(tmp_path: Path) -> None:
+    from fbec.model.resolve import compile_schema
+    from fbec.syntax.diagnostics import Diagnostics
     from fbec.targets.cpp.common import field_ident, ident
-    from fbec.targets.python.context import ident as py_ident
-    from fbec.targets.python.context import member_ident
+    from fbec.targets.python.names import Idents
     assert (ident("new"), ident("EOF"), ident("size_t"), ident("swap"), field_ident("swap")) == \
         ("new_", "EOF_", "size_t_", "swap", "swap_")
-    assert (py_ident("class"), py_ident("Decimal"), py_ident("new")) == ("class_", "Decimal_", "new")
-    assert (member_ident("value"), member_ident("_x"), member_ident("None"), member_ident("A")) == \
-        ("value_", "_x_", "None_", "A")
+    (tmp_path / "p.fbe").write_text("package p\nenum E { value; _x; __y; None; A; }\n"
+                                    "struct Decimal { int32 class; int32 new; E E; int32 p; }\n")
+    names = Idents(compile_schema(str(tmp_path / "p.fbe"), [], Diagnostics()))
+    fields = {f.name: names.field(f) for f in names.schema.struct("p.Decimal").fields}
+    assert (names.type("p.Decimal"), names.type("p.E"), fields) == \
+        ("Decimal_", "E", {"class": "class_", "new": "new", "E": "E_", "p": "p"})
+    assert [names.value("p.E", v) for v in ("value", "_x", "__y", "None", "A")] == ["value_", "_x", "m__y", "None_", "A"]
 
 
 def test_imports_are_recorded_by_use() -> None:

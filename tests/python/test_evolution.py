@@ -40,28 +40,28 @@ def versions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
 def test_newer_writer_older_reader(versions: tuple[Any, Any]) -> None:
     v1, v2 = versions
     new = v2.M(s=v2.S(id=1, name="x", price=9.0, sub=v2.Sub(n=4, more="q"), opt=v2.Sub(), nums=[1, 2]),
-               t=v2.S(id=2), list=[v2.S(id=3, kind=v2.Kind.c)], note="hello")
+               t=v2.S(id=2), list_=[v2.S(id=3, kind=v2.Kind.c)], note="hello")
     data = new.to_fbe()
     model = v1.MModel()
     model.attach(data)
     assert model.verify()
     old, size = model.deserialize()
     assert size == len(data)
-    assert (old.s.id, old.s.name, old.t.id, [s.id for s in old.list]) == (1, "x", 2, [3])
-    assert old.to_fbe() == v1.M(s=v1.S(id=1, name="x"), t=v1.S(id=2, name="v1"), list=[v1.S(id=3)]).to_fbe()
+    assert (old.s.id, old.s.name, old.t.id, [s.id for s in old.list_]) == (1, "x", 2, [3])
+    assert old.to_fbe() == v1.M(s=v1.S(id=1, name="x"), t=v1.S(id=2, name="v1"), list_=[v1.S(id=3)]).to_fbe()
 
 
 def test_older_writer_newer_reader(versions: tuple[Any, Any]) -> None:
     v1, v2 = versions
-    data = v1.M(s=v1.S(id=1, name="x"), t=None, list=[v1.S(id=5)]).to_fbe()
+    data = v1.M(s=v1.S(id=1, name="x"), t=None, list_=[v1.S(id=5)]).to_fbe()
     model = v2.MModel()
     model.attach(data)
     assert model.verify()
     new, _ = model.deserialize()
     assert new.note == "new" and new.t is None
-    for s in (new.s, new.list[0]):
+    for s in (new.s, new.list_[0]):
         assert s.price == 2.5 and s.sub.fbe_equal(v2.Sub()) and s.opt is None and s.nums == [] and s.kind == v2.Kind.b
-    assert new.s.name == "x" and new.list[0].id == 5
+    assert new.s.name == "x" and new.list_[0].id == 5
 
 
 def test_final_model_is_not_versioned(versions: tuple[Any, Any]) -> None:

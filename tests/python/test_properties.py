@@ -11,7 +11,7 @@ import fbe
 import hypothesis
 import pytest
 from fbec.model import ir
-from fbec.targets.python.context import ident
+from fbec.targets.python.names import Idents
 
 st = hypothesis.strategies
 
@@ -25,10 +25,10 @@ def _f32(x: float) -> float:
 class Strategies:
     def __init__(self, schema: ir.Schema, mods: dict[str, Any], json_safe: bool) -> None:
         self.schema, self.mods, self.json_safe = schema, mods, json_safe
+        self.idents = Idents(schema)
 
     def cls(self, qualified: str) -> Any:
-        pkg, _, name = qualified.rpartition(".")
-        return getattr(self.mods[pkg], ident(name))
+        return getattr(self.mods[qualified.rpartition(".")[0]], self.idents.type(qualified))
 
     def of(self, t: ir.Type) -> Any:
         if isinstance(t, ir.Primitive):
@@ -77,7 +77,7 @@ class Strategies:
 
     def struct(self, qualified: str) -> Any:
         s = self.schema.struct(qualified)
-        fields = {ident(f.name): self.of(f.type) for f in s.all_fields}
+        fields = {self.idents.field(f): self.of(f.type) for f in s.all_fields}
         return st.builds(self.cls(qualified), **fields)
 
 

@@ -18,10 +18,11 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, generated_header
 
 from .checks import depth_function, spec_lines
-from .context import MODULE_NAMES, Context
+from .context import Context
 from .final_models import Final
 from .jsonconv import json_functions
 from .models import Versioned
+from .names import module_name
 from .protocol import protocol_code
 from .types import enum_class, struct_class, text_function
 
@@ -102,7 +103,7 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     head += ["", f'PACKAGE = "{pkg.name}"', f"VERSION = ({v.major}, {v.minor})", "", ""]
 
     body = head + enums + consts + classes + texts + vcode + fcode + jcode + pcode + helpers
-    return GeneratedFile(f"{MODULE_NAMES(pkg.name)}.py", _emit(_squeeze(body), options))
+    return GeneratedFile(f"{module_name(pkg.name)}.py", _emit(_squeeze(body), options))
 
 
 def _imports(used: Imports, packages: list[tuple[str, str]]) -> list[str]:
@@ -110,7 +111,7 @@ def _imports(used: Imports, packages: list[tuple[str, str]]) -> list[str]:
     std = [f"import {m}" for m in sorted(used.modules)]
     std += [f"from {m} import {', '.join(sorted(names))}" for m, names in sorted(used.names.items())]
     # fbe is third-party; the sibling modules of imported packages are first-party
-    siblings = [f"import {MODULE_NAMES(m)} as {a}" for m, a in sorted(packages)]
+    siblings = [f"import {module_name(m)} as {a}" for m, a in sorted(packages)]
     # (isort off: whether siblings are first- or third-party depends on where the linter runs)
     return std + ["", "import fbe"] + (["", "# isort: off"] + siblings + ["# isort: on"] if siblings else [])
 

@@ -42,15 +42,14 @@ def depth_function(ctx: Context, s: ir.Struct) -> list[str]:
     """fbe_dn_<Name>(v, d) for a struct the depth walk visits (none for the others)."""
     if s.qualified not in ctx.depth_walked:
         return []
-    from .context import ident
 
     parts = ["d <= fbe.MAX_DEPTH"]
     for f in s.all_fields:
-        e = _walk_expr(ctx, f.type, "v." + ident(f.name), 0)
+        e = _walk_expr(ctx, f.type, "v." + ctx.ident.field(f), 0)
         if e is not None:
             parts.append(e)
     code = ctx.writer()
-    with code.block(f"def fbe_dn_{s.name}(v: {ident(s.name)}, d: int) -> bool:"):
+    with code.block(f"def fbe_dn_{s.name}(v: {ctx.ident.type(s.qualified)}, d: int) -> bool:"):
         code.line('"""Whether v, a struct at depth d (the root is 1), nests at most fbe.MAX_DEPTH structs."""')
         code.line(f"return ({parts[0]}" + (")" if len(parts) == 1 else ""))
         with code.indented():
@@ -92,13 +91,12 @@ def _spec(ctx: Context, t: ir.Type) -> str:
 
 def spec_lines(ctx: Context, s: ir.Struct) -> list[str]:
     """``<Name>.fbe_spec``: each field's type, read by fbe.struct.explain only after a write failed."""
-    from .context import ident
 
-    cls = ident(s.name)
+    cls = ctx.ident.type(s.qualified)
     if not s.all_fields:
         return []
     code = ctx.writer()
     with code.block(f"{cls}.fbe_spec = (", ")"):
         for f in s.all_fields:
-            code.line(f'("{f.name}", "{ident(f.name)}", {_spec(ctx, f.type)}),')
+            code.line(f'("{f.name}", "{ctx.ident.field(f)}", {_spec(ctx, f.type)}),')
     return code.text().splitlines() + [""]

@@ -7,11 +7,12 @@ names, type hints and literal expressions.
 
 from __future__ import annotations
 
-import keyword
 import struct
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, Imports, Options, ReservedNames
+from fbec.targets.base import CodeWriter, Imports, Options
+
+from .names import PRIM_HINT, Idents
 
 # struct format character of every fixed-size primitive (little-endian layouts)
 PRIM_FMT = {
@@ -24,41 +25,11 @@ WIRE_FMT = {
     "uint8": "B", "int8": "b", "uint16": "H", "int16": "h", "uint32": "I", "int32": "i",
     "uint64": "Q", "int64": "q",
 }
-PRIM_HINT = {
-    "bool": "bool", "byte": "int", "char": "int", "wchar": "int", "int8": "int", "uint8": "int",
-    "int16": "int", "uint16": "int", "int32": "int", "uint32": "int", "int64": "int", "uint64": "int",
-    "float": "float", "double": "float", "timestamp": "int",
-    "string": "str", "bytes": "bytes",  # uuid and decimal: Context.hint (imported by use)
-}
 # primitives whose raw unpacked value is the Python value itself
 PLAIN_PRIMS = frozenset({
     "bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32", "uint32",
     "int64", "uint64", "float", "double", "timestamp",
 })
-RESERVED = ReservedNames(keyword.kwlist, {
-    "self", "cls", "fbe", "uuid", "Decimal", "struct", "typing",
-    # module-level names of generated code
-    "Any", "ClassVar", "Callable", "IntEnum", "IntFlag", "PACKAGE", "VERSION",
-    "Sender", "Receiver", "Proxy", "Client", "FinalSender", "FinalReceiver", "FinalClient",
-})
-
-
-ident = RESERVED
-"""A schema name as a Python identifier (keywords get a trailing underscore)."""
-
-MODULE_NAMES = ReservedNames(keyword.kwlist, {"fbe", "struct", "uuid", "typing", "collections", "decimal", "enum"})
-"""A package's module name: a keyword could not be imported, and a module the generated code imports
-(the runtime, the standard library's) would be shadowed by it, so those get a trailing underscore."""
-
-ENUM_MEMBERS = RESERVED | {"name", "value", "mro", "has_flags"}
-
-
-def member_ident(name: str) -> str:
-    """An enum/flags constant as a member name (names that clash with Enum's own get ``_``,
-    as do names with a leading underscore, which Enum does not make members)."""
-    return name + "_" if name.startswith("_") else ENUM_MEMBERS(name)
-
-
 def is_plain(t: ir.Type) -> bool:
     """Fixed-size values whose raw struct value is the Python value (no conversion)."""
     return isinstance(t, ir.Primitive) and t.name in PLAIN_PRIMS
@@ -171,6 +142,7 @@ class Context:
         self.layouts: dict[str, str] = {}
         self.used_packages: set[str] = set()
         self.imports = Imports()  # the standard-library names the code uses
+        self.ident = Idents(schema)  # the identifiers of schema names (names.py)
         self.plan = plan.of(schema)
         # the structs the writers' depth walk visits (fbe_dn_<Name>), in every package: each module
         # of the output folder can call the others'
@@ -191,7 +163,7 @@ class Context:
     def ref(self, qualified: str, prefix: str = "") -> str:
         """A class (prefix "") or per-type function (prefix "fbe_vr_" ...) of a qualified type."""
         pkg, _, name = qualified.rpartition(".")
-        local = prefix + (ident(name) if not prefix else name)
+        local = prefix + name if prefix else self.ident.type(qualified)
         if pkg == self.package.name:
             return local
         self.used_packages.add(pkg)
@@ -262,7 +234,7 @@ class Context:
     def enum_member(self, e: ir.Enum, value: int) -> str | None:
         for v in e.values:
             if v.value == value:
-                return member_ident(v.name)
+                return self.ident.value(e.qualified, v.name)
         return None
 
     def default_value(self, f: ir.Field) -> tuple[str, bool]:
@@ -354,9 +326,9 @@ class Context:
             cls = self.ref(d.type)
             e = self.enum(d.type)
             if k == "enum" or len(d.names) == 1:
-                return f"{cls}.{member_ident(d.names[0])}", False
+                return f"{cls}.{self.ident.value(d.type, d.names[0])}", False
             if d.names:
-                return " | ".join(f"{cls}.{member_ident(n)}" for n in d.names), False
+                return " | ".join(f"{cls}.{self.ident.value(d.type, n)}" for n in d.names), False
             m = self.enum_member(e, int(d.value))  # type: ignore[arg-type]
             return (f"{cls}.{m}" if m else self.constant(f"{cls}({d.value})")), False
         raise AssertionError(f"unknown default kind {k}")

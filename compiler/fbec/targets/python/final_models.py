@@ -15,7 +15,6 @@ from fbec.targets.base import CodeWriter
 from .context import (
     Context,
     check_size,
-    ident,
     is_plain,
     map_order,
     nraw,
@@ -234,7 +233,7 @@ class Final:
 
     def struct_functions(self, s: ir.Struct) -> list[str]:
         c = self.ctx
-        cls = ident(s.name)
+        cls = self.ctx.ident.type(s.qualified)
         self.n = 0
         code = self.ctx.writer()
         # writer: one pack per run
@@ -242,20 +241,20 @@ class Final:
             code.line(f'"""Append the final encoding of a {s.name} (fields back to back)."""')
             for part in self.packs(s):
                 if isinstance(part, ir.Field):
-                    self.write(code, part.type, f"v.{ident(part.name)}", part.name, 0)
+                    self.write(code, part.type, f"v.{self.ctx.ident.field(part)}", part.name, 0)
                     continue
                 members, text = part
                 fmt = ""
                 raws: list[str] = []
                 for m in members:
-                    pre, rs = self.raw_values(m.type, f"v.{ident(m.name)}", m.name)
+                    pre, rs = self.raw_values(m.type, f"v.{self.ctx.ident.field(m)}", m.name)
                     code.lines("\n".join(pre))
                     raws += rs
                     fmt += slot_fmt(m.type)
                 tail = ""
                 if text is not None:
                     tail = self.tmp("s")
-                    x = f"v.{ident(text.name)}"
+                    x = f"v.{self.ctx.ident.field(text)}"
                     enc = f'{x}.encode("utf-8", "surrogateescape")' if _is_string(text.type) else x
                     code.line(f"{tail} = {enc}")
                     raws.append(f"len({tail})")
@@ -283,7 +282,7 @@ class Final:
     def _read_body(self, code: CodeWriter, s: ir.Struct) -> None:
         """Every field of a struct read into ``v`` (the reader's body inside its try)."""
         c = self.ctx
-        cls = ident(s.name)
+        cls = self.ctx.ident.type(s.qualified)
         args: list[str] = []
         if any(not isinstance(part, ir.Field) for part in self.packs(s)):
             code.line("data, end = r.data, r.size")
@@ -327,12 +326,12 @@ class Final:
         # every field is known: the instance without __init__ (its defaults would be overwritten)
         code.line(f"v = {cls}.__new__({cls})")
         for f, x in zip(s.all_fields, args):
-            code.line(f"v.{ident(f.name)} = {x}")
+            code.line(f"v.{self.ctx.ident.field(f)} = {x}")
 
     def model_class(self, s: ir.Struct) -> list[str]:
-        cls = ident(s.name)
+        cls = self.ctx.ident.type(s.qualified)
         code = self.ctx.writer()
-        with code.block(f"class {s.name}FinalModel(fbe.FinalModel[{cls}]):"):
+        with code.block(f"class {self.ctx.ident.model(s.qualified, True)}(fbe.FinalModel[{cls}]):"):
             code.line(f'"""Final model of {s.name}: compact, no versioning (docs/format.md section 4)."""')
             code.blank()
             code.line(f"fbe_type = {s.type_id}")

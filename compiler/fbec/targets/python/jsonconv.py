@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from fbec.model import ir
 
-from .context import Context, ident, map_order, set_order, signed_flags
+from .context import Context, map_order, set_order, signed_flags
 
 
 def _range(name: str) -> tuple[int, int]:
@@ -167,7 +167,7 @@ def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
 
 
 def json_functions(ctx: Context, s: ir.Struct, default_arg: Callable[[ir.Field], str]) -> list[str]:
-    cls = ident(s.name)
+    cls = ctx.ident.type(s.qualified)
     fields = s.all_fields
     w = ctx.writer()
     with w.block(f"def fbe_js_{s.name}(v: {cls}) -> str:"):
@@ -179,7 +179,7 @@ def json_functions(ctx: Context, s: ir.Struct, default_arg: Callable[[ir.Field],
                 for i, f in enumerate(fields):
                     sep = "{" if i == 0 else ","
                     w.line(f"'{sep}\"{f.name}\":',")
-                    w.line(f"{write_expr(ctx, f.type, 'v.' + ident(f.name))},")
+                    w.line(f"{write_expr(ctx, f.type, 'v.' + ctx.ident.field(f))},")
                 w.line('"}",')
     w.blank(2)
     with w.block(f"def fbe_jr_{s.name}(o: {ctx.std('typing', 'Any')}, f: str, b: fbe.Budget) -> {cls}:"):

@@ -13,7 +13,6 @@ from fbec.targets.base import CodeWriter
 from .context import (
     Context,
     check_size,
-    ident,
     is_plain,
     map_order,
     nraw,
@@ -330,7 +329,7 @@ class Versioned:
 
     def struct_functions(self, s: ir.Struct) -> list[str]:
         c = self.ctx
-        cls = ident(s.name)
+        cls = self.ctx.ident.type(s.qualified)
         fields = s.all_fields
         fmt = "II"
         for f in fields:           # the header, then every slot in order: the IR's layout, checked
@@ -351,7 +350,7 @@ class Versioned:
                 code.line(f"w += bytes({s.body_size})")
                 raws: list[str] = [str(s.body_size), str(s.type_id)]
                 for i, f in enumerate(fields):
-                    raws += self.write_field(code, f.type, f"v.{ident(f.name)}", "p", f"o{i}", f.name)
+                    raws += self.write_field(code, f.type, f"v.{self.ctx.ident.field(f)}", "p", f"o{i}", f.name)
                 code.line(f"{lay}.pack_into(w, p, {', '.join(raws)})")
             code.line("return p")
         code.blank(2)
@@ -373,7 +372,7 @@ class Versioned:
     def _read_body(self, code: CodeWriter, s: ir.Struct, lay: str, cost: int) -> None:
         """The reader of a struct with fields: one unpack of the body, then every field."""
         c = self.ctx
-        cls = ident(s.name)
+        cls = self.ctx.ident.type(s.qualified)
         fields = s.all_fields
         plan = c.plan.struct(s.qualified)
         leaf = not plan.nests
@@ -391,7 +390,7 @@ class Versioned:
             with code.block(f"if t[0] >= {s.body_size}:"):
                 code.line(f"v = {cls}.__new__({cls})")
                 for f, x in zip(fields, exprs):
-                    code.line(f"v.{ident(f.name)} = {x}")
+                    code.line(f"v.{self.ctx.ident.field(f)} = {x}")
             # an older writer's smaller body: the fields it did not know get their defaults
             with code.block("else:"):
                 code.line(f"k = fbe.buffer.present({ends_c}, t[0], {s.base_size})")
@@ -417,7 +416,7 @@ class Versioned:
         texts: list[str] = []
         off = str(s.body_size)
         for i, f in enumerate(s.all_fields):
-            x = f"v.{ident(f.name)}"
+            x = f"v.{self.ctx.ident.field(f)}"
             if not ir.is_text(f.type):
                 raws += self.write_field(code, f.type, x, "p", f"o{i}", f.name)  # a fixed scalar: no statement
                 continue
@@ -442,9 +441,9 @@ class Versioned:
         return "fbe.DEFAULT" if isinstance(f.type, ir.Optional_) else "None"
 
     def model_class(self, s: ir.Struct) -> list[str]:
-        cls = ident(s.name)
+        cls = self.ctx.ident.type(s.qualified)
         code = self.ctx.writer()
-        with code.block(f"class {s.name}Model(fbe.Model[{cls}]):"):
+        with code.block(f"class {self.ctx.ident.model(s.qualified)}(fbe.Model[{cls}]):"):
             code.line(f'"""Versioned model of {s.name}: serialize, deserialize, verify (docs/format.md section 3)."""')
             code.blank()
             code.line(f"fbe_type = {s.type_id}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import import_closure
 
-from .context import Context, ident
+from .context import Context
 
 
 def _handler(s: ir.Struct, own: str) -> str:
@@ -126,7 +126,7 @@ def protocol_code(ctx: Context) -> list[str]:
                     resp = ctx.ref(m.response) if m.response else "None"
                     rej = ", ".join(ctx.ref(r.type) for r in m.rejects)
                     rejset = f"frozenset({{{rej}}})" if rej else "frozenset()"
-                    w.line(f"{ident(m.name)}: ({resp}, {rejset}),")
+                    w.line(f"{ctx.ident.type(m.qualified)}: ({resp}, {rejset}),")
             w.blank()
             with w.block("def __init__(self, limits: fbe.Limits | None = None) -> None:"):
                 w.line("fbe.ClientBase.__init__(self, limits)")

@@ -7,20 +7,20 @@ import re
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 
-from .context import Context, ident, map_order, member_ident, set_order
+from .context import Context, map_order, set_order
 
 
 def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     flags = e.kind == "flags"
     base = ctx.std("enum", "IntFlag" if flags else "IntEnum")
     note = " Deprecated." if e.deprecated else ""
-    cls = ident(e.name)
+    cls = ctx.ident.type(e.qualified)
     code = ctx.writer()
     with code.block(f"class {cls}({base}):"):
         code.line(f'"""{e.kind} {e.qualified} ({e.underlying}, stored as {e.wire}).{note}"""')
         code.blank()
         for v in e.values:
-            code.line(f"{member_ident(v.name)} = {v.value}")
+            code.line(f"{ctx.ident.value(e.qualified, v.name)} = {v.value}")
         code.blank()
         if not flags:
             code.line("@classmethod")
@@ -99,7 +99,7 @@ def text_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
 
 
 def text_function(ctx: Context, s: ir.Struct) -> list[str]:
-    cls = ident(s.name)
+    cls = ctx.ident.type(s.qualified)
     parts: list[str] = []
     first = True
     own = s.fields
@@ -115,7 +115,7 @@ def text_function(ctx: Context, s: ir.Struct) -> list[str]:
             parts.append(f'"{sep}{f.name}=***"')
         else:
             parts.append(f'"{sep}{f.name}="')
-            parts.append(text_expr(ctx, f.type, f"v.{ident(f.name)}"))
+            parts.append(text_expr(ctx, f.type, f"v.{ctx.ident.field(f)}"))
     code = ctx.writer()
     with code.block(f"def fbe_tx_{s.name}(v: {cls}) -> str:"):
         code.line(f'"""{s.name} in the original text format (docs/format.md section 9)."""')
@@ -136,14 +136,14 @@ def _natural(name: str) -> list[object]:
 
 
 def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
-    cls = ident(s.name)
+    cls = ctx.ident.type(s.qualified)
     base = ctx.ref(s.base) if s.base else "fbe.Struct"
     code = ctx.writer()
     with code.block(f"class {cls}({base}):"):
         _struct_head(ctx, code, s)
         _constructor(ctx, code, s)
         code.blank()
-        _comparisons(code, s)
+        _comparisons(ctx, code, s)
         with code.block("def __str__(self) -> str:"):
             code.line(f"return fbe_tx_{s.name}(self)")
         code.blank()
@@ -153,11 +153,11 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
 
 def _struct_head(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     """The docstring, __slots__, the class variables and the field annotations."""
-    cls = ident(s.name)
+    cls = ctx.ident.type(s.qualified)
     kind = "message" if s.message else "struct"
     code.line(f'"""{kind} {s.qualified} (type {s.type_id}).')
     code.blank()
-    code.line(f"Keyword construction: ``{cls}({', '.join(ident(f.name) + '=...' for f in s.all_fields[:3])}"
+    code.line(f"Keyword construction: ``{cls}({', '.join(ctx.ident.field(f) + '=...' for f in s.all_fields[:3])}"
               f"{', ...' if len(s.all_fields) > 3 else ''})``; omitted fields get their schema defaults.")
     deprecated = [f.name for f in s.all_fields if f.deprecated]
     if s.deprecated:
@@ -168,15 +168,15 @@ def _struct_head(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
         code.line(f"Deprecated fields: {', '.join(deprecated)}.")
     code.line('"""')
     code.blank()
-    own = ", ".join(f'"{n}"' for n in sorted((ident(f.name) for f in s.fields), key=_natural))
+    own = ", ".join(f'"{n}"' for n in sorted((ctx.ident.field(f) for f in s.fields), key=_natural))
     code.line(f"__slots__ = ({own}{',' if len(s.fields) == 1 else ''})")
-    allf = ", ".join(f'"{ident(f.name)}"' for f in s.all_fields)
+    allf = ", ".join(f'"{ctx.ident.field(f)}"' for f in s.all_fields)
     code.line(f"fbe_fields: {ctx.std('typing', 'ClassVar')}[tuple[str, ...]] = "
               f"({allf}{',' if len(s.all_fields) == 1 else ''})")
     code.line(f"fbe_type: ClassVar[int] = {s.type_id}")
     code.blank()
     for f in s.fields:
-        code.line(f"{ident(f.name)}: {ctx.hint(f.type)}")
+        code.line(f"{ctx.ident.field(f)}: {ctx.hint(f.type)}")
     code.blank()
 
 
@@ -185,7 +185,7 @@ def _constructor(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     params = []
     body = []
     for f in s.all_fields:
-        n = ident(f.name)
+        n = ctx.ident.field(f)
         hint = ctx.hint(f.type)
         expr, per_instance = ctx.default_value(f)
         if not per_instance:
@@ -210,10 +210,11 @@ def _constructor(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
             code.line(b)
 
 
-def _comparisons(code: CodeWriter, s: ir.Struct) -> None:
+def _comparisons(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     """Key-based equality, hashing and ordering."""
-    cls = ident(s.name)
-    keys = [ident(k) for k in s.keys]
+    cls = ctx.ident.type(s.qualified)
+    fields = {f.name: f for f in s.all_fields}
+    keys = [ctx.ident.field(fields[k]) for k in s.keys]
     mine = "(" + "".join(f"self.{k}, " for k in keys).rstrip(", ") + ("," if len(keys) == 1 else "") + ")"
     theirs = mine.replace("self.", "other.")
     with code.block("def __eq__(self, other: object) -> bool:"):
@@ -234,7 +235,7 @@ def _comparisons(code: CodeWriter, s: ir.Struct) -> None:
 
 def _shortcuts(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     """to_fbe/from_fbe, to_final/from_final (--final), to_json/from_json (--json)."""
-    cls = ident(s.name)
+    cls = ctx.ident.type(s.qualified)
     buffer = "data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None"
     with code.block("def to_fbe(self) -> bytes:"):
         code.line('"""This value as a versioned root (docs/format.md section 3)."""')
