@@ -405,3 +405,42 @@ def test_shortest_text_shortcut_agrees_with_grisu2() -> None:
         mant, _, _exp = text.lstrip("-").partition("e")
         got = (mant.removesuffix(".0")).replace(".", "").strip("0")
         assert got == digits.rstrip("0"), (v, text, digits, k)
+
+
+ORDER_SCHEMA = """\
+package keyorder
+
+flags Bits { low = 1; high = 0x40000000; }
+
+struct ByChar { [key] char c; }
+struct ByBits { [key] Bits b; }
+
+struct Sets
+{
+    ByChar! chars;
+    ByBits! bits;
+    Bits! masks;
+    int32<Bits> byFlags;
+}
+"""
+
+
+def test_sets_and_maps_order_as_the_originals(tmp_path: Path) -> None:
+    """docs/limits.md 7: sets and maps in ascending order as std::set and std::map hold them, a char as
+    C++'s signed char and flags of a signed type by their signed value (Python holds them unsigned),
+    also as a struct's [key] field; generated code writes the bytes fbe.dynamic writes."""
+    path = tmp_path / "keyorder.fbe"
+    path.write_text(ORDER_SCHEMA, encoding="utf-8")
+    generate_into(path, tmp_path)
+    m = load_modules(tmp_path, ["keyorder"])["keyorder"]
+    dc = DynamicCodec(compile_ir(path))
+    value = m.Sets(chars={m.ByChar(c=0x80), m.ByChar(c=1)}, bits={m.ByBits(b=m.Bits(1)), m.ByBits(b=m.Bits(0x80000001))},
+                   masks={m.Bits(1), m.Bits(0x80000000)}, byFlags={m.Bits(1): 1, m.Bits(0x80000000): 2})
+    text = value.to_json()
+    assert text == ('{"chars":[{"c":128},{"c":1}],"bits":[{"b":-2147483647},{"b":1}],"masks":[-2147483648,1],'
+                    '"byFlags":{"-2147483648":2,"1":1}}')
+    for fmt, data in (("versioned", value.to_fbe()), ("final", value.to_final())):
+        decoded = dc.decode(data, "keyorder.Sets", fmt)[0]
+        assert bytes(dc.encode(decoded, "keyorder.Sets", fmt)) == data
+        assert dc.to_json(decoded, "keyorder.Sets") == text
+    assert m.Sets.from_json(text).to_json() == text

@@ -88,6 +88,12 @@ def signed_flags(t: ir.Type) -> int:
     return 0
 
 
+def order_key(t: ir.Type) -> str | None:
+    """The sort key of a value of type t whose order is not the Python value's (_order), else None."""
+    order = _order(t)
+    return order[0] if order else None
+
+
 def _order(t: ir.Type) -> tuple[str, str] | None:
     """The sort keys of a set element and of map items whose order is not the Python value's: a ``char``
     orders as C++'s signed char (the IR's primitive table), flags of a signed type as their signed value."""

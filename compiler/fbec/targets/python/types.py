@@ -7,7 +7,7 @@ import re
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 
-from .context import Context, map_order, set_order
+from .context import Context, map_order, order_key, set_order
 
 
 def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
@@ -211,16 +211,25 @@ def _constructor(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
 
 
 def _comparisons(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
-    """Key-based equality, hashing and ordering."""
+    """Key-based equality, hashing and ordering (the order of the original's std::set: a ``char`` key
+    field as C++'s signed char, flags of a signed type by their signed value)."""
     cls = ctx.ident.type(s.qualified)
     fields = {f.name: f for f in s.all_fields}
-    keys = [ctx.ident.field(fields[k]) for k in s.keys]
-    mine = "(" + "".join(f"self.{k}, " for k in keys).rstrip(", ") + ("," if len(keys) == 1 else "") + ")"
-    theirs = mine.replace("self.", "other.")
+
+    def key_tuple(who: str, ordered: bool) -> str:
+        items = []
+        for name in s.keys:
+            order = order_key(fields[name].type) if ordered else None
+            x = f"{who}.{ctx.ident.field(fields[name])}"
+            items.append(f"{order}({x})" if order else x)
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+    mine, theirs = key_tuple("self", False), key_tuple("other", False)
+    mine_order, theirs_order = key_tuple("self", True), key_tuple("other", True)
     with code.block("def __eq__(self, other: object) -> bool:"):
         with code.block(f"if not isinstance(other, {cls}):"):
             code.line("return NotImplemented")
-        code.line(f"return {mine} == {theirs}" if keys else "return True")
+        code.line(f"return {mine} == {theirs}" if s.keys else "return True")
     code.blank()
     with code.block("def __hash__(self) -> int:"):
         code.line(f"return hash({mine})")
@@ -229,7 +238,7 @@ def _comparisons(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
         with code.block(f"def __{op}__(self, other: object) -> bool:"):
             with code.block(f"if not isinstance(other, {cls}):"):
                 code.line("return NotImplemented")
-            code.line(f"return {mine} {sym} {theirs}")
+            code.line(f"return {mine_order} {sym} {theirs_order}")
         code.blank()
 
 
