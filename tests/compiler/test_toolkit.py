@@ -90,10 +90,10 @@ def test_scope_idents_rename_only_what_clashes() -> None:
 def test_each_target_escapes_its_own_reserved_words(tmp_path: Path) -> None:
     from fbec.model.resolve import compile_schema
     from fbec.syntax.diagnostics import Diagnostics
-    from fbec.targets.cpp.common import field_ident, ident
+    from fbec.targets.cpp.names import escape
     from fbec.targets.python.names import Idents
-    assert (ident("new"), ident("EOF"), ident("size_t"), ident("swap"), field_ident("swap")) == \
-        ("new_", "EOF_", "size_t_", "swap", "swap_")
+    assert (escape("new"), escape("EOF"), escape("size_t"), escape("swap"), escape("__FILE__")) == \
+        ("new_", "EOF_", "size_t_", "swap", "__FILE___")
     (tmp_path / "p.fbe").write_text("package p\nenum E { value; _x; __y; None; A; }\n"
                                     "struct Decimal { int32 class; int32 new; E E; int32 p; }\n")
     names = Idents(compile_schema(str(tmp_path / "p.fbe"), [], Diagnostics()))

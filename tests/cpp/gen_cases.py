@@ -27,7 +27,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "compiler"))
 from fbec.model.ir import Schema, Type  # noqa: E402
 from fbec.model.resolve import compile_schema  # noqa: E402
 from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
-from fbec.targets.cpp.common import cpp_type, field_ident, int_literal, qualified, string_literal  # noqa: E402
+from fbec.targets.cpp.common import cpp_type, field_ident, int_literal, model_ident, qualified, string_literal  # noqa: E402
+from fbec.targets.cpp.names import escape, naming  # noqa: E402
 
 
 def load_schema(path: str) -> Schema:
@@ -97,22 +98,27 @@ class ValueBuilder:
         raise ValueError(name)
 
     def struct(self, v: Dict[str, Any], depth: int) -> str:
+        with naming(self.schema):
+            return self._struct(v, depth)
+
+    def _struct(self, v: Dict[str, Any], depth: int) -> str:
         s = self.schema.struct(v["@type"])
         pad = "    " * (depth + 1)
         name = f"v{depth}"  # nested lambdas get their own name (-Wshadow)
         lines = ["[] {", f"{pad}{qualified(s.qualified)} {name};"]
         for f in s.all_fields:
-            lines.append(f"{pad}{name}.{field_ident(f.name)} = {self.expr(f.type, v[f.name], depth + 1)};")
+            lines.append(f"{pad}{name}.{field_ident(f)} = {self.expr(f.type, v[f.name], depth + 1)};")
         lines.append(f"{pad}return {name};")
         lines.append("    " * depth + "}()")
         return "\n".join(lines)
 
 
-def model_names(qualified_name: str) -> Dict[str, str]:
-    package, _, name = qualified_name.rpartition(".")
-    return {"type": qualified(qualified_name),
-            "model": f"FBE::{package}::{name}Model",
-            "final": f"FBE::{package}::{name}FinalModel"}
+def model_names(schema: Schema, qualified_name: str) -> Dict[str, str]:
+    package = escape(qualified_name.rpartition(".")[0])
+    with naming(schema):
+        return {"type": qualified(qualified_name),
+                "model": f"FBE::{package}::{model_ident(qualified_name)}",
+                "final": f"FBE::{package}::{model_ident(qualified_name, True)}"}
 
 
 def main() -> int:
@@ -156,7 +162,7 @@ def main() -> int:
     for case in manifest["cases"]:
         type_name = f"{case['package']}.{case['type']}"
         by_package[case["package"]] = schema_of(case["schema"])
-        names = model_names(type_name)
+        names = model_names(by_package[case["package"]], type_name)
         files = {f["kind"]: f for f in case["files"]}
         readers.append(f'    {{"{case["name"]}", "{files["versioned"]["file"]}", "{files["final"]["file"]}", '
                        f'&read_versioned<{names["model"]}, {names["type"]}>, '
@@ -165,7 +171,7 @@ def main() -> int:
     out.append("// Reads of vectors with another version of the schema (MANIFEST cross_reads).")
     for i, read in enumerate(manifest["cross_reads"]["reads"]):
         package, _, name = read["read_as"].rpartition(".")
-        names = model_names(read["read_as"])
+        names = model_names(by_package[read["read_as"].rpartition(".")[0]], read["read_as"])
         final = read["file"].endswith(".final.bin")
         model = names["final"] if final else names["model"]
         test_name = read["file"].replace(".", "_") + "_as_" + read["read_as"].replace(".", "_")
@@ -183,7 +189,7 @@ def main() -> int:
         for k, message in enumerate(stream["messages"]):
             type_name = message["type"] if "." in message["type"] else f"{stream.get('package', 'proto')}.{message['type']}"
             schema = by_package[type_name.rpartition(".")[0]]
-            names = model_names(type_name)
+            names = model_names(schema, type_name)
             builder = ValueBuilder(schema)
             model = names["final"] if final else names["model"]
             out.append(f"TEST(ProtocolFrames, {stream['file'].replace('.', '_')}_{k})")

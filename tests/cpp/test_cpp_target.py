@@ -19,8 +19,8 @@ from fbec.model.resolve import compile_schema  # noqa: E402
 from fbec.syntax.diagnostics import Diagnostics  # noqa: E402
 from fbec.targets import cpp  # noqa: E402
 from fbec.targets.base import Options  # noqa: E402
-from fbec.targets.cpp.common import (char_literal, default_expr, int_literal, real_literal,  # noqa: E402
-                                     string_literal, struct_order)
+from fbec.targets.cpp.common import char_literal, default_expr, int_literal, real_literal, string_literal, struct_order  # noqa: E402
+from fbec.targets.cpp.names import Idents, escape  # noqa: E402
 
 SCHEMAS = os.path.join(ROOT, "schemas")
 
@@ -122,7 +122,10 @@ def test_final_fast_path_layout():
 
 
 # Schema names that are C++ namespaces, <cstdint> types and standard macros: each one becomes a C++
-# identifier somewhere (namespace, type, member, enumerator, model class), and must compile.
+# identifier somewhere (namespace, type, member, enumerator, model class), and must compile. Also
+# what renaming can clash with (class_ beside class), the implementation's macros (__FILE__), a
+# field named like its struct (Self) and model classes of the same name (SelfFinal's model and
+# Self's final model).
 HOSTILE_NAMES = {
     "FBE.fbe": """package FBE
 struct std { int32 x; }
@@ -155,7 +158,10 @@ struct size_t
     int32 BUFSIZ;
     bool unix;
 }
-struct uint64_t : size_t { int32 offsetof; }
+struct uint64_t : size_t { int32 offsetof; int32 class_; int32 class; }
+struct Self { int32 Self; int32 __FILE__; int32 _Exit; }
+struct SelfFinal { int32 x; }
+enum Letters { a; __LINE__; }
 message offsetof { size_t s; }
 message errno_t { uint64_t u; }
 message NULL { EOF e; }
@@ -181,8 +187,9 @@ def test_hostile_names_compile_with_gxx(tmp_path):
         for f in cpp.generate(ir, options):
             (gen / f.path).parent.mkdir(parents=True, exist_ok=True)
             (gen / f.path).write_text(f.text)
-        structs += [(ir.main, s.name) for s in ir.main_package.structs]
-    from fbec.targets.cpp.common import ident
+        names = Idents(ir)
+        structs += [(escape(ir.main), names.type(s.qualified), names.model(s.qualified), names.model(s.qualified, True))
+                    for s in ir.main_package.structs]
     lines = [f'#include "{p}"' for p in sorted(x.name for x in gen.iterdir())]
     lines += ["#include <sstream>"]
     for cls in ("Sender", "Receiver", "Proxy", "Client", "FinalSender", "FinalReceiver", "FinalClient"):
@@ -194,9 +201,8 @@ def test_hostile_names_compile_with_gxx(tmp_path):
               "    std::ostringstream text;", "    text << value;",
               "    return FBE::JSON::from_string(FBE::JSON::to_string(value), back) && !text.str().empty();",
               "}", "int main() {", "    int failed = 0;"]
-    for pkg, s in structs:
-        p, t = ident(pkg), ident(s)
-        lines.append(f"    failed += !round_trip<::{p}::{t}, FBE::{p}::{t}Model<>, FBE::{p}::{t}FinalModel<>>();")
+    for p, t, m, f in structs:
+        lines.append(f"    failed += !round_trip<::{p}::{t}, FBE::{p}::{m}<>, FBE::{p}::{f}<>>();")
     lines += ["    return failed;", "}", ""]
     (tmp_path / "main.cpp").write_text("\n".join(lines))
     runtime = os.path.join(ROOT, "runtime", "cpp", "include")

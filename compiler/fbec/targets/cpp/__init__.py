@@ -21,23 +21,26 @@ from fbec.targets.base import GeneratedFile, Options
 
 from . import final_models, models, protocol, types
 from . import json as json_target
+from .names import naming
 
 __all__ = ["generate"]
 
 
 def generate(schema: Schema, options: Options) -> list[GeneratedFile]:
     package = schema.main_package
-    files = [
-        GeneratedFile(f"{package.name}.h", types.generate(schema, package, options)),
-        GeneratedFile(f"{package.name}_models.h", models.generate(schema, package, options)),
-    ]
-    if options.final:
-        files.append(GeneratedFile(f"{package.name}_final_models.h", final_models.generate(schema, package, options)))
-    if options.json:
-        files.append(GeneratedFile(f"{package.name}_json.h", json_target.generate(schema, package, options)))
-    if options.proto:
-        files.append(GeneratedFile(f"{package.name}_protocol.h", protocol.generate(schema, package, options, False)))
+    with naming(schema):
+        files = [
+            GeneratedFile(f"{package.name}.h", types.generate(schema, package, options)),
+            GeneratedFile(f"{package.name}_models.h", models.generate(schema, package, options)),
+        ]
         if options.final:
-            files.append(GeneratedFile(f"{package.name}_final_protocol.h",
-                                       protocol.generate(schema, package, options, True)))
+            files.append(GeneratedFile(f"{package.name}_final_models.h",
+                                       final_models.generate(schema, package, options)))
+        if options.json:
+            files.append(GeneratedFile(f"{package.name}_json.h", json_target.generate(schema, package, options)))
+        if options.proto:
+            files.append(GeneratedFile(f"{package.name}_protocol.h", protocol.generate(schema, package, options, False)))
+            if options.final:
+                files.append(GeneratedFile(f"{package.name}_final_protocol.h",
+                                           protocol.generate(schema, package, options, True)))
     return files

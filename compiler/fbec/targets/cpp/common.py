@@ -26,8 +26,8 @@ from fbec.model.ir import (
     StructRef,
     Type,
 )
-from fbec.targets.base import CodeWriter, Options, ReservedNames, generated_header
-from fbec.targets.cpp.macros import STANDARD_MACROS
+from fbec.targets.base import CodeWriter, Options, generated_header
+from fbec.targets.cpp.names import STRUCT_MEMBERS, current, escape
 
 PRIMITIVES: dict[str, str] = {
     "bool": "bool",
@@ -59,27 +59,27 @@ CONTAINERS = {"vector": "std::vector", "list": "std::list", "set": "std::set",
               "map": "std::map", "hash": "std::unordered_map"}
 
 
-# C++20 keywords and alternative tokens, and the standard macros that would
-# replace a name: a schema name among them gets a trailing underscore in
-# C++ (`new` -> `new_`), as protobuf does; JSON and text keep the schema name.
-CPP_RESERVED = frozenset(["alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "assert", "errno", "EOF", "NULL", "stdin", "stdout", "stderr", "offsetof"])
-# Names the generated code uses without qualification (`std::`, `FBE::`, the <cstdint> types), so a
-# schema name may not hide them, and every macro of the headers it includes (macros.py).
-CPP_RESERVED |= frozenset(["std", "FBE", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
-                           "int64_t", "uint64_t", "size_t", "ptrdiff_t", "nullptr_t"]) | STANDARD_MACROS
-# Member functions of every generated struct: a field may not take their name.
-STRUCT_MEMBERS = frozenset({"swap", "string", "fbe_type"})
+def type_ident(qualified: str) -> str:
+    """A type's C++ name in its namespace (names.py)."""
+    names = current()
+    return names.type(qualified) if names else escape(qualified.rpartition(".")[2])
 
-ident = ReservedNames(CPP_RESERVED)
-"""A schema name as a C++ identifier: reserved words get a trailing underscore."""
 
-field_ident = ident | STRUCT_MEMBERS
-"""A field name as a C++ data member (also clear of the struct's member functions)."""
+def field_ident(f: Field) -> str:
+    """A field's data member (names.py)."""
+    names = current()
+    return names.field(f) if names else escape(f.name) if f.name not in STRUCT_MEMBERS else f.name + "_"
+
+
+def model_ident(qualified: str, final: bool = False) -> str:
+    """A struct's model class in FBE::<package> (names.py)."""
+    names = current()
+    return names.model(qualified, final) if names else type_ident(qualified) + ("FinalModel" if final else "Model")
 
 
 def qualified(name: str) -> str:
     """`proto.Order` -> `::proto::Order`."""
-    return "".join("::" + ident(part) for part in name.split("."))
+    return f"::{escape(name.rpartition('.')[0])}::{type_ident(name)}"
 
 
 def cpp_type(t: Type) -> str:
@@ -150,8 +150,14 @@ def real_literal(text: str, cpp: str) -> str:
     return literal
 
 
+def value_ident(type_name: str, name: str) -> str:
+    """An enum or flags value's constant in its type (names.py)."""
+    names = current()
+    return names.value(type_name, name) if names else escape(name)
+
+
 def enum_constant(type_name: str, name: str) -> str:
-    return f"{qualified(type_name)}::{ident(name)}"
+    return f"{qualified(type_name)}::{value_ident(type_name, name)}"
 
 
 def default_expr(t: Type, d: Default) -> str | None:
@@ -254,7 +260,7 @@ def imports(schema: Schema, package: Package) -> list[Package]:
 
 @contextmanager
 def namespace(w: CodeWriter, name: str) -> Iterator[None]:
-    """A namespace block; its content is not indented. `name` is C++ (a schema name through ident())."""
+    """A namespace block; its content is not indented. `name` is C++ (a package name through names.escape())."""
     w.line(f"namespace {name} {{")
     w.blank()
     yield

@@ -26,15 +26,16 @@ from .common import (
     cpp_type,
     field_ident,
     file_banner,
-    ident,
     imports,
     inlined_structs,
+    model_ident,
     namespace,
     qualified,
     reader_inline,
     struct_order,
     writer,
 )
+from .names import escape
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -60,14 +61,14 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             _read(w, p, inlined, layout)
             _read_fixed(w, p)
             _verify(w, p, inlined)
-        with namespace(w, ident(package.name)):
+        with namespace(w, escape(package.name)):
             w.blank()
             for p in structs:
                 s = p.struct
                 t = qualified(s.qualified)
                 w.line(f"//! Final model of {s.qualified}: serialize(), deserialize(), verify().")
                 w.line("template <class TBuffer = FBE::WriteBuffer>")
-                w.line(f"class {ident(s.name)}FinalModel : public FBE::FinalModel<{t}, TBuffer> {{}};")
+                w.line(f"class {model_ident(s.qualified, True)} : public FBE::FinalModel<{t}, TBuffer> {{}};")
                 w.blank()
         w.blank()
     return w.text()
@@ -156,7 +157,7 @@ def _declaration(w: CodeWriter, p: StructPlan, inlined: bool, layout: Layout) ->
 
 def _size(w: CodeWriter, p: StructPlan) -> None:
     t = qualified(p.struct.qualified)
-    terms = [f"FCodec<{cpp_type(f.type)}>::size(value.{field_ident(f.name)})"
+    terms = [f"FCodec<{cpp_type(f.type)}>::size(value.{field_ident(f.field)})"
              for f in p.fields if f.type.final_size is None]
     if p.final_fixed_size or not terms:
         terms.insert(0, str(p.final_fixed_size))
@@ -176,7 +177,7 @@ def _write(w: CodeWriter, p: StructPlan) -> None:
     w.line(f"inline uint8_t* FBody<{t}>::write(uint8_t* p, const {t}& {'value' if used else '/*value*/'}) noexcept")
     with w.block("{", "}"):
         for f in p.fields:
-            w.line(f"p = FCodec<{cpp_type(f.type)}>::write(p, value.{field_ident(f.name)});")
+            w.line(f"p = FCodec<{cpp_type(f.type)}>::write(p, value.{field_ident(f.field)});")
         w.line("return p;")
     w.blank()
 
@@ -186,9 +187,9 @@ def _read_run(w: CodeWriter, run: Run) -> None:
     for f, at in zip(run.fields, run.at):
         offset = f" + {at}" if at else ""
         if ir.is_scalar(f.type):
-            w.line(f"value.{field_ident(f.name)} = Scalar<{cpp_type(f.type)}>::get(p{offset});")
+            w.line(f"value.{field_ident(f.field)} = Scalar<{cpp_type(f.type)}>::get(p{offset});")
         else:
-            w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p{offset}, value.{field_ident(f.name)});")
+            w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p{offset}, value.{field_ident(f.field)});")
 
 
 def _fast_reader(w: CodeWriter, p: StructPlan, inlined: set[str], name: str, steps: list[Step]) -> None:
@@ -211,14 +212,14 @@ def _fast_reader(w: CodeWriter, p: StructPlan, inlined: set[str], name: str, ste
                 _read_run(w, step)
                 w.line(f"p += {step.size};")
             elif ir.is_scalar(step.type):
-                w.line(f"value.{field_ident(step.name)} = Scalar<{cpp_type(step.type)}>::get(p);")
+                w.line(f"value.{field_ident(step.field)} = Scalar<{cpp_type(step.type)}>::get(p);")
                 w.line(f"p += {step.type.final_size};")
             else:
                 after = f"rest + {step.min_after}" if step.min_after else "rest"
                 if isinstance(step.type, StructRef):
-                    call = f"FBody<{qualified(step.type.name)}>::read_fast(p, end, {after}, value.{field_ident(step.name)})"
+                    call = f"FBody<{qualified(step.type.name)}>::read_fast(p, end, {after}, value.{field_ident(step.field)})"
                 else:
-                    call = f"FCodec<{cpp_type(step.type)}>::read_fast(p, end, {after}, value.{field_ident(step.name)})"
+                    call = f"FCodec<{cpp_type(step.type)}>::read_fast(p, end, {after}, value.{field_ident(step.field)})"
                 with w.block(f"if (!{call})"):
                     w.line("return false;")
         w.line("return true;")
@@ -241,9 +242,9 @@ def _read(w: CodeWriter, p: StructPlan, inlined: set[str], layout: Layout) -> No
         return
 
     def one(f: FieldPlan) -> None:
-        w.line(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{field_ident(f.name)})) {{")
+        w.line(f"if (!FCodec<{cpp_type(f.type)}>::read(d, value.{field_ident(f.field)})) {{")
         with w.indented():
-            w.line(assign_default(f"value.{field_ident(f.name)}", f.field))
+            w.line(assign_default(f"value.{field_ident(f.field)}", f.field))
             w.line("ok = false;")
         w.line("}")
 
@@ -308,7 +309,7 @@ def _read_fixed(w: CodeWriter, p: StructPlan) -> None:
     with w.block("{", "}"):
         for f in p.fields:
             if f.type.final_size:   # an empty struct or array (0 bytes) has nothing to read
-                w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {f.field.final_offset}, value.{field_ident(f.name)});")
+                w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {f.field.final_offset}, value.{field_ident(f.field)});")
     w.blank()
 
 

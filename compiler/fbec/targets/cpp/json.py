@@ -62,7 +62,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                             w.line("return false;")
                     for f in own:
                         with w.block(f'if (!FBE::JSON::to_json_key(writer, "{f.name}") || '
-                                     f"!FBE::JSON::to_json(writer, value.{field_ident(f.name)}))"):
+                                     f"!FBE::JSON::to_json(writer, value.{field_ident(f)}))"):
                             w.line("return false;")
                     w.line("return !scope || writer.EndObject();")
             w.blank()
@@ -111,7 +111,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                             with w.block("{", "}"):
                                 for i, f in enumerate(fields):
                                     w.line(f'case {i}: result &= detail::read_member<TJson>(it->value, '
-                                           f'value.{field_ident(f.name)}, "{f.name}"); break;')
+                                           f'value.{field_ident(f)}, "{f.name}"); break;')
                                 w.line("default: break;")
                             with w.block("if (FBE_UNLIKELY(!result) && detail::exhausted())"):
                                 w.line("return false; // beyond the decode budget: stop at once")
@@ -123,11 +123,11 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                         for i, (f, cost) in enumerate(zip(fields, costs)):
                             if not cost:
                                 with w.block(f"if (!seen[{i}])"):
-                                    w.line(assign_default(f"value.{field_ident(f.name)}", f))
+                                    w.line(assign_default(f"value.{field_ident(f)}", f))
                                 continue
                             w.line(f"if (!seen[{i}])")
                             with w.block("{", "}"):
-                                w.line(assign_default(f"value.{field_ident(f.name)}", f))
+                                w.line(assign_default(f"value.{field_ident(f)}", f))
                                 w.line(f"defaults += {cost};")
                         if charged:
                             w.line("return (defaults == 0 || detail::charge_defaults(defaults)) && result;")

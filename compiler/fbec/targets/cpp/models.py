@@ -28,15 +28,16 @@ from .common import (
     cpp_type,
     field_ident,
     file_banner,
-    ident,
     imports,
     inlined_structs,
+    model_ident,
     namespace,
     qualified,
     reader_inline,
     struct_order,
     writer,
 )
+from .names import escape
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -60,13 +61,13 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             _write(w, s)
             _read(w, schema, s, inlined)
             _verify(w, schema, s, inlined)
-        with namespace(w, ident(package.name)):
+        with namespace(w, escape(package.name)):
             w.blank()
             for s in structs:
                 t = qualified(s.qualified)
                 w.line(f"//! Versioned model of {s.qualified}: serialize(), deserialize(), verify().")
                 w.line("template <class TBuffer = FBE::WriteBuffer>")
-                w.line(f"class {ident(s.name)}Model : public FBE::Model<{t}, TBuffer> {{}};")
+                w.line(f"class {model_ident(s.qualified)} : public FBE::Model<{t}, TBuffer> {{}};")
                 w.blank()
         w.blank()
     return w.text()
@@ -99,7 +100,7 @@ def _declaration(w: CodeWriter, p: plan.StructPlan, inlined: bool) -> None:
 def _extra(w: CodeWriter, s: Struct) -> None:
     t = qualified(s.qualified)
     terms = [f"VBody<{qualified(s.base)}>::extra(value)"] if s.base else []
-    terms += [f"VCodec<{cpp_type(f.type)}>::extra(value.{field_ident(f.name)})"
+    terms += [f"VCodec<{cpp_type(f.type)}>::extra(value.{field_ident(f)})"
               for f in s.fields if not ir.is_fixed(f.type)]
     w.line(f"inline std::size_t VBody<{t}>::extra(const {t}& {'value' if terms else '/*value*/'}) noexcept")
     with w.block("{", "}"):
@@ -122,7 +123,7 @@ def _write(w: CodeWriter, s: Struct) -> None:
         if s.base:
             w.line(f"VBody<{qualified(s.base)}>::write(e, body, value);")
         for f in s.fields:
-            w.line(f"VCodec<{cpp_type(f.type)}>::write(e, body, body + {f.offset}, value.{field_ident(f.name)});")
+            w.line(f"VCodec<{cpp_type(f.type)}>::write(e, body, body + {f.offset}, value.{field_ident(f)});")
     w.blank()
 
 
@@ -171,7 +172,7 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
             with w.block(f"if (!read_body<{qualified(s.base)}>(d, body, size, value))"):
                 w.line("return false;")
         for f in s.fields:
-            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f.name)})"
+            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f)})"
             if ir.is_scalar(f.type):
                 w.line(f"{codec};")
             else:
@@ -193,9 +194,9 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
                 w.line("return false;")
         for fp in plan.of(schema).struct(s.qualified).own_fields:
             f = fp.field
-            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f.name)})"
+            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f)})"
             with w.block(f"if (size < {fp.end})"):
-                w.line(assign_default(f"value.{field_ident(f.name)}", f))
+                w.line(assign_default(f"value.{field_ident(f)}", f))
             if ir.is_scalar(f.type):
                 with w.block("else"):
                     w.line(f"{codec};")

@@ -99,6 +99,6 @@ def generate(w: CodeWriter, schema: Schema, package: Package) -> None:
                 with w.block("if (depth > kMaxDepth)"):
                     w.line("return false;")
                 for f in fields:
-                    _check(w, schema, package, s, f.name, f.type, f"value.{field_ident(f.name)}", 0)
+                    _check(w, schema, package, s, f.name, f.type, f"value.{field_ident(f)}", 0)
                 w.line("return true;")
             w.blank()

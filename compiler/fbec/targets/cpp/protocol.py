@@ -25,7 +25,8 @@ from __future__ import annotations
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options, import_closure
 
-from .common import file_banner, ident, imports, namespace, qualified, writer
+from .common import file_banner, imports, model_ident, namespace, qualified, writer
+from .names import escape
 
 
 def _dispatch_types(schema: Schema, package: Package) -> list[Struct]:
@@ -73,7 +74,7 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
         w.line("#pragma GCC diagnostic push")
         w.line('#pragma GCC diagnostic ignored "-Wdeprecated-declarations"')
         w.blank()
-    with namespace(w, "FBE"), namespace(w, ident(package.name)):
+    with namespace(w, "FBE"), namespace(w, escape(package.name)):
         _sender(w, schema, package, final)
         _receiver(w, schema, package, final)
         if not final:
@@ -91,12 +92,11 @@ def _cls(name: str, final: bool) -> str:
 
 
 def _model(s: Struct, final: bool, buffer: str) -> str:
-    pkg, _, name = s.qualified.rpartition(".")
-    return f"FBE::{ident(pkg)}::{ident(name)}{'FinalModel' if final else 'Model'}<{buffer}>"
+    return f"FBE::{escape(s.qualified.rpartition('.')[0])}::{model_ident(s.qualified, final)}<{buffer}>"
 
 
 def _bases(schema: Schema, package: Package, name: str, final: bool) -> list[str]:
-    return [f"FBE::{ident(imp.name)}::{_cls(name, final)}<TBuffer>" for imp in imports(schema, package)]
+    return [f"FBE::{escape(imp.name)}::{_cls(name, final)}<TBuffer>" for imp in imports(schema, package)]
 
 
 def _class_head(w: CodeWriter, name: str, bases: list[str]) -> None:
@@ -240,7 +240,7 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
     name = _cls("Client", final)
     requests = _requests(package)
     imp_packages = imports(schema, package)
-    imp_clients = [f"FBE::{ident(imp.name)}::{name}<TBuffer>" for imp in imp_packages]
+    imp_clients = [f"FBE::{escape(imp.name)}::{name}<TBuffer>" for imp in imp_packages]
 
     # Response types (one pending table each) and, per reject type, the
     # response tables it can fail.
@@ -271,11 +271,11 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
 
     w.line(f"//! Sender + Receiver of '{package.name}' with requests: request(value, timeout) returns a")
     w.line("//! future completed by the response, failed by a reject, a timeout (watchdog) or reset().")
-    _class_head(w, name, ["FBE::Client<TBuffer>", f"FBE::{ident(package.name)}::{_cls('Sender', final)}<TBuffer>",
-                          f"FBE::{ident(package.name)}::{_cls('Receiver', final)}<TBuffer>"] + imp_clients)
+    _class_head(w, name, ["FBE::Client<TBuffer>", f"FBE::{escape(package.name)}::{_cls('Sender', final)}<TBuffer>",
+                          f"FBE::{escape(package.name)}::{_cls('Receiver', final)}<TBuffer>"] + imp_clients)
     with w.block("{", "};"):
         w.label("public:")
-        w.line(f"using FBE::{ident(package.name)}::{_cls('Sender', final)}<TBuffer>::send;")
+        w.line(f"using FBE::{escape(package.name)}::{_cls('Sender', final)}<TBuffer>::send;")
         w.line("using FBE::Client<TBuffer>::receive;")
         w.line("using FBE::Client<TBuffer>::reset;")
         w.line("using FBE::Client<TBuffer>::logging;")
@@ -287,7 +287,7 @@ def _client(w: CodeWriter, schema: Schema, package: Package, final: bool) -> Non
             _request(w, r)
         w.blank()
         w.label("protected:")
-        w.line(f"using FBE::{ident(package.name)}::{_cls('Receiver', final)}<TBuffer>::onReceive;")
+        w.line(f"using FBE::{escape(package.name)}::{_cls('Receiver', final)}<TBuffer>::onReceive;")
         for imp, c in zip(imp_packages, imp_clients):
             if not _has_types(imp):
                 continue

@@ -19,15 +19,17 @@ from .common import (
     enum_wire,
     field_ident,
     file_banner,
-    ident,
     imports,
     int_literal,
     namespace,
     param_type,
     qualified,
     struct_order,
+    type_ident,
+    value_ident,
     writer,
 )
+from .names import escape
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
@@ -45,7 +47,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     w.blank()
 
     structs = struct_order(package)
-    with namespace(w, ident(package.name)):
+    with namespace(w, escape(package.name)):
         w.blank()
         if package.version.major or package.version.minor:
             w.line(f'constexpr const char* version = "{package.version.major}.{package.version.minor}";')
@@ -55,7 +57,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
         for f in package.flags:
             _flags(w, f)
         for s in structs:
-            w.line(f"struct {ident(s.name)};")
+            w.line(f"struct {type_ident(s.qualified)};")
         w.blank()
     w.blank()
 
@@ -70,7 +72,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                 w.blank()
         w.blank()
 
-    with namespace(w, ident(package.name)):
+    with namespace(w, escape(package.name)):
         w.blank()
         for s in structs:
             _struct(w, s)
@@ -88,16 +90,16 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 
 def _enum_body(w: CodeWriter, e: Enum) -> None:
     wire = enum_wire(e)
-    w.line(f"enum class {ident(e.name)} : {wire}")
+    w.line(f"enum class {type_ident(e.qualified)} : {wire}")
     with w.block("{", "};"):
         for v in e.values:
-            w.line(f"{ident(v.name)} = {int_literal(v.value, wire)},")
+            w.line(f"{value_ident(e.qualified, v.name)} = {int_literal(v.value, wire)},")
 
 
 def _enum(w: CodeWriter, e: Enum) -> None:
     _enum_body(w, e)
     w.blank()
-    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {ident(e.name)} value)")
+    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {type_ident(e.qualified)} value)")
     with w.block("{", "}"):
         w.line("switch (value)")
         with w.block("{", "}"):
@@ -106,7 +108,7 @@ def _enum(w: CodeWriter, e: Enum) -> None:
                 if v.value in seen:
                     continue  # the first declared name of a value wins (docs/format.md 9)
                 seen.add(v.value)
-                w.line(f'case {ident(e.name)}::{ident(v.name)}: return stream << "{v.name}";')
+                w.line(f'case {type_ident(e.qualified)}::{value_ident(e.qualified, v.name)}: return stream << "{v.name}";')
             w.line('default: return stream << "<unknown>";')
     w.blank()
 
@@ -114,10 +116,10 @@ def _enum(w: CodeWriter, e: Enum) -> None:
 def _flags(w: CodeWriter, f: Enum) -> None:
     _enum_body(w, f)
     w.blank()
-    w.line(f"FBE_ENUM_FLAGS({ident(f.name)})")
+    w.line(f"FBE_ENUM_FLAGS({type_ident(f.qualified)})")
     w.blank()
     wire = enum_wire(f)
-    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {ident(f.name)} value)")
+    w.line(f"inline std::ostream& operator<<(std::ostream& stream, {type_ident(f.qualified)} value)")
     with w.block("{", "}"):
         named = [v for v in f.values if v.value != 0]
         if not named:
@@ -138,51 +140,51 @@ def _flags(w: CodeWriter, f: Enum) -> None:
 def _struct(w: CodeWriter, s: Struct) -> None:
     fields = list(s.fields)
     base = qualified(s.base) if s.base else None
-    w.line(f"struct {ident(s.name)}" + (f" : public {base}" if base else ""))
+    w.line(f"struct {type_ident(s.qualified)}" + (f" : public {base}" if base else ""))
     with w.block("{", "};"):
         for f in fields:
             expr = default_expr(f.type, f.default)
-            w.line(f"{cpp_type(f.type)} {field_ident(f.name)}" + ("{};" if expr is None else f" = {expr};"))
+            w.line(f"{cpp_type(f.type)} {field_ident(f)}" + ("{};" if expr is None else f" = {expr};"))
         if fields:
             w.blank()
         w.line(f"static constexpr uint32_t fbe_type() noexcept {{ return {s.type_id}; }}")
         w.blank()
-        w.line(f"{ident(s.name)}() = default;")
+        w.line(f"{type_ident(s.qualified)}() = default;")
         params: list[str] = ([f"const {base}& base"] if base else []) + \
             [f"{param_type(f.type)} arg_{f.name}" for f in fields]
         if params:
             explicit = "explicit " if len(params) == 1 else ""
-            w.line(f"{explicit}{ident(s.name)}({', '.join(params)});")
+            w.line(f"{explicit}{type_ident(s.qualified)}({', '.join(params)});")
         w.blank()
-        w.line(f"bool operator==(const {ident(s.name)}& other) const noexcept;")
-        w.line(f"bool operator!=(const {ident(s.name)}& other) const noexcept {{ return !(*this == other); }}")
-        w.line(f"bool operator<(const {ident(s.name)}& other) const noexcept;")
-        w.line(f"bool operator<=(const {ident(s.name)}& other) const noexcept {{ return !(other < *this); }}")
-        w.line(f"bool operator>(const {ident(s.name)}& other) const noexcept {{ return other < *this; }}")
-        w.line(f"bool operator>=(const {ident(s.name)}& other) const noexcept {{ return !(*this < other); }}")
+        w.line(f"bool operator==(const {type_ident(s.qualified)}& other) const noexcept;")
+        w.line(f"bool operator!=(const {type_ident(s.qualified)}& other) const noexcept {{ return !(*this == other); }}")
+        w.line(f"bool operator<(const {type_ident(s.qualified)}& other) const noexcept;")
+        w.line(f"bool operator<=(const {type_ident(s.qualified)}& other) const noexcept {{ return !(other < *this); }}")
+        w.line(f"bool operator>(const {type_ident(s.qualified)}& other) const noexcept {{ return other < *this; }}")
+        w.line(f"bool operator>=(const {type_ident(s.qualified)}& other) const noexcept {{ return !(*this < other); }}")
         w.blank()
         w.line("std::string string() const;")
         w.blank()
-        w.line(f"void swap({ident(s.name)}& other) noexcept;")
+        w.line(f"void swap({type_ident(s.qualified)}& other) noexcept;")
         # Parameters unnamed here and the body outside: clang's -Wshadow
         # would take a parameter for a field of the same name.
-        w.line(f"friend void swap({ident(s.name)}&, {ident(s.name)}&) noexcept;")
+        w.line(f"friend void swap({type_ident(s.qualified)}&, {type_ident(s.qualified)}&) noexcept;")
         w.blank()
-        w.line(f"friend std::ostream& operator<<(std::ostream&, const {ident(s.name)}&);")
+        w.line(f"friend std::ostream& operator<<(std::ostream&, const {type_ident(s.qualified)}&);")
     w.blank()
 
 
 def _struct_functions(w: CodeWriter, s: Struct) -> None:
     fields = list(s.fields)
     base = qualified(s.base) if s.base else None
-    name = ident(s.name)
+    name = type_ident(s.qualified)
 
     # Constructor taking every field.
     params: list[str] = ([f"const {base}& base"] if base else []) + \
         [f"{param_type(f.type)} arg_{f.name}" for f in fields]
     if params:
         w.line(f"inline {name}::{name}({', '.join(params)})")
-        inits = ([f"{base}(base)"] if base else []) + [f"{field_ident(f.name)}(arg_{f.name})" for f in fields]
+        inits = ([f"{base}(base)"] if base else []) + [f"{field_ident(f)}(arg_{f.name})" for f in fields]
         with w.indented():
             for i, init in enumerate(inits):
                 w.line((": " if i == 0 else ", ") + init)
@@ -190,7 +192,8 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
         w.blank()
 
     # Equality and ordering on the key fields (IR `keys`, inherited ones included).
-    keys = [field_ident(k) for k in s.keys]
+    by_name = {f.name: f for f in s.all_fields}
+    keys = [field_ident(by_name[k]) for k in s.keys]
     other = "other" if keys else "/*other*/"
     w.line(f"inline bool {name}::operator==(const {name}& {other}) const noexcept")
     with w.block("{", "}"):
@@ -221,7 +224,7 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
         if fields:
             w.line("using std::swap;")
         for f in fields:
-            w.line(f"swap({field_ident(f.name)}, other.{field_ident(f.name)});")
+            w.line(f"swap({field_ident(f)}, other.{field_ident(f)});")
     w.blank()
 
     w.line(f"inline void swap({name}& a, {name}& b) noexcept {{ a.swap(b); }}")
@@ -241,7 +244,7 @@ def _struct_functions(w: CodeWriter, s: Struct) -> None:
                 w.line(f'stream << "{sep}{f.name}=***";')
             else:
                 w.line(f'stream << "{sep}{f.name}=";')
-                w.line(f"FBE::print(stream, value.{field_ident(f.name)});")
+                w.line(f"FBE::print(stream, value.{field_ident(f)});")
             sep = ","
         w.line('return stream << ")";')
     w.blank()
@@ -256,6 +259,6 @@ def _hash_function(w: CodeWriter, s: Struct) -> None:
     with w.block("{", "}"):
         w.line("std::size_t result = 17;")
         for k in keys:
-            w.line(f"result = result * 31 + std::hash<{cpp_type(all_fields[k].type)}>()(value.{field_ident(k)});")
+            w.line(f"result = result * 31 + std::hash<{cpp_type(all_fields[k].type)}>()(value.{field_ident(all_fields[k])});")
         w.line("return result;")
     w.blank()
