@@ -108,6 +108,17 @@ def empty_objects(n: int) -> str:
     return '{"f9":[' + ",".join(["{}"] * n) + "]}"
 
 
+# ---------------------------------------------------------------- hostile (schemas/tests/hostile.fbe)
+
+EMPTIES = 2   # type id
+
+
+def empties_final(count: int, tail: int = 0) -> bytes:
+    """A final hostile.Empties whose vector declares `count` elements that take no bytes, and `tail`
+    bytes after the count that the root's size covers (so they count in the input's size)."""
+    return P("<III", 12 + tail, EMPTIES, count) + bytes(tail)
+
+
 # ---------------------------------------------------------------- proto frames
 
 def frame(root: bytes) -> bytes:
@@ -199,6 +210,14 @@ def limit_cases() -> list[LimitCase]:
     tight = {"budget_factor": 1, "budget_slack": 0}
     add("decode budget/StructVector.f9-old-bodies-10-budget-1x", budget,
         dict(_binary("test", "StructVector", "versioned", old_bodies(10)), limits=tight), "parse_error")
+    # values that take no bytes (docs/limits.md 3): a struct without fields costs 32, so a final vector
+    # of them is bounded by the budget: 4 + 32 x 130 <= 8 x 12 + 4096 < 4 + 32 x 131 in every reader
+    add("decode budget/Empties.final-1MiB-declaring-4G-elements", budget,
+        _binary("hostile", "Empties", "final", empties_final(0xFFFFFFFF, 1 << 20)), "parse_error", bound=True,
+        honest=_binary("hostile", "Empties", "final", empties_final(100)))
+    for count, expect in ((130, "result"), (131, "parse_error")):
+        add(f"decode budget/Empties.final-{count}", budget,
+            _binary("hostile", "Empties", "final", empties_final(count)), expect)
     # a body older than its base: every field takes its default, the derived struct's own included
     # (306 for the struct + 692 for the defaults' structs = 998 > 62 x 16 bytes, <= 63 x 16)
     for factor, expect in ((62, "parse_error"), (63, "result")):

@@ -80,11 +80,16 @@ def test_decode_costs_of_the_reference_protocol() -> None:
 
 
 def test_decode_cost_of_an_empty_struct_and_arrays_of_structs(tmp_path: Path) -> None:
-    (tmp_path / "c.fbe").write_text("package c\nstruct E {}\nstruct A { E[3] e; int16[2] n; }\n", encoding="utf-8")
+    (tmp_path / "c.fbe").write_text("package c\nstruct E {}\nstruct W { E e; }\nstruct A { E[3] e; int16[2] n; }\n"
+                                    "struct B { W w; byte b; }\n", encoding="utf-8")
     schema = load(tmp_path / "c.fbe")
-    assert (schema.struct("c.E").decode_cost, schema.struct("c.E").default_cost) == (1, 1)
+    # a struct that takes no bytes in the final model costs ir.ZERO_SIZE_COST (docs/limits.md 3)
+    assert (schema.struct("c.E").decode_cost, schema.struct("c.E").default_cost) == (32, 32)
+    assert (schema.struct("c.W").decode_cost, schema.struct("c.W").default_cost) == (32, 32 + 32)
     a = schema.struct("c.A")
-    assert (a.decode_cost, a.default_cost) == (4, 4 + 3)
+    assert (a.decode_cost, a.default_cost) == (4, 4 + 3 * 32)
+    b = schema.struct("c.B")      # takes a byte: its own minimum, and W's and E's 32 each
+    assert (b.decode_cost, b.default_cost) == (1, 1 + 64)
     assert ir.element_cost(ir.StructRef("c.E", 0, 0, 1)) == 0 and ir.element_cost(a.fields[1].type) == 4
 
 

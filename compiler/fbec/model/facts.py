@@ -43,6 +43,8 @@ class _Facts:
     # ------------------------------------------------------------ decode costs (docs/limits.md 3)
 
     def decode_cost(self, name: str) -> int:
+        if self.struct_min(name) == 0:
+            return ir.ZERO_SIZE_COST         # no byte of the input pays for it (ir.ZERO_SIZE_COST)
         return max(1, sum(ir.decode_share(f.type) for f in self.structs[name].all_fields))
 
     def struct_default_cost(self, name: str) -> int:

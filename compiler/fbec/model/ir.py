@@ -240,6 +240,15 @@ Type = Union[Primitive, EnumRef, StructRef, Optional_, Array, Sequence, Mapping]
 
 # ---------------------------------------------------------------- decode costs (docs/limits.md 3)
 
+ZERO_SIZE_COST = 32
+"""What a value of a struct that takes no bytes in the final model (final minimum size 0: no fields, or
+only such structs) costs when a reader makes it. No byte of the input pays for it, so a final-model
+collection of them is bounded by the budget alone, and the charge must cover what the value costs in
+memory: at most 8x its charge, the memory bound's 64 over the budget factor's 8. The most any runtime
+spends on one is fbe.dynamic's dict with its list slot, 192 bytes (JavaScript's object 50, Python's 40,
+Java's 24): 32 keeps that at 48x the input."""
+
+
 def decode_share(t: Type) -> int:
     """A field's share of its struct's decode cost: its final minimum size, where a struct value
     (a field, or an element of a fixed array) counts 0 because it is charged as a struct of its own."""
@@ -410,7 +419,8 @@ class Struct:
     recursive: bool = False             # can contain itself (through fields, collections or its base)
     runs: tuple[FixedRun, ...] = ()
     decode_cost: int = 1                # what a reader charges for one value (docs/limits.md 3):
-                                        # max(1, the decode_share of every field)
+                                        # max(1, the decode_share of every field), or
+                                        # ZERO_SIZE_COST when final_min_size is 0
     default_cost: int = 1               # what a default value costs, the default structs it holds included
 
     def ref(self) -> StructRef:

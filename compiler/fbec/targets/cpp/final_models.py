@@ -96,11 +96,13 @@ class Layout:
         return False
 
     def struct_fast(self, name: str) -> bool:
-        """The struct has a `read_fast`: it is not recursive and its fields can be read fast."""
+        """The struct has a `read_fast`: it is not recursive, it takes bytes (one that takes none is charged
+        to the decode budget, which only FStruct::read counts) and its fields can be read fast."""
         if name not in self._fast:
             p = self.plan.struct(name)
             self._fast[name] = False
-            self._fast[name] = not p.struct.recursive and all(self.step_fast(step) for step in p.final_steps)
+            self._fast[name] = (not p.struct.recursive and p.struct.final_min_size > 0
+                                and all(self.step_fast(step) for step in p.final_steps))
         return self._fast[name]
 
     def step_fast(self, step: Step) -> bool:
@@ -144,6 +146,9 @@ def _declaration(w: CodeWriter, p: StructPlan, inlined: bool, layout: Layout) ->
         w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
         w.line(f"static constexpr std::size_t fixed_size = {s.final_size or 0};")
         w.line(f"static constexpr std::size_t min_size = {s.final_min_size};")
+        if s.final_min_size == 0:
+            w.line("//! What a value costs the decode budget: it takes no bytes (docs/limits.md 3).")
+            w.line(f"static constexpr uint64_t cost = {s.decode_cost};")
         w.line(f"static std::size_t size(const {t}& value) noexcept;")
         w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
         w.line(f"static bool read(FinalDecoder& d, {t}& value);")

@@ -50,13 +50,25 @@ public:
     //! How many more struct levels may be entered (Limits::max_depth).
     unsigned depth_left;
     std::string* error;
-    //! Deepest struct nesting read, for the error. The decode budget needs
-    //! no counting here: every value read takes at least its final minimum
-    //! size in the buffer, so what a read makes costs at most the bytes it
-    //! consumed (docs/cpp.md).
+    //! Deepest struct nesting read, for the error.
     unsigned max_depth;
+    //! The decode budget (docs/limits.md 3; Limits::budget of the root's
+    //! size). Every value read takes at least its final minimum size in the
+    //! buffer, so what a read makes costs about the bytes it consumed, which
+    //! need no counting; but a struct of final minimum size 0 takes no bytes
+    //! at all: its cost (FBody<T>::cost) is charged here (charge_no_bytes).
+    uint64_t budget = UINT64_MAX;
+    uint64_t spent = 0;
 
     std::size_t remaining() const noexcept { return size - pos; }
+
+    //! Charges a value that takes no bytes; false (with "<what> at offset
+    //! <pos>: decode budget exceeded") when what was read and charged goes
+    //! beyond the budget.
+    FBE_INLINE bool charge_no_bytes(uint64_t cost, const char* what) {
+        spent += cost;
+        return FBE_LIKELY(spent + (pos - 8) <= budget) || detail::budget_exceeded(error, what, pos, budget);
+    }
 
     //! True when `n` more bytes are available; records an error otherwise.
     FBE_INLINE bool need(std::size_t n, const char* what) {
@@ -220,6 +232,9 @@ struct FStruct {
     FBE_INLINE static bool read(FinalDecoder& d, T& value) {
         if (d.depth_left == 0)
             return detail::depth_exceeded(d.error, d.pos, d.max_depth);
+        if constexpr (FBody<T>::min_size == 0)
+            if (!d.charge_no_bytes(FBody<T>::cost, "struct"))
+                return false;
         --d.depth_left;
         const bool ok = read_body<T>(d, value);
         ++d.depth_left;
@@ -231,6 +246,9 @@ struct FStruct {
     FBE_INLINE static bool verify(FinalDecoder& d) {
         if (d.depth_left == 0)
             return detail::depth_exceeded(d.error, d.pos, d.max_depth);
+        if constexpr (FBody<T>::min_size == 0)
+            if (!d.charge_no_bytes(FBody<T>::cost, "struct"))
+                return false;
         --d.depth_left;
         const bool ok = verify_body<T>(d);
         ++d.depth_left;
@@ -333,13 +351,22 @@ FBE_COLD inline bool final_count_failed(std::string* error, std::size_t position
                            " bytes left in the buffer");
 }
 
-//! Reads a u32 count that the remaining bytes can justify.
-FBE_INLINE bool final_count(FinalDecoder& d, std::size_t min_item, uint32_t& count) {
+//! Whether the elements of codec E take no bytes at all (structs of final
+//! minimum size 0): their count is bounded by the decode budget, which
+//! charges each of them, not by the bytes left.
+template <typename E>
+struct takes_no_bytes : std::false_type {};
+template <typename T>
+struct takes_no_bytes<FStruct<T>> : std::bool_constant<FBody<T>::min_size == 0> {};
+
+//! Reads a u32 count that the remaining bytes can justify (any count when
+//! `no_bytes`: elements that take no bytes, each charged to the budget).
+FBE_INLINE bool final_count(FinalDecoder& d, std::size_t min_item, uint32_t& count, bool no_bytes = false) {
     if (!d.need(4, "count"))
         return false;
     count = load_u32(d.data + d.pos);
     const std::size_t room = d.remaining() - 4;
-    if (count > (min_item != 0 ? room / min_item : room))
+    if (!no_bytes && count > (min_item != 0 ? room / min_item : room))
         return final_count_failed(d.error, d.pos, count, room);
     d.pos += 4;
     return true;
@@ -385,7 +412,7 @@ struct FSequence {
             // A reused vector keeps its elements (and their strings' and
             // vectors' memory): the first elements are read in place.
             uint32_t count = 0;
-            if (!detail::final_count(d, E::min_size, count)) {
+            if (!detail::final_count(d, E::min_size, count, detail::takes_no_bytes<E>::value)) {
                 value.clear();
                 return false;
             }
@@ -424,7 +451,7 @@ struct FSequence {
         }
         value.clear();
         uint32_t count = 0;
-        if (!detail::final_count(d, E::min_size, count))
+        if (!detail::final_count(d, E::min_size, count, detail::takes_no_bytes<E>::value))
             return false;
         if constexpr (std::is_same_v<C, std::vector<T>>)
             if (count * sizeof(T) <= kReserveFactor * d.size)
@@ -459,7 +486,7 @@ struct FSequence {
     }
     FBE_INLINE static bool verify(FinalDecoder& d) {
         uint32_t count = 0;
-        if (!detail::final_count(d, E::min_size, count))
+        if (!detail::final_count(d, E::min_size, count, detail::takes_no_bytes<E>::value))
             return false;
         if constexpr (std::is_same_v<C, std::set<T>>) {
             // What deserialize() refuses: the same element twice.
@@ -503,7 +530,8 @@ struct FMapping {
     static bool read(FinalDecoder& d, M& value) {
         value.clear();
         uint32_t count = 0;
-        if (!detail::final_count(d, KC::min_size + VC::min_size, count))
+        if (!detail::final_count(d, KC::min_size + VC::min_size, count,
+                                  detail::takes_no_bytes<KC>::value && detail::takes_no_bytes<VC>::value))
             return false;
         for (uint32_t i = 0; i < count; ++i) {
             const std::size_t at = d.pos;
@@ -521,7 +549,8 @@ struct FMapping {
     }
     static bool verify(FinalDecoder& d) {
         uint32_t count = 0;
-        if (!detail::final_count(d, KC::min_size + VC::min_size, count))
+        if (!detail::final_count(d, KC::min_size + VC::min_size, count,
+                                  detail::takes_no_bytes<KC>::value && detail::takes_no_bytes<VC>::value))
             return false;
         // What deserialize() refuses: the same key twice.
         detail::KeyCheck<M, K> seen;
@@ -604,11 +633,13 @@ private:
     }
     FBE_INLINE std::size_t read_root(T& value, std::size_t length, unsigned max_depth) const {
         FinalDecoder d(_buffer.data(), length, 8, &_error, max_depth);
+        d.budget = this->_limits.budget(length);
         FCodec<T>::read(d, value); // the root is level 1, as in verify()
         return d.pos;
     }
     FBE_INLINE bool verify_root(uint32_t total, unsigned max_depth) const {
         FinalDecoder d(_buffer.data(), total, 8, &_error, max_depth);
+        d.budget = this->_limits.budget(total);
         if (!FCodec<T>::verify(d))
             return false;
         if (d.pos != total) {

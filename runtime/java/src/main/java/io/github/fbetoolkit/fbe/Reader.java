@@ -600,6 +600,11 @@ public final class Reader {
         if (n * item > end - p - 4) {
             throw fail("count " + n + " exceeds the buffer", field, p);
         }
+        if (item == 0 && n > budget) {
+            // elements that take no bytes (structs without any, docs/limits.md 3) cost at least 1
+            // each: more than the budget left pays for are refused before an int count overflows
+            throw new DecodeException(DecodeException.Kind.BUDGET, "decode budget exceeded", field, p - start);
+        }
         spend(n * cost, p, field);
         pos = p + 4;
         count = (int) n;
