@@ -179,10 +179,11 @@ struct FBody<::test::StructEmpty>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 0;
+    //! What a value costs the decode budget: it takes no bytes (docs/limits.md 3).
+    static constexpr uint64_t cost = 32;
     static std::size_t size(const ::test::StructEmpty& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructEmpty& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructEmpty& value);
-    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructEmpty& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -3532,11 +3533,6 @@ inline std::size_t FBody<::test::StructEmpty>::size(const ::test::StructEmpty& /
 inline uint8_t* FBody<::test::StructEmpty>::write(uint8_t* p, const ::test::StructEmpty& /*value*/) noexcept
 {
     return p;
-}
-
-FBE_INLINE bool FBody<::test::StructEmpty>::read_fast(const uint8_t*& /*p*/, const uint8_t* /*end*/, std::size_t /*rest*/, ::test::StructEmpty& /*value*/)
-{
-    return true;
 }
 
 FBE_INLINE bool FBody<::test::StructEmpty>::read(FinalDecoder& /*d*/, ::test::StructEmpty& /*value*/)

@@ -2090,7 +2090,7 @@ template <class TJson>
 struct ValueReader<TJson, ::test::StructEmpty>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
-    static constexpr uint64_t cost = 1;
+    static constexpr uint64_t cost = 32;
 
     static bool from_json(const TJson& json, ::test::StructEmpty& value)
     {

@@ -143,10 +143,11 @@ struct FBody<::everything::Empty>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 0;
+    //! What a value costs the decode budget: it takes no bytes (docs/limits.md 3).
+    static constexpr uint64_t cost = 32;
     static std::size_t size(const ::everything::Empty& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Empty& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Empty& value);
-    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Empty& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -665,11 +666,6 @@ inline std::size_t FBody<::everything::Empty>::size(const ::everything::Empty& /
 inline uint8_t* FBody<::everything::Empty>::write(uint8_t* p, const ::everything::Empty& /*value*/) noexcept
 {
     return p;
-}
-
-FBE_INLINE bool FBody<::everything::Empty>::read_fast(const uint8_t*& /*p*/, const uint8_t* /*end*/, std::size_t /*rest*/, ::everything::Empty& /*value*/)
-{
-    return true;
 }
 
 FBE_INLINE bool FBody<::everything::Empty>::read(FinalDecoder& /*d*/, ::everything::Empty& /*value*/)

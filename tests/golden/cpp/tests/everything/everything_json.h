@@ -555,7 +555,7 @@ template <class TJson>
 struct ValueReader<TJson, ::everything::Empty>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
-    static constexpr uint64_t cost = 1;
+    static constexpr uint64_t cost = 32;
 
     static bool from_json(const TJson& json, ::everything::Empty& value)
     {

@@ -154,7 +154,7 @@ struct VBody<::everything::Empty>
     static constexpr uint32_t body_size = 8;
     static constexpr bool fixed_fields = true;
     static constexpr bool inlined = true;
-    static constexpr uint64_t cost = 1;
+    static constexpr uint64_t cost = 32;
     static std::size_t extra(const ::everything::Empty& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Empty& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Empty& value);

@@ -18568,14 +18568,14 @@ export class StructEmpty {
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
     const v = new StructEmpty();
-    r.struct(base, slot, 143, 1);
+    r.struct(base, slot, 143, 32);
     r.leave();
     return v;
   }
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    r.struct(base, slot, 143, 1);
+    r.struct(base, slot, 143, 32);
     r.leave();
   }
 
@@ -18622,14 +18622,14 @@ export class StructEmpty {
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
     const v = new StructEmpty();
-    r.enterFinal(1);
+    r.enterFinal(32);
     r.leave();
     return v;
   }
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(1);
+    r.enterFinal(32);
     r.leave();
   }
 
@@ -18689,7 +18689,7 @@ export class StructEmpty {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    r.struct(x, 1);
+    r.struct(x, 32);
     const v = new StructEmpty();
     r.leave();
     return v;

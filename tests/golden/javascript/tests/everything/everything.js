@@ -1988,14 +1988,14 @@ export class Empty {
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
     const v = new Empty();
-    r.struct(base, slot, 1025, 1);
+    r.struct(base, slot, 1025, 32);
     r.leave();
     return v;
   }
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    r.struct(base, slot, 1025, 1);
+    r.struct(base, slot, 1025, 32);
     r.leave();
   }
 
@@ -2042,14 +2042,14 @@ export class Empty {
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
     const v = new Empty();
-    r.enterFinal(1);
+    r.enterFinal(32);
     r.leave();
     return v;
   }
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(1);
+    r.enterFinal(32);
     r.leave();
   }
 
@@ -2109,7 +2109,7 @@ export class Empty {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    r.struct(x, 1);
+    r.struct(x, 32);
     const v = new Empty();
     r.leave();
     return v;

@@ -4714,7 +4714,7 @@ def fbe_vw_StructEmpty(w: bytearray, v: StructEmpty) -> int:
 
 def fbe_vr_StructEmpty(r: fbe.Reader, p: int) -> StructEmpty:
     """Read the StructEmpty body at absolute position p (fields missing from older writers get defaults)."""
-    fbe.buffer.struct_header(r, p, 143, "test.StructEmpty", 1)
+    fbe.buffer.struct_header(r, p, 143, "test.StructEmpty", 32)
     r.depth -= 1
     return StructEmpty()
 
@@ -8355,7 +8355,7 @@ def fbe_fw_StructEmpty(w: bytearray, v: StructEmpty) -> None:
 
 def fbe_fr_StructEmpty(r: fbe.Reader, p: int) -> tuple[StructEmpty, int]:
     """Read a StructEmpty at p; return it and the position after it."""
-    fbe.buffer.final_leaf(r, p, 1)
+    fbe.buffer.final_leaf(r, p, 32)
     try:
         v = StructEmpty.__new__(StructEmpty)
     except fbe.DecodeError as e:
@@ -9749,7 +9749,7 @@ def fbe_js_StructEmpty(v: StructEmpty) -> str:
 def fbe_jr_StructEmpty(o: Any, f: str, b: fbe.Budget) -> StructEmpty:
     """A StructEmpty from parsed JSON; missing members keep their defaults."""
     fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 1, "test.StructEmpty")
+    fbe.jsonfmt.enter(b, 32, "test.StructEmpty")
     b.depth -= 1
     return StructEmpty()
 

@@ -2624,7 +2624,7 @@ def fbe_vw_Empty(w: bytearray, v: Empty) -> int:
 
 def fbe_vr_Empty(r: fbe.Reader, p: int) -> Empty:
     """Read the Empty body at absolute position p (fields missing from older writers get defaults)."""
-    fbe.buffer.struct_header(r, p, 1025, "everything.Empty", 1)
+    fbe.buffer.struct_header(r, p, 1025, "everything.Empty", 32)
     r.depth -= 1
     return Empty()
 
@@ -3420,7 +3420,7 @@ def fbe_fw_Empty(w: bytearray, v: Empty) -> None:
 
 def fbe_fr_Empty(r: fbe.Reader, p: int) -> tuple[Empty, int]:
     """Read a Empty at p; return it and the position after it."""
-    fbe.buffer.final_leaf(r, p, 1)
+    fbe.buffer.final_leaf(r, p, 32)
     try:
         v = Empty.__new__(Empty)
     except fbe.DecodeError as e:
@@ -4419,7 +4419,7 @@ def fbe_js_Empty(v: Empty) -> str:
 def fbe_jr_Empty(o: Any, f: str, b: fbe.Budget) -> Empty:
     """A Empty from parsed JSON; missing members keep their defaults."""
     fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 1, "everything.Empty")
+    fbe.jsonfmt.enter(b, 32, "everything.Empty")
     b.depth -= 1
     return Empty()
 

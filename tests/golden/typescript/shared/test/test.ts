@@ -18767,14 +18767,14 @@ export class StructEmpty {
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructEmpty {
     const v = new StructEmpty();
-    r.struct(base, slot, 143, 1);
+    r.struct(base, slot, 143, 32);
     r.leave();
     return v;
   }
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    r.struct(base, slot, 143, 1);
+    r.struct(base, slot, 143, 32);
     r.leave();
   }
 
@@ -18821,14 +18821,14 @@ export class StructEmpty {
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): StructEmpty {
     const v = new StructEmpty();
-    r.enterFinal(1);
+    r.enterFinal(32);
     r.leave();
     return v;
   }
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(1);
+    r.enterFinal(32);
     r.leave();
   }
 
@@ -18888,7 +18888,7 @@ export class StructEmpty {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructEmpty {
-    r.struct(x, 1);
+    r.struct(x, 32);
     const v = new StructEmpty();
     r.leave();
     return v;

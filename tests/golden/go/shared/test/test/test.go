@@ -19255,7 +19255,7 @@ func (v *StructEmpty) FBEWrite(w *fbe.Writer, base, slot int) {
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *StructEmpty) FBERead(r *fbe.Reader, base, slot int) {
-	_, n := r.Struct(base, slot, 143, 1)
+	_, n := r.Struct(base, slot, 143, 32)
 	if n == 0 {
 		return
 	}
@@ -19265,7 +19265,7 @@ func (v *StructEmpty) FBERead(r *fbe.Reader, base, slot int) {
 // FBEVerifyStructEmpty checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyStructEmpty(r *fbe.Reader, base, slot int) {
-	if _, n := r.Struct(base, slot, 143, 1); n != 0 {
+	if _, n := r.Struct(base, slot, 143, 32); n != 0 {
 		r.Leave()
 	}
 }
@@ -19319,7 +19319,7 @@ func (v *StructEmpty) FBEWriteFinal(w *fbe.Writer) {
 // FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
 // field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *StructEmpty) FBEReadFinal(r *fbe.Reader) {
-	if !r.Enter(1) {
+	if !r.Enter(32) {
 		return
 	}
 	defer r.Leave()
@@ -19328,7 +19328,7 @@ func (v *StructEmpty) FBEReadFinal(r *fbe.Reader) {
 // FBEVerifyFinalStructEmpty checks v's fields at the Reader's cursor as FBEReadFinal reads them,
 // without building the value.
 func FBEVerifyFinalStructEmpty(r *fbe.Reader) {
-	if !r.Enter(1) {
+	if !r.Enter(32) {
 		return
 	}
 	defer r.Leave()
@@ -19398,7 +19398,7 @@ func (v *StructEmpty) FBEWriteJSON(j *fbe.JSONWriter) {
 // ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
 func (v *StructEmpty) FBEReadJSON(r *fbe.JSONReader) {
 	v.Reset()
-	if !r.BeginStruct(1) {
+	if !r.BeginStruct(32) {
 		return
 	}
 	defer r.Leave()

@@ -2405,7 +2405,7 @@ func (v *Empty) FBEWrite(w *fbe.Writer, base, slot int) {
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Empty) FBERead(r *fbe.Reader, base, slot int) {
-	_, n := r.Struct(base, slot, 1025, 1)
+	_, n := r.Struct(base, slot, 1025, 32)
 	if n == 0 {
 		return
 	}
@@ -2415,7 +2415,7 @@ func (v *Empty) FBERead(r *fbe.Reader, base, slot int) {
 // FBEVerifyEmpty checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyEmpty(r *fbe.Reader, base, slot int) {
-	if _, n := r.Struct(base, slot, 1025, 1); n != 0 {
+	if _, n := r.Struct(base, slot, 1025, 32); n != 0 {
 		r.Leave()
 	}
 }
@@ -2469,7 +2469,7 @@ func (v *Empty) FBEWriteFinal(w *fbe.Writer) {
 // FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
 // field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Empty) FBEReadFinal(r *fbe.Reader) {
-	if !r.Enter(1) {
+	if !r.Enter(32) {
 		return
 	}
 	defer r.Leave()
@@ -2478,7 +2478,7 @@ func (v *Empty) FBEReadFinal(r *fbe.Reader) {
 // FBEVerifyFinalEmpty checks v's fields at the Reader's cursor as FBEReadFinal reads them,
 // without building the value.
 func FBEVerifyFinalEmpty(r *fbe.Reader) {
-	if !r.Enter(1) {
+	if !r.Enter(32) {
 		return
 	}
 	defer r.Leave()
@@ -2548,7 +2548,7 @@ func (v *Empty) FBEWriteJSON(j *fbe.JSONWriter) {
 // ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
 func (v *Empty) FBEReadJSON(r *fbe.JSONReader) {
 	v.Reset()
-	if !r.BeginStruct(1) {
+	if !r.BeginStruct(32) {
 		return
 	}
 	defer r.Leave()

@@ -85,7 +85,7 @@ public class StructEmpty {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, StructEmpty v) throws DecodeException {
-        r.struct(base, slot, 143, 1);
+        r.struct(base, slot, 143, 32);
         r.leave();
     }
 
@@ -99,7 +99,7 @@ public class StructEmpty {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
-        r.struct(base, slot, 143, 1);
+        r.struct(base, slot, 143, 32);
         r.leave();
     }
 
@@ -247,7 +247,7 @@ public class StructEmpty {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeReadFinal(Reader r, StructEmpty v) throws DecodeException {
-        r.enter(1);
+        r.enter(32);
         r.leave();
     }
 
@@ -259,7 +259,7 @@ public class StructEmpty {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
-        r.enter(1);
+        r.enter(32);
         r.leave();
     }
 
@@ -411,7 +411,7 @@ public class StructEmpty {
      * @throws DecodeException at the first problem (docs/limits.md 7)
      */
     public static void fbeReadJson(JsonReader r, StructEmpty v) throws DecodeException {
-        r.beginStruct(1);
+        r.beginStruct(32);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
                 default:

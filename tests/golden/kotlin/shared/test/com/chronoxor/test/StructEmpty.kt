@@ -163,7 +163,7 @@ open class StructEmpty {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeRead(r: Reader, base: Int, slot: Int, v: StructEmpty) {
-            r.struct(base, slot, 143, 1)
+            r.struct(base, slot, 143, 32)
             r.leave()
         }
 
@@ -174,7 +174,7 @@ open class StructEmpty {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerify(r: Reader, base: Int, slot: Int) {
-            r.struct(base, slot, 143, 1)
+            r.struct(base, slot, 143, 32)
             r.leave()
         }
 
@@ -232,7 +232,7 @@ open class StructEmpty {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: StructEmpty) {
-            r.enter(1)
+            r.enter(32)
             r.leave()
         }
 
@@ -243,7 +243,7 @@ open class StructEmpty {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerifyFinal(r: Reader) {
-            r.enter(1)
+            r.enter(32)
             r.leave()
         }
 
@@ -304,7 +304,7 @@ open class StructEmpty {
          * @throws DecodeException at the first problem (docs/limits.md 7)
          */
         fun fbeReadJson(r: JsonReader, v: StructEmpty) {
-            r.beginStruct(1)
+            r.beginStruct(32)
             while (true) {
                 val name = r.member() ?: break
                 when (name) {

@@ -163,7 +163,7 @@ open class Empty {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeRead(r: Reader, base: Int, slot: Int, v: Empty) {
-            r.struct(base, slot, 1025, 1)
+            r.struct(base, slot, 1025, 32)
             r.leave()
         }
 
@@ -174,7 +174,7 @@ open class Empty {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerify(r: Reader, base: Int, slot: Int) {
-            r.struct(base, slot, 1025, 1)
+            r.struct(base, slot, 1025, 32)
             r.leave()
         }
 
@@ -227,7 +227,7 @@ open class Empty {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: Empty) {
-            r.enter(1)
+            r.enter(32)
             r.leave()
         }
 
@@ -238,7 +238,7 @@ open class Empty {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerifyFinal(r: Reader) {
-            r.enter(1)
+            r.enter(32)
             r.leave()
         }
 
@@ -299,7 +299,7 @@ open class Empty {
          * @throws DecodeException at the first problem (docs/limits.md 7)
          */
         fun fbeReadJson(r: JsonReader, v: Empty) {
-            r.beginStruct(1)
+            r.beginStruct(32)
             while (true) {
                 val name = r.member() ?: break
                 when (name) {
