@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable
 
+from decimal_cases import decimal_cases
+
 P = struct.pack
 
 # docs/limits.md, "Measured, not described": the bounds every language meets. The budget lets a decode
@@ -237,6 +239,9 @@ def limit_cases() -> list[LimitCase]:
     for field_name, good_json, bad_json in duplicate_set_elements_json():
         add(f"duplicate keys/StructSet.{field_name}.json", dup, _json("test", "StructSet", bad_json), "parse_error")
         add(f"duplicate keys/StructSet.{field_name}.json-distinct", dup, _json("test", "StructSet", good_json), "result")
+
+    # decimals: one verdict and one encoding (docs/format.md 2.4), text in linear time (docs/limits.md 7)
+    decimal_cases(add)
 
     # frames (docs/limits.md 6)
     frames = "limits: frames"

@@ -35,6 +35,7 @@ REPO = HERE.parent
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 
 BINARY = ("versioned", "final")
+MAX_ERROR = 1000            # characters of a hostile case's error message: never the whole input
 TEXTUAL = ("json", "text")
 
 
@@ -424,6 +425,9 @@ def check(case: Case, answer: dict[str, Any]) -> Outcome:
     if isinstance(payload, str) and payload.startswith("UNEXPECTED"):
         return Outcome(False, detail=f"the testee failed internally: {payload}")
     if case.expect == "parse_error":
+        if kind == "parse_error" and case.required and len(str(payload)) > MAX_ERROR:
+            return Outcome(False, detail=f"an error message of {len(str(payload))} characters: it quotes too much "
+                                         "of the input (docs/limits.md 7)")
         if kind == "parse_error":
             return Outcome(True)
         return Outcome(False, detail=f"expected a parse error, got {kind}")

@@ -10,7 +10,7 @@ SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 
 # The original's reference schemas (when ../shared is present) and the project's own.
 SHARED_SCHEMAS = ("proto", "protoex", "test", "enums")
-PROJECT_SCHEMAS = ("schemas/tests/everything.fbe", "schemas/tests/hostile.fbe")
+PROJECT_SCHEMAS = ("schemas/tests/everything.fbe", "schemas/tests/hostile.fbe", "schemas/tests/decimals.fbe")
 
 
 def conformance_schemas() -> list[Path]:

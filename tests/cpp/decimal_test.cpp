@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <cstring>
+#include <utility>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -79,19 +82,66 @@ TEST(Decimal, TextRoundTripIsExact) {
     }
 }
 
-TEST(Decimal, ParsingNormalisesAndRounds) {
+TEST(Decimal, ParsingNormalises) {
     EXPECT_EQ(decimal_t("1.50").to_string(), "1.5");
     EXPECT_EQ(decimal_t("+2.000").to_string(), "2");
     EXPECT_EQ(decimal_t("-0.0").flags(), 0u);
     EXPECT_EQ(decimal_t("1e3").to_string(), "1000");
     EXPECT_EQ(decimal_t("12.5e-1").to_string(), "1.25");
-    // 29 fraction digits: rounded half-even to 28.
-    EXPECT_EQ(decimal_t("0.00000000000000000000000000015").to_string(), "0.0000000000000000000000000002");
-    EXPECT_EQ(decimal_t("0.00000000000000000000000000025").to_string(), "0.0000000000000000000000000002");
-    EXPECT_THROW(decimal_t("abc"), std::invalid_argument);
-    EXPECT_THROW(decimal_t("1.2.3"), std::invalid_argument);
-    EXPECT_THROW(decimal_t("1e"), std::invalid_argument);
-    EXPECT_THROW(decimal_t("79228162514264337593543950336"), std::overflow_error);
+    EXPECT_EQ(decimal_t("0.10000000000000000000000000000000").to_string(), "0.1"); // the extra digits are zeros
+    EXPECT_EQ(decimal_t("7.9228162514264337593543950335e28").to_string(), "79228162514264337593543950335");
+    EXPECT_EQ(decimal_t("0e99999999999999999999").to_string(), "0");
+    EXPECT_EQ(decimal_t(std::string(63, '0') + "1").to_string(), "1"); // 64 characters
+}
+
+// docs/format.md 2.4: text no decimal holds exactly is refused, never rounded; docs/limits.md 7:
+// longer than 64 characters is refused, and the error quotes 32 characters at most.
+TEST(Decimal, ParsingRefusesWhatNoDecimalHolds) {
+    const std::pair<std::string, std::string> cases[] = {
+        {"abc", "invalid decimal \"abc\""},
+        {"1.2.3", "invalid decimal \"1.2.3\""},
+        {"1e", "invalid decimal \"1e\""},
+        {"", "invalid decimal \"\""},
+        {"0.00000000000000000000000000015", "decimal \"0.00000000000000000000000000015\" has more than 28 fraction digits"},
+        {"1e-29", "decimal \"1e-29\" has more than 28 fraction digits"},
+        {"79228162514264337593543950336", "decimal \"79228162514264337593543950336\" out of range: more than 96 bits"},
+        {"1e99999999999999999999", "decimal \"1e99999999999999999999\" out of range: more than 96 bits"},
+        {std::string(1 << 20, '1'), "decimal text longer than 64 characters: \"11111111111111111111111111111111\"..."},
+    };
+    for (const auto& [text, error] : cases) {
+        decimal_t value(7);
+        EXPECT_EQ(decimal_t::parse(text, value), error);
+        EXPECT_EQ(value, decimal_t(7)); // untouched
+        EXPECT_THROW(decimal_t{text}, std::invalid_argument);
+    }
+}
+
+// docs/format.md 2.4: the flags hold a scale 0..28 and the sign, nothing else.
+TEST(Decimal, FromPartsRefusesOtherFlags) {
+    EXPECT_THROW(decimal_t::from_parts(1, 0, 29, false), std::invalid_argument);
+    EXPECT_THROW(decimal_t::from_parts(1, 0, 29u << 16), std::invalid_argument);
+    EXPECT_THROW(decimal_t::from_parts(1, 0, (1u << 16) | 1u), std::invalid_argument);
+    EXPECT_NO_THROW(decimal_t::from_parts(1, 0, 28, true));
+    char buffer[48];
+    EXPECT_STREQ(decimal_t::flags_error(255u << 16, buffer), "decimal scale 255 above 28");
+    EXPECT_STREQ(decimal_t::flags_error((2u << 16) | 0x01000000u, buffer), "decimal flags 0x01020000: reserved bits set");
+    EXPECT_EQ(decimal_t::flags_error(0x801C0000u, buffer), nullptr);
+}
+
+// docs/format.md 2.4: writers store the value without trailing fraction zeros, whatever scale it holds.
+TEST(Decimal, WritersStoreTheNormalizedForm) {
+    uint8_t bytes[16];
+    FBE::Scalar<decimal_t>::put(bytes, decimal_t::from_parts(150, 0, 2, false));
+    const uint8_t one_and_a_half[16] = {15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0};
+    EXPECT_EQ(0, std::memcmp(bytes, one_and_a_half, 16));
+    FBE::Scalar<decimal_t>::put(bytes, decimal_t::from_parts(0, 0, 3, true));
+    EXPECT_EQ(0, std::memcmp(bytes, std::array<uint8_t, 16>{}.data(), 16));
+    // the original's conversion leaves 0.9999999999999999 as 10 at scale 1: written as 1
+    const decimal_t almost_one(0.9999999999999999);
+    EXPECT_EQ(almost_one.scale(), 1u);
+    FBE::Scalar<decimal_t>::put(bytes, almost_one);
+    const uint8_t one[16] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    EXPECT_EQ(0, std::memcmp(bytes, one, 16));
 }
 
 TEST(Decimal, PrintsLikePercentF) {
@@ -121,19 +171,18 @@ TEST(Decimal, ComparesValues) {
 }
 
 TEST(Decimal, ComparesExactlyAtEveryScale) {
-    // A buffer's scale byte goes to 255; keys compare by value there too, as Python and Go compare
-    // them (docs/limits.md 4): 1 x 10^-61 and 10 x 10^-62 are one key, 1 x 10^-70 is below 1 x 10^-61.
-    const decimal_t a = decimal_t::from_parts(1, 0, 61, false), b = decimal_t::from_parts(10, 0, 62, false);
+    // keys compare by value (docs/limits.md 4): 1 x 10^-1 and 10^27 x 10^-28 are one key
+    const decimal_t a = decimal_t::from_parts(1, 0, 1, false);
+    const decimal_t b = decimal_t::from_parts(0x9FD0803CE8000000ULL /* 10^27 */, 0x33B2E3C, 28, false);
+    EXPECT_EQ(a.to_string(), "0.1");
+    EXPECT_EQ(b.to_string(), "0.1000000000000000000000000000");
     EXPECT_EQ(a, b);
     EXPECT_EQ(std::hash<decimal_t>()(a), std::hash<decimal_t>()(b));
-    EXPECT_LT(decimal_t::from_parts(1, 0, 70, false), a);
-    EXPECT_LT(decimal_t::from_parts(UINT64_MAX, 0xFFFFFFFFu, 255, false), decimal_t::from_parts(1, 0, 226, false));
-    EXPECT_GT(decimal_t::from_parts(UINT64_MAX, 0xFFFFFFFFu, 255, true), decimal_t::from_parts(1, 0, 226, true));
-    EXPECT_LT(decimal_t(), decimal_t::from_parts(1, 0, 255, false));
-    EXPECT_GT(decimal_t(), decimal_t::from_parts(1, 0, 255, true));
-    EXPECT_EQ(decimal_t::from_parts(0, 0, 200, false), decimal_t::from_parts(0, 0, 3, true));
-    // 29 apart: 1 x 10^-1 against the largest magnitude at scale 30 (7.9e28 x 10^-30 = 0.079...)
-    EXPECT_GT(decimal_t::from_parts(1, 0, 1, false), decimal_t::from_parts(UINT64_MAX, 0xFFFFFFFFu, 30, false));
+    EXPECT_LT(decimal_t::from_parts(UINT64_MAX, 0xFFFFFFFFu, 28, false), decimal_t::from_parts(8, 0, 0, false));
+    EXPECT_GT(decimal_t::from_parts(UINT64_MAX, 0xFFFFFFFFu, 28, true), decimal_t::from_parts(8, 0, 0, true));
+    EXPECT_LT(decimal_t(), decimal_t::from_parts(1, 0, 28, false));
+    EXPECT_GT(decimal_t(), decimal_t::from_parts(1, 0, 28, true));
+    EXPECT_EQ(decimal_t::from_parts(0, 0, 28, false), decimal_t::from_parts(0, 0, 3, true));
 }
 
 TEST(Decimal, FromIntegers) {

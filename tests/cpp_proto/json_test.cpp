@@ -296,7 +296,7 @@ TEST(Json, DecimalOf96BitsOrMoreIsRefused) {
     json.Parse(R"("1000000000000000019884624838656.000000")");
     EXPECT_FALSE(FBE::JSON::from_json(json, m));
     EXPECT_TRUE(m.is_zero());
-    EXPECT_THROW(FBE::decimal_t("1000000000000000019884624838656.000000"), std::overflow_error);
+    EXPECT_THROW(FBE::decimal_t("1000000000000000019884624838656.000000"), std::invalid_argument);
     json.Parse(R"("79228162514264337593543950335.000000")");
     EXPECT_TRUE(FBE::JSON::from_json(json, m));
     EXPECT_EQ(m.to_string(), "79228162514264337593543950335");
@@ -369,6 +369,24 @@ TEST(JsonRules, MapKeysReadAsTheSameKeyAreRefused) {
     ::jsoncases::Keys k;
     EXPECT_FALSE(from_string(R"({"byInt64":{"1":1,"01":2}})", k));
     EXPECT_EQ(last_error(), "jsoncases.Keys.byInt64[01]: two map keys read as the same key");
+}
+
+// docs/format.md 2.4: decimal text is exact or refused; docs/limits.md 7: at most 64 characters,
+// read in linear time, and an error quotes 32 characters of it at most.
+TEST(JsonRules, DecimalTextIsExactOrRefused) {
+    ::jsoncases::Values v;
+    EXPECT_FALSE(from_string(R"({"m":"1e-29"})", v));
+    EXPECT_EQ(last_error(), R"(jsoncases.Values.m: decimal "1e-29" has more than 28 fraction digits)");
+    EXPECT_TRUE(from_string(R"({"m":"0.10000000000000000000000000000000"})", v));
+    EXPECT_EQ(v.m.to_string(), "0.1");
+    const std::string digits(1 << 20, '1');
+    EXPECT_FALSE(from_string(R"({"m":")" + digits + R"("})", v));
+    EXPECT_EQ(last_error(),
+              R"(jsoncases.Values.m: decimal text longer than 64 characters: "11111111111111111111111111111111"...)");
+    ::jsoncases::Keys k;
+    EXPECT_FALSE(from_string(R"({"byDecimal":{")" + digits + R"(":"x"}})", k));
+    EXPECT_EQ(last_error(), "jsoncases.Keys.byDecimal[11111111111111111111111111111111...]: decimal text longer "
+                            R"(than 64 characters: "11111111111111111111111111111111"...)");
 }
 
 TEST(JsonRules, DeepDocumentsAreRefusedWithoutRecursion) {

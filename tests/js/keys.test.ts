@@ -150,9 +150,9 @@ test("the readers' comparison: decimals by value, floats as written, structs by 
     "two entries have the same key, [0] and [1] (keys.Scalars.byDecimal)");
   same(new Scalars({ hashDecimal: [[dec("2"), 1], [fbe.Decimal.fromParts(2000n, 3, false), 2]] }),
     "two entries have the same key, [0] and [1] (keys.Scalars.hashDecimal)");
-  // written in value order whatever their scale: 1.25 < 1.5 < 10
+  // written in value order whatever their scale (1.25 < 1.5 < 10), each in its one form (docs/format.md 2.4)
   const mixed = new Scalars({ decimals: [dec("10"), fbe.Decimal.fromParts(150n, 2, false), dec("1.25")] });
-  assert.deepEqual(Scalars.fromFbe(mixed.toFbe()).decimals.map(String), ["1.25", "1.50", "10"]);
+  assert.deepEqual(Scalars.fromFbe(mixed.toFbe()).decimals.map(String), ["1.25", "1.5", "10"]);
   assert.deepEqual(Scalars.fromJson(mixed.toJson()).decimals.map(String), ["1.25", "1.5", "10"]);
   // floats: two doubles written as one float
   same(new Scalars({ floats: new Set([0.1, 0.1 + 1e-12]) }), "two elements are the same, [0] and [1] (keys.Scalars.floats)");
@@ -201,9 +201,13 @@ function patch(data: Uint8Array, from: Uint8Array, to: Uint8Array): Uint8Array {
   return out;
 }
 
+/** The 16 bytes of d's parts as they are (1.250 as 1.250: what another writer may write; ours write d.normalized()). */
 function decimalBytes(d: fbe.Decimal): Uint8Array {
   const out = new Uint8Array(16);
-  d.write(new DataView(out.buffer), 0);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(0, d.magnitude & 0xffffffffffffffffn, true);
+  view.setUint32(8, Number(d.magnitude >> 64n), true);
+  view.setUint32(12, d.flags, true);
   return out;
 }
 

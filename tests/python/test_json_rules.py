@@ -175,8 +175,8 @@ def test_float_range(rules: tuple[Any, DynamicCodec]) -> None:
     (Decimal(0), "0.000000"),
     (Decimal("-0"), "0.000000"),                         # no sign on zero
     (Decimal("-0.000"), "0.000000"),
-    (Decimal("0E-10"), "0.0000000000"),                  # a wire scale of 10 is kept, as C++
-    (Decimal("1.50000000"), "1.50000000"),
+    (Decimal("0E-10"), "0.000000"),                      # the value as writers store it (docs/format.md 2.4):
+    (Decimal("1.50000000"), "1.500000"),                 # no trailing fraction zeros
     (0.1, "0.100000"),                                   # a float: the original writer's conversion
     (1 / 3, "0.333333333333333"),
     (5, "5.000000"),
@@ -200,12 +200,13 @@ def test_decimal_members_and_keys(rules: tuple[Any, DynamicCodec]) -> None:
     ("0.100000", "0.1"), ("-123.456000", "-123.456"), ("+2.50", "2.5"), (".5", "0.5"), ("5.", "5"),
     ("1e3", "1000"), ("1E-2", "0.01"), ("-0.0", "0"), ("0e5000", "0"),
     ("0.1234567890123456789012345678", "0.1234567890123456789012345678"),
-    ("0.12345678901234567890123456785", "0.1234567890123456789012345678"),   # half to even at 28 digits
-    ("0.12345678901234567890123456775", "0.1234567890123456789012345678"),
-    ("0.00000000000000000000000000005", "0"), ("0.00000000000000000000000000015", "0.0000000000000000000000000002"),
-    ("1.5e-30", "0"),
+    ("0.12345678901234567890123456780000", "0.1234567890123456789012345678"),  # more digits, but zeros
+    ("1234567890123456789012345678e-28", "0.1234567890123456789012345678"),
     ("79228162514264337593543950335", "79228162514264337593543950335"),
-    ("7922816251426433759354395033.56", "7922816251426433759354395034"),    # beyond 96 bits: digits dropped
+    ("7.9228162514264337593543950335", "7.9228162514264337593543950335"),
+    ("7.9228162514264337593543950335e28", "79228162514264337593543950335"),
+    ("-0.000e-999999999999999999999999", "0"), ("0e99999999999999999999", "0"),
+    ("1" + "0" * 28 + "e-28", "1"), ("0" * 63 + "1", "1"),                  # 64 characters
 ])
 def test_decimal_text_is_read_exactly(text: str, value: str) -> None:
     d = jsonfmt.get_decimal(text, "dec")
@@ -217,6 +218,35 @@ def test_decimal_text_is_read_exactly(text: str, value: str) -> None:
 def test_bad_decimal_text_is_an_error(text: str) -> None:
     with pytest.raises(fbe.DecodeError):
         jsonfmt.get_decimal(text, "dec")
+
+
+@pytest.mark.parametrize("text, error", [
+    # no decimal holds the value exactly: refused, never rounded (docs/format.md 2.4)
+    ("0.12345678901234567890123456785", "has more than 28 fraction digits"),
+    ("0.00000000000000000000000000005", "has more than 28 fraction digits"),
+    ("1.5e-30", "has more than 28 fraction digits"), ("1e-29", "has more than 28 fraction digits"),
+    ("7922816251426433759354395033.56", "out of range: more than 96 bits"),  # 30 digits
+    ("7.92281625142643375935439503355", "has more than 28 fraction digits"),
+    ("79228162514264337593543950336", "out of range: more than 96 bits"),
+    ("1e999999999999999999999", "out of range: more than 96 bits"),
+    # longer than any decimal's text (docs/limits.md 7), whatever it holds
+    ("0" * 64 + "1", "decimal text longer than 64 characters"),
+    ("1." + "0" * 63, "decimal text longer than 64 characters"),
+])
+def test_decimal_text_no_decimal_holds_is_refused(text: str, error: str) -> None:
+    with pytest.raises(fbe.DecodeError, match=error) as e:
+        jsonfmt.get_decimal(text, "dec")
+    assert len(str(e.value)) < 100         # the text is quoted cut to a short prefix
+
+
+def test_decimal_text_time_is_linear() -> None:
+    """A megabyte of digits is refused by its length before it is parsed (docs/limits.md 7)."""
+    import time
+    text = "1" * (1 << 20)
+    started = time.perf_counter()
+    with pytest.raises(fbe.DecodeError, match=r'longer than 64 characters: "1{32}"\.\.\. \(dec\)$'):
+        jsonfmt.get_decimal(text, "dec")
+    assert time.perf_counter() - started < 0.1
 
 
 def test_decimal_of_96_bits_or_more_is_refused(rules: tuple[Any, DynamicCodec]) -> None:

@@ -53,9 +53,36 @@ def test_exact_decimal_keeps_all_digits() -> None:
 def test_exact_decimal_normalised_like_the_original() -> None:
     assert fbe.encode_decimal(Decimal("1.500")) == fbe.encode_decimal(1.5)
     assert fbe.encode_decimal(Decimal("1E+3")) == fbe.encode_decimal(1000.0)
-    # scale above 28 rounds half to even
-    assert fbe.decode_decimal(fbe.encode_decimal(Decimal("1.5E-28"))) == Decimal("2E-28")
-    assert fbe.decode_decimal(fbe.encode_decimal(Decimal("2.5E-28"))) == Decimal("2E-28")
+    assert fbe.encode_decimal(Decimal("1.000000000000000000000000000000000")) == fbe.encode_decimal(1)
+    assert fbe.encode_decimal(Decimal("1E-28")) == bytes([1] + [0] * 13 + [28, 0])
+
+
+def test_a_value_no_decimal_holds_is_not_written() -> None:
+    """Never rounded (docs/format.md 2.4): more than 28 fraction digits, or 2^96 and more."""
+    for value in (Decimal("1.5E-28"), Decimal(1) / Decimal(300), Decimal.from_float(0.1), Decimal("1E+29"),
+                  Decimal("1E+999999999"), Decimal("7" * 100000)):
+        with pytest.raises(fbe.EncodeError, match="more than 28 fraction digits|more than 96 bits") as e:
+            fbe.encode_decimal(value)
+        assert len(str(e.value)) < 100
+
+
+@pytest.mark.parametrize("flags, error", [
+    (29 << 16, "decimal scale 29 above 28"), (255 << 16, "decimal scale 255 above 28"),
+    (0x80000000 | 40 << 16, "decimal scale 40 above 28"),
+    (1, "decimal flags 0x00000001: reserved bits set"), (0x01000000 | 2 << 16, "decimal flags 0x01020000"),
+    (0x40000000, "decimal flags 0x40000000"),
+])
+def test_a_decimal_with_a_scale_above_28_or_reserved_bits_is_refused(flags: int, error: str) -> None:
+    raw = struct.pack("<QII", 15, 0, flags)
+    with pytest.raises(fbe.DecodeError, match=error) as e:
+        fbe.decode_decimal(raw, 40, "price")
+    assert e.value.offset == 40 and e.value.field == "price"
+
+
+def test_a_decimal_zero_with_a_sign_or_a_scale_reads_as_zero() -> None:
+    for flags in (0x80000000, 28 << 16, 0x80000000 | 3 << 16):
+        assert fbe.decode_decimal(struct.pack("<QII", 0, 0, flags)) == 0
+    assert fbe.decode_decimal(struct.pack("<QII", 150, 0, 2 << 16)) == Decimal("1.50")
 
 
 def test_decimal_to_double_reader() -> None:

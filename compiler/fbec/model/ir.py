@@ -296,6 +296,22 @@ def is_fixed(t: Type) -> bool:
     return is_scalar(t.element if isinstance(t, Array) else t)
 
 
+def is_decimal(t: Type) -> TypeGuard[Primitive]:
+    """A decimal."""
+    return isinstance(t, Primitive) and t.name == "decimal"
+
+
+def is_checked(t: Type) -> bool:
+    """A decimal, or an array of them: held like a scalar, but its reader checks the flags (a scale
+    0..28 and the sign, nothing else: docs/format.md 2.4), so verify reads it too."""
+    return is_decimal(t.element if isinstance(t, Array) else t)
+
+
+def reads_unchecked(t: Type) -> bool:
+    """A fixed value (`is_fixed`) whose reader checks nothing of its own: all but decimals."""
+    return is_fixed(t) and not is_checked(t)
+
+
 def struct_refs(t: Type) -> list[str]:
     """The structs a value of type `t` holds directly (through optionals and collections), in order."""
     if isinstance(t, StructRef):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any, Union
 
 from . import ir
@@ -58,8 +59,9 @@ class FieldPlan:
 
 @dataclass(frozen=True)
 class Run:
-    """Two or more consecutive fixed-size fields (scalars and arrays of scalars) of the final model:
-    a reader claims their bytes with one bounds check and reads each at its offset in the run."""
+    """Two or more consecutive fixed-size fields (scalars and arrays of scalars) of the final model
+    whose readers check nothing (not decimals, whose flags are checked: docs/format.md 2.4): a
+    reader claims their bytes with one bounds check and reads each at its offset in the run."""
     fields: tuple[FieldPlan, ...]
     at: tuple[int, ...]       # each field's offset within the run
     size: int                 # bytes of the run (the same in both models)
@@ -107,8 +109,9 @@ class StructPlan:
 
     @property
     def fixed(self) -> bool:
-        """No field (inherited ones included) points out of the versioned body."""
-        return all(ir.is_fixed(f.type) for f in self.fields)
+        """No field (inherited ones included) points out of the versioned body, and none is a decimal
+        (ir.is_checked): every field is read without a check of its own."""
+        return all(ir.reads_unchecked(f.type) for f in self.fields)
 
 
 def _field_plans(s: ir.Struct) -> tuple[FieldPlan, ...]:
@@ -125,7 +128,9 @@ def _description(f: ir.Field) -> str:
 
 
 def _final_steps(s: ir.Struct, fields: tuple[FieldPlan, ...]) -> tuple[Step, ...]:
-    """The fields in order, the IR's runs of two or more fixed-size fields (ir.Struct.runs) as one step."""
+    """The fields in order, the IR's runs of fixed-size fields (ir.Struct.runs) as one step each: a
+    run split around its decimals, which are read on their own (ir.is_checked), and what is left of
+    two fields or more."""
     starts = {r.fields[0]: r for r in s.runs if len(r.fields) > 1}
     out: list[Step] = []
     i = 0
@@ -137,9 +142,16 @@ def _final_steps(s: ir.Struct, fields: tuple[FieldPlan, ...]) -> tuple[Step, ...
             continue
         members = fields[i:i + len(run.fields)]
         assert tuple(m.name for m in members) == run.fields, run
-        at = tuple(m.offset - run.offset for m in members)
         assert sum(m.type.final_min_size for m in members) == run.size, run
-        out.append(Run(members, at, run.size, run.final_offset, ",".join(_description(m.field) for m in members)))
+        for checked, group in groupby(members, lambda m: ir.is_checked(m.type)):
+            part = list(group)
+            if checked or len(part) == 1:
+                out += part
+                continue
+            at = tuple(m.offset - part[0].offset for m in part)
+            final_offset = None if run.final_offset is None else run.final_offset + part[0].offset - run.offset
+            size = sum(m.type.final_min_size for m in part)
+            out.append(Run(tuple(part), at, size, final_offset, ",".join(_description(m.field) for m in part)))
         i += len(members)
     return tuple(out)
 

@@ -18,7 +18,16 @@ from ..syntax import ast
 from ..syntax.diagnostics import CompileError, Diagnostics, Position
 from ..syntax.parser import BASE_TYPES, parse
 from . import facts, ir
-from .values import UUID_TEXT, LiteralError, char_value, int_value, is_hex, real_text, string_value
+from .values import (
+    UUID_TEXT,
+    LiteralError,
+    char_value,
+    decimal_literal_problem,
+    int_value,
+    is_hex,
+    real_text,
+    string_value,
+)
 
 ENUM_BASES = frozenset(ir.ENUM_WIRE)
 FLAGS_BASES = ENUM_BASES - {"char", "wchar"}
@@ -833,6 +842,12 @@ class Resolver:
                 return ir.Default("uuid", "00000000-0000-0000-0000-000000000000") if text == "uuid0" \
                     else ir.Default(text)
             return bad(f"'{text}'")
+        if kind in ("int", "float") and p == "decimal":
+            literal = real_text(kind, text)
+            assert literal is not None
+            problem = decimal_literal_problem(literal)
+            if problem is not None:
+                return bad(f"the number {text} ({problem}: no decimal holds it, docs/format.md 2.4)")
         if kind == "int":
             value = int_value(text)
             if p in REAL_TYPES:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 _SIMPLE_ESCAPES = {
     "n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"',
@@ -52,6 +53,25 @@ def char_value(text: str) -> int:
 
 def string_value(text: str) -> str:
     return unescape(text[1:-1])
+
+
+def decimal_literal_problem(text: str) -> str | None:
+    """Why a decimal literal is no value of the type, or None: the text rule of every runtime
+    (docs/format.md 2.4: at most 64 characters, at most 28 fraction digits once trailing zeros are
+    dropped, a magnitude below 2^96), which the generated code parses."""
+    if len(text) > 64:
+        return "longer than 64 characters"
+    _, digits, exp = Decimal(text).as_tuple()
+    assert isinstance(exp, int)
+    n = len(digits)
+    while n and digits[n - 1] == 0:
+        n -= 1
+        exp += 1
+    if n and exp < -28:
+        return "more than 28 fraction digits"
+    if n and (n + max(exp, 0) > 29 or int("".join(map(str, digits[:n]))) * 10 ** max(exp, 0) >= 1 << 96):
+        return "more than 96 bits"
+    return None
 
 
 def real_text(kind: str, text: str) -> str | None:

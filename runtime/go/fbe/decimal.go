@@ -4,16 +4,19 @@ import (
 	"cmp"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/bits"
-	"strings"
+	"strconv"
 )
 
 // Decimal is an exact FBE decimal (docs/format.md 2.4): a 96-bit magnitude,
 // a scale 0..28 and a sign, the value being ±magnitude / 10^scale. The zero
-// value is 0. Values made by this package are normalised as the original
-// writer normalises them (no trailing fraction zeros, zero never negative);
-// values read from a buffer keep the bytes they were read from.
+// value is 0. Values made by this package are normalised (no trailing
+// fraction zeros, zero never negative); values read from a buffer keep the
+// bytes they were read from (1.50 stays 1.50). Writers store every value
+// normalised (PutDecimal): one value, one encoding. No Decimal holds a scale
+// above 28: DecimalFromParts refuses one and the readers refuse the bytes.
 type Decimal struct {
 	lo    uint64
 	hi    uint32
@@ -28,8 +31,19 @@ var pow10f = func() (t [29]float64) {
 	return
 }()
 
-// DecimalFromParts builds a decimal from its magnitude (hi:lo, 96 bits), scale and sign, exactly as given.
+// MaxDecimalText is the longest decimal text ParseDecimal reads (docs/limits.md 7).
+const MaxDecimalText = 64
+
+// decimalReserved are the flag bits of a decimal that are neither its scale nor its sign.
+const decimalReserved = 0x7F00FFFF
+
+// DecimalFromParts builds a decimal from its magnitude (hi:lo, 96 bits), scale and sign, exactly
+// as given (1.50 stays 1.50). It panics on a scale above 28, which no decimal has
+// (docs/format.md 2.4).
 func DecimalFromParts(lo uint64, hi uint32, scale uint8, negative bool) Decimal {
+	if scale > 28 {
+		panic("fbe: DecimalFromParts: decimal scale " + strconv.Itoa(int(scale)) + " above 28")
+	}
 	flags := uint32(scale) << 16
 	if negative {
 		flags |= 1 << 31
@@ -97,6 +111,18 @@ func DecimalFromFloat64(v float64) Decimal {
 	return DecimalFromParts(m, 0, uint8(p), neg)
 }
 
+// decimalFlagsError is why a decimal's wire flags are refused (a scale above 28, reserved bits
+// set: docs/format.md 2.4), or "".
+func decimalFlagsError(flags uint32) string {
+	if scale := flags >> 16 & 0xFF; scale > 28 {
+		return "decimal scale " + strconv.Itoa(int(scale)) + " above 28"
+	}
+	if flags&decimalReserved != 0 {
+		return fmt.Sprintf("decimal flags 0x%08X: reserved bits set", flags)
+	}
+	return ""
+}
+
 // Float64 is the original reader's conversion: (lo + hi * 2^64) / 10^scale, negated when the sign is set.
 func (d Decimal) Float64() float64 {
 	scale := int(uint8(d.flags >> 16))
@@ -144,6 +170,9 @@ func (d Decimal) Equal(o Decimal) bool { return d.Compare(o) == 0 }
 // sign: the one Decimal of d's value, so that == on normalized values is Equal (1.50 is 1.5).
 // A Go map keyed by Decimal holds keys normalized: the readers normalize the keys they read.
 func (d Decimal) Normalize() Decimal {
+	if d.flags&0x7FFFFFFF == 0 && (d.flags == 0 || !d.IsZero()) {
+		return d // no fraction, no sign on zero: the common case
+	}
 	if d.IsZero() {
 		return Decimal{}
 	}
@@ -244,137 +273,118 @@ func (d Decimal) appendText(dst []byte) []byte {
 	return dst
 }
 
-// ParseDecimal reads exact decimal text [+|-]digits[.digits][e[+|-]digits]
-// as the C++ runtime's decimal_t and Python's fbe.jsonfmt.parse_decimal
-// read it, so every language reads the same text to the same value: more
-// than 28 fraction digits round half to even; fraction digits that do not
-// fit in 96 bits are dropped (rounded by the first digit dropped); trailing
-// fraction zeros are dropped (as the original writer stores decimals); an
-// integer part of 2^96 or more is an error, and so is text of another form.
+// ParseDecimal reads exact decimal text [+|-]digits[.digits][(e|E)[+|-]digits]
+// as every runtime of the toolkit reads it (docs/format.md 2.4): at most
+// MaxDecimalText characters, and a value some decimal holds (at most 28
+// fraction digits once trailing zeros are dropped, a magnitude below 2^96),
+// never rounded; the value has no trailing fraction zeros ("1.50" is 1.5).
+// An error quotes at most the text's first 32 characters (docs/limits.md 7).
 func ParseDecimal(s string) (Decimal, error) {
-	text := s
+	if len(s) > MaxDecimalText {
+		return Decimal{}, errors.New("decimal text longer than " + strconv.Itoa(MaxDecimalText) + " characters: " +
+			quotePrefix(s))
+	}
 	i, neg := 0, false
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		neg = s[i] == '-'
 		i++
 	}
-	digitsFrom := func(from int) int {
-		for from < len(s) && s[from] >= '0' && s[from] <= '9' {
-			from++
+	// the digits without leading zeros; fraction of them (zeros included) follow the point
+	var digits [MaxDecimalText]byte
+	count, fraction, any, point := 0, 0, false, false
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= '0' && c <= '9' {
+			any = true
+			if count != 0 || c != '0' {
+				digits[count] = c
+				count++
+			}
+			if point {
+				fraction++
+			}
+		} else if c == '.' && !point {
+			point = true
+		} else {
+			break
 		}
-		return from
 	}
-	end := digitsFrom(i)
-	intPart := s[i:end]
-	frac := ""
-	if end < len(s) && s[end] == '.' {
-		start := end + 1
-		end = digitsFrom(start)
-		frac = s[start:end]
-	}
-	exponent := 0
-	if end < len(s) && (s[end] == 'e' || s[end] == 'E') {
-		start := end + 1
-		eneg := false
-		if start < len(s) && (s[start] == '+' || s[start] == '-') {
-			eneg = s[start] == '-'
-			start++
+	exponent := 0 // at most 62 digits of text: bounded here, what it means is decided below
+	if any && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := i < len(s) && s[i] == '-'
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
 		}
-		end = digitsFrom(start)
-		if end == start {
-			return Decimal{}, errors.New("invalid decimal \"" + text + "\"")
+		first := i
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			if exponent < 1000000 {
+				exponent = exponent*10 + int(s[i]-'0')
+			}
 		}
-		// as decimal_t, which stops growing the exponent past 100000: its first six significant digits
-		e := strings.TrimLeft(s[start:end], "0")
-		for _, c := range []byte(e[:min(len(e), 6)]) {
-			exponent = exponent*10 + int(c-'0')
-		}
+		any = i > first
 		if eneg {
 			exponent = -exponent
 		}
 	}
-	if end != len(s) || (intPart == "" && frac == "") {
-		return Decimal{}, errors.New("invalid decimal \"" + text + "\"")
+	if !any || i != len(s) {
+		return Decimal{}, errors.New("invalid decimal " + quotePrefix(s))
 	}
-	outOfRange := errors.New("decimal \"" + text + "\" out of range: more than 96 bits")
-	digits := strings.TrimLeft(intPart+frac, "0")
-	if digits == "" {
+	if count == 0 {
 		return Decimal{}, nil
 	}
-	scale := len(frac) - exponent
-	if scale < 0 {
-		if len(digits)-scale > 29 {
-			return Decimal{}, outOfRange
-		}
-		digits += strings.Repeat("0", -scale)
-		scale = 0
+	// the value is digits[:count] * 10^power, the trailing zeros moved to the power
+	power := exponent - fraction
+	for digits[count-1] == '0' {
+		count--
+		power++
 	}
-	roundUp := false
-	if scale > 28 {
-		drop := scale - 28
-		if drop > len(digits) {
-			return Decimal{}, nil
-		}
-		keep := len(digits) - drop
-		dropped := digits[keep:]
-		digits = digits[:keep]
-		scale = 28
-		rest := strings.Trim(dropped[1:], "0") != ""
-		odd := digits != "" && (digits[len(digits)-1]-'0')&1 == 1
-		roundUp = dropped[0] > '5' || (dropped[0] == '5' && (rest || odd))
+	if power < -28 {
+		return Decimal{}, errors.New("decimal " + quotePrefix(s) + " has more than 28 fraction digits")
 	}
-	// the magnitude (hi:lo) of digits plus roundUp, while it needs more than 96 bits: drop a fraction digit
-	var hi, lo uint64
-	for {
-		hi, lo = 0, 0
-		fits := len(digits) <= 29
-		if fits {
-			for _, c := range []byte(digits) {
-				h1, l1 := bits.Mul64(lo, 10)
-				var carry uint64
-				lo, carry = bits.Add64(l1, uint64(c-'0'), 0)
-				hi = hi*10 + h1 + carry
-			}
-			if roundUp {
-				var carry uint64
-				lo, carry = bits.Add64(lo, 1, 0)
-				hi += carry
-			}
-			fits = hi < 1<<32
-		}
-		if fits {
-			break
-		}
-		if scale == 0 {
-			return Decimal{}, outOfRange
-		}
-		roundUp = digits[len(digits)-1] >= '5'
-		digits = digits[:len(digits)-1]
-		scale--
+	outOfRange := errors.New("decimal " + quotePrefix(s) + " out of range: more than 96 bits")
+	if count+max(power, 0) > 29 {
+		return Decimal{}, outOfRange
 	}
-	if hi == 0 && lo == 0 {
-		return Decimal{}, nil
+	var hi, lo uint64 // at most 29 digits: below 10^29 < 2^97, so hi*10 cannot wrap
+	mul10add := func(digit uint64) {
+		h1, l1 := bits.Mul64(lo, 10)
+		var carry uint64
+		lo, carry = bits.Add64(l1, digit, 0)
+		hi = hi*10 + h1 + carry
 	}
-	for scale > 0 {
-		h, l, r := divmod10(uint32(hi), lo)
-		if r != 0 {
-			break
-		}
-		hi, lo = uint64(h), l
-		scale--
+	for _, c := range digits[:count] {
+		mul10add(uint64(c - '0'))
 	}
-	return DecimalFromParts(lo, uint32(hi), uint8(scale), neg), nil
+	for range power {
+		mul10add(0)
+	}
+	if hi >= 1<<32 {
+		return Decimal{}, outOfRange
+	}
+	return DecimalFromParts(lo, uint32(hi), uint8(max(-power, 0)), neg), nil
 }
 
-// PutDecimal writes the 16 wire bytes of d at b[0:16].
+// quotePrefix is text in double quotes for an error message, cut to its first 32 characters
+// (then "..."): an error never quotes a whole hostile input (docs/limits.md 7).
+func quotePrefix(text string) string {
+	if len(text) > 32 {
+		return strconv.Quote(text[:32]) + "..."
+	}
+	return strconv.Quote(text)
+}
+
+// PutDecimal writes the 16 wire bytes of d at b[0:16]: d normalised (no trailing fraction
+// zeros), the one form of its value every writer stores (docs/format.md 2.4).
 func PutDecimal(b []byte, d Decimal) {
 	_ = b[15]
+	d = d.Normalize()
 	binary.LittleEndian.PutUint64(b, d.lo)
 	binary.LittleEndian.PutUint32(b[8:], d.hi)
 	binary.LittleEndian.PutUint32(b[12:], d.flags)
 }
 
-// GetDecimal reads the 16 wire bytes at b[0:16] as they are.
+// GetDecimal reads the 16 wire bytes at b[0:16] as they are, unchecked (Reader.Decimal checks the
+// flags).
 func GetDecimal(b []byte) Decimal {
 	_ = b[15]
 	return Decimal{lo: binary.LittleEndian.Uint64(b), hi: binary.LittleEndian.Uint32(b[8:]), flags: binary.LittleEndian.Uint32(b[12:])}

@@ -288,8 +288,10 @@ func AppendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// appendDecimalText appends the exact text of d with at least 6 fraction digits, no sign on zero.
+// appendDecimalText appends the exact text of d as the writers store it (normalised: no trailing
+// fraction zeros, docs/format.md 2.4) with at least 6 fraction digits, no sign on zero.
 func appendDecimalText(dst []byte, d Decimal) []byte {
+	d = d.Normalize()
 	dst = d.appendText(dst)
 	fraction := int(uint8(d.flags >> 16))
 	if fraction == 0 {

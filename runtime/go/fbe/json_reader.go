@@ -839,7 +839,7 @@ func (r *JSONReader) Decimal(field string) Decimal {
 	case '0':
 		v, err := strconv.ParseFloat(string(t.raw), 64)
 		if err != nil {
-			r.Fail(string(t.raw)+" is out of range for decimal", field, r.tokStart)
+			r.Fail(quotePrefix(string(t.raw))+" is out of range for decimal", field, r.tokStart)
 			return Decimal{}
 		}
 		return DecimalFromFloat64(v)

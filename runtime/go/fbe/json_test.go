@@ -522,10 +522,11 @@ func TestJSONKeys(t *testing.T) {
 
 func TestParseDecimalAsDecimalT(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"1e1234567", "error"},     // the exponent's first six digits: 10^123456
-		{"1e-1234567", "0.000000"}, // every digit below 10^-28
-		{"7922816251426433759354395033.56", "7922816251426433759354395034.000000"}, // fraction digits beyond 96 bits
-		{"7922816251426433759354395033.46", "7922816251426433759354395033.500000"},
+		{"1e1234567", "error"},  // 10^1234567: beyond 96 bits
+		{"1e-1234567", "error"}, // more than 28 fraction digits: refused, never rounded (docs/format.md 2.4)
+		{"0e-1234567", "0.000000"},
+		{"7922816251426433759354395033.56", "error"}, // no decimal holds it
+		{"7922816251426433759354395033.5", "7922816251426433759354395033.500000"},
 		{"79228162514264337593543950335.5", "error"},
 		{"+.5", "0.500000"}, {"5.", "5.000000"}, {"1.50000000", "1.500000"}, {"-0.0", "0.000000"},
 		{".", "error"}, {"1e+", "error"}, {"0x1", "error"}, {" 1", "error"},

@@ -163,7 +163,24 @@ func (r *Reader) F32(p int) float32         { return GetF32(r.data[p:]) }
 func (r *Reader) F64(p int) float64         { return GetF64(r.data[p:]) }
 func (r *Reader) Timestamp(p int) Timestamp { return GetTimestamp(r.data[p:]) }
 func (r *Reader) UUID(p int) (u UUID)       { copy(u[:], r.data[p:p+16]); return }
-func (r *Reader) Decimal(p int) Decimal     { return GetDecimal(r.data[p:]) }
+
+// Decimal reads the decimal at p; flags beyond a scale 0..28 and the sign fail the read
+// (docs/format.md 2.4), naming field, and give 0 (as does a read after an error: p may then
+// lie beyond a run that was not there).
+func (r *Reader) Decimal(p int, field string) Decimal {
+	if r.err != nil {
+		return Decimal{}
+	}
+	d := GetDecimal(r.data[p:])
+	if d.flags&decimalReserved != 0 || d.flags&0xFF0000 > 28<<16 {
+		r.Fail(decimalFlagsError(d.flags), field, p)
+		return Decimal{}
+	}
+	return d
+}
+
+// SkipDecimal checks the decimal at p as Decimal does, without the value (generated verify code).
+func (r *Reader) SkipDecimal(p int, field string) { r.Decimal(p, field) }
 
 // Slots at the start of b: what the slot methods above read, for generated code that holds
 // the bytes of a run of fixed-size fields (Run) and reads them at constant offsets, after one

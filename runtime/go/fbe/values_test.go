@@ -2,6 +2,7 @@ package fbe
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/big"
 	"math/bits"
@@ -38,8 +39,9 @@ func TestDecimalFromFloat64(t *testing.T) {
 	}
 }
 
-// The text of decimals as they come from a buffer: any scale (a byte), a sign on zero, zeros
-// kept; the JSON text (at least 6 fraction digits) without allocating.
+// The text of decimals as they come from a buffer: a sign on zero, zeros kept; the JSON text (the
+// value as the writers store it, no trailing fraction zeros, then at least 6 fraction digits)
+// without allocating.
 func TestDecimalText(t *testing.T) {
 	for _, c := range []struct {
 		d          Decimal
@@ -52,8 +54,8 @@ func TestDecimalText(t *testing.T) {
 		{DecimalFromParts(1234567, 0, 7, false), "0.1234567", `"0.1234567"`},
 		{DecimalFromParts(math.MaxUint64, math.MaxUint32, 0, false), "79228162514264337593543950335",
 			`"79228162514264337593543950335.000000"`},
-		{DecimalFromParts(1, 0, 40, false), "0." + strings.Repeat("0", 39) + "1", `"0.` + strings.Repeat("0", 39) + `1"`},
-		{DecimalFromParts(7, 0, 255, false), "0." + strings.Repeat("0", 254) + "7", `"0.` + strings.Repeat("0", 254) + `7"`},
+		{DecimalFromParts(150000000, 0, 8, false), "1.50000000", `"1.500000"`},
+		{DecimalFromParts(1, 0, 28, false), "0." + strings.Repeat("0", 27) + "1", `"0.` + strings.Repeat("0", 27) + `1"`},
 	} {
 		var j JSONWriter
 		if j.Decimal(c.d); c.d.String() != c.text || string(j.B) != c.json {
@@ -71,24 +73,75 @@ func TestParseDecimal(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"123.4560", "123.456"}, {"-0.001", "-0.001"}, {"1e3", "1000"}, {"1.5e-3", "0.0015"},
 		{"0.00", "0"}, {"-0", "0"}, {"79228162514264337593543950335", "79228162514264337593543950335"},
-		{"0.00000000000000000000000000015", "0.0000000000000000000000000002"},  // 29 digits: half to even, up
-		{"0.00000000000000000000000000025", "0.0000000000000000000000000002"},  // half to even, down
-		{"0.000000000000000000000000000251", "0.0000000000000000000000000003"}, // above half
-		{"5e-30", "0"},
+		{"0.10000000000000000000000000000000", "0.1"}, // more than 28 fraction digits, but zeros
+		{"7.9228162514264337593543950335e28", "79228162514264337593543950335"},
+		{"0e99999999999999999999", "0"}, {strings.Repeat("0", 63) + "1", "1"},
 	} {
 		d, err := ParseDecimal(c.in)
 		if err != nil || d.String() != c.want {
 			t.Errorf("ParseDecimal(%q) = %s, %v; want %s", c.in, d, err, c.want)
 		}
 	}
-	for _, bad := range []string{"", "x", "1.2.3", "79228162514264337593543950336", "1e", "--1"} {
-		if _, err := ParseDecimal(bad); err == nil {
-			t.Errorf("ParseDecimal(%q) accepted", bad)
+	// docs/format.md 2.4: what no decimal holds is refused, never rounded; docs/limits.md 7: at
+	// most 64 characters, an error quoting 32 at most
+	for _, c := range []struct{ in, err string }{
+		{"", `invalid decimal ""`}, {"x", `invalid decimal "x"`}, {"1.2.3", `invalid decimal "1.2.3"`},
+		{"1e", `invalid decimal "1e"`}, {"--1", `invalid decimal "--1"`},
+		{"79228162514264337593543950336", `decimal "79228162514264337593543950336" out of range: more than 96 bits`},
+		{"0.00000000000000000000000000015", `decimal "0.00000000000000000000000000015" has more than 28 fraction digits`},
+		{"5e-30", `decimal "5e-30" has more than 28 fraction digits`},
+		{strings.Repeat("1", 1<<20), `decimal text longer than 64 characters: "11111111111111111111111111111111"...`},
+	} {
+		if _, err := ParseDecimal(c.in); err == nil || err.Error() != c.err {
+			t.Errorf("ParseDecimal(%.40q): %v, want %s", c.in, err, c.err)
 		}
 	}
 	d, _ := ParseDecimal("-123.456")
 	if d.Float64() != -123.456 {
 		t.Errorf("Float64: %v", d.Float64())
+	}
+}
+
+// docs/format.md 2.4: no Decimal holds a scale above 28, and writers store the normalised form.
+func TestDecimalScaleAndWireForm(t *testing.T) {
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("DecimalFromParts accepted scale 29")
+			}
+		}()
+		DecimalFromParts(1, 0, 29, false)
+	}()
+	for _, c := range []struct {
+		d    Decimal
+		want []byte
+	}{
+		{DecimalFromParts(150, 0, 2, false), []byte{15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0}},
+		{DecimalFromParts(0, 0, 3, true), make([]byte, 16)},
+		{DecimalFromFloat64(0.9999999999999999), []byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+	} {
+		var b [16]byte
+		PutDecimal(b[:], c.d)
+		if !bytes.Equal(b[:], c.want) {
+			t.Errorf("PutDecimal(%v) = % x, want % x", c.d, b, c.want)
+		}
+	}
+	var r Reader
+	for _, c := range []struct {
+		flags uint32
+		err   string
+	}{
+		{29 << 16, "decimal scale 29 above 28 (f, offset 8)"},
+		{1<<31 | 255<<16, "decimal scale 255 above 28 (f, offset 8)"},
+		{2<<16 | 1, "decimal flags 0x00020001: reserved bits set (f, offset 8)"},
+		{2<<16 | 1<<24, "decimal flags 0x01020000: reserved bits set (f, offset 8)"},
+	} {
+		data := make([]byte, 24)
+		binary.LittleEndian.PutUint32(data[20:], c.flags)
+		r.BeginFinal(append([]byte{24, 0, 0, 0, 1, 0, 0, 0}, data[8:]...), 1, nil)
+		if d := r.Decimal(8, "f"); !d.IsZero() || r.Err() == nil || r.Err().Error() != c.err {
+			t.Errorf("flags %#x: %v, %v; want %s", c.flags, d, r.Err(), c.err)
+		}
 	}
 }
 
@@ -114,10 +167,10 @@ func TestDecimalCompare(t *testing.T) {
 		{Decimal{}, DecimalFromParts(0, 0, 7, true), 0},                                   // -0 and 0
 		{DecimalFromParts(5, 0, 1, false), Decimal{lo: 5, flags: 1<<16 | 1<<5}, 0},        // a bit beyond scale and sign
 		{DecimalFromParts(1, 0, 0, false), DecimalFromParts(1<<63, max96, 28, false), -1}, // 1 < 7.92...
-		{DecimalFromParts(1, 0, 60, false), DecimalFromParts(1, 0, 200, false), 1},        // scales beyond 28
-		{DecimalFromParts(1, 0, 0, false), DecimalFromParts(^uint64(0), max96, 29, false), 1},
-		{DecimalFromParts(0, 0, 0, false), DecimalFromParts(1, 0, 255, false), -1},
-		{DecimalFromParts(1, 0, 255, true), DecimalFromParts(0, 0, 0, false), -1},
+		{DecimalFromParts(1, 0, 27, false), DecimalFromParts(1, 0, 28, false), 1},
+		{DecimalFromParts(1, 0, 0, false), DecimalFromParts(^uint64(0), max96, 28, false), -1},
+		{DecimalFromParts(0, 0, 0, false), DecimalFromParts(1, 0, 28, false), -1},
+		{DecimalFromParts(1, 0, 28, true), DecimalFromParts(0, 0, 0, false), -1},
 		{MustDecimal("-2"), MustDecimal("-1.99999999999999999999999"), -1},
 		// beyond a double's digits: the same double, different values
 		{MustDecimal("0.1000000000000000000000000001"), MustDecimal("0.1"), 1},
@@ -148,10 +201,7 @@ func TestDecimalCompare(t *testing.T) {
 		default:
 			lo, hi = rng.Uint64(), rng.Uint32()
 		}
-		scale := rng.IntN(30)
-		if rng.IntN(8) == 0 {
-			scale = rng.IntN(256)
-		}
+		scale := rng.IntN(29)
 		d := DecimalFromParts(lo, hi, uint8(scale), rng.IntN(2) == 0)
 		d.flags |= uint32(rng.IntN(2)) << 3 // a bit beyond scale and sign: no part of the value
 		return d
@@ -161,7 +211,7 @@ func TestDecimalCompare(t *testing.T) {
 		b := a
 		if rng.IntN(2) == 0 {
 			b = part()
-		} else if s := uint8(b.flags >> 16); s < 255 { // the same value at one scale more, when it fits
+		} else if s := uint8(b.flags >> 16); s < 28 { // the same value at one scale more, when it fits
 			if h, l := bits.Mul64(b.lo, 10); (uint64(b.hi)*10+h)>>32 == 0 {
 				b = DecimalFromParts(l, uint32(uint64(b.hi)*10+h), s+1, b.flags>>31 != 0)
 			}

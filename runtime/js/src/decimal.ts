@@ -12,11 +12,19 @@ const POW10F: number[] = (() => {
 const f64 = new Float64Array(1);
 const f64bits = new BigUint64Array(f64.buffer);
 
+/** The longest decimal text `Decimal.parse` reads (docs/limits.md 7). */
+export const MAX_DECIMAL_TEXT = 64;
+
+const RESERVED = 0x7f00ffff; // flag bits that are neither the scale nor the sign
+
 /**
  * An exact decimal. Values made by `Decimal.parse`, `Decimal.fromNumber` and
- * `Decimal.of` are normalised as the original writer normalises them (no
- * trailing fraction zeros, zero never negative); values read from a buffer
- * keep the bytes they were read from (`flags` as on the wire). Immutable.
+ * `Decimal.of` are normalised (no trailing fraction zeros, zero never
+ * negative); values read from a buffer keep the bytes they were read from
+ * (`flags` as on the wire: 1.50 stays 1.50). Writers store every value
+ * normalised (`write`): one value, one encoding. No Decimal holds a scale
+ * above 28 (docs/format.md 2.4): `fromParts` refuses one, readers refuse the
+ * bytes. Immutable.
  */
 export class Decimal {
   /** The 96-bit magnitude. */
@@ -31,14 +39,27 @@ export class Decimal {
     this.flags = flags >>> 0;
   }
 
-  /** The decimal of the wire's parts, exactly as given (magnitude below 2^96). */
+  /** The decimal of the wire's parts, exactly as given (magnitude below 2^96, scale 0..28). */
   static fromParts(magnitude: bigint, scale: number, negative: boolean): Decimal {
     if (magnitude < 0n || magnitude > MAX_MAGNITUDE) throw new RangeError("decimal magnitude beyond 96 bits");
-    if (!Number.isInteger(scale) || scale < 0 || scale > 255) throw new RangeError("decimal scale " + scale);
+    if (!Number.isInteger(scale) || scale < 0 || scale > 28) throw new RangeError("decimal scale " + scale + " above 28");
     return new Decimal(magnitude, (scale << 16) | (negative ? 0x80000000 : 0));
   }
 
-  /** The decimal of 16 wire bytes at `p` of `view`, kept as they are. */
+  /**
+   * Why wire flags are refused (a scale above 28, reserved bits set: docs/format.md 2.4), or
+   * undefined for a scale 0..28 and a sign.
+   */
+  static flagsError(flags: number): string | undefined {
+    const scale = (flags >>> 16) & 0xff;
+    if (scale > 28) return "decimal scale " + scale + " above 28";
+    if ((flags & RESERVED) !== 0) {
+      return "decimal flags 0x" + (flags >>> 0).toString(16).toUpperCase().padStart(8, "0") + ": reserved bits set";
+    }
+    return undefined;
+  }
+
+  /** The decimal of 16 wire bytes at `p` of `view`, kept as they are (the Reader checks the flags first). */
   static read(view: DataView, p: number): Decimal {
     const lo = view.getBigUint64(p, true);
     const hi = view.getUint32(p + 8, true);
@@ -50,11 +71,25 @@ export class Decimal {
     return new Decimal(lo | (BigInt(hi) << 64n), flags);
   }
 
-  /** Writes the 16 wire bytes at `p` of `view`. */
+  /** Writes the 16 wire bytes at `p` of `view`: the value normalised, the one form writers store. */
   write(view: DataView, p: number): void {
-    view.setBigUint64(p, this.magnitude & 0xffffffffffffffffn, true);
-    view.setUint32(p + 8, Number(this.magnitude >> 64n), true);
-    view.setUint32(p + 12, this.flags, true);
+    const d = this.normalized();
+    view.setBigUint64(p, d.magnitude & 0xffffffffffffffffn, true);
+    view.setUint32(p + 8, Number(d.magnitude >> 64n), true);
+    view.setUint32(p + 12, d.flags, true);
+  }
+
+  /** This value without trailing fraction zeros and without a sign on zero (1.50 is 1.5). */
+  normalized(): Decimal {
+    if ((this.flags & 0x7fffffff) === 0 && (this.flags === 0 || this.magnitude !== 0n)) return this;
+    if (this.magnitude === 0n) return Decimal.ZERO;
+    let m = this.magnitude;
+    let scale = this.scale;
+    while (scale > 0 && m % 10n === 0n) {
+      m /= 10n;
+      scale--;
+    }
+    return new Decimal(m, (scale << 16) | (this.flags & 0x80000000));
   }
 
   get scale(): number {
@@ -160,62 +195,41 @@ export class Decimal {
   }
 
   /**
-   * Reads exact decimal text `[+|-]digits[.digits][e[+|-]digits]` as every
-   * runtime of the toolkit reads it (the C++ decimal_t, Python's
-   * fbe.jsonfmt.parse_decimal, Go's ParseDecimal): more than 28 fraction
-   * digits round half to even; fraction digits that do not fit in 96 bits
-   * are dropped (rounded by the first digit dropped); trailing fraction
-   * zeros are dropped; an integer part of 2^96 or more is a RangeError, and
-   * text of another form a SyntaxError.
+   * Reads exact decimal text `[+|-]digits[.digits][(e|E)[+|-]digits]` as every
+   * runtime of the toolkit reads it (docs/format.md 2.4): at most
+   * MAX_DECIMAL_TEXT characters, and a value some decimal holds (at most 28
+   * fraction digits once trailing zeros are dropped, a magnitude below 2^96),
+   * never rounded; the value has no trailing fraction zeros ("1.50" is 1.5).
+   * Text of another form is a SyntaxError, a value no decimal holds a
+   * RangeError; either quotes at most the text's first 32 characters.
    */
   static parse(text: string): Decimal {
+    if (text.length > MAX_DECIMAL_TEXT) {
+      throw new RangeError("decimal text longer than " + MAX_DECIMAL_TEXT + " characters: " + quotePrefix(text));
+    }
     const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?)(\d+))?$/.exec(text);
-    if (m === null || (m[2] === "" && (m[3] ?? "") === "")) throw new SyntaxError('invalid decimal "' + text + '"');
-    const neg = m[1] === "-";
-    const intPart = m[2]!;
+    if (m === null || (m[2] === "" && (m[3] ?? "") === "")) throw new SyntaxError("invalid decimal " + quotePrefix(text));
     const frac = m[3] ?? "";
-    let exponent = 0;
-    if (m[5] !== undefined) {
-      // as decimal_t, which stops growing the exponent past 100000: its first six significant digits
-      const e = m[5].replace(/^0+/, "").slice(0, 6);
-      exponent = e === "" ? 0 : parseInt(e, 10);
-      if (m[4] === "-") exponent = -exponent;
-    }
-    let digits = (intPart + frac).replace(/^0+/, "");
+    const digits = (m[2]! + frac).replace(/^0+/, "");
     if (digits === "") return Decimal.ZERO;
-    const outOfRange = () => new RangeError('decimal "' + text + '" out of range: more than 96 bits');
-    let scale = frac.length - exponent;
-    if (scale < 0) {
-      if (digits.length - scale > 29) throw outOfRange();
-      digits += "0".repeat(-scale);
-      scale = 0;
-    }
-    let roundUp = false;
-    if (scale > 28) {
-      const drop = scale - 28;
-      if (drop > digits.length) return Decimal.ZERO;
-      const keep = digits.length - drop;
-      const dropped = digits.slice(keep);
-      digits = digits.slice(0, keep);
-      scale = 28;
-      const rest = /[1-9]/.test(dropped.slice(1));
-      const odd = digits !== "" && (digits.charCodeAt(digits.length - 1) - 48) % 2 === 1;
-      roundUp = dropped[0]! > "5" || (dropped[0] === "5" && (rest || odd));
-    }
-    let mag: bigint;
-    for (;;) {
-      mag = (digits === "" ? 0n : BigInt(digits)) + (roundUp ? 1n : 0n);
-      if (mag <= MAX_MAGNITUDE) break;
-      if (scale === 0) throw outOfRange();
-      roundUp = digits[digits.length - 1]! >= "5";
-      digits = digits.slice(0, -1);
-      scale--;
-    }
-    if (mag === 0n) return Decimal.ZERO;
-    while (scale > 0 && mag % 10n === 0n) {
-      mag /= 10n;
-      scale--;
-    }
-    return Decimal.fromParts(mag, scale, neg);
+    const significant = digits.replace(/0+$/, "");
+    // the value is significant * 10^power (at most 62 exponent digits: the number is exact enough
+    // to decide, as a power that large is refused either way)
+    const exponent = m[5] === undefined ? 0 : Number(m[5]) * (m[4] === "-" ? -1 : 1);
+    const power = exponent - frac.length + (digits.length - significant.length);
+    if (power < -28) throw new RangeError("decimal " + quotePrefix(text) + " has more than 28 fraction digits");
+    const outOfRange = () => new RangeError("decimal " + quotePrefix(text) + " out of range: more than 96 bits");
+    if (significant.length + Math.max(power, 0) > 29) throw outOfRange();
+    const mag = BigInt(significant) * 10n ** BigInt(Math.max(power, 0));
+    if (mag > MAX_MAGNITUDE) throw outOfRange();
+    return Decimal.fromParts(mag, Math.max(-power, 0), m[1] === "-");
   }
+}
+
+/**
+ * `text` in double quotes for an error message, cut to its first 32 characters (then "..."): an
+ * error never quotes a whole hostile input (docs/limits.md 7).
+ */
+export function quotePrefix(text: string): string {
+  return '"' + text.slice(0, 32) + '"' + (text.length > 32 ? "..." : "");
 }

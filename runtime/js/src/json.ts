@@ -73,9 +73,12 @@ export function base64(b: Uint8Array): string {
   return out;
 }
 
-/** The exact text of a decimal with at least 6 fraction digits, no sign on zero. */
+/**
+ * The exact text of a decimal as the writers store it (normalised: no trailing fraction zeros,
+ * docs/format.md 2.4) with at least 6 fraction digits, no sign on zero.
+ */
 export function decimalText(d: Decimal): string {
-  const text = d.toString();
+  const text = d.normalized().toString();
   const point = text.indexOf(".");
   const fraction = point < 0 ? 0 : text.length - 1 - point;
   return (point < 0 ? text + "." : text) + (fraction < 6 ? "0".repeat(6 - fraction) : "");

@@ -18,7 +18,7 @@
  * member path.
  */
 
-import { Decimal } from "./decimal.js";
+import { Decimal, quotePrefix } from "./decimal.js";
 import { DecodeError } from "./errors.js";
 import { budgetOf, DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { decodeUtf8, encodeUtf8, isUtf8, utf8Length } from "./utf8.js";
@@ -443,7 +443,7 @@ export class JsonReader {
     const number = numberText(v);
     if (number !== undefined) {
       const d = Number(number);
-      if (!Number.isFinite(d)) throw new DecodeError("JSON number " + number + " out of decimal range", field);
+      if (!Number.isFinite(d)) throw new DecodeError("JSON number " + quotePrefix(number) + " out of decimal range", field);
       return Decimal.fromNumber(d);
     }
     const t = stringOf(v);

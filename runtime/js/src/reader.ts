@@ -136,8 +136,16 @@ export class Reader {
   uuid(p: number): Uuid {
     return Uuid.read(this.data, p);
   }
-  decimal(p: number): Decimal {
+  /** The decimal at `p`; flags beyond a scale 0..28 and the sign are refused (docs/format.md 2.4). */
+  decimal(p: number, field: string): Decimal {
+    const problem = Decimal.flagsError(this.view.getUint32(p + 12, true));
+    if (problem !== undefined) throw new DecodeError(problem, field, p);
     return Decimal.read(this.view, p);
+  }
+  /** Checks the decimal at `p` as `decimal` does, without the value (verify). */
+  skipDecimal(p: number, field: string): void {
+    const problem = Decimal.flagsError(this.view.getUint32(p + 12, true));
+    if (problem !== undefined) throw new DecodeError(problem, field, p);
   }
 
   // ------------------------------------------------------------ versioned model

@@ -568,8 +568,20 @@ class _Variable(_Primitive):
         self.write(w, self.check(v, where))
 
 
+class _Decimal(_Scalar):
+    """A decimal: a scale above 28 or a reserved flag bit is refused where it is read
+    (docs/format.md 2.4)."""
+
+    def vread(self, r: Reader, base: int, pos: int, field: str) -> Any:
+        if pos < 0 or pos + 16 > r.size:
+            raise DecodeError(self.beyond, None, field, pos)
+        return decode_decimal(r.data[pos:pos + 16], pos, field)
+
+
 def _primitive_node(codec: DynamicCodec, t: ir.Primitive) -> _Node:
     prim = PRIMITIVES[t.name]
+    if t.name == "decimal":
+        return _Decimal(codec, t, prim)
     return _Scalar(codec, t, prim) if prim.layout is not None else _Variable(codec, t, prim)
 
 

@@ -298,21 +298,13 @@ def decimal_text(value: DecimalLike) -> str:
     """The exact text of a decimal with at least 6 fraction digits, no sign on zero.
 
     ``"0.100000"``, ``"-123.456000"``, ``"0.1234567890123456789012345678"``:
-    the original's ``%f`` text whenever that was exact. An exact Decimal keeps
-    its own scale when it fits the wire (as decoded: ``1.50000000`` stays);
-    other values are taken as the binary writer stores them (a float through
-    the original's double -> decimal conversion, more than 28 fraction digits
-    rounded, more than 96 bits an EncodeError).
+    the original's ``%f`` text whenever that was exact. The value is taken as
+    the binary writers store it (docs/format.md 2.4): without trailing
+    fraction zeros (``1.50000000`` is ``"1.500000"``), a float through the
+    original's double -> decimal conversion, a value no decimal holds exactly
+    an EncodeError.
     """
-    sign = mag = scale = -1
-    if isinstance(value, Decimal):
-        t = value.as_tuple()
-        if isinstance(t.exponent, int) and -255 <= t.exponent <= 0 and len(t.digits) <= 29:
-            m = int("".join(map(str, t.digits))) if t.digits else 0
-            if m < _MAX96:
-                sign, mag, scale = t.sign, m, -t.exponent
-    if mag < 0:
-        sign, mag, scale = decimal_parts(value)
+    sign, mag, scale = decimal_parts(value)
     digits = str(mag)
     if scale:
         if len(digits) <= scale:
@@ -642,66 +634,41 @@ def get_str(value: Any, field: str) -> str:
 
 _DECIMAL_TEXT = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?)([0-9]+))?")
 
+MAX_DECIMAL_TEXT = 64
+"""The longest decimal text a reader takes (docs/limits.md 7): our writers' longest is 37 characters
+(``"-79228162514264337593543950335.000000"``); longer text is refused before it is parsed."""
+
+
+def quote_prefix(text: str, n: int = 32) -> str:
+    """``text`` in double quotes for an error message, cut to its first ``n`` characters (then
+    ``...``): an error never quotes a whole hostile input (docs/limits.md 7)."""
+    return '"' + text[:n] + '"' + ("..." if len(text) > n else "")
+
 
 def parse_decimal(text: str) -> Decimal:
-    """Exact decimal text ``[+|-]digits[.digits][e[+|-]digits]``, as the C++ ``decimal_t``.
-
-    Rounded half to even to 28 fraction digits; fraction digits beyond 96 bits
-    dropped (rounded by the first dropped digit); trailing fraction zeros
-    removed. Raises ValueError on bad text and when the integer part needs
-    more than 96 bits.
-    """
+    """Exact decimal text ``[+|-]digits[.digits][e[+|-]digits]`` (docs/format.md 2.4), as every
+    runtime reads it: at most 64 characters, and a value some decimal holds exactly (at most 28
+    fraction digits once trailing zeros are dropped, a magnitude below 2^96), else ValueError, never
+    rounded. The value has no trailing fraction zeros (``"1.50"`` is ``Decimal("1.5")``)."""
+    if len(text) > MAX_DECIMAL_TEXT:
+        raise ValueError(f"decimal text longer than {MAX_DECIMAL_TEXT} characters: {quote_prefix(text)}")
     m = _DECIMAL_TEXT.fullmatch(text)
     if m is None or not (m.group(2) or m.group(3)):
-        raise ValueError(f"invalid decimal {text!r}")
-    negative = m.group(1) == "-"
+        raise ValueError(f"invalid decimal {quote_prefix(text)}")
     fraction = m.group(3) or ""
     digits = (m.group(2) + fraction).lstrip("0")
-    exp_digits = m.group(5)
-    exponent = 0
-    if exp_digits:
-        exp_digits = exp_digits.lstrip("0")[:6]          # C++ stops growing it past 100000
-        exponent = int(exp_digits or "0")
-        if m.group(4) == "-":
-            exponent = -exponent
     if not digits:
         return Decimal(0)
-    scale = len(fraction) - exponent
-    if scale < 0:
-        if len(digits) - scale > 29:
-            raise ValueError(f"decimal {text!r} out of range: more than 96 bits")
-        digits += "0" * -scale
-        scale = 0
-    round_up = False
-    if scale > 28:
-        drop = scale - 28
-        if drop > len(digits):
-            return Decimal(0)
-        keep = len(digits) - drop
-        dropped = digits[keep:]
-        digits = digits[:keep]
-        scale = 28
-        rest = dropped[1:].strip("0") != ""
-        last = int(digits[-1]) if digits else 0
-        round_up = dropped[0] > "5" or (dropped[0] == "5" and (rest or last & 1 == 1))
-    mag = int(digits) if digits else 0
-    if round_up:
-        mag += 1
-    while mag >= _MAX96 or len(digits) > 29:
-        if scale == 0:
-            raise ValueError(f"decimal {text!r} out of range: more than 96 bits")
-        last_digit = digits[-1]
-        digits = digits[:-1]
-        scale -= 1
-        mag = int(digits) if digits else 0
-        if last_digit >= "5":
-            mag += 1
-    if mag == 0:
-        return Decimal(0)
-    while scale and mag % 10 == 0:
-        mag //= 10
-        scale -= 1
-    return Decimal((1 if negative else 0, tuple(map(int, str(mag))), -scale))
+    significant = digits.rstrip("0")
+    # the value is significant * 10^exponent
+    exponent = int(m.group(5) or "0") * (-1 if m.group(4) == "-" else 1) - len(fraction) \
+        + len(digits) - len(significant)
+    if exponent < -28:
+        raise ValueError(f"decimal {quote_prefix(text)} has more than 28 fraction digits")
+    if len(significant) + max(exponent, 0) > 29 or int(significant) * 10 ** max(exponent, 0) >= 1 << 96:
+        raise ValueError(f"decimal {quote_prefix(text)} out of range: more than 96 bits")
+    return Decimal((1 if m.group(1) == "-" else 0, tuple(map(int, significant)), exponent)) if exponent <= 0 \
+        else Decimal(int(m.group(1) + significant) * 10 ** exponent)
 
 
 def get_decimal(value: Any, field: str) -> Decimal:

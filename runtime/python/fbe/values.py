@@ -17,7 +17,7 @@ import uuid as _uuid
 from decimal import Decimal
 from typing import Union
 
-from .errors import EncodeError
+from .errors import DecodeError, EncodeError
 
 DecimalLike = Union[Decimal, float, int]
 
@@ -67,37 +67,45 @@ def _double_parts(value: float) -> tuple[int, int, int]:
     return sign, m, p
 
 
+def _short(value: object) -> str:
+    """At most 32 characters of a value's text for an error message (docs/limits.md 7)."""
+    text = str(value)
+    return text if len(text) <= 32 else text[:32] + "..."
+
+
 def _decimal_parts(value: Decimal) -> tuple[int, int, int]:
-    """An exact Decimal -> (sign, magnitude, scale), normalised like the original writer."""
+    """An exact Decimal -> (sign, magnitude, scale) in the one form writers store (docs/format.md
+    2.4): no trailing fraction zeros, zero unsigned. A value no decimal holds exactly (more than 28
+    fraction digits, a magnitude of 2^96 or more) is an EncodeError, never rounded."""
     sign, digits, exp = value.as_tuple()
     if not isinstance(exp, int):
         raise EncodeError(f"decimal {value} is not finite")
-    mag = int("".join(map(str, digits))) if digits else 0
-    if exp >= 0:
-        mag *= 10 ** exp
-        scale = 0
-    else:
-        scale = -exp
-        if scale > 28:
-            q, r = divmod(mag, 10 ** (scale - 28))
-            half = 5 * 10 ** (scale - 29)
-            if r > half or (r == half and q & 1):
-                q += 1
-            mag, scale = q, 28
-        while scale and mag % 10 == 0:
-            mag //= 10
-            scale -= 1
-    if mag == 0:
+    n = len(digits)
+    while n and digits[n - 1] == 0:          # trailing zeros: the value is digits[:n] * 10^exp
+        n -= 1
+        exp += 1
+    if n == 0:
         return 0, 0, 0
+    if exp < -28:
+        raise EncodeError(f"decimal {_short(value)} has more than 28 fraction digits")
+    if n + max(exp, 0) > 29:
+        raise EncodeError(f"decimal {_short(value)} out of range: more than 96 bits")
+    mag = int("".join(map(str, digits[:n])))
+    if exp > 0:
+        mag *= 10 ** exp
     if mag >= _MAX96:
-        raise EncodeError(f"decimal {value} does not fit in 96 bits")
-    return sign, mag, scale
+        raise EncodeError(f"decimal {_short(value)} out of range: more than 96 bits")
+    return sign, mag, max(-exp, 0)
 
 
 def decimal_parts(value: DecimalLike) -> tuple[int, int, int]:
     """(sign, 96-bit magnitude, scale) that the writer stores for ``value``."""
     if isinstance(value, float):
-        return _double_parts(value)
+        sign, mag, scale = _double_parts(value)
+        while scale and mag % 10 == 0:      # 0.9999999999999999 -> 10, scale 1: the one form is 1
+            mag //= 10
+            scale -= 1
+        return sign, mag, scale
     if isinstance(value, Decimal):
         return _decimal_parts(value)
     if isinstance(value, int):
@@ -113,9 +121,26 @@ def encode_decimal(value: DecimalLike) -> bytes:
     return _DEC.pack(mag & 0xFFFFFFFFFFFFFFFF, mag >> 64, (scale << 16) | (sign << 31))
 
 
-def decode_decimal(raw: bytes) -> Decimal:
-    """An exact Decimal from 16 wire bytes; the exponent is minus the wire scale."""
+DECIMAL_RESERVED = 0x7F00FFFF
+"""The flag bits of a decimal that are neither its scale nor its sign: always 0 (docs/format.md 2.4)."""
+
+
+def decimal_flags_error(flags: int) -> str | None:
+    """Why a decimal's flags word is refused (a scale above 28, reserved bits set), or None."""
+    scale = (flags >> 16) & 0xFF
+    if scale > 28:
+        return f"decimal scale {scale} above 28"
+    if flags & DECIMAL_RESERVED:
+        return f"decimal flags 0x{flags:08X}: reserved bits set"
+    return None
+
+
+def decode_decimal(raw: bytes, offset: int | None = None, field: str | None = None) -> Decimal:
+    """An exact Decimal from 16 wire bytes; the exponent is minus the wire scale. A scale above 28
+    or a reserved flag bit is a DecodeError naming ``field`` and ``offset`` (the bytes' position)."""
     lo, hi, flags = _DEC.unpack(raw)
+    if flags & DECIMAL_RESERVED or flags & 0xFF0000 > 0x1C0000:
+        raise DecodeError(decimal_flags_error(flags) or "", None, field, offset)
     mag = lo | (hi << 64)
     scale = (flags >> 16) & 0xFF
     if not mag and not scale:

@@ -17,7 +17,7 @@ from itertools import groupby
 from typing import Any
 
 from fbec.model import ir, plan
-from fbec.model.ir import Optional_, Package, Primitive, Schema, StructRef, Type
+from fbec.model.ir import Array, Optional_, Package, Primitive, Schema, StructRef, Type
 from fbec.model.plan import FieldPlan, Run, Step, StructPlan
 from fbec.targets.base import CodeWriter, Options
 
@@ -59,7 +59,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             _size(w, p)
             _write(w, p)
             _read(w, p, inlined, layout)
-            _read_fixed(w, p)
+            _read_fixed(w, p, layout)
             _verify(w, p, inlined)
         with namespace(w, escape(package.name)):
             w.blank()
@@ -108,6 +108,18 @@ class Layout:
     def step_fast(self, step: Step) -> bool:
         return isinstance(step, Run) or self.fast(step.type)
 
+    def fixed_size(self, p: StructPlan) -> int:
+        """FBody's fixed_size: the final bytes of every value of a struct of fixed size, or 0 when
+        they differ or a value holds a decimal, whose reader checks its flags (docs/format.md 2.4):
+        such a struct has no unchecked read_fixed."""
+        def holds_decimal(t: Type) -> bool:
+            if isinstance(t, Array):
+                return holds_decimal(t.element)
+            if isinstance(t, StructRef):
+                return any(holds_decimal(f.type) for f in self.plan.struct(t.name).fields)
+            return ir.is_decimal(t)
+        return 0 if not p.struct.final_size or any(holds_decimal(f.type) for f in p.fields) else p.struct.final_size
+
     def levels(self, steps: Sequence[Step]) -> int:
         """Struct levels below the steps (FStruct counts each against the reader's max_depth). Fast
         steps never reach a recursive struct: the levels are bounded."""
@@ -144,7 +156,7 @@ def _declaration(w: CodeWriter, p: StructPlan, inlined: bool, layout: Layout) ->
     with w.block("{", "};"):
         w.line(f"static constexpr uint32_t type_id = {s.type_id};")
         w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
-        w.line(f"static constexpr std::size_t fixed_size = {s.final_size or 0};")
+        w.line(f"static constexpr std::size_t fixed_size = {layout.fixed_size(p)};")
         w.line(f"static constexpr std::size_t min_size = {s.final_min_size};")
         if s.final_min_size == 0:
             w.line("//! What a value costs the decode budget: it takes no bytes (docs/limits.md 3).")
@@ -152,7 +164,7 @@ def _declaration(w: CodeWriter, p: StructPlan, inlined: bool, layout: Layout) ->
         w.line(f"static std::size_t size(const {t}& value) noexcept;")
         w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
         w.line(f"static bool read(FinalDecoder& d, {t}& value);")
-        if s.final_size:
+        if layout.fixed_size(p):
             w.line(f"static void read_fixed(const uint8_t* p, {t}& value) noexcept;")
         for name, _ in _fast_readers(p, layout):
             w.line(f"static bool {name}(const uint8_t*& p, const uint8_t* end, std::size_t rest, {t}& value);")
@@ -205,7 +217,7 @@ def _fast_reader(w: CodeWriter, p: StructPlan, inlined: set[str], name: str, ste
     recorded)."""
     s = p.struct
     t = qualified(s.qualified)
-    variable = any(isinstance(step, FieldPlan) and not ir.is_scalar(step.type) for step in steps)
+    variable = any(isinstance(step, FieldPlan) and not ir.reads_unchecked(step.type) for step in steps)
     ptr = "p" if steps else "/*p*/"
     end, rest = ("end", "rest") if variable else ("/*end*/", "/*rest*/")
     value = "value" if steps else "/*value*/"
@@ -216,7 +228,7 @@ def _fast_reader(w: CodeWriter, p: StructPlan, inlined: set[str], name: str, ste
             if isinstance(step, Run):
                 _read_run(w, step)
                 w.line(f"p += {step.size};")
-            elif ir.is_scalar(step.type):
+            elif ir.reads_unchecked(step.type) and ir.is_scalar(step.type):
                 w.line(f"value.{field_ident(step.field)} = Scalar<{cpp_type(step.type)}>::get(p);")
                 w.line(f"p += {step.type.final_size};")
             else:
@@ -303,11 +315,11 @@ def _read(w: CodeWriter, p: StructPlan, inlined: set[str], layout: Layout) -> No
     w.blank()
 
 
-def _read_fixed(w: CodeWriter, p: StructPlan) -> None:
+def _read_fixed(w: CodeWriter, p: StructPlan, layout: Layout) -> None:
     """The fields of a fixed-size struct at their offsets, without checks:
     the vector that holds it has checked its elements are in the buffer."""
     s = p.struct
-    if not s.final_size:
+    if not layout.fixed_size(p):
         return
     t = qualified(s.qualified)
     w.line(f"FBE_INLINE void FBody<{t}>::read_fixed(const uint8_t* p, {t}& value) noexcept")

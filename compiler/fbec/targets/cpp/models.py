@@ -173,7 +173,7 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
                 w.line("return false;")
         for f in s.fields:
             codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f)})"
-            if ir.is_scalar(f.type):
+            if ir.is_scalar(f.type) and not ir.is_decimal(f.type):     # a decimal's flags are checked
                 w.line(f"{codec};")
             else:
                 with w.block(f"if (!{codec})"):
@@ -197,7 +197,7 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
             codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f)})"
             with w.block(f"if (size < {fp.end})"):
                 w.line(assign_default(f"value.{field_ident(f)}", f))
-            if ir.is_scalar(f.type):
+            if ir.is_scalar(f.type) and not ir.is_decimal(f.type):     # a decimal's flags are checked
                 with w.block("else"):
                     w.line(f"{codec};")
             else:
@@ -209,7 +209,7 @@ def _read(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
 
 def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None:
     t = qualified(s.qualified)
-    checked = [f for f in plan.of(schema).struct(s.qualified).own_fields if not ir.is_fixed(f.type)]
+    checked = [f for f in plan.of(schema).struct(s.qualified).own_fields if not ir.reads_unchecked(f.type)]
     # A shorter body (an older writer) takes verify_older, which charges the
     # defaults as read_older does: the same error at the same place.
     used = bool(s.base or s.fields)

@@ -12,7 +12,6 @@ from fbec.targets.go.models import (
     Names,
     compare,
     in_order,
-    is_decimal,
     refuse_repeated,
     repeated_call,
     sorted_keys,
@@ -107,7 +106,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Name
         raw("]")
     elif c.comparable(t.key):
         i, k, v = names("i"), names("k"), names("x")
-        if is_decimal(t.key):
+        if ir.is_decimal(t.key):
             raw.flush()     # the check comes before the map's text
         keys = sorted_keys(w, c, t, x, field, "j", names)
         raw("{")

@@ -59,9 +59,6 @@ def compare(c: Context, t: ir.Type) -> str:
     return c.imports.attr("cmp", "Compare") + f"[{c.type(t)}]"
 
 
-def is_decimal(t: ir.Type) -> bool:
-    return isinstance(t, ir.Primitive) and t.name == "decimal"
-
 
 def sorted_keys(w: CodeWriter, c: Context, t: ir.Mapping, value: str, field: str, writer: str, names: Names) -> str:
     """The keys of the Go map value in the order they are written (fbe.SortedKeys). A map keyed by
@@ -69,7 +66,7 @@ def sorted_keys(w: CodeWriter, c: Context, t: ir.Mapping, value: str, field: str
     keys first and refuses two of the same value, naming their places in that order
     (docs/limits.md 4)."""
     keys = f"{c.rt('SortedKeys')}({value}, {compare(c, t.key)})"
-    if not is_decimal(t.key):
+    if not ir.is_decimal(t.key):
         return keys
     ks = names("ks")
     w.line(f"{ks} := {keys}")
@@ -82,7 +79,7 @@ def sorted_keys(w: CodeWriter, c: Context, t: ir.Mapping, value: str, field: str
 def map_key(w: CodeWriter, t: ir.Mapping, k: str) -> None:
     """A decimal key read into a Go map is held normalized (fbe.Decimal.Normalize), so the map
     holds each value once and a key read as 1.50 is found as 1.5 (docs/limits.md 4)."""
-    if is_decimal(t.key):
+    if ir.is_decimal(t.key):
         w.line(f"{k} = {k}.Normalize()")
 
 
@@ -154,7 +151,7 @@ def repeated_call(c: Context, t: ir.Sequence | ir.Mapping, value: str) -> str | 
     if isinstance(t, ir.Sequence):
         if t.kind != "set":
             return None
-        if is_decimal(t.element):
+        if ir.is_decimal(t.element):
             return f"{c.rt('RepeatedDecimal')}({value})"
         if c.comparable(t.element):
             order = compare_func(c, t.element)
@@ -216,7 +213,7 @@ def can_fail(c: Context, t: ir.Type) -> bool:
     field (Writer.Unwind): the plan's writer_can_fail, with the sets and the maps held as pairs that
     refuse_repeated checks, and maps keyed by decimals (1.5 and 1.50 are one key)."""
     def may_repeat(s: ir.Sequence | ir.Mapping) -> bool:
-        return repeated_call(c, s, "") is not None or isinstance(s, ir.Mapping) and is_decimal(s.key)
+        return repeated_call(c, s, "") is not None or isinstance(s, ir.Mapping) and ir.is_decimal(s.key)
     return c.plan.writer_can_fail(t, may_repeat, c.can_fail)
 
 
@@ -270,6 +267,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
             w.line(f"{dst} = r.String({base}, {slot}, {quoted})")
         elif t.name == "bytes":
             w.line(f"{dst} = r.Blob({dst}, {base}, {slot}, {quoted})")
+        elif t.name == "decimal":       # the reader checks its flags (docs/format.md 2.4)
+            w.line(f"{dst} = r.Decimal({slot}, {quoted})")
         else:
             w.line(f"{dst} = r.{SLOT[t.name]}({arg1(slot)})")
     elif isinstance(t, ir.EnumRef):
@@ -398,7 +397,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
         else:
             p = names("p")
             with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
-                w.line(f"{dst} = r.{SLOT[t.name]}({p})")
+                w.line(f"{dst} = r.Decimal({p}, {quoted})" if t.name == "decimal" else f"{dst} = r.{SLOT[t.name]}({p})")
     elif isinstance(t, ir.EnumRef):
         p = names("p")
         with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
@@ -484,15 +483,17 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
         tmp = names("t")
         w.line(f"var {tmp} {c.type(t)}")
         read_value(w, c, t, base, slot, tmp, field, names, unwind)
-    elif ir.is_fixed(t):
+    elif ir.reads_unchecked(t):
         return
+    elif ir.is_decimal(t):
+        w.line(f"r.SkipDecimal({slot}, {quoted})")
     elif isinstance(t, ir.Primitive):
         w.line(f"r.Skip{'String' if t.name == 'string' else 'Blob'}({base}, {slot}, {quoted})")
     elif isinstance(t, ir.StructRef):
         w.line(f"{verify_name(c, t, False)}(r, {base}, {slot})")
         fails(w, unwind)
     elif isinstance(t, ir.Optional_):
-        if ir.is_fixed(t.element):
+        if ir.reads_unchecked(t.element):
             w.line(f"r.Optional({base}, {slot}, {t.element.size}, {quoted})")
             return
         s, ok = names("s"), names("ok")
@@ -505,7 +506,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
                          [f"r.UnwindIndex({i})", *unwind])
     elif isinstance(t, ir.Sequence):
         call = f"r.Vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})"
-        if ir.is_fixed(t.element):
+        if ir.reads_unchecked(t.element):
             w.line(call)
             return
         e, n, i = names("e"), names("n"), names("i")
@@ -518,7 +519,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
         item = t.item_size
         cost = t.item_cost
         call = f"r.Vector({base}, {slot}, {item}, {cost}, {quoted})"
-        if ir.is_fixed(t.key) and ir.is_fixed(t.value):
+        if ir.reads_unchecked(t.key) and ir.reads_unchecked(t.value):
             w.line(call)
             return
         e, n, i = names("e"), names("n"), names("i")
@@ -539,6 +540,10 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names
     elif isinstance(t, ir.Primitive):
         if ir.is_text(t):
             w.line(f"r.FinalSkip{'String' if t.name == 'string' else 'Blob'}({quoted})")
+        elif t.name == "decimal":
+            p = names("p")
+            with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
+                w.line(f"r.SkipDecimal({p}, {quoted})")
         else:
             w.line(f"r.Fixed({t.size}, {quoted})")
     elif isinstance(t, ir.EnumRef):
@@ -556,7 +561,7 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names
     elif isinstance(t, ir.Sequence):
         n, i = names("n"), names("i")
         w.line(f"{n} := r.FinalCount({t.item_min_size}, {t.item_cost}, {quoted})")
-        if ir.is_scalar(t.element):
+        if ir.reads_unchecked(t.element):
             # FinalCount bounded n by the bytes left, so the run of fixed-size elements is there.
             w.line(f"r.Fixed({n}*{t.element.size}, {quoted})")
             return
@@ -611,7 +616,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Name
                 body.line(f'r.Spend({plan.older_cost}, b, "")')
             body.line("return")
     for f in plan.own_fields:
-        if ir.is_fixed(f.type) and not (kept(c, f.type) or f.missing_cost):
+        if ir.reads_unchecked(f.type) and not (kept(c, f.type) or f.missing_cost):
             continue        # nothing to check, and when absent the next field's test returns alike
         with body.block(f"if n < {f.end} {{", "}"):
             if f.missing_cost:

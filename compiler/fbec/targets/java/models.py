@@ -156,6 +156,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
             return f"r.string({base}, {slot}, {quoted})"
         if t.name == "bytes":
             return f"r.bytes({base}, {slot}, {quoted})"
+        if t.name == "decimal":         # the reader checks its flags (docs/format.md 2.4)
+            return f"r.decimal({slot}, {quoted})"
         return f"r.{SLOT[t.name][1]}({slot})"
     if isinstance(t, ir.EnumRef):
         return f"{c.named(t.name)}.of(r.{SLOT[t.wire][1]}({slot}))"
@@ -416,16 +418,17 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
     """Check the slot at slot as read_value reads it: the same Reader calls in the same order,
     without the value (docs/limits.md 4: verify accepts exactly what deserialize reads)."""
     quoted = f'"{field}"'
-    if ir.is_fixed(t):
+    if ir.reads_unchecked(t):
         return
     if isinstance(t, ir.Primitive):
-        w.line(f"r.skip{'String' if t.name == 'string' else 'Bytes'}({base}, {slot}, {quoted});")
+        kind = {"string": "String", "bytes": "Bytes"}.get(t.name)
+        w.line(f"r.skip{kind}({base}, {slot}, {quoted});" if kind else f"r.skipDecimal({slot}, {quoted});")
     elif isinstance(t, ir.StructRef):
         catch(w, c, f"{c.named(t.name)}.fbeVerify(r, {base}, {slot});", field, index)
     else:
         assert isinstance(t, ir.Optional_), f"a collection inside a collection: {t}"
         call = f"r.optional({base}, {slot}, {t.element.size}, {quoted})"
-        if ir.is_fixed(t.element):
+        if ir.reads_unchecked(t.element):
             w.line(f"{call};")
             return
         s = names("s")
@@ -449,7 +452,7 @@ def verify_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, n
             verify_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f.name, names, i)
     elif isinstance(t, ir.Sequence):
         call = f"r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})"
-        if ir.is_fixed(t.element):
+        if ir.reads_unchecked(t.element):
             w.line(f"{call};")
             return
         e, n, i = names("e"), names("n"), names("i")
@@ -464,8 +467,9 @@ def verify_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, n
 def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None) -> None:
     """Check the value at the Reader's cursor as final_read reads it, without the value."""
     quoted = f'"{field}"'
-    if ir.is_text(t):
-        w.line(f"r.finalSkip{'String' if t.name == 'string' else 'Bytes'}({quoted});")
+    if ir.is_text(t) or ir.is_decimal(t):      # a decimal: its flags (docs/format.md 2.4)
+        kind = {"string": "String", "bytes": "Bytes"}.get(t.name, "Decimal")
+        w.line(f"r.finalSkip{kind}({quoted});")
     elif ir.is_scalar(t):
         w.line(f"r.fixed({t.size}, {quoted});")
     elif isinstance(t, ir.StructRef):
@@ -493,7 +497,7 @@ def final_verify_field(w: CodeWriter, c: Context, f: ir.Field, names: Names) -> 
     elif isinstance(t, ir.Sequence):
         n = names("n")
         call = f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})"
-        if ir.is_scalar(t.element):
+        if ir.reads_unchecked(t.element):
             # finalCount bounded the count by the bytes left, so the run of fixed-size elements is there
             w.line(f"r.fixed({call}, {t.element.size}, {quoted});")
             return
@@ -823,7 +827,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
             for fp in plan.base_fields:
                 verify_field(body, c, fp.field, "b", f"b + {fp.offset}", names)
         for fp in plan.own_fields:
-            if ir.is_fixed(fp.type) and not fp.missing_cost:
+            if ir.reads_unchecked(fp.type) and not fp.missing_cost:
                 continue    # nothing to check, and when absent the next field's test returns alike
             with body.block(f"if (n < {fp.end}) {{", "}"):
                 if fp.missing_cost:

@@ -54,23 +54,30 @@ class Final:
             return check, [f'b"".join([{conv} for e in {x}])' if packed_array(t) else f"*[{conv} for e in {x}]"]
         return check, [f"*{x}"]
 
-    def conv(self, t: ir.Type, tv: str, start: int) -> str:
+    def conv(self, t: ir.Type, tv: str, start: int, pos: str, field: str) -> str:
+        """The value of a fixed-size field from its raw values ``tv[start]``...; ``pos`` is an
+        expression of its absolute position and ``field`` its name, which a decimal's error names."""
         c = self.ctx
         if is_plain(t):
             return f"{tv}[{start}]"
         if isinstance(t, ir.EnumRef):
             return c.enum_from_raw(t.name, f"{tv}[{start}]")
-        if isinstance(t, ir.Primitive) and t.name == "decimal":
-            return f"fbe.decode_decimal({tv}[{start}])"
+        if ir.is_decimal(t):
+            return f'fbe.decode_decimal({tv}[{start}], {pos}, "{field}")'
         if isinstance(t, ir.Primitive) and t.name == "uuid":
             return f"{c.imports.attr('uuid', 'UUID')}(bytes={tv}[{start}])"
         assert isinstance(t, ir.Array)
         e = t.element
-        if packed_array(t):
-            return f"[{self.conv(e, 'y', 0)} for y in {c.layout(slot_fmt(e))}.iter_unpack({tv}[{start}])]"
-        if is_plain(e):
+        if is_plain(e) and not packed_array(t):
             return f"list({tv}[{start}:{start + t.length}])"
-        return f"[{self.conv(e, tv, 0).replace(tv + '[0]', 'y')} for y in {tv}[{start}:{start + t.length}]]"
+        # each element y: a tuple of its raw values (packed), or its one raw value
+        inner = self.conv(e, "y", 0, f"{pos} + {e.final_size} * i", field)
+        if packed_array(t):
+            items = f"{c.layout(slot_fmt(e))}.iter_unpack({tv}[{start}])"
+        else:
+            items = f"{tv}[{start}:{start + t.length}]"
+            inner = inner.replace("y[0]", "y")
+        return f"[{inner} for i, y in enumerate({items})]" if ir.is_decimal(e) else f"[{inner} for y in {items}]"
 
     # ------------------------------------------------------------ writing
 
@@ -134,7 +141,7 @@ class Final:
             tv = self.tmp("t")
             code.line(f"{tv} = fbe.buffer.final_fixed(r, {lay}, p, {f})")
             code.line(f"p += {lay}.size")
-            code.line(f"{target} = {self.conv(t, tv, 0)}")
+            code.line(f"{target} = {self.conv(t, tv, 0, f'p - {lay}.size', field)}")
             return
         if isinstance(t, ir.Primitive):
             fn = "final_string" if t.name == "string" else "final_bytes"
@@ -305,10 +312,17 @@ class Final:
             with code.block(f"if p + {size} > end:"):
                 code.line(f'raise fbe.buffer.out_of_bounds("{what0}", p, "{first}")')
             code.line(f"{tv} = {lay}.unpack_from(data, p)")
+            at = ""
+            if any(ir.is_checked(m.type) for m in members):
+                # a decimal is a step of its own (the plan's final_steps), first in its pack: where the
+                # pack starts is where it is, which its error names
+                assert len(members) == 1, members
+                at = self.tmp("at")
+                code.line(f"{at} = p")
             code.line(f"p += {size}")
             k = 0
             for m in members:
-                args.append(self.conv(m.type, tv, k))
+                args.append(self.conv(m.type, tv, k, at, m.name))
                 k += nraw(m.type)
             if text is not None:
                 what = "string" if _is_string(text.type) else "bytes"

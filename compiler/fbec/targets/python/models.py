@@ -221,8 +221,9 @@ class Versioned:
 
     # ------------------------------------------------------------ reading
 
-    def read_expr(self, t: ir.Type, raw: Raw, base: str, field: str) -> str:
-        """An expression decoding a slot of type t from its raw values (``field`` is an expression)."""
+    def read_expr(self, t: ir.Type, raw: Raw, base: str, field: str, pos: str) -> str:
+        """An expression decoding a slot of type t from its raw values (``field`` is an expression,
+        ``pos`` one of the slot's absolute position, which a decimal's error names)."""
         c = self.ctx
         r0 = raw.at(0)
         if is_plain(t):
@@ -231,7 +232,7 @@ class Versioned:
             return c.enum_from_raw(t.name, r0)
         if isinstance(t, ir.Primitive):
             if t.name == "decimal":
-                return f"fbe.decode_decimal({r0})"
+                return f"fbe.decode_decimal({r0}, {pos}, {field})"
             if t.name == "uuid":
                 return f"{c.imports.attr('uuid', 'UUID')}(bytes={r0})"
             fn = "read_string" if t.name == "string" else "read_bytes"
@@ -247,15 +248,17 @@ class Versioned:
             sr = self.slot_reader(e)
             return f"fbe.buffer.read_optional(r, {base}, {r0}, {raw.at(1)}, {field}, {sr})"
         if isinstance(t, ir.Array) and packed_array(t):
-            inner = self.read_expr(t.element, Raw("y", 0), base, field)
-            return f"[{inner} for y in {c.layout(slot_fmt(t.element))}.iter_unpack({r0})]"
+            inner = self.read_expr(t.element, Raw("y", 0), base, field, f"{pos} + {t.element.size} * i")
+            items = f"{c.layout(slot_fmt(t.element))}.iter_unpack({r0})"
+            return f"[{inner} for i, y in enumerate({items})]" if ir.is_decimal(t.element) else f"[{inner} for y in {items}]"
         if isinstance(t, ir.Array):
             e = t.element
             k = nraw(e)
             assert isinstance(raw.start, int)
             if is_plain(e):
                 return f"list({raw.tv}[{raw.start}:{raw.start + t.length * k}])"
-            inner = self.read_expr(e, Raw(raw.tv, "j"), base, field)
+            # a decimal's position: j runs over its raw values, one per element
+            inner = self.read_expr(e, Raw(raw.tv, "j"), base, field, f"{pos} + {e.size} * (j - {raw.start})")
             rng = f"range({raw.start}, {raw.start + t.length * k}" + (f", {k})" if k != 1 else ")")
             return f"[{inner} for j in {rng}]"
         return f"{self.coll_reader(t)}(r, {base}, {r0}, {field})"
@@ -270,7 +273,7 @@ class Versioned:
             code = self.ctx.writer()
             with code.block(f"def {name}(r: fbe.Reader, s: int, f: str) -> {c.hint(t)}:"):
                 code.line(f"t = fbe.buffer.read_slot(r, {lay}, s, f)")
-                code.line(f"v: {c.hint(t)} = {self.read_expr(t, Raw('t', 0), 's', 'f')}")
+                code.line(f"v: {c.hint(t)} = {self.read_expr(t, Raw('t', 0), 's', 'f', 's')}")
                 code.line("return v")
             return code.text().splitlines()
 
@@ -307,10 +310,12 @@ class Versioned:
                 unpack = c.imports.attr("struct", "unpack_from")
                 value = wrap + "(" + unpack + '(f"<{n}' + fmt + '", r.data, q))'
             else:
-                inner = self.read_expr(e, Raw("e", 0), "b", "f")
+                inner = self.read_expr(e, Raw("e", 0), "b", "f", f"q + {e.size} * i")
                 lay = c.layout(fmt)
                 open_, close = ("{", "}") if t.kind == "set" else ("[", "]")
-                value = f"{open_}{inner} for e in {lay}.iter_unpack(r.data[q:q + n * {e.size}]){close}"
+                items = f"{lay}.iter_unpack(r.data[q:q + n * {e.size}])"
+                each = f"i, e in enumerate({items})" if ir.is_decimal(e) else f"e in {items}"
+                value = f"{open_}{inner} for {each}{close}"
             if t.kind == "set":
                 value = f"fbe.buffer.distinct({value}, n, f, b + off)"
             code.line(f"return {value}")
@@ -320,10 +325,11 @@ class Versioned:
         code.line(f"n = fbe.buffer.read_count(r, q, {ks}, {t.item_cost}, f)")
         code.line("q += 4")
         lay = c.layout(slot_fmt(t.key) + slot_fmt(t.value))
-        kx = self.read_expr(t.key, Raw("e", 0), "b", "f")
-        vx = self.read_expr(t.value, Raw("e", nraw(t.key)), "b", "f")
-        code.line(f"return fbe.buffer.distinct({{{kx}: {vx} for e in {lay}.iter_unpack(r.data[q:q + n * {ks}])}}, "
-                  "n, f, b + off)")
+        kx = self.read_expr(t.key, Raw("e", 0), "b", "f", f"q + {ks} * i")
+        vx = self.read_expr(t.value, Raw("e", nraw(t.key)), "b", "f", f"q + {ks} * i + {t.key.size}")
+        items = f"{lay}.iter_unpack(r.data[q:q + n * {ks}])"
+        each = f"i, e in enumerate({items})" if ir.is_decimal(t.key) or ir.is_decimal(t.value) else f"e in {items}"
+        code.line(f"return fbe.buffer.distinct({{{kx}: {vx} for {each}}}, n, f, b + off)")
 
     # ------------------------------------------------------------ structs
 
@@ -382,7 +388,7 @@ class Versioned:
         exprs = []
         idx = 2
         for f in fields:
-            exprs.append(self.read_expr(f.type, Raw("t", idx), "p", f'"{f.name}"'))
+            exprs.append(self.read_expr(f.type, Raw("t", idx), "p", f'"{f.name}"', f"p + {f.offset}"))
             idx += nraw(f.type)
         code.line(f"t = {body}")
         with code.block("try:"):

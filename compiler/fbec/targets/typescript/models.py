@@ -195,6 +195,8 @@ def read_expr(c: Context, t: ir.Type, base: str, slot: str, field: str) -> str:
             return f'r.string({base}, {slot}, "{field}")'
         if t.name == "bytes":
             return f'r.blob({base}, {slot}, "{field}")'
+        if t.name == "decimal":         # the reader checks its flags (docs/format.md 2.4)
+            return f'r.decimal({slot}, "{field}")'
         return f"r.{reader_method(SLOT[t.name])}({slot})"
     if isinstance(t, ir.EnumRef):
         return f"r.{reader_method(SLOT[t.wire])}({slot})"
@@ -355,6 +357,8 @@ def final_expr(c: Context, t: ir.Type, field: str) -> str:
             return f'r.finalString("{field}")'
         if t.name == "bytes":
             return f'r.finalBlob("{field}")'
+        if t.name == "decimal":
+            return f'r.decimal(r.fixed({t.size}, "{field}"), "{field}")'
         return f'r.{reader_method(SLOT[t.name])}(r.fixed({t.size}, "{field}"))'
     if isinstance(t, ir.EnumRef):
         return f'r.{reader_method(SLOT[t.wire])}(r.fixed({t.size}, "{field}"))'
@@ -450,6 +454,8 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
     elif isinstance(t, ir.Primitive):
         if ir.is_text(t):
             w.line(f'r.skip{"String" if t.name == "string" else "Blob"}({base}, {slot}, "{field}");')
+        elif t.name == "decimal":
+            w.line(f'r.skipDecimal({slot}, "{field}");')
     elif isinstance(t, ir.StructRef):
         with w.block("try {", "} catch (e) {"):
             w.line(f"{c.named(t.name)}.fbeVerify(r, {base}, {slot});")
@@ -457,7 +463,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
             w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
     elif isinstance(t, ir.Optional_):
         call = f'r.optional({base}, {slot}, {t.element.size}, "{field}")'
-        if ir.is_fixed(t.element):
+        if ir.reads_unchecked(t.element):
             w.line(f"{call};")
             return
         s = names("s")
@@ -471,7 +477,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
                          within_index(field, i), names)
     elif isinstance(t, ir.Sequence):
         call = f'r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, "{field}")'
-        if ir.is_fixed(t.element):
+        if ir.reads_unchecked(t.element):
             w.line(f"{call};")
             return
         e, n, i = names("e"), names("n"), names("i")
@@ -488,6 +494,8 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, within: str,
     elif isinstance(t, ir.Primitive):
         if ir.is_text(t):
             w.line(f'r.finalSkip{"String" if t.name == "string" else "Blob"}("{field}");')
+        elif t.name == "decimal":
+            w.line(f'r.skipDecimal(r.fixed({t.size}, "{field}"), "{field}");')
         else:
             w.line(f'r.fixed({t.size}, "{field}");')
     elif isinstance(t, ir.EnumRef):
@@ -507,7 +515,7 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, within: str,
     elif isinstance(t, ir.Sequence):
         n, i = names("n"), names("i")
         w.line(f'const {n} = r.finalCount({t.item_min_size}, {t.item_cost}, "{field}");')
-        if ir.is_scalar(t.element):
+        if ir.reads_unchecked(t.element):
             # finalCount bounded n by the bytes left: the run of fixed-size elements is there
             w.line(f'r.fixed({n} * {t.element.size}, "{field}");')
             return
@@ -699,7 +707,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Name
         for f in plan.base_fields:
             verify_value(body, c, f.type, "b", plus("b", f.offset), f.name, within_field(f.name), names)
     for f in plan.own_fields:
-        if ir.is_fixed(f.type) and not f.missing_cost:
+        if ir.reads_unchecked(f.type) and not f.missing_cost:
             continue        # nothing to check, and when absent the next field's test returns alike
         with body.block(f"if (n < {f.end}) {{", "}"):
             if f.missing_cost:

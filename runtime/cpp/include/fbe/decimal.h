@@ -7,8 +7,14 @@
 //
 // * from double: the original writer's algorithm step by step (docs/format.md
 //   2.4), so a decimal made from a double gives the original's bytes;
-// * from text: exact, rounded half-even to 28 fraction digits, trailing
-//   fraction zeros removed (the original never writes them);
+// * from text: exact or refused (docs/format.md 2.4): at most 64 characters,
+//   a value some decimal holds (at most 28 fraction digits once trailing
+//   zeros are dropped, a magnitude below 2^96), never rounded; trailing
+//   fraction zeros removed;
+// * from parts: a scale above 28 or reserved flag bits are refused, so a
+//   decimal_t always holds a wire value (readers refuse such bytes);
+// * on the wire (Scalar<decimal_t>::put): normalized(), no trailing fraction
+//   zeros, whatever scale the value holds: one value, one encoding;
 // * to double: the original reader's formula;
 // * to text: to_string() is exact; printing (operator<<) uses the `%f`
 //   layout of the original (6 fraction digits), computed from the exact value.
@@ -19,6 +25,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <ostream>
@@ -51,23 +58,60 @@ public:
         _lo = static_cast<uint64_t>(value);
     }
 
-    //! Parses decimal text: [+|-]digits[.digits][e[+|-]digits]. Throws
-    //! std::invalid_argument on bad text and std::overflow_error when the
-    //! integer part needs more than 96 bits.
-    explicit decimal_t(std::string_view text) { parse(text); }
-    explicit decimal_t(const char* text) { parse(text); }
-    explicit decimal_t(const std::string& text) { parse(text); }
+    //! Parses decimal text (parse()); throws std::invalid_argument with
+    //! parse()'s reason when the text is refused.
+    explicit decimal_t(std::string_view text) { throw_unless_parsed(text); }
+    explicit decimal_t(const char* text) { throw_unless_parsed(text); }
+    explicit decimal_t(const std::string& text) { throw_unless_parsed(text); }
 
-    //! Builds a value from its wire parts; nothing is normalised.
-    static constexpr decimal_t from_parts(uint64_t lo, uint32_t hi, uint32_t flags) noexcept {
+    //! The longest decimal text parse() reads (docs/limits.md 7).
+    static constexpr std::size_t kMaxText = 64;
+
+    //! Reads decimal text `[+|-]digits[.digits][(e|E)[+|-]digits]` exactly, as
+    //! every runtime reads it (docs/format.md 2.4): at most kMaxText
+    //! characters, and a value some decimal holds (at most 28 fraction digits
+    //! once trailing zeros are dropped, a magnitude below 2^96), never
+    //! rounded; the value has no trailing fraction zeros. Returns "" and sets
+    //! `value`, or returns why the text is refused (quoting at most its first
+    //! 32 characters) and leaves `value` alone. Time linear in the text.
+    static std::string parse(std::string_view text, decimal_t& value);
+
+    //! Why wire flags are refused (a scale above 28, reserved bits set:
+    //! "decimal scale 29 above 28"), or nullptr for a scale 0..28 and a sign.
+    static const char* flags_error(uint32_t flags, char (&buffer)[48]) noexcept {
+        const unsigned scale = (flags >> 16) & 0xFF;
+        if (scale > kMaxScale)
+            std::snprintf(buffer, sizeof(buffer), "decimal scale %u above 28", scale);
+        else if ((flags & kReservedBits) != 0)
+            std::snprintf(buffer, sizeof(buffer), "decimal flags 0x%08X: reserved bits set", unsigned(flags));
+        else
+            return nullptr;
+        return buffer;
+    }
+    //! A scale 0..28 and the sign, nothing else (docs/format.md 2.4).
+    static constexpr bool valid_flags(uint32_t flags) noexcept {
+        return (flags & kReservedBits) == 0 && ((flags >> 16) & 0xFF) <= kMaxScale;
+    }
+
+    //! Builds a value from its wire parts, exactly (1.50 stays 1.50); flags
+    //! beyond a scale 0..28 and the sign throw std::invalid_argument.
+    static constexpr decimal_t from_parts(uint64_t lo, uint32_t hi, uint32_t flags) {
+        if (!valid_flags(flags))
+            throw std::invalid_argument(invalid_flags(flags));
+        return wire(lo, hi, flags);
+    }
+    static constexpr decimal_t from_parts(uint64_t lo, uint32_t hi, unsigned scale, bool negative) {
+        if (scale > kMaxScale)
+            throw std::invalid_argument(invalid_flags(scale << 16));
+        return wire(lo, hi, (scale << 16) | (negative ? kSignBit : 0));
+    }
+    //! from_parts() of flags valid_flags() accepted (the binary readers).
+    static constexpr decimal_t wire(uint64_t lo, uint32_t hi, uint32_t flags) noexcept {
         decimal_t result;
         result._lo = lo;
         result._hi = hi;
         result._flags = flags;
         return result;
-    }
-    static decimal_t from_parts(uint64_t lo, uint32_t hi, unsigned scale, bool negative) noexcept {
-        return from_parts(lo, hi, ((scale & 0xFFu) << 16) | (negative ? kSignBit : 0));
     }
 
     constexpr uint64_t lo() const noexcept { return _lo; }
@@ -128,8 +172,11 @@ public:
         return digits;
     }
 
-    //! Removes trailing fraction zeros (the original's writer never emits them).
+    //! Removes trailing fraction zeros: the one form of the value, which
+    //! writers store (docs/format.md 2.4).
     decimal_t& normalize() noexcept {
+        if (scale() == 0 && (_flags == 0 || !is_zero()))
+            return *this;
         Magnitude m = magnitude();
         unsigned s = scale();
         while (s > 0) {
@@ -142,6 +189,11 @@ public:
         }
         set(m, s, negative());
         return *this;
+    }
+    //! The value without trailing fraction zeros (what writers store).
+    decimal_t normalized() const noexcept {
+        decimal_t result = *this;
+        return result.normalize();
     }
 
     //! Compares values (1.5 == 1.50).
@@ -183,6 +235,18 @@ public:
 
 private:
     static constexpr uint32_t kSignBit = 0x80000000u;
+    static constexpr uint32_t kReservedBits = 0x7F00FFFFu;
+
+    static std::string invalid_flags(uint32_t flags) {
+        char buffer[48];
+        const char* problem = flags_error(flags, buffer);
+        return problem != nullptr ? problem : "";
+    }
+    void throw_unless_parsed(std::string_view text) {
+        const std::string problem = parse(text, *this);
+        if (!problem.empty())
+            throw std::invalid_argument(problem);
+    }
 
     uint64_t _lo = 0;
     uint32_t _hi = 0;
@@ -355,97 +419,78 @@ private:
         set(mag, scale, negative);
     }
 
-    void parse(std::string_view text) {
-        std::size_t i = 0;
-        bool negative = false;
-        if (i < text.size() && (text[i] == '+' || text[i] == '-'))
-            negative = text[i++] == '-';
-        std::string digits; // significant digits, integer and fraction
-        long fraction = 0;  // digits after the point
-        bool any = false, point = false;
-        for (; i < text.size(); ++i) {
-            const char c = text[i];
-            if (c >= '0' && c <= '9') {
-                any = true;
-                if (!(digits.empty() && c == '0'))
-                    digits.push_back(c);
-                if (point)
-                    ++fraction;
-            } else if (c == '.' && !point) {
-                point = true;
-            } else {
-                break;
-            }
-        }
-        if (!any)
-            throw std::invalid_argument("invalid decimal: '" + std::string(text) + "'");
-        long exponent = 0;
-        if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-            ++i;
-            bool exp_negative = false;
-            if (i < text.size() && (text[i] == '+' || text[i] == '-'))
-                exp_negative = text[i++] == '-';
-            if (i == text.size())
-                throw std::invalid_argument("invalid decimal: '" + std::string(text) + "'");
-            for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
-                if (exponent < 100000)
-                    exponent = exponent * 10 + (text[i] - '0');
-            if (exp_negative)
-                exponent = -exponent;
-        }
-        if (i != text.size())
-            throw std::invalid_argument("invalid decimal: '" + std::string(text) + "'");
-        // value = digits * 10^(exponent - fraction)
-        long scale = fraction - exponent;
-        if (digits.empty()) {
-            *this = decimal_t();
-            return;
-        }
-        while (scale < 0) {
-            digits.push_back('0');
-            ++scale;
-        }
-        // Round away digits beyond the maximum scale, half to even.
-        bool round_up = false;
-        if (scale > static_cast<long>(kMaxScale)) {
-            const std::size_t drop = static_cast<std::size_t>(scale - static_cast<long>(kMaxScale));
-            if (drop > digits.size()) {
-                *this = decimal_t();
-                return;
-            }
-            const std::size_t keep = digits.size() - drop;
-            const std::string dropped = digits.substr(keep);
-            digits.erase(keep);
-            scale = kMaxScale;
-            const bool rest = dropped.find_first_not_of('0', 1) != std::string::npos;
-            const char last = digits.empty() ? '0' : digits.back();
-            round_up = dropped[0] > '5' || (dropped[0] == '5' && (rest || ((last - '0') & 1)));
-        }
-        Magnitude m;
-        for (char c : digits) {
-            m = m.mul_add(10, static_cast<uint32_t>(c - '0'));
-            if (!m.fits96())
-                break;
-        }
-        if (round_up)
-            m = m.add1();
-        // Too many digits for 96 bits: drop fraction digits while possible.
-        while (!m.fits96() || digits.size() > 29) {
-            if (scale == 0)
-                throw std::overflow_error("decimal out of range: '" + std::string(text) + "'");
-            const char dropped = digits.back();
-            digits.pop_back();
-            --scale;
-            m = Magnitude();
-            for (char c : digits)
-                m = m.mul_add(10, static_cast<uint32_t>(c - '0'));
-            if (dropped >= '5')
-                m = m.add1();
-        }
-        set(m, static_cast<unsigned>(scale), negative);
-        normalize();
+    //! "\"<at most the first 32 characters>\"", then "..." when cut.
+    static std::string quoted(std::string_view text) {
+        return "\"" + std::string(text.substr(0, 32)) + "\"" + (text.size() > 32 ? "..." : "");
     }
 };
+
+inline std::string decimal_t::parse(std::string_view text, decimal_t& value) {
+    if (text.size() > kMaxText)
+        return "decimal text longer than " + std::to_string(kMaxText) + " characters: " + quoted(text);
+    std::size_t i = 0;
+    const bool negative = i < text.size() && text[i] == '-';
+    if (i < text.size() && (text[i] == '+' || text[i] == '-'))
+        ++i;
+    // The digits without leading zeros; `fraction` of them (zeros included) follow the point.
+    char digits[kMaxText];
+    std::size_t count = 0, fraction = 0;
+    bool any = false, point = false;
+    for (; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c >= '0' && c <= '9') {
+            any = true;
+            if (count != 0 || c != '0')
+                digits[count++] = c;
+            if (point)
+                ++fraction;
+        } else if (c == '.' && !point) {
+            point = true;
+        } else {
+            break;
+        }
+    }
+    long exponent = 0; // at most 62 digits of text: bounded here, what it means is decided below
+    if (any && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        const bool exp_negative = i < text.size() && text[i] == '-';
+        if (i < text.size() && (text[i] == '+' || text[i] == '-'))
+            ++i;
+        const std::size_t first = i;
+        for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+            if (exponent < 1000000)
+                exponent = exponent * 10 + (text[i] - '0');
+        if (i == first)
+            any = false;
+        if (exp_negative)
+            exponent = -exponent;
+    }
+    if (!any || i != text.size())
+        return "invalid decimal " + quoted(text);
+    // value = digits[0..count) * 10^(exponent - fraction), the trailing zeros moved to the exponent
+    if (count == 0) {
+        value = decimal_t();
+        return {};
+    }
+    long power = exponent - long(fraction);
+    while (digits[count - 1] == '0') {
+        --count;
+        ++power;
+    }
+    if (power < -long(kMaxScale))
+        return "decimal " + quoted(text) + " has more than 28 fraction digits";
+    if (long(count) + std::max(power, 0L) > 29)
+        return "decimal " + quoted(text) + " out of range: more than 96 bits";
+    Magnitude m;
+    for (std::size_t k = 0; k < count; ++k)
+        m = m.mul_add(10, uint32_t(digits[k] - '0'));
+    for (long k = 0; k < power; ++k)
+        m = m.mul10();
+    if (!m.fits96())
+        return "decimal " + quoted(text) + " out of range: more than 96 bits";
+    value.set(m, unsigned(std::max(-power, 0L)), negative);
+    return {};
+}
 
 } // namespace FBE
 

@@ -173,6 +173,48 @@ struct FScalar {
     }
 };
 
+//! decimal: 16 bytes (`fixed`), but no unchecked read_fixed (fixed_size 0):
+//! every reader checks that the flags are a scale 0..28 and a sign
+//! (docs/format.md 2.4), so structs holding one have no read_fixed either.
+template <>
+struct FScalar<decimal_t> {
+    static constexpr std::size_t min_size = 16;
+    static constexpr bool fixed = true;
+    static constexpr std::size_t fixed_size = 0;
+    static constexpr std::size_t size(const decimal_t&) noexcept { return 16; }
+    static uint8_t* write(uint8_t* p, const decimal_t& value) noexcept {
+        Scalar<decimal_t>::put(p, value);
+        return p + 16;
+    }
+    FBE_INLINE static bool read(FinalDecoder& d, decimal_t& value) {
+        if (!d.need(16, "value"))
+            return false;
+        if (FBE_UNLIKELY(!Scalar<decimal_t>::get_checked(d.data + d.pos, value)))
+            return refused(d);
+        d.pos += 16;
+        return true;
+    }
+    FBE_INLINE static bool verify(FinalDecoder& d) {
+        if (!d.need(16, "value"))
+            return false;
+        if (FBE_UNLIKELY(!decimal_t::valid_flags(load_u32(d.data + d.pos + 12))))
+            return refused(d);
+        d.pos += 16;
+        return true;
+    }
+    //! Fast path (see FBody<T>::read_fast): false, recording nothing, on refused flags.
+    FBE_INLINE static bool read_fast(const uint8_t*& p, const uint8_t* /*end*/, std::size_t /*rest*/,
+                                     decimal_t& value) {
+        if (FBE_UNLIKELY(!Scalar<decimal_t>::get_checked(p, value)))
+            return false;
+        p += 16;
+        return true;
+    }
+    FBE_COLD static bool refused(FinalDecoder& d) {
+        return d.fail("decimal", Scalar<decimal_t>::flags_error(d.data + d.pos));
+    }
+};
+
 template <typename T>
 struct FBlob {
     static constexpr std::size_t min_size = 4;

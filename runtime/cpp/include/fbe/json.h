@@ -199,9 +199,10 @@ inline bool base64_decode(std::string_view text, buffer_t& result) {
     return true;
 }
 
-//! The decimal text of the JSON mapping: exact, at least 6 fraction digits.
+//! The decimal text of the JSON mapping: the value as the binary writers store
+//! it (no trailing fraction zeros, docs/format.md 2.4), at least 6 fraction digits.
 inline std::string decimal_text(const decimal_t& value) {
-    std::string text = value.to_string();
+    std::string text = value.normalized().to_string();
     const std::size_t point = text.find('.');
     const std::size_t fraction = point == std::string::npos ? 0 : text.size() - point - 1;
     if (point == std::string::npos)
@@ -690,6 +691,12 @@ bool is_minus_zero(const TJson& json) noexcept {
     return bits == kMinusZeroInteger;
 }
 
+//! At most the first 32 characters of input text for an error message, then
+//! "..." when cut: an error never quotes a whole hostile input (docs/limits.md 7).
+inline std::string short_text(std::string_view text) {
+    return std::string(text.substr(0, 32)) + (text.size() > 32 ? "..." : "");
+}
+
 template <class TJson>
 std::string number_text(const TJson& json) {
     if (is_minus_zero(json))
@@ -748,9 +755,15 @@ std::string mismatch(const TJson& json) {
         if (json.IsNumber())
             return number_text(json) + " is out of range for float";
     }
-    if constexpr (std::is_same_v<U, decimal_t> || std::is_same_v<U, uuid_t>) {
+    if constexpr (std::is_same_v<U, decimal_t>) {
+        if (json.IsString()) { // parse()'s reason, quoting a short prefix of the text
+            decimal_t ignored;
+            return decimal_t::parse(std::string_view(json.GetString(), json.GetStringLength()), ignored);
+        }
+    }
+    if constexpr (std::is_same_v<U, uuid_t>) {
         if (json.IsString())
-            return std::string("invalid ") + TypeName<T>::name() + " \"" + json.GetString() + "\"";
+            return std::string("invalid ") + TypeName<T>::name() + " \"" + short_text(json.GetString()) + "\"";
     } else if constexpr (std::is_same_v<U, buffer_t>) {
         if (json.IsString())
             return "invalid base64";
@@ -1114,14 +1127,7 @@ template <>
 struct KeyText<decimal_t> {
     static constexpr bool supported = true;
     static std::string to_text(const decimal_t& key) { return detail::decimal_text(key); }
-    static bool from_text(std::string_view text, decimal_t& key) {
-        try {
-            key = decimal_t(text);
-            return true;
-        } catch (const std::exception&) {
-            return false;
-        }
-    }
+    static bool from_text(std::string_view text, decimal_t& key) { return decimal_t::parse(text, key).empty(); }
 };
 
 template <>
@@ -1368,11 +1374,8 @@ template <class TJson>
 struct ValueReader<TJson, decimal_t> {
     static bool from_json(const TJson& json, decimal_t& value) {
         if (json.IsString()) {
-            try {
-                value = decimal_t(std::string_view(json.GetString(), json.GetStringLength()));
+            if (decimal_t::parse(std::string_view(json.GetString(), json.GetStringLength()), value).empty())
                 return true;
-            } catch (const std::exception&) {
-            }
         } else if (json.IsNumber()) {
             value = decimal_t(detail::is_minus_zero(json) ? 0.0 : json.GetDouble());
             return true;
@@ -1551,18 +1554,21 @@ bool read_map(const TJson& json, M& values) {
             FBE::detail::Scratch<V> value;
             const std::string_view name(it->name.GetString(), it->name.GetStringLength());
             if (!KeyText<K>::from_text(name, key)) {
-                fail(level + 1, std::string("invalid ") + TypeName<K>::name() + " key");
-                prepend(level, "[" + std::string(name) + "]");
+                if constexpr (std::is_same_v<K, decimal_t>)
+                    fail(level + 1, decimal_t::parse(name, key));
+                else
+                    fail(level + 1, std::string("invalid ") + TypeName<K>::name() + " key");
+                prepend(level, "[" + short_text(name) + "]");
                 result = false;
             } else if constexpr (std::is_same_v<K, std::string> || std::is_same_v<K, buffer_t>) {
                 // a string or bytes key is charged its length, as a value
                 if (!charge(key.size(), level + 1)) {
-                    prepend(level, "[" + std::string(name) + "]");
+                    prepend(level, "[" + short_text(name) + "]");
                     return false;
                 }
             }
             if (!ValueReader<TJson, V>::from_json(it->value, *value)) {
-                element_failed<V>(std::string(name), it->value);
+                element_failed<V>(short_text(name), it->value);
                 if (exhausted())
                     return false;
                 result = false;
@@ -1570,7 +1576,7 @@ bool read_map(const TJson& json, M& values) {
             if (!values.emplace(std::move(key), std::move(*value)).second) {
                 // "1" and "01", or one name twice: neither the first nor the last may win
                 fail(level + 1, "two map keys read as the same key");
-                prepend(level, "[" + std::string(name) + "]");
+                prepend(level, "[" + short_text(name) + "]");
                 result = false;
             }
         }

@@ -64,18 +64,36 @@ template <typename E>
 struct Scalar<E, std::enable_if_t<std::is_enum_v<E>>> : detail::ArithmeticScalar<E, std::underlying_type_t<E>> {};
 
 //! decimal: u64 low magnitude, u32 high magnitude, u32 flags (docs/format.md 2.4).
+//! put() stores the value without trailing fraction zeros (1.50 as 1.5), the
+//! one form every writer stores; get() takes flags that valid_flags() accepted
+//! (the codecs of both models check them first: get_checked()).
 template <>
 struct Scalar<decimal_t> {
     static constexpr bool defined = true;
     static constexpr std::size_t size = 16;
     static constexpr bool raw = false;
     static void put(uint8_t* p, const decimal_t& value) noexcept {
-        store<uint64_t>(p, value.lo());
-        store<uint32_t>(p + 8, value.hi());
-        store<uint32_t>(p + 12, value.flags());
+        const decimal_t wire = value.normalized();
+        store<uint64_t>(p, wire.lo());
+        store<uint32_t>(p + 8, wire.hi());
+        store<uint32_t>(p + 12, wire.flags());
     }
     static decimal_t get(const uint8_t* p) noexcept {
-        return decimal_t::from_parts(load<uint64_t>(p), load<uint32_t>(p + 8), load<uint32_t>(p + 12));
+        return decimal_t::wire(load<uint64_t>(p), load<uint32_t>(p + 8), load<uint32_t>(p + 12));
+    }
+    //! get() when the flags are a scale 0..28 and a sign; else false.
+    static bool get_checked(const uint8_t* p, decimal_t& value) noexcept {
+        if (FBE_UNLIKELY(!decimal_t::valid_flags(load<uint32_t>(p + 12))))
+            return false;
+        value = get(p);
+        return true;
+    }
+    //! Why the flags at `p` are refused, after "decimal at offset N: "
+    //! ("scale 29 above 28", "flags 0x00010001: reserved bits set").
+    static std::string flags_error(const uint8_t* p) {
+        char buffer[48];
+        const char* problem = decimal_t::flags_error(load<uint32_t>(p + 12), buffer);
+        return problem != nullptr ? problem + 8 : ""; // without its "decimal "
     }
 };
 

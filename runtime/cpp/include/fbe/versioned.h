@@ -276,6 +276,28 @@ struct VScalar {
     FBE_INLINE static bool verify(Decoder&, std::size_t, std::size_t) noexcept { return true; }
 };
 
+//! decimal: a scalar whose reader refuses flags beyond a scale 0..28 and the
+//! sign (docs/format.md 2.4), so not `fixed`: arrays and collections read and
+//! verify each element, and structs holding one are not `fixed_fields`.
+template <>
+struct VScalar<decimal_t> {
+    static constexpr std::size_t inline_size = 16;
+    static constexpr bool fixed = false;
+    static constexpr std::size_t extra(const decimal_t&) noexcept { return 0; }
+    static void write(Encoder& e, std::size_t, std::size_t slot, const decimal_t& value) noexcept {
+        Scalar<decimal_t>::put(e.data + slot, value);
+    }
+    FBE_INLINE static bool read(Decoder& d, std::size_t, std::size_t slot, decimal_t& value) {
+        return FBE_LIKELY(Scalar<decimal_t>::get_checked(d.data + slot, value)) || refused(d, slot);
+    }
+    FBE_INLINE static bool verify(Decoder& d, std::size_t, std::size_t slot) {
+        return FBE_LIKELY(decimal_t::valid_flags(load_u32(d.data + slot + 12))) || refused(d, slot);
+    }
+    FBE_COLD static bool refused(Decoder& d, std::size_t slot) {
+        return detail::record_error(d.error, "decimal", slot, Scalar<decimal_t>::flags_error(d.data + slot));
+    }
+};
+
 //! string and bytes: offset -> u32 length + bytes (docs/format.md 3.4).
 template <typename T>
 struct VBlob {

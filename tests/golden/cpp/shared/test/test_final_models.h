@@ -278,9 +278,11 @@ inline bool FBody<::test::StructSimple>::read_fast_id_to_f43(const uint8_t*& p, 
     value.f26 = Scalar<float>::get(p + 82);
     value.f27 = Scalar<double>::get(p + 86);
     value.f28 = Scalar<double>::get(p + 94);
-    value.f29 = Scalar<FBE::decimal_t>::get(p + 102);
-    value.f30 = Scalar<FBE::decimal_t>::get(p + 118);
-    p += 134;
+    p += 102;
+    if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 163, value.f29))
+        return false;
+    if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 147, value.f30))
+        return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 143, value.f31))
         return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 139, value.f32))
@@ -498,8 +500,8 @@ inline bool FBody<::test::StructSimple>::read(FinalDecoder& d, ::test::StructSim
 
 inline bool FBody<::test::StructSimple>::verify(FinalDecoder& d)
 {
-    if (FBE_LIKELY(d.remaining() >= 134)) {
-        d.pos += 134;
+    if (FBE_LIKELY(d.remaining() >= 102)) {
+        d.pos += 102;
     } else {
         if (!FCodec<int32_t>::verify(d))
             return d.fail_in("test.StructSimple", "id");
@@ -559,11 +561,11 @@ inline bool FBody<::test::StructSimple>::verify(FinalDecoder& d)
             return d.fail_in("test.StructSimple", "f27");
         if (!FCodec<double>::verify(d))
             return d.fail_in("test.StructSimple", "f28");
-        if (!FCodec<FBE::decimal_t>::verify(d))
-            return d.fail_in("test.StructSimple", "f29");
-        if (!FCodec<FBE::decimal_t>::verify(d))
-            return d.fail_in("test.StructSimple", "f30");
     }
+    if (!FCodec<FBE::decimal_t>::verify(d))
+        return d.fail_in("test.StructSimple", "f29");
+    if (!FCodec<FBE::decimal_t>::verify(d))
+        return d.fail_in("test.StructSimple", "f30");
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("test.StructSimple", "f31");
     if (!FCodec<std::string>::verify(d))
@@ -822,9 +824,11 @@ inline bool FBody<::test::StructOptional>::read_fast_id_to_f43(const uint8_t*& p
     value.f26 = Scalar<float>::get(p + 82);
     value.f27 = Scalar<double>::get(p + 86);
     value.f28 = Scalar<double>::get(p + 94);
-    value.f29 = Scalar<FBE::decimal_t>::get(p + 102);
-    value.f30 = Scalar<FBE::decimal_t>::get(p + 118);
-    p += 134;
+    p += 102;
+    if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 229, value.f29))
+        return false;
+    if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 213, value.f30))
+        return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 209, value.f31))
         return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 205, value.f32))
@@ -1446,8 +1450,8 @@ inline bool FBody<::test::StructOptional>::read(FinalDecoder& d, ::test::StructO
 
 inline bool FBody<::test::StructOptional>::verify(FinalDecoder& d)
 {
-    if (FBE_LIKELY(d.remaining() >= 134)) {
-        d.pos += 134;
+    if (FBE_LIKELY(d.remaining() >= 102)) {
+        d.pos += 102;
     } else {
         if (!FCodec<int32_t>::verify(d))
             return d.fail_in("test.StructSimple", "id");
@@ -1507,11 +1511,11 @@ inline bool FBody<::test::StructOptional>::verify(FinalDecoder& d)
             return d.fail_in("test.StructSimple", "f27");
         if (!FCodec<double>::verify(d))
             return d.fail_in("test.StructSimple", "f28");
-        if (!FCodec<FBE::decimal_t>::verify(d))
-            return d.fail_in("test.StructSimple", "f29");
-        if (!FCodec<FBE::decimal_t>::verify(d))
-            return d.fail_in("test.StructSimple", "f30");
     }
+    if (!FCodec<FBE::decimal_t>::verify(d))
+        return d.fail_in("test.StructSimple", "f29");
+    if (!FCodec<FBE::decimal_t>::verify(d))
+        return d.fail_in("test.StructSimple", "f30");
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("test.StructSimple", "f31");
     if (!FCodec<std::string>::verify(d))
@@ -1922,9 +1926,11 @@ inline bool FBody<::test::StructNested>::read_fast_id_to_f43(const uint8_t*& p, 
     value.f26 = Scalar<float>::get(p + 82);
     value.f27 = Scalar<double>::get(p + 86);
     value.f28 = Scalar<double>::get(p + 94);
-    value.f29 = Scalar<FBE::decimal_t>::get(p + 102);
-    value.f30 = Scalar<FBE::decimal_t>::get(p + 118);
-    p += 134;
+    p += 102;
+    if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 880, value.f29))
+        return false;
+    if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 864, value.f30))
+        return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 860, value.f31))
         return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 856, value.f32))
@@ -2621,8 +2627,8 @@ inline bool FBody<::test::StructNested>::read(FinalDecoder& d, ::test::StructNes
 
 inline bool FBody<::test::StructNested>::verify(FinalDecoder& d)
 {
-    if (FBE_LIKELY(d.remaining() >= 134)) {
-        d.pos += 134;
+    if (FBE_LIKELY(d.remaining() >= 102)) {
+        d.pos += 102;
     } else {
         if (!FCodec<int32_t>::verify(d))
             return d.fail_in("test.StructSimple", "id");
@@ -2682,11 +2688,11 @@ inline bool FBody<::test::StructNested>::verify(FinalDecoder& d)
             return d.fail_in("test.StructSimple", "f27");
         if (!FCodec<double>::verify(d))
             return d.fail_in("test.StructSimple", "f28");
-        if (!FCodec<FBE::decimal_t>::verify(d))
-            return d.fail_in("test.StructSimple", "f29");
-        if (!FCodec<FBE::decimal_t>::verify(d))
-            return d.fail_in("test.StructSimple", "f30");
     }
+    if (!FCodec<FBE::decimal_t>::verify(d))
+        return d.fail_in("test.StructSimple", "f29");
+    if (!FCodec<FBE::decimal_t>::verify(d))
+        return d.fail_in("test.StructSimple", "f30");
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("test.StructSimple", "f31");
     if (!FCodec<std::string>::verify(d))

@@ -303,8 +303,10 @@ inline bool VBody<::test::StructSimple>::read(Decoder& d, std::size_t body, uint
     VCodec<float>::read(d, body, body + 90, value.f26);
     VCodec<double>::read(d, body, body + 94, value.f27);
     VCodec<double>::read(d, body, body + 102, value.f28);
-    VCodec<FBE::decimal_t>::read(d, body, body + 110, value.f29);
-    VCodec<FBE::decimal_t>::read(d, body, body + 126, value.f30);
+    if (!VCodec<FBE::decimal_t>::read(d, body, body + 110, value.f29))
+        return d.fail_in("test.StructSimple", "f29");
+    if (!VCodec<FBE::decimal_t>::read(d, body, body + 126, value.f30))
+        return d.fail_in("test.StructSimple", "f30");
     if (!VCodec<std::string>::read(d, body, body + 142, value.f31))
         return d.fail_in("test.StructSimple", "f31");
     if (!VCodec<std::string>::read(d, body, body + 146, value.f32))
@@ -449,12 +451,12 @@ FBE_NOINLINE inline bool VBody<::test::StructSimple>::read_older(Decoder& d, std
         VCodec<double>::read(d, body, body + 102, value.f28);
     if (size < 126)
         value.f29 = {};
-    else
-        VCodec<FBE::decimal_t>::read(d, body, body + 110, value.f29);
+    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 110, value.f29))
+        return d.fail_in("test.StructSimple", "f29");
     if (size < 142)
         value.f30 = FBE::decimal_t("123456.123456");
-    else
-        VCodec<FBE::decimal_t>::read(d, body, body + 126, value.f30);
+    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 126, value.f30))
+        return d.fail_in("test.StructSimple", "f30");
     if (size < 146)
         value.f31 = {};
     else if (!VCodec<std::string>::read(d, body, body + 142, value.f31))
@@ -518,6 +520,10 @@ inline bool VBody<::test::StructSimple>::verify(Decoder& d, std::size_t body, ui
 {
     if (FBE_UNLIKELY(size < 237))
         return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 110))
+        return d.fail_in("test.StructSimple", "f29");
+    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 126))
+        return d.fail_in("test.StructSimple", "f30");
     if (!VCodec<std::string>::verify(d, body, body + 142))
         return d.fail_in("test.StructSimple", "f31");
     if (!VCodec<std::string>::verify(d, body, body + 146))
@@ -535,6 +541,14 @@ FBE_NOINLINE inline bool VBody<::test::StructSimple>::verify_older(Decoder& d, s
 {
     if (!d.charge_checked(VBody<::test::StructSimple>::cost + (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), "test.StructSimple", body))
         return false;
+    if (size < 126)
+        return true;
+    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 110))
+        return d.fail_in("test.StructSimple", "f29");
+    if (size < 142)
+        return true;
+    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 126))
+        return d.fail_in("test.StructSimple", "f30");
     if (size < 146)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 142))

@@ -783,9 +783,11 @@ inline bool FBody<::everything::Everything>::read_fast_id_to_f35(const uint8_t*&
     value.f12 = Scalar<uint64_t>::get(p + 33);
     value.f13 = Scalar<float>::get(p + 41);
     value.f14 = Scalar<double>::get(p + 45);
-    value.f15 = Scalar<FBE::decimal_t>::get(p + 53);
-    value.f16 = Scalar<FBE::decimal_t>::get(p + 69);
-    p += 85;
+    p += 53;
+    if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 201, value.f15))
+        return false;
+    if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 185, value.f16))
+        return false;
     if (!FCodec<std::string>::read_fast(p, end, rest + 181, value.f17))
         return false;
     value.f18 = Scalar<uint64_t>::get(p);
@@ -1067,8 +1069,8 @@ inline bool FBody<::everything::Everything>::read(FinalDecoder& d, ::everything:
 
 inline bool FBody<::everything::Everything>::verify(FinalDecoder& d)
 {
-    if (FBE_LIKELY(d.remaining() >= 85)) {
-        d.pos += 85;
+    if (FBE_LIKELY(d.remaining() >= 53)) {
+        d.pos += 53;
     } else {
         if (!FCodec<int32_t>::verify(d))
             return d.fail_in("everything.Everything", "id");
@@ -1100,11 +1102,11 @@ inline bool FBody<::everything::Everything>::verify(FinalDecoder& d)
             return d.fail_in("everything.Everything", "f13");
         if (!FCodec<double>::verify(d))
             return d.fail_in("everything.Everything", "f14");
-        if (!FCodec<FBE::decimal_t>::verify(d))
-            return d.fail_in("everything.Everything", "f15");
-        if (!FCodec<FBE::decimal_t>::verify(d))
-            return d.fail_in("everything.Everything", "f16");
     }
+    if (!FCodec<FBE::decimal_t>::verify(d))
+        return d.fail_in("everything.Everything", "f15");
+    if (!FCodec<FBE::decimal_t>::verify(d))
+        return d.fail_in("everything.Everything", "f16");
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("everything.Everything", "f17");
     if (FBE_LIKELY(d.remaining() >= 80)) {

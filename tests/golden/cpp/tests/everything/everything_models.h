@@ -797,8 +797,10 @@ inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, 
     VCodec<uint64_t>::read(d, body, body + 41, value.f12);
     VCodec<float>::read(d, body, body + 49, value.f13);
     VCodec<double>::read(d, body, body + 53, value.f14);
-    VCodec<FBE::decimal_t>::read(d, body, body + 61, value.f15);
-    VCodec<FBE::decimal_t>::read(d, body, body + 77, value.f16);
+    if (!VCodec<FBE::decimal_t>::read(d, body, body + 61, value.f15))
+        return d.fail_in("everything.Everything", "f15");
+    if (!VCodec<FBE::decimal_t>::read(d, body, body + 77, value.f16))
+        return d.fail_in("everything.Everything", "f16");
     if (!VCodec<std::string>::read(d, body, body + 93, value.f17))
         return d.fail_in("everything.Everything", "f17");
     VCodec<uint64_t>::read(d, body, body + 97, value.f18);
@@ -931,12 +933,12 @@ FBE_NOINLINE inline bool VBody<::everything::Everything>::read_older(Decoder& d,
         VCodec<double>::read(d, body, body + 53, value.f14);
     if (size < 77)
         value.f15 = FBE::decimal_t("123456.123456");
-    else
-        VCodec<FBE::decimal_t>::read(d, body, body + 61, value.f15);
+    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 61, value.f15))
+        return d.fail_in("everything.Everything", "f15");
     if (size < 93)
         value.f16 = FBE::decimal_t("7");
-    else
-        VCodec<FBE::decimal_t>::read(d, body, body + 77, value.f16);
+    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 77, value.f16))
+        return d.fail_in("everything.Everything", "f16");
     if (size < 97)
         value.f17 = "text";
     else if (!VCodec<std::string>::read(d, body, body + 93, value.f17))
@@ -1092,6 +1094,10 @@ inline bool VBody<::everything::Everything>::verify(Decoder& d, std::size_t body
 {
     if (FBE_UNLIKELY(size < 310))
         return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 61))
+        return d.fail_in("everything.Everything", "f15");
+    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 77))
+        return d.fail_in("everything.Everything", "f16");
     if (!VCodec<std::string>::verify(d, body, body + 93))
         return d.fail_in("everything.Everything", "f17");
     if (!VCodec<FBE::buffer_t>::verify(d, body, body + 177))
@@ -1149,6 +1155,14 @@ FBE_NOINLINE inline bool VBody<::everything::Everything>::verify_older(Decoder& 
 {
     if (!d.charge_checked(VBody<::everything::Everything>::cost + (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), "everything.Everything", body))
         return false;
+    if (size < 77)
+        return true;
+    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 61))
+        return d.fail_in("everything.Everything", "f15");
+    if (size < 93)
+        return true;
+    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 77))
+        return d.fail_in("everything.Everything", "f16");
     if (size < 97)
         return true;
     if (!VCodec<std::string>::verify(d, body, body + 93))

@@ -394,12 +394,12 @@ export class StructSimple {
       r.spend(64, b, "f29");
       return;
     }
-    v.f29 = r.decimal(b + 110);
+    v.f29 = r.decimal(b + 110, "f29");
     if (n < 142) {
       r.spend(64, b, "f30");
       return;
     }
-    v.f30 = r.decimal(b + 126);
+    v.f30 = r.decimal(b + 126, "f30");
     if (n < 146) {
       r.spend(64, b, "f31");
       return;
@@ -613,10 +613,12 @@ export class StructSimple {
       r.spend(64, b, "f29");
       return;
     }
+    r.skipDecimal(b + 110, "f29");
     if (n < 142) {
       r.spend(64, b, "f30");
       return;
     }
+    r.skipDecimal(b + 126, "f30");
     if (n < 146) {
       r.spend(64, b, "f31");
       return;
@@ -810,8 +812,8 @@ export class StructSimple {
     v.f26 = r.f32(r.fixed(4, "f26"));
     v.f27 = r.f64(r.fixed(8, "f27"));
     v.f28 = r.f64(r.fixed(8, "f28"));
-    v.f29 = r.decimal(r.fixed(16, "f29"));
-    v.f30 = r.decimal(r.fixed(16, "f30"));
+    v.f29 = r.decimal(r.fixed(16, "f29"), "f29");
+    v.f30 = r.decimal(r.fixed(16, "f30"), "f30");
     v.f31 = r.finalString("f31");
     v.f32 = r.finalString("f32");
     v.f33 = r.timestamp(r.fixed(8, "f33"));
@@ -874,8 +876,8 @@ export class StructSimple {
     r.fixed(4, "f26");
     r.fixed(8, "f27");
     r.fixed(8, "f28");
-    r.fixed(16, "f29");
-    r.fixed(16, "f30");
+    r.skipDecimal(r.fixed(16, "f29"), "f29");
+    r.skipDecimal(r.fixed(16, "f30"), "f30");
     r.finalSkipString("f31");
     r.finalSkipString("f32");
     r.fixed(8, "f33");
@@ -2020,8 +2022,8 @@ export class StructOptional extends StructSimple {
     v.f26 = r.f32(b + 90);
     v.f27 = r.f64(b + 94);
     v.f28 = r.f64(b + 102);
-    v.f29 = r.decimal(b + 110);
-    v.f30 = r.decimal(b + 126);
+    v.f29 = r.decimal(b + 110, "f29");
+    v.f30 = r.decimal(b + 126, "f30");
     v.f31 = r.string(b, b + 142, "f31");
     v.f32 = r.string(b, b + 146, "f32");
     v.f33 = r.timestamp(b + 150);
@@ -2433,7 +2435,7 @@ export class StructOptional extends StructSimple {
     if (s175 < 0) {
       v.f142 = undefined;
     } else {
-      v.f142 = r.decimal(s175);
+      v.f142 = r.decimal(s175, "f142");
     }
     if (n < 457) {
       return;
@@ -2442,7 +2444,7 @@ export class StructOptional extends StructSimple {
     if (s176 < 0) {
       v.f143 = undefined;
     } else {
-      v.f143 = r.decimal(s176);
+      v.f143 = r.decimal(s176, "f143");
     }
     if (n < 462) {
       return;
@@ -2451,7 +2453,7 @@ export class StructOptional extends StructSimple {
     if (s177 < 0) {
       v.f144 = undefined;
     } else {
-      v.f144 = r.decimal(s177);
+      v.f144 = r.decimal(s177, "f144");
     }
     if (n < 467) {
       return;
@@ -2681,6 +2683,8 @@ export class StructOptional extends StructSimple {
       r.spend(64, b, "");
       return;
     }
+    r.skipDecimal(b + 110, "f29");
+    r.skipDecimal(b + 126, "f30");
     r.skipString(b, b + 142, "f31");
     r.skipString(b, b + 146, "f32");
     try {
@@ -2869,35 +2873,44 @@ export class StructOptional extends StructSimple {
     if (n < 452) {
       return;
     }
-    r.optional(b, b + 447, 16, "f142");
+    const s199 = r.optional(b, b + 447, 16, "f142");
+    if (s199 >= 0) {
+      r.skipDecimal(s199, "f142");
+    }
     if (n < 457) {
       return;
     }
-    r.optional(b, b + 452, 16, "f143");
+    const s200 = r.optional(b, b + 452, 16, "f143");
+    if (s200 >= 0) {
+      r.skipDecimal(s200, "f143");
+    }
     if (n < 462) {
       return;
     }
-    r.optional(b, b + 457, 16, "f144");
+    const s201 = r.optional(b, b + 457, 16, "f144");
+    if (s201 >= 0) {
+      r.skipDecimal(s201, "f144");
+    }
     if (n < 467) {
       return;
     }
-    const s199 = r.optional(b, b + 462, 4, "f145");
-    if (s199 >= 0) {
-      r.skipString(s199, s199, "f145");
+    const s202 = r.optional(b, b + 462, 4, "f145");
+    if (s202 >= 0) {
+      r.skipString(s202, s202, "f145");
     }
     if (n < 472) {
       return;
     }
-    const s200 = r.optional(b, b + 467, 4, "f146");
-    if (s200 >= 0) {
-      r.skipString(s200, s200, "f146");
+    const s203 = r.optional(b, b + 467, 4, "f146");
+    if (s203 >= 0) {
+      r.skipString(s203, s203, "f146");
     }
     if (n < 477) {
       return;
     }
-    const s201 = r.optional(b, b + 472, 4, "f147");
-    if (s201 >= 0) {
-      r.skipString(s201, s201, "f147");
+    const s204 = r.optional(b, b + 472, 4, "f147");
+    if (s204 >= 0) {
+      r.skipString(s204, s204, "f147");
     }
     if (n < 482) {
       return;
@@ -2942,10 +2955,10 @@ export class StructOptional extends StructSimple {
     if (n < 532) {
       return;
     }
-    const s202 = r.optional(b, b + 527, 4, "f158");
-    if (s202 >= 0) {
+    const s205 = r.optional(b, b + 527, 4, "f158");
+    if (s205 >= 0) {
       try {
-        proto.Order.fbeVerify(r, s202, s202);
+        proto.Order.fbeVerify(r, s205, s205);
       } catch (e) {
         throw fbe.within(e, "f158");
       }
@@ -2953,10 +2966,10 @@ export class StructOptional extends StructSimple {
     if (n < 537) {
       return;
     }
-    const s203 = r.optional(b, b + 532, 4, "f159");
-    if (s203 >= 0) {
+    const s206 = r.optional(b, b + 532, 4, "f159");
+    if (s206 >= 0) {
       try {
-        proto.Order.fbeVerify(r, s203, s203);
+        proto.Order.fbeVerify(r, s206, s206);
       } catch (e) {
         throw fbe.within(e, "f159");
       }
@@ -2964,10 +2977,10 @@ export class StructOptional extends StructSimple {
     if (n < 542) {
       return;
     }
-    const s204 = r.optional(b, b + 537, 4, "f160");
-    if (s204 >= 0) {
+    const s207 = r.optional(b, b + 537, 4, "f160");
+    if (s207 >= 0) {
       try {
-        proto.Balance.fbeVerify(r, s204, s204);
+        proto.Balance.fbeVerify(r, s207, s207);
       } catch (e) {
         throw fbe.within(e, "f160");
       }
@@ -2975,10 +2988,10 @@ export class StructOptional extends StructSimple {
     if (n < 547) {
       return;
     }
-    const s205 = r.optional(b, b + 542, 4, "f161");
-    if (s205 >= 0) {
+    const s208 = r.optional(b, b + 542, 4, "f161");
+    if (s208 >= 0) {
       try {
-        proto.Balance.fbeVerify(r, s205, s205);
+        proto.Balance.fbeVerify(r, s208, s208);
       } catch (e) {
         throw fbe.within(e, "f161");
       }
@@ -2994,10 +3007,10 @@ export class StructOptional extends StructSimple {
     if (n < 562) {
       return;
     }
-    const s206 = r.optional(b, b + 557, 4, "f164");
-    if (s206 >= 0) {
+    const s209 = r.optional(b, b + 557, 4, "f164");
+    if (s209 >= 0) {
       try {
-        proto.Account.fbeVerify(r, s206, s206);
+        proto.Account.fbeVerify(r, s209, s209);
       } catch (e) {
         throw fbe.within(e, "f164");
       }
@@ -3005,10 +3018,10 @@ export class StructOptional extends StructSimple {
     if (n < 567) {
       return;
     }
-    const s207 = r.optional(b, b + 562, 4, "f165");
-    if (s207 >= 0) {
+    const s210 = r.optional(b, b + 562, 4, "f165");
+    if (s210 >= 0) {
       try {
-        proto.Account.fbeVerify(r, s207, s207);
+        proto.Account.fbeVerify(r, s210, s210);
       } catch (e) {
         throw fbe.within(e, "f165");
       }
@@ -3098,467 +3111,467 @@ export class StructOptional extends StructSimple {
     proto.Balance.fbeWriteFinal(w, v.f42);
     w.appendU8(v.f43);
     proto.Account.fbeWriteFinal(w, v.f44);
-    const o208 = v.f100;
-    if (o208 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o208);
-    }
-    const o209 = v.f101;
-    if (o209 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o209);
-    }
-    const o210 = v.f102;
-    if (o210 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o210);
-    }
-    const o211 = v.f103;
+    const o211 = v.f100;
     if (o211 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o211);
+      w.appendBool(o211);
     }
-    const o212 = v.f104;
+    const o212 = v.f101;
     if (o212 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o212);
+      w.appendBool(o212);
     }
-    const o213 = v.f105;
+    const o213 = v.f102;
     if (o213 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o213);
+      w.appendBool(o213);
     }
-    const o214 = v.f106;
+    const o214 = v.f103;
     if (o214 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o214);
     }
-    const o215 = v.f107;
+    const o215 = v.f104;
     if (o215 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o215);
     }
-    const o216 = v.f108;
+    const o216 = v.f105;
     if (o216 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o216);
     }
-    const o217 = v.f109;
+    const o217 = v.f106;
     if (o217 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o217);
+      w.appendU8(o217);
     }
-    const o218 = v.f110;
+    const o218 = v.f107;
     if (o218 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o218);
+      w.appendU8(o218);
     }
-    const o219 = v.f111;
+    const o219 = v.f108;
     if (o219 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o219);
+      w.appendU8(o219);
     }
-    const o220 = v.f112;
+    const o220 = v.f109;
     if (o220 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o220);
+      w.appendU32(o220);
     }
-    const o221 = v.f113;
+    const o221 = v.f110;
     if (o221 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o221);
+      w.appendU32(o221);
     }
-    const o222 = v.f114;
+    const o222 = v.f111;
     if (o222 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o222);
+      w.appendU32(o222);
     }
-    const o223 = v.f115;
+    const o223 = v.f112;
     if (o223 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o223);
+      w.appendI8(o223);
     }
-    const o224 = v.f116;
+    const o224 = v.f113;
     if (o224 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o224);
+      w.appendI8(o224);
     }
-    const o225 = v.f117;
+    const o225 = v.f114;
     if (o225 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o225);
+      w.appendI8(o225);
     }
-    const o226 = v.f118;
+    const o226 = v.f115;
     if (o226 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o226);
+      w.appendU8(o226);
     }
-    const o227 = v.f119;
+    const o227 = v.f116;
     if (o227 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o227);
+      w.appendU8(o227);
     }
-    const o228 = v.f120;
+    const o228 = v.f117;
     if (o228 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o228);
+      w.appendU8(o228);
     }
-    const o229 = v.f121;
+    const o229 = v.f118;
     if (o229 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o229);
+      w.appendI16(o229);
     }
-    const o230 = v.f122;
+    const o230 = v.f119;
     if (o230 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o230);
+      w.appendI16(o230);
     }
-    const o231 = v.f123;
+    const o231 = v.f120;
     if (o231 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o231);
+      w.appendI16(o231);
     }
-    const o232 = v.f124;
+    const o232 = v.f121;
     if (o232 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o232);
+      w.appendU16(o232);
     }
-    const o233 = v.f125;
+    const o233 = v.f122;
     if (o233 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o233);
+      w.appendU16(o233);
     }
-    const o234 = v.f126;
+    const o234 = v.f123;
     if (o234 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o234);
+      w.appendU16(o234);
     }
-    const o235 = v.f127;
+    const o235 = v.f124;
     if (o235 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o235);
+      w.appendI32(o235);
     }
-    const o236 = v.f128;
+    const o236 = v.f125;
     if (o236 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o236);
+      w.appendI32(o236);
     }
-    const o237 = v.f129;
+    const o237 = v.f126;
     if (o237 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o237);
+      w.appendI32(o237);
     }
-    const o238 = v.f130;
+    const o238 = v.f127;
     if (o238 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o238);
+      w.appendU32(o238);
     }
-    const o239 = v.f131;
+    const o239 = v.f128;
     if (o239 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o239);
+      w.appendU32(o239);
     }
-    const o240 = v.f132;
+    const o240 = v.f129;
     if (o240 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o240);
+      w.appendU32(o240);
     }
-    const o241 = v.f133;
+    const o241 = v.f130;
     if (o241 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o241);
+      w.appendI64(o241);
     }
-    const o242 = v.f134;
+    const o242 = v.f131;
     if (o242 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o242);
+      w.appendI64(o242);
     }
-    const o243 = v.f135;
+    const o243 = v.f132;
     if (o243 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o243);
+      w.appendI64(o243);
     }
-    const o244 = v.f136;
+    const o244 = v.f133;
     if (o244 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o244);
+      w.appendU64(o244);
     }
-    const o245 = v.f137;
+    const o245 = v.f134;
     if (o245 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o245);
+      w.appendU64(o245);
     }
-    const o246 = v.f138;
+    const o246 = v.f135;
     if (o246 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o246);
+      w.appendU64(o246);
     }
-    const o247 = v.f139;
+    const o247 = v.f136;
     if (o247 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o247);
+      w.appendF32(o247);
     }
-    const o248 = v.f140;
+    const o248 = v.f137;
     if (o248 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o248);
+      w.appendF32(o248);
     }
-    const o249 = v.f141;
+    const o249 = v.f138;
     if (o249 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o249);
+      w.appendF32(o249);
     }
-    const o250 = v.f142;
+    const o250 = v.f139;
     if (o250 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o250);
+      w.appendF64(o250);
     }
-    const o251 = v.f143;
+    const o251 = v.f140;
     if (o251 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o251);
+      w.appendF64(o251);
     }
-    const o252 = v.f144;
+    const o252 = v.f141;
     if (o252 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o252);
+      w.appendF64(o252);
     }
-    const o253 = v.f145;
+    const o253 = v.f142;
     if (o253 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o253);
+      w.appendDecimal(o253);
     }
-    const o254 = v.f146;
+    const o254 = v.f143;
     if (o254 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o254);
+      w.appendDecimal(o254);
     }
-    const o255 = v.f147;
+    const o255 = v.f144;
     if (o255 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o255);
+      w.appendDecimal(o255);
     }
-    const o256 = v.f148;
+    const o256 = v.f145;
     if (o256 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o256);
+      w.appendString(o256);
     }
-    const o257 = v.f149;
+    const o257 = v.f146;
     if (o257 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o257);
+      w.appendString(o257);
     }
-    const o258 = v.f150;
+    const o258 = v.f147;
     if (o258 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o258);
+      w.appendString(o258);
     }
-    const o259 = v.f151;
+    const o259 = v.f148;
     if (o259 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o259);
+      w.appendTimestamp(o259);
     }
-    const o260 = v.f152;
+    const o260 = v.f149;
     if (o260 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o260);
+      w.appendTimestamp(o260);
     }
-    const o261 = v.f153;
+    const o261 = v.f150;
     if (o261 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o261);
+      w.appendTimestamp(o261);
     }
-    const o262 = v.f154;
+    const o262 = v.f151;
     if (o262 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o262);
+      w.appendUuid(o262);
     }
-    const o263 = v.f155;
+    const o263 = v.f152;
     if (o263 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o263);
+      w.appendUuid(o263);
     }
-    const o264 = v.f156;
+    const o264 = v.f153;
     if (o264 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o264);
+      w.appendUuid(o264);
     }
-    const o265 = v.f157;
+    const o265 = v.f154;
     if (o265 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o265);
     }
-    const o266 = v.f158;
+    const o266 = v.f155;
     if (o266 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Order.fbeWriteFinal(w, o266);
+      w.appendU8(o266);
     }
-    const o267 = v.f159;
+    const o267 = v.f156;
     if (o267 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Order.fbeWriteFinal(w, o267);
+      w.appendU8(o267);
     }
-    const o268 = v.f160;
+    const o268 = v.f157;
     if (o268 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Balance.fbeWriteFinal(w, o268);
+      w.appendU8(o268);
     }
-    const o269 = v.f161;
+    const o269 = v.f158;
     if (o269 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Balance.fbeWriteFinal(w, o269);
+      proto.Order.fbeWriteFinal(w, o269);
     }
-    const o270 = v.f162;
+    const o270 = v.f159;
     if (o270 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o270);
+      proto.Order.fbeWriteFinal(w, o270);
     }
-    const o271 = v.f163;
+    const o271 = v.f160;
     if (o271 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o271);
+      proto.Balance.fbeWriteFinal(w, o271);
     }
-    const o272 = v.f164;
+    const o272 = v.f161;
     if (o272 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Account.fbeWriteFinal(w, o272);
+      proto.Balance.fbeWriteFinal(w, o272);
     }
-    const o273 = v.f165;
+    const o273 = v.f162;
     if (o273 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Account.fbeWriteFinal(w, o273);
+      w.appendU8(o273);
+    }
+    const o274 = v.f163;
+    if (o274 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      w.appendU8(o274);
+    }
+    const o275 = v.f164;
+    if (o275 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      proto.Account.fbeWriteFinal(w, o275);
+    }
+    const o276 = v.f165;
+    if (o276 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      proto.Account.fbeWriteFinal(w, o276);
     }
   }
 
@@ -3595,8 +3608,8 @@ export class StructOptional extends StructSimple {
     v.f26 = r.f32(r.fixed(4, "f26"));
     v.f27 = r.f64(r.fixed(8, "f27"));
     v.f28 = r.f64(r.fixed(8, "f28"));
-    v.f29 = r.decimal(r.fixed(16, "f29"));
-    v.f30 = r.decimal(r.fixed(16, "f30"));
+    v.f29 = r.decimal(r.fixed(16, "f29"), "f29");
+    v.f30 = r.decimal(r.fixed(16, "f30"), "f30");
     v.f31 = r.finalString("f31");
     v.f32 = r.finalString("f32");
     v.f33 = r.timestamp(r.fixed(8, "f33"));
@@ -3834,17 +3847,17 @@ export class StructOptional extends StructSimple {
       v.f141 = undefined;
     }
     if (r.finalHas("f142")) {
-      v.f142 = r.decimal(r.fixed(16, "f142"));
+      v.f142 = r.decimal(r.fixed(16, "f142"), "f142");
     } else {
       v.f142 = undefined;
     }
     if (r.finalHas("f143")) {
-      v.f143 = r.decimal(r.fixed(16, "f143"));
+      v.f143 = r.decimal(r.fixed(16, "f143"), "f143");
     } else {
       v.f143 = undefined;
     }
     if (r.finalHas("f144")) {
-      v.f144 = r.decimal(r.fixed(16, "f144"));
+      v.f144 = r.decimal(r.fixed(16, "f144"), "f144");
     } else {
       v.f144 = undefined;
     }
@@ -4013,8 +4026,8 @@ export class StructOptional extends StructSimple {
     r.fixed(4, "f26");
     r.fixed(8, "f27");
     r.fixed(8, "f28");
-    r.fixed(16, "f29");
-    r.fixed(16, "f30");
+    r.skipDecimal(r.fixed(16, "f29"), "f29");
+    r.skipDecimal(r.fixed(16, "f30"), "f30");
     r.finalSkipString("f31");
     r.finalSkipString("f32");
     r.fixed(8, "f33");
@@ -4168,13 +4181,13 @@ export class StructOptional extends StructSimple {
       r.fixed(8, "f141");
     }
     if (r.finalHas("f142")) {
-      r.fixed(16, "f142");
+      r.skipDecimal(r.fixed(16, "f142"), "f142");
     }
     if (r.finalHas("f143")) {
-      r.fixed(16, "f143");
+      r.skipDecimal(r.fixed(16, "f143"), "f143");
     }
     if (r.finalHas("f144")) {
-      r.fixed(16, "f144");
+      r.skipDecimal(r.fixed(16, "f144"), "f144");
     }
     if (r.finalHas("f145")) {
       r.finalSkipString("f145");
@@ -6763,8 +6776,8 @@ export class StructNested extends StructOptional {
     v.f26 = r.f32(b + 90);
     v.f27 = r.f64(b + 94);
     v.f28 = r.f64(b + 102);
-    v.f29 = r.decimal(b + 110);
-    v.f30 = r.decimal(b + 126);
+    v.f29 = r.decimal(b + 110, "f29");
+    v.f30 = r.decimal(b + 126, "f30");
     v.f31 = r.string(b, b + 142, "f31");
     v.f32 = r.string(b, b + 146, "f32");
     v.f33 = r.timestamp(b + 150);
@@ -7047,19 +7060,19 @@ export class StructNested extends StructOptional {
     if (s187 < 0) {
       v.f142 = undefined;
     } else {
-      v.f142 = r.decimal(s187);
+      v.f142 = r.decimal(s187, "f142");
     }
     const s188 = r.optional(b, b + 452, 16, "f143");
     if (s188 < 0) {
       v.f143 = undefined;
     } else {
-      v.f143 = r.decimal(s188);
+      v.f143 = r.decimal(s188, "f143");
     }
     const s189 = r.optional(b, b + 457, 16, "f144");
     if (s189 < 0) {
       v.f144 = undefined;
     } else {
-      v.f144 = r.decimal(s189);
+      v.f144 = r.decimal(s189, "f144");
     }
     const s190 = r.optional(b, b + 462, 4, "f145");
     if (s190 < 0) {
@@ -7331,6 +7344,8 @@ export class StructNested extends StructOptional {
       r.spend(692, b, "");
       return;
     }
+    r.skipDecimal(b + 110, "f29");
+    r.skipDecimal(b + 126, "f30");
     r.skipString(b, b + 142, "f31");
     r.skipString(b, b + 146, "f32");
     try {
@@ -7390,20 +7405,29 @@ export class StructNested extends StructOptional {
     r.optional(b, b + 432, 8, "f139");
     r.optional(b, b + 437, 8, "f140");
     r.optional(b, b + 442, 8, "f141");
-    r.optional(b, b + 447, 16, "f142");
-    r.optional(b, b + 452, 16, "f143");
-    r.optional(b, b + 457, 16, "f144");
-    const s217 = r.optional(b, b + 462, 4, "f145");
+    const s217 = r.optional(b, b + 447, 16, "f142");
     if (s217 >= 0) {
-      r.skipString(s217, s217, "f145");
+      r.skipDecimal(s217, "f142");
     }
-    const s218 = r.optional(b, b + 467, 4, "f146");
+    const s218 = r.optional(b, b + 452, 16, "f143");
     if (s218 >= 0) {
-      r.skipString(s218, s218, "f146");
+      r.skipDecimal(s218, "f143");
     }
-    const s219 = r.optional(b, b + 472, 4, "f147");
+    const s219 = r.optional(b, b + 457, 16, "f144");
     if (s219 >= 0) {
-      r.skipString(s219, s219, "f147");
+      r.skipDecimal(s219, "f144");
+    }
+    const s220 = r.optional(b, b + 462, 4, "f145");
+    if (s220 >= 0) {
+      r.skipString(s220, s220, "f145");
+    }
+    const s221 = r.optional(b, b + 467, 4, "f146");
+    if (s221 >= 0) {
+      r.skipString(s221, s221, "f146");
+    }
+    const s222 = r.optional(b, b + 472, 4, "f147");
+    if (s222 >= 0) {
+      r.skipString(s222, s222, "f147");
     }
     r.optional(b, b + 477, 8, "f148");
     r.optional(b, b + 482, 8, "f149");
@@ -7415,52 +7439,52 @@ export class StructNested extends StructOptional {
     r.optional(b, b + 512, 1, "f155");
     r.optional(b, b + 517, 1, "f156");
     r.optional(b, b + 522, 1, "f157");
-    const s220 = r.optional(b, b + 527, 4, "f158");
-    if (s220 >= 0) {
+    const s223 = r.optional(b, b + 527, 4, "f158");
+    if (s223 >= 0) {
       try {
-        proto.Order.fbeVerify(r, s220, s220);
+        proto.Order.fbeVerify(r, s223, s223);
       } catch (e) {
         throw fbe.within(e, "f158");
       }
     }
-    const s221 = r.optional(b, b + 532, 4, "f159");
-    if (s221 >= 0) {
+    const s224 = r.optional(b, b + 532, 4, "f159");
+    if (s224 >= 0) {
       try {
-        proto.Order.fbeVerify(r, s221, s221);
+        proto.Order.fbeVerify(r, s224, s224);
       } catch (e) {
         throw fbe.within(e, "f159");
       }
     }
-    const s222 = r.optional(b, b + 537, 4, "f160");
-    if (s222 >= 0) {
+    const s225 = r.optional(b, b + 537, 4, "f160");
+    if (s225 >= 0) {
       try {
-        proto.Balance.fbeVerify(r, s222, s222);
+        proto.Balance.fbeVerify(r, s225, s225);
       } catch (e) {
         throw fbe.within(e, "f160");
       }
     }
-    const s223 = r.optional(b, b + 542, 4, "f161");
-    if (s223 >= 0) {
+    const s226 = r.optional(b, b + 542, 4, "f161");
+    if (s226 >= 0) {
       try {
-        proto.Balance.fbeVerify(r, s223, s223);
+        proto.Balance.fbeVerify(r, s226, s226);
       } catch (e) {
         throw fbe.within(e, "f161");
       }
     }
     r.optional(b, b + 547, 1, "f162");
     r.optional(b, b + 552, 1, "f163");
-    const s224 = r.optional(b, b + 557, 4, "f164");
-    if (s224 >= 0) {
+    const s227 = r.optional(b, b + 557, 4, "f164");
+    if (s227 >= 0) {
       try {
-        proto.Account.fbeVerify(r, s224, s224);
+        proto.Account.fbeVerify(r, s227, s227);
       } catch (e) {
         throw fbe.within(e, "f164");
       }
     }
-    const s225 = r.optional(b, b + 562, 4, "f165");
-    if (s225 >= 0) {
+    const s228 = r.optional(b, b + 562, 4, "f165");
+    if (s228 >= 0) {
       try {
-        proto.Account.fbeVerify(r, s225, s225);
+        proto.Account.fbeVerify(r, s228, s228);
       } catch (e) {
         throw fbe.within(e, "f165");
       }
@@ -7514,10 +7538,10 @@ export class StructNested extends StructOptional {
       r.spend(347, b, "f1009");
       return;
     }
-    const s226 = r.optional(b, b + 608, 4, "f1009");
-    if (s226 >= 0) {
+    const s229 = r.optional(b, b + 608, 4, "f1009");
+    if (s229 >= 0) {
       try {
-        StructSimple.fbeVerify(r, s226, s226);
+        StructSimple.fbeVerify(r, s229, s229);
       } catch (e) {
         throw fbe.within(e, "f1009");
       }
@@ -7534,10 +7558,10 @@ export class StructNested extends StructOptional {
     if (n < 622) {
       return;
     }
-    const s227 = r.optional(b, b + 617, 4, "f1011");
-    if (s227 >= 0) {
+    const s230 = r.optional(b, b + 617, 4, "f1011");
+    if (s230 >= 0) {
       try {
-        StructOptional.fbeVerify(r, s227, s227);
+        StructOptional.fbeVerify(r, s230, s230);
       } catch (e) {
         throw fbe.within(e, "f1011");
       }
@@ -7627,515 +7651,515 @@ export class StructNested extends StructOptional {
     proto.Balance.fbeWriteFinal(w, v.f42);
     w.appendU8(v.f43);
     proto.Account.fbeWriteFinal(w, v.f44);
-    const o228 = v.f100;
-    if (o228 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o228);
-    }
-    const o229 = v.f101;
-    if (o229 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o229);
-    }
-    const o230 = v.f102;
-    if (o230 === undefined) {
-      w.appendBool(false);
-    } else {
-      w.appendBool(true);
-      w.appendBool(o230);
-    }
-    const o231 = v.f103;
+    const o231 = v.f100;
     if (o231 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o231);
+      w.appendBool(o231);
     }
-    const o232 = v.f104;
+    const o232 = v.f101;
     if (o232 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o232);
+      w.appendBool(o232);
     }
-    const o233 = v.f105;
+    const o233 = v.f102;
     if (o233 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o233);
+      w.appendBool(o233);
     }
-    const o234 = v.f106;
+    const o234 = v.f103;
     if (o234 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o234);
     }
-    const o235 = v.f107;
+    const o235 = v.f104;
     if (o235 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o235);
     }
-    const o236 = v.f108;
+    const o236 = v.f105;
     if (o236 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o236);
     }
-    const o237 = v.f109;
+    const o237 = v.f106;
     if (o237 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o237);
+      w.appendU8(o237);
     }
-    const o238 = v.f110;
+    const o238 = v.f107;
     if (o238 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o238);
+      w.appendU8(o238);
     }
-    const o239 = v.f111;
+    const o239 = v.f108;
     if (o239 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o239);
+      w.appendU8(o239);
     }
-    const o240 = v.f112;
+    const o240 = v.f109;
     if (o240 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o240);
+      w.appendU32(o240);
     }
-    const o241 = v.f113;
+    const o241 = v.f110;
     if (o241 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o241);
+      w.appendU32(o241);
     }
-    const o242 = v.f114;
+    const o242 = v.f111;
     if (o242 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI8(o242);
+      w.appendU32(o242);
     }
-    const o243 = v.f115;
+    const o243 = v.f112;
     if (o243 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o243);
+      w.appendI8(o243);
     }
-    const o244 = v.f116;
+    const o244 = v.f113;
     if (o244 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o244);
+      w.appendI8(o244);
     }
-    const o245 = v.f117;
+    const o245 = v.f114;
     if (o245 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o245);
+      w.appendI8(o245);
     }
-    const o246 = v.f118;
+    const o246 = v.f115;
     if (o246 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o246);
+      w.appendU8(o246);
     }
-    const o247 = v.f119;
+    const o247 = v.f116;
     if (o247 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o247);
+      w.appendU8(o247);
     }
-    const o248 = v.f120;
+    const o248 = v.f117;
     if (o248 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI16(o248);
+      w.appendU8(o248);
     }
-    const o249 = v.f121;
+    const o249 = v.f118;
     if (o249 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o249);
+      w.appendI16(o249);
     }
-    const o250 = v.f122;
+    const o250 = v.f119;
     if (o250 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o250);
+      w.appendI16(o250);
     }
-    const o251 = v.f123;
+    const o251 = v.f120;
     if (o251 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU16(o251);
+      w.appendI16(o251);
     }
-    const o252 = v.f124;
+    const o252 = v.f121;
     if (o252 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o252);
+      w.appendU16(o252);
     }
-    const o253 = v.f125;
+    const o253 = v.f122;
     if (o253 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o253);
+      w.appendU16(o253);
     }
-    const o254 = v.f126;
+    const o254 = v.f123;
     if (o254 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o254);
+      w.appendU16(o254);
     }
-    const o255 = v.f127;
+    const o255 = v.f124;
     if (o255 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o255);
+      w.appendI32(o255);
     }
-    const o256 = v.f128;
+    const o256 = v.f125;
     if (o256 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o256);
+      w.appendI32(o256);
     }
-    const o257 = v.f129;
+    const o257 = v.f126;
     if (o257 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU32(o257);
+      w.appendI32(o257);
     }
-    const o258 = v.f130;
+    const o258 = v.f127;
     if (o258 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o258);
+      w.appendU32(o258);
     }
-    const o259 = v.f131;
+    const o259 = v.f128;
     if (o259 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o259);
+      w.appendU32(o259);
     }
-    const o260 = v.f132;
+    const o260 = v.f129;
     if (o260 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI64(o260);
+      w.appendU32(o260);
     }
-    const o261 = v.f133;
+    const o261 = v.f130;
     if (o261 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o261);
+      w.appendI64(o261);
     }
-    const o262 = v.f134;
+    const o262 = v.f131;
     if (o262 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o262);
+      w.appendI64(o262);
     }
-    const o263 = v.f135;
+    const o263 = v.f132;
     if (o263 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o263);
+      w.appendI64(o263);
     }
-    const o264 = v.f136;
+    const o264 = v.f133;
     if (o264 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o264);
+      w.appendU64(o264);
     }
-    const o265 = v.f137;
+    const o265 = v.f134;
     if (o265 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o265);
+      w.appendU64(o265);
     }
-    const o266 = v.f138;
+    const o266 = v.f135;
     if (o266 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF32(o266);
+      w.appendU64(o266);
     }
-    const o267 = v.f139;
+    const o267 = v.f136;
     if (o267 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o267);
+      w.appendF32(o267);
     }
-    const o268 = v.f140;
+    const o268 = v.f137;
     if (o268 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o268);
+      w.appendF32(o268);
     }
-    const o269 = v.f141;
+    const o269 = v.f138;
     if (o269 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendF64(o269);
+      w.appendF32(o269);
     }
-    const o270 = v.f142;
+    const o270 = v.f139;
     if (o270 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o270);
+      w.appendF64(o270);
     }
-    const o271 = v.f143;
+    const o271 = v.f140;
     if (o271 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o271);
+      w.appendF64(o271);
     }
-    const o272 = v.f144;
+    const o272 = v.f141;
     if (o272 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendDecimal(o272);
+      w.appendF64(o272);
     }
-    const o273 = v.f145;
+    const o273 = v.f142;
     if (o273 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o273);
+      w.appendDecimal(o273);
     }
-    const o274 = v.f146;
+    const o274 = v.f143;
     if (o274 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o274);
+      w.appendDecimal(o274);
     }
-    const o275 = v.f147;
+    const o275 = v.f144;
     if (o275 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendString(o275);
+      w.appendDecimal(o275);
     }
-    const o276 = v.f148;
+    const o276 = v.f145;
     if (o276 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o276);
+      w.appendString(o276);
     }
-    const o277 = v.f149;
+    const o277 = v.f146;
     if (o277 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o277);
+      w.appendString(o277);
     }
-    const o278 = v.f150;
+    const o278 = v.f147;
     if (o278 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendTimestamp(o278);
+      w.appendString(o278);
     }
-    const o279 = v.f151;
+    const o279 = v.f148;
     if (o279 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o279);
+      w.appendTimestamp(o279);
     }
-    const o280 = v.f152;
+    const o280 = v.f149;
     if (o280 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o280);
+      w.appendTimestamp(o280);
     }
-    const o281 = v.f153;
+    const o281 = v.f150;
     if (o281 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendUuid(o281);
+      w.appendTimestamp(o281);
     }
-    const o282 = v.f154;
+    const o282 = v.f151;
     if (o282 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o282);
+      w.appendUuid(o282);
     }
-    const o283 = v.f155;
+    const o283 = v.f152;
     if (o283 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o283);
+      w.appendUuid(o283);
     }
-    const o284 = v.f156;
+    const o284 = v.f153;
     if (o284 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o284);
+      w.appendUuid(o284);
     }
-    const o285 = v.f157;
+    const o285 = v.f154;
     if (o285 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
       w.appendU8(o285);
     }
-    const o286 = v.f158;
+    const o286 = v.f155;
     if (o286 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Order.fbeWriteFinal(w, o286);
+      w.appendU8(o286);
     }
-    const o287 = v.f159;
+    const o287 = v.f156;
     if (o287 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Order.fbeWriteFinal(w, o287);
+      w.appendU8(o287);
     }
-    const o288 = v.f160;
+    const o288 = v.f157;
     if (o288 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Balance.fbeWriteFinal(w, o288);
+      w.appendU8(o288);
     }
-    const o289 = v.f161;
+    const o289 = v.f158;
     if (o289 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Balance.fbeWriteFinal(w, o289);
+      proto.Order.fbeWriteFinal(w, o289);
     }
-    const o290 = v.f162;
+    const o290 = v.f159;
     if (o290 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o290);
+      proto.Order.fbeWriteFinal(w, o290);
     }
-    const o291 = v.f163;
+    const o291 = v.f160;
     if (o291 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o291);
+      proto.Balance.fbeWriteFinal(w, o291);
     }
-    const o292 = v.f164;
+    const o292 = v.f161;
     if (o292 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Account.fbeWriteFinal(w, o292);
+      proto.Balance.fbeWriteFinal(w, o292);
     }
-    const o293 = v.f165;
+    const o293 = v.f162;
     if (o293 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      proto.Account.fbeWriteFinal(w, o293);
+      w.appendU8(o293);
     }
-    w.appendI32(v.f1000);
-    const o294 = v.f1001;
+    const o294 = v.f163;
     if (o294 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o294);
+      w.appendU8(o294);
     }
-    w.appendU8(v.f1002);
-    const o295 = v.f1003;
+    const o295 = v.f164;
     if (o295 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU8(o295);
+      proto.Account.fbeWriteFinal(w, o295);
     }
-    w.appendI32(v.f1004);
-    const o296 = v.f1005;
+    const o296 = v.f165;
     if (o296 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendI32(o296);
+      proto.Account.fbeWriteFinal(w, o296);
     }
-    w.appendU64(v.f1006);
-    const o297 = v.f1007;
+    w.appendI32(v.f1000);
+    const o297 = v.f1001;
     if (o297 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      w.appendU64(o297);
+      w.appendI32(o297);
     }
-    StructSimple.fbeWriteFinal(w, v.f1008);
-    const o298 = v.f1009;
+    w.appendU8(v.f1002);
+    const o298 = v.f1003;
     if (o298 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      StructSimple.fbeWriteFinal(w, o298);
+      w.appendU8(o298);
     }
-    StructOptional.fbeWriteFinal(w, v.f1010);
-    const o299 = v.f1011;
+    w.appendI32(v.f1004);
+    const o299 = v.f1005;
     if (o299 === undefined) {
       w.appendBool(false);
     } else {
       w.appendBool(true);
-      StructOptional.fbeWriteFinal(w, o299);
+      w.appendI32(o299);
+    }
+    w.appendU64(v.f1006);
+    const o300 = v.f1007;
+    if (o300 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      w.appendU64(o300);
+    }
+    StructSimple.fbeWriteFinal(w, v.f1008);
+    const o301 = v.f1009;
+    if (o301 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      StructSimple.fbeWriteFinal(w, o301);
+    }
+    StructOptional.fbeWriteFinal(w, v.f1010);
+    const o302 = v.f1011;
+    if (o302 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      StructOptional.fbeWriteFinal(w, o302);
     }
   }
 
@@ -8172,8 +8196,8 @@ export class StructNested extends StructOptional {
     v.f26 = r.f32(r.fixed(4, "f26"));
     v.f27 = r.f64(r.fixed(8, "f27"));
     v.f28 = r.f64(r.fixed(8, "f28"));
-    v.f29 = r.decimal(r.fixed(16, "f29"));
-    v.f30 = r.decimal(r.fixed(16, "f30"));
+    v.f29 = r.decimal(r.fixed(16, "f29"), "f29");
+    v.f30 = r.decimal(r.fixed(16, "f30"), "f30");
     v.f31 = r.finalString("f31");
     v.f32 = r.finalString("f32");
     v.f33 = r.timestamp(r.fixed(8, "f33"));
@@ -8411,17 +8435,17 @@ export class StructNested extends StructOptional {
       v.f141 = undefined;
     }
     if (r.finalHas("f142")) {
-      v.f142 = r.decimal(r.fixed(16, "f142"));
+      v.f142 = r.decimal(r.fixed(16, "f142"), "f142");
     } else {
       v.f142 = undefined;
     }
     if (r.finalHas("f143")) {
-      v.f143 = r.decimal(r.fixed(16, "f143"));
+      v.f143 = r.decimal(r.fixed(16, "f143"), "f143");
     } else {
       v.f143 = undefined;
     }
     if (r.finalHas("f144")) {
-      v.f144 = r.decimal(r.fixed(16, "f144"));
+      v.f144 = r.decimal(r.fixed(16, "f144"), "f144");
     } else {
       v.f144 = undefined;
     }
@@ -8642,8 +8666,8 @@ export class StructNested extends StructOptional {
     r.fixed(4, "f26");
     r.fixed(8, "f27");
     r.fixed(8, "f28");
-    r.fixed(16, "f29");
-    r.fixed(16, "f30");
+    r.skipDecimal(r.fixed(16, "f29"), "f29");
+    r.skipDecimal(r.fixed(16, "f30"), "f30");
     r.finalSkipString("f31");
     r.finalSkipString("f32");
     r.fixed(8, "f33");
@@ -8797,13 +8821,13 @@ export class StructNested extends StructOptional {
       r.fixed(8, "f141");
     }
     if (r.finalHas("f142")) {
-      r.fixed(16, "f142");
+      r.skipDecimal(r.fixed(16, "f142"), "f142");
     }
     if (r.finalHas("f143")) {
-      r.fixed(16, "f143");
+      r.skipDecimal(r.fixed(16, "f143"), "f143");
     }
     if (r.finalHas("f144")) {
-      r.fixed(16, "f144");
+      r.skipDecimal(r.fixed(16, "f144"), "f144");
     }
     if (r.finalHas("f145")) {
       r.finalSkipString("f145");

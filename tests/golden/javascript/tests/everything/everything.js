@@ -2516,12 +2516,12 @@ export class Everything {
       r.spend(12, b, "f15");
       return;
     }
-    v.f15 = r.decimal(b + 61);
+    v.f15 = r.decimal(b + 61, "f15");
     if (n < 93) {
       r.spend(12, b, "f16");
       return;
     }
-    v.f16 = r.decimal(b + 77);
+    v.f16 = r.decimal(b + 77, "f16");
     if (n < 97) {
       r.spend(12, b, "f17");
       return;
@@ -2894,7 +2894,7 @@ export class Everything {
     const n151 = r.count;
     const a152 = [];
     for (let i153 = 0; i153 < n151; i153++) {
-      a152.push(r.decimal(e150 + i153 * 16));
+      a152.push(r.decimal(e150 + i153 * 16, "f51"));
     }
     if (fbe.repeated(a152, fbe.compareDecimal) !== undefined) {
       r.duplicate("f51", e150 - 4);
@@ -2909,7 +2909,7 @@ export class Everything {
     for (let i158 = 0; i158 < n156; i158++) {
       let k159;
       let y160;
-      k159 = r.decimal(e155 + i158 * 20);
+      k159 = r.decimal(e155 + i158 * 20, "f52");
       y160 = r.i32(e155 + i158 * 20 + 16);
       m157.push([k159, y160]);
     }
@@ -2992,10 +2992,12 @@ export class Everything {
       r.spend(12, b, "f15");
       return;
     }
+    r.skipDecimal(b + 61, "f15");
     if (n < 93) {
       r.spend(12, b, "f16");
       return;
     }
+    r.skipDecimal(b + 77, "f16");
     if (n < 97) {
       r.spend(12, b, "f17");
       return;
@@ -3289,7 +3291,7 @@ export class Everything {
     const n220 = r.count;
     const a221 = [];
     for (let i222 = 0; i222 < n220; i222++) {
-      a221.push(r.decimal(e219 + i222 * 16));
+      a221.push(r.decimal(e219 + i222 * 16, "f51"));
     }
     if (fbe.repeated(a221, fbe.compareDecimal) !== undefined) {
       r.duplicate("f51", e219 - 4);
@@ -3303,7 +3305,7 @@ export class Everything {
     for (let i227 = 0; i227 < n225; i227++) {
       let k228;
       let y229;
-      k228 = r.decimal(e224 + i227 * 20);
+      k228 = r.decimal(e224 + i227 * 20, "f52");
       y229 = r.i32(e224 + i227 * 20 + 16);
       m226.push([k228, y229]);
     }
@@ -3555,8 +3557,8 @@ export class Everything {
     v.f12 = r.u64(r.fixed(8, "f12"));
     v.f13 = r.f32(r.fixed(4, "f13"));
     v.f14 = r.f64(r.fixed(8, "f14"));
-    v.f15 = r.decimal(r.fixed(16, "f15"));
-    v.f16 = r.decimal(r.fixed(16, "f16"));
+    v.f15 = r.decimal(r.fixed(16, "f15"), "f15");
+    v.f16 = r.decimal(r.fixed(16, "f16"), "f16");
     v.f17 = r.finalString("f17");
     v.f18 = r.timestamp(r.fixed(8, "f18"));
     v.f19 = r.timestamp(r.fixed(8, "f19"));
@@ -3785,7 +3787,7 @@ export class Everything {
     const n333 = r.finalCount(16, 16, "f51");
     const a334 = [];
     for (let i335 = 0; i335 < n333; i335++) {
-      a334.push(r.decimal(r.fixed(16, "f51")));
+      a334.push(r.decimal(r.fixed(16, "f51"), "f51"));
     }
     if (fbe.repeated(a334, fbe.compareDecimal) !== undefined) {
       r.duplicate("f51", r.pos);
@@ -3796,7 +3798,7 @@ export class Everything {
     for (let i339 = 0; i339 < n337; i339++) {
       let k340;
       let y341;
-      k340 = r.decimal(r.fixed(16, "f52"));
+      k340 = r.decimal(r.fixed(16, "f52"), "f52");
       y341 = r.i32(r.fixed(4, "f52"));
       m338.push([k340, y341]);
     }
@@ -3826,8 +3828,8 @@ export class Everything {
     r.fixed(8, "f12");
     r.fixed(4, "f13");
     r.fixed(8, "f14");
-    r.fixed(16, "f15");
-    r.fixed(16, "f16");
+    r.skipDecimal(r.fixed(16, "f15"), "f15");
+    r.skipDecimal(r.fixed(16, "f16"), "f16");
     r.finalSkipString("f17");
     r.fixed(8, "f18");
     r.fixed(8, "f19");
@@ -4014,7 +4016,7 @@ export class Everything {
     const n388 = r.finalCount(16, 16, "f51");
     const a389 = [];
     for (let i390 = 0; i390 < n388; i390++) {
-      a389.push(r.decimal(r.fixed(16, "f51")));
+      a389.push(r.decimal(r.fixed(16, "f51"), "f51"));
     }
     if (fbe.repeated(a389, fbe.compareDecimal) !== undefined) {
       r.duplicate("f51", r.pos);
@@ -4024,7 +4026,7 @@ export class Everything {
     for (let i394 = 0; i394 < n392; i394++) {
       let k395;
       let y396;
-      k395 = r.decimal(r.fixed(16, "f52"));
+      k395 = r.decimal(r.fixed(16, "f52"), "f52");
       y396 = r.i32(r.fixed(4, "f52"));
       m393.push([k395, y396]);
     }

@@ -216,9 +216,10 @@ FBE_L25 = struct.Struct("<IBI")
 FBE_L26 = struct.Struct("<II")
 FBE_L27 = struct.Struct("<Ii")
 FBE_L28 = struct.Struct("<IIII")
-FBE_L29 = struct.Struct("<i??BBBBIIbbBBhhHHiiIIqqQQffdd16s16sI")
-FBE_L30 = struct.Struct("<QQQ16s16s16sBB")
-FBE_L31 = struct.Struct("<BB")
+FBE_L29 = struct.Struct("<i??BBBBIIbbBBhhHHiiIIqqQQffdd")
+FBE_L30 = struct.Struct("<16sI")
+FBE_L31 = struct.Struct("<QQQ16s16s16sBB")
+FBE_L32 = struct.Struct("<BB")
 FBE_C0 = Decimal(0)
 FBE_C1 = Decimal("123456.123456")
 FBE_C2 = uuid.UUID("123e4567-e89b-12d3-a456-426655440000")
@@ -2895,8 +2896,8 @@ def fbe_vr_StructSimple(r: fbe.Reader, p: int) -> StructSimple:
             v.f26 = t[28]
             v.f27 = t[29]
             v.f28 = t[30]
-            v.f29 = fbe.decode_decimal(t[31])
-            v.f30 = fbe.decode_decimal(t[32])
+            v.f29 = fbe.decode_decimal(t[31], p + 110, "f29")
+            v.f30 = fbe.decode_decimal(t[32], p + 126, "f30")
             v.f31 = fbe.buffer.read_string(r, p, t[33], "f31")
             v.f32 = fbe.buffer.read_string(r, p, t[34], "f32")
             v.f33 = t[35]
@@ -2944,8 +2945,8 @@ def fbe_vr_StructSimple(r: fbe.Reader, p: int) -> StructSimple:
                 t[28] if k > 26 else 123.45600128173828,
                 t[29] if k > 27 else 0.0,
                 t[30] if k > 28 else -1.23456e+125,
-                fbe.decode_decimal(t[31]) if k > 29 else FBE_C0,
-                fbe.decode_decimal(t[32]) if k > 30 else FBE_C1,
+                fbe.decode_decimal(t[31], p + 110, "f29") if k > 29 else FBE_C0,
+                fbe.decode_decimal(t[32], p + 126, "f30") if k > 30 else FBE_C1,
                 fbe.buffer.read_string(r, p, t[33], "f31") if k > 31 else "",
                 fbe.buffer.read_string(r, p, t[34], "f32") if k > 32 else 'Initial string!',
                 t[35] if k > 33 else 0,
@@ -3411,8 +3412,8 @@ def fbe_vr_StructOptional(r: fbe.Reader, p: int) -> StructOptional:
             v.f26 = t[28]
             v.f27 = t[29]
             v.f28 = t[30]
-            v.f29 = fbe.decode_decimal(t[31])
-            v.f30 = fbe.decode_decimal(t[32])
+            v.f29 = fbe.decode_decimal(t[31], p + 110, "f29")
+            v.f30 = fbe.decode_decimal(t[32], p + 126, "f30")
             v.f31 = fbe.buffer.read_string(r, p, t[33], "f31")
             v.f32 = fbe.buffer.read_string(r, p, t[34], "f32")
             v.f33 = t[35]
@@ -3526,8 +3527,8 @@ def fbe_vr_StructOptional(r: fbe.Reader, p: int) -> StructOptional:
                 t[28] if k > 26 else 123.45600128173828,
                 t[29] if k > 27 else 0.0,
                 t[30] if k > 28 else -1.23456e+125,
-                fbe.decode_decimal(t[31]) if k > 29 else FBE_C0,
-                fbe.decode_decimal(t[32]) if k > 30 else FBE_C1,
+                fbe.decode_decimal(t[31], p + 110, "f29") if k > 29 else FBE_C0,
+                fbe.decode_decimal(t[32], p + 126, "f30") if k > 30 else FBE_C1,
                 fbe.buffer.read_string(r, p, t[33], "f31") if k > 31 else "",
                 fbe.buffer.read_string(r, p, t[34], "f32") if k > 32 else 'Initial string!',
                 t[35] if k > 33 else 0,
@@ -4097,8 +4098,8 @@ def fbe_vr_StructNested(r: fbe.Reader, p: int) -> StructNested:
             v.f26 = t[28]
             v.f27 = t[29]
             v.f28 = t[30]
-            v.f29 = fbe.decode_decimal(t[31])
-            v.f30 = fbe.decode_decimal(t[32])
+            v.f29 = fbe.decode_decimal(t[31], p + 110, "f29")
+            v.f30 = fbe.decode_decimal(t[32], p + 126, "f30")
             v.f31 = fbe.buffer.read_string(r, p, t[33], "f31")
             v.f32 = fbe.buffer.read_string(r, p, t[34], "f32")
             v.f33 = t[35]
@@ -4224,8 +4225,8 @@ def fbe_vr_StructNested(r: fbe.Reader, p: int) -> StructNested:
                 t[28] if k > 26 else 123.45600128173828,
                 t[29] if k > 27 else 0.0,
                 t[30] if k > 28 else -1.23456e+125,
-                fbe.decode_decimal(t[31]) if k > 29 else FBE_C0,
-                fbe.decode_decimal(t[32]) if k > 30 else FBE_C1,
+                fbe.decode_decimal(t[31], p + 110, "f29") if k > 29 else FBE_C0,
+                fbe.decode_decimal(t[32], p + 126, "f30") if k > 30 else FBE_C1,
                 fbe.buffer.read_string(r, p, t[33], "f31") if k > 31 else "",
                 fbe.buffer.read_string(r, p, t[34], "f32") if k > 32 else 'Initial string!',
                 t[35] if k > 33 else 0,
@@ -4865,13 +4866,15 @@ class StructEmptyModel(fbe.Model[StructEmpty]):
 
 def fbe_fw_StructSimple(w: bytearray, v: StructSimple) -> None:
     """Append the final encoding of a StructSimple (fields back to back)."""
+    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, v.f15, v.f16, v.f17, v.f18, v.f19, v.f20, v.f21, v.f22, v.f23, v.f24, v.f25, v.f26, v.f27, v.f28)
+    w += FBE_L13.pack(fbe.encode_decimal(v.f29))
     s1 = v.f31.encode("utf-8", "surrogateescape")
-    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, v.f15, v.f16, v.f17, v.f18, v.f19, v.f20, v.f21, v.f22, v.f23, v.f24, v.f25, v.f26, v.f27, v.f28, fbe.encode_decimal(v.f29), fbe.encode_decimal(v.f30), len(s1))
+    w += FBE_L30.pack(fbe.encode_decimal(v.f30), len(s1))
     w += s1
     s2 = v.f32.encode("utf-8", "surrogateescape")
     w += FBE_L4.pack(len(s2))
     w += s2
-    w += FBE_L30.pack(v.f33, v.f34, v.f35, v.f36.bytes, v.f37.bytes, v.f38.bytes, v.f39, v.f40)
+    w += FBE_L31.pack(v.f33, v.f34, v.f35, v.f36.bytes, v.f37.bytes, v.f38.bytes, v.f39, v.f40)
     pkg_proto.fbe_fw_Order(w, v.f41)
     pkg_proto.fbe_fw_Balance(w, v.f42)
     w += FBE_L3.pack(v.f43)
@@ -4883,41 +4886,51 @@ def fbe_fr_StructSimple(r: fbe.Reader, p: int) -> tuple[StructSimple, int]:
     fbe.buffer.final_enter(r, p, 217)
     try:
         data, end = r.data, r.size
-        if p + 138 > end:
+        if p + 102 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
         t3 = FBE_L29.unpack_from(data, p)
-        p += 138
-        q4 = p + t3[31]
-        if q4 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t3[31]} bytes", p - 4, "f31")
-        r.budget -= t3[31]
+        p += 102
+        if p + 16 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "f29")
+        t4 = FBE_L13.unpack_from(data, p)
+        at5 = p
+        p += 16
+        if p + 20 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "f30")
+        t6 = FBE_L30.unpack_from(data, p)
+        at7 = p
+        p += 20
+        q8 = p + t6[1]
+        if q8 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t6[1]} bytes", p - 4, "f31")
+        r.budget -= t6[1]
         if r.budget < 0:
             r.spend(0, p - 4, "f31")
-        x5 = data[p:q4].decode("utf-8", "surrogateescape")
-        p = q4
+        x9 = data[p:q8].decode("utf-8", "surrogateescape")
+        p = q8
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "f32")
-        t6 = FBE_L4.unpack_from(data, p)
+        t10 = FBE_L4.unpack_from(data, p)
         p += 4
-        q7 = p + t6[0]
-        if q7 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t6[0]} bytes", p - 4, "f32")
-        r.budget -= t6[0]
+        q11 = p + t10[0]
+        if q11 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t10[0]} bytes", p - 4, "f32")
+        r.budget -= t10[0]
         if r.budget < 0:
             r.spend(0, p - 4, "f32")
-        x8 = data[p:q7].decode("utf-8", "surrogateescape")
-        p = q7
+        x12 = data[p:q11].decode("utf-8", "surrogateescape")
+        p = q11
         if p + 74 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f33")
-        t9 = FBE_L30.unpack_from(data, p)
+        t13 = FBE_L31.unpack_from(data, p)
         p += 74
-        x10, p = pkg_proto.fbe_fr_Order(r, p)
-        x11, p = pkg_proto.fbe_fr_Balance(r, p)
+        x14, p = pkg_proto.fbe_fr_Order(r, p)
+        x15, p = pkg_proto.fbe_fr_Balance(r, p)
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f43")
-        t12 = FBE_L3.unpack_from(data, p)
+        t16 = FBE_L3.unpack_from(data, p)
         p += 1
-        x13, p = pkg_proto.fbe_fr_Account(r, p)
+        x17, p = pkg_proto.fbe_fr_Account(r, p)
         v = StructSimple.__new__(StructSimple)
         v.id = t3[0]
         v.f1 = t3[1]
@@ -4948,22 +4961,22 @@ def fbe_fr_StructSimple(r: fbe.Reader, p: int) -> tuple[StructSimple, int]:
         v.f26 = t3[26]
         v.f27 = t3[27]
         v.f28 = t3[28]
-        v.f29 = fbe.decode_decimal(t3[29])
-        v.f30 = fbe.decode_decimal(t3[30])
-        v.f31 = x5
-        v.f32 = x8
-        v.f33 = t9[0]
-        v.f34 = t9[1]
-        v.f35 = t9[2]
-        v.f36 = uuid.UUID(bytes=t9[3])
-        v.f37 = uuid.UUID(bytes=t9[4])
-        v.f38 = uuid.UUID(bytes=t9[5])
-        v.f39 = pkg_proto.FBE_M_OrderSide[t9[6]]
-        v.f40 = pkg_proto.FBE_M_OrderType[t9[7]]
-        v.f41 = x10
-        v.f42 = x11
-        v.f43 = pkg_proto.FBE_M_State[t12[0]]
-        v.f44 = x13
+        v.f29 = fbe.decode_decimal(t4[0], at5, "f29")
+        v.f30 = fbe.decode_decimal(t6[0], at7, "f30")
+        v.f31 = x9
+        v.f32 = x12
+        v.f33 = t13[0]
+        v.f34 = t13[1]
+        v.f35 = t13[2]
+        v.f36 = uuid.UUID(bytes=t13[3])
+        v.f37 = uuid.UUID(bytes=t13[4])
+        v.f38 = uuid.UUID(bytes=t13[5])
+        v.f39 = pkg_proto.FBE_M_OrderSide[t13[6]]
+        v.f40 = pkg_proto.FBE_M_OrderType[t13[7]]
+        v.f41 = x14
+        v.f42 = x15
+        v.f43 = pkg_proto.FBE_M_State[t16[0]]
+        v.f44 = x17
     except fbe.DecodeError as e:
         raise e.within("test.StructSimple") from None
     r.depth -= 1
@@ -4972,13 +4985,15 @@ def fbe_fr_StructSimple(r: fbe.Reader, p: int) -> tuple[StructSimple, int]:
 
 def fbe_fw_StructOptional(w: bytearray, v: StructOptional) -> None:
     """Append the final encoding of a StructOptional (fields back to back)."""
+    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, v.f15, v.f16, v.f17, v.f18, v.f19, v.f20, v.f21, v.f22, v.f23, v.f24, v.f25, v.f26, v.f27, v.f28)
+    w += FBE_L13.pack(fbe.encode_decimal(v.f29))
     s1 = v.f31.encode("utf-8", "surrogateescape")
-    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, v.f15, v.f16, v.f17, v.f18, v.f19, v.f20, v.f21, v.f22, v.f23, v.f24, v.f25, v.f26, v.f27, v.f28, fbe.encode_decimal(v.f29), fbe.encode_decimal(v.f30), len(s1))
+    w += FBE_L30.pack(fbe.encode_decimal(v.f30), len(s1))
     w += s1
     s2 = v.f32.encode("utf-8", "surrogateescape")
     w += FBE_L4.pack(len(s2))
     w += s2
-    w += FBE_L30.pack(v.f33, v.f34, v.f35, v.f36.bytes, v.f37.bytes, v.f38.bytes, v.f39, v.f40)
+    w += FBE_L31.pack(v.f33, v.f34, v.f35, v.f36.bytes, v.f37.bytes, v.f38.bytes, v.f39, v.f40)
     pkg_proto.fbe_fw_Order(w, v.f41)
     pkg_proto.fbe_fw_Balance(w, v.f42)
     w += FBE_L3.pack(v.f43)
@@ -5386,551 +5401,561 @@ def fbe_fr_StructOptional(r: fbe.Reader, p: int) -> tuple[StructOptional, int]:
     fbe.buffer.final_enter(r, p, 283)
     try:
         data, end = r.data, r.size
-        if p + 138 > end:
+        if p + 102 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
         t69 = FBE_L29.unpack_from(data, p)
-        p += 138
-        q70 = p + t69[31]
-        if q70 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t69[31]} bytes", p - 4, "f31")
-        r.budget -= t69[31]
+        p += 102
+        if p + 16 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "f29")
+        t70 = FBE_L13.unpack_from(data, p)
+        at71 = p
+        p += 16
+        if p + 20 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "f30")
+        t72 = FBE_L30.unpack_from(data, p)
+        at73 = p
+        p += 20
+        q74 = p + t72[1]
+        if q74 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t72[1]} bytes", p - 4, "f31")
+        r.budget -= t72[1]
         if r.budget < 0:
             r.spend(0, p - 4, "f31")
-        x71 = data[p:q70].decode("utf-8", "surrogateescape")
-        p = q70
+        x75 = data[p:q74].decode("utf-8", "surrogateescape")
+        p = q74
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "f32")
-        t72 = FBE_L4.unpack_from(data, p)
+        t76 = FBE_L4.unpack_from(data, p)
         p += 4
-        q73 = p + t72[0]
-        if q73 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t72[0]} bytes", p - 4, "f32")
-        r.budget -= t72[0]
+        q77 = p + t76[0]
+        if q77 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t76[0]} bytes", p - 4, "f32")
+        r.budget -= t76[0]
         if r.budget < 0:
             r.spend(0, p - 4, "f32")
-        x74 = data[p:q73].decode("utf-8", "surrogateescape")
-        p = q73
+        x78 = data[p:q77].decode("utf-8", "surrogateescape")
+        p = q77
         if p + 74 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f33")
-        t75 = FBE_L30.unpack_from(data, p)
+        t79 = FBE_L31.unpack_from(data, p)
         p += 74
-        x76, p = pkg_proto.fbe_fr_Order(r, p)
-        x77, p = pkg_proto.fbe_fr_Balance(r, p)
+        x80, p = pkg_proto.fbe_fr_Order(r, p)
+        x81, p = pkg_proto.fbe_fr_Balance(r, p)
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f43")
-        t78 = FBE_L3.unpack_from(data, p)
+        t82 = FBE_L3.unpack_from(data, p)
         p += 1
-        x79, p = pkg_proto.fbe_fr_Account(r, p)
-        h81 = fbe.buffer.final_has(r, p, "f100")
-        p += 1
-        x80: bool | None = None
-        if h81:
-            t83 = fbe.buffer.final_fixed(r, FBE_L2, p, "f100")
-            p += FBE_L2.size
-            x82 = t83[0]
-            x80 = x82
-        h85 = fbe.buffer.final_has(r, p, "f101")
+        x83, p = pkg_proto.fbe_fr_Account(r, p)
+        h85 = fbe.buffer.final_has(r, p, "f100")
         p += 1
         x84: bool | None = None
         if h85:
-            t87 = fbe.buffer.final_fixed(r, FBE_L2, p, "f101")
+            t87 = fbe.buffer.final_fixed(r, FBE_L2, p, "f100")
             p += FBE_L2.size
             x86 = t87[0]
             x84 = x86
-        h89 = fbe.buffer.final_has(r, p, "f102")
+        h89 = fbe.buffer.final_has(r, p, "f101")
         p += 1
         x88: bool | None = None
         if h89:
-            t91 = fbe.buffer.final_fixed(r, FBE_L2, p, "f102")
+            t91 = fbe.buffer.final_fixed(r, FBE_L2, p, "f101")
             p += FBE_L2.size
             x90 = t91[0]
             x88 = x90
-        h93 = fbe.buffer.final_has(r, p, "f103")
+        h93 = fbe.buffer.final_has(r, p, "f102")
         p += 1
-        x92: int | None = None
+        x92: bool | None = None
         if h93:
-            t95 = fbe.buffer.final_fixed(r, FBE_L3, p, "f103")
-            p += FBE_L3.size
+            t95 = fbe.buffer.final_fixed(r, FBE_L2, p, "f102")
+            p += FBE_L2.size
             x94 = t95[0]
             x92 = x94
-        h97 = fbe.buffer.final_has(r, p, "f104")
+        h97 = fbe.buffer.final_has(r, p, "f103")
         p += 1
         x96: int | None = None
         if h97:
-            t99 = fbe.buffer.final_fixed(r, FBE_L3, p, "f104")
+            t99 = fbe.buffer.final_fixed(r, FBE_L3, p, "f103")
             p += FBE_L3.size
             x98 = t99[0]
             x96 = x98
-        h101 = fbe.buffer.final_has(r, p, "f105")
+        h101 = fbe.buffer.final_has(r, p, "f104")
         p += 1
         x100: int | None = None
         if h101:
-            t103 = fbe.buffer.final_fixed(r, FBE_L3, p, "f105")
+            t103 = fbe.buffer.final_fixed(r, FBE_L3, p, "f104")
             p += FBE_L3.size
             x102 = t103[0]
             x100 = x102
-        h105 = fbe.buffer.final_has(r, p, "f106")
+        h105 = fbe.buffer.final_has(r, p, "f105")
         p += 1
         x104: int | None = None
         if h105:
-            t107 = fbe.buffer.final_fixed(r, FBE_L3, p, "f106")
+            t107 = fbe.buffer.final_fixed(r, FBE_L3, p, "f105")
             p += FBE_L3.size
             x106 = t107[0]
             x104 = x106
-        h109 = fbe.buffer.final_has(r, p, "f107")
+        h109 = fbe.buffer.final_has(r, p, "f106")
         p += 1
         x108: int | None = None
         if h109:
-            t111 = fbe.buffer.final_fixed(r, FBE_L3, p, "f107")
+            t111 = fbe.buffer.final_fixed(r, FBE_L3, p, "f106")
             p += FBE_L3.size
             x110 = t111[0]
             x108 = x110
-        h113 = fbe.buffer.final_has(r, p, "f108")
+        h113 = fbe.buffer.final_has(r, p, "f107")
         p += 1
         x112: int | None = None
         if h113:
-            t115 = fbe.buffer.final_fixed(r, FBE_L3, p, "f108")
+            t115 = fbe.buffer.final_fixed(r, FBE_L3, p, "f107")
             p += FBE_L3.size
             x114 = t115[0]
             x112 = x114
-        h117 = fbe.buffer.final_has(r, p, "f109")
+        h117 = fbe.buffer.final_has(r, p, "f108")
         p += 1
         x116: int | None = None
         if h117:
-            t119 = fbe.buffer.final_fixed(r, FBE_L4, p, "f109")
-            p += FBE_L4.size
+            t119 = fbe.buffer.final_fixed(r, FBE_L3, p, "f108")
+            p += FBE_L3.size
             x118 = t119[0]
             x116 = x118
-        h121 = fbe.buffer.final_has(r, p, "f110")
+        h121 = fbe.buffer.final_has(r, p, "f109")
         p += 1
         x120: int | None = None
         if h121:
-            t123 = fbe.buffer.final_fixed(r, FBE_L4, p, "f110")
+            t123 = fbe.buffer.final_fixed(r, FBE_L4, p, "f109")
             p += FBE_L4.size
             x122 = t123[0]
             x120 = x122
-        h125 = fbe.buffer.final_has(r, p, "f111")
+        h125 = fbe.buffer.final_has(r, p, "f110")
         p += 1
         x124: int | None = None
         if h125:
-            t127 = fbe.buffer.final_fixed(r, FBE_L4, p, "f111")
+            t127 = fbe.buffer.final_fixed(r, FBE_L4, p, "f110")
             p += FBE_L4.size
             x126 = t127[0]
             x124 = x126
-        h129 = fbe.buffer.final_has(r, p, "f112")
+        h129 = fbe.buffer.final_has(r, p, "f111")
         p += 1
         x128: int | None = None
         if h129:
-            t131 = fbe.buffer.final_fixed(r, FBE_L5, p, "f112")
-            p += FBE_L5.size
+            t131 = fbe.buffer.final_fixed(r, FBE_L4, p, "f111")
+            p += FBE_L4.size
             x130 = t131[0]
             x128 = x130
-        h133 = fbe.buffer.final_has(r, p, "f113")
+        h133 = fbe.buffer.final_has(r, p, "f112")
         p += 1
         x132: int | None = None
         if h133:
-            t135 = fbe.buffer.final_fixed(r, FBE_L5, p, "f113")
+            t135 = fbe.buffer.final_fixed(r, FBE_L5, p, "f112")
             p += FBE_L5.size
             x134 = t135[0]
             x132 = x134
-        h137 = fbe.buffer.final_has(r, p, "f114")
+        h137 = fbe.buffer.final_has(r, p, "f113")
         p += 1
         x136: int | None = None
         if h137:
-            t139 = fbe.buffer.final_fixed(r, FBE_L5, p, "f114")
+            t139 = fbe.buffer.final_fixed(r, FBE_L5, p, "f113")
             p += FBE_L5.size
             x138 = t139[0]
             x136 = x138
-        h141 = fbe.buffer.final_has(r, p, "f115")
+        h141 = fbe.buffer.final_has(r, p, "f114")
         p += 1
         x140: int | None = None
         if h141:
-            t143 = fbe.buffer.final_fixed(r, FBE_L3, p, "f115")
-            p += FBE_L3.size
+            t143 = fbe.buffer.final_fixed(r, FBE_L5, p, "f114")
+            p += FBE_L5.size
             x142 = t143[0]
             x140 = x142
-        h145 = fbe.buffer.final_has(r, p, "f116")
+        h145 = fbe.buffer.final_has(r, p, "f115")
         p += 1
         x144: int | None = None
         if h145:
-            t147 = fbe.buffer.final_fixed(r, FBE_L3, p, "f116")
+            t147 = fbe.buffer.final_fixed(r, FBE_L3, p, "f115")
             p += FBE_L3.size
             x146 = t147[0]
             x144 = x146
-        h149 = fbe.buffer.final_has(r, p, "f117")
+        h149 = fbe.buffer.final_has(r, p, "f116")
         p += 1
         x148: int | None = None
         if h149:
-            t151 = fbe.buffer.final_fixed(r, FBE_L3, p, "f117")
+            t151 = fbe.buffer.final_fixed(r, FBE_L3, p, "f116")
             p += FBE_L3.size
             x150 = t151[0]
             x148 = x150
-        h153 = fbe.buffer.final_has(r, p, "f118")
+        h153 = fbe.buffer.final_has(r, p, "f117")
         p += 1
         x152: int | None = None
         if h153:
-            t155 = fbe.buffer.final_fixed(r, FBE_L6, p, "f118")
-            p += FBE_L6.size
+            t155 = fbe.buffer.final_fixed(r, FBE_L3, p, "f117")
+            p += FBE_L3.size
             x154 = t155[0]
             x152 = x154
-        h157 = fbe.buffer.final_has(r, p, "f119")
+        h157 = fbe.buffer.final_has(r, p, "f118")
         p += 1
         x156: int | None = None
         if h157:
-            t159 = fbe.buffer.final_fixed(r, FBE_L6, p, "f119")
+            t159 = fbe.buffer.final_fixed(r, FBE_L6, p, "f118")
             p += FBE_L6.size
             x158 = t159[0]
             x156 = x158
-        h161 = fbe.buffer.final_has(r, p, "f120")
+        h161 = fbe.buffer.final_has(r, p, "f119")
         p += 1
         x160: int | None = None
         if h161:
-            t163 = fbe.buffer.final_fixed(r, FBE_L6, p, "f120")
+            t163 = fbe.buffer.final_fixed(r, FBE_L6, p, "f119")
             p += FBE_L6.size
             x162 = t163[0]
             x160 = x162
-        h165 = fbe.buffer.final_has(r, p, "f121")
+        h165 = fbe.buffer.final_has(r, p, "f120")
         p += 1
         x164: int | None = None
         if h165:
-            t167 = fbe.buffer.final_fixed(r, FBE_L7, p, "f121")
-            p += FBE_L7.size
+            t167 = fbe.buffer.final_fixed(r, FBE_L6, p, "f120")
+            p += FBE_L6.size
             x166 = t167[0]
             x164 = x166
-        h169 = fbe.buffer.final_has(r, p, "f122")
+        h169 = fbe.buffer.final_has(r, p, "f121")
         p += 1
         x168: int | None = None
         if h169:
-            t171 = fbe.buffer.final_fixed(r, FBE_L7, p, "f122")
+            t171 = fbe.buffer.final_fixed(r, FBE_L7, p, "f121")
             p += FBE_L7.size
             x170 = t171[0]
             x168 = x170
-        h173 = fbe.buffer.final_has(r, p, "f123")
+        h173 = fbe.buffer.final_has(r, p, "f122")
         p += 1
         x172: int | None = None
         if h173:
-            t175 = fbe.buffer.final_fixed(r, FBE_L7, p, "f123")
+            t175 = fbe.buffer.final_fixed(r, FBE_L7, p, "f122")
             p += FBE_L7.size
             x174 = t175[0]
             x172 = x174
-        h177 = fbe.buffer.final_has(r, p, "f124")
+        h177 = fbe.buffer.final_has(r, p, "f123")
         p += 1
         x176: int | None = None
         if h177:
-            t179 = fbe.buffer.final_fixed(r, FBE_L8, p, "f124")
-            p += FBE_L8.size
+            t179 = fbe.buffer.final_fixed(r, FBE_L7, p, "f123")
+            p += FBE_L7.size
             x178 = t179[0]
             x176 = x178
-        h181 = fbe.buffer.final_has(r, p, "f125")
+        h181 = fbe.buffer.final_has(r, p, "f124")
         p += 1
         x180: int | None = None
         if h181:
-            t183 = fbe.buffer.final_fixed(r, FBE_L8, p, "f125")
+            t183 = fbe.buffer.final_fixed(r, FBE_L8, p, "f124")
             p += FBE_L8.size
             x182 = t183[0]
             x180 = x182
-        h185 = fbe.buffer.final_has(r, p, "f126")
+        h185 = fbe.buffer.final_has(r, p, "f125")
         p += 1
         x184: int | None = None
         if h185:
-            t187 = fbe.buffer.final_fixed(r, FBE_L8, p, "f126")
+            t187 = fbe.buffer.final_fixed(r, FBE_L8, p, "f125")
             p += FBE_L8.size
             x186 = t187[0]
             x184 = x186
-        h189 = fbe.buffer.final_has(r, p, "f127")
+        h189 = fbe.buffer.final_has(r, p, "f126")
         p += 1
         x188: int | None = None
         if h189:
-            t191 = fbe.buffer.final_fixed(r, FBE_L4, p, "f127")
-            p += FBE_L4.size
+            t191 = fbe.buffer.final_fixed(r, FBE_L8, p, "f126")
+            p += FBE_L8.size
             x190 = t191[0]
             x188 = x190
-        h193 = fbe.buffer.final_has(r, p, "f128")
+        h193 = fbe.buffer.final_has(r, p, "f127")
         p += 1
         x192: int | None = None
         if h193:
-            t195 = fbe.buffer.final_fixed(r, FBE_L4, p, "f128")
+            t195 = fbe.buffer.final_fixed(r, FBE_L4, p, "f127")
             p += FBE_L4.size
             x194 = t195[0]
             x192 = x194
-        h197 = fbe.buffer.final_has(r, p, "f129")
+        h197 = fbe.buffer.final_has(r, p, "f128")
         p += 1
         x196: int | None = None
         if h197:
-            t199 = fbe.buffer.final_fixed(r, FBE_L4, p, "f129")
+            t199 = fbe.buffer.final_fixed(r, FBE_L4, p, "f128")
             p += FBE_L4.size
             x198 = t199[0]
             x196 = x198
-        h201 = fbe.buffer.final_has(r, p, "f130")
+        h201 = fbe.buffer.final_has(r, p, "f129")
         p += 1
         x200: int | None = None
         if h201:
-            t203 = fbe.buffer.final_fixed(r, FBE_L9, p, "f130")
-            p += FBE_L9.size
+            t203 = fbe.buffer.final_fixed(r, FBE_L4, p, "f129")
+            p += FBE_L4.size
             x202 = t203[0]
             x200 = x202
-        h205 = fbe.buffer.final_has(r, p, "f131")
+        h205 = fbe.buffer.final_has(r, p, "f130")
         p += 1
         x204: int | None = None
         if h205:
-            t207 = fbe.buffer.final_fixed(r, FBE_L9, p, "f131")
+            t207 = fbe.buffer.final_fixed(r, FBE_L9, p, "f130")
             p += FBE_L9.size
             x206 = t207[0]
             x204 = x206
-        h209 = fbe.buffer.final_has(r, p, "f132")
+        h209 = fbe.buffer.final_has(r, p, "f131")
         p += 1
         x208: int | None = None
         if h209:
-            t211 = fbe.buffer.final_fixed(r, FBE_L9, p, "f132")
+            t211 = fbe.buffer.final_fixed(r, FBE_L9, p, "f131")
             p += FBE_L9.size
             x210 = t211[0]
             x208 = x210
-        h213 = fbe.buffer.final_has(r, p, "f133")
+        h213 = fbe.buffer.final_has(r, p, "f132")
         p += 1
         x212: int | None = None
         if h213:
-            t215 = fbe.buffer.final_fixed(r, FBE_L10, p, "f133")
-            p += FBE_L10.size
+            t215 = fbe.buffer.final_fixed(r, FBE_L9, p, "f132")
+            p += FBE_L9.size
             x214 = t215[0]
             x212 = x214
-        h217 = fbe.buffer.final_has(r, p, "f134")
+        h217 = fbe.buffer.final_has(r, p, "f133")
         p += 1
         x216: int | None = None
         if h217:
-            t219 = fbe.buffer.final_fixed(r, FBE_L10, p, "f134")
+            t219 = fbe.buffer.final_fixed(r, FBE_L10, p, "f133")
             p += FBE_L10.size
             x218 = t219[0]
             x216 = x218
-        h221 = fbe.buffer.final_has(r, p, "f135")
+        h221 = fbe.buffer.final_has(r, p, "f134")
         p += 1
         x220: int | None = None
         if h221:
-            t223 = fbe.buffer.final_fixed(r, FBE_L10, p, "f135")
+            t223 = fbe.buffer.final_fixed(r, FBE_L10, p, "f134")
             p += FBE_L10.size
             x222 = t223[0]
             x220 = x222
-        h225 = fbe.buffer.final_has(r, p, "f136")
+        h225 = fbe.buffer.final_has(r, p, "f135")
         p += 1
-        x224: float | None = None
+        x224: int | None = None
         if h225:
-            t227 = fbe.buffer.final_fixed(r, FBE_L11, p, "f136")
-            p += FBE_L11.size
+            t227 = fbe.buffer.final_fixed(r, FBE_L10, p, "f135")
+            p += FBE_L10.size
             x226 = t227[0]
             x224 = x226
-        h229 = fbe.buffer.final_has(r, p, "f137")
+        h229 = fbe.buffer.final_has(r, p, "f136")
         p += 1
         x228: float | None = None
         if h229:
-            t231 = fbe.buffer.final_fixed(r, FBE_L11, p, "f137")
+            t231 = fbe.buffer.final_fixed(r, FBE_L11, p, "f136")
             p += FBE_L11.size
             x230 = t231[0]
             x228 = x230
-        h233 = fbe.buffer.final_has(r, p, "f138")
+        h233 = fbe.buffer.final_has(r, p, "f137")
         p += 1
         x232: float | None = None
         if h233:
-            t235 = fbe.buffer.final_fixed(r, FBE_L11, p, "f138")
+            t235 = fbe.buffer.final_fixed(r, FBE_L11, p, "f137")
             p += FBE_L11.size
             x234 = t235[0]
             x232 = x234
-        h237 = fbe.buffer.final_has(r, p, "f139")
+        h237 = fbe.buffer.final_has(r, p, "f138")
         p += 1
         x236: float | None = None
         if h237:
-            t239 = fbe.buffer.final_fixed(r, FBE_L12, p, "f139")
-            p += FBE_L12.size
+            t239 = fbe.buffer.final_fixed(r, FBE_L11, p, "f138")
+            p += FBE_L11.size
             x238 = t239[0]
             x236 = x238
-        h241 = fbe.buffer.final_has(r, p, "f140")
+        h241 = fbe.buffer.final_has(r, p, "f139")
         p += 1
         x240: float | None = None
         if h241:
-            t243 = fbe.buffer.final_fixed(r, FBE_L12, p, "f140")
+            t243 = fbe.buffer.final_fixed(r, FBE_L12, p, "f139")
             p += FBE_L12.size
             x242 = t243[0]
             x240 = x242
-        h245 = fbe.buffer.final_has(r, p, "f141")
+        h245 = fbe.buffer.final_has(r, p, "f140")
         p += 1
         x244: float | None = None
         if h245:
-            t247 = fbe.buffer.final_fixed(r, FBE_L12, p, "f141")
+            t247 = fbe.buffer.final_fixed(r, FBE_L12, p, "f140")
             p += FBE_L12.size
             x246 = t247[0]
             x244 = x246
-        h249 = fbe.buffer.final_has(r, p, "f142")
+        h249 = fbe.buffer.final_has(r, p, "f141")
         p += 1
-        x248: Decimal | None = None
+        x248: float | None = None
         if h249:
-            t251 = fbe.buffer.final_fixed(r, FBE_L13, p, "f142")
-            p += FBE_L13.size
-            x250 = fbe.decode_decimal(t251[0])
+            t251 = fbe.buffer.final_fixed(r, FBE_L12, p, "f141")
+            p += FBE_L12.size
+            x250 = t251[0]
             x248 = x250
-        h253 = fbe.buffer.final_has(r, p, "f143")
+        h253 = fbe.buffer.final_has(r, p, "f142")
         p += 1
         x252: Decimal | None = None
         if h253:
-            t255 = fbe.buffer.final_fixed(r, FBE_L13, p, "f143")
+            t255 = fbe.buffer.final_fixed(r, FBE_L13, p, "f142")
             p += FBE_L13.size
-            x254 = fbe.decode_decimal(t255[0])
+            x254 = fbe.decode_decimal(t255[0], p - FBE_L13.size, "f142")
             x252 = x254
-        h257 = fbe.buffer.final_has(r, p, "f144")
+        h257 = fbe.buffer.final_has(r, p, "f143")
         p += 1
         x256: Decimal | None = None
         if h257:
-            t259 = fbe.buffer.final_fixed(r, FBE_L13, p, "f144")
+            t259 = fbe.buffer.final_fixed(r, FBE_L13, p, "f143")
             p += FBE_L13.size
-            x258 = fbe.decode_decimal(t259[0])
+            x258 = fbe.decode_decimal(t259[0], p - FBE_L13.size, "f143")
             x256 = x258
-        h261 = fbe.buffer.final_has(r, p, "f145")
+        h261 = fbe.buffer.final_has(r, p, "f144")
         p += 1
-        x260: str | None = None
+        x260: Decimal | None = None
         if h261:
-            x262, p = fbe.buffer.final_string(r, p, "f145")
+            t263 = fbe.buffer.final_fixed(r, FBE_L13, p, "f144")
+            p += FBE_L13.size
+            x262 = fbe.decode_decimal(t263[0], p - FBE_L13.size, "f144")
             x260 = x262
-        h264 = fbe.buffer.final_has(r, p, "f146")
+        h265 = fbe.buffer.final_has(r, p, "f145")
         p += 1
-        x263: str | None = None
-        if h264:
-            x265, p = fbe.buffer.final_string(r, p, "f146")
-            x263 = x265
-        h267 = fbe.buffer.final_has(r, p, "f147")
+        x264: str | None = None
+        if h265:
+            x266, p = fbe.buffer.final_string(r, p, "f145")
+            x264 = x266
+        h268 = fbe.buffer.final_has(r, p, "f146")
         p += 1
-        x266: str | None = None
-        if h267:
-            x268, p = fbe.buffer.final_string(r, p, "f147")
-            x266 = x268
-        h270 = fbe.buffer.final_has(r, p, "f148")
+        x267: str | None = None
+        if h268:
+            x269, p = fbe.buffer.final_string(r, p, "f146")
+            x267 = x269
+        h271 = fbe.buffer.final_has(r, p, "f147")
         p += 1
-        x269: int | None = None
-        if h270:
-            t272 = fbe.buffer.final_fixed(r, FBE_L10, p, "f148")
-            p += FBE_L10.size
-            x271 = t272[0]
-            x269 = x271
-        h274 = fbe.buffer.final_has(r, p, "f149")
+        x270: str | None = None
+        if h271:
+            x272, p = fbe.buffer.final_string(r, p, "f147")
+            x270 = x272
+        h274 = fbe.buffer.final_has(r, p, "f148")
         p += 1
         x273: int | None = None
         if h274:
-            t276 = fbe.buffer.final_fixed(r, FBE_L10, p, "f149")
+            t276 = fbe.buffer.final_fixed(r, FBE_L10, p, "f148")
             p += FBE_L10.size
             x275 = t276[0]
             x273 = x275
-        h278 = fbe.buffer.final_has(r, p, "f150")
+        h278 = fbe.buffer.final_has(r, p, "f149")
         p += 1
         x277: int | None = None
         if h278:
-            t280 = fbe.buffer.final_fixed(r, FBE_L10, p, "f150")
+            t280 = fbe.buffer.final_fixed(r, FBE_L10, p, "f149")
             p += FBE_L10.size
             x279 = t280[0]
             x277 = x279
-        h282 = fbe.buffer.final_has(r, p, "f151")
+        h282 = fbe.buffer.final_has(r, p, "f150")
         p += 1
-        x281: uuid.UUID | None = None
+        x281: int | None = None
         if h282:
-            t284 = fbe.buffer.final_fixed(r, FBE_L13, p, "f151")
-            p += FBE_L13.size
-            x283 = uuid.UUID(bytes=t284[0])
+            t284 = fbe.buffer.final_fixed(r, FBE_L10, p, "f150")
+            p += FBE_L10.size
+            x283 = t284[0]
             x281 = x283
-        h286 = fbe.buffer.final_has(r, p, "f152")
+        h286 = fbe.buffer.final_has(r, p, "f151")
         p += 1
         x285: uuid.UUID | None = None
         if h286:
-            t288 = fbe.buffer.final_fixed(r, FBE_L13, p, "f152")
+            t288 = fbe.buffer.final_fixed(r, FBE_L13, p, "f151")
             p += FBE_L13.size
             x287 = uuid.UUID(bytes=t288[0])
             x285 = x287
-        h290 = fbe.buffer.final_has(r, p, "f153")
+        h290 = fbe.buffer.final_has(r, p, "f152")
         p += 1
         x289: uuid.UUID | None = None
         if h290:
-            t292 = fbe.buffer.final_fixed(r, FBE_L13, p, "f153")
+            t292 = fbe.buffer.final_fixed(r, FBE_L13, p, "f152")
             p += FBE_L13.size
             x291 = uuid.UUID(bytes=t292[0])
             x289 = x291
-        h294 = fbe.buffer.final_has(r, p, "f154")
+        h294 = fbe.buffer.final_has(r, p, "f153")
         p += 1
-        x293: pkg_proto.OrderSide | None = None
+        x293: uuid.UUID | None = None
         if h294:
-            t296 = fbe.buffer.final_fixed(r, FBE_L3, p, "f154")
-            p += FBE_L3.size
-            x295 = pkg_proto.FBE_M_OrderSide[t296[0]]
+            t296 = fbe.buffer.final_fixed(r, FBE_L13, p, "f153")
+            p += FBE_L13.size
+            x295 = uuid.UUID(bytes=t296[0])
             x293 = x295
-        h298 = fbe.buffer.final_has(r, p, "f155")
+        h298 = fbe.buffer.final_has(r, p, "f154")
         p += 1
         x297: pkg_proto.OrderSide | None = None
         if h298:
-            t300 = fbe.buffer.final_fixed(r, FBE_L3, p, "f155")
+            t300 = fbe.buffer.final_fixed(r, FBE_L3, p, "f154")
             p += FBE_L3.size
             x299 = pkg_proto.FBE_M_OrderSide[t300[0]]
             x297 = x299
-        h302 = fbe.buffer.final_has(r, p, "f156")
+        h302 = fbe.buffer.final_has(r, p, "f155")
         p += 1
-        x301: pkg_proto.OrderType | None = None
+        x301: pkg_proto.OrderSide | None = None
         if h302:
-            t304 = fbe.buffer.final_fixed(r, FBE_L3, p, "f156")
+            t304 = fbe.buffer.final_fixed(r, FBE_L3, p, "f155")
             p += FBE_L3.size
-            x303 = pkg_proto.FBE_M_OrderType[t304[0]]
+            x303 = pkg_proto.FBE_M_OrderSide[t304[0]]
             x301 = x303
-        h306 = fbe.buffer.final_has(r, p, "f157")
+        h306 = fbe.buffer.final_has(r, p, "f156")
         p += 1
         x305: pkg_proto.OrderType | None = None
         if h306:
-            t308 = fbe.buffer.final_fixed(r, FBE_L3, p, "f157")
+            t308 = fbe.buffer.final_fixed(r, FBE_L3, p, "f156")
             p += FBE_L3.size
             x307 = pkg_proto.FBE_M_OrderType[t308[0]]
             x305 = x307
-        h310 = fbe.buffer.final_has(r, p, "f158")
+        h310 = fbe.buffer.final_has(r, p, "f157")
         p += 1
-        x309: pkg_proto.Order | None = None
+        x309: pkg_proto.OrderType | None = None
         if h310:
-            x311, p = pkg_proto.fbe_fr_Order(r, p)
-            x309 = x311
-        h313 = fbe.buffer.final_has(r, p, "f159")
-        p += 1
-        x312: pkg_proto.Order | None = None
-        if h313:
-            x314, p = pkg_proto.fbe_fr_Order(r, p)
-            x312 = x314
-        h316 = fbe.buffer.final_has(r, p, "f160")
-        p += 1
-        x315: pkg_proto.Balance | None = None
-        if h316:
-            x317, p = pkg_proto.fbe_fr_Balance(r, p)
-            x315 = x317
-        h319 = fbe.buffer.final_has(r, p, "f161")
-        p += 1
-        x318: pkg_proto.Balance | None = None
-        if h319:
-            x320, p = pkg_proto.fbe_fr_Balance(r, p)
-            x318 = x320
-        h322 = fbe.buffer.final_has(r, p, "f162")
-        p += 1
-        x321: pkg_proto.State | None = None
-        if h322:
-            t324 = fbe.buffer.final_fixed(r, FBE_L3, p, "f162")
+            t312 = fbe.buffer.final_fixed(r, FBE_L3, p, "f157")
             p += FBE_L3.size
-            x323 = pkg_proto.FBE_M_State[t324[0]]
-            x321 = x323
-        h326 = fbe.buffer.final_has(r, p, "f163")
+            x311 = pkg_proto.FBE_M_OrderType[t312[0]]
+            x309 = x311
+        h314 = fbe.buffer.final_has(r, p, "f158")
+        p += 1
+        x313: pkg_proto.Order | None = None
+        if h314:
+            x315, p = pkg_proto.fbe_fr_Order(r, p)
+            x313 = x315
+        h317 = fbe.buffer.final_has(r, p, "f159")
+        p += 1
+        x316: pkg_proto.Order | None = None
+        if h317:
+            x318, p = pkg_proto.fbe_fr_Order(r, p)
+            x316 = x318
+        h320 = fbe.buffer.final_has(r, p, "f160")
+        p += 1
+        x319: pkg_proto.Balance | None = None
+        if h320:
+            x321, p = pkg_proto.fbe_fr_Balance(r, p)
+            x319 = x321
+        h323 = fbe.buffer.final_has(r, p, "f161")
+        p += 1
+        x322: pkg_proto.Balance | None = None
+        if h323:
+            x324, p = pkg_proto.fbe_fr_Balance(r, p)
+            x322 = x324
+        h326 = fbe.buffer.final_has(r, p, "f162")
         p += 1
         x325: pkg_proto.State | None = None
         if h326:
-            t328 = fbe.buffer.final_fixed(r, FBE_L3, p, "f163")
+            t328 = fbe.buffer.final_fixed(r, FBE_L3, p, "f162")
             p += FBE_L3.size
             x327 = pkg_proto.FBE_M_State[t328[0]]
             x325 = x327
-        h330 = fbe.buffer.final_has(r, p, "f164")
+        h330 = fbe.buffer.final_has(r, p, "f163")
         p += 1
-        x329: pkg_proto.Account | None = None
+        x329: pkg_proto.State | None = None
         if h330:
-            x331, p = pkg_proto.fbe_fr_Account(r, p)
+            t332 = fbe.buffer.final_fixed(r, FBE_L3, p, "f163")
+            p += FBE_L3.size
+            x331 = pkg_proto.FBE_M_State[t332[0]]
             x329 = x331
-        h333 = fbe.buffer.final_has(r, p, "f165")
+        h334 = fbe.buffer.final_has(r, p, "f164")
         p += 1
-        x332: pkg_proto.Account | None = None
-        if h333:
-            x334, p = pkg_proto.fbe_fr_Account(r, p)
-            x332 = x334
+        x333: pkg_proto.Account | None = None
+        if h334:
+            x335, p = pkg_proto.fbe_fr_Account(r, p)
+            x333 = x335
+        h337 = fbe.buffer.final_has(r, p, "f165")
+        p += 1
+        x336: pkg_proto.Account | None = None
+        if h337:
+            x338, p = pkg_proto.fbe_fr_Account(r, p)
+            x336 = x338
         v = StructOptional.__new__(StructOptional)
         v.id = t69[0]
         v.f1 = t69[1]
@@ -5961,88 +5986,88 @@ def fbe_fr_StructOptional(r: fbe.Reader, p: int) -> tuple[StructOptional, int]:
         v.f26 = t69[26]
         v.f27 = t69[27]
         v.f28 = t69[28]
-        v.f29 = fbe.decode_decimal(t69[29])
-        v.f30 = fbe.decode_decimal(t69[30])
-        v.f31 = x71
-        v.f32 = x74
-        v.f33 = t75[0]
-        v.f34 = t75[1]
-        v.f35 = t75[2]
-        v.f36 = uuid.UUID(bytes=t75[3])
-        v.f37 = uuid.UUID(bytes=t75[4])
-        v.f38 = uuid.UUID(bytes=t75[5])
-        v.f39 = pkg_proto.FBE_M_OrderSide[t75[6]]
-        v.f40 = pkg_proto.FBE_M_OrderType[t75[7]]
-        v.f41 = x76
-        v.f42 = x77
-        v.f43 = pkg_proto.FBE_M_State[t78[0]]
-        v.f44 = x79
-        v.f100 = x80
-        v.f101 = x84
-        v.f102 = x88
-        v.f103 = x92
-        v.f104 = x96
-        v.f105 = x100
-        v.f106 = x104
-        v.f107 = x108
-        v.f108 = x112
-        v.f109 = x116
-        v.f110 = x120
-        v.f111 = x124
-        v.f112 = x128
-        v.f113 = x132
-        v.f114 = x136
-        v.f115 = x140
-        v.f116 = x144
-        v.f117 = x148
-        v.f118 = x152
-        v.f119 = x156
-        v.f120 = x160
-        v.f121 = x164
-        v.f122 = x168
-        v.f123 = x172
-        v.f124 = x176
-        v.f125 = x180
-        v.f126 = x184
-        v.f127 = x188
-        v.f128 = x192
-        v.f129 = x196
-        v.f130 = x200
-        v.f131 = x204
-        v.f132 = x208
-        v.f133 = x212
-        v.f134 = x216
-        v.f135 = x220
-        v.f136 = x224
-        v.f137 = x228
-        v.f138 = x232
-        v.f139 = x236
-        v.f140 = x240
-        v.f141 = x244
-        v.f142 = x248
-        v.f143 = x252
-        v.f144 = x256
-        v.f145 = x260
-        v.f146 = x263
-        v.f147 = x266
-        v.f148 = x269
-        v.f149 = x273
-        v.f150 = x277
-        v.f151 = x281
-        v.f152 = x285
-        v.f153 = x289
-        v.f154 = x293
-        v.f155 = x297
-        v.f156 = x301
-        v.f157 = x305
-        v.f158 = x309
-        v.f159 = x312
-        v.f160 = x315
-        v.f161 = x318
-        v.f162 = x321
-        v.f163 = x325
-        v.f164 = x329
-        v.f165 = x332
+        v.f29 = fbe.decode_decimal(t70[0], at71, "f29")
+        v.f30 = fbe.decode_decimal(t72[0], at73, "f30")
+        v.f31 = x75
+        v.f32 = x78
+        v.f33 = t79[0]
+        v.f34 = t79[1]
+        v.f35 = t79[2]
+        v.f36 = uuid.UUID(bytes=t79[3])
+        v.f37 = uuid.UUID(bytes=t79[4])
+        v.f38 = uuid.UUID(bytes=t79[5])
+        v.f39 = pkg_proto.FBE_M_OrderSide[t79[6]]
+        v.f40 = pkg_proto.FBE_M_OrderType[t79[7]]
+        v.f41 = x80
+        v.f42 = x81
+        v.f43 = pkg_proto.FBE_M_State[t82[0]]
+        v.f44 = x83
+        v.f100 = x84
+        v.f101 = x88
+        v.f102 = x92
+        v.f103 = x96
+        v.f104 = x100
+        v.f105 = x104
+        v.f106 = x108
+        v.f107 = x112
+        v.f108 = x116
+        v.f109 = x120
+        v.f110 = x124
+        v.f111 = x128
+        v.f112 = x132
+        v.f113 = x136
+        v.f114 = x140
+        v.f115 = x144
+        v.f116 = x148
+        v.f117 = x152
+        v.f118 = x156
+        v.f119 = x160
+        v.f120 = x164
+        v.f121 = x168
+        v.f122 = x172
+        v.f123 = x176
+        v.f124 = x180
+        v.f125 = x184
+        v.f126 = x188
+        v.f127 = x192
+        v.f128 = x196
+        v.f129 = x200
+        v.f130 = x204
+        v.f131 = x208
+        v.f132 = x212
+        v.f133 = x216
+        v.f134 = x220
+        v.f135 = x224
+        v.f136 = x228
+        v.f137 = x232
+        v.f138 = x236
+        v.f139 = x240
+        v.f140 = x244
+        v.f141 = x248
+        v.f142 = x252
+        v.f143 = x256
+        v.f144 = x260
+        v.f145 = x264
+        v.f146 = x267
+        v.f147 = x270
+        v.f148 = x273
+        v.f149 = x277
+        v.f150 = x281
+        v.f151 = x285
+        v.f152 = x289
+        v.f153 = x293
+        v.f154 = x297
+        v.f155 = x301
+        v.f156 = x305
+        v.f157 = x309
+        v.f158 = x313
+        v.f159 = x316
+        v.f160 = x319
+        v.f161 = x322
+        v.f162 = x325
+        v.f163 = x329
+        v.f164 = x333
+        v.f165 = x336
     except fbe.DecodeError as e:
         raise e.within("test.StructOptional") from None
     r.depth -= 1
@@ -6051,13 +6076,15 @@ def fbe_fr_StructOptional(r: fbe.Reader, p: int) -> tuple[StructOptional, int]:
 
 def fbe_fw_StructNested(w: bytearray, v: StructNested) -> None:
     """Append the final encoding of a StructNested (fields back to back)."""
+    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, v.f15, v.f16, v.f17, v.f18, v.f19, v.f20, v.f21, v.f22, v.f23, v.f24, v.f25, v.f26, v.f27, v.f28)
+    w += FBE_L13.pack(fbe.encode_decimal(v.f29))
     s1 = v.f31.encode("utf-8", "surrogateescape")
-    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, v.f15, v.f16, v.f17, v.f18, v.f19, v.f20, v.f21, v.f22, v.f23, v.f24, v.f25, v.f26, v.f27, v.f28, fbe.encode_decimal(v.f29), fbe.encode_decimal(v.f30), len(s1))
+    w += FBE_L30.pack(fbe.encode_decimal(v.f30), len(s1))
     w += s1
     s2 = v.f32.encode("utf-8", "surrogateescape")
     w += FBE_L4.pack(len(s2))
     w += s2
-    w += FBE_L30.pack(v.f33, v.f34, v.f35, v.f36.bytes, v.f37.bytes, v.f38.bytes, v.f39, v.f40)
+    w += FBE_L31.pack(v.f33, v.f34, v.f35, v.f36.bytes, v.f37.bytes, v.f38.bytes, v.f39, v.f40)
     pkg_proto.fbe_fw_Order(w, v.f41)
     pkg_proto.fbe_fw_Balance(w, v.f42)
     w += FBE_L3.pack(v.f43)
@@ -6507,613 +6534,623 @@ def fbe_fr_StructNested(r: fbe.Reader, p: int) -> tuple[StructNested, int]:
     fbe.buffer.final_enter(r, p, 306)
     try:
         data, end = r.data, r.size
-        if p + 138 > end:
+        if p + 102 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
         t75 = FBE_L29.unpack_from(data, p)
-        p += 138
-        q76 = p + t75[31]
-        if q76 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t75[31]} bytes", p - 4, "f31")
-        r.budget -= t75[31]
+        p += 102
+        if p + 16 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "f29")
+        t76 = FBE_L13.unpack_from(data, p)
+        at77 = p
+        p += 16
+        if p + 20 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "f30")
+        t78 = FBE_L30.unpack_from(data, p)
+        at79 = p
+        p += 20
+        q80 = p + t78[1]
+        if q80 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t78[1]} bytes", p - 4, "f31")
+        r.budget -= t78[1]
         if r.budget < 0:
             r.spend(0, p - 4, "f31")
-        x77 = data[p:q76].decode("utf-8", "surrogateescape")
-        p = q76
+        x81 = data[p:q80].decode("utf-8", "surrogateescape")
+        p = q80
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "f32")
-        t78 = FBE_L4.unpack_from(data, p)
+        t82 = FBE_L4.unpack_from(data, p)
         p += 4
-        q79 = p + t78[0]
-        if q79 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t78[0]} bytes", p - 4, "f32")
-        r.budget -= t78[0]
+        q83 = p + t82[0]
+        if q83 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t82[0]} bytes", p - 4, "f32")
+        r.budget -= t82[0]
         if r.budget < 0:
             r.spend(0, p - 4, "f32")
-        x80 = data[p:q79].decode("utf-8", "surrogateescape")
-        p = q79
+        x84 = data[p:q83].decode("utf-8", "surrogateescape")
+        p = q83
         if p + 74 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f33")
-        t81 = FBE_L30.unpack_from(data, p)
+        t85 = FBE_L31.unpack_from(data, p)
         p += 74
-        x82, p = pkg_proto.fbe_fr_Order(r, p)
-        x83, p = pkg_proto.fbe_fr_Balance(r, p)
+        x86, p = pkg_proto.fbe_fr_Order(r, p)
+        x87, p = pkg_proto.fbe_fr_Balance(r, p)
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f43")
-        t84 = FBE_L3.unpack_from(data, p)
+        t88 = FBE_L3.unpack_from(data, p)
         p += 1
-        x85, p = pkg_proto.fbe_fr_Account(r, p)
-        h87 = fbe.buffer.final_has(r, p, "f100")
-        p += 1
-        x86: bool | None = None
-        if h87:
-            t89 = fbe.buffer.final_fixed(r, FBE_L2, p, "f100")
-            p += FBE_L2.size
-            x88 = t89[0]
-            x86 = x88
-        h91 = fbe.buffer.final_has(r, p, "f101")
+        x89, p = pkg_proto.fbe_fr_Account(r, p)
+        h91 = fbe.buffer.final_has(r, p, "f100")
         p += 1
         x90: bool | None = None
         if h91:
-            t93 = fbe.buffer.final_fixed(r, FBE_L2, p, "f101")
+            t93 = fbe.buffer.final_fixed(r, FBE_L2, p, "f100")
             p += FBE_L2.size
             x92 = t93[0]
             x90 = x92
-        h95 = fbe.buffer.final_has(r, p, "f102")
+        h95 = fbe.buffer.final_has(r, p, "f101")
         p += 1
         x94: bool | None = None
         if h95:
-            t97 = fbe.buffer.final_fixed(r, FBE_L2, p, "f102")
+            t97 = fbe.buffer.final_fixed(r, FBE_L2, p, "f101")
             p += FBE_L2.size
             x96 = t97[0]
             x94 = x96
-        h99 = fbe.buffer.final_has(r, p, "f103")
+        h99 = fbe.buffer.final_has(r, p, "f102")
         p += 1
-        x98: int | None = None
+        x98: bool | None = None
         if h99:
-            t101 = fbe.buffer.final_fixed(r, FBE_L3, p, "f103")
-            p += FBE_L3.size
+            t101 = fbe.buffer.final_fixed(r, FBE_L2, p, "f102")
+            p += FBE_L2.size
             x100 = t101[0]
             x98 = x100
-        h103 = fbe.buffer.final_has(r, p, "f104")
+        h103 = fbe.buffer.final_has(r, p, "f103")
         p += 1
         x102: int | None = None
         if h103:
-            t105 = fbe.buffer.final_fixed(r, FBE_L3, p, "f104")
+            t105 = fbe.buffer.final_fixed(r, FBE_L3, p, "f103")
             p += FBE_L3.size
             x104 = t105[0]
             x102 = x104
-        h107 = fbe.buffer.final_has(r, p, "f105")
+        h107 = fbe.buffer.final_has(r, p, "f104")
         p += 1
         x106: int | None = None
         if h107:
-            t109 = fbe.buffer.final_fixed(r, FBE_L3, p, "f105")
+            t109 = fbe.buffer.final_fixed(r, FBE_L3, p, "f104")
             p += FBE_L3.size
             x108 = t109[0]
             x106 = x108
-        h111 = fbe.buffer.final_has(r, p, "f106")
+        h111 = fbe.buffer.final_has(r, p, "f105")
         p += 1
         x110: int | None = None
         if h111:
-            t113 = fbe.buffer.final_fixed(r, FBE_L3, p, "f106")
+            t113 = fbe.buffer.final_fixed(r, FBE_L3, p, "f105")
             p += FBE_L3.size
             x112 = t113[0]
             x110 = x112
-        h115 = fbe.buffer.final_has(r, p, "f107")
+        h115 = fbe.buffer.final_has(r, p, "f106")
         p += 1
         x114: int | None = None
         if h115:
-            t117 = fbe.buffer.final_fixed(r, FBE_L3, p, "f107")
+            t117 = fbe.buffer.final_fixed(r, FBE_L3, p, "f106")
             p += FBE_L3.size
             x116 = t117[0]
             x114 = x116
-        h119 = fbe.buffer.final_has(r, p, "f108")
+        h119 = fbe.buffer.final_has(r, p, "f107")
         p += 1
         x118: int | None = None
         if h119:
-            t121 = fbe.buffer.final_fixed(r, FBE_L3, p, "f108")
+            t121 = fbe.buffer.final_fixed(r, FBE_L3, p, "f107")
             p += FBE_L3.size
             x120 = t121[0]
             x118 = x120
-        h123 = fbe.buffer.final_has(r, p, "f109")
+        h123 = fbe.buffer.final_has(r, p, "f108")
         p += 1
         x122: int | None = None
         if h123:
-            t125 = fbe.buffer.final_fixed(r, FBE_L4, p, "f109")
-            p += FBE_L4.size
+            t125 = fbe.buffer.final_fixed(r, FBE_L3, p, "f108")
+            p += FBE_L3.size
             x124 = t125[0]
             x122 = x124
-        h127 = fbe.buffer.final_has(r, p, "f110")
+        h127 = fbe.buffer.final_has(r, p, "f109")
         p += 1
         x126: int | None = None
         if h127:
-            t129 = fbe.buffer.final_fixed(r, FBE_L4, p, "f110")
+            t129 = fbe.buffer.final_fixed(r, FBE_L4, p, "f109")
             p += FBE_L4.size
             x128 = t129[0]
             x126 = x128
-        h131 = fbe.buffer.final_has(r, p, "f111")
+        h131 = fbe.buffer.final_has(r, p, "f110")
         p += 1
         x130: int | None = None
         if h131:
-            t133 = fbe.buffer.final_fixed(r, FBE_L4, p, "f111")
+            t133 = fbe.buffer.final_fixed(r, FBE_L4, p, "f110")
             p += FBE_L4.size
             x132 = t133[0]
             x130 = x132
-        h135 = fbe.buffer.final_has(r, p, "f112")
+        h135 = fbe.buffer.final_has(r, p, "f111")
         p += 1
         x134: int | None = None
         if h135:
-            t137 = fbe.buffer.final_fixed(r, FBE_L5, p, "f112")
-            p += FBE_L5.size
+            t137 = fbe.buffer.final_fixed(r, FBE_L4, p, "f111")
+            p += FBE_L4.size
             x136 = t137[0]
             x134 = x136
-        h139 = fbe.buffer.final_has(r, p, "f113")
+        h139 = fbe.buffer.final_has(r, p, "f112")
         p += 1
         x138: int | None = None
         if h139:
-            t141 = fbe.buffer.final_fixed(r, FBE_L5, p, "f113")
+            t141 = fbe.buffer.final_fixed(r, FBE_L5, p, "f112")
             p += FBE_L5.size
             x140 = t141[0]
             x138 = x140
-        h143 = fbe.buffer.final_has(r, p, "f114")
+        h143 = fbe.buffer.final_has(r, p, "f113")
         p += 1
         x142: int | None = None
         if h143:
-            t145 = fbe.buffer.final_fixed(r, FBE_L5, p, "f114")
+            t145 = fbe.buffer.final_fixed(r, FBE_L5, p, "f113")
             p += FBE_L5.size
             x144 = t145[0]
             x142 = x144
-        h147 = fbe.buffer.final_has(r, p, "f115")
+        h147 = fbe.buffer.final_has(r, p, "f114")
         p += 1
         x146: int | None = None
         if h147:
-            t149 = fbe.buffer.final_fixed(r, FBE_L3, p, "f115")
-            p += FBE_L3.size
+            t149 = fbe.buffer.final_fixed(r, FBE_L5, p, "f114")
+            p += FBE_L5.size
             x148 = t149[0]
             x146 = x148
-        h151 = fbe.buffer.final_has(r, p, "f116")
+        h151 = fbe.buffer.final_has(r, p, "f115")
         p += 1
         x150: int | None = None
         if h151:
-            t153 = fbe.buffer.final_fixed(r, FBE_L3, p, "f116")
+            t153 = fbe.buffer.final_fixed(r, FBE_L3, p, "f115")
             p += FBE_L3.size
             x152 = t153[0]
             x150 = x152
-        h155 = fbe.buffer.final_has(r, p, "f117")
+        h155 = fbe.buffer.final_has(r, p, "f116")
         p += 1
         x154: int | None = None
         if h155:
-            t157 = fbe.buffer.final_fixed(r, FBE_L3, p, "f117")
+            t157 = fbe.buffer.final_fixed(r, FBE_L3, p, "f116")
             p += FBE_L3.size
             x156 = t157[0]
             x154 = x156
-        h159 = fbe.buffer.final_has(r, p, "f118")
+        h159 = fbe.buffer.final_has(r, p, "f117")
         p += 1
         x158: int | None = None
         if h159:
-            t161 = fbe.buffer.final_fixed(r, FBE_L6, p, "f118")
-            p += FBE_L6.size
+            t161 = fbe.buffer.final_fixed(r, FBE_L3, p, "f117")
+            p += FBE_L3.size
             x160 = t161[0]
             x158 = x160
-        h163 = fbe.buffer.final_has(r, p, "f119")
+        h163 = fbe.buffer.final_has(r, p, "f118")
         p += 1
         x162: int | None = None
         if h163:
-            t165 = fbe.buffer.final_fixed(r, FBE_L6, p, "f119")
+            t165 = fbe.buffer.final_fixed(r, FBE_L6, p, "f118")
             p += FBE_L6.size
             x164 = t165[0]
             x162 = x164
-        h167 = fbe.buffer.final_has(r, p, "f120")
+        h167 = fbe.buffer.final_has(r, p, "f119")
         p += 1
         x166: int | None = None
         if h167:
-            t169 = fbe.buffer.final_fixed(r, FBE_L6, p, "f120")
+            t169 = fbe.buffer.final_fixed(r, FBE_L6, p, "f119")
             p += FBE_L6.size
             x168 = t169[0]
             x166 = x168
-        h171 = fbe.buffer.final_has(r, p, "f121")
+        h171 = fbe.buffer.final_has(r, p, "f120")
         p += 1
         x170: int | None = None
         if h171:
-            t173 = fbe.buffer.final_fixed(r, FBE_L7, p, "f121")
-            p += FBE_L7.size
+            t173 = fbe.buffer.final_fixed(r, FBE_L6, p, "f120")
+            p += FBE_L6.size
             x172 = t173[0]
             x170 = x172
-        h175 = fbe.buffer.final_has(r, p, "f122")
+        h175 = fbe.buffer.final_has(r, p, "f121")
         p += 1
         x174: int | None = None
         if h175:
-            t177 = fbe.buffer.final_fixed(r, FBE_L7, p, "f122")
+            t177 = fbe.buffer.final_fixed(r, FBE_L7, p, "f121")
             p += FBE_L7.size
             x176 = t177[0]
             x174 = x176
-        h179 = fbe.buffer.final_has(r, p, "f123")
+        h179 = fbe.buffer.final_has(r, p, "f122")
         p += 1
         x178: int | None = None
         if h179:
-            t181 = fbe.buffer.final_fixed(r, FBE_L7, p, "f123")
+            t181 = fbe.buffer.final_fixed(r, FBE_L7, p, "f122")
             p += FBE_L7.size
             x180 = t181[0]
             x178 = x180
-        h183 = fbe.buffer.final_has(r, p, "f124")
+        h183 = fbe.buffer.final_has(r, p, "f123")
         p += 1
         x182: int | None = None
         if h183:
-            t185 = fbe.buffer.final_fixed(r, FBE_L8, p, "f124")
-            p += FBE_L8.size
+            t185 = fbe.buffer.final_fixed(r, FBE_L7, p, "f123")
+            p += FBE_L7.size
             x184 = t185[0]
             x182 = x184
-        h187 = fbe.buffer.final_has(r, p, "f125")
+        h187 = fbe.buffer.final_has(r, p, "f124")
         p += 1
         x186: int | None = None
         if h187:
-            t189 = fbe.buffer.final_fixed(r, FBE_L8, p, "f125")
+            t189 = fbe.buffer.final_fixed(r, FBE_L8, p, "f124")
             p += FBE_L8.size
             x188 = t189[0]
             x186 = x188
-        h191 = fbe.buffer.final_has(r, p, "f126")
+        h191 = fbe.buffer.final_has(r, p, "f125")
         p += 1
         x190: int | None = None
         if h191:
-            t193 = fbe.buffer.final_fixed(r, FBE_L8, p, "f126")
+            t193 = fbe.buffer.final_fixed(r, FBE_L8, p, "f125")
             p += FBE_L8.size
             x192 = t193[0]
             x190 = x192
-        h195 = fbe.buffer.final_has(r, p, "f127")
+        h195 = fbe.buffer.final_has(r, p, "f126")
         p += 1
         x194: int | None = None
         if h195:
-            t197 = fbe.buffer.final_fixed(r, FBE_L4, p, "f127")
-            p += FBE_L4.size
+            t197 = fbe.buffer.final_fixed(r, FBE_L8, p, "f126")
+            p += FBE_L8.size
             x196 = t197[0]
             x194 = x196
-        h199 = fbe.buffer.final_has(r, p, "f128")
+        h199 = fbe.buffer.final_has(r, p, "f127")
         p += 1
         x198: int | None = None
         if h199:
-            t201 = fbe.buffer.final_fixed(r, FBE_L4, p, "f128")
+            t201 = fbe.buffer.final_fixed(r, FBE_L4, p, "f127")
             p += FBE_L4.size
             x200 = t201[0]
             x198 = x200
-        h203 = fbe.buffer.final_has(r, p, "f129")
+        h203 = fbe.buffer.final_has(r, p, "f128")
         p += 1
         x202: int | None = None
         if h203:
-            t205 = fbe.buffer.final_fixed(r, FBE_L4, p, "f129")
+            t205 = fbe.buffer.final_fixed(r, FBE_L4, p, "f128")
             p += FBE_L4.size
             x204 = t205[0]
             x202 = x204
-        h207 = fbe.buffer.final_has(r, p, "f130")
+        h207 = fbe.buffer.final_has(r, p, "f129")
         p += 1
         x206: int | None = None
         if h207:
-            t209 = fbe.buffer.final_fixed(r, FBE_L9, p, "f130")
-            p += FBE_L9.size
+            t209 = fbe.buffer.final_fixed(r, FBE_L4, p, "f129")
+            p += FBE_L4.size
             x208 = t209[0]
             x206 = x208
-        h211 = fbe.buffer.final_has(r, p, "f131")
+        h211 = fbe.buffer.final_has(r, p, "f130")
         p += 1
         x210: int | None = None
         if h211:
-            t213 = fbe.buffer.final_fixed(r, FBE_L9, p, "f131")
+            t213 = fbe.buffer.final_fixed(r, FBE_L9, p, "f130")
             p += FBE_L9.size
             x212 = t213[0]
             x210 = x212
-        h215 = fbe.buffer.final_has(r, p, "f132")
+        h215 = fbe.buffer.final_has(r, p, "f131")
         p += 1
         x214: int | None = None
         if h215:
-            t217 = fbe.buffer.final_fixed(r, FBE_L9, p, "f132")
+            t217 = fbe.buffer.final_fixed(r, FBE_L9, p, "f131")
             p += FBE_L9.size
             x216 = t217[0]
             x214 = x216
-        h219 = fbe.buffer.final_has(r, p, "f133")
+        h219 = fbe.buffer.final_has(r, p, "f132")
         p += 1
         x218: int | None = None
         if h219:
-            t221 = fbe.buffer.final_fixed(r, FBE_L10, p, "f133")
-            p += FBE_L10.size
+            t221 = fbe.buffer.final_fixed(r, FBE_L9, p, "f132")
+            p += FBE_L9.size
             x220 = t221[0]
             x218 = x220
-        h223 = fbe.buffer.final_has(r, p, "f134")
+        h223 = fbe.buffer.final_has(r, p, "f133")
         p += 1
         x222: int | None = None
         if h223:
-            t225 = fbe.buffer.final_fixed(r, FBE_L10, p, "f134")
+            t225 = fbe.buffer.final_fixed(r, FBE_L10, p, "f133")
             p += FBE_L10.size
             x224 = t225[0]
             x222 = x224
-        h227 = fbe.buffer.final_has(r, p, "f135")
+        h227 = fbe.buffer.final_has(r, p, "f134")
         p += 1
         x226: int | None = None
         if h227:
-            t229 = fbe.buffer.final_fixed(r, FBE_L10, p, "f135")
+            t229 = fbe.buffer.final_fixed(r, FBE_L10, p, "f134")
             p += FBE_L10.size
             x228 = t229[0]
             x226 = x228
-        h231 = fbe.buffer.final_has(r, p, "f136")
+        h231 = fbe.buffer.final_has(r, p, "f135")
         p += 1
-        x230: float | None = None
+        x230: int | None = None
         if h231:
-            t233 = fbe.buffer.final_fixed(r, FBE_L11, p, "f136")
-            p += FBE_L11.size
+            t233 = fbe.buffer.final_fixed(r, FBE_L10, p, "f135")
+            p += FBE_L10.size
             x232 = t233[0]
             x230 = x232
-        h235 = fbe.buffer.final_has(r, p, "f137")
+        h235 = fbe.buffer.final_has(r, p, "f136")
         p += 1
         x234: float | None = None
         if h235:
-            t237 = fbe.buffer.final_fixed(r, FBE_L11, p, "f137")
+            t237 = fbe.buffer.final_fixed(r, FBE_L11, p, "f136")
             p += FBE_L11.size
             x236 = t237[0]
             x234 = x236
-        h239 = fbe.buffer.final_has(r, p, "f138")
+        h239 = fbe.buffer.final_has(r, p, "f137")
         p += 1
         x238: float | None = None
         if h239:
-            t241 = fbe.buffer.final_fixed(r, FBE_L11, p, "f138")
+            t241 = fbe.buffer.final_fixed(r, FBE_L11, p, "f137")
             p += FBE_L11.size
             x240 = t241[0]
             x238 = x240
-        h243 = fbe.buffer.final_has(r, p, "f139")
+        h243 = fbe.buffer.final_has(r, p, "f138")
         p += 1
         x242: float | None = None
         if h243:
-            t245 = fbe.buffer.final_fixed(r, FBE_L12, p, "f139")
-            p += FBE_L12.size
+            t245 = fbe.buffer.final_fixed(r, FBE_L11, p, "f138")
+            p += FBE_L11.size
             x244 = t245[0]
             x242 = x244
-        h247 = fbe.buffer.final_has(r, p, "f140")
+        h247 = fbe.buffer.final_has(r, p, "f139")
         p += 1
         x246: float | None = None
         if h247:
-            t249 = fbe.buffer.final_fixed(r, FBE_L12, p, "f140")
+            t249 = fbe.buffer.final_fixed(r, FBE_L12, p, "f139")
             p += FBE_L12.size
             x248 = t249[0]
             x246 = x248
-        h251 = fbe.buffer.final_has(r, p, "f141")
+        h251 = fbe.buffer.final_has(r, p, "f140")
         p += 1
         x250: float | None = None
         if h251:
-            t253 = fbe.buffer.final_fixed(r, FBE_L12, p, "f141")
+            t253 = fbe.buffer.final_fixed(r, FBE_L12, p, "f140")
             p += FBE_L12.size
             x252 = t253[0]
             x250 = x252
-        h255 = fbe.buffer.final_has(r, p, "f142")
+        h255 = fbe.buffer.final_has(r, p, "f141")
         p += 1
-        x254: Decimal | None = None
+        x254: float | None = None
         if h255:
-            t257 = fbe.buffer.final_fixed(r, FBE_L13, p, "f142")
-            p += FBE_L13.size
-            x256 = fbe.decode_decimal(t257[0])
+            t257 = fbe.buffer.final_fixed(r, FBE_L12, p, "f141")
+            p += FBE_L12.size
+            x256 = t257[0]
             x254 = x256
-        h259 = fbe.buffer.final_has(r, p, "f143")
+        h259 = fbe.buffer.final_has(r, p, "f142")
         p += 1
         x258: Decimal | None = None
         if h259:
-            t261 = fbe.buffer.final_fixed(r, FBE_L13, p, "f143")
+            t261 = fbe.buffer.final_fixed(r, FBE_L13, p, "f142")
             p += FBE_L13.size
-            x260 = fbe.decode_decimal(t261[0])
+            x260 = fbe.decode_decimal(t261[0], p - FBE_L13.size, "f142")
             x258 = x260
-        h263 = fbe.buffer.final_has(r, p, "f144")
+        h263 = fbe.buffer.final_has(r, p, "f143")
         p += 1
         x262: Decimal | None = None
         if h263:
-            t265 = fbe.buffer.final_fixed(r, FBE_L13, p, "f144")
+            t265 = fbe.buffer.final_fixed(r, FBE_L13, p, "f143")
             p += FBE_L13.size
-            x264 = fbe.decode_decimal(t265[0])
+            x264 = fbe.decode_decimal(t265[0], p - FBE_L13.size, "f143")
             x262 = x264
-        h267 = fbe.buffer.final_has(r, p, "f145")
+        h267 = fbe.buffer.final_has(r, p, "f144")
         p += 1
-        x266: str | None = None
+        x266: Decimal | None = None
         if h267:
-            x268, p = fbe.buffer.final_string(r, p, "f145")
+            t269 = fbe.buffer.final_fixed(r, FBE_L13, p, "f144")
+            p += FBE_L13.size
+            x268 = fbe.decode_decimal(t269[0], p - FBE_L13.size, "f144")
             x266 = x268
-        h270 = fbe.buffer.final_has(r, p, "f146")
+        h271 = fbe.buffer.final_has(r, p, "f145")
         p += 1
-        x269: str | None = None
-        if h270:
-            x271, p = fbe.buffer.final_string(r, p, "f146")
-            x269 = x271
-        h273 = fbe.buffer.final_has(r, p, "f147")
+        x270: str | None = None
+        if h271:
+            x272, p = fbe.buffer.final_string(r, p, "f145")
+            x270 = x272
+        h274 = fbe.buffer.final_has(r, p, "f146")
         p += 1
-        x272: str | None = None
-        if h273:
-            x274, p = fbe.buffer.final_string(r, p, "f147")
-            x272 = x274
-        h276 = fbe.buffer.final_has(r, p, "f148")
+        x273: str | None = None
+        if h274:
+            x275, p = fbe.buffer.final_string(r, p, "f146")
+            x273 = x275
+        h277 = fbe.buffer.final_has(r, p, "f147")
         p += 1
-        x275: int | None = None
-        if h276:
-            t278 = fbe.buffer.final_fixed(r, FBE_L10, p, "f148")
-            p += FBE_L10.size
-            x277 = t278[0]
-            x275 = x277
-        h280 = fbe.buffer.final_has(r, p, "f149")
+        x276: str | None = None
+        if h277:
+            x278, p = fbe.buffer.final_string(r, p, "f147")
+            x276 = x278
+        h280 = fbe.buffer.final_has(r, p, "f148")
         p += 1
         x279: int | None = None
         if h280:
-            t282 = fbe.buffer.final_fixed(r, FBE_L10, p, "f149")
+            t282 = fbe.buffer.final_fixed(r, FBE_L10, p, "f148")
             p += FBE_L10.size
             x281 = t282[0]
             x279 = x281
-        h284 = fbe.buffer.final_has(r, p, "f150")
+        h284 = fbe.buffer.final_has(r, p, "f149")
         p += 1
         x283: int | None = None
         if h284:
-            t286 = fbe.buffer.final_fixed(r, FBE_L10, p, "f150")
+            t286 = fbe.buffer.final_fixed(r, FBE_L10, p, "f149")
             p += FBE_L10.size
             x285 = t286[0]
             x283 = x285
-        h288 = fbe.buffer.final_has(r, p, "f151")
+        h288 = fbe.buffer.final_has(r, p, "f150")
         p += 1
-        x287: uuid.UUID | None = None
+        x287: int | None = None
         if h288:
-            t290 = fbe.buffer.final_fixed(r, FBE_L13, p, "f151")
-            p += FBE_L13.size
-            x289 = uuid.UUID(bytes=t290[0])
+            t290 = fbe.buffer.final_fixed(r, FBE_L10, p, "f150")
+            p += FBE_L10.size
+            x289 = t290[0]
             x287 = x289
-        h292 = fbe.buffer.final_has(r, p, "f152")
+        h292 = fbe.buffer.final_has(r, p, "f151")
         p += 1
         x291: uuid.UUID | None = None
         if h292:
-            t294 = fbe.buffer.final_fixed(r, FBE_L13, p, "f152")
+            t294 = fbe.buffer.final_fixed(r, FBE_L13, p, "f151")
             p += FBE_L13.size
             x293 = uuid.UUID(bytes=t294[0])
             x291 = x293
-        h296 = fbe.buffer.final_has(r, p, "f153")
+        h296 = fbe.buffer.final_has(r, p, "f152")
         p += 1
         x295: uuid.UUID | None = None
         if h296:
-            t298 = fbe.buffer.final_fixed(r, FBE_L13, p, "f153")
+            t298 = fbe.buffer.final_fixed(r, FBE_L13, p, "f152")
             p += FBE_L13.size
             x297 = uuid.UUID(bytes=t298[0])
             x295 = x297
-        h300 = fbe.buffer.final_has(r, p, "f154")
+        h300 = fbe.buffer.final_has(r, p, "f153")
         p += 1
-        x299: pkg_proto.OrderSide | None = None
+        x299: uuid.UUID | None = None
         if h300:
-            t302 = fbe.buffer.final_fixed(r, FBE_L3, p, "f154")
-            p += FBE_L3.size
-            x301 = pkg_proto.FBE_M_OrderSide[t302[0]]
+            t302 = fbe.buffer.final_fixed(r, FBE_L13, p, "f153")
+            p += FBE_L13.size
+            x301 = uuid.UUID(bytes=t302[0])
             x299 = x301
-        h304 = fbe.buffer.final_has(r, p, "f155")
+        h304 = fbe.buffer.final_has(r, p, "f154")
         p += 1
         x303: pkg_proto.OrderSide | None = None
         if h304:
-            t306 = fbe.buffer.final_fixed(r, FBE_L3, p, "f155")
+            t306 = fbe.buffer.final_fixed(r, FBE_L3, p, "f154")
             p += FBE_L3.size
             x305 = pkg_proto.FBE_M_OrderSide[t306[0]]
             x303 = x305
-        h308 = fbe.buffer.final_has(r, p, "f156")
+        h308 = fbe.buffer.final_has(r, p, "f155")
         p += 1
-        x307: pkg_proto.OrderType | None = None
+        x307: pkg_proto.OrderSide | None = None
         if h308:
-            t310 = fbe.buffer.final_fixed(r, FBE_L3, p, "f156")
+            t310 = fbe.buffer.final_fixed(r, FBE_L3, p, "f155")
             p += FBE_L3.size
-            x309 = pkg_proto.FBE_M_OrderType[t310[0]]
+            x309 = pkg_proto.FBE_M_OrderSide[t310[0]]
             x307 = x309
-        h312 = fbe.buffer.final_has(r, p, "f157")
+        h312 = fbe.buffer.final_has(r, p, "f156")
         p += 1
         x311: pkg_proto.OrderType | None = None
         if h312:
-            t314 = fbe.buffer.final_fixed(r, FBE_L3, p, "f157")
+            t314 = fbe.buffer.final_fixed(r, FBE_L3, p, "f156")
             p += FBE_L3.size
             x313 = pkg_proto.FBE_M_OrderType[t314[0]]
             x311 = x313
-        h316 = fbe.buffer.final_has(r, p, "f158")
+        h316 = fbe.buffer.final_has(r, p, "f157")
         p += 1
-        x315: pkg_proto.Order | None = None
+        x315: pkg_proto.OrderType | None = None
         if h316:
-            x317, p = pkg_proto.fbe_fr_Order(r, p)
-            x315 = x317
-        h319 = fbe.buffer.final_has(r, p, "f159")
-        p += 1
-        x318: pkg_proto.Order | None = None
-        if h319:
-            x320, p = pkg_proto.fbe_fr_Order(r, p)
-            x318 = x320
-        h322 = fbe.buffer.final_has(r, p, "f160")
-        p += 1
-        x321: pkg_proto.Balance | None = None
-        if h322:
-            x323, p = pkg_proto.fbe_fr_Balance(r, p)
-            x321 = x323
-        h325 = fbe.buffer.final_has(r, p, "f161")
-        p += 1
-        x324: pkg_proto.Balance | None = None
-        if h325:
-            x326, p = pkg_proto.fbe_fr_Balance(r, p)
-            x324 = x326
-        h328 = fbe.buffer.final_has(r, p, "f162")
-        p += 1
-        x327: pkg_proto.State | None = None
-        if h328:
-            t330 = fbe.buffer.final_fixed(r, FBE_L3, p, "f162")
+            t318 = fbe.buffer.final_fixed(r, FBE_L3, p, "f157")
             p += FBE_L3.size
-            x329 = pkg_proto.FBE_M_State[t330[0]]
-            x327 = x329
-        h332 = fbe.buffer.final_has(r, p, "f163")
+            x317 = pkg_proto.FBE_M_OrderType[t318[0]]
+            x315 = x317
+        h320 = fbe.buffer.final_has(r, p, "f158")
+        p += 1
+        x319: pkg_proto.Order | None = None
+        if h320:
+            x321, p = pkg_proto.fbe_fr_Order(r, p)
+            x319 = x321
+        h323 = fbe.buffer.final_has(r, p, "f159")
+        p += 1
+        x322: pkg_proto.Order | None = None
+        if h323:
+            x324, p = pkg_proto.fbe_fr_Order(r, p)
+            x322 = x324
+        h326 = fbe.buffer.final_has(r, p, "f160")
+        p += 1
+        x325: pkg_proto.Balance | None = None
+        if h326:
+            x327, p = pkg_proto.fbe_fr_Balance(r, p)
+            x325 = x327
+        h329 = fbe.buffer.final_has(r, p, "f161")
+        p += 1
+        x328: pkg_proto.Balance | None = None
+        if h329:
+            x330, p = pkg_proto.fbe_fr_Balance(r, p)
+            x328 = x330
+        h332 = fbe.buffer.final_has(r, p, "f162")
         p += 1
         x331: pkg_proto.State | None = None
         if h332:
-            t334 = fbe.buffer.final_fixed(r, FBE_L3, p, "f163")
+            t334 = fbe.buffer.final_fixed(r, FBE_L3, p, "f162")
             p += FBE_L3.size
             x333 = pkg_proto.FBE_M_State[t334[0]]
             x331 = x333
-        h336 = fbe.buffer.final_has(r, p, "f164")
+        h336 = fbe.buffer.final_has(r, p, "f163")
         p += 1
-        x335: pkg_proto.Account | None = None
+        x335: pkg_proto.State | None = None
         if h336:
-            x337, p = pkg_proto.fbe_fr_Account(r, p)
+            t338 = fbe.buffer.final_fixed(r, FBE_L3, p, "f163")
+            p += FBE_L3.size
+            x337 = pkg_proto.FBE_M_State[t338[0]]
             x335 = x337
-        h339 = fbe.buffer.final_has(r, p, "f165")
+        h340 = fbe.buffer.final_has(r, p, "f164")
         p += 1
-        x338: pkg_proto.Account | None = None
-        if h339:
-            x340, p = pkg_proto.fbe_fr_Account(r, p)
-            x338 = x340
+        x339: pkg_proto.Account | None = None
+        if h340:
+            x341, p = pkg_proto.fbe_fr_Account(r, p)
+            x339 = x341
+        h343 = fbe.buffer.final_has(r, p, "f165")
+        p += 1
+        x342: pkg_proto.Account | None = None
+        if h343:
+            x344, p = pkg_proto.fbe_fr_Account(r, p)
+            x342 = x344
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f1000")
-        t341 = FBE_L8.unpack_from(data, p)
+        t345 = FBE_L8.unpack_from(data, p)
         p += 4
-        h343 = fbe.buffer.final_has(r, p, "f1001")
+        h347 = fbe.buffer.final_has(r, p, "f1001")
         p += 1
-        x342: EnumSimple | None = None
-        if h343:
-            t345 = fbe.buffer.final_fixed(r, FBE_L8, p, "f1001")
+        x346: EnumSimple | None = None
+        if h347:
+            t349 = fbe.buffer.final_fixed(r, FBE_L8, p, "f1001")
             p += FBE_L8.size
-            x344 = FBE_M_EnumSimple[t345[0]]
-            x342 = x344
+            x348 = FBE_M_EnumSimple[t349[0]]
+            x346 = x348
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f1002")
-        t346 = FBE_L3.unpack_from(data, p)
+        t350 = FBE_L3.unpack_from(data, p)
         p += 1
-        h348 = fbe.buffer.final_has(r, p, "f1003")
+        h352 = fbe.buffer.final_has(r, p, "f1003")
         p += 1
-        x347: EnumTyped | None = None
-        if h348:
-            t350 = fbe.buffer.final_fixed(r, FBE_L3, p, "f1003")
+        x351: EnumTyped | None = None
+        if h352:
+            t354 = fbe.buffer.final_fixed(r, FBE_L3, p, "f1003")
             p += FBE_L3.size
-            x349 = FBE_M_EnumTyped[t350[0]]
-            x347 = x349
+            x353 = FBE_M_EnumTyped[t354[0]]
+            x351 = x353
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f1004")
-        t351 = FBE_L4.unpack_from(data, p)
+        t355 = FBE_L4.unpack_from(data, p)
         p += 4
-        h353 = fbe.buffer.final_has(r, p, "f1005")
+        h357 = fbe.buffer.final_has(r, p, "f1005")
         p += 1
-        x352: FlagsSimple | None = None
-        if h353:
-            t355 = fbe.buffer.final_fixed(r, FBE_L4, p, "f1005")
+        x356: FlagsSimple | None = None
+        if h357:
+            t359 = fbe.buffer.final_fixed(r, FBE_L4, p, "f1005")
             p += FBE_L4.size
-            x354 = FBE_M_FlagsSimple[t355[0]]
-            x352 = x354
+            x358 = FBE_M_FlagsSimple[t359[0]]
+            x356 = x358
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f1006")
-        t356 = FBE_L10.unpack_from(data, p)
+        t360 = FBE_L10.unpack_from(data, p)
         p += 8
-        h358 = fbe.buffer.final_has(r, p, "f1007")
+        h362 = fbe.buffer.final_has(r, p, "f1007")
         p += 1
-        x357: FlagsTyped | None = None
-        if h358:
-            t360 = fbe.buffer.final_fixed(r, FBE_L10, p, "f1007")
+        x361: FlagsTyped | None = None
+        if h362:
+            t364 = fbe.buffer.final_fixed(r, FBE_L10, p, "f1007")
             p += FBE_L10.size
-            x359 = FBE_M_FlagsTyped[t360[0]]
-            x357 = x359
-        x361, p = fbe_fr_StructSimple(r, p)
-        h363 = fbe.buffer.final_has(r, p, "f1009")
+            x363 = FBE_M_FlagsTyped[t364[0]]
+            x361 = x363
+        x365, p = fbe_fr_StructSimple(r, p)
+        h367 = fbe.buffer.final_has(r, p, "f1009")
         p += 1
-        x362: StructSimple | None = None
-        if h363:
-            x364, p = fbe_fr_StructSimple(r, p)
-            x362 = x364
-        x365, p = fbe_fr_StructOptional(r, p)
-        h367 = fbe.buffer.final_has(r, p, "f1011")
-        p += 1
-        x366: StructOptional | None = None
+        x366: StructSimple | None = None
         if h367:
-            x368, p = fbe_fr_StructOptional(r, p)
+            x368, p = fbe_fr_StructSimple(r, p)
             x366 = x368
+        x369, p = fbe_fr_StructOptional(r, p)
+        h371 = fbe.buffer.final_has(r, p, "f1011")
+        p += 1
+        x370: StructOptional | None = None
+        if h371:
+            x372, p = fbe_fr_StructOptional(r, p)
+            x370 = x372
         v = StructNested.__new__(StructNested)
         v.id = t75[0]
         v.f1 = t75[1]
@@ -7144,100 +7181,100 @@ def fbe_fr_StructNested(r: fbe.Reader, p: int) -> tuple[StructNested, int]:
         v.f26 = t75[26]
         v.f27 = t75[27]
         v.f28 = t75[28]
-        v.f29 = fbe.decode_decimal(t75[29])
-        v.f30 = fbe.decode_decimal(t75[30])
-        v.f31 = x77
-        v.f32 = x80
-        v.f33 = t81[0]
-        v.f34 = t81[1]
-        v.f35 = t81[2]
-        v.f36 = uuid.UUID(bytes=t81[3])
-        v.f37 = uuid.UUID(bytes=t81[4])
-        v.f38 = uuid.UUID(bytes=t81[5])
-        v.f39 = pkg_proto.FBE_M_OrderSide[t81[6]]
-        v.f40 = pkg_proto.FBE_M_OrderType[t81[7]]
-        v.f41 = x82
-        v.f42 = x83
-        v.f43 = pkg_proto.FBE_M_State[t84[0]]
-        v.f44 = x85
-        v.f100 = x86
-        v.f101 = x90
-        v.f102 = x94
-        v.f103 = x98
-        v.f104 = x102
-        v.f105 = x106
-        v.f106 = x110
-        v.f107 = x114
-        v.f108 = x118
-        v.f109 = x122
-        v.f110 = x126
-        v.f111 = x130
-        v.f112 = x134
-        v.f113 = x138
-        v.f114 = x142
-        v.f115 = x146
-        v.f116 = x150
-        v.f117 = x154
-        v.f118 = x158
-        v.f119 = x162
-        v.f120 = x166
-        v.f121 = x170
-        v.f122 = x174
-        v.f123 = x178
-        v.f124 = x182
-        v.f125 = x186
-        v.f126 = x190
-        v.f127 = x194
-        v.f128 = x198
-        v.f129 = x202
-        v.f130 = x206
-        v.f131 = x210
-        v.f132 = x214
-        v.f133 = x218
-        v.f134 = x222
-        v.f135 = x226
-        v.f136 = x230
-        v.f137 = x234
-        v.f138 = x238
-        v.f139 = x242
-        v.f140 = x246
-        v.f141 = x250
-        v.f142 = x254
-        v.f143 = x258
-        v.f144 = x262
-        v.f145 = x266
-        v.f146 = x269
-        v.f147 = x272
-        v.f148 = x275
-        v.f149 = x279
-        v.f150 = x283
-        v.f151 = x287
-        v.f152 = x291
-        v.f153 = x295
-        v.f154 = x299
-        v.f155 = x303
-        v.f156 = x307
-        v.f157 = x311
-        v.f158 = x315
-        v.f159 = x318
-        v.f160 = x321
-        v.f161 = x324
-        v.f162 = x327
-        v.f163 = x331
-        v.f164 = x335
-        v.f165 = x338
-        v.f1000 = FBE_M_EnumSimple[t341[0]]
-        v.f1001 = x342
-        v.f1002 = FBE_M_EnumTyped[t346[0]]
-        v.f1003 = x347
-        v.f1004 = FBE_M_FlagsSimple[t351[0]]
-        v.f1005 = x352
-        v.f1006 = FBE_M_FlagsTyped[t356[0]]
-        v.f1007 = x357
-        v.f1008 = x361
-        v.f1009 = x362
-        v.f1010 = x365
-        v.f1011 = x366
+        v.f29 = fbe.decode_decimal(t76[0], at77, "f29")
+        v.f30 = fbe.decode_decimal(t78[0], at79, "f30")
+        v.f31 = x81
+        v.f32 = x84
+        v.f33 = t85[0]
+        v.f34 = t85[1]
+        v.f35 = t85[2]
+        v.f36 = uuid.UUID(bytes=t85[3])
+        v.f37 = uuid.UUID(bytes=t85[4])
+        v.f38 = uuid.UUID(bytes=t85[5])
+        v.f39 = pkg_proto.FBE_M_OrderSide[t85[6]]
+        v.f40 = pkg_proto.FBE_M_OrderType[t85[7]]
+        v.f41 = x86
+        v.f42 = x87
+        v.f43 = pkg_proto.FBE_M_State[t88[0]]
+        v.f44 = x89
+        v.f100 = x90
+        v.f101 = x94
+        v.f102 = x98
+        v.f103 = x102
+        v.f104 = x106
+        v.f105 = x110
+        v.f106 = x114
+        v.f107 = x118
+        v.f108 = x122
+        v.f109 = x126
+        v.f110 = x130
+        v.f111 = x134
+        v.f112 = x138
+        v.f113 = x142
+        v.f114 = x146
+        v.f115 = x150
+        v.f116 = x154
+        v.f117 = x158
+        v.f118 = x162
+        v.f119 = x166
+        v.f120 = x170
+        v.f121 = x174
+        v.f122 = x178
+        v.f123 = x182
+        v.f124 = x186
+        v.f125 = x190
+        v.f126 = x194
+        v.f127 = x198
+        v.f128 = x202
+        v.f129 = x206
+        v.f130 = x210
+        v.f131 = x214
+        v.f132 = x218
+        v.f133 = x222
+        v.f134 = x226
+        v.f135 = x230
+        v.f136 = x234
+        v.f137 = x238
+        v.f138 = x242
+        v.f139 = x246
+        v.f140 = x250
+        v.f141 = x254
+        v.f142 = x258
+        v.f143 = x262
+        v.f144 = x266
+        v.f145 = x270
+        v.f146 = x273
+        v.f147 = x276
+        v.f148 = x279
+        v.f149 = x283
+        v.f150 = x287
+        v.f151 = x291
+        v.f152 = x295
+        v.f153 = x299
+        v.f154 = x303
+        v.f155 = x307
+        v.f156 = x311
+        v.f157 = x315
+        v.f158 = x319
+        v.f159 = x322
+        v.f160 = x325
+        v.f161 = x328
+        v.f162 = x331
+        v.f163 = x335
+        v.f164 = x339
+        v.f165 = x342
+        v.f1000 = FBE_M_EnumSimple[t345[0]]
+        v.f1001 = x346
+        v.f1002 = FBE_M_EnumTyped[t350[0]]
+        v.f1003 = x351
+        v.f1004 = FBE_M_FlagsSimple[t355[0]]
+        v.f1005 = x356
+        v.f1006 = FBE_M_FlagsTyped[t360[0]]
+        v.f1007 = x361
+        v.f1008 = x365
+        v.f1009 = x366
+        v.f1010 = x369
+        v.f1011 = x370
     except fbe.DecodeError as e:
         raise e.within("test.StructNested") from None
     r.depth -= 1
@@ -7304,7 +7341,7 @@ def fbe_fr_StructBytes(r: fbe.Reader, p: int) -> tuple[StructBytes, int]:
 def fbe_fw_StructArray(w: bytearray, v: StructArray) -> None:
     """Append the final encoding of a StructArray (fields back to back)."""
     fbe.buffer.check_length(v.f1, 2, "f1")
-    w += FBE_L31.pack(*v.f1)
+    w += FBE_L32.pack(*v.f1)
     fbe.buffer.check_length(v.f2, 2, "f2")
     for e1 in v.f2:
         y2 = e1
@@ -7364,7 +7401,7 @@ def fbe_fr_StructArray(r: fbe.Reader, p: int) -> tuple[StructArray, int]:
         data, end = r.data, r.size
         if p + 2 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f1")
-        t13 = FBE_L31.unpack_from(data, p)
+        t13 = FBE_L32.unpack_from(data, p)
         p += 2
         x14: list[int | None] = []
         for _ in range(2):
@@ -10549,7 +10586,7 @@ def fbe_vsr_double(r: fbe.Reader, s: int, f: str) -> float:
 
 def fbe_vsr_decimal(r: fbe.Reader, s: int, f: str) -> Decimal:
     t = fbe.buffer.read_slot(r, FBE_L13, s, f)
-    v: Decimal = fbe.decode_decimal(t[0])
+    v: Decimal = fbe.decode_decimal(t[0], s, f)
     return v
 
 

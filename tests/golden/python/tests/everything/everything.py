@@ -478,7 +478,7 @@ FBE_L25 = struct.Struct("<IIi?i")
 FBE_L26 = struct.Struct("<IIiIi?iiiBII")
 FBE_L27 = struct.Struct("<ii")
 FBE_L28 = struct.Struct("<id")
-FBE_L29 = struct.Struct("<i?BBIbBhHiIqQfd16s16sI")
+FBE_L29 = struct.Struct("<i?BBIbBhHiIqQfd")
 FBE_L30 = struct.Struct("<QQ16s16s16s16sI")
 FBE_L31 = struct.Struct("<BBBQ")
 FBE_L32 = struct.Struct("<iii")
@@ -2719,8 +2719,8 @@ def fbe_vr_Everything(r: fbe.Reader, p: int) -> Everything:
             v.f12 = t[14]
             v.f13 = t[15]
             v.f14 = t[16]
-            v.f15 = fbe.decode_decimal(t[17])
-            v.f16 = fbe.decode_decimal(t[18])
+            v.f15 = fbe.decode_decimal(t[17], p + 61, "f15")
+            v.f16 = fbe.decode_decimal(t[18], p + 77, "f16")
             v.f17 = fbe.buffer.read_string(r, p, t[19], "f17")
             v.f18 = t[20]
             v.f19 = t[21]
@@ -2777,8 +2777,8 @@ def fbe_vr_Everything(r: fbe.Reader, p: int) -> Everything:
                 t[14] if k > 12 else 18446744073709551615,
                 t[15] if k > 13 else 500.0,
                 t[16] if k > 14 else -1.0,
-                fbe.decode_decimal(t[17]) if k > 15 else FBE_C0,
-                fbe.decode_decimal(t[18]) if k > 16 else FBE_C1,
+                fbe.decode_decimal(t[17], p + 61, "f15") if k > 15 else FBE_C0,
+                fbe.decode_decimal(t[18], p + 77, "f16") if k > 16 else FBE_C1,
                 fbe.buffer.read_string(r, p, t[19], "f17") if k > 17 else 'text',
                 t[20] if k > 18 else 0,
                 t[21] if k > 19 else None,
@@ -3430,8 +3430,10 @@ def fbe_fr_Empty(r: fbe.Reader, p: int) -> tuple[Empty, int]:
 
 def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
     """Append the final encoding of a Everything (fields back to back)."""
+    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14)
+    w += FBE_L19.pack(fbe.encode_decimal(v.f15))
     s1 = v.f17.encode("utf-8", "surrogateescape")
-    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, fbe.encode_decimal(v.f15), fbe.encode_decimal(v.f16), len(s1))
+    w += FBE_L17.pack(fbe.encode_decimal(v.f16), len(s1))
     w += s1
     s2 = v.f24
     w += FBE_L30.pack(v.f18, v.f19, v.f20.bytes, v.f21.bytes, v.f22.bytes, v.f23.bytes, len(s2))
@@ -3551,227 +3553,237 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
     fbe.buffer.final_enter(r, p, 258)
     try:
         data, end = r.data, r.size
-        if p + 89 > end:
+        if p + 53 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
         t32 = FBE_L29.unpack_from(data, p)
-        p += 89
-        q33 = p + t32[17]
-        if q33 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t32[17]} bytes", p - 4, "f17")
-        r.budget -= t32[17]
+        p += 53
+        if p + 16 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "f15")
+        t33 = FBE_L19.unpack_from(data, p)
+        at34 = p
+        p += 16
+        if p + 20 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "f16")
+        t35 = FBE_L17.unpack_from(data, p)
+        at36 = p
+        p += 20
+        q37 = p + t35[1]
+        if q37 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t35[1]} bytes", p - 4, "f17")
+        r.budget -= t35[1]
         if r.budget < 0:
             r.spend(0, p - 4, "f17")
-        x34 = data[p:q33].decode("utf-8", "surrogateescape")
-        p = q33
+        x38 = data[p:q37].decode("utf-8", "surrogateescape")
+        p = q37
         if p + 84 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f18")
-        t35 = FBE_L30.unpack_from(data, p)
+        t39 = FBE_L30.unpack_from(data, p)
         p += 84
-        q36 = p + t35[6]
-        if q36 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t35[6]} bytes", p - 4, "f24")
-        r.budget -= t35[6]
+        q40 = p + t39[6]
+        if q40 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t39[6]} bytes", p - 4, "f24")
+        r.budget -= t39[6]
         if r.budget < 0:
             r.spend(0, p - 4, "f24")
-        x37 = data[p:q36]
-        p = q36
+        x41 = data[p:q40]
+        p = q40
         if p + 11 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f25")
-        t38 = FBE_L31.unpack_from(data, p)
+        t42 = FBE_L31.unpack_from(data, p)
         p += 11
-        x39, p = fbe_fr_Counted(r, p)
-        x40, p = pkg_market.fbe_fr_Instrument(r, p)
-        h42 = fbe.buffer.final_has(r, p, "f31")
-        p += 1
-        x41: int | None = None
-        if h42:
-            t44 = fbe.buffer.final_fixed(r, FBE_L10, p, "f31")
-            p += FBE_L10.size
-            x43 = t44[0]
-            x41 = x43
-        h46 = fbe.buffer.final_has(r, p, "f32")
+        x43, p = fbe_fr_Counted(r, p)
+        x44, p = pkg_market.fbe_fr_Instrument(r, p)
+        h46 = fbe.buffer.final_has(r, p, "f31")
         p += 1
         x45: int | None = None
         if h46:
-            t48 = fbe.buffer.final_fixed(r, FBE_L10, p, "f32")
+            t48 = fbe.buffer.final_fixed(r, FBE_L10, p, "f31")
             p += FBE_L10.size
             x47 = t48[0]
             x45 = x47
-        h50 = fbe.buffer.final_has(r, p, "f33")
+        h50 = fbe.buffer.final_has(r, p, "f32")
         p += 1
-        x49: str | None = None
+        x49: int | None = None
         if h50:
-            x51, p = fbe.buffer.final_string(r, p, "f33")
+            t52 = fbe.buffer.final_fixed(r, FBE_L10, p, "f32")
+            p += FBE_L10.size
+            x51 = t52[0]
             x49 = x51
-        h53 = fbe.buffer.final_has(r, p, "f34")
+        h54 = fbe.buffer.final_has(r, p, "f33")
         p += 1
-        x52: EByte | None = None
-        if h53:
-            t55 = fbe.buffer.final_fixed(r, FBE_L11, p, "f34")
-            p += FBE_L11.size
-            x54 = FBE_M_EByte[t55[0]]
-            x52 = x54
-        h57 = fbe.buffer.final_has(r, p, "f35")
+        x53: str | None = None
+        if h54:
+            x55, p = fbe.buffer.final_string(r, p, "f33")
+            x53 = x55
+        h57 = fbe.buffer.final_has(r, p, "f34")
         p += 1
-        x56: Counted | None = None
+        x56: EByte | None = None
         if h57:
-            x58, p = fbe_fr_Counted(r, p)
+            t59 = fbe.buffer.final_fixed(r, FBE_L11, p, "f34")
+            p += FBE_L11.size
+            x58 = FBE_M_EByte[t59[0]]
             x56 = x58
+        h61 = fbe.buffer.final_has(r, p, "f35")
+        p += 1
+        x60: Counted | None = None
+        if h61:
+            x62, p = fbe_fr_Counted(r, p)
+            x60 = x62
         if p + 12 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f36")
-        t59 = FBE_L32.unpack_from(data, p)
+        t63 = FBE_L32.unpack_from(data, p)
         p += 12
-        x60: list[str | None] = []
+        x64: list[str | None] = []
         for _ in range(2):
-            h62 = fbe.buffer.final_has(r, p, "f37")
+            h66 = fbe.buffer.final_has(r, p, "f37")
             p += 1
-            e61: str | None = None
-            if h62:
-                x63, p = fbe.buffer.final_string(r, p, "f37")
-                e61 = x63
-            x60.append(e61)
-        n65 = fbe.buffer.final_count(r, p, 8, 8, "f38")
+            e65: str | None = None
+            if h66:
+                x67, p = fbe.buffer.final_string(r, p, "f37")
+                e65 = x67
+            x64.append(e65)
+        n69 = fbe.buffer.final_count(r, p, 8, 8, "f38")
         p += 4
-        x64: list[float] = list(struct.unpack_from(f"<{n65}d", r.data, p))
-        p += n65 * 8
-        n67 = fbe.buffer.final_count(r, p, 1, 1, "f39")
+        x68: list[float] = list(struct.unpack_from(f"<{n69}d", r.data, p))
+        p += n69 * 8
+        n71 = fbe.buffer.final_count(r, p, 1, 1, "f39")
         p += 4
-        x66: list[Counted | None] = []
-        for _ in range(n67):
-            h69 = fbe.buffer.final_has(r, p, "f39")
+        x70: list[Counted | None] = []
+        for _ in range(n71):
+            h73 = fbe.buffer.final_has(r, p, "f39")
             p += 1
-            e68: Counted | None = None
-            if h69:
-                x70, p = fbe_fr_Counted(r, p)
-                e68 = x70
-            x66.append(e68)
-        n72 = fbe.buffer.final_count(r, p, 4, 4, "f40")
+            e72: Counted | None = None
+            if h73:
+                x74, p = fbe_fr_Counted(r, p)
+                e72 = x74
+            x70.append(e72)
+        n76 = fbe.buffer.final_count(r, p, 4, 4, "f40")
         p += 4
-        x71: list[str] = []
-        for _ in range(n72):
-            e73, p = fbe.buffer.final_string(r, p, "f40")
-            x71.append(e73)
-        at76 = p
-        n75 = fbe.buffer.final_count(r, p, 8, 8, "f41")
+        x75: list[str] = []
+        for _ in range(n76):
+            e77, p = fbe.buffer.final_string(r, p, "f40")
+            x75.append(e77)
+        at80 = p
+        n79 = fbe.buffer.final_count(r, p, 8, 8, "f41")
         p += 4
-        x74: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n75}q", r.data, p)), n75, "f41", at76)
-        p += n75 * 8
-        at79 = p
-        n78 = fbe.buffer.final_count(r, p, 8, 0, "f42")
-        p += 4
-        x77: set[pkg_market.Instrument] = set()
-        for _ in range(n78):
-            e80, p = pkg_market.fbe_fr_Instrument(r, p)
-            x77.add(e80)
-        fbe.buffer.distinct(x77, n78, "f42", at79)
+        x78: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n79}q", r.data, p)), n79, "f41", at80)
+        p += n79 * 8
         at83 = p
-        n82 = fbe.buffer.final_count(r, p, 8, 8, "f43")
+        n82 = fbe.buffer.final_count(r, p, 8, 0, "f42")
         p += 4
-        x81: dict[int, str] = {}
+        x81: set[pkg_market.Instrument] = set()
         for _ in range(n82):
-            t86 = fbe.buffer.final_fixed(r, FBE_L10, p, "f43")
-            p += FBE_L10.size
-            k84 = t86[0]
-            v85, p = fbe.buffer.final_string(r, p, "f43")
-            x81[k84] = v85
-        fbe.buffer.distinct(x81, n82, "f43", at83)
-        at89 = p
-        n88 = fbe.buffer.final_count(r, p, 5, 5, "f44")
+            e84, p = pkg_market.fbe_fr_Instrument(r, p)
+            x81.add(e84)
+        fbe.buffer.distinct(x81, n82, "f42", at83)
+        at87 = p
+        n86 = fbe.buffer.final_count(r, p, 8, 8, "f43")
         p += 4
-        x87: dict[str, Counted | None] = {}
-        for _ in range(n88):
-            k90, p = fbe.buffer.final_string(r, p, "f44")
-            h92 = fbe.buffer.final_has(r, p, "f44")
+        x85: dict[int, str] = {}
+        for _ in range(n86):
+            t90 = fbe.buffer.final_fixed(r, FBE_L10, p, "f43")
+            p += FBE_L10.size
+            k88 = t90[0]
+            v89, p = fbe.buffer.final_string(r, p, "f43")
+            x85[k88] = v89
+        fbe.buffer.distinct(x85, n86, "f43", at87)
+        at93 = p
+        n92 = fbe.buffer.final_count(r, p, 5, 5, "f44")
+        p += 4
+        x91: dict[str, Counted | None] = {}
+        for _ in range(n92):
+            k94, p = fbe.buffer.final_string(r, p, "f44")
+            h96 = fbe.buffer.final_has(r, p, "f44")
             p += 1
-            v91: Counted | None = None
-            if h92:
-                x93, p = fbe_fr_Counted(r, p)
-                v91 = x93
-            x87[k90] = v91
-        fbe.buffer.distinct(x87, n88, "f44", at89)
-        at96 = p
-        n95 = fbe.buffer.final_count(r, p, 20, 20, "f45")
+            v95: Counted | None = None
+            if h96:
+                x97, p = fbe_fr_Counted(r, p)
+                v95 = x97
+            x91[k94] = v95
+        fbe.buffer.distinct(x91, n92, "f44", at93)
+        at100 = p
+        n99 = fbe.buffer.final_count(r, p, 20, 20, "f45")
         p += 4
-        x94: dict[uuid.UUID, bytes] = {}
-        for _ in range(n95):
-            t99 = fbe.buffer.final_fixed(r, FBE_L19, p, "f45")
+        x98: dict[uuid.UUID, bytes] = {}
+        for _ in range(n99):
+            t103 = fbe.buffer.final_fixed(r, FBE_L19, p, "f45")
             p += FBE_L19.size
-            k97 = uuid.UUID(bytes=t99[0])
-            v98, p = fbe.buffer.final_bytes(r, p, "f45")
-            x94[k97] = v98
-        fbe.buffer.distinct(x94, n95, "f45", at96)
-        at102 = p
-        n101 = fbe.buffer.final_count(r, p, 12, 0, "f46")
+            k101 = uuid.UUID(bytes=t103[0])
+            v102, p = fbe.buffer.final_bytes(r, p, "f45")
+            x98[k101] = v102
+        fbe.buffer.distinct(x98, n99, "f45", at100)
+        at106 = p
+        n105 = fbe.buffer.final_count(r, p, 12, 0, "f46")
         p += 4
-        x100: dict[pkg_market.Instrument, Counted] = {}
-        for _ in range(n101):
-            k103, p = pkg_market.fbe_fr_Instrument(r, p)
-            v104, p = fbe_fr_Counted(r, p)
-            x100[k103] = v104
-        fbe.buffer.distinct(x100, n101, "f46", at102)
-        h106 = fbe.buffer.final_has(r, p, "f47")
+        x104: dict[pkg_market.Instrument, Counted] = {}
+        for _ in range(n105):
+            k107, p = pkg_market.fbe_fr_Instrument(r, p)
+            v108, p = fbe_fr_Counted(r, p)
+            x104[k107] = v108
+        fbe.buffer.distinct(x104, n105, "f46", at106)
+        h110 = fbe.buffer.final_has(r, p, "f47")
         p += 1
-        x105: int | None = None
-        if h106:
-            t108 = fbe.buffer.final_fixed(r, FBE_L10, p, "f47")
+        x109: int | None = None
+        if h110:
+            t112 = fbe.buffer.final_fixed(r, FBE_L10, p, "f47")
             p += FBE_L10.size
-            x107 = t108[0]
-            x105 = x107
+            x111 = t112[0]
+            x109 = x111
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f47Reset")
-        t109 = FBE_L33.unpack_from(data, p)
+        t113 = FBE_L33.unpack_from(data, p)
         p += 1
-        h111 = fbe.buffer.final_has(r, p, "f48")
+        h115 = fbe.buffer.final_has(r, p, "f48")
         p += 1
-        x110: int | None = None
-        if h111:
-            t113 = fbe.buffer.final_fixed(r, FBE_L12, p, "f48")
+        x114: int | None = None
+        if h115:
+            t117 = fbe.buffer.final_fixed(r, FBE_L12, p, "f48")
             p += FBE_L12.size
-            x112 = t113[0]
-            x110 = x112
-        at116 = p
-        n115 = fbe.buffer.final_count(r, p, 8, 8, "f49")
+            x116 = t117[0]
+            x114 = x116
+        at120 = p
+        n119 = fbe.buffer.final_count(r, p, 8, 8, "f49")
         p += 4
-        x114: dict[bytes, int] = {}
-        for _ in range(n115):
-            k117, p = fbe.buffer.final_bytes(r, p, "f49")
-            t119 = fbe.buffer.final_fixed(r, FBE_L10, p, "f49")
+        x118: dict[bytes, int] = {}
+        for _ in range(n119):
+            k121, p = fbe.buffer.final_bytes(r, p, "f49")
+            t123 = fbe.buffer.final_fixed(r, FBE_L10, p, "f49")
             p += FBE_L10.size
-            v118 = t119[0]
-            x114[k117] = v118
-        fbe.buffer.distinct(x114, n115, "f49", at116)
-        at122 = p
-        n121 = fbe.buffer.final_count(r, p, 8, 8, "f50")
+            v122 = t123[0]
+            x118[k121] = v122
+        fbe.buffer.distinct(x118, n119, "f49", at120)
+        at126 = p
+        n125 = fbe.buffer.final_count(r, p, 8, 8, "f50")
         p += 4
-        x120: dict[bytes, str] = {}
-        for _ in range(n121):
-            k123, p = fbe.buffer.final_bytes(r, p, "f50")
-            v124, p = fbe.buffer.final_string(r, p, "f50")
-            x120[k123] = v124
-        fbe.buffer.distinct(x120, n121, "f50", at122)
-        at127 = p
-        n126 = fbe.buffer.final_count(r, p, 16, 16, "f51")
+        x124: dict[bytes, str] = {}
+        for _ in range(n125):
+            k127, p = fbe.buffer.final_bytes(r, p, "f50")
+            v128, p = fbe.buffer.final_string(r, p, "f50")
+            x124[k127] = v128
+        fbe.buffer.distinct(x124, n125, "f50", at126)
+        at131 = p
+        n130 = fbe.buffer.final_count(r, p, 16, 16, "f51")
         p += 4
-        x125: set[Decimal] = set()
-        for _ in range(n126):
-            t129 = fbe.buffer.final_fixed(r, FBE_L19, p, "f51")
+        x129: set[Decimal] = set()
+        for _ in range(n130):
+            t133 = fbe.buffer.final_fixed(r, FBE_L19, p, "f51")
             p += FBE_L19.size
-            e128 = fbe.decode_decimal(t129[0])
-            x125.add(e128)
-        fbe.buffer.distinct(x125, n126, "f51", at127)
-        at132 = p
-        n131 = fbe.buffer.final_count(r, p, 20, 20, "f52")
+            e132 = fbe.decode_decimal(t133[0], p - FBE_L19.size, "f51")
+            x129.add(e132)
+        fbe.buffer.distinct(x129, n130, "f51", at131)
+        at136 = p
+        n135 = fbe.buffer.final_count(r, p, 20, 20, "f52")
         p += 4
-        x130: dict[Decimal, int] = {}
-        for _ in range(n131):
-            t135 = fbe.buffer.final_fixed(r, FBE_L19, p, "f52")
+        x134: dict[Decimal, int] = {}
+        for _ in range(n135):
+            t139 = fbe.buffer.final_fixed(r, FBE_L19, p, "f52")
             p += FBE_L19.size
-            k133 = fbe.decode_decimal(t135[0])
-            t136 = fbe.buffer.final_fixed(r, FBE_L10, p, "f52")
+            k137 = fbe.decode_decimal(t139[0], p - FBE_L19.size, "f52")
+            t140 = fbe.buffer.final_fixed(r, FBE_L10, p, "f52")
             p += FBE_L10.size
-            v134 = t136[0]
-            x130[k133] = v134
-        fbe.buffer.distinct(x130, n131, "f52", at132)
+            v138 = t140[0]
+            x134[k137] = v138
+        fbe.buffer.distinct(x134, n135, "f52", at136)
         v = Everything.__new__(Everything)
         v.id = t32[0]
         v.f1 = t32[1]
@@ -3788,45 +3800,45 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         v.f12 = t32[12]
         v.f13 = t32[13]
         v.f14 = t32[14]
-        v.f15 = fbe.decode_decimal(t32[15])
-        v.f16 = fbe.decode_decimal(t32[16])
-        v.f17 = x34
-        v.f18 = t35[0]
-        v.f19 = t35[1]
-        v.f20 = uuid.UUID(bytes=t35[2])
-        v.f21 = uuid.UUID(bytes=t35[3])
-        v.f22 = uuid.UUID(bytes=t35[4])
-        v.f23 = uuid.UUID(bytes=t35[5])
-        v.f24 = x37
-        v.f25 = FBE_M_EByte[t38[0]]
-        v.f26 = pkg_market.FBE_M_Side[t38[1]]
-        v.f27 = FBE_M_FByte[t38[2]]
-        v.f28 = FBE_M_FUInt64[t38[3]]
-        v.f29 = x39
-        v.f30 = x40
-        v.f31 = x41
-        v.f32 = x45
-        v.f33 = x49
-        v.f34 = x52
-        v.f35 = x56
-        v.f36 = list(t59[0:3])
-        v.f37 = x60
-        v.f38 = x64
-        v.f39 = x66
-        v.f40 = x71
-        v.f41 = x74
-        v.f42 = x77
-        v.f43 = x81
-        v.f44 = x87
-        v.f45 = x94
-        v.f46 = x100
-        v.f47 = x105
-        v.f47Reset = t109[0]
-        v.f48 = x110
-        v.f49 = x114
-        v.f50 = x120
-        v.f51 = x125
-        v.f52 = x130
+        v.f15 = fbe.decode_decimal(t33[0], at34, "f15")
+        v.f16 = fbe.decode_decimal(t35[0], at36, "f16")
+        v.f17 = x38
+        v.f18 = t39[0]
+        v.f19 = t39[1]
+        v.f20 = uuid.UUID(bytes=t39[2])
+        v.f21 = uuid.UUID(bytes=t39[3])
+        v.f22 = uuid.UUID(bytes=t39[4])
+        v.f23 = uuid.UUID(bytes=t39[5])
+        v.f24 = x41
+        v.f25 = FBE_M_EByte[t42[0]]
+        v.f26 = pkg_market.FBE_M_Side[t42[1]]
+        v.f27 = FBE_M_FByte[t42[2]]
+        v.f28 = FBE_M_FUInt64[t42[3]]
+        v.f29 = x43
+        v.f30 = x44
+        v.f31 = x45
+        v.f32 = x49
+        v.f33 = x53
+        v.f34 = x56
+        v.f35 = x60
+        v.f36 = list(t63[0:3])
+        v.f37 = x64
+        v.f38 = x68
+        v.f39 = x70
+        v.f40 = x75
+        v.f41 = x78
+        v.f42 = x81
+        v.f43 = x85
+        v.f44 = x91
+        v.f45 = x98
+        v.f46 = x104
+        v.f47 = x109
+        v.f47Reset = t113[0]
+        v.f48 = x114
+        v.f49 = x118
+        v.f50 = x124
+        v.f51 = x129
+        v.f52 = x134
     except fbe.DecodeError as e:
         raise e.within("everything.Everything") from None
     r.depth -= 1
@@ -5392,7 +5404,7 @@ def fbe_vcr_s_decimal(r: fbe.Reader, b: int, off: int, f: str) -> set[Decimal]:
     q = b + off
     n = fbe.buffer.read_count(r, q, 16, 16, f)
     q += 4
-    return fbe.buffer.distinct({fbe.decode_decimal(e[0]) for e in FBE_L19.iter_unpack(r.data[q:q + n * 16])}, n, f, b + off)
+    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 16 * i, f) for i, e in enumerate(FBE_L19.iter_unpack(r.data[q:q + n * 16]))}, n, f, b + off)
 
 
 def fbe_vcr_m_decimal__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[Decimal, int]:
@@ -5401,7 +5413,7 @@ def fbe_vcr_m_decimal__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[De
     q = b + off
     n = fbe.buffer.read_count(r, q, 20, 20, f)
     q += 4
-    return fbe.buffer.distinct({fbe.decode_decimal(e[0]): e[1] for e in FBE_L20.iter_unpack(r.data[q:q + n * 20])}, n, f, b + off)
+    return fbe.buffer.distinct({fbe.decode_decimal(e[0], q + 20 * i, f): e[1] for i, e in enumerate(FBE_L20.iter_unpack(r.data[q:q + n * 20]))}, n, f, b + off)
 
 
 def fbe_vsw_everything_Reserved(w: bytearray, b: int, s: int, x: Reserved) -> None:

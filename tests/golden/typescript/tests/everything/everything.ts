@@ -2605,12 +2605,12 @@ export class Everything {
       r.spend(12, b, "f15");
       return;
     }
-    v.f15 = r.decimal(b + 61);
+    v.f15 = r.decimal(b + 61, "f15");
     if (n < 93) {
       r.spend(12, b, "f16");
       return;
     }
-    v.f16 = r.decimal(b + 77);
+    v.f16 = r.decimal(b + 77, "f16");
     if (n < 97) {
       r.spend(12, b, "f17");
       return;
@@ -2983,7 +2983,7 @@ export class Everything {
     const n151 = r.count;
     const a152: fbe.Decimal[] = [];
     for (let i153 = 0; i153 < n151; i153++) {
-      a152.push(r.decimal(e150 + i153 * 16));
+      a152.push(r.decimal(e150 + i153 * 16, "f51"));
     }
     if (fbe.repeated(a152, fbe.compareDecimal) !== undefined) {
       r.duplicate("f51", e150 - 4);
@@ -2998,7 +2998,7 @@ export class Everything {
     for (let i158 = 0; i158 < n156; i158++) {
       let k159: fbe.Decimal;
       let y160: number;
-      k159 = r.decimal(e155 + i158 * 20);
+      k159 = r.decimal(e155 + i158 * 20, "f52");
       y160 = r.i32(e155 + i158 * 20 + 16);
       m157.push([k159, y160]);
     }
@@ -3081,10 +3081,12 @@ export class Everything {
       r.spend(12, b, "f15");
       return;
     }
+    r.skipDecimal(b + 61, "f15");
     if (n < 93) {
       r.spend(12, b, "f16");
       return;
     }
+    r.skipDecimal(b + 77, "f16");
     if (n < 97) {
       r.spend(12, b, "f17");
       return;
@@ -3378,7 +3380,7 @@ export class Everything {
     const n220 = r.count;
     const a221: fbe.Decimal[] = [];
     for (let i222 = 0; i222 < n220; i222++) {
-      a221.push(r.decimal(e219 + i222 * 16));
+      a221.push(r.decimal(e219 + i222 * 16, "f51"));
     }
     if (fbe.repeated(a221, fbe.compareDecimal) !== undefined) {
       r.duplicate("f51", e219 - 4);
@@ -3392,7 +3394,7 @@ export class Everything {
     for (let i227 = 0; i227 < n225; i227++) {
       let k228: fbe.Decimal;
       let y229: number;
-      k228 = r.decimal(e224 + i227 * 20);
+      k228 = r.decimal(e224 + i227 * 20, "f52");
       y229 = r.i32(e224 + i227 * 20 + 16);
       m226.push([k228, y229]);
     }
@@ -3644,8 +3646,8 @@ export class Everything {
     v.f12 = r.u64(r.fixed(8, "f12"));
     v.f13 = r.f32(r.fixed(4, "f13"));
     v.f14 = r.f64(r.fixed(8, "f14"));
-    v.f15 = r.decimal(r.fixed(16, "f15"));
-    v.f16 = r.decimal(r.fixed(16, "f16"));
+    v.f15 = r.decimal(r.fixed(16, "f15"), "f15");
+    v.f16 = r.decimal(r.fixed(16, "f16"), "f16");
     v.f17 = r.finalString("f17");
     v.f18 = r.timestamp(r.fixed(8, "f18"));
     v.f19 = r.timestamp(r.fixed(8, "f19"));
@@ -3874,7 +3876,7 @@ export class Everything {
     const n333 = r.finalCount(16, 16, "f51");
     const a334: fbe.Decimal[] = [];
     for (let i335 = 0; i335 < n333; i335++) {
-      a334.push(r.decimal(r.fixed(16, "f51")));
+      a334.push(r.decimal(r.fixed(16, "f51"), "f51"));
     }
     if (fbe.repeated(a334, fbe.compareDecimal) !== undefined) {
       r.duplicate("f51", r.pos);
@@ -3885,7 +3887,7 @@ export class Everything {
     for (let i339 = 0; i339 < n337; i339++) {
       let k340: fbe.Decimal;
       let y341: number;
-      k340 = r.decimal(r.fixed(16, "f52"));
+      k340 = r.decimal(r.fixed(16, "f52"), "f52");
       y341 = r.i32(r.fixed(4, "f52"));
       m338.push([k340, y341]);
     }
@@ -3915,8 +3917,8 @@ export class Everything {
     r.fixed(8, "f12");
     r.fixed(4, "f13");
     r.fixed(8, "f14");
-    r.fixed(16, "f15");
-    r.fixed(16, "f16");
+    r.skipDecimal(r.fixed(16, "f15"), "f15");
+    r.skipDecimal(r.fixed(16, "f16"), "f16");
     r.finalSkipString("f17");
     r.fixed(8, "f18");
     r.fixed(8, "f19");
@@ -4103,7 +4105,7 @@ export class Everything {
     const n388 = r.finalCount(16, 16, "f51");
     const a389: fbe.Decimal[] = [];
     for (let i390 = 0; i390 < n388; i390++) {
-      a389.push(r.decimal(r.fixed(16, "f51")));
+      a389.push(r.decimal(r.fixed(16, "f51"), "f51"));
     }
     if (fbe.repeated(a389, fbe.compareDecimal) !== undefined) {
       r.duplicate("f51", r.pos);
@@ -4113,7 +4115,7 @@ export class Everything {
     for (let i394 = 0; i394 < n392; i394++) {
       let k395: fbe.Decimal;
       let y396: number;
-      k395 = r.decimal(r.fixed(16, "f52"));
+      k395 = r.decimal(r.fixed(16, "f52"), "f52");
       y396 = r.i32(r.fixed(4, "f52"));
       m393.push([k395, y396]);
     }

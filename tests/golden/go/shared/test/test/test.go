@@ -646,13 +646,13 @@ func (v *StructSimple) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(29)
 		return
 	}
-	v.F29 = r.Decimal(b + 110)
+	v.F29 = r.Decimal(b+110, "f29")
 	if n < 142 {
 		r.Spend(64, b, "f30")
 		v.fbeDefaults(30)
 		return
 	}
-	v.F30 = r.Decimal(b + 126)
+	v.F30 = r.Decimal(b+126, "f30")
 	if n < 146 {
 		r.Spend(64, b, "f31")
 		v.fbeDefaults(31)
@@ -879,10 +879,12 @@ func FBEVerifyStructSimple(r *fbe.Reader, base, slot int) {
 		r.Spend(64, b, "f29")
 		return
 	}
+	r.SkipDecimal(b+110, "f29")
 	if n < 142 {
 		r.Spend(64, b, "f30")
 		return
 	}
+	r.SkipDecimal(b+126, "f30")
 	if n < 146 {
 		r.Spend(64, b, "f31")
 		return
@@ -1056,8 +1058,8 @@ func (v *StructSimple) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if d1 := r.Run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16"); d1 != nil {
-		_ = d1[133] // one bounds check for the run
+	if d1 := r.Run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8"); d1 != nil {
+		_ = d1[101] // one bounds check for the run
 		v.Id = fbe.GetI32(d1)
 		v.F1 = fbe.GetBool(d1[4:])
 		v.F2 = fbe.GetBool(d1[5:])
@@ -1087,21 +1089,25 @@ func (v *StructSimple) FBEReadFinal(r *fbe.Reader) {
 		v.F26 = fbe.GetF32(d1[82:])
 		v.F27 = fbe.GetF64(d1[86:])
 		v.F28 = fbe.GetF64(d1[94:])
-		v.F29 = fbe.GetDecimal(d1[102:])
-		v.F30 = fbe.GetDecimal(d1[118:])
+	}
+	if p2 := r.Fixed(16, "f29"); p2 >= 0 {
+		v.F29 = r.Decimal(p2, "f29")
+	}
+	if p3 := r.Fixed(16, "f30"); p3 >= 0 {
+		v.F30 = r.Decimal(p3, "f30")
 	}
 	v.F31 = r.FinalString("f31")
 	v.F32 = r.FinalString("f32")
-	if d2 := r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1"); d2 != nil {
-		_ = d2[73] // one bounds check for the run
-		v.F33 = fbe.GetTimestamp(d2)
-		v.F34 = fbe.GetTimestamp(d2[8:])
-		v.F35 = fbe.GetTimestamp(d2[16:])
-		v.F36 = fbe.GetUUID(d2[24:])
-		v.F37 = fbe.GetUUID(d2[40:])
-		v.F38 = fbe.GetUUID(d2[56:])
-		v.F39 = proto.OrderSide(fbe.GetU8(d2[72:]))
-		v.F40 = proto.OrderType(fbe.GetU8(d2[73:]))
+	if d4 := r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1"); d4 != nil {
+		_ = d4[73] // one bounds check for the run
+		v.F33 = fbe.GetTimestamp(d4)
+		v.F34 = fbe.GetTimestamp(d4[8:])
+		v.F35 = fbe.GetTimestamp(d4[16:])
+		v.F36 = fbe.GetUUID(d4[24:])
+		v.F37 = fbe.GetUUID(d4[40:])
+		v.F38 = fbe.GetUUID(d4[56:])
+		v.F39 = proto.OrderSide(fbe.GetU8(d4[72:]))
+		v.F40 = proto.OrderType(fbe.GetU8(d4[73:]))
 	}
 	v.F41.FBEReadFinal(r)
 	if r.Failed() {
@@ -1113,8 +1119,8 @@ func (v *StructSimple) FBEReadFinal(r *fbe.Reader) {
 		r.Unwind("f42")
 		return
 	}
-	if p3 := r.Fixed(1, "f43"); p3 >= 0 {
-		v.F43 = proto.State(r.U8(p3))
+	if p5 := r.Fixed(1, "f43"); p5 >= 0 {
+		v.F43 = proto.State(r.U8(p5))
 	}
 	v.F44.FBEReadFinal(r)
 	if r.Failed() {
@@ -1130,7 +1136,13 @@ func FBEVerifyFinalStructSimple(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.SkipRun(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16")
+	r.SkipRun(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8")
+	if p6 := r.Fixed(16, "f29"); p6 >= 0 {
+		r.SkipDecimal(p6, "f29")
+	}
+	if p7 := r.Fixed(16, "f30"); p7 >= 0 {
+		r.SkipDecimal(p7, "f30")
+	}
 	r.FinalSkipString("f31")
 	r.FinalSkipString("f32")
 	r.SkipRun(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
@@ -2317,8 +2329,8 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 		v.F26 = r.F32(b + 90)
 		v.F27 = r.F64(b + 94)
 		v.F28 = r.F64(b + 102)
-		v.F29 = r.Decimal(b + 110)
-		v.F30 = r.Decimal(b + 126)
+		v.F29 = r.Decimal(b+110, "f29")
+		v.F30 = r.Decimal(b+126, "f30")
 		v.F31 = r.String(b, b+142, "f31")
 		v.F32 = r.String(b, b+146, "f32")
 		v.F33 = r.Timestamp(b + 150)
@@ -2776,7 +2788,7 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if s151, ok152 := r.Optional(b, b+447, 16, "f142"); ok152 {
 		v.F142 = fbe.Reuse(v.F142)
-		*v.F142 = r.Decimal(s151)
+		*v.F142 = r.Decimal(s151, "f142")
 	} else {
 		v.F142 = nil
 	}
@@ -2786,7 +2798,7 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if s153, ok154 := r.Optional(b, b+452, 16, "f143"); ok154 {
 		v.F143 = fbe.Reuse(v.F143)
-		*v.F143 = r.Decimal(s153)
+		*v.F143 = r.Decimal(s153, "f143")
 	} else {
 		v.F143 = nil
 	}
@@ -2796,7 +2808,7 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 	}
 	if s155, ok156 := r.Optional(b, b+457, 16, "f144"); ok156 {
 		v.F144 = fbe.Reuse(v.F144)
-		*v.F144 = r.Decimal(s155)
+		*v.F144 = r.Decimal(s155, "f144")
 	} else {
 		v.F144 = nil
 	}
@@ -3045,6 +3057,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	}
 	defer r.Leave()
 	if n >= 237 {
+		r.SkipDecimal(b+110, "f29")
+		r.SkipDecimal(b+126, "f30")
 		r.SkipString(b, b+142, "f31")
 		r.SkipString(b, b+146, "f32")
 		proto.FBEVerifyOrder(r, b, b+224)
@@ -3237,32 +3251,38 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 452 {
 		return
 	}
-	r.Optional(b, b+447, 16, "f142")
+	if s199, ok200 := r.Optional(b, b+447, 16, "f142"); ok200 {
+		r.SkipDecimal(s199, "f142")
+	}
 	if n < 457 {
 		return
 	}
-	r.Optional(b, b+452, 16, "f143")
+	if s201, ok202 := r.Optional(b, b+452, 16, "f143"); ok202 {
+		r.SkipDecimal(s201, "f143")
+	}
 	if n < 462 {
 		return
 	}
-	r.Optional(b, b+457, 16, "f144")
+	if s203, ok204 := r.Optional(b, b+457, 16, "f144"); ok204 {
+		r.SkipDecimal(s203, "f144")
+	}
 	if n < 467 {
 		return
 	}
-	if s199, ok200 := r.Optional(b, b+462, 4, "f145"); ok200 {
-		r.SkipString(s199, s199, "f145")
+	if s205, ok206 := r.Optional(b, b+462, 4, "f145"); ok206 {
+		r.SkipString(s205, s205, "f145")
 	}
 	if n < 472 {
 		return
 	}
-	if s201, ok202 := r.Optional(b, b+467, 4, "f146"); ok202 {
-		r.SkipString(s201, s201, "f146")
+	if s207, ok208 := r.Optional(b, b+467, 4, "f146"); ok208 {
+		r.SkipString(s207, s207, "f146")
 	}
 	if n < 477 {
 		return
 	}
-	if s203, ok204 := r.Optional(b, b+472, 4, "f147"); ok204 {
-		r.SkipString(s203, s203, "f147")
+	if s209, ok210 := r.Optional(b, b+472, 4, "f147"); ok210 {
+		r.SkipString(s209, s209, "f147")
 	}
 	if n < 482 {
 		return
@@ -3307,8 +3327,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 532 {
 		return
 	}
-	if s205, ok206 := r.Optional(b, b+527, 4, "f158"); ok206 {
-		proto.FBEVerifyOrder(r, s205, s205)
+	if s211, ok212 := r.Optional(b, b+527, 4, "f158"); ok212 {
+		proto.FBEVerifyOrder(r, s211, s211)
 		if r.Failed() {
 			r.Unwind("f158")
 			return
@@ -3317,8 +3337,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 537 {
 		return
 	}
-	if s207, ok208 := r.Optional(b, b+532, 4, "f159"); ok208 {
-		proto.FBEVerifyOrder(r, s207, s207)
+	if s213, ok214 := r.Optional(b, b+532, 4, "f159"); ok214 {
+		proto.FBEVerifyOrder(r, s213, s213)
 		if r.Failed() {
 			r.Unwind("f159")
 			return
@@ -3327,8 +3347,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 542 {
 		return
 	}
-	if s209, ok210 := r.Optional(b, b+537, 4, "f160"); ok210 {
-		proto.FBEVerifyBalance(r, s209, s209)
+	if s215, ok216 := r.Optional(b, b+537, 4, "f160"); ok216 {
+		proto.FBEVerifyBalance(r, s215, s215)
 		if r.Failed() {
 			r.Unwind("f160")
 			return
@@ -3337,8 +3357,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 547 {
 		return
 	}
-	if s211, ok212 := r.Optional(b, b+542, 4, "f161"); ok212 {
-		proto.FBEVerifyBalance(r, s211, s211)
+	if s217, ok218 := r.Optional(b, b+542, 4, "f161"); ok218 {
+		proto.FBEVerifyBalance(r, s217, s217)
 		if r.Failed() {
 			r.Unwind("f161")
 			return
@@ -3355,8 +3375,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 562 {
 		return
 	}
-	if s213, ok214 := r.Optional(b, b+557, 4, "f164"); ok214 {
-		proto.FBEVerifyAccount(r, s213, s213)
+	if s219, ok220 := r.Optional(b, b+557, 4, "f164"); ok220 {
+		proto.FBEVerifyAccount(r, s219, s219)
 		if r.Failed() {
 			r.Unwind("f164")
 			return
@@ -3365,8 +3385,8 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 	if n < 567 {
 		return
 	}
-	if s215, ok216 := r.Optional(b, b+562, 4, "f165"); ok216 {
-		proto.FBEVerifyAccount(r, s215, s215)
+	if s221, ok222 := r.Optional(b, b+562, 4, "f165"); ok222 {
+		proto.FBEVerifyAccount(r, s221, s221)
 		if r.Failed() {
 			r.Unwind("f165")
 			return
@@ -3736,52 +3756,56 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if d217 := r.Run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16"); d217 != nil {
-		_ = d217[133] // one bounds check for the run
-		v.Id = fbe.GetI32(d217)
-		v.F1 = fbe.GetBool(d217[4:])
-		v.F2 = fbe.GetBool(d217[5:])
-		v.F3 = fbe.GetU8(d217[6:])
-		v.F4 = fbe.GetU8(d217[7:])
-		v.F5 = fbe.GetU8(d217[8:])
-		v.F6 = fbe.GetU8(d217[9:])
-		v.F7 = fbe.GetU32(d217[10:])
-		v.F8 = fbe.GetU32(d217[14:])
-		v.F9 = fbe.GetI8(d217[18:])
-		v.F10 = fbe.GetI8(d217[19:])
-		v.F11 = fbe.GetU8(d217[20:])
-		v.F12 = fbe.GetU8(d217[21:])
-		v.F13 = fbe.GetI16(d217[22:])
-		v.F14 = fbe.GetI16(d217[24:])
-		v.F15 = fbe.GetU16(d217[26:])
-		v.F16 = fbe.GetU16(d217[28:])
-		v.F17 = fbe.GetI32(d217[30:])
-		v.F18 = fbe.GetI32(d217[34:])
-		v.F19 = fbe.GetU32(d217[38:])
-		v.F20 = fbe.GetU32(d217[42:])
-		v.F21 = fbe.GetI64(d217[46:])
-		v.F22 = fbe.GetI64(d217[54:])
-		v.F23 = fbe.GetU64(d217[62:])
-		v.F24 = fbe.GetU64(d217[70:])
-		v.F25 = fbe.GetF32(d217[78:])
-		v.F26 = fbe.GetF32(d217[82:])
-		v.F27 = fbe.GetF64(d217[86:])
-		v.F28 = fbe.GetF64(d217[94:])
-		v.F29 = fbe.GetDecimal(d217[102:])
-		v.F30 = fbe.GetDecimal(d217[118:])
+	if d223 := r.Run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8"); d223 != nil {
+		_ = d223[101] // one bounds check for the run
+		v.Id = fbe.GetI32(d223)
+		v.F1 = fbe.GetBool(d223[4:])
+		v.F2 = fbe.GetBool(d223[5:])
+		v.F3 = fbe.GetU8(d223[6:])
+		v.F4 = fbe.GetU8(d223[7:])
+		v.F5 = fbe.GetU8(d223[8:])
+		v.F6 = fbe.GetU8(d223[9:])
+		v.F7 = fbe.GetU32(d223[10:])
+		v.F8 = fbe.GetU32(d223[14:])
+		v.F9 = fbe.GetI8(d223[18:])
+		v.F10 = fbe.GetI8(d223[19:])
+		v.F11 = fbe.GetU8(d223[20:])
+		v.F12 = fbe.GetU8(d223[21:])
+		v.F13 = fbe.GetI16(d223[22:])
+		v.F14 = fbe.GetI16(d223[24:])
+		v.F15 = fbe.GetU16(d223[26:])
+		v.F16 = fbe.GetU16(d223[28:])
+		v.F17 = fbe.GetI32(d223[30:])
+		v.F18 = fbe.GetI32(d223[34:])
+		v.F19 = fbe.GetU32(d223[38:])
+		v.F20 = fbe.GetU32(d223[42:])
+		v.F21 = fbe.GetI64(d223[46:])
+		v.F22 = fbe.GetI64(d223[54:])
+		v.F23 = fbe.GetU64(d223[62:])
+		v.F24 = fbe.GetU64(d223[70:])
+		v.F25 = fbe.GetF32(d223[78:])
+		v.F26 = fbe.GetF32(d223[82:])
+		v.F27 = fbe.GetF64(d223[86:])
+		v.F28 = fbe.GetF64(d223[94:])
+	}
+	if p224 := r.Fixed(16, "f29"); p224 >= 0 {
+		v.F29 = r.Decimal(p224, "f29")
+	}
+	if p225 := r.Fixed(16, "f30"); p225 >= 0 {
+		v.F30 = r.Decimal(p225, "f30")
 	}
 	v.F31 = r.FinalString("f31")
 	v.F32 = r.FinalString("f32")
-	if d218 := r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1"); d218 != nil {
-		_ = d218[73] // one bounds check for the run
-		v.F33 = fbe.GetTimestamp(d218)
-		v.F34 = fbe.GetTimestamp(d218[8:])
-		v.F35 = fbe.GetTimestamp(d218[16:])
-		v.F36 = fbe.GetUUID(d218[24:])
-		v.F37 = fbe.GetUUID(d218[40:])
-		v.F38 = fbe.GetUUID(d218[56:])
-		v.F39 = proto.OrderSide(fbe.GetU8(d218[72:]))
-		v.F40 = proto.OrderType(fbe.GetU8(d218[73:]))
+	if d226 := r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1"); d226 != nil {
+		_ = d226[73] // one bounds check for the run
+		v.F33 = fbe.GetTimestamp(d226)
+		v.F34 = fbe.GetTimestamp(d226[8:])
+		v.F35 = fbe.GetTimestamp(d226[16:])
+		v.F36 = fbe.GetUUID(d226[24:])
+		v.F37 = fbe.GetUUID(d226[40:])
+		v.F38 = fbe.GetUUID(d226[56:])
+		v.F39 = proto.OrderSide(fbe.GetU8(d226[72:]))
+		v.F40 = proto.OrderType(fbe.GetU8(d226[73:]))
 	}
 	v.F41.FBEReadFinal(r)
 	if r.Failed() {
@@ -3793,8 +3817,8 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 		r.Unwind("f42")
 		return
 	}
-	if p219 := r.Fixed(1, "f43"); p219 >= 0 {
-		v.F43 = proto.State(r.U8(p219))
+	if p227 := r.Fixed(1, "f43"); p227 >= 0 {
+		v.F43 = proto.State(r.U8(p227))
 	}
 	v.F44.FBEReadFinal(r)
 	if r.Failed() {
@@ -3803,360 +3827,360 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f100") {
 		v.F100 = fbe.Reuse(v.F100)
-		if p220 := r.Fixed(1, "f100"); p220 >= 0 {
-			*v.F100 = r.Bool(p220)
+		if p228 := r.Fixed(1, "f100"); p228 >= 0 {
+			*v.F100 = r.Bool(p228)
 		}
 	} else {
 		v.F100 = nil
 	}
 	if r.FinalHas("f101") {
 		v.F101 = fbe.Reuse(v.F101)
-		if p221 := r.Fixed(1, "f101"); p221 >= 0 {
-			*v.F101 = r.Bool(p221)
+		if p229 := r.Fixed(1, "f101"); p229 >= 0 {
+			*v.F101 = r.Bool(p229)
 		}
 	} else {
 		v.F101 = nil
 	}
 	if r.FinalHas("f102") {
 		v.F102 = fbe.Reuse(v.F102)
-		if p222 := r.Fixed(1, "f102"); p222 >= 0 {
-			*v.F102 = r.Bool(p222)
+		if p230 := r.Fixed(1, "f102"); p230 >= 0 {
+			*v.F102 = r.Bool(p230)
 		}
 	} else {
 		v.F102 = nil
 	}
 	if r.FinalHas("f103") {
 		v.F103 = fbe.Reuse(v.F103)
-		if p223 := r.Fixed(1, "f103"); p223 >= 0 {
-			*v.F103 = r.U8(p223)
+		if p231 := r.Fixed(1, "f103"); p231 >= 0 {
+			*v.F103 = r.U8(p231)
 		}
 	} else {
 		v.F103 = nil
 	}
 	if r.FinalHas("f104") {
 		v.F104 = fbe.Reuse(v.F104)
-		if p224 := r.Fixed(1, "f104"); p224 >= 0 {
-			*v.F104 = r.U8(p224)
+		if p232 := r.Fixed(1, "f104"); p232 >= 0 {
+			*v.F104 = r.U8(p232)
 		}
 	} else {
 		v.F104 = nil
 	}
 	if r.FinalHas("f105") {
 		v.F105 = fbe.Reuse(v.F105)
-		if p225 := r.Fixed(1, "f105"); p225 >= 0 {
-			*v.F105 = r.U8(p225)
+		if p233 := r.Fixed(1, "f105"); p233 >= 0 {
+			*v.F105 = r.U8(p233)
 		}
 	} else {
 		v.F105 = nil
 	}
 	if r.FinalHas("f106") {
 		v.F106 = fbe.Reuse(v.F106)
-		if p226 := r.Fixed(1, "f106"); p226 >= 0 {
-			*v.F106 = r.U8(p226)
+		if p234 := r.Fixed(1, "f106"); p234 >= 0 {
+			*v.F106 = r.U8(p234)
 		}
 	} else {
 		v.F106 = nil
 	}
 	if r.FinalHas("f107") {
 		v.F107 = fbe.Reuse(v.F107)
-		if p227 := r.Fixed(1, "f107"); p227 >= 0 {
-			*v.F107 = r.U8(p227)
+		if p235 := r.Fixed(1, "f107"); p235 >= 0 {
+			*v.F107 = r.U8(p235)
 		}
 	} else {
 		v.F107 = nil
 	}
 	if r.FinalHas("f108") {
 		v.F108 = fbe.Reuse(v.F108)
-		if p228 := r.Fixed(1, "f108"); p228 >= 0 {
-			*v.F108 = r.U8(p228)
+		if p236 := r.Fixed(1, "f108"); p236 >= 0 {
+			*v.F108 = r.U8(p236)
 		}
 	} else {
 		v.F108 = nil
 	}
 	if r.FinalHas("f109") {
 		v.F109 = fbe.Reuse(v.F109)
-		if p229 := r.Fixed(4, "f109"); p229 >= 0 {
-			*v.F109 = r.U32(p229)
+		if p237 := r.Fixed(4, "f109"); p237 >= 0 {
+			*v.F109 = r.U32(p237)
 		}
 	} else {
 		v.F109 = nil
 	}
 	if r.FinalHas("f110") {
 		v.F110 = fbe.Reuse(v.F110)
-		if p230 := r.Fixed(4, "f110"); p230 >= 0 {
-			*v.F110 = r.U32(p230)
+		if p238 := r.Fixed(4, "f110"); p238 >= 0 {
+			*v.F110 = r.U32(p238)
 		}
 	} else {
 		v.F110 = nil
 	}
 	if r.FinalHas("f111") {
 		v.F111 = fbe.Reuse(v.F111)
-		if p231 := r.Fixed(4, "f111"); p231 >= 0 {
-			*v.F111 = r.U32(p231)
+		if p239 := r.Fixed(4, "f111"); p239 >= 0 {
+			*v.F111 = r.U32(p239)
 		}
 	} else {
 		v.F111 = nil
 	}
 	if r.FinalHas("f112") {
 		v.F112 = fbe.Reuse(v.F112)
-		if p232 := r.Fixed(1, "f112"); p232 >= 0 {
-			*v.F112 = r.I8(p232)
+		if p240 := r.Fixed(1, "f112"); p240 >= 0 {
+			*v.F112 = r.I8(p240)
 		}
 	} else {
 		v.F112 = nil
 	}
 	if r.FinalHas("f113") {
 		v.F113 = fbe.Reuse(v.F113)
-		if p233 := r.Fixed(1, "f113"); p233 >= 0 {
-			*v.F113 = r.I8(p233)
+		if p241 := r.Fixed(1, "f113"); p241 >= 0 {
+			*v.F113 = r.I8(p241)
 		}
 	} else {
 		v.F113 = nil
 	}
 	if r.FinalHas("f114") {
 		v.F114 = fbe.Reuse(v.F114)
-		if p234 := r.Fixed(1, "f114"); p234 >= 0 {
-			*v.F114 = r.I8(p234)
+		if p242 := r.Fixed(1, "f114"); p242 >= 0 {
+			*v.F114 = r.I8(p242)
 		}
 	} else {
 		v.F114 = nil
 	}
 	if r.FinalHas("f115") {
 		v.F115 = fbe.Reuse(v.F115)
-		if p235 := r.Fixed(1, "f115"); p235 >= 0 {
-			*v.F115 = r.U8(p235)
+		if p243 := r.Fixed(1, "f115"); p243 >= 0 {
+			*v.F115 = r.U8(p243)
 		}
 	} else {
 		v.F115 = nil
 	}
 	if r.FinalHas("f116") {
 		v.F116 = fbe.Reuse(v.F116)
-		if p236 := r.Fixed(1, "f116"); p236 >= 0 {
-			*v.F116 = r.U8(p236)
+		if p244 := r.Fixed(1, "f116"); p244 >= 0 {
+			*v.F116 = r.U8(p244)
 		}
 	} else {
 		v.F116 = nil
 	}
 	if r.FinalHas("f117") {
 		v.F117 = fbe.Reuse(v.F117)
-		if p237 := r.Fixed(1, "f117"); p237 >= 0 {
-			*v.F117 = r.U8(p237)
+		if p245 := r.Fixed(1, "f117"); p245 >= 0 {
+			*v.F117 = r.U8(p245)
 		}
 	} else {
 		v.F117 = nil
 	}
 	if r.FinalHas("f118") {
 		v.F118 = fbe.Reuse(v.F118)
-		if p238 := r.Fixed(2, "f118"); p238 >= 0 {
-			*v.F118 = r.I16(p238)
+		if p246 := r.Fixed(2, "f118"); p246 >= 0 {
+			*v.F118 = r.I16(p246)
 		}
 	} else {
 		v.F118 = nil
 	}
 	if r.FinalHas("f119") {
 		v.F119 = fbe.Reuse(v.F119)
-		if p239 := r.Fixed(2, "f119"); p239 >= 0 {
-			*v.F119 = r.I16(p239)
+		if p247 := r.Fixed(2, "f119"); p247 >= 0 {
+			*v.F119 = r.I16(p247)
 		}
 	} else {
 		v.F119 = nil
 	}
 	if r.FinalHas("f120") {
 		v.F120 = fbe.Reuse(v.F120)
-		if p240 := r.Fixed(2, "f120"); p240 >= 0 {
-			*v.F120 = r.I16(p240)
+		if p248 := r.Fixed(2, "f120"); p248 >= 0 {
+			*v.F120 = r.I16(p248)
 		}
 	} else {
 		v.F120 = nil
 	}
 	if r.FinalHas("f121") {
 		v.F121 = fbe.Reuse(v.F121)
-		if p241 := r.Fixed(2, "f121"); p241 >= 0 {
-			*v.F121 = r.U16(p241)
+		if p249 := r.Fixed(2, "f121"); p249 >= 0 {
+			*v.F121 = r.U16(p249)
 		}
 	} else {
 		v.F121 = nil
 	}
 	if r.FinalHas("f122") {
 		v.F122 = fbe.Reuse(v.F122)
-		if p242 := r.Fixed(2, "f122"); p242 >= 0 {
-			*v.F122 = r.U16(p242)
+		if p250 := r.Fixed(2, "f122"); p250 >= 0 {
+			*v.F122 = r.U16(p250)
 		}
 	} else {
 		v.F122 = nil
 	}
 	if r.FinalHas("f123") {
 		v.F123 = fbe.Reuse(v.F123)
-		if p243 := r.Fixed(2, "f123"); p243 >= 0 {
-			*v.F123 = r.U16(p243)
+		if p251 := r.Fixed(2, "f123"); p251 >= 0 {
+			*v.F123 = r.U16(p251)
 		}
 	} else {
 		v.F123 = nil
 	}
 	if r.FinalHas("f124") {
 		v.F124 = fbe.Reuse(v.F124)
-		if p244 := r.Fixed(4, "f124"); p244 >= 0 {
-			*v.F124 = r.I32(p244)
+		if p252 := r.Fixed(4, "f124"); p252 >= 0 {
+			*v.F124 = r.I32(p252)
 		}
 	} else {
 		v.F124 = nil
 	}
 	if r.FinalHas("f125") {
 		v.F125 = fbe.Reuse(v.F125)
-		if p245 := r.Fixed(4, "f125"); p245 >= 0 {
-			*v.F125 = r.I32(p245)
+		if p253 := r.Fixed(4, "f125"); p253 >= 0 {
+			*v.F125 = r.I32(p253)
 		}
 	} else {
 		v.F125 = nil
 	}
 	if r.FinalHas("f126") {
 		v.F126 = fbe.Reuse(v.F126)
-		if p246 := r.Fixed(4, "f126"); p246 >= 0 {
-			*v.F126 = r.I32(p246)
+		if p254 := r.Fixed(4, "f126"); p254 >= 0 {
+			*v.F126 = r.I32(p254)
 		}
 	} else {
 		v.F126 = nil
 	}
 	if r.FinalHas("f127") {
 		v.F127 = fbe.Reuse(v.F127)
-		if p247 := r.Fixed(4, "f127"); p247 >= 0 {
-			*v.F127 = r.U32(p247)
+		if p255 := r.Fixed(4, "f127"); p255 >= 0 {
+			*v.F127 = r.U32(p255)
 		}
 	} else {
 		v.F127 = nil
 	}
 	if r.FinalHas("f128") {
 		v.F128 = fbe.Reuse(v.F128)
-		if p248 := r.Fixed(4, "f128"); p248 >= 0 {
-			*v.F128 = r.U32(p248)
+		if p256 := r.Fixed(4, "f128"); p256 >= 0 {
+			*v.F128 = r.U32(p256)
 		}
 	} else {
 		v.F128 = nil
 	}
 	if r.FinalHas("f129") {
 		v.F129 = fbe.Reuse(v.F129)
-		if p249 := r.Fixed(4, "f129"); p249 >= 0 {
-			*v.F129 = r.U32(p249)
+		if p257 := r.Fixed(4, "f129"); p257 >= 0 {
+			*v.F129 = r.U32(p257)
 		}
 	} else {
 		v.F129 = nil
 	}
 	if r.FinalHas("f130") {
 		v.F130 = fbe.Reuse(v.F130)
-		if p250 := r.Fixed(8, "f130"); p250 >= 0 {
-			*v.F130 = r.I64(p250)
+		if p258 := r.Fixed(8, "f130"); p258 >= 0 {
+			*v.F130 = r.I64(p258)
 		}
 	} else {
 		v.F130 = nil
 	}
 	if r.FinalHas("f131") {
 		v.F131 = fbe.Reuse(v.F131)
-		if p251 := r.Fixed(8, "f131"); p251 >= 0 {
-			*v.F131 = r.I64(p251)
+		if p259 := r.Fixed(8, "f131"); p259 >= 0 {
+			*v.F131 = r.I64(p259)
 		}
 	} else {
 		v.F131 = nil
 	}
 	if r.FinalHas("f132") {
 		v.F132 = fbe.Reuse(v.F132)
-		if p252 := r.Fixed(8, "f132"); p252 >= 0 {
-			*v.F132 = r.I64(p252)
+		if p260 := r.Fixed(8, "f132"); p260 >= 0 {
+			*v.F132 = r.I64(p260)
 		}
 	} else {
 		v.F132 = nil
 	}
 	if r.FinalHas("f133") {
 		v.F133 = fbe.Reuse(v.F133)
-		if p253 := r.Fixed(8, "f133"); p253 >= 0 {
-			*v.F133 = r.U64(p253)
+		if p261 := r.Fixed(8, "f133"); p261 >= 0 {
+			*v.F133 = r.U64(p261)
 		}
 	} else {
 		v.F133 = nil
 	}
 	if r.FinalHas("f134") {
 		v.F134 = fbe.Reuse(v.F134)
-		if p254 := r.Fixed(8, "f134"); p254 >= 0 {
-			*v.F134 = r.U64(p254)
+		if p262 := r.Fixed(8, "f134"); p262 >= 0 {
+			*v.F134 = r.U64(p262)
 		}
 	} else {
 		v.F134 = nil
 	}
 	if r.FinalHas("f135") {
 		v.F135 = fbe.Reuse(v.F135)
-		if p255 := r.Fixed(8, "f135"); p255 >= 0 {
-			*v.F135 = r.U64(p255)
+		if p263 := r.Fixed(8, "f135"); p263 >= 0 {
+			*v.F135 = r.U64(p263)
 		}
 	} else {
 		v.F135 = nil
 	}
 	if r.FinalHas("f136") {
 		v.F136 = fbe.Reuse(v.F136)
-		if p256 := r.Fixed(4, "f136"); p256 >= 0 {
-			*v.F136 = r.F32(p256)
+		if p264 := r.Fixed(4, "f136"); p264 >= 0 {
+			*v.F136 = r.F32(p264)
 		}
 	} else {
 		v.F136 = nil
 	}
 	if r.FinalHas("f137") {
 		v.F137 = fbe.Reuse(v.F137)
-		if p257 := r.Fixed(4, "f137"); p257 >= 0 {
-			*v.F137 = r.F32(p257)
+		if p265 := r.Fixed(4, "f137"); p265 >= 0 {
+			*v.F137 = r.F32(p265)
 		}
 	} else {
 		v.F137 = nil
 	}
 	if r.FinalHas("f138") {
 		v.F138 = fbe.Reuse(v.F138)
-		if p258 := r.Fixed(4, "f138"); p258 >= 0 {
-			*v.F138 = r.F32(p258)
+		if p266 := r.Fixed(4, "f138"); p266 >= 0 {
+			*v.F138 = r.F32(p266)
 		}
 	} else {
 		v.F138 = nil
 	}
 	if r.FinalHas("f139") {
 		v.F139 = fbe.Reuse(v.F139)
-		if p259 := r.Fixed(8, "f139"); p259 >= 0 {
-			*v.F139 = r.F64(p259)
+		if p267 := r.Fixed(8, "f139"); p267 >= 0 {
+			*v.F139 = r.F64(p267)
 		}
 	} else {
 		v.F139 = nil
 	}
 	if r.FinalHas("f140") {
 		v.F140 = fbe.Reuse(v.F140)
-		if p260 := r.Fixed(8, "f140"); p260 >= 0 {
-			*v.F140 = r.F64(p260)
+		if p268 := r.Fixed(8, "f140"); p268 >= 0 {
+			*v.F140 = r.F64(p268)
 		}
 	} else {
 		v.F140 = nil
 	}
 	if r.FinalHas("f141") {
 		v.F141 = fbe.Reuse(v.F141)
-		if p261 := r.Fixed(8, "f141"); p261 >= 0 {
-			*v.F141 = r.F64(p261)
+		if p269 := r.Fixed(8, "f141"); p269 >= 0 {
+			*v.F141 = r.F64(p269)
 		}
 	} else {
 		v.F141 = nil
 	}
 	if r.FinalHas("f142") {
 		v.F142 = fbe.Reuse(v.F142)
-		if p262 := r.Fixed(16, "f142"); p262 >= 0 {
-			*v.F142 = r.Decimal(p262)
+		if p270 := r.Fixed(16, "f142"); p270 >= 0 {
+			*v.F142 = r.Decimal(p270, "f142")
 		}
 	} else {
 		v.F142 = nil
 	}
 	if r.FinalHas("f143") {
 		v.F143 = fbe.Reuse(v.F143)
-		if p263 := r.Fixed(16, "f143"); p263 >= 0 {
-			*v.F143 = r.Decimal(p263)
+		if p271 := r.Fixed(16, "f143"); p271 >= 0 {
+			*v.F143 = r.Decimal(p271, "f143")
 		}
 	} else {
 		v.F143 = nil
 	}
 	if r.FinalHas("f144") {
 		v.F144 = fbe.Reuse(v.F144)
-		if p264 := r.Fixed(16, "f144"); p264 >= 0 {
-			*v.F144 = r.Decimal(p264)
+		if p272 := r.Fixed(16, "f144"); p272 >= 0 {
+			*v.F144 = r.Decimal(p272, "f144")
 		}
 	} else {
 		v.F144 = nil
@@ -4181,80 +4205,80 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f148") {
 		v.F148 = fbe.Reuse(v.F148)
-		if p265 := r.Fixed(8, "f148"); p265 >= 0 {
-			*v.F148 = r.Timestamp(p265)
+		if p273 := r.Fixed(8, "f148"); p273 >= 0 {
+			*v.F148 = r.Timestamp(p273)
 		}
 	} else {
 		v.F148 = nil
 	}
 	if r.FinalHas("f149") {
 		v.F149 = fbe.Reuse(v.F149)
-		if p266 := r.Fixed(8, "f149"); p266 >= 0 {
-			*v.F149 = r.Timestamp(p266)
+		if p274 := r.Fixed(8, "f149"); p274 >= 0 {
+			*v.F149 = r.Timestamp(p274)
 		}
 	} else {
 		v.F149 = nil
 	}
 	if r.FinalHas("f150") {
 		v.F150 = fbe.Reuse(v.F150)
-		if p267 := r.Fixed(8, "f150"); p267 >= 0 {
-			*v.F150 = r.Timestamp(p267)
+		if p275 := r.Fixed(8, "f150"); p275 >= 0 {
+			*v.F150 = r.Timestamp(p275)
 		}
 	} else {
 		v.F150 = nil
 	}
 	if r.FinalHas("f151") {
 		v.F151 = fbe.Reuse(v.F151)
-		if p268 := r.Fixed(16, "f151"); p268 >= 0 {
-			*v.F151 = r.UUID(p268)
+		if p276 := r.Fixed(16, "f151"); p276 >= 0 {
+			*v.F151 = r.UUID(p276)
 		}
 	} else {
 		v.F151 = nil
 	}
 	if r.FinalHas("f152") {
 		v.F152 = fbe.Reuse(v.F152)
-		if p269 := r.Fixed(16, "f152"); p269 >= 0 {
-			*v.F152 = r.UUID(p269)
+		if p277 := r.Fixed(16, "f152"); p277 >= 0 {
+			*v.F152 = r.UUID(p277)
 		}
 	} else {
 		v.F152 = nil
 	}
 	if r.FinalHas("f153") {
 		v.F153 = fbe.Reuse(v.F153)
-		if p270 := r.Fixed(16, "f153"); p270 >= 0 {
-			*v.F153 = r.UUID(p270)
+		if p278 := r.Fixed(16, "f153"); p278 >= 0 {
+			*v.F153 = r.UUID(p278)
 		}
 	} else {
 		v.F153 = nil
 	}
 	if r.FinalHas("f154") {
 		v.F154 = fbe.Reuse(v.F154)
-		if p271 := r.Fixed(1, "f154"); p271 >= 0 {
-			*v.F154 = proto.OrderSide(r.U8(p271))
+		if p279 := r.Fixed(1, "f154"); p279 >= 0 {
+			*v.F154 = proto.OrderSide(r.U8(p279))
 		}
 	} else {
 		v.F154 = nil
 	}
 	if r.FinalHas("f155") {
 		v.F155 = fbe.Reuse(v.F155)
-		if p272 := r.Fixed(1, "f155"); p272 >= 0 {
-			*v.F155 = proto.OrderSide(r.U8(p272))
+		if p280 := r.Fixed(1, "f155"); p280 >= 0 {
+			*v.F155 = proto.OrderSide(r.U8(p280))
 		}
 	} else {
 		v.F155 = nil
 	}
 	if r.FinalHas("f156") {
 		v.F156 = fbe.Reuse(v.F156)
-		if p273 := r.Fixed(1, "f156"); p273 >= 0 {
-			*v.F156 = proto.OrderType(r.U8(p273))
+		if p281 := r.Fixed(1, "f156"); p281 >= 0 {
+			*v.F156 = proto.OrderType(r.U8(p281))
 		}
 	} else {
 		v.F156 = nil
 	}
 	if r.FinalHas("f157") {
 		v.F157 = fbe.Reuse(v.F157)
-		if p274 := r.Fixed(1, "f157"); p274 >= 0 {
-			*v.F157 = proto.OrderType(r.U8(p274))
+		if p282 := r.Fixed(1, "f157"); p282 >= 0 {
+			*v.F157 = proto.OrderType(r.U8(p282))
 		}
 	} else {
 		v.F157 = nil
@@ -4301,16 +4325,16 @@ func (v *StructOptional) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f162") {
 		v.F162 = fbe.Reuse(v.F162)
-		if p275 := r.Fixed(1, "f162"); p275 >= 0 {
-			*v.F162 = proto.State(r.U8(p275))
+		if p283 := r.Fixed(1, "f162"); p283 >= 0 {
+			*v.F162 = proto.State(r.U8(p283))
 		}
 	} else {
 		v.F162 = nil
 	}
 	if r.FinalHas("f163") {
 		v.F163 = fbe.Reuse(v.F163)
-		if p276 := r.Fixed(1, "f163"); p276 >= 0 {
-			*v.F163 = proto.State(r.U8(p276))
+		if p284 := r.Fixed(1, "f163"); p284 >= 0 {
+			*v.F163 = proto.State(r.U8(p284))
 		}
 	} else {
 		v.F163 = nil
@@ -4344,7 +4368,13 @@ func FBEVerifyFinalStructOptional(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.SkipRun(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16")
+	r.SkipRun(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8")
+	if p285 := r.Fixed(16, "f29"); p285 >= 0 {
+		r.SkipDecimal(p285, "f29")
+	}
+	if p286 := r.Fixed(16, "f30"); p286 >= 0 {
+		r.SkipDecimal(p286, "f30")
+	}
 	r.FinalSkipString("f31")
 	r.FinalSkipString("f32")
 	r.SkipRun(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
@@ -4491,13 +4521,19 @@ func FBEVerifyFinalStructOptional(r *fbe.Reader) {
 		r.Fixed(8, "f141")
 	}
 	if r.FinalHas("f142") {
-		r.Fixed(16, "f142")
+		if p287 := r.Fixed(16, "f142"); p287 >= 0 {
+			r.SkipDecimal(p287, "f142")
+		}
 	}
 	if r.FinalHas("f143") {
-		r.Fixed(16, "f143")
+		if p288 := r.Fixed(16, "f143"); p288 >= 0 {
+			r.SkipDecimal(p288, "f143")
+		}
 	}
 	if r.FinalHas("f144") {
-		r.Fixed(16, "f144")
+		if p289 := r.Fixed(16, "f144"); p289 >= 0 {
+			r.SkipDecimal(p289, "f144")
+		}
 	}
 	if r.FinalHas("f145") {
 		r.FinalSkipString("f145")
@@ -6901,8 +6937,8 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		v.F26 = r.F32(b + 90)
 		v.F27 = r.F64(b + 94)
 		v.F28 = r.F64(b + 102)
-		v.F29 = r.Decimal(b + 110)
-		v.F30 = r.Decimal(b + 126)
+		v.F29 = r.Decimal(b+110, "f29")
+		v.F30 = r.Decimal(b+126, "f30")
 		v.F31 = r.String(b, b+142, "f31")
 		v.F32 = r.String(b, b+146, "f32")
 		v.F33 = r.Timestamp(b + 150)
@@ -7183,19 +7219,19 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 		}
 		if s157, ok158 := r.Optional(b, b+447, 16, "f142"); ok158 {
 			v.F142 = fbe.Reuse(v.F142)
-			*v.F142 = r.Decimal(s157)
+			*v.F142 = r.Decimal(s157, "f142")
 		} else {
 			v.F142 = nil
 		}
 		if s159, ok160 := r.Optional(b, b+452, 16, "f143"); ok160 {
 			v.F143 = fbe.Reuse(v.F143)
-			*v.F143 = r.Decimal(s159)
+			*v.F143 = r.Decimal(s159, "f143")
 		} else {
 			v.F143 = nil
 		}
 		if s161, ok162 := r.Optional(b, b+457, 16, "f144"); ok162 {
 			v.F144 = fbe.Reuse(v.F144)
-			*v.F144 = r.Decimal(s161)
+			*v.F144 = r.Decimal(s161, "f144")
 		} else {
 			v.F144 = nil
 		}
@@ -7482,6 +7518,8 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 	}
 	defer r.Leave()
 	if n >= 567 {
+		r.SkipDecimal(b+110, "f29")
+		r.SkipDecimal(b+126, "f30")
 		r.SkipString(b, b+142, "f31")
 		r.SkipString(b, b+146, "f32")
 		proto.FBEVerifyOrder(r, b, b+224)
@@ -7541,17 +7579,23 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 		r.Optional(b, b+432, 8, "f139")
 		r.Optional(b, b+437, 8, "f140")
 		r.Optional(b, b+442, 8, "f141")
-		r.Optional(b, b+447, 16, "f142")
-		r.Optional(b, b+452, 16, "f143")
-		r.Optional(b, b+457, 16, "f144")
-		if s217, ok218 := r.Optional(b, b+462, 4, "f145"); ok218 {
-			r.SkipString(s217, s217, "f145")
+		if s217, ok218 := r.Optional(b, b+447, 16, "f142"); ok218 {
+			r.SkipDecimal(s217, "f142")
 		}
-		if s219, ok220 := r.Optional(b, b+467, 4, "f146"); ok220 {
-			r.SkipString(s219, s219, "f146")
+		if s219, ok220 := r.Optional(b, b+452, 16, "f143"); ok220 {
+			r.SkipDecimal(s219, "f143")
 		}
-		if s221, ok222 := r.Optional(b, b+472, 4, "f147"); ok222 {
-			r.SkipString(s221, s221, "f147")
+		if s221, ok222 := r.Optional(b, b+457, 16, "f144"); ok222 {
+			r.SkipDecimal(s221, "f144")
+		}
+		if s223, ok224 := r.Optional(b, b+462, 4, "f145"); ok224 {
+			r.SkipString(s223, s223, "f145")
+		}
+		if s225, ok226 := r.Optional(b, b+467, 4, "f146"); ok226 {
+			r.SkipString(s225, s225, "f146")
+		}
+		if s227, ok228 := r.Optional(b, b+472, 4, "f147"); ok228 {
+			r.SkipString(s227, s227, "f147")
 		}
 		r.Optional(b, b+477, 8, "f148")
 		r.Optional(b, b+482, 8, "f149")
@@ -7563,29 +7607,29 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 		r.Optional(b, b+512, 1, "f155")
 		r.Optional(b, b+517, 1, "f156")
 		r.Optional(b, b+522, 1, "f157")
-		if s223, ok224 := r.Optional(b, b+527, 4, "f158"); ok224 {
-			proto.FBEVerifyOrder(r, s223, s223)
+		if s229, ok230 := r.Optional(b, b+527, 4, "f158"); ok230 {
+			proto.FBEVerifyOrder(r, s229, s229)
 			if r.Failed() {
 				r.Unwind("f158")
 				return
 			}
 		}
-		if s225, ok226 := r.Optional(b, b+532, 4, "f159"); ok226 {
-			proto.FBEVerifyOrder(r, s225, s225)
+		if s231, ok232 := r.Optional(b, b+532, 4, "f159"); ok232 {
+			proto.FBEVerifyOrder(r, s231, s231)
 			if r.Failed() {
 				r.Unwind("f159")
 				return
 			}
 		}
-		if s227, ok228 := r.Optional(b, b+537, 4, "f160"); ok228 {
-			proto.FBEVerifyBalance(r, s227, s227)
+		if s233, ok234 := r.Optional(b, b+537, 4, "f160"); ok234 {
+			proto.FBEVerifyBalance(r, s233, s233)
 			if r.Failed() {
 				r.Unwind("f160")
 				return
 			}
 		}
-		if s229, ok230 := r.Optional(b, b+542, 4, "f161"); ok230 {
-			proto.FBEVerifyBalance(r, s229, s229)
+		if s235, ok236 := r.Optional(b, b+542, 4, "f161"); ok236 {
+			proto.FBEVerifyBalance(r, s235, s235)
 			if r.Failed() {
 				r.Unwind("f161")
 				return
@@ -7593,15 +7637,15 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 		}
 		r.Optional(b, b+547, 1, "f162")
 		r.Optional(b, b+552, 1, "f163")
-		if s231, ok232 := r.Optional(b, b+557, 4, "f164"); ok232 {
-			proto.FBEVerifyAccount(r, s231, s231)
+		if s237, ok238 := r.Optional(b, b+557, 4, "f164"); ok238 {
+			proto.FBEVerifyAccount(r, s237, s237)
 			if r.Failed() {
 				r.Unwind("f164")
 				return
 			}
 		}
-		if s233, ok234 := r.Optional(b, b+562, 4, "f165"); ok234 {
-			proto.FBEVerifyAccount(r, s233, s233)
+		if s239, ok240 := r.Optional(b, b+562, 4, "f165"); ok240 {
+			proto.FBEVerifyAccount(r, s239, s239)
 			if r.Failed() {
 				r.Unwind("f165")
 				return
@@ -7660,8 +7704,8 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 		r.Spend(347, b, "f1009")
 		return
 	}
-	if s235, ok236 := r.Optional(b, b+608, 4, "f1009"); ok236 {
-		FBEVerifyStructSimple(r, s235, s235)
+	if s241, ok242 := r.Optional(b, b+608, 4, "f1009"); ok242 {
+		FBEVerifyStructSimple(r, s241, s241)
 		if r.Failed() {
 			r.Unwind("f1009")
 			return
@@ -7679,8 +7723,8 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 	if n < 622 {
 		return
 	}
-	if s237, ok238 := r.Optional(b, b+617, 4, "f1011"); ok238 {
-		FBEVerifyStructOptional(r, s237, s237)
+	if s243, ok244 := r.Optional(b, b+617, 4, "f1011"); ok244 {
+		FBEVerifyStructOptional(r, s243, s243)
 		if r.Failed() {
 			r.Unwind("f1011")
 			return
@@ -8080,52 +8124,56 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if d239 := r.Run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16"); d239 != nil {
-		_ = d239[133] // one bounds check for the run
-		v.Id = fbe.GetI32(d239)
-		v.F1 = fbe.GetBool(d239[4:])
-		v.F2 = fbe.GetBool(d239[5:])
-		v.F3 = fbe.GetU8(d239[6:])
-		v.F4 = fbe.GetU8(d239[7:])
-		v.F5 = fbe.GetU8(d239[8:])
-		v.F6 = fbe.GetU8(d239[9:])
-		v.F7 = fbe.GetU32(d239[10:])
-		v.F8 = fbe.GetU32(d239[14:])
-		v.F9 = fbe.GetI8(d239[18:])
-		v.F10 = fbe.GetI8(d239[19:])
-		v.F11 = fbe.GetU8(d239[20:])
-		v.F12 = fbe.GetU8(d239[21:])
-		v.F13 = fbe.GetI16(d239[22:])
-		v.F14 = fbe.GetI16(d239[24:])
-		v.F15 = fbe.GetU16(d239[26:])
-		v.F16 = fbe.GetU16(d239[28:])
-		v.F17 = fbe.GetI32(d239[30:])
-		v.F18 = fbe.GetI32(d239[34:])
-		v.F19 = fbe.GetU32(d239[38:])
-		v.F20 = fbe.GetU32(d239[42:])
-		v.F21 = fbe.GetI64(d239[46:])
-		v.F22 = fbe.GetI64(d239[54:])
-		v.F23 = fbe.GetU64(d239[62:])
-		v.F24 = fbe.GetU64(d239[70:])
-		v.F25 = fbe.GetF32(d239[78:])
-		v.F26 = fbe.GetF32(d239[82:])
-		v.F27 = fbe.GetF64(d239[86:])
-		v.F28 = fbe.GetF64(d239[94:])
-		v.F29 = fbe.GetDecimal(d239[102:])
-		v.F30 = fbe.GetDecimal(d239[118:])
+	if d245 := r.Run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8"); d245 != nil {
+		_ = d245[101] // one bounds check for the run
+		v.Id = fbe.GetI32(d245)
+		v.F1 = fbe.GetBool(d245[4:])
+		v.F2 = fbe.GetBool(d245[5:])
+		v.F3 = fbe.GetU8(d245[6:])
+		v.F4 = fbe.GetU8(d245[7:])
+		v.F5 = fbe.GetU8(d245[8:])
+		v.F6 = fbe.GetU8(d245[9:])
+		v.F7 = fbe.GetU32(d245[10:])
+		v.F8 = fbe.GetU32(d245[14:])
+		v.F9 = fbe.GetI8(d245[18:])
+		v.F10 = fbe.GetI8(d245[19:])
+		v.F11 = fbe.GetU8(d245[20:])
+		v.F12 = fbe.GetU8(d245[21:])
+		v.F13 = fbe.GetI16(d245[22:])
+		v.F14 = fbe.GetI16(d245[24:])
+		v.F15 = fbe.GetU16(d245[26:])
+		v.F16 = fbe.GetU16(d245[28:])
+		v.F17 = fbe.GetI32(d245[30:])
+		v.F18 = fbe.GetI32(d245[34:])
+		v.F19 = fbe.GetU32(d245[38:])
+		v.F20 = fbe.GetU32(d245[42:])
+		v.F21 = fbe.GetI64(d245[46:])
+		v.F22 = fbe.GetI64(d245[54:])
+		v.F23 = fbe.GetU64(d245[62:])
+		v.F24 = fbe.GetU64(d245[70:])
+		v.F25 = fbe.GetF32(d245[78:])
+		v.F26 = fbe.GetF32(d245[82:])
+		v.F27 = fbe.GetF64(d245[86:])
+		v.F28 = fbe.GetF64(d245[94:])
+	}
+	if p246 := r.Fixed(16, "f29"); p246 >= 0 {
+		v.F29 = r.Decimal(p246, "f29")
+	}
+	if p247 := r.Fixed(16, "f30"); p247 >= 0 {
+		v.F30 = r.Decimal(p247, "f30")
 	}
 	v.F31 = r.FinalString("f31")
 	v.F32 = r.FinalString("f32")
-	if d240 := r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1"); d240 != nil {
-		_ = d240[73] // one bounds check for the run
-		v.F33 = fbe.GetTimestamp(d240)
-		v.F34 = fbe.GetTimestamp(d240[8:])
-		v.F35 = fbe.GetTimestamp(d240[16:])
-		v.F36 = fbe.GetUUID(d240[24:])
-		v.F37 = fbe.GetUUID(d240[40:])
-		v.F38 = fbe.GetUUID(d240[56:])
-		v.F39 = proto.OrderSide(fbe.GetU8(d240[72:]))
-		v.F40 = proto.OrderType(fbe.GetU8(d240[73:]))
+	if d248 := r.Run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1"); d248 != nil {
+		_ = d248[73] // one bounds check for the run
+		v.F33 = fbe.GetTimestamp(d248)
+		v.F34 = fbe.GetTimestamp(d248[8:])
+		v.F35 = fbe.GetTimestamp(d248[16:])
+		v.F36 = fbe.GetUUID(d248[24:])
+		v.F37 = fbe.GetUUID(d248[40:])
+		v.F38 = fbe.GetUUID(d248[56:])
+		v.F39 = proto.OrderSide(fbe.GetU8(d248[72:]))
+		v.F40 = proto.OrderType(fbe.GetU8(d248[73:]))
 	}
 	v.F41.FBEReadFinal(r)
 	if r.Failed() {
@@ -8137,8 +8185,8 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 		r.Unwind("f42")
 		return
 	}
-	if p241 := r.Fixed(1, "f43"); p241 >= 0 {
-		v.F43 = proto.State(r.U8(p241))
+	if p249 := r.Fixed(1, "f43"); p249 >= 0 {
+		v.F43 = proto.State(r.U8(p249))
 	}
 	v.F44.FBEReadFinal(r)
 	if r.Failed() {
@@ -8147,360 +8195,360 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f100") {
 		v.F100 = fbe.Reuse(v.F100)
-		if p242 := r.Fixed(1, "f100"); p242 >= 0 {
-			*v.F100 = r.Bool(p242)
+		if p250 := r.Fixed(1, "f100"); p250 >= 0 {
+			*v.F100 = r.Bool(p250)
 		}
 	} else {
 		v.F100 = nil
 	}
 	if r.FinalHas("f101") {
 		v.F101 = fbe.Reuse(v.F101)
-		if p243 := r.Fixed(1, "f101"); p243 >= 0 {
-			*v.F101 = r.Bool(p243)
+		if p251 := r.Fixed(1, "f101"); p251 >= 0 {
+			*v.F101 = r.Bool(p251)
 		}
 	} else {
 		v.F101 = nil
 	}
 	if r.FinalHas("f102") {
 		v.F102 = fbe.Reuse(v.F102)
-		if p244 := r.Fixed(1, "f102"); p244 >= 0 {
-			*v.F102 = r.Bool(p244)
+		if p252 := r.Fixed(1, "f102"); p252 >= 0 {
+			*v.F102 = r.Bool(p252)
 		}
 	} else {
 		v.F102 = nil
 	}
 	if r.FinalHas("f103") {
 		v.F103 = fbe.Reuse(v.F103)
-		if p245 := r.Fixed(1, "f103"); p245 >= 0 {
-			*v.F103 = r.U8(p245)
+		if p253 := r.Fixed(1, "f103"); p253 >= 0 {
+			*v.F103 = r.U8(p253)
 		}
 	} else {
 		v.F103 = nil
 	}
 	if r.FinalHas("f104") {
 		v.F104 = fbe.Reuse(v.F104)
-		if p246 := r.Fixed(1, "f104"); p246 >= 0 {
-			*v.F104 = r.U8(p246)
+		if p254 := r.Fixed(1, "f104"); p254 >= 0 {
+			*v.F104 = r.U8(p254)
 		}
 	} else {
 		v.F104 = nil
 	}
 	if r.FinalHas("f105") {
 		v.F105 = fbe.Reuse(v.F105)
-		if p247 := r.Fixed(1, "f105"); p247 >= 0 {
-			*v.F105 = r.U8(p247)
+		if p255 := r.Fixed(1, "f105"); p255 >= 0 {
+			*v.F105 = r.U8(p255)
 		}
 	} else {
 		v.F105 = nil
 	}
 	if r.FinalHas("f106") {
 		v.F106 = fbe.Reuse(v.F106)
-		if p248 := r.Fixed(1, "f106"); p248 >= 0 {
-			*v.F106 = r.U8(p248)
+		if p256 := r.Fixed(1, "f106"); p256 >= 0 {
+			*v.F106 = r.U8(p256)
 		}
 	} else {
 		v.F106 = nil
 	}
 	if r.FinalHas("f107") {
 		v.F107 = fbe.Reuse(v.F107)
-		if p249 := r.Fixed(1, "f107"); p249 >= 0 {
-			*v.F107 = r.U8(p249)
+		if p257 := r.Fixed(1, "f107"); p257 >= 0 {
+			*v.F107 = r.U8(p257)
 		}
 	} else {
 		v.F107 = nil
 	}
 	if r.FinalHas("f108") {
 		v.F108 = fbe.Reuse(v.F108)
-		if p250 := r.Fixed(1, "f108"); p250 >= 0 {
-			*v.F108 = r.U8(p250)
+		if p258 := r.Fixed(1, "f108"); p258 >= 0 {
+			*v.F108 = r.U8(p258)
 		}
 	} else {
 		v.F108 = nil
 	}
 	if r.FinalHas("f109") {
 		v.F109 = fbe.Reuse(v.F109)
-		if p251 := r.Fixed(4, "f109"); p251 >= 0 {
-			*v.F109 = r.U32(p251)
+		if p259 := r.Fixed(4, "f109"); p259 >= 0 {
+			*v.F109 = r.U32(p259)
 		}
 	} else {
 		v.F109 = nil
 	}
 	if r.FinalHas("f110") {
 		v.F110 = fbe.Reuse(v.F110)
-		if p252 := r.Fixed(4, "f110"); p252 >= 0 {
-			*v.F110 = r.U32(p252)
+		if p260 := r.Fixed(4, "f110"); p260 >= 0 {
+			*v.F110 = r.U32(p260)
 		}
 	} else {
 		v.F110 = nil
 	}
 	if r.FinalHas("f111") {
 		v.F111 = fbe.Reuse(v.F111)
-		if p253 := r.Fixed(4, "f111"); p253 >= 0 {
-			*v.F111 = r.U32(p253)
+		if p261 := r.Fixed(4, "f111"); p261 >= 0 {
+			*v.F111 = r.U32(p261)
 		}
 	} else {
 		v.F111 = nil
 	}
 	if r.FinalHas("f112") {
 		v.F112 = fbe.Reuse(v.F112)
-		if p254 := r.Fixed(1, "f112"); p254 >= 0 {
-			*v.F112 = r.I8(p254)
+		if p262 := r.Fixed(1, "f112"); p262 >= 0 {
+			*v.F112 = r.I8(p262)
 		}
 	} else {
 		v.F112 = nil
 	}
 	if r.FinalHas("f113") {
 		v.F113 = fbe.Reuse(v.F113)
-		if p255 := r.Fixed(1, "f113"); p255 >= 0 {
-			*v.F113 = r.I8(p255)
+		if p263 := r.Fixed(1, "f113"); p263 >= 0 {
+			*v.F113 = r.I8(p263)
 		}
 	} else {
 		v.F113 = nil
 	}
 	if r.FinalHas("f114") {
 		v.F114 = fbe.Reuse(v.F114)
-		if p256 := r.Fixed(1, "f114"); p256 >= 0 {
-			*v.F114 = r.I8(p256)
+		if p264 := r.Fixed(1, "f114"); p264 >= 0 {
+			*v.F114 = r.I8(p264)
 		}
 	} else {
 		v.F114 = nil
 	}
 	if r.FinalHas("f115") {
 		v.F115 = fbe.Reuse(v.F115)
-		if p257 := r.Fixed(1, "f115"); p257 >= 0 {
-			*v.F115 = r.U8(p257)
+		if p265 := r.Fixed(1, "f115"); p265 >= 0 {
+			*v.F115 = r.U8(p265)
 		}
 	} else {
 		v.F115 = nil
 	}
 	if r.FinalHas("f116") {
 		v.F116 = fbe.Reuse(v.F116)
-		if p258 := r.Fixed(1, "f116"); p258 >= 0 {
-			*v.F116 = r.U8(p258)
+		if p266 := r.Fixed(1, "f116"); p266 >= 0 {
+			*v.F116 = r.U8(p266)
 		}
 	} else {
 		v.F116 = nil
 	}
 	if r.FinalHas("f117") {
 		v.F117 = fbe.Reuse(v.F117)
-		if p259 := r.Fixed(1, "f117"); p259 >= 0 {
-			*v.F117 = r.U8(p259)
+		if p267 := r.Fixed(1, "f117"); p267 >= 0 {
+			*v.F117 = r.U8(p267)
 		}
 	} else {
 		v.F117 = nil
 	}
 	if r.FinalHas("f118") {
 		v.F118 = fbe.Reuse(v.F118)
-		if p260 := r.Fixed(2, "f118"); p260 >= 0 {
-			*v.F118 = r.I16(p260)
+		if p268 := r.Fixed(2, "f118"); p268 >= 0 {
+			*v.F118 = r.I16(p268)
 		}
 	} else {
 		v.F118 = nil
 	}
 	if r.FinalHas("f119") {
 		v.F119 = fbe.Reuse(v.F119)
-		if p261 := r.Fixed(2, "f119"); p261 >= 0 {
-			*v.F119 = r.I16(p261)
+		if p269 := r.Fixed(2, "f119"); p269 >= 0 {
+			*v.F119 = r.I16(p269)
 		}
 	} else {
 		v.F119 = nil
 	}
 	if r.FinalHas("f120") {
 		v.F120 = fbe.Reuse(v.F120)
-		if p262 := r.Fixed(2, "f120"); p262 >= 0 {
-			*v.F120 = r.I16(p262)
+		if p270 := r.Fixed(2, "f120"); p270 >= 0 {
+			*v.F120 = r.I16(p270)
 		}
 	} else {
 		v.F120 = nil
 	}
 	if r.FinalHas("f121") {
 		v.F121 = fbe.Reuse(v.F121)
-		if p263 := r.Fixed(2, "f121"); p263 >= 0 {
-			*v.F121 = r.U16(p263)
+		if p271 := r.Fixed(2, "f121"); p271 >= 0 {
+			*v.F121 = r.U16(p271)
 		}
 	} else {
 		v.F121 = nil
 	}
 	if r.FinalHas("f122") {
 		v.F122 = fbe.Reuse(v.F122)
-		if p264 := r.Fixed(2, "f122"); p264 >= 0 {
-			*v.F122 = r.U16(p264)
+		if p272 := r.Fixed(2, "f122"); p272 >= 0 {
+			*v.F122 = r.U16(p272)
 		}
 	} else {
 		v.F122 = nil
 	}
 	if r.FinalHas("f123") {
 		v.F123 = fbe.Reuse(v.F123)
-		if p265 := r.Fixed(2, "f123"); p265 >= 0 {
-			*v.F123 = r.U16(p265)
+		if p273 := r.Fixed(2, "f123"); p273 >= 0 {
+			*v.F123 = r.U16(p273)
 		}
 	} else {
 		v.F123 = nil
 	}
 	if r.FinalHas("f124") {
 		v.F124 = fbe.Reuse(v.F124)
-		if p266 := r.Fixed(4, "f124"); p266 >= 0 {
-			*v.F124 = r.I32(p266)
+		if p274 := r.Fixed(4, "f124"); p274 >= 0 {
+			*v.F124 = r.I32(p274)
 		}
 	} else {
 		v.F124 = nil
 	}
 	if r.FinalHas("f125") {
 		v.F125 = fbe.Reuse(v.F125)
-		if p267 := r.Fixed(4, "f125"); p267 >= 0 {
-			*v.F125 = r.I32(p267)
+		if p275 := r.Fixed(4, "f125"); p275 >= 0 {
+			*v.F125 = r.I32(p275)
 		}
 	} else {
 		v.F125 = nil
 	}
 	if r.FinalHas("f126") {
 		v.F126 = fbe.Reuse(v.F126)
-		if p268 := r.Fixed(4, "f126"); p268 >= 0 {
-			*v.F126 = r.I32(p268)
+		if p276 := r.Fixed(4, "f126"); p276 >= 0 {
+			*v.F126 = r.I32(p276)
 		}
 	} else {
 		v.F126 = nil
 	}
 	if r.FinalHas("f127") {
 		v.F127 = fbe.Reuse(v.F127)
-		if p269 := r.Fixed(4, "f127"); p269 >= 0 {
-			*v.F127 = r.U32(p269)
+		if p277 := r.Fixed(4, "f127"); p277 >= 0 {
+			*v.F127 = r.U32(p277)
 		}
 	} else {
 		v.F127 = nil
 	}
 	if r.FinalHas("f128") {
 		v.F128 = fbe.Reuse(v.F128)
-		if p270 := r.Fixed(4, "f128"); p270 >= 0 {
-			*v.F128 = r.U32(p270)
+		if p278 := r.Fixed(4, "f128"); p278 >= 0 {
+			*v.F128 = r.U32(p278)
 		}
 	} else {
 		v.F128 = nil
 	}
 	if r.FinalHas("f129") {
 		v.F129 = fbe.Reuse(v.F129)
-		if p271 := r.Fixed(4, "f129"); p271 >= 0 {
-			*v.F129 = r.U32(p271)
+		if p279 := r.Fixed(4, "f129"); p279 >= 0 {
+			*v.F129 = r.U32(p279)
 		}
 	} else {
 		v.F129 = nil
 	}
 	if r.FinalHas("f130") {
 		v.F130 = fbe.Reuse(v.F130)
-		if p272 := r.Fixed(8, "f130"); p272 >= 0 {
-			*v.F130 = r.I64(p272)
+		if p280 := r.Fixed(8, "f130"); p280 >= 0 {
+			*v.F130 = r.I64(p280)
 		}
 	} else {
 		v.F130 = nil
 	}
 	if r.FinalHas("f131") {
 		v.F131 = fbe.Reuse(v.F131)
-		if p273 := r.Fixed(8, "f131"); p273 >= 0 {
-			*v.F131 = r.I64(p273)
+		if p281 := r.Fixed(8, "f131"); p281 >= 0 {
+			*v.F131 = r.I64(p281)
 		}
 	} else {
 		v.F131 = nil
 	}
 	if r.FinalHas("f132") {
 		v.F132 = fbe.Reuse(v.F132)
-		if p274 := r.Fixed(8, "f132"); p274 >= 0 {
-			*v.F132 = r.I64(p274)
+		if p282 := r.Fixed(8, "f132"); p282 >= 0 {
+			*v.F132 = r.I64(p282)
 		}
 	} else {
 		v.F132 = nil
 	}
 	if r.FinalHas("f133") {
 		v.F133 = fbe.Reuse(v.F133)
-		if p275 := r.Fixed(8, "f133"); p275 >= 0 {
-			*v.F133 = r.U64(p275)
+		if p283 := r.Fixed(8, "f133"); p283 >= 0 {
+			*v.F133 = r.U64(p283)
 		}
 	} else {
 		v.F133 = nil
 	}
 	if r.FinalHas("f134") {
 		v.F134 = fbe.Reuse(v.F134)
-		if p276 := r.Fixed(8, "f134"); p276 >= 0 {
-			*v.F134 = r.U64(p276)
+		if p284 := r.Fixed(8, "f134"); p284 >= 0 {
+			*v.F134 = r.U64(p284)
 		}
 	} else {
 		v.F134 = nil
 	}
 	if r.FinalHas("f135") {
 		v.F135 = fbe.Reuse(v.F135)
-		if p277 := r.Fixed(8, "f135"); p277 >= 0 {
-			*v.F135 = r.U64(p277)
+		if p285 := r.Fixed(8, "f135"); p285 >= 0 {
+			*v.F135 = r.U64(p285)
 		}
 	} else {
 		v.F135 = nil
 	}
 	if r.FinalHas("f136") {
 		v.F136 = fbe.Reuse(v.F136)
-		if p278 := r.Fixed(4, "f136"); p278 >= 0 {
-			*v.F136 = r.F32(p278)
+		if p286 := r.Fixed(4, "f136"); p286 >= 0 {
+			*v.F136 = r.F32(p286)
 		}
 	} else {
 		v.F136 = nil
 	}
 	if r.FinalHas("f137") {
 		v.F137 = fbe.Reuse(v.F137)
-		if p279 := r.Fixed(4, "f137"); p279 >= 0 {
-			*v.F137 = r.F32(p279)
+		if p287 := r.Fixed(4, "f137"); p287 >= 0 {
+			*v.F137 = r.F32(p287)
 		}
 	} else {
 		v.F137 = nil
 	}
 	if r.FinalHas("f138") {
 		v.F138 = fbe.Reuse(v.F138)
-		if p280 := r.Fixed(4, "f138"); p280 >= 0 {
-			*v.F138 = r.F32(p280)
+		if p288 := r.Fixed(4, "f138"); p288 >= 0 {
+			*v.F138 = r.F32(p288)
 		}
 	} else {
 		v.F138 = nil
 	}
 	if r.FinalHas("f139") {
 		v.F139 = fbe.Reuse(v.F139)
-		if p281 := r.Fixed(8, "f139"); p281 >= 0 {
-			*v.F139 = r.F64(p281)
+		if p289 := r.Fixed(8, "f139"); p289 >= 0 {
+			*v.F139 = r.F64(p289)
 		}
 	} else {
 		v.F139 = nil
 	}
 	if r.FinalHas("f140") {
 		v.F140 = fbe.Reuse(v.F140)
-		if p282 := r.Fixed(8, "f140"); p282 >= 0 {
-			*v.F140 = r.F64(p282)
+		if p290 := r.Fixed(8, "f140"); p290 >= 0 {
+			*v.F140 = r.F64(p290)
 		}
 	} else {
 		v.F140 = nil
 	}
 	if r.FinalHas("f141") {
 		v.F141 = fbe.Reuse(v.F141)
-		if p283 := r.Fixed(8, "f141"); p283 >= 0 {
-			*v.F141 = r.F64(p283)
+		if p291 := r.Fixed(8, "f141"); p291 >= 0 {
+			*v.F141 = r.F64(p291)
 		}
 	} else {
 		v.F141 = nil
 	}
 	if r.FinalHas("f142") {
 		v.F142 = fbe.Reuse(v.F142)
-		if p284 := r.Fixed(16, "f142"); p284 >= 0 {
-			*v.F142 = r.Decimal(p284)
+		if p292 := r.Fixed(16, "f142"); p292 >= 0 {
+			*v.F142 = r.Decimal(p292, "f142")
 		}
 	} else {
 		v.F142 = nil
 	}
 	if r.FinalHas("f143") {
 		v.F143 = fbe.Reuse(v.F143)
-		if p285 := r.Fixed(16, "f143"); p285 >= 0 {
-			*v.F143 = r.Decimal(p285)
+		if p293 := r.Fixed(16, "f143"); p293 >= 0 {
+			*v.F143 = r.Decimal(p293, "f143")
 		}
 	} else {
 		v.F143 = nil
 	}
 	if r.FinalHas("f144") {
 		v.F144 = fbe.Reuse(v.F144)
-		if p286 := r.Fixed(16, "f144"); p286 >= 0 {
-			*v.F144 = r.Decimal(p286)
+		if p294 := r.Fixed(16, "f144"); p294 >= 0 {
+			*v.F144 = r.Decimal(p294, "f144")
 		}
 	} else {
 		v.F144 = nil
@@ -8525,80 +8573,80 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f148") {
 		v.F148 = fbe.Reuse(v.F148)
-		if p287 := r.Fixed(8, "f148"); p287 >= 0 {
-			*v.F148 = r.Timestamp(p287)
+		if p295 := r.Fixed(8, "f148"); p295 >= 0 {
+			*v.F148 = r.Timestamp(p295)
 		}
 	} else {
 		v.F148 = nil
 	}
 	if r.FinalHas("f149") {
 		v.F149 = fbe.Reuse(v.F149)
-		if p288 := r.Fixed(8, "f149"); p288 >= 0 {
-			*v.F149 = r.Timestamp(p288)
+		if p296 := r.Fixed(8, "f149"); p296 >= 0 {
+			*v.F149 = r.Timestamp(p296)
 		}
 	} else {
 		v.F149 = nil
 	}
 	if r.FinalHas("f150") {
 		v.F150 = fbe.Reuse(v.F150)
-		if p289 := r.Fixed(8, "f150"); p289 >= 0 {
-			*v.F150 = r.Timestamp(p289)
+		if p297 := r.Fixed(8, "f150"); p297 >= 0 {
+			*v.F150 = r.Timestamp(p297)
 		}
 	} else {
 		v.F150 = nil
 	}
 	if r.FinalHas("f151") {
 		v.F151 = fbe.Reuse(v.F151)
-		if p290 := r.Fixed(16, "f151"); p290 >= 0 {
-			*v.F151 = r.UUID(p290)
+		if p298 := r.Fixed(16, "f151"); p298 >= 0 {
+			*v.F151 = r.UUID(p298)
 		}
 	} else {
 		v.F151 = nil
 	}
 	if r.FinalHas("f152") {
 		v.F152 = fbe.Reuse(v.F152)
-		if p291 := r.Fixed(16, "f152"); p291 >= 0 {
-			*v.F152 = r.UUID(p291)
+		if p299 := r.Fixed(16, "f152"); p299 >= 0 {
+			*v.F152 = r.UUID(p299)
 		}
 	} else {
 		v.F152 = nil
 	}
 	if r.FinalHas("f153") {
 		v.F153 = fbe.Reuse(v.F153)
-		if p292 := r.Fixed(16, "f153"); p292 >= 0 {
-			*v.F153 = r.UUID(p292)
+		if p300 := r.Fixed(16, "f153"); p300 >= 0 {
+			*v.F153 = r.UUID(p300)
 		}
 	} else {
 		v.F153 = nil
 	}
 	if r.FinalHas("f154") {
 		v.F154 = fbe.Reuse(v.F154)
-		if p293 := r.Fixed(1, "f154"); p293 >= 0 {
-			*v.F154 = proto.OrderSide(r.U8(p293))
+		if p301 := r.Fixed(1, "f154"); p301 >= 0 {
+			*v.F154 = proto.OrderSide(r.U8(p301))
 		}
 	} else {
 		v.F154 = nil
 	}
 	if r.FinalHas("f155") {
 		v.F155 = fbe.Reuse(v.F155)
-		if p294 := r.Fixed(1, "f155"); p294 >= 0 {
-			*v.F155 = proto.OrderSide(r.U8(p294))
+		if p302 := r.Fixed(1, "f155"); p302 >= 0 {
+			*v.F155 = proto.OrderSide(r.U8(p302))
 		}
 	} else {
 		v.F155 = nil
 	}
 	if r.FinalHas("f156") {
 		v.F156 = fbe.Reuse(v.F156)
-		if p295 := r.Fixed(1, "f156"); p295 >= 0 {
-			*v.F156 = proto.OrderType(r.U8(p295))
+		if p303 := r.Fixed(1, "f156"); p303 >= 0 {
+			*v.F156 = proto.OrderType(r.U8(p303))
 		}
 	} else {
 		v.F156 = nil
 	}
 	if r.FinalHas("f157") {
 		v.F157 = fbe.Reuse(v.F157)
-		if p296 := r.Fixed(1, "f157"); p296 >= 0 {
-			*v.F157 = proto.OrderType(r.U8(p296))
+		if p304 := r.Fixed(1, "f157"); p304 >= 0 {
+			*v.F157 = proto.OrderType(r.U8(p304))
 		}
 	} else {
 		v.F157 = nil
@@ -8645,16 +8693,16 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f162") {
 		v.F162 = fbe.Reuse(v.F162)
-		if p297 := r.Fixed(1, "f162"); p297 >= 0 {
-			*v.F162 = proto.State(r.U8(p297))
+		if p305 := r.Fixed(1, "f162"); p305 >= 0 {
+			*v.F162 = proto.State(r.U8(p305))
 		}
 	} else {
 		v.F162 = nil
 	}
 	if r.FinalHas("f163") {
 		v.F163 = fbe.Reuse(v.F163)
-		if p298 := r.Fixed(1, "f163"); p298 >= 0 {
-			*v.F163 = proto.State(r.U8(p298))
+		if p306 := r.Fixed(1, "f163"); p306 >= 0 {
+			*v.F163 = proto.State(r.U8(p306))
 		}
 	} else {
 		v.F163 = nil
@@ -8679,46 +8727,46 @@ func (v *StructNested) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F165 = nil
 	}
-	if p299 := r.Fixed(4, "f1000"); p299 >= 0 {
-		v.F1000 = EnumSimple(r.I32(p299))
+	if p307 := r.Fixed(4, "f1000"); p307 >= 0 {
+		v.F1000 = EnumSimple(r.I32(p307))
 	}
 	if r.FinalHas("f1001") {
 		v.F1001 = fbe.Reuse(v.F1001)
-		if p300 := r.Fixed(4, "f1001"); p300 >= 0 {
-			*v.F1001 = EnumSimple(r.I32(p300))
+		if p308 := r.Fixed(4, "f1001"); p308 >= 0 {
+			*v.F1001 = EnumSimple(r.I32(p308))
 		}
 	} else {
 		v.F1001 = nil
 	}
-	if p301 := r.Fixed(1, "f1002"); p301 >= 0 {
-		v.F1002 = EnumTyped(r.U8(p301))
+	if p309 := r.Fixed(1, "f1002"); p309 >= 0 {
+		v.F1002 = EnumTyped(r.U8(p309))
 	}
 	if r.FinalHas("f1003") {
 		v.F1003 = fbe.Reuse(v.F1003)
-		if p302 := r.Fixed(1, "f1003"); p302 >= 0 {
-			*v.F1003 = EnumTyped(r.U8(p302))
+		if p310 := r.Fixed(1, "f1003"); p310 >= 0 {
+			*v.F1003 = EnumTyped(r.U8(p310))
 		}
 	} else {
 		v.F1003 = nil
 	}
-	if p303 := r.Fixed(4, "f1004"); p303 >= 0 {
-		v.F1004 = FlagsSimple(r.I32(p303))
+	if p311 := r.Fixed(4, "f1004"); p311 >= 0 {
+		v.F1004 = FlagsSimple(r.I32(p311))
 	}
 	if r.FinalHas("f1005") {
 		v.F1005 = fbe.Reuse(v.F1005)
-		if p304 := r.Fixed(4, "f1005"); p304 >= 0 {
-			*v.F1005 = FlagsSimple(r.I32(p304))
+		if p312 := r.Fixed(4, "f1005"); p312 >= 0 {
+			*v.F1005 = FlagsSimple(r.I32(p312))
 		}
 	} else {
 		v.F1005 = nil
 	}
-	if p305 := r.Fixed(8, "f1006"); p305 >= 0 {
-		v.F1006 = FlagsTyped(r.U64(p305))
+	if p313 := r.Fixed(8, "f1006"); p313 >= 0 {
+		v.F1006 = FlagsTyped(r.U64(p313))
 	}
 	if r.FinalHas("f1007") {
 		v.F1007 = fbe.Reuse(v.F1007)
-		if p306 := r.Fixed(8, "f1007"); p306 >= 0 {
-			*v.F1007 = FlagsTyped(r.U64(p306))
+		if p314 := r.Fixed(8, "f1007"); p314 >= 0 {
+			*v.F1007 = FlagsTyped(r.U64(p314))
 		}
 	} else {
 		v.F1007 = nil
@@ -8762,7 +8810,13 @@ func FBEVerifyFinalStructNested(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.SkipRun(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16")
+	r.SkipRun(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8")
+	if p315 := r.Fixed(16, "f29"); p315 >= 0 {
+		r.SkipDecimal(p315, "f29")
+	}
+	if p316 := r.Fixed(16, "f30"); p316 >= 0 {
+		r.SkipDecimal(p316, "f30")
+	}
 	r.FinalSkipString("f31")
 	r.FinalSkipString("f32")
 	r.SkipRun(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
@@ -8909,13 +8963,19 @@ func FBEVerifyFinalStructNested(r *fbe.Reader) {
 		r.Fixed(8, "f141")
 	}
 	if r.FinalHas("f142") {
-		r.Fixed(16, "f142")
+		if p317 := r.Fixed(16, "f142"); p317 >= 0 {
+			r.SkipDecimal(p317, "f142")
+		}
 	}
 	if r.FinalHas("f143") {
-		r.Fixed(16, "f143")
+		if p318 := r.Fixed(16, "f143"); p318 >= 0 {
+			r.SkipDecimal(p318, "f143")
+		}
 	}
 	if r.FinalHas("f144") {
-		r.Fixed(16, "f144")
+		if p319 := r.Fixed(16, "f144"); p319 >= 0 {
+			r.SkipDecimal(p319, "f144")
+		}
 	}
 	if r.FinalHas("f145") {
 		r.FinalSkipString("f145")

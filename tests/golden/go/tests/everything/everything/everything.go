@@ -3174,13 +3174,13 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		v.fbeDefaults(15)
 		return
 	}
-	v.F15 = r.Decimal(b + 61)
+	v.F15 = r.Decimal(b+61, "f15")
 	if n < 93 {
 		r.Spend(12, b, "f16")
 		v.fbeDefaults(16)
 		return
 	}
-	v.F16 = r.Decimal(b + 77)
+	v.F16 = r.Decimal(b+77, "f16")
 	if n < 97 {
 		r.Spend(12, b, "f17")
 		v.fbeDefaults(17)
@@ -3572,7 +3572,7 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	e113, n114 := r.Vector(b, b+302, 16, 16, "f51")
 	v.F51 = fbe.Resize(v.F51, n114)
 	for i115 := range n114 {
-		v.F51[i115] = r.Decimal(e113 + i115*16)
+		v.F51[i115] = r.Decimal(e113+i115*16, "f51")
 	}
 	if _, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
 		r.DuplicateKey("f51", e113-4)
@@ -3591,7 +3591,7 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 	for i118 := range n117 {
 		var k119 fbe.Decimal
 		var x120 int32
-		k119 = r.Decimal(e116 + i118*20)
+		k119 = r.Decimal(e116+i118*20, "f52")
 		k119 = k119.Normalize()
 		x120 = r.I32(e116 + i118*20 + 16)
 		if _, dup := v.F52[k119]; dup {
@@ -3674,10 +3674,12 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 		r.Spend(12, b, "f15")
 		return
 	}
+	r.SkipDecimal(b+61, "f15")
 	if n < 93 {
 		r.Spend(12, b, "f16")
 		return
 	}
+	r.SkipDecimal(b+77, "f16")
 	if n < 97 {
 		r.Spend(12, b, "f17")
 		return
@@ -3979,7 +3981,7 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	e177, n178 := r.Vector(b, b+302, 16, 16, "f51")
 	t176 = fbe.Resize(t176, n178)
 	for i179 := range n178 {
-		t176[i179] = r.Decimal(e177 + i179*16)
+		t176[i179] = r.Decimal(e177+i179*16, "f51")
 	}
 	if _, k := fbe.RepeatedDecimal(t176); k >= 0 {
 		r.DuplicateKey("f51", e177-4)
@@ -3998,7 +4000,7 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	for i183 := range n182 {
 		var k184 fbe.Decimal
 		var x185 int32
-		k184 = r.Decimal(e181 + i183*20)
+		k184 = r.Decimal(e181+i183*20, "f52")
 		k184 = k184.Normalize()
 		x185 = r.I32(e181 + i183*20 + 16)
 		if _, dup := t180[k184]; dup {
@@ -4233,8 +4235,8 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	if d214 := r.Run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16"); d214 != nil {
-		_ = d214[84] // one bounds check for the run
+	if d214 := r.Run(53, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8"); d214 != nil {
+		_ = d214[52] // one bounds check for the run
 		v.Id = fbe.GetI32(d214)
 		v.F1 = fbe.GetBool(d214[4:])
 		v.F2 = fbe.GetU8(d214[5:])
@@ -4250,26 +4252,30 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		v.F12 = fbe.GetU64(d214[33:])
 		v.F13 = fbe.GetF32(d214[41:])
 		v.F14 = fbe.GetF64(d214[45:])
-		v.F15 = fbe.GetDecimal(d214[53:])
-		v.F16 = fbe.GetDecimal(d214[69:])
+	}
+	if p215 := r.Fixed(16, "f15"); p215 >= 0 {
+		v.F15 = r.Decimal(p215, "f15")
+	}
+	if p216 := r.Fixed(16, "f16"); p216 >= 0 {
+		v.F16 = r.Decimal(p216, "f16")
 	}
 	v.F17 = r.FinalString("f17")
-	if d215 := r.Run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16"); d215 != nil {
-		_ = d215[79] // one bounds check for the run
-		v.F18 = fbe.GetTimestamp(d215)
-		v.F19 = fbe.GetTimestamp(d215[8:])
-		v.F20 = fbe.GetUUID(d215[16:])
-		v.F21 = fbe.GetUUID(d215[32:])
-		v.F22 = fbe.GetUUID(d215[48:])
-		v.F23 = fbe.GetUUID(d215[64:])
+	if d217 := r.Run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16"); d217 != nil {
+		_ = d217[79] // one bounds check for the run
+		v.F18 = fbe.GetTimestamp(d217)
+		v.F19 = fbe.GetTimestamp(d217[8:])
+		v.F20 = fbe.GetUUID(d217[16:])
+		v.F21 = fbe.GetUUID(d217[32:])
+		v.F22 = fbe.GetUUID(d217[48:])
+		v.F23 = fbe.GetUUID(d217[64:])
 	}
 	v.F24 = r.FinalBlob(v.F24, "f24")
-	if d216 := r.Run(11, "f25=1,f26=1,f27=1,f28=8"); d216 != nil {
-		_ = d216[10] // one bounds check for the run
-		v.F25 = EByte(fbe.GetU8(d216))
-		v.F26 = market.Side(fbe.GetU8(d216[1:]))
-		v.F27 = FByte(fbe.GetU8(d216[2:]))
-		v.F28 = FUInt64(fbe.GetU64(d216[3:]))
+	if d218 := r.Run(11, "f25=1,f26=1,f27=1,f28=8"); d218 != nil {
+		_ = d218[10] // one bounds check for the run
+		v.F25 = EByte(fbe.GetU8(d218))
+		v.F26 = market.Side(fbe.GetU8(d218[1:]))
+		v.F27 = FByte(fbe.GetU8(d218[2:]))
+		v.F28 = FUInt64(fbe.GetU64(d218[3:]))
 	}
 	v.F29.FBEReadFinal(r)
 	if r.Failed() {
@@ -4283,16 +4289,16 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f31") {
 		v.F31 = fbe.Reuse(v.F31)
-		if p217 := r.Fixed(4, "f31"); p217 >= 0 {
-			*v.F31 = r.I32(p217)
+		if p219 := r.Fixed(4, "f31"); p219 >= 0 {
+			*v.F31 = r.I32(p219)
 		}
 	} else {
 		v.F31 = nil
 	}
 	if r.FinalHas("f32") {
 		v.F32 = fbe.Reuse(v.F32)
-		if p218 := r.Fixed(4, "f32"); p218 >= 0 {
-			*v.F32 = r.I32(p218)
+		if p220 := r.Fixed(4, "f32"); p220 >= 0 {
+			*v.F32 = r.I32(p220)
 		}
 	} else {
 		v.F32 = nil
@@ -4305,8 +4311,8 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f34") {
 		v.F34 = fbe.Reuse(v.F34)
-		if p219 := r.Fixed(1, "f34"); p219 >= 0 {
-			*v.F34 = EByte(r.U8(p219))
+		if p221 := r.Fixed(1, "f34"); p221 >= 0 {
+			*v.F34 = EByte(r.U8(p221))
 		}
 	} else {
 		v.F34 = nil
@@ -4321,64 +4327,64 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	} else {
 		v.F35 = nil
 	}
-	for i220 := range v.F36 {
-		if p221 := r.Fixed(4, "f36"); p221 >= 0 {
-			v.F36[i220] = r.I32(p221)
+	for i222 := range v.F36 {
+		if p223 := r.Fixed(4, "f36"); p223 >= 0 {
+			v.F36[i222] = r.I32(p223)
 		}
 	}
-	for i222 := range v.F37 {
+	for i224 := range v.F37 {
 		if r.FinalHas("f37") {
-			v.F37[i222] = fbe.Reuse(v.F37[i222])
-			*v.F37[i222] = r.FinalString("f37")
+			v.F37[i224] = fbe.Reuse(v.F37[i224])
+			*v.F37[i224] = r.FinalString("f37")
 		} else {
-			v.F37[i222] = nil
+			v.F37[i224] = nil
 		}
 	}
-	n223 := r.FinalCount(8, 8, "f38")
-	v.F38 = fbe.Resize(v.F38, n223)
-	for i224 := range n223 {
-		if p225 := r.Fixed(8, "f38"); p225 >= 0 {
-			v.F38[i224] = r.F64(p225)
+	n225 := r.FinalCount(8, 8, "f38")
+	v.F38 = fbe.Resize(v.F38, n225)
+	for i226 := range n225 {
+		if p227 := r.Fixed(8, "f38"); p227 >= 0 {
+			v.F38[i226] = r.F64(p227)
 		}
 	}
-	n226 := r.FinalCount(1, 1, "f39")
-	v.F39 = fbe.Resize(v.F39, n226)
-	for i227 := range n226 {
+	n228 := r.FinalCount(1, 1, "f39")
+	v.F39 = fbe.Resize(v.F39, n228)
+	for i229 := range n228 {
 		if r.FinalHas("f39") {
-			v.F39[i227] = fbe.Reuse(v.F39[i227])
-			v.F39[i227].FBEReadFinal(r)
+			v.F39[i229] = fbe.Reuse(v.F39[i229])
+			v.F39[i229].FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i227)
+				r.UnwindIndex(i229)
 				r.Unwind("f39")
 				return
 			}
 		} else {
-			v.F39[i227] = nil
+			v.F39[i229] = nil
 		}
 	}
-	n228 := r.FinalCount(4, 4, "f40")
-	v.F40 = fbe.Resize(v.F40, n228)
-	for i229 := range n228 {
-		v.F40[i229] = r.FinalString("f40")
-	}
-	n230 := r.FinalCount(8, 8, "f41")
-	v.F41 = fbe.Resize(v.F41, n230)
+	n230 := r.FinalCount(4, 4, "f40")
+	v.F40 = fbe.Resize(v.F40, n230)
 	for i231 := range n230 {
-		if p232 := r.Fixed(8, "f41"); p232 >= 0 {
-			v.F41[i231] = r.I64(p232)
+		v.F40[i231] = r.FinalString("f40")
+	}
+	n232 := r.FinalCount(8, 8, "f41")
+	v.F41 = fbe.Resize(v.F41, n232)
+	for i233 := range n232 {
+		if p234 := r.Fixed(8, "f41"); p234 >= 0 {
+			v.F41[i233] = r.I64(p234)
 		}
 	}
 	if _, k := fbe.Repeated(v.F41); k >= 0 {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	n233 := r.FinalCount(8, 0, "f42")
+	n235 := r.FinalCount(8, 0, "f42")
 	v.F42 = v.F42[:0]
-	for i234 := range n233 {
+	for i236 := range n235 {
 		v.F42 = fbe.Grow(v.F42)
-		v.F42[i234].FBEReadFinal(r)
+		v.F42[i236].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i234)
+			r.UnwindIndex(i236)
 			r.Unwind("f42")
 			return
 		}
@@ -4387,83 +4393,83 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	n235 := r.FinalCount(8, 8, "f43")
+	n237 := r.FinalCount(8, 8, "f43")
 	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n235)
+		v.F43 = make(map[int32]string, n237)
 	} else {
 		clear(v.F43)
 	}
-	for i236 := 0; i236 < n235; i236++ {
-		var k237 int32
-		var x238 string
-		if p239 := r.Fixed(4, "f43"); p239 >= 0 {
-			k237 = r.I32(p239)
+	for i238 := 0; i238 < n237; i238++ {
+		var k239 int32
+		var x240 string
+		if p241 := r.Fixed(4, "f43"); p241 >= 0 {
+			k239 = r.I32(p241)
 		}
-		x238 = r.FinalString("f43")
-		if _, dup := v.F43[k237]; dup {
+		x240 = r.FinalString("f43")
+		if _, dup := v.F43[k239]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		v.F43[k237] = x238
+		v.F43[k239] = x240
 	}
-	n240 := r.FinalCount(5, 5, "f44")
+	n242 := r.FinalCount(5, 5, "f44")
 	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n240)
+		v.F44 = make(map[string]*Counted, n242)
 	} else {
 		clear(v.F44)
 	}
-	for i241 := 0; i241 < n240; i241++ {
-		var k242 string
-		var x243 *Counted
-		k242 = r.FinalString("f44")
+	for i243 := 0; i243 < n242; i243++ {
+		var k244 string
+		var x245 *Counted
+		k244 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x243 = fbe.Reuse(x243)
-			x243.FBEReadFinal(r)
+			x245 = fbe.Reuse(x245)
+			x245.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i241)
+				r.UnwindIndex(i243)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x243 = nil
+			x245 = nil
 		}
-		if _, dup := v.F44[k242]; dup {
+		if _, dup := v.F44[k244]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		v.F44[k242] = x243
+		v.F44[k244] = x245
 	}
-	n244 := r.FinalCount(20, 20, "f45")
+	n246 := r.FinalCount(20, 20, "f45")
 	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n244)
+		v.F45 = make(map[fbe.UUID][]byte, n246)
 	} else {
 		clear(v.F45)
 	}
-	for i245 := 0; i245 < n244; i245++ {
-		var k246 fbe.UUID
-		var x247 []byte
-		if p248 := r.Fixed(16, "f45"); p248 >= 0 {
-			k246 = r.UUID(p248)
+	for i247 := 0; i247 < n246; i247++ {
+		var k248 fbe.UUID
+		var x249 []byte
+		if p250 := r.Fixed(16, "f45"); p250 >= 0 {
+			k248 = r.UUID(p250)
 		}
-		x247 = r.FinalBlob(x247, "f45")
-		if _, dup := v.F45[k246]; dup {
+		x249 = r.FinalBlob(x249, "f45")
+		if _, dup := v.F45[k248]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		v.F45[k246] = x247
+		v.F45[k248] = x249
 	}
-	n249 := r.FinalCount(12, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n249)
-	for i250 := range n249 {
-		v.F46[i250].Key.FBEReadFinal(r)
+	n251 := r.FinalCount(12, 0, "f46")
+	v.F46 = fbe.Resize(v.F46, n251)
+	for i252 := range n251 {
+		v.F46[i252].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i250)
+			r.UnwindIndex(i252)
 			r.Unwind("f46")
 			return
 		}
-		v.F46[i250].Value.FBEReadFinal(r)
+		v.F46[i252].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i250)
+			r.UnwindIndex(i252)
 			r.Unwind("f46")
 			return
 		}
@@ -4474,77 +4480,77 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 	}
 	if r.FinalHas("f47") {
 		v.F47 = fbe.Reuse(v.F47)
-		if p251 := r.Fixed(4, "f47"); p251 >= 0 {
-			*v.F47 = r.I32(p251)
+		if p253 := r.Fixed(4, "f47"); p253 >= 0 {
+			*v.F47 = r.I32(p253)
 		}
 	} else {
 		v.F47 = nil
 	}
-	if p252 := r.Fixed(1, "f47Reset"); p252 >= 0 {
-		v.F47Reset = r.Bool(p252)
+	if p254 := r.Fixed(1, "f47Reset"); p254 >= 0 {
+		v.F47Reset = r.Bool(p254)
 	}
 	if r.FinalHas("f48") {
 		v.F48 = fbe.Reuse(v.F48)
-		if p253 := r.Fixed(8, "f48"); p253 >= 0 {
-			*v.F48 = r.Timestamp(p253)
+		if p255 := r.Fixed(8, "f48"); p255 >= 0 {
+			*v.F48 = r.Timestamp(p255)
 		}
 	} else {
 		v.F48 = nil
 	}
-	n254 := r.FinalCount(8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n254)
-	for i255 := range n254 {
-		v.F49[i255].Key = r.FinalBlob(v.F49[i255].Key, "f49")
-		if p256 := r.Fixed(4, "f49"); p256 >= 0 {
-			v.F49[i255].Value = r.I32(p256)
+	n256 := r.FinalCount(8, 8, "f49")
+	v.F49 = fbe.Resize(v.F49, n256)
+	for i257 := range n256 {
+		v.F49[i257].Key = r.FinalBlob(v.F49[i257].Key, "f49")
+		if p258 := r.Fixed(4, "f49"); p258 >= 0 {
+			v.F49[i257].Value = r.I32(p258)
 		}
 	}
 	if _, k := fbe.RepeatedPairKey(v.F49, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", r.Pos)
 		return
 	}
-	n257 := r.FinalCount(8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n257)
-	for i258 := range n257 {
-		v.F50[i258].Key = r.FinalBlob(v.F50[i258].Key, "f50")
-		v.F50[i258].Value = r.FinalString("f50")
+	n259 := r.FinalCount(8, 8, "f50")
+	v.F50 = fbe.Resize(v.F50, n259)
+	for i260 := range n259 {
+		v.F50[i260].Key = r.FinalBlob(v.F50[i260].Key, "f50")
+		v.F50[i260].Value = r.FinalString("f50")
 	}
 	if _, k := fbe.RepeatedPairKey(v.F50, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", r.Pos)
 		return
 	}
-	n259 := r.FinalCount(16, 16, "f51")
-	v.F51 = fbe.Resize(v.F51, n259)
-	for i260 := range n259 {
-		if p261 := r.Fixed(16, "f51"); p261 >= 0 {
-			v.F51[i260] = r.Decimal(p261)
+	n261 := r.FinalCount(16, 16, "f51")
+	v.F51 = fbe.Resize(v.F51, n261)
+	for i262 := range n261 {
+		if p263 := r.Fixed(16, "f51"); p263 >= 0 {
+			v.F51[i262] = r.Decimal(p263, "f51")
 		}
 	}
 	if _, k := fbe.RepeatedDecimal(v.F51); k >= 0 {
 		r.DuplicateKey("f51", r.Pos)
 		return
 	}
-	n262 := r.FinalCount(20, 20, "f52")
+	n264 := r.FinalCount(20, 20, "f52")
 	if v.F52 == nil {
-		v.F52 = make(map[fbe.Decimal]int32, n262)
+		v.F52 = make(map[fbe.Decimal]int32, n264)
 	} else {
 		clear(v.F52)
 	}
-	for i263 := 0; i263 < n262; i263++ {
-		var k264 fbe.Decimal
-		var x265 int32
-		if p266 := r.Fixed(16, "f52"); p266 >= 0 {
-			k264 = r.Decimal(p266)
+	for i265 := 0; i265 < n264; i265++ {
+		var k266 fbe.Decimal
+		var x267 int32
+		if p268 := r.Fixed(16, "f52"); p268 >= 0 {
+			k266 = r.Decimal(p268, "f52")
 		}
-		k264 = k264.Normalize()
-		if p267 := r.Fixed(4, "f52"); p267 >= 0 {
-			x265 = r.I32(p267)
+		k266 = k266.Normalize()
+		if p269 := r.Fixed(4, "f52"); p269 >= 0 {
+			x267 = r.I32(p269)
 		}
-		if _, dup := v.F52[k264]; dup {
+		if _, dup := v.F52[k266]; dup {
 			r.DuplicateKey("f52", r.Pos)
 			return
 		}
-		v.F52[k264] = x265
+		v.F52[k266] = x267
 	}
 }
 
@@ -4555,7 +4561,13 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 		return
 	}
 	defer r.Leave()
-	r.SkipRun(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16")
+	r.SkipRun(53, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8")
+	if p270 := r.Fixed(16, "f15"); p270 >= 0 {
+		r.SkipDecimal(p270, "f15")
+	}
+	if p271 := r.Fixed(16, "f16"); p271 >= 0 {
+		r.SkipDecimal(p271, "f16")
+	}
 	r.FinalSkipString("f17")
 	r.SkipRun(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")
 	r.FinalSkipBlob("f24")
@@ -4597,137 +4609,137 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 			r.FinalSkipString("f37")
 		}
 	}
-	n270 := r.FinalCount(8, 8, "f38")
-	r.Fixed(n270*8, "f38")
-	n272 := r.FinalCount(1, 1, "f39")
-	for i273 := range n272 {
+	n274 := r.FinalCount(8, 8, "f38")
+	r.Fixed(n274*8, "f38")
+	n276 := r.FinalCount(1, 1, "f39")
+	for i277 := range n276 {
 		if r.FinalHas("f39") {
 			FBEVerifyFinalCounted(r)
 			if r.Failed() {
-				r.UnwindIndex(i273)
+				r.UnwindIndex(i277)
 				r.Unwind("f39")
 				return
 			}
 		}
 	}
-	n274 := r.FinalCount(4, 4, "f40")
-	for range n274 {
+	n278 := r.FinalCount(4, 4, "f40")
+	for range n278 {
 		r.FinalSkipString("f40")
 	}
-	var t276 []int64
-	n277 := r.FinalCount(8, 8, "f41")
-	t276 = fbe.Resize(t276, n277)
-	for i278 := range n277 {
-		if p279 := r.Fixed(8, "f41"); p279 >= 0 {
-			t276[i278] = r.I64(p279)
+	var t280 []int64
+	n281 := r.FinalCount(8, 8, "f41")
+	t280 = fbe.Resize(t280, n281)
+	for i282 := range n281 {
+		if p283 := r.Fixed(8, "f41"); p283 >= 0 {
+			t280[i282] = r.I64(p283)
 		}
 	}
-	if _, k := fbe.Repeated(t276); k >= 0 {
+	if _, k := fbe.Repeated(t280); k >= 0 {
 		r.DuplicateKey("f41", r.Pos)
 		return
 	}
-	var t280 []market.Instrument
-	n281 := r.FinalCount(8, 0, "f42")
-	t280 = t280[:0]
-	for i282 := range n281 {
-		t280 = fbe.Grow(t280)
-		t280[i282].FBEReadFinal(r)
+	var t284 []market.Instrument
+	n285 := r.FinalCount(8, 0, "f42")
+	t284 = t284[:0]
+	for i286 := range n285 {
+		t284 = fbe.Grow(t284)
+		t284[i286].FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i282)
+			r.UnwindIndex(i286)
 			r.Unwind("f42")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedKey(t280, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+	if _, k := fbe.RepeatedKey(t284, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f42", r.Pos)
 		return
 	}
-	var t283 map[int32]string
-	n284 := r.FinalCount(8, 8, "f43")
-	if t283 == nil {
-		t283 = make(map[int32]string, n284)
+	var t287 map[int32]string
+	n288 := r.FinalCount(8, 8, "f43")
+	if t287 == nil {
+		t287 = make(map[int32]string, n288)
 	} else {
-		clear(t283)
+		clear(t287)
 	}
-	for i285 := 0; i285 < n284; i285++ {
-		var k286 int32
-		var x287 string
-		if p288 := r.Fixed(4, "f43"); p288 >= 0 {
-			k286 = r.I32(p288)
+	for i289 := 0; i289 < n288; i289++ {
+		var k290 int32
+		var x291 string
+		if p292 := r.Fixed(4, "f43"); p292 >= 0 {
+			k290 = r.I32(p292)
 		}
-		x287 = r.FinalString("f43")
-		if _, dup := t283[k286]; dup {
+		x291 = r.FinalString("f43")
+		if _, dup := t287[k290]; dup {
 			r.DuplicateKey("f43", r.Pos)
 			return
 		}
-		t283[k286] = x287
+		t287[k290] = x291
 	}
-	var t289 map[string]*Counted
-	n290 := r.FinalCount(5, 5, "f44")
-	if t289 == nil {
-		t289 = make(map[string]*Counted, n290)
+	var t293 map[string]*Counted
+	n294 := r.FinalCount(5, 5, "f44")
+	if t293 == nil {
+		t293 = make(map[string]*Counted, n294)
 	} else {
-		clear(t289)
+		clear(t293)
 	}
-	for i291 := 0; i291 < n290; i291++ {
-		var k292 string
-		var x293 *Counted
-		k292 = r.FinalString("f44")
+	for i295 := 0; i295 < n294; i295++ {
+		var k296 string
+		var x297 *Counted
+		k296 = r.FinalString("f44")
 		if r.FinalHas("f44") {
-			x293 = fbe.Reuse(x293)
-			x293.FBEReadFinal(r)
+			x297 = fbe.Reuse(x297)
+			x297.FBEReadFinal(r)
 			if r.Failed() {
-				r.UnwindIndex(i291)
+				r.UnwindIndex(i295)
 				r.Unwind("f44")
 				return
 			}
 		} else {
-			x293 = nil
+			x297 = nil
 		}
-		if _, dup := t289[k292]; dup {
+		if _, dup := t293[k296]; dup {
 			r.DuplicateKey("f44", r.Pos)
 			return
 		}
-		t289[k292] = x293
+		t293[k296] = x297
 	}
-	var t294 map[fbe.UUID][]byte
-	n295 := r.FinalCount(20, 20, "f45")
-	if t294 == nil {
-		t294 = make(map[fbe.UUID][]byte, n295)
+	var t298 map[fbe.UUID][]byte
+	n299 := r.FinalCount(20, 20, "f45")
+	if t298 == nil {
+		t298 = make(map[fbe.UUID][]byte, n299)
 	} else {
-		clear(t294)
+		clear(t298)
 	}
-	for i296 := 0; i296 < n295; i296++ {
-		var k297 fbe.UUID
-		var x298 []byte
-		if p299 := r.Fixed(16, "f45"); p299 >= 0 {
-			k297 = r.UUID(p299)
+	for i300 := 0; i300 < n299; i300++ {
+		var k301 fbe.UUID
+		var x302 []byte
+		if p303 := r.Fixed(16, "f45"); p303 >= 0 {
+			k301 = r.UUID(p303)
 		}
-		x298 = r.FinalBlob(x298, "f45")
-		if _, dup := t294[k297]; dup {
+		x302 = r.FinalBlob(x302, "f45")
+		if _, dup := t298[k301]; dup {
 			r.DuplicateKey("f45", r.Pos)
 			return
 		}
-		t294[k297] = x298
+		t298[k301] = x302
 	}
-	var t300 []fbe.Pair[market.Instrument, Counted]
-	n301 := r.FinalCount(12, 0, "f46")
-	t300 = fbe.Resize(t300, n301)
-	for i302 := range n301 {
-		t300[i302].Key.FBEReadFinal(r)
+	var t304 []fbe.Pair[market.Instrument, Counted]
+	n305 := r.FinalCount(12, 0, "f46")
+	t304 = fbe.Resize(t304, n305)
+	for i306 := range n305 {
+		t304[i306].Key.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i302)
+			r.UnwindIndex(i306)
 			r.Unwind("f46")
 			return
 		}
-		t300[i302].Value.FBEReadFinal(r)
+		t304[i306].Value.FBEReadFinal(r)
 		if r.Failed() {
-			r.UnwindIndex(i302)
+			r.UnwindIndex(i306)
 			r.Unwind("f46")
 			return
 		}
 	}
-	if _, k := fbe.RepeatedPairKey(t300, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t304, (*market.Instrument).FBEKey, (*market.Instrument).FBEKeyCompare); k >= 0 {
 		r.DuplicateKey("f46", r.Pos)
 		return
 	}
@@ -4738,64 +4750,64 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	if r.FinalHas("f48") {
 		r.Fixed(8, "f48")
 	}
-	var t303 []fbe.Pair[[]byte, int32]
-	n304 := r.FinalCount(8, 8, "f49")
-	t303 = fbe.Resize(t303, n304)
-	for i305 := range n304 {
-		t303[i305].Key = r.FinalBlob(t303[i305].Key, "f49")
-		if p306 := r.Fixed(4, "f49"); p306 >= 0 {
-			t303[i305].Value = r.I32(p306)
+	var t307 []fbe.Pair[[]byte, int32]
+	n308 := r.FinalCount(8, 8, "f49")
+	t307 = fbe.Resize(t307, n308)
+	for i309 := range n308 {
+		t307[i309].Key = r.FinalBlob(t307[i309].Key, "f49")
+		if p310 := r.Fixed(4, "f49"); p310 >= 0 {
+			t307[i309].Value = r.I32(p310)
 		}
 	}
-	if _, k := fbe.RepeatedPairKey(t303, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t307, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f49", r.Pos)
 		return
 	}
-	var t307 []fbe.Pair[[]byte, string]
-	n308 := r.FinalCount(8, 8, "f50")
-	t307 = fbe.Resize(t307, n308)
-	for i309 := range n308 {
-		t307[i309].Key = r.FinalBlob(t307[i309].Key, "f50")
-		t307[i309].Value = r.FinalString("f50")
+	var t311 []fbe.Pair[[]byte, string]
+	n312 := r.FinalCount(8, 8, "f50")
+	t311 = fbe.Resize(t311, n312)
+	for i313 := range n312 {
+		t311[i313].Key = r.FinalBlob(t311[i313].Key, "f50")
+		t311[i313].Value = r.FinalString("f50")
 	}
-	if _, k := fbe.RepeatedPairKey(t307, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
+	if _, k := fbe.RepeatedPairKey(t311, fbe.BytesKey, fbe.CompareBytes); k >= 0 {
 		r.DuplicateKey("f50", r.Pos)
 		return
 	}
-	var t310 []fbe.Decimal
-	n311 := r.FinalCount(16, 16, "f51")
-	t310 = fbe.Resize(t310, n311)
-	for i312 := range n311 {
-		if p313 := r.Fixed(16, "f51"); p313 >= 0 {
-			t310[i312] = r.Decimal(p313)
+	var t314 []fbe.Decimal
+	n315 := r.FinalCount(16, 16, "f51")
+	t314 = fbe.Resize(t314, n315)
+	for i316 := range n315 {
+		if p317 := r.Fixed(16, "f51"); p317 >= 0 {
+			t314[i316] = r.Decimal(p317, "f51")
 		}
 	}
-	if _, k := fbe.RepeatedDecimal(t310); k >= 0 {
+	if _, k := fbe.RepeatedDecimal(t314); k >= 0 {
 		r.DuplicateKey("f51", r.Pos)
 		return
 	}
-	var t314 map[fbe.Decimal]int32
-	n315 := r.FinalCount(20, 20, "f52")
-	if t314 == nil {
-		t314 = make(map[fbe.Decimal]int32, n315)
+	var t318 map[fbe.Decimal]int32
+	n319 := r.FinalCount(20, 20, "f52")
+	if t318 == nil {
+		t318 = make(map[fbe.Decimal]int32, n319)
 	} else {
-		clear(t314)
+		clear(t318)
 	}
-	for i316 := 0; i316 < n315; i316++ {
-		var k317 fbe.Decimal
-		var x318 int32
-		if p319 := r.Fixed(16, "f52"); p319 >= 0 {
-			k317 = r.Decimal(p319)
+	for i320 := 0; i320 < n319; i320++ {
+		var k321 fbe.Decimal
+		var x322 int32
+		if p323 := r.Fixed(16, "f52"); p323 >= 0 {
+			k321 = r.Decimal(p323, "f52")
 		}
-		k317 = k317.Normalize()
-		if p320 := r.Fixed(4, "f52"); p320 >= 0 {
-			x318 = r.I32(p320)
+		k321 = k321.Normalize()
+		if p324 := r.Fixed(4, "f52"); p324 >= 0 {
+			x322 = r.I32(p324)
 		}
-		if _, dup := t314[k317]; dup {
+		if _, dup := t318[k321]; dup {
 			r.DuplicateKey("f52", r.Pos)
 			return
 		}
-		t314[k317] = x318
+		t318[k321] = x322
 	}
 }
 

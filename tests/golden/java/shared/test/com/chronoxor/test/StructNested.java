@@ -625,8 +625,8 @@ public class StructNested extends StructOptional {
         v.f26 = r.f32(b + 90);
         v.f27 = r.f64(b + 94);
         v.f28 = r.f64(b + 102);
-        v.f29 = r.decimal(b + 110);
-        v.f30 = r.decimal(b + 126);
+        v.f29 = r.decimal(b + 110, "f29");
+        v.f30 = r.decimal(b + 126, "f30");
         v.f31 = r.string(b, b + 142, "f31");
         v.f32 = r.string(b, b + 146, "f32");
         v.f33 = r.i64(b + 150);
@@ -908,19 +908,19 @@ public class StructNested extends StructOptional {
         BigDecimal x157 = null;
         int s158 = r.optional(b, b + 447, 16, "f142");
         if (s158 >= 0) {
-            x157 = r.decimal(s158);
+            x157 = r.decimal(s158, "f142");
         }
         v.f142 = x157;
         BigDecimal x159 = null;
         int s160 = r.optional(b, b + 452, 16, "f143");
         if (s160 >= 0) {
-            x159 = r.decimal(s160);
+            x159 = r.decimal(s160, "f143");
         }
         v.f143 = x159;
         BigDecimal x161 = null;
         int s162 = r.optional(b, b + 457, 16, "f144");
         if (s162 >= 0) {
-            x161 = r.decimal(s162);
+            x161 = r.decimal(s162, "f144");
         }
         v.f144 = x161;
         String x163 = null;
@@ -1246,6 +1246,8 @@ public class StructNested extends StructOptional {
             r.leave();
             return;
         }
+        r.skipDecimal(b + 110, "f29");
+        r.skipDecimal(b + 126, "f30");
         r.skipString(b, b + 142, "f31");
         r.skipString(b, b + 146, "f32");
         try {
@@ -1305,20 +1307,29 @@ public class StructNested extends StructOptional {
         r.optional(b, b + 432, 8, "f139");
         r.optional(b, b + 437, 8, "f140");
         r.optional(b, b + 442, 8, "f141");
-        r.optional(b, b + 447, 16, "f142");
-        r.optional(b, b + 452, 16, "f143");
-        r.optional(b, b + 457, 16, "f144");
-        int s209 = r.optional(b, b + 462, 4, "f145");
+        int s209 = r.optional(b, b + 447, 16, "f142");
         if (s209 >= 0) {
-            r.skipString(s209, s209, "f145");
+            r.skipDecimal(s209, "f142");
         }
-        int s210 = r.optional(b, b + 467, 4, "f146");
+        int s210 = r.optional(b, b + 452, 16, "f143");
         if (s210 >= 0) {
-            r.skipString(s210, s210, "f146");
+            r.skipDecimal(s210, "f143");
         }
-        int s211 = r.optional(b, b + 472, 4, "f147");
+        int s211 = r.optional(b, b + 457, 16, "f144");
         if (s211 >= 0) {
-            r.skipString(s211, s211, "f147");
+            r.skipDecimal(s211, "f144");
+        }
+        int s212 = r.optional(b, b + 462, 4, "f145");
+        if (s212 >= 0) {
+            r.skipString(s212, s212, "f145");
+        }
+        int s213 = r.optional(b, b + 467, 4, "f146");
+        if (s213 >= 0) {
+            r.skipString(s213, s213, "f146");
+        }
+        int s214 = r.optional(b, b + 472, 4, "f147");
+        if (s214 >= 0) {
+            r.skipString(s214, s214, "f147");
         }
         r.optional(b, b + 477, 8, "f148");
         r.optional(b, b + 482, 8, "f149");
@@ -1330,52 +1341,52 @@ public class StructNested extends StructOptional {
         r.optional(b, b + 512, 1, "f155");
         r.optional(b, b + 517, 1, "f156");
         r.optional(b, b + 522, 1, "f157");
-        int s212 = r.optional(b, b + 527, 4, "f158");
-        if (s212 >= 0) {
+        int s215 = r.optional(b, b + 527, 4, "f158");
+        if (s215 >= 0) {
             try {
-                com.chronoxor.proto.Order.fbeVerify(r, s212, s212);
+                com.chronoxor.proto.Order.fbeVerify(r, s215, s215);
             } catch (DecodeException e) {
                 throw e.at("f158");
             }
         }
-        int s213 = r.optional(b, b + 532, 4, "f159");
-        if (s213 >= 0) {
+        int s216 = r.optional(b, b + 532, 4, "f159");
+        if (s216 >= 0) {
             try {
-                com.chronoxor.proto.Order.fbeVerify(r, s213, s213);
+                com.chronoxor.proto.Order.fbeVerify(r, s216, s216);
             } catch (DecodeException e) {
                 throw e.at("f159");
             }
         }
-        int s214 = r.optional(b, b + 537, 4, "f160");
-        if (s214 >= 0) {
+        int s217 = r.optional(b, b + 537, 4, "f160");
+        if (s217 >= 0) {
             try {
-                com.chronoxor.proto.Balance.fbeVerify(r, s214, s214);
+                com.chronoxor.proto.Balance.fbeVerify(r, s217, s217);
             } catch (DecodeException e) {
                 throw e.at("f160");
             }
         }
-        int s215 = r.optional(b, b + 542, 4, "f161");
-        if (s215 >= 0) {
+        int s218 = r.optional(b, b + 542, 4, "f161");
+        if (s218 >= 0) {
             try {
-                com.chronoxor.proto.Balance.fbeVerify(r, s215, s215);
+                com.chronoxor.proto.Balance.fbeVerify(r, s218, s218);
             } catch (DecodeException e) {
                 throw e.at("f161");
             }
         }
         r.optional(b, b + 547, 1, "f162");
         r.optional(b, b + 552, 1, "f163");
-        int s216 = r.optional(b, b + 557, 4, "f164");
-        if (s216 >= 0) {
+        int s219 = r.optional(b, b + 557, 4, "f164");
+        if (s219 >= 0) {
             try {
-                com.chronoxor.proto.Account.fbeVerify(r, s216, s216);
+                com.chronoxor.proto.Account.fbeVerify(r, s219, s219);
             } catch (DecodeException e) {
                 throw e.at("f164");
             }
         }
-        int s217 = r.optional(b, b + 562, 4, "f165");
-        if (s217 >= 0) {
+        int s220 = r.optional(b, b + 562, 4, "f165");
+        if (s220 >= 0) {
             try {
-                com.chronoxor.proto.Account.fbeVerify(r, s217, s217);
+                com.chronoxor.proto.Account.fbeVerify(r, s220, s220);
             } catch (DecodeException e) {
                 throw e.at("f165");
             }
@@ -1439,10 +1450,10 @@ public class StructNested extends StructOptional {
             r.leave();
             return;
         }
-        int s218 = r.optional(b, b + 608, 4, "f1009");
-        if (s218 >= 0) {
+        int s221 = r.optional(b, b + 608, 4, "f1009");
+        if (s221 >= 0) {
             try {
-                StructSimple.fbeVerify(r, s218, s218);
+                StructSimple.fbeVerify(r, s221, s221);
             } catch (DecodeException e) {
                 throw e.at("f1009");
             }
@@ -1461,10 +1472,10 @@ public class StructNested extends StructOptional {
             r.leave();
             return;
         }
-        int s219 = r.optional(b, b + 617, 4, "f1011");
-        if (s219 >= 0) {
+        int s222 = r.optional(b, b + 617, 4, "f1011");
+        if (s222 >= 0) {
             try {
-                StructOptional.fbeVerify(r, s219, s219);
+                StructOptional.fbeVerify(r, s222, s222);
             } catch (DecodeException e) {
                 throw e.at("f1011");
             }
@@ -2010,49 +2021,49 @@ public class StructNested extends StructOptional {
      */
     public static void fbeReadFinal(Reader r, StructNested v) throws DecodeException {
         r.enter(306);
-        int p220 = r.run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16");
-        v.id = r.i32(p220);
-        v.f1 = r.bool(p220 + 4);
-        v.f2 = r.bool(p220 + 5);
-        v.f3 = r.i8(p220 + 6);
-        v.f4 = r.i8(p220 + 7);
-        v.f5 = r.ch(p220 + 8);
-        v.f6 = r.ch(p220 + 9);
-        v.f7 = r.i32(p220 + 10);
-        v.f8 = r.i32(p220 + 14);
-        v.f9 = r.i8(p220 + 18);
-        v.f10 = r.i8(p220 + 19);
-        v.f11 = r.i8(p220 + 20);
-        v.f12 = r.i8(p220 + 21);
-        v.f13 = r.i16(p220 + 22);
-        v.f14 = r.i16(p220 + 24);
-        v.f15 = r.i16(p220 + 26);
-        v.f16 = r.i16(p220 + 28);
-        v.f17 = r.i32(p220 + 30);
-        v.f18 = r.i32(p220 + 34);
-        v.f19 = r.i32(p220 + 38);
-        v.f20 = r.i32(p220 + 42);
-        v.f21 = r.i64(p220 + 46);
-        v.f22 = r.i64(p220 + 54);
-        v.f23 = r.i64(p220 + 62);
-        v.f24 = r.i64(p220 + 70);
-        v.f25 = r.f32(p220 + 78);
-        v.f26 = r.f32(p220 + 82);
-        v.f27 = r.f64(p220 + 86);
-        v.f28 = r.f64(p220 + 94);
-        v.f29 = r.decimal(p220 + 102);
-        v.f30 = r.decimal(p220 + 118);
+        int p223 = r.run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8");
+        v.id = r.i32(p223);
+        v.f1 = r.bool(p223 + 4);
+        v.f2 = r.bool(p223 + 5);
+        v.f3 = r.i8(p223 + 6);
+        v.f4 = r.i8(p223 + 7);
+        v.f5 = r.ch(p223 + 8);
+        v.f6 = r.ch(p223 + 9);
+        v.f7 = r.i32(p223 + 10);
+        v.f8 = r.i32(p223 + 14);
+        v.f9 = r.i8(p223 + 18);
+        v.f10 = r.i8(p223 + 19);
+        v.f11 = r.i8(p223 + 20);
+        v.f12 = r.i8(p223 + 21);
+        v.f13 = r.i16(p223 + 22);
+        v.f14 = r.i16(p223 + 24);
+        v.f15 = r.i16(p223 + 26);
+        v.f16 = r.i16(p223 + 28);
+        v.f17 = r.i32(p223 + 30);
+        v.f18 = r.i32(p223 + 34);
+        v.f19 = r.i32(p223 + 38);
+        v.f20 = r.i32(p223 + 42);
+        v.f21 = r.i64(p223 + 46);
+        v.f22 = r.i64(p223 + 54);
+        v.f23 = r.i64(p223 + 62);
+        v.f24 = r.i64(p223 + 70);
+        v.f25 = r.f32(p223 + 78);
+        v.f26 = r.f32(p223 + 82);
+        v.f27 = r.f64(p223 + 86);
+        v.f28 = r.f64(p223 + 94);
+        v.f29 = r.finalDecimal("f29");
+        v.f30 = r.finalDecimal("f30");
         v.f31 = r.finalString("f31");
         v.f32 = r.finalString("f32");
-        int p221 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
-        v.f33 = r.i64(p221);
-        v.f34 = r.i64(p221 + 8);
-        v.f35 = r.i64(p221 + 16);
-        v.f36 = r.uuid(p221 + 24);
-        v.f37 = r.uuid(p221 + 40);
-        v.f38 = r.uuid(p221 + 56);
-        v.f39 = com.chronoxor.proto.OrderSide.of(r.i8(p221 + 72));
-        v.f40 = com.chronoxor.proto.OrderType.of(r.i8(p221 + 73));
+        int p224 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
+        v.f33 = r.i64(p224);
+        v.f34 = r.i64(p224 + 8);
+        v.f35 = r.i64(p224 + 16);
+        v.f36 = r.uuid(p224 + 24);
+        v.f37 = r.uuid(p224 + 40);
+        v.f38 = r.uuid(p224 + 56);
+        v.f39 = com.chronoxor.proto.OrderSide.of(r.i8(p224 + 72));
+        v.f40 = com.chronoxor.proto.OrderType.of(r.i8(p224 + 73));
         try {
             com.chronoxor.proto.Order.fbeReadFinal(r, v.f41);
         } catch (DecodeException e) {
@@ -2069,296 +2080,296 @@ public class StructNested extends StructOptional {
         } catch (DecodeException e) {
             throw e.at("f44");
         }
-        Boolean x222 = null;
+        Boolean x225 = null;
         if (r.finalHas("f100")) {
-            x222 = r.finalBool("f100");
+            x225 = r.finalBool("f100");
         }
-        v.f100 = x222;
-        Boolean x223 = null;
+        v.f100 = x225;
+        Boolean x226 = null;
         if (r.finalHas("f101")) {
-            x223 = r.finalBool("f101");
+            x226 = r.finalBool("f101");
         }
-        v.f101 = x223;
-        Boolean x224 = null;
+        v.f101 = x226;
+        Boolean x227 = null;
         if (r.finalHas("f102")) {
-            x224 = r.finalBool("f102");
+            x227 = r.finalBool("f102");
         }
-        v.f102 = x224;
-        Byte x225 = null;
+        v.f102 = x227;
+        Byte x228 = null;
         if (r.finalHas("f103")) {
-            x225 = r.finalI8("f103");
+            x228 = r.finalI8("f103");
         }
-        v.f103 = x225;
-        Byte x226 = null;
+        v.f103 = x228;
+        Byte x229 = null;
         if (r.finalHas("f104")) {
-            x226 = r.finalI8("f104");
+            x229 = r.finalI8("f104");
         }
-        v.f104 = x226;
-        Byte x227 = null;
+        v.f104 = x229;
+        Byte x230 = null;
         if (r.finalHas("f105")) {
-            x227 = r.finalI8("f105");
+            x230 = r.finalI8("f105");
         }
-        v.f105 = x227;
-        Character x228 = null;
+        v.f105 = x230;
+        Character x231 = null;
         if (r.finalHas("f106")) {
-            x228 = r.finalChar("f106");
+            x231 = r.finalChar("f106");
         }
-        v.f106 = x228;
-        Character x229 = null;
+        v.f106 = x231;
+        Character x232 = null;
         if (r.finalHas("f107")) {
-            x229 = r.finalChar("f107");
+            x232 = r.finalChar("f107");
         }
-        v.f107 = x229;
-        Character x230 = null;
+        v.f107 = x232;
+        Character x233 = null;
         if (r.finalHas("f108")) {
-            x230 = r.finalChar("f108");
+            x233 = r.finalChar("f108");
         }
-        v.f108 = x230;
-        Integer x231 = null;
+        v.f108 = x233;
+        Integer x234 = null;
         if (r.finalHas("f109")) {
-            x231 = r.finalI32("f109");
+            x234 = r.finalI32("f109");
         }
-        v.f109 = x231;
-        Integer x232 = null;
+        v.f109 = x234;
+        Integer x235 = null;
         if (r.finalHas("f110")) {
-            x232 = r.finalI32("f110");
+            x235 = r.finalI32("f110");
         }
-        v.f110 = x232;
-        Integer x233 = null;
+        v.f110 = x235;
+        Integer x236 = null;
         if (r.finalHas("f111")) {
-            x233 = r.finalI32("f111");
+            x236 = r.finalI32("f111");
         }
-        v.f111 = x233;
-        Byte x234 = null;
-        if (r.finalHas("f112")) {
-            x234 = r.finalI8("f112");
-        }
-        v.f112 = x234;
-        Byte x235 = null;
-        if (r.finalHas("f113")) {
-            x235 = r.finalI8("f113");
-        }
-        v.f113 = x235;
-        Byte x236 = null;
-        if (r.finalHas("f114")) {
-            x236 = r.finalI8("f114");
-        }
-        v.f114 = x236;
+        v.f111 = x236;
         Byte x237 = null;
-        if (r.finalHas("f115")) {
-            x237 = r.finalI8("f115");
+        if (r.finalHas("f112")) {
+            x237 = r.finalI8("f112");
         }
-        v.f115 = x237;
+        v.f112 = x237;
         Byte x238 = null;
-        if (r.finalHas("f116")) {
-            x238 = r.finalI8("f116");
+        if (r.finalHas("f113")) {
+            x238 = r.finalI8("f113");
         }
-        v.f116 = x238;
+        v.f113 = x238;
         Byte x239 = null;
+        if (r.finalHas("f114")) {
+            x239 = r.finalI8("f114");
+        }
+        v.f114 = x239;
+        Byte x240 = null;
+        if (r.finalHas("f115")) {
+            x240 = r.finalI8("f115");
+        }
+        v.f115 = x240;
+        Byte x241 = null;
+        if (r.finalHas("f116")) {
+            x241 = r.finalI8("f116");
+        }
+        v.f116 = x241;
+        Byte x242 = null;
         if (r.finalHas("f117")) {
-            x239 = r.finalI8("f117");
+            x242 = r.finalI8("f117");
         }
-        v.f117 = x239;
-        Short x240 = null;
-        if (r.finalHas("f118")) {
-            x240 = r.finalI16("f118");
-        }
-        v.f118 = x240;
-        Short x241 = null;
-        if (r.finalHas("f119")) {
-            x241 = r.finalI16("f119");
-        }
-        v.f119 = x241;
-        Short x242 = null;
-        if (r.finalHas("f120")) {
-            x242 = r.finalI16("f120");
-        }
-        v.f120 = x242;
+        v.f117 = x242;
         Short x243 = null;
-        if (r.finalHas("f121")) {
-            x243 = r.finalI16("f121");
+        if (r.finalHas("f118")) {
+            x243 = r.finalI16("f118");
         }
-        v.f121 = x243;
+        v.f118 = x243;
         Short x244 = null;
-        if (r.finalHas("f122")) {
-            x244 = r.finalI16("f122");
+        if (r.finalHas("f119")) {
+            x244 = r.finalI16("f119");
         }
-        v.f122 = x244;
+        v.f119 = x244;
         Short x245 = null;
+        if (r.finalHas("f120")) {
+            x245 = r.finalI16("f120");
+        }
+        v.f120 = x245;
+        Short x246 = null;
+        if (r.finalHas("f121")) {
+            x246 = r.finalI16("f121");
+        }
+        v.f121 = x246;
+        Short x247 = null;
+        if (r.finalHas("f122")) {
+            x247 = r.finalI16("f122");
+        }
+        v.f122 = x247;
+        Short x248 = null;
         if (r.finalHas("f123")) {
-            x245 = r.finalI16("f123");
+            x248 = r.finalI16("f123");
         }
-        v.f123 = x245;
-        Integer x246 = null;
-        if (r.finalHas("f124")) {
-            x246 = r.finalI32("f124");
-        }
-        v.f124 = x246;
-        Integer x247 = null;
-        if (r.finalHas("f125")) {
-            x247 = r.finalI32("f125");
-        }
-        v.f125 = x247;
-        Integer x248 = null;
-        if (r.finalHas("f126")) {
-            x248 = r.finalI32("f126");
-        }
-        v.f126 = x248;
+        v.f123 = x248;
         Integer x249 = null;
-        if (r.finalHas("f127")) {
-            x249 = r.finalI32("f127");
+        if (r.finalHas("f124")) {
+            x249 = r.finalI32("f124");
         }
-        v.f127 = x249;
+        v.f124 = x249;
         Integer x250 = null;
-        if (r.finalHas("f128")) {
-            x250 = r.finalI32("f128");
+        if (r.finalHas("f125")) {
+            x250 = r.finalI32("f125");
         }
-        v.f128 = x250;
+        v.f125 = x250;
         Integer x251 = null;
+        if (r.finalHas("f126")) {
+            x251 = r.finalI32("f126");
+        }
+        v.f126 = x251;
+        Integer x252 = null;
+        if (r.finalHas("f127")) {
+            x252 = r.finalI32("f127");
+        }
+        v.f127 = x252;
+        Integer x253 = null;
+        if (r.finalHas("f128")) {
+            x253 = r.finalI32("f128");
+        }
+        v.f128 = x253;
+        Integer x254 = null;
         if (r.finalHas("f129")) {
-            x251 = r.finalI32("f129");
+            x254 = r.finalI32("f129");
         }
-        v.f129 = x251;
-        Long x252 = null;
-        if (r.finalHas("f130")) {
-            x252 = r.finalI64("f130");
-        }
-        v.f130 = x252;
-        Long x253 = null;
-        if (r.finalHas("f131")) {
-            x253 = r.finalI64("f131");
-        }
-        v.f131 = x253;
-        Long x254 = null;
-        if (r.finalHas("f132")) {
-            x254 = r.finalI64("f132");
-        }
-        v.f132 = x254;
+        v.f129 = x254;
         Long x255 = null;
-        if (r.finalHas("f133")) {
-            x255 = r.finalI64("f133");
+        if (r.finalHas("f130")) {
+            x255 = r.finalI64("f130");
         }
-        v.f133 = x255;
+        v.f130 = x255;
         Long x256 = null;
-        if (r.finalHas("f134")) {
-            x256 = r.finalI64("f134");
+        if (r.finalHas("f131")) {
+            x256 = r.finalI64("f131");
         }
-        v.f134 = x256;
+        v.f131 = x256;
         Long x257 = null;
+        if (r.finalHas("f132")) {
+            x257 = r.finalI64("f132");
+        }
+        v.f132 = x257;
+        Long x258 = null;
+        if (r.finalHas("f133")) {
+            x258 = r.finalI64("f133");
+        }
+        v.f133 = x258;
+        Long x259 = null;
+        if (r.finalHas("f134")) {
+            x259 = r.finalI64("f134");
+        }
+        v.f134 = x259;
+        Long x260 = null;
         if (r.finalHas("f135")) {
-            x257 = r.finalI64("f135");
+            x260 = r.finalI64("f135");
         }
-        v.f135 = x257;
-        Float x258 = null;
+        v.f135 = x260;
+        Float x261 = null;
         if (r.finalHas("f136")) {
-            x258 = r.finalF32("f136");
+            x261 = r.finalF32("f136");
         }
-        v.f136 = x258;
-        Float x259 = null;
+        v.f136 = x261;
+        Float x262 = null;
         if (r.finalHas("f137")) {
-            x259 = r.finalF32("f137");
+            x262 = r.finalF32("f137");
         }
-        v.f137 = x259;
-        Float x260 = null;
+        v.f137 = x262;
+        Float x263 = null;
         if (r.finalHas("f138")) {
-            x260 = r.finalF32("f138");
+            x263 = r.finalF32("f138");
         }
-        v.f138 = x260;
-        Double x261 = null;
+        v.f138 = x263;
+        Double x264 = null;
         if (r.finalHas("f139")) {
-            x261 = r.finalF64("f139");
+            x264 = r.finalF64("f139");
         }
-        v.f139 = x261;
-        Double x262 = null;
+        v.f139 = x264;
+        Double x265 = null;
         if (r.finalHas("f140")) {
-            x262 = r.finalF64("f140");
+            x265 = r.finalF64("f140");
         }
-        v.f140 = x262;
-        Double x263 = null;
+        v.f140 = x265;
+        Double x266 = null;
         if (r.finalHas("f141")) {
-            x263 = r.finalF64("f141");
+            x266 = r.finalF64("f141");
         }
-        v.f141 = x263;
-        BigDecimal x264 = null;
+        v.f141 = x266;
+        BigDecimal x267 = null;
         if (r.finalHas("f142")) {
-            x264 = r.finalDecimal("f142");
+            x267 = r.finalDecimal("f142");
         }
-        v.f142 = x264;
-        BigDecimal x265 = null;
+        v.f142 = x267;
+        BigDecimal x268 = null;
         if (r.finalHas("f143")) {
-            x265 = r.finalDecimal("f143");
+            x268 = r.finalDecimal("f143");
         }
-        v.f143 = x265;
-        BigDecimal x266 = null;
+        v.f143 = x268;
+        BigDecimal x269 = null;
         if (r.finalHas("f144")) {
-            x266 = r.finalDecimal("f144");
+            x269 = r.finalDecimal("f144");
         }
-        v.f144 = x266;
-        String x267 = null;
+        v.f144 = x269;
+        String x270 = null;
         if (r.finalHas("f145")) {
-            x267 = r.finalString("f145");
+            x270 = r.finalString("f145");
         }
-        v.f145 = x267;
-        String x268 = null;
+        v.f145 = x270;
+        String x271 = null;
         if (r.finalHas("f146")) {
-            x268 = r.finalString("f146");
+            x271 = r.finalString("f146");
         }
-        v.f146 = x268;
-        String x269 = null;
+        v.f146 = x271;
+        String x272 = null;
         if (r.finalHas("f147")) {
-            x269 = r.finalString("f147");
+            x272 = r.finalString("f147");
         }
-        v.f147 = x269;
-        Long x270 = null;
+        v.f147 = x272;
+        Long x273 = null;
         if (r.finalHas("f148")) {
-            x270 = r.finalI64("f148");
+            x273 = r.finalI64("f148");
         }
-        v.f148 = x270;
-        Long x271 = null;
+        v.f148 = x273;
+        Long x274 = null;
         if (r.finalHas("f149")) {
-            x271 = r.finalI64("f149");
+            x274 = r.finalI64("f149");
         }
-        v.f149 = x271;
-        Long x272 = null;
+        v.f149 = x274;
+        Long x275 = null;
         if (r.finalHas("f150")) {
-            x272 = r.finalI64("f150");
+            x275 = r.finalI64("f150");
         }
-        v.f150 = x272;
-        UUID x273 = null;
+        v.f150 = x275;
+        UUID x276 = null;
         if (r.finalHas("f151")) {
-            x273 = r.finalUuid("f151");
+            x276 = r.finalUuid("f151");
         }
-        v.f151 = x273;
-        UUID x274 = null;
+        v.f151 = x276;
+        UUID x277 = null;
         if (r.finalHas("f152")) {
-            x274 = r.finalUuid("f152");
+            x277 = r.finalUuid("f152");
         }
-        v.f152 = x274;
-        UUID x275 = null;
+        v.f152 = x277;
+        UUID x278 = null;
         if (r.finalHas("f153")) {
-            x275 = r.finalUuid("f153");
+            x278 = r.finalUuid("f153");
         }
-        v.f153 = x275;
-        com.chronoxor.proto.OrderSide x276 = null;
+        v.f153 = x278;
+        com.chronoxor.proto.OrderSide x279 = null;
         if (r.finalHas("f154")) {
-            x276 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
+            x279 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
         }
-        v.f154 = x276;
-        com.chronoxor.proto.OrderSide x277 = null;
+        v.f154 = x279;
+        com.chronoxor.proto.OrderSide x280 = null;
         if (r.finalHas("f155")) {
-            x277 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
+            x280 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
         }
-        v.f155 = x277;
-        com.chronoxor.proto.OrderType x278 = null;
+        v.f155 = x280;
+        com.chronoxor.proto.OrderType x281 = null;
         if (r.finalHas("f156")) {
-            x278 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
+            x281 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
         }
-        v.f156 = x278;
-        com.chronoxor.proto.OrderType x279 = null;
+        v.f156 = x281;
+        com.chronoxor.proto.OrderType x282 = null;
         if (r.finalHas("f157")) {
-            x279 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
+            x282 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
         }
-        v.f157 = x279;
+        v.f157 = x282;
         if (r.finalHas("f158")) {
             if (v.f158 == null) {
                 v.f158 = new com.chronoxor.proto.Order();
@@ -2407,16 +2418,16 @@ public class StructNested extends StructOptional {
         } else {
             v.f161 = null;
         }
-        com.chronoxor.proto.State x280 = null;
+        com.chronoxor.proto.State x283 = null;
         if (r.finalHas("f162")) {
-            x280 = com.chronoxor.proto.State.of(r.finalI8("f162"));
+            x283 = com.chronoxor.proto.State.of(r.finalI8("f162"));
         }
-        v.f162 = x280;
-        com.chronoxor.proto.State x281 = null;
+        v.f162 = x283;
+        com.chronoxor.proto.State x284 = null;
         if (r.finalHas("f163")) {
-            x281 = com.chronoxor.proto.State.of(r.finalI8("f163"));
+            x284 = com.chronoxor.proto.State.of(r.finalI8("f163"));
         }
-        v.f163 = x281;
+        v.f163 = x284;
         if (r.finalHas("f164")) {
             if (v.f164 == null) {
                 v.f164 = new com.chronoxor.proto.Account();
@@ -2442,29 +2453,29 @@ public class StructNested extends StructOptional {
             v.f165 = null;
         }
         v.f1000 = EnumSimple.of(r.finalI32("f1000"));
-        EnumSimple x282 = null;
+        EnumSimple x285 = null;
         if (r.finalHas("f1001")) {
-            x282 = EnumSimple.of(r.finalI32("f1001"));
+            x285 = EnumSimple.of(r.finalI32("f1001"));
         }
-        v.f1001 = x282;
+        v.f1001 = x285;
         v.f1002 = EnumTyped.of(r.finalI8("f1002"));
-        EnumTyped x283 = null;
+        EnumTyped x286 = null;
         if (r.finalHas("f1003")) {
-            x283 = EnumTyped.of(r.finalI8("f1003"));
+            x286 = EnumTyped.of(r.finalI8("f1003"));
         }
-        v.f1003 = x283;
+        v.f1003 = x286;
         v.f1004 = FlagsSimple.of(r.finalI32("f1004"));
-        FlagsSimple x284 = null;
+        FlagsSimple x287 = null;
         if (r.finalHas("f1005")) {
-            x284 = FlagsSimple.of(r.finalI32("f1005"));
+            x287 = FlagsSimple.of(r.finalI32("f1005"));
         }
-        v.f1005 = x284;
+        v.f1005 = x287;
         v.f1006 = FlagsTyped.of(r.finalI64("f1006"));
-        FlagsTyped x285 = null;
+        FlagsTyped x288 = null;
         if (r.finalHas("f1007")) {
-            x285 = FlagsTyped.of(r.finalI64("f1007"));
+            x288 = FlagsTyped.of(r.finalI64("f1007"));
         }
-        v.f1007 = x285;
+        v.f1007 = x288;
         try {
             StructSimple.fbeReadFinal(r, v.f1008);
         } catch (DecodeException e) {
@@ -2511,7 +2522,9 @@ public class StructNested extends StructOptional {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(306);
-        r.run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16");
+        r.run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8");
+        r.finalSkipDecimal("f29");
+        r.finalSkipDecimal("f30");
         r.finalSkipString("f31");
         r.finalSkipString("f32");
         r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
@@ -2658,13 +2671,13 @@ public class StructNested extends StructOptional {
             r.fixed(8, "f141");
         }
         if (r.finalHas("f142")) {
-            r.fixed(16, "f142");
+            r.finalSkipDecimal("f142");
         }
         if (r.finalHas("f143")) {
-            r.fixed(16, "f143");
+            r.finalSkipDecimal("f143");
         }
         if (r.finalHas("f144")) {
-            r.fixed(16, "f144");
+            r.finalSkipDecimal("f144");
         }
         if (r.finalHas("f145")) {
             r.finalSkipString("f145");

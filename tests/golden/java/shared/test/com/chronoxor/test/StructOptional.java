@@ -1146,8 +1146,8 @@ public class StructOptional extends StructSimple {
         v.f26 = r.f32(b + 90);
         v.f27 = r.f64(b + 94);
         v.f28 = r.f64(b + 102);
-        v.f29 = r.decimal(b + 110);
-        v.f30 = r.decimal(b + 126);
+        v.f29 = r.decimal(b + 110, "f29");
+        v.f30 = r.decimal(b + 126, "f30");
         v.f31 = r.string(b, b + 142, "f31");
         v.f32 = r.string(b, b + 146, "f32");
         v.f33 = r.i64(b + 150);
@@ -1644,7 +1644,7 @@ public class StructOptional extends StructSimple {
         BigDecimal x151 = null;
         int s152 = r.optional(b, b + 447, 16, "f142");
         if (s152 >= 0) {
-            x151 = r.decimal(s152);
+            x151 = r.decimal(s152, "f142");
         }
         v.f142 = x151;
         if (n < 457) {
@@ -1655,7 +1655,7 @@ public class StructOptional extends StructSimple {
         BigDecimal x153 = null;
         int s154 = r.optional(b, b + 452, 16, "f143");
         if (s154 >= 0) {
-            x153 = r.decimal(s154);
+            x153 = r.decimal(s154, "f143");
         }
         v.f143 = x153;
         if (n < 462) {
@@ -1666,7 +1666,7 @@ public class StructOptional extends StructSimple {
         BigDecimal x155 = null;
         int s156 = r.optional(b, b + 457, 16, "f144");
         if (s156 >= 0) {
-            x155 = r.decimal(s156);
+            x155 = r.decimal(s156, "f144");
         }
         v.f144 = x155;
         if (n < 467) {
@@ -1962,6 +1962,8 @@ public class StructOptional extends StructSimple {
             r.leave();
             return;
         }
+        r.skipDecimal(b + 110, "f29");
+        r.skipDecimal(b + 126, "f30");
         r.skipString(b, b + 142, "f31");
         r.skipString(b, b + 146, "f32");
         try {
@@ -2193,40 +2195,49 @@ public class StructOptional extends StructSimple {
             r.leave();
             return;
         }
-        r.optional(b, b + 447, 16, "f142");
+        int s193 = r.optional(b, b + 447, 16, "f142");
+        if (s193 >= 0) {
+            r.skipDecimal(s193, "f142");
+        }
         if (n < 457) {
             r.leave();
             return;
         }
-        r.optional(b, b + 452, 16, "f143");
+        int s194 = r.optional(b, b + 452, 16, "f143");
+        if (s194 >= 0) {
+            r.skipDecimal(s194, "f143");
+        }
         if (n < 462) {
             r.leave();
             return;
         }
-        r.optional(b, b + 457, 16, "f144");
+        int s195 = r.optional(b, b + 457, 16, "f144");
+        if (s195 >= 0) {
+            r.skipDecimal(s195, "f144");
+        }
         if (n < 467) {
             r.leave();
             return;
         }
-        int s193 = r.optional(b, b + 462, 4, "f145");
-        if (s193 >= 0) {
-            r.skipString(s193, s193, "f145");
+        int s196 = r.optional(b, b + 462, 4, "f145");
+        if (s196 >= 0) {
+            r.skipString(s196, s196, "f145");
         }
         if (n < 472) {
             r.leave();
             return;
         }
-        int s194 = r.optional(b, b + 467, 4, "f146");
-        if (s194 >= 0) {
-            r.skipString(s194, s194, "f146");
+        int s197 = r.optional(b, b + 467, 4, "f146");
+        if (s197 >= 0) {
+            r.skipString(s197, s197, "f146");
         }
         if (n < 477) {
             r.leave();
             return;
         }
-        int s195 = r.optional(b, b + 472, 4, "f147");
-        if (s195 >= 0) {
-            r.skipString(s195, s195, "f147");
+        int s198 = r.optional(b, b + 472, 4, "f147");
+        if (s198 >= 0) {
+            r.skipString(s198, s198, "f147");
         }
         if (n < 482) {
             r.leave();
@@ -2282,10 +2293,10 @@ public class StructOptional extends StructSimple {
             r.leave();
             return;
         }
-        int s196 = r.optional(b, b + 527, 4, "f158");
-        if (s196 >= 0) {
+        int s199 = r.optional(b, b + 527, 4, "f158");
+        if (s199 >= 0) {
             try {
-                com.chronoxor.proto.Order.fbeVerify(r, s196, s196);
+                com.chronoxor.proto.Order.fbeVerify(r, s199, s199);
             } catch (DecodeException e) {
                 throw e.at("f158");
             }
@@ -2294,10 +2305,10 @@ public class StructOptional extends StructSimple {
             r.leave();
             return;
         }
-        int s197 = r.optional(b, b + 532, 4, "f159");
-        if (s197 >= 0) {
+        int s200 = r.optional(b, b + 532, 4, "f159");
+        if (s200 >= 0) {
             try {
-                com.chronoxor.proto.Order.fbeVerify(r, s197, s197);
+                com.chronoxor.proto.Order.fbeVerify(r, s200, s200);
             } catch (DecodeException e) {
                 throw e.at("f159");
             }
@@ -2306,10 +2317,10 @@ public class StructOptional extends StructSimple {
             r.leave();
             return;
         }
-        int s198 = r.optional(b, b + 537, 4, "f160");
-        if (s198 >= 0) {
+        int s201 = r.optional(b, b + 537, 4, "f160");
+        if (s201 >= 0) {
             try {
-                com.chronoxor.proto.Balance.fbeVerify(r, s198, s198);
+                com.chronoxor.proto.Balance.fbeVerify(r, s201, s201);
             } catch (DecodeException e) {
                 throw e.at("f160");
             }
@@ -2318,10 +2329,10 @@ public class StructOptional extends StructSimple {
             r.leave();
             return;
         }
-        int s199 = r.optional(b, b + 542, 4, "f161");
-        if (s199 >= 0) {
+        int s202 = r.optional(b, b + 542, 4, "f161");
+        if (s202 >= 0) {
             try {
-                com.chronoxor.proto.Balance.fbeVerify(r, s199, s199);
+                com.chronoxor.proto.Balance.fbeVerify(r, s202, s202);
             } catch (DecodeException e) {
                 throw e.at("f161");
             }
@@ -2340,10 +2351,10 @@ public class StructOptional extends StructSimple {
             r.leave();
             return;
         }
-        int s200 = r.optional(b, b + 557, 4, "f164");
-        if (s200 >= 0) {
+        int s203 = r.optional(b, b + 557, 4, "f164");
+        if (s203 >= 0) {
             try {
-                com.chronoxor.proto.Account.fbeVerify(r, s200, s200);
+                com.chronoxor.proto.Account.fbeVerify(r, s203, s203);
             } catch (DecodeException e) {
                 throw e.at("f164");
             }
@@ -2352,10 +2363,10 @@ public class StructOptional extends StructSimple {
             r.leave();
             return;
         }
-        int s201 = r.optional(b, b + 562, 4, "f165");
-        if (s201 >= 0) {
+        int s204 = r.optional(b, b + 562, 4, "f165");
+        if (s204 >= 0) {
             try {
-                com.chronoxor.proto.Account.fbeVerify(r, s201, s201);
+                com.chronoxor.proto.Account.fbeVerify(r, s204, s204);
             } catch (DecodeException e) {
                 throw e.at("f165");
             }
@@ -2855,49 +2866,49 @@ public class StructOptional extends StructSimple {
      */
     public static void fbeReadFinal(Reader r, StructOptional v) throws DecodeException {
         r.enter(283);
-        int p202 = r.run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16");
-        v.id = r.i32(p202);
-        v.f1 = r.bool(p202 + 4);
-        v.f2 = r.bool(p202 + 5);
-        v.f3 = r.i8(p202 + 6);
-        v.f4 = r.i8(p202 + 7);
-        v.f5 = r.ch(p202 + 8);
-        v.f6 = r.ch(p202 + 9);
-        v.f7 = r.i32(p202 + 10);
-        v.f8 = r.i32(p202 + 14);
-        v.f9 = r.i8(p202 + 18);
-        v.f10 = r.i8(p202 + 19);
-        v.f11 = r.i8(p202 + 20);
-        v.f12 = r.i8(p202 + 21);
-        v.f13 = r.i16(p202 + 22);
-        v.f14 = r.i16(p202 + 24);
-        v.f15 = r.i16(p202 + 26);
-        v.f16 = r.i16(p202 + 28);
-        v.f17 = r.i32(p202 + 30);
-        v.f18 = r.i32(p202 + 34);
-        v.f19 = r.i32(p202 + 38);
-        v.f20 = r.i32(p202 + 42);
-        v.f21 = r.i64(p202 + 46);
-        v.f22 = r.i64(p202 + 54);
-        v.f23 = r.i64(p202 + 62);
-        v.f24 = r.i64(p202 + 70);
-        v.f25 = r.f32(p202 + 78);
-        v.f26 = r.f32(p202 + 82);
-        v.f27 = r.f64(p202 + 86);
-        v.f28 = r.f64(p202 + 94);
-        v.f29 = r.decimal(p202 + 102);
-        v.f30 = r.decimal(p202 + 118);
+        int p205 = r.run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8");
+        v.id = r.i32(p205);
+        v.f1 = r.bool(p205 + 4);
+        v.f2 = r.bool(p205 + 5);
+        v.f3 = r.i8(p205 + 6);
+        v.f4 = r.i8(p205 + 7);
+        v.f5 = r.ch(p205 + 8);
+        v.f6 = r.ch(p205 + 9);
+        v.f7 = r.i32(p205 + 10);
+        v.f8 = r.i32(p205 + 14);
+        v.f9 = r.i8(p205 + 18);
+        v.f10 = r.i8(p205 + 19);
+        v.f11 = r.i8(p205 + 20);
+        v.f12 = r.i8(p205 + 21);
+        v.f13 = r.i16(p205 + 22);
+        v.f14 = r.i16(p205 + 24);
+        v.f15 = r.i16(p205 + 26);
+        v.f16 = r.i16(p205 + 28);
+        v.f17 = r.i32(p205 + 30);
+        v.f18 = r.i32(p205 + 34);
+        v.f19 = r.i32(p205 + 38);
+        v.f20 = r.i32(p205 + 42);
+        v.f21 = r.i64(p205 + 46);
+        v.f22 = r.i64(p205 + 54);
+        v.f23 = r.i64(p205 + 62);
+        v.f24 = r.i64(p205 + 70);
+        v.f25 = r.f32(p205 + 78);
+        v.f26 = r.f32(p205 + 82);
+        v.f27 = r.f64(p205 + 86);
+        v.f28 = r.f64(p205 + 94);
+        v.f29 = r.finalDecimal("f29");
+        v.f30 = r.finalDecimal("f30");
         v.f31 = r.finalString("f31");
         v.f32 = r.finalString("f32");
-        int p203 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
-        v.f33 = r.i64(p203);
-        v.f34 = r.i64(p203 + 8);
-        v.f35 = r.i64(p203 + 16);
-        v.f36 = r.uuid(p203 + 24);
-        v.f37 = r.uuid(p203 + 40);
-        v.f38 = r.uuid(p203 + 56);
-        v.f39 = com.chronoxor.proto.OrderSide.of(r.i8(p203 + 72));
-        v.f40 = com.chronoxor.proto.OrderType.of(r.i8(p203 + 73));
+        int p206 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
+        v.f33 = r.i64(p206);
+        v.f34 = r.i64(p206 + 8);
+        v.f35 = r.i64(p206 + 16);
+        v.f36 = r.uuid(p206 + 24);
+        v.f37 = r.uuid(p206 + 40);
+        v.f38 = r.uuid(p206 + 56);
+        v.f39 = com.chronoxor.proto.OrderSide.of(r.i8(p206 + 72));
+        v.f40 = com.chronoxor.proto.OrderType.of(r.i8(p206 + 73));
         try {
             com.chronoxor.proto.Order.fbeReadFinal(r, v.f41);
         } catch (DecodeException e) {
@@ -2914,296 +2925,296 @@ public class StructOptional extends StructSimple {
         } catch (DecodeException e) {
             throw e.at("f44");
         }
-        Boolean x204 = null;
+        Boolean x207 = null;
         if (r.finalHas("f100")) {
-            x204 = r.finalBool("f100");
+            x207 = r.finalBool("f100");
         }
-        v.f100 = x204;
-        Boolean x205 = null;
+        v.f100 = x207;
+        Boolean x208 = null;
         if (r.finalHas("f101")) {
-            x205 = r.finalBool("f101");
+            x208 = r.finalBool("f101");
         }
-        v.f101 = x205;
-        Boolean x206 = null;
+        v.f101 = x208;
+        Boolean x209 = null;
         if (r.finalHas("f102")) {
-            x206 = r.finalBool("f102");
+            x209 = r.finalBool("f102");
         }
-        v.f102 = x206;
-        Byte x207 = null;
+        v.f102 = x209;
+        Byte x210 = null;
         if (r.finalHas("f103")) {
-            x207 = r.finalI8("f103");
+            x210 = r.finalI8("f103");
         }
-        v.f103 = x207;
-        Byte x208 = null;
+        v.f103 = x210;
+        Byte x211 = null;
         if (r.finalHas("f104")) {
-            x208 = r.finalI8("f104");
+            x211 = r.finalI8("f104");
         }
-        v.f104 = x208;
-        Byte x209 = null;
+        v.f104 = x211;
+        Byte x212 = null;
         if (r.finalHas("f105")) {
-            x209 = r.finalI8("f105");
+            x212 = r.finalI8("f105");
         }
-        v.f105 = x209;
-        Character x210 = null;
+        v.f105 = x212;
+        Character x213 = null;
         if (r.finalHas("f106")) {
-            x210 = r.finalChar("f106");
+            x213 = r.finalChar("f106");
         }
-        v.f106 = x210;
-        Character x211 = null;
+        v.f106 = x213;
+        Character x214 = null;
         if (r.finalHas("f107")) {
-            x211 = r.finalChar("f107");
+            x214 = r.finalChar("f107");
         }
-        v.f107 = x211;
-        Character x212 = null;
+        v.f107 = x214;
+        Character x215 = null;
         if (r.finalHas("f108")) {
-            x212 = r.finalChar("f108");
+            x215 = r.finalChar("f108");
         }
-        v.f108 = x212;
-        Integer x213 = null;
+        v.f108 = x215;
+        Integer x216 = null;
         if (r.finalHas("f109")) {
-            x213 = r.finalI32("f109");
+            x216 = r.finalI32("f109");
         }
-        v.f109 = x213;
-        Integer x214 = null;
+        v.f109 = x216;
+        Integer x217 = null;
         if (r.finalHas("f110")) {
-            x214 = r.finalI32("f110");
+            x217 = r.finalI32("f110");
         }
-        v.f110 = x214;
-        Integer x215 = null;
+        v.f110 = x217;
+        Integer x218 = null;
         if (r.finalHas("f111")) {
-            x215 = r.finalI32("f111");
+            x218 = r.finalI32("f111");
         }
-        v.f111 = x215;
-        Byte x216 = null;
-        if (r.finalHas("f112")) {
-            x216 = r.finalI8("f112");
-        }
-        v.f112 = x216;
-        Byte x217 = null;
-        if (r.finalHas("f113")) {
-            x217 = r.finalI8("f113");
-        }
-        v.f113 = x217;
-        Byte x218 = null;
-        if (r.finalHas("f114")) {
-            x218 = r.finalI8("f114");
-        }
-        v.f114 = x218;
+        v.f111 = x218;
         Byte x219 = null;
-        if (r.finalHas("f115")) {
-            x219 = r.finalI8("f115");
+        if (r.finalHas("f112")) {
+            x219 = r.finalI8("f112");
         }
-        v.f115 = x219;
+        v.f112 = x219;
         Byte x220 = null;
-        if (r.finalHas("f116")) {
-            x220 = r.finalI8("f116");
+        if (r.finalHas("f113")) {
+            x220 = r.finalI8("f113");
         }
-        v.f116 = x220;
+        v.f113 = x220;
         Byte x221 = null;
+        if (r.finalHas("f114")) {
+            x221 = r.finalI8("f114");
+        }
+        v.f114 = x221;
+        Byte x222 = null;
+        if (r.finalHas("f115")) {
+            x222 = r.finalI8("f115");
+        }
+        v.f115 = x222;
+        Byte x223 = null;
+        if (r.finalHas("f116")) {
+            x223 = r.finalI8("f116");
+        }
+        v.f116 = x223;
+        Byte x224 = null;
         if (r.finalHas("f117")) {
-            x221 = r.finalI8("f117");
+            x224 = r.finalI8("f117");
         }
-        v.f117 = x221;
-        Short x222 = null;
-        if (r.finalHas("f118")) {
-            x222 = r.finalI16("f118");
-        }
-        v.f118 = x222;
-        Short x223 = null;
-        if (r.finalHas("f119")) {
-            x223 = r.finalI16("f119");
-        }
-        v.f119 = x223;
-        Short x224 = null;
-        if (r.finalHas("f120")) {
-            x224 = r.finalI16("f120");
-        }
-        v.f120 = x224;
+        v.f117 = x224;
         Short x225 = null;
-        if (r.finalHas("f121")) {
-            x225 = r.finalI16("f121");
+        if (r.finalHas("f118")) {
+            x225 = r.finalI16("f118");
         }
-        v.f121 = x225;
+        v.f118 = x225;
         Short x226 = null;
-        if (r.finalHas("f122")) {
-            x226 = r.finalI16("f122");
+        if (r.finalHas("f119")) {
+            x226 = r.finalI16("f119");
         }
-        v.f122 = x226;
+        v.f119 = x226;
         Short x227 = null;
+        if (r.finalHas("f120")) {
+            x227 = r.finalI16("f120");
+        }
+        v.f120 = x227;
+        Short x228 = null;
+        if (r.finalHas("f121")) {
+            x228 = r.finalI16("f121");
+        }
+        v.f121 = x228;
+        Short x229 = null;
+        if (r.finalHas("f122")) {
+            x229 = r.finalI16("f122");
+        }
+        v.f122 = x229;
+        Short x230 = null;
         if (r.finalHas("f123")) {
-            x227 = r.finalI16("f123");
+            x230 = r.finalI16("f123");
         }
-        v.f123 = x227;
-        Integer x228 = null;
-        if (r.finalHas("f124")) {
-            x228 = r.finalI32("f124");
-        }
-        v.f124 = x228;
-        Integer x229 = null;
-        if (r.finalHas("f125")) {
-            x229 = r.finalI32("f125");
-        }
-        v.f125 = x229;
-        Integer x230 = null;
-        if (r.finalHas("f126")) {
-            x230 = r.finalI32("f126");
-        }
-        v.f126 = x230;
+        v.f123 = x230;
         Integer x231 = null;
-        if (r.finalHas("f127")) {
-            x231 = r.finalI32("f127");
+        if (r.finalHas("f124")) {
+            x231 = r.finalI32("f124");
         }
-        v.f127 = x231;
+        v.f124 = x231;
         Integer x232 = null;
-        if (r.finalHas("f128")) {
-            x232 = r.finalI32("f128");
+        if (r.finalHas("f125")) {
+            x232 = r.finalI32("f125");
         }
-        v.f128 = x232;
+        v.f125 = x232;
         Integer x233 = null;
+        if (r.finalHas("f126")) {
+            x233 = r.finalI32("f126");
+        }
+        v.f126 = x233;
+        Integer x234 = null;
+        if (r.finalHas("f127")) {
+            x234 = r.finalI32("f127");
+        }
+        v.f127 = x234;
+        Integer x235 = null;
+        if (r.finalHas("f128")) {
+            x235 = r.finalI32("f128");
+        }
+        v.f128 = x235;
+        Integer x236 = null;
         if (r.finalHas("f129")) {
-            x233 = r.finalI32("f129");
+            x236 = r.finalI32("f129");
         }
-        v.f129 = x233;
-        Long x234 = null;
-        if (r.finalHas("f130")) {
-            x234 = r.finalI64("f130");
-        }
-        v.f130 = x234;
-        Long x235 = null;
-        if (r.finalHas("f131")) {
-            x235 = r.finalI64("f131");
-        }
-        v.f131 = x235;
-        Long x236 = null;
-        if (r.finalHas("f132")) {
-            x236 = r.finalI64("f132");
-        }
-        v.f132 = x236;
+        v.f129 = x236;
         Long x237 = null;
-        if (r.finalHas("f133")) {
-            x237 = r.finalI64("f133");
+        if (r.finalHas("f130")) {
+            x237 = r.finalI64("f130");
         }
-        v.f133 = x237;
+        v.f130 = x237;
         Long x238 = null;
-        if (r.finalHas("f134")) {
-            x238 = r.finalI64("f134");
+        if (r.finalHas("f131")) {
+            x238 = r.finalI64("f131");
         }
-        v.f134 = x238;
+        v.f131 = x238;
         Long x239 = null;
+        if (r.finalHas("f132")) {
+            x239 = r.finalI64("f132");
+        }
+        v.f132 = x239;
+        Long x240 = null;
+        if (r.finalHas("f133")) {
+            x240 = r.finalI64("f133");
+        }
+        v.f133 = x240;
+        Long x241 = null;
+        if (r.finalHas("f134")) {
+            x241 = r.finalI64("f134");
+        }
+        v.f134 = x241;
+        Long x242 = null;
         if (r.finalHas("f135")) {
-            x239 = r.finalI64("f135");
+            x242 = r.finalI64("f135");
         }
-        v.f135 = x239;
-        Float x240 = null;
+        v.f135 = x242;
+        Float x243 = null;
         if (r.finalHas("f136")) {
-            x240 = r.finalF32("f136");
+            x243 = r.finalF32("f136");
         }
-        v.f136 = x240;
-        Float x241 = null;
+        v.f136 = x243;
+        Float x244 = null;
         if (r.finalHas("f137")) {
-            x241 = r.finalF32("f137");
+            x244 = r.finalF32("f137");
         }
-        v.f137 = x241;
-        Float x242 = null;
+        v.f137 = x244;
+        Float x245 = null;
         if (r.finalHas("f138")) {
-            x242 = r.finalF32("f138");
+            x245 = r.finalF32("f138");
         }
-        v.f138 = x242;
-        Double x243 = null;
+        v.f138 = x245;
+        Double x246 = null;
         if (r.finalHas("f139")) {
-            x243 = r.finalF64("f139");
+            x246 = r.finalF64("f139");
         }
-        v.f139 = x243;
-        Double x244 = null;
+        v.f139 = x246;
+        Double x247 = null;
         if (r.finalHas("f140")) {
-            x244 = r.finalF64("f140");
+            x247 = r.finalF64("f140");
         }
-        v.f140 = x244;
-        Double x245 = null;
+        v.f140 = x247;
+        Double x248 = null;
         if (r.finalHas("f141")) {
-            x245 = r.finalF64("f141");
+            x248 = r.finalF64("f141");
         }
-        v.f141 = x245;
-        BigDecimal x246 = null;
+        v.f141 = x248;
+        BigDecimal x249 = null;
         if (r.finalHas("f142")) {
-            x246 = r.finalDecimal("f142");
+            x249 = r.finalDecimal("f142");
         }
-        v.f142 = x246;
-        BigDecimal x247 = null;
+        v.f142 = x249;
+        BigDecimal x250 = null;
         if (r.finalHas("f143")) {
-            x247 = r.finalDecimal("f143");
+            x250 = r.finalDecimal("f143");
         }
-        v.f143 = x247;
-        BigDecimal x248 = null;
+        v.f143 = x250;
+        BigDecimal x251 = null;
         if (r.finalHas("f144")) {
-            x248 = r.finalDecimal("f144");
+            x251 = r.finalDecimal("f144");
         }
-        v.f144 = x248;
-        String x249 = null;
+        v.f144 = x251;
+        String x252 = null;
         if (r.finalHas("f145")) {
-            x249 = r.finalString("f145");
+            x252 = r.finalString("f145");
         }
-        v.f145 = x249;
-        String x250 = null;
+        v.f145 = x252;
+        String x253 = null;
         if (r.finalHas("f146")) {
-            x250 = r.finalString("f146");
+            x253 = r.finalString("f146");
         }
-        v.f146 = x250;
-        String x251 = null;
+        v.f146 = x253;
+        String x254 = null;
         if (r.finalHas("f147")) {
-            x251 = r.finalString("f147");
+            x254 = r.finalString("f147");
         }
-        v.f147 = x251;
-        Long x252 = null;
+        v.f147 = x254;
+        Long x255 = null;
         if (r.finalHas("f148")) {
-            x252 = r.finalI64("f148");
+            x255 = r.finalI64("f148");
         }
-        v.f148 = x252;
-        Long x253 = null;
+        v.f148 = x255;
+        Long x256 = null;
         if (r.finalHas("f149")) {
-            x253 = r.finalI64("f149");
+            x256 = r.finalI64("f149");
         }
-        v.f149 = x253;
-        Long x254 = null;
+        v.f149 = x256;
+        Long x257 = null;
         if (r.finalHas("f150")) {
-            x254 = r.finalI64("f150");
+            x257 = r.finalI64("f150");
         }
-        v.f150 = x254;
-        UUID x255 = null;
+        v.f150 = x257;
+        UUID x258 = null;
         if (r.finalHas("f151")) {
-            x255 = r.finalUuid("f151");
+            x258 = r.finalUuid("f151");
         }
-        v.f151 = x255;
-        UUID x256 = null;
+        v.f151 = x258;
+        UUID x259 = null;
         if (r.finalHas("f152")) {
-            x256 = r.finalUuid("f152");
+            x259 = r.finalUuid("f152");
         }
-        v.f152 = x256;
-        UUID x257 = null;
+        v.f152 = x259;
+        UUID x260 = null;
         if (r.finalHas("f153")) {
-            x257 = r.finalUuid("f153");
+            x260 = r.finalUuid("f153");
         }
-        v.f153 = x257;
-        com.chronoxor.proto.OrderSide x258 = null;
+        v.f153 = x260;
+        com.chronoxor.proto.OrderSide x261 = null;
         if (r.finalHas("f154")) {
-            x258 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
+            x261 = com.chronoxor.proto.OrderSide.of(r.finalI8("f154"));
         }
-        v.f154 = x258;
-        com.chronoxor.proto.OrderSide x259 = null;
+        v.f154 = x261;
+        com.chronoxor.proto.OrderSide x262 = null;
         if (r.finalHas("f155")) {
-            x259 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
+            x262 = com.chronoxor.proto.OrderSide.of(r.finalI8("f155"));
         }
-        v.f155 = x259;
-        com.chronoxor.proto.OrderType x260 = null;
+        v.f155 = x262;
+        com.chronoxor.proto.OrderType x263 = null;
         if (r.finalHas("f156")) {
-            x260 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
+            x263 = com.chronoxor.proto.OrderType.of(r.finalI8("f156"));
         }
-        v.f156 = x260;
-        com.chronoxor.proto.OrderType x261 = null;
+        v.f156 = x263;
+        com.chronoxor.proto.OrderType x264 = null;
         if (r.finalHas("f157")) {
-            x261 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
+            x264 = com.chronoxor.proto.OrderType.of(r.finalI8("f157"));
         }
-        v.f157 = x261;
+        v.f157 = x264;
         if (r.finalHas("f158")) {
             if (v.f158 == null) {
                 v.f158 = new com.chronoxor.proto.Order();
@@ -3252,16 +3263,16 @@ public class StructOptional extends StructSimple {
         } else {
             v.f161 = null;
         }
-        com.chronoxor.proto.State x262 = null;
+        com.chronoxor.proto.State x265 = null;
         if (r.finalHas("f162")) {
-            x262 = com.chronoxor.proto.State.of(r.finalI8("f162"));
+            x265 = com.chronoxor.proto.State.of(r.finalI8("f162"));
         }
-        v.f162 = x262;
-        com.chronoxor.proto.State x263 = null;
+        v.f162 = x265;
+        com.chronoxor.proto.State x266 = null;
         if (r.finalHas("f163")) {
-            x263 = com.chronoxor.proto.State.of(r.finalI8("f163"));
+            x266 = com.chronoxor.proto.State.of(r.finalI8("f163"));
         }
-        v.f163 = x263;
+        v.f163 = x266;
         if (r.finalHas("f164")) {
             if (v.f164 == null) {
                 v.f164 = new com.chronoxor.proto.Account();
@@ -3298,7 +3309,9 @@ public class StructOptional extends StructSimple {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(283);
-        r.run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16");
+        r.run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8");
+        r.finalSkipDecimal("f29");
+        r.finalSkipDecimal("f30");
         r.finalSkipString("f31");
         r.finalSkipString("f32");
         r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
@@ -3445,13 +3458,13 @@ public class StructOptional extends StructSimple {
             r.fixed(8, "f141");
         }
         if (r.finalHas("f142")) {
-            r.fixed(16, "f142");
+            r.finalSkipDecimal("f142");
         }
         if (r.finalHas("f143")) {
-            r.fixed(16, "f143");
+            r.finalSkipDecimal("f143");
         }
         if (r.finalHas("f144")) {
-            r.fixed(16, "f144");
+            r.finalSkipDecimal("f144");
         }
         if (r.finalHas("f145")) {
             r.finalSkipString("f145");

@@ -640,14 +640,14 @@ public class StructSimple {
             r.leave();
             return;
         }
-        v.f29 = r.decimal(b + 110);
+        v.f29 = r.decimal(b + 110, "f29");
         if (n < 142) {
             r.spend(64, b, "f30");
             fbeDefaults(v, 30);
             r.leave();
             return;
         }
-        v.f30 = r.decimal(b + 126);
+        v.f30 = r.decimal(b + 126, "f30");
         if (n < 146) {
             r.spend(64, b, "f31");
             fbeDefaults(v, 31);
@@ -923,11 +923,13 @@ public class StructSimple {
             r.leave();
             return;
         }
+        r.skipDecimal(b + 110, "f29");
         if (n < 142) {
             r.spend(64, b, "f30");
             r.leave();
             return;
         }
+        r.skipDecimal(b + 126, "f30");
         if (n < 146) {
             r.spend(64, b, "f31");
             r.leave();
@@ -1220,7 +1222,7 @@ public class StructSimple {
      */
     public static void fbeReadFinal(Reader r, StructSimple v) throws DecodeException {
         r.enter(217);
-        int p1 = r.run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16");
+        int p1 = r.run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8");
         v.id = r.i32(p1);
         v.f1 = r.bool(p1 + 4);
         v.f2 = r.bool(p1 + 5);
@@ -1250,8 +1252,8 @@ public class StructSimple {
         v.f26 = r.f32(p1 + 82);
         v.f27 = r.f64(p1 + 86);
         v.f28 = r.f64(p1 + 94);
-        v.f29 = r.decimal(p1 + 102);
-        v.f30 = r.decimal(p1 + 118);
+        v.f29 = r.finalDecimal("f29");
+        v.f30 = r.finalDecimal("f30");
         v.f31 = r.finalString("f31");
         v.f32 = r.finalString("f32");
         int p2 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");
@@ -1291,7 +1293,9 @@ public class StructSimple {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(217);
-        r.run(134, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16");
+        r.run(102, "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8");
+        r.finalSkipDecimal("f29");
+        r.finalSkipDecimal("f30");
         r.finalSkipString("f31");
         r.finalSkipString("f32");
         r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1");

@@ -836,8 +836,8 @@ open class StructOptional(
             v.f26 = r.f32(b + 90)
             v.f27 = r.f64(b + 94)
             v.f28 = r.f64(b + 102)
-            v.f29 = r.decimal(b + 110)
-            v.f30 = r.decimal(b + 126)
+            v.f29 = r.decimal(b + 110, "f29")
+            v.f30 = r.decimal(b + 126, "f30")
             v.f31 = r.string(b, b + 142, "f31")
             v.f32 = r.string(b, b + 146, "f32")
             v.f33 = r.i64(b + 150)
@@ -1164,21 +1164,21 @@ open class StructOptional(
                 return
             }
             val s175 = r.optional(b, b + 447, 16, "f142")
-            v.f142 = if (s175 >= 0) r.decimal(s175) else null
+            v.f142 = if (s175 >= 0) r.decimal(s175, "f142") else null
             if (n < 457) {
                 fbeDefaults(v, 43)
                 r.leave()
                 return
             }
             val s176 = r.optional(b, b + 452, 16, "f143")
-            v.f143 = if (s176 >= 0) r.decimal(s176) else null
+            v.f143 = if (s176 >= 0) r.decimal(s176, "f143") else null
             if (n < 462) {
                 fbeDefaults(v, 44)
                 r.leave()
                 return
             }
             val s177 = r.optional(b, b + 457, 16, "f144")
-            v.f144 = if (s177 >= 0) r.decimal(s177) else null
+            v.f144 = if (s177 >= 0) r.decimal(s177, "f144") else null
             if (n < 467) {
                 fbeDefaults(v, 45)
                 r.leave()
@@ -1421,6 +1421,8 @@ open class StructOptional(
                 r.leave()
                 return
             }
+            r.skipDecimal(b + 110, "f29")
+            r.skipDecimal(b + 126, "f30")
             r.skipString(b, b + 142, "f31")
             r.skipString(b, b + 146, "f32")
             try {
@@ -1652,40 +1654,49 @@ open class StructOptional(
                 r.leave()
                 return
             }
-            r.optional(b, b + 447, 16, "f142")
+            val s205 = r.optional(b, b + 447, 16, "f142")
+            if (s205 >= 0) {
+                r.skipDecimal(s205, "f142")
+            }
             if (n < 457) {
                 r.leave()
                 return
             }
-            r.optional(b, b + 452, 16, "f143")
+            val s206 = r.optional(b, b + 452, 16, "f143")
+            if (s206 >= 0) {
+                r.skipDecimal(s206, "f143")
+            }
             if (n < 462) {
                 r.leave()
                 return
             }
-            r.optional(b, b + 457, 16, "f144")
+            val s207 = r.optional(b, b + 457, 16, "f144")
+            if (s207 >= 0) {
+                r.skipDecimal(s207, "f144")
+            }
             if (n < 467) {
                 r.leave()
                 return
             }
-            val s205 = r.optional(b, b + 462, 4, "f145")
-            if (s205 >= 0) {
-                r.skipString(s205, s205, "f145")
+            val s208 = r.optional(b, b + 462, 4, "f145")
+            if (s208 >= 0) {
+                r.skipString(s208, s208, "f145")
             }
             if (n < 472) {
                 r.leave()
                 return
             }
-            val s206 = r.optional(b, b + 467, 4, "f146")
-            if (s206 >= 0) {
-                r.skipString(s206, s206, "f146")
+            val s209 = r.optional(b, b + 467, 4, "f146")
+            if (s209 >= 0) {
+                r.skipString(s209, s209, "f146")
             }
             if (n < 477) {
                 r.leave()
                 return
             }
-            val s207 = r.optional(b, b + 472, 4, "f147")
-            if (s207 >= 0) {
-                r.skipString(s207, s207, "f147")
+            val s210 = r.optional(b, b + 472, 4, "f147")
+            if (s210 >= 0) {
+                r.skipString(s210, s210, "f147")
             }
             if (n < 482) {
                 r.leave()
@@ -1741,10 +1752,10 @@ open class StructOptional(
                 r.leave()
                 return
             }
-            val s208 = r.optional(b, b + 527, 4, "f158")
-            if (s208 >= 0) {
+            val s211 = r.optional(b, b + 527, 4, "f158")
+            if (s211 >= 0) {
                 try {
-                    com.chronoxor.proto.Order.fbeVerify(r, s208, s208)
+                    com.chronoxor.proto.Order.fbeVerify(r, s211, s211)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
@@ -1753,10 +1764,10 @@ open class StructOptional(
                 r.leave()
                 return
             }
-            val s209 = r.optional(b, b + 532, 4, "f159")
-            if (s209 >= 0) {
+            val s212 = r.optional(b, b + 532, 4, "f159")
+            if (s212 >= 0) {
                 try {
-                    com.chronoxor.proto.Order.fbeVerify(r, s209, s209)
+                    com.chronoxor.proto.Order.fbeVerify(r, s212, s212)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
@@ -1765,10 +1776,10 @@ open class StructOptional(
                 r.leave()
                 return
             }
-            val s210 = r.optional(b, b + 537, 4, "f160")
-            if (s210 >= 0) {
+            val s213 = r.optional(b, b + 537, 4, "f160")
+            if (s213 >= 0) {
                 try {
-                    com.chronoxor.proto.Balance.fbeVerify(r, s210, s210)
+                    com.chronoxor.proto.Balance.fbeVerify(r, s213, s213)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
@@ -1777,10 +1788,10 @@ open class StructOptional(
                 r.leave()
                 return
             }
-            val s211 = r.optional(b, b + 542, 4, "f161")
-            if (s211 >= 0) {
+            val s214 = r.optional(b, b + 542, 4, "f161")
+            if (s214 >= 0) {
                 try {
-                    com.chronoxor.proto.Balance.fbeVerify(r, s211, s211)
+                    com.chronoxor.proto.Balance.fbeVerify(r, s214, s214)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
@@ -1799,10 +1810,10 @@ open class StructOptional(
                 r.leave()
                 return
             }
-            val s212 = r.optional(b, b + 557, 4, "f164")
-            if (s212 >= 0) {
+            val s215 = r.optional(b, b + 557, 4, "f164")
+            if (s215 >= 0) {
                 try {
-                    com.chronoxor.proto.Account.fbeVerify(r, s212, s212)
+                    com.chronoxor.proto.Account.fbeVerify(r, s215, s215)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
@@ -1811,10 +1822,10 @@ open class StructOptional(
                 r.leave()
                 return
             }
-            val s213 = r.optional(b, b + 562, 4, "f165")
-            if (s213 >= 0) {
+            val s216 = r.optional(b, b + 562, 4, "f165")
+            if (s216 >= 0) {
                 try {
-                    com.chronoxor.proto.Account.fbeVerify(r, s213, s213)
+                    com.chronoxor.proto.Account.fbeVerify(r, s216, s216)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
@@ -1924,356 +1935,356 @@ open class StructOptional(
             } catch (e: EncodeException) {
                 throw e.at("f44")
             }
-            val o214 = v.f100
-            w.appendBool(o214 != null)
-            if (o214 != null) {
-                w.appendBool(o214)
-            }
-            val o215 = v.f101
-            w.appendBool(o215 != null)
-            if (o215 != null) {
-                w.appendBool(o215)
-            }
-            val o216 = v.f102
-            w.appendBool(o216 != null)
-            if (o216 != null) {
-                w.appendBool(o216)
-            }
-            val o217 = v.f103
+            val o217 = v.f100
             w.appendBool(o217 != null)
             if (o217 != null) {
-                w.appendI8(o217.toByte())
+                w.appendBool(o217)
             }
-            val o218 = v.f104
+            val o218 = v.f101
             w.appendBool(o218 != null)
             if (o218 != null) {
-                w.appendI8(o218.toByte())
+                w.appendBool(o218)
             }
-            val o219 = v.f105
+            val o219 = v.f102
             w.appendBool(o219 != null)
             if (o219 != null) {
-                w.appendI8(o219.toByte())
+                w.appendBool(o219)
             }
-            val o220 = v.f106
+            val o220 = v.f103
             w.appendBool(o220 != null)
             if (o220 != null) {
-                w.appendChar(o220)
+                w.appendI8(o220.toByte())
             }
-            val o221 = v.f107
+            val o221 = v.f104
             w.appendBool(o221 != null)
             if (o221 != null) {
-                w.appendChar(o221)
+                w.appendI8(o221.toByte())
             }
-            val o222 = v.f108
+            val o222 = v.f105
             w.appendBool(o222 != null)
             if (o222 != null) {
-                w.appendChar(o222)
+                w.appendI8(o222.toByte())
             }
-            val o223 = v.f109
+            val o223 = v.f106
             w.appendBool(o223 != null)
             if (o223 != null) {
-                w.appendI32(o223)
+                w.appendChar(o223)
             }
-            val o224 = v.f110
+            val o224 = v.f107
             w.appendBool(o224 != null)
             if (o224 != null) {
-                w.appendI32(o224)
+                w.appendChar(o224)
             }
-            val o225 = v.f111
+            val o225 = v.f108
             w.appendBool(o225 != null)
             if (o225 != null) {
-                w.appendI32(o225)
+                w.appendChar(o225)
             }
-            val o226 = v.f112
+            val o226 = v.f109
             w.appendBool(o226 != null)
             if (o226 != null) {
-                w.appendI8(o226)
+                w.appendI32(o226)
             }
-            val o227 = v.f113
+            val o227 = v.f110
             w.appendBool(o227 != null)
             if (o227 != null) {
-                w.appendI8(o227)
+                w.appendI32(o227)
             }
-            val o228 = v.f114
+            val o228 = v.f111
             w.appendBool(o228 != null)
             if (o228 != null) {
-                w.appendI8(o228)
+                w.appendI32(o228)
             }
-            val o229 = v.f115
+            val o229 = v.f112
             w.appendBool(o229 != null)
             if (o229 != null) {
-                w.appendI8(o229.toByte())
+                w.appendI8(o229)
             }
-            val o230 = v.f116
+            val o230 = v.f113
             w.appendBool(o230 != null)
             if (o230 != null) {
-                w.appendI8(o230.toByte())
+                w.appendI8(o230)
             }
-            val o231 = v.f117
+            val o231 = v.f114
             w.appendBool(o231 != null)
             if (o231 != null) {
-                w.appendI8(o231.toByte())
+                w.appendI8(o231)
             }
-            val o232 = v.f118
+            val o232 = v.f115
             w.appendBool(o232 != null)
             if (o232 != null) {
-                w.appendI16(o232)
+                w.appendI8(o232.toByte())
             }
-            val o233 = v.f119
+            val o233 = v.f116
             w.appendBool(o233 != null)
             if (o233 != null) {
-                w.appendI16(o233)
+                w.appendI8(o233.toByte())
             }
-            val o234 = v.f120
+            val o234 = v.f117
             w.appendBool(o234 != null)
             if (o234 != null) {
-                w.appendI16(o234)
+                w.appendI8(o234.toByte())
             }
-            val o235 = v.f121
+            val o235 = v.f118
             w.appendBool(o235 != null)
             if (o235 != null) {
-                w.appendI16(o235.toShort())
+                w.appendI16(o235)
             }
-            val o236 = v.f122
+            val o236 = v.f119
             w.appendBool(o236 != null)
             if (o236 != null) {
-                w.appendI16(o236.toShort())
+                w.appendI16(o236)
             }
-            val o237 = v.f123
+            val o237 = v.f120
             w.appendBool(o237 != null)
             if (o237 != null) {
-                w.appendI16(o237.toShort())
+                w.appendI16(o237)
             }
-            val o238 = v.f124
+            val o238 = v.f121
             w.appendBool(o238 != null)
             if (o238 != null) {
-                w.appendI32(o238)
+                w.appendI16(o238.toShort())
             }
-            val o239 = v.f125
+            val o239 = v.f122
             w.appendBool(o239 != null)
             if (o239 != null) {
-                w.appendI32(o239)
+                w.appendI16(o239.toShort())
             }
-            val o240 = v.f126
+            val o240 = v.f123
             w.appendBool(o240 != null)
             if (o240 != null) {
-                w.appendI32(o240)
+                w.appendI16(o240.toShort())
             }
-            val o241 = v.f127
+            val o241 = v.f124
             w.appendBool(o241 != null)
             if (o241 != null) {
-                w.appendI32(o241.toInt())
+                w.appendI32(o241)
             }
-            val o242 = v.f128
+            val o242 = v.f125
             w.appendBool(o242 != null)
             if (o242 != null) {
-                w.appendI32(o242.toInt())
+                w.appendI32(o242)
             }
-            val o243 = v.f129
+            val o243 = v.f126
             w.appendBool(o243 != null)
             if (o243 != null) {
-                w.appendI32(o243.toInt())
+                w.appendI32(o243)
             }
-            val o244 = v.f130
+            val o244 = v.f127
             w.appendBool(o244 != null)
             if (o244 != null) {
-                w.appendI64(o244)
+                w.appendI32(o244.toInt())
             }
-            val o245 = v.f131
+            val o245 = v.f128
             w.appendBool(o245 != null)
             if (o245 != null) {
-                w.appendI64(o245)
+                w.appendI32(o245.toInt())
             }
-            val o246 = v.f132
+            val o246 = v.f129
             w.appendBool(o246 != null)
             if (o246 != null) {
-                w.appendI64(o246)
+                w.appendI32(o246.toInt())
             }
-            val o247 = v.f133
+            val o247 = v.f130
             w.appendBool(o247 != null)
             if (o247 != null) {
-                w.appendI64(o247.toLong())
+                w.appendI64(o247)
             }
-            val o248 = v.f134
+            val o248 = v.f131
             w.appendBool(o248 != null)
             if (o248 != null) {
-                w.appendI64(o248.toLong())
+                w.appendI64(o248)
             }
-            val o249 = v.f135
+            val o249 = v.f132
             w.appendBool(o249 != null)
             if (o249 != null) {
-                w.appendI64(o249.toLong())
+                w.appendI64(o249)
             }
-            val o250 = v.f136
+            val o250 = v.f133
             w.appendBool(o250 != null)
             if (o250 != null) {
-                w.appendF32(o250)
+                w.appendI64(o250.toLong())
             }
-            val o251 = v.f137
+            val o251 = v.f134
             w.appendBool(o251 != null)
             if (o251 != null) {
-                w.appendF32(o251)
+                w.appendI64(o251.toLong())
             }
-            val o252 = v.f138
+            val o252 = v.f135
             w.appendBool(o252 != null)
             if (o252 != null) {
-                w.appendF32(o252)
+                w.appendI64(o252.toLong())
             }
-            val o253 = v.f139
+            val o253 = v.f136
             w.appendBool(o253 != null)
             if (o253 != null) {
-                w.appendF64(o253)
+                w.appendF32(o253)
             }
-            val o254 = v.f140
+            val o254 = v.f137
             w.appendBool(o254 != null)
             if (o254 != null) {
-                w.appendF64(o254)
+                w.appendF32(o254)
             }
-            val o255 = v.f141
+            val o255 = v.f138
             w.appendBool(o255 != null)
             if (o255 != null) {
-                w.appendF64(o255)
+                w.appendF32(o255)
             }
-            val o256 = v.f142
+            val o256 = v.f139
             w.appendBool(o256 != null)
             if (o256 != null) {
-                w.appendDecimal(o256)
+                w.appendF64(o256)
             }
-            val o257 = v.f143
+            val o257 = v.f140
             w.appendBool(o257 != null)
             if (o257 != null) {
-                w.appendDecimal(o257)
+                w.appendF64(o257)
             }
-            val o258 = v.f144
+            val o258 = v.f141
             w.appendBool(o258 != null)
             if (o258 != null) {
-                w.appendDecimal(o258)
+                w.appendF64(o258)
             }
-            val o259 = v.f145
+            val o259 = v.f142
             w.appendBool(o259 != null)
             if (o259 != null) {
-                w.appendString(o259)
+                w.appendDecimal(o259)
             }
-            val o260 = v.f146
+            val o260 = v.f143
             w.appendBool(o260 != null)
             if (o260 != null) {
-                w.appendString(o260)
+                w.appendDecimal(o260)
             }
-            val o261 = v.f147
+            val o261 = v.f144
             w.appendBool(o261 != null)
             if (o261 != null) {
-                w.appendString(o261)
+                w.appendDecimal(o261)
             }
-            val o262 = v.f148
+            val o262 = v.f145
             w.appendBool(o262 != null)
             if (o262 != null) {
-                w.appendI64(o262)
+                w.appendString(o262)
             }
-            val o263 = v.f149
+            val o263 = v.f146
             w.appendBool(o263 != null)
             if (o263 != null) {
-                w.appendI64(o263)
+                w.appendString(o263)
             }
-            val o264 = v.f150
+            val o264 = v.f147
             w.appendBool(o264 != null)
             if (o264 != null) {
-                w.appendI64(o264)
+                w.appendString(o264)
             }
-            val o265 = v.f151
+            val o265 = v.f148
             w.appendBool(o265 != null)
             if (o265 != null) {
-                w.appendUuid(o265)
+                w.appendI64(o265)
             }
-            val o266 = v.f152
+            val o266 = v.f149
             w.appendBool(o266 != null)
             if (o266 != null) {
-                w.appendUuid(o266)
+                w.appendI64(o266)
             }
-            val o267 = v.f153
+            val o267 = v.f150
             w.appendBool(o267 != null)
             if (o267 != null) {
-                w.appendUuid(o267)
+                w.appendI64(o267)
             }
-            val o268 = v.f154
+            val o268 = v.f151
             w.appendBool(o268 != null)
             if (o268 != null) {
-                w.appendI8(o268.value.toByte())
+                w.appendUuid(o268)
             }
-            val o269 = v.f155
+            val o269 = v.f152
             w.appendBool(o269 != null)
             if (o269 != null) {
-                w.appendI8(o269.value.toByte())
+                w.appendUuid(o269)
             }
-            val o270 = v.f156
+            val o270 = v.f153
             w.appendBool(o270 != null)
             if (o270 != null) {
-                w.appendI8(o270.value.toByte())
+                w.appendUuid(o270)
             }
-            val o271 = v.f157
+            val o271 = v.f154
             w.appendBool(o271 != null)
             if (o271 != null) {
                 w.appendI8(o271.value.toByte())
             }
-            val o272 = v.f158
+            val o272 = v.f155
             w.appendBool(o272 != null)
             if (o272 != null) {
+                w.appendI8(o272.value.toByte())
+            }
+            val o273 = v.f156
+            w.appendBool(o273 != null)
+            if (o273 != null) {
+                w.appendI8(o273.value.toByte())
+            }
+            val o274 = v.f157
+            w.appendBool(o274 != null)
+            if (o274 != null) {
+                w.appendI8(o274.value.toByte())
+            }
+            val o275 = v.f158
+            w.appendBool(o275 != null)
+            if (o275 != null) {
                 try {
-                    com.chronoxor.proto.Order.fbeWriteFinal(w, o272)
+                    com.chronoxor.proto.Order.fbeWriteFinal(w, o275)
                 } catch (e: EncodeException) {
                     throw e.at("f158")
                 }
             }
-            val o273 = v.f159
-            w.appendBool(o273 != null)
-            if (o273 != null) {
+            val o276 = v.f159
+            w.appendBool(o276 != null)
+            if (o276 != null) {
                 try {
-                    com.chronoxor.proto.Order.fbeWriteFinal(w, o273)
+                    com.chronoxor.proto.Order.fbeWriteFinal(w, o276)
                 } catch (e: EncodeException) {
                     throw e.at("f159")
                 }
             }
-            val o274 = v.f160
-            w.appendBool(o274 != null)
-            if (o274 != null) {
+            val o277 = v.f160
+            w.appendBool(o277 != null)
+            if (o277 != null) {
                 try {
-                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o274)
+                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o277)
                 } catch (e: EncodeException) {
                     throw e.at("f160")
                 }
             }
-            val o275 = v.f161
-            w.appendBool(o275 != null)
-            if (o275 != null) {
+            val o278 = v.f161
+            w.appendBool(o278 != null)
+            if (o278 != null) {
                 try {
-                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o275)
+                    com.chronoxor.proto.Balance.fbeWriteFinal(w, o278)
                 } catch (e: EncodeException) {
                     throw e.at("f161")
                 }
             }
-            val o276 = v.f162
-            w.appendBool(o276 != null)
-            if (o276 != null) {
-                w.appendI8(o276.value.toByte())
+            val o279 = v.f162
+            w.appendBool(o279 != null)
+            if (o279 != null) {
+                w.appendI8(o279.value.toByte())
             }
-            val o277 = v.f163
-            w.appendBool(o277 != null)
-            if (o277 != null) {
-                w.appendI8(o277.value.toByte())
+            val o280 = v.f163
+            w.appendBool(o280 != null)
+            if (o280 != null) {
+                w.appendI8(o280.value.toByte())
             }
-            val o278 = v.f164
-            w.appendBool(o278 != null)
-            if (o278 != null) {
+            val o281 = v.f164
+            w.appendBool(o281 != null)
+            if (o281 != null) {
                 try {
-                    com.chronoxor.proto.Account.fbeWriteFinal(w, o278)
+                    com.chronoxor.proto.Account.fbeWriteFinal(w, o281)
                 } catch (e: EncodeException) {
                     throw e.at("f164")
                 }
             }
-            val o279 = v.f165
-            w.appendBool(o279 != null)
-            if (o279 != null) {
+            val o282 = v.f165
+            w.appendBool(o282 != null)
+            if (o282 != null) {
                 try {
-                    com.chronoxor.proto.Account.fbeWriteFinal(w, o279)
+                    com.chronoxor.proto.Account.fbeWriteFinal(w, o282)
                 } catch (e: EncodeException) {
                     throw e.at("f165")
                 }
@@ -2288,53 +2299,53 @@ open class StructOptional(
          */
         fun fbeReadFinal(r: Reader, v: StructOptional) {
             r.enter(283)
-            val p280 = r.run(
-                134,
+            val p283 = r.run(
+                102,
                 "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2," +
-                    "f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16",
+                    "f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8",
             )
-            v.id = r.i32(p280)
-            v.f1 = r.bool(p280 + 4)
-            v.f2 = r.bool(p280 + 5)
-            v.f3 = r.i8(p280 + 6).toUByte()
-            v.f4 = r.i8(p280 + 7).toUByte()
-            v.f5 = r.ch(p280 + 8)
-            v.f6 = r.ch(p280 + 9)
-            v.f7 = r.i32(p280 + 10)
-            v.f8 = r.i32(p280 + 14)
-            v.f9 = r.i8(p280 + 18)
-            v.f10 = r.i8(p280 + 19)
-            v.f11 = r.i8(p280 + 20).toUByte()
-            v.f12 = r.i8(p280 + 21).toUByte()
-            v.f13 = r.i16(p280 + 22)
-            v.f14 = r.i16(p280 + 24)
-            v.f15 = r.i16(p280 + 26).toUShort()
-            v.f16 = r.i16(p280 + 28).toUShort()
-            v.f17 = r.i32(p280 + 30)
-            v.f18 = r.i32(p280 + 34)
-            v.f19 = r.i32(p280 + 38).toUInt()
-            v.f20 = r.i32(p280 + 42).toUInt()
-            v.f21 = r.i64(p280 + 46)
-            v.f22 = r.i64(p280 + 54)
-            v.f23 = r.i64(p280 + 62).toULong()
-            v.f24 = r.i64(p280 + 70).toULong()
-            v.f25 = r.f32(p280 + 78)
-            v.f26 = r.f32(p280 + 82)
-            v.f27 = r.f64(p280 + 86)
-            v.f28 = r.f64(p280 + 94)
-            v.f29 = r.decimal(p280 + 102)
-            v.f30 = r.decimal(p280 + 118)
+            v.id = r.i32(p283)
+            v.f1 = r.bool(p283 + 4)
+            v.f2 = r.bool(p283 + 5)
+            v.f3 = r.i8(p283 + 6).toUByte()
+            v.f4 = r.i8(p283 + 7).toUByte()
+            v.f5 = r.ch(p283 + 8)
+            v.f6 = r.ch(p283 + 9)
+            v.f7 = r.i32(p283 + 10)
+            v.f8 = r.i32(p283 + 14)
+            v.f9 = r.i8(p283 + 18)
+            v.f10 = r.i8(p283 + 19)
+            v.f11 = r.i8(p283 + 20).toUByte()
+            v.f12 = r.i8(p283 + 21).toUByte()
+            v.f13 = r.i16(p283 + 22)
+            v.f14 = r.i16(p283 + 24)
+            v.f15 = r.i16(p283 + 26).toUShort()
+            v.f16 = r.i16(p283 + 28).toUShort()
+            v.f17 = r.i32(p283 + 30)
+            v.f18 = r.i32(p283 + 34)
+            v.f19 = r.i32(p283 + 38).toUInt()
+            v.f20 = r.i32(p283 + 42).toUInt()
+            v.f21 = r.i64(p283 + 46)
+            v.f22 = r.i64(p283 + 54)
+            v.f23 = r.i64(p283 + 62).toULong()
+            v.f24 = r.i64(p283 + 70).toULong()
+            v.f25 = r.f32(p283 + 78)
+            v.f26 = r.f32(p283 + 82)
+            v.f27 = r.f64(p283 + 86)
+            v.f28 = r.f64(p283 + 94)
+            v.f29 = r.finalDecimal("f29")
+            v.f30 = r.finalDecimal("f30")
             v.f31 = r.finalString("f31")
             v.f32 = r.finalString("f32")
-            val p281 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
-            v.f33 = r.i64(p281)
-            v.f34 = r.i64(p281 + 8)
-            v.f35 = r.i64(p281 + 16)
-            v.f36 = r.uuid(p281 + 24)
-            v.f37 = r.uuid(p281 + 40)
-            v.f38 = r.uuid(p281 + 56)
-            v.f39 = com.chronoxor.proto.OrderSide(r.i8(p281 + 72).toUByte())
-            v.f40 = com.chronoxor.proto.OrderType(r.i8(p281 + 73).toUByte())
+            val p284 = r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
+            v.f33 = r.i64(p284)
+            v.f34 = r.i64(p284 + 8)
+            v.f35 = r.i64(p284 + 16)
+            v.f36 = r.uuid(p284 + 24)
+            v.f37 = r.uuid(p284 + 40)
+            v.f38 = r.uuid(p284 + 56)
+            v.f39 = com.chronoxor.proto.OrderSide(r.i8(p284 + 72).toUByte())
+            v.f40 = com.chronoxor.proto.OrderType(r.i8(p284 + 73).toUByte())
             try {
                 com.chronoxor.proto.Order.fbeReadFinal(r, v.f41)
             } catch (e: DecodeException) {
@@ -2410,13 +2421,13 @@ open class StructOptional(
             v.f156 = if (r.finalHas("f156")) com.chronoxor.proto.OrderType(r.finalI8("f156").toUByte()) else null
             v.f157 = if (r.finalHas("f157")) com.chronoxor.proto.OrderType(r.finalI8("f157").toUByte()) else null
             if (r.finalHas("f158")) {
-                var o282 = v.f158
-                if (o282 == null) {
-                    o282 = com.chronoxor.proto.Order()
-                    v.f158 = o282
+                var o285 = v.f158
+                if (o285 == null) {
+                    o285 = com.chronoxor.proto.Order()
+                    v.f158 = o285
                 }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, o282)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o285)
                 } catch (e: DecodeException) {
                     throw e.at("f158")
                 }
@@ -2424,13 +2435,13 @@ open class StructOptional(
                 v.f158 = null
             }
             if (r.finalHas("f159")) {
-                var o283 = v.f159
-                if (o283 == null) {
-                    o283 = com.chronoxor.proto.Order()
-                    v.f159 = o283
+                var o286 = v.f159
+                if (o286 == null) {
+                    o286 = com.chronoxor.proto.Order()
+                    v.f159 = o286
                 }
                 try {
-                    com.chronoxor.proto.Order.fbeReadFinal(r, o283)
+                    com.chronoxor.proto.Order.fbeReadFinal(r, o286)
                 } catch (e: DecodeException) {
                     throw e.at("f159")
                 }
@@ -2438,13 +2449,13 @@ open class StructOptional(
                 v.f159 = null
             }
             if (r.finalHas("f160")) {
-                var o284 = v.f160
-                if (o284 == null) {
-                    o284 = com.chronoxor.proto.Balance()
-                    v.f160 = o284
+                var o287 = v.f160
+                if (o287 == null) {
+                    o287 = com.chronoxor.proto.Balance()
+                    v.f160 = o287
                 }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, o284)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o287)
                 } catch (e: DecodeException) {
                     throw e.at("f160")
                 }
@@ -2452,13 +2463,13 @@ open class StructOptional(
                 v.f160 = null
             }
             if (r.finalHas("f161")) {
-                var o285 = v.f161
-                if (o285 == null) {
-                    o285 = com.chronoxor.proto.Balance()
-                    v.f161 = o285
+                var o288 = v.f161
+                if (o288 == null) {
+                    o288 = com.chronoxor.proto.Balance()
+                    v.f161 = o288
                 }
                 try {
-                    com.chronoxor.proto.Balance.fbeReadFinal(r, o285)
+                    com.chronoxor.proto.Balance.fbeReadFinal(r, o288)
                 } catch (e: DecodeException) {
                     throw e.at("f161")
                 }
@@ -2468,13 +2479,13 @@ open class StructOptional(
             v.f162 = if (r.finalHas("f162")) com.chronoxor.proto.State(r.finalI8("f162").toUByte()) else null
             v.f163 = if (r.finalHas("f163")) com.chronoxor.proto.State(r.finalI8("f163").toUByte()) else null
             if (r.finalHas("f164")) {
-                var o286 = v.f164
-                if (o286 == null) {
-                    o286 = com.chronoxor.proto.Account()
-                    v.f164 = o286
+                var o289 = v.f164
+                if (o289 == null) {
+                    o289 = com.chronoxor.proto.Account()
+                    v.f164 = o289
                 }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, o286)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o289)
                 } catch (e: DecodeException) {
                     throw e.at("f164")
                 }
@@ -2482,13 +2493,13 @@ open class StructOptional(
                 v.f164 = null
             }
             if (r.finalHas("f165")) {
-                var o287 = v.f165
-                if (o287 == null) {
-                    o287 = com.chronoxor.proto.Account()
-                    v.f165 = o287
+                var o290 = v.f165
+                if (o290 == null) {
+                    o290 = com.chronoxor.proto.Account()
+                    v.f165 = o290
                 }
                 try {
-                    com.chronoxor.proto.Account.fbeReadFinal(r, o287)
+                    com.chronoxor.proto.Account.fbeReadFinal(r, o290)
                 } catch (e: DecodeException) {
                     throw e.at("f165")
                 }
@@ -2507,10 +2518,12 @@ open class StructOptional(
         fun fbeVerifyFinal(r: Reader) {
             r.enter(283)
             r.run(
-                134,
+                102,
                 "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2," +
-                    "f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8,f29=16,f30=16",
+                    "f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8",
             )
+            r.finalSkipDecimal("f29")
+            r.finalSkipDecimal("f30")
             r.finalSkipString("f31")
             r.finalSkipString("f32")
             r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")
@@ -2657,13 +2670,13 @@ open class StructOptional(
                 r.fixed(8, "f141")
             }
             if (r.finalHas("f142")) {
-                r.fixed(16, "f142")
+                r.finalSkipDecimal("f142")
             }
             if (r.finalHas("f143")) {
-                r.fixed(16, "f143")
+                r.finalSkipDecimal("f143")
             }
             if (r.finalHas("f144")) {
-                r.fixed(16, "f144")
+                r.finalSkipDecimal("f144")
             }
             if (r.finalHas("f145")) {
                 r.finalSkipString("f145")

@@ -7,12 +7,19 @@ import java.math.RoundingMode;
 /**
  * FBE decimals (docs/format.md 2.4) as {@link BigDecimal}: a 96-bit magnitude, a scale 0..28 and
  * a sign, exact. Reading keeps the magnitude and scale of the bytes ({@code 1.50} stays
- * {@code 1.50}); writing stores a value's unscaled value and scale, a scale above 28 rounded half
- * to even to 28, a negative scale multiplied out, and fraction digits that do not fit in 96 bits
- * dropped (rounded); a value of 2^96 or more cannot be written.
+ * {@code 1.50}) and refuses flags beyond a scale 0..28 and the sign; writing stores the value
+ * without trailing fraction zeros ({@code new BigDecimal("130.00")} as 130, scale 0), the one form
+ * of each value; a value no decimal holds exactly (more than 28 fraction digits once trailing zeros
+ * are dropped, a magnitude of 2^96 or more) cannot be written, it is never rounded.
  */
 public final class Decimals {
     private Decimals() {}
+
+    /** The longest decimal text {@link #parse} reads (docs/limits.md 7). */
+    public static final int MAX_TEXT = 64;
+
+    /** The flag bits that are neither the scale nor the sign. */
+    private static final int RESERVED = 0x7F00FFFF;
 
     /** The largest magnitude plus one: 2^96. */
     private static final BigInteger LIMIT = BigInteger.ONE.shiftLeft(96);
@@ -35,6 +42,9 @@ public final class Decimals {
      * @return the value
      */
     public static BigDecimal fromParts(long lo, int hi, int flags) {
+        if (flagsError(flags) != null) {
+            throw new IllegalArgumentException(flagsError(flags));
+        }
         int scale = flags >>> 16 & 0xFF;
         boolean negative = flags < 0;
         if (hi == 0 && lo >= 0) {
@@ -45,26 +55,59 @@ public final class Decimals {
     }
 
     /**
-     * The value as it is written: scale within 0..28 and a magnitude below 2^96.
+     * Why wire flags are refused (docs/format.md 2.4): a scale above 28 or reserved bits set.
+     *
+     * @param flags the flags word (scale in bits 16..23, sign in bit 31)
+     * @return the reason ("decimal scale 29 above 28"), or null for a scale 0..28 and a sign
+     */
+    public static String flagsError(int flags) {
+        int scale = flags >>> 16 & 0xFF;
+        if (scale > 28) {
+            return "decimal scale " + scale + " above 28";
+        }
+        if ((flags & RESERVED) != 0) {
+            return String.format("decimal flags 0x%08X: reserved bits set", flags);
+        }
+        return null;
+    }
+
+    /**
+     * The value as it is written (docs/format.md 2.4): without trailing fraction zeros, a scale of
+     * 0..28 and a magnitude below 2^96; a value that has none is refused, never rounded.
      *
      * @param value the decimal
-     * @return the value to write (the same object when it fits)
-     * @throws EncodeException when the integer part needs more than 96 bits
+     * @return the value to write (the same object when it is in that form)
+     * @throws EncodeException when no decimal holds the value exactly
      */
     public static BigDecimal wire(BigDecimal value) {
+        if (value.signum() == 0) {
+            return BigDecimal.ZERO;
+        }
         BigDecimal v = value;
+        if (v.scale() > 0 && !v.unscaledValue().testBit(0)) { // an even magnitude may end in zeros
+            v = v.stripTrailingZeros();
+        }
         if (v.scale() > 28) {
-            v = v.setScale(28, RoundingMode.HALF_EVEN);
-        } else if (v.scale() < 0) {
+            throw new EncodeException("decimal " + shortText(value) + " has more than 28 fraction digits");
+        }
+        if (v.scale() < 0) {
+            if (v.precision() - v.scale() > 29) {
+                throw new EncodeException("decimal " + shortText(value) + " out of range: more than 96 bits");
+            }
             v = v.setScale(0, RoundingMode.UNNECESSARY);
         }
-        while (v.unscaledValue().abs().compareTo(LIMIT) >= 0) {
-            if (v.scale() == 0) {
-                throw new EncodeException("decimal " + value.toPlainString() + " out of range: more than 96 bits");
-            }
-            v = v.setScale(v.scale() - 1, RoundingMode.HALF_UP);
+        if (v.unscaledValue().abs().compareTo(LIMIT) >= 0) {
+            throw new EncodeException("decimal " + shortText(value) + " out of range: more than 96 bits");
         }
         return v;
+    }
+
+    /** At most 32 characters of a value's text, then "...", for an error message. */
+    private static String shortText(BigDecimal value) {
+        if (value.precision() > 32) {
+            return value.round(new java.math.MathContext(8)).toString() + "...";
+        }
+        return value.toPlainString().length() > 32 ? value.toString() : value.toPlainString();
     }
 
     /**
@@ -153,125 +196,103 @@ public final class Decimals {
     }
 
     /**
-     * Exact decimal text {@code [+|-]digits[.digits][e[+|-]digits]} read as every language of the
-     * toolkit reads it (the C++ runtime's decimal_t, Python's fbe.jsonfmt.parse_decimal, Go's
-     * ParseDecimal): more than 28 fraction digits round half to even, fraction digits that do
-     * not fit in 96 bits are dropped (rounded by the first digit dropped), trailing fraction
-     * zeros are dropped.
+     * Reads exact decimal text {@code [+|-]digits[.digits][(e|E)[+|-]digits]} as every runtime of
+     * the toolkit reads it (docs/format.md 2.4): at most {@link #MAX_TEXT} characters, and a value
+     * some decimal holds (at most 28 fraction digits once trailing zeros are dropped, a magnitude
+     * below 2^96), never rounded; the value has no trailing fraction zeros ({@code "1.50"} is 1.5).
+     * Time linear in the text; an error quotes at most its first 32 characters.
      *
      * @param s the text
      * @return the value
-     * @throws NumberFormatException for text of another form, or an integer part of 2^96 or more
+     * @throws NumberFormatException for text of another form, or a value no decimal holds
      */
     public static BigDecimal parse(String s) {
-        int i = 0;
+        if (s.length() > MAX_TEXT) {
+            throw new NumberFormatException("decimal text longer than " + MAX_TEXT + " characters: " + quotePrefix(s));
+        }
         int n = s.length();
-        boolean neg = false;
+        int i = 0;
+        boolean neg = i < n && s.charAt(i) == '-';
         if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-            neg = s.charAt(i) == '-';
             i++;
         }
-        int end = digits(s, i);
-        String intPart = s.substring(i, end);
-        String frac = "";
-        if (end < n && s.charAt(end) == '.') {
-            int start = end + 1;
-            end = digits(s, start);
-            frac = s.substring(start, end);
+        // the digits without leading zeros; fraction of them (zeros included) follow the point
+        StringBuilder digits = new StringBuilder(n);
+        int fraction = 0;
+        boolean any = false;
+        boolean point = false;
+        for (; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= '0' && c <= '9') {
+                any = true;
+                if (digits.length() != 0 || c != '0') {
+                    digits.append(c);
+                }
+                if (point) {
+                    fraction++;
+                }
+            } else if (c == '.' && !point) {
+                point = true;
+            } else {
+                break;
+            }
         }
-        int exponent = 0;
-        if (end < n && (s.charAt(end) == 'e' || s.charAt(end) == 'E')) {
-            int start = end + 1;
-            boolean eneg = false;
-            if (start < n && (s.charAt(start) == '+' || s.charAt(start) == '-')) {
-                eneg = s.charAt(start) == '-';
-                start++;
+        long exponent = 0; // at most 62 digits of text: bounded here, what it means is decided below
+        if (any && i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+            i++;
+            boolean eneg = i < n && s.charAt(i) == '-';
+            if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+                i++;
             }
-            end = digits(s, start);
-            if (end == start) {
-                throw new NumberFormatException("invalid decimal \"" + s + "\"");
+            int first = i;
+            for (; i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9'; i++) {
+                if (exponent < 1000000) {
+                    exponent = exponent * 10 + (s.charAt(i) - '0');
+                }
             }
-            String e = stripLeading(s.substring(start, end));
-            for (int k = 0; k < Math.min(e.length(), 6); k++) {      // as decimal_t: six significant digits
-                exponent = exponent * 10 + (e.charAt(k) - '0');
-            }
+            any = i > first;
             if (eneg) {
                 exponent = -exponent;
             }
         }
-        if (end != n || (intPart.isEmpty() && frac.isEmpty())) {
-            throw new NumberFormatException("invalid decimal \"" + s + "\"");
+        if (!any || i != n) {
+            throw new NumberFormatException("invalid decimal " + quotePrefix(s));
         }
-        String digits = stripLeading(intPart + frac);
-        if (digits.isEmpty()) {
+        if (digits.length() == 0) {
             return BigDecimal.ZERO;
         }
-        int scale = frac.length() - exponent;
-        if (scale < 0) {
-            if (digits.length() - scale > 29) {
-                throw new NumberFormatException("decimal \"" + s + "\" out of range: more than 96 bits");
-            }
-            digits = digits + "0".repeat(-scale);
-            scale = 0;
+        // the value is digits * 10^power, the trailing zeros moved to the power
+        long power = exponent - fraction;
+        int count = digits.length();
+        while (digits.charAt(count - 1) == '0') {
+            count--;
+            power++;
         }
-        boolean roundUp = false;
-        if (scale > 28) {
-            int drop = scale - 28;
-            if (drop > digits.length()) {
-                return BigDecimal.ZERO;
-            }
-            int keep = digits.length() - drop;
-            String dropped = digits.substring(keep);
-            digits = digits.substring(0, keep);
-            scale = 28;
-            boolean rest = !dropped.substring(1).replace("0", "").isEmpty();
-            boolean odd = !digits.isEmpty() && ((digits.charAt(digits.length() - 1) - '0') & 1) == 1;
-            roundUp = dropped.charAt(0) > '5' || (dropped.charAt(0) == '5' && (rest || odd));
+        if (power < -28) {
+            throw new NumberFormatException("decimal " + quotePrefix(s) + " has more than 28 fraction digits");
         }
-        BigInteger m;
-        while (true) {
-            m = digits.isEmpty() ? BigInteger.ZERO : new BigInteger(digits);
-            if (roundUp) {
-                m = m.add(BigInteger.ONE);
-            }
-            if (m.compareTo(LIMIT) < 0) {
-                break;
-            }
-            if (scale == 0) {
-                throw new NumberFormatException("decimal \"" + s + "\" out of range: more than 96 bits");
-            }
-            roundUp = digits.charAt(digits.length() - 1) >= '5';
-            digits = digits.substring(0, digits.length() - 1);
-            scale--;
+        if (count + Math.max(power, 0) > 29) {
+            throw new NumberFormatException("decimal " + quotePrefix(s) + " out of range: more than 96 bits");
         }
-        if (m.signum() == 0) {
-            return BigDecimal.ZERO;
+        BigInteger m = new BigInteger(digits.substring(0, count));
+        if (power > 0) {
+            m = m.multiply(BigInteger.TEN.pow((int) power));
         }
-        while (scale > 0) {
-            BigInteger[] qr = m.divideAndRemainder(BigInteger.TEN);
-            if (qr[1].signum() != 0) {
-                break;
-            }
-            m = qr[0];
-            scale--;
+        if (m.compareTo(LIMIT) >= 0) {
+            throw new NumberFormatException("decimal " + quotePrefix(s) + " out of range: more than 96 bits");
         }
-        return new BigDecimal(neg ? m.negate() : m, scale);
+        return new BigDecimal(neg ? m.negate() : m, (int) Math.max(-power, 0));
     }
 
-    private static int digits(String s, int from) {
-        int i = from;
-        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
-            i++;
-        }
-        return i;
-    }
-
-    private static String stripLeading(String s) {
-        int i = 0;
-        while (i < s.length() && s.charAt(i) == '0') {
-            i++;
-        }
-        return s.substring(i);
+    /**
+     * Text in double quotes for an error message, cut to its first 32 characters (then "..."): an
+     * error never quotes a whole hostile input (docs/limits.md 7).
+     *
+     * @param text the text
+     * @return the quoted prefix
+     */
+    public static String quotePrefix(String text) {
+        return text.length() > 32 ? "\"" + text.substring(0, 32) + "\"..." : "\"" + text + "\"";
     }
 
     /**

@@ -715,7 +715,7 @@ public final class JsonReader {
             String s = valueText();
             double v = Double.parseDouble(s);
             if (Double.isInfinite(v)) {
-                throw fail(s + " is out of range for decimal", field);
+                throw fail(Decimals.quotePrefix(s) + " is out of range for decimal", field);
             }
             return Decimals.fromDouble(v);
         }

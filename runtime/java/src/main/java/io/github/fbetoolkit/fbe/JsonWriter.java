@@ -289,12 +289,12 @@ public final class JsonWriter {
     }
 
     /**
-     * The exact text of a decimal as it is written (a scale above 28 rounded, as the binary
-     * writers store it), with at least 6 fraction digits, no sign on zero.
+     * The exact text of a decimal as the binary writers store it (without trailing fraction
+     * zeros, docs/format.md 2.4), with at least 6 fraction digits, no sign on zero.
      *
      * @param v the value
      * @return the text
-     * @throws EncodeException for a value of 2^96 or more
+     * @throws EncodeException when no decimal holds the value exactly
      */
     public static String decimalText(BigDecimal v) {
         BigDecimal w = Decimals.wire(v);

@@ -204,9 +204,45 @@ public final class Reader {
         return new UUID((long) BE64.get(data, p), (long) BE64.get(data, p + 8));
     }
 
-    /** @param p position @return the slot's value */
-    public BigDecimal decimal(int p) {
-        return Decimals.fromParts((long) I64.get(data, p), (int) I32.get(data, p + 8), (int) I32.get(data, p + 12));
+    /**
+     * The decimal at p (docs/format.md 2.4).
+     *
+     * @param p     the position
+     * @param field the field, for errors
+     * @return the value, with the scale of its bytes
+     * @throws DecodeException when the flags hold more than a scale 0..28 and a sign
+     */
+    public BigDecimal decimal(int p, String field) throws DecodeException {
+        int flags = (int) I32.get(data, p + 12);
+        String problem = Decimals.flagsError(flags);
+        if (problem != null) {
+            throw fail(problem, field, p);
+        }
+        return Decimals.fromParts((long) I64.get(data, p), (int) I32.get(data, p + 8), flags);
+    }
+
+    /**
+     * Checks the decimal at p as {@link #decimal} does, without the value (verify).
+     *
+     * @param p     the position
+     * @param field the field, for errors
+     * @throws DecodeException when the flags hold more than a scale 0..28 and a sign
+     */
+    public void skipDecimal(int p, String field) throws DecodeException {
+        String problem = Decimals.flagsError((int) I32.get(data, p + 12));
+        if (problem != null) {
+            throw fail(problem, field, p);
+        }
+    }
+
+    /**
+     * Checks the decimal at the cursor as {@link #finalDecimal} does, without the value (verify).
+     *
+     * @param field the field, for errors
+     * @throws DecodeException beyond the root, or for flags beyond a scale 0..28 and a sign
+     */
+    public void finalSkipDecimal(String field) throws DecodeException {
+        skipDecimal(fixed(16, field), field);
     }
 
     private long u32(int p) {
@@ -683,6 +719,6 @@ public final class Reader {
 
     /** @param field the field @return the value at the cursor @throws DecodeException beyond the root */
     public BigDecimal finalDecimal(String field) throws DecodeException {
-        return decimal(fixed(16, field));
+        return decimal(fixed(16, field), field);
     }
 }

@@ -1,6 +1,7 @@
 package io.github.fbetoolkit.fbe;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -51,11 +52,34 @@ class ValuesTest {
         BigDecimal max = new BigDecimal("79228162514264337593543950335");     // 2^96 - 1
         assertEquals("ffffffffffffffffffffffff00000000", hex(max));
         assertThrows(EncodeException.class, () -> hex(max.add(BigDecimal.ONE)));
-        // scale above 28 rounds half to even, a negative scale is multiplied out
-        assertEquals(hex(new BigDecimal("0.0000000000000000000000000002")), hex(new BigDecimal("1.5E-28").setScale(29)));
+        // docs/format.md 2.4: the value without trailing fraction zeros (a negative scale multiplied
+        // out), whatever scale the BigDecimal has; what no decimal holds is refused, never rounded
         assertEquals(hex(new BigDecimal("1200")), hex(new BigDecimal("1.2E+3")));
+        assertEquals("82000000000000000000000000000000", hex(new BigDecimal("130.00")));
+        assertEquals("0f000000000000000000000000000100", hex(new BigDecimal("1.50")));
+        assertEquals(hex(new BigDecimal("1.5")), hex(new BigDecimal("1.5000000000000000000000000000000000")));
+        assertEquals("00000000000000000000000000000000", hex(new BigDecimal("-0.000")));
+        assertThrows(EncodeException.class, () -> hex(new BigDecimal("1.5E-28").setScale(29)));
+        assertThrows(EncodeException.class, () -> hex(new BigDecimal("1E+29")));
         Reader r = readerOf(hex(new BigDecimal("-123.456")));
-        assertEquals(new BigDecimal("-123.456"), r.decimal(16));
+        assertDoesNotThrow(() -> assertEquals(new BigDecimal("-123.456"), r.decimal(16, "f")));
+    }
+
+    @Test
+    void decimalFlagsBeyondScaleAndSignAreRefused() {
+        // docs/format.md 2.4: a scale above 28 or a reserved bit set
+        for (String[] c : new String[][] {
+            {"00001d00", "decimal scale 29 above 28 (f, offset 16)"},
+            {"0000ff80", "decimal scale 255 above 28 (f, offset 16)"},
+            {"01000100", "decimal flags 0x00010001: reserved bits set (f, offset 16)"},
+            {"00000201", "decimal flags 0x01020000: reserved bits set (f, offset 16)"},
+        }) {
+            Reader r = readerOf("0f00000000000000" + "00000000" + c[0]); // magnitude 15, then the flags
+            DecodeException e = assertThrows(DecodeException.class, () -> r.decimal(16, "f"));
+            assertEquals(c[1], e.getMessage());
+            assertThrows(DecodeException.class, () -> r.skipDecimal(16, "f"));
+        }
+        assertThrows(IllegalArgumentException.class, () -> Decimals.fromParts(1, 0, 29 << 16));
     }
 
     private static Reader readerOf(String payloadHex) {
@@ -75,10 +99,20 @@ class ValuesTest {
         assertEquals(new BigDecimal("123.456"), Decimals.parse("123.456000"));
         assertEquals(new BigDecimal("-1E+3").setScale(0), Decimals.parse("-1e3"));
         assertEquals(new BigDecimal("0.0000000000000000000000000001"), Decimals.parse("1e-28"));
-        assertEquals(BigDecimal.ZERO, Decimals.parse("1e-30"));
-        assertThrows(NumberFormatException.class, () -> Decimals.parse("79228162514264337593543950336"));
-        assertThrows(NumberFormatException.class, () -> Decimals.parse("1.2.3"));
-        assertThrows(NumberFormatException.class, () -> Decimals.parse("e5"));
+        assertEquals(new BigDecimal("0.1"), Decimals.parse("0.10000000000000000000000000000000"));
+        assertEquals(BigDecimal.ZERO, Decimals.parse("0e-99999999999999999999"));
+        // docs/format.md 2.4: what no decimal holds is refused, never rounded; docs/limits.md 7: at
+        // most 64 characters, an error quoting 32 at most, in time linear in the text
+        for (String[] c : new String[][] {
+            {"1e-30", "decimal \"1e-30\" has more than 28 fraction digits"},
+            {"0.12345678901234567890123456785", "decimal \"0.12345678901234567890123456785\" has more than 28 fraction digits"},
+            {"79228162514264337593543950336", "decimal \"79228162514264337593543950336\" out of range: more than 96 bits"},
+            {"1.2.3", "invalid decimal \"1.2.3\""},
+            {"e5", "invalid decimal \"e5\""},
+            {"1".repeat(1 << 20), "decimal text longer than 64 characters: \"11111111111111111111111111111111\"..."},
+        }) {
+            assertEquals(c[1], assertThrows(NumberFormatException.class, () -> Decimals.parse(c[0])).getMessage());
+        }
     }
 
     @Test

@@ -916,14 +916,14 @@ public class Everything {
             r.leave();
             return;
         }
-        v.f15 = r.decimal(b + 61);
+        v.f15 = r.decimal(b + 61, "f15");
         if (n < 93) {
             r.spend(12, b, "f16");
             fbeDefaults(v, 16);
             r.leave();
             return;
         }
-        v.f16 = r.decimal(b + 77);
+        v.f16 = r.decimal(b + 77, "f16");
         if (n < 97) {
             r.spend(12, b, "f17");
             fbeDefaults(v, 17);
@@ -1345,7 +1345,7 @@ public class Everything {
         int n118 = r.count();
         v.f51.clear();
         for (int i119 = 0; i119 < n118; i119++) {
-            if (!v.f51.add(r.decimal(e117 + i119 * 16))) {
+            if (!v.f51.add(r.decimal(e117 + i119 * 16, "f51"))) {
                 throw r.duplicateKey("f51", e117 + i119 * 16);
             }
         }
@@ -1358,7 +1358,7 @@ public class Everything {
         int n121 = r.count();
         v.f52.clear();
         for (int i122 = 0; i122 < n121; i122++) {
-            BigDecimal k123 = r.decimal(e120 + i122 * 20);
+            BigDecimal k123 = r.decimal(e120 + i122 * 20, "f52");
             v.f52.put(k123, r.i32(e120 + i122 * 20 + 16));
             if (v.f52.size() != i122 + 1) {
                 throw r.duplicateKey("f52", e120 + i122 * 20);
@@ -1459,11 +1459,13 @@ public class Everything {
             r.leave();
             return;
         }
+        r.skipDecimal(b + 61, "f15");
         if (n < 93) {
             r.spend(12, b, "f16");
             r.leave();
             return;
         }
+        r.skipDecimal(b + 77, "f16");
         if (n < 97) {
             r.spend(12, b, "f17");
             r.leave();
@@ -1785,7 +1787,7 @@ public class Everything {
         int n181 = r.count();
         t179.clear();
         for (int i182 = 0; i182 < n181; i182++) {
-            if (!t179.add(r.decimal(e180 + i182 * 16))) {
+            if (!t179.add(r.decimal(e180 + i182 * 16, "f51"))) {
                 throw r.duplicateKey("f51", e180 + i182 * 16);
             }
         }
@@ -1798,7 +1800,7 @@ public class Everything {
         int n185 = r.count();
         t183.clear();
         for (int i186 = 0; i186 < n185; i186++) {
-            BigDecimal k187 = r.decimal(e184 + i186 * 20);
+            BigDecimal k187 = r.decimal(e184 + i186 * 20, "f52");
             t183.put(k187, r.i32(e184 + i186 * 20 + 16));
             if (t183.size() != i186 + 1) {
                 throw r.duplicateKey("f52", e184 + i186 * 20);
@@ -2128,7 +2130,7 @@ public class Everything {
      */
     public static void fbeReadFinal(Reader r, Everything v) throws DecodeException {
         r.enter(258);
-        int p207 = r.run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16");
+        int p207 = r.run(53, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8");
         v.id = r.i32(p207);
         v.f1 = r.bool(p207 + 4);
         v.f2 = r.i8(p207 + 5);
@@ -2144,8 +2146,8 @@ public class Everything {
         v.f12 = r.i64(p207 + 33);
         v.f13 = r.f32(p207 + 41);
         v.f14 = r.f64(p207 + 45);
-        v.f15 = r.decimal(p207 + 53);
-        v.f16 = r.decimal(p207 + 69);
+        v.f15 = r.finalDecimal("f15");
+        v.f16 = r.finalDecimal("f16");
         v.f17 = r.finalString("f17");
         int p208 = r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16");
         v.f18 = r.i64(p208);
@@ -2388,7 +2390,9 @@ public class Everything {
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
         r.enter(258);
-        r.run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16");
+        r.run(53, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8");
+        r.finalSkipDecimal("f15");
+        r.finalSkipDecimal("f16");
         r.finalSkipString("f17");
         r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16");
         r.finalSkipBytes("f24");

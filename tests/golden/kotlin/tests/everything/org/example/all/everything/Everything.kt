@@ -611,14 +611,14 @@ open class Everything(
                 r.leave()
                 return
             }
-            v.f15 = r.decimal(b + 61)
+            v.f15 = r.decimal(b + 61, "f15")
             if (n < 93) {
                 r.spend(12, b, "f16")
                 fbeDefaults(v, 16)
                 r.leave()
                 return
             }
-            v.f16 = r.decimal(b + 77)
+            v.f16 = r.decimal(b + 77, "f16")
             if (n < 97) {
                 r.spend(12, b, "f17")
                 fbeDefaults(v, 17)
@@ -996,7 +996,7 @@ open class Everything(
             val n121 = r.count()
             v.f51.clear()
             for (i122 in 0 until n121) {
-                if (!v.f51.add(r.decimal(e120 + i122 * 16))) throw r.duplicateKey("f51", e120 + i122 * 16)
+                if (!v.f51.add(r.decimal(e120 + i122 * 16, "f51"))) throw r.duplicateKey("f51", e120 + i122 * 16)
             }
             if (n < 310) {
                 fbeDefaults(v, 53)
@@ -1007,7 +1007,7 @@ open class Everything(
             val n124 = r.count()
             v.f52.clear()
             for (i125 in 0 until n124) {
-                val k126 = r.decimal(e123 + i125 * 20)
+                val k126 = r.decimal(e123 + i125 * 20, "f52")
                 v.f52[k126] = r.i32(e123 + i125 * 20 + 16)
                 if (v.f52.size != i125 + 1) throw r.duplicateKey("f52", e123 + i125 * 20)
             }
@@ -1103,11 +1103,13 @@ open class Everything(
                 r.leave()
                 return
             }
+            r.skipDecimal(b + 61, "f15")
             if (n < 93) {
                 r.spend(12, b, "f16")
                 r.leave()
                 return
             }
+            r.skipDecimal(b + 77, "f16")
             if (n < 97) {
                 r.spend(12, b, "f17")
                 r.leave()
@@ -1413,7 +1415,7 @@ open class Everything(
             val n183 = r.count()
             t181.clear()
             for (i184 in 0 until n183) {
-                if (!t181.add(r.decimal(e182 + i184 * 16))) throw r.duplicateKey("f51", e182 + i184 * 16)
+                if (!t181.add(r.decimal(e182 + i184 * 16, "f51"))) throw r.duplicateKey("f51", e182 + i184 * 16)
             }
             if (n < 310) {
                 r.leave()
@@ -1424,7 +1426,7 @@ open class Everything(
             val n187 = r.count()
             t185.clear()
             for (i188 in 0 until n187) {
-                val k189 = r.decimal(e186 + i188 * 20)
+                val k189 = r.decimal(e186 + i188 * 20, "f52")
                 t185[k189] = r.i32(e186 + i188 * 20 + 16)
                 if (t185.size != i188 + 1) throw r.duplicateKey("f52", e186 + i188 * 20)
             }
@@ -1671,10 +1673,7 @@ open class Everything(
          */
         fun fbeReadFinal(r: Reader, v: Everything) {
             r.enter(258)
-            val p218 = r.run(
-                85,
-                "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16",
-            )
+            val p218 = r.run(53, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8")
             v.id = r.i32(p218)
             v.f1 = r.bool(p218 + 4)
             v.f2 = r.i8(p218 + 5).toUByte()
@@ -1690,8 +1689,8 @@ open class Everything(
             v.f12 = r.i64(p218 + 33).toULong()
             v.f13 = r.f32(p218 + 41)
             v.f14 = r.f64(p218 + 45)
-            v.f15 = r.decimal(p218 + 53)
-            v.f16 = r.decimal(p218 + 69)
+            v.f15 = r.finalDecimal("f15")
+            v.f16 = r.finalDecimal("f16")
             v.f17 = r.finalString("f17")
             val p219 = r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")
             v.f18 = r.i64(p219)
@@ -1885,7 +1884,9 @@ open class Everything(
          */
         fun fbeVerifyFinal(r: Reader) {
             r.enter(258)
-            r.run(85, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8,f15=16,f16=16")
+            r.run(53, "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8")
+            r.finalSkipDecimal("f15")
+            r.finalSkipDecimal("f16")
             r.finalSkipString("f17")
             r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")
             r.finalSkipBytes("f24")
