@@ -75,10 +75,11 @@ std::vector<uint8_t> unchecked_versioned(const recursive::Node& value) {
 std::vector<uint8_t> unchecked_final(const recursive::Node& value) {
     using Body = FBE::FBody<recursive::Node>;
     const std::size_t total = 8 + Body::size(value);
-    std::vector<uint8_t> root(total);
+    std::vector<uint8_t> root(total + FBE::kWriteSlack); // a writer may store that far past its end
     FBE::store_u32(root.data(), static_cast<uint32_t>(total));
     FBE::store_u32(root.data() + 4, Body::type_id);
     Body::write(root.data() + 8, value);
+    root.resize(total);
     return root;
 }
 
@@ -92,6 +93,20 @@ TEST(Everything, DefaultsRoundTrip) {
 TEST(Everything, ValuesRoundTrip) {
     round_trip<FBE::everything::EverythingModel>(filled());
     round_trip<FBE::everything::EverythingFinalModel>(filled());
+}
+
+// A short string is written as one 16-byte copy (final.h, FBlob::write): a root that ends with
+// one writes up to FBE::kWriteSlack bytes past its end, into room serialize() leaves (under ASan a
+// missing slack is a heap overflow), and the bytes are those of the string.
+TEST(Everything, FinalRootEndingWithAShortString) {
+    everything::Rejected rejected;
+    rejected.reason = "nope";
+    FBE::everything::RejectedFinalModel<FBE::WriteBuffer> writer;
+    const std::size_t size = writer.serialize(rejected);
+    ASSERT_EQ(size, 8u + 16u + 4u + 4u);
+    EXPECT_GE(writer.buffer().capacity(), writer.buffer().size() + FBE::kWriteSlack);
+    EXPECT_EQ(0, std::memcmp(writer.buffer().data() + size - 8, "\x04\x00\x00\x00nope", 8));
+    round_trip<FBE::everything::RejectedFinalModel>(rejected);
 }
 
 TEST(Everything, ApiOfTheOriginal) {

@@ -184,10 +184,12 @@ public:
         _capacity = grown;
     }
 
-    //! Appends `size` bytes (content unspecified) and returns their position.
-    std::size_t allocate(std::size_t size) {
+    //! Appends `size` bytes (content unspecified) and returns their position;
+    //! with `slack`, that many more bytes of room follow them (a writer may
+    //! store past the end of what it appends there).
+    std::size_t allocate(std::size_t size, std::size_t slack = 0) {
         const std::size_t position = _size;
-        reserve(_size + size);
+        reserve(_size + size + slack);
         _size += size;
         return position;
     }

@@ -99,7 +99,7 @@ public:
 //!   static void read_fixed(const uint8_t*, T&); // only if fixed_size != 0: unchecked
 //!   static constexpr std::size_t min_size;    // the fewest bytes a value takes
 //!   static std::size_t size(const T&);
-//!   static uint8_t* write(uint8_t*, const T&);
+//!   static uint8_t* write(uint8_t*, const T&);    // may store kWriteSlack bytes past its end
 //!   static bool read(FinalDecoder&, T&);      // best effort, see FinalModel
 //!   static bool verify(FinalDecoder&);
 //! and the fast path of read (docs/cpp.md, "How reading works"): for a
@@ -113,7 +113,7 @@ public:
 template <typename T>
 struct FBody;
 
-//! FCodec<T>: size(value), write(p, value) -> end, read(d, value), verify(d);
+//! FCodec<T>: size(value), write(p, value) -> end (kWriteSlack bytes of room after end), read(d, value), verify(d);
 //! min_size: the fewest bytes any value takes. fixed_size: the bytes every
 //! value takes, or 0 when values differ in size (a string, a sequence, a
 //! struct with such a field); codecs with fixed_size != 0 also have
@@ -215,6 +215,10 @@ struct FScalar<decimal_t> {
     }
 };
 
+//! Bytes a writer (FBody<T>::write, FCodec<T>::write) may store past the end
+//! of what it writes: FinalModel::serialize() leaves them free after the root.
+inline constexpr std::size_t kWriteSlack = 16;
+
 template <typename T>
 struct FBlob {
     static constexpr std::size_t min_size = 4;
@@ -224,6 +228,15 @@ struct FBlob {
     static uint8_t* write(uint8_t* p, const T& value) noexcept {
         const std::size_t size = value.size();
         store_u32(p, size);
+        if constexpr (std::is_same_v<T, std::string> && detail::kStringHolds16) {
+            // A string of at most 15 bytes is one 16-byte copy from its own
+            // storage (kStringHolds16), no call: what lands past it is written
+            // over by the next value or falls in the slack (kWriteSlack).
+            if (FBE_LIKELY(size <= 15)) {
+                std::memcpy(p + 4, value.data(), 16);
+                return p + 4 + size;
+            }
+        }
         if (size != 0)
             std::memcpy(p + 4, value.data(), size);
         return p + 4 + size;
@@ -249,13 +262,15 @@ struct FBlob {
         return true;
     }
     //! Fast path (see FBody<T>::read_fast): `end - p >= 4 + rest` holds,
-    //! so the length is in the buffer; one check for the data.
+    //! so the length is in the buffer; one check for the data. The bytes
+    //! readable after the length are at least `rest` (a constant where the
+    //! caller is inlined), so a short string's 16-byte copy needs no check
+    //! of its own when the fields after it take 16 bytes or more.
     FBE_INLINE static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, T& value) {
         const std::size_t size = load_u32(p);
-        const std::size_t readable = std::size_t(end - p) - 4;
-        if (FBE_UNLIKELY(size > readable - rest))
+        if (FBE_UNLIKELY(std::size_t(end - p) < 4 + rest + size))
             return false;
-        assign_bytes(value, p + 4, size, readable);
+        assign_bytes(value, p + 4, size, rest >= 16 ? rest : std::size_t(end - p) - 4);
         p += 4 + size;
         return true;
     }
@@ -623,7 +638,7 @@ public:
                 return 0;
         }
         const std::size_t total = 8 + FBody<T>::size(value);
-        const std::size_t root = _buffer.allocate(total);
+        const std::size_t root = _buffer.allocate(total, kWriteSlack);
         uint8_t* p = _buffer.data() + root;
         store_u32(p, total);
         store_u32(p + 4, FBody<T>::type_id);
