@@ -20,6 +20,19 @@ def base(python: str) -> str:
                           check=True).stdout.strip()
 
 
+def other_interpreter() -> str | None:
+    """A Python 3.10+ of another installation than the one running: Debian's under make test, pyenv's
+    under make test-stock-python (which runs this file in a venv of Debian's, pyenv off PATH)."""
+    candidates = [shutil.which("python3", path="/usr/bin"), shutil.which("python3", path="/usr/local/bin"),
+                  *map(str, sorted(Path.home().glob(".pyenv/versions/*/bin/python3")))]
+    for python in candidates:
+        if python and subprocess.run([python, "-c", "import sys; sys.exit(sys.version_info < (3, 10))"],
+                                     capture_output=True, check=False).returncode == 0 \
+                and base(python) != sys.base_prefix:
+            return python
+    return None
+
+
 def test_made_once_then_left_alone_then_made_again_from_another_interpreter(tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     made = venv_sh(sys.executable, venv)
@@ -29,9 +42,9 @@ def test_made_once_then_left_alone_then_made_again_from_another_interpreter(tmp_
     again = venv_sh(sys.executable, venv)
     assert again.returncode == 0 and again.stdout == ""
 
-    other = shutil.which("python3", path="/usr/bin")
-    assert other is not None and base(other) != sys.base_prefix, \
-        f"no second Python installation at /usr/bin/python3 beside {sys.base_prefix} (Debian's python3 package)"
+    other = other_interpreter()
+    assert other is not None, \
+        f"no second Python installation beside {sys.base_prefix} (Debian's python3 package, or pyenv's)"
     remade = venv_sh(other, venv)
     assert remade.returncode == 0, remade.stderr
     assert f"{venv} was not made from {other}; making it again" in remade.stdout
