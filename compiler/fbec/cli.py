@@ -23,7 +23,7 @@ from . import __version__
 from .model import ir_json
 from .model.resolve import compile_schema
 from .syntax.diagnostics import CompileError, Diagnostics
-from .targets.base import GeneratedFile, Options
+from .targets.base import GeneratedFile, NameClash, Options
 
 # The languages fbec generates; a target is a package fbec.targets.<name>.
 TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typescript": "TypeScript",
@@ -186,8 +186,12 @@ def _main(argv: list[str]) -> int:
 
     options = Options(final=args.final, json=args.json, proto=args.proto, indent=args.indent, tabs=args.tabs,
                       package_prefix=args.package_prefix)
-    for target in targets:
-        files = target.generate(schema, options)
+    for lang, target in zip(chosen, targets):
+        try:
+            files = target.generate(schema, options)
+        except NameClash as e:
+            print(f"fbec: error: --{lang}: {e}", file=sys.stderr)
+            return EXIT_ERRORS
         if args.list_outputs:
             for f in files:
                 print(os.path.join(args.output or ".", f.path))

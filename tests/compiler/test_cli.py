@@ -199,3 +199,24 @@ def test_bash_completion_script(capsys):
     assert _complete(script, "encode", "--to", "b") == ["base64"]
     assert "--strict" in _complete(script, "compat", "--")
     assert _complete(script, "format", "--ch") == ["--check"]
+
+
+def test_a_name_no_renaming_can_reach_is_refused(tmp_path, capsys):
+    """Java and Kotlin: a class of the derived struct's package is named by its full name where a field
+    inherited from another package's base hides its simple name; when another inherited field hides
+    the first part of that name too, fbec refuses the schema, naming the clash (docs/java.md "Names")."""
+    (tmp_path / "lib.fbe").write_text("package lib\nstruct Base { int32 side; int32 top; }\n")
+    (tmp_path / "top.fbe").write_text("package top\nimport lib\nenum side { buy; sell; }\n"
+                                      "struct D : lib.Base { side s = side.sell; }\n")
+    (tmp_path / "mid.fbe").write_text("package mid\nimport lib\nenum side { buy; sell; }\n"
+                                      "struct D : lib.Base { side s = side.sell; }\n")
+    out = tmp_path / "out"
+    for lang in ("--java", "--kotlin"):
+        assert run_fbec(capsys, lang, f"--input={tmp_path / 'mid.fbe'}", f"--output={out}", "-q")[0] == 0
+        status, _, err = run_fbec(capsys, lang, f"--input={tmp_path / 'top.fbe'}", f"--output={out}", "-q")
+        assert status == 1, err
+        assert err == (f"fbec: error: {lang}: top.side cannot be named where fields 'side' and 'top' are inherited "
+                       "from another package: rename one of them in the schema\n")
+    assert "top = mid.side.sell" not in (out / "mid" / "D.java").read_text()
+    assert "public mid.side s = mid.side.sell;" in (out / "mid" / "D.java").read_text()
+    assert "var s: mid.side = mid.side.sell" in (out / "mid" / "D.kt").read_text()

@@ -1,5 +1,5 @@
 """Names in the Go target (docs/go.md "Names"): fbec --go's code of the corpus of hostile names
-(tests/names/hostile_names.fbe) is gofmt-, go vet- and staticcheck-clean, and its value reads and
+(schemas/tests/hostile_names.fbe) is gofmt-, go vet- and staticcheck-clean, and its value reads and
 writes back byte for byte in both models, as text and as JSON (tests/go/vectors on vectors of the
 reference codec: tests/names/hostile.py). Run by `make test-go`."""
 

@@ -5,7 +5,7 @@ fbec --java --final --json --proto writes the code of the schemas the tests use 
 build/tests-java/gen: ../shared's (the golden vectors' and the protocol streams'), schemas/trade.fbe
 under --package-prefix=trade (its package, com.chronoxor.proto, is ../shared proto.fbe's too),
 schemas/tests/market.fbe and everything.fbe, tests/java/keys/keys.fbe, tests/java/generated/*.fbe and
-the corpus of hostile names (tests/names). javac -Xlint:all -Werror compiles it with the tests
+the corpus of hostile names (schemas/tests/hostile_names.fbe). javac -Xlint:all -Werror compiles it with the tests
 against runtime/java and JUnit (tools/junit); the cases the tests read are written beside it (the
 golden vectors of ../shared's MANIFEST.json and the hostile names' value as a vector of the
 reference codec, the JSON numbers with the Python runtime's answers); then the JUnit Platform
@@ -66,7 +66,7 @@ def generate(out: Path, shared: bool) -> None:
 
 
 def hostile_case() -> str:
-    """The vector case of the hostile names' value (tests/names), written by the reference codec."""
+    """The vector case of the hostile names' value (tests/names/hostile.py), written by the reference codec."""
     v = hostile.write_vectors(OUT / "hostile")
     return "\t".join(["fun.static_.import_.Hostile", str(v["versioned"]), str(v["final"]), "", str(v["text"]),
                       str(v["json"])])

@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,9 @@ from fbec.cli import main as fbec_main
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 RUNTIME = REPO / "runtime" / "js"
+sys.path.insert(0, str(REPO / "tests" / "names"))
+
+import hostile  # noqa: E402
 TSC = RUNTIME / "node_modules" / ".bin" / "tsc"
 NODE = os.environ.get("NODE") or shutil.which("node") or "node"
 
@@ -182,6 +186,9 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     generate([root / "names.fbe"], root / "n0")
     shutil.copy(REPO / "tests" / "js" / "names.test.ts", root / "n0")
     generate([REPO / "tests" / "js" / "keys.fbe"], root / "k0")
+    for folder, language in (("h0", "typescript"), ("h1", "javascript")):
+        hostile.generate(root / folder, f"--{language}", "--final", "--json", "--proto")
+        shutil.copy(REPO / "tests" / "js" / "hostile_names.test.ts", root / folder)
     shutil.copy(REPO / "tests" / "js" / "keys.test.ts", root / "k0")
     manifest = SHARED / "vectors" / "MANIFEST.json"
     write_doubles(root / "g0" / "doubles.json")
@@ -192,8 +199,8 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copy(REPO / "tests" / "js" / "vectors.test.ts", root / folder)
     (root / "package.json").write_text('{"type": "module"}\n')
     link_runtime(root)
-    tsc(root, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts", "j*/*.ts", "n0/*.ts", "k0/*.ts"])
-    for folder in root.glob("j*"):          # the JavaScript runs as generated
+    tsc(root, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts", "j*/*.ts", "n0/*.ts", "k0/*.ts", "h*/*.ts"])
+    for folder in [*root.glob("j*"), root / "h1"]:          # the JavaScript runs as generated
         for js in folder.glob("*.js"):
             shutil.copy(js, root / "out" / folder.name)
     shutil.copy(root / "g0" / "doubles.json", root / "out" / "g0")
@@ -229,6 +236,21 @@ def test_reserved_names_depth_and_errors(compiled: Path) -> None:
                        check=False)
     assert r.returncode == 0, r.stdout[-8000:] + r.stderr
     assert "# pass 5" in r.stdout, r.stdout[-3000:]
+
+
+def test_hostile_names(compiled: Path) -> None:
+    """tests/js/hostile_names.test.ts on the corpus of hostile names (schemas/tests/hostile_names.fbe),
+    --typescript (h0) and --javascript (h1): it compiles (tsc --strict), and its value round-trips
+    through JSON and both models with the bytes of the reference codec (tests/names/hostile.py)."""
+    files = hostile.write_vectors(compiled / "hostile")
+    expected = {"json": files["json"].read_text(), "versioned": files["versioned"].read_bytes().hex(),
+                "final": files["final"].read_bytes().hex(), "text": files["text"].read_text()}
+    for folder in ("h0", "h1"):
+        (compiled / "out" / folder / "expected.json").write_text(json.dumps(expected))
+        r = subprocess.run([NODE, "--test", f"out/{folder}/hostile_names.test.js"], cwd=compiled, capture_output=True,
+                           text=True, check=False)
+        assert r.returncode == 0, folder + ":\n" + r.stdout[-8000:] + r.stderr
+        assert "# pass 1" in r.stdout, r.stdout[-3000:]
 
 
 def test_duplicate_keys(compiled: Path) -> None:

@@ -7,8 +7,8 @@ classpath: the generated library of every schema but trade.fbe (`kotlinc.library
 conformance testee compiles too), then `checks` after it (vectors/VectorsTest.kt with a
 Registry.kt of ../shared's structs, vectors/ProtocolTest.kt on schemas/tests/everything.fbe),
 `usage` (schemas/trade.fbe under --package-prefix=trade and generated/UsageTest.kt), `keys`
-(tests/java/keys/keys.fbe and keys/KeysTest.kt) and `hostile` (the corpus of hostile names of
-tests/names and names/HostileNamesTest.kt). The golden vectors' cases and the hostile names' value
+(tests/java/keys/keys.fbe and keys/KeysTest.kt) and `hostile` (the corpus of hostile names,
+schemas/tests/hostile_names.fbe, and names/HostileNamesTest.kt). The golden vectors' cases and the hostile names' value
 (as the reference codec writes it) are written beside; the JUnit Platform Launcher runs every test
 of the four groups and closes with
 `kotlin-generated: N passed, N failed, N skipped`. Without ../shared (a user's checkout)

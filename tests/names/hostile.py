@@ -1,8 +1,9 @@
-"""The corpus of hostile names (hostile_names.fbe: every target language's keywords, the generated
-code's and the runtimes' names, fields named like their types, names that differ only by case) and
-its value (hostile_names.json: every field set), for every target's tests (tests/<lang>): each
-compiles the corpus and reads and writes the value as golden vectors, here written by the
-reference codec (fbe.dynamic) in the layout of ../shared/vectors' MANIFEST.json cases."""
+"""The corpus of hostile names (schemas/tests/hostile_names.fbe: every target language's keywords,
+the generated code's and the runtimes' names, fields named like their types, names that differ only
+by case) and its value (schemas/tests/hostile_names.json: every field set), for every target's tests
+(tests/<lang>): each compiles the corpus and reads and writes the value as golden vectors, here
+written by the reference codec (fbe.dynamic) in the layout of ../shared/vectors' MANIFEST.json
+cases."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from fbec.syntax.diagnostics import Diagnostics
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-SCHEMA = HERE / "hostile_names.fbe"
+SCHEMA = REPO / "schemas" / "tests" / "hostile_names.fbe"
 IMPORTS = REPO / "schemas" / "tests"
 """Where the package the corpus imports is (market.fbe)."""
 ROOT = "import.Hostile"
@@ -37,7 +38,7 @@ def write_vectors(out: Path) -> dict[str, Path]:
     language's check of the golden vectors reads them with `out` as SHARED."""
     schema = compile_schema(str(SCHEMA), [str(IMPORTS)], Diagnostics())
     codec = DynamicCodec(schema)
-    value = codec.from_json((HERE / "hostile_names.json").read_text(), ROOT)
+    value = codec.from_json(SCHEMA.with_suffix(".json").read_text(), ROOT)
     files = {"versioned": codec.encode(value, ROOT), "final": codec.encode(value, ROOT, "final"),
              "text": text_bytes(codec.to_text(value, ROOT)), "json": codec.to_json(value, ROOT).encode()}
     suffixes = {"versioned": ".fbe.bin", "final": ".final.bin", "text": ".txt", "json": ".json"}

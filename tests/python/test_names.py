@@ -1,5 +1,5 @@
 """Names in the Python target (docs/python.md "Names"): fbec --python's code of the corpus of hostile
-names (tests/names/hostile_names.fbe) imports, passes ruff and mypy --strict, and its value reads and
+names (schemas/tests/hostile_names.fbe) imports, passes ruff and mypy --strict, and its value reads and
 writes back byte for byte in both models, as text and as JSON (the vectors of the reference codec:
 tests/names/hostile.py). Run by `make test-python`."""
 

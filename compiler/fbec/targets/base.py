@@ -161,6 +161,11 @@ class ReservedNames:
 K = TypeVar("K")
 
 
+class NameClash(Exception):
+    """A schema name no renaming can make usable in a target's code: fbec refuses the schema with
+    this message, which names the clash (`fbec: error: --java: ...`)."""
+
+
 def scope_idents(wanted: Iterable[tuple[K, str]], taken: Callable[[str], bool],
                  escape: Callable[[str], str] = lambda x: x + "_",
                  same: Callable[[str], str] = lambda x: x) -> dict[K, str]:

@@ -1,4 +1,4 @@
-// The value of tests/names/hostile_names.json in fbec --kotlin's code of the corpus of hostile names:
+// The value of schemas/tests/hostile_names.json in fbec --kotlin's code of the corpus of hostile names:
 // read from the reference codec's JSON, written as its versioned and final bytes; each root read
 // back and written back byte for byte, as its text form and as its JSON. The files are those of
 // tests/names/hostile.py's write_vectors, each named by a system property fbe.hostile.KIND

@@ -126,6 +126,8 @@ class Context:
         self.plan = plan.of(schema)
         self.imports: set[str] = set()
         self.ident = Idents(schema, prefix)       # the identifiers of schema names (names.py)
+        self.hidden: frozenset[str] = frozenset()
+        """The names inherited fields hide in the class being written (names.Idents.hidden)."""
 
     def use(self, qualified_class: str) -> str:
         """A class by its simple name, imported (`java.util.List` -> `List`)."""
@@ -138,9 +140,7 @@ class Context:
 
     def named(self, qualified: str) -> str:
         """A schema type: its simple name in its own package, fully qualified from another."""
-        if qualified.rpartition(".")[0] == self.package.name:
-            return self.ident.type(qualified)
-        return self.ident.qualified_type(qualified)
+        return self.ident.usable(qualified, self.package.name, self.hidden)
 
     def type(self, t: ir.Type, boxed: bool = False) -> str:
         """The Java type of an IR type (boxed: as a type argument or an optional)."""
@@ -422,16 +422,17 @@ def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Opti
 
 def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: Options) -> GeneratedFile:
     c = Context(schema, package, options.package_prefix)
+    c.hidden = c.ident.hidden(s)
     w = CodeWriter(options)
     name = c.named(s.qualified)
     what = "message" if s.message else "struct"
     w.line(f"/** The {what} {s.qualified} (type id {s.type_id}{', deprecated' if s.deprecated else ''}). */")
     extends = f" extends {c.named(s.base)}" if s.base is not None else ""
     inner = CodeWriter(options)
-    with w.block(f"public class {name}{extends} {{", "}"):
+    with w.block(f"public class {c.ident.type(s.qualified)}{extends} {{", "}"):
         write_struct_body(inner, c, s, name, options)
         w.lines(inner.text())
-    return GeneratedFile(path_of(c, name), write_file(c, w, options))
+    return GeneratedFile(path_of(c, c.ident.type(s.qualified)), write_file(c, w, options))
 
 
 def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, options: Options) -> None:

@@ -122,13 +122,6 @@ def sender(schema: ir.Schema, package: ir.Package, options: Options, final: bool
     return _file(c, name, w, options)
 
 
-def frame_method(package: ir.Package, qualified: str) -> str:
-    """The ProxyHandler method of a message: onOrderMessageFrame, onMarketFailureFrame (an import's)."""
-    pkg, _, name = qualified.rpartition(".")
-    prefix = "" if pkg == package.name else pkg[:1].upper() + pkg[1:]
-    return f"on{prefix}{name[:1].upper()}{name[1:]}Frame"
-
-
 def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
     from fbec.targets.java import Context
     c = Context(schema, package, options.package_prefix)
@@ -157,7 +150,7 @@ def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> G
             w.line(" * @param offset the frame's first byte")
             w.line(" * @param size   the frame's size")
             w.line(" */")
-            with w.block(f"default void {frame_method(package, d.type)}(byte[] frame, int offset, int size) {{", "}"):
+            with w.block(f"default void {c.ident.frame_method(package.name, d.type)}(byte[] frame, int offset, int size) {{", "}"):
                 w.line(f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size);")
     return _file(c, "ProxyHandler", w, options)
 
@@ -187,7 +180,7 @@ def proxy(schema: ir.Schema, package: ir.Package, options: Options) -> Generated
                 w.line(f"case {int_literal(d.type_id, 'int')}:")
                 with w.indented():
                     w.line(f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits);")
-                    w.line(f"handler.{frame_method(package, d.type)}(frame, offset, size);")
+                    w.line(f"handler.{c.ident.frame_method(package.name, d.type)}(frame, offset, size);")
                     w.line("return true;")
             w.line("default:")
             with w.indented():

@@ -164,6 +164,8 @@ class Context:
         self.plan = plan.of(schema)
         self.imports: set[str] = set()
         self.ident = Idents(schema, prefix)       # the identifiers of schema names (names.py)
+        self.hidden: frozenset[str] = frozenset()
+        """The names inherited fields hide in the class being written (names.Idents.hidden)."""
 
     def use(self, qualified_class: str) -> str:
         """A class by its simple name, imported (`java.util.TreeSet` -> `TreeSet`)."""
@@ -176,9 +178,7 @@ class Context:
 
     def named(self, qualified: str) -> str:
         """A schema type: its simple name in its own package, fully qualified from another."""
-        if qualified.rpartition(".")[0] == self.package.name:
-            return self.ident.type(qualified)
-        return self.ident.qualified_type(qualified)
+        return self.ident.usable(qualified, self.package.name, self.hidden)
 
     def type(self, t: ir.Type) -> str:
         """The Kotlin type of an IR type."""
@@ -452,6 +452,7 @@ def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Opti
 
 def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: Options) -> GeneratedFile:
     c = Context(schema, package, options.package_prefix)
+    c.hidden = c.ident.hidden(s)
     w = CodeWriter(options)
     name = c.named(s.qualified)
     what = "message" if s.message else "struct"
@@ -464,7 +465,7 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
               for f in s.all_fields]
     call = f"{c.named(s.base)}({', '.join(c.ident.field(f) for f in inherited)})" if s.base is not None else ""
     supertype = f" : {call}" if call else ""
-    head = f"open class {name}" + (f"({', '.join(params)})" if params else "")
+    head = f"open class {c.ident.type(s.qualified)}" + (f"({', '.join(params)})" if params else "")
     flat = not any(f.deprecated for f in s.all_fields)
     if flat and fits(w, w.depth, f"{head}{supertype} {{"):
         w.line(f"{head}{supertype} {{")
@@ -472,7 +473,7 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
         w.line(f"{head} :")                                 # the supertype on a line of its own
         w.line(f"{w.unit}{call} {{")
     else:
-        w.line(f"open class {name}(")
+        w.line(f"open class {c.ident.type(s.qualified)}(")
         with w.indented():
             for f, param in zip(s.all_fields, params):
                 if f.deprecated:
@@ -490,7 +491,7 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
         write_keys(w, c, s, name)
         write_to_string(w, name)
         write_models(w, c, s, name, options.final, options.json)
-    return GeneratedFile(path_of(c, name), write_file(c, w, options))
+    return GeneratedFile(path_of(c, c.ident.type(s.qualified)), write_file(c, w, options))
 
 
 def key_compare(c: Context, t: ir.Type, a: str, b: str) -> str:

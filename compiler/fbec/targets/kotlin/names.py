@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from fbec.model import ir
-from fbec.targets.base import scope_idents
+from fbec.targets.base import NameClash, import_closure, scope_idents
 
 # Kotlin's hard keywords.
 KEYWORDS = frozenset({
@@ -106,7 +106,13 @@ class Idents:
         self._types: dict[str, dict[str, str]] = {}
         self._fields: dict[str, dict[str, str]] = {}
         self._values: dict[str, dict[str, str]] = {}
-        self._roots = frozenset(kotlin_package(p, prefix).partition(".")[0] for p in schema.packages)
+        self._frames: dict[str, dict[str, str]] = {}
+
+    def _roots(self, package: str) -> frozenset[str]:
+        """The first parts of the packages the code of `package` can refer to: its own and its
+        imports' (a field is named in its own package's view, the same in every schema that has it)."""
+        return frozenset(kotlin_package(p, self.prefix).partition(".")[0]
+                         for p in import_closure(self.schema, self.schema.package(package)))
 
     def package(self, name: str) -> str:
         """The Kotlin package of a schema package."""
@@ -132,7 +138,7 @@ class Idents:
         """A property's name (in every class that has it: the struct that declares it decides)."""
         if f.owner not in self._fields:
             s = self.schema.struct(f.owner)
-            taken = set(KEYWORDS | STRUCT_MEMBERS | CLASSES | self._roots)
+            taken = set(KEYWORDS | STRUCT_MEMBERS | CLASSES | self._roots(s.qualified.rpartition(".")[0]))
             taken |= set(self._package_types(s.qualified.rpartition(".")[0]).values())
             inherited: set[str] = set()
             if s.base is not None:
@@ -155,3 +161,36 @@ class Idents:
 
             self._values[qualified] = scope_idents(((v.name, v.name) for v in e.values), clashes, escape, getter)
         return self._values[qualified][name]
+
+    def frame_method(self, package: str, qualified: str) -> str:
+        """The ProxyHandler method of a message the package's Proxy dispatches: onOrderMessageFrame,
+        onMarketFailureFrame (an import's), clear of onFrame and of each other (messages Self and
+        self: onSelfFrame and onSelfFrame_)."""
+        if package not in self._frames:
+            wanted = []
+            for d in self.schema.package(package).dispatch:
+                pkg, _, name = d.type.rpartition(".")
+                prefix = "" if pkg == package else pkg[:1].upper() + pkg[1:]
+                wanted.append((d.type, f"on{prefix}{name[:1].upper()}{name[1:]}Frame"))
+            self._frames[package] = scope_idents(wanted, {"onFrame"}.__contains__)
+        return self._frames[package][qualified]
+
+    def hidden(self, s: ir.Struct) -> frozenset[str]:
+        """The names a field hides in the class of s without being renamed for it: the fields it
+        inherits from a base of another package (named in that package, which does not know this
+        one's classes). The class refers to a class of such a name by its full name."""
+        package = s.qualified.rpartition(".")[0]
+        return frozenset(self.field(f) for f in s.all_fields if f.owner.rpartition(".")[0] != package)
+
+    def usable(self, qualified: str, package: str, hidden: frozenset[str]) -> str:
+        """How code of `package` refers to a type where the names `hidden` are fields: its simple
+        name in its own package, else its full name; NameClash when the first part of that is
+        hidden too (no name reaches the class)."""
+        simple = self.type(qualified)
+        if qualified.rpartition(".")[0] == package and simple not in hidden:
+            return simple
+        full = self.qualified_type(qualified)
+        if full.partition(".")[0] in hidden:
+            raise NameClash(f"{qualified} cannot be named where fields {simple!r} and {full.partition('.')[0]!r} "
+                            f"are inherited from another package: rename one of them in the schema")
+        return full

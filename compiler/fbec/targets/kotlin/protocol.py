@@ -116,13 +116,6 @@ def sender(schema: ir.Schema, package: ir.Package, options: Options, final: bool
     return _file(c, name, w, options)
 
 
-def frame_method(package: ir.Package, qualified: str) -> str:
-    """The ProxyHandler method of a message: onOrderMessageFrame, onMarketFailureFrame (an import's)."""
-    pkg, _, name = qualified.rpartition(".")
-    prefix = "" if pkg == package.name else pkg[:1].upper() + pkg[1:]
-    return f"on{prefix}{name[:1].upper()}{name[1:]}Frame"
-
-
 def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
     from fbec.targets.kotlin import fits
     c = _context(schema, package, options)
@@ -138,7 +131,7 @@ def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> G
         for d in package.dispatch:
             w.blank()
             w.line(f"/** A frame of {d.type} (type id {d.type_id}). */")
-            head = f"fun {frame_method(package, d.type)}(frame: ByteArray, offset: Int, size: Int) ="
+            head = f"fun {c.ident.frame_method(package.name, d.type)}(frame: ByteArray, offset: Int, size: Int) ="
             body = f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size)"
             if fits(w, w.depth, f"{head} {body}"):
                 w.line(f"{head} {body}")
@@ -158,7 +151,7 @@ def proxy(schema: ir.Schema, package: ir.Package, options: Options) -> Generated
     w.line(" */")
     with w.block(f"open class Proxy(private val handler: ProxyHandler) : {c.rt('FrameReceiver')}(false) {{", "}"):
         dispatch(w, c, package, [(d.type_id, [f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits)",
-                                              f"handler.{frame_method(package, d.type)}(frame, offset, size)"])
+                                              f"handler.{c.ident.frame_method(package.name, d.type)}(frame, offset, size)"])
                                  for d in package.dispatch])
     return _file(c, "Proxy", w, options)
 

@@ -149,6 +149,7 @@ class Context:
         self.used_packages: set[str] = set()
         self.imports = Imports()  # the standard-library names the code uses
         self.ident = Idents(schema)  # the identifiers of schema names (names.py)
+        self.aliases: set[str] = set()  # module aliases of names an __init__ parameter hides (types.py)
         self.plan = plan.of(schema)
         # the structs the writers' depth walk visits (fbe_dn_<Name>), in every package: each module
         # of the output folder can call the others'
@@ -174,6 +175,14 @@ class Context:
             return local
         self.used_packages.add(pkg)
         return self.module_alias(pkg) + "." + local
+
+    def model_ref(self, qualified: str) -> str:
+        """A struct's versioned model class, qualified by its module when imported."""
+        pkg = qualified.rpartition(".")[0]
+        if pkg == self.package.name:
+            return self.ident.model(qualified)
+        self.used_packages.add(pkg)
+        return self.module_alias(pkg) + "." + self.ident.model(qualified)
 
     def writer(self) -> CodeWriter:
         """A code writer indenting as the options say (``-n INDENT``, ``-t``)."""

@@ -149,6 +149,7 @@ class Idents:
         self._modules: dict[str, dict[tuple[str, str], str]] = {}
         self._fields: dict[str, dict[str, str]] = {}
         self._values: dict[str, dict[str, str]] = {}
+        self._handlers: dict[str, dict[str, str]] = {}
 
     def _module(self, package: str) -> dict[tuple[str, str], str]:
         if package not in self._modules:
@@ -189,6 +190,18 @@ class Idents:
 
             self._fields[f.owner] = scope_idents(((g.name, g.name) for g in s.fields), clashes)
         return self._fields[f.owner][f.name]
+
+    def handler(self, package: str, qualified: str) -> str:
+        """What a protocol handler method of the package's Receiver and Proxy is named after
+        (`on_receive_<it>`): a message's name in lower case, `<package>_` before an imported one's,
+        clear of each other (messages `Self` and `self`: `self` and `self_`)."""
+        if package not in self._handlers:
+            wanted = []
+            for d in self.schema.package(package).dispatch:
+                pkg, _, name = d.type.rpartition(".")
+                wanted.append((d.type, name.lower() if pkg == package else f"{pkg}_{name.lower()}"))
+            self._handlers[package] = scope_idents(wanted, lambda x: False)
+        return self._handlers[package][qualified]
 
     def value(self, qualified: str, name: str) -> str:
         """An enum or flags value's member name in its class."""

@@ -8,12 +8,6 @@ from fbec.targets.base import import_closure
 from .context import Context
 
 
-def _handler(s: ir.Struct, own: str) -> str:
-    """Handler suffix: ``ordermessage`` for own messages, ``proto_ordermessage`` for imported ones."""
-    pkg = s.qualified.rpartition(".")[0]
-    return s.name.lower() if pkg == own else f"{pkg}_{s.name.lower()}"
-
-
 def _messages(ctx: Context) -> tuple[list[ir.Struct], list[ir.Struct]]:
     """The IR's dispatch table of the package: its own entries, then the imported ones."""
     prefix = ctx.package.name + "."
@@ -83,10 +77,10 @@ def protocol_code(ctx: Context) -> list[str]:
             with w.block(f"_fbe_handlers: {class_var}[dict[int, tuple[{callable_}[[bytes, fbe.Limits | None], "
                          f"{any_}], str]]] = {{", "}"):
                 for m in every:
-                    w.line(f'{m.type_id}: ({dec}{m.qualified.replace(".", "_")}, "on_receive_{_handler(m, pkg)}"),')
+                    w.line(f'{m.type_id}: ({dec}{m.qualified.replace(".", "_")}, "on_receive_{ctx.ident.handler(pkg, m.qualified)}"),')
             w.blank()
             for m in every:
-                with w.block(f"def on_receive_{_handler(m, pkg)}(self, value: {ctx.ref(m.qualified)}) -> None:"):
+                with w.block(f"def on_receive_{ctx.ident.handler(pkg, m.qualified)}(self, value: {ctx.ref(m.qualified)}) -> None:"):
                     w.line("self.on_receive(value)")
                 w.blank()
         w.blank(2)
@@ -96,14 +90,12 @@ def protocol_code(ctx: Context) -> list[str]:
         w.line(f'"""Dispatches {pkg} versioned frames without deserializing (model + raw frame)."""')
         w.blank()
         with w.block(f"_fbe_handlers: {class_var}[dict[int, tuple[{callable_}[[], {any_}], str]]] = {{", "}"):
-            for m in own:
-                w.line(f'{m.type_id}: ({m.name}Model, "on_proxy_{_handler(m, pkg)}"),')
-            for m in imported:
-                w.line(f'{m.type_id}: ({ctx.ref(m.qualified)}Model, "on_proxy_{_handler(m, pkg)}"),')
+            for m in every:
+                w.line(f'{m.type_id}: ({ctx.model_ref(m.qualified)}, "on_proxy_{ctx.ident.handler(pkg, m.qualified)}"),')
         w.blank()
         for m in every:
-            model = (m.name if m in own else ctx.ref(m.qualified)) + "Model"
-            with w.block(f"def on_proxy_{_handler(m, pkg)}(", ") -> None:"):
+            model = ctx.model_ref(m.qualified)
+            with w.block(f"def on_proxy_{ctx.ident.handler(pkg, m.qualified)}(", ") -> None:"):
                 w.line(f"self, model: {model}, type: int, buffer: bytes, offset: int, size: int")
             with w.indented():
                 w.line("self.on_proxy(model, type, buffer, offset, size)")

@@ -139,6 +139,11 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
     cls = ctx.ident.type(s.qualified)
     base = ctx.ref(s.base) if s.base else "fbe.Struct"
     code = ctx.writer()
+    for name, alias in _hidden_in_init(ctx, s).items():
+        if alias not in ctx.aliases:
+            ctx.aliases.add(alias)
+            code.line(f"{alias} = {name}  # {cls}.__init__ takes a field {name}, which hides it there")
+            code.blank(2)
     with code.block(f"class {cls}({base}):"):
         _struct_head(ctx, code, s)
         _constructor(ctx, code, s)
@@ -180,14 +185,33 @@ def _struct_head(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     code.blank()
 
 
+def _hidden_in_init(ctx: Context, s: ir.Struct) -> dict[str, str]:
+    """The names a default made per instance in __init__'s body starts with (a class, `set`, a
+    module) that a parameter of __init__ hides: a field the struct inherits, named by its base
+    (which does not know the names its derived structs use). The body calls them through a module
+    alias (FBE_R_<name>) instead."""
+    params = {ctx.ident.field(f) for f in s.all_fields}
+    hidden: dict[str, str] = {}
+    for f in s.all_fields:
+        expr, per_instance = ctx.default_value(f)
+        head = re.match(r"[A-Za-z_][A-Za-z_0-9]*", expr)
+        if per_instance and head is not None and head.group(0) in params:
+            hidden[head.group(0)] = "FBE_R_" + head.group(0)
+    return hidden
+
+
 def _constructor(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     """__init__ with every field a keyword argument defaulting to the schema's default."""
     params = []
     body = []
+    hidden = _hidden_in_init(ctx, s)
     for f in s.all_fields:
         n = ctx.ident.field(f)
         hint = ctx.hint(f.type)
         expr, per_instance = ctx.default_value(f)
+        head = re.match(r"[A-Za-z_][A-Za-z_0-9]*", expr)
+        if per_instance and head is not None and head.group(0) in hidden:
+            expr = hidden[head.group(0)] + expr[head.end():]
         if not per_instance:
             params.append(f"{n}: {hint} = {expr}")
             body.append(f"self.{n} = {n}")
