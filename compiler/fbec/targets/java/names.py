@@ -74,12 +74,16 @@ def java_package(p: ir.Package, prefix: str = "") -> str:
     return ".".join(keyword_free(x) for x in parts)
 
 
-def _type_taken(name: str) -> bool:
-    return name in KEYWORDS or name in CLASSES or name in LOCALS or FRESH_LOCAL.fullmatch(name) is not None
-
-
 class Idents:
-    """The identifiers of one schema's names, each scope worked out once, when first asked."""
+    """The identifiers of one schema's names, each scope worked out once, when first asked. The
+    Kotlin target's are this class with Kotlin's tables and spelling (kotlin/names.py)."""
+
+    KEYWORDS = KEYWORDS
+    CLASSES = CLASSES
+    LOCALS = LOCALS
+    FRESH_LOCAL = FRESH_LOCAL
+    STRUCT_MEMBERS = STRUCT_MEMBERS
+    ENUM_MEMBERS = ENUM_MEMBERS
 
     def __init__(self, schema: ir.Schema, prefix: str = "") -> None:
         self.schema = schema
@@ -89,22 +93,49 @@ class Idents:
         self._values: dict[str, dict[str, str]] = {}
         self._frames: dict[str, dict[str, str]] = {}
 
+    # the language's spelling (Kotlin's differ)
+
+    def reserved(self, name: str) -> bool:
+        """Whether a name is a keyword wherever it is used."""
+        return name in self.KEYWORDS
+
+    def escape(self, name: str) -> str:
+        """A renamed name (once more while it clashes)."""
+        return name + "_"
+
+    def same(self, name: str) -> str:
+        """What two members that would be the same member are alike in (Java: the name itself)."""
+        return name
+
+    def package_of(self, p: ir.Package) -> str:
+        """The language's package of a schema package."""
+        return java_package(p, self.prefix)
+
+    def value_taken(self, qualified: str) -> frozenset[str]:
+        """What an enum's constants are clear of besides the keywords."""
+        return self.ENUM_MEMBERS | self.CLASSES
+
+    # the scopes
+
+    def _type_taken(self, name: str) -> bool:
+        return (self.reserved(name) or name in self.CLASSES or name in self.LOCALS
+                or self.FRESH_LOCAL.fullmatch(name) is not None)
+
     def _roots(self, package: str) -> frozenset[str]:
         """The first parts of the packages the code of `package` can refer to: its own and its
         imports' (a field is named in its own package's view, the same in every schema that has it)."""
-        return frozenset(java_package(p, self.prefix).partition(".")[0]
+        return frozenset(self.package_of(p).partition(".")[0]
                          for p in import_closure(self.schema, self.schema.package(package)))
 
     def package(self, name: str) -> str:
-        """The Java package of a schema package."""
-        return java_package(self.schema.package(name), self.prefix)
+        """The package of a schema package (`com.chronoxor.proto`)."""
+        return self.package_of(self.schema.package(name))
 
     def _package_types(self, package: str) -> dict[str, str]:
         if package not in self._types:
             p = self.schema.package(package)
             names = [e.name for e in (*p.enums, *p.flags)] + [s.name for s in p.structs]
-            wanted = [(name, name) for name in names]
-            self._types[package] = scope_idents(wanted, _type_taken)
+            self._types[package] = scope_idents(((name, name) for name in names), self._type_taken, self.escape)
         return self._types[package]
 
     def type(self, qualified: str) -> str:
@@ -120,19 +151,31 @@ class Idents:
         """A field's name (in every class that has it: the struct that declares it decides)."""
         if f.owner not in self._fields:
             s = self.schema.struct(f.owner)
-            taken = set(KEYWORDS | STRUCT_MEMBERS | CLASSES | self._roots(s.qualified.rpartition(".")[0]))
-            taken |= set(self._package_types(s.qualified.rpartition(".")[0]).values())
+            package = s.qualified.rpartition(".")[0]
+            taken = set(self.STRUCT_MEMBERS | self.CLASSES | self._roots(package))
+            taken |= set(self._package_types(package).values())
+            inherited: set[str] = set()
             if s.base is not None:
-                taken |= {self.field(g) for g in self.schema.struct(s.base).all_fields}
-            self._fields[f.owner] = scope_idents(((g.name, g.name) for g in s.fields), taken.__contains__)
+                inherited = {self.same(self.field(g)) for g in self.schema.struct(s.base).all_fields}
+
+            def clashes(name: str) -> bool:
+                return self.reserved(name) or name in taken or self.same(name) in inherited
+
+            wanted = ((g.name, g.name) for g in s.fields)
+            self._fields[f.owner] = scope_idents(wanted, clashes, self.escape, self.same)
         return self._fields[f.owner][f.name]
 
     def value(self, qualified: str, name: str) -> str:
         """An enum or flags value's constant in its class."""
         if qualified not in self._values:
             e = self.schema.enum(qualified)
-            taken = KEYWORDS | ENUM_MEMBERS | CLASSES
-            self._values[qualified] = scope_idents(((v.name, v.name) for v in e.values), taken.__contains__)
+            taken = self.value_taken(qualified)
+
+            def clashes(x: str) -> bool:
+                return self.reserved(x) or x in taken
+
+            wanted = ((v.name, v.name) for v in e.values)
+            self._values[qualified] = scope_idents(wanted, clashes, self.escape, self.same)
         return self._values[qualified][name]
 
     def frame_method(self, package: str, qualified: str) -> str:

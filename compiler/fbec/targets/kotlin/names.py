@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from fbec.model import ir
-from fbec.targets.base import NameClash, import_closure, scope_idents
+from fbec.targets.java import names as java_names
 
 # Kotlin's hard keywords.
 KEYWORDS = frozenset({
@@ -88,109 +88,33 @@ def kotlin_package(p: ir.Package, prefix: str = "") -> str:
     return ".".join(keyword_free(x) for x in parts)
 
 
-def _type_taken(name: str) -> bool:
-    return _reserved(name) or name in CLASSES or name in LOCALS or FRESH_LOCAL.fullmatch(name) is not None
-
-
 def getter(name: str) -> str:
     """What the JVM getter of a property is named after (`name` and `Name` are both getName)."""
     return name[:1].upper() + name[1:]
 
 
-class Idents:
-    """The identifiers of one schema's names, each scope worked out once, when first asked."""
+class Idents(java_names.Idents):
+    """The identifiers of one schema's names: the Java target's scopes (java/names.py) with Kotlin's
+    tables and spelling."""
 
-    def __init__(self, schema: ir.Schema, prefix: str = "") -> None:
-        self.schema = schema
-        self.prefix = prefix
-        self._types: dict[str, dict[str, str]] = {}
-        self._fields: dict[str, dict[str, str]] = {}
-        self._values: dict[str, dict[str, str]] = {}
-        self._frames: dict[str, dict[str, str]] = {}
+    KEYWORDS = KEYWORDS
+    CLASSES = CLASSES
+    LOCALS = LOCALS
+    FRESH_LOCAL = FRESH_LOCAL
+    STRUCT_MEMBERS = STRUCT_MEMBERS
+    ENUM_MEMBERS = ENUM_MEMBERS
 
-    def _roots(self, package: str) -> frozenset[str]:
-        """The first parts of the packages the code of `package` can refer to: its own and its
-        imports' (a field is named in its own package's view, the same in every schema that has it)."""
-        return frozenset(kotlin_package(p, self.prefix).partition(".")[0]
-                         for p in import_closure(self.schema, self.schema.package(package)))
+    def reserved(self, name: str) -> bool:
+        return _reserved(name)
 
-    def package(self, name: str) -> str:
-        """The Kotlin package of a schema package."""
-        return kotlin_package(self.schema.package(name), self.prefix)
+    def escape(self, name: str) -> str:
+        return escape(name)
 
-    def _package_types(self, package: str) -> dict[str, str]:
-        if package not in self._types:
-            p = self.schema.package(package)
-            names = [e.name for e in (*p.enums, *p.flags)] + [s.name for s in p.structs]
-            self._types[package] = scope_idents(((name, name) for name in names), _type_taken, escape)
-        return self._types[package]
+    def same(self, name: str) -> str:
+        return getter(name)
 
-    def type(self, qualified: str) -> str:
-        """A type's class name (its simple name, in its package)."""
-        package, _, name = qualified.rpartition(".")
-        return self._package_types(package)[name]
+    def package_of(self, p: ir.Package) -> str:
+        return kotlin_package(p, self.prefix)
 
-    def qualified_type(self, qualified: str) -> str:
-        """A type's class by its full name (`com.chronoxor.proto.Order`)."""
-        return f"{self.package(qualified.rpartition('.')[0])}.{self.type(qualified)}"
-
-    def field(self, f: ir.Field) -> str:
-        """A property's name (in every class that has it: the struct that declares it decides)."""
-        if f.owner not in self._fields:
-            s = self.schema.struct(f.owner)
-            taken = set(KEYWORDS | STRUCT_MEMBERS | CLASSES | self._roots(s.qualified.rpartition(".")[0]))
-            taken |= set(self._package_types(s.qualified.rpartition(".")[0]).values())
-            inherited: set[str] = set()
-            if s.base is not None:
-                inherited = {getter(self.field(g)) for g in self.schema.struct(s.base).all_fields}
-
-            def clashes(name: str) -> bool:
-                return name in taken or _reserved(name) or getter(name) in inherited
-
-            self._fields[f.owner] = scope_idents(((g.name, g.name) for g in s.fields), clashes, escape, getter)
-        return self._fields[f.owner][f.name]
-
-    def value(self, qualified: str, name: str) -> str:
-        """An enum or flags value's constant in its class's companion."""
-        if qualified not in self._values:
-            e = self.schema.enum(qualified)
-            taken = KEYWORDS | ENUM_MEMBERS | CLASSES | {self.type(qualified)}
-
-            def clashes(x: str) -> bool:
-                return x in taken or _reserved(x)
-
-            self._values[qualified] = scope_idents(((v.name, v.name) for v in e.values), clashes, escape, getter)
-        return self._values[qualified][name]
-
-    def frame_method(self, package: str, qualified: str) -> str:
-        """The ProxyHandler method of a message the package's Proxy dispatches: onOrderMessageFrame,
-        onMarketFailureFrame (an import's), clear of onFrame and of each other (messages Self and
-        self: onSelfFrame and onSelfFrame_)."""
-        if package not in self._frames:
-            wanted = []
-            for d in self.schema.package(package).dispatch:
-                pkg, _, name = d.type.rpartition(".")
-                prefix = "" if pkg == package else pkg[:1].upper() + pkg[1:]
-                wanted.append((d.type, f"on{prefix}{name[:1].upper()}{name[1:]}Frame"))
-            self._frames[package] = scope_idents(wanted, {"onFrame"}.__contains__)
-        return self._frames[package][qualified]
-
-    def hidden(self, s: ir.Struct) -> frozenset[str]:
-        """The names a field hides in the class of s without being renamed for it: the fields it
-        inherits from a base of another package (named in that package, which does not know this
-        one's classes). The class refers to a class of such a name by its full name."""
-        package = s.qualified.rpartition(".")[0]
-        return frozenset(self.field(f) for f in s.all_fields if f.owner.rpartition(".")[0] != package)
-
-    def usable(self, qualified: str, package: str, hidden: frozenset[str]) -> str:
-        """How code of `package` refers to a type where the names `hidden` are fields: its simple
-        name in its own package, else its full name; NameClash when the first part of that is
-        hidden too (no name reaches the class)."""
-        simple = self.type(qualified)
-        if qualified.rpartition(".")[0] == package and simple not in hidden:
-            return simple
-        full = self.qualified_type(qualified)
-        if full.partition(".")[0] in hidden:
-            raise NameClash(f"{qualified} cannot be named where fields {simple!r} and {full.partition('.')[0]!r} "
-                            f"are inherited from another package: rename one of them in the schema")
-        return full
+    def value_taken(self, qualified: str) -> frozenset[str]:
+        return self.ENUM_MEMBERS | self.CLASSES | {self.type(qualified)}
