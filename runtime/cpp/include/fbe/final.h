@@ -264,13 +264,21 @@ struct FBlob {
     //! Fast path (see FBody<T>::read_fast): `end - p >= 4 + rest` holds,
     //! so the length is in the buffer; one check for the data. The bytes
     //! readable after the length are at least `rest` (a constant where the
-    //! caller is inlined), so a short string's 16-byte copy needs no check
-    //! of its own when the fields after it take 16 bytes or more.
+    //! caller is inlined), so where the fields after the string take 16
+    //! bytes or more its 16-byte copy needs no check of its own, nor the
+    //! readable bytes counted; else they are counted once for both.
     FBE_INLINE static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, T& value) {
         const std::size_t size = load_u32(p);
-        if (FBE_UNLIKELY(std::size_t(end - p) < 4 + rest + size))
-            return false;
-        assign_bytes(value, p + 4, size, rest >= 16 ? rest : std::size_t(end - p) - 4);
+        if (rest >= 16) {
+            if (FBE_UNLIKELY(std::size_t(end - p) < 4 + rest + size))
+                return false;
+            assign_bytes(value, p + 4, size, rest);
+        } else {
+            const std::size_t readable = std::size_t(end - p) - 4;
+            if (FBE_UNLIKELY(size > readable - rest))
+                return false;
+            assign_bytes(value, p + 4, size, readable);
+        }
         p += 4 + size;
         return true;
     }
