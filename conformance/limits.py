@@ -112,13 +112,22 @@ def empty_objects(n: int) -> str:
 
 # ---------------------------------------------------------------- hostile (schemas/tests/hostile.fbe)
 
-EMPTIES = 2   # type id
+EMPTIES, WIDE, WIDES = 2, 3, 4   # type ids
 
 
 def empties_final(count: int, tail: int = 0) -> bytes:
     """A final hostile.Empties whose vector declares `count` elements that take no bytes, and `tail`
     bytes after the count that the root's size covers (so they count in the input's size)."""
     return P("<III", 12 + tail, EMPTIES, count) + bytes(tail)
+
+
+def wides_old_bodies(n: int) -> bytes:
+    """A versioned hostile.Wides of n elements, each an older writer's 8-byte body: every Wide a default
+    of 1,000,000 int32 (4 MB) that the few bytes ask for."""
+    first = 12 + 4 + 4 * n
+    body = P("<III", 12, WIDES, 12) + P("<I", n) + b"".join(P("<I", first + 8 * i) for i in range(n))
+    body += P("<II", 8, WIDE) * n
+    return P("<II", 8 + len(body), 8) + body
 
 
 # ---------------------------------------------------------------- proto frames
@@ -220,6 +229,14 @@ def limit_cases() -> list[LimitCase]:
     for count, expect in ((130, "result"), (131, "parse_error")):
         add(f"decode budget/Empties.final-{count}", budget,
             _binary("hostile", "Empties", "final", empties_final(count)), expect)
+    # a default is charged before it is made (docs/limits.md 3): an older writer's 8-byte body of a Wide
+    # asks for 4 MB, which the budget of a 36-byte input refuses before any reader allocates it
+    add("decode budget/Wides.old-body-of-4MB-defaults", budget,
+        _binary("hostile", "Wides", "versioned", wides_old_bodies(1)), "parse_error", bound=True,
+        honest=_binary("hostile", "Wides", "versioned", wides_old_bodies(0)))
+    add("decode budget/Wides.old-body-of-4MB-defaults-paid", budget,
+        dict(_binary("hostile", "Wides", "versioned", wides_old_bodies(1)), limits={"budget_slack": 4_000_100}),
+        "result")
     # a body older than its base: every field takes its default, the derived struct's own included
     # (306 for the struct + 692 for the defaults' structs = 998 > 62 x 16 bytes, <= 63 x 16)
     for factor, expect in ((62, "parse_error"), (63, "result")):

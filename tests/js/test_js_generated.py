@@ -174,8 +174,8 @@ struct Node { int32 id; string label; Node[] children; Node? next; }
 def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every schema's --typescript output (folders g0, g1...: the schemas in as few folders as their
     package names allow; ../shared's first), its --javascript declarations (j0, j1...), the names
-    schema (n0) and tests/js/keys.fbe (k0) with the node tests, compiled by one `tsc --strict` run
-    into out/."""
+    schema (n0), tests/js/keys.fbe (k0) and schemas/tests/hostile.fbe (l0) with the node tests, compiled
+    by one `tsc --strict` run into out/."""
     root = tmp_path_factory.mktemp("js")
     groups = folders(schema_files())
     assert groups, "no schemas found"
@@ -190,6 +190,8 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
         hostile.generate(root / folder, f"--{language}", "--final", "--json", "--proto")
         shutil.copy(REPO / "tests" / "js" / "hostile_names.test.ts", root / folder)
     shutil.copy(REPO / "tests" / "js" / "keys.test.ts", root / "k0")
+    generate([REPO / "schemas" / "tests" / "hostile.fbe"], root / "l0")
+    shutil.copy(REPO / "tests" / "js" / "hostile.test.ts", root / "l0")
     manifest = SHARED / "vectors" / "MANIFEST.json"
     write_doubles(root / "g0" / "doubles.json")
     shutil.copy(REPO / "tests" / "js" / "doubles.test.ts", root / "g0")
@@ -199,7 +201,8 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copy(REPO / "tests" / "js" / "vectors.test.ts", root / folder)
     (root / "package.json").write_text('{"type": "module"}\n')
     link_runtime(root)
-    tsc(root, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts", "j*/*.ts", "n0/*.ts", "k0/*.ts", "h*/*.ts"])
+    tsc(root, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts", "j*/*.ts", "n0/*.ts", "k0/*.ts", "h*/*.ts",
+                                                                      "l0/*.ts"])
     for folder in [*root.glob("j*"), root / "h1"]:          # the JavaScript runs as generated
         for js in folder.glob("*.js"):
             shutil.copy(js, root / "out" / folder.name)
@@ -262,3 +265,14 @@ def test_duplicate_keys(compiled: Path) -> None:
                        check=False)
     assert r.returncode == 0, r.stdout[-8000:] + r.stderr
     assert "# pass 5" in r.stdout, r.stdout[-3000:]
+
+
+def test_no_default_is_made_before_the_budget_pays_for_it(compiled: Path) -> None:
+    """tests/js/hostile.test.ts on schemas/tests/hostile.fbe (docs/limits.md 3, issue 21 item 3): an
+    older writer's body asking for a 4 MB default (a Wide, a Holder of one, a vector of them) is refused
+    by the budget before any default is made, in the versioned and final models and JSON, with verify's
+    error; a budget that pays reads them."""
+    r = subprocess.run([NODE, "--test", "out/l0/hostile.test.js"], cwd=compiled, capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 0, r.stdout[-8000:] + r.stderr
+    assert "# pass 3" in r.stdout, r.stdout[-3000:]

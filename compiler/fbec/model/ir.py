@@ -249,6 +249,12 @@ spends on one is fbe.dynamic's dict with its list slot, 192 bytes (JavaScript's 
 Java's 24): 32 keeps that at 48x the input."""
 
 
+LARGE_DEFAULT = 4096
+"""Above this many bytes of default_cost a struct's value is not made before the budget pays for it
+(Struct.large_default): below, the one value a reader makes before charging it stays within the memory
+bound's slack (docs/limits.md 9), as does the slice growth that makes room for a few more."""
+
+
 def decode_share(t: Type) -> int:
     """A field's share of its struct's decode cost: its final minimum size, where a struct value
     (a field, or an element of a fixed array) counts 0 because it is charged as a struct of its own."""
@@ -441,6 +447,21 @@ class Struct:
 
     def ref(self) -> StructRef:
         return StructRef(self.qualified, self.final_size, self.final_min_size, self.default_cost)
+
+    @property
+    def large_default(self) -> bool:
+        """A value's default costs more than LARGE_DEFAULT: a reader that makes a value (a collection's
+        element, an optional's) before it reads it first checks that the budget left pays for the
+        default, and when not reads no value (docs/limits.md 3)."""
+        return self.default_cost > LARGE_DEFAULT
+
+    @property
+    def nested_cost(self) -> int:
+        """What the default struct values a value holds cost (`default_cost` beyond `decode_cost`). Every
+        read of a value costs at least its `default_cost`, so a reader that makes the value with its
+        defaults before reading its fields first checks that the budget left, once `decode_cost` is
+        charged, covers this (docs/limits.md 3): a refusal it would reach anyway, before the memory."""
+        return self.default_cost - self.decode_cost
 
 
 @dataclass(frozen=True)

@@ -235,6 +235,10 @@ func (r *JSONReader) Spend(cost int, field string) {
 	}
 }
 
+// Affords reports whether the budget left pays for cost bytes: generated code asks before it makes a
+// value whose default is large (docs/limits.md 3), and when not charges it (Spend), which fails.
+func (r *JSONReader) Affords(cost int) bool { return r.budget >= cost }
+
 // ---------------------------------------------------------------- tokens
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -112,6 +112,11 @@ func (r *Reader) Spend(cost, off int, field string) {
 	}
 }
 
+// Affords reports whether the budget left pays for cost bytes: generated code asks before it makes a
+// value whose default is large (docs/limits.md 3), and when not checks the value without making it
+// (its FBEVerify function), which fails as its read would.
+func (r *Reader) Affords(cost int) bool { return r.budget >= cost }
+
 // overBudget records ErrBudget (out of line: Spend stays small enough to inline).
 //
 //go:noinline

@@ -329,13 +329,18 @@ export class JsonReader {
     this.charge(cost, field);
   }
 
-  /** Enters a struct read from `v` (an object), costing `cost`; the caller reads its members and calls leave. */
-  struct(v: unknown, cost: number): JsonObject {
+  /**
+   * Enters a struct read from `v` (an object), costing `cost` (and `nested`, what the default structs
+   * it holds cost, which the budget left must cover before the value is made: Reader.struct); the
+   * caller reads its members and calls leave.
+   */
+  struct(v: unknown, cost: number, nested = 0): JsonObject {
     if (!isObject(v)) throw mismatch("object", v, "");
     if (this.depth >= this.limits.maxDepth) {
       throw new DecodeError("structs nested deeper than " + this.limits.maxDepth, "", -1, "depth");
     }
     this.charge(cost, "");
+    if (this.budget < nested) throw new DecodeError("decode budget exceeded", "", -1, "budget");
     this.depth++;
     return v as JsonObject;
   }

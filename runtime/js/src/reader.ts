@@ -80,12 +80,14 @@ export class Reader {
     if (this.budget < 0) throw new DecodeError("decode budget exceeded", field, off, "budget");
   }
 
-  private enter(cost: number, off: number): void {
+  private enter(cost: number, off: number, nested: number): void {
     if (this.depth >= this.limits.maxDepth) {
       throw new DecodeError("structs nested deeper than " + this.limits.maxDepth, "", off, "depth");
     }
     this.budget -= cost;
-    if (this.budget < 0) throw new DecodeError("decode budget exceeded", "", off, "budget");
+    // `nested`: what the default structs the value holds cost, which its read costs at least (read
+    // or defaulted): refused before the value and its defaults are made
+    if (this.budget < nested) throw new DecodeError("decode budget exceeded", "", off, "budget");
     this.depth++;
   }
 
@@ -159,12 +161,14 @@ export class Reader {
    * Enters the struct whose body the slot at `slot` points to (from `base`):
    * checks the header (8 bytes inside the root, body size at least 8 and
    * inside the root, the expected type id, allocation order), the depth and
-   * the budget (`cost`: the struct's own charge, docs/limits.md 3). Returns the
-   * body's position; the caller reads the fields present (the body size is
-   * `u32(body)`) and calls leave. Its errors are the struct's own: the
-   * caller's catch names the field holding it.
+   * the budget (`cost`: the struct's own charge, docs/limits.md 3; `nested`:
+   * what the default structs it holds cost, which the budget left must
+   * cover before the value is made). Returns the body's position; the caller
+   * reads the fields present (the body size is `u32(body)`) and calls leave.
+   * Its errors are the struct's own: the caller's catch names the field
+   * holding it.
    */
-  struct(base: number, slot: number, typeId: number, cost: number): number {
+  struct(base: number, slot: number, typeId: number, cost: number, nested = 0): number {
     const off = this.u32(slot);
     if (off === 0) throw new DecodeError("struct offset 0", "", slot);
     const p = base + off;
@@ -178,7 +182,7 @@ export class Reader {
     const tid = this.u32(p + 4);
     if (tid !== typeId) throw new DecodeError("type id " + tid + " where " + typeId + " was expected", "", p);
     this.mark = p + size;
-    this.enter(cost, p);
+    this.enter(cost, p, nested);
     return p;
   }
 
@@ -344,8 +348,11 @@ export class Reader {
     return this.data[this.pos++] !== 0;
   }
 
-  /** Starts a final-model struct value costing `cost` bytes (depth and budget); the caller reads its fields and calls leave. */
-  enterFinal(cost: number): void {
-    this.enter(cost, this.pos);
+  /**
+   * Starts a final-model struct value costing `cost` bytes (depth and budget; `nested` as for
+   * struct); the caller reads its fields and calls leave.
+   */
+  enterFinal(cost: number, nested = 0): void {
+    this.enter(cost, this.pos, nested);
   }
 }

@@ -252,6 +252,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
             w.line(f"{dst} = nil")
         with w.block("", "}"):
             with w.block(f"if {dst} == nil {{", "}"):
+                paid_first(w, c, [t.element], f, unwind)
                 w.line(f"{dst} = new({c.type(t.element)})")
             json_read(w, c, t.element, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
                       unwind)
@@ -270,6 +271,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
             with w.block(f"for {i} := 0; r.More(); {i}++ {{", "}"):
                 if cost:
                     w.line(f"r.Spend({cost}, {f})")
+                paid_first(w, c, [t.element], f, [f"r.UnwindIndex({i})", *unwind])
                 w.line(f"{dst} = {c.rt('Grow')}({dst})")
                 json_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
             if t.kind == "set":
@@ -288,6 +290,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
                     w.line(spend)
                     w.line(f"{key} := r.Name()")
                     w.line(f"{k} := {key_read(c, t.key, key, f)}")
+                    paid_first(w, c, [t.value], f, [f"r.UnwindKey({key})", *unwind])
                     w.line(f"var {x} {c.type(t.value)}")
                     json_read(w, c, t.value, x, field, names, [f"r.UnwindKey({key})", *unwind])
                     with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
@@ -300,6 +303,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
                 w.line(f"{dst} = {dst}[:0]")
                 with w.block(f"for {i} := 0; r.More(); {i}++ {{", "}"):
                     w.line(spend)
+                    paid_first(w, c, [t.key, t.value], f, [f"r.UnwindIndex({i})", *unwind])
                     w.line(f"{dst} = {c.rt('Grow')}({dst})")
                     with w.block(f"if r.BeginPair({f}) {{", "}"):
                         inner = [f"r.UnwindIndex({i})", *unwind]
@@ -313,11 +317,27 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
                 w.line(f"{dst} = {dst}[:0]")
                 with w.block(f"for {i} := 0; r.More(); {i}++ {{", "}"):
                     w.line(spend)
+                    paid_first(w, c, [t.value], f, [f"r.UnwindIndex({i})", *unwind])
                     w.line(f"{dst} = {c.rt('Grow')}({dst})")
                     w.line(f"{key} := r.Name()")
                     w.line(f"{dst}[{i}].Key = r.KeyBytes({dst}[{i}].Key, {key}, {f})")
                     json_read(w, c, t.value, f"{dst}[{i}].Value", field, names, [f"r.UnwindKey({key})", *unwind])
                 duplicates(w, c, t, dst, f)
+
+
+def paid_first(w: CodeWriter, c: Context, types: list[ir.Type], f: str, unwind: list[str]) -> None:
+    """Before values of the struct types among types are made (a slice grown, an optional's pointer, a
+    map's value), for each whose default is large (ir.Struct.large_default): its default is charged when
+    the budget left does not pay for it, which fails (docs/limits.md 3), and the reader leaves."""
+    for t in types:
+        if not isinstance(t, ir.StructRef) or not c.schema.struct(t.name).large_default:
+            continue
+        cost = c.schema.struct(t.name).default_cost
+        with w.block(f"if !r.Affords({cost}) {{", "}"):
+            w.line(f"r.Spend({cost}, {f})")
+            for u in unwind:
+                w.line(u)
+            w.line("return")
 
 
 # ---------------------------------------------------------------- text

@@ -249,6 +249,22 @@ def grow_or_resize(w: CodeWriter, c: Context, t: ir.Sequence, dst: str, n: str) 
         w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
 
 
+def paid_first(w: CodeWriter, c: Context, t: ir.Type, unwind: list[str], base: str | None = None,
+               slot: str | None = None) -> None:
+    """Before a value of struct type t is made (a slice grown, an optional's pointer), when its default is
+    large (ir.Struct.large_default): if the budget left does not pay for that default, check the value
+    without making it (FBEVerify<T>, at base and slot, or at the cursor for the final model), which
+    fails as its read would (docs/limits.md 3), and leave."""
+    if not isinstance(t, ir.StructRef) or not c.schema.struct(t.name).large_default:
+        return
+    cost = c.schema.struct(t.name).default_cost
+    with w.block(f"if !r.Affords({cost}) {{", "}"):
+        w.line(f"{verify_name(c, t, slot is None)}(r{'' if slot is None else f', {base}, {slot}'})")
+        for u in unwind:
+            w.line(u)
+        w.line("return")
+
+
 def fails(w: CodeWriter, unwind: list[str]) -> None:
     """Leave the reader function when a nested value failed, naming the path on the way out."""
     with w.block("if r.Failed() {", "}"):
@@ -280,6 +296,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
         s, ok = names("s"), names("ok")
         opening = f"if {s}, {ok} := r.Optional({base}, {slot}, {t.element.size}, {quoted}); {ok} {{"
         with w.block(opening, "} else {"):
+            paid_first(w, c, t.element, unwind, s, s)
             w.line(f"{dst} = {c.rt('Reuse')}({dst})")
             inner = dst if isinstance(t.element, ir.StructRef) else f"*{dst}"
             read_value(w, c, t.element, s, s, inner, field, names, unwind)
@@ -296,6 +313,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
         grow_or_resize(w, c, t, dst, n)
         with w.block(f"for {i} := range {n} {{", "}"):
             if isinstance(t.element, ir.StructRef):
+                paid_first(w, c, t.element, [f"r.UnwindIndex({i})", *unwind], base, f"{e}+{i}*{t.element.size}")
                 w.line(f"{dst} = {c.rt('Grow')}({dst})")
             read_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", f"{dst}[{i}]", field, names,
                        [f"r.UnwindIndex({i})", *unwind])
@@ -314,9 +332,15 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
             k, x = names("k"), names("x")
             with w.block(f"for {i} := range {n} {{", "}"):
                 w.line(f"var {k} {c.type(t.key)}")
-                w.line(f"var {x} {c.type(t.value)}")
+                value_at = f"{e}+{i}*{item}+{t.key.size}"
+                late = isinstance(t.value, ir.StructRef) and c.schema.struct(t.value.name).large_default
+                if not late:
+                    w.line(f"var {x} {c.type(t.value)}")
                 read_value(w, c, t.key, base, f"{e}+{i}*{item}", k, field, names, inner_unwind)
                 map_key(w, t, k)
+                if late:      # the value made once the budget pays for it
+                    paid_first(w, c, t.value, inner_unwind, base, value_at)
+                    w.line(f"var {x} {c.type(t.value)}")
                 read_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", x, field, names, inner_unwind)
                 with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
                     w.line(f'r.DuplicateKey("{field}", {e}+{i}*{item})')
@@ -407,6 +431,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
         fails(w, unwind)
     elif isinstance(t, ir.Optional_):
         with w.block(f"if r.FinalHas({quoted}) {{", "} else {"):
+            paid_first(w, c, t.element, unwind)
             w.line(f"{dst} = {c.rt('Reuse')}({dst})")
             final_read(w, c, t.element, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
                        unwind)
@@ -422,6 +447,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
         grow_or_resize(w, c, t, dst, n)
         with w.block(f"for {i} := range {n} {{", "}"):
             if isinstance(t.element, ir.StructRef):
+                paid_first(w, c, t.element, [f"r.UnwindIndex({i})", *unwind])
                 w.line(f"{dst} = {c.rt('Grow')}({dst})")
             final_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
         duplicates(w, c, t, dst, field, "r.Pos")
@@ -439,9 +465,14 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
             k, x = names("k"), names("x")
             with w.block(f"for {i} := 0; {i} < {n}; {i}++ {{", "}"):   # i may serve only the error path
                 w.line(f"var {k} {c.type(t.key)}")
-                w.line(f"var {x} {c.type(t.value)}")
+                late = isinstance(t.value, ir.StructRef) and c.schema.struct(t.value.name).large_default
+                if not late:
+                    w.line(f"var {x} {c.type(t.value)}")
                 final_read(w, c, t.key, k, field, names, inner_unwind)
                 map_key(w, t, k)
+                if late:      # the value made once the budget pays for it
+                    paid_first(w, c, t.value, inner_unwind)
+                    w.line(f"var {x} {c.type(t.value)}")
                 final_read(w, c, t.value, x, field, names, inner_unwind)
                 with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
                     w.line(f'r.DuplicateKey("{field}", r.Pos)')

@@ -268,7 +268,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
 
 
 def reuse_elements(w: CodeWriter, c: Context, t: ir.Sequence, target: str, n: str, names: Names,
-                   read: Callable[[str, str], None]) -> None:
+                   read: Callable[[str, str], None], verify: Callable[[str], None]) -> None:
     """The loop over a vector of structs reading into the elements target holds (new ones past its
     end, the rest removed), as the Java target's: a read of the same shape allocates no struct.
     read(x, i) writes the statements reading element i into x."""
@@ -277,6 +277,12 @@ def reuse_elements(w: CodeWriter, c: Context, t: ir.Sequence, target: str, n: st
     old, i, x = names("m"), names("i"), names("x")
     w.line(f"val {old} = {target}.size")
     with w.block(f"for ({i} in 0 until {n}) {{", "}"):
+        struct = c.schema.struct(t.element.name)
+        if struct.large_default:
+            # a new element only once the budget pays for its default: else its check fails as its read
+            # would, before the value is made (docs/limits.md 3)
+            with w.block(f"if ({i} >= {old} && !r.affords({struct.default_cost})) {{", "}"):
+                verify(i)
         w.line(f"val {x} = if ({i} < {old}) {target}[{i}] else {name}()")
         read(x, i)
         w.line(f"if ({i} >= {old}) {target}.add({x})")
@@ -336,7 +342,8 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
             assert isinstance(t.element, ir.StructRef)
             name, size = c.named(t.element.name), t.element.size
             reuse_elements(w, c, t, target, n, names, lambda x, i: catch(
-                w, c, f"{name}.fbeRead(r, {base}, {e} + {i} * {size}, {x})", f.name, i))
+                w, c, f"{name}.fbeRead(r, {base}, {e} + {i} * {size}, {x})", f.name, i), lambda i: catch(
+                w, c, f"{name}.fbeVerify(r, {base}, {e} + {i} * {size})", f.name, i))
             return
         w.line(f"{target}.clear()")
         i = names("i")
@@ -470,7 +477,8 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
             assert isinstance(t.element, ir.StructRef)
             name = c.named(t.element.name)
             reuse_elements(w, c, t, target, n, names, lambda x, i: catch(
-                w, c, f"{name}.fbeReadFinal(r, {x})", f.name, i))
+                w, c, f"{name}.fbeReadFinal(r, {x})", f.name, i), lambda i: catch(
+                w, c, f"{name}.fbeVerifyFinal(r)", f.name, i))
             return
         w.line(f"{target}.clear()")
         i = names("i")

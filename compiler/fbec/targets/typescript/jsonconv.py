@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.typescript.models import Names, compare, counter, guarded, ordered, within_field, within_index
+from fbec.targets.typescript.models import (
+    Names,
+    compare,
+    counter,
+    guarded,
+    ordered,
+    struct_costs,
+    within_field,
+    within_index,
+)
 
 if TYPE_CHECKING:
     from fbec.targets.typescript import Context
@@ -267,7 +276,7 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.line("/** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */")
     with w.block(c.method(f"static {over}", "fbeReadJson", [("r", c.rt("JsonReader", False)), ("x", "unknown")], name),
                  "}"):
-        w.line(f"const o = r.struct(x, {s.decode_cost});" if s.all_fields else f"r.struct(x, {s.decode_cost});")
+        w.line(f"const o = r.struct(x, {struct_costs(s)});" if s.all_fields else f"r.struct(x, {struct_costs(s)});")
         w.line(f"const v = new {name}();")
         if s.all_fields:
             w.line(f"let m{c.annot('unknown')};")

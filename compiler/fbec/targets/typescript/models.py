@@ -24,6 +24,12 @@ SLOT = {
 }
 
 
+def struct_costs(s: ir.Struct) -> str:
+    """The arguments of a reader's struct entry: what a value costs, and what its default structs cost
+    when it holds any (checked before the value and its defaults are made, ir.Struct.nested_cost)."""
+    return f"{s.decode_cost}, {s.nested_cost}" if s.nested_cost else str(s.decode_cost)
+
+
 def reader_method(slot: str) -> str:
     return slot[:1].lower() + slot[1:]
 
@@ -551,13 +557,14 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.blank()
     w.line("/** Reads the versioned body the slot at `slot` points to (from `base`). */")
     with w.block(c.method(f"static {over}", "fbeRead", [("r", rt('Reader', False)), ("base", "number"), ("slot", "number")], name), "}"):
-        w.line(f"const v = new {name}();")
-        call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
+        call = f"r.struct(base, slot, {s.type_id}, {struct_costs(s)})"
         if s.all_fields:
             w.line(f"const b = {call};")
+            w.line(f"const v = new {name}();")
             w.line(f"{name}.fbeReadBody(r, v, b, r.u32(b));")
         else:
             w.line(f"{call};")
+            w.line(f"const v = new {name}();")
         w.line("r.leave();")
         w.line("return v;")
 
@@ -637,8 +644,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.blank()
     w.line("/** Reads a value's fields at the Reader's cursor (final model). */")
     with w.block(c.method(f"static {over}", "fbeReadFinal", [("r", rt('Reader', False))], name), "}"):
+        w.line(f"r.enterFinal({struct_costs(s)});")
         w.line(f"const v = new {name}();")
-        w.line(f"r.enterFinal({s.decode_cost});")
         for f in plan.fields:
             final_read(w, c, f.type, f.name, f"v.{c.ident.field(f.field)}", within_field(f.name), names)
         w.line("r.leave();")
@@ -647,7 +654,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     w.blank()
     w.line("/** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */")
     with w.block(c.method(f"static {over}", "fbeVerifyFinal", [("r", rt('Reader', False))], "void"), "}"):
-        w.line(f"r.enterFinal({s.decode_cost});")
+        w.line(f"r.enterFinal({struct_costs(s)});")
         for f in plan.fields:
             final_verify(w, c, f.type, f.name, within_field(f.name), names)
         w.line("r.leave();")
@@ -723,7 +730,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Name
     w.line("/** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */")
     with w.block(c.method(f"static {over}", "fbeVerify", [("r", rt('Reader', False)), ("base", "number"),
                                                            ("slot", "number")], "void"), "}"):
-        call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
+        call = f"r.struct(base, slot, {s.type_id}, {struct_costs(s)})"
         if text:
             w.line(f"const b = {call};")
             w.line(f"{name}.fbeVerifyBody(r, b, r.u32(b));")

@@ -510,7 +510,7 @@ struct FSequence {
             if (count * sizeof(T) <= kReserveFactor * d.size)
                 value.reserve(count);
             for (std::size_t i = reused; i < count; ++i)
-                if (!E::read(d, value.emplace_back()))
+                if (!verified_first(d) || !E::read(d, value.emplace_back()))
                     return false;
             return true;
         }
@@ -532,9 +532,20 @@ struct FSequence {
                     if (FBE_UNLIKELY(value.size() != i + 1))
                         return detail::duplicate_key(d.error, "set", at);
             } else {
-                if (!E::read(d, value.emplace_back()))
+                if (!verified_first(d) || !E::read(d, value.emplace_back()))
                     return false;
             }
+        }
+        return true;
+    }
+    //! An element of a type larger than 4 KiB (a struct holding big fixed
+    //! arrays) is made only once its bytes verify, on a copy of the decoder:
+    //! one the budget refuses fails there as its read would, before the
+    //! value is allocated (docs/limits.md 3). Smaller ones: nothing to do.
+    FBE_INLINE static bool verified_first(const FinalDecoder& d) {
+        if constexpr (sizeof(T) > 4096) {
+            FinalDecoder copy = d;
+            return E::verify(copy);
         }
         return true;
     }
@@ -603,6 +614,14 @@ struct FMapping {
             detail::Scratch<K> key;
             if (!KC::read(d, *key))
                 return false;
+            if constexpr (sizeof(V) > 4096) {
+                // a value larger than 4 KiB is made only once its bytes verify (as VSequence's elements)
+                if (FBE_UNLIKELY(value.find(*key) != value.end()))
+                    return detail::duplicate_key(d.error, "map", at);
+                auto copy = d;
+                if (!VC::verify(copy))
+                    return false;
+            }
             auto it = value.emplace_hint(value.end(), std::piecewise_construct, std::forward_as_tuple(std::move(*key)),
                                          std::forward_as_tuple());
             if (FBE_UNLIKELY(value.size() != i + 1))

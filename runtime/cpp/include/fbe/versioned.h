@@ -584,7 +584,7 @@ struct VSequence {
                     if (FBE_UNLIKELY(value.size() != i + 1))
                         return detail::duplicate_key(d.error, "set", item_slot);
             } else {
-                if (!E::read(d, base, item_slot, value.emplace_back()))
+                if (!verified_first<false>(d, base, item_slot) || !E::read(d, base, item_slot, value.emplace_back()))
                     return false;
             }
         }
@@ -660,8 +660,23 @@ struct VSequence {
         if (count * sizeof(T) <= kReserveFactor * d.size) // count * slot size bytes are in the buffer
             value.reserve(count);
         for (std::size_t i = reused; i < count; ++i, item_slot += E::inline_size)
-            if (!read_item<counted>(d, base, item_slot, value.emplace_back()))
+            if (!verified_first<counted>(d, base, item_slot) ||
+                !read_item<counted>(d, base, item_slot, value.emplace_back()))
                 return false;
+        return true;
+    }
+    //! An element of a type larger than 4 KiB (a struct holding big fixed
+    //! arrays) is made only once its bytes verify, on a copy of the decoder:
+    //! one the budget refuses fails there as its read would, before the
+    //! value is allocated (docs/limits.md 3). Smaller ones: nothing to do.
+    template <bool counted>
+    FBE_INLINE static bool verified_first(const Decoder& d, std::size_t base, std::size_t slot) {
+        if constexpr (sizeof(T) > 4096) {
+            Decoder copy = d;
+            if constexpr (counted)
+                ++copy.depth_left; // verify() counts the element's level itself
+            return E::verify(copy, base, slot);
+        }
         return true;
     }
     FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
@@ -729,6 +744,14 @@ struct VMapping {
             detail::Scratch<K> key;
             if (!KC::read(d, base, pair, *key))
                 return false;
+            if constexpr (sizeof(V) > 4096) {
+                // a value larger than 4 KiB is made only once its bytes verify (as VSequence's elements)
+                if (FBE_UNLIKELY(value.find(*key) != value.end()))
+                    return detail::duplicate_key(d.error, "map", pair);
+                auto copy = d;
+                if (!VC::verify(copy, base, pair + KC::inline_size))
+                    return false;
+            }
             auto it = value.emplace_hint(value.end(), std::piecewise_construct, std::forward_as_tuple(std::move(*key)),
                                          std::forward_as_tuple());
             if (FBE_UNLIKELY(value.size() != i + 1))

@@ -619,6 +619,18 @@ public final class Reader {
     }
 
     /**
+     * Whether the budget left pays for {@code cost} bytes: generated code asks before it makes a value
+     * whose default is large (docs/limits.md 3), and when not checks the value without making it (its
+     * {@code fbeVerify}), which fails as its read would.
+     *
+     * @param cost what the value's default costs
+     * @return true when the budget left covers it
+     */
+    public boolean affords(long cost) {
+        return budget >= cost;
+    }
+
+    /**
      * A collection's count at the cursor, bounded by the bytes left.
      *
      * @param item  the fewest bytes one element takes (docs/ir.md {@code final_min_size})
