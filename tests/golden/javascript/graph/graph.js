@@ -47,8 +47,8 @@ export class Node {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Node();
     const b = r.struct(base, slot, 1, 20);
+    const v = new Node();
     Node.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -152,8 +152,8 @@ export class Node {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Node();
     r.enterFinal(20);
+    const v = new Node();
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.value = r.i64(r.fixed(8, "value"));
@@ -346,8 +346,8 @@ export class Edge {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Edge();
     const b = r.struct(base, slot, 2, 12);
+    const v = new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -427,8 +427,8 @@ export class Edge {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Edge();
     r.enterFinal(12);
+    const v = new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     v.target = r.i32(r.fixed(4, "target"));
     v.weight = r.i32(r.fixed(4, "weight"));
@@ -588,8 +588,8 @@ export class Graph {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Graph();
     const b = r.struct(base, slot, 3, 8);
+    const v = new Graph();
     Graph.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -721,8 +721,8 @@ export class Graph {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Graph();
     r.enterFinal(8);
+    const v = new Graph();
     const n27 = r.finalCount(20, 0, "nodes");
     const a28 = [];
     for (let i29 = 0; i29 < n27; i29++) {

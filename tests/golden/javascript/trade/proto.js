@@ -99,8 +99,8 @@ export class Order {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Order();
     const b = r.struct(base, slot, 1, 26);
+    const v = new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -200,8 +200,8 @@ export class Order {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Order();
     r.enterFinal(26);
+    const v = new Order();
     v.id = r.i32(r.fixed(4, "id"));
     v.symbol = r.finalString("symbol");
     v.side = r.u8(r.fixed(1, "side"));
@@ -394,8 +394,8 @@ export class Balance {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Balance();
     const b = r.struct(base, slot, 2, 12);
+    const v = new Balance();
     Balance.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -475,8 +475,8 @@ export class Balance {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Balance();
     r.enterFinal(12);
+    const v = new Balance();
     v.currency = r.finalString("currency");
     v.amount = r.f64(r.fixed(8, "amount"));
     r.leave();
@@ -648,8 +648,8 @@ export class Account {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 3, 14, 12);
     const v = new Account();
-    const b = r.struct(base, slot, 3, 14);
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -717,7 +717,7 @@ export class Account {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 3, 14);
+    const b = r.struct(base, slot, 3, 14, 12);
     Account.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -829,8 +829,8 @@ export class Account {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(14, 12);
     const v = new Account();
-    r.enterFinal(14);
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.state = r.u8(r.fixed(1, "state"));
@@ -866,7 +866,7 @@ export class Account {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(14);
+    r.enterFinal(14, 12);
     r.fixed(4, "id");
     r.finalSkipString("name");
     r.fixed(1, "state");
@@ -975,7 +975,7 @@ export class Account {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 14);
+    const o = r.struct(x, 14, 12);
     const v = new Account();
     let m;
     m = r.member(o, "id");
@@ -1101,8 +1101,8 @@ export class OrderMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 1, 1, 26);
     const v = new OrderMessage();
-    const b = r.struct(base, slot, 1, 1);
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1126,7 +1126,7 @@ export class OrderMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1, 1);
+    const b = r.struct(base, slot, 1, 1, 26);
     OrderMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1187,8 +1187,8 @@ export class OrderMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(1, 26);
     const v = new OrderMessage();
-    r.enterFinal(1);
     try {
       v.body = Order.fbeReadFinal(r);
     } catch (e) {
@@ -1200,7 +1200,7 @@ export class OrderMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(1);
+    r.enterFinal(1, 26);
     try {
       Order.fbeVerifyFinal(r);
     } catch (e) {
@@ -1267,7 +1267,7 @@ export class OrderMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 26);
     const v = new OrderMessage();
     let m;
     m = r.member(o, "body");
@@ -1330,8 +1330,8 @@ export class BalanceMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 2, 1, 12);
     const v = new BalanceMessage();
-    const b = r.struct(base, slot, 2, 1);
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1355,7 +1355,7 @@ export class BalanceMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 2, 1);
+    const b = r.struct(base, slot, 2, 1, 12);
     BalanceMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1416,8 +1416,8 @@ export class BalanceMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(1, 12);
     const v = new BalanceMessage();
-    r.enterFinal(1);
     try {
       v.body = Balance.fbeReadFinal(r);
     } catch (e) {
@@ -1429,7 +1429,7 @@ export class BalanceMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(1);
+    r.enterFinal(1, 12);
     try {
       Balance.fbeVerifyFinal(r);
     } catch (e) {
@@ -1496,7 +1496,7 @@ export class BalanceMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 12);
     const v = new BalanceMessage();
     let m;
     m = r.member(o, "body");
@@ -1559,8 +1559,8 @@ export class AccountMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 3, 1, 26);
     const v = new AccountMessage();
-    const b = r.struct(base, slot, 3, 1);
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1584,7 +1584,7 @@ export class AccountMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 3, 1);
+    const b = r.struct(base, slot, 3, 1, 26);
     AccountMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1645,8 +1645,8 @@ export class AccountMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(1, 26);
     const v = new AccountMessage();
-    r.enterFinal(1);
     try {
       v.body = Account.fbeReadFinal(r);
     } catch (e) {
@@ -1658,7 +1658,7 @@ export class AccountMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(1);
+    r.enterFinal(1, 26);
     try {
       Account.fbeVerifyFinal(r);
     } catch (e) {
@@ -1725,7 +1725,7 @@ export class AccountMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 26);
     const v = new AccountMessage();
     let m;
     m = r.member(o, "body");

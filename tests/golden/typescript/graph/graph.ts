@@ -52,8 +52,8 @@ export class Node {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Node {
-    const v = new Node();
     const b = r.struct(base, slot, 1, 20);
+    const v = new Node();
     Node.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -157,8 +157,8 @@ export class Node {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Node {
-    const v = new Node();
     r.enterFinal(20);
+    const v = new Node();
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.value = r.i64(r.fixed(8, "value"));
@@ -355,8 +355,8 @@ export class Edge {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Edge {
-    const v = new Edge();
     const b = r.struct(base, slot, 2, 12);
+    const v = new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -436,8 +436,8 @@ export class Edge {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Edge {
-    const v = new Edge();
     r.enterFinal(12);
+    const v = new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     v.target = r.i32(r.fixed(4, "target"));
     v.weight = r.i32(r.fixed(4, "weight"));
@@ -600,8 +600,8 @@ export class Graph {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Graph {
-    const v = new Graph();
     const b = r.struct(base, slot, 3, 8);
+    const v = new Graph();
     Graph.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -733,8 +733,8 @@ export class Graph {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Graph {
-    const v = new Graph();
     r.enterFinal(8);
+    const v = new Graph();
     const n27 = r.finalCount(20, 0, "nodes");
     const a28: Node[] = [];
     for (let i29 = 0; i29 < n27; i29++) {

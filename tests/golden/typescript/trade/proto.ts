@@ -109,8 +109,8 @@ export class Order {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Order {
-    const v = new Order();
     const b = r.struct(base, slot, 1, 26);
+    const v = new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -210,8 +210,8 @@ export class Order {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Order {
-    const v = new Order();
     r.enterFinal(26);
+    const v = new Order();
     v.id = r.i32(r.fixed(4, "id"));
     v.symbol = r.finalString("symbol");
     v.side = r.u8(r.fixed(1, "side"));
@@ -407,8 +407,8 @@ export class Balance {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Balance {
-    const v = new Balance();
     const b = r.struct(base, slot, 2, 12);
+    const v = new Balance();
     Balance.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -488,8 +488,8 @@ export class Balance {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Balance {
-    const v = new Balance();
     r.enterFinal(12);
+    const v = new Balance();
     v.currency = r.finalString("currency");
     v.amount = r.f64(r.fixed(8, "amount"));
     r.leave();
@@ -668,8 +668,8 @@ export class Account {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Account {
+    const b = r.struct(base, slot, 3, 14, 12);
     const v = new Account();
-    const b = r.struct(base, slot, 3, 14);
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -737,7 +737,7 @@ export class Account {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 3, 14);
+    const b = r.struct(base, slot, 3, 14, 12);
     Account.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -849,8 +849,8 @@ export class Account {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Account {
+    r.enterFinal(14, 12);
     const v = new Account();
-    r.enterFinal(14);
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.state = r.u8(r.fixed(1, "state"));
@@ -886,7 +886,7 @@ export class Account {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(14);
+    r.enterFinal(14, 12);
     r.fixed(4, "id");
     r.finalSkipString("name");
     r.fixed(1, "state");
@@ -995,7 +995,7 @@ export class Account {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Account {
-    const o = r.struct(x, 14);
+    const o = r.struct(x, 14, 12);
     const v = new Account();
     let m: unknown;
     m = r.member(o, "id");
@@ -1123,8 +1123,8 @@ export class OrderMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): OrderMessage {
+    const b = r.struct(base, slot, 1, 1, 26);
     const v = new OrderMessage();
-    const b = r.struct(base, slot, 1, 1);
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1148,7 +1148,7 @@ export class OrderMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1, 1);
+    const b = r.struct(base, slot, 1, 1, 26);
     OrderMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1209,8 +1209,8 @@ export class OrderMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): OrderMessage {
+    r.enterFinal(1, 26);
     const v = new OrderMessage();
-    r.enterFinal(1);
     try {
       v.body = Order.fbeReadFinal(r);
     } catch (e) {
@@ -1222,7 +1222,7 @@ export class OrderMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(1);
+    r.enterFinal(1, 26);
     try {
       Order.fbeVerifyFinal(r);
     } catch (e) {
@@ -1289,7 +1289,7 @@ export class OrderMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderMessage {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 26);
     const v = new OrderMessage();
     let m: unknown;
     m = r.member(o, "body");
@@ -1354,8 +1354,8 @@ export class BalanceMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): BalanceMessage {
+    const b = r.struct(base, slot, 2, 1, 12);
     const v = new BalanceMessage();
-    const b = r.struct(base, slot, 2, 1);
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1379,7 +1379,7 @@ export class BalanceMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 2, 1);
+    const b = r.struct(base, slot, 2, 1, 12);
     BalanceMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1440,8 +1440,8 @@ export class BalanceMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): BalanceMessage {
+    r.enterFinal(1, 12);
     const v = new BalanceMessage();
-    r.enterFinal(1);
     try {
       v.body = Balance.fbeReadFinal(r);
     } catch (e) {
@@ -1453,7 +1453,7 @@ export class BalanceMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(1);
+    r.enterFinal(1, 12);
     try {
       Balance.fbeVerifyFinal(r);
     } catch (e) {
@@ -1520,7 +1520,7 @@ export class BalanceMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): BalanceMessage {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 12);
     const v = new BalanceMessage();
     let m: unknown;
     m = r.member(o, "body");
@@ -1585,8 +1585,8 @@ export class AccountMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): AccountMessage {
+    const b = r.struct(base, slot, 3, 1, 26);
     const v = new AccountMessage();
-    const b = r.struct(base, slot, 3, 1);
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1610,7 +1610,7 @@ export class AccountMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 3, 1);
+    const b = r.struct(base, slot, 3, 1, 26);
     AccountMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1671,8 +1671,8 @@ export class AccountMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): AccountMessage {
+    r.enterFinal(1, 26);
     const v = new AccountMessage();
-    r.enterFinal(1);
     try {
       v.body = Account.fbeReadFinal(r);
     } catch (e) {
@@ -1684,7 +1684,7 @@ export class AccountMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(1);
+    r.enterFinal(1, 26);
     try {
       Account.fbeVerifyFinal(r);
     } catch (e) {
@@ -1751,7 +1751,7 @@ export class AccountMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): AccountMessage {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 26);
     const v = new AccountMessage();
     let m: unknown;
     m = r.member(o, "body");

@@ -27,6 +27,7 @@ struct Empty;
 struct Empties;
 struct Wide;
 struct Wides;
+struct Holder;
 
 } // namespace hostile
 
@@ -54,6 +55,12 @@ template <>
 struct hash<::hostile::Wides>
 {
     std::size_t operator()(const ::hostile::Wides& value) const noexcept;
+};
+
+template <>
+struct hash<::hostile::Holder>
+{
+    std::size_t operator()(const ::hostile::Holder& value) const noexcept;
 };
 
 } // namespace std
@@ -151,6 +158,30 @@ struct Wides
     friend void swap(Wides&, Wides&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Wides&);
+};
+
+struct Holder
+{
+    ::hostile::Wide wide{};
+
+    static constexpr uint32_t fbe_type() noexcept { return 5; }
+
+    Holder() = default;
+    explicit Holder(const ::hostile::Wide& arg_wide);
+
+    bool operator==(const Holder& other) const noexcept;
+    bool operator!=(const Holder& other) const noexcept { return !(*this == other); }
+    bool operator<(const Holder& other) const noexcept;
+    bool operator<=(const Holder& other) const noexcept { return !(other < *this); }
+    bool operator>(const Holder& other) const noexcept { return other < *this; }
+    bool operator>=(const Holder& other) const noexcept { return !(*this < other); }
+
+    std::string string() const;
+
+    void swap(Holder& other) noexcept;
+    friend void swap(Holder&, Holder&) noexcept;
+
+    friend std::ostream& operator<<(std::ostream&, const Holder&);
 };
 
 inline bool Empty::operator==(const Empty& /*other*/) const noexcept
@@ -293,6 +324,43 @@ inline std::ostream& operator<<(std::ostream& stream, const Wides& value)
     return stream << ")";
 }
 
+inline Holder::Holder(const ::hostile::Wide& arg_wide)
+    : wide(arg_wide)
+{}
+
+inline bool Holder::operator==(const Holder& /*other*/) const noexcept
+{
+    return true;
+}
+
+inline bool Holder::operator<(const Holder& /*other*/) const noexcept
+{
+    return false;
+}
+
+inline std::string Holder::string() const
+{
+    std::ostringstream stream;
+    stream << *this;
+    return stream.str();
+}
+
+inline void Holder::swap(Holder& other) noexcept
+{
+    using std::swap;
+    swap(wide, other.wide);
+}
+
+inline void swap(Holder& a, Holder& b) noexcept { a.swap(b); }
+
+inline std::ostream& operator<<(std::ostream& stream, const Holder& value)
+{
+    stream << "Holder(";
+    stream << "wide=";
+    FBE::print(stream, value.wide);
+    return stream << ")";
+}
+
 } // namespace hostile
 
 inline std::size_t std::hash<::hostile::Empty>::operator()(const ::hostile::Empty& /*value*/) const noexcept
@@ -314,6 +382,12 @@ inline std::size_t std::hash<::hostile::Wide>::operator()(const ::hostile::Wide&
 }
 
 inline std::size_t std::hash<::hostile::Wides>::operator()(const ::hostile::Wides& /*value*/) const noexcept
+{
+    std::size_t result = 17;
+    return result;
+}
+
+inline std::size_t std::hash<::hostile::Holder>::operator()(const ::hostile::Holder& /*value*/) const noexcept
 {
     std::size_t result = 17;
     return result;

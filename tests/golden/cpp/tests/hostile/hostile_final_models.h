@@ -68,6 +68,21 @@ struct FBody<::hostile::Wides>
     static bool verify(FinalDecoder& d);
 };
 
+// hostile.Holder: type 5
+template <>
+struct FBody<::hostile::Holder>
+{
+    static constexpr uint32_t type_id = 5;
+    static constexpr bool inlined = true;
+    static constexpr std::size_t fixed_size = 4000000;
+    static constexpr std::size_t min_size = 4000000;
+    static std::size_t size(const ::hostile::Holder& value) noexcept;
+    static uint8_t* write(uint8_t* p, const ::hostile::Holder& value) noexcept;
+    static bool read(FinalDecoder& d, ::hostile::Holder& value);
+    static void read_fixed(const uint8_t* p, ::hostile::Holder& value) noexcept;
+    static bool verify(FinalDecoder& d);
+};
+
 inline std::size_t FBody<::hostile::Empty>::size(const ::hostile::Empty& /*value*/) noexcept
 {
     return 0;
@@ -177,6 +192,39 @@ FBE_INLINE bool FBody<::hostile::Wides>::verify(FinalDecoder& d)
     return true;
 }
 
+inline std::size_t FBody<::hostile::Holder>::size(const ::hostile::Holder& /*value*/) noexcept
+{
+    return 4000000;
+}
+
+inline uint8_t* FBody<::hostile::Holder>::write(uint8_t* p, const ::hostile::Holder& value) noexcept
+{
+    p = FCodec<::hostile::Wide>::write(p, value.wide);
+    return p;
+}
+
+FBE_INLINE bool FBody<::hostile::Holder>::read(FinalDecoder& d, ::hostile::Holder& value)
+{
+    bool ok = true;
+    if (!FCodec<::hostile::Wide>::read(d, value.wide)) {
+        FBE::detail::assign_default(value.wide);
+        ok = false;
+    }
+    return ok;
+}
+
+FBE_INLINE void FBody<::hostile::Holder>::read_fixed(const uint8_t* p, ::hostile::Holder& value) noexcept
+{
+    FCodec<::hostile::Wide>::read_fixed(p + 0, value.wide);
+}
+
+FBE_INLINE bool FBody<::hostile::Holder>::verify(FinalDecoder& d)
+{
+    if (!FCodec<::hostile::Wide>::verify(d))
+        return d.fail_in("hostile.Holder", "wide");
+    return true;
+}
+
 namespace hostile {
 
 //! Final model of hostile.Empty: serialize(), deserialize(), verify().
@@ -194,6 +242,10 @@ class WideFinalModel : public FBE::FinalModel<::hostile::Wide, TBuffer> {};
 //! Final model of hostile.Wides: serialize(), deserialize(), verify().
 template <class TBuffer = FBE::WriteBuffer>
 class WidesFinalModel : public FBE::FinalModel<::hostile::Wides, TBuffer> {};
+
+//! Final model of hostile.Holder: serialize(), deserialize(), verify().
+template <class TBuffer = FBE::WriteBuffer>
+class HolderFinalModel : public FBE::FinalModel<::hostile::Holder, TBuffer> {};
 
 } // namespace hostile
 

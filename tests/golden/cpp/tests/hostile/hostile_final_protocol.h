@@ -34,12 +34,15 @@ public:
     std::size_t send(const ::hostile::Wide& value) { return this->send_value(WideModel, value); }
     //! Sends hostile.Wides; returns the bytes onSend() accepted.
     std::size_t send(const ::hostile::Wides& value) { return this->send_value(WidesModel, value); }
+    //! Sends hostile.Holder; returns the bytes onSend() accepted.
+    std::size_t send(const ::hostile::Holder& value) { return this->send_value(HolderModel, value); }
 
     // Sender models (their buffers are swapped with the sender buffer while serializing)
     FBE::hostile::EmptyFinalModel<TBuffer> EmptyModel;
     FBE::hostile::EmptiesFinalModel<TBuffer> EmptiesModel;
     FBE::hostile::WideFinalModel<TBuffer> WideModel;
     FBE::hostile::WidesFinalModel<TBuffer> WidesModel;
+    FBE::hostile::HolderFinalModel<TBuffer> HolderModel;
 };
 
 //! Reassembles final frames of 'hostile' and its imports and
@@ -56,6 +59,7 @@ protected:
     virtual void onReceive(const ::hostile::Empties& /*value*/) {}
     virtual void onReceive(const ::hostile::Wide& /*value*/) {}
     virtual void onReceive(const ::hostile::Wides& /*value*/) {}
+    virtual void onReceive(const ::hostile::Holder& /*value*/) {}
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
@@ -77,6 +81,10 @@ protected:
                 if (this->read_frame(WidesReaderModel, WidesValue, data, size, "hostile.Wides"))
                     onReceive(*WidesValue);
                 return true;
+            case 5:
+                if (this->read_frame(HolderReaderModel, HolderValue, data, size, "hostile.Holder"))
+                    onReceive(*HolderValue);
+                return true;
             default:
                 break;
         }
@@ -88,12 +96,14 @@ private:
     FBE::hostile::EmptiesFinalModel<FBE::ReadBuffer> EmptiesReaderModel;
     FBE::hostile::WideFinalModel<FBE::ReadBuffer> WideReaderModel;
     FBE::hostile::WidesFinalModel<FBE::ReadBuffer> WidesReaderModel;
+    FBE::hostile::HolderFinalModel<FBE::ReadBuffer> HolderReaderModel;
     // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
     // made at the first frame of their type and reused
     std::unique_ptr<::hostile::Empty> EmptyValue;
     std::unique_ptr<::hostile::Empties> EmptiesValue;
     std::unique_ptr<::hostile::Wide> WideValue;
     std::unique_ptr<::hostile::Wides> WidesValue;
+    std::unique_ptr<::hostile::Holder> HolderValue;
 };
 
 //! Sender + Receiver of 'hostile' with requests: request(value, timeout) returns a
@@ -141,6 +151,14 @@ protected:
     virtual bool onReceiveReject(const ::hostile::Wides& /*reject*/) { return false; }
     virtual void onReceiveNotify(const ::hostile::Wides& /*notify*/) {}
     void onReceive(const ::hostile::Wides& value) override
+    {
+        if (!onReceiveResponse(value) && !onReceiveReject(value))
+            onReceiveNotify(value);
+    }
+    virtual bool onReceiveResponse(const ::hostile::Holder& /*response*/) { return false; }
+    virtual bool onReceiveReject(const ::hostile::Holder& /*reject*/) { return false; }
+    virtual void onReceiveNotify(const ::hostile::Holder& /*notify*/) {}
+    void onReceive(const ::hostile::Holder& value) override
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);

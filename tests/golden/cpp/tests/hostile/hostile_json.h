@@ -237,6 +237,73 @@ struct ValueReader<TJson, ::hostile::Wides>
     }
 };
 
+template <class TWriter>
+struct ValueWriter<TWriter, ::hostile::Holder>
+{
+    static bool to_json(TWriter& writer, const ::hostile::Holder& value, bool scope = true)
+    {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("hostile.Holder");
+        if (scope && !writer.StartObject())
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "wide") || !FBE::JSON::to_json(writer, value.wide))
+            return false;
+        return !scope || writer.EndObject();
+    }
+};
+
+template <class TJson>
+struct ValueReader<TJson, ::hostile::Holder>
+{
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 1;
+
+    static bool from_json(const TJson& json, ::hostile::Holder& value)
+    {
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "hostile.Holder", cost))
+            return false;
+        return detail::leave_struct(level, read_members(json, value), "hostile.Holder");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member takes its default.
+    static bool read_members(const TJson& json, ::hostile::Holder& value)
+    {
+        static constexpr std::string_view names[] = {"wide"};
+        bool seen[1] = {};
+        bool result = true;
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 1, name, next);
+            if (i == 1)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.wide, "wide"); break;
+                default: break;
+            }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
+        }
+        uint64_t defaults = 0;
+        if (!seen[0])
+        {
+            FBE::detail::assign_default(value.wide);
+            defaults += 4000000;
+        }
+        return (defaults == 0 || detail::charge_defaults(defaults)) && result;
+    }
+};
+
 } // namespace JSON
 
 } // namespace FBE

@@ -75,6 +75,23 @@ struct VBody<::hostile::Wides>
     static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
 };
 
+// hostile.Holder: type 5, body 12 bytes
+template <>
+struct VBody<::hostile::Holder>
+{
+    static constexpr uint32_t type_id = 5;
+    static constexpr uint32_t body_size = 12;
+    static constexpr bool fixed_fields = false;
+    static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 1;
+    static std::size_t extra(const ::hostile::Holder& value) noexcept;
+    static void write(Encoder& e, std::size_t body, const ::hostile::Holder& value) noexcept;
+    static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value);
+    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value);
+    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+};
+
 inline std::size_t VBody<::hostile::Empty>::extra(const ::hostile::Empty& /*value*/) noexcept
 {
     return 0;
@@ -238,6 +255,56 @@ FBE_NOINLINE inline bool VBody<::hostile::Wides>::verify_older(Decoder& d, std::
     return true;
 }
 
+inline std::size_t VBody<::hostile::Holder>::extra(const ::hostile::Holder& value) noexcept
+{
+    return VCodec<::hostile::Wide>::extra(value.wide);
+}
+
+inline void VBody<::hostile::Holder>::write(Encoder& e, std::size_t body, const ::hostile::Holder& value) noexcept
+{
+    VCodec<::hostile::Wide>::write(e, body, body + 8, value.wide);
+}
+
+FBE_INLINE bool VBody<::hostile::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value)
+{
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+    if (!VCodec<::hostile::Wide>::read(d, body, body + 8, value.wide))
+        return d.fail_in("hostile.Holder", "wide");
+    return true;
+}
+
+FBE_NOINLINE inline bool VBody<::hostile::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value)
+{
+    if (!d.charge_checked(VBody<::hostile::Holder>::cost + (size < 12 ? 4000000u : 0u), "hostile.Holder", body))
+        return false;
+    if (size < 12)
+        FBE::detail::assign_default(value.wide);
+    else if (!VCodec<::hostile::Wide>::read(d, body, body + 8, value.wide))
+        return d.fail_in("hostile.Holder", "wide");
+    return true;
+}
+
+FBE_INLINE bool VBody<::hostile::Holder>::verify(Decoder& d, std::size_t body, uint32_t size)
+{
+    if (FBE_UNLIKELY(size < 12))
+        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+    if (!VCodec<::hostile::Wide>::verify(d, body, body + 8))
+        return d.fail_in("hostile.Holder", "wide");
+    return true;
+}
+
+FBE_NOINLINE inline bool VBody<::hostile::Holder>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+{
+    if (!d.charge_checked(VBody<::hostile::Holder>::cost + (size < 12 ? 4000000u : 0u), "hostile.Holder", body))
+        return false;
+    if (size < 12)
+        return true;
+    if (!VCodec<::hostile::Wide>::verify(d, body, body + 8))
+        return d.fail_in("hostile.Holder", "wide");
+    return true;
+}
+
 namespace hostile {
 
 //! Versioned model of hostile.Empty: serialize(), deserialize(), verify().
@@ -255,6 +322,10 @@ class WideModel : public FBE::Model<::hostile::Wide, TBuffer> {};
 //! Versioned model of hostile.Wides: serialize(), deserialize(), verify().
 template <class TBuffer = FBE::WriteBuffer>
 class WidesModel : public FBE::Model<::hostile::Wides, TBuffer> {};
+
+//! Versioned model of hostile.Holder: serialize(), deserialize(), verify().
+template <class TBuffer = FBE::WriteBuffer>
+class HolderModel : public FBE::Model<::hostile::Holder, TBuffer> {};
 
 } // namespace hostile
 

@@ -34,12 +34,15 @@ public:
     std::size_t send(const ::hostile::Wide& value) { return this->send_value(WideModel, value); }
     //! Sends hostile.Wides; returns the bytes onSend() accepted.
     std::size_t send(const ::hostile::Wides& value) { return this->send_value(WidesModel, value); }
+    //! Sends hostile.Holder; returns the bytes onSend() accepted.
+    std::size_t send(const ::hostile::Holder& value) { return this->send_value(HolderModel, value); }
 
     // Sender models (their buffers are swapped with the sender buffer while serializing)
     FBE::hostile::EmptyModel<TBuffer> EmptyModel;
     FBE::hostile::EmptiesModel<TBuffer> EmptiesModel;
     FBE::hostile::WideModel<TBuffer> WideModel;
     FBE::hostile::WidesModel<TBuffer> WidesModel;
+    FBE::hostile::HolderModel<TBuffer> HolderModel;
 };
 
 //! Reassembles versioned frames of 'hostile' and its imports and
@@ -56,6 +59,7 @@ protected:
     virtual void onReceive(const ::hostile::Empties& /*value*/) {}
     virtual void onReceive(const ::hostile::Wide& /*value*/) {}
     virtual void onReceive(const ::hostile::Wides& /*value*/) {}
+    virtual void onReceive(const ::hostile::Holder& /*value*/) {}
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
@@ -77,6 +81,10 @@ protected:
                 if (this->read_frame(WidesReaderModel, WidesValue, data, size, "hostile.Wides"))
                     onReceive(*WidesValue);
                 return true;
+            case 5:
+                if (this->read_frame(HolderReaderModel, HolderValue, data, size, "hostile.Holder"))
+                    onReceive(*HolderValue);
+                return true;
             default:
                 break;
         }
@@ -88,12 +96,14 @@ private:
     FBE::hostile::EmptiesModel<FBE::ReadBuffer> EmptiesReaderModel;
     FBE::hostile::WideModel<FBE::ReadBuffer> WideReaderModel;
     FBE::hostile::WidesModel<FBE::ReadBuffer> WidesReaderModel;
+    FBE::hostile::HolderModel<FBE::ReadBuffer> HolderReaderModel;
     // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
     // made at the first frame of their type and reused
     std::unique_ptr<::hostile::Empty> EmptyValue;
     std::unique_ptr<::hostile::Empties> EmptiesValue;
     std::unique_ptr<::hostile::Wide> WideValue;
     std::unique_ptr<::hostile::Wides> WidesValue;
+    std::unique_ptr<::hostile::Holder> HolderValue;
 };
 
 //! Dispatches versioned frames of 'hostile' like a Receiver but without deserializing:
@@ -107,6 +117,7 @@ protected:
     virtual void onProxy(FBE::hostile::EmptiesModel<FBE::ReadBuffer>& /*model*/, std::size_t /*type*/, const void* /*data*/, std::size_t /*size*/) {}
     virtual void onProxy(FBE::hostile::WideModel<FBE::ReadBuffer>& /*model*/, std::size_t /*type*/, const void* /*data*/, std::size_t /*size*/) {}
     virtual void onProxy(FBE::hostile::WidesModel<FBE::ReadBuffer>& /*model*/, std::size_t /*type*/, const void* /*data*/, std::size_t /*size*/) {}
+    virtual void onProxy(FBE::hostile::HolderModel<FBE::ReadBuffer>& /*model*/, std::size_t /*type*/, const void* /*data*/, std::size_t /*size*/) {}
 
     bool onReceive(std::size_t type, const void* data, std::size_t size) override
     {
@@ -128,6 +139,10 @@ protected:
                 if (this->verify_frame(WidesModel, data, size, "hostile.Wides"))
                     onProxy(WidesModel, type, data, size);
                 return true;
+            case 5:
+                if (this->verify_frame(HolderModel, data, size, "hostile.Holder"))
+                    onProxy(HolderModel, type, data, size);
+                return true;
             default:
                 break;
         }
@@ -139,6 +154,7 @@ private:
     FBE::hostile::EmptiesModel<FBE::ReadBuffer> EmptiesModel;
     FBE::hostile::WideModel<FBE::ReadBuffer> WideModel;
     FBE::hostile::WidesModel<FBE::ReadBuffer> WidesModel;
+    FBE::hostile::HolderModel<FBE::ReadBuffer> HolderModel;
 };
 
 //! Sender + Receiver of 'hostile' with requests: request(value, timeout) returns a
@@ -186,6 +202,14 @@ protected:
     virtual bool onReceiveReject(const ::hostile::Wides& /*reject*/) { return false; }
     virtual void onReceiveNotify(const ::hostile::Wides& /*notify*/) {}
     void onReceive(const ::hostile::Wides& value) override
+    {
+        if (!onReceiveResponse(value) && !onReceiveReject(value))
+            onReceiveNotify(value);
+    }
+    virtual bool onReceiveResponse(const ::hostile::Holder& /*response*/) { return false; }
+    virtual bool onReceiveReject(const ::hostile::Holder& /*reject*/) { return false; }
+    virtual void onReceiveNotify(const ::hostile::Holder& /*notify*/) {}
+    void onReceive(const ::hostile::Holder& value) override
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);

@@ -53,8 +53,8 @@ export class Node {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Node();
     const b = r.struct(base, slot, 1, 12);
+    const v = new Node();
     Node.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -175,8 +175,8 @@ export class Node {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Node();
     r.enterFinal(12);
+    const v = new Node();
     v.id = r.i32(r.fixed(4, "id"));
     v.label = r.finalString("label");
     const n16 = r.finalCount(12, 0, "children");

@@ -27,8 +27,8 @@ export class Edge {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Edge();
     const b = r.struct(base, slot, 1, 12);
+    const v = new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -108,8 +108,8 @@ export class Edge {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Edge();
     r.enterFinal(12);
+    const v = new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     v.target = r.i32(r.fixed(4, "target"));
     v.weight = r.i32(r.fixed(4, "weight"));
@@ -261,8 +261,8 @@ export class Point {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Point();
     const b = r.struct(base, slot, 2, 11);
+    const v = new Point();
     Point.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -342,8 +342,8 @@ export class Point {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Point();
     r.enterFinal(11);
+    const v = new Point();
     v.flag = r.bool(r.fixed(1, "flag"));
     v.x = r.i64(r.fixed(8, "x"));
     v.y = r.i16(r.fixed(2, "y"));
@@ -495,8 +495,8 @@ export class Point3 extends Point {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Point3();
     const b = r.struct(base, slot, 3, 19);
+    const v = new Point3();
     Point3.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -579,8 +579,8 @@ export class Point3 extends Point {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Point3();
     r.enterFinal(19);
+    const v = new Point3();
     v.flag = r.bool(r.fixed(1, "flag"));
     v.x = r.i64(r.fixed(8, "x"));
     v.y = r.i16(r.fixed(2, "y"));
@@ -741,8 +741,8 @@ export class Named {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Named();
     const b = r.struct(base, slot, 4, 8);
+    const v = new Named();
     Named.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -836,8 +836,8 @@ export class Named {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Named();
     r.enterFinal(8);
+    const v = new Named();
     v.name = r.finalString("name");
     const n11 = r.finalCount(4, 4, "values");
     const a12 = [];
@@ -1046,8 +1046,8 @@ export class Holder {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Holder();
     const b = r.struct(base, slot, 10, 24);
+    const v = new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1269,8 +1269,8 @@ export class Holder {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Holder();
     r.enterFinal(24);
+    const v = new Holder();
     const n70 = r.finalCount(12, 0, "edges");
     const a71 = [];
     for (let i72 = 0; i72 < n70; i72++) {

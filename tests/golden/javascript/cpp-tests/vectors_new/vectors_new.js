@@ -29,8 +29,8 @@ export class Edge {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Edge();
     const b = r.struct(base, slot, 1, 16);
+    const v = new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -120,8 +120,8 @@ export class Edge {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Edge();
     r.enterFinal(16);
+    const v = new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     v.target = r.i32(r.fixed(4, "target"));
     v.weight = r.i32(r.fixed(4, "weight"));
@@ -284,8 +284,8 @@ export class Holder {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Holder();
     const b = r.struct(base, slot, 10, 4);
+    const v = new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -384,8 +384,8 @@ export class Holder {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Holder();
     r.enterFinal(4);
+    const v = new Holder();
     const n14 = r.finalCount(16, 0, "edges");
     const a15 = [];
     for (let i16 = 0; i16 < n14; i16++) {

@@ -23,8 +23,8 @@ export class Edge {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Edge();
     const b = r.struct(base, slot, 1, 4);
+    const v = new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -94,8 +94,8 @@ export class Edge {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Edge();
     r.enterFinal(4);
+    const v = new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     r.leave();
     return v;
@@ -228,8 +228,8 @@ export class Holder {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Holder();
     const b = r.struct(base, slot, 10, 4);
+    const v = new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -328,8 +328,8 @@ export class Holder {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Holder();
     r.enterFinal(4);
+    const v = new Holder();
     const n14 = r.finalCount(4, 0, "edges");
     const a15 = [];
     for (let i16 = 0; i16 < n14; i16++) {

@@ -440,8 +440,8 @@ export class Enums {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Enums();
     const b = r.struct(base, slot, 1, 216);
+    const v = new Enums();
     Enums.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -836,8 +836,8 @@ export class Enums {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Enums();
     r.enterFinal(216);
+    const v = new Enums();
     v.byte0 = r.u8(r.fixed(1, "byte0"));
     v.byte1 = r.u8(r.fixed(1, "byte1"));
     v.byte2 = r.u8(r.fixed(1, "byte2"));

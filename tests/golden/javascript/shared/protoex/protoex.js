@@ -112,8 +112,8 @@ export class Order {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Order();
     const b = r.struct(base, slot, 1, 42);
+    const v = new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -223,8 +223,8 @@ export class Order {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Order();
     r.enterFinal(42);
+    const v = new Order();
     v.id = r.i32(r.fixed(4, "id"));
     v.symbol = r.finalString("symbol");
     v.side = r.u8(r.fixed(1, "side"));
@@ -438,8 +438,8 @@ export class Balance extends proto.Balance {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Balance();
     const b = r.struct(base, slot, 2, 20);
+    const v = new Balance();
     Balance.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -521,8 +521,8 @@ export class Balance extends proto.Balance {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Balance();
     r.enterFinal(20);
+    const v = new Balance();
     v.currency = r.finalString("currency");
     v.amount = r.f64(r.fixed(8, "amount"));
     v.locked = r.f64(r.fixed(8, "locked"));
@@ -702,8 +702,8 @@ export class Account {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 3, 14, 20);
     const v = new Account();
-    const b = r.struct(base, slot, 3, 14);
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -771,7 +771,7 @@ export class Account {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 3, 14);
+    const b = r.struct(base, slot, 3, 14, 20);
     Account.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -883,8 +883,8 @@ export class Account {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(14, 20);
     const v = new Account();
-    r.enterFinal(14);
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.state = r.u8(r.fixed(1, "state"));
@@ -920,7 +920,7 @@ export class Account {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(14);
+    r.enterFinal(14, 20);
     r.fixed(4, "id");
     r.finalSkipString("name");
     r.fixed(1, "state");
@@ -1029,7 +1029,7 @@ export class Account {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 14);
+    const o = r.struct(x, 14, 20);
     const v = new Account();
     let m;
     m = r.member(o, "id");
@@ -1155,8 +1155,8 @@ export class OrderMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 11, 1, 42);
     const v = new OrderMessage();
-    const b = r.struct(base, slot, 11, 1);
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1180,7 +1180,7 @@ export class OrderMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 11, 1);
+    const b = r.struct(base, slot, 11, 1, 42);
     OrderMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1241,8 +1241,8 @@ export class OrderMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(1, 42);
     const v = new OrderMessage();
-    r.enterFinal(1);
     try {
       v.body = Order.fbeReadFinal(r);
     } catch (e) {
@@ -1254,7 +1254,7 @@ export class OrderMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(1);
+    r.enterFinal(1, 42);
     try {
       Order.fbeVerifyFinal(r);
     } catch (e) {
@@ -1321,7 +1321,7 @@ export class OrderMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 42);
     const v = new OrderMessage();
     let m;
     m = r.member(o, "body");
@@ -1384,8 +1384,8 @@ export class BalanceMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 12, 1, 20);
     const v = new BalanceMessage();
-    const b = r.struct(base, slot, 12, 1);
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1409,7 +1409,7 @@ export class BalanceMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 12, 1);
+    const b = r.struct(base, slot, 12, 1, 20);
     BalanceMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1470,8 +1470,8 @@ export class BalanceMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(1, 20);
     const v = new BalanceMessage();
-    r.enterFinal(1);
     try {
       v.body = Balance.fbeReadFinal(r);
     } catch (e) {
@@ -1483,7 +1483,7 @@ export class BalanceMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(1);
+    r.enterFinal(1, 20);
     try {
       Balance.fbeVerifyFinal(r);
     } catch (e) {
@@ -1550,7 +1550,7 @@ export class BalanceMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 20);
     const v = new BalanceMessage();
     let m;
     m = r.member(o, "body");
@@ -1613,8 +1613,8 @@ export class AccountMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 13, 1, 34);
     const v = new AccountMessage();
-    const b = r.struct(base, slot, 13, 1);
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1638,7 +1638,7 @@ export class AccountMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 13, 1);
+    const b = r.struct(base, slot, 13, 1, 34);
     AccountMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1699,8 +1699,8 @@ export class AccountMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(1, 34);
     const v = new AccountMessage();
-    r.enterFinal(1);
     try {
       v.body = Account.fbeReadFinal(r);
     } catch (e) {
@@ -1712,7 +1712,7 @@ export class AccountMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(1);
+    r.enterFinal(1, 34);
     try {
       Account.fbeVerifyFinal(r);
     } catch (e) {
@@ -1779,7 +1779,7 @@ export class AccountMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 34);
     const v = new AccountMessage();
     let m;
     m = r.member(o, "body");

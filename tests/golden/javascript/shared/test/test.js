@@ -233,8 +233,8 @@ export class StructSimple {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 110, 217, 64);
     const v = new StructSimple();
-    const b = r.struct(base, slot, 110, 217);
     StructSimple.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -486,7 +486,7 @@ export class StructSimple {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 110, 217);
+    const b = r.struct(base, slot, 110, 217, 64);
     StructSimple.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -781,8 +781,8 @@ export class StructSimple {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(217, 64);
     const v = new StructSimple();
-    r.enterFinal(217);
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.bool(r.fixed(1, "f2"));
@@ -846,7 +846,7 @@ export class StructSimple {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(217);
+    r.enterFinal(217, 64);
     r.fixed(4, "id");
     r.fixed(1, "f1");
     r.fixed(1, "f2");
@@ -1053,7 +1053,7 @@ export class StructSimple {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 217);
+    const o = r.struct(x, 217, 64);
     const v = new StructSimple();
     let m;
     m = r.member(o, "id");
@@ -1977,8 +1977,8 @@ export class StructOptional extends StructSimple {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 111, 283, 64);
     const v = new StructOptional();
-    const b = r.struct(base, slot, 111, 283);
     StructOptional.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -2672,7 +2672,7 @@ export class StructOptional extends StructSimple {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 111, 283);
+    const b = r.struct(base, slot, 111, 283, 64);
     StructOptional.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -3577,8 +3577,8 @@ export class StructOptional extends StructSimple {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(283, 64);
     const v = new StructOptional();
-    r.enterFinal(283);
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.bool(r.fixed(1, "f2"));
@@ -3996,7 +3996,7 @@ export class StructOptional extends StructSimple {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(283);
+    r.enterFinal(283, 64);
     r.fixed(4, "id");
     r.fixed(1, "f1");
     r.fixed(1, "f2");
@@ -4887,7 +4887,7 @@ export class StructOptional extends StructSimple {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 283);
+    const o = r.struct(x, 283, 64);
     const v = new StructOptional();
     let m;
     m = r.member(o, "id");
@@ -6731,8 +6731,8 @@ export class StructNested extends StructOptional {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 112, 306, 692);
     const v = new StructNested();
-    const b = r.struct(base, slot, 112, 306);
     StructNested.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -7333,7 +7333,7 @@ export class StructNested extends StructOptional {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 112, 306);
+    const b = r.struct(base, slot, 112, 306, 692);
     StructNested.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -8165,8 +8165,8 @@ export class StructNested extends StructOptional {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(306, 692);
     const v = new StructNested();
-    r.enterFinal(306);
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.bool(r.fixed(1, "f2"));
@@ -8636,7 +8636,7 @@ export class StructNested extends StructOptional {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(306);
+    r.enterFinal(306, 692);
     r.fixed(4, "id");
     r.fixed(1, "f1");
     r.fixed(1, "f2");
@@ -9621,7 +9621,7 @@ export class StructNested extends StructOptional {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 306);
+    const o = r.struct(x, 306, 692);
     const v = new StructNested();
     let m;
     m = r.member(o, "id");
@@ -10586,8 +10586,8 @@ export class StructBytes {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new StructBytes();
     const b = r.struct(base, slot, 120, 6);
+    const v = new StructBytes();
     StructBytes.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -10708,8 +10708,8 @@ export class StructBytes {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new StructBytes();
     r.enterFinal(6);
+    const v = new StructBytes();
     v.f1 = r.finalBlob("f1");
     if (r.finalHas("f2")) {
       v.f2 = r.finalBlob("f2");
@@ -11005,8 +11005,8 @@ export class StructArray {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 125, 36, 562);
     const v = new StructArray();
-    const b = r.struct(base, slot, 125, 36);
     StructArray.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -11155,7 +11155,7 @@ export class StructArray {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 125, 36);
+    const b = r.struct(base, slot, 125, 36, 562);
     StructArray.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -11366,8 +11366,8 @@ export class StructArray {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(36, 562);
     const v = new StructArray();
-    r.enterFinal(36);
     const a113 = [];
     for (let i114 = 0; i114 < 2; i114++) {
       a113.push(r.u8(r.fixed(1, "f1")));
@@ -11464,7 +11464,7 @@ export class StructArray {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(36);
+    r.enterFinal(36, 562);
     for (let i143 = 0; i143 < 2; i143++) {
       r.fixed(1, "f1");
     }
@@ -11707,7 +11707,7 @@ export class StructArray {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 36);
+    const o = r.struct(x, 36, 562);
     const v = new StructArray();
     let m;
     m = r.member(o, "f1");
@@ -12131,8 +12131,8 @@ export class StructVector {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new StructVector();
     const b = r.struct(base, slot, 130, 40);
+    const v = new StructVector();
     StructVector.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -12505,8 +12505,8 @@ export class StructVector {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new StructVector();
     r.enterFinal(40);
+    const v = new StructVector();
     const n144 = r.finalCount(1, 1, "f1");
     const a145 = [];
     for (let i146 = 0; i146 < n144; i146++) {
@@ -13282,8 +13282,8 @@ export class StructList {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new StructList();
     const b = r.struct(base, slot, 131, 40);
+    const v = new StructList();
     StructList.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -13656,8 +13656,8 @@ export class StructList {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new StructList();
     r.enterFinal(40);
+    const v = new StructList();
     const n144 = r.finalCount(1, 1, "f1");
     const a145 = [];
     for (let i146 = 0; i146 < n144; i146++) {
@@ -14361,8 +14361,8 @@ export class StructSet {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new StructSet();
     const b = r.struct(base, slot, 132, 16);
+    const v = new StructSet();
     StructSet.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -14566,8 +14566,8 @@ export class StructSet {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new StructSet();
     r.enterFinal(16);
+    const v = new StructSet();
     const n61 = r.finalCount(1, 1, "f1");
     const a62 = new Set();
     for (let i63 = 0; i63 < n61; i63++) {
@@ -15027,8 +15027,8 @@ export class StructMap {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new StructMap();
     const b = r.struct(base, slot, 140, 40);
+    const v = new StructMap();
     StructMap.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -15580,8 +15580,8 @@ export class StructMap {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new StructMap();
     r.enterFinal(40);
+    const v = new StructMap();
     const n216 = r.finalCount(5, 5, "f1");
     const m217 = new Map();
     for (let i218 = 0; i218 < n216; i218++) {
@@ -16591,8 +16591,8 @@ export class StructHash {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new StructHash();
     const b = r.struct(base, slot, 141, 40);
+    const v = new StructHash();
     StructHash.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -17144,8 +17144,8 @@ export class StructHash {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new StructHash();
     r.enterFinal(40);
+    const v = new StructHash();
     const n216 = r.finalCount(5, 5, "f1");
     const m217 = new Map();
     for (let i218 = 0; i218 < n216; i218++) {
@@ -18069,8 +18069,8 @@ export class StructHashEx {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new StructHashEx();
     const b = r.struct(base, slot, 142, 8);
+    const v = new StructHashEx();
     StructHashEx.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -18264,8 +18264,8 @@ export class StructHashEx {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new StructHashEx();
     r.enterFinal(8);
+    const v = new StructHashEx();
     const n44 = r.finalCount(1279, 0, "f1");
     const m45 = [];
     for (let i46 = 0; i46 < n44; i46++) {
@@ -18591,8 +18591,8 @@ export class StructEmpty {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new StructEmpty();
     r.struct(base, slot, 143, 32);
+    const v = new StructEmpty();
     r.leave();
     return v;
   }
@@ -18645,8 +18645,8 @@ export class StructEmpty {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new StructEmpty();
     r.enterFinal(32);
+    const v = new StructEmpty();
     r.leave();
     return v;
   }

@@ -297,8 +297,8 @@ export class Counted {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Counted();
     const b = r.struct(base, slot, 1001, 4);
+    const v = new Counted();
     Counted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -368,8 +368,8 @@ export class Counted {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Counted();
     r.enterFinal(4);
+    const v = new Counted();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -497,8 +497,8 @@ export class Shifted {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Shifted();
     const b = r.struct(base, slot, 1020, 4);
+    const v = new Shifted();
     Shifted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -568,8 +568,8 @@ export class Shifted {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Shifted();
     r.enterFinal(4);
+    const v = new Shifted();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -697,8 +697,8 @@ export class AfterShift {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new AfterShift();
     const b = r.struct(base, slot, 1021, 4);
+    const v = new AfterShift();
     AfterShift.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -768,8 +768,8 @@ export class AfterShift {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new AfterShift();
     r.enterFinal(4);
+    const v = new AfterShift();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -897,8 +897,8 @@ export class Fixed {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Fixed();
     const b = r.struct(base, slot, 7, 4);
+    const v = new Fixed();
     Fixed.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -968,8 +968,8 @@ export class Fixed {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Fixed();
     r.enterFinal(4);
+    const v = new Fixed();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -1099,8 +1099,8 @@ export class Derived extends Fixed {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Derived();
     const b = r.struct(base, slot, 7, 8);
+    const v = new Derived();
     Derived.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1179,8 +1179,8 @@ export class Derived extends Fixed {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Derived();
     r.enterFinal(8);
+    const v = new Derived();
     v.a = r.i32(r.fixed(4, "a"));
     v.b = r.i32(r.fixed(4, "b"));
     r.leave();
@@ -1334,8 +1334,8 @@ export class ImportedBase extends market.Instrument {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new ImportedBase();
     const b = r.struct(base, slot, 1022, 16);
+    const v = new ImportedBase();
     ImportedBase.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1417,8 +1417,8 @@ export class ImportedBase extends market.Instrument {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new ImportedBase();
     r.enterFinal(16);
+    const v = new ImportedBase();
     v.symbol = r.finalString("symbol");
     v.digits = r.i32(r.fixed(4, "digits"));
     v.price = r.f64(r.fixed(8, "price"));
@@ -1564,8 +1564,8 @@ export class Note {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Note();
     const b = r.struct(base, slot, 1023, 4);
+    const v = new Note();
     Note.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1640,8 +1640,8 @@ export class Note {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Note();
     r.enterFinal(4);
+    const v = new Note();
     v.text = r.finalString("text");
     r.leave();
     return v;
@@ -1771,8 +1771,8 @@ export class Quiet {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Quiet();
     const b = r.struct(base, slot, 1024, 8);
+    const v = new Quiet();
     Quiet.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1852,8 +1852,8 @@ export class Quiet {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Quiet();
     r.enterFinal(8);
+    const v = new Quiet();
     v.password = r.finalString("password");
     v.legacy = r.i32(r.fixed(4, "legacy"));
     r.leave();
@@ -1987,8 +1987,8 @@ export class Empty {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Empty();
     r.struct(base, slot, 1025, 32);
+    const v = new Empty();
     r.leave();
     return v;
   }
@@ -2041,8 +2041,8 @@ export class Empty {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Empty();
     r.enterFinal(32);
+    const v = new Empty();
     r.leave();
     return v;
   }
@@ -2425,8 +2425,8 @@ export class Everything {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 1026, 258, 12);
     const v = new Everything();
-    const b = r.struct(base, slot, 1026, 258);
     Everything.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -2921,7 +2921,7 @@ export class Everything {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1026, 258);
+    const b = r.struct(base, slot, 1026, 258, 12);
     Everything.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -3540,8 +3540,8 @@ export class Everything {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(258, 12);
     const v = new Everything();
-    r.enterFinal(258);
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.u8(r.fixed(1, "f2"));
@@ -3812,7 +3812,7 @@ export class Everything {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(258);
+    r.enterFinal(258, 12);
     r.fixed(4, "id");
     r.fixed(1, "f1");
     r.fixed(1, "f2");
@@ -4398,7 +4398,7 @@ export class Everything {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 258);
+    const o = r.struct(x, 258, 12);
     const v = new Everything();
     let m;
     m = r.member(o, "id");
@@ -5206,8 +5206,8 @@ export class PlaceOrder {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 1027, 16, 8);
     const v = new PlaceOrder();
-    const b = r.struct(base, slot, 1027, 16);
     PlaceOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5236,7 +5236,7 @@ export class PlaceOrder {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1027, 16);
+    const b = r.struct(base, slot, 1027, 16, 8);
     PlaceOrder.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -5302,8 +5302,8 @@ export class PlaceOrder {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(16, 8);
     const v = new PlaceOrder();
-    r.enterFinal(16);
     v.id = r.uuid(r.fixed(16, "id"));
     try {
       v.instrument = market.Instrument.fbeReadFinal(r);
@@ -5316,7 +5316,7 @@ export class PlaceOrder {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(16);
+    r.enterFinal(16, 8);
     r.fixed(16, "id");
     try {
       market.Instrument.fbeVerifyFinal(r);
@@ -5386,7 +5386,7 @@ export class PlaceOrder {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 16);
+    const o = r.struct(x, 16, 8);
     const v = new PlaceOrder();
     let m;
     m = r.member(o, "id");
@@ -5468,8 +5468,8 @@ export class Accepted {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Accepted();
     const b = r.struct(base, slot, 1028, 16);
+    const v = new Accepted();
     Accepted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5539,8 +5539,8 @@ export class Accepted {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Accepted();
     r.enterFinal(16);
+    const v = new Accepted();
     v.id = r.uuid(r.fixed(16, "id"));
     r.leave();
     return v;
@@ -5683,8 +5683,8 @@ export class Rejected {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Rejected();
     const b = r.struct(base, slot, 1029, 20);
+    const v = new Rejected();
     Rejected.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5764,8 +5764,8 @@ export class Rejected {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Rejected();
     r.enterFinal(20);
+    const v = new Rejected();
     v.id = r.uuid(r.fixed(16, "id"));
     v.reason = r.finalString("reason");
     r.leave();
@@ -5903,8 +5903,8 @@ export class Ping {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Ping();
     const b = r.struct(base, slot, 1030, 8);
+    const v = new Ping();
     Ping.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5974,8 +5974,8 @@ export class Ping {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Ping();
     r.enterFinal(8);
+    const v = new Ping();
     v.sequence = r.i64(r.fixed(8, "sequence"));
     r.leave();
     return v;
@@ -6107,8 +6107,8 @@ export class FixedKeywords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new FixedKeywords();
     const b = r.struct(base, slot, 1031, 9);
+    const v = new FixedKeywords();
     FixedKeywords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6188,8 +6188,8 @@ export class FixedKeywords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new FixedKeywords();
     r.enterFinal(9);
+    const v = new FixedKeywords();
     v.new = r.i32(r.fixed(4, "new"));
     v.swap = r.bool(r.fixed(1, "swap"));
     v.default = r.i32(r.fixed(4, "default"));
@@ -6364,8 +6364,8 @@ export class Keywords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Keywords();
     const b = r.struct(base, slot, 1032, 30);
+    const v = new Keywords();
     Keywords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6523,8 +6523,8 @@ export class Keywords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Keywords();
     r.enterFinal(30);
+    const v = new Keywords();
     v.new = r.i32(r.fixed(4, "new"));
     v.class = r.finalString("class");
     v.default = r.i32(r.fixed(4, "default"));

@@ -107,6 +107,33 @@ export declare class Wides {
   toString(): string;
 }
 
+/** The struct hostile.Holder (type id 5). */
+export declare class Holder {
+  static readonly fbeType: number;
+  wide: Wide;
+  constructor(init?: Partial<Holder>);
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Holder): void;
+  static fbeRead(r: fbe.Reader, base: number, slot: number): Holder;
+  static fbeReadBody(r: fbe.Reader, v: Holder, b: number, n: number): void;
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  toFbe(writer?: fbe.Writer): Uint8Array;
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): Holder;
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteFinal(w: fbe.Writer, v: Holder): void;
+  static fbeReadFinal(r: fbe.Reader): Holder;
+  static fbeVerifyFinal(r: fbe.Reader): void;
+  toFinal(writer?: fbe.Writer): Uint8Array;
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): Holder;
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void;
+  toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Holder;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder;
+  static fbeWriteText(t: fbe.TextWriter, v: Holder): void;
+  toString(): string;
+}
+
 // ---------------------------------------------------------------- protocol (docs/format.md 7)
 
 /** A message of hostile or of its imports: what its Senders send and its Receivers read. */
@@ -114,7 +141,8 @@ export type AnyMessage =
   | Empty
   | Empties
   | Wide
-  | Wides;
+  | Wides
+  | Holder;
 
 /**
  * Gets the messages a Receiver of hostile reads: an optional method per message of the package
@@ -126,6 +154,7 @@ export interface Handler {
   onEmpties?(value: Empties): void;
   onWide?(value: Wide): void;
   onWides?(value: Wides): void;
+  onHolder?(value: Holder): void;
   onMessage?(value: AnyMessage): void;
 }
 
@@ -139,6 +168,7 @@ export interface ProxyHandler {
   onEmptiesFrame?(frame: Uint8Array): void;
   onWideFrame?(frame: Uint8Array): void;
   onWidesFrame?(frame: Uint8Array): void;
+  onHolderFrame?(frame: Uint8Array): void;
   onFrame?(typeId: number, frame: Uint8Array): void;
 }
 

@@ -21,8 +21,8 @@ export class Empty {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Empty();
     r.struct(base, slot, 1, 32);
+    const v = new Empty();
     r.leave();
     return v;
   }
@@ -75,8 +75,8 @@ export class Empty {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Empty();
     r.enterFinal(32);
+    const v = new Empty();
     r.leave();
     return v;
   }
@@ -198,8 +198,8 @@ export class Empties {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Empties();
     const b = r.struct(base, slot, 2, 4);
+    const v = new Empties();
     Empties.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -298,8 +298,8 @@ export class Empties {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Empties();
     r.enterFinal(4);
+    const v = new Empties();
     const n14 = r.finalCount(0, 0, "items");
     const a15 = [];
     for (let i16 = 0; i16 < n14; i16++) {
@@ -480,8 +480,8 @@ export class Wide {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Wide();
     const b = r.struct(base, slot, 3, 4000000);
+    const v = new Wide();
     Wide.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -559,8 +559,8 @@ export class Wide {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Wide();
     r.enterFinal(4000000);
+    const v = new Wide();
     const a9 = [];
     for (let i10 = 0; i10 < 1000000; i10++) {
       a9.push(r.i32(r.fixed(4, "values")));
@@ -724,8 +724,8 @@ export class Wides {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Wides();
     const b = r.struct(base, slot, 4, 4);
+    const v = new Wides();
     Wides.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -824,8 +824,8 @@ export class Wides {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Wides();
     r.enterFinal(4);
+    const v = new Wides();
     const n14 = r.finalCount(4000000, 0, "items");
     const a15 = [];
     for (let i16 = 0; i16 < n14; i16++) {
@@ -979,6 +979,235 @@ export class Wides {
   }
 }
 
+/** The struct hostile.Holder (type id 5). */
+export class Holder {
+  /** The type id of hostile.Holder. */
+  static fbeType = 5;
+
+  /** A value with the schema's defaults, then the fields of `init`. */
+  constructor(init) {
+    this.wide = new Wide();
+    if (init !== undefined) {
+      Object.assign(this, init);
+    }
+  }
+
+  /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
+  static fbeWrite(w, base, slot, v) {
+    const b = w.struct(base, slot, 12, 5);
+    Wide.fbeWrite(w, b, b + 8, v.wide);
+  }
+
+  /** Reads the versioned body the slot at `slot` points to (from `base`). */
+  static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 5, 1, 4000000);
+    const v = new Holder();
+    Holder.fbeReadBody(r, v, b, r.u32(b));
+    r.leave();
+    return v;
+  }
+
+  /**
+   * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their
+   * defaults, charged to the decode budget (docs/limits.md 3).
+   */
+  static fbeReadBody(r, v, b, n) {
+    if (n < 12) {
+      r.spend(4000000, b, "wide");
+      return;
+    }
+    try {
+      v.wide = Wide.fbeRead(r, b, b + 8);
+    } catch (e) {
+      throw fbe.within(e, "wide");
+    }
+  }
+
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r, base, slot) {
+    const b = r.struct(base, slot, 5, 1, 4000000);
+    Holder.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r, b, n) {
+    if (n < 12) {
+      r.spend(4000000, b, "wide");
+      return;
+    }
+    try {
+      Wide.fbeVerify(r, b, b + 8);
+    } catch (e) {
+      throw fbe.within(e, "wide");
+    }
+  }
+
+  /**
+   * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
+   * the bytes returned are its buffer, overwritten by its next use).
+   */
+  toFbe(writer) {
+    const w = writer ?? new fbe.Writer();
+    w.beginVersioned();
+    try {
+      Holder.fbeWrite(w, 0, 4, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+    w.endVersioned();
+    return w.bytes();
+  }
+
+  /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
+  static fromFbe(data, limits) {
+    try {
+      return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+  }
+
+  /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFbe(data, limits) {
+    return fbe.verify(() => {
+      try {
+        Holder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "hostile.Holder");
+      }
+    });
+  }
+
+  /** Appends v's fields (final model, docs/format.md 4.2). */
+  static fbeWriteFinal(w, v) {
+    Wide.fbeWriteFinal(w, v.wide);
+  }
+
+  /** Reads a value's fields at the Reader's cursor (final model). */
+  static fbeReadFinal(r) {
+    r.enterFinal(1, 4000000);
+    const v = new Holder();
+    try {
+      v.wide = Wide.fbeReadFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "wide");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r) {
+    r.enterFinal(1, 4000000);
+    try {
+      Wide.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "wide");
+    }
+    r.leave();
+  }
+
+  /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
+  toFinal(writer) {
+    const w = writer ?? new fbe.Writer();
+    w.beginFinal();
+    try {
+      Holder.fbeWriteFinal(w, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+    w.endFinal(5);
+    return w.bytes();
+  }
+
+  /** The value of a final root; a DecodeError names what is wrong, where and why. */
+  static fromFinal(data, limits) {
+    try {
+      const r = fbe.Reader.final(data, 5, limits);
+      const v = Holder.fbeReadFinal(r);
+      r.endFinal();
+      return v;
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+  }
+
+  /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFinal(data, limits) {
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 5, limits);
+        Holder.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "hostile.Holder");
+      }
+    });
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j, v) {
+    j.raw('{"wide":');
+    Wide.fbeWriteJson(j, v.wide);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson() {
+    const j = new fbe.JsonWriter();
+    try {
+      Holder.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+    return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r, x) {
+    const o = r.struct(x, 1, 4000000);
+    const v = new Holder();
+    let m;
+    m = r.member(o, "wide");
+    if (m === undefined) {
+      r.spend(4000000, "wide");
+    } else {
+      try {
+        v.wide = Wide.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "wide");
+      }
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text, limits) {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Holder.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t, v) {
+    t.raw("Holder(wide=");
+    Wide.fbeWriteText(t, v.wide);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString() {
+    const t = new fbe.TextWriter();
+    Holder.fbeWriteText(t, this);
+    return t.text;
+  }
+}
+
 // ---------------------------------------------------------------- protocol (docs/format.md 7)
 
 /** Reads a whole versioned frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
@@ -992,6 +1221,8 @@ function decodeFbe(typeId, frame, limits) {
     return Wide.fromFbe(frame, limits);
   case 4:
     return Wides.fromFbe(frame, limits);
+  case 5:
+    return Holder.fromFbe(frame, limits);
   default:
     return fbe.UNKNOWN_TYPE;
   }
@@ -1008,6 +1239,8 @@ function decodeFinal(typeId, frame, limits) {
     return Wide.fromFinal(frame, limits);
   case 4:
     return Wides.fromFinal(frame, limits);
+  case 5:
+    return Holder.fromFinal(frame, limits);
   default:
     return fbe.UNKNOWN_TYPE;
   }
@@ -1040,6 +1273,13 @@ function deliverTo(h, typeId, value) {
   case 4:
     if (h.onWides !== undefined) {
       h.onWides(value);
+    } else {
+      h.onMessage?.(value);
+    }
+    break;
+  case 5:
+    if (h.onHolder !== undefined) {
+      h.onHolder(value);
     } else {
       h.onMessage?.(value);
     }
@@ -1144,6 +1384,9 @@ export class Proxy extends fbe.FrameReceiver {
     case 4:
       error = Wides.verifyFbe(frame, limits);
       break;
+    case 5:
+      error = Holder.verifyFbe(frame, limits);
+      break;
     default:
       return fbe.UNKNOWN_TYPE;
     }
@@ -1180,6 +1423,13 @@ export class Proxy extends fbe.FrameReceiver {
     case 4:
       if (h.onWidesFrame !== undefined) {
         h.onWidesFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 5:
+      if (h.onHolderFrame !== undefined) {
+        h.onHolderFrame(frame);
       } else {
         h.onFrame?.(typeId, frame);
       }

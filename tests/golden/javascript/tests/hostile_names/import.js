@@ -1685,8 +1685,8 @@ export class Order {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Order();
     const b = r.struct(base, slot, 1, 12);
+    const v = new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1766,8 +1766,8 @@ export class Order {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Order();
     r.enterFinal(12);
+    const v = new Order();
     v.side = r.i32(r.fixed(4, "side"));
     v.s = r.i32(r.fixed(4, "s"));
     v.range = r.i32(r.fixed(4, "range"));
@@ -2323,8 +2323,8 @@ export class CppWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new CppWords();
     const b = r.struct(base, slot, 2, 619);
+    const v = new CppWords();
     CppWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -3632,8 +3632,8 @@ export class CppWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new CppWords();
     r.enterFinal(619);
+    const v = new CppWords();
     v.alignas = r.i16(r.fixed(2, "alignas"));
     v.alignof = r.i32(r.fixed(4, "alignof"));
     v.and = r.finalString("and");
@@ -5954,8 +5954,8 @@ export class PythonWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new PythonWords();
     const b = r.struct(base, slot, 3, 239);
+    const v = new PythonWords();
     PythonWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6495,8 +6495,8 @@ export class PythonWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new PythonWords();
     r.enterFinal(239);
+    const v = new PythonWords();
     v.False = r.i16(r.fixed(2, "False"));
     v.None = r.i32(r.fixed(4, "None"));
     v.True = r.finalString("True");
@@ -7539,8 +7539,8 @@ export class GoWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new GoWords();
     const b = r.struct(base, slot, 4, 202);
+    const v = new GoWords();
     GoWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -8012,8 +8012,8 @@ export class GoWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new GoWords();
     r.enterFinal(202);
+    const v = new GoWords();
     v.chan = r.i16(r.fixed(2, "chan"));
     v.defer = r.i32(r.fixed(4, "defer"));
     v.fallthrough = r.finalString("fallthrough");
@@ -8917,8 +8917,8 @@ export class JavaWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new JavaWords();
     const b = r.struct(base, slot, 5, 182);
+    const v = new JavaWords();
     JavaWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -9345,8 +9345,8 @@ export class JavaWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new JavaWords();
     r.enterFinal(182);
+    const v = new JavaWords();
     v.abstract = r.i16(r.fixed(2, "abstract"));
     v.boolean = r.i32(r.fixed(4, "boolean"));
     v.extends = r.finalString("extends");
@@ -10198,8 +10198,8 @@ export class KotlinWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new KotlinWords();
     const b = r.struct(base, slot, 6, 207);
+    const v = new KotlinWords();
     KotlinWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -10700,8 +10700,8 @@ export class KotlinWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new KotlinWords();
     r.enterFinal(207);
+    const v = new KotlinWords();
     v.fun = r.i16(r.fixed(2, "fun"));
     v.typealias = r.i32(r.fixed(4, "typealias"));
     v.typeof = r.finalString("typeof");
@@ -11677,8 +11677,8 @@ export class JsWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new JsWords();
     const b = r.struct(base, slot, 7, 223);
+    const v = new JsWords();
     JsWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -12189,8 +12189,8 @@ export class JsWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new JsWords();
     r.enterFinal(223);
+    const v = new JsWords();
     v.debugger = r.i16(r.fixed(2, "debugger"));
     v.function = r.i32(r.fixed(4, "function"));
     v.let = r.finalString("let");
@@ -13160,8 +13160,8 @@ export class RustWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new RustWords();
     const b = r.struct(base, slot, 8, 195);
+    const v = new RustWords();
     RustWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -13603,8 +13603,8 @@ export class RustWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new RustWords();
     r.enterFinal(195);
+    const v = new RustWords();
     v.crate = r.i16(r.fixed(2, "crate"));
     v.dyn = r.i32(r.fixed(4, "dyn"));
     v.fn = r.finalString("fn");
@@ -14454,8 +14454,8 @@ export class CSharpWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new CSharpWords();
     const b = r.struct(base, slot, 9, 150);
+    const v = new CSharpWords();
     CSharpWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -14868,8 +14868,8 @@ export class CSharpWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new CSharpWords();
     r.enterFinal(150);
+    const v = new CSharpWords();
     v.checked = r.i16(r.fixed(2, "checked"));
     v.event = r.i32(r.fixed(4, "event"));
     v.fixed = r.finalString("fixed");
@@ -15622,8 +15622,8 @@ export class RubyWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new RubyWords();
     const b = r.struct(base, slot, 10, 98);
+    const v = new RubyWords();
     RubyWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -15887,8 +15887,8 @@ export class RubyWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new RubyWords();
     r.enterFinal(98);
+    const v = new RubyWords();
     v.BEGIN = r.i16(r.fixed(2, "BEGIN"));
     v.END = r.i32(r.fixed(4, "END"));
     v.begin = r.finalString("begin");
@@ -16369,8 +16369,8 @@ export class CppMembers {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new CppMembers();
     const b = r.struct(base, slot, 11, 48);
+    const v = new CppMembers();
     CppMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -16546,8 +16546,8 @@ export class CppMembers {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new CppMembers();
     r.enterFinal(48);
+    const v = new CppMembers();
     v.swap = r.i16(r.fixed(2, "swap"));
     v.fbe_type = r.i32(r.fixed(4, "fbe_type"));
     v.fbe = r.finalString("fbe");
@@ -16899,8 +16899,8 @@ export class PythonMembers {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new PythonMembers();
     const b = r.struct(base, slot, 12, 96);
+    const v = new PythonMembers();
     PythonMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -17139,8 +17139,8 @@ export class PythonMembers {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new PythonMembers();
     r.enterFinal(96);
+    const v = new PythonMembers();
     v.to_json = r.i16(r.fixed(2, "to_json"));
     v.from_json = r.i32(r.fixed(4, "from_json"));
     v.to_fbe = r.finalString("to_fbe");
@@ -17627,8 +17627,8 @@ export class GoMembers {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new GoMembers();
     const b = r.struct(base, slot, 13, 129);
+    const v = new GoMembers();
     GoMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -17946,8 +17946,8 @@ export class GoMembers {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new GoMembers();
     r.enterFinal(129);
+    const v = new GoMembers();
     v.FBEKey = r.i16(r.fixed(2, "FBEKey"));
     v.FBEKeyCompare = r.i32(r.fixed(4, "FBEKeyCompare"));
     v.Reset = r.finalString("Reset");
@@ -18566,8 +18566,8 @@ export class JvmMembers {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new JvmMembers();
     const b = r.struct(base, slot, 14, 137);
+    const v = new JvmMembers();
     JvmMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -18890,8 +18890,8 @@ export class JvmMembers {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new JvmMembers();
     r.enterFinal(137);
+    const v = new JvmMembers();
     v.TYPE_ID = r.i16(r.fixed(2, "TYPE_ID"));
     v.KEY_ORDER = r.i32(r.fixed(4, "KEY_ORDER"));
     v.toFbe_ = r.finalString("toFbe");
@@ -19447,8 +19447,8 @@ export class JsMembers {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new JsMembers();
     const b = r.struct(base, slot, 15, 11);
+    const v = new JsMembers();
     JsMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -19553,8 +19553,8 @@ export class JsMembers {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new JsMembers();
     r.enterFinal(11);
+    const v = new JsMembers();
     v.fbeKey_ = r.i16(r.fixed(2, "fbeKey"));
     v.toJSON_ = r.i32(r.fixed(4, "toJSON"));
     v.toText = r.finalString("toText");
@@ -19832,8 +19832,8 @@ export class RuntimeNames {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new RuntimeNames();
     const b = r.struct(base, slot, 16, 142);
+    const v = new RuntimeNames();
     RuntimeNames.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -20198,8 +20198,8 @@ export class RuntimeNames {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new RuntimeNames();
     r.enterFinal(142);
+    const v = new RuntimeNames();
     v.Buffer = r.i16(r.fixed(2, "Buffer"));
     v.WriteBuffer = r.i32(r.fixed(4, "WriteBuffer"));
     v.ReadBuffer = r.finalString("ReadBuffer");
@@ -20814,8 +20814,8 @@ export class class_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new class_();
     const b = r.struct(base, slot, 17, 4);
+    const v = new class_();
     class_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -20885,8 +20885,8 @@ export class class_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new class_();
     r.enterFinal(4);
+    const v = new class_();
     v.class = r.i32(r.fixed(4, "class"));
     r.leave();
     return v;
@@ -21014,8 +21014,8 @@ export class Object_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Object_();
     const b = r.struct(base, slot, 18, 4);
+    const v = new Object_();
     Object_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21085,8 +21085,8 @@ export class Object_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Object_();
     r.enterFinal(4);
+    const v = new Object_();
     v.Object = r.i32(r.fixed(4, "Object"));
     r.leave();
     return v;
@@ -21214,8 +21214,8 @@ export class String_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new String_();
     const b = r.struct(base, slot, 19, 4);
+    const v = new String_();
     String_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21285,8 +21285,8 @@ export class String_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new String_();
     r.enterFinal(4);
+    const v = new String_();
     v.String = r.i32(r.fixed(4, "String"));
     r.leave();
     return v;
@@ -21414,8 +21414,8 @@ export class List {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new List();
     const b = r.struct(base, slot, 20, 4);
+    const v = new List();
     List.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21485,8 +21485,8 @@ export class List {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new List();
     r.enterFinal(4);
+    const v = new List();
     v.List = r.i32(r.fixed(4, "List"));
     r.leave();
     return v;
@@ -21614,8 +21614,8 @@ export class Map_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Map_();
     const b = r.struct(base, slot, 21, 4);
+    const v = new Map_();
     Map_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21685,8 +21685,8 @@ export class Map_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Map_();
     r.enterFinal(4);
+    const v = new Map_();
     v.Map = r.i32(r.fixed(4, "Map"));
     r.leave();
     return v;
@@ -21814,8 +21814,8 @@ export class Model {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Model();
     const b = r.struct(base, slot, 22, 4);
+    const v = new Model();
     Model.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21885,8 +21885,8 @@ export class Model {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Model();
     r.enterFinal(4);
+    const v = new Model();
     v.Model = r.i32(r.fixed(4, "Model"));
     r.leave();
     return v;
@@ -22014,8 +22014,8 @@ export class FinalModel {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new FinalModel();
     const b = r.struct(base, slot, 23, 4);
+    const v = new FinalModel();
     FinalModel.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22085,8 +22085,8 @@ export class FinalModel {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new FinalModel();
     r.enterFinal(4);
+    const v = new FinalModel();
     v.FinalModel = r.i32(r.fixed(4, "FinalModel"));
     r.leave();
     return v;
@@ -22214,8 +22214,8 @@ export class Buffer {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Buffer();
     const b = r.struct(base, slot, 24, 4);
+    const v = new Buffer();
     Buffer.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22285,8 +22285,8 @@ export class Buffer {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Buffer();
     r.enterFinal(4);
+    const v = new Buffer();
     v.Buffer = r.i32(r.fixed(4, "Buffer"));
     r.leave();
     return v;
@@ -22414,8 +22414,8 @@ export class Reader {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Reader();
     const b = r.struct(base, slot, 25, 4);
+    const v = new Reader();
     Reader.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22485,8 +22485,8 @@ export class Reader {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Reader();
     r.enterFinal(4);
+    const v = new Reader();
     v.Reader = r.i32(r.fixed(4, "Reader"));
     r.leave();
     return v;
@@ -22614,8 +22614,8 @@ export class Writer {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Writer();
     const b = r.struct(base, slot, 26, 4);
+    const v = new Writer();
     Writer.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22685,8 +22685,8 @@ export class Writer {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Writer();
     r.enterFinal(4);
+    const v = new Writer();
     v.Writer = r.i32(r.fixed(4, "Writer"));
     r.leave();
     return v;
@@ -22814,8 +22814,8 @@ export class Limits {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Limits();
     const b = r.struct(base, slot, 27, 4);
+    const v = new Limits();
     Limits.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22885,8 +22885,8 @@ export class Limits {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Limits();
     r.enterFinal(4);
+    const v = new Limits();
     v.Limits = r.i32(r.fixed(4, "Limits"));
     r.leave();
     return v;
@@ -23014,8 +23014,8 @@ export class DecodeError {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new DecodeError();
     const b = r.struct(base, slot, 28, 4);
+    const v = new DecodeError();
     DecodeError.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23085,8 +23085,8 @@ export class DecodeError {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new DecodeError();
     r.enterFinal(4);
+    const v = new DecodeError();
     v.DecodeError = r.i32(r.fixed(4, "DecodeError"));
     r.leave();
     return v;
@@ -23214,8 +23214,8 @@ export class DecodeException {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new DecodeException();
     const b = r.struct(base, slot, 29, 4);
+    const v = new DecodeException();
     DecodeException.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23285,8 +23285,8 @@ export class DecodeException {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new DecodeException();
     r.enterFinal(4);
+    const v = new DecodeException();
     v.DecodeException = r.i32(r.fixed(4, "DecodeException"));
     r.leave();
     return v;
@@ -23414,8 +23414,8 @@ export class Decimal {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Decimal();
     const b = r.struct(base, slot, 30, 4);
+    const v = new Decimal();
     Decimal.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23485,8 +23485,8 @@ export class Decimal {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Decimal();
     r.enterFinal(4);
+    const v = new Decimal();
     v.Decimal = r.i32(r.fixed(4, "Decimal"));
     r.leave();
     return v;
@@ -23614,8 +23614,8 @@ export class Uuid {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Uuid();
     const b = r.struct(base, slot, 31, 4);
+    const v = new Uuid();
     Uuid.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23685,8 +23685,8 @@ export class Uuid {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Uuid();
     r.enterFinal(4);
+    const v = new Uuid();
     v.Uuid = r.i32(r.fixed(4, "Uuid"));
     r.leave();
     return v;
@@ -23814,8 +23814,8 @@ export class UUID {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new UUID();
     const b = r.struct(base, slot, 32, 4);
+    const v = new UUID();
     UUID.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23885,8 +23885,8 @@ export class UUID {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new UUID();
     r.enterFinal(4);
+    const v = new UUID();
     v.UUID = r.i32(r.fixed(4, "UUID"));
     r.leave();
     return v;
@@ -24014,8 +24014,8 @@ export class Timestamp {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Timestamp();
     const b = r.struct(base, slot, 33, 4);
+    const v = new Timestamp();
     Timestamp.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24085,8 +24085,8 @@ export class Timestamp {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Timestamp();
     r.enterFinal(4);
+    const v = new Timestamp();
     v.Timestamp = r.i32(r.fixed(4, "Timestamp"));
     r.leave();
     return v;
@@ -24214,8 +24214,8 @@ export class Sender {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Sender();
     const b = r.struct(base, slot, 34, 4);
+    const v = new Sender();
     Sender.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24285,8 +24285,8 @@ export class Sender {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Sender();
     r.enterFinal(4);
+    const v = new Sender();
     v.Sender = r.i32(r.fixed(4, "Sender"));
     r.leave();
     return v;
@@ -24414,8 +24414,8 @@ export class Receiver {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Receiver();
     const b = r.struct(base, slot, 35, 4);
+    const v = new Receiver();
     Receiver.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24485,8 +24485,8 @@ export class Receiver {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Receiver();
     r.enterFinal(4);
+    const v = new Receiver();
     v.Receiver = r.i32(r.fixed(4, "Receiver"));
     r.leave();
     return v;
@@ -24614,8 +24614,8 @@ export class Client {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Client();
     const b = r.struct(base, slot, 36, 4);
+    const v = new Client();
     Client.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24685,8 +24685,8 @@ export class Client {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Client();
     r.enterFinal(4);
+    const v = new Client();
     v.Client = r.i32(r.fixed(4, "Client"));
     r.leave();
     return v;
@@ -24814,8 +24814,8 @@ export class Proxy {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Proxy();
     const b = r.struct(base, slot, 37, 4);
+    const v = new Proxy();
     Proxy.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24885,8 +24885,8 @@ export class Proxy {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Proxy();
     r.enterFinal(4);
+    const v = new Proxy();
     v.Proxy = r.i32(r.fixed(4, "Proxy"));
     r.leave();
     return v;
@@ -25014,8 +25014,8 @@ export class Handler {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Handler();
     const b = r.struct(base, slot, 38, 4);
+    const v = new Handler();
     Handler.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25085,8 +25085,8 @@ export class Handler {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Handler();
     r.enterFinal(4);
+    const v = new Handler();
     v.Handler = r.i32(r.fixed(4, "Handler"));
     r.leave();
     return v;
@@ -25214,8 +25214,8 @@ export class fbe_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new fbe_();
     const b = r.struct(base, slot, 39, 4);
+    const v = new fbe_();
     fbe_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25285,8 +25285,8 @@ export class fbe_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new fbe_();
     r.enterFinal(4);
+    const v = new fbe_();
     v.fbe = r.i32(r.fixed(4, "fbe"));
     r.leave();
     return v;
@@ -25414,8 +25414,8 @@ export class FBE {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new FBE();
     const b = r.struct(base, slot, 40, 4);
+    const v = new FBE();
     FBE.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25485,8 +25485,8 @@ export class FBE {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new FBE();
     r.enterFinal(4);
+    const v = new FBE();
     v.FBE = r.i32(r.fixed(4, "FBE"));
     r.leave();
     return v;
@@ -25614,8 +25614,8 @@ export class std {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new std();
     const b = r.struct(base, slot, 41, 4);
+    const v = new std();
     std.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25685,8 +25685,8 @@ export class std {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new std();
     r.enterFinal(4);
+    const v = new std();
     v.std = r.i32(r.fixed(4, "std"));
     r.leave();
     return v;
@@ -25814,8 +25814,8 @@ export class Companion {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Companion();
     const b = r.struct(base, slot, 42, 4);
+    const v = new Companion();
     Companion.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25885,8 +25885,8 @@ export class Companion {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Companion();
     r.enterFinal(4);
+    const v = new Companion();
     v.Companion = r.i32(r.fixed(4, "Companion"));
     r.leave();
     return v;
@@ -26014,8 +26014,8 @@ export class Any {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Any();
     const b = r.struct(base, slot, 43, 4);
+    const v = new Any();
     Any.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26085,8 +26085,8 @@ export class Any {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Any();
     r.enterFinal(4);
+    const v = new Any();
     v.Any = r.i32(r.fixed(4, "Any"));
     r.leave();
     return v;
@@ -26214,8 +26214,8 @@ export class Self {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Self();
     const b = r.struct(base, slot, 44, 4);
+    const v = new Self();
     Self.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26285,8 +26285,8 @@ export class Self {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Self();
     r.enterFinal(4);
+    const v = new Self();
     v.Self = r.i32(r.fixed(4, "Self"));
     r.leave();
     return v;
@@ -26414,8 +26414,8 @@ export class self {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new self();
     const b = r.struct(base, slot, 45, 4);
+    const v = new self();
     self.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26485,8 +26485,8 @@ export class self {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new self();
     r.enterFinal(4);
+    const v = new self();
     v.self = r.i32(r.fixed(4, "self"));
     r.leave();
     return v;
@@ -26614,8 +26614,8 @@ export class None {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new None();
     const b = r.struct(base, slot, 46, 4);
+    const v = new None();
     None.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26685,8 +26685,8 @@ export class None {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new None();
     r.enterFinal(4);
+    const v = new None();
     v.None = r.i32(r.fixed(4, "None"));
     r.leave();
     return v;
@@ -26814,8 +26814,8 @@ export class Option {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Option();
     const b = r.struct(base, slot, 47, 4);
+    const v = new Option();
     Option.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26885,8 +26885,8 @@ export class Option {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Option();
     r.enterFinal(4);
+    const v = new Option();
     v.Option = r.i32(r.fixed(4, "Option"));
     r.leave();
     return v;
@@ -27014,8 +27014,8 @@ export class Result {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Result();
     const b = r.struct(base, slot, 48, 4);
+    const v = new Result();
     Result.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27085,8 +27085,8 @@ export class Result {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Result();
     r.enterFinal(4);
+    const v = new Result();
     v.Result = r.i32(r.fixed(4, "Result"));
     r.leave();
     return v;
@@ -27214,8 +27214,8 @@ export class Vec {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Vec();
     const b = r.struct(base, slot, 49, 4);
+    const v = new Vec();
     Vec.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27285,8 +27285,8 @@ export class Vec {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Vec();
     r.enterFinal(4);
+    const v = new Vec();
     v.Vec = r.i32(r.fixed(4, "Vec"));
     r.leave();
     return v;
@@ -27414,8 +27414,8 @@ export class Box {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Box();
     const b = r.struct(base, slot, 50, 4);
+    const v = new Box();
     Box.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27485,8 +27485,8 @@ export class Box {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Box();
     r.enterFinal(4);
+    const v = new Box();
     v.Box = r.i32(r.fixed(4, "Box"));
     r.leave();
     return v;
@@ -27614,8 +27614,8 @@ export class Error_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Error_();
     const b = r.struct(base, slot, 51, 4);
+    const v = new Error_();
     Error_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27685,8 +27685,8 @@ export class Error_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Error_();
     r.enterFinal(4);
+    const v = new Error_();
     v.Error = r.i32(r.fixed(4, "Error"));
     r.leave();
     return v;
@@ -27814,8 +27814,8 @@ export class Exception {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Exception();
     const b = r.struct(base, slot, 52, 4);
+    const v = new Exception();
     Exception.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27885,8 +27885,8 @@ export class Exception {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Exception();
     r.enterFinal(4);
+    const v = new Exception();
     v.Exception = r.i32(r.fixed(4, "Exception"));
     r.leave();
     return v;
@@ -28014,8 +28014,8 @@ export class Text {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Text();
     const b = r.struct(base, slot, 53, 4);
+    const v = new Text();
     Text.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28085,8 +28085,8 @@ export class Text {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Text();
     r.enterFinal(4);
+    const v = new Text();
     v.Text = r.i32(r.fixed(4, "Text"));
     r.leave();
     return v;
@@ -28214,8 +28214,8 @@ export class JsonWriter {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new JsonWriter();
     const b = r.struct(base, slot, 54, 4);
+    const v = new JsonWriter();
     JsonWriter.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28285,8 +28285,8 @@ export class JsonWriter {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new JsonWriter();
     r.enterFinal(4);
+    const v = new JsonWriter();
     v.JsonWriter = r.i32(r.fixed(4, "JsonWriter"));
     r.leave();
     return v;
@@ -28414,8 +28414,8 @@ export class int32_t {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new int32_t();
     const b = r.struct(base, slot, 55, 4);
+    const v = new int32_t();
     int32_t.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28485,8 +28485,8 @@ export class int32_t {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new int32_t();
     r.enterFinal(4);
+    const v = new int32_t();
     v.int32_t = r.i32(r.fixed(4, "int32_t"));
     r.leave();
     return v;
@@ -28614,8 +28614,8 @@ export class size_t {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new size_t();
     const b = r.struct(base, slot, 56, 4);
+    const v = new size_t();
     size_t.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28685,8 +28685,8 @@ export class size_t {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new size_t();
     r.enterFinal(4);
+    const v = new size_t();
     v.size_t = r.i32(r.fixed(4, "size_t"));
     r.leave();
     return v;
@@ -28814,8 +28814,8 @@ export class list {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new list();
     const b = r.struct(base, slot, 57, 4);
+    const v = new list();
     list.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28885,8 +28885,8 @@ export class list {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new list();
     r.enterFinal(4);
+    const v = new list();
     v.list = r.i32(r.fixed(4, "list"));
     r.leave();
     return v;
@@ -29014,8 +29014,8 @@ export class object_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new object_();
     const b = r.struct(base, slot, 58, 4);
+    const v = new object_();
     object_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29085,8 +29085,8 @@ export class object_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new object_();
     r.enterFinal(4);
+    const v = new object_();
     v.object = r.i32(r.fixed(4, "object"));
     r.leave();
     return v;
@@ -29214,8 +29214,8 @@ export class v_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new v_();
     const b = r.struct(base, slot, 59, 4);
+    const v = new v_();
     v_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29285,8 +29285,8 @@ export class v_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new v_();
     r.enterFinal(4);
+    const v = new v_();
     v.v = r.i32(r.fixed(4, "v"));
     r.leave();
     return v;
@@ -29414,8 +29414,8 @@ export class r_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new r_();
     const b = r.struct(base, slot, 60, 4);
+    const v = new r_();
     r_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29485,8 +29485,8 @@ export class r_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new r_();
     r.enterFinal(4);
+    const v = new r_();
     v.r = r.i32(r.fixed(4, "r"));
     r.leave();
     return v;
@@ -29614,8 +29614,8 @@ export class w_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new w_();
     const b = r.struct(base, slot, 61, 4);
+    const v = new w_();
     w_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29685,8 +29685,8 @@ export class w_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new w_();
     r.enterFinal(4);
+    const v = new w_();
     v.w = r.i32(r.fixed(4, "w"));
     r.leave();
     return v;
@@ -29814,8 +29814,8 @@ export class SideBuy {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new SideBuy();
     const b = r.struct(base, slot, 62, 4);
+    const v = new SideBuy();
     SideBuy.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29885,8 +29885,8 @@ export class SideBuy {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new SideBuy();
     r.enterFinal(4);
+    const v = new SideBuy();
     v.SideBuy = r.i32(r.fixed(4, "SideBuy"));
     r.leave();
     return v;
@@ -30014,8 +30014,8 @@ export class OrderKey {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new OrderKey();
     const b = r.struct(base, slot, 63, 4);
+    const v = new OrderKey();
     OrderKey.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30085,8 +30085,8 @@ export class OrderKey {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new OrderKey();
     r.enterFinal(4);
+    const v = new OrderKey();
     v.OrderKey = r.i32(r.fixed(4, "OrderKey"));
     r.leave();
     return v;
@@ -30214,8 +30214,8 @@ export class textOfside {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new textOfside();
     const b = r.struct(base, slot, 64, 4);
+    const v = new textOfside();
     textOfside.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30285,8 +30285,8 @@ export class textOfside {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new textOfside();
     r.enterFinal(4);
+    const v = new textOfside();
     v.textOfside = r.i32(r.fixed(4, "textOfside"));
     r.leave();
     return v;
@@ -30414,8 +30414,8 @@ export class DECIMAL_1 {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new DECIMAL_1();
     const b = r.struct(base, slot, 65, 4);
+    const v = new DECIMAL_1();
     DECIMAL_1.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30485,8 +30485,8 @@ export class DECIMAL_1 {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new DECIMAL_1();
     r.enterFinal(4);
+    const v = new DECIMAL_1();
     v.DECIMAL_1 = r.i32(r.fixed(4, "DECIMAL_1"));
     r.leave();
     return v;
@@ -30614,8 +30614,8 @@ export class OrderModel {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new OrderModel();
     const b = r.struct(base, slot, 66, 4);
+    const v = new OrderModel();
     OrderModel.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30685,8 +30685,8 @@ export class OrderModel {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new OrderModel();
     r.enterFinal(4);
+    const v = new OrderModel();
     v.OrderModel = r.i32(r.fixed(4, "OrderModel"));
     r.leave();
     return v;
@@ -30814,8 +30814,8 @@ export class OrderFinal {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new OrderFinal();
     const b = r.struct(base, slot, 67, 4);
+    const v = new OrderFinal();
     OrderFinal.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30885,8 +30885,8 @@ export class OrderFinal {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new OrderFinal();
     r.enterFinal(4);
+    const v = new OrderFinal();
     v.OrderFinal = r.i32(r.fixed(4, "OrderFinal"));
     r.leave();
     return v;
@@ -31014,8 +31014,8 @@ export class NewOrder {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new NewOrder();
     const b = r.struct(base, slot, 68, 4);
+    const v = new NewOrder();
     NewOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31085,8 +31085,8 @@ export class NewOrder {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new NewOrder();
     r.enterFinal(4);
+    const v = new NewOrder();
     v.NewOrder = r.i32(r.fixed(4, "NewOrder"));
     r.leave();
     return v;
@@ -31214,8 +31214,8 @@ export class VerifyFBEOrder {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new VerifyFBEOrder();
     const b = r.struct(base, slot, 69, 4);
+    const v = new VerifyFBEOrder();
     VerifyFBEOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31285,8 +31285,8 @@ export class VerifyFBEOrder {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new VerifyFBEOrder();
     r.enterFinal(4);
+    const v = new VerifyFBEOrder();
     v.VerifyFBEOrder = r.i32(r.fixed(4, "VerifyFBEOrder"));
     r.leave();
     return v;
@@ -31414,8 +31414,8 @@ export class fbe_vr_Order {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new fbe_vr_Order();
     const b = r.struct(base, slot, 70, 4);
+    const v = new fbe_vr_Order();
     fbe_vr_Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31485,8 +31485,8 @@ export class fbe_vr_Order {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new fbe_vr_Order();
     r.enterFinal(4);
+    const v = new fbe_vr_Order();
     v.fbe_vr_Order = r.i32(r.fixed(4, "fbe_vr_Order"));
     r.leave();
     return v;
@@ -31614,8 +31614,8 @@ export class e1 {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new e1();
     const b = r.struct(base, slot, 71, 4);
+    const v = new e1();
     e1.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31685,8 +31685,8 @@ export class e1 {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new e1();
     r.enterFinal(4);
+    const v = new e1();
     v.e1 = r.i32(r.fixed(4, "e1"));
     r.leave();
     return v;
@@ -31814,8 +31814,8 @@ export class i2 {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new i2();
     const b = r.struct(base, slot, 72, 4);
+    const v = new i2();
     i2.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31885,8 +31885,8 @@ export class i2 {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new i2();
     r.enterFinal(4);
+    const v = new i2();
     v.i2 = r.i32(r.fixed(4, "i2"));
     r.leave();
     return v;
@@ -32014,8 +32014,8 @@ export class o3 {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new o3();
     const b = r.struct(base, slot, 73, 4);
+    const v = new o3();
     o3.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32085,8 +32085,8 @@ export class o3 {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new o3();
     r.enterFinal(4);
+    const v = new o3();
     v.o3 = r.i32(r.fixed(4, "o3"));
     r.leave();
     return v;
@@ -32228,8 +32228,8 @@ export class Case {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Case();
     const b = r.struct(base, slot, 74, 32);
+    const v = new Case();
     Case.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32334,8 +32334,8 @@ export class Case {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Case();
     r.enterFinal(32);
+    const v = new Case();
     v.name = r.i32(r.fixed(4, "name"));
     v.Name = r.i32(r.fixed(4, "Name"));
     v.NAME = r.i32(r.fixed(4, "NAME"));
@@ -32537,8 +32537,8 @@ export class Imported {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 75, 2, 8);
     const v = new Imported();
-    const b = r.struct(base, slot, 75, 2);
     Imported.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32571,7 +32571,7 @@ export class Imported {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 75, 2);
+    const b = r.struct(base, slot, 75, 2, 8);
     Imported.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -32638,8 +32638,8 @@ export class Imported {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(2, 8);
     const v = new Imported();
-    r.enterFinal(2);
     v.market = r.u8(r.fixed(1, "market"));
     try {
       v.org = market.Instrument.fbeReadFinal(r);
@@ -32653,7 +32653,7 @@ export class Imported {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(2);
+    r.enterFinal(2, 8);
     r.fixed(1, "market");
     try {
       market.Instrument.fbeVerifyFinal(r);
@@ -32726,7 +32726,7 @@ export class Imported {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 2);
+    const o = r.struct(x, 2, 8);
     const v = new Imported();
     let m;
     m = r.member(o, "market");
@@ -32801,8 +32801,8 @@ export class symbol_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new symbol_();
     const b = r.struct(base, slot, 76, 4);
+    const v = new symbol_();
     symbol_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32872,8 +32872,8 @@ export class symbol_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new symbol_();
     r.enterFinal(4);
+    const v = new symbol_();
     v.digits = r.i32(r.fixed(4, "digits"));
     r.leave();
     return v;
@@ -33019,8 +33019,8 @@ export class Listed extends market.Instrument {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 77, 12, 4);
     const v = new Listed();
-    const b = r.struct(base, slot, 77, 12);
     Listed.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33055,7 +33055,7 @@ export class Listed extends market.Instrument {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 77, 12);
+    const b = r.struct(base, slot, 77, 12, 4);
     Listed.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -33128,8 +33128,8 @@ export class Listed extends market.Instrument {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(12, 4);
     const v = new Listed();
-    r.enterFinal(12);
     v.symbol = r.finalString("symbol");
     v.digits = r.i32(r.fixed(4, "digits"));
     v.precision = r.i32(r.fixed(4, "precision"));
@@ -33144,7 +33144,7 @@ export class Listed extends market.Instrument {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(12);
+    r.enterFinal(12, 4);
     r.finalSkipString("symbol");
     r.fixed(4, "digits");
     r.fixed(4, "precision");
@@ -33220,7 +33220,7 @@ export class Listed extends market.Instrument {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 12);
+    const o = r.struct(x, 12, 4);
     const v = new Listed();
     let m;
     m = r.member(o, "symbol");
@@ -33305,8 +33305,8 @@ export class Derived extends Order {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const v = new Derived();
     const b = r.struct(base, slot, 78, 18);
+    const v = new Derived();
     Derived.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33394,8 +33394,8 @@ export class Derived extends Order {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    const v = new Derived();
     r.enterFinal(18);
+    const v = new Derived();
     v.side = r.i32(r.fixed(4, "side"));
     v.s = r.i32(r.fixed(4, "s"));
     v.range = r.i32(r.fixed(4, "range"));
@@ -33713,8 +33713,8 @@ export class Hostile {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
+    const b = r.struct(base, slot, 79, 4, 2994);
     const v = new Hostile();
-    const b = r.struct(base, slot, 79, 4);
     Hostile.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -34426,7 +34426,7 @@ export class Hostile {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 79, 4);
+    const b = r.struct(base, slot, 79, 4, 2994);
     Hostile.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -35248,8 +35248,8 @@ export class Hostile {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
+    r.enterFinal(4, 2994);
     const v = new Hostile();
-    r.enterFinal(4);
     try {
       v.Order = Order.fbeReadFinal(r);
     } catch (e) {
@@ -35642,7 +35642,7 @@ export class Hostile {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(4);
+    r.enterFinal(4, 2994);
     try {
       Order.fbeVerifyFinal(r);
     } catch (e) {
@@ -36244,7 +36244,7 @@ export class Hostile {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 4);
+    const o = r.struct(x, 4, 2994);
     const v = new Hostile();
     let m;
     m = r.member(o, "Order");

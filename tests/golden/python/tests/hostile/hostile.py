@@ -23,6 +23,7 @@ FBE_L3 = struct.Struct("<II1000000i")
 FBE_L4 = struct.Struct("<1000000i")
 FBE_C0 = (12,)
 FBE_C1 = (4000008,)
+FBE_C2 = (4000000, 0)
 
 
 class Empty(fbe.Struct):
@@ -340,6 +341,86 @@ class Wides(fbe.Struct):
         return fbe_jr_Wides(fbe.jsonfmt.parse(text), "Wides", fbe.jsonfmt.budget(text, limits))
 
 
+class Holder(fbe.Struct):
+    """struct hostile.Holder (type 5).
+
+    Keyword construction: ``Holder(wide=...)``; omitted fields get their schema defaults.
+    """
+
+    __slots__ = ("wide",)
+    fbe_fields: ClassVar[tuple[str, ...]] = ("wide",)
+    fbe_type: ClassVar[int] = 5
+
+    wide: Wide
+
+    def __init__(
+        self,
+        wide: Wide | None = None,
+    ) -> None:
+        self.wide = Wide() if wide is None else wide
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Holder):
+            return NotImplemented
+        return True
+
+    def __hash__(self) -> int:
+        return hash(())
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Holder):
+            return NotImplemented
+        return () < ()
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Holder):
+            return NotImplemented
+        return () <= ()
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Holder):
+            return NotImplemented
+        return () > ()
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Holder):
+            return NotImplemented
+        return () >= ()
+
+    def __str__(self) -> str:
+        return fbe_tx_Holder(self)
+
+    def to_fbe(self) -> bytes:
+        """This value as a versioned root (docs/format.md section 3)."""
+        return bytes(fbe.encode_versioned(fbe_vw_Holder, self))
+
+    @classmethod
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
+
+    def to_final(self) -> bytes:
+        """This value as a final root (docs/format.md section 4)."""
+        return bytes(fbe.encode_final(fbe_fw_Holder, self, 5))
+
+    @classmethod
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        return fbe.decode_final(fbe_fr_Holder, data, 5, limits)[0]
+
+    def to_json(self) -> str:
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
+        try:
+            return fbe_js_Holder(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
+
+    @classmethod
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Holder:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Holder(fbe.jsonfmt.parse(text), "Holder", fbe.jsonfmt.budget(text, limits))
+
+
 Empties.fbe_spec = (
     ("items", "items", ("vector", ("struct", Empty))),
 )
@@ -350,6 +431,10 @@ Wide.fbe_spec = (
 
 Wides.fbe_spec = (
     ("items", "items", ("vector", ("struct", Wide))),
+)
+
+Holder.fbe_spec = (
+    ("wide", "wide", ("struct", Wide)),
 )
 
 
@@ -384,6 +469,16 @@ def fbe_tx_Wides(v: Wides) -> str:
         "Wides(",
         "items=",
         "[" + str(len(v.items)) + "][" + ",".join([fbe_tx_Wide(e0) for e0 in v.items]) + "]",
+        ")",
+    ))
+
+
+def fbe_tx_Holder(v: Holder) -> str:
+    """Holder in the original text format (docs/format.md section 9)."""
+    return "".join((
+        "Holder(",
+        "wide=",
+        fbe_tx_Wide(v.wide),
         ")",
     ))
 
@@ -483,6 +578,34 @@ def fbe_vr_Wides(r: fbe.Reader, p: int) -> Wides:
     return v
 
 
+def fbe_vw_Holder(w: bytearray, v: Holder) -> int:
+    """Append the body of a Holder and its data; return the body position."""
+    p = len(w)
+    w += bytes(12)
+    o0 = fbe_vw_Wide(w, v.wide) - p
+    FBE_L1.pack_into(w, p, 12, 5, o0)
+    return p
+
+
+def fbe_vr_Holder(r: fbe.Reader, p: int) -> Holder:
+    """Read the Holder body at absolute position p (fields missing from older writers get defaults)."""
+    t = fbe.buffer.struct_body(r, FBE_L1, p, 5, "hostile.Holder", 1)
+    try:
+        if t[0] >= 12:
+            v = Holder.__new__(Holder)
+            v.wide = (fbe_vr_Wide(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Wide, "wide", p))
+        else:
+            k = fbe.buffer.present(FBE_C0, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C2, k, p)
+            v = Holder(
+                (fbe_vr_Wide(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Wide, "wide", p)) if k > 0 else None,
+            )
+    except fbe.DecodeError as e:
+        raise e.within("hostile.Holder") from None
+    r.depth -= 1
+    return v
+
+
 class EmptyModel(fbe.Model[Empty]):
     """Versioned model of Empty: serialize, deserialize, verify (docs/format.md section 3)."""
 
@@ -529,6 +652,18 @@ class WidesModel(fbe.Model[Wides]):
 
     def _decode(self, data: bytes) -> tuple[Wides, int]:
         return fbe.decode_versioned(fbe_vr_Wides, data, self.limits)
+
+
+class HolderModel(fbe.Model[Holder]):
+    """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
+
+    fbe_type = 5
+
+    def _encode(self, value: Holder) -> bytearray:
+        return fbe.encode_versioned(fbe_vw_Holder, value)
+
+    def _decode(self, data: bytes) -> tuple[Holder, int]:
+        return fbe.decode_versioned(fbe_vr_Holder, data, self.limits)
 
 
 def fbe_fw_Empty(w: bytearray, v: Empty) -> None:
@@ -617,6 +752,24 @@ def fbe_fr_Wides(r: fbe.Reader, p: int) -> tuple[Wides, int]:
     return v, p
 
 
+def fbe_fw_Holder(w: bytearray, v: Holder) -> None:
+    """Append the final encoding of a Holder (fields back to back)."""
+    fbe_fw_Wide(w, v.wide)
+
+
+def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
+    """Read a Holder at p; return it and the position after it."""
+    fbe.buffer.final_enter(r, p, 1)
+    try:
+        x1, p = fbe_fr_Wide(r, p)
+        v = Holder.__new__(Holder)
+        v.wide = x1
+    except fbe.DecodeError as e:
+        raise e.within("hostile.Holder") from None
+    r.depth -= 1
+    return v, p
+
+
 class EmptyFinalModel(fbe.FinalModel[Empty]):
     """Final model of Empty: compact, no versioning (docs/format.md section 4)."""
 
@@ -663,6 +816,18 @@ class WidesFinalModel(fbe.FinalModel[Wides]):
 
     def _decode(self, data: bytes) -> tuple[Wides, int]:
         return fbe.decode_final(fbe_fr_Wides, data, 4, self.limits)
+
+
+class HolderFinalModel(fbe.FinalModel[Holder]):
+    """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
+
+    fbe_type = 5
+
+    def _encode(self, value: Holder) -> bytearray:
+        return fbe.encode_final(fbe_fw_Holder, value, 5)
+
+    def _decode(self, data: bytes) -> tuple[Holder, int]:
+        return fbe.decode_final(fbe_fr_Holder, data, 5, self.limits)
 
 
 def fbe_js_Empty(v: Empty) -> str:
@@ -747,6 +912,29 @@ def fbe_jr_Wides(o: Any, f: str, b: fbe.Budget) -> Wides:
     return v
 
 
+def fbe_js_Holder(v: Holder) -> str:
+    """Holder as compact JSON, inherited fields flattened first."""
+    return "".join((
+        '{"wide":',
+        fbe_js_Wide(v.wide),
+        "}",
+    ))
+
+
+def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
+    """A Holder from parsed JSON; missing members keep their defaults."""
+    m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 1 + (0 if "wide" in m else 4000000), "hostile.Holder")
+    try:
+        v = Holder(
+            fbe_jr_Wide(m["wide"], "wide", b) if "wide" in m else None,
+        )
+    except fbe.DecodeError as e:
+        raise fbe.jsonfmt.unwind(e, "hostile.Holder", o) from None
+    b.depth -= 1
+    return v
+
+
 def fbe_dv_hostile_Empty(data: bytes, limits: fbe.Limits | None) -> Empty:
     return fbe.decode_versioned(fbe_vr_Empty, data, limits)[0]
 
@@ -779,11 +967,20 @@ def fbe_df_hostile_Wides(data: bytes, limits: fbe.Limits | None) -> Wides:
     return fbe.decode_final(fbe_fr_Wides, data, 4, limits)[0]
 
 
+def fbe_dv_hostile_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
+    return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
+
+
+def fbe_df_hostile_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
+    return fbe.decode_final(fbe_fr_Holder, data, 5, limits)[0]
+
+
 FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
     Empty: lambda v: fbe.encode_versioned(fbe_vw_Empty, v),
     Empties: lambda v: fbe.encode_versioned(fbe_vw_Empties, v),
     Wide: lambda v: fbe.encode_versioned(fbe_vw_Wide, v),
     Wides: lambda v: fbe.encode_versioned(fbe_vw_Wides, v),
+    Holder: lambda v: fbe.encode_versioned(fbe_vw_Holder, v),
 }
 
 
@@ -805,6 +1002,7 @@ FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
     Empties: lambda v: fbe.encode_final(fbe_fw_Empties, v, 2),
     Wide: lambda v: fbe.encode_final(fbe_fw_Wide, v, 3),
     Wides: lambda v: fbe.encode_final(fbe_fw_Wides, v, 4),
+    Holder: lambda v: fbe.encode_final(fbe_fw_Holder, v, 5),
 }
 
 
@@ -830,6 +1028,7 @@ class Receiver(fbe.Receiver):
         2: (fbe_dv_hostile_Empties, "on_receive_empties"),
         3: (fbe_dv_hostile_Wide, "on_receive_wide"),
         4: (fbe_dv_hostile_Wides, "on_receive_wides"),
+        5: (fbe_dv_hostile_Holder, "on_receive_holder"),
     }
 
     def on_receive_empty(self, value: Empty) -> None:
@@ -842,6 +1041,9 @@ class Receiver(fbe.Receiver):
         self.on_receive(value)
 
     def on_receive_wides(self, value: Wides) -> None:
+        self.on_receive(value)
+
+    def on_receive_holder(self, value: Holder) -> None:
         self.on_receive(value)
 
 
@@ -854,6 +1056,7 @@ class FinalReceiver(fbe.Receiver):
         2: (fbe_df_hostile_Empties, "on_receive_empties"),
         3: (fbe_df_hostile_Wide, "on_receive_wide"),
         4: (fbe_df_hostile_Wides, "on_receive_wides"),
+        5: (fbe_df_hostile_Holder, "on_receive_holder"),
     }
 
     def on_receive_empty(self, value: Empty) -> None:
@@ -868,6 +1071,9 @@ class FinalReceiver(fbe.Receiver):
     def on_receive_wides(self, value: Wides) -> None:
         self.on_receive(value)
 
+    def on_receive_holder(self, value: Holder) -> None:
+        self.on_receive(value)
+
 
 class Proxy(fbe.Proxy):
     """Dispatches hostile versioned frames without deserializing (model + raw frame)."""
@@ -877,6 +1083,7 @@ class Proxy(fbe.Proxy):
         2: (EmptiesModel, "on_proxy_empties"),
         3: (WideModel, "on_proxy_wide"),
         4: (WidesModel, "on_proxy_wides"),
+        5: (HolderModel, "on_proxy_holder"),
     }
 
     def on_proxy_empty(
@@ -896,6 +1103,11 @@ class Proxy(fbe.Proxy):
 
     def on_proxy_wides(
         self, model: WidesModel, type: int, buffer: bytes, offset: int, size: int
+    ) -> None:
+        self.on_proxy(model, type, buffer, offset, size)
+
+    def on_proxy_holder(
+        self, model: HolderModel, type: int, buffer: bytes, offset: int, size: int
     ) -> None:
         self.on_proxy(model, type, buffer, offset, size)
 

@@ -57,8 +57,8 @@ export class Node {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Node {
-    const v = new Node();
     const b = r.struct(base, slot, 1, 12);
+    const v = new Node();
     Node.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -179,8 +179,8 @@ export class Node {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Node {
-    const v = new Node();
     r.enterFinal(12);
+    const v = new Node();
     v.id = r.i32(r.fixed(4, "id"));
     v.label = r.finalString("label");
     const n16 = r.finalCount(12, 0, "children");

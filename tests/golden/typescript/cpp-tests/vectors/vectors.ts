@@ -31,8 +31,8 @@ export class Edge {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Edge {
-    const v = new Edge();
     const b = r.struct(base, slot, 1, 12);
+    const v = new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -112,8 +112,8 @@ export class Edge {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Edge {
-    const v = new Edge();
     r.enterFinal(12);
+    const v = new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     v.target = r.i32(r.fixed(4, "target"));
     v.weight = r.i32(r.fixed(4, "weight"));
@@ -269,8 +269,8 @@ export class Point {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Point {
-    const v = new Point();
     const b = r.struct(base, slot, 2, 11);
+    const v = new Point();
     Point.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -350,8 +350,8 @@ export class Point {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Point {
-    const v = new Point();
     r.enterFinal(11);
+    const v = new Point();
     v.flag = r.bool(r.fixed(1, "flag"));
     v.x = r.i64(r.fixed(8, "x"));
     v.y = r.i16(r.fixed(2, "y"));
@@ -505,8 +505,8 @@ export class Point3 extends Point {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static override fbeRead(r: fbe.Reader, base: number, slot: number): Point3 {
-    const v = new Point3();
     const b = r.struct(base, slot, 3, 19);
+    const v = new Point3();
     Point3.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -589,8 +589,8 @@ export class Point3 extends Point {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static override fbeReadFinal(r: fbe.Reader): Point3 {
-    const v = new Point3();
     r.enterFinal(19);
+    const v = new Point3();
     v.flag = r.bool(r.fixed(1, "flag"));
     v.x = r.i64(r.fixed(8, "x"));
     v.y = r.i16(r.fixed(2, "y"));
@@ -754,8 +754,8 @@ export class Named {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Named {
-    const v = new Named();
     const b = r.struct(base, slot, 4, 8);
+    const v = new Named();
     Named.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -849,8 +849,8 @@ export class Named {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Named {
-    const v = new Named();
     r.enterFinal(8);
+    const v = new Named();
     v.name = r.finalString("name");
     const n11 = r.finalCount(4, 4, "values");
     const a12: number[] = [];
@@ -1066,8 +1066,8 @@ export class Holder {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Holder {
-    const v = new Holder();
     const b = r.struct(base, slot, 10, 24);
+    const v = new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1289,8 +1289,8 @@ export class Holder {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Holder {
-    const v = new Holder();
     r.enterFinal(24);
+    const v = new Holder();
     const n70 = r.finalCount(12, 0, "edges");
     const a71: Edge[] = [];
     for (let i72 = 0; i72 < n70; i72++) {

@@ -25,8 +25,8 @@ export class Edge {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Edge {
-    const v = new Edge();
     const b = r.struct(base, slot, 1, 4);
+    const v = new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -96,8 +96,8 @@ export class Edge {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Edge {
-    const v = new Edge();
     r.enterFinal(4);
+    const v = new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     r.leave();
     return v;
@@ -232,8 +232,8 @@ export class Holder {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Holder {
-    const v = new Holder();
     const b = r.struct(base, slot, 10, 4);
+    const v = new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -332,8 +332,8 @@ export class Holder {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Holder {
-    const v = new Holder();
     r.enterFinal(4);
+    const v = new Holder();
     const n14 = r.finalCount(4, 0, "edges");
     const a15: Edge[] = [];
     for (let i16 = 0; i16 < n14; i16++) {

@@ -518,8 +518,8 @@ export class Enums {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Enums {
-    const v = new Enums();
     const b = r.struct(base, slot, 1, 216);
+    const v = new Enums();
     Enums.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -914,8 +914,8 @@ export class Enums {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Enums {
-    const v = new Enums();
     r.enterFinal(216);
+    const v = new Enums();
     v.byte0 = r.u8(r.fixed(1, "byte0"));
     v.byte1 = r.u8(r.fixed(1, "byte1"));
     v.byte2 = r.u8(r.fixed(1, "byte2"));

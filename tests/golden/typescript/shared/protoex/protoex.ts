@@ -124,8 +124,8 @@ export class Order {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Order {
-    const v = new Order();
     const b = r.struct(base, slot, 1, 42);
+    const v = new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -235,8 +235,8 @@ export class Order {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Order {
-    const v = new Order();
     r.enterFinal(42);
+    const v = new Order();
     v.id = r.i32(r.fixed(4, "id"));
     v.symbol = r.finalString("symbol");
     v.side = r.u8(r.fixed(1, "side"));
@@ -452,8 +452,8 @@ export class Balance extends proto.Balance {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static override fbeRead(r: fbe.Reader, base: number, slot: number): Balance {
-    const v = new Balance();
     const b = r.struct(base, slot, 2, 20);
+    const v = new Balance();
     Balance.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -535,8 +535,8 @@ export class Balance extends proto.Balance {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static override fbeReadFinal(r: fbe.Reader): Balance {
-    const v = new Balance();
     r.enterFinal(20);
+    const v = new Balance();
     v.currency = r.finalString("currency");
     v.amount = r.f64(r.fixed(8, "amount"));
     v.locked = r.f64(r.fixed(8, "locked"));
@@ -723,8 +723,8 @@ export class Account {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Account {
+    const b = r.struct(base, slot, 3, 14, 20);
     const v = new Account();
-    const b = r.struct(base, slot, 3, 14);
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -792,7 +792,7 @@ export class Account {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 3, 14);
+    const b = r.struct(base, slot, 3, 14, 20);
     Account.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -904,8 +904,8 @@ export class Account {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Account {
+    r.enterFinal(14, 20);
     const v = new Account();
-    r.enterFinal(14);
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.state = r.u8(r.fixed(1, "state"));
@@ -941,7 +941,7 @@ export class Account {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(14);
+    r.enterFinal(14, 20);
     r.fixed(4, "id");
     r.finalSkipString("name");
     r.fixed(1, "state");
@@ -1050,7 +1050,7 @@ export class Account {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Account {
-    const o = r.struct(x, 14);
+    const o = r.struct(x, 14, 20);
     const v = new Account();
     let m: unknown;
     m = r.member(o, "id");
@@ -1178,8 +1178,8 @@ export class OrderMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): OrderMessage {
+    const b = r.struct(base, slot, 11, 1, 42);
     const v = new OrderMessage();
-    const b = r.struct(base, slot, 11, 1);
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1203,7 +1203,7 @@ export class OrderMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 11, 1);
+    const b = r.struct(base, slot, 11, 1, 42);
     OrderMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1264,8 +1264,8 @@ export class OrderMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): OrderMessage {
+    r.enterFinal(1, 42);
     const v = new OrderMessage();
-    r.enterFinal(1);
     try {
       v.body = Order.fbeReadFinal(r);
     } catch (e) {
@@ -1277,7 +1277,7 @@ export class OrderMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(1);
+    r.enterFinal(1, 42);
     try {
       Order.fbeVerifyFinal(r);
     } catch (e) {
@@ -1344,7 +1344,7 @@ export class OrderMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderMessage {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 42);
     const v = new OrderMessage();
     let m: unknown;
     m = r.member(o, "body");
@@ -1409,8 +1409,8 @@ export class BalanceMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): BalanceMessage {
+    const b = r.struct(base, slot, 12, 1, 20);
     const v = new BalanceMessage();
-    const b = r.struct(base, slot, 12, 1);
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1434,7 +1434,7 @@ export class BalanceMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 12, 1);
+    const b = r.struct(base, slot, 12, 1, 20);
     BalanceMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1495,8 +1495,8 @@ export class BalanceMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): BalanceMessage {
+    r.enterFinal(1, 20);
     const v = new BalanceMessage();
-    r.enterFinal(1);
     try {
       v.body = Balance.fbeReadFinal(r);
     } catch (e) {
@@ -1508,7 +1508,7 @@ export class BalanceMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(1);
+    r.enterFinal(1, 20);
     try {
       Balance.fbeVerifyFinal(r);
     } catch (e) {
@@ -1575,7 +1575,7 @@ export class BalanceMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): BalanceMessage {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 20);
     const v = new BalanceMessage();
     let m: unknown;
     m = r.member(o, "body");
@@ -1640,8 +1640,8 @@ export class AccountMessage {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): AccountMessage {
+    const b = r.struct(base, slot, 13, 1, 34);
     const v = new AccountMessage();
-    const b = r.struct(base, slot, 13, 1);
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1665,7 +1665,7 @@ export class AccountMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 13, 1);
+    const b = r.struct(base, slot, 13, 1, 34);
     AccountMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1726,8 +1726,8 @@ export class AccountMessage {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): AccountMessage {
+    r.enterFinal(1, 34);
     const v = new AccountMessage();
-    r.enterFinal(1);
     try {
       v.body = Account.fbeReadFinal(r);
     } catch (e) {
@@ -1739,7 +1739,7 @@ export class AccountMessage {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(1);
+    r.enterFinal(1, 34);
     try {
       Account.fbeVerifyFinal(r);
     } catch (e) {
@@ -1806,7 +1806,7 @@ export class AccountMessage {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): AccountMessage {
-    const o = r.struct(x, 1);
+    const o = r.struct(x, 1, 34);
     const v = new AccountMessage();
     let m: unknown;
     m = r.member(o, "body");

@@ -285,8 +285,8 @@ export class StructSimple {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructSimple {
+    const b = r.struct(base, slot, 110, 217, 64);
     const v = new StructSimple();
-    const b = r.struct(base, slot, 110, 217);
     StructSimple.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -538,7 +538,7 @@ export class StructSimple {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 110, 217);
+    const b = r.struct(base, slot, 110, 217, 64);
     StructSimple.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -833,8 +833,8 @@ export class StructSimple {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): StructSimple {
+    r.enterFinal(217, 64);
     const v = new StructSimple();
-    r.enterFinal(217);
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.bool(r.fixed(1, "f2"));
@@ -898,7 +898,7 @@ export class StructSimple {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(217);
+    r.enterFinal(217, 64);
     r.fixed(4, "id");
     r.fixed(1, "f1");
     r.fixed(1, "f2");
@@ -1105,7 +1105,7 @@ export class StructSimple {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructSimple {
-    const o = r.struct(x, 217);
+    const o = r.struct(x, 217, 64);
     const v = new StructSimple();
     let m: unknown;
     m = r.member(o, "id");
@@ -2096,8 +2096,8 @@ export class StructOptional extends StructSimple {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static override fbeRead(r: fbe.Reader, base: number, slot: number): StructOptional {
+    const b = r.struct(base, slot, 111, 283, 64);
     const v = new StructOptional();
-    const b = r.struct(base, slot, 111, 283);
     StructOptional.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -2791,7 +2791,7 @@ export class StructOptional extends StructSimple {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static override fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 111, 283);
+    const b = r.struct(base, slot, 111, 283, 64);
     StructOptional.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -3696,8 +3696,8 @@ export class StructOptional extends StructSimple {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static override fbeReadFinal(r: fbe.Reader): StructOptional {
+    r.enterFinal(283, 64);
     const v = new StructOptional();
-    r.enterFinal(283);
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.bool(r.fixed(1, "f2"));
@@ -4115,7 +4115,7 @@ export class StructOptional extends StructSimple {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static override fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(283);
+    r.enterFinal(283, 64);
     r.fixed(4, "id");
     r.fixed(1, "f1");
     r.fixed(1, "f2");
@@ -5006,7 +5006,7 @@ export class StructOptional extends StructSimple {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static override fbeReadJson(r: fbe.JsonReader, x: unknown): StructOptional {
-    const o = r.struct(x, 283);
+    const o = r.struct(x, 283, 64);
     const v = new StructOptional();
     let m: unknown;
     m = r.member(o, "id");
@@ -6863,8 +6863,8 @@ export class StructNested extends StructOptional {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static override fbeRead(r: fbe.Reader, base: number, slot: number): StructNested {
+    const b = r.struct(base, slot, 112, 306, 692);
     const v = new StructNested();
-    const b = r.struct(base, slot, 112, 306);
     StructNested.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -7465,7 +7465,7 @@ export class StructNested extends StructOptional {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static override fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 112, 306);
+    const b = r.struct(base, slot, 112, 306, 692);
     StructNested.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -8297,8 +8297,8 @@ export class StructNested extends StructOptional {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static override fbeReadFinal(r: fbe.Reader): StructNested {
+    r.enterFinal(306, 692);
     const v = new StructNested();
-    r.enterFinal(306);
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.bool(r.fixed(1, "f2"));
@@ -8768,7 +8768,7 @@ export class StructNested extends StructOptional {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static override fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(306);
+    r.enterFinal(306, 692);
     r.fixed(4, "id");
     r.fixed(1, "f1");
     r.fixed(1, "f2");
@@ -9753,7 +9753,7 @@ export class StructNested extends StructOptional {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static override fbeReadJson(r: fbe.JsonReader, x: unknown): StructNested {
-    const o = r.struct(x, 306);
+    const o = r.struct(x, 306, 692);
     const v = new StructNested();
     let m: unknown;
     m = r.member(o, "id");
@@ -10722,8 +10722,8 @@ export class StructBytes {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructBytes {
-    const v = new StructBytes();
     const b = r.struct(base, slot, 120, 6);
+    const v = new StructBytes();
     StructBytes.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -10844,8 +10844,8 @@ export class StructBytes {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): StructBytes {
-    const v = new StructBytes();
     r.enterFinal(6);
+    const v = new StructBytes();
     v.f1 = r.finalBlob("f1");
     if (r.finalHas("f2")) {
       v.f2 = r.finalBlob("f2");
@@ -11152,8 +11152,8 @@ export class StructArray {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructArray {
+    const b = r.struct(base, slot, 125, 36, 562);
     const v = new StructArray();
-    const b = r.struct(base, slot, 125, 36);
     StructArray.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -11302,7 +11302,7 @@ export class StructArray {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 125, 36);
+    const b = r.struct(base, slot, 125, 36, 562);
     StructArray.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -11513,8 +11513,8 @@ export class StructArray {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): StructArray {
+    r.enterFinal(36, 562);
     const v = new StructArray();
-    r.enterFinal(36);
     const a113: number[] = [];
     for (let i114 = 0; i114 < 2; i114++) {
       a113.push(r.u8(r.fixed(1, "f1")));
@@ -11611,7 +11611,7 @@ export class StructArray {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(36);
+    r.enterFinal(36, 562);
     for (let i143 = 0; i143 < 2; i143++) {
       r.fixed(1, "f1");
     }
@@ -11854,7 +11854,7 @@ export class StructArray {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): StructArray {
-    const o = r.struct(x, 36);
+    const o = r.struct(x, 36, 562);
     const v = new StructArray();
     let m: unknown;
     m = r.member(o, "f1");
@@ -12289,8 +12289,8 @@ export class StructVector {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructVector {
-    const v = new StructVector();
     const b = r.struct(base, slot, 130, 40);
+    const v = new StructVector();
     StructVector.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -12663,8 +12663,8 @@ export class StructVector {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): StructVector {
-    const v = new StructVector();
     r.enterFinal(40);
+    const v = new StructVector();
     const n144 = r.finalCount(1, 1, "f1");
     const a145: number[] = [];
     for (let i146 = 0; i146 < n144; i146++) {
@@ -13451,8 +13451,8 @@ export class StructList {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructList {
-    const v = new StructList();
     const b = r.struct(base, slot, 131, 40);
+    const v = new StructList();
     StructList.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -13825,8 +13825,8 @@ export class StructList {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): StructList {
-    const v = new StructList();
     r.enterFinal(40);
+    const v = new StructList();
     const n144 = r.finalCount(1, 1, "f1");
     const a145: number[] = [];
     for (let i146 = 0; i146 < n144; i146++) {
@@ -14535,8 +14535,8 @@ export class StructSet {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructSet {
-    const v = new StructSet();
     const b = r.struct(base, slot, 132, 16);
+    const v = new StructSet();
     StructSet.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -14740,8 +14740,8 @@ export class StructSet {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): StructSet {
-    const v = new StructSet();
     r.enterFinal(16);
+    const v = new StructSet();
     const n61 = r.finalCount(1, 1, "f1");
     const a62 = new Set<number>();
     for (let i63 = 0; i63 < n61; i63++) {
@@ -15212,8 +15212,8 @@ export class StructMap {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructMap {
-    const v = new StructMap();
     const b = r.struct(base, slot, 140, 40);
+    const v = new StructMap();
     StructMap.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -15765,8 +15765,8 @@ export class StructMap {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): StructMap {
-    const v = new StructMap();
     r.enterFinal(40);
+    const v = new StructMap();
     const n216 = r.finalCount(5, 5, "f1");
     const m217 = new Map<number, number>();
     for (let i218 = 0; i218 < n216; i218++) {
@@ -16787,8 +16787,8 @@ export class StructHash {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructHash {
-    const v = new StructHash();
     const b = r.struct(base, slot, 141, 40);
+    const v = new StructHash();
     StructHash.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -17340,8 +17340,8 @@ export class StructHash {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): StructHash {
-    const v = new StructHash();
     r.enterFinal(40);
+    const v = new StructHash();
     const n216 = r.finalCount(5, 5, "f1");
     const m217 = new Map<string, number>();
     for (let i218 = 0; i218 < n216; i218++) {
@@ -18268,8 +18268,8 @@ export class StructHashEx {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructHashEx {
-    const v = new StructHashEx();
     const b = r.struct(base, slot, 142, 8);
+    const v = new StructHashEx();
     StructHashEx.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -18463,8 +18463,8 @@ export class StructHashEx {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): StructHashEx {
-    const v = new StructHashEx();
     r.enterFinal(8);
+    const v = new StructHashEx();
     const n44 = r.finalCount(1279, 0, "f1");
     const m45: Array<[StructSimple, StructNested]> = [];
     for (let i46 = 0; i46 < n44; i46++) {
@@ -18790,8 +18790,8 @@ export class StructEmpty {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructEmpty {
-    const v = new StructEmpty();
     r.struct(base, slot, 143, 32);
+    const v = new StructEmpty();
     r.leave();
     return v;
   }
@@ -18844,8 +18844,8 @@ export class StructEmpty {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): StructEmpty {
-    const v = new StructEmpty();
     r.enterFinal(32);
+    const v = new StructEmpty();
     r.leave();
     return v;
   }

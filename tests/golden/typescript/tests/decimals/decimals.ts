@@ -109,8 +109,8 @@ export class Prices {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Prices {
-    const v = new Prices();
     const b = r.struct(base, slot, 1, 77);
+    const v = new Prices();
     Prices.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -460,8 +460,8 @@ export class Prices {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Prices {
-    const v = new Prices();
     r.enterFinal(77);
+    const v = new Prices();
     v.price = r.decimal(r.fixed(16, "price"), "price");
     if (r.finalHas("maybePrice")) {
       v.maybePrice = r.decimal(r.fixed(16, "maybePrice"), "maybePrice");

@@ -316,8 +316,8 @@ export class Counted {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Counted {
-    const v = new Counted();
     const b = r.struct(base, slot, 1001, 4);
+    const v = new Counted();
     Counted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -387,8 +387,8 @@ export class Counted {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Counted {
-    const v = new Counted();
     r.enterFinal(4);
+    const v = new Counted();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -518,8 +518,8 @@ export class Shifted {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Shifted {
-    const v = new Shifted();
     const b = r.struct(base, slot, 1020, 4);
+    const v = new Shifted();
     Shifted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -589,8 +589,8 @@ export class Shifted {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Shifted {
-    const v = new Shifted();
     r.enterFinal(4);
+    const v = new Shifted();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -720,8 +720,8 @@ export class AfterShift {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): AfterShift {
-    const v = new AfterShift();
     const b = r.struct(base, slot, 1021, 4);
+    const v = new AfterShift();
     AfterShift.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -791,8 +791,8 @@ export class AfterShift {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): AfterShift {
-    const v = new AfterShift();
     r.enterFinal(4);
+    const v = new AfterShift();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -922,8 +922,8 @@ export class Fixed {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Fixed {
-    const v = new Fixed();
     const b = r.struct(base, slot, 7, 4);
+    const v = new Fixed();
     Fixed.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -993,8 +993,8 @@ export class Fixed {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Fixed {
-    const v = new Fixed();
     r.enterFinal(4);
+    const v = new Fixed();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -1126,8 +1126,8 @@ export class Derived extends Fixed {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static override fbeRead(r: fbe.Reader, base: number, slot: number): Derived {
-    const v = new Derived();
     const b = r.struct(base, slot, 7, 8);
+    const v = new Derived();
     Derived.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1206,8 +1206,8 @@ export class Derived extends Fixed {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static override fbeReadFinal(r: fbe.Reader): Derived {
-    const v = new Derived();
     r.enterFinal(8);
+    const v = new Derived();
     v.a = r.i32(r.fixed(4, "a"));
     v.b = r.i32(r.fixed(4, "b"));
     r.leave();
@@ -1363,8 +1363,8 @@ export class ImportedBase extends market.Instrument {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static override fbeRead(r: fbe.Reader, base: number, slot: number): ImportedBase {
-    const v = new ImportedBase();
     const b = r.struct(base, slot, 1022, 16);
+    const v = new ImportedBase();
     ImportedBase.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1446,8 +1446,8 @@ export class ImportedBase extends market.Instrument {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static override fbeReadFinal(r: fbe.Reader): ImportedBase {
-    const v = new ImportedBase();
     r.enterFinal(16);
+    const v = new ImportedBase();
     v.symbol = r.finalString("symbol");
     v.digits = r.i32(r.fixed(4, "digits"));
     v.price = r.f64(r.fixed(8, "price"));
@@ -1595,8 +1595,8 @@ export class Note {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Note {
-    const v = new Note();
     const b = r.struct(base, slot, 1023, 4);
+    const v = new Note();
     Note.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1671,8 +1671,8 @@ export class Note {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Note {
-    const v = new Note();
     r.enterFinal(4);
+    const v = new Note();
     v.text = r.finalString("text");
     r.leave();
     return v;
@@ -1805,8 +1805,8 @@ export class Quiet {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Quiet {
-    const v = new Quiet();
     const b = r.struct(base, slot, 1024, 8);
+    const v = new Quiet();
     Quiet.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1886,8 +1886,8 @@ export class Quiet {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Quiet {
-    const v = new Quiet();
     r.enterFinal(8);
+    const v = new Quiet();
     v.password = r.finalString("password");
     v.legacy = r.i32(r.fixed(4, "legacy"));
     r.leave();
@@ -2021,8 +2021,8 @@ export class Empty {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Empty {
-    const v = new Empty();
     r.struct(base, slot, 1025, 32);
+    const v = new Empty();
     r.leave();
     return v;
   }
@@ -2075,8 +2075,8 @@ export class Empty {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Empty {
-    const v = new Empty();
     r.enterFinal(32);
+    const v = new Empty();
     r.leave();
     return v;
   }
@@ -2514,8 +2514,8 @@ export class Everything {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Everything {
+    const b = r.struct(base, slot, 1026, 258, 12);
     const v = new Everything();
-    const b = r.struct(base, slot, 1026, 258);
     Everything.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -3010,7 +3010,7 @@ export class Everything {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1026, 258);
+    const b = r.struct(base, slot, 1026, 258, 12);
     Everything.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -3629,8 +3629,8 @@ export class Everything {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Everything {
+    r.enterFinal(258, 12);
     const v = new Everything();
-    r.enterFinal(258);
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.u8(r.fixed(1, "f2"));
@@ -3901,7 +3901,7 @@ export class Everything {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(258);
+    r.enterFinal(258, 12);
     r.fixed(4, "id");
     r.fixed(1, "f1");
     r.fixed(1, "f2");
@@ -4487,7 +4487,7 @@ export class Everything {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Everything {
-    const o = r.struct(x, 258);
+    const o = r.struct(x, 258, 12);
     const v = new Everything();
     let m: unknown;
     m = r.member(o, "id");
@@ -5298,8 +5298,8 @@ export class PlaceOrder {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): PlaceOrder {
+    const b = r.struct(base, slot, 1027, 16, 8);
     const v = new PlaceOrder();
-    const b = r.struct(base, slot, 1027, 16);
     PlaceOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5328,7 +5328,7 @@ export class PlaceOrder {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1027, 16);
+    const b = r.struct(base, slot, 1027, 16, 8);
     PlaceOrder.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -5394,8 +5394,8 @@ export class PlaceOrder {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): PlaceOrder {
+    r.enterFinal(16, 8);
     const v = new PlaceOrder();
-    r.enterFinal(16);
     v.id = r.uuid(r.fixed(16, "id"));
     try {
       v.instrument = market.Instrument.fbeReadFinal(r);
@@ -5408,7 +5408,7 @@ export class PlaceOrder {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(16);
+    r.enterFinal(16, 8);
     r.fixed(16, "id");
     try {
       market.Instrument.fbeVerifyFinal(r);
@@ -5478,7 +5478,7 @@ export class PlaceOrder {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): PlaceOrder {
-    const o = r.struct(x, 16);
+    const o = r.struct(x, 16, 8);
     const v = new PlaceOrder();
     let m: unknown;
     m = r.member(o, "id");
@@ -5562,8 +5562,8 @@ export class Accepted {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Accepted {
-    const v = new Accepted();
     const b = r.struct(base, slot, 1028, 16);
+    const v = new Accepted();
     Accepted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5633,8 +5633,8 @@ export class Accepted {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Accepted {
-    const v = new Accepted();
     r.enterFinal(16);
+    const v = new Accepted();
     v.id = r.uuid(r.fixed(16, "id"));
     r.leave();
     return v;
@@ -5780,8 +5780,8 @@ export class Rejected {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Rejected {
-    const v = new Rejected();
     const b = r.struct(base, slot, 1029, 20);
+    const v = new Rejected();
     Rejected.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5861,8 +5861,8 @@ export class Rejected {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Rejected {
-    const v = new Rejected();
     r.enterFinal(20);
+    const v = new Rejected();
     v.id = r.uuid(r.fixed(16, "id"));
     v.reason = r.finalString("reason");
     r.leave();
@@ -6002,8 +6002,8 @@ export class Ping {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Ping {
-    const v = new Ping();
     const b = r.struct(base, slot, 1030, 8);
+    const v = new Ping();
     Ping.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6073,8 +6073,8 @@ export class Ping {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Ping {
-    const v = new Ping();
     r.enterFinal(8);
+    const v = new Ping();
     v.sequence = r.i64(r.fixed(8, "sequence"));
     r.leave();
     return v;
@@ -6210,8 +6210,8 @@ export class FixedKeywords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): FixedKeywords {
-    const v = new FixedKeywords();
     const b = r.struct(base, slot, 1031, 9);
+    const v = new FixedKeywords();
     FixedKeywords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6291,8 +6291,8 @@ export class FixedKeywords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): FixedKeywords {
-    const v = new FixedKeywords();
     r.enterFinal(9);
+    const v = new FixedKeywords();
     v.new = r.i32(r.fixed(4, "new"));
     v.swap = r.bool(r.fixed(1, "swap"));
     v.default = r.i32(r.fixed(4, "default"));
@@ -6477,8 +6477,8 @@ export class Keywords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Keywords {
-    const v = new Keywords();
     const b = r.struct(base, slot, 1032, 30);
+    const v = new Keywords();
     Keywords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6636,8 +6636,8 @@ export class Keywords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Keywords {
-    const v = new Keywords();
     r.enterFinal(30);
+    const v = new Keywords();
     v.new = r.i32(r.fixed(4, "new"));
     v.class = r.finalString("class");
     v.default = r.i32(r.fixed(4, "default"));

@@ -21,8 +21,8 @@ export class Empty {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Empty {
-    const v = new Empty();
     r.struct(base, slot, 1, 32);
+    const v = new Empty();
     r.leave();
     return v;
   }
@@ -75,8 +75,8 @@ export class Empty {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Empty {
-    const v = new Empty();
     r.enterFinal(32);
+    const v = new Empty();
     r.leave();
     return v;
   }
@@ -200,8 +200,8 @@ export class Empties {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Empties {
-    const v = new Empties();
     const b = r.struct(base, slot, 2, 4);
+    const v = new Empties();
     Empties.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -300,8 +300,8 @@ export class Empties {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Empties {
-    const v = new Empties();
     r.enterFinal(4);
+    const v = new Empties();
     const n14 = r.finalCount(0, 0, "items");
     const a15: Empty[] = [];
     for (let i16 = 0; i16 < n14; i16++) {
@@ -484,8 +484,8 @@ export class Wide {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Wide {
-    const v = new Wide();
     const b = r.struct(base, slot, 3, 4000000);
+    const v = new Wide();
     Wide.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -563,8 +563,8 @@ export class Wide {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Wide {
-    const v = new Wide();
     r.enterFinal(4000000);
+    const v = new Wide();
     const a9: number[] = [];
     for (let i10 = 0; i10 < 1000000; i10++) {
       a9.push(r.i32(r.fixed(4, "values")));
@@ -730,8 +730,8 @@ export class Wides {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Wides {
-    const v = new Wides();
     const b = r.struct(base, slot, 4, 4);
+    const v = new Wides();
     Wides.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -830,8 +830,8 @@ export class Wides {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Wides {
-    const v = new Wides();
     r.enterFinal(4);
+    const v = new Wides();
     const n14 = r.finalCount(4000000, 0, "items");
     const a15: Wide[] = [];
     for (let i16 = 0; i16 < n14; i16++) {
@@ -985,6 +985,237 @@ export class Wides {
   }
 }
 
+/** The struct hostile.Holder (type id 5). */
+export class Holder {
+  /** The type id of hostile.Holder. */
+  static readonly fbeType: number = 5;
+
+  wide: Wide;
+
+  /** A value with the schema's defaults, then the fields of `init`. */
+  constructor(init?: Partial<Holder>) {
+    this.wide = new Wide();
+    if (init !== undefined) {
+      Object.assign(this, init);
+    }
+  }
+
+  /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Holder): void {
+    const b = w.struct(base, slot, 12, 5);
+    Wide.fbeWrite(w, b, b + 8, v.wide);
+  }
+
+  /** Reads the versioned body the slot at `slot` points to (from `base`). */
+  static fbeRead(r: fbe.Reader, base: number, slot: number): Holder {
+    const b = r.struct(base, slot, 5, 1, 4000000);
+    const v = new Holder();
+    Holder.fbeReadBody(r, v, b, r.u32(b));
+    r.leave();
+    return v;
+  }
+
+  /**
+   * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their
+   * defaults, charged to the decode budget (docs/limits.md 3).
+   */
+  static fbeReadBody(r: fbe.Reader, v: Holder, b: number, n: number): void {
+    if (n < 12) {
+      r.spend(4000000, b, "wide");
+      return;
+    }
+    try {
+      v.wide = Wide.fbeRead(r, b, b + 8);
+    } catch (e) {
+      throw fbe.within(e, "wide");
+    }
+  }
+
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 5, 1, 4000000);
+    Holder.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      r.spend(4000000, b, "wide");
+      return;
+    }
+    try {
+      Wide.fbeVerify(r, b, b + 8);
+    } catch (e) {
+      throw fbe.within(e, "wide");
+    }
+  }
+
+  /**
+   * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
+   * the bytes returned are its buffer, overwritten by its next use).
+   */
+  toFbe(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginVersioned();
+    try {
+      Holder.fbeWrite(w, 0, 4, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+    w.endVersioned();
+    return w.bytes();
+  }
+
+  /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): Holder {
+    try {
+      return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+  }
+
+  /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        Holder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "hostile.Holder");
+      }
+    });
+  }
+
+  /** Appends v's fields (final model, docs/format.md 4.2). */
+  static fbeWriteFinal(w: fbe.Writer, v: Holder): void {
+    Wide.fbeWriteFinal(w, v.wide);
+  }
+
+  /** Reads a value's fields at the Reader's cursor (final model). */
+  static fbeReadFinal(r: fbe.Reader): Holder {
+    r.enterFinal(1, 4000000);
+    const v = new Holder();
+    try {
+      v.wide = Wide.fbeReadFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "wide");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(1, 4000000);
+    try {
+      Wide.fbeVerifyFinal(r);
+    } catch (e) {
+      throw fbe.within(e, "wide");
+    }
+    r.leave();
+  }
+
+  /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
+  toFinal(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginFinal();
+    try {
+      Holder.fbeWriteFinal(w, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+    w.endFinal(5);
+    return w.bytes();
+  }
+
+  /** The value of a final root; a DecodeError names what is wrong, where and why. */
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): Holder {
+    try {
+      const r = fbe.Reader.final(data, 5, limits);
+      const v = Holder.fbeReadFinal(r);
+      r.endFinal();
+      return v;
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+  }
+
+  /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 5, limits);
+        Holder.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "hostile.Holder");
+      }
+    });
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void {
+    j.raw('{"wide":');
+    Wide.fbeWriteJson(j, v.wide);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Holder.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+    return j.text;
+  }
+
+  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown): Holder {
+    const o = r.struct(x, 1, 4000000);
+    const v = new Holder();
+    let m: unknown;
+    m = r.member(o, "wide");
+    if (m === undefined) {
+      r.spend(4000000, "wide");
+    } else {
+      try {
+        v.wide = Wide.fbeReadJson(r, m);
+      } catch (e) {
+        throw fbe.within(e, "wide");
+      }
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Holder.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "hostile.Holder");
+    }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: Holder): void {
+    t.raw("Holder(wide=");
+    Wide.fbeWriteText(t, v.wide);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    Holder.fbeWriteText(t, this);
+    return t.text;
+  }
+}
+
 // ---------------------------------------------------------------- protocol (docs/format.md 7)
 
 /** A message of hostile or of its imports: what its Senders send and its Receivers read. */
@@ -992,7 +1223,8 @@ export type AnyMessage =
   | Empty
   | Empties
   | Wide
-  | Wides;
+  | Wides
+  | Holder;
 
 /**
  * Gets the messages a Receiver of hostile reads: an optional method per message of the package
@@ -1004,6 +1236,7 @@ export interface Handler {
   onEmpties?(value: Empties): void;
   onWide?(value: Wide): void;
   onWides?(value: Wides): void;
+  onHolder?(value: Holder): void;
   onMessage?(value: AnyMessage): void;
 }
 
@@ -1017,6 +1250,7 @@ export interface ProxyHandler {
   onEmptiesFrame?(frame: Uint8Array): void;
   onWideFrame?(frame: Uint8Array): void;
   onWidesFrame?(frame: Uint8Array): void;
+  onHolderFrame?(frame: Uint8Array): void;
   onFrame?(typeId: number, frame: Uint8Array): void;
 }
 
@@ -1031,6 +1265,8 @@ function decodeFbe(typeId: number, frame: Uint8Array, limits: fbe.Limits): unkno
     return Wide.fromFbe(frame, limits);
   case 4:
     return Wides.fromFbe(frame, limits);
+  case 5:
+    return Holder.fromFbe(frame, limits);
   default:
     return fbe.UNKNOWN_TYPE;
   }
@@ -1047,6 +1283,8 @@ function decodeFinal(typeId: number, frame: Uint8Array, limits: fbe.Limits): unk
     return Wide.fromFinal(frame, limits);
   case 4:
     return Wides.fromFinal(frame, limits);
+  case 5:
+    return Holder.fromFinal(frame, limits);
   default:
     return fbe.UNKNOWN_TYPE;
   }
@@ -1081,6 +1319,13 @@ function deliverTo(h: Handler, typeId: number, value: unknown): void {
       h.onWides(value as Wides);
     } else {
       h.onMessage?.(value as Wides);
+    }
+    break;
+  case 5:
+    if (h.onHolder !== undefined) {
+      h.onHolder(value as Holder);
+    } else {
+      h.onMessage?.(value as Holder);
     }
     break;
   }
@@ -1189,6 +1434,9 @@ export class Proxy extends fbe.FrameReceiver {
     case 4:
       error = Wides.verifyFbe(frame, limits);
       break;
+    case 5:
+      error = Holder.verifyFbe(frame, limits);
+      break;
     default:
       return fbe.UNKNOWN_TYPE;
     }
@@ -1225,6 +1473,13 @@ export class Proxy extends fbe.FrameReceiver {
     case 4:
       if (h.onWidesFrame !== undefined) {
         h.onWidesFrame(frame);
+      } else {
+        h.onFrame?.(typeId, frame);
+      }
+      break;
+    case 5:
+      if (h.onHolderFrame !== undefined) {
+        h.onHolderFrame(frame);
       } else {
         h.onFrame?.(typeId, frame);
       }

@@ -1695,8 +1695,8 @@ export class Order {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Order {
-    const v = new Order();
     const b = r.struct(base, slot, 1, 12);
+    const v = new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1776,8 +1776,8 @@ export class Order {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Order {
-    const v = new Order();
     r.enterFinal(12);
+    const v = new Order();
     v.side = r.i32(r.fixed(4, "side"));
     v.s = r.i32(r.fixed(4, "s"));
     v.range = r.i32(r.fixed(4, "range"));
@@ -2449,8 +2449,8 @@ export class CppWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): CppWords {
-    const v = new CppWords();
     const b = r.struct(base, slot, 2, 619);
+    const v = new CppWords();
     CppWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -3758,8 +3758,8 @@ export class CppWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): CppWords {
-    const v = new CppWords();
     r.enterFinal(619);
+    const v = new CppWords();
     v.alignas = r.i16(r.fixed(2, "alignas"));
     v.alignof = r.i32(r.fixed(4, "alignof"));
     v.and = r.finalString("and");
@@ -6126,8 +6126,8 @@ export class PythonWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): PythonWords {
-    const v = new PythonWords();
     const b = r.struct(base, slot, 3, 239);
+    const v = new PythonWords();
     PythonWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6667,8 +6667,8 @@ export class PythonWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): PythonWords {
-    const v = new PythonWords();
     r.enterFinal(239);
+    const v = new PythonWords();
     v.False = r.i16(r.fixed(2, "False"));
     v.None = r.i32(r.fixed(4, "None"));
     v.True = r.finalString("True");
@@ -7750,8 +7750,8 @@ export class GoWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): GoWords {
-    const v = new GoWords();
     const b = r.struct(base, slot, 4, 202);
+    const v = new GoWords();
     GoWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -8223,8 +8223,8 @@ export class GoWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): GoWords {
-    const v = new GoWords();
     r.enterFinal(202);
+    const v = new GoWords();
     v.chan = r.i16(r.fixed(2, "chan"));
     v.defer = r.i32(r.fixed(4, "defer"));
     v.fallthrough = r.finalString("fallthrough");
@@ -9161,8 +9161,8 @@ export class JavaWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): JavaWords {
-    const v = new JavaWords();
     const b = r.struct(base, slot, 5, 182);
+    const v = new JavaWords();
     JavaWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -9589,8 +9589,8 @@ export class JavaWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): JavaWords {
-    const v = new JavaWords();
     r.enterFinal(182);
+    const v = new JavaWords();
     v.abstract = r.i16(r.fixed(2, "abstract"));
     v.boolean = r.i32(r.fixed(4, "boolean"));
     v.extends = r.finalString("extends");
@@ -10483,8 +10483,8 @@ export class KotlinWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): KotlinWords {
-    const v = new KotlinWords();
     const b = r.struct(base, slot, 6, 207);
+    const v = new KotlinWords();
     KotlinWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -10985,8 +10985,8 @@ export class KotlinWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): KotlinWords {
-    const v = new KotlinWords();
     r.enterFinal(207);
+    const v = new KotlinWords();
     v.fun = r.i16(r.fixed(2, "fun"));
     v.typealias = r.i32(r.fixed(4, "typealias"));
     v.typeof = r.finalString("typeof");
@@ -12005,8 +12005,8 @@ export class JsWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): JsWords {
-    const v = new JsWords();
     const b = r.struct(base, slot, 7, 223);
+    const v = new JsWords();
     JsWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -12517,8 +12517,8 @@ export class JsWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): JsWords {
-    const v = new JsWords();
     r.enterFinal(223);
+    const v = new JsWords();
     v.debugger = r.i16(r.fixed(2, "debugger"));
     v.function = r.i32(r.fixed(4, "function"));
     v.let = r.finalString("let");
@@ -13524,8 +13524,8 @@ export class RustWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): RustWords {
-    const v = new RustWords();
     const b = r.struct(base, slot, 8, 195);
+    const v = new RustWords();
     RustWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -13967,8 +13967,8 @@ export class RustWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): RustWords {
-    const v = new RustWords();
     r.enterFinal(195);
+    const v = new RustWords();
     v.crate = r.i16(r.fixed(2, "crate"));
     v.dyn = r.i32(r.fixed(4, "dyn"));
     v.fn = r.finalString("fn");
@@ -14849,8 +14849,8 @@ export class CSharpWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): CSharpWords {
-    const v = new CSharpWords();
     const b = r.struct(base, slot, 9, 150);
+    const v = new CSharpWords();
     CSharpWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -15263,8 +15263,8 @@ export class CSharpWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): CSharpWords {
-    const v = new CSharpWords();
     r.enterFinal(150);
+    const v = new CSharpWords();
     v.checked = r.i16(r.fixed(2, "checked"));
     v.event = r.i32(r.fixed(4, "event"));
     v.fixed = r.finalString("fixed");
@@ -16036,8 +16036,8 @@ export class RubyWords {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): RubyWords {
-    const v = new RubyWords();
     const b = r.struct(base, slot, 10, 98);
+    const v = new RubyWords();
     RubyWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -16301,8 +16301,8 @@ export class RubyWords {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): RubyWords {
-    const v = new RubyWords();
     r.enterFinal(98);
+    const v = new RubyWords();
     v.BEGIN = r.i16(r.fixed(2, "BEGIN"));
     v.END = r.i32(r.fixed(4, "END"));
     v.begin = r.finalString("begin");
@@ -16795,8 +16795,8 @@ export class CppMembers {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): CppMembers {
-    const v = new CppMembers();
     const b = r.struct(base, slot, 11, 48);
+    const v = new CppMembers();
     CppMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -16972,8 +16972,8 @@ export class CppMembers {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): CppMembers {
-    const v = new CppMembers();
     r.enterFinal(48);
+    const v = new CppMembers();
     v.swap = r.i16(r.fixed(2, "swap"));
     v.fbe_type = r.i32(r.fixed(4, "fbe_type"));
     v.fbe = r.finalString("fbe");
@@ -17342,8 +17342,8 @@ export class PythonMembers {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): PythonMembers {
-    const v = new PythonMembers();
     const b = r.struct(base, slot, 12, 96);
+    const v = new PythonMembers();
     PythonMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -17582,8 +17582,8 @@ export class PythonMembers {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): PythonMembers {
-    const v = new PythonMembers();
     r.enterFinal(96);
+    const v = new PythonMembers();
     v.to_json = r.i16(r.fixed(2, "to_json"));
     v.from_json = r.i32(r.fixed(4, "from_json"));
     v.to_fbe = r.finalString("to_fbe");
@@ -18096,8 +18096,8 @@ export class GoMembers {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): GoMembers {
-    const v = new GoMembers();
     const b = r.struct(base, slot, 13, 129);
+    const v = new GoMembers();
     GoMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -18415,8 +18415,8 @@ export class GoMembers {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): GoMembers {
-    const v = new GoMembers();
     r.enterFinal(129);
+    const v = new GoMembers();
     v.FBEKey = r.i16(r.fixed(2, "FBEKey"));
     v.FBEKeyCompare = r.i32(r.fixed(4, "FBEKeyCompare"));
     v.Reset = r.finalString("Reset");
@@ -19062,8 +19062,8 @@ export class JvmMembers {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): JvmMembers {
-    const v = new JvmMembers();
     const b = r.struct(base, slot, 14, 137);
+    const v = new JvmMembers();
     JvmMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -19386,8 +19386,8 @@ export class JvmMembers {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): JvmMembers {
-    const v = new JvmMembers();
     r.enterFinal(137);
+    const v = new JvmMembers();
     v.TYPE_ID = r.i16(r.fixed(2, "TYPE_ID"));
     v.KEY_ORDER = r.i32(r.fixed(4, "KEY_ORDER"));
     v.toFbe_ = r.finalString("toFbe");
@@ -19948,8 +19948,8 @@ export class JsMembers {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): JsMembers {
-    const v = new JsMembers();
     const b = r.struct(base, slot, 15, 11);
+    const v = new JsMembers();
     JsMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -20054,8 +20054,8 @@ export class JsMembers {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): JsMembers {
-    const v = new JsMembers();
     r.enterFinal(11);
+    const v = new JsMembers();
     v.fbeKey_ = r.i16(r.fixed(2, "fbeKey"));
     v.toJSON_ = r.i32(r.fixed(4, "toJSON"));
     v.toText = r.finalString("toText");
@@ -20362,8 +20362,8 @@ export class RuntimeNames {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): RuntimeNames {
-    const v = new RuntimeNames();
     const b = r.struct(base, slot, 16, 142);
+    const v = new RuntimeNames();
     RuntimeNames.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -20728,8 +20728,8 @@ export class RuntimeNames {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): RuntimeNames {
-    const v = new RuntimeNames();
     r.enterFinal(142);
+    const v = new RuntimeNames();
     v.Buffer = r.i16(r.fixed(2, "Buffer"));
     v.WriteBuffer = r.i32(r.fixed(4, "WriteBuffer"));
     v.ReadBuffer = r.finalString("ReadBuffer");
@@ -21346,8 +21346,8 @@ export class class_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): class_ {
-    const v = new class_();
     const b = r.struct(base, slot, 17, 4);
+    const v = new class_();
     class_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21417,8 +21417,8 @@ export class class_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): class_ {
-    const v = new class_();
     r.enterFinal(4);
+    const v = new class_();
     v.class = r.i32(r.fixed(4, "class"));
     r.leave();
     return v;
@@ -21548,8 +21548,8 @@ export class Object_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Object_ {
-    const v = new Object_();
     const b = r.struct(base, slot, 18, 4);
+    const v = new Object_();
     Object_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21619,8 +21619,8 @@ export class Object_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Object_ {
-    const v = new Object_();
     r.enterFinal(4);
+    const v = new Object_();
     v.Object = r.i32(r.fixed(4, "Object"));
     r.leave();
     return v;
@@ -21750,8 +21750,8 @@ export class String_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): String_ {
-    const v = new String_();
     const b = r.struct(base, slot, 19, 4);
+    const v = new String_();
     String_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21821,8 +21821,8 @@ export class String_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): String_ {
-    const v = new String_();
     r.enterFinal(4);
+    const v = new String_();
     v.String = r.i32(r.fixed(4, "String"));
     r.leave();
     return v;
@@ -21952,8 +21952,8 @@ export class List {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): List {
-    const v = new List();
     const b = r.struct(base, slot, 20, 4);
+    const v = new List();
     List.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22023,8 +22023,8 @@ export class List {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): List {
-    const v = new List();
     r.enterFinal(4);
+    const v = new List();
     v.List = r.i32(r.fixed(4, "List"));
     r.leave();
     return v;
@@ -22154,8 +22154,8 @@ export class Map_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Map_ {
-    const v = new Map_();
     const b = r.struct(base, slot, 21, 4);
+    const v = new Map_();
     Map_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22225,8 +22225,8 @@ export class Map_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Map_ {
-    const v = new Map_();
     r.enterFinal(4);
+    const v = new Map_();
     v.Map = r.i32(r.fixed(4, "Map"));
     r.leave();
     return v;
@@ -22356,8 +22356,8 @@ export class Model {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Model {
-    const v = new Model();
     const b = r.struct(base, slot, 22, 4);
+    const v = new Model();
     Model.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22427,8 +22427,8 @@ export class Model {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Model {
-    const v = new Model();
     r.enterFinal(4);
+    const v = new Model();
     v.Model = r.i32(r.fixed(4, "Model"));
     r.leave();
     return v;
@@ -22558,8 +22558,8 @@ export class FinalModel {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): FinalModel {
-    const v = new FinalModel();
     const b = r.struct(base, slot, 23, 4);
+    const v = new FinalModel();
     FinalModel.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22629,8 +22629,8 @@ export class FinalModel {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): FinalModel {
-    const v = new FinalModel();
     r.enterFinal(4);
+    const v = new FinalModel();
     v.FinalModel = r.i32(r.fixed(4, "FinalModel"));
     r.leave();
     return v;
@@ -22760,8 +22760,8 @@ export class Buffer {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Buffer {
-    const v = new Buffer();
     const b = r.struct(base, slot, 24, 4);
+    const v = new Buffer();
     Buffer.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22831,8 +22831,8 @@ export class Buffer {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Buffer {
-    const v = new Buffer();
     r.enterFinal(4);
+    const v = new Buffer();
     v.Buffer = r.i32(r.fixed(4, "Buffer"));
     r.leave();
     return v;
@@ -22962,8 +22962,8 @@ export class Reader {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Reader {
-    const v = new Reader();
     const b = r.struct(base, slot, 25, 4);
+    const v = new Reader();
     Reader.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23033,8 +23033,8 @@ export class Reader {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Reader {
-    const v = new Reader();
     r.enterFinal(4);
+    const v = new Reader();
     v.Reader = r.i32(r.fixed(4, "Reader"));
     r.leave();
     return v;
@@ -23164,8 +23164,8 @@ export class Writer {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Writer {
-    const v = new Writer();
     const b = r.struct(base, slot, 26, 4);
+    const v = new Writer();
     Writer.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23235,8 +23235,8 @@ export class Writer {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Writer {
-    const v = new Writer();
     r.enterFinal(4);
+    const v = new Writer();
     v.Writer = r.i32(r.fixed(4, "Writer"));
     r.leave();
     return v;
@@ -23366,8 +23366,8 @@ export class Limits {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Limits {
-    const v = new Limits();
     const b = r.struct(base, slot, 27, 4);
+    const v = new Limits();
     Limits.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23437,8 +23437,8 @@ export class Limits {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Limits {
-    const v = new Limits();
     r.enterFinal(4);
+    const v = new Limits();
     v.Limits = r.i32(r.fixed(4, "Limits"));
     r.leave();
     return v;
@@ -23568,8 +23568,8 @@ export class DecodeError {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): DecodeError {
-    const v = new DecodeError();
     const b = r.struct(base, slot, 28, 4);
+    const v = new DecodeError();
     DecodeError.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23639,8 +23639,8 @@ export class DecodeError {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): DecodeError {
-    const v = new DecodeError();
     r.enterFinal(4);
+    const v = new DecodeError();
     v.DecodeError = r.i32(r.fixed(4, "DecodeError"));
     r.leave();
     return v;
@@ -23770,8 +23770,8 @@ export class DecodeException {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): DecodeException {
-    const v = new DecodeException();
     const b = r.struct(base, slot, 29, 4);
+    const v = new DecodeException();
     DecodeException.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23841,8 +23841,8 @@ export class DecodeException {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): DecodeException {
-    const v = new DecodeException();
     r.enterFinal(4);
+    const v = new DecodeException();
     v.DecodeException = r.i32(r.fixed(4, "DecodeException"));
     r.leave();
     return v;
@@ -23972,8 +23972,8 @@ export class Decimal {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Decimal {
-    const v = new Decimal();
     const b = r.struct(base, slot, 30, 4);
+    const v = new Decimal();
     Decimal.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24043,8 +24043,8 @@ export class Decimal {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Decimal {
-    const v = new Decimal();
     r.enterFinal(4);
+    const v = new Decimal();
     v.Decimal = r.i32(r.fixed(4, "Decimal"));
     r.leave();
     return v;
@@ -24174,8 +24174,8 @@ export class Uuid {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Uuid {
-    const v = new Uuid();
     const b = r.struct(base, slot, 31, 4);
+    const v = new Uuid();
     Uuid.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24245,8 +24245,8 @@ export class Uuid {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Uuid {
-    const v = new Uuid();
     r.enterFinal(4);
+    const v = new Uuid();
     v.Uuid = r.i32(r.fixed(4, "Uuid"));
     r.leave();
     return v;
@@ -24376,8 +24376,8 @@ export class UUID {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): UUID {
-    const v = new UUID();
     const b = r.struct(base, slot, 32, 4);
+    const v = new UUID();
     UUID.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24447,8 +24447,8 @@ export class UUID {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): UUID {
-    const v = new UUID();
     r.enterFinal(4);
+    const v = new UUID();
     v.UUID = r.i32(r.fixed(4, "UUID"));
     r.leave();
     return v;
@@ -24578,8 +24578,8 @@ export class Timestamp {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Timestamp {
-    const v = new Timestamp();
     const b = r.struct(base, slot, 33, 4);
+    const v = new Timestamp();
     Timestamp.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24649,8 +24649,8 @@ export class Timestamp {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Timestamp {
-    const v = new Timestamp();
     r.enterFinal(4);
+    const v = new Timestamp();
     v.Timestamp = r.i32(r.fixed(4, "Timestamp"));
     r.leave();
     return v;
@@ -24780,8 +24780,8 @@ export class Sender {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Sender {
-    const v = new Sender();
     const b = r.struct(base, slot, 34, 4);
+    const v = new Sender();
     Sender.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24851,8 +24851,8 @@ export class Sender {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Sender {
-    const v = new Sender();
     r.enterFinal(4);
+    const v = new Sender();
     v.Sender = r.i32(r.fixed(4, "Sender"));
     r.leave();
     return v;
@@ -24982,8 +24982,8 @@ export class Receiver {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Receiver {
-    const v = new Receiver();
     const b = r.struct(base, slot, 35, 4);
+    const v = new Receiver();
     Receiver.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25053,8 +25053,8 @@ export class Receiver {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Receiver {
-    const v = new Receiver();
     r.enterFinal(4);
+    const v = new Receiver();
     v.Receiver = r.i32(r.fixed(4, "Receiver"));
     r.leave();
     return v;
@@ -25184,8 +25184,8 @@ export class Client {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Client {
-    const v = new Client();
     const b = r.struct(base, slot, 36, 4);
+    const v = new Client();
     Client.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25255,8 +25255,8 @@ export class Client {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Client {
-    const v = new Client();
     r.enterFinal(4);
+    const v = new Client();
     v.Client = r.i32(r.fixed(4, "Client"));
     r.leave();
     return v;
@@ -25386,8 +25386,8 @@ export class Proxy {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Proxy {
-    const v = new Proxy();
     const b = r.struct(base, slot, 37, 4);
+    const v = new Proxy();
     Proxy.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25457,8 +25457,8 @@ export class Proxy {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Proxy {
-    const v = new Proxy();
     r.enterFinal(4);
+    const v = new Proxy();
     v.Proxy = r.i32(r.fixed(4, "Proxy"));
     r.leave();
     return v;
@@ -25588,8 +25588,8 @@ export class Handler {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Handler {
-    const v = new Handler();
     const b = r.struct(base, slot, 38, 4);
+    const v = new Handler();
     Handler.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25659,8 +25659,8 @@ export class Handler {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Handler {
-    const v = new Handler();
     r.enterFinal(4);
+    const v = new Handler();
     v.Handler = r.i32(r.fixed(4, "Handler"));
     r.leave();
     return v;
@@ -25790,8 +25790,8 @@ export class fbe_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): fbe_ {
-    const v = new fbe_();
     const b = r.struct(base, slot, 39, 4);
+    const v = new fbe_();
     fbe_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25861,8 +25861,8 @@ export class fbe_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): fbe_ {
-    const v = new fbe_();
     r.enterFinal(4);
+    const v = new fbe_();
     v.fbe = r.i32(r.fixed(4, "fbe"));
     r.leave();
     return v;
@@ -25992,8 +25992,8 @@ export class FBE {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): FBE {
-    const v = new FBE();
     const b = r.struct(base, slot, 40, 4);
+    const v = new FBE();
     FBE.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26063,8 +26063,8 @@ export class FBE {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): FBE {
-    const v = new FBE();
     r.enterFinal(4);
+    const v = new FBE();
     v.FBE = r.i32(r.fixed(4, "FBE"));
     r.leave();
     return v;
@@ -26194,8 +26194,8 @@ export class std {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): std {
-    const v = new std();
     const b = r.struct(base, slot, 41, 4);
+    const v = new std();
     std.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26265,8 +26265,8 @@ export class std {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): std {
-    const v = new std();
     r.enterFinal(4);
+    const v = new std();
     v.std = r.i32(r.fixed(4, "std"));
     r.leave();
     return v;
@@ -26396,8 +26396,8 @@ export class Companion {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Companion {
-    const v = new Companion();
     const b = r.struct(base, slot, 42, 4);
+    const v = new Companion();
     Companion.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26467,8 +26467,8 @@ export class Companion {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Companion {
-    const v = new Companion();
     r.enterFinal(4);
+    const v = new Companion();
     v.Companion = r.i32(r.fixed(4, "Companion"));
     r.leave();
     return v;
@@ -26598,8 +26598,8 @@ export class Any {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Any {
-    const v = new Any();
     const b = r.struct(base, slot, 43, 4);
+    const v = new Any();
     Any.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26669,8 +26669,8 @@ export class Any {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Any {
-    const v = new Any();
     r.enterFinal(4);
+    const v = new Any();
     v.Any = r.i32(r.fixed(4, "Any"));
     r.leave();
     return v;
@@ -26800,8 +26800,8 @@ export class Self {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Self {
-    const v = new Self();
     const b = r.struct(base, slot, 44, 4);
+    const v = new Self();
     Self.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26871,8 +26871,8 @@ export class Self {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Self {
-    const v = new Self();
     r.enterFinal(4);
+    const v = new Self();
     v.Self = r.i32(r.fixed(4, "Self"));
     r.leave();
     return v;
@@ -27002,8 +27002,8 @@ export class self {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): self {
-    const v = new self();
     const b = r.struct(base, slot, 45, 4);
+    const v = new self();
     self.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27073,8 +27073,8 @@ export class self {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): self {
-    const v = new self();
     r.enterFinal(4);
+    const v = new self();
     v.self = r.i32(r.fixed(4, "self"));
     r.leave();
     return v;
@@ -27204,8 +27204,8 @@ export class None {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): None {
-    const v = new None();
     const b = r.struct(base, slot, 46, 4);
+    const v = new None();
     None.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27275,8 +27275,8 @@ export class None {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): None {
-    const v = new None();
     r.enterFinal(4);
+    const v = new None();
     v.None = r.i32(r.fixed(4, "None"));
     r.leave();
     return v;
@@ -27406,8 +27406,8 @@ export class Option {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Option {
-    const v = new Option();
     const b = r.struct(base, slot, 47, 4);
+    const v = new Option();
     Option.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27477,8 +27477,8 @@ export class Option {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Option {
-    const v = new Option();
     r.enterFinal(4);
+    const v = new Option();
     v.Option = r.i32(r.fixed(4, "Option"));
     r.leave();
     return v;
@@ -27608,8 +27608,8 @@ export class Result {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Result {
-    const v = new Result();
     const b = r.struct(base, slot, 48, 4);
+    const v = new Result();
     Result.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27679,8 +27679,8 @@ export class Result {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Result {
-    const v = new Result();
     r.enterFinal(4);
+    const v = new Result();
     v.Result = r.i32(r.fixed(4, "Result"));
     r.leave();
     return v;
@@ -27810,8 +27810,8 @@ export class Vec {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Vec {
-    const v = new Vec();
     const b = r.struct(base, slot, 49, 4);
+    const v = new Vec();
     Vec.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27881,8 +27881,8 @@ export class Vec {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Vec {
-    const v = new Vec();
     r.enterFinal(4);
+    const v = new Vec();
     v.Vec = r.i32(r.fixed(4, "Vec"));
     r.leave();
     return v;
@@ -28012,8 +28012,8 @@ export class Box {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Box {
-    const v = new Box();
     const b = r.struct(base, slot, 50, 4);
+    const v = new Box();
     Box.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28083,8 +28083,8 @@ export class Box {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Box {
-    const v = new Box();
     r.enterFinal(4);
+    const v = new Box();
     v.Box = r.i32(r.fixed(4, "Box"));
     r.leave();
     return v;
@@ -28214,8 +28214,8 @@ export class Error_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Error_ {
-    const v = new Error_();
     const b = r.struct(base, slot, 51, 4);
+    const v = new Error_();
     Error_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28285,8 +28285,8 @@ export class Error_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Error_ {
-    const v = new Error_();
     r.enterFinal(4);
+    const v = new Error_();
     v.Error = r.i32(r.fixed(4, "Error"));
     r.leave();
     return v;
@@ -28416,8 +28416,8 @@ export class Exception {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Exception {
-    const v = new Exception();
     const b = r.struct(base, slot, 52, 4);
+    const v = new Exception();
     Exception.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28487,8 +28487,8 @@ export class Exception {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Exception {
-    const v = new Exception();
     r.enterFinal(4);
+    const v = new Exception();
     v.Exception = r.i32(r.fixed(4, "Exception"));
     r.leave();
     return v;
@@ -28618,8 +28618,8 @@ export class Text {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Text {
-    const v = new Text();
     const b = r.struct(base, slot, 53, 4);
+    const v = new Text();
     Text.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28689,8 +28689,8 @@ export class Text {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Text {
-    const v = new Text();
     r.enterFinal(4);
+    const v = new Text();
     v.Text = r.i32(r.fixed(4, "Text"));
     r.leave();
     return v;
@@ -28820,8 +28820,8 @@ export class JsonWriter {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): JsonWriter {
-    const v = new JsonWriter();
     const b = r.struct(base, slot, 54, 4);
+    const v = new JsonWriter();
     JsonWriter.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28891,8 +28891,8 @@ export class JsonWriter {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): JsonWriter {
-    const v = new JsonWriter();
     r.enterFinal(4);
+    const v = new JsonWriter();
     v.JsonWriter = r.i32(r.fixed(4, "JsonWriter"));
     r.leave();
     return v;
@@ -29022,8 +29022,8 @@ export class int32_t {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): int32_t {
-    const v = new int32_t();
     const b = r.struct(base, slot, 55, 4);
+    const v = new int32_t();
     int32_t.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29093,8 +29093,8 @@ export class int32_t {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): int32_t {
-    const v = new int32_t();
     r.enterFinal(4);
+    const v = new int32_t();
     v.int32_t = r.i32(r.fixed(4, "int32_t"));
     r.leave();
     return v;
@@ -29224,8 +29224,8 @@ export class size_t {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): size_t {
-    const v = new size_t();
     const b = r.struct(base, slot, 56, 4);
+    const v = new size_t();
     size_t.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29295,8 +29295,8 @@ export class size_t {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): size_t {
-    const v = new size_t();
     r.enterFinal(4);
+    const v = new size_t();
     v.size_t = r.i32(r.fixed(4, "size_t"));
     r.leave();
     return v;
@@ -29426,8 +29426,8 @@ export class list {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): list {
-    const v = new list();
     const b = r.struct(base, slot, 57, 4);
+    const v = new list();
     list.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29497,8 +29497,8 @@ export class list {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): list {
-    const v = new list();
     r.enterFinal(4);
+    const v = new list();
     v.list = r.i32(r.fixed(4, "list"));
     r.leave();
     return v;
@@ -29628,8 +29628,8 @@ export class object_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): object_ {
-    const v = new object_();
     const b = r.struct(base, slot, 58, 4);
+    const v = new object_();
     object_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29699,8 +29699,8 @@ export class object_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): object_ {
-    const v = new object_();
     r.enterFinal(4);
+    const v = new object_();
     v.object = r.i32(r.fixed(4, "object"));
     r.leave();
     return v;
@@ -29830,8 +29830,8 @@ export class v_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): v_ {
-    const v = new v_();
     const b = r.struct(base, slot, 59, 4);
+    const v = new v_();
     v_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29901,8 +29901,8 @@ export class v_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): v_ {
-    const v = new v_();
     r.enterFinal(4);
+    const v = new v_();
     v.v = r.i32(r.fixed(4, "v"));
     r.leave();
     return v;
@@ -30032,8 +30032,8 @@ export class r_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): r_ {
-    const v = new r_();
     const b = r.struct(base, slot, 60, 4);
+    const v = new r_();
     r_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30103,8 +30103,8 @@ export class r_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): r_ {
-    const v = new r_();
     r.enterFinal(4);
+    const v = new r_();
     v.r = r.i32(r.fixed(4, "r"));
     r.leave();
     return v;
@@ -30234,8 +30234,8 @@ export class w_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): w_ {
-    const v = new w_();
     const b = r.struct(base, slot, 61, 4);
+    const v = new w_();
     w_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30305,8 +30305,8 @@ export class w_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): w_ {
-    const v = new w_();
     r.enterFinal(4);
+    const v = new w_();
     v.w = r.i32(r.fixed(4, "w"));
     r.leave();
     return v;
@@ -30436,8 +30436,8 @@ export class SideBuy {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): SideBuy {
-    const v = new SideBuy();
     const b = r.struct(base, slot, 62, 4);
+    const v = new SideBuy();
     SideBuy.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30507,8 +30507,8 @@ export class SideBuy {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): SideBuy {
-    const v = new SideBuy();
     r.enterFinal(4);
+    const v = new SideBuy();
     v.SideBuy = r.i32(r.fixed(4, "SideBuy"));
     r.leave();
     return v;
@@ -30638,8 +30638,8 @@ export class OrderKey {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): OrderKey {
-    const v = new OrderKey();
     const b = r.struct(base, slot, 63, 4);
+    const v = new OrderKey();
     OrderKey.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30709,8 +30709,8 @@ export class OrderKey {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): OrderKey {
-    const v = new OrderKey();
     r.enterFinal(4);
+    const v = new OrderKey();
     v.OrderKey = r.i32(r.fixed(4, "OrderKey"));
     r.leave();
     return v;
@@ -30840,8 +30840,8 @@ export class textOfside {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): textOfside {
-    const v = new textOfside();
     const b = r.struct(base, slot, 64, 4);
+    const v = new textOfside();
     textOfside.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30911,8 +30911,8 @@ export class textOfside {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): textOfside {
-    const v = new textOfside();
     r.enterFinal(4);
+    const v = new textOfside();
     v.textOfside = r.i32(r.fixed(4, "textOfside"));
     r.leave();
     return v;
@@ -31042,8 +31042,8 @@ export class DECIMAL_1 {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): DECIMAL_1 {
-    const v = new DECIMAL_1();
     const b = r.struct(base, slot, 65, 4);
+    const v = new DECIMAL_1();
     DECIMAL_1.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31113,8 +31113,8 @@ export class DECIMAL_1 {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): DECIMAL_1 {
-    const v = new DECIMAL_1();
     r.enterFinal(4);
+    const v = new DECIMAL_1();
     v.DECIMAL_1 = r.i32(r.fixed(4, "DECIMAL_1"));
     r.leave();
     return v;
@@ -31244,8 +31244,8 @@ export class OrderModel {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): OrderModel {
-    const v = new OrderModel();
     const b = r.struct(base, slot, 66, 4);
+    const v = new OrderModel();
     OrderModel.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31315,8 +31315,8 @@ export class OrderModel {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): OrderModel {
-    const v = new OrderModel();
     r.enterFinal(4);
+    const v = new OrderModel();
     v.OrderModel = r.i32(r.fixed(4, "OrderModel"));
     r.leave();
     return v;
@@ -31446,8 +31446,8 @@ export class OrderFinal {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): OrderFinal {
-    const v = new OrderFinal();
     const b = r.struct(base, slot, 67, 4);
+    const v = new OrderFinal();
     OrderFinal.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31517,8 +31517,8 @@ export class OrderFinal {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): OrderFinal {
-    const v = new OrderFinal();
     r.enterFinal(4);
+    const v = new OrderFinal();
     v.OrderFinal = r.i32(r.fixed(4, "OrderFinal"));
     r.leave();
     return v;
@@ -31648,8 +31648,8 @@ export class NewOrder {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): NewOrder {
-    const v = new NewOrder();
     const b = r.struct(base, slot, 68, 4);
+    const v = new NewOrder();
     NewOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31719,8 +31719,8 @@ export class NewOrder {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): NewOrder {
-    const v = new NewOrder();
     r.enterFinal(4);
+    const v = new NewOrder();
     v.NewOrder = r.i32(r.fixed(4, "NewOrder"));
     r.leave();
     return v;
@@ -31850,8 +31850,8 @@ export class VerifyFBEOrder {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): VerifyFBEOrder {
-    const v = new VerifyFBEOrder();
     const b = r.struct(base, slot, 69, 4);
+    const v = new VerifyFBEOrder();
     VerifyFBEOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31921,8 +31921,8 @@ export class VerifyFBEOrder {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): VerifyFBEOrder {
-    const v = new VerifyFBEOrder();
     r.enterFinal(4);
+    const v = new VerifyFBEOrder();
     v.VerifyFBEOrder = r.i32(r.fixed(4, "VerifyFBEOrder"));
     r.leave();
     return v;
@@ -32052,8 +32052,8 @@ export class fbe_vr_Order {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): fbe_vr_Order {
-    const v = new fbe_vr_Order();
     const b = r.struct(base, slot, 70, 4);
+    const v = new fbe_vr_Order();
     fbe_vr_Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32123,8 +32123,8 @@ export class fbe_vr_Order {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): fbe_vr_Order {
-    const v = new fbe_vr_Order();
     r.enterFinal(4);
+    const v = new fbe_vr_Order();
     v.fbe_vr_Order = r.i32(r.fixed(4, "fbe_vr_Order"));
     r.leave();
     return v;
@@ -32254,8 +32254,8 @@ export class e1 {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): e1 {
-    const v = new e1();
     const b = r.struct(base, slot, 71, 4);
+    const v = new e1();
     e1.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32325,8 +32325,8 @@ export class e1 {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): e1 {
-    const v = new e1();
     r.enterFinal(4);
+    const v = new e1();
     v.e1 = r.i32(r.fixed(4, "e1"));
     r.leave();
     return v;
@@ -32456,8 +32456,8 @@ export class i2 {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): i2 {
-    const v = new i2();
     const b = r.struct(base, slot, 72, 4);
+    const v = new i2();
     i2.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32527,8 +32527,8 @@ export class i2 {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): i2 {
-    const v = new i2();
     r.enterFinal(4);
+    const v = new i2();
     v.i2 = r.i32(r.fixed(4, "i2"));
     r.leave();
     return v;
@@ -32658,8 +32658,8 @@ export class o3 {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): o3 {
-    const v = new o3();
     const b = r.struct(base, slot, 73, 4);
+    const v = new o3();
     o3.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32729,8 +32729,8 @@ export class o3 {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): o3 {
-    const v = new o3();
     r.enterFinal(4);
+    const v = new o3();
     v.o3 = r.i32(r.fixed(4, "o3"));
     r.leave();
     return v;
@@ -32881,8 +32881,8 @@ export class Case {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Case {
-    const v = new Case();
     const b = r.struct(base, slot, 74, 32);
+    const v = new Case();
     Case.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32987,8 +32987,8 @@ export class Case {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Case {
-    const v = new Case();
     r.enterFinal(32);
+    const v = new Case();
     v.name = r.i32(r.fixed(4, "name"));
     v.Name = r.i32(r.fixed(4, "Name"));
     v.NAME = r.i32(r.fixed(4, "NAME"));
@@ -33194,8 +33194,8 @@ export class Imported {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Imported {
+    const b = r.struct(base, slot, 75, 2, 8);
     const v = new Imported();
-    const b = r.struct(base, slot, 75, 2);
     Imported.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33228,7 +33228,7 @@ export class Imported {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 75, 2);
+    const b = r.struct(base, slot, 75, 2, 8);
     Imported.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -33295,8 +33295,8 @@ export class Imported {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Imported {
+    r.enterFinal(2, 8);
     const v = new Imported();
-    r.enterFinal(2);
     v.market = r.u8(r.fixed(1, "market"));
     try {
       v.org = market.Instrument.fbeReadFinal(r);
@@ -33310,7 +33310,7 @@ export class Imported {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(2);
+    r.enterFinal(2, 8);
     r.fixed(1, "market");
     try {
       market.Instrument.fbeVerifyFinal(r);
@@ -33383,7 +33383,7 @@ export class Imported {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Imported {
-    const o = r.struct(x, 2);
+    const o = r.struct(x, 2, 8);
     const v = new Imported();
     let m: unknown;
     m = r.member(o, "market");
@@ -33460,8 +33460,8 @@ export class symbol_ {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): symbol_ {
-    const v = new symbol_();
     const b = r.struct(base, slot, 76, 4);
+    const v = new symbol_();
     symbol_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33531,8 +33531,8 @@ export class symbol_ {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): symbol_ {
-    const v = new symbol_();
     r.enterFinal(4);
+    const v = new symbol_();
     v.digits = r.i32(r.fixed(4, "digits"));
     r.leave();
     return v;
@@ -33681,8 +33681,8 @@ export class Listed extends market.Instrument {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static override fbeRead(r: fbe.Reader, base: number, slot: number): Listed {
+    const b = r.struct(base, slot, 77, 12, 4);
     const v = new Listed();
-    const b = r.struct(base, slot, 77, 12);
     Listed.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33717,7 +33717,7 @@ export class Listed extends market.Instrument {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static override fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 77, 12);
+    const b = r.struct(base, slot, 77, 12, 4);
     Listed.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -33790,8 +33790,8 @@ export class Listed extends market.Instrument {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static override fbeReadFinal(r: fbe.Reader): Listed {
+    r.enterFinal(12, 4);
     const v = new Listed();
-    r.enterFinal(12);
     v.symbol = r.finalString("symbol");
     v.digits = r.i32(r.fixed(4, "digits"));
     v.precision = r.i32(r.fixed(4, "precision"));
@@ -33806,7 +33806,7 @@ export class Listed extends market.Instrument {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static override fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(12);
+    r.enterFinal(12, 4);
     r.finalSkipString("symbol");
     r.fixed(4, "digits");
     r.fixed(4, "precision");
@@ -33882,7 +33882,7 @@ export class Listed extends market.Instrument {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static override fbeReadJson(r: fbe.JsonReader, x: unknown): Listed {
-    const o = r.struct(x, 12);
+    const o = r.struct(x, 12, 4);
     const v = new Listed();
     let m: unknown;
     m = r.member(o, "symbol");
@@ -33970,8 +33970,8 @@ export class Derived extends Order {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static override fbeRead(r: fbe.Reader, base: number, slot: number): Derived {
-    const v = new Derived();
     const b = r.struct(base, slot, 78, 18);
+    const v = new Derived();
     Derived.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -34059,8 +34059,8 @@ export class Derived extends Order {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static override fbeReadFinal(r: fbe.Reader): Derived {
-    const v = new Derived();
     r.enterFinal(18);
+    const v = new Derived();
     v.side = r.i32(r.fixed(4, "side"));
     v.s = r.i32(r.fixed(4, "s"));
     v.range = r.i32(r.fixed(4, "range"));
@@ -34457,8 +34457,8 @@ export class Hostile {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Hostile {
+    const b = r.struct(base, slot, 79, 4, 2994);
     const v = new Hostile();
-    const b = r.struct(base, slot, 79, 4);
     Hostile.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -35170,7 +35170,7 @@ export class Hostile {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 79, 4);
+    const b = r.struct(base, slot, 79, 4, 2994);
     Hostile.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -35992,8 +35992,8 @@ export class Hostile {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Hostile {
+    r.enterFinal(4, 2994);
     const v = new Hostile();
-    r.enterFinal(4);
     try {
       v.Order = Order.fbeReadFinal(r);
     } catch (e) {
@@ -36386,7 +36386,7 @@ export class Hostile {
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r: fbe.Reader): void {
-    r.enterFinal(4);
+    r.enterFinal(4, 2994);
     try {
       Order.fbeVerifyFinal(r);
     } catch (e) {
@@ -36988,7 +36988,7 @@ export class Hostile {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r: fbe.JsonReader, x: unknown): Hostile {
-    const o = r.struct(x, 4);
+    const o = r.struct(x, 4, 2994);
     const v = new Hostile();
     let m: unknown;
     m = r.member(o, "Order");

@@ -59,8 +59,8 @@ export class Instrument {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Instrument {
-    const v = new Instrument();
     const b = r.struct(base, slot, 501, 8);
+    const v = new Instrument();
     Instrument.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -140,8 +140,8 @@ export class Instrument {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Instrument {
-    const v = new Instrument();
     r.enterFinal(8);
+    const v = new Instrument();
     v.symbol = r.finalString("symbol");
     v.digits = r.i32(r.fixed(4, "digits"));
     r.leave();
@@ -297,8 +297,8 @@ export class Failure {
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r: fbe.Reader, base: number, slot: number): Failure {
-    const v = new Failure();
     const b = r.struct(base, slot, 502, 20);
+    const v = new Failure();
     Failure.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -378,8 +378,8 @@ export class Failure {
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r: fbe.Reader): Failure {
-    const v = new Failure();
     r.enterFinal(20);
+    const v = new Failure();
     v.id = r.uuid(r.fixed(16, "id"));
     v.reason = r.finalString("reason");
     r.leave();

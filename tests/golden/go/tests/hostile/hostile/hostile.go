@@ -859,6 +859,12 @@ func (v *Wides) FBERead(r *fbe.Reader, base, slot int) {
 	e3, n4 := r.Vector(b, b+8, 4, 0, "items")
 	v.Items = v.Items[:0]
 	for i5 := range n4 {
+		if !r.Affords(4000000) {
+			FBEVerifyWide(r, b, e3+i5*4)
+			r.UnwindIndex(i5)
+			r.Unwind("items")
+			return
+		}
 		v.Items = fbe.Grow(v.Items)
 		v.Items[i5].FBERead(r, b, e3+i5*4)
 		if r.Failed() {
@@ -951,6 +957,12 @@ func (v *Wides) FBEReadFinal(r *fbe.Reader) {
 	n10 := r.FinalCount(4000000, 0, "items")
 	v.Items = v.Items[:0]
 	for i11 := range n10 {
+		if !r.Affords(4000000) {
+			FBEVerifyFinalWide(r)
+			r.UnwindIndex(i11)
+			r.Unwind("items")
+			return
+		}
 		v.Items = fbe.Grow(v.Items)
 		v.Items[i11].FBEReadFinal(r)
 		if r.Failed() {
@@ -1071,6 +1083,12 @@ func (v *Wides) FBEReadJSON(r *fbe.JSONReader) {
 			if r.BeginArray("items") {
 				v.Items = v.Items[:0]
 				for i2 := 0; r.More(); i2++ {
+					if !r.Affords(4000000) {
+						r.Spend(4000000, "items")
+						r.UnwindIndex(i2)
+						r.Unwind("items")
+						return
+					}
 					v.Items = fbe.Grow(v.Items)
 					v.Items[i2].FBEReadJSON(r)
 					if r.Failed() {
@@ -1115,6 +1133,278 @@ func (v *Wides) ReadJSON(data []byte, lim *fbe.Limits) error {
 	return r.Err()
 }
 
+// Holder is the struct hostile.Holder (type id 5).
+type Holder struct {
+	Wide Wide
+}
+
+// TypeID is the type id of hostile.Holder.
+func (Holder) TypeID() uint32 {
+	return 5
+}
+
+// NewHolder is a new Holder with the schema's defaults.
+func NewHolder() *Holder {
+	v := new(Holder)
+	v.Reset()
+	return v
+}
+
+// Reset sets every field to the schema's default.
+func (v *Holder) Reset() {
+	v.Wide.Reset()
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Holder) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 12, 5)
+	(v.Wide).FBEWrite(w, b, b+8)
+}
+
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Holder) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Wide.Reset()
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
+func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 5, 1)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(4000000, b, "wide")
+		v.fbeDefaults(0)
+		return
+	}
+	v.Wide.FBERead(r, b, b+8)
+	if r.Failed() {
+		r.Unwind("wide")
+		return
+	}
+}
+
+// FBEVerifyHolder checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyHolder(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 5, 1)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		r.Spend(4000000, b, "wide")
+		return
+	}
+	FBEVerifyWide(r, b, b+8)
+	if r.Failed() {
+		r.Unwind("wide")
+		return
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Holder) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Holder) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	w.Within("hostile.Holder")
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Holder) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Holder) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	if r.Failed() {
+		v.Reset()
+		r.Within("hostile.Holder")
+	}
+	return r.Err()
+}
+
+// VerifyFBEHolder is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFBEHolder(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyHolder(&r, 0, 4)
+	r.Within("hostile.Holder")
+	return r.Err()
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Holder) FBEWriteFinal(w *fbe.Writer) {
+	(v.Wide).FBEWriteFinal(w)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
+func (v *Holder) FBEReadFinal(r *fbe.Reader) {
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+	v.Wide.FBEReadFinal(r)
+	if r.Failed() {
+		r.Unwind("wide")
+		return
+	}
+}
+
+// FBEVerifyFinalHolder checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalHolder(r *fbe.Reader) {
+	if !r.Enter(1) {
+		return
+	}
+	defer r.Leave()
+	FBEVerifyFinalWide(r)
+	if r.Failed() {
+		r.Unwind("wide")
+		return
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Holder) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Holder) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	w.Within("hostile.Holder")
+	return w.EndFinal(5)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Holder) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Holder) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 5, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	if r.Failed() {
+		v.Reset()
+		r.Within("hostile.Holder")
+	}
+	return r.Err()
+}
+
+// VerifyFinalHolder is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFinalHolder(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 5, lim)
+	FBEVerifyFinalHolder(&r)
+	r.EndFinal()
+	r.Within("hostile.Holder")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Holder) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Holder(wide=")
+	v.Wide.FBEWriteText(t)
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Holder) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Holder) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"wide":`)
+	v.Wide.FBEWriteJSON(j)
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Holder) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(1) {
+		return
+	}
+	defer r.Leave()
+	var seen [1]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "wide":
+			r.Once(&seen[0], name)
+			v.Wide.FBEReadJSON(r)
+			if r.Failed() {
+				r.Unwind("wide")
+				return
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+	if !seen[0] {
+		r.Spend(4000000, "wide")
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Holder) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Holder) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	j.Within("hostile.Holder")
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Holder) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Holder) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("hostile.Holder")
+	return r.Err()
+}
+
 // Handler gets the messages a Receiver of hostile reads: one method per message of the
 // package and of its imports. Each value is new; the handler may keep it.
 // Embed BaseHandler to implement only some methods, or use HandlerFunc.
@@ -1123,6 +1413,7 @@ type Handler interface {
 	OnEmpties(v *Empties)
 	OnWide(v *Wide)
 	OnWides(v *Wides)
+	OnHolder(v *Holder)
 }
 
 // BaseHandler ignores every message: embed it in a Handler and define the methods you need.
@@ -1140,6 +1431,9 @@ func (BaseHandler) OnWide(*Wide) {}
 // OnWides ignores a hostile.Wides.
 func (BaseHandler) OnWides(*Wides) {}
 
+// OnHolder ignores a hostile.Holder.
+func (BaseHandler) OnHolder(*Holder) {}
+
 // HandlerFunc is a Handler that hands every message to one function (a type switch tells them
 // apart), as http.HandlerFunc.
 type HandlerFunc func(v any)
@@ -1155,6 +1449,9 @@ func (f HandlerFunc) OnWide(v *Wide) { f(v) }
 
 // OnWides calls f(v).
 func (f HandlerFunc) OnWides(v *Wides) { f(v) }
+
+// OnHolder calls f(v).
+func (f HandlerFunc) OnHolder(v *Holder) { f(v) }
 
 // Sender writes the messages of hostile and its imports as versioned frames
 // (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
@@ -1188,6 +1485,11 @@ func (s *Sender) SendWides(v *Wides) (int, error) {
 	return s.Sender.SendFrame(v.AppendFBE)
 }
 
+// SendHolder sends v as a versioned frame; it returns the frame's size.
+func (s *Sender) SendHolder(v *Holder) (int, error) {
+	return s.Sender.SendFrame(v.AppendFBE)
+}
+
 // FinalSender writes the messages of hostile and its imports as final frames
 // (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.
 // Safe for concurrent use.
@@ -1217,6 +1519,11 @@ func (s *FinalSender) SendWide(v *Wide) (int, error) {
 
 // SendWides sends v as a final frame; it returns the frame's size.
 func (s *FinalSender) SendWides(v *Wides) (int, error) {
+	return s.Sender.SendFrame(v.AppendFinal)
+}
+
+// SendHolder sends v as a final frame; it returns the frame's size.
+func (s *FinalSender) SendHolder(v *Holder) (int, error) {
 	return s.Sender.SendFrame(v.AppendFinal)
 }
 
@@ -1285,6 +1592,14 @@ func (r *Receiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (
 		}
 		if r.Handler != nil {
 			r.Handler.OnWides(v)
+		}
+	case 5:
+		v := new(Holder)
+		if err := v.ReadFBE(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnHolder(v)
 		}
 	default:
 		return false, nil
@@ -1358,6 +1673,14 @@ func (r *FinalReceiver) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limi
 		if r.Handler != nil {
 			r.Handler.OnWides(v)
 		}
+	case 5:
+		v := new(Holder)
+		if err := v.ReadFinal(frame, lim); err != nil {
+			return true, err
+		}
+		if r.Handler != nil {
+			r.Handler.OnHolder(v)
+		}
 	default:
 		return false, nil
 	}
@@ -1371,6 +1694,7 @@ type ProxyHandler interface {
 	OnEmptiesFrame(frame []byte)
 	OnWideFrame(frame []byte)
 	OnWidesFrame(frame []byte)
+	OnHolderFrame(frame []byte)
 }
 
 // BaseProxyHandler ignores every frame: embed it in a ProxyHandler.
@@ -1387,6 +1711,9 @@ func (BaseProxyHandler) OnWideFrame([]byte) {}
 
 // OnWidesFrame ignores a hostile.Wides frame.
 func (BaseProxyHandler) OnWidesFrame([]byte) {}
+
+// OnHolderFrame ignores a hostile.Holder frame.
+func (BaseProxyHandler) OnHolderFrame([]byte) {}
 
 // Proxy dispatches versioned frames of hostile like a Receiver but hands the verified frame,
 // not a decoded value, to Handler (docs/format.md 7.5).
@@ -1449,6 +1776,13 @@ func (x *Proxy) DispatchFrame(typeID uint32, frame []byte, lim *fbe.Limits) (boo
 		if x.Handler != nil {
 			x.Handler.OnWidesFrame(frame)
 		}
+	case 5:
+		if err := VerifyFBEHolder(frame, lim); err != nil {
+			return true, err
+		}
+		if x.Handler != nil {
+			x.Handler.OnHolderFrame(frame)
+		}
 	default:
 		return false, nil
 	}
@@ -1487,6 +1821,13 @@ func (h clientHandler) OnWide(v *Wide) {
 func (h clientHandler) OnWides(v *Wides) {
 	if *h.notify != nil {
 		(*h.notify).OnWides(v)
+	}
+}
+
+// OnHolder hands v to notify.
+func (h clientHandler) OnHolder(v *Holder) {
+	if *h.notify != nil {
+		(*h.notify).OnHolder(v)
 	}
 }
 

@@ -46,6 +46,11 @@ public class Client {
             public void onReceive(Wides value) {
                 notify.onReceive(value);
             }
+
+            @Override
+            public void onReceive(Holder value) {
+                notify.onReceive(value);
+            }
         });
     }
 

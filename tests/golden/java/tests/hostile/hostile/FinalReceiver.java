@@ -34,6 +34,9 @@ public class FinalReceiver extends FrameReceiver {
             case 4:
                 handler.onReceive(Wides.fromFinal(frame, offset, size, limits));
                 return true;
+            case 5:
+                handler.onReceive(Holder.fromFinal(frame, offset, size, limits));
+                return true;
             default:
                 return false;
         }

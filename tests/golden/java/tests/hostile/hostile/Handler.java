@@ -35,4 +35,9 @@ public interface Handler {
     default void onReceive(Wides value) {
         onMessage(value);
     }
+
+    /** @param value a hostile.Holder (type id 5) */
+    default void onReceive(Holder value) {
+        onMessage(value);
+    }
 }

@@ -38,6 +38,10 @@ public class Proxy extends FrameReceiver {
                 Wides.verifyFbe(frame, offset, size, limits);
                 handler.onWidesFrame(frame, offset, size);
                 return true;
+            case 5:
+                Holder.verifyFbe(frame, offset, size, limits);
+                handler.onHolderFrame(frame, offset, size);
+                return true;
             default:
                 return false;
         }

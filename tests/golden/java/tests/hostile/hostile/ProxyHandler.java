@@ -61,4 +61,15 @@ public interface ProxyHandler {
     default void onWidesFrame(byte[] frame, int offset, int size) {
         onFrame(Wides.TYPE_ID, frame, offset, size);
     }
+
+    /**
+     * A frame of hostile.Holder (type id 5).
+     *
+     * @param frame  the buffer
+     * @param offset the frame's first byte
+     * @param size   the frame's size
+     */
+    default void onHolderFrame(byte[] frame, int offset, int size) {
+        onFrame(Holder.TYPE_ID, frame, offset, size);
+    }
 }

@@ -34,6 +34,9 @@ public class Receiver extends FrameReceiver {
             case 4:
                 handler.onReceive(Wides.fromFbe(frame, offset, size, limits));
                 return true;
+            case 5:
+                handler.onReceive(Holder.fromFbe(frame, offset, size, limits));
+                return true;
             default:
                 return false;
         }

@@ -60,4 +60,15 @@ public class Sender extends FrameSender {
     public int send(Wides value) throws IOException {
         return sendFrame(value::writeFbe);
     }
+
+    /**
+     * Sends a hostile.Holder.
+     *
+     * @param value the message
+     * @return the frame's size
+     * @throws IOException from the stream
+     */
+    public int send(Holder value) throws IOException {
+        return sendFrame(value::writeFbe);
+    }
 }

@@ -129,6 +129,13 @@ public class Wides {
         int n5 = r.count();
         int m6 = v.items.size();
         for (int i7 = 0; i7 < n5; i7++) {
+            if (i7 >= m6 && !r.affords(4000000)) {
+                try {
+                    Wide.fbeVerify(r, b, e4 + i7 * 4);
+                } catch (DecodeException e) {
+                    throw e.at("items", i7);
+                }
+            }
             Wide x8 = i7 < m6 ? v.items.get(i7) : new Wide();
             try {
                 Wide.fbeRead(r, b, e4 + i7 * 4, x8);
@@ -331,6 +338,13 @@ public class Wides {
         int n14 = r.finalCount(4000000, 0, "items");
         int m15 = v.items.size();
         for (int i16 = 0; i16 < n14; i16++) {
+            if (i16 >= m15 && !r.affords(4000000)) {
+                try {
+                    Wide.fbeVerifyFinal(r);
+                } catch (DecodeException e) {
+                    throw e.at("items", i16);
+                }
+            }
             Wide x17 = i16 < m15 ? v.items.get(i16) : new Wide();
             try {
                 Wide.fbeReadFinal(r, x17);

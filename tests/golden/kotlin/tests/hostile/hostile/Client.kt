@@ -28,6 +28,8 @@ open class Client(out: OutputStream, private val notify: Handler) {
         override fun onReceive(value: Wide) = notify.onReceive(value)
 
         override fun onReceive(value: Wides) = notify.onReceive(value)
+
+        override fun onReceive(value: Holder) = notify.onReceive(value)
     })
 
     /** The number of requests waiting for their response. */

@@ -17,6 +17,7 @@ open class FinalReceiver(private val handler: Handler) : FrameReceiver(true) {
             2 -> handler.onReceive(Empties.fromFinal(frame, offset, size, limits))
             3 -> handler.onReceive(Wide.fromFinal(frame, offset, size, limits))
             4 -> handler.onReceive(Wides.fromFinal(frame, offset, size, limits))
+            5 -> handler.onReceive(Holder.fromFinal(frame, offset, size, limits))
             else -> return false
         }
         return true

@@ -26,4 +26,8 @@ open class FinalSender(out: OutputStream) : FrameSender(out) {
     /** Sends a hostile.Wides; returns the frame's size. */
     @Throws(IOException::class)
     fun send(value: Wides): Int = sendFrame(value::writeFinal)
+
+    /** Sends a hostile.Holder; returns the frame's size. */
+    @Throws(IOException::class)
+    fun send(value: Holder): Int = sendFrame(value::writeFinal)
 }

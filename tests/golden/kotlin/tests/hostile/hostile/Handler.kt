@@ -22,4 +22,7 @@ interface Handler {
 
     /** A hostile.Wides (type id 4). */
     fun onReceive(value: Wides) = onMessage(value)
+
+    /** A hostile.Holder (type id 5). */
+    fun onReceive(value: Holder) = onMessage(value)
 }

@@ -29,6 +29,10 @@ open class Proxy(private val handler: ProxyHandler) : FrameReceiver(false) {
                 Wides.verifyFbe(frame, offset, size, limits)
                 handler.onWidesFrame(frame, offset, size)
             }
+            5 -> {
+                Holder.verifyFbe(frame, offset, size, limits)
+                handler.onHolderFrame(frame, offset, size)
+            }
             else -> return false
         }
         return true

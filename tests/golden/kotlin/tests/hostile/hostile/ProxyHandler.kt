@@ -22,4 +22,7 @@ interface ProxyHandler {
 
     /** A frame of hostile.Wides (type id 4). */
     fun onWidesFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Wides.TYPE_ID, frame, offset, size)
+
+    /** A frame of hostile.Holder (type id 5). */
+    fun onHolderFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Holder.TYPE_ID, frame, offset, size)
 }

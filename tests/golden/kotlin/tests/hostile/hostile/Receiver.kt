@@ -17,6 +17,7 @@ open class Receiver(private val handler: Handler) : FrameReceiver(false) {
             2 -> handler.onReceive(Empties.fromFbe(frame, offset, size, limits))
             3 -> handler.onReceive(Wide.fromFbe(frame, offset, size, limits))
             4 -> handler.onReceive(Wides.fromFbe(frame, offset, size, limits))
+            5 -> handler.onReceive(Holder.fromFbe(frame, offset, size, limits))
             else -> return false
         }
         return true

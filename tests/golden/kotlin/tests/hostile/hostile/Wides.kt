@@ -192,6 +192,13 @@ open class Wides(var items: MutableList<Wide> = ArrayList()) {
             val n5 = r.count()
             val m6 = v.items.size
             for (i7 in 0 until n5) {
+                if (i7 >= m6 && !r.affords(4000000)) {
+                    try {
+                        Wide.fbeVerify(r, b, e4 + i7 * 4)
+                    } catch (e: DecodeException) {
+                        throw e.at("items", i7)
+                    }
+                }
                 val x8 = if (i7 < m6) v.items[i7] else Wide()
                 try {
                     Wide.fbeRead(r, b, e4 + i7 * 4, x8)
@@ -292,6 +299,13 @@ open class Wides(var items: MutableList<Wide> = ArrayList()) {
             val n14 = r.finalCount(4000000, 0, "items")
             val m15 = v.items.size
             for (i16 in 0 until n14) {
+                if (i16 >= m15 && !r.affords(4000000)) {
+                    try {
+                        Wide.fbeVerifyFinal(r)
+                    } catch (e: DecodeException) {
+                        throw e.at("items", i16)
+                    }
+                }
                 val x17 = if (i16 < m15) v.items[i16] else Wide()
                 try {
                     Wide.fbeReadFinal(r, x17)
