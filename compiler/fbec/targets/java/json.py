@@ -209,6 +209,10 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, 
         return f"{c.named(t.name)}.of({integer_read(t.wire, None, f)})"
     if isinstance(t, ir.StructRef):
         x, name = names("x"), c.named(t.name)
+        if c.schema.struct(t.name).large_default:     # made once the budget pays for it (docs/limits.md 3)
+            cost = c.schema.struct(t.name).default_cost
+            with w.block(f"if (!r.affords({cost})) {{", "}"):
+                w.line(f"r.spend({cost}, {f});")
         w.line(f"{name} {x} = new {name}();")
         catch(w, c, f"{name}.fbeReadJson(r, {x});", at)
         return x

@@ -57,6 +57,17 @@ def catch(w: CodeWriter, c: Context, statement: str, field: str, index: str | No
         w.line(f"throw {at};")
 
 
+def paid_first(w: CodeWriter, c: Context, t: ir.StructRef, verify: str, field: str, index: str | None,
+               also: str = "") -> None:
+    """Before a value of struct t is made (an element, an optional's value) when its default is large
+    (ir.Struct.large_default): if the budget left does not pay for the default, verify (the value's
+    check, which fails as its read would: docs/limits.md 3) runs instead, before the value is made."""
+    struct = c.schema.struct(t.name)
+    if struct.large_default:
+        with w.block(f"if ({also}!r.affords({struct.default_cost})) {{", "}"):
+            catch(w, c, verify, field, index)
+
+
 def elements(c: Context, t: ir.Sequence, value: str, field: str | None = None) -> str:
     """What a writer iterates: a set in its order, a vector or list as it is. With field (the
     writers), a set holding an element twice under the readers' rule throws (docs/limits.md 4)."""
@@ -163,6 +174,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
         return f"{c.named(t.name)}.of(r.{SLOT[t.wire][1]}({slot}))"
     if isinstance(t, ir.StructRef):
         x, name = names("x"), c.named(t.name)
+        paid_first(w, c, t, f"{name}.fbeVerify(r, {base}, {slot});", field, index)
         w.line(f"{name} {x} = new {name}();")
         catch(w, c, f"{name}.fbeRead(r, {base}, {slot}, {x});", field, index)
         return x
@@ -187,11 +199,10 @@ def reuse_elements(w: CodeWriter, c: Context, t: ir.Sequence, target: str, n: st
     old, i, x = names("m"), names("i"), names("x")
     w.line(f"int {old} = {target}.size();")
     with w.block(f"for (int {i} = 0; {i} < {n}; {i}++) {{", "}"):
-        struct = c.schema.struct(t.element.name)
-        if struct.large_default:
+        if c.schema.struct(t.element.name).large_default:
             # a new element only once the budget pays for its default: else its check fails as its read
             # would, before the value is made (docs/limits.md 3)
-            with w.block(f"if ({i} >= {old} && !r.affords({struct.default_cost})) {{", "}"):
+            with w.block(f"if ({i} >= {old} && !r.affords({c.schema.struct(t.element.name).default_cost})) {{", "}"):
                 verify(i)
         w.line(f"{name} {x} = {i} < {old} ? {target}.get({i}) : new {name}();")
         read(x, i)
@@ -218,6 +229,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
         w.line(f"int {s} = r.optional({base}, {slot}, {t.element.size}, {quoted});")
         with w.block(f"if ({s} >= 0) {{", "} else {"):
             with w.block(f"if ({target} == null) {{", "}"):
+                paid_first(w, c, t.element, f"{name}.fbeVerify(r, {s}, {s});", f.name, None)
                 w.line(f"{target} = new {name}();")
             catch(w, c, f"{name}.fbeRead(r, {s}, {s}, {target});", f.name, None)
         with w.block("", "}"):
@@ -334,6 +346,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, 
         return f"{c.named(t.name)}.of(r.final{SLOT[t.wire][0]}({quoted}))"
     if isinstance(t, ir.StructRef):
         x, name = names("x"), c.named(t.name)
+        paid_first(w, c, t, f"{name}.fbeVerifyFinal(r);", field, index)
         w.line(f"{name} {x} = new {name}();")
         catch(w, c, f"{name}.fbeReadFinal(r, {x});", field, index)
         return x
@@ -358,6 +371,7 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
         name = c.named(t.element.name)
         with w.block(f"if (r.finalHas({quoted})) {{", "} else {"):
             with w.block(f"if ({target} == null) {{", "}"):
+                paid_first(w, c, t.element, f"{name}.fbeVerifyFinal(r);", f.name, None)
                 w.line(f"{target} = new {name}();")
             catch(w, c, f"{name}.fbeReadFinal(r, {target});", f.name, None)
         with w.block("", "}"):

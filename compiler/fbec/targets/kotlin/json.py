@@ -231,6 +231,9 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, 
         return enum_read(c, t, None, f)
     if isinstance(t, ir.StructRef):
         x, name = names("x"), c.named(t.name)
+        if c.schema.struct(t.name).large_default:     # made once the budget pays for it (docs/limits.md 3)
+            cost = c.schema.struct(t.name).default_cost
+            w.line(f"if (!r.affords({cost})) r.spend({cost}, {f})")
         w.line(f"val {x} = {name}()")
         catch(w, c, f"{name}.fbeReadJson(r, {x})", at)
         return x

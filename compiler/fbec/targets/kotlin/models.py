@@ -254,6 +254,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
         return from_runtime(c, t, f"r.{SLOT[t.wire][1]}({slot})")
     if isinstance(t, ir.StructRef):
         x, name = names("x"), c.named(t.name)
+        paid_first(w, c, t, f"{name}.fbeVerify(r, {base}, {slot})", field, index)
         w.line(f"val {x} = {name}()")
         catch(w, c, f"{name}.fbeRead(r, {base}, {slot}, {x})", field, index)
         return x
@@ -294,11 +295,24 @@ def reused_struct(t: ir.Type) -> bool:
     return isinstance(t, ir.Sequence) and t.kind == "vector" and isinstance(t.element, ir.StructRef)
 
 
-def reuse_optional(w: CodeWriter, c: Context, t: ir.StructRef, target: str, names: Names) -> str:
-    """A local holding target's struct, made (and put into target) when target is null."""
+def paid_first(w: CodeWriter, c: Context, t: ir.StructRef, verify: str, field: str, index: str | None) -> None:
+    """Before a value of struct t is made (an element, an optional's value) when its default is large
+    (ir.Struct.large_default): if the budget left does not pay for the default, verify (the value's
+    check, which fails as its read would: docs/limits.md 3) runs instead, before the value is made."""
+    struct = c.schema.struct(t.name)
+    if struct.large_default:
+        with w.block(f"if (!r.affords({struct.default_cost})) {{", "}"):
+            catch(w, c, verify, field, index)
+
+
+def reuse_optional(w: CodeWriter, c: Context, t: ir.StructRef, target: str, names: Names, verify: str,
+                   field: str) -> str:
+    """A local holding target's struct, made (and put into target) when target is null, once the budget
+    pays for it (paid_first: verify runs when it does not)."""
     x = names("o")
     w.line(f"var {x} = {target}")
     with w.block(f"if ({x} == null) {{", "}"):
+        paid_first(w, c, t, verify, field, None)
         w.line(f"{x} = {c.named(t.name)}()")
         w.line(f"{target} = {x}")
     return x
@@ -321,7 +335,8 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
         s = names("s")
         w.line(f"val {s} = r.optional({base}, {slot}, {t.element.size}, {quoted})")
         with w.block(f"if ({s} >= 0) {{", "} else {"):
-            x = reuse_optional(w, c, t.element, target, names)
+            x = reuse_optional(w, c, t.element, target, names, f"{c.named(t.element.name)}.fbeVerify(r, {s}, {s})",
+                               f.name)
             catch(w, c, f"{c.named(t.element.name)}.fbeRead(r, {s}, {s}, {x})", f.name, None)
         with w.block("", "}"):
             w.line(f"{target} = null")
@@ -437,6 +452,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, 
         return from_runtime(c, t, f"r.final{SLOT[t.wire][0]}({quoted})")
     if isinstance(t, ir.StructRef):
         x, name = names("x"), c.named(t.name)
+        paid_first(w, c, t, f"{name}.fbeVerifyFinal(r)", field, index)
         w.line(f"val {x} = {name}()")
         catch(w, c, f"{name}.fbeReadFinal(r, {x})", field, index)
         return x
@@ -458,7 +474,7 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
         catch(w, c, f"{c.named(t.name)}.fbeReadFinal(r, {target})", f.name, None)
     elif isinstance(t, ir.Optional_) and isinstance(t.element, ir.StructRef):
         with w.block(f"if (r.finalHas({quoted})) {{", "} else {"):
-            x = reuse_optional(w, c, t.element, target, names)
+            x = reuse_optional(w, c, t.element, target, names, f"{c.named(t.element.name)}.fbeVerifyFinal(r)", f.name)
             catch(w, c, f"{c.named(t.element.name)}.fbeReadFinal(r, {x})", f.name, None)
         with w.block("", "}"):
             w.line(f"{target} = null")

@@ -211,6 +211,17 @@ public final class JsonReader {
     }
 
     /**
+     * Whether the budget left pays for {@code cost} bytes: generated code asks before it makes a value
+     * whose default is large (docs/limits.md 3), and when not charges it ({@link #spend}), which fails.
+     *
+     * @param cost what the value's default costs
+     * @return true when the budget left covers it
+     */
+    public boolean affords(long cost) {
+        return budget >= cost;
+    }
+
+    /**
      * Charges {@code cost} bytes for a value materialized (a collection element, the defaults of
      * a struct's missing members: docs/limits.md 3).
      *
