@@ -163,11 +163,13 @@ struct Wides
 struct Holder
 {
     ::hostile::Wide wide{};
+    std::optional<::hostile::Wide> maybe{};
+    std::map<int32_t, ::hostile::Wide> byId{};
 
     static constexpr uint32_t fbe_type() noexcept { return 5; }
 
     Holder() = default;
-    explicit Holder(const ::hostile::Wide& arg_wide);
+    Holder(const ::hostile::Wide& arg_wide, const std::optional<::hostile::Wide>& arg_maybe, const std::map<int32_t, ::hostile::Wide>& arg_byId);
 
     bool operator==(const Holder& other) const noexcept;
     bool operator!=(const Holder& other) const noexcept { return !(*this == other); }
@@ -324,8 +326,10 @@ inline std::ostream& operator<<(std::ostream& stream, const Wides& value)
     return stream << ")";
 }
 
-inline Holder::Holder(const ::hostile::Wide& arg_wide)
+inline Holder::Holder(const ::hostile::Wide& arg_wide, const std::optional<::hostile::Wide>& arg_maybe, const std::map<int32_t, ::hostile::Wide>& arg_byId)
     : wide(arg_wide)
+    , maybe(arg_maybe)
+    , byId(arg_byId)
 {}
 
 inline bool Holder::operator==(const Holder& /*other*/) const noexcept
@@ -349,6 +353,8 @@ inline void Holder::swap(Holder& other) noexcept
 {
     using std::swap;
     swap(wide, other.wide);
+    swap(maybe, other.maybe);
+    swap(byId, other.byId);
 }
 
 inline void swap(Holder& a, Holder& b) noexcept { a.swap(b); }
@@ -358,6 +364,10 @@ inline std::ostream& operator<<(std::ostream& stream, const Holder& value)
     stream << "Holder(";
     stream << "wide=";
     FBE::print(stream, value.wide);
+    stream << ",maybe=";
+    FBE::print(stream, value.maybe);
+    stream << ",byId=";
+    FBE::print(stream, value.byId);
     return stream << ")";
 }
 

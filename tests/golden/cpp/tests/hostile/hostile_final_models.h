@@ -74,12 +74,11 @@ struct FBody<::hostile::Holder>
 {
     static constexpr uint32_t type_id = 5;
     static constexpr bool inlined = true;
-    static constexpr std::size_t fixed_size = 4000000;
-    static constexpr std::size_t min_size = 4000000;
+    static constexpr std::size_t fixed_size = 0;
+    static constexpr std::size_t min_size = 4000005;
     static std::size_t size(const ::hostile::Holder& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::hostile::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::hostile::Holder& value);
-    static void read_fixed(const uint8_t* p, ::hostile::Holder& value) noexcept;
     static bool verify(FinalDecoder& d);
 };
 
@@ -192,14 +191,18 @@ FBE_INLINE bool FBody<::hostile::Wides>::verify(FinalDecoder& d)
     return true;
 }
 
-inline std::size_t FBody<::hostile::Holder>::size(const ::hostile::Holder& /*value*/) noexcept
+inline std::size_t FBody<::hostile::Holder>::size(const ::hostile::Holder& value) noexcept
 {
-    return 4000000;
+    return 4000000
+        + FCodec<std::optional<::hostile::Wide>>::size(value.maybe)
+        + FCodec<std::map<int32_t, ::hostile::Wide>>::size(value.byId);
 }
 
 inline uint8_t* FBody<::hostile::Holder>::write(uint8_t* p, const ::hostile::Holder& value) noexcept
 {
     p = FCodec<::hostile::Wide>::write(p, value.wide);
+    p = FCodec<std::optional<::hostile::Wide>>::write(p, value.maybe);
+    p = FCodec<std::map<int32_t, ::hostile::Wide>>::write(p, value.byId);
     return p;
 }
 
@@ -210,18 +213,25 @@ FBE_INLINE bool FBody<::hostile::Holder>::read(FinalDecoder& d, ::hostile::Holde
         FBE::detail::assign_default(value.wide);
         ok = false;
     }
+    if (!FCodec<std::optional<::hostile::Wide>>::read(d, value.maybe)) {
+        value.maybe = {};
+        ok = false;
+    }
+    if (!FCodec<std::map<int32_t, ::hostile::Wide>>::read(d, value.byId)) {
+        value.byId = {};
+        ok = false;
+    }
     return ok;
-}
-
-FBE_INLINE void FBody<::hostile::Holder>::read_fixed(const uint8_t* p, ::hostile::Holder& value) noexcept
-{
-    FCodec<::hostile::Wide>::read_fixed(p + 0, value.wide);
 }
 
 FBE_INLINE bool FBody<::hostile::Holder>::verify(FinalDecoder& d)
 {
     if (!FCodec<::hostile::Wide>::verify(d))
         return d.fail_in("hostile.Holder", "wide");
+    if (!FCodec<std::optional<::hostile::Wide>>::verify(d))
+        return d.fail_in("hostile.Holder", "maybe");
+    if (!FCodec<std::map<int32_t, ::hostile::Wide>>::verify(d))
+        return d.fail_in("hostile.Holder", "byId");
     return true;
 }
 

@@ -249,6 +249,10 @@ struct ValueWriter<TWriter, ::hostile::Holder>
             return false;
         if (!FBE::JSON::to_json_key(writer, "wide") || !FBE::JSON::to_json(writer, value.wide))
             return false;
+        if (!FBE::JSON::to_json_key(writer, "maybe") || !FBE::JSON::to_json(writer, value.maybe))
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "byId") || !FBE::JSON::to_json(writer, value.byId))
+            return false;
         return !scope || writer.EndObject();
     }
 };
@@ -257,7 +261,7 @@ template <class TJson>
 struct ValueReader<TJson, ::hostile::Holder>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
-    static constexpr uint64_t cost = 1;
+    static constexpr uint64_t cost = 5;
 
     static bool from_json(const TJson& json, ::hostile::Holder& value)
     {
@@ -272,15 +276,15 @@ struct ValueReader<TJson, ::hostile::Holder>
     //! seen twice is refused, a field without a member takes its default.
     static bool read_members(const TJson& json, ::hostile::Holder& value)
     {
-        static constexpr std::string_view names[] = {"wide"};
-        bool seen[1] = {};
+        static constexpr std::string_view names[] = {"wide", "maybe", "byId"};
+        bool seen[3] = {};
         bool result = true;
         std::size_t next = 0;
         for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
         {
             const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
+            const std::size_t i = detail::field_index(names, 3, name, next);
+            if (i == 3)
                 continue; // unknown members are ignored
             if (seen[i])
                 return detail::duplicate_member(name);
@@ -289,6 +293,8 @@ struct ValueReader<TJson, ::hostile::Holder>
             switch (i)
             {
                 case 0: result &= detail::read_member<TJson>(it->value, value.wide, "wide"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.maybe, "maybe"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.byId, "byId"); break;
                 default: break;
             }
             if (FBE_UNLIKELY(!result) && detail::exhausted())
@@ -300,6 +306,10 @@ struct ValueReader<TJson, ::hostile::Holder>
             FBE::detail::assign_default(value.wide);
             defaults += 4000000;
         }
+        if (!seen[1])
+            value.maybe = {};
+        if (!seen[2])
+            value.byId = {};
         return (defaults == 0 || detail::charge_defaults(defaults)) && result;
     }
 };

@@ -75,15 +75,15 @@ struct VBody<::hostile::Wides>
     static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
 };
 
-// hostile.Holder: type 5, body 12 bytes
+// hostile.Holder: type 5, body 21 bytes
 template <>
 struct VBody<::hostile::Holder>
 {
     static constexpr uint32_t type_id = 5;
-    static constexpr uint32_t body_size = 12;
+    static constexpr uint32_t body_size = 21;
     static constexpr bool fixed_fields = false;
     static constexpr bool inlined = true;
-    static constexpr uint64_t cost = 1;
+    static constexpr uint64_t cost = 5;
     static std::size_t extra(const ::hostile::Holder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::hostile::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value);
@@ -257,20 +257,28 @@ FBE_NOINLINE inline bool VBody<::hostile::Wides>::verify_older(Decoder& d, std::
 
 inline std::size_t VBody<::hostile::Holder>::extra(const ::hostile::Holder& value) noexcept
 {
-    return VCodec<::hostile::Wide>::extra(value.wide);
+    return VCodec<::hostile::Wide>::extra(value.wide)
+        + VCodec<std::optional<::hostile::Wide>>::extra(value.maybe)
+        + VCodec<std::map<int32_t, ::hostile::Wide>>::extra(value.byId);
 }
 
 inline void VBody<::hostile::Holder>::write(Encoder& e, std::size_t body, const ::hostile::Holder& value) noexcept
 {
     VCodec<::hostile::Wide>::write(e, body, body + 8, value.wide);
+    VCodec<std::optional<::hostile::Wide>>::write(e, body, body + 12, value.maybe);
+    VCodec<std::map<int32_t, ::hostile::Wide>>::write(e, body, body + 17, value.byId);
 }
 
 FBE_INLINE bool VBody<::hostile::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value)
 {
-    if (FBE_UNLIKELY(size < 12))
+    if (FBE_UNLIKELY(size < 21))
         return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
     if (!VCodec<::hostile::Wide>::read(d, body, body + 8, value.wide))
         return d.fail_in("hostile.Holder", "wide");
+    if (!VCodec<std::optional<::hostile::Wide>>::read(d, body, body + 12, value.maybe))
+        return d.fail_in("hostile.Holder", "maybe");
+    if (!VCodec<std::map<int32_t, ::hostile::Wide>>::read(d, body, body + 17, value.byId))
+        return d.fail_in("hostile.Holder", "byId");
     return true;
 }
 
@@ -282,15 +290,27 @@ FBE_NOINLINE inline bool VBody<::hostile::Holder>::read_older(Decoder& d, std::s
         FBE::detail::assign_default(value.wide);
     else if (!VCodec<::hostile::Wide>::read(d, body, body + 8, value.wide))
         return d.fail_in("hostile.Holder", "wide");
+    if (size < 17)
+        value.maybe = {};
+    else if (!VCodec<std::optional<::hostile::Wide>>::read(d, body, body + 12, value.maybe))
+        return d.fail_in("hostile.Holder", "maybe");
+    if (size < 21)
+        value.byId = {};
+    else if (!VCodec<std::map<int32_t, ::hostile::Wide>>::read(d, body, body + 17, value.byId))
+        return d.fail_in("hostile.Holder", "byId");
     return true;
 }
 
 FBE_INLINE bool VBody<::hostile::Holder>::verify(Decoder& d, std::size_t body, uint32_t size)
 {
-    if (FBE_UNLIKELY(size < 12))
+    if (FBE_UNLIKELY(size < 21))
         return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
     if (!VCodec<::hostile::Wide>::verify(d, body, body + 8))
         return d.fail_in("hostile.Holder", "wide");
+    if (!VCodec<std::optional<::hostile::Wide>>::verify(d, body, body + 12))
+        return d.fail_in("hostile.Holder", "maybe");
+    if (!VCodec<std::map<int32_t, ::hostile::Wide>>::verify(d, body, body + 17))
+        return d.fail_in("hostile.Holder", "byId");
     return true;
 }
 
@@ -302,6 +322,14 @@ FBE_NOINLINE inline bool VBody<::hostile::Holder>::verify_older(Decoder& d, std:
         return true;
     if (!VCodec<::hostile::Wide>::verify(d, body, body + 8))
         return d.fail_in("hostile.Holder", "wide");
+    if (size < 17)
+        return true;
+    if (!VCodec<std::optional<::hostile::Wide>>::verify(d, body, body + 12))
+        return d.fail_in("hostile.Holder", "maybe");
+    if (size < 21)
+        return true;
+    if (!VCodec<std::map<int32_t, ::hostile::Wide>>::verify(d, body, body + 17))
+        return d.fail_in("hostile.Holder", "byId");
     return true;
 }
 

@@ -111,6 +111,8 @@ export declare class Wides {
 export declare class Holder {
   static readonly fbeType: number;
   wide: Wide;
+  maybe: Wide | undefined;
+  byId: Map<number, Wide>;
   constructor(init?: Partial<Holder>);
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Holder): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Holder;

@@ -987,6 +987,8 @@ export class Holder {
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
     this.wide = new Wide();
+    this.maybe = undefined;
+    this.byId = new Map();
     if (init !== undefined) {
       Object.assign(this, init);
     }
@@ -994,13 +996,27 @@ export class Holder {
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
-    const b = w.struct(base, slot, 12, 5);
+    const b = w.struct(base, slot, 21, 5);
     Wide.fbeWrite(w, b, b + 8, v.wide);
+    const o1 = v.maybe;
+    if (o1 !== undefined) {
+      const s2 = w.optional(b, b + 12, 4);
+      Wide.fbeWrite(w, s2, s2, o1);
+    } else {
+      w.none(b + 12);
+    }
+    const m3 = fbe.entriesInOrder(v.byId, fbe.compareValue, "byId");
+    let p4 = w.vector(b, b + 17, m3.length, 8);
+    for (const [k5, y6] of m3) {
+      w.putI32(p4, k5);
+      Wide.fbeWrite(w, b, p4 + 4, y6);
+      p4 += 8;
+    }
   }
 
   /** Reads the versioned body the slot at `slot` points to (from `base`). */
   static fbeRead(r, base, slot) {
-    const b = r.struct(base, slot, 5, 1, 4000000);
+    const b = r.struct(base, slot, 5, 5, 4000000);
     const v = new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1021,11 +1037,45 @@ export class Holder {
     } catch (e) {
       throw fbe.within(e, "wide");
     }
+    if (n < 17) {
+      return;
+    }
+    const s7 = r.optional(b, b + 12, 4, "maybe");
+    if (s7 < 0) {
+      v.maybe = undefined;
+    } else {
+      try {
+        v.maybe = Wide.fbeRead(r, s7, s7);
+      } catch (e) {
+        throw fbe.within(e, "maybe");
+      }
+    }
+    if (n < 21) {
+      return;
+    }
+    const e8 = r.vector(b, b + 17, 8, 4, "byId");
+    const n9 = r.count;
+    const m10 = new Map();
+    for (let i11 = 0; i11 < n9; i11++) {
+      let k12;
+      let y13;
+      k12 = r.i32(e8 + i11 * 8);
+      try {
+        y13 = Wide.fbeRead(r, b, e8 + i11 * 8 + 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "byId", i11);
+      }
+      if (m10.has(k12)) {
+        r.duplicate("byId", e8 + i11 * 8);
+      }
+      m10.set(k12, y13);
+    }
+    v.byId = m10;
   }
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 5, 1, 4000000);
+    const b = r.struct(base, slot, 5, 5, 4000000);
     Holder.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1040,6 +1090,37 @@ export class Holder {
       Wide.fbeVerify(r, b, b + 8);
     } catch (e) {
       throw fbe.within(e, "wide");
+    }
+    if (n < 17) {
+      return;
+    }
+    const s14 = r.optional(b, b + 12, 4, "maybe");
+    if (s14 >= 0) {
+      try {
+        Wide.fbeVerify(r, s14, s14);
+      } catch (e) {
+        throw fbe.within(e, "maybe");
+      }
+    }
+    if (n < 21) {
+      return;
+    }
+    const e15 = r.vector(b, b + 17, 8, 4, "byId");
+    const n16 = r.count;
+    const m17 = new Map();
+    for (let i18 = 0; i18 < n16; i18++) {
+      let k19;
+      let y20;
+      k19 = r.i32(e15 + i18 * 8);
+      try {
+        y20 = Wide.fbeRead(r, b, e15 + i18 * 8 + 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "byId", i18);
+      }
+      if (m17.has(k19)) {
+        r.duplicate("byId", e15 + i18 * 8);
+      }
+      m17.set(k19, y20);
     }
   }
 
@@ -1082,28 +1163,90 @@ export class Holder {
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w, v) {
     Wide.fbeWriteFinal(w, v.wide);
+    const o21 = v.maybe;
+    if (o21 === undefined) {
+      w.appendBool(false);
+    } else {
+      w.appendBool(true);
+      Wide.fbeWriteFinal(w, o21);
+    }
+    const m22 = fbe.entriesInOrder(v.byId, fbe.compareValue, "byId");
+    w.appendCount(m22.length);
+    for (const [k23, y24] of m22) {
+      w.appendI32(k23);
+      Wide.fbeWriteFinal(w, y24);
+    }
   }
 
   /** Reads a value's fields at the Reader's cursor (final model). */
   static fbeReadFinal(r) {
-    r.enterFinal(1, 4000000);
+    r.enterFinal(5, 4000000);
     const v = new Holder();
     try {
       v.wide = Wide.fbeReadFinal(r);
     } catch (e) {
       throw fbe.within(e, "wide");
     }
+    if (r.finalHas("maybe")) {
+      try {
+        v.maybe = Wide.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "maybe");
+      }
+    } else {
+      v.maybe = undefined;
+    }
+    const n25 = r.finalCount(4000004, 4, "byId");
+    const m26 = new Map();
+    for (let i27 = 0; i27 < n25; i27++) {
+      let k28;
+      let y29;
+      k28 = r.i32(r.fixed(4, "byId"));
+      try {
+        y29 = Wide.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "byId", i27);
+      }
+      if (m26.has(k28)) {
+        r.duplicate("byId", r.pos);
+      }
+      m26.set(k28, y29);
+    }
+    v.byId = m26;
     r.leave();
     return v;
   }
 
   /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
   static fbeVerifyFinal(r) {
-    r.enterFinal(1, 4000000);
+    r.enterFinal(5, 4000000);
     try {
       Wide.fbeVerifyFinal(r);
     } catch (e) {
       throw fbe.within(e, "wide");
+    }
+    if (r.finalHas("maybe")) {
+      try {
+        Wide.fbeVerifyFinal(r);
+      } catch (e) {
+        throw fbe.within(e, "maybe");
+      }
+    }
+    const n30 = r.finalCount(4000004, 4, "byId");
+    const m31 = new Map();
+    for (let i32 = 0; i32 < n30; i32++) {
+      let k33;
+      let y34;
+      k33 = r.i32(r.fixed(4, "byId"));
+      try {
+        y34 = Wide.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "byId", i32);
+      }
+      if (m31.has(k33)) {
+        r.duplicate("byId", r.pos);
+      }
+      m31.set(k33, y34);
     }
     r.leave();
   }
@@ -1150,7 +1293,26 @@ export class Holder {
   static fbeWriteJson(j, v) {
     j.raw('{"wide":');
     Wide.fbeWriteJson(j, v.wide);
-    j.raw("}");
+    j.raw(',"maybe":');
+    const o1 = v.maybe;
+    if (o1 === undefined) {
+      j.null();
+    } else {
+      Wide.fbeWriteJson(j, o1);
+    }
+    j.raw(',"byId":');
+    const m2 = fbe.entriesInOrder(v.byId, fbe.compareValue, "byId");
+    j.raw("{");
+    let first5 = true;
+    for (const [k3, y4] of m2) {
+      if (!first5) {
+        j.raw(",");
+      }
+      first5 = false;
+      j.keyInt(k3);
+      Wide.fbeWriteJson(j, y4);
+    }
+    j.raw("}}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -1166,7 +1328,7 @@ export class Holder {
 
   /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
   static fbeReadJson(r, x) {
-    const o = r.struct(x, 1, 4000000);
+    const o = r.struct(x, 5, 4000000);
     const v = new Holder();
     let m;
     m = r.member(o, "wide");
@@ -1178,6 +1340,37 @@ export class Holder {
       } catch (e) {
         throw fbe.within(e, "wide");
       }
+    }
+    m = r.member(o, "maybe");
+    if (m !== undefined) {
+      if (m === null) {
+        v.maybe = undefined;
+      } else {
+        try {
+          v.maybe = Wide.fbeReadJson(r, m);
+        } catch (e) {
+          throw fbe.within(e, "maybe");
+        }
+      }
+    }
+    m = r.member(o, "byId");
+    if (m !== undefined) {
+      const m2 = new Map();
+      const e1 = r.object(m, 4, "byId");
+      for (const key6 of Object.keys(e1)) {
+        const k4 = r.keyInt(key6, -2147483648, 2147483647, "byId");
+        let y5;
+        try {
+          y5 = Wide.fbeReadJson(r, e1[key6]);
+        } catch (e) {
+          throw fbe.within(e, "byId[" + key6 + "]");
+        }
+        if (m2.has(k4)) {
+          r.duplicate("byId", "key");
+        }
+        m2.set(k4, y5);
+      }
+      v.byId = m2;
     }
     r.leave();
     return v;
@@ -1197,7 +1390,27 @@ export class Holder {
   static fbeWriteText(t, v) {
     t.raw("Holder(wide=");
     Wide.fbeWriteText(t, v.wide);
-    t.raw(")");
+    t.raw(",maybe=");
+    const o1 = v.maybe;
+    if (o1 === undefined) {
+      t.raw("null");
+    } else {
+      Wide.fbeWriteText(t, o1);
+    }
+    t.raw(",byId=");
+    const m2 = fbe.sortedEntries(v.byId, fbe.compareValue);
+    t.count(m2.length, "<{");
+    let first5 = true;
+    for (const [k3, y4] of m2) {
+      if (!first5) {
+        t.raw(",");
+      }
+      first5 = false;
+      t.int(k3);
+      t.raw("->");
+      Wide.fbeWriteText(t, y4);
+    }
+    t.raw("}>)");
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

@@ -20,10 +20,14 @@ FBE_L0 = struct.Struct("<II")
 FBE_L1 = struct.Struct("<III")
 FBE_L2 = struct.Struct("<I")
 FBE_L3 = struct.Struct("<II1000000i")
-FBE_L4 = struct.Struct("<1000000i")
+FBE_L4 = struct.Struct("<IIIBII")
+FBE_L5 = struct.Struct("<i")
+FBE_L6 = struct.Struct("<iI")
+FBE_L7 = struct.Struct("<1000000i")
 FBE_C0 = (12,)
 FBE_C1 = (4000008,)
-FBE_C2 = (4000000, 0)
+FBE_C2 = (12, 17, 21)
+FBE_C3 = (4000000, 0, 0, 0)
 
 
 class Empty(fbe.Struct):
@@ -344,20 +348,26 @@ class Wides(fbe.Struct):
 class Holder(fbe.Struct):
     """struct hostile.Holder (type 5).
 
-    Keyword construction: ``Holder(wide=...)``; omitted fields get their schema defaults.
+    Keyword construction: ``Holder(wide=..., maybe=..., byId=...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("wide",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("wide",)
+    __slots__ = ("byId", "maybe", "wide")
+    fbe_fields: ClassVar[tuple[str, ...]] = ("wide", "maybe", "byId")
     fbe_type: ClassVar[int] = 5
 
     wide: Wide
+    maybe: Wide | None
+    byId: dict[int, Wide]
 
     def __init__(
         self,
         wide: Wide | None = None,
+        maybe: Wide | None = None,
+        byId: dict[int, Wide] | None = None,
     ) -> None:
         self.wide = Wide() if wide is None else wide
+        self.maybe = maybe
+        self.byId = {} if byId is None else byId
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Holder):
@@ -435,6 +445,8 @@ Wides.fbe_spec = (
 
 Holder.fbe_spec = (
     ("wide", "wide", ("struct", Wide)),
+    ("maybe", "maybe", ("optional", ("struct", Wide))),
+    ("byId", "byId", ("map", ("int", "int32", -2147483648, 2147483647), ("struct", Wide))),
 )
 
 
@@ -479,6 +491,10 @@ def fbe_tx_Holder(v: Holder) -> str:
         "Holder(",
         "wide=",
         fbe_tx_Wide(v.wide),
+        ",maybe=",
+        ("null" if v.maybe is None else fbe_tx_Wide(v.maybe)),
+        ",byId=",
+        "[" + str(len(v.byId)) + "]<{" + ",".join([str(int(k0)) + "->" + fbe_tx_Wide(v0) for k0, v0 in sorted(v.byId.items(), key=fbe.buffer.first)]) + "}>",
         ")",
     ))
 
@@ -581,24 +597,35 @@ def fbe_vr_Wides(r: fbe.Reader, p: int) -> Wides:
 def fbe_vw_Holder(w: bytearray, v: Holder) -> int:
     """Append the body of a Holder and its data; return the body position."""
     p = len(w)
-    w += bytes(12)
+    w += bytes(21)
     o0 = fbe_vw_Wide(w, v.wide) - p
-    FBE_L1.pack_into(w, p, 12, 5, o0)
+    o1v = v.maybe
+    if o1v is None:
+        o1h = o1o = 0
+    else:
+        o1h = 1
+        o1o = fbe_vow_hostile_Wide(w, o1v) - p
+    o2 = fbe_vcw_m_int32__hostile_Wide(w, p, v.byId)
+    FBE_L4.pack_into(w, p, 21, 5, o0, o1h, o1o, o2)
     return p
 
 
 def fbe_vr_Holder(r: fbe.Reader, p: int) -> Holder:
     """Read the Holder body at absolute position p (fields missing from older writers get defaults)."""
-    t = fbe.buffer.struct_body(r, FBE_L1, p, 5, "hostile.Holder", 1)
+    t = fbe.buffer.struct_body(r, FBE_L4, p, 5, "hostile.Holder", 5)
     try:
-        if t[0] >= 12:
+        if t[0] >= 21:
             v = Holder.__new__(Holder)
             v.wide = (fbe_vr_Wide(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Wide, "wide", p))
+            v.maybe = fbe.buffer.read_optional_struct(r, p, t[3], t[4], "maybe", fbe_vr_Wide, Wide)
+            v.byId = fbe_vcr_m_int32__hostile_Wide(r, p, t[5], "byId")
         else:
-            k = fbe.buffer.present(FBE_C0, t[0], 8)
-            fbe.buffer.charge_defaults(r, FBE_C2, k, p)
+            k = fbe.buffer.present(FBE_C2, t[0], 8)
+            fbe.buffer.charge_defaults(r, FBE_C3, k, p)
             v = Holder(
                 (fbe_vr_Wide(r, p + t[2]) if t[2] else fbe.buffer.absent_struct(r, Wide, "wide", p)) if k > 0 else None,
+                fbe.buffer.read_optional_struct(r, p, t[3], t[4], "maybe", fbe_vr_Wide, Wide) if k > 1 else None,
+                fbe_vcr_m_int32__hostile_Wide(r, p, t[5], "byId") if k > 2 else None,
             )
     except fbe.DecodeError as e:
         raise e.within("hostile.Holder") from None
@@ -708,7 +735,7 @@ def fbe_fr_Empties(r: fbe.Reader, p: int) -> tuple[Empties, int]:
 def fbe_fw_Wide(w: bytearray, v: Wide) -> None:
     """Append the final encoding of a Wide (fields back to back)."""
     fbe.buffer.check_length(v.values, 1000000, "values")
-    w += FBE_L4.pack(*v.values)
+    w += FBE_L7.pack(*v.values)
 
 
 def fbe_fr_Wide(r: fbe.Reader, p: int) -> tuple[Wide, int]:
@@ -718,7 +745,7 @@ def fbe_fr_Wide(r: fbe.Reader, p: int) -> tuple[Wide, int]:
         data, end = r.data, r.size
         if p + 4000000 > end:
             raise fbe.buffer.out_of_bounds("value", p, "values")
-        t1 = FBE_L4.unpack_from(data, p)
+        t1 = FBE_L7.unpack_from(data, p)
         p += 4000000
         v = Wide.__new__(Wide)
         v.values = list(t1[0:1000000])
@@ -755,15 +782,44 @@ def fbe_fr_Wides(r: fbe.Reader, p: int) -> tuple[Wides, int]:
 def fbe_fw_Holder(w: bytearray, v: Holder) -> None:
     """Append the final encoding of a Holder (fields back to back)."""
     fbe_fw_Wide(w, v.wide)
+    y1 = v.maybe
+    if y1 is None:
+        w.append(0)
+    else:
+        w.append(1)
+        fbe_fw_Wide(w, y1)
+    w += fbe.buffer.pack_u32(len(v.byId))
+    for k2, v3 in sorted(v.byId.items(), key=fbe.buffer.first):
+        w += FBE_L5.pack(k2)
+        fbe_fw_Wide(w, v3)
 
 
 def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
     """Read a Holder at p; return it and the position after it."""
-    fbe.buffer.final_enter(r, p, 1)
+    fbe.buffer.final_enter(r, p, 5)
     try:
-        x1, p = fbe_fr_Wide(r, p)
+        x4, p = fbe_fr_Wide(r, p)
+        h6 = fbe.buffer.final_has(r, p, "maybe")
+        p += 1
+        x5: Wide | None = None
+        if h6:
+            x7, p = fbe_fr_Wide(r, p)
+            x5 = x7
+        at10 = p
+        n9 = fbe.buffer.final_count(r, p, 4000004, 4, "byId")
+        p += 4
+        x8: dict[int, Wide] = {}
+        for _ in range(n9):
+            t13 = fbe.buffer.final_fixed(r, FBE_L5, p, "byId")
+            p += FBE_L5.size
+            k11 = t13[0]
+            v12, p = fbe_fr_Wide(r, p)
+            x8[k11] = v12
+        fbe.buffer.distinct(x8, n9, "byId", at10)
         v = Holder.__new__(Holder)
-        v.wide = x1
+        v.wide = x4
+        v.maybe = x5
+        v.byId = x8
     except fbe.DecodeError as e:
         raise e.within("hostile.Holder") from None
     r.depth -= 1
@@ -917,6 +973,10 @@ def fbe_js_Holder(v: Holder) -> str:
     return "".join((
         '{"wide":',
         fbe_js_Wide(v.wide),
+        ',"maybe":',
+        ("null" if v.maybe is None else fbe_js_Wide(v.maybe)),
+        ',"byId":',
+        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + fbe_js_Wide(v0) for k0, v0 in sorted(v.byId.items(), key=fbe.buffer.first)]) + "}",
         "}",
     ))
 
@@ -924,10 +984,12 @@ def fbe_js_Holder(v: Holder) -> str:
 def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
     """A Holder from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 1 + (0 if "wide" in m else 4000000), "hostile.Holder")
+    fbe.jsonfmt.enter(b, 5 + (0 if "wide" in m else 4000000), "hostile.Holder")
     try:
         v = Holder(
             fbe_jr_Wide(m["wide"], "wide", b) if "wide" in m else None,
+            (None if m["maybe"] is None else fbe_jr_Wide(m["maybe"], "maybe", b)) if "maybe" in m else None,
+            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "byId"): fbe_jr_Wide(v0, "byId", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["byId"], "byId"), b, 4, "byId").items()}, m["byId"], "byId") if "byId" in m else None,
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "hostile.Holder", o) from None
@@ -1182,3 +1244,40 @@ def fbe_vcr_v_hostile_Wide(r: fbe.Reader, b: int, off: int, f: str) -> list[Wide
     n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Wide(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Wide, f, b)) for e in FBE_L2.iter_unpack(r.data[q:q + n * 4])]
+
+
+def fbe_vow_hostile_Wide(w: bytearray, x: Wide) -> int:
+    q = len(w)
+    w += b"\x04\x00\x00\x00"
+    fbe_vw_Wide(w, x)
+    return q
+
+
+def fbe_vsw_int32(w: bytearray, b: int, s: int, x: int) -> None:
+    FBE_L5.pack_into(w, s, x)
+
+
+def fbe_vsw_hostile_Wide(w: bytearray, b: int, s: int, x: Wide) -> None:
+    fbe.buffer.pack_u32_into(w, s, fbe_vw_Wide(w, x) - b)
+
+
+def fbe_vcw_m_int32__hostile_Wide(w: bytearray, b: int, x: dict[int, Wide]) -> int:
+    q = len(w)
+    n = len(x)
+    w += fbe.buffer.pack_u32(n)
+    w += bytes(n * 8)
+    s = q + 4
+    for k, v in sorted(x.items(), key=fbe.buffer.first):
+        fbe_vsw_int32(w, b, s, k)
+        fbe_vsw_hostile_Wide(w, b, s + 4, v)
+        s += 8
+    return q - b
+
+
+def fbe_vcr_m_int32__hostile_Wide(r: fbe.Reader, b: int, off: int, f: str) -> dict[int, Wide]:
+    if not off:
+        return {}
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 8, 4, f)
+    q += 4
+    return fbe.buffer.distinct({e[0]: (fbe_vr_Wide(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, Wide, f, b)) for e in FBE_L6.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)

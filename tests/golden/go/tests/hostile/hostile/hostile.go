@@ -5,6 +5,7 @@
 package hostile
 
 import (
+	"cmp"
 	"io"
 
 	"github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -1135,7 +1136,9 @@ func (v *Wides) ReadJSON(data []byte, lim *fbe.Limits) error {
 
 // Holder is the struct hostile.Holder (type id 5).
 type Holder struct {
-	Wide Wide
+	Wide  Wide
+	Maybe *Wide
+	ById  map[int32]Wide
 }
 
 // TypeID is the type id of hostile.Holder.
@@ -1153,12 +1156,24 @@ func NewHolder() *Holder {
 // Reset sets every field to the schema's default.
 func (v *Holder) Reset() {
 	v.Wide.Reset()
+	v.Maybe = nil
+	clear(v.ById)
 }
 
 // FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
 func (v *Holder) FBEWrite(w *fbe.Writer, base, slot int) {
-	b := w.Struct(base, slot, 12, 5)
+	b := w.Struct(base, slot, 21, 5)
 	(v.Wide).FBEWrite(w, b, b+8)
+	if v.Maybe != nil {
+		s1 := w.Optional(b, b+12, 4)
+		(v.Maybe).FBEWrite(w, s1, s1)
+	}
+	e2 := w.Vector(b, b+17, len(v.ById), 8)
+	for i3, k4 := range fbe.SortedKeys(v.ById, cmp.Compare[int32]) {
+		x5 := v.ById[k4]
+		w.PutI32(e2+i3*8, k4)
+		(x5).FBEWrite(w, b, e2+i3*8+4)
+	}
 }
 
 // fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
@@ -1166,6 +1181,12 @@ func (v *Holder) fbeDefaults(from int) {
 	switch from {
 	case 0:
 		v.Wide.Reset()
+		fallthrough
+	case 1:
+		v.Maybe = nil
+		fallthrough
+	case 2:
+		clear(v.ById)
 	}
 }
 
@@ -1174,7 +1195,7 @@ func (v *Holder) fbeDefaults(from int) {
 // fields an older writer did not write take the schema's defaults. After an error
 // (the Reader's) v is left part read: the roots reset it.
 func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 5, 1)
+	b, n := r.Struct(base, slot, 5, 5)
 	if n == 0 {
 		return
 	}
@@ -1189,12 +1210,63 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		r.Unwind("wide")
 		return
 	}
+	if n < 17 {
+		v.fbeDefaults(1)
+		return
+	}
+	if s6, ok7 := r.Optional(b, b+12, 4, "maybe"); ok7 {
+		if !r.Affords(4000000) {
+			FBEVerifyWide(r, s6, s6)
+			r.Unwind("maybe")
+			return
+		}
+		v.Maybe = fbe.Reuse(v.Maybe)
+		v.Maybe.FBERead(r, s6, s6)
+		if r.Failed() {
+			r.Unwind("maybe")
+			return
+		}
+	} else {
+		v.Maybe = nil
+	}
+	if n < 21 {
+		v.fbeDefaults(2)
+		return
+	}
+	e8, n9 := r.Vector(b, b+17, 8, 4, "byId")
+	if v.ById == nil {
+		v.ById = make(map[int32]Wide, n9)
+	} else {
+		clear(v.ById)
+	}
+	for i10 := range n9 {
+		var k11 int32
+		k11 = r.I32(e8 + i10*8)
+		if !r.Affords(4000000) {
+			FBEVerifyWide(r, b, e8+i10*8+4)
+			r.UnwindIndex(i10)
+			r.Unwind("byId")
+			return
+		}
+		var x12 Wide
+		x12.FBERead(r, b, e8+i10*8+4)
+		if r.Failed() {
+			r.UnwindIndex(i10)
+			r.Unwind("byId")
+			return
+		}
+		if _, dup := v.ById[k11]; dup {
+			r.DuplicateKey("byId", e8+i10*8)
+			return
+		}
+		v.ById[k11] = x12
+	}
 }
 
 // FBEVerifyHolder checks the versioned body the slot at slot points to (from base) as
 // FBERead reads it, without building the value.
 func FBEVerifyHolder(r *fbe.Reader, base, slot int) {
-	b, n := r.Struct(base, slot, 5, 1)
+	b, n := r.Struct(base, slot, 5, 5)
 	if n == 0 {
 		return
 	}
@@ -1207,6 +1279,48 @@ func FBEVerifyHolder(r *fbe.Reader, base, slot int) {
 	if r.Failed() {
 		r.Unwind("wide")
 		return
+	}
+	if n < 17 {
+		return
+	}
+	if s13, ok14 := r.Optional(b, b+12, 4, "maybe"); ok14 {
+		FBEVerifyWide(r, s13, s13)
+		if r.Failed() {
+			r.Unwind("maybe")
+			return
+		}
+	}
+	if n < 21 {
+		return
+	}
+	var t15 map[int32]Wide
+	e16, n17 := r.Vector(b, b+17, 8, 4, "byId")
+	if t15 == nil {
+		t15 = make(map[int32]Wide, n17)
+	} else {
+		clear(t15)
+	}
+	for i18 := range n17 {
+		var k19 int32
+		k19 = r.I32(e16 + i18*8)
+		if !r.Affords(4000000) {
+			FBEVerifyWide(r, b, e16+i18*8+4)
+			r.UnwindIndex(i18)
+			r.Unwind("byId")
+			return
+		}
+		var x20 Wide
+		x20.FBERead(r, b, e16+i18*8+4)
+		if r.Failed() {
+			r.UnwindIndex(i18)
+			r.Unwind("byId")
+			return
+		}
+		if _, dup := t15[k19]; dup {
+			r.DuplicateKey("byId", e16+i18*8)
+			return
+		}
+		t15[k19] = x20
 	}
 }
 
@@ -1255,12 +1369,22 @@ func VerifyFBEHolder(data []byte, lim *fbe.Limits) error {
 // FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
 func (v *Holder) FBEWriteFinal(w *fbe.Writer) {
 	(v.Wide).FBEWriteFinal(w)
+	w.AppendBool(v.Maybe != nil)
+	if v.Maybe != nil {
+		(v.Maybe).FBEWriteFinal(w)
+	}
+	w.AppendCount(len(v.ById))
+	for _, k22 := range fbe.SortedKeys(v.ById, cmp.Compare[int32]) {
+		x23 := v.ById[k22]
+		w.AppendI32(k22)
+		(x23).FBEWriteFinal(w)
+	}
 }
 
 // FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
 // field and reusing what v holds; after an error v is left part read (the roots reset it).
 func (v *Holder) FBEReadFinal(r *fbe.Reader) {
-	if !r.Enter(1) {
+	if !r.Enter(5) {
 		return
 	}
 	defer r.Leave()
@@ -1269,12 +1393,57 @@ func (v *Holder) FBEReadFinal(r *fbe.Reader) {
 		r.Unwind("wide")
 		return
 	}
+	if r.FinalHas("maybe") {
+		if !r.Affords(4000000) {
+			FBEVerifyFinalWide(r)
+			r.Unwind("maybe")
+			return
+		}
+		v.Maybe = fbe.Reuse(v.Maybe)
+		v.Maybe.FBEReadFinal(r)
+		if r.Failed() {
+			r.Unwind("maybe")
+			return
+		}
+	} else {
+		v.Maybe = nil
+	}
+	n24 := r.FinalCount(4000004, 4, "byId")
+	if v.ById == nil {
+		v.ById = make(map[int32]Wide, n24)
+	} else {
+		clear(v.ById)
+	}
+	for i25 := 0; i25 < n24; i25++ {
+		var k26 int32
+		if p28 := r.Fixed(4, "byId"); p28 >= 0 {
+			k26 = r.I32(p28)
+		}
+		if !r.Affords(4000000) {
+			FBEVerifyFinalWide(r)
+			r.UnwindIndex(i25)
+			r.Unwind("byId")
+			return
+		}
+		var x27 Wide
+		x27.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i25)
+			r.Unwind("byId")
+			return
+		}
+		if _, dup := v.ById[k26]; dup {
+			r.DuplicateKey("byId", r.Pos)
+			return
+		}
+		v.ById[k26] = x27
+	}
 }
 
 // FBEVerifyFinalHolder checks v's fields at the Reader's cursor as FBEReadFinal reads them,
 // without building the value.
 func FBEVerifyFinalHolder(r *fbe.Reader) {
-	if !r.Enter(1) {
+	if !r.Enter(5) {
 		return
 	}
 	defer r.Leave()
@@ -1282,6 +1451,44 @@ func FBEVerifyFinalHolder(r *fbe.Reader) {
 	if r.Failed() {
 		r.Unwind("wide")
 		return
+	}
+	if r.FinalHas("maybe") {
+		FBEVerifyFinalWide(r)
+		if r.Failed() {
+			r.Unwind("maybe")
+			return
+		}
+	}
+	var t29 map[int32]Wide
+	n30 := r.FinalCount(4000004, 4, "byId")
+	if t29 == nil {
+		t29 = make(map[int32]Wide, n30)
+	} else {
+		clear(t29)
+	}
+	for i31 := 0; i31 < n30; i31++ {
+		var k32 int32
+		if p34 := r.Fixed(4, "byId"); p34 >= 0 {
+			k32 = r.I32(p34)
+		}
+		if !r.Affords(4000000) {
+			FBEVerifyFinalWide(r)
+			r.UnwindIndex(i31)
+			r.Unwind("byId")
+			return
+		}
+		var x33 Wide
+		x33.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i31)
+			r.Unwind("byId")
+			return
+		}
+		if _, dup := t29[k32]; dup {
+			r.DuplicateKey("byId", r.Pos)
+			return
+		}
+		t29[k32] = x33
 	}
 }
 
@@ -1332,7 +1539,24 @@ func VerifyFinalHolder(data []byte, lim *fbe.Limits) error {
 func (v *Holder) FBEWriteText(t *fbe.TextWriter) {
 	t.Raw("Holder(wide=")
 	v.Wide.FBEWriteText(t)
-	t.Raw(")")
+	t.Raw(",maybe=")
+	if v.Maybe == nil {
+		t.Raw("null")
+	} else {
+		v.Maybe.FBEWriteText(t)
+	}
+	t.Raw(",byId=")
+	t.Count(len(v.ById), "<{")
+	for i1, k2 := range fbe.SortedKeys(v.ById, cmp.Compare[int32]) {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		x3 := v.ById[k2]
+		t.Int(int64(k2))
+		t.Raw("->")
+		x3.FBEWriteText(t)
+	}
+	t.Raw("}>)")
 }
 
 // String is v in the original's text form (docs/format.md 9).
@@ -1346,18 +1570,33 @@ func (v Holder) String() string {
 func (v *Holder) FBEWriteJSON(j *fbe.JSONWriter) {
 	j.Raw(`{"wide":`)
 	v.Wide.FBEWriteJSON(j)
-	j.Byte('}')
+	j.Raw(`,"maybe":`)
+	if v.Maybe == nil {
+		j.Null()
+	} else {
+		v.Maybe.FBEWriteJSON(j)
+	}
+	j.Raw(`,"byId":{`)
+	for i1, k2 := range fbe.SortedKeys(v.ById, cmp.Compare[int32]) {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		j.KeyInt(int64(k2))
+		x3 := v.ById[k2]
+		x3.FBEWriteJSON(j)
+	}
+	j.Raw(`}}`)
 }
 
 // FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
 // ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
 func (v *Holder) FBEReadJSON(r *fbe.JSONReader) {
 	v.Reset()
-	if !r.BeginStruct(1) {
+	if !r.BeginStruct(5) {
 		return
 	}
 	defer r.Leave()
-	var seen [1]bool
+	var seen [3]bool
 	for r.More() {
 		switch name := r.Name(); name {
 		case "wide":
@@ -1366,6 +1605,57 @@ func (v *Holder) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Failed() {
 				r.Unwind("wide")
 				return
+			}
+		case "maybe":
+			r.Once(&seen[1], name)
+			if r.Null() {
+				v.Maybe = nil
+			} else {
+				if v.Maybe == nil {
+					if !r.Affords(4000000) {
+						r.Spend(4000000, "maybe")
+						r.Unwind("maybe")
+						return
+					}
+					v.Maybe = new(Wide)
+				}
+				v.Maybe.FBEReadJSON(r)
+				if r.Failed() {
+					r.Unwind("maybe")
+					return
+				}
+			}
+		case "byId":
+			r.Once(&seen[2], name)
+			if r.BeginObject("byId") {
+				if v.ById == nil {
+					v.ById = make(map[int32]Wide)
+				} else {
+					clear(v.ById)
+				}
+				for r.More() {
+					r.Spend(4, "byId")
+					key4 := r.Name()
+					k5 := int32(r.KeyInt(key4, -2147483648, 2147483647, "byId"))
+					if !r.Affords(4000000) {
+						r.Spend(4000000, "byId")
+						r.UnwindKey(key4)
+						r.Unwind("byId")
+						return
+					}
+					var x6 Wide
+					x6.FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindKey(key4)
+						r.Unwind("byId")
+						return
+					}
+					if _, dup := v.ById[k5]; dup {
+						r.DuplicateKey("byId")
+						return
+					}
+					v.ById[k5] = x6
+				}
 			}
 		default:
 			r.Skip(name)

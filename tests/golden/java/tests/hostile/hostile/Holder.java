@@ -3,13 +3,17 @@
 package hostile;
 
 import java.util.Comparator;
+import java.util.Map;
+import java.util.TreeMap;
 
+import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
+import io.github.fbetoolkit.fbe.Text;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct hostile.Holder (type id 5). */
@@ -18,6 +22,8 @@ public class Holder {
     public static final int TYPE_ID = 5;
 
     public Wide wide = new Wide();
+    public Wide maybe = null;
+    public Map<Integer, Wide> byId = new TreeMap<>();
 
     /** The order of sets and maps of Holder: by the [key] fields, as the wire orders them. */
     public static final Comparator<Holder> KEY_ORDER = (a, b) -> 0;
@@ -57,6 +63,24 @@ public class Holder {
         t.append("Holder(");
         t.append("wide=");
         Wide.fbeText(t, v.wide);
+        t.append(",maybe=");
+        if (v.maybe == null) {
+            t.append("null");
+        } else {
+            Wide.fbeText(t, v.maybe);
+        }
+        t.append(",byId=");
+        Text.count(t, v.byId.size(), "<{");
+        int i1 = 0;
+        for (Map.Entry<Integer, Wide> x2 : Compare.ordered(v.byId, null)) {
+            if (i1++ > 0) {
+                t.append(',');
+            }
+            t.append(x2.getKey());
+            t.append("->");
+            Wide.fbeText(t, x2.getValue());
+        }
+        t.append("}>");
         t.append(')');
     }
 
@@ -69,11 +93,30 @@ public class Holder {
      * @param v    the value
      */
     public static void fbeWrite(Writer w, int base, int slot, Holder v) {
-        int b = w.struct(base, slot, 12, 5);
+        int b = w.struct(base, slot, 21, 5);
         try {
             Wide.fbeWrite(w, b, b + 8, v.wide);
         } catch (EncodeException e) {
             throw e.at("wide");
+        }
+        if (v.maybe != null) {
+            int s1 = w.optional(b, b + 12, 4);
+            try {
+                Wide.fbeWrite(w, s1, s1, v.maybe);
+            } catch (EncodeException e) {
+                throw e.at("maybe");
+            }
+        }
+        int e2 = w.vector(b, b + 17, v.byId.size(), 8);
+        int i3 = 0;
+        for (Map.Entry<Integer, Wide> x4 : Compare.distinct(v.byId, null, "byId")) {
+            w.putI32(e2 + i3 * 8, x4.getKey());
+            try {
+                Wide.fbeWrite(w, b, e2 + i3 * 8 + 4, x4.getValue());
+            } catch (EncodeException e) {
+                throw e.at("byId", i3);
+            }
+            i3++;
         }
     }
 
@@ -86,6 +129,12 @@ public class Holder {
     private static void fbeDefaults(Holder v, int from) {
         if (from <= 0) {
             v.wide = new Wide();
+        }
+        if (from <= 1) {
+            v.maybe = null;
+        }
+        if (from <= 2) {
+            v.byId.clear();
         }
     }
 
@@ -102,7 +151,7 @@ public class Holder {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, Holder v) throws DecodeException {
-        int b = r.struct(base, slot, 5, 1);
+        int b = r.struct(base, slot, 5, 5);
         int n = r.i32(b);
         if (n < 12) {
             r.spend(4000000, b, "wide");
@@ -114,6 +163,59 @@ public class Holder {
             Wide.fbeRead(r, b, b + 8, v.wide);
         } catch (DecodeException e) {
             throw e.at("wide");
+        }
+        if (n < 17) {
+            fbeDefaults(v, 1);
+            r.leave();
+            return;
+        }
+        int s5 = r.optional(b, b + 12, 4, "maybe");
+        if (s5 >= 0) {
+            if (v.maybe == null) {
+                if (!r.affords(4000000)) {
+                    try {
+                        Wide.fbeVerify(r, s5, s5);
+                    } catch (DecodeException e) {
+                        throw e.at("maybe");
+                    }
+                }
+                v.maybe = new Wide();
+            }
+            try {
+                Wide.fbeRead(r, s5, s5, v.maybe);
+            } catch (DecodeException e) {
+                throw e.at("maybe");
+            }
+        } else {
+            v.maybe = null;
+        }
+        if (n < 21) {
+            fbeDefaults(v, 2);
+            r.leave();
+            return;
+        }
+        int e6 = r.vector(b, b + 17, 8, 4, "byId");
+        int n7 = r.count();
+        v.byId.clear();
+        for (int i8 = 0; i8 < n7; i8++) {
+            Integer k9 = r.i32(e6 + i8 * 8);
+            if (!r.affords(4000000)) {
+                try {
+                    Wide.fbeVerify(r, b, e6 + i8 * 8 + 4);
+                } catch (DecodeException e) {
+                    throw e.at("byId", i8);
+                }
+            }
+            Wide x10 = new Wide();
+            try {
+                Wide.fbeRead(r, b, e6 + i8 * 8 + 4, x10);
+            } catch (DecodeException e) {
+                throw e.at("byId", i8);
+            }
+            v.byId.put(k9, x10);
+            if (v.byId.size() != i8 + 1) {
+                throw r.duplicateKey("byId", e6 + i8 * 8);
+            }
         }
         r.leave();
     }
@@ -128,7 +230,7 @@ public class Holder {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
-        int b = r.struct(base, slot, 5, 1);
+        int b = r.struct(base, slot, 5, 5);
         int n = r.i32(b);
         if (n < 12) {
             r.spend(4000000, b, "wide");
@@ -139,6 +241,46 @@ public class Holder {
             Wide.fbeVerify(r, b, b + 8);
         } catch (DecodeException e) {
             throw e.at("wide");
+        }
+        if (n < 17) {
+            r.leave();
+            return;
+        }
+        int s11 = r.optional(b, b + 12, 4, "maybe");
+        if (s11 >= 0) {
+            try {
+                Wide.fbeVerify(r, s11, s11);
+            } catch (DecodeException e) {
+                throw e.at("maybe");
+            }
+        }
+        if (n < 21) {
+            r.leave();
+            return;
+        }
+        Map<Integer, Wide> t12 = new TreeMap<>();
+        int e13 = r.vector(b, b + 17, 8, 4, "byId");
+        int n14 = r.count();
+        t12.clear();
+        for (int i15 = 0; i15 < n14; i15++) {
+            Integer k16 = r.i32(e13 + i15 * 8);
+            if (!r.affords(4000000)) {
+                try {
+                    Wide.fbeVerify(r, b, e13 + i15 * 8 + 4);
+                } catch (DecodeException e) {
+                    throw e.at("byId", i15);
+                }
+            }
+            Wide x17 = new Wide();
+            try {
+                Wide.fbeRead(r, b, e13 + i15 * 8 + 4, x17);
+            } catch (DecodeException e) {
+                throw e.at("byId", i15);
+            }
+            t12.put(k16, x17);
+            if (t12.size() != i15 + 1) {
+                throw r.duplicateKey("byId", e13 + i15 * 8);
+            }
         }
         r.leave();
     }
@@ -281,6 +423,25 @@ public class Holder {
         } catch (EncodeException e) {
             throw e.at("wide");
         }
+        w.appendBool(v.maybe != null);
+        if (v.maybe != null) {
+            try {
+                Wide.fbeWriteFinal(w, v.maybe);
+            } catch (EncodeException e) {
+                throw e.at("maybe");
+            }
+        }
+        w.appendCount(v.byId.size());
+        int i19 = 0;
+        for (Map.Entry<Integer, Wide> x18 : Compare.distinct(v.byId, null, "byId")) {
+            w.appendI32(x18.getKey());
+            try {
+                Wide.fbeWriteFinal(w, x18.getValue());
+            } catch (EncodeException e) {
+                throw e.at("byId", i19);
+            }
+            i19++;
+        }
     }
 
     /**
@@ -292,11 +453,53 @@ public class Holder {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeReadFinal(Reader r, Holder v) throws DecodeException {
-        r.enter(1);
+        r.enter(5);
         try {
             Wide.fbeReadFinal(r, v.wide);
         } catch (DecodeException e) {
             throw e.at("wide");
+        }
+        if (r.finalHas("maybe")) {
+            if (v.maybe == null) {
+                if (!r.affords(4000000)) {
+                    try {
+                        Wide.fbeVerifyFinal(r);
+                    } catch (DecodeException e) {
+                        throw e.at("maybe");
+                    }
+                }
+                v.maybe = new Wide();
+            }
+            try {
+                Wide.fbeReadFinal(r, v.maybe);
+            } catch (DecodeException e) {
+                throw e.at("maybe");
+            }
+        } else {
+            v.maybe = null;
+        }
+        int n20 = r.finalCount(4000004, 4, "byId");
+        v.byId.clear();
+        for (int i21 = 0; i21 < n20; i21++) {
+            int p23 = r.pos();
+            Integer k22 = r.finalI32("byId");
+            if (!r.affords(4000000)) {
+                try {
+                    Wide.fbeVerifyFinal(r);
+                } catch (DecodeException e) {
+                    throw e.at("byId", i21);
+                }
+            }
+            Wide x24 = new Wide();
+            try {
+                Wide.fbeReadFinal(r, x24);
+            } catch (DecodeException e) {
+                throw e.at("byId", i21);
+            }
+            v.byId.put(k22, x24);
+            if (v.byId.size() != i21 + 1) {
+                throw r.duplicateKey("byId", p23);
+            }
         }
         r.leave();
     }
@@ -309,11 +512,42 @@ public class Holder {
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
-        r.enter(1);
+        r.enter(5);
         try {
             Wide.fbeVerifyFinal(r);
         } catch (DecodeException e) {
             throw e.at("wide");
+        }
+        if (r.finalHas("maybe")) {
+            try {
+                Wide.fbeVerifyFinal(r);
+            } catch (DecodeException e) {
+                throw e.at("maybe");
+            }
+        }
+        Map<Integer, Wide> t25 = new TreeMap<>();
+        int n26 = r.finalCount(4000004, 4, "byId");
+        t25.clear();
+        for (int i27 = 0; i27 < n26; i27++) {
+            int p29 = r.pos();
+            Integer k28 = r.finalI32("byId");
+            if (!r.affords(4000000)) {
+                try {
+                    Wide.fbeVerifyFinal(r);
+                } catch (DecodeException e) {
+                    throw e.at("byId", i27);
+                }
+            }
+            Wide x30 = new Wide();
+            try {
+                Wide.fbeReadFinal(r, x30);
+            } catch (DecodeException e) {
+                throw e.at("byId", i27);
+            }
+            t25.put(k28, x30);
+            if (t25.size() != i27 + 1) {
+                throw r.duplicateKey("byId", p29);
+            }
         }
         r.leave();
     }
@@ -460,7 +694,30 @@ public class Holder {
         } catch (EncodeException e) {
             throw e.at("wide");
         }
-        j.raw('}');
+        j.raw(",\"maybe\":");
+        if (v.maybe == null) {
+            j.nil();
+        } else {
+            try {
+                Wide.fbeWriteJson(j, v.maybe);
+            } catch (EncodeException e) {
+                throw e.at("maybe");
+            }
+        }
+        j.raw(",\"byId\":{");
+        int i1 = 0;
+        for (Map.Entry<Integer, Wide> x2 : Compare.distinct(v.byId, null, "byId")) {
+            if (i1++ > 0) {
+                j.raw(',');
+            }
+            j.keyI64(x2.getKey());
+            try {
+                Wide.fbeWriteJson(j, x2.getValue());
+            } catch (EncodeException e) {
+                throw e.at("byId", i1 - 1);
+            }
+        }
+        j.raw("}}");
     }
 
     /**
@@ -472,16 +729,52 @@ public class Holder {
      * @throws DecodeException at the first problem (docs/limits.md 7)
      */
     public static void fbeReadJson(JsonReader r, Holder v) throws DecodeException {
-        r.beginStruct(1);
-        boolean seen1 = false;
+        r.beginStruct(5);
+        boolean seen3 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
                 case "wide":
-                    seen1 = true;
+                    seen3 = true;
                     try {
                         Wide.fbeReadJson(r, v.wide);
                     } catch (DecodeException e) {
                         throw e.at("wide");
+                    }
+                    break;
+                case "maybe":
+                    Wide x4 = null;
+                    if (!r.nil()) {
+                        if (!r.affords(4000000)) {
+                            r.spend(4000000, "maybe");
+                        }
+                        Wide x5 = new Wide();
+                        try {
+                            Wide.fbeReadJson(r, x5);
+                        } catch (DecodeException e) {
+                            throw e.at("maybe");
+                        }
+                        x4 = x5;
+                    }
+                    v.maybe = x4;
+                    break;
+                case "byId":
+                    r.beginObject("byId");
+                    for (String key7; (key7 = r.key("byId")) != null;) {
+                        r.spend(4, "byId");
+                        Integer k6 = (int) r.keyInt(key7, -2147483648, 2147483647, "byId");
+                        if (!r.affords(4000000)) {
+                            r.spend(4000000, "byId");
+                        }
+                        Wide x8 = new Wide();
+                        try {
+                            Wide.fbeReadJson(r, x8);
+                        } catch (DecodeException e) {
+                            throw e.atKey("byId", key7);
+                        }
+                        if (v.byId.containsKey(k6)) {
+                            throw r.duplicateKey("byId");
+                        }
+                        v.byId.put(k6, x8);
                     }
                     break;
                 default:
@@ -489,7 +782,7 @@ public class Holder {
                     break;
             }
         }
-        if (!seen1) {
+        if (!seen3) {
             r.spend(4000000, "wide");
         }
         r.leave();

@@ -547,6 +547,9 @@ public class Wides {
                 case "items":
                     r.beginArray("items");
                     for (int i3 = 0; r.more(); i3++) {
+                        if (!r.affords(4000000)) {
+                            r.spend(4000000, "items");
+                        }
                         Wide x4 = new Wide();
                         try {
                             Wide.fbeReadJson(r, x4);

@@ -2,19 +2,22 @@
 
 package hostile
 
+import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Writer
+import java.util.TreeMap
 
 /**
  * The struct hostile.Holder (type id 5): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Holder(var wide: Wide = Wide()) {
+open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: MutableMap<Int, Wide> = TreeMap()) {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -153,17 +156,39 @@ open class Holder(var wide: Wide = Wide()) {
 
         /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Holder) {
-            val b = w.struct(base, slot, 12, 5)
+            val b = w.struct(base, slot, 21, 5)
             try {
                 Wide.fbeWrite(w, b, b + 8, v.wide)
             } catch (e: EncodeException) {
                 throw e.at("wide")
+            }
+            val o1 = v.maybe
+            if (o1 != null) {
+                val s2 = w.optional(b, b + 12, 4)
+                try {
+                    Wide.fbeWrite(w, s2, s2, o1)
+                } catch (e: EncodeException) {
+                    throw e.at("maybe")
+                }
+            }
+            val e3 = w.vector(b, b + 17, v.byId.size, 8)
+            var i4 = 0
+            for (x5 in Compare.distinct(v.byId, null, "byId")) {
+                w.putI32(e3 + i4 * 8, x5.key)
+                try {
+                    Wide.fbeWrite(w, b, e3 + i4 * 8 + 4, x5.value)
+                } catch (e: EncodeException) {
+                    throw e.at("byId", i4)
+                }
+                i4++
             }
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
         private fun fbeDefaults(v: Holder, from: Int) {
             if (from <= 0) v.wide = Wide()
+            if (from <= 1) v.maybe = null
+            if (from <= 2) v.byId.clear()
         }
 
         /**
@@ -175,7 +200,7 @@ open class Holder(var wide: Wide = Wide()) {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeRead(r: Reader, base: Int, slot: Int, v: Holder) {
-            val b = r.struct(base, slot, 5, 1)
+            val b = r.struct(base, slot, 5, 5)
             val n = r.i32(b)
             if (n < 12) {
                 r.spend(4000000, b, "wide")
@@ -188,6 +213,59 @@ open class Holder(var wide: Wide = Wide()) {
             } catch (e: DecodeException) {
                 throw e.at("wide")
             }
+            if (n < 17) {
+                fbeDefaults(v, 1)
+                r.leave()
+                return
+            }
+            val s6 = r.optional(b, b + 12, 4, "maybe")
+            if (s6 >= 0) {
+                var o7 = v.maybe
+                if (o7 == null) {
+                    if (!r.affords(4000000)) {
+                        try {
+                            Wide.fbeVerify(r, s6, s6)
+                        } catch (e: DecodeException) {
+                            throw e.at("maybe")
+                        }
+                    }
+                    o7 = Wide()
+                    v.maybe = o7
+                }
+                try {
+                    Wide.fbeRead(r, s6, s6, o7)
+                } catch (e: DecodeException) {
+                    throw e.at("maybe")
+                }
+            } else {
+                v.maybe = null
+            }
+            if (n < 21) {
+                fbeDefaults(v, 2)
+                r.leave()
+                return
+            }
+            val e8 = r.vector(b, b + 17, 8, 4, "byId")
+            val n9 = r.count()
+            v.byId.clear()
+            for (i10 in 0 until n9) {
+                val k11 = r.i32(e8 + i10 * 8)
+                if (!r.affords(4000000)) {
+                    try {
+                        Wide.fbeVerify(r, b, e8 + i10 * 8 + 4)
+                    } catch (e: DecodeException) {
+                        throw e.at("byId", i10)
+                    }
+                }
+                val x12 = Wide()
+                try {
+                    Wide.fbeRead(r, b, e8 + i10 * 8 + 4, x12)
+                } catch (e: DecodeException) {
+                    throw e.at("byId", i10)
+                }
+                v.byId[k11] = x12
+                if (v.byId.size != i10 + 1) throw r.duplicateKey("byId", e8 + i10 * 8)
+            }
             r.leave()
         }
 
@@ -198,7 +276,7 @@ open class Holder(var wide: Wide = Wide()) {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerify(r: Reader, base: Int, slot: Int) {
-            val b = r.struct(base, slot, 5, 1)
+            val b = r.struct(base, slot, 5, 5)
             val n = r.i32(b)
             if (n < 12) {
                 r.spend(4000000, b, "wide")
@@ -209,6 +287,44 @@ open class Holder(var wide: Wide = Wide()) {
                 Wide.fbeVerify(r, b, b + 8)
             } catch (e: DecodeException) {
                 throw e.at("wide")
+            }
+            if (n < 17) {
+                r.leave()
+                return
+            }
+            val s13 = r.optional(b, b + 12, 4, "maybe")
+            if (s13 >= 0) {
+                try {
+                    Wide.fbeVerify(r, s13, s13)
+                } catch (e: DecodeException) {
+                    throw e.at("maybe")
+                }
+            }
+            if (n < 21) {
+                r.leave()
+                return
+            }
+            val t14: MutableMap<Int, Wide> = TreeMap()
+            val e15 = r.vector(b, b + 17, 8, 4, "byId")
+            val n16 = r.count()
+            t14.clear()
+            for (i17 in 0 until n16) {
+                val k18 = r.i32(e15 + i17 * 8)
+                if (!r.affords(4000000)) {
+                    try {
+                        Wide.fbeVerify(r, b, e15 + i17 * 8 + 4)
+                    } catch (e: DecodeException) {
+                        throw e.at("byId", i17)
+                    }
+                }
+                val x19 = Wide()
+                try {
+                    Wide.fbeRead(r, b, e15 + i17 * 8 + 4, x19)
+                } catch (e: DecodeException) {
+                    throw e.at("byId", i17)
+                }
+                t14[k18] = x19
+                if (t14.size != i17 + 1) throw r.duplicateKey("byId", e15 + i17 * 8)
             }
             r.leave()
         }
@@ -263,6 +379,26 @@ open class Holder(var wide: Wide = Wide()) {
             } catch (e: EncodeException) {
                 throw e.at("wide")
             }
+            val o20 = v.maybe
+            w.appendBool(o20 != null)
+            if (o20 != null) {
+                try {
+                    Wide.fbeWriteFinal(w, o20)
+                } catch (e: EncodeException) {
+                    throw e.at("maybe")
+                }
+            }
+            w.appendCount(v.byId.size)
+            var i22 = 0
+            for (x21 in Compare.distinct(v.byId, null, "byId")) {
+                w.appendI32(x21.key)
+                try {
+                    Wide.fbeWriteFinal(w, x21.value)
+                } catch (e: EncodeException) {
+                    throw e.at("byId", i22)
+                }
+                i22++
+            }
         }
 
         /**
@@ -272,11 +408,53 @@ open class Holder(var wide: Wide = Wide()) {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeReadFinal(r: Reader, v: Holder) {
-            r.enter(1)
+            r.enter(5)
             try {
                 Wide.fbeReadFinal(r, v.wide)
             } catch (e: DecodeException) {
                 throw e.at("wide")
+            }
+            if (r.finalHas("maybe")) {
+                var o23 = v.maybe
+                if (o23 == null) {
+                    if (!r.affords(4000000)) {
+                        try {
+                            Wide.fbeVerifyFinal(r)
+                        } catch (e: DecodeException) {
+                            throw e.at("maybe")
+                        }
+                    }
+                    o23 = Wide()
+                    v.maybe = o23
+                }
+                try {
+                    Wide.fbeReadFinal(r, o23)
+                } catch (e: DecodeException) {
+                    throw e.at("maybe")
+                }
+            } else {
+                v.maybe = null
+            }
+            val n24 = r.finalCount(4000004, 4, "byId")
+            v.byId.clear()
+            for (i25 in 0 until n24) {
+                val p26 = r.pos()
+                val k27 = r.finalI32("byId")
+                if (!r.affords(4000000)) {
+                    try {
+                        Wide.fbeVerifyFinal(r)
+                    } catch (e: DecodeException) {
+                        throw e.at("byId", i25)
+                    }
+                }
+                val x28 = Wide()
+                try {
+                    Wide.fbeReadFinal(r, x28)
+                } catch (e: DecodeException) {
+                    throw e.at("byId", i25)
+                }
+                v.byId[k27] = x28
+                if (v.byId.size != i25 + 1) throw r.duplicateKey("byId", p26)
             }
             r.leave()
         }
@@ -288,11 +466,40 @@ open class Holder(var wide: Wide = Wide()) {
          * @throws DecodeException at the first problem (docs/limits.md)
          */
         fun fbeVerifyFinal(r: Reader) {
-            r.enter(1)
+            r.enter(5)
             try {
                 Wide.fbeVerifyFinal(r)
             } catch (e: DecodeException) {
                 throw e.at("wide")
+            }
+            if (r.finalHas("maybe")) {
+                try {
+                    Wide.fbeVerifyFinal(r)
+                } catch (e: DecodeException) {
+                    throw e.at("maybe")
+                }
+            }
+            val t29: MutableMap<Int, Wide> = TreeMap()
+            val n30 = r.finalCount(4000004, 4, "byId")
+            t29.clear()
+            for (i31 in 0 until n30) {
+                val p32 = r.pos()
+                val k33 = r.finalI32("byId")
+                if (!r.affords(4000000)) {
+                    try {
+                        Wide.fbeVerifyFinal(r)
+                    } catch (e: DecodeException) {
+                        throw e.at("byId", i31)
+                    }
+                }
+                val x34 = Wide()
+                try {
+                    Wide.fbeReadFinal(r, x34)
+                } catch (e: DecodeException) {
+                    throw e.at("byId", i31)
+                }
+                t29[k33] = x34
+                if (t29.size != i31 + 1) throw r.duplicateKey("byId", p32)
             }
             r.leave()
         }
@@ -350,7 +557,29 @@ open class Holder(var wide: Wide = Wide()) {
             } catch (e: EncodeException) {
                 throw e.at("wide")
             }
-            j.raw('}')
+            j.raw(",\"maybe\":")
+            val o1 = v.maybe
+            if (o1 == null) {
+                j.nil()
+            } else {
+                try {
+                    Wide.fbeWriteJson(j, o1)
+                } catch (e: EncodeException) {
+                    throw e.at("maybe")
+                }
+            }
+            j.raw(",\"byId\":{")
+            var i2 = 0
+            for (x3 in Compare.distinct(v.byId, null, "byId")) {
+                if (i2++ > 0) j.raw(',')
+                j.keyI64(x3.key.toLong())
+                try {
+                    Wide.fbeWriteJson(j, x3.value)
+                } catch (e: EncodeException) {
+                    throw e.at("byId", i2 - 1)
+                }
+            }
+            j.raw("}}")
         }
 
         /**
@@ -360,23 +589,54 @@ open class Holder(var wide: Wide = Wide()) {
          * @throws DecodeException at the first problem (docs/limits.md 7)
          */
         fun fbeReadJson(r: JsonReader, v: Holder) {
-            r.beginStruct(1)
-            var seen1 = false
+            r.beginStruct(5)
+            var seen4 = false
             while (true) {
                 val name = r.member() ?: break
                 when (name) {
                     "wide" -> {
-                        seen1 = true
+                        seen4 = true
                         try {
                             Wide.fbeReadJson(r, v.wide)
                         } catch (e: DecodeException) {
                             throw e.at("wide")
                         }
                     }
+                    "maybe" -> {
+                        v.maybe = if (!r.nil()) {
+                            if (!r.affords(4000000)) r.spend(4000000, "maybe")
+                            val x5 = Wide()
+                            try {
+                                Wide.fbeReadJson(r, x5)
+                            } catch (e: DecodeException) {
+                                throw e.at("maybe")
+                            }
+                            x5
+                        } else {
+                            null
+                        }
+                    }
+                    "byId" -> {
+                        r.beginObject("byId")
+                        while (true) {
+                            val key6 = r.key("byId") ?: break
+                            r.spend(4, "byId")
+                            val k7 = r.keyInt(key6, -2147483648L, 2147483647L, "byId").toInt()
+                            if (!r.affords(4000000)) r.spend(4000000, "byId")
+                            val x8 = Wide()
+                            try {
+                                Wide.fbeReadJson(r, x8)
+                            } catch (e: DecodeException) {
+                                throw e.atKey("byId", key6)
+                            }
+                            if (k7 in v.byId) throw r.duplicateKey("byId")
+                            v.byId[k7] = x8
+                        }
+                    }
                     else -> r.skip()
                 }
             }
-            if (!seen1) r.spend(4000000, "wide")
+            if (!seen4) r.spend(4000000, "wide")
             r.leave()
         }
 
@@ -406,6 +666,23 @@ open class Holder(var wide: Wide = Wide()) {
             t.append("Holder(")
             t.append("wide=")
             Wide.fbeText(t, v.wide)
+            t.append(",maybe=")
+            val o1 = v.maybe
+            if (o1 == null) {
+                t.append("null")
+            } else {
+                Wide.fbeText(t, o1)
+            }
+            t.append(",byId=")
+            Text.count(t, v.byId.size, "<{")
+            var i2 = 0
+            for (x3 in Compare.ordered(v.byId, null)) {
+                if (i2++ > 0) t.append(',')
+                t.append(x3.key)
+                t.append("->")
+                Wide.fbeText(t, x3.value)
+            }
+            t.append("}>")
             t.append(')')
         }
     }

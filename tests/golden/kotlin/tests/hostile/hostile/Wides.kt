@@ -412,6 +412,7 @@ open class Wides(var items: MutableList<Wide> = ArrayList()) {
                         r.beginArray("items")
                         var i3 = 0
                         while (r.more()) {
+                            if (!r.affords(4000000)) r.spend(4000000, "items")
                             val x4 = Wide()
                             try {
                                 Wide.fbeReadJson(r, x4)
