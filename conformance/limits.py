@@ -234,6 +234,8 @@ def limit_cases() -> list[LimitCase]:
     add("decode budget/Wides.old-body-of-4MB-defaults", budget,
         _binary("hostile", "Wides", "versioned", wides_old_bodies(1)), "parse_error", bound=True,
         honest=_binary("hostile", "Wides", "versioned", wides_old_bodies(0)))
+    add("decode budget/Wides.json-4MB-default", budget, _json("hostile", "Wides", '{"items":[{}]}'), "parse_error",
+        bound=True, honest=_json("hostile", "Wides", '{"items":[]}'))
     add("decode budget/Wides.old-body-of-4MB-defaults-paid", budget,
         dict(_binary("hostile", "Wides", "versioned", wides_old_bodies(1)), limits={"budget_slack": 4_000_100}),
         "result")

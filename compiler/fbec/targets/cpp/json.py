@@ -72,6 +72,9 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             with w.block("{", "};"):
                 w.line("//! What a value costs the decode budget when read (docs/limits.md 3).")
                 w.line(f"static constexpr uint64_t cost = {s.decode_cost};")
+                if s.large_default:
+                    w.line("//! What its default costs: the budget left pays for it before an element is made.")
+                    w.line(f"static constexpr uint64_t default_cost = {s.default_cost};")
                 w.blank()
                 w.line(f"static bool from_json(const TJson& json, {cpp}& value)")
                 with w.block("{", "}"):

@@ -1468,6 +1468,27 @@ template <class TJson, typename T>
 struct StructCost<TJson, T, std::void_t<decltype(ValueReader<TJson, T>::cost)>>
     : std::integral_constant<uint64_t, ValueReader<TJson, T>::cost> {};
 
+//! What the default of a struct T costs when it is large (generated as
+//! ValueReader::default_cost for a default above 4 KiB, the IR's
+//! large_default), else 0.
+template <class TJson, typename T, typename = void>
+struct DefaultCost : std::integral_constant<uint64_t, 0> {};
+template <class TJson, typename T>
+struct DefaultCost<TJson, T, std::void_t<decltype(ValueReader<TJson, T>::default_cost)>>
+    : std::integral_constant<uint64_t, ValueReader<TJson, T>::default_cost> {};
+
+//! Whether the budget left pays for the default of a value of T before
+//! one is made (docs/limits.md 3: every read of it costs at least that);
+//! false with "decode budget exceeded" at `level` when it does not.
+template <class TJson, typename T>
+FBE_INLINE bool paid_first(unsigned level) {
+    constexpr uint64_t cost = DefaultCost<TJson, T>::value;
+    if constexpr (cost != 0)
+        if (FBE_UNLIKELY(depth().left < cost))
+            return budget_exceeded(level);
+    return true;
+}
+
 //! How many of `count` elements of type T the remaining budget can pay for:
 //! a vector reserves no more than that (a count the input has not proved
 //! within the budget never sizes an allocation).
@@ -1489,6 +1510,8 @@ bool read_sequence(const TJson& json, C& values, Insert insert) {
     bool result = true;
     std::size_t i = 0;
     for (auto it = json.Begin(); it != json.End(); ++it, ++i) {
+        if (!paid_first<TJson, T>(2 * depth().read + 2))
+            return false;
         FBE::detail::Scratch<T> item;
         if (!ValueReader<TJson, T>::from_json(*it, *item)) {
             detail::element_failed<T>(std::to_string(i), *it);
@@ -1550,6 +1573,8 @@ bool read_map(const TJson& json, M& values) {
         if (!charge_elements(json.MemberCount(), entry_cost, level + 1))
             return false;
         for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
+            if (!paid_first<TJson, V>(level + 1))
+                return false;
             K key{};
             FBE::detail::Scratch<V> value;
             const std::string_view name(it->name.GetString(), it->name.GetStringLength());
@@ -1594,6 +1619,8 @@ bool read_map(const TJson& json, M& values) {
                 result = false;
                 continue;
             }
+            if (!paid_first<TJson, K>(level + 1) || !paid_first<TJson, V>(level + 1))
+                return false;
             FBE::detail::Scratch<K> key;
             FBE::detail::Scratch<V> value;
             if (!ValueReader<TJson, K>::from_json((*it)[0], *key)) {
