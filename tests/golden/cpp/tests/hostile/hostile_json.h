@@ -132,6 +132,8 @@ struct ValueReader<TJson, ::hostile::Wide>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 4000000;
+    //! What its default costs: the budget left pays for it before an element is made.
+    static constexpr uint64_t default_cost = 4000000;
 
     static bool from_json(const TJson& json, ::hostile::Wide& value)
     {
@@ -262,6 +264,8 @@ struct ValueReader<TJson, ::hostile::Holder>
 {
     //! What a value costs the decode budget when read (docs/limits.md 3).
     static constexpr uint64_t cost = 5;
+    //! What its default costs: the budget left pays for it before an element is made.
+    static constexpr uint64_t default_cost = 4000005;
 
     static bool from_json(const TJson& json, ::hostile::Holder& value)
     {
