@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
-import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -32,11 +30,11 @@ OUT = REPO / "build" / "tests-java"
 sys.path[:0] = [str(REPO / "compiler"), str(REPO / "runtime" / "python"), str(REPO / "tools"),
                 str(REPO / "tools" / "junit"), str(REPO / "tests" / "names")]
 
-import hostile  # noqa: E402
-import java_runtime  # noqa: E402
-import junit  # noqa: E402
-from fbe.jsonfmt import decimal_text, json_double, json_double_key, json_float_key, parse_decimal  # noqa: E402
-from fbec.cli import main as fbec  # noqa: E402
+import hostile
+import java_runtime
+import junit
+from fbec.cli import main as fbec
+from json_numbers import number_cases
 
 # the tests that read ../shared: its generated code or its files
 NEED_SHARED = [HERE / "protocol" / "ProtocolTest.java"]
@@ -86,69 +84,8 @@ def vector_cases() -> list[str]:
     return lines
 
 
-# ---------------------------------------------------------------- JSON numbers (json/NumbersTest.java)
-# The Java runtime's JSON numbers against the Python runtime's (runtime/python/fbe/jsonfmt.py), on
-# random values: the text of doubles and floats (RapidJSON master's Grisu2 digits, docs/format.md
-# 8.4; runtime/java's Dtoa, ported from the Go runtime), of double and float map keys, and decimal
-# text read and written back.
-
-DOUBLES = 100_000
-FLOATS = 20_000
-KEYS = 10_000
-DECIMALS = 10_000
-
-
-def double(bits: int) -> float:
-    return float(struct.unpack("<d", struct.pack("<Q", bits))[0])
-
-
-def float32(bits: int) -> float:
-    return float(struct.unpack("<f", struct.pack("<I", bits))[0])
-
-
-def bits_of(value: float) -> int:
-    return int(struct.unpack("<Q", struct.pack("<d", value))[0])
-
-
-def random_decimal(rng: random.Random) -> str:
-    """Decimal text of every shape: signs, long integer and fraction parts, exponents."""
-    sign = rng.choice(["", "", "-", "+"])
-    whole = "".join(rng.choice("0123456789") for _ in range(rng.choice([0, 1, 3, 15, 28, 29, 30, 35])))
-    fraction = "".join(rng.choice("0123456789") for _ in range(rng.choice([0, 1, 6, 20, 28, 29, 31, 40])))
-    text = sign + whole + ("." + fraction if fraction or rng.random() < 0.1 else "")
-    if rng.random() < 0.3:
-        text += rng.choice("eE") + rng.choice(["", "+", "-"]) + str(rng.choice([0, 1, 5, 28, 29, 40, 1234567]))
-    return text
-
-
-def number_cases(seed: int) -> list[str]:
-    """A line per case: its kind, the input and the Python runtime's answer."""
-    rng = random.Random(seed)
-    lines: list[str] = []
-    for i in range(DOUBLES):
-        if i % 4 == 0:
-            bits = bits_of(rng.uniform(-1e6, 1e6))           # the common range of prices and amounts
-        elif i % 4 == 1:
-            bits = bits_of(round(rng.uniform(-1e4, 1e4), rng.randrange(1, 9)))
-        else:
-            bits = rng.getrandbits(64)                        # every exponent, subnormals, NaN payloads
-        lines.append(f"d\t{bits:x}\t{json_double(double(bits))}")
-    for _ in range(FLOATS):
-        value = float32(rng.getrandbits(32))
-        lines.append(f"d\t{bits_of(value):x}\t{json_double(value)}")
-    for _ in range(KEYS):
-        bits = rng.getrandbits(64) if rng.random() < 0.5 else bits_of(rng.uniform(-1e9, 1e9))
-        lines.append(f"kd\t{bits:x}\t{json_double_key(double(bits))}")
-        bits32 = rng.getrandbits(32)
-        lines.append(f"kf\t{bits32:x}\t{json_float_key(float32(bits32))}")
-    for _ in range(DECIMALS):
-        text = random_decimal(rng)
-        try:
-            want = decimal_text(parse_decimal(text))
-        except ValueError:
-            want = "error"
-        lines.append(f"dec\t{text}\t{want}")
-    return lines
+# The JSON numbers of json/NumbersTest.java: the Java runtime's (runtime/java's Dtoa, ported from the
+# Go runtime) against the Python runtime's answers on random values (tools/json_numbers.py).
 
 
 def main() -> int:
@@ -169,7 +106,7 @@ def main() -> int:
         print(f"java-generated: javac -Xlint:all -Werror failed:\n{r.stdout}{r.stderr}")
         return 1
     properties = {"fbe.numbers": str(OUT / "numbers.tsv"), "fbe.shared": str(SHARED), "fbe.vectors": str(OUT / "vectors.tsv")}
-    (OUT / "numbers.tsv").write_text("\n".join(number_cases(seed=16)) + "\n", encoding="utf-8")
+    (OUT / "numbers.tsv").write_text("\n".join(number_cases(seed=16, doubles=100_000, floats=20_000, keys=10_000, decimals=10_000)) + "\n", encoding="utf-8")
     (OUT / "vectors.tsv").write_text("\n".join([hostile_case(), *(vector_cases() if shared else [])]) + "\n",
                                      encoding="utf-8")
     if not shared:
