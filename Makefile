@@ -1,6 +1,7 @@
 # The project's make targets (`make help` lists every one):
 #
-#   make test          every test suite, fast ones first and the heavy ones last;
+#   make test          every test suite, fast ones first and the heavy ones last,
+#                      in two lanes side by side (TEST_LANES=1: one after the other);
 #                      goes on after a failing suite and closes with one line,
 #                      `make test: N passed, N failed, N skipped` (logs: build/test-results/)
 #   make check         the fast lane: compiler, golden output and Python suites;
@@ -70,8 +71,25 @@ TEST_SUITES = $(filter $(TEST_TARGETS),$(TEST_ORDER_FIRST)) \
 CHECK_SUITES = $(filter $(TEST_TARGETS),test-project test-compiler test-golden) \
 	$(filter-out test-project test-compiler test-golden,$(CHECK_TARGETS))
 
+# With TEST_LANES=2 (the default on two cores or more) make test runs the suites
+# after test-golden in two lanes side by side: the suites that share runtime/js's
+# node_modules (npm ci), Maven's repository and the Java runtime's build (under
+# build/java-runtime) one after the other in one lane, every other suite in the
+# other (each builds in folders of its own, and Go's build cache is safe to share).
+# The first suites make the venv every other suite reads. TEST_LANES=1 runs every
+# suite one after the other, its output shown as it comes.
+TEST_LANES ?= $(if $(filter 1,$(JOBS)),1,2)
+TEST_SERIAL = $(filter $(TEST_TARGETS),test-project test-compiler test-golden)
+TEST_LANE_JVM_JS = $(filter $(TEST_SUITES),test-java test-kotlin test-js test-packages test-conformance)
+TEST_LANE_OTHERS = $(filter-out $(TEST_SERIAL) $(TEST_LANE_JVM_JS),$(TEST_SUITES))
+
 test:
+ifeq ($(TEST_LANES),1)
 	@$(VENV_FROM) tools/run_suites.py --label "make test" --logs build/test-results --make "$(MAKE)" $(TEST_SUITES)
+else
+	@$(VENV_FROM) tools/run_suites.py --label "make test" --logs build/test-results --make "$(MAKE)" $(TEST_SERIAL) \
+		--lane "$(TEST_LANE_OTHERS)" --lane "$(TEST_LANE_JVM_JS)"
+endif
 
 check:
 	@$(VENV_FROM) tools/run_suites.py --label "make check" --logs build/check-results --make "$(MAKE)" $(CHECK_SUITES)

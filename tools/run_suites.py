@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""Runs make test suites one after the other and adds up their results.
+"""Runs make test suites and adds up their results.
 
     tools/run_suites.py --label "make test" --logs build/test-results --make make SUITE...
+        [--lane "SUITE..."]...
 
-Each SUITE is a make target, run as `make SUITE` with its output shown and
-kept in <logs>/<SUITE>.log. A failing suite does not stop the run. Every test
+Each SUITE is a make target, run as `make SUITE` with its output kept in
+<logs>/<SUITE>.log. The SUITEs run one after the other, their output shown as
+it comes; then the lanes run side by side, each its suites one after the
+other, a suite's output shown whole when it ends (suites that share a build
+folder or a package cache go in one lane). A failing suite does not stop the
+run. Every test
 runner of the project closes with a summary line; the ones of a suite's log
 are added up:
 
@@ -23,8 +28,9 @@ counts one failure; a suite that counted no test at all fails too, and so
 does each pytest or ctest run in it that found no test. Under CI=true a
 skipped test is a failed one (a test skips only for what a user's checkout
 may lack, ../shared; CI has it all), the conformance runner's known failures
-apart. The last
-line is the total, `<label>: N passed, N failed, N skipped`; the exit status
+apart. The line
+before the last says how long the run took; the last is the total,
+`<label>: N passed, N failed, N skipped`; the exit status
 is 1 when anything failed. Standard library only: it runs before the
 project's virtual environment exists.
 """
@@ -37,6 +43,7 @@ import re
 import shlex
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,19 +122,47 @@ def count_log(lines: list[str]) -> Counts:
     return counts
 
 
-def run_suite(make: list[str], suite: str, log_path: Path) -> tuple[int, list[str]]:
-    """Runs `make SUITE`, showing its output as it comes and keeping it in log_path."""
+def run_suite(make: list[str], suite: str, log_path: Path, show: bool) -> tuple[int, list[str]]:
+    """Runs `make SUITE`, keeping its output in log_path and, when show is set, showing it as it
+    comes."""
     lines: list[str] = []
     with open(log_path, "w", encoding="utf-8") as log, subprocess.Popen(
             [*make, suite], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, errors="replace", bufsize=1) as proc:
         assert proc.stdout is not None
         for line in proc.stdout:
-            sys.stdout.write(line)
-            sys.stdout.flush()
+            if show:
+                sys.stdout.write(line)
+                sys.stdout.flush()
             log.write(line)
+            log.flush()
             lines.append(line)
     return proc.returncode, lines
+
+
+def verdict(suite: str, status: int, lines: list[str], logs: Path, ci: bool, seconds: float) -> tuple[Counts, str]:
+    """A suite's counts and its line of the report."""
+    counts = count_log(lines)
+    notes = []
+    if status != 0 and counts.failed == 0:
+        counts.failed = 1
+        notes.append(f"exit status {status} (see {logs / suite}.log)")
+    elif counts.total() == 0:
+        counts.failed = 1
+        notes.append("it ran no test")
+    elif counts.empty_runs:
+        counts.failed += counts.empty_runs
+        notes.append(f"{counts.empty_runs} of its test runs found no test")
+    if ci and counts.skipped > counts.known:
+        skipped = counts.skipped - counts.known
+        counts.skipped -= skipped
+        counts.failed += skipped
+        notes.append(f"{skipped} skipped under CI=true")
+    # Indented: a line of the report is never read as a tool's summary line.
+    line = f"  {suite}: {counts} ({seconds:.0f}s)"
+    if notes:
+        line += "; failed: " + ", ".join(notes)
+    return counts, line
 
 
 def main() -> int:
@@ -135,45 +170,57 @@ def main() -> int:
     parser.add_argument("--label", default="make test", help="name of the closing line")
     parser.add_argument("--logs", type=Path, default=Path("build/test-results"), help="folder of the suite logs")
     parser.add_argument("--make", default="make", help="the make command (split like a shell does)")
-    parser.add_argument("suites", nargs="+", metavar="SUITE", help="make targets, run in this order")
+    parser.add_argument("--lane", action="append", default=[], metavar="SUITES",
+                        help="suites (separated by spaces) run in order beside the other lanes, after the SUITEs")
+    parser.add_argument("suites", nargs="*", metavar="SUITE", help="make targets, run in this order first")
     args = parser.parse_args()
-    make, suites = shlex.split(args.make), args.suites
+    make = shlex.split(args.make)
+    lanes = [lane.split() for lane in args.lane if lane.split()]
+    order = [*args.suites, *(suite for lane in lanes for suite in lane)]
+    if not order:
+        parser.error("no suite to run")
     args.logs.mkdir(parents=True, exist_ok=True)
 
     ci = os.environ.get("CI") == "true"
-    total = Counts()
-    report: list[str] = []
-    for suite in suites:
-        print(f"==> {suite}", flush=True)
-        started = time.monotonic()
-        status, lines = run_suite(make, suite, args.logs / f"{suite}.log")
-        counts = count_log(lines)
-        notes = []
-        if status != 0 and counts.failed == 0:
-            counts.failed = 1
-            notes.append(f"exit status {status} (see {args.logs / suite}.log)")
-        elif counts.total() == 0:
-            counts.failed = 1
-            notes.append("it ran no test")
-        elif counts.empty_runs:
-            counts.failed += counts.empty_runs
-            notes.append(f"{counts.empty_runs} of its test runs found no test")
-        if ci and counts.skipped > counts.known:
-            skipped = counts.skipped - counts.known
-            counts.skipped -= skipped
-            counts.failed += skipped
-            notes.append(f"{skipped} skipped under CI=true")
-        # Indented: a line of the report is never read as a tool's summary line.
-        line = f"  {suite}: {counts} ({time.monotonic() - started:.0f}s)"
-        if notes:
-            line += "; failed: " + ", ".join(notes)
-        print(f"<=={line[1:]}", flush=True)
-        report.append(line)
-        total.add(counts)
+    results: dict[str, tuple[Counts, str]] = {}
+    printing = threading.Lock()
+    begun = time.monotonic()
 
+    def run(suite: str, show: bool) -> None:
+        with printing:
+            print(f"==> {suite}" + ("" if show else " (its output follows when it ends)"), flush=True)
+        started = time.monotonic()
+        status, lines = run_suite(make, suite, args.logs / f"{suite}.log", show)
+        counts, line = verdict(suite, status, lines, args.logs, ci, time.monotonic() - started)
+        with printing:
+            if not show:
+                print(f"==> {suite} (output)", flush=True)
+                sys.stdout.writelines(lines)
+            print(f"<=={line[1:]}", flush=True)
+        results[suite] = counts, line
+
+    for suite in args.suites:
+        run(suite, show=True)
+    def run_lane(lane: list[str]) -> None:
+        for suite in lane:
+            run(suite, show=len(lanes) == 1)
+
+    threads = [threading.Thread(target=run_lane, args=(lane,)) for lane in lanes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    total = Counts()
+    for suite in order:
+        total.add(results[suite][0])
+    report = [results[suite][1] for suite in order]
+    took = f"{args.label} took {time.monotonic() - begun:.0f} s of wall time"
     print("\n" + "\n".join(report))
+    print(took)
     print(f"{args.label}: {total}")
-    (args.logs / "summary.txt").write_text("\n".join(report) + f"\n{args.label}: {total}\n", encoding="utf-8")
+    (args.logs / "summary.txt").write_text("\n".join(report) + f"\n{took}\n{args.label}: {total}\n",
+                                          encoding="utf-8")
     return 1 if total.failed else 0
 
 

@@ -99,3 +99,25 @@ def test_under_ci_a_skipped_test_fails_but_a_known_conformance_failure_does_not(
     assert ci.returncode == 1 and lines[-1] == "make test: 14 passed, 2 failed, 3 skipped"
     assert any(line.startswith("  shared: 5 passed, 2 failed, 0 skipped") and "2 skipped under CI=true" in line
                for line in lines)
+
+
+def test_lanes_run_side_by_side_and_report_in_order(tmp_path: Path):
+    # slow and quick wait for each other through files: they finish only when run at the same time
+    (tmp_path / "Makefile").write_text(
+        "first:\n\t@echo '1 passed in 0.1s'\n"
+        "slow:\n\t@touch slow.began; for i in $$(seq 100); do [ -e quick.began ] && break; sleep 0.1; done;"
+        " [ -e quick.began ] && echo '2 passed in 0.1s'\n"
+        "quick:\n\t@touch quick.began; for i in $$(seq 100); do [ -e slow.began ] && break; sleep 0.1; done;"
+        " [ -e slow.began ] && echo '3 passed in 0.1s'\n"
+        "after:\n\t@echo '1 failed in 0.1s'; exit 1\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(REPO / "tools" / "run_suites.py"), "--label", "make test", "--logs", str(tmp_path / "logs"),
+         "--make", f"make --no-print-directory -C {tmp_path}", "first", "--lane", "slow after", "--lane", "quick"],
+        check=False, capture_output=True, text=True, timeout=60, env=dict(os.environ, CI=""))
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1
+    assert lines[-1] == "make test: 6 passed, 1 failed, 0 skipped"
+    assert lines[-2].startswith("make test took ")
+    assert [line.split(":")[0].strip() for line in lines[-6:-2]] == ["first", "slow", "after", "quick"]
+    # a lane's suite shows its output whole, after the line that says it began
+    assert lines.index("2 passed in 0.1s") > lines.index("==> slow (its output follows when it ends)")
