@@ -1,5 +1,5 @@
-"""What every target shares: options, generated files, a code writer, imports by use, reserved names
-and the banner.
+"""What every target shares: options, generated files (their imports by use and name collisions), a
+code writer, fresh locals, reserved names and the banner.
 
 A target is a package `fbec.targets.<lang>` exposing
 `generate(schema: Schema, options: Options) -> list[GeneratedFile]`.
@@ -29,10 +29,80 @@ class Options:
     package_prefix: str = ""   # --package-prefix: put before the Java and Kotlin packages (dotted)
 
 
-@dataclass(frozen=True)
 class GeneratedFile:
-    path: str                  # relative to the output folder
-    text: str
+    """One file a target generates: its path and its text and, while its code is written, the imports
+    that code uses and the names the file declares (protobuf-go's `GeneratedFile` is the model).
+
+    `GeneratedFile(path, text)` is a finished file: what `generate` returns and fbec writes. A target
+    writing one makes `f = GeneratedFile(path)` and, wherever its code names something another module
+    declares, writes what the file gives back:
+
+    * `f.qualified(module, member, qualifier)`: `qualifier.member` (Python `struct.Struct`, Go
+      `binary.LittleEndian` from `"encoding/binary"`, TypeScript `fbe.Uuid`); the file imports `module`
+      under `qualifier` (by default the module's last part: `encoding/binary` -> `binary`);
+    * `f.imported(module, name)`: `name` itself (Python's `from decimal import Decimal`);
+
+    so a module is imported exactly when the code uses it, never by searching the finished text. At the
+    end the target writes the import block from `f.modules` (each module and its qualifier, in the order
+    first used) and `f.names` in its language's syntax and order, and sets `f.text`.
+
+    Name collisions are the file's: a qualifier another module of the file has already, or one `taken`
+    says the file's own code declares, gets a trailing underscore until it is free; `f.declare(name)`
+    gives a top-level name of the generated code (a constant, a protocol class) that clashes with
+    nothing `taken` names and with no other name declared: the same name each time it is asked for.
+    """
+
+    def __init__(self, path: str, text: str = "", taken: Callable[[str], bool] = lambda _: False) -> None:
+        self.path = path           # relative to the output folder
+        self.text = text
+        self.modules: dict[str, str] = {}
+        self.names: dict[str, set[str]] = {}
+        self._taken = taken
+        self._declared: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return f"GeneratedFile({self.path!r}, {len(self.text)} characters)"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GeneratedFile) and (self.path, self.text) == (other.path, other.text)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def qualified(self, module: str, member: str, qualifier: str | None = None) -> str:
+        """`member` of `module` as the code names it (`qualifier.member`), importing `module`."""
+        if module not in self.modules:
+            name = qualifier or module.rpartition("/")[2]
+            while self._taken(name) or name in self.modules.values():
+                name += "_"
+            self.modules[module] = name
+        return f"{self.modules[module]}.{member}"
+
+    def imported(self, module: str, name: str) -> str:
+        """`name` itself, imported from `module` (Python `from decimal import Decimal`)."""
+        self.names.setdefault(module, set()).add(name)
+        return name
+
+    def declare(self, name: str) -> str:
+        """A top-level name of the file's own code, clear of what `taken` names and of the other
+        names declared (a trailing underscore until it is); the same for the same `name`."""
+        if name not in self._declared:
+            given = name
+            while self._taken(given) or given in self._declared.values():
+                given += "_"
+            self._declared[name] = given
+        return self._declared[name]
+
+
+class Locals:
+    """Fresh names of the locals of generated code (nested loops, temporaries): `stem` and a number
+    counting up (`i1`, `e2`), so no two are the same within what one `Locals` names."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, stem: str) -> str:
+        self.n += 1
+        return f"{stem}{self.n}"
 
 
 class CodeWriter:
