@@ -1,0 +1,25 @@
+# Rust: the runtime crate fbe (runtime/rust, docs/rust.md).
+#
+#   make test-rust     the crate's checks: cargo fmt --check, cargo clippy --all-targets
+#                      -D warnings and cargo test (unit tests, the golden vectors of
+#                      $(SHARED) when present, doc tests), with the committed Cargo.lock
+# CARGO is the cargo command (default: cargo on PATH, else ~/.cargo/bin/cargo); its rustfmt
+# and clippy components must be installed. The crates of Cargo.lock are fetched from crates.io
+# once (cargo fetch --locked) and then built offline; the build goes to build/rust.
+.PHONY: test-rust rust-toolchain
+TEST_TARGETS += test-rust
+
+CARGO ?= $(or $(shell command -v cargo 2>/dev/null),$(wildcard $(HOME)/.cargo/bin/cargo),cargo)
+RUST_ENV := CARGO_TARGET_DIR=$(abspath build/rust) CARGO_TERM_COLOR=never
+RUST_RUNTIME := runtime/rust
+
+rust-toolchain:
+	@command -v "$(CARGO)" >/dev/null 2>&1 || { echo "test-rust: no cargo command (set CARGO=/path/to/cargo; stable Rust 1.95 with rustfmt and clippy)" >&2; exit 1; }
+	@"$(CARGO)" fmt --version >/dev/null 2>&1 || { echo "test-rust: cargo fmt is missing (the rustfmt component of $$($(CARGO) --version))" >&2; exit 1; }
+	@"$(CARGO)" clippy --version >/dev/null 2>&1 || { echo "test-rust: cargo clippy is missing (the clippy component of $$($(CARGO) --version))" >&2; exit 1; }
+	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" fetch --locked
+
+test-rust: rust-toolchain
+	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" fmt --check
+	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" clippy --offline --locked --all-targets -- -D warnings
+	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" test --offline --locked

@@ -1,0 +1,499 @@
+//! The reader of both models (docs/format.md 3 and 4) under the limits of docs/limits.md.
+
+use crate::decimal::Decimal;
+use crate::error::{DecodeError, ErrorKind};
+use crate::limits::Limits;
+use crate::timestamp::Timestamp;
+use uuid::Uuid;
+
+type Result<T> = std::result::Result<T, DecodeError>;
+
+/// The `N` bytes at `at` of `b`. Generated code reads a slot only inside a block the
+/// [`Reader`] checked, so this never fails there; elsewhere it panics rather than read
+/// outside `b`.
+#[inline(always)]
+fn bytes<const N: usize>(b: &[u8], at: usize) -> [u8; N] {
+    b[at..at + N].try_into().expect("a slot inside a checked block")
+}
+
+macro_rules! getters {
+    ($($get:ident $t:ty),* $(,)?) => {$(
+        #[doc = concat!("The `", stringify!($t), "` at `at` of `b` (little-endian).")]
+        #[inline(always)]
+        pub fn $get(b: &[u8], at: usize) -> $t {
+            <$t>::from_le_bytes(bytes(b, at))
+        }
+    )*};
+}
+
+getters!(get_u8 u8, get_i8 i8, get_u16 u16, get_i16 i16, get_u32 u32, get_i32 i32, get_u64 u64, get_i64 i64,
+         get_f32 f32, get_f64 f64);
+
+/// The `bool` at `at` of `b`: any non-zero byte is true (docs/format.md 2.2).
+#[inline(always)]
+pub fn get_bool(b: &[u8], at: usize) -> bool {
+    b[at] != 0
+}
+
+/// The timestamp at `at` of `b`.
+#[inline(always)]
+pub fn get_timestamp(b: &[u8], at: usize) -> Timestamp {
+    Timestamp(get_u64(b, at))
+}
+
+/// The uuid at `at` of `b`.
+#[inline(always)]
+pub fn get_uuid(b: &[u8], at: usize) -> Uuid {
+    Uuid::from_bytes(bytes(b, at))
+}
+
+/// Checks and reads one root (docs/format.md 3 and 4) under the limits of
+/// docs/limits.md: every block inside the root, versioned blocks in allocation
+/// order (each starts at or after the end of the block read before it, so no
+/// byte is decoded twice), every count bounded by the bytes left, nesting
+/// bounded by `max_depth` and every value materialized charged to the decode
+/// budget. Verify is deserialize without the value: both use the same reader,
+/// so verify accepts exactly what deserialize accepts (docs/limits.md 4).
+///
+/// Errors name the field of the struct being read (the `field` argument) and
+/// the absolute offset; generated code puts the fields that hold the struct in
+/// front as the error goes out ([`DecodeError::in_field`]).
+///
+/// ```
+/// // the smallest versioned root: an empty struct of type id 143
+/// let root = [16, 0, 0, 0, 8, 0, 0, 0, 8, 0, 0, 0, 143, 0, 0, 0];
+/// let mut r = fbe::Reader::versioned(&root, &fbe::Limits::default()).unwrap();
+/// let (body, size) = r.struct_body(0, 4, 143, 32).unwrap();
+/// assert_eq!((body, size), (8, 8));
+/// r.leave();
+/// let err = fbe::Reader::versioned(&root[..12], &fbe::Limits::default()).unwrap_err();
+/// assert_eq!(err.to_string(), "versioned root size 16 beyond the buffer of 12 bytes (offset 0)");
+/// ```
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    data: &'a [u8],
+    mark: usize,
+    budget: usize,
+    depth: usize,
+    max_depth: usize,
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn start(data: &'a [u8], limits: &Limits) -> Self {
+        Reader { data, mark: 8, budget: limits.budget(data.len()), depth: 0, max_depth: limits.max_depth, pos: 8 }
+    }
+
+    /// Checks a versioned root's header (docs/format.md 3.2, 5.1: at least 16 bytes, a total
+    /// size that fits the buffer) and starts reading it: the top struct's slot is at 4, base 0.
+    pub fn versioned(data: &'a [u8], limits: &Limits) -> Result<Self> {
+        if data.len() < 8 {
+            return Err(DecodeError::new("versioned root shorter than 8 bytes", "", Some(0)));
+        }
+        let total = get_u32(data, 0) as usize;
+        if total < 16 {
+            return Err(DecodeError::new(format!("versioned root size {total} below 16"), "", Some(0)));
+        }
+        if total > data.len() {
+            return Err(DecodeError::new(
+                format!("versioned root size {total} beyond the buffer of {} bytes", data.len()),
+                "",
+                Some(0),
+            ));
+        }
+        Ok(Self::start(&data[..total], limits))
+    }
+
+    /// Checks a final root's header (docs/format.md 4.1, 5.2: at least 8 bytes, the expected
+    /// type id, a size that fits the buffer) and starts reading its fields at position 8.
+    pub fn final_root(data: &'a [u8], type_id: u32, limits: &Limits) -> Result<Self> {
+        if data.len() < 8 {
+            return Err(DecodeError::new("final root shorter than 8 bytes", "", Some(0)));
+        }
+        let size = get_u32(data, 0) as usize;
+        if size < 8 {
+            return Err(DecodeError::new(format!("final root size {size} below 8"), "", Some(0)));
+        }
+        let tid = get_u32(data, 4);
+        if tid != type_id {
+            return Err(DecodeError::new(format!("type id {tid} where {type_id} was expected"), "", Some(4)));
+        }
+        if size > data.len() {
+            return Err(DecodeError::new(
+                format!("final root size {size} beyond the buffer of {} bytes", data.len()),
+                "",
+                Some(0),
+            ));
+        }
+        Ok(Self::start(&data[..size], limits))
+    }
+
+    /// The root's bytes (cut to its size).
+    #[inline]
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// The root's size.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether the root is empty (never, once started).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// The budget left, in bytes.
+    #[inline]
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// The current struct level (0 outside the root).
+    #[inline]
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Charges `cost` bytes for a value materialized at `at` in `field` (a default struct,
+    /// collection elements: docs/limits.md 3).
+    #[inline]
+    pub fn spend(&mut self, cost: usize, at: usize, field: &str) -> Result<()> {
+        match self.budget.checked_sub(cost) {
+            Some(left) => {
+                self.budget = left;
+                Ok(())
+            }
+            None => Err(Self::over_budget(field, at)),
+        }
+    }
+
+    /// Whether the budget left pays for `cost` bytes: generated code asks before it makes a
+    /// value whose default is large (docs/limits.md 3).
+    #[inline]
+    pub fn affords(&self, cost: usize) -> bool {
+        self.budget >= cost
+    }
+
+    #[cold]
+    fn over_budget(field: &str, at: usize) -> DecodeError {
+        DecodeError::of_kind(ErrorKind::Budget, "decode budget exceeded", field, Some(at))
+    }
+
+    /// One struct level deeper at `at`, costing `cost` bytes. The error is the struct's own:
+    /// the caller names the field holding it.
+    #[inline]
+    fn enter_at(&mut self, cost: usize, at: usize) -> Result<()> {
+        if self.depth >= self.max_depth {
+            return Err(DecodeError::of_kind(
+                ErrorKind::Depth,
+                format!("structs nested deeper than {}", self.max_depth),
+                "",
+                Some(at),
+            ));
+        }
+        self.spend(cost, at, "")?;
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves a struct entered with [`Reader::struct_body`] or [`Reader::enter`].
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// The decimal at `at`; flags beyond a scale 0..=28 and the sign are refused, naming
+    /// `field` (docs/format.md 2.4).
+    #[inline]
+    pub fn decimal(&self, at: usize, field: &str) -> Result<Decimal> {
+        Decimal::from_wire(&bytes(self.data, at)).map_err(|e| DecodeError::new(e.to_string(), field, Some(at)))
+    }
+
+    /// The length or count of a `what` block at `at`, inside the root or an error naming `field`.
+    #[inline]
+    fn u32_at(&self, at: usize, what: &str, field: &str) -> Result<usize> {
+        match self.data.get(at..at + 4) {
+            Some(b) => Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize),
+            None => Err(DecodeError::new(format!("{what} size beyond the end of the buffer"), field, Some(at))),
+        }
+    }
+
+    #[cold]
+    fn backwards(&self, what: &str, at: usize, field: &str) -> DecodeError {
+        DecodeError::new(
+            format!(
+                "{what} at {at} before the end of the previous block ({}): out-of-line blocks must follow each \
+                 other in allocation order",
+                self.mark
+            ),
+            field,
+            Some(at),
+        )
+    }
+
+    /// The length of a string or bytes block at `p`: inside the root with its bytes, charged.
+    fn length(&mut self, what: &str, p: usize, field: &str) -> Result<usize> {
+        let n = self.u32_at(p, what, field)?;
+        if n > self.data.len() - p - 4 {
+            return Err(DecodeError::new(format!("{what} of {n} bytes beyond the end of the buffer"), field, Some(p)));
+        }
+        self.spend(n, p, field)?;
+        Ok(n)
+    }
+
+    /// The count of a collection at `p`: inside the root, `n` elements of `item` bytes within
+    /// the bytes after it, `n` times `cost` charged.
+    fn count(&mut self, p: usize, item: usize, cost: usize, field: &str) -> Result<usize> {
+        let n = self.u32_at(p, "collection", field)?;
+        if n.checked_mul(item).is_none_or(|bytes| bytes > self.data.len() - p - 4) {
+            return Err(DecodeError::new(format!("count {n} exceeds the buffer"), field, Some(p)));
+        }
+        self.spend(n.saturating_mul(cost), p, field)?;
+        Ok(n)
+    }
+
+    // ------------------------------------------------------------ versioned model
+
+    /// Enters the struct whose body the slot at `slot` points to (from `base`): checks the
+    /// header (8 bytes inside the root, a body size of at least 8 inside the root, the expected
+    /// type id, allocation order), the depth and the budget (`cost`: the struct's own charge,
+    /// docs/limits.md 3). Returns the body's position and size; the caller reads the fields the
+    /// size holds and calls [`Reader::leave`]. An error here is the struct's own (no field).
+    pub fn struct_body(&mut self, base: usize, slot: usize, type_id: u32, cost: usize) -> Result<(usize, usize)> {
+        let off = get_u32(self.data, slot) as usize;
+        if off == 0 {
+            return Err(DecodeError::new("struct offset 0", "", Some(slot)));
+        }
+        let p = base + off;
+        if p < self.mark {
+            return Err(self.backwards("struct body", p, ""));
+        }
+        if p + 8 > self.data.len() {
+            return Err(DecodeError::new("struct header beyond the end of the buffer", "", Some(p)));
+        }
+        let size = get_u32(self.data, p) as usize;
+        if size < 8 {
+            return Err(DecodeError::new(format!("struct body size {size} below 8"), "", Some(p)));
+        }
+        if size > self.data.len() - p {
+            return Err(DecodeError::new(
+                format!("struct body of {size} bytes beyond the end of the buffer"),
+                "",
+                Some(p),
+            ));
+        }
+        let tid = get_u32(self.data, p + 4);
+        if tid != type_id {
+            return Err(DecodeError::new(format!("type id {tid} where {type_id} was expected"), "", Some(p)));
+        }
+        self.mark = p + size;
+        self.enter_at(cost, p)?;
+        Ok((p, size))
+    }
+
+    /// Checks and claims a length-prefixed block whose offset is in the slot at `slot` (from
+    /// `base`), charging its length: the bytes of a string or bytes field (offset 0: empty).
+    fn payload(&mut self, what: &str, base: usize, slot: usize, field: &str) -> Result<&'a [u8]> {
+        let off = get_u32(self.data, slot) as usize;
+        if off == 0 {
+            return Ok(&[]);
+        }
+        let p = base + off;
+        if p < self.mark {
+            return Err(self.backwards(what, p, field));
+        }
+        let n = self.length(what, p, field)?;
+        self.mark = p + 4 + n;
+        Ok(&self.data[p + 4..p + 4 + n])
+    }
+
+    /// The bytes of the string the slot at `slot` points to (offset 0: empty), as they are:
+    /// an FBE string may hold any bytes (docs/limits.md 7).
+    #[inline]
+    pub fn string(&mut self, base: usize, slot: usize, field: &str) -> Result<&'a [u8]> {
+        self.payload("string", base, slot, field)
+    }
+
+    /// The bytes of the `bytes` value the slot at `slot` points to (offset 0: empty).
+    #[inline]
+    pub fn blob(&mut self, base: usize, slot: usize, field: &str) -> Result<&'a [u8]> {
+        self.payload("bytes", base, slot, field)
+    }
+
+    /// Checks the collection block the slot at `slot` points to: `n` slots of `item` bytes (a
+    /// map's: key and value slot) after the count, each element costing `cost` (docs/limits.md
+    /// 3: 0 for struct elements, charged as structs). Returns the position of the first slot and
+    /// the count (offset 0: empty). The count is bounded by the bytes left, so `n` may size an
+    /// allocation.
+    pub fn vector(
+        &mut self,
+        base: usize,
+        slot: usize,
+        item: usize,
+        cost: usize,
+        field: &str,
+    ) -> Result<(usize, usize)> {
+        let off = get_u32(self.data, slot) as usize;
+        if off == 0 {
+            return Ok((0, 0));
+        }
+        let p = base + off;
+        if p < self.mark {
+            return Err(self.backwards("collection", p, field));
+        }
+        let n = self.count(p, item, cost, field)?;
+        self.mark = p + 4 + n * item;
+        Ok((p + 4, n))
+    }
+
+    /// The optional slot at `slot`: absent (`None`), or present with the position of its value
+    /// slot of `size` bytes (claimed in allocation order), which is the value's base
+    /// (docs/format.md 3.4).
+    pub fn optional(&mut self, base: usize, slot: usize, size: usize, field: &str) -> Result<Option<usize>> {
+        if self.data[slot] == 0 {
+            return Ok(None);
+        }
+        let off = get_u32(self.data, slot + 1) as usize;
+        if off == 0 {
+            return Err(DecodeError::new("present optional with offset 0", field, Some(slot)));
+        }
+        let p = base + off;
+        if p < self.mark {
+            return Err(self.backwards("optional value", p, field));
+        }
+        if size > self.data.len().saturating_sub(p) {
+            return Err(DecodeError::new("value slot beyond the end of the buffer", field, Some(p)));
+        }
+        self.mark = p + size;
+        Ok(Some(p))
+    }
+
+    // ------------------------------------------------------------ final model
+
+    /// The final model's cursor: the position of the next value.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Checks that the fields covered the root exactly (docs/format.md 5.2).
+    pub fn end_final(&self) -> Result<()> {
+        if self.pos != self.data.len() {
+            return Err(DecodeError::new(
+                format!("final root covers {} bytes, its size says {}", self.pos, self.data.len()),
+                "",
+                Some(0),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Claims the next `n` bytes of a final root for one fixed-size value of `field` and
+    /// returns them.
+    #[inline]
+    pub fn fixed(&mut self, n: usize, field: &str) -> Result<&'a [u8]> {
+        let p = self.pos;
+        if n > self.data.len() - p {
+            return Err(DecodeError::new("value beyond the end of the buffer", field, Some(p)));
+        }
+        self.pos = p + n;
+        Ok(&self.data[p..p + n])
+    }
+
+    /// Claims the next `n` bytes of a final root, a run of fixed-size fields read at once
+    /// (the plan's `Run`), and returns them; the fields are read at their offsets in the run
+    /// (`get_i32(run, 4)`). `fields` describes the run (`name=size`, or `name=size*count` for an
+    /// array, comma-separated) and is read only when the run is not all there, to fail as the
+    /// fields one by one would: naming the first field that is not there, at its offset.
+    #[inline]
+    pub fn run(&mut self, n: usize, fields: &str) -> Result<&'a [u8]> {
+        let p = self.pos;
+        if n > self.data.len() - p {
+            return Err(self.run_beyond(fields));
+        }
+        self.pos = p + n;
+        Ok(&self.data[p..p + n])
+    }
+
+    #[cold]
+    fn run_beyond(&self, fields: &str) -> DecodeError {
+        let mut p = self.pos;
+        for f in fields.split(',') {
+            let (name, size) = f.split_once('=').unwrap_or((f, "0"));
+            let (one, count) = size.split_once('*').unwrap_or((size, "1"));
+            let (one, count): (usize, usize) = (one.parse().unwrap_or(0), count.parse().unwrap_or(1));
+            for _ in 0..count {
+                if one > self.data.len() - p {
+                    return DecodeError::new("value beyond the end of the buffer", name, Some(p));
+                }
+                p += one;
+            }
+        }
+        DecodeError::new("value beyond the end of the buffer", "", Some(self.pos))
+    }
+
+    fn final_payload(&mut self, what: &str, field: &str) -> Result<&'a [u8]> {
+        let p = self.pos;
+        let n = self.length(what, p, field)?;
+        self.pos = p + 4 + n;
+        Ok(&self.data[p + 4..p + 4 + n])
+    }
+
+    /// A length and the bytes of a string at the cursor.
+    #[inline]
+    pub fn final_string(&mut self, field: &str) -> Result<&'a [u8]> {
+        self.final_payload("string", field)
+    }
+
+    /// A length and the bytes of a `bytes` value at the cursor.
+    #[inline]
+    pub fn final_blob(&mut self, field: &str) -> Result<&'a [u8]> {
+        self.final_payload("bytes", field)
+    }
+
+    /// A collection's count at the cursor; `item` is the fewest bytes one element takes (so a
+    /// count cannot exceed what the bytes left hold; 0 for elements that take no bytes, which
+    /// the budget alone bounds), `cost` what one element costs (docs/limits.md 3).
+    pub fn final_count(&mut self, item: usize, cost: usize, field: &str) -> Result<usize> {
+        let n = self.count(self.pos, item, cost, field)?;
+        self.pos += 4;
+        Ok(n)
+    }
+
+    /// An optional's presence byte at the cursor.
+    #[inline]
+    pub fn final_has(&mut self, field: &str) -> Result<bool> {
+        match self.data.get(self.pos) {
+            Some(&flag) => {
+                self.pos += 1;
+                Ok(flag != 0)
+            }
+            None => Err(DecodeError::new("optional flag beyond the end of the buffer", field, Some(self.pos))),
+        }
+    }
+
+    /// The decimal at the cursor (16 bytes), its flags checked.
+    #[inline]
+    pub fn final_decimal(&mut self, field: &str) -> Result<Decimal> {
+        let p = self.pos;
+        self.fixed(16, field)?;
+        self.decimal(p, field)
+    }
+
+    /// Starts a final-model struct value costing `cost` bytes (depth and budget); the caller
+    /// reads the fields and calls [`Reader::leave`]. The error is the struct's own.
+    #[inline]
+    pub fn enter(&mut self, cost: usize) -> Result<()> {
+        self.enter_at(cost, self.pos)
+    }
+
+    /// The error of a set or map entry at `at` whose key was read before (docs/limits.md 4).
+    #[cold]
+    pub fn duplicate_key(field: &str, at: usize) -> DecodeError {
+        DecodeError::of_kind(ErrorKind::Duplicate, "duplicate key: two entries read as the same key", field, Some(at))
+    }
+}

@@ -1,0 +1,315 @@
+//! The writer of both models (docs/format.md 3.5 and 4).
+
+use crate::decimal::Decimal;
+use crate::error::{EncodeError, ErrorKind};
+use crate::limits::MAX_DEPTH;
+use crate::timestamp::Timestamp;
+use uuid::Uuid;
+
+/// Builds one root in one growing buffer, in the original's allocation order
+/// (docs/format.md 3.5): nothing is inserted in the middle, nothing allocated
+/// ahead. A `Writer` is reused: [`Writer::reset`] keeps the buffer's capacity,
+/// so serializing into a warm writer allocates nothing.
+///
+/// Versioned code allocates blocks ([`Writer::alloc`], [`Writer::struct_body`],
+/// [`Writer::string`], [`Writer::vector`], [`Writer::optional`]) and fills
+/// slots at absolute positions (`put_*`); final code appends (`append_*`).
+/// A size beyond the format's 32 bits is kept as the writer's error and
+/// returned by the `end_*` call; a struct nested too deep is refused where it
+/// is entered ([`Writer::enter`]).
+///
+/// ```
+/// let mut w = fbe::Writer::new();
+/// w.begin_final();
+/// w.append_i32(7);
+/// w.append_string(b"EURUSD");
+/// let root = w.end_final(1).unwrap();
+/// assert_eq!(root.len(), 8 + 4 + 4 + 6);
+/// ```
+#[derive(Debug)]
+pub struct Writer {
+    buf: Vec<u8>,
+    depth: usize,
+    max_depth: usize,
+    err: Option<EncodeError>,
+}
+
+impl Default for Writer {
+    fn default() -> Self {
+        Writer::new()
+    }
+}
+
+macro_rules! put_append {
+    ($($put:ident $append:ident $t:ty),* $(,)?) => {$(
+        #[doc = concat!("Stores a `", stringify!($t), "` at absolute position `p` (little-endian).")]
+        #[inline]
+        pub fn $put(&mut self, p: usize, v: $t) {
+            let b = v.to_le_bytes();
+            self.buf[p..p + b.len()].copy_from_slice(&b);
+        }
+
+        #[doc = concat!("Appends a `", stringify!($t), "` (final model).")]
+        #[inline]
+        pub fn $append(&mut self, v: $t) {
+            self.buf.extend_from_slice(&v.to_le_bytes());
+        }
+    )*};
+}
+
+impl Writer {
+    /// An empty writer refusing structs nested deeper than [`MAX_DEPTH`].
+    pub fn new() -> Self {
+        Writer { buf: Vec::new(), depth: 0, max_depth: MAX_DEPTH, err: None }
+    }
+
+    /// An empty writer refusing structs nested deeper than `max_depth`.
+    pub fn with_max_depth(max_depth: usize) -> Self {
+        Writer { max_depth, ..Writer::new() }
+    }
+
+    /// Empties the buffer, keeping its capacity, and clears the error.
+    pub fn reset(&mut self) {
+        self.buf.clear();
+        self.depth = 0;
+        self.err = None;
+    }
+
+    /// The bytes written so far.
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// The number of bytes written so far.
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Whether nothing was written.
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// The buffer, taken out of the writer (which is left empty).
+    pub fn take(&mut self) -> Vec<u8> {
+        self.depth = 0;
+        std::mem::take(&mut self.buf)
+    }
+
+    #[cold]
+    fn fail(&mut self, message: &str) {
+        if self.err.is_none() {
+            self.err = Some(EncodeError::new(ErrorKind::TooLarge, message, ""));
+        }
+    }
+
+    /// A `u32` of a size or count, or the writer's error when it does not fit.
+    #[inline]
+    fn u32_of(&mut self, n: usize, what: &str) -> u32 {
+        match u32::try_from(n) {
+            Ok(v) => v,
+            Err(_) => {
+                self.fail(what);
+                0
+            }
+        }
+    }
+
+    /// One struct level deeper; refused beyond the writer's `max_depth` (docs/limits.md 1:
+    /// nobody writes what no reader reads). Generated code calls it only for structs that can
+    /// nest without a bound, and [`Writer::leave`] after the struct.
+    pub fn enter(&mut self, type_name: &str) -> Result<(), EncodeError> {
+        if self.depth >= self.max_depth {
+            return Err(EncodeError::new(
+                ErrorKind::Depth,
+                format!("structs nested deeper than {} ({type_name})", self.max_depth),
+                "",
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Undoes a successful [`Writer::enter`].
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Whether a struct value of `levels` levels (itself included) written at the current level
+    /// would go beyond `max_depth`.
+    pub fn near(&self, levels: usize) -> bool {
+        self.depth + levels > self.max_depth
+    }
+
+    /// Appends `n` zero bytes and returns their position.
+    #[inline]
+    pub fn alloc(&mut self, n: usize) -> usize {
+        let p = self.buf.len();
+        self.buf.resize(p + n, 0);
+        p
+    }
+
+    put_append! {
+        put_u8 append_u8 u8, put_i8 append_i8 i8, put_u16 append_u16 u16, put_i16 append_i16 i16,
+        put_u32 append_u32 u32, put_i32 append_i32 i32, put_u64 append_u64 u64, put_i64 append_i64 i64,
+        put_f32 append_f32 f32, put_f64 append_f64 f64,
+    }
+
+    /// Stores a `bool` (0 or 1) at `p`.
+    #[inline]
+    pub fn put_bool(&mut self, p: usize, v: bool) {
+        self.buf[p] = u8::from(v);
+    }
+
+    /// Appends a `bool` (0 or 1).
+    #[inline]
+    pub fn append_bool(&mut self, v: bool) {
+        self.buf.push(u8::from(v));
+    }
+
+    /// Stores a timestamp at `p`.
+    #[inline]
+    pub fn put_timestamp(&mut self, p: usize, v: Timestamp) {
+        self.put_u64(p, v.0);
+    }
+
+    /// Appends a timestamp.
+    #[inline]
+    pub fn append_timestamp(&mut self, v: Timestamp) {
+        self.append_u64(v.0);
+    }
+
+    /// Stores a uuid's 16 bytes at `p`.
+    #[inline]
+    pub fn put_uuid(&mut self, p: usize, v: &Uuid) {
+        self.buf[p..p + 16].copy_from_slice(v.as_bytes());
+    }
+
+    /// Appends a uuid's 16 bytes.
+    #[inline]
+    pub fn append_uuid(&mut self, v: &Uuid) {
+        self.buf.extend_from_slice(v.as_bytes());
+    }
+
+    /// Stores a decimal's 16 bytes at `p`, without trailing fraction zeros (docs/format.md 2.4).
+    #[inline]
+    pub fn put_decimal(&mut self, p: usize, v: &Decimal) {
+        self.buf[p..p + 16].copy_from_slice(&v.to_wire());
+    }
+
+    /// Appends a decimal's 16 bytes, without trailing fraction zeros.
+    #[inline]
+    pub fn append_decimal(&mut self, v: &Decimal) {
+        self.buf.extend_from_slice(&v.to_wire());
+    }
+
+    // ------------------------------------------------------------ versioned model
+
+    /// Starts a versioned root (docs/format.md 3.2): 8 header bytes; the top struct's slot is at
+    /// 4 with base 0.
+    pub fn begin_versioned(&mut self) {
+        self.reset();
+        self.alloc(8);
+    }
+
+    /// Stores the root's total size and returns the root, or the writer's error.
+    pub fn end_versioned(&mut self) -> Result<&[u8], EncodeError> {
+        let n = self.buf.len();
+        let total = self.u32_of(n, "root larger than 4 GiB");
+        self.put_u32(0, total);
+        match self.err.take() {
+            Some(e) => Err(e),
+            None => Ok(&self.buf),
+        }
+    }
+
+    /// Stores at `slot` the offset of `p` from `base` (a block just allocated: never 0).
+    #[inline]
+    fn offset(&mut self, base: usize, slot: usize, p: usize) {
+        let d = self.u32_of(p - base, "root larger than 4 GiB");
+        self.put_u32(slot, d);
+    }
+
+    /// Allocates a struct body of `body_size` bytes, stores its offset in the slot at `slot`
+    /// (from `base`) and writes the header; returns the body's position, the base of its fields.
+    #[inline]
+    pub fn struct_body(&mut self, base: usize, slot: usize, body_size: usize, type_id: u32) -> usize {
+        let p = self.alloc(body_size);
+        self.offset(base, slot, p);
+        self.put_u32(p, body_size as u32);
+        self.put_u32(p + 4, type_id);
+        p
+    }
+
+    fn length_block(&mut self, data: &[u8]) -> usize {
+        let n = self.u32_of(data.len(), "string or bytes longer than 4 GiB");
+        let p = self.buf.len();
+        self.buf.extend_from_slice(&n.to_le_bytes());
+        self.buf.extend_from_slice(data);
+        p
+    }
+
+    /// Allocates a length-prefixed block of a string's or bytes' `data` and stores its offset in
+    /// the slot (docs/format.md 3.4: always written, even empty).
+    #[inline]
+    pub fn string(&mut self, base: usize, slot: usize, data: &[u8]) {
+        let p = self.length_block(data);
+        self.offset(base, slot, p);
+    }
+
+    /// Allocates a collection block of `n` zeroed slots of `item` bytes each (a map's item is a
+    /// key slot and a value slot), stores its offset and the count, and returns the position of
+    /// the first slot. The elements' base stays `base` (docs/format.md 3.4).
+    #[inline]
+    pub fn vector(&mut self, base: usize, slot: usize, n: usize, item: usize) -> usize {
+        let count = self.u32_of(n, "collection of more than 2^32 - 1 elements");
+        let p = self.alloc(4 + n * item);
+        self.put_u32(p, count);
+        self.offset(base, slot, p);
+        p + 4
+    }
+
+    /// Marks the optional slot at `slot` present, allocates its value slot of `size` bytes and
+    /// returns the value slot's position: the value's base. An absent optional is left as
+    /// allocated (zeros).
+    #[inline]
+    pub fn optional(&mut self, base: usize, slot: usize, size: usize) -> usize {
+        let p = self.alloc(size);
+        self.buf[slot] = 1;
+        self.offset(base, slot + 1, p);
+        p
+    }
+
+    // ------------------------------------------------------------ final model
+
+    /// Starts a final root (docs/format.md 4.1); size and type id come with [`Writer::end_final`].
+    pub fn begin_final(&mut self) {
+        self.reset();
+        self.alloc(8);
+    }
+
+    /// Stores the root's size and type id and returns the root, or the writer's error.
+    pub fn end_final(&mut self, type_id: u32) -> Result<&[u8], EncodeError> {
+        let n = self.buf.len();
+        let total = self.u32_of(n, "root larger than 4 GiB");
+        self.put_u32(0, total);
+        self.put_u32(4, type_id);
+        match self.err.take() {
+            Some(e) => Err(e),
+            None => Ok(&self.buf),
+        }
+    }
+
+    /// Appends a collection's count.
+    #[inline]
+    pub fn append_count(&mut self, n: usize) {
+        let count = self.u32_of(n, "collection of more than 2^32 - 1 elements");
+        self.append_u32(count);
+    }
+
+    /// Appends a length and the bytes of a string or bytes.
+    #[inline]
+    pub fn append_string(&mut self, data: &[u8]) {
+        self.length_block(data);
+    }
+}
