@@ -190,6 +190,9 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
         hostile.generate(root / folder, f"--{language}", "--final", "--json", "--proto")
         shutil.copy(REPO / "tests" / "js" / "hostile_names.test.ts", root / folder)
     shutil.copy(REPO / "tests" / "js" / "keys.test.ts", root / "k0")
+    for folder, language in (("e0", "typescript"), ("e1", "javascript")):
+        generate([REPO / "tests" / "js" / "errors.fbe"], root / folder, language=language)
+        shutil.copy(REPO / "tests" / "js" / "errors.test.ts", root / folder)
     generate([REPO / "schemas" / "tests" / "hostile.fbe"], root / "l0")
     shutil.copy(REPO / "tests" / "js" / "hostile.test.ts", root / "l0")
     manifest = SHARED / "vectors" / "MANIFEST.json"
@@ -202,8 +205,8 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "package.json").write_text('{"type": "module"}\n')
     link_runtime(root)
     tsc(root, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts", "j*/*.ts", "n0/*.ts", "k0/*.ts", "h*/*.ts",
-                                                                      "l0/*.ts"])
-    for folder in [*root.glob("j*"), root / "h1"]:          # the JavaScript runs as generated
+                                                                      "l0/*.ts", "e*/*.ts"])
+    for folder in [*root.glob("j*"), root / "h1", root / "e1"]:          # the JavaScript runs as generated
         for js in folder.glob("*.js"):
             shutil.copy(js, root / "out" / folder.name)
     shutil.copy(root / "g0" / "doubles.json", root / "out" / "g0")
@@ -276,3 +279,13 @@ def test_no_default_is_made_before_the_budget_pays_for_it(compiled: Path) -> Non
                        check=False)
     assert r.returncode == 0, r.stdout[-8000:] + r.stderr
     assert "# pass 3" in r.stdout, r.stdout[-3000:]
+
+
+def test_writer_errors_name_the_field_and_the_type_expected(compiled: Path) -> None:
+    """tests/js/errors.test.ts on tests/js/errors.fbe, --typescript (e0) and --javascript (e1): every
+    writer's error names the root type, the field path and the type the field expects (docs/limits.md 8)."""
+    for folder in ("e0", "e1"):
+        r = subprocess.run([NODE, "--test", f"out/{folder}/errors.test.js"], cwd=compiled, capture_output=True,
+                           text=True, check=False)
+        assert r.returncode == 0, folder + ":\n" + r.stdout[-8000:] + r.stderr
+        assert "# pass 3" in r.stdout, r.stdout[-3000:]

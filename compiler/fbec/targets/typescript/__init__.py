@@ -304,6 +304,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
             with w.block(c.method(f"static {over}", "fbeCompareKey", [("a", name), ("b", name)], "number"), "}"):
                 terms = [key_compare(c, f.type, "a." + c.ident.field(f), "b." + c.ident.field(f)) for f in keys]
                 w.line(f"return {' || '.join(t for t in terms if t) or '0'};")
+        write_fields(w, c, s, name)
         write_models(w, c, s, name)
         if c.options.json:
             write_json(w, c, s, name)
@@ -323,6 +324,40 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
         for line in c.declarations:
             d.line(line)
     d.blank()
+
+
+def type_spec(c: Context, t: ir.Type) -> str:
+    """The fbe.TypeSpec of t: what fbe.refused checks a field's value against."""
+    if isinstance(t, ir.Primitive):
+        return ts_string(t.name)
+    if isinstance(t, ir.EnumRef):
+        return f'["enum", {ts_string(t.name)}, "{t.wire}"]'
+    if isinstance(t, ir.StructRef):
+        return f'["struct", {ts_string(t.name)}, {c.named(t.name)}]'
+    if isinstance(t, ir.Optional_):
+        return f'["optional", {type_spec(c, t.element)}]'
+    if isinstance(t, ir.Array):
+        return f'["array", {type_spec(c, t.element)}, {t.length}]'
+    if isinstance(t, ir.Sequence):
+        return f'["{t.kind}", {type_spec(c, t.element)}]'
+    return f'["{t.kind}", {type_spec(c, t.key)}, {type_spec(c, t.value)}]'
+
+
+def write_fields(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """fbeFields: each field's schema name and type (and property when renamed), which only
+    fbe.refused reads, after a root writer failed, to name the field and the type it expects."""
+    over = "override " if s.base is not None else ""
+    w.blank()
+    w.line("/** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */")
+    with w.block(c.method(f"static {over}", "fbeFields", [], f"readonly {c.rt('FieldSpec', False)}[]"), "}"):
+        if not s.all_fields:
+            w.line("return [];")
+            return
+        with w.block("return [", "];"):
+            for f in s.all_fields:
+                prop = c.ident.field(f)
+                renamed = "" if prop == f.name else f", {ts_string(prop)}"
+                w.line(f"[{ts_string(f.name)}, {type_spec(c, f.type)}{renamed}],")
 
 
 def key_value(t: ir.Type, x: str) -> str:

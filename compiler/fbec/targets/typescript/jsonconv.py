@@ -153,7 +153,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         with w.block("try {", "} catch (e) {"):
             w.line(f"{name}.fbeWriteJson(j, this);")
         with w.block("", "}"):
-            w.line(f'throw {c.rt("rootOf")}(e, "{s.qualified}");')
+            w.line(f'throw {c.rt("refused")}(e, "{s.qualified}", this);')
         w.line("return j.text;")
 
 

@@ -605,9 +605,9 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.line("w.beginVersioned();")
         with w.block("try {", "} catch (e) {"):
             w.line(f"{name}.fbeWrite(w, 0, 4, this);")
+            w.line("w.endVersioned();")
         with w.block("", "}"):
-            w.line(f'throw {rt("rootOf")}(e, "{q}");')
-        w.line("w.endVersioned();")
+            w.line(f'throw {rt("refused")}(e, "{q}", this);')
         w.line("return w.bytes();")
 
     w.blank()
@@ -666,9 +666,9 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.line("w.beginFinal();")
         with w.block("try {", "} catch (e) {"):
             w.line(f"{name}.fbeWriteFinal(w, this);")
+            w.line(f"w.endFinal({s.type_id});")
         with w.block("", "}"):
-            w.line(f'throw {rt("rootOf")}(e, "{q}");')
-        w.line(f"w.endFinal({s.type_id});")
+            w.line(f'throw {rt("refused")}(e, "{q}", this);')
         w.line("return w.bytes();")
 
     w.blank()
