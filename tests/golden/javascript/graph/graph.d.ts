@@ -12,6 +12,7 @@ export declare class Node {
   constructor(init?: Partial<Node>);
   fbeKey(): string;
   static fbeCompareKey(a: Node, b: Node): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Node): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Node;
   static fbeReadBody(r: fbe.Reader, v: Node, b: number, n: number): void;
@@ -41,6 +42,7 @@ export declare class Edge {
   target: number;
   weight: number;
   constructor(init?: Partial<Edge>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Edge): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Edge;
   static fbeReadBody(r: fbe.Reader, v: Edge, b: number, n: number): void;
@@ -69,6 +71,7 @@ export declare class Graph {
   nodes: Node[];
   edges: Edge[];
   constructor(init?: Partial<Graph>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Graph): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Graph;
   static fbeReadBody(r: fbe.Reader, v: Graph, b: number, n: number): void;

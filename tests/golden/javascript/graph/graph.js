@@ -31,6 +31,16 @@ export class Node {
     return fbe.compareValue(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["id", "int32"],
+      ["name", "string"],
+      ["value", "int64"],
+      ["out_edges", ["vector", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 28, 1);
@@ -111,10 +121,10 @@ export class Node {
     w.beginVersioned();
     try {
       Node.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "graph.Node");
+      throw fbe.refused(e, "graph.Node", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -184,10 +194,10 @@ export class Node {
     w.beginFinal();
     try {
       Node.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "graph.Node");
+      throw fbe.refused(e, "graph.Node", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -244,7 +254,7 @@ export class Node {
     try {
       Node.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "graph.Node");
+      throw fbe.refused(e, "graph.Node", this);
     }
     return j.text;
   }
@@ -336,6 +346,15 @@ export class Edge {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["source", "int32"],
+      ["target", "int32"],
+      ["weight", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 20, 2);
@@ -391,10 +410,10 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "graph.Edge");
+      throw fbe.refused(e, "graph.Edge", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -451,10 +470,10 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "graph.Edge");
+      throw fbe.refused(e, "graph.Edge", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -500,7 +519,7 @@ export class Edge {
     try {
       Edge.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "graph.Edge");
+      throw fbe.refused(e, "graph.Edge", this);
     }
     return j.text;
   }
@@ -567,6 +586,14 @@ export class Graph {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["nodes", ["vector", ["struct", "graph.Node", Node]]],
+      ["edges", ["vector", ["struct", "graph.Edge", Edge]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -678,10 +705,10 @@ export class Graph {
     w.beginVersioned();
     try {
       Graph.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "graph.Graph");
+      throw fbe.refused(e, "graph.Graph", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -779,10 +806,10 @@ export class Graph {
     w.beginFinal();
     try {
       Graph.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "graph.Graph");
+      throw fbe.refused(e, "graph.Graph", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -844,7 +871,7 @@ export class Graph {
     try {
       Graph.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "graph.Graph");
+      throw fbe.refused(e, "graph.Graph", this);
     }
     return j.text;
   }

@@ -86,6 +86,18 @@ export class Order {
     return fbe.compareValue(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["id", "int32"],
+      ["symbol", "string"],
+      ["side", ["enum", "proto.OrderSide", "uint8"]],
+      ["type", ["enum", "proto.OrderType", "uint8"]],
+      ["price", "double"],
+      ["volume", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 34, 1);
@@ -161,10 +173,10 @@ export class Order {
     w.beginVersioned();
     try {
       Order.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Order");
+      throw fbe.refused(e, "proto.Order", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -230,10 +242,10 @@ export class Order {
     w.beginFinal();
     try {
       Order.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Order");
+      throw fbe.refused(e, "proto.Order", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -285,7 +297,7 @@ export class Order {
     try {
       Order.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Order");
+      throw fbe.refused(e, "proto.Order", this);
     }
     return j.text;
   }
@@ -385,6 +397,14 @@ export class Balance {
     return fbe.compareString(a.currency, b.currency);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["currency", "string"],
+      ["amount", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 20, 2);
@@ -440,10 +460,10 @@ export class Balance {
     w.beginVersioned();
     try {
       Balance.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Balance");
+      throw fbe.refused(e, "proto.Balance", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -497,10 +517,10 @@ export class Balance {
     w.beginFinal();
     try {
       Balance.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Balance");
+      throw fbe.refused(e, "proto.Balance", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -544,7 +564,7 @@ export class Balance {
     try {
       Balance.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Balance");
+      throw fbe.refused(e, "proto.Balance", this);
     }
     return j.text;
   }
@@ -622,6 +642,18 @@ export class Account {
    */
   static fbeCompareKey(a, b) {
     return fbe.compareValue(a.id, b.id);
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["id", "int32"],
+      ["name", "string"],
+      ["state", ["enum", "proto.State", "uint8"]],
+      ["wallet", ["struct", "proto.Balance", Balance]],
+      ["asset", ["optional", ["struct", "proto.Balance", Balance]]],
+      ["orders", ["vector", ["struct", "proto.Order", Order]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -780,10 +812,10 @@ export class Account {
     w.beginVersioned();
     try {
       Account.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Account");
+      throw fbe.refused(e, "proto.Account", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -899,10 +931,10 @@ export class Account {
     w.beginFinal();
     try {
       Account.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Account");
+      throw fbe.refused(e, "proto.Account", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -968,7 +1000,7 @@ export class Account {
     try {
       Account.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Account");
+      throw fbe.refused(e, "proto.Account", this);
     }
     return j.text;
   }
@@ -1093,6 +1125,13 @@ export class OrderMessage {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["body", ["struct", "proto.Order", Order]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 1);
@@ -1153,10 +1192,10 @@ export class OrderMessage {
     w.beginVersioned();
     try {
       OrderMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.OrderMessage");
+      throw fbe.refused(e, "proto.OrderMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1215,10 +1254,10 @@ export class OrderMessage {
     w.beginFinal();
     try {
       OrderMessage.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.OrderMessage");
+      throw fbe.refused(e, "proto.OrderMessage", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -1260,7 +1299,7 @@ export class OrderMessage {
     try {
       OrderMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.OrderMessage");
+      throw fbe.refused(e, "proto.OrderMessage", this);
     }
     return j.text;
   }
@@ -1320,6 +1359,13 @@ export class BalanceMessage {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["body", ["struct", "proto.Balance", Balance]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -1382,10 +1428,10 @@ export class BalanceMessage {
     w.beginVersioned();
     try {
       BalanceMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.BalanceMessage");
+      throw fbe.refused(e, "proto.BalanceMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1444,10 +1490,10 @@ export class BalanceMessage {
     w.beginFinal();
     try {
       BalanceMessage.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.BalanceMessage");
+      throw fbe.refused(e, "proto.BalanceMessage", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -1489,7 +1535,7 @@ export class BalanceMessage {
     try {
       BalanceMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.BalanceMessage");
+      throw fbe.refused(e, "proto.BalanceMessage", this);
     }
     return j.text;
   }
@@ -1549,6 +1595,13 @@ export class AccountMessage {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["body", ["struct", "proto.Account", Account]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -1611,10 +1664,10 @@ export class AccountMessage {
     w.beginVersioned();
     try {
       AccountMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.AccountMessage");
+      throw fbe.refused(e, "proto.AccountMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1673,10 +1726,10 @@ export class AccountMessage {
     w.beginFinal();
     try {
       AccountMessage.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.AccountMessage");
+      throw fbe.refused(e, "proto.AccountMessage", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -1718,7 +1771,7 @@ export class AccountMessage {
     try {
       AccountMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.AccountMessage");
+      throw fbe.refused(e, "proto.AccountMessage", this);
     }
     return j.text;
   }

@@ -11,6 +11,7 @@ export declare class Node {
   constructor(init?: Partial<Node>);
   fbeKey(): string;
   static fbeCompareKey(a: Node, b: Node): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Node): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Node;
   static fbeReadBody(r: fbe.Reader, v: Node, b: number, n: number): void;

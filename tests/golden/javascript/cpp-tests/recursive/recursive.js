@@ -30,6 +30,15 @@ export class Node {
     return fbe.compareValue(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["id", "int32"],
+      ["label", "string"],
+      ["children", ["vector", ["struct", "recursive.Node", Node]]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     w.enter();
@@ -127,10 +136,10 @@ export class Node {
     w.beginVersioned();
     try {
       Node.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "recursive.Node");
+      throw fbe.refused(e, "recursive.Node", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -217,10 +226,10 @@ export class Node {
     w.beginFinal();
     try {
       Node.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "recursive.Node");
+      throw fbe.refused(e, "recursive.Node", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -283,7 +292,7 @@ export class Node {
     try {
       Node.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "recursive.Node");
+      throw fbe.refused(e, "recursive.Node", this);
     }
     return j.text;
   }

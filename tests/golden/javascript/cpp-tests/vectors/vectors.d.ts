@@ -9,6 +9,7 @@ export declare class Edge {
   target: number;
   weight: number;
   constructor(init?: Partial<Edge>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Edge): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Edge;
   static fbeReadBody(r: fbe.Reader, v: Edge, b: number, n: number): void;
@@ -38,6 +39,7 @@ export declare class Point {
   x: bigint;
   y: number;
   constructor(init?: Partial<Point>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Point): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Point;
   static fbeReadBody(r: fbe.Reader, v: Point, b: number, n: number): void;
@@ -65,6 +67,7 @@ export declare class Point3 extends Point {
   static readonly fbeType: number;
   z: number;
   constructor(init?: Partial<Point3>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Point3): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Point3;
   static fbeReadBody(r: fbe.Reader, v: Point3, b: number, n: number): void;
@@ -93,6 +96,7 @@ export declare class Named {
   name: string;
   values: number[];
   constructor(init?: Partial<Named>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Named): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Named;
   static fbeReadBody(r: fbe.Reader, v: Named, b: number, n: number): void;
@@ -125,6 +129,7 @@ export declare class Holder {
   reals: number[];
   named: Named[];
   constructor(init?: Partial<Holder>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Holder): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Holder;
   static fbeReadBody(r: fbe.Reader, v: Holder, b: number, n: number): void;

@@ -17,6 +17,15 @@ export class Edge {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["source", "int32"],
+      ["target", "int32"],
+      ["weight", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 20, 1);
@@ -72,10 +81,10 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
+      throw fbe.refused(e, "vectors.Edge", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -132,10 +141,10 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
+      throw fbe.refused(e, "vectors.Edge", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -181,7 +190,7 @@ export class Edge {
     try {
       Edge.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
+      throw fbe.refused(e, "vectors.Edge", this);
     }
     return j.text;
   }
@@ -251,6 +260,15 @@ export class Point {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["flag", "bool"],
+      ["x", "int64"],
+      ["y", "int16"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 19, 2);
@@ -306,10 +324,10 @@ export class Point {
     w.beginVersioned();
     try {
       Point.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
+      throw fbe.refused(e, "vectors.Point", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -366,10 +384,10 @@ export class Point {
     w.beginFinal();
     try {
       Point.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
+      throw fbe.refused(e, "vectors.Point", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -415,7 +433,7 @@ export class Point {
     try {
       Point.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
+      throw fbe.refused(e, "vectors.Point", this);
     }
     return j.text;
   }
@@ -484,6 +502,16 @@ export class Point3 extends Point {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["flag", "bool"],
+      ["x", "int64"],
+      ["y", "int16"],
+      ["z", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 27, 3);
@@ -542,10 +570,10 @@ export class Point3 extends Point {
     w.beginVersioned();
     try {
       Point3.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
+      throw fbe.refused(e, "vectors.Point3", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -605,10 +633,10 @@ export class Point3 extends Point {
     w.beginFinal();
     try {
       Point3.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
+      throw fbe.refused(e, "vectors.Point3", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -656,7 +684,7 @@ export class Point3 extends Point {
     try {
       Point3.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
+      throw fbe.refused(e, "vectors.Point3", this);
     }
     return j.text;
   }
@@ -725,6 +753,14 @@ export class Named {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["name", "string"],
+      ["values", ["vector", "int32"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -797,10 +833,10 @@ export class Named {
     w.beginVersioned();
     try {
       Named.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
+      throw fbe.refused(e, "vectors.Named", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -864,10 +900,10 @@ export class Named {
     w.beginFinal();
     try {
       Named.fbeWriteFinal(w, this);
+      w.endFinal(4);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
+      throw fbe.refused(e, "vectors.Named", this);
     }
-    w.endFinal(4);
     return w.bytes();
   }
 
@@ -920,7 +956,7 @@ export class Named {
     try {
       Named.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
+      throw fbe.refused(e, "vectors.Named", this);
     }
     return j.text;
   }
@@ -1001,6 +1037,18 @@ export class Holder {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["edges", ["vector", ["struct", "vectors.Edge", Edge]]],
+      ["points", ["vector", ["struct", "vectors.Point3", Point3]]],
+      ["ints", ["vector", "int32"]],
+      ["switches", ["vector", "bool"]],
+      ["reals", ["vector", "double"]],
+      ["named", ["vector", ["struct", "vectors.Named", Named]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -1206,10 +1254,10 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
+      throw fbe.refused(e, "vectors.Holder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1371,10 +1419,10 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
+      w.endFinal(10);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
+      throw fbe.refused(e, "vectors.Holder", this);
     }
-    w.endFinal(10);
     return w.bytes();
   }
 
@@ -1480,7 +1528,7 @@ export class Holder {
     try {
       Holder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
+      throw fbe.refused(e, "vectors.Holder", this);
     }
     return j.text;
   }

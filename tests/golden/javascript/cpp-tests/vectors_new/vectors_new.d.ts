@@ -10,6 +10,7 @@ export declare class Edge {
   weight: number;
   note: string;
   constructor(init?: Partial<Edge>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Edge): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Edge;
   static fbeReadBody(r: fbe.Reader, v: Edge, b: number, n: number): void;
@@ -37,6 +38,7 @@ export declare class Holder {
   static readonly fbeType: number;
   edges: Edge[];
   constructor(init?: Partial<Holder>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Holder): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Holder;
   static fbeReadBody(r: fbe.Reader, v: Holder, b: number, n: number): void;

@@ -18,6 +18,16 @@ export class Edge {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["source", "int32"],
+      ["target", "int32"],
+      ["weight", "int32"],
+      ["note", "string"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 24, 1);
@@ -83,10 +93,10 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Edge");
+      throw fbe.refused(e, "vectors_new.Edge", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -146,10 +156,10 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Edge");
+      throw fbe.refused(e, "vectors_new.Edge", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -197,7 +207,7 @@ export class Edge {
     try {
       Edge.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Edge");
+      throw fbe.refused(e, "vectors_new.Edge", this);
     }
     return j.text;
   }
@@ -269,6 +279,13 @@ export class Holder {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["edges", ["vector", ["struct", "vectors_new.Edge", Edge]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -346,10 +363,10 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Holder");
+      throw fbe.refused(e, "vectors_new.Holder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -422,10 +439,10 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
+      w.endFinal(10);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Holder");
+      throw fbe.refused(e, "vectors_new.Holder", this);
     }
-    w.endFinal(10);
     return w.bytes();
   }
 
@@ -476,7 +493,7 @@ export class Holder {
     try {
       Holder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Holder");
+      throw fbe.refused(e, "vectors_new.Holder", this);
     }
     return j.text;
   }

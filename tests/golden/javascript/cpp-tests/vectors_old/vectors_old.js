@@ -15,6 +15,13 @@ export class Edge {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["source", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 1);
@@ -60,10 +67,10 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Edge");
+      throw fbe.refused(e, "vectors_old.Edge", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -114,10 +121,10 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Edge");
+      throw fbe.refused(e, "vectors_old.Edge", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -159,7 +166,7 @@ export class Edge {
     try {
       Edge.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Edge");
+      throw fbe.refused(e, "vectors_old.Edge", this);
     }
     return j.text;
   }
@@ -213,6 +220,13 @@ export class Holder {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["edges", ["vector", ["struct", "vectors_old.Edge", Edge]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -290,10 +304,10 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Holder");
+      throw fbe.refused(e, "vectors_old.Holder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -366,10 +380,10 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
+      w.endFinal(10);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Holder");
+      throw fbe.refused(e, "vectors_old.Holder", this);
     }
-    w.endFinal(10);
     return w.bytes();
   }
 
@@ -420,7 +434,7 @@ export class Holder {
     try {
       Holder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Holder");
+      throw fbe.refused(e, "vectors_old.Holder", this);
     }
     return j.text;
   }

@@ -226,6 +226,7 @@ export declare class Enums {
   uint64b4: EnumUInt64;
   uint64b5: EnumUInt64;
   constructor(init?: Partial<Enums>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Enums): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Enums;
   static fbeReadBody(r: fbe.Reader, v: Enums, b: number, n: number): void;

@@ -50,6 +50,7 @@ export declare class Order {
   constructor(init?: Partial<Order>);
   fbeKey(): string;
   static fbeCompareKey(a: Order, b: Order): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Order): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Order;
   static fbeReadBody(r: fbe.Reader, v: Order, b: number, n: number): void;
@@ -80,6 +81,7 @@ export declare class Balance {
   constructor(init?: Partial<Balance>);
   fbeKey(): string;
   static fbeCompareKey(a: Balance, b: Balance): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Balance): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Balance;
   static fbeReadBody(r: fbe.Reader, v: Balance, b: number, n: number): void;
@@ -114,6 +116,7 @@ export declare class Account {
   constructor(init?: Partial<Account>);
   fbeKey(): string;
   static fbeCompareKey(a: Account, b: Account): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Account): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Account;
   static fbeReadBody(r: fbe.Reader, v: Account, b: number, n: number): void;
@@ -141,6 +144,7 @@ export declare class OrderMessage {
   static readonly fbeType: number;
   body: Order;
   constructor(init?: Partial<OrderMessage>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: OrderMessage): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): OrderMessage;
   static fbeReadBody(r: fbe.Reader, v: OrderMessage, b: number, n: number): void;
@@ -168,6 +172,7 @@ export declare class BalanceMessage {
   static readonly fbeType: number;
   body: Balance;
   constructor(init?: Partial<BalanceMessage>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: BalanceMessage): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): BalanceMessage;
   static fbeReadBody(r: fbe.Reader, v: BalanceMessage, b: number, n: number): void;
@@ -195,6 +200,7 @@ export declare class AccountMessage {
   static readonly fbeType: number;
   body: Account;
   constructor(init?: Partial<AccountMessage>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: AccountMessage): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): AccountMessage;
   static fbeReadBody(r: fbe.Reader, v: AccountMessage, b: number, n: number): void;

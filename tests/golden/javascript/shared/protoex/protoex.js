@@ -97,6 +97,20 @@ export class Order {
     return fbe.compareValue(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["id", "int32"],
+      ["symbol", "string"],
+      ["side", ["enum", "protoex.OrderSide", "uint8"]],
+      ["type", ["enum", "protoex.OrderType", "uint8"]],
+      ["price", "double"],
+      ["volume", "double"],
+      ["tp", "double"],
+      ["sl", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 50, 1);
@@ -182,10 +196,10 @@ export class Order {
     w.beginVersioned();
     try {
       Order.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Order");
+      throw fbe.refused(e, "protoex.Order", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -257,10 +271,10 @@ export class Order {
     w.beginFinal();
     try {
       Order.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Order");
+      throw fbe.refused(e, "protoex.Order", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -316,7 +330,7 @@ export class Order {
     try {
       Order.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Order");
+      throw fbe.refused(e, "protoex.Order", this);
     }
     return j.text;
   }
@@ -428,6 +442,15 @@ export class Balance extends proto.Balance {
     return fbe.compareString(a.currency, b.currency);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["currency", "string"],
+      ["amount", "double"],
+      ["locked", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 28, 2);
@@ -485,10 +508,10 @@ export class Balance extends proto.Balance {
     w.beginVersioned();
     try {
       Balance.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Balance");
+      throw fbe.refused(e, "protoex.Balance", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -545,10 +568,10 @@ export class Balance extends proto.Balance {
     w.beginFinal();
     try {
       Balance.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Balance");
+      throw fbe.refused(e, "protoex.Balance", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -594,7 +617,7 @@ export class Balance extends proto.Balance {
     try {
       Balance.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Balance");
+      throw fbe.refused(e, "protoex.Balance", this);
     }
     return j.text;
   }
@@ -676,6 +699,18 @@ export class Account {
    */
   static fbeCompareKey(a, b) {
     return fbe.compareValue(a.id, b.id);
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["id", "int32"],
+      ["name", "string"],
+      ["state", ["enum", "protoex.StateEx", "uint8"]],
+      ["wallet", ["struct", "protoex.Balance", Balance]],
+      ["asset", ["optional", ["struct", "protoex.Balance", Balance]]],
+      ["orders", ["vector", ["struct", "protoex.Order", Order]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -834,10 +869,10 @@ export class Account {
     w.beginVersioned();
     try {
       Account.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Account");
+      throw fbe.refused(e, "protoex.Account", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -953,10 +988,10 @@ export class Account {
     w.beginFinal();
     try {
       Account.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Account");
+      throw fbe.refused(e, "protoex.Account", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -1022,7 +1057,7 @@ export class Account {
     try {
       Account.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Account");
+      throw fbe.refused(e, "protoex.Account", this);
     }
     return j.text;
   }
@@ -1147,6 +1182,13 @@ export class OrderMessage {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["body", ["struct", "protoex.Order", Order]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 11);
@@ -1207,10 +1249,10 @@ export class OrderMessage {
     w.beginVersioned();
     try {
       OrderMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.OrderMessage");
+      throw fbe.refused(e, "protoex.OrderMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1269,10 +1311,10 @@ export class OrderMessage {
     w.beginFinal();
     try {
       OrderMessage.fbeWriteFinal(w, this);
+      w.endFinal(11);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.OrderMessage");
+      throw fbe.refused(e, "protoex.OrderMessage", this);
     }
-    w.endFinal(11);
     return w.bytes();
   }
 
@@ -1314,7 +1356,7 @@ export class OrderMessage {
     try {
       OrderMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.OrderMessage");
+      throw fbe.refused(e, "protoex.OrderMessage", this);
     }
     return j.text;
   }
@@ -1374,6 +1416,13 @@ export class BalanceMessage {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["body", ["struct", "protoex.Balance", Balance]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -1436,10 +1485,10 @@ export class BalanceMessage {
     w.beginVersioned();
     try {
       BalanceMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.BalanceMessage");
+      throw fbe.refused(e, "protoex.BalanceMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1498,10 +1547,10 @@ export class BalanceMessage {
     w.beginFinal();
     try {
       BalanceMessage.fbeWriteFinal(w, this);
+      w.endFinal(12);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.BalanceMessage");
+      throw fbe.refused(e, "protoex.BalanceMessage", this);
     }
-    w.endFinal(12);
     return w.bytes();
   }
 
@@ -1543,7 +1592,7 @@ export class BalanceMessage {
     try {
       BalanceMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.BalanceMessage");
+      throw fbe.refused(e, "protoex.BalanceMessage", this);
     }
     return j.text;
   }
@@ -1603,6 +1652,13 @@ export class AccountMessage {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["body", ["struct", "protoex.Account", Account]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -1665,10 +1721,10 @@ export class AccountMessage {
     w.beginVersioned();
     try {
       AccountMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.AccountMessage");
+      throw fbe.refused(e, "protoex.AccountMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1727,10 +1783,10 @@ export class AccountMessage {
     w.beginFinal();
     try {
       AccountMessage.fbeWriteFinal(w, this);
+      w.endFinal(13);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.AccountMessage");
+      throw fbe.refused(e, "protoex.AccountMessage", this);
     }
-    w.endFinal(13);
     return w.bytes();
   }
 
@@ -1772,7 +1828,7 @@ export class AccountMessage {
     try {
       AccountMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.AccountMessage");
+      throw fbe.refused(e, "protoex.AccountMessage", this);
     }
     return j.text;
   }

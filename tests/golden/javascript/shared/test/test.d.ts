@@ -130,6 +130,7 @@ export declare class StructSimple {
   constructor(init?: Partial<StructSimple>);
   fbeKey(): string;
   static fbeCompareKey(a: StructSimple, b: StructSimple): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructSimple): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructSimple;
   static fbeReadBody(r: fbe.Reader, v: StructSimple, b: number, n: number): void;
@@ -224,6 +225,7 @@ export declare class StructOptional extends StructSimple {
   constructor(init?: Partial<StructOptional>);
   fbeKey(): string;
   static fbeCompareKey(a: StructOptional, b: StructOptional): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructOptional): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructOptional;
   static fbeReadBody(r: fbe.Reader, v: StructOptional, b: number, n: number): void;
@@ -264,6 +266,7 @@ export declare class StructNested extends StructOptional {
   constructor(init?: Partial<StructNested>);
   fbeKey(): string;
   static fbeCompareKey(a: StructNested, b: StructNested): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructNested): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructNested;
   static fbeReadBody(r: fbe.Reader, v: StructNested, b: number, n: number): void;
@@ -293,6 +296,7 @@ export declare class StructBytes {
   f2: Uint8Array | undefined;
   f3: Uint8Array | undefined;
   constructor(init?: Partial<StructBytes>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructBytes): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructBytes;
   static fbeReadBody(r: fbe.Reader, v: StructBytes, b: number, n: number): void;
@@ -329,6 +333,7 @@ export declare class StructArray {
   f9: StructSimple[];
   f10: (StructSimple | undefined)[];
   constructor(init?: Partial<StructArray>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructArray): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructArray;
   static fbeReadBody(r: fbe.Reader, v: StructArray, b: number, n: number): void;
@@ -365,6 +370,7 @@ export declare class StructVector {
   f9: StructSimple[];
   f10: (StructSimple | undefined)[];
   constructor(init?: Partial<StructVector>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructVector): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructVector;
   static fbeReadBody(r: fbe.Reader, v: StructVector, b: number, n: number): void;
@@ -401,6 +407,7 @@ export declare class StructList {
   f9: StructSimple[];
   f10: (StructSimple | undefined)[];
   constructor(init?: Partial<StructList>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructList): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructList;
   static fbeReadBody(r: fbe.Reader, v: StructList, b: number, n: number): void;
@@ -431,6 +438,7 @@ export declare class StructSet {
   f3: Set<FlagsSimple>;
   f4: StructSimple[];
   constructor(init?: Partial<StructSet>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructSet): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructSet;
   static fbeReadBody(r: fbe.Reader, v: StructSet, b: number, n: number): void;
@@ -467,6 +475,7 @@ export declare class StructMap {
   f9: Map<number, StructSimple>;
   f10: Map<number, StructSimple | undefined>;
   constructor(init?: Partial<StructMap>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructMap): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructMap;
   static fbeReadBody(r: fbe.Reader, v: StructMap, b: number, n: number): void;
@@ -503,6 +512,7 @@ export declare class StructHash {
   f9: Map<string, StructSimple>;
   f10: Map<string, StructSimple | undefined>;
   constructor(init?: Partial<StructHash>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructHash): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructHash;
   static fbeReadBody(r: fbe.Reader, v: StructHash, b: number, n: number): void;
@@ -531,6 +541,7 @@ export declare class StructHashEx {
   f1: Array<[StructSimple, StructNested]>;
   f2: Array<[StructSimple, StructNested | undefined]>;
   constructor(init?: Partial<StructHashEx>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructHashEx): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructHashEx;
   static fbeReadBody(r: fbe.Reader, v: StructHashEx, b: number, n: number): void;
@@ -557,6 +568,7 @@ export declare class StructHashEx {
 export declare class StructEmpty {
   static readonly fbeType: number;
   constructor(init?: Partial<StructEmpty>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructEmpty): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): StructEmpty;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;

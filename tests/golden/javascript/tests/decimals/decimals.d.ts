@@ -16,6 +16,7 @@ export declare class Prices {
   priceByPrice: Array<[fbe.Decimal, fbe.Decimal]>;
   maybePrices: (fbe.Decimal | undefined)[];
   constructor(init?: Partial<Prices>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Prices): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Prices;
   static fbeReadBody(r: fbe.Reader, v: Prices, b: number, n: number): void;

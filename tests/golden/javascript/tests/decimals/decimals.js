@@ -24,6 +24,22 @@ export class Prices {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["price", "decimal"],
+      ["maybePrice", ["optional", "decimal"]],
+      ["pair", ["array", "decimal", 2]],
+      ["priceVector", ["vector", "decimal"]],
+      ["priceList", ["list", "decimal"]],
+      ["priceSet", ["set", "decimal"]],
+      ["priceById", ["map", "int32", "decimal"]],
+      ["idByPrice", ["map", "decimal", "int32"]],
+      ["priceByPrice", ["hash", "decimal", "decimal"]],
+      ["maybePrices", ["vector", ["optional", "decimal"]]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 89, 1);
@@ -358,10 +374,10 @@ export class Prices {
     w.beginVersioned();
     try {
       Prices.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "decimals.Prices");
+      throw fbe.refused(e, "decimals.Prices", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -615,10 +631,10 @@ export class Prices {
     w.beginFinal();
     try {
       Prices.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "decimals.Prices");
+      throw fbe.refused(e, "decimals.Prices", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -764,7 +780,7 @@ export class Prices {
     try {
       Prices.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "decimals.Prices");
+      throw fbe.refused(e, "decimals.Prices", this);
     }
     return j.text;
   }

@@ -179,6 +179,7 @@ export declare class Counted {
   static readonly fbeType: number;
   a: number;
   constructor(init?: Partial<Counted>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Counted): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Counted;
   static fbeReadBody(r: fbe.Reader, v: Counted, b: number, n: number): void;
@@ -206,6 +207,7 @@ export declare class Shifted {
   static readonly fbeType: number;
   a: number;
   constructor(init?: Partial<Shifted>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Shifted): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Shifted;
   static fbeReadBody(r: fbe.Reader, v: Shifted, b: number, n: number): void;
@@ -233,6 +235,7 @@ export declare class AfterShift {
   static readonly fbeType: number;
   a: number;
   constructor(init?: Partial<AfterShift>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: AfterShift): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): AfterShift;
   static fbeReadBody(r: fbe.Reader, v: AfterShift, b: number, n: number): void;
@@ -260,6 +263,7 @@ export declare class Fixed {
   static readonly fbeType: number;
   a: number;
   constructor(init?: Partial<Fixed>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Fixed): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Fixed;
   static fbeReadBody(r: fbe.Reader, v: Fixed, b: number, n: number): void;
@@ -287,6 +291,7 @@ export declare class Derived extends Fixed {
   static readonly fbeType: number;
   b: number;
   constructor(init?: Partial<Derived>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Derived): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Derived;
   static fbeReadBody(r: fbe.Reader, v: Derived, b: number, n: number): void;
@@ -316,6 +321,7 @@ export declare class ImportedBase extends market.Instrument {
   constructor(init?: Partial<ImportedBase>);
   fbeKey(): string;
   static fbeCompareKey(a: ImportedBase, b: ImportedBase): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: ImportedBase): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): ImportedBase;
   static fbeReadBody(r: fbe.Reader, v: ImportedBase, b: number, n: number): void;
@@ -343,6 +349,7 @@ export declare class Note {
   static readonly fbeType: number;
   text: string;
   constructor(init?: Partial<Note>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Note): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Note;
   static fbeReadBody(r: fbe.Reader, v: Note, b: number, n: number): void;
@@ -371,6 +378,7 @@ export declare class Quiet {
   password: string;
   legacy: number;
   constructor(init?: Partial<Quiet>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Quiet): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Quiet;
   static fbeReadBody(r: fbe.Reader, v: Quiet, b: number, n: number): void;
@@ -397,6 +405,7 @@ export declare class Quiet {
 export declare class Empty {
   static readonly fbeType: number;
   constructor(init?: Partial<Empty>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Empty): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Empty;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
@@ -477,6 +486,7 @@ export declare class Everything {
   constructor(init?: Partial<Everything>);
   fbeKey(): string;
   static fbeCompareKey(a: Everything, b: Everything): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Everything): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Everything;
   static fbeReadBody(r: fbe.Reader, v: Everything, b: number, n: number): void;
@@ -507,6 +517,7 @@ export declare class PlaceOrder {
   constructor(init?: Partial<PlaceOrder>);
   fbeKey(): string;
   static fbeCompareKey(a: PlaceOrder, b: PlaceOrder): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: PlaceOrder): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): PlaceOrder;
   static fbeReadBody(r: fbe.Reader, v: PlaceOrder, b: number, n: number): void;
@@ -536,6 +547,7 @@ export declare class Accepted {
   constructor(init?: Partial<Accepted>);
   fbeKey(): string;
   static fbeCompareKey(a: Accepted, b: Accepted): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Accepted): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Accepted;
   static fbeReadBody(r: fbe.Reader, v: Accepted, b: number, n: number): void;
@@ -566,6 +578,7 @@ export declare class Rejected {
   constructor(init?: Partial<Rejected>);
   fbeKey(): string;
   static fbeCompareKey(a: Rejected, b: Rejected): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Rejected): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Rejected;
   static fbeReadBody(r: fbe.Reader, v: Rejected, b: number, n: number): void;
@@ -593,6 +606,7 @@ export declare class Ping {
   static readonly fbeType: number;
   sequence: bigint;
   constructor(init?: Partial<Ping>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Ping): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Ping;
   static fbeReadBody(r: fbe.Reader, v: Ping, b: number, n: number): void;
@@ -622,6 +636,7 @@ export declare class FixedKeywords {
   swap: boolean;
   default: Reserved;
   constructor(init?: Partial<FixedKeywords>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FixedKeywords): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): FixedKeywords;
   static fbeReadBody(r: fbe.Reader, v: FixedKeywords, b: number, n: number): void;
@@ -657,6 +672,7 @@ export declare class Keywords {
   operator: Reserved | undefined;
   this: FixedKeywords[];
   constructor(init?: Partial<Keywords>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Keywords): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Keywords;
   static fbeReadBody(r: fbe.Reader, v: Keywords, b: number, n: number): void;

@@ -289,6 +289,13 @@ export class Counted {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["a", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 1001);
@@ -334,10 +341,10 @@ export class Counted {
     w.beginVersioned();
     try {
       Counted.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Counted");
+      throw fbe.refused(e, "everything.Counted", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -388,10 +395,10 @@ export class Counted {
     w.beginFinal();
     try {
       Counted.fbeWriteFinal(w, this);
+      w.endFinal(1001);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Counted");
+      throw fbe.refused(e, "everything.Counted", this);
     }
-    w.endFinal(1001);
     return w.bytes();
   }
 
@@ -433,7 +440,7 @@ export class Counted {
     try {
       Counted.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Counted");
+      throw fbe.refused(e, "everything.Counted", this);
     }
     return j.text;
   }
@@ -489,6 +496,13 @@ export class Shifted {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["a", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 1020);
@@ -534,10 +548,10 @@ export class Shifted {
     w.beginVersioned();
     try {
       Shifted.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Shifted");
+      throw fbe.refused(e, "everything.Shifted", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -588,10 +602,10 @@ export class Shifted {
     w.beginFinal();
     try {
       Shifted.fbeWriteFinal(w, this);
+      w.endFinal(1020);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Shifted");
+      throw fbe.refused(e, "everything.Shifted", this);
     }
-    w.endFinal(1020);
     return w.bytes();
   }
 
@@ -633,7 +647,7 @@ export class Shifted {
     try {
       Shifted.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Shifted");
+      throw fbe.refused(e, "everything.Shifted", this);
     }
     return j.text;
   }
@@ -689,6 +703,13 @@ export class AfterShift {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["a", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 1021);
@@ -734,10 +755,10 @@ export class AfterShift {
     w.beginVersioned();
     try {
       AfterShift.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.AfterShift");
+      throw fbe.refused(e, "everything.AfterShift", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -788,10 +809,10 @@ export class AfterShift {
     w.beginFinal();
     try {
       AfterShift.fbeWriteFinal(w, this);
+      w.endFinal(1021);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.AfterShift");
+      throw fbe.refused(e, "everything.AfterShift", this);
     }
-    w.endFinal(1021);
     return w.bytes();
   }
 
@@ -833,7 +854,7 @@ export class AfterShift {
     try {
       AfterShift.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.AfterShift");
+      throw fbe.refused(e, "everything.AfterShift", this);
     }
     return j.text;
   }
@@ -889,6 +910,13 @@ export class Fixed {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["a", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 7);
@@ -934,10 +962,10 @@ export class Fixed {
     w.beginVersioned();
     try {
       Fixed.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Fixed");
+      throw fbe.refused(e, "everything.Fixed", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -988,10 +1016,10 @@ export class Fixed {
     w.beginFinal();
     try {
       Fixed.fbeWriteFinal(w, this);
+      w.endFinal(7);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Fixed");
+      throw fbe.refused(e, "everything.Fixed", this);
     }
-    w.endFinal(7);
     return w.bytes();
   }
 
@@ -1033,7 +1061,7 @@ export class Fixed {
     try {
       Fixed.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Fixed");
+      throw fbe.refused(e, "everything.Fixed", this);
     }
     return j.text;
   }
@@ -1090,6 +1118,14 @@ export class Derived extends Fixed {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["a", "int32"],
+      ["b", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 16, 7);
@@ -1144,10 +1180,10 @@ export class Derived extends Fixed {
     w.beginVersioned();
     try {
       Derived.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Derived");
+      throw fbe.refused(e, "everything.Derived", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1201,10 +1237,10 @@ export class Derived extends Fixed {
     w.beginFinal();
     try {
       Derived.fbeWriteFinal(w, this);
+      w.endFinal(7);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Derived");
+      throw fbe.refused(e, "everything.Derived", this);
     }
-    w.endFinal(7);
     return w.bytes();
   }
 
@@ -1248,7 +1284,7 @@ export class Derived extends Fixed {
     try {
       Derived.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Derived");
+      throw fbe.refused(e, "everything.Derived", this);
     }
     return j.text;
   }
@@ -1324,6 +1360,15 @@ export class ImportedBase extends market.Instrument {
     return fbe.compareString(a.symbol, b.symbol);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["symbol", "string"],
+      ["digits", "int32"],
+      ["price", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 24, 1022);
@@ -1381,10 +1426,10 @@ export class ImportedBase extends market.Instrument {
     w.beginVersioned();
     try {
       ImportedBase.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.ImportedBase");
+      throw fbe.refused(e, "everything.ImportedBase", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1441,10 +1486,10 @@ export class ImportedBase extends market.Instrument {
     w.beginFinal();
     try {
       ImportedBase.fbeWriteFinal(w, this);
+      w.endFinal(1022);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.ImportedBase");
+      throw fbe.refused(e, "everything.ImportedBase", this);
     }
-    w.endFinal(1022);
     return w.bytes();
   }
 
@@ -1490,7 +1535,7 @@ export class ImportedBase extends market.Instrument {
     try {
       ImportedBase.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.ImportedBase");
+      throw fbe.refused(e, "everything.ImportedBase", this);
     }
     return j.text;
   }
@@ -1556,6 +1601,13 @@ export class Note {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["text", "string"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 1023);
@@ -1606,10 +1658,10 @@ export class Note {
     w.beginVersioned();
     try {
       Note.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Note");
+      throw fbe.refused(e, "everything.Note", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1660,10 +1712,10 @@ export class Note {
     w.beginFinal();
     try {
       Note.fbeWriteFinal(w, this);
+      w.endFinal(1023);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Note");
+      throw fbe.refused(e, "everything.Note", this);
     }
-    w.endFinal(1023);
     return w.bytes();
   }
 
@@ -1705,7 +1757,7 @@ export class Note {
     try {
       Note.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Note");
+      throw fbe.refused(e, "everything.Note", this);
     }
     return j.text;
   }
@@ -1760,6 +1812,14 @@ export class Quiet {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["password", "string"],
+      ["legacy", "int32"],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -1817,10 +1877,10 @@ export class Quiet {
     w.beginVersioned();
     try {
       Quiet.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Quiet");
+      throw fbe.refused(e, "everything.Quiet", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1874,10 +1934,10 @@ export class Quiet {
     w.beginFinal();
     try {
       Quiet.fbeWriteFinal(w, this);
+      w.endFinal(1024);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Quiet");
+      throw fbe.refused(e, "everything.Quiet", this);
     }
-    w.endFinal(1024);
     return w.bytes();
   }
 
@@ -1921,7 +1981,7 @@ export class Quiet {
     try {
       Quiet.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Quiet");
+      throw fbe.refused(e, "everything.Quiet", this);
     }
     return j.text;
   }
@@ -1980,6 +2040,11 @@ export class Empty {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     w.struct(base, slot, 8, 1025);
@@ -2008,10 +2073,10 @@ export class Empty {
     w.beginVersioned();
     try {
       Empty.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Empty");
+      throw fbe.refused(e, "everything.Empty", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -2059,10 +2124,10 @@ export class Empty {
     w.beginFinal();
     try {
       Empty.fbeWriteFinal(w, this);
+      w.endFinal(1025);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Empty");
+      throw fbe.refused(e, "everything.Empty", this);
     }
-    w.endFinal(1025);
     return w.bytes();
   }
 
@@ -2102,7 +2167,7 @@ export class Empty {
     try {
       Empty.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Empty");
+      throw fbe.refused(e, "everything.Empty", this);
     }
     return j.text;
   }
@@ -2215,6 +2280,66 @@ export class Everything {
    */
   static fbeCompareKey(a, b) {
     return fbe.compareValue(a.id, b.id);
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["id", "int32"],
+      ["f1", "bool"],
+      ["f2", "byte"],
+      ["f3", "char"],
+      ["f4", "wchar"],
+      ["f5", "int8"],
+      ["f6", "uint8"],
+      ["f7", "int16"],
+      ["f8", "uint16"],
+      ["f9", "int32"],
+      ["f10", "uint32"],
+      ["f11", "int64"],
+      ["f12", "uint64"],
+      ["f13", "float"],
+      ["f14", "double"],
+      ["f15", "decimal"],
+      ["f16", "decimal"],
+      ["f17", "string"],
+      ["f18", "timestamp"],
+      ["f19", "timestamp"],
+      ["f20", "uuid"],
+      ["f21", "uuid"],
+      ["f22", "uuid"],
+      ["f23", "uuid"],
+      ["f24", "bytes"],
+      ["f25", ["enum", "everything.EByte", "uint8"]],
+      ["f26", ["enum", "market.Side", "uint8"]],
+      ["f27", ["enum", "everything.FByte", "uint8"]],
+      ["f28", ["enum", "everything.FUInt64", "uint64"]],
+      ["f29", ["struct", "everything.Counted", Counted]],
+      ["f30", ["struct", "market.Instrument", market.Instrument]],
+      ["f31", ["optional", "int32"]],
+      ["f32", ["optional", "int32"]],
+      ["f33", ["optional", "string"]],
+      ["f34", ["optional", ["enum", "everything.EByte", "uint8"]]],
+      ["f35", ["optional", ["struct", "everything.Counted", Counted]]],
+      ["f36", ["array", "int32", 3]],
+      ["f37", ["array", ["optional", "string"], 2]],
+      ["f38", ["vector", "double"]],
+      ["f39", ["vector", ["optional", ["struct", "everything.Counted", Counted]]]],
+      ["f40", ["list", "string"]],
+      ["f41", ["set", "int64"]],
+      ["f42", ["set", ["struct", "market.Instrument", market.Instrument]]],
+      ["f43", ["map", "int32", "string"]],
+      ["f44", ["map", "string", ["optional", ["struct", "everything.Counted", Counted]]]],
+      ["f45", ["hash", "uuid", "bytes"]],
+      ["f46", ["hash", ["struct", "market.Instrument", market.Instrument], ["struct", "everything.Counted", Counted]]],
+      ["f47", ["optional", "int32"]],
+      ["f47Reset", "bool"],
+      ["f48", ["optional", "timestamp"]],
+      ["f49", ["map", "bytes", "int32"]],
+      ["f50", ["hash", "bytes", "string"]],
+      ["f51", ["set", "decimal"]],
+      ["f52", ["map", "decimal", "int32"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -3323,10 +3448,10 @@ export class Everything {
     w.beginVersioned();
     try {
       Everything.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Everything");
+      throw fbe.refused(e, "everything.Everything", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -4042,10 +4167,10 @@ export class Everything {
     w.beginFinal();
     try {
       Everything.fbeWriteFinal(w, this);
+      w.endFinal(1026);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Everything");
+      throw fbe.refused(e, "everything.Everything", this);
     }
-    w.endFinal(1026);
     return w.bytes();
   }
 
@@ -4391,7 +4516,7 @@ export class Everything {
     try {
       Everything.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Everything");
+      throw fbe.refused(e, "everything.Everything", this);
     }
     return j.text;
   }
@@ -5197,6 +5322,14 @@ export class PlaceOrder {
     return fbe.compareUuid(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["id", "uuid"],
+      ["instrument", ["struct", "market.Instrument", market.Instrument]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 28, 1027);
@@ -5267,10 +5400,10 @@ export class PlaceOrder {
     w.beginVersioned();
     try {
       PlaceOrder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.PlaceOrder");
+      throw fbe.refused(e, "everything.PlaceOrder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -5332,10 +5465,10 @@ export class PlaceOrder {
     w.beginFinal();
     try {
       PlaceOrder.fbeWriteFinal(w, this);
+      w.endFinal(1027);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.PlaceOrder");
+      throw fbe.refused(e, "everything.PlaceOrder", this);
     }
-    w.endFinal(1027);
     return w.bytes();
   }
 
@@ -5379,7 +5512,7 @@ export class PlaceOrder {
     try {
       PlaceOrder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.PlaceOrder");
+      throw fbe.refused(e, "everything.PlaceOrder", this);
     }
     return j.text;
   }
@@ -5460,6 +5593,13 @@ export class Accepted {
     return fbe.compareUuid(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["id", "uuid"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 24, 1028);
@@ -5505,10 +5645,10 @@ export class Accepted {
     w.beginVersioned();
     try {
       Accepted.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Accepted");
+      throw fbe.refused(e, "everything.Accepted", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -5559,10 +5699,10 @@ export class Accepted {
     w.beginFinal();
     try {
       Accepted.fbeWriteFinal(w, this);
+      w.endFinal(1028);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Accepted");
+      throw fbe.refused(e, "everything.Accepted", this);
     }
-    w.endFinal(1028);
     return w.bytes();
   }
 
@@ -5604,7 +5744,7 @@ export class Accepted {
     try {
       Accepted.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Accepted");
+      throw fbe.refused(e, "everything.Accepted", this);
     }
     return j.text;
   }
@@ -5674,6 +5814,14 @@ export class Rejected {
     return fbe.compareUuid(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["id", "uuid"],
+      ["reason", "string"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 28, 1029);
@@ -5729,10 +5877,10 @@ export class Rejected {
     w.beginVersioned();
     try {
       Rejected.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Rejected");
+      throw fbe.refused(e, "everything.Rejected", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -5786,10 +5934,10 @@ export class Rejected {
     w.beginFinal();
     try {
       Rejected.fbeWriteFinal(w, this);
+      w.endFinal(1029);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Rejected");
+      throw fbe.refused(e, "everything.Rejected", this);
     }
-    w.endFinal(1029);
     return w.bytes();
   }
 
@@ -5833,7 +5981,7 @@ export class Rejected {
     try {
       Rejected.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Rejected");
+      throw fbe.refused(e, "everything.Rejected", this);
     }
     return j.text;
   }
@@ -5895,6 +6043,13 @@ export class Ping {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["sequence", "int64"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 16, 1030);
@@ -5940,10 +6095,10 @@ export class Ping {
     w.beginVersioned();
     try {
       Ping.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Ping");
+      throw fbe.refused(e, "everything.Ping", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -5994,10 +6149,10 @@ export class Ping {
     w.beginFinal();
     try {
       Ping.fbeWriteFinal(w, this);
+      w.endFinal(1030);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Ping");
+      throw fbe.refused(e, "everything.Ping", this);
     }
-    w.endFinal(1030);
     return w.bytes();
   }
 
@@ -6039,7 +6194,7 @@ export class Ping {
     try {
       Ping.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Ping");
+      throw fbe.refused(e, "everything.Ping", this);
     }
     return j.text;
   }
@@ -6097,6 +6252,15 @@ export class FixedKeywords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["new", "int32"],
+      ["swap", "bool"],
+      ["default", ["enum", "everything.Reserved", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 17, 1031);
@@ -6152,10 +6316,10 @@ export class FixedKeywords {
     w.beginVersioned();
     try {
       FixedKeywords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.FixedKeywords");
+      throw fbe.refused(e, "everything.FixedKeywords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -6212,10 +6376,10 @@ export class FixedKeywords {
     w.beginFinal();
     try {
       FixedKeywords.fbeWriteFinal(w, this);
+      w.endFinal(1031);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.FixedKeywords");
+      throw fbe.refused(e, "everything.FixedKeywords", this);
     }
-    w.endFinal(1031);
     return w.bytes();
   }
 
@@ -6261,7 +6425,7 @@ export class FixedKeywords {
     try {
       FixedKeywords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.FixedKeywords");
+      throw fbe.refused(e, "everything.FixedKeywords", this);
     }
     return j.text;
   }
@@ -6335,6 +6499,21 @@ export class Keywords {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["new", "int32"],
+      ["class", "string"],
+      ["default", ["enum", "everything.Reserved", "int32"]],
+      ["swap", "bool"],
+      ["from", "int32"],
+      ["None", "int32"],
+      ["NULL", "int32"],
+      ["operator", ["optional", ["enum", "everything.Reserved", "int32"]]],
+      ["this", ["vector", ["struct", "everything.FixedKeywords", FixedKeywords]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -6471,10 +6650,10 @@ export class Keywords {
     w.beginVersioned();
     try {
       Keywords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Keywords");
+      throw fbe.refused(e, "everything.Keywords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -6583,10 +6762,10 @@ export class Keywords {
     w.beginFinal();
     try {
       Keywords.fbeWriteFinal(w, this);
+      w.endFinal(1032);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Keywords");
+      throw fbe.refused(e, "everything.Keywords", this);
     }
-    w.endFinal(1032);
     return w.bytes();
   }
 
@@ -6658,7 +6837,7 @@ export class Keywords {
     try {
       Keywords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Keywords");
+      throw fbe.refused(e, "everything.Keywords", this);
     }
     return j.text;
   }

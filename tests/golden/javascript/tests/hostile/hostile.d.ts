@@ -6,6 +6,7 @@ import * as fbe from "@fbe-toolkit/fbe";
 export declare class Empty {
   static readonly fbeType: number;
   constructor(init?: Partial<Empty>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Empty): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Empty;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
@@ -31,6 +32,7 @@ export declare class Empties {
   static readonly fbeType: number;
   items: Empty[];
   constructor(init?: Partial<Empties>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Empties): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Empties;
   static fbeReadBody(r: fbe.Reader, v: Empties, b: number, n: number): void;
@@ -58,6 +60,7 @@ export declare class Wide {
   static readonly fbeType: number;
   values: number[];
   constructor(init?: Partial<Wide>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Wide): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Wide;
   static fbeReadBody(r: fbe.Reader, v: Wide, b: number, n: number): void;
@@ -85,6 +88,7 @@ export declare class Wides {
   static readonly fbeType: number;
   items: Wide[];
   constructor(init?: Partial<Wides>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Wides): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Wides;
   static fbeReadBody(r: fbe.Reader, v: Wides, b: number, n: number): void;
@@ -114,6 +118,7 @@ export declare class Holder {
   maybe: Wide | undefined;
   byId: Map<number, Wide>;
   constructor(init?: Partial<Holder>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Holder): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Holder;
   static fbeReadBody(r: fbe.Reader, v: Holder, b: number, n: number): void;

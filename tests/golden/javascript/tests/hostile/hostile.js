@@ -14,6 +14,11 @@ export class Empty {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     w.struct(base, slot, 8, 1);
@@ -42,10 +47,10 @@ export class Empty {
     w.beginVersioned();
     try {
       Empty.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
+      throw fbe.refused(e, "hostile.Empty", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -93,10 +98,10 @@ export class Empty {
     w.beginFinal();
     try {
       Empty.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
+      throw fbe.refused(e, "hostile.Empty", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -136,7 +141,7 @@ export class Empty {
     try {
       Empty.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
+      throw fbe.refused(e, "hostile.Empty", this);
     }
     return j.text;
   }
@@ -183,6 +188,13 @@ export class Empties {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["items", ["vector", ["struct", "hostile.Empty", Empty]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -260,10 +272,10 @@ export class Empties {
     w.beginVersioned();
     try {
       Empties.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
+      throw fbe.refused(e, "hostile.Empties", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -336,10 +348,10 @@ export class Empties {
     w.beginFinal();
     try {
       Empties.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
+      throw fbe.refused(e, "hostile.Empties", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -390,7 +402,7 @@ export class Empties {
     try {
       Empties.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
+      throw fbe.refused(e, "hostile.Empties", this);
     }
     return j.text;
   }
@@ -466,6 +478,13 @@ export class Wide {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["values", ["array", "int32", 1000000]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 4000008, 3);
@@ -521,10 +540,10 @@ export class Wide {
     w.beginVersioned();
     try {
       Wide.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
+      throw fbe.refused(e, "hostile.Wide", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -585,10 +604,10 @@ export class Wide {
     w.beginFinal();
     try {
       Wide.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
+      throw fbe.refused(e, "hostile.Wide", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -639,7 +658,7 @@ export class Wide {
     try {
       Wide.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
+      throw fbe.refused(e, "hostile.Wide", this);
     }
     return j.text;
   }
@@ -709,6 +728,13 @@ export class Wides {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["items", ["vector", ["struct", "hostile.Wide", Wide]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -786,10 +812,10 @@ export class Wides {
     w.beginVersioned();
     try {
       Wides.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
+      throw fbe.refused(e, "hostile.Wides", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -862,10 +888,10 @@ export class Wides {
     w.beginFinal();
     try {
       Wides.fbeWriteFinal(w, this);
+      w.endFinal(4);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
+      throw fbe.refused(e, "hostile.Wides", this);
     }
-    w.endFinal(4);
     return w.bytes();
   }
 
@@ -916,7 +942,7 @@ export class Wides {
     try {
       Wides.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
+      throw fbe.refused(e, "hostile.Wides", this);
     }
     return j.text;
   }
@@ -992,6 +1018,15 @@ export class Holder {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["wide", ["struct", "hostile.Wide", Wide]],
+      ["maybe", ["optional", ["struct", "hostile.Wide", Wide]]],
+      ["byId", ["map", "int32", ["struct", "hostile.Wide", Wide]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -1133,10 +1168,10 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
+      throw fbe.refused(e, "hostile.Holder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1257,10 +1292,10 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
+      w.endFinal(5);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
+      throw fbe.refused(e, "hostile.Holder", this);
     }
-    w.endFinal(5);
     return w.bytes();
   }
 
@@ -1321,7 +1356,7 @@ export class Holder {
     try {
       Holder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
+      throw fbe.refused(e, "hostile.Holder", this);
     }
     return j.text;
   }

@@ -617,6 +617,7 @@ export declare class Order {
   s: side;
   range: range;
   constructor(init?: Partial<Order>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Order): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Order;
   static fbeReadBody(r: fbe.Reader, v: Order, b: number, n: number): void;
@@ -758,6 +759,7 @@ export declare class CppWords {
   CHAR_BIT: number;
   EINVAL: side;
   constructor(init?: Partial<CppWords>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: CppWords): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): CppWords;
   static fbeReadBody(r: fbe.Reader, v: CppWords, b: number, n: number): void;
@@ -829,6 +831,7 @@ export declare class PythonWords {
   PACKAGE: bigint;
   VERSION: Word[];
   constructor(init?: Partial<PythonWords>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: PythonWords): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): PythonWords;
   static fbeReadBody(r: fbe.Reader, v: PythonWords, b: number, n: number): void;
@@ -893,6 +896,7 @@ export declare class GoWords {
   complex128: Word;
   comparable: number;
   constructor(init?: Partial<GoWords>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: GoWords): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): GoWords;
   static fbeReadBody(r: fbe.Reader, v: GoWords, b: number, n: number): void;
@@ -951,6 +955,7 @@ export declare class JavaWords {
   Map: fbe.Decimal;
   Set: fbe.Uuid;
   constructor(init?: Partial<JavaWords>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: JavaWords): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): JavaWords;
   static fbeReadBody(r: fbe.Reader, v: JavaWords, b: number, n: number): void;
@@ -1017,6 +1022,7 @@ export declare class KotlinWords {
   Int: string;
   Array: boolean | undefined;
   constructor(init?: Partial<KotlinWords>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: KotlinWords): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): KotlinWords;
   static fbeReadBody(r: fbe.Reader, v: KotlinWords, b: number, n: number): void;
@@ -1085,6 +1091,7 @@ export declare class JsWords {
   satisfies: Modifier;
   accessor: number;
   constructor(init?: Partial<JsWords>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: JsWords): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): JsWords;
   static fbeReadBody(r: fbe.Reader, v: JsWords, b: number, n: number): void;
@@ -1146,6 +1153,7 @@ export declare class RustWords {
   Sync: number;
   Sized: number;
   constructor(init?: Partial<RustWords>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: RustWords): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): RustWords;
   static fbeReadBody(r: fbe.Reader, v: RustWords, b: number, n: number): void;
@@ -1202,6 +1210,7 @@ export declare class CSharpWords {
   managed: Uint8Array;
   notnull: Map<string, number>;
   constructor(init?: Partial<CSharpWords>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: CSharpWords): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): CSharpWords;
   static fbeReadBody(r: fbe.Reader, v: CSharpWords, b: number, n: number): void;
@@ -1246,6 +1255,7 @@ export declare class RubyWords {
   __ENCODING__: number;
   initialize: Word | undefined;
   constructor(init?: Partial<RubyWords>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: RubyWords): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): RubyWords;
   static fbeReadBody(r: fbe.Reader, v: RubyWords, b: number, n: number): void;
@@ -1283,6 +1293,7 @@ export declare class CppMembers {
   model: string | undefined;
   reset: Uint8Array;
   constructor(init?: Partial<CppMembers>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: CppMembers): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): CppMembers;
   static fbeReadBody(r: fbe.Reader, v: CppMembers, b: number, n: number): void;
@@ -1325,6 +1336,7 @@ export declare class PythonMembers {
   __eq__: bigint;
   __private: number;
   constructor(init?: Partial<PythonMembers>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: PythonMembers): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): PythonMembers;
   static fbeReadBody(r: fbe.Reader, v: PythonMembers, b: number, n: number): void;
@@ -1376,6 +1388,7 @@ export declare class GoMembers {
   Verify: number;
   VerifyFinal: side;
   constructor(init?: Partial<GoMembers>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: GoMembers): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): GoMembers;
   static fbeReadBody(r: fbe.Reader, v: GoMembers, b: number, n: number): void;
@@ -1428,6 +1441,7 @@ export declare class JvmMembers {
   component1: side;
   fbeLevels: bigint;
   constructor(init?: Partial<JvmMembers>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: JvmMembers): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): JvmMembers;
   static fbeReadBody(r: fbe.Reader, v: JvmMembers, b: number, n: number): void;
@@ -1458,6 +1472,7 @@ export declare class JsMembers {
   toText: string;
   verify: boolean | undefined;
   constructor(init?: Partial<JsMembers>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: JsMembers): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): JsMembers;
   static fbeReadBody(r: fbe.Reader, v: JsMembers, b: number, n: number): void;
@@ -1512,6 +1527,7 @@ export declare class RuntimeNames {
   Utf8: Word[];
   Requests: string | undefined;
   constructor(init?: Partial<RuntimeNames>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: RuntimeNames): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): RuntimeNames;
   static fbeReadBody(r: fbe.Reader, v: RuntimeNames, b: number, n: number): void;
@@ -1539,6 +1555,7 @@ export declare class class_ {
   static readonly fbeType: number;
   class: number;
   constructor(init?: Partial<class_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: class_): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): class_;
   static fbeReadBody(r: fbe.Reader, v: class_, b: number, n: number): void;
@@ -1566,6 +1583,7 @@ export declare class Object_ {
   static readonly fbeType: number;
   Object: number;
   constructor(init?: Partial<Object_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Object_): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Object_;
   static fbeReadBody(r: fbe.Reader, v: Object_, b: number, n: number): void;
@@ -1593,6 +1611,7 @@ export declare class String_ {
   static readonly fbeType: number;
   String: number;
   constructor(init?: Partial<String_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: String_): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): String_;
   static fbeReadBody(r: fbe.Reader, v: String_, b: number, n: number): void;
@@ -1620,6 +1639,7 @@ export declare class List {
   static readonly fbeType: number;
   List: number;
   constructor(init?: Partial<List>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: List): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): List;
   static fbeReadBody(r: fbe.Reader, v: List, b: number, n: number): void;
@@ -1647,6 +1667,7 @@ export declare class Map_ {
   static readonly fbeType: number;
   Map: number;
   constructor(init?: Partial<Map_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Map_): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Map_;
   static fbeReadBody(r: fbe.Reader, v: Map_, b: number, n: number): void;
@@ -1674,6 +1695,7 @@ export declare class Model {
   static readonly fbeType: number;
   Model: number;
   constructor(init?: Partial<Model>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Model): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Model;
   static fbeReadBody(r: fbe.Reader, v: Model, b: number, n: number): void;
@@ -1701,6 +1723,7 @@ export declare class FinalModel {
   static readonly fbeType: number;
   FinalModel: number;
   constructor(init?: Partial<FinalModel>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FinalModel): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): FinalModel;
   static fbeReadBody(r: fbe.Reader, v: FinalModel, b: number, n: number): void;
@@ -1728,6 +1751,7 @@ export declare class Buffer {
   static readonly fbeType: number;
   Buffer: number;
   constructor(init?: Partial<Buffer>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Buffer): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Buffer;
   static fbeReadBody(r: fbe.Reader, v: Buffer, b: number, n: number): void;
@@ -1755,6 +1779,7 @@ export declare class Reader {
   static readonly fbeType: number;
   Reader: number;
   constructor(init?: Partial<Reader>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Reader): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Reader;
   static fbeReadBody(r: fbe.Reader, v: Reader, b: number, n: number): void;
@@ -1782,6 +1807,7 @@ export declare class Writer {
   static readonly fbeType: number;
   Writer: number;
   constructor(init?: Partial<Writer>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Writer): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Writer;
   static fbeReadBody(r: fbe.Reader, v: Writer, b: number, n: number): void;
@@ -1809,6 +1835,7 @@ export declare class Limits {
   static readonly fbeType: number;
   Limits: number;
   constructor(init?: Partial<Limits>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Limits): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Limits;
   static fbeReadBody(r: fbe.Reader, v: Limits, b: number, n: number): void;
@@ -1836,6 +1863,7 @@ export declare class DecodeError {
   static readonly fbeType: number;
   DecodeError: number;
   constructor(init?: Partial<DecodeError>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: DecodeError): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): DecodeError;
   static fbeReadBody(r: fbe.Reader, v: DecodeError, b: number, n: number): void;
@@ -1863,6 +1891,7 @@ export declare class DecodeException {
   static readonly fbeType: number;
   DecodeException: number;
   constructor(init?: Partial<DecodeException>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: DecodeException): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): DecodeException;
   static fbeReadBody(r: fbe.Reader, v: DecodeException, b: number, n: number): void;
@@ -1890,6 +1919,7 @@ export declare class Decimal {
   static readonly fbeType: number;
   Decimal: number;
   constructor(init?: Partial<Decimal>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Decimal): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Decimal;
   static fbeReadBody(r: fbe.Reader, v: Decimal, b: number, n: number): void;
@@ -1917,6 +1947,7 @@ export declare class Uuid {
   static readonly fbeType: number;
   Uuid: number;
   constructor(init?: Partial<Uuid>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Uuid): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Uuid;
   static fbeReadBody(r: fbe.Reader, v: Uuid, b: number, n: number): void;
@@ -1944,6 +1975,7 @@ export declare class UUID {
   static readonly fbeType: number;
   UUID: number;
   constructor(init?: Partial<UUID>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: UUID): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): UUID;
   static fbeReadBody(r: fbe.Reader, v: UUID, b: number, n: number): void;
@@ -1971,6 +2003,7 @@ export declare class Timestamp {
   static readonly fbeType: number;
   Timestamp: number;
   constructor(init?: Partial<Timestamp>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Timestamp): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Timestamp;
   static fbeReadBody(r: fbe.Reader, v: Timestamp, b: number, n: number): void;
@@ -1998,6 +2031,7 @@ export declare class Sender {
   static readonly fbeType: number;
   Sender: number;
   constructor(init?: Partial<Sender>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Sender): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Sender;
   static fbeReadBody(r: fbe.Reader, v: Sender, b: number, n: number): void;
@@ -2025,6 +2059,7 @@ export declare class Receiver {
   static readonly fbeType: number;
   Receiver: number;
   constructor(init?: Partial<Receiver>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Receiver): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Receiver;
   static fbeReadBody(r: fbe.Reader, v: Receiver, b: number, n: number): void;
@@ -2052,6 +2087,7 @@ export declare class Client {
   static readonly fbeType: number;
   Client: number;
   constructor(init?: Partial<Client>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Client): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Client;
   static fbeReadBody(r: fbe.Reader, v: Client, b: number, n: number): void;
@@ -2079,6 +2115,7 @@ export declare class Proxy {
   static readonly fbeType: number;
   Proxy: number;
   constructor(init?: Partial<Proxy>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Proxy): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Proxy;
   static fbeReadBody(r: fbe.Reader, v: Proxy, b: number, n: number): void;
@@ -2106,6 +2143,7 @@ export declare class Handler {
   static readonly fbeType: number;
   Handler: number;
   constructor(init?: Partial<Handler>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Handler): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Handler;
   static fbeReadBody(r: fbe.Reader, v: Handler, b: number, n: number): void;
@@ -2133,6 +2171,7 @@ export declare class fbe_ {
   static readonly fbeType: number;
   fbe: number;
   constructor(init?: Partial<fbe_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: fbe_): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): fbe_;
   static fbeReadBody(r: fbe.Reader, v: fbe_, b: number, n: number): void;
@@ -2160,6 +2199,7 @@ export declare class FBE {
   static readonly fbeType: number;
   FBE: number;
   constructor(init?: Partial<FBE>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FBE): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): FBE;
   static fbeReadBody(r: fbe.Reader, v: FBE, b: number, n: number): void;
@@ -2187,6 +2227,7 @@ export declare class std {
   static readonly fbeType: number;
   std: number;
   constructor(init?: Partial<std>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: std): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): std;
   static fbeReadBody(r: fbe.Reader, v: std, b: number, n: number): void;
@@ -2214,6 +2255,7 @@ export declare class Companion {
   static readonly fbeType: number;
   Companion: number;
   constructor(init?: Partial<Companion>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Companion): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Companion;
   static fbeReadBody(r: fbe.Reader, v: Companion, b: number, n: number): void;
@@ -2241,6 +2283,7 @@ export declare class Any {
   static readonly fbeType: number;
   Any: number;
   constructor(init?: Partial<Any>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Any): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Any;
   static fbeReadBody(r: fbe.Reader, v: Any, b: number, n: number): void;
@@ -2268,6 +2311,7 @@ export declare class Self {
   static readonly fbeType: number;
   Self: number;
   constructor(init?: Partial<Self>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Self): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Self;
   static fbeReadBody(r: fbe.Reader, v: Self, b: number, n: number): void;
@@ -2295,6 +2339,7 @@ export declare class self {
   static readonly fbeType: number;
   self: number;
   constructor(init?: Partial<self>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: self): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): self;
   static fbeReadBody(r: fbe.Reader, v: self, b: number, n: number): void;
@@ -2322,6 +2367,7 @@ export declare class None {
   static readonly fbeType: number;
   None: number;
   constructor(init?: Partial<None>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: None): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): None;
   static fbeReadBody(r: fbe.Reader, v: None, b: number, n: number): void;
@@ -2349,6 +2395,7 @@ export declare class Option {
   static readonly fbeType: number;
   Option: number;
   constructor(init?: Partial<Option>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Option): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Option;
   static fbeReadBody(r: fbe.Reader, v: Option, b: number, n: number): void;
@@ -2376,6 +2423,7 @@ export declare class Result {
   static readonly fbeType: number;
   Result: number;
   constructor(init?: Partial<Result>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Result): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Result;
   static fbeReadBody(r: fbe.Reader, v: Result, b: number, n: number): void;
@@ -2403,6 +2451,7 @@ export declare class Vec {
   static readonly fbeType: number;
   Vec: number;
   constructor(init?: Partial<Vec>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Vec): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Vec;
   static fbeReadBody(r: fbe.Reader, v: Vec, b: number, n: number): void;
@@ -2430,6 +2479,7 @@ export declare class Box {
   static readonly fbeType: number;
   Box: number;
   constructor(init?: Partial<Box>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Box): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Box;
   static fbeReadBody(r: fbe.Reader, v: Box, b: number, n: number): void;
@@ -2457,6 +2507,7 @@ export declare class Error_ {
   static readonly fbeType: number;
   Error: number;
   constructor(init?: Partial<Error_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Error_): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Error_;
   static fbeReadBody(r: fbe.Reader, v: Error_, b: number, n: number): void;
@@ -2484,6 +2535,7 @@ export declare class Exception {
   static readonly fbeType: number;
   Exception: number;
   constructor(init?: Partial<Exception>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Exception): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Exception;
   static fbeReadBody(r: fbe.Reader, v: Exception, b: number, n: number): void;
@@ -2511,6 +2563,7 @@ export declare class Text {
   static readonly fbeType: number;
   Text: number;
   constructor(init?: Partial<Text>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Text): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Text;
   static fbeReadBody(r: fbe.Reader, v: Text, b: number, n: number): void;
@@ -2538,6 +2591,7 @@ export declare class JsonWriter {
   static readonly fbeType: number;
   JsonWriter: number;
   constructor(init?: Partial<JsonWriter>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: JsonWriter): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): JsonWriter;
   static fbeReadBody(r: fbe.Reader, v: JsonWriter, b: number, n: number): void;
@@ -2565,6 +2619,7 @@ export declare class int32_t {
   static readonly fbeType: number;
   int32_t: number;
   constructor(init?: Partial<int32_t>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: int32_t): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): int32_t;
   static fbeReadBody(r: fbe.Reader, v: int32_t, b: number, n: number): void;
@@ -2592,6 +2647,7 @@ export declare class size_t {
   static readonly fbeType: number;
   size_t: number;
   constructor(init?: Partial<size_t>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: size_t): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): size_t;
   static fbeReadBody(r: fbe.Reader, v: size_t, b: number, n: number): void;
@@ -2619,6 +2675,7 @@ export declare class list {
   static readonly fbeType: number;
   list: number;
   constructor(init?: Partial<list>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: list): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): list;
   static fbeReadBody(r: fbe.Reader, v: list, b: number, n: number): void;
@@ -2646,6 +2703,7 @@ export declare class object_ {
   static readonly fbeType: number;
   object: number;
   constructor(init?: Partial<object_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: object_): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): object_;
   static fbeReadBody(r: fbe.Reader, v: object_, b: number, n: number): void;
@@ -2673,6 +2731,7 @@ export declare class v_ {
   static readonly fbeType: number;
   v: number;
   constructor(init?: Partial<v_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: v_): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): v_;
   static fbeReadBody(r: fbe.Reader, v: v_, b: number, n: number): void;
@@ -2700,6 +2759,7 @@ export declare class r_ {
   static readonly fbeType: number;
   r: number;
   constructor(init?: Partial<r_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: r_): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): r_;
   static fbeReadBody(r: fbe.Reader, v: r_, b: number, n: number): void;
@@ -2727,6 +2787,7 @@ export declare class w_ {
   static readonly fbeType: number;
   w: number;
   constructor(init?: Partial<w_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: w_): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): w_;
   static fbeReadBody(r: fbe.Reader, v: w_, b: number, n: number): void;
@@ -2754,6 +2815,7 @@ export declare class SideBuy {
   static readonly fbeType: number;
   SideBuy: number;
   constructor(init?: Partial<SideBuy>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: SideBuy): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): SideBuy;
   static fbeReadBody(r: fbe.Reader, v: SideBuy, b: number, n: number): void;
@@ -2781,6 +2843,7 @@ export declare class OrderKey {
   static readonly fbeType: number;
   OrderKey: number;
   constructor(init?: Partial<OrderKey>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: OrderKey): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): OrderKey;
   static fbeReadBody(r: fbe.Reader, v: OrderKey, b: number, n: number): void;
@@ -2808,6 +2871,7 @@ export declare class textOfside {
   static readonly fbeType: number;
   textOfside: number;
   constructor(init?: Partial<textOfside>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: textOfside): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): textOfside;
   static fbeReadBody(r: fbe.Reader, v: textOfside, b: number, n: number): void;
@@ -2835,6 +2899,7 @@ export declare class DECIMAL_1 {
   static readonly fbeType: number;
   DECIMAL_1: number;
   constructor(init?: Partial<DECIMAL_1>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: DECIMAL_1): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): DECIMAL_1;
   static fbeReadBody(r: fbe.Reader, v: DECIMAL_1, b: number, n: number): void;
@@ -2862,6 +2927,7 @@ export declare class OrderModel {
   static readonly fbeType: number;
   OrderModel: number;
   constructor(init?: Partial<OrderModel>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: OrderModel): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): OrderModel;
   static fbeReadBody(r: fbe.Reader, v: OrderModel, b: number, n: number): void;
@@ -2889,6 +2955,7 @@ export declare class OrderFinal {
   static readonly fbeType: number;
   OrderFinal: number;
   constructor(init?: Partial<OrderFinal>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: OrderFinal): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): OrderFinal;
   static fbeReadBody(r: fbe.Reader, v: OrderFinal, b: number, n: number): void;
@@ -2916,6 +2983,7 @@ export declare class NewOrder {
   static readonly fbeType: number;
   NewOrder: number;
   constructor(init?: Partial<NewOrder>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: NewOrder): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): NewOrder;
   static fbeReadBody(r: fbe.Reader, v: NewOrder, b: number, n: number): void;
@@ -2943,6 +3011,7 @@ export declare class VerifyFBEOrder {
   static readonly fbeType: number;
   VerifyFBEOrder: number;
   constructor(init?: Partial<VerifyFBEOrder>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: VerifyFBEOrder): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): VerifyFBEOrder;
   static fbeReadBody(r: fbe.Reader, v: VerifyFBEOrder, b: number, n: number): void;
@@ -2970,6 +3039,7 @@ export declare class fbe_vr_Order {
   static readonly fbeType: number;
   fbe_vr_Order: number;
   constructor(init?: Partial<fbe_vr_Order>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: fbe_vr_Order): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): fbe_vr_Order;
   static fbeReadBody(r: fbe.Reader, v: fbe_vr_Order, b: number, n: number): void;
@@ -2997,6 +3067,7 @@ export declare class e1 {
   static readonly fbeType: number;
   e1: number;
   constructor(init?: Partial<e1>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: e1): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): e1;
   static fbeReadBody(r: fbe.Reader, v: e1, b: number, n: number): void;
@@ -3024,6 +3095,7 @@ export declare class i2 {
   static readonly fbeType: number;
   i2: number;
   constructor(init?: Partial<i2>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: i2): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): i2;
   static fbeReadBody(r: fbe.Reader, v: i2, b: number, n: number): void;
@@ -3051,6 +3123,7 @@ export declare class o3 {
   static readonly fbeType: number;
   o3: number;
   constructor(init?: Partial<o3>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: o3): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): o3;
   static fbeReadBody(r: fbe.Reader, v: o3, b: number, n: number): void;
@@ -3085,6 +3158,7 @@ export declare class Case {
   String: number;
   String_: number;
   constructor(init?: Partial<Case>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Case): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Case;
   static fbeReadBody(r: fbe.Reader, v: Case, b: number, n: number): void;
@@ -3114,6 +3188,7 @@ export declare class Imported {
   org: market.Instrument;
   example: market.Side;
   constructor(init?: Partial<Imported>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Imported): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Imported;
   static fbeReadBody(r: fbe.Reader, v: Imported, b: number, n: number): void;
@@ -3141,6 +3216,7 @@ export declare class symbol_ {
   static readonly fbeType: number;
   digits: digits;
   constructor(init?: Partial<symbol_>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: symbol_): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): symbol_;
   static fbeReadBody(r: fbe.Reader, v: symbol_, b: number, n: number): void;
@@ -3171,6 +3247,7 @@ export declare class Listed extends market.Instrument {
   constructor(init?: Partial<Listed>);
   fbeKey(): string;
   static fbeCompareKey(a: Listed, b: Listed): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Listed): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Listed;
   static fbeReadBody(r: fbe.Reader, v: Listed, b: number, n: number): void;
@@ -3199,6 +3276,7 @@ export declare class Derived extends Order {
   Word: Word;
   side_: range;
   constructor(init?: Partial<Derived>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Derived): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Derived;
   static fbeReadBody(r: fbe.Reader, v: Derived, b: number, n: number): void;
@@ -3303,6 +3381,7 @@ export declare class Hostile {
   Listed: Listed;
   Letters: Letters;
   constructor(init?: Partial<Hostile>);
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Hostile): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Hostile;
   static fbeReadBody(r: fbe.Reader, v: Hostile, b: number, n: number): void;

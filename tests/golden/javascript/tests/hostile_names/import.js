@@ -1675,6 +1675,15 @@ export class Order {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["side", "int32"],
+      ["s", ["enum", "import.side", "int32"]],
+      ["range", ["enum", "import.range", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 20, 1);
@@ -1730,10 +1739,10 @@ export class Order {
     w.beginVersioned();
     try {
       Order.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Order");
+      throw fbe.refused(e, "import.Order", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1790,10 +1799,10 @@ export class Order {
     w.beginFinal();
     try {
       Order.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Order");
+      throw fbe.refused(e, "import.Order", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -1839,7 +1848,7 @@ export class Order {
     try {
       Order.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Order");
+      throw fbe.refused(e, "import.Order", this);
     }
     return j.text;
   }
@@ -2019,6 +2028,127 @@ export class CppWords {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["alignas", ["enum", "import.Word", "int16"]],
+      ["alignof", "int32"],
+      ["and", "string"],
+      ["and_eq", ["optional", "bool"]],
+      ["asm", ["enum", "import.Modifier", "uint64"]],
+      ["auto", "double"],
+      ["bitand", ["enum", "import.side", "int32"]],
+      ["bitor", "int64"],
+      ["break", ["vector", ["enum", "import.Word", "int16"]]],
+      ["case", ["optional", "string"]],
+      ["catch", "bytes"],
+      ["char8_t", ["map", "string", "int32"]],
+      ["char16_t", "decimal"],
+      ["char32_t", "uuid"],
+      ["class", "timestamp"],
+      ["compl", "float"],
+      ["concept", "uint8"],
+      ["const", ["optional", ["enum", "import.Word", "int16"]]],
+      ["consteval", ["enum", "import.Word", "int16"]],
+      ["constexpr", "int32"],
+      ["constinit", "string"],
+      ["const_cast", ["optional", "bool"]],
+      ["continue", ["enum", "import.Modifier", "uint64"]],
+      ["co_await", "double"],
+      ["co_return", ["enum", "import.side", "int32"]],
+      ["co_yield", "int64"],
+      ["decltype", ["vector", ["enum", "import.Word", "int16"]]],
+      ["default", ["optional", "string"]],
+      ["delete", "bytes"],
+      ["do", ["map", "string", "int32"]],
+      ["dynamic_cast", "decimal"],
+      ["else", "uuid"],
+      ["explicit", "timestamp"],
+      ["export", "float"],
+      ["extern", "uint8"],
+      ["final", ["optional", ["enum", "import.Word", "int16"]]],
+      ["for", ["enum", "import.Word", "int16"]],
+      ["friend", "int32"],
+      ["goto", "string"],
+      ["if", ["optional", "bool"]],
+      ["import", ["enum", "import.Modifier", "uint64"]],
+      ["inline", "double"],
+      ["int", ["enum", "import.side", "int32"]],
+      ["long", "int64"],
+      ["module", ["vector", ["enum", "import.Word", "int16"]]],
+      ["mutable", ["optional", "string"]],
+      ["namespace", "bytes"],
+      ["new", ["map", "string", "int32"]],
+      ["noexcept", "decimal"],
+      ["not", "uuid"],
+      ["not_eq", "timestamp"],
+      ["nullptr", "float"],
+      ["operator", "uint8"],
+      ["or", ["optional", ["enum", "import.Word", "int16"]]],
+      ["or_eq", ["enum", "import.Word", "int16"]],
+      ["override", "int32"],
+      ["private", "string"],
+      ["protected", ["optional", "bool"]],
+      ["public", ["enum", "import.Modifier", "uint64"]],
+      ["register", "double"],
+      ["reinterpret_cast", ["enum", "import.side", "int32"]],
+      ["requires", "int64"],
+      ["return", ["vector", ["enum", "import.Word", "int16"]]],
+      ["short", ["optional", "string"]],
+      ["signed", "bytes"],
+      ["sizeof", ["map", "string", "int32"]],
+      ["static", "decimal"],
+      ["static_assert", "uuid"],
+      ["static_cast", "timestamp"],
+      ["switch", "float"],
+      ["template", "uint8"],
+      ["this", ["optional", ["enum", "import.Word", "int16"]]],
+      ["thread_local", ["enum", "import.Word", "int16"]],
+      ["throw", "int32"],
+      ["try", "string"],
+      ["typedef", ["optional", "bool"]],
+      ["typeid", ["enum", "import.Modifier", "uint64"]],
+      ["typename", "double"],
+      ["union", ["enum", "import.side", "int32"]],
+      ["unsigned", "int64"],
+      ["using", ["vector", ["enum", "import.Word", "int16"]]],
+      ["virtual", ["optional", "string"]],
+      ["void", "bytes"],
+      ["volatile", ["map", "string", "int32"]],
+      ["wchar_t", "decimal"],
+      ["while", "uuid"],
+      ["xor", "timestamp"],
+      ["xor_eq", "float"],
+      ["assert", "uint8"],
+      ["errno", ["optional", ["enum", "import.Word", "int16"]]],
+      ["EOF", ["enum", "import.Word", "int16"]],
+      ["NULL", "int32"],
+      ["stdin", "string"],
+      ["stdout", ["optional", "bool"]],
+      ["stderr", ["enum", "import.Modifier", "uint64"]],
+      ["offsetof", "double"],
+      ["std", ["enum", "import.side", "int32"]],
+      ["FBE", "int64"],
+      ["int8_t", ["vector", ["enum", "import.Word", "int16"]]],
+      ["uint8_t", ["optional", "string"]],
+      ["int16_t", "bytes"],
+      ["uint16_t", ["map", "string", "int32"]],
+      ["int32_t", "decimal"],
+      ["uint32_t", "uuid"],
+      ["int64_t", "timestamp"],
+      ["uint64_t", "float"],
+      ["size_t", "uint8"],
+      ["ptrdiff_t", ["optional", ["enum", "import.Word", "int16"]]],
+      ["nullptr_t", ["enum", "import.Word", "int16"]],
+      ["linux", "int32"],
+      ["unix", "string"],
+      ["BUFSIZ", ["optional", "bool"]],
+      ["INT32_MAX", ["enum", "import.Modifier", "uint64"]],
+      ["CHAR_BIT", "double"],
+      ["EINVAL", ["enum", "import.side", "int32"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -3316,10 +3446,10 @@ export class CppWords {
     w.beginVersioned();
     try {
       CppWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppWords");
+      throw fbe.refused(e, "import.CppWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -4168,10 +4298,10 @@ export class CppWords {
     w.beginFinal();
     try {
       CppWords.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppWords");
+      throw fbe.refused(e, "import.CppWords", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -4650,7 +4780,7 @@ export class CppWords {
     try {
       CppWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppWords");
+      throw fbe.refused(e, "import.CppWords", this);
     }
     return j.text;
   }
@@ -5833,6 +5963,57 @@ export class PythonWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["False", ["enum", "import.Word", "int16"]],
+      ["None", "int32"],
+      ["True", "string"],
+      ["as", ["optional", "bool"]],
+      ["async", ["enum", "import.Modifier", "uint64"]],
+      ["await", "double"],
+      ["def", ["enum", "import.side", "int32"]],
+      ["del", "int64"],
+      ["elif", ["vector", ["enum", "import.Word", "int16"]]],
+      ["except", ["optional", "string"]],
+      ["finally", "bytes"],
+      ["from", ["map", "string", "int32"]],
+      ["global", "decimal"],
+      ["in", "uuid"],
+      ["is", "timestamp"],
+      ["lambda", "float"],
+      ["nonlocal", "uint8"],
+      ["pass", ["optional", ["enum", "import.Word", "int16"]]],
+      ["raise", ["enum", "import.Word", "int16"]],
+      ["with", "int32"],
+      ["yield", "string"],
+      ["_", ["optional", "bool"]],
+      ["match", ["enum", "import.Modifier", "uint64"]],
+      ["self", "double"],
+      ["cls", ["enum", "import.side", "int32"]],
+      ["print", "int64"],
+      ["len", ["vector", ["enum", "import.Word", "int16"]]],
+      ["list", ["optional", "string"]],
+      ["dict", "bytes"],
+      ["set", ["map", "string", "int32"]],
+      ["str", "decimal"],
+      ["object", "uuid"],
+      ["super", "timestamp"],
+      ["isinstance", "float"],
+      ["property", "uint8"],
+      ["staticmethod", ["optional", ["enum", "import.Word", "int16"]]],
+      ["classmethod", ["enum", "import.Word", "int16"]],
+      ["typing", "int32"],
+      ["Any", "string"],
+      ["ClassVar", ["optional", "bool"]],
+      ["Callable", ["enum", "import.Modifier", "uint64"]],
+      ["IntEnum", "double"],
+      ["IntFlag", ["enum", "import.side", "int32"]],
+      ["PACKAGE", "int64"],
+      ["VERSION", ["vector", ["enum", "import.Word", "int16"]]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 275, 3);
@@ -6353,10 +6534,10 @@ export class PythonWords {
     w.beginVersioned();
     try {
       PythonWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonWords");
+      throw fbe.refused(e, "import.PythonWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -6709,10 +6890,10 @@ export class PythonWords {
     w.beginFinal();
     try {
       PythonWords.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonWords");
+      throw fbe.refused(e, "import.PythonWords", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -6924,7 +7105,7 @@ export class PythonWords {
     try {
       PythonWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonWords");
+      throw fbe.refused(e, "import.PythonWords", this);
     }
     return j.text;
   }
@@ -7436,6 +7617,50 @@ export class GoWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["chan", ["enum", "import.Word", "int16"]],
+      ["defer", "int32"],
+      ["fallthrough", "string"],
+      ["func", ["optional", "bool"]],
+      ["go", ["enum", "import.Modifier", "uint64"]],
+      ["interface", "double"],
+      ["map", ["enum", "import.side", "int32"]],
+      ["package", "int64"],
+      ["range", ["vector", ["enum", "import.Word", "int16"]]],
+      ["select", ["optional", "string"]],
+      ["type", "bytes"],
+      ["var", ["map", "string", "int32"]],
+      ["any", "decimal"],
+      ["error", "uuid"],
+      ["rune", "timestamp"],
+      ["uint", "float"],
+      ["nil", "uint8"],
+      ["iota", ["optional", ["enum", "import.Word", "int16"]]],
+      ["cap", ["enum", "import.Word", "int16"]],
+      ["make", "int32"],
+      ["append", "string"],
+      ["copy", ["optional", "bool"]],
+      ["panic", ["enum", "import.Modifier", "uint64"]],
+      ["recover", "double"],
+      ["println", ["enum", "import.side", "int32"]],
+      ["complex", "int64"],
+      ["real", ["vector", ["enum", "import.Word", "int16"]]],
+      ["imag", ["optional", "string"]],
+      ["close", "bytes"],
+      ["min", ["map", "string", "int32"]],
+      ["max", "decimal"],
+      ["clear", "uuid"],
+      ["uintptr", "timestamp"],
+      ["float32", "float"],
+      ["float64", "uint8"],
+      ["complex64", ["optional", ["enum", "import.Word", "int16"]]],
+      ["complex128", ["enum", "import.Word", "int16"]],
+      ["comparable", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 234, 4);
@@ -7887,10 +8112,10 @@ export class GoWords {
     w.beginVersioned();
     try {
       GoWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoWords");
+      throw fbe.refused(e, "import.GoWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -8200,10 +8425,10 @@ export class GoWords {
     w.beginFinal();
     try {
       GoWords.fbeWriteFinal(w, this);
+      w.endFinal(4);
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoWords");
+      throw fbe.refused(e, "import.GoWords", this);
     }
-    w.endFinal(4);
     return w.bytes();
   }
 
@@ -8387,7 +8612,7 @@ export class GoWords {
     try {
       GoWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoWords");
+      throw fbe.refused(e, "import.GoWords", this);
     }
     return j.text;
   }
@@ -8826,6 +9051,44 @@ export class JavaWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["abstract", ["enum", "import.Word", "int16"]],
+      ["boolean", "int32"],
+      ["extends", "string"],
+      ["implements", ["optional", "bool"]],
+      ["instanceof", ["enum", "import.Modifier", "uint64"]],
+      ["native", "double"],
+      ["strictfp", ["enum", "import.side", "int32"]],
+      ["synchronized", "int64"],
+      ["throws", ["vector", ["enum", "import.Word", "int16"]]],
+      ["transient", ["optional", "string"]],
+      ["record", "bytes"],
+      ["sealed", ["map", "string", "int32"]],
+      ["permits", "decimal"],
+      ["when", "uuid"],
+      ["open", "timestamp"],
+      ["exports", "float"],
+      ["opens", "uint8"],
+      ["to", ["optional", ["enum", "import.Word", "int16"]]],
+      ["uses", ["enum", "import.Word", "int16"]],
+      ["provides", "int32"],
+      ["transitive", "string"],
+      ["Object", ["optional", "bool"]],
+      ["String", ["enum", "import.Modifier", "uint64"]],
+      ["Integer", "double"],
+      ["Long", ["enum", "import.side", "int32"]],
+      ["Math", "int64"],
+      ["System", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Override", ["optional", "string"]],
+      ["Class", "bytes"],
+      ["List", ["map", "string", "int32"]],
+      ["Map", "decimal"],
+      ["Set", "uuid"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 210, 5);
@@ -9232,10 +9495,10 @@ export class JavaWords {
     w.beginVersioned();
     try {
       JavaWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.JavaWords");
+      throw fbe.refused(e, "import.JavaWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -9515,10 +9778,10 @@ export class JavaWords {
     w.beginFinal();
     try {
       JavaWords.fbeWriteFinal(w, this);
+      w.endFinal(5);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JavaWords");
+      throw fbe.refused(e, "import.JavaWords", this);
     }
-    w.endFinal(5);
     return w.bytes();
   }
 
@@ -9685,7 +9948,7 @@ export class JavaWords {
     try {
       JavaWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JavaWords");
+      throw fbe.refused(e, "import.JavaWords", this);
     }
     return j.text;
   }
@@ -10085,6 +10348,52 @@ export class KotlinWords {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["fun", ["enum", "import.Word", "int16"]],
+      ["typealias", "int32"],
+      ["typeof", "string"],
+      ["val", ["optional", "bool"]],
+      ["by", ["enum", "import.Modifier", "uint64"]],
+      ["constructor", "double", "constructor_"],
+      ["delegate", ["enum", "import.side", "int32"]],
+      ["dynamic", "int64"],
+      ["field", ["vector", ["enum", "import.Word", "int16"]]],
+      ["file", ["optional", "string"]],
+      ["get", "bytes"],
+      ["init", ["map", "string", "int32"]],
+      ["param", "decimal"],
+      ["receiver", "uuid"],
+      ["setparam", "timestamp"],
+      ["value", "float"],
+      ["where", "uint8"],
+      ["actual", ["optional", ["enum", "import.Word", "int16"]]],
+      ["annotation", ["enum", "import.Word", "int16"]],
+      ["companion", "int32"],
+      ["crossinline", "string"],
+      ["data", ["optional", "bool"]],
+      ["expect", ["enum", "import.Modifier", "uint64"]],
+      ["external", "double"],
+      ["infix", ["enum", "import.side", "int32"]],
+      ["inner", "int64"],
+      ["internal", ["vector", ["enum", "import.Word", "int16"]]],
+      ["lateinit", ["optional", "string"]],
+      ["noinline", "bytes"],
+      ["out", ["map", "string", "int32"]],
+      ["reified", "decimal"],
+      ["suspend", "uuid"],
+      ["tailrec", "timestamp"],
+      ["vararg", "float"],
+      ["it", "uint8"],
+      ["Companion", ["optional", ["enum", "import.Word", "int16"]]],
+      ["Unit", ["enum", "import.Word", "int16"]],
+      ["Nothing", "int32"],
+      ["Int", "string"],
+      ["Array", ["optional", "bool"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -10567,10 +10876,10 @@ export class KotlinWords {
     w.beginVersioned();
     try {
       KotlinWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.KotlinWords");
+      throw fbe.refused(e, "import.KotlinWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -10898,10 +11207,10 @@ export class KotlinWords {
     w.beginFinal();
     try {
       KotlinWords.fbeWriteFinal(w, this);
+      w.endFinal(6);
     } catch (e) {
-      throw fbe.rootOf(e, "import.KotlinWords");
+      throw fbe.refused(e, "import.KotlinWords", this);
     }
-    w.endFinal(6);
     return w.bytes();
   }
 
@@ -11094,7 +11403,7 @@ export class KotlinWords {
     try {
       KotlinWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.KotlinWords");
+      throw fbe.refused(e, "import.KotlinWords", this);
     }
     return j.text;
   }
@@ -11562,6 +11871,54 @@ export class JsWords {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["debugger", ["enum", "import.Word", "int16"]],
+      ["function", "int32"],
+      ["let", "string"],
+      ["of", ["optional", "bool"]],
+      ["declare", ["enum", "import.Modifier", "uint64"]],
+      ["unknown", "double"],
+      ["never", ["enum", "import.side", "int32"]],
+      ["number", "int64"],
+      ["bigint", ["vector", ["enum", "import.Word", "int16"]]],
+      ["symbol", ["optional", "string"]],
+      ["undefined", "bytes"],
+      ["NaN", ["map", "string", "int32"]],
+      ["Infinity", "decimal"],
+      ["Uint8Array", "uuid"],
+      ["Error", "timestamp"],
+      ["Number", "float"],
+      ["BigInt", "uint8"],
+      ["Boolean", ["optional", ["enum", "import.Word", "int16"]]],
+      ["Symbol", ["enum", "import.Word", "int16"]],
+      ["Date", "int32"],
+      ["JSON", "string"],
+      ["Promise", ["optional", "bool"]],
+      ["Partial", ["enum", "import.Modifier", "uint64"]],
+      ["Record", "double"],
+      ["globalThis", ["enum", "import.side", "int32"]],
+      ["arguments", "int64"],
+      ["eval", ["vector", ["enum", "import.Word", "int16"]]],
+      ["require", ["optional", "string"]],
+      ["prototype", "bytes"],
+      ["__proto__", ["map", "string", "int32"], "__proto___"],
+      ["toString", "decimal", "toString_"],
+      ["valueOf", "uuid", "valueOf_"],
+      ["hasOwnProperty", "timestamp", "hasOwnProperty_"],
+      ["isPrototypeOf", "float", "isPrototypeOf_"],
+      ["propertyIsEnumerable", "uint8", "propertyIsEnumerable_"],
+      ["toLocaleString", ["optional", ["enum", "import.Word", "int16"]], "toLocaleString_"],
+      ["readonly", ["enum", "import.Word", "int16"]],
+      ["keyof", "int32"],
+      ["infer", "string"],
+      ["asserts", ["optional", "bool"]],
+      ["satisfies", ["enum", "import.Modifier", "uint64"]],
+      ["accessor", "double"],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -12054,10 +12411,10 @@ export class JsWords {
     w.beginVersioned();
     try {
       JsWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsWords");
+      throw fbe.refused(e, "import.JsWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -12391,10 +12748,10 @@ export class JsWords {
     w.beginFinal();
     try {
       JsWords.fbeWriteFinal(w, this);
+      w.endFinal(7);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsWords");
+      throw fbe.refused(e, "import.JsWords", this);
     }
-    w.endFinal(7);
     return w.bytes();
   }
 
@@ -12591,7 +12948,7 @@ export class JsWords {
     try {
       JsWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsWords");
+      throw fbe.refused(e, "import.JsWords", this);
     }
     return j.text;
   }
@@ -13066,6 +13423,47 @@ export class RustWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["crate", ["enum", "import.Word", "int16"]],
+      ["dyn", "int32"],
+      ["fn", "string"],
+      ["impl", ["optional", "bool"]],
+      ["loop", ["enum", "import.Modifier", "uint64"]],
+      ["mod", "double"],
+      ["move", ["enum", "import.side", "int32"]],
+      ["mut", "int64"],
+      ["pub", ["vector", ["enum", "import.Word", "int16"]]],
+      ["ref", ["optional", "string"]],
+      ["Self", "bytes"],
+      ["trait", ["map", "string", "int32"]],
+      ["unsafe", "decimal"],
+      ["use", "uuid"],
+      ["become", "timestamp"],
+      ["box", "float"],
+      ["macro", "uint8"],
+      ["priv", ["optional", ["enum", "import.Word", "int16"]]],
+      ["unsized", ["enum", "import.Word", "int16"]],
+      ["gen", "int32"],
+      ["macro_rules", "string"],
+      ["Option", ["optional", "bool"]],
+      ["Some", ["enum", "import.Modifier", "uint64"]],
+      ["Result", "double"],
+      ["Ok", ["enum", "import.side", "int32"]],
+      ["Err", "int64"],
+      ["Vec", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Box", ["optional", "string"]],
+      ["Clone", "bytes"],
+      ["Copy", ["map", "string", "int32"]],
+      ["Default", "decimal"],
+      ["Drop", "uuid"],
+      ["Send", "timestamp"],
+      ["Sync", "float"],
+      ["Sized", "uint8"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 223, 8);
@@ -13487,10 +13885,10 @@ export class RustWords {
     w.beginVersioned();
     try {
       RustWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.RustWords");
+      throw fbe.refused(e, "import.RustWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -13779,10 +14177,10 @@ export class RustWords {
     w.beginFinal();
     try {
       RustWords.fbeWriteFinal(w, this);
+      w.endFinal(8);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RustWords");
+      throw fbe.refused(e, "import.RustWords", this);
     }
-    w.endFinal(8);
     return w.bytes();
   }
 
@@ -13955,7 +14353,7 @@ export class RustWords {
     try {
       RustWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RustWords");
+      throw fbe.refused(e, "import.RustWords", this);
     }
     return j.text;
   }
@@ -14365,6 +14763,42 @@ export class CSharpWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["checked", ["enum", "import.Word", "int16"]],
+      ["event", "int32"],
+      ["fixed", "string"],
+      ["foreach", ["optional", "bool"]],
+      ["implicit", ["enum", "import.Modifier", "uint64"]],
+      ["lock", "double"],
+      ["params", ["enum", "import.side", "int32"]],
+      ["sbyte", "int64"],
+      ["stackalloc", ["vector", ["enum", "import.Word", "int16"]]],
+      ["ulong", ["optional", "string"]],
+      ["unchecked", "bytes"],
+      ["ushort", ["map", "string", "int32"]],
+      ["add", "decimal"],
+      ["alias", "uuid"],
+      ["ascending", "timestamp"],
+      ["descending", "float"],
+      ["equals", "uint8"],
+      ["group", ["optional", ["enum", "import.Word", "int16"]]],
+      ["into", ["enum", "import.Word", "int16"]],
+      ["join", "int32"],
+      ["nameof", "string"],
+      ["on", ["optional", "bool"]],
+      ["orderby", ["enum", "import.Modifier", "uint64"]],
+      ["partial", "double"],
+      ["remove", ["enum", "import.side", "int32"]],
+      ["unmanaged", "int64"],
+      ["required", ["vector", ["enum", "import.Word", "int16"]]],
+      ["scoped", ["optional", "string"]],
+      ["managed", "bytes"],
+      ["notnull", ["map", "string", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 178, 9);
@@ -14757,10 +15191,10 @@ export class CSharpWords {
     w.beginVersioned();
     try {
       CSharpWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.CSharpWords");
+      throw fbe.refused(e, "import.CSharpWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -15034,10 +15468,10 @@ export class CSharpWords {
     w.beginFinal();
     try {
       CSharpWords.fbeWriteFinal(w, this);
+      w.endFinal(9);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CSharpWords");
+      throw fbe.refused(e, "import.CSharpWords", this);
     }
-    w.endFinal(9);
     return w.bytes();
   }
 
@@ -15200,7 +15634,7 @@ export class CSharpWords {
     try {
       CSharpWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CSharpWords");
+      throw fbe.refused(e, "import.CSharpWords", this);
     }
     return j.text;
   }
@@ -15568,6 +16002,30 @@ export class RubyWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["BEGIN", ["enum", "import.Word", "int16"]],
+      ["END", "int32"],
+      ["begin", "string"],
+      ["elsif", ["optional", "bool"]],
+      ["end", ["enum", "import.Modifier", "uint64"]],
+      ["ensure", "double"],
+      ["next", ["enum", "import.side", "int32"]],
+      ["redo", "int64"],
+      ["rescue", ["vector", ["enum", "import.Word", "int16"]]],
+      ["retry", ["optional", "string"]],
+      ["then", "bytes"],
+      ["undef", ["map", "string", "int32"]],
+      ["unless", "decimal"],
+      ["until", "uuid"],
+      ["__FILE__", "timestamp"],
+      ["__LINE__", "float"],
+      ["__ENCODING__", "uint8"],
+      ["initialize", ["optional", ["enum", "import.Word", "int16"]]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 118, 10);
@@ -15809,10 +16267,10 @@ export class RubyWords {
     w.beginVersioned();
     try {
       RubyWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.RubyWords");
+      throw fbe.refused(e, "import.RubyWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -15988,10 +16446,10 @@ export class RubyWords {
     w.beginFinal();
     try {
       RubyWords.fbeWriteFinal(w, this);
+      w.endFinal(10);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RubyWords");
+      throw fbe.refused(e, "import.RubyWords", this);
     }
-    w.endFinal(10);
     return w.bytes();
   }
 
@@ -16101,7 +16559,7 @@ export class RubyWords {
     try {
       RubyWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RubyWords");
+      throw fbe.refused(e, "import.RubyWords", this);
     }
     return j.text;
   }
@@ -16334,6 +16792,23 @@ export class CppMembers {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["swap", ["enum", "import.Word", "int16"]],
+      ["fbe_type", "int32"],
+      ["fbe", "string"],
+      ["Model", ["optional", "bool"]],
+      ["FinalModel", ["enum", "import.Modifier", "uint64"]],
+      ["FieldModel", "double"],
+      ["buffer", ["enum", "import.side", "int32"]],
+      ["size", "int64"],
+      ["offset", ["vector", ["enum", "import.Word", "int16"]]],
+      ["model", ["optional", "string"]],
+      ["reset", "bytes"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 64, 11);
@@ -16486,10 +16961,10 @@ export class CppMembers {
     w.beginVersioned();
     try {
       CppMembers.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppMembers");
+      throw fbe.refused(e, "import.CppMembers", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -16604,10 +17079,10 @@ export class CppMembers {
     w.beginFinal();
     try {
       CppMembers.fbeWriteFinal(w, this);
+      w.endFinal(11);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppMembers");
+      throw fbe.refused(e, "import.CppMembers", this);
     }
-    w.endFinal(11);
     return w.bytes();
   }
 
@@ -16688,7 +17163,7 @@ export class CppMembers {
     try {
       CppMembers.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppMembers");
+      throw fbe.refused(e, "import.CppMembers", this);
     }
     return j.text;
   }
@@ -16851,6 +17326,28 @@ export class PythonMembers {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["to_json", ["enum", "import.Word", "int16"]],
+      ["from_json", "int32"],
+      ["to_fbe", "string"],
+      ["from_fbe", ["optional", "bool"]],
+      ["to_final", ["enum", "import.Modifier", "uint64"]],
+      ["from_final", "double"],
+      ["fbe_equal", ["enum", "import.side", "int32"]],
+      ["fbe_key", "int64"],
+      ["fbe_size", ["vector", ["enum", "import.Word", "int16"]]],
+      ["__init__", ["optional", "string"]],
+      ["__slots__", "bytes"],
+      ["__class__", ["map", "string", "int32"]],
+      ["__dict__", "decimal"],
+      ["__hash__", "uuid"],
+      ["__eq__", "timestamp"],
+      ["__private", "float"],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -17069,10 +17566,10 @@ export class PythonMembers {
     w.beginVersioned();
     try {
       PythonMembers.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonMembers");
+      throw fbe.refused(e, "import.PythonMembers", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -17230,10 +17727,10 @@ export class PythonMembers {
     w.beginFinal();
     try {
       PythonMembers.fbeWriteFinal(w, this);
+      w.endFinal(12);
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonMembers");
+      throw fbe.refused(e, "import.PythonMembers", this);
     }
-    w.endFinal(12);
     return w.bytes();
   }
 
@@ -17334,7 +17831,7 @@ export class PythonMembers {
     try {
       PythonMembers.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonMembers");
+      throw fbe.refused(e, "import.PythonMembers", this);
     }
     return j.text;
   }
@@ -17558,6 +18055,37 @@ export class GoMembers {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["FBEKey", ["enum", "import.Word", "int16"]],
+      ["FBEKeyCompare", "int32"],
+      ["Reset", "string"],
+      ["MarshalFBE", ["optional", "bool"]],
+      ["UnmarshalFBE", ["enum", "import.Modifier", "uint64"]],
+      ["AppendFBE", "double"],
+      ["ReadFBE", ["enum", "import.side", "int32"]],
+      ["FBEWrite", "int64"],
+      ["FBERead", ["vector", ["enum", "import.Word", "int16"]]],
+      ["MarshalFinal", ["optional", "string"]],
+      ["UnmarshalFinal", "bytes"],
+      ["AppendFinal", ["map", "string", "int32"]],
+      ["ReadFinal", "decimal"],
+      ["FBEWriteFinal", "uuid"],
+      ["FBEReadFinal", "timestamp"],
+      ["MarshalJSON", "float"],
+      ["UnmarshalJSON", "uint8"],
+      ["AppendJSON", ["optional", ["enum", "import.Word", "int16"]]],
+      ["ReadJSON", ["enum", "import.Word", "int16"]],
+      ["FBEWriteJSON", "int32"],
+      ["FBEReadJSON", "string"],
+      ["FBEWriteText", ["optional", "bool"]],
+      ["TypeID", ["enum", "import.Modifier", "uint64"]],
+      ["Verify", "double"],
+      ["VerifyFinal", ["enum", "import.side", "int32"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -17855,10 +18383,10 @@ export class GoMembers {
     w.beginVersioned();
     try {
       GoMembers.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoMembers");
+      throw fbe.refused(e, "import.GoMembers", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -18067,10 +18595,10 @@ export class GoMembers {
     w.beginFinal();
     try {
       GoMembers.fbeWriteFinal(w, this);
+      w.endFinal(13);
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoMembers");
+      throw fbe.refused(e, "import.GoMembers", this);
     }
-    w.endFinal(13);
     return w.bytes();
   }
 
@@ -18199,7 +18727,7 @@ export class GoMembers {
     try {
       GoMembers.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoMembers");
+      throw fbe.refused(e, "import.GoMembers", this);
     }
     return j.text;
   }
@@ -18496,6 +19024,38 @@ export class JvmMembers {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["TYPE_ID", ["enum", "import.Word", "int16"]],
+      ["KEY_ORDER", "int32"],
+      ["toFbe", "string", "toFbe_"],
+      ["fromFbe", ["optional", "bool"]],
+      ["readFbe", ["enum", "import.Modifier", "uint64"]],
+      ["writeFbe", "double"],
+      ["verifyFbe", ["enum", "import.side", "int32"]],
+      ["toFinal", "int64", "toFinal_"],
+      ["fromFinal", ["vector", ["enum", "import.Word", "int16"]]],
+      ["readFinal", ["optional", "string"]],
+      ["writeFinal", "bytes"],
+      ["verifyFinal", ["map", "string", "int32"]],
+      ["toJson", "decimal", "toJson_"],
+      ["fromJson", "uuid"],
+      ["writeJson", "timestamp"],
+      ["readJson", "float"],
+      ["hashCode", "uint8"],
+      ["getClass", ["optional", ["enum", "import.Word", "int16"]]],
+      ["clone", ["enum", "import.Word", "int16"]],
+      ["finalize", "int32"],
+      ["wait", "string"],
+      ["notify", ["optional", "bool"]],
+      ["notifyAll", ["enum", "import.Modifier", "uint64"]],
+      ["javaClass", "double"],
+      ["component1", ["enum", "import.side", "int32"]],
+      ["fbeLevels", "int64"],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -18798,10 +19358,10 @@ export class JvmMembers {
     w.beginVersioned();
     try {
       JvmMembers.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.JvmMembers");
+      throw fbe.refused(e, "import.JvmMembers", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -19013,10 +19573,10 @@ export class JvmMembers {
     w.beginFinal();
     try {
       JvmMembers.fbeWriteFinal(w, this);
+      w.endFinal(14);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JvmMembers");
+      throw fbe.refused(e, "import.JvmMembers", this);
     }
-    w.endFinal(14);
     return w.bytes();
   }
 
@@ -19147,7 +19707,7 @@ export class JvmMembers {
     try {
       JvmMembers.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JvmMembers");
+      throw fbe.refused(e, "import.JvmMembers", this);
     }
     return j.text;
   }
@@ -19430,6 +19990,16 @@ export class JsMembers {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["fbeKey", ["enum", "import.Word", "int16"], "fbeKey_"],
+      ["toJSON", "int32", "toJSON_"],
+      ["toText", "string"],
+      ["verify", ["optional", "bool"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 23, 15);
@@ -19510,10 +20080,10 @@ export class JsMembers {
     w.beginVersioned();
     try {
       JsMembers.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsMembers");
+      throw fbe.refused(e, "import.JsMembers", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -19585,10 +20155,10 @@ export class JsMembers {
     w.beginFinal();
     try {
       JsMembers.fbeWriteFinal(w, this);
+      w.endFinal(15);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsMembers");
+      throw fbe.refused(e, "import.JsMembers", this);
     }
-    w.endFinal(15);
     return w.bytes();
   }
 
@@ -19641,7 +20211,7 @@ export class JsMembers {
     try {
       JsMembers.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsMembers");
+      throw fbe.refused(e, "import.JsMembers", this);
     }
     return j.text;
   }
@@ -19749,6 +20319,40 @@ export class RuntimeNames {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Buffer", ["enum", "import.Word", "int16"]],
+      ["WriteBuffer", "int32"],
+      ["ReadBuffer", "string"],
+      ["Reader", ["optional", "bool"]],
+      ["Writer", ["enum", "import.Modifier", "uint64"]],
+      ["Limits", "double"],
+      ["Decimal", ["enum", "import.side", "int32"]],
+      ["Uuid", "int64"],
+      ["UUID", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Timestamp", ["optional", "string"]],
+      ["JsonWriter", "bytes"],
+      ["JsonReader", ["map", "string", "int32"]],
+      ["DecodeError", "decimal"],
+      ["EncodeError", "uuid"],
+      ["DecodeException", "timestamp"],
+      ["EncodeException", "float"],
+      ["Sender", "uint8"],
+      ["Receiver", ["optional", ["enum", "import.Word", "int16"]]],
+      ["Client", ["enum", "import.Word", "int16"]],
+      ["Proxy", "int32"],
+      ["Handler", "string"],
+      ["Text", ["optional", "bool"]],
+      ["Compare", ["enum", "import.Modifier", "uint64"]],
+      ["Decimals", "double"],
+      ["Uuids", ["enum", "import.side", "int32"]],
+      ["Timestamps", "int64"],
+      ["Utf8", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Requests", ["optional", "string"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -20094,10 +20698,10 @@ export class RuntimeNames {
     w.beginVersioned();
     try {
       RuntimeNames.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.RuntimeNames");
+      throw fbe.refused(e, "import.RuntimeNames", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -20337,10 +20941,10 @@ export class RuntimeNames {
     w.beginFinal();
     try {
       RuntimeNames.fbeWriteFinal(w, this);
+      w.endFinal(16);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RuntimeNames");
+      throw fbe.refused(e, "import.RuntimeNames", this);
     }
-    w.endFinal(16);
     return w.bytes();
   }
 
@@ -20489,7 +21093,7 @@ export class RuntimeNames {
     try {
       RuntimeNames.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RuntimeNames");
+      throw fbe.refused(e, "import.RuntimeNames", this);
     }
     return j.text;
   }
@@ -20806,6 +21410,13 @@ export class class_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["class", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 17);
@@ -20851,10 +21462,10 @@ export class class_ {
     w.beginVersioned();
     try {
       class_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.class");
+      throw fbe.refused(e, "import.class", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -20905,10 +21516,10 @@ export class class_ {
     w.beginFinal();
     try {
       class_.fbeWriteFinal(w, this);
+      w.endFinal(17);
     } catch (e) {
-      throw fbe.rootOf(e, "import.class");
+      throw fbe.refused(e, "import.class", this);
     }
-    w.endFinal(17);
     return w.bytes();
   }
 
@@ -20950,7 +21561,7 @@ export class class_ {
     try {
       class_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.class");
+      throw fbe.refused(e, "import.class", this);
     }
     return j.text;
   }
@@ -21006,6 +21617,13 @@ export class Object_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Object", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 18);
@@ -21051,10 +21669,10 @@ export class Object_ {
     w.beginVersioned();
     try {
       Object_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Object");
+      throw fbe.refused(e, "import.Object", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -21105,10 +21723,10 @@ export class Object_ {
     w.beginFinal();
     try {
       Object_.fbeWriteFinal(w, this);
+      w.endFinal(18);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Object");
+      throw fbe.refused(e, "import.Object", this);
     }
-    w.endFinal(18);
     return w.bytes();
   }
 
@@ -21150,7 +21768,7 @@ export class Object_ {
     try {
       Object_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Object");
+      throw fbe.refused(e, "import.Object", this);
     }
     return j.text;
   }
@@ -21206,6 +21824,13 @@ export class String_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["String", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 19);
@@ -21251,10 +21876,10 @@ export class String_ {
     w.beginVersioned();
     try {
       String_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.String");
+      throw fbe.refused(e, "import.String", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -21305,10 +21930,10 @@ export class String_ {
     w.beginFinal();
     try {
       String_.fbeWriteFinal(w, this);
+      w.endFinal(19);
     } catch (e) {
-      throw fbe.rootOf(e, "import.String");
+      throw fbe.refused(e, "import.String", this);
     }
-    w.endFinal(19);
     return w.bytes();
   }
 
@@ -21350,7 +21975,7 @@ export class String_ {
     try {
       String_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.String");
+      throw fbe.refused(e, "import.String", this);
     }
     return j.text;
   }
@@ -21406,6 +22031,13 @@ export class List {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["List", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 20);
@@ -21451,10 +22083,10 @@ export class List {
     w.beginVersioned();
     try {
       List.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.List");
+      throw fbe.refused(e, "import.List", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -21505,10 +22137,10 @@ export class List {
     w.beginFinal();
     try {
       List.fbeWriteFinal(w, this);
+      w.endFinal(20);
     } catch (e) {
-      throw fbe.rootOf(e, "import.List");
+      throw fbe.refused(e, "import.List", this);
     }
-    w.endFinal(20);
     return w.bytes();
   }
 
@@ -21550,7 +22182,7 @@ export class List {
     try {
       List.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.List");
+      throw fbe.refused(e, "import.List", this);
     }
     return j.text;
   }
@@ -21606,6 +22238,13 @@ export class Map_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Map", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 21);
@@ -21651,10 +22290,10 @@ export class Map_ {
     w.beginVersioned();
     try {
       Map_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Map");
+      throw fbe.refused(e, "import.Map", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -21705,10 +22344,10 @@ export class Map_ {
     w.beginFinal();
     try {
       Map_.fbeWriteFinal(w, this);
+      w.endFinal(21);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Map");
+      throw fbe.refused(e, "import.Map", this);
     }
-    w.endFinal(21);
     return w.bytes();
   }
 
@@ -21750,7 +22389,7 @@ export class Map_ {
     try {
       Map_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Map");
+      throw fbe.refused(e, "import.Map", this);
     }
     return j.text;
   }
@@ -21806,6 +22445,13 @@ export class Model {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Model", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 22);
@@ -21851,10 +22497,10 @@ export class Model {
     w.beginVersioned();
     try {
       Model.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Model");
+      throw fbe.refused(e, "import.Model", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -21905,10 +22551,10 @@ export class Model {
     w.beginFinal();
     try {
       Model.fbeWriteFinal(w, this);
+      w.endFinal(22);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Model");
+      throw fbe.refused(e, "import.Model", this);
     }
-    w.endFinal(22);
     return w.bytes();
   }
 
@@ -21950,7 +22596,7 @@ export class Model {
     try {
       Model.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Model");
+      throw fbe.refused(e, "import.Model", this);
     }
     return j.text;
   }
@@ -22006,6 +22652,13 @@ export class FinalModel {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["FinalModel", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 23);
@@ -22051,10 +22704,10 @@ export class FinalModel {
     w.beginVersioned();
     try {
       FinalModel.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.FinalModel");
+      throw fbe.refused(e, "import.FinalModel", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -22105,10 +22758,10 @@ export class FinalModel {
     w.beginFinal();
     try {
       FinalModel.fbeWriteFinal(w, this);
+      w.endFinal(23);
     } catch (e) {
-      throw fbe.rootOf(e, "import.FinalModel");
+      throw fbe.refused(e, "import.FinalModel", this);
     }
-    w.endFinal(23);
     return w.bytes();
   }
 
@@ -22150,7 +22803,7 @@ export class FinalModel {
     try {
       FinalModel.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.FinalModel");
+      throw fbe.refused(e, "import.FinalModel", this);
     }
     return j.text;
   }
@@ -22206,6 +22859,13 @@ export class Buffer {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Buffer", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 24);
@@ -22251,10 +22911,10 @@ export class Buffer {
     w.beginVersioned();
     try {
       Buffer.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Buffer");
+      throw fbe.refused(e, "import.Buffer", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -22305,10 +22965,10 @@ export class Buffer {
     w.beginFinal();
     try {
       Buffer.fbeWriteFinal(w, this);
+      w.endFinal(24);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Buffer");
+      throw fbe.refused(e, "import.Buffer", this);
     }
-    w.endFinal(24);
     return w.bytes();
   }
 
@@ -22350,7 +23010,7 @@ export class Buffer {
     try {
       Buffer.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Buffer");
+      throw fbe.refused(e, "import.Buffer", this);
     }
     return j.text;
   }
@@ -22406,6 +23066,13 @@ export class Reader {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Reader", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 25);
@@ -22451,10 +23118,10 @@ export class Reader {
     w.beginVersioned();
     try {
       Reader.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Reader");
+      throw fbe.refused(e, "import.Reader", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -22505,10 +23172,10 @@ export class Reader {
     w.beginFinal();
     try {
       Reader.fbeWriteFinal(w, this);
+      w.endFinal(25);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Reader");
+      throw fbe.refused(e, "import.Reader", this);
     }
-    w.endFinal(25);
     return w.bytes();
   }
 
@@ -22550,7 +23217,7 @@ export class Reader {
     try {
       Reader.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Reader");
+      throw fbe.refused(e, "import.Reader", this);
     }
     return j.text;
   }
@@ -22606,6 +23273,13 @@ export class Writer {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Writer", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 26);
@@ -22651,10 +23325,10 @@ export class Writer {
     w.beginVersioned();
     try {
       Writer.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Writer");
+      throw fbe.refused(e, "import.Writer", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -22705,10 +23379,10 @@ export class Writer {
     w.beginFinal();
     try {
       Writer.fbeWriteFinal(w, this);
+      w.endFinal(26);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Writer");
+      throw fbe.refused(e, "import.Writer", this);
     }
-    w.endFinal(26);
     return w.bytes();
   }
 
@@ -22750,7 +23424,7 @@ export class Writer {
     try {
       Writer.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Writer");
+      throw fbe.refused(e, "import.Writer", this);
     }
     return j.text;
   }
@@ -22806,6 +23480,13 @@ export class Limits {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Limits", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 27);
@@ -22851,10 +23532,10 @@ export class Limits {
     w.beginVersioned();
     try {
       Limits.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Limits");
+      throw fbe.refused(e, "import.Limits", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -22905,10 +23586,10 @@ export class Limits {
     w.beginFinal();
     try {
       Limits.fbeWriteFinal(w, this);
+      w.endFinal(27);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Limits");
+      throw fbe.refused(e, "import.Limits", this);
     }
-    w.endFinal(27);
     return w.bytes();
   }
 
@@ -22950,7 +23631,7 @@ export class Limits {
     try {
       Limits.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Limits");
+      throw fbe.refused(e, "import.Limits", this);
     }
     return j.text;
   }
@@ -23006,6 +23687,13 @@ export class DecodeError {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["DecodeError", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 28);
@@ -23051,10 +23739,10 @@ export class DecodeError {
     w.beginVersioned();
     try {
       DecodeError.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeError");
+      throw fbe.refused(e, "import.DecodeError", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -23105,10 +23793,10 @@ export class DecodeError {
     w.beginFinal();
     try {
       DecodeError.fbeWriteFinal(w, this);
+      w.endFinal(28);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeError");
+      throw fbe.refused(e, "import.DecodeError", this);
     }
-    w.endFinal(28);
     return w.bytes();
   }
 
@@ -23150,7 +23838,7 @@ export class DecodeError {
     try {
       DecodeError.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeError");
+      throw fbe.refused(e, "import.DecodeError", this);
     }
     return j.text;
   }
@@ -23206,6 +23894,13 @@ export class DecodeException {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["DecodeException", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 29);
@@ -23251,10 +23946,10 @@ export class DecodeException {
     w.beginVersioned();
     try {
       DecodeException.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeException");
+      throw fbe.refused(e, "import.DecodeException", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -23305,10 +24000,10 @@ export class DecodeException {
     w.beginFinal();
     try {
       DecodeException.fbeWriteFinal(w, this);
+      w.endFinal(29);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeException");
+      throw fbe.refused(e, "import.DecodeException", this);
     }
-    w.endFinal(29);
     return w.bytes();
   }
 
@@ -23350,7 +24045,7 @@ export class DecodeException {
     try {
       DecodeException.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeException");
+      throw fbe.refused(e, "import.DecodeException", this);
     }
     return j.text;
   }
@@ -23406,6 +24101,13 @@ export class Decimal {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Decimal", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 30);
@@ -23451,10 +24153,10 @@ export class Decimal {
     w.beginVersioned();
     try {
       Decimal.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Decimal");
+      throw fbe.refused(e, "import.Decimal", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -23505,10 +24207,10 @@ export class Decimal {
     w.beginFinal();
     try {
       Decimal.fbeWriteFinal(w, this);
+      w.endFinal(30);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Decimal");
+      throw fbe.refused(e, "import.Decimal", this);
     }
-    w.endFinal(30);
     return w.bytes();
   }
 
@@ -23550,7 +24252,7 @@ export class Decimal {
     try {
       Decimal.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Decimal");
+      throw fbe.refused(e, "import.Decimal", this);
     }
     return j.text;
   }
@@ -23606,6 +24308,13 @@ export class Uuid {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Uuid", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 31);
@@ -23651,10 +24360,10 @@ export class Uuid {
     w.beginVersioned();
     try {
       Uuid.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Uuid");
+      throw fbe.refused(e, "import.Uuid", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -23705,10 +24414,10 @@ export class Uuid {
     w.beginFinal();
     try {
       Uuid.fbeWriteFinal(w, this);
+      w.endFinal(31);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Uuid");
+      throw fbe.refused(e, "import.Uuid", this);
     }
-    w.endFinal(31);
     return w.bytes();
   }
 
@@ -23750,7 +24459,7 @@ export class Uuid {
     try {
       Uuid.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Uuid");
+      throw fbe.refused(e, "import.Uuid", this);
     }
     return j.text;
   }
@@ -23806,6 +24515,13 @@ export class UUID {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["UUID", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 32);
@@ -23851,10 +24567,10 @@ export class UUID {
     w.beginVersioned();
     try {
       UUID.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.UUID");
+      throw fbe.refused(e, "import.UUID", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -23905,10 +24621,10 @@ export class UUID {
     w.beginFinal();
     try {
       UUID.fbeWriteFinal(w, this);
+      w.endFinal(32);
     } catch (e) {
-      throw fbe.rootOf(e, "import.UUID");
+      throw fbe.refused(e, "import.UUID", this);
     }
-    w.endFinal(32);
     return w.bytes();
   }
 
@@ -23950,7 +24666,7 @@ export class UUID {
     try {
       UUID.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.UUID");
+      throw fbe.refused(e, "import.UUID", this);
     }
     return j.text;
   }
@@ -24006,6 +24722,13 @@ export class Timestamp {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Timestamp", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 33);
@@ -24051,10 +24774,10 @@ export class Timestamp {
     w.beginVersioned();
     try {
       Timestamp.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Timestamp");
+      throw fbe.refused(e, "import.Timestamp", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -24105,10 +24828,10 @@ export class Timestamp {
     w.beginFinal();
     try {
       Timestamp.fbeWriteFinal(w, this);
+      w.endFinal(33);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Timestamp");
+      throw fbe.refused(e, "import.Timestamp", this);
     }
-    w.endFinal(33);
     return w.bytes();
   }
 
@@ -24150,7 +24873,7 @@ export class Timestamp {
     try {
       Timestamp.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Timestamp");
+      throw fbe.refused(e, "import.Timestamp", this);
     }
     return j.text;
   }
@@ -24206,6 +24929,13 @@ export class Sender {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Sender", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 34);
@@ -24251,10 +24981,10 @@ export class Sender {
     w.beginVersioned();
     try {
       Sender.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Sender");
+      throw fbe.refused(e, "import.Sender", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -24305,10 +25035,10 @@ export class Sender {
     w.beginFinal();
     try {
       Sender.fbeWriteFinal(w, this);
+      w.endFinal(34);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Sender");
+      throw fbe.refused(e, "import.Sender", this);
     }
-    w.endFinal(34);
     return w.bytes();
   }
 
@@ -24350,7 +25080,7 @@ export class Sender {
     try {
       Sender.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Sender");
+      throw fbe.refused(e, "import.Sender", this);
     }
     return j.text;
   }
@@ -24406,6 +25136,13 @@ export class Receiver {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Receiver", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 35);
@@ -24451,10 +25188,10 @@ export class Receiver {
     w.beginVersioned();
     try {
       Receiver.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Receiver");
+      throw fbe.refused(e, "import.Receiver", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -24505,10 +25242,10 @@ export class Receiver {
     w.beginFinal();
     try {
       Receiver.fbeWriteFinal(w, this);
+      w.endFinal(35);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Receiver");
+      throw fbe.refused(e, "import.Receiver", this);
     }
-    w.endFinal(35);
     return w.bytes();
   }
 
@@ -24550,7 +25287,7 @@ export class Receiver {
     try {
       Receiver.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Receiver");
+      throw fbe.refused(e, "import.Receiver", this);
     }
     return j.text;
   }
@@ -24606,6 +25343,13 @@ export class Client {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Client", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 36);
@@ -24651,10 +25395,10 @@ export class Client {
     w.beginVersioned();
     try {
       Client.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Client");
+      throw fbe.refused(e, "import.Client", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -24705,10 +25449,10 @@ export class Client {
     w.beginFinal();
     try {
       Client.fbeWriteFinal(w, this);
+      w.endFinal(36);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Client");
+      throw fbe.refused(e, "import.Client", this);
     }
-    w.endFinal(36);
     return w.bytes();
   }
 
@@ -24750,7 +25494,7 @@ export class Client {
     try {
       Client.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Client");
+      throw fbe.refused(e, "import.Client", this);
     }
     return j.text;
   }
@@ -24806,6 +25550,13 @@ export class Proxy {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Proxy", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 37);
@@ -24851,10 +25602,10 @@ export class Proxy {
     w.beginVersioned();
     try {
       Proxy.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Proxy");
+      throw fbe.refused(e, "import.Proxy", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -24905,10 +25656,10 @@ export class Proxy {
     w.beginFinal();
     try {
       Proxy.fbeWriteFinal(w, this);
+      w.endFinal(37);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Proxy");
+      throw fbe.refused(e, "import.Proxy", this);
     }
-    w.endFinal(37);
     return w.bytes();
   }
 
@@ -24950,7 +25701,7 @@ export class Proxy {
     try {
       Proxy.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Proxy");
+      throw fbe.refused(e, "import.Proxy", this);
     }
     return j.text;
   }
@@ -25006,6 +25757,13 @@ export class Handler {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Handler", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 38);
@@ -25051,10 +25809,10 @@ export class Handler {
     w.beginVersioned();
     try {
       Handler.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Handler");
+      throw fbe.refused(e, "import.Handler", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -25105,10 +25863,10 @@ export class Handler {
     w.beginFinal();
     try {
       Handler.fbeWriteFinal(w, this);
+      w.endFinal(38);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Handler");
+      throw fbe.refused(e, "import.Handler", this);
     }
-    w.endFinal(38);
     return w.bytes();
   }
 
@@ -25150,7 +25908,7 @@ export class Handler {
     try {
       Handler.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Handler");
+      throw fbe.refused(e, "import.Handler", this);
     }
     return j.text;
   }
@@ -25206,6 +25964,13 @@ export class fbe_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["fbe", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 39);
@@ -25251,10 +26016,10 @@ export class fbe_ {
     w.beginVersioned();
     try {
       fbe_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe");
+      throw fbe.refused(e, "import.fbe", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -25305,10 +26070,10 @@ export class fbe_ {
     w.beginFinal();
     try {
       fbe_.fbeWriteFinal(w, this);
+      w.endFinal(39);
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe");
+      throw fbe.refused(e, "import.fbe", this);
     }
-    w.endFinal(39);
     return w.bytes();
   }
 
@@ -25350,7 +26115,7 @@ export class fbe_ {
     try {
       fbe_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe");
+      throw fbe.refused(e, "import.fbe", this);
     }
     return j.text;
   }
@@ -25406,6 +26171,13 @@ export class FBE {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["FBE", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 40);
@@ -25451,10 +26223,10 @@ export class FBE {
     w.beginVersioned();
     try {
       FBE.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.FBE");
+      throw fbe.refused(e, "import.FBE", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -25505,10 +26277,10 @@ export class FBE {
     w.beginFinal();
     try {
       FBE.fbeWriteFinal(w, this);
+      w.endFinal(40);
     } catch (e) {
-      throw fbe.rootOf(e, "import.FBE");
+      throw fbe.refused(e, "import.FBE", this);
     }
-    w.endFinal(40);
     return w.bytes();
   }
 
@@ -25550,7 +26322,7 @@ export class FBE {
     try {
       FBE.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.FBE");
+      throw fbe.refused(e, "import.FBE", this);
     }
     return j.text;
   }
@@ -25606,6 +26378,13 @@ export class std {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["std", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 41);
@@ -25651,10 +26430,10 @@ export class std {
     w.beginVersioned();
     try {
       std.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.std");
+      throw fbe.refused(e, "import.std", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -25705,10 +26484,10 @@ export class std {
     w.beginFinal();
     try {
       std.fbeWriteFinal(w, this);
+      w.endFinal(41);
     } catch (e) {
-      throw fbe.rootOf(e, "import.std");
+      throw fbe.refused(e, "import.std", this);
     }
-    w.endFinal(41);
     return w.bytes();
   }
 
@@ -25750,7 +26529,7 @@ export class std {
     try {
       std.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.std");
+      throw fbe.refused(e, "import.std", this);
     }
     return j.text;
   }
@@ -25806,6 +26585,13 @@ export class Companion {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Companion", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 42);
@@ -25851,10 +26637,10 @@ export class Companion {
     w.beginVersioned();
     try {
       Companion.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Companion");
+      throw fbe.refused(e, "import.Companion", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -25905,10 +26691,10 @@ export class Companion {
     w.beginFinal();
     try {
       Companion.fbeWriteFinal(w, this);
+      w.endFinal(42);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Companion");
+      throw fbe.refused(e, "import.Companion", this);
     }
-    w.endFinal(42);
     return w.bytes();
   }
 
@@ -25950,7 +26736,7 @@ export class Companion {
     try {
       Companion.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Companion");
+      throw fbe.refused(e, "import.Companion", this);
     }
     return j.text;
   }
@@ -26006,6 +26792,13 @@ export class Any {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Any", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 43);
@@ -26051,10 +26844,10 @@ export class Any {
     w.beginVersioned();
     try {
       Any.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Any");
+      throw fbe.refused(e, "import.Any", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -26105,10 +26898,10 @@ export class Any {
     w.beginFinal();
     try {
       Any.fbeWriteFinal(w, this);
+      w.endFinal(43);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Any");
+      throw fbe.refused(e, "import.Any", this);
     }
-    w.endFinal(43);
     return w.bytes();
   }
 
@@ -26150,7 +26943,7 @@ export class Any {
     try {
       Any.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Any");
+      throw fbe.refused(e, "import.Any", this);
     }
     return j.text;
   }
@@ -26206,6 +26999,13 @@ export class Self {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Self", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 44);
@@ -26251,10 +27051,10 @@ export class Self {
     w.beginVersioned();
     try {
       Self.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Self");
+      throw fbe.refused(e, "import.Self", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -26305,10 +27105,10 @@ export class Self {
     w.beginFinal();
     try {
       Self.fbeWriteFinal(w, this);
+      w.endFinal(44);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Self");
+      throw fbe.refused(e, "import.Self", this);
     }
-    w.endFinal(44);
     return w.bytes();
   }
 
@@ -26350,7 +27150,7 @@ export class Self {
     try {
       Self.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Self");
+      throw fbe.refused(e, "import.Self", this);
     }
     return j.text;
   }
@@ -26406,6 +27206,13 @@ export class self {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["self", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 45);
@@ -26451,10 +27258,10 @@ export class self {
     w.beginVersioned();
     try {
       self.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.self");
+      throw fbe.refused(e, "import.self", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -26505,10 +27312,10 @@ export class self {
     w.beginFinal();
     try {
       self.fbeWriteFinal(w, this);
+      w.endFinal(45);
     } catch (e) {
-      throw fbe.rootOf(e, "import.self");
+      throw fbe.refused(e, "import.self", this);
     }
-    w.endFinal(45);
     return w.bytes();
   }
 
@@ -26550,7 +27357,7 @@ export class self {
     try {
       self.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.self");
+      throw fbe.refused(e, "import.self", this);
     }
     return j.text;
   }
@@ -26606,6 +27413,13 @@ export class None {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["None", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 46);
@@ -26651,10 +27465,10 @@ export class None {
     w.beginVersioned();
     try {
       None.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.None");
+      throw fbe.refused(e, "import.None", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -26705,10 +27519,10 @@ export class None {
     w.beginFinal();
     try {
       None.fbeWriteFinal(w, this);
+      w.endFinal(46);
     } catch (e) {
-      throw fbe.rootOf(e, "import.None");
+      throw fbe.refused(e, "import.None", this);
     }
-    w.endFinal(46);
     return w.bytes();
   }
 
@@ -26750,7 +27564,7 @@ export class None {
     try {
       None.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.None");
+      throw fbe.refused(e, "import.None", this);
     }
     return j.text;
   }
@@ -26806,6 +27620,13 @@ export class Option {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Option", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 47);
@@ -26851,10 +27672,10 @@ export class Option {
     w.beginVersioned();
     try {
       Option.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Option");
+      throw fbe.refused(e, "import.Option", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -26905,10 +27726,10 @@ export class Option {
     w.beginFinal();
     try {
       Option.fbeWriteFinal(w, this);
+      w.endFinal(47);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Option");
+      throw fbe.refused(e, "import.Option", this);
     }
-    w.endFinal(47);
     return w.bytes();
   }
 
@@ -26950,7 +27771,7 @@ export class Option {
     try {
       Option.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Option");
+      throw fbe.refused(e, "import.Option", this);
     }
     return j.text;
   }
@@ -27006,6 +27827,13 @@ export class Result {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Result", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 48);
@@ -27051,10 +27879,10 @@ export class Result {
     w.beginVersioned();
     try {
       Result.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Result");
+      throw fbe.refused(e, "import.Result", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -27105,10 +27933,10 @@ export class Result {
     w.beginFinal();
     try {
       Result.fbeWriteFinal(w, this);
+      w.endFinal(48);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Result");
+      throw fbe.refused(e, "import.Result", this);
     }
-    w.endFinal(48);
     return w.bytes();
   }
 
@@ -27150,7 +27978,7 @@ export class Result {
     try {
       Result.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Result");
+      throw fbe.refused(e, "import.Result", this);
     }
     return j.text;
   }
@@ -27206,6 +28034,13 @@ export class Vec {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Vec", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 49);
@@ -27251,10 +28086,10 @@ export class Vec {
     w.beginVersioned();
     try {
       Vec.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Vec");
+      throw fbe.refused(e, "import.Vec", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -27305,10 +28140,10 @@ export class Vec {
     w.beginFinal();
     try {
       Vec.fbeWriteFinal(w, this);
+      w.endFinal(49);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Vec");
+      throw fbe.refused(e, "import.Vec", this);
     }
-    w.endFinal(49);
     return w.bytes();
   }
 
@@ -27350,7 +28185,7 @@ export class Vec {
     try {
       Vec.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Vec");
+      throw fbe.refused(e, "import.Vec", this);
     }
     return j.text;
   }
@@ -27406,6 +28241,13 @@ export class Box {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Box", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 50);
@@ -27451,10 +28293,10 @@ export class Box {
     w.beginVersioned();
     try {
       Box.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Box");
+      throw fbe.refused(e, "import.Box", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -27505,10 +28347,10 @@ export class Box {
     w.beginFinal();
     try {
       Box.fbeWriteFinal(w, this);
+      w.endFinal(50);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Box");
+      throw fbe.refused(e, "import.Box", this);
     }
-    w.endFinal(50);
     return w.bytes();
   }
 
@@ -27550,7 +28392,7 @@ export class Box {
     try {
       Box.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Box");
+      throw fbe.refused(e, "import.Box", this);
     }
     return j.text;
   }
@@ -27606,6 +28448,13 @@ export class Error_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Error", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 51);
@@ -27651,10 +28500,10 @@ export class Error_ {
     w.beginVersioned();
     try {
       Error_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Error");
+      throw fbe.refused(e, "import.Error", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -27705,10 +28554,10 @@ export class Error_ {
     w.beginFinal();
     try {
       Error_.fbeWriteFinal(w, this);
+      w.endFinal(51);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Error");
+      throw fbe.refused(e, "import.Error", this);
     }
-    w.endFinal(51);
     return w.bytes();
   }
 
@@ -27750,7 +28599,7 @@ export class Error_ {
     try {
       Error_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Error");
+      throw fbe.refused(e, "import.Error", this);
     }
     return j.text;
   }
@@ -27806,6 +28655,13 @@ export class Exception {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Exception", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 52);
@@ -27851,10 +28707,10 @@ export class Exception {
     w.beginVersioned();
     try {
       Exception.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Exception");
+      throw fbe.refused(e, "import.Exception", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -27905,10 +28761,10 @@ export class Exception {
     w.beginFinal();
     try {
       Exception.fbeWriteFinal(w, this);
+      w.endFinal(52);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Exception");
+      throw fbe.refused(e, "import.Exception", this);
     }
-    w.endFinal(52);
     return w.bytes();
   }
 
@@ -27950,7 +28806,7 @@ export class Exception {
     try {
       Exception.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Exception");
+      throw fbe.refused(e, "import.Exception", this);
     }
     return j.text;
   }
@@ -28006,6 +28862,13 @@ export class Text {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Text", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 53);
@@ -28051,10 +28914,10 @@ export class Text {
     w.beginVersioned();
     try {
       Text.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Text");
+      throw fbe.refused(e, "import.Text", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -28105,10 +28968,10 @@ export class Text {
     w.beginFinal();
     try {
       Text.fbeWriteFinal(w, this);
+      w.endFinal(53);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Text");
+      throw fbe.refused(e, "import.Text", this);
     }
-    w.endFinal(53);
     return w.bytes();
   }
 
@@ -28150,7 +29013,7 @@ export class Text {
     try {
       Text.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Text");
+      throw fbe.refused(e, "import.Text", this);
     }
     return j.text;
   }
@@ -28206,6 +29069,13 @@ export class JsonWriter {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["JsonWriter", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 54);
@@ -28251,10 +29121,10 @@ export class JsonWriter {
     w.beginVersioned();
     try {
       JsonWriter.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsonWriter");
+      throw fbe.refused(e, "import.JsonWriter", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -28305,10 +29175,10 @@ export class JsonWriter {
     w.beginFinal();
     try {
       JsonWriter.fbeWriteFinal(w, this);
+      w.endFinal(54);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsonWriter");
+      throw fbe.refused(e, "import.JsonWriter", this);
     }
-    w.endFinal(54);
     return w.bytes();
   }
 
@@ -28350,7 +29220,7 @@ export class JsonWriter {
     try {
       JsonWriter.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsonWriter");
+      throw fbe.refused(e, "import.JsonWriter", this);
     }
     return j.text;
   }
@@ -28406,6 +29276,13 @@ export class int32_t {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["int32_t", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 55);
@@ -28451,10 +29328,10 @@ export class int32_t {
     w.beginVersioned();
     try {
       int32_t.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.int32_t");
+      throw fbe.refused(e, "import.int32_t", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -28505,10 +29382,10 @@ export class int32_t {
     w.beginFinal();
     try {
       int32_t.fbeWriteFinal(w, this);
+      w.endFinal(55);
     } catch (e) {
-      throw fbe.rootOf(e, "import.int32_t");
+      throw fbe.refused(e, "import.int32_t", this);
     }
-    w.endFinal(55);
     return w.bytes();
   }
 
@@ -28550,7 +29427,7 @@ export class int32_t {
     try {
       int32_t.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.int32_t");
+      throw fbe.refused(e, "import.int32_t", this);
     }
     return j.text;
   }
@@ -28606,6 +29483,13 @@ export class size_t {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["size_t", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 56);
@@ -28651,10 +29535,10 @@ export class size_t {
     w.beginVersioned();
     try {
       size_t.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.size_t");
+      throw fbe.refused(e, "import.size_t", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -28705,10 +29589,10 @@ export class size_t {
     w.beginFinal();
     try {
       size_t.fbeWriteFinal(w, this);
+      w.endFinal(56);
     } catch (e) {
-      throw fbe.rootOf(e, "import.size_t");
+      throw fbe.refused(e, "import.size_t", this);
     }
-    w.endFinal(56);
     return w.bytes();
   }
 
@@ -28750,7 +29634,7 @@ export class size_t {
     try {
       size_t.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.size_t");
+      throw fbe.refused(e, "import.size_t", this);
     }
     return j.text;
   }
@@ -28806,6 +29690,13 @@ export class list {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["list", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 57);
@@ -28851,10 +29742,10 @@ export class list {
     w.beginVersioned();
     try {
       list.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.list");
+      throw fbe.refused(e, "import.list", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -28905,10 +29796,10 @@ export class list {
     w.beginFinal();
     try {
       list.fbeWriteFinal(w, this);
+      w.endFinal(57);
     } catch (e) {
-      throw fbe.rootOf(e, "import.list");
+      throw fbe.refused(e, "import.list", this);
     }
-    w.endFinal(57);
     return w.bytes();
   }
 
@@ -28950,7 +29841,7 @@ export class list {
     try {
       list.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.list");
+      throw fbe.refused(e, "import.list", this);
     }
     return j.text;
   }
@@ -29006,6 +29897,13 @@ export class object_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["object", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 58);
@@ -29051,10 +29949,10 @@ export class object_ {
     w.beginVersioned();
     try {
       object_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.object");
+      throw fbe.refused(e, "import.object", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -29105,10 +30003,10 @@ export class object_ {
     w.beginFinal();
     try {
       object_.fbeWriteFinal(w, this);
+      w.endFinal(58);
     } catch (e) {
-      throw fbe.rootOf(e, "import.object");
+      throw fbe.refused(e, "import.object", this);
     }
-    w.endFinal(58);
     return w.bytes();
   }
 
@@ -29150,7 +30048,7 @@ export class object_ {
     try {
       object_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.object");
+      throw fbe.refused(e, "import.object", this);
     }
     return j.text;
   }
@@ -29206,6 +30104,13 @@ export class v_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["v", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 59);
@@ -29251,10 +30156,10 @@ export class v_ {
     w.beginVersioned();
     try {
       v_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.v");
+      throw fbe.refused(e, "import.v", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -29305,10 +30210,10 @@ export class v_ {
     w.beginFinal();
     try {
       v_.fbeWriteFinal(w, this);
+      w.endFinal(59);
     } catch (e) {
-      throw fbe.rootOf(e, "import.v");
+      throw fbe.refused(e, "import.v", this);
     }
-    w.endFinal(59);
     return w.bytes();
   }
 
@@ -29350,7 +30255,7 @@ export class v_ {
     try {
       v_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.v");
+      throw fbe.refused(e, "import.v", this);
     }
     return j.text;
   }
@@ -29406,6 +30311,13 @@ export class r_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["r", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 60);
@@ -29451,10 +30363,10 @@ export class r_ {
     w.beginVersioned();
     try {
       r_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.r");
+      throw fbe.refused(e, "import.r", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -29505,10 +30417,10 @@ export class r_ {
     w.beginFinal();
     try {
       r_.fbeWriteFinal(w, this);
+      w.endFinal(60);
     } catch (e) {
-      throw fbe.rootOf(e, "import.r");
+      throw fbe.refused(e, "import.r", this);
     }
-    w.endFinal(60);
     return w.bytes();
   }
 
@@ -29550,7 +30462,7 @@ export class r_ {
     try {
       r_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.r");
+      throw fbe.refused(e, "import.r", this);
     }
     return j.text;
   }
@@ -29606,6 +30518,13 @@ export class w_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["w", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 61);
@@ -29651,10 +30570,10 @@ export class w_ {
     w.beginVersioned();
     try {
       w_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.w");
+      throw fbe.refused(e, "import.w", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -29705,10 +30624,10 @@ export class w_ {
     w.beginFinal();
     try {
       w_.fbeWriteFinal(w, this);
+      w.endFinal(61);
     } catch (e) {
-      throw fbe.rootOf(e, "import.w");
+      throw fbe.refused(e, "import.w", this);
     }
-    w.endFinal(61);
     return w.bytes();
   }
 
@@ -29750,7 +30669,7 @@ export class w_ {
     try {
       w_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.w");
+      throw fbe.refused(e, "import.w", this);
     }
     return j.text;
   }
@@ -29806,6 +30725,13 @@ export class SideBuy {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["SideBuy", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 62);
@@ -29851,10 +30777,10 @@ export class SideBuy {
     w.beginVersioned();
     try {
       SideBuy.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.SideBuy");
+      throw fbe.refused(e, "import.SideBuy", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -29905,10 +30831,10 @@ export class SideBuy {
     w.beginFinal();
     try {
       SideBuy.fbeWriteFinal(w, this);
+      w.endFinal(62);
     } catch (e) {
-      throw fbe.rootOf(e, "import.SideBuy");
+      throw fbe.refused(e, "import.SideBuy", this);
     }
-    w.endFinal(62);
     return w.bytes();
   }
 
@@ -29950,7 +30876,7 @@ export class SideBuy {
     try {
       SideBuy.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.SideBuy");
+      throw fbe.refused(e, "import.SideBuy", this);
     }
     return j.text;
   }
@@ -30006,6 +30932,13 @@ export class OrderKey {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["OrderKey", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 63);
@@ -30051,10 +30984,10 @@ export class OrderKey {
     w.beginVersioned();
     try {
       OrderKey.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderKey");
+      throw fbe.refused(e, "import.OrderKey", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -30105,10 +31038,10 @@ export class OrderKey {
     w.beginFinal();
     try {
       OrderKey.fbeWriteFinal(w, this);
+      w.endFinal(63);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderKey");
+      throw fbe.refused(e, "import.OrderKey", this);
     }
-    w.endFinal(63);
     return w.bytes();
   }
 
@@ -30150,7 +31083,7 @@ export class OrderKey {
     try {
       OrderKey.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderKey");
+      throw fbe.refused(e, "import.OrderKey", this);
     }
     return j.text;
   }
@@ -30206,6 +31139,13 @@ export class textOfside {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["textOfside", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 64);
@@ -30251,10 +31191,10 @@ export class textOfside {
     w.beginVersioned();
     try {
       textOfside.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.textOfside");
+      throw fbe.refused(e, "import.textOfside", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -30305,10 +31245,10 @@ export class textOfside {
     w.beginFinal();
     try {
       textOfside.fbeWriteFinal(w, this);
+      w.endFinal(64);
     } catch (e) {
-      throw fbe.rootOf(e, "import.textOfside");
+      throw fbe.refused(e, "import.textOfside", this);
     }
-    w.endFinal(64);
     return w.bytes();
   }
 
@@ -30350,7 +31290,7 @@ export class textOfside {
     try {
       textOfside.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.textOfside");
+      throw fbe.refused(e, "import.textOfside", this);
     }
     return j.text;
   }
@@ -30406,6 +31346,13 @@ export class DECIMAL_1 {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["DECIMAL_1", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 65);
@@ -30451,10 +31398,10 @@ export class DECIMAL_1 {
     w.beginVersioned();
     try {
       DECIMAL_1.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.DECIMAL_1");
+      throw fbe.refused(e, "import.DECIMAL_1", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -30505,10 +31452,10 @@ export class DECIMAL_1 {
     w.beginFinal();
     try {
       DECIMAL_1.fbeWriteFinal(w, this);
+      w.endFinal(65);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DECIMAL_1");
+      throw fbe.refused(e, "import.DECIMAL_1", this);
     }
-    w.endFinal(65);
     return w.bytes();
   }
 
@@ -30550,7 +31497,7 @@ export class DECIMAL_1 {
     try {
       DECIMAL_1.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DECIMAL_1");
+      throw fbe.refused(e, "import.DECIMAL_1", this);
     }
     return j.text;
   }
@@ -30606,6 +31553,13 @@ export class OrderModel {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["OrderModel", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 66);
@@ -30651,10 +31605,10 @@ export class OrderModel {
     w.beginVersioned();
     try {
       OrderModel.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderModel");
+      throw fbe.refused(e, "import.OrderModel", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -30705,10 +31659,10 @@ export class OrderModel {
     w.beginFinal();
     try {
       OrderModel.fbeWriteFinal(w, this);
+      w.endFinal(66);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderModel");
+      throw fbe.refused(e, "import.OrderModel", this);
     }
-    w.endFinal(66);
     return w.bytes();
   }
 
@@ -30750,7 +31704,7 @@ export class OrderModel {
     try {
       OrderModel.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderModel");
+      throw fbe.refused(e, "import.OrderModel", this);
     }
     return j.text;
   }
@@ -30806,6 +31760,13 @@ export class OrderFinal {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["OrderFinal", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 67);
@@ -30851,10 +31812,10 @@ export class OrderFinal {
     w.beginVersioned();
     try {
       OrderFinal.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderFinal");
+      throw fbe.refused(e, "import.OrderFinal", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -30905,10 +31866,10 @@ export class OrderFinal {
     w.beginFinal();
     try {
       OrderFinal.fbeWriteFinal(w, this);
+      w.endFinal(67);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderFinal");
+      throw fbe.refused(e, "import.OrderFinal", this);
     }
-    w.endFinal(67);
     return w.bytes();
   }
 
@@ -30950,7 +31911,7 @@ export class OrderFinal {
     try {
       OrderFinal.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderFinal");
+      throw fbe.refused(e, "import.OrderFinal", this);
     }
     return j.text;
   }
@@ -31006,6 +31967,13 @@ export class NewOrder {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["NewOrder", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 68);
@@ -31051,10 +32019,10 @@ export class NewOrder {
     w.beginVersioned();
     try {
       NewOrder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.NewOrder");
+      throw fbe.refused(e, "import.NewOrder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -31105,10 +32073,10 @@ export class NewOrder {
     w.beginFinal();
     try {
       NewOrder.fbeWriteFinal(w, this);
+      w.endFinal(68);
     } catch (e) {
-      throw fbe.rootOf(e, "import.NewOrder");
+      throw fbe.refused(e, "import.NewOrder", this);
     }
-    w.endFinal(68);
     return w.bytes();
   }
 
@@ -31150,7 +32118,7 @@ export class NewOrder {
     try {
       NewOrder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.NewOrder");
+      throw fbe.refused(e, "import.NewOrder", this);
     }
     return j.text;
   }
@@ -31206,6 +32174,13 @@ export class VerifyFBEOrder {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["VerifyFBEOrder", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 69);
@@ -31251,10 +32226,10 @@ export class VerifyFBEOrder {
     w.beginVersioned();
     try {
       VerifyFBEOrder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.VerifyFBEOrder");
+      throw fbe.refused(e, "import.VerifyFBEOrder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -31305,10 +32280,10 @@ export class VerifyFBEOrder {
     w.beginFinal();
     try {
       VerifyFBEOrder.fbeWriteFinal(w, this);
+      w.endFinal(69);
     } catch (e) {
-      throw fbe.rootOf(e, "import.VerifyFBEOrder");
+      throw fbe.refused(e, "import.VerifyFBEOrder", this);
     }
-    w.endFinal(69);
     return w.bytes();
   }
 
@@ -31350,7 +32325,7 @@ export class VerifyFBEOrder {
     try {
       VerifyFBEOrder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.VerifyFBEOrder");
+      throw fbe.refused(e, "import.VerifyFBEOrder", this);
     }
     return j.text;
   }
@@ -31406,6 +32381,13 @@ export class fbe_vr_Order {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["fbe_vr_Order", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 70);
@@ -31451,10 +32433,10 @@ export class fbe_vr_Order {
     w.beginVersioned();
     try {
       fbe_vr_Order.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe_vr_Order");
+      throw fbe.refused(e, "import.fbe_vr_Order", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -31505,10 +32487,10 @@ export class fbe_vr_Order {
     w.beginFinal();
     try {
       fbe_vr_Order.fbeWriteFinal(w, this);
+      w.endFinal(70);
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe_vr_Order");
+      throw fbe.refused(e, "import.fbe_vr_Order", this);
     }
-    w.endFinal(70);
     return w.bytes();
   }
 
@@ -31550,7 +32532,7 @@ export class fbe_vr_Order {
     try {
       fbe_vr_Order.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe_vr_Order");
+      throw fbe.refused(e, "import.fbe_vr_Order", this);
     }
     return j.text;
   }
@@ -31606,6 +32588,13 @@ export class e1 {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["e1", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 71);
@@ -31651,10 +32640,10 @@ export class e1 {
     w.beginVersioned();
     try {
       e1.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.e1");
+      throw fbe.refused(e, "import.e1", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -31705,10 +32694,10 @@ export class e1 {
     w.beginFinal();
     try {
       e1.fbeWriteFinal(w, this);
+      w.endFinal(71);
     } catch (e) {
-      throw fbe.rootOf(e, "import.e1");
+      throw fbe.refused(e, "import.e1", this);
     }
-    w.endFinal(71);
     return w.bytes();
   }
 
@@ -31750,7 +32739,7 @@ export class e1 {
     try {
       e1.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.e1");
+      throw fbe.refused(e, "import.e1", this);
     }
     return j.text;
   }
@@ -31806,6 +32795,13 @@ export class i2 {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["i2", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 72);
@@ -31851,10 +32847,10 @@ export class i2 {
     w.beginVersioned();
     try {
       i2.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.i2");
+      throw fbe.refused(e, "import.i2", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -31905,10 +32901,10 @@ export class i2 {
     w.beginFinal();
     try {
       i2.fbeWriteFinal(w, this);
+      w.endFinal(72);
     } catch (e) {
-      throw fbe.rootOf(e, "import.i2");
+      throw fbe.refused(e, "import.i2", this);
     }
-    w.endFinal(72);
     return w.bytes();
   }
 
@@ -31950,7 +32946,7 @@ export class i2 {
     try {
       i2.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.i2");
+      throw fbe.refused(e, "import.i2", this);
     }
     return j.text;
   }
@@ -32006,6 +33002,13 @@ export class o3 {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["o3", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 73);
@@ -32051,10 +33054,10 @@ export class o3 {
     w.beginVersioned();
     try {
       o3.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.o3");
+      throw fbe.refused(e, "import.o3", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -32105,10 +33108,10 @@ export class o3 {
     w.beginFinal();
     try {
       o3.fbeWriteFinal(w, this);
+      w.endFinal(73);
     } catch (e) {
-      throw fbe.rootOf(e, "import.o3");
+      throw fbe.refused(e, "import.o3", this);
     }
-    w.endFinal(73);
     return w.bytes();
   }
 
@@ -32150,7 +33153,7 @@ export class o3 {
     try {
       o3.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.o3");
+      throw fbe.refused(e, "import.o3", this);
     }
     return j.text;
   }
@@ -32211,6 +33214,20 @@ export class Case {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["name", "int32"],
+      ["Name", "int32"],
+      ["NAME", "int32"],
+      ["class", "int32"],
+      ["class_", "int32"],
+      ["class__", "int32"],
+      ["String", "int32"],
+      ["String_", "int32"],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -32293,10 +33310,10 @@ export class Case {
     w.beginVersioned();
     try {
       Case.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Case");
+      throw fbe.refused(e, "import.Case", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -32368,10 +33385,10 @@ export class Case {
     w.beginFinal();
     try {
       Case.fbeWriteFinal(w, this);
+      w.endFinal(74);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Case");
+      throw fbe.refused(e, "import.Case", this);
     }
-    w.endFinal(74);
     return w.bytes();
   }
 
@@ -32427,7 +33444,7 @@ export class Case {
     try {
       Case.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Case");
+      throw fbe.refused(e, "import.Case", this);
     }
     return j.text;
   }
@@ -32527,6 +33544,15 @@ export class Imported {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["market", ["enum", "market.Side", "uint8"]],
+      ["org", ["struct", "market.Instrument", market.Instrument]],
+      ["example", ["enum", "market.Side", "uint8"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 14, 75);
@@ -32602,10 +33628,10 @@ export class Imported {
     w.beginVersioned();
     try {
       Imported.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Imported");
+      throw fbe.refused(e, "import.Imported", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -32670,10 +33696,10 @@ export class Imported {
     w.beginFinal();
     try {
       Imported.fbeWriteFinal(w, this);
+      w.endFinal(75);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Imported");
+      throw fbe.refused(e, "import.Imported", this);
     }
-    w.endFinal(75);
     return w.bytes();
   }
 
@@ -32719,7 +33745,7 @@ export class Imported {
     try {
       Imported.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Imported");
+      throw fbe.refused(e, "import.Imported", this);
     }
     return j.text;
   }
@@ -32793,6 +33819,13 @@ export class symbol_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["digits", ["enum", "import.digits", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 12, 76);
@@ -32838,10 +33871,10 @@ export class symbol_ {
     w.beginVersioned();
     try {
       symbol_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.symbol");
+      throw fbe.refused(e, "import.symbol", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -32892,10 +33925,10 @@ export class symbol_ {
     w.beginFinal();
     try {
       symbol_.fbeWriteFinal(w, this);
+      w.endFinal(76);
     } catch (e) {
-      throw fbe.rootOf(e, "import.symbol");
+      throw fbe.refused(e, "import.symbol", this);
     }
-    w.endFinal(76);
     return w.bytes();
   }
 
@@ -32937,7 +33970,7 @@ export class symbol_ {
     try {
       symbol_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.symbol");
+      throw fbe.refused(e, "import.symbol", this);
     }
     return j.text;
   }
@@ -33006,6 +34039,16 @@ export class Listed extends market.Instrument {
    */
   static fbeCompareKey(a, b) {
     return fbe.compareString(a.symbol, b.symbol);
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["symbol", "string"],
+      ["digits", "int32"],
+      ["precision", ["enum", "import.digits", "int32"]],
+      ["ticker", ["struct", "import.symbol", symbol_]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -33091,10 +34134,10 @@ export class Listed extends market.Instrument {
     w.beginVersioned();
     try {
       Listed.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Listed");
+      throw fbe.refused(e, "import.Listed", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -33162,10 +34205,10 @@ export class Listed extends market.Instrument {
     w.beginFinal();
     try {
       Listed.fbeWriteFinal(w, this);
+      w.endFinal(77);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Listed");
+      throw fbe.refused(e, "import.Listed", this);
     }
-    w.endFinal(77);
     return w.bytes();
   }
 
@@ -33213,7 +34256,7 @@ export class Listed extends market.Instrument {
     try {
       Listed.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Listed");
+      throw fbe.refused(e, "import.Listed", this);
     }
     return j.text;
   }
@@ -33293,6 +34336,17 @@ export class Derived extends Order {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["side", "int32"],
+      ["s", ["enum", "import.side", "int32"]],
+      ["range", ["enum", "import.range", "int32"]],
+      ["Word", ["enum", "import.Word", "int16"]],
+      ["side_", ["enum", "import.range", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 26, 78);
@@ -33356,10 +34410,10 @@ export class Derived extends Order {
     w.beginVersioned();
     try {
       Derived.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Derived");
+      throw fbe.refused(e, "import.Derived", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -33422,10 +34476,10 @@ export class Derived extends Order {
     w.beginFinal();
     try {
       Derived.fbeWriteFinal(w, this);
+      w.endFinal(78);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Derived");
+      throw fbe.refused(e, "import.Derived", this);
     }
-    w.endFinal(78);
     return w.bytes();
   }
 
@@ -33475,7 +34529,7 @@ export class Derived extends Order {
     try {
       Derived.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Derived");
+      throw fbe.refused(e, "import.Derived", this);
     }
     return j.text;
   }
@@ -33626,6 +34680,90 @@ export class Hostile {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["Order", ["struct", "import.Order", Order]],
+      ["CppWords", ["struct", "import.CppWords", CppWords]],
+      ["PythonWords", ["struct", "import.PythonWords", PythonWords]],
+      ["GoWords", ["struct", "import.GoWords", GoWords]],
+      ["JavaWords", ["struct", "import.JavaWords", JavaWords]],
+      ["KotlinWords", ["struct", "import.KotlinWords", KotlinWords]],
+      ["JsWords", ["struct", "import.JsWords", JsWords]],
+      ["RustWords", ["struct", "import.RustWords", RustWords]],
+      ["CSharpWords", ["struct", "import.CSharpWords", CSharpWords]],
+      ["RubyWords", ["struct", "import.RubyWords", RubyWords]],
+      ["CppMembers", ["struct", "import.CppMembers", CppMembers]],
+      ["PythonMembers", ["struct", "import.PythonMembers", PythonMembers]],
+      ["GoMembers", ["struct", "import.GoMembers", GoMembers]],
+      ["JvmMembers", ["struct", "import.JvmMembers", JvmMembers]],
+      ["JsMembers", ["struct", "import.JsMembers", JsMembers]],
+      ["RuntimeNames", ["struct", "import.RuntimeNames", RuntimeNames]],
+      ["class", ["struct", "import.class", class_]],
+      ["Object", ["struct", "import.Object", Object_]],
+      ["String", ["struct", "import.String", String_]],
+      ["List", ["struct", "import.List", List]],
+      ["Map", ["struct", "import.Map", Map_]],
+      ["Model", ["struct", "import.Model", Model]],
+      ["FinalModel", ["struct", "import.FinalModel", FinalModel]],
+      ["Buffer", ["struct", "import.Buffer", Buffer]],
+      ["Reader", ["struct", "import.Reader", Reader]],
+      ["Writer", ["struct", "import.Writer", Writer]],
+      ["Limits", ["struct", "import.Limits", Limits]],
+      ["DecodeError", ["struct", "import.DecodeError", DecodeError]],
+      ["DecodeException", ["struct", "import.DecodeException", DecodeException]],
+      ["Decimal", ["struct", "import.Decimal", Decimal]],
+      ["Uuid", ["struct", "import.Uuid", Uuid]],
+      ["UUID", ["struct", "import.UUID", UUID]],
+      ["Timestamp", ["struct", "import.Timestamp", Timestamp]],
+      ["Sender", ["struct", "import.Sender", Sender]],
+      ["Receiver", ["struct", "import.Receiver", Receiver]],
+      ["Client", ["struct", "import.Client", Client]],
+      ["Proxy", ["struct", "import.Proxy", Proxy]],
+      ["Handler", ["struct", "import.Handler", Handler]],
+      ["fbe", ["struct", "import.fbe", fbe_]],
+      ["FBE", ["struct", "import.FBE", FBE]],
+      ["std", ["struct", "import.std", std]],
+      ["Companion", ["struct", "import.Companion", Companion]],
+      ["Any", ["struct", "import.Any", Any]],
+      ["Self", ["struct", "import.Self", Self]],
+      ["self", ["struct", "import.self", self]],
+      ["None", ["struct", "import.None", None]],
+      ["Option", ["struct", "import.Option", Option]],
+      ["Result", ["struct", "import.Result", Result]],
+      ["Vec", ["struct", "import.Vec", Vec]],
+      ["Box", ["struct", "import.Box", Box]],
+      ["Error", ["struct", "import.Error", Error_]],
+      ["Exception", ["struct", "import.Exception", Exception]],
+      ["Text", ["struct", "import.Text", Text]],
+      ["JsonWriter", ["struct", "import.JsonWriter", JsonWriter]],
+      ["int32_t", ["struct", "import.int32_t", int32_t]],
+      ["size_t", ["struct", "import.size_t", size_t]],
+      ["list", ["struct", "import.list", list]],
+      ["object", ["struct", "import.object", object_]],
+      ["v", ["struct", "import.v", v_]],
+      ["r", ["struct", "import.r", r_]],
+      ["w", ["struct", "import.w", w_]],
+      ["SideBuy", ["struct", "import.SideBuy", SideBuy]],
+      ["OrderKey", ["struct", "import.OrderKey", OrderKey]],
+      ["textOfside", ["struct", "import.textOfside", textOfside]],
+      ["DECIMAL_1", ["struct", "import.DECIMAL_1", DECIMAL_1]],
+      ["OrderModel", ["struct", "import.OrderModel", OrderModel]],
+      ["OrderFinal", ["struct", "import.OrderFinal", OrderFinal]],
+      ["NewOrder", ["struct", "import.NewOrder", NewOrder]],
+      ["VerifyFBEOrder", ["struct", "import.VerifyFBEOrder", VerifyFBEOrder]],
+      ["fbe_vr_Order", ["struct", "import.fbe_vr_Order", fbe_vr_Order]],
+      ["e1", ["struct", "import.e1", e1]],
+      ["i2", ["struct", "import.i2", i2]],
+      ["o3", ["struct", "import.o3", o3]],
+      ["Case", ["struct", "import.Case", Case]],
+      ["Imported", ["struct", "import.Imported", Imported]],
+      ["Derived", ["struct", "import.Derived", Derived]],
+      ["Listed", ["struct", "import.Listed", Listed]],
+      ["Letters", ["enum", "import.Letters", "int32"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -35137,10 +36275,10 @@ export class Hostile {
     w.beginVersioned();
     try {
       Hostile.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Hostile");
+      throw fbe.refused(e, "import.Hostile", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -36038,10 +37176,10 @@ export class Hostile {
     w.beginFinal();
     try {
       Hostile.fbeWriteFinal(w, this);
+      w.endFinal(79);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Hostile");
+      throw fbe.refused(e, "import.Hostile", this);
     }
-    w.endFinal(79);
     return w.bytes();
   }
 
@@ -36237,7 +37375,7 @@ export class Hostile {
     try {
       Hostile.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Hostile");
+      throw fbe.refused(e, "import.Hostile", this);
     }
     return j.text;
   }

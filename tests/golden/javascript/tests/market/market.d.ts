@@ -20,6 +20,7 @@ export declare class Instrument {
   constructor(init?: Partial<Instrument>);
   fbeKey(): string;
   static fbeCompareKey(a: Instrument, b: Instrument): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Instrument): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Instrument;
   static fbeReadBody(r: fbe.Reader, v: Instrument, b: number, n: number): void;
@@ -50,6 +51,7 @@ export declare class Failure {
   constructor(init?: Partial<Failure>);
   fbeKey(): string;
   static fbeCompareKey(a: Failure, b: Failure): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Failure): void;
   static fbeRead(r: fbe.Reader, base: number, slot: number): Failure;
   static fbeReadBody(r: fbe.Reader, v: Failure, b: number, n: number): void;

@@ -46,6 +46,14 @@ export class Instrument {
     return fbe.compareString(a.symbol, b.symbol);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["symbol", "string"],
+      ["digits", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 16, 501);
@@ -101,10 +109,10 @@ export class Instrument {
     w.beginVersioned();
     try {
       Instrument.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "market.Instrument");
+      throw fbe.refused(e, "market.Instrument", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -158,10 +166,10 @@ export class Instrument {
     w.beginFinal();
     try {
       Instrument.fbeWriteFinal(w, this);
+      w.endFinal(501);
     } catch (e) {
-      throw fbe.rootOf(e, "market.Instrument");
+      throw fbe.refused(e, "market.Instrument", this);
     }
-    w.endFinal(501);
     return w.bytes();
   }
 
@@ -205,7 +213,7 @@ export class Instrument {
     try {
       Instrument.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "market.Instrument");
+      throw fbe.refused(e, "market.Instrument", this);
     }
     return j.text;
   }
@@ -281,6 +289,14 @@ export class Failure {
     return fbe.compareUuid(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields() {
+    return [
+      ["id", "uuid"],
+      ["reason", "string"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w, base, slot, v) {
     const b = w.struct(base, slot, 28, 502);
@@ -336,10 +352,10 @@ export class Failure {
     w.beginVersioned();
     try {
       Failure.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "market.Failure");
+      throw fbe.refused(e, "market.Failure", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -393,10 +409,10 @@ export class Failure {
     w.beginFinal();
     try {
       Failure.fbeWriteFinal(w, this);
+      w.endFinal(502);
     } catch (e) {
-      throw fbe.rootOf(e, "market.Failure");
+      throw fbe.refused(e, "market.Failure", this);
     }
-    w.endFinal(502);
     return w.bytes();
   }
 
@@ -440,7 +456,7 @@ export class Failure {
     try {
       Failure.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "market.Failure");
+      throw fbe.refused(e, "market.Failure", this);
     }
     return j.text;
   }

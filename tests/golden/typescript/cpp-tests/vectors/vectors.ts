@@ -21,6 +21,15 @@ export class Edge {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["source", "int32"],
+      ["target", "int32"],
+      ["weight", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Edge): void {
     const b = w.struct(base, slot, 20, 1);
@@ -76,10 +85,10 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
+      throw fbe.refused(e, "vectors.Edge", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -136,10 +145,10 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
+      throw fbe.refused(e, "vectors.Edge", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -185,7 +194,7 @@ export class Edge {
     try {
       Edge.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
+      throw fbe.refused(e, "vectors.Edge", this);
     }
     return j.text;
   }
@@ -259,6 +268,15 @@ export class Point {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["flag", "bool"],
+      ["x", "int64"],
+      ["y", "int16"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Point): void {
     const b = w.struct(base, slot, 19, 2);
@@ -314,10 +332,10 @@ export class Point {
     w.beginVersioned();
     try {
       Point.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
+      throw fbe.refused(e, "vectors.Point", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -374,10 +392,10 @@ export class Point {
     w.beginFinal();
     try {
       Point.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
+      throw fbe.refused(e, "vectors.Point", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -423,7 +441,7 @@ export class Point {
     try {
       Point.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
+      throw fbe.refused(e, "vectors.Point", this);
     }
     return j.text;
   }
@@ -494,6 +512,16 @@ export class Point3 extends Point {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static override fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["flag", "bool"],
+      ["x", "int64"],
+      ["y", "int16"],
+      ["z", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static override fbeWrite(w: fbe.Writer, base: number, slot: number, v: Point3): void {
     const b = w.struct(base, slot, 27, 3);
@@ -552,10 +580,10 @@ export class Point3 extends Point {
     w.beginVersioned();
     try {
       Point3.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
+      throw fbe.refused(e, "vectors.Point3", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -615,10 +643,10 @@ export class Point3 extends Point {
     w.beginFinal();
     try {
       Point3.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
+      throw fbe.refused(e, "vectors.Point3", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -666,7 +694,7 @@ export class Point3 extends Point {
     try {
       Point3.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
+      throw fbe.refused(e, "vectors.Point3", this);
     }
     return j.text;
   }
@@ -740,6 +768,14 @@ export class Named {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["name", "string"],
+      ["values", ["vector", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Named): void {
     const b = w.struct(base, slot, 16, 4);
@@ -810,10 +846,10 @@ export class Named {
     w.beginVersioned();
     try {
       Named.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
+      throw fbe.refused(e, "vectors.Named", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -877,10 +913,10 @@ export class Named {
     w.beginFinal();
     try {
       Named.fbeWriteFinal(w, this);
+      w.endFinal(4);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
+      throw fbe.refused(e, "vectors.Named", this);
     }
-    w.endFinal(4);
     return w.bytes();
   }
 
@@ -933,7 +969,7 @@ export class Named {
     try {
       Named.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
+      throw fbe.refused(e, "vectors.Named", this);
     }
     return j.text;
   }
@@ -1021,6 +1057,18 @@ export class Holder {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["edges", ["vector", ["struct", "vectors.Edge", Edge]]],
+      ["points", ["vector", ["struct", "vectors.Point3", Point3]]],
+      ["ints", ["vector", "int32"]],
+      ["switches", ["vector", "bool"]],
+      ["reals", ["vector", "double"]],
+      ["named", ["vector", ["struct", "vectors.Named", Named]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -1226,10 +1274,10 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
+      throw fbe.refused(e, "vectors.Holder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1391,10 +1439,10 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
+      w.endFinal(10);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
+      throw fbe.refused(e, "vectors.Holder", this);
     }
-    w.endFinal(10);
     return w.bytes();
   }
 
@@ -1500,7 +1548,7 @@ export class Holder {
     try {
       Holder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
+      throw fbe.refused(e, "vectors.Holder", this);
     }
     return j.text;
   }

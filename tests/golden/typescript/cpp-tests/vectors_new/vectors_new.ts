@@ -23,6 +23,16 @@ export class Edge {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["source", "int32"],
+      ["target", "int32"],
+      ["weight", "int32"],
+      ["note", "string"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Edge): void {
     const b = w.struct(base, slot, 24, 1);
@@ -88,10 +98,10 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Edge");
+      throw fbe.refused(e, "vectors_new.Edge", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -151,10 +161,10 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Edge");
+      throw fbe.refused(e, "vectors_new.Edge", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -202,7 +212,7 @@ export class Edge {
     try {
       Edge.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Edge");
+      throw fbe.refused(e, "vectors_new.Edge", this);
     }
     return j.text;
   }
@@ -276,6 +286,13 @@ export class Holder {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["edges", ["vector", ["struct", "vectors_new.Edge", Edge]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -353,10 +370,10 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Holder");
+      throw fbe.refused(e, "vectors_new.Holder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -429,10 +446,10 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
+      w.endFinal(10);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Holder");
+      throw fbe.refused(e, "vectors_new.Holder", this);
     }
-    w.endFinal(10);
     return w.bytes();
   }
 
@@ -483,7 +500,7 @@ export class Holder {
     try {
       Holder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Holder");
+      throw fbe.refused(e, "vectors_new.Holder", this);
     }
     return j.text;
   }

@@ -17,6 +17,13 @@ export class Edge {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["source", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Edge): void {
     const b = w.struct(base, slot, 12, 1);
@@ -62,10 +69,10 @@ export class Edge {
     w.beginVersioned();
     try {
       Edge.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Edge");
+      throw fbe.refused(e, "vectors_old.Edge", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -116,10 +123,10 @@ export class Edge {
     w.beginFinal();
     try {
       Edge.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Edge");
+      throw fbe.refused(e, "vectors_old.Edge", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -161,7 +168,7 @@ export class Edge {
     try {
       Edge.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Edge");
+      throw fbe.refused(e, "vectors_old.Edge", this);
     }
     return j.text;
   }
@@ -217,6 +224,13 @@ export class Holder {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["edges", ["vector", ["struct", "vectors_old.Edge", Edge]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -294,10 +308,10 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Holder");
+      throw fbe.refused(e, "vectors_old.Holder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -370,10 +384,10 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
+      w.endFinal(10);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Holder");
+      throw fbe.refused(e, "vectors_old.Holder", this);
     }
-    w.endFinal(10);
     return w.bytes();
   }
 
@@ -424,7 +438,7 @@ export class Holder {
     try {
       Holder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Holder");
+      throw fbe.refused(e, "vectors_old.Holder", this);
     }
     return j.text;
   }

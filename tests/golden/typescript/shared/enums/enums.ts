@@ -445,6 +445,78 @@ export class Enums {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["byte0", ["enum", "enums.EnumByte", "uint8"]],
+      ["byte1", ["enum", "enums.EnumByte", "uint8"]],
+      ["byte2", ["enum", "enums.EnumByte", "uint8"]],
+      ["byte3", ["enum", "enums.EnumByte", "uint8"]],
+      ["byte4", ["enum", "enums.EnumByte", "uint8"]],
+      ["byte5", ["enum", "enums.EnumByte", "uint8"]],
+      ["char0", ["enum", "enums.EnumChar", "uint8"]],
+      ["char1", ["enum", "enums.EnumChar", "uint8"]],
+      ["char2", ["enum", "enums.EnumChar", "uint8"]],
+      ["char3", ["enum", "enums.EnumChar", "uint8"]],
+      ["char4", ["enum", "enums.EnumChar", "uint8"]],
+      ["char5", ["enum", "enums.EnumChar", "uint8"]],
+      ["wchar0", ["enum", "enums.EnumWChar", "uint32"]],
+      ["wchar1", ["enum", "enums.EnumWChar", "uint32"]],
+      ["wchar2", ["enum", "enums.EnumWChar", "uint32"]],
+      ["wchar3", ["enum", "enums.EnumWChar", "uint32"]],
+      ["wchar4", ["enum", "enums.EnumWChar", "uint32"]],
+      ["wchar5", ["enum", "enums.EnumWChar", "uint32"]],
+      ["int8b0", ["enum", "enums.EnumInt8", "int8"]],
+      ["int8b1", ["enum", "enums.EnumInt8", "int8"]],
+      ["int8b2", ["enum", "enums.EnumInt8", "int8"]],
+      ["int8b3", ["enum", "enums.EnumInt8", "int8"]],
+      ["int8b4", ["enum", "enums.EnumInt8", "int8"]],
+      ["int8b5", ["enum", "enums.EnumInt8", "int8"]],
+      ["uint8b0", ["enum", "enums.EnumUInt8", "uint8"]],
+      ["uint8b1", ["enum", "enums.EnumUInt8", "uint8"]],
+      ["uint8b2", ["enum", "enums.EnumUInt8", "uint8"]],
+      ["uint8b3", ["enum", "enums.EnumUInt8", "uint8"]],
+      ["uint8b4", ["enum", "enums.EnumUInt8", "uint8"]],
+      ["uint8b5", ["enum", "enums.EnumUInt8", "uint8"]],
+      ["int16b0", ["enum", "enums.EnumInt16", "int16"]],
+      ["int16b1", ["enum", "enums.EnumInt16", "int16"]],
+      ["int16b2", ["enum", "enums.EnumInt16", "int16"]],
+      ["int16b3", ["enum", "enums.EnumInt16", "int16"]],
+      ["int16b4", ["enum", "enums.EnumInt16", "int16"]],
+      ["int16b5", ["enum", "enums.EnumInt16", "int16"]],
+      ["uint16b0", ["enum", "enums.EnumUInt16", "uint16"]],
+      ["uint16b1", ["enum", "enums.EnumUInt16", "uint16"]],
+      ["uint16b2", ["enum", "enums.EnumUInt16", "uint16"]],
+      ["uint16b3", ["enum", "enums.EnumUInt16", "uint16"]],
+      ["uint16b4", ["enum", "enums.EnumUInt16", "uint16"]],
+      ["uint16b5", ["enum", "enums.EnumUInt16", "uint16"]],
+      ["int32b0", ["enum", "enums.EnumInt32", "int32"]],
+      ["int32b1", ["enum", "enums.EnumInt32", "int32"]],
+      ["int32b2", ["enum", "enums.EnumInt32", "int32"]],
+      ["int32b3", ["enum", "enums.EnumInt32", "int32"]],
+      ["int32b4", ["enum", "enums.EnumInt32", "int32"]],
+      ["int32b5", ["enum", "enums.EnumInt32", "int32"]],
+      ["uint32b0", ["enum", "enums.EnumUInt32", "uint32"]],
+      ["uint32b1", ["enum", "enums.EnumUInt32", "uint32"]],
+      ["uint32b2", ["enum", "enums.EnumUInt32", "uint32"]],
+      ["uint32b3", ["enum", "enums.EnumUInt32", "uint32"]],
+      ["uint32b4", ["enum", "enums.EnumUInt32", "uint32"]],
+      ["uint32b5", ["enum", "enums.EnumUInt32", "uint32"]],
+      ["int64b0", ["enum", "enums.EnumInt64", "int64"]],
+      ["int64b1", ["enum", "enums.EnumInt64", "int64"]],
+      ["int64b2", ["enum", "enums.EnumInt64", "int64"]],
+      ["int64b3", ["enum", "enums.EnumInt64", "int64"]],
+      ["int64b4", ["enum", "enums.EnumInt64", "int64"]],
+      ["int64b5", ["enum", "enums.EnumInt64", "int64"]],
+      ["uint64b0", ["enum", "enums.EnumUInt64", "uint64"]],
+      ["uint64b1", ["enum", "enums.EnumUInt64", "uint64"]],
+      ["uint64b2", ["enum", "enums.EnumUInt64", "uint64"]],
+      ["uint64b3", ["enum", "enums.EnumUInt64", "uint64"]],
+      ["uint64b4", ["enum", "enums.EnumUInt64", "uint64"]],
+      ["uint64b5", ["enum", "enums.EnumUInt64", "uint64"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Enums): void {
     const b = w.struct(base, slot, 224, 1);
@@ -815,10 +887,10 @@ export class Enums {
     w.beginVersioned();
     try {
       Enums.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "enums.Enums");
+      throw fbe.refused(e, "enums.Enums", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1064,10 +1136,10 @@ export class Enums {
     w.beginFinal();
     try {
       Enums.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "enums.Enums");
+      throw fbe.refused(e, "enums.Enums", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -1239,7 +1311,7 @@ export class Enums {
     try {
       Enums.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "enums.Enums");
+      throw fbe.refused(e, "enums.Enums", this);
     }
     return j.text;
   }

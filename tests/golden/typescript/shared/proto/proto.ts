@@ -96,6 +96,18 @@ export class Order {
     return fbe.compareValue(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["id", "int32"],
+      ["symbol", "string"],
+      ["side", ["enum", "proto.OrderSide", "uint8"]],
+      ["type", ["enum", "proto.OrderType", "uint8"]],
+      ["price", "double"],
+      ["volume", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Order): void {
     const b = w.struct(base, slot, 34, 1);
@@ -171,10 +183,10 @@ export class Order {
     w.beginVersioned();
     try {
       Order.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Order");
+      throw fbe.refused(e, "proto.Order", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -240,10 +252,10 @@ export class Order {
     w.beginFinal();
     try {
       Order.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Order");
+      throw fbe.refused(e, "proto.Order", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -295,7 +307,7 @@ export class Order {
     try {
       Order.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Order");
+      throw fbe.refused(e, "proto.Order", this);
     }
     return j.text;
   }
@@ -398,6 +410,14 @@ export class Balance {
     return fbe.compareString(a.currency, b.currency);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["currency", "string"],
+      ["amount", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Balance): void {
     const b = w.struct(base, slot, 20, 2);
@@ -453,10 +473,10 @@ export class Balance {
     w.beginVersioned();
     try {
       Balance.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Balance");
+      throw fbe.refused(e, "proto.Balance", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -510,10 +530,10 @@ export class Balance {
     w.beginFinal();
     try {
       Balance.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Balance");
+      throw fbe.refused(e, "proto.Balance", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -557,7 +577,7 @@ export class Balance {
     try {
       Balance.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Balance");
+      throw fbe.refused(e, "proto.Balance", this);
     }
     return j.text;
   }
@@ -642,6 +662,18 @@ export class Account {
    */
   static fbeCompareKey(a: Account, b: Account): number {
     return fbe.compareValue(a.id, b.id);
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["id", "int32"],
+      ["name", "string"],
+      ["state", ["enum", "proto.State", "uint8"]],
+      ["wallet", ["struct", "proto.Balance", Balance]],
+      ["asset", ["optional", ["struct", "proto.Balance", Balance]]],
+      ["orders", ["vector", ["struct", "proto.Order", Order]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -800,10 +832,10 @@ export class Account {
     w.beginVersioned();
     try {
       Account.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Account");
+      throw fbe.refused(e, "proto.Account", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -919,10 +951,10 @@ export class Account {
     w.beginFinal();
     try {
       Account.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Account");
+      throw fbe.refused(e, "proto.Account", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -988,7 +1020,7 @@ export class Account {
     try {
       Account.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.Account");
+      throw fbe.refused(e, "proto.Account", this);
     }
     return j.text;
   }
@@ -1115,6 +1147,13 @@ export class OrderMessage {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["body", ["struct", "proto.Order", Order]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: OrderMessage): void {
     const b = w.struct(base, slot, 12, 1);
@@ -1175,10 +1214,10 @@ export class OrderMessage {
     w.beginVersioned();
     try {
       OrderMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.OrderMessage");
+      throw fbe.refused(e, "proto.OrderMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1237,10 +1276,10 @@ export class OrderMessage {
     w.beginFinal();
     try {
       OrderMessage.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.OrderMessage");
+      throw fbe.refused(e, "proto.OrderMessage", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -1282,7 +1321,7 @@ export class OrderMessage {
     try {
       OrderMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.OrderMessage");
+      throw fbe.refused(e, "proto.OrderMessage", this);
     }
     return j.text;
   }
@@ -1346,6 +1385,13 @@ export class BalanceMessage {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["body", ["struct", "proto.Balance", Balance]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: BalanceMessage): void {
     const b = w.struct(base, slot, 12, 2);
@@ -1406,10 +1452,10 @@ export class BalanceMessage {
     w.beginVersioned();
     try {
       BalanceMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.BalanceMessage");
+      throw fbe.refused(e, "proto.BalanceMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1468,10 +1514,10 @@ export class BalanceMessage {
     w.beginFinal();
     try {
       BalanceMessage.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.BalanceMessage");
+      throw fbe.refused(e, "proto.BalanceMessage", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -1513,7 +1559,7 @@ export class BalanceMessage {
     try {
       BalanceMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.BalanceMessage");
+      throw fbe.refused(e, "proto.BalanceMessage", this);
     }
     return j.text;
   }
@@ -1577,6 +1623,13 @@ export class AccountMessage {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["body", ["struct", "proto.Account", Account]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: AccountMessage): void {
     const b = w.struct(base, slot, 12, 3);
@@ -1637,10 +1690,10 @@ export class AccountMessage {
     w.beginVersioned();
     try {
       AccountMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "proto.AccountMessage");
+      throw fbe.refused(e, "proto.AccountMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1699,10 +1752,10 @@ export class AccountMessage {
     w.beginFinal();
     try {
       AccountMessage.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.AccountMessage");
+      throw fbe.refused(e, "proto.AccountMessage", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -1744,7 +1797,7 @@ export class AccountMessage {
     try {
       AccountMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "proto.AccountMessage");
+      throw fbe.refused(e, "proto.AccountMessage", this);
     }
     return j.text;
   }

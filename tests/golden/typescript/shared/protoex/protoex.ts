@@ -109,6 +109,20 @@ export class Order {
     return fbe.compareValue(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["id", "int32"],
+      ["symbol", "string"],
+      ["side", ["enum", "protoex.OrderSide", "uint8"]],
+      ["type", ["enum", "protoex.OrderType", "uint8"]],
+      ["price", "double"],
+      ["volume", "double"],
+      ["tp", "double"],
+      ["sl", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Order): void {
     const b = w.struct(base, slot, 50, 1);
@@ -194,10 +208,10 @@ export class Order {
     w.beginVersioned();
     try {
       Order.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Order");
+      throw fbe.refused(e, "protoex.Order", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -269,10 +283,10 @@ export class Order {
     w.beginFinal();
     try {
       Order.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Order");
+      throw fbe.refused(e, "protoex.Order", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -328,7 +342,7 @@ export class Order {
     try {
       Order.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Order");
+      throw fbe.refused(e, "protoex.Order", this);
     }
     return j.text;
   }
@@ -442,6 +456,15 @@ export class Balance extends proto.Balance {
     return fbe.compareString(a.currency, b.currency);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static override fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["currency", "string"],
+      ["amount", "double"],
+      ["locked", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static override fbeWrite(w: fbe.Writer, base: number, slot: number, v: Balance): void {
     const b = w.struct(base, slot, 28, 2);
@@ -499,10 +522,10 @@ export class Balance extends proto.Balance {
     w.beginVersioned();
     try {
       Balance.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Balance");
+      throw fbe.refused(e, "protoex.Balance", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -559,10 +582,10 @@ export class Balance extends proto.Balance {
     w.beginFinal();
     try {
       Balance.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Balance");
+      throw fbe.refused(e, "protoex.Balance", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -608,7 +631,7 @@ export class Balance extends proto.Balance {
     try {
       Balance.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Balance");
+      throw fbe.refused(e, "protoex.Balance", this);
     }
     return j.text;
   }
@@ -697,6 +720,18 @@ export class Account {
    */
   static fbeCompareKey(a: Account, b: Account): number {
     return fbe.compareValue(a.id, b.id);
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["id", "int32"],
+      ["name", "string"],
+      ["state", ["enum", "protoex.StateEx", "uint8"]],
+      ["wallet", ["struct", "protoex.Balance", Balance]],
+      ["asset", ["optional", ["struct", "protoex.Balance", Balance]]],
+      ["orders", ["vector", ["struct", "protoex.Order", Order]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -855,10 +890,10 @@ export class Account {
     w.beginVersioned();
     try {
       Account.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Account");
+      throw fbe.refused(e, "protoex.Account", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -974,10 +1009,10 @@ export class Account {
     w.beginFinal();
     try {
       Account.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Account");
+      throw fbe.refused(e, "protoex.Account", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -1043,7 +1078,7 @@ export class Account {
     try {
       Account.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.Account");
+      throw fbe.refused(e, "protoex.Account", this);
     }
     return j.text;
   }
@@ -1170,6 +1205,13 @@ export class OrderMessage {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["body", ["struct", "protoex.Order", Order]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: OrderMessage): void {
     const b = w.struct(base, slot, 12, 11);
@@ -1230,10 +1272,10 @@ export class OrderMessage {
     w.beginVersioned();
     try {
       OrderMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.OrderMessage");
+      throw fbe.refused(e, "protoex.OrderMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1292,10 +1334,10 @@ export class OrderMessage {
     w.beginFinal();
     try {
       OrderMessage.fbeWriteFinal(w, this);
+      w.endFinal(11);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.OrderMessage");
+      throw fbe.refused(e, "protoex.OrderMessage", this);
     }
-    w.endFinal(11);
     return w.bytes();
   }
 
@@ -1337,7 +1379,7 @@ export class OrderMessage {
     try {
       OrderMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.OrderMessage");
+      throw fbe.refused(e, "protoex.OrderMessage", this);
     }
     return j.text;
   }
@@ -1401,6 +1443,13 @@ export class BalanceMessage {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["body", ["struct", "protoex.Balance", Balance]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: BalanceMessage): void {
     const b = w.struct(base, slot, 12, 12);
@@ -1461,10 +1510,10 @@ export class BalanceMessage {
     w.beginVersioned();
     try {
       BalanceMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.BalanceMessage");
+      throw fbe.refused(e, "protoex.BalanceMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1523,10 +1572,10 @@ export class BalanceMessage {
     w.beginFinal();
     try {
       BalanceMessage.fbeWriteFinal(w, this);
+      w.endFinal(12);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.BalanceMessage");
+      throw fbe.refused(e, "protoex.BalanceMessage", this);
     }
-    w.endFinal(12);
     return w.bytes();
   }
 
@@ -1568,7 +1617,7 @@ export class BalanceMessage {
     try {
       BalanceMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.BalanceMessage");
+      throw fbe.refused(e, "protoex.BalanceMessage", this);
     }
     return j.text;
   }
@@ -1632,6 +1681,13 @@ export class AccountMessage {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["body", ["struct", "protoex.Account", Account]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: AccountMessage): void {
     const b = w.struct(base, slot, 12, 13);
@@ -1692,10 +1748,10 @@ export class AccountMessage {
     w.beginVersioned();
     try {
       AccountMessage.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.AccountMessage");
+      throw fbe.refused(e, "protoex.AccountMessage", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1754,10 +1810,10 @@ export class AccountMessage {
     w.beginFinal();
     try {
       AccountMessage.fbeWriteFinal(w, this);
+      w.endFinal(13);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.AccountMessage");
+      throw fbe.refused(e, "protoex.AccountMessage", this);
     }
-    w.endFinal(13);
     return w.bytes();
   }
 
@@ -1799,7 +1855,7 @@ export class AccountMessage {
     try {
       AccountMessage.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "protoex.AccountMessage");
+      throw fbe.refused(e, "protoex.AccountMessage", this);
     }
     return j.text;
   }

@@ -233,6 +233,57 @@ export class StructSimple {
     return fbe.compareValue(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["id", "int32"],
+      ["f1", "bool"],
+      ["f2", "bool"],
+      ["f3", "byte"],
+      ["f4", "byte"],
+      ["f5", "char"],
+      ["f6", "char"],
+      ["f7", "wchar"],
+      ["f8", "wchar"],
+      ["f9", "int8"],
+      ["f10", "int8"],
+      ["f11", "uint8"],
+      ["f12", "uint8"],
+      ["f13", "int16"],
+      ["f14", "int16"],
+      ["f15", "uint16"],
+      ["f16", "uint16"],
+      ["f17", "int32"],
+      ["f18", "int32"],
+      ["f19", "uint32"],
+      ["f20", "uint32"],
+      ["f21", "int64"],
+      ["f22", "int64"],
+      ["f23", "uint64"],
+      ["f24", "uint64"],
+      ["f25", "float"],
+      ["f26", "float"],
+      ["f27", "double"],
+      ["f28", "double"],
+      ["f29", "decimal"],
+      ["f30", "decimal"],
+      ["f31", "string"],
+      ["f32", "string"],
+      ["f33", "timestamp"],
+      ["f34", "timestamp"],
+      ["f35", "timestamp"],
+      ["f36", "uuid"],
+      ["f37", "uuid"],
+      ["f38", "uuid"],
+      ["f39", ["enum", "proto.OrderSide", "uint8"]],
+      ["f40", ["enum", "proto.OrderType", "uint8"]],
+      ["f41", ["struct", "proto.Order", proto.Order]],
+      ["f42", ["struct", "proto.Balance", proto.Balance]],
+      ["f43", ["enum", "proto.State", "uint8"]],
+      ["f44", ["struct", "proto.Account", proto.Account]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructSimple): void {
     const b = w.struct(base, slot, 237, 110);
@@ -755,10 +806,10 @@ export class StructSimple {
     w.beginVersioned();
     try {
       StructSimple.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructSimple");
+      throw fbe.refused(e, "test.StructSimple", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -965,10 +1016,10 @@ export class StructSimple {
     w.beginFinal();
     try {
       StructSimple.fbeWriteFinal(w, this);
+      w.endFinal(110);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructSimple");
+      throw fbe.refused(e, "test.StructSimple", this);
     }
-    w.endFinal(110);
     return w.bytes();
   }
 
@@ -1098,7 +1149,7 @@ export class StructSimple {
     try {
       StructSimple.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructSimple");
+      throw fbe.refused(e, "test.StructSimple", this);
     }
     return j.text;
   }
@@ -1580,6 +1631,123 @@ export class StructOptional extends StructSimple {
    */
   static override fbeCompareKey(a: StructOptional, b: StructOptional): number {
     return fbe.compareValue(a.id, b.id);
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static override fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["id", "int32"],
+      ["f1", "bool"],
+      ["f2", "bool"],
+      ["f3", "byte"],
+      ["f4", "byte"],
+      ["f5", "char"],
+      ["f6", "char"],
+      ["f7", "wchar"],
+      ["f8", "wchar"],
+      ["f9", "int8"],
+      ["f10", "int8"],
+      ["f11", "uint8"],
+      ["f12", "uint8"],
+      ["f13", "int16"],
+      ["f14", "int16"],
+      ["f15", "uint16"],
+      ["f16", "uint16"],
+      ["f17", "int32"],
+      ["f18", "int32"],
+      ["f19", "uint32"],
+      ["f20", "uint32"],
+      ["f21", "int64"],
+      ["f22", "int64"],
+      ["f23", "uint64"],
+      ["f24", "uint64"],
+      ["f25", "float"],
+      ["f26", "float"],
+      ["f27", "double"],
+      ["f28", "double"],
+      ["f29", "decimal"],
+      ["f30", "decimal"],
+      ["f31", "string"],
+      ["f32", "string"],
+      ["f33", "timestamp"],
+      ["f34", "timestamp"],
+      ["f35", "timestamp"],
+      ["f36", "uuid"],
+      ["f37", "uuid"],
+      ["f38", "uuid"],
+      ["f39", ["enum", "proto.OrderSide", "uint8"]],
+      ["f40", ["enum", "proto.OrderType", "uint8"]],
+      ["f41", ["struct", "proto.Order", proto.Order]],
+      ["f42", ["struct", "proto.Balance", proto.Balance]],
+      ["f43", ["enum", "proto.State", "uint8"]],
+      ["f44", ["struct", "proto.Account", proto.Account]],
+      ["f100", ["optional", "bool"]],
+      ["f101", ["optional", "bool"]],
+      ["f102", ["optional", "bool"]],
+      ["f103", ["optional", "byte"]],
+      ["f104", ["optional", "byte"]],
+      ["f105", ["optional", "byte"]],
+      ["f106", ["optional", "char"]],
+      ["f107", ["optional", "char"]],
+      ["f108", ["optional", "char"]],
+      ["f109", ["optional", "wchar"]],
+      ["f110", ["optional", "wchar"]],
+      ["f111", ["optional", "wchar"]],
+      ["f112", ["optional", "int8"]],
+      ["f113", ["optional", "int8"]],
+      ["f114", ["optional", "int8"]],
+      ["f115", ["optional", "uint8"]],
+      ["f116", ["optional", "uint8"]],
+      ["f117", ["optional", "uint8"]],
+      ["f118", ["optional", "int16"]],
+      ["f119", ["optional", "int16"]],
+      ["f120", ["optional", "int16"]],
+      ["f121", ["optional", "uint16"]],
+      ["f122", ["optional", "uint16"]],
+      ["f123", ["optional", "uint16"]],
+      ["f124", ["optional", "int32"]],
+      ["f125", ["optional", "int32"]],
+      ["f126", ["optional", "int32"]],
+      ["f127", ["optional", "uint32"]],
+      ["f128", ["optional", "uint32"]],
+      ["f129", ["optional", "uint32"]],
+      ["f130", ["optional", "int64"]],
+      ["f131", ["optional", "int64"]],
+      ["f132", ["optional", "int64"]],
+      ["f133", ["optional", "uint64"]],
+      ["f134", ["optional", "uint64"]],
+      ["f135", ["optional", "uint64"]],
+      ["f136", ["optional", "float"]],
+      ["f137", ["optional", "float"]],
+      ["f138", ["optional", "float"]],
+      ["f139", ["optional", "double"]],
+      ["f140", ["optional", "double"]],
+      ["f141", ["optional", "double"]],
+      ["f142", ["optional", "decimal"]],
+      ["f143", ["optional", "decimal"]],
+      ["f144", ["optional", "decimal"]],
+      ["f145", ["optional", "string"]],
+      ["f146", ["optional", "string"]],
+      ["f147", ["optional", "string"]],
+      ["f148", ["optional", "timestamp"]],
+      ["f149", ["optional", "timestamp"]],
+      ["f150", ["optional", "timestamp"]],
+      ["f151", ["optional", "uuid"]],
+      ["f152", ["optional", "uuid"]],
+      ["f153", ["optional", "uuid"]],
+      ["f154", ["optional", ["enum", "proto.OrderSide", "uint8"]]],
+      ["f155", ["optional", ["enum", "proto.OrderSide", "uint8"]]],
+      ["f156", ["optional", ["enum", "proto.OrderType", "uint8"]]],
+      ["f157", ["optional", ["enum", "proto.OrderType", "uint8"]]],
+      ["f158", ["optional", ["struct", "proto.Order", proto.Order]]],
+      ["f159", ["optional", ["struct", "proto.Order", proto.Order]]],
+      ["f160", ["optional", ["struct", "proto.Balance", proto.Balance]]],
+      ["f161", ["optional", ["struct", "proto.Balance", proto.Balance]]],
+      ["f162", ["optional", ["enum", "proto.State", "uint8"]]],
+      ["f163", ["optional", ["enum", "proto.State", "uint8"]]],
+      ["f164", ["optional", ["struct", "proto.Account", proto.Account]]],
+      ["f165", ["optional", ["struct", "proto.Account", proto.Account]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -3156,10 +3324,10 @@ export class StructOptional extends StructSimple {
     w.beginVersioned();
     try {
       StructOptional.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructOptional");
+      throw fbe.refused(e, "test.StructOptional", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -4404,10 +4572,10 @@ export class StructOptional extends StructSimple {
     w.beginFinal();
     try {
       StructOptional.fbeWriteFinal(w, this);
+      w.endFinal(111);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructOptional");
+      throw fbe.refused(e, "test.StructOptional", this);
     }
-    w.endFinal(111);
     return w.bytes();
   }
 
@@ -4999,7 +5167,7 @@ export class StructOptional extends StructSimple {
     try {
       StructOptional.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructOptional");
+      throw fbe.refused(e, "test.StructOptional", this);
     }
     return j.text;
   }
@@ -6299,6 +6467,135 @@ export class StructNested extends StructOptional {
    */
   static override fbeCompareKey(a: StructNested, b: StructNested): number {
     return fbe.compareValue(a.id, b.id);
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static override fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["id", "int32"],
+      ["f1", "bool"],
+      ["f2", "bool"],
+      ["f3", "byte"],
+      ["f4", "byte"],
+      ["f5", "char"],
+      ["f6", "char"],
+      ["f7", "wchar"],
+      ["f8", "wchar"],
+      ["f9", "int8"],
+      ["f10", "int8"],
+      ["f11", "uint8"],
+      ["f12", "uint8"],
+      ["f13", "int16"],
+      ["f14", "int16"],
+      ["f15", "uint16"],
+      ["f16", "uint16"],
+      ["f17", "int32"],
+      ["f18", "int32"],
+      ["f19", "uint32"],
+      ["f20", "uint32"],
+      ["f21", "int64"],
+      ["f22", "int64"],
+      ["f23", "uint64"],
+      ["f24", "uint64"],
+      ["f25", "float"],
+      ["f26", "float"],
+      ["f27", "double"],
+      ["f28", "double"],
+      ["f29", "decimal"],
+      ["f30", "decimal"],
+      ["f31", "string"],
+      ["f32", "string"],
+      ["f33", "timestamp"],
+      ["f34", "timestamp"],
+      ["f35", "timestamp"],
+      ["f36", "uuid"],
+      ["f37", "uuid"],
+      ["f38", "uuid"],
+      ["f39", ["enum", "proto.OrderSide", "uint8"]],
+      ["f40", ["enum", "proto.OrderType", "uint8"]],
+      ["f41", ["struct", "proto.Order", proto.Order]],
+      ["f42", ["struct", "proto.Balance", proto.Balance]],
+      ["f43", ["enum", "proto.State", "uint8"]],
+      ["f44", ["struct", "proto.Account", proto.Account]],
+      ["f100", ["optional", "bool"]],
+      ["f101", ["optional", "bool"]],
+      ["f102", ["optional", "bool"]],
+      ["f103", ["optional", "byte"]],
+      ["f104", ["optional", "byte"]],
+      ["f105", ["optional", "byte"]],
+      ["f106", ["optional", "char"]],
+      ["f107", ["optional", "char"]],
+      ["f108", ["optional", "char"]],
+      ["f109", ["optional", "wchar"]],
+      ["f110", ["optional", "wchar"]],
+      ["f111", ["optional", "wchar"]],
+      ["f112", ["optional", "int8"]],
+      ["f113", ["optional", "int8"]],
+      ["f114", ["optional", "int8"]],
+      ["f115", ["optional", "uint8"]],
+      ["f116", ["optional", "uint8"]],
+      ["f117", ["optional", "uint8"]],
+      ["f118", ["optional", "int16"]],
+      ["f119", ["optional", "int16"]],
+      ["f120", ["optional", "int16"]],
+      ["f121", ["optional", "uint16"]],
+      ["f122", ["optional", "uint16"]],
+      ["f123", ["optional", "uint16"]],
+      ["f124", ["optional", "int32"]],
+      ["f125", ["optional", "int32"]],
+      ["f126", ["optional", "int32"]],
+      ["f127", ["optional", "uint32"]],
+      ["f128", ["optional", "uint32"]],
+      ["f129", ["optional", "uint32"]],
+      ["f130", ["optional", "int64"]],
+      ["f131", ["optional", "int64"]],
+      ["f132", ["optional", "int64"]],
+      ["f133", ["optional", "uint64"]],
+      ["f134", ["optional", "uint64"]],
+      ["f135", ["optional", "uint64"]],
+      ["f136", ["optional", "float"]],
+      ["f137", ["optional", "float"]],
+      ["f138", ["optional", "float"]],
+      ["f139", ["optional", "double"]],
+      ["f140", ["optional", "double"]],
+      ["f141", ["optional", "double"]],
+      ["f142", ["optional", "decimal"]],
+      ["f143", ["optional", "decimal"]],
+      ["f144", ["optional", "decimal"]],
+      ["f145", ["optional", "string"]],
+      ["f146", ["optional", "string"]],
+      ["f147", ["optional", "string"]],
+      ["f148", ["optional", "timestamp"]],
+      ["f149", ["optional", "timestamp"]],
+      ["f150", ["optional", "timestamp"]],
+      ["f151", ["optional", "uuid"]],
+      ["f152", ["optional", "uuid"]],
+      ["f153", ["optional", "uuid"]],
+      ["f154", ["optional", ["enum", "proto.OrderSide", "uint8"]]],
+      ["f155", ["optional", ["enum", "proto.OrderSide", "uint8"]]],
+      ["f156", ["optional", ["enum", "proto.OrderType", "uint8"]]],
+      ["f157", ["optional", ["enum", "proto.OrderType", "uint8"]]],
+      ["f158", ["optional", ["struct", "proto.Order", proto.Order]]],
+      ["f159", ["optional", ["struct", "proto.Order", proto.Order]]],
+      ["f160", ["optional", ["struct", "proto.Balance", proto.Balance]]],
+      ["f161", ["optional", ["struct", "proto.Balance", proto.Balance]]],
+      ["f162", ["optional", ["enum", "proto.State", "uint8"]]],
+      ["f163", ["optional", ["enum", "proto.State", "uint8"]]],
+      ["f164", ["optional", ["struct", "proto.Account", proto.Account]]],
+      ["f165", ["optional", ["struct", "proto.Account", proto.Account]]],
+      ["f1000", ["enum", "test.EnumSimple", "int32"]],
+      ["f1001", ["optional", ["enum", "test.EnumSimple", "int32"]]],
+      ["f1002", ["enum", "test.EnumTyped", "uint8"]],
+      ["f1003", ["optional", ["enum", "test.EnumTyped", "uint8"]]],
+      ["f1004", ["enum", "test.FlagsSimple", "int32"]],
+      ["f1005", ["optional", ["enum", "test.FlagsSimple", "int32"]]],
+      ["f1006", ["enum", "test.FlagsTyped", "uint64"]],
+      ["f1007", ["optional", ["enum", "test.FlagsTyped", "uint64"]]],
+      ["f1008", ["struct", "test.StructSimple", StructSimple]],
+      ["f1009", ["optional", ["struct", "test.StructSimple", StructSimple]]],
+      ["f1010", ["struct", "test.StructOptional", StructOptional]],
+      ["f1011", ["optional", ["struct", "test.StructOptional", StructOptional]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -7709,10 +8006,10 @@ export class StructNested extends StructOptional {
     w.beginVersioned();
     try {
       StructNested.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructNested");
+      throw fbe.refused(e, "test.StructNested", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -9097,10 +9394,10 @@ export class StructNested extends StructOptional {
     w.beginFinal();
     try {
       StructNested.fbeWriteFinal(w, this);
+      w.endFinal(112);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructNested");
+      throw fbe.refused(e, "test.StructNested", this);
     }
-    w.endFinal(112);
     return w.bytes();
   }
 
@@ -9746,7 +10043,7 @@ export class StructNested extends StructOptional {
     try {
       StructNested.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructNested");
+      throw fbe.refused(e, "test.StructNested", this);
     }
     return j.text;
   }
@@ -10700,6 +10997,15 @@ export class StructBytes {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["f1", "bytes"],
+      ["f2", ["optional", "bytes"]],
+      ["f3", ["optional", "bytes"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructBytes): void {
     const b = w.struct(base, slot, 22, 120);
@@ -10796,10 +11102,10 @@ export class StructBytes {
     w.beginVersioned();
     try {
       StructBytes.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructBytes");
+      throw fbe.refused(e, "test.StructBytes", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -10880,10 +11186,10 @@ export class StructBytes {
     w.beginFinal();
     try {
       StructBytes.fbeWriteFinal(w, this);
+      w.endFinal(120);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructBytes");
+      throw fbe.refused(e, "test.StructBytes", this);
     }
-    w.endFinal(120);
     return w.bytes();
   }
 
@@ -10939,7 +11245,7 @@ export class StructBytes {
     try {
       StructBytes.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructBytes");
+      throw fbe.refused(e, "test.StructBytes", this);
     }
     return j.text;
   }
@@ -11043,6 +11349,22 @@ export class StructArray {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["f1", ["array", "byte", 2]],
+      ["f2", ["array", ["optional", "byte"], 2]],
+      ["f3", ["array", "bytes", 2]],
+      ["f4", ["array", ["optional", "bytes"], 2]],
+      ["f5", ["array", ["enum", "test.EnumSimple", "int32"], 2]],
+      ["f6", ["array", ["optional", ["enum", "test.EnumSimple", "int32"]], 2]],
+      ["f7", ["array", ["enum", "test.FlagsSimple", "int32"], 2]],
+      ["f8", ["array", ["optional", ["enum", "test.FlagsSimple", "int32"]], 2]],
+      ["f9", ["array", ["struct", "test.StructSimple", StructSimple], 2]],
+      ["f10", ["array", ["optional", ["struct", "test.StructSimple", StructSimple]], 2]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -11400,10 +11722,10 @@ export class StructArray {
     w.beginVersioned();
     try {
       StructArray.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructArray");
+      throw fbe.refused(e, "test.StructArray", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -11669,10 +11991,10 @@ export class StructArray {
     w.beginFinal();
     try {
       StructArray.fbeWriteFinal(w, this);
+      w.endFinal(125);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructArray");
+      throw fbe.refused(e, "test.StructArray", this);
     }
-    w.endFinal(125);
     return w.bytes();
   }
 
@@ -11847,7 +12169,7 @@ export class StructArray {
     try {
       StructArray.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructArray");
+      throw fbe.refused(e, "test.StructArray", this);
     }
     return j.text;
   }
@@ -12190,6 +12512,22 @@ export class StructVector {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["f1", ["vector", "byte"]],
+      ["f2", ["vector", ["optional", "byte"]]],
+      ["f3", ["vector", "bytes"]],
+      ["f4", ["vector", ["optional", "bytes"]]],
+      ["f5", ["vector", ["enum", "test.EnumSimple", "int32"]]],
+      ["f6", ["vector", ["optional", ["enum", "test.EnumSimple", "int32"]]]],
+      ["f7", ["vector", ["enum", "test.FlagsSimple", "int32"]]],
+      ["f8", ["vector", ["optional", ["enum", "test.FlagsSimple", "int32"]]]],
+      ["f9", ["vector", ["struct", "test.StructSimple", StructSimple]]],
+      ["f10", ["vector", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -12550,10 +12888,10 @@ export class StructVector {
     w.beginVersioned();
     try {
       StructVector.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructVector");
+      throw fbe.refused(e, "test.StructVector", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -12833,10 +13171,10 @@ export class StructVector {
     w.beginFinal();
     try {
       StructVector.fbeWriteFinal(w, this);
+      w.endFinal(130);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructVector");
+      throw fbe.refused(e, "test.StructVector", this);
     }
-    w.endFinal(130);
     return w.bytes();
   }
 
@@ -13011,7 +13349,7 @@ export class StructVector {
     try {
       StructVector.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructVector");
+      throw fbe.refused(e, "test.StructVector", this);
     }
     return j.text;
   }
@@ -13352,6 +13690,22 @@ export class StructList {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["f1", ["list", "byte"]],
+      ["f2", ["list", ["optional", "byte"]]],
+      ["f3", ["list", "bytes"]],
+      ["f4", ["list", ["optional", "bytes"]]],
+      ["f5", ["list", ["enum", "test.EnumSimple", "int32"]]],
+      ["f6", ["list", ["optional", ["enum", "test.EnumSimple", "int32"]]]],
+      ["f7", ["list", ["enum", "test.FlagsSimple", "int32"]]],
+      ["f8", ["list", ["optional", ["enum", "test.FlagsSimple", "int32"]]]],
+      ["f9", ["list", ["struct", "test.StructSimple", StructSimple]]],
+      ["f10", ["list", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -13712,10 +14066,10 @@ export class StructList {
     w.beginVersioned();
     try {
       StructList.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructList");
+      throw fbe.refused(e, "test.StructList", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -13995,10 +14349,10 @@ export class StructList {
     w.beginFinal();
     try {
       StructList.fbeWriteFinal(w, this);
+      w.endFinal(131);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructList");
+      throw fbe.refused(e, "test.StructList", this);
     }
-    w.endFinal(131);
     return w.bytes();
   }
 
@@ -14173,7 +14527,7 @@ export class StructList {
     try {
       StructList.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructList");
+      throw fbe.refused(e, "test.StructList", this);
     }
     return j.text;
   }
@@ -14504,6 +14858,16 @@ export class StructSet {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["f1", ["set", "byte"]],
+      ["f2", ["set", ["enum", "test.EnumSimple", "int32"]]],
+      ["f3", ["set", ["enum", "test.FlagsSimple", "int32"]]],
+      ["f4", ["set", ["struct", "test.StructSimple", StructSimple]]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructSet): void {
     const b = w.struct(base, slot, 24, 132);
@@ -14687,10 +15051,10 @@ export class StructSet {
     w.beginVersioned();
     try {
       StructSet.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructSet");
+      throw fbe.refused(e, "test.StructSet", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -14844,10 +15208,10 @@ export class StructSet {
     w.beginFinal();
     try {
       StructSet.fbeWriteFinal(w, this);
+      w.endFinal(132);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructSet");
+      throw fbe.refused(e, "test.StructSet", this);
     }
-    w.endFinal(132);
     return w.bytes();
   }
 
@@ -14931,7 +15295,7 @@ export class StructSet {
     try {
       StructSet.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructSet");
+      throw fbe.refused(e, "test.StructSet", this);
     }
     return j.text;
   }
@@ -15103,6 +15467,22 @@ export class StructMap {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["f1", ["map", "int32", "byte"]],
+      ["f2", ["map", "int32", ["optional", "byte"]]],
+      ["f3", ["map", "int32", "bytes"]],
+      ["f4", ["map", "int32", ["optional", "bytes"]]],
+      ["f5", ["map", "int32", ["enum", "test.EnumSimple", "int32"]]],
+      ["f6", ["map", "int32", ["optional", ["enum", "test.EnumSimple", "int32"]]]],
+      ["f7", ["map", "int32", ["enum", "test.FlagsSimple", "int32"]]],
+      ["f8", ["map", "int32", ["optional", ["enum", "test.FlagsSimple", "int32"]]]],
+      ["f9", ["map", "int32", ["struct", "test.StructSimple", StructSimple]]],
+      ["f10", ["map", "int32", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -15642,10 +16022,10 @@ export class StructMap {
     w.beginVersioned();
     try {
       StructMap.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructMap");
+      throw fbe.refused(e, "test.StructMap", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -16089,10 +16469,10 @@ export class StructMap {
     w.beginFinal();
     try {
       StructMap.fbeWriteFinal(w, this);
+      w.endFinal(140);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructMap");
+      throw fbe.refused(e, "test.StructMap", this);
     }
-    w.endFinal(140);
     return w.bytes();
   }
 
@@ -16277,7 +16657,7 @@ export class StructMap {
     try {
       StructMap.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructMap");
+      throw fbe.refused(e, "test.StructMap", this);
     }
     return j.text;
   }
@@ -16678,6 +17058,22 @@ export class StructHash {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["f1", ["hash", "string", "byte"]],
+      ["f2", ["hash", "string", ["optional", "byte"]]],
+      ["f3", ["hash", "string", "bytes"]],
+      ["f4", ["hash", "string", ["optional", "bytes"]]],
+      ["f5", ["hash", "string", ["enum", "test.EnumSimple", "int32"]]],
+      ["f6", ["hash", "string", ["optional", ["enum", "test.EnumSimple", "int32"]]]],
+      ["f7", ["hash", "string", ["enum", "test.FlagsSimple", "int32"]]],
+      ["f8", ["hash", "string", ["optional", ["enum", "test.FlagsSimple", "int32"]]]],
+      ["f9", ["hash", "string", ["struct", "test.StructSimple", StructSimple]]],
+      ["f10", ["hash", "string", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -17217,10 +17613,10 @@ export class StructHash {
     w.beginVersioned();
     try {
       StructHash.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructHash");
+      throw fbe.refused(e, "test.StructHash", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -17664,10 +18060,10 @@ export class StructHash {
     w.beginFinal();
     try {
       StructHash.fbeWriteFinal(w, this);
+      w.endFinal(141);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructHash");
+      throw fbe.refused(e, "test.StructHash", this);
     }
-    w.endFinal(141);
     return w.bytes();
   }
 
@@ -17852,7 +18248,7 @@ export class StructHash {
     try {
       StructHash.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructHash");
+      throw fbe.refused(e, "test.StructHash", this);
     }
     return j.text;
   }
@@ -18239,6 +18635,14 @@ export class StructHashEx {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["f1", ["hash", ["struct", "test.StructSimple", StructSimple], ["struct", "test.StructNested", StructNested]]],
+      ["f2", ["hash", ["struct", "test.StructSimple", StructSimple], ["optional", ["struct", "test.StructNested", StructNested]]]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructHashEx): void {
     const b = w.struct(base, slot, 16, 142);
@@ -18410,10 +18814,10 @@ export class StructHashEx {
     w.beginVersioned();
     try {
       StructHashEx.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructHashEx");
+      throw fbe.refused(e, "test.StructHashEx", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -18571,10 +18975,10 @@ export class StructHashEx {
     w.beginFinal();
     try {
       StructHashEx.fbeWriteFinal(w, this);
+      w.endFinal(142);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructHashEx");
+      throw fbe.refused(e, "test.StructHashEx", this);
     }
-    w.endFinal(142);
     return w.bytes();
   }
 
@@ -18651,7 +19055,7 @@ export class StructHashEx {
     try {
       StructHashEx.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructHashEx");
+      throw fbe.refused(e, "test.StructHashEx", this);
     }
     return j.text;
   }
@@ -18783,6 +19187,11 @@ export class StructEmpty {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructEmpty): void {
     w.struct(base, slot, 8, 143);
@@ -18811,10 +19220,10 @@ export class StructEmpty {
     w.beginVersioned();
     try {
       StructEmpty.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructEmpty");
+      throw fbe.refused(e, "test.StructEmpty", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -18862,10 +19271,10 @@ export class StructEmpty {
     w.beginFinal();
     try {
       StructEmpty.fbeWriteFinal(w, this);
+      w.endFinal(143);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructEmpty");
+      throw fbe.refused(e, "test.StructEmpty", this);
     }
-    w.endFinal(143);
     return w.bytes();
   }
 
@@ -18905,7 +19314,7 @@ export class StructEmpty {
     try {
       StructEmpty.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "test.StructEmpty");
+      throw fbe.refused(e, "test.StructEmpty", this);
     }
     return j.text;
   }

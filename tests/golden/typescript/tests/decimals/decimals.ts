@@ -35,6 +35,22 @@ export class Prices {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["price", "decimal"],
+      ["maybePrice", ["optional", "decimal"]],
+      ["pair", ["array", "decimal", 2]],
+      ["priceVector", ["vector", "decimal"]],
+      ["priceList", ["list", "decimal"]],
+      ["priceSet", ["set", "decimal"]],
+      ["priceById", ["map", "int32", "decimal"]],
+      ["idByPrice", ["map", "decimal", "int32"]],
+      ["priceByPrice", ["hash", "decimal", "decimal"]],
+      ["maybePrices", ["vector", ["optional", "decimal"]]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Prices): void {
     const b = w.struct(base, slot, 89, 1);
@@ -369,10 +385,10 @@ export class Prices {
     w.beginVersioned();
     try {
       Prices.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "decimals.Prices");
+      throw fbe.refused(e, "decimals.Prices", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -626,10 +642,10 @@ export class Prices {
     w.beginFinal();
     try {
       Prices.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "decimals.Prices");
+      throw fbe.refused(e, "decimals.Prices", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -775,7 +791,7 @@ export class Prices {
     try {
       Prices.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "decimals.Prices");
+      throw fbe.refused(e, "decimals.Prices", this);
     }
     return j.text;
   }

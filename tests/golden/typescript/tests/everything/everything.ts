@@ -308,6 +308,13 @@ export class Counted {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["a", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Counted): void {
     const b = w.struct(base, slot, 12, 1001);
@@ -353,10 +360,10 @@ export class Counted {
     w.beginVersioned();
     try {
       Counted.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Counted");
+      throw fbe.refused(e, "everything.Counted", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -407,10 +414,10 @@ export class Counted {
     w.beginFinal();
     try {
       Counted.fbeWriteFinal(w, this);
+      w.endFinal(1001);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Counted");
+      throw fbe.refused(e, "everything.Counted", this);
     }
-    w.endFinal(1001);
     return w.bytes();
   }
 
@@ -452,7 +459,7 @@ export class Counted {
     try {
       Counted.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Counted");
+      throw fbe.refused(e, "everything.Counted", this);
     }
     return j.text;
   }
@@ -510,6 +517,13 @@ export class Shifted {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["a", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Shifted): void {
     const b = w.struct(base, slot, 12, 1020);
@@ -555,10 +569,10 @@ export class Shifted {
     w.beginVersioned();
     try {
       Shifted.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Shifted");
+      throw fbe.refused(e, "everything.Shifted", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -609,10 +623,10 @@ export class Shifted {
     w.beginFinal();
     try {
       Shifted.fbeWriteFinal(w, this);
+      w.endFinal(1020);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Shifted");
+      throw fbe.refused(e, "everything.Shifted", this);
     }
-    w.endFinal(1020);
     return w.bytes();
   }
 
@@ -654,7 +668,7 @@ export class Shifted {
     try {
       Shifted.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Shifted");
+      throw fbe.refused(e, "everything.Shifted", this);
     }
     return j.text;
   }
@@ -712,6 +726,13 @@ export class AfterShift {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["a", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: AfterShift): void {
     const b = w.struct(base, slot, 12, 1021);
@@ -757,10 +778,10 @@ export class AfterShift {
     w.beginVersioned();
     try {
       AfterShift.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.AfterShift");
+      throw fbe.refused(e, "everything.AfterShift", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -811,10 +832,10 @@ export class AfterShift {
     w.beginFinal();
     try {
       AfterShift.fbeWriteFinal(w, this);
+      w.endFinal(1021);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.AfterShift");
+      throw fbe.refused(e, "everything.AfterShift", this);
     }
-    w.endFinal(1021);
     return w.bytes();
   }
 
@@ -856,7 +877,7 @@ export class AfterShift {
     try {
       AfterShift.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.AfterShift");
+      throw fbe.refused(e, "everything.AfterShift", this);
     }
     return j.text;
   }
@@ -914,6 +935,13 @@ export class Fixed {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["a", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Fixed): void {
     const b = w.struct(base, slot, 12, 7);
@@ -959,10 +987,10 @@ export class Fixed {
     w.beginVersioned();
     try {
       Fixed.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Fixed");
+      throw fbe.refused(e, "everything.Fixed", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1013,10 +1041,10 @@ export class Fixed {
     w.beginFinal();
     try {
       Fixed.fbeWriteFinal(w, this);
+      w.endFinal(7);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Fixed");
+      throw fbe.refused(e, "everything.Fixed", this);
     }
-    w.endFinal(7);
     return w.bytes();
   }
 
@@ -1058,7 +1086,7 @@ export class Fixed {
     try {
       Fixed.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Fixed");
+      throw fbe.refused(e, "everything.Fixed", this);
     }
     return j.text;
   }
@@ -1117,6 +1145,14 @@ export class Derived extends Fixed {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static override fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["a", "int32"],
+      ["b", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static override fbeWrite(w: fbe.Writer, base: number, slot: number, v: Derived): void {
     const b = w.struct(base, slot, 16, 7);
@@ -1171,10 +1207,10 @@ export class Derived extends Fixed {
     w.beginVersioned();
     try {
       Derived.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Derived");
+      throw fbe.refused(e, "everything.Derived", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1228,10 +1264,10 @@ export class Derived extends Fixed {
     w.beginFinal();
     try {
       Derived.fbeWriteFinal(w, this);
+      w.endFinal(7);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Derived");
+      throw fbe.refused(e, "everything.Derived", this);
     }
-    w.endFinal(7);
     return w.bytes();
   }
 
@@ -1275,7 +1311,7 @@ export class Derived extends Fixed {
     try {
       Derived.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Derived");
+      throw fbe.refused(e, "everything.Derived", this);
     }
     return j.text;
   }
@@ -1353,6 +1389,15 @@ export class ImportedBase extends market.Instrument {
     return fbe.compareString(a.symbol, b.symbol);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static override fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["symbol", "string"],
+      ["digits", "int32"],
+      ["price", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static override fbeWrite(w: fbe.Writer, base: number, slot: number, v: ImportedBase): void {
     const b = w.struct(base, slot, 24, 1022);
@@ -1410,10 +1455,10 @@ export class ImportedBase extends market.Instrument {
     w.beginVersioned();
     try {
       ImportedBase.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.ImportedBase");
+      throw fbe.refused(e, "everything.ImportedBase", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1470,10 +1515,10 @@ export class ImportedBase extends market.Instrument {
     w.beginFinal();
     try {
       ImportedBase.fbeWriteFinal(w, this);
+      w.endFinal(1022);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.ImportedBase");
+      throw fbe.refused(e, "everything.ImportedBase", this);
     }
-    w.endFinal(1022);
     return w.bytes();
   }
 
@@ -1519,7 +1564,7 @@ export class ImportedBase extends market.Instrument {
     try {
       ImportedBase.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.ImportedBase");
+      throw fbe.refused(e, "everything.ImportedBase", this);
     }
     return j.text;
   }
@@ -1587,6 +1632,13 @@ export class Note {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["text", "string"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Note): void {
     const b = w.struct(base, slot, 12, 1023);
@@ -1637,10 +1689,10 @@ export class Note {
     w.beginVersioned();
     try {
       Note.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Note");
+      throw fbe.refused(e, "everything.Note", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1691,10 +1743,10 @@ export class Note {
     w.beginFinal();
     try {
       Note.fbeWriteFinal(w, this);
+      w.endFinal(1023);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Note");
+      throw fbe.refused(e, "everything.Note", this);
     }
-    w.endFinal(1023);
     return w.bytes();
   }
 
@@ -1736,7 +1788,7 @@ export class Note {
     try {
       Note.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Note");
+      throw fbe.refused(e, "everything.Note", this);
     }
     return j.text;
   }
@@ -1796,6 +1848,14 @@ export class Quiet {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["password", "string"],
+      ["legacy", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Quiet): void {
     const b = w.struct(base, slot, 16, 1024);
@@ -1851,10 +1911,10 @@ export class Quiet {
     w.beginVersioned();
     try {
       Quiet.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Quiet");
+      throw fbe.refused(e, "everything.Quiet", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1908,10 +1968,10 @@ export class Quiet {
     w.beginFinal();
     try {
       Quiet.fbeWriteFinal(w, this);
+      w.endFinal(1024);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Quiet");
+      throw fbe.refused(e, "everything.Quiet", this);
     }
-    w.endFinal(1024);
     return w.bytes();
   }
 
@@ -1955,7 +2015,7 @@ export class Quiet {
     try {
       Quiet.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Quiet");
+      throw fbe.refused(e, "everything.Quiet", this);
     }
     return j.text;
   }
@@ -2014,6 +2074,11 @@ export class Empty {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Empty): void {
     w.struct(base, slot, 8, 1025);
@@ -2042,10 +2107,10 @@ export class Empty {
     w.beginVersioned();
     try {
       Empty.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Empty");
+      throw fbe.refused(e, "everything.Empty", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -2093,10 +2158,10 @@ export class Empty {
     w.beginFinal();
     try {
       Empty.fbeWriteFinal(w, this);
+      w.endFinal(1025);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Empty");
+      throw fbe.refused(e, "everything.Empty", this);
     }
-    w.endFinal(1025);
     return w.bytes();
   }
 
@@ -2136,7 +2201,7 @@ export class Empty {
     try {
       Empty.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Empty");
+      throw fbe.refused(e, "everything.Empty", this);
     }
     return j.text;
   }
@@ -2304,6 +2369,66 @@ export class Everything {
    */
   static fbeCompareKey(a: Everything, b: Everything): number {
     return fbe.compareValue(a.id, b.id);
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["id", "int32"],
+      ["f1", "bool"],
+      ["f2", "byte"],
+      ["f3", "char"],
+      ["f4", "wchar"],
+      ["f5", "int8"],
+      ["f6", "uint8"],
+      ["f7", "int16"],
+      ["f8", "uint16"],
+      ["f9", "int32"],
+      ["f10", "uint32"],
+      ["f11", "int64"],
+      ["f12", "uint64"],
+      ["f13", "float"],
+      ["f14", "double"],
+      ["f15", "decimal"],
+      ["f16", "decimal"],
+      ["f17", "string"],
+      ["f18", "timestamp"],
+      ["f19", "timestamp"],
+      ["f20", "uuid"],
+      ["f21", "uuid"],
+      ["f22", "uuid"],
+      ["f23", "uuid"],
+      ["f24", "bytes"],
+      ["f25", ["enum", "everything.EByte", "uint8"]],
+      ["f26", ["enum", "market.Side", "uint8"]],
+      ["f27", ["enum", "everything.FByte", "uint8"]],
+      ["f28", ["enum", "everything.FUInt64", "uint64"]],
+      ["f29", ["struct", "everything.Counted", Counted]],
+      ["f30", ["struct", "market.Instrument", market.Instrument]],
+      ["f31", ["optional", "int32"]],
+      ["f32", ["optional", "int32"]],
+      ["f33", ["optional", "string"]],
+      ["f34", ["optional", ["enum", "everything.EByte", "uint8"]]],
+      ["f35", ["optional", ["struct", "everything.Counted", Counted]]],
+      ["f36", ["array", "int32", 3]],
+      ["f37", ["array", ["optional", "string"], 2]],
+      ["f38", ["vector", "double"]],
+      ["f39", ["vector", ["optional", ["struct", "everything.Counted", Counted]]]],
+      ["f40", ["list", "string"]],
+      ["f41", ["set", "int64"]],
+      ["f42", ["set", ["struct", "market.Instrument", market.Instrument]]],
+      ["f43", ["map", "int32", "string"]],
+      ["f44", ["map", "string", ["optional", ["struct", "everything.Counted", Counted]]]],
+      ["f45", ["hash", "uuid", "bytes"]],
+      ["f46", ["hash", ["struct", "market.Instrument", market.Instrument], ["struct", "everything.Counted", Counted]]],
+      ["f47", ["optional", "int32"]],
+      ["f47Reset", "bool"],
+      ["f48", ["optional", "timestamp"]],
+      ["f49", ["map", "bytes", "int32"]],
+      ["f50", ["hash", "bytes", "string"]],
+      ["f51", ["set", "decimal"]],
+      ["f52", ["map", "decimal", "int32"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -3412,10 +3537,10 @@ export class Everything {
     w.beginVersioned();
     try {
       Everything.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Everything");
+      throw fbe.refused(e, "everything.Everything", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -4131,10 +4256,10 @@ export class Everything {
     w.beginFinal();
     try {
       Everything.fbeWriteFinal(w, this);
+      w.endFinal(1026);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Everything");
+      throw fbe.refused(e, "everything.Everything", this);
     }
-    w.endFinal(1026);
     return w.bytes();
   }
 
@@ -4480,7 +4605,7 @@ export class Everything {
     try {
       Everything.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Everything");
+      throw fbe.refused(e, "everything.Everything", this);
     }
     return j.text;
   }
@@ -5289,6 +5414,14 @@ export class PlaceOrder {
     return fbe.compareUuid(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["id", "uuid"],
+      ["instrument", ["struct", "market.Instrument", market.Instrument]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: PlaceOrder): void {
     const b = w.struct(base, slot, 28, 1027);
@@ -5359,10 +5492,10 @@ export class PlaceOrder {
     w.beginVersioned();
     try {
       PlaceOrder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.PlaceOrder");
+      throw fbe.refused(e, "everything.PlaceOrder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -5424,10 +5557,10 @@ export class PlaceOrder {
     w.beginFinal();
     try {
       PlaceOrder.fbeWriteFinal(w, this);
+      w.endFinal(1027);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.PlaceOrder");
+      throw fbe.refused(e, "everything.PlaceOrder", this);
     }
-    w.endFinal(1027);
     return w.bytes();
   }
 
@@ -5471,7 +5604,7 @@ export class PlaceOrder {
     try {
       PlaceOrder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.PlaceOrder");
+      throw fbe.refused(e, "everything.PlaceOrder", this);
     }
     return j.text;
   }
@@ -5554,6 +5687,13 @@ export class Accepted {
     return fbe.compareUuid(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["id", "uuid"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Accepted): void {
     const b = w.struct(base, slot, 24, 1028);
@@ -5599,10 +5739,10 @@ export class Accepted {
     w.beginVersioned();
     try {
       Accepted.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Accepted");
+      throw fbe.refused(e, "everything.Accepted", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -5653,10 +5793,10 @@ export class Accepted {
     w.beginFinal();
     try {
       Accepted.fbeWriteFinal(w, this);
+      w.endFinal(1028);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Accepted");
+      throw fbe.refused(e, "everything.Accepted", this);
     }
-    w.endFinal(1028);
     return w.bytes();
   }
 
@@ -5698,7 +5838,7 @@ export class Accepted {
     try {
       Accepted.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Accepted");
+      throw fbe.refused(e, "everything.Accepted", this);
     }
     return j.text;
   }
@@ -5771,6 +5911,14 @@ export class Rejected {
     return fbe.compareUuid(a.id, b.id);
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["id", "uuid"],
+      ["reason", "string"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Rejected): void {
     const b = w.struct(base, slot, 28, 1029);
@@ -5826,10 +5974,10 @@ export class Rejected {
     w.beginVersioned();
     try {
       Rejected.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Rejected");
+      throw fbe.refused(e, "everything.Rejected", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -5883,10 +6031,10 @@ export class Rejected {
     w.beginFinal();
     try {
       Rejected.fbeWriteFinal(w, this);
+      w.endFinal(1029);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Rejected");
+      throw fbe.refused(e, "everything.Rejected", this);
     }
-    w.endFinal(1029);
     return w.bytes();
   }
 
@@ -5930,7 +6078,7 @@ export class Rejected {
     try {
       Rejected.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Rejected");
+      throw fbe.refused(e, "everything.Rejected", this);
     }
     return j.text;
   }
@@ -5994,6 +6142,13 @@ export class Ping {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["sequence", "int64"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Ping): void {
     const b = w.struct(base, slot, 16, 1030);
@@ -6039,10 +6194,10 @@ export class Ping {
     w.beginVersioned();
     try {
       Ping.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Ping");
+      throw fbe.refused(e, "everything.Ping", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -6093,10 +6248,10 @@ export class Ping {
     w.beginFinal();
     try {
       Ping.fbeWriteFinal(w, this);
+      w.endFinal(1030);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Ping");
+      throw fbe.refused(e, "everything.Ping", this);
     }
-    w.endFinal(1030);
     return w.bytes();
   }
 
@@ -6138,7 +6293,7 @@ export class Ping {
     try {
       Ping.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Ping");
+      throw fbe.refused(e, "everything.Ping", this);
     }
     return j.text;
   }
@@ -6200,6 +6355,15 @@ export class FixedKeywords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["new", "int32"],
+      ["swap", "bool"],
+      ["default", ["enum", "everything.Reserved", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FixedKeywords): void {
     const b = w.struct(base, slot, 17, 1031);
@@ -6255,10 +6419,10 @@ export class FixedKeywords {
     w.beginVersioned();
     try {
       FixedKeywords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.FixedKeywords");
+      throw fbe.refused(e, "everything.FixedKeywords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -6315,10 +6479,10 @@ export class FixedKeywords {
     w.beginFinal();
     try {
       FixedKeywords.fbeWriteFinal(w, this);
+      w.endFinal(1031);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.FixedKeywords");
+      throw fbe.refused(e, "everything.FixedKeywords", this);
     }
-    w.endFinal(1031);
     return w.bytes();
   }
 
@@ -6364,7 +6528,7 @@ export class FixedKeywords {
     try {
       FixedKeywords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.FixedKeywords");
+      throw fbe.refused(e, "everything.FixedKeywords", this);
     }
     return j.text;
   }
@@ -6448,6 +6612,21 @@ export class Keywords {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["new", "int32"],
+      ["class", "string"],
+      ["default", ["enum", "everything.Reserved", "int32"]],
+      ["swap", "bool"],
+      ["from", "int32"],
+      ["None", "int32"],
+      ["NULL", "int32"],
+      ["operator", ["optional", ["enum", "everything.Reserved", "int32"]]],
+      ["this", ["vector", ["struct", "everything.FixedKeywords", FixedKeywords]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -6584,10 +6763,10 @@ export class Keywords {
     w.beginVersioned();
     try {
       Keywords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Keywords");
+      throw fbe.refused(e, "everything.Keywords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -6696,10 +6875,10 @@ export class Keywords {
     w.beginFinal();
     try {
       Keywords.fbeWriteFinal(w, this);
+      w.endFinal(1032);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Keywords");
+      throw fbe.refused(e, "everything.Keywords", this);
     }
-    w.endFinal(1032);
     return w.bytes();
   }
 
@@ -6771,7 +6950,7 @@ export class Keywords {
     try {
       Keywords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "everything.Keywords");
+      throw fbe.refused(e, "everything.Keywords", this);
     }
     return j.text;
   }

@@ -14,6 +14,11 @@ export class Empty {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Empty): void {
     w.struct(base, slot, 8, 1);
@@ -42,10 +47,10 @@ export class Empty {
     w.beginVersioned();
     try {
       Empty.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
+      throw fbe.refused(e, "hostile.Empty", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -93,10 +98,10 @@ export class Empty {
     w.beginFinal();
     try {
       Empty.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
+      throw fbe.refused(e, "hostile.Empty", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -136,7 +141,7 @@ export class Empty {
     try {
       Empty.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
+      throw fbe.refused(e, "hostile.Empty", this);
     }
     return j.text;
   }
@@ -185,6 +190,13 @@ export class Empties {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["items", ["vector", ["struct", "hostile.Empty", Empty]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -262,10 +274,10 @@ export class Empties {
     w.beginVersioned();
     try {
       Empties.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
+      throw fbe.refused(e, "hostile.Empties", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -338,10 +350,10 @@ export class Empties {
     w.beginFinal();
     try {
       Empties.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
+      throw fbe.refused(e, "hostile.Empties", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -392,7 +404,7 @@ export class Empties {
     try {
       Empties.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
+      throw fbe.refused(e, "hostile.Empties", this);
     }
     return j.text;
   }
@@ -470,6 +482,13 @@ export class Wide {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["values", ["array", "int32", 1000000]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Wide): void {
     const b = w.struct(base, slot, 4000008, 3);
@@ -525,10 +544,10 @@ export class Wide {
     w.beginVersioned();
     try {
       Wide.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
+      throw fbe.refused(e, "hostile.Wide", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -589,10 +608,10 @@ export class Wide {
     w.beginFinal();
     try {
       Wide.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
+      throw fbe.refused(e, "hostile.Wide", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -643,7 +662,7 @@ export class Wide {
     try {
       Wide.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
+      throw fbe.refused(e, "hostile.Wide", this);
     }
     return j.text;
   }
@@ -715,6 +734,13 @@ export class Wides {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["items", ["vector", ["struct", "hostile.Wide", Wide]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -792,10 +818,10 @@ export class Wides {
     w.beginVersioned();
     try {
       Wides.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
+      throw fbe.refused(e, "hostile.Wides", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -868,10 +894,10 @@ export class Wides {
     w.beginFinal();
     try {
       Wides.fbeWriteFinal(w, this);
+      w.endFinal(4);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
+      throw fbe.refused(e, "hostile.Wides", this);
     }
-    w.endFinal(4);
     return w.bytes();
   }
 
@@ -922,7 +948,7 @@ export class Wides {
     try {
       Wides.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
+      throw fbe.refused(e, "hostile.Wides", this);
     }
     return j.text;
   }
@@ -1002,6 +1028,15 @@ export class Holder {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["wide", ["struct", "hostile.Wide", Wide]],
+      ["maybe", ["optional", ["struct", "hostile.Wide", Wide]]],
+      ["byId", ["map", "int32", ["struct", "hostile.Wide", Wide]]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -1143,10 +1178,10 @@ export class Holder {
     w.beginVersioned();
     try {
       Holder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
+      throw fbe.refused(e, "hostile.Holder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1267,10 +1302,10 @@ export class Holder {
     w.beginFinal();
     try {
       Holder.fbeWriteFinal(w, this);
+      w.endFinal(5);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
+      throw fbe.refused(e, "hostile.Holder", this);
     }
-    w.endFinal(5);
     return w.bytes();
   }
 
@@ -1331,7 +1366,7 @@ export class Holder {
     try {
       Holder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
+      throw fbe.refused(e, "hostile.Holder", this);
     }
     return j.text;
   }

@@ -1685,6 +1685,15 @@ export class Order {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["side", "int32"],
+      ["s", ["enum", "import.side", "int32"]],
+      ["range", ["enum", "import.range", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Order): void {
     const b = w.struct(base, slot, 20, 1);
@@ -1740,10 +1749,10 @@ export class Order {
     w.beginVersioned();
     try {
       Order.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Order");
+      throw fbe.refused(e, "import.Order", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -1800,10 +1809,10 @@ export class Order {
     w.beginFinal();
     try {
       Order.fbeWriteFinal(w, this);
+      w.endFinal(1);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Order");
+      throw fbe.refused(e, "import.Order", this);
     }
-    w.endFinal(1);
     return w.bytes();
   }
 
@@ -1849,7 +1858,7 @@ export class Order {
     try {
       Order.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Order");
+      throw fbe.refused(e, "import.Order", this);
     }
     return j.text;
   }
@@ -2145,6 +2154,127 @@ export class CppWords {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["alignas", ["enum", "import.Word", "int16"]],
+      ["alignof", "int32"],
+      ["and", "string"],
+      ["and_eq", ["optional", "bool"]],
+      ["asm", ["enum", "import.Modifier", "uint64"]],
+      ["auto", "double"],
+      ["bitand", ["enum", "import.side", "int32"]],
+      ["bitor", "int64"],
+      ["break", ["vector", ["enum", "import.Word", "int16"]]],
+      ["case", ["optional", "string"]],
+      ["catch", "bytes"],
+      ["char8_t", ["map", "string", "int32"]],
+      ["char16_t", "decimal"],
+      ["char32_t", "uuid"],
+      ["class", "timestamp"],
+      ["compl", "float"],
+      ["concept", "uint8"],
+      ["const", ["optional", ["enum", "import.Word", "int16"]]],
+      ["consteval", ["enum", "import.Word", "int16"]],
+      ["constexpr", "int32"],
+      ["constinit", "string"],
+      ["const_cast", ["optional", "bool"]],
+      ["continue", ["enum", "import.Modifier", "uint64"]],
+      ["co_await", "double"],
+      ["co_return", ["enum", "import.side", "int32"]],
+      ["co_yield", "int64"],
+      ["decltype", ["vector", ["enum", "import.Word", "int16"]]],
+      ["default", ["optional", "string"]],
+      ["delete", "bytes"],
+      ["do", ["map", "string", "int32"]],
+      ["dynamic_cast", "decimal"],
+      ["else", "uuid"],
+      ["explicit", "timestamp"],
+      ["export", "float"],
+      ["extern", "uint8"],
+      ["final", ["optional", ["enum", "import.Word", "int16"]]],
+      ["for", ["enum", "import.Word", "int16"]],
+      ["friend", "int32"],
+      ["goto", "string"],
+      ["if", ["optional", "bool"]],
+      ["import", ["enum", "import.Modifier", "uint64"]],
+      ["inline", "double"],
+      ["int", ["enum", "import.side", "int32"]],
+      ["long", "int64"],
+      ["module", ["vector", ["enum", "import.Word", "int16"]]],
+      ["mutable", ["optional", "string"]],
+      ["namespace", "bytes"],
+      ["new", ["map", "string", "int32"]],
+      ["noexcept", "decimal"],
+      ["not", "uuid"],
+      ["not_eq", "timestamp"],
+      ["nullptr", "float"],
+      ["operator", "uint8"],
+      ["or", ["optional", ["enum", "import.Word", "int16"]]],
+      ["or_eq", ["enum", "import.Word", "int16"]],
+      ["override", "int32"],
+      ["private", "string"],
+      ["protected", ["optional", "bool"]],
+      ["public", ["enum", "import.Modifier", "uint64"]],
+      ["register", "double"],
+      ["reinterpret_cast", ["enum", "import.side", "int32"]],
+      ["requires", "int64"],
+      ["return", ["vector", ["enum", "import.Word", "int16"]]],
+      ["short", ["optional", "string"]],
+      ["signed", "bytes"],
+      ["sizeof", ["map", "string", "int32"]],
+      ["static", "decimal"],
+      ["static_assert", "uuid"],
+      ["static_cast", "timestamp"],
+      ["switch", "float"],
+      ["template", "uint8"],
+      ["this", ["optional", ["enum", "import.Word", "int16"]]],
+      ["thread_local", ["enum", "import.Word", "int16"]],
+      ["throw", "int32"],
+      ["try", "string"],
+      ["typedef", ["optional", "bool"]],
+      ["typeid", ["enum", "import.Modifier", "uint64"]],
+      ["typename", "double"],
+      ["union", ["enum", "import.side", "int32"]],
+      ["unsigned", "int64"],
+      ["using", ["vector", ["enum", "import.Word", "int16"]]],
+      ["virtual", ["optional", "string"]],
+      ["void", "bytes"],
+      ["volatile", ["map", "string", "int32"]],
+      ["wchar_t", "decimal"],
+      ["while", "uuid"],
+      ["xor", "timestamp"],
+      ["xor_eq", "float"],
+      ["assert", "uint8"],
+      ["errno", ["optional", ["enum", "import.Word", "int16"]]],
+      ["EOF", ["enum", "import.Word", "int16"]],
+      ["NULL", "int32"],
+      ["stdin", "string"],
+      ["stdout", ["optional", "bool"]],
+      ["stderr", ["enum", "import.Modifier", "uint64"]],
+      ["offsetof", "double"],
+      ["std", ["enum", "import.side", "int32"]],
+      ["FBE", "int64"],
+      ["int8_t", ["vector", ["enum", "import.Word", "int16"]]],
+      ["uint8_t", ["optional", "string"]],
+      ["int16_t", "bytes"],
+      ["uint16_t", ["map", "string", "int32"]],
+      ["int32_t", "decimal"],
+      ["uint32_t", "uuid"],
+      ["int64_t", "timestamp"],
+      ["uint64_t", "float"],
+      ["size_t", "uint8"],
+      ["ptrdiff_t", ["optional", ["enum", "import.Word", "int16"]]],
+      ["nullptr_t", ["enum", "import.Word", "int16"]],
+      ["linux", "int32"],
+      ["unix", "string"],
+      ["BUFSIZ", ["optional", "bool"]],
+      ["INT32_MAX", ["enum", "import.Modifier", "uint64"]],
+      ["CHAR_BIT", "double"],
+      ["EINVAL", ["enum", "import.side", "int32"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -3442,10 +3572,10 @@ export class CppWords {
     w.beginVersioned();
     try {
       CppWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppWords");
+      throw fbe.refused(e, "import.CppWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -4294,10 +4424,10 @@ export class CppWords {
     w.beginFinal();
     try {
       CppWords.fbeWriteFinal(w, this);
+      w.endFinal(2);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppWords");
+      throw fbe.refused(e, "import.CppWords", this);
     }
-    w.endFinal(2);
     return w.bytes();
   }
 
@@ -4776,7 +4906,7 @@ export class CppWords {
     try {
       CppWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppWords");
+      throw fbe.refused(e, "import.CppWords", this);
     }
     return j.text;
   }
@@ -6005,6 +6135,57 @@ export class PythonWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["False", ["enum", "import.Word", "int16"]],
+      ["None", "int32"],
+      ["True", "string"],
+      ["as", ["optional", "bool"]],
+      ["async", ["enum", "import.Modifier", "uint64"]],
+      ["await", "double"],
+      ["def", ["enum", "import.side", "int32"]],
+      ["del", "int64"],
+      ["elif", ["vector", ["enum", "import.Word", "int16"]]],
+      ["except", ["optional", "string"]],
+      ["finally", "bytes"],
+      ["from", ["map", "string", "int32"]],
+      ["global", "decimal"],
+      ["in", "uuid"],
+      ["is", "timestamp"],
+      ["lambda", "float"],
+      ["nonlocal", "uint8"],
+      ["pass", ["optional", ["enum", "import.Word", "int16"]]],
+      ["raise", ["enum", "import.Word", "int16"]],
+      ["with", "int32"],
+      ["yield", "string"],
+      ["_", ["optional", "bool"]],
+      ["match", ["enum", "import.Modifier", "uint64"]],
+      ["self", "double"],
+      ["cls", ["enum", "import.side", "int32"]],
+      ["print", "int64"],
+      ["len", ["vector", ["enum", "import.Word", "int16"]]],
+      ["list", ["optional", "string"]],
+      ["dict", "bytes"],
+      ["set", ["map", "string", "int32"]],
+      ["str", "decimal"],
+      ["object", "uuid"],
+      ["super", "timestamp"],
+      ["isinstance", "float"],
+      ["property", "uint8"],
+      ["staticmethod", ["optional", ["enum", "import.Word", "int16"]]],
+      ["classmethod", ["enum", "import.Word", "int16"]],
+      ["typing", "int32"],
+      ["Any", "string"],
+      ["ClassVar", ["optional", "bool"]],
+      ["Callable", ["enum", "import.Modifier", "uint64"]],
+      ["IntEnum", "double"],
+      ["IntFlag", ["enum", "import.side", "int32"]],
+      ["PACKAGE", "int64"],
+      ["VERSION", ["vector", ["enum", "import.Word", "int16"]]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: PythonWords): void {
     const b = w.struct(base, slot, 275, 3);
@@ -6525,10 +6706,10 @@ export class PythonWords {
     w.beginVersioned();
     try {
       PythonWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonWords");
+      throw fbe.refused(e, "import.PythonWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -6881,10 +7062,10 @@ export class PythonWords {
     w.beginFinal();
     try {
       PythonWords.fbeWriteFinal(w, this);
+      w.endFinal(3);
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonWords");
+      throw fbe.refused(e, "import.PythonWords", this);
     }
-    w.endFinal(3);
     return w.bytes();
   }
 
@@ -7096,7 +7277,7 @@ export class PythonWords {
     try {
       PythonWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonWords");
+      throw fbe.refused(e, "import.PythonWords", this);
     }
     return j.text;
   }
@@ -7647,6 +7828,50 @@ export class GoWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["chan", ["enum", "import.Word", "int16"]],
+      ["defer", "int32"],
+      ["fallthrough", "string"],
+      ["func", ["optional", "bool"]],
+      ["go", ["enum", "import.Modifier", "uint64"]],
+      ["interface", "double"],
+      ["map", ["enum", "import.side", "int32"]],
+      ["package", "int64"],
+      ["range", ["vector", ["enum", "import.Word", "int16"]]],
+      ["select", ["optional", "string"]],
+      ["type", "bytes"],
+      ["var", ["map", "string", "int32"]],
+      ["any", "decimal"],
+      ["error", "uuid"],
+      ["rune", "timestamp"],
+      ["uint", "float"],
+      ["nil", "uint8"],
+      ["iota", ["optional", ["enum", "import.Word", "int16"]]],
+      ["cap", ["enum", "import.Word", "int16"]],
+      ["make", "int32"],
+      ["append", "string"],
+      ["copy", ["optional", "bool"]],
+      ["panic", ["enum", "import.Modifier", "uint64"]],
+      ["recover", "double"],
+      ["println", ["enum", "import.side", "int32"]],
+      ["complex", "int64"],
+      ["real", ["vector", ["enum", "import.Word", "int16"]]],
+      ["imag", ["optional", "string"]],
+      ["close", "bytes"],
+      ["min", ["map", "string", "int32"]],
+      ["max", "decimal"],
+      ["clear", "uuid"],
+      ["uintptr", "timestamp"],
+      ["float32", "float"],
+      ["float64", "uint8"],
+      ["complex64", ["optional", ["enum", "import.Word", "int16"]]],
+      ["complex128", ["enum", "import.Word", "int16"]],
+      ["comparable", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: GoWords): void {
     const b = w.struct(base, slot, 234, 4);
@@ -8098,10 +8323,10 @@ export class GoWords {
     w.beginVersioned();
     try {
       GoWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoWords");
+      throw fbe.refused(e, "import.GoWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -8411,10 +8636,10 @@ export class GoWords {
     w.beginFinal();
     try {
       GoWords.fbeWriteFinal(w, this);
+      w.endFinal(4);
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoWords");
+      throw fbe.refused(e, "import.GoWords", this);
     }
-    w.endFinal(4);
     return w.bytes();
   }
 
@@ -8598,7 +8823,7 @@ export class GoWords {
     try {
       GoWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoWords");
+      throw fbe.refused(e, "import.GoWords", this);
     }
     return j.text;
   }
@@ -9070,6 +9295,44 @@ export class JavaWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["abstract", ["enum", "import.Word", "int16"]],
+      ["boolean", "int32"],
+      ["extends", "string"],
+      ["implements", ["optional", "bool"]],
+      ["instanceof", ["enum", "import.Modifier", "uint64"]],
+      ["native", "double"],
+      ["strictfp", ["enum", "import.side", "int32"]],
+      ["synchronized", "int64"],
+      ["throws", ["vector", ["enum", "import.Word", "int16"]]],
+      ["transient", ["optional", "string"]],
+      ["record", "bytes"],
+      ["sealed", ["map", "string", "int32"]],
+      ["permits", "decimal"],
+      ["when", "uuid"],
+      ["open", "timestamp"],
+      ["exports", "float"],
+      ["opens", "uint8"],
+      ["to", ["optional", ["enum", "import.Word", "int16"]]],
+      ["uses", ["enum", "import.Word", "int16"]],
+      ["provides", "int32"],
+      ["transitive", "string"],
+      ["Object", ["optional", "bool"]],
+      ["String", ["enum", "import.Modifier", "uint64"]],
+      ["Integer", "double"],
+      ["Long", ["enum", "import.side", "int32"]],
+      ["Math", "int64"],
+      ["System", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Override", ["optional", "string"]],
+      ["Class", "bytes"],
+      ["List", ["map", "string", "int32"]],
+      ["Map", "decimal"],
+      ["Set", "uuid"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: JavaWords): void {
     const b = w.struct(base, slot, 210, 5);
@@ -9476,10 +9739,10 @@ export class JavaWords {
     w.beginVersioned();
     try {
       JavaWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.JavaWords");
+      throw fbe.refused(e, "import.JavaWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -9759,10 +10022,10 @@ export class JavaWords {
     w.beginFinal();
     try {
       JavaWords.fbeWriteFinal(w, this);
+      w.endFinal(5);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JavaWords");
+      throw fbe.refused(e, "import.JavaWords", this);
     }
-    w.endFinal(5);
     return w.bytes();
   }
 
@@ -9929,7 +10192,7 @@ export class JavaWords {
     try {
       JavaWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JavaWords");
+      throw fbe.refused(e, "import.JavaWords", this);
     }
     return j.text;
   }
@@ -10370,6 +10633,52 @@ export class KotlinWords {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["fun", ["enum", "import.Word", "int16"]],
+      ["typealias", "int32"],
+      ["typeof", "string"],
+      ["val", ["optional", "bool"]],
+      ["by", ["enum", "import.Modifier", "uint64"]],
+      ["constructor", "double", "constructor_"],
+      ["delegate", ["enum", "import.side", "int32"]],
+      ["dynamic", "int64"],
+      ["field", ["vector", ["enum", "import.Word", "int16"]]],
+      ["file", ["optional", "string"]],
+      ["get", "bytes"],
+      ["init", ["map", "string", "int32"]],
+      ["param", "decimal"],
+      ["receiver", "uuid"],
+      ["setparam", "timestamp"],
+      ["value", "float"],
+      ["where", "uint8"],
+      ["actual", ["optional", ["enum", "import.Word", "int16"]]],
+      ["annotation", ["enum", "import.Word", "int16"]],
+      ["companion", "int32"],
+      ["crossinline", "string"],
+      ["data", ["optional", "bool"]],
+      ["expect", ["enum", "import.Modifier", "uint64"]],
+      ["external", "double"],
+      ["infix", ["enum", "import.side", "int32"]],
+      ["inner", "int64"],
+      ["internal", ["vector", ["enum", "import.Word", "int16"]]],
+      ["lateinit", ["optional", "string"]],
+      ["noinline", "bytes"],
+      ["out", ["map", "string", "int32"]],
+      ["reified", "decimal"],
+      ["suspend", "uuid"],
+      ["tailrec", "timestamp"],
+      ["vararg", "float"],
+      ["it", "uint8"],
+      ["Companion", ["optional", ["enum", "import.Word", "int16"]]],
+      ["Unit", ["enum", "import.Word", "int16"]],
+      ["Nothing", "int32"],
+      ["Int", "string"],
+      ["Array", ["optional", "bool"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -10852,10 +11161,10 @@ export class KotlinWords {
     w.beginVersioned();
     try {
       KotlinWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.KotlinWords");
+      throw fbe.refused(e, "import.KotlinWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -11183,10 +11492,10 @@ export class KotlinWords {
     w.beginFinal();
     try {
       KotlinWords.fbeWriteFinal(w, this);
+      w.endFinal(6);
     } catch (e) {
-      throw fbe.rootOf(e, "import.KotlinWords");
+      throw fbe.refused(e, "import.KotlinWords", this);
     }
-    w.endFinal(6);
     return w.bytes();
   }
 
@@ -11379,7 +11688,7 @@ export class KotlinWords {
     try {
       KotlinWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.KotlinWords");
+      throw fbe.refused(e, "import.KotlinWords", this);
     }
     return j.text;
   }
@@ -11892,6 +12201,54 @@ export class JsWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["debugger", ["enum", "import.Word", "int16"]],
+      ["function", "int32"],
+      ["let", "string"],
+      ["of", ["optional", "bool"]],
+      ["declare", ["enum", "import.Modifier", "uint64"]],
+      ["unknown", "double"],
+      ["never", ["enum", "import.side", "int32"]],
+      ["number", "int64"],
+      ["bigint", ["vector", ["enum", "import.Word", "int16"]]],
+      ["symbol", ["optional", "string"]],
+      ["undefined", "bytes"],
+      ["NaN", ["map", "string", "int32"]],
+      ["Infinity", "decimal"],
+      ["Uint8Array", "uuid"],
+      ["Error", "timestamp"],
+      ["Number", "float"],
+      ["BigInt", "uint8"],
+      ["Boolean", ["optional", ["enum", "import.Word", "int16"]]],
+      ["Symbol", ["enum", "import.Word", "int16"]],
+      ["Date", "int32"],
+      ["JSON", "string"],
+      ["Promise", ["optional", "bool"]],
+      ["Partial", ["enum", "import.Modifier", "uint64"]],
+      ["Record", "double"],
+      ["globalThis", ["enum", "import.side", "int32"]],
+      ["arguments", "int64"],
+      ["eval", ["vector", ["enum", "import.Word", "int16"]]],
+      ["require", ["optional", "string"]],
+      ["prototype", "bytes"],
+      ["__proto__", ["map", "string", "int32"], "__proto___"],
+      ["toString", "decimal", "toString_"],
+      ["valueOf", "uuid", "valueOf_"],
+      ["hasOwnProperty", "timestamp", "hasOwnProperty_"],
+      ["isPrototypeOf", "float", "isPrototypeOf_"],
+      ["propertyIsEnumerable", "uint8", "propertyIsEnumerable_"],
+      ["toLocaleString", ["optional", ["enum", "import.Word", "int16"]], "toLocaleString_"],
+      ["readonly", ["enum", "import.Word", "int16"]],
+      ["keyof", "int32"],
+      ["infer", "string"],
+      ["asserts", ["optional", "bool"]],
+      ["satisfies", ["enum", "import.Modifier", "uint64"]],
+      ["accessor", "double"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: JsWords): void {
     const b = w.struct(base, slot, 259, 7);
@@ -12382,10 +12739,10 @@ export class JsWords {
     w.beginVersioned();
     try {
       JsWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsWords");
+      throw fbe.refused(e, "import.JsWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -12719,10 +13076,10 @@ export class JsWords {
     w.beginFinal();
     try {
       JsWords.fbeWriteFinal(w, this);
+      w.endFinal(7);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsWords");
+      throw fbe.refused(e, "import.JsWords", this);
     }
-    w.endFinal(7);
     return w.bytes();
   }
 
@@ -12919,7 +13276,7 @@ export class JsWords {
     try {
       JsWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsWords");
+      throw fbe.refused(e, "import.JsWords", this);
     }
     return j.text;
   }
@@ -13430,6 +13787,47 @@ export class RustWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["crate", ["enum", "import.Word", "int16"]],
+      ["dyn", "int32"],
+      ["fn", "string"],
+      ["impl", ["optional", "bool"]],
+      ["loop", ["enum", "import.Modifier", "uint64"]],
+      ["mod", "double"],
+      ["move", ["enum", "import.side", "int32"]],
+      ["mut", "int64"],
+      ["pub", ["vector", ["enum", "import.Word", "int16"]]],
+      ["ref", ["optional", "string"]],
+      ["Self", "bytes"],
+      ["trait", ["map", "string", "int32"]],
+      ["unsafe", "decimal"],
+      ["use", "uuid"],
+      ["become", "timestamp"],
+      ["box", "float"],
+      ["macro", "uint8"],
+      ["priv", ["optional", ["enum", "import.Word", "int16"]]],
+      ["unsized", ["enum", "import.Word", "int16"]],
+      ["gen", "int32"],
+      ["macro_rules", "string"],
+      ["Option", ["optional", "bool"]],
+      ["Some", ["enum", "import.Modifier", "uint64"]],
+      ["Result", "double"],
+      ["Ok", ["enum", "import.side", "int32"]],
+      ["Err", "int64"],
+      ["Vec", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Box", ["optional", "string"]],
+      ["Clone", "bytes"],
+      ["Copy", ["map", "string", "int32"]],
+      ["Default", "decimal"],
+      ["Drop", "uuid"],
+      ["Send", "timestamp"],
+      ["Sync", "float"],
+      ["Sized", "uint8"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: RustWords): void {
     const b = w.struct(base, slot, 223, 8);
@@ -13851,10 +14249,10 @@ export class RustWords {
     w.beginVersioned();
     try {
       RustWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.RustWords");
+      throw fbe.refused(e, "import.RustWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -14143,10 +14541,10 @@ export class RustWords {
     w.beginFinal();
     try {
       RustWords.fbeWriteFinal(w, this);
+      w.endFinal(8);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RustWords");
+      throw fbe.refused(e, "import.RustWords", this);
     }
-    w.endFinal(8);
     return w.bytes();
   }
 
@@ -14319,7 +14717,7 @@ export class RustWords {
     try {
       RustWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RustWords");
+      throw fbe.refused(e, "import.RustWords", this);
     }
     return j.text;
   }
@@ -14760,6 +15158,42 @@ export class CSharpWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["checked", ["enum", "import.Word", "int16"]],
+      ["event", "int32"],
+      ["fixed", "string"],
+      ["foreach", ["optional", "bool"]],
+      ["implicit", ["enum", "import.Modifier", "uint64"]],
+      ["lock", "double"],
+      ["params", ["enum", "import.side", "int32"]],
+      ["sbyte", "int64"],
+      ["stackalloc", ["vector", ["enum", "import.Word", "int16"]]],
+      ["ulong", ["optional", "string"]],
+      ["unchecked", "bytes"],
+      ["ushort", ["map", "string", "int32"]],
+      ["add", "decimal"],
+      ["alias", "uuid"],
+      ["ascending", "timestamp"],
+      ["descending", "float"],
+      ["equals", "uint8"],
+      ["group", ["optional", ["enum", "import.Word", "int16"]]],
+      ["into", ["enum", "import.Word", "int16"]],
+      ["join", "int32"],
+      ["nameof", "string"],
+      ["on", ["optional", "bool"]],
+      ["orderby", ["enum", "import.Modifier", "uint64"]],
+      ["partial", "double"],
+      ["remove", ["enum", "import.side", "int32"]],
+      ["unmanaged", "int64"],
+      ["required", ["vector", ["enum", "import.Word", "int16"]]],
+      ["scoped", ["optional", "string"]],
+      ["managed", "bytes"],
+      ["notnull", ["map", "string", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: CSharpWords): void {
     const b = w.struct(base, slot, 178, 9);
@@ -15152,10 +15586,10 @@ export class CSharpWords {
     w.beginVersioned();
     try {
       CSharpWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.CSharpWords");
+      throw fbe.refused(e, "import.CSharpWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -15429,10 +15863,10 @@ export class CSharpWords {
     w.beginFinal();
     try {
       CSharpWords.fbeWriteFinal(w, this);
+      w.endFinal(9);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CSharpWords");
+      throw fbe.refused(e, "import.CSharpWords", this);
     }
-    w.endFinal(9);
     return w.bytes();
   }
 
@@ -15595,7 +16029,7 @@ export class CSharpWords {
     try {
       CSharpWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CSharpWords");
+      throw fbe.refused(e, "import.CSharpWords", this);
     }
     return j.text;
   }
@@ -15982,6 +16416,30 @@ export class RubyWords {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["BEGIN", ["enum", "import.Word", "int16"]],
+      ["END", "int32"],
+      ["begin", "string"],
+      ["elsif", ["optional", "bool"]],
+      ["end", ["enum", "import.Modifier", "uint64"]],
+      ["ensure", "double"],
+      ["next", ["enum", "import.side", "int32"]],
+      ["redo", "int64"],
+      ["rescue", ["vector", ["enum", "import.Word", "int16"]]],
+      ["retry", ["optional", "string"]],
+      ["then", "bytes"],
+      ["undef", ["map", "string", "int32"]],
+      ["unless", "decimal"],
+      ["until", "uuid"],
+      ["__FILE__", "timestamp"],
+      ["__LINE__", "float"],
+      ["__ENCODING__", "uint8"],
+      ["initialize", ["optional", ["enum", "import.Word", "int16"]]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: RubyWords): void {
     const b = w.struct(base, slot, 118, 10);
@@ -16223,10 +16681,10 @@ export class RubyWords {
     w.beginVersioned();
     try {
       RubyWords.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.RubyWords");
+      throw fbe.refused(e, "import.RubyWords", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -16402,10 +16860,10 @@ export class RubyWords {
     w.beginFinal();
     try {
       RubyWords.fbeWriteFinal(w, this);
+      w.endFinal(10);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RubyWords");
+      throw fbe.refused(e, "import.RubyWords", this);
     }
-    w.endFinal(10);
     return w.bytes();
   }
 
@@ -16515,7 +16973,7 @@ export class RubyWords {
     try {
       RubyWords.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RubyWords");
+      throw fbe.refused(e, "import.RubyWords", this);
     }
     return j.text;
   }
@@ -16760,6 +17218,23 @@ export class CppMembers {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["swap", ["enum", "import.Word", "int16"]],
+      ["fbe_type", "int32"],
+      ["fbe", "string"],
+      ["Model", ["optional", "bool"]],
+      ["FinalModel", ["enum", "import.Modifier", "uint64"]],
+      ["FieldModel", "double"],
+      ["buffer", ["enum", "import.side", "int32"]],
+      ["size", "int64"],
+      ["offset", ["vector", ["enum", "import.Word", "int16"]]],
+      ["model", ["optional", "string"]],
+      ["reset", "bytes"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: CppMembers): void {
     const b = w.struct(base, slot, 64, 11);
@@ -16912,10 +17387,10 @@ export class CppMembers {
     w.beginVersioned();
     try {
       CppMembers.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppMembers");
+      throw fbe.refused(e, "import.CppMembers", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -17030,10 +17505,10 @@ export class CppMembers {
     w.beginFinal();
     try {
       CppMembers.fbeWriteFinal(w, this);
+      w.endFinal(11);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppMembers");
+      throw fbe.refused(e, "import.CppMembers", this);
     }
-    w.endFinal(11);
     return w.bytes();
   }
 
@@ -17114,7 +17589,7 @@ export class CppMembers {
     try {
       CppMembers.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.CppMembers");
+      throw fbe.refused(e, "import.CppMembers", this);
     }
     return j.text;
   }
@@ -17294,6 +17769,28 @@ export class PythonMembers {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["to_json", ["enum", "import.Word", "int16"]],
+      ["from_json", "int32"],
+      ["to_fbe", "string"],
+      ["from_fbe", ["optional", "bool"]],
+      ["to_final", ["enum", "import.Modifier", "uint64"]],
+      ["from_final", "double"],
+      ["fbe_equal", ["enum", "import.side", "int32"]],
+      ["fbe_key", "int64"],
+      ["fbe_size", ["vector", ["enum", "import.Word", "int16"]]],
+      ["__init__", ["optional", "string"]],
+      ["__slots__", "bytes"],
+      ["__class__", ["map", "string", "int32"]],
+      ["__dict__", "decimal"],
+      ["__hash__", "uuid"],
+      ["__eq__", "timestamp"],
+      ["__private", "float"],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -17512,10 +18009,10 @@ export class PythonMembers {
     w.beginVersioned();
     try {
       PythonMembers.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonMembers");
+      throw fbe.refused(e, "import.PythonMembers", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -17673,10 +18170,10 @@ export class PythonMembers {
     w.beginFinal();
     try {
       PythonMembers.fbeWriteFinal(w, this);
+      w.endFinal(12);
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonMembers");
+      throw fbe.refused(e, "import.PythonMembers", this);
     }
-    w.endFinal(12);
     return w.bytes();
   }
 
@@ -17777,7 +18274,7 @@ export class PythonMembers {
     try {
       PythonMembers.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.PythonMembers");
+      throw fbe.refused(e, "import.PythonMembers", this);
     }
     return j.text;
   }
@@ -18027,6 +18524,37 @@ export class GoMembers {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["FBEKey", ["enum", "import.Word", "int16"]],
+      ["FBEKeyCompare", "int32"],
+      ["Reset", "string"],
+      ["MarshalFBE", ["optional", "bool"]],
+      ["UnmarshalFBE", ["enum", "import.Modifier", "uint64"]],
+      ["AppendFBE", "double"],
+      ["ReadFBE", ["enum", "import.side", "int32"]],
+      ["FBEWrite", "int64"],
+      ["FBERead", ["vector", ["enum", "import.Word", "int16"]]],
+      ["MarshalFinal", ["optional", "string"]],
+      ["UnmarshalFinal", "bytes"],
+      ["AppendFinal", ["map", "string", "int32"]],
+      ["ReadFinal", "decimal"],
+      ["FBEWriteFinal", "uuid"],
+      ["FBEReadFinal", "timestamp"],
+      ["MarshalJSON", "float"],
+      ["UnmarshalJSON", "uint8"],
+      ["AppendJSON", ["optional", ["enum", "import.Word", "int16"]]],
+      ["ReadJSON", ["enum", "import.Word", "int16"]],
+      ["FBEWriteJSON", "int32"],
+      ["FBEReadJSON", "string"],
+      ["FBEWriteText", ["optional", "bool"]],
+      ["TypeID", ["enum", "import.Modifier", "uint64"]],
+      ["Verify", "double"],
+      ["VerifyFinal", ["enum", "import.side", "int32"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -18324,10 +18852,10 @@ export class GoMembers {
     w.beginVersioned();
     try {
       GoMembers.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoMembers");
+      throw fbe.refused(e, "import.GoMembers", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -18536,10 +19064,10 @@ export class GoMembers {
     w.beginFinal();
     try {
       GoMembers.fbeWriteFinal(w, this);
+      w.endFinal(13);
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoMembers");
+      throw fbe.refused(e, "import.GoMembers", this);
     }
-    w.endFinal(13);
     return w.bytes();
   }
 
@@ -18668,7 +19196,7 @@ export class GoMembers {
     try {
       GoMembers.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.GoMembers");
+      throw fbe.refused(e, "import.GoMembers", this);
     }
     return j.text;
   }
@@ -18994,6 +19522,38 @@ export class JvmMembers {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["TYPE_ID", ["enum", "import.Word", "int16"]],
+      ["KEY_ORDER", "int32"],
+      ["toFbe", "string", "toFbe_"],
+      ["fromFbe", ["optional", "bool"]],
+      ["readFbe", ["enum", "import.Modifier", "uint64"]],
+      ["writeFbe", "double"],
+      ["verifyFbe", ["enum", "import.side", "int32"]],
+      ["toFinal", "int64", "toFinal_"],
+      ["fromFinal", ["vector", ["enum", "import.Word", "int16"]]],
+      ["readFinal", ["optional", "string"]],
+      ["writeFinal", "bytes"],
+      ["verifyFinal", ["map", "string", "int32"]],
+      ["toJson", "decimal", "toJson_"],
+      ["fromJson", "uuid"],
+      ["writeJson", "timestamp"],
+      ["readJson", "float"],
+      ["hashCode", "uint8"],
+      ["getClass", ["optional", ["enum", "import.Word", "int16"]]],
+      ["clone", ["enum", "import.Word", "int16"]],
+      ["finalize", "int32"],
+      ["wait", "string"],
+      ["notify", ["optional", "bool"]],
+      ["notifyAll", ["enum", "import.Modifier", "uint64"]],
+      ["javaClass", "double"],
+      ["component1", ["enum", "import.side", "int32"]],
+      ["fbeLevels", "int64"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: JvmMembers): void {
     const b = w.struct(base, slot, 161, 14);
@@ -19294,10 +19854,10 @@ export class JvmMembers {
     w.beginVersioned();
     try {
       JvmMembers.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.JvmMembers");
+      throw fbe.refused(e, "import.JvmMembers", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -19509,10 +20069,10 @@ export class JvmMembers {
     w.beginFinal();
     try {
       JvmMembers.fbeWriteFinal(w, this);
+      w.endFinal(14);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JvmMembers");
+      throw fbe.refused(e, "import.JvmMembers", this);
     }
-    w.endFinal(14);
     return w.bytes();
   }
 
@@ -19643,7 +20203,7 @@ export class JvmMembers {
     try {
       JvmMembers.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JvmMembers");
+      throw fbe.refused(e, "import.JvmMembers", this);
     }
     return j.text;
   }
@@ -19931,6 +20491,16 @@ export class JsMembers {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["fbeKey", ["enum", "import.Word", "int16"], "fbeKey_"],
+      ["toJSON", "int32", "toJSON_"],
+      ["toText", "string"],
+      ["verify", ["optional", "bool"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: JsMembers): void {
     const b = w.struct(base, slot, 23, 15);
@@ -20011,10 +20581,10 @@ export class JsMembers {
     w.beginVersioned();
     try {
       JsMembers.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsMembers");
+      throw fbe.refused(e, "import.JsMembers", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -20086,10 +20656,10 @@ export class JsMembers {
     w.beginFinal();
     try {
       JsMembers.fbeWriteFinal(w, this);
+      w.endFinal(15);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsMembers");
+      throw fbe.refused(e, "import.JsMembers", this);
     }
-    w.endFinal(15);
     return w.bytes();
   }
 
@@ -20142,7 +20712,7 @@ export class JsMembers {
     try {
       JsMembers.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsMembers");
+      throw fbe.refused(e, "import.JsMembers", this);
     }
     return j.text;
   }
@@ -20279,6 +20849,40 @@ export class RuntimeNames {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Buffer", ["enum", "import.Word", "int16"]],
+      ["WriteBuffer", "int32"],
+      ["ReadBuffer", "string"],
+      ["Reader", ["optional", "bool"]],
+      ["Writer", ["enum", "import.Modifier", "uint64"]],
+      ["Limits", "double"],
+      ["Decimal", ["enum", "import.side", "int32"]],
+      ["Uuid", "int64"],
+      ["UUID", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Timestamp", ["optional", "string"]],
+      ["JsonWriter", "bytes"],
+      ["JsonReader", ["map", "string", "int32"]],
+      ["DecodeError", "decimal"],
+      ["EncodeError", "uuid"],
+      ["DecodeException", "timestamp"],
+      ["EncodeException", "float"],
+      ["Sender", "uint8"],
+      ["Receiver", ["optional", ["enum", "import.Word", "int16"]]],
+      ["Client", ["enum", "import.Word", "int16"]],
+      ["Proxy", "int32"],
+      ["Handler", "string"],
+      ["Text", ["optional", "bool"]],
+      ["Compare", ["enum", "import.Modifier", "uint64"]],
+      ["Decimals", "double"],
+      ["Uuids", ["enum", "import.side", "int32"]],
+      ["Timestamps", "int64"],
+      ["Utf8", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Requests", ["optional", "string"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -20624,10 +21228,10 @@ export class RuntimeNames {
     w.beginVersioned();
     try {
       RuntimeNames.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.RuntimeNames");
+      throw fbe.refused(e, "import.RuntimeNames", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -20867,10 +21471,10 @@ export class RuntimeNames {
     w.beginFinal();
     try {
       RuntimeNames.fbeWriteFinal(w, this);
+      w.endFinal(16);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RuntimeNames");
+      throw fbe.refused(e, "import.RuntimeNames", this);
     }
-    w.endFinal(16);
     return w.bytes();
   }
 
@@ -21019,7 +21623,7 @@ export class RuntimeNames {
     try {
       RuntimeNames.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.RuntimeNames");
+      throw fbe.refused(e, "import.RuntimeNames", this);
     }
     return j.text;
   }
@@ -21338,6 +21942,13 @@ export class class_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["class", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: class_): void {
     const b = w.struct(base, slot, 12, 17);
@@ -21383,10 +21994,10 @@ export class class_ {
     w.beginVersioned();
     try {
       class_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.class");
+      throw fbe.refused(e, "import.class", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -21437,10 +22048,10 @@ export class class_ {
     w.beginFinal();
     try {
       class_.fbeWriteFinal(w, this);
+      w.endFinal(17);
     } catch (e) {
-      throw fbe.rootOf(e, "import.class");
+      throw fbe.refused(e, "import.class", this);
     }
-    w.endFinal(17);
     return w.bytes();
   }
 
@@ -21482,7 +22093,7 @@ export class class_ {
     try {
       class_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.class");
+      throw fbe.refused(e, "import.class", this);
     }
     return j.text;
   }
@@ -21540,6 +22151,13 @@ export class Object_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Object", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Object_): void {
     const b = w.struct(base, slot, 12, 18);
@@ -21585,10 +22203,10 @@ export class Object_ {
     w.beginVersioned();
     try {
       Object_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Object");
+      throw fbe.refused(e, "import.Object", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -21639,10 +22257,10 @@ export class Object_ {
     w.beginFinal();
     try {
       Object_.fbeWriteFinal(w, this);
+      w.endFinal(18);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Object");
+      throw fbe.refused(e, "import.Object", this);
     }
-    w.endFinal(18);
     return w.bytes();
   }
 
@@ -21684,7 +22302,7 @@ export class Object_ {
     try {
       Object_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Object");
+      throw fbe.refused(e, "import.Object", this);
     }
     return j.text;
   }
@@ -21742,6 +22360,13 @@ export class String_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["String", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: String_): void {
     const b = w.struct(base, slot, 12, 19);
@@ -21787,10 +22412,10 @@ export class String_ {
     w.beginVersioned();
     try {
       String_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.String");
+      throw fbe.refused(e, "import.String", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -21841,10 +22466,10 @@ export class String_ {
     w.beginFinal();
     try {
       String_.fbeWriteFinal(w, this);
+      w.endFinal(19);
     } catch (e) {
-      throw fbe.rootOf(e, "import.String");
+      throw fbe.refused(e, "import.String", this);
     }
-    w.endFinal(19);
     return w.bytes();
   }
 
@@ -21886,7 +22511,7 @@ export class String_ {
     try {
       String_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.String");
+      throw fbe.refused(e, "import.String", this);
     }
     return j.text;
   }
@@ -21944,6 +22569,13 @@ export class List {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["List", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: List): void {
     const b = w.struct(base, slot, 12, 20);
@@ -21989,10 +22621,10 @@ export class List {
     w.beginVersioned();
     try {
       List.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.List");
+      throw fbe.refused(e, "import.List", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -22043,10 +22675,10 @@ export class List {
     w.beginFinal();
     try {
       List.fbeWriteFinal(w, this);
+      w.endFinal(20);
     } catch (e) {
-      throw fbe.rootOf(e, "import.List");
+      throw fbe.refused(e, "import.List", this);
     }
-    w.endFinal(20);
     return w.bytes();
   }
 
@@ -22088,7 +22720,7 @@ export class List {
     try {
       List.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.List");
+      throw fbe.refused(e, "import.List", this);
     }
     return j.text;
   }
@@ -22146,6 +22778,13 @@ export class Map_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Map", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Map_): void {
     const b = w.struct(base, slot, 12, 21);
@@ -22191,10 +22830,10 @@ export class Map_ {
     w.beginVersioned();
     try {
       Map_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Map");
+      throw fbe.refused(e, "import.Map", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -22245,10 +22884,10 @@ export class Map_ {
     w.beginFinal();
     try {
       Map_.fbeWriteFinal(w, this);
+      w.endFinal(21);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Map");
+      throw fbe.refused(e, "import.Map", this);
     }
-    w.endFinal(21);
     return w.bytes();
   }
 
@@ -22290,7 +22929,7 @@ export class Map_ {
     try {
       Map_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Map");
+      throw fbe.refused(e, "import.Map", this);
     }
     return j.text;
   }
@@ -22348,6 +22987,13 @@ export class Model {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Model", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Model): void {
     const b = w.struct(base, slot, 12, 22);
@@ -22393,10 +23039,10 @@ export class Model {
     w.beginVersioned();
     try {
       Model.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Model");
+      throw fbe.refused(e, "import.Model", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -22447,10 +23093,10 @@ export class Model {
     w.beginFinal();
     try {
       Model.fbeWriteFinal(w, this);
+      w.endFinal(22);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Model");
+      throw fbe.refused(e, "import.Model", this);
     }
-    w.endFinal(22);
     return w.bytes();
   }
 
@@ -22492,7 +23138,7 @@ export class Model {
     try {
       Model.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Model");
+      throw fbe.refused(e, "import.Model", this);
     }
     return j.text;
   }
@@ -22550,6 +23196,13 @@ export class FinalModel {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["FinalModel", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FinalModel): void {
     const b = w.struct(base, slot, 12, 23);
@@ -22595,10 +23248,10 @@ export class FinalModel {
     w.beginVersioned();
     try {
       FinalModel.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.FinalModel");
+      throw fbe.refused(e, "import.FinalModel", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -22649,10 +23302,10 @@ export class FinalModel {
     w.beginFinal();
     try {
       FinalModel.fbeWriteFinal(w, this);
+      w.endFinal(23);
     } catch (e) {
-      throw fbe.rootOf(e, "import.FinalModel");
+      throw fbe.refused(e, "import.FinalModel", this);
     }
-    w.endFinal(23);
     return w.bytes();
   }
 
@@ -22694,7 +23347,7 @@ export class FinalModel {
     try {
       FinalModel.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.FinalModel");
+      throw fbe.refused(e, "import.FinalModel", this);
     }
     return j.text;
   }
@@ -22752,6 +23405,13 @@ export class Buffer {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Buffer", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Buffer): void {
     const b = w.struct(base, slot, 12, 24);
@@ -22797,10 +23457,10 @@ export class Buffer {
     w.beginVersioned();
     try {
       Buffer.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Buffer");
+      throw fbe.refused(e, "import.Buffer", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -22851,10 +23511,10 @@ export class Buffer {
     w.beginFinal();
     try {
       Buffer.fbeWriteFinal(w, this);
+      w.endFinal(24);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Buffer");
+      throw fbe.refused(e, "import.Buffer", this);
     }
-    w.endFinal(24);
     return w.bytes();
   }
 
@@ -22896,7 +23556,7 @@ export class Buffer {
     try {
       Buffer.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Buffer");
+      throw fbe.refused(e, "import.Buffer", this);
     }
     return j.text;
   }
@@ -22954,6 +23614,13 @@ export class Reader {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Reader", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Reader): void {
     const b = w.struct(base, slot, 12, 25);
@@ -22999,10 +23666,10 @@ export class Reader {
     w.beginVersioned();
     try {
       Reader.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Reader");
+      throw fbe.refused(e, "import.Reader", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -23053,10 +23720,10 @@ export class Reader {
     w.beginFinal();
     try {
       Reader.fbeWriteFinal(w, this);
+      w.endFinal(25);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Reader");
+      throw fbe.refused(e, "import.Reader", this);
     }
-    w.endFinal(25);
     return w.bytes();
   }
 
@@ -23098,7 +23765,7 @@ export class Reader {
     try {
       Reader.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Reader");
+      throw fbe.refused(e, "import.Reader", this);
     }
     return j.text;
   }
@@ -23156,6 +23823,13 @@ export class Writer {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Writer", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Writer): void {
     const b = w.struct(base, slot, 12, 26);
@@ -23201,10 +23875,10 @@ export class Writer {
     w.beginVersioned();
     try {
       Writer.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Writer");
+      throw fbe.refused(e, "import.Writer", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -23255,10 +23929,10 @@ export class Writer {
     w.beginFinal();
     try {
       Writer.fbeWriteFinal(w, this);
+      w.endFinal(26);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Writer");
+      throw fbe.refused(e, "import.Writer", this);
     }
-    w.endFinal(26);
     return w.bytes();
   }
 
@@ -23300,7 +23974,7 @@ export class Writer {
     try {
       Writer.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Writer");
+      throw fbe.refused(e, "import.Writer", this);
     }
     return j.text;
   }
@@ -23358,6 +24032,13 @@ export class Limits {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Limits", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Limits): void {
     const b = w.struct(base, slot, 12, 27);
@@ -23403,10 +24084,10 @@ export class Limits {
     w.beginVersioned();
     try {
       Limits.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Limits");
+      throw fbe.refused(e, "import.Limits", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -23457,10 +24138,10 @@ export class Limits {
     w.beginFinal();
     try {
       Limits.fbeWriteFinal(w, this);
+      w.endFinal(27);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Limits");
+      throw fbe.refused(e, "import.Limits", this);
     }
-    w.endFinal(27);
     return w.bytes();
   }
 
@@ -23502,7 +24183,7 @@ export class Limits {
     try {
       Limits.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Limits");
+      throw fbe.refused(e, "import.Limits", this);
     }
     return j.text;
   }
@@ -23560,6 +24241,13 @@ export class DecodeError {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["DecodeError", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: DecodeError): void {
     const b = w.struct(base, slot, 12, 28);
@@ -23605,10 +24293,10 @@ export class DecodeError {
     w.beginVersioned();
     try {
       DecodeError.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeError");
+      throw fbe.refused(e, "import.DecodeError", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -23659,10 +24347,10 @@ export class DecodeError {
     w.beginFinal();
     try {
       DecodeError.fbeWriteFinal(w, this);
+      w.endFinal(28);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeError");
+      throw fbe.refused(e, "import.DecodeError", this);
     }
-    w.endFinal(28);
     return w.bytes();
   }
 
@@ -23704,7 +24392,7 @@ export class DecodeError {
     try {
       DecodeError.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeError");
+      throw fbe.refused(e, "import.DecodeError", this);
     }
     return j.text;
   }
@@ -23762,6 +24450,13 @@ export class DecodeException {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["DecodeException", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: DecodeException): void {
     const b = w.struct(base, slot, 12, 29);
@@ -23807,10 +24502,10 @@ export class DecodeException {
     w.beginVersioned();
     try {
       DecodeException.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeException");
+      throw fbe.refused(e, "import.DecodeException", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -23861,10 +24556,10 @@ export class DecodeException {
     w.beginFinal();
     try {
       DecodeException.fbeWriteFinal(w, this);
+      w.endFinal(29);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeException");
+      throw fbe.refused(e, "import.DecodeException", this);
     }
-    w.endFinal(29);
     return w.bytes();
   }
 
@@ -23906,7 +24601,7 @@ export class DecodeException {
     try {
       DecodeException.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeException");
+      throw fbe.refused(e, "import.DecodeException", this);
     }
     return j.text;
   }
@@ -23964,6 +24659,13 @@ export class Decimal {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Decimal", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Decimal): void {
     const b = w.struct(base, slot, 12, 30);
@@ -24009,10 +24711,10 @@ export class Decimal {
     w.beginVersioned();
     try {
       Decimal.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Decimal");
+      throw fbe.refused(e, "import.Decimal", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -24063,10 +24765,10 @@ export class Decimal {
     w.beginFinal();
     try {
       Decimal.fbeWriteFinal(w, this);
+      w.endFinal(30);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Decimal");
+      throw fbe.refused(e, "import.Decimal", this);
     }
-    w.endFinal(30);
     return w.bytes();
   }
 
@@ -24108,7 +24810,7 @@ export class Decimal {
     try {
       Decimal.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Decimal");
+      throw fbe.refused(e, "import.Decimal", this);
     }
     return j.text;
   }
@@ -24166,6 +24868,13 @@ export class Uuid {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Uuid", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Uuid): void {
     const b = w.struct(base, slot, 12, 31);
@@ -24211,10 +24920,10 @@ export class Uuid {
     w.beginVersioned();
     try {
       Uuid.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Uuid");
+      throw fbe.refused(e, "import.Uuid", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -24265,10 +24974,10 @@ export class Uuid {
     w.beginFinal();
     try {
       Uuid.fbeWriteFinal(w, this);
+      w.endFinal(31);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Uuid");
+      throw fbe.refused(e, "import.Uuid", this);
     }
-    w.endFinal(31);
     return w.bytes();
   }
 
@@ -24310,7 +25019,7 @@ export class Uuid {
     try {
       Uuid.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Uuid");
+      throw fbe.refused(e, "import.Uuid", this);
     }
     return j.text;
   }
@@ -24368,6 +25077,13 @@ export class UUID {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["UUID", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: UUID): void {
     const b = w.struct(base, slot, 12, 32);
@@ -24413,10 +25129,10 @@ export class UUID {
     w.beginVersioned();
     try {
       UUID.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.UUID");
+      throw fbe.refused(e, "import.UUID", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -24467,10 +25183,10 @@ export class UUID {
     w.beginFinal();
     try {
       UUID.fbeWriteFinal(w, this);
+      w.endFinal(32);
     } catch (e) {
-      throw fbe.rootOf(e, "import.UUID");
+      throw fbe.refused(e, "import.UUID", this);
     }
-    w.endFinal(32);
     return w.bytes();
   }
 
@@ -24512,7 +25228,7 @@ export class UUID {
     try {
       UUID.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.UUID");
+      throw fbe.refused(e, "import.UUID", this);
     }
     return j.text;
   }
@@ -24570,6 +25286,13 @@ export class Timestamp {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Timestamp", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Timestamp): void {
     const b = w.struct(base, slot, 12, 33);
@@ -24615,10 +25338,10 @@ export class Timestamp {
     w.beginVersioned();
     try {
       Timestamp.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Timestamp");
+      throw fbe.refused(e, "import.Timestamp", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -24669,10 +25392,10 @@ export class Timestamp {
     w.beginFinal();
     try {
       Timestamp.fbeWriteFinal(w, this);
+      w.endFinal(33);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Timestamp");
+      throw fbe.refused(e, "import.Timestamp", this);
     }
-    w.endFinal(33);
     return w.bytes();
   }
 
@@ -24714,7 +25437,7 @@ export class Timestamp {
     try {
       Timestamp.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Timestamp");
+      throw fbe.refused(e, "import.Timestamp", this);
     }
     return j.text;
   }
@@ -24772,6 +25495,13 @@ export class Sender {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Sender", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Sender): void {
     const b = w.struct(base, slot, 12, 34);
@@ -24817,10 +25547,10 @@ export class Sender {
     w.beginVersioned();
     try {
       Sender.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Sender");
+      throw fbe.refused(e, "import.Sender", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -24871,10 +25601,10 @@ export class Sender {
     w.beginFinal();
     try {
       Sender.fbeWriteFinal(w, this);
+      w.endFinal(34);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Sender");
+      throw fbe.refused(e, "import.Sender", this);
     }
-    w.endFinal(34);
     return w.bytes();
   }
 
@@ -24916,7 +25646,7 @@ export class Sender {
     try {
       Sender.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Sender");
+      throw fbe.refused(e, "import.Sender", this);
     }
     return j.text;
   }
@@ -24974,6 +25704,13 @@ export class Receiver {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Receiver", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Receiver): void {
     const b = w.struct(base, slot, 12, 35);
@@ -25019,10 +25756,10 @@ export class Receiver {
     w.beginVersioned();
     try {
       Receiver.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Receiver");
+      throw fbe.refused(e, "import.Receiver", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -25073,10 +25810,10 @@ export class Receiver {
     w.beginFinal();
     try {
       Receiver.fbeWriteFinal(w, this);
+      w.endFinal(35);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Receiver");
+      throw fbe.refused(e, "import.Receiver", this);
     }
-    w.endFinal(35);
     return w.bytes();
   }
 
@@ -25118,7 +25855,7 @@ export class Receiver {
     try {
       Receiver.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Receiver");
+      throw fbe.refused(e, "import.Receiver", this);
     }
     return j.text;
   }
@@ -25176,6 +25913,13 @@ export class Client {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Client", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Client): void {
     const b = w.struct(base, slot, 12, 36);
@@ -25221,10 +25965,10 @@ export class Client {
     w.beginVersioned();
     try {
       Client.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Client");
+      throw fbe.refused(e, "import.Client", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -25275,10 +26019,10 @@ export class Client {
     w.beginFinal();
     try {
       Client.fbeWriteFinal(w, this);
+      w.endFinal(36);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Client");
+      throw fbe.refused(e, "import.Client", this);
     }
-    w.endFinal(36);
     return w.bytes();
   }
 
@@ -25320,7 +26064,7 @@ export class Client {
     try {
       Client.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Client");
+      throw fbe.refused(e, "import.Client", this);
     }
     return j.text;
   }
@@ -25378,6 +26122,13 @@ export class Proxy {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Proxy", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Proxy): void {
     const b = w.struct(base, slot, 12, 37);
@@ -25423,10 +26174,10 @@ export class Proxy {
     w.beginVersioned();
     try {
       Proxy.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Proxy");
+      throw fbe.refused(e, "import.Proxy", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -25477,10 +26228,10 @@ export class Proxy {
     w.beginFinal();
     try {
       Proxy.fbeWriteFinal(w, this);
+      w.endFinal(37);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Proxy");
+      throw fbe.refused(e, "import.Proxy", this);
     }
-    w.endFinal(37);
     return w.bytes();
   }
 
@@ -25522,7 +26273,7 @@ export class Proxy {
     try {
       Proxy.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Proxy");
+      throw fbe.refused(e, "import.Proxy", this);
     }
     return j.text;
   }
@@ -25580,6 +26331,13 @@ export class Handler {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Handler", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Handler): void {
     const b = w.struct(base, slot, 12, 38);
@@ -25625,10 +26383,10 @@ export class Handler {
     w.beginVersioned();
     try {
       Handler.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Handler");
+      throw fbe.refused(e, "import.Handler", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -25679,10 +26437,10 @@ export class Handler {
     w.beginFinal();
     try {
       Handler.fbeWriteFinal(w, this);
+      w.endFinal(38);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Handler");
+      throw fbe.refused(e, "import.Handler", this);
     }
-    w.endFinal(38);
     return w.bytes();
   }
 
@@ -25724,7 +26482,7 @@ export class Handler {
     try {
       Handler.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Handler");
+      throw fbe.refused(e, "import.Handler", this);
     }
     return j.text;
   }
@@ -25782,6 +26540,13 @@ export class fbe_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["fbe", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: fbe_): void {
     const b = w.struct(base, slot, 12, 39);
@@ -25827,10 +26592,10 @@ export class fbe_ {
     w.beginVersioned();
     try {
       fbe_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe");
+      throw fbe.refused(e, "import.fbe", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -25881,10 +26646,10 @@ export class fbe_ {
     w.beginFinal();
     try {
       fbe_.fbeWriteFinal(w, this);
+      w.endFinal(39);
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe");
+      throw fbe.refused(e, "import.fbe", this);
     }
-    w.endFinal(39);
     return w.bytes();
   }
 
@@ -25926,7 +26691,7 @@ export class fbe_ {
     try {
       fbe_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe");
+      throw fbe.refused(e, "import.fbe", this);
     }
     return j.text;
   }
@@ -25984,6 +26749,13 @@ export class FBE {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["FBE", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: FBE): void {
     const b = w.struct(base, slot, 12, 40);
@@ -26029,10 +26801,10 @@ export class FBE {
     w.beginVersioned();
     try {
       FBE.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.FBE");
+      throw fbe.refused(e, "import.FBE", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -26083,10 +26855,10 @@ export class FBE {
     w.beginFinal();
     try {
       FBE.fbeWriteFinal(w, this);
+      w.endFinal(40);
     } catch (e) {
-      throw fbe.rootOf(e, "import.FBE");
+      throw fbe.refused(e, "import.FBE", this);
     }
-    w.endFinal(40);
     return w.bytes();
   }
 
@@ -26128,7 +26900,7 @@ export class FBE {
     try {
       FBE.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.FBE");
+      throw fbe.refused(e, "import.FBE", this);
     }
     return j.text;
   }
@@ -26186,6 +26958,13 @@ export class std {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["std", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: std): void {
     const b = w.struct(base, slot, 12, 41);
@@ -26231,10 +27010,10 @@ export class std {
     w.beginVersioned();
     try {
       std.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.std");
+      throw fbe.refused(e, "import.std", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -26285,10 +27064,10 @@ export class std {
     w.beginFinal();
     try {
       std.fbeWriteFinal(w, this);
+      w.endFinal(41);
     } catch (e) {
-      throw fbe.rootOf(e, "import.std");
+      throw fbe.refused(e, "import.std", this);
     }
-    w.endFinal(41);
     return w.bytes();
   }
 
@@ -26330,7 +27109,7 @@ export class std {
     try {
       std.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.std");
+      throw fbe.refused(e, "import.std", this);
     }
     return j.text;
   }
@@ -26388,6 +27167,13 @@ export class Companion {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Companion", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Companion): void {
     const b = w.struct(base, slot, 12, 42);
@@ -26433,10 +27219,10 @@ export class Companion {
     w.beginVersioned();
     try {
       Companion.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Companion");
+      throw fbe.refused(e, "import.Companion", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -26487,10 +27273,10 @@ export class Companion {
     w.beginFinal();
     try {
       Companion.fbeWriteFinal(w, this);
+      w.endFinal(42);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Companion");
+      throw fbe.refused(e, "import.Companion", this);
     }
-    w.endFinal(42);
     return w.bytes();
   }
 
@@ -26532,7 +27318,7 @@ export class Companion {
     try {
       Companion.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Companion");
+      throw fbe.refused(e, "import.Companion", this);
     }
     return j.text;
   }
@@ -26590,6 +27376,13 @@ export class Any {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Any", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Any): void {
     const b = w.struct(base, slot, 12, 43);
@@ -26635,10 +27428,10 @@ export class Any {
     w.beginVersioned();
     try {
       Any.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Any");
+      throw fbe.refused(e, "import.Any", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -26689,10 +27482,10 @@ export class Any {
     w.beginFinal();
     try {
       Any.fbeWriteFinal(w, this);
+      w.endFinal(43);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Any");
+      throw fbe.refused(e, "import.Any", this);
     }
-    w.endFinal(43);
     return w.bytes();
   }
 
@@ -26734,7 +27527,7 @@ export class Any {
     try {
       Any.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Any");
+      throw fbe.refused(e, "import.Any", this);
     }
     return j.text;
   }
@@ -26792,6 +27585,13 @@ export class Self {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Self", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Self): void {
     const b = w.struct(base, slot, 12, 44);
@@ -26837,10 +27637,10 @@ export class Self {
     w.beginVersioned();
     try {
       Self.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Self");
+      throw fbe.refused(e, "import.Self", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -26891,10 +27691,10 @@ export class Self {
     w.beginFinal();
     try {
       Self.fbeWriteFinal(w, this);
+      w.endFinal(44);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Self");
+      throw fbe.refused(e, "import.Self", this);
     }
-    w.endFinal(44);
     return w.bytes();
   }
 
@@ -26936,7 +27736,7 @@ export class Self {
     try {
       Self.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Self");
+      throw fbe.refused(e, "import.Self", this);
     }
     return j.text;
   }
@@ -26994,6 +27794,13 @@ export class self {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["self", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: self): void {
     const b = w.struct(base, slot, 12, 45);
@@ -27039,10 +27846,10 @@ export class self {
     w.beginVersioned();
     try {
       self.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.self");
+      throw fbe.refused(e, "import.self", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -27093,10 +27900,10 @@ export class self {
     w.beginFinal();
     try {
       self.fbeWriteFinal(w, this);
+      w.endFinal(45);
     } catch (e) {
-      throw fbe.rootOf(e, "import.self");
+      throw fbe.refused(e, "import.self", this);
     }
-    w.endFinal(45);
     return w.bytes();
   }
 
@@ -27138,7 +27945,7 @@ export class self {
     try {
       self.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.self");
+      throw fbe.refused(e, "import.self", this);
     }
     return j.text;
   }
@@ -27196,6 +28003,13 @@ export class None {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["None", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: None): void {
     const b = w.struct(base, slot, 12, 46);
@@ -27241,10 +28055,10 @@ export class None {
     w.beginVersioned();
     try {
       None.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.None");
+      throw fbe.refused(e, "import.None", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -27295,10 +28109,10 @@ export class None {
     w.beginFinal();
     try {
       None.fbeWriteFinal(w, this);
+      w.endFinal(46);
     } catch (e) {
-      throw fbe.rootOf(e, "import.None");
+      throw fbe.refused(e, "import.None", this);
     }
-    w.endFinal(46);
     return w.bytes();
   }
 
@@ -27340,7 +28154,7 @@ export class None {
     try {
       None.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.None");
+      throw fbe.refused(e, "import.None", this);
     }
     return j.text;
   }
@@ -27398,6 +28212,13 @@ export class Option {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Option", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Option): void {
     const b = w.struct(base, slot, 12, 47);
@@ -27443,10 +28264,10 @@ export class Option {
     w.beginVersioned();
     try {
       Option.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Option");
+      throw fbe.refused(e, "import.Option", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -27497,10 +28318,10 @@ export class Option {
     w.beginFinal();
     try {
       Option.fbeWriteFinal(w, this);
+      w.endFinal(47);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Option");
+      throw fbe.refused(e, "import.Option", this);
     }
-    w.endFinal(47);
     return w.bytes();
   }
 
@@ -27542,7 +28363,7 @@ export class Option {
     try {
       Option.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Option");
+      throw fbe.refused(e, "import.Option", this);
     }
     return j.text;
   }
@@ -27600,6 +28421,13 @@ export class Result {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Result", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Result): void {
     const b = w.struct(base, slot, 12, 48);
@@ -27645,10 +28473,10 @@ export class Result {
     w.beginVersioned();
     try {
       Result.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Result");
+      throw fbe.refused(e, "import.Result", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -27699,10 +28527,10 @@ export class Result {
     w.beginFinal();
     try {
       Result.fbeWriteFinal(w, this);
+      w.endFinal(48);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Result");
+      throw fbe.refused(e, "import.Result", this);
     }
-    w.endFinal(48);
     return w.bytes();
   }
 
@@ -27744,7 +28572,7 @@ export class Result {
     try {
       Result.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Result");
+      throw fbe.refused(e, "import.Result", this);
     }
     return j.text;
   }
@@ -27802,6 +28630,13 @@ export class Vec {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Vec", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Vec): void {
     const b = w.struct(base, slot, 12, 49);
@@ -27847,10 +28682,10 @@ export class Vec {
     w.beginVersioned();
     try {
       Vec.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Vec");
+      throw fbe.refused(e, "import.Vec", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -27901,10 +28736,10 @@ export class Vec {
     w.beginFinal();
     try {
       Vec.fbeWriteFinal(w, this);
+      w.endFinal(49);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Vec");
+      throw fbe.refused(e, "import.Vec", this);
     }
-    w.endFinal(49);
     return w.bytes();
   }
 
@@ -27946,7 +28781,7 @@ export class Vec {
     try {
       Vec.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Vec");
+      throw fbe.refused(e, "import.Vec", this);
     }
     return j.text;
   }
@@ -28004,6 +28839,13 @@ export class Box {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Box", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Box): void {
     const b = w.struct(base, slot, 12, 50);
@@ -28049,10 +28891,10 @@ export class Box {
     w.beginVersioned();
     try {
       Box.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Box");
+      throw fbe.refused(e, "import.Box", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -28103,10 +28945,10 @@ export class Box {
     w.beginFinal();
     try {
       Box.fbeWriteFinal(w, this);
+      w.endFinal(50);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Box");
+      throw fbe.refused(e, "import.Box", this);
     }
-    w.endFinal(50);
     return w.bytes();
   }
 
@@ -28148,7 +28990,7 @@ export class Box {
     try {
       Box.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Box");
+      throw fbe.refused(e, "import.Box", this);
     }
     return j.text;
   }
@@ -28206,6 +29048,13 @@ export class Error_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Error", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Error_): void {
     const b = w.struct(base, slot, 12, 51);
@@ -28251,10 +29100,10 @@ export class Error_ {
     w.beginVersioned();
     try {
       Error_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Error");
+      throw fbe.refused(e, "import.Error", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -28305,10 +29154,10 @@ export class Error_ {
     w.beginFinal();
     try {
       Error_.fbeWriteFinal(w, this);
+      w.endFinal(51);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Error");
+      throw fbe.refused(e, "import.Error", this);
     }
-    w.endFinal(51);
     return w.bytes();
   }
 
@@ -28350,7 +29199,7 @@ export class Error_ {
     try {
       Error_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Error");
+      throw fbe.refused(e, "import.Error", this);
     }
     return j.text;
   }
@@ -28408,6 +29257,13 @@ export class Exception {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Exception", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Exception): void {
     const b = w.struct(base, slot, 12, 52);
@@ -28453,10 +29309,10 @@ export class Exception {
     w.beginVersioned();
     try {
       Exception.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Exception");
+      throw fbe.refused(e, "import.Exception", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -28507,10 +29363,10 @@ export class Exception {
     w.beginFinal();
     try {
       Exception.fbeWriteFinal(w, this);
+      w.endFinal(52);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Exception");
+      throw fbe.refused(e, "import.Exception", this);
     }
-    w.endFinal(52);
     return w.bytes();
   }
 
@@ -28552,7 +29408,7 @@ export class Exception {
     try {
       Exception.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Exception");
+      throw fbe.refused(e, "import.Exception", this);
     }
     return j.text;
   }
@@ -28610,6 +29466,13 @@ export class Text {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Text", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Text): void {
     const b = w.struct(base, slot, 12, 53);
@@ -28655,10 +29518,10 @@ export class Text {
     w.beginVersioned();
     try {
       Text.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Text");
+      throw fbe.refused(e, "import.Text", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -28709,10 +29572,10 @@ export class Text {
     w.beginFinal();
     try {
       Text.fbeWriteFinal(w, this);
+      w.endFinal(53);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Text");
+      throw fbe.refused(e, "import.Text", this);
     }
-    w.endFinal(53);
     return w.bytes();
   }
 
@@ -28754,7 +29617,7 @@ export class Text {
     try {
       Text.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Text");
+      throw fbe.refused(e, "import.Text", this);
     }
     return j.text;
   }
@@ -28812,6 +29675,13 @@ export class JsonWriter {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["JsonWriter", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: JsonWriter): void {
     const b = w.struct(base, slot, 12, 54);
@@ -28857,10 +29727,10 @@ export class JsonWriter {
     w.beginVersioned();
     try {
       JsonWriter.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsonWriter");
+      throw fbe.refused(e, "import.JsonWriter", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -28911,10 +29781,10 @@ export class JsonWriter {
     w.beginFinal();
     try {
       JsonWriter.fbeWriteFinal(w, this);
+      w.endFinal(54);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsonWriter");
+      throw fbe.refused(e, "import.JsonWriter", this);
     }
-    w.endFinal(54);
     return w.bytes();
   }
 
@@ -28956,7 +29826,7 @@ export class JsonWriter {
     try {
       JsonWriter.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.JsonWriter");
+      throw fbe.refused(e, "import.JsonWriter", this);
     }
     return j.text;
   }
@@ -29014,6 +29884,13 @@ export class int32_t {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["int32_t", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: int32_t): void {
     const b = w.struct(base, slot, 12, 55);
@@ -29059,10 +29936,10 @@ export class int32_t {
     w.beginVersioned();
     try {
       int32_t.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.int32_t");
+      throw fbe.refused(e, "import.int32_t", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -29113,10 +29990,10 @@ export class int32_t {
     w.beginFinal();
     try {
       int32_t.fbeWriteFinal(w, this);
+      w.endFinal(55);
     } catch (e) {
-      throw fbe.rootOf(e, "import.int32_t");
+      throw fbe.refused(e, "import.int32_t", this);
     }
-    w.endFinal(55);
     return w.bytes();
   }
 
@@ -29158,7 +30035,7 @@ export class int32_t {
     try {
       int32_t.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.int32_t");
+      throw fbe.refused(e, "import.int32_t", this);
     }
     return j.text;
   }
@@ -29216,6 +30093,13 @@ export class size_t {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["size_t", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: size_t): void {
     const b = w.struct(base, slot, 12, 56);
@@ -29261,10 +30145,10 @@ export class size_t {
     w.beginVersioned();
     try {
       size_t.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.size_t");
+      throw fbe.refused(e, "import.size_t", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -29315,10 +30199,10 @@ export class size_t {
     w.beginFinal();
     try {
       size_t.fbeWriteFinal(w, this);
+      w.endFinal(56);
     } catch (e) {
-      throw fbe.rootOf(e, "import.size_t");
+      throw fbe.refused(e, "import.size_t", this);
     }
-    w.endFinal(56);
     return w.bytes();
   }
 
@@ -29360,7 +30244,7 @@ export class size_t {
     try {
       size_t.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.size_t");
+      throw fbe.refused(e, "import.size_t", this);
     }
     return j.text;
   }
@@ -29418,6 +30302,13 @@ export class list {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["list", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: list): void {
     const b = w.struct(base, slot, 12, 57);
@@ -29463,10 +30354,10 @@ export class list {
     w.beginVersioned();
     try {
       list.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.list");
+      throw fbe.refused(e, "import.list", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -29517,10 +30408,10 @@ export class list {
     w.beginFinal();
     try {
       list.fbeWriteFinal(w, this);
+      w.endFinal(57);
     } catch (e) {
-      throw fbe.rootOf(e, "import.list");
+      throw fbe.refused(e, "import.list", this);
     }
-    w.endFinal(57);
     return w.bytes();
   }
 
@@ -29562,7 +30453,7 @@ export class list {
     try {
       list.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.list");
+      throw fbe.refused(e, "import.list", this);
     }
     return j.text;
   }
@@ -29620,6 +30511,13 @@ export class object_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["object", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: object_): void {
     const b = w.struct(base, slot, 12, 58);
@@ -29665,10 +30563,10 @@ export class object_ {
     w.beginVersioned();
     try {
       object_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.object");
+      throw fbe.refused(e, "import.object", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -29719,10 +30617,10 @@ export class object_ {
     w.beginFinal();
     try {
       object_.fbeWriteFinal(w, this);
+      w.endFinal(58);
     } catch (e) {
-      throw fbe.rootOf(e, "import.object");
+      throw fbe.refused(e, "import.object", this);
     }
-    w.endFinal(58);
     return w.bytes();
   }
 
@@ -29764,7 +30662,7 @@ export class object_ {
     try {
       object_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.object");
+      throw fbe.refused(e, "import.object", this);
     }
     return j.text;
   }
@@ -29822,6 +30720,13 @@ export class v_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["v", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: v_): void {
     const b = w.struct(base, slot, 12, 59);
@@ -29867,10 +30772,10 @@ export class v_ {
     w.beginVersioned();
     try {
       v_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.v");
+      throw fbe.refused(e, "import.v", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -29921,10 +30826,10 @@ export class v_ {
     w.beginFinal();
     try {
       v_.fbeWriteFinal(w, this);
+      w.endFinal(59);
     } catch (e) {
-      throw fbe.rootOf(e, "import.v");
+      throw fbe.refused(e, "import.v", this);
     }
-    w.endFinal(59);
     return w.bytes();
   }
 
@@ -29966,7 +30871,7 @@ export class v_ {
     try {
       v_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.v");
+      throw fbe.refused(e, "import.v", this);
     }
     return j.text;
   }
@@ -30024,6 +30929,13 @@ export class r_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["r", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: r_): void {
     const b = w.struct(base, slot, 12, 60);
@@ -30069,10 +30981,10 @@ export class r_ {
     w.beginVersioned();
     try {
       r_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.r");
+      throw fbe.refused(e, "import.r", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -30123,10 +31035,10 @@ export class r_ {
     w.beginFinal();
     try {
       r_.fbeWriteFinal(w, this);
+      w.endFinal(60);
     } catch (e) {
-      throw fbe.rootOf(e, "import.r");
+      throw fbe.refused(e, "import.r", this);
     }
-    w.endFinal(60);
     return w.bytes();
   }
 
@@ -30168,7 +31080,7 @@ export class r_ {
     try {
       r_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.r");
+      throw fbe.refused(e, "import.r", this);
     }
     return j.text;
   }
@@ -30226,6 +31138,13 @@ export class w_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["w", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: w_): void {
     const b = w.struct(base, slot, 12, 61);
@@ -30271,10 +31190,10 @@ export class w_ {
     w.beginVersioned();
     try {
       w_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.w");
+      throw fbe.refused(e, "import.w", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -30325,10 +31244,10 @@ export class w_ {
     w.beginFinal();
     try {
       w_.fbeWriteFinal(w, this);
+      w.endFinal(61);
     } catch (e) {
-      throw fbe.rootOf(e, "import.w");
+      throw fbe.refused(e, "import.w", this);
     }
-    w.endFinal(61);
     return w.bytes();
   }
 
@@ -30370,7 +31289,7 @@ export class w_ {
     try {
       w_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.w");
+      throw fbe.refused(e, "import.w", this);
     }
     return j.text;
   }
@@ -30428,6 +31347,13 @@ export class SideBuy {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["SideBuy", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: SideBuy): void {
     const b = w.struct(base, slot, 12, 62);
@@ -30473,10 +31399,10 @@ export class SideBuy {
     w.beginVersioned();
     try {
       SideBuy.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.SideBuy");
+      throw fbe.refused(e, "import.SideBuy", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -30527,10 +31453,10 @@ export class SideBuy {
     w.beginFinal();
     try {
       SideBuy.fbeWriteFinal(w, this);
+      w.endFinal(62);
     } catch (e) {
-      throw fbe.rootOf(e, "import.SideBuy");
+      throw fbe.refused(e, "import.SideBuy", this);
     }
-    w.endFinal(62);
     return w.bytes();
   }
 
@@ -30572,7 +31498,7 @@ export class SideBuy {
     try {
       SideBuy.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.SideBuy");
+      throw fbe.refused(e, "import.SideBuy", this);
     }
     return j.text;
   }
@@ -30630,6 +31556,13 @@ export class OrderKey {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["OrderKey", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: OrderKey): void {
     const b = w.struct(base, slot, 12, 63);
@@ -30675,10 +31608,10 @@ export class OrderKey {
     w.beginVersioned();
     try {
       OrderKey.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderKey");
+      throw fbe.refused(e, "import.OrderKey", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -30729,10 +31662,10 @@ export class OrderKey {
     w.beginFinal();
     try {
       OrderKey.fbeWriteFinal(w, this);
+      w.endFinal(63);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderKey");
+      throw fbe.refused(e, "import.OrderKey", this);
     }
-    w.endFinal(63);
     return w.bytes();
   }
 
@@ -30774,7 +31707,7 @@ export class OrderKey {
     try {
       OrderKey.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderKey");
+      throw fbe.refused(e, "import.OrderKey", this);
     }
     return j.text;
   }
@@ -30832,6 +31765,13 @@ export class textOfside {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["textOfside", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: textOfside): void {
     const b = w.struct(base, slot, 12, 64);
@@ -30877,10 +31817,10 @@ export class textOfside {
     w.beginVersioned();
     try {
       textOfside.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.textOfside");
+      throw fbe.refused(e, "import.textOfside", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -30931,10 +31871,10 @@ export class textOfside {
     w.beginFinal();
     try {
       textOfside.fbeWriteFinal(w, this);
+      w.endFinal(64);
     } catch (e) {
-      throw fbe.rootOf(e, "import.textOfside");
+      throw fbe.refused(e, "import.textOfside", this);
     }
-    w.endFinal(64);
     return w.bytes();
   }
 
@@ -30976,7 +31916,7 @@ export class textOfside {
     try {
       textOfside.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.textOfside");
+      throw fbe.refused(e, "import.textOfside", this);
     }
     return j.text;
   }
@@ -31034,6 +31974,13 @@ export class DECIMAL_1 {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["DECIMAL_1", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: DECIMAL_1): void {
     const b = w.struct(base, slot, 12, 65);
@@ -31079,10 +32026,10 @@ export class DECIMAL_1 {
     w.beginVersioned();
     try {
       DECIMAL_1.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.DECIMAL_1");
+      throw fbe.refused(e, "import.DECIMAL_1", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -31133,10 +32080,10 @@ export class DECIMAL_1 {
     w.beginFinal();
     try {
       DECIMAL_1.fbeWriteFinal(w, this);
+      w.endFinal(65);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DECIMAL_1");
+      throw fbe.refused(e, "import.DECIMAL_1", this);
     }
-    w.endFinal(65);
     return w.bytes();
   }
 
@@ -31178,7 +32125,7 @@ export class DECIMAL_1 {
     try {
       DECIMAL_1.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.DECIMAL_1");
+      throw fbe.refused(e, "import.DECIMAL_1", this);
     }
     return j.text;
   }
@@ -31236,6 +32183,13 @@ export class OrderModel {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["OrderModel", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: OrderModel): void {
     const b = w.struct(base, slot, 12, 66);
@@ -31281,10 +32235,10 @@ export class OrderModel {
     w.beginVersioned();
     try {
       OrderModel.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderModel");
+      throw fbe.refused(e, "import.OrderModel", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -31335,10 +32289,10 @@ export class OrderModel {
     w.beginFinal();
     try {
       OrderModel.fbeWriteFinal(w, this);
+      w.endFinal(66);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderModel");
+      throw fbe.refused(e, "import.OrderModel", this);
     }
-    w.endFinal(66);
     return w.bytes();
   }
 
@@ -31380,7 +32334,7 @@ export class OrderModel {
     try {
       OrderModel.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderModel");
+      throw fbe.refused(e, "import.OrderModel", this);
     }
     return j.text;
   }
@@ -31438,6 +32392,13 @@ export class OrderFinal {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["OrderFinal", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: OrderFinal): void {
     const b = w.struct(base, slot, 12, 67);
@@ -31483,10 +32444,10 @@ export class OrderFinal {
     w.beginVersioned();
     try {
       OrderFinal.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderFinal");
+      throw fbe.refused(e, "import.OrderFinal", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -31537,10 +32498,10 @@ export class OrderFinal {
     w.beginFinal();
     try {
       OrderFinal.fbeWriteFinal(w, this);
+      w.endFinal(67);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderFinal");
+      throw fbe.refused(e, "import.OrderFinal", this);
     }
-    w.endFinal(67);
     return w.bytes();
   }
 
@@ -31582,7 +32543,7 @@ export class OrderFinal {
     try {
       OrderFinal.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.OrderFinal");
+      throw fbe.refused(e, "import.OrderFinal", this);
     }
     return j.text;
   }
@@ -31640,6 +32601,13 @@ export class NewOrder {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["NewOrder", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: NewOrder): void {
     const b = w.struct(base, slot, 12, 68);
@@ -31685,10 +32653,10 @@ export class NewOrder {
     w.beginVersioned();
     try {
       NewOrder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.NewOrder");
+      throw fbe.refused(e, "import.NewOrder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -31739,10 +32707,10 @@ export class NewOrder {
     w.beginFinal();
     try {
       NewOrder.fbeWriteFinal(w, this);
+      w.endFinal(68);
     } catch (e) {
-      throw fbe.rootOf(e, "import.NewOrder");
+      throw fbe.refused(e, "import.NewOrder", this);
     }
-    w.endFinal(68);
     return w.bytes();
   }
 
@@ -31784,7 +32752,7 @@ export class NewOrder {
     try {
       NewOrder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.NewOrder");
+      throw fbe.refused(e, "import.NewOrder", this);
     }
     return j.text;
   }
@@ -31842,6 +32810,13 @@ export class VerifyFBEOrder {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["VerifyFBEOrder", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: VerifyFBEOrder): void {
     const b = w.struct(base, slot, 12, 69);
@@ -31887,10 +32862,10 @@ export class VerifyFBEOrder {
     w.beginVersioned();
     try {
       VerifyFBEOrder.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.VerifyFBEOrder");
+      throw fbe.refused(e, "import.VerifyFBEOrder", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -31941,10 +32916,10 @@ export class VerifyFBEOrder {
     w.beginFinal();
     try {
       VerifyFBEOrder.fbeWriteFinal(w, this);
+      w.endFinal(69);
     } catch (e) {
-      throw fbe.rootOf(e, "import.VerifyFBEOrder");
+      throw fbe.refused(e, "import.VerifyFBEOrder", this);
     }
-    w.endFinal(69);
     return w.bytes();
   }
 
@@ -31986,7 +32961,7 @@ export class VerifyFBEOrder {
     try {
       VerifyFBEOrder.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.VerifyFBEOrder");
+      throw fbe.refused(e, "import.VerifyFBEOrder", this);
     }
     return j.text;
   }
@@ -32044,6 +33019,13 @@ export class fbe_vr_Order {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["fbe_vr_Order", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: fbe_vr_Order): void {
     const b = w.struct(base, slot, 12, 70);
@@ -32089,10 +33071,10 @@ export class fbe_vr_Order {
     w.beginVersioned();
     try {
       fbe_vr_Order.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe_vr_Order");
+      throw fbe.refused(e, "import.fbe_vr_Order", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -32143,10 +33125,10 @@ export class fbe_vr_Order {
     w.beginFinal();
     try {
       fbe_vr_Order.fbeWriteFinal(w, this);
+      w.endFinal(70);
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe_vr_Order");
+      throw fbe.refused(e, "import.fbe_vr_Order", this);
     }
-    w.endFinal(70);
     return w.bytes();
   }
 
@@ -32188,7 +33170,7 @@ export class fbe_vr_Order {
     try {
       fbe_vr_Order.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.fbe_vr_Order");
+      throw fbe.refused(e, "import.fbe_vr_Order", this);
     }
     return j.text;
   }
@@ -32246,6 +33228,13 @@ export class e1 {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["e1", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: e1): void {
     const b = w.struct(base, slot, 12, 71);
@@ -32291,10 +33280,10 @@ export class e1 {
     w.beginVersioned();
     try {
       e1.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.e1");
+      throw fbe.refused(e, "import.e1", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -32345,10 +33334,10 @@ export class e1 {
     w.beginFinal();
     try {
       e1.fbeWriteFinal(w, this);
+      w.endFinal(71);
     } catch (e) {
-      throw fbe.rootOf(e, "import.e1");
+      throw fbe.refused(e, "import.e1", this);
     }
-    w.endFinal(71);
     return w.bytes();
   }
 
@@ -32390,7 +33379,7 @@ export class e1 {
     try {
       e1.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.e1");
+      throw fbe.refused(e, "import.e1", this);
     }
     return j.text;
   }
@@ -32448,6 +33437,13 @@ export class i2 {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["i2", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: i2): void {
     const b = w.struct(base, slot, 12, 72);
@@ -32493,10 +33489,10 @@ export class i2 {
     w.beginVersioned();
     try {
       i2.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.i2");
+      throw fbe.refused(e, "import.i2", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -32547,10 +33543,10 @@ export class i2 {
     w.beginFinal();
     try {
       i2.fbeWriteFinal(w, this);
+      w.endFinal(72);
     } catch (e) {
-      throw fbe.rootOf(e, "import.i2");
+      throw fbe.refused(e, "import.i2", this);
     }
-    w.endFinal(72);
     return w.bytes();
   }
 
@@ -32592,7 +33588,7 @@ export class i2 {
     try {
       i2.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.i2");
+      throw fbe.refused(e, "import.i2", this);
     }
     return j.text;
   }
@@ -32650,6 +33646,13 @@ export class o3 {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["o3", "int32"],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: o3): void {
     const b = w.struct(base, slot, 12, 73);
@@ -32695,10 +33698,10 @@ export class o3 {
     w.beginVersioned();
     try {
       o3.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.o3");
+      throw fbe.refused(e, "import.o3", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -32749,10 +33752,10 @@ export class o3 {
     w.beginFinal();
     try {
       o3.fbeWriteFinal(w, this);
+      w.endFinal(73);
     } catch (e) {
-      throw fbe.rootOf(e, "import.o3");
+      throw fbe.refused(e, "import.o3", this);
     }
-    w.endFinal(73);
     return w.bytes();
   }
 
@@ -32794,7 +33797,7 @@ export class o3 {
     try {
       o3.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.o3");
+      throw fbe.refused(e, "import.o3", this);
     }
     return j.text;
   }
@@ -32864,6 +33867,20 @@ export class Case {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["name", "int32"],
+      ["Name", "int32"],
+      ["NAME", "int32"],
+      ["class", "int32"],
+      ["class_", "int32"],
+      ["class__", "int32"],
+      ["String", "int32"],
+      ["String_", "int32"],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -32946,10 +33963,10 @@ export class Case {
     w.beginVersioned();
     try {
       Case.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Case");
+      throw fbe.refused(e, "import.Case", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -33021,10 +34038,10 @@ export class Case {
     w.beginFinal();
     try {
       Case.fbeWriteFinal(w, this);
+      w.endFinal(74);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Case");
+      throw fbe.refused(e, "import.Case", this);
     }
-    w.endFinal(74);
     return w.bytes();
   }
 
@@ -33080,7 +34097,7 @@ export class Case {
     try {
       Case.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Case");
+      throw fbe.refused(e, "import.Case", this);
     }
     return j.text;
   }
@@ -33184,6 +34201,15 @@ export class Imported {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["market", ["enum", "market.Side", "uint8"]],
+      ["org", ["struct", "market.Instrument", market.Instrument]],
+      ["example", ["enum", "market.Side", "uint8"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Imported): void {
     const b = w.struct(base, slot, 14, 75);
@@ -33259,10 +34285,10 @@ export class Imported {
     w.beginVersioned();
     try {
       Imported.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Imported");
+      throw fbe.refused(e, "import.Imported", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -33327,10 +34353,10 @@ export class Imported {
     w.beginFinal();
     try {
       Imported.fbeWriteFinal(w, this);
+      w.endFinal(75);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Imported");
+      throw fbe.refused(e, "import.Imported", this);
     }
-    w.endFinal(75);
     return w.bytes();
   }
 
@@ -33376,7 +34402,7 @@ export class Imported {
     try {
       Imported.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Imported");
+      throw fbe.refused(e, "import.Imported", this);
     }
     return j.text;
   }
@@ -33452,6 +34478,13 @@ export class symbol_ {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["digits", ["enum", "import.digits", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: symbol_): void {
     const b = w.struct(base, slot, 12, 76);
@@ -33497,10 +34530,10 @@ export class symbol_ {
     w.beginVersioned();
     try {
       symbol_.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.symbol");
+      throw fbe.refused(e, "import.symbol", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -33551,10 +34584,10 @@ export class symbol_ {
     w.beginFinal();
     try {
       symbol_.fbeWriteFinal(w, this);
+      w.endFinal(76);
     } catch (e) {
-      throw fbe.rootOf(e, "import.symbol");
+      throw fbe.refused(e, "import.symbol", this);
     }
-    w.endFinal(76);
     return w.bytes();
   }
 
@@ -33596,7 +34629,7 @@ export class symbol_ {
     try {
       symbol_.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.symbol");
+      throw fbe.refused(e, "import.symbol", this);
     }
     return j.text;
   }
@@ -33668,6 +34701,16 @@ export class Listed extends market.Instrument {
    */
   static override fbeCompareKey(a: Listed, b: Listed): number {
     return fbe.compareString(a.symbol, b.symbol);
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static override fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["symbol", "string"],
+      ["digits", "int32"],
+      ["precision", ["enum", "import.digits", "int32"]],
+      ["ticker", ["struct", "import.symbol", symbol_]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -33753,10 +34796,10 @@ export class Listed extends market.Instrument {
     w.beginVersioned();
     try {
       Listed.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Listed");
+      throw fbe.refused(e, "import.Listed", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -33824,10 +34867,10 @@ export class Listed extends market.Instrument {
     w.beginFinal();
     try {
       Listed.fbeWriteFinal(w, this);
+      w.endFinal(77);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Listed");
+      throw fbe.refused(e, "import.Listed", this);
     }
-    w.endFinal(77);
     return w.bytes();
   }
 
@@ -33875,7 +34918,7 @@ export class Listed extends market.Instrument {
     try {
       Listed.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Listed");
+      throw fbe.refused(e, "import.Listed", this);
     }
     return j.text;
   }
@@ -33958,6 +35001,17 @@ export class Derived extends Order {
     }
   }
 
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static override fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["side", "int32"],
+      ["s", ["enum", "import.side", "int32"]],
+      ["range", ["enum", "import.range", "int32"]],
+      ["Word", ["enum", "import.Word", "int16"]],
+      ["side_", ["enum", "import.range", "int32"]],
+    ];
+  }
+
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static override fbeWrite(w: fbe.Writer, base: number, slot: number, v: Derived): void {
     const b = w.struct(base, slot, 26, 78);
@@ -34021,10 +35075,10 @@ export class Derived extends Order {
     w.beginVersioned();
     try {
       Derived.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Derived");
+      throw fbe.refused(e, "import.Derived", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -34087,10 +35141,10 @@ export class Derived extends Order {
     w.beginFinal();
     try {
       Derived.fbeWriteFinal(w, this);
+      w.endFinal(78);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Derived");
+      throw fbe.refused(e, "import.Derived", this);
     }
-    w.endFinal(78);
     return w.bytes();
   }
 
@@ -34140,7 +35194,7 @@ export class Derived extends Order {
     try {
       Derived.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Derived");
+      throw fbe.refused(e, "import.Derived", this);
     }
     return j.text;
   }
@@ -34370,6 +35424,90 @@ export class Hostile {
     if (init !== undefined) {
       Object.assign(this, init);
     }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["Order", ["struct", "import.Order", Order]],
+      ["CppWords", ["struct", "import.CppWords", CppWords]],
+      ["PythonWords", ["struct", "import.PythonWords", PythonWords]],
+      ["GoWords", ["struct", "import.GoWords", GoWords]],
+      ["JavaWords", ["struct", "import.JavaWords", JavaWords]],
+      ["KotlinWords", ["struct", "import.KotlinWords", KotlinWords]],
+      ["JsWords", ["struct", "import.JsWords", JsWords]],
+      ["RustWords", ["struct", "import.RustWords", RustWords]],
+      ["CSharpWords", ["struct", "import.CSharpWords", CSharpWords]],
+      ["RubyWords", ["struct", "import.RubyWords", RubyWords]],
+      ["CppMembers", ["struct", "import.CppMembers", CppMembers]],
+      ["PythonMembers", ["struct", "import.PythonMembers", PythonMembers]],
+      ["GoMembers", ["struct", "import.GoMembers", GoMembers]],
+      ["JvmMembers", ["struct", "import.JvmMembers", JvmMembers]],
+      ["JsMembers", ["struct", "import.JsMembers", JsMembers]],
+      ["RuntimeNames", ["struct", "import.RuntimeNames", RuntimeNames]],
+      ["class", ["struct", "import.class", class_]],
+      ["Object", ["struct", "import.Object", Object_]],
+      ["String", ["struct", "import.String", String_]],
+      ["List", ["struct", "import.List", List]],
+      ["Map", ["struct", "import.Map", Map_]],
+      ["Model", ["struct", "import.Model", Model]],
+      ["FinalModel", ["struct", "import.FinalModel", FinalModel]],
+      ["Buffer", ["struct", "import.Buffer", Buffer]],
+      ["Reader", ["struct", "import.Reader", Reader]],
+      ["Writer", ["struct", "import.Writer", Writer]],
+      ["Limits", ["struct", "import.Limits", Limits]],
+      ["DecodeError", ["struct", "import.DecodeError", DecodeError]],
+      ["DecodeException", ["struct", "import.DecodeException", DecodeException]],
+      ["Decimal", ["struct", "import.Decimal", Decimal]],
+      ["Uuid", ["struct", "import.Uuid", Uuid]],
+      ["UUID", ["struct", "import.UUID", UUID]],
+      ["Timestamp", ["struct", "import.Timestamp", Timestamp]],
+      ["Sender", ["struct", "import.Sender", Sender]],
+      ["Receiver", ["struct", "import.Receiver", Receiver]],
+      ["Client", ["struct", "import.Client", Client]],
+      ["Proxy", ["struct", "import.Proxy", Proxy]],
+      ["Handler", ["struct", "import.Handler", Handler]],
+      ["fbe", ["struct", "import.fbe", fbe_]],
+      ["FBE", ["struct", "import.FBE", FBE]],
+      ["std", ["struct", "import.std", std]],
+      ["Companion", ["struct", "import.Companion", Companion]],
+      ["Any", ["struct", "import.Any", Any]],
+      ["Self", ["struct", "import.Self", Self]],
+      ["self", ["struct", "import.self", self]],
+      ["None", ["struct", "import.None", None]],
+      ["Option", ["struct", "import.Option", Option]],
+      ["Result", ["struct", "import.Result", Result]],
+      ["Vec", ["struct", "import.Vec", Vec]],
+      ["Box", ["struct", "import.Box", Box]],
+      ["Error", ["struct", "import.Error", Error_]],
+      ["Exception", ["struct", "import.Exception", Exception]],
+      ["Text", ["struct", "import.Text", Text]],
+      ["JsonWriter", ["struct", "import.JsonWriter", JsonWriter]],
+      ["int32_t", ["struct", "import.int32_t", int32_t]],
+      ["size_t", ["struct", "import.size_t", size_t]],
+      ["list", ["struct", "import.list", list]],
+      ["object", ["struct", "import.object", object_]],
+      ["v", ["struct", "import.v", v_]],
+      ["r", ["struct", "import.r", r_]],
+      ["w", ["struct", "import.w", w_]],
+      ["SideBuy", ["struct", "import.SideBuy", SideBuy]],
+      ["OrderKey", ["struct", "import.OrderKey", OrderKey]],
+      ["textOfside", ["struct", "import.textOfside", textOfside]],
+      ["DECIMAL_1", ["struct", "import.DECIMAL_1", DECIMAL_1]],
+      ["OrderModel", ["struct", "import.OrderModel", OrderModel]],
+      ["OrderFinal", ["struct", "import.OrderFinal", OrderFinal]],
+      ["NewOrder", ["struct", "import.NewOrder", NewOrder]],
+      ["VerifyFBEOrder", ["struct", "import.VerifyFBEOrder", VerifyFBEOrder]],
+      ["fbe_vr_Order", ["struct", "import.fbe_vr_Order", fbe_vr_Order]],
+      ["e1", ["struct", "import.e1", e1]],
+      ["i2", ["struct", "import.i2", i2]],
+      ["o3", ["struct", "import.o3", o3]],
+      ["Case", ["struct", "import.Case", Case]],
+      ["Imported", ["struct", "import.Imported", Imported]],
+      ["Derived", ["struct", "import.Derived", Derived]],
+      ["Listed", ["struct", "import.Listed", Listed]],
+      ["Letters", ["enum", "import.Letters", "int32"]],
+    ];
   }
 
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
@@ -35881,10 +37019,10 @@ export class Hostile {
     w.beginVersioned();
     try {
       Hostile.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
     } catch (e) {
-      throw fbe.rootOf(e, "import.Hostile");
+      throw fbe.refused(e, "import.Hostile", this);
     }
-    w.endVersioned();
     return w.bytes();
   }
 
@@ -36782,10 +37920,10 @@ export class Hostile {
     w.beginFinal();
     try {
       Hostile.fbeWriteFinal(w, this);
+      w.endFinal(79);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Hostile");
+      throw fbe.refused(e, "import.Hostile", this);
     }
-    w.endFinal(79);
     return w.bytes();
   }
 
@@ -36981,7 +38119,7 @@ export class Hostile {
     try {
       Hostile.fbeWriteJson(j, this);
     } catch (e) {
-      throw fbe.rootOf(e, "import.Hostile");
+      throw fbe.refused(e, "import.Hostile", this);
     }
     return j.text;
   }
