@@ -4,13 +4,10 @@ docs/limits.md 7)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, Locals
+from fbec.targets.go.context import Context, compare
 from fbec.targets.go.models import (
-    Names,
-    compare,
     in_order,
     refuse_repeated,
     repeated_call,
@@ -18,9 +15,6 @@ from fbec.targets.go.models import (
     stops,
 )
 from fbec.targets.go.nesting import check
-
-if TYPE_CHECKING:
-    from fbec.targets.go import Context
 
 SIGNED = frozenset({"int8", "int16", "int32", "int64"})
 UNSIGNED = frozenset({"byte", "uint8", "uint16", "uint32", "uint64"})
@@ -62,7 +56,7 @@ def call(method: str, conversion: str, x: str) -> str:
 
 # ---------------------------------------------------------------- JSON writing
 
-def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Names, unwind: list[str]) -> None:
+def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Locals, unwind: list[str]) -> None:
     """Write x (type t) as JSON (docs/format.md 8.2); a value that cannot be written stops the
     writer (docs/limits.md 1 and 4), naming the path (unwind)."""
     w = raw.w
@@ -236,7 +230,7 @@ def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str,
         w.line("return")
 
 
-def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Names,
+def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Locals,
               unwind: list[str]) -> None:
     """Read the JSON value at the reader's position into the lvalue dst (docs/format.md 8.3)."""
     f = f'"{field}"'
@@ -342,7 +336,7 @@ def paid_first(w: CodeWriter, c: Context, types: list[ir.Type], f: str, unwind: 
 
 # ---------------------------------------------------------------- text
 
-def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
+def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
     """Print x (type t) in the original's text form (docs/format.md 9)."""
     w = raw.w
     if isinstance(t, ir.Primitive):
@@ -445,7 +439,7 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
     q = s.qualified
     plan = c.plan.struct(q)
     bounded = plan.bounded
-    names = Names()
+    names = Locals()
     fields = s.all_fields
 
     w.line("// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).")
@@ -522,7 +516,7 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
 
 def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """FBEWriteText and String(): the original's operator<< text (docs/format.md 9)."""
-    names = Names()
+    names = Locals()
     w.line("// FBEWriteText writes v in the original's text form (docs/format.md 9).")
     with w.block(f"func (v *{name}) FBEWriteText(t *{c.rt('TextWriter')}) {{", "}"):
         raw = Raw(w, "t", '"')

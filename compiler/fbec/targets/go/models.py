@@ -6,15 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run
-from fbec.targets.base import CodeWriter, Options
+from fbec.targets.base import CodeWriter, Locals, Options
+from fbec.targets.go.context import Context, compare, compare_func, zero
 from fbec.targets.go.nesting import check
-
-if TYPE_CHECKING:
-    from fbec.targets.go import Context
 
 # Primitive -> the fbe.Writer Put/Append and fbe.Reader method suffix of its slot.
 SLOT = {
@@ -34,33 +31,7 @@ def arg1(expr: str) -> str:
     return " + ".join(terms)
 
 
-class Names:
-    """Fresh local variable names for nested loops and temporaries."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def __call__(self, stem: str) -> str:
-        self.n += 1
-        return f"{stem}{self.n}"
-
-
-def compare(c: Context, t: ir.Type) -> str:
-    """The comparison function ordering map keys of type t (ir.PRIMITIVES order)."""
-    if isinstance(t, ir.Primitive):
-        if t.name == "char":
-            return c.rt("CompareChar")
-        if t.name == "bool":
-            return c.rt("CompareBool")
-        if t.name == "uuid":
-            return c.rt("CompareUUID")
-        if t.name == "decimal":
-            return c.rt("CompareDecimal")
-    return c.imports.attr("cmp", "Compare") + f"[{c.type(t)}]"
-
-
-
-def sorted_keys(w: CodeWriter, c: Context, t: ir.Mapping, value: str, field: str, writer: str, names: Names) -> str:
+def sorted_keys(w: CodeWriter, c: Context, t: ir.Mapping, value: str, field: str, writer: str, names: Locals) -> str:
     """The keys of the Go map value in the order they are written (fbe.SortedKeys). A map keyed by
     decimals can hold one value twice (1.5 and 1.50 built from their parts): its writer sorts the
     keys first and refuses two of the same value, naming their places in that order
@@ -85,7 +56,7 @@ def map_key(w: CodeWriter, t: ir.Mapping, k: str) -> None:
 
 # ---------------------------------------------------------------- versioned
 
-def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, field: str, names: Names,
+def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, field: str, names: Locals,
                 unwind: list[str]) -> None:
     """Write value of type t into the slot at absolute position slot (offsets from base); a value
     that cannot be written stops the writer (docs/limits.md 1 and 4), naming the path (unwind)."""
@@ -166,17 +137,6 @@ def repeated_call(c: Context, t: ir.Sequence | ir.Mapping, value: str) -> str | 
     return None if key is None or order is None else f"{c.rt('RepeatedPairKey')}({value}, {key}, {order})"
 
 
-def compare_func(c: Context, t: ir.Type) -> str | None:
-    """The runtime function ordering a primitive that Go compares with == but whose wire order is
-    not Go's < (char signed, bool, uuid, decimal); None for the others (integers, floats,
-    strings, timestamps, enums and flags: < is their order)."""
-    if isinstance(t, ir.Primitive):
-        named = {"char": "CompareChar", "bool": "CompareBool", "uuid": "CompareUUID", "decimal": "CompareDecimal"}
-        if t.name in named:
-            return c.rt(named[t.name])
-    return None
-
-
 def refuse_repeated(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, writer: str) -> None:
     """A writer's check that a set holds each element, or a map held as pairs each key, once: no
     reader reads it otherwise (docs/limits.md 4). The writer records the error and stops."""
@@ -190,7 +150,7 @@ def refuse_repeated(w: CodeWriter, c: Context, t: ir.Type, value: str, field: st
         w.line("return")
 
 
-def in_order(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, value: str, names: Names) -> str:
+def in_order(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, value: str, names: Locals) -> str:
     """A set, or a map held as pairs, in the order it is written: ascending by element or key, as
     std::set and std::map (docs/limits.md 7), whatever order the slice holds (fbe.Sorted and its kin:
     the slice itself when it is in order, else a sorted copy). Anything else as it is."""
@@ -274,7 +234,7 @@ def fails(w: CodeWriter, unwind: list[str]) -> None:
 
 
 def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst: str, field: str,
-               names: Names, unwind: list[str]) -> None:
+               names: Locals, unwind: list[str]) -> None:
     """Read the slot at absolute position slot (offsets from base) into the lvalue dst, reusing
     what dst holds (an optional's pointer, a slice's array, a map)."""
     quoted = f'"{field}"'
@@ -357,7 +317,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
 
 # ---------------------------------------------------------------- final
 
-def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, names: Names,
+def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, names: Locals,
                 unwind: list[str]) -> None:
     """Append value of type t (docs/format.md 4.2); a value that cannot be written stops the writer."""
     if isinstance(t, ir.Primitive):
@@ -409,7 +369,7 @@ def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, n
                 final_write(w, c, t.value, f"{value}[{i}].Value", field, names, [f"w.UnwindIndex({i})", *unwind])
 
 
-def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Names,
+def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Locals,
                unwind: list[str]) -> None:
     """Read the value at the Reader's cursor into the lvalue dst, reusing what dst holds."""
     quoted = f'"{field}"'
@@ -505,7 +465,7 @@ def kept(c: Context, t: ir.Type) -> bool:
     return False
 
 
-def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
+def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Locals,
                  unwind: list[str]) -> None:
     """Check the slot at slot as read_value reads it: the same Reader calls in the same order,
     without the value (docs/limits.md 4: verify accepts exactly what deserialize reads)."""
@@ -561,7 +521,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
             verify_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", field, names, inner_unwind)
 
 
-def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, unwind: list[str]) -> None:
+def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Locals, unwind: list[str]) -> None:
     """Check the value at the Reader's cursor as final_read reads it, without the value."""
     quoted = f'"{field}"'
     if kept(c, t):
@@ -622,7 +582,6 @@ def verify_loop(w: CodeWriter, i: str, n: str, body: Callable[[CodeWriter], None
 def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str, own: list[ir.Field]) -> None:
     """fbeDefaults(from): the schema's defaults of the struct's own fields from the from-th on,
     what FBERead gives the fields a shorter (older) body does not hold."""
-    from fbec.targets.go import write_reset
     w.line("// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.")
     with w.block(f"func (v *{name}) fbeDefaults(from int) {{", "}"), w.block("switch from {", "}"):
         for k, f in enumerate(own):
@@ -633,7 +592,7 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str, own: list
     w.blank()
 
 
-def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Names) -> None:
+def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Locals) -> None:
     """FBEVerify<Name>: FBERead's checks without the value (no allocation but for sets and maps)."""
     fbe_verify = c.ident.function("FBEVerify", s.qualified)
     plan = c.plan.struct(s.qualified)
@@ -678,7 +637,7 @@ def _words(text: str) -> list[str]:
 # ---------------------------------------------------------------- runs of fixed-size fields
 
 @contextmanager
-def final_run(w: CodeWriter, run: Run, names: Names) -> Iterator[str]:
+def final_run(w: CodeWriter, run: Run, names: Locals) -> Iterator[str]:
     """Claim a run of two or more fixed-size fields of a final root with one check (Reader.Run,
     which fails as Fixed field by field would: at the first field not there) and read them inside
     the block from the run's bytes it yields (run_read), whose length one bounds check proves."""
@@ -688,7 +647,7 @@ def final_run(w: CodeWriter, run: Run, names: Names) -> Iterator[str]:
         yield d
 
 
-def run_read(w: CodeWriter, c: Context, t: ir.Type, d: str, at: int | str, dst: str, names: Names) -> None:
+def run_read(w: CodeWriter, c: Context, t: ir.Type, d: str, at: int | str, dst: str, names: Locals) -> None:
     """Read the scalar, enum or array of scalars at offset at of the run's bytes d into dst
     (fbe.GetI32 and its kin)."""
     part = f"{d}[{at}:]" if at else d
@@ -712,7 +671,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     q = s.qualified
     plan = c.plan.struct(q)
     bounded = plan.bounded
-    names = Names()
+    names = Locals()
     fbe_verify, verify_fbe = c.ident.function("FBEVerify", q), c.ident.function("VerifyFBE", q)
     fbe_verify_final, verify_final = c.ident.function("FBEVerifyFinal", q), c.ident.function("VerifyFinal", q)
 
@@ -877,3 +836,37 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line(f'r.Within("{q}")')
         w.line("return r.Err()")
     w.blank()
+
+
+def write_reset(w: CodeWriter, c: Context, f: ir.Field) -> None:
+    target = "v." + c.ident.field(f)
+    t = f.type
+    if isinstance(t, ir.Optional_):
+        value = c.default(t.element, f.default)
+        if value is None and f.default.kind != "none" and f.default.kind != "null":
+            value = zero(c, t.element)
+        if value is None:
+            w.line(f"{target} = nil")
+        else:
+            w.line(f"{target} = {c.rt('Ptr')}[{c.type(t.element)}]({value})")
+        return
+    if isinstance(t, ir.StructRef):
+        w.line(f"{target}.Reset()")
+        return
+    if isinstance(t, ir.Array):
+        if isinstance(t.element, ir.StructRef):
+            with w.block(f"for i := range {target} {{", "}"):
+                w.line(f"{target}[i].Reset()")
+        else:
+            w.line(f"{target} = {c.type(t)}{{}}")
+        return
+    if isinstance(t, (ir.Sequence, ir.Mapping)):
+        if isinstance(t, ir.Mapping) and c.comparable(t.key):
+            w.line(f"clear({target})")
+        else:
+            w.line(f"{target} = {target}[:0]")
+        return
+    value = c.default(t, f.default)
+    if value is None:
+        value = zero(c, t)
+    w.line(f"{target} = {value}")

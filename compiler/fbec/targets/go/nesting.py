@@ -13,14 +13,9 @@ refuse a value a few levels short of the limit.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
-
-if TYPE_CHECKING:
-    from fbec.targets.go import Context
-    from fbec.targets.go.models import Names
+from fbec.targets.base import CodeWriter, Locals
+from fbec.targets.go.context import Context
 
 
 def walked(c: Context, name: str) -> bool:
@@ -47,7 +42,7 @@ def check(w: CodeWriter, c: Context, t: ir.StructRef, writer: str, value: str, u
         w.line("return")
 
 
-def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> None:
+def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Locals) -> None:
     """Statements raising n to the levels of the structs in x (of type t) that it holds."""
     if not any(walked(c, r) for r in ir.struct_refs(t)):
         # Each struct it holds has a fixed number of levels: only whether there is one counts.
@@ -84,7 +79,6 @@ def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> None
 def write_levels(w: CodeWriter, c: Context) -> None:
     """The fbeLevels walks of the package's bounded structs that unbounded writers (and these
     walks) call, in package order."""
-    from fbec.targets.go.models import Names
     done: set[str] = set()
     while c.levels_walks - done:
         for s in c.package.structs:
@@ -96,7 +90,7 @@ def write_levels(w: CodeWriter, c: Context) -> None:
             w.line("// structs that can nest without a bound check it near MaxDepth (docs/limits.md 1).")
             with w.block(f"func (v *{name}) fbeLevels() int {{", "}"):
                 w.line("n := 0")
-                names = Names()
+                names = Locals()
                 for f in s.all_fields:
                     if ir.struct_refs(f.type):
                         _levels(w, c, f.type, f"v.{c.ident.field(f)}", names)

@@ -21,14 +21,13 @@ A protocol name taken by a schema type of the package (a message named
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, import_closure
-
-if TYPE_CHECKING:
-    from fbec.targets.go import Context
+from fbec.targets.go.context import Context
+from fbec.targets.go.names import exported, package_name
 
 
 @dataclass(frozen=True)
@@ -37,18 +36,6 @@ class Message:
     go: str          # the Go type, qualified when imported ("market.Failure")
     suffix: str      # of the method names: "PlaceOrder", "MarketFailure"
     own: bool
-
-
-class Names:
-    """The package-level Go names the protocol code declares, kept clear of the schema's."""
-
-    def __init__(self, c: Context) -> None:
-        self.taken = c.ident.package_names(c.package.name)
-
-    def __call__(self, name: str) -> str:
-        while name in self.taken or "New" + name in self.taken:
-            name += "_"
-        return name
 
 
 def _id_field(s: ir.Struct) -> ir.Field | None:
@@ -68,7 +55,6 @@ def id_of(c: Context, m: Message) -> str:
 def _messages(c: Context) -> tuple[list[Message], list[Message]]:
     """What the Sender sends (the package's protocol types, then its imports') and what the
     Receiver dispatches (the IR's dispatch table), with one method suffix per type."""
-    from fbec.targets.go.names import exported, package_name
     own_pkg = c.package.name
     closure = import_closure(c.schema, c.package)
     sendable = [s for p in closure for s in p.protocol_types]
@@ -97,7 +83,7 @@ def _func(c: Context, m: Message, prefix: str) -> str:
 def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
     if not c.package.dispatch:
         return
-    names = Names(c)
+    names = c.file.declare
     send, dispatch = _messages(c)
     fbe = c.rt
     pkg = c.package.name
@@ -140,7 +126,7 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
             w.line(fbe("Sender"))
         w.blank()
         w.line(f"// New{sender} is a {sender} writing its frames to out.")
-        with w.block(f"func New{sender}(out {c.imports.attr('io', 'Writer')}) *{sender} {{", "}"):
+        with w.block(f"func New{sender}(out {c.file.qualified('io', 'Writer')}) *{sender} {{", "}"):
             w.line(f"return &{sender}{{{fbe('Sender')}{{Out: out}}}}")
         w.blank()
         for m in send:
@@ -242,12 +228,12 @@ def _feeding(w: CodeWriter, c: Context, name: str, r: str, final: bool) -> None:
     w.blank()
     w.line("// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so")
     w.line("// io.Copy(receiver, conn) works.")
-    with w.block(f"func ({r} *{name}) ReadFrom(src {c.imports.attr('io', 'Reader')}) (int64, error) {{", "}"):
+    with w.block(f"func ({r} *{name}) ReadFrom(src {c.file.qualified('io', 'Reader')}) (int64, error) {{", "}"):
         w.line(f"return {r}.Receiver.Pump(src, {r}, {fin})")
     w.blank()
 
 
-def _clients(w: CodeWriter, c: Context, names: Names, send: list[Message], dispatch: list[Message],
+def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[Message], dispatch: list[Message],
              models: list[bool], handler: str) -> None:
     fbe = c.rt
     pkg = c.package.name
@@ -311,7 +297,7 @@ def _clients(w: CodeWriter, c: Context, names: Names, send: list[Message], dispa
             w.line(f"requests {fbe('Requests')}")
         w.blank()
         w.line(f"// New{client} is a {client} writing its {kind} frames to out and handing notifications to notify.")
-        with w.block(f"func New{client}(out {c.imports.attr('io', 'Writer')}, notify {handler}) *{client} {{", "}"):
+        with w.block(f"func New{client}(out {c.file.qualified('io', 'Writer')}, notify {handler}) *{client} {{", "}"):
             w.line(f"c := &{client}{{Notify: notify}}")
             w.line(f"c.{sender}.Out = out")
             w.line(f"c.{receiver}.Handler = {client_handler}{{&c.Notify, &c.requests}}")
@@ -328,7 +314,7 @@ def _clients(w: CodeWriter, c: Context, names: Names, send: list[Message], dispa
             w.line("return c.requests.Len()")
         w.blank()
         for m in requests:
-            ctx = c.imports.attr("context", "Context")
+            ctx = c.file.qualified("context", "Context")
             if m in waiting:
                 response = by_name[m.struct.response or ""]
                 rej = ", ".join(r.type for r in m.struct.rejects)

@@ -1,0 +1,304 @@
+"""What the Go target's modules share, a leaf they all import: the Context of one generated file
+(its GeneratedFile, the plan, the identifiers of schema names) and the Go spelling of IR types,
+defaults and comparisons."""
+
+from __future__ import annotations
+
+from fbec.model import ir, plan
+from fbec.targets.base import CodeWriter, GeneratedFile
+from fbec.targets.go.names import Idents, package_name
+
+RUNTIME = "github.com/fbe-toolkit/fbe/runtime/go/fbe"
+GO_MODULE = "fbegen"
+"""The module path the generated packages import each other under (the output folder's module)."""
+
+GO_PRIMITIVES = {
+    "bool": "bool", "byte": "byte", "char": "byte", "wchar": "uint32", "int8": "int8", "uint8": "uint8",
+    "int16": "int16", "uint16": "uint16", "int32": "int32", "uint32": "uint32", "int64": "int64",
+    "uint64": "uint64", "float": "float32", "double": "float64", "string": "string", "bytes": "[]byte",
+}
+RUNTIME_PRIMITIVES = {"timestamp": "Timestamp", "uuid": "UUID", "decimal": "Decimal"}
+
+
+class Context:
+    """What one generated file needs: its package, its GeneratedFile (imports by use, the names the
+    file declares) and the Go names of IR types."""
+
+    def __init__(self, schema: ir.Schema, package: ir.Package) -> None:
+        self.schema = schema
+        self.package = package
+        self.ident = Idents(schema)               # the identifiers of schema names (names.py)
+        taken = self.ident.package_names(package.name)
+        name = package_name(package.name)
+        # what the file declares (the protocol's types) is clear of the schema's names and their New<T>
+        self.file = GeneratedFile(f"{name}/{name}.go", taken=lambda x: x in taken or "New" + x in taken)
+        self.plan = plan.of(schema)
+        self.can_fail: dict[str, bool] = {}
+        """Per struct, whether writing it can fail (models.can_fail)."""
+        self.depth_checked = False
+        """Whether the writer being generated counts its level (nesting.check)."""
+        self.levels_walks: set[str] = set()
+        """The bounded structs whose fbeLevels walk the generated code calls (nesting.write_levels)."""
+
+    def rt(self, member: str) -> str:
+        return self.file.qualified(RUNTIME, member, "fbe")
+
+    def named(self, qualified: str) -> str:
+        """A named schema type, qualified by its Go package when imported."""
+        return self.qualify(qualified, self.ident.type(qualified))
+
+    def qualify(self, qualified: str, ident: str) -> str:
+        """An identifier of the package of a schema name (`qualified`), qualified by its Go package
+        when that is not this one."""
+        pkg = qualified.rpartition(".")[0]
+        if pkg == self.package.name:
+            return ident
+        return self.file.qualified(f"{GO_MODULE}/{pkg}", ident, package_name(pkg))
+
+    def key_fields(self, t: ir.StructRef) -> list[ir.Field]:
+        s = self.schema.struct(t.name)
+        return [f for f in s.all_fields if f.name in s.keys]
+
+    def keyed(self, t: ir.Type) -> bool:
+        """Whether t is a struct with [key] fields (it gets FBEKey, docs/go.md)."""
+        return isinstance(t, ir.StructRef) and bool(self.key_fields(t)) and self.key_type(t) is not None
+
+    def key_type(self, t: ir.Type, outer: frozenset[str] = frozenset()) -> str | None:
+        """The comparable Go type a set element, map key or [key] field of type t is compared by
+        (docs/limits.md 4): bytes by their value, an optional as "null" or its value's key, a
+        struct by its [key] fields, a struct without them as the one key every value shares.
+        None when a struct's key holds the struct itself (no Go type can)."""
+        if self.comparable(t):
+            return self.type(t)
+        if isinstance(t, ir.Primitive):
+            return "string"
+        if isinstance(t, ir.Optional_):
+            inner = self.key_type(t.element, outer)
+            return None if inner is None else f"{self.rt('MaybeKey')}[{inner}]"
+        if not isinstance(t, ir.StructRef) or t.name in outer:
+            return None
+        fields = self.key_fields(t)
+        types = [self.key_type(f.type, outer | {t.name}) for f in fields]
+        if any(k is None for k in types):
+            return None
+        if not types:
+            return "struct{}"
+        return types[0] if len(types) == 1 else self.key_name(t)
+
+    def key_name(self, t: ir.StructRef) -> str:
+        """The struct type a key of several fields is held in: <Name>Key (<Name>FBEKey when the
+        schema has a type of that name)."""
+        return self.qualify(t.name, self.ident.key_type(t.name))
+
+    def key_func(self, t: ir.Type) -> str | None:
+        """The function fbe.RepeatedKey compares elements of type t by (t not comparable), or
+        None when t's key has no Go type (key_type)."""
+        if isinstance(t, ir.Primitive):
+            return self.rt("BytesKey")
+        if not isinstance(t, ir.StructRef) or self.key_type(t) is None:
+            return None
+        if self.key_fields(t):
+            return f"(*{self.type(t)}).FBEKey"
+        return f"{self.rt('SameKey')}[{self.type(t)}]"
+
+    def order_func(self, t: ir.Type) -> str | None:
+        """The function ordering elements of type t (t not comparable) as the wire does, by their
+        key (docs/ir.md "order"): bytes by their bytes, a struct by its [key] fields in turn
+        (FBEKeyCompare), structs without [key] fields all equal; None when t has no key_func."""
+        if isinstance(t, ir.Primitive):
+            return self.rt("CompareBytes")
+        if not isinstance(t, ir.StructRef) or self.key_type(t) is None:
+            return None
+        if self.key_fields(t):
+            return f"(*{self.type(t)}).FBEKeyCompare"
+        return f"{self.rt('CompareSame')}[{self.type(t)}]"
+
+    def compare_of(self, t: ir.Type, a: str, b: str) -> str | None:
+        """The expression ordering [key] field values a and b of type t (negative, 0, positive) in
+        the wire order; None when every value is the same key (a struct without [key] fields)."""
+        if isinstance(t, ir.Primitive):
+            named = compare_func(self, t)
+            if named is not None:
+                return f"{named}({a}, {b})"
+            if t.name == "bytes":
+                return f"{self.file.qualified('bytes', 'Compare')}({a}, {b})"
+            return f"{self.file.qualified('cmp', 'Compare')}({a}, {b})"
+        if isinstance(t, ir.EnumRef):
+            return f"{self.file.qualified('cmp', 'Compare')}({a}, {b})"
+        if isinstance(t, ir.Optional_):
+            e = t.element
+            if isinstance(e, ir.StructRef):
+                order = self.order_func(e)
+                return f"{self.rt('CompareOptionalOf')}({a}, {b}, {order})"
+            order = compare_func(self, e)
+            if isinstance(e, ir.Primitive) and e.name == "bytes":
+                order = self.file.qualified("bytes", "Compare")
+            elif order is None:
+                order = f"{self.file.qualified('cmp', 'Compare')}[{self.type(e)}]"
+            return f"{self.rt('CompareOptional')}({a}, {b}, {order})"
+        assert isinstance(t, ir.StructRef), t
+        return f"{a}.FBEKeyCompare(&{b})" if self.key_fields(t) else None
+
+    def key_of(self, t: ir.Type, value: str) -> str:
+        """The key (of type key_type(t)) of a [key] field's value: a decimal normalized, the same
+        key as every decimal of its value (docs/limits.md 4)."""
+        if isinstance(t, ir.Primitive) and t.name == "decimal":
+            return f"{value}.Normalize()"
+        if self.comparable(t):
+            return value
+        if isinstance(t, ir.Optional_):
+            e = t.element
+            if isinstance(e, ir.Primitive) and e.name == "decimal":
+                return f"{self.rt('OptionalKeyOf')}({value}, {self.rt('DecimalKey')})"
+            if self.comparable(e):
+                return f"{self.rt('OptionalKey')}({value})"
+            return f"{self.rt('OptionalKeyOf')}({value}, {self.key_func(t.element)})"  # key_type is not None
+        if isinstance(t, ir.Primitive):
+            return f"string({value})"
+        assert isinstance(t, ir.StructRef), t
+        return f"{value}.FBEKey()" if self.key_fields(t) else "struct{}{}"
+
+    def comparable(self, t: ir.Type) -> bool:
+        """Whether a Go map can be keyed by the type (bytes and structs cannot)."""
+        if isinstance(t, ir.Primitive):
+            return t.name != "bytes"
+        return isinstance(t, ir.EnumRef)
+
+    def type(self, t: ir.Type) -> str:
+        """One isinstance per IR dataclass."""
+        if isinstance(t, ir.Primitive):
+            if t.name in RUNTIME_PRIMITIVES:
+                return self.rt(RUNTIME_PRIMITIVES[t.name])
+            return GO_PRIMITIVES[t.name]
+        if isinstance(t, (ir.EnumRef, ir.StructRef)):
+            return self.named(t.name)
+        if isinstance(t, ir.Optional_):
+            return "*" + self.type(t.element)
+        if isinstance(t, ir.Array):
+            return f"[{t.length}]{self.type(t.element)}"
+        if isinstance(t, ir.Sequence):
+            return "[]" + self.type(t.element)
+        if self.comparable(t.key):
+            return f"map[{self.type(t.key)}]{self.type(t.value)}"
+        return f"[]{self.rt('Pair')}[{self.type(t.key)}, {self.type(t.value)}]"
+
+    def constant(self, qualified_enum: str, value: str) -> str:
+        """The Go constant of an enum or flags value."""
+        return self.qualify(qualified_enum, self.ident.constant(qualified_enum, value))
+
+    def default(self, t: ir.Type, d: ir.Default) -> str | None:
+        """The Go expression of a non-zero default of type t, or None when the zero value is the default."""
+        k = d.kind
+        if k in ("none", "null"):
+            return None
+        if k == "bool":
+            return "true" if d.value else None
+        if k == "int":
+            return None if d.value == 0 else str(d.value)
+        if k == "real":
+            assert d.text is not None
+            if isinstance(t, ir.Primitive) and t.name == "decimal":
+                return f'{self.rt("MustDecimal")}("{d.text}")'
+            return d.text if float(d.text) != 0.0 else None
+        if k == "string":
+            assert isinstance(d.value, str)
+            return go_string(d.value) if d.value else None
+        if k == "timestamp":
+            return f"{d.value}" if d.value else None
+        if k == "utc":
+            return f"{self.rt('UTC')}()"
+        if k == "uuid":
+            return None if d.value == "00000000-0000-0000-0000-000000000000" else f'{self.rt("MustUUID")}("{d.value}")'
+        if k == "uuid1":
+            return f"{self.rt('NewUUID1')}()"
+        if k == "uuid4":
+            return f"{self.rt('NewUUID4')}()"
+        if k == "enum":
+            assert d.type is not None
+            return self.constant(d.type, d.names[0]) if d.value else None
+        if k == "flags":
+            assert d.type is not None
+            if not d.value:
+                return None
+            return " | ".join(self.constant(d.type, n) for n in d.names) if d.names else f"{self.named(d.type)}({d.value})"
+        raise AssertionError(f"default kind {k}")
+
+
+def go_string(text: str) -> str:
+    """A Go interpreted string literal of text (valid UTF-8 kept, the rest escaped)."""
+    out = []
+    for ch in text:
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02x}")
+        elif 0xD800 <= ord(ch) <= 0xDFFF:
+            out.append("\\uFFFD")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def aligned(rows: list[list[str]]) -> list[str]:
+    """Rows of cells in columns as gofmt aligns them (each cell but the last padded to its column)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return [" ".join([cell.ljust(w) for cell, w in zip(row, widths)] + [row[-1]]).rstrip() for row in rows]
+
+
+def zero(c: Context, t: ir.Type) -> str:
+    if isinstance(t, ir.Primitive):
+        if t.name == "bool":
+            return "false"
+        if t.name == "string":
+            return '""'
+        if t.name == "bytes":
+            return "nil"
+        if t.name in ("uuid", "decimal"):
+            return c.type(t) + "{}"
+        return "0"
+    if isinstance(t, ir.EnumRef):
+        return "0"
+    return c.type(t) + "{}"
+
+
+
+def compare_func(c: Context, t: ir.Type) -> str | None:
+    """The runtime function ordering a primitive that Go compares with == but whose wire order is
+    not Go's < (char signed, bool, uuid, decimal); None for the others (integers, floats,
+    strings, timestamps, enums and flags: < is their order)."""
+    if isinstance(t, ir.Primitive):
+        named = {"char": "CompareChar", "bool": "CompareBool", "uuid": "CompareUUID", "decimal": "CompareDecimal"}
+        if t.name in named:
+            return c.rt(named[t.name])
+    return None
+
+
+def compare(c: Context, t: ir.Type) -> str:
+    """The comparison function ordering map keys of type t (ir.PRIMITIVES order)."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "char":
+            return c.rt("CompareChar")
+        if t.name == "bool":
+            return c.rt("CompareBool")
+        if t.name == "uuid":
+            return c.rt("CompareUUID")
+        if t.name == "decimal":
+            return c.rt("CompareDecimal")
+    return c.file.qualified("cmp", "Compare") + f"[{c.type(t)}]"
+
+
+def write_imports(w: CodeWriter, modules: dict[str, str]) -> None:
+    """The import block of a file's modules (GeneratedFile.modules: module -> qualifier): the standard
+    library's, then the others, each sorted; a module named otherwise than its last part is named."""
+    if not modules:
+        return
+    std = sorted(m for m in modules if "." not in m.partition("/")[0] and m.partition("/")[0] != GO_MODULE)
+    other = sorted(set(modules) - set(std))
+    with w.block("import (", ")"):
+        for m in std + [""] + other if std and other else std + other:
+            w.line(m and (f'"{m}"' if modules[m] == m.rpartition("/")[2] else f'{modules[m]} "{m}"'))
+    w.blank()
