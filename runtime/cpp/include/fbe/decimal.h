@@ -126,7 +126,8 @@ public:
         double result = (static_cast<double>(_lo) + static_cast<double>(_hi) * 1.8446744073709552e19) / pow10(scale());
         return negative() ? -result : result;
     }
-    explicit operator double() const noexcept { return to_double(); }
+    //! Implicit, as the original's (its decimal_t held a double): `double d = value;`.
+    operator double() const noexcept { return to_double(); } // NOLINT
 
     //! Exact text with `scale()` fraction digits ("-123.456", "0.10").
     std::string to_string() const {
@@ -213,6 +214,36 @@ public:
     friend bool operator<=(const decimal_t& a, const decimal_t& b) noexcept { return compare(a, b) <= 0; }
     friend bool operator>(const decimal_t& a, const decimal_t& b) noexcept { return compare(a, b) > 0; }
     friend bool operator>=(const decimal_t& a, const decimal_t& b) noexcept { return compare(a, b) >= 0; }
+    template <typename T>
+    static constexpr bool is_number = (std::is_integral_v<T> && !std::is_same_v<T, bool>) ||
+                                      std::is_same_v<T, double> || std::is_same_v<T, float>;
+    // A decimal and a number compare as decimals (the number converted as
+    // decimal_t(T) does); these exact overloads keep `price == 1.5` from
+    // being ambiguous between the decimal and the double comparison.
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator==(const decimal_t& a, T b) noexcept { return compare(a, decimal_t(b)) == 0; }
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator==(T a, const decimal_t& b) noexcept { return compare(decimal_t(a), b) == 0; }
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator!=(const decimal_t& a, T b) noexcept { return compare(a, decimal_t(b)) != 0; }
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator!=(T a, const decimal_t& b) noexcept { return compare(decimal_t(a), b) != 0; }
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator<(const decimal_t& a, T b) noexcept { return compare(a, decimal_t(b)) < 0; }
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator<(T a, const decimal_t& b) noexcept { return compare(decimal_t(a), b) < 0; }
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator>(const decimal_t& a, T b) noexcept { return compare(a, decimal_t(b)) > 0; }
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator>(T a, const decimal_t& b) noexcept { return compare(decimal_t(a), b) > 0; }
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator<=(const decimal_t& a, T b) noexcept { return compare(a, decimal_t(b)) <= 0; }
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator<=(T a, const decimal_t& b) noexcept { return compare(decimal_t(a), b) <= 0; }
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator>=(const decimal_t& a, T b) noexcept { return compare(a, decimal_t(b)) >= 0; }
+    template <typename T, std::enable_if_t<is_number<T>, int> = 0>
+    friend bool operator>=(T a, const decimal_t& b) noexcept { return compare(decimal_t(a), b) >= 0; }
 
     friend std::ostream& operator<<(std::ostream& os, const decimal_t& value) { return os << value.to_fixed6(); }
 

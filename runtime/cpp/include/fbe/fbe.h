@@ -9,6 +9,7 @@
 #include "fbe/common.h"
 #include "fbe/decimal.h"
 #include "fbe/final.h"
+#include "fbe/flags.h"
 #include "fbe/model.h"
 #include "fbe/scalar.h"
 #include "fbe/text.h"

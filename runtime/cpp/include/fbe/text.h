@@ -6,6 +6,7 @@
 
 #include "fbe/buffer.h"
 #include "fbe/decimal.h"
+#include "fbe/flags.h"
 #include "fbe/uuid.h"
 
 #include <array>
@@ -21,23 +22,20 @@
 #include <unordered_map>
 #include <vector>
 
-//! Bit operators for a flags enum (the original's macro name).
+//! Bit operators for a flags enum (the original's macro name). `|`, `&`
+//! and `^` return FBE::Flags<type> (flags.h), which converts to the enum
+//! and tests as a bool: `if (state & State::good)`, `state = a | b`.
 #define FBE_ENUM_FLAGS(type)                                                                                  \
-    constexpr type operator|(type a, type b) noexcept {                                                       \
-        return static_cast<type>(static_cast<std::underlying_type_t<type>>(a) |                               \
-                                 static_cast<std::underlying_type_t<type>>(b));                               \
+    constexpr FBE::Flags<type> operator|(type a, type b) noexcept {                                           \
+        return FBE::Flags<type>(a).bits() | FBE::Flags<type>(b).bits();                                       \
     }                                                                                                         \
-    constexpr type operator&(type a, type b) noexcept {                                                       \
-        return static_cast<type>(static_cast<std::underlying_type_t<type>>(a) &                               \
-                                 static_cast<std::underlying_type_t<type>>(b));                               \
+    constexpr FBE::Flags<type> operator&(type a, type b) noexcept {                                           \
+        return FBE::Flags<type>(a).bits() & FBE::Flags<type>(b).bits();                                       \
     }                                                                                                         \
-    constexpr type operator^(type a, type b) noexcept {                                                       \
-        return static_cast<type>(static_cast<std::underlying_type_t<type>>(a) ^                               \
-                                 static_cast<std::underlying_type_t<type>>(b));                               \
+    constexpr FBE::Flags<type> operator^(type a, type b) noexcept {                                           \
+        return FBE::Flags<type>(a).bits() ^ FBE::Flags<type>(b).bits();                                       \
     }                                                                                                         \
-    constexpr type operator~(type a) noexcept {                                                               \
-        return static_cast<type>(~static_cast<std::underlying_type_t<type>>(a));                              \
-    }                                                                                                         \
+    constexpr FBE::Flags<type> operator~(type a) noexcept { return ~FBE::Flags<type>(a).bits(); }            \
     constexpr type& operator|=(type& a, type b) noexcept { return a = a | b; }                               \
     constexpr type& operator&=(type& a, type b) noexcept { return a = a & b; }                               \
     constexpr type& operator^=(type& a, type b) noexcept { return a = a ^ b; }
