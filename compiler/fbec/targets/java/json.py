@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.java.models import Names, elements, entries, entry_type, nested
+from fbec.targets.jvm.context import Names
+from fbec.targets.jvm.models import elements, entries, nested
 
 if TYPE_CHECKING:
     from fbec.targets.java import Context
@@ -89,7 +90,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: st
         raw.line(f"j.{WIRE_WRITE[t.wire]}({x}.value());")
     elif isinstance(t, ir.StructRef):
         raw.flush()
-        nested(w, c, f"{c.named(t.name)}.fbeWriteJson(j, {x});", field, index)
+        nested(w, c, f"{c.named(t.name)}.fbeWriteJson(j, {x})", field, index)
     elif isinstance(t, ir.Optional_):
         raw.flush()
         with w.block(f"if ({x} == null) {{", "} else {"):
@@ -117,7 +118,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: st
         raw("[")
         raw.flush()
         w.line(f"int {i} = 0;")
-        with w.block(f"for ({entry_type(c, t)} {y} : {entries(c, t, x, field)}) {{", "}"):
+        with w.block(c.each(w, y, t, entries(c, t, x, field)), "}"):
             with w.block(f"if ({i}++ > 0) {{", "}"):
                 w.line("j.raw(',');")
             raw("[")
@@ -132,7 +133,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: st
         raw("{")
         raw.flush()
         w.line(f"int {i} = 0;")
-        with w.block(f"for ({entry_type(c, t)} {y} : {entries(c, t, x, field)}) {{", "}"):
+        with w.block(c.each(w, y, t, entries(c, t, x, field)), "}"):
             with w.block(f"if ({i}++ > 0) {{", "}"):
                 w.line("j.raw(',');")
             w.line(json_key(t.key, f"{y}.getKey()"))

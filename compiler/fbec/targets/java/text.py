@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.java.models import Names, elements, entries, entry_type
+from fbec.targets.jvm.context import Names
+from fbec.targets.jvm.models import elements, entries
 
 if TYPE_CHECKING:
     from fbec.targets.java import Context
@@ -55,7 +56,7 @@ def text_value(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> N
         i, y = names("i"), names("x")
         w.line(f'{c.rt("Text")}.count(t, {x}.size(), "{opening}");')
         w.line(f"int {i} = 0;")
-        with w.block(f"for ({entry_type(c, t)} {y} : {entries(c, t, x)}) {{", "}"):
+        with w.block(c.each(w, y, t, entries(c, t, x)), "}"):
             with w.block(f"if ({i}++ > 0) {{", "}"):
                 w.line("t.append(',');")
             text_value(w, c, t.key, f"{y}.getKey()", names)

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.kotlin.models import Names, elements, entries, iterate, local, nested
+from fbec.targets.jvm.context import Names
+from fbec.targets.jvm.models import elements, entries, nested
+from fbec.targets.kotlin.syntax import char_literal, expression_body, fits, kotlin_string
 
 if TYPE_CHECKING:
-    from fbec.targets.kotlin import Context
+    from fbec.targets.kotlin.syntax import Context
 
 # Primitive -> the JsonWriter method writing it and the conversion of the Kotlin value to its argument.
 WRITE = {
@@ -56,7 +58,6 @@ class Raw:
         self.pending += text
 
     def flush(self) -> None:
-        from fbec.targets.kotlin import char_literal, kotlin_string
         text, self.pending = self.pending, ""
         if len(text) == 1:
             self.w.line(f"j.raw({char_literal(ord(text))})")
@@ -95,7 +96,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: st
         nested(w, c, f"{c.named(t.name)}.fbeWriteJson(j, {x})", field, index)
     elif isinstance(t, ir.Optional_):
         raw.flush()
-        o = local(w, x, names)
+        o = c.local(w, x, names)
         with w.block(f"if ({o} == null) {{", "} else {"):
             w.line("j.nil()")
         with w.block("", "}"):
@@ -109,7 +110,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: st
         raw("[")
         raw.flush()
         w.line(f"var {i} = 0")
-        with w.block(iterate(w, y, items), "}"):
+        with w.block(c.each(w, y, t, items), "}"):
             w.line(f"if ({i}++ > 0) j.raw(',')")
             json_write(c, raw, t.element, y, names, field, f"{i} - 1")
             raw.flush()
@@ -120,7 +121,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: st
         raw("[")
         raw.flush()
         w.line(f"var {i} = 0")
-        with w.block(iterate(w, y, entries(c, t, x, field)), "}"):
+        with w.block(c.each(w, y, t, entries(c, t, x, field)), "}"):
             w.line(f"if ({i}++ > 0) j.raw(',')")
             raw("[")
             json_write(c, raw, t.key, f"{y}.key", names, field, f"{i} - 1")
@@ -134,7 +135,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names, field: st
         raw("{")
         raw.flush()
         w.line(f"var {i} = 0")
-        with w.block(iterate(w, y, entries(c, t, x, field)), "}"):
+        with w.block(c.each(w, y, t, entries(c, t, x, field)), "}"):
             w.line(f"if ({i}++ > 0) j.raw(',')")
             w.line(json_key(t.key, f"{y}.key"))
             json_write(c, raw, t.value, f"{y}.value", names, field, f"{i} - 1")
@@ -199,7 +200,6 @@ def key_read(c: Context, t: ir.Type, key: str, f: str) -> str:
 
 def assign(w: CodeWriter, left: str, value: str, right: str = "") -> None:
     """`left value right` (an assignment, a call): on one line when it fits, else value on its own line."""
-    from fbec.targets.kotlin import fits
     if fits(w, w.depth, f"{left} {value}{right}" if left.endswith("=") else f"{left}{value}{right}"):
         w.line(f"{left} {value}{right}" if left.endswith("=") else f"{left}{value}{right}")
         return
@@ -223,7 +223,6 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, 
     """Write the statements reading the JSON value at the reader's position and return an expression
     of it (to be used at once); at: how a nested struct's error gains the path (`at("f", i)`). An
     optional is read into target when given (and target returned)."""
-    from fbec.targets.kotlin.models import optional_value, sub
     f = f'"{field}"'
     if isinstance(t, ir.Primitive):
         return primitive_read(t, f)
@@ -239,9 +238,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, 
         return x
     if isinstance(t, ir.Optional_):
         x = target or names("x")
-        inner = sub(w)
-        expr = read_value(inner, c, t.element, field, names, at)
-        optional_value(w, c, t, "!r.nil()", inner, expr, x)
+        c.optional(w, t, x, None, "!r.nil()", lambda inner: read_value(inner, c, t.element, field, names, at))
         return x
     raise AssertionError(f"a collection inside a collection: {t}")
 
@@ -280,7 +277,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
                 w.line(f"r.spend({cost}, {q})")
             value = read_value(w, c, t.element, f.name, names, f"at({q}, {i})")
             if t.kind == "set":
-                e = local(w, value, names, "e")
+                e = c.local(w, value, names, "e")
                 w.line(f"if (!{target}.add({e})) throw r.duplicateElement({q})")
             else:
                 assign(w, f"{target}.add(", value, ")")
@@ -298,7 +295,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
                 w.line(f"r.beginPair({q})")
                 k = read_value(w, c, t.key, f.name, names, at)
                 value = read_value(w, c, t.value, f.name, names, at)
-                v = local(w, value, names, "v")
+                v = c.local(w, value, names, "v")
                 w.line(f"r.endPair({q})")
                 w.line(f"if ({k} in {target}) throw r.duplicateKey({q})")
                 w.line(f"{target}[{k}] = {v}")
@@ -311,7 +308,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names
                 w.line(f"r.spend({cost}, {q})")
                 assign(w, f"val {k} =", key_read(c, t.key, text, q))
                 value = read_value(w, c, t.value, f.name, names, f"atKey({q}, {text})")
-                v = local(w, value, names, "v")
+                v = c.local(w, value, names, "v")
                 w.line(f"if ({k} in {target}) throw r.duplicateKey({q})")
                 w.line(f"{target}[{k}] = {v}")
     elif isinstance(t, ir.Optional_):
@@ -349,7 +346,6 @@ def write_json_members(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> No
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """The companion's fbeWriteJson, fbeReadJson and fromJson."""
-    from fbec.targets.kotlin import expression_body
     q = s.qualified
     plan = c.plan.struct(q)
     bounded = plan.bounded

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 
 from fbec.model import ir
-from fbec.targets.java import names as java_names
+from fbec.targets.jvm import names
 
 # Kotlin's hard keywords.
 KEYWORDS = frozenset({
@@ -93,9 +93,8 @@ def getter(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-class Idents(java_names.Idents):
-    """The identifiers of one schema's names: the Java target's scopes (java/names.py) with Kotlin's
-    tables and spelling."""
+class Idents(names.Idents):
+    """The identifiers of one schema's names (jvm/names.py) with Kotlin's tables and spelling."""
 
     KEYWORDS = KEYWORDS
     CLASSES = CLASSES

@@ -7,13 +7,9 @@ Receiver with requests whose responses come as CompletableFutures (docs/format.m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options
-
-if TYPE_CHECKING:
-    from fbec.targets.kotlin import Context
+from fbec.targets.kotlin.syntax import Context, fits, int_literal, signature
 
 
 def write_protocol(schema: ir.Schema, package: ir.Package, options: Options) -> list[GeneratedFile]:
@@ -34,12 +30,10 @@ def _file(c: Context, name: str, w: CodeWriter, options: Options) -> GeneratedFi
 
 
 def _context(schema: ir.Schema, package: ir.Package, options: Options) -> Context:
-    from fbec.targets.kotlin import Context
     return Context(schema, package, options.package_prefix)
 
 
 def _type_id(value: int) -> str:
-    from fbec.targets.kotlin import int_literal
     return int_literal(value, "Int")
 
 
@@ -117,7 +111,6 @@ def sender(schema: ir.Schema, package: ir.Package, options: Options, final: bool
 
 
 def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
-    from fbec.targets.kotlin import fits
     c = _context(schema, package, options)
     w = CodeWriter(options)
     w.line("/**")
@@ -165,7 +158,6 @@ def id_field(s: ir.Struct) -> ir.Field | None:
 
 
 def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
-    from fbec.targets.kotlin import signature
     c = _context(schema, package, options)
     w = CodeWriter(options)
     name = "FinalClient" if final else "Client"

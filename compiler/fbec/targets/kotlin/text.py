@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.kotlin.models import Names, elements, entries, local
+from fbec.targets.jvm.context import Names
+from fbec.targets.jvm.models import elements, entries
 
 if TYPE_CHECKING:
-    from fbec.targets.kotlin import Context
+    from fbec.targets.kotlin.syntax import Context
 
 HELPERS = {"char": "ch", "wchar": "wch", "float": "g", "double": "g", "decimal": "decimal", "string": "string",
            "uuid": "uuid", "bytes": "bytes"}
@@ -32,7 +33,7 @@ def text_value(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> N
     elif isinstance(t, ir.StructRef):
         w.line(f"{c.named(t.name)}.fbeText(t, {x})")
     elif isinstance(t, ir.Optional_):
-        o = local(w, x, names)
+        o = c.local(w, x, names)
         with w.block(f"if ({o} == null) {{", "} else {"):
             w.line('t.append("null")')
         with w.block("", "}"):

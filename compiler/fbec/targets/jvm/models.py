@@ -1,0 +1,580 @@
+"""The binary models of fbec --java and --kotlin: straight-line field code at the plan's offsets on
+the runtime's Writer and Reader (docs/format.md 3 and 4, docs/limits.md), the statements of the
+codecs whose declarations each language writes (java/models.py, kotlin/models.py).
+
+Readers read into a value made with the schema's defaults (a field an older writer did not write
+keeps its default), overwriting every field and reusing its objects, and throw DecodeException at
+the first problem; a nested struct's reader is wrapped so the exception gains the field path on
+its way out (`e.at("orders", i)`). Verify makes the reader's checks in the same order without the
+value, so it accepts exactly what the reader reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fbec.model import ir
+from fbec.model.plan import FieldPlan, Run
+from fbec.targets.base import CodeWriter
+from fbec.targets.jvm.context import SLOT, Context, Names, holds_struct, kept, plus, reused_struct, sub
+
+
+def catch(w: CodeWriter, c: Context, statement: str, field: str, index: str | None) -> None:
+    """statement (a nested struct's reader) with the field path put in front of its errors."""
+    at = f'e.at("{field}", {index})' if index is not None else f'e.at("{field}")'
+    c.guarded(w, "DecodeException", statement, at)
+
+
+def nested(w: CodeWriter, c: Context, statement: str, field: str, index: str | None) -> None:
+    """statement (a nested struct's writer) with the field path put in front of its errors."""
+    at = f'e.at("{field}", {index})' if index is not None else f'e.at("{field}")'
+    c.guarded(w, "EncodeException", statement, at)
+
+
+def paid_first(w: CodeWriter, c: Context, t: ir.StructRef, verify: str, field: str, index: str | None) -> None:
+    """Before a value of struct t is made (an element, an optional's value) when its default is large
+    (ir.Struct.large_default): if the budget left does not pay for the default, verify (the value's
+    check, which fails as its read would: docs/limits.md 3) runs instead, before the value is made."""
+    struct = c.schema.struct(t.name)
+    if struct.large_default:
+        with w.block(f"if (!r.affords({struct.default_cost})) {{", "}"):
+            catch(w, c, verify, field, index)
+
+
+def elements(c: Context, t: ir.Sequence | ir.Array, value: str, field: str | None = None) -> str:
+    """What a writer iterates: a set in its order, a vector or list (or array) as it is. With field
+    (the writers), a set holding an element twice under the readers' rule throws (docs/limits.md 4)."""
+    if isinstance(t, ir.Sequence) and t.kind == "set":
+        order = c.comparator(t.element) or "null"
+        if field is not None:
+            return f'{c.rt("Compare")}.distinct({value}, {order}, "{field}")'
+        return f"{c.rt('Compare')}.ordered({value}, {order})"
+    return value
+
+
+def entries(c: Context, t: ir.Mapping, value: str, field: str | None = None) -> str:
+    """What a writer iterates: a map's entries in key order, a hash's as its table holds them. With
+    field (the writers), a map or hash holding a key twice under the readers' rule throws: a hash
+    only where the key's equality is not that rule (docs/limits.md 4)."""
+    if t.kind == "map":
+        order = c.comparator(t.key) or "null"
+        if field is not None:
+            return f'{c.rt("Compare")}.distinct({value}, {order}, "{field}")'
+        return f"{c.rt('Compare')}.ordered({value}, {order})"
+    if field is not None and not c.hashed(t.key):
+        return f'{c.rt("Compare")}.distinctHash({value}, {c.comparator(t.key) or "null"}, "{field}")'
+    return c.entry_set(value)
+
+
+# ---------------------------------------------------------------- versioned
+
+def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, names: Names,
+                field: str, index: str | None = None) -> None:
+    """Write value of type t into the slot at absolute position slot (offsets from base); field and
+    index (an element's) name it in errors."""
+    if isinstance(t, ir.Primitive) and ir.is_text(t):
+        w.line(c.stmt(f"w.{t.name}({base}, {slot}, {value})"))
+    elif isinstance(t, (ir.Primitive, ir.EnumRef)):
+        w.line(c.stmt(f"w.put{SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name][0]}({slot}, "
+                      f"{c.to_runtime(t, value)})"))
+    elif isinstance(t, ir.StructRef):
+        nested(w, c, f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value})", field, index)
+    elif isinstance(t, ir.Optional_):
+        o = c.local(w, value, names)
+        with w.block(f"if ({o} != null) {{", "}"):
+            s = names("s")
+            w.line(c.val(s, f"w.optional({base}, {slot}, {t.element.size})", "int"))
+            write_value(w, c, t.element, s, s, o, names, field, index)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        w.line(c.stmt(f'{c.rt("Writer")}.checkLength({c.length(value)}, {t.length}, "{field}")'))
+        with w.block(c.upto(i, str(t.length)), "}"):
+            write_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f"{value}[{i}]", names, field,
+                        i)
+    else:
+        assert isinstance(t, (ir.Sequence, ir.Mapping))
+        item = t.item_size
+        e, i, x = names("e"), names("i"), names("x")
+        w.line(c.val(e, f"w.vector({base}, {slot}, {c.size(value)}, {item})", "int"))
+        w.line(c.var(i, "0", "int"))
+        if isinstance(t, ir.Sequence):
+            with w.block(c.each(w, x, t, elements(c, t, value, field)), "}"):
+                write_value(w, c, t.element, base, f"{e} + {i} * {item}", x, names, field, i)
+                w.line(c.stmt(f"{i}++"))
+            return
+        with w.block(c.each(w, x, t, entries(c, t, value, field)), "}"):
+            write_value(w, c, t.key, base, f"{e} + {i} * {item}", c.key(x), names, field, i)
+            write_value(w, c, t.value, base, f"{e} + {i} * {item} + {t.key.size}", c.value(x), names, field, i)
+            w.line(c.stmt(f"{i}++"))
+
+
+def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
+               index: str | None, target: str | None = None) -> str:
+    """Write the statements reading the slot at absolute position slot (offsets from base) and return
+    an expression of the value, to be used at once (it may read: evaluation order is allocation order).
+    An optional is read into target when given (and target returned)."""
+    quoted = f'"{field}"'
+    if isinstance(t, ir.Primitive) and (ir.is_text(t) or ir.is_decimal(t)):
+        # the reader checks a decimal's flags (docs/format.md 2.4)
+        return f"r.{t.name}({base}, {slot}, {quoted})" if ir.is_text(t) else f"r.decimal({slot}, {quoted})"
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        return c.from_runtime(t, f"r.{SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name][1]}({slot})")
+    if isinstance(t, ir.StructRef):
+        x, name = names("x"), c.named(t.name)
+        paid_first(w, c, t, f"{name}.fbeVerify(r, {base}, {slot})", field, index)
+        w.line(c.val(x, c.new(name), name))
+        catch(w, c, f"{name}.fbeRead(r, {base}, {slot}, {x})", field, index)
+        return x
+    if isinstance(t, ir.Optional_):
+        x, s = target or names("x"), names("s")
+        before = c.val(s, f"r.optional({base}, {slot}, {t.element.size}, {quoted})", "int")
+        c.optional(w, t, x, before, f"{s} >= 0",
+                   lambda inner: read_value(inner, c, t.element, s, s, field, names, index))
+        return x
+    raise AssertionError(f"a collection inside a collection: {t}")
+
+
+def reuse_elements(w: CodeWriter, c: Context, t: ir.Sequence, target: str, n: str, names: Names,
+                   read: Callable[[str, str], None], verify: Callable[[str], None]) -> None:
+    """The loop over a vector of structs reading into the elements target holds (new ones past
+    its end, the rest removed): a read of the same shape allocates no struct. read(x, i) writes
+    the statements reading element i into x."""
+    assert isinstance(t.element, ir.StructRef)
+    name = c.named(t.element.name)
+    old, i, x = names("m"), names("i"), names("x")
+    w.line(c.val(old, c.size(target), "int"))
+    with w.block(c.upto(i, n), "}"):
+        struct = c.schema.struct(t.element.name)
+        if struct.large_default:
+            # a new element only once the budget pays for its default: else its check fails as its read
+            # would, before the value is made (docs/limits.md 3)
+            with w.block(f"if ({i} >= {old} && !r.affords({struct.default_cost})) {{", "}"):
+                verify(i)
+        w.line(c.val(x, c.pick(f"{i} < {old}", c.get(target, i), c.new(name)), name))
+        read(x, i)
+        c.if_(w, f"{i} >= {old}", f"{target}.add({x})")
+    c.if_(w, f"{old} > {n}", f"{target}.subList({n}, {old}).clear()")
+
+
+def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, target: str, names: Names) -> None:
+    """Read field f's slot into target, overwriting what it holds and reusing its objects: nested
+    structs, an optional struct, the elements of a vector of structs, the collections (emptied)."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeRead(r, {base}, {slot}, {target})", f.name, None)
+    elif isinstance(t, ir.Optional_) and isinstance(t.element, ir.StructRef):
+        name, s, element = c.named(t.element.name), names("s"), t.element
+        w.line(c.val(s, f"r.optional({base}, {slot}, {t.element.size}, {quoted})", "int"))
+        with w.block(f"if ({s} >= 0) {{", "} else {"):
+            x = c.reuse_optional(w, element, target, names, lambda w: paid_first(
+                w, c, element, f"{name}.fbeVerify(r, {s}, {s})", f.name, None))
+            catch(w, c, f"{name}.fbeRead(r, {s}, {s}, {x})", f.name, None)
+        with w.block("", "}"):
+            w.line(c.stmt(f"{target} = null"))
+    elif isinstance(t, ir.Array):
+        c.if_(w, f"{c.length(target)} != {t.length}", f"{target} = {c.zero(t)}")
+        i = names("i")
+        with w.block(c.upto(i, str(t.length)), "}"):
+            at = plus(slot, f"{i} * {t.element.size}")
+            if isinstance(t.element, ir.StructRef):
+                catch(w, c, f"{c.named(t.element.name)}.fbeRead(r, {base}, {at}, {target}[{i}])", f.name, i)
+            else:
+                w.line(c.stmt(f"{target}[{i}] = {read_value(w, c, t.element, base, at, f.name, names, i)}"))
+    elif isinstance(t, ir.Sequence):
+        e, n = names("e"), names("n")
+        w.line(c.val(e, f"r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})", "int"))
+        w.line(c.val(n, "r.count()", "int"))
+        if reused_struct(t):
+            assert isinstance(t.element, ir.StructRef)
+            name, size = c.named(t.element.name), t.element.size
+            reuse_elements(w, c, t, target, n, names, lambda x, i: catch(
+                w, c, f"{name}.fbeRead(r, {base}, {e} + {i} * {size}, {x})", f.name, i), lambda i: catch(
+                w, c, f"{name}.fbeVerify(r, {base}, {e} + {i} * {size})", f.name, i))
+            return
+        w.line(c.stmt(f"{target}.clear()"))
+        i = names("i")
+        with w.block(c.upto(i, n), "}"):
+            at = f"{e} + {i} * {t.element.size}"
+            value = read_value(w, c, t.element, base, at, f.name, names, i)
+            if t.kind == "set":
+                c.added(w, value, target, f"throw r.duplicateKey({quoted}, {at})", names)
+            else:
+                w.line(c.stmt(f"{target}.add({value})"))
+    elif isinstance(t, ir.Mapping):
+        item = t.item_size
+        e, n, i = names("e"), names("n"), names("i")
+        k = c.spare(names, "k")
+        w.line(c.val(e, f"r.vector({base}, {slot}, {item}, {t.item_cost}, {quoted})", "int"))
+        w.line(c.val(n, "r.count()", "int"))
+        w.line(c.stmt(f"{target}.clear()"))
+        with w.block(c.upto(i, n), "}"):
+            at = f"{e} + {i} * {item}"
+            k = c.keep(w, read_value(w, c, t.key, base, at, f.name, names, i), t.key, names, k, "k")
+            value = read_value(w, c, t.value, base, f"{at} + {t.key.size}", f.name, names, i)
+            w.line(c.put(target, k, value))
+            c.if_(w, f"{c.size(target)} != {i} + 1", f"throw r.duplicateKey({quoted}, {at})")
+    else:
+        value = read_value(w, c, t, base, slot, f.name, names, None, c.into(target))
+        if value != target:
+            w.line(c.stmt(f"{target} = {value}"))
+
+
+# ---------------------------------------------------------------- final
+
+def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names, field: str,
+                index: str | None = None) -> None:
+    """Append value of type t (docs/format.md 4.2); field and index (an element's) name it in errors."""
+    if isinstance(t, ir.Primitive) and ir.is_text(t):
+        w.line(c.stmt(f"w.append{t.name.capitalize()}({value})"))
+    elif isinstance(t, (ir.Primitive, ir.EnumRef)):
+        w.line(c.stmt(f"w.append{SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name][0]}"
+                      f"({c.to_runtime(t, value)})"))
+    elif isinstance(t, ir.StructRef):
+        nested(w, c, f"{c.named(t.name)}.fbeWriteFinal(w, {value})", field, index)
+    elif isinstance(t, ir.Optional_):
+        o = c.local(w, value, names)
+        w.line(c.stmt(f"w.appendBool({o} != null)"))
+        with w.block(f"if ({o} != null) {{", "}"):
+            final_write(w, c, t.element, o, names, field, index)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        w.line(c.stmt(f'{c.rt("Writer")}.checkLength({c.length(value)}, {t.length}, "{field}")'))
+        with w.block(c.upto(i, str(t.length)), "}"):
+            final_write(w, c, t.element, f"{value}[{i}]", names, field, i)
+    else:
+        assert isinstance(t, (ir.Sequence, ir.Mapping))
+        x = names("x")
+        structs = holds_struct(t.element) if isinstance(t, ir.Sequence) else holds_struct(t.key) or holds_struct(
+            t.value)
+        k = names("i") if structs else None
+        w.line(c.stmt(f"w.appendCount({c.size(value)})"))
+        if k is not None:
+            w.line(c.var(k, "0", "int"))
+        items = elements(c, t, value, field) if isinstance(t, ir.Sequence) else entries(c, t, value, field)
+        with w.block(c.each(w, x, t, items), "}"):
+            if isinstance(t, ir.Sequence):
+                final_write(w, c, t.element, x, names, field, k)
+            else:
+                final_write(w, c, t.key, c.key(x), names, field, k)
+                final_write(w, c, t.value, c.value(x), names, field, k)
+            if k is not None:
+                w.line(c.stmt(f"{k}++"))
+
+
+def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None,
+               target: str | None = None) -> str:
+    """Write the statements reading the value at the Reader's cursor and return an expression of it
+    (to be used at once). An optional is read into target when given (and target returned)."""
+    quoted = f'"{field}"'
+    if isinstance(t, ir.Primitive) and ir.is_text(t):
+        return f"r.final{t.name.capitalize()}({quoted})"
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        return c.from_runtime(t, f"r.final{SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name][0]}({quoted})")
+    if isinstance(t, ir.StructRef):
+        x, name = names("x"), c.named(t.name)
+        paid_first(w, c, t, f"{name}.fbeVerifyFinal(r)", field, index)
+        w.line(c.val(x, c.new(name), name))
+        catch(w, c, f"{name}.fbeReadFinal(r, {x})", field, index)
+        return x
+    if isinstance(t, ir.Optional_):
+        x = target or names("x")
+        c.optional(w, t, x, None, f"r.finalHas({quoted})",
+                   lambda inner: final_read(inner, c, t.element, field, names, index))
+        return x
+    raise AssertionError(f"a collection inside a collection: {t}")
+
+
+def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names) -> None:
+    """Read field f at the Reader's cursor into target, overwriting what it holds and reusing its
+    objects as read_field does."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeReadFinal(r, {target})", f.name, None)
+    elif isinstance(t, ir.Optional_) and isinstance(t.element, ir.StructRef):
+        name, element = c.named(t.element.name), t.element
+        with w.block(f"if (r.finalHas({quoted})) {{", "} else {"):
+            x = c.reuse_optional(w, element, target, names, lambda w: paid_first(
+                w, c, element, f"{name}.fbeVerifyFinal(r)", f.name, None))
+            catch(w, c, f"{name}.fbeReadFinal(r, {x})", f.name, None)
+        with w.block("", "}"):
+            w.line(c.stmt(f"{target} = null"))
+    elif isinstance(t, ir.Array):
+        c.if_(w, f"{c.length(target)} != {t.length}", f"{target} = {c.zero(t)}")
+        i = names("i")
+        with w.block(c.upto(i, str(t.length)), "}"):
+            if isinstance(t.element, ir.StructRef):
+                catch(w, c, f"{c.named(t.element.name)}.fbeReadFinal(r, {target}[{i}])", f.name, i)
+            else:
+                w.line(c.stmt(f"{target}[{i}] = {final_read(w, c, t.element, f.name, names, i)}"))
+    elif isinstance(t, ir.Sequence):
+        n = names("n")
+        w.line(c.val(n, f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})", "int"))
+        if reused_struct(t):
+            assert isinstance(t.element, ir.StructRef)
+            name = c.named(t.element.name)
+            reuse_elements(w, c, t, target, n, names, lambda x, i: catch(
+                w, c, f"{name}.fbeReadFinal(r, {x})", f.name, i), lambda i: catch(
+                w, c, f"{name}.fbeVerifyFinal(r)", f.name, i))
+            return
+        w.line(c.stmt(f"{target}.clear()"))
+        i = names("i")
+        with w.block(c.upto(i, n), "}"):
+            at = names("p") if t.kind == "set" else c.spare(names, "p")
+            if t.kind == "set":
+                w.line(c.val(str(at), "r.pos()", "int"))
+                value = final_read(w, c, t.element, f.name, names, i)
+                c.added(w, value, target, f"throw r.duplicateKey({quoted}, {at})", names)
+            else:
+                w.line(c.stmt(f"{target}.add({final_read(w, c, t.element, f.name, names, i)})"))
+    elif isinstance(t, ir.Mapping):
+        n, i = names("n"), names("i")
+        k = c.spare(names, "k")
+        w.line(c.val(n, f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})", "int"))
+        w.line(c.stmt(f"{target}.clear()"))
+        with w.block(c.upto(i, n), "}"):
+            at = names("p")
+            w.line(c.val(at, "r.pos()", "int"))
+            k = c.keep(w, final_read(w, c, t.key, f.name, names, i), t.key, names, k, "k")
+            value = final_read(w, c, t.value, f.name, names, i)
+            w.line(c.put(target, k, value))
+            c.if_(w, f"{c.size(target)} != {i} + 1", f"throw r.duplicateKey({quoted}, {at})")
+    else:
+        value = final_read(w, c, t, f.name, names, None, c.into(target))
+        if value != target:
+            w.line(c.stmt(f"{target} = {value}"))
+
+
+# ---------------------------------------------------------------- verify
+
+def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
+                 index: str | None) -> None:
+    """Check the slot at slot as read_value reads it: the same Reader calls in the same order,
+    without the value (docs/limits.md 4: verify accepts exactly what deserialize reads)."""
+    quoted = f'"{field}"'
+    if ir.reads_unchecked(t):
+        return
+    if isinstance(t, ir.Primitive):
+        kind = {"string": "String", "bytes": "Bytes"}.get(t.name)
+        w.line(c.stmt(f"r.skip{kind}({base}, {slot}, {quoted})" if kind else f"r.skipDecimal({slot}, {quoted})"))
+    elif isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeVerify(r, {base}, {slot})", field, index)
+    else:
+        assert isinstance(t, ir.Optional_), f"a collection inside a collection: {t}"
+        call = f"r.optional({base}, {slot}, {t.element.size}, {quoted})"
+        if ir.reads_unchecked(t.element):
+            w.line(c.stmt(call))
+            return
+        s = names("s")
+        w.line(c.val(s, call, "int"))
+        with w.block(f"if ({s} >= 0) {{", "}"):
+            verify_value(w, c, t.element, s, s, field, names, index)
+
+
+def verify_kept(w: CodeWriter, c: Context, t: ir.Type, names: Names) -> str:
+    """A local collection a set or a map is read into (kept: its keys find one read twice)."""
+    local = names("t")
+    assert isinstance(t, (ir.Sequence, ir.Mapping))
+    w.line(c.typed(local, c.empty(t), c.type(t)))
+    return local
+
+
+def verify_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, names: Names) -> None:
+    """Check field f's slot as read_field reads it."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if kept(t):
+        read_field(w, c, f, base, slot, verify_kept(w, c, t, names), names)
+    elif isinstance(t, ir.Array):
+        if ir.reads_unchecked(t.element) and c.spare(Names(), "") is None:
+            return
+        i = names("i")
+        with w.block(c.upto(i, str(t.length)), "}"):
+            verify_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f.name, names, i)
+    elif isinstance(t, ir.Sequence):
+        call = f"r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})"
+        if ir.reads_unchecked(t.element):
+            w.line(c.stmt(call))
+            return
+        e, n, i = names("e"), names("n"), names("i")
+        w.line(c.val(e, call, "int"))
+        w.line(c.val(n, "r.count()", "int"))
+        with w.block(c.upto(i, n), "}"):
+            verify_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", f.name, names, i)
+    else:
+        verify_value(w, c, t, base, slot, f.name, names, None)
+
+
+def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None) -> None:
+    """Check the value at the Reader's cursor as final_read reads it, without the value."""
+    quoted = f'"{field}"'
+    if ir.is_text(t) or ir.is_decimal(t):      # a decimal: its flags (docs/format.md 2.4)
+        kind = {"string": "String", "bytes": "Bytes"}.get(t.name, "Decimal")
+        w.line(c.stmt(f"r.finalSkip{kind}({quoted})"))
+    elif ir.is_scalar(t):
+        w.line(c.stmt(f"r.fixed({t.size}, {quoted})"))
+    elif isinstance(t, ir.StructRef):
+        catch(w, c, f"{c.named(t.name)}.fbeVerifyFinal(r)", field, index)
+    elif isinstance(t, ir.Optional_):
+        with w.block(f"if (r.finalHas({quoted})) {{", "}"):
+            final_verify(w, c, t.element, field, names, index)
+    else:
+        raise AssertionError(f"a collection inside a collection: {t}")
+
+
+def final_verify_field(w: CodeWriter, c: Context, f: ir.Field, names: Names) -> None:
+    """Check field f at the Reader's cursor as final_read_field reads it."""
+    t = f.type
+    quoted = f'"{f.name}"'
+    if kept(t):
+        final_read_field(w, c, f, verify_kept(w, c, t, names), names)
+    elif isinstance(t, ir.Array):
+        i = names("i")
+        with w.block(c.upto(i, str(t.length)), "}"):
+            final_verify(w, c, t.element, f.name, names, i)
+    elif isinstance(t, ir.Sequence):
+        n = c.spare(names, "n")
+        call = f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})"
+        if ir.reads_unchecked(t.element):
+            # finalCount bounded the count by the bytes left, so the run of fixed-size elements is there
+            w.line(c.stmt(f"r.fixed({c.as_long(call)}, {t.element.size}, {quoted})"))
+            return
+        n = n or names("n")
+        w.line(c.val(n, call, "int"))
+        i = names("i")
+        with w.block(c.upto(i, n), "}"):
+            final_verify(w, c, t.element, f.name, names, i)
+    else:
+        final_verify(w, c, t, f.name, names, None)
+
+
+# ---------------------------------------------------------------- the codecs' bodies
+
+def versioned_write(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
+    """fbeWrite(w, base, slot, v): v's versioned body, its offset stored in the slot."""
+    bounded = c.plan.struct(s.qualified).bounded
+    if not bounded:
+        w.line(c.stmt(f'w.enter("{s.qualified}")'))
+    call = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
+    w.line(c.val("b", call, "int") if s.all_fields else c.stmt(call))
+    for f in s.all_fields:
+        write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{c.ident.field(f)}", names, f.name)
+    if not bounded:
+        w.line(c.stmt("w.leave()"))
+
+
+def _older(w: CodeWriter, c: Context, cost: int, field: str, defaults: str | None) -> None:
+    """What a body that ends before a field does: its defaults' cost spent, then return."""
+    if cost:
+        w.line(c.stmt(f'r.spend({cost}, b, "{field}")'))
+    if defaults is not None:
+        w.line(c.stmt(defaults))
+    w.line(c.stmt("r.leave()"))
+    w.line(c.stmt("return"))
+
+
+def versioned_read(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
+    """fbeRead(r, base, slot, v): the versioned body into v; the fields an older writer's shorter
+    body does not hold take their defaults (their cost spent)."""
+    plan = c.plan.struct(s.qualified)
+    call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
+    if s.all_fields:
+        w.line(c.val("b", call, "int"))
+        w.line(c.val("n", "r.i32(b)", "int"))
+    else:
+        w.line(c.stmt(call))
+    if plan.base_fields:
+        with w.block(f"if (n < {s.base_size}) {{", "}"):
+            _older(w, c, plan.older_cost, "", "v.reset()")
+        for fp in plan.base_fields:
+            read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{c.ident.field(fp.field)}", names)
+    for k, fp in enumerate(plan.own_fields):
+        with w.block(f"if (n < {fp.end}) {{", "}"):
+            _older(w, c, fp.missing_cost, fp.name, f"fbeDefaults(v, {k})")
+        read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{c.ident.field(fp.field)}", names)
+    w.line(c.stmt("r.leave()"))
+
+
+def versioned_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
+    """fbeVerify(r, base, slot): fbeRead's checks without the value (sets and maps aside: they are
+    read into locals to find a key twice)."""
+    plan = c.plan.struct(s.qualified)
+    call = f"r.struct(base, slot, {s.type_id}, {s.decode_cost})"
+    body = sub(w)
+    if plan.base_fields:
+        with body.block(f"if (n < {s.base_size}) {{", "}"):
+            _older(body, c, plan.older_cost, "", None)
+        for fp in plan.base_fields:
+            verify_field(body, c, fp.field, "b", f"b + {fp.offset}", names)
+    for fp in plan.own_fields:
+        if ir.reads_unchecked(fp.type) and not fp.missing_cost:
+            continue    # nothing to check, and when absent the next field's test returns alike
+        with body.block(f"if (n < {fp.end}) {{", "}"):
+            _older(body, c, fp.missing_cost, fp.name, None)
+        verify_field(body, c, fp.field, "b", f"b + {fp.offset}", names)
+    text = body.text().strip("\n")
+    if text:
+        w.line(c.val("b", call, "int"))
+        w.line(c.val("n", "r.i32(b)", "int"))
+        w.lines(text)
+    else:
+        w.line(c.stmt(call))
+    w.line(c.stmt("r.leave()"))
+
+
+def final_write_fields(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
+    """fbeWriteFinal(w, v): v's fields appended (final model, docs/format.md 4.2)."""
+    bounded = c.plan.struct(s.qualified).bounded
+    if not bounded:
+        w.line(c.stmt(f'w.enter("{s.qualified}")'))
+    for f in s.all_fields:
+        final_write(w, c, f.type, f"v.{c.ident.field(f)}", names, f.name)
+    if not bounded:
+        w.line(c.stmt("w.leave()"))
+
+
+def final_read_fields(w: CodeWriter, c: Context, s: ir.Struct, names: Names, reading: bool) -> None:
+    """fbeReadFinal(r, v) (reading) or fbeVerifyFinal(r): the plan's final steps, each run of
+    fixed-size fields claimed with one check."""
+    w.line(c.stmt(f"r.enter({s.decode_cost})"))
+    for step in c.plan.struct(s.qualified).final_steps:
+        if isinstance(step, FieldPlan):
+            if reading:
+                final_read_field(w, c, step.field, f"v.{c.ident.field(step.field)}", names)
+            else:
+                final_verify_field(w, c, step.field, names)
+        else:
+            final_run(w, c, step, names, reading)
+    w.line(c.stmt("r.leave()"))
+
+
+def final_run(w: CodeWriter, c: Context, run: Run, names: Names, reading: bool) -> None:
+    """Claim a run of fixed-size fields with one check (Reader.run, which fails with the error of
+    the first field that is not there, as the per-field code does) and, reading, read each field
+    at its offset in the run."""
+    p = c.claim_run(w, run, names, reading)
+    if p is None:
+        return
+    for f, at in zip(run.fields, run.at):
+        slot = plus(p, str(at)) if at else p
+        read_field(w, c, f.field, slot, slot, f"v.{c.ident.field(f.field)}", names)
+
+
+def root_read(w: CodeWriter, c: Context, s: ir.Struct, versioned: bool, into: str | None, cls: str = "",
+              call: str = "") -> None:
+    """The statements of a root's reader into a value (into: `v`, a new value of cls, or `this`) or
+    its verify (into None); call: what the codecs are called on (`Order.`, or nothing)."""
+    reader = c.rt("Reader")
+    if versioned:
+        w.line(c.val("r", f"{reader}.versioned(data, offset, length, limits)", reader))
+    else:
+        w.line(c.val("r", f"{reader}.finalRoot(data, offset, length, {s.type_id}, limits)", reader))
+    if into == "v":
+        w.line(c.val("v", c.new(cls), cls))
+    if versioned:
+        w.line(c.stmt(f"{call}fbeRead(r, r.base(), r.base() + 4, {into})" if into else
+                      f"{call}fbeVerify(r, r.base(), r.base() + 4)"))
+    else:
+        w.line(c.stmt(f"{call}fbeReadFinal(r, {into})" if into else f"{call}fbeVerifyFinal(r)"))
+        w.line(c.stmt("r.endFinal()"))

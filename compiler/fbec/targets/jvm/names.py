@@ -1,0 +1,151 @@
+"""The scopes of the Java and Kotlin targets' names (docs/java.md and docs/kotlin.md "Names",
+docs/targets.md "Names"): how a schema name becomes an identifier of generated JVM code. Each
+language's names.py gives its tables and spelling (java/names.py, kotlin/names.py)."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from fbec.model import ir
+from fbec.targets.base import NameClash, import_closure, scope_idents
+
+
+class Idents:
+    """The identifiers of one schema's names, each scope worked out once, when first asked: the
+    scopes of the Java and Kotlin targets, whose names.py give the tables (keywords, the classes
+    the generated code uses by their simple name, its locals, the generated members) and their
+    spelling (by default Java's)."""
+
+    KEYWORDS: ClassVar[frozenset[str]]
+    CLASSES: ClassVar[frozenset[str]]
+    LOCALS: ClassVar[frozenset[str]]
+    FRESH_LOCAL: ClassVar[re.Pattern[str]]
+    STRUCT_MEMBERS: ClassVar[frozenset[str]]
+    ENUM_MEMBERS: ClassVar[frozenset[str]]
+
+    def __init__(self, schema: ir.Schema, prefix: str = "") -> None:
+        self.schema = schema
+        self.prefix = prefix
+        self._types: dict[str, dict[str, str]] = {}
+        self._fields: dict[str, dict[str, str]] = {}
+        self._values: dict[str, dict[str, str]] = {}
+        self._frames: dict[str, dict[str, str]] = {}
+
+    # the language's spelling (Kotlin's differ)
+
+    def reserved(self, name: str) -> bool:
+        """Whether a name is a keyword wherever it is used."""
+        return name in self.KEYWORDS
+
+    def escape(self, name: str) -> str:
+        """A renamed name (once more while it clashes)."""
+        return name + "_"
+
+    def same(self, name: str) -> str:
+        """What two members that would be the same member are alike in (Java: the name itself)."""
+        return name
+
+    def package_of(self, p: ir.Package) -> str:
+        """The language's package of a schema package."""
+        raise NotImplementedError
+
+    def value_taken(self, qualified: str) -> frozenset[str]:
+        """What an enum's constants are clear of besides the keywords."""
+        return self.ENUM_MEMBERS | self.CLASSES
+
+    # the scopes
+
+    def _type_taken(self, name: str) -> bool:
+        return (self.reserved(name) or name in self.CLASSES or name in self.LOCALS
+                or self.FRESH_LOCAL.fullmatch(name) is not None)
+
+    def _roots(self, package: str) -> frozenset[str]:
+        """The first parts of the packages the code of `package` can refer to: its own and its
+        imports' (a field is named in its own package's view, the same in every schema that has it)."""
+        return frozenset(self.package_of(p).partition(".")[0]
+                         for p in import_closure(self.schema, self.schema.package(package)))
+
+    def package(self, name: str) -> str:
+        """The package of a schema package (`com.chronoxor.proto`)."""
+        return self.package_of(self.schema.package(name))
+
+    def _package_types(self, package: str) -> dict[str, str]:
+        if package not in self._types:
+            p = self.schema.package(package)
+            names = [e.name for e in (*p.enums, *p.flags)] + [s.name for s in p.structs]
+            self._types[package] = scope_idents(((name, name) for name in names), self._type_taken, self.escape)
+        return self._types[package]
+
+    def type(self, qualified: str) -> str:
+        """A type's class name (its simple name, in its package)."""
+        package, _, name = qualified.rpartition(".")
+        return self._package_types(package)[name]
+
+    def qualified_type(self, qualified: str) -> str:
+        """A type's class by its full name (`com.chronoxor.proto.Order`)."""
+        return f"{self.package(qualified.rpartition('.')[0])}.{self.type(qualified)}"
+
+    def field(self, f: ir.Field) -> str:
+        """A field's name (in every class that has it: the struct that declares it decides)."""
+        if f.owner not in self._fields:
+            s = self.schema.struct(f.owner)
+            package = s.qualified.rpartition(".")[0]
+            taken = set(self.STRUCT_MEMBERS | self.CLASSES | self._roots(package))
+            taken |= set(self._package_types(package).values())
+            inherited: set[str] = set()
+            if s.base is not None:
+                inherited = {self.same(self.field(g)) for g in self.schema.struct(s.base).all_fields}
+
+            def clashes(name: str) -> bool:
+                return self.reserved(name) or name in taken or self.same(name) in inherited
+
+            wanted = ((g.name, g.name) for g in s.fields)
+            self._fields[f.owner] = scope_idents(wanted, clashes, self.escape, self.same)
+        return self._fields[f.owner][f.name]
+
+    def value(self, qualified: str, name: str) -> str:
+        """An enum or flags value's constant in its class."""
+        if qualified not in self._values:
+            e = self.schema.enum(qualified)
+            taken = self.value_taken(qualified)
+
+            def clashes(x: str) -> bool:
+                return self.reserved(x) or x in taken
+
+            wanted = ((v.name, v.name) for v in e.values)
+            self._values[qualified] = scope_idents(wanted, clashes, self.escape, self.same)
+        return self._values[qualified][name]
+
+    def frame_method(self, package: str, qualified: str) -> str:
+        """The ProxyHandler method of a message the package's Proxy dispatches: onOrderMessageFrame,
+        onMarketFailureFrame (an import's), clear of onFrame and of each other (messages Self and
+        self: onSelfFrame and onSelfFrame_)."""
+        if package not in self._frames:
+            wanted = []
+            for d in self.schema.package(package).dispatch:
+                pkg, _, name = d.type.rpartition(".")
+                prefix = "" if pkg == package else pkg[:1].upper() + pkg[1:]
+                wanted.append((d.type, f"on{prefix}{name[:1].upper()}{name[1:]}Frame"))
+            self._frames[package] = scope_idents(wanted, {"onFrame"}.__contains__)
+        return self._frames[package][qualified]
+
+    def hidden(self, s: ir.Struct) -> frozenset[str]:
+        """The names a field hides in the class of s without being renamed for it: the fields it
+        inherits from a base of another package (named in that package, which does not know this
+        one's classes). The class refers to a class of such a name by its full name."""
+        package = s.qualified.rpartition(".")[0]
+        return frozenset(self.field(f) for f in s.all_fields if f.owner.rpartition(".")[0] != package)
+
+    def usable(self, qualified: str, package: str, hidden: frozenset[str]) -> str:
+        """How code of `package` refers to a type where the names `hidden` are fields: its simple
+        name in its own package, else its full name; NameClash when the first part of that is
+        hidden too (no name reaches the class)."""
+        simple = self.type(qualified)
+        if qualified.rpartition(".")[0] == package and simple not in hidden:
+            return simple
+        full = self.qualified_type(qualified)
+        if full.partition(".")[0] in hidden:
+            raise NameClash(f"{qualified} cannot be named where fields {simple!r} and {full.partition('.')[0]!r} "
+                            f"are inherited from another package: rename one of them in the schema")
+        return full
