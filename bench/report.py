@@ -13,7 +13,8 @@ Outputs:
   --png FILE        bar chart of every measured operation (matplotlib)
   --readme FILE     replaces the part of FILE between <!-- bench:begin --> and
                     <!-- bench:end --> with the trade table, its run line and
-                    the chart (make bench-publish: README.md)
+                    the chart (a short page of your own; make bench-publish
+                    writes docs/benchmarks.md only, with --docs)
   --docs FILE       the same between <!-- results:begin --> and
                     <!-- results:end --> with every table (docs/benchmarks.md)
 

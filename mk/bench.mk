@@ -3,8 +3,9 @@
 #   make bench-cpp     (make bench runs it) time every row with Google Benchmark, count
 #                      instructions of the trade and graph rows with callgrind, print
 #                      the Markdown tables, write build/bench/results/latest.{json,md,png}
-#   make bench-publish copy that run into bench/results/ and refresh the table and
-#                      chart of README.md and docs/benchmarks.md (commit the result)
+#   make bench-publish copy that run into bench/results/ and refresh the tables and
+#                      chart of docs/benchmarks.md, the Go, Java and JavaScript
+#                      tables too (commit the result)
 #   make bench-stable  only the callgrind instruction counts (repeatable)
 #   make test-bench    build the binary and run every row's round-trip check once
 #
@@ -98,15 +99,15 @@ bench-cpp: bench-build venv-chart
 	$(call bench_report,--time $(BENCH_DIR)/time.json --out $(BENCH_RESULTS)/latest --png $(BENCH_RESULTS)/latest.png)
 
 # The run's JSON drawn again into bench/results/ (tables, JSON and chart from the
-# same figures), the README's and docs/benchmarks.md's parts rewritten from it, and
+# same figures), docs/benchmarks.md's part rewritten from it, and
 # make bench-python's table copied when there is one.
 bench-publish: venv-chart bench-publish-go bench-publish-java bench-publish-js
 	@test -f $(BENCH_RESULTS)/latest.json || { echo "bench-publish: no run in $(BENCH_RESULTS): run make bench first" >&2; exit 1; }
 	@$(PYTHON) bench/report.py --result $(BENCH_RESULTS)/latest.json --out bench/results/latest \
-		--png bench/results/latest.png --readme README.md --docs docs/benchmarks.md >/dev/null
+		--png bench/results/latest.png --docs docs/benchmarks.md >/dev/null
 	@if [ -f $(BENCH_PY_RESULTS)/python.json ]; then cp $(BENCH_PY_RESULTS)/python.json $(BENCH_PY_RESULTS)/python.md bench/results/; fi
-	@echo "bench-publish: bench/results/ $$(test -f $(BENCH_PY_RESULTS)/python.json && echo '(with the Python table) ')README.md docs/benchmarks.md"; \
-	git status --short bench/results README.md docs/benchmarks.md
+	@echo "bench-publish: bench/results/ $$(test -f $(BENCH_PY_RESULTS)/python.json && echo '(with the Python table) ')docs/benchmarks.md"; \
+	git status --short bench/results docs/benchmarks.md
 
 # Smoke test for CI: every row's round trip once, no timing. Our rows are
 # required here (FBE_BENCH_OURS=ON): generated code that stops compiling fails.

@@ -113,12 +113,12 @@ bench-go: bench-go-check
 		--runs "$(BENCH_GO_ROUNDS) rounds of -benchtime $(BENCH_GO_TIME)"
 
 # make bench-publish (mk/bench.mk) runs this first: the last make bench-go run's table into
-# bench/results/go.{json,md} and README.md's Go part.
+# bench/results/go.{json,md} and docs/benchmarks.md's Go part.
 .PHONY: bench-publish-go
 bench-publish-go: venv
 	@if [ -f $(BENCH_GO_DIR)/go.json ]; then \
-		$(PYTHON) bench/go/report.py --result $(BENCH_GO_DIR)/go.json --out bench/results --readme README.md >/dev/null \
-		&& echo "bench-publish: the Go table into bench/results/go.{json,md} and README.md"; \
+		$(PYTHON) bench/go/report.py --result $(BENCH_GO_DIR)/go.json --out bench/results --readme docs/benchmarks.md >/dev/null \
+		&& echo "bench-publish: the Go table into bench/results/go.{json,md} and docs/benchmarks.md"; \
 	else echo "bench-publish: no Go run in $(BENCH_GO_DIR) (make bench-go): the Go table is left as it is"; fi
 
 # Fuzzing the generated readers (fuzz/go: go test -fuzz, both models and JSON, every struct of the

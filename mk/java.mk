@@ -63,7 +63,7 @@ fuzz-java: fuzz-java-build
 #   make bench-java        (make bench runs it) generate every row's code into build/bench-java,
 #                          check every row, run JMH (-prof gc) over every row that passed, and
 #                          write build/bench-java/java.{json,md} with the goals (make
-#                          bench-publish copies them into bench/results and README.md)
+#                          bench-publish copies them into bench/results and docs/benchmarks.md)
 #   make bench-java-check  only the generation and every row's check (make test-java runs it)
 #
 # Knobs: BENCH_JAVA_FORKS (1), BENCH_JAVA_WARMUPS (3 iterations of BENCH_JAVA_WARMUP_TIME, 1s),
@@ -123,9 +123,9 @@ bench-java: bench-java-check
 		--runs "JMH $(BENCH_JAVA_FORKS) fork(s), $(BENCH_JAVA_WARMUPS) x $(BENCH_JAVA_WARMUP_TIME) warmup, $(BENCH_JAVA_ITERATIONS) x $(BENCH_JAVA_TIME) measurement"
 
 # make bench-publish (mk/bench.mk) runs this first: the last make bench-java run's table into
-# bench/results/java.{json,md} and README.md's Java part.
+# bench/results/java.{json,md} and docs/benchmarks.md's Java part.
 bench-publish-java: venv
 	@if [ -f $(BENCH_JAVA_DIR)/java.json ]; then \
-		$(PYTHON) bench/java/report.py --result $(BENCH_JAVA_DIR)/java.json --out bench/results --readme README.md >/dev/null \
-		&& echo "bench-publish: the Java table into bench/results/java.{json,md} and README.md"; \
+		$(PYTHON) bench/java/report.py --result $(BENCH_JAVA_DIR)/java.json --out bench/results --readme docs/benchmarks.md >/dev/null \
+		&& echo "bench-publish: the Java table into bench/results/java.{json,md} and docs/benchmarks.md"; \
 	else echo "bench-publish: no Java run in $(BENCH_JAVA_DIR) (make bench-java): the Java table is left as it is"; fi

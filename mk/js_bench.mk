@@ -58,9 +58,9 @@ bench-js: bench-js-check
 	@$(PYTHON) bench/js/report.py --run $(BENCH_JS_DIR)/run.json --results $(BENCH_JS_DIR)
 
 # make bench-publish (mk/bench.mk) runs this first: the last make bench-js run's table into
-# bench/results/js.{json,md} and README.md's JavaScript part.
+# bench/results/js.{json,md} and docs/benchmarks.md's JavaScript part.
 bench-publish-js: venv
 	@if [ -f $(BENCH_JS_DIR)/js.json ]; then \
-		$(PYTHON) bench/js/report.py --result $(BENCH_JS_DIR)/js.json --out bench/results --readme README.md >/dev/null \
-		&& echo "bench-publish: the JavaScript table into bench/results/js.{json,md} and README.md"; \
+		$(PYTHON) bench/js/report.py --result $(BENCH_JS_DIR)/js.json --out bench/results --readme docs/benchmarks.md >/dev/null \
+		&& echo "bench-publish: the JavaScript table into bench/results/js.{json,md} and docs/benchmarks.md"; \
 	else echo "bench-publish: no JavaScript run in $(BENCH_JS_DIR) (make bench-js): the JavaScript table is left as it is"; fi

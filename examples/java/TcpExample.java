@@ -69,6 +69,7 @@ import rpc.FinalClient;
 import rpc.FinalReceiver;
 import rpc.FinalSender;
 import rpc.Handler;
+import rpc.Heartbeat;
 import rpc.Notice;
 import rpc.OrderAccepted;
 import rpc.OrderRejected;
@@ -111,6 +112,8 @@ public final class TcpExample {
                     s.send((Pong) m);
                 } else if (m instanceof OrderAccepted) {
                     s.send((OrderAccepted) m);
+                } else if (m instanceof Heartbeat) {
+                    s.send((Heartbeat) m);
                 } else {
                     s.send((OrderRejected) m);
                 }
@@ -122,6 +125,8 @@ public final class TcpExample {
                 s.send((Pong) m);
             } else if (m instanceof OrderAccepted) {
                 s.send((OrderAccepted) m);
+            } else if (m instanceof Heartbeat) {
+                s.send((Heartbeat) m);
             } else {
                 s.send((OrderRejected) m);
             }
@@ -369,8 +374,10 @@ public final class TcpExample {
 
                     @Override
                     public void onReceive(Notice notice) {
-                        server.requests.incrementAndGet();
                         System.out.println("server: notice \"" + notice.text + "\"");
+                        Heartbeat heartbeat = new Heartbeat(); // as every example server answers a Notice
+                        heartbeat.time = notice.text.length();
+                        answer(heartbeat);
                     }
 
                     void answer(Object message) {

@@ -36,6 +36,7 @@ import rpc.FinalClient
 import rpc.FinalReceiver
 import rpc.FinalSender
 import rpc.Handler
+import rpc.Heartbeat
 import rpc.Notice
 import rpc.OrderAccepted
 import rpc.OrderRejected
@@ -97,6 +98,10 @@ class Replies(out: OutputStream, private val finalModel: Boolean) {
     }
 
     fun send(message: OrderRejected) {
+        if (finalModel) finalSender.send(message) else sender.send(message)
+    }
+
+    fun send(message: Heartbeat) {
         if (finalModel) finalSender.send(message) else sender.send(message)
     }
 }
@@ -319,7 +324,11 @@ class Connection(private val server: Server, private val channel: SocketChannel)
                     }
                 }
 
-                override fun onReceive(value: Notice) = answer { println("server: notice \"${value.text}\"") }
+                // as every example server answers a Notice
+                override fun onReceive(value: Notice) = answer {
+                    println("server: notice \"${value.text}\"")
+                    replies.send(Heartbeat(time = value.text.length.toLong()))
+                }
 
                 private fun answer(reply: () -> Unit) {
                     server.requests.incrementAndGet()
