@@ -2,7 +2,10 @@
 #
 #   make test-rust     the crate's checks: cargo fmt --check, cargo clippy --all-targets
 #                      -D warnings and cargo test (unit tests, the golden vectors of
-#                      $(SHARED) when present, doc tests), with the committed Cargo.lock
+#                      $(SHARED) when present, doc tests), with the committed Cargo.lock;
+#                      then fbec --rust's output for every schema through the same three
+#                      (tests/rust: a crate in build/rust-gen, the golden vectors read and
+#                      written back byte for byte)
 # CARGO is the cargo command (default: cargo on PATH, else ~/.cargo/bin/cargo); its rustfmt
 # and clippy components must be installed. The crates of Cargo.lock are fetched from crates.io
 # once (cargo fetch --locked) and then built offline; the build goes to build/rust.
@@ -19,7 +22,8 @@ rust-toolchain:
 	@"$(CARGO)" clippy --version >/dev/null 2>&1 || { echo "test-rust: cargo clippy is missing (the clippy component of $$($(CARGO) --version))" >&2; exit 1; }
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" fetch --locked
 
-test-rust: rust-toolchain
+test-rust: venv rust-toolchain
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" fmt --check
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" clippy --offline --locked --all-targets -- -D warnings
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" test --offline --locked
+	CARGO="$(CARGO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/rust

@@ -27,13 +27,14 @@ from .targets.base import GeneratedFile, NameClash, Options
 
 # The languages fbec generates; a target is a package fbec.targets.<name>.
 TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typescript": "TypeScript",
-           "javascript": "JavaScript", "kotlin": "Kotlin"}
+           "javascript": "JavaScript", "kotlin": "Kotlin", "rust": "Rust"}
 # What the help says beside a target's option: every target generates types, both binary models
 # (--final), JSON (--json), the text form and the protocol (--proto); these notes say what differs.
 NOTES = {"javascript": "ES modules with .d.ts declarations, the code of --typescript",
-         "kotlin": "on the Java runtime"}
+         "kotlin": "on the Java runtime",
+         "rust": "types and both binary models; no JSON, text form or protocol"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
-# and answered with what is planned (exit 2). Rust has no option in the original.
+# and answered with what is planned (exit 2).
 PLANNED = {"csharp": "C#", "ruby": "Ruby"}
 NOT_SUPPORTED = {"swift": "not supported: fbec checks the code it generates by compiling and running it, "
                           "and it has no Swift compiler to do that with, so it generates no Swift"}
@@ -58,7 +59,7 @@ def _epilog() -> str:
     paragraphs = [
         "Example: fbec --input=proto.fbe --output=gen --cpp --final --json --proto",
         "Tools: fbec decode|encode|compat|format --help (docs/tools.md)",
-        f"Planned languages, not available yet: {planned}, Rust.",
+        f"Planned languages, not available yet: {planned}.",
         f"Swift (--swift): {NOT_SUPPORTED['swift']}.",
         EXIT_STATUS_HELP,
         "Shell completion for bash: source <(fbec --completion bash)",

@@ -91,7 +91,7 @@ def test_missing_input(capsys):
 def test_nothing_to_generate(capsys):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}")
     assert status == 2
-    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript, --javascript, --kotlin) (see fbec --help)\n"
+    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript, --javascript, --kotlin, --rust) (see fbec --help)\n"
     assert run_fbec(capsys, "--input=x.fbe")[0] == 2          # usage comes before looking for the file
 
 
@@ -139,7 +139,8 @@ def test_target_not_implemented(capsys, monkeypatch):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}", "--ruby", "-o", "/tmp")
     assert status == 2 and err == ("fbec: error: --ruby: the Ruby target is planned, not available yet; "
                                    "fbec generates C++ (--cpp) and Python (--python) and Go (--go) and Java (--java) "
-                                   "and TypeScript (--typescript) and JavaScript (--javascript) and Kotlin (--kotlin)\n")
+                                   "and TypeScript (--typescript) and JavaScript (--javascript) and Kotlin (--kotlin) "
+                                   "and Rust (--rust)\n")
 
 
 def test_help_lists_what_works_and_says_what_is_planned(capsys):
@@ -156,8 +157,9 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
         assert f"--{lang} generate {title} code " in flat + " "     # complete: no note
     assert "--javascript generate JavaScript code (ES modules with .d.ts declarations, the code of --typescript)" in flat
     assert "--kotlin generate Kotlin code (on the Java runtime)" in flat
+    assert "--rust generate Rust code (types and both binary models; no JSON, text form or protocol)" in flat
     assert "progress" not in flat and " yet)" not in flat
-    assert "Planned languages, not available yet: C# (--csharp), Ruby (--ruby), Rust." in flat
+    assert "Planned languages, not available yet: C# (--csharp), Ruby (--ruby)." in flat
     assert "Swift (--swift): not supported:" in flat
     assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "
             "an incompatible change, unformatted files); 2 usage errors") in flat
@@ -191,7 +193,7 @@ def test_bash_completion_script(capsys):
     assert _complete(script, "--g") == ["--go"]
     assert _complete(script, "--j") == ["--java", "--javascript", "--json"]
     assert _complete(script, "--k") == ["--kotlin"]
-    assert _complete(script, "--r") == []                           # planned languages (--ruby) are not offered
+    assert _complete(script, "--r") == ["--rust"]                   # planned languages (--ruby) are not offered
     assert set(_complete(script, "")) >= {"decode", "encode", "compat", "format", "--input", "--cpp"}
     assert _complete(script, "--input", "schemas/tr") == ["schemas/trade.fbe"]
     assert _complete(script, "--input", "=", "schemas/tr") == ["schemas/trade.fbe"]    # --input=schemas/tr

@@ -98,6 +98,18 @@ impl Decimal {
         Decimal { lo: magnitude as u64, hi: (magnitude >> 64) as u32, flags }
     }
 
+    /// The decimal of a literal known to be valid (a schema's default in generated code).
+    ///
+    /// # Panics
+    ///
+    /// When `text` is not decimal text that a decimal holds exactly.
+    pub fn literal(text: &str) -> Decimal {
+        match Decimal::parse(text) {
+            Ok(d) => d,
+            Err(e) => panic!("Decimal::literal: {e}"),
+        }
+    }
+
     /// The 96-bit magnitude.
     pub fn magnitude(&self) -> u128 {
         u128::from(self.lo) | (u128::from(self.hi) << 64)

@@ -45,6 +45,7 @@ mod limits;
 mod reader;
 mod timestamp;
 mod uuid;
+mod value;
 mod writer;
 
 pub use bstr::{BStr, BString, ByteSlice};
@@ -58,4 +59,8 @@ pub use reader::{
 };
 pub use timestamp::Timestamp;
 pub use uuid::{parse_uuid, uuid1, uuid4, Uuid, UuidError};
+pub use value::{present, Bytes, Fixed, Struct, Value};
 pub use writer::Writer;
+
+/// The `bitflags` crate, which the generated flags types are made with.
+pub use bitflags;

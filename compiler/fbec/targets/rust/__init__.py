@@ -1,0 +1,366 @@
+"""fbec.targets.rust: one Rust module per schema package, on the runtime crate `fbe` (runtime/rust).
+
+A package's module holds its enums (a Rust enum with an `Unknown` arm for the values the schema
+does not name), flags (`bitflags` types) and structs (inherited fields first), each struct with
+`fbe::Struct`: the versioned and final models at the offsets, sizes and costs the IR and the plan
+(fbec.model.plan) decided. The generator prints them and computes none of them. Modules of other
+packages are referred to as siblings (`super::proto::Order`): a user puts the generated files of
+a schema and its imports side by side in one module (docs/rust.md). JSON, the text form and the
+protocol are not generated yet.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+from fbec.model import ir, plan
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
+from fbec.targets.rust.names import Idents, first_names
+
+PRIMITIVES = {
+    "bool": "bool", "byte": "u8", "char": "u8", "wchar": "u32", "int8": "i8", "uint8": "u8", "int16": "i16",
+    "uint16": "u16", "int32": "i32", "uint32": "u32", "int64": "i64", "uint64": "u64", "float": "f32",
+    "double": "f64", "decimal": "fbe::Decimal", "string": "fbe::BString", "bytes": "fbe::Bytes",
+    "timestamp": "fbe::Timestamp", "uuid": "fbe::Uuid",
+}
+ZERO_UUID = "00000000-0000-0000-0000-000000000000"
+RUSTFMT_WIDTH = 100   # rustfmt's max_width: the generated code is what rustfmt makes of it
+FN_CALL_WIDTH = 60     # rustfmt's fn_call_width: a call with longer arguments has one a line
+STRUCT_LIT_WIDTH = 18  # rustfmt's struct_lit_width: a longer struct literal's fields go one per line
+
+
+class Context:
+    def __init__(self, schema: ir.Schema, package: ir.Package, file: GeneratedFile) -> None:
+        self.schema = schema
+        self.package = package
+        self.plan = plan.of(schema)
+        self.ident = Idents(schema)
+        self.file = file
+
+    def named(self, qualified: str) -> str:
+        """A type of this package by its name, another package's through its sibling module."""
+        package = qualified.rpartition(".")[0]
+        name = self.ident.type(qualified)
+        return name if package == self.package.name else f"super::{self.ident.module(package)}::{name}"
+
+    def collection(self, name: str) -> str:
+        return self.file.imported("std::collections", name)
+
+    def type(self, t: ir.Type) -> str:
+        if isinstance(t, ir.Primitive):
+            return PRIMITIVES[t.name]
+        if isinstance(t, (ir.EnumRef, ir.StructRef)):
+            return self.named(t.name)
+        if isinstance(t, ir.Optional_):
+            return f"Option<{self.type(t.element)}>"
+        if isinstance(t, ir.Array):
+            return f"[{self.type(t.element)}; {t.length}]"
+        if isinstance(t, ir.Sequence):
+            if t.kind == "set" and ordered(t.element):
+                return f"{self.collection('BTreeSet')}<{self.type(t.element)}>"
+            return f"Vec<{self.type(t.element)}>"
+        key, value = self.type(t.key), self.type(t.value)
+        if ordered(t.key):
+            return f"{self.collection('BTreeMap' if t.kind == 'map' else 'HashMap')}<{key}, {value}>"
+        return f"Vec<({key}, {value})>"
+
+    def value(self, enum: str, name: str) -> str:
+        return f"{self.named(enum)}::{self.ident.value(enum, name)}"
+
+    def default(self, t: ir.Type, d: ir.Default) -> str | None:
+        """The Rust expression of a field's default, or None when it is the type's `Default`."""
+        k = d.kind
+        if isinstance(t, ir.Optional_):
+            inner = self.default(t.element, d) if k not in ("none", "null") else None
+            return None if inner is None else f"Some({inner})"
+        if isinstance(t, ir.Array):
+            inner = self.default(t.element, d)
+            return f"std::array::from_fn(|_| {inner or 'Default::default()'})" if inner or t.length > 32 else None
+        if k in ("none", "null"):
+            return None
+        if k == "bool":
+            return "true" if d.value else None
+        if k == "int":
+            if isinstance(t, ir.Primitive) and t.name in ("float", "double"):
+                return f"{d.value}.0" if d.value else None
+            return str(d.value) if d.value else None
+        if k == "real":
+            assert d.text is not None and isinstance(t, ir.Primitive)
+            if t.name == "decimal":
+                return f'fbe::Decimal::literal("{d.text}")'
+            return float_literal(d.text, t.name == "float")
+        if k == "string":
+            assert isinstance(d.value, str)
+            return f"fbe::BString::from({rust_string(d.value)})" if d.value else None
+        if k == "timestamp":
+            return f"fbe::Timestamp({d.value})" if d.value else None
+        if k == "utc":
+            return "fbe::Timestamp::utc()"
+        if k == "uuid":
+            assert isinstance(d.value, str)
+            return None if d.value == ZERO_UUID else f"fbe::Uuid::from_u128(0x{d.value.replace('-', '')})"
+        if k in ("uuid1", "uuid4"):
+            return f"fbe::{k}()"
+        assert d.type is not None
+        if k == "enum":
+            return self.value(d.type, d.names[0]) if d.value else None
+        if not d.value:
+            return None
+        if d.names:
+            return " | ".join(self.value(d.type, n) for n in d.names)
+        return f"{self.named(d.type)}::from_bits_retain({d.value})"
+
+
+def ordered(t: ir.Type) -> bool:
+    """A key a Rust ordered (and hashed) container holds: every scalar but floats, strings, bytes."""
+    if isinstance(t, ir.Primitive):
+        return t.name not in ("float", "double")
+    return isinstance(t, ir.EnumRef)
+
+
+def float_literal(text: str, single: bool) -> str | None:
+    value = float(text)
+    if value == 0.0:
+        return None
+    if single:
+        if abs(value) > 3.4028234663852886e38:
+            return "f32::NEG_INFINITY" if value < 0 else "f32::INFINITY"
+        value = struct.unpack("<f", struct.pack("<f", value))[0]
+        digits = next(f"{value:.{p}g}" for p in range(1, 10) if struct.pack("<f", float(f"{value:.{p}g}")) ==
+                      struct.pack("<f", value))
+    else:
+        if math.isinf(value):
+            return "f64::NEG_INFINITY" if value < 0 else "f64::INFINITY"
+        digits = repr(value)
+    if "e" in digits:
+        mantissa, _, exponent = digits.partition("e")
+        digits = f"{mantissa if '.' in mantissa else mantissa + '.0'}e{int(exponent)}"
+    elif "." not in digits:
+        digits += ".0"
+    return digits
+
+
+def rust_string(text: str) -> str:
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{{{ord(ch):x}}}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def call(w: CodeWriter, head: str, args: list[str], tail: str) -> None:
+    """`head(args)tail` on one line, or as rustfmt breaks a call that does not fit: one argument a line."""
+    line = f"{head}({', '.join(args)}){tail}"
+    if len(", ".join(args)) <= FN_CALL_WIDTH and len(w.unit) * w.depth + len(line) <= RUSTFMT_WIDTH:
+        w.line(line)
+        return
+    with w.block(f"{head}(", f"){tail}"):
+        for a in args:
+            w.line(f"{a},")
+
+
+def struct_literal(w: CodeWriter, head: str, fields: list[str], tail: str) -> None:
+    """`head { fields }tail` on one line, or one field a line as rustfmt writes a longer literal."""
+    one_line = f"{head} {{ {', '.join(fields)} }}{tail}" if fields else f"{head} {{}}{tail}"
+    if len(", ".join(fields)) <= STRUCT_LIT_WIDTH and len(w.unit) * w.depth + len(one_line) <= RUSTFMT_WIDTH:
+        w.line(one_line)
+        return
+    with w.block(f"{head} {{", f"}}{tail}"):
+        for f in fields:
+            w.line(f"{f},")
+
+
+def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
+    name, wire = c.ident.type(e.qualified), PRIMITIVES[e.wire]
+    variants = [v for v in e.values if v.name in first_names(e)]
+    aliases = [v for v in e.values if v.name not in first_names(e)]
+    w.line(f"/// The schema's `enum {e.name}` (on the wire as `{wire}`).")
+    w.line("#[derive(Clone, Copy, Debug)]")
+    with w.block(f"pub enum {name} {{", "}"):
+        for v in variants:
+            w.line(f"{c.ident.value(e.qualified, v.name)},")
+        w.line("/// A value the schema does not name: the format keeps it.")
+        w.line(f"Unknown({wire}),")
+    w.blank()
+    with w.block(f"impl {name} {{", "}"):
+        for v in aliases:
+            first = next(x for x in variants if x.value == v.value)
+            w.line(f"/// `{v.name}`, the same value as `{first.name}`.")
+            w.line(f"pub const {c.ident.value(e.qualified, v.name)}: Self = Self::"
+                   f"{c.ident.value(e.qualified, first.name)};")
+            w.blank()
+        arms = [(c.ident.value(e.qualified, v.name), str(v.value)) for v in variants]
+        conversions = [("The value of the wire integer `v`.", f"from_wire(v: {wire}) -> Self", "v",
+                        [(value, f"Self::{ident}") for ident, value in arms], ("v", "Self::Unknown(v)")),
+                       ("The wire integer.", f"to_wire(&self) -> {wire}", "self",
+                        [(f"Self::{ident}", value) for ident, value in arms], ("Self::Unknown(v)", "*v"))]
+        for i, (doc, signature, subject, cases, (unknown, result)) in enumerate(conversions):
+            if i:
+                w.blank()
+            w.line(f"/// {doc}")
+            with w.block(f"pub const fn {signature} {{", "}"):
+                if not cases:     # a match of one arm is a let (clippy's match_single_binding)
+                    w.lines(f"let {unknown} = {subject};\n{result}" if subject == "self" else result)
+                    continue
+                with w.block(f"match {subject} {{", "}"):
+                    for pattern, value in [*cases, (unknown, result)]:
+                        w.line(f"{pattern} => {value},")
+    w.blank()
+    for trait, sig, body in [
+        ("Default", "fn default() -> Self", "Self::from_wire(0)"),
+        ("PartialEq", "fn eq(&self, other: &Self) -> bool", "self.to_wire() == other.to_wire()"),
+        ("PartialOrd", "fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering>", "Some(self.cmp(other))"),
+        ("Ord", "fn cmp(&self, other: &Self) -> std::cmp::Ordering", "self.to_wire().cmp(&other.to_wire())"),
+        ("std::hash::Hash", "fn hash<H: std::hash::Hasher>(&self, state: &mut H)", "self.to_wire().hash(state);"),
+    ]:
+        with w.block(f"impl {trait} for {name} {{", "}"), w.block(f"{sig} {{", "}"):
+            w.line(body)
+        w.blank()
+        if trait == "PartialEq":
+            w.line(f"impl Eq for {name} {{}}")
+            w.blank()
+    w.line(f"fbe::scalar_value!({name}, {wire});")
+    w.blank()
+
+
+def write_flags(w: CodeWriter, c: Context, e: ir.Enum) -> None:
+    name, wire = c.ident.type(e.qualified), PRIMITIVES[e.wire]
+    with w.block("fbe::bitflags::bitflags! {", "}"):
+        w.line(f"/// The schema's `flags {e.name}` (on the wire as `{wire}`); bits it does not name are kept.")
+        w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]")
+        with w.block(f"pub struct {name}: {wire} {{", "}"):
+            for v in e.values:
+                w.line(f"const {c.ident.value(e.qualified, v.name)} = {v.value};")
+    w.blank()
+    with w.block(f"impl Default for {name} {{", "}"), w.block("fn default() -> Self {", "}"):
+        w.line("Self::empty()")
+    w.blank()
+    w.line(f"fbe::scalar_value!(flags {name}, {wire});")
+    w.blank()
+
+
+def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
+    name = c.ident.type(s.qualified)
+    p = c.plan.struct(s.qualified)
+    defaults = {f.name: c.default(f.type, f.default) for f in s.all_fields}
+    derive = "Clone, Debug, PartialEq" + ("" if any(defaults.values()) else ", Default")
+    base = f" : {s.base}" if s.base else ""
+    w.line(f"/// The schema's `struct {s.name}{base}` (type id {s.type_id}){'; its base fields first' if s.base else ''}.")
+    w.line(f"#[derive({derive})]")
+    if not s.all_fields:
+        w.line(f"pub struct {name} {{}}")
+    else:
+        with w.block(f"pub struct {name} {{", "}"):
+            for f in s.all_fields:
+                w.line(f"pub {c.ident.field(s.qualified, f.name)}: {c.type(f.type)},")
+    w.blank()
+    if any(defaults.values()):
+        with w.block(f"impl Default for {name} {{", "}"), w.block("fn default() -> Self {", "}"):
+            struct_literal(w, name, [f"{c.ident.field(s.qualified, f.name)}: {defaults[f.name] or 'Default::default()'}"
+                                     for f in s.all_fields], "")
+        w.blank()
+    with w.block(f"impl fbe::Struct for {name} {{", "}"):
+        w.line(f'const NAME: &\'static str = "{s.qualified}";')
+        w.line(f"const TYPE_ID: u32 = {s.type_id};")
+        w.line(f"const FINAL_MIN: usize = {s.final_min_size};")
+        w.blank()
+        write_versioned(w, c, s, p)
+        write_final(w, c, s, p)
+    w.blank()
+
+
+def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
+    with w.block("fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {", "}"):
+        if not p.bounded:
+            w.line("w.enter(Self::NAME)?;")
+        w.line(f"let {'b' if s.all_fields else '_'} = w.struct_body(base, slot, {s.body_size}, {s.type_id});")
+        for fp in p.fields:
+            call(w, "w.field", [f"&self.{c.ident.field(s.qualified, fp.name)}", "b", f"b + {fp.offset}", f'"{fp.name}"'], "?;")
+        if not p.bounded:
+            w.line("w.leave();")
+        w.line("Ok(())")
+    w.blank()
+    with w.block("fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {", "}"):
+        if not p.fields:
+            w.line(f"r.struct_body(base, slot, {s.type_id}, {s.decode_cost})?;")
+            w.line("r.leave();")
+            w.line("Ok(Self::default())")
+            return
+        w.line(f"let (b, n) = r.struct_body(base, slot, {s.type_id}, {s.decode_cost})?;")
+        w.line("let mut v = Self::default();")
+        before = 0   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
+        for fp in p.fields:
+            w.line(f"if n >= {fp.end} {{")
+            with w.indented():
+                call(w, f"v.{c.ident.field(s.qualified, fp.name)} = r.field", ["b", f"b + {fp.offset}", f'"{fp.name}"'], "?;")
+            if fp.missing_cost:
+                w.line(f"}} else if n >= {before} {{" if before > 8 else "} else {")
+                with w.indented():
+                    w.line(f'r.spend({fp.missing_cost}, b, "{fp.name}")?;')
+            w.line("}")
+            before = fp.end
+        w.line("r.leave();")
+        w.line("Ok(v)")
+    w.blank()
+
+
+def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
+    with w.block(f"fn write_fields(&self, {'w' if p.fields else '_w'}: &mut Writer) -> Result<(), EncodeError> {{", "}"):
+        if not p.bounded:
+            w.line("w.enter(Self::NAME)?;")
+        for fp in p.fields:
+            call(w, "w.final_field", [f"&self.{c.ident.field(s.qualified, fp.name)}", f'"{fp.name}"'], "?;")
+        if not p.bounded:
+            w.line("w.leave();")
+        w.line("Ok(())")
+    w.blank()
+    with w.block("fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {", "}"):
+        w.line(f"r.enter({s.decode_cost})?;")
+        for k, step in enumerate(p.final_steps):
+            if isinstance(step, plan.Run):
+                call(w, f"let run{k} = r.run", [str(step.size), f'"{step.description}"'], "?;")
+                for fp, at in zip(step.fields, step.at):
+                    w.line(f"let {c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(run{k}, {at});")
+            else:
+                call(w, f"let {c.ident.field(s.qualified, step.name)} = r.final_field", [f'"{step.name}"'], "?;")
+        w.line("r.leave();")
+        struct_literal(w, f"Ok({c.ident.type(s.qualified) if s.all_fields else 'Self'}",
+                       [c.ident.field(s.qualified, f.name) for f in s.all_fields], ")")
+
+
+def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
+    c = Context(schema, package, GeneratedFile(f"{Idents(schema).module(package.name)}.rs"))
+    body = CodeWriter(Options(indent=4))   # rustfmt's indent, whatever -n says
+    for e in package.enums:
+        write_enum(body, c, e)
+    for e in package.flags:
+        write_flags(body, c, e)
+    for s in package.structs:
+        write_struct(body, c, s)
+    out = CodeWriter(Options(indent=4))
+    out.lines(generated_header(package))
+    out.blank()
+    out.line(f"//! The FBE schema package `{package.name}`: its types and their versioned and final models.")
+    out.blank()
+    uses = {module: sorted(names) for module, names in c.file.names.items()}
+    if package.structs:
+        uses["fbe"] = ["DecodeError", "EncodeError", "Reader", "Writer"]
+    for module, names in sorted(uses.items()):   # rustfmt's order
+        out.line(f"use {module}::{names[0]};" if len(names) == 1 else f"use {module}::{{{', '.join(names)}}};")
+    out.blank()
+    out.lines(body.text())
+    c.file.text = out.text()
+    return c.file
+
+
+def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
+    return [generate_package(schema, schema.main_package, options)]

@@ -1,0 +1,113 @@
+"""How a schema name becomes a Rust identifier: the one place of the target's renaming rule
+(docs/rust.md "Names", docs/targets.md "Names").
+
+Types and enum variants are UpperCamelCase (`order_side` -> `OrderSide`, `FLAG_VALUE_1` ->
+`FlagValue1`), fields and modules snake_case (`orderId` -> `order_id`), flags constants and enum
+aliases SCREAMING_SNAKE_CASE, as rustc's lints want them. An identifier that clashes in its scope
+gets a trailing underscore, another while it still clashes (base.scope_idents). The scopes:
+
+* a package's module: its types, clear of Rust's keywords and the names the generated code uses
+  unqualified (`Option`, `Vec`, `Default`, `BTreeMap`...);
+* a struct: its fields (inherited ones first), clear of the keywords and of the locals of the
+  generated readers (`r`, `b`, `n`...);
+* an enum: its variants, clear of `Unknown` (the arm of values the schema does not name); its
+  aliases (a second name of a value) are associated constants;
+* a flags type: its constants.
+
+JSON member names and the text form keep the schema's names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from fbec.model import ir
+from fbec.targets.base import scope_idents
+
+KEYWORDS = frozenset({
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
+    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct",
+    "super", "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract",
+    "become", "box", "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try",
+    "gen", "union",
+})
+# Names the generated code uses unqualified in a module: a type of such a name is renamed.
+MODULE_USES = frozenset({"Option", "Some", "None", "Vec", "Default", "Result", "Ok", "Err", "Clone", "Copy",
+                         "Debug", "PartialEq", "Eq", "PartialOrd", "Ord", "Hash", "BTreeMap", "BTreeSet",
+                         "HashMap", "fbe", "std", "String", "Box", "Sized", "Reader", "Writer",
+                         "DecodeError", "EncodeError"})
+# Locals and parameters of the generated readers and writers: a field of such a name is renamed.
+LOCALS = frozenset({"r", "w", "b", "n", "v", "base", "slot", "present"})
+
+
+def words(name: str) -> list[str]:
+    """The words of a name: split at underscores and at each change to upper case."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)
+    return [w for w in re.split(r"[_\s]+", spaced) if w]
+
+
+def camel(name: str) -> str:
+    out = "".join(w[:1].upper() + w[1:].lower() if w.isupper() or w.islower() else w[:1].upper() + w[1:]
+                  for w in words(name))
+    return out if out[:1].isalpha() else "X" + out
+
+
+def snake(name: str) -> str:
+    out = "_".join(w.lower() for w in words(name))
+    return out if out[:1].isalpha() or out[:1] == "_" else "x" + out
+
+
+def screaming(name: str) -> str:
+    return snake(name).upper()
+
+
+def escape(ident: str) -> str:
+    return ident + "_"
+
+
+class Idents:
+    """The identifiers of one schema's generated Rust code."""
+
+    def __init__(self, schema: ir.Schema) -> None:
+        self.modules = scope_idents(((p.name, snake(p.name)) for p in schema.packages),
+                                    lambda x: x in KEYWORDS or x in MODULE_USES)
+        self.types: dict[str, str] = {}
+        self.fields: dict[tuple[str, str], str] = {}
+        self.variants: dict[tuple[str, str], str] = {}
+        for p in schema.packages:
+            decls = [(e.qualified, e.name) for e in p.enums + p.flags] + [(s.qualified, s.name) for s in p.structs]
+            self.types.update(scope_idents(((q, camel(n)) for q, n in decls),
+                                           lambda x: x in KEYWORDS or x in MODULE_USES))
+            for s in p.structs:
+                idents = scope_idents(((f.name, snake(f.name)) for f in s.all_fields),
+                                      lambda x: x in KEYWORDS or x in LOCALS or re.fullmatch(r"run\d+", x) is not None)
+                self.fields.update({(s.qualified, k): v for k, v in idents.items()})
+            for e in p.enums:
+                first = first_names(e)
+                wanted = [(v.name, camel(v.name) if v.name in first else screaming(v.name)) for v in e.values]
+                idents = scope_idents(wanted, lambda x: x in KEYWORDS or x == "Unknown")
+                self.variants.update({(e.qualified, k): v for k, v in idents.items()})
+            for e in p.flags:
+                idents = scope_idents(((v.name, screaming(v.name)) for v in e.values), lambda x: x in KEYWORDS)
+                self.variants.update({(e.qualified, k): v for k, v in idents.items()})
+
+    def module(self, package: str) -> str:
+        return self.modules[package]
+
+    def type(self, qualified: str) -> str:
+        return self.types[qualified]
+
+    def field(self, struct: str, name: str) -> str:
+        return self.fields[(struct, name)]
+
+    def value(self, enum: str, name: str) -> str:
+        return self.variants[(enum, name)]
+
+
+def first_names(e: ir.Enum) -> set[str]:
+    """The names of an enum that are the first declared with their value: its variants."""
+    seen: dict[int, str] = {}
+    for v in e.values:
+        seen.setdefault(v.value, v.name)
+    return set(seen.values())

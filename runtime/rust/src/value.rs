@@ -1,0 +1,692 @@
+//! The codecs of every value a field, element, key or optional holds, in both models: what the
+//! generated code calls for each field, so that it is one line per field.
+
+use crate::collections::{capacity, Unique};
+use crate::decimal::Decimal;
+use crate::error::{DecodeError, EncodeError};
+use crate::limits::Limits;
+use crate::reader::{self, Reader};
+use crate::timestamp::Timestamp;
+use crate::writer::Writer;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::Hash;
+use uuid::Uuid;
+
+/// The codecs of a value in both models (docs/format.md 3.4 and 4.2). Errors carry no field
+/// name: the generated code of the struct holding the value puts it in front
+/// ([`DecodeError::in_field`]), collections the element's index.
+pub trait Value: Sized {
+    /// The bytes of its versioned slot (docs/format.md 2.1).
+    const SLOT: usize;
+    /// The fewest bytes it takes in the final model: what bounds a count by the bytes left.
+    const FINAL_MIN: usize;
+    /// What a reader charges for it as an element of a collection (docs/limits.md 3; 0 for a
+    /// struct, which is charged as a struct).
+    const COST: usize;
+
+    /// Writes the value into its slot at `slot`, out-of-line data located from `base`.
+    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError>;
+    /// Reads the value of the slot at `slot` (inside a checked block), data located from `base`.
+    fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError>;
+    /// Appends the value (final model).
+    fn append(&self, w: &mut Writer) -> Result<(), EncodeError>;
+    /// Reads the value at the reader's cursor (final model).
+    fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
+}
+
+/// A value of fixed size read without a check of its own: a member of a final-model run of
+/// fixed fields (the plan's `Run`), read at its offset in the run.
+pub trait Fixed: Value {
+    /// The value at `at` of `run`.
+    fn at(run: &[u8], at: usize) -> Self;
+}
+
+macro_rules! scalars {
+    ($($t:ty, $size:expr, $get:path, $put:ident, $append:ident;)*) => {$(
+        impl Value for $t {
+            const SLOT: usize = $size;
+            const FINAL_MIN: usize = $size;
+            const COST: usize = $size;
+
+            #[inline]
+            fn put(&self, w: &mut Writer, _base: usize, slot: usize) -> Result<(), EncodeError> {
+                w.$put(slot, *self);
+                Ok(())
+            }
+
+            #[inline]
+            fn get(r: &mut Reader<'_>, _base: usize, slot: usize) -> Result<Self, DecodeError> {
+                Ok($get(r.data(), slot))
+            }
+
+            #[inline]
+            fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+                w.$append(*self);
+                Ok(())
+            }
+
+            #[inline]
+            fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+                Ok($get(r.fixed($size, "")?, 0))
+            }
+        }
+
+        impl Fixed for $t {
+            #[inline]
+            fn at(run: &[u8], at: usize) -> Self {
+                $get(run, at)
+            }
+        }
+    )*};
+}
+
+scalars! {
+    bool, 1, reader::get_bool, put_bool, append_bool;
+    u8, 1, reader::get_u8, put_u8, append_u8;
+    i8, 1, reader::get_i8, put_i8, append_i8;
+    u16, 2, reader::get_u16, put_u16, append_u16;
+    i16, 2, reader::get_i16, put_i16, append_i16;
+    u32, 4, reader::get_u32, put_u32, append_u32;
+    i32, 4, reader::get_i32, put_i32, append_i32;
+    u64, 8, reader::get_u64, put_u64, append_u64;
+    i64, 8, reader::get_i64, put_i64, append_i64;
+    f32, 4, reader::get_f32, put_f32, append_f32;
+    f64, 8, reader::get_f64, put_f64, append_f64;
+    Timestamp, 8, reader::get_timestamp, put_timestamp, append_timestamp;
+}
+
+impl Value for Uuid {
+    const SLOT: usize = 16;
+    const FINAL_MIN: usize = 16;
+    const COST: usize = 16;
+
+    fn put(&self, w: &mut Writer, _base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.put_uuid(slot, self);
+        Ok(())
+    }
+
+    fn get(r: &mut Reader<'_>, _base: usize, slot: usize) -> Result<Self, DecodeError> {
+        Ok(reader::get_uuid(r.data(), slot))
+    }
+
+    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.append_uuid(self);
+        Ok(())
+    }
+
+    fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        Ok(reader::get_uuid(r.fixed(16, "")?, 0))
+    }
+}
+
+impl Fixed for Uuid {
+    fn at(run: &[u8], at: usize) -> Self {
+        reader::get_uuid(run, at)
+    }
+}
+
+impl Value for Decimal {
+    const SLOT: usize = 16;
+    const FINAL_MIN: usize = 16;
+    const COST: usize = 16;
+
+    fn put(&self, w: &mut Writer, _base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.put_decimal(slot, self);
+        Ok(())
+    }
+
+    fn get(r: &mut Reader<'_>, _base: usize, slot: usize) -> Result<Self, DecodeError> {
+        r.decimal(slot, "")
+    }
+
+    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.append_decimal(self);
+        Ok(())
+    }
+
+    fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        r.final_decimal("")
+    }
+}
+
+/// An FBE `bytes` value: any bytes, Base64 in JSON. A newtype of `Vec<u8>` (which it derefs to),
+/// so that a `byte[]` vector, a `Vec<u8>`, stays a collection of its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Bytes(pub Vec<u8>);
+
+impl std::ops::Deref for Bytes {
+    type Target = Vec<u8>;
+
+    fn deref(&self) -> &Vec<u8> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Bytes {
+    fn deref_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.0
+    }
+}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(v: Vec<u8>) -> Self {
+        Bytes(v)
+    }
+}
+
+impl From<&[u8]> for Bytes {
+    fn from(v: &[u8]) -> Self {
+        Bytes(v.to_vec())
+    }
+}
+
+macro_rules! texts {
+    ($($t:ty, $get:ident, $final_get:ident, $make:expr;)*) => {$(
+        impl Value for $t {
+            const SLOT: usize = 4;
+            const FINAL_MIN: usize = 4;
+            const COST: usize = 4;
+
+            fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+                w.string(base, slot, self.as_slice());
+                Ok(())
+            }
+
+            fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+                r.$get(base, slot, "").map($make)
+            }
+
+            fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+                w.append_string(self.as_slice());
+                Ok(())
+            }
+
+            fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+                r.$final_get("").map($make)
+            }
+        }
+    )*};
+}
+
+texts! {
+    bstr::BString, string, final_string, |b: &[u8]| bstr::BString::from(b);
+    Bytes, blob, final_blob, |b: &[u8]| Bytes(b.to_vec());
+}
+
+impl<T: Value> Value for Option<T> {
+    const SLOT: usize = 5;
+    const FINAL_MIN: usize = 1;
+    const COST: usize = 1;
+
+    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        match self {
+            None => Ok(()), // presence 0 and a zero offset, as allocated
+            Some(v) => {
+                let p = w.optional(base, slot, T::SLOT);
+                v.put(w, p, p)
+            }
+        }
+    }
+
+    fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        match r.optional(base, slot, T::SLOT, "")? {
+            None => Ok(None),
+            Some(p) => T::get(r, p, p).map(Some),
+        }
+    }
+
+    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        match self {
+            None => {
+                w.append_u8(0);
+                Ok(())
+            }
+            Some(v) => {
+                w.append_u8(1);
+                v.append(w)
+            }
+        }
+    }
+
+    fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        if r.final_has("")? {
+            T::take(r).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+impl<T: Value, const N: usize> Value for [T; N] {
+    const SLOT: usize = T::SLOT * N;
+    const FINAL_MIN: usize = T::FINAL_MIN * N;
+    // docs/limits.md 3: max(1, its share), where struct elements have none
+    const COST: usize = if T::COST == 0 || T::FINAL_MIN * N == 0 { 1 } else { T::FINAL_MIN * N };
+
+    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        for (i, v) in self.iter().enumerate() {
+            v.put(w, base, slot + i * T::SLOT).map_err(|e| e.in_index(i))?;
+        }
+        Ok(())
+    }
+
+    fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        array((0..N).map(|i| T::get(r, base, slot + i * T::SLOT).map_err(|e| e.in_index(i))))
+    }
+
+    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        for (i, v) in self.iter().enumerate() {
+            v.append(w).map_err(|e| e.in_index(i))?;
+        }
+        Ok(())
+    }
+
+    fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        array((0..N).map(|i| T::take(r).map_err(|e| e.in_index(i))))
+    }
+}
+
+impl<T: Fixed, const N: usize> Fixed for [T; N] {
+    fn at(run: &[u8], at: usize) -> Self {
+        std::array::from_fn(|i| T::at(run, at + i * T::SLOT))
+    }
+}
+
+/// The `N` values of `items` as an array, or the first error.
+fn array<T, const N: usize>(items: impl Iterator<Item = Result<T, DecodeError>>) -> Result<[T; N], DecodeError> {
+    let v = items.collect::<Result<Vec<T>, DecodeError>>()?;
+    Ok(v.try_into().unwrap_or_else(|_| unreachable!("N elements read")))
+}
+
+/// A map entry held as a pair (maps whose keys a Rust map cannot hold: floats, structs): the key's
+/// slot, then the value's.
+impl<K: Value, V: Value> Value for (K, V) {
+    const SLOT: usize = K::SLOT + V::SLOT;
+    const FINAL_MIN: usize = K::FINAL_MIN + V::FINAL_MIN;
+    const COST: usize = K::COST + V::COST;
+
+    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        self.0.put(w, base, slot)?;
+        self.1.put(w, base, slot + K::SLOT)
+    }
+
+    fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        let k = K::get(r, base, slot)?;
+        Ok((k, V::get(r, base, slot + K::SLOT)?))
+    }
+
+    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        self.0.append(w)?;
+        self.1.append(w)
+    }
+
+    fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let k = K::take(r)?;
+        Ok((k, V::take(r)?))
+    }
+}
+
+/// Writes the `n` elements of `items` as a versioned collection block (all slots at once, then
+/// the elements in order: docs/format.md 3.5).
+fn put_all<'v, T: Value + 'v>(
+    w: &mut Writer,
+    base: usize,
+    slot: usize,
+    n: usize,
+    items: impl Iterator<Item = &'v T>,
+) -> Result<(), EncodeError> {
+    let first = w.vector(base, slot, n, T::SLOT);
+    for (i, v) in items.enumerate() {
+        v.put(w, base, first + i * T::SLOT).map_err(|e| e.in_index(i))?;
+    }
+    Ok(())
+}
+
+/// Appends the count and the `n` elements of `items` (final model).
+fn append_all<'v, T: Value + 'v>(
+    w: &mut Writer,
+    n: usize,
+    items: impl Iterator<Item = &'v T>,
+) -> Result<(), EncodeError> {
+    w.append_count(n);
+    for (i, v) in items.enumerate() {
+        v.append(w).map_err(|e| e.in_index(i))?;
+    }
+    Ok(())
+}
+
+/// Reads a versioned collection block element by element into `add` (which may refuse a key
+/// read twice, naming the element's offset).
+fn get_all<T: Value>(
+    r: &mut Reader<'_>,
+    base: usize,
+    slot: usize,
+    mut add: impl FnMut(T, usize) -> Result<(), DecodeError>,
+) -> Result<(), DecodeError> {
+    let (first, n) = r.vector(base, slot, T::SLOT, T::COST, "")?;
+    for i in 0..n {
+        let at = first + i * T::SLOT;
+        let v = T::get(r, base, at).map_err(|e| e.in_index(i))?;
+        add(v, at).map_err(|e| e.in_index(i))?;
+    }
+    Ok(())
+}
+
+/// Reads a final-model count and its elements into `add`.
+fn take_all<T: Value>(
+    r: &mut Reader<'_>,
+    mut add: impl FnMut(T, usize) -> Result<(), DecodeError>,
+) -> Result<(), DecodeError> {
+    let n = r.final_count(T::FINAL_MIN, T::COST, "")?;
+    for i in 0..n {
+        let at = r.pos();
+        let v = T::take(r).map_err(|e| e.in_index(i))?;
+        add(v, at).map_err(|e| e.in_index(i))?;
+    }
+    Ok(())
+}
+
+impl<T: Value> Value for Vec<T> {
+    const SLOT: usize = 4;
+    const FINAL_MIN: usize = 4;
+    const COST: usize = 4;
+
+    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        put_all(w, base, slot, self.len(), self.iter())
+    }
+
+    fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        let mut v = Vec::new();
+        get_all(r, base, slot, |x, _| {
+            v.push(x);
+            Ok(())
+        })?;
+        Ok(v)
+    }
+
+    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        append_all(w, self.len(), self.iter())
+    }
+
+    fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let mut v = Vec::new();
+        let budget = r.budget();
+        take_all(r, |x, _| {
+            if v.is_empty() {
+                v.reserve(capacity(16, T::COST, budget));
+            }
+            v.push(x);
+            Ok(())
+        })?;
+        Ok(v)
+    }
+}
+
+impl<T: Value + Ord> Value for BTreeSet<T> {
+    const SLOT: usize = 4;
+    const FINAL_MIN: usize = 4;
+    const COST: usize = 4;
+
+    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        put_all(w, base, slot, self.len(), self.iter())
+    }
+
+    fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        let mut s = BTreeSet::new();
+        get_all(r, base, slot, |x, at| s.insert_unique(x, "", at))?;
+        Ok(s)
+    }
+
+    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        append_all(w, self.len(), self.iter())
+    }
+
+    fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let mut s = BTreeSet::new();
+        take_all(r, |x, at| s.insert_unique(x, "", at))?;
+        Ok(s)
+    }
+}
+
+macro_rules! maps {
+    ($($map:ident: $($bound:path),+;)*) => {$(
+        impl<K: Value $(+ $bound)+, V: Value> Value for $map<K, V> {
+            const SLOT: usize = 4;
+            const FINAL_MIN: usize = 4;
+            const COST: usize = 4;
+
+            fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+                let first = w.vector(base, slot, self.len(), K::SLOT + V::SLOT);
+                for (i, (k, v)) in self.iter().enumerate() {
+                    let at = first + i * (K::SLOT + V::SLOT);
+                    k.put(w, base, at).map_err(|e| e.in_index(i))?;
+                    v.put(w, base, at + K::SLOT).map_err(|e| e.in_index(i))?;
+                }
+                Ok(())
+            }
+
+            fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+                let mut m = $map::new();
+                get_all::<(K, V)>(r, base, slot, |entry, at| m.insert_unique(entry, "", at))?;
+                Ok(m)
+            }
+
+            fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+                w.append_count(self.len());
+                for (i, (k, v)) in self.iter().enumerate() {
+                    k.append(w).map_err(|e| e.in_index(i))?;
+                    v.append(w).map_err(|e| e.in_index(i))?;
+                }
+                Ok(())
+            }
+
+            fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+                let mut m = $map::new();
+                take_all::<(K, V)>(r, |entry, at| m.insert_unique(entry, "", at))?;
+                Ok(m)
+            }
+        }
+    )*};
+}
+
+maps! {
+    BTreeMap: Ord;
+    HashMap: Hash, Eq;
+}
+
+/// Implements [`Value`] and [`Fixed`] for a generated enum held on the wire as the integer
+/// `$wire` (its `from_wire` and `to_wire`), or with `flags` for a generated flags type (its
+/// `from_bits_retain` and `bits`).
+#[macro_export]
+macro_rules! scalar_value {
+    ($t:ty, $wire:ty) => {
+        $crate::scalar_value!(@impl $t, $wire, <$t>::from_wire, <$t>::to_wire);
+    };
+    (flags $t:ty, $wire:ty) => {
+        $crate::scalar_value!(@impl $t, $wire, <$t>::from_bits_retain, <$t>::bits);
+    };
+    (@impl $t:ty, $wire:ty, $from:expr, $to:expr) => {
+        impl $crate::Value for $t {
+            const SLOT: usize = <$wire as $crate::Value>::SLOT;
+            const FINAL_MIN: usize = <$wire as $crate::Value>::FINAL_MIN;
+            const COST: usize = <$wire as $crate::Value>::COST;
+
+            #[inline]
+            fn put(&self, w: &mut $crate::Writer, base: usize, slot: usize) -> Result<(), $crate::EncodeError> {
+                $crate::Value::put(&$to(self), w, base, slot)
+            }
+
+            #[inline]
+            fn get(r: &mut $crate::Reader<'_>, base: usize, slot: usize) -> Result<Self, $crate::DecodeError> {
+                <$wire as $crate::Value>::get(r, base, slot).map($from)
+            }
+
+            #[inline]
+            fn append(&self, w: &mut $crate::Writer) -> Result<(), $crate::EncodeError> {
+                $crate::Value::append(&$to(self), w)
+            }
+
+            #[inline]
+            fn take(r: &mut $crate::Reader<'_>) -> Result<Self, $crate::DecodeError> {
+                <$wire as $crate::Value>::take(r).map($from)
+            }
+        }
+
+        impl $crate::Fixed for $t {
+            #[inline]
+            fn at(run: &[u8], at: usize) -> Self {
+                $from(<$wire as $crate::Fixed>::at(run, at))
+            }
+        }
+    };
+}
+
+/// A generated struct: its type id and layout, and its codecs in both models, with the roots
+/// every struct has (`to_fbe`, `from_fbe`, `verify_fbe`, `to_final`, `from_final`,
+/// `verify_final`). The generated code implements the four codecs at the offsets and costs
+/// `fbec` decided.
+pub trait Struct: Sized {
+    /// The qualified schema name (`proto.Account`), named by errors.
+    const NAME: &'static str;
+    /// The type id (docs/format.md 6).
+    const TYPE_ID: u32;
+    /// The fewest bytes a value takes in the final model.
+    const FINAL_MIN: usize;
+
+    /// Writes the versioned body, its offset stored in the slot at `slot` (from `base`).
+    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError>;
+    /// Reads the versioned body the slot at `slot` points to (from `base`).
+    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError>;
+    /// Appends the fields (final model).
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError>;
+    /// Reads the fields at the reader's cursor (final model).
+    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
+
+    /// The value as a versioned root (docs/format.md 3.2).
+    fn to_fbe(&self) -> Result<Vec<u8>, EncodeError> {
+        let mut w = Writer::new();
+        self.write_fbe(&mut w)?;
+        Ok(w.take())
+    }
+
+    /// Writes the value as a versioned root into `w` (reset first) and returns its bytes: with a
+    /// reused writer, serializing allocates nothing.
+    fn write_fbe<'w>(&self, w: &'w mut Writer) -> Result<&'w [u8], EncodeError> {
+        w.begin_versioned();
+        self.write_body(w, 0, 4).map_err(|e| e.within(Self::NAME))?;
+        w.end_versioned().map_err(|e| e.within(Self::NAME))
+    }
+
+    /// Reads a value from a versioned root under the default limits.
+    fn from_fbe(data: &[u8]) -> Result<Self, DecodeError> {
+        Self::from_fbe_with(data, &Limits::DEFAULT)
+    }
+
+    /// Reads a value from a versioned root under `limits`.
+    fn from_fbe_with(data: &[u8], limits: &Limits) -> Result<Self, DecodeError> {
+        let mut r = Reader::versioned(data, limits).map_err(|e| e.within(Self::NAME))?;
+        Self::read_body(&mut r, 0, 4).map_err(|e| e.within(Self::NAME))
+    }
+
+    /// `Ok` exactly when [`Struct::from_fbe_with`] succeeds, with its error otherwise
+    /// (docs/limits.md 4). Today it is the read without keeping the value.
+    fn verify_fbe(data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+        Self::from_fbe_with(data, limits).map(|_| ())
+    }
+
+    /// The value as a final root (docs/format.md 4.1).
+    fn to_final(&self) -> Result<Vec<u8>, EncodeError> {
+        let mut w = Writer::new();
+        self.write_final(&mut w)?;
+        Ok(w.take())
+    }
+
+    /// Writes the value as a final root into `w` (reset first) and returns its bytes.
+    fn write_final<'w>(&self, w: &'w mut Writer) -> Result<&'w [u8], EncodeError> {
+        w.begin_final();
+        self.write_fields(w).map_err(|e| e.within(Self::NAME))?;
+        w.end_final(Self::TYPE_ID).map_err(|e| e.within(Self::NAME))
+    }
+
+    /// Reads a value from a final root under the default limits.
+    fn from_final(data: &[u8]) -> Result<Self, DecodeError> {
+        Self::from_final_with(data, &Limits::DEFAULT)
+    }
+
+    /// Reads a value from a final root under `limits`.
+    fn from_final_with(data: &[u8], limits: &Limits) -> Result<Self, DecodeError> {
+        let mut r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
+        let v = Self::read_fields(&mut r).map_err(|e| e.within(Self::NAME))?;
+        r.end_final().map_err(|e| e.within(Self::NAME))?;
+        Ok(v)
+    }
+
+    /// `Ok` exactly when [`Struct::from_final_with`] succeeds, with its error otherwise. Today
+    /// it is the read without keeping the value.
+    fn verify_final(data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+        Self::from_final_with(data, limits).map(|_| ())
+    }
+}
+
+impl<T: Struct> Value for T {
+    const SLOT: usize = 4;
+    const FINAL_MIN: usize = <T as Struct>::FINAL_MIN;
+    const COST: usize = 0;
+
+    #[inline]
+    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        self.write_body(w, base, slot)
+    }
+
+    #[inline]
+    fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        T::read_body(r, base, slot)
+    }
+
+    #[inline]
+    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        self.write_fields(w)
+    }
+
+    #[inline]
+    fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        T::read_fields(r)
+    }
+}
+
+/// How many of a versioned body's fields its `size` holds: `ends` are the fields' ends (each the
+/// body bytes that hold the field's slot), in order. An older writer's shorter body holds fewer.
+#[inline]
+pub fn present(size: usize, ends: &[usize]) -> usize {
+    ends.iter().take_while(|&&end| end <= size).count()
+}
+
+impl Writer {
+    /// Writes `v` into its slot at `slot` (from `base`); an error names `field` (the generated
+    /// versioned writers' one call per field).
+    #[inline]
+    pub fn field<T: Value>(&mut self, v: &T, base: usize, slot: usize, field: &str) -> Result<(), EncodeError> {
+        v.put(self, base, slot).map_err(|e| e.in_field(field))
+    }
+
+    /// Appends `v` (final model); an error names `field`.
+    #[inline]
+    pub fn final_field<T: Value>(&mut self, v: &T, field: &str) -> Result<(), EncodeError> {
+        v.append(self).map_err(|e| e.in_field(field))
+    }
+}
+
+impl Reader<'_> {
+    /// Reads the value of the slot at `slot` (from `base`); an error names `field` (the generated
+    /// versioned readers' one call per field).
+    #[inline]
+    pub fn field<T: Value>(&mut self, base: usize, slot: usize, field: &str) -> Result<T, DecodeError> {
+        T::get(self, base, slot).map_err(|e| e.in_field(field))
+    }
+
+    /// Reads the value at the cursor (final model); an error names `field`.
+    #[inline]
+    pub fn final_field<T: Value>(&mut self, field: &str) -> Result<T, DecodeError> {
+        T::take(self).map_err(|e| e.in_field(field))
+    }
+}

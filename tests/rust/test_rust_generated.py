@@ -1,0 +1,85 @@
+"""The Rust target's output for every schema (the project's and ../shared's) compiles against
+runtime/rust clean under `cargo clippy --all-targets -D warnings` and `cargo fmt --check`, and
+vectors.rs reads and writes the original's golden vectors byte for byte through it
+(docs/targets.md 9, docs/rust.md). Run by `make test-rust`, which needs cargo."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from fbec.cli import main as fbec_main
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
+CARGO = os.environ.get("CARGO") or shutil.which("cargo") or str(Path.home() / ".cargo/bin/cargo")
+BUILD = REPO / "build" / "rust-gen"
+
+
+def groups() -> dict[str, list[Path]]:
+    """The schemas as modules of one crate, each holding packages that import each other by
+    sibling (`super::proto`): ../shared's, the project's, and trade.fbe, whose package proto is
+    also ../shared's."""
+    project = sorted((REPO / "schemas").rglob("*.fbe"))
+    out = {"project": [p for p in project if p.name != "trade.fbe"], "trade": [REPO / "schemas" / "trade.fbe"]}
+    if (SHARED / "schemas").is_dir():
+        out["shared"] = sorted((SHARED / "schemas").glob("*.fbe"))
+    elif os.environ.get("CI") == "true":
+        raise AssertionError(f"{SHARED}/schemas is missing (CI=true)")
+    return out
+
+
+def cargo(args: list[str]) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CARGO_TARGET_DIR": str(REPO / "build" / "rust"), "CARGO_TERM_COLOR": "never",
+           "SHARED": str(SHARED)}
+    command = [CARGO, args[0], *([] if args[0] == "fmt" else ["--offline"]), *args[1:]]
+    return subprocess.run(command, cwd=BUILD, env=env, capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def crate() -> Path:
+    """build/rust-gen: a crate of every schema's generated modules and tests/rust/vectors.rs."""
+    assert Path(CARGO).exists(), f"no cargo command at {CARGO} (set CARGO)"
+    if BUILD.exists():
+        shutil.rmtree(BUILD)
+    (BUILD / "tests").mkdir(parents=True)
+    lib = []
+    for group, files in groups().items():
+        folder = BUILD / "src" / group
+        for f in files:
+            status = fbec_main(["-q", f"--input={f}", f"--output={folder}", "--rust", "--final"])
+            assert status == 0, f"fbec --rust failed on {f}"
+        modules = sorted(p.stem for p in folder.glob("*.rs"))
+        (BUILD / "src" / f"{group}.rs").write_text("".join(f"pub mod {m};\n" for m in modules))
+        lib.append(group)
+    (BUILD / "src" / "lib.rs").write_text(
+        "//! Every schema's `fbec --rust` output, one module per group of schemas.\n\n"
+        + "".join(f"pub mod {g};\n" for g in sorted(lib)))
+    (BUILD / "Cargo.toml").write_text(
+        '[package]\nname = "generated"\nversion = "0.1.0"\nedition = "2021"\npublish = false\n\n'
+        f'[dependencies]\nfbe = {{ path = "{REPO / "runtime" / "rust"}" }}\n\n[dev-dependencies]\nserde_json = "1"\n')
+    shutil.copy(REPO / "runtime" / "rust" / "Cargo.lock", BUILD / "Cargo.lock")
+    if "shared" in lib:
+        shutil.copy(Path(__file__).parent / "vectors.rs", BUILD / "tests" / "vectors.rs")
+    return BUILD
+
+
+def test_generated_rust_is_rustfmt_clean(crate: Path) -> None:
+    r = cargo(["fmt", "--check"])
+    assert r.returncode == 0, f"cargo fmt --check:\n{r.stdout[:20000]}{r.stderr[:5000]}"
+
+
+def test_generated_rust_is_clippy_clean(crate: Path) -> None:
+    r = cargo(["clippy", "--all-targets", "--", "-D", "warnings"])
+    assert r.returncode == 0, f"cargo clippy:\n{r.stderr[-20000:]}"
+
+
+def test_generated_rust_reads_and_writes_the_golden_vectors(crate: Path) -> None:
+    if not (crate / "tests" / "vectors.rs").exists():
+        pytest.skip(f"the golden vectors of ../shared are not available ({SHARED})")
+    r = cargo(["test", "--test", "vectors"])
+    assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
+    assert " 0 failed" in r.stdout, r.stdout
