@@ -117,20 +117,21 @@ def test_imports_are_recorded_by_use() -> None:
 
 def test_a_generated_file_records_its_imports_by_use_and_keeps_names_apart() -> None:
     from fbec.targets.base import GeneratedFile
-    f = GeneratedFile("p/p.go", taken=lambda name: name in {"binary", "Sender"})
+    f = GeneratedFile("p/p.go", taken=lambda name: name in {"Sender"})
     assert f.modules == {} and f.names == {}
     assert f.qualified("struct", "unpack_from") == "struct.unpack_from"
     assert f.imported("typing", "Any") == "Any" and f.imported("typing", "ClassVar") == "ClassVar"
     assert f.qualified("github.com/x/fbe", "Reader", "fbe") == "fbe.Reader"
     assert f.qualified("struct", "pack_into") == "struct.pack_into"
     # a qualifier the file's own code declares, or another module's, is renamed; the first use decides
+    assert f.declare("binary") == "binary"
     assert f.qualified("encoding/binary", "LittleEndian") == "binary_.LittleEndian"
     assert f.qualified("other/fbe", "X") == "fbe_.X"
     assert f.modules == {"struct": "struct", "github.com/x/fbe": "fbe", "encoding/binary": "binary_",
                          "other/fbe": "fbe_"}
     assert f.names == {"typing": {"Any", "ClassVar"}}
-    assert [f.declare(n) for n in ("Sender", "Client", "Sender", "Sender_")] == \
-        ["Sender_", "Client", "Sender_", "Sender__"]
+    assert [f.declare(n) for n in ("Sender", "Client", "Sender", "Sender_", "fbe")] == \
+        ["Sender_", "Client", "Sender_", "Sender__", "fbe__"]
     assert f.text == "" and GeneratedFile("a", "x\n") == GeneratedFile("a", "x\n") != GeneratedFile("a", "y\n")
 
 

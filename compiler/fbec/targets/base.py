@@ -46,10 +46,12 @@ class GeneratedFile:
     end the target writes the import block from `f.modules` (each module and its qualifier, in the order
     first used) and `f.names` in its language's syntax and order, and sets `f.text`.
 
-    Name collisions are the file's: a qualifier another module of the file has already, or one `taken`
-    says the file's own code declares, gets a trailing underscore until it is free; `f.declare(name)`
-    gives a top-level name of the generated code (a constant, a protocol class) that clashes with
-    nothing `taken` names and with no other name declared: the same name each time it is asked for.
+    Name collisions are the file's: the target's naming module gives qualifiers clear of the schema's
+    names, and the file keeps its names apart: a qualifier another module of the file has already, or
+    a name its code declared, gets a trailing underscore until it is free; `f.declare(name)` gives a
+    top-level name of the generated code (a constant, a protocol class) clear of what `taken` names
+    (the schema's names in that scope), of the other names declared and of the qualifiers: the same
+    name each time it is asked for.
     """
 
     def __init__(self, path: str, text: str = "", taken: Callable[[str], bool] = lambda _: False) -> None:
@@ -72,7 +74,7 @@ class GeneratedFile:
         """`member` of `module` as the code names it (`qualifier.member`), importing `module`."""
         if module not in self.modules:
             name = qualifier or module.rpartition("/")[2]
-            while self._taken(name) or name in self.modules.values():
+            while name in self.modules.values() or name in self._declared.values():
                 name += "_"
             self.modules[module] = name
         return f"{self.modules[module]}.{member}"
@@ -87,7 +89,7 @@ class GeneratedFile:
         names declared (a trailing underscore until it is); the same for the same `name`."""
         if name not in self._declared:
             given = name
-            while self._taken(given) or given in self._declared.values():
+            while self._taken(given) or given in self._declared.values() or given in self.modules.values():
                 given += "_"
             self._declared[name] = given
         return self._declared[name]

@@ -3,13 +3,11 @@ fbe.JsonWriter; the mapping rules (keys, floats, decimals, bytes) live in the ru
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, Locals
+from fbec.targets.typescript.context import Context, by_value, compare
 from fbec.targets.typescript.models import (
-    Names,
-    compare,
+    assign,
     counter,
     guarded,
     ordered,
@@ -17,9 +15,6 @@ from fbec.targets.typescript.models import (
     within_field,
     within_index,
 )
-
-if TYPE_CHECKING:
-    from fbec.targets.typescript import Context
 
 VALUE = {"bool": "bool", "string": "string", "bytes": "bytes", "decimal": "decimal", "uuid": "uuid",
          "float": "double", "double": "double"}
@@ -48,12 +43,7 @@ class Raw:
         self.w.line(text)
 
 
-def by_value(t: ir.Type) -> bool:
-    from fbec.targets.typescript import by_value as bv
-    return bv(t)
-
-
-def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str, names: Names) -> None:
+def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str, names: Locals) -> None:
     """Write x (type t) as JSON (docs/format.md 8.2), a value of `field` (`within`: as write_value's)."""
     w = raw.w
     if isinstance(t, ir.Primitive):
@@ -130,7 +120,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     over = "override " if s.base is not None else ""
     plan = c.plan.struct(s.qualified)
     bounded = plan.bounded
-    names = Names()
+    names = Locals()
     w.blank()
     w.line("/** Writes v as a JSON object (docs/format.md 8). */")
     with w.block(c.method(f"static {over}", "fbeWriteJson", [("j", c.rt("JsonWriter", False)), ("v", name)], "void"),
@@ -202,9 +192,8 @@ def key_expr(t: ir.Type, k: str, f: str) -> str:
 
 
 def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str, within: str,
-              names: Names) -> None:
+              names: Locals) -> None:
     """Read the parsed JSON value x (type t) into the lvalue target."""
-    from fbec.targets.typescript.models import assign
     if isinstance(t, (ir.Primitive, ir.EnumRef, ir.StructRef)):
         assign(w, c, t, target, json_expr(c, t, x, f), within)
     elif isinstance(t, ir.Optional_):
@@ -271,7 +260,7 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
 def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeReadJson (a struct from its parsed object) and fromJson."""
     over = "override " if s.base is not None else ""
-    names = Names()
+    names = Locals()
     w.blank()
     w.line("/** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */")
     with w.block(c.method(f"static {over}", "fbeReadJson", [("r", c.rt("JsonReader", False)), ("x", "unknown")], name),

@@ -8,13 +8,11 @@ value (a field, an element, an optional's value) is wrapped in a catch that puts
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
-
-if TYPE_CHECKING:
-    from fbec.targets.typescript import Context
+from fbec.targets.base import CodeWriter, Locals, Options
+from fbec.targets.typescript.context import Context, by_value, compare
 
 # Primitive -> the fbe.Writer put/append and fbe.Reader method suffix of its slot.
 SLOT = {
@@ -34,40 +32,11 @@ def reader_method(slot: str) -> str:
     return slot[:1].lower() + slot[1:]
 
 
-class Names:
-    """Fresh local variable names for nested blocks and temporaries."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def __call__(self, stem: str) -> str:
-        self.n += 1
-        return f"{stem}{self.n}"
-
-
-COMPARE = {"bool": "compareBool", "string": "compareString", "bytes": "compareBlob", "uuid": "compareUuid",
-           "decimal": "compareDecimal", "float": "compareFloat"}
-
-
-def compare(c: Context, t: ir.Type) -> str:
-    """The comparison ordering set elements or map keys of type t (ir.PRIMITIVES order), by which
-    readers and writers also find two the same (docs/limits.md 4): a runtime function, or a keyed
-    struct's fbeCompareKey."""
-    if isinstance(t, ir.Primitive):
-        if t.info.order == "signed":
-            return c.rt("compareChar")
-        return c.rt(COMPARE.get(t.name, "compareValue"))
-    if isinstance(t, ir.StructRef):
-        from fbec.targets.typescript import has_keys
-        return f"{c.named(t.name)}.fbeCompareKey" if has_keys(c, t.name) else c.rt("compareSame")
-    return c.rt("compareValue")
-
-
 def repeats(t: ir.Type) -> bool:
     """Whether a set or map held as JavaScript holds values of t can hold one key twice under the
     readers' comparison: arrays (structs, bytes, uuids, decimals) and floats (two doubles that round
     to one float). A Set or Map of the others holds each key once."""
-    return not c_by_value(t) or isinstance(t, ir.Primitive) and t.name == "float"
+    return not by_value(t) or isinstance(t, ir.Primitive) and t.name == "float"
 
 
 def can_fail(c: Context, t: ir.Type) -> bool:
@@ -104,14 +73,14 @@ def ordered(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, var: str, va
         value = f'{c.rt("entriesInOrder")}({value}, {compare(c, t.key)}, "{field}")'
         count = ".length"
     else:
-        count = ".size" if c_by_value(t.key) else ".length"
+        count = ".size" if by_value(t.key) else ".length"
         if repeats(t.key):
             w.line(f'{c.rt("checkEntries")}({value}, {compare(c, t.key)}, "{field}");')
     w.line(f"const {var} = {value};")
     return var + count
 
 
-def counter(w: CodeWriter, c: Context, t: ir.Type, names: Names) -> str | None:
+def counter(w: CodeWriter, c: Context, t: ir.Type, names: Locals) -> str | None:
     """A loop's element index, declared when writing an element of type t can fail (for its path)."""
     if not (isinstance(t, ir.StructRef) and can_fail(c, t)):
         return None
@@ -137,7 +106,7 @@ def elementary(t: ir.Type) -> bool:
 # ---------------------------------------------------------------- versioned
 
 def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, field: str, within: str,
-                names: Names) -> None:
+                names: Locals) -> None:
     """Write `value` of type t into the slot at absolute position `slot` (offsets from `base`), a value of
     `field` (`within`: where it is, for the error of a struct that cannot be written)."""
     if isinstance(t, ir.Primitive):
@@ -189,11 +158,6 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, val
                 w.line(f"{i}++;")
 
 
-def c_by_value(t: ir.Type) -> bool:
-    from fbec.targets.typescript import by_value
-    return by_value(t)
-
-
 def read_expr(c: Context, t: ir.Type, base: str, slot: str, field: str) -> str:
     """The expression reading a primitive, enum or struct slot at `slot` (offsets from `base`)."""
     if isinstance(t, ir.Primitive):
@@ -230,7 +194,7 @@ def within_index(field: str, index: str) -> str:
 
 
 def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, target: str,
-               within: str, names: Names) -> None:
+               within: str, names: Locals) -> None:
     """Read the slot at absolute position `slot` (offsets from `base`) into the lvalue `target` (none:
     a set or map read for its checks only, verify's)."""
     if elementary(t):
@@ -253,7 +217,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
         e, n, a, i, y = names("e"), names("n"), names("a"), names("i"), names("y")
         w.line(f'const {e} = r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, "{field}");')
         w.line(f"const {n} = r.count;")
-        as_set = t.kind == "set" and c_by_value(t.element)
+        as_set = t.kind == "set" and by_value(t.element)
         w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
                else f"const {a}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
@@ -277,7 +241,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
         e, n, m, i, k, y = names("e"), names("n"), names("m"), names("i"), names("k"), names("y")
         w.line(f'const {e} = r.vector({base}, {slot}, {item}, {cost}, "{field}");')
         w.line(f"const {n} = r.count;")
-        keyed = c_by_value(t.key)
+        keyed = by_value(t.key)
         w.line(f"const {m} = new Map{c.generic(c.type(t.key), c.type(t.value))}();" if keyed
                else f"const {m}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
@@ -300,7 +264,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fiel
 
 
 def element_into(w: CodeWriter, c: Context, t: ir.Type, base: str, pos: str, field: str, array: str, index: str,
-                 temp: str, names: Names) -> None:
+                 temp: str, names: Locals) -> None:
     """Read the element slot at `pos` and push it onto `array` (element `index` of `field`)."""
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
         w.line(f"{array}.push({read_expr(c, t, base, pos, field)});")
@@ -312,7 +276,7 @@ def element_into(w: CodeWriter, c: Context, t: ir.Type, base: str, pos: str, fie
 
 # ---------------------------------------------------------------- final
 
-def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, within: str, names: Names) -> None:
+def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, within: str, names: Locals) -> None:
     """Append `value` of type t (docs/format.md 4.2), a value of `field` (`within`: as write_value's)."""
     if isinstance(t, ir.Primitive):
         if t.name == "string":
@@ -373,7 +337,7 @@ def final_expr(c: Context, t: ir.Type, field: str) -> str:
 
 
 def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, within: str,
-               names: Names) -> None:
+               names: Locals) -> None:
     """Read the value at the Reader's cursor into the lvalue `target` (none: as read_value's)."""
     if elementary(t):
         assign(w, c, t, target, final_expr(c, t, field), within)
@@ -392,7 +356,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
     elif isinstance(t, ir.Sequence):
         n, a, i, y = names("n"), names("a"), names("i"), names("y")
         w.line(f'const {n} = r.finalCount({t.item_min_size}, {t.item_cost}, "{field}");')
-        as_set = t.kind == "set" and c_by_value(t.element)
+        as_set = t.kind == "set" and by_value(t.element)
         w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
                else f"const {a}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
@@ -414,7 +378,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
         cost = t.item_cost
         n, m, i, k, y = names("n"), names("m"), names("i"), names("k"), names("y")
         w.line(f'const {n} = r.finalCount({item}, {cost}, "{field}");')
-        keyed = c_by_value(t.key)
+        keyed = by_value(t.key)
         w.line(f"const {m} = new Map{c.generic(c.type(t.key), c.type(t.value))}();" if keyed
                else f"const {m}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
@@ -436,7 +400,7 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, w
 
 
 def final_element(w: CodeWriter, c: Context, t: ir.Type, field: str, array: str, index: str, temp: str,
-                  names: Names) -> None:
+                  names: Locals) -> None:
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
         w.line(f"{array}.push({final_expr(c, t, field)});")
         return
@@ -453,7 +417,7 @@ def kept(t: ir.Type) -> bool:
 
 
 def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, within: str,
-                 names: Names) -> None:
+                 names: Locals) -> None:
     """Check the slot at `slot` (offsets from `base`) as read_value reads it, without the value."""
     if kept(t):
         read_value(w, c, t, base, slot, field, "", within, names)
@@ -493,7 +457,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
             verify_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", field, within_index(field, i), names)
 
 
-def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, within: str, names: Names) -> None:
+def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, within: str, names: Locals) -> None:
     """Check the value at the Reader's cursor as final_read reads it, without the value."""
     if kept(t):
         final_read(w, c, t, field, "", within, names)
@@ -538,7 +502,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     plan = c.plan.struct(q)
     bounded = plan.bounded
     over = "override " if s.base is not None else ""
-    names = Names()
+    names = Locals()
     rt = c.rt
 
     w.blank()
@@ -695,12 +659,9 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                 w.line(f'throw {rt("rootOf")}(e, "{q}");')
 
 
-def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Names) -> None:
+def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Locals) -> None:
     """fbeVerify and fbeVerifyBody: fbeRead's and fbeReadBody's checks and charges, in the same
     order, without building the value (verify is exactly deserialize without the value)."""
-    import re
-
-    from fbec.targets.base import Options
     rt = c.rt
     q = s.qualified
     over = "override " if s.base is not None else ""

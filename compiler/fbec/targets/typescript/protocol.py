@@ -21,16 +21,13 @@ included) in the .d.ts. A protocol name taken by a schema type of the package (a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, import_closure
-
-if TYPE_CHECKING:
-    from fbec.targets.typescript import Context
+from fbec.targets.typescript.context import Context
 
 
 @dataclass(frozen=True)
@@ -42,18 +39,6 @@ class Message:
 
 def capitalized(name: str) -> str:
     return name[:1].upper() + name[1:]
-
-
-class Names:
-    """The module-level names the protocol code declares, kept clear of the schema's."""
-
-    def __init__(self, c: Context) -> None:
-        self.taken = c.ident.module_names(c.package.name)
-
-    def __call__(self, name: str) -> str:
-        while name in self.taken:
-            name += "_"
-        return name
 
 
 def id_field(s: ir.Struct) -> ir.Field | None:
@@ -162,7 +147,7 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
     if not c.package.dispatch:
         return
     e = Emitter(w, c, d)
-    names = Names(c)
+    names = c.file.declare
     send, dispatch = _messages(c)
     rt = c.rt
     pkg = c.package.name
@@ -318,7 +303,7 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
     _clients(e, names, send, dispatch, models, receivers)
 
 
-def _clients(e: Emitter, names: Names, send: list[Message], dispatch: list[Message], models: list[bool],
+def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispatch: list[Message], models: list[bool],
              receivers: dict[bool, str]) -> None:
     w, c = e.w, e.c
     rt = c.rt

@@ -3,15 +3,10 @@ text function, per struct fbeWriteText and toString(), straight-line on the runt
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
-from fbec.targets.typescript.jsonconv import Raw, by_value
-from fbec.targets.typescript.models import Names, compare
-
-if TYPE_CHECKING:
-    from fbec.targets.typescript import Context
+from fbec.targets.base import CodeWriter, Locals
+from fbec.targets.typescript.context import Context, by_value, compare
+from fbec.targets.typescript.jsonconv import Raw
 
 TEXT = {"bool": "bool", "decimal": "decimal", "uuid": "uuid", "string": "string", "bytes": "bytes", "char": "char",
         "wchar": "wchar", "float": "float", "double": "float"}
@@ -23,10 +18,10 @@ def text_function(c: Context, qualified: str) -> str:
     local = c.ident.text_of(qualified)
     if pkg == c.package.name:
         return local
-    return c.imports.attr(f"./{pkg}.js", local, c.ident.alias(c.package.name, pkg))
+    return c.qualified(f"./{pkg}.js", local, c.ident.alias(c.package.name, pkg))
 
 
-def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Names) -> None:
+def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
     """Print x (type t) in the original's text form."""
     w = raw.w
     if isinstance(t, ir.Primitive):
@@ -120,7 +115,7 @@ def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None)
 def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeWriteText and toString()."""
     over = "override " if s.base is not None else ""
-    names = Names()
+    names = Locals()
     w.blank()
     w.line("/** Writes v in the original's text form (docs/format.md 9). */")
     with w.block(c.method(f"static {over}", "fbeWriteText", [("t", c.rt("TextWriter", False)), ("v", name)], "void"),

@@ -1,0 +1,248 @@
+"""What the TypeScript (and JavaScript) target's modules share, a leaf they all import: the Context
+of one generated file (its GeneratedFile and, in JavaScript, that of its declarations; the plan; the
+identifiers of schema names) and the TypeScript spelling of types, defaults and comparisons."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from fbec.model import ir, plan
+from fbec.targets.base import CodeWriter, GeneratedFile, Options
+from fbec.targets.typescript.names import Idents
+
+RUNTIME = "@fbe-toolkit/fbe"
+
+BIGINTS = frozenset({"int64", "uint64", "timestamp"})
+PRIMITIVE_TYPES = {
+    "bool": "boolean", "byte": "number", "char": "number", "wchar": "number", "int8": "number",
+    "uint8": "number", "int16": "number", "uint16": "number", "int32": "number", "uint32": "number",
+    "int64": "bigint", "uint64": "bigint", "float": "number", "double": "number", "timestamp": "bigint",
+    "string": "string", "bytes": "Uint8Array",
+}
+RUNTIME_TYPES = {"uuid": "Uuid", "decimal": "Decimal"}
+
+
+def ts_string(text: str) -> str:
+    """A JavaScript string literal of text."""
+    return json.dumps(text).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def by_value(t: ir.Type) -> bool:
+    """Whether JavaScript's Map and Set compare values of t by value (numbers, bigints, strings,
+    booleans, enums): such sets are Set<T> and such maps Map<K, V>; the others arrays."""
+    if isinstance(t, ir.Primitive):
+        return t.name not in ("bytes", "uuid", "decimal")
+    return isinstance(t, ir.EnumRef)
+
+
+class Context:
+    """What one generated file needs: its package, its GeneratedFile (imports by use, the names the
+    module declares), in JavaScript that of its declarations (.d.ts), and TypeScript names of IR types."""
+
+    def __init__(self, schema: ir.Schema, package: ir.Package, options: Options, ts: bool = True) -> None:
+        self.schema = schema
+        self.package = package
+        self.options = options
+        self.ts = ts                              # TypeScript; else JavaScript and its declarations
+        self.ident = Idents(schema)               # the identifiers of schema names (names.py)
+        taken = self.ident.module_names(package.name).__contains__
+        self.file = GeneratedFile(f"{package.name}.{'ts' if ts else 'js'}", taken=taken)
+        self.declarations_file = None if ts else GeneratedFile(f"{package.name}.d.ts", taken=taken)
+        self.declarations: list[str] = []        # JavaScript: the members of the class being written
+        self.constants: dict[str, str] = {}      # expression -> the module constant holding it
+        self.can_fail: dict[str, bool] = {}      # struct -> whether writing it can fail (models.can_fail)
+        self.plan = plan.of(schema)               # what every struct's codecs read and write (model/plan.py)
+
+    def constant_of(self, stem: str, expression: str) -> str:
+        """A module-level constant holding an immutable default (a Decimal, a Uuid), made once."""
+        if expression not in self.constants:
+            self.constants[expression] = self.file.declare(f"{stem}_{len(self.constants) + 1}")
+        return self.constants[expression]
+
+    def qualified(self, module: str, member: str, qualifier: str, value: bool = True) -> str:
+        """`qualifier.member`, imported by the declarations (JavaScript) and, used as a value or in
+        TypeScript, by the code."""
+        d = self.declarations_file
+        typed = d.qualified(module, member, qualifier) if d is not None else None
+        return self.file.qualified(module, member, qualifier) if value or typed is None else typed
+
+    def rt(self, member: str, value: bool = True) -> str:
+        """A member of the runtime; `value`: used as a value (else only as a type)."""
+        return self.qualified(RUNTIME, member, "fbe", value)
+
+    def named(self, qualified: str, value: bool = True) -> str:
+        """A named schema type, qualified by its module when imported."""
+        pkg = qualified.rpartition(".")[0]
+        if pkg == self.package.name:
+            return self.ident.type(qualified)
+        return self.qualified(f"./{pkg}.js", self.ident.type(qualified), self.ident.alias(self.package.name, pkg), value)
+
+    def annot(self, t: str) -> str:
+        """A type annotation (`: T`), none in JavaScript."""
+        return f": {t}" if self.ts else ""
+
+    def generic(self, *types: str) -> str:
+        """Type arguments (`<K, V>`), none in JavaScript."""
+        return f"<{', '.join(types)}>" if self.ts else ""
+
+    def method(self, modifiers: str, name: str, params: list[tuple[str, str]], result: str) -> str:
+        """A method's opening line; in JavaScript without types, its declaration kept for the .d.ts."""
+        declaration = f"{modifiers}{name}({', '.join(f'{p}: {t}' for p, t in params)}): {result}"
+        if self.ts:
+            return declaration + " {"
+        self.declarations.append(declaration.replace("override ", "") + ";")
+        return f"{modifiers.replace('override ', '')}{name}({', '.join(p.rstrip('?') for p, _ in params)}) {{"
+
+    def type(self, t: ir.Type) -> str:
+        """One isinstance per IR dataclass."""
+        if isinstance(t, ir.Primitive):
+            if t.name in RUNTIME_TYPES:
+                return self.rt(RUNTIME_TYPES[t.name], False)
+            return PRIMITIVE_TYPES[t.name]
+        if isinstance(t, (ir.EnumRef, ir.StructRef)):
+            return self.named(t.name, False)
+        if isinstance(t, ir.Optional_):
+            return self.type(t.element) + " | undefined"
+        if isinstance(t, (ir.Array, ir.Sequence)):
+            element = self.type(t.element)
+            if isinstance(t, ir.Sequence) and t.kind == "set" and by_value(t.element):
+                return f"Set<{element}>"
+            return f"{element}[]" if isinstance(t.element, (ir.Primitive, ir.EnumRef, ir.StructRef)) \
+                else f"({element})[]"
+        if by_value(t.key):
+            return f"Map<{self.type(t.key)}, {self.type(t.value)}>"
+        return f"Array<[{self.type(t.key)}, {self.type(t.value)}]>"
+
+    def bigint(self, t: ir.Type) -> bool:
+        """Whether values of t are bigints (64-bit integers, timestamps, 64-bit enums)."""
+        if isinstance(t, ir.Primitive):
+            return t.name in BIGINTS
+        return isinstance(t, ir.EnumRef) and t.wire in BIGINTS
+
+    def constant(self, qualified_enum: str, value: str) -> str:
+        return f"{self.named(qualified_enum)}.{self.ident.value(qualified_enum, value)}"
+
+    def integer(self, t: ir.Type, value: int) -> str:
+        return f"{value}n" if self.bigint(t) else str(value)
+
+    def default(self, t: ir.Type, d: ir.Default) -> str:
+        """The expression of a default value of t (a new object each time for mutable ones)."""
+        if isinstance(t, ir.Optional_):
+            if d.kind in ("none", "null"):
+                return "undefined"
+            return self.default(t.element, d)
+        k = d.kind
+        if isinstance(t, ir.Primitive):
+            if k == "bool":
+                return "true" if d.value else "false"
+            if k == "int":
+                assert isinstance(d.value, int)
+                return self.integer(t, d.value)
+            if k == "real":
+                assert d.text is not None
+                if t.name == "decimal":
+                    return self.constant_of("DECIMAL", f"{self.rt('Decimal')}.parse({ts_string(d.text)})")
+                return js_number(d.text)
+            if k == "string":
+                assert isinstance(d.value, str)
+                return ts_string(d.value)
+            if k == "timestamp":
+                return f"{d.value}n"
+            if k == "utc":
+                return f"{self.rt('utc')}()"
+            if k == "uuid":
+                assert isinstance(d.value, str)
+                if d.value == "00000000-0000-0000-0000-000000000000":
+                    return f"{self.rt('Uuid')}.NIL"
+                return self.constant_of("UUID", f"{self.rt('Uuid')}.parse({ts_string(d.value)})")
+            if k == "uuid1":
+                return f"{self.rt('Uuid')}.v1()"
+            if k == "uuid4":
+                return f"{self.rt('Uuid')}.v4()"
+            return zero(self, t)
+        if isinstance(t, ir.EnumRef):
+            if k == "enum":
+                assert d.type is not None
+                return self.constant(d.type, d.names[0])
+            if k == "flags":
+                assert d.type is not None and isinstance(d.value, int)
+                if d.names:
+                    return " | ".join(self.constant(d.type, name) for name in d.names)
+                return self.integer(t, d.value)
+            if k == "int":
+                assert isinstance(d.value, int)
+                return self.integer(t, d.value)
+            return zero(self, t)
+        return zero(self, t)
+
+
+def js_number(text: str) -> str:
+    """A schema real literal as a JavaScript number literal (its value as a double)."""
+    v = float(text)
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "Infinity" if v > 0 else "-Infinity"
+    return repr(v).removesuffix(".0")
+
+
+def zero(c: Context, t: ir.Type) -> str:
+    """The default of a type without a schema default: zero, false, empty, undefined, a new struct."""
+    if isinstance(t, ir.Primitive):
+        if t.name == "bool":
+            return "false"
+        if t.name == "string":
+            return '""'
+        if t.name == "bytes":
+            return "new Uint8Array(0)"
+        if t.name == "uuid":
+            return f"{c.rt('Uuid')}.NIL"
+        if t.name == "decimal":
+            return f"{c.rt('Decimal')}.ZERO"
+        return "0n" if t.name in BIGINTS else "0"
+    if isinstance(t, ir.EnumRef):
+        return "0n" if t.wire in BIGINTS else "0"
+    if isinstance(t, ir.StructRef):
+        return f"new {c.named(t.name)}()"
+    if isinstance(t, ir.Optional_):
+        return "undefined"
+    if isinstance(t, ir.Array):
+        element = zero(c, t.element)
+        if isinstance(t.element, (ir.StructRef, ir.Primitive)) and element.startswith("new "):
+            return f"Array.from({{ length: {t.length} }}, () => {element})"
+        return f"new Array{c.generic(c.type(t.element))}({t.length}).fill({element})"
+    if isinstance(t, ir.Sequence):
+        return f"new Set{c.generic(c.type(t.element))}()" if t.kind == "set" and by_value(t.element) else "[]"
+    if by_value(t.key):
+        return f"new Map{c.generic(c.type(t.key), c.type(t.value))}()"
+    return "[]"
+
+
+def has_keys(c: Context, qualified: str) -> bool:
+    s = c.schema.struct(qualified)
+    return bool(s.keys) or (s.base is not None and has_keys(c, s.base))
+
+
+def write_imports(out: CodeWriter, modules: dict[str, str]) -> None:
+    """The import lines of a file's modules (GeneratedFile.modules): the runtime's, then the other
+    packages' in order."""
+    for module in sorted(modules, key=lambda m: (m != RUNTIME, m)):
+        out.line(f'import * as {modules[module]} from "{module}";')
+
+
+COMPARE = {"bool": "compareBool", "string": "compareString", "bytes": "compareBlob", "uuid": "compareUuid",
+           "decimal": "compareDecimal", "float": "compareFloat"}
+
+
+def compare(c: Context, t: ir.Type) -> str:
+    """The comparison ordering set elements or map keys of type t (ir.PRIMITIVES order), by which
+    readers and writers also find two the same (docs/limits.md 4): a runtime function, or a keyed
+    struct's fbeCompareKey."""
+    if isinstance(t, ir.Primitive):
+        if t.info.order == "signed":
+            return c.rt("compareChar")
+        return c.rt(COMPARE.get(t.name, "compareValue"))
+    if isinstance(t, ir.StructRef):
+        return f"{c.named(t.name)}.fbeCompareKey" if has_keys(c, t.name) else c.rt("compareSame")
+    return c.rt("compareValue")
