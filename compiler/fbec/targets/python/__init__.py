@@ -15,7 +15,7 @@ asked ``ctx.imports`` for.
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, GeneratedFile, Imports, Options, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
 
 from .checks import depth_function, spec_lines
 from .context import Context
@@ -92,26 +92,28 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     ]
     consts: list[str] = []
     for fmt, name in ctx.layouts.items():
-        consts.append(f'{name} = {ctx.imports.attr("struct", "Struct")}("{fmt}")')
+        consts.append(f'{name} = {ctx.file.qualified("struct", "Struct")}("{fmt}")')
     for expr, name in ctx.constants.items():
         consts.append(f"{name} = {expr}")
     if consts:
         consts += ["", ""]
 
-    imports = sorted(ctx.used_packages | set(pkg.imports))
-    head += _imports(ctx.imports, [(i, ctx.module_alias(i)) for i in imports])
+    head += _imports(ctx)
     head += ["", f'PACKAGE = "{pkg.name}"', f"VERSION = ({v.major}, {v.minor})", "", ""]
 
     body = head + enums + consts + classes + texts + vcode + fcode + jcode + pcode + helpers
-    return GeneratedFile(f"{module_name(pkg.name)}.py", _emit(_squeeze(body), options))
+    ctx.file.text = _emit(_squeeze(body), options)
+    return ctx.file
 
 
-def _imports(used: Imports, packages: list[tuple[str, str]]) -> list[str]:
-    """The import block: the standard-library names the code asked for (ctx.imports), in isort order."""
-    std = [f"import {m}" for m in sorted(used.modules)]
-    std += [f"from {m} import {', '.join(sorted(names))}" for m, names in sorted(used.names.items())]
+def _imports(ctx: Context) -> list[str]:
+    """The import block of what the code used (ctx.file) and the imported packages, in isort order."""
+    used = ctx.file.modules
+    packages = [p.name for p in ctx.schema.packages if module_name(p.name) in used or p.name in ctx.package.imports]
+    std = [f"import {m}" for m in sorted(set(used) - {module_name(p.name) for p in ctx.schema.packages})]
+    std += [f"from {m} import {', '.join(sorted(names))}" for m, names in sorted(ctx.file.names.items())]
     # fbe is third-party; the sibling modules of imported packages are first-party
-    siblings = [f"import {module_name(m)} as {a}" for m, a in sorted(packages)]
+    siblings = [f"import {module_name(p)} as {ctx.module_alias(p)}" for p in sorted(packages)]
     # (isort off: whether siblings are first- or third-party depends on where the linter runs)
     return std + ["", "import fbe"] + (["", "# isort: off"] + siblings + ["# isort: on"] if siblings else [])
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import struct
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, Imports, Options
+from fbec.targets.base import CodeWriter, GeneratedFile, Options
 
-from .names import PRIM_HINT, Idents
+from .names import PRIM_HINT, Idents, module_name
 
 # struct format character of every fixed-size primitive (little-endian layouts)
 PRIM_FMT = {
@@ -146,8 +146,7 @@ class Context:
         self.helper_order: list[str] = []
         self.constants: dict[str, str] = {}
         self.layouts: dict[str, str] = {}
-        self.used_packages: set[str] = set()
-        self.imports = Imports()  # the standard-library names the code uses
+        self.file = GeneratedFile(f"{module_name(package.name)}.py")  # its imports: what the code uses
         self.ident = Idents(schema)  # the identifiers of schema names (names.py)
         self.aliases: set[str] = set()  # module aliases of names an __init__ parameter hides (types.py)
         self.plan = plan.of(schema)
@@ -173,16 +172,14 @@ class Context:
         local = prefix + name if prefix else self.ident.type(qualified)
         if pkg == self.package.name:
             return local
-        self.used_packages.add(pkg)
-        return self.module_alias(pkg) + "." + local
+        return self.file.qualified(module_name(pkg), local, self.module_alias(pkg))
 
     def model_ref(self, qualified: str) -> str:
         """A struct's versioned model class, qualified by its module when imported."""
         pkg = qualified.rpartition(".")[0]
         if pkg == self.package.name:
             return self.ident.model(qualified)
-        self.used_packages.add(pkg)
-        return self.module_alias(pkg) + "." + self.ident.model(qualified)
+        return self.file.qualified(module_name(pkg), self.ident.model(qualified), self.module_alias(pkg))
 
     def writer(self) -> CodeWriter:
         """A code writer indenting as the options say (``-n INDENT``, ``-t``)."""
@@ -190,12 +187,12 @@ class Context:
 
     def std(self, module: str, name: str) -> str:
         """``name`` from a standard-library module (``from typing import Any``), imported by use."""
-        return self.imports.name(module, name)
+        return self.file.imported(module, name)
 
     def hint(self, t: ir.Type) -> str:
         if isinstance(t, ir.Primitive):
             if t.name == "uuid":
-                return self.imports.attr("uuid", "UUID")
+                return self.file.qualified("uuid", "UUID")
             if t.name == "decimal":
                 return self.std("decimal", "Decimal")
             return PRIM_HINT[t.name]
@@ -331,7 +328,7 @@ class Context:
         if k == "uuid":
             if d.value == "00000000-0000-0000-0000-000000000000":
                 return "fbe.NIL_UUID", False
-            return self.constant(f'{self.imports.attr("uuid", "UUID")}("{d.value}")'), False
+            return self.constant(f'{self.file.qualified("uuid", "UUID")}("{d.value}")'), False
         if k == "uuid1":
             return "fbe.uuid1()", True
         if k == "uuid4":

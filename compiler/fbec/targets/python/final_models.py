@@ -65,7 +65,7 @@ class Final:
         if ir.is_decimal(t):
             return f'fbe.decode_decimal({tv}[{start}], {pos}, "{field}")'
         if isinstance(t, ir.Primitive) and t.name == "uuid":
-            return f"{c.imports.attr('uuid', 'UUID')}(bytes={tv}[{start}])"
+            return f"{c.file.qualified('uuid', 'UUID')}(bytes={tv}[{start}])"
         assert isinstance(t, ir.Array)
         e = t.element
         if is_plain(e) and not packed_array(t):
@@ -175,7 +175,7 @@ class Final:
                 code.line("p += 4")
                 if is_plain(el) and len(slot_fmt(el)) == 1:
                     wrap = "set" if t.kind == "set" else "list"
-                    unpack = self.ctx.imports.attr("struct", "unpack_from")
+                    unpack = self.ctx.file.qualified("struct", "unpack_from")
                     value = f'{wrap}({unpack}(f"<{{{count}}}{slot_fmt(el)}", r.data, p))'
                     if t.kind == "set":  # two elements that read the same are refused (docs/limits.md 4)
                         value = f"fbe.buffer.distinct({value}, {count}, {f}, {at})"

@@ -189,7 +189,7 @@ class Versioned:
                 return
             if isinstance(e, ir.StructRef):  # the bodies first, then every offset with one pack
                 vw = c.ref(e.name, "fbe_vw_")
-                pack = c.imports.attr("struct", "pack_into")
+                pack = c.file.qualified("struct", "pack_into")
                 code.line("n = len(x)")
                 code.line("w += bytes(4 + n * 4)")
                 code.line(f'{pack}(f"<{{n + 1}}I", w, q, n, *[{vw}(w, e) - b for e in {it}])')
@@ -234,7 +234,7 @@ class Versioned:
             if t.name == "decimal":
                 return f"fbe.decode_decimal({r0}, {pos}, {field})"
             if t.name == "uuid":
-                return f"{c.imports.attr('uuid', 'UUID')}(bytes={r0})"
+                return f"{c.file.qualified('uuid', 'UUID')}(bytes={r0})"
             fn = "read_string" if t.name == "string" else "read_bytes"
             return f"fbe.buffer.{fn}(r, {base}, {r0}, {field})"
         if isinstance(t, ir.StructRef):
@@ -307,7 +307,7 @@ class Versioned:
             fmt = slot_fmt(e)
             # a set holds each element once: two that read the same are refused (docs/limits.md 4)
             if is_plain(e) and len(fmt) == 1:
-                unpack = c.imports.attr("struct", "unpack_from")
+                unpack = c.file.qualified("struct", "unpack_from")
                 value = wrap + "(" + unpack + '(f"<{n}' + fmt + '", r.data, q))'
             else:
                 inner = self.read_expr(e, Raw("e", 0), "b", "f", f"q + {e.size} * i")
