@@ -103,18 +103,6 @@ def test_each_target_escapes_its_own_reserved_words(tmp_path: Path) -> None:
     assert [names.value("p.E", v) for v in ("value", "_x", "__y", "None", "A")] == ["value_", "_x", "m__y", "None_", "A"]
 
 
-def test_imports_are_recorded_by_use() -> None:
-    from fbec.targets.base import Imports
-    used = Imports()
-    assert used.modules == set() and used.names == {}
-    assert used.attr("struct", "unpack_from") == "struct.unpack_from"
-    assert used.name("typing", "Any") == "Any" and used.name("typing", "ClassVar") == "ClassVar"
-    used.attr("struct", "pack_into")
-    assert used.modules == {"struct"} and used.names == {"typing": {"Any", "ClassVar"}}
-    assert used.attr("encoding/binary", "LittleEndian", "binary") == "binary.LittleEndian"
-    assert used.modules == {"struct", "encoding/binary"}
-
-
 def test_a_generated_file_records_its_imports_by_use_and_keeps_names_apart() -> None:
     from fbec.targets.base import GeneratedFile
     f = GeneratedFile("p/p.go", taken=lambda name: name in {"Sender"})
@@ -330,3 +318,33 @@ def test_the_plan_guard_finds_what_it_forbids() -> None:
     for source in ('w.line(f"if (n < {f.end}) {{")', 'x = f"{e}+{i}*{t.element.size}"',
                    'w.line(f"r.spend({plan.older_cost}, b)")', "n = t.length * k", "tv = name + f.name"):
         assert not computations(source), source
+
+
+# Targets whose modules import each other at the top only (docs/targets.md "One style"); Java and
+# Kotlin join when their one JVM generator lands (issue 22 item 3).
+LEAF_STYLE_TARGETS = ("cpp", "go", "python", "typescript", "javascript")
+
+
+def function_local_imports(source: str) -> list[int]:
+    """The lines of the imports inside functions of a module (each once, nested functions too)."""
+    import ast
+    return sorted({sub.lineno for node in ast.walk(ast.parse(source))
+                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   for sub in ast.walk(node) if isinstance(sub, (ast.Import, ast.ImportFrom))})
+
+
+def test_function_local_imports_are_found() -> None:
+    source = "import os\n\ndef f():\n    import re\n    def g():\n        from x import y\n    return re\n"
+    assert function_local_imports(source) == [4, 6]
+
+
+def test_targets_import_at_the_top_only() -> None:
+    """A target's modules import its leaf context and the parts before them at the top: no import
+    cycle inside a target package is broken by importing inside a function."""
+    from pathlib import Path
+    targets = Path(__file__).resolve().parents[2] / "compiler" / "fbec" / "targets"
+    found = [f"{path.relative_to(targets)}:{line}" for name in LEAF_STYLE_TARGETS
+             for path in sorted((targets / name).glob("*.py"))
+             for line in function_local_imports(path.read_text())]
+    found += [f"base.py:{line}" for line in function_local_imports((targets / "base.py").read_text())]
+    assert not found, found

@@ -182,31 +182,6 @@ class _Block:
             self._w.line(self._close)
 
 
-class Imports:
-    """The imports of one generated file, decided by use (as protobuf-go's
-    `GeneratedFile.QualifiedGoIdent`): the generator asks for a name from
-    another module here and writes what it gets back, so a module is imported
-    exactly when the code uses it. How the imports are written is the
-    target's (its syntax and order).
-    """
-
-    def __init__(self) -> None:
-        self.modules: set[str] = set()
-        self.names: dict[str, set[str]] = {}
-
-    def attr(self, module: str, member: str, qualifier: str | None = None) -> str:
-        """`module.member`, importing `module` (Python `import struct`, Go `import "fmt"`).
-        `qualifier` is how the code names the module when that is not the module itself
-        (Go's `binary.LittleEndian` from `import "encoding/binary"`)."""
-        self.modules.add(module)
-        return f"{qualifier or module}.{member}"
-
-    def name(self, module: str, name: str) -> str:
-        """`name` itself, imported from `module` (Python `from decimal import Decimal`)."""
-        self.names.setdefault(module, set()).add(name)
-        return name
-
-
 class ReservedNames:
     """A target's table of names a schema name may not take in code: the
     language's keywords, the standard names the generated code uses
