@@ -32,6 +32,19 @@ pub trait Value: Sized {
     fn append(&self, w: &mut Writer) -> Result<(), EncodeError>;
     /// Reads the value at the reader's cursor (final model).
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
+
+    /// Checks the value of the slot at `slot` as [`Value::get`] reads it, with the same verdict
+    /// and error, making as little of it as it can (verify: docs/limits.md 4).
+    #[inline]
+    fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        Self::get(r, base, slot).map(drop)
+    }
+
+    /// Checks the value at the cursor as [`Value::take`] reads it (final model).
+    #[inline]
+    fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        Self::take(r).map(drop)
+    }
 }
 
 /// A value of fixed size read without a check of its own: a member of a final-model run of
@@ -204,6 +217,14 @@ macro_rules! texts {
             fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
                 r.$final_get("").map($make)
             }
+
+            fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+                r.$get(base, slot, "").map(drop)
+            }
+
+            fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+                r.$final_get("").map(drop)
+            }
         }
     )*};
 }
@@ -255,6 +276,21 @@ impl<T: Value> Value for Option<T> {
             Ok(None)
         }
     }
+
+    fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        match r.optional(base, slot, T::SLOT, "")? {
+            None => Ok(()),
+            Some(p) => T::check(r, p, p),
+        }
+    }
+
+    fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        if r.final_has("")? {
+            T::check_final(r)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 impl<T: Value, const N: usize> Value for [T; N] {
@@ -283,6 +319,14 @@ impl<T: Value, const N: usize> Value for [T; N] {
 
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         array((0..N).map(|i| T::take(r).map_err(|e| e.in_index(i))))
+    }
+
+    fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        (0..N).try_for_each(|i| T::check(r, base, slot + i * T::SLOT).map_err(|e| e.in_index(i)))
+    }
+
+    fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        (0..N).try_for_each(|i| T::check_final(r).map_err(|e| e.in_index(i)))
     }
 }
 
@@ -419,6 +463,15 @@ impl<T: Value> Value for Vec<T> {
             Ok(())
         })?;
         Ok(v)
+    }
+    fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (first, n) = r.vector(base, slot, T::SLOT, T::COST, "")?;
+        (0..n).try_for_each(|i| T::check(r, base, first + i * T::SLOT).map_err(|e| e.in_index(i)))
+    }
+
+    fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        let n = r.final_count(T::FINAL_MIN, T::COST, "")?;
+        (0..n).try_for_each(|i| T::check_final(r).map_err(|e| e.in_index(i)))
     }
 }
 
@@ -561,6 +614,10 @@ pub trait Struct: Sized {
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError>;
     /// Reads the fields at the reader's cursor (final model).
     fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
+    /// Checks the versioned body as [`Struct::read_body`] reads it, without making the value.
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError>;
+    /// Checks the fields at the cursor as [`Struct::read_fields`] reads them (final model).
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError>;
 
     /// The value as a versioned root (docs/format.md 3.2).
     fn to_fbe(&self) -> Result<Vec<u8>, EncodeError> {
@@ -589,9 +646,10 @@ pub trait Struct: Sized {
     }
 
     /// `Ok` exactly when [`Struct::from_fbe_with`] succeeds, with its error otherwise
-    /// (docs/limits.md 4). Today it is the read without keeping the value.
+    /// (docs/limits.md 4); it makes no value but the sets and maps whose keys it compares.
     fn verify_fbe(data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
-        Self::from_fbe_with(data, limits).map(|_| ())
+        let mut r = Reader::versioned(data, limits).map_err(|e| e.within(Self::NAME))?;
+        Self::verify_body(&mut r, 0, 4).map_err(|e| e.within(Self::NAME))
     }
 
     /// The value as a final root (docs/format.md 4.1).
@@ -621,10 +679,11 @@ pub trait Struct: Sized {
         Ok(v)
     }
 
-    /// `Ok` exactly when [`Struct::from_final_with`] succeeds, with its error otherwise. Today
-    /// it is the read without keeping the value.
+    /// `Ok` exactly when [`Struct::from_final_with`] succeeds, with its error otherwise.
     fn verify_final(data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
-        Self::from_final_with(data, limits).map(|_| ())
+        let mut r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
+        Self::verify_fields(&mut r).map_err(|e| e.within(Self::NAME))?;
+        r.end_final().map_err(|e| e.within(Self::NAME))
     }
 }
 
@@ -651,6 +710,16 @@ impl<T: Struct> Value for T {
     #[inline]
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         T::read_fields(r)
+    }
+
+    #[inline]
+    fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        T::verify_body(r, base, slot)
+    }
+
+    #[inline]
+    fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        T::verify_fields(r)
     }
 }
 
@@ -688,5 +757,17 @@ impl Reader<'_> {
     #[inline]
     pub fn final_field<T: Value>(&mut self, field: &str) -> Result<T, DecodeError> {
         T::take(self).map_err(|e| e.in_field(field))
+    }
+
+    /// Checks the value of the slot at `slot` as [`Reader::field`] reads it (generated verify code).
+    #[inline]
+    pub fn check<T: Value>(&mut self, base: usize, slot: usize, field: &str) -> Result<(), DecodeError> {
+        T::check(self, base, slot).map_err(|e| e.in_field(field))
+    }
+
+    /// Checks the value at the cursor as [`Reader::final_field`] reads it.
+    #[inline]
+    pub fn final_check<T: Value>(&mut self, field: &str) -> Result<(), DecodeError> {
+        T::check_final(self).map_err(|e| e.in_field(field))
     }
 }

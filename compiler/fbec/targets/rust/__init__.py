@@ -289,27 +289,47 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan)
             w.line("w.leave();")
         w.line("Ok(())")
     w.blank()
-    with w.block("fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {", "}"):
-        if not p.fields:
+    write_body_reader(w, c, s, p, verify=False)
+    write_body_reader(w, c, s, p, verify=True)
+
+
+def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, verify: bool) -> None:
+    """read_body, or verify_body: the same checks and charges without making the value (the fields
+    read unchecked are not looked at)."""
+    head = "verify_body" if verify else "read_body"
+    with w.block(f"fn {head}(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<{'()' if verify else 'Self'}, "
+                 "DecodeError> {", "}"):
+        fields = [fp for fp in p.fields if not verify or fp.missing_cost or not ir.reads_unchecked(fp.type)]
+        if not fields:
             w.line(f"r.struct_body(base, slot, {s.type_id}, {s.decode_cost})?;")
             w.line("r.leave();")
-            w.line("Ok(Self::default())")
+            w.line("Ok(())" if verify else "Ok(Self::default())")
             return
         w.line(f"let (b, n) = r.struct_body(base, slot, {s.type_id}, {s.decode_cost})?;")
-        w.line("let mut v = Self::default();")
+        if not verify:
+            w.line("let mut v = Self::default();")
         before = 0   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
         for fp in p.fields:
-            w.line(f"if n >= {fp.end} {{")
-            with w.indented():
-                call(w, f"v.{c.ident.field(s.qualified, fp.name)} = r.field", ["b", f"b + {fp.offset}", f'"{fp.name}"'], "?;")
-            if fp.missing_cost:
-                w.line(f"}} else if n >= {before} {{" if before > 8 else "} else {")
+            if fp in fields and (not verify or not ir.reads_unchecked(fp.type)):
+                w.line(f"if n >= {fp.end} {{")
                 with w.indented():
-                    w.line(f'r.spend({fp.missing_cost}, b, "{fp.name}")?;')
-            w.line("}")
+                    if verify:
+                        call(w, f"r.check::<{c.type(fp.type)}>", ["b", f"b + {fp.offset}", f'"{fp.name}"'], "?;")
+                    else:
+                        call(w, f"v.{c.ident.field(s.qualified, fp.name)} = r.field", ["b", f"b + {fp.offset}",
+                                                                                       f'"{fp.name}"'], "?;")
+                if fp.missing_cost:
+                    w.line(f"}} else if n >= {before} {{" if before > 8 else "} else {")
+            elif fp in fields:
+                w.line(f"if ({before}..{fp.end}).contains(&n) {{" if before > 8 else f"if n < {fp.end} {{")
+            if fp in fields:
+                if fp.missing_cost:
+                    with w.indented():
+                        w.line(f'r.spend({fp.missing_cost}, b, "{fp.name}")?;')
+                w.line("}")
             before = fp.end
         w.line("r.leave();")
-        w.line("Ok(v)")
+        w.line("Ok(())" if verify else "Ok(v)")
     w.blank()
 
 
@@ -335,6 +355,16 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> 
         w.line("r.leave();")
         struct_literal(w, f"Ok({c.ident.type(s.qualified) if s.all_fields else 'Self'}",
                        [c.ident.field(s.qualified, f.name) for f in s.all_fields], ")")
+    w.blank()
+    with w.block("fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {", "}"):
+        w.line(f"r.enter({s.decode_cost})?;")
+        for step in p.final_steps:
+            if isinstance(step, plan.Run):
+                call(w, "r.run", [str(step.size), f'"{step.description}"'], "?;")
+            else:
+                call(w, f"r.final_check::<{c.type(step.type)}>", [f'"{step.name}"'], "?;")
+        w.line("r.leave();")
+        w.line("Ok(())")
 
 
 def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
