@@ -46,6 +46,18 @@ impl fbe::Struct for Node {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1, 20)?;
+        if n >= 16 {
+            r.check::<fbe::BString>(b, b + 12, "name")?;
+        }
+        if n >= 28 {
+            r.check::<Vec<i32>>(b, b + 24, "out_edges")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
@@ -67,6 +79,16 @@ impl fbe::Struct for Node {
             value,
             out_edges,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(20)?;
+        r.final_check::<i32>("id")?;
+        r.final_check::<fbe::BString>("name")?;
+        r.final_check::<i64>("value")?;
+        r.final_check::<Vec<i32>>("out_edges")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -107,6 +129,11 @@ impl fbe::Struct for Edge {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 2, 12)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.source, "source")?;
         w.final_field(&self.target, "target")?;
@@ -126,6 +153,13 @@ impl fbe::Struct for Edge {
             target,
             weight,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(12)?;
+        r.run(12, "source=4,target=4,weight=4")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -161,6 +195,18 @@ impl fbe::Struct for Graph {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 3, 8)?;
+        if n >= 12 {
+            r.check::<Vec<Node>>(b, b + 8, "nodes")?;
+        }
+        if n >= 16 {
+            r.check::<Vec<Edge>>(b, b + 12, "edges")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.nodes, "nodes")?;
         w.final_field(&self.edges, "edges")?;
@@ -173,5 +219,13 @@ impl fbe::Struct for Graph {
         let edges = r.final_field("edges")?;
         r.leave();
         Ok(Graph { nodes, edges })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(8)?;
+        r.final_check::<Vec<Node>>("nodes")?;
+        r.final_check::<Vec<Edge>>("edges")?;
+        r.leave();
+        Ok(())
     }
 }

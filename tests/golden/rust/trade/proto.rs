@@ -207,6 +207,15 @@ impl fbe::Struct for Order {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1, 26)?;
+        if n >= 16 {
+            r.check::<fbe::BString>(b, b + 12, "symbol")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
@@ -235,6 +244,15 @@ impl fbe::Struct for Order {
             price,
             volume,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(26)?;
+        r.final_check::<i32>("id")?;
+        r.final_check::<fbe::BString>("symbol")?;
+        r.run(18, "side=1,type=1,price=8,volume=8")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -270,6 +288,15 @@ impl fbe::Struct for Balance {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 2, 12)?;
+        if n >= 12 {
+            r.check::<fbe::BString>(b, b + 8, "currency")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.currency, "currency")?;
         w.final_field(&self.amount, "amount")?;
@@ -282,6 +309,14 @@ impl fbe::Struct for Balance {
         let amount = r.final_field("amount")?;
         r.leave();
         Ok(Balance { currency, amount })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(12)?;
+        r.final_check::<fbe::BString>("currency")?;
+        r.final_check::<f64>("amount")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -358,6 +393,34 @@ impl fbe::Struct for Account {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 3, 14)?;
+        if n < 12 {
+            r.spend(12, b, "id")?;
+        }
+        if n >= 16 {
+            r.check::<fbe::BString>(b, b + 12, "name")?;
+        } else if n >= 12 {
+            r.spend(12, b, "name")?;
+        }
+        if (16..17).contains(&n) {
+            r.spend(12, b, "state")?;
+        }
+        if n >= 21 {
+            r.check::<Balance>(b, b + 17, "wallet")?;
+        } else if n >= 17 {
+            r.spend(12, b, "wallet")?;
+        }
+        if n >= 26 {
+            r.check::<Option<Balance>>(b, b + 21, "asset")?;
+        }
+        if n >= 30 {
+            r.check::<Vec<Order>>(b, b + 26, "orders")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
@@ -385,6 +448,18 @@ impl fbe::Struct for Account {
             asset,
             orders,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(14)?;
+        r.final_check::<i32>("id")?;
+        r.final_check::<fbe::BString>("name")?;
+        r.final_check::<State>("state")?;
+        r.final_check::<Balance>("wallet")?;
+        r.final_check::<Option<Balance>>("asset")?;
+        r.final_check::<Vec<Order>>("orders")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -417,6 +492,17 @@ impl fbe::Struct for OrderMessage {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1, 1)?;
+        if n >= 12 {
+            r.check::<Order>(b, b + 8, "body")?;
+        } else {
+            r.spend(26, b, "body")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.body, "body")?;
         Ok(())
@@ -427,6 +513,13 @@ impl fbe::Struct for OrderMessage {
         let body = r.final_field("body")?;
         r.leave();
         Ok(OrderMessage { body })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(1)?;
+        r.final_check::<Order>("body")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -459,6 +552,17 @@ impl fbe::Struct for BalanceMessage {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 2, 1)?;
+        if n >= 12 {
+            r.check::<Balance>(b, b + 8, "body")?;
+        } else {
+            r.spend(12, b, "body")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.body, "body")?;
         Ok(())
@@ -469,6 +573,13 @@ impl fbe::Struct for BalanceMessage {
         let body = r.final_field("body")?;
         r.leave();
         Ok(BalanceMessage { body })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(1)?;
+        r.final_check::<Balance>("body")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -501,6 +612,17 @@ impl fbe::Struct for AccountMessage {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 3, 1)?;
+        if n >= 12 {
+            r.check::<Account>(b, b + 8, "body")?;
+        } else {
+            r.spend(26, b, "body")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.body, "body")?;
         Ok(())
@@ -511,5 +633,12 @@ impl fbe::Struct for AccountMessage {
         let body = r.final_field("body")?;
         r.leave();
         Ok(AccountMessage { body })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(1)?;
+        r.final_check::<Account>("body")?;
+        r.leave();
+        Ok(())
     }
 }

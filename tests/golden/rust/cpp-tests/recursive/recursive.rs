@@ -43,6 +43,18 @@ impl fbe::Struct for Node {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1, 12)?;
+        if n >= 16 {
+            r.check::<fbe::BString>(b, b + 12, "label")?;
+        }
+        if n >= 20 {
+            r.check::<Vec<Node>>(b, b + 16, "children")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
@@ -63,5 +75,14 @@ impl fbe::Struct for Node {
             label,
             children,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(12)?;
+        r.final_check::<i32>("id")?;
+        r.final_check::<fbe::BString>("label")?;
+        r.final_check::<Vec<Node>>("children")?;
+        r.leave();
+        Ok(())
     }
 }

@@ -41,6 +41,11 @@ impl fbe::Struct for Edge {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1, 12)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.source, "source")?;
         w.final_field(&self.target, "target")?;
@@ -60,6 +65,13 @@ impl fbe::Struct for Edge {
             target,
             weight,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(12)?;
+        r.run(12, "source=4,target=4,weight=4")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -100,6 +112,11 @@ impl fbe::Struct for Point {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 2, 11)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.flag, "flag")?;
         w.final_field(&self.x, "x")?;
@@ -115,6 +132,13 @@ impl fbe::Struct for Point {
         let y = fbe::Fixed::at(run0, 9);
         r.leave();
         Ok(Point { flag, x, y })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(11)?;
+        r.run(11, "flag=1,x=8,y=2")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -160,6 +184,11 @@ impl fbe::Struct for Point3 {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 3, 19)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.flag, "flag")?;
         w.final_field(&self.x, "x")?;
@@ -177,6 +206,13 @@ impl fbe::Struct for Point3 {
         let z = fbe::Fixed::at(run0, 11);
         r.leave();
         Ok(Point3 { flag, x, y, z })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(19)?;
+        r.run(19, "flag=1,x=8,y=2,z=8")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -212,6 +248,18 @@ impl fbe::Struct for Named {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 4, 8)?;
+        if n >= 12 {
+            r.check::<fbe::BString>(b, b + 8, "name")?;
+        }
+        if n >= 16 {
+            r.check::<Vec<i32>>(b, b + 12, "values")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.name, "name")?;
         w.final_field(&self.values, "values")?;
@@ -224,6 +272,14 @@ impl fbe::Struct for Named {
         let values = r.final_field("values")?;
         r.leave();
         Ok(Named { name, values })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(8)?;
+        r.final_check::<fbe::BString>("name")?;
+        r.final_check::<Vec<i32>>("values")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -279,6 +335,30 @@ impl fbe::Struct for Holder {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 10, 24)?;
+        if n >= 12 {
+            r.check::<Vec<Edge>>(b, b + 8, "edges")?;
+        }
+        if n >= 16 {
+            r.check::<Vec<Point3>>(b, b + 12, "points")?;
+        }
+        if n >= 20 {
+            r.check::<Vec<i32>>(b, b + 16, "ints")?;
+        }
+        if n >= 24 {
+            r.check::<Vec<bool>>(b, b + 20, "switches")?;
+        }
+        if n >= 28 {
+            r.check::<Vec<f64>>(b, b + 24, "reals")?;
+        }
+        if n >= 32 {
+            r.check::<Vec<Named>>(b, b + 28, "named")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.edges, "edges")?;
         w.final_field(&self.points, "points")?;
@@ -306,5 +386,17 @@ impl fbe::Struct for Holder {
             reals,
             named,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(24)?;
+        r.final_check::<Vec<Edge>>("edges")?;
+        r.final_check::<Vec<Point3>>("points")?;
+        r.final_check::<Vec<i32>>("ints")?;
+        r.final_check::<Vec<bool>>("switches")?;
+        r.final_check::<Vec<f64>>("reals")?;
+        r.final_check::<Vec<Named>>("named")?;
+        r.leave();
+        Ok(())
     }
 }

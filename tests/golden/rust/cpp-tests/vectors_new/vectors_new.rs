@@ -46,6 +46,15 @@ impl fbe::Struct for Edge {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1, 16)?;
+        if n >= 24 {
+            r.check::<fbe::BString>(b, b + 20, "note")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.source, "source")?;
         w.final_field(&self.target, "target")?;
@@ -68,6 +77,14 @@ impl fbe::Struct for Edge {
             weight,
             note,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(16)?;
+        r.run(12, "source=4,target=4,weight=4")?;
+        r.final_check::<fbe::BString>("note")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -98,6 +115,15 @@ impl fbe::Struct for Holder {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 10, 4)?;
+        if n >= 12 {
+            r.check::<Vec<Edge>>(b, b + 8, "edges")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.edges, "edges")?;
         Ok(())
@@ -108,5 +134,12 @@ impl fbe::Struct for Holder {
         let edges = r.final_field("edges")?;
         r.leave();
         Ok(Holder { edges })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<Vec<Edge>>("edges")?;
+        r.leave();
+        Ok(())
     }
 }

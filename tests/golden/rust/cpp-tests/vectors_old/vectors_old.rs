@@ -31,6 +31,11 @@ impl fbe::Struct for Edge {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.source, "source")?;
         Ok(())
@@ -41,6 +46,13 @@ impl fbe::Struct for Edge {
         let source = r.final_field("source")?;
         r.leave();
         Ok(Edge { source })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("source")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -71,6 +83,15 @@ impl fbe::Struct for Holder {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 10, 4)?;
+        if n >= 12 {
+            r.check::<Vec<Edge>>(b, b + 8, "edges")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.edges, "edges")?;
         Ok(())
@@ -81,5 +102,12 @@ impl fbe::Struct for Holder {
         let edges = r.final_field("edges")?;
         r.leave();
         Ok(Holder { edges })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<Vec<Edge>>("edges")?;
+        r.leave();
+        Ok(())
     }
 }

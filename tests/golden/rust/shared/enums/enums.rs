@@ -1254,6 +1254,11 @@ impl fbe::Struct for Enums {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1, 216)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.byte0, "byte0")?;
         w.final_field(&self.byte1, "byte1")?;
@@ -1465,5 +1470,15 @@ impl fbe::Struct for Enums {
             uint64b4,
             uint64b5,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(216)?;
+        r.run(
+            216,
+            "byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,char5=1,wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,int8b3=1,int8b4=1,int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,int16b0=2,int16b1=2,int16b2=2,int16b3=2,int16b4=2,int16b5=2,uint16b0=2,uint16b1=2,uint16b2=2,uint16b3=2,uint16b4=2,uint16b5=2,int32b0=4,int32b1=4,int32b2=4,int32b3=4,int32b4=4,int32b5=4,uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,uint64b4=8,uint64b5=8",
+        )?;
+        r.leave();
+        Ok(())
     }
 }

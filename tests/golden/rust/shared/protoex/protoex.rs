@@ -240,6 +240,15 @@ impl fbe::Struct for Order {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1, 42)?;
+        if n >= 16 {
+            r.check::<fbe::BString>(b, b + 12, "symbol")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
@@ -274,6 +283,15 @@ impl fbe::Struct for Order {
             tp,
             sl,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(42)?;
+        r.final_check::<i32>("id")?;
+        r.final_check::<fbe::BString>("symbol")?;
+        r.run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -314,6 +332,15 @@ impl fbe::Struct for Balance {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 2, 20)?;
+        if n >= 12 {
+            r.check::<fbe::BString>(b, b + 8, "currency")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.currency, "currency")?;
         w.final_field(&self.amount, "amount")?;
@@ -333,6 +360,14 @@ impl fbe::Struct for Balance {
             amount,
             locked,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(20)?;
+        r.final_check::<fbe::BString>("currency")?;
+        r.run(16, "amount=8,locked=8")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -409,6 +444,34 @@ impl fbe::Struct for Account {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 3, 14)?;
+        if n < 12 {
+            r.spend(20, b, "id")?;
+        }
+        if n >= 16 {
+            r.check::<fbe::BString>(b, b + 12, "name")?;
+        } else if n >= 12 {
+            r.spend(20, b, "name")?;
+        }
+        if (16..17).contains(&n) {
+            r.spend(20, b, "state")?;
+        }
+        if n >= 21 {
+            r.check::<Balance>(b, b + 17, "wallet")?;
+        } else if n >= 17 {
+            r.spend(20, b, "wallet")?;
+        }
+        if n >= 26 {
+            r.check::<Option<Balance>>(b, b + 21, "asset")?;
+        }
+        if n >= 30 {
+            r.check::<Vec<Order>>(b, b + 26, "orders")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
@@ -436,6 +499,18 @@ impl fbe::Struct for Account {
             asset,
             orders,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(14)?;
+        r.final_check::<i32>("id")?;
+        r.final_check::<fbe::BString>("name")?;
+        r.final_check::<StateEx>("state")?;
+        r.final_check::<Balance>("wallet")?;
+        r.final_check::<Option<Balance>>("asset")?;
+        r.final_check::<Vec<Order>>("orders")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -468,6 +543,17 @@ impl fbe::Struct for OrderMessage {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 11, 1)?;
+        if n >= 12 {
+            r.check::<Order>(b, b + 8, "body")?;
+        } else {
+            r.spend(42, b, "body")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.body, "body")?;
         Ok(())
@@ -478,6 +564,13 @@ impl fbe::Struct for OrderMessage {
         let body = r.final_field("body")?;
         r.leave();
         Ok(OrderMessage { body })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(1)?;
+        r.final_check::<Order>("body")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -510,6 +603,17 @@ impl fbe::Struct for BalanceMessage {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 12, 1)?;
+        if n >= 12 {
+            r.check::<Balance>(b, b + 8, "body")?;
+        } else {
+            r.spend(20, b, "body")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.body, "body")?;
         Ok(())
@@ -520,6 +624,13 @@ impl fbe::Struct for BalanceMessage {
         let body = r.final_field("body")?;
         r.leave();
         Ok(BalanceMessage { body })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(1)?;
+        r.final_check::<Balance>("body")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -552,6 +663,17 @@ impl fbe::Struct for AccountMessage {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 13, 1)?;
+        if n >= 12 {
+            r.check::<Account>(b, b + 8, "body")?;
+        } else {
+            r.spend(34, b, "body")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.body, "body")?;
         Ok(())
@@ -562,5 +684,12 @@ impl fbe::Struct for AccountMessage {
         let body = r.final_field("body")?;
         r.leave();
         Ok(AccountMessage { body })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(1)?;
+        r.final_check::<Account>("body")?;
+        r.leave();
+        Ok(())
     }
 }

@@ -659,6 +659,161 @@ impl fbe::Struct for StructSimple {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 110, 217)?;
+        if n < 12 {
+            r.spend(64, b, "id")?;
+        }
+        if (12..13).contains(&n) {
+            r.spend(64, b, "f1")?;
+        }
+        if (13..14).contains(&n) {
+            r.spend(64, b, "f2")?;
+        }
+        if (14..15).contains(&n) {
+            r.spend(64, b, "f3")?;
+        }
+        if (15..16).contains(&n) {
+            r.spend(64, b, "f4")?;
+        }
+        if (16..17).contains(&n) {
+            r.spend(64, b, "f5")?;
+        }
+        if (17..18).contains(&n) {
+            r.spend(64, b, "f6")?;
+        }
+        if (18..22).contains(&n) {
+            r.spend(64, b, "f7")?;
+        }
+        if (22..26).contains(&n) {
+            r.spend(64, b, "f8")?;
+        }
+        if (26..27).contains(&n) {
+            r.spend(64, b, "f9")?;
+        }
+        if (27..28).contains(&n) {
+            r.spend(64, b, "f10")?;
+        }
+        if (28..29).contains(&n) {
+            r.spend(64, b, "f11")?;
+        }
+        if (29..30).contains(&n) {
+            r.spend(64, b, "f12")?;
+        }
+        if (30..32).contains(&n) {
+            r.spend(64, b, "f13")?;
+        }
+        if (32..34).contains(&n) {
+            r.spend(64, b, "f14")?;
+        }
+        if (34..36).contains(&n) {
+            r.spend(64, b, "f15")?;
+        }
+        if (36..38).contains(&n) {
+            r.spend(64, b, "f16")?;
+        }
+        if (38..42).contains(&n) {
+            r.spend(64, b, "f17")?;
+        }
+        if (42..46).contains(&n) {
+            r.spend(64, b, "f18")?;
+        }
+        if (46..50).contains(&n) {
+            r.spend(64, b, "f19")?;
+        }
+        if (50..54).contains(&n) {
+            r.spend(64, b, "f20")?;
+        }
+        if (54..62).contains(&n) {
+            r.spend(64, b, "f21")?;
+        }
+        if (62..70).contains(&n) {
+            r.spend(64, b, "f22")?;
+        }
+        if (70..78).contains(&n) {
+            r.spend(64, b, "f23")?;
+        }
+        if (78..86).contains(&n) {
+            r.spend(64, b, "f24")?;
+        }
+        if (86..90).contains(&n) {
+            r.spend(64, b, "f25")?;
+        }
+        if (90..94).contains(&n) {
+            r.spend(64, b, "f26")?;
+        }
+        if (94..102).contains(&n) {
+            r.spend(64, b, "f27")?;
+        }
+        if (102..110).contains(&n) {
+            r.spend(64, b, "f28")?;
+        }
+        if n >= 126 {
+            r.check::<fbe::Decimal>(b, b + 110, "f29")?;
+        } else if n >= 110 {
+            r.spend(64, b, "f29")?;
+        }
+        if n >= 142 {
+            r.check::<fbe::Decimal>(b, b + 126, "f30")?;
+        } else if n >= 126 {
+            r.spend(64, b, "f30")?;
+        }
+        if n >= 146 {
+            r.check::<fbe::BString>(b, b + 142, "f31")?;
+        } else if n >= 142 {
+            r.spend(64, b, "f31")?;
+        }
+        if n >= 150 {
+            r.check::<fbe::BString>(b, b + 146, "f32")?;
+        } else if n >= 146 {
+            r.spend(64, b, "f32")?;
+        }
+        if (150..158).contains(&n) {
+            r.spend(64, b, "f33")?;
+        }
+        if (158..166).contains(&n) {
+            r.spend(64, b, "f34")?;
+        }
+        if (166..174).contains(&n) {
+            r.spend(64, b, "f35")?;
+        }
+        if (174..190).contains(&n) {
+            r.spend(64, b, "f36")?;
+        }
+        if (190..206).contains(&n) {
+            r.spend(64, b, "f37")?;
+        }
+        if (206..222).contains(&n) {
+            r.spend(64, b, "f38")?;
+        }
+        if (222..223).contains(&n) {
+            r.spend(64, b, "f39")?;
+        }
+        if (223..224).contains(&n) {
+            r.spend(64, b, "f40")?;
+        }
+        if n >= 228 {
+            r.check::<super::proto::Order>(b, b + 224, "f41")?;
+        } else if n >= 224 {
+            r.spend(64, b, "f41")?;
+        }
+        if n >= 232 {
+            r.check::<super::proto::Balance>(b, b + 228, "f42")?;
+        } else if n >= 228 {
+            r.spend(38, b, "f42")?;
+        }
+        if (232..233).contains(&n) {
+            r.spend(26, b, "f43")?;
+        }
+        if n >= 237 {
+            r.check::<super::proto::Account>(b, b + 233, "f44")?;
+        } else if n >= 233 {
+            r.spend(26, b, "f44")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.f1, "f1")?;
@@ -808,6 +963,25 @@ impl fbe::Struct for StructSimple {
             f43,
             f44,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(217)?;
+        r.run(
+            102,
+            "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8",
+        )?;
+        r.final_check::<fbe::Decimal>("f29")?;
+        r.final_check::<fbe::Decimal>("f30")?;
+        r.final_check::<fbe::BString>("f31")?;
+        r.final_check::<fbe::BString>("f32")?;
+        r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")?;
+        r.final_check::<super::proto::Order>("f41")?;
+        r.final_check::<super::proto::Balance>("f42")?;
+        r.final_check::<super::proto::State>("f43")?;
+        r.final_check::<super::proto::Account>("f44")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -1596,6 +1770,359 @@ impl fbe::Struct for StructOptional {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 111, 283)?;
+        if n < 12 {
+            r.spend(64, b, "id")?;
+        }
+        if (12..13).contains(&n) {
+            r.spend(64, b, "f1")?;
+        }
+        if (13..14).contains(&n) {
+            r.spend(64, b, "f2")?;
+        }
+        if (14..15).contains(&n) {
+            r.spend(64, b, "f3")?;
+        }
+        if (15..16).contains(&n) {
+            r.spend(64, b, "f4")?;
+        }
+        if (16..17).contains(&n) {
+            r.spend(64, b, "f5")?;
+        }
+        if (17..18).contains(&n) {
+            r.spend(64, b, "f6")?;
+        }
+        if (18..22).contains(&n) {
+            r.spend(64, b, "f7")?;
+        }
+        if (22..26).contains(&n) {
+            r.spend(64, b, "f8")?;
+        }
+        if (26..27).contains(&n) {
+            r.spend(64, b, "f9")?;
+        }
+        if (27..28).contains(&n) {
+            r.spend(64, b, "f10")?;
+        }
+        if (28..29).contains(&n) {
+            r.spend(64, b, "f11")?;
+        }
+        if (29..30).contains(&n) {
+            r.spend(64, b, "f12")?;
+        }
+        if (30..32).contains(&n) {
+            r.spend(64, b, "f13")?;
+        }
+        if (32..34).contains(&n) {
+            r.spend(64, b, "f14")?;
+        }
+        if (34..36).contains(&n) {
+            r.spend(64, b, "f15")?;
+        }
+        if (36..38).contains(&n) {
+            r.spend(64, b, "f16")?;
+        }
+        if (38..42).contains(&n) {
+            r.spend(64, b, "f17")?;
+        }
+        if (42..46).contains(&n) {
+            r.spend(64, b, "f18")?;
+        }
+        if (46..50).contains(&n) {
+            r.spend(64, b, "f19")?;
+        }
+        if (50..54).contains(&n) {
+            r.spend(64, b, "f20")?;
+        }
+        if (54..62).contains(&n) {
+            r.spend(64, b, "f21")?;
+        }
+        if (62..70).contains(&n) {
+            r.spend(64, b, "f22")?;
+        }
+        if (70..78).contains(&n) {
+            r.spend(64, b, "f23")?;
+        }
+        if (78..86).contains(&n) {
+            r.spend(64, b, "f24")?;
+        }
+        if (86..90).contains(&n) {
+            r.spend(64, b, "f25")?;
+        }
+        if (90..94).contains(&n) {
+            r.spend(64, b, "f26")?;
+        }
+        if (94..102).contains(&n) {
+            r.spend(64, b, "f27")?;
+        }
+        if (102..110).contains(&n) {
+            r.spend(64, b, "f28")?;
+        }
+        if n >= 126 {
+            r.check::<fbe::Decimal>(b, b + 110, "f29")?;
+        } else if n >= 110 {
+            r.spend(64, b, "f29")?;
+        }
+        if n >= 142 {
+            r.check::<fbe::Decimal>(b, b + 126, "f30")?;
+        } else if n >= 126 {
+            r.spend(64, b, "f30")?;
+        }
+        if n >= 146 {
+            r.check::<fbe::BString>(b, b + 142, "f31")?;
+        } else if n >= 142 {
+            r.spend(64, b, "f31")?;
+        }
+        if n >= 150 {
+            r.check::<fbe::BString>(b, b + 146, "f32")?;
+        } else if n >= 146 {
+            r.spend(64, b, "f32")?;
+        }
+        if (150..158).contains(&n) {
+            r.spend(64, b, "f33")?;
+        }
+        if (158..166).contains(&n) {
+            r.spend(64, b, "f34")?;
+        }
+        if (166..174).contains(&n) {
+            r.spend(64, b, "f35")?;
+        }
+        if (174..190).contains(&n) {
+            r.spend(64, b, "f36")?;
+        }
+        if (190..206).contains(&n) {
+            r.spend(64, b, "f37")?;
+        }
+        if (206..222).contains(&n) {
+            r.spend(64, b, "f38")?;
+        }
+        if (222..223).contains(&n) {
+            r.spend(64, b, "f39")?;
+        }
+        if (223..224).contains(&n) {
+            r.spend(64, b, "f40")?;
+        }
+        if n >= 228 {
+            r.check::<super::proto::Order>(b, b + 224, "f41")?;
+        } else if n >= 224 {
+            r.spend(64, b, "f41")?;
+        }
+        if n >= 232 {
+            r.check::<super::proto::Balance>(b, b + 228, "f42")?;
+        } else if n >= 228 {
+            r.spend(38, b, "f42")?;
+        }
+        if (232..233).contains(&n) {
+            r.spend(26, b, "f43")?;
+        }
+        if n >= 237 {
+            r.check::<super::proto::Account>(b, b + 233, "f44")?;
+        } else if n >= 233 {
+            r.spend(26, b, "f44")?;
+        }
+        if n >= 242 {
+            r.check::<Option<bool>>(b, b + 237, "f100")?;
+        }
+        if n >= 247 {
+            r.check::<Option<bool>>(b, b + 242, "f101")?;
+        }
+        if n >= 252 {
+            r.check::<Option<bool>>(b, b + 247, "f102")?;
+        }
+        if n >= 257 {
+            r.check::<Option<u8>>(b, b + 252, "f103")?;
+        }
+        if n >= 262 {
+            r.check::<Option<u8>>(b, b + 257, "f104")?;
+        }
+        if n >= 267 {
+            r.check::<Option<u8>>(b, b + 262, "f105")?;
+        }
+        if n >= 272 {
+            r.check::<Option<u8>>(b, b + 267, "f106")?;
+        }
+        if n >= 277 {
+            r.check::<Option<u8>>(b, b + 272, "f107")?;
+        }
+        if n >= 282 {
+            r.check::<Option<u8>>(b, b + 277, "f108")?;
+        }
+        if n >= 287 {
+            r.check::<Option<u32>>(b, b + 282, "f109")?;
+        }
+        if n >= 292 {
+            r.check::<Option<u32>>(b, b + 287, "f110")?;
+        }
+        if n >= 297 {
+            r.check::<Option<u32>>(b, b + 292, "f111")?;
+        }
+        if n >= 302 {
+            r.check::<Option<i8>>(b, b + 297, "f112")?;
+        }
+        if n >= 307 {
+            r.check::<Option<i8>>(b, b + 302, "f113")?;
+        }
+        if n >= 312 {
+            r.check::<Option<i8>>(b, b + 307, "f114")?;
+        }
+        if n >= 317 {
+            r.check::<Option<u8>>(b, b + 312, "f115")?;
+        }
+        if n >= 322 {
+            r.check::<Option<u8>>(b, b + 317, "f116")?;
+        }
+        if n >= 327 {
+            r.check::<Option<u8>>(b, b + 322, "f117")?;
+        }
+        if n >= 332 {
+            r.check::<Option<i16>>(b, b + 327, "f118")?;
+        }
+        if n >= 337 {
+            r.check::<Option<i16>>(b, b + 332, "f119")?;
+        }
+        if n >= 342 {
+            r.check::<Option<i16>>(b, b + 337, "f120")?;
+        }
+        if n >= 347 {
+            r.check::<Option<u16>>(b, b + 342, "f121")?;
+        }
+        if n >= 352 {
+            r.check::<Option<u16>>(b, b + 347, "f122")?;
+        }
+        if n >= 357 {
+            r.check::<Option<u16>>(b, b + 352, "f123")?;
+        }
+        if n >= 362 {
+            r.check::<Option<i32>>(b, b + 357, "f124")?;
+        }
+        if n >= 367 {
+            r.check::<Option<i32>>(b, b + 362, "f125")?;
+        }
+        if n >= 372 {
+            r.check::<Option<i32>>(b, b + 367, "f126")?;
+        }
+        if n >= 377 {
+            r.check::<Option<u32>>(b, b + 372, "f127")?;
+        }
+        if n >= 382 {
+            r.check::<Option<u32>>(b, b + 377, "f128")?;
+        }
+        if n >= 387 {
+            r.check::<Option<u32>>(b, b + 382, "f129")?;
+        }
+        if n >= 392 {
+            r.check::<Option<i64>>(b, b + 387, "f130")?;
+        }
+        if n >= 397 {
+            r.check::<Option<i64>>(b, b + 392, "f131")?;
+        }
+        if n >= 402 {
+            r.check::<Option<i64>>(b, b + 397, "f132")?;
+        }
+        if n >= 407 {
+            r.check::<Option<u64>>(b, b + 402, "f133")?;
+        }
+        if n >= 412 {
+            r.check::<Option<u64>>(b, b + 407, "f134")?;
+        }
+        if n >= 417 {
+            r.check::<Option<u64>>(b, b + 412, "f135")?;
+        }
+        if n >= 422 {
+            r.check::<Option<f32>>(b, b + 417, "f136")?;
+        }
+        if n >= 427 {
+            r.check::<Option<f32>>(b, b + 422, "f137")?;
+        }
+        if n >= 432 {
+            r.check::<Option<f32>>(b, b + 427, "f138")?;
+        }
+        if n >= 437 {
+            r.check::<Option<f64>>(b, b + 432, "f139")?;
+        }
+        if n >= 442 {
+            r.check::<Option<f64>>(b, b + 437, "f140")?;
+        }
+        if n >= 447 {
+            r.check::<Option<f64>>(b, b + 442, "f141")?;
+        }
+        if n >= 452 {
+            r.check::<Option<fbe::Decimal>>(b, b + 447, "f142")?;
+        }
+        if n >= 457 {
+            r.check::<Option<fbe::Decimal>>(b, b + 452, "f143")?;
+        }
+        if n >= 462 {
+            r.check::<Option<fbe::Decimal>>(b, b + 457, "f144")?;
+        }
+        if n >= 467 {
+            r.check::<Option<fbe::BString>>(b, b + 462, "f145")?;
+        }
+        if n >= 472 {
+            r.check::<Option<fbe::BString>>(b, b + 467, "f146")?;
+        }
+        if n >= 477 {
+            r.check::<Option<fbe::BString>>(b, b + 472, "f147")?;
+        }
+        if n >= 482 {
+            r.check::<Option<fbe::Timestamp>>(b, b + 477, "f148")?;
+        }
+        if n >= 487 {
+            r.check::<Option<fbe::Timestamp>>(b, b + 482, "f149")?;
+        }
+        if n >= 492 {
+            r.check::<Option<fbe::Timestamp>>(b, b + 487, "f150")?;
+        }
+        if n >= 497 {
+            r.check::<Option<fbe::Uuid>>(b, b + 492, "f151")?;
+        }
+        if n >= 502 {
+            r.check::<Option<fbe::Uuid>>(b, b + 497, "f152")?;
+        }
+        if n >= 507 {
+            r.check::<Option<fbe::Uuid>>(b, b + 502, "f153")?;
+        }
+        if n >= 512 {
+            r.check::<Option<super::proto::OrderSide>>(b, b + 507, "f154")?;
+        }
+        if n >= 517 {
+            r.check::<Option<super::proto::OrderSide>>(b, b + 512, "f155")?;
+        }
+        if n >= 522 {
+            r.check::<Option<super::proto::OrderType>>(b, b + 517, "f156")?;
+        }
+        if n >= 527 {
+            r.check::<Option<super::proto::OrderType>>(b, b + 522, "f157")?;
+        }
+        if n >= 532 {
+            r.check::<Option<super::proto::Order>>(b, b + 527, "f158")?;
+        }
+        if n >= 537 {
+            r.check::<Option<super::proto::Order>>(b, b + 532, "f159")?;
+        }
+        if n >= 542 {
+            r.check::<Option<super::proto::Balance>>(b, b + 537, "f160")?;
+        }
+        if n >= 547 {
+            r.check::<Option<super::proto::Balance>>(b, b + 542, "f161")?;
+        }
+        if n >= 552 {
+            r.check::<Option<super::proto::State>>(b, b + 547, "f162")?;
+        }
+        if n >= 557 {
+            r.check::<Option<super::proto::State>>(b, b + 552, "f163")?;
+        }
+        if n >= 562 {
+            r.check::<Option<super::proto::Account>>(b, b + 557, "f164")?;
+        }
+        if n >= 567 {
+            r.check::<Option<super::proto::Account>>(b, b + 562, "f165")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.f1, "f1")?;
@@ -1943,6 +2470,91 @@ impl fbe::Struct for StructOptional {
             f164,
             f165,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(283)?;
+        r.run(
+            102,
+            "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8",
+        )?;
+        r.final_check::<fbe::Decimal>("f29")?;
+        r.final_check::<fbe::Decimal>("f30")?;
+        r.final_check::<fbe::BString>("f31")?;
+        r.final_check::<fbe::BString>("f32")?;
+        r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")?;
+        r.final_check::<super::proto::Order>("f41")?;
+        r.final_check::<super::proto::Balance>("f42")?;
+        r.final_check::<super::proto::State>("f43")?;
+        r.final_check::<super::proto::Account>("f44")?;
+        r.final_check::<Option<bool>>("f100")?;
+        r.final_check::<Option<bool>>("f101")?;
+        r.final_check::<Option<bool>>("f102")?;
+        r.final_check::<Option<u8>>("f103")?;
+        r.final_check::<Option<u8>>("f104")?;
+        r.final_check::<Option<u8>>("f105")?;
+        r.final_check::<Option<u8>>("f106")?;
+        r.final_check::<Option<u8>>("f107")?;
+        r.final_check::<Option<u8>>("f108")?;
+        r.final_check::<Option<u32>>("f109")?;
+        r.final_check::<Option<u32>>("f110")?;
+        r.final_check::<Option<u32>>("f111")?;
+        r.final_check::<Option<i8>>("f112")?;
+        r.final_check::<Option<i8>>("f113")?;
+        r.final_check::<Option<i8>>("f114")?;
+        r.final_check::<Option<u8>>("f115")?;
+        r.final_check::<Option<u8>>("f116")?;
+        r.final_check::<Option<u8>>("f117")?;
+        r.final_check::<Option<i16>>("f118")?;
+        r.final_check::<Option<i16>>("f119")?;
+        r.final_check::<Option<i16>>("f120")?;
+        r.final_check::<Option<u16>>("f121")?;
+        r.final_check::<Option<u16>>("f122")?;
+        r.final_check::<Option<u16>>("f123")?;
+        r.final_check::<Option<i32>>("f124")?;
+        r.final_check::<Option<i32>>("f125")?;
+        r.final_check::<Option<i32>>("f126")?;
+        r.final_check::<Option<u32>>("f127")?;
+        r.final_check::<Option<u32>>("f128")?;
+        r.final_check::<Option<u32>>("f129")?;
+        r.final_check::<Option<i64>>("f130")?;
+        r.final_check::<Option<i64>>("f131")?;
+        r.final_check::<Option<i64>>("f132")?;
+        r.final_check::<Option<u64>>("f133")?;
+        r.final_check::<Option<u64>>("f134")?;
+        r.final_check::<Option<u64>>("f135")?;
+        r.final_check::<Option<f32>>("f136")?;
+        r.final_check::<Option<f32>>("f137")?;
+        r.final_check::<Option<f32>>("f138")?;
+        r.final_check::<Option<f64>>("f139")?;
+        r.final_check::<Option<f64>>("f140")?;
+        r.final_check::<Option<f64>>("f141")?;
+        r.final_check::<Option<fbe::Decimal>>("f142")?;
+        r.final_check::<Option<fbe::Decimal>>("f143")?;
+        r.final_check::<Option<fbe::Decimal>>("f144")?;
+        r.final_check::<Option<fbe::BString>>("f145")?;
+        r.final_check::<Option<fbe::BString>>("f146")?;
+        r.final_check::<Option<fbe::BString>>("f147")?;
+        r.final_check::<Option<fbe::Timestamp>>("f148")?;
+        r.final_check::<Option<fbe::Timestamp>>("f149")?;
+        r.final_check::<Option<fbe::Timestamp>>("f150")?;
+        r.final_check::<Option<fbe::Uuid>>("f151")?;
+        r.final_check::<Option<fbe::Uuid>>("f152")?;
+        r.final_check::<Option<fbe::Uuid>>("f153")?;
+        r.final_check::<Option<super::proto::OrderSide>>("f154")?;
+        r.final_check::<Option<super::proto::OrderSide>>("f155")?;
+        r.final_check::<Option<super::proto::OrderType>>("f156")?;
+        r.final_check::<Option<super::proto::OrderType>>("f157")?;
+        r.final_check::<Option<super::proto::Order>>("f158")?;
+        r.final_check::<Option<super::proto::Order>>("f159")?;
+        r.final_check::<Option<super::proto::Balance>>("f160")?;
+        r.final_check::<Option<super::proto::Balance>>("f161")?;
+        r.final_check::<Option<super::proto::State>>("f162")?;
+        r.final_check::<Option<super::proto::State>>("f163")?;
+        r.final_check::<Option<super::proto::Account>>("f164")?;
+        r.final_check::<Option<super::proto::Account>>("f165")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -2957,6 +3569,541 @@ impl fbe::Struct for StructNested {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 112, 306)?;
+        if n < 12 {
+            r.spend(692, b, "id")?;
+        }
+        if (12..13).contains(&n) {
+            r.spend(692, b, "f1")?;
+        }
+        if (13..14).contains(&n) {
+            r.spend(692, b, "f2")?;
+        }
+        if (14..15).contains(&n) {
+            r.spend(692, b, "f3")?;
+        }
+        if (15..16).contains(&n) {
+            r.spend(692, b, "f4")?;
+        }
+        if (16..17).contains(&n) {
+            r.spend(692, b, "f5")?;
+        }
+        if (17..18).contains(&n) {
+            r.spend(692, b, "f6")?;
+        }
+        if (18..22).contains(&n) {
+            r.spend(692, b, "f7")?;
+        }
+        if (22..26).contains(&n) {
+            r.spend(692, b, "f8")?;
+        }
+        if (26..27).contains(&n) {
+            r.spend(692, b, "f9")?;
+        }
+        if (27..28).contains(&n) {
+            r.spend(692, b, "f10")?;
+        }
+        if (28..29).contains(&n) {
+            r.spend(692, b, "f11")?;
+        }
+        if (29..30).contains(&n) {
+            r.spend(692, b, "f12")?;
+        }
+        if (30..32).contains(&n) {
+            r.spend(692, b, "f13")?;
+        }
+        if (32..34).contains(&n) {
+            r.spend(692, b, "f14")?;
+        }
+        if (34..36).contains(&n) {
+            r.spend(692, b, "f15")?;
+        }
+        if (36..38).contains(&n) {
+            r.spend(692, b, "f16")?;
+        }
+        if (38..42).contains(&n) {
+            r.spend(692, b, "f17")?;
+        }
+        if (42..46).contains(&n) {
+            r.spend(692, b, "f18")?;
+        }
+        if (46..50).contains(&n) {
+            r.spend(692, b, "f19")?;
+        }
+        if (50..54).contains(&n) {
+            r.spend(692, b, "f20")?;
+        }
+        if (54..62).contains(&n) {
+            r.spend(692, b, "f21")?;
+        }
+        if (62..70).contains(&n) {
+            r.spend(692, b, "f22")?;
+        }
+        if (70..78).contains(&n) {
+            r.spend(692, b, "f23")?;
+        }
+        if (78..86).contains(&n) {
+            r.spend(692, b, "f24")?;
+        }
+        if (86..90).contains(&n) {
+            r.spend(692, b, "f25")?;
+        }
+        if (90..94).contains(&n) {
+            r.spend(692, b, "f26")?;
+        }
+        if (94..102).contains(&n) {
+            r.spend(692, b, "f27")?;
+        }
+        if (102..110).contains(&n) {
+            r.spend(692, b, "f28")?;
+        }
+        if n >= 126 {
+            r.check::<fbe::Decimal>(b, b + 110, "f29")?;
+        } else if n >= 110 {
+            r.spend(692, b, "f29")?;
+        }
+        if n >= 142 {
+            r.check::<fbe::Decimal>(b, b + 126, "f30")?;
+        } else if n >= 126 {
+            r.spend(692, b, "f30")?;
+        }
+        if n >= 146 {
+            r.check::<fbe::BString>(b, b + 142, "f31")?;
+        } else if n >= 142 {
+            r.spend(692, b, "f31")?;
+        }
+        if n >= 150 {
+            r.check::<fbe::BString>(b, b + 146, "f32")?;
+        } else if n >= 146 {
+            r.spend(692, b, "f32")?;
+        }
+        if (150..158).contains(&n) {
+            r.spend(692, b, "f33")?;
+        }
+        if (158..166).contains(&n) {
+            r.spend(692, b, "f34")?;
+        }
+        if (166..174).contains(&n) {
+            r.spend(692, b, "f35")?;
+        }
+        if (174..190).contains(&n) {
+            r.spend(692, b, "f36")?;
+        }
+        if (190..206).contains(&n) {
+            r.spend(692, b, "f37")?;
+        }
+        if (206..222).contains(&n) {
+            r.spend(692, b, "f38")?;
+        }
+        if (222..223).contains(&n) {
+            r.spend(692, b, "f39")?;
+        }
+        if (223..224).contains(&n) {
+            r.spend(692, b, "f40")?;
+        }
+        if n >= 228 {
+            r.check::<super::proto::Order>(b, b + 224, "f41")?;
+        } else if n >= 224 {
+            r.spend(692, b, "f41")?;
+        }
+        if n >= 232 {
+            r.check::<super::proto::Balance>(b, b + 228, "f42")?;
+        } else if n >= 228 {
+            r.spend(666, b, "f42")?;
+        }
+        if (232..233).contains(&n) {
+            r.spend(654, b, "f43")?;
+        }
+        if n >= 237 {
+            r.check::<super::proto::Account>(b, b + 233, "f44")?;
+        } else if n >= 233 {
+            r.spend(654, b, "f44")?;
+        }
+        if n >= 242 {
+            r.check::<Option<bool>>(b, b + 237, "f100")?;
+        } else if n >= 237 {
+            r.spend(628, b, "f100")?;
+        }
+        if n >= 247 {
+            r.check::<Option<bool>>(b, b + 242, "f101")?;
+        } else if n >= 242 {
+            r.spend(628, b, "f101")?;
+        }
+        if n >= 252 {
+            r.check::<Option<bool>>(b, b + 247, "f102")?;
+        } else if n >= 247 {
+            r.spend(628, b, "f102")?;
+        }
+        if n >= 257 {
+            r.check::<Option<u8>>(b, b + 252, "f103")?;
+        } else if n >= 252 {
+            r.spend(628, b, "f103")?;
+        }
+        if n >= 262 {
+            r.check::<Option<u8>>(b, b + 257, "f104")?;
+        } else if n >= 257 {
+            r.spend(628, b, "f104")?;
+        }
+        if n >= 267 {
+            r.check::<Option<u8>>(b, b + 262, "f105")?;
+        } else if n >= 262 {
+            r.spend(628, b, "f105")?;
+        }
+        if n >= 272 {
+            r.check::<Option<u8>>(b, b + 267, "f106")?;
+        } else if n >= 267 {
+            r.spend(628, b, "f106")?;
+        }
+        if n >= 277 {
+            r.check::<Option<u8>>(b, b + 272, "f107")?;
+        } else if n >= 272 {
+            r.spend(628, b, "f107")?;
+        }
+        if n >= 282 {
+            r.check::<Option<u8>>(b, b + 277, "f108")?;
+        } else if n >= 277 {
+            r.spend(628, b, "f108")?;
+        }
+        if n >= 287 {
+            r.check::<Option<u32>>(b, b + 282, "f109")?;
+        } else if n >= 282 {
+            r.spend(628, b, "f109")?;
+        }
+        if n >= 292 {
+            r.check::<Option<u32>>(b, b + 287, "f110")?;
+        } else if n >= 287 {
+            r.spend(628, b, "f110")?;
+        }
+        if n >= 297 {
+            r.check::<Option<u32>>(b, b + 292, "f111")?;
+        } else if n >= 292 {
+            r.spend(628, b, "f111")?;
+        }
+        if n >= 302 {
+            r.check::<Option<i8>>(b, b + 297, "f112")?;
+        } else if n >= 297 {
+            r.spend(628, b, "f112")?;
+        }
+        if n >= 307 {
+            r.check::<Option<i8>>(b, b + 302, "f113")?;
+        } else if n >= 302 {
+            r.spend(628, b, "f113")?;
+        }
+        if n >= 312 {
+            r.check::<Option<i8>>(b, b + 307, "f114")?;
+        } else if n >= 307 {
+            r.spend(628, b, "f114")?;
+        }
+        if n >= 317 {
+            r.check::<Option<u8>>(b, b + 312, "f115")?;
+        } else if n >= 312 {
+            r.spend(628, b, "f115")?;
+        }
+        if n >= 322 {
+            r.check::<Option<u8>>(b, b + 317, "f116")?;
+        } else if n >= 317 {
+            r.spend(628, b, "f116")?;
+        }
+        if n >= 327 {
+            r.check::<Option<u8>>(b, b + 322, "f117")?;
+        } else if n >= 322 {
+            r.spend(628, b, "f117")?;
+        }
+        if n >= 332 {
+            r.check::<Option<i16>>(b, b + 327, "f118")?;
+        } else if n >= 327 {
+            r.spend(628, b, "f118")?;
+        }
+        if n >= 337 {
+            r.check::<Option<i16>>(b, b + 332, "f119")?;
+        } else if n >= 332 {
+            r.spend(628, b, "f119")?;
+        }
+        if n >= 342 {
+            r.check::<Option<i16>>(b, b + 337, "f120")?;
+        } else if n >= 337 {
+            r.spend(628, b, "f120")?;
+        }
+        if n >= 347 {
+            r.check::<Option<u16>>(b, b + 342, "f121")?;
+        } else if n >= 342 {
+            r.spend(628, b, "f121")?;
+        }
+        if n >= 352 {
+            r.check::<Option<u16>>(b, b + 347, "f122")?;
+        } else if n >= 347 {
+            r.spend(628, b, "f122")?;
+        }
+        if n >= 357 {
+            r.check::<Option<u16>>(b, b + 352, "f123")?;
+        } else if n >= 352 {
+            r.spend(628, b, "f123")?;
+        }
+        if n >= 362 {
+            r.check::<Option<i32>>(b, b + 357, "f124")?;
+        } else if n >= 357 {
+            r.spend(628, b, "f124")?;
+        }
+        if n >= 367 {
+            r.check::<Option<i32>>(b, b + 362, "f125")?;
+        } else if n >= 362 {
+            r.spend(628, b, "f125")?;
+        }
+        if n >= 372 {
+            r.check::<Option<i32>>(b, b + 367, "f126")?;
+        } else if n >= 367 {
+            r.spend(628, b, "f126")?;
+        }
+        if n >= 377 {
+            r.check::<Option<u32>>(b, b + 372, "f127")?;
+        } else if n >= 372 {
+            r.spend(628, b, "f127")?;
+        }
+        if n >= 382 {
+            r.check::<Option<u32>>(b, b + 377, "f128")?;
+        } else if n >= 377 {
+            r.spend(628, b, "f128")?;
+        }
+        if n >= 387 {
+            r.check::<Option<u32>>(b, b + 382, "f129")?;
+        } else if n >= 382 {
+            r.spend(628, b, "f129")?;
+        }
+        if n >= 392 {
+            r.check::<Option<i64>>(b, b + 387, "f130")?;
+        } else if n >= 387 {
+            r.spend(628, b, "f130")?;
+        }
+        if n >= 397 {
+            r.check::<Option<i64>>(b, b + 392, "f131")?;
+        } else if n >= 392 {
+            r.spend(628, b, "f131")?;
+        }
+        if n >= 402 {
+            r.check::<Option<i64>>(b, b + 397, "f132")?;
+        } else if n >= 397 {
+            r.spend(628, b, "f132")?;
+        }
+        if n >= 407 {
+            r.check::<Option<u64>>(b, b + 402, "f133")?;
+        } else if n >= 402 {
+            r.spend(628, b, "f133")?;
+        }
+        if n >= 412 {
+            r.check::<Option<u64>>(b, b + 407, "f134")?;
+        } else if n >= 407 {
+            r.spend(628, b, "f134")?;
+        }
+        if n >= 417 {
+            r.check::<Option<u64>>(b, b + 412, "f135")?;
+        } else if n >= 412 {
+            r.spend(628, b, "f135")?;
+        }
+        if n >= 422 {
+            r.check::<Option<f32>>(b, b + 417, "f136")?;
+        } else if n >= 417 {
+            r.spend(628, b, "f136")?;
+        }
+        if n >= 427 {
+            r.check::<Option<f32>>(b, b + 422, "f137")?;
+        } else if n >= 422 {
+            r.spend(628, b, "f137")?;
+        }
+        if n >= 432 {
+            r.check::<Option<f32>>(b, b + 427, "f138")?;
+        } else if n >= 427 {
+            r.spend(628, b, "f138")?;
+        }
+        if n >= 437 {
+            r.check::<Option<f64>>(b, b + 432, "f139")?;
+        } else if n >= 432 {
+            r.spend(628, b, "f139")?;
+        }
+        if n >= 442 {
+            r.check::<Option<f64>>(b, b + 437, "f140")?;
+        } else if n >= 437 {
+            r.spend(628, b, "f140")?;
+        }
+        if n >= 447 {
+            r.check::<Option<f64>>(b, b + 442, "f141")?;
+        } else if n >= 442 {
+            r.spend(628, b, "f141")?;
+        }
+        if n >= 452 {
+            r.check::<Option<fbe::Decimal>>(b, b + 447, "f142")?;
+        } else if n >= 447 {
+            r.spend(628, b, "f142")?;
+        }
+        if n >= 457 {
+            r.check::<Option<fbe::Decimal>>(b, b + 452, "f143")?;
+        } else if n >= 452 {
+            r.spend(628, b, "f143")?;
+        }
+        if n >= 462 {
+            r.check::<Option<fbe::Decimal>>(b, b + 457, "f144")?;
+        } else if n >= 457 {
+            r.spend(628, b, "f144")?;
+        }
+        if n >= 467 {
+            r.check::<Option<fbe::BString>>(b, b + 462, "f145")?;
+        } else if n >= 462 {
+            r.spend(628, b, "f145")?;
+        }
+        if n >= 472 {
+            r.check::<Option<fbe::BString>>(b, b + 467, "f146")?;
+        } else if n >= 467 {
+            r.spend(628, b, "f146")?;
+        }
+        if n >= 477 {
+            r.check::<Option<fbe::BString>>(b, b + 472, "f147")?;
+        } else if n >= 472 {
+            r.spend(628, b, "f147")?;
+        }
+        if n >= 482 {
+            r.check::<Option<fbe::Timestamp>>(b, b + 477, "f148")?;
+        } else if n >= 477 {
+            r.spend(628, b, "f148")?;
+        }
+        if n >= 487 {
+            r.check::<Option<fbe::Timestamp>>(b, b + 482, "f149")?;
+        } else if n >= 482 {
+            r.spend(628, b, "f149")?;
+        }
+        if n >= 492 {
+            r.check::<Option<fbe::Timestamp>>(b, b + 487, "f150")?;
+        } else if n >= 487 {
+            r.spend(628, b, "f150")?;
+        }
+        if n >= 497 {
+            r.check::<Option<fbe::Uuid>>(b, b + 492, "f151")?;
+        } else if n >= 492 {
+            r.spend(628, b, "f151")?;
+        }
+        if n >= 502 {
+            r.check::<Option<fbe::Uuid>>(b, b + 497, "f152")?;
+        } else if n >= 497 {
+            r.spend(628, b, "f152")?;
+        }
+        if n >= 507 {
+            r.check::<Option<fbe::Uuid>>(b, b + 502, "f153")?;
+        } else if n >= 502 {
+            r.spend(628, b, "f153")?;
+        }
+        if n >= 512 {
+            r.check::<Option<super::proto::OrderSide>>(b, b + 507, "f154")?;
+        } else if n >= 507 {
+            r.spend(628, b, "f154")?;
+        }
+        if n >= 517 {
+            r.check::<Option<super::proto::OrderSide>>(b, b + 512, "f155")?;
+        } else if n >= 512 {
+            r.spend(628, b, "f155")?;
+        }
+        if n >= 522 {
+            r.check::<Option<super::proto::OrderType>>(b, b + 517, "f156")?;
+        } else if n >= 517 {
+            r.spend(628, b, "f156")?;
+        }
+        if n >= 527 {
+            r.check::<Option<super::proto::OrderType>>(b, b + 522, "f157")?;
+        } else if n >= 522 {
+            r.spend(628, b, "f157")?;
+        }
+        if n >= 532 {
+            r.check::<Option<super::proto::Order>>(b, b + 527, "f158")?;
+        } else if n >= 527 {
+            r.spend(628, b, "f158")?;
+        }
+        if n >= 537 {
+            r.check::<Option<super::proto::Order>>(b, b + 532, "f159")?;
+        } else if n >= 532 {
+            r.spend(628, b, "f159")?;
+        }
+        if n >= 542 {
+            r.check::<Option<super::proto::Balance>>(b, b + 537, "f160")?;
+        } else if n >= 537 {
+            r.spend(628, b, "f160")?;
+        }
+        if n >= 547 {
+            r.check::<Option<super::proto::Balance>>(b, b + 542, "f161")?;
+        } else if n >= 542 {
+            r.spend(628, b, "f161")?;
+        }
+        if n >= 552 {
+            r.check::<Option<super::proto::State>>(b, b + 547, "f162")?;
+        } else if n >= 547 {
+            r.spend(628, b, "f162")?;
+        }
+        if n >= 557 {
+            r.check::<Option<super::proto::State>>(b, b + 552, "f163")?;
+        } else if n >= 552 {
+            r.spend(628, b, "f163")?;
+        }
+        if n >= 562 {
+            r.check::<Option<super::proto::Account>>(b, b + 557, "f164")?;
+        } else if n >= 557 {
+            r.spend(628, b, "f164")?;
+        }
+        if n >= 567 {
+            r.check::<Option<super::proto::Account>>(b, b + 562, "f165")?;
+        } else if n >= 562 {
+            r.spend(628, b, "f165")?;
+        }
+        if (567..571).contains(&n) {
+            r.spend(628, b, "f1000")?;
+        }
+        if n >= 576 {
+            r.check::<Option<EnumSimple>>(b, b + 571, "f1001")?;
+        } else if n >= 571 {
+            r.spend(628, b, "f1001")?;
+        }
+        if (576..577).contains(&n) {
+            r.spend(628, b, "f1002")?;
+        }
+        if n >= 582 {
+            r.check::<Option<EnumTyped>>(b, b + 577, "f1003")?;
+        } else if n >= 577 {
+            r.spend(628, b, "f1003")?;
+        }
+        if (582..586).contains(&n) {
+            r.spend(628, b, "f1004")?;
+        }
+        if n >= 591 {
+            r.check::<Option<FlagsSimple>>(b, b + 586, "f1005")?;
+        } else if n >= 586 {
+            r.spend(628, b, "f1005")?;
+        }
+        if (591..599).contains(&n) {
+            r.spend(628, b, "f1006")?;
+        }
+        if n >= 604 {
+            r.check::<Option<FlagsTyped>>(b, b + 599, "f1007")?;
+        } else if n >= 599 {
+            r.spend(628, b, "f1007")?;
+        }
+        if n >= 608 {
+            r.check::<StructSimple>(b, b + 604, "f1008")?;
+        } else if n >= 604 {
+            r.spend(628, b, "f1008")?;
+        }
+        if n >= 613 {
+            r.check::<Option<StructSimple>>(b, b + 608, "f1009")?;
+        } else if n >= 608 {
+            r.spend(347, b, "f1009")?;
+        }
+        if n >= 617 {
+            r.check::<StructOptional>(b, b + 613, "f1010")?;
+        } else if n >= 613 {
+            r.spend(347, b, "f1010")?;
+        }
+        if n >= 622 {
+            r.check::<Option<StructOptional>>(b, b + 617, "f1011")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.f1, "f1")?;
@@ -3341,6 +4488,103 @@ impl fbe::Struct for StructNested {
             f1011,
         })
     }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(306)?;
+        r.run(
+            102,
+            "id=4,f1=1,f2=1,f3=1,f4=1,f5=1,f6=1,f7=4,f8=4,f9=1,f10=1,f11=1,f12=1,f13=2,f14=2,f15=2,f16=2,f17=4,f18=4,f19=4,f20=4,f21=8,f22=8,f23=8,f24=8,f25=4,f26=4,f27=8,f28=8",
+        )?;
+        r.final_check::<fbe::Decimal>("f29")?;
+        r.final_check::<fbe::Decimal>("f30")?;
+        r.final_check::<fbe::BString>("f31")?;
+        r.final_check::<fbe::BString>("f32")?;
+        r.run(74, "f33=8,f34=8,f35=8,f36=16,f37=16,f38=16,f39=1,f40=1")?;
+        r.final_check::<super::proto::Order>("f41")?;
+        r.final_check::<super::proto::Balance>("f42")?;
+        r.final_check::<super::proto::State>("f43")?;
+        r.final_check::<super::proto::Account>("f44")?;
+        r.final_check::<Option<bool>>("f100")?;
+        r.final_check::<Option<bool>>("f101")?;
+        r.final_check::<Option<bool>>("f102")?;
+        r.final_check::<Option<u8>>("f103")?;
+        r.final_check::<Option<u8>>("f104")?;
+        r.final_check::<Option<u8>>("f105")?;
+        r.final_check::<Option<u8>>("f106")?;
+        r.final_check::<Option<u8>>("f107")?;
+        r.final_check::<Option<u8>>("f108")?;
+        r.final_check::<Option<u32>>("f109")?;
+        r.final_check::<Option<u32>>("f110")?;
+        r.final_check::<Option<u32>>("f111")?;
+        r.final_check::<Option<i8>>("f112")?;
+        r.final_check::<Option<i8>>("f113")?;
+        r.final_check::<Option<i8>>("f114")?;
+        r.final_check::<Option<u8>>("f115")?;
+        r.final_check::<Option<u8>>("f116")?;
+        r.final_check::<Option<u8>>("f117")?;
+        r.final_check::<Option<i16>>("f118")?;
+        r.final_check::<Option<i16>>("f119")?;
+        r.final_check::<Option<i16>>("f120")?;
+        r.final_check::<Option<u16>>("f121")?;
+        r.final_check::<Option<u16>>("f122")?;
+        r.final_check::<Option<u16>>("f123")?;
+        r.final_check::<Option<i32>>("f124")?;
+        r.final_check::<Option<i32>>("f125")?;
+        r.final_check::<Option<i32>>("f126")?;
+        r.final_check::<Option<u32>>("f127")?;
+        r.final_check::<Option<u32>>("f128")?;
+        r.final_check::<Option<u32>>("f129")?;
+        r.final_check::<Option<i64>>("f130")?;
+        r.final_check::<Option<i64>>("f131")?;
+        r.final_check::<Option<i64>>("f132")?;
+        r.final_check::<Option<u64>>("f133")?;
+        r.final_check::<Option<u64>>("f134")?;
+        r.final_check::<Option<u64>>("f135")?;
+        r.final_check::<Option<f32>>("f136")?;
+        r.final_check::<Option<f32>>("f137")?;
+        r.final_check::<Option<f32>>("f138")?;
+        r.final_check::<Option<f64>>("f139")?;
+        r.final_check::<Option<f64>>("f140")?;
+        r.final_check::<Option<f64>>("f141")?;
+        r.final_check::<Option<fbe::Decimal>>("f142")?;
+        r.final_check::<Option<fbe::Decimal>>("f143")?;
+        r.final_check::<Option<fbe::Decimal>>("f144")?;
+        r.final_check::<Option<fbe::BString>>("f145")?;
+        r.final_check::<Option<fbe::BString>>("f146")?;
+        r.final_check::<Option<fbe::BString>>("f147")?;
+        r.final_check::<Option<fbe::Timestamp>>("f148")?;
+        r.final_check::<Option<fbe::Timestamp>>("f149")?;
+        r.final_check::<Option<fbe::Timestamp>>("f150")?;
+        r.final_check::<Option<fbe::Uuid>>("f151")?;
+        r.final_check::<Option<fbe::Uuid>>("f152")?;
+        r.final_check::<Option<fbe::Uuid>>("f153")?;
+        r.final_check::<Option<super::proto::OrderSide>>("f154")?;
+        r.final_check::<Option<super::proto::OrderSide>>("f155")?;
+        r.final_check::<Option<super::proto::OrderType>>("f156")?;
+        r.final_check::<Option<super::proto::OrderType>>("f157")?;
+        r.final_check::<Option<super::proto::Order>>("f158")?;
+        r.final_check::<Option<super::proto::Order>>("f159")?;
+        r.final_check::<Option<super::proto::Balance>>("f160")?;
+        r.final_check::<Option<super::proto::Balance>>("f161")?;
+        r.final_check::<Option<super::proto::State>>("f162")?;
+        r.final_check::<Option<super::proto::State>>("f163")?;
+        r.final_check::<Option<super::proto::Account>>("f164")?;
+        r.final_check::<Option<super::proto::Account>>("f165")?;
+        r.final_check::<EnumSimple>("f1000")?;
+        r.final_check::<Option<EnumSimple>>("f1001")?;
+        r.final_check::<EnumTyped>("f1002")?;
+        r.final_check::<Option<EnumTyped>>("f1003")?;
+        r.final_check::<FlagsSimple>("f1004")?;
+        r.final_check::<Option<FlagsSimple>>("f1005")?;
+        r.final_check::<FlagsTyped>("f1006")?;
+        r.final_check::<Option<FlagsTyped>>("f1007")?;
+        r.final_check::<StructSimple>("f1008")?;
+        r.final_check::<Option<StructSimple>>("f1009")?;
+        r.final_check::<StructOptional>("f1010")?;
+        r.final_check::<Option<StructOptional>>("f1011")?;
+        r.leave();
+        Ok(())
+    }
 }
 
 /// The schema's `struct StructBytes` (type id 120).
@@ -3380,6 +4624,21 @@ impl fbe::Struct for StructBytes {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 120, 6)?;
+        if n >= 12 {
+            r.check::<fbe::Bytes>(b, b + 8, "f1")?;
+        }
+        if n >= 17 {
+            r.check::<Option<fbe::Bytes>>(b, b + 12, "f2")?;
+        }
+        if n >= 22 {
+            r.check::<Option<fbe::Bytes>>(b, b + 17, "f3")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -3394,6 +4653,15 @@ impl fbe::Struct for StructBytes {
         let f3 = r.final_field("f3")?;
         r.leave();
         Ok(StructBytes { f1, f2, f3 })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(6)?;
+        r.final_check::<fbe::Bytes>("f1")?;
+        r.final_check::<Option<fbe::Bytes>>("f2")?;
+        r.final_check::<Option<fbe::Bytes>>("f3")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -3487,6 +4755,54 @@ impl fbe::Struct for StructArray {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 125, 36)?;
+        if n < 10 {
+            r.spend(562, b, "f1")?;
+        }
+        if n >= 20 {
+            r.check::<[Option<u8>; 2]>(b, b + 10, "f2")?;
+        } else if n >= 10 {
+            r.spend(562, b, "f2")?;
+        }
+        if n >= 28 {
+            r.check::<[fbe::Bytes; 2]>(b, b + 20, "f3")?;
+        } else if n >= 20 {
+            r.spend(562, b, "f3")?;
+        }
+        if n >= 38 {
+            r.check::<[Option<fbe::Bytes>; 2]>(b, b + 28, "f4")?;
+        } else if n >= 28 {
+            r.spend(562, b, "f4")?;
+        }
+        if (38..46).contains(&n) {
+            r.spend(562, b, "f5")?;
+        }
+        if n >= 56 {
+            r.check::<[Option<EnumSimple>; 2]>(b, b + 46, "f6")?;
+        } else if n >= 46 {
+            r.spend(562, b, "f6")?;
+        }
+        if (56..64).contains(&n) {
+            r.spend(562, b, "f7")?;
+        }
+        if n >= 74 {
+            r.check::<[Option<FlagsSimple>; 2]>(b, b + 64, "f8")?;
+        } else if n >= 64 {
+            r.spend(562, b, "f8")?;
+        }
+        if n >= 82 {
+            r.check::<[StructSimple; 2]>(b, b + 74, "f9")?;
+        } else if n >= 74 {
+            r.spend(562, b, "f9")?;
+        }
+        if n >= 92 {
+            r.check::<[Option<StructSimple>; 2]>(b, b + 82, "f10")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -3526,6 +4842,22 @@ impl fbe::Struct for StructArray {
             f9,
             f10,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(36)?;
+        r.final_check::<[u8; 2]>("f1")?;
+        r.final_check::<[Option<u8>; 2]>("f2")?;
+        r.final_check::<[fbe::Bytes; 2]>("f3")?;
+        r.final_check::<[Option<fbe::Bytes>; 2]>("f4")?;
+        r.final_check::<[EnumSimple; 2]>("f5")?;
+        r.final_check::<[Option<EnumSimple>; 2]>("f6")?;
+        r.final_check::<[FlagsSimple; 2]>("f7")?;
+        r.final_check::<[Option<FlagsSimple>; 2]>("f8")?;
+        r.final_check::<[StructSimple; 2]>("f9")?;
+        r.final_check::<[Option<StructSimple>; 2]>("f10")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -3601,6 +4933,42 @@ impl fbe::Struct for StructVector {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 130, 40)?;
+        if n >= 12 {
+            r.check::<Vec<u8>>(b, b + 8, "f1")?;
+        }
+        if n >= 16 {
+            r.check::<Vec<Option<u8>>>(b, b + 12, "f2")?;
+        }
+        if n >= 20 {
+            r.check::<Vec<fbe::Bytes>>(b, b + 16, "f3")?;
+        }
+        if n >= 24 {
+            r.check::<Vec<Option<fbe::Bytes>>>(b, b + 20, "f4")?;
+        }
+        if n >= 28 {
+            r.check::<Vec<EnumSimple>>(b, b + 24, "f5")?;
+        }
+        if n >= 32 {
+            r.check::<Vec<Option<EnumSimple>>>(b, b + 28, "f6")?;
+        }
+        if n >= 36 {
+            r.check::<Vec<FlagsSimple>>(b, b + 32, "f7")?;
+        }
+        if n >= 40 {
+            r.check::<Vec<Option<FlagsSimple>>>(b, b + 36, "f8")?;
+        }
+        if n >= 44 {
+            r.check::<Vec<StructSimple>>(b, b + 40, "f9")?;
+        }
+        if n >= 48 {
+            r.check::<Vec<Option<StructSimple>>>(b, b + 44, "f10")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -3640,6 +5008,22 @@ impl fbe::Struct for StructVector {
             f9,
             f10,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(40)?;
+        r.final_check::<Vec<u8>>("f1")?;
+        r.final_check::<Vec<Option<u8>>>("f2")?;
+        r.final_check::<Vec<fbe::Bytes>>("f3")?;
+        r.final_check::<Vec<Option<fbe::Bytes>>>("f4")?;
+        r.final_check::<Vec<EnumSimple>>("f5")?;
+        r.final_check::<Vec<Option<EnumSimple>>>("f6")?;
+        r.final_check::<Vec<FlagsSimple>>("f7")?;
+        r.final_check::<Vec<Option<FlagsSimple>>>("f8")?;
+        r.final_check::<Vec<StructSimple>>("f9")?;
+        r.final_check::<Vec<Option<StructSimple>>>("f10")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -3715,6 +5099,42 @@ impl fbe::Struct for StructList {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 131, 40)?;
+        if n >= 12 {
+            r.check::<Vec<u8>>(b, b + 8, "f1")?;
+        }
+        if n >= 16 {
+            r.check::<Vec<Option<u8>>>(b, b + 12, "f2")?;
+        }
+        if n >= 20 {
+            r.check::<Vec<fbe::Bytes>>(b, b + 16, "f3")?;
+        }
+        if n >= 24 {
+            r.check::<Vec<Option<fbe::Bytes>>>(b, b + 20, "f4")?;
+        }
+        if n >= 28 {
+            r.check::<Vec<EnumSimple>>(b, b + 24, "f5")?;
+        }
+        if n >= 32 {
+            r.check::<Vec<Option<EnumSimple>>>(b, b + 28, "f6")?;
+        }
+        if n >= 36 {
+            r.check::<Vec<FlagsSimple>>(b, b + 32, "f7")?;
+        }
+        if n >= 40 {
+            r.check::<Vec<Option<FlagsSimple>>>(b, b + 36, "f8")?;
+        }
+        if n >= 44 {
+            r.check::<Vec<StructSimple>>(b, b + 40, "f9")?;
+        }
+        if n >= 48 {
+            r.check::<Vec<Option<StructSimple>>>(b, b + 44, "f10")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -3754,6 +5174,22 @@ impl fbe::Struct for StructList {
             f9,
             f10,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(40)?;
+        r.final_check::<Vec<u8>>("f1")?;
+        r.final_check::<Vec<Option<u8>>>("f2")?;
+        r.final_check::<Vec<fbe::Bytes>>("f3")?;
+        r.final_check::<Vec<Option<fbe::Bytes>>>("f4")?;
+        r.final_check::<Vec<EnumSimple>>("f5")?;
+        r.final_check::<Vec<Option<EnumSimple>>>("f6")?;
+        r.final_check::<Vec<FlagsSimple>>("f7")?;
+        r.final_check::<Vec<Option<FlagsSimple>>>("f8")?;
+        r.final_check::<Vec<StructSimple>>("f9")?;
+        r.final_check::<Vec<Option<StructSimple>>>("f10")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -3799,6 +5235,24 @@ impl fbe::Struct for StructSet {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 132, 16)?;
+        if n >= 12 {
+            r.check::<BTreeSet<u8>>(b, b + 8, "f1")?;
+        }
+        if n >= 16 {
+            r.check::<BTreeSet<EnumSimple>>(b, b + 12, "f2")?;
+        }
+        if n >= 20 {
+            r.check::<BTreeSet<FlagsSimple>>(b, b + 16, "f3")?;
+        }
+        if n >= 24 {
+            r.check::<Vec<StructSimple>>(b, b + 20, "f4")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -3815,6 +5269,16 @@ impl fbe::Struct for StructSet {
         let f4 = r.final_field("f4")?;
         r.leave();
         Ok(StructSet { f1, f2, f3, f4 })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(16)?;
+        r.final_check::<BTreeSet<u8>>("f1")?;
+        r.final_check::<BTreeSet<EnumSimple>>("f2")?;
+        r.final_check::<BTreeSet<FlagsSimple>>("f3")?;
+        r.final_check::<Vec<StructSimple>>("f4")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -3890,6 +5354,42 @@ impl fbe::Struct for StructMap {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 140, 40)?;
+        if n >= 12 {
+            r.check::<BTreeMap<i32, u8>>(b, b + 8, "f1")?;
+        }
+        if n >= 16 {
+            r.check::<BTreeMap<i32, Option<u8>>>(b, b + 12, "f2")?;
+        }
+        if n >= 20 {
+            r.check::<BTreeMap<i32, fbe::Bytes>>(b, b + 16, "f3")?;
+        }
+        if n >= 24 {
+            r.check::<BTreeMap<i32, Option<fbe::Bytes>>>(b, b + 20, "f4")?;
+        }
+        if n >= 28 {
+            r.check::<BTreeMap<i32, EnumSimple>>(b, b + 24, "f5")?;
+        }
+        if n >= 32 {
+            r.check::<BTreeMap<i32, Option<EnumSimple>>>(b, b + 28, "f6")?;
+        }
+        if n >= 36 {
+            r.check::<BTreeMap<i32, FlagsSimple>>(b, b + 32, "f7")?;
+        }
+        if n >= 40 {
+            r.check::<BTreeMap<i32, Option<FlagsSimple>>>(b, b + 36, "f8")?;
+        }
+        if n >= 44 {
+            r.check::<BTreeMap<i32, StructSimple>>(b, b + 40, "f9")?;
+        }
+        if n >= 48 {
+            r.check::<BTreeMap<i32, Option<StructSimple>>>(b, b + 44, "f10")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -3929,6 +5429,22 @@ impl fbe::Struct for StructMap {
             f9,
             f10,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(40)?;
+        r.final_check::<BTreeMap<i32, u8>>("f1")?;
+        r.final_check::<BTreeMap<i32, Option<u8>>>("f2")?;
+        r.final_check::<BTreeMap<i32, fbe::Bytes>>("f3")?;
+        r.final_check::<BTreeMap<i32, Option<fbe::Bytes>>>("f4")?;
+        r.final_check::<BTreeMap<i32, EnumSimple>>("f5")?;
+        r.final_check::<BTreeMap<i32, Option<EnumSimple>>>("f6")?;
+        r.final_check::<BTreeMap<i32, FlagsSimple>>("f7")?;
+        r.final_check::<BTreeMap<i32, Option<FlagsSimple>>>("f8")?;
+        r.final_check::<BTreeMap<i32, StructSimple>>("f9")?;
+        r.final_check::<BTreeMap<i32, Option<StructSimple>>>("f10")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -4004,6 +5520,42 @@ impl fbe::Struct for StructHash {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 141, 40)?;
+        if n >= 12 {
+            r.check::<HashMap<fbe::BString, u8>>(b, b + 8, "f1")?;
+        }
+        if n >= 16 {
+            r.check::<HashMap<fbe::BString, Option<u8>>>(b, b + 12, "f2")?;
+        }
+        if n >= 20 {
+            r.check::<HashMap<fbe::BString, fbe::Bytes>>(b, b + 16, "f3")?;
+        }
+        if n >= 24 {
+            r.check::<HashMap<fbe::BString, Option<fbe::Bytes>>>(b, b + 20, "f4")?;
+        }
+        if n >= 28 {
+            r.check::<HashMap<fbe::BString, EnumSimple>>(b, b + 24, "f5")?;
+        }
+        if n >= 32 {
+            r.check::<HashMap<fbe::BString, Option<EnumSimple>>>(b, b + 28, "f6")?;
+        }
+        if n >= 36 {
+            r.check::<HashMap<fbe::BString, FlagsSimple>>(b, b + 32, "f7")?;
+        }
+        if n >= 40 {
+            r.check::<HashMap<fbe::BString, Option<FlagsSimple>>>(b, b + 36, "f8")?;
+        }
+        if n >= 44 {
+            r.check::<HashMap<fbe::BString, StructSimple>>(b, b + 40, "f9")?;
+        }
+        if n >= 48 {
+            r.check::<HashMap<fbe::BString, Option<StructSimple>>>(b, b + 44, "f10")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -4044,6 +5596,22 @@ impl fbe::Struct for StructHash {
             f10,
         })
     }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(40)?;
+        r.final_check::<HashMap<fbe::BString, u8>>("f1")?;
+        r.final_check::<HashMap<fbe::BString, Option<u8>>>("f2")?;
+        r.final_check::<HashMap<fbe::BString, fbe::Bytes>>("f3")?;
+        r.final_check::<HashMap<fbe::BString, Option<fbe::Bytes>>>("f4")?;
+        r.final_check::<HashMap<fbe::BString, EnumSimple>>("f5")?;
+        r.final_check::<HashMap<fbe::BString, Option<EnumSimple>>>("f6")?;
+        r.final_check::<HashMap<fbe::BString, FlagsSimple>>("f7")?;
+        r.final_check::<HashMap<fbe::BString, Option<FlagsSimple>>>("f8")?;
+        r.final_check::<HashMap<fbe::BString, StructSimple>>("f9")?;
+        r.final_check::<HashMap<fbe::BString, Option<StructSimple>>>("f10")?;
+        r.leave();
+        Ok(())
+    }
 }
 
 /// The schema's `struct StructHashEx` (type id 142).
@@ -4078,6 +5646,18 @@ impl fbe::Struct for StructHashEx {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 142, 8)?;
+        if n >= 12 {
+            r.check::<Vec<(StructSimple, StructNested)>>(b, b + 8, "f1")?;
+        }
+        if n >= 16 {
+            r.check::<Vec<(StructSimple, Option<StructNested>)>>(b, b + 12, "f2")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -4090,6 +5670,14 @@ impl fbe::Struct for StructHashEx {
         let f2 = r.final_field("f2")?;
         r.leave();
         Ok(StructHashEx { f1, f2 })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(8)?;
+        r.final_check::<Vec<(StructSimple, StructNested)>>("f1")?;
+        r.final_check::<Vec<(StructSimple, Option<StructNested>)>>("f2")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -4112,6 +5700,11 @@ impl fbe::Struct for StructEmpty {
         r.leave();
         Ok(Self::default())
     }
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 143, 32)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, _w: &mut Writer) -> Result<(), EncodeError> {
         Ok(())
     }
@@ -4120,5 +5713,11 @@ impl fbe::Struct for StructEmpty {
         r.enter(32)?;
         r.leave();
         Ok(Self {})
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(32)?;
+        r.leave();
+        Ok(())
     }
 }

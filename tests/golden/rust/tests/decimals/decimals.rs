@@ -77,6 +77,42 @@ impl fbe::Struct for Prices {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1, 77)?;
+        if n >= 24 {
+            r.check::<fbe::Decimal>(b, b + 8, "price")?;
+        }
+        if n >= 29 {
+            r.check::<Option<fbe::Decimal>>(b, b + 24, "maybePrice")?;
+        }
+        if n >= 61 {
+            r.check::<[fbe::Decimal; 2]>(b, b + 29, "pair")?;
+        }
+        if n >= 65 {
+            r.check::<Vec<fbe::Decimal>>(b, b + 61, "priceVector")?;
+        }
+        if n >= 69 {
+            r.check::<Vec<fbe::Decimal>>(b, b + 65, "priceList")?;
+        }
+        if n >= 73 {
+            r.check::<BTreeSet<fbe::Decimal>>(b, b + 69, "priceSet")?;
+        }
+        if n >= 77 {
+            r.check::<BTreeMap<i32, fbe::Decimal>>(b, b + 73, "priceById")?;
+        }
+        if n >= 81 {
+            r.check::<BTreeMap<fbe::Decimal, i32>>(b, b + 77, "idByPrice")?;
+        }
+        if n >= 85 {
+            r.check::<HashMap<fbe::Decimal, fbe::Decimal>>(b, b + 81, "priceByPrice")?;
+        }
+        if n >= 89 {
+            r.check::<Vec<Option<fbe::Decimal>>>(b, b + 85, "maybePrices")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.price, "price")?;
         w.final_field(&self.maybe_price, "maybePrice")?;
@@ -116,5 +152,21 @@ impl fbe::Struct for Prices {
             price_by_price,
             maybe_prices,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(77)?;
+        r.final_check::<fbe::Decimal>("price")?;
+        r.final_check::<Option<fbe::Decimal>>("maybePrice")?;
+        r.final_check::<[fbe::Decimal; 2]>("pair")?;
+        r.final_check::<Vec<fbe::Decimal>>("priceVector")?;
+        r.final_check::<Vec<fbe::Decimal>>("priceList")?;
+        r.final_check::<BTreeSet<fbe::Decimal>>("priceSet")?;
+        r.final_check::<BTreeMap<i32, fbe::Decimal>>("priceById")?;
+        r.final_check::<BTreeMap<fbe::Decimal, i32>>("idByPrice")?;
+        r.final_check::<HashMap<fbe::Decimal, fbe::Decimal>>("priceByPrice")?;
+        r.final_check::<Vec<Option<fbe::Decimal>>>("maybePrices")?;
+        r.leave();
+        Ok(())
     }
 }

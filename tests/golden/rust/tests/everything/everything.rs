@@ -964,6 +964,11 @@ impl fbe::Struct for Counted {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1001, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.a, "a")?;
         Ok(())
@@ -974,6 +979,13 @@ impl fbe::Struct for Counted {
         let a = r.final_field("a")?;
         r.leave();
         Ok(Counted { a })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("a")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -1004,6 +1016,11 @@ impl fbe::Struct for Shifted {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1020, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.a, "a")?;
         Ok(())
@@ -1014,6 +1031,13 @@ impl fbe::Struct for Shifted {
         let a = r.final_field("a")?;
         r.leave();
         Ok(Shifted { a })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("a")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -1044,6 +1068,11 @@ impl fbe::Struct for AfterShift {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1021, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.a, "a")?;
         Ok(())
@@ -1054,6 +1083,13 @@ impl fbe::Struct for AfterShift {
         let a = r.final_field("a")?;
         r.leave();
         Ok(AfterShift { a })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("a")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -1084,6 +1120,11 @@ impl fbe::Struct for Fixed {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 7, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.a, "a")?;
         Ok(())
@@ -1094,6 +1135,13 @@ impl fbe::Struct for Fixed {
         let a = r.final_field("a")?;
         r.leave();
         Ok(Fixed { a })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("a")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -1129,6 +1177,11 @@ impl fbe::Struct for Derived {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 7, 8)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.a, "a")?;
         w.final_field(&self.b_, "b")?;
@@ -1142,6 +1195,13 @@ impl fbe::Struct for Derived {
         let b_ = fbe::Fixed::at(run0, 4);
         r.leave();
         Ok(Derived { a, b_ })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(8)?;
+        r.run(8, "a=4,b=4")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -1192,6 +1252,15 @@ impl fbe::Struct for ImportedBase {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1022, 16)?;
+        if n >= 12 {
+            r.check::<fbe::BString>(b, b + 8, "symbol")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.digits, "digits")?;
@@ -1211,6 +1280,14 @@ impl fbe::Struct for ImportedBase {
             digits,
             price,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(16)?;
+        r.final_check::<fbe::BString>("symbol")?;
+        r.run(12, "digits=4,price=8")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -1249,6 +1326,15 @@ impl fbe::Struct for Note {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1023, 4)?;
+        if n >= 12 {
+            r.check::<fbe::BString>(b, b + 8, "text")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.text, "text")?;
         Ok(())
@@ -1259,6 +1345,13 @@ impl fbe::Struct for Note {
         let text = r.final_field("text")?;
         r.leave();
         Ok(Note { text })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<fbe::BString>("text")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -1294,6 +1387,15 @@ impl fbe::Struct for Quiet {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1024, 8)?;
+        if n >= 12 {
+            r.check::<fbe::BString>(b, b + 8, "password")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.password, "password")?;
         w.final_field(&self.legacy, "legacy")?;
@@ -1306,6 +1408,14 @@ impl fbe::Struct for Quiet {
         let legacy = r.final_field("legacy")?;
         r.leave();
         Ok(Quiet { password, legacy })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(8)?;
+        r.final_check::<fbe::BString>("password")?;
+        r.final_check::<i32>("legacy")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -1328,6 +1438,11 @@ impl fbe::Struct for Empty {
         r.leave();
         Ok(Self::default())
     }
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1025, 32)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, _w: &mut Writer) -> Result<(), EncodeError> {
         Ok(())
     }
@@ -1336,6 +1451,12 @@ impl fbe::Struct for Empty {
         r.enter(32)?;
         r.leave();
         Ok(Self {})
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(32)?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -1754,6 +1875,180 @@ impl fbe::Struct for Everything {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1026, 258)?;
+        if n < 12 {
+            r.spend(12, b, "id")?;
+        }
+        if (12..13).contains(&n) {
+            r.spend(12, b, "f1")?;
+        }
+        if (13..14).contains(&n) {
+            r.spend(12, b, "f2")?;
+        }
+        if (14..15).contains(&n) {
+            r.spend(12, b, "f3")?;
+        }
+        if (15..19).contains(&n) {
+            r.spend(12, b, "f4")?;
+        }
+        if (19..20).contains(&n) {
+            r.spend(12, b, "f5")?;
+        }
+        if (20..21).contains(&n) {
+            r.spend(12, b, "f6")?;
+        }
+        if (21..23).contains(&n) {
+            r.spend(12, b, "f7")?;
+        }
+        if (23..25).contains(&n) {
+            r.spend(12, b, "f8")?;
+        }
+        if (25..29).contains(&n) {
+            r.spend(12, b, "f9")?;
+        }
+        if (29..33).contains(&n) {
+            r.spend(12, b, "f10")?;
+        }
+        if (33..41).contains(&n) {
+            r.spend(12, b, "f11")?;
+        }
+        if (41..49).contains(&n) {
+            r.spend(12, b, "f12")?;
+        }
+        if (49..53).contains(&n) {
+            r.spend(12, b, "f13")?;
+        }
+        if (53..61).contains(&n) {
+            r.spend(12, b, "f14")?;
+        }
+        if n >= 77 {
+            r.check::<fbe::Decimal>(b, b + 61, "f15")?;
+        } else if n >= 61 {
+            r.spend(12, b, "f15")?;
+        }
+        if n >= 93 {
+            r.check::<fbe::Decimal>(b, b + 77, "f16")?;
+        } else if n >= 77 {
+            r.spend(12, b, "f16")?;
+        }
+        if n >= 97 {
+            r.check::<fbe::BString>(b, b + 93, "f17")?;
+        } else if n >= 93 {
+            r.spend(12, b, "f17")?;
+        }
+        if (97..105).contains(&n) {
+            r.spend(12, b, "f18")?;
+        }
+        if (105..113).contains(&n) {
+            r.spend(12, b, "f19")?;
+        }
+        if (113..129).contains(&n) {
+            r.spend(12, b, "f20")?;
+        }
+        if (129..145).contains(&n) {
+            r.spend(12, b, "f21")?;
+        }
+        if (145..161).contains(&n) {
+            r.spend(12, b, "f22")?;
+        }
+        if (161..177).contains(&n) {
+            r.spend(12, b, "f23")?;
+        }
+        if n >= 181 {
+            r.check::<fbe::Bytes>(b, b + 177, "f24")?;
+        } else if n >= 177 {
+            r.spend(12, b, "f24")?;
+        }
+        if (181..182).contains(&n) {
+            r.spend(12, b, "f25")?;
+        }
+        if (182..183).contains(&n) {
+            r.spend(12, b, "f26")?;
+        }
+        if (183..184).contains(&n) {
+            r.spend(12, b, "f27")?;
+        }
+        if (184..192).contains(&n) {
+            r.spend(12, b, "f28")?;
+        }
+        if n >= 196 {
+            r.check::<Counted>(b, b + 192, "f29")?;
+        } else if n >= 192 {
+            r.spend(12, b, "f29")?;
+        }
+        if n >= 200 {
+            r.check::<super::market::Instrument>(b, b + 196, "f30")?;
+        } else if n >= 196 {
+            r.spend(8, b, "f30")?;
+        }
+        if n >= 205 {
+            r.check::<Option<i32>>(b, b + 200, "f31")?;
+        }
+        if n >= 210 {
+            r.check::<Option<i32>>(b, b + 205, "f32")?;
+        }
+        if n >= 215 {
+            r.check::<Option<fbe::BString>>(b, b + 210, "f33")?;
+        }
+        if n >= 220 {
+            r.check::<Option<EByte>>(b, b + 215, "f34")?;
+        }
+        if n >= 225 {
+            r.check::<Option<Counted>>(b, b + 220, "f35")?;
+        }
+        if n >= 247 {
+            r.check::<[Option<fbe::BString>; 2]>(b, b + 237, "f37")?;
+        }
+        if n >= 251 {
+            r.check::<Vec<f64>>(b, b + 247, "f38")?;
+        }
+        if n >= 255 {
+            r.check::<Vec<Option<Counted>>>(b, b + 251, "f39")?;
+        }
+        if n >= 259 {
+            r.check::<Vec<fbe::BString>>(b, b + 255, "f40")?;
+        }
+        if n >= 263 {
+            r.check::<BTreeSet<i64>>(b, b + 259, "f41")?;
+        }
+        if n >= 267 {
+            r.check::<Vec<super::market::Instrument>>(b, b + 263, "f42")?;
+        }
+        if n >= 271 {
+            r.check::<BTreeMap<i32, fbe::BString>>(b, b + 267, "f43")?;
+        }
+        if n >= 275 {
+            r.check::<BTreeMap<fbe::BString, Option<Counted>>>(b, b + 271, "f44")?;
+        }
+        if n >= 279 {
+            r.check::<HashMap<fbe::Uuid, fbe::Bytes>>(b, b + 275, "f45")?;
+        }
+        if n >= 283 {
+            r.check::<Vec<(super::market::Instrument, Counted)>>(b, b + 279, "f46")?;
+        }
+        if n >= 288 {
+            r.check::<Option<i32>>(b, b + 283, "f47")?;
+        }
+        if n >= 294 {
+            r.check::<Option<fbe::Timestamp>>(b, b + 289, "f48")?;
+        }
+        if n >= 298 {
+            r.check::<BTreeMap<fbe::Bytes, i32>>(b, b + 294, "f49")?;
+        }
+        if n >= 302 {
+            r.check::<HashMap<fbe::Bytes, fbe::BString>>(b, b + 298, "f50")?;
+        }
+        if n >= 306 {
+            r.check::<BTreeSet<fbe::Decimal>>(b, b + 302, "f51")?;
+        }
+        if n >= 310 {
+            r.check::<BTreeMap<fbe::Decimal, i32>>(b, b + 306, "f52")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.f1, "f1")?;
@@ -1932,6 +2227,47 @@ impl fbe::Struct for Everything {
             f52,
         })
     }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(258)?;
+        r.run(
+            53,
+            "id=4,f1=1,f2=1,f3=1,f4=4,f5=1,f6=1,f7=2,f8=2,f9=4,f10=4,f11=8,f12=8,f13=4,f14=8",
+        )?;
+        r.final_check::<fbe::Decimal>("f15")?;
+        r.final_check::<fbe::Decimal>("f16")?;
+        r.final_check::<fbe::BString>("f17")?;
+        r.run(80, "f18=8,f19=8,f20=16,f21=16,f22=16,f23=16")?;
+        r.final_check::<fbe::Bytes>("f24")?;
+        r.run(11, "f25=1,f26=1,f27=1,f28=8")?;
+        r.final_check::<Counted>("f29")?;
+        r.final_check::<super::market::Instrument>("f30")?;
+        r.final_check::<Option<i32>>("f31")?;
+        r.final_check::<Option<i32>>("f32")?;
+        r.final_check::<Option<fbe::BString>>("f33")?;
+        r.final_check::<Option<EByte>>("f34")?;
+        r.final_check::<Option<Counted>>("f35")?;
+        r.final_check::<[i32; 3]>("f36")?;
+        r.final_check::<[Option<fbe::BString>; 2]>("f37")?;
+        r.final_check::<Vec<f64>>("f38")?;
+        r.final_check::<Vec<Option<Counted>>>("f39")?;
+        r.final_check::<Vec<fbe::BString>>("f40")?;
+        r.final_check::<BTreeSet<i64>>("f41")?;
+        r.final_check::<Vec<super::market::Instrument>>("f42")?;
+        r.final_check::<BTreeMap<i32, fbe::BString>>("f43")?;
+        r.final_check::<BTreeMap<fbe::BString, Option<Counted>>>("f44")?;
+        r.final_check::<HashMap<fbe::Uuid, fbe::Bytes>>("f45")?;
+        r.final_check::<Vec<(super::market::Instrument, Counted)>>("f46")?;
+        r.final_check::<Option<i32>>("f47")?;
+        r.final_check::<bool>("f47Reset")?;
+        r.final_check::<Option<fbe::Timestamp>>("f48")?;
+        r.final_check::<BTreeMap<fbe::Bytes, i32>>("f49")?;
+        r.final_check::<HashMap<fbe::Bytes, fbe::BString>>("f50")?;
+        r.final_check::<BTreeSet<fbe::Decimal>>("f51")?;
+        r.final_check::<BTreeMap<fbe::Decimal, i32>>("f52")?;
+        r.leave();
+        Ok(())
+    }
 }
 
 /// The schema's `struct PlaceOrder` (type id 1027).
@@ -1979,6 +2315,20 @@ impl fbe::Struct for PlaceOrder {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1027, 16)?;
+        if n < 24 {
+            r.spend(8, b, "id")?;
+        }
+        if n >= 28 {
+            r.check::<super::market::Instrument>(b, b + 24, "instrument")?;
+        } else if n >= 24 {
+            r.spend(8, b, "instrument")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.instrument, "instrument")?;
@@ -1991,6 +2341,14 @@ impl fbe::Struct for PlaceOrder {
         let instrument = r.final_field("instrument")?;
         r.leave();
         Ok(PlaceOrder { id, instrument })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(16)?;
+        r.final_check::<fbe::Uuid>("id")?;
+        r.final_check::<super::market::Instrument>("instrument")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -2027,6 +2385,11 @@ impl fbe::Struct for Accepted {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1028, 16)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         Ok(())
@@ -2037,6 +2400,13 @@ impl fbe::Struct for Accepted {
         let id = r.final_field("id")?;
         r.leave();
         Ok(Accepted { id })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(16)?;
+        r.final_check::<fbe::Uuid>("id")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -2081,6 +2451,15 @@ impl fbe::Struct for Rejected {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1029, 20)?;
+        if n >= 28 {
+            r.check::<fbe::BString>(b, b + 24, "reason")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
@@ -2093,6 +2472,14 @@ impl fbe::Struct for Rejected {
         let reason = r.final_field("reason")?;
         r.leave();
         Ok(Rejected { id, reason })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(20)?;
+        r.final_check::<fbe::Uuid>("id")?;
+        r.final_check::<fbe::BString>("reason")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -2123,6 +2510,11 @@ impl fbe::Struct for Ping {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1030, 8)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.sequence, "sequence")?;
         Ok(())
@@ -2133,6 +2525,13 @@ impl fbe::Struct for Ping {
         let sequence = r.final_field("sequence")?;
         r.leave();
         Ok(Ping { sequence })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(8)?;
+        r.final_check::<i64>("sequence")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -2173,6 +2572,11 @@ impl fbe::Struct for FixedKeywords {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1031, 9)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.new, "new")?;
         w.final_field(&self.swap, "swap")?;
@@ -2188,6 +2592,13 @@ impl fbe::Struct for FixedKeywords {
         let default = fbe::Fixed::at(run0, 5);
         r.leave();
         Ok(FixedKeywords { new, swap, default })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(9)?;
+        r.run(9, "new=4,swap=1,default=4")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -2274,6 +2685,21 @@ impl fbe::Struct for Keywords {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 1032, 30)?;
+        if n >= 16 {
+            r.check::<fbe::BString>(b, b + 12, "class")?;
+        }
+        if n >= 38 {
+            r.check::<Option<Reserved>>(b, b + 33, "operator")?;
+        }
+        if n >= 42 {
+            r.check::<Vec<FixedKeywords>>(b, b + 38, "this")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.new, "new")?;
         w.final_field(&self.class, "class")?;
@@ -2311,5 +2737,16 @@ impl fbe::Struct for Keywords {
             operator,
             this,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(30)?;
+        r.final_check::<i32>("new")?;
+        r.final_check::<fbe::BString>("class")?;
+        r.run(17, "default=4,swap=1,from=4,None=4,NULL=4")?;
+        r.final_check::<Option<Reserved>>("operator")?;
+        r.final_check::<Vec<FixedKeywords>>("this")?;
+        r.leave();
+        Ok(())
     }
 }

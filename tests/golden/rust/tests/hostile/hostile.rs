@@ -24,6 +24,11 @@ impl fbe::Struct for Empty {
         r.leave();
         Ok(Self::default())
     }
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1, 32)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, _w: &mut Writer) -> Result<(), EncodeError> {
         Ok(())
     }
@@ -32,6 +37,12 @@ impl fbe::Struct for Empty {
         r.enter(32)?;
         r.leave();
         Ok(Self {})
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(32)?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -62,6 +73,15 @@ impl fbe::Struct for Empties {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 2, 4)?;
+        if n >= 12 {
+            r.check::<Vec<Empty>>(b, b + 8, "items")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.items, "items")?;
         Ok(())
@@ -72,6 +92,13 @@ impl fbe::Struct for Empties {
         let items = r.final_field("items")?;
         r.leave();
         Ok(Empties { items })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<Vec<Empty>>("items")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -110,6 +137,11 @@ impl fbe::Struct for Wide {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 3, 4000000)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.values, "values")?;
         Ok(())
@@ -120,6 +152,13 @@ impl fbe::Struct for Wide {
         let values = r.final_field("values")?;
         r.leave();
         Ok(Wide { values })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4000000)?;
+        r.final_check::<[i32; 1000000]>("values")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -150,6 +189,15 @@ impl fbe::Struct for Wides {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 4, 4)?;
+        if n >= 12 {
+            r.check::<Vec<Wide>>(b, b + 8, "items")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.items, "items")?;
         Ok(())
@@ -160,6 +208,13 @@ impl fbe::Struct for Wides {
         let items = r.final_field("items")?;
         r.leave();
         Ok(Wides { items })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<Vec<Wide>>("items")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -202,6 +257,23 @@ impl fbe::Struct for Holder {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 5, 5)?;
+        if n >= 12 {
+            r.check::<Wide>(b, b + 8, "wide")?;
+        } else {
+            r.spend(4000000, b, "wide")?;
+        }
+        if n >= 17 {
+            r.check::<Option<Wide>>(b, b + 12, "maybe")?;
+        }
+        if n >= 21 {
+            r.check::<BTreeMap<i32, Wide>>(b, b + 17, "byId")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.wide, "wide")?;
         w.final_field(&self.maybe, "maybe")?;
@@ -216,5 +288,14 @@ impl fbe::Struct for Holder {
         let by_id = r.final_field("byId")?;
         r.leave();
         Ok(Holder { wide, maybe, by_id })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(5)?;
+        r.final_check::<Wide>("wide")?;
+        r.final_check::<Option<Wide>>("maybe")?;
+        r.final_check::<BTreeMap<i32, Wide>>("byId")?;
+        r.leave();
+        Ok(())
     }
 }

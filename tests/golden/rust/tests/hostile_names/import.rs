@@ -1945,6 +1945,11 @@ impl fbe::Struct for Order {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 1, 12)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.side, "side")?;
         w.final_field(&self.s, "s")?;
@@ -1960,6 +1965,13 @@ impl fbe::Struct for Order {
         let range = fbe::Fixed::at(run0, 8);
         r.leave();
         Ok(Order { side, s, range })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(12)?;
+        r.run(12, "side=4,s=4,range=4")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -2682,6 +2694,162 @@ impl fbe::Struct for CppWords {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 2, 619)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "and")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "and_eq")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "break")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "case")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "catch")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "char8_t")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "char16_t")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "const")?;
+        }
+        if n >= 128 {
+            r.check::<fbe::BString>(b, b + 124, "constinit")?;
+        }
+        if n >= 133 {
+            r.check::<Option<bool>>(b, b + 128, "const_cast")?;
+        }
+        if n >= 165 {
+            r.check::<Vec<Word>>(b, b + 161, "decltype")?;
+        }
+        if n >= 170 {
+            r.check::<Option<fbe::BString>>(b, b + 165, "default")?;
+        }
+        if n >= 174 {
+            r.check::<fbe::Bytes>(b, b + 170, "delete")?;
+        }
+        if n >= 178 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "do")?;
+        }
+        if n >= 194 {
+            r.check::<fbe::Decimal>(b, b + 178, "dynamic_cast")?;
+        }
+        if n >= 228 {
+            r.check::<Option<Word>>(b, b + 223, "final")?;
+        }
+        if n >= 238 {
+            r.check::<fbe::BString>(b, b + 234, "goto")?;
+        }
+        if n >= 243 {
+            r.check::<Option<bool>>(b, b + 238, "if")?;
+        }
+        if n >= 275 {
+            r.check::<Vec<Word>>(b, b + 271, "module")?;
+        }
+        if n >= 280 {
+            r.check::<Option<fbe::BString>>(b, b + 275, "mutable")?;
+        }
+        if n >= 284 {
+            r.check::<fbe::Bytes>(b, b + 280, "namespace")?;
+        }
+        if n >= 288 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 284, "new")?;
+        }
+        if n >= 304 {
+            r.check::<fbe::Decimal>(b, b + 288, "noexcept")?;
+        }
+        if n >= 338 {
+            r.check::<Option<Word>>(b, b + 333, "or")?;
+        }
+        if n >= 348 {
+            r.check::<fbe::BString>(b, b + 344, "private")?;
+        }
+        if n >= 353 {
+            r.check::<Option<bool>>(b, b + 348, "protected")?;
+        }
+        if n >= 385 {
+            r.check::<Vec<Word>>(b, b + 381, "return")?;
+        }
+        if n >= 390 {
+            r.check::<Option<fbe::BString>>(b, b + 385, "short")?;
+        }
+        if n >= 394 {
+            r.check::<fbe::Bytes>(b, b + 390, "signed")?;
+        }
+        if n >= 398 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 394, "sizeof")?;
+        }
+        if n >= 414 {
+            r.check::<fbe::Decimal>(b, b + 398, "static")?;
+        }
+        if n >= 448 {
+            r.check::<Option<Word>>(b, b + 443, "this")?;
+        }
+        if n >= 458 {
+            r.check::<fbe::BString>(b, b + 454, "try")?;
+        }
+        if n >= 463 {
+            r.check::<Option<bool>>(b, b + 458, "typedef")?;
+        }
+        if n >= 495 {
+            r.check::<Vec<Word>>(b, b + 491, "using")?;
+        }
+        if n >= 500 {
+            r.check::<Option<fbe::BString>>(b, b + 495, "virtual")?;
+        }
+        if n >= 504 {
+            r.check::<fbe::Bytes>(b, b + 500, "void")?;
+        }
+        if n >= 508 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 504, "volatile")?;
+        }
+        if n >= 524 {
+            r.check::<fbe::Decimal>(b, b + 508, "wchar_t")?;
+        }
+        if n >= 558 {
+            r.check::<Option<Word>>(b, b + 553, "errno")?;
+        }
+        if n >= 568 {
+            r.check::<fbe::BString>(b, b + 564, "stdin")?;
+        }
+        if n >= 573 {
+            r.check::<Option<bool>>(b, b + 568, "stdout")?;
+        }
+        if n >= 605 {
+            r.check::<Vec<Word>>(b, b + 601, "int8_t")?;
+        }
+        if n >= 610 {
+            r.check::<Option<fbe::BString>>(b, b + 605, "uint8_t")?;
+        }
+        if n >= 614 {
+            r.check::<fbe::Bytes>(b, b + 610, "int16_t")?;
+        }
+        if n >= 618 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 614, "uint16_t")?;
+        }
+        if n >= 634 {
+            r.check::<fbe::Decimal>(b, b + 618, "int32_t")?;
+        }
+        if n >= 668 {
+            r.check::<Option<Word>>(b, b + 663, "ptrdiff_t")?;
+        }
+        if n >= 678 {
+            r.check::<fbe::BString>(b, b + 674, "unix")?;
+        }
+        if n >= 683 {
+            r.check::<Option<bool>>(b, b + 678, "BUFSIZ")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.alignas, "alignas")?;
         w.final_field(&self.alignof, "alignof")?;
@@ -3057,6 +3225,82 @@ impl fbe::Struct for CppWords {
             einval,
         })
     }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(619)?;
+        r.run(6, "alignas=2,alignof=4")?;
+        r.final_check::<fbe::BString>("and")?;
+        r.final_check::<Option<bool>>("and_eq")?;
+        r.run(28, "asm=8,auto=8,bitand=4,bitor=8")?;
+        r.final_check::<Vec<Word>>("break")?;
+        r.final_check::<Option<fbe::BString>>("case")?;
+        r.final_check::<fbe::Bytes>("catch")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("char8_t")?;
+        r.final_check::<fbe::Decimal>("char16_t")?;
+        r.run(29, "char32_t=16,class=8,compl=4,concept=1")?;
+        r.final_check::<Option<Word>>("const")?;
+        r.run(6, "consteval=2,constexpr=4")?;
+        r.final_check::<fbe::BString>("constinit")?;
+        r.final_check::<Option<bool>>("const_cast")?;
+        r.run(28, "continue=8,co_await=8,co_return=4,co_yield=8")?;
+        r.final_check::<Vec<Word>>("decltype")?;
+        r.final_check::<Option<fbe::BString>>("default")?;
+        r.final_check::<fbe::Bytes>("delete")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("do")?;
+        r.final_check::<fbe::Decimal>("dynamic_cast")?;
+        r.run(29, "else=16,explicit=8,export=4,extern=1")?;
+        r.final_check::<Option<Word>>("final")?;
+        r.run(6, "for=2,friend=4")?;
+        r.final_check::<fbe::BString>("goto")?;
+        r.final_check::<Option<bool>>("if")?;
+        r.run(28, "import=8,inline=8,int=4,long=8")?;
+        r.final_check::<Vec<Word>>("module")?;
+        r.final_check::<Option<fbe::BString>>("mutable")?;
+        r.final_check::<fbe::Bytes>("namespace")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("new")?;
+        r.final_check::<fbe::Decimal>("noexcept")?;
+        r.run(29, "not=16,not_eq=8,nullptr=4,operator=1")?;
+        r.final_check::<Option<Word>>("or")?;
+        r.run(6, "or_eq=2,override=4")?;
+        r.final_check::<fbe::BString>("private")?;
+        r.final_check::<Option<bool>>("protected")?;
+        r.run(28, "public=8,register=8,reinterpret_cast=4,requires=8")?;
+        r.final_check::<Vec<Word>>("return")?;
+        r.final_check::<Option<fbe::BString>>("short")?;
+        r.final_check::<fbe::Bytes>("signed")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("sizeof")?;
+        r.final_check::<fbe::Decimal>("static")?;
+        r.run(29, "static_assert=16,static_cast=8,switch=4,template=1")?;
+        r.final_check::<Option<Word>>("this")?;
+        r.run(6, "thread_local=2,throw=4")?;
+        r.final_check::<fbe::BString>("try")?;
+        r.final_check::<Option<bool>>("typedef")?;
+        r.run(28, "typeid=8,typename=8,union=4,unsigned=8")?;
+        r.final_check::<Vec<Word>>("using")?;
+        r.final_check::<Option<fbe::BString>>("virtual")?;
+        r.final_check::<fbe::Bytes>("void")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("volatile")?;
+        r.final_check::<fbe::Decimal>("wchar_t")?;
+        r.run(29, "while=16,xor=8,xor_eq=4,assert=1")?;
+        r.final_check::<Option<Word>>("errno")?;
+        r.run(6, "EOF=2,NULL=4")?;
+        r.final_check::<fbe::BString>("stdin")?;
+        r.final_check::<Option<bool>>("stdout")?;
+        r.run(28, "stderr=8,offsetof=8,std=4,FBE=8")?;
+        r.final_check::<Vec<Word>>("int8_t")?;
+        r.final_check::<Option<fbe::BString>>("uint8_t")?;
+        r.final_check::<fbe::Bytes>("int16_t")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("uint16_t")?;
+        r.final_check::<fbe::Decimal>("int32_t")?;
+        r.run(29, "uint32_t=16,int64_t=8,uint64_t=4,size_t=1")?;
+        r.final_check::<Option<Word>>("ptrdiff_t")?;
+        r.run(6, "nullptr_t=2,linux=4")?;
+        r.final_check::<fbe::BString>("unix")?;
+        r.final_check::<Option<bool>>("BUFSIZ")?;
+        r.run(20, "INT32_MAX=8,CHAR_BIT=8,EINVAL=4")?;
+        r.leave();
+        Ok(())
+    }
 }
 
 /// The schema's `struct PythonWords` (type id 3).
@@ -3358,6 +3602,69 @@ impl fbe::Struct for PythonWords {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 3, 239)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "True")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "as")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "elif")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "except")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "finally")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "from")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "global")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "pass")?;
+        }
+        if n >= 128 {
+            r.check::<fbe::BString>(b, b + 124, "yield")?;
+        }
+        if n >= 133 {
+            r.check::<Option<bool>>(b, b + 128, "_")?;
+        }
+        if n >= 165 {
+            r.check::<Vec<Word>>(b, b + 161, "len")?;
+        }
+        if n >= 170 {
+            r.check::<Option<fbe::BString>>(b, b + 165, "list")?;
+        }
+        if n >= 174 {
+            r.check::<fbe::Bytes>(b, b + 170, "dict")?;
+        }
+        if n >= 178 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "set")?;
+        }
+        if n >= 194 {
+            r.check::<fbe::Decimal>(b, b + 178, "str")?;
+        }
+        if n >= 228 {
+            r.check::<Option<Word>>(b, b + 223, "staticmethod")?;
+        }
+        if n >= 238 {
+            r.check::<fbe::BString>(b, b + 234, "Any")?;
+        }
+        if n >= 243 {
+            r.check::<Option<bool>>(b, b + 238, "ClassVar")?;
+        }
+        if n >= 275 {
+            r.check::<Vec<Word>>(b, b + 271, "VERSION")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.false_, "False")?;
         w.final_field(&self.none, "None")?;
@@ -3510,6 +3817,39 @@ impl fbe::Struct for PythonWords {
             package,
             version,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(239)?;
+        r.run(6, "False=2,None=4")?;
+        r.final_check::<fbe::BString>("True")?;
+        r.final_check::<Option<bool>>("as")?;
+        r.run(28, "async=8,await=8,def=4,del=8")?;
+        r.final_check::<Vec<Word>>("elif")?;
+        r.final_check::<Option<fbe::BString>>("except")?;
+        r.final_check::<fbe::Bytes>("finally")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("from")?;
+        r.final_check::<fbe::Decimal>("global")?;
+        r.run(29, "in=16,is=8,lambda=4,nonlocal=1")?;
+        r.final_check::<Option<Word>>("pass")?;
+        r.run(6, "raise=2,with=4")?;
+        r.final_check::<fbe::BString>("yield")?;
+        r.final_check::<Option<bool>>("_")?;
+        r.run(28, "match=8,self=8,cls=4,print=8")?;
+        r.final_check::<Vec<Word>>("len")?;
+        r.final_check::<Option<fbe::BString>>("list")?;
+        r.final_check::<fbe::Bytes>("dict")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("set")?;
+        r.final_check::<fbe::Decimal>("str")?;
+        r.run(29, "object=16,super=8,isinstance=4,property=1")?;
+        r.final_check::<Option<Word>>("staticmethod")?;
+        r.run(6, "classmethod=2,typing=4")?;
+        r.final_check::<fbe::BString>("Any")?;
+        r.final_check::<Option<bool>>("ClassVar")?;
+        r.run(28, "Callable=8,IntEnum=8,IntFlag=4,PACKAGE=8")?;
+        r.final_check::<Vec<Word>>("VERSION")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -3770,6 +4110,60 @@ impl fbe::Struct for GoWords {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 4, 202)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "fallthrough")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "func")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "range")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "select")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "type")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "var")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "any")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "iota")?;
+        }
+        if n >= 128 {
+            r.check::<fbe::BString>(b, b + 124, "append")?;
+        }
+        if n >= 133 {
+            r.check::<Option<bool>>(b, b + 128, "copy")?;
+        }
+        if n >= 165 {
+            r.check::<Vec<Word>>(b, b + 161, "real")?;
+        }
+        if n >= 170 {
+            r.check::<Option<fbe::BString>>(b, b + 165, "imag")?;
+        }
+        if n >= 174 {
+            r.check::<fbe::Bytes>(b, b + 170, "close")?;
+        }
+        if n >= 178 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "min")?;
+        }
+        if n >= 194 {
+            r.check::<fbe::Decimal>(b, b + 178, "max")?;
+        }
+        if n >= 228 {
+            r.check::<Option<Word>>(b, b + 223, "complex64")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.chan, "chan")?;
         w.final_field(&self.defer, "defer")?;
@@ -3900,6 +4294,35 @@ impl fbe::Struct for GoWords {
             complex128,
             comparable,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(202)?;
+        r.run(6, "chan=2,defer=4")?;
+        r.final_check::<fbe::BString>("fallthrough")?;
+        r.final_check::<Option<bool>>("func")?;
+        r.run(28, "go=8,interface=8,map=4,package=8")?;
+        r.final_check::<Vec<Word>>("range")?;
+        r.final_check::<Option<fbe::BString>>("select")?;
+        r.final_check::<fbe::Bytes>("type")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("var")?;
+        r.final_check::<fbe::Decimal>("any")?;
+        r.run(29, "error=16,rune=8,uint=4,nil=1")?;
+        r.final_check::<Option<Word>>("iota")?;
+        r.run(6, "cap=2,make=4")?;
+        r.final_check::<fbe::BString>("append")?;
+        r.final_check::<Option<bool>>("copy")?;
+        r.run(28, "panic=8,recover=8,println=4,complex=8")?;
+        r.final_check::<Vec<Word>>("real")?;
+        r.final_check::<Option<fbe::BString>>("imag")?;
+        r.final_check::<fbe::Bytes>("close")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("min")?;
+        r.final_check::<fbe::Decimal>("max")?;
+        r.run(29, "clear=16,uintptr=8,float32=4,float64=1")?;
+        r.final_check::<Option<Word>>("complex64")?;
+        r.run(6, "complex128=2,comparable=4")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -4124,6 +4547,57 @@ impl fbe::Struct for JavaWords {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 5, 182)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "extends")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "implements")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "throws")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "transient")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "record")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "sealed")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "permits")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "to")?;
+        }
+        if n >= 128 {
+            r.check::<fbe::BString>(b, b + 124, "transitive")?;
+        }
+        if n >= 133 {
+            r.check::<Option<bool>>(b, b + 128, "Object")?;
+        }
+        if n >= 165 {
+            r.check::<Vec<Word>>(b, b + 161, "System")?;
+        }
+        if n >= 170 {
+            r.check::<Option<fbe::BString>>(b, b + 165, "Override")?;
+        }
+        if n >= 174 {
+            r.check::<fbe::Bytes>(b, b + 170, "Class")?;
+        }
+        if n >= 178 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "List")?;
+        }
+        if n >= 194 {
+            r.check::<fbe::Decimal>(b, b + 178, "Map")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.abstract_, "abstract")?;
         w.final_field(&self.boolean, "boolean")?;
@@ -4234,6 +4708,33 @@ impl fbe::Struct for JavaWords {
             map,
             set,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(182)?;
+        r.run(6, "abstract=2,boolean=4")?;
+        r.final_check::<fbe::BString>("extends")?;
+        r.final_check::<Option<bool>>("implements")?;
+        r.run(28, "instanceof=8,native=8,strictfp=4,synchronized=8")?;
+        r.final_check::<Vec<Word>>("throws")?;
+        r.final_check::<Option<fbe::BString>>("transient")?;
+        r.final_check::<fbe::Bytes>("record")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("sealed")?;
+        r.final_check::<fbe::Decimal>("permits")?;
+        r.run(29, "when=16,open=8,exports=4,opens=1")?;
+        r.final_check::<Option<Word>>("to")?;
+        r.run(6, "uses=2,provides=4")?;
+        r.final_check::<fbe::BString>("transitive")?;
+        r.final_check::<Option<bool>>("Object")?;
+        r.run(28, "String=8,Integer=8,Long=4,Math=8")?;
+        r.final_check::<Vec<Word>>("System")?;
+        r.final_check::<Option<fbe::BString>>("Override")?;
+        r.final_check::<fbe::Bytes>("Class")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("List")?;
+        r.final_check::<fbe::Decimal>("Map")?;
+        r.final_check::<fbe::Uuid>("Set")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -4506,6 +5007,66 @@ impl fbe::Struct for KotlinWords {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 6, 207)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "typeof")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "val")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "field")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "file")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "get")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "init")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "param")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "actual")?;
+        }
+        if n >= 128 {
+            r.check::<fbe::BString>(b, b + 124, "crossinline")?;
+        }
+        if n >= 133 {
+            r.check::<Option<bool>>(b, b + 128, "data")?;
+        }
+        if n >= 165 {
+            r.check::<Vec<Word>>(b, b + 161, "internal")?;
+        }
+        if n >= 170 {
+            r.check::<Option<fbe::BString>>(b, b + 165, "lateinit")?;
+        }
+        if n >= 174 {
+            r.check::<fbe::Bytes>(b, b + 170, "noinline")?;
+        }
+        if n >= 178 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "out")?;
+        }
+        if n >= 194 {
+            r.check::<fbe::Decimal>(b, b + 178, "reified")?;
+        }
+        if n >= 228 {
+            r.check::<Option<Word>>(b, b + 223, "Companion")?;
+        }
+        if n >= 238 {
+            r.check::<fbe::BString>(b, b + 234, "Int")?;
+        }
+        if n >= 243 {
+            r.check::<Option<bool>>(b, b + 238, "Array")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.fun, "fun")?;
         w.final_field(&self.typealias, "typealias")?;
@@ -4642,6 +5203,37 @@ impl fbe::Struct for KotlinWords {
             int,
             array,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(207)?;
+        r.run(6, "fun=2,typealias=4")?;
+        r.final_check::<fbe::BString>("typeof")?;
+        r.final_check::<Option<bool>>("val")?;
+        r.run(28, "by=8,constructor=8,delegate=4,dynamic=8")?;
+        r.final_check::<Vec<Word>>("field")?;
+        r.final_check::<Option<fbe::BString>>("file")?;
+        r.final_check::<fbe::Bytes>("get")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("init")?;
+        r.final_check::<fbe::Decimal>("param")?;
+        r.run(29, "receiver=16,setparam=8,value=4,where=1")?;
+        r.final_check::<Option<Word>>("actual")?;
+        r.run(6, "annotation=2,companion=4")?;
+        r.final_check::<fbe::BString>("crossinline")?;
+        r.final_check::<Option<bool>>("data")?;
+        r.run(28, "expect=8,external=8,infix=4,inner=8")?;
+        r.final_check::<Vec<Word>>("internal")?;
+        r.final_check::<Option<fbe::BString>>("lateinit")?;
+        r.final_check::<fbe::Bytes>("noinline")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("out")?;
+        r.final_check::<fbe::Decimal>("reified")?;
+        r.run(29, "suspend=16,tailrec=8,vararg=4,it=1")?;
+        r.final_check::<Option<Word>>("Companion")?;
+        r.run(6, "Unit=2,Nothing=4")?;
+        r.final_check::<fbe::BString>("Int")?;
+        r.final_check::<Option<bool>>("Array")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -4931,6 +5523,66 @@ impl fbe::Struct for JsWords {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 7, 223)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "let")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "of")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "bigint")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "symbol")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "undefined")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "NaN")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "Infinity")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "Boolean")?;
+        }
+        if n >= 128 {
+            r.check::<fbe::BString>(b, b + 124, "JSON")?;
+        }
+        if n >= 133 {
+            r.check::<Option<bool>>(b, b + 128, "Promise")?;
+        }
+        if n >= 165 {
+            r.check::<Vec<Word>>(b, b + 161, "eval")?;
+        }
+        if n >= 170 {
+            r.check::<Option<fbe::BString>>(b, b + 165, "require")?;
+        }
+        if n >= 174 {
+            r.check::<fbe::Bytes>(b, b + 170, "prototype")?;
+        }
+        if n >= 178 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "__proto__")?;
+        }
+        if n >= 194 {
+            r.check::<fbe::Decimal>(b, b + 178, "toString")?;
+        }
+        if n >= 228 {
+            r.check::<Option<Word>>(b, b + 223, "toLocaleString")?;
+        }
+        if n >= 238 {
+            r.check::<fbe::BString>(b, b + 234, "infer")?;
+        }
+        if n >= 243 {
+            r.check::<Option<bool>>(b, b + 238, "asserts")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.debugger, "debugger")?;
         w.final_field(&self.function, "function")?;
@@ -5077,6 +5729,41 @@ impl fbe::Struct for JsWords {
             satisfies,
             accessor,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(223)?;
+        r.run(6, "debugger=2,function=4")?;
+        r.final_check::<fbe::BString>("let")?;
+        r.final_check::<Option<bool>>("of")?;
+        r.run(28, "declare=8,unknown=8,never=4,number=8")?;
+        r.final_check::<Vec<Word>>("bigint")?;
+        r.final_check::<Option<fbe::BString>>("symbol")?;
+        r.final_check::<fbe::Bytes>("undefined")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("NaN")?;
+        r.final_check::<fbe::Decimal>("Infinity")?;
+        r.run(29, "Uint8Array=16,Error=8,Number=4,BigInt=1")?;
+        r.final_check::<Option<Word>>("Boolean")?;
+        r.run(6, "Symbol=2,Date=4")?;
+        r.final_check::<fbe::BString>("JSON")?;
+        r.final_check::<Option<bool>>("Promise")?;
+        r.run(28, "Partial=8,Record=8,globalThis=4,arguments=8")?;
+        r.final_check::<Vec<Word>>("eval")?;
+        r.final_check::<Option<fbe::BString>>("require")?;
+        r.final_check::<fbe::Bytes>("prototype")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("__proto__")?;
+        r.final_check::<fbe::Decimal>("toString")?;
+        r.run(
+            29,
+            "valueOf=16,hasOwnProperty=8,isPrototypeOf=4,propertyIsEnumerable=1",
+        )?;
+        r.final_check::<Option<Word>>("toLocaleString")?;
+        r.run(6, "readonly=2,keyof=4")?;
+        r.final_check::<fbe::BString>("infer")?;
+        r.final_check::<Option<bool>>("asserts")?;
+        r.run(16, "satisfies=8,accessor=8")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -5319,6 +6006,57 @@ impl fbe::Struct for RustWords {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 8, 195)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "fn")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "impl")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "pub")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "ref")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "Self")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "trait")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "unsafe")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "priv")?;
+        }
+        if n >= 128 {
+            r.check::<fbe::BString>(b, b + 124, "macro_rules")?;
+        }
+        if n >= 133 {
+            r.check::<Option<bool>>(b, b + 128, "Option")?;
+        }
+        if n >= 165 {
+            r.check::<Vec<Word>>(b, b + 161, "Vec")?;
+        }
+        if n >= 170 {
+            r.check::<Option<fbe::BString>>(b, b + 165, "Box")?;
+        }
+        if n >= 174 {
+            r.check::<fbe::Bytes>(b, b + 170, "Clone")?;
+        }
+        if n >= 178 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "Copy")?;
+        }
+        if n >= 194 {
+            r.check::<fbe::Decimal>(b, b + 178, "Default")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.crate_, "crate")?;
         w.final_field(&self.dyn_, "dyn")?;
@@ -5439,6 +6177,33 @@ impl fbe::Struct for RustWords {
             sync,
             sized,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(195)?;
+        r.run(6, "crate=2,dyn=4")?;
+        r.final_check::<fbe::BString>("fn")?;
+        r.final_check::<Option<bool>>("impl")?;
+        r.run(28, "loop=8,mod=8,move=4,mut=8")?;
+        r.final_check::<Vec<Word>>("pub")?;
+        r.final_check::<Option<fbe::BString>>("ref")?;
+        r.final_check::<fbe::Bytes>("Self")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("trait")?;
+        r.final_check::<fbe::Decimal>("unsafe")?;
+        r.run(29, "use=16,become=8,box=4,macro=1")?;
+        r.final_check::<Option<Word>>("priv")?;
+        r.run(6, "unsized=2,gen=4")?;
+        r.final_check::<fbe::BString>("macro_rules")?;
+        r.final_check::<Option<bool>>("Option")?;
+        r.run(28, "Some=8,Result=8,Ok=4,Err=8")?;
+        r.final_check::<Vec<Word>>("Vec")?;
+        r.final_check::<Option<fbe::BString>>("Box")?;
+        r.final_check::<fbe::Bytes>("Clone")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("Copy")?;
+        r.final_check::<fbe::Decimal>("Default")?;
+        r.run(29, "Drop=16,Send=8,Sync=4,Sized=1")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -5651,6 +6416,54 @@ impl fbe::Struct for CSharpWords {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 9, 150)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "fixed")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "foreach")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "stackalloc")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "ulong")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "unchecked")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "ushort")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "add")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "group")?;
+        }
+        if n >= 128 {
+            r.check::<fbe::BString>(b, b + 124, "nameof")?;
+        }
+        if n >= 133 {
+            r.check::<Option<bool>>(b, b + 128, "on")?;
+        }
+        if n >= 165 {
+            r.check::<Vec<Word>>(b, b + 161, "required")?;
+        }
+        if n >= 170 {
+            r.check::<Option<fbe::BString>>(b, b + 165, "scoped")?;
+        }
+        if n >= 174 {
+            r.check::<fbe::Bytes>(b, b + 170, "managed")?;
+        }
+        if n >= 178 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 174, "notnull")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.checked, "checked")?;
         w.final_field(&self.event, "event")?;
@@ -5755,6 +6568,31 @@ impl fbe::Struct for CSharpWords {
             managed,
             notnull,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(150)?;
+        r.run(6, "checked=2,event=4")?;
+        r.final_check::<fbe::BString>("fixed")?;
+        r.final_check::<Option<bool>>("foreach")?;
+        r.run(28, "implicit=8,lock=8,params=4,sbyte=8")?;
+        r.final_check::<Vec<Word>>("stackalloc")?;
+        r.final_check::<Option<fbe::BString>>("ulong")?;
+        r.final_check::<fbe::Bytes>("unchecked")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("ushort")?;
+        r.final_check::<fbe::Decimal>("add")?;
+        r.run(29, "alias=16,ascending=8,descending=4,equals=1")?;
+        r.final_check::<Option<Word>>("group")?;
+        r.run(6, "into=2,join=4")?;
+        r.final_check::<fbe::BString>("nameof")?;
+        r.final_check::<Option<bool>>("on")?;
+        r.run(28, "orderby=8,partial=8,remove=4,unmanaged=8")?;
+        r.final_check::<Vec<Word>>("required")?;
+        r.final_check::<Option<fbe::BString>>("scoped")?;
+        r.final_check::<fbe::Bytes>("managed")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("notnull")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -5895,6 +6733,36 @@ impl fbe::Struct for RubyWords {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 10, 98)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "begin")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "elsif")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "rescue")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "retry")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "then")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "undef")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "unless")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "initialize")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.begin, "BEGIN")?;
         w.final_field(&self.end, "END")?;
@@ -5961,6 +6829,23 @@ impl fbe::Struct for RubyWords {
             encoding,
             initialize,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(98)?;
+        r.run(6, "BEGIN=2,END=4")?;
+        r.final_check::<fbe::BString>("begin")?;
+        r.final_check::<Option<bool>>("elsif")?;
+        r.run(28, "end=8,ensure=8,next=4,redo=8")?;
+        r.final_check::<Vec<Word>>("rescue")?;
+        r.final_check::<Option<fbe::BString>>("retry")?;
+        r.final_check::<fbe::Bytes>("then")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("undef")?;
+        r.final_check::<fbe::Decimal>("unless")?;
+        r.run(29, "until=16,__FILE__=8,__LINE__=4,__ENCODING__=1")?;
+        r.final_check::<Option<Word>>("initialize")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -6059,6 +6944,27 @@ impl fbe::Struct for CppMembers {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 11, 48)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "fbe")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "Model")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "offset")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "model")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "reset")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.swap, "swap")?;
         w.final_field(&self.fbe_type, "fbe_type")?;
@@ -6103,6 +7009,19 @@ impl fbe::Struct for CppMembers {
             model_,
             reset,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(48)?;
+        r.run(6, "swap=2,fbe_type=4")?;
+        r.final_check::<fbe::BString>("fbe")?;
+        r.final_check::<Option<bool>>("Model")?;
+        r.run(28, "FinalModel=8,FieldModel=8,buffer=4,size=8")?;
+        r.final_check::<Vec<Word>>("offset")?;
+        r.final_check::<Option<fbe::BString>>("model")?;
+        r.final_check::<fbe::Bytes>("reset")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -6231,6 +7150,33 @@ impl fbe::Struct for PythonMembers {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 12, 96)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "to_fbe")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "from_fbe")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "fbe_size")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "__init__")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "__slots__")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "__class__")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "__dict__")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.to_json, "to_json")?;
         w.final_field(&self.from_json, "from_json")?;
@@ -6291,6 +7237,22 @@ impl fbe::Struct for PythonMembers {
             eq,
             private,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(96)?;
+        r.run(6, "to_json=2,from_json=4")?;
+        r.final_check::<fbe::BString>("to_fbe")?;
+        r.final_check::<Option<bool>>("from_fbe")?;
+        r.run(28, "to_final=8,from_final=8,fbe_equal=4,fbe_key=8")?;
+        r.final_check::<Vec<Word>>("fbe_size")?;
+        r.final_check::<Option<fbe::BString>>("__init__")?;
+        r.final_check::<fbe::Bytes>("__slots__")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("__class__")?;
+        r.final_check::<fbe::Decimal>("__dict__")?;
+        r.run(28, "__hash__=16,__eq__=8,__private=4")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -6473,6 +7435,42 @@ impl fbe::Struct for GoMembers {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 13, 129)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "Reset")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "MarshalFBE")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "FBERead")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "MarshalFinal")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "UnmarshalFinal")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "AppendFinal")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "ReadFinal")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "AppendJSON")?;
+        }
+        if n >= 128 {
+            r.check::<fbe::BString>(b, b + 124, "FBEReadJSON")?;
+        }
+        if n >= 133 {
+            r.check::<Option<bool>>(b, b + 128, "FBEWriteText")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.fbe_key, "FBEKey")?;
         w.final_field(&self.fbe_key_compare, "FBEKeyCompare")?;
@@ -6565,6 +7563,30 @@ impl fbe::Struct for GoMembers {
             verify,
             verify_final,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(129)?;
+        r.run(6, "FBEKey=2,FBEKeyCompare=4")?;
+        r.final_check::<fbe::BString>("Reset")?;
+        r.final_check::<Option<bool>>("MarshalFBE")?;
+        r.run(28, "UnmarshalFBE=8,AppendFBE=8,ReadFBE=4,FBEWrite=8")?;
+        r.final_check::<Vec<Word>>("FBERead")?;
+        r.final_check::<Option<fbe::BString>>("MarshalFinal")?;
+        r.final_check::<fbe::Bytes>("UnmarshalFinal")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("AppendFinal")?;
+        r.final_check::<fbe::Decimal>("ReadFinal")?;
+        r.run(
+            29,
+            "FBEWriteFinal=16,FBEReadFinal=8,MarshalJSON=4,UnmarshalJSON=1",
+        )?;
+        r.final_check::<Option<Word>>("AppendJSON")?;
+        r.run(6, "ReadJSON=2,FBEWriteJSON=4")?;
+        r.final_check::<fbe::BString>("FBEReadJSON")?;
+        r.final_check::<Option<bool>>("FBEWriteText")?;
+        r.run(20, "TypeID=8,Verify=8,VerifyFinal=4")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -6753,6 +7775,42 @@ impl fbe::Struct for JvmMembers {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 14, 137)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "toFbe")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "fromFbe")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "fromFinal")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "readFinal")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "writeFinal")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "verifyFinal")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "toJson")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "getClass")?;
+        }
+        if n >= 128 {
+            r.check::<fbe::BString>(b, b + 124, "wait")?;
+        }
+        if n >= 133 {
+            r.check::<Option<bool>>(b, b + 128, "notify")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.type_id, "TYPE_ID")?;
         w.final_field(&self.key_order, "KEY_ORDER")?;
@@ -6846,6 +7904,27 @@ impl fbe::Struct for JvmMembers {
             fbe_levels,
         })
     }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(137)?;
+        r.run(6, "TYPE_ID=2,KEY_ORDER=4")?;
+        r.final_check::<fbe::BString>("toFbe")?;
+        r.final_check::<Option<bool>>("fromFbe")?;
+        r.run(28, "readFbe=8,writeFbe=8,verifyFbe=4,toFinal=8")?;
+        r.final_check::<Vec<Word>>("fromFinal")?;
+        r.final_check::<Option<fbe::BString>>("readFinal")?;
+        r.final_check::<fbe::Bytes>("writeFinal")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("verifyFinal")?;
+        r.final_check::<fbe::Decimal>("toJson")?;
+        r.run(29, "fromJson=16,writeJson=8,readJson=4,hashCode=1")?;
+        r.final_check::<Option<Word>>("getClass")?;
+        r.run(6, "clone=2,finalize=4")?;
+        r.final_check::<fbe::BString>("wait")?;
+        r.final_check::<Option<bool>>("notify")?;
+        r.run(28, "notifyAll=8,javaClass=8,component1=4,fbeLevels=8")?;
+        r.leave();
+        Ok(())
+    }
 }
 
 /// The schema's `struct JsMembers` (type id 15).
@@ -6901,6 +7980,18 @@ impl fbe::Struct for JsMembers {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 15, 11)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "toText")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "verify")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.fbe_key, "fbeKey")?;
         w.final_field(&self.to_json, "toJSON")?;
@@ -6923,6 +8014,15 @@ impl fbe::Struct for JsMembers {
             to_text,
             verify,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(11)?;
+        r.run(6, "fbeKey=2,toJSON=4")?;
+        r.final_check::<fbe::BString>("toText")?;
+        r.final_check::<Option<bool>>("verify")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7123,6 +8223,48 @@ impl fbe::Struct for RuntimeNames {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 16, 142)?;
+        if n >= 18 {
+            r.check::<fbe::BString>(b, b + 14, "ReadBuffer")?;
+        }
+        if n >= 23 {
+            r.check::<Option<bool>>(b, b + 18, "Reader")?;
+        }
+        if n >= 55 {
+            r.check::<Vec<Word>>(b, b + 51, "UUID")?;
+        }
+        if n >= 60 {
+            r.check::<Option<fbe::BString>>(b, b + 55, "Timestamp")?;
+        }
+        if n >= 64 {
+            r.check::<fbe::Bytes>(b, b + 60, "JsonWriter")?;
+        }
+        if n >= 68 {
+            r.check::<BTreeMap<fbe::BString, i32>>(b, b + 64, "JsonReader")?;
+        }
+        if n >= 84 {
+            r.check::<fbe::Decimal>(b, b + 68, "DecodeError")?;
+        }
+        if n >= 118 {
+            r.check::<Option<Word>>(b, b + 113, "Receiver")?;
+        }
+        if n >= 128 {
+            r.check::<fbe::BString>(b, b + 124, "Handler")?;
+        }
+        if n >= 133 {
+            r.check::<Option<bool>>(b, b + 128, "Text")?;
+        }
+        if n >= 165 {
+            r.check::<Vec<Word>>(b, b + 161, "Utf8")?;
+        }
+        if n >= 170 {
+            r.check::<Option<fbe::BString>>(b, b + 165, "Requests")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.buffer, "Buffer")?;
         w.final_field(&self.write_buffer, "WriteBuffer")?;
@@ -7225,6 +8367,32 @@ impl fbe::Struct for RuntimeNames {
             requests,
         })
     }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(142)?;
+        r.run(6, "Buffer=2,WriteBuffer=4")?;
+        r.final_check::<fbe::BString>("ReadBuffer")?;
+        r.final_check::<Option<bool>>("Reader")?;
+        r.run(28, "Writer=8,Limits=8,Decimal=4,Uuid=8")?;
+        r.final_check::<Vec<Word>>("UUID")?;
+        r.final_check::<Option<fbe::BString>>("Timestamp")?;
+        r.final_check::<fbe::Bytes>("JsonWriter")?;
+        r.final_check::<BTreeMap<fbe::BString, i32>>("JsonReader")?;
+        r.final_check::<fbe::Decimal>("DecodeError")?;
+        r.run(
+            29,
+            "EncodeError=16,DecodeException=8,EncodeException=4,Sender=1",
+        )?;
+        r.final_check::<Option<Word>>("Receiver")?;
+        r.run(6, "Client=2,Proxy=4")?;
+        r.final_check::<fbe::BString>("Handler")?;
+        r.final_check::<Option<bool>>("Text")?;
+        r.run(28, "Compare=8,Decimals=8,Uuids=4,Timestamps=8")?;
+        r.final_check::<Vec<Word>>("Utf8")?;
+        r.final_check::<Option<fbe::BString>>("Requests")?;
+        r.leave();
+        Ok(())
+    }
 }
 
 /// The schema's `struct class` (type id 17).
@@ -7254,6 +8422,11 @@ impl fbe::Struct for Class {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 17, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.class, "class")?;
         Ok(())
@@ -7264,6 +8437,13 @@ impl fbe::Struct for Class {
         let class = r.final_field("class")?;
         r.leave();
         Ok(Class { class })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("class")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7294,6 +8474,11 @@ impl fbe::Struct for Object {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 18, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.object, "Object")?;
         Ok(())
@@ -7304,6 +8489,13 @@ impl fbe::Struct for Object {
         let object = r.final_field("Object")?;
         r.leave();
         Ok(Object { object })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Object")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7334,6 +8526,11 @@ impl fbe::Struct for String_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 19, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.string, "String")?;
         Ok(())
@@ -7344,6 +8541,13 @@ impl fbe::Struct for String_ {
         let string = r.final_field("String")?;
         r.leave();
         Ok(String_ { string })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("String")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7374,6 +8578,11 @@ impl fbe::Struct for List {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 20, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.list, "List")?;
         Ok(())
@@ -7384,6 +8593,13 @@ impl fbe::Struct for List {
         let list = r.final_field("List")?;
         r.leave();
         Ok(List { list })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("List")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7414,6 +8630,11 @@ impl fbe::Struct for Map {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 21, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.map, "Map")?;
         Ok(())
@@ -7424,6 +8645,13 @@ impl fbe::Struct for Map {
         let map = r.final_field("Map")?;
         r.leave();
         Ok(Map { map })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Map")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7454,6 +8682,11 @@ impl fbe::Struct for Model {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 22, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.model, "Model")?;
         Ok(())
@@ -7464,6 +8697,13 @@ impl fbe::Struct for Model {
         let model = r.final_field("Model")?;
         r.leave();
         Ok(Model { model })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Model")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7494,6 +8734,11 @@ impl fbe::Struct for FinalModel {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 23, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.final_model, "FinalModel")?;
         Ok(())
@@ -7504,6 +8749,13 @@ impl fbe::Struct for FinalModel {
         let final_model = r.final_field("FinalModel")?;
         r.leave();
         Ok(FinalModel { final_model })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("FinalModel")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7534,6 +8786,11 @@ impl fbe::Struct for Buffer {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 24, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.buffer, "Buffer")?;
         Ok(())
@@ -7544,6 +8801,13 @@ impl fbe::Struct for Buffer {
         let buffer = r.final_field("Buffer")?;
         r.leave();
         Ok(Buffer { buffer })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Buffer")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7574,6 +8838,11 @@ impl fbe::Struct for Reader_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 25, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.reader, "Reader")?;
         Ok(())
@@ -7584,6 +8853,13 @@ impl fbe::Struct for Reader_ {
         let reader = r.final_field("Reader")?;
         r.leave();
         Ok(Reader_ { reader })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Reader")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7614,6 +8890,11 @@ impl fbe::Struct for Writer_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 26, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.writer, "Writer")?;
         Ok(())
@@ -7624,6 +8905,13 @@ impl fbe::Struct for Writer_ {
         let writer = r.final_field("Writer")?;
         r.leave();
         Ok(Writer_ { writer })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Writer")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7654,6 +8942,11 @@ impl fbe::Struct for Limits {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 27, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.limits, "Limits")?;
         Ok(())
@@ -7664,6 +8957,13 @@ impl fbe::Struct for Limits {
         let limits = r.final_field("Limits")?;
         r.leave();
         Ok(Limits { limits })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Limits")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7694,6 +8994,11 @@ impl fbe::Struct for DecodeError_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 28, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.decode_error, "DecodeError")?;
         Ok(())
@@ -7704,6 +9009,13 @@ impl fbe::Struct for DecodeError_ {
         let decode_error = r.final_field("DecodeError")?;
         r.leave();
         Ok(DecodeError_ { decode_error })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("DecodeError")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7734,6 +9046,11 @@ impl fbe::Struct for DecodeException {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 29, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.decode_exception, "DecodeException")?;
         Ok(())
@@ -7744,6 +9061,13 @@ impl fbe::Struct for DecodeException {
         let decode_exception = r.final_field("DecodeException")?;
         r.leave();
         Ok(DecodeException { decode_exception })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("DecodeException")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7774,6 +9098,11 @@ impl fbe::Struct for Decimal {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 30, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.decimal, "Decimal")?;
         Ok(())
@@ -7784,6 +9113,13 @@ impl fbe::Struct for Decimal {
         let decimal = r.final_field("Decimal")?;
         r.leave();
         Ok(Decimal { decimal })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Decimal")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7814,6 +9150,11 @@ impl fbe::Struct for Uuid {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 31, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.uuid, "Uuid")?;
         Ok(())
@@ -7824,6 +9165,13 @@ impl fbe::Struct for Uuid {
         let uuid = r.final_field("Uuid")?;
         r.leave();
         Ok(Uuid { uuid })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Uuid")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7854,6 +9202,11 @@ impl fbe::Struct for Uuid_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 32, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.uuid, "UUID")?;
         Ok(())
@@ -7864,6 +9217,13 @@ impl fbe::Struct for Uuid_ {
         let uuid = r.final_field("UUID")?;
         r.leave();
         Ok(Uuid_ { uuid })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("UUID")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7894,6 +9254,11 @@ impl fbe::Struct for Timestamp {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 33, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.timestamp, "Timestamp")?;
         Ok(())
@@ -7904,6 +9269,13 @@ impl fbe::Struct for Timestamp {
         let timestamp = r.final_field("Timestamp")?;
         r.leave();
         Ok(Timestamp { timestamp })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Timestamp")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7934,6 +9306,11 @@ impl fbe::Struct for Sender {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 34, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.sender, "Sender")?;
         Ok(())
@@ -7944,6 +9321,13 @@ impl fbe::Struct for Sender {
         let sender = r.final_field("Sender")?;
         r.leave();
         Ok(Sender { sender })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Sender")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -7974,6 +9358,11 @@ impl fbe::Struct for Receiver {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 35, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.receiver, "Receiver")?;
         Ok(())
@@ -7984,6 +9373,13 @@ impl fbe::Struct for Receiver {
         let receiver = r.final_field("Receiver")?;
         r.leave();
         Ok(Receiver { receiver })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Receiver")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8014,6 +9410,11 @@ impl fbe::Struct for Client {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 36, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.client, "Client")?;
         Ok(())
@@ -8024,6 +9425,13 @@ impl fbe::Struct for Client {
         let client = r.final_field("Client")?;
         r.leave();
         Ok(Client { client })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Client")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8054,6 +9462,11 @@ impl fbe::Struct for Proxy {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 37, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.proxy, "Proxy")?;
         Ok(())
@@ -8064,6 +9477,13 @@ impl fbe::Struct for Proxy {
         let proxy = r.final_field("Proxy")?;
         r.leave();
         Ok(Proxy { proxy })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Proxy")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8094,6 +9514,11 @@ impl fbe::Struct for Handler {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 38, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.handler, "Handler")?;
         Ok(())
@@ -8104,6 +9529,13 @@ impl fbe::Struct for Handler {
         let handler = r.final_field("Handler")?;
         r.leave();
         Ok(Handler { handler })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Handler")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8134,6 +9566,11 @@ impl fbe::Struct for Fbe {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 39, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.fbe, "fbe")?;
         Ok(())
@@ -8144,6 +9581,13 @@ impl fbe::Struct for Fbe {
         let fbe = r.final_field("fbe")?;
         r.leave();
         Ok(Fbe { fbe })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("fbe")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8174,6 +9618,11 @@ impl fbe::Struct for Fbe_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 40, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.fbe, "FBE")?;
         Ok(())
@@ -8184,6 +9633,13 @@ impl fbe::Struct for Fbe_ {
         let fbe = r.final_field("FBE")?;
         r.leave();
         Ok(Fbe_ { fbe })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("FBE")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8214,6 +9670,11 @@ impl fbe::Struct for Std {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 41, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.std, "std")?;
         Ok(())
@@ -8224,6 +9685,13 @@ impl fbe::Struct for Std {
         let std = r.final_field("std")?;
         r.leave();
         Ok(Std { std })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("std")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8254,6 +9722,11 @@ impl fbe::Struct for Companion {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 42, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.companion, "Companion")?;
         Ok(())
@@ -8264,6 +9737,13 @@ impl fbe::Struct for Companion {
         let companion = r.final_field("Companion")?;
         r.leave();
         Ok(Companion { companion })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Companion")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8294,6 +9774,11 @@ impl fbe::Struct for Any {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 43, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.any, "Any")?;
         Ok(())
@@ -8304,6 +9789,13 @@ impl fbe::Struct for Any {
         let any = r.final_field("Any")?;
         r.leave();
         Ok(Any { any })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Any")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8334,6 +9826,11 @@ impl fbe::Struct for Self_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 44, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.self_, "Self")?;
         Ok(())
@@ -8344,6 +9841,13 @@ impl fbe::Struct for Self_ {
         let self_ = r.final_field("Self")?;
         r.leave();
         Ok(Self_ { self_ })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Self")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8374,6 +9878,11 @@ impl fbe::Struct for Self__ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 45, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.self_, "self")?;
         Ok(())
@@ -8384,6 +9893,13 @@ impl fbe::Struct for Self__ {
         let self_ = r.final_field("self")?;
         r.leave();
         Ok(Self__ { self_ })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("self")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8414,6 +9930,11 @@ impl fbe::Struct for None_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 46, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.none, "None")?;
         Ok(())
@@ -8424,6 +9945,13 @@ impl fbe::Struct for None_ {
         let none = r.final_field("None")?;
         r.leave();
         Ok(None_ { none })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("None")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8454,6 +9982,11 @@ impl fbe::Struct for Option_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 47, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.option, "Option")?;
         Ok(())
@@ -8464,6 +9997,13 @@ impl fbe::Struct for Option_ {
         let option = r.final_field("Option")?;
         r.leave();
         Ok(Option_ { option })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Option")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8494,6 +10034,11 @@ impl fbe::Struct for Result_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 48, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.result, "Result")?;
         Ok(())
@@ -8504,6 +10049,13 @@ impl fbe::Struct for Result_ {
         let result = r.final_field("Result")?;
         r.leave();
         Ok(Result_ { result })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Result")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8534,6 +10086,11 @@ impl fbe::Struct for Vec_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 49, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.vec, "Vec")?;
         Ok(())
@@ -8544,6 +10101,13 @@ impl fbe::Struct for Vec_ {
         let vec = r.final_field("Vec")?;
         r.leave();
         Ok(Vec_ { vec })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Vec")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8574,6 +10138,11 @@ impl fbe::Struct for Box_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 50, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.box_, "Box")?;
         Ok(())
@@ -8584,6 +10153,13 @@ impl fbe::Struct for Box_ {
         let box_ = r.final_field("Box")?;
         r.leave();
         Ok(Box_ { box_ })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Box")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8614,6 +10190,11 @@ impl fbe::Struct for Error {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 51, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.error, "Error")?;
         Ok(())
@@ -8624,6 +10205,13 @@ impl fbe::Struct for Error {
         let error = r.final_field("Error")?;
         r.leave();
         Ok(Error { error })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Error")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8654,6 +10242,11 @@ impl fbe::Struct for Exception {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 52, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.exception, "Exception")?;
         Ok(())
@@ -8664,6 +10257,13 @@ impl fbe::Struct for Exception {
         let exception = r.final_field("Exception")?;
         r.leave();
         Ok(Exception { exception })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Exception")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8694,6 +10294,11 @@ impl fbe::Struct for Text {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 53, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.text, "Text")?;
         Ok(())
@@ -8704,6 +10309,13 @@ impl fbe::Struct for Text {
         let text = r.final_field("Text")?;
         r.leave();
         Ok(Text { text })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("Text")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8734,6 +10346,11 @@ impl fbe::Struct for JsonWriter {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 54, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.json_writer, "JsonWriter")?;
         Ok(())
@@ -8744,6 +10361,13 @@ impl fbe::Struct for JsonWriter {
         let json_writer = r.final_field("JsonWriter")?;
         r.leave();
         Ok(JsonWriter { json_writer })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("JsonWriter")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8774,6 +10398,11 @@ impl fbe::Struct for Int32T {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 55, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.int32_t, "int32_t")?;
         Ok(())
@@ -8784,6 +10413,13 @@ impl fbe::Struct for Int32T {
         let int32_t = r.final_field("int32_t")?;
         r.leave();
         Ok(Int32T { int32_t })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("int32_t")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8814,6 +10450,11 @@ impl fbe::Struct for SizeT {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 56, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.size_t, "size_t")?;
         Ok(())
@@ -8824,6 +10465,13 @@ impl fbe::Struct for SizeT {
         let size_t = r.final_field("size_t")?;
         r.leave();
         Ok(SizeT { size_t })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("size_t")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8854,6 +10502,11 @@ impl fbe::Struct for List_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 57, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.list, "list")?;
         Ok(())
@@ -8864,6 +10517,13 @@ impl fbe::Struct for List_ {
         let list = r.final_field("list")?;
         r.leave();
         Ok(List_ { list })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("list")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8894,6 +10554,11 @@ impl fbe::Struct for Object_ {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 58, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.object, "object")?;
         Ok(())
@@ -8904,6 +10569,13 @@ impl fbe::Struct for Object_ {
         let object = r.final_field("object")?;
         r.leave();
         Ok(Object_ { object })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("object")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8934,6 +10606,11 @@ impl fbe::Struct for V {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 59, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.v_, "v")?;
         Ok(())
@@ -8944,6 +10621,13 @@ impl fbe::Struct for V {
         let v_ = r.final_field("v")?;
         r.leave();
         Ok(V { v_ })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("v")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -8974,6 +10658,11 @@ impl fbe::Struct for R {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 60, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.r_, "r")?;
         Ok(())
@@ -8984,6 +10673,13 @@ impl fbe::Struct for R {
         let r_ = r.final_field("r")?;
         r.leave();
         Ok(R { r_ })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("r")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9014,6 +10710,11 @@ impl fbe::Struct for W {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 61, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.w_, "w")?;
         Ok(())
@@ -9024,6 +10725,13 @@ impl fbe::Struct for W {
         let w_ = r.final_field("w")?;
         r.leave();
         Ok(W { w_ })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("w")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9054,6 +10762,11 @@ impl fbe::Struct for SideBuy {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 62, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.side_buy, "SideBuy")?;
         Ok(())
@@ -9064,6 +10777,13 @@ impl fbe::Struct for SideBuy {
         let side_buy = r.final_field("SideBuy")?;
         r.leave();
         Ok(SideBuy { side_buy })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("SideBuy")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9094,6 +10814,11 @@ impl fbe::Struct for OrderKey {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 63, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.order_key, "OrderKey")?;
         Ok(())
@@ -9104,6 +10829,13 @@ impl fbe::Struct for OrderKey {
         let order_key = r.final_field("OrderKey")?;
         r.leave();
         Ok(OrderKey { order_key })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("OrderKey")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9134,6 +10866,11 @@ impl fbe::Struct for TextOfside {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 64, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.text_ofside, "textOfside")?;
         Ok(())
@@ -9144,6 +10881,13 @@ impl fbe::Struct for TextOfside {
         let text_ofside = r.final_field("textOfside")?;
         r.leave();
         Ok(TextOfside { text_ofside })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("textOfside")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9174,6 +10918,11 @@ impl fbe::Struct for Decimal1 {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 65, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.decimal_1, "DECIMAL_1")?;
         Ok(())
@@ -9184,6 +10933,13 @@ impl fbe::Struct for Decimal1 {
         let decimal_1 = r.final_field("DECIMAL_1")?;
         r.leave();
         Ok(Decimal1 { decimal_1 })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("DECIMAL_1")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9214,6 +10970,11 @@ impl fbe::Struct for OrderModel {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 66, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.order_model, "OrderModel")?;
         Ok(())
@@ -9224,6 +10985,13 @@ impl fbe::Struct for OrderModel {
         let order_model = r.final_field("OrderModel")?;
         r.leave();
         Ok(OrderModel { order_model })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("OrderModel")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9254,6 +11022,11 @@ impl fbe::Struct for OrderFinal {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 67, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.order_final, "OrderFinal")?;
         Ok(())
@@ -9264,6 +11037,13 @@ impl fbe::Struct for OrderFinal {
         let order_final = r.final_field("OrderFinal")?;
         r.leave();
         Ok(OrderFinal { order_final })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("OrderFinal")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9294,6 +11074,11 @@ impl fbe::Struct for NewOrder {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 68, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.new_order, "NewOrder")?;
         Ok(())
@@ -9304,6 +11089,13 @@ impl fbe::Struct for NewOrder {
         let new_order = r.final_field("NewOrder")?;
         r.leave();
         Ok(NewOrder { new_order })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("NewOrder")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9334,6 +11126,11 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 69, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.verify_fbe_order, "VerifyFBEOrder")?;
         Ok(())
@@ -9344,6 +11141,13 @@ impl fbe::Struct for VerifyFbeOrder {
         let verify_fbe_order = r.final_field("VerifyFBEOrder")?;
         r.leave();
         Ok(VerifyFbeOrder { verify_fbe_order })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("VerifyFBEOrder")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9374,6 +11178,11 @@ impl fbe::Struct for FbeVrOrder {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 70, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.fbe_vr_order, "fbe_vr_Order")?;
         Ok(())
@@ -9384,6 +11193,13 @@ impl fbe::Struct for FbeVrOrder {
         let fbe_vr_order = r.final_field("fbe_vr_Order")?;
         r.leave();
         Ok(FbeVrOrder { fbe_vr_order })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("fbe_vr_Order")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9414,6 +11230,11 @@ impl fbe::Struct for E1 {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 71, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.e1, "e1")?;
         Ok(())
@@ -9424,6 +11245,13 @@ impl fbe::Struct for E1 {
         let e1 = r.final_field("e1")?;
         r.leave();
         Ok(E1 { e1 })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("e1")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9454,6 +11282,11 @@ impl fbe::Struct for I2 {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 72, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.i2, "i2")?;
         Ok(())
@@ -9464,6 +11297,13 @@ impl fbe::Struct for I2 {
         let i2 = r.final_field("i2")?;
         r.leave();
         Ok(I2 { i2 })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("i2")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9494,6 +11334,11 @@ impl fbe::Struct for O3 {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 73, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.o3, "o3")?;
         Ok(())
@@ -9504,6 +11349,13 @@ impl fbe::Struct for O3 {
         let o3 = r.final_field("o3")?;
         r.leave();
         Ok(O3 { o3 })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<i32>("o3")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9569,6 +11421,11 @@ impl fbe::Struct for Case {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 74, 32)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.name, "name")?;
         w.final_field(&self.name_, "Name")?;
@@ -9606,6 +11463,16 @@ impl fbe::Struct for Case {
             string,
             string_,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(32)?;
+        r.run(
+            32,
+            "name=4,Name=4,NAME=4,class=4,class_=4,class__=4,String=4,String_=4",
+        )?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9660,6 +11527,20 @@ impl fbe::Struct for Imported {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 75, 2)?;
+        if n < 9 {
+            r.spend(8, b, "market")?;
+        }
+        if n >= 13 {
+            r.check::<super::market::Instrument>(b, b + 9, "org")?;
+        } else if n >= 9 {
+            r.spend(8, b, "org")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.market, "market")?;
         w.final_field(&self.org, "org")?;
@@ -9678,6 +11559,15 @@ impl fbe::Struct for Imported {
             org,
             example,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(2)?;
+        r.final_check::<super::market::Side>("market")?;
+        r.final_check::<super::market::Instrument>("org")?;
+        r.final_check::<super::market::Side>("example")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9716,6 +11606,11 @@ impl fbe::Struct for Symbol {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 76, 4)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.digits, "digits")?;
         Ok(())
@@ -9726,6 +11621,13 @@ impl fbe::Struct for Symbol {
         let digits = r.final_field("digits")?;
         r.leave();
         Ok(Symbol { digits })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<Digits>("digits")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9790,6 +11692,28 @@ impl fbe::Struct for Listed {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 77, 12)?;
+        if n >= 12 {
+            r.check::<fbe::BString>(b, b + 8, "symbol")?;
+        } else {
+            r.spend(4, b, "symbol")?;
+        }
+        if (12..16).contains(&n) {
+            r.spend(4, b, "digits")?;
+        }
+        if (16..20).contains(&n) {
+            r.spend(4, b, "precision")?;
+        }
+        if n >= 24 {
+            r.check::<Symbol>(b, b + 20, "ticker")?;
+        } else if n >= 20 {
+            r.spend(4, b, "ticker")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.digits, "digits")?;
@@ -9812,6 +11736,15 @@ impl fbe::Struct for Listed {
             precision,
             ticker,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(12)?;
+        r.final_check::<fbe::BString>("symbol")?;
+        r.run(8, "digits=4,precision=4")?;
+        r.final_check::<Symbol>("ticker")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -9874,6 +11807,11 @@ impl fbe::Struct for Derived {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        r.struct_body(base, slot, 78, 18)?;
+        r.leave();
+        Ok(())
+    }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.side, "side")?;
         w.final_field(&self.s, "s")?;
@@ -9899,6 +11837,13 @@ impl fbe::Struct for Derived {
             word,
             side_,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(18)?;
+        r.run(18, "side=4,s=4,range=4,Word=2,side_=4")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -10553,6 +12498,397 @@ impl fbe::Struct for Hostile {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 79, 4)?;
+        if n >= 12 {
+            r.check::<Order>(b, b + 8, "Order")?;
+        } else {
+            r.spend(2994, b, "Order")?;
+        }
+        if n >= 16 {
+            r.check::<CppWords>(b, b + 12, "CppWords")?;
+        } else if n >= 12 {
+            r.spend(2982, b, "CppWords")?;
+        }
+        if n >= 20 {
+            r.check::<PythonWords>(b, b + 16, "PythonWords")?;
+        } else if n >= 16 {
+            r.spend(2363, b, "PythonWords")?;
+        }
+        if n >= 24 {
+            r.check::<GoWords>(b, b + 20, "GoWords")?;
+        } else if n >= 20 {
+            r.spend(2124, b, "GoWords")?;
+        }
+        if n >= 28 {
+            r.check::<JavaWords>(b, b + 24, "JavaWords")?;
+        } else if n >= 24 {
+            r.spend(1922, b, "JavaWords")?;
+        }
+        if n >= 32 {
+            r.check::<KotlinWords>(b, b + 28, "KotlinWords")?;
+        } else if n >= 28 {
+            r.spend(1740, b, "KotlinWords")?;
+        }
+        if n >= 36 {
+            r.check::<JsWords>(b, b + 32, "JsWords")?;
+        } else if n >= 32 {
+            r.spend(1533, b, "JsWords")?;
+        }
+        if n >= 40 {
+            r.check::<RustWords>(b, b + 36, "RustWords")?;
+        } else if n >= 36 {
+            r.spend(1310, b, "RustWords")?;
+        }
+        if n >= 44 {
+            r.check::<CSharpWords>(b, b + 40, "CSharpWords")?;
+        } else if n >= 40 {
+            r.spend(1115, b, "CSharpWords")?;
+        }
+        if n >= 48 {
+            r.check::<RubyWords>(b, b + 44, "RubyWords")?;
+        } else if n >= 44 {
+            r.spend(965, b, "RubyWords")?;
+        }
+        if n >= 52 {
+            r.check::<CppMembers>(b, b + 48, "CppMembers")?;
+        } else if n >= 48 {
+            r.spend(867, b, "CppMembers")?;
+        }
+        if n >= 56 {
+            r.check::<PythonMembers>(b, b + 52, "PythonMembers")?;
+        } else if n >= 52 {
+            r.spend(819, b, "PythonMembers")?;
+        }
+        if n >= 60 {
+            r.check::<GoMembers>(b, b + 56, "GoMembers")?;
+        } else if n >= 56 {
+            r.spend(723, b, "GoMembers")?;
+        }
+        if n >= 64 {
+            r.check::<JvmMembers>(b, b + 60, "JvmMembers")?;
+        } else if n >= 60 {
+            r.spend(594, b, "JvmMembers")?;
+        }
+        if n >= 68 {
+            r.check::<JsMembers>(b, b + 64, "JsMembers")?;
+        } else if n >= 64 {
+            r.spend(457, b, "JsMembers")?;
+        }
+        if n >= 72 {
+            r.check::<RuntimeNames>(b, b + 68, "RuntimeNames")?;
+        } else if n >= 68 {
+            r.spend(446, b, "RuntimeNames")?;
+        }
+        if n >= 76 {
+            r.check::<Class>(b, b + 72, "class")?;
+        } else if n >= 72 {
+            r.spend(304, b, "class")?;
+        }
+        if n >= 80 {
+            r.check::<Object>(b, b + 76, "Object")?;
+        } else if n >= 76 {
+            r.spend(300, b, "Object")?;
+        }
+        if n >= 84 {
+            r.check::<String_>(b, b + 80, "String")?;
+        } else if n >= 80 {
+            r.spend(296, b, "String")?;
+        }
+        if n >= 88 {
+            r.check::<List>(b, b + 84, "List")?;
+        } else if n >= 84 {
+            r.spend(292, b, "List")?;
+        }
+        if n >= 92 {
+            r.check::<Map>(b, b + 88, "Map")?;
+        } else if n >= 88 {
+            r.spend(288, b, "Map")?;
+        }
+        if n >= 96 {
+            r.check::<Model>(b, b + 92, "Model")?;
+        } else if n >= 92 {
+            r.spend(284, b, "Model")?;
+        }
+        if n >= 100 {
+            r.check::<FinalModel>(b, b + 96, "FinalModel")?;
+        } else if n >= 96 {
+            r.spend(280, b, "FinalModel")?;
+        }
+        if n >= 104 {
+            r.check::<Buffer>(b, b + 100, "Buffer")?;
+        } else if n >= 100 {
+            r.spend(276, b, "Buffer")?;
+        }
+        if n >= 108 {
+            r.check::<Reader_>(b, b + 104, "Reader")?;
+        } else if n >= 104 {
+            r.spend(272, b, "Reader")?;
+        }
+        if n >= 112 {
+            r.check::<Writer_>(b, b + 108, "Writer")?;
+        } else if n >= 108 {
+            r.spend(268, b, "Writer")?;
+        }
+        if n >= 116 {
+            r.check::<Limits>(b, b + 112, "Limits")?;
+        } else if n >= 112 {
+            r.spend(264, b, "Limits")?;
+        }
+        if n >= 120 {
+            r.check::<DecodeError_>(b, b + 116, "DecodeError")?;
+        } else if n >= 116 {
+            r.spend(260, b, "DecodeError")?;
+        }
+        if n >= 124 {
+            r.check::<DecodeException>(b, b + 120, "DecodeException")?;
+        } else if n >= 120 {
+            r.spend(256, b, "DecodeException")?;
+        }
+        if n >= 128 {
+            r.check::<Decimal>(b, b + 124, "Decimal")?;
+        } else if n >= 124 {
+            r.spend(252, b, "Decimal")?;
+        }
+        if n >= 132 {
+            r.check::<Uuid>(b, b + 128, "Uuid")?;
+        } else if n >= 128 {
+            r.spend(248, b, "Uuid")?;
+        }
+        if n >= 136 {
+            r.check::<Uuid_>(b, b + 132, "UUID")?;
+        } else if n >= 132 {
+            r.spend(244, b, "UUID")?;
+        }
+        if n >= 140 {
+            r.check::<Timestamp>(b, b + 136, "Timestamp")?;
+        } else if n >= 136 {
+            r.spend(240, b, "Timestamp")?;
+        }
+        if n >= 144 {
+            r.check::<Sender>(b, b + 140, "Sender")?;
+        } else if n >= 140 {
+            r.spend(236, b, "Sender")?;
+        }
+        if n >= 148 {
+            r.check::<Receiver>(b, b + 144, "Receiver")?;
+        } else if n >= 144 {
+            r.spend(232, b, "Receiver")?;
+        }
+        if n >= 152 {
+            r.check::<Client>(b, b + 148, "Client")?;
+        } else if n >= 148 {
+            r.spend(228, b, "Client")?;
+        }
+        if n >= 156 {
+            r.check::<Proxy>(b, b + 152, "Proxy")?;
+        } else if n >= 152 {
+            r.spend(224, b, "Proxy")?;
+        }
+        if n >= 160 {
+            r.check::<Handler>(b, b + 156, "Handler")?;
+        } else if n >= 156 {
+            r.spend(220, b, "Handler")?;
+        }
+        if n >= 164 {
+            r.check::<Fbe>(b, b + 160, "fbe")?;
+        } else if n >= 160 {
+            r.spend(216, b, "fbe")?;
+        }
+        if n >= 168 {
+            r.check::<Fbe_>(b, b + 164, "FBE")?;
+        } else if n >= 164 {
+            r.spend(212, b, "FBE")?;
+        }
+        if n >= 172 {
+            r.check::<Std>(b, b + 168, "std")?;
+        } else if n >= 168 {
+            r.spend(208, b, "std")?;
+        }
+        if n >= 176 {
+            r.check::<Companion>(b, b + 172, "Companion")?;
+        } else if n >= 172 {
+            r.spend(204, b, "Companion")?;
+        }
+        if n >= 180 {
+            r.check::<Any>(b, b + 176, "Any")?;
+        } else if n >= 176 {
+            r.spend(200, b, "Any")?;
+        }
+        if n >= 184 {
+            r.check::<Self_>(b, b + 180, "Self")?;
+        } else if n >= 180 {
+            r.spend(196, b, "Self")?;
+        }
+        if n >= 188 {
+            r.check::<Self__>(b, b + 184, "self")?;
+        } else if n >= 184 {
+            r.spend(192, b, "self")?;
+        }
+        if n >= 192 {
+            r.check::<None_>(b, b + 188, "None")?;
+        } else if n >= 188 {
+            r.spend(188, b, "None")?;
+        }
+        if n >= 196 {
+            r.check::<Option_>(b, b + 192, "Option")?;
+        } else if n >= 192 {
+            r.spend(184, b, "Option")?;
+        }
+        if n >= 200 {
+            r.check::<Result_>(b, b + 196, "Result")?;
+        } else if n >= 196 {
+            r.spend(180, b, "Result")?;
+        }
+        if n >= 204 {
+            r.check::<Vec_>(b, b + 200, "Vec")?;
+        } else if n >= 200 {
+            r.spend(176, b, "Vec")?;
+        }
+        if n >= 208 {
+            r.check::<Box_>(b, b + 204, "Box")?;
+        } else if n >= 204 {
+            r.spend(172, b, "Box")?;
+        }
+        if n >= 212 {
+            r.check::<Error>(b, b + 208, "Error")?;
+        } else if n >= 208 {
+            r.spend(168, b, "Error")?;
+        }
+        if n >= 216 {
+            r.check::<Exception>(b, b + 212, "Exception")?;
+        } else if n >= 212 {
+            r.spend(164, b, "Exception")?;
+        }
+        if n >= 220 {
+            r.check::<Text>(b, b + 216, "Text")?;
+        } else if n >= 216 {
+            r.spend(160, b, "Text")?;
+        }
+        if n >= 224 {
+            r.check::<JsonWriter>(b, b + 220, "JsonWriter")?;
+        } else if n >= 220 {
+            r.spend(156, b, "JsonWriter")?;
+        }
+        if n >= 228 {
+            r.check::<Int32T>(b, b + 224, "int32_t")?;
+        } else if n >= 224 {
+            r.spend(152, b, "int32_t")?;
+        }
+        if n >= 232 {
+            r.check::<SizeT>(b, b + 228, "size_t")?;
+        } else if n >= 228 {
+            r.spend(148, b, "size_t")?;
+        }
+        if n >= 236 {
+            r.check::<List_>(b, b + 232, "list")?;
+        } else if n >= 232 {
+            r.spend(144, b, "list")?;
+        }
+        if n >= 240 {
+            r.check::<Object_>(b, b + 236, "object")?;
+        } else if n >= 236 {
+            r.spend(140, b, "object")?;
+        }
+        if n >= 244 {
+            r.check::<V>(b, b + 240, "v")?;
+        } else if n >= 240 {
+            r.spend(136, b, "v")?;
+        }
+        if n >= 248 {
+            r.check::<R>(b, b + 244, "r")?;
+        } else if n >= 244 {
+            r.spend(132, b, "r")?;
+        }
+        if n >= 252 {
+            r.check::<W>(b, b + 248, "w")?;
+        } else if n >= 248 {
+            r.spend(128, b, "w")?;
+        }
+        if n >= 256 {
+            r.check::<SideBuy>(b, b + 252, "SideBuy")?;
+        } else if n >= 252 {
+            r.spend(124, b, "SideBuy")?;
+        }
+        if n >= 260 {
+            r.check::<OrderKey>(b, b + 256, "OrderKey")?;
+        } else if n >= 256 {
+            r.spend(120, b, "OrderKey")?;
+        }
+        if n >= 264 {
+            r.check::<TextOfside>(b, b + 260, "textOfside")?;
+        } else if n >= 260 {
+            r.spend(116, b, "textOfside")?;
+        }
+        if n >= 268 {
+            r.check::<Decimal1>(b, b + 264, "DECIMAL_1")?;
+        } else if n >= 264 {
+            r.spend(112, b, "DECIMAL_1")?;
+        }
+        if n >= 272 {
+            r.check::<OrderModel>(b, b + 268, "OrderModel")?;
+        } else if n >= 268 {
+            r.spend(108, b, "OrderModel")?;
+        }
+        if n >= 276 {
+            r.check::<OrderFinal>(b, b + 272, "OrderFinal")?;
+        } else if n >= 272 {
+            r.spend(104, b, "OrderFinal")?;
+        }
+        if n >= 280 {
+            r.check::<NewOrder>(b, b + 276, "NewOrder")?;
+        } else if n >= 276 {
+            r.spend(100, b, "NewOrder")?;
+        }
+        if n >= 284 {
+            r.check::<VerifyFbeOrder>(b, b + 280, "VerifyFBEOrder")?;
+        } else if n >= 280 {
+            r.spend(96, b, "VerifyFBEOrder")?;
+        }
+        if n >= 288 {
+            r.check::<FbeVrOrder>(b, b + 284, "fbe_vr_Order")?;
+        } else if n >= 284 {
+            r.spend(92, b, "fbe_vr_Order")?;
+        }
+        if n >= 292 {
+            r.check::<E1>(b, b + 288, "e1")?;
+        } else if n >= 288 {
+            r.spend(88, b, "e1")?;
+        }
+        if n >= 296 {
+            r.check::<I2>(b, b + 292, "i2")?;
+        } else if n >= 292 {
+            r.spend(84, b, "i2")?;
+        }
+        if n >= 300 {
+            r.check::<O3>(b, b + 296, "o3")?;
+        } else if n >= 296 {
+            r.spend(80, b, "o3")?;
+        }
+        if n >= 304 {
+            r.check::<Case>(b, b + 300, "Case")?;
+        } else if n >= 300 {
+            r.spend(76, b, "Case")?;
+        }
+        if n >= 308 {
+            r.check::<Imported>(b, b + 304, "Imported")?;
+        } else if n >= 304 {
+            r.spend(44, b, "Imported")?;
+        }
+        if n >= 312 {
+            r.check::<Derived>(b, b + 308, "Derived")?;
+        } else if n >= 308 {
+            r.spend(34, b, "Derived")?;
+        }
+        if n >= 316 {
+            r.check::<Listed>(b, b + 312, "Listed")?;
+        } else if n >= 312 {
+            r.spend(16, b, "Listed")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.order, "Order")?;
         w.final_field(&self.cpp_words, "CppWords")?;
@@ -10796,5 +13132,89 @@ impl fbe::Struct for Hostile {
             listed,
             letters,
         })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(4)?;
+        r.final_check::<Order>("Order")?;
+        r.final_check::<CppWords>("CppWords")?;
+        r.final_check::<PythonWords>("PythonWords")?;
+        r.final_check::<GoWords>("GoWords")?;
+        r.final_check::<JavaWords>("JavaWords")?;
+        r.final_check::<KotlinWords>("KotlinWords")?;
+        r.final_check::<JsWords>("JsWords")?;
+        r.final_check::<RustWords>("RustWords")?;
+        r.final_check::<CSharpWords>("CSharpWords")?;
+        r.final_check::<RubyWords>("RubyWords")?;
+        r.final_check::<CppMembers>("CppMembers")?;
+        r.final_check::<PythonMembers>("PythonMembers")?;
+        r.final_check::<GoMembers>("GoMembers")?;
+        r.final_check::<JvmMembers>("JvmMembers")?;
+        r.final_check::<JsMembers>("JsMembers")?;
+        r.final_check::<RuntimeNames>("RuntimeNames")?;
+        r.final_check::<Class>("class")?;
+        r.final_check::<Object>("Object")?;
+        r.final_check::<String_>("String")?;
+        r.final_check::<List>("List")?;
+        r.final_check::<Map>("Map")?;
+        r.final_check::<Model>("Model")?;
+        r.final_check::<FinalModel>("FinalModel")?;
+        r.final_check::<Buffer>("Buffer")?;
+        r.final_check::<Reader_>("Reader")?;
+        r.final_check::<Writer_>("Writer")?;
+        r.final_check::<Limits>("Limits")?;
+        r.final_check::<DecodeError_>("DecodeError")?;
+        r.final_check::<DecodeException>("DecodeException")?;
+        r.final_check::<Decimal>("Decimal")?;
+        r.final_check::<Uuid>("Uuid")?;
+        r.final_check::<Uuid_>("UUID")?;
+        r.final_check::<Timestamp>("Timestamp")?;
+        r.final_check::<Sender>("Sender")?;
+        r.final_check::<Receiver>("Receiver")?;
+        r.final_check::<Client>("Client")?;
+        r.final_check::<Proxy>("Proxy")?;
+        r.final_check::<Handler>("Handler")?;
+        r.final_check::<Fbe>("fbe")?;
+        r.final_check::<Fbe_>("FBE")?;
+        r.final_check::<Std>("std")?;
+        r.final_check::<Companion>("Companion")?;
+        r.final_check::<Any>("Any")?;
+        r.final_check::<Self_>("Self")?;
+        r.final_check::<Self__>("self")?;
+        r.final_check::<None_>("None")?;
+        r.final_check::<Option_>("Option")?;
+        r.final_check::<Result_>("Result")?;
+        r.final_check::<Vec_>("Vec")?;
+        r.final_check::<Box_>("Box")?;
+        r.final_check::<Error>("Error")?;
+        r.final_check::<Exception>("Exception")?;
+        r.final_check::<Text>("Text")?;
+        r.final_check::<JsonWriter>("JsonWriter")?;
+        r.final_check::<Int32T>("int32_t")?;
+        r.final_check::<SizeT>("size_t")?;
+        r.final_check::<List_>("list")?;
+        r.final_check::<Object_>("object")?;
+        r.final_check::<V>("v")?;
+        r.final_check::<R>("r")?;
+        r.final_check::<W>("w")?;
+        r.final_check::<SideBuy>("SideBuy")?;
+        r.final_check::<OrderKey>("OrderKey")?;
+        r.final_check::<TextOfside>("textOfside")?;
+        r.final_check::<Decimal1>("DECIMAL_1")?;
+        r.final_check::<OrderModel>("OrderModel")?;
+        r.final_check::<OrderFinal>("OrderFinal")?;
+        r.final_check::<NewOrder>("NewOrder")?;
+        r.final_check::<VerifyFbeOrder>("VerifyFBEOrder")?;
+        r.final_check::<FbeVrOrder>("fbe_vr_Order")?;
+        r.final_check::<E1>("e1")?;
+        r.final_check::<I2>("i2")?;
+        r.final_check::<O3>("o3")?;
+        r.final_check::<Case>("Case")?;
+        r.final_check::<Imported>("Imported")?;
+        r.final_check::<Derived>("Derived")?;
+        r.final_check::<Listed>("Listed")?;
+        r.final_check::<Letters>("Letters")?;
+        r.leave();
+        Ok(())
     }
 }

@@ -108,6 +108,15 @@ impl fbe::Struct for Instrument {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 501, 8)?;
+        if n >= 12 {
+            r.check::<fbe::BString>(b, b + 8, "symbol")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.digits, "digits")?;
@@ -120,6 +129,14 @@ impl fbe::Struct for Instrument {
         let digits = r.final_field("digits")?;
         r.leave();
         Ok(Instrument { symbol, digits })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(8)?;
+        r.final_check::<fbe::BString>("symbol")?;
+        r.final_check::<i32>("digits")?;
+        r.leave();
+        Ok(())
     }
 }
 
@@ -155,6 +172,15 @@ impl fbe::Struct for Failure {
         Ok(v)
     }
 
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_body(base, slot, 502, 20)?;
+        if n >= 28 {
+            r.check::<fbe::BString>(b, b + 24, "reason")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
@@ -167,5 +193,13 @@ impl fbe::Struct for Failure {
         let reason = r.final_field("reason")?;
         r.leave();
         Ok(Failure { id, reason })
+    }
+
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(20)?;
+        r.final_check::<fbe::Uuid>("id")?;
+        r.final_check::<fbe::BString>("reason")?;
+        r.leave();
+        Ok(())
     }
 }
