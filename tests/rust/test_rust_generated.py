@@ -1,7 +1,8 @@
 """The Rust target's output for every schema (the project's and ../shared's) compiles against
-runtime/rust clean under `cargo clippy --all-targets -D warnings` and `cargo fmt --check`, and
-vectors.rs reads and writes the original's golden vectors byte for byte through it
-(docs/targets.md 9, docs/rust.md). Run by `make test-rust`, which needs cargo."""
+runtime/rust clean under `cargo clippy --all-targets -D warnings` and `cargo fmt --check`;
+vectors.rs reads and writes the original's golden vectors byte for byte through it, and keys.rs
+checks that sets and maps hold each key once (docs/targets.md 9, docs/rust.md). Run by `make
+test-rust`, which needs cargo."""
 
 from __future__ import annotations
 
@@ -62,6 +63,7 @@ def crate() -> Path:
         '[package]\nname = "generated"\nversion = "0.1.0"\nedition = "2021"\npublish = false\n\n'
         f'[dependencies]\nfbe = {{ path = "{REPO / "runtime" / "rust"}" }}\n\n[dev-dependencies]\nserde_json = "1"\n')
     shutil.copy(REPO / "runtime" / "rust" / "Cargo.lock", BUILD / "Cargo.lock")
+    shutil.copy(Path(__file__).parent / "keys.rs", BUILD / "tests" / "keys.rs")
     if "shared" in lib:
         shutil.copy(Path(__file__).parent / "vectors.rs", BUILD / "tests" / "vectors.rs")
     return BUILD
@@ -75,6 +77,12 @@ def test_generated_rust_is_rustfmt_clean(crate: Path) -> None:
 def test_generated_rust_is_clippy_clean(crate: Path) -> None:
     r = cargo(["clippy", "--all-targets", "--", "-D", "warnings"])
     assert r.returncode == 0, f"cargo clippy:\n{r.stderr[-20000:]}"
+
+
+def test_generated_rust_sets_and_maps_hold_each_key_once(crate: Path) -> None:
+    r = cargo(["test", "--test", "keys"])
+    assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
+    assert " 0 failed" in r.stdout, r.stdout
 
 
 def test_generated_rust_reads_and_writes_the_golden_vectors(crate: Path) -> None:

@@ -41,6 +41,7 @@
 pub mod collections;
 mod decimal;
 mod error;
+mod keys;
 mod limits;
 mod reader;
 mod timestamp;
@@ -52,6 +53,7 @@ pub use bstr::{BStr, BString, ByteSlice};
 pub use collections::Unique;
 pub use decimal::{Decimal, DecimalError, MAX_DECIMAL_TEXT};
 pub use error::{join_path, DecodeError, EncodeError, ErrorKind};
+pub use keys::{repeated, KeyOrd, Pairs, Set};
 pub use limits::{Limits, BUDGET_FACTOR, BUDGET_SLACK, MAX_DEPTH, MAX_FRAME_SIZE};
 pub use reader::{
     get_bool, get_f32, get_f64, get_i16, get_i32, get_i64, get_i8, get_timestamp, get_u16, get_u32, get_u64, get_u8,

@@ -4,6 +4,7 @@
 use crate::collections::{capacity, Unique};
 use crate::decimal::Decimal;
 use crate::error::{DecodeError, EncodeError};
+use crate::keys::{repeated, same_keys, KeyOrd, Pairs, Set};
 use crate::limits::Limits;
 use crate::reader::{self, Reader};
 use crate::timestamp::Timestamp;
@@ -501,6 +502,68 @@ impl<T: Value + Ord> Value for BTreeSet<T> {
     }
 }
 
+/// The position of element `i` of a collection whose first slot is `first`, for an error.
+fn element_at(first: usize, i: usize, slot: usize) -> usize {
+    first + i * slot
+}
+
+macro_rules! unique_vecs {
+    ($($holder:ident<$($p:ident),+>, $item:ty, $map:expr, $key:expr;)*) => {$(
+        impl<$($p: Value + KeyOrd),+> Value for $holder<$($p),+> {
+            const SLOT: usize = 4;
+            const FINAL_MIN: usize = 4;
+            const COST: usize = 4;
+
+            fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+                if let Some(pair) = repeated(&self.0, |a, b| $key(a).key_cmp($key(b))) {
+                    return Err(same_keys($map, pair));
+                }
+                self.0.put(w, base, slot)
+            }
+
+            fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+                let items = Vec::<$item>::get(r, base, slot)?;
+                match repeated(&items, |a, b| $key(a).key_cmp($key(b))) {
+                    None => Ok($holder(items)),
+                    Some((_, k)) => {
+                        let first = base + reader::get_u32(r.data(), slot) as usize + 4;
+                        Err(Reader::duplicate_key("", element_at(first, k, <$item>::SLOT)).in_index(k))
+                    }
+                }
+            }
+
+            fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+                if let Some(pair) = repeated(&self.0, |a, b| $key(a).key_cmp($key(b))) {
+                    return Err(same_keys($map, pair));
+                }
+                self.0.append(w)
+            }
+
+            fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+                let at = r.pos();
+                let items = Vec::<$item>::take(r)?;
+                match repeated(&items, |a, b| $key(a).key_cmp($key(b))) {
+                    None => Ok($holder(items)),
+                    Some((_, k)) => Err(Reader::duplicate_key("", at).in_index(k)),
+                }
+            }
+        }
+    )*};
+}
+
+fn element_key<T>(x: &T) -> &T {
+    x
+}
+
+fn entry_key<K, V>(x: &(K, V)) -> &K {
+    &x.0
+}
+
+unique_vecs! {
+    Set<T>, T, false, element_key;
+    Pairs<K, V>, (K, V), true, entry_key;
+}
+
 macro_rules! maps {
     ($($map:ident: $($bound:path),+;)*) => {$(
         impl<K: Value $(+ $bound)+, V: Value> Value for $map<K, V> {
@@ -589,6 +652,13 @@ macro_rules! scalar_value {
             #[inline]
             fn at(run: &[u8], at: usize) -> Self {
                 $from(<$wire as $crate::Fixed>::at(run, at))
+            }
+        }
+
+        impl $crate::KeyOrd for $t {
+            #[inline]
+            fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+                $to(self).cmp(&$to(other))
             }
         }
     };

@@ -26,6 +26,7 @@ PRIMITIVES = {
 }
 ZERO_UUID = "00000000-0000-0000-0000-000000000000"
 RUSTFMT_WIDTH = 100   # rustfmt's max_width: the generated code is what rustfmt makes of it
+CHAIN_WIDTH = 60       # rustfmt's chain_width: a longer chain has one call a line
 FN_CALL_WIDTH = 60     # rustfmt's fn_call_width: a call with longer arguments has one a line
 STRUCT_LIT_WIDTH = 18  # rustfmt's struct_lit_width: a longer struct literal's fields go one per line
 
@@ -57,13 +58,13 @@ class Context:
         if isinstance(t, ir.Array):
             return f"[{self.type(t.element)}; {t.length}]"
         if isinstance(t, ir.Sequence):
-            if t.kind == "set" and ordered(t.element):
-                return f"{self.collection('BTreeSet')}<{self.type(t.element)}>"
-            return f"Vec<{self.type(t.element)}>"
+            if t.kind != "set":
+                return f"Vec<{self.type(t.element)}>"
+            return f"{self.collection('BTreeSet') if ordered(t.element) else 'fbe::Set'}<{self.type(t.element)}>"
         key, value = self.type(t.key), self.type(t.value)
         if ordered(t.key):
             return f"{self.collection('BTreeMap' if t.kind == 'map' else 'HashMap')}<{key}, {value}>"
-        return f"Vec<({key}, {value})>"
+        return f"fbe::Pairs<{key}, {value}>"
 
     def value(self, enum: str, name: str) -> str:
         return f"{self.named(enum)}::{self.ident.value(enum, name)}"
@@ -275,6 +276,37 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         w.blank()
         write_versioned(w, c, s, p)
         write_final(w, c, s, p)
+    w.blank()
+    write_key_order(w, c, s)
+
+
+def keyed(t: ir.Type) -> bool:
+    """Whether values of t compare as keys (fbe::KeyOrd): scalars, strings, structs and their sequences."""
+    if isinstance(t, ir.Sequence) and t.kind == "set" or isinstance(t, ir.Mapping):
+        return False
+    if isinstance(t, (ir.Optional_, ir.Array, ir.Sequence)):
+        return keyed(t.element)
+    return True
+
+
+def write_key_order(w: CodeWriter, c: Context, s: ir.Struct) -> None:
+    """fbe::KeyOrd: a struct as a set element or map key compares by its [key] fields in turn, and
+    all structs without [key] fields are the same key (docs/limits.md 4)."""
+    fields = {f.name: f for f in s.all_fields}
+    if not all(keyed(fields[k].type) for k in s.keys):
+        return
+    steps = [f"fbe::KeyOrd::key_cmp(&self.{i}, &other.{i})"
+             for i in (c.ident.field(s.qualified, k) for k in s.keys)] or ["std::cmp::Ordering::Equal"]
+    with w.block(f"impl fbe::KeyOrd for {c.ident.type(s.qualified)} {{", "}"), \
+            w.block(f"fn key_cmp(&self, {'other' if s.keys else '_other'}: &Self) -> std::cmp::Ordering {{", "}"):
+        chain = steps[0] + "".join(f".then_with(|| {x})" for x in steps[1:])
+        if len(chain) <= CHAIN_WIDTH:
+            w.line(chain)
+        else:
+            w.line(steps[0])
+            with w.indented():
+                for x in steps[1:]:
+                    w.line(f".then_with(|| {x})")
     w.blank()
 
 
