@@ -92,6 +92,12 @@ impl fbe::Struct for Node {
     }
 }
 
+impl fbe::KeyOrd for Node {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
 /// The schema's `struct Edge` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Edge {
@@ -163,6 +169,12 @@ impl fbe::Struct for Edge {
     }
 }
 
+impl fbe::KeyOrd for Edge {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Graph` (type id 3).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Graph {
@@ -227,5 +239,11 @@ impl fbe::Struct for Graph {
         r.final_check::<Vec<Edge>>("edges")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Graph {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }

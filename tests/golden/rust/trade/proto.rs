@@ -256,6 +256,12 @@ impl fbe::Struct for Order {
     }
 }
 
+impl fbe::KeyOrd for Order {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
 /// The schema's `struct Balance` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Balance {
@@ -317,6 +323,12 @@ impl fbe::Struct for Balance {
         r.final_check::<f64>("amount")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Balance {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.currency, &other.currency)
     }
 }
 
@@ -463,6 +475,12 @@ impl fbe::Struct for Account {
     }
 }
 
+impl fbe::KeyOrd for Account {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
 /// The schema's `struct OrderMessage` (type id 1).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderMessage {
@@ -520,6 +538,12 @@ impl fbe::Struct for OrderMessage {
         r.final_check::<Order>("body")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for OrderMessage {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -583,6 +607,12 @@ impl fbe::Struct for BalanceMessage {
     }
 }
 
+impl fbe::KeyOrd for BalanceMessage {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct AccountMessage` (type id 3).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct AccountMessage {
@@ -640,5 +670,11 @@ impl fbe::Struct for AccountMessage {
         r.final_check::<Account>("body")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for AccountMessage {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }

@@ -86,3 +86,9 @@ impl fbe::Struct for Node {
         Ok(())
     }
 }
+
+impl fbe::KeyOrd for Node {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}

@@ -75,6 +75,12 @@ impl fbe::Struct for Edge {
     }
 }
 
+impl fbe::KeyOrd for Edge {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Point` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Point {
@@ -139,6 +145,12 @@ impl fbe::Struct for Point {
         r.run(11, "flag=1,x=8,y=2")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Point {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -216,6 +228,12 @@ impl fbe::Struct for Point3 {
     }
 }
 
+impl fbe::KeyOrd for Point3 {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Named` (type id 4).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Named {
@@ -280,6 +298,12 @@ impl fbe::Struct for Named {
         r.final_check::<Vec<i32>>("values")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Named {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -398,5 +422,11 @@ impl fbe::Struct for Holder {
         r.final_check::<Vec<Named>>("named")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Holder {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }

@@ -88,6 +88,12 @@ impl fbe::Struct for Edge {
     }
 }
 
+impl fbe::KeyOrd for Edge {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Holder` (type id 10).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Holder {
@@ -141,5 +147,11 @@ impl fbe::Struct for Holder {
         r.final_check::<Vec<Edge>>("edges")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Holder {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }

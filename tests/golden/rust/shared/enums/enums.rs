@@ -1482,3 +1482,9 @@ impl fbe::Struct for Enums {
         Ok(())
     }
 }
+
+impl fbe::KeyOrd for Enums {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}

@@ -295,6 +295,12 @@ impl fbe::Struct for Order {
     }
 }
 
+impl fbe::KeyOrd for Order {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
 /// The schema's `struct Balance : proto.Balance` (type id 2); its base fields first.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Balance {
@@ -368,6 +374,12 @@ impl fbe::Struct for Balance {
         r.run(16, "amount=8,locked=8")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Balance {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.currency, &other.currency)
     }
 }
 
@@ -514,6 +526,12 @@ impl fbe::Struct for Account {
     }
 }
 
+impl fbe::KeyOrd for Account {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
 /// The schema's `struct OrderMessage` (type id 11).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderMessage {
@@ -571,6 +589,12 @@ impl fbe::Struct for OrderMessage {
         r.final_check::<Order>("body")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for OrderMessage {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -634,6 +658,12 @@ impl fbe::Struct for BalanceMessage {
     }
 }
 
+impl fbe::KeyOrd for BalanceMessage {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct AccountMessage` (type id 13).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct AccountMessage {
@@ -691,5 +721,11 @@ impl fbe::Struct for AccountMessage {
         r.final_check::<Account>("body")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for AccountMessage {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }

@@ -985,6 +985,12 @@ impl fbe::Struct for StructSimple {
     }
 }
 
+impl fbe::KeyOrd for StructSimple {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
 /// The schema's `struct StructOptional : test.StructSimple` (type id 111); its base fields first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StructOptional {
@@ -2555,6 +2561,12 @@ impl fbe::Struct for StructOptional {
         r.final_check::<Option<super::proto::Account>>("f165")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for StructOptional {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
     }
 }
 
@@ -4587,6 +4599,12 @@ impl fbe::Struct for StructNested {
     }
 }
 
+impl fbe::KeyOrd for StructNested {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
 /// The schema's `struct StructBytes` (type id 120).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructBytes {
@@ -4662,6 +4680,12 @@ impl fbe::Struct for StructBytes {
         r.final_check::<Option<fbe::Bytes>>("f3")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for StructBytes {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -4861,6 +4885,12 @@ impl fbe::Struct for StructArray {
     }
 }
 
+impl fbe::KeyOrd for StructArray {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct StructVector` (type id 130).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructVector {
@@ -5024,6 +5054,12 @@ impl fbe::Struct for StructVector {
         r.final_check::<Vec<Option<StructSimple>>>("f10")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for StructVector {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -5193,13 +5229,19 @@ impl fbe::Struct for StructList {
     }
 }
 
+impl fbe::KeyOrd for StructList {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct StructSet` (type id 132).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructSet {
     pub f1: BTreeSet<u8>,
     pub f2: BTreeSet<EnumSimple>,
     pub f3: BTreeSet<FlagsSimple>,
-    pub f4: Vec<StructSimple>,
+    pub f4: fbe::Set<StructSimple>,
 }
 
 impl fbe::Struct for StructSet {
@@ -5247,7 +5289,7 @@ impl fbe::Struct for StructSet {
             r.check::<BTreeSet<FlagsSimple>>(b, b + 16, "f3")?;
         }
         if n >= 24 {
-            r.check::<Vec<StructSimple>>(b, b + 20, "f4")?;
+            r.check::<fbe::Set<StructSimple>>(b, b + 20, "f4")?;
         }
         r.leave();
         Ok(())
@@ -5276,9 +5318,15 @@ impl fbe::Struct for StructSet {
         r.final_check::<BTreeSet<u8>>("f1")?;
         r.final_check::<BTreeSet<EnumSimple>>("f2")?;
         r.final_check::<BTreeSet<FlagsSimple>>("f3")?;
-        r.final_check::<Vec<StructSimple>>("f4")?;
+        r.final_check::<fbe::Set<StructSimple>>("f4")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for StructSet {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -5448,6 +5496,12 @@ impl fbe::Struct for StructMap {
     }
 }
 
+impl fbe::KeyOrd for StructMap {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct StructHash` (type id 141).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructHash {
@@ -5614,11 +5668,17 @@ impl fbe::Struct for StructHash {
     }
 }
 
+impl fbe::KeyOrd for StructHash {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct StructHashEx` (type id 142).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructHashEx {
-    pub f1: Vec<(StructSimple, StructNested)>,
-    pub f2: Vec<(StructSimple, Option<StructNested>)>,
+    pub f1: fbe::Pairs<StructSimple, StructNested>,
+    pub f2: fbe::Pairs<StructSimple, Option<StructNested>>,
 }
 
 impl fbe::Struct for StructHashEx {
@@ -5649,10 +5709,10 @@ impl fbe::Struct for StructHashEx {
     fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (b, n) = r.struct_body(base, slot, 142, 8)?;
         if n >= 12 {
-            r.check::<Vec<(StructSimple, StructNested)>>(b, b + 8, "f1")?;
+            r.check::<fbe::Pairs<StructSimple, StructNested>>(b, b + 8, "f1")?;
         }
         if n >= 16 {
-            r.check::<Vec<(StructSimple, Option<StructNested>)>>(b, b + 12, "f2")?;
+            r.check::<fbe::Pairs<StructSimple, Option<StructNested>>>(b, b + 12, "f2")?;
         }
         r.leave();
         Ok(())
@@ -5674,10 +5734,16 @@ impl fbe::Struct for StructHashEx {
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
-        r.final_check::<Vec<(StructSimple, StructNested)>>("f1")?;
-        r.final_check::<Vec<(StructSimple, Option<StructNested>)>>("f2")?;
+        r.final_check::<fbe::Pairs<StructSimple, StructNested>>("f1")?;
+        r.final_check::<fbe::Pairs<StructSimple, Option<StructNested>>>("f2")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for StructHashEx {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -5719,5 +5785,11 @@ impl fbe::Struct for StructEmpty {
         r.enter(32)?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for StructEmpty {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }

@@ -170,3 +170,9 @@ impl fbe::Struct for Prices {
         Ok(())
     }
 }
+
+impl fbe::KeyOrd for Prices {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}

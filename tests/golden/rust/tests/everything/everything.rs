@@ -989,6 +989,12 @@ impl fbe::Struct for Counted {
     }
 }
 
+impl fbe::KeyOrd for Counted {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Shifted` (type id 1020).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Shifted {
@@ -1038,6 +1044,12 @@ impl fbe::Struct for Shifted {
         r.final_check::<i32>("a")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Shifted {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -1093,6 +1105,12 @@ impl fbe::Struct for AfterShift {
     }
 }
 
+impl fbe::KeyOrd for AfterShift {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Fixed` (type id 7).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Fixed {
@@ -1142,6 +1160,12 @@ impl fbe::Struct for Fixed {
         r.final_check::<i32>("a")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Fixed {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -1202,6 +1226,12 @@ impl fbe::Struct for Derived {
         r.run(8, "a=4,b=4")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Derived {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -1291,6 +1321,12 @@ impl fbe::Struct for ImportedBase {
     }
 }
 
+impl fbe::KeyOrd for ImportedBase {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.symbol, &other.symbol)
+    }
+}
+
 /// The schema's `struct Note` (type id 1023).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Note {
@@ -1352,6 +1388,12 @@ impl fbe::Struct for Note {
         r.final_check::<fbe::BString>("text")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Note {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -1419,6 +1461,12 @@ impl fbe::Struct for Quiet {
     }
 }
 
+impl fbe::KeyOrd for Quiet {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Empty` (type id 1025).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Empty {}
@@ -1457,6 +1505,12 @@ impl fbe::Struct for Empty {
         r.enter(32)?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Empty {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -1505,11 +1559,11 @@ pub struct Everything {
     pub f39: Vec<Option<Counted>>,
     pub f40: Vec<fbe::BString>,
     pub f41: BTreeSet<i64>,
-    pub f42: Vec<super::market::Instrument>,
+    pub f42: fbe::Set<super::market::Instrument>,
     pub f43: BTreeMap<i32, fbe::BString>,
     pub f44: BTreeMap<fbe::BString, Option<Counted>>,
     pub f45: HashMap<fbe::Uuid, fbe::Bytes>,
-    pub f46: Vec<(super::market::Instrument, Counted)>,
+    pub f46: fbe::Pairs<super::market::Instrument, Counted>,
     pub f47: Option<i32>,
     pub f47_reset: bool,
     pub f48: Option<fbe::Timestamp>,
@@ -2013,7 +2067,7 @@ impl fbe::Struct for Everything {
             r.check::<BTreeSet<i64>>(b, b + 259, "f41")?;
         }
         if n >= 267 {
-            r.check::<Vec<super::market::Instrument>>(b, b + 263, "f42")?;
+            r.check::<fbe::Set<super::market::Instrument>>(b, b + 263, "f42")?;
         }
         if n >= 271 {
             r.check::<BTreeMap<i32, fbe::BString>>(b, b + 267, "f43")?;
@@ -2025,7 +2079,7 @@ impl fbe::Struct for Everything {
             r.check::<HashMap<fbe::Uuid, fbe::Bytes>>(b, b + 275, "f45")?;
         }
         if n >= 283 {
-            r.check::<Vec<(super::market::Instrument, Counted)>>(b, b + 279, "f46")?;
+            r.check::<fbe::Pairs<super::market::Instrument, Counted>>(b, b + 279, "f46")?;
         }
         if n >= 288 {
             r.check::<Option<i32>>(b, b + 283, "f47")?;
@@ -2253,11 +2307,11 @@ impl fbe::Struct for Everything {
         r.final_check::<Vec<Option<Counted>>>("f39")?;
         r.final_check::<Vec<fbe::BString>>("f40")?;
         r.final_check::<BTreeSet<i64>>("f41")?;
-        r.final_check::<Vec<super::market::Instrument>>("f42")?;
+        r.final_check::<fbe::Set<super::market::Instrument>>("f42")?;
         r.final_check::<BTreeMap<i32, fbe::BString>>("f43")?;
         r.final_check::<BTreeMap<fbe::BString, Option<Counted>>>("f44")?;
         r.final_check::<HashMap<fbe::Uuid, fbe::Bytes>>("f45")?;
-        r.final_check::<Vec<(super::market::Instrument, Counted)>>("f46")?;
+        r.final_check::<fbe::Pairs<super::market::Instrument, Counted>>("f46")?;
         r.final_check::<Option<i32>>("f47")?;
         r.final_check::<bool>("f47Reset")?;
         r.final_check::<Option<fbe::Timestamp>>("f48")?;
@@ -2267,6 +2321,12 @@ impl fbe::Struct for Everything {
         r.final_check::<BTreeMap<fbe::Decimal, i32>>("f52")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Everything {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
     }
 }
 
@@ -2352,6 +2412,12 @@ impl fbe::Struct for PlaceOrder {
     }
 }
 
+impl fbe::KeyOrd for PlaceOrder {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
 /// The schema's `struct Accepted` (type id 1028).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Accepted {
@@ -2407,6 +2473,12 @@ impl fbe::Struct for Accepted {
         r.final_check::<fbe::Uuid>("id")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Accepted {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
     }
 }
 
@@ -2483,6 +2555,12 @@ impl fbe::Struct for Rejected {
     }
 }
 
+impl fbe::KeyOrd for Rejected {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
 /// The schema's `struct Ping` (type id 1030).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Ping {
@@ -2532,6 +2610,12 @@ impl fbe::Struct for Ping {
         r.final_check::<i64>("sequence")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Ping {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -2599,6 +2683,12 @@ impl fbe::Struct for FixedKeywords {
         r.run(9, "new=4,swap=1,default=4")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for FixedKeywords {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -2748,5 +2838,11 @@ impl fbe::Struct for Keywords {
         r.final_check::<Vec<FixedKeywords>>("this")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Keywords {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }

@@ -46,6 +46,12 @@ impl fbe::Struct for Empty {
     }
 }
 
+impl fbe::KeyOrd for Empty {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Empties` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Empties {
@@ -99,6 +105,12 @@ impl fbe::Struct for Empties {
         r.final_check::<Vec<Empty>>("items")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Empties {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -162,6 +174,12 @@ impl fbe::Struct for Wide {
     }
 }
 
+impl fbe::KeyOrd for Wide {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Wides` (type id 4).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Wides {
@@ -215,6 +233,12 @@ impl fbe::Struct for Wides {
         r.final_check::<Vec<Wide>>("items")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Wides {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -297,5 +321,11 @@ impl fbe::Struct for Holder {
         r.final_check::<BTreeMap<i32, Wide>>("byId")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Holder {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }

@@ -1975,6 +1975,12 @@ impl fbe::Struct for Order {
     }
 }
 
+impl fbe::KeyOrd for Order {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct CppWords` (type id 2).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CppWords {
@@ -3303,6 +3309,12 @@ impl fbe::Struct for CppWords {
     }
 }
 
+impl fbe::KeyOrd for CppWords {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct PythonWords` (type id 3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PythonWords {
@@ -3853,6 +3865,12 @@ impl fbe::Struct for PythonWords {
     }
 }
 
+impl fbe::KeyOrd for PythonWords {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct GoWords` (type id 4).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GoWords {
@@ -4326,6 +4344,12 @@ impl fbe::Struct for GoWords {
     }
 }
 
+impl fbe::KeyOrd for GoWords {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct JavaWords` (type id 5).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JavaWords {
@@ -4735,6 +4759,12 @@ impl fbe::Struct for JavaWords {
         r.final_check::<fbe::Uuid>("Set")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for JavaWords {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -5234,6 +5264,12 @@ impl fbe::Struct for KotlinWords {
         r.final_check::<Option<bool>>("Array")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for KotlinWords {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -5767,6 +5803,12 @@ impl fbe::Struct for JsWords {
     }
 }
 
+impl fbe::KeyOrd for JsWords {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct RustWords` (type id 8).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RustWords {
@@ -6207,6 +6249,12 @@ impl fbe::Struct for RustWords {
     }
 }
 
+impl fbe::KeyOrd for RustWords {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct CSharpWords` (type id 9).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CSharpWords {
@@ -6596,6 +6644,12 @@ impl fbe::Struct for CSharpWords {
     }
 }
 
+impl fbe::KeyOrd for CSharpWords {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct RubyWords` (type id 10).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RubyWords {
@@ -6849,6 +6903,12 @@ impl fbe::Struct for RubyWords {
     }
 }
 
+impl fbe::KeyOrd for RubyWords {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct CppMembers` (type id 11).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CppMembers {
@@ -7022,6 +7082,12 @@ impl fbe::Struct for CppMembers {
         r.final_check::<fbe::Bytes>("reset")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for CppMembers {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -7253,6 +7319,12 @@ impl fbe::Struct for PythonMembers {
         r.run(28, "__hash__=16,__eq__=8,__private=4")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for PythonMembers {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -7587,6 +7659,12 @@ impl fbe::Struct for GoMembers {
         r.run(20, "TypeID=8,Verify=8,VerifyFinal=4")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for GoMembers {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -7927,6 +8005,12 @@ impl fbe::Struct for JvmMembers {
     }
 }
 
+impl fbe::KeyOrd for JvmMembers {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct JsMembers` (type id 15).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JsMembers {
@@ -8023,6 +8107,12 @@ impl fbe::Struct for JsMembers {
         r.final_check::<Option<bool>>("verify")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for JsMembers {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -8395,6 +8485,12 @@ impl fbe::Struct for RuntimeNames {
     }
 }
 
+impl fbe::KeyOrd for RuntimeNames {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct class` (type id 17).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Class {
@@ -8444,6 +8540,12 @@ impl fbe::Struct for Class {
         r.final_check::<i32>("class")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Class {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -8499,6 +8601,12 @@ impl fbe::Struct for Object {
     }
 }
 
+impl fbe::KeyOrd for Object {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct String` (type id 19).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct String_ {
@@ -8548,6 +8656,12 @@ impl fbe::Struct for String_ {
         r.final_check::<i32>("String")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for String_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -8603,6 +8717,12 @@ impl fbe::Struct for List {
     }
 }
 
+impl fbe::KeyOrd for List {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Map` (type id 21).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Map {
@@ -8652,6 +8772,12 @@ impl fbe::Struct for Map {
         r.final_check::<i32>("Map")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Map {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -8707,6 +8833,12 @@ impl fbe::Struct for Model {
     }
 }
 
+impl fbe::KeyOrd for Model {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct FinalModel` (type id 23).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct FinalModel {
@@ -8756,6 +8888,12 @@ impl fbe::Struct for FinalModel {
         r.final_check::<i32>("FinalModel")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for FinalModel {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -8811,6 +8949,12 @@ impl fbe::Struct for Buffer {
     }
 }
 
+impl fbe::KeyOrd for Buffer {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Reader` (type id 25).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Reader_ {
@@ -8860,6 +9004,12 @@ impl fbe::Struct for Reader_ {
         r.final_check::<i32>("Reader")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Reader_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -8915,6 +9065,12 @@ impl fbe::Struct for Writer_ {
     }
 }
 
+impl fbe::KeyOrd for Writer_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Limits` (type id 27).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Limits {
@@ -8964,6 +9120,12 @@ impl fbe::Struct for Limits {
         r.final_check::<i32>("Limits")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Limits {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -9019,6 +9181,12 @@ impl fbe::Struct for DecodeError_ {
     }
 }
 
+impl fbe::KeyOrd for DecodeError_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct DecodeException` (type id 29).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct DecodeException {
@@ -9068,6 +9236,12 @@ impl fbe::Struct for DecodeException {
         r.final_check::<i32>("DecodeException")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for DecodeException {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -9123,6 +9297,12 @@ impl fbe::Struct for Decimal {
     }
 }
 
+impl fbe::KeyOrd for Decimal {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Uuid` (type id 31).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Uuid {
@@ -9172,6 +9352,12 @@ impl fbe::Struct for Uuid {
         r.final_check::<i32>("Uuid")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Uuid {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -9227,6 +9413,12 @@ impl fbe::Struct for Uuid_ {
     }
 }
 
+impl fbe::KeyOrd for Uuid_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Timestamp` (type id 33).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Timestamp {
@@ -9276,6 +9468,12 @@ impl fbe::Struct for Timestamp {
         r.final_check::<i32>("Timestamp")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Timestamp {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -9331,6 +9529,12 @@ impl fbe::Struct for Sender {
     }
 }
 
+impl fbe::KeyOrd for Sender {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Receiver` (type id 35).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Receiver {
@@ -9380,6 +9584,12 @@ impl fbe::Struct for Receiver {
         r.final_check::<i32>("Receiver")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Receiver {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -9435,6 +9645,12 @@ impl fbe::Struct for Client {
     }
 }
 
+impl fbe::KeyOrd for Client {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Proxy` (type id 37).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Proxy {
@@ -9484,6 +9700,12 @@ impl fbe::Struct for Proxy {
         r.final_check::<i32>("Proxy")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Proxy {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -9539,6 +9761,12 @@ impl fbe::Struct for Handler {
     }
 }
 
+impl fbe::KeyOrd for Handler {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct fbe` (type id 39).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Fbe {
@@ -9588,6 +9816,12 @@ impl fbe::Struct for Fbe {
         r.final_check::<i32>("fbe")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Fbe {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -9643,6 +9877,12 @@ impl fbe::Struct for Fbe_ {
     }
 }
 
+impl fbe::KeyOrd for Fbe_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct std` (type id 41).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Std {
@@ -9692,6 +9932,12 @@ impl fbe::Struct for Std {
         r.final_check::<i32>("std")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Std {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -9747,6 +9993,12 @@ impl fbe::Struct for Companion {
     }
 }
 
+impl fbe::KeyOrd for Companion {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Any` (type id 43).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Any {
@@ -9796,6 +10048,12 @@ impl fbe::Struct for Any {
         r.final_check::<i32>("Any")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Any {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -9851,6 +10109,12 @@ impl fbe::Struct for Self_ {
     }
 }
 
+impl fbe::KeyOrd for Self_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct self` (type id 45).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Self__ {
@@ -9900,6 +10164,12 @@ impl fbe::Struct for Self__ {
         r.final_check::<i32>("self")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Self__ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -9955,6 +10225,12 @@ impl fbe::Struct for None_ {
     }
 }
 
+impl fbe::KeyOrd for None_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Option` (type id 47).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Option_ {
@@ -10004,6 +10280,12 @@ impl fbe::Struct for Option_ {
         r.final_check::<i32>("Option")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Option_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -10059,6 +10341,12 @@ impl fbe::Struct for Result_ {
     }
 }
 
+impl fbe::KeyOrd for Result_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Vec` (type id 49).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Vec_ {
@@ -10108,6 +10396,12 @@ impl fbe::Struct for Vec_ {
         r.final_check::<i32>("Vec")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Vec_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -10163,6 +10457,12 @@ impl fbe::Struct for Box_ {
     }
 }
 
+impl fbe::KeyOrd for Box_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Error` (type id 51).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Error {
@@ -10212,6 +10512,12 @@ impl fbe::Struct for Error {
         r.final_check::<i32>("Error")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Error {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -10267,6 +10573,12 @@ impl fbe::Struct for Exception {
     }
 }
 
+impl fbe::KeyOrd for Exception {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Text` (type id 53).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Text {
@@ -10316,6 +10628,12 @@ impl fbe::Struct for Text {
         r.final_check::<i32>("Text")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Text {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -10371,6 +10689,12 @@ impl fbe::Struct for JsonWriter {
     }
 }
 
+impl fbe::KeyOrd for JsonWriter {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct int32_t` (type id 55).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Int32T {
@@ -10420,6 +10744,12 @@ impl fbe::Struct for Int32T {
         r.final_check::<i32>("int32_t")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Int32T {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -10475,6 +10805,12 @@ impl fbe::Struct for SizeT {
     }
 }
 
+impl fbe::KeyOrd for SizeT {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct list` (type id 57).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct List_ {
@@ -10524,6 +10860,12 @@ impl fbe::Struct for List_ {
         r.final_check::<i32>("list")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for List_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -10579,6 +10921,12 @@ impl fbe::Struct for Object_ {
     }
 }
 
+impl fbe::KeyOrd for Object_ {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct v` (type id 59).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct V {
@@ -10628,6 +10976,12 @@ impl fbe::Struct for V {
         r.final_check::<i32>("v")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for V {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -10683,6 +11037,12 @@ impl fbe::Struct for R {
     }
 }
 
+impl fbe::KeyOrd for R {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct w` (type id 61).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct W {
@@ -10732,6 +11092,12 @@ impl fbe::Struct for W {
         r.final_check::<i32>("w")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for W {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -10787,6 +11153,12 @@ impl fbe::Struct for SideBuy {
     }
 }
 
+impl fbe::KeyOrd for SideBuy {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct OrderKey` (type id 63).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderKey {
@@ -10836,6 +11208,12 @@ impl fbe::Struct for OrderKey {
         r.final_check::<i32>("OrderKey")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for OrderKey {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -10891,6 +11269,12 @@ impl fbe::Struct for TextOfside {
     }
 }
 
+impl fbe::KeyOrd for TextOfside {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct DECIMAL_1` (type id 65).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Decimal1 {
@@ -10940,6 +11324,12 @@ impl fbe::Struct for Decimal1 {
         r.final_check::<i32>("DECIMAL_1")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Decimal1 {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -10995,6 +11385,12 @@ impl fbe::Struct for OrderModel {
     }
 }
 
+impl fbe::KeyOrd for OrderModel {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct OrderFinal` (type id 67).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderFinal {
@@ -11044,6 +11440,12 @@ impl fbe::Struct for OrderFinal {
         r.final_check::<i32>("OrderFinal")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for OrderFinal {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -11099,6 +11501,12 @@ impl fbe::Struct for NewOrder {
     }
 }
 
+impl fbe::KeyOrd for NewOrder {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct VerifyFBEOrder` (type id 69).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct VerifyFbeOrder {
@@ -11148,6 +11556,12 @@ impl fbe::Struct for VerifyFbeOrder {
         r.final_check::<i32>("VerifyFBEOrder")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for VerifyFbeOrder {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -11203,6 +11617,12 @@ impl fbe::Struct for FbeVrOrder {
     }
 }
 
+impl fbe::KeyOrd for FbeVrOrder {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct e1` (type id 71).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct E1 {
@@ -11252,6 +11672,12 @@ impl fbe::Struct for E1 {
         r.final_check::<i32>("e1")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for E1 {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -11307,6 +11733,12 @@ impl fbe::Struct for I2 {
     }
 }
 
+impl fbe::KeyOrd for I2 {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct o3` (type id 73).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct O3 {
@@ -11356,6 +11788,12 @@ impl fbe::Struct for O3 {
         r.final_check::<i32>("o3")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for O3 {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -11476,6 +11914,12 @@ impl fbe::Struct for Case {
     }
 }
 
+impl fbe::KeyOrd for Case {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct Imported` (type id 75).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Imported {
@@ -11571,6 +12015,12 @@ impl fbe::Struct for Imported {
     }
 }
 
+impl fbe::KeyOrd for Imported {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
 /// The schema's `struct symbol` (type id 76).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Symbol {
@@ -11628,6 +12078,12 @@ impl fbe::Struct for Symbol {
         r.final_check::<Digits>("digits")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Symbol {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -11748,6 +12204,12 @@ impl fbe::Struct for Listed {
     }
 }
 
+impl fbe::KeyOrd for Listed {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.symbol, &other.symbol)
+    }
+}
+
 /// The schema's `struct Derived : import.Order` (type id 78); its base fields first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Derived {
@@ -11844,6 +12306,12 @@ impl fbe::Struct for Derived {
         r.run(18, "side=4,s=4,range=4,Word=2,side_=4")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Derived {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }
 
@@ -13216,5 +13684,11 @@ impl fbe::Struct for Hostile {
         r.final_check::<Letters>("Letters")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Hostile {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
     }
 }

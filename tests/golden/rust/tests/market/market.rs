@@ -140,6 +140,12 @@ impl fbe::Struct for Instrument {
     }
 }
 
+impl fbe::KeyOrd for Instrument {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.symbol, &other.symbol)
+    }
+}
+
 /// The schema's `struct Failure` (type id 502).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Failure {
@@ -201,5 +207,11 @@ impl fbe::Struct for Failure {
         r.final_check::<fbe::BString>("reason")?;
         r.leave();
         Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Failure {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        fbe::KeyOrd::key_cmp(&self.id, &other.id)
     }
 }
