@@ -291,6 +291,13 @@ def compare(c: Context, t: ir.Type) -> str:
     return c.file.qualified("cmp", "Compare") + f"[{c.type(t)}]"
 
 
+def leave(w: CodeWriter, cond: str, unwind: list[str], *first: str) -> None:
+    """`if cond {`: the lines `first`, then the path named on the way out (unwind: the Unwind calls,
+    innermost first) and return."""
+    with w.block(f"if {cond} {{", "}"):
+        w.lines("\n".join([*first, *unwind, "return"]))
+
+
 def write_imports(w: CodeWriter, modules: dict[str, str]) -> None:
     """The import block of a file's modules (GeneratedFile.modules: module -> qualifier): the standard
     library's, then the others, each sorted; a module named otherwise than its last part is named."""

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals
-from fbec.targets.go.context import Context, compare
+from fbec.targets.go.context import Context, compare, leave
 from fbec.targets.go.models import (
+    fails,
     in_order,
     refuse_repeated,
     repeated_call,
@@ -165,14 +166,6 @@ def json_key(t: ir.Type, k: str) -> str:
 
 # ---------------------------------------------------------------- JSON reading
 
-def fails(w: CodeWriter, unwind: list[str]) -> None:
-    """Leave the reader function when a nested struct failed, naming the path on the way out."""
-    with w.block("if r.Failed() {", "}"):
-        for u in unwind:
-            w.line(u)
-        w.line("return")
-
-
 def primitive_read(c: Context, t: ir.Primitive, dst: str, f: str) -> str:
     """The expression reading a primitive's JSON value (dst: its old value, for bytes)."""
     n = t.name
@@ -327,11 +320,7 @@ def paid_first(w: CodeWriter, c: Context, types: list[ir.Type], f: str, unwind: 
         if not isinstance(t, ir.StructRef) or not c.schema.struct(t.name).large_default:
             continue
         cost = c.schema.struct(t.name).default_cost
-        with w.block(f"if !r.Affords({cost}) {{", "}"):
-            w.line(f"r.Spend({cost}, {f})")
-            for u in unwind:
-                w.line(u)
-            w.line("return")
+        leave(w, f"!r.Affords({cost})", unwind, f"r.Spend({cost}, {f})")
 
 
 # ---------------------------------------------------------------- text

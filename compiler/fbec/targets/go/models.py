@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from fbec.model import ir
-from fbec.model.plan import FieldPlan, Run
+from fbec.model.plan import FieldPlan, Run, StructPlan
 from fbec.targets.base import CodeWriter, Locals, Options
-from fbec.targets.go.context import Context, compare, compare_func, zero
+from fbec.targets.go.context import Context, compare, compare_func, leave, zero
 from fbec.targets.go.nesting import check
 
 # Primitive -> the fbe.Writer Put/Append and fbe.Reader method suffix of its slot.
@@ -182,10 +182,7 @@ def stops(w: CodeWriter, c: Context, t: ir.Type, writer: str, unwind: list[str])
     (unwind: the writer's Unwind calls, innermost first)."""
     if not can_fail(c, t):
         return
-    with w.block(f"if {writer}.Failed() {{", "}"):
-        for u in unwind:
-            w.line(u)
-        w.line("return")
+    leave(w, f"{writer}.Failed()", unwind)
 
 
 def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, field: str, pos: str) -> None:
@@ -218,19 +215,12 @@ def paid_first(w: CodeWriter, c: Context, t: ir.Type, unwind: list[str], base: s
     if not isinstance(t, ir.StructRef) or not c.schema.struct(t.name).large_default:
         return
     cost = c.schema.struct(t.name).default_cost
-    with w.block(f"if !r.Affords({cost}) {{", "}"):
-        w.line(f"{verify_name(c, t, slot is None)}(r{'' if slot is None else f', {base}, {slot}'})")
-        for u in unwind:
-            w.line(u)
-        w.line("return")
+    leave(w, f"!r.Affords({cost})", unwind, f"{verify_name(c, t, slot is None)}(r{'' if slot is None else f', {base}, {slot}'})")
 
 
 def fails(w: CodeWriter, unwind: list[str]) -> None:
     """Leave the reader function when a nested value failed, naming the path on the way out."""
-    with w.block("if r.Failed() {", "}"):
-        for u in unwind:
-            w.line(u)
-        w.line("return")
+    leave(w, "r.Failed()", unwind)
 
 
 def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst: str, field: str,
@@ -592,27 +582,43 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str, own: list
     w.blank()
 
 
+def older_body(w: CodeWriter, s: ir.Struct, plan: StructPlan, field: Callable[[FieldPlan], None], defaults: bool,
+               skip: Callable[[FieldPlan], bool] = lambda f: False) -> None:
+    """The fields of the versioned body at b of n bytes, as an older writer may have left it: the
+    base's when the body holds them, then each own field while it does (`field` prints one); what
+    is missing is charged to the decode budget (the plan's older_cost and missing_cost) and, with
+    `defaults`, given the schema's defaults (Reset, fbeDefaults)."""
+    if plan.base_fields:
+        with w.block(f"if n >= {s.base_size} {{", "} else {"):
+            for f in plan.base_fields:
+                field(f)
+        with w.block("", "}"):
+            if plan.older_cost:
+                w.line(f'r.Spend({plan.older_cost}, b, "")')
+            if defaults:
+                w.line("v.Reset()")
+            w.line("return")
+    for k, f in enumerate(plan.own_fields):
+        if skip(f):
+            continue
+        with w.block(f"if n < {f.end} {{", "}"):
+            if f.missing_cost:
+                w.line(f'r.Spend({f.missing_cost}, b, "{f.name}")')
+            if defaults:
+                w.line(f"v.fbeDefaults({k})")
+            w.line("return")
+        field(f)
+
+
 def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Locals) -> None:
     """FBEVerify<Name>: FBERead's checks without the value (no allocation but for sets and maps)."""
     fbe_verify = c.ident.function("FBEVerify", s.qualified)
     plan = c.plan.struct(s.qualified)
     body = CodeWriter(Options(tabs=True))
-    if plan.base_fields:
-        with body.block(f"if n >= {s.base_size} {{", "} else {"):
-            for f in plan.base_fields:
-                verify_value(body, c, f.type, "b", f"b+{f.offset}", f.name, names, [f'r.Unwind("{f.name}")'])
-        with body.block("", "}"):
-            if plan.older_cost:
-                body.line(f'r.Spend({plan.older_cost}, b, "")')
-            body.line("return")
-    for f in plan.own_fields:
-        if ir.reads_unchecked(f.type) and not (kept(c, f.type) or f.missing_cost):
-            continue        # nothing to check, and when absent the next field's test returns alike
-        with body.block(f"if n < {f.end} {{", "}"):
-            if f.missing_cost:
-                body.line(f'r.Spend({f.missing_cost}, b, "{f.name}")')
-            body.line("return")
-        verify_value(body, c, f.type, "b", f"b+{f.offset}", f.name, names, [f'r.Unwind("{f.name}")'])
+    # an own field with nothing to check is left out: when absent, the next field's test returns alike
+    older_body(body, s, plan, lambda f: verify_value(body, c, f.type, "b", f"b+{f.offset}", f.name, names,
+                                                     [f'r.Unwind("{f.name}")']),
+               False, lambda f: ir.reads_unchecked(f.type) and not (kept(c, f.type) or f.missing_cost))
     w.line(f"// {fbe_verify} checks the versioned body the slot at slot points to (from base) as")
     w.line("// FBERead reads it, without building the value.")
     with w.block(f"func {fbe_verify}(r *{c.rt('Reader')}, base, slot int) {{", "}"):
@@ -702,24 +708,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         with w.block("if n == 0 {", "}"):
             w.line("return")
         w.line("defer r.Leave()")
-        if plan.base_fields:
-            with w.block(f"if n >= {s.base_size} {{", "} else {"):
-                for f in plan.base_fields:
-                    read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{c.ident.field(f.field)}", f.name, names,
-                               [f'r.Unwind("{f.name}")'])
-            with w.block("", "}"):
-                if plan.older_cost:
-                    w.line(f'r.Spend({plan.older_cost}, b, "")')
-                w.line("v.Reset()")
-                w.line("return")
-        for k, f in enumerate(plan.own_fields):
-            with w.block(f"if n < {f.end} {{", "}"):
-                if f.missing_cost:
-                    w.line(f'r.Spend({f.missing_cost}, b, "{f.name}")')
-                w.line(f"v.fbeDefaults({k})")
-                w.line("return")
-            read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{c.ident.field(f.field)}", f.name, names,
-                       [f'r.Unwind("{f.name}")'])
+        older_body(w, s, plan, lambda f: read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{c.ident.field(f.field)}",
+                                                    f.name, names, [f'r.Unwind("{f.name}")']), True)
     w.blank()
     write_verify(w, c, s, name, names)
 

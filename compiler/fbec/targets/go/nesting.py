@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals
-from fbec.targets.go.context import Context
+from fbec.targets.go.context import Context, leave
 
 
 def walked(c: Context, name: str) -> bool:
@@ -36,10 +36,7 @@ def check(w: CodeWriter, c: Context, t: ir.StructRef, writer: str, value: str, u
         cond = f'{writer}.Near({levels}) && !{writer}.Fits({value}.fbeLevels(), "{t.name}")'
     else:
         cond = f'!{writer}.Fits({levels}, "{t.name}")'
-    with w.block(f"if {cond} {{", "}"):
-        for u in unwind:
-            w.line(u)
-        w.line("return")
+    leave(w, cond, unwind)
 
 
 def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Locals) -> None:
