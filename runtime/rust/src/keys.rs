@@ -75,6 +75,12 @@ impl<T: KeyOrd, const N: usize> KeyOrd for [T; N] {
     }
 }
 
+impl<T: KeyOrd + ?Sized> KeyOrd for Box<T> {
+    fn key_cmp(&self, other: &Self) -> Ordering {
+        (**self).key_cmp(&**other)
+    }
+}
+
 impl<T: KeyOrd> KeyOrd for Vec<T> {
     fn key_cmp(&self, other: &Self) -> Ordering {
         self[..].key_cmp(&other[..])

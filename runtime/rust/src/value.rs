@@ -337,6 +337,56 @@ impl<T: Fixed, const N: usize> Fixed for [T; N] {
     }
 }
 
+/// A large fixed array (`fbec --rust` boxes arrays of more than 4 KiB): on the heap, so that no
+/// value of it is ever made on the stack.
+impl<T: Value, const N: usize> Value for Box<[T; N]> {
+    const SLOT: usize = <[T; N]>::SLOT;
+    const FINAL_MIN: usize = <[T; N]>::FINAL_MIN;
+    const COST: usize = <[T; N]>::COST;
+
+    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        (**self).put(w, base, slot)
+    }
+
+    fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        boxed((0..N).map(|i| T::get(r, base, slot + i * T::SLOT).map_err(|e| e.in_index(i))))
+    }
+
+    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        (**self).append(w)
+    }
+
+    fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        boxed((0..N).map(|i| T::take(r).map_err(|e| e.in_index(i))))
+    }
+
+    fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        <[T; N]>::check(r, base, slot)
+    }
+
+    fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        <[T; N]>::check_final(r)
+    }
+}
+
+impl<T: Fixed, const N: usize> Fixed for Box<[T; N]> {
+    fn at(run: &[u8], at: usize) -> Self {
+        boxed_array(|i| T::at(run, at + i * T::SLOT))
+    }
+}
+
+/// A boxed array of `N` values `f(i)`, made on the heap (a generated default of a large array).
+pub fn boxed_array<T, const N: usize>(f: impl FnMut(usize) -> T) -> Box<[T; N]> {
+    let v: Vec<T> = (0..N).map(f).collect();
+    v.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("N elements made"))
+}
+
+/// The `N` values of `items` as a boxed array, or the first error.
+fn boxed<T, const N: usize>(items: impl Iterator<Item = Result<T, DecodeError>>) -> Result<Box<[T; N]>, DecodeError> {
+    let v = items.collect::<Result<Vec<T>, DecodeError>>()?;
+    Ok(v.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("N elements read")))
+}
+
 /// The `N` values of `items` as an array, or the first error.
 fn array<T, const N: usize>(items: impl Iterator<Item = Result<T, DecodeError>>) -> Result<[T; N], DecodeError> {
     let v = items.collect::<Result<Vec<T>, DecodeError>>()?;
@@ -456,9 +506,11 @@ impl<T: Value> Value for Vec<T> {
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let mut v = Vec::new();
         let budget = r.budget();
+        // a few elements ahead, never more than the budget pays for nor 4 KiB of them
+        let ahead = capacity(16, T::COST, budget).min(4096 / std::mem::size_of::<T>().max(1)).max(1);
         take_all(r, |x, _| {
             if v.is_empty() {
-                v.reserve(capacity(16, T::COST, budget));
+                v.reserve(ahead);
             }
             v.push(x);
             Ok(())

@@ -25,6 +25,7 @@ PRIMITIVES = {
     "timestamp": "fbe::Timestamp", "uuid": "fbe::Uuid",
 }
 ZERO_UUID = "00000000-0000-0000-0000-000000000000"
+LARGE_ARRAY = 4096
 RUSTFMT_WIDTH = 100   # rustfmt's max_width: the generated code is what rustfmt makes of it
 CHAIN_WIDTH = 60       # rustfmt's chain_width: a longer chain has one call a line
 FN_CALL_WIDTH = 60     # rustfmt's fn_call_width: a call with longer arguments has one a line
@@ -56,7 +57,7 @@ class Context:
         if isinstance(t, ir.Optional_):
             return f"Option<{self.type(t.element)}>"
         if isinstance(t, ir.Array):
-            return f"[{self.type(t.element)}; {t.length}]"
+            return f"Box<[{self.type(t.element)}; {t.length}]>" if boxed(t) else f"[{self.type(t.element)}; {t.length}]"
         if isinstance(t, ir.Sequence):
             if t.kind != "set":
                 return f"Vec<{self.type(t.element)}>"
@@ -77,6 +78,8 @@ class Context:
             return None if inner is None else f"Some({inner})"
         if isinstance(t, ir.Array):
             inner = self.default(t.element, d)
+            if boxed(t):
+                return f"fbe::boxed_array(|_| {inner or 'Default::default()'})"
             return f"std::array::from_fn(|_| {inner or 'Default::default()'})" if inner or t.length > 32 else None
         if k in ("none", "null"):
             return None
@@ -111,6 +114,11 @@ class Context:
         if d.names:
             return " | ".join(self.value(d.type, n) for n in d.names)
         return f"{self.named(d.type)}::from_bits_retain({d.value})"
+
+
+def boxed(t: ir.Array) -> bool:
+    """A fixed array of more than 4 KiB is boxed: no value of it is made on the stack."""
+    return t.size > LARGE_ARRAY
 
 
 def ordered(t: ir.Type) -> bool:
@@ -325,6 +333,14 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan)
     write_body_reader(w, c, s, p, verify=True)
 
 
+def guard(w: CodeWriter, s: ir.Struct, verify: str) -> None:
+    """A struct whose default costs more than 4 KiB is made only once the budget pays for it; else it
+    is checked without being made, which fails as its read would (docs/limits.md 3)."""
+    if s.large_default:
+        with w.block(f"if !r.affords({s.default_cost}) {{", "}"):
+            w.line(verify)
+
+
 def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, verify: bool) -> None:
     """read_body, or verify_body: the same checks and charges without making the value (the fields
     read unchecked are not looked at)."""
@@ -337,6 +353,8 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
             w.line("r.leave();")
             w.line("Ok(())" if verify else "Ok(Self::default())")
             return
+        if not verify:
+            guard(w, s, "Self::verify_body(&mut r.clone(), base, slot)?;")
         w.line(f"let (b, n) = r.struct_body(base, slot, {s.type_id}, {s.decode_cost})?;")
         if not verify:
             w.line("let mut v = Self::default();")
@@ -376,6 +394,7 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> 
         w.line("Ok(())")
     w.blank()
     with w.block("fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {", "}"):
+        guard(w, s, "Self::verify_fields(&mut r.clone())?;")
         w.line(f"r.enter({s.decode_cost})?;")
         for k, step in enumerate(p.final_steps):
             if isinstance(step, plan.Run):

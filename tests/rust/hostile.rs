@@ -1,0 +1,64 @@
+//! The limits policy's hostile shapes (schemas/tests/hostile.fbe, docs/limits.md 3) through the
+//! generated code: nothing is made before the budget pays for it, and elements that take no bytes
+//! are bounded by the budget alone.
+
+use fbe::{ErrorKind, Limits, Struct, Writer};
+use generated::project::hostile::{Empties, Holder, Wide, Wides};
+
+/// A versioned Wides whose one element is an older writer's 8-byte body of a Wide: it asks for
+/// the 4 MB default of `int32[1000000]`.
+fn wides_of_an_old_body() -> Vec<u8> {
+    let mut w = Writer::new();
+    w.begin_versioned();
+    let b = w.struct_body(0, 4, 12, Wides::TYPE_ID);
+    let first = w.vector(b, b + 8, 1, 4);
+    w.struct_body(b, first, 8, Wide::TYPE_ID);
+    w.end_versioned().unwrap().to_vec()
+}
+
+#[test]
+fn a_default_of_4_mb_is_made_only_when_the_budget_pays_for_it() {
+    let root = wides_of_an_old_body();
+    assert_eq!(root.len(), 36);
+    let e = Wides::from_fbe(&root).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Budget, "{e}");
+    assert_eq!(
+        Wides::verify_fbe(&root, &Limits::default())
+            .unwrap_err()
+            .to_string(),
+        e.to_string()
+    );
+    let paid = Limits {
+        budget_slack: 8 << 20,
+        ..Limits::default()
+    };
+    let read = Wides::from_fbe_with(&root, &paid).unwrap();
+    assert_eq!(read.items.len(), 1);
+    assert!(read.items[0].values.iter().all(|&v| v == 0));
+    let holder = Holder::default(); // made on the heap: no 4 MB on a test thread's stack
+    assert_eq!(holder.wide.values.len(), 1_000_000);
+}
+
+#[test]
+fn elements_that_take_no_bytes_cost_32_each() {
+    // docs/limits.md 3: 130 empty structs in a 12-byte final root are read, 131 refused
+    let root = |n: u32| {
+        let mut b = 12u32.to_le_bytes().to_vec();
+        b.extend_from_slice(&Empties::TYPE_ID.to_le_bytes());
+        b.extend_from_slice(&n.to_le_bytes());
+        b
+    };
+    assert_eq!(Empties::from_final(&root(130)).unwrap().items.len(), 130);
+    let e = Empties::from_final(&root(131)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Budget, "{e}");
+    assert_eq!(
+        Empties::verify_final(&root(131), &Limits::default())
+            .unwrap_err()
+            .to_string(),
+        e.to_string()
+    );
+    assert_eq!(
+        Empties::from_final(&root(u32::MAX)).unwrap_err().kind(),
+        ErrorKind::Budget
+    );
+}
