@@ -117,13 +117,13 @@ impl fbe::KeyOrd for Empties {
 /// The schema's `struct Wide` (type id 3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Wide {
-    pub values: [i32; 1000000],
+    pub values: Box<[i32; 1000000]>,
 }
 
 impl Default for Wide {
     fn default() -> Self {
         Wide {
-            values: std::array::from_fn(|_| Default::default()),
+            values: fbe::boxed_array(|_| Default::default()),
         }
     }
 }
@@ -140,6 +140,9 @@ impl fbe::Struct for Wide {
     }
 
     fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        if !r.affords(4000000) {
+            Self::verify_body(&mut r.clone(), base, slot)?;
+        }
         let (b, n) = r.struct_body(base, slot, 3, 4000000)?;
         let mut v = Self::default();
         if n >= 4000008 {
@@ -160,6 +163,9 @@ impl fbe::Struct for Wide {
     }
 
     fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        if !r.affords(4000000) {
+            Self::verify_fields(&mut r.clone())?;
+        }
         r.enter(4000000)?;
         let values = r.final_field("values")?;
         r.leave();
@@ -168,7 +174,7 @@ impl fbe::Struct for Wide {
 
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(4000000)?;
-        r.final_check::<[i32; 1000000]>("values")?;
+        r.final_check::<Box<[i32; 1000000]>>("values")?;
         r.leave();
         Ok(())
     }
@@ -264,6 +270,9 @@ impl fbe::Struct for Holder {
     }
 
     fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        if !r.affords(4000005) {
+            Self::verify_body(&mut r.clone(), base, slot)?;
+        }
         let (b, n) = r.struct_body(base, slot, 5, 5)?;
         let mut v = Self::default();
         if n >= 12 {
@@ -306,6 +315,9 @@ impl fbe::Struct for Holder {
     }
 
     fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        if !r.affords(4000005) {
+            Self::verify_fields(&mut r.clone())?;
+        }
         r.enter(5)?;
         let wide = r.final_field("wide")?;
         let maybe = r.final_field("maybe")?;
