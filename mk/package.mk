@@ -5,8 +5,10 @@
 #                       outside the repository (pip install of the repo into a new venv, go mod
 #                       edit -replace, npm install of a path and of the npm pack tarball, mvn
 #                       install of runtime/java and the sample poms of examples/packages for Java
-#                       and Kotlin), code generated from the test's own schema, the bytes Python
-#                       writes read and written back identically by every language
+#                       and Kotlin, FetchContent for C++), code generated from the test's own
+#                       schema, the bytes Python writes read and written back identically by
+#                       every language, the bytes C++ writes too, and a Go server and a Python
+#                       client exchanging an Order over a socket
 #   make test-package   builds and runs tests/package/consumer three ways, each from a
 #                       scratch folder (build/package-test): add_subdirectory, FetchContent
 #                       from a local path, cmake --install + find_package(fbe COMPONENTS json)

@@ -12,7 +12,19 @@ point at), copied into the scratch folder. Python: a fresh venv, `pip install <r
 dist/ or node_modules (as a fresh clone has it; its `prepare` builds it) and `fbec --javascript`;
 TypeScript: `npm install` of the `npm pack` tarball and `fbec --typescript` through the user's
 tsc --strict. Java and Kotlin: `mvn install` of runtime/java, then the sample pom (Kotlin through
-kotlin-maven-plugin). Caches (pip, npm, ~/.m2, the Go module cache) are the user's own.
+kotlin-maven-plugin). C++: the sample CMake project, FetchContent of the repository and
+fbe_generate() running the wheel's fbec. Caches (pip, npm, ~/.m2, the Go module cache) are the
+user's own.
+
+C++ holds a hash map (`decimal{string}`) in a std::unordered_map and writes it in that map's
+order, as the original does; Go writes a map's keys sorted; every other language writes the order
+it read (or, writing its own value, the order it was given). So C++'s bytes are compared with the
+others' by value (their JSON through `fbec decode`), and every other language reads the bytes
+C++ writes and writes them back identically (Go: the same value, its keys sorted).
+
+Besides the files, a protocol exchange over a real socket: the Go program serves (`app serve`,
+every Order it receives sent back), the Python program connects (`app.py connect`), sends the
+Order Python wrote and writes the Order it gets back, which must be the same bytes.
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ import sys
 import venv
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,6 +48,7 @@ MVN = os.environ.get("MVN", "mvn")
 NPM = os.environ.get("NPM", "npm")
 NODE = os.environ.get("NODE", "node")
 GO = os.environ.get("GO", "go")
+CMAKE = os.environ.get("CMAKE", "cmake")
 
 # enum, flags, optionals, a vector of structs, a map of decimals, uuid, timestamp, one message
 SCHEMA = """\
@@ -92,7 +106,7 @@ def python_user(scratch: Path) -> Path:
     project = scratch / "python"
     project.mkdir()
     shutil.copy(EXAMPLES / "python" / "app.py", project)
-    run([env_dir / "bin" / "fbec", "--python", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    run([env_dir / "bin" / "fbec", "--python", "--proto", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
     return env_dir
 
 
@@ -113,7 +127,7 @@ def go_program(scratch: Path, fbec: Path) -> list[str | Path]:
     project = scratch / "go"
     project.mkdir()
     shutil.copy(EXAMPLES / "go" / "main.go", project)
-    run([fbec, "--go", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    run([fbec, "--go", "--proto", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
     module = "github.com/fbe-toolkit/fbe/runtime/go"
     run([GO, "mod", "init", "example.com/app"], project)
     run([GO, "mod", "edit", f"-require={module}@v0.0.0", f"-replace={module}={REPO / 'runtime' / 'go'}"], project)
@@ -191,7 +205,19 @@ def kotlin_program(scratch: Path, fbec: Path) -> list[str | Path]:
     return maven_program(scratch, fbec, "kotlin", "app.MainKt")
 
 
+def cpp_program(scratch: Path, fbec: Path) -> list[str | Path]:
+    """C++: FetchContent of the repository; fbe_generate() runs the wheel's fbec."""
+    project = scratch / "cpp"
+    shutil.copytree(EXAMPLES / "cpp", project)
+    shutil.copy(scratch / "shop.fbe", project)
+    build = project / "build"
+    run([CMAKE, "-S", project, "-B", build, f"-DFBE_SOURCE={REPO}", f"-DFBE_FBEC={fbec}"], scratch)
+    run([CMAKE, "--build", build], scratch)
+    return [build / "app"]
+
+
 BUILDS = {
+    "cpp": cpp_program,
     "go": go_program,
     "java": java_program,
     "js-path": js_path_program,
@@ -232,24 +258,96 @@ def test_fbec_decode_and_encode_from_the_wheel(scratch: Path, fbec: Path, writte
     assert out.read_bytes() == written
 
 
+# Languages that write a hash map in their own hash order: C++ (std::unordered_map, as the original)
+HASH_ORDER = {"cpp"}
+# Languages whose map type keeps no order: Go holds the map in a Go map and writes its keys sorted
+SORTED_KEYS = {"go"}
+
+
+def decoded(scratch: Path, fbec: Path, data: Path) -> Any:
+    """The value of a shop.Order file as `fbec decode` gives it (JSON: objects compare in any order)."""
+    return json.loads(run([fbec, "decode", "-i", scratch / "shop.fbe", "-t", "shop.Order", data], scratch))
+
+
 @pytest.mark.parametrize("language", sorted(BUILDS))
-def test_writes_the_bytes_python_writes(
-    scratch: Path, program: Callable[[str], list[str | Path]], written: bytes, language: str
+def test_writes_what_python_writes(
+    scratch: Path, program: Callable[[str], list[str | Path]], fbec: Path, written: bytes, language: str
 ) -> None:
     out = scratch / f"{language}-written.bin"
     run([*program(language), "write", out], scratch)
-    assert out.read_bytes() == written, f"{language} wrote the sample value in other bytes than Python"
+    if language in HASH_ORDER:
+        assert decoded(scratch, fbec, out) == decoded(scratch, fbec, scratch / "python.bin"), (
+            f"{language} wrote another value than Python")
+        assert len(out.read_bytes()) == len(written)
+    else:
+        assert out.read_bytes() == written, f"{language} wrote the sample value in other bytes than Python"
 
 
 @pytest.mark.parametrize("language", sorted(BUILDS))
 def test_reads_and_writes_back_identically(
-    scratch: Path, program: Callable[[str], list[str | Path]], python_user: Path, written: bytes, language: str
+    scratch: Path, program: Callable[[str], list[str | Path]], python_user: Path, fbec: Path, written: bytes,
+    language: str,
 ) -> None:
     out = scratch / f"{language}.bin"
     run([*program(language), "roundtrip", scratch / "python.bin", out], scratch)
-    assert out.read_bytes() == written, f"{language} wrote other bytes than it read"
-    # and Python reads what that language wrote back
-    assert python_roundtrip(scratch, python_user, out, scratch / f"{language}-python.bin") == written
+    back = out.read_bytes()
+    if language in HASH_ORDER:
+        assert decoded(scratch, fbec, out) == decoded(scratch, fbec, scratch / "python.bin"), (
+            f"{language} wrote another value than it read")
+    else:
+        assert back == written, f"{language} wrote other bytes than it read"
+    # and Python reads what that language wrote back, and writes it back identically
+    assert python_roundtrip(scratch, python_user, out, scratch / f"{language}-python.bin") == back
+
+
+@pytest.fixture(scope="module")
+def cpp_written(scratch: Path, program: Callable[[str], list[str | Path]]) -> Path:
+    """The sample value, written by the C++ program (its map in std::unordered_map's order)."""
+    out = scratch / "cpp-sample.bin"
+    run([*program("cpp"), "write", out], scratch)
+    return out
+
+
+@pytest.mark.parametrize("language", ["python", *sorted(set(BUILDS) - {"cpp"})])
+def test_reads_what_cpp_writes_and_writes_it_back(
+    scratch: Path, program: Callable[[str], list[str | Path]], python_user: Path, fbec: Path, cpp_written: Path,
+    language: str,
+) -> None:
+    """Every other language reads the value C++ wrote and writes it back: the same bytes, the map's
+    entries in the order C++ wrote them, but where the language keeps no order (the same value)."""
+    out = scratch / f"cpp-{language}.bin"
+    if language == "python":
+        python_roundtrip(scratch, python_user, cpp_written, out)
+    else:
+        run([*program(language), "roundtrip", cpp_written, out], scratch)
+    if language in SORTED_KEYS:
+        assert decoded(scratch, fbec, out) == decoded(scratch, fbec, cpp_written), (
+            f"{language} wrote another value than C++ wrote")
+    else:
+        assert out.read_bytes() == cpp_written.read_bytes(), f"{language} wrote other bytes than C++ wrote"
+
+
+def test_protocol_over_a_socket(
+    scratch: Path, program: Callable[[str], list[str | Path]], python_user: Path, written: bytes
+) -> None:
+    """The Go program serves on 127.0.0.1; the Python program sends it the Order Python wrote, as a
+    frame of fbec --proto's protocol, and writes the Order the server sends back."""
+    server = subprocess.Popen([str(a) for a in [*program("go"), "serve"]], cwd=scratch, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = scratch / "socket.bin"
+    try:
+        line = server.stdout.readline() if server.stdout else ""
+        assert line.startswith("listening on "), f"the Go server said {line!r}"
+        address = line.split()[-1]
+        run([python_user / "bin" / "python", scratch / "python" / "app.py", "connect", address,
+             scratch / "python.bin", out], scratch)
+        _, errors = server.communicate(timeout=30)
+        assert server.returncode == 0, f"the Go server exited {server.returncode}: {errors}"
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.communicate()
+    assert out.read_bytes() == written, "the Order that came back over the socket is not the one sent"
 
 
 if __name__ == "__main__":

@@ -2,10 +2,15 @@
 //
 //	app write OUT         writes the sample shop.Order (versioned model) to OUT
 //	app roundtrip IN OUT  reads a shop.Order from IN and writes it back to OUT
+//	app serve             serves one client on 127.0.0.1 (a free port, printed as
+//	                      "listening on HOST:PORT"): every Order it sends (fbec --go --proto's
+//	                      protocol) is sent back to it; exits when the client closes
 package main
 
 import (
+	"fmt"
 	"log"
+	"net"
 	"os"
 
 	"example.com/app/gen/shop"
@@ -34,7 +39,40 @@ func sample() *shop.Order {
 	}}
 }
 
+// echo sends every Order it receives back to its client.
+type echo struct {
+	shop.BaseHandler
+	out *shop.Sender
+}
+
+func (e echo) OnOrder(v *shop.Order) {
+	if _, err := e.out.SendOrder(v); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func serve() {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("listening on", ln.Addr())
+	conn, err := ln.Accept()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer conn.Close()
+	receiver := shop.NewReceiver(echo{out: shop.NewSender(conn)})
+	if _, err := receiver.ReadFrom(conn); err != nil { // until the client closes
+		log.Fatal(err)
+	}
+}
+
 func main() {
+	if os.Args[1] == "serve" {
+		serve()
+		return
+	}
 	order := sample()
 	if os.Args[1] == "roundtrip" {
 		data, err := os.ReadFile(os.Args[2])

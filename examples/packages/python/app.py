@@ -2,8 +2,12 @@
 
 python app.py write OUT         writes the sample shop.Order (versioned model) to OUT
 python app.py roundtrip IN OUT  reads a shop.Order from IN and writes it back to OUT
+python app.py connect HOST:PORT IN OUT
+                                sends the shop.Order of IN to a server over TCP (the protocol of
+                                fbec --python --proto) and writes the Order it sends back to OUT
 """
 
+import socket
 import sys
 import uuid
 from decimal import Decimal
@@ -28,8 +32,40 @@ def sample() -> shop.Order:
     )
 
 
+class Connection(shop.Sender, shop.Receiver):
+    """Frames to the socket; the Orders of the frames read from it kept in ``received``."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        shop.Sender.__init__(self)
+        shop.Receiver.__init__(self)
+        self.sock = sock
+        self.received: list[shop.Order] = []
+
+    def on_send(self, buffer: bytearray, offset: int, size: int) -> int:
+        self.sock.sendall(buffer[offset:offset + size])
+        return size
+
+    def on_receive_order(self, value: shop.Order) -> None:
+        self.received.append(value)
+
+
+def connect(address: str, data: bytes) -> shop.Order:
+    host, _, port = address.rpartition(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        connection = Connection(sock)
+        connection.send(shop.Order.from_fbe(data))
+        while not connection.received:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError(f"{address} closed the connection before its answer")
+            connection.receive(chunk)
+    return connection.received[0]
+
+
 def main(argv: list[str]) -> None:
-    if argv[0] == "write":
+    if argv[0] == "connect":
+        Path(argv[3]).write_bytes(connect(argv[1], Path(argv[2]).read_bytes()).to_fbe())
+    elif argv[0] == "write":
         Path(argv[1]).write_bytes(sample().to_fbe())
     else:
         Path(argv[2]).write_bytes(shop.Order.from_fbe(Path(argv[1]).read_bytes()).to_fbe())
