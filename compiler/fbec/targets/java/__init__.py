@@ -13,56 +13,28 @@ the protocol's Handler, Receiver and Sender (protocol.py).
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Options
 from fbec.targets.java.json import write_json
 from fbec.targets.java.models import write_models
-from fbec.targets.java.names import java_package
-from fbec.targets.java.protocol import write_protocol
-from fbec.targets.java.syntax import PRIMITIVES, WIRE, Context, int_literal, java_string
+from fbec.targets.java.protocol import PARTS
+from fbec.targets.java.syntax import PRIMITIVES, WIRE, Context, int_literal
 from fbec.targets.java.text import write_text
-from fbec.targets.jvm.context import signed
+from fbec.targets.jvm import generate_package
+from fbec.targets.jvm.context import distinct_values, doc, key_compare, key_equals, signed
 
-__all__ = ["Context", "generate", "int_literal", "java_string", "path_of", "write_file"]
+__all__ = ["Context", "generate"]
 
 # ---------------------------------------------------------------- files
 
-def write_file(c: Context, body: CodeWriter, options: Options) -> str:
-    out = CodeWriter(options)
-    out.lines(generated_header(c.package))
-    out.blank()
-    out.line(f"package {java_package(c.package, c.prefix)};")
-    out.blank()
-    mine = java_package(c.package, c.prefix)
-    imports = sorted(i for i in c.imports if i.rpartition(".")[0] not in (mine, "java.lang"))
-    if imports:
-        for group in (["java."], ["javax."], [""]):
-            lines = [i for i in imports if any(i.startswith(g) for g in group)]
-            imports = [i for i in imports if i not in lines]
-            if lines:
-                for i in lines:
-                    out.line(f"import {i};")
-                out.blank()
-    out.lines(body.text())
-    return out.text()
-
-
-def path_of(c: Context, name: str) -> str:
-    return java_package(c.package, c.prefix).replace(".", "/") + f"/{name}.java"
-
-
-def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Options) -> GeneratedFile:
-    c = Context(schema, package, options.package_prefix)
-    w = CodeWriter(options)
+def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
     name = c.named(e.qualified)
     java, bits = WIRE[e.wire]
     boxed = {"byte": "Byte", "short": "Short", "int": "Integer", "long": "Long"}[java]
     unsigned = e.wire.startswith("uint")
     flags = e.kind == "flags"
     what = "flags" if flags else "enum"
-    w.line("/**")
-    w.line(f" * The {what} {e.qualified} (on the wire: {e.wire}{', deprecated' if e.deprecated else ''}): a constant per")
-    w.line(" * declared value; {@link #of} keeps any other value as it is.")
-    w.line(" */")
+    doc(w, f"The {what} {e.qualified} (on the wire: {e.wire}{', deprecated' if e.deprecated else ''}): a constant per",
+        "declared value; {@link #of} keeps any other value as it is.")
     with w.block(f"public final class {name} implements Comparable<{name}> {{", "}"):
         for v in e.values:
             w.line(f"public static final {name} {c.ident.value(e.qualified, v.name)} = new {name}({int_literal(v.value, java)});")
@@ -73,20 +45,10 @@ def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Opti
         with w.block(f"private {name}({java} value) {{", "}"):
             w.line("this.value = value;")
         w.blank()
-        w.line("/**")
-        w.line(f" * The {what} value of a wire integer: a declared constant, or a new value.")
-        w.line(" *")
-        w.line(" * @param value the wire integer")
-        w.line(" * @return the value")
-        w.line(" */")
+        doc(w, f"The {what} value of a wire integer: a declared constant, or a new value.", "",
+            "@param value the wire integer", "@return the value")
         with w.block(f"public static {name} of({java} value) {{", "}"):
-            seen: set[int] = set()
-            firsts = []
-            for v in e.values:
-                s = signed(v.value, bits)
-                if s not in seen:
-                    seen.add(s)
-                    firsts.append((s, v))
+            firsts = [(signed(v.value, bits), v) for v in distinct_values(e)]
             if java == "long":
                 for s, v in firsts:
                     with w.block(f"if (value == {s}L) {{", "}"):
@@ -156,13 +118,10 @@ def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Opti
                     with w.block(f"if (value == {s}{suffix}) {{", "}"):
                         w.line(f'return "{v.name}";')
                 w.line('return "<unknown>";')
-    return GeneratedFile(path_of(c, name), write_file(c, w, options))
+    return name
 
 
-def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: Options) -> GeneratedFile:
-    c = Context(schema, package, options.package_prefix)
-    c.hidden = c.ident.hidden(s)
-    w = CodeWriter(options)
+def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> str:
     name = c.named(s.qualified)
     what = "message" if s.message else "struct"
     w.line(f"/** The {what} {s.qualified} (type id {s.type_id}{', deprecated' if s.deprecated else ''}). */")
@@ -171,7 +130,7 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
     with w.block(f"public class {c.ident.type(s.qualified)}{extends} {{", "}"):
         write_struct_body(inner, c, s, name, options)
         w.lines(inner.text())
-    return GeneratedFile(path_of(c, c.ident.type(s.qualified)), write_file(c, w, options))
+    return c.ident.type(s.qualified)
 
 
 def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, options: Options) -> None:
@@ -191,46 +150,6 @@ def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, option
         write_json(w, c, s, name)
 
 
-def key_compare(c: Context, t: ir.Type, a: str, b: str) -> str:
-    """An int expression ordering two key values as the wire orders them (docs/ir.md `order`): 0 for
-    the same key (docs/limits.md 4)."""
-    if isinstance(t, ir.Primitive):
-        if t.name in ("float", "double"):
-            return f"{c.rt('Compare')}.{'f32' if t.name == 'float' else 'f64'}({a}, {b})"
-        order = c.comparator(t)
-        if order != "null":
-            return f"{order}.compare({a}, {b})"
-        boxed = PRIMITIVES[t.name][1] if t.name in PRIMITIVES else c.type(t)
-        if t.name == "decimal":
-            return f"{a}.compareTo({b})"
-        return f"{boxed}.compare({a}, {b})"
-    if isinstance(t, ir.EnumRef):
-        return f"{a}.compareTo({b})"
-    if isinstance(t, ir.StructRef):
-        return f"{c.named(t.name)}.KEY_ORDER.compare({a}, {b})"
-    if isinstance(t, ir.Optional_):
-        return f"{c.rt('Compare')}.optional({c.comparator(t.element)}, {a}, {b})"
-    raise AssertionError(f"a key field of type {t}")
-
-
-def key_equals(c: Context, t: ir.Type, a: str, b: str) -> str:
-    """A boolean expression: two key field values are the same key (as key_compare's 0; a nested
-    struct by its own equals, which its hashCode agrees with)."""
-    by_value = ("float", "double", "decimal")
-    if isinstance(t, ir.Optional_) and isinstance(t.element, ir.Primitive) and t.element.name in by_value:
-        return f"{key_compare(c, t, a, b)} == 0"
-    if isinstance(t, ir.Optional_):
-        t = t.element
-        if isinstance(t, ir.Primitive) and t.name == "bytes":
-            return f"{c.use('java.util.Arrays')}.equals({a}, {b})"
-        return f"{c.use('java.util.Objects')}.equals({a}, {b})"
-    if isinstance(t, ir.Primitive) and t.name == "bytes":
-        return f"{c.use('java.util.Arrays')}.equals({a}, {b})"
-    if isinstance(t, ir.Primitive) and t.name in by_value:
-        return f"{key_compare(c, t, a, b)} == 0"
-    if isinstance(t, ir.Primitive) and t.name not in ("string", "uuid"):
-        return f"{a} == {b}"
-    return f"{c.use('java.util.Objects')}.equals({a}, {b})"
 
 
 def key_hash(c: Context, t: ir.Type, a: str) -> str:
@@ -301,9 +220,4 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
 
 def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
-    package = schema.main_package
-    out = [write_enum(schema, package, e, options) for e in package.enums + package.flags]
-    out += [write_struct(schema, package, s, options) for s in package.structs]
-    if options.proto:
-        out += write_protocol(schema, package, options)
-    return out
+    return generate_package(schema, options, Context, write_enum, write_struct, PARTS)

@@ -18,7 +18,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.java.syntax import Context
 from fbec.targets.jvm import models
-from fbec.targets.jvm.context import Names
+from fbec.targets.jvm.context import Names, doc
 
 # ---------------------------------------------------------------- per struct
 
@@ -27,31 +27,20 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     decode_exception = c.rt("DecodeException")
     names = Names()
 
-    w.line("/**")
-    w.line(" * Writes v's versioned body, its offset stored in the slot at slot (from base).")
-    w.line(" *")
-    w.line(" * @param w    the writer")
-    w.line(" * @param base the base of the slot")
-    w.line(" * @param slot the slot's absolute position")
-    w.line(" * @param v    the value")
-    w.line(" */")
+    doc(w, "Writes v's versioned body, its offset stored in the slot at slot (from base).", "",
+        "@param w    the writer", "@param base the base of the slot", "@param slot the slot's absolute position",
+        "@param v    the value")
     with w.block(f"public static void fbeWrite({writer} w, int base, int slot, {name} v) {{", "}"):
         models.versioned_write(w, c, s, names)
     w.blank()
 
     write_defaults(w, c, s, name)
-    w.line("/**")
-    w.line(" * Reads the versioned body the slot at slot points to (from base) into v, overwriting every")
-    w.line(" * field and reusing what v holds (nested structs, an optional struct, the elements of a vector")
-    w.line(" * of structs, the collections); fields an older writer did not write take the schema's")
-    w.line(" * defaults. After an error v is left part read (the roots reset it).")
-    w.line(" *")
-    w.line(" * @param r    the reader")
-    w.line(" * @param base the base of the slot")
-    w.line(" * @param slot the slot's absolute position")
-    w.line(" * @param v    the value")
-    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
-    w.line(" */")
+    doc(w, "Reads the versioned body the slot at slot points to (from base) into v, overwriting every",
+        "field and reusing what v holds (nested structs, an optional struct, the elements of a vector",
+        "of structs, the collections); fields an older writer did not write take the schema's",
+        "defaults. After an error v is left part read (the roots reset it).", "", "@param r    the reader",
+        "@param base the base of the slot", "@param slot the slot's absolute position", "@param v    the value",
+        "@throws DecodeException at the first problem (docs/limits.md)")
     with w.block(f"public static void fbeRead({reader} r, int base, int slot, {name} v) throws {decode_exception} {{",
                  "}"):
         models.versioned_read(w, c, s, names)
@@ -62,33 +51,19 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     if not final:
         return
 
-    w.line("/**")
-    w.line(" * Appends v's fields (final model, docs/format.md 4.2).")
-    w.line(" *")
-    w.line(" * @param w the writer")
-    w.line(" * @param v the value")
-    w.line(" */")
+    doc(w, "Appends v's fields (final model, docs/format.md 4.2).", "", "@param w the writer", "@param v the value")
     with w.block(f"public static void fbeWriteFinal({writer} w, {name} v) {{", "}"):
         models.final_write_fields(w, c, s, names)
     w.blank()
-    w.line("/**")
-    w.line(" * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and")
-    w.line(" * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.")
-    w.line(" *")
-    w.line(" * @param r the reader")
-    w.line(" * @param v the value")
-    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
-    w.line(" */")
+    doc(w, "Reads v's fields at the reader's cursor (final model) into v, overwriting every field and",
+        "reusing what v holds as {@link #fbeRead} does. After an error v is left part read.", "", "@param r the reader",
+        "@param v the value", "@throws DecodeException at the first problem (docs/limits.md)")
     with w.block(f"public static void fbeReadFinal({reader} r, {name} v) throws {decode_exception} {{", "}"):
         models.final_read_fields(w, c, s, names, True)
     w.blank()
-    w.line("/**")
-    w.line(" * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,")
-    w.line(" * without building the value: the same checks in the same order, the same errors.")
-    w.line(" *")
-    w.line(" * @param r the reader")
-    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
-    w.line(" */")
+    doc(w, "Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,",
+        "without building the value: the same checks in the same order, the same errors.", "", "@param r the reader",
+        "@throws DecodeException at the first problem (docs/limits.md)")
     with w.block(f"public static void fbeVerifyFinal({reader} r) throws {decode_exception} {{", "}"):
         models.final_read_fields(w, c, s, names, False)
     w.blank()
@@ -101,25 +76,17 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     q = s.qualified
     versioned = suffix == "Fbe"
     section = "3.2" if versioned else "4.1"
-    w.line("/**")
-    w.line(f" * This value as a {model} root (docs/format.md {section}).")
-    w.line(" *")
-    w.line(" * @return the bytes")
-    w.line(" * @throws EncodeException for a value no reader reads (type, field path)")
-    w.line(" */")
+    doc(w, f"This value as a {model} root (docs/format.md {section}).", "", "@return the bytes",
+        "@throws EncodeException for a value no reader reads (type, field path)")
     with w.block(f"public byte[] to{suffix}() {{", "}"):
         w.line(f"{writer} w = new {writer}();")
         w.line(f"write{suffix}(w);")
         w.line("return w.toByteArray();")
     w.blank()
-    w.line("/**")
-    w.line(f" * Writes this value as a {model} root into w (reset first): with a reused writer,")
-    w.line(" * serializing allocates nothing for the bytes.")
-    w.line(" *")
-    w.line(" * @param w the writer; its first {@code size()} bytes are the root")
-    w.line(" * @return the root's size")
-    w.line(" * @throws EncodeException for a value no reader reads (type, field path); w is left empty")
-    w.line(" */")
+    doc(w, f"Writes this value as a {model} root into w (reset first): with a reused writer,",
+        "serializing allocates nothing for the bytes.", "",
+        "@param w the writer; its first {@code size()} bytes are the root", "@return the root's size",
+        "@throws EncodeException for a value no reader reads (type, field path); w is left empty")
     with w.block(f"public int write{suffix}({writer} w) {{", "}"):
         with w.block("try {", f"}} catch ({c.rt('EncodeException')} e) {{"):
             if versioned:
@@ -134,26 +101,15 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
             w.line("w.reset();")
             w.line(f'throw e.within("{q}");')
     w.blank()
-    w.line("/**")
-    w.line(f" * Reads a {model} root under the default limits.")
-    w.line(" *")
-    w.line(" * @param data the root")
-    w.line(" * @return the value")
-    w.line(" * @throws DecodeException at the first problem (type, field path, offset)")
-    w.line(" */")
+    doc(w, f"Reads a {model} root under the default limits.", "", "@param data the root", "@return the value",
+        "@throws DecodeException at the first problem (type, field path, offset)")
     with w.block(f"public static {name} from{suffix}(byte[] data) throws {decode_exception} {{", "}"):
         w.line(f"return from{suffix}(data, 0, data.length, {limits}.DEFAULT);")
     w.blank()
-    w.line("/**")
-    w.line(f" * Reads a {model} root of length bytes at data[offset] under limits.")
-    w.line(" *")
-    w.line(" * @param data   the buffer")
-    w.line(" * @param offset the root's first byte")
-    w.line(" * @param length the bytes given")
-    w.line(" * @param limits the limits (docs/limits.md)")
-    w.line(" * @return the value")
-    w.line(" * @throws DecodeException at the first problem (type, field path, offset)")
-    w.line(" */")
+    doc(w, f"Reads a {model} root of length bytes at data[offset] under limits.", "", "@param data   the buffer",
+        "@param offset the root's first byte", "@param length the bytes given",
+        "@param limits the limits (docs/limits.md)", "@return the value",
+        "@throws DecodeException at the first problem (type, field path, offset)")
     with w.block(f"public static {name} from{suffix}(byte[] data, int offset, int length, {limits} limits) "
                  f"throws {decode_exception} {{", "}"):
         with w.block("try {", f"}} catch ({decode_exception} e) {{"):
@@ -163,30 +119,22 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
             w.line(f'throw e.within("{q}");')
     w.blank()
     override = s.base is not None
-    w.line("/**")
-    w.line(f" * Reads a {model} root into this value under the default limits, reusing what it holds.")
-    w.line(" *")
-    w.line(" * @param data the root")
-    w.line(" * @throws DecodeException at the first problem (type, field path, offset); this value is reset")
-    w.line(" */")
+    doc(w, f"Reads a {model} root into this value under the default limits, reusing what it holds.", "",
+        "@param data the root",
+        "@throws DecodeException at the first problem (type, field path, offset); this value is reset")
     if override:
         w.line("@Override")
     with w.block(f"public void read{suffix}(byte[] data) throws {decode_exception} {{", "}"):
         w.line(f"read{suffix}(data, 0, data.length, {limits}.DEFAULT);")
     w.blank()
-    w.line("/**")
-    w.line(f" * Reads a {model} root of length bytes at data[offset] under limits into this value,")
-    w.line(" * overwriting every field and reusing its nested structs, optional structs, the elements of")
-    w.line(" * its vectors of structs and its collections: a server reading into one value allocates")
-    w.line(" * little more than the strings while the messages keep their shape.")
-    w.line(" *")
-    w.line(" * @param data   the buffer")
-    w.line(" * @param offset the root's first byte")
-    w.line(" * @param length the bytes given")
-    w.line(" * @param limits the limits (docs/limits.md)")
-    w.line(" * @throws DecodeException at the first problem (type, field path, offset); this value is reset")
-    w.line(" *                         to the schema's defaults")
-    w.line(" */")
+    doc(w, f"Reads a {model} root of length bytes at data[offset] under limits into this value,",
+        "overwriting every field and reusing its nested structs, optional structs, the elements of",
+        "its vectors of structs and its collections: a server reading into one value allocates",
+        "little more than the strings while the messages keep their shape.", "", "@param data   the buffer",
+        "@param offset the root's first byte", "@param length the bytes given",
+        "@param limits the limits (docs/limits.md)",
+        "@throws DecodeException at the first problem (type, field path, offset); this value is reset",
+        "                        to the schema's defaults")
     if override:
         w.line("@Override")
     with w.block(f"public void read{suffix}(byte[] data, int offset, int length, {limits} limits) "
@@ -197,26 +145,16 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
             w.line("reset();")
             w.line(f'throw e.within("{q}");')
     w.blank()
-    w.line("/**")
-    w.line(f" * Checks a {model} root under the default limits (see the four-argument form).")
-    w.line(" *")
-    w.line(" * @param data the root")
-    w.line(" * @throws DecodeException why the root cannot be read")
-    w.line(" */")
+    doc(w, f"Checks a {model} root under the default limits (see the four-argument form).", "", "@param data the root",
+        "@throws DecodeException why the root cannot be read")
     with w.block(f"public static void verify{suffix}(byte[] data) throws {decode_exception} {{", "}"):
         w.line(f"verify{suffix}(data, 0, data.length, {limits}.DEFAULT);")
     w.blank()
-    w.line("/**")
-    w.line(f" * Checks a {model} root without building the value: returns exactly when from{suffix}")
-    w.line(" * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps")
-    w.line(" * are read, into locals, to find a key read twice.")
-    w.line(" *")
-    w.line(" * @param data   the buffer")
-    w.line(" * @param offset the root's first byte")
-    w.line(" * @param length the bytes given")
-    w.line(" * @param limits the limits (docs/limits.md)")
-    w.line(" * @throws DecodeException why the root cannot be read")
-    w.line(" */")
+    doc(w, f"Checks a {model} root without building the value: returns exactly when from{suffix}",
+        "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
+        "are read, into locals, to find a key read twice.", "", "@param data   the buffer",
+        "@param offset the root's first byte", "@param length the bytes given",
+        "@param limits the limits (docs/limits.md)", "@throws DecodeException why the root cannot be read")
     with w.block(f"public static void verify{suffix}(byte[] data, int offset, int length, {limits} limits) "
                  f"throws {decode_exception} {{", "}"):
         with w.block("try {", f"}} catch ({decode_exception} e) {{"):
@@ -230,15 +168,10 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
     """fbeVerify: fbeRead's checks without the value (sets and maps aside: they are read into
     locals to find a key twice)."""
     reader, decode_exception = c.rt("Reader"), c.rt("DecodeException")
-    w.line("/**")
-    w.line(" * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads")
-    w.line(" * it, without building the value: the same checks in the same order, the same errors.")
-    w.line(" *")
-    w.line(" * @param r    the reader")
-    w.line(" * @param base the base of the slot")
-    w.line(" * @param slot the slot's absolute position")
-    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
-    w.line(" */")
+    doc(w, "Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads",
+        "it, without building the value: the same checks in the same order, the same errors.", "",
+        "@param r    the reader", "@param base the base of the slot", "@param slot the slot's absolute position",
+        "@throws DecodeException at the first problem (docs/limits.md)")
     with w.block(f"public static void fbeVerify({reader} r, int base, int slot) throws {decode_exception} {{", "}"):
         models.versioned_verify(w, c, s, names)
     w.blank()

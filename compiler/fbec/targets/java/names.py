@@ -28,61 +28,44 @@ import re
 from fbec.model import ir
 from fbec.targets.jvm import names
 
-KEYWORDS = frozenset({
-    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
-    "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if",
-    "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "package", "private",
-    "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this",
-    "throw", "throws", "transient", "try", "void", "volatile", "while", "true", "false", "null", "var",
-    "record", "yield", "sealed", "permits", "non-sealed", "_",
-})
-# Classes the generated code uses by their simple name (java.lang's, the imported ones, the runtime's,
-# the protocol classes of --proto).
-CLASSES = frozenset({
-    "Object", "String", "Boolean", "Byte", "Character", "Short", "Integer", "Long", "Float", "Double",
-    "Math", "System", "Override", "SuppressWarnings", "Deprecated", "Comparable", "Class",
-    "List", "ArrayList", "LinkedList", "Set", "TreeSet", "Map", "TreeMap", "LinkedHashMap", "Arrays",
-    "Objects", "Comparator", "Collection", "UUID", "BigDecimal", "Compare", "Decimals", "DecodeException",
-    "EncodeException", "Limits", "Reader", "Writer", "Timestamps", "Uuids", "Utf8", "FrameReceiver",
-    "FrameSender", "FrameException", "OutputStream", "IOException", "Text", "StringBuilder", "JsonWriter",
-    "JsonReader",
-    "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
-    "Client", "FinalClient", "Requests", "CompletableFuture",
-})
-# The locals and parameters of generated methods (a class of such a name would be hidden by them) and
-# the stems the generators number fresh locals from (models.Names: `e1`, `n2`...).
-LOCALS = frozenset({
-    "a", "b", "c", "e", "h", "j", "n", "o", "r", "v", "w", "base", "slot", "data", "offset", "length", "limits",
-    "other", "value", "from", "name", "text",
-})
-FRESH_LOCAL = re.compile(r"(?:e|i|k|key|m|n|p|s|seen|t|v|x)[0-9]+")
-# Static members of generated structs: a field of such a name is renamed.
-STRUCT_MEMBERS = frozenset({"TYPE_ID", "KEY_ORDER"})
-# The field of generated enum and flags classes: a constant of such a name is renamed.
-ENUM_MEMBERS = frozenset({"value"})
-
-
-def keyword_free(name: str) -> str:
-    """One part of a Java package name (a keyword gets a trailing underscore)."""
-    return name + "_" if name in KEYWORDS else name
-
-
-def java_package(p: ir.Package, prefix: str = "") -> str:
-    """The Java package of a schema package: its domain, then its name (`com.chronoxor.proto`),
-    after prefix when one is given (fbec --package-prefix: `bench.com.chronoxor.proto`)."""
-    parts = (prefix.split(".") if prefix else []) + (p.domain.split(".") if p.domain else []) + [p.name]
-    return ".".join(keyword_free(x) for x in parts)
-
 
 class Idents(names.Idents):
     """The identifiers of one schema's names (jvm/names.py) with Java's tables and spelling."""
 
-    KEYWORDS = KEYWORDS
-    CLASSES = CLASSES
-    LOCALS = LOCALS
-    FRESH_LOCAL = FRESH_LOCAL
-    STRUCT_MEMBERS = STRUCT_MEMBERS
-    ENUM_MEMBERS = ENUM_MEMBERS
+    KEYWORDS = frozenset({
+        "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",
+        "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if",
+        "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "package", "private",
+        "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this",
+        "throw", "throws", "transient", "try", "void", "volatile", "while", "true", "false", "null", "var",
+        "record", "yield", "sealed", "permits", "non-sealed", "_",
+    })
+    # Classes the generated code uses by their simple name (java.lang's, the imported ones, the runtime's,
+    # the protocol classes of --proto).
+    CLASSES = frozenset({
+        "Object", "String", "Boolean", "Byte", "Character", "Short", "Integer", "Long", "Float", "Double",
+        "Math", "System", "Override", "SuppressWarnings", "Deprecated", "Comparable", "Class",
+        "List", "ArrayList", "LinkedList", "Set", "TreeSet", "Map", "TreeMap", "LinkedHashMap", "Arrays",
+        "Objects", "Comparator", "Collection", "UUID", "BigDecimal", "Compare", "Decimals", "DecodeException",
+        "EncodeException", "Limits", "Reader", "Writer", "Timestamps", "Uuids", "Utf8", "FrameReceiver",
+        "FrameSender", "FrameException", "OutputStream", "IOException", "Text", "StringBuilder", "JsonWriter",
+        "JsonReader",
+        "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
+        "Client", "FinalClient", "Requests", "CompletableFuture",
+    })
+    # The locals and parameters of generated methods (a class of such a name would be hidden by them) and
+    # the stems the generators number fresh locals from (models.Names: `e1`, `n2`...).
+    LOCALS = frozenset({
+        "a", "b", "c", "e", "h", "j", "n", "o", "r", "v", "w", "base", "slot", "data", "offset", "length", "limits",
+        "other", "value", "from", "name", "text",
+    })
+    FRESH_LOCAL = re.compile(r"(?:e|i|k|key|m|n|p|s|seen|t|v|x)[0-9]+")
+    # Static members of generated structs: a field of such a name is renamed.
+    STRUCT_MEMBERS = frozenset({"TYPE_ID", "KEY_ORDER"})
+    # The field of generated enum and flags classes: a constant of such a name is renamed.
+    ENUM_MEMBERS = frozenset({"value"})
 
-    def package_of(self, p: ir.Package) -> str:
-        return java_package(p, self.prefix)
+
+def java_package(p: ir.Package, prefix: str = "") -> str:
+    """The Java package of a schema package (`com.chronoxor.proto`, after --package-prefix's)."""
+    return Idents.package_name(p, prefix)

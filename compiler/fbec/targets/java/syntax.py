@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import struct as pystruct
 from collections.abc import Callable
+from typing import ClassVar
 
 from fbec.model import ir
 from fbec.model.plan import Run
@@ -77,221 +78,78 @@ class Context(context.Context):
 
     IDENTS = Idents
     END = ";"
+    SPELLING: ClassVar[dict[str, str]] = {
+        "catch": "catch ({0} e)", "val": "{2} {0} = {1};", "var": "{2} {0} = {1};", "typed": "{2} {0} = {1};",
+        "declare": "{1} {0} =", "new": "new {0}()", "size": "{0}.size()", "length": "{0}.length",
+        "get": "{0}.get({1})", "put": "{0}.put({1}, {2});", "key": "{0}.getKey()", "value": "{0}.getValue()",
+        "entries": "{0}.entrySet()", "contains": "{0}.containsKey({1})", "pick": "{0} ? {1} : {2}", "as_long": "{0}",
+        "upto": "for (int {0} = 0; {0} < {1}; {0}++) {{", "each": "for ({2} {0} : {1}) {{",
+        "each_key": "for (String {0}; ({0} = {1}) != null;) {{", "each_key_first": "", "enum_new": "{0}.of({1})",
+        "or": "{0}.or({1})", "optional_type": "{0}", "array_type": "{0}[]", "new_collection": "new {0}<>({1})",
+        "compare": "{2}.compare({0}, {1})", "bytes_equal": "java.util.Arrays.equals({0}, {1})",
+        "equal": "java.util.Objects.equals({0}, {1})",
+        "unsigned_max": "0xFFFFFFFFFFFFFFFFL", "int_long": "{0}", "long": "{0}L",
+    }
+    BRACES = True
+    SMART_CASTS = False
+    SPARES = True
+    MAX_LINE = None
+    EMPTY_BYTES = "new byte[0]"
+    ENUM_VALUE = ".value()"
+    TO_RUNTIME: ClassVar[dict[str, str]] = {}
+    FROM_RUNTIME: ClassVar[dict[str, str]] = {}
 
-    def type(self, t: ir.Type, boxed: bool = False) -> str:
-        """The Java type of an IR type (boxed: as a type argument or an optional)."""
-        if isinstance(t, ir.Primitive):
-            if t.name == "uuid":
-                return self.use("java.util.UUID")
-            if t.name == "decimal":
-                return self.use("java.math.BigDecimal")
-            return PRIMITIVES[t.name][1 if boxed else 0]
-        if isinstance(t, (ir.EnumRef, ir.StructRef)):
-            return self.named(t.name)
-        if isinstance(t, ir.Optional_):
-            return self.type(t.element, True)
-        if isinstance(t, ir.Array):
-            return self.type(t.element) + "[]"
-        if isinstance(t, ir.Sequence):
-            outer = "java.util.Set" if t.kind == "set" else "java.util.List"
-            return f"{self.use(outer)}<{self.type(t.element, True)}>"
-        return f"{self.use('java.util.Map')}<{self.type(t.key, True)}, {self.type(t.value, True)}>"
+    EXT = "java"
+    TYPES = PRIMITIVES
+    ARRAYS: ClassVar[dict[str, str]] = {}
+    COMPARATORS = COMPARATORS
+    COLLECTIONS: ClassVar[dict[str, str]] = {
+        "Set": "java.util.Set", "List": "java.util.List", "Map": "java.util.Map", "vector": "java.util.ArrayList",
+        "list": "java.util.LinkedList", "set": "java.util.TreeSet", "hash": "java.util.LinkedHashMap",
+        "map": "java.util.TreeMap",
+    }
 
-    def comparator(self, t: ir.Type) -> str:
-        """The order of set elements or map keys of type t: a Comparator expression, or `null` (natural)."""
-        if isinstance(t, ir.Primitive):
-            if t.name in COMPARATORS:
-                return f"{self.rt('Compare')}.{COMPARATORS[t.name]}"
-            return "null"
-        if isinstance(t, ir.StructRef):
-            return f"{self.named(t.name)}.KEY_ORDER"
-        return "null"
+    def preamble(self, out: CodeWriter, package: str) -> None:
+        out.line(f"package {package};")
+        out.blank()
+        imports = sorted(i for i in self.imports if i.rpartition(".")[0] not in (package, "java.lang"))
+        for group in ("java.", "javax.", ""):
+            lines = [i for i in imports if i.startswith(group)]
+            imports = [i for i in imports if i not in lines]
+            if lines:
+                for i in lines:
+                    out.line(f"import {i};")
+                out.blank()
 
-    def empty(self, t: ir.Sequence | ir.Mapping) -> str:
-        """A new empty collection of the field's kind."""
-        if isinstance(t, ir.Sequence):
-            if t.kind == "vector":
-                return f"new {self.use('java.util.ArrayList')}<>()"
-            if t.kind == "list":
-                return f"new {self.use('java.util.LinkedList')}<>()"
-            order = self.comparator(t.element)
-            return f"new {self.use('java.util.TreeSet')}<>({'' if order == 'null' else order})"
-        order = self.comparator(t.key)
-        if t.kind == "hash" and (self.hashed(t.key) or isinstance(t.key, ir.StructRef)):
-            return f"new {self.use('java.util.LinkedHashMap')}<>()"
-        return f"new {self.use('java.util.TreeMap')}<>({'' if order == 'null' else order})"
+    def element_type(self, t: ir.Array | ir.Sequence | ir.Mapping) -> str:
+        if isinstance(t, ir.Mapping):
+            return f"{self.use('java.util.Map')}.Entry<{self.type(t.key, True)}, {self.type(t.value, True)}>"
+        return self.type(t.element, True)
 
-    def wire_literal(self, wire: str, value: int) -> str:
-        return int_literal(value, WIRE[wire][0])
+    def int_literal(self, value: int, name: str) -> str:
+        return int_literal(value, PRIMITIVES[name][0])
 
-    def enum_of(self, qualified: str, value: int) -> str:
-        """An enum or flags value: its first declared constant, or `E.of(value)`."""
-        e = self.schema.enum(qualified)
-        for v in e.values:
-            if v.value == value:
-                return f"{self.named(qualified)}.{self.ident.value(qualified, v.name)}"
-        return f"{self.named(qualified)}.of({self.wire_literal(e.wire, value)})"
+    def float_literal(self, text: str, single: bool) -> str:
+        return float_literal(text, single)
 
-    def zero(self, t: ir.Type) -> str:
-        """The value of a field without a default (docs/ir.md `none`)."""
-        if isinstance(t, ir.Primitive):
-            name = t.name
-            if name == "bool":
-                return "false"
-            if name == "string":
-                return '""'
-            if name == "bytes":
-                return "new byte[0]"
-            if name == "uuid":
-                return f"{self.rt('Uuids')}.NIL"
-            if name == "decimal":
-                return f"{self.use('java.math.BigDecimal')}.ZERO"
-            if name == "float":
-                return "0.0f"
-            if name == "double":
-                return "0.0"
-            return int_literal(0, PRIMITIVES[name][0])
-        if isinstance(t, ir.EnumRef):
-            return self.enum_of(t.name, 0)
-        if isinstance(t, ir.StructRef):
-            return f"new {self.named(t.name)}()"
-        if isinstance(t, ir.Optional_):
-            return "null"
-        if isinstance(t, ir.Array):
-            element = self.type(t.element)
-            e = t.element
-            if isinstance(e, ir.Optional_) or isinstance(e, ir.Primitive) and e.name not in (
-                    "string", "bytes", "uuid", "decimal"):
-                # Java's own zero values (0, false, null) are the defaults
-                head, bracket, tail = element.partition("[")
-                return f"new {head}[{t.length}]" + (bracket + tail if bracket else "")
-            items = ", ".join([self.zero(e)] * t.length)
-            return f"new {element}[] {{{items}}}"
-        assert isinstance(t, (ir.Sequence, ir.Mapping))
-        return self.empty(t)
+    def string_literal(self, text: str) -> str:
+        return java_string(text)
 
-    def default(self, t: ir.Type, d: ir.Default) -> str:
-        """The initial value of a field of type t with default d."""
-        k = d.kind
-        if isinstance(t, ir.Optional_):
-            return "null" if k in ("none", "null") else self.default(t.element, d)
-        if k == "none" or k == "null":
-            return self.zero(t)
-        if k == "bool":
-            return "true" if d.value else "false"
-        if k == "int":
-            assert isinstance(d.value, int) and isinstance(t, ir.Primitive)
-            return int_literal(d.value, PRIMITIVES[t.name][0])
-        if k == "real":
-            assert d.text is not None and isinstance(t, ir.Primitive)
-            if t.name == "decimal":
-                return f'{self.rt("Decimals")}.parse("{d.text}")'
-            return float_literal(d.text, t.name == "float")
-        if k == "string":
-            assert isinstance(d.value, str)
-            return java_string(d.value)
-        if k == "timestamp":
-            assert isinstance(d.value, int)
-            return int_literal(d.value, "long")
-        if k == "utc":
-            return f"{self.rt('Timestamps')}.now()"
-        if k == "uuid":
-            assert isinstance(d.value, str)
-            hexd = d.value.replace("-", "")
-            if int(hexd, 16) == 0:
-                return f"{self.rt('Uuids')}.NIL"
-            return f"new {self.use('java.util.UUID')}(0x{hexd[:16]}L, 0x{hexd[16:]}L)"
-        if k == "uuid1":
-            return f"{self.rt('Uuids')}.uuid1()"
-        if k == "uuid4":
-            return f"{self.rt('Uuids')}.uuid4()"
-        if k == "enum":
-            assert d.type is not None and isinstance(d.value, int)
-            return f"{self.named(d.type)}.{self.ident.value(d.type, d.names[0])}"
-        if k == "flags":
-            assert d.type is not None and isinstance(d.value, int)
-            if not d.names:
-                return self.enum_of(d.type, d.value)
-            first, *rest = [f"{self.named(d.type)}.{self.ident.value(d.type, n)}" for n in d.names]
-            return first + "".join(f".or({x})" for x in rest)
-        raise AssertionError(f"default kind {k}")
+    def uuid_literal(self, uuid: str, hexd: str) -> str:
+        return f"new {uuid}(0x{hexd[:16]}L, 0x{hexd[16:]}L)"
+
+    def zero_array(self, t: ir.Array) -> str:
+        element = self.type(t.element)
+        e = t.element
+        if isinstance(e, ir.Optional_) or isinstance(e, ir.Primitive) and e.name not in (
+                "string", "bytes", "uuid", "decimal"):
+            # Java's own zero values (0, false, null) are the defaults
+            head, bracket, tail = element.partition("[")
+            return f"new {head}[{t.length}]" + (bracket + tail if bracket else "")
+        items = ", ".join([self.zero(e)] * t.length)
+        return f"new {element}[] {{{items}}}"
 
     # ------------------------------------------------------------ the walkers' constructs
-
-    def catch(self, exception: str) -> str:
-        return f"catch ({exception} e)"
-
-    def val(self, name: str, expr: str, type_: str) -> str:
-        return f"{type_} {name} = {expr};"
-
-    var = typed = val
-
-    def new(self, cls: str) -> str:
-        return f"new {cls}()"
-
-    def size(self, collection: str) -> str:
-        return f"{collection}.size()"
-
-    def length(self, array: str) -> str:
-        return f"{array}.length"
-
-    def get(self, lst: str, index: str) -> str:
-        return f"{lst}.get({index})"
-
-    def put(self, mapping: str, key: str, value: str) -> str:
-        return f"{mapping}.put({key}, {value});"
-
-    def key(self, entry: str) -> str:
-        return f"{entry}.getKey()"
-
-    def value(self, entry: str) -> str:
-        return f"{entry}.getValue()"
-
-    def entry_set(self, mapping: str) -> str:
-        return f"{mapping}.entrySet()"
-
-    def pick(self, test: str, yes: str, no: str) -> str:
-        return f"{test} ? {yes} : {no}"
-
-    def as_long(self, expr: str) -> str:
-        return expr
-
-    def upto(self, i: str, n: str) -> str:
-        return f"for (int {i} = 0; {i} < {n}; {i}++) {{"
-
-    def each(self, w: CodeWriter, x: str, t: ir.Array | ir.Sequence | ir.Mapping, items: str) -> str:
-        if isinstance(t, ir.Mapping):
-            element = f"{self.use('java.util.Map')}.Entry<{self.type(t.key, True)}, {self.type(t.value, True)}>"
-        else:
-            element = self.type(t.element, True)
-        return f"for ({element} {x} : {items}) {{"
-
-    def if_(self, w: CodeWriter, test: str, statement: str) -> None:
-        with w.block(f"if ({test}) {{", "}"):
-            w.line(statement + ";")
-
-    def to_runtime(self, t: ir.Primitive | ir.EnumRef, value: str) -> str:
-        return f"{value}.value()" if isinstance(t, ir.EnumRef) else value
-
-    def from_runtime(self, t: ir.Primitive | ir.EnumRef, expr: str) -> str:
-        return f"{self.named(t.name)}.of({expr})" if isinstance(t, ir.EnumRef) else expr
-
-    def local(self, w: CodeWriter, value: str, names: Names, stem: str = "o") -> str:
-        return value
-
-    def keep(self, w: CodeWriter, value: str, t: ir.Type, names: Names, name: str | None, stem: str) -> str:
-        assert name is not None
-        w.line(f"{self.type(t, True)} {name} = {value};")
-        return name
-
-    def spare(self, names: Names, stem: str) -> str | None:
-        return names(stem)
-
-    def into(self, target: str) -> str | None:
-        return None
-
-    def added(self, w: CodeWriter, value: str, target: str, refusal: str, names: Names) -> None:
-        self.if_(w, f"!{target}.add({value})", refusal)
 
     def optional(self, w: CodeWriter, t: ir.Optional_, x: str, before: str | None, test: str,
                  read: Callable[[CodeWriter], str]) -> None:
@@ -316,3 +174,39 @@ class Context(context.Context):
         p = names("p")
         w.line(f"int {p} = {call};")
         return p
+
+    # ------------------------------------------------------------ JSON
+
+    # Integer primitives printed through a conversion: unsigned types by their unsigned value.
+    TEXT_CONVERSIONS: ClassVar[dict[str, str]] = {
+        "byte": "{} & 0xFF", "uint8": "{} & 0xFF", "uint16": "{} & 0xFFFF", "uint32": "Integer.toUnsignedString({})",
+        "uint64": "Long.toUnsignedString({})", "timestamp": "Long.toUnsignedString({})",
+    }
+    JSON_CONVERSIONS: ClassVar[dict[str, str]] = {}
+    KEY_CONVERSIONS: ClassVar[dict[str, str]] = {"byte": "{} & 0xFF", "uint8": "{} & 0xFF", "char": "{} & 0xFF", "uint16": "{} & 0xFFFF",
+                       "uint32": "{} & 0xFFFFFFFFL", "wchar": "{} & 0xFFFFFFFFL"}
+
+    def raw_literal(self, text: str) -> str:
+        return f"'{text}'" if len(text) == 1 and text not in "'\\" else java_string(text)
+
+    def from_long(self, name: str, expr: str) -> str:
+        java = PRIMITIVES[name][0]
+        return expr if java == "long" else f"({java}) {expr}"
+
+    def counter(self, w: CodeWriter, i: str, test: str, needed: bool, after: bool) -> tuple[str, str | None]:
+        if after:
+            w.line(f"int {i} = 0;")
+            return f"for (; {test}; {i}++) {{", None
+        return f"for (int {i} = 0; {test}; {i}++) {{", None
+
+    def switch(self, w: CodeWriter, subject: str, cases: list[tuple[str, Callable[[], None]]], default: str) -> None:
+        with w.block(f"switch ({subject}) {{", "}"):
+            for label, statements in cases:
+                w.line(f"case {label}:")
+                with w.indented():
+                    statements()
+                    w.line("break;")
+            w.line("default:")
+            with w.indented():
+                w.line(f"{default};")
+                w.line("break;")

@@ -9,5 +9,32 @@ fbec.targets.java.syntax and fbec.targets.kotlin.syntax) for the text of each co
 a loop, a try/catch, a value crossing to the runtime's type. The language packages keep what is
 only theirs: the declarations of classes, enums and members, and their documentation.
 
-This package is not a target of its own (fbec has no --jvm): it has no `generate`.
+This package is not a target of its own (fbec has no --jvm): `generate_package` is what each
+language's `generate` calls with its Context and writers.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter, GeneratedFile, Options
+from fbec.targets.jvm import protocol
+from fbec.targets.jvm.context import Context
+
+
+def generate_package(schema: ir.Schema, options: Options, context: type[Context],
+                     enum: Callable[..., str], struct: Callable[..., str],
+                     parts: tuple[protocol.Part, ...]) -> list[GeneratedFile]:
+    """The files of the schema's main package: a class per enum, flags and struct (each written by
+    enum or struct, which give its name), and with --proto the protocol's."""
+    package = schema.main_package
+    out = []
+    for t in [*package.enums, *package.flags, *package.structs]:
+        c, w = context(schema, package, options.package_prefix), CodeWriter(options)
+        if isinstance(t, ir.Struct):
+            c.hidden = c.ident.hidden(t)
+            out.append(c.file(struct(c, w, t, options), w, options))
+        else:
+            out.append(c.file(enum(c, w, t, options), w, options))
+    return out + (protocol.write_protocol(schema, package, options, context, parts) if options.proto else [])

@@ -11,14 +11,18 @@ differently (`optional`, `claim_run`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from functools import reduce
 from typing import ClassVar
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, Options
+from fbec.targets.base import CodeWriter, GeneratedFile, Locals, Options, generated_header
 from fbec.targets.jvm.names import Idents
 
 RUNTIME = "io.github.fbetoolkit.fbe"
+# A JDK class named by its full name in a SPELLING template: imported, and named by its simple name.
+QUALIFIED = re.compile(r"\bjava\.(?:util|math|io)\.[A-Z]\w*")
 
 # Primitive -> the suffix of its Writer put/append and Reader final methods, and its Reader slot method.
 SLOT = {
@@ -68,15 +72,8 @@ def string_literal(text: str, escaped: str = '"\\') -> str:
     return '"' + "".join(out) + '"'
 
 
-class Names:
-    """Fresh local variable names (Java forbids shadowing a local in a nested block, Kotlin warns)."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def __call__(self, stem: str) -> str:
-        self.n += 1
-        return f"{stem}{self.n}"
+Names = Locals
+"""Fresh local variable names (Java forbids shadowing a local in a nested block, Kotlin warns)."""
 
 
 def plus(position: str, term: str) -> str:
@@ -100,6 +97,45 @@ def kept(t: ir.Type) -> bool:
     return isinstance(t, ir.Mapping) or isinstance(t, ir.Sequence) and t.kind == "set"
 
 
+def distinct_values(e: ir.Enum) -> list[ir.EnumValue]:
+    """The first declared value of each wire value of an enum or flags (the one a switch names)."""
+    lo, hi = ir.PRIMITIVES[e.wire].range or (0, 0)
+    seen: dict[int, ir.EnumValue] = {}
+    for v in e.values:
+        seen.setdefault(v.value & (hi - lo), v)
+    return list(seen.values())
+
+
+def key_compare(c: Context, t: ir.Type, a: str, b: str) -> str:
+    """An int expression ordering two key values as the wire orders them (docs/ir.md `order`): 0 for
+    the same key (docs/limits.md 4)."""
+    if isinstance(t, ir.Optional_):
+        return f"{c.rt('Compare')}.optional({c.comparator(t.element) or 'null'}, {a}, {b})"
+    if isinstance(t, ir.Primitive) and t.name in ("float", "double"):
+        return f"{c.rt('Compare')}.{'f32' if t.name == 'float' else 'f64'}({a}, {b})"
+    order = c.comparator(t)
+    if order is not None:
+        return f"{order}.compare({a}, {b})"
+    if isinstance(t, ir.Primitive) and t.name != "decimal":
+        return c.spell("compare", a, b, c.TYPES[t.name][1])
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        return f"{a}.compareTo({b})"
+    raise AssertionError(f"a key field of type {t}")
+
+
+def key_equals(c: Context, t: ir.Type, a: str, b: str) -> str:
+    """A boolean expression: two key field values are the same key (as key_compare's 0; a nested
+    struct by its own equals, which its hashCode agrees with)."""
+    e = t.element if isinstance(t, ir.Optional_) else t
+    if isinstance(e, ir.Primitive) and e.name in ("float", "double", "decimal"):
+        return f"{key_compare(c, t, a, b)} == 0"
+    if isinstance(e, ir.Primitive) and e.name == "bytes":
+        return c.spell("bytes_equal", a, b)
+    if isinstance(t, ir.Primitive) and t.name not in ("string", "uuid"):
+        return f"{a} == {b}"
+    return c.spell("equal", a, b)
+
+
 class SubWriter(CodeWriter):
     """Lines to be put into another writer `base` levels deep: its depth counts from there, so
     lines it measures (Kotlin's fits) know their real indentation."""
@@ -117,6 +153,14 @@ def sub(w: CodeWriter, deeper: int = 1) -> CodeWriter:
     """A writer of lines to be put into w `deeper` levels below its current depth (same indentation unit)."""
     unit = w.unit
     return SubWriter(Options(indent=len(unit), tabs=unit == "\t"), w.depth + deeper)
+
+
+def doc(w: CodeWriter, *lines: str) -> None:
+    """A documentation comment of lines (Javadoc, KDoc): `/**`, ` * line` each (` *` an empty one), ` */`."""
+    w.line("/**")
+    for text in lines:
+        w.line(f" * {text}" if text else " *")
+    w.line(" */")
 
 
 class Context:
@@ -153,6 +197,80 @@ class Context:
         """Whether a key of type t is the same key as another exactly when its equals says so."""
         return isinstance(t, ir.EnumRef) or isinstance(t, ir.Primitive) and t.name in HASHED
 
+    def enum_of(self, qualified: str, value: int) -> str:
+        """An enum or flags value: its first declared constant, or a new value of the class."""
+        e = self.schema.enum(qualified)
+        for v in e.values:
+            if v.value == value:
+                return f"{self.named(qualified)}.{self.ident.value(qualified, v.name)}"
+        return self.enum_new(self.named(qualified), self.int_literal(value, e.wire))
+
+    def zero(self, t: ir.Type) -> str:
+        """The value of a field without a default (docs/ir.md `none`)."""
+        if isinstance(t, ir.Primitive):
+            zeros = {"bool": "false", "string": '""', "bytes": self.EMPTY_BYTES, "float": "0.0f", "double": "0.0"}
+            if t.name == "uuid":
+                return f"{self.rt('Uuids')}.NIL"
+            if t.name == "decimal":
+                return f"{self.use('java.math.BigDecimal')}.ZERO"
+            return zeros.get(t.name) or self.int_literal(0, t.name)
+        if isinstance(t, ir.EnumRef):
+            return self.enum_of(t.name, 0)
+        if isinstance(t, ir.StructRef):
+            return self.new(self.named(t.name))
+        if isinstance(t, ir.Optional_):
+            return "null"
+        if isinstance(t, ir.Array):
+            return self.zero_array(t)
+        assert isinstance(t, (ir.Sequence, ir.Mapping))
+        return self.empty(t)
+
+    def default(self, t: ir.Type, d: ir.Default) -> str:
+        """The initial value of a field of type t with default d."""
+        k = d.kind
+        if isinstance(t, ir.Optional_):
+            return "null" if k in ("none", "null") else self.default(t.element, d)
+        if k == "none" or k == "null":
+            return self.zero(t)
+        if k == "bool":
+            return "true" if d.value else "false"
+        if k == "int":
+            assert isinstance(d.value, int) and isinstance(t, ir.Primitive)
+            return self.int_literal(d.value, t.name)
+        if k == "real":
+            assert d.text is not None and isinstance(t, ir.Primitive)
+            if t.name == "decimal":
+                return f'{self.rt("Decimals")}.parse("{d.text}")'
+            return self.float_literal(d.text, t.name == "float")
+        if k == "string":
+            assert isinstance(d.value, str)
+            return self.string_literal(d.value)
+        if k == "timestamp":
+            assert isinstance(d.value, int)
+            return self.int_literal(d.value, "timestamp")
+        if k in ("utc", "uuid1", "uuid4"):
+            return f"{self.rt('Timestamps')}.now()" if k == "utc" else f"{self.rt('Uuids')}.{k}()"
+        if k == "uuid":
+            assert isinstance(d.value, str)
+            hexd = d.value.replace("-", "")
+            if int(hexd, 16) == 0:
+                return f"{self.rt('Uuids')}.NIL"
+            return self.uuid_literal(self.use("java.util.UUID"), hexd)
+        assert k in ("enum", "flags") and d.type is not None and isinstance(d.value, int), f"default kind {k}"
+        if k == "flags" and not d.names:
+            return self.enum_of(d.type, d.value)
+        return self.flags_or([f"{self.named(d.type)}.{self.ident.value(d.type, n)}" for n in d.names])
+
+    def file(self, name: str, body: CodeWriter, options: Options) -> GeneratedFile:
+        """The generated file of the class `name`: the banner, the package and the imports, then body."""
+        package = self.ident.package_of(self.package)
+        out = CodeWriter(options)
+        out.lines(generated_header(self.package))
+        out.blank()
+        self.preamble(out, package)
+        out.lines(body.text())
+        return GeneratedFile(package.replace(".", "/") + f"/{name}.{self.EXT}", out.text())
+
     def stmt(self, text: str) -> str:
         """A statement's line."""
         return text + self.END
@@ -167,120 +285,259 @@ class Context:
 
     # ------------------------------------------------------------ the language's syntax
 
-    def type(self, t: ir.Type, boxed: bool = False) -> str:
-        """The language's type of an IR type (boxed: as a type argument, Java's)."""
-        raise NotImplementedError
+    SPELLING: ClassVar[dict[str, str]]
+    """How the language writes each simple construct: a format of its parts. `catch` (exception),
+    `val`/`var`/`typed` (a local that is not assigned again, one that is, one with its type: name,
+    value, Java's type), `declare` (the left side of `val`: name, type), `new` (class), `size`
+    (collection), `length` (array), `get` (list, index), `put` (map, key, value: a statement),
+    `key`/`value` (a map entry's), `entries` (a map's, as its table holds them), `contains` (map,
+    key), `pick` (test, yes, no), `as_long` (an int where the runtime takes a long), `upto` (the
+    head of a loop of i from 0 below n), `each` (the head of a loop: x, items, Java's element
+    type), `each_key` and `each_key_first` (the head and first statement of a loop over the names
+    a call gives until null: name, call), `enum_new` (a value of an enum or flags class that is
+    none of its constants: class, literal), `or` (flags set in either)."""
+    BRACES: ClassVar[bool]          # the statement under an if is a block (Java), else on its line (Kotlin)
+    SMART_CASTS: ClassVar[bool]     # a property read twice is a local first, and an optional is read
+                                    # into its target by an if expression (Kotlin)
+    SPARES: ClassVar[bool]          # some locals' names are taken before they are known to be needed
+                                    # (Java's numbering, kept so the generated code stays the same)
+    MAX_LINE: ClassVar[int | None]  # the longest line the code writes where it can choose
+    EMPTY_BYTES: ClassVar[str]      # a new empty bytes value
+    ENUM_VALUE: ClassVar[str]       # an enum's wire value (`.value()`)
+    TO_RUNTIME: ClassVar[dict[str, str]]        # primitive or wire type -> its conversion to the runtime's type
+    FROM_RUNTIME: ClassVar[dict[str, str]]      # ... and back
+    TEXT_CONVERSIONS: ClassVar[dict[str, str]]  # primitive -> what the text form prints of it (a format)
+    JSON_CONVERSIONS: ClassVar[dict[str, str]]  # primitive or wire type -> what makes a JsonWriter argument of it
+    KEY_CONVERSIONS: ClassVar[dict[str, str]]   # the same of a map key (a format: `{} & 0xFF`)
 
-    def comparator(self, t: ir.Type) -> str | None:
-        """The order of set elements or map keys of type t: a Comparator expression, or natural."""
-        raise NotImplementedError
+    def spell(self, construct: str, *parts: str) -> str:
+        """A construct's text (SPELLING), the classes it names by their full name imported."""
+        return QUALIFIED.sub(lambda m: self.use(m.group(0)), self.SPELLING[construct]).format(*parts)
 
-    def empty(self, t: ir.Sequence | ir.Mapping) -> str:
-        """A new empty collection of the field's kind."""
-        raise NotImplementedError
-
-    def zero(self, t: ir.Type) -> str:
-        """The value of a field without a default (docs/ir.md `none`)."""
-        raise NotImplementedError
-
-    def default(self, t: ir.Type, d: ir.Default) -> str:
-        """The initial value of a field of type t with default d."""
-        raise NotImplementedError
+    def fits(self, w: CodeWriter, text: str, depth: int | None = None) -> bool:
+        """Whether text fits on one line at depth (w's, by default)."""
+        return self.MAX_LINE is None or len(w.unit) * (w.depth if depth is None else depth) + len(text) <= self.MAX_LINE
 
     def catch(self, exception: str) -> str:
-        """The catch clause of an exception as `e`."""
-        raise NotImplementedError
+        return self.spell("catch", exception)
 
     def val(self, name: str, expr: str, type_: str) -> str:
-        """A new local that is not assigned again (type_: Java's declared type)."""
-        raise NotImplementedError
+        return self.spell("val", name, expr, type_)
 
     def var(self, name: str, expr: str, type_: str) -> str:
-        """A new local assigned again later."""
-        raise NotImplementedError
+        return self.spell("var", name, expr, type_)
 
     def typed(self, name: str, expr: str, type_: str) -> str:
-        """A new local of a declared type."""
-        raise NotImplementedError
+        return self.spell("typed", name, expr, type_)
+
+    def declare(self, name: str, type_: str) -> str:
+        return self.spell("declare", name, type_)
 
     def new(self, cls: str) -> str:
-        """A new value of a class by its no-argument constructor."""
-        raise NotImplementedError
+        return self.spell("new", cls)
 
     def size(self, collection: str) -> str:
-        """A collection's size."""
-        raise NotImplementedError
+        return self.spell("size", collection)
 
     def length(self, array: str) -> str:
-        """An array's length."""
-        raise NotImplementedError
+        return self.spell("length", array)
 
     def get(self, lst: str, index: str) -> str:
-        """A list's element."""
-        raise NotImplementedError
+        return self.spell("get", lst, index)
 
     def put(self, mapping: str, key: str, value: str) -> str:
-        """The statement putting a map entry."""
-        raise NotImplementedError
+        return self.spell("put", mapping, key, value)
 
     def key(self, entry: str) -> str:
-        """A map entry's key."""
-        raise NotImplementedError
+        return self.spell("key", entry)
 
     def value(self, entry: str) -> str:
-        """A map entry's value."""
-        raise NotImplementedError
+        return self.spell("value", entry)
 
     def entry_set(self, mapping: str) -> str:
-        """What iterates a map's entries as its table holds them."""
-        raise NotImplementedError
+        return self.spell("entries", mapping)
+
+    def contains(self, mapping: str, key: str) -> str:
+        return self.spell("contains", mapping, key)
 
     def pick(self, test: str, yes: str, no: str) -> str:
-        """A conditional expression."""
-        raise NotImplementedError
+        return self.spell("pick", test, yes, no)
 
     def as_long(self, expr: str) -> str:
-        """An int expression where the runtime takes a long."""
-        raise NotImplementedError
+        return self.spell("as_long", expr)
 
     def upto(self, i: str, n: str) -> str:
-        """The head of a loop of i from 0 below n (the block's opening line)."""
-        raise NotImplementedError
+        return self.spell("upto", i, n)
 
-    def each(self, w: CodeWriter, x: str, t: ir.Array | ir.Sequence | ir.Mapping, items: str) -> str:
-        """The head of a loop over items (elements of t, or its entries), x each."""
-        raise NotImplementedError
+    def enum_new(self, cls: str, literal: str) -> str:
+        return self.spell("enum_new", cls, literal)
+
+    def flags_or(self, values: list[str]) -> str:
+        """Flags set in any of values (an enum default: its one value)."""
+        return reduce(lambda a, b: self.spell("or", a, b), values)
+
+    def each_key(self, text: str, call: str) -> tuple[str, str | None]:
+        return self.spell("each_key", text, call), self.spell("each_key_first", text, call) or None
+
+    def each(self, w: CodeWriter, x: str, t: ir.Array | ir.Sequence | ir.Mapping, items: str, fit: bool = True) -> str:
+        """The head of a loop over items (elements of t, or its entries), x each; with fit, items put
+        in a local first when the line would be too long."""
+        element = self.element_type(t) if "{2}" in self.SPELLING["each"] else ""
+        head = self.spell("each", x, items, element)
+        if not fit or self.fits(w, head):
+            return head
+        w.line(self.declare(f"{x}s", ""))
+        with w.indented():
+            w.line(items)
+        return self.spell("each", x, f"{x}s", element)
 
     def if_(self, w: CodeWriter, test: str, statement: str) -> None:
         """One statement when test holds."""
-        raise NotImplementedError
+        if not self.BRACES:
+            w.line(f"if ({test}) {statement}")
+            return
+        with w.block(f"if ({test}) {{", "}"):
+            w.line(self.stmt(statement))
 
     def to_runtime(self, t: ir.Primitive | ir.EnumRef, value: str) -> str:
         """value as the runtime's type of the slot."""
-        raise NotImplementedError
+        if isinstance(t, ir.EnumRef):
+            return f"{value}{self.ENUM_VALUE}{self.TO_RUNTIME.get(t.wire, '')}"
+        return value + self.TO_RUNTIME.get(t.name, "")
 
     def from_runtime(self, t: ir.Primitive | ir.EnumRef, expr: str) -> str:
         """The language's value of a runtime read."""
-        raise NotImplementedError
+        if isinstance(t, ir.EnumRef):
+            return self.enum_new(self.named(t.name), expr + self.FROM_RUNTIME.get(t.wire, ""))
+        return expr + self.FROM_RUNTIME.get(t.name, "")
 
     def local(self, w: CodeWriter, value: str, names: Names, stem: str = "o") -> str:
-        """value where it is read more than once (Kotlin puts a property in a local to smart-cast it)."""
-        raise NotImplementedError
+        """value where it is read twice: itself, or (SMART_CASTS) a new local unless it is one."""
+        if not self.SMART_CASTS or value.isidentifier():
+            return value
+        x = names(stem)
+        w.line(self.val(x, value, ""))
+        return x
 
     def keep(self, w: CodeWriter, value: str, t: ir.Type, names: Names, name: str | None, stem: str) -> str:
-        """A map key read as a local (name: the one spare() gave, if any)."""
-        raise NotImplementedError
+        """A map key or value read as a local (name: the one spare() gave, if any)."""
+        if self.SMART_CASTS:
+            return self.local(w, value, names, stem)
+        name = name or names(stem)
+        w.line(self.val(name, value, self.type(t, True)))
+        return name
 
     def spare(self, names: Names, stem: str) -> str | None:
-        """A local's name taken before it is known to be needed (Java numbers them so)."""
-        raise NotImplementedError
+        """A local's name taken before it is known to be needed (SPARES)."""
+        return names(stem) if self.SPARES else None
 
     def into(self, target: str) -> str | None:
         """Where an optional is read when read into target: target itself, or None (a new local)."""
-        raise NotImplementedError
+        return target if self.SMART_CASTS else None
 
     def added(self, w: CodeWriter, value: str, target: str, refusal: str, names: Names) -> None:
-        """Add value to the set target; refusal when it holds it already."""
+        """Add value to the set target; refusal when it holds it already (the value put in a local
+        first when the line would be too long)."""
+        if not self.fits(w, f"if (!{target}.add({value})) {refusal}"):
+            value = self.local(w, value, names, "x")
+        self.if_(w, f"!{target}.add({value})", refusal)
+
+    def assign(self, w: CodeWriter, left: str, value: str, right: str = "") -> None:
+        """`left value right` (an assignment when left ends with `=`, else a call): on one line when
+        it fits, else value on its own line."""
+        one = f"{left} {value}{right}" if left.endswith("=") else f"{left}{value}{right}"
+        if self.fits(w, one):
+            w.line(self.stmt(one))
+            return
+        w.line(left)
+        with w.indented():
+            w.line(value)
+        if right:
+            w.line(right)
+
+    def type(self, t: ir.Type, boxed: bool = False) -> str:
+        """The language's type of an IR type (boxed: as a type argument or an optional, Java's)."""
+        if isinstance(t, ir.Primitive):
+            if t.name == "uuid":
+                return self.use("java.util.UUID")
+            if t.name == "decimal":
+                return self.use("java.math.BigDecimal")
+            return self.TYPES[t.name][boxed]
+        if isinstance(t, (ir.EnumRef, ir.StructRef)):
+            return self.named(t.name)
+        if isinstance(t, ir.Optional_):
+            return self.spell("optional_type", self.type(t.element, True))
+        if isinstance(t, ir.Array):
+            element = self.type(t.element)
+            return self.ARRAYS.get(element) or self.spell("array_type", element)
+        if isinstance(t, ir.Sequence):
+            return f"{self.collection('Set' if t.kind == 'set' else 'List')}<{self.type(t.element, True)}>"
+        return f"{self.collection('Map')}<{self.type(t.key, True)}, {self.type(t.value, True)}>"
+
+    def collection(self, kind: str) -> str:
+        """The class of a kind of collection (COLLECTIONS), imported when it is not the language's own."""
+        cls = self.COLLECTIONS[kind]
+        return self.use(cls) if "." in cls else cls
+
+    def comparator(self, t: ir.Type) -> str | None:
+        """The order of set elements or map keys of type t: a Comparator expression, or None (natural)."""
+        if isinstance(t, ir.Primitive) and t.name in self.COMPARATORS:
+            return f"{self.rt('Compare')}.{self.COMPARATORS[t.name]}"
+        if isinstance(t, ir.StructRef):
+            return f"{self.named(t.name)}.KEY_ORDER"
+        return None
+
+    def empty(self, t: ir.Sequence | ir.Mapping) -> str:
+        """A new empty collection of the field's kind: a hash whose keys' equality is the readers' rule
+        (and a struct's, checked by the writers) a LinkedHashMap, a set or a map a tree in the wire order."""
+        if isinstance(t, ir.Sequence):
+            order = self.comparator(t.element) if t.kind == "set" else None
+            return self.spell("new_collection", self.collection(t.kind), order or "")
+        order = self.comparator(t.key) if self.SPARES else None
+        if t.kind == "hash" and (self.hashed(t.key) or isinstance(t.key, ir.StructRef)):
+            return self.spell("new_collection", self.collection("hash"), "")
+        return self.spell("new_collection", self.collection("map"), order or self.comparator(t.key) or "")
+
+    # ------------------------------------------------------------ what each language writes itself
+
+    TYPES: ClassVar[dict[str, tuple[str, str]]]   # primitive -> its type, and as a type argument
+    ARRAYS: ClassVar[dict[str, str]]              # element type -> the language's array of it, if its own
+    COMPARATORS: ClassVar[dict[str, str]]         # primitive -> the runtime's Compare order when the
+                                                  # language's natural order is not the wire's (docs/ir.md `order`)
+    COLLECTIONS: ClassVar[dict[str, str]]         # Set, List, Map and vector, list, set, hash, map (what a new
+                                                  # empty one is) -> the class (qualified: imported)
+
+    EXT: ClassVar[str]              # the files' extension
+
+    def preamble(self, out: CodeWriter, package: str) -> None:
+        """What a file has after its banner: its package and its imports (those used, by use())."""
+        raise NotImplementedError
+
+
+    def element_type(self, t: ir.Array | ir.Sequence | ir.Mapping) -> str:
+        """The type of what a loop over t gives (Java's)."""
+        raise NotImplementedError
+
+
+
+    def int_literal(self, value: int, name: str) -> str:
+        """A literal of an integer primitive or wire type (unsigned values as the language holds them)."""
+        raise NotImplementedError
+
+    def float_literal(self, text: str, single: bool) -> str:
+        """A literal of a real default."""
+        raise NotImplementedError
+
+    def string_literal(self, text: str) -> str:
+        """A string literal."""
+        raise NotImplementedError
+
+    def uuid_literal(self, uuid: str, hexd: str) -> str:
+        """A new UUID of 32 hex digits."""
+        raise NotImplementedError
+
+    def zero_array(self, t: ir.Array) -> str:
+        """A new array whose elements are zero()."""
         raise NotImplementedError
 
     def optional(self, w: CodeWriter, t: ir.Optional_, x: str, before: str | None, test: str,
@@ -298,3 +555,31 @@ class Context:
     def claim_run(self, w: CodeWriter, run: plan.Run, names: Names, reading: bool) -> str | None:
         """The Reader.run call claiming a run: the local holding its position when reading."""
         raise NotImplementedError
+
+    def raw_literal(self, text: str) -> str:
+        """The literal of JsonWriter.raw's text (a char when one)."""
+        raise NotImplementedError
+
+    def long_literal(self, value: int) -> str:
+        """A literal of a long bound (the unsigned 64-bit maximum as its bits)."""
+        if value == -(1 << 63):
+            return "Long.MIN_VALUE"
+        if value == (1 << 63) - 1:
+            return "Long.MAX_VALUE"
+        if value == (1 << 64) - 1:
+            return self.spell("unsigned_max")
+        return self.spell("int_long" if -(1 << 31) <= value < (1 << 31) else "long", str(value))
+
+    def from_long(self, name: str, expr: str) -> str:
+        """A value of an integer primitive or wire type read as a long."""
+        raise NotImplementedError
+
+    def counter(self, w: CodeWriter, i: str, test: str, needed: bool, after: bool) -> tuple[str, str | None]:
+        """A loop while test holds, counting in i (needed: i is read inside; after: and after the loop):
+        the block's opening line and the statement ending each round."""
+        raise NotImplementedError
+
+    def switch(self, w: CodeWriter, subject: str, cases: list[tuple[str, Callable[[], None]]], default: str) -> None:
+        """The case of subject's value: each case's statements (written by its function), else default."""
+        raise NotImplementedError
+

@@ -34,11 +34,13 @@ class Idents:
 
     # the language's spelling (Kotlin's differ)
 
-    def reserved(self, name: str) -> bool:
+    @classmethod
+    def reserved(cls, name: str) -> bool:
         """Whether a name is a keyword wherever it is used."""
-        return name in self.KEYWORDS
+        return name in cls.KEYWORDS
 
-    def escape(self, name: str) -> str:
+    @classmethod
+    def escape(cls, name: str) -> str:
         """A renamed name (once more while it clashes)."""
         return name + "_"
 
@@ -46,9 +48,17 @@ class Idents:
         """What two members that would be the same member are alike in (Java: the name itself)."""
         return name
 
+    @classmethod
+    def package_name(cls, p: ir.Package, prefix: str = "") -> str:
+        """The language's package of a schema package: its domain, then its name (`com.chronoxor.proto`),
+        after prefix when one is given (fbec --package-prefix: `bench.com.chronoxor.proto`); each part
+        that is a keyword renamed."""
+        parts = (prefix.split(".") if prefix else []) + (p.domain.split(".") if p.domain else []) + [p.name]
+        return ".".join(cls.escape(x) if cls.reserved(x) else x for x in parts)
+
     def package_of(self, p: ir.Package) -> str:
         """The language's package of a schema package."""
-        raise NotImplementedError
+        return self.package_name(p, self.prefix)
 
     def value_taken(self, qualified: str) -> frozenset[str]:
         """What an enum's constants are clear of besides the keywords."""

@@ -26,41 +26,16 @@ runtime `io.github.fbetoolkit.fbe` (runtime/java) that generated Java calls too 
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
-from fbec.targets.jvm.context import signed
+from fbec.targets.base import CodeWriter, GeneratedFile, Options
+from fbec.targets.jvm import generate_package
+from fbec.targets.jvm.context import distinct_values, doc, key_equals, signed
 from fbec.targets.kotlin.models import write_models
 from fbec.targets.kotlin.names import kotlin_package
-from fbec.targets.kotlin.protocol import write_protocol
-from fbec.targets.kotlin.syntax import BITS, WIRE, Context, expression_body, fits, int_literal, signature
+from fbec.targets.kotlin.protocol import PARTS
+from fbec.targets.kotlin.syntax import BITS, WIRE, Context, fits, int_literal
 from fbec.targets.kotlin.text import write_to_string
 
-__all__ = ["Context", "expression_body", "generate", "kotlin_package", "path_of", "signature", "write_file"]
-
-def write_file(c: Context, body: CodeWriter, options: Options) -> str:
-    out = CodeWriter(options)
-    out.lines(generated_header(c.package))
-    out.blank()
-    if "_" in kotlin_package(c.package, c.prefix):
-        # the schema's package name, kept as it is (ktlint wants none with an underscore)
-        out.line('@file:Suppress("ktlint:standard:package-name")')
-        out.blank()
-    out.line(f"package {kotlin_package(c.package, c.prefix)}")
-    out.blank()
-    mine = kotlin_package(c.package, c.prefix)
-    imports = sorted(i for i in c.imports if i.rpartition(".")[0] != mine)
-    if imports:
-        # ktlint's order: everything else, then java, javax and kotlin
-        rank = [i.startswith("java.") + 2 * i.startswith("javax.") + 3 * i.startswith("kotlin.") for i in imports]
-        for _, i in sorted(zip(rank, imports)):
-            out.line(f"import {i}")
-        out.blank()
-    out.lines(body.text())
-    return out.text()
-
-
-def path_of(c: Context, name: str) -> str:
-    return kotlin_package(c.package, c.prefix).replace(".", "/") + f"/{name}.kt"
-
+__all__ = ["Context", "generate", "kotlin_package"]
 
 def when_literal(value: int, kotlin: str) -> str:
     """The `when` branch literal of a wire value compared with `value` (widened to Int when narrower)."""
@@ -69,33 +44,22 @@ def when_literal(value: int, kotlin: str) -> str:
     return int_literal(value, kotlin)
 
 
-def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Options) -> GeneratedFile:
-    c = Context(schema, package, options.package_prefix)
-    w = CodeWriter(options)
+def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
     name = c.named(e.qualified)
     kotlin = WIRE[e.wire]
-    bits = BITS[kotlin]
     flags = e.kind == "flags"
     what = "flags" if flags else "enum"
     narrow = kotlin in ("Byte", "Short", "UByte", "UShort")
     subject = "value.toInt()" if narrow else "value"
-    seen: set[int] = set()
-    firsts = []
-    for v in e.values:
-        s = v.value & ((1 << bits) - 1)
-        if s not in seen:
-            seen.add(s)
-            firsts.append(v)
-    w.line("/**")
-    w.line(f" * The {what} {e.qualified} (on the wire: {e.wire}{', deprecated' if e.deprecated else ''}): a constant per")
-    w.line(f" * declared value; `{name}(value)` keeps any other value as it is.")
-    w.line(" */")
+    firsts = distinct_values(e)
+    doc(w, f"The {what} {e.qualified} (on the wire: {e.wire}{', deprecated' if e.deprecated else ''}): a constant per",
+        f"declared value; `{name}(value)` keeps any other value as it is.")
     w.line("@JvmInline")
     with w.block(f"value class {name}(val value: {kotlin}) : Comparable<{name}> {{", "}"):
         if flags:
             signed_narrow = kotlin in ("Byte", "Short")
-            for op, doc in (("or", "The flags set in this or in [other]."), ("and", "The flags set in both.")):
-                w.line(f"/** {doc} */")
+            for op, summary in (("or", "The flags set in this or in [other]."), ("and", "The flags set in both.")):
+                w.line(f"/** {summary} */")
                 if signed_narrow:      # Kotlin's and/or of Byte and Short are experimental: through Int
                     w.line(f"infix fun {op}(other: {name}): {name} = "
                            f"{name}((value.toInt() {op} other.value.toInt()).to{kotlin}())")
@@ -133,19 +97,14 @@ def write_enum(schema: ir.Schema, package: ir.Package, e: ir.Enum, options: Opti
             with w.block("companion object {", "}"):
                 for v in e.values:
                     w.line(f"val {c.ident.value(e.qualified, v.name)} = {name}({int_literal(v.value, kotlin)})")
-    return GeneratedFile(path_of(c, name), write_file(c, w, options))
+    return name
 
 
-def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: Options) -> GeneratedFile:
-    c = Context(schema, package, options.package_prefix)
-    c.hidden = c.ident.hidden(s)
-    w = CodeWriter(options)
+def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> str:
     name = c.named(s.qualified)
     what = "message" if s.message else "struct"
-    w.line("/**")
-    w.line(f" * The {what} {s.qualified} (type id {s.type_id}{', deprecated' if s.deprecated else ''}): every property starts")
-    w.line(" * at the schema's default, and named arguments set any of them.")
-    w.line(" */")
+    doc(w, f"The {what} {s.qualified} (type id {s.type_id}{', deprecated' if s.deprecated else ''}): every property starts",
+        "at the schema's default, and named arguments set any of them.")
     inherited = [f for f in s.all_fields if f.owner != s.qualified]
     params = [f"{'' if f in inherited else 'var '}{c.ident.field(f)}: {c.type(f.type)} = {c.default(f.type, f.default)}"
               for f in s.all_fields]
@@ -177,35 +136,9 @@ def write_struct(schema: ir.Schema, package: ir.Package, s: ir.Struct, options: 
         write_keys(w, c, s, name)
         write_to_string(w, name)
         write_models(w, c, s, name, options.final, options.json)
-    return GeneratedFile(path_of(c, c.ident.type(s.qualified)), write_file(c, w, options))
+    return c.ident.type(s.qualified)
 
 
-def key_compare(c: Context, t: ir.Type, a: str, b: str) -> str:
-    """An Int expression ordering two key values as the wire orders them (docs/ir.md `order`): 0 for
-    the same key (docs/limits.md 4)."""
-    if isinstance(t, ir.StructRef):
-        return f"{c.named(t.name)}.KEY_ORDER.compare({a}, {b})"
-    if isinstance(t, ir.Optional_):
-        return f"{c.rt('Compare')}.optional({c.comparator(t.element) or 'null'}, {a}, {b})"
-    if isinstance(t, ir.Primitive) and t.name in ("float", "double"):
-        return f"{c.rt('Compare')}.{'f32' if t.name == 'float' else 'f64'}({a}, {b})"
-    order = c.comparator(t)
-    if order is not None:
-        return f"{order}.compare({a}, {b})"
-    if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        return f"{a}.compareTo({b})"
-    raise AssertionError(f"a key field of type {t}")
-
-
-def key_equals(c: Context, t: ir.Type, a: str, b: str) -> str:
-    """A Boolean expression: two key field values are the same key (as key_compare's 0; a nested
-    struct by its own equals, which its hashCode agrees with)."""
-    e = t.element if isinstance(t, ir.Optional_) else t
-    if isinstance(e, ir.Primitive) and e.name in ("float", "double", "decimal"):
-        return f"{key_compare(c, t, a, b)} == 0"
-    if isinstance(e, ir.Primitive) and e.name == "bytes":
-        return f"{a}.contentEquals({b})"
-    return f"{a} == {b}"
 
 
 def key_hash(c: Context, t: ir.Type, a: str) -> str:
@@ -252,9 +185,4 @@ def write_keys(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
 
 def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
-    package = schema.main_package
-    out = [write_enum(schema, package, e, options) for e in package.enums + package.flags]
-    out += [write_struct(schema, package, s, options) for s in package.structs]
-    if options.proto:
-        out += write_protocol(schema, package, options)
-    return out
+    return generate_package(schema, options, Context, write_enum, write_struct, PARTS)

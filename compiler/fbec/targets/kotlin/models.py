@@ -21,16 +21,16 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import models
-from fbec.targets.jvm.context import Names, sub
+from fbec.targets.jvm.context import Names, doc, key_compare, sub
+from fbec.targets.kotlin.json import write_json, write_json_members
 from fbec.targets.kotlin.syntax import Context, fits, signature
+from fbec.targets.kotlin.text import write_text
 
 # ---------------------------------------------------------------- per struct
 
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool, json: bool) -> None:
     """The members (toFbe, writeFbe and the final twins; toJson, writeJson), then the companion object
     with the codecs, the roots and the text form."""
-    from fbec.targets.kotlin.json import write_json, write_json_members
-    from fbec.targets.kotlin.text import write_text
     writer = c.rt("Writer")
     derived = s.base is not None
     exception = c.rt("EncodeException")
@@ -62,12 +62,9 @@ def write_members(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: st
             w.line(f"write{suffix}(w)")
             w.line("return w.toByteArray()")
         w.blank()
-    w.line("/**")
-    w.line(f" * Writes this value as a {model} root into [w] (reset first) and returns its size: the")
-    w.line(" * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.")
-    w.line(" *")
-    w.line(" * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty")
-    w.line(" */")
+    doc(w, f"Writes this value as a {model} root into [w] (reset first) and returns its size: the",
+        "root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.", "",
+        "@throws EncodeException for a value no reader reads (type, field path); [w] is left empty")
     modifier = "override" if derived else "open"
     with w.block(f"{modifier} fun write{suffix}(w: {writer}): Int {{", "}"):
         with w.block("try {", f"}} catch (e: {exception}) {{"):
@@ -90,15 +87,12 @@ def write_read_into(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: 
                     derived: bool) -> None:
     """read{suffix}(data, offset, length, limits): a root read into this value, as the Java target's."""
     limits, decode_exception = c.rt("Limits"), c.rt("DecodeException")
-    w.line("/**")
-    w.line(f" * Reads a {model} root of [length] bytes at `data[offset]` under [limits] into this value,")
-    w.line(" * overwriting every property and reusing its nested structs, optional structs, the elements of")
-    w.line(" * its vectors of structs and its collections: a server reading into one value allocates little")
-    w.line(" * more than the strings while the messages keep their shape.")
-    w.line(" *")
-    w.line(" * @throws DecodeException at the first problem (type, field path, offset); this value is then")
-    w.line(" *   reset to the schema's defaults")
-    w.line(" */")
+    doc(w, f"Reads a {model} root of [length] bytes at `data[offset]` under [limits] into this value,",
+        "overwriting every property and reusing its nested structs, optional structs, the elements of",
+        "its vectors of structs and its collections: a server reading into one value allocates little",
+        "more than the strings while the messages keep their shape.", "",
+        "@throws DecodeException at the first problem (type, field path, offset); this value is then",
+        "  reset to the schema's defaults")
     if derived:
         params = ["data: ByteArray", "offset: Int", "length: Int", f"limits: {limits}"]
         w.line(f"@Throws({decode_exception}::class)")
@@ -162,7 +156,6 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
 
 def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
-    from fbec.targets.kotlin import key_compare
     q = s.qualified
     writer, reader = c.rt("Writer"), c.rt("Reader")
     names = Names()
@@ -192,23 +185,17 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
     w.blank()
 
     write_defaults(w, c, s, name)
-    w.line("/**")
-    w.line(" * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every")
-    w.line(" * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector")
-    w.line(" * of structs, the collections); fields an older writer did not write take the schema's")
-    w.line(" * defaults. After an error [v] is left part read (the roots reset it).")
-    w.line(" *")
-    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
-    w.line(" */")
+    doc(w, "Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every",
+        "field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector",
+        "of structs, the collections); fields an older writer did not write take the schema's",
+        "defaults. After an error [v] is left part read (the roots reset it).", "",
+        "@throws DecodeException at the first problem (docs/limits.md)")
     with w.block(f"fun fbeRead(r: {reader}, base: Int, slot: Int, v: {name}) {{", "}"):
         models.versioned_read(w, c, s, names)
     w.blank()
-    w.line("/**")
-    w.line(" * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,")
-    w.line(" * without building the value: the same checks in the same order, the same errors.")
-    w.line(" *")
-    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
-    w.line(" */")
+    doc(w, "Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,",
+        "without building the value: the same checks in the same order, the same errors.", "",
+        "@throws DecodeException at the first problem (docs/limits.md)")
     with w.block(f"fun fbeVerify(r: {reader}, base: Int, slot: Int) {{", "}"):
         models.versioned_verify(w, c, s, names)
     w.blank()
@@ -220,21 +207,15 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
     with w.block(f"fun fbeWriteFinal(w: {writer}, v: {name}) {{", "}"):
         models.final_write_fields(w, c, s, names)
     w.blank()
-    w.line("/**")
-    w.line(" * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and")
-    w.line(" * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.")
-    w.line(" *")
-    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
-    w.line(" */")
+    doc(w, "Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and",
+        "reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.", "",
+        "@throws DecodeException at the first problem (docs/limits.md)")
     with w.block(f"fun fbeReadFinal(r: {reader}, v: {name}) {{", "}"):
         models.final_read_fields(w, c, s, names, True)
     w.blank()
-    w.line("/**")
-    w.line(" * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without")
-    w.line(" * building the value: the same checks in the same order, the same errors.")
-    w.line(" *")
-    w.line(" * @throws DecodeException at the first problem (docs/limits.md)")
-    w.line(" */")
+    doc(w, "Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without",
+        "building the value: the same checks in the same order, the same errors.", "",
+        "@throws DecodeException at the first problem (docs/limits.md)")
     with w.block(f"fun fbeVerifyFinal(r: {reader}) {{", "}"):
         models.final_read_fields(w, c, s, names, False)
     w.blank()
@@ -247,11 +228,8 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     versioned = suffix == "Fbe"
     limits, decode_exception = c.rt("Limits"), c.rt("DecodeException")
     params = ["data: ByteArray", "offset: Int = 0", "length: Int = data.size", f"limits: {limits} = {limits}.DEFAULT"]
-    w.line("/**")
-    w.line(f" * Reads a {model} root of [length] bytes at `data[offset]` under [limits].")
-    w.line(" *")
-    w.line(" * @throws DecodeException at the first problem (type, field path, offset)")
-    w.line(" */")
+    doc(w, f"Reads a {model} root of [length] bytes at `data[offset]` under [limits].", "",
+        "@throws DecodeException at the first problem (type, field path, offset)")
     w.line("@JvmStatic")
     w.line("@JvmOverloads")
     w.line(f"@Throws({decode_exception}::class)")
@@ -263,13 +241,9 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
         with w.block("", "}"):
             w.line(f'throw e.within("{q}")')
     w.blank()
-    w.line("/**")
-    w.line(f" * Checks a {model} root without building the value: returns exactly when [from{suffix}]")
-    w.line(" * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps")
-    w.line(" * are read, into locals, to find a key read twice.")
-    w.line(" *")
-    w.line(" * @throws DecodeException why the root cannot be read")
-    w.line(" */")
+    doc(w, f"Checks a {model} root without building the value: returns exactly when [from{suffix}]",
+        "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
+        "are read, into locals, to find a key read twice.", "", "@throws DecodeException why the root cannot be read")
     w.line("@JvmStatic")
     w.line("@JvmOverloads")
     w.line(f"@Throws({decode_exception}::class)")

@@ -32,60 +32,7 @@ import re
 from fbec.model import ir
 from fbec.targets.jvm import names
 
-# Kotlin's hard keywords.
-KEYWORDS = frozenset({
-    "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface", "is",
-    "null", "object", "package", "return", "super", "this", "throw", "true", "try", "typealias", "typeof",
-    "val", "var", "when", "while",
-})
-# Classes and functions the generated code uses by their simple name (Kotlin's default imports, the
-# generated files' own imports, the protocol classes of --proto).
-CLASSES = frozenset({
-    "Any", "Unit", "Nothing", "Boolean", "Byte", "Short", "Int", "Long", "Float", "Double", "Char", "String",
-    "UByte", "UShort", "UInt", "ULong", "Array", "BooleanArray", "ByteArray", "ShortArray", "IntArray",
-    "LongArray", "FloatArray", "DoubleArray", "CharArray", "MutableList", "MutableSet", "MutableMap",
-    "ArrayList", "LinkedHashMap", "Comparator", "Comparable", "Throws", "JvmStatic", "JvmField",
-    "JvmOverloads", "JvmInline", "StringBuilder", "UUID", "BigDecimal", "TreeSet", "TreeMap", "LinkedList",
-    "Compare", "Decimals", "DecodeException", "EncodeException", "Limits", "Reader", "Writer", "Timestamps",
-    "Uuids", "Companion", "Utf8", "Text", "JsonWriter", "JsonReader", "FrameReceiver", "FrameSender",
-    "FrameException", "OutputStream", "IOException", "Requests", "CompletableFuture", "Deprecated",
-    "Suppress", "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
-    "Client", "FinalClient",
-})
-# The locals and parameters of generated functions (a class of such a name would be hidden by them) and
-# the stems the generators number fresh locals from (models.Names: `o1`, `i2`...).
-LOCALS = frozenset({
-    "a", "b", "c", "e", "h", "j", "n", "o", "r", "t", "v", "w", "base", "body", "chunk", "data", "frame",
-    "from", "handler", "it", "length", "limits", "name", "notify", "offset", "other", "out", "pendingRequests",
-    "receiver", "requests", "sender", "size", "slot", "text", "timeoutMillis", "typeId", "value",
-})
-FRESH_LOCAL = re.compile(r"(?:e|f|i|k|key|m|n|o|p|s|seen|t|v|x)[0-9]+")
-# Members of generated structs a property may not take.
-STRUCT_MEMBERS = frozenset({"TYPE_ID", "KEY_ORDER", "javaClass", "Companion"})
-# The property of generated enum and flags classes.
-ENUM_MEMBERS = frozenset({"value"})
 UNDERSCORES = re.compile(r"_+")
-
-
-def escape(name: str) -> str:
-    """A renamed name: a trailing underscore, `X` in front of a name of underscores only."""
-    return "X" + name if UNDERSCORES.fullmatch(name) else name + "_"
-
-
-def _reserved(name: str) -> bool:
-    return name in KEYWORDS or UNDERSCORES.fullmatch(name) is not None
-
-
-def keyword_free(name: str) -> str:
-    """One part of a Kotlin package name (a keyword gets a trailing underscore)."""
-    return escape(name) if _reserved(name) else name
-
-
-def kotlin_package(p: ir.Package, prefix: str = "") -> str:
-    """The Kotlin package of a schema package: its domain, then its name (`com.chronoxor.proto`),
-    after prefix when one is given (fbec --package-prefix: `bench.com.chronoxor.proto`)."""
-    parts = (prefix.split(".") if prefix else []) + (p.domain.split(".") if p.domain else []) + [p.name]
-    return ".".join(keyword_free(x) for x in parts)
 
 
 def getter(name: str) -> str:
@@ -96,24 +43,55 @@ def getter(name: str) -> str:
 class Idents(names.Idents):
     """The identifiers of one schema's names (jvm/names.py) with Kotlin's tables and spelling."""
 
-    KEYWORDS = KEYWORDS
-    CLASSES = CLASSES
-    LOCALS = LOCALS
-    FRESH_LOCAL = FRESH_LOCAL
-    STRUCT_MEMBERS = STRUCT_MEMBERS
-    ENUM_MEMBERS = ENUM_MEMBERS
+    # Kotlin's hard keywords.
+    KEYWORDS = frozenset({
+        "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface", "is",
+        "null", "object", "package", "return", "super", "this", "throw", "true", "try", "typealias", "typeof",
+        "val", "var", "when", "while",
+    })
+    # Classes and functions the generated code uses by their simple name (Kotlin's default imports, the
+    # generated files' own imports, the protocol classes of --proto).
+    CLASSES = frozenset({
+        "Any", "Unit", "Nothing", "Boolean", "Byte", "Short", "Int", "Long", "Float", "Double", "Char", "String",
+        "UByte", "UShort", "UInt", "ULong", "Array", "BooleanArray", "ByteArray", "ShortArray", "IntArray",
+        "LongArray", "FloatArray", "DoubleArray", "CharArray", "MutableList", "MutableSet", "MutableMap",
+        "ArrayList", "LinkedHashMap", "Comparator", "Comparable", "Throws", "JvmStatic", "JvmField",
+        "JvmOverloads", "JvmInline", "StringBuilder", "UUID", "BigDecimal", "TreeSet", "TreeMap", "LinkedList",
+        "Compare", "Decimals", "DecodeException", "EncodeException", "Limits", "Reader", "Writer", "Timestamps",
+        "Uuids", "Companion", "Utf8", "Text", "JsonWriter", "JsonReader", "FrameReceiver", "FrameSender",
+        "FrameException", "OutputStream", "IOException", "Requests", "CompletableFuture", "Deprecated",
+        "Suppress", "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
+        "Client", "FinalClient",
+    })
+    # The locals and parameters of generated functions (a class of such a name would be hidden by them) and
+    # the stems the generators number fresh locals from (models.Names: `o1`, `i2`...).
+    LOCALS = frozenset({
+        "a", "b", "c", "e", "h", "j", "n", "o", "r", "t", "v", "w", "base", "body", "chunk", "data", "frame",
+        "from", "handler", "it", "length", "limits", "name", "notify", "offset", "other", "out", "pendingRequests",
+        "receiver", "requests", "sender", "size", "slot", "text", "timeoutMillis", "typeId", "value",
+    })
+    FRESH_LOCAL = re.compile(r"(?:e|f|i|k|key|m|n|o|p|s|seen|t|v|x)[0-9]+")
+    # Members of generated structs a property may not take.
+    STRUCT_MEMBERS = frozenset({"TYPE_ID", "KEY_ORDER", "javaClass", "Companion"})
+    # The property of generated enum and flags classes.
+    ENUM_MEMBERS = frozenset({"value"})
 
-    def reserved(self, name: str) -> bool:
-        return _reserved(name)
+    @classmethod
+    def reserved(cls, name: str) -> bool:
+        return name in cls.KEYWORDS or UNDERSCORES.fullmatch(name) is not None
 
-    def escape(self, name: str) -> str:
-        return escape(name)
+    @classmethod
+    def escape(cls, name: str) -> str:
+        """A renamed name: a trailing underscore, `X` in front of a name of underscores only."""
+        return "X" + name if UNDERSCORES.fullmatch(name) else name + "_"
 
     def same(self, name: str) -> str:
         return getter(name)
 
-    def package_of(self, p: ir.Package) -> str:
-        return kotlin_package(p, self.prefix)
-
     def value_taken(self, qualified: str) -> frozenset[str]:
         return self.ENUM_MEMBERS | self.CLASSES | {self.type(qualified)}
+
+
+def kotlin_package(p: ir.Package, prefix: str = "") -> str:
+    """The Kotlin package of a schema package (`com.chronoxor.proto`, after --package-prefix's)."""
+    return Idents.package_name(p, prefix)

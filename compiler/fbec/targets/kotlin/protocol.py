@@ -7,55 +7,30 @@ Receiver with requests whose responses come as CompletableFutures (docs/format.m
 
 from __future__ import annotations
 
-from fbec.model import ir
-from fbec.targets.base import CodeWriter, GeneratedFile, Options
+from fbec.targets.base import CodeWriter
+from fbec.targets.jvm import protocol
+from fbec.targets.jvm.context import doc
 from fbec.targets.kotlin.syntax import Context, fits, int_literal, signature
-
-
-def write_protocol(schema: ir.Schema, package: ir.Package, options: Options) -> list[GeneratedFile]:
-    if not package.dispatch:
-        return []
-    out = [handler(schema, package, options), proxy_handler(schema, package, options), proxy(schema, package, options)]
-    out += [receiver(schema, package, options, False), sender(schema, package, options, False),
-            client(schema, package, options, False)]
-    if options.final:
-        out += [receiver(schema, package, options, True), sender(schema, package, options, True),
-                client(schema, package, options, True)]
-    return out
-
-
-def _file(c: Context, name: str, w: CodeWriter, options: Options) -> GeneratedFile:
-    from fbec.targets.kotlin import path_of, write_file
-    return GeneratedFile(path_of(c, name), write_file(c, w, options))
-
-
-def _context(schema: ir.Schema, package: ir.Package, options: Options) -> Context:
-    return Context(schema, package, options.package_prefix)
 
 
 def _type_id(value: int) -> str:
     return int_literal(value, "Int")
 
 
-def handler(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
-    c = _context(schema, package, options)
-    w = CodeWriter(options)
-    w.line("/**")
-    w.line(f" * What a Receiver of {package.name} delivers: an `onReceive` per message, its own first, then those")
-    w.line(" * of its imports. Each does nothing but call [onMessage] unless overridden; each value is new, a")
-    w.line(" * handler may keep it.")
-    w.line(" */")
+def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
+    doc(w, f"What a Receiver of {c.package.name} delivers: an `onReceive` per message, its own first, then those",
+        "of its imports. Each does nothing but call [onMessage] unless overridden; each value is new, a",
+        "handler may keep it.")
     with w.block("interface Handler {", "}"):
         w.line("/** Every message whose own method is not overridden. */")
         w.line("fun onMessage(value: Any) {}")
-        for d in package.dispatch:
+        for d in c.package.dispatch:
             w.blank()
             w.line(f"/** A {d.type} (type id {d.type_id}). */")
             w.line(f"fun onReceive(value: {c.named(d.type)}) = onMessage(value)")
-    return _file(c, "Handler", w, options)
 
 
-def dispatch(w: CodeWriter, c: Context, package: ir.Package, lines: list[tuple[int, list[str]]]) -> None:
+def dispatch(w: CodeWriter, c: Context, lines: list[tuple[int, list[str]]]) -> None:
     """FrameReceiver's dispatch: the statements of each type id, false for any other."""
     limits = c.rt("Limits")
     w.line("/** Decodes and delivers one whole frame; false when no message has the type id. */")
@@ -73,58 +48,40 @@ def dispatch(w: CodeWriter, c: Context, package: ir.Package, lines: list[tuple[i
         w.line("return true")
 
 
-def receiver(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
-    c = _context(schema, package, options)
-    w = CodeWriter(options)
-    name = "FinalReceiver" if final else "Receiver"
-    model = "final" if final else "versioned"
+def receiver(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     read = "fromFinal" if final else "fromFbe"
-    w.line("/**")
-    w.line(f" * Receives {model}-model frames of {package.name} (docs/format.md 7.4) and hands each message to a")
-    w.line(" * [Handler]; see FrameReceiver for the limits and the errors.")
-    w.line(" */")
+    doc(w, f"Receives {model}-model frames of {c.package.name} (docs/format.md 7.4) and hands each message to a",
+        "[Handler]; see FrameReceiver for the limits and the errors.")
     with w.block(f"open class {name}(private val handler: Handler) : {c.rt('FrameReceiver')}({str(final).lower()}) {{",
                  "}"):
-        dispatch(w, c, package, [(d.type_id, [f"handler.onReceive({c.named(d.type)}.{read}(frame, offset, size, limits))"])
-                                 for d in package.dispatch])
-    return _file(c, name, w, options)
+        dispatch(w, c, [(d.type_id, [f"handler.onReceive({c.named(d.type)}.{read}(frame, offset, size, limits))"])
+                                 for d in c.package.dispatch])
 
 
-def sender(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
-    c = _context(schema, package, options)
-    w = CodeWriter(options)
-    name = "FinalSender" if final else "Sender"
-    model = "final" if final else "versioned"
+def sender(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     stream, io_exception = c.use("java.io.OutputStream"), c.use("java.io.IOException")
-    w.line("/**")
-    w.line(f" * Sends messages of {package.name} (and its imports) as {model}-model frames (docs/format.md 7.3), one")
-    w.line(" * write per frame; see FrameSender.")
-    w.line(" */")
+    doc(w, f"Sends messages of {c.package.name} (and its imports) as {model}-model frames (docs/format.md 7.3), one",
+        "write per frame; see FrameSender.")
     with w.block(f"open class {name}(out: {stream}) : {c.rt('FrameSender')}(out) {{", "}"):
-        for k, d in enumerate(package.dispatch):
+        for k, d in enumerate(c.package.dispatch):
             if k:
                 w.blank()
             w.line(f"/** Sends a {d.type}; returns the frame's size. */")
             w.line(f"@Throws({io_exception}::class)")
             w.line(f"fun send(value: {c.named(d.type)}): Int = sendFrame(value::{'writeFinal' if final else 'writeFbe'})")
-    return _file(c, name, w, options)
 
 
-def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
-    c = _context(schema, package, options)
-    w = CodeWriter(options)
-    w.line("/**")
-    w.line(f" * What a Proxy of {package.name} hands on: each frame, verified but not decoded, to look at or")
-    w.line(" * forward unchanged (the bytes `frame[offset until offset + size]` are valid during the call). Each")
-    w.line(" * method calls [onFrame] unless overridden.")
-    w.line(" */")
+def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
+    doc(w, f"What a Proxy of {c.package.name} hands on: each frame, verified but not decoded, to look at or",
+        "forward unchanged (the bytes `frame[offset until offset + size]` are valid during the call). Each",
+        "method calls [onFrame] unless overridden.")
     with w.block("interface ProxyHandler {", "}"):
         w.line("/** Every frame whose own method is not overridden. */")
         w.line("fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}")
-        for d in package.dispatch:
+        for d in c.package.dispatch:
             w.blank()
             w.line(f"/** A frame of {d.type} (type id {d.type_id}). */")
-            head = f"fun {c.ident.frame_method(package.name, d.type)}(frame: ByteArray, offset: Int, size: Int) ="
+            head = f"fun {c.ident.frame_method(c.package.name, d.type)}(frame: ByteArray, offset: Int, size: Int) ="
             body = f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size)"
             if fits(w, w.depth, f"{head} {body}"):
                 w.line(f"{head} {body}")
@@ -132,53 +89,26 @@ def proxy_handler(schema: ir.Schema, package: ir.Package, options: Options) -> G
                 w.line(head)
                 with w.indented():
                     w.line(body)
-    return _file(c, "ProxyHandler", w, options)
 
 
-def proxy(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
-    c = _context(schema, package, options)
-    w = CodeWriter(options)
-    w.line("/**")
-    w.line(f" * Receives versioned frames of {package.name} (docs/format.md 7.5) and hands each one, verified but")
-    w.line(" * not decoded, to a [ProxyHandler]; see FrameReceiver for the limits and the errors.")
-    w.line(" */")
+def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
+    doc(w, f"Receives versioned frames of {c.package.name} (docs/format.md 7.5) and hands each one, verified but",
+        "not decoded, to a [ProxyHandler]; see FrameReceiver for the limits and the errors.")
     with w.block(f"open class Proxy(private val handler: ProxyHandler) : {c.rt('FrameReceiver')}(false) {{", "}"):
-        dispatch(w, c, package, [(d.type_id, [f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits)",
-                                              f"handler.{c.ident.frame_method(package.name, d.type)}(frame, offset, size)"])
-                                 for d in package.dispatch])
-    return _file(c, "Proxy", w, options)
+        dispatch(w, c, [(d.type_id, [f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits)",
+                                              f"handler.{c.ident.frame_method(c.package.name, d.type)}(frame, offset, size)"])
+                                 for d in c.package.dispatch])
 
 
-def id_field(s: ir.Struct) -> ir.Field | None:
-    """The `uuid id` field requests, responses and rejects are matched by (docs/format.md 7.6)."""
-    for f in s.all_fields:
-        if f.name == "id" and isinstance(f.type, ir.Primitive) and f.type.name == "uuid":
-            return f
-    return None
-
-
-def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool) -> GeneratedFile:
-    c = _context(schema, package, options)
-    w = CodeWriter(options)
-    name = "FinalClient" if final else "Client"
+def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     sender_class, receiver_class = ("FinalSender", "FinalReceiver") if final else ("Sender", "Receiver")
-    model = "final" if final else "versioned"
-    delivered = {d.type for d in package.dispatch}
-    requests = [s for s in package.protocol_types if s.request]
-    waiting = [s for s in requests if s.response in delivered and id_field(s) is not None
-               and id_field(schema.struct(s.response or "")) is not None]
-    responses = {s.response for s in waiting}
-    rejects = {r.type for s in waiting for r in s.rejects if r.type in delivered
-               and id_field(schema.struct(r.type)) is not None}
-    global_rejects = {r.type for s in waiting for r in s.rejects if r.global_}
+    answers, requests = protocol.client(c.schema, c.package)
     rq, stream, frame_exception = c.rt("Requests"), c.use("java.io.OutputStream"), c.rt("FrameException")
-    w.line("/**")
-    w.line(f" * A [{sender_class}] and a [{receiver_class}] of {package.name} with requests (docs/format.md 7.6): a")
-    w.line(" * `request` per [request] message with a response sends it and gives a future of the response of its")
-    w.line(" * id, which fails with a RejectException on one of its rejects, a TimeoutException when its timeout")
-    w.line(" * passes, a CancellationException on [reset]. Every message that answers no pending request goes to")
-    w.line(f" * [notify]. Feed it the {model}-model stream with [receive] (one thread); send from any thread.")
-    w.line(" */")
+    doc(w, f"A [{sender_class}] and a [{receiver_class}] of {c.package.name} with requests (docs/format.md 7.6): a",
+        "`request` per [request] message with a response sends it and gives a future of the response of its",
+        "id, which fails with a RejectException on one of its rejects, a TimeoutException when its timeout",
+        "passes, a CancellationException on [reset]. Every message that answers no pending request goes to",
+        f"[notify]. Feed it the {model}-model stream with [receive] (one thread); send from any thread.")
     with w.block(f"open class {name}(out: {stream}, private val notify: Handler) {{", "}"):
         w.line(f"private val requests = {rq}()")
         w.blank()
@@ -187,16 +117,14 @@ def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool
         w.blank()
         w.line("/** The receiver (limits, errors). */")
         with w.block(f"val receiver = {receiver_class}(object : Handler {{", "})"):
-            for k, d in enumerate(package.dispatch):
+            for k, answer in enumerate(answers):
                 if k:
                     w.blank()
-                t = c.named(d.type)
-                if d.type in responses or d.type in rejects:
-                    f = id_field(schema.struct(d.type))
-                    assert f is not None
-                    glob = "true" if d.type in global_rejects else "false"
+                t = c.named(answer.message)
+                if answer.id is not None:
                     with w.block(f"override fun onReceive(value: {t}) {{", "}"):
-                        w.line(f"if (!requests.answer(value.{c.ident.field(f)}, value, {glob})) notify.onReceive(value)")
+                        w.line(f"if (!requests.answer(value.{c.ident.field(answer.id)}, value, {str(answer.everyone).lower()})) "
+                               "notify.onReceive(value)")
                 else:
                     w.line(f"override fun onReceive(value: {t}) = notify.onReceive(value)")
         w.blank()
@@ -214,19 +142,15 @@ def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool
         with w.block("fun reset() {", "}"):
             w.line("requests.reset()")
             w.line("receiver.reset()")
-        for s in requests:
-            t = c.named(s.qualified)
+        for request in requests:
+            s, f, t = request.struct, request.id, c.named(request.struct.qualified)
             w.blank()
-            if s in waiting:
-                r = c.named(s.response or "")
-                f = id_field(s)
-                assert f is not None
-                rejected = sorted({c.named(x.type) + "::class.java" for x in s.rejects if x.type in rejects})
+            if f is not None:
+                r = c.named(request.response)
+                rejected = sorted({c.named(x) + "::class.java" for x in request.rejects})
                 future = c.use("java.util.concurrent.CompletableFuture")
-                w.line("/**")
-                w.line(f" * Sends a {s.qualified} and gives the {s.response} of its id, or why there is none;")
-                w.line(" * [timeoutMillis] 0 waits for ever.")
-                w.line(" */")
+                doc(w, f"Sends a {s.qualified} and gives the {s.response} of its id, or why there is none;",
+                    "[timeoutMillis] 0 waits for ever.")
                 with w.block(f"fun request(value: {t}, timeoutMillis: Long = 0): {future}<{r}> {{", "}"):
                     classes = f"setOf({', '.join(rejected)})" if rejected else "emptySet()"
                     signature(w, w.depth, "val response = requests.add",
@@ -241,4 +165,6 @@ def client(schema: ir.Schema, package: ir.Package, options: Options, final: bool
                 w.line(f"@Throws({c.use('java.io.IOException')}::class)")
                 with w.block(f"fun request(value: {t}) {{", "}"):
                     w.line("sender.send(value)")
-    return _file(c, name, w, options)
+
+
+PARTS = (handler, proxy_handler, proxy, receiver, sender, client)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import struct as pystruct
 from collections.abc import Callable
+from typing import ClassVar
 
 from fbec.model import ir
 from fbec.model.plan import Run
@@ -35,11 +36,17 @@ COMPARATORS = {
 WIRE = {"int8": "Byte", "uint8": "UByte", "int16": "Short", "uint16": "UShort", "int32": "Int", "uint32": "UInt",
         "int64": "Long", "uint64": "ULong"}
 BITS = {"Byte": 8, "UByte": 8, "Short": 16, "UShort": 16, "Int": 32, "UInt": 32, "Long": 64, "ULong": 64}
-# Unsigned Kotlin type -> the conversion to the runtime's signed Java type of its width, and back.
-TO_SIGNED = {"UByte": ".toByte()", "UShort": ".toShort()", "UInt": ".toInt()", "ULong": ".toLong()"}
-FROM_SIGNED = {"UByte": ".toUByte()", "UShort": ".toUShort()", "UInt": ".toUInt()", "ULong": ".toULong()"}
-# Primitives and wire types held in an unsigned Kotlin type.
-UNSIGNED = {"byte": "UByte", "uint8": "UByte", "uint16": "UShort", "uint32": "UInt", "uint64": "ULong"}
+# Primitives and wire types held in an unsigned Kotlin type -> the conversion to the runtime's signed Java
+# type of their width, and back.
+TO_SIGNED = {"byte": ".toByte()", "uint8": ".toByte()", "uint16": ".toShort()", "uint32": ".toInt()",
+             "uint64": ".toLong()"}
+FROM_SIGNED = {"byte": ".toUByte()", "uint8": ".toUByte()", "uint16": ".toUShort()", "uint32": ".toUInt()",
+               "uint64": ".toULong()"}
+
+
+MAX_LINE = 120
+"""The longest line the generated code writes where it can choose (ktlint's intellij_idea style
+with max_line_length 120 wants a signature on one line when it fits)."""
 
 
 def int_literal(value: int, kotlin: str) -> str:
@@ -105,228 +112,72 @@ class Context(context.Context):
 
     IDENTS = Idents
     END = ""
+    SPELLING: ClassVar[dict[str, str]] = {
+        "catch": "catch (e: {0})", "val": "val {0} = {1}", "var": "var {0} = {1}", "typed": "val {0}: {2} = {1}",
+        "declare": "val {0} =", "new": "{0}()", "size": "{0}.size", "length": "{0}.size", "get": "{0}[{1}]",
+        "put": "{0}[{1}] = {2}", "key": "{0}.key", "value": "{0}.value", "entries": "{0}.entries",
+        "contains": "{1} in {0}", "pick": "if ({0}) {1} else {2}", "as_long": "{0}.toLong()",
+        "upto": "for ({0} in 0 until {1}) {{", "each": "for ({0} in {1}) {{", "each_key": "while (true) {{",
+        "each_key_first": "val {0} = {1} ?: break", "enum_new": "{0}({1})", "or": "{0} or {1}",
+        "optional_type": "{0}?", "array_type": "Array<{0}>", "new_collection": "{0}({1})",
+        "compare": "{0}.compareTo({1})", "bytes_equal": "{0}.contentEquals({1})", "equal": "{0} == {1}",
+        "unsigned_max": "-1L", "int_long": "{0}L", "long": "{0}L",
+    }
+    BRACES = False
+    SMART_CASTS = True
+    SPARES = False
+    MAX_LINE = MAX_LINE
+    EMPTY_BYTES = "ByteArray(0)"
+    ENUM_VALUE = ".value"
+    TO_RUNTIME = TO_SIGNED
+    FROM_RUNTIME = FROM_SIGNED
 
-    def type(self, t: ir.Type, boxed: bool = False) -> str:
-        """The Kotlin type of an IR type."""
-        if isinstance(t, ir.Primitive):
-            if t.name == "uuid":
-                return self.use("java.util.UUID")
-            if t.name == "decimal":
-                return self.use("java.math.BigDecimal")
-            return PRIMITIVES[t.name]
-        if isinstance(t, (ir.EnumRef, ir.StructRef)):
-            return self.named(t.name)
-        if isinstance(t, ir.Optional_):
-            return self.type(t.element) + "?"
-        if isinstance(t, ir.Array):
-            element = self.type(t.element)
-            return PRIMITIVE_ARRAYS.get(element, f"Array<{element}>")
-        if isinstance(t, ir.Sequence):
-            outer = "MutableSet" if t.kind == "set" else "MutableList"
-            return f"{outer}<{self.type(t.element)}>"
-        return f"MutableMap<{self.type(t.key)}, {self.type(t.value)}>"
+    EXT = "kt"
+    TYPES: ClassVar[dict[str, tuple[str, str]]] = {name: (kotlin, kotlin) for name, kotlin in PRIMITIVES.items()}
+    ARRAYS = PRIMITIVE_ARRAYS
+    COMPARATORS = COMPARATORS
+    COLLECTIONS: ClassVar[dict[str, str]] = {
+        "Set": "MutableSet", "List": "MutableList", "Map": "MutableMap", "vector": "ArrayList",
+        "list": "java.util.LinkedList", "set": "java.util.TreeSet", "hash": "LinkedHashMap", "map": "java.util.TreeMap",
+    }
 
-    def comparator(self, t: ir.Type) -> str | None:
-        """The order of set elements or map keys of type t: a Comparator expression, or None (natural)."""
-        if isinstance(t, ir.Primitive) and t.name in COMPARATORS:
-            return f"{self.rt('Compare')}.{COMPARATORS[t.name]}"
-        if isinstance(t, ir.StructRef):
-            return f"{self.named(t.name)}.KEY_ORDER"
-        return None
+    def preamble(self, out: CodeWriter, package: str) -> None:
+        if "_" in package:
+            # the schema's package name, kept as it is (ktlint wants none with an underscore)
+            out.line('@file:Suppress("ktlint:standard:package-name")')
+            out.blank()
+        out.line(f"package {package}")
+        out.blank()
+        imports = sorted(i for i in self.imports if i.rpartition(".")[0] != package)
+        if imports:
+            # ktlint's order: everything else, then java, javax and kotlin
+            rank = [i.startswith("java.") + 2 * i.startswith("javax.") + 3 * i.startswith("kotlin.") for i in imports]
+            for _, i in sorted(zip(rank, imports)):
+                out.line(f"import {i}")
+            out.blank()
 
-    def empty(self, t: ir.Sequence | ir.Mapping) -> str:
-        """A new empty collection of the field's kind."""
-        if isinstance(t, ir.Sequence):
-            if t.kind == "vector":
-                return "ArrayList()"
-            if t.kind == "list":
-                return f"{self.use('java.util.LinkedList')}()"
-            return f"{self.use('java.util.TreeSet')}({self.comparator(t.element) or ''})"
-        if t.kind == "hash" and (self.hashed(t.key) or isinstance(t.key, ir.StructRef)):
-            return "LinkedHashMap()"
-        return f"{self.use('java.util.TreeMap')}({self.comparator(t.key) or ''})"
+    def int_literal(self, value: int, name: str) -> str:
+        return int_literal(value, PRIMITIVES[name])
 
-    def enum_of(self, qualified: str, value: int) -> str:
-        """An enum or flags value: its first declared constant, or `E(value)`."""
-        e = self.schema.enum(qualified)
-        for v in e.values:
-            if v.value == value:
-                return f"{self.named(qualified)}.{self.ident.value(qualified, v.name)}"
-        return f"{self.named(qualified)}({int_literal(value, WIRE[e.wire])})"
+    def float_literal(self, text: str, single: bool) -> str:
+        return float_literal(text, single)
 
-    def zero(self, t: ir.Type) -> str:
-        """The value of a field without a default (docs/ir.md `none`)."""
-        if isinstance(t, ir.Primitive):
-            name = t.name
-            if name == "bool":
-                return "false"
-            if name == "string":
-                return '""'
-            if name == "bytes":
-                return "ByteArray(0)"
-            if name == "uuid":
-                return f"{self.rt('Uuids')}.NIL"
-            if name == "decimal":
-                return f"{self.use('java.math.BigDecimal')}.ZERO"
-            if name == "float":
-                return "0.0f"
-            if name == "double":
-                return "0.0"
-            return int_literal(0, PRIMITIVES[name])
-        if isinstance(t, ir.EnumRef):
-            return self.enum_of(t.name, 0)
-        if isinstance(t, ir.StructRef):
-            return f"{self.named(t.name)}()"
-        if isinstance(t, ir.Optional_):
-            return "null"
-        if isinstance(t, ir.Array):
-            element = self.type(t.element)
-            if element in PRIMITIVE_ARRAYS:
-                return f"{PRIMITIVE_ARRAYS[element]}({t.length})"     # Kotlin's zeros are the defaults
-            if isinstance(t.element, ir.Optional_):
-                return f"arrayOfNulls<{element[:-1]}>({t.length})"
-            return f"Array<{element}>({t.length}) {{ {self.zero(t.element)} }}"
-        assert isinstance(t, (ir.Sequence, ir.Mapping))
-        return self.empty(t)
+    def string_literal(self, text: str) -> str:
+        return kotlin_string(text)
 
-    def default(self, t: ir.Type, d: ir.Default) -> str:
-        """The initial value of a field of type t with default d."""
-        k = d.kind
-        if isinstance(t, ir.Optional_):
-            return "null" if k in ("none", "null") else self.default(t.element, d)
-        if k == "none" or k == "null":
-            return self.zero(t)
-        if k == "bool":
-            return "true" if d.value else "false"
-        if k == "int":
-            assert isinstance(d.value, int) and isinstance(t, ir.Primitive)
-            return int_literal(d.value, PRIMITIVES[t.name])
-        if k == "real":
-            assert d.text is not None and isinstance(t, ir.Primitive)
-            if t.name == "decimal":
-                return f'{self.rt("Decimals")}.parse("{d.text}")'
-            return float_literal(d.text, t.name == "float")
-        if k == "string":
-            assert isinstance(d.value, str)
-            return kotlin_string(d.value)
-        if k == "timestamp":
-            assert isinstance(d.value, int)
-            return int_literal(d.value, "Long")
-        if k == "utc":
-            return f"{self.rt('Timestamps')}.now()"
-        if k == "uuid":
-            assert isinstance(d.value, str)
-            hexd = d.value.replace("-", "")
-            if int(hexd, 16) == 0:
-                return f"{self.rt('Uuids')}.NIL"
-            high, low = signed(int(hexd[:16], 16), 64), signed(int(hexd[16:], 16), 64)
-            return f"{self.use('java.util.UUID')}({int_literal(high, 'Long')}, {int_literal(low, 'Long')})"
-        if k == "uuid1":
-            return f"{self.rt('Uuids')}.uuid1()"
-        if k == "uuid4":
-            return f"{self.rt('Uuids')}.uuid4()"
-        if k == "enum":
-            assert d.type is not None and isinstance(d.value, int)
-            return f"{self.named(d.type)}.{self.ident.value(d.type, d.names[0])}"
-        if k == "flags":
-            assert d.type is not None and isinstance(d.value, int)
-            if not d.names:
-                return self.enum_of(d.type, d.value)
-            return " or ".join(f"{self.named(d.type)}.{self.ident.value(d.type, n)}" for n in d.names)
-        raise AssertionError(f"default kind {k}")
+    def uuid_literal(self, uuid: str, hexd: str) -> str:
+        high, low = signed(int(hexd[:16], 16), 64), signed(int(hexd[16:], 16), 64)
+        return f"{uuid}({int_literal(high, 'Long')}, {int_literal(low, 'Long')})"
 
+    def zero_array(self, t: ir.Array) -> str:
+        element = self.type(t.element)
+        if element in PRIMITIVE_ARRAYS:
+            return f"{PRIMITIVE_ARRAYS[element]}({t.length})"     # Kotlin's zeros are the defaults
+        if isinstance(t.element, ir.Optional_):
+            return f"arrayOfNulls<{element[:-1]}>({t.length})"
+        return f"Array<{element}>({t.length}) {{ {self.zero(t.element)} }}"
 
     # ------------------------------------------------------------ the walkers' constructs
-
-    def catch(self, exception: str) -> str:
-        return f"catch (e: {exception})"
-
-    def val(self, name: str, expr: str, type_: str) -> str:
-        return f"val {name} = {expr}"
-
-    def var(self, name: str, expr: str, type_: str) -> str:
-        return f"var {name} = {expr}"
-
-    def typed(self, name: str, expr: str, type_: str) -> str:
-        return f"val {name}: {type_} = {expr}"
-
-    def new(self, cls: str) -> str:
-        return f"{cls}()"
-
-    def size(self, collection: str) -> str:
-        return f"{collection}.size"
-
-    def length(self, array: str) -> str:
-        return f"{array}.size"
-
-    def get(self, lst: str, index: str) -> str:
-        return f"{lst}[{index}]"
-
-    def put(self, mapping: str, key: str, value: str) -> str:
-        return f"{mapping}[{key}] = {value}"
-
-    def key(self, entry: str) -> str:
-        return f"{entry}.key"
-
-    def value(self, entry: str) -> str:
-        return f"{entry}.value"
-
-    def entry_set(self, mapping: str) -> str:
-        return f"{mapping}.entries"
-
-    def pick(self, test: str, yes: str, no: str) -> str:
-        return f"if ({test}) {yes} else {no}"
-
-    def as_long(self, expr: str) -> str:
-        return f"{expr}.toLong()"
-
-    def upto(self, i: str, n: str) -> str:
-        return f"for ({i} in 0 until {n}) {{"
-
-    def each(self, w: CodeWriter, x: str, t: ir.Array | ir.Sequence | ir.Mapping, items: str) -> str:
-        """The loop's head, items put in a local first when the line would be too long."""
-        if fits(w, w.depth, f"for ({x} in {items}) {{"):
-            return f"for ({x} in {items}) {{"
-        w.line(f"val {x}s =")
-        with w.indented():
-            w.line(items)
-        return f"for ({x} in {x}s) {{"
-
-    def if_(self, w: CodeWriter, test: str, statement: str) -> None:
-        w.line(f"if ({test}) {statement}")
-
-    def to_runtime(self, t: ir.Primitive | ir.EnumRef, value: str) -> str:
-        if isinstance(t, ir.EnumRef):
-            return f"{value}.value" + TO_SIGNED.get(UNSIGNED.get(t.wire, ""), "")
-        return value + TO_SIGNED.get(UNSIGNED.get(t.name, ""), "")
-
-    def from_runtime(self, t: ir.Primitive | ir.EnumRef, expr: str) -> str:
-        if isinstance(t, ir.EnumRef):
-            return f"{self.named(t.name)}({expr}{FROM_SIGNED.get(UNSIGNED.get(t.wire, ''), '')})"
-        return expr + FROM_SIGNED.get(UNSIGNED.get(t.name, ""), "")
-
-    def local(self, w: CodeWriter, value: str, names: Names, stem: str = "o") -> str:
-        """value as a local: itself when it is one, else a new `val` (so Kotlin smart-casts it)."""
-        if value.isidentifier():
-            return value
-        x = names(stem)
-        w.line(f"val {x} = {value}")
-        return x
-
-    def keep(self, w: CodeWriter, value: str, t: ir.Type, names: Names, name: str | None, stem: str) -> str:
-        return self.local(w, value, names, stem)
-
-    def spare(self, names: Names, stem: str) -> str | None:
-        return None
-
-    def into(self, target: str) -> str | None:
-        return target
-
-    def added(self, w: CodeWriter, value: str, target: str, refusal: str, names: Names) -> None:
-        """The value put in a local first when the line would be too long."""
-        if not fits(w, w.depth, f"if (!{target}.add({value})) {refusal}"):
-            value = self.local(w, value, names, "x")
-        w.line(f"if (!{target}.add({value})) {refusal}")
 
     def optional(self, w: CodeWriter, t: ir.Optional_, x: str, before: str | None, test: str,
                  read: Callable[[CodeWriter], str]) -> None:
@@ -382,10 +233,39 @@ class Context(context.Context):
                     w.line(("" if k == 0 else w.unit) + f'"{piece}"' + ("," if last else " +"))
         return p if reading else None
 
+    # ------------------------------------------------------------ JSON
 
-MAX_LINE = 120
-"""The longest line the generated code writes where it can choose (ktlint's intellij_idea style
-with max_line_length 120 wants a signature on one line when it fits)."""
+    # Kotlin's unsigned types print their unsigned value as they are; timestamp is a Long holding one.
+    TEXT_CONVERSIONS: ClassVar[dict[str, str]] = {"float": "{}.toDouble()", "timestamp": "{}.toULong()"}
+    JSON_CONVERSIONS: ClassVar[dict[str, str]] = {"byte": ".toByte()", "uint8": ".toByte()", "int8": ".toLong()", "int16": ".toLong()",
+                        "uint16": ".toShort()", "int32": ".toLong()", "uint32": ".toInt()", "uint64": ".toLong()"}
+    KEY_CONVERSIONS: ClassVar[dict[str, str]] = {
+        "byte": "{}.toLong()", "uint8": "{}.toLong()", "char": "({}.code and 0xFF).toLong()", "int8": "{}.toLong()",
+        "int16": "{}.toLong()", "uint16": "{}.toLong()", "int32": "{}.toLong()", "uint32": "{}.toLong()",
+        "wchar": "({}.toLong() and 0xFFFFFFFFL)", "uint64": "{}.toLong()",
+    }
+    # The conversion of a value read as a Long, per integer primitive or wire type.
+    NARROW: ClassVar[dict[str, str]] = {"int8": ".toByte()", "int16": ".toShort()", "int32": ".toInt()", "wchar": ".toInt()",
+              "byte": ".toUByte()", "uint8": ".toUByte()", "uint16": ".toUShort()", "uint32": ".toUInt()",
+              "uint64": ".toULong()"}
+
+    def raw_literal(self, text: str) -> str:
+        return char_literal(ord(text)) if len(text) == 1 else kotlin_string(text)
+
+    def from_long(self, name: str, expr: str) -> str:
+        return expr + self.NARROW.get(name, "")
+
+    def counter(self, w: CodeWriter, i: str, test: str, needed: bool, after: bool) -> tuple[str, str | None]:
+        if needed:
+            w.line(f"var {i} = 0")
+        return f"while ({test}) {{", f"{i}++" if needed else None
+
+    def switch(self, w: CodeWriter, subject: str, cases: list[tuple[str, Callable[[], None]]], default: str) -> None:
+        with w.block(f"when ({subject}) {{", "}"):
+            for label, statements in cases:
+                with w.block(f"{label} -> {{", "}"):
+                    statements()
+            w.line(f"else -> {default}")
 
 
 def fits(w: CodeWriter, depth: int, text: str) -> bool:

@@ -1,0 +1,84 @@
+"""The protocol of fbec --java --proto and --kotlin --proto (docs/format.md 7): which classes a schema
+package gets and what its Client does with each request, decided once; each language writes the
+classes (java/protocol.py, kotlin/protocol.py) on the runtime's FrameReceiver and FrameSender.
+
+Per schema package with messages: a Handler interface (an `onReceive` per message of the IR's
+dispatch table, own messages first, then the imports'), a ProxyHandler and a Proxy (versioned only,
+as the original) handing each verified frame undecoded on, a Receiver, a Sender and a Client (a
+Sender and a Receiver with requests waiting for their responses, docs/format.md 7.6), and with
+--final the final twins of the last three.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter, GeneratedFile, Options
+from fbec.targets.jvm.context import Context
+
+# A class of the protocol: its writer, given the file's context, writer, class name and model.
+Part = Callable[..., None]
+
+
+def id_field(s: ir.Struct) -> ir.Field | None:
+    """The `uuid id` field requests, responses and rejects are matched by (docs/format.md 7.6)."""
+    for f in s.all_fields:
+        if f.name == "id" and isinstance(f.type, ir.Primitive) and f.type.name == "uuid":
+            return f
+    return None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A message a Client's receiver gets (the package's dispatch table, in order)."""
+    message: str                 # its type
+    id: ir.Field | None          # the id it answers a pending request by (a response or a reject of one)
+    everyone: bool               # a global reject: it answers a request of any type with its id
+
+
+@dataclass(frozen=True)
+class Request:
+    """A request a Client sends (the package's, in order)."""
+    struct: ir.Struct
+    id: ir.Field | None          # when the Client waits for its response: the id it is matched by
+    response: str                # the response's type
+    rejects: list[str]           # its rejects the Client matches by id (delivered, with an id)
+
+
+def client(schema: ir.Schema, package: ir.Package) -> tuple[list[Answer], list[Request]]:
+    """What a Client does with each message it receives and each request it sends (docs/format.md 7.6)."""
+    delivered = {d.type for d in package.dispatch}
+    requests = [s for s in package.protocol_types if s.request]
+    waiting = [s for s in requests if s.response in delivered and id_field(s) is not None
+               and id_field(schema.struct(s.response or "")) is not None]
+    responses = {s.response for s in waiting}
+    rejects = {r.type for s in waiting for r in s.rejects if r.type in delivered
+               and id_field(schema.struct(r.type)) is not None}
+    everyone = {r.type for s in waiting for r in s.rejects if r.global_}
+    answers = [Answer(d.type, id_field(schema.struct(d.type)) if d.type in responses | rejects else None,
+                      d.type in everyone) for d in package.dispatch]
+    return answers, [Request(s, id_field(s) if s in waiting else None, s.response or "",
+                             [r.type for r in s.rejects if r.type in rejects]) for s in requests]
+
+
+def write_protocol(schema: ir.Schema, package: ir.Package, options: Options, context: type[Context],
+                   parts: tuple[Part, ...]) -> list[GeneratedFile]:
+    """The protocol's files of a package (none when it has no messages); parts: the language's
+    writers of the Handler, ProxyHandler, Proxy, Receiver, Sender and Client."""
+    handler, proxy_handler, proxy, receiver, sender, client = parts
+    if not package.dispatch:
+        return []
+
+    def file(name: str, part: Part, final: bool = False) -> GeneratedFile:
+        c, w = context(schema, package, options.package_prefix), CodeWriter(options)
+        part(c, w, name, "final" if final else "versioned", final)
+        return c.file(name, w, options)
+
+    out = [file("Handler", handler), file("ProxyHandler", proxy_handler), file("Proxy", proxy)]
+    for final in (False, True) if options.final else (False,):
+        prefix = "Final" if final else ""
+        out += [file(f"{prefix}Receiver", receiver, final), file(f"{prefix}Sender", sender, final),
+                file(f"{prefix}Client", client, final)]
+    return out

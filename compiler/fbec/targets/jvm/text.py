@@ -1,0 +1,67 @@
+"""The text form of fbec --java and --kotlin (docs/format.md 9): the statements of `fbeText(t, v)`,
+which each language declares (java/text.py, kotlin/text.py), on the runtime's Text helpers."""
+
+from __future__ import annotations
+
+from fbec.model import ir
+from fbec.targets.base import CodeWriter
+from fbec.targets.jvm.context import Context, Names
+from fbec.targets.jvm.models import elements, entries
+
+# Primitives printed by a Text helper.
+HELPERS = {"char": "ch", "wchar": "wch", "float": "g", "double": "g", "decimal": "decimal", "string": "string",
+           "uuid": "uuid", "bytes": "bytes"}
+
+
+def text_value(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> None:
+    """Print x (type t)."""
+    if isinstance(t, ir.Primitive):
+        value = c.TEXT_CONVERSIONS.get(t.name, "{}").format(x)
+        w.line(c.stmt(f"{c.rt('Text')}.{HELPERS[t.name]}(t, {value})" if t.name in HELPERS else f"t.append({value})"))
+    elif isinstance(t, ir.EnumRef):
+        w.line(c.stmt(f"t.append({x})"))
+    elif isinstance(t, ir.StructRef):
+        w.line(c.stmt(f"{c.named(t.name)}.fbeText(t, {x})"))
+    elif isinstance(t, ir.Optional_):
+        o = c.local(w, x, names)
+        with w.block(f"if ({o} == null) {{", "} else {"):
+            w.line(c.stmt('t.append("null")'))
+        with w.block("", "}"):
+            text_value(w, c, t.element, o, names)
+    else:
+        assert isinstance(t, (ir.Array, ir.Sequence, ir.Mapping))
+        opening, closing = ir.TEXT_BRACKETS[t.kind]
+        i, y = names("i"), names("x")
+        size = c.length(x) if isinstance(t, ir.Array) else c.size(x)
+        w.line(c.stmt(f'{c.rt("Text")}.count(t, {size}, "{opening}")'))
+        w.line(c.var(i, "0", "int"))
+        items = entries(c, t, x) if isinstance(t, ir.Mapping) else elements(c, t, x)
+        with w.block(c.each(w, y, t, items, False), "}"):
+            c.if_(w, f"{i}++ > 0", "t.append(',')")
+            if isinstance(t, ir.Mapping):
+                text_value(w, c, t.key, c.key(y), names)
+                w.line(c.stmt('t.append("->")'))
+                text_value(w, c, t.value, c.value(y), names)
+            else:
+                text_value(w, c, t.element, y, names)
+        w.line(c.stmt(f't.append("{closing}")'))
+
+
+def text_fields(w: CodeWriter, c: Context, s: ir.Struct) -> None:
+    """fbeText(t, v): v in the original's text form, `Name(field=value,...)`, a base struct first."""
+    names = Names()
+    w.line(c.stmt(f't.append("{s.name}(")'))
+    fields = s.all_fields
+    first = True
+    if s.base is not None:
+        w.line(c.stmt(f"{c.named(s.base)}.fbeText(t, v)"))
+        fields = s.fields
+        first = False
+    for f in fields:
+        w.line(c.stmt(f't.append("{"" if first else ","}{f.name}=")'))
+        first = False
+        if f.hidden:
+            w.line(c.stmt('t.append("***")'))
+        else:
+            text_value(w, c, f.type, f"v.{c.ident.field(f)}", names)
+    w.line(c.stmt("t.append(')')"))
