@@ -63,7 +63,7 @@ def crate() -> Path:
         '[package]\nname = "generated"\nversion = "0.1.0"\nedition = "2021"\npublish = false\n\n'
         f'[dependencies]\nfbe = {{ path = "{REPO / "runtime" / "rust"}" }}\n\n[dev-dependencies]\nserde_json = "1"\n')
     shutil.copy(REPO / "runtime" / "rust" / "Cargo.lock", BUILD / "Cargo.lock")
-    for test in ("keys.rs", "hostile.rs"):
+    for test in ("keys.rs", "hostile.rs", "depth.rs"):
         shutil.copy(Path(__file__).parent / test, BUILD / "tests" / test)
     if "shared" in lib:
         shutil.copy(Path(__file__).parent / "vectors.rs", BUILD / "tests" / "vectors.rs")
@@ -80,9 +80,9 @@ def test_generated_rust_is_clippy_clean(crate: Path) -> None:
     assert r.returncode == 0, f"cargo clippy:\n{r.stderr[-20000:]}"
 
 
-@pytest.mark.parametrize("test", ["keys", "hostile"])
+@pytest.mark.parametrize("test", ["keys", "hostile", "depth"])
 def test_generated_rust_tests(crate: Path, test: str) -> None:
-    """keys.rs: sets and maps hold each key once; hostile.rs: the limits policy's shapes."""
+    """keys.rs: sets and maps hold each key once; hostile.rs: the limits policy's shapes; depth.rs: nesting."""
     r = cargo(["test", "--test", test])
     assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
     assert " 0 failed" in r.stdout, r.stdout

@@ -116,18 +116,19 @@ impl Writer {
     }
 
     /// One struct level deeper; refused beyond the writer's `max_depth` (docs/limits.md 1:
-    /// nobody writes what no reader reads). Generated code calls it only for structs that can
-    /// nest without a bound, and [`Writer::leave`] after the struct.
+    /// nobody writes what no reader reads). Generated code calls it for every struct it writes,
+    /// as the readers count every struct they read, and [`Writer::leave`] after the struct.
     pub fn enter(&mut self, type_name: &str) -> Result<(), EncodeError> {
         if self.depth >= self.max_depth {
-            return Err(EncodeError::new(
-                ErrorKind::Depth,
-                format!("structs nested deeper than {} ({type_name})", self.max_depth),
-                "",
-            ));
+            return Err(Self::too_deep(self.max_depth, type_name));
         }
         self.depth += 1;
         Ok(())
+    }
+
+    #[cold]
+    fn too_deep(max_depth: usize, type_name: &str) -> EncodeError {
+        EncodeError::new(ErrorKind::Depth, format!("structs nested deeper than {max_depth} ({type_name})"), "")
     }
 
     /// Undoes a successful [`Writer::enter`].

@@ -320,13 +320,11 @@ def write_key_order(w: CodeWriter, c: Context, s: ir.Struct) -> None:
 
 def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     with w.block("fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {", "}"):
-        if not p.bounded:
-            w.line("w.enter(Self::NAME)?;")
+        w.line("w.enter(Self::NAME)?;")
         w.line(f"let {'b' if s.all_fields else '_'} = w.struct_body(base, slot, {s.body_size}, {s.type_id});")
         for fp in p.fields:
             call(w, "w.field", [f"&self.{c.ident.field(s.qualified, fp.name)}", "b", f"b + {fp.offset}", f'"{fp.name}"'], "?;")
-        if not p.bounded:
-            w.line("w.leave();")
+        w.line("w.leave();")
         w.line("Ok(())")
     w.blank()
     write_body_reader(w, c, s, p, verify=False)
@@ -384,13 +382,11 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
 
 
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
-    with w.block(f"fn write_fields(&self, {'w' if p.fields else '_w'}: &mut Writer) -> Result<(), EncodeError> {{", "}"):
-        if not p.bounded:
-            w.line("w.enter(Self::NAME)?;")
+    with w.block("fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {", "}"):
+        w.line("w.enter(Self::NAME)?;")
         for fp in p.fields:
             call(w, "w.final_field", [f"&self.{c.ident.field(s.qualified, fp.name)}", f'"{fp.name}"'], "?;")
-        if not p.bounded:
-            w.line("w.leave();")
+        w.line("w.leave();")
         w.line("Ok(())")
     w.blank()
     with w.block("fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {", "}"):
