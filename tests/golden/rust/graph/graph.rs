@@ -19,11 +19,13 @@ impl fbe::Struct for Node {
     const FINAL_MIN: usize = 20;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 1);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.name, b, b + 12, "name")?;
         w.field(&self.value, b, b + 16, "value")?;
         w.field(&self.out_edges, b, b + 24, "out_edges")?;
+        w.leave();
         Ok(())
     }
 
@@ -59,10 +61,12 @@ impl fbe::Struct for Node {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
         w.final_field(&self.value, "value")?;
         w.final_field(&self.out_edges, "out_edges")?;
+        w.leave();
         Ok(())
     }
 
@@ -112,10 +116,12 @@ impl fbe::Struct for Edge {
     const FINAL_MIN: usize = 12;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 2);
         w.field(&self.source, b, b + 8, "source")?;
         w.field(&self.target, b, b + 12, "target")?;
         w.field(&self.weight, b, b + 16, "weight")?;
+        w.leave();
         Ok(())
     }
 
@@ -141,9 +147,11 @@ impl fbe::Struct for Edge {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.source, "source")?;
         w.final_field(&self.target, "target")?;
         w.final_field(&self.weight, "weight")?;
+        w.leave();
         Ok(())
     }
 
@@ -188,9 +196,11 @@ impl fbe::Struct for Graph {
     const FINAL_MIN: usize = 8;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 3);
         w.field(&self.nodes, b, b + 8, "nodes")?;
         w.field(&self.edges, b, b + 12, "edges")?;
+        w.leave();
         Ok(())
     }
 
@@ -220,8 +230,10 @@ impl fbe::Struct for Graph {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.nodes, "nodes")?;
         w.final_field(&self.edges, "edges")?;
+        w.leave();
         Ok(())
     }
 

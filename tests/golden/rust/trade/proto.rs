@@ -172,6 +172,7 @@ impl fbe::Struct for Order {
     const FINAL_MIN: usize = 26;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 34, 1);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.symbol, b, b + 12, "symbol")?;
@@ -179,6 +180,7 @@ impl fbe::Struct for Order {
         w.field(&self.type_, b, b + 17, "type")?;
         w.field(&self.price, b, b + 18, "price")?;
         w.field(&self.volume, b, b + 26, "volume")?;
+        w.leave();
         Ok(())
     }
 
@@ -217,12 +219,14 @@ impl fbe::Struct for Order {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.side, "side")?;
         w.final_field(&self.type_, "type")?;
         w.final_field(&self.price, "price")?;
         w.final_field(&self.volume, "volume")?;
+        w.leave();
         Ok(())
     }
 
@@ -275,9 +279,11 @@ impl fbe::Struct for Balance {
     const FINAL_MIN: usize = 12;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 2);
         w.field(&self.currency, b, b + 8, "currency")?;
         w.field(&self.amount, b, b + 12, "amount")?;
+        w.leave();
         Ok(())
     }
 
@@ -304,8 +310,10 @@ impl fbe::Struct for Balance {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
         w.final_field(&self.amount, "amount")?;
+        w.leave();
         Ok(())
     }
 
@@ -362,6 +370,7 @@ impl fbe::Struct for Account {
     const FINAL_MIN: usize = 26;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 30, 3);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.name, b, b + 12, "name")?;
@@ -369,6 +378,7 @@ impl fbe::Struct for Account {
         w.field(&self.wallet, b, b + 17, "wallet")?;
         w.field(&self.asset, b, b + 21, "asset")?;
         w.field(&self.orders, b, b + 26, "orders")?;
+        w.leave();
         Ok(())
     }
 
@@ -434,12 +444,14 @@ impl fbe::Struct for Account {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
         w.final_field(&self.state, "state")?;
         w.final_field(&self.wallet, "wallet")?;
         w.final_field(&self.asset, "asset")?;
         w.final_field(&self.orders, "orders")?;
+        w.leave();
         Ok(())
     }
 
@@ -493,8 +505,10 @@ impl fbe::Struct for OrderMessage {
     const FINAL_MIN: usize = 26;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1);
         w.field(&self.body, b, b + 8, "body")?;
+        w.leave();
         Ok(())
     }
 
@@ -522,7 +536,9 @@ impl fbe::Struct for OrderMessage {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
+        w.leave();
         Ok(())
     }
 
@@ -559,8 +575,10 @@ impl fbe::Struct for BalanceMessage {
     const FINAL_MIN: usize = 12;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 2);
         w.field(&self.body, b, b + 8, "body")?;
+        w.leave();
         Ok(())
     }
 
@@ -588,7 +606,9 @@ impl fbe::Struct for BalanceMessage {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
+        w.leave();
         Ok(())
     }
 
@@ -625,8 +645,10 @@ impl fbe::Struct for AccountMessage {
     const FINAL_MIN: usize = 26;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 3);
         w.field(&self.body, b, b + 8, "body")?;
+        w.leave();
         Ok(())
     }
 
@@ -654,7 +676,9 @@ impl fbe::Struct for AccountMessage {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
+        w.leave();
         Ok(())
     }
 

@@ -18,10 +18,12 @@ impl fbe::Struct for Edge {
     const FINAL_MIN: usize = 12;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 1);
         w.field(&self.source, b, b + 8, "source")?;
         w.field(&self.target, b, b + 12, "target")?;
         w.field(&self.weight, b, b + 16, "weight")?;
+        w.leave();
         Ok(())
     }
 
@@ -47,9 +49,11 @@ impl fbe::Struct for Edge {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.source, "source")?;
         w.final_field(&self.target, "target")?;
         w.final_field(&self.weight, "weight")?;
+        w.leave();
         Ok(())
     }
 
@@ -95,10 +99,12 @@ impl fbe::Struct for Point {
     const FINAL_MIN: usize = 11;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 19, 2);
         w.field(&self.flag, b, b + 8, "flag")?;
         w.field(&self.x, b, b + 9, "x")?;
         w.field(&self.y, b, b + 17, "y")?;
+        w.leave();
         Ok(())
     }
 
@@ -124,9 +130,11 @@ impl fbe::Struct for Point {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.flag, "flag")?;
         w.final_field(&self.x, "x")?;
         w.final_field(&self.y, "y")?;
+        w.leave();
         Ok(())
     }
 
@@ -169,11 +177,13 @@ impl fbe::Struct for Point3 {
     const FINAL_MIN: usize = 19;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 27, 3);
         w.field(&self.flag, b, b + 8, "flag")?;
         w.field(&self.x, b, b + 9, "x")?;
         w.field(&self.y, b, b + 17, "y")?;
         w.field(&self.z, b, b + 19, "z")?;
+        w.leave();
         Ok(())
     }
 
@@ -202,10 +212,12 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.flag, "flag")?;
         w.final_field(&self.x, "x")?;
         w.final_field(&self.y, "y")?;
         w.final_field(&self.z, "z")?;
+        w.leave();
         Ok(())
     }
 
@@ -247,9 +259,11 @@ impl fbe::Struct for Named {
     const FINAL_MIN: usize = 8;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 4);
         w.field(&self.name, b, b + 8, "name")?;
         w.field(&self.values, b, b + 12, "values")?;
+        w.leave();
         Ok(())
     }
 
@@ -279,8 +293,10 @@ impl fbe::Struct for Named {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.name, "name")?;
         w.final_field(&self.values, "values")?;
+        w.leave();
         Ok(())
     }
 
@@ -324,6 +340,7 @@ impl fbe::Struct for Holder {
     const FINAL_MIN: usize = 24;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 32, 10);
         w.field(&self.edges, b, b + 8, "edges")?;
         w.field(&self.points, b, b + 12, "points")?;
@@ -331,6 +348,7 @@ impl fbe::Struct for Holder {
         w.field(&self.switches, b, b + 20, "switches")?;
         w.field(&self.reals, b, b + 24, "reals")?;
         w.field(&self.named, b, b + 28, "named")?;
+        w.leave();
         Ok(())
     }
 
@@ -384,12 +402,14 @@ impl fbe::Struct for Holder {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
         w.final_field(&self.points, "points")?;
         w.final_field(&self.ints, "ints")?;
         w.final_field(&self.switches, "switches")?;
         w.final_field(&self.reals, "reals")?;
         w.final_field(&self.named, "named")?;
+        w.leave();
         Ok(())
     }
 

@@ -19,11 +19,13 @@ impl fbe::Struct for Edge {
     const FINAL_MIN: usize = 16;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1);
         w.field(&self.source, b, b + 8, "source")?;
         w.field(&self.target, b, b + 12, "target")?;
         w.field(&self.weight, b, b + 16, "weight")?;
         w.field(&self.note, b, b + 20, "note")?;
+        w.leave();
         Ok(())
     }
 
@@ -56,10 +58,12 @@ impl fbe::Struct for Edge {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.source, "source")?;
         w.final_field(&self.target, "target")?;
         w.final_field(&self.weight, "weight")?;
         w.final_field(&self.note, "note")?;
+        w.leave();
         Ok(())
     }
 
@@ -106,8 +110,10 @@ impl fbe::Struct for Holder {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 10);
         w.field(&self.edges, b, b + 8, "edges")?;
+        w.leave();
         Ok(())
     }
 
@@ -131,7 +137,9 @@ impl fbe::Struct for Holder {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
+        w.leave();
         Ok(())
     }
 

@@ -16,8 +16,10 @@ impl fbe::Struct for Edge {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1);
         w.field(&self.source, b, b + 8, "source")?;
+        w.leave();
         Ok(())
     }
 
@@ -37,7 +39,9 @@ impl fbe::Struct for Edge {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.source, "source")?;
+        w.leave();
         Ok(())
     }
 
@@ -74,8 +78,10 @@ impl fbe::Struct for Holder {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 10);
         w.field(&self.edges, b, b + 8, "edges")?;
+        w.leave();
         Ok(())
     }
 
@@ -99,7 +105,9 @@ impl fbe::Struct for Holder {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
+        w.leave();
         Ok(())
     }
 

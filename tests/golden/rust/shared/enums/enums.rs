@@ -979,6 +979,7 @@ impl fbe::Struct for Enums {
     const FINAL_MIN: usize = 216;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 224, 1);
         w.field(&self.byte0, b, b + 8, "byte0")?;
         w.field(&self.byte1, b, b + 9, "byte1")?;
@@ -1046,6 +1047,7 @@ impl fbe::Struct for Enums {
         w.field(&self.uint64b3, b, b + 200, "uint64b3")?;
         w.field(&self.uint64b4, b, b + 208, "uint64b4")?;
         w.field(&self.uint64b5, b, b + 216, "uint64b5")?;
+        w.leave();
         Ok(())
     }
 
@@ -1260,6 +1262,7 @@ impl fbe::Struct for Enums {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.byte0, "byte0")?;
         w.final_field(&self.byte1, "byte1")?;
         w.final_field(&self.byte2, "byte2")?;
@@ -1326,6 +1329,7 @@ impl fbe::Struct for Enums {
         w.final_field(&self.uint64b3, "uint64b3")?;
         w.final_field(&self.uint64b4, "uint64b4")?;
         w.final_field(&self.uint64b5, "uint64b5")?;
+        w.leave();
         Ok(())
     }
 

@@ -197,6 +197,7 @@ impl fbe::Struct for Order {
     const FINAL_MIN: usize = 42;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 50, 1);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.symbol, b, b + 12, "symbol")?;
@@ -206,6 +207,7 @@ impl fbe::Struct for Order {
         w.field(&self.volume, b, b + 26, "volume")?;
         w.field(&self.tp, b, b + 34, "tp")?;
         w.field(&self.sl, b, b + 42, "sl")?;
+        w.leave();
         Ok(())
     }
 
@@ -250,6 +252,7 @@ impl fbe::Struct for Order {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.side, "side")?;
@@ -258,6 +261,7 @@ impl fbe::Struct for Order {
         w.final_field(&self.volume, "volume")?;
         w.final_field(&self.tp, "tp")?;
         w.final_field(&self.sl, "sl")?;
+        w.leave();
         Ok(())
     }
 
@@ -315,10 +319,12 @@ impl fbe::Struct for Balance {
     const FINAL_MIN: usize = 20;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 2);
         w.field(&self.currency, b, b + 8, "currency")?;
         w.field(&self.amount, b, b + 12, "amount")?;
         w.field(&self.locked, b, b + 20, "locked")?;
+        w.leave();
         Ok(())
     }
 
@@ -348,9 +354,11 @@ impl fbe::Struct for Balance {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
         w.final_field(&self.amount, "amount")?;
         w.final_field(&self.locked, "locked")?;
+        w.leave();
         Ok(())
     }
 
@@ -413,6 +421,7 @@ impl fbe::Struct for Account {
     const FINAL_MIN: usize = 34;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 30, 3);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.name, b, b + 12, "name")?;
@@ -420,6 +429,7 @@ impl fbe::Struct for Account {
         w.field(&self.wallet, b, b + 17, "wallet")?;
         w.field(&self.asset, b, b + 21, "asset")?;
         w.field(&self.orders, b, b + 26, "orders")?;
+        w.leave();
         Ok(())
     }
 
@@ -485,12 +495,14 @@ impl fbe::Struct for Account {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
         w.final_field(&self.state, "state")?;
         w.final_field(&self.wallet, "wallet")?;
         w.final_field(&self.asset, "asset")?;
         w.final_field(&self.orders, "orders")?;
+        w.leave();
         Ok(())
     }
 
@@ -544,8 +556,10 @@ impl fbe::Struct for OrderMessage {
     const FINAL_MIN: usize = 42;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 11);
         w.field(&self.body, b, b + 8, "body")?;
+        w.leave();
         Ok(())
     }
 
@@ -573,7 +587,9 @@ impl fbe::Struct for OrderMessage {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
+        w.leave();
         Ok(())
     }
 
@@ -610,8 +626,10 @@ impl fbe::Struct for BalanceMessage {
     const FINAL_MIN: usize = 20;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 12);
         w.field(&self.body, b, b + 8, "body")?;
+        w.leave();
         Ok(())
     }
 
@@ -639,7 +657,9 @@ impl fbe::Struct for BalanceMessage {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
+        w.leave();
         Ok(())
     }
 
@@ -676,8 +696,10 @@ impl fbe::Struct for AccountMessage {
     const FINAL_MIN: usize = 34;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 13);
         w.field(&self.body, b, b + 8, "body")?;
+        w.leave();
         Ok(())
     }
 
@@ -705,7 +727,9 @@ impl fbe::Struct for AccountMessage {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.body, "body")?;
+        w.leave();
         Ok(())
     }
 

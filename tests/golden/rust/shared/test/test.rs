@@ -378,6 +378,7 @@ impl fbe::Struct for StructSimple {
     const FINAL_MIN: usize = 281;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 237, 110);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.f1, b, b + 12, "f1")?;
@@ -424,6 +425,7 @@ impl fbe::Struct for StructSimple {
         w.field(&self.f42, b, b + 228, "f42")?;
         w.field(&self.f43, b, b + 232, "f43")?;
         w.field(&self.f44, b, b + 233, "f44")?;
+        w.leave();
         Ok(())
     }
 
@@ -815,6 +817,7 @@ impl fbe::Struct for StructSimple {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -860,6 +863,7 @@ impl fbe::Struct for StructSimple {
         w.final_field(&self.f42, "f42")?;
         w.final_field(&self.f43, "f43")?;
         w.final_field(&self.f44, "f44")?;
+        w.leave();
         Ok(())
     }
 
@@ -1231,6 +1235,7 @@ impl fbe::Struct for StructOptional {
     const FINAL_MIN: usize = 347;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 567, 111);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.f1, b, b + 12, "f1")?;
@@ -1343,6 +1348,7 @@ impl fbe::Struct for StructOptional {
         w.field(&self.f163, b, b + 552, "f163")?;
         w.field(&self.f164, b, b + 557, "f164")?;
         w.field(&self.f165, b, b + 562, "f165")?;
+        w.leave();
         Ok(())
     }
 
@@ -2130,6 +2136,7 @@ impl fbe::Struct for StructOptional {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -2241,6 +2248,7 @@ impl fbe::Struct for StructOptional {
         w.final_field(&self.f163, "f163")?;
         w.final_field(&self.f164, "f164")?;
         w.final_field(&self.f165, "f165")?;
+        w.leave();
         Ok(())
     }
 
@@ -2834,6 +2842,7 @@ impl fbe::Struct for StructNested {
     const FINAL_MIN: usize = 998;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 622, 112);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.f1, b, b + 12, "f1")?;
@@ -2958,6 +2967,7 @@ impl fbe::Struct for StructNested {
         w.field(&self.f1009, b, b + 608, "f1009")?;
         w.field(&self.f1010, b, b + 613, "f1010")?;
         w.field(&self.f1011, b, b + 617, "f1011")?;
+        w.leave();
         Ok(())
     }
 
@@ -4117,6 +4127,7 @@ impl fbe::Struct for StructNested {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -4240,6 +4251,7 @@ impl fbe::Struct for StructNested {
         w.final_field(&self.f1009, "f1009")?;
         w.final_field(&self.f1010, "f1010")?;
         w.final_field(&self.f1011, "f1011")?;
+        w.leave();
         Ok(())
     }
 
@@ -4619,10 +4631,12 @@ impl fbe::Struct for StructBytes {
     const FINAL_MIN: usize = 6;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 22, 120);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
         w.field(&self.f3, b, b + 17, "f3")?;
+        w.leave();
         Ok(())
     }
 
@@ -4658,9 +4672,11 @@ impl fbe::Struct for StructBytes {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
+        w.leave();
         Ok(())
     }
 
@@ -4710,6 +4726,7 @@ impl fbe::Struct for StructArray {
     const FINAL_MIN: usize = 598;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 92, 125);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 10, "f2")?;
@@ -4721,6 +4738,7 @@ impl fbe::Struct for StructArray {
         w.field(&self.f8, b, b + 64, "f8")?;
         w.field(&self.f9, b, b + 74, "f9")?;
         w.field(&self.f10, b, b + 82, "f10")?;
+        w.leave();
         Ok(())
     }
 
@@ -4828,6 +4846,7 @@ impl fbe::Struct for StructArray {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
@@ -4838,6 +4857,7 @@ impl fbe::Struct for StructArray {
         w.final_field(&self.f8, "f8")?;
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
+        w.leave();
         Ok(())
     }
 
@@ -4912,6 +4932,7 @@ impl fbe::Struct for StructVector {
     const FINAL_MIN: usize = 40;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 130);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
@@ -4923,6 +4944,7 @@ impl fbe::Struct for StructVector {
         w.field(&self.f8, b, b + 36, "f8")?;
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
+        w.leave();
         Ok(())
     }
 
@@ -5000,6 +5022,7 @@ impl fbe::Struct for StructVector {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
@@ -5010,6 +5033,7 @@ impl fbe::Struct for StructVector {
         w.final_field(&self.f8, "f8")?;
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
+        w.leave();
         Ok(())
     }
 
@@ -5084,6 +5108,7 @@ impl fbe::Struct for StructList {
     const FINAL_MIN: usize = 40;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 131);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
@@ -5095,6 +5120,7 @@ impl fbe::Struct for StructList {
         w.field(&self.f8, b, b + 36, "f8")?;
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
+        w.leave();
         Ok(())
     }
 
@@ -5172,6 +5198,7 @@ impl fbe::Struct for StructList {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
@@ -5182,6 +5209,7 @@ impl fbe::Struct for StructList {
         w.final_field(&self.f8, "f8")?;
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
+        w.leave();
         Ok(())
     }
 
@@ -5250,11 +5278,13 @@ impl fbe::Struct for StructSet {
     const FINAL_MIN: usize = 16;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 132);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
         w.field(&self.f3, b, b + 16, "f3")?;
         w.field(&self.f4, b, b + 20, "f4")?;
+        w.leave();
         Ok(())
     }
 
@@ -5296,10 +5326,12 @@ impl fbe::Struct for StructSet {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
         w.final_field(&self.f4, "f4")?;
+        w.leave();
         Ok(())
     }
 
@@ -5351,6 +5383,7 @@ impl fbe::Struct for StructMap {
     const FINAL_MIN: usize = 40;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 140);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
@@ -5362,6 +5395,7 @@ impl fbe::Struct for StructMap {
         w.field(&self.f8, b, b + 36, "f8")?;
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
+        w.leave();
         Ok(())
     }
 
@@ -5439,6 +5473,7 @@ impl fbe::Struct for StructMap {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
@@ -5449,6 +5484,7 @@ impl fbe::Struct for StructMap {
         w.final_field(&self.f8, "f8")?;
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
+        w.leave();
         Ok(())
     }
 
@@ -5523,6 +5559,7 @@ impl fbe::Struct for StructHash {
     const FINAL_MIN: usize = 40;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 141);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
@@ -5534,6 +5571,7 @@ impl fbe::Struct for StructHash {
         w.field(&self.f8, b, b + 36, "f8")?;
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
+        w.leave();
         Ok(())
     }
 
@@ -5611,6 +5649,7 @@ impl fbe::Struct for StructHash {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
@@ -5621,6 +5660,7 @@ impl fbe::Struct for StructHash {
         w.final_field(&self.f8, "f8")?;
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
+        w.leave();
         Ok(())
     }
 
@@ -5687,9 +5727,11 @@ impl fbe::Struct for StructHashEx {
     const FINAL_MIN: usize = 8;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 142);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
+        w.leave();
         Ok(())
     }
 
@@ -5719,8 +5761,10 @@ impl fbe::Struct for StructHashEx {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
+        w.leave();
         Ok(())
     }
 
@@ -5757,7 +5801,9 @@ impl fbe::Struct for StructEmpty {
     const FINAL_MIN: usize = 0;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 143);
+        w.leave();
         Ok(())
     }
 
@@ -5771,7 +5817,9 @@ impl fbe::Struct for StructEmpty {
         r.leave();
         Ok(())
     }
-    fn write_fields(&self, _w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        w.leave();
         Ok(())
     }
 

@@ -949,8 +949,10 @@ impl fbe::Struct for Counted {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1001);
         w.field(&self.a, b, b + 8, "a")?;
+        w.leave();
         Ok(())
     }
 
@@ -970,7 +972,9 @@ impl fbe::Struct for Counted {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
+        w.leave();
         Ok(())
     }
 
@@ -1007,8 +1011,10 @@ impl fbe::Struct for Shifted {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1020);
         w.field(&self.a, b, b + 8, "a")?;
+        w.leave();
         Ok(())
     }
 
@@ -1028,7 +1034,9 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
+        w.leave();
         Ok(())
     }
 
@@ -1065,8 +1073,10 @@ impl fbe::Struct for AfterShift {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1021);
         w.field(&self.a, b, b + 8, "a")?;
+        w.leave();
         Ok(())
     }
 
@@ -1086,7 +1096,9 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
+        w.leave();
         Ok(())
     }
 
@@ -1123,8 +1135,10 @@ impl fbe::Struct for Fixed {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 7);
         w.field(&self.a, b, b + 8, "a")?;
+        w.leave();
         Ok(())
     }
 
@@ -1144,7 +1158,9 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
+        w.leave();
         Ok(())
     }
 
@@ -1182,9 +1198,11 @@ impl fbe::Struct for Derived {
     const FINAL_MIN: usize = 8;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 7);
         w.field(&self.a, b, b + 8, "a")?;
         w.field(&self.b_, b, b + 12, "b")?;
+        w.leave();
         Ok(())
     }
 
@@ -1207,8 +1225,10 @@ impl fbe::Struct for Derived {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.a, "a")?;
         w.final_field(&self.b_, "b")?;
+        w.leave();
         Ok(())
     }
 
@@ -1259,10 +1279,12 @@ impl fbe::Struct for ImportedBase {
     const FINAL_MIN: usize = 16;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1022);
         w.field(&self.symbol, b, b + 8, "symbol")?;
         w.field(&self.digits, b, b + 12, "digits")?;
         w.field(&self.price, b, b + 16, "price")?;
+        w.leave();
         Ok(())
     }
 
@@ -1292,9 +1314,11 @@ impl fbe::Struct for ImportedBase {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.digits, "digits")?;
         w.final_field(&self.price, "price")?;
+        w.leave();
         Ok(())
     }
 
@@ -1347,8 +1371,10 @@ impl fbe::Struct for Note {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1023);
         w.field(&self.text, b, b + 8, "text")?;
+        w.leave();
         Ok(())
     }
 
@@ -1372,7 +1398,9 @@ impl fbe::Struct for Note {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.text, "text")?;
+        w.leave();
         Ok(())
     }
 
@@ -1410,9 +1438,11 @@ impl fbe::Struct for Quiet {
     const FINAL_MIN: usize = 8;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1024);
         w.field(&self.password, b, b + 8, "password")?;
         w.field(&self.legacy, b, b + 12, "legacy")?;
+        w.leave();
         Ok(())
     }
 
@@ -1439,8 +1469,10 @@ impl fbe::Struct for Quiet {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.password, "password")?;
         w.final_field(&self.legacy, "legacy")?;
+        w.leave();
         Ok(())
     }
 
@@ -1477,7 +1509,9 @@ impl fbe::Struct for Empty {
     const FINAL_MIN: usize = 0;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 1025);
+        w.leave();
         Ok(())
     }
 
@@ -1491,7 +1525,9 @@ impl fbe::Struct for Empty {
         r.leave();
         Ok(())
     }
-    fn write_fields(&self, _w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        w.leave();
         Ok(())
     }
 
@@ -1640,6 +1676,7 @@ impl fbe::Struct for Everything {
     const FINAL_MIN: usize = 270;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 310, 1026);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.f1, b, b + 12, "f1")?;
@@ -1695,6 +1732,7 @@ impl fbe::Struct for Everything {
         w.field(&self.f50, b, b + 298, "f50")?;
         w.field(&self.f51, b, b + 302, "f51")?;
         w.field(&self.f52, b, b + 306, "f52")?;
+        w.leave();
         Ok(())
     }
 
@@ -2104,6 +2142,7 @@ impl fbe::Struct for Everything {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -2158,6 +2197,7 @@ impl fbe::Struct for Everything {
         w.final_field(&self.f50, "f50")?;
         w.final_field(&self.f51, "f51")?;
         w.final_field(&self.f52, "f52")?;
+        w.leave();
         Ok(())
     }
 
@@ -2352,9 +2392,11 @@ impl fbe::Struct for PlaceOrder {
     const FINAL_MIN: usize = 24;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 1027);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.instrument, b, b + 24, "instrument")?;
+        w.leave();
         Ok(())
     }
 
@@ -2390,8 +2432,10 @@ impl fbe::Struct for PlaceOrder {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.instrument, "instrument")?;
+        w.leave();
         Ok(())
     }
 
@@ -2436,8 +2480,10 @@ impl fbe::Struct for Accepted {
     const FINAL_MIN: usize = 16;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 1028);
         w.field(&self.id, b, b + 8, "id")?;
+        w.leave();
         Ok(())
     }
 
@@ -2457,7 +2503,9 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
+        w.leave();
         Ok(())
     }
 
@@ -2504,9 +2552,11 @@ impl fbe::Struct for Rejected {
     const FINAL_MIN: usize = 20;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 1029);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.reason, b, b + 24, "reason")?;
+        w.leave();
         Ok(())
     }
 
@@ -2533,8 +2583,10 @@ impl fbe::Struct for Rejected {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
+        w.leave();
         Ok(())
     }
 
@@ -2573,8 +2625,10 @@ impl fbe::Struct for Ping {
     const FINAL_MIN: usize = 8;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1030);
         w.field(&self.sequence, b, b + 8, "sequence")?;
+        w.leave();
         Ok(())
     }
 
@@ -2594,7 +2648,9 @@ impl fbe::Struct for Ping {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.sequence, "sequence")?;
+        w.leave();
         Ok(())
     }
 
@@ -2633,10 +2689,12 @@ impl fbe::Struct for FixedKeywords {
     const FINAL_MIN: usize = 9;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 17, 1031);
         w.field(&self.new, b, b + 8, "new")?;
         w.field(&self.swap, b, b + 12, "swap")?;
         w.field(&self.default, b, b + 13, "default")?;
+        w.leave();
         Ok(())
     }
 
@@ -2662,9 +2720,11 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.new, "new")?;
         w.final_field(&self.swap, "swap")?;
         w.final_field(&self.default, "default")?;
+        w.leave();
         Ok(())
     }
 
@@ -2728,6 +2788,7 @@ impl fbe::Struct for Keywords {
     const FINAL_MIN: usize = 30;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 42, 1032);
         w.field(&self.new, b, b + 8, "new")?;
         w.field(&self.class, b, b + 12, "class")?;
@@ -2738,6 +2799,7 @@ impl fbe::Struct for Keywords {
         w.field(&self.null, b, b + 29, "NULL")?;
         w.field(&self.operator, b, b + 33, "operator")?;
         w.field(&self.this, b, b + 38, "this")?;
+        w.leave();
         Ok(())
     }
 
@@ -2791,6 +2853,7 @@ impl fbe::Struct for Keywords {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.new, "new")?;
         w.final_field(&self.class, "class")?;
         w.final_field(&self.default, "default")?;
@@ -2800,6 +2863,7 @@ impl fbe::Struct for Keywords {
         w.final_field(&self.null, "NULL")?;
         w.final_field(&self.operator, "operator")?;
         w.final_field(&self.this, "this")?;
+        w.leave();
         Ok(())
     }
 

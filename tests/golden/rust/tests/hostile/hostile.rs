@@ -15,7 +15,9 @@ impl fbe::Struct for Empty {
     const FINAL_MIN: usize = 0;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 1);
+        w.leave();
         Ok(())
     }
 
@@ -29,7 +31,9 @@ impl fbe::Struct for Empty {
         r.leave();
         Ok(())
     }
-    fn write_fields(&self, _w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
+        w.leave();
         Ok(())
     }
 
@@ -64,8 +68,10 @@ impl fbe::Struct for Empties {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 2);
         w.field(&self.items, b, b + 8, "items")?;
+        w.leave();
         Ok(())
     }
 
@@ -89,7 +95,9 @@ impl fbe::Struct for Empties {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.items, "items")?;
+        w.leave();
         Ok(())
     }
 
@@ -134,8 +142,10 @@ impl fbe::Struct for Wide {
     const FINAL_MIN: usize = 4000000;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 4000008, 3);
         w.field(&self.values, b, b + 8, "values")?;
+        w.leave();
         Ok(())
     }
 
@@ -158,7 +168,9 @@ impl fbe::Struct for Wide {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.values, "values")?;
+        w.leave();
         Ok(())
     }
 
@@ -198,8 +210,10 @@ impl fbe::Struct for Wides {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 4);
         w.field(&self.items, b, b + 8, "items")?;
+        w.leave();
         Ok(())
     }
 
@@ -223,7 +237,9 @@ impl fbe::Struct for Wides {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.items, "items")?;
+        w.leave();
         Ok(())
     }
 
@@ -262,10 +278,12 @@ impl fbe::Struct for Holder {
     const FINAL_MIN: usize = 4000005;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 21, 5);
         w.field(&self.wide, b, b + 8, "wide")?;
         w.field(&self.maybe, b, b + 12, "maybe")?;
         w.field(&self.by_id, b, b + 17, "byId")?;
+        w.leave();
         Ok(())
     }
 
@@ -308,9 +326,11 @@ impl fbe::Struct for Holder {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.wide, "wide")?;
         w.final_field(&self.maybe, "maybe")?;
         w.final_field(&self.by_id, "byId")?;
+        w.leave();
         Ok(())
     }
 

@@ -1922,10 +1922,12 @@ impl fbe::Struct for Order {
     const FINAL_MIN: usize = 12;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 1);
         w.field(&self.side, b, b + 8, "side")?;
         w.field(&self.s, b, b + 12, "s")?;
         w.field(&self.range, b, b + 16, "range")?;
+        w.leave();
         Ok(())
     }
 
@@ -1951,9 +1953,11 @@ impl fbe::Struct for Order {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.side, "side")?;
         w.final_field(&self.s, "s")?;
         w.final_field(&self.range, "range")?;
+        w.leave();
         Ok(())
     }
 
@@ -2229,6 +2233,7 @@ impl fbe::Struct for CppWords {
     const FINAL_MIN: usize = 619;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 703, 2);
         w.field(&self.alignas, b, b + 8, "alignas")?;
         w.field(&self.alignof, b, b + 10, "alignof")?;
@@ -2345,6 +2350,7 @@ impl fbe::Struct for CppWords {
         w.field(&self.int32_max, b, b + 683, "INT32_MAX")?;
         w.field(&self.char_bit, b, b + 691, "CHAR_BIT")?;
         w.field(&self.einval, b, b + 699, "EINVAL")?;
+        w.leave();
         Ok(())
     }
 
@@ -2857,6 +2863,7 @@ impl fbe::Struct for CppWords {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.alignas, "alignas")?;
         w.final_field(&self.alignof, "alignof")?;
         w.final_field(&self.and, "and")?;
@@ -2972,6 +2979,7 @@ impl fbe::Struct for CppWords {
         w.final_field(&self.int32_max, "INT32_MAX")?;
         w.final_field(&self.char_bit, "CHAR_BIT")?;
         w.final_field(&self.einval, "EINVAL")?;
+        w.leave();
         Ok(())
     }
 
@@ -3423,6 +3431,7 @@ impl fbe::Struct for PythonWords {
     const FINAL_MIN: usize = 239;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 275, 3);
         w.field(&self.false_, b, b + 8, "False")?;
         w.field(&self.none, b, b + 10, "None")?;
@@ -3469,6 +3478,7 @@ impl fbe::Struct for PythonWords {
         w.field(&self.int_flag, b, b + 259, "IntFlag")?;
         w.field(&self.package, b, b + 263, "PACKAGE")?;
         w.field(&self.version, b, b + 271, "VERSION")?;
+        w.leave();
         Ok(())
     }
 
@@ -3678,6 +3688,7 @@ impl fbe::Struct for PythonWords {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.false_, "False")?;
         w.final_field(&self.none, "None")?;
         w.final_field(&self.true_, "True")?;
@@ -3723,6 +3734,7 @@ impl fbe::Struct for PythonWords {
         w.final_field(&self.int_flag, "IntFlag")?;
         w.final_field(&self.package, "PACKAGE")?;
         w.final_field(&self.version, "VERSION")?;
+        w.leave();
         Ok(())
     }
 
@@ -3965,6 +3977,7 @@ impl fbe::Struct for GoWords {
     const FINAL_MIN: usize = 202;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 234, 4);
         w.field(&self.chan, b, b + 8, "chan")?;
         w.field(&self.defer, b, b + 10, "defer")?;
@@ -4004,6 +4017,7 @@ impl fbe::Struct for GoWords {
         w.field(&self.complex64, b, b + 223, "complex64")?;
         w.field(&self.complex128, b, b + 228, "complex128")?;
         w.field(&self.comparable, b, b + 230, "comparable")?;
+        w.leave();
         Ok(())
     }
 
@@ -4183,6 +4197,7 @@ impl fbe::Struct for GoWords {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.chan, "chan")?;
         w.final_field(&self.defer, "defer")?;
         w.final_field(&self.fallthrough, "fallthrough")?;
@@ -4221,6 +4236,7 @@ impl fbe::Struct for GoWords {
         w.final_field(&self.complex64, "complex64")?;
         w.final_field(&self.complex128, "complex128")?;
         w.final_field(&self.comparable, "comparable")?;
+        w.leave();
         Ok(())
     }
 
@@ -4432,6 +4448,7 @@ impl fbe::Struct for JavaWords {
     const FINAL_MIN: usize = 182;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 210, 5);
         w.field(&self.abstract_, b, b + 8, "abstract")?;
         w.field(&self.boolean, b, b + 10, "boolean")?;
@@ -4465,6 +4482,7 @@ impl fbe::Struct for JavaWords {
         w.field(&self.list, b, b + 174, "List")?;
         w.field(&self.map, b, b + 178, "Map")?;
         w.field(&self.set, b, b + 194, "Set")?;
+        w.leave();
         Ok(())
     }
 
@@ -4623,6 +4641,7 @@ impl fbe::Struct for JavaWords {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.abstract_, "abstract")?;
         w.final_field(&self.boolean, "boolean")?;
         w.final_field(&self.extends, "extends")?;
@@ -4655,6 +4674,7 @@ impl fbe::Struct for JavaWords {
         w.final_field(&self.list, "List")?;
         w.final_field(&self.map, "Map")?;
         w.final_field(&self.set, "Set")?;
+        w.leave();
         Ok(())
     }
 
@@ -4866,6 +4886,7 @@ impl fbe::Struct for KotlinWords {
     const FINAL_MIN: usize = 207;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 243, 6);
         w.field(&self.fun, b, b + 8, "fun")?;
         w.field(&self.typealias, b, b + 10, "typealias")?;
@@ -4907,6 +4928,7 @@ impl fbe::Struct for KotlinWords {
         w.field(&self.nothing, b, b + 230, "Nothing")?;
         w.field(&self.int, b, b + 234, "Int")?;
         w.field(&self.array, b, b + 238, "Array")?;
+        w.leave();
         Ok(())
     }
 
@@ -5098,6 +5120,7 @@ impl fbe::Struct for KotlinWords {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.fun, "fun")?;
         w.final_field(&self.typealias, "typealias")?;
         w.final_field(&self.typeof_, "typeof")?;
@@ -5138,6 +5161,7 @@ impl fbe::Struct for KotlinWords {
         w.final_field(&self.nothing, "Nothing")?;
         w.final_field(&self.int, "Int")?;
         w.final_field(&self.array, "Array")?;
+        w.leave();
         Ok(())
     }
 
@@ -5375,6 +5399,7 @@ impl fbe::Struct for JsWords {
     const FINAL_MIN: usize = 223;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 259, 7);
         w.field(&self.debugger, b, b + 8, "debugger")?;
         w.field(&self.function, b, b + 10, "function")?;
@@ -5423,6 +5448,7 @@ impl fbe::Struct for JsWords {
         w.field(&self.asserts, b, b + 238, "asserts")?;
         w.field(&self.satisfies, b, b + 243, "satisfies")?;
         w.field(&self.accessor, b, b + 251, "accessor")?;
+        w.leave();
         Ok(())
     }
 
@@ -5620,6 +5646,7 @@ impl fbe::Struct for JsWords {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.debugger, "debugger")?;
         w.final_field(&self.function, "function")?;
         w.final_field(&self.let_, "let")?;
@@ -5662,6 +5689,7 @@ impl fbe::Struct for JsWords {
         w.final_field(&self.asserts, "asserts")?;
         w.final_field(&self.satisfies, "satisfies")?;
         w.final_field(&self.accessor, "accessor")?;
+        w.leave();
         Ok(())
     }
 
@@ -5897,6 +5925,7 @@ impl fbe::Struct for RustWords {
     const FINAL_MIN: usize = 195;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 223, 8);
         w.field(&self.crate_, b, b + 8, "crate")?;
         w.field(&self.dyn_, b, b + 10, "dyn")?;
@@ -5933,6 +5962,7 @@ impl fbe::Struct for RustWords {
         w.field(&self.send, b, b + 210, "Send")?;
         w.field(&self.sync, b, b + 218, "Sync")?;
         w.field(&self.sized, b, b + 222, "Sized")?;
+        w.leave();
         Ok(())
     }
 
@@ -6100,6 +6130,7 @@ impl fbe::Struct for RustWords {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.crate_, "crate")?;
         w.final_field(&self.dyn_, "dyn")?;
         w.final_field(&self.fn_, "fn")?;
@@ -6135,6 +6166,7 @@ impl fbe::Struct for RustWords {
         w.final_field(&self.send, "Send")?;
         w.final_field(&self.sync, "Sync")?;
         w.final_field(&self.sized, "Sized")?;
+        w.leave();
         Ok(())
     }
 
@@ -6333,6 +6365,7 @@ impl fbe::Struct for CSharpWords {
     const FINAL_MIN: usize = 150;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 178, 9);
         w.field(&self.checked, b, b + 8, "checked")?;
         w.field(&self.event, b, b + 10, "event")?;
@@ -6364,6 +6397,7 @@ impl fbe::Struct for CSharpWords {
         w.field(&self.scoped, b, b + 165, "scoped")?;
         w.field(&self.managed, b, b + 170, "managed")?;
         w.field(&self.notnull, b, b + 174, "notnull")?;
+        w.leave();
         Ok(())
     }
 
@@ -6513,6 +6547,7 @@ impl fbe::Struct for CSharpWords {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.checked, "checked")?;
         w.final_field(&self.event, "event")?;
         w.final_field(&self.fixed, "fixed")?;
@@ -6543,6 +6578,7 @@ impl fbe::Struct for CSharpWords {
         w.final_field(&self.scoped, "scoped")?;
         w.final_field(&self.managed, "managed")?;
         w.final_field(&self.notnull, "notnull")?;
+        w.leave();
         Ok(())
     }
 
@@ -6704,6 +6740,7 @@ impl fbe::Struct for RubyWords {
     const FINAL_MIN: usize = 98;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 118, 10);
         w.field(&self.begin, b, b + 8, "BEGIN")?;
         w.field(&self.end, b, b + 10, "END")?;
@@ -6723,6 +6760,7 @@ impl fbe::Struct for RubyWords {
         w.field(&self.line, b, b + 108, "__LINE__")?;
         w.field(&self.encoding, b, b + 112, "__ENCODING__")?;
         w.field(&self.initialize, b, b + 113, "initialize")?;
+        w.leave();
         Ok(())
     }
 
@@ -6818,6 +6856,7 @@ impl fbe::Struct for RubyWords {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.begin, "BEGIN")?;
         w.final_field(&self.end, "END")?;
         w.final_field(&self.begin_, "begin")?;
@@ -6836,6 +6875,7 @@ impl fbe::Struct for RubyWords {
         w.final_field(&self.line, "__LINE__")?;
         w.final_field(&self.encoding, "__ENCODING__")?;
         w.final_field(&self.initialize, "initialize")?;
+        w.leave();
         Ok(())
     }
 
@@ -6949,6 +6989,7 @@ impl fbe::Struct for CppMembers {
     const FINAL_MIN: usize = 48;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 64, 11);
         w.field(&self.swap, b, b + 8, "swap")?;
         w.field(&self.fbe_type, b, b + 10, "fbe_type")?;
@@ -6961,6 +7002,7 @@ impl fbe::Struct for CppMembers {
         w.field(&self.offset, b, b + 51, "offset")?;
         w.field(&self.model_, b, b + 55, "model")?;
         w.field(&self.reset, b, b + 60, "reset")?;
+        w.leave();
         Ok(())
     }
 
@@ -7026,6 +7068,7 @@ impl fbe::Struct for CppMembers {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.swap, "swap")?;
         w.final_field(&self.fbe_type, "fbe_type")?;
         w.final_field(&self.fbe, "fbe")?;
@@ -7037,6 +7080,7 @@ impl fbe::Struct for CppMembers {
         w.final_field(&self.offset, "offset")?;
         w.final_field(&self.model_, "model")?;
         w.final_field(&self.reset, "reset")?;
+        w.leave();
         Ok(())
     }
 
@@ -7141,6 +7185,7 @@ impl fbe::Struct for PythonMembers {
     const FINAL_MIN: usize = 96;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 112, 12);
         w.field(&self.to_json, b, b + 8, "to_json")?;
         w.field(&self.from_json, b, b + 10, "from_json")?;
@@ -7158,6 +7203,7 @@ impl fbe::Struct for PythonMembers {
         w.field(&self.hash, b, b + 84, "__hash__")?;
         w.field(&self.eq, b, b + 100, "__eq__")?;
         w.field(&self.private, b, b + 108, "__private")?;
+        w.leave();
         Ok(())
     }
 
@@ -7244,6 +7290,7 @@ impl fbe::Struct for PythonMembers {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.to_json, "to_json")?;
         w.final_field(&self.from_json, "from_json")?;
         w.final_field(&self.to_fbe, "to_fbe")?;
@@ -7260,6 +7307,7 @@ impl fbe::Struct for PythonMembers {
         w.final_field(&self.hash, "__hash__")?;
         w.final_field(&self.eq, "__eq__")?;
         w.final_field(&self.private, "__private")?;
+        w.leave();
         Ok(())
     }
 
@@ -7396,6 +7444,7 @@ impl fbe::Struct for GoMembers {
     const FINAL_MIN: usize = 129;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 153, 13);
         w.field(&self.fbe_key, b, b + 8, "FBEKey")?;
         w.field(&self.fbe_key_compare, b, b + 10, "FBEKeyCompare")?;
@@ -7422,6 +7471,7 @@ impl fbe::Struct for GoMembers {
         w.field(&self.type_id, b, b + 133, "TypeID")?;
         w.field(&self.verify, b, b + 141, "Verify")?;
         w.field(&self.verify_final, b, b + 149, "VerifyFinal")?;
+        w.leave();
         Ok(())
     }
 
@@ -7544,6 +7594,7 @@ impl fbe::Struct for GoMembers {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.fbe_key, "FBEKey")?;
         w.final_field(&self.fbe_key_compare, "FBEKeyCompare")?;
         w.final_field(&self.reset, "Reset")?;
@@ -7569,6 +7620,7 @@ impl fbe::Struct for GoMembers {
         w.final_field(&self.type_id, "TypeID")?;
         w.final_field(&self.verify, "Verify")?;
         w.final_field(&self.verify_final, "VerifyFinal")?;
+        w.leave();
         Ok(())
     }
 
@@ -7738,6 +7790,7 @@ impl fbe::Struct for JvmMembers {
     const FINAL_MIN: usize = 137;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 161, 14);
         w.field(&self.type_id, b, b + 8, "TYPE_ID")?;
         w.field(&self.key_order, b, b + 10, "KEY_ORDER")?;
@@ -7765,6 +7818,7 @@ impl fbe::Struct for JvmMembers {
         w.field(&self.java_class, b, b + 141, "javaClass")?;
         w.field(&self.component1, b, b + 149, "component1")?;
         w.field(&self.fbe_levels, b, b + 153, "fbeLevels")?;
+        w.leave();
         Ok(())
     }
 
@@ -7890,6 +7944,7 @@ impl fbe::Struct for JvmMembers {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.type_id, "TYPE_ID")?;
         w.final_field(&self.key_order, "KEY_ORDER")?;
         w.final_field(&self.to_fbe, "toFbe")?;
@@ -7916,6 +7971,7 @@ impl fbe::Struct for JvmMembers {
         w.final_field(&self.java_class, "javaClass")?;
         w.final_field(&self.component1, "component1")?;
         w.final_field(&self.fbe_levels, "fbeLevels")?;
+        w.leave();
         Ok(())
     }
 
@@ -8037,11 +8093,13 @@ impl fbe::Struct for JsMembers {
     const FINAL_MIN: usize = 11;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 23, 15);
         w.field(&self.fbe_key, b, b + 8, "fbeKey")?;
         w.field(&self.to_json, b, b + 10, "toJSON")?;
         w.field(&self.to_text, b, b + 14, "toText")?;
         w.field(&self.verify, b, b + 18, "verify")?;
+        w.leave();
         Ok(())
     }
 
@@ -8077,10 +8135,12 @@ impl fbe::Struct for JsMembers {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.fbe_key, "fbeKey")?;
         w.final_field(&self.to_json, "toJSON")?;
         w.final_field(&self.to_text, "toText")?;
         w.final_field(&self.verify, "verify")?;
+        w.leave();
         Ok(())
     }
 
@@ -8190,6 +8250,7 @@ impl fbe::Struct for RuntimeNames {
     const FINAL_MIN: usize = 142;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 170, 16);
         w.field(&self.buffer, b, b + 8, "Buffer")?;
         w.field(&self.write_buffer, b, b + 10, "WriteBuffer")?;
@@ -8219,6 +8280,7 @@ impl fbe::Struct for RuntimeNames {
         w.field(&self.timestamps, b, b + 153, "Timestamps")?;
         w.field(&self.utf8, b, b + 161, "Utf8")?;
         w.field(&self.requests, b, b + 165, "Requests")?;
+        w.leave();
         Ok(())
     }
 
@@ -8356,6 +8418,7 @@ impl fbe::Struct for RuntimeNames {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.buffer, "Buffer")?;
         w.final_field(&self.write_buffer, "WriteBuffer")?;
         w.final_field(&self.read_buffer, "ReadBuffer")?;
@@ -8384,6 +8447,7 @@ impl fbe::Struct for RuntimeNames {
         w.final_field(&self.timestamps, "Timestamps")?;
         w.final_field(&self.utf8, "Utf8")?;
         w.final_field(&self.requests, "Requests")?;
+        w.leave();
         Ok(())
     }
 
@@ -8503,8 +8567,10 @@ impl fbe::Struct for Class {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 17);
         w.field(&self.class, b, b + 8, "class")?;
+        w.leave();
         Ok(())
     }
 
@@ -8524,7 +8590,9 @@ impl fbe::Struct for Class {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.class, "class")?;
+        w.leave();
         Ok(())
     }
 
@@ -8561,8 +8629,10 @@ impl fbe::Struct for Object {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 18);
         w.field(&self.object, b, b + 8, "Object")?;
+        w.leave();
         Ok(())
     }
 
@@ -8582,7 +8652,9 @@ impl fbe::Struct for Object {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.object, "Object")?;
+        w.leave();
         Ok(())
     }
 
@@ -8619,8 +8691,10 @@ impl fbe::Struct for String_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 19);
         w.field(&self.string, b, b + 8, "String")?;
+        w.leave();
         Ok(())
     }
 
@@ -8640,7 +8714,9 @@ impl fbe::Struct for String_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.string, "String")?;
+        w.leave();
         Ok(())
     }
 
@@ -8677,8 +8753,10 @@ impl fbe::Struct for List {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 20);
         w.field(&self.list, b, b + 8, "List")?;
+        w.leave();
         Ok(())
     }
 
@@ -8698,7 +8776,9 @@ impl fbe::Struct for List {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.list, "List")?;
+        w.leave();
         Ok(())
     }
 
@@ -8735,8 +8815,10 @@ impl fbe::Struct for Map {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 21);
         w.field(&self.map, b, b + 8, "Map")?;
+        w.leave();
         Ok(())
     }
 
@@ -8756,7 +8838,9 @@ impl fbe::Struct for Map {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.map, "Map")?;
+        w.leave();
         Ok(())
     }
 
@@ -8793,8 +8877,10 @@ impl fbe::Struct for Model {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 22);
         w.field(&self.model, b, b + 8, "Model")?;
+        w.leave();
         Ok(())
     }
 
@@ -8814,7 +8900,9 @@ impl fbe::Struct for Model {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.model, "Model")?;
+        w.leave();
         Ok(())
     }
 
@@ -8851,8 +8939,10 @@ impl fbe::Struct for FinalModel {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 23);
         w.field(&self.final_model, b, b + 8, "FinalModel")?;
+        w.leave();
         Ok(())
     }
 
@@ -8872,7 +8962,9 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.final_model, "FinalModel")?;
+        w.leave();
         Ok(())
     }
 
@@ -8909,8 +9001,10 @@ impl fbe::Struct for Buffer {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 24);
         w.field(&self.buffer, b, b + 8, "Buffer")?;
+        w.leave();
         Ok(())
     }
 
@@ -8930,7 +9024,9 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.buffer, "Buffer")?;
+        w.leave();
         Ok(())
     }
 
@@ -8967,8 +9063,10 @@ impl fbe::Struct for Reader_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 25);
         w.field(&self.reader, b, b + 8, "Reader")?;
+        w.leave();
         Ok(())
     }
 
@@ -8988,7 +9086,9 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.reader, "Reader")?;
+        w.leave();
         Ok(())
     }
 
@@ -9025,8 +9125,10 @@ impl fbe::Struct for Writer_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 26);
         w.field(&self.writer, b, b + 8, "Writer")?;
+        w.leave();
         Ok(())
     }
 
@@ -9046,7 +9148,9 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.writer, "Writer")?;
+        w.leave();
         Ok(())
     }
 
@@ -9083,8 +9187,10 @@ impl fbe::Struct for Limits {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 27);
         w.field(&self.limits, b, b + 8, "Limits")?;
+        w.leave();
         Ok(())
     }
 
@@ -9104,7 +9210,9 @@ impl fbe::Struct for Limits {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.limits, "Limits")?;
+        w.leave();
         Ok(())
     }
 
@@ -9141,8 +9249,10 @@ impl fbe::Struct for DecodeError_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 28);
         w.field(&self.decode_error, b, b + 8, "DecodeError")?;
+        w.leave();
         Ok(())
     }
 
@@ -9162,7 +9272,9 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.decode_error, "DecodeError")?;
+        w.leave();
         Ok(())
     }
 
@@ -9199,8 +9311,10 @@ impl fbe::Struct for DecodeException {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 29);
         w.field(&self.decode_exception, b, b + 8, "DecodeException")?;
+        w.leave();
         Ok(())
     }
 
@@ -9220,7 +9334,9 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.decode_exception, "DecodeException")?;
+        w.leave();
         Ok(())
     }
 
@@ -9257,8 +9373,10 @@ impl fbe::Struct for Decimal {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 30);
         w.field(&self.decimal, b, b + 8, "Decimal")?;
+        w.leave();
         Ok(())
     }
 
@@ -9278,7 +9396,9 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.decimal, "Decimal")?;
+        w.leave();
         Ok(())
     }
 
@@ -9315,8 +9435,10 @@ impl fbe::Struct for Uuid {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 31);
         w.field(&self.uuid, b, b + 8, "Uuid")?;
+        w.leave();
         Ok(())
     }
 
@@ -9336,7 +9458,9 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.uuid, "Uuid")?;
+        w.leave();
         Ok(())
     }
 
@@ -9373,8 +9497,10 @@ impl fbe::Struct for Uuid_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 32);
         w.field(&self.uuid, b, b + 8, "UUID")?;
+        w.leave();
         Ok(())
     }
 
@@ -9394,7 +9520,9 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.uuid, "UUID")?;
+        w.leave();
         Ok(())
     }
 
@@ -9431,8 +9559,10 @@ impl fbe::Struct for Timestamp {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 33);
         w.field(&self.timestamp, b, b + 8, "Timestamp")?;
+        w.leave();
         Ok(())
     }
 
@@ -9452,7 +9582,9 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.timestamp, "Timestamp")?;
+        w.leave();
         Ok(())
     }
 
@@ -9489,8 +9621,10 @@ impl fbe::Struct for Sender {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 34);
         w.field(&self.sender, b, b + 8, "Sender")?;
+        w.leave();
         Ok(())
     }
 
@@ -9510,7 +9644,9 @@ impl fbe::Struct for Sender {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.sender, "Sender")?;
+        w.leave();
         Ok(())
     }
 
@@ -9547,8 +9683,10 @@ impl fbe::Struct for Receiver {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 35);
         w.field(&self.receiver, b, b + 8, "Receiver")?;
+        w.leave();
         Ok(())
     }
 
@@ -9568,7 +9706,9 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.receiver, "Receiver")?;
+        w.leave();
         Ok(())
     }
 
@@ -9605,8 +9745,10 @@ impl fbe::Struct for Client {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 36);
         w.field(&self.client, b, b + 8, "Client")?;
+        w.leave();
         Ok(())
     }
 
@@ -9626,7 +9768,9 @@ impl fbe::Struct for Client {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.client, "Client")?;
+        w.leave();
         Ok(())
     }
 
@@ -9663,8 +9807,10 @@ impl fbe::Struct for Proxy {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 37);
         w.field(&self.proxy, b, b + 8, "Proxy")?;
+        w.leave();
         Ok(())
     }
 
@@ -9684,7 +9830,9 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.proxy, "Proxy")?;
+        w.leave();
         Ok(())
     }
 
@@ -9721,8 +9869,10 @@ impl fbe::Struct for Handler {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 38);
         w.field(&self.handler, b, b + 8, "Handler")?;
+        w.leave();
         Ok(())
     }
 
@@ -9742,7 +9892,9 @@ impl fbe::Struct for Handler {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.handler, "Handler")?;
+        w.leave();
         Ok(())
     }
 
@@ -9779,8 +9931,10 @@ impl fbe::Struct for Fbe {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 39);
         w.field(&self.fbe, b, b + 8, "fbe")?;
+        w.leave();
         Ok(())
     }
 
@@ -9800,7 +9954,9 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.fbe, "fbe")?;
+        w.leave();
         Ok(())
     }
 
@@ -9837,8 +9993,10 @@ impl fbe::Struct for Fbe_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 40);
         w.field(&self.fbe, b, b + 8, "FBE")?;
+        w.leave();
         Ok(())
     }
 
@@ -9858,7 +10016,9 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.fbe, "FBE")?;
+        w.leave();
         Ok(())
     }
 
@@ -9895,8 +10055,10 @@ impl fbe::Struct for Std {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 41);
         w.field(&self.std, b, b + 8, "std")?;
+        w.leave();
         Ok(())
     }
 
@@ -9916,7 +10078,9 @@ impl fbe::Struct for Std {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.std, "std")?;
+        w.leave();
         Ok(())
     }
 
@@ -9953,8 +10117,10 @@ impl fbe::Struct for Companion {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 42);
         w.field(&self.companion, b, b + 8, "Companion")?;
+        w.leave();
         Ok(())
     }
 
@@ -9974,7 +10140,9 @@ impl fbe::Struct for Companion {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.companion, "Companion")?;
+        w.leave();
         Ok(())
     }
 
@@ -10011,8 +10179,10 @@ impl fbe::Struct for Any {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 43);
         w.field(&self.any, b, b + 8, "Any")?;
+        w.leave();
         Ok(())
     }
 
@@ -10032,7 +10202,9 @@ impl fbe::Struct for Any {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.any, "Any")?;
+        w.leave();
         Ok(())
     }
 
@@ -10069,8 +10241,10 @@ impl fbe::Struct for Self_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 44);
         w.field(&self.self_, b, b + 8, "Self")?;
+        w.leave();
         Ok(())
     }
 
@@ -10090,7 +10264,9 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.self_, "Self")?;
+        w.leave();
         Ok(())
     }
 
@@ -10127,8 +10303,10 @@ impl fbe::Struct for Self__ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 45);
         w.field(&self.self_, b, b + 8, "self")?;
+        w.leave();
         Ok(())
     }
 
@@ -10148,7 +10326,9 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.self_, "self")?;
+        w.leave();
         Ok(())
     }
 
@@ -10185,8 +10365,10 @@ impl fbe::Struct for None_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 46);
         w.field(&self.none, b, b + 8, "None")?;
+        w.leave();
         Ok(())
     }
 
@@ -10206,7 +10388,9 @@ impl fbe::Struct for None_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.none, "None")?;
+        w.leave();
         Ok(())
     }
 
@@ -10243,8 +10427,10 @@ impl fbe::Struct for Option_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 47);
         w.field(&self.option, b, b + 8, "Option")?;
+        w.leave();
         Ok(())
     }
 
@@ -10264,7 +10450,9 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.option, "Option")?;
+        w.leave();
         Ok(())
     }
 
@@ -10301,8 +10489,10 @@ impl fbe::Struct for Result_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 48);
         w.field(&self.result, b, b + 8, "Result")?;
+        w.leave();
         Ok(())
     }
 
@@ -10322,7 +10512,9 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.result, "Result")?;
+        w.leave();
         Ok(())
     }
 
@@ -10359,8 +10551,10 @@ impl fbe::Struct for Vec_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 49);
         w.field(&self.vec, b, b + 8, "Vec")?;
+        w.leave();
         Ok(())
     }
 
@@ -10380,7 +10574,9 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.vec, "Vec")?;
+        w.leave();
         Ok(())
     }
 
@@ -10417,8 +10613,10 @@ impl fbe::Struct for Box_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 50);
         w.field(&self.box_, b, b + 8, "Box")?;
+        w.leave();
         Ok(())
     }
 
@@ -10438,7 +10636,9 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.box_, "Box")?;
+        w.leave();
         Ok(())
     }
 
@@ -10475,8 +10675,10 @@ impl fbe::Struct for Error {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 51);
         w.field(&self.error, b, b + 8, "Error")?;
+        w.leave();
         Ok(())
     }
 
@@ -10496,7 +10698,9 @@ impl fbe::Struct for Error {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.error, "Error")?;
+        w.leave();
         Ok(())
     }
 
@@ -10533,8 +10737,10 @@ impl fbe::Struct for Exception {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 52);
         w.field(&self.exception, b, b + 8, "Exception")?;
+        w.leave();
         Ok(())
     }
 
@@ -10554,7 +10760,9 @@ impl fbe::Struct for Exception {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.exception, "Exception")?;
+        w.leave();
         Ok(())
     }
 
@@ -10591,8 +10799,10 @@ impl fbe::Struct for Text {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 53);
         w.field(&self.text, b, b + 8, "Text")?;
+        w.leave();
         Ok(())
     }
 
@@ -10612,7 +10822,9 @@ impl fbe::Struct for Text {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.text, "Text")?;
+        w.leave();
         Ok(())
     }
 
@@ -10649,8 +10861,10 @@ impl fbe::Struct for JsonWriter {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 54);
         w.field(&self.json_writer, b, b + 8, "JsonWriter")?;
+        w.leave();
         Ok(())
     }
 
@@ -10670,7 +10884,9 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.json_writer, "JsonWriter")?;
+        w.leave();
         Ok(())
     }
 
@@ -10707,8 +10923,10 @@ impl fbe::Struct for Int32T {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 55);
         w.field(&self.int32_t, b, b + 8, "int32_t")?;
+        w.leave();
         Ok(())
     }
 
@@ -10728,7 +10946,9 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.int32_t, "int32_t")?;
+        w.leave();
         Ok(())
     }
 
@@ -10765,8 +10985,10 @@ impl fbe::Struct for SizeT {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 56);
         w.field(&self.size_t, b, b + 8, "size_t")?;
+        w.leave();
         Ok(())
     }
 
@@ -10786,7 +11008,9 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.size_t, "size_t")?;
+        w.leave();
         Ok(())
     }
 
@@ -10823,8 +11047,10 @@ impl fbe::Struct for List_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 57);
         w.field(&self.list, b, b + 8, "list")?;
+        w.leave();
         Ok(())
     }
 
@@ -10844,7 +11070,9 @@ impl fbe::Struct for List_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.list, "list")?;
+        w.leave();
         Ok(())
     }
 
@@ -10881,8 +11109,10 @@ impl fbe::Struct for Object_ {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 58);
         w.field(&self.object, b, b + 8, "object")?;
+        w.leave();
         Ok(())
     }
 
@@ -10902,7 +11132,9 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.object, "object")?;
+        w.leave();
         Ok(())
     }
 
@@ -10939,8 +11171,10 @@ impl fbe::Struct for V {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 59);
         w.field(&self.v_, b, b + 8, "v")?;
+        w.leave();
         Ok(())
     }
 
@@ -10960,7 +11194,9 @@ impl fbe::Struct for V {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.v_, "v")?;
+        w.leave();
         Ok(())
     }
 
@@ -10997,8 +11233,10 @@ impl fbe::Struct for R {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 60);
         w.field(&self.r_, b, b + 8, "r")?;
+        w.leave();
         Ok(())
     }
 
@@ -11018,7 +11256,9 @@ impl fbe::Struct for R {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.r_, "r")?;
+        w.leave();
         Ok(())
     }
 
@@ -11055,8 +11295,10 @@ impl fbe::Struct for W {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 61);
         w.field(&self.w_, b, b + 8, "w")?;
+        w.leave();
         Ok(())
     }
 
@@ -11076,7 +11318,9 @@ impl fbe::Struct for W {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.w_, "w")?;
+        w.leave();
         Ok(())
     }
 
@@ -11113,8 +11357,10 @@ impl fbe::Struct for SideBuy {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 62);
         w.field(&self.side_buy, b, b + 8, "SideBuy")?;
+        w.leave();
         Ok(())
     }
 
@@ -11134,7 +11380,9 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.side_buy, "SideBuy")?;
+        w.leave();
         Ok(())
     }
 
@@ -11171,8 +11419,10 @@ impl fbe::Struct for OrderKey {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 63);
         w.field(&self.order_key, b, b + 8, "OrderKey")?;
+        w.leave();
         Ok(())
     }
 
@@ -11192,7 +11442,9 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.order_key, "OrderKey")?;
+        w.leave();
         Ok(())
     }
 
@@ -11229,8 +11481,10 @@ impl fbe::Struct for TextOfside {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 64);
         w.field(&self.text_ofside, b, b + 8, "textOfside")?;
+        w.leave();
         Ok(())
     }
 
@@ -11250,7 +11504,9 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.text_ofside, "textOfside")?;
+        w.leave();
         Ok(())
     }
 
@@ -11287,8 +11543,10 @@ impl fbe::Struct for Decimal1 {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 65);
         w.field(&self.decimal_1, b, b + 8, "DECIMAL_1")?;
+        w.leave();
         Ok(())
     }
 
@@ -11308,7 +11566,9 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.decimal_1, "DECIMAL_1")?;
+        w.leave();
         Ok(())
     }
 
@@ -11345,8 +11605,10 @@ impl fbe::Struct for OrderModel {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 66);
         w.field(&self.order_model, b, b + 8, "OrderModel")?;
+        w.leave();
         Ok(())
     }
 
@@ -11366,7 +11628,9 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.order_model, "OrderModel")?;
+        w.leave();
         Ok(())
     }
 
@@ -11403,8 +11667,10 @@ impl fbe::Struct for OrderFinal {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 67);
         w.field(&self.order_final, b, b + 8, "OrderFinal")?;
+        w.leave();
         Ok(())
     }
 
@@ -11424,7 +11690,9 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.order_final, "OrderFinal")?;
+        w.leave();
         Ok(())
     }
 
@@ -11461,8 +11729,10 @@ impl fbe::Struct for NewOrder {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 68);
         w.field(&self.new_order, b, b + 8, "NewOrder")?;
+        w.leave();
         Ok(())
     }
 
@@ -11482,7 +11752,9 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.new_order, "NewOrder")?;
+        w.leave();
         Ok(())
     }
 
@@ -11519,8 +11791,10 @@ impl fbe::Struct for VerifyFbeOrder {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 69);
         w.field(&self.verify_fbe_order, b, b + 8, "VerifyFBEOrder")?;
+        w.leave();
         Ok(())
     }
 
@@ -11540,7 +11814,9 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.verify_fbe_order, "VerifyFBEOrder")?;
+        w.leave();
         Ok(())
     }
 
@@ -11577,8 +11853,10 @@ impl fbe::Struct for FbeVrOrder {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 70);
         w.field(&self.fbe_vr_order, b, b + 8, "fbe_vr_Order")?;
+        w.leave();
         Ok(())
     }
 
@@ -11598,7 +11876,9 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.fbe_vr_order, "fbe_vr_Order")?;
+        w.leave();
         Ok(())
     }
 
@@ -11635,8 +11915,10 @@ impl fbe::Struct for E1 {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 71);
         w.field(&self.e1, b, b + 8, "e1")?;
+        w.leave();
         Ok(())
     }
 
@@ -11656,7 +11938,9 @@ impl fbe::Struct for E1 {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.e1, "e1")?;
+        w.leave();
         Ok(())
     }
 
@@ -11693,8 +11977,10 @@ impl fbe::Struct for I2 {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 72);
         w.field(&self.i2, b, b + 8, "i2")?;
+        w.leave();
         Ok(())
     }
 
@@ -11714,7 +12000,9 @@ impl fbe::Struct for I2 {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.i2, "i2")?;
+        w.leave();
         Ok(())
     }
 
@@ -11751,8 +12039,10 @@ impl fbe::Struct for O3 {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 73);
         w.field(&self.o3, b, b + 8, "o3")?;
+        w.leave();
         Ok(())
     }
 
@@ -11772,7 +12062,9 @@ impl fbe::Struct for O3 {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.o3, "o3")?;
+        w.leave();
         Ok(())
     }
 
@@ -11816,6 +12108,7 @@ impl fbe::Struct for Case {
     const FINAL_MIN: usize = 32;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 40, 74);
         w.field(&self.name, b, b + 8, "name")?;
         w.field(&self.name_, b, b + 12, "Name")?;
@@ -11825,6 +12118,7 @@ impl fbe::Struct for Case {
         w.field(&self.class__, b, b + 28, "class__")?;
         w.field(&self.string, b, b + 32, "String")?;
         w.field(&self.string_, b, b + 36, "String_")?;
+        w.leave();
         Ok(())
     }
 
@@ -11865,6 +12159,7 @@ impl fbe::Struct for Case {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.name, "name")?;
         w.final_field(&self.name_, "Name")?;
         w.final_field(&self.name__, "NAME")?;
@@ -11873,6 +12168,7 @@ impl fbe::Struct for Case {
         w.final_field(&self.class__, "class__")?;
         w.final_field(&self.string, "String")?;
         w.final_field(&self.string_, "String_")?;
+        w.leave();
         Ok(())
     }
 
@@ -11944,10 +12240,12 @@ impl fbe::Struct for Imported {
     const FINAL_MIN: usize = 10;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 14, 75);
         w.field(&self.market, b, b + 8, "market")?;
         w.field(&self.org, b, b + 9, "org")?;
         w.field(&self.example, b, b + 13, "example")?;
+        w.leave();
         Ok(())
     }
 
@@ -11986,9 +12284,11 @@ impl fbe::Struct for Imported {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.market, "market")?;
         w.final_field(&self.org, "org")?;
         w.final_field(&self.example, "example")?;
+        w.leave();
         Ok(())
     }
 
@@ -12041,8 +12341,10 @@ impl fbe::Struct for Symbol {
     const FINAL_MIN: usize = 4;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 76);
         w.field(&self.digits, b, b + 8, "digits")?;
+        w.leave();
         Ok(())
     }
 
@@ -12062,7 +12364,9 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.digits, "digits")?;
+        w.leave();
         Ok(())
     }
 
@@ -12113,11 +12417,13 @@ impl fbe::Struct for Listed {
     const FINAL_MIN: usize = 16;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 77);
         w.field(&self.symbol, b, b + 8, "symbol")?;
         w.field(&self.digits, b, b + 12, "digits")?;
         w.field(&self.precision, b, b + 16, "precision")?;
         w.field(&self.ticker, b, b + 20, "ticker")?;
+        w.leave();
         Ok(())
     }
 
@@ -12171,10 +12477,12 @@ impl fbe::Struct for Listed {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.digits, "digits")?;
         w.final_field(&self.precision, "precision")?;
         w.final_field(&self.ticker, "ticker")?;
+        w.leave();
         Ok(())
     }
 
@@ -12238,12 +12546,14 @@ impl fbe::Struct for Derived {
     const FINAL_MIN: usize = 18;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 26, 78);
         w.field(&self.side, b, b + 8, "side")?;
         w.field(&self.s, b, b + 12, "s")?;
         w.field(&self.range, b, b + 16, "range")?;
         w.field(&self.word, b, b + 20, "Word")?;
         w.field(&self.side_, b, b + 22, "side_")?;
+        w.leave();
         Ok(())
     }
 
@@ -12275,11 +12585,13 @@ impl fbe::Struct for Derived {
         Ok(())
     }
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.side, "side")?;
         w.final_field(&self.s, "s")?;
         w.final_field(&self.range, "range")?;
         w.final_field(&self.word, "Word")?;
         w.final_field(&self.side_, "side_")?;
+        w.leave();
         Ok(())
     }
 
@@ -12489,6 +12801,7 @@ impl fbe::Struct for Hostile {
     const FINAL_MIN: usize = 2998;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 320, 79);
         w.field(&self.order, b, b + 8, "Order")?;
         w.field(&self.cpp_words, b, b + 12, "CppWords")?;
@@ -12568,6 +12881,7 @@ impl fbe::Struct for Hostile {
         w.field(&self.derived, b, b + 308, "Derived")?;
         w.field(&self.listed, b, b + 312, "Listed")?;
         w.field(&self.letters, b, b + 316, "Letters")?;
+        w.leave();
         Ok(())
     }
 
@@ -13358,6 +13672,7 @@ impl fbe::Struct for Hostile {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.order, "Order")?;
         w.final_field(&self.cpp_words, "CppWords")?;
         w.final_field(&self.python_words, "PythonWords")?;
@@ -13436,6 +13751,7 @@ impl fbe::Struct for Hostile {
         w.final_field(&self.derived, "Derived")?;
         w.final_field(&self.listed, "Listed")?;
         w.final_field(&self.letters, "Letters")?;
+        w.leave();
         Ok(())
     }
 

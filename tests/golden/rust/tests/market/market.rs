@@ -89,9 +89,11 @@ impl fbe::Struct for Instrument {
     const FINAL_MIN: usize = 8;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 501);
         w.field(&self.symbol, b, b + 8, "symbol")?;
         w.field(&self.digits, b, b + 12, "digits")?;
+        w.leave();
         Ok(())
     }
 
@@ -118,8 +120,10 @@ impl fbe::Struct for Instrument {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.digits, "digits")?;
+        w.leave();
         Ok(())
     }
 
@@ -159,9 +163,11 @@ impl fbe::Struct for Failure {
     const FINAL_MIN: usize = 20;
 
     fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         let b = w.struct_body(base, slot, 28, 502);
         w.field(&self.id, b, b + 8, "id")?;
         w.field(&self.reason, b, b + 24, "reason")?;
+        w.leave();
         Ok(())
     }
 
@@ -188,8 +194,10 @@ impl fbe::Struct for Failure {
     }
 
     fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
+        w.leave();
         Ok(())
     }
 
