@@ -1,0 +1,113 @@
+//! The codecs of fbe::Value on their own: each kind of value written into a slot of a versioned
+//! body (and appended to a final root) reads back to itself, in the bytes of docs/format.md 3.4
+//! and 4.2; sets and maps read holding a key twice are refused.
+
+use fbe::{BString, Bytes, Decimal, ErrorKind, Limits, Pairs, Reader, Set, Timestamp, Uuid, Value, Writer};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Debug;
+
+const TYPE_ID: u32 = 77;
+
+/// `v` in the one slot of a versioned struct body (type 77), and back.
+fn versioned<T: Value + PartialEq + Debug>(v: &T) -> Vec<u8> {
+    let mut w = Writer::new();
+    w.begin_versioned();
+    let b = w.struct_body(0, 4, 8 + T::SLOT, TYPE_ID);
+    w.field(v, b, b + 8, "f").unwrap();
+    let root = w.end_versioned().unwrap().to_vec();
+    let mut r = Reader::versioned(&root, &Limits::default()).unwrap();
+    let (b, _) = r.struct_body(0, 4, TYPE_ID, 1).unwrap();
+    let back: T = r.field(b, b + 8, "f").unwrap();
+    assert_eq!(&back, v);
+    let mut r = Reader::versioned(&root, &Limits::default()).unwrap();
+    let (b, _) = r.struct_body(0, 4, TYPE_ID, 1).unwrap();
+    r.check::<T>(b, b + 8, "f").unwrap();
+    root
+}
+
+/// `v` appended to a final root, and back; the root covers exactly its bytes.
+fn final_<T: Value + PartialEq + Debug>(v: &T) -> Vec<u8> {
+    let mut w = Writer::new();
+    w.begin_final();
+    w.final_field(v, "f").unwrap();
+    let root = w.end_final(TYPE_ID).unwrap().to_vec();
+    let mut r = Reader::final_root(&root, TYPE_ID, &Limits::default()).unwrap();
+    let back: T = r.final_field("f").unwrap();
+    r.end_final().unwrap();
+    assert_eq!(&back, v);
+    let mut r = Reader::final_root(&root, TYPE_ID, &Limits::default()).unwrap();
+    r.final_check::<T>("f").unwrap();
+    r.end_final().unwrap();
+    root
+}
+
+fn both<T: Value + PartialEq + Debug>(v: T) -> (Vec<u8>, Vec<u8>) {
+    (versioned(&v), final_(&v))
+}
+
+#[test]
+fn every_kind_of_value_reads_back() {
+    both(true);
+    both(-5i8);
+    both(u64::MAX);
+    both(-1.5f32);
+    both(f64::MIN_POSITIVE);
+    both(Timestamp(1_577_836_800_123_456_789));
+    both(Uuid::from_u128(0x123e4567_e89b_12d3_a456_426655440000));
+    both("-123.456".parse::<Decimal>().unwrap());
+    both(BString::from("héllo"));
+    both(Bytes(vec![0, 1, 0xFF]));
+    both(Some(7i32));
+    both(None::<i32>);
+    both(Some(BString::from("x")));
+    both([1i16, 2, 3]);
+    both(Box::new([9u8; 5000]));
+    both(vec![BString::from("a"), BString::from("b")]);
+    both(BTreeSet::from([3i64, 1, 2]));
+    both(BTreeMap::from([(BString::from("b"), 2i32), (BString::from("a"), 1)]));
+    both(HashMap::from([(1u8, Some(1.5f64)), (2, None)]));
+    both(Set(vec![2.0f64, 1.0]));
+    both(Pairs(vec![(1.5f32, BString::from("x"))]));
+}
+
+#[test]
+fn the_bytes_are_the_formats() {
+    // an optional: presence 1 and an offset to its value slot, which is the value's base
+    let (v, f) = both(Some(BString::from("ab")));
+    assert_eq!(v[16..21], [1, 21 - 8, 0, 0, 0]); // the body at 8: its slot at 16, the value slot at 21
+    assert_eq!(v[21..], [4, 0, 0, 0, 2, 0, 0, 0, b'a', b'b']); // the string's offset counts from the value slot
+    assert_eq!(f[8..], [1, 2, 0, 0, 0, b'a', b'b']);
+    // a vector: a count, then every slot, then the elements' data in order
+    let (v, f) = both(vec![BString::from("x"), BString::from("yz")]);
+    assert_eq!(v[20..], [2, 0, 0, 0, 32 - 8, 0, 0, 0, 37 - 8, 0, 0, 0, 1, 0, 0, 0, b'x', 2, 0, 0, 0, b'y', b'z']);
+    assert_eq!(f[8..], [2, 0, 0, 0, 1, 0, 0, 0, b'x', 2, 0, 0, 0, b'y', b'z']);
+    // a set in ascending order, whatever order it was built in
+    let (_, f) = both(BTreeSet::from([3u8, 1, 2]));
+    assert_eq!(f[8..], [3, 0, 0, 0, 1, 2, 3]);
+}
+
+#[test]
+fn a_set_or_map_read_twice_with_a_key_is_refused() {
+    // a final root holding the set [1, 1] of u8, and the map {1: 5, 1: 6}
+    let root = [14u8, 0, 0, 0, 77, 0, 0, 0, 2, 0, 0, 0, 1, 1];
+    let mut r = Reader::final_root(&root, TYPE_ID, &Limits::default()).unwrap();
+    let e = r.final_field::<BTreeSet<u8>>("tags").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Duplicate);
+    assert_eq!(e.to_string(), "duplicate key: two entries read as the same key (tags[1], offset 13)");
+    let mut r = Reader::final_root(&root, TYPE_ID, &Limits::default()).unwrap();
+    assert_eq!(r.final_check::<BTreeSet<u8>>("tags").unwrap_err().to_string(), e.to_string());
+    let mut r = Reader::final_root(&root, TYPE_ID, &Limits::default()).unwrap();
+    assert_eq!(r.final_field::<Set<u8>>("tags").unwrap_err().kind(), ErrorKind::Duplicate);
+    let mut map = vec![0u8, 0, 0, 0, 77, 0, 0, 0, 2, 0, 0, 0, 1, 5, 1, 6];
+    map[0] = map.len() as u8;
+    for e in [
+        Reader::final_root(&map, TYPE_ID, &Limits::default()).unwrap().final_field::<HashMap<u8, u8>>("m").unwrap_err(),
+        Reader::final_root(&map, TYPE_ID, &Limits::default())
+            .unwrap()
+            .final_field::<BTreeMap<u8, u8>>("m")
+            .unwrap_err(),
+        Reader::final_root(&map, TYPE_ID, &Limits::default()).unwrap().final_field::<Pairs<u8, u8>>("m").unwrap_err(),
+    ] {
+        assert_eq!(e.kind(), ErrorKind::Duplicate, "{e}");
+    }
+}
