@@ -194,6 +194,13 @@ def limit_cases() -> list[LimitCase]:
         _stream(account_message(wallet_offset=0) + order_message()), "result",
         events=["error", "proto.OrderMessage"])
 
+    # the model notice (docs/format.md 7.4): the end of the stream, naming both models
+    notice = "malformed: model notice"
+    add("model notice/versioned-stream-final-notice", notice, _stream(P("<I", 2) + order_message()), "result",
+        events=["error: the other end reads final frames and refused ours: this end sends versioned frames"])
+    add("model notice/versioned-stream-versioned-notice", notice, _stream(order_message() + P("<I", 1)), "result",
+        events=["proto.OrderMessage", "error: the other end (reading versioned frames too) refused a frame of ours"])
+
     # out-of-line blocks in allocation order: no two slots share a block (docs/limits.md 2)
     order = "malformed: allocation order"
     add(f"allocation order/StructVector.f9-shared-body-{N}", order,

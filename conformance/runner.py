@@ -336,6 +336,19 @@ def count_cases() -> list[Case]:
     return cases
 
 
+def _event(event: Any, expected: str) -> Any:
+    """A stream event as the cases list them: the message's type, or "error"; an expected
+    "error: TEXT" is met by an error whose reason holds TEXT (else the reason is shown)."""
+    if not isinstance(event, dict):
+        return event
+    if "message" in event:
+        return event["message"]
+    if expected.startswith("error: "):
+        reason = str(event.get("error", ""))
+        return expected if expected[len("error: "):] in reason else "error: " + reason
+    return "error"
+
+
 def hostile_cases() -> list[Case]:
     """conformance/limits.py: the limits policy's malformed and limits sets (docs/limits.md)."""
     if manifest() is None:
@@ -434,7 +447,7 @@ def check(case: Case, answer: dict[str, Any]) -> Outcome:
     if kind != "result":
         return Outcome(False, detail=f"{kind}: {payload}")
     if case.events is not None:
-        got_events = [e.get("message", "error") if isinstance(e, dict) else e for e in payload] \
+        got_events = [_event(e, case.events[i] if i < len(case.events) else "") for i, e in enumerate(payload)] \
             if isinstance(payload, list) else payload
         if got_events != case.events:
             return Outcome(False, detail=f"stream events {got_events}, expected {case.events}")

@@ -131,12 +131,19 @@ func (q *Requests) Answer(id UUID, v any, global bool) bool {
 
 // Reset fails every pending request with ErrReset.
 func (q *Requests) Reset() {
+	q.Fail(ErrReset)
+}
+
+// Fail fails every pending request with err: why the connection ended (the
+// other end's model notice, a *FrameError naming both models: docs/format.md
+// 7.4).
+func (q *Requests) Fail(err error) {
 	q.mu.Lock()
 	pending := q.pending
 	q.pending = nil
 	q.mu.Unlock()
 	for _, p := range pending {
-		p.err = ErrReset
+		p.err = err
 		close(p.done)
 	}
 }

@@ -41,6 +41,9 @@ const (
 	UnknownType
 	// InvalidBody: the frame's body does not decode (Err is the *DecodeError); skipped.
 	InvalidBody
+	// ModelNotice: the other end's model notice (docs/format.md 7.4): it refused a frame of
+	// ours as making no sense in its model and closes; the rest of the stream is dropped.
+	ModelNotice
 )
 
 func (k FrameErrorKind) String() string {
@@ -55,6 +58,8 @@ func (k FrameErrorKind) String() string {
 		return "unknown type"
 	case InvalidBody:
 		return "invalid body"
+	case ModelNotice:
+		return "model notice"
 	}
 	return "frame error " + strconv.Itoa(int(k))
 }
@@ -352,6 +357,11 @@ func (r *Receiver) skipNow(data []byte) []byte {
 
 // checkSize refuses a frame size below the minimum (the stream is lost) or above MaxFrameSize.
 func (r *Receiver) checkSize(size, minimum int, lim *Limits) error {
+	if size == modelNoticeVersioned || size == modelNoticeFinal {
+		r.broken = &FrameError{Kind: ModelNotice, Offset: r.offset, Size: size,
+			Msg: ModelNoticeText(size, minimum == MinFinalFrame)}
+		return r.broken
+	}
 	if size < minimum {
 		r.broken = &FrameError{Kind: FrameTooSmall, Offset: r.offset, Size: size,
 			Msg: "frame size " + strconv.Itoa(size) + " is below the minimum " + strconv.Itoa(minimum) +
@@ -364,6 +374,39 @@ func (r *Receiver) checkSize(size, minimum int, lim *Limits) error {
 				"; the frame is skipped"}
 	}
 	return nil
+}
+
+// The frame sizes of the model notice: the sender reads versioned (1) or final (2) frames.
+const (
+	modelNoticeVersioned = 1
+	modelNoticeFinal     = 2
+)
+
+// ModelNoticeBytes is the model notice (docs/format.md 7.4): the 4 bytes an end
+// sends before it closes a connection whose frames made no sense in its
+// model, the frame size 1 (it reads versioned frames) or 2 (final frames).
+func ModelNoticeBytes(final bool) []byte {
+	if final {
+		return []byte{modelNoticeFinal, 0, 0, 0}
+	}
+	return []byte{modelNoticeVersioned, 0, 0, 0}
+}
+
+// ModelNoticeText is what a receiver reading final (or versioned) frames
+// says of the model notice of frame size 1 or 2.
+func ModelNoticeText(size int, final bool) string {
+	theirs, ours := "versioned", "versioned"
+	if size == modelNoticeFinal {
+		theirs = "final"
+	}
+	if final {
+		ours = "final"
+	}
+	if theirs == ours {
+		return "the other end (reading " + theirs + " frames too) refused a frame of ours and closed"
+	}
+	return "the other end reads " + theirs + " frames and refused ours: this end sends " + ours +
+		" frames (start both ends with the same model)"
 }
 
 // FrameType is the type id of a whole frame: a final frame's at +4, a

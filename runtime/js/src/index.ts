@@ -49,6 +49,8 @@ export {
   frameType,
   MIN_FINAL_FRAME,
   MIN_VERSIONED_FRAME,
+  modelNotice,
+  modelNoticeText,
   RejectError,
   RequestError,
   Requests,

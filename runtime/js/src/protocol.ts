@@ -32,7 +32,9 @@ export type FrameErrorKind =
   /** No message of the package or its imports has the frame's type id; skipped. */
   | "unknown type"
   /** The body does not decode (`cause` is the DecodeError naming type, field and offset); skipped. */
-  | "invalid body";
+  | "invalid body"
+  /** The other end's model notice (docs/format.md 7.4): it refused a frame of ours and closes; the stream ends. */
+  | "model notice";
 
 /**
  * Why a Receiver did not deliver a frame: what (`kind`, the message), where
@@ -158,6 +160,28 @@ export class Sender {
 }
 
 // ---------------------------------------------------------------- Receiver
+
+/**
+ * The model notice (docs/format.md 7.4): the 4 bytes an end sends before it
+ * closes a connection whose frames made no sense in its model, the frame
+ * size 1 (it reads versioned frames) or 2 (final frames).
+ */
+export function modelNotice(final: boolean): Uint8Array {
+  return new Uint8Array([final ? MODEL_NOTICE_FINAL : MODEL_NOTICE_VERSIONED, 0, 0, 0]);
+}
+
+const MODEL_NOTICE_VERSIONED = 1;
+const MODEL_NOTICE_FINAL = 2;
+
+/** What a receiver reading `final` frames says of the model notice `size` (1 or 2). */
+export function modelNoticeText(size: number, final: boolean): string {
+  const theirs = size === MODEL_NOTICE_FINAL ? "final" : "versioned";
+  const ours = final ? "final" : "versioned";
+  return theirs === ours
+    ? "the other end (reading " + theirs + " frames too) refused a frame of ours and closed"
+    : "the other end reads " + theirs + " frames and refused ours: this end sends " + ours +
+      " frames (start both ends with the same model)";
+}
 
 /** The type id of a whole frame: a final frame's at +4, a versioned frame's in the root struct's body (docs/format.md 7.1). */
 export function frameType(frame: Uint8Array, final: boolean, offset = 0): number {
@@ -359,6 +383,10 @@ export abstract class FrameReceiver {
   /** A size below the minimum (the stream is lost) or above maxFrameSize, else undefined. */
   private check(size: number): FrameError | undefined {
     const minimum = this.final ? MIN_FINAL_FRAME : MIN_VERSIONED_FRAME;
+    if (size === MODEL_NOTICE_VERSIONED || size === MODEL_NOTICE_FINAL) {
+      this.lost = new FrameError("model notice", modelNoticeText(size, this.final), this.position, size);
+      return this.lost;
+    }
     if (size < minimum) {
       this.lost = new FrameError("frame too small", "frame size " + size + " is below the minimum " + minimum +
         " of a frame; the rest of the stream is dropped until reset()", this.position, size);
@@ -604,10 +632,14 @@ export class Requests {
     return true;
   }
 
-  /** Fails every pending request (the connection closed, for example): a RequestError of failure "reset". */
-  reset(): void {
+  /**
+   * Fails every pending request (the connection closed, for example): a
+   * RequestError of failure "reset" saying `why` (the FrameError of the
+   * other end's model notice, say: docs/format.md 7.4).
+   */
+  reset(why = "client reset before the response came"): void {
     const all = [...this.pending.entries()];
     this.pending.clear();
-    for (const [key, p] of all) p.reject(new RequestError(p.name, key, "reset", "client reset before the response came"));
+    for (const [key, p] of all) p.reject(new RequestError(p.name, key, "reset", why));
   }
 }

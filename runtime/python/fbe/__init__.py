@@ -27,6 +27,7 @@ from .protocol import (
     attach_stream,
     connect_sender,
     frame_type,
+    model_notice,
     wait_response,
 )
 from .struct import DEFAULT, Default, EnumMembers, Struct, enum_missing, explain
@@ -88,6 +89,7 @@ __all__ = [
     "explain",
     "frame_type",
     "jsonfmt",
+    "model_notice",
     "parse_uuid",
     "protocol",
     "text",

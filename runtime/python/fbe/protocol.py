@@ -31,6 +31,25 @@ from .values import utc
 
 MIN_VERSIONED_FRAME = 16
 MIN_FINAL_FRAME = 8
+MODEL_NOTICE_VERSIONED = 1
+MODEL_NOTICE_FINAL = 2
+
+
+def model_notice(final: bool) -> bytes:
+    """The model notice (docs/format.md 7.4): the 4 bytes an end sends before it closes a connection
+    whose frames made no sense in its model, the frame size 1 (it reads versioned frames) or 2
+    (final frames)."""
+    return (MODEL_NOTICE_FINAL if final else MODEL_NOTICE_VERSIONED).to_bytes(4, "little")
+
+
+def model_notice_text(size: int, final: bool) -> str:
+    """What a receiver reading ``final`` frames says of the model notice ``size`` (1 or 2)."""
+    theirs = "final" if size == MODEL_NOTICE_FINAL else "versioned"
+    ours = "final" if final else "versioned"
+    if theirs == ours:
+        return f"model notice: the other end (reading {theirs} frames too) refused a frame of ours and closed"
+    return (f"model notice: the other end reads {theirs} frames and refused ours: this end sends {ours} frames "
+            "(start both ends with the same model)")
 
 Decoder = Callable[[bytes, Limits | None], Any]
 
@@ -152,6 +171,9 @@ class _Assembler:
         try:
             while n - pos >= 4:
                 fsize = unpack_u32(buf, pos)[0]
+                if fsize in (MODEL_NOTICE_VERSIONED, MODEL_NOTICE_FINAL):
+                    self._broken = model_notice_text(fsize, self.fbe_final)
+                    raise FrameError(self._broken)
                 if fsize < minimum:
                     self._broken = f"frame size {fsize} below the minimum {minimum}"
                     raise FrameError(self._broken)
@@ -327,13 +349,18 @@ class ClientBase(Receiver):
         for p in expired:
             p.future.set_exception(RequestError("Timeout!"))
 
-    def reset(self) -> None:
-        """Fail all pending requests and clear the buffers."""
+    def fail_pending(self, why: str) -> None:
+        """Fail all pending requests with ``RequestError(why)`` (the connection closed, the other
+        end's model notice: docs/format.md 7.4)."""
         with self._lock:
             pending = list(self._requests.values())
             self._requests.clear()
         for p in pending:
-            p.future.set_exception(RequestError("Reset client!"))
+            p.future.set_exception(RequestError(why))
+
+    def reset(self) -> None:
+        """Fail all pending requests and clear the buffers."""
+        self.fail_pending("Reset client!")
         Receiver.reset(self)
 
 
@@ -358,6 +385,8 @@ def attach_stream(
     task feeds what ``reader`` delivers to ``endpoint.receive`` (if it can
     receive). Returns that task: it ends at EOF, or with
     :class:`~fbe.FrameError` / :class:`~fbe.DecodeError` on a bad stream.
+    A Client's pending requests fail then, with that error's text (the other
+    end's model notice names both models: docs/format.md 7.4) or at EOF.
     """
     if hasattr(endpoint, "on_send"):
         connect_sender(endpoint, writer)
@@ -365,11 +394,19 @@ def attach_stream(
     async def pump() -> None:
         if not hasattr(endpoint, "receive"):
             return
+        client = endpoint if isinstance(endpoint, ClientBase) else None
         while True:
             data = await reader.read(chunk)
             if not data:
+                if client is not None:
+                    client.fail_pending("the other end closed the connection before the response came")
                 return
-            endpoint.receive(data)
+            try:
+                endpoint.receive(data)
+            except FBEError as e:
+                if client is not None:
+                    client.fail_pending(str(e))
+                raise
 
     return asyncio.ensure_future(pump())
 
@@ -395,6 +432,7 @@ __all__ = [
     "attach_stream",
     "connect_sender",
     "frame_type",
+    "model_notice",
     "run_watchdog",
     "wait_response",
 ]

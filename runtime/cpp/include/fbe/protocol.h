@@ -29,6 +29,7 @@
 #include "fbe/uuid.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -62,6 +63,10 @@ enum class ReceiveError {
     UnknownType,
     //! The frame's body failed verify() (or deserialize): skipped.
     InvalidBody,
+    //! The other end's model notice (docs/format.md 7.4): it refused a frame
+    //! of ours as making no sense in its model and closes; the rest of the
+    //! stream is dropped until reset().
+    ModelNotice,
 };
 
 inline const char* to_string(ReceiveError error) noexcept {
@@ -71,11 +76,30 @@ inline const char* to_string(ReceiveError error) noexcept {
         case ReceiveError::BadHeader: return "bad frame header";
         case ReceiveError::UnknownType: return "unknown type";
         case ReceiveError::InvalidBody: return "invalid body";
+        case ReceiveError::ModelNotice: return "model notice";
     }
     return "unknown error";
 }
 
 inline std::ostream& operator<<(std::ostream& stream, ReceiveError error) { return stream << to_string(error); }
+
+//! The model notice (docs/format.md 7.4): the 4 bytes an end sends before it
+//! closes a connection whose frames made no sense in its model, the frame size
+//! 1 (it reads versioned frames) or 2 (final frames).
+inline std::array<uint8_t, 4> model_notice(bool final) noexcept {
+    return {static_cast<uint8_t>(final ? 2 : 1), 0, 0, 0};
+}
+
+//! What a receiver reading final (or versioned) frames says of the model
+//! notice of frame size 1 or 2.
+inline std::string model_notice_text(std::size_t size, bool final) {
+    const std::string theirs = size == 2 ? "final" : "versioned";
+    const std::string ours = final ? "final" : "versioned";
+    if (theirs == ours)
+        return "the other end (reading " + theirs + " frames too) refused a frame of ours and closed";
+    return "the other end reads " + theirs + " frames and refused ours: this end sends " + ours +
+           " frames (start both ends with the same model)";
+}
 
 namespace detail {
 template <typename T>
@@ -393,6 +417,11 @@ private:
     //! Validates a frame size read from the stream; on failure reports and
     //! sets the broken state (too small) or the skip count (too large).
     bool check_size(std::size_t frame) {
+        if (frame == 1 || frame == 2) {
+            _broken = true;
+            report(ReceiveError::ModelNotice, model_notice_text(frame, _final));
+            return false;
+        }
         if (frame < min_frame()) {
             _broken = true;
             report(ReceiveError::FrameTooSmall, "frame size " + std::to_string(frame) + " is below the minimum " +

@@ -20,7 +20,12 @@ public class FrameException extends Exception {
         /** No message of the package or its imports has the frame's type id: skipped. */
         UNKNOWN_TYPE("unknown type"),
         /** The frame's body does not decode: skipped. */
-        INVALID_BODY("invalid body");
+        INVALID_BODY("invalid body"),
+        /**
+         * The other end's model notice (docs/format.md 7.4): it refused a frame of ours as making no
+         * sense in its model and closes; the rest of the stream is lost.
+         */
+        MODEL_NOTICE("model notice");
 
         private final String text;
 

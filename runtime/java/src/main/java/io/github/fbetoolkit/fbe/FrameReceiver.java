@@ -26,6 +26,9 @@ public abstract class FrameReceiver {
     public static final int MIN_VERSIONED_FRAME = 16;
     /** The smallest final frame. */
     public static final int MIN_FINAL_FRAME = 8;
+    /** The frame sizes of the model notice: its sender reads versioned (1) or final (2) frames. */
+    private static final int MODEL_NOTICE_VERSIONED = 1;
+    private static final int MODEL_NOTICE_FINAL = 2;
     private static final int KEEP_CAPACITY = 64 << 10;
     private static final byte[] NONE = new byte[0];
 
@@ -265,7 +268,39 @@ public abstract class FrameReceiver {
         carry = p < end ? Arrays.copyOfRange(data, p, end) : NONE;
     }
 
+    /**
+     * The model notice (docs/format.md 7.4): the 4 bytes an end sends before it closes a connection
+     * whose frames made no sense in its model, the frame size 1 (it reads versioned frames) or 2
+     * (final frames).
+     *
+     * @param finalModel whether the sender reads final-model frames
+     * @return the 4 bytes of the notice
+     */
+    public static byte[] modelNotice(boolean finalModel) {
+        return new byte[] {(byte) (finalModel ? MODEL_NOTICE_FINAL : MODEL_NOTICE_VERSIONED), 0, 0, 0};
+    }
+
+    /**
+     * @param size the frame size of a model notice (1 or 2)
+     * @param finalModel whether the receiver reads final-model frames
+     * @return what the receiver says of it
+     */
+    public static String modelNoticeText(long size, boolean finalModel) {
+        String theirs = size == MODEL_NOTICE_FINAL ? "final" : "versioned";
+        String ours = finalModel ? "final" : "versioned";
+        if (theirs.equals(ours)) {
+            return "the other end (reading " + theirs + " frames too) refused a frame of ours and closed";
+        }
+        return "the other end reads " + theirs + " frames and refused ours: this end sends " + ours
+                + " frames (start both ends with the same model)";
+    }
+
     private FrameException checkSize(long size, int minimum) {
+        if (size == MODEL_NOTICE_VERSIONED || size == MODEL_NOTICE_FINAL) {
+            broken = new FrameException(FrameException.Kind.MODEL_NOTICE, modelNoticeText(size, finalModel), offset,
+                    size, null);
+            return broken;
+        }
         if (size < minimum) {
             broken = new FrameException(FrameException.Kind.FRAME_TOO_SMALL, "frame size " + size
                     + " is below the minimum " + minimum + " of a frame; the rest of the stream is dropped until reset",

@@ -88,10 +88,20 @@ public final class Requests {
 
     /** Fails every pending request with a CancellationException. */
     public void reset() {
+        fail(new CancellationException("client reset: the request was not answered"));
+    }
+
+    /**
+     * Fails every pending request with {@code why}: why the connection ended (the other end's model
+     * notice, a {@link FrameException} naming both models: docs/format.md 7.4).
+     *
+     * @param why what the requests' futures complete exceptionally with
+     */
+    public void fail(Throwable why) {
         List<Pending> all = new ArrayList<>(pending.values());
         pending.clear();
         for (Pending p : all) {
-            p.future.completeExceptionally(new CancellationException("client reset: the request was not answered"));
+            p.future.completeExceptionally(why);
         }
     }
 
