@@ -28,7 +28,8 @@ define cpp_proto_build_and_test
 	cmake -S tests/cpp_proto -B $(1) -DCMAKE_CXX_COMPILER=$(5) -DCMAKE_BUILD_TYPE=$(2) -DCMAKE_CXX_FLAGS="$(3)" -DFBE_SHARED="$(SHARED)" $(4) >/dev/null
 	cmake --build $(1) -j$(JOBS)
 	cd $(1) && ctest --output-on-failure -j$(JOBS)
-	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server $(1)/tcp/tcp_server $(6)
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server $(1)/tcp/tcp_server \
+		--client "$(1)/tcp/tcp_client --messages 200 --port {port}" $(6)
 endef
 
 test-cpp-proto-fast: deps-cpp-proto venv

@@ -178,7 +178,8 @@ example-go-test: example-go-gen $(STATICCHECK)
 		{ test -z "$$unformatted" || { echo "gofmt -l: $$unformatted" >&2; exit 1; }; }
 	cd examples/go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) $(STATICCHECK) ./... && $(GO_ENV) $(GO) test -count=1 ./...
 	cd examples/go && $(GO_ENV) $(GO) build -o $(CURDIR)/build/examples/go-tcp ./cmd/tcp
-	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server "build/examples/go-tcp -serve"
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server "build/examples/go-tcp -serve" \
+		--client "build/examples/go-tcp -connect {address}"
 
 fuzz: fuzz-go-receiver
 fuzz-go-receiver: venv

@@ -47,7 +47,8 @@ example-java: venv
 		$$(find examples/java/gen runtime/java/src/main -name '*.java') examples/java/TcpExample.java
 	java -cp "examples/java/classes:$$($(PYTHON) tools/java_runtime.py deps)" TcpExample
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples \
-		--server "java -cp examples/java/classes:$$($(PYTHON) tools/java_runtime.py deps) TcpExample serve"
+		--server "java -cp examples/java/classes:$$($(PYTHON) tools/java_runtime.py deps) TcpExample serve" \
+		--client "java -cp examples/java/classes:$$($(PYTHON) tools/java_runtime.py deps) TcpExample connect {address}"
 
 fuzz-java-build: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven

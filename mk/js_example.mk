@@ -32,4 +32,5 @@ example-js: example-js-build
 
 example-js-test: example-js-build
 	cd $(EXAMPLE_JS) && $(NODE) --expose-gc --test out/test/
-	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server "$(NODE) $(EXAMPLE_JS)/out/src/main.js serve"
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server "$(NODE) $(EXAMPLE_JS)/out/src/main.js serve" \
+		--client "$(NODE) $(EXAMPLE_JS)/out/src/main.js connect {address}"

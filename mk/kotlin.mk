@@ -25,7 +25,8 @@ KOTLIN_FUZZ_QUICK ?= 5000
 KOTLIN_FUZZ_SEED ?= 1
 KOTLIN_FUZZ = MVN="$(MVN)" $(PYTHON) fuzz/java/jazzer.py build/fuzz/kotlin --name kotlin
 KOTLIN_TCP_HOSTILE = $(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples \
-	--server "$$(MVN="$(MVN)" $(PYTHON) examples/kotlin/build.py --command serve)"
+	--server "$$(MVN="$(MVN)" $(PYTHON) examples/kotlin/build.py --command serve)" \
+	--client "$$(MVN="$(MVN)" $(PYTHON) examples/kotlin/build.py --command connect {address})"
 
 test-kotlin: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven

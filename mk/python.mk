@@ -29,4 +29,5 @@ example-python: example-python-gen
 
 example-python-test: example-python-gen
 	$(EXAMPLE_PY_RUN)
-	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server "$(EXAMPLE_PY_RUN) serve"
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server "$(EXAMPLE_PY_RUN) serve" \
+		--client "$(EXAMPLE_PY_RUN) connect {address}"

@@ -49,19 +49,23 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channels;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import rpc.Client;
@@ -321,6 +325,28 @@ public final class TcpExample {
             }
         }
 
+        /**
+         * Drops the client whose frame made no sense in the server's model after the model notice
+         * (docs/format.md 7.4) and the replies before it. Closing with the client's bytes unread would
+         * reset the connection and the client would lose the notice: what arrives is read and dropped
+         * until the client closes (a second at most).
+         */
+        void notice(OutputStream out, FrameException e) throws IOException {
+            server.config.log.accept("server: " + peer + ": dropping the connection: " + e.getMessage()
+                    + mismatchHint(e, server.config.finalModel));
+            out.write(FrameReceiver.modelNotice(server.config.finalModel));
+            out.flush();
+            channel.shutdownOutput();
+            if (!closed.compareAndSet(false, true)) {
+                return;
+            }
+            server.watchdog.schedule(() -> closeQuietly(channel), 1, TimeUnit.SECONDS);
+            ByteBuffer rest = ByteBuffer.allocate(4096);
+            while (channel.read(rest.clear()) > 0) {
+                // dropped
+            }
+        }
+
         /** Counts the bytes written as activity, and marks the time a write is blocked. */
         private final class Activity extends FilterOutputStream {
             Activity(OutputStream out) {
@@ -395,7 +421,15 @@ public final class TcpExample {
                 for (int n; (n = channel.read(buffer.clear())) > 0;) {
                     lastActivity = System.nanoTime();
                     int unfinished = receiver.pending() + n; // pending after this read if no frame completes
-                    receiver.receive(buffer.array(), 0, n);
+                    try {
+                        receiver.receive(buffer.array(), 0, n);
+                    } catch (FrameException e) {
+                        if (senseless(e)) {
+                            notice(out, e);
+                            return;
+                        }
+                        throw e;
+                    }
                     // A frame completed when fewer bytes are pending; the wait for the next one
                     // begins with its first byte.
                     int pending = receiver.pending();
@@ -422,17 +456,25 @@ public final class TcpExample {
         }
     }
 
-    /** Names the likely cause of frames that make no sense: the two ends disagree on --final. */
-    static String mismatchHint(FrameException e, boolean finalModel) {
+    /** Whether the client's frame made no sense in the server's model: it gets the model notice (docs/format.md 7.4). */
+    static boolean senseless(FrameException e) {
         switch (e.kind()) {
             case BAD_HEADER:
             case UNKNOWN_TYPE:
             case FRAME_TOO_SMALL:
-                return finalModel ? " (this server reads final-model frames: was the client started without --final?)"
-                        : " (this server reads versioned frames: was the client started with --final?)";
+                return true;
             default:
-                return "";
+                return false;
         }
+    }
+
+    /** Names the likely cause of frames that make no sense: the two ends disagree on --final. */
+    static String mismatchHint(FrameException e, boolean finalModel) {
+        if (!senseless(e)) {
+            return "";
+        }
+        return finalModel ? " (this server reads final-model frames: was the client started without --final?)"
+                : " (this server reads versioned frames: was the client started with --final?)";
     }
 
     static void closeQuietly(java.nio.channels.Channel c) {
@@ -524,69 +566,85 @@ public final class TcpExample {
     static int connect(InetSocketAddress address, boolean finalModel, int messages) throws Exception {
         try (SocketChannel channel = SocketChannel.open(address)) {
             Requests client = client(Channels.newOutputStream(channel), finalModel);
+            // Why the connection ended: a bad frame of the server, or its model notice naming both
+            // models (docs/format.md 7.4).
+            AtomicReference<String> why = new AtomicReference<>();
             Thread reader = new Thread(() -> {
                 try {
                     ByteBuffer buffer = ByteBuffer.allocate(64 << 10);
                     for (int n; (n = channel.read(buffer.clear())) > 0;) {
                         client.receive(buffer.array(), 0, n);
                     }
-                } catch (AsynchronousCloseException e) {
-                    // the client closed the connection
+                    why.compareAndSet(null, "the server closed the connection before the response came");
+                } catch (ClosedChannelException e) {
+                    // the client closed the connection: while this thread read (an
+                    // AsynchronousCloseException) or before it read again
                 } catch (IOException | FrameException e) {
-                    System.out.println("client: " + e);
+                    why.compareAndSet(null, e.getMessage());
                 }
                 client.reset();         // fails what is still pending at once
             }, "fbe-client-reader");
             reader.setDaemon(true);
             reader.start();
-            long start = System.nanoTime();
-            List<CompletableFuture<Pong>> pongs = new ArrayList<>();
-            List<Ping> pings = new ArrayList<>();
-            for (int i = 0; i < messages; i++) {
-                Ping p = new Ping();
-                p.sequence = i;
-                p.payload = "ping " + i;
-                pings.add(p);
-                pongs.add(client.ping(p));
-            }
-            int problems = 0;
-            for (int i = 0; i < messages; i++) {
-                Pong pong = pongs.get(i).get(10, TimeUnit.SECONDS);
-                if (!pong.id.equals(pings.get(i).id) || pong.sequence != i || !pong.payload.equals("ping " + i)) {
-                    System.out.println("client: wrong pong " + pong);
-                    problems++;
-                }
-            }
-            long micros = (System.nanoTime() - start) / 1000;
-            System.out.println("client: " + messages + " pings answered in " + micros / 1000 + " ms");
-            PlaceOrder good = new PlaceOrder();
-            good.symbol = "EURUSD";
-            good.side = Side.buy;
-            good.price = 1.25;
-            good.quantity = 100;
-            OrderAccepted accepted = client.order(good).get(10, TimeUnit.SECONDS);
-            System.out.println("client: accepted " + accepted);
-            problems += accepted.quantity == 100 && accepted.id.equals(good.id) ? 0 : 1;
-            PlaceOrder bad = new PlaceOrder();
-            bad.symbol = "EURUSD";
-            bad.quantity = -1;
             try {
-                client.order(bad).get(10, TimeUnit.SECONDS);
-                System.out.println("client: a bad order was accepted");
-                problems++;
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof RejectException) {
-                    System.out.println("client: rejected " + ((RejectException) e.getCause()).value());
-                } else {
-                    System.out.println("client: " + e.getCause());
-                    problems++;
-                }
+                return converse(client, messages);
+            } catch (ExecutionException | CancellationException | TimeoutException e) {
+                String reason = why.get();
+                System.err.println("client: " + (reason != null ? reason : e.toString()));
+                return 1;
             }
-            Notice notice = new Notice();
-            notice.text = "bye";
-            client.notice(notice);
-            return problems;
         }
+    }
+
+    /** The client's requests: every reply checked; returns the number of problems. */
+    static int converse(Requests client, int messages) throws Exception {
+        long start = System.nanoTime();
+        List<CompletableFuture<Pong>> pongs = new ArrayList<>();
+        List<Ping> pings = new ArrayList<>();
+        for (int i = 0; i < messages; i++) {
+            Ping p = new Ping();
+            p.sequence = i;
+            p.payload = "ping " + i;
+            pings.add(p);
+            pongs.add(client.ping(p));
+        }
+        int problems = 0;
+        for (int i = 0; i < messages; i++) {
+            Pong pong = pongs.get(i).get(10, TimeUnit.SECONDS);
+            if (!pong.id.equals(pings.get(i).id) || pong.sequence != i || !pong.payload.equals("ping " + i)) {
+                System.out.println("client: wrong pong " + pong);
+                problems++;
+            }
+        }
+        long micros = (System.nanoTime() - start) / 1000;
+        System.out.println("client: " + messages + " pings answered in " + micros / 1000 + " ms");
+        PlaceOrder good = new PlaceOrder();
+        good.symbol = "EURUSD";
+        good.side = Side.buy;
+        good.price = 1.25;
+        good.quantity = 100;
+        OrderAccepted accepted = client.order(good).get(10, TimeUnit.SECONDS);
+        System.out.println("client: accepted " + accepted);
+        problems += accepted.quantity == 100 && accepted.id.equals(good.id) ? 0 : 1;
+        PlaceOrder bad = new PlaceOrder();
+        bad.symbol = "EURUSD";
+        bad.quantity = -1;
+        try {
+            client.order(bad).get(10, TimeUnit.SECONDS);
+            System.out.println("client: a bad order was accepted");
+            problems++;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RejectException) {
+                System.out.println("client: rejected " + ((RejectException) e.getCause()).value());
+            } else {
+                System.out.println("client: " + e.getCause());
+                problems++;
+            }
+        }
+        Notice notice = new Notice();
+        notice.text = "bye";
+        client.notice(notice);
+        return problems;
     }
 
     /** The options of {@code serve}, or an exception naming the bad one. */

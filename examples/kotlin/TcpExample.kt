@@ -57,14 +57,18 @@ import java.nio.ByteBuffer
 import java.nio.channels.AsynchronousCloseException
 import java.nio.channels.Channel
 import java.nio.channels.Channels
+import java.nio.channels.ClosedChannelException
 import java.nio.channels.ServerSocketChannel
 import java.nio.channels.SocketChannel
+import java.util.concurrent.CancellationException
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.ExecutionException
 import java.util.concurrent.Executors
 import java.util.concurrent.TimeUnit
+import java.util.concurrent.TimeoutException
 import java.util.concurrent.atomic.AtomicBoolean
 import java.util.concurrent.atomic.AtomicLong
+import java.util.concurrent.atomic.AtomicReference
 import kotlin.concurrent.thread
 import kotlin.system.exitProcess
 
@@ -123,7 +127,7 @@ class Server(val config: Config, port: Int) : AutoCloseable {
 
     // A backlog for bursts of connections (the default, 50, refuses them before accept).
     private val channel = ServerSocketChannel.open().bind(InetSocketAddress("127.0.0.1", port), BACKLOG)
-    private val watchdog = Executors.newSingleThreadScheduledExecutor { r ->
+    internal val watchdog = Executors.newSingleThreadScheduledExecutor { r ->
         Thread(r, "fbe-watchdog").apply { isDaemon = true }
     }
     private val open = HashSet<Connection>() // guarded by this
@@ -290,6 +294,25 @@ class Connection(private val server: Server, private val channel: SocketChannel)
         }
     }
 
+    /**
+     * Drops the client whose frame made no sense in the server's model after the model notice
+     * (docs/format.md 7.4) and the replies before it. Closing with the client's bytes unread would
+     * reset the connection and the client would lose the notice: what arrives is read and dropped
+     * until the client closes (a second at most).
+     */
+    private fun notice(out: OutputStream, e: FrameException) {
+        server.config.log("server: $peer: dropping the connection: ${e.message}${mismatchHint(e, server.config.finalModel)}")
+        out.write(FrameReceiver.modelNotice(server.config.finalModel))
+        out.flush()
+        channel.shutdownOutput()
+        if (!closed.compareAndSet(false, true)) return
+        server.watchdog.schedule({ closeQuietly(channel) }, 1, TimeUnit.SECONDS)
+        val rest = ByteBuffer.allocate(4096)
+        while (channel.read(rest.clear()) > 0) {
+            // dropped
+        }
+    }
+
     /** Counts the bytes written as activity, and marks the time a write is blocked. */
     private inner class Activity(out: OutputStream) : FilterOutputStream(out) {
         override fun write(b: ByteArray, off: Int, len: Int) {
@@ -343,7 +366,13 @@ class Connection(private val server: Server, private val channel: SocketChannel)
                 if (n <= 0) break
                 lastActivity = System.nanoTime()
                 val unfinished = receiver.pending() + n // pending after this read if no frame completes
-                receiver.receive(buffer.array(), 0, n)
+                try {
+                    receiver.receive(buffer.array(), 0, n)
+                } catch (e: FrameException) {
+                    if (!senseless(e)) throw e
+                    notice(out, e)
+                    return
+                }
                 // A frame completed when fewer bytes are pending; the wait for the next one begins with its first byte.
                 val pending = receiver.pending()
                 if (pending < unfinished) {
@@ -371,15 +400,17 @@ class Connection(private val server: Server, private val channel: SocketChannel)
     }
 }
 
+/** Whether the client's frame made no sense in the server's model: it gets the model notice (docs/format.md 7.4). */
+fun senseless(e: FrameException): Boolean = when (e.kind()) {
+    FrameException.Kind.BAD_HEADER, FrameException.Kind.UNKNOWN_TYPE, FrameException.Kind.FRAME_TOO_SMALL -> true
+    else -> false
+}
+
 /** Names the likely cause of frames that make no sense: the two ends disagree on --final. */
-fun mismatchHint(e: FrameException, finalModel: Boolean): String = when (e.kind()) {
-    FrameException.Kind.BAD_HEADER, FrameException.Kind.UNKNOWN_TYPE, FrameException.Kind.FRAME_TOO_SMALL ->
-        if (finalModel) {
-            " (this server reads final-model frames: was the client started without --final?)"
-        } else {
-            " (this server reads versioned frames: was the client started with --final?)"
-        }
-    else -> ""
+fun mismatchHint(e: FrameException, finalModel: Boolean): String = when {
+    !senseless(e) -> ""
+    finalModel -> " (this server reads final-model frames: was the client started without --final?)"
+    else -> " (this server reads versioned frames: was the client started with --final?)"
 }
 
 /** What the client needs of the generated Client or FinalClient. */
@@ -412,6 +443,9 @@ class Requests(out: OutputStream, private val finalModel: Boolean) {
 fun connect(address: InetSocketAddress, finalModel: Boolean, messages: Int): Int {
     SocketChannel.open(address).use { channel ->
         val client = Requests(Channels.newOutputStream(channel), finalModel)
+        // Why the connection ended: a bad frame of the server, or its model notice naming both
+        // models (docs/format.md 7.4).
+        val why = AtomicReference<String>()
         thread(isDaemon = true, name = "fbe-client-reader") {
             try {
                 val buffer = ByteBuffer.allocate(64 shl 10)
@@ -420,47 +454,65 @@ fun connect(address: InetSocketAddress, finalModel: Boolean, messages: Int): Int
                     if (n <= 0) break
                     client.receive(buffer.array(), n)
                 }
-            } catch (e: AsynchronousCloseException) {
-                // the client closed the connection
+                why.compareAndSet(null, "the server closed the connection before the response came")
+            } catch (e: ClosedChannelException) {
+                // the client closed the connection: while this thread read (an
+                // AsynchronousCloseException) or before it read again
             } catch (e: IOException) {
-                println("client: $e")
+                why.compareAndSet(null, e.message)
             } catch (e: FrameException) {
-                println("client: $e")
+                why.compareAndSet(null, e.message)
             }
             client.reset() // fails what is still pending at once
         }
-        val start = System.nanoTime()
-        val pings = List(messages) { Ping(sequence = it.toLong(), payload = "ping $it") }
-        val pongs = pings.map { client.ping(it) }
-        var problems = 0
-        for ((i, future) in pongs.withIndex()) {
-            val pong = future.get(10, TimeUnit.SECONDS)
-            if (pong.id != pings[i].id || pong.sequence != i.toLong() || pong.payload != "ping $i") {
-                println("client: wrong pong $pong")
-                problems++
-            }
-        }
-        println("client: $messages pings answered in ${(System.nanoTime() - start) / 1_000_000} ms")
-        val good = PlaceOrder(symbol = "EURUSD", side = Side.buy, price = 1.25, quantity = 100.0)
-        val accepted = client.order(good).get(10, TimeUnit.SECONDS)
-        println("client: accepted $accepted")
-        if (accepted.quantity != 100.0 || accepted.id != good.id) problems++
-        try {
-            client.order(PlaceOrder(symbol = "EURUSD", quantity = -1.0)).get(10, TimeUnit.SECONDS)
-            println("client: a bad order was accepted")
-            problems++
+        return try {
+            converse(client, messages)
         } catch (e: ExecutionException) {
-            val cause = e.cause
-            if (cause is RejectException) {
-                println("client: rejected ${cause.value()}")
-            } else {
-                println("client: $cause")
-                problems++
-            }
+            System.err.println("client: ${why.get() ?: e}")
+            1
+        } catch (e: CancellationException) {
+            System.err.println("client: ${why.get() ?: e}")
+            1
+        } catch (e: TimeoutException) {
+            System.err.println("client: ${why.get() ?: e}")
+            1
         }
-        client.notice(Notice(text = "bye"))
-        return problems
     }
+}
+
+/** The client's requests: every reply checked; returns the number of problems. */
+fun converse(client: Requests, messages: Int): Int {
+    val start = System.nanoTime()
+    val pings = List(messages) { Ping(sequence = it.toLong(), payload = "ping $it") }
+    val pongs = pings.map { client.ping(it) }
+    var problems = 0
+    for ((i, future) in pongs.withIndex()) {
+        val pong = future.get(10, TimeUnit.SECONDS)
+        if (pong.id != pings[i].id || pong.sequence != i.toLong() || pong.payload != "ping $i") {
+            println("client: wrong pong $pong")
+            problems++
+        }
+    }
+    println("client: $messages pings answered in ${(System.nanoTime() - start) / 1_000_000} ms")
+    val good = PlaceOrder(symbol = "EURUSD", side = Side.buy, price = 1.25, quantity = 100.0)
+    val accepted = client.order(good).get(10, TimeUnit.SECONDS)
+    println("client: accepted $accepted")
+    if (accepted.quantity != 100.0 || accepted.id != good.id) problems++
+    try {
+        client.order(PlaceOrder(symbol = "EURUSD", quantity = -1.0)).get(10, TimeUnit.SECONDS)
+        println("client: a bad order was accepted")
+        problems++
+    } catch (e: ExecutionException) {
+        val cause = e.cause
+        if (cause is RejectException) {
+            println("client: rejected ${cause.value()}")
+        } else {
+            println("client: $cause")
+            problems++
+        }
+    }
+    client.notice(Notice(text = "bye"))
+    return problems
 }
 
 /** The options of `serve` as a Config and a port, or an IllegalArgumentException naming the bad one. */

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import signal
 import sys
 import time
@@ -69,7 +70,12 @@ def log(message: str) -> None:
 
 
 class Drop(Exception):
-    """Ends one connection with its message."""
+    """Ends one connection with its message; ``notice``: the client's frame made no sense in this
+    server's model, and the model notice (docs/format.md 7.4) tells the client so."""
+
+    def __init__(self, why: str, notice: bool = False) -> None:
+        super().__init__(why)
+        self.notice = notice
 
 
 class Handler:
@@ -190,7 +196,7 @@ class Connection(asyncio.Protocol):
                                f"{self.config.max_frame_size}")
                 if size < minimum:
                     raise Drop(f"frame too small: a frame of {size} bytes is below the minimum {minimum}"
-                               + mismatch_hint(self.config.final))
+                               + mismatch_hint(self.config.final), notice=True)
                 if len(buffer) - pos < size:
                     break
                 frame = bytes(buffer[pos:pos + size])
@@ -198,14 +204,17 @@ class Connection(asyncio.Protocol):
                 framed = True
                 try:
                     type_id = fbe.frame_type(frame, self.config.final)
-                    if type_id not in MESSAGES:
-                        raise Drop(f"unknown type: no rpc message has type id {type_id}"
-                                   + mismatch_hint(self.config.final))
+                except fbe.FrameError as e:
+                    raise Drop(f"bad frame header: {e}{mismatch_hint(self.config.final)}", notice=True) from e
+                if type_id not in MESSAGES:
+                    raise Drop(f"unknown type: no rpc message has type id {type_id}"
+                               + mismatch_hint(self.config.final), notice=True)
+                try:
                     self.receiver.receive(frame)
                 except fbe.FBEError as e:
-                    raise Drop(f"bad frame: {e}{mismatch_hint(self.config.final)}") from e
+                    raise Drop(f"invalid body: {e}") from e
         except Drop as e:
-            self.drop(str(e))
+            self.drop(str(e), e.notice)
             return
         except Exception as e:  # noqa: BLE001 (a handler's exception ends this connection only)
             self.drop(f"{type(e).__name__}: {e}")
@@ -230,13 +239,25 @@ class Connection(asyncio.Protocol):
 
     # ---------------------------------------------------------------- limits
 
-    def drop(self, why: str) -> None:
+    def drop(self, why: str, notice: bool = False) -> None:
         if self.dropped:
             return
         self.dropped = True
         self.server.stats.dropped += 1
         log(f"server: {self.peer}: dropping the connection: {why}")
+        if notice and self.transport is not None:
+            # Closing with the client's bytes unread would reset the connection and the client would
+            # lose the notice: what arrives is read and dropped until the client closes (1 s at most).
+            self.transport.write(fbe.model_notice(self.config.final))
+            self.transport.resume_reading()
+            asyncio.get_running_loop().call_later(1.0, self.close)
+            return
         self.close()
+
+    def eof_received(self) -> bool:
+        if self.dropped and self.transport is not None:
+            self.transport.close()  # after the model notice: the client closed, the notice is out
+        return False
 
     def close(self) -> None:
         self.dropped = True
@@ -383,8 +404,10 @@ async def run_client(host: str, port: int, final: bool, messages: int) -> str:
             await asyncio.sleep(0.01)
     finally:
         writer.close()
-        await writer.wait_closed()
-        await pump  # ends at the EOF of our own close: nothing is left running
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+        with contextlib.suppress(fbe.FBEError):  # a bad frame of the server: its text failed the requests
+            await pump  # ends at the EOF of our own close: nothing is left running
     return (f"{'final' if final else 'versioned'}: {messages} pings in {seconds * 1000:.1f} ms "
             f"({messages / seconds:.0f}/s), order {accepted.order} accepted at {accepted.price}, "
             f"one rejected ({rejected}), {replies.heartbeats} heartbeat")
@@ -449,7 +472,11 @@ def main(argv: list[str]) -> int:
         asyncio.run(serve(args))
     elif args.command == "connect":
         host, _, port = args.address.rpartition(":")
-        print(asyncio.run(run_client(host, int(port), args.final, args.messages)))
+        try:
+            print(asyncio.run(run_client(host, int(port), args.final, args.messages)))
+        except (fbe.FBEError, OSError) as e:
+            print(f"client: {e}", file=sys.stderr)
+            return 1
     else:
         asyncio.run(both_models(args.messages))
     return 0

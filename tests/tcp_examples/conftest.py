@@ -17,6 +17,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("tcp examples")
     group.addoption("--server", default=None,
                     help="the example server's command line (shell words); the tests add --port 0 and their limits")
+    group.addoption("--client", default=None,
+                    help="the example client's command line (shell words, {address} for HOST:PORT, {port} for PORT; the tests "
+                         "add --final for the final model): its cases run against the --server")
     group.addoption("--memory-bounds", action="store_true",
                     help="the server's resident and virtual size follow what it allocates (C++): check them, "
                          "and run the cases that need an address-space limit")
@@ -26,14 +29,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "memory_bounds: a case that needs --memory-bounds (deselected without)")
+    config.addinivalue_line("markers", "client: a case of the example's client (deselected without --client)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A case that needs an address-space limit is no test of a server without memory bounds (Go, an
-    ASan build): deselected, not skipped."""
-    if config.getoption("--memory-bounds") and not config.getoption("--sanitized"):
-        return
-    needing = [item for item in items if item.get_closest_marker("memory_bounds")]
+    ASan build), and a case of the client none of a run without --client: deselected, not skipped."""
+    def needs(item: pytest.Item) -> bool:
+        if item.get_closest_marker("client"):
+            return not config.getoption("--client")
+        if item.get_closest_marker("memory_bounds"):
+            return not config.getoption("--memory-bounds") or bool(config.getoption("--sanitized"))
+        return False
+
+    needing = [item for item in items if needs(item)]
     if needing:
         config.hook.pytest_deselected(items=needing)
         items[:] = [item for item in items if item not in needing]
@@ -45,6 +54,11 @@ def server_command(request: pytest.FixtureRequest) -> list[str]:
     if not command:
         raise pytest.UsageError("no --server given: these tests attack an example server (docs/tcp-examples.md)")
     return shlex.split(command)
+
+
+@pytest.fixture(scope="session")
+def client_command(request: pytest.FixtureRequest) -> list[str]:
+    return shlex.split(request.config.getoption("--client"))
 
 
 @pytest.fixture(scope="session")

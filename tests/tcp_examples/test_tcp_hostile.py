@@ -99,6 +99,27 @@ def exchange(sock: socket.socket, first: int, count: int = 1, final: bool = Fals
         assert pong_sequence(read_frame(sock), final) == first + i
 
 
+def read_to_close(sock: socket.socket) -> bytes:
+    """All the peer sends until it closes the connection (within PATIENCE)."""
+    data = b""
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        sock.settimeout(deadline - time.monotonic())
+        try:
+            part = sock.recv(1 << 16)
+        except ConnectionResetError as e:
+            raise AssertionError(f"the server reset the connection after {data!r}") from e
+        if not part:
+            return data
+        data += part
+    raise AssertionError("the server did not close the connection")
+
+
+def model_notice(final: bool) -> bytes:
+    """docs/format.md 7.4: the frame size 1 (the sender reads versioned frames) or 2 (final)."""
+    return struct.pack("<I", 2 if final else 1)
+
+
 def closed_by_peer(sock: socket.socket, seconds: float = PATIENCE) -> bool:
     """True when the peer closes within `seconds` (what it sends meanwhile is read and dropped)."""
     deadline = time.monotonic() + seconds
@@ -595,7 +616,7 @@ def test_bad_frame(start: Callable[..., Server]) -> None:
     server = start()
     with connect(server.port) as bad:
         bad.sendall(ping_frame(0, type_id=99) + ping_frame(1))
-        assert closed_by_peer(bad)
+        assert read_to_close(bad) == model_notice(False), "no model notice for a frame that makes no sense"
         assert len(server.said(1, peer(bad), "unknown type")) == 1 and len(server.errors) == 1, server.errors
     served(server.port, 10)
 
@@ -603,14 +624,55 @@ def test_bad_frame(start: Callable[..., Server]) -> None:
 @pytest.mark.parametrize("server_final", [False, True], ids=["versioned-server", "final-server"])
 def test_final_mismatch(start: Callable[..., Server], server_final: bool) -> None:
     """One end speaks final-model frames and the other versioned ones: the server closes the
-    connection at once with one message naming the likely cause."""
+    connection at once with one message naming the likely cause, after the model notice of its own
+    model (docs/format.md 7.4), which is all the client gets, whatever it sent after its first frame."""
     server = start(*(["--final"] if server_final else []))
     with connect(server.port) as client:
         client.sendall(b"".join(ping_frame(i, final=not server_final) for i in range(100)))
-        assert closed_by_peer(client)
+        assert read_to_close(client) == model_notice(server_final)
         drops = server.said(1, peer(client), "dropping the connection")
     assert len(drops) == 1 and len(server.errors) == 1 and "final" in drops[0], server.errors
     served(server.port, 10, server_final)
+
+
+@pytest.mark.client
+def test_client_exits_cleanly(start: Callable[..., Server], client_command: list[str]) -> None:
+    """The example's client against its server, both models, three runs each: exit status 0 and not
+    a word of an error or exception (the Java client printed a ClosedChannelException after a
+    successful run when its reader thread read again after the close)."""
+    for final in (False, True):
+        server = start(*(["--final"] if final else []))
+        for _ in range(3):
+            run = run_client(client_command, server.port, final)
+            words = (run.stdout + run.stderr).lower()
+            assert run.returncode == 0 and "exception" not in words and "error" not in words, \
+                f"{run.args}: exit status {run.returncode}\n{run.stdout}{run.stderr}"
+        assert server.errors == [], server.errors
+
+
+@pytest.mark.client
+@pytest.mark.parametrize("server_final", [False, True], ids=["versioned-server", "final-server"])
+def test_client_of_the_other_model(start: Callable[..., Server], client_command: list[str],
+                                   server_final: bool) -> None:
+    """A client that speaks the other model fails at once and says why, from the server's model
+    notice: `the other end reads final frames and refused ours: this end sends versioned frames`
+    (docs/format.md 7.4), not `client reset before the response came`."""
+    server = start(*(["--final"] if server_final else []))
+    started = time.monotonic()
+    run = run_client(client_command, server.port, not server_final)
+    seconds = time.monotonic() - started
+    said = run.stdout + run.stderr
+    theirs, ours = ("final", "versioned") if server_final else ("versioned", "final")
+    assert run.returncode != 0, said
+    assert f"the other end reads {theirs} frames and refused ours: this end sends {ours} frames" in said, said
+    print(f"  {' '.join(run.args)}: {said.strip().splitlines()[-1]} ({seconds:.1f} s)")
+
+
+def run_client(command: list[str], port: int, final: bool) -> subprocess.CompletedProcess[str]:
+    """The example's client (its --client command, {address} and {port} replaced) against 127.0.0.1:port."""
+    args = [word.replace("{address}", f"127.0.0.1:{port}").replace("{port}", str(port)) for word in command] \
+        + (["--final"] if final else [])
+    return subprocess.run(args, capture_output=True, text=True, timeout=PATIENCE, check=False)
 
 
 @pytest.mark.memory_bounds

@@ -185,9 +185,12 @@ protected:
     void onReceiveError(FBE::ReceiveError error, const std::string& reason) override {
         std::string text = std::string(FBE::to_string(error)) + ": " + reason;
         if (error == FBE::ReceiveError::BadHeader || error == FBE::ReceiveError::UnknownType ||
-            error == FBE::ReceiveError::FrameTooSmall)
+            error == FBE::ReceiveError::FrameTooSmall) {
             text += TReceiver::final() ? " (this server reads final-model frames: was the client started without --final?)"
                                        : " (this server reads versioned frames: was the client started with --final?)";
+            notice(text);
+            throw Dropped{};
+        }
         drop(text);
         throw Dropped{};
     }
@@ -227,6 +230,7 @@ private:
     bool _writing = false;
     bool _reading = false;
     bool _closed = false;
+    bool _noticing = false; // the model notice is sent: reading and dropping until the client closes
     clock::time_point _last_activity;
     std::optional<clock::time_point> _waiting_since; // the frame timeout counts from it
     bool _framed = false;                             // a frame completed
@@ -263,6 +267,10 @@ private:
                     close(); // the client left (or the socket was closed by drop())
                     return;
                 }
+                if (_noticing) { // after the model notice what arrives is dropped
+                    read();
+                    return;
+                }
                 _last_activity = clock::now();
                 const std::size_t before = TReceiver::buffer().size();
                 this->receive(_input.data(), n);
@@ -280,6 +288,10 @@ private:
             if (_queue.empty() || _closed) {
                 _writing = false;
                 release_memory();
+                if (_noticing && !_closed) { // the model notice is out: end the sending side
+                    asio::error_code ignored;
+                    _socket.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+                }
                 return;
             }
             _writing_bytes.swap(_queue);
@@ -335,7 +347,7 @@ private:
     //! idle_timeout, or a frame is not whole frame_timeout after waiting began.
     void arm_timer() {
         const auto at = due();
-        if (!at || _closed)
+        if (!at || _closed || _noticing)
             return;
         _timer.expires_at(*at); // cancels the wait before, whose handler sees operation_aborted
         _timer_due = at;
@@ -376,6 +388,33 @@ private:
             TBuffer empty;
             buffer.swap(empty);
         }
+    }
+
+    //! Reports why the connection ends (once) for a frame that made no sense
+    //! in this server's model, sends the model notice (docs/format.md 7.4)
+    //! after the replies queued before it and closes once the client has
+    //! closed, a second later at most: closing with the client's bytes
+    //! unread would reset the connection and the client would lose the notice.
+    void notice(const std::string& reason) {
+        if (_closed || _noticing)
+            return;
+        try {
+            std::cerr << "server: " << _peer << ": dropping the connection: " << reason << std::endl;
+        } catch (...) {
+        }
+        _noticing = true;
+        const auto bytes = FBE::model_notice(TReceiver::final());
+        _queue.insert(_queue.end(), bytes.begin(), bytes.end());
+        if (!_writing)
+            write();
+        _timer.expires_after(std::chrono::seconds(1)); // cancels the timeouts' wait
+        _timer_due.reset();
+        auto self = this->shared_from_this();
+        _timer.async_wait([this, self](const asio::error_code& ec) {
+            if (!ec)
+                close();
+        });
+        read();
     }
 
     //! Reports why the connection ends (once) and closes it.

@@ -354,6 +354,9 @@ func (s *Server) serve(conn net.Conn, w *waiting) {
 			unfinished := in.Pending() + n // pending after this read if no frame completes
 			if ferr := in.Receive(buf[:n]); ferr != nil {
 				drop("%v%s", ferr, mismatchHint(ferr, s.cfg.Final))
+				if senseless(ferr) {
+					s.notice(conn, out)
+				}
 				return
 			}
 			// A frame completed when fewer bytes are pending; the wait for the next one begins
@@ -401,10 +404,31 @@ func (s *Server) serve(conn net.Conn, w *waiting) {
 	}
 }
 
+// senseless says whether the client's frame made no sense in the server's model: the client gets
+// the model notice (docs/format.md 7.4).
+func senseless(err error) bool {
+	var fe *fbe.FrameError
+	return errors.As(err, &fe) && (fe.Kind == fbe.BadHeader || fe.Kind == fbe.UnknownType || fe.Kind == fbe.FrameTooSmall)
+}
+
+// notice sends the model notice after the replies written so far and closes the sending side.
+// Closing with the client's bytes unread would reset the connection and the client would lose the
+// notice: what arrives is read and dropped until the client closes (a second at most).
+func (s *Server) notice(conn net.Conn, out *bufio.Writer) {
+	_ = conn.SetDeadline(time.Now().Add(time.Second))
+	_, _ = out.Write(fbe.ModelNoticeBytes(s.cfg.Final))
+	if out.Flush() != nil {
+		return
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.CloseWrite()
+	}
+	_, _ = io.Copy(io.Discard, conn)
+}
+
 // mismatchHint names the likely cause of frames that make no sense: the two ends disagree on -final.
 func mismatchHint(err error, final bool) string {
-	var fe *fbe.FrameError
-	if !errors.As(err, &fe) || (fe.Kind != fbe.BadHeader && fe.Kind != fbe.UnknownType && fe.Kind != fbe.FrameTooSmall) {
+	if !senseless(err) {
 		return ""
 	}
 	if final {

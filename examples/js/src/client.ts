@@ -23,14 +23,19 @@ export function connect(host: string, port: number, final = false): Promise<Conn
     const handler: rpc.Handler = { onHeartbeat: (h) => heartbeats.push(h) };
     const client = final ? new rpc.FinalClient(socket, handler) : new rpc.Client(socket, handler);
     socket.setNoDelay(true);
+    let why: string | undefined; // a bad frame from the server, or its model notice (docs/format.md 7.4)
     socket.on("data", (chunk: Buffer) => {
       try {
         client.receive(chunk);
       } catch (e) {
-        socket.destroy(e instanceof Error ? e : new Error(String(e))); // a bad frame from the server
+        why = e instanceof Error ? e.message : String(e);
+        socket.destroy();
       }
     });
-    socket.on("close", () => client.reset());
+    socket.on("close", () => {
+      client.requests.reset(why ?? "the server closed the connection before the response came");
+      client.reset();
+    });
     socket.on("error", (e) => reject(e));
     socket.once("connect", () => resolve({ client, socket, heartbeats, close: () => socket.end() }));
   });

@@ -186,12 +186,22 @@ export class Server {
     let dropped = false;
     let framed = false; // a frame completed
     let frameTimer: NodeJS.Timeout | undefined;
-    const drop = (why: string) => {
+    // With `notice`, the client's frame made no sense in this server's model: the model notice
+    // (docs/format.md 7.4) tells it so, then the connection closes (at the latest a second later).
+    const drop = (why: string, notice = false) => {
       if (dropped) return;
       dropped = true;
       this.stats.dropped++;
       cfg.log(`server: ${peer}: dropping the connection: ${why}`);
-      socket.destroy();
+      if (notice) {
+        // Closing with the client's bytes unread would reset the connection, and the client would
+        // lose the notice: what arrives is read and dropped until the client closes (a second at most).
+        socket.uncork();
+        socket.end(fbe.modelNotice(cfg.final));
+        setTimeout(() => socket.destroy(), 1000).unref();
+      } else {
+        socket.destroy();
+      }
     };
     // The frame timer is set for the frame waited for; when a later frame took its place it is set again.
     const onFrameTimer = () => {
@@ -218,12 +228,13 @@ export class Server {
           : `idle for ${cfg.idleTimeout} ms (nothing read or written)`));
     }
     socket.on("data", (chunk: Buffer) => {
+      if (dropped) return;
       const unfinished = receiver.pending + chunk.length; // pending after this chunk if no frame completes
       socket.cork(); // the replies to one read leave in one write
       try {
         receiver.receive(chunk); // a bad frame throws its fbe.FrameError: the client is dropped
       } catch (e) {
-        drop((e instanceof Error ? e.message : String(e)) + mismatchHint(e, cfg.final));
+        drop((e instanceof Error ? e.message : String(e)) + mismatchHint(e, cfg.final), senseless(e));
         return;
       } finally {
         socket.uncork();
@@ -252,9 +263,14 @@ export class Server {
   }
 }
 
+/** Whether the client's frame made no sense in this server's model: it gets the model notice (docs/format.md 7.4). */
+function senseless(e: unknown): boolean {
+  return e instanceof fbe.FrameError && ["bad frame header", "unknown type", "frame too small"].includes(e.kind);
+}
+
 /** Names the likely cause of frames that make no sense: the two ends disagree on --final. */
 function mismatchHint(e: unknown, final: boolean): string {
-  if (!(e instanceof fbe.FrameError) || !["bad frame header", "unknown type", "frame too small"].includes(e.kind)) return "";
+  if (!senseless(e)) return "";
   return final
     ? " (this server reads final-model frames: was the client started without --final?)"
     : " (this server reads versioned frames: was the client started with --final?)";
