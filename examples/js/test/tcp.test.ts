@@ -9,6 +9,8 @@ import net from "node:net";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 
+import * as fbe from "@fbe-toolkit/fbe";
+
 import * as rpc from "../gen/rpc.js";
 import { connect, converse } from "../src/client.js";
 import { Server, type Config } from "../src/server.js";
@@ -156,12 +158,15 @@ test("a bad frame drops the client with one message", async () => {
   const { server, logged } = start({});
   const port = await server.listen();
   const { socket, closed } = await raw(port);
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk)); // read, so the server's close is seen
   const sender = new rpc.Sender();
   sender.send(new rpc.Ping({ payload: "p" }));
   const frame = sender.buffered().slice();
   frame[8 + 4] = 99; // the body's type id
   socket.write(frame);
   await closed;
+  assert.deepEqual(new Uint8Array(Buffer.concat(chunks)), fbe.modelNotice(false)); // docs/format.md 7.4
   assert.equal(logged.length, 1);
   assert.match(logged[0]!, /unknown type: no message has type id 99/);
   await goodClient(port);
