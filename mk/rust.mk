@@ -2,7 +2,8 @@
 #
 #   make test-rust     the crate's checks: cargo fmt --check, cargo clippy --all-targets
 #                      -D warnings and cargo test (unit tests, the golden vectors of
-#                      $(SHARED) when present, doc tests), with the committed Cargo.lock;
+#                      $(SHARED) when present, doc tests) and cargo doc -D warnings, with
+#                      the committed Cargo.lock;
 #                      then fbec --rust's output for every schema through the same three
 #                      (tests/rust: a crate in build/rust-gen, the golden vectors read and
 #                      written back byte for byte)
@@ -26,4 +27,5 @@ test-rust: venv rust-toolchain
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" fmt --check
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" clippy --offline --locked --all-targets -- -D warnings
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" test --offline --locked
+	cd $(RUST_RUNTIME) && $(RUST_ENV) RUSTDOCFLAGS="-D warnings" "$(CARGO)" doc --offline --locked --no-deps --quiet
 	CARGO="$(CARGO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/rust

@@ -237,6 +237,26 @@ impl Decimal {
         }
     }
 
+    /// The decimal in JSON (docs/format.md 8.2): its exact value as the writers store it (no
+    /// trailing fraction zeros, no sign on zero), padded to at least 6 fraction digits
+    /// (`"123.456000"`, the original's `%f` whenever that was exact), without the quotes.
+    pub fn json_text(&self) -> String {
+        let normal = self.normalize();
+        let mut text = normal.to_string();
+        let fraction = normal.scale() as usize;
+        if fraction == 0 {
+            text.push('.');
+        }
+        text.extend(std::iter::repeat_n('0', 6usize.saturating_sub(fraction)));
+        text
+    }
+
+    /// The decimal in the text form (docs/format.md 9): C's `%f` of its double value
+    /// ([`Decimal::to_f64`]), as the original prints it (`-123.456000`).
+    pub fn text(&self) -> String {
+        format!("{:.6}", self.to_f64())
+    }
+
     /// |self| compared with |other| exactly.
     fn cmp_magnitude(&self, other: &Decimal) -> Ordering {
         let (sa, sb) = (self.scale(), other.scale());
@@ -517,6 +537,19 @@ mod tests {
         );
         assert!(Decimal::from_parts(1 << 96, 0, false).is_err());
         assert!(Decimal::from_parts(1, 29, false).is_err());
+    }
+
+    #[test]
+    fn json_and_text_forms() {
+        assert_eq!(dec("123.456").json_text(), "123.456000");
+        assert_eq!(dec("-1").json_text(), "-1.000000");
+        assert_eq!(Decimal::from_parts(0, 3, true).unwrap().json_text(), "0.000000");
+        assert_eq!(dec("1.50").json_text(), "1.500000");
+        assert_eq!(dec("0.12345678").json_text(), "0.12345678");
+        assert_eq!(dec("-79228162514264337593543950335").json_text(), "-79228162514264337593543950335.000000");
+        assert_eq!(dec("-123.456").text(), "-123.456000");
+        assert_eq!(dec("0.1234567").text(), "0.123457");
+        assert_eq!(dec("1e20").text(), "100000000000000000000.000000");
     }
 
     #[test]

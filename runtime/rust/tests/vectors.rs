@@ -281,10 +281,16 @@ fn versioned_model_primitives_read_and_write_the_originals_bytes() {
 fn decimals_of_the_vectors_are_the_originals_conversion_of_their_double() {
     let Some(dir) = shared() else { return };
     for case in simple_cases(&dir) {
+        let json = std::fs::read_to_string(dir.join("vectors").join(format!("{}.json", case.name))).unwrap();
+        let text = std::fs::read(dir.join("vectors").join(format!("{}.txt", case.name))).unwrap();
         for name in ["f29", "f30"] {
-            let text = case.value[name].as_str().unwrap();
-            let exact: Decimal = text.parse().unwrap();
-            assert_eq!(Decimal::from_f64(text.parse().unwrap()).to_wire(), exact.to_wire(), "{text}");
+            let value = case.value[name].as_str().unwrap();
+            let exact: Decimal = value.parse().unwrap();
+            assert_eq!(Decimal::from_f64(value.parse().unwrap()).to_wire(), exact.to_wire(), "{value}");
+            // the JSON member and the text form of the original
+            assert!(json.contains(&format!("\"{name}\":\"{}\"", exact.json_text())), "{} {name}", case.name);
+            let printed = format!(",{name}={},", exact.text());
+            assert!(text.windows(printed.len()).any(|w| w == printed.as_bytes()), "{} {printed}", case.name);
         }
     }
 }
