@@ -73,10 +73,15 @@ class Context:
 
     def named(self, qualified: str, value: bool = True) -> str:
         """A named schema type, qualified by its module when imported."""
+        return self.qualify(qualified, self.ident.type(qualified), value)
+
+    def qualify(self, qualified: str, ident: str, value: bool = True) -> str:
+        """An identifier of the module of a schema name (`qualified`), qualified by that module when
+        it is not this one."""
         pkg = qualified.rpartition(".")[0]
         if pkg == self.package.name:
-            return self.ident.type(qualified)
-        return self.qualified(f"./{pkg}.js", self.ident.type(qualified), self.ident.alias(self.package.name, pkg), value)
+            return ident
+        return self.qualified(f"./{pkg}.js", ident, self.ident.alias(self.package.name, pkg), value)
 
     def annot(self, t: str) -> str:
         """A type annotation (`: T`), none in JavaScript."""

@@ -9,8 +9,10 @@ value (a field, an element, an optional's value) is wrapped in a catch that puts
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from fbec.model import ir
+from fbec.model.plan import FieldPlan, StructPlan
 from fbec.targets.base import CodeWriter, Locals, Options
 from fbec.targets.typescript.context import Context, by_value, compare
 
@@ -495,6 +497,28 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, within: str,
 
 # ---------------------------------------------------------------- per struct
 
+def older_body(w: CodeWriter, s: ir.Struct, plan: StructPlan, field: Callable[[FieldPlan], None],
+               skip: Callable[[FieldPlan], bool] = lambda f: False) -> None:
+    """The fields of the versioned body at `b` of `n` bytes, as an older writer may have left it: the
+    base's when the body holds them, then each own field while it does (`field` prints one); what
+    is missing is charged to the decode budget (the plan's older_cost and missing_cost)."""
+    if plan.base_fields:
+        with w.block(f"if (n < {s.base_size}) {{", "}"):
+            if plan.older_cost:
+                w.line(f'r.spend({plan.older_cost}, b, "");')
+            w.line("return;")
+        for f in plan.base_fields:
+            field(f)
+    for f in plan.own_fields:
+        if skip(f):
+            continue
+        with w.block(f"if (n < {f.end}) {{", "}"):
+            if f.missing_cost:
+                w.line(f'r.spend({f.missing_cost}, b, "{f.name}");')
+            w.line("return;")
+        field(f)
+
+
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """The class's codec members: fbeWrite/fbeRead (a versioned body at a slot), the roots
     toFbe/fromFbe/verifyFbe and, with --final, their final twins."""
@@ -541,21 +565,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         body_over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
         with w.block(c.method(f"static {body_over}", "fbeReadBody", [("r", rt('Reader', False)), ("v", name), ("b", "number"), ("n", "number")],
                               "void"), "}"):
-            if plan.base_fields:
-                with w.block(f"if (n < {s.base_size}) {{", "}"):
-                    if plan.older_cost:
-                        w.line(f'r.spend({plan.older_cost}, b, "");')
-                    w.line("return;")
-                for f in plan.base_fields:
-                    read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{c.ident.field(f.field)}",
-                               within_field(f.name), names)
-            for f in plan.own_fields:
-                with w.block(f"if (n < {f.end}) {{", "}"):
-                    if f.missing_cost:
-                        w.line(f'r.spend({f.missing_cost}, b, "{f.name}");')
-                    w.line("return;")
-                read_value(w, c, f.type, "b", plus("b", f.offset), f.name, f"v.{c.ident.field(f.field)}", within_field(f.name),
-                           names)
+            older_body(w, s, plan, lambda f: read_value(w, c, f.type, "b", plus("b", f.offset), f.name,
+                                                        f"v.{c.ident.field(f.field)}", within_field(f.name), names))
 
     write_verify(w, c, s, name, names)
 
@@ -667,21 +678,10 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Loca
     over = "override " if s.base is not None else ""
     body = CodeWriter(Options(tabs=w.unit == "\t", indent=len(w.unit)))
     plan = c.plan.struct(q)
-    if plan.base_fields:
-        with body.block(f"if (n < {s.base_size}) {{", "}"):
-            if plan.older_cost:
-                body.line(f'r.spend({plan.older_cost}, b, "");')
-            body.line("return;")
-        for f in plan.base_fields:
-            verify_value(body, c, f.type, "b", plus("b", f.offset), f.name, within_field(f.name), names)
-    for f in plan.own_fields:
-        if ir.reads_unchecked(f.type) and not f.missing_cost:
-            continue        # nothing to check, and when absent the next field's test returns alike
-        with body.block(f"if (n < {f.end}) {{", "}"):
-            if f.missing_cost:
-                body.line(f'r.spend({f.missing_cost}, b, "{f.name}");')
-            body.line("return;")
-        verify_value(body, c, f.type, "b", plus("b", f.offset), f.name, within_field(f.name), names)
+    # an own field with nothing to check is left out: when absent, the next field's test returns alike
+    older_body(body, s, plan, lambda f: verify_value(body, c, f.type, "b", plus("b", f.offset), f.name,
+                                                     within_field(f.name), names),
+               lambda f: ir.reads_unchecked(f.type) and not f.missing_cost)
     text = body.text().strip("\n")
     words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
     # like fbeReadBody, there when the struct has fields (an override when its base has some too)

@@ -14,11 +14,7 @@ TEXT = {"bool": "bool", "decimal": "decimal", "uuid": "uuid", "string": "string"
 
 def text_function(c: Context, qualified: str) -> str:
     """The text function of an enum or flags type (`textOfOrderSide`), qualified when imported."""
-    pkg = qualified.rpartition(".")[0]
-    local = c.ident.text_of(qualified)
-    if pkg == c.package.name:
-        return local
-    return c.qualified(f"./{pkg}.js", local, c.ident.alias(c.package.name, pkg))
+    return c.qualify(qualified, c.ident.text_of(qualified))
 
 
 def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
