@@ -16,24 +16,27 @@ def _range(name: str) -> tuple[int, int]:
     return r
 
 
+# How a primitive's value x (a map key k) is written and read (f: the field's name, b: the budget);
+# a primitive not listed is an integer
+WRITE = {"bool": '("true" if {x} else "false")', "float": "fbe.jsonfmt.json_double({x})",
+         "double": "fbe.jsonfmt.json_double({x})", "decimal": "fbe.jsonfmt.json_decimal({x})",
+         "char": "fbe.jsonfmt.json_char({x})", "string": "fbe.jsonfmt.json_string({x})",
+         "bytes": "fbe.jsonfmt.json_bytes({x})", "uuid": "'\"' + str({x}) + '\"'"}
+WRITE_KEY = {**WRITE, "char": "fbe.jsonfmt.json_char_key({x})", "bool": "('\"1\"' if {x} else '\"0\"')",
+             "float": "fbe.jsonfmt.json_float_key({x})", "double": "fbe.jsonfmt.json_double_key({x})"}
+READ = {"bool": "fbe.jsonfmt.get_bool({x}, {f})", "float": "fbe.jsonfmt.get_float32({x}, {f})",
+        "double": "fbe.jsonfmt.get_float({x}, {f})", "decimal": "fbe.jsonfmt.get_decimal({x}, {f})",
+        "string": "fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str({x}, {f}), b, {f})",
+        "bytes": "fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes({x}, {f}), b, {f})",
+        "uuid": "fbe.jsonfmt.get_uuid({x}, {f})", "char": "fbe.jsonfmt.get_char({x}, {f})"}
+READ_KEY = {**READ, "string": "fbe.jsonfmt.charged_str({x}, b, {f})", "char": "fbe.jsonfmt.key_char({x}, {f})",
+            "bool": "fbe.jsonfmt.key_bool({x}, {f})", "float": "fbe.jsonfmt.key_float32({x}, {f})",
+            "double": "fbe.jsonfmt.key_float({x}, {f})"}
+
+
 def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
     if isinstance(t, ir.Primitive):
-        n = t.name
-        if n == "bool":
-            return f'("true" if {x} else "false")'
-        if n in ("float", "double"):
-            return f"fbe.jsonfmt.json_double({x})"
-        if n == "decimal":
-            return f"fbe.jsonfmt.json_decimal({x})"
-        if n == "char":
-            return f"fbe.jsonfmt.json_char({x})"
-        if n == "string":
-            return f"fbe.jsonfmt.json_string({x})"
-        if n == "bytes":
-            return f"fbe.jsonfmt.json_bytes({x})"
-        if n == "uuid":
-            return f"'\"' + str({x}) + '\"'"
-        return f"str(int({x}))"
+        return WRITE.get(t.name, "str(int({x}))").format(x=x)
     if isinstance(t, ir.EnumRef):
         bits = signed_flags(t)
         return f"str(fbe.buffer.signed{bits}({x}))" if bits else f"str(int({x}))"
@@ -60,24 +63,7 @@ def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
 def key_expr(ctx: Context, t: ir.Type, k: str) -> str:
     """A map key as a JSON string (docs/format.md 8.1)."""
     if isinstance(t, ir.Primitive):
-        n = t.name
-        if n == "string":
-            return f"fbe.jsonfmt.json_string({k})"
-        if n == "char":
-            return f"fbe.jsonfmt.json_char_key({k})"
-        if n == "bool":
-            return f'(\'"1"\' if {k} else \'"0"\')'
-        if n == "float":
-            return f"fbe.jsonfmt.json_float_key({k})"
-        if n == "double":
-            return f"fbe.jsonfmt.json_double_key({k})"
-        if n == "decimal":
-            return f"fbe.jsonfmt.json_decimal({k})"
-        if n == "uuid":
-            return f"'\"' + str({k}) + '\"'"
-        if n == "bytes":
-            return f"fbe.jsonfmt.json_bytes({k})"
-        return f"'\"' + str(int({k})) + '\"'"
+        return WRITE_KEY.get(t.name, "'\"' + str(int({x})) + '\"'").format(x=k)
     # enum/flags keys (the original cannot compile them): the underlying number, as the C++ runtime
     assert isinstance(t, ir.EnumRef)
     bits = signed_flags(t)
@@ -86,25 +72,8 @@ def key_expr(ctx: Context, t: ir.Type, k: str) -> str:
 
 def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
     if isinstance(t, ir.Primitive):
-        n = t.name
-        if n == "bool":
-            return f"fbe.jsonfmt.get_bool({x}, {f})"
-        if n == "float":
-            return f"fbe.jsonfmt.get_float32({x}, {f})"
-        if n == "double":
-            return f"fbe.jsonfmt.get_float({x}, {f})"
-        if n == "decimal":
-            return f"fbe.jsonfmt.get_decimal({x}, {f})"
-        if n == "string":
-            return f"fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str({x}, {f}), b, {f})"
-        if n == "bytes":
-            return f"fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes({x}, {f}), b, {f})"
-        if n == "uuid":
-            return f"fbe.jsonfmt.get_uuid({x}, {f})"
-        if n == "char":
-            return f"fbe.jsonfmt.get_char({x}, {f})"
-        lo, hi = _range(n)
-        return f"fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f})"
+        lo, hi = _range(t.name) if t.name not in READ else (0, 0)
+        return READ.get(t.name, f"fbe.jsonfmt.get_int({{x}}, {lo}, {hi}, {{f}})").format(x=x, f=f)
     if isinstance(t, ir.EnumRef):
         lo, hi = _range(t.wire)
         if signed_flags(t):  # held unsigned: the signed number's bits
@@ -139,25 +108,8 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
 
 def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
     if isinstance(t, ir.Primitive):
-        n = t.name
-        if n == "string":
-            return f"fbe.jsonfmt.charged_str({k}, b, {f})"
-        if n == "char":
-            return f"fbe.jsonfmt.key_char({k}, {f})"
-        if n == "bool":
-            return f"fbe.jsonfmt.key_bool({k}, {f})"
-        if n == "float":
-            return f"fbe.jsonfmt.key_float32({k}, {f})"
-        if n == "double":
-            return f"fbe.jsonfmt.key_float({k}, {f})"
-        if n == "decimal":
-            return f"fbe.jsonfmt.get_decimal({k}, {f})"
-        if n == "uuid":
-            return f"fbe.jsonfmt.get_uuid({k}, {f})"
-        if n == "bytes":
-            return f"fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes({k}, {f}), b, {f})"
-        lo, hi = _range(n)
-        return f"fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f})"
+        lo, hi = _range(t.name) if t.name not in READ_KEY else (0, 0)
+        return READ_KEY.get(t.name, f"fbe.jsonfmt.key_int({{x}}, {lo}, {hi}, {{f}})").format(x=k, f=f)
     if isinstance(t, ir.EnumRef):
         lo, hi = _range(t.wire)
         if signed_flags(t):  # held unsigned: the signed number's bits

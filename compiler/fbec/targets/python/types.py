@@ -56,30 +56,17 @@ def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     return code.text().splitlines() + ["", ""]
 
 
+# How a primitive's value x is printed in the text format; a primitive not listed is an integer
+TEXT = {"bool": '("true" if {x} else "false")', "float": "fbe.text.fmt_g({x})", "double": "fbe.text.fmt_g({x})",
+        "decimal": "fbe.text.fmt_decimal({x})", "char": "fbe.text.fmt_char({x})", "wchar": "fbe.text.fmt_wchar({x})",
+        "string": "'\"' + {x} + '\"'", "uuid": "'\"' + str({x}) + '\"'", "bytes": '"bytes[" + str(len({x})) + "]"'}
+
+
 def text_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
     """An expression printing x (type t) in the original's text format."""
     if isinstance(t, ir.Primitive):
-        n = t.name
-        if n == "bool":
-            return f'("true" if {x} else "false")'
-        if n in ("float", "double"):
-            return f"fbe.text.fmt_g({x})"
-        if n == "decimal":
-            return f"fbe.text.fmt_decimal({x})"
-        if n == "char":
-            return f"fbe.text.fmt_char({x})"
-        if n == "wchar":
-            return f"fbe.text.fmt_wchar({x})"
-        if n == "string":
-            return f"'\"' + {x} + '\"'"
-        if n == "uuid":
-            return f"'\"' + str({x}) + '\"'"
-        if n == "bytes":
-            return f'"bytes[" + str(len({x})) + "]"'
-        return f"str(int({x}))"
-    if isinstance(t, ir.EnumRef):
-        return f"{ctx.ref(t.name, 'fbe_tx_')}({x})"
-    if isinstance(t, ir.StructRef):
+        return TEXT.get(t.name, "str(int({x}))").format(x=x)
+    if isinstance(t, (ir.EnumRef, ir.StructRef)):
         return f"{ctx.ref(t.name, 'fbe_tx_')}({x})"
     if isinstance(t, ir.Optional_):
         return f'("null" if {x} is None else {text_expr(ctx, t.element, x, depth)})'
