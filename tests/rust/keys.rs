@@ -5,6 +5,7 @@
 use fbe::{ErrorKind, Limits, Pairs, Set, Struct};
 use generated::project::everything::{Counted, Everything};
 use generated::project::market::Instrument;
+use generated::rust_tests::keyed::{Book, Quote};
 
 fn instrument(symbol: &str, digits: i32) -> Instrument {
     Instrument {
@@ -84,4 +85,37 @@ fn readers_and_verify_refuse_a_set_holding_a_key_twice() {
     );
     let read = Everything::from_fbe(&v.to_fbe().unwrap()).unwrap();
     assert_eq!(read.f42, v.f42);
+}
+
+fn quote(symbol: &str, exchange: i32, price: f64) -> Quote {
+    Quote {
+        symbol_name_of_the_instrument: symbol.into(),
+        exchange_identifier: exchange,
+        price,
+    }
+}
+
+#[test]
+fn structs_keyed_by_two_fields_compare_both_and_floats_compare_by_value() {
+    let mut book = Book {
+        quotes: Set(vec![quote("EURUSD", 1, 1.5), quote("EURUSD", 2, 1.5)]),
+        last: Pairs(vec![(quote("A", 1, 0.0), 1.0), (quote("A", 2, 0.0), 2.0)]),
+        levels: Set(vec![0.5, -0.5]),
+    };
+    let bytes = book.to_fbe().unwrap();
+    assert_eq!(Book::from_fbe(&bytes).unwrap(), book);
+    book.quotes.push(quote("EURUSD", 1, 9.0)); // the first key again, another price
+    let e = book.to_final().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "two elements are the same, [0] and [2] (keyed.Book.quotes)"
+    );
+    book.quotes.pop();
+    book.levels.push(0.5);
+    assert_eq!(
+        book.to_fbe().unwrap_err().to_string(),
+        "two elements are the same, [0] and [2] (keyed.Book.levels)"
+    );
+    book.levels = Set(vec![0.0, -0.0]);
+    assert_eq!(book.to_fbe().unwrap_err().kind(), ErrorKind::Duplicate);
 }

@@ -25,7 +25,8 @@ def groups() -> dict[str, list[Path]]:
     sibling (`super::proto`): ../shared's, the project's, and trade.fbe, whose package proto is
     also ../shared's."""
     project = sorted((REPO / "schemas").rglob("*.fbe"))
-    out = {"project": [p for p in project if p.name != "trade.fbe"], "trade": [REPO / "schemas" / "trade.fbe"]}
+    out = {"project": [p for p in project if p.name != "trade.fbe"], "trade": [REPO / "schemas" / "trade.fbe"],
+           "rust_tests": sorted(Path(__file__).parent.glob("*.fbe"))}
     if (SHARED / "schemas").is_dir():
         out["shared"] = sorted((SHARED / "schemas").glob("*.fbe"))
     elif os.environ.get("CI") == "true":

@@ -27,7 +27,6 @@ PRIMITIVES = {
 ZERO_UUID = "00000000-0000-0000-0000-000000000000"
 LARGE_ARRAY = 4096
 RUSTFMT_WIDTH = 100   # rustfmt's max_width: the generated code is what rustfmt makes of it
-CHAIN_WIDTH = 60       # rustfmt's chain_width: a longer chain has one call a line
 FN_CALL_WIDTH = 60     # rustfmt's fn_call_width: a call with longer arguments has one a line
 STRUCT_LIT_WIDTH = 18  # rustfmt's struct_lit_width: a longer struct literal's fields go one per line
 
@@ -303,18 +302,18 @@ def write_key_order(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     fields = {f.name: f for f in s.all_fields}
     if not all(keyed(fields[k].type) for k in s.keys):
         return
-    steps = [f"fbe::KeyOrd::key_cmp(&self.{i}, &other.{i})"
-             for i in (c.ident.field(s.qualified, k) for k in s.keys)] or ["std::cmp::Ordering::Equal"]
+    idents = [c.ident.field(s.qualified, k) for k in s.keys]
     with w.block(f"impl fbe::KeyOrd for {c.ident.type(s.qualified)} {{", "}"), \
             w.block(f"fn key_cmp(&self, {'other' if s.keys else '_other'}: &Self) -> std::cmp::Ordering {{", "}"):
-        chain = steps[0] + "".join(f".then_with(|| {x})" for x in steps[1:])
-        if len(chain) <= CHAIN_WIDTH:
-            w.line(chain)
-        else:
-            w.line(steps[0])
-            with w.indented():
-                for x in steps[1:]:
-                    w.line(f".then_with(|| {x})")
+        if not idents:
+            w.line("std::cmp::Ordering::Equal")
+        for k, ident in enumerate(idents):
+            last = k == len(idents) - 1
+            call(w, "fbe::KeyOrd::key_cmp" if last else "let order = fbe::KeyOrd::key_cmp",
+                 [f"&self.{ident}", f"&other.{ident}"], "" if last else ";")
+            if not last:
+                with w.block("if order != std::cmp::Ordering::Equal {", "}"):
+                    w.line("return order;")
     w.blank()
 
 
