@@ -69,7 +69,8 @@ def test_truncations_at_every_length(manifest: dict[str, Any], gen: Any, shared:
 
 def test_single_byte_corruptions(manifest: dict[str, Any], gen: Any, shared: Path) -> None:
     rnd = random.Random(42)
-    start = time.monotonic()
+    # CPU time, not wall time: the bound is on the decoders' work, not on how busy the machine is
+    start = time.process_time()
     for c, f in binary_files(manifest):
         data = (shared / "vectors" / f["file"]).read_bytes()
         positions = list(range(len(data))) if len(data) <= SMALL else rnd.sample(range(len(data)), SMALL)
@@ -80,7 +81,7 @@ def test_single_byte_corruptions(manifest: dict[str, Any], gen: Any, shared: Pat
                 bad[pos] = val
                 for fn in fns:
                     survive(fn, bytes(bad))
-    assert time.monotonic() - start < 120
+    assert time.process_time() - start < 120
 
 
 def test_oversized_counts(gen: Any) -> None:
