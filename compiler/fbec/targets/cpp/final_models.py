@@ -76,8 +76,8 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 
 class Layout:
     """Which steps the fast path of `read` takes: scalars and runs of them, strings, bytes,
-    optionals of those and structs made of them (never recursive ones): what a well-formed buffer
-    holds can be checked once for the fixed part and once per length. The plan gives the fewest
+    optionals and vectors (not of bool) of those and structs made of them (never recursive ones):
+    what a well-formed buffer holds can be checked once for the fixed part and once per length. The plan gives the fewest
     bytes after each step (what a fast reader leaves for the steps that follow) and the levels
     a value holds."""
 
@@ -93,6 +93,8 @@ class Layout:
             return self.struct_fast(t.name)
         if isinstance(t, Optional_):
             return self.fast(t.element)
+        if isinstance(t, ir.Sequence) and t.kind == "vector" and t.element != ir.Primitive("bool"):
+            return self.fast(t.element)     # FSequence::read_fast
         return False
 
     def struct_fast(self, name: str) -> bool:
@@ -168,6 +170,8 @@ def _declaration(w: CodeWriter, p: StructPlan, inlined: bool, layout: Layout) ->
             w.line(f"static void read_fixed(const uint8_t* p, {t}& value) noexcept;")
         for name, _ in _fast_readers(p, layout):
             w.line(f"static bool {name}(const uint8_t*& p, const uint8_t* end, std::size_t rest, {t}& value);")
+        if layout.struct_fast(s.qualified):
+            w.line(f"static bool read_fields(FinalDecoder& d, {t}& value);")
         w.line("static bool verify(FinalDecoder& d);")
     w.blank()
 
@@ -277,16 +281,13 @@ def _read(w: CodeWriter, p: StructPlan, inlined: set[str], layout: Layout) -> No
 
     with w.block("{", "}"):
         if readers and readers[0][0] == "read_fast":
-            w.line("// The fast path; if anything does not fit, every field is read again, best effort.")
+            w.line("// The fast path; if anything does not fit, every field is read again, best effort, out of line.")
             fast_condition("read_fast", readers[0][1], True)
             with w.indented():
                 w.line("d.pos = std::size_t(p - d.data);")
                 w.line("return true;")
             w.line("}")
-            w.line("bool ok = true;")
-            for f in p.fields:
-                one(f)
-            w.line("return ok;")
+            w.line("return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });")
         else:
             w.line("bool ok = true;")
             declared = False
@@ -313,6 +314,14 @@ def _read(w: CodeWriter, p: StructPlan, inlined: set[str], layout: Layout) -> No
                     _else_each(w, step.fields, one)
             w.line("return ok;")
     w.blank()
+    if readers and readers[0][0] == "read_fast":
+        w.line(f"FBE_NOINLINE inline bool FBody<{t}>::read_fields(FinalDecoder& d, {t}& value)")
+        with w.block("{", "}"):
+            w.line("bool ok = true;")
+            for f in p.fields:
+                one(f)
+            w.line("return ok;")
+        w.blank()
 
 
 def _read_fixed(w: CodeWriter, p: StructPlan, layout: Layout) -> None:

@@ -326,6 +326,37 @@ struct FStruct {
     }
 };
 
+namespace detail {
+//! A codec's fast read (FBody<T>::read_fast) where the caller has checked
+//! that `end - p >= min_size + rest`: a struct's own fewest bytes
+//! (FStruct::min_size is 0), so its read_fast checks them no second time.
+//! Tells the compiler that `n` counts bytes of a buffer (below 2^63), so that
+//! a field's size added to it cannot wrap: FBlob::read_fast's `rest >= 16`
+//! is then known where the fields after a string take 16 bytes or more.
+FBE_INLINE void assume_bytes([[maybe_unused]] std::size_t n) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    if (n > (SIZE_MAX >> 1))
+        __builtin_unreachable();
+#endif
+}
+
+template <typename E>
+struct FastItem {
+    static constexpr std::size_t min_size = E::min_size;
+    template <typename T>
+    FBE_INLINE static bool read(const uint8_t*& p, const uint8_t* end, std::size_t rest, T& value) {
+        return E::read_fast(p, end, rest, value);
+    }
+};
+template <typename T>
+struct FastItem<FStruct<T>> {
+    static constexpr std::size_t min_size = FBody<T>::min_size;
+    FBE_INLINE static bool read(const uint8_t*& p, const uint8_t* end, std::size_t rest, T& value) {
+        return FBody<T>::read_fast(p, end, rest, value);
+    }
+};
+} // namespace detail
+
 template <typename T>
 struct FOptional {
     using E = FCodec<T>;
@@ -364,11 +395,11 @@ struct FOptional {
             value.reset();
             return true;
         }
-        if (FBE_UNLIKELY(std::size_t(end - p) < E::min_size + rest))
+        if (FBE_UNLIKELY(std::size_t(end - p) < detail::FastItem<E>::min_size + rest))
             return false;
         if (!value)
             value.emplace();
-        return E::read_fast(p, end, rest, *value);
+        return detail::FastItem<E>::read(p, end, rest, *value);
     }
 };
 
@@ -533,6 +564,44 @@ struct FSequence {
                         return detail::duplicate_key(d.error, "set", at);
             } else {
                 if (!verified_first(d) || !E::read(d, value.emplace_back()))
+                    return false;
+            }
+        }
+        return true;
+    }
+    //! Fast path (see FBody<T>::read_fast) of a vector (not of bool) whose
+    //! elements have one and take bytes: `end - p >= 4 + rest` holds, so the
+    //! count is in the buffer. One check that the elements' fewest bytes and
+    //! `rest` are, and that the vector's memory stays within kReserveFactor x
+    //! the bytes left (what verified_first guards against cannot happen: no
+    //! element is charged to the budget), then each element is read leaving
+    //! the fewest bytes of the elements after it: scalars of one size as one
+    //! run, a string or a struct with one check per length. A reused vector
+    //! is read in place.
+    FBE_INLINE static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, C& value) {
+        static_assert(std::is_same_v<C, std::vector<T>> && !std::is_same_v<T, bool>, "a vector of values");
+        using I = detail::FastItem<E>;
+        static_assert(I::min_size != 0, "elements that take bytes: their count is bounded by the bytes left");
+        const std::size_t count = load_u32(p);
+        p += 4;
+        const std::size_t room = std::size_t(end - p) - rest;
+        if (FBE_UNLIKELY(count * I::min_size > room))
+            return false;
+        if constexpr (sizeof(T) > kReserveFactor * I::min_size) // else the check above covers it
+            if (FBE_UNLIKELY(count * sizeof(T) > kReserveFactor * room))
+                return false;
+        if (value.size() != count)
+            value.resize(count);
+        if constexpr (E::fixed_size != 0) {
+            read_run(p, value.data(), count);
+            p += count * E::fixed_size;
+        } else {
+            T* items = value.data();
+            std::size_t left = count * I::min_size + rest;
+            for (std::size_t i = 0; i < count; ++i) {
+                left -= I::min_size;
+                detail::assume_bytes(left);
+                if (!I::read(p, end, left, items[i]))
                     return false;
             }
         }
