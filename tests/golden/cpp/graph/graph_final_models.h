@@ -20,7 +20,8 @@ struct FBody<::graph::Node>
     static std::size_t size(const ::graph::Node& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::graph::Node& value) noexcept;
     static bool read(FinalDecoder& d, ::graph::Node& value);
-    static bool read_fast_id_to_value(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Node& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Node& value);
+    static bool read_fields(FinalDecoder& d, ::graph::Node& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -37,6 +38,7 @@ struct FBody<::graph::Edge>
     static bool read(FinalDecoder& d, ::graph::Edge& value);
     static void read_fixed(const uint8_t* p, ::graph::Edge& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Edge& value);
+    static bool read_fields(FinalDecoder& d, ::graph::Edge& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -51,6 +53,8 @@ struct FBody<::graph::Graph>
     static std::size_t size(const ::graph::Graph& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::graph::Graph& value) noexcept;
     static bool read(FinalDecoder& d, ::graph::Graph& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Graph& value);
+    static bool read_fields(FinalDecoder& d, ::graph::Graph& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -70,7 +74,7 @@ inline uint8_t* FBody<::graph::Node>::write(uint8_t* p, const ::graph::Node& val
     return p;
 }
 
-FBE_INLINE bool FBody<::graph::Node>::read_fast_id_to_value(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Node& value)
+FBE_INLINE bool FBody<::graph::Node>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Node& value)
 {
     value.id = Scalar<int32_t>::get(p);
     p += 4;
@@ -78,29 +82,36 @@ FBE_INLINE bool FBody<::graph::Node>::read_fast_id_to_value(const uint8_t*& p, c
         return false;
     value.value = Scalar<int64_t>::get(p);
     p += 8;
+    if (!FCodec<std::vector<int32_t>>::read_fast(p, end, rest, value.out_edges))
+        return false;
     return true;
 }
 
 FBE_INLINE bool FBody<::graph::Node>::read(FinalDecoder& d, ::graph::Node& value)
 {
-    bool ok = true;
-    // id, name, value: the fast path, or if anything does not fit, one by one, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 20 && read_fast_id_to_value(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<int32_t>::read(d, value.id)) {
-            value.id = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.name)) {
-            value.name = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.value)) {
-            value.value = {};
-            ok = false;
-        }
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::graph::Node>::read_fields(FinalDecoder& d, ::graph::Node& value)
+{
+    bool ok = true;
+    if (!FCodec<int32_t>::read(d, value.id)) {
+        value.id = {};
+        ok = false;
+    }
+    if (!FCodec<std::string>::read(d, value.name)) {
+        value.name = {};
+        ok = false;
+    }
+    if (!FCodec<int64_t>::read(d, value.value)) {
+        value.value = {};
+        ok = false;
     }
     if (!FCodec<std::vector<int32_t>>::read(d, value.out_edges)) {
         value.out_edges = {};
@@ -146,12 +157,17 @@ FBE_INLINE bool FBody<::graph::Edge>::read_fast(const uint8_t*& p, const uint8_t
 
 FBE_INLINE bool FBody<::graph::Edge>::read(FinalDecoder& d, ::graph::Edge& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::graph::Edge>::read_fields(FinalDecoder& d, ::graph::Edge& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.source)) {
         value.source = {};
@@ -203,7 +219,28 @@ inline uint8_t* FBody<::graph::Graph>::write(uint8_t* p, const ::graph::Graph& v
     return p;
 }
 
+FBE_INLINE bool FBody<::graph::Graph>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Graph& value)
+{
+    if (!FCodec<std::vector<::graph::Node>>::read_fast(p, end, rest + 4, value.nodes))
+        return false;
+    if (!FCodec<std::vector<::graph::Edge>>::read_fast(p, end, rest, value.edges))
+        return false;
+    return true;
+}
+
 FBE_INLINE bool FBody<::graph::Graph>::read(FinalDecoder& d, ::graph::Graph& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::graph::Graph>::read_fields(FinalDecoder& d, ::graph::Graph& value)
 {
     bool ok = true;
     if (!FCodec<std::vector<::graph::Node>>::read(d, value.nodes)) {

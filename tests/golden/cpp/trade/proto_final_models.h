@@ -21,6 +21,7 @@ struct FBody<::proto::Order>
     static uint8_t* write(uint8_t* p, const ::proto::Order& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::Order& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Order& value);
+    static bool read_fields(FinalDecoder& d, ::proto::Order& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -36,6 +37,7 @@ struct FBody<::proto::Balance>
     static uint8_t* write(uint8_t* p, const ::proto::Balance& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::Balance& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Balance& value);
+    static bool read_fields(FinalDecoder& d, ::proto::Balance& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -50,7 +52,8 @@ struct FBody<::proto::Account>
     static std::size_t size(const ::proto::Account& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::proto::Account& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::Account& value);
-    static bool read_fast_id_to_asset(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Account& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Account& value);
+    static bool read_fields(FinalDecoder& d, ::proto::Account& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -66,6 +69,7 @@ struct FBody<::proto::OrderMessage>
     static uint8_t* write(uint8_t* p, const ::proto::OrderMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::OrderMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::OrderMessage& value);
+    static bool read_fields(FinalDecoder& d, ::proto::OrderMessage& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -81,6 +85,7 @@ struct FBody<::proto::BalanceMessage>
     static uint8_t* write(uint8_t* p, const ::proto::BalanceMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::BalanceMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::BalanceMessage& value);
+    static bool read_fields(FinalDecoder& d, ::proto::BalanceMessage& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -95,6 +100,8 @@ struct FBody<::proto::AccountMessage>
     static std::size_t size(const ::proto::AccountMessage& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::proto::AccountMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::AccountMessage& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::AccountMessage& value);
+    static bool read_fields(FinalDecoder& d, ::proto::AccountMessage& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -131,12 +138,17 @@ FBE_INLINE bool FBody<::proto::Order>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::proto::Order>::read(FinalDecoder& d, ::proto::Order& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::proto::Order>::read_fields(FinalDecoder& d, ::proto::Order& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.id)) {
         value.id = {};
@@ -210,12 +222,17 @@ FBE_INLINE bool FBody<::proto::Balance>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::proto::Balance>::read(FinalDecoder& d, ::proto::Balance& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::proto::Balance>::read_fields(FinalDecoder& d, ::proto::Balance& value)
+{
     bool ok = true;
     if (!FCodec<std::string>::read(d, value.currency)) {
         value.currency = {};
@@ -257,7 +274,7 @@ inline uint8_t* FBody<::proto::Account>::write(uint8_t* p, const ::proto::Accoun
     return p;
 }
 
-FBE_INLINE bool FBody<::proto::Account>::read_fast_id_to_asset(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Account& value)
+FBE_INLINE bool FBody<::proto::Account>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Account& value)
 {
     value.id = Scalar<int32_t>::get(p);
     p += 4;
@@ -269,38 +286,45 @@ FBE_INLINE bool FBody<::proto::Account>::read_fast_id_to_asset(const uint8_t*& p
         return false;
     if (!FCodec<std::optional<::proto::Balance>>::read_fast(p, end, rest + 4, value.asset))
         return false;
+    if (!FCodec<std::vector<::proto::Order>>::read_fast(p, end, rest, value.orders))
+        return false;
     return true;
 }
 
 FBE_INLINE bool FBody<::proto::Account>::read(FinalDecoder& d, ::proto::Account& value)
 {
-    bool ok = true;
-    // id, name, state, wallet, asset: the fast path, or if anything does not fit, one by one, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 26 && d.depth_left >= 1u && read_fast_id_to_asset(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<int32_t>::read(d, value.id)) {
-            value.id = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.name)) {
-            value.name = {};
-            ok = false;
-        }
-        if (!FCodec<::proto::State>::read(d, value.state)) {
-            value.state = ::proto::State::initialized | ::proto::State::bad;
-            ok = false;
-        }
-        if (!FCodec<::proto::Balance>::read(d, value.wallet)) {
-            FBE::detail::assign_default(value.wallet);
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::Balance>>::read(d, value.asset)) {
-            value.asset = {};
-            ok = false;
-        }
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::proto::Account>::read_fields(FinalDecoder& d, ::proto::Account& value)
+{
+    bool ok = true;
+    if (!FCodec<int32_t>::read(d, value.id)) {
+        value.id = {};
+        ok = false;
+    }
+    if (!FCodec<std::string>::read(d, value.name)) {
+        value.name = {};
+        ok = false;
+    }
+    if (!FCodec<::proto::State>::read(d, value.state)) {
+        value.state = ::proto::State::initialized | ::proto::State::bad;
+        ok = false;
+    }
+    if (!FCodec<::proto::Balance>::read(d, value.wallet)) {
+        FBE::detail::assign_default(value.wallet);
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::Balance>>::read(d, value.asset)) {
+        value.asset = {};
+        ok = false;
     }
     if (!FCodec<std::vector<::proto::Order>>::read(d, value.orders)) {
         value.orders = {};
@@ -346,13 +370,18 @@ FBE_INLINE bool FBody<::proto::OrderMessage>::read_fast(const uint8_t*& p, const
 
 FBE_INLINE bool FBody<::proto::OrderMessage>::read(FinalDecoder& d, ::proto::OrderMessage& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::proto::OrderMessage>::read_fields(FinalDecoder& d, ::proto::OrderMessage& value)
+{
     bool ok = true;
     if (!FCodec<::proto::Order>::read(d, value.body)) {
         FBE::detail::assign_default(value.body);
@@ -388,13 +417,18 @@ FBE_INLINE bool FBody<::proto::BalanceMessage>::read_fast(const uint8_t*& p, con
 
 FBE_INLINE bool FBody<::proto::BalanceMessage>::read(FinalDecoder& d, ::proto::BalanceMessage& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::proto::BalanceMessage>::read_fields(FinalDecoder& d, ::proto::BalanceMessage& value)
+{
     bool ok = true;
     if (!FCodec<::proto::Balance>::read(d, value.body)) {
         FBE::detail::assign_default(value.body);
@@ -421,7 +455,26 @@ inline uint8_t* FBody<::proto::AccountMessage>::write(uint8_t* p, const ::proto:
     return p;
 }
 
+FBE_INLINE bool FBody<::proto::AccountMessage>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::AccountMessage& value)
+{
+    if (!FBody<::proto::Account>::read_fast(p, end, rest, value.body))
+        return false;
+    return true;
+}
+
 FBE_INLINE bool FBody<::proto::AccountMessage>::read(FinalDecoder& d, ::proto::AccountMessage& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 2u && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::proto::AccountMessage>::read_fields(FinalDecoder& d, ::proto::AccountMessage& value)
 {
     bool ok = true;
     if (!FCodec<::proto::Account>::read(d, value.body)) {

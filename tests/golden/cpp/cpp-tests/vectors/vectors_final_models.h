@@ -22,6 +22,7 @@ struct FBody<::vectors::Edge>
     static bool read(FinalDecoder& d, ::vectors::Edge& value);
     static void read_fixed(const uint8_t* p, ::vectors::Edge& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Edge& value);
+    static bool read_fields(FinalDecoder& d, ::vectors::Edge& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -38,6 +39,7 @@ struct FBody<::vectors::Point>
     static bool read(FinalDecoder& d, ::vectors::Point& value);
     static void read_fixed(const uint8_t* p, ::vectors::Point& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Point& value);
+    static bool read_fields(FinalDecoder& d, ::vectors::Point& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -54,6 +56,7 @@ struct FBody<::vectors::Point3>
     static bool read(FinalDecoder& d, ::vectors::Point3& value);
     static void read_fixed(const uint8_t* p, ::vectors::Point3& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Point3& value);
+    static bool read_fields(FinalDecoder& d, ::vectors::Point3& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -68,6 +71,8 @@ struct FBody<::vectors::Named>
     static std::size_t size(const ::vectors::Named& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors::Named& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Named& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Named& value);
+    static bool read_fields(FinalDecoder& d, ::vectors::Named& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -82,6 +87,8 @@ struct FBody<::vectors::Holder>
     static std::size_t size(const ::vectors::Holder& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Holder& value);
+    static bool read_fast_edges_to_ints(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Holder& value);
+    static bool read_fast_reals_to_named(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Holder& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -109,12 +116,17 @@ FBE_INLINE bool FBody<::vectors::Edge>::read_fast(const uint8_t*& p, const uint8
 
 FBE_INLINE bool FBody<::vectors::Edge>::read(FinalDecoder& d, ::vectors::Edge& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::vectors::Edge>::read_fields(FinalDecoder& d, ::vectors::Edge& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.source)) {
         value.source = {};
@@ -177,12 +189,17 @@ FBE_INLINE bool FBody<::vectors::Point>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::vectors::Point>::read(FinalDecoder& d, ::vectors::Point& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::vectors::Point>::read_fields(FinalDecoder& d, ::vectors::Point& value)
+{
     bool ok = true;
     if (!FCodec<bool>::read(d, value.flag)) {
         value.flag = {};
@@ -247,12 +264,17 @@ FBE_INLINE bool FBody<::vectors::Point3>::read_fast(const uint8_t*& p, const uin
 
 FBE_INLINE bool FBody<::vectors::Point3>::read(FinalDecoder& d, ::vectors::Point3& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::vectors::Point3>::read_fields(FinalDecoder& d, ::vectors::Point3& value)
+{
     bool ok = true;
     if (!FCodec<bool>::read(d, value.flag)) {
         value.flag = {};
@@ -311,7 +333,27 @@ inline uint8_t* FBody<::vectors::Named>::write(uint8_t* p, const ::vectors::Name
     return p;
 }
 
+FBE_INLINE bool FBody<::vectors::Named>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Named& value)
+{
+    if (!FCodec<std::string>::read_fast(p, end, rest + 4, value.name))
+        return false;
+    if (!FCodec<std::vector<int32_t>>::read_fast(p, end, rest, value.values))
+        return false;
+    return true;
+}
+
 FBE_INLINE bool FBody<::vectors::Named>::read(FinalDecoder& d, ::vectors::Named& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::vectors::Named>::read_fields(FinalDecoder& d, ::vectors::Named& value)
 {
     bool ok = true;
     if (!FCodec<std::string>::read(d, value.name)) {
@@ -355,32 +397,66 @@ inline uint8_t* FBody<::vectors::Holder>::write(uint8_t* p, const ::vectors::Hol
     return p;
 }
 
+FBE_INLINE bool FBody<::vectors::Holder>::read_fast_edges_to_ints(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Holder& value)
+{
+    if (!FCodec<std::vector<::vectors::Edge>>::read_fast(p, end, rest + 20, value.edges))
+        return false;
+    if (!FCodec<std::vector<::vectors::Point3>>::read_fast(p, end, rest + 16, value.points))
+        return false;
+    if (!FCodec<std::vector<int32_t>>::read_fast(p, end, rest + 12, value.ints))
+        return false;
+    return true;
+}
+
+FBE_INLINE bool FBody<::vectors::Holder>::read_fast_reals_to_named(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Holder& value)
+{
+    if (!FCodec<std::vector<double>>::read_fast(p, end, rest + 4, value.reals))
+        return false;
+    if (!FCodec<std::vector<::vectors::Named>>::read_fast(p, end, rest, value.named))
+        return false;
+    return true;
+}
+
 FBE_INLINE bool FBody<::vectors::Holder>::read(FinalDecoder& d, ::vectors::Holder& value)
 {
     bool ok = true;
-    if (!FCodec<std::vector<::vectors::Edge>>::read(d, value.edges)) {
-        value.edges = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<::vectors::Point3>>::read(d, value.points)) {
-        value.points = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<int32_t>>::read(d, value.ints)) {
-        value.ints = {};
-        ok = false;
+    // edges, points, ints: the fast path, or if anything does not fit, one by one, best effort.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= 24 && d.depth_left >= 1u && read_fast_edges_to_ints(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+    } else {
+        if (!FCodec<std::vector<::vectors::Edge>>::read(d, value.edges)) {
+            value.edges = {};
+            ok = false;
+        }
+        if (!FCodec<std::vector<::vectors::Point3>>::read(d, value.points)) {
+            value.points = {};
+            ok = false;
+        }
+        if (!FCodec<std::vector<int32_t>>::read(d, value.ints)) {
+            value.ints = {};
+            ok = false;
+        }
     }
     if (!FCodec<std::vector<bool>>::read(d, value.switches)) {
         value.switches = {};
         ok = false;
     }
-    if (!FCodec<std::vector<double>>::read(d, value.reals)) {
-        value.reals = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<::vectors::Named>>::read(d, value.named)) {
-        value.named = {};
-        ok = false;
+    // reals, named: the fast path, or if anything does not fit, one by one, best effort.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= 8 && d.depth_left >= 1u && read_fast_reals_to_named(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+    } else {
+        if (!FCodec<std::vector<double>>::read(d, value.reals)) {
+            value.reals = {};
+            ok = false;
+        }
+        if (!FCodec<std::vector<::vectors::Named>>::read(d, value.named)) {
+            value.named = {};
+            ok = false;
+        }
     }
     return ok;
 }

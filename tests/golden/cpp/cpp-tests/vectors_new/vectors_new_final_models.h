@@ -21,6 +21,7 @@ struct FBody<::vectors_new::Edge>
     static uint8_t* write(uint8_t* p, const ::vectors_new::Edge& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors_new::Edge& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Edge& value);
+    static bool read_fields(FinalDecoder& d, ::vectors_new::Edge& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -35,6 +36,8 @@ struct FBody<::vectors_new::Holder>
     static std::size_t size(const ::vectors_new::Holder& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors_new::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors_new::Holder& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Holder& value);
+    static bool read_fields(FinalDecoder& d, ::vectors_new::Holder& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -66,12 +69,17 @@ FBE_INLINE bool FBody<::vectors_new::Edge>::read_fast(const uint8_t*& p, const u
 
 FBE_INLINE bool FBody<::vectors_new::Edge>::read(FinalDecoder& d, ::vectors_new::Edge& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::vectors_new::Edge>::read_fields(FinalDecoder& d, ::vectors_new::Edge& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.source)) {
         value.source = {};
@@ -120,7 +128,26 @@ inline uint8_t* FBody<::vectors_new::Holder>::write(uint8_t* p, const ::vectors_
     return p;
 }
 
+FBE_INLINE bool FBody<::vectors_new::Holder>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Holder& value)
+{
+    if (!FCodec<std::vector<::vectors_new::Edge>>::read_fast(p, end, rest, value.edges))
+        return false;
+    return true;
+}
+
 FBE_INLINE bool FBody<::vectors_new::Holder>::read(FinalDecoder& d, ::vectors_new::Holder& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::vectors_new::Holder>::read_fields(FinalDecoder& d, ::vectors_new::Holder& value)
 {
     bool ok = true;
     if (!FCodec<std::vector<::vectors_new::Edge>>::read(d, value.edges)) {

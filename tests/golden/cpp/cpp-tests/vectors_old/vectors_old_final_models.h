@@ -22,6 +22,7 @@ struct FBody<::vectors_old::Edge>
     static bool read(FinalDecoder& d, ::vectors_old::Edge& value);
     static void read_fixed(const uint8_t* p, ::vectors_old::Edge& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_old::Edge& value);
+    static bool read_fields(FinalDecoder& d, ::vectors_old::Edge& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -36,6 +37,8 @@ struct FBody<::vectors_old::Holder>
     static std::size_t size(const ::vectors_old::Holder& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors_old::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors_old::Holder& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_old::Holder& value);
+    static bool read_fields(FinalDecoder& d, ::vectors_old::Holder& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -59,12 +62,17 @@ FBE_INLINE bool FBody<::vectors_old::Edge>::read_fast(const uint8_t*& p, const u
 
 FBE_INLINE bool FBody<::vectors_old::Edge>::read(FinalDecoder& d, ::vectors_old::Edge& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::vectors_old::Edge>::read_fields(FinalDecoder& d, ::vectors_old::Edge& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.source)) {
         value.source = {};
@@ -96,7 +104,26 @@ inline uint8_t* FBody<::vectors_old::Holder>::write(uint8_t* p, const ::vectors_
     return p;
 }
 
+FBE_INLINE bool FBody<::vectors_old::Holder>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_old::Holder& value)
+{
+    if (!FCodec<std::vector<::vectors_old::Edge>>::read_fast(p, end, rest, value.edges))
+        return false;
+    return true;
+}
+
 FBE_INLINE bool FBody<::vectors_old::Holder>::read(FinalDecoder& d, ::vectors_old::Holder& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::vectors_old::Holder>::read_fields(FinalDecoder& d, ::vectors_old::Holder& value)
 {
     bool ok = true;
     if (!FCodec<std::vector<::vectors_old::Edge>>::read(d, value.edges)) {

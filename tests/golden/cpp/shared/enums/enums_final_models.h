@@ -22,6 +22,7 @@ struct FBody<::enums::Enums>
     static bool read(FinalDecoder& d, ::enums::Enums& value);
     static void read_fixed(const uint8_t* p, ::enums::Enums& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::enums::Enums& value);
+    static bool read_fields(FinalDecoder& d, ::enums::Enums& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -175,12 +176,17 @@ inline bool FBody<::enums::Enums>::read_fast(const uint8_t*& p, const uint8_t* /
 
 inline bool FBody<::enums::Enums>::read(FinalDecoder& d, ::enums::Enums& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::enums::Enums>::read_fields(FinalDecoder& d, ::enums::Enums& value)
+{
     bool ok = true;
     if (!FCodec<::enums::EnumByte>::read(d, value.byte0)) {
         value.byte0 = ::enums::EnumByte::ENUM_VALUE_0;

@@ -22,6 +22,7 @@ struct FBody<::protoex::Order>
     static uint8_t* write(uint8_t* p, const ::protoex::Order& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::Order& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Order& value);
+    static bool read_fields(FinalDecoder& d, ::protoex::Order& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -37,6 +38,7 @@ struct FBody<::protoex::Balance>
     static uint8_t* write(uint8_t* p, const ::protoex::Balance& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::Balance& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Balance& value);
+    static bool read_fields(FinalDecoder& d, ::protoex::Balance& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -51,7 +53,8 @@ struct FBody<::protoex::Account>
     static std::size_t size(const ::protoex::Account& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::protoex::Account& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::Account& value);
-    static bool read_fast_id_to_asset(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Account& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Account& value);
+    static bool read_fields(FinalDecoder& d, ::protoex::Account& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -67,6 +70,7 @@ struct FBody<::protoex::OrderMessage>
     static uint8_t* write(uint8_t* p, const ::protoex::OrderMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::OrderMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::OrderMessage& value);
+    static bool read_fields(FinalDecoder& d, ::protoex::OrderMessage& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -82,6 +86,7 @@ struct FBody<::protoex::BalanceMessage>
     static uint8_t* write(uint8_t* p, const ::protoex::BalanceMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::BalanceMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::BalanceMessage& value);
+    static bool read_fields(FinalDecoder& d, ::protoex::BalanceMessage& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -96,6 +101,8 @@ struct FBody<::protoex::AccountMessage>
     static std::size_t size(const ::protoex::AccountMessage& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::protoex::AccountMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::AccountMessage& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::AccountMessage& value);
+    static bool read_fields(FinalDecoder& d, ::protoex::AccountMessage& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -136,12 +143,17 @@ FBE_INLINE bool FBody<::protoex::Order>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::protoex::Order>::read(FinalDecoder& d, ::protoex::Order& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::protoex::Order>::read_fields(FinalDecoder& d, ::protoex::Order& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.id)) {
         value.id = {};
@@ -229,12 +241,17 @@ FBE_INLINE bool FBody<::protoex::Balance>::read_fast(const uint8_t*& p, const ui
 
 FBE_INLINE bool FBody<::protoex::Balance>::read(FinalDecoder& d, ::protoex::Balance& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::protoex::Balance>::read_fields(FinalDecoder& d, ::protoex::Balance& value)
+{
     bool ok = true;
     if (!FCodec<std::string>::read(d, value.currency)) {
         value.currency = {};
@@ -286,7 +303,7 @@ inline uint8_t* FBody<::protoex::Account>::write(uint8_t* p, const ::protoex::Ac
     return p;
 }
 
-FBE_INLINE bool FBody<::protoex::Account>::read_fast_id_to_asset(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Account& value)
+FBE_INLINE bool FBody<::protoex::Account>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Account& value)
 {
     value.id = Scalar<int32_t>::get(p);
     p += 4;
@@ -298,38 +315,45 @@ FBE_INLINE bool FBody<::protoex::Account>::read_fast_id_to_asset(const uint8_t*&
         return false;
     if (!FCodec<std::optional<::protoex::Balance>>::read_fast(p, end, rest + 4, value.asset))
         return false;
+    if (!FCodec<std::vector<::protoex::Order>>::read_fast(p, end, rest, value.orders))
+        return false;
     return true;
 }
 
 FBE_INLINE bool FBody<::protoex::Account>::read(FinalDecoder& d, ::protoex::Account& value)
 {
-    bool ok = true;
-    // id, name, state, wallet, asset: the fast path, or if anything does not fit, one by one, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 34 && d.depth_left >= 1u && read_fast_id_to_asset(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<int32_t>::read(d, value.id)) {
-            value.id = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.name)) {
-            value.name = {};
-            ok = false;
-        }
-        if (!FCodec<::protoex::StateEx>::read(d, value.state)) {
-            value.state = ::protoex::StateEx::initialized | ::protoex::StateEx::bad | ::protoex::StateEx::sad;
-            ok = false;
-        }
-        if (!FCodec<::protoex::Balance>::read(d, value.wallet)) {
-            FBE::detail::assign_default(value.wallet);
-            ok = false;
-        }
-        if (!FCodec<std::optional<::protoex::Balance>>::read(d, value.asset)) {
-            value.asset = {};
-            ok = false;
-        }
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::protoex::Account>::read_fields(FinalDecoder& d, ::protoex::Account& value)
+{
+    bool ok = true;
+    if (!FCodec<int32_t>::read(d, value.id)) {
+        value.id = {};
+        ok = false;
+    }
+    if (!FCodec<std::string>::read(d, value.name)) {
+        value.name = {};
+        ok = false;
+    }
+    if (!FCodec<::protoex::StateEx>::read(d, value.state)) {
+        value.state = ::protoex::StateEx::initialized | ::protoex::StateEx::bad | ::protoex::StateEx::sad;
+        ok = false;
+    }
+    if (!FCodec<::protoex::Balance>::read(d, value.wallet)) {
+        FBE::detail::assign_default(value.wallet);
+        ok = false;
+    }
+    if (!FCodec<std::optional<::protoex::Balance>>::read(d, value.asset)) {
+        value.asset = {};
+        ok = false;
     }
     if (!FCodec<std::vector<::protoex::Order>>::read(d, value.orders)) {
         value.orders = {};
@@ -375,13 +399,18 @@ FBE_INLINE bool FBody<::protoex::OrderMessage>::read_fast(const uint8_t*& p, con
 
 FBE_INLINE bool FBody<::protoex::OrderMessage>::read(FinalDecoder& d, ::protoex::OrderMessage& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::protoex::OrderMessage>::read_fields(FinalDecoder& d, ::protoex::OrderMessage& value)
+{
     bool ok = true;
     if (!FCodec<::protoex::Order>::read(d, value.body)) {
         FBE::detail::assign_default(value.body);
@@ -417,13 +446,18 @@ FBE_INLINE bool FBody<::protoex::BalanceMessage>::read_fast(const uint8_t*& p, c
 
 FBE_INLINE bool FBody<::protoex::BalanceMessage>::read(FinalDecoder& d, ::protoex::BalanceMessage& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::protoex::BalanceMessage>::read_fields(FinalDecoder& d, ::protoex::BalanceMessage& value)
+{
     bool ok = true;
     if (!FCodec<::protoex::Balance>::read(d, value.body)) {
         FBE::detail::assign_default(value.body);
@@ -450,7 +484,26 @@ inline uint8_t* FBody<::protoex::AccountMessage>::write(uint8_t* p, const ::prot
     return p;
 }
 
+FBE_INLINE bool FBody<::protoex::AccountMessage>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::AccountMessage& value)
+{
+    if (!FBody<::protoex::Account>::read_fast(p, end, rest, value.body))
+        return false;
+    return true;
+}
+
 FBE_INLINE bool FBody<::protoex::AccountMessage>::read(FinalDecoder& d, ::protoex::AccountMessage& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 2u && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::protoex::AccountMessage>::read_fields(FinalDecoder& d, ::protoex::AccountMessage& value)
 {
     bool ok = true;
     if (!FCodec<::protoex::Account>::read(d, value.body)) {

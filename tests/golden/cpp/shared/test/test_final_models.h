@@ -21,7 +21,8 @@ struct FBody<::test::StructSimple>
     static std::size_t size(const ::test::StructSimple& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructSimple& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructSimple& value);
-    static bool read_fast_id_to_f43(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructSimple& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructSimple& value);
+    static bool read_fields(FinalDecoder& d, ::test::StructSimple& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -36,8 +37,8 @@ struct FBody<::test::StructOptional>
     static std::size_t size(const ::test::StructOptional& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructOptional& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructOptional& value);
-    static bool read_fast_id_to_f43(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value);
-    static bool read_fast_f100_to_f163(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value);
+    static bool read_fields(FinalDecoder& d, ::test::StructOptional& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -52,9 +53,8 @@ struct FBody<::test::StructNested>
     static std::size_t size(const ::test::StructNested& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructNested& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructNested& value);
-    static bool read_fast_id_to_f43(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value);
-    static bool read_fast_f100_to_f163(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value);
-    static bool read_fast_f1000_to_f1007(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value);
+    static bool read_fields(FinalDecoder& d, ::test::StructNested& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -70,6 +70,7 @@ struct FBody<::test::StructBytes>
     static uint8_t* write(uint8_t* p, const ::test::StructBytes& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructBytes& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructBytes& value);
+    static bool read_fields(FinalDecoder& d, ::test::StructBytes& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -98,6 +99,8 @@ struct FBody<::test::StructVector>
     static std::size_t size(const ::test::StructVector& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructVector& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructVector& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructVector& value);
+    static bool read_fields(FinalDecoder& d, ::test::StructVector& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -247,7 +250,7 @@ inline uint8_t* FBody<::test::StructSimple>::write(uint8_t* p, const ::test::Str
     return p;
 }
 
-inline bool FBody<::test::StructSimple>::read_fast_id_to_f43(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructSimple& value)
+inline bool FBody<::test::StructSimple>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructSimple& value)
 {
     value.id = Scalar<int32_t>::get(p);
     value.f1 = Scalar<bool>::get(p + 4);
@@ -302,194 +305,201 @@ inline bool FBody<::test::StructSimple>::read_fast_id_to_f43(const uint8_t*& p, 
         return false;
     value.f43 = Scalar<::proto::State>::get(p);
     p += 1;
+    if (!FBody<::proto::Account>::read_fast(p, end, rest, value.f44))
+        return false;
     return true;
 }
 
 inline bool FBody<::test::StructSimple>::read(FinalDecoder& d, ::test::StructSimple& value)
 {
-    bool ok = true;
-    // id to f43: the fast path, or if anything does not fit, one by one, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 281 && d.depth_left >= 1u && read_fast_id_to_f43(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 2u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<int32_t>::read(d, value.id)) {
-            value.id = {};
-            ok = false;
-        }
-        if (!FCodec<bool>::read(d, value.f1)) {
-            value.f1 = {};
-            ok = false;
-        }
-        if (!FCodec<bool>::read(d, value.f2)) {
-            value.f2 = true;
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f3)) {
-            value.f3 = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f4)) {
-            value.f4 = 255;
-            ok = false;
-        }
-        if (!FCodec<char>::read(d, value.f5)) {
-            value.f5 = {};
-            ok = false;
-        }
-        if (!FCodec<char>::read(d, value.f6)) {
-            value.f6 = '!';
-            ok = false;
-        }
-        if (!FCodec<wchar_t>::read(d, value.f7)) {
-            value.f7 = {};
-            ok = false;
-        }
-        if (!FCodec<wchar_t>::read(d, value.f8)) {
-            value.f8 = static_cast<wchar_t>(0x444);
-            ok = false;
-        }
-        if (!FCodec<int8_t>::read(d, value.f9)) {
-            value.f9 = {};
-            ok = false;
-        }
-        if (!FCodec<int8_t>::read(d, value.f10)) {
-            value.f10 = 127;
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f11)) {
-            value.f11 = 0;
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f12)) {
-            value.f12 = 255;
-            ok = false;
-        }
-        if (!FCodec<int16_t>::read(d, value.f13)) {
-            value.f13 = {};
-            ok = false;
-        }
-        if (!FCodec<int16_t>::read(d, value.f14)) {
-            value.f14 = 32767;
-            ok = false;
-        }
-        if (!FCodec<uint16_t>::read(d, value.f15)) {
-            value.f15 = 0;
-            ok = false;
-        }
-        if (!FCodec<uint16_t>::read(d, value.f16)) {
-            value.f16 = 65535;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.f17)) {
-            value.f17 = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.f18)) {
-            value.f18 = 2147483647;
-            ok = false;
-        }
-        if (!FCodec<uint32_t>::read(d, value.f19)) {
-            value.f19 = 0u;
-            ok = false;
-        }
-        if (!FCodec<uint32_t>::read(d, value.f20)) {
-            value.f20 = 4294967295u;
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.f21)) {
-            value.f21 = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.f22)) {
-            value.f22 = INT64_C(9223372036854775807);
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f23)) {
-            value.f23 = UINT64_C(0);
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f24)) {
-            value.f24 = UINT64_C(18446744073709551615);
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.f25)) {
-            value.f25 = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.f26)) {
-            value.f26 = 123.456f;
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.f27)) {
-            value.f27 = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.f28)) {
-            value.f28 = -123.456e+123;
-            ok = false;
-        }
-        if (!FCodec<FBE::decimal_t>::read(d, value.f29)) {
-            value.f29 = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::decimal_t>::read(d, value.f30)) {
-            value.f30 = FBE::decimal_t("123456.123456");
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.f31)) {
-            value.f31 = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.f32)) {
-            value.f32 = "Initial string!";
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f33)) {
-            value.f33 = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f34)) {
-            value.f34 = UINT64_C(0);
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f35)) {
-            value.f35 = FBE::utc();
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f36)) {
-            value.f36 = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f37)) {
-            value.f37 = FBE::uuid_t::sequential();
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f38)) {
-            value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-            ok = false;
-        }
-        if (!FCodec<::proto::OrderSide>::read(d, value.f39)) {
-            value.f39 = {};
-            ok = false;
-        }
-        if (!FCodec<::proto::OrderType>::read(d, value.f40)) {
-            value.f40 = {};
-            ok = false;
-        }
-        if (!FCodec<::proto::Order>::read(d, value.f41)) {
-            FBE::detail::assign_default(value.f41);
-            ok = false;
-        }
-        if (!FCodec<::proto::Balance>::read(d, value.f42)) {
-            FBE::detail::assign_default(value.f42);
-            ok = false;
-        }
-        if (!FCodec<::proto::State>::read(d, value.f43)) {
-            value.f43 = {};
-            ok = false;
-        }
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::test::StructSimple>::read_fields(FinalDecoder& d, ::test::StructSimple& value)
+{
+    bool ok = true;
+    if (!FCodec<int32_t>::read(d, value.id)) {
+        value.id = {};
+        ok = false;
+    }
+    if (!FCodec<bool>::read(d, value.f1)) {
+        value.f1 = {};
+        ok = false;
+    }
+    if (!FCodec<bool>::read(d, value.f2)) {
+        value.f2 = true;
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f3)) {
+        value.f3 = {};
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f4)) {
+        value.f4 = 255;
+        ok = false;
+    }
+    if (!FCodec<char>::read(d, value.f5)) {
+        value.f5 = {};
+        ok = false;
+    }
+    if (!FCodec<char>::read(d, value.f6)) {
+        value.f6 = '!';
+        ok = false;
+    }
+    if (!FCodec<wchar_t>::read(d, value.f7)) {
+        value.f7 = {};
+        ok = false;
+    }
+    if (!FCodec<wchar_t>::read(d, value.f8)) {
+        value.f8 = static_cast<wchar_t>(0x444);
+        ok = false;
+    }
+    if (!FCodec<int8_t>::read(d, value.f9)) {
+        value.f9 = {};
+        ok = false;
+    }
+    if (!FCodec<int8_t>::read(d, value.f10)) {
+        value.f10 = 127;
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f11)) {
+        value.f11 = 0;
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f12)) {
+        value.f12 = 255;
+        ok = false;
+    }
+    if (!FCodec<int16_t>::read(d, value.f13)) {
+        value.f13 = {};
+        ok = false;
+    }
+    if (!FCodec<int16_t>::read(d, value.f14)) {
+        value.f14 = 32767;
+        ok = false;
+    }
+    if (!FCodec<uint16_t>::read(d, value.f15)) {
+        value.f15 = 0;
+        ok = false;
+    }
+    if (!FCodec<uint16_t>::read(d, value.f16)) {
+        value.f16 = 65535;
+        ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.f17)) {
+        value.f17 = {};
+        ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.f18)) {
+        value.f18 = 2147483647;
+        ok = false;
+    }
+    if (!FCodec<uint32_t>::read(d, value.f19)) {
+        value.f19 = 0u;
+        ok = false;
+    }
+    if (!FCodec<uint32_t>::read(d, value.f20)) {
+        value.f20 = 4294967295u;
+        ok = false;
+    }
+    if (!FCodec<int64_t>::read(d, value.f21)) {
+        value.f21 = {};
+        ok = false;
+    }
+    if (!FCodec<int64_t>::read(d, value.f22)) {
+        value.f22 = INT64_C(9223372036854775807);
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f23)) {
+        value.f23 = UINT64_C(0);
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f24)) {
+        value.f24 = UINT64_C(18446744073709551615);
+        ok = false;
+    }
+    if (!FCodec<float>::read(d, value.f25)) {
+        value.f25 = {};
+        ok = false;
+    }
+    if (!FCodec<float>::read(d, value.f26)) {
+        value.f26 = 123.456f;
+        ok = false;
+    }
+    if (!FCodec<double>::read(d, value.f27)) {
+        value.f27 = {};
+        ok = false;
+    }
+    if (!FCodec<double>::read(d, value.f28)) {
+        value.f28 = -123.456e+123;
+        ok = false;
+    }
+    if (!FCodec<FBE::decimal_t>::read(d, value.f29)) {
+        value.f29 = {};
+        ok = false;
+    }
+    if (!FCodec<FBE::decimal_t>::read(d, value.f30)) {
+        value.f30 = FBE::decimal_t("123456.123456");
+        ok = false;
+    }
+    if (!FCodec<std::string>::read(d, value.f31)) {
+        value.f31 = {};
+        ok = false;
+    }
+    if (!FCodec<std::string>::read(d, value.f32)) {
+        value.f32 = "Initial string!";
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f33)) {
+        value.f33 = {};
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f34)) {
+        value.f34 = UINT64_C(0);
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f35)) {
+        value.f35 = FBE::utc();
+        ok = false;
+    }
+    if (!FCodec<FBE::uuid_t>::read(d, value.f36)) {
+        value.f36 = {};
+        ok = false;
+    }
+    if (!FCodec<FBE::uuid_t>::read(d, value.f37)) {
+        value.f37 = FBE::uuid_t::sequential();
+        ok = false;
+    }
+    if (!FCodec<FBE::uuid_t>::read(d, value.f38)) {
+        value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
+        ok = false;
+    }
+    if (!FCodec<::proto::OrderSide>::read(d, value.f39)) {
+        value.f39 = {};
+        ok = false;
+    }
+    if (!FCodec<::proto::OrderType>::read(d, value.f40)) {
+        value.f40 = {};
+        ok = false;
+    }
+    if (!FCodec<::proto::Order>::read(d, value.f41)) {
+        FBE::detail::assign_default(value.f41);
+        ok = false;
+    }
+    if (!FCodec<::proto::Balance>::read(d, value.f42)) {
+        FBE::detail::assign_default(value.f42);
+        ok = false;
+    }
+    if (!FCodec<::proto::State>::read(d, value.f43)) {
+        value.f43 = {};
+        ok = false;
     }
     if (!FCodec<::proto::Account>::read(d, value.f44)) {
         FBE::detail::assign_default(value.f44);
@@ -793,7 +803,7 @@ inline uint8_t* FBody<::test::StructOptional>::write(uint8_t* p, const ::test::S
     return p;
 }
 
-inline bool FBody<::test::StructOptional>::read_fast_id_to_f43(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value)
+inline bool FBody<::test::StructOptional>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value)
 {
     value.id = Scalar<int32_t>::get(p);
     value.f1 = Scalar<bool>::get(p + 4);
@@ -848,11 +858,8 @@ inline bool FBody<::test::StructOptional>::read_fast_id_to_f43(const uint8_t*& p
         return false;
     value.f43 = Scalar<::proto::State>::get(p);
     p += 1;
-    return true;
-}
-
-inline bool FBody<::test::StructOptional>::read_fast_f100_to_f163(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value)
-{
+    if (!FBody<::proto::Account>::read_fast(p, end, rest + 66, value.f44))
+        return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 65, value.f100))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 64, value.f101))
@@ -981,461 +988,463 @@ inline bool FBody<::test::StructOptional>::read_fast_f100_to_f163(const uint8_t*
         return false;
     if (!FCodec<std::optional<::proto::State>>::read_fast(p, end, rest + 2, value.f163))
         return false;
+    if (!FCodec<std::optional<::proto::Account>>::read_fast(p, end, rest + 1, value.f164))
+        return false;
+    if (!FCodec<std::optional<::proto::Account>>::read_fast(p, end, rest, value.f165))
+        return false;
     return true;
 }
 
 inline bool FBody<::test::StructOptional>::read(FinalDecoder& d, ::test::StructOptional& value)
 {
-    bool ok = true;
-    // id to f43: the fast path, or if anything does not fit, one by one, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 347 && d.depth_left >= 1u && read_fast_id_to_f43(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 2u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<int32_t>::read(d, value.id)) {
-            value.id = {};
-            ok = false;
-        }
-        if (!FCodec<bool>::read(d, value.f1)) {
-            value.f1 = {};
-            ok = false;
-        }
-        if (!FCodec<bool>::read(d, value.f2)) {
-            value.f2 = true;
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f3)) {
-            value.f3 = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f4)) {
-            value.f4 = 255;
-            ok = false;
-        }
-        if (!FCodec<char>::read(d, value.f5)) {
-            value.f5 = {};
-            ok = false;
-        }
-        if (!FCodec<char>::read(d, value.f6)) {
-            value.f6 = '!';
-            ok = false;
-        }
-        if (!FCodec<wchar_t>::read(d, value.f7)) {
-            value.f7 = {};
-            ok = false;
-        }
-        if (!FCodec<wchar_t>::read(d, value.f8)) {
-            value.f8 = static_cast<wchar_t>(0x444);
-            ok = false;
-        }
-        if (!FCodec<int8_t>::read(d, value.f9)) {
-            value.f9 = {};
-            ok = false;
-        }
-        if (!FCodec<int8_t>::read(d, value.f10)) {
-            value.f10 = 127;
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f11)) {
-            value.f11 = 0;
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f12)) {
-            value.f12 = 255;
-            ok = false;
-        }
-        if (!FCodec<int16_t>::read(d, value.f13)) {
-            value.f13 = {};
-            ok = false;
-        }
-        if (!FCodec<int16_t>::read(d, value.f14)) {
-            value.f14 = 32767;
-            ok = false;
-        }
-        if (!FCodec<uint16_t>::read(d, value.f15)) {
-            value.f15 = 0;
-            ok = false;
-        }
-        if (!FCodec<uint16_t>::read(d, value.f16)) {
-            value.f16 = 65535;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.f17)) {
-            value.f17 = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.f18)) {
-            value.f18 = 2147483647;
-            ok = false;
-        }
-        if (!FCodec<uint32_t>::read(d, value.f19)) {
-            value.f19 = 0u;
-            ok = false;
-        }
-        if (!FCodec<uint32_t>::read(d, value.f20)) {
-            value.f20 = 4294967295u;
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.f21)) {
-            value.f21 = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.f22)) {
-            value.f22 = INT64_C(9223372036854775807);
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f23)) {
-            value.f23 = UINT64_C(0);
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f24)) {
-            value.f24 = UINT64_C(18446744073709551615);
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.f25)) {
-            value.f25 = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.f26)) {
-            value.f26 = 123.456f;
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.f27)) {
-            value.f27 = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.f28)) {
-            value.f28 = -123.456e+123;
-            ok = false;
-        }
-        if (!FCodec<FBE::decimal_t>::read(d, value.f29)) {
-            value.f29 = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::decimal_t>::read(d, value.f30)) {
-            value.f30 = FBE::decimal_t("123456.123456");
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.f31)) {
-            value.f31 = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.f32)) {
-            value.f32 = "Initial string!";
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f33)) {
-            value.f33 = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f34)) {
-            value.f34 = UINT64_C(0);
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f35)) {
-            value.f35 = FBE::utc();
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f36)) {
-            value.f36 = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f37)) {
-            value.f37 = FBE::uuid_t::sequential();
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f38)) {
-            value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-            ok = false;
-        }
-        if (!FCodec<::proto::OrderSide>::read(d, value.f39)) {
-            value.f39 = {};
-            ok = false;
-        }
-        if (!FCodec<::proto::OrderType>::read(d, value.f40)) {
-            value.f40 = {};
-            ok = false;
-        }
-        if (!FCodec<::proto::Order>::read(d, value.f41)) {
-            FBE::detail::assign_default(value.f41);
-            ok = false;
-        }
-        if (!FCodec<::proto::Balance>::read(d, value.f42)) {
-            FBE::detail::assign_default(value.f42);
-            ok = false;
-        }
-        if (!FCodec<::proto::State>::read(d, value.f43)) {
-            value.f43 = {};
-            ok = false;
-        }
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::test::StructOptional>::read_fields(FinalDecoder& d, ::test::StructOptional& value)
+{
+    bool ok = true;
+    if (!FCodec<int32_t>::read(d, value.id)) {
+        value.id = {};
+        ok = false;
+    }
+    if (!FCodec<bool>::read(d, value.f1)) {
+        value.f1 = {};
+        ok = false;
+    }
+    if (!FCodec<bool>::read(d, value.f2)) {
+        value.f2 = true;
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f3)) {
+        value.f3 = {};
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f4)) {
+        value.f4 = 255;
+        ok = false;
+    }
+    if (!FCodec<char>::read(d, value.f5)) {
+        value.f5 = {};
+        ok = false;
+    }
+    if (!FCodec<char>::read(d, value.f6)) {
+        value.f6 = '!';
+        ok = false;
+    }
+    if (!FCodec<wchar_t>::read(d, value.f7)) {
+        value.f7 = {};
+        ok = false;
+    }
+    if (!FCodec<wchar_t>::read(d, value.f8)) {
+        value.f8 = static_cast<wchar_t>(0x444);
+        ok = false;
+    }
+    if (!FCodec<int8_t>::read(d, value.f9)) {
+        value.f9 = {};
+        ok = false;
+    }
+    if (!FCodec<int8_t>::read(d, value.f10)) {
+        value.f10 = 127;
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f11)) {
+        value.f11 = 0;
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f12)) {
+        value.f12 = 255;
+        ok = false;
+    }
+    if (!FCodec<int16_t>::read(d, value.f13)) {
+        value.f13 = {};
+        ok = false;
+    }
+    if (!FCodec<int16_t>::read(d, value.f14)) {
+        value.f14 = 32767;
+        ok = false;
+    }
+    if (!FCodec<uint16_t>::read(d, value.f15)) {
+        value.f15 = 0;
+        ok = false;
+    }
+    if (!FCodec<uint16_t>::read(d, value.f16)) {
+        value.f16 = 65535;
+        ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.f17)) {
+        value.f17 = {};
+        ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.f18)) {
+        value.f18 = 2147483647;
+        ok = false;
+    }
+    if (!FCodec<uint32_t>::read(d, value.f19)) {
+        value.f19 = 0u;
+        ok = false;
+    }
+    if (!FCodec<uint32_t>::read(d, value.f20)) {
+        value.f20 = 4294967295u;
+        ok = false;
+    }
+    if (!FCodec<int64_t>::read(d, value.f21)) {
+        value.f21 = {};
+        ok = false;
+    }
+    if (!FCodec<int64_t>::read(d, value.f22)) {
+        value.f22 = INT64_C(9223372036854775807);
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f23)) {
+        value.f23 = UINT64_C(0);
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f24)) {
+        value.f24 = UINT64_C(18446744073709551615);
+        ok = false;
+    }
+    if (!FCodec<float>::read(d, value.f25)) {
+        value.f25 = {};
+        ok = false;
+    }
+    if (!FCodec<float>::read(d, value.f26)) {
+        value.f26 = 123.456f;
+        ok = false;
+    }
+    if (!FCodec<double>::read(d, value.f27)) {
+        value.f27 = {};
+        ok = false;
+    }
+    if (!FCodec<double>::read(d, value.f28)) {
+        value.f28 = -123.456e+123;
+        ok = false;
+    }
+    if (!FCodec<FBE::decimal_t>::read(d, value.f29)) {
+        value.f29 = {};
+        ok = false;
+    }
+    if (!FCodec<FBE::decimal_t>::read(d, value.f30)) {
+        value.f30 = FBE::decimal_t("123456.123456");
+        ok = false;
+    }
+    if (!FCodec<std::string>::read(d, value.f31)) {
+        value.f31 = {};
+        ok = false;
+    }
+    if (!FCodec<std::string>::read(d, value.f32)) {
+        value.f32 = "Initial string!";
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f33)) {
+        value.f33 = {};
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f34)) {
+        value.f34 = UINT64_C(0);
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f35)) {
+        value.f35 = FBE::utc();
+        ok = false;
+    }
+    if (!FCodec<FBE::uuid_t>::read(d, value.f36)) {
+        value.f36 = {};
+        ok = false;
+    }
+    if (!FCodec<FBE::uuid_t>::read(d, value.f37)) {
+        value.f37 = FBE::uuid_t::sequential();
+        ok = false;
+    }
+    if (!FCodec<FBE::uuid_t>::read(d, value.f38)) {
+        value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
+        ok = false;
+    }
+    if (!FCodec<::proto::OrderSide>::read(d, value.f39)) {
+        value.f39 = {};
+        ok = false;
+    }
+    if (!FCodec<::proto::OrderType>::read(d, value.f40)) {
+        value.f40 = {};
+        ok = false;
+    }
+    if (!FCodec<::proto::Order>::read(d, value.f41)) {
+        FBE::detail::assign_default(value.f41);
+        ok = false;
+    }
+    if (!FCodec<::proto::Balance>::read(d, value.f42)) {
+        FBE::detail::assign_default(value.f42);
+        ok = false;
+    }
+    if (!FCodec<::proto::State>::read(d, value.f43)) {
+        value.f43 = {};
+        ok = false;
     }
     if (!FCodec<::proto::Account>::read(d, value.f44)) {
         FBE::detail::assign_default(value.f44);
         ok = false;
     }
-    // f100 to f163: the fast path, or if anything does not fit, one by one, best effort.
-    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 66 && d.depth_left >= 1u && read_fast_f100_to_f163(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<std::optional<bool>>::read(d, value.f100)) {
-            value.f100 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.f101)) {
-            value.f101 = true;
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.f102)) {
-            value.f102 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f103)) {
-            value.f103 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f104)) {
-            value.f104 = 255;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f105)) {
-            value.f105 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<char>>::read(d, value.f106)) {
-            value.f106 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<char>>::read(d, value.f107)) {
-            value.f107 = '!';
-            ok = false;
-        }
-        if (!FCodec<std::optional<char>>::read(d, value.f108)) {
-            value.f108 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<wchar_t>>::read(d, value.f109)) {
-            value.f109 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<wchar_t>>::read(d, value.f110)) {
-            value.f110 = static_cast<wchar_t>(0x444);
-            ok = false;
-        }
-        if (!FCodec<std::optional<wchar_t>>::read(d, value.f111)) {
-            value.f111 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int8_t>>::read(d, value.f112)) {
-            value.f112 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<int8_t>>::read(d, value.f113)) {
-            value.f113 = 127;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int8_t>>::read(d, value.f114)) {
-            value.f114 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f115)) {
-            value.f115 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f116)) {
-            value.f116 = 255;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f117)) {
-            value.f117 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int16_t>>::read(d, value.f118)) {
-            value.f118 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<int16_t>>::read(d, value.f119)) {
-            value.f119 = 32767;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int16_t>>::read(d, value.f120)) {
-            value.f120 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint16_t>>::read(d, value.f121)) {
-            value.f121 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint16_t>>::read(d, value.f122)) {
-            value.f122 = 65535;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint16_t>>::read(d, value.f123)) {
-            value.f123 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int32_t>>::read(d, value.f124)) {
-            value.f124 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<int32_t>>::read(d, value.f125)) {
-            value.f125 = 2147483647;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int32_t>>::read(d, value.f126)) {
-            value.f126 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint32_t>>::read(d, value.f127)) {
-            value.f127 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint32_t>>::read(d, value.f128)) {
-            value.f128 = 4294967295u;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint32_t>>::read(d, value.f129)) {
-            value.f129 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int64_t>>::read(d, value.f130)) {
-            value.f130 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<int64_t>>::read(d, value.f131)) {
-            value.f131 = INT64_C(9223372036854775807);
-            ok = false;
-        }
-        if (!FCodec<std::optional<int64_t>>::read(d, value.f132)) {
-            value.f132 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f133)) {
-            value.f133 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f134)) {
-            value.f134 = UINT64_C(18446744073709551615);
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f135)) {
-            value.f135 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<float>>::read(d, value.f136)) {
-            value.f136 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<float>>::read(d, value.f137)) {
-            value.f137 = 123.456f;
-            ok = false;
-        }
-        if (!FCodec<std::optional<float>>::read(d, value.f138)) {
-            value.f138 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<double>>::read(d, value.f139)) {
-            value.f139 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<double>>::read(d, value.f140)) {
-            value.f140 = -123.456e+123;
-            ok = false;
-        }
-        if (!FCodec<std::optional<double>>::read(d, value.f141)) {
-            value.f141 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f142)) {
-            value.f142 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f143)) {
-            value.f143 = FBE::decimal_t("123456.123456");
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f144)) {
-            value.f144 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.f145)) {
-            value.f145 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.f146)) {
-            value.f146 = "Initial string!";
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.f147)) {
-            value.f147 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f148)) {
-            value.f148 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f149)) {
-            value.f149 = FBE::utc();
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f150)) {
-            value.f150 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f151)) {
-            value.f151 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f152)) {
-            value.f152 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f153)) {
-            value.f153 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f154)) {
-            value.f154 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f155)) {
-            value.f155 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f156)) {
-            value.f156 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f157)) {
-            value.f157 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::Order>>::read(d, value.f158)) {
-            value.f158 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::Order>>::read(d, value.f159)) {
-            value.f159 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f160)) {
-            value.f160 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f161)) {
-            value.f161 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::State>>::read(d, value.f162)) {
-            value.f162 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::State>>::read(d, value.f163)) {
-            value.f163 = std::nullopt;
-            ok = false;
-        }
+    if (!FCodec<std::optional<bool>>::read(d, value.f100)) {
+        value.f100 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<bool>>::read(d, value.f101)) {
+        value.f101 = true;
+        ok = false;
+    }
+    if (!FCodec<std::optional<bool>>::read(d, value.f102)) {
+        value.f102 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f103)) {
+        value.f103 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f104)) {
+        value.f104 = 255;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f105)) {
+        value.f105 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<char>>::read(d, value.f106)) {
+        value.f106 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<char>>::read(d, value.f107)) {
+        value.f107 = '!';
+        ok = false;
+    }
+    if (!FCodec<std::optional<char>>::read(d, value.f108)) {
+        value.f108 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<wchar_t>>::read(d, value.f109)) {
+        value.f109 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<wchar_t>>::read(d, value.f110)) {
+        value.f110 = static_cast<wchar_t>(0x444);
+        ok = false;
+    }
+    if (!FCodec<std::optional<wchar_t>>::read(d, value.f111)) {
+        value.f111 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int8_t>>::read(d, value.f112)) {
+        value.f112 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<int8_t>>::read(d, value.f113)) {
+        value.f113 = 127;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int8_t>>::read(d, value.f114)) {
+        value.f114 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f115)) {
+        value.f115 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f116)) {
+        value.f116 = 255;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f117)) {
+        value.f117 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int16_t>>::read(d, value.f118)) {
+        value.f118 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<int16_t>>::read(d, value.f119)) {
+        value.f119 = 32767;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int16_t>>::read(d, value.f120)) {
+        value.f120 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint16_t>>::read(d, value.f121)) {
+        value.f121 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint16_t>>::read(d, value.f122)) {
+        value.f122 = 65535;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint16_t>>::read(d, value.f123)) {
+        value.f123 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int32_t>>::read(d, value.f124)) {
+        value.f124 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<int32_t>>::read(d, value.f125)) {
+        value.f125 = 2147483647;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int32_t>>::read(d, value.f126)) {
+        value.f126 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint32_t>>::read(d, value.f127)) {
+        value.f127 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint32_t>>::read(d, value.f128)) {
+        value.f128 = 4294967295u;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint32_t>>::read(d, value.f129)) {
+        value.f129 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int64_t>>::read(d, value.f130)) {
+        value.f130 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<int64_t>>::read(d, value.f131)) {
+        value.f131 = INT64_C(9223372036854775807);
+        ok = false;
+    }
+    if (!FCodec<std::optional<int64_t>>::read(d, value.f132)) {
+        value.f132 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f133)) {
+        value.f133 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f134)) {
+        value.f134 = UINT64_C(18446744073709551615);
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f135)) {
+        value.f135 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<float>>::read(d, value.f136)) {
+        value.f136 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<float>>::read(d, value.f137)) {
+        value.f137 = 123.456f;
+        ok = false;
+    }
+    if (!FCodec<std::optional<float>>::read(d, value.f138)) {
+        value.f138 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<double>>::read(d, value.f139)) {
+        value.f139 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<double>>::read(d, value.f140)) {
+        value.f140 = -123.456e+123;
+        ok = false;
+    }
+    if (!FCodec<std::optional<double>>::read(d, value.f141)) {
+        value.f141 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f142)) {
+        value.f142 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f143)) {
+        value.f143 = FBE::decimal_t("123456.123456");
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f144)) {
+        value.f144 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<std::string>>::read(d, value.f145)) {
+        value.f145 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<std::string>>::read(d, value.f146)) {
+        value.f146 = "Initial string!";
+        ok = false;
+    }
+    if (!FCodec<std::optional<std::string>>::read(d, value.f147)) {
+        value.f147 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f148)) {
+        value.f148 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f149)) {
+        value.f149 = FBE::utc();
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f150)) {
+        value.f150 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f151)) {
+        value.f151 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f152)) {
+        value.f152 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f153)) {
+        value.f153 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f154)) {
+        value.f154 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f155)) {
+        value.f155 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f156)) {
+        value.f156 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f157)) {
+        value.f157 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::Order>>::read(d, value.f158)) {
+        value.f158 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::Order>>::read(d, value.f159)) {
+        value.f159 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f160)) {
+        value.f160 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f161)) {
+        value.f161 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::State>>::read(d, value.f162)) {
+        value.f162 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::State>>::read(d, value.f163)) {
+        value.f163 = std::nullopt;
+        ok = false;
     }
     if (!FCodec<std::optional<::proto::Account>>::read(d, value.f164)) {
         value.f164 = {};
@@ -1895,7 +1904,7 @@ inline uint8_t* FBody<::test::StructNested>::write(uint8_t* p, const ::test::Str
     return p;
 }
 
-inline bool FBody<::test::StructNested>::read_fast_id_to_f43(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value)
+inline bool FBody<::test::StructNested>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value)
 {
     value.id = Scalar<int32_t>::get(p);
     value.f1 = Scalar<bool>::get(p + 4);
@@ -1950,11 +1959,8 @@ inline bool FBody<::test::StructNested>::read_fast_id_to_f43(const uint8_t*& p, 
         return false;
     value.f43 = Scalar<::proto::State>::get(p);
     p += 1;
-    return true;
-}
-
-inline bool FBody<::test::StructNested>::read_fast_f100_to_f163(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value)
-{
+    if (!FBody<::proto::Account>::read_fast(p, end, rest + 717, value.f44))
+        return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 716, value.f100))
         return false;
     if (!FCodec<std::optional<bool>>::read_fast(p, end, rest + 715, value.f101))
@@ -2083,11 +2089,10 @@ inline bool FBody<::test::StructNested>::read_fast_f100_to_f163(const uint8_t*& 
         return false;
     if (!FCodec<std::optional<::proto::State>>::read_fast(p, end, rest + 653, value.f163))
         return false;
-    return true;
-}
-
-inline bool FBody<::test::StructNested>::read_fast_f1000_to_f1007(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value)
-{
+    if (!FCodec<std::optional<::proto::Account>>::read_fast(p, end, rest + 652, value.f164))
+        return false;
+    if (!FCodec<std::optional<::proto::Account>>::read_fast(p, end, rest + 651, value.f165))
+        return false;
     value.f1000 = Scalar<::test::EnumSimple>::get(p);
     p += 4;
     if (!FCodec<std::optional<::test::EnumSimple>>::read_fast(p, end, rest + 646, value.f1001))
@@ -2104,461 +2109,467 @@ inline bool FBody<::test::StructNested>::read_fast_f1000_to_f1007(const uint8_t*
     p += 8;
     if (!FCodec<std::optional<::test::FlagsTyped>>::read_fast(p, end, rest + 630, value.f1007))
         return false;
+    if (!FBody<::test::StructSimple>::read_fast(p, end, rest + 349, value.f1008))
+        return false;
+    if (!FCodec<std::optional<::test::StructSimple>>::read_fast(p, end, rest + 348, value.f1009))
+        return false;
+    if (!FBody<::test::StructOptional>::read_fast(p, end, rest + 1, value.f1010))
+        return false;
+    if (!FCodec<std::optional<::test::StructOptional>>::read_fast(p, end, rest, value.f1011))
+        return false;
     return true;
 }
 
 inline bool FBody<::test::StructNested>::read(FinalDecoder& d, ::test::StructNested& value)
 {
-    bool ok = true;
-    // id to f43: the fast path, or if anything does not fit, one by one, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 998 && d.depth_left >= 1u && read_fast_id_to_f43(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 3u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<int32_t>::read(d, value.id)) {
-            value.id = {};
-            ok = false;
-        }
-        if (!FCodec<bool>::read(d, value.f1)) {
-            value.f1 = {};
-            ok = false;
-        }
-        if (!FCodec<bool>::read(d, value.f2)) {
-            value.f2 = true;
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f3)) {
-            value.f3 = {};
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f4)) {
-            value.f4 = 255;
-            ok = false;
-        }
-        if (!FCodec<char>::read(d, value.f5)) {
-            value.f5 = {};
-            ok = false;
-        }
-        if (!FCodec<char>::read(d, value.f6)) {
-            value.f6 = '!';
-            ok = false;
-        }
-        if (!FCodec<wchar_t>::read(d, value.f7)) {
-            value.f7 = {};
-            ok = false;
-        }
-        if (!FCodec<wchar_t>::read(d, value.f8)) {
-            value.f8 = static_cast<wchar_t>(0x444);
-            ok = false;
-        }
-        if (!FCodec<int8_t>::read(d, value.f9)) {
-            value.f9 = {};
-            ok = false;
-        }
-        if (!FCodec<int8_t>::read(d, value.f10)) {
-            value.f10 = 127;
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f11)) {
-            value.f11 = 0;
-            ok = false;
-        }
-        if (!FCodec<uint8_t>::read(d, value.f12)) {
-            value.f12 = 255;
-            ok = false;
-        }
-        if (!FCodec<int16_t>::read(d, value.f13)) {
-            value.f13 = {};
-            ok = false;
-        }
-        if (!FCodec<int16_t>::read(d, value.f14)) {
-            value.f14 = 32767;
-            ok = false;
-        }
-        if (!FCodec<uint16_t>::read(d, value.f15)) {
-            value.f15 = 0;
-            ok = false;
-        }
-        if (!FCodec<uint16_t>::read(d, value.f16)) {
-            value.f16 = 65535;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.f17)) {
-            value.f17 = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.f18)) {
-            value.f18 = 2147483647;
-            ok = false;
-        }
-        if (!FCodec<uint32_t>::read(d, value.f19)) {
-            value.f19 = 0u;
-            ok = false;
-        }
-        if (!FCodec<uint32_t>::read(d, value.f20)) {
-            value.f20 = 4294967295u;
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.f21)) {
-            value.f21 = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.f22)) {
-            value.f22 = INT64_C(9223372036854775807);
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f23)) {
-            value.f23 = UINT64_C(0);
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f24)) {
-            value.f24 = UINT64_C(18446744073709551615);
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.f25)) {
-            value.f25 = {};
-            ok = false;
-        }
-        if (!FCodec<float>::read(d, value.f26)) {
-            value.f26 = 123.456f;
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.f27)) {
-            value.f27 = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.f28)) {
-            value.f28 = -123.456e+123;
-            ok = false;
-        }
-        if (!FCodec<FBE::decimal_t>::read(d, value.f29)) {
-            value.f29 = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::decimal_t>::read(d, value.f30)) {
-            value.f30 = FBE::decimal_t("123456.123456");
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.f31)) {
-            value.f31 = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.f32)) {
-            value.f32 = "Initial string!";
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f33)) {
-            value.f33 = {};
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f34)) {
-            value.f34 = UINT64_C(0);
-            ok = false;
-        }
-        if (!FCodec<uint64_t>::read(d, value.f35)) {
-            value.f35 = FBE::utc();
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f36)) {
-            value.f36 = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f37)) {
-            value.f37 = FBE::uuid_t::sequential();
-            ok = false;
-        }
-        if (!FCodec<FBE::uuid_t>::read(d, value.f38)) {
-            value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-            ok = false;
-        }
-        if (!FCodec<::proto::OrderSide>::read(d, value.f39)) {
-            value.f39 = {};
-            ok = false;
-        }
-        if (!FCodec<::proto::OrderType>::read(d, value.f40)) {
-            value.f40 = {};
-            ok = false;
-        }
-        if (!FCodec<::proto::Order>::read(d, value.f41)) {
-            FBE::detail::assign_default(value.f41);
-            ok = false;
-        }
-        if (!FCodec<::proto::Balance>::read(d, value.f42)) {
-            FBE::detail::assign_default(value.f42);
-            ok = false;
-        }
-        if (!FCodec<::proto::State>::read(d, value.f43)) {
-            value.f43 = {};
-            ok = false;
-        }
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::test::StructNested>::read_fields(FinalDecoder& d, ::test::StructNested& value)
+{
+    bool ok = true;
+    if (!FCodec<int32_t>::read(d, value.id)) {
+        value.id = {};
+        ok = false;
+    }
+    if (!FCodec<bool>::read(d, value.f1)) {
+        value.f1 = {};
+        ok = false;
+    }
+    if (!FCodec<bool>::read(d, value.f2)) {
+        value.f2 = true;
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f3)) {
+        value.f3 = {};
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f4)) {
+        value.f4 = 255;
+        ok = false;
+    }
+    if (!FCodec<char>::read(d, value.f5)) {
+        value.f5 = {};
+        ok = false;
+    }
+    if (!FCodec<char>::read(d, value.f6)) {
+        value.f6 = '!';
+        ok = false;
+    }
+    if (!FCodec<wchar_t>::read(d, value.f7)) {
+        value.f7 = {};
+        ok = false;
+    }
+    if (!FCodec<wchar_t>::read(d, value.f8)) {
+        value.f8 = static_cast<wchar_t>(0x444);
+        ok = false;
+    }
+    if (!FCodec<int8_t>::read(d, value.f9)) {
+        value.f9 = {};
+        ok = false;
+    }
+    if (!FCodec<int8_t>::read(d, value.f10)) {
+        value.f10 = 127;
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f11)) {
+        value.f11 = 0;
+        ok = false;
+    }
+    if (!FCodec<uint8_t>::read(d, value.f12)) {
+        value.f12 = 255;
+        ok = false;
+    }
+    if (!FCodec<int16_t>::read(d, value.f13)) {
+        value.f13 = {};
+        ok = false;
+    }
+    if (!FCodec<int16_t>::read(d, value.f14)) {
+        value.f14 = 32767;
+        ok = false;
+    }
+    if (!FCodec<uint16_t>::read(d, value.f15)) {
+        value.f15 = 0;
+        ok = false;
+    }
+    if (!FCodec<uint16_t>::read(d, value.f16)) {
+        value.f16 = 65535;
+        ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.f17)) {
+        value.f17 = {};
+        ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.f18)) {
+        value.f18 = 2147483647;
+        ok = false;
+    }
+    if (!FCodec<uint32_t>::read(d, value.f19)) {
+        value.f19 = 0u;
+        ok = false;
+    }
+    if (!FCodec<uint32_t>::read(d, value.f20)) {
+        value.f20 = 4294967295u;
+        ok = false;
+    }
+    if (!FCodec<int64_t>::read(d, value.f21)) {
+        value.f21 = {};
+        ok = false;
+    }
+    if (!FCodec<int64_t>::read(d, value.f22)) {
+        value.f22 = INT64_C(9223372036854775807);
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f23)) {
+        value.f23 = UINT64_C(0);
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f24)) {
+        value.f24 = UINT64_C(18446744073709551615);
+        ok = false;
+    }
+    if (!FCodec<float>::read(d, value.f25)) {
+        value.f25 = {};
+        ok = false;
+    }
+    if (!FCodec<float>::read(d, value.f26)) {
+        value.f26 = 123.456f;
+        ok = false;
+    }
+    if (!FCodec<double>::read(d, value.f27)) {
+        value.f27 = {};
+        ok = false;
+    }
+    if (!FCodec<double>::read(d, value.f28)) {
+        value.f28 = -123.456e+123;
+        ok = false;
+    }
+    if (!FCodec<FBE::decimal_t>::read(d, value.f29)) {
+        value.f29 = {};
+        ok = false;
+    }
+    if (!FCodec<FBE::decimal_t>::read(d, value.f30)) {
+        value.f30 = FBE::decimal_t("123456.123456");
+        ok = false;
+    }
+    if (!FCodec<std::string>::read(d, value.f31)) {
+        value.f31 = {};
+        ok = false;
+    }
+    if (!FCodec<std::string>::read(d, value.f32)) {
+        value.f32 = "Initial string!";
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f33)) {
+        value.f33 = {};
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f34)) {
+        value.f34 = UINT64_C(0);
+        ok = false;
+    }
+    if (!FCodec<uint64_t>::read(d, value.f35)) {
+        value.f35 = FBE::utc();
+        ok = false;
+    }
+    if (!FCodec<FBE::uuid_t>::read(d, value.f36)) {
+        value.f36 = {};
+        ok = false;
+    }
+    if (!FCodec<FBE::uuid_t>::read(d, value.f37)) {
+        value.f37 = FBE::uuid_t::sequential();
+        ok = false;
+    }
+    if (!FCodec<FBE::uuid_t>::read(d, value.f38)) {
+        value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
+        ok = false;
+    }
+    if (!FCodec<::proto::OrderSide>::read(d, value.f39)) {
+        value.f39 = {};
+        ok = false;
+    }
+    if (!FCodec<::proto::OrderType>::read(d, value.f40)) {
+        value.f40 = {};
+        ok = false;
+    }
+    if (!FCodec<::proto::Order>::read(d, value.f41)) {
+        FBE::detail::assign_default(value.f41);
+        ok = false;
+    }
+    if (!FCodec<::proto::Balance>::read(d, value.f42)) {
+        FBE::detail::assign_default(value.f42);
+        ok = false;
+    }
+    if (!FCodec<::proto::State>::read(d, value.f43)) {
+        value.f43 = {};
+        ok = false;
     }
     if (!FCodec<::proto::Account>::read(d, value.f44)) {
         FBE::detail::assign_default(value.f44);
         ok = false;
     }
-    // f100 to f163: the fast path, or if anything does not fit, one by one, best effort.
-    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 717 && d.depth_left >= 1u && read_fast_f100_to_f163(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<std::optional<bool>>::read(d, value.f100)) {
-            value.f100 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.f101)) {
-            value.f101 = true;
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.f102)) {
-            value.f102 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f103)) {
-            value.f103 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f104)) {
-            value.f104 = 255;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f105)) {
-            value.f105 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<char>>::read(d, value.f106)) {
-            value.f106 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<char>>::read(d, value.f107)) {
-            value.f107 = '!';
-            ok = false;
-        }
-        if (!FCodec<std::optional<char>>::read(d, value.f108)) {
-            value.f108 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<wchar_t>>::read(d, value.f109)) {
-            value.f109 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<wchar_t>>::read(d, value.f110)) {
-            value.f110 = static_cast<wchar_t>(0x444);
-            ok = false;
-        }
-        if (!FCodec<std::optional<wchar_t>>::read(d, value.f111)) {
-            value.f111 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int8_t>>::read(d, value.f112)) {
-            value.f112 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<int8_t>>::read(d, value.f113)) {
-            value.f113 = 127;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int8_t>>::read(d, value.f114)) {
-            value.f114 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f115)) {
-            value.f115 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f116)) {
-            value.f116 = 255;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint8_t>>::read(d, value.f117)) {
-            value.f117 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int16_t>>::read(d, value.f118)) {
-            value.f118 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<int16_t>>::read(d, value.f119)) {
-            value.f119 = 32767;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int16_t>>::read(d, value.f120)) {
-            value.f120 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint16_t>>::read(d, value.f121)) {
-            value.f121 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint16_t>>::read(d, value.f122)) {
-            value.f122 = 65535;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint16_t>>::read(d, value.f123)) {
-            value.f123 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int32_t>>::read(d, value.f124)) {
-            value.f124 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<int32_t>>::read(d, value.f125)) {
-            value.f125 = 2147483647;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int32_t>>::read(d, value.f126)) {
-            value.f126 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint32_t>>::read(d, value.f127)) {
-            value.f127 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint32_t>>::read(d, value.f128)) {
-            value.f128 = 4294967295u;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint32_t>>::read(d, value.f129)) {
-            value.f129 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<int64_t>>::read(d, value.f130)) {
-            value.f130 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<int64_t>>::read(d, value.f131)) {
-            value.f131 = INT64_C(9223372036854775807);
-            ok = false;
-        }
-        if (!FCodec<std::optional<int64_t>>::read(d, value.f132)) {
-            value.f132 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f133)) {
-            value.f133 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f134)) {
-            value.f134 = UINT64_C(18446744073709551615);
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f135)) {
-            value.f135 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<float>>::read(d, value.f136)) {
-            value.f136 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<float>>::read(d, value.f137)) {
-            value.f137 = 123.456f;
-            ok = false;
-        }
-        if (!FCodec<std::optional<float>>::read(d, value.f138)) {
-            value.f138 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<double>>::read(d, value.f139)) {
-            value.f139 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<double>>::read(d, value.f140)) {
-            value.f140 = -123.456e+123;
-            ok = false;
-        }
-        if (!FCodec<std::optional<double>>::read(d, value.f141)) {
-            value.f141 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f142)) {
-            value.f142 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f143)) {
-            value.f143 = FBE::decimal_t("123456.123456");
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f144)) {
-            value.f144 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.f145)) {
-            value.f145 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.f146)) {
-            value.f146 = "Initial string!";
-            ok = false;
-        }
-        if (!FCodec<std::optional<std::string>>::read(d, value.f147)) {
-            value.f147 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f148)) {
-            value.f148 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f149)) {
-            value.f149 = FBE::utc();
-            ok = false;
-        }
-        if (!FCodec<std::optional<uint64_t>>::read(d, value.f150)) {
-            value.f150 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f151)) {
-            value.f151 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f152)) {
-            value.f152 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-            ok = false;
-        }
-        if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f153)) {
-            value.f153 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f154)) {
-            value.f154 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f155)) {
-            value.f155 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f156)) {
-            value.f156 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f157)) {
-            value.f157 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::Order>>::read(d, value.f158)) {
-            value.f158 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::Order>>::read(d, value.f159)) {
-            value.f159 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f160)) {
-            value.f160 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f161)) {
-            value.f161 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::State>>::read(d, value.f162)) {
-            value.f162 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::proto::State>>::read(d, value.f163)) {
-            value.f163 = std::nullopt;
-            ok = false;
-        }
+    if (!FCodec<std::optional<bool>>::read(d, value.f100)) {
+        value.f100 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<bool>>::read(d, value.f101)) {
+        value.f101 = true;
+        ok = false;
+    }
+    if (!FCodec<std::optional<bool>>::read(d, value.f102)) {
+        value.f102 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f103)) {
+        value.f103 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f104)) {
+        value.f104 = 255;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f105)) {
+        value.f105 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<char>>::read(d, value.f106)) {
+        value.f106 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<char>>::read(d, value.f107)) {
+        value.f107 = '!';
+        ok = false;
+    }
+    if (!FCodec<std::optional<char>>::read(d, value.f108)) {
+        value.f108 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<wchar_t>>::read(d, value.f109)) {
+        value.f109 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<wchar_t>>::read(d, value.f110)) {
+        value.f110 = static_cast<wchar_t>(0x444);
+        ok = false;
+    }
+    if (!FCodec<std::optional<wchar_t>>::read(d, value.f111)) {
+        value.f111 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int8_t>>::read(d, value.f112)) {
+        value.f112 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<int8_t>>::read(d, value.f113)) {
+        value.f113 = 127;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int8_t>>::read(d, value.f114)) {
+        value.f114 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f115)) {
+        value.f115 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f116)) {
+        value.f116 = 255;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint8_t>>::read(d, value.f117)) {
+        value.f117 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int16_t>>::read(d, value.f118)) {
+        value.f118 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<int16_t>>::read(d, value.f119)) {
+        value.f119 = 32767;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int16_t>>::read(d, value.f120)) {
+        value.f120 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint16_t>>::read(d, value.f121)) {
+        value.f121 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint16_t>>::read(d, value.f122)) {
+        value.f122 = 65535;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint16_t>>::read(d, value.f123)) {
+        value.f123 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int32_t>>::read(d, value.f124)) {
+        value.f124 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<int32_t>>::read(d, value.f125)) {
+        value.f125 = 2147483647;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int32_t>>::read(d, value.f126)) {
+        value.f126 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint32_t>>::read(d, value.f127)) {
+        value.f127 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint32_t>>::read(d, value.f128)) {
+        value.f128 = 4294967295u;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint32_t>>::read(d, value.f129)) {
+        value.f129 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<int64_t>>::read(d, value.f130)) {
+        value.f130 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<int64_t>>::read(d, value.f131)) {
+        value.f131 = INT64_C(9223372036854775807);
+        ok = false;
+    }
+    if (!FCodec<std::optional<int64_t>>::read(d, value.f132)) {
+        value.f132 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f133)) {
+        value.f133 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f134)) {
+        value.f134 = UINT64_C(18446744073709551615);
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f135)) {
+        value.f135 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<float>>::read(d, value.f136)) {
+        value.f136 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<float>>::read(d, value.f137)) {
+        value.f137 = 123.456f;
+        ok = false;
+    }
+    if (!FCodec<std::optional<float>>::read(d, value.f138)) {
+        value.f138 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<double>>::read(d, value.f139)) {
+        value.f139 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<double>>::read(d, value.f140)) {
+        value.f140 = -123.456e+123;
+        ok = false;
+    }
+    if (!FCodec<std::optional<double>>::read(d, value.f141)) {
+        value.f141 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f142)) {
+        value.f142 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f143)) {
+        value.f143 = FBE::decimal_t("123456.123456");
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::decimal_t>>::read(d, value.f144)) {
+        value.f144 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<std::string>>::read(d, value.f145)) {
+        value.f145 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<std::string>>::read(d, value.f146)) {
+        value.f146 = "Initial string!";
+        ok = false;
+    }
+    if (!FCodec<std::optional<std::string>>::read(d, value.f147)) {
+        value.f147 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f148)) {
+        value.f148 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f149)) {
+        value.f149 = FBE::utc();
+        ok = false;
+    }
+    if (!FCodec<std::optional<uint64_t>>::read(d, value.f150)) {
+        value.f150 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f151)) {
+        value.f151 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f152)) {
+        value.f152 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
+        ok = false;
+    }
+    if (!FCodec<std::optional<FBE::uuid_t>>::read(d, value.f153)) {
+        value.f153 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f154)) {
+        value.f154 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::OrderSide>>::read(d, value.f155)) {
+        value.f155 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f156)) {
+        value.f156 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::OrderType>>::read(d, value.f157)) {
+        value.f157 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::Order>>::read(d, value.f158)) {
+        value.f158 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::Order>>::read(d, value.f159)) {
+        value.f159 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f160)) {
+        value.f160 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::Balance>>::read(d, value.f161)) {
+        value.f161 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::State>>::read(d, value.f162)) {
+        value.f162 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::proto::State>>::read(d, value.f163)) {
+        value.f163 = std::nullopt;
+        ok = false;
     }
     if (!FCodec<std::optional<::proto::Account>>::read(d, value.f164)) {
         value.f164 = {};
@@ -2568,43 +2579,37 @@ inline bool FBody<::test::StructNested>::read(FinalDecoder& d, ::test::StructNes
         value.f165 = std::nullopt;
         ok = false;
     }
-    // f1000 to f1007: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 651 && read_fast_f1000_to_f1007(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<::test::EnumSimple>::read(d, value.f1000)) {
-            value.f1000 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::test::EnumSimple>>::read(d, value.f1001)) {
-            value.f1001 = {};
-            ok = false;
-        }
-        if (!FCodec<::test::EnumTyped>::read(d, value.f1002)) {
-            value.f1002 = ::test::EnumTyped::ENUM_VALUE_2;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::test::EnumTyped>>::read(d, value.f1003)) {
-            value.f1003 = std::nullopt;
-            ok = false;
-        }
-        if (!FCodec<::test::FlagsSimple>::read(d, value.f1004)) {
-            value.f1004 = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::test::FlagsSimple>>::read(d, value.f1005)) {
-            value.f1005 = {};
-            ok = false;
-        }
-        if (!FCodec<::test::FlagsTyped>::read(d, value.f1006)) {
-            value.f1006 = ::test::FlagsTyped::FLAG_VALUE_2 | ::test::FlagsTyped::FLAG_VALUE_4 | ::test::FlagsTyped::FLAG_VALUE_6;
-            ok = false;
-        }
-        if (!FCodec<std::optional<::test::FlagsTyped>>::read(d, value.f1007)) {
-            value.f1007 = std::nullopt;
-            ok = false;
-        }
+    if (!FCodec<::test::EnumSimple>::read(d, value.f1000)) {
+        value.f1000 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::test::EnumSimple>>::read(d, value.f1001)) {
+        value.f1001 = {};
+        ok = false;
+    }
+    if (!FCodec<::test::EnumTyped>::read(d, value.f1002)) {
+        value.f1002 = ::test::EnumTyped::ENUM_VALUE_2;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::test::EnumTyped>>::read(d, value.f1003)) {
+        value.f1003 = std::nullopt;
+        ok = false;
+    }
+    if (!FCodec<::test::FlagsSimple>::read(d, value.f1004)) {
+        value.f1004 = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::test::FlagsSimple>>::read(d, value.f1005)) {
+        value.f1005 = {};
+        ok = false;
+    }
+    if (!FCodec<::test::FlagsTyped>::read(d, value.f1006)) {
+        value.f1006 = ::test::FlagsTyped::FLAG_VALUE_2 | ::test::FlagsTyped::FLAG_VALUE_4 | ::test::FlagsTyped::FLAG_VALUE_6;
+        ok = false;
+    }
+    if (!FCodec<std::optional<::test::FlagsTyped>>::read(d, value.f1007)) {
+        value.f1007 = std::nullopt;
+        ok = false;
     }
     if (!FCodec<::test::StructSimple>::read(d, value.f1008)) {
         FBE::detail::assign_default(value.f1008);
@@ -2912,12 +2917,17 @@ FBE_INLINE bool FBody<::test::StructBytes>::read_fast(const uint8_t*& p, const u
 
 FBE_INLINE bool FBody<::test::StructBytes>::read(FinalDecoder& d, ::test::StructBytes& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::test::StructBytes>::read_fields(FinalDecoder& d, ::test::StructBytes& value)
+{
     bool ok = true;
     if (!FCodec<FBE::buffer_t>::read(d, value.f1)) {
         value.f1 = {};
@@ -3072,7 +3082,44 @@ inline uint8_t* FBody<::test::StructVector>::write(uint8_t* p, const ::test::Str
     return p;
 }
 
+inline bool FBody<::test::StructVector>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructVector& value)
+{
+    if (!FCodec<std::vector<uint8_t>>::read_fast(p, end, rest + 36, value.f1))
+        return false;
+    if (!FCodec<std::vector<std::optional<uint8_t>>>::read_fast(p, end, rest + 32, value.f2))
+        return false;
+    if (!FCodec<std::vector<FBE::buffer_t>>::read_fast(p, end, rest + 28, value.f3))
+        return false;
+    if (!FCodec<std::vector<std::optional<FBE::buffer_t>>>::read_fast(p, end, rest + 24, value.f4))
+        return false;
+    if (!FCodec<std::vector<::test::EnumSimple>>::read_fast(p, end, rest + 20, value.f5))
+        return false;
+    if (!FCodec<std::vector<std::optional<::test::EnumSimple>>>::read_fast(p, end, rest + 16, value.f6))
+        return false;
+    if (!FCodec<std::vector<::test::FlagsSimple>>::read_fast(p, end, rest + 12, value.f7))
+        return false;
+    if (!FCodec<std::vector<std::optional<::test::FlagsSimple>>>::read_fast(p, end, rest + 8, value.f8))
+        return false;
+    if (!FCodec<std::vector<::test::StructSimple>>::read_fast(p, end, rest + 4, value.f9))
+        return false;
+    if (!FCodec<std::vector<std::optional<::test::StructSimple>>>::read_fast(p, end, rest, value.f10))
+        return false;
+    return true;
+}
+
 inline bool FBody<::test::StructVector>::read(FinalDecoder& d, ::test::StructVector& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 3u && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::test::StructVector>::read_fields(FinalDecoder& d, ::test::StructVector& value)
 {
     bool ok = true;
     if (!FCodec<std::vector<uint8_t>>::read(d, value.f1)) {

@@ -23,6 +23,7 @@ struct FBody<::everything::Counted>
     static bool read(FinalDecoder& d, ::everything::Counted& value);
     static void read_fixed(const uint8_t* p, ::everything::Counted& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Counted& value);
+    static bool read_fields(FinalDecoder& d, ::everything::Counted& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -39,6 +40,7 @@ struct FBody<::everything::Shifted>
     static bool read(FinalDecoder& d, ::everything::Shifted& value);
     static void read_fixed(const uint8_t* p, ::everything::Shifted& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Shifted& value);
+    static bool read_fields(FinalDecoder& d, ::everything::Shifted& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -55,6 +57,7 @@ struct FBody<::everything::AfterShift>
     static bool read(FinalDecoder& d, ::everything::AfterShift& value);
     static void read_fixed(const uint8_t* p, ::everything::AfterShift& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::AfterShift& value);
+    static bool read_fields(FinalDecoder& d, ::everything::AfterShift& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -71,6 +74,7 @@ struct FBody<::everything::Fixed>
     static bool read(FinalDecoder& d, ::everything::Fixed& value);
     static void read_fixed(const uint8_t* p, ::everything::Fixed& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Fixed& value);
+    static bool read_fields(FinalDecoder& d, ::everything::Fixed& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -87,6 +91,7 @@ struct FBody<::everything::Derived>
     static bool read(FinalDecoder& d, ::everything::Derived& value);
     static void read_fixed(const uint8_t* p, ::everything::Derived& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Derived& value);
+    static bool read_fields(FinalDecoder& d, ::everything::Derived& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -102,6 +107,7 @@ struct FBody<::everything::ImportedBase>
     static uint8_t* write(uint8_t* p, const ::everything::ImportedBase& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::ImportedBase& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::ImportedBase& value);
+    static bool read_fields(FinalDecoder& d, ::everything::ImportedBase& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -117,6 +123,7 @@ struct FBody<::everything::Note>
     static uint8_t* write(uint8_t* p, const ::everything::Note& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Note& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Note& value);
+    static bool read_fields(FinalDecoder& d, ::everything::Note& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -132,6 +139,7 @@ struct FBody<::everything::Quiet>
     static uint8_t* write(uint8_t* p, const ::everything::Quiet& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Quiet& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Quiet& value);
+    static bool read_fields(FinalDecoder& d, ::everything::Quiet& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -163,6 +171,7 @@ struct FBody<::everything::Everything>
     static uint8_t* write(uint8_t* p, const ::everything::Everything& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Everything& value);
     static bool read_fast_id_to_f35(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value);
+    static bool read_fast_f38_to_f39(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value);
     static bool read_fast_f47_to_f48(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value);
     static bool verify(FinalDecoder& d);
 };
@@ -179,6 +188,7 @@ struct FBody<::everything::PlaceOrder>
     static uint8_t* write(uint8_t* p, const ::everything::PlaceOrder& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::PlaceOrder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::PlaceOrder& value);
+    static bool read_fields(FinalDecoder& d, ::everything::PlaceOrder& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -195,6 +205,7 @@ struct FBody<::everything::Accepted>
     static bool read(FinalDecoder& d, ::everything::Accepted& value);
     static void read_fixed(const uint8_t* p, ::everything::Accepted& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Accepted& value);
+    static bool read_fields(FinalDecoder& d, ::everything::Accepted& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -210,6 +221,7 @@ struct FBody<::everything::Rejected>
     static uint8_t* write(uint8_t* p, const ::everything::Rejected& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Rejected& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Rejected& value);
+    static bool read_fields(FinalDecoder& d, ::everything::Rejected& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -226,6 +238,7 @@ struct FBody<::everything::Ping>
     static bool read(FinalDecoder& d, ::everything::Ping& value);
     static void read_fixed(const uint8_t* p, ::everything::Ping& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Ping& value);
+    static bool read_fields(FinalDecoder& d, ::everything::Ping& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -242,6 +255,7 @@ struct FBody<::everything::FixedKeywords>
     static bool read(FinalDecoder& d, ::everything::FixedKeywords& value);
     static void read_fixed(const uint8_t* p, ::everything::FixedKeywords& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::FixedKeywords& value);
+    static bool read_fields(FinalDecoder& d, ::everything::FixedKeywords& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -256,7 +270,8 @@ struct FBody<::everything::Keywords>
     static std::size_t size(const ::everything::Keywords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Keywords& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Keywords& value);
-    static bool read_fast_new_to_operator(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Keywords& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Keywords& value);
+    static bool read_fields(FinalDecoder& d, ::everything::Keywords& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -280,12 +295,17 @@ FBE_INLINE bool FBody<::everything::Counted>::read_fast(const uint8_t*& p, const
 
 FBE_INLINE bool FBody<::everything::Counted>::read(FinalDecoder& d, ::everything::Counted& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::Counted>::read_fields(FinalDecoder& d, ::everything::Counted& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.a)) {
         value.a = {};
@@ -326,12 +346,17 @@ FBE_INLINE bool FBody<::everything::Shifted>::read_fast(const uint8_t*& p, const
 
 FBE_INLINE bool FBody<::everything::Shifted>::read(FinalDecoder& d, ::everything::Shifted& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::Shifted>::read_fields(FinalDecoder& d, ::everything::Shifted& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.a)) {
         value.a = {};
@@ -372,12 +397,17 @@ FBE_INLINE bool FBody<::everything::AfterShift>::read_fast(const uint8_t*& p, co
 
 FBE_INLINE bool FBody<::everything::AfterShift>::read(FinalDecoder& d, ::everything::AfterShift& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::AfterShift>::read_fields(FinalDecoder& d, ::everything::AfterShift& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.a)) {
         value.a = {};
@@ -418,12 +448,17 @@ FBE_INLINE bool FBody<::everything::Fixed>::read_fast(const uint8_t*& p, const u
 
 FBE_INLINE bool FBody<::everything::Fixed>::read(FinalDecoder& d, ::everything::Fixed& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::Fixed>::read_fields(FinalDecoder& d, ::everything::Fixed& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.a)) {
         value.a = {};
@@ -466,12 +501,17 @@ FBE_INLINE bool FBody<::everything::Derived>::read_fast(const uint8_t*& p, const
 
 FBE_INLINE bool FBody<::everything::Derived>::read(FinalDecoder& d, ::everything::Derived& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::Derived>::read_fields(FinalDecoder& d, ::everything::Derived& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.a)) {
         value.a = {};
@@ -529,12 +569,17 @@ FBE_INLINE bool FBody<::everything::ImportedBase>::read_fast(const uint8_t*& p, 
 
 FBE_INLINE bool FBody<::everything::ImportedBase>::read(FinalDecoder& d, ::everything::ImportedBase& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::ImportedBase>::read_fields(FinalDecoder& d, ::everything::ImportedBase& value)
+{
     bool ok = true;
     if (!FCodec<std::string>::read(d, value.symbol)) {
         value.symbol = {};
@@ -586,12 +631,17 @@ FBE_INLINE bool FBody<::everything::Note>::read_fast(const uint8_t*& p, const ui
 
 FBE_INLINE bool FBody<::everything::Note>::read(FinalDecoder& d, ::everything::Note& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::Note>::read_fields(FinalDecoder& d, ::everything::Note& value)
+{
     bool ok = true;
     if (!FCodec<std::string>::read(d, value.text)) {
         value.text = "hi \"there\"\012";
@@ -631,12 +681,17 @@ FBE_INLINE bool FBody<::everything::Quiet>::read_fast(const uint8_t*& p, const u
 
 FBE_INLINE bool FBody<::everything::Quiet>::read(FinalDecoder& d, ::everything::Quiet& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::Quiet>::read_fields(FinalDecoder& d, ::everything::Quiet& value)
+{
     bool ok = true;
     if (!FCodec<std::string>::read(d, value.password)) {
         value.password = {};
@@ -821,6 +876,15 @@ inline bool FBody<::everything::Everything>::read_fast_id_to_f35(const uint8_t*&
     return true;
 }
 
+inline bool FBody<::everything::Everything>::read_fast_f38_to_f39(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value)
+{
+    if (!FCodec<std::vector<double>>::read_fast(p, end, rest + 51, value.f38))
+        return false;
+    if (!FCodec<std::vector<std::optional<::everything::Counted>>>::read_fast(p, end, rest + 47, value.f39))
+        return false;
+    return true;
+}
+
 inline bool FBody<::everything::Everything>::read_fast_f47_to_f48(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value)
 {
     if (!FCodec<std::optional<int32_t>>::read_fast(p, end, rest + 18, value.f47))
@@ -994,13 +1058,20 @@ inline bool FBody<::everything::Everything>::read(FinalDecoder& d, ::everything:
         FBE::detail::assign_default(value.f37);
         ok = false;
     }
-    if (!FCodec<std::vector<double>>::read(d, value.f38)) {
-        value.f38 = {};
-        ok = false;
-    }
-    if (!FCodec<std::vector<std::optional<::everything::Counted>>>::read(d, value.f39)) {
-        value.f39 = {};
-        ok = false;
+    // f38, f39: the fast path, or if anything does not fit, one by one, best effort.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
+    p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= 55 && d.depth_left >= 1u && read_fast_f38_to_f39(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+    } else {
+        if (!FCodec<std::vector<double>>::read(d, value.f38)) {
+            value.f38 = {};
+            ok = false;
+        }
+        if (!FCodec<std::vector<std::optional<::everything::Counted>>>::read(d, value.f39)) {
+            value.f39 = {};
+            ok = false;
+        }
     }
     if (!FCodec<std::list<std::string>>::read(d, value.f40)) {
         value.f40 = {};
@@ -1216,13 +1287,18 @@ FBE_INLINE bool FBody<::everything::PlaceOrder>::read_fast(const uint8_t*& p, co
 
 FBE_INLINE bool FBody<::everything::PlaceOrder>::read(FinalDecoder& d, ::everything::PlaceOrder& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::PlaceOrder>::read_fields(FinalDecoder& d, ::everything::PlaceOrder& value)
+{
     bool ok = true;
     if (!FCodec<FBE::uuid_t>::read(d, value.id)) {
         value.id = FBE::uuid_t::sequential();
@@ -1264,12 +1340,17 @@ FBE_INLINE bool FBody<::everything::Accepted>::read_fast(const uint8_t*& p, cons
 
 FBE_INLINE bool FBody<::everything::Accepted>::read(FinalDecoder& d, ::everything::Accepted& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::Accepted>::read_fields(FinalDecoder& d, ::everything::Accepted& value)
+{
     bool ok = true;
     if (!FCodec<FBE::uuid_t>::read(d, value.id)) {
         value.id = FBE::uuid_t::sequential();
@@ -1314,12 +1395,17 @@ FBE_INLINE bool FBody<::everything::Rejected>::read_fast(const uint8_t*& p, cons
 
 FBE_INLINE bool FBody<::everything::Rejected>::read(FinalDecoder& d, ::everything::Rejected& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::Rejected>::read_fields(FinalDecoder& d, ::everything::Rejected& value)
+{
     bool ok = true;
     if (!FCodec<FBE::uuid_t>::read(d, value.id)) {
         value.id = FBE::uuid_t::sequential();
@@ -1361,12 +1447,17 @@ FBE_INLINE bool FBody<::everything::Ping>::read_fast(const uint8_t*& p, const ui
 
 FBE_INLINE bool FBody<::everything::Ping>::read(FinalDecoder& d, ::everything::Ping& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::Ping>::read_fields(FinalDecoder& d, ::everything::Ping& value)
+{
     bool ok = true;
     if (!FCodec<int64_t>::read(d, value.sequence)) {
         value.sequence = {};
@@ -1411,12 +1502,17 @@ FBE_INLINE bool FBody<::everything::FixedKeywords>::read_fast(const uint8_t*& p,
 
 FBE_INLINE bool FBody<::everything::FixedKeywords>::read(FinalDecoder& d, ::everything::FixedKeywords& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::FixedKeywords>::read_fields(FinalDecoder& d, ::everything::FixedKeywords& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.new_)) {
         value.new_ = {};
@@ -1477,7 +1573,7 @@ inline uint8_t* FBody<::everything::Keywords>::write(uint8_t* p, const ::everyth
     return p;
 }
 
-FBE_INLINE bool FBody<::everything::Keywords>::read_fast_new_to_operator(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Keywords& value)
+FBE_INLINE bool FBody<::everything::Keywords>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Keywords& value)
 {
     value.new_ = Scalar<int32_t>::get(p);
     p += 4;
@@ -1491,49 +1587,57 @@ FBE_INLINE bool FBody<::everything::Keywords>::read_fast_new_to_operator(const u
     p += 17;
     if (!FCodec<std::optional<::everything::Reserved>>::read_fast(p, end, rest + 4, value.operator_))
         return false;
+    if (!FCodec<std::vector<::everything::FixedKeywords>>::read_fast(p, end, rest, value.this_))
+        return false;
     return true;
 }
 
 FBE_INLINE bool FBody<::everything::Keywords>::read(FinalDecoder& d, ::everything::Keywords& value)
 {
-    bool ok = true;
-    // new to operator: the fast path, or if anything does not fit, one by one, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 30 && read_fast_new_to_operator(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<int32_t>::read(d, value.new_)) {
-            value.new_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.class_)) {
-            value.class_ = {};
-            ok = false;
-        }
-        if (!FCodec<::everything::Reserved>::read(d, value.default_)) {
-            value.default_ = ::everything::Reserved::delete_;
-            ok = false;
-        }
-        if (!FCodec<bool>::read(d, value.swap_)) {
-            value.swap_ = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.from)) {
-            value.from = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.None)) {
-            value.None = {};
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.NULL_)) {
-            value.NULL_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<::everything::Reserved>>::read(d, value.operator_)) {
-            value.operator_ = {};
-            ok = false;
-        }
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::Keywords>::read_fields(FinalDecoder& d, ::everything::Keywords& value)
+{
+    bool ok = true;
+    if (!FCodec<int32_t>::read(d, value.new_)) {
+        value.new_ = {};
+        ok = false;
+    }
+    if (!FCodec<std::string>::read(d, value.class_)) {
+        value.class_ = {};
+        ok = false;
+    }
+    if (!FCodec<::everything::Reserved>::read(d, value.default_)) {
+        value.default_ = ::everything::Reserved::delete_;
+        ok = false;
+    }
+    if (!FCodec<bool>::read(d, value.swap_)) {
+        value.swap_ = {};
+        ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.from)) {
+        value.from = {};
+        ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.None)) {
+        value.None = {};
+        ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.NULL_)) {
+        value.NULL_ = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<::everything::Reserved>>::read(d, value.operator_)) {
+        value.operator_ = {};
+        ok = false;
     }
     if (!FCodec<std::vector<::everything::FixedKeywords>>::read(d, value.this_)) {
         value.this_ = {};

@@ -23,6 +23,7 @@ struct FBody<::import::Order>
     static bool read(FinalDecoder& d, ::import::Order& value);
     static void read_fixed(const uint8_t* p, ::import::Order& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Order& value);
+    static bool read_fields(FinalDecoder& d, ::import::Order& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -37,18 +38,12 @@ struct FBody<::import::CppWords>
     static std::size_t size(const ::import::CppWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::CppWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::CppWords& value);
-    static bool read_fast_alignas_to_bitor(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool read_fast_case_to_catch(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool read_fast_char16_t_to_co_yield(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool read_fast_default_to_delete(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool read_fast_dynamic_cast_to_long(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool read_fast_mutable_to_namespace(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool read_fast_noexcept_to_requires(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool read_fast_short_to_signed(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool read_fast_static_to_unsigned(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool read_fast_virtual_to_void(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool read_fast_wchar_t_to_FBE(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool read_fast_uint8_t_to_int16_t(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
+    static bool read_fast_alignas_to_catch(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
+    static bool read_fast_char16_t_to_delete(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
+    static bool read_fast_dynamic_cast_to_namespace(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
+    static bool read_fast_noexcept_to_signed(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
+    static bool read_fast_static_to_void(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
+    static bool read_fast_wchar_t_to_int16_t(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
     static bool read_fast_int32_t_to_EINVAL(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
     static bool verify(FinalDecoder& d);
 };
@@ -64,11 +59,9 @@ struct FBody<::import::PythonWords>
     static std::size_t size(const ::import::PythonWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::PythonWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::PythonWords& value);
-    static bool read_fast_False_to_del(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
-    static bool read_fast_except_to_finally(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
-    static bool read_fast_global_to_print(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
-    static bool read_fast_list_to_dict(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
-    static bool read_fast_str_to_PACKAGE(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
+    static bool read_fast_False_to_finally(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
+    static bool read_fast_global_to_dict(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
+    static bool read_fast_str_to_VERSION(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -83,10 +76,8 @@ struct FBody<::import::GoWords>
     static std::size_t size(const ::import::GoWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::GoWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::GoWords& value);
-    static bool read_fast_chan_to_package(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
-    static bool read_fast_select_to_type(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
-    static bool read_fast_any_to_complex(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
-    static bool read_fast_imag_to_close(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
+    static bool read_fast_chan_to_type(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
+    static bool read_fast_any_to_close(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
     static bool read_fast_max_to_comparable(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
     static bool verify(FinalDecoder& d);
 };
@@ -102,10 +93,8 @@ struct FBody<::import::JavaWords>
     static std::size_t size(const ::import::JavaWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::JavaWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JavaWords& value);
-    static bool read_fast_abstract_to_synchronized(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
-    static bool read_fast_transient_to_record(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
-    static bool read_fast_permits_to_Math(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
-    static bool read_fast_Override_to_Class(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
+    static bool read_fast_abstract_to_record(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
+    static bool read_fast_permits_to_Class(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
     static bool read_fast_Map_to_Set(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
     static bool verify(FinalDecoder& d);
 };
@@ -121,10 +110,8 @@ struct FBody<::import::KotlinWords>
     static std::size_t size(const ::import::KotlinWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::KotlinWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::KotlinWords& value);
-    static bool read_fast_fun_to_dynamic(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
-    static bool read_fast_file_to_get(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
-    static bool read_fast_param_to_inner(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
-    static bool read_fast_lateinit_to_noinline(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
+    static bool read_fast_fun_to_get(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
+    static bool read_fast_param_to_noinline(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
     static bool read_fast_reified_to_Array(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
     static bool verify(FinalDecoder& d);
 };
@@ -140,10 +127,8 @@ struct FBody<::import::JsWords>
     static std::size_t size(const ::import::JsWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::JsWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JsWords& value);
-    static bool read_fast_debugger_to_number(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
-    static bool read_fast_symbol_to_undefined(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
-    static bool read_fast_Infinity_to_arguments(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
-    static bool read_fast_require_to_prototype(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
+    static bool read_fast_debugger_to_undefined(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
+    static bool read_fast_Infinity_to_prototype(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
     static bool read_fast_toString_to_accessor(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
     static bool verify(FinalDecoder& d);
 };
@@ -159,10 +144,8 @@ struct FBody<::import::RustWords>
     static std::size_t size(const ::import::RustWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::RustWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::RustWords& value);
-    static bool read_fast_crate_to_mut(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
-    static bool read_fast_ref_to_Self(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
-    static bool read_fast_unsafe_to_Err(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
-    static bool read_fast_Box_to_Clone(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
+    static bool read_fast_crate_to_Self(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
+    static bool read_fast_unsafe_to_Clone(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
     static bool read_fast_Default_to_Sized(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
     static bool verify(FinalDecoder& d);
 };
@@ -178,10 +161,8 @@ struct FBody<::import::CSharpWords>
     static std::size_t size(const ::import::CSharpWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::CSharpWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::CSharpWords& value);
-    static bool read_fast_checked_to_sbyte(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value);
-    static bool read_fast_ulong_to_unchecked(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value);
-    static bool read_fast_add_to_unmanaged(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value);
-    static bool read_fast_scoped_to_managed(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value);
+    static bool read_fast_checked_to_unchecked(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value);
+    static bool read_fast_add_to_managed(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -196,8 +177,7 @@ struct FBody<::import::RubyWords>
     static std::size_t size(const ::import::RubyWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::RubyWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::RubyWords& value);
-    static bool read_fast_BEGIN_to_redo(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value);
-    static bool read_fast_retry_to_then(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value);
+    static bool read_fast_BEGIN_to_then(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value);
     static bool read_fast_unless_to_initialize(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value);
     static bool verify(FinalDecoder& d);
 };
@@ -213,8 +193,8 @@ struct FBody<::import::CppMembers>
     static std::size_t size(const ::import::CppMembers& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::CppMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::CppMembers& value);
-    static bool read_fast_swap_to_size(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value);
-    static bool read_fast_model_to_reset(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value);
+    static bool read_fields(FinalDecoder& d, ::import::CppMembers& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -229,8 +209,7 @@ struct FBody<::import::PythonMembers>
     static std::size_t size(const ::import::PythonMembers& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::PythonMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::PythonMembers& value);
-    static bool read_fast_to_json_to_fbe_key(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value);
-    static bool read_fast___init___to___slots__(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value);
+    static bool read_fast_to_json_to___slots__(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value);
     static bool read_fast___dict___to___private(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value);
     static bool verify(FinalDecoder& d);
 };
@@ -246,8 +225,7 @@ struct FBody<::import::GoMembers>
     static std::size_t size(const ::import::GoMembers& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::GoMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::GoMembers& value);
-    static bool read_fast_FBEKey_to_FBEWrite(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value);
-    static bool read_fast_MarshalFinal_to_UnmarshalFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value);
+    static bool read_fast_FBEKey_to_UnmarshalFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value);
     static bool read_fast_ReadFinal_to_VerifyFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value);
     static bool verify(FinalDecoder& d);
 };
@@ -263,8 +241,7 @@ struct FBody<::import::JvmMembers>
     static std::size_t size(const ::import::JvmMembers& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::JvmMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JvmMembers& value);
-    static bool read_fast_TYPE_ID_to_toFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value);
-    static bool read_fast_readFinal_to_writeFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value);
+    static bool read_fast_TYPE_ID_to_writeFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value);
     static bool read_fast_toJson_to_fbeLevels(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value);
     static bool verify(FinalDecoder& d);
 };
@@ -281,6 +258,7 @@ struct FBody<::import::JsMembers>
     static uint8_t* write(uint8_t* p, const ::import::JsMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JsMembers& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsMembers& value);
+    static bool read_fields(FinalDecoder& d, ::import::JsMembers& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -295,9 +273,8 @@ struct FBody<::import::RuntimeNames>
     static std::size_t size(const ::import::RuntimeNames& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::RuntimeNames& value) noexcept;
     static bool read(FinalDecoder& d, ::import::RuntimeNames& value);
-    static bool read_fast_Buffer_to_Uuid(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value);
-    static bool read_fast_Timestamp_to_JsonWriter(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value);
-    static bool read_fast_DecodeError_to_Timestamps(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value);
+    static bool read_fast_Buffer_to_JsonWriter(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value);
+    static bool read_fast_DecodeError_to_Requests(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -314,6 +291,7 @@ struct FBody<::import::class_>
     static bool read(FinalDecoder& d, ::import::class_& value);
     static void read_fixed(const uint8_t* p, ::import::class_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::class_& value);
+    static bool read_fields(FinalDecoder& d, ::import::class_& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -330,6 +308,7 @@ struct FBody<::import::Object>
     static bool read(FinalDecoder& d, ::import::Object& value);
     static void read_fixed(const uint8_t* p, ::import::Object& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Object& value);
+    static bool read_fields(FinalDecoder& d, ::import::Object& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -346,6 +325,7 @@ struct FBody<::import::String>
     static bool read(FinalDecoder& d, ::import::String& value);
     static void read_fixed(const uint8_t* p, ::import::String& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::String& value);
+    static bool read_fields(FinalDecoder& d, ::import::String& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -362,6 +342,7 @@ struct FBody<::import::List>
     static bool read(FinalDecoder& d, ::import::List& value);
     static void read_fixed(const uint8_t* p, ::import::List& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::List& value);
+    static bool read_fields(FinalDecoder& d, ::import::List& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -378,6 +359,7 @@ struct FBody<::import::Map>
     static bool read(FinalDecoder& d, ::import::Map& value);
     static void read_fixed(const uint8_t* p, ::import::Map& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Map& value);
+    static bool read_fields(FinalDecoder& d, ::import::Map& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -394,6 +376,7 @@ struct FBody<::import::Model>
     static bool read(FinalDecoder& d, ::import::Model& value);
     static void read_fixed(const uint8_t* p, ::import::Model& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Model& value);
+    static bool read_fields(FinalDecoder& d, ::import::Model& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -410,6 +393,7 @@ struct FBody<::import::FinalModel>
     static bool read(FinalDecoder& d, ::import::FinalModel& value);
     static void read_fixed(const uint8_t* p, ::import::FinalModel& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FinalModel& value);
+    static bool read_fields(FinalDecoder& d, ::import::FinalModel& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -426,6 +410,7 @@ struct FBody<::import::Buffer>
     static bool read(FinalDecoder& d, ::import::Buffer& value);
     static void read_fixed(const uint8_t* p, ::import::Buffer& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Buffer& value);
+    static bool read_fields(FinalDecoder& d, ::import::Buffer& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -442,6 +427,7 @@ struct FBody<::import::Reader>
     static bool read(FinalDecoder& d, ::import::Reader& value);
     static void read_fixed(const uint8_t* p, ::import::Reader& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Reader& value);
+    static bool read_fields(FinalDecoder& d, ::import::Reader& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -458,6 +444,7 @@ struct FBody<::import::Writer>
     static bool read(FinalDecoder& d, ::import::Writer& value);
     static void read_fixed(const uint8_t* p, ::import::Writer& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Writer& value);
+    static bool read_fields(FinalDecoder& d, ::import::Writer& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -474,6 +461,7 @@ struct FBody<::import::Limits>
     static bool read(FinalDecoder& d, ::import::Limits& value);
     static void read_fixed(const uint8_t* p, ::import::Limits& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Limits& value);
+    static bool read_fields(FinalDecoder& d, ::import::Limits& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -490,6 +478,7 @@ struct FBody<::import::DecodeError>
     static bool read(FinalDecoder& d, ::import::DecodeError& value);
     static void read_fixed(const uint8_t* p, ::import::DecodeError& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DecodeError& value);
+    static bool read_fields(FinalDecoder& d, ::import::DecodeError& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -506,6 +495,7 @@ struct FBody<::import::DecodeException>
     static bool read(FinalDecoder& d, ::import::DecodeException& value);
     static void read_fixed(const uint8_t* p, ::import::DecodeException& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DecodeException& value);
+    static bool read_fields(FinalDecoder& d, ::import::DecodeException& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -522,6 +512,7 @@ struct FBody<::import::Decimal>
     static bool read(FinalDecoder& d, ::import::Decimal& value);
     static void read_fixed(const uint8_t* p, ::import::Decimal& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Decimal& value);
+    static bool read_fields(FinalDecoder& d, ::import::Decimal& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -538,6 +529,7 @@ struct FBody<::import::Uuid>
     static bool read(FinalDecoder& d, ::import::Uuid& value);
     static void read_fixed(const uint8_t* p, ::import::Uuid& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Uuid& value);
+    static bool read_fields(FinalDecoder& d, ::import::Uuid& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -554,6 +546,7 @@ struct FBody<::import::UUID>
     static bool read(FinalDecoder& d, ::import::UUID& value);
     static void read_fixed(const uint8_t* p, ::import::UUID& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::UUID& value);
+    static bool read_fields(FinalDecoder& d, ::import::UUID& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -570,6 +563,7 @@ struct FBody<::import::Timestamp>
     static bool read(FinalDecoder& d, ::import::Timestamp& value);
     static void read_fixed(const uint8_t* p, ::import::Timestamp& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Timestamp& value);
+    static bool read_fields(FinalDecoder& d, ::import::Timestamp& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -586,6 +580,7 @@ struct FBody<::import::Sender>
     static bool read(FinalDecoder& d, ::import::Sender& value);
     static void read_fixed(const uint8_t* p, ::import::Sender& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Sender& value);
+    static bool read_fields(FinalDecoder& d, ::import::Sender& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -602,6 +597,7 @@ struct FBody<::import::Receiver>
     static bool read(FinalDecoder& d, ::import::Receiver& value);
     static void read_fixed(const uint8_t* p, ::import::Receiver& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Receiver& value);
+    static bool read_fields(FinalDecoder& d, ::import::Receiver& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -618,6 +614,7 @@ struct FBody<::import::Client>
     static bool read(FinalDecoder& d, ::import::Client& value);
     static void read_fixed(const uint8_t* p, ::import::Client& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Client& value);
+    static bool read_fields(FinalDecoder& d, ::import::Client& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -634,6 +631,7 @@ struct FBody<::import::Proxy>
     static bool read(FinalDecoder& d, ::import::Proxy& value);
     static void read_fixed(const uint8_t* p, ::import::Proxy& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Proxy& value);
+    static bool read_fields(FinalDecoder& d, ::import::Proxy& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -650,6 +648,7 @@ struct FBody<::import::Handler>
     static bool read(FinalDecoder& d, ::import::Handler& value);
     static void read_fixed(const uint8_t* p, ::import::Handler& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Handler& value);
+    static bool read_fields(FinalDecoder& d, ::import::Handler& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -666,6 +665,7 @@ struct FBody<::import::fbe>
     static bool read(FinalDecoder& d, ::import::fbe& value);
     static void read_fixed(const uint8_t* p, ::import::fbe& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::fbe& value);
+    static bool read_fields(FinalDecoder& d, ::import::fbe& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -682,6 +682,7 @@ struct FBody<::import::FBE_>
     static bool read(FinalDecoder& d, ::import::FBE_& value);
     static void read_fixed(const uint8_t* p, ::import::FBE_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FBE_& value);
+    static bool read_fields(FinalDecoder& d, ::import::FBE_& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -698,6 +699,7 @@ struct FBody<::import::std_>
     static bool read(FinalDecoder& d, ::import::std_& value);
     static void read_fixed(const uint8_t* p, ::import::std_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::std_& value);
+    static bool read_fields(FinalDecoder& d, ::import::std_& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -714,6 +716,7 @@ struct FBody<::import::Companion>
     static bool read(FinalDecoder& d, ::import::Companion& value);
     static void read_fixed(const uint8_t* p, ::import::Companion& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Companion& value);
+    static bool read_fields(FinalDecoder& d, ::import::Companion& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -730,6 +733,7 @@ struct FBody<::import::Any>
     static bool read(FinalDecoder& d, ::import::Any& value);
     static void read_fixed(const uint8_t* p, ::import::Any& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Any& value);
+    static bool read_fields(FinalDecoder& d, ::import::Any& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -746,6 +750,7 @@ struct FBody<::import::Self>
     static bool read(FinalDecoder& d, ::import::Self& value);
     static void read_fixed(const uint8_t* p, ::import::Self& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Self& value);
+    static bool read_fields(FinalDecoder& d, ::import::Self& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -762,6 +767,7 @@ struct FBody<::import::self>
     static bool read(FinalDecoder& d, ::import::self& value);
     static void read_fixed(const uint8_t* p, ::import::self& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::self& value);
+    static bool read_fields(FinalDecoder& d, ::import::self& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -778,6 +784,7 @@ struct FBody<::import::None>
     static bool read(FinalDecoder& d, ::import::None& value);
     static void read_fixed(const uint8_t* p, ::import::None& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::None& value);
+    static bool read_fields(FinalDecoder& d, ::import::None& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -794,6 +801,7 @@ struct FBody<::import::Option>
     static bool read(FinalDecoder& d, ::import::Option& value);
     static void read_fixed(const uint8_t* p, ::import::Option& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Option& value);
+    static bool read_fields(FinalDecoder& d, ::import::Option& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -810,6 +818,7 @@ struct FBody<::import::Result>
     static bool read(FinalDecoder& d, ::import::Result& value);
     static void read_fixed(const uint8_t* p, ::import::Result& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Result& value);
+    static bool read_fields(FinalDecoder& d, ::import::Result& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -826,6 +835,7 @@ struct FBody<::import::Vec>
     static bool read(FinalDecoder& d, ::import::Vec& value);
     static void read_fixed(const uint8_t* p, ::import::Vec& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Vec& value);
+    static bool read_fields(FinalDecoder& d, ::import::Vec& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -842,6 +852,7 @@ struct FBody<::import::Box>
     static bool read(FinalDecoder& d, ::import::Box& value);
     static void read_fixed(const uint8_t* p, ::import::Box& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Box& value);
+    static bool read_fields(FinalDecoder& d, ::import::Box& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -858,6 +869,7 @@ struct FBody<::import::Error>
     static bool read(FinalDecoder& d, ::import::Error& value);
     static void read_fixed(const uint8_t* p, ::import::Error& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Error& value);
+    static bool read_fields(FinalDecoder& d, ::import::Error& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -874,6 +886,7 @@ struct FBody<::import::Exception>
     static bool read(FinalDecoder& d, ::import::Exception& value);
     static void read_fixed(const uint8_t* p, ::import::Exception& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Exception& value);
+    static bool read_fields(FinalDecoder& d, ::import::Exception& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -890,6 +903,7 @@ struct FBody<::import::Text>
     static bool read(FinalDecoder& d, ::import::Text& value);
     static void read_fixed(const uint8_t* p, ::import::Text& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Text& value);
+    static bool read_fields(FinalDecoder& d, ::import::Text& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -906,6 +920,7 @@ struct FBody<::import::JsonWriter>
     static bool read(FinalDecoder& d, ::import::JsonWriter& value);
     static void read_fixed(const uint8_t* p, ::import::JsonWriter& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsonWriter& value);
+    static bool read_fields(FinalDecoder& d, ::import::JsonWriter& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -922,6 +937,7 @@ struct FBody<::import::int32_t_>
     static bool read(FinalDecoder& d, ::import::int32_t_& value);
     static void read_fixed(const uint8_t* p, ::import::int32_t_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::int32_t_& value);
+    static bool read_fields(FinalDecoder& d, ::import::int32_t_& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -938,6 +954,7 @@ struct FBody<::import::size_t_>
     static bool read(FinalDecoder& d, ::import::size_t_& value);
     static void read_fixed(const uint8_t* p, ::import::size_t_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::size_t_& value);
+    static bool read_fields(FinalDecoder& d, ::import::size_t_& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -954,6 +971,7 @@ struct FBody<::import::list>
     static bool read(FinalDecoder& d, ::import::list& value);
     static void read_fixed(const uint8_t* p, ::import::list& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::list& value);
+    static bool read_fields(FinalDecoder& d, ::import::list& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -970,6 +988,7 @@ struct FBody<::import::object>
     static bool read(FinalDecoder& d, ::import::object& value);
     static void read_fixed(const uint8_t* p, ::import::object& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::object& value);
+    static bool read_fields(FinalDecoder& d, ::import::object& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -986,6 +1005,7 @@ struct FBody<::import::v>
     static bool read(FinalDecoder& d, ::import::v& value);
     static void read_fixed(const uint8_t* p, ::import::v& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::v& value);
+    static bool read_fields(FinalDecoder& d, ::import::v& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1002,6 +1022,7 @@ struct FBody<::import::r>
     static bool read(FinalDecoder& d, ::import::r& value);
     static void read_fixed(const uint8_t* p, ::import::r& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::r& value);
+    static bool read_fields(FinalDecoder& d, ::import::r& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1018,6 +1039,7 @@ struct FBody<::import::w>
     static bool read(FinalDecoder& d, ::import::w& value);
     static void read_fixed(const uint8_t* p, ::import::w& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::w& value);
+    static bool read_fields(FinalDecoder& d, ::import::w& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1034,6 +1056,7 @@ struct FBody<::import::SideBuy>
     static bool read(FinalDecoder& d, ::import::SideBuy& value);
     static void read_fixed(const uint8_t* p, ::import::SideBuy& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::SideBuy& value);
+    static bool read_fields(FinalDecoder& d, ::import::SideBuy& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1050,6 +1073,7 @@ struct FBody<::import::OrderKey>
     static bool read(FinalDecoder& d, ::import::OrderKey& value);
     static void read_fixed(const uint8_t* p, ::import::OrderKey& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderKey& value);
+    static bool read_fields(FinalDecoder& d, ::import::OrderKey& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1066,6 +1090,7 @@ struct FBody<::import::textOfside>
     static bool read(FinalDecoder& d, ::import::textOfside& value);
     static void read_fixed(const uint8_t* p, ::import::textOfside& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::textOfside& value);
+    static bool read_fields(FinalDecoder& d, ::import::textOfside& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1082,6 +1107,7 @@ struct FBody<::import::DECIMAL_1>
     static bool read(FinalDecoder& d, ::import::DECIMAL_1& value);
     static void read_fixed(const uint8_t* p, ::import::DECIMAL_1& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DECIMAL_1& value);
+    static bool read_fields(FinalDecoder& d, ::import::DECIMAL_1& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1098,6 +1124,7 @@ struct FBody<::import::OrderModel>
     static bool read(FinalDecoder& d, ::import::OrderModel& value);
     static void read_fixed(const uint8_t* p, ::import::OrderModel& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderModel& value);
+    static bool read_fields(FinalDecoder& d, ::import::OrderModel& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1114,6 +1141,7 @@ struct FBody<::import::OrderFinal>
     static bool read(FinalDecoder& d, ::import::OrderFinal& value);
     static void read_fixed(const uint8_t* p, ::import::OrderFinal& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderFinal& value);
+    static bool read_fields(FinalDecoder& d, ::import::OrderFinal& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1130,6 +1158,7 @@ struct FBody<::import::NewOrder>
     static bool read(FinalDecoder& d, ::import::NewOrder& value);
     static void read_fixed(const uint8_t* p, ::import::NewOrder& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::NewOrder& value);
+    static bool read_fields(FinalDecoder& d, ::import::NewOrder& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1146,6 +1175,7 @@ struct FBody<::import::VerifyFBEOrder>
     static bool read(FinalDecoder& d, ::import::VerifyFBEOrder& value);
     static void read_fixed(const uint8_t* p, ::import::VerifyFBEOrder& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::VerifyFBEOrder& value);
+    static bool read_fields(FinalDecoder& d, ::import::VerifyFBEOrder& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1162,6 +1192,7 @@ struct FBody<::import::fbe_vr_Order>
     static bool read(FinalDecoder& d, ::import::fbe_vr_Order& value);
     static void read_fixed(const uint8_t* p, ::import::fbe_vr_Order& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::fbe_vr_Order& value);
+    static bool read_fields(FinalDecoder& d, ::import::fbe_vr_Order& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1178,6 +1209,7 @@ struct FBody<::import::e1>
     static bool read(FinalDecoder& d, ::import::e1& value);
     static void read_fixed(const uint8_t* p, ::import::e1& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::e1& value);
+    static bool read_fields(FinalDecoder& d, ::import::e1& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1194,6 +1226,7 @@ struct FBody<::import::i2>
     static bool read(FinalDecoder& d, ::import::i2& value);
     static void read_fixed(const uint8_t* p, ::import::i2& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::i2& value);
+    static bool read_fields(FinalDecoder& d, ::import::i2& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1210,6 +1243,7 @@ struct FBody<::import::o3>
     static bool read(FinalDecoder& d, ::import::o3& value);
     static void read_fixed(const uint8_t* p, ::import::o3& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::o3& value);
+    static bool read_fields(FinalDecoder& d, ::import::o3& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1226,6 +1260,7 @@ struct FBody<::import::Case>
     static bool read(FinalDecoder& d, ::import::Case& value);
     static void read_fixed(const uint8_t* p, ::import::Case& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Case& value);
+    static bool read_fields(FinalDecoder& d, ::import::Case& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1241,6 +1276,7 @@ struct FBody<::import::Imported>
     static uint8_t* write(uint8_t* p, const ::import::Imported& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Imported& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Imported& value);
+    static bool read_fields(FinalDecoder& d, ::import::Imported& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1257,6 +1293,7 @@ struct FBody<::import::symbol>
     static bool read(FinalDecoder& d, ::import::symbol& value);
     static void read_fixed(const uint8_t* p, ::import::symbol& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::symbol& value);
+    static bool read_fields(FinalDecoder& d, ::import::symbol& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1272,6 +1309,7 @@ struct FBody<::import::Listed>
     static uint8_t* write(uint8_t* p, const ::import::Listed& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Listed& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Listed& value);
+    static bool read_fields(FinalDecoder& d, ::import::Listed& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1288,6 +1326,7 @@ struct FBody<::import::Derived>
     static bool read(FinalDecoder& d, ::import::Derived& value);
     static void read_fixed(const uint8_t* p, ::import::Derived& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Derived& value);
+    static bool read_fields(FinalDecoder& d, ::import::Derived& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -1330,12 +1369,17 @@ FBE_INLINE bool FBody<::import::Order>::read_fast(const uint8_t*& p, const uint8
 
 FBE_INLINE bool FBody<::import::Order>::read(FinalDecoder& d, ::import::Order& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Order>::read_fields(FinalDecoder& d, ::import::Order& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.side)) {
         value.side = {};
@@ -1543,7 +1587,7 @@ inline uint8_t* FBody<::import::CppWords>::write(uint8_t* p, const ::import::Cpp
     return p;
 }
 
-inline bool FBody<::import::CppWords>::read_fast_alignas_to_bitor(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
+inline bool FBody<::import::CppWords>::read_fast_alignas_to_catch(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
 {
     value.alignas_ = Scalar<::import::Word>::get(p);
     value.alignof_ = Scalar<int32_t>::get(p + 2);
@@ -1557,11 +1601,8 @@ inline bool FBody<::import::CppWords>::read_fast_alignas_to_bitor(const uint8_t*
     value.bitand_ = Scalar<::import::side>::get(p + 16);
     value.bitor_ = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::CppWords>::read_fast_case_to_catch(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 576, value.break_))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 575, value.case_))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 571, value.catch_))
@@ -1569,7 +1610,7 @@ inline bool FBody<::import::CppWords>::read_fast_case_to_catch(const uint8_t*& p
     return true;
 }
 
-inline bool FBody<::import::CppWords>::read_fast_char16_t_to_co_yield(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
+inline bool FBody<::import::CppWords>::read_fast_char16_t_to_delete(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 551, value.char16_t_))
         return false;
@@ -1592,11 +1633,8 @@ inline bool FBody<::import::CppWords>::read_fast_char16_t_to_co_yield(const uint
     value.co_return_ = Scalar<::import::side>::get(p + 16);
     value.co_yield_ = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::CppWords>::read_fast_default_to_delete(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 478, value.decltype_))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 477, value.default_))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 473, value.delete_))
@@ -1604,7 +1642,7 @@ inline bool FBody<::import::CppWords>::read_fast_default_to_delete(const uint8_t
     return true;
 }
 
-inline bool FBody<::import::CppWords>::read_fast_dynamic_cast_to_long(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
+inline bool FBody<::import::CppWords>::read_fast_dynamic_cast_to_namespace(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 453, value.dynamic_cast_))
         return false;
@@ -1627,11 +1665,8 @@ inline bool FBody<::import::CppWords>::read_fast_dynamic_cast_to_long(const uint
     value.int_ = Scalar<::import::side>::get(p + 16);
     value.long_ = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::CppWords>::read_fast_mutable_to_namespace(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 380, value.module))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 379, value.mutable_))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 375, value.namespace_))
@@ -1639,7 +1674,7 @@ inline bool FBody<::import::CppWords>::read_fast_mutable_to_namespace(const uint
     return true;
 }
 
-inline bool FBody<::import::CppWords>::read_fast_noexcept_to_requires(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
+inline bool FBody<::import::CppWords>::read_fast_noexcept_to_signed(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 355, value.noexcept_))
         return false;
@@ -1662,11 +1697,8 @@ inline bool FBody<::import::CppWords>::read_fast_noexcept_to_requires(const uint
     value.reinterpret_cast_ = Scalar<::import::side>::get(p + 16);
     value.requires_ = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::CppWords>::read_fast_short_to_signed(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 282, value.return_))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 281, value.short_))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 277, value.signed_))
@@ -1674,7 +1706,7 @@ inline bool FBody<::import::CppWords>::read_fast_short_to_signed(const uint8_t*&
     return true;
 }
 
-inline bool FBody<::import::CppWords>::read_fast_static_to_unsigned(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
+inline bool FBody<::import::CppWords>::read_fast_static_to_void(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 257, value.static_))
         return false;
@@ -1697,11 +1729,8 @@ inline bool FBody<::import::CppWords>::read_fast_static_to_unsigned(const uint8_
     value.union_ = Scalar<::import::side>::get(p + 16);
     value.unsigned_ = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::CppWords>::read_fast_virtual_to_void(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 184, value.using_))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 183, value.virtual_))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 179, value.void_))
@@ -1709,7 +1738,7 @@ inline bool FBody<::import::CppWords>::read_fast_virtual_to_void(const uint8_t*&
     return true;
 }
 
-inline bool FBody<::import::CppWords>::read_fast_wchar_t_to_FBE(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
+inline bool FBody<::import::CppWords>::read_fast_wchar_t_to_int16_t(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 159, value.wchar_t_))
         return false;
@@ -1732,11 +1761,8 @@ inline bool FBody<::import::CppWords>::read_fast_wchar_t_to_FBE(const uint8_t*& 
     value.std_ = Scalar<::import::side>::get(p + 16);
     value.FBE_ = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::CppWords>::read_fast_uint8_t_to_int16_t(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 86, value.int8_t_))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 85, value.uint8_t_))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 81, value.int16_t_))
@@ -1772,9 +1798,9 @@ inline bool FBody<::import::CppWords>::read_fast_int32_t_to_EINVAL(const uint8_t
 inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords& value)
 {
     bool ok = true;
-    // alignas to bitor: the fast path, or if anything does not fit, one by one, best effort.
+    // alignas to catch: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 619 && read_fast_alignas_to_bitor(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 619 && read_fast_alignas_to_catch(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.alignas_)) {
@@ -1809,16 +1835,10 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
             value.bitor_ = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.break_)) {
-        value.break_ = {};
-        ok = false;
-    }
-    // case, catch: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 576 && read_fast_case_to_catch(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.break_)) {
+            value.break_ = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.case_)) {
             value.case_ = {};
             ok = false;
@@ -1832,9 +1852,9 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
         value.char8_t_ = {};
         ok = false;
     }
-    // char16_t to co_yield: the fast path, or if anything does not fit, one by one, best effort.
+    // char16_t to delete: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 567 && read_fast_char16_t_to_co_yield(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 567 && read_fast_char16_t_to_delete(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.char16_t_)) {
@@ -1893,16 +1913,10 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
             value.co_yield_ = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.decltype_)) {
-        value.decltype_ = {};
-        ok = false;
-    }
-    // default, delete: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 478 && read_fast_default_to_delete(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.decltype_)) {
+            value.decltype_ = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.default_)) {
             value.default_ = {};
             ok = false;
@@ -1916,9 +1930,9 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
         value.do_ = {};
         ok = false;
     }
-    // dynamic_cast to long: the fast path, or if anything does not fit, one by one, best effort.
+    // dynamic_cast to namespace: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 469 && read_fast_dynamic_cast_to_long(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 469 && read_fast_dynamic_cast_to_namespace(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.dynamic_cast_)) {
@@ -1977,16 +1991,10 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
             value.long_ = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.module)) {
-        value.module = {};
-        ok = false;
-    }
-    // mutable, namespace: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 380 && read_fast_mutable_to_namespace(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.module)) {
+            value.module = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.mutable_)) {
             value.mutable_ = {};
             ok = false;
@@ -2000,9 +2008,9 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
         value.new_ = {};
         ok = false;
     }
-    // noexcept to requires: the fast path, or if anything does not fit, one by one, best effort.
+    // noexcept to signed: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 371 && read_fast_noexcept_to_requires(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 371 && read_fast_noexcept_to_signed(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.noexcept_)) {
@@ -2061,16 +2069,10 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
             value.requires_ = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.return_)) {
-        value.return_ = {};
-        ok = false;
-    }
-    // short, signed: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 282 && read_fast_short_to_signed(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.return_)) {
+            value.return_ = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.short_)) {
             value.short_ = {};
             ok = false;
@@ -2084,9 +2086,9 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
         value.sizeof_ = {};
         ok = false;
     }
-    // static to unsigned: the fast path, or if anything does not fit, one by one, best effort.
+    // static to void: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 273 && read_fast_static_to_unsigned(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 273 && read_fast_static_to_void(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.static_)) {
@@ -2145,16 +2147,10 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
             value.unsigned_ = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.using_)) {
-        value.using_ = {};
-        ok = false;
-    }
-    // virtual, void: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 184 && read_fast_virtual_to_void(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.using_)) {
+            value.using_ = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.virtual_)) {
             value.virtual_ = {};
             ok = false;
@@ -2168,9 +2164,9 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
         value.volatile_ = {};
         ok = false;
     }
-    // wchar_t to FBE: the fast path, or if anything does not fit, one by one, best effort.
+    // wchar_t to int16_t: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 175 && read_fast_wchar_t_to_FBE(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 175 && read_fast_wchar_t_to_int16_t(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.wchar_t_)) {
@@ -2229,16 +2225,10 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
             value.FBE_ = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.int8_t_)) {
-        value.int8_t_ = {};
-        ok = false;
-    }
-    // uint8_t, int16_t: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 86 && read_fast_uint8_t_to_int16_t(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.int8_t_)) {
+            value.int8_t_ = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.uint8_t_)) {
             value.uint8_t_ = {};
             ok = false;
@@ -2700,7 +2690,7 @@ inline uint8_t* FBody<::import::PythonWords>::write(uint8_t* p, const ::import::
     return p;
 }
 
-inline bool FBody<::import::PythonWords>::read_fast_False_to_del(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value)
+inline bool FBody<::import::PythonWords>::read_fast_False_to_finally(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value)
 {
     value.False = Scalar<::import::Word>::get(p);
     value.None = Scalar<int32_t>::get(p + 2);
@@ -2714,11 +2704,8 @@ inline bool FBody<::import::PythonWords>::read_fast_False_to_del(const uint8_t*&
     value.def = Scalar<::import::side>::get(p + 16);
     value.del = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::PythonWords>::read_fast_except_to_finally(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 196, value.elif))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 195, value.except))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 191, value.finally))
@@ -2726,7 +2713,7 @@ inline bool FBody<::import::PythonWords>::read_fast_except_to_finally(const uint
     return true;
 }
 
-inline bool FBody<::import::PythonWords>::read_fast_global_to_print(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value)
+inline bool FBody<::import::PythonWords>::read_fast_global_to_dict(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 171, value.global))
         return false;
@@ -2749,11 +2736,8 @@ inline bool FBody<::import::PythonWords>::read_fast_global_to_print(const uint8_
     value.cls = Scalar<::import::side>::get(p + 16);
     value.print = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::PythonWords>::read_fast_list_to_dict(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 98, value.len))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 97, value.list))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 93, value.dict))
@@ -2761,7 +2745,7 @@ inline bool FBody<::import::PythonWords>::read_fast_list_to_dict(const uint8_t*&
     return true;
 }
 
-inline bool FBody<::import::PythonWords>::read_fast_str_to_PACKAGE(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value)
+inline bool FBody<::import::PythonWords>::read_fast_str_to_VERSION(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 73, value.str))
         return false;
@@ -2784,15 +2768,17 @@ inline bool FBody<::import::PythonWords>::read_fast_str_to_PACKAGE(const uint8_t
     value.IntFlag = Scalar<::import::side>::get(p + 16);
     value.PACKAGE = Scalar<int64_t>::get(p + 20);
     p += 28;
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest, value.VERSION))
+        return false;
     return true;
 }
 
 inline bool FBody<::import::PythonWords>::read(FinalDecoder& d, ::import::PythonWords& value)
 {
     bool ok = true;
-    // False to del: the fast path, or if anything does not fit, one by one, best effort.
+    // False to finally: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 239 && read_fast_False_to_del(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 239 && read_fast_False_to_finally(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.False)) {
@@ -2827,16 +2813,10 @@ inline bool FBody<::import::PythonWords>::read(FinalDecoder& d, ::import::Python
             value.del = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.elif)) {
-        value.elif = {};
-        ok = false;
-    }
-    // except, finally: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 196 && read_fast_except_to_finally(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.elif)) {
+            value.elif = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.except)) {
             value.except = {};
             ok = false;
@@ -2850,9 +2830,9 @@ inline bool FBody<::import::PythonWords>::read(FinalDecoder& d, ::import::Python
         value.from = {};
         ok = false;
     }
-    // global to print: the fast path, or if anything does not fit, one by one, best effort.
+    // global to dict: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 187 && read_fast_global_to_print(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 187 && read_fast_global_to_dict(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.global)) {
@@ -2911,16 +2891,10 @@ inline bool FBody<::import::PythonWords>::read(FinalDecoder& d, ::import::Python
             value.print = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.len)) {
-        value.len = {};
-        ok = false;
-    }
-    // list, dict: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 98 && read_fast_list_to_dict(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.len)) {
+            value.len = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.list)) {
             value.list = {};
             ok = false;
@@ -2934,9 +2908,9 @@ inline bool FBody<::import::PythonWords>::read(FinalDecoder& d, ::import::Python
         value.set = {};
         ok = false;
     }
-    // str to PACKAGE: the fast path, or if anything does not fit, one by one, best effort.
+    // str to VERSION: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 89 && read_fast_str_to_PACKAGE(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 89 && read_fast_str_to_VERSION(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.str)) {
@@ -2995,10 +2969,10 @@ inline bool FBody<::import::PythonWords>::read(FinalDecoder& d, ::import::Python
             value.PACKAGE = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.VERSION)) {
-        value.VERSION = {};
-        ok = false;
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.VERSION)) {
+            value.VERSION = {};
+            ok = false;
+        }
     }
     return ok;
 }
@@ -3192,7 +3166,7 @@ inline uint8_t* FBody<::import::GoWords>::write(uint8_t* p, const ::import::GoWo
     return p;
 }
 
-FBE_INLINE bool FBody<::import::GoWords>::read_fast_chan_to_package(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value)
+FBE_INLINE bool FBody<::import::GoWords>::read_fast_chan_to_type(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value)
 {
     value.chan = Scalar<::import::Word>::get(p);
     value.defer = Scalar<int32_t>::get(p + 2);
@@ -3206,11 +3180,8 @@ FBE_INLINE bool FBody<::import::GoWords>::read_fast_chan_to_package(const uint8_
     value.map = Scalar<::import::side>::get(p + 16);
     value.package = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::GoWords>::read_fast_select_to_type(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 159, value.range))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 158, value.select))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 154, value.type))
@@ -3218,7 +3189,7 @@ FBE_INLINE bool FBody<::import::GoWords>::read_fast_select_to_type(const uint8_t
     return true;
 }
 
-FBE_INLINE bool FBody<::import::GoWords>::read_fast_any_to_complex(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value)
+FBE_INLINE bool FBody<::import::GoWords>::read_fast_any_to_close(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 134, value.any))
         return false;
@@ -3241,11 +3212,8 @@ FBE_INLINE bool FBody<::import::GoWords>::read_fast_any_to_complex(const uint8_t
     value.println = Scalar<::import::side>::get(p + 16);
     value.complex = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::GoWords>::read_fast_imag_to_close(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 61, value.real))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 60, value.imag))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 56, value.close))
@@ -3273,9 +3241,9 @@ FBE_INLINE bool FBody<::import::GoWords>::read_fast_max_to_comparable(const uint
 FBE_INLINE bool FBody<::import::GoWords>::read(FinalDecoder& d, ::import::GoWords& value)
 {
     bool ok = true;
-    // chan to package: the fast path, or if anything does not fit, one by one, best effort.
+    // chan to type: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 202 && read_fast_chan_to_package(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 202 && read_fast_chan_to_type(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.chan)) {
@@ -3310,16 +3278,10 @@ FBE_INLINE bool FBody<::import::GoWords>::read(FinalDecoder& d, ::import::GoWord
             value.package = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.range)) {
-        value.range = {};
-        ok = false;
-    }
-    // select, type: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 159 && read_fast_select_to_type(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.range)) {
+            value.range = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.select)) {
             value.select = {};
             ok = false;
@@ -3333,9 +3295,9 @@ FBE_INLINE bool FBody<::import::GoWords>::read(FinalDecoder& d, ::import::GoWord
         value.var = {};
         ok = false;
     }
-    // any to complex: the fast path, or if anything does not fit, one by one, best effort.
+    // any to close: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 150 && read_fast_any_to_complex(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 150 && read_fast_any_to_close(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.any)) {
@@ -3394,16 +3356,10 @@ FBE_INLINE bool FBody<::import::GoWords>::read(FinalDecoder& d, ::import::GoWord
             value.complex = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.real)) {
-        value.real = {};
-        ok = false;
-    }
-    // imag, close: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 61 && read_fast_imag_to_close(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.real)) {
+            value.real = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.imag)) {
             value.imag = {};
             ok = false;
@@ -3622,7 +3578,7 @@ inline uint8_t* FBody<::import::JavaWords>::write(uint8_t* p, const ::import::Ja
     return p;
 }
 
-FBE_INLINE bool FBody<::import::JavaWords>::read_fast_abstract_to_synchronized(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value)
+FBE_INLINE bool FBody<::import::JavaWords>::read_fast_abstract_to_record(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value)
 {
     value.abstract = Scalar<::import::Word>::get(p);
     value.boolean = Scalar<int32_t>::get(p + 2);
@@ -3636,11 +3592,8 @@ FBE_INLINE bool FBody<::import::JavaWords>::read_fast_abstract_to_synchronized(c
     value.strictfp = Scalar<::import::side>::get(p + 16);
     value.synchronized = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::JavaWords>::read_fast_transient_to_record(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 139, value.throws))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 138, value.transient))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 134, value.record))
@@ -3648,7 +3601,7 @@ FBE_INLINE bool FBody<::import::JavaWords>::read_fast_transient_to_record(const 
     return true;
 }
 
-FBE_INLINE bool FBody<::import::JavaWords>::read_fast_permits_to_Math(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value)
+FBE_INLINE bool FBody<::import::JavaWords>::read_fast_permits_to_Class(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 114, value.permits))
         return false;
@@ -3671,11 +3624,8 @@ FBE_INLINE bool FBody<::import::JavaWords>::read_fast_permits_to_Math(const uint
     value.Long = Scalar<::import::side>::get(p + 16);
     value.Math = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::JavaWords>::read_fast_Override_to_Class(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 41, value.System))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 40, value.Override))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 36, value.Class))
@@ -3695,9 +3645,9 @@ FBE_INLINE bool FBody<::import::JavaWords>::read_fast_Map_to_Set(const uint8_t*&
 FBE_INLINE bool FBody<::import::JavaWords>::read(FinalDecoder& d, ::import::JavaWords& value)
 {
     bool ok = true;
-    // abstract to synchronized: the fast path, or if anything does not fit, one by one, best effort.
+    // abstract to record: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 182 && read_fast_abstract_to_synchronized(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 182 && read_fast_abstract_to_record(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.abstract)) {
@@ -3732,16 +3682,10 @@ FBE_INLINE bool FBody<::import::JavaWords>::read(FinalDecoder& d, ::import::Java
             value.synchronized = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.throws)) {
-        value.throws = {};
-        ok = false;
-    }
-    // transient, record: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 139 && read_fast_transient_to_record(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.throws)) {
+            value.throws = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.transient)) {
             value.transient = {};
             ok = false;
@@ -3755,9 +3699,9 @@ FBE_INLINE bool FBody<::import::JavaWords>::read(FinalDecoder& d, ::import::Java
         value.sealed = {};
         ok = false;
     }
-    // permits to Math: the fast path, or if anything does not fit, one by one, best effort.
+    // permits to Class: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 130 && read_fast_permits_to_Math(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 130 && read_fast_permits_to_Class(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.permits)) {
@@ -3816,16 +3760,10 @@ FBE_INLINE bool FBody<::import::JavaWords>::read(FinalDecoder& d, ::import::Java
             value.Math = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.System)) {
-        value.System = {};
-        ok = false;
-    }
-    // Override, Class: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 41 && read_fast_Override_to_Class(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.System)) {
+            value.System = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.Override)) {
             value.Override = {};
             ok = false;
@@ -4011,7 +3949,7 @@ inline uint8_t* FBody<::import::KotlinWords>::write(uint8_t* p, const ::import::
     return p;
 }
 
-inline bool FBody<::import::KotlinWords>::read_fast_fun_to_dynamic(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value)
+inline bool FBody<::import::KotlinWords>::read_fast_fun_to_get(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value)
 {
     value.fun = Scalar<::import::Word>::get(p);
     value.typealias = Scalar<int32_t>::get(p + 2);
@@ -4025,11 +3963,8 @@ inline bool FBody<::import::KotlinWords>::read_fast_fun_to_dynamic(const uint8_t
     value.delegate = Scalar<::import::side>::get(p + 16);
     value.dynamic = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::KotlinWords>::read_fast_file_to_get(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 164, value.field))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 163, value.file))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 159, value.get))
@@ -4037,7 +3972,7 @@ inline bool FBody<::import::KotlinWords>::read_fast_file_to_get(const uint8_t*& 
     return true;
 }
 
-inline bool FBody<::import::KotlinWords>::read_fast_param_to_inner(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value)
+inline bool FBody<::import::KotlinWords>::read_fast_param_to_noinline(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 139, value.param))
         return false;
@@ -4060,11 +3995,8 @@ inline bool FBody<::import::KotlinWords>::read_fast_param_to_inner(const uint8_t
     value.infix = Scalar<::import::side>::get(p + 16);
     value.inner = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::KotlinWords>::read_fast_lateinit_to_noinline(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 66, value.internal))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 65, value.lateinit))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 61, value.noinline))
@@ -4096,9 +4028,9 @@ inline bool FBody<::import::KotlinWords>::read_fast_reified_to_Array(const uint8
 inline bool FBody<::import::KotlinWords>::read(FinalDecoder& d, ::import::KotlinWords& value)
 {
     bool ok = true;
-    // fun to dynamic: the fast path, or if anything does not fit, one by one, best effort.
+    // fun to get: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 207 && read_fast_fun_to_dynamic(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 207 && read_fast_fun_to_get(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.fun)) {
@@ -4133,16 +4065,10 @@ inline bool FBody<::import::KotlinWords>::read(FinalDecoder& d, ::import::Kotlin
             value.dynamic = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.field)) {
-        value.field = {};
-        ok = false;
-    }
-    // file, get: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 164 && read_fast_file_to_get(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.field)) {
+            value.field = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.file)) {
             value.file = {};
             ok = false;
@@ -4156,9 +4082,9 @@ inline bool FBody<::import::KotlinWords>::read(FinalDecoder& d, ::import::Kotlin
         value.init = {};
         ok = false;
     }
-    // param to inner: the fast path, or if anything does not fit, one by one, best effort.
+    // param to noinline: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 155 && read_fast_param_to_inner(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 155 && read_fast_param_to_noinline(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.param)) {
@@ -4217,16 +4143,10 @@ inline bool FBody<::import::KotlinWords>::read(FinalDecoder& d, ::import::Kotlin
             value.inner = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.internal)) {
-        value.internal = {};
-        ok = false;
-    }
-    // lateinit, noinline: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 66 && read_fast_lateinit_to_noinline(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.internal)) {
+            value.internal = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.lateinit)) {
             value.lateinit = {};
             ok = false;
@@ -4470,7 +4390,7 @@ inline uint8_t* FBody<::import::JsWords>::write(uint8_t* p, const ::import::JsWo
     return p;
 }
 
-inline bool FBody<::import::JsWords>::read_fast_debugger_to_number(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value)
+inline bool FBody<::import::JsWords>::read_fast_debugger_to_undefined(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value)
 {
     value.debugger = Scalar<::import::Word>::get(p);
     value.function = Scalar<int32_t>::get(p + 2);
@@ -4484,11 +4404,8 @@ inline bool FBody<::import::JsWords>::read_fast_debugger_to_number(const uint8_t
     value.never = Scalar<::import::side>::get(p + 16);
     value.number = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::JsWords>::read_fast_symbol_to_undefined(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 180, value.bigint))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 179, value.symbol))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 175, value.undefined))
@@ -4496,7 +4413,7 @@ inline bool FBody<::import::JsWords>::read_fast_symbol_to_undefined(const uint8_
     return true;
 }
 
-inline bool FBody<::import::JsWords>::read_fast_Infinity_to_arguments(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value)
+inline bool FBody<::import::JsWords>::read_fast_Infinity_to_prototype(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 155, value.Infinity))
         return false;
@@ -4519,11 +4436,8 @@ inline bool FBody<::import::JsWords>::read_fast_Infinity_to_arguments(const uint
     value.globalThis = Scalar<::import::side>::get(p + 16);
     value.arguments = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-inline bool FBody<::import::JsWords>::read_fast_require_to_prototype(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 82, value.eval))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 81, value.require))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 77, value.prototype))
@@ -4558,9 +4472,9 @@ inline bool FBody<::import::JsWords>::read_fast_toString_to_accessor(const uint8
 inline bool FBody<::import::JsWords>::read(FinalDecoder& d, ::import::JsWords& value)
 {
     bool ok = true;
-    // debugger to number: the fast path, or if anything does not fit, one by one, best effort.
+    // debugger to undefined: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 223 && read_fast_debugger_to_number(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 223 && read_fast_debugger_to_undefined(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.debugger)) {
@@ -4595,16 +4509,10 @@ inline bool FBody<::import::JsWords>::read(FinalDecoder& d, ::import::JsWords& v
             value.number = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.bigint)) {
-        value.bigint = {};
-        ok = false;
-    }
-    // symbol, undefined: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 180 && read_fast_symbol_to_undefined(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.bigint)) {
+            value.bigint = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.symbol)) {
             value.symbol = {};
             ok = false;
@@ -4618,9 +4526,9 @@ inline bool FBody<::import::JsWords>::read(FinalDecoder& d, ::import::JsWords& v
         value.NaN = {};
         ok = false;
     }
-    // Infinity to arguments: the fast path, or if anything does not fit, one by one, best effort.
+    // Infinity to prototype: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 171 && read_fast_Infinity_to_arguments(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 171 && read_fast_Infinity_to_prototype(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.Infinity)) {
@@ -4679,16 +4587,10 @@ inline bool FBody<::import::JsWords>::read(FinalDecoder& d, ::import::JsWords& v
             value.arguments = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.eval)) {
-        value.eval = {};
-        ok = false;
-    }
-    // require, prototype: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 82 && read_fast_require_to_prototype(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.eval)) {
+            value.eval = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.require)) {
             value.require = {};
             ok = false;
@@ -4938,7 +4840,7 @@ inline uint8_t* FBody<::import::RustWords>::write(uint8_t* p, const ::import::Ru
     return p;
 }
 
-FBE_INLINE bool FBody<::import::RustWords>::read_fast_crate_to_mut(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value)
+FBE_INLINE bool FBody<::import::RustWords>::read_fast_crate_to_Self(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value)
 {
     value.crate = Scalar<::import::Word>::get(p);
     value.dyn = Scalar<int32_t>::get(p + 2);
@@ -4952,11 +4854,8 @@ FBE_INLINE bool FBody<::import::RustWords>::read_fast_crate_to_mut(const uint8_t
     value.move = Scalar<::import::side>::get(p + 16);
     value.mut = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::RustWords>::read_fast_ref_to_Self(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 152, value.pub))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 151, value.ref))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 147, value.Self))
@@ -4964,7 +4863,7 @@ FBE_INLINE bool FBody<::import::RustWords>::read_fast_ref_to_Self(const uint8_t*
     return true;
 }
 
-FBE_INLINE bool FBody<::import::RustWords>::read_fast_unsafe_to_Err(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value)
+FBE_INLINE bool FBody<::import::RustWords>::read_fast_unsafe_to_Clone(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 127, value.unsafe))
         return false;
@@ -4987,11 +4886,8 @@ FBE_INLINE bool FBody<::import::RustWords>::read_fast_unsafe_to_Err(const uint8_
     value.Ok = Scalar<::import::side>::get(p + 16);
     value.Err = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::RustWords>::read_fast_Box_to_Clone(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 54, value.Vec))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 53, value.Box))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 49, value.Clone))
@@ -5014,9 +4910,9 @@ FBE_INLINE bool FBody<::import::RustWords>::read_fast_Default_to_Sized(const uin
 FBE_INLINE bool FBody<::import::RustWords>::read(FinalDecoder& d, ::import::RustWords& value)
 {
     bool ok = true;
-    // crate to mut: the fast path, or if anything does not fit, one by one, best effort.
+    // crate to Self: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 195 && read_fast_crate_to_mut(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 195 && read_fast_crate_to_Self(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.crate)) {
@@ -5051,16 +4947,10 @@ FBE_INLINE bool FBody<::import::RustWords>::read(FinalDecoder& d, ::import::Rust
             value.mut = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.pub)) {
-        value.pub = {};
-        ok = false;
-    }
-    // ref, Self: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 152 && read_fast_ref_to_Self(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.pub)) {
+            value.pub = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.ref)) {
             value.ref = {};
             ok = false;
@@ -5074,9 +4964,9 @@ FBE_INLINE bool FBody<::import::RustWords>::read(FinalDecoder& d, ::import::Rust
         value.trait = {};
         ok = false;
     }
-    // unsafe to Err: the fast path, or if anything does not fit, one by one, best effort.
+    // unsafe to Clone: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 143 && read_fast_unsafe_to_Err(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 143 && read_fast_unsafe_to_Clone(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.unsafe)) {
@@ -5135,16 +5025,10 @@ FBE_INLINE bool FBody<::import::RustWords>::read(FinalDecoder& d, ::import::Rust
             value.Err = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.Vec)) {
-        value.Vec = {};
-        ok = false;
-    }
-    // Box, Clone: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 54 && read_fast_Box_to_Clone(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.Vec)) {
+            value.Vec = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.Box)) {
             value.Box = {};
             ok = false;
@@ -5339,7 +5223,7 @@ inline uint8_t* FBody<::import::CSharpWords>::write(uint8_t* p, const ::import::
     return p;
 }
 
-FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_checked_to_sbyte(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value)
+FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_checked_to_unchecked(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value)
 {
     value.checked = Scalar<::import::Word>::get(p);
     value.event = Scalar<int32_t>::get(p + 2);
@@ -5353,11 +5237,8 @@ FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_checked_to_sbyte(const u
     value.params = Scalar<::import::side>::get(p + 16);
     value.sbyte = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_ulong_to_unchecked(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 107, value.stackalloc))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 106, value.ulong))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 102, value.unchecked))
@@ -5365,7 +5246,7 @@ FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_ulong_to_unchecked(const
     return true;
 }
 
-FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_add_to_unmanaged(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value)
+FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_add_to_managed(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 82, value.add))
         return false;
@@ -5388,11 +5269,8 @@ FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_add_to_unmanaged(const u
     value.remove = Scalar<::import::side>::get(p + 16);
     value.unmanaged = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_scoped_to_managed(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 9, value.required))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 8, value.scoped))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 4, value.managed))
@@ -5403,9 +5281,9 @@ FBE_INLINE bool FBody<::import::CSharpWords>::read_fast_scoped_to_managed(const 
 FBE_INLINE bool FBody<::import::CSharpWords>::read(FinalDecoder& d, ::import::CSharpWords& value)
 {
     bool ok = true;
-    // checked to sbyte: the fast path, or if anything does not fit, one by one, best effort.
+    // checked to unchecked: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 150 && read_fast_checked_to_sbyte(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 150 && read_fast_checked_to_unchecked(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.checked)) {
@@ -5440,16 +5318,10 @@ FBE_INLINE bool FBody<::import::CSharpWords>::read(FinalDecoder& d, ::import::CS
             value.sbyte = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.stackalloc)) {
-        value.stackalloc = {};
-        ok = false;
-    }
-    // ulong, unchecked: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 107 && read_fast_ulong_to_unchecked(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.stackalloc)) {
+            value.stackalloc = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.ulong)) {
             value.ulong = {};
             ok = false;
@@ -5463,9 +5335,9 @@ FBE_INLINE bool FBody<::import::CSharpWords>::read(FinalDecoder& d, ::import::CS
         value.ushort = {};
         ok = false;
     }
-    // add to unmanaged: the fast path, or if anything does not fit, one by one, best effort.
+    // add to managed: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 98 && read_fast_add_to_unmanaged(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 98 && read_fast_add_to_managed(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.add)) {
@@ -5524,16 +5396,10 @@ FBE_INLINE bool FBody<::import::CSharpWords>::read(FinalDecoder& d, ::import::CS
             value.unmanaged = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.required)) {
-        value.required = {};
-        ok = false;
-    }
-    // scoped, managed: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 9 && read_fast_scoped_to_managed(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.required)) {
+            value.required = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.scoped)) {
             value.scoped = {};
             ok = false;
@@ -5670,7 +5536,7 @@ inline uint8_t* FBody<::import::RubyWords>::write(uint8_t* p, const ::import::Ru
     return p;
 }
 
-FBE_INLINE bool FBody<::import::RubyWords>::read_fast_BEGIN_to_redo(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value)
+FBE_INLINE bool FBody<::import::RubyWords>::read_fast_BEGIN_to_then(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value)
 {
     value.BEGIN = Scalar<::import::Word>::get(p);
     value.END = Scalar<int32_t>::get(p + 2);
@@ -5684,11 +5550,8 @@ FBE_INLINE bool FBody<::import::RubyWords>::read_fast_BEGIN_to_redo(const uint8_
     value.next = Scalar<::import::side>::get(p + 16);
     value.redo = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::RubyWords>::read_fast_retry_to_then(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 55, value.rescue))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 54, value.retry))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 50, value.then))
@@ -5713,9 +5576,9 @@ FBE_INLINE bool FBody<::import::RubyWords>::read_fast_unless_to_initialize(const
 FBE_INLINE bool FBody<::import::RubyWords>::read(FinalDecoder& d, ::import::RubyWords& value)
 {
     bool ok = true;
-    // BEGIN to redo: the fast path, or if anything does not fit, one by one, best effort.
+    // BEGIN to then: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 98 && read_fast_BEGIN_to_redo(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 98 && read_fast_BEGIN_to_then(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.BEGIN)) {
@@ -5750,16 +5613,10 @@ FBE_INLINE bool FBody<::import::RubyWords>::read(FinalDecoder& d, ::import::Ruby
             value.redo = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.rescue)) {
-        value.rescue = {};
-        ok = false;
-    }
-    // retry, then: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 55 && read_fast_retry_to_then(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.rescue)) {
+            value.rescue = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.retry)) {
             value.retry = {};
             ok = false;
@@ -5885,7 +5742,7 @@ inline uint8_t* FBody<::import::CppMembers>::write(uint8_t* p, const ::import::C
     return p;
 }
 
-FBE_INLINE bool FBody<::import::CppMembers>::read_fast_swap_to_size(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value)
+FBE_INLINE bool FBody<::import::CppMembers>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value)
 {
     value.swap_ = Scalar<::import::Word>::get(p);
     value.fbe_type_ = Scalar<int32_t>::get(p + 2);
@@ -5899,11 +5756,8 @@ FBE_INLINE bool FBody<::import::CppMembers>::read_fast_swap_to_size(const uint8_
     value.buffer = Scalar<::import::side>::get(p + 16);
     value.size = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::CppMembers>::read_fast_model_to_reset(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 5, value.offset))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 4, value.model))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest, value.reset))
@@ -5913,62 +5767,61 @@ FBE_INLINE bool FBody<::import::CppMembers>::read_fast_model_to_reset(const uint
 
 FBE_INLINE bool FBody<::import::CppMembers>::read(FinalDecoder& d, ::import::CppMembers& value)
 {
-    bool ok = true;
-    // swap to size: the fast path, or if anything does not fit, one by one, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 48 && read_fast_swap_to_size(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<::import::Word>::read(d, value.swap_)) {
-            value.swap_ = ::import::Word::swap;
-            ok = false;
-        }
-        if (!FCodec<int32_t>::read(d, value.fbe_type_)) {
-            value.fbe_type_ = {};
-            ok = false;
-        }
-        if (!FCodec<std::string>::read(d, value.fbe)) {
-            value.fbe = {};
-            ok = false;
-        }
-        if (!FCodec<std::optional<bool>>::read(d, value.Model)) {
-            value.Model = {};
-            ok = false;
-        }
-        if (!FCodec<::import::Modifier>::read(d, value.FinalModel)) {
-            value.FinalModel = {};
-            ok = false;
-        }
-        if (!FCodec<double>::read(d, value.FieldModel)) {
-            value.FieldModel = {};
-            ok = false;
-        }
-        if (!FCodec<::import::side>::read(d, value.buffer)) {
-            value.buffer = {};
-            ok = false;
-        }
-        if (!FCodec<int64_t>::read(d, value.size)) {
-            value.size = {};
-            ok = false;
-        }
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::CppMembers>::read_fields(FinalDecoder& d, ::import::CppMembers& value)
+{
+    bool ok = true;
+    if (!FCodec<::import::Word>::read(d, value.swap_)) {
+        value.swap_ = ::import::Word::swap;
+        ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.fbe_type_)) {
+        value.fbe_type_ = {};
+        ok = false;
+    }
+    if (!FCodec<std::string>::read(d, value.fbe)) {
+        value.fbe = {};
+        ok = false;
+    }
+    if (!FCodec<std::optional<bool>>::read(d, value.Model)) {
+        value.Model = {};
+        ok = false;
+    }
+    if (!FCodec<::import::Modifier>::read(d, value.FinalModel)) {
+        value.FinalModel = {};
+        ok = false;
+    }
+    if (!FCodec<double>::read(d, value.FieldModel)) {
+        value.FieldModel = {};
+        ok = false;
+    }
+    if (!FCodec<::import::side>::read(d, value.buffer)) {
+        value.buffer = {};
+        ok = false;
+    }
+    if (!FCodec<int64_t>::read(d, value.size)) {
+        value.size = {};
+        ok = false;
     }
     if (!FCodec<std::vector<::import::Word>>::read(d, value.offset)) {
         value.offset = {};
         ok = false;
     }
-    // model, reset: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 5 && read_fast_model_to_reset(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
-        if (!FCodec<std::optional<std::string>>::read(d, value.model)) {
-            value.model = {};
-            ok = false;
-        }
-        if (!FCodec<FBE::buffer_t>::read(d, value.reset)) {
-            value.reset = {};
-            ok = false;
-        }
+    if (!FCodec<std::optional<std::string>>::read(d, value.model)) {
+        value.model = {};
+        ok = false;
+    }
+    if (!FCodec<FBE::buffer_t>::read(d, value.reset)) {
+        value.reset = {};
+        ok = false;
     }
     return ok;
 }
@@ -6040,7 +5893,7 @@ inline uint8_t* FBody<::import::PythonMembers>::write(uint8_t* p, const ::import
     return p;
 }
 
-FBE_INLINE bool FBody<::import::PythonMembers>::read_fast_to_json_to_fbe_key(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value)
+FBE_INLINE bool FBody<::import::PythonMembers>::read_fast_to_json_to___slots__(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value)
 {
     value.to_json = Scalar<::import::Word>::get(p);
     value.from_json = Scalar<int32_t>::get(p + 2);
@@ -6054,11 +5907,8 @@ FBE_INLINE bool FBody<::import::PythonMembers>::read_fast_to_json_to_fbe_key(con
     value.fbe_equal = Scalar<::import::side>::get(p + 16);
     value.fbe_key = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::PythonMembers>::read_fast___init___to___slots__(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 53, value.fbe_size))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 52, value.__init___))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 48, value.__slots___))
@@ -6080,9 +5930,9 @@ FBE_INLINE bool FBody<::import::PythonMembers>::read_fast___dict___to___private(
 FBE_INLINE bool FBody<::import::PythonMembers>::read(FinalDecoder& d, ::import::PythonMembers& value)
 {
     bool ok = true;
-    // to_json to fbe_key: the fast path, or if anything does not fit, one by one, best effort.
+    // to_json to __slots__: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 96 && read_fast_to_json_to_fbe_key(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 96 && read_fast_to_json_to___slots__(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.to_json)) {
@@ -6117,16 +5967,10 @@ FBE_INLINE bool FBody<::import::PythonMembers>::read(FinalDecoder& d, ::import::
             value.fbe_key = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.fbe_size)) {
-        value.fbe_size = {};
-        ok = false;
-    }
-    // __init__, __slots__: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 53 && read_fast___init___to___slots__(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.fbe_size)) {
+            value.fbe_size = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.__init___)) {
             value.__init___ = {};
             ok = false;
@@ -6258,7 +6102,7 @@ inline uint8_t* FBody<::import::GoMembers>::write(uint8_t* p, const ::import::Go
     return p;
 }
 
-FBE_INLINE bool FBody<::import::GoMembers>::read_fast_FBEKey_to_FBEWrite(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value)
+FBE_INLINE bool FBody<::import::GoMembers>::read_fast_FBEKey_to_UnmarshalFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value)
 {
     value.FBEKey = Scalar<::import::Word>::get(p);
     value.FBEKeyCompare = Scalar<int32_t>::get(p + 2);
@@ -6272,11 +6116,8 @@ FBE_INLINE bool FBody<::import::GoMembers>::read_fast_FBEKey_to_FBEWrite(const u
     value.ReadFBE = Scalar<::import::side>::get(p + 16);
     value.FBEWrite = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::GoMembers>::read_fast_MarshalFinal_to_UnmarshalFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 86, value.FBERead))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 85, value.MarshalFinal))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 81, value.UnmarshalFinal))
@@ -6312,9 +6153,9 @@ FBE_INLINE bool FBody<::import::GoMembers>::read_fast_ReadFinal_to_VerifyFinal(c
 FBE_INLINE bool FBody<::import::GoMembers>::read(FinalDecoder& d, ::import::GoMembers& value)
 {
     bool ok = true;
-    // FBEKey to FBEWrite: the fast path, or if anything does not fit, one by one, best effort.
+    // FBEKey to UnmarshalFinal: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 129 && read_fast_FBEKey_to_FBEWrite(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 129 && read_fast_FBEKey_to_UnmarshalFinal(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.FBEKey)) {
@@ -6349,16 +6190,10 @@ FBE_INLINE bool FBody<::import::GoMembers>::read(FinalDecoder& d, ::import::GoMe
             value.FBEWrite = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.FBERead)) {
-        value.FBERead = {};
-        ok = false;
-    }
-    // MarshalFinal, UnmarshalFinal: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 86 && read_fast_MarshalFinal_to_UnmarshalFinal(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.FBERead)) {
+            value.FBERead = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.MarshalFinal)) {
             value.MarshalFinal = {};
             ok = false;
@@ -6553,7 +6388,7 @@ inline uint8_t* FBody<::import::JvmMembers>::write(uint8_t* p, const ::import::J
     return p;
 }
 
-FBE_INLINE bool FBody<::import::JvmMembers>::read_fast_TYPE_ID_to_toFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value)
+FBE_INLINE bool FBody<::import::JvmMembers>::read_fast_TYPE_ID_to_writeFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value)
 {
     value.TYPE_ID = Scalar<::import::Word>::get(p);
     value.KEY_ORDER = Scalar<int32_t>::get(p + 2);
@@ -6567,11 +6402,8 @@ FBE_INLINE bool FBody<::import::JvmMembers>::read_fast_TYPE_ID_to_toFinal(const 
     value.verifyFbe = Scalar<::import::side>::get(p + 16);
     value.toFinal = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::JvmMembers>::read_fast_readFinal_to_writeFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 94, value.fromFinal))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 93, value.readFinal))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 89, value.writeFinal))
@@ -6608,9 +6440,9 @@ FBE_INLINE bool FBody<::import::JvmMembers>::read_fast_toJson_to_fbeLevels(const
 FBE_INLINE bool FBody<::import::JvmMembers>::read(FinalDecoder& d, ::import::JvmMembers& value)
 {
     bool ok = true;
-    // TYPE_ID to toFinal: the fast path, or if anything does not fit, one by one, best effort.
+    // TYPE_ID to writeFinal: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 137 && read_fast_TYPE_ID_to_toFinal(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 137 && read_fast_TYPE_ID_to_writeFinal(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.TYPE_ID)) {
@@ -6645,16 +6477,10 @@ FBE_INLINE bool FBody<::import::JvmMembers>::read(FinalDecoder& d, ::import::Jvm
             value.toFinal = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.fromFinal)) {
-        value.fromFinal = {};
-        ok = false;
-    }
-    // readFinal, writeFinal: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 94 && read_fast_readFinal_to_writeFinal(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.fromFinal)) {
+            value.fromFinal = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.readFinal)) {
             value.readFinal = {};
             ok = false;
@@ -6840,12 +6666,17 @@ FBE_INLINE bool FBody<::import::JsMembers>::read_fast(const uint8_t*& p, const u
 
 FBE_INLINE bool FBody<::import::JsMembers>::read(FinalDecoder& d, ::import::JsMembers& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::JsMembers>::read_fields(FinalDecoder& d, ::import::JsMembers& value)
+{
     bool ok = true;
     if (!FCodec<::import::Word>::read(d, value.fbeKey)) {
         value.fbeKey = ::import::Word::fbeKey;
@@ -6932,7 +6763,7 @@ inline uint8_t* FBody<::import::RuntimeNames>::write(uint8_t* p, const ::import:
     return p;
 }
 
-FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_Buffer_to_Uuid(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value)
+FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_Buffer_to_JsonWriter(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value)
 {
     value.Buffer = Scalar<::import::Word>::get(p);
     value.WriteBuffer = Scalar<int32_t>::get(p + 2);
@@ -6946,11 +6777,8 @@ FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_Buffer_to_Uuid(const ui
     value.Decimal = Scalar<::import::side>::get(p + 16);
     value.Uuid = Scalar<int64_t>::get(p + 20);
     p += 28;
-    return true;
-}
-
-FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_Timestamp_to_JsonWriter(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value)
-{
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 99, value.UUID))
+        return false;
     if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest + 98, value.Timestamp))
         return false;
     if (!FCodec<FBE::buffer_t>::read_fast(p, end, rest + 94, value.JsonWriter))
@@ -6958,7 +6786,7 @@ FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_Timestamp_to_JsonWriter
     return true;
 }
 
-FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_DecodeError_to_Timestamps(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value)
+FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_DecodeError_to_Requests(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value)
 {
     if (!FCodec<FBE::decimal_t>::read_fast(p, end, rest + 74, value.DecodeError))
         return false;
@@ -6981,15 +6809,19 @@ FBE_INLINE bool FBody<::import::RuntimeNames>::read_fast_DecodeError_to_Timestam
     value.Uuids = Scalar<::import::side>::get(p + 16);
     value.Timestamps = Scalar<int64_t>::get(p + 20);
     p += 28;
+    if (!FCodec<std::vector<::import::Word>>::read_fast(p, end, rest + 1, value.Utf8))
+        return false;
+    if (!FCodec<std::optional<std::string>>::read_fast(p, end, rest, value.Requests))
+        return false;
     return true;
 }
 
 FBE_INLINE bool FBody<::import::RuntimeNames>::read(FinalDecoder& d, ::import::RuntimeNames& value)
 {
     bool ok = true;
-    // Buffer to Uuid: the fast path, or if anything does not fit, one by one, best effort.
+    // Buffer to JsonWriter: the fast path, or if anything does not fit, one by one, best effort.
     const uint8_t* p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 142 && read_fast_Buffer_to_Uuid(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 142 && read_fast_Buffer_to_JsonWriter(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<::import::Word>::read(d, value.Buffer)) {
@@ -7024,16 +6856,10 @@ FBE_INLINE bool FBody<::import::RuntimeNames>::read(FinalDecoder& d, ::import::R
             value.Uuid = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.UUID)) {
-        value.UUID = {};
-        ok = false;
-    }
-    // Timestamp, JsonWriter: the fast path, or if anything does not fit, one by one, best effort.
-    p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 99 && read_fast_Timestamp_to_JsonWriter(p, d.data + d.size, 0, value))) {
-        d.pos = std::size_t(p - d.data);
-    } else {
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.UUID)) {
+            value.UUID = {};
+            ok = false;
+        }
         if (!FCodec<std::optional<std::string>>::read(d, value.Timestamp)) {
             value.Timestamp = {};
             ok = false;
@@ -7047,9 +6873,9 @@ FBE_INLINE bool FBody<::import::RuntimeNames>::read(FinalDecoder& d, ::import::R
         value.JsonReader = {};
         ok = false;
     }
-    // DecodeError to Timestamps: the fast path, or if anything does not fit, one by one, best effort.
+    // DecodeError to Requests: the fast path, or if anything does not fit, one by one, best effort.
     p = d.data + d.pos;
-    if (FBE_LIKELY(d.remaining() >= 90 && read_fast_DecodeError_to_Timestamps(p, d.data + d.size, 0, value))) {
+    if (FBE_LIKELY(d.remaining() >= 90 && read_fast_DecodeError_to_Requests(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
     } else {
         if (!FCodec<FBE::decimal_t>::read(d, value.DecodeError)) {
@@ -7108,14 +6934,14 @@ FBE_INLINE bool FBody<::import::RuntimeNames>::read(FinalDecoder& d, ::import::R
             value.Timestamps = {};
             ok = false;
         }
-    }
-    if (!FCodec<std::vector<::import::Word>>::read(d, value.Utf8)) {
-        value.Utf8 = {};
-        ok = false;
-    }
-    if (!FCodec<std::optional<std::string>>::read(d, value.Requests)) {
-        value.Requests = {};
-        ok = false;
+        if (!FCodec<std::vector<::import::Word>>::read(d, value.Utf8)) {
+            value.Utf8 = {};
+            ok = false;
+        }
+        if (!FCodec<std::optional<std::string>>::read(d, value.Requests)) {
+            value.Requests = {};
+            ok = false;
+        }
     }
     return ok;
 }
@@ -7221,12 +7047,17 @@ FBE_INLINE bool FBody<::import::class_>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::class_>::read(FinalDecoder& d, ::import::class_& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::class_>::read_fields(FinalDecoder& d, ::import::class_& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.class__)) {
         value.class__ = {};
@@ -7267,12 +7098,17 @@ FBE_INLINE bool FBody<::import::Object>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::Object>::read(FinalDecoder& d, ::import::Object& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Object>::read_fields(FinalDecoder& d, ::import::Object& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Object_)) {
         value.Object_ = {};
@@ -7313,12 +7149,17 @@ FBE_INLINE bool FBody<::import::String>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::String>::read(FinalDecoder& d, ::import::String& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::String>::read_fields(FinalDecoder& d, ::import::String& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.String_)) {
         value.String_ = {};
@@ -7359,12 +7200,17 @@ FBE_INLINE bool FBody<::import::List>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::import::List>::read(FinalDecoder& d, ::import::List& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::List>::read_fields(FinalDecoder& d, ::import::List& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.List_)) {
         value.List_ = {};
@@ -7405,12 +7251,17 @@ FBE_INLINE bool FBody<::import::Map>::read_fast(const uint8_t*& p, const uint8_t
 
 FBE_INLINE bool FBody<::import::Map>::read(FinalDecoder& d, ::import::Map& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Map>::read_fields(FinalDecoder& d, ::import::Map& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Map_)) {
         value.Map_ = {};
@@ -7451,12 +7302,17 @@ FBE_INLINE bool FBody<::import::Model>::read_fast(const uint8_t*& p, const uint8
 
 FBE_INLINE bool FBody<::import::Model>::read(FinalDecoder& d, ::import::Model& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Model>::read_fields(FinalDecoder& d, ::import::Model& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Model_)) {
         value.Model_ = {};
@@ -7497,12 +7353,17 @@ FBE_INLINE bool FBody<::import::FinalModel>::read_fast(const uint8_t*& p, const 
 
 FBE_INLINE bool FBody<::import::FinalModel>::read(FinalDecoder& d, ::import::FinalModel& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::FinalModel>::read_fields(FinalDecoder& d, ::import::FinalModel& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.FinalModel_)) {
         value.FinalModel_ = {};
@@ -7543,12 +7404,17 @@ FBE_INLINE bool FBody<::import::Buffer>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::Buffer>::read(FinalDecoder& d, ::import::Buffer& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Buffer>::read_fields(FinalDecoder& d, ::import::Buffer& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Buffer_)) {
         value.Buffer_ = {};
@@ -7589,12 +7455,17 @@ FBE_INLINE bool FBody<::import::Reader>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::Reader>::read(FinalDecoder& d, ::import::Reader& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Reader>::read_fields(FinalDecoder& d, ::import::Reader& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Reader_)) {
         value.Reader_ = {};
@@ -7635,12 +7506,17 @@ FBE_INLINE bool FBody<::import::Writer>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::Writer>::read(FinalDecoder& d, ::import::Writer& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Writer>::read_fields(FinalDecoder& d, ::import::Writer& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Writer_)) {
         value.Writer_ = {};
@@ -7681,12 +7557,17 @@ FBE_INLINE bool FBody<::import::Limits>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::Limits>::read(FinalDecoder& d, ::import::Limits& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Limits>::read_fields(FinalDecoder& d, ::import::Limits& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Limits_)) {
         value.Limits_ = {};
@@ -7727,12 +7608,17 @@ FBE_INLINE bool FBody<::import::DecodeError>::read_fast(const uint8_t*& p, const
 
 FBE_INLINE bool FBody<::import::DecodeError>::read(FinalDecoder& d, ::import::DecodeError& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::DecodeError>::read_fields(FinalDecoder& d, ::import::DecodeError& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.DecodeError_)) {
         value.DecodeError_ = {};
@@ -7773,12 +7659,17 @@ FBE_INLINE bool FBody<::import::DecodeException>::read_fast(const uint8_t*& p, c
 
 FBE_INLINE bool FBody<::import::DecodeException>::read(FinalDecoder& d, ::import::DecodeException& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::DecodeException>::read_fields(FinalDecoder& d, ::import::DecodeException& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.DecodeException_)) {
         value.DecodeException_ = {};
@@ -7819,12 +7710,17 @@ FBE_INLINE bool FBody<::import::Decimal>::read_fast(const uint8_t*& p, const uin
 
 FBE_INLINE bool FBody<::import::Decimal>::read(FinalDecoder& d, ::import::Decimal& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Decimal>::read_fields(FinalDecoder& d, ::import::Decimal& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Decimal_)) {
         value.Decimal_ = {};
@@ -7865,12 +7761,17 @@ FBE_INLINE bool FBody<::import::Uuid>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::import::Uuid>::read(FinalDecoder& d, ::import::Uuid& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Uuid>::read_fields(FinalDecoder& d, ::import::Uuid& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Uuid_)) {
         value.Uuid_ = {};
@@ -7911,12 +7812,17 @@ FBE_INLINE bool FBody<::import::UUID>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::import::UUID>::read(FinalDecoder& d, ::import::UUID& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::UUID>::read_fields(FinalDecoder& d, ::import::UUID& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.UUID_)) {
         value.UUID_ = {};
@@ -7957,12 +7863,17 @@ FBE_INLINE bool FBody<::import::Timestamp>::read_fast(const uint8_t*& p, const u
 
 FBE_INLINE bool FBody<::import::Timestamp>::read(FinalDecoder& d, ::import::Timestamp& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Timestamp>::read_fields(FinalDecoder& d, ::import::Timestamp& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Timestamp_)) {
         value.Timestamp_ = {};
@@ -8003,12 +7914,17 @@ FBE_INLINE bool FBody<::import::Sender>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::Sender>::read(FinalDecoder& d, ::import::Sender& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Sender>::read_fields(FinalDecoder& d, ::import::Sender& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Sender_)) {
         value.Sender_ = {};
@@ -8049,12 +7965,17 @@ FBE_INLINE bool FBody<::import::Receiver>::read_fast(const uint8_t*& p, const ui
 
 FBE_INLINE bool FBody<::import::Receiver>::read(FinalDecoder& d, ::import::Receiver& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Receiver>::read_fields(FinalDecoder& d, ::import::Receiver& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Receiver_)) {
         value.Receiver_ = {};
@@ -8095,12 +8016,17 @@ FBE_INLINE bool FBody<::import::Client>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::Client>::read(FinalDecoder& d, ::import::Client& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Client>::read_fields(FinalDecoder& d, ::import::Client& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Client_)) {
         value.Client_ = {};
@@ -8141,12 +8067,17 @@ FBE_INLINE bool FBody<::import::Proxy>::read_fast(const uint8_t*& p, const uint8
 
 FBE_INLINE bool FBody<::import::Proxy>::read(FinalDecoder& d, ::import::Proxy& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Proxy>::read_fields(FinalDecoder& d, ::import::Proxy& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Proxy_)) {
         value.Proxy_ = {};
@@ -8187,12 +8118,17 @@ FBE_INLINE bool FBody<::import::Handler>::read_fast(const uint8_t*& p, const uin
 
 FBE_INLINE bool FBody<::import::Handler>::read(FinalDecoder& d, ::import::Handler& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Handler>::read_fields(FinalDecoder& d, ::import::Handler& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Handler_)) {
         value.Handler_ = {};
@@ -8233,12 +8169,17 @@ FBE_INLINE bool FBody<::import::fbe>::read_fast(const uint8_t*& p, const uint8_t
 
 FBE_INLINE bool FBody<::import::fbe>::read(FinalDecoder& d, ::import::fbe& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::fbe>::read_fields(FinalDecoder& d, ::import::fbe& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.fbe_)) {
         value.fbe_ = {};
@@ -8279,12 +8220,17 @@ FBE_INLINE bool FBody<::import::FBE_>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::import::FBE_>::read(FinalDecoder& d, ::import::FBE_& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::FBE_>::read_fields(FinalDecoder& d, ::import::FBE_& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.FBE__)) {
         value.FBE__ = {};
@@ -8325,12 +8271,17 @@ FBE_INLINE bool FBody<::import::std_>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::import::std_>::read(FinalDecoder& d, ::import::std_& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::std_>::read_fields(FinalDecoder& d, ::import::std_& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.std__)) {
         value.std__ = {};
@@ -8371,12 +8322,17 @@ FBE_INLINE bool FBody<::import::Companion>::read_fast(const uint8_t*& p, const u
 
 FBE_INLINE bool FBody<::import::Companion>::read(FinalDecoder& d, ::import::Companion& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Companion>::read_fields(FinalDecoder& d, ::import::Companion& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Companion_)) {
         value.Companion_ = {};
@@ -8417,12 +8373,17 @@ FBE_INLINE bool FBody<::import::Any>::read_fast(const uint8_t*& p, const uint8_t
 
 FBE_INLINE bool FBody<::import::Any>::read(FinalDecoder& d, ::import::Any& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Any>::read_fields(FinalDecoder& d, ::import::Any& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Any_)) {
         value.Any_ = {};
@@ -8463,12 +8424,17 @@ FBE_INLINE bool FBody<::import::Self>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::import::Self>::read(FinalDecoder& d, ::import::Self& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Self>::read_fields(FinalDecoder& d, ::import::Self& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Self_)) {
         value.Self_ = {};
@@ -8509,12 +8475,17 @@ FBE_INLINE bool FBody<::import::self>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::import::self>::read(FinalDecoder& d, ::import::self& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::self>::read_fields(FinalDecoder& d, ::import::self& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.self_)) {
         value.self_ = {};
@@ -8555,12 +8526,17 @@ FBE_INLINE bool FBody<::import::None>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::import::None>::read(FinalDecoder& d, ::import::None& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::None>::read_fields(FinalDecoder& d, ::import::None& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.None_)) {
         value.None_ = {};
@@ -8601,12 +8577,17 @@ FBE_INLINE bool FBody<::import::Option>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::Option>::read(FinalDecoder& d, ::import::Option& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Option>::read_fields(FinalDecoder& d, ::import::Option& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Option_)) {
         value.Option_ = {};
@@ -8647,12 +8628,17 @@ FBE_INLINE bool FBody<::import::Result>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::Result>::read(FinalDecoder& d, ::import::Result& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Result>::read_fields(FinalDecoder& d, ::import::Result& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Result_)) {
         value.Result_ = {};
@@ -8693,12 +8679,17 @@ FBE_INLINE bool FBody<::import::Vec>::read_fast(const uint8_t*& p, const uint8_t
 
 FBE_INLINE bool FBody<::import::Vec>::read(FinalDecoder& d, ::import::Vec& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Vec>::read_fields(FinalDecoder& d, ::import::Vec& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Vec_)) {
         value.Vec_ = {};
@@ -8739,12 +8730,17 @@ FBE_INLINE bool FBody<::import::Box>::read_fast(const uint8_t*& p, const uint8_t
 
 FBE_INLINE bool FBody<::import::Box>::read(FinalDecoder& d, ::import::Box& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Box>::read_fields(FinalDecoder& d, ::import::Box& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Box_)) {
         value.Box_ = {};
@@ -8785,12 +8781,17 @@ FBE_INLINE bool FBody<::import::Error>::read_fast(const uint8_t*& p, const uint8
 
 FBE_INLINE bool FBody<::import::Error>::read(FinalDecoder& d, ::import::Error& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Error>::read_fields(FinalDecoder& d, ::import::Error& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Error_)) {
         value.Error_ = {};
@@ -8831,12 +8832,17 @@ FBE_INLINE bool FBody<::import::Exception>::read_fast(const uint8_t*& p, const u
 
 FBE_INLINE bool FBody<::import::Exception>::read(FinalDecoder& d, ::import::Exception& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Exception>::read_fields(FinalDecoder& d, ::import::Exception& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Exception_)) {
         value.Exception_ = {};
@@ -8877,12 +8883,17 @@ FBE_INLINE bool FBody<::import::Text>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::import::Text>::read(FinalDecoder& d, ::import::Text& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Text>::read_fields(FinalDecoder& d, ::import::Text& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.Text_)) {
         value.Text_ = {};
@@ -8923,12 +8934,17 @@ FBE_INLINE bool FBody<::import::JsonWriter>::read_fast(const uint8_t*& p, const 
 
 FBE_INLINE bool FBody<::import::JsonWriter>::read(FinalDecoder& d, ::import::JsonWriter& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::JsonWriter>::read_fields(FinalDecoder& d, ::import::JsonWriter& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.JsonWriter_)) {
         value.JsonWriter_ = {};
@@ -8969,12 +8985,17 @@ FBE_INLINE bool FBody<::import::int32_t_>::read_fast(const uint8_t*& p, const ui
 
 FBE_INLINE bool FBody<::import::int32_t_>::read(FinalDecoder& d, ::import::int32_t_& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::int32_t_>::read_fields(FinalDecoder& d, ::import::int32_t_& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.int32_t__)) {
         value.int32_t__ = {};
@@ -9015,12 +9036,17 @@ FBE_INLINE bool FBody<::import::size_t_>::read_fast(const uint8_t*& p, const uin
 
 FBE_INLINE bool FBody<::import::size_t_>::read(FinalDecoder& d, ::import::size_t_& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::size_t_>::read_fields(FinalDecoder& d, ::import::size_t_& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.size_t__)) {
         value.size_t__ = {};
@@ -9061,12 +9087,17 @@ FBE_INLINE bool FBody<::import::list>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::import::list>::read(FinalDecoder& d, ::import::list& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::list>::read_fields(FinalDecoder& d, ::import::list& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.list_)) {
         value.list_ = {};
@@ -9107,12 +9138,17 @@ FBE_INLINE bool FBody<::import::object>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::object>::read(FinalDecoder& d, ::import::object& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::object>::read_fields(FinalDecoder& d, ::import::object& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.object_)) {
         value.object_ = {};
@@ -9153,12 +9189,17 @@ FBE_INLINE bool FBody<::import::v>::read_fast(const uint8_t*& p, const uint8_t* 
 
 FBE_INLINE bool FBody<::import::v>::read(FinalDecoder& d, ::import::v& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::v>::read_fields(FinalDecoder& d, ::import::v& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.v_)) {
         value.v_ = {};
@@ -9199,12 +9240,17 @@ FBE_INLINE bool FBody<::import::r>::read_fast(const uint8_t*& p, const uint8_t* 
 
 FBE_INLINE bool FBody<::import::r>::read(FinalDecoder& d, ::import::r& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::r>::read_fields(FinalDecoder& d, ::import::r& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.r_)) {
         value.r_ = {};
@@ -9245,12 +9291,17 @@ FBE_INLINE bool FBody<::import::w>::read_fast(const uint8_t*& p, const uint8_t* 
 
 FBE_INLINE bool FBody<::import::w>::read(FinalDecoder& d, ::import::w& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::w>::read_fields(FinalDecoder& d, ::import::w& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.w_)) {
         value.w_ = {};
@@ -9291,12 +9342,17 @@ FBE_INLINE bool FBody<::import::SideBuy>::read_fast(const uint8_t*& p, const uin
 
 FBE_INLINE bool FBody<::import::SideBuy>::read(FinalDecoder& d, ::import::SideBuy& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::SideBuy>::read_fields(FinalDecoder& d, ::import::SideBuy& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.SideBuy_)) {
         value.SideBuy_ = {};
@@ -9337,12 +9393,17 @@ FBE_INLINE bool FBody<::import::OrderKey>::read_fast(const uint8_t*& p, const ui
 
 FBE_INLINE bool FBody<::import::OrderKey>::read(FinalDecoder& d, ::import::OrderKey& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::OrderKey>::read_fields(FinalDecoder& d, ::import::OrderKey& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.OrderKey_)) {
         value.OrderKey_ = {};
@@ -9383,12 +9444,17 @@ FBE_INLINE bool FBody<::import::textOfside>::read_fast(const uint8_t*& p, const 
 
 FBE_INLINE bool FBody<::import::textOfside>::read(FinalDecoder& d, ::import::textOfside& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::textOfside>::read_fields(FinalDecoder& d, ::import::textOfside& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.textOfside_)) {
         value.textOfside_ = {};
@@ -9429,12 +9495,17 @@ FBE_INLINE bool FBody<::import::DECIMAL_1>::read_fast(const uint8_t*& p, const u
 
 FBE_INLINE bool FBody<::import::DECIMAL_1>::read(FinalDecoder& d, ::import::DECIMAL_1& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::DECIMAL_1>::read_fields(FinalDecoder& d, ::import::DECIMAL_1& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.DECIMAL_1_)) {
         value.DECIMAL_1_ = {};
@@ -9475,12 +9546,17 @@ FBE_INLINE bool FBody<::import::OrderModel>::read_fast(const uint8_t*& p, const 
 
 FBE_INLINE bool FBody<::import::OrderModel>::read(FinalDecoder& d, ::import::OrderModel& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::OrderModel>::read_fields(FinalDecoder& d, ::import::OrderModel& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.OrderModel_)) {
         value.OrderModel_ = {};
@@ -9521,12 +9597,17 @@ FBE_INLINE bool FBody<::import::OrderFinal>::read_fast(const uint8_t*& p, const 
 
 FBE_INLINE bool FBody<::import::OrderFinal>::read(FinalDecoder& d, ::import::OrderFinal& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::OrderFinal>::read_fields(FinalDecoder& d, ::import::OrderFinal& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.OrderFinal_)) {
         value.OrderFinal_ = {};
@@ -9567,12 +9648,17 @@ FBE_INLINE bool FBody<::import::NewOrder>::read_fast(const uint8_t*& p, const ui
 
 FBE_INLINE bool FBody<::import::NewOrder>::read(FinalDecoder& d, ::import::NewOrder& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::NewOrder>::read_fields(FinalDecoder& d, ::import::NewOrder& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.NewOrder_)) {
         value.NewOrder_ = {};
@@ -9613,12 +9699,17 @@ FBE_INLINE bool FBody<::import::VerifyFBEOrder>::read_fast(const uint8_t*& p, co
 
 FBE_INLINE bool FBody<::import::VerifyFBEOrder>::read(FinalDecoder& d, ::import::VerifyFBEOrder& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::VerifyFBEOrder>::read_fields(FinalDecoder& d, ::import::VerifyFBEOrder& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.VerifyFBEOrder_)) {
         value.VerifyFBEOrder_ = {};
@@ -9659,12 +9750,17 @@ FBE_INLINE bool FBody<::import::fbe_vr_Order>::read_fast(const uint8_t*& p, cons
 
 FBE_INLINE bool FBody<::import::fbe_vr_Order>::read(FinalDecoder& d, ::import::fbe_vr_Order& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::fbe_vr_Order>::read_fields(FinalDecoder& d, ::import::fbe_vr_Order& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.fbe_vr_Order_)) {
         value.fbe_vr_Order_ = {};
@@ -9705,12 +9801,17 @@ FBE_INLINE bool FBody<::import::e1>::read_fast(const uint8_t*& p, const uint8_t*
 
 FBE_INLINE bool FBody<::import::e1>::read(FinalDecoder& d, ::import::e1& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::e1>::read_fields(FinalDecoder& d, ::import::e1& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.e1_)) {
         value.e1_ = {};
@@ -9751,12 +9852,17 @@ FBE_INLINE bool FBody<::import::i2>::read_fast(const uint8_t*& p, const uint8_t*
 
 FBE_INLINE bool FBody<::import::i2>::read(FinalDecoder& d, ::import::i2& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::i2>::read_fields(FinalDecoder& d, ::import::i2& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.i2_)) {
         value.i2_ = {};
@@ -9797,12 +9903,17 @@ FBE_INLINE bool FBody<::import::o3>::read_fast(const uint8_t*& p, const uint8_t*
 
 FBE_INLINE bool FBody<::import::o3>::read(FinalDecoder& d, ::import::o3& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::o3>::read_fields(FinalDecoder& d, ::import::o3& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.o3_)) {
         value.o3_ = {};
@@ -9857,12 +9968,17 @@ FBE_INLINE bool FBody<::import::Case>::read_fast(const uint8_t*& p, const uint8_
 
 FBE_INLINE bool FBody<::import::Case>::read(FinalDecoder& d, ::import::Case& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Case>::read_fields(FinalDecoder& d, ::import::Case& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.name)) {
         value.name = {};
@@ -9963,13 +10079,18 @@ FBE_INLINE bool FBody<::import::Imported>::read_fast(const uint8_t*& p, const ui
 
 FBE_INLINE bool FBody<::import::Imported>::read(FinalDecoder& d, ::import::Imported& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Imported>::read_fields(FinalDecoder& d, ::import::Imported& value)
+{
     bool ok = true;
     if (!FCodec<::market::Side>::read(d, value.market)) {
         value.market = {};
@@ -10017,12 +10138,17 @@ FBE_INLINE bool FBody<::import::symbol>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::symbol>::read(FinalDecoder& d, ::import::symbol& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::symbol>::read_fields(FinalDecoder& d, ::import::symbol& value)
+{
     bool ok = true;
     if (!FCodec<::import::digits>::read(d, value.digits)) {
         value.digits = ::import::digits::two;
@@ -10072,13 +10198,18 @@ FBE_INLINE bool FBody<::import::Listed>::read_fast(const uint8_t*& p, const uint
 
 FBE_INLINE bool FBody<::import::Listed>::read(FinalDecoder& d, ::import::Listed& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     // (It does not count nesting: taken where the nested structs stay within the depth limit.)
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && d.depth_left >= 1u && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Listed>::read_fields(FinalDecoder& d, ::import::Listed& value)
+{
     bool ok = true;
     if (!FCodec<std::string>::read(d, value.symbol)) {
         value.symbol = {};
@@ -10144,12 +10275,17 @@ FBE_INLINE bool FBody<::import::Derived>::read_fast(const uint8_t*& p, const uin
 
 FBE_INLINE bool FBody<::import::Derived>::read(FinalDecoder& d, ::import::Derived& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::import::Derived>::read_fields(FinalDecoder& d, ::import::Derived& value)
+{
     bool ok = true;
     if (!FCodec<int32_t>::read(d, value.side)) {
         value.side = {};

@@ -21,6 +21,7 @@ struct FBody<::market::Instrument>
     static uint8_t* write(uint8_t* p, const ::market::Instrument& value) noexcept;
     static bool read(FinalDecoder& d, ::market::Instrument& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::market::Instrument& value);
+    static bool read_fields(FinalDecoder& d, ::market::Instrument& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -36,6 +37,7 @@ struct FBody<::market::Failure>
     static uint8_t* write(uint8_t* p, const ::market::Failure& value) noexcept;
     static bool read(FinalDecoder& d, ::market::Failure& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::market::Failure& value);
+    static bool read_fields(FinalDecoder& d, ::market::Failure& value);
     static bool verify(FinalDecoder& d);
 };
 
@@ -63,12 +65,17 @@ FBE_INLINE bool FBody<::market::Instrument>::read_fast(const uint8_t*& p, const 
 
 FBE_INLINE bool FBody<::market::Instrument>::read(FinalDecoder& d, ::market::Instrument& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::market::Instrument>::read_fields(FinalDecoder& d, ::market::Instrument& value)
+{
     bool ok = true;
     if (!FCodec<std::string>::read(d, value.symbol)) {
         value.symbol = {};
@@ -114,12 +121,17 @@ FBE_INLINE bool FBody<::market::Failure>::read_fast(const uint8_t*& p, const uin
 
 FBE_INLINE bool FBody<::market::Failure>::read(FinalDecoder& d, ::market::Failure& value)
 {
-    // The fast path; if anything does not fit, every field is read again, best effort.
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
     const uint8_t* p = d.data + d.pos;
     if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
         d.pos = std::size_t(p - d.data);
         return true;
     }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::market::Failure>::read_fields(FinalDecoder& d, ::market::Failure& value)
+{
     bool ok = true;
     if (!FCodec<FBE::uuid_t>::read(d, value.id)) {
         value.id = {};
