@@ -35,7 +35,7 @@ def test_random_corruption_never_crashes(model: str) -> None:
     data = shared("vectors", f"test_struct_nested_values.{'fbe' if model == 'versioned' else 'final'}.bin") \
         .read_bytes()
     rng = random.Random(8)
-    start = time.monotonic()
+    start = time.process_time()
     for _ in range(300):
         b = bytearray(data)
         for _ in range(rng.randint(1, 4)):
@@ -45,7 +45,7 @@ def test_random_corruption_never_crashes(model: str) -> None:
             dc.decode(bytes(b), "test.StructNested", model)
         except DecodeError:
             pass
-    assert time.monotonic() - start < 60
+    assert time.process_time() - start < 60
 
 
 def test_huge_count_is_rejected_at_once() -> None:
@@ -82,11 +82,11 @@ def test_shared_bodies_cannot_blow_up(tmp_path: Path) -> None:
         buf += struct.pack("<I", n) + b"".join(struct.pack("<I", bodies[level + 1] - p) for _ in range(n))
         struct.pack_into("<I", buf, p + 17, v - p)
     struct.pack_into("<II", buf, 0, len(buf), 8)
-    start = time.monotonic()
+    start = time.process_time()
     with pytest.raises(DecodeError) as info:
         dc.decode(bytes(buf), "graph.Node")
     assert "allocation order" in str(info.value)
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
 
 
 def test_final_depth_is_bounded(tmp_path: Path) -> None:
