@@ -44,6 +44,7 @@ mod error;
 mod keys;
 mod limits;
 mod reader;
+pub mod text;
 mod timestamp;
 mod uuid;
 mod value;

@@ -294,3 +294,36 @@ fn decimals_of_the_vectors_are_the_originals_conversion_of_their_double() {
         }
     }
 }
+
+#[test]
+fn floats_print_as_the_originals_text() {
+    // the doubles of the manifest's accounts and test.StructSimple's floats, as its .txt files print them
+    let Some(dir) = shared() else { return };
+    let manifest: Value = serde_json::from_slice(&std::fs::read(dir.join("vectors/MANIFEST.json")).unwrap()).unwrap();
+    let mut checked = 0;
+    for case in manifest["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let text = std::fs::read(dir.join("vectors").join(format!("{name}.txt"))).unwrap();
+        let value = &case["value"];
+        let mut printed: Vec<(String, f64)> = Vec::new();
+        if name.starts_with("proto_account") && value["orders"].is_array() {
+            for order in value["orders"].as_array().unwrap() {
+                printed.push(("price".into(), order["price"].as_f64().unwrap()));
+                printed.push(("volume".into(), order["volume"].as_f64().unwrap()));
+            }
+            printed.push(("amount".into(), value["wallet"]["amount"].as_f64().unwrap()));
+        }
+        if name.starts_with("test_struct_simple") {
+            printed.push(("f25".into(), f64::from(value["f25"].as_f64().unwrap() as f32)));
+            printed.push(("f26".into(), f64::from(value["f26"].as_f64().unwrap() as f32)));
+            printed.push(("f27".into(), value["f27"].as_f64().unwrap()));
+            printed.push(("f28".into(), value["f28"].as_f64().unwrap()));
+        }
+        for (field, v) in printed {
+            let want = format!("{field}={}", fbe::text::float_g(v));
+            assert!(text.windows(want.len()).any(|w| w == want.as_bytes()), "{name}: {want}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked} floats checked");
+}
