@@ -175,15 +175,21 @@ class Context:
         self.package = package
         self.prefix = prefix
         self.plan = plan.of(schema)
-        self.imports: set[str] = set()
+        self.out = GeneratedFile("")
+        """The file being written: the classes its code uses, imported by use (base.GeneratedFile)."""
         self.ident = self.IDENTS(schema, prefix)       # the identifiers of schema names (names.py)
         self.hidden: frozenset[str] = frozenset()
         """The names inherited fields hide in the class being written (names.Idents.hidden)."""
 
     def use(self, qualified_class: str) -> str:
         """A class by its simple name, imported (`java.util.TreeSet` -> `TreeSet`)."""
-        self.imports.add(qualified_class)
-        return qualified_class.rpartition(".")[2]
+        package, _, name = qualified_class.rpartition(".")
+        return self.out.imported(package, name)
+
+    @property
+    def imports(self) -> list[str]:
+        """The classes the file's code uses, by their full names, sorted."""
+        return sorted(f"{package}.{name}" for package, names in self.out.names.items() for name in names)
 
     def rt(self, name: str) -> str:
         """A runtime class (`Writer`)."""
@@ -269,7 +275,8 @@ class Context:
         out.blank()
         self.preamble(out, package)
         out.lines(body.text())
-        return GeneratedFile(package.replace(".", "/") + f"/{name}.{self.EXT}", out.text())
+        self.out.path, self.out.text = package.replace(".", "/") + f"/{name}.{self.EXT}", out.text()
+        return self.out
 
     def stmt(self, text: str) -> str:
         """A statement's line."""
