@@ -115,6 +115,94 @@ impl TextWriter {
     }
 }
 
+impl TextWriter {
+    /// An optional: `null`, or the value.
+    pub fn option<T>(&mut self, v: Option<&T>, f: impl FnOnce(&mut Self, &T)) {
+        match v {
+            None => self.raw("null"),
+            Some(v) => f(self, v),
+        }
+    }
+
+    /// A collection of `n` items: the count and `open`, the items separated by commas, `close`.
+    pub fn items<I: IntoIterator>(
+        &mut self,
+        n: usize,
+        open: &str,
+        close: &str,
+        items: I,
+        mut f: impl FnMut(&mut Self, I::Item),
+    ) {
+        self.count(n, open);
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            f(self, item);
+        }
+        self.raw(close);
+    }
+
+    /// A map or hash of `n` entries: the count and `open`, `key->value` separated by commas,
+    /// `close`.
+    pub fn entries<'v, K: 'v, V: 'v>(
+        &mut self,
+        n: usize,
+        brackets: (&str, &str),
+        entries: impl IntoIterator<Item = (&'v K, &'v V)>,
+        mut key: impl FnMut(&mut Self, &K),
+        mut value: impl FnMut(&mut Self, &V),
+    ) {
+        self.items(n, brackets.0, brackets.1, entries, |t, (k, v)| {
+            key(t, k);
+            t.raw("->");
+            value(t, v);
+        });
+    }
+}
+
+/// A value with a text form: generated structs, enums and flags.
+pub trait Text {
+    /// Writes the value's text.
+    fn text(&self, t: &mut TextWriter);
+
+    /// The value's text: bytes, since strings and chars print as they are (docs/format.md 9).
+    fn to_text(&self) -> Vec<u8> {
+        let mut t = TextWriter::default();
+        self.text(&mut t);
+        t.out
+    }
+}
+
+/// The names of flags being printed (generated code adds each declared name in order).
+#[derive(Debug)]
+pub struct FlagNames<T> {
+    bits: T,
+    text: String,
+}
+
+impl<T: Copy + PartialEq + Default + std::ops::BitAnd<Output = T>> FlagNames<T> {
+    /// The names of the flags `bits`.
+    pub fn new(bits: T) -> Self {
+        FlagNames { bits, text: String::new() }
+    }
+
+    /// Adds `name` when all its bits (`value`, not 0) are set.
+    pub fn add(&mut self, value: T, name: &str) {
+        if value != T::default() && self.bits & value == value {
+            if !self.text.is_empty() {
+                self.text.push('|');
+            }
+            self.text.push_str(name);
+        }
+    }
+
+    /// Writes the names joined by `|`.
+    pub fn write(self, t: &mut TextWriter) {
+        t.raw(&self.text);
+    }
+}
+
 /// The text of flags (docs/format.md 9): every name whose bits are all set, in declaration
 /// order, joined by `|`; names worth 0 never print and undeclared bits vanish.
 ///
@@ -152,6 +240,23 @@ mod tests {
         ] {
             assert_eq!(float_g(v), text, "{v:e}");
         }
+    }
+
+    #[test]
+    fn collections_optionals_and_flags() {
+        let mut t = TextWriter::default();
+        t.items(2, "<", ">", [1i64, -2], |t, v| t.int(v));
+        t.option(None::<&u8>, |t, v| t.uint(u64::from(*v)));
+        t.option(Some(&b'x'), |t, v| t.char(*v));
+        let map = std::collections::BTreeMap::from([(1u8, 1.5f64), (2, 1e10)]);
+        t.entries(map.len(), ("<{", "}>"), map.iter(), |t, k| t.uint(u64::from(*k)), |t, v| t.float(*v));
+        let mut names = FlagNames::new(0x0Fu8);
+        names.add(0, "none");
+        names.add(1, "a");
+        names.add(6, "bc");
+        names.add(0x10, "e");
+        names.write(&mut t);
+        assert_eq!(String::from_utf8(t.out).unwrap(), "[2]<1,-2>null'x'[2]<{1->1.5,2->1e+10}>a|bc");
     }
 
     #[test]
