@@ -7,8 +7,8 @@
 #                       install of runtime/java and the sample poms of examples/packages for Java
 #                       and Kotlin, FetchContent for C++), code generated from the test's own
 #                       schema, the bytes Python writes read and written back identically by
-#                       every language, the bytes C++ writes too, and a Go server and a Python
-#                       client exchanging an Order over a socket
+#                       every language, the bytes C++ writes too, and a Go server exchanging
+#                       an Order over a socket with a Python and a JavaScript client
 #   make test-package   builds and runs tests/package/consumer three ways, each from a
 #                       scratch folder (build/package-test): add_subdirectory, FetchContent
 #                       from a local path, cmake --install + find_package(fbe COMPONENTS json)

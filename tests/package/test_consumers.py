@@ -23,8 +23,8 @@ others' by value (their JSON through `fbec decode`), and every other language re
 C++ writes and writes them back identically (Go: the same value, its keys sorted).
 
 Besides the files, a protocol exchange over a real socket: the Go program serves (`app serve`,
-every Order it receives sent back), the Python program connects (`app.py connect`), sends the
-Order Python wrote and writes the Order it gets back, which must be the same bytes.
+every Order it receives sent back), the Python and the JavaScript programs connect (`connect`),
+send the Order Python wrote and write the Order they get back, which must be the same bytes.
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ def js_path_program(scratch: Path, fbec: Path) -> list[str | Path]:
     """JavaScript: npm install of the folder, the code of fbec --javascript."""
     project = js_project(scratch, "js-path", fresh_js_runtime(scratch), [])
     shutil.copy(EXAMPLES / "js" / "main.mjs", project)
-    run([fbec, "--javascript", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    run([fbec, "--javascript", "--proto", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
     return [NODE, project / "main.mjs"]
 
 
@@ -327,20 +327,22 @@ def test_reads_what_cpp_writes_and_writes_it_back(
         assert out.read_bytes() == cpp_written.read_bytes(), f"{language} wrote other bytes than C++ wrote"
 
 
+@pytest.mark.parametrize("client", ["python", "js-path"])
 def test_protocol_over_a_socket(
-    scratch: Path, program: Callable[[str], list[str | Path]], python_user: Path, written: bytes
+    scratch: Path, program: Callable[[str], list[str | Path]], python_user: Path, written: bytes, client: str
 ) -> None:
-    """The Go program serves on 127.0.0.1; the Python program sends it the Order Python wrote, as a
+    """The Go program serves on 127.0.0.1; the client program sends it the Order Python wrote, as a
     frame of fbec --proto's protocol, and writes the Order the server sends back."""
+    connect: list[str | Path] = (
+        [python_user / "bin" / "python", scratch / "python" / "app.py"] if client == "python" else program(client))
     server = subprocess.Popen([str(a) for a in [*program("go"), "serve"]], cwd=scratch, text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out = scratch / "socket.bin"
+    out = scratch / f"socket-{client}.bin"
     try:
         line = server.stdout.readline() if server.stdout else ""
         assert line.startswith("listening on "), f"the Go server said {line!r}"
         address = line.split()[-1]
-        run([python_user / "bin" / "python", scratch / "python" / "app.py", "connect", address,
-             scratch / "python.bin", out], scratch)
+        run([*connect, "connect", address, scratch / "python.bin", out], scratch)
         _, errors = server.communicate(timeout=30)
         assert server.returncode == 0, f"the Go server exited {server.returncode}: {errors}"
     finally:

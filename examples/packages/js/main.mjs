@@ -2,9 +2,13 @@
 // generated into gen/:
 //   node main.mjs write OUT         writes the sample shop.Order (versioned model) to OUT
 //   node main.mjs roundtrip IN OUT  reads a shop.Order from IN and writes it back to OUT
+//   node main.mjs connect HOST:PORT IN OUT
+//                                   sends the shop.Order of IN to a server over TCP (the protocol of
+//                                   fbec --javascript --proto) and writes the Order it sends back to OUT
 import { readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import { Decimal, Uuid } from "@fbe-toolkit/fbe";
-import { Cart, Color, Line, Order, Perm } from "./gen/shop.js";
+import { Cart, Color, Line, Order, Perm, Receiver, Sender } from "./gen/shop.js";
 
 function sample() {
     return new Order({
@@ -24,6 +28,24 @@ function sample() {
     });
 }
 
+/** Sends `order` to the server at `address` and resolves with the Order it sends back. */
+function exchange(address, order) {
+    const at = address.lastIndexOf(":");
+    const socket = net.connect(Number(address.slice(at + 1)), address.slice(0, at));
+    return new Promise((resolve, reject) => {
+        const receiver = new Receiver({ onOrder: (value) => resolve(value) });
+        socket.on("data", (chunk) => receiver.receive(chunk));
+        socket.on("error", reject);
+        socket.on("close", () => reject(new Error(`${address} closed the connection before its answer`)));
+        socket.on("connect", () => new Sender(socket).send(order));
+    }).finally(() => socket.end());
+}
+
 const args = process.argv.slice(2);
-const order = args[0] === "roundtrip" ? Order.fromFbe(new Uint8Array(readFileSync(args[1]))) : sample();
-writeFileSync(args[args.length - 1], order.toFbe());
+if (args[0] === "connect") {
+    const order = await exchange(args[1], Order.fromFbe(new Uint8Array(readFileSync(args[2]))));
+    writeFileSync(args[3], order.toFbe());
+} else {
+    const order = args[0] === "roundtrip" ? Order.fromFbe(new Uint8Array(readFileSync(args[1]))) : sample();
+    writeFileSync(args[args.length - 1], order.toFbe());
+}
