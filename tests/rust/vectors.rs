@@ -5,6 +5,7 @@
 //! order is its own, compared by what it reads back), and each model's value gives the other
 //! model's bytes.
 
+use fbe::text::Text;
 use fbe::{Limits, Struct};
 use generated::shared::{enums, proto, protoex, test};
 use serde_json::Value as Json;
@@ -12,6 +13,7 @@ use std::path::PathBuf;
 
 struct Case {
     name: String,
+    text: Vec<u8>,
     versioned: Vec<u8>,
     final_: Vec<u8>,
     unspecified: Vec<(usize, usize)>,
@@ -30,12 +32,15 @@ fn masked(bytes: &[u8], unspecified: &[(usize, usize)]) -> Vec<u8> {
 struct RoundTrip;
 
 impl Visit for RoundTrip {
-    fn visit<T: Struct + PartialEq + std::fmt::Debug>(&mut self, c: &Case) -> Result<(), String> {
+    fn visit<T: Struct + PartialEq + std::fmt::Debug + Text>(
+        &mut self,
+        c: &Case,
+    ) -> Result<(), String> {
         check::<T>(c)
     }
 }
 
-fn check<T: Struct + PartialEq + std::fmt::Debug>(c: &Case) -> Result<(), String> {
+fn check<T: Struct + PartialEq + std::fmt::Debug + Text>(c: &Case) -> Result<(), String> {
     let lim = Limits::default();
     let v = T::from_fbe(&c.versioned).map_err(|e| format!("from_fbe: {e}"))?;
     T::verify_fbe(&c.versioned, &lim).map_err(|e| format!("verify_fbe: {e}"))?;
@@ -60,6 +65,13 @@ fn check<T: Struct + PartialEq + std::fmt::Debug>(c: &Case) -> Result<(), String
         }
         return Ok(());
     }
+    if f.to_text() != c.text || v.to_text() != c.text {
+        let ours = String::from_utf8_lossy(&f.to_text()).into_owned();
+        return Err(format!(
+            "the text form differs:\n ours: {ours}\n file: {}",
+            String::from_utf8_lossy(&c.text)
+        ));
+    }
     if masked(&written, &c.unspecified) != masked(&c.versioned, &c.unspecified) {
         return Err(format!(
             "to_fbe wrote other bytes ({} for {})",
@@ -82,7 +94,10 @@ fn check<T: Struct + PartialEq + std::fmt::Debug>(c: &Case) -> Result<(), String
 
 /// What a test does with the generated type of a case.
 trait Visit {
-    fn visit<T: Struct + PartialEq + std::fmt::Debug>(&mut self, c: &Case) -> Result<(), String>;
+    fn visit<T: Struct + PartialEq + std::fmt::Debug + Text>(
+        &mut self,
+        c: &Case,
+    ) -> Result<(), String>;
 }
 
 fn dispatch(package: &str, type_: &str, c: &Case, v: &mut impl Visit) -> Result<(), String> {
@@ -140,6 +155,7 @@ fn cases() -> Vec<(String, String, Case)> {
             .collect();
         let c = Case {
             versioned: read("fbe.bin"),
+            text: read("txt"),
             final_: read("final.bin"),
             unspecified,
             name,
@@ -230,7 +246,10 @@ fn same_verdict<T: std::fmt::Debug>(
 }
 
 impl Visit for Mutate {
-    fn visit<T: Struct + PartialEq + std::fmt::Debug>(&mut self, c: &Case) -> Result<(), String> {
+    fn visit<T: Struct + PartialEq + std::fmt::Debug + Text>(
+        &mut self,
+        c: &Case,
+    ) -> Result<(), String> {
         let lim = Limits::default();
         for round in 0..self.rounds {
             let m = self.mutant(&c.versioned);

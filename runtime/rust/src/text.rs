@@ -116,6 +116,13 @@ impl TextWriter {
 }
 
 impl TextWriter {
+    /// The comma before every item of a collection but the first (`index` 0).
+    pub fn sep(&mut self, index: usize) {
+        if index > 0 {
+            self.out.push(b',');
+        }
+    }
+
     /// An optional: `null`, or the value.
     pub fn option<T>(&mut self, v: Option<&T>, f: impl FnOnce(&mut Self, &T)) {
         match v {

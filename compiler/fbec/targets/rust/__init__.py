@@ -238,6 +238,89 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
             w.blank()
     w.line(f"fbe::scalar_value!({name}, {wire});")
     w.blank()
+    with w.block(f"impl fbe::text::Text for {name} {{", "}"), \
+            w.block("fn text(&self, t: &mut fbe::text::TextWriter) {", "}"):
+        if variants:
+            with w.block("let name = match self.to_wire() {", "};"):
+                for v in variants:
+                    w.line(f'{v.value} => "{v.name}",')
+                w.line('_ => "<unknown>",')
+            w.line("t.raw(name);")
+        else:
+            w.line('t.raw("<unknown>");')
+    w.blank()
+
+
+SIGNED = {"int8", "int16", "int32", "int64"}
+
+
+def text_of(w: CodeWriter, c: Context, t: ir.Type, place: str, depth: int) -> None:
+    """The statements that write the text (docs/format.md 9) of the value at `place` (`self.f`, or
+    `*v1` for an element) to the TextWriter `t`; collections loop with the locals of their depth."""
+    plain = place.removeprefix("*")     # method calls dereference themselves
+    ref = place[1:] if place.startswith("*") else "&" + place
+    if isinstance(t, ir.Primitive):
+        n = t.name
+        simple = {"bool": f"t.bool({place})", "char": f"t.char({place})", "wchar": f"t.wchar({place})",
+                  "float": f"t.float(f64::from({place}))", "double": f"t.float({place})",
+                  "decimal": f"t.decimal({ref})", "string": f"t.string({ref})", "bytes": f"t.bytes({plain}.len())",
+                  "timestamp": f"t.uint({plain}.0)", "uuid": f"t.uuid({ref})"}
+        wide = {"int64": f"t.int({place})", "uint64": f"t.uint({place})"}   # no conversion to their own type
+        integer = f"t.int(i64::from({place}))" if n in SIGNED else f"t.uint(u64::from({place}))"
+        w.line((simple.get(n) or wide.get(n) or integer) + ";")
+        return
+    if isinstance(t, (ir.EnumRef, ir.StructRef)):
+        w.line(f"fbe::text::Text::text({ref}, t);")
+        return
+    d = depth + 1
+    if isinstance(t, ir.Optional_):
+        w.line(f"if let Some(v{d}) = {ref} {{")
+        with w.indented():
+            text_of(w, c, t.element, f"*v{d}", d)
+        w.line("} else {")
+        with w.indented():
+            w.line('t.raw("null");')
+        w.line("}")
+        return
+    open_, close = ir.TEXT_BRACKETS[t.kind]
+    w.line(f"let c{d} = {ref};")
+    w.line(f't.count(c{d}.len(), "{open_}");')
+    pattern = f"(k{d}, v{d})" if isinstance(t, ir.Mapping) else f"v{d}"
+    with w.block(f"for (i{d}, {pattern}) in c{d}.iter().enumerate() {{", "}"):
+        w.line(f"t.sep(i{d});")
+        if isinstance(t, ir.Mapping):
+            text_of(w, c, t.key, f"*k{d}", d)
+            w.line('t.raw("->");')
+            text_of(w, c, t.value, f"*v{d}", d)
+        else:
+            text_of(w, c, t.element, f"*v{d}", d)
+    w.line(f't.raw("{close}");')
+
+
+def write_text(w: CodeWriter, c: Context, s: ir.Struct) -> None:
+    """fbe::text::Text: `Name(field=value,...)`, a base's fields printed first as a nested call of
+    the base's name (`Balance(Balance(currency="USD",amount=1000),locked=0)`)."""
+    chain = [s]
+    while chain[-1].base:
+        base = chain[-1].base
+        assert base is not None
+        chain.append(c.schema.struct(base))
+    pending = "".join(f"{x.name}(" for x in chain)
+    with w.block(f"impl fbe::text::Text for {c.ident.type(s.qualified)} {{", "}"), \
+            w.block("fn text(&self, t: &mut fbe::text::TextWriter) {", "}"):
+        for level, x in enumerate(reversed(chain)):
+            own = [f for f in s.all_fields if f.owner == x.qualified]
+            for k, f in enumerate(own):
+                pending += ("," if k or level else "") + f"{f.name}="
+                w.line(f"t.raw({rust_string(pending)});")
+                pending = ""
+                if f.hidden:
+                    w.line('t.raw("***");')
+                else:
+                    text_of(w, c, f.type, f"self.{c.ident.field(s.qualified, f.name)}", 0)
+            pending += ")" if level < len(chain) - 1 else ""
+        w.line(f"t.raw({rust_string(pending + ')')});")
+    w.blank()
 
 
 def write_flags(w: CodeWriter, c: Context, e: ir.Enum) -> None:
@@ -253,6 +336,13 @@ def write_flags(w: CodeWriter, c: Context, e: ir.Enum) -> None:
         w.line("Self::empty()")
     w.blank()
     w.line(f"fbe::scalar_value!(flags {name}, {wire});")
+    w.blank()
+    with w.block(f"impl fbe::text::Text for {name} {{", "}"), \
+            w.block("fn text(&self, t: &mut fbe::text::TextWriter) {", "}"):
+        w.line(f"let {'mut ' if e.values else ''}names = fbe::text::FlagNames::new(self.bits());")
+        for v in e.values:
+            w.line(f'names.add({v.value}, "{v.name}");')
+        w.line("names.write(t);")
     w.blank()
 
 
@@ -285,6 +375,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         write_final(w, c, s, p)
     w.blank()
     write_key_order(w, c, s)
+    write_text(w, c, s)
 
 
 def keyed(t: ir.Type) -> bool:
