@@ -102,6 +102,26 @@ impl fbe::KeyOrd for Node {
     }
 }
 
+impl fbe::text::Text for Node {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Node(id=");
+        t.int(i64::from(self.id));
+        t.raw(",name=");
+        t.string(&self.name);
+        t.raw(",value=");
+        t.int(self.value);
+        t.raw(",out_edges=");
+        let c1 = &self.out_edges;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*v1));
+        }
+        t.raw("]");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Edge` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Edge {
@@ -183,6 +203,18 @@ impl fbe::KeyOrd for Edge {
     }
 }
 
+impl fbe::text::Text for Edge {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Edge(source=");
+        t.int(i64::from(self.source));
+        t.raw(",target=");
+        t.int(i64::from(self.target));
+        t.raw(",weight=");
+        t.int(i64::from(self.weight));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Graph` (type id 3).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Graph {
@@ -257,5 +289,27 @@ impl fbe::Struct for Graph {
 impl fbe::KeyOrd for Graph {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Graph {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Graph(nodes=");
+        let c1 = &self.nodes;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",edges=");
+        let c1 = &self.edges;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(")");
     }
 }

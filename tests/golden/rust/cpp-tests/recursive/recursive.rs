@@ -92,3 +92,21 @@ impl fbe::KeyOrd for Node {
         fbe::KeyOrd::key_cmp(&self.id, &other.id)
     }
 }
+
+impl fbe::text::Text for Node {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Node(id=");
+        t.int(i64::from(self.id));
+        t.raw(",label=");
+        t.string(&self.label);
+        t.raw(",children=");
+        let c1 = &self.children;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(")");
+    }
+}

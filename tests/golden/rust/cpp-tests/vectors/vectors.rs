@@ -85,6 +85,18 @@ impl fbe::KeyOrd for Edge {
     }
 }
 
+impl fbe::text::Text for Edge {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Edge(source=");
+        t.int(i64::from(self.source));
+        t.raw(",target=");
+        t.int(i64::from(self.target));
+        t.raw(",weight=");
+        t.int(i64::from(self.weight));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Point` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Point {
@@ -159,6 +171,18 @@ impl fbe::Struct for Point {
 impl fbe::KeyOrd for Point {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Point {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Point(flag=");
+        t.bool(self.flag);
+        t.raw(",x=");
+        t.int(self.x);
+        t.raw(",y=");
+        t.int(i64::from(self.y));
+        t.raw(")");
     }
 }
 
@@ -246,6 +270,20 @@ impl fbe::KeyOrd for Point3 {
     }
 }
 
+impl fbe::text::Text for Point3 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Point3(Point(flag=");
+        t.bool(self.flag);
+        t.raw(",x=");
+        t.int(self.x);
+        t.raw(",y=");
+        t.int(i64::from(self.y));
+        t.raw("),z=");
+        t.float(self.z);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Named` (type id 4).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Named {
@@ -320,6 +358,22 @@ impl fbe::Struct for Named {
 impl fbe::KeyOrd for Named {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Named {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Named(name=");
+        t.string(&self.name);
+        t.raw(",values=");
+        let c1 = &self.values;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*v1));
+        }
+        t.raw("]");
+        t.raw(")");
     }
 }
 
@@ -448,5 +502,59 @@ impl fbe::Struct for Holder {
 impl fbe::KeyOrd for Holder {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Holder {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Holder(edges=");
+        let c1 = &self.edges;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",points=");
+        let c1 = &self.points;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",ints=");
+        let c1 = &self.ints;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*v1));
+        }
+        t.raw("]");
+        t.raw(",switches=");
+        let c1 = &self.switches;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.bool(*v1);
+        }
+        t.raw("]");
+        t.raw(",reals=");
+        let c1 = &self.reals;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.float(*v1);
+        }
+        t.raw("]");
+        t.raw(",named=");
+        let c1 = &self.named;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(")");
     }
 }

@@ -98,6 +98,20 @@ impl fbe::KeyOrd for Edge {
     }
 }
 
+impl fbe::text::Text for Edge {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Edge(source=");
+        t.int(i64::from(self.source));
+        t.raw(",target=");
+        t.int(i64::from(self.target));
+        t.raw(",weight=");
+        t.int(i64::from(self.weight));
+        t.raw(",note=");
+        t.string(&self.note);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Holder` (type id 10).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Holder {
@@ -161,5 +175,19 @@ impl fbe::Struct for Holder {
 impl fbe::KeyOrd for Holder {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Holder {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Holder(edges=");
+        let c1 = &self.edges;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(")");
     }
 }

@@ -79,6 +79,19 @@ impl std::hash::Hash for EnumByte {
 
 fbe::scalar_value!(EnumByte, u8);
 
+impl fbe::text::Text for EnumByte {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            1 => "ENUM_VALUE_2",
+            254 => "ENUM_VALUE_3",
+            255 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EnumChar` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
 pub enum EnumChar {
@@ -153,6 +166,20 @@ impl std::hash::Hash for EnumChar {
 }
 
 fbe::scalar_value!(EnumChar, u8);
+
+impl fbe::text::Text for EnumChar {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            49 => "ENUM_VALUE_1",
+            50 => "ENUM_VALUE_2",
+            51 => "ENUM_VALUE_3",
+            52 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `enum EnumWChar` (on the wire as `u32`).
 #[derive(Clone, Copy, Debug)]
@@ -229,6 +256,20 @@ impl std::hash::Hash for EnumWChar {
 
 fbe::scalar_value!(EnumWChar, u32);
 
+impl fbe::text::Text for EnumWChar {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            1092 => "ENUM_VALUE_1",
+            1093 => "ENUM_VALUE_2",
+            1365 => "ENUM_VALUE_3",
+            1366 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EnumInt8` (on the wire as `i8`).
 #[derive(Clone, Copy, Debug)]
 pub enum EnumInt8 {
@@ -303,6 +344,20 @@ impl std::hash::Hash for EnumInt8 {
 }
 
 fbe::scalar_value!(EnumInt8, i8);
+
+impl fbe::text::Text for EnumInt8 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            -128 => "ENUM_VALUE_1",
+            -127 => "ENUM_VALUE_2",
+            126 => "ENUM_VALUE_3",
+            127 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `enum EnumUInt8` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
@@ -379,6 +434,19 @@ impl std::hash::Hash for EnumUInt8 {
 
 fbe::scalar_value!(EnumUInt8, u8);
 
+impl fbe::text::Text for EnumUInt8 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            1 => "ENUM_VALUE_2",
+            254 => "ENUM_VALUE_3",
+            255 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EnumInt16` (on the wire as `i16`).
 #[derive(Clone, Copy, Debug)]
 pub enum EnumInt16 {
@@ -453,6 +521,20 @@ impl std::hash::Hash for EnumInt16 {
 }
 
 fbe::scalar_value!(EnumInt16, i16);
+
+impl fbe::text::Text for EnumInt16 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            -32768 => "ENUM_VALUE_1",
+            -32767 => "ENUM_VALUE_2",
+            32766 => "ENUM_VALUE_3",
+            32767 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `enum EnumUInt16` (on the wire as `u16`).
 #[derive(Clone, Copy, Debug)]
@@ -529,6 +611,19 @@ impl std::hash::Hash for EnumUInt16 {
 
 fbe::scalar_value!(EnumUInt16, u16);
 
+impl fbe::text::Text for EnumUInt16 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            1 => "ENUM_VALUE_2",
+            65534 => "ENUM_VALUE_3",
+            65535 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EnumInt32` (on the wire as `i32`).
 #[derive(Clone, Copy, Debug)]
 pub enum EnumInt32 {
@@ -603,6 +698,20 @@ impl std::hash::Hash for EnumInt32 {
 }
 
 fbe::scalar_value!(EnumInt32, i32);
+
+impl fbe::text::Text for EnumInt32 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            -2147483648 => "ENUM_VALUE_1",
+            -2147483647 => "ENUM_VALUE_2",
+            2147483646 => "ENUM_VALUE_3",
+            2147483647 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `enum EnumUInt32` (on the wire as `u32`).
 #[derive(Clone, Copy, Debug)]
@@ -679,6 +788,19 @@ impl std::hash::Hash for EnumUInt32 {
 
 fbe::scalar_value!(EnumUInt32, u32);
 
+impl fbe::text::Text for EnumUInt32 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            1 => "ENUM_VALUE_2",
+            4294967294 => "ENUM_VALUE_3",
+            4294967295 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EnumInt64` (on the wire as `i64`).
 #[derive(Clone, Copy, Debug)]
 pub enum EnumInt64 {
@@ -754,6 +876,20 @@ impl std::hash::Hash for EnumInt64 {
 
 fbe::scalar_value!(EnumInt64, i64);
 
+impl fbe::text::Text for EnumInt64 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            -9223372036854775807 => "ENUM_VALUE_1",
+            -9223372036854775806 => "ENUM_VALUE_2",
+            9223372036854775806 => "ENUM_VALUE_3",
+            9223372036854775807 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EnumUInt64` (on the wire as `u64`).
 #[derive(Clone, Copy, Debug)]
 pub enum EnumUInt64 {
@@ -828,6 +964,19 @@ impl std::hash::Hash for EnumUInt64 {
 }
 
 fbe::scalar_value!(EnumUInt64, u64);
+
+impl fbe::text::Text for EnumUInt64 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            1 => "ENUM_VALUE_2",
+            18446744073709551614 => "ENUM_VALUE_3",
+            18446744073709551615 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `struct Enums` (type id 1).
 #[derive(Clone, Debug, PartialEq)]
@@ -1490,5 +1639,143 @@ impl fbe::Struct for Enums {
 impl fbe::KeyOrd for Enums {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Enums {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Enums(byte0=");
+        fbe::text::Text::text(&self.byte0, t);
+        t.raw(",byte1=");
+        fbe::text::Text::text(&self.byte1, t);
+        t.raw(",byte2=");
+        fbe::text::Text::text(&self.byte2, t);
+        t.raw(",byte3=");
+        fbe::text::Text::text(&self.byte3, t);
+        t.raw(",byte4=");
+        fbe::text::Text::text(&self.byte4, t);
+        t.raw(",byte5=");
+        fbe::text::Text::text(&self.byte5, t);
+        t.raw(",char0=");
+        fbe::text::Text::text(&self.char0, t);
+        t.raw(",char1=");
+        fbe::text::Text::text(&self.char1, t);
+        t.raw(",char2=");
+        fbe::text::Text::text(&self.char2, t);
+        t.raw(",char3=");
+        fbe::text::Text::text(&self.char3, t);
+        t.raw(",char4=");
+        fbe::text::Text::text(&self.char4, t);
+        t.raw(",char5=");
+        fbe::text::Text::text(&self.char5, t);
+        t.raw(",wchar0=");
+        fbe::text::Text::text(&self.wchar0, t);
+        t.raw(",wchar1=");
+        fbe::text::Text::text(&self.wchar1, t);
+        t.raw(",wchar2=");
+        fbe::text::Text::text(&self.wchar2, t);
+        t.raw(",wchar3=");
+        fbe::text::Text::text(&self.wchar3, t);
+        t.raw(",wchar4=");
+        fbe::text::Text::text(&self.wchar4, t);
+        t.raw(",wchar5=");
+        fbe::text::Text::text(&self.wchar5, t);
+        t.raw(",int8b0=");
+        fbe::text::Text::text(&self.int8b0, t);
+        t.raw(",int8b1=");
+        fbe::text::Text::text(&self.int8b1, t);
+        t.raw(",int8b2=");
+        fbe::text::Text::text(&self.int8b2, t);
+        t.raw(",int8b3=");
+        fbe::text::Text::text(&self.int8b3, t);
+        t.raw(",int8b4=");
+        fbe::text::Text::text(&self.int8b4, t);
+        t.raw(",int8b5=");
+        fbe::text::Text::text(&self.int8b5, t);
+        t.raw(",uint8b0=");
+        fbe::text::Text::text(&self.uint8b0, t);
+        t.raw(",uint8b1=");
+        fbe::text::Text::text(&self.uint8b1, t);
+        t.raw(",uint8b2=");
+        fbe::text::Text::text(&self.uint8b2, t);
+        t.raw(",uint8b3=");
+        fbe::text::Text::text(&self.uint8b3, t);
+        t.raw(",uint8b4=");
+        fbe::text::Text::text(&self.uint8b4, t);
+        t.raw(",uint8b5=");
+        fbe::text::Text::text(&self.uint8b5, t);
+        t.raw(",int16b0=");
+        fbe::text::Text::text(&self.int16b0, t);
+        t.raw(",int16b1=");
+        fbe::text::Text::text(&self.int16b1, t);
+        t.raw(",int16b2=");
+        fbe::text::Text::text(&self.int16b2, t);
+        t.raw(",int16b3=");
+        fbe::text::Text::text(&self.int16b3, t);
+        t.raw(",int16b4=");
+        fbe::text::Text::text(&self.int16b4, t);
+        t.raw(",int16b5=");
+        fbe::text::Text::text(&self.int16b5, t);
+        t.raw(",uint16b0=");
+        fbe::text::Text::text(&self.uint16b0, t);
+        t.raw(",uint16b1=");
+        fbe::text::Text::text(&self.uint16b1, t);
+        t.raw(",uint16b2=");
+        fbe::text::Text::text(&self.uint16b2, t);
+        t.raw(",uint16b3=");
+        fbe::text::Text::text(&self.uint16b3, t);
+        t.raw(",uint16b4=");
+        fbe::text::Text::text(&self.uint16b4, t);
+        t.raw(",uint16b5=");
+        fbe::text::Text::text(&self.uint16b5, t);
+        t.raw(",int32b0=");
+        fbe::text::Text::text(&self.int32b0, t);
+        t.raw(",int32b1=");
+        fbe::text::Text::text(&self.int32b1, t);
+        t.raw(",int32b2=");
+        fbe::text::Text::text(&self.int32b2, t);
+        t.raw(",int32b3=");
+        fbe::text::Text::text(&self.int32b3, t);
+        t.raw(",int32b4=");
+        fbe::text::Text::text(&self.int32b4, t);
+        t.raw(",int32b5=");
+        fbe::text::Text::text(&self.int32b5, t);
+        t.raw(",uint32b0=");
+        fbe::text::Text::text(&self.uint32b0, t);
+        t.raw(",uint32b1=");
+        fbe::text::Text::text(&self.uint32b1, t);
+        t.raw(",uint32b2=");
+        fbe::text::Text::text(&self.uint32b2, t);
+        t.raw(",uint32b3=");
+        fbe::text::Text::text(&self.uint32b3, t);
+        t.raw(",uint32b4=");
+        fbe::text::Text::text(&self.uint32b4, t);
+        t.raw(",uint32b5=");
+        fbe::text::Text::text(&self.uint32b5, t);
+        t.raw(",int64b0=");
+        fbe::text::Text::text(&self.int64b0, t);
+        t.raw(",int64b1=");
+        fbe::text::Text::text(&self.int64b1, t);
+        t.raw(",int64b2=");
+        fbe::text::Text::text(&self.int64b2, t);
+        t.raw(",int64b3=");
+        fbe::text::Text::text(&self.int64b3, t);
+        t.raw(",int64b4=");
+        fbe::text::Text::text(&self.int64b4, t);
+        t.raw(",int64b5=");
+        fbe::text::Text::text(&self.int64b5, t);
+        t.raw(",uint64b0=");
+        fbe::text::Text::text(&self.uint64b0, t);
+        t.raw(",uint64b1=");
+        fbe::text::Text::text(&self.uint64b1, t);
+        t.raw(",uint64b2=");
+        fbe::text::Text::text(&self.uint64b2, t);
+        t.raw(",uint64b3=");
+        fbe::text::Text::text(&self.uint64b3, t);
+        t.raw(",uint64b4=");
+        fbe::text::Text::text(&self.uint64b4, t);
+        t.raw(",uint64b5=");
+        fbe::text::Text::text(&self.uint64b5, t);
+        t.raw(")");
     }
 }

@@ -67,6 +67,17 @@ impl std::hash::Hash for OrderSide {
 
 fbe::scalar_value!(OrderSide, u8);
 
+impl fbe::text::Text for OrderSide {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "buy",
+            1 => "sell",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum OrderType` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
 pub enum OrderType {
@@ -133,6 +144,18 @@ impl std::hash::Hash for OrderType {
 
 fbe::scalar_value!(OrderType, u8);
 
+impl fbe::text::Text for OrderType {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "market",
+            1 => "limit",
+            2 => "stop",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 fbe::bitflags::bitflags! {
     /// The schema's `flags State` (on the wire as `u8`); bits it does not name are kept.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -154,6 +177,20 @@ impl Default for State {
 }
 
 fbe::scalar_value!(flags State, u8);
+
+impl fbe::text::Text for State {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let mut names = fbe::text::FlagNames::new(self.bits());
+        names.add(0, "unknown");
+        names.add(1, "invalid");
+        names.add(2, "initialized");
+        names.add(4, "calculated");
+        names.add(8, "broken");
+        names.add(6, "good");
+        names.add(9, "bad");
+        names.write(t);
+    }
+}
 
 /// The schema's `struct Order` (type id 1).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -266,6 +303,24 @@ impl fbe::KeyOrd for Order {
     }
 }
 
+impl fbe::text::Text for Order {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Order(id=");
+        t.int(i64::from(self.id));
+        t.raw(",symbol=");
+        t.string(&self.symbol);
+        t.raw(",side=");
+        fbe::text::Text::text(&self.side, t);
+        t.raw(",type=");
+        fbe::text::Text::text(&self.type_, t);
+        t.raw(",price=");
+        t.float(self.price);
+        t.raw(",volume=");
+        t.float(self.volume);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Balance` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Balance {
@@ -337,6 +392,16 @@ impl fbe::Struct for Balance {
 impl fbe::KeyOrd for Balance {
     fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
         fbe::KeyOrd::key_cmp(&self.currency, &other.currency)
+    }
+}
+
+impl fbe::text::Text for Balance {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Balance(currency=");
+        t.string(&self.currency);
+        t.raw(",amount=");
+        t.float(self.amount);
+        t.raw(")");
     }
 }
 
@@ -493,6 +558,34 @@ impl fbe::KeyOrd for Account {
     }
 }
 
+impl fbe::text::Text for Account {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Account(id=");
+        t.int(i64::from(self.id));
+        t.raw(",name=");
+        t.string(&self.name);
+        t.raw(",state=");
+        fbe::text::Text::text(&self.state, t);
+        t.raw(",wallet=");
+        fbe::text::Text::text(&self.wallet, t);
+        t.raw(",asset=");
+        if let Some(v1) = &self.asset {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",orders=");
+        let c1 = &self.orders;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct OrderMessage` (type id 1).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderMessage {
@@ -560,6 +653,14 @@ impl fbe::Struct for OrderMessage {
 impl fbe::KeyOrd for OrderMessage {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for OrderMessage {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("OrderMessage(body=");
+        fbe::text::Text::text(&self.body, t);
+        t.raw(")");
     }
 }
 
@@ -633,6 +734,14 @@ impl fbe::KeyOrd for BalanceMessage {
     }
 }
 
+impl fbe::text::Text for BalanceMessage {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("BalanceMessage(body=");
+        fbe::text::Text::text(&self.body, t);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct AccountMessage` (type id 3).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct AccountMessage {
@@ -700,5 +809,13 @@ impl fbe::Struct for AccountMessage {
 impl fbe::KeyOrd for AccountMessage {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for AccountMessage {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("AccountMessage(body=");
+        fbe::text::Text::text(&self.body, t);
+        t.raw(")");
     }
 }

@@ -70,6 +70,18 @@ impl std::hash::Hash for OrderSide {
 
 fbe::scalar_value!(OrderSide, u8);
 
+impl fbe::text::Text for OrderSide {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "buy",
+            1 => "sell",
+            2 => "tell",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum OrderType` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
 pub enum OrderType {
@@ -139,6 +151,19 @@ impl std::hash::Hash for OrderType {
 
 fbe::scalar_value!(OrderType, u8);
 
+impl fbe::text::Text for OrderType {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "market",
+            1 => "limit",
+            2 => "stop",
+            3 => "stoplimit",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 fbe::bitflags::bitflags! {
     /// The schema's `flags StateEx` (on the wire as `u8`); bits it does not name are kept.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -162,6 +187,22 @@ impl Default for StateEx {
 }
 
 fbe::scalar_value!(flags StateEx, u8);
+
+impl fbe::text::Text for StateEx {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let mut names = fbe::text::FlagNames::new(self.bits());
+        names.add(0, "unknown");
+        names.add(1, "invalid");
+        names.add(2, "initialized");
+        names.add(4, "calculated");
+        names.add(8, "broken");
+        names.add(16, "happy");
+        names.add(32, "sad");
+        names.add(6, "good");
+        names.add(9, "bad");
+        names.write(t);
+    }
+}
 
 /// The schema's `struct Order` (type id 1).
 #[derive(Clone, Debug, PartialEq)]
@@ -305,6 +346,28 @@ impl fbe::KeyOrd for Order {
     }
 }
 
+impl fbe::text::Text for Order {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Order(id=");
+        t.int(i64::from(self.id));
+        t.raw(",symbol=");
+        t.string(&self.symbol);
+        t.raw(",side=");
+        fbe::text::Text::text(&self.side, t);
+        t.raw(",type=");
+        fbe::text::Text::text(&self.type_, t);
+        t.raw(",price=");
+        t.float(self.price);
+        t.raw(",volume=");
+        t.float(self.volume);
+        t.raw(",tp=");
+        t.float(self.tp);
+        t.raw(",sl=");
+        t.float(self.sl);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Balance : proto.Balance` (type id 2); its base fields first.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Balance {
@@ -388,6 +451,18 @@ impl fbe::Struct for Balance {
 impl fbe::KeyOrd for Balance {
     fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
         fbe::KeyOrd::key_cmp(&self.currency, &other.currency)
+    }
+}
+
+impl fbe::text::Text for Balance {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Balance(Balance(currency=");
+        t.string(&self.currency);
+        t.raw(",amount=");
+        t.float(self.amount);
+        t.raw("),locked=");
+        t.float(self.locked);
+        t.raw(")");
     }
 }
 
@@ -544,6 +619,34 @@ impl fbe::KeyOrd for Account {
     }
 }
 
+impl fbe::text::Text for Account {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Account(id=");
+        t.int(i64::from(self.id));
+        t.raw(",name=");
+        t.string(&self.name);
+        t.raw(",state=");
+        fbe::text::Text::text(&self.state, t);
+        t.raw(",wallet=");
+        fbe::text::Text::text(&self.wallet, t);
+        t.raw(",asset=");
+        if let Some(v1) = &self.asset {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",orders=");
+        let c1 = &self.orders;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct OrderMessage` (type id 11).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderMessage {
@@ -611,6 +714,14 @@ impl fbe::Struct for OrderMessage {
 impl fbe::KeyOrd for OrderMessage {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for OrderMessage {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("OrderMessage(body=");
+        fbe::text::Text::text(&self.body, t);
+        t.raw(")");
     }
 }
 
@@ -684,6 +795,14 @@ impl fbe::KeyOrd for BalanceMessage {
     }
 }
 
+impl fbe::text::Text for BalanceMessage {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("BalanceMessage(body=");
+        fbe::text::Text::text(&self.body, t);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct AccountMessage` (type id 13).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct AccountMessage {
@@ -751,5 +870,13 @@ impl fbe::Struct for AccountMessage {
 impl fbe::KeyOrd for AccountMessage {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for AccountMessage {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("AccountMessage(body=");
+        fbe::text::Text::text(&self.body, t);
+        t.raw(")");
     }
 }

@@ -80,6 +80,20 @@ impl std::hash::Hash for EnumSimple {
 
 fbe::scalar_value!(EnumSimple, i32);
 
+impl fbe::text::Text for EnumSimple {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            1 => "ENUM_VALUE_1",
+            2 => "ENUM_VALUE_2",
+            3 => "ENUM_VALUE_3",
+            4 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EnumTyped` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
 pub enum EnumTyped {
@@ -155,6 +169,20 @@ impl std::hash::Hash for EnumTyped {
 
 fbe::scalar_value!(EnumTyped, u8);
 
+impl fbe::text::Text for EnumTyped {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "ENUM_VALUE_0",
+            49 => "ENUM_VALUE_1",
+            50 => "ENUM_VALUE_2",
+            51 => "ENUM_VALUE_3",
+            52 => "ENUM_VALUE_4",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EnumEmpty` (on the wire as `i32`).
 #[derive(Clone, Copy, Debug)]
 pub enum EnumEmpty {
@@ -209,6 +237,12 @@ impl std::hash::Hash for EnumEmpty {
 
 fbe::scalar_value!(EnumEmpty, i32);
 
+impl fbe::text::Text for EnumEmpty {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("<unknown>");
+    }
+}
+
 fbe::bitflags::bitflags! {
     /// The schema's `flags FlagsSimple` (on the wire as `i32`); bits it does not name are kept.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -229,6 +263,19 @@ impl Default for FlagsSimple {
 }
 
 fbe::scalar_value!(flags FlagsSimple, i32);
+
+impl fbe::text::Text for FlagsSimple {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let mut names = fbe::text::FlagNames::new(self.bits());
+        names.add(0, "FLAG_VALUE_0");
+        names.add(1, "FLAG_VALUE_1");
+        names.add(2, "FLAG_VALUE_2");
+        names.add(4, "FLAG_VALUE_3");
+        names.add(4, "FLAG_VALUE_4");
+        names.add(5, "FLAG_VALUE_5");
+        names.write(t);
+    }
+}
 
 fbe::bitflags::bitflags! {
     /// The schema's `flags FlagsTyped` (on the wire as `u64`); bits it does not name are kept.
@@ -255,6 +302,23 @@ impl Default for FlagsTyped {
 
 fbe::scalar_value!(flags FlagsTyped, u64);
 
+impl fbe::text::Text for FlagsTyped {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let mut names = fbe::text::FlagNames::new(self.bits());
+        names.add(0, "FLAG_VALUE_0");
+        names.add(1, "FLAG_VALUE_1");
+        names.add(2, "FLAG_VALUE_2");
+        names.add(4, "FLAG_VALUE_3");
+        names.add(8, "FLAG_VALUE_4");
+        names.add(16, "FLAG_VALUE_5");
+        names.add(32, "FLAG_VALUE_6");
+        names.add(64, "FLAG_VALUE_7");
+        names.add(64, "FLAG_VALUE_8");
+        names.add(42, "FLAG_VALUE_9");
+        names.write(t);
+    }
+}
+
 fbe::bitflags::bitflags! {
     /// The schema's `flags FlagsEmpty` (on the wire as `i32`); bits it does not name are kept.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -269,6 +333,13 @@ impl Default for FlagsEmpty {
 }
 
 fbe::scalar_value!(flags FlagsEmpty, i32);
+
+impl fbe::text::Text for FlagsEmpty {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let names = fbe::text::FlagNames::new(self.bits());
+        names.write(t);
+    }
+}
 
 /// The schema's `struct StructSimple` (type id 110).
 #[derive(Clone, Debug, PartialEq)]
@@ -992,6 +1063,102 @@ impl fbe::Struct for StructSimple {
 impl fbe::KeyOrd for StructSimple {
     fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
         fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
+impl fbe::text::Text for StructSimple {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructSimple(id=");
+        t.int(i64::from(self.id));
+        t.raw(",f1=");
+        t.bool(self.f1);
+        t.raw(",f2=");
+        t.bool(self.f2);
+        t.raw(",f3=");
+        t.uint(u64::from(self.f3));
+        t.raw(",f4=");
+        t.uint(u64::from(self.f4));
+        t.raw(",f5=");
+        t.char(self.f5);
+        t.raw(",f6=");
+        t.char(self.f6);
+        t.raw(",f7=");
+        t.wchar(self.f7);
+        t.raw(",f8=");
+        t.wchar(self.f8);
+        t.raw(",f9=");
+        t.int(i64::from(self.f9));
+        t.raw(",f10=");
+        t.int(i64::from(self.f10));
+        t.raw(",f11=");
+        t.uint(u64::from(self.f11));
+        t.raw(",f12=");
+        t.uint(u64::from(self.f12));
+        t.raw(",f13=");
+        t.int(i64::from(self.f13));
+        t.raw(",f14=");
+        t.int(i64::from(self.f14));
+        t.raw(",f15=");
+        t.uint(u64::from(self.f15));
+        t.raw(",f16=");
+        t.uint(u64::from(self.f16));
+        t.raw(",f17=");
+        t.int(i64::from(self.f17));
+        t.raw(",f18=");
+        t.int(i64::from(self.f18));
+        t.raw(",f19=");
+        t.uint(u64::from(self.f19));
+        t.raw(",f20=");
+        t.uint(u64::from(self.f20));
+        t.raw(",f21=");
+        t.int(self.f21);
+        t.raw(",f22=");
+        t.int(self.f22);
+        t.raw(",f23=");
+        t.uint(self.f23);
+        t.raw(",f24=");
+        t.uint(self.f24);
+        t.raw(",f25=");
+        t.float(f64::from(self.f25));
+        t.raw(",f26=");
+        t.float(f64::from(self.f26));
+        t.raw(",f27=");
+        t.float(self.f27);
+        t.raw(",f28=");
+        t.float(self.f28);
+        t.raw(",f29=");
+        t.decimal(&self.f29);
+        t.raw(",f30=");
+        t.decimal(&self.f30);
+        t.raw(",f31=");
+        t.string(&self.f31);
+        t.raw(",f32=");
+        t.string(&self.f32);
+        t.raw(",f33=");
+        t.uint(self.f33.0);
+        t.raw(",f34=");
+        t.uint(self.f34.0);
+        t.raw(",f35=");
+        t.uint(self.f35.0);
+        t.raw(",f36=");
+        t.uuid(&self.f36);
+        t.raw(",f37=");
+        t.uuid(&self.f37);
+        t.raw(",f38=");
+        t.uuid(&self.f38);
+        t.raw(",f39=");
+        fbe::text::Text::text(&self.f39, t);
+        t.raw(",f40=");
+        fbe::text::Text::text(&self.f40, t);
+        t.raw(",f41=");
+        fbe::text::Text::text(&self.f41, t);
+        t.raw(",f42=");
+        fbe::text::Text::text(&self.f42, t);
+        t.raw(",f43=");
+        fbe::text::Text::text(&self.f43, t);
+        t.raw(",f44=");
+        fbe::text::Text::text(&self.f44, t);
+        t.raw(")");
     }
 }
 
@@ -2575,6 +2742,498 @@ impl fbe::Struct for StructOptional {
 impl fbe::KeyOrd for StructOptional {
     fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
         fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
+impl fbe::text::Text for StructOptional {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructOptional(StructSimple(id=");
+        t.int(i64::from(self.id));
+        t.raw(",f1=");
+        t.bool(self.f1);
+        t.raw(",f2=");
+        t.bool(self.f2);
+        t.raw(",f3=");
+        t.uint(u64::from(self.f3));
+        t.raw(",f4=");
+        t.uint(u64::from(self.f4));
+        t.raw(",f5=");
+        t.char(self.f5);
+        t.raw(",f6=");
+        t.char(self.f6);
+        t.raw(",f7=");
+        t.wchar(self.f7);
+        t.raw(",f8=");
+        t.wchar(self.f8);
+        t.raw(",f9=");
+        t.int(i64::from(self.f9));
+        t.raw(",f10=");
+        t.int(i64::from(self.f10));
+        t.raw(",f11=");
+        t.uint(u64::from(self.f11));
+        t.raw(",f12=");
+        t.uint(u64::from(self.f12));
+        t.raw(",f13=");
+        t.int(i64::from(self.f13));
+        t.raw(",f14=");
+        t.int(i64::from(self.f14));
+        t.raw(",f15=");
+        t.uint(u64::from(self.f15));
+        t.raw(",f16=");
+        t.uint(u64::from(self.f16));
+        t.raw(",f17=");
+        t.int(i64::from(self.f17));
+        t.raw(",f18=");
+        t.int(i64::from(self.f18));
+        t.raw(",f19=");
+        t.uint(u64::from(self.f19));
+        t.raw(",f20=");
+        t.uint(u64::from(self.f20));
+        t.raw(",f21=");
+        t.int(self.f21);
+        t.raw(",f22=");
+        t.int(self.f22);
+        t.raw(",f23=");
+        t.uint(self.f23);
+        t.raw(",f24=");
+        t.uint(self.f24);
+        t.raw(",f25=");
+        t.float(f64::from(self.f25));
+        t.raw(",f26=");
+        t.float(f64::from(self.f26));
+        t.raw(",f27=");
+        t.float(self.f27);
+        t.raw(",f28=");
+        t.float(self.f28);
+        t.raw(",f29=");
+        t.decimal(&self.f29);
+        t.raw(",f30=");
+        t.decimal(&self.f30);
+        t.raw(",f31=");
+        t.string(&self.f31);
+        t.raw(",f32=");
+        t.string(&self.f32);
+        t.raw(",f33=");
+        t.uint(self.f33.0);
+        t.raw(",f34=");
+        t.uint(self.f34.0);
+        t.raw(",f35=");
+        t.uint(self.f35.0);
+        t.raw(",f36=");
+        t.uuid(&self.f36);
+        t.raw(",f37=");
+        t.uuid(&self.f37);
+        t.raw(",f38=");
+        t.uuid(&self.f38);
+        t.raw(",f39=");
+        fbe::text::Text::text(&self.f39, t);
+        t.raw(",f40=");
+        fbe::text::Text::text(&self.f40, t);
+        t.raw(",f41=");
+        fbe::text::Text::text(&self.f41, t);
+        t.raw(",f42=");
+        fbe::text::Text::text(&self.f42, t);
+        t.raw(",f43=");
+        fbe::text::Text::text(&self.f43, t);
+        t.raw(",f44=");
+        fbe::text::Text::text(&self.f44, t);
+        t.raw("),f100=");
+        if let Some(v1) = &self.f100 {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f101=");
+        if let Some(v1) = &self.f101 {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f102=");
+        if let Some(v1) = &self.f102 {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f103=");
+        if let Some(v1) = &self.f103 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f104=");
+        if let Some(v1) = &self.f104 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f105=");
+        if let Some(v1) = &self.f105 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f106=");
+        if let Some(v1) = &self.f106 {
+            t.char(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f107=");
+        if let Some(v1) = &self.f107 {
+            t.char(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f108=");
+        if let Some(v1) = &self.f108 {
+            t.char(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f109=");
+        if let Some(v1) = &self.f109 {
+            t.wchar(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f110=");
+        if let Some(v1) = &self.f110 {
+            t.wchar(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f111=");
+        if let Some(v1) = &self.f111 {
+            t.wchar(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f112=");
+        if let Some(v1) = &self.f112 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f113=");
+        if let Some(v1) = &self.f113 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f114=");
+        if let Some(v1) = &self.f114 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f115=");
+        if let Some(v1) = &self.f115 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f116=");
+        if let Some(v1) = &self.f116 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f117=");
+        if let Some(v1) = &self.f117 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f118=");
+        if let Some(v1) = &self.f118 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f119=");
+        if let Some(v1) = &self.f119 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f120=");
+        if let Some(v1) = &self.f120 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f121=");
+        if let Some(v1) = &self.f121 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f122=");
+        if let Some(v1) = &self.f122 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f123=");
+        if let Some(v1) = &self.f123 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f124=");
+        if let Some(v1) = &self.f124 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f125=");
+        if let Some(v1) = &self.f125 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f126=");
+        if let Some(v1) = &self.f126 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f127=");
+        if let Some(v1) = &self.f127 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f128=");
+        if let Some(v1) = &self.f128 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f129=");
+        if let Some(v1) = &self.f129 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f130=");
+        if let Some(v1) = &self.f130 {
+            t.int(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f131=");
+        if let Some(v1) = &self.f131 {
+            t.int(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f132=");
+        if let Some(v1) = &self.f132 {
+            t.int(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f133=");
+        if let Some(v1) = &self.f133 {
+            t.uint(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f134=");
+        if let Some(v1) = &self.f134 {
+            t.uint(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f135=");
+        if let Some(v1) = &self.f135 {
+            t.uint(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f136=");
+        if let Some(v1) = &self.f136 {
+            t.float(f64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f137=");
+        if let Some(v1) = &self.f137 {
+            t.float(f64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f138=");
+        if let Some(v1) = &self.f138 {
+            t.float(f64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f139=");
+        if let Some(v1) = &self.f139 {
+            t.float(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f140=");
+        if let Some(v1) = &self.f140 {
+            t.float(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f141=");
+        if let Some(v1) = &self.f141 {
+            t.float(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f142=");
+        if let Some(v1) = &self.f142 {
+            t.decimal(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f143=");
+        if let Some(v1) = &self.f143 {
+            t.decimal(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f144=");
+        if let Some(v1) = &self.f144 {
+            t.decimal(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f145=");
+        if let Some(v1) = &self.f145 {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f146=");
+        if let Some(v1) = &self.f146 {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f147=");
+        if let Some(v1) = &self.f147 {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f148=");
+        if let Some(v1) = &self.f148 {
+            t.uint(v1.0);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f149=");
+        if let Some(v1) = &self.f149 {
+            t.uint(v1.0);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f150=");
+        if let Some(v1) = &self.f150 {
+            t.uint(v1.0);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f151=");
+        if let Some(v1) = &self.f151 {
+            t.uuid(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f152=");
+        if let Some(v1) = &self.f152 {
+            t.uuid(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f153=");
+        if let Some(v1) = &self.f153 {
+            t.uuid(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f154=");
+        if let Some(v1) = &self.f154 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f155=");
+        if let Some(v1) = &self.f155 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f156=");
+        if let Some(v1) = &self.f156 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f157=");
+        if let Some(v1) = &self.f157 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f158=");
+        if let Some(v1) = &self.f158 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f159=");
+        if let Some(v1) = &self.f159 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f160=");
+        if let Some(v1) = &self.f160 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f161=");
+        if let Some(v1) = &self.f161 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f162=");
+        if let Some(v1) = &self.f162 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f163=");
+        if let Some(v1) = &self.f163 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f164=");
+        if let Some(v1) = &self.f164 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f165=");
+        if let Some(v1) = &self.f165 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(")");
     }
 }
 
@@ -4617,6 +5276,546 @@ impl fbe::KeyOrd for StructNested {
     }
 }
 
+impl fbe::text::Text for StructNested {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructNested(StructOptional(StructSimple(id=");
+        t.int(i64::from(self.id));
+        t.raw(",f1=");
+        t.bool(self.f1);
+        t.raw(",f2=");
+        t.bool(self.f2);
+        t.raw(",f3=");
+        t.uint(u64::from(self.f3));
+        t.raw(",f4=");
+        t.uint(u64::from(self.f4));
+        t.raw(",f5=");
+        t.char(self.f5);
+        t.raw(",f6=");
+        t.char(self.f6);
+        t.raw(",f7=");
+        t.wchar(self.f7);
+        t.raw(",f8=");
+        t.wchar(self.f8);
+        t.raw(",f9=");
+        t.int(i64::from(self.f9));
+        t.raw(",f10=");
+        t.int(i64::from(self.f10));
+        t.raw(",f11=");
+        t.uint(u64::from(self.f11));
+        t.raw(",f12=");
+        t.uint(u64::from(self.f12));
+        t.raw(",f13=");
+        t.int(i64::from(self.f13));
+        t.raw(",f14=");
+        t.int(i64::from(self.f14));
+        t.raw(",f15=");
+        t.uint(u64::from(self.f15));
+        t.raw(",f16=");
+        t.uint(u64::from(self.f16));
+        t.raw(",f17=");
+        t.int(i64::from(self.f17));
+        t.raw(",f18=");
+        t.int(i64::from(self.f18));
+        t.raw(",f19=");
+        t.uint(u64::from(self.f19));
+        t.raw(",f20=");
+        t.uint(u64::from(self.f20));
+        t.raw(",f21=");
+        t.int(self.f21);
+        t.raw(",f22=");
+        t.int(self.f22);
+        t.raw(",f23=");
+        t.uint(self.f23);
+        t.raw(",f24=");
+        t.uint(self.f24);
+        t.raw(",f25=");
+        t.float(f64::from(self.f25));
+        t.raw(",f26=");
+        t.float(f64::from(self.f26));
+        t.raw(",f27=");
+        t.float(self.f27);
+        t.raw(",f28=");
+        t.float(self.f28);
+        t.raw(",f29=");
+        t.decimal(&self.f29);
+        t.raw(",f30=");
+        t.decimal(&self.f30);
+        t.raw(",f31=");
+        t.string(&self.f31);
+        t.raw(",f32=");
+        t.string(&self.f32);
+        t.raw(",f33=");
+        t.uint(self.f33.0);
+        t.raw(",f34=");
+        t.uint(self.f34.0);
+        t.raw(",f35=");
+        t.uint(self.f35.0);
+        t.raw(",f36=");
+        t.uuid(&self.f36);
+        t.raw(",f37=");
+        t.uuid(&self.f37);
+        t.raw(",f38=");
+        t.uuid(&self.f38);
+        t.raw(",f39=");
+        fbe::text::Text::text(&self.f39, t);
+        t.raw(",f40=");
+        fbe::text::Text::text(&self.f40, t);
+        t.raw(",f41=");
+        fbe::text::Text::text(&self.f41, t);
+        t.raw(",f42=");
+        fbe::text::Text::text(&self.f42, t);
+        t.raw(",f43=");
+        fbe::text::Text::text(&self.f43, t);
+        t.raw(",f44=");
+        fbe::text::Text::text(&self.f44, t);
+        t.raw("),f100=");
+        if let Some(v1) = &self.f100 {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f101=");
+        if let Some(v1) = &self.f101 {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f102=");
+        if let Some(v1) = &self.f102 {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f103=");
+        if let Some(v1) = &self.f103 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f104=");
+        if let Some(v1) = &self.f104 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f105=");
+        if let Some(v1) = &self.f105 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f106=");
+        if let Some(v1) = &self.f106 {
+            t.char(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f107=");
+        if let Some(v1) = &self.f107 {
+            t.char(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f108=");
+        if let Some(v1) = &self.f108 {
+            t.char(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f109=");
+        if let Some(v1) = &self.f109 {
+            t.wchar(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f110=");
+        if let Some(v1) = &self.f110 {
+            t.wchar(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f111=");
+        if let Some(v1) = &self.f111 {
+            t.wchar(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f112=");
+        if let Some(v1) = &self.f112 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f113=");
+        if let Some(v1) = &self.f113 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f114=");
+        if let Some(v1) = &self.f114 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f115=");
+        if let Some(v1) = &self.f115 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f116=");
+        if let Some(v1) = &self.f116 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f117=");
+        if let Some(v1) = &self.f117 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f118=");
+        if let Some(v1) = &self.f118 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f119=");
+        if let Some(v1) = &self.f119 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f120=");
+        if let Some(v1) = &self.f120 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f121=");
+        if let Some(v1) = &self.f121 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f122=");
+        if let Some(v1) = &self.f122 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f123=");
+        if let Some(v1) = &self.f123 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f124=");
+        if let Some(v1) = &self.f124 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f125=");
+        if let Some(v1) = &self.f125 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f126=");
+        if let Some(v1) = &self.f126 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f127=");
+        if let Some(v1) = &self.f127 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f128=");
+        if let Some(v1) = &self.f128 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f129=");
+        if let Some(v1) = &self.f129 {
+            t.uint(u64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f130=");
+        if let Some(v1) = &self.f130 {
+            t.int(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f131=");
+        if let Some(v1) = &self.f131 {
+            t.int(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f132=");
+        if let Some(v1) = &self.f132 {
+            t.int(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f133=");
+        if let Some(v1) = &self.f133 {
+            t.uint(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f134=");
+        if let Some(v1) = &self.f134 {
+            t.uint(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f135=");
+        if let Some(v1) = &self.f135 {
+            t.uint(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f136=");
+        if let Some(v1) = &self.f136 {
+            t.float(f64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f137=");
+        if let Some(v1) = &self.f137 {
+            t.float(f64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f138=");
+        if let Some(v1) = &self.f138 {
+            t.float(f64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f139=");
+        if let Some(v1) = &self.f139 {
+            t.float(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f140=");
+        if let Some(v1) = &self.f140 {
+            t.float(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f141=");
+        if let Some(v1) = &self.f141 {
+            t.float(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f142=");
+        if let Some(v1) = &self.f142 {
+            t.decimal(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f143=");
+        if let Some(v1) = &self.f143 {
+            t.decimal(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f144=");
+        if let Some(v1) = &self.f144 {
+            t.decimal(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f145=");
+        if let Some(v1) = &self.f145 {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f146=");
+        if let Some(v1) = &self.f146 {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f147=");
+        if let Some(v1) = &self.f147 {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f148=");
+        if let Some(v1) = &self.f148 {
+            t.uint(v1.0);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f149=");
+        if let Some(v1) = &self.f149 {
+            t.uint(v1.0);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f150=");
+        if let Some(v1) = &self.f150 {
+            t.uint(v1.0);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f151=");
+        if let Some(v1) = &self.f151 {
+            t.uuid(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f152=");
+        if let Some(v1) = &self.f152 {
+            t.uuid(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f153=");
+        if let Some(v1) = &self.f153 {
+            t.uuid(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f154=");
+        if let Some(v1) = &self.f154 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f155=");
+        if let Some(v1) = &self.f155 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f156=");
+        if let Some(v1) = &self.f156 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f157=");
+        if let Some(v1) = &self.f157 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f158=");
+        if let Some(v1) = &self.f158 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f159=");
+        if let Some(v1) = &self.f159 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f160=");
+        if let Some(v1) = &self.f160 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f161=");
+        if let Some(v1) = &self.f161 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f162=");
+        if let Some(v1) = &self.f162 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f163=");
+        if let Some(v1) = &self.f163 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f164=");
+        if let Some(v1) = &self.f164 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f165=");
+        if let Some(v1) = &self.f165 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw("),f1000=");
+        fbe::text::Text::text(&self.f1000, t);
+        t.raw(",f1001=");
+        if let Some(v1) = &self.f1001 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f1002=");
+        fbe::text::Text::text(&self.f1002, t);
+        t.raw(",f1003=");
+        if let Some(v1) = &self.f1003 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f1004=");
+        fbe::text::Text::text(&self.f1004, t);
+        t.raw(",f1005=");
+        if let Some(v1) = &self.f1005 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f1006=");
+        fbe::text::Text::text(&self.f1006, t);
+        t.raw(",f1007=");
+        if let Some(v1) = &self.f1007 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f1008=");
+        fbe::text::Text::text(&self.f1008, t);
+        t.raw(",f1009=");
+        if let Some(v1) = &self.f1009 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f1010=");
+        fbe::text::Text::text(&self.f1010, t);
+        t.raw(",f1011=");
+        if let Some(v1) = &self.f1011 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct StructBytes` (type id 120).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructBytes {
@@ -4702,6 +5901,26 @@ impl fbe::Struct for StructBytes {
 impl fbe::KeyOrd for StructBytes {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for StructBytes {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructBytes(f1=");
+        t.bytes(self.f1.len());
+        t.raw(",f2=");
+        if let Some(v1) = &self.f2 {
+            t.bytes(v1.len());
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f3=");
+        if let Some(v1) = &self.f3 {
+            t.bytes(v1.len());
+        } else {
+            t.raw("null");
+        }
+        t.raw(")");
     }
 }
 
@@ -4911,6 +6130,112 @@ impl fbe::KeyOrd for StructArray {
     }
 }
 
+impl fbe::text::Text for StructArray {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructArray(f1=");
+        let c1 = &self.f1;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.uint(u64::from(*v1));
+        }
+        t.raw("]");
+        t.raw(",f2=");
+        let c1 = &self.f2;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                t.uint(u64::from(*v2));
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(",f3=");
+        let c1 = &self.f3;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.bytes(v1.len());
+        }
+        t.raw("]");
+        t.raw(",f4=");
+        let c1 = &self.f4;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                t.bytes(v2.len());
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(",f5=");
+        let c1 = &self.f5;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",f6=");
+        let c1 = &self.f6;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(",f7=");
+        let c1 = &self.f7;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",f8=");
+        let c1 = &self.f8;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(",f9=");
+        let c1 = &self.f9;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",f10=");
+        let c1 = &self.f10;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct StructVector` (type id 130).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructVector {
@@ -5084,6 +6409,112 @@ impl fbe::Struct for StructVector {
 impl fbe::KeyOrd for StructVector {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for StructVector {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructVector(f1=");
+        let c1 = &self.f1;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.uint(u64::from(*v1));
+        }
+        t.raw("]");
+        t.raw(",f2=");
+        let c1 = &self.f2;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                t.uint(u64::from(*v2));
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(",f3=");
+        let c1 = &self.f3;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.bytes(v1.len());
+        }
+        t.raw("]");
+        t.raw(",f4=");
+        let c1 = &self.f4;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                t.bytes(v2.len());
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(",f5=");
+        let c1 = &self.f5;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",f6=");
+        let c1 = &self.f6;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(",f7=");
+        let c1 = &self.f7;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",f8=");
+        let c1 = &self.f8;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(",f9=");
+        let c1 = &self.f9;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",f10=");
+        let c1 = &self.f10;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(")");
     }
 }
 
@@ -5263,6 +6694,112 @@ impl fbe::KeyOrd for StructList {
     }
 }
 
+impl fbe::text::Text for StructList {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructList(f1=");
+        let c1 = &self.f1;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.uint(u64::from(*v1));
+        }
+        t.raw(">");
+        t.raw(",f2=");
+        let c1 = &self.f2;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                t.uint(u64::from(*v2));
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw(">");
+        t.raw(",f3=");
+        let c1 = &self.f3;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.bytes(v1.len());
+        }
+        t.raw(">");
+        t.raw(",f4=");
+        let c1 = &self.f4;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                t.bytes(v2.len());
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw(">");
+        t.raw(",f5=");
+        let c1 = &self.f5;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw(">");
+        t.raw(",f6=");
+        let c1 = &self.f6;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw(">");
+        t.raw(",f7=");
+        let c1 = &self.f7;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw(">");
+        t.raw(",f8=");
+        let c1 = &self.f8;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw(">");
+        t.raw(",f9=");
+        let c1 = &self.f9;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw(">");
+        t.raw(",f10=");
+        let c1 = &self.f10;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw(">");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct StructSet` (type id 132).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructSet {
@@ -5359,6 +6896,44 @@ impl fbe::Struct for StructSet {
 impl fbe::KeyOrd for StructSet {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for StructSet {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructSet(f1=");
+        let c1 = &self.f1;
+        t.count(c1.len(), "{");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.uint(u64::from(*v1));
+        }
+        t.raw("}");
+        t.raw(",f2=");
+        let c1 = &self.f2;
+        t.count(c1.len(), "{");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}");
+        t.raw(",f3=");
+        let c1 = &self.f3;
+        t.count(c1.len(), "{");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}");
+        t.raw(",f4=");
+        let c1 = &self.f4;
+        t.count(c1.len(), "{");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}");
+        t.raw(")");
     }
 }
 
@@ -5538,6 +7113,132 @@ impl fbe::KeyOrd for StructMap {
     }
 }
 
+impl fbe::text::Text for StructMap {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructMap(f1=");
+        let c1 = &self.f1;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            t.uint(u64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",f2=");
+        let c1 = &self.f2;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            if let Some(v2) = v1 {
+                t.uint(u64::from(*v2));
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}>");
+        t.raw(",f3=");
+        let c1 = &self.f3;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            t.bytes(v1.len());
+        }
+        t.raw("}>");
+        t.raw(",f4=");
+        let c1 = &self.f4;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            if let Some(v2) = v1 {
+                t.bytes(v2.len());
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}>");
+        t.raw(",f5=");
+        let c1 = &self.f5;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}>");
+        t.raw(",f6=");
+        let c1 = &self.f6;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}>");
+        t.raw(",f7=");
+        let c1 = &self.f7;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}>");
+        t.raw(",f8=");
+        let c1 = &self.f8;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}>");
+        t.raw(",f9=");
+        let c1 = &self.f9;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}>");
+        t.raw(",f10=");
+        let c1 = &self.f10;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}>");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct StructHash` (type id 141).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructHash {
@@ -5714,6 +7415,132 @@ impl fbe::KeyOrd for StructHash {
     }
 }
 
+impl fbe::text::Text for StructHash {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructHash(f1=");
+        let c1 = &self.f1;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.uint(u64::from(*v1));
+        }
+        t.raw("}]");
+        t.raw(",f2=");
+        let c1 = &self.f2;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            if let Some(v2) = v1 {
+                t.uint(u64::from(*v2));
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}]");
+        t.raw(",f3=");
+        let c1 = &self.f3;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.bytes(v1.len());
+        }
+        t.raw("}]");
+        t.raw(",f4=");
+        let c1 = &self.f4;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            if let Some(v2) = v1 {
+                t.bytes(v2.len());
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}]");
+        t.raw(",f5=");
+        let c1 = &self.f5;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}]");
+        t.raw(",f6=");
+        let c1 = &self.f6;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}]");
+        t.raw(",f7=");
+        let c1 = &self.f7;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}]");
+        t.raw(",f8=");
+        let c1 = &self.f8;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}]");
+        t.raw(",f9=");
+        let c1 = &self.f9;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}]");
+        t.raw(",f10=");
+        let c1 = &self.f10;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}]");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct StructHashEx` (type id 142).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructHashEx {
@@ -5791,6 +7618,36 @@ impl fbe::KeyOrd for StructHashEx {
     }
 }
 
+impl fbe::text::Text for StructHashEx {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructHashEx(f1=");
+        let c1 = &self.f1;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(k1, t);
+            t.raw("->");
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}]");
+        t.raw(",f2=");
+        let c1 = &self.f2;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(k1, t);
+            t.raw("->");
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}]");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct StructEmpty` (type id 143).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructEmpty {}
@@ -5839,5 +7696,11 @@ impl fbe::Struct for StructEmpty {
 impl fbe::KeyOrd for StructEmpty {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for StructEmpty {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("StructEmpty()");
     }
 }

@@ -180,3 +180,91 @@ impl fbe::KeyOrd for Prices {
         std::cmp::Ordering::Equal
     }
 }
+
+impl fbe::text::Text for Prices {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Prices(price=");
+        t.decimal(&self.price);
+        t.raw(",maybePrice=");
+        if let Some(v1) = &self.maybe_price {
+            t.decimal(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",pair=");
+        let c1 = &self.pair;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.decimal(v1);
+        }
+        t.raw("]");
+        t.raw(",priceVector=");
+        let c1 = &self.price_vector;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.decimal(v1);
+        }
+        t.raw("]");
+        t.raw(",priceList=");
+        let c1 = &self.price_list;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.decimal(v1);
+        }
+        t.raw(">");
+        t.raw(",priceSet=");
+        let c1 = &self.price_set;
+        t.count(c1.len(), "{");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.decimal(v1);
+        }
+        t.raw("}");
+        t.raw(",priceById=");
+        let c1 = &self.price_by_id;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            t.decimal(v1);
+        }
+        t.raw("}>");
+        t.raw(",idByPrice=");
+        let c1 = &self.id_by_price;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.decimal(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",priceByPrice=");
+        let c1 = &self.price_by_price;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.decimal(k1);
+            t.raw("->");
+            t.decimal(v1);
+        }
+        t.raw("}]");
+        t.raw(",maybePrices=");
+        let c1 = &self.maybe_prices;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                t.decimal(v2);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(")");
+    }
+}

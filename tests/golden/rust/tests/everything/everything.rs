@@ -71,6 +71,18 @@ impl std::hash::Hash for EByte {
 
 fbe::scalar_value!(EByte, u8);
 
+impl fbe::text::Text for EByte {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "a",
+            16 => "b",
+            17 => "c",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EChar` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
 pub enum EChar {
@@ -137,6 +149,18 @@ impl std::hash::Hash for EChar {
 
 fbe::scalar_value!(EChar, u8);
 
+impl fbe::text::Text for EChar {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            97 => "a",
+            98 => "b",
+            10 => "c",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EWChar` (on the wire as `u32`).
 #[derive(Clone, Copy, Debug)]
 pub enum EwChar {
@@ -196,6 +220,16 @@ impl std::hash::Hash for EwChar {
 }
 
 fbe::scalar_value!(EwChar, u32);
+
+impl fbe::text::Text for EwChar {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            1114111 => "a",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `enum EInt8` (on the wire as `i8`).
 #[derive(Clone, Copy, Debug)]
@@ -260,6 +294,17 @@ impl std::hash::Hash for EInt8 {
 
 fbe::scalar_value!(EInt8, i8);
 
+impl fbe::text::Text for EInt8 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            -128 => "lo",
+            127 => "hi",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EUInt8` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
 pub enum EuInt8 {
@@ -319,6 +364,16 @@ impl std::hash::Hash for EuInt8 {
 }
 
 fbe::scalar_value!(EuInt8, u8);
+
+impl fbe::text::Text for EuInt8 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            255 => "a",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `enum EInt16` (on the wire as `i16`).
 #[derive(Clone, Copy, Debug)]
@@ -380,6 +435,16 @@ impl std::hash::Hash for EInt16 {
 
 fbe::scalar_value!(EInt16, i16);
 
+impl fbe::text::Text for EInt16 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            -32768 => "a",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EUInt16` (on the wire as `u16`).
 #[derive(Clone, Copy, Debug)]
 pub enum EuInt16 {
@@ -439,6 +504,16 @@ impl std::hash::Hash for EuInt16 {
 }
 
 fbe::scalar_value!(EuInt16, u16);
+
+impl fbe::text::Text for EuInt16 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            65535 => "a",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `enum EInt32` (on the wire as `i32`).
 #[derive(Clone, Copy, Debug)]
@@ -506,6 +581,17 @@ impl std::hash::Hash for EInt32 {
 
 fbe::scalar_value!(EInt32, i32);
 
+impl fbe::text::Text for EInt32 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            -1 => "a",
+            0 => "b",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EUInt32` (on the wire as `u32`).
 #[derive(Clone, Copy, Debug)]
 pub enum EuInt32 {
@@ -565,6 +651,16 @@ impl std::hash::Hash for EuInt32 {
 }
 
 fbe::scalar_value!(EuInt32, u32);
+
+impl fbe::text::Text for EuInt32 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            4294967295 => "a",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `enum EInt64` (on the wire as `i64`).
 #[derive(Clone, Copy, Debug)]
@@ -626,6 +722,16 @@ impl std::hash::Hash for EInt64 {
 
 fbe::scalar_value!(EInt64, i64);
 
+impl fbe::text::Text for EInt64 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            -9223372036854775808 => "a",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EUInt64` (on the wire as `u64`).
 #[derive(Clone, Copy, Debug)]
 pub enum EuInt64 {
@@ -685,6 +791,16 @@ impl std::hash::Hash for EuInt64 {
 }
 
 fbe::scalar_value!(EuInt64, u64);
+
+impl fbe::text::Text for EuInt64 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            18446744073709551615 => "a",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `enum EDefault` (on the wire as `i32`).
 #[derive(Clone, Copy, Debug)]
@@ -749,6 +865,17 @@ impl std::hash::Hash for EDefault {
 
 fbe::scalar_value!(EDefault, i32);
 
+impl fbe::text::Text for EDefault {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "zero",
+            1 => "one",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum EOld` (on the wire as `i32`).
 #[derive(Clone, Copy, Debug)]
 pub enum EOld {
@@ -811,6 +938,17 @@ impl std::hash::Hash for EOld {
 }
 
 fbe::scalar_value!(EOld, i32);
+
+impl fbe::text::Text for EOld {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            7 => "secret",
+            8 => "old",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `enum Reserved` (on the wire as `i32`).
 #[derive(Clone, Copy, Debug)]
@@ -884,6 +1022,20 @@ impl std::hash::Hash for Reserved {
 
 fbe::scalar_value!(Reserved, i32);
 
+impl fbe::text::Text for Reserved {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "new",
+            1 => "delete",
+            2 => "default",
+            3 => "None",
+            4 => "lambda",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 fbe::bitflags::bitflags! {
     /// The schema's `flags FByte` (on the wire as `u8`); bits it does not name are kept.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -903,6 +1055,17 @@ impl Default for FByte {
 
 fbe::scalar_value!(flags FByte, u8);
 
+impl fbe::text::Text for FByte {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let mut names = fbe::text::FlagNames::new(self.bits());
+        names.add(0, "none");
+        names.add(1, "one");
+        names.add(2, "two");
+        names.add(3, "both");
+        names.write(t);
+    }
+}
+
 fbe::bitflags::bitflags! {
     /// The schema's `flags FUInt64` (on the wire as `u64`); bits it does not name are kept.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -921,6 +1084,16 @@ impl Default for FuInt64 {
 
 fbe::scalar_value!(flags FuInt64, u64);
 
+impl fbe::text::Text for FuInt64 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let mut names = fbe::text::FlagNames::new(self.bits());
+        names.add(9223372036854775808, "top");
+        names.add(1, "low");
+        names.add(9223372036854775809, "all");
+        names.write(t);
+    }
+}
+
 fbe::bitflags::bitflags! {
     /// The schema's `flags FDefault` (on the wire as `i32`); bits it does not name are kept.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -936,6 +1109,14 @@ impl Default for FDefault {
 }
 
 fbe::scalar_value!(flags FDefault, i32);
+
+impl fbe::text::Text for FDefault {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let mut names = fbe::text::FlagNames::new(self.bits());
+        names.add(1, "x");
+        names.write(t);
+    }
+}
 
 /// The schema's `struct Counted` (type id 1001).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -996,6 +1177,14 @@ impl fbe::Struct for Counted {
 impl fbe::KeyOrd for Counted {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Counted {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Counted(a=");
+        t.int(i64::from(self.a));
+        t.raw(")");
     }
 }
 
@@ -1061,6 +1250,14 @@ impl fbe::KeyOrd for Shifted {
     }
 }
 
+impl fbe::text::Text for Shifted {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Shifted(a=");
+        t.int(i64::from(self.a));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct AfterShift` (type id 1021).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct AfterShift {
@@ -1123,6 +1320,14 @@ impl fbe::KeyOrd for AfterShift {
     }
 }
 
+impl fbe::text::Text for AfterShift {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("AfterShift(a=");
+        t.int(i64::from(self.a));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Fixed` (type id 7).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Fixed {
@@ -1182,6 +1387,14 @@ impl fbe::Struct for Fixed {
 impl fbe::KeyOrd for Fixed {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Fixed {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Fixed(a=");
+        t.int(i64::from(self.a));
+        t.raw(")");
     }
 }
 
@@ -1252,6 +1465,16 @@ impl fbe::Struct for Derived {
 impl fbe::KeyOrd for Derived {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Derived {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Derived(Fixed(a=");
+        t.int(i64::from(self.a));
+        t.raw("),b=");
+        t.int(i64::from(self.b_));
+        t.raw(")");
     }
 }
 
@@ -1351,6 +1574,18 @@ impl fbe::KeyOrd for ImportedBase {
     }
 }
 
+impl fbe::text::Text for ImportedBase {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("ImportedBase(Instrument(symbol=");
+        t.string(&self.symbol);
+        t.raw(",digits=");
+        t.int(i64::from(self.digits));
+        t.raw("),price=");
+        t.float(self.price);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Note` (type id 1023).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Note {
@@ -1422,6 +1657,14 @@ impl fbe::Struct for Note {
 impl fbe::KeyOrd for Note {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Note {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Note(text=");
+        t.string(&self.text);
+        t.raw(")");
     }
 }
 
@@ -1499,6 +1742,16 @@ impl fbe::KeyOrd for Quiet {
     }
 }
 
+impl fbe::text::Text for Quiet {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Quiet(password=");
+        t.raw("***");
+        t.raw(",legacy=");
+        t.int(i64::from(self.legacy));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Empty` (type id 1025).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Empty {}
@@ -1547,6 +1800,12 @@ impl fbe::Struct for Empty {
 impl fbe::KeyOrd for Empty {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Empty {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Empty()");
     }
 }
 
@@ -2370,6 +2629,264 @@ impl fbe::KeyOrd for Everything {
     }
 }
 
+impl fbe::text::Text for Everything {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Everything(id=");
+        t.int(i64::from(self.id));
+        t.raw(",f1=");
+        t.bool(self.f1);
+        t.raw(",f2=");
+        t.uint(u64::from(self.f2));
+        t.raw(",f3=");
+        t.char(self.f3);
+        t.raw(",f4=");
+        t.wchar(self.f4);
+        t.raw(",f5=");
+        t.int(i64::from(self.f5));
+        t.raw(",f6=");
+        t.uint(u64::from(self.f6));
+        t.raw(",f7=");
+        t.int(i64::from(self.f7));
+        t.raw(",f8=");
+        t.uint(u64::from(self.f8));
+        t.raw(",f9=");
+        t.int(i64::from(self.f9));
+        t.raw(",f10=");
+        t.uint(u64::from(self.f10));
+        t.raw(",f11=");
+        t.int(self.f11);
+        t.raw(",f12=");
+        t.uint(self.f12);
+        t.raw(",f13=");
+        t.float(f64::from(self.f13));
+        t.raw(",f14=");
+        t.float(self.f14);
+        t.raw(",f15=");
+        t.decimal(&self.f15);
+        t.raw(",f16=");
+        t.decimal(&self.f16);
+        t.raw(",f17=");
+        t.string(&self.f17);
+        t.raw(",f18=");
+        t.uint(self.f18.0);
+        t.raw(",f19=");
+        t.uint(self.f19.0);
+        t.raw(",f20=");
+        t.uuid(&self.f20);
+        t.raw(",f21=");
+        t.uuid(&self.f21);
+        t.raw(",f22=");
+        t.uuid(&self.f22);
+        t.raw(",f23=");
+        t.uuid(&self.f23);
+        t.raw(",f24=");
+        t.bytes(self.f24.len());
+        t.raw(",f25=");
+        fbe::text::Text::text(&self.f25, t);
+        t.raw(",f26=");
+        fbe::text::Text::text(&self.f26, t);
+        t.raw(",f27=");
+        fbe::text::Text::text(&self.f27, t);
+        t.raw(",f28=");
+        fbe::text::Text::text(&self.f28, t);
+        t.raw(",f29=");
+        fbe::text::Text::text(&self.f29, t);
+        t.raw(",f30=");
+        fbe::text::Text::text(&self.f30, t);
+        t.raw(",f31=");
+        if let Some(v1) = &self.f31 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f32=");
+        if let Some(v1) = &self.f32 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f33=");
+        if let Some(v1) = &self.f33 {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f34=");
+        if let Some(v1) = &self.f34 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f35=");
+        if let Some(v1) = &self.f35 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f36=");
+        let c1 = &self.f36;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*v1));
+        }
+        t.raw("]");
+        t.raw(",f37=");
+        let c1 = &self.f37;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                t.string(v2);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(",f38=");
+        let c1 = &self.f38;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.float(*v1);
+        }
+        t.raw("]");
+        t.raw(",f39=");
+        let c1 = &self.f39;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("]");
+        t.raw(",f40=");
+        let c1 = &self.f40;
+        t.count(c1.len(), "<");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(v1);
+        }
+        t.raw(">");
+        t.raw(",f41=");
+        let c1 = &self.f41;
+        t.count(c1.len(), "{");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(*v1);
+        }
+        t.raw("}");
+        t.raw(",f42=");
+        let c1 = &self.f42;
+        t.count(c1.len(), "{");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}");
+        t.raw(",f43=");
+        let c1 = &self.f43;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            t.string(v1);
+        }
+        t.raw("}>");
+        t.raw(",f44=");
+        let c1 = &self.f44;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            if let Some(v2) = v1 {
+                fbe::text::Text::text(v2, t);
+            } else {
+                t.raw("null");
+            }
+        }
+        t.raw("}>");
+        t.raw(",f45=");
+        let c1 = &self.f45;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.uuid(k1);
+            t.raw("->");
+            t.bytes(v1.len());
+        }
+        t.raw("}]");
+        t.raw(",f46=");
+        let c1 = &self.f46;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(k1, t);
+            t.raw("->");
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}]");
+        t.raw(",f47=");
+        if let Some(v1) = &self.f47 {
+            t.int(i64::from(*v1));
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f47Reset=");
+        t.bool(self.f47_reset);
+        t.raw(",f48=");
+        if let Some(v1) = &self.f48 {
+            t.uint(v1.0);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",f49=");
+        let c1 = &self.f49;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.bytes(k1.len());
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",f50=");
+        let c1 = &self.f50;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.bytes(k1.len());
+            t.raw("->");
+            t.string(v1);
+        }
+        t.raw("}]");
+        t.raw(",f51=");
+        let c1 = &self.f51;
+        t.count(c1.len(), "{");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.decimal(v1);
+        }
+        t.raw("}");
+        t.raw(",f52=");
+        let c1 = &self.f52;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.decimal(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct PlaceOrder` (type id 1027).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlaceOrder {
@@ -2462,6 +2979,16 @@ impl fbe::KeyOrd for PlaceOrder {
     }
 }
 
+impl fbe::text::Text for PlaceOrder {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("PlaceOrder(id=");
+        t.uuid(&self.id);
+        t.raw(",instrument=");
+        fbe::text::Text::text(&self.instrument, t);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Accepted` (type id 1028).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Accepted {
@@ -2527,6 +3054,14 @@ impl fbe::Struct for Accepted {
 impl fbe::KeyOrd for Accepted {
     fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
         fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
+impl fbe::text::Text for Accepted {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Accepted(id=");
+        t.uuid(&self.id);
+        t.raw(")");
     }
 }
 
@@ -2613,6 +3148,16 @@ impl fbe::KeyOrd for Rejected {
     }
 }
 
+impl fbe::text::Text for Rejected {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Rejected(id=");
+        t.uuid(&self.id);
+        t.raw(",reason=");
+        t.string(&self.reason);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Ping` (type id 1030).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Ping {
@@ -2672,6 +3217,14 @@ impl fbe::Struct for Ping {
 impl fbe::KeyOrd for Ping {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Ping {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Ping(sequence=");
+        t.int(self.sequence);
+        t.raw(")");
     }
 }
 
@@ -2749,6 +3302,18 @@ impl fbe::Struct for FixedKeywords {
 impl fbe::KeyOrd for FixedKeywords {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for FixedKeywords {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("FixedKeywords(new=");
+        t.int(i64::from(self.new));
+        t.raw(",swap=");
+        t.bool(self.swap);
+        t.raw(",default=");
+        fbe::text::Text::text(&self.default, t);
+        t.raw(")");
     }
 }
 
@@ -2908,5 +3473,39 @@ impl fbe::Struct for Keywords {
 impl fbe::KeyOrd for Keywords {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Keywords {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Keywords(new=");
+        t.int(i64::from(self.new));
+        t.raw(",class=");
+        t.string(&self.class);
+        t.raw(",default=");
+        fbe::text::Text::text(&self.default, t);
+        t.raw(",swap=");
+        t.bool(self.swap);
+        t.raw(",from=");
+        t.int(i64::from(self.from));
+        t.raw(",None=");
+        t.int(i64::from(self.none));
+        t.raw(",NULL=");
+        t.int(i64::from(self.null));
+        t.raw(",operator=");
+        if let Some(v1) = &self.operator {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",this=");
+        let c1 = &self.this;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(")");
     }
 }

@@ -56,6 +56,12 @@ impl fbe::KeyOrd for Empty {
     }
 }
 
+impl fbe::text::Text for Empty {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Empty()");
+    }
+}
+
 /// The schema's `struct Empties` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Empties {
@@ -119,6 +125,20 @@ impl fbe::Struct for Empties {
 impl fbe::KeyOrd for Empties {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Empties {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Empties(items=");
+        let c1 = &self.items;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(")");
     }
 }
 
@@ -198,6 +218,20 @@ impl fbe::KeyOrd for Wide {
     }
 }
 
+impl fbe::text::Text for Wide {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Wide(values=");
+        let c1 = &self.values;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*v1));
+        }
+        t.raw("]");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Wides` (type id 4).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Wides {
@@ -261,6 +295,20 @@ impl fbe::Struct for Wides {
 impl fbe::KeyOrd for Wides {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Wides {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Wides(items=");
+        let c1 = &self.items;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(")");
     }
 }
 
@@ -359,5 +407,29 @@ impl fbe::Struct for Holder {
 impl fbe::KeyOrd for Holder {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Holder {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Holder(wide=");
+        fbe::text::Text::text(&self.wide, t);
+        t.raw(",maybe=");
+        if let Some(v1) = &self.maybe {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",byId=");
+        let c1 = &self.by_id;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.int(i64::from(*k1));
+            t.raw("->");
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}>");
+        t.raw(")");
     }
 }

@@ -1577,6 +1577,520 @@ impl std::hash::Hash for Word {
 
 fbe::scalar_value!(Word, i16);
 
+impl fbe::text::Text for Word {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "alignas",
+            1 => "alignof",
+            2 => "and",
+            3 => "and_eq",
+            4 => "asm",
+            5 => "auto",
+            6 => "bitand",
+            7 => "bitor",
+            8 => "break",
+            9 => "case",
+            10 => "catch",
+            11 => "char8_t",
+            12 => "char16_t",
+            13 => "char32_t",
+            14 => "class",
+            15 => "compl",
+            16 => "concept",
+            17 => "const",
+            18 => "consteval",
+            19 => "constexpr",
+            20 => "constinit",
+            21 => "const_cast",
+            22 => "continue",
+            23 => "co_await",
+            24 => "co_return",
+            25 => "co_yield",
+            26 => "decltype",
+            27 => "default",
+            28 => "delete",
+            29 => "do",
+            30 => "dynamic_cast",
+            31 => "else",
+            32 => "explicit",
+            33 => "export",
+            34 => "extern",
+            35 => "final",
+            36 => "for",
+            37 => "friend",
+            38 => "goto",
+            39 => "if",
+            40 => "import",
+            41 => "inline",
+            42 => "int",
+            43 => "long",
+            44 => "module",
+            45 => "mutable",
+            46 => "namespace",
+            47 => "new",
+            48 => "noexcept",
+            49 => "not",
+            50 => "not_eq",
+            51 => "nullptr",
+            52 => "operator",
+            53 => "or",
+            54 => "or_eq",
+            55 => "override",
+            56 => "private",
+            57 => "protected",
+            58 => "public",
+            59 => "register",
+            60 => "reinterpret_cast",
+            61 => "requires",
+            62 => "return",
+            63 => "short",
+            64 => "signed",
+            65 => "sizeof",
+            66 => "static",
+            67 => "static_assert",
+            68 => "static_cast",
+            69 => "switch",
+            70 => "template",
+            71 => "this",
+            72 => "thread_local",
+            73 => "throw",
+            74 => "try",
+            75 => "typedef",
+            76 => "typeid",
+            77 => "typename",
+            78 => "union",
+            79 => "unsigned",
+            80 => "using",
+            81 => "virtual",
+            82 => "void",
+            83 => "volatile",
+            84 => "wchar_t",
+            85 => "while",
+            86 => "xor",
+            87 => "xor_eq",
+            88 => "assert",
+            89 => "errno",
+            90 => "EOF",
+            91 => "NULL",
+            92 => "stdin",
+            93 => "stdout",
+            94 => "stderr",
+            95 => "offsetof",
+            96 => "std",
+            97 => "FBE",
+            98 => "int8_t",
+            99 => "uint8_t",
+            100 => "int16_t",
+            101 => "uint16_t",
+            102 => "int32_t",
+            103 => "uint32_t",
+            104 => "int64_t",
+            105 => "uint64_t",
+            106 => "size_t",
+            107 => "ptrdiff_t",
+            108 => "nullptr_t",
+            109 => "linux",
+            110 => "unix",
+            111 => "BUFSIZ",
+            112 => "INT32_MAX",
+            113 => "CHAR_BIT",
+            114 => "EINVAL",
+            115 => "False",
+            116 => "None",
+            117 => "True",
+            118 => "as",
+            119 => "async",
+            120 => "await",
+            121 => "def",
+            122 => "del",
+            123 => "elif",
+            124 => "except",
+            125 => "finally",
+            126 => "from",
+            127 => "global",
+            128 => "in",
+            129 => "is",
+            130 => "lambda",
+            131 => "nonlocal",
+            132 => "pass",
+            133 => "raise",
+            134 => "with",
+            135 => "yield",
+            136 => "_",
+            137 => "match",
+            138 => "self",
+            139 => "cls",
+            140 => "print",
+            141 => "len",
+            142 => "list",
+            143 => "dict",
+            144 => "set",
+            145 => "str",
+            146 => "object",
+            147 => "super",
+            148 => "isinstance",
+            149 => "property",
+            150 => "staticmethod",
+            151 => "classmethod",
+            152 => "typing",
+            153 => "Any",
+            154 => "ClassVar",
+            155 => "Callable",
+            156 => "IntEnum",
+            157 => "IntFlag",
+            158 => "PACKAGE",
+            159 => "VERSION",
+            160 => "chan",
+            161 => "defer",
+            162 => "fallthrough",
+            163 => "func",
+            164 => "go",
+            165 => "interface",
+            166 => "map",
+            167 => "package",
+            168 => "range",
+            169 => "select",
+            170 => "type",
+            171 => "var",
+            172 => "any",
+            173 => "error",
+            174 => "rune",
+            175 => "uint",
+            176 => "nil",
+            177 => "iota",
+            178 => "cap",
+            179 => "make",
+            180 => "append",
+            181 => "copy",
+            182 => "panic",
+            183 => "recover",
+            184 => "println",
+            185 => "complex",
+            186 => "real",
+            187 => "imag",
+            188 => "close",
+            189 => "min",
+            190 => "max",
+            191 => "clear",
+            192 => "uintptr",
+            193 => "float32",
+            194 => "float64",
+            195 => "complex64",
+            196 => "complex128",
+            197 => "comparable",
+            198 => "abstract",
+            199 => "boolean",
+            200 => "extends",
+            201 => "implements",
+            202 => "instanceof",
+            203 => "native",
+            204 => "strictfp",
+            205 => "synchronized",
+            206 => "throws",
+            207 => "transient",
+            208 => "record",
+            209 => "sealed",
+            210 => "permits",
+            211 => "when",
+            212 => "open",
+            213 => "exports",
+            214 => "opens",
+            215 => "to",
+            216 => "uses",
+            217 => "provides",
+            218 => "transitive",
+            219 => "Object",
+            220 => "String",
+            221 => "Integer",
+            222 => "Long",
+            223 => "Math",
+            224 => "System",
+            225 => "Override",
+            226 => "Class",
+            227 => "List",
+            228 => "Map",
+            229 => "Set",
+            230 => "fun",
+            231 => "typealias",
+            232 => "typeof",
+            233 => "val",
+            234 => "by",
+            235 => "constructor",
+            236 => "delegate",
+            237 => "dynamic",
+            238 => "field",
+            239 => "file",
+            240 => "get",
+            241 => "init",
+            242 => "param",
+            243 => "receiver",
+            244 => "setparam",
+            245 => "value",
+            246 => "where",
+            247 => "actual",
+            248 => "annotation",
+            249 => "companion",
+            250 => "crossinline",
+            251 => "data",
+            252 => "expect",
+            253 => "external",
+            254 => "infix",
+            255 => "inner",
+            256 => "internal",
+            257 => "lateinit",
+            258 => "noinline",
+            259 => "out",
+            260 => "reified",
+            261 => "suspend",
+            262 => "tailrec",
+            263 => "vararg",
+            264 => "it",
+            265 => "Companion",
+            266 => "Unit",
+            267 => "Nothing",
+            268 => "Int",
+            269 => "Array",
+            270 => "debugger",
+            271 => "function",
+            272 => "let",
+            273 => "of",
+            274 => "declare",
+            275 => "unknown",
+            276 => "never",
+            277 => "number",
+            278 => "bigint",
+            279 => "symbol",
+            280 => "undefined",
+            281 => "NaN",
+            282 => "Infinity",
+            283 => "Uint8Array",
+            284 => "Error",
+            285 => "Number",
+            286 => "BigInt",
+            287 => "Boolean",
+            288 => "Symbol",
+            289 => "Date",
+            290 => "JSON",
+            291 => "Promise",
+            292 => "Partial",
+            293 => "Record",
+            294 => "globalThis",
+            295 => "arguments",
+            296 => "eval",
+            297 => "require",
+            298 => "prototype",
+            299 => "__proto__",
+            300 => "toString",
+            301 => "valueOf",
+            302 => "hasOwnProperty",
+            303 => "isPrototypeOf",
+            304 => "propertyIsEnumerable",
+            305 => "toLocaleString",
+            306 => "readonly",
+            307 => "keyof",
+            308 => "infer",
+            309 => "asserts",
+            310 => "satisfies",
+            311 => "accessor",
+            312 => "crate",
+            313 => "dyn",
+            314 => "fn",
+            315 => "impl",
+            316 => "loop",
+            317 => "mod",
+            318 => "move",
+            319 => "mut",
+            320 => "pub",
+            321 => "ref",
+            322 => "Self",
+            323 => "trait",
+            324 => "unsafe",
+            325 => "use",
+            326 => "become",
+            327 => "box",
+            328 => "macro",
+            329 => "priv",
+            330 => "unsized",
+            331 => "gen",
+            332 => "macro_rules",
+            333 => "Option",
+            334 => "Some",
+            335 => "Result",
+            336 => "Ok",
+            337 => "Err",
+            338 => "Vec",
+            339 => "Box",
+            340 => "Clone",
+            341 => "Copy",
+            342 => "Default",
+            343 => "Drop",
+            344 => "Send",
+            345 => "Sync",
+            346 => "Sized",
+            347 => "checked",
+            348 => "event",
+            349 => "fixed",
+            350 => "foreach",
+            351 => "implicit",
+            352 => "lock",
+            353 => "params",
+            354 => "sbyte",
+            355 => "stackalloc",
+            356 => "ulong",
+            357 => "unchecked",
+            358 => "ushort",
+            359 => "add",
+            360 => "alias",
+            361 => "ascending",
+            362 => "descending",
+            363 => "equals",
+            364 => "group",
+            365 => "into",
+            366 => "join",
+            367 => "nameof",
+            368 => "on",
+            369 => "orderby",
+            370 => "partial",
+            371 => "remove",
+            372 => "unmanaged",
+            373 => "required",
+            374 => "scoped",
+            375 => "managed",
+            376 => "notnull",
+            377 => "BEGIN",
+            378 => "END",
+            379 => "begin",
+            380 => "elsif",
+            381 => "end",
+            382 => "ensure",
+            383 => "next",
+            384 => "redo",
+            385 => "rescue",
+            386 => "retry",
+            387 => "then",
+            388 => "undef",
+            389 => "unless",
+            390 => "until",
+            391 => "__FILE__",
+            392 => "__LINE__",
+            393 => "__ENCODING__",
+            394 => "initialize",
+            395 => "swap",
+            396 => "fbe_type",
+            397 => "fbe",
+            398 => "Model",
+            399 => "FinalModel",
+            400 => "FieldModel",
+            401 => "buffer",
+            402 => "size",
+            403 => "offset",
+            404 => "model",
+            405 => "reset",
+            406 => "to_json",
+            407 => "from_json",
+            408 => "to_fbe",
+            409 => "from_fbe",
+            410 => "to_final",
+            411 => "from_final",
+            412 => "fbe_equal",
+            413 => "fbe_key",
+            414 => "fbe_size",
+            415 => "__init__",
+            416 => "__slots__",
+            417 => "__class__",
+            418 => "__dict__",
+            419 => "__hash__",
+            420 => "__eq__",
+            421 => "__private",
+            422 => "FBEKey",
+            423 => "FBEKeyCompare",
+            424 => "Reset",
+            425 => "MarshalFBE",
+            426 => "UnmarshalFBE",
+            427 => "AppendFBE",
+            428 => "ReadFBE",
+            429 => "FBEWrite",
+            430 => "FBERead",
+            431 => "MarshalFinal",
+            432 => "UnmarshalFinal",
+            433 => "AppendFinal",
+            434 => "ReadFinal",
+            435 => "FBEWriteFinal",
+            436 => "FBEReadFinal",
+            437 => "MarshalJSON",
+            438 => "UnmarshalJSON",
+            439 => "AppendJSON",
+            440 => "ReadJSON",
+            441 => "FBEWriteJSON",
+            442 => "FBEReadJSON",
+            443 => "FBEWriteText",
+            444 => "TypeID",
+            445 => "Verify",
+            446 => "VerifyFinal",
+            447 => "TYPE_ID",
+            448 => "KEY_ORDER",
+            449 => "toFbe",
+            450 => "fromFbe",
+            451 => "readFbe",
+            452 => "writeFbe",
+            453 => "verifyFbe",
+            454 => "toFinal",
+            455 => "fromFinal",
+            456 => "readFinal",
+            457 => "writeFinal",
+            458 => "verifyFinal",
+            459 => "toJson",
+            460 => "fromJson",
+            461 => "writeJson",
+            462 => "readJson",
+            463 => "hashCode",
+            464 => "getClass",
+            465 => "clone",
+            466 => "finalize",
+            467 => "wait",
+            468 => "notify",
+            469 => "notifyAll",
+            470 => "javaClass",
+            471 => "component1",
+            472 => "fbeLevels",
+            473 => "fbeKey",
+            474 => "toJSON",
+            475 => "toText",
+            476 => "verify",
+            477 => "Buffer",
+            478 => "WriteBuffer",
+            479 => "ReadBuffer",
+            480 => "Reader",
+            481 => "Writer",
+            482 => "Limits",
+            483 => "Decimal",
+            484 => "Uuid",
+            485 => "UUID",
+            486 => "Timestamp",
+            487 => "JsonWriter",
+            488 => "JsonReader",
+            489 => "DecodeError",
+            490 => "EncodeError",
+            491 => "DecodeException",
+            492 => "EncodeException",
+            493 => "Sender",
+            494 => "Receiver",
+            495 => "Client",
+            496 => "Proxy",
+            497 => "Handler",
+            498 => "Text",
+            499 => "Compare",
+            500 => "Decimals",
+            501 => "Uuids",
+            502 => "Timestamps",
+            503 => "Utf8",
+            504 => "Requests",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum side` (on the wire as `i32`).
 #[derive(Clone, Copy, Debug)]
 pub enum Side {
@@ -1640,6 +2154,17 @@ impl std::hash::Hash for Side {
 
 fbe::scalar_value!(Side, i32);
 
+impl fbe::text::Text for Side {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "buy",
+            1 => "sell",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum range` (on the wire as `i32`).
 #[derive(Clone, Copy, Debug)]
 pub enum Range {
@@ -1702,6 +2227,17 @@ impl std::hash::Hash for Range {
 }
 
 fbe::scalar_value!(Range, i32);
+
+impl fbe::text::Text for Range {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "lo",
+            1 => "hi",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
 
 /// The schema's `enum Letters` (on the wire as `i32`).
 #[derive(Clone, Copy, Debug)]
@@ -1778,6 +2314,21 @@ impl std::hash::Hash for Letters {
 
 fbe::scalar_value!(Letters, i32);
 
+impl fbe::text::Text for Letters {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "a",
+            1 => "A",
+            2 => "_a",
+            3 => "__a",
+            4 => "a_",
+            5 => "_",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `enum digits` (on the wire as `i32`).
 #[derive(Clone, Copy, Debug)]
 pub enum Digits {
@@ -1841,6 +2392,17 @@ impl std::hash::Hash for Digits {
 
 fbe::scalar_value!(Digits, i32);
 
+impl fbe::text::Text for Digits {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "one",
+            1 => "two",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 fbe::bitflags::bitflags! {
     /// The schema's `flags Modifier` (on the wire as `u64`); bits it does not name are kept.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -1897,6 +2459,55 @@ impl Default for Modifier {
 }
 
 fbe::scalar_value!(flags Modifier, u64);
+
+impl fbe::text::Text for Modifier {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let mut names = fbe::text::FlagNames::new(self.bits());
+        names.add(1, "class");
+        names.add(2, "def");
+        names.add(4, "func");
+        names.add(8, "fun");
+        names.add(16, "fn");
+        names.add(32, "var");
+        names.add(64, "let");
+        names.add(128, "val");
+        names.add(256, "const");
+        names.add(512, "static");
+        names.add(1024, "final");
+        names.add(2048, "public");
+        names.add(4096, "private");
+        names.add(8192, "protected");
+        names.add(16384, "internal");
+        names.add(32768, "open");
+        names.add(65536, "abstract");
+        names.add(131072, "sealed");
+        names.add(262144, "virtual");
+        names.add(524288, "override");
+        names.add(1048576, "inline");
+        names.add(2097152, "export");
+        names.add(4194304, "extern");
+        names.add(8388608, "volatile");
+        names.add(16777216, "mutable");
+        names.add(33554432, "async");
+        names.add(67108864, "await");
+        names.add(134217728, "yield");
+        names.add(268435456, "Self");
+        names.add(536870912, "self");
+        names.add(1073741824, "None");
+        names.add(2147483648, "nil");
+        names.add(4294967296, "null_");
+        names.add(8589934592, "value");
+        names.add(17179869184, "name");
+        names.add(34359738368, "all");
+        names.add(68719476736, "none");
+        names.add(137438953472, "mro");
+        names.add(274877906944, "has_flags");
+        names.add(549755813888, "String");
+        names.add(1099511627776, "toString");
+        names.add(2199023255552, "Companion");
+        names.write(t);
+    }
+}
 
 /// The schema's `struct Order` (type id 1).
 #[derive(Clone, Debug, PartialEq)]
@@ -1982,6 +2593,18 @@ impl fbe::Struct for Order {
 impl fbe::KeyOrd for Order {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Order {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Order(side=");
+        t.int(i64::from(self.side));
+        t.raw(",s=");
+        fbe::text::Text::text(&self.s, t);
+        t.raw(",range=");
+        fbe::text::Text::text(&self.range, t);
+        t.raw(")");
     }
 }
 
@@ -3323,6 +3946,402 @@ impl fbe::KeyOrd for CppWords {
     }
 }
 
+impl fbe::text::Text for CppWords {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("CppWords(alignas=");
+        fbe::text::Text::text(&self.alignas, t);
+        t.raw(",alignof=");
+        t.int(i64::from(self.alignof));
+        t.raw(",and=");
+        t.string(&self.and);
+        t.raw(",and_eq=");
+        if let Some(v1) = &self.and_eq {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",asm=");
+        fbe::text::Text::text(&self.asm, t);
+        t.raw(",auto=");
+        t.float(self.auto);
+        t.raw(",bitand=");
+        fbe::text::Text::text(&self.bitand, t);
+        t.raw(",bitor=");
+        t.int(self.bitor);
+        t.raw(",break=");
+        let c1 = &self.break_;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",case=");
+        if let Some(v1) = &self.case {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",catch=");
+        t.bytes(self.catch.len());
+        t.raw(",char8_t=");
+        let c1 = &self.char8_t;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",char16_t=");
+        t.decimal(&self.char16_t);
+        t.raw(",char32_t=");
+        t.uuid(&self.char32_t);
+        t.raw(",class=");
+        t.uint(self.class.0);
+        t.raw(",compl=");
+        t.float(f64::from(self.compl));
+        t.raw(",concept=");
+        t.uint(u64::from(self.concept));
+        t.raw(",const=");
+        if let Some(v1) = &self.const_ {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",consteval=");
+        fbe::text::Text::text(&self.consteval, t);
+        t.raw(",constexpr=");
+        t.int(i64::from(self.constexpr));
+        t.raw(",constinit=");
+        t.string(&self.constinit);
+        t.raw(",const_cast=");
+        if let Some(v1) = &self.const_cast {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",continue=");
+        fbe::text::Text::text(&self.continue_, t);
+        t.raw(",co_await=");
+        t.float(self.co_await);
+        t.raw(",co_return=");
+        fbe::text::Text::text(&self.co_return, t);
+        t.raw(",co_yield=");
+        t.int(self.co_yield);
+        t.raw(",decltype=");
+        let c1 = &self.decltype;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",default=");
+        if let Some(v1) = &self.default {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",delete=");
+        t.bytes(self.delete.len());
+        t.raw(",do=");
+        let c1 = &self.do_;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",dynamic_cast=");
+        t.decimal(&self.dynamic_cast);
+        t.raw(",else=");
+        t.uuid(&self.else_);
+        t.raw(",explicit=");
+        t.uint(self.explicit.0);
+        t.raw(",export=");
+        t.float(f64::from(self.export));
+        t.raw(",extern=");
+        t.uint(u64::from(self.extern_));
+        t.raw(",final=");
+        if let Some(v1) = &self.final_ {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",for=");
+        fbe::text::Text::text(&self.for_, t);
+        t.raw(",friend=");
+        t.int(i64::from(self.friend));
+        t.raw(",goto=");
+        t.string(&self.goto);
+        t.raw(",if=");
+        if let Some(v1) = &self.if_ {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",import=");
+        fbe::text::Text::text(&self.import, t);
+        t.raw(",inline=");
+        t.float(self.inline);
+        t.raw(",int=");
+        fbe::text::Text::text(&self.int, t);
+        t.raw(",long=");
+        t.int(self.long);
+        t.raw(",module=");
+        let c1 = &self.module;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",mutable=");
+        if let Some(v1) = &self.mutable {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",namespace=");
+        t.bytes(self.namespace.len());
+        t.raw(",new=");
+        let c1 = &self.new;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",noexcept=");
+        t.decimal(&self.noexcept);
+        t.raw(",not=");
+        t.uuid(&self.not);
+        t.raw(",not_eq=");
+        t.uint(self.not_eq.0);
+        t.raw(",nullptr=");
+        t.float(f64::from(self.nullptr));
+        t.raw(",operator=");
+        t.uint(u64::from(self.operator));
+        t.raw(",or=");
+        if let Some(v1) = &self.or {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",or_eq=");
+        fbe::text::Text::text(&self.or_eq, t);
+        t.raw(",override=");
+        t.int(i64::from(self.override_));
+        t.raw(",private=");
+        t.string(&self.private);
+        t.raw(",protected=");
+        if let Some(v1) = &self.protected {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",public=");
+        fbe::text::Text::text(&self.public, t);
+        t.raw(",register=");
+        t.float(self.register);
+        t.raw(",reinterpret_cast=");
+        fbe::text::Text::text(&self.reinterpret_cast, t);
+        t.raw(",requires=");
+        t.int(self.requires);
+        t.raw(",return=");
+        let c1 = &self.return_;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",short=");
+        if let Some(v1) = &self.short {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",signed=");
+        t.bytes(self.signed.len());
+        t.raw(",sizeof=");
+        let c1 = &self.sizeof;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",static=");
+        t.decimal(&self.static_);
+        t.raw(",static_assert=");
+        t.uuid(&self.static_assert);
+        t.raw(",static_cast=");
+        t.uint(self.static_cast.0);
+        t.raw(",switch=");
+        t.float(f64::from(self.switch));
+        t.raw(",template=");
+        t.uint(u64::from(self.template));
+        t.raw(",this=");
+        if let Some(v1) = &self.this {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",thread_local=");
+        fbe::text::Text::text(&self.thread_local, t);
+        t.raw(",throw=");
+        t.int(i64::from(self.throw));
+        t.raw(",try=");
+        t.string(&self.try_);
+        t.raw(",typedef=");
+        if let Some(v1) = &self.typedef {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",typeid=");
+        fbe::text::Text::text(&self.typeid, t);
+        t.raw(",typename=");
+        t.float(self.typename);
+        t.raw(",union=");
+        fbe::text::Text::text(&self.union_, t);
+        t.raw(",unsigned=");
+        t.int(self.unsigned);
+        t.raw(",using=");
+        let c1 = &self.using;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",virtual=");
+        if let Some(v1) = &self.virtual_ {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",void=");
+        t.bytes(self.void.len());
+        t.raw(",volatile=");
+        let c1 = &self.volatile;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",wchar_t=");
+        t.decimal(&self.wchar_t);
+        t.raw(",while=");
+        t.uuid(&self.while_);
+        t.raw(",xor=");
+        t.uint(self.xor.0);
+        t.raw(",xor_eq=");
+        t.float(f64::from(self.xor_eq));
+        t.raw(",assert=");
+        t.uint(u64::from(self.assert));
+        t.raw(",errno=");
+        if let Some(v1) = &self.errno {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",EOF=");
+        fbe::text::Text::text(&self.eof, t);
+        t.raw(",NULL=");
+        t.int(i64::from(self.null));
+        t.raw(",stdin=");
+        t.string(&self.stdin);
+        t.raw(",stdout=");
+        if let Some(v1) = &self.stdout {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",stderr=");
+        fbe::text::Text::text(&self.stderr, t);
+        t.raw(",offsetof=");
+        t.float(self.offsetof);
+        t.raw(",std=");
+        fbe::text::Text::text(&self.std, t);
+        t.raw(",FBE=");
+        t.int(self.fbe);
+        t.raw(",int8_t=");
+        let c1 = &self.int8_t;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",uint8_t=");
+        if let Some(v1) = &self.uint8_t {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",int16_t=");
+        t.bytes(self.int16_t.len());
+        t.raw(",uint16_t=");
+        let c1 = &self.uint16_t;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",int32_t=");
+        t.decimal(&self.int32_t);
+        t.raw(",uint32_t=");
+        t.uuid(&self.uint32_t);
+        t.raw(",int64_t=");
+        t.uint(self.int64_t.0);
+        t.raw(",uint64_t=");
+        t.float(f64::from(self.uint64_t));
+        t.raw(",size_t=");
+        t.uint(u64::from(self.size_t));
+        t.raw(",ptrdiff_t=");
+        if let Some(v1) = &self.ptrdiff_t {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",nullptr_t=");
+        fbe::text::Text::text(&self.nullptr_t, t);
+        t.raw(",linux=");
+        t.int(i64::from(self.linux));
+        t.raw(",unix=");
+        t.string(&self.unix);
+        t.raw(",BUFSIZ=");
+        if let Some(v1) = &self.bufsiz {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",INT32_MAX=");
+        fbe::text::Text::text(&self.int32_max, t);
+        t.raw(",CHAR_BIT=");
+        t.float(self.char_bit);
+        t.raw(",EINVAL=");
+        fbe::text::Text::text(&self.einval, t);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct PythonWords` (type id 3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PythonWords {
@@ -3883,6 +4902,164 @@ impl fbe::KeyOrd for PythonWords {
     }
 }
 
+impl fbe::text::Text for PythonWords {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("PythonWords(False=");
+        fbe::text::Text::text(&self.false_, t);
+        t.raw(",None=");
+        t.int(i64::from(self.none));
+        t.raw(",True=");
+        t.string(&self.true_);
+        t.raw(",as=");
+        if let Some(v1) = &self.as_ {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",async=");
+        fbe::text::Text::text(&self.async_, t);
+        t.raw(",await=");
+        t.float(self.await_);
+        t.raw(",def=");
+        fbe::text::Text::text(&self.def, t);
+        t.raw(",del=");
+        t.int(self.del);
+        t.raw(",elif=");
+        let c1 = &self.elif;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",except=");
+        if let Some(v1) = &self.except {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",finally=");
+        t.bytes(self.finally.len());
+        t.raw(",from=");
+        let c1 = &self.from;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",global=");
+        t.decimal(&self.global);
+        t.raw(",in=");
+        t.uuid(&self.in_);
+        t.raw(",is=");
+        t.uint(self.is.0);
+        t.raw(",lambda=");
+        t.float(f64::from(self.lambda));
+        t.raw(",nonlocal=");
+        t.uint(u64::from(self.nonlocal));
+        t.raw(",pass=");
+        if let Some(v1) = &self.pass {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",raise=");
+        fbe::text::Text::text(&self.raise, t);
+        t.raw(",with=");
+        t.int(i64::from(self.with));
+        t.raw(",yield=");
+        t.string(&self.yield_);
+        t.raw(",_=");
+        if let Some(v1) = &self.x {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",match=");
+        fbe::text::Text::text(&self.match_, t);
+        t.raw(",self=");
+        t.float(self.self_);
+        t.raw(",cls=");
+        fbe::text::Text::text(&self.cls, t);
+        t.raw(",print=");
+        t.int(self.print);
+        t.raw(",len=");
+        let c1 = &self.len;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",list=");
+        if let Some(v1) = &self.list {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",dict=");
+        t.bytes(self.dict.len());
+        t.raw(",set=");
+        let c1 = &self.set;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",str=");
+        t.decimal(&self.str);
+        t.raw(",object=");
+        t.uuid(&self.object);
+        t.raw(",super=");
+        t.uint(self.super_.0);
+        t.raw(",isinstance=");
+        t.float(f64::from(self.isinstance));
+        t.raw(",property=");
+        t.uint(u64::from(self.property));
+        t.raw(",staticmethod=");
+        if let Some(v1) = &self.staticmethod {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",classmethod=");
+        fbe::text::Text::text(&self.classmethod, t);
+        t.raw(",typing=");
+        t.int(i64::from(self.typing));
+        t.raw(",Any=");
+        t.string(&self.any);
+        t.raw(",ClassVar=");
+        if let Some(v1) = &self.class_var {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",Callable=");
+        fbe::text::Text::text(&self.callable, t);
+        t.raw(",IntEnum=");
+        t.float(self.int_enum);
+        t.raw(",IntFlag=");
+        fbe::text::Text::text(&self.int_flag, t);
+        t.raw(",PACKAGE=");
+        t.int(self.package);
+        t.raw(",VERSION=");
+        let c1 = &self.version;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct GoWords` (type id 4).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GoWords {
@@ -4366,6 +5543,140 @@ impl fbe::KeyOrd for GoWords {
     }
 }
 
+impl fbe::text::Text for GoWords {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("GoWords(chan=");
+        fbe::text::Text::text(&self.chan, t);
+        t.raw(",defer=");
+        t.int(i64::from(self.defer));
+        t.raw(",fallthrough=");
+        t.string(&self.fallthrough);
+        t.raw(",func=");
+        if let Some(v1) = &self.func {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",go=");
+        fbe::text::Text::text(&self.go, t);
+        t.raw(",interface=");
+        t.float(self.interface);
+        t.raw(",map=");
+        fbe::text::Text::text(&self.map, t);
+        t.raw(",package=");
+        t.int(self.package);
+        t.raw(",range=");
+        let c1 = &self.range;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",select=");
+        if let Some(v1) = &self.select {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",type=");
+        t.bytes(self.type_.len());
+        t.raw(",var=");
+        let c1 = &self.var;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",any=");
+        t.decimal(&self.any);
+        t.raw(",error=");
+        t.uuid(&self.error);
+        t.raw(",rune=");
+        t.uint(self.rune.0);
+        t.raw(",uint=");
+        t.float(f64::from(self.uint));
+        t.raw(",nil=");
+        t.uint(u64::from(self.nil));
+        t.raw(",iota=");
+        if let Some(v1) = &self.iota {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",cap=");
+        fbe::text::Text::text(&self.cap, t);
+        t.raw(",make=");
+        t.int(i64::from(self.make));
+        t.raw(",append=");
+        t.string(&self.append);
+        t.raw(",copy=");
+        if let Some(v1) = &self.copy {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",panic=");
+        fbe::text::Text::text(&self.panic, t);
+        t.raw(",recover=");
+        t.float(self.recover);
+        t.raw(",println=");
+        fbe::text::Text::text(&self.println, t);
+        t.raw(",complex=");
+        t.int(self.complex);
+        t.raw(",real=");
+        let c1 = &self.real;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",imag=");
+        if let Some(v1) = &self.imag {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",close=");
+        t.bytes(self.close.len());
+        t.raw(",min=");
+        let c1 = &self.min;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",max=");
+        t.decimal(&self.max);
+        t.raw(",clear=");
+        t.uuid(&self.clear);
+        t.raw(",uintptr=");
+        t.uint(self.uintptr.0);
+        t.raw(",float32=");
+        t.float(f64::from(self.float32));
+        t.raw(",float64=");
+        t.uint(u64::from(self.float64));
+        t.raw(",complex64=");
+        if let Some(v1) = &self.complex64 {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",complex128=");
+        fbe::text::Text::text(&self.complex128, t);
+        t.raw(",comparable=");
+        t.int(i64::from(self.comparable));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct JavaWords` (type id 5).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JavaWords {
@@ -4785,6 +6096,124 @@ impl fbe::Struct for JavaWords {
 impl fbe::KeyOrd for JavaWords {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for JavaWords {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("JavaWords(abstract=");
+        fbe::text::Text::text(&self.abstract_, t);
+        t.raw(",boolean=");
+        t.int(i64::from(self.boolean));
+        t.raw(",extends=");
+        t.string(&self.extends);
+        t.raw(",implements=");
+        if let Some(v1) = &self.implements {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",instanceof=");
+        fbe::text::Text::text(&self.instanceof, t);
+        t.raw(",native=");
+        t.float(self.native);
+        t.raw(",strictfp=");
+        fbe::text::Text::text(&self.strictfp, t);
+        t.raw(",synchronized=");
+        t.int(self.synchronized);
+        t.raw(",throws=");
+        let c1 = &self.throws;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",transient=");
+        if let Some(v1) = &self.transient {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",record=");
+        t.bytes(self.record.len());
+        t.raw(",sealed=");
+        let c1 = &self.sealed;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",permits=");
+        t.decimal(&self.permits);
+        t.raw(",when=");
+        t.uuid(&self.when);
+        t.raw(",open=");
+        t.uint(self.open.0);
+        t.raw(",exports=");
+        t.float(f64::from(self.exports));
+        t.raw(",opens=");
+        t.uint(u64::from(self.opens));
+        t.raw(",to=");
+        if let Some(v1) = &self.to {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",uses=");
+        fbe::text::Text::text(&self.uses, t);
+        t.raw(",provides=");
+        t.int(i64::from(self.provides));
+        t.raw(",transitive=");
+        t.string(&self.transitive);
+        t.raw(",Object=");
+        if let Some(v1) = &self.object {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",String=");
+        fbe::text::Text::text(&self.string, t);
+        t.raw(",Integer=");
+        t.float(self.integer);
+        t.raw(",Long=");
+        fbe::text::Text::text(&self.long, t);
+        t.raw(",Math=");
+        t.int(self.math);
+        t.raw(",System=");
+        let c1 = &self.system;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",Override=");
+        if let Some(v1) = &self.override_ {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",Class=");
+        t.bytes(self.class.len());
+        t.raw(",List=");
+        let c1 = &self.list;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",Map=");
+        t.decimal(&self.map);
+        t.raw(",Set=");
+        t.uuid(&self.set);
+        t.raw(")");
     }
 }
 
@@ -5294,6 +6723,148 @@ impl fbe::Struct for KotlinWords {
 impl fbe::KeyOrd for KotlinWords {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for KotlinWords {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("KotlinWords(fun=");
+        fbe::text::Text::text(&self.fun, t);
+        t.raw(",typealias=");
+        t.int(i64::from(self.typealias));
+        t.raw(",typeof=");
+        t.string(&self.typeof_);
+        t.raw(",val=");
+        if let Some(v1) = &self.val {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",by=");
+        fbe::text::Text::text(&self.by, t);
+        t.raw(",constructor=");
+        t.float(self.constructor);
+        t.raw(",delegate=");
+        fbe::text::Text::text(&self.delegate, t);
+        t.raw(",dynamic=");
+        t.int(self.dynamic);
+        t.raw(",field=");
+        let c1 = &self.field;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",file=");
+        if let Some(v1) = &self.file {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",get=");
+        t.bytes(self.get.len());
+        t.raw(",init=");
+        let c1 = &self.init;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",param=");
+        t.decimal(&self.param);
+        t.raw(",receiver=");
+        t.uuid(&self.receiver);
+        t.raw(",setparam=");
+        t.uint(self.setparam.0);
+        t.raw(",value=");
+        t.float(f64::from(self.value));
+        t.raw(",where=");
+        t.uint(u64::from(self.where_));
+        t.raw(",actual=");
+        if let Some(v1) = &self.actual {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",annotation=");
+        fbe::text::Text::text(&self.annotation, t);
+        t.raw(",companion=");
+        t.int(i64::from(self.companion));
+        t.raw(",crossinline=");
+        t.string(&self.crossinline);
+        t.raw(",data=");
+        if let Some(v1) = &self.data {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",expect=");
+        fbe::text::Text::text(&self.expect, t);
+        t.raw(",external=");
+        t.float(self.external);
+        t.raw(",infix=");
+        fbe::text::Text::text(&self.infix, t);
+        t.raw(",inner=");
+        t.int(self.inner);
+        t.raw(",internal=");
+        let c1 = &self.internal;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",lateinit=");
+        if let Some(v1) = &self.lateinit {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",noinline=");
+        t.bytes(self.noinline.len());
+        t.raw(",out=");
+        let c1 = &self.out;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",reified=");
+        t.decimal(&self.reified);
+        t.raw(",suspend=");
+        t.uuid(&self.suspend);
+        t.raw(",tailrec=");
+        t.uint(self.tailrec.0);
+        t.raw(",vararg=");
+        t.float(f64::from(self.vararg));
+        t.raw(",it=");
+        t.uint(u64::from(self.it));
+        t.raw(",Companion=");
+        if let Some(v1) = &self.companion_ {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",Unit=");
+        fbe::text::Text::text(&self.unit, t);
+        t.raw(",Nothing=");
+        t.int(i64::from(self.nothing));
+        t.raw(",Int=");
+        t.string(&self.int);
+        t.raw(",Array=");
+        if let Some(v1) = &self.array {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(")");
     }
 }
 
@@ -5837,6 +7408,152 @@ impl fbe::KeyOrd for JsWords {
     }
 }
 
+impl fbe::text::Text for JsWords {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("JsWords(debugger=");
+        fbe::text::Text::text(&self.debugger, t);
+        t.raw(",function=");
+        t.int(i64::from(self.function));
+        t.raw(",let=");
+        t.string(&self.let_);
+        t.raw(",of=");
+        if let Some(v1) = &self.of {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",declare=");
+        fbe::text::Text::text(&self.declare, t);
+        t.raw(",unknown=");
+        t.float(self.unknown);
+        t.raw(",never=");
+        fbe::text::Text::text(&self.never, t);
+        t.raw(",number=");
+        t.int(self.number);
+        t.raw(",bigint=");
+        let c1 = &self.bigint;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",symbol=");
+        if let Some(v1) = &self.symbol {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",undefined=");
+        t.bytes(self.undefined.len());
+        t.raw(",NaN=");
+        let c1 = &self.na_n;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",Infinity=");
+        t.decimal(&self.infinity);
+        t.raw(",Uint8Array=");
+        t.uuid(&self.uint8_array);
+        t.raw(",Error=");
+        t.uint(self.error.0);
+        t.raw(",Number=");
+        t.float(f64::from(self.number_));
+        t.raw(",BigInt=");
+        t.uint(u64::from(self.big_int));
+        t.raw(",Boolean=");
+        if let Some(v1) = &self.boolean {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",Symbol=");
+        fbe::text::Text::text(&self.symbol_, t);
+        t.raw(",Date=");
+        t.int(i64::from(self.date));
+        t.raw(",JSON=");
+        t.string(&self.json);
+        t.raw(",Promise=");
+        if let Some(v1) = &self.promise {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",Partial=");
+        fbe::text::Text::text(&self.partial, t);
+        t.raw(",Record=");
+        t.float(self.record);
+        t.raw(",globalThis=");
+        fbe::text::Text::text(&self.global_this, t);
+        t.raw(",arguments=");
+        t.int(self.arguments);
+        t.raw(",eval=");
+        let c1 = &self.eval;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",require=");
+        if let Some(v1) = &self.require {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",prototype=");
+        t.bytes(self.prototype.len());
+        t.raw(",__proto__=");
+        let c1 = &self.proto;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",toString=");
+        t.decimal(&self.to_string);
+        t.raw(",valueOf=");
+        t.uuid(&self.value_of);
+        t.raw(",hasOwnProperty=");
+        t.uint(self.has_own_property.0);
+        t.raw(",isPrototypeOf=");
+        t.float(f64::from(self.is_prototype_of));
+        t.raw(",propertyIsEnumerable=");
+        t.uint(u64::from(self.property_is_enumerable));
+        t.raw(",toLocaleString=");
+        if let Some(v1) = &self.to_locale_string {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",readonly=");
+        fbe::text::Text::text(&self.readonly, t);
+        t.raw(",keyof=");
+        t.int(i64::from(self.keyof));
+        t.raw(",infer=");
+        t.string(&self.infer);
+        t.raw(",asserts=");
+        if let Some(v1) = &self.asserts {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",satisfies=");
+        fbe::text::Text::text(&self.satisfies, t);
+        t.raw(",accessor=");
+        t.float(self.accessor);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct RustWords` (type id 8).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RustWords {
@@ -6287,6 +8004,130 @@ impl fbe::KeyOrd for RustWords {
     }
 }
 
+impl fbe::text::Text for RustWords {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("RustWords(crate=");
+        fbe::text::Text::text(&self.crate_, t);
+        t.raw(",dyn=");
+        t.int(i64::from(self.dyn_));
+        t.raw(",fn=");
+        t.string(&self.fn_);
+        t.raw(",impl=");
+        if let Some(v1) = &self.impl_ {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",loop=");
+        fbe::text::Text::text(&self.loop_, t);
+        t.raw(",mod=");
+        t.float(self.mod_);
+        t.raw(",move=");
+        fbe::text::Text::text(&self.move_, t);
+        t.raw(",mut=");
+        t.int(self.mut_);
+        t.raw(",pub=");
+        let c1 = &self.pub_;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",ref=");
+        if let Some(v1) = &self.ref_ {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",Self=");
+        t.bytes(self.self_.len());
+        t.raw(",trait=");
+        let c1 = &self.trait_;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",unsafe=");
+        t.decimal(&self.unsafe_);
+        t.raw(",use=");
+        t.uuid(&self.use_);
+        t.raw(",become=");
+        t.uint(self.become_.0);
+        t.raw(",box=");
+        t.float(f64::from(self.box_));
+        t.raw(",macro=");
+        t.uint(u64::from(self.macro_));
+        t.raw(",priv=");
+        if let Some(v1) = &self.priv_ {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",unsized=");
+        fbe::text::Text::text(&self.unsized_, t);
+        t.raw(",gen=");
+        t.int(i64::from(self.gen_));
+        t.raw(",macro_rules=");
+        t.string(&self.macro_rules);
+        t.raw(",Option=");
+        if let Some(v1) = &self.option {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",Some=");
+        fbe::text::Text::text(&self.some, t);
+        t.raw(",Result=");
+        t.float(self.result);
+        t.raw(",Ok=");
+        fbe::text::Text::text(&self.ok, t);
+        t.raw(",Err=");
+        t.int(self.err);
+        t.raw(",Vec=");
+        let c1 = &self.vec;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",Box=");
+        if let Some(v1) = &self.box__ {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",Clone=");
+        t.bytes(self.clone.len());
+        t.raw(",Copy=");
+        let c1 = &self.copy;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",Default=");
+        t.decimal(&self.default);
+        t.raw(",Drop=");
+        t.uuid(&self.drop);
+        t.raw(",Send=");
+        t.uint(self.send.0);
+        t.raw(",Sync=");
+        t.float(f64::from(self.sync));
+        t.raw(",Sized=");
+        t.uint(u64::from(self.sized));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct CSharpWords` (type id 9).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CSharpWords {
@@ -6686,6 +8527,120 @@ impl fbe::KeyOrd for CSharpWords {
     }
 }
 
+impl fbe::text::Text for CSharpWords {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("CSharpWords(checked=");
+        fbe::text::Text::text(&self.checked, t);
+        t.raw(",event=");
+        t.int(i64::from(self.event));
+        t.raw(",fixed=");
+        t.string(&self.fixed);
+        t.raw(",foreach=");
+        if let Some(v1) = &self.foreach {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",implicit=");
+        fbe::text::Text::text(&self.implicit, t);
+        t.raw(",lock=");
+        t.float(self.lock);
+        t.raw(",params=");
+        fbe::text::Text::text(&self.params, t);
+        t.raw(",sbyte=");
+        t.int(self.sbyte);
+        t.raw(",stackalloc=");
+        let c1 = &self.stackalloc;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",ulong=");
+        if let Some(v1) = &self.ulong {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",unchecked=");
+        t.bytes(self.unchecked.len());
+        t.raw(",ushort=");
+        let c1 = &self.ushort;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",add=");
+        t.decimal(&self.add);
+        t.raw(",alias=");
+        t.uuid(&self.alias);
+        t.raw(",ascending=");
+        t.uint(self.ascending.0);
+        t.raw(",descending=");
+        t.float(f64::from(self.descending));
+        t.raw(",equals=");
+        t.uint(u64::from(self.equals));
+        t.raw(",group=");
+        if let Some(v1) = &self.group {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",into=");
+        fbe::text::Text::text(&self.into, t);
+        t.raw(",join=");
+        t.int(i64::from(self.join));
+        t.raw(",nameof=");
+        t.string(&self.nameof);
+        t.raw(",on=");
+        if let Some(v1) = &self.on {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",orderby=");
+        fbe::text::Text::text(&self.orderby, t);
+        t.raw(",partial=");
+        t.float(self.partial);
+        t.raw(",remove=");
+        fbe::text::Text::text(&self.remove, t);
+        t.raw(",unmanaged=");
+        t.int(self.unmanaged);
+        t.raw(",required=");
+        let c1 = &self.required;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",scoped=");
+        if let Some(v1) = &self.scoped {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",managed=");
+        t.bytes(self.managed.len());
+        t.raw(",notnull=");
+        let c1 = &self.notnull;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct RubyWords` (type id 10).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RubyWords {
@@ -6949,6 +8904,74 @@ impl fbe::KeyOrd for RubyWords {
     }
 }
 
+impl fbe::text::Text for RubyWords {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("RubyWords(BEGIN=");
+        fbe::text::Text::text(&self.begin, t);
+        t.raw(",END=");
+        t.int(i64::from(self.end));
+        t.raw(",begin=");
+        t.string(&self.begin_);
+        t.raw(",elsif=");
+        if let Some(v1) = &self.elsif {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",end=");
+        fbe::text::Text::text(&self.end_, t);
+        t.raw(",ensure=");
+        t.float(self.ensure);
+        t.raw(",next=");
+        fbe::text::Text::text(&self.next, t);
+        t.raw(",redo=");
+        t.int(self.redo);
+        t.raw(",rescue=");
+        let c1 = &self.rescue;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",retry=");
+        if let Some(v1) = &self.retry {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",then=");
+        t.bytes(self.then.len());
+        t.raw(",undef=");
+        let c1 = &self.undef;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",unless=");
+        t.decimal(&self.unless);
+        t.raw(",until=");
+        t.uuid(&self.until);
+        t.raw(",__FILE__=");
+        t.uint(self.file.0);
+        t.raw(",__LINE__=");
+        t.float(f64::from(self.line));
+        t.raw(",__ENCODING__=");
+        t.uint(u64::from(self.encoding));
+        t.raw(",initialize=");
+        if let Some(v1) = &self.initialize {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct CppMembers` (type id 11).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CppMembers {
@@ -7132,6 +9155,48 @@ impl fbe::Struct for CppMembers {
 impl fbe::KeyOrd for CppMembers {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for CppMembers {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("CppMembers(swap=");
+        fbe::text::Text::text(&self.swap, t);
+        t.raw(",fbe_type=");
+        t.int(i64::from(self.fbe_type));
+        t.raw(",fbe=");
+        t.string(&self.fbe);
+        t.raw(",Model=");
+        if let Some(v1) = &self.model {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",FinalModel=");
+        fbe::text::Text::text(&self.final_model, t);
+        t.raw(",FieldModel=");
+        t.float(self.field_model);
+        t.raw(",buffer=");
+        fbe::text::Text::text(&self.buffer, t);
+        t.raw(",size=");
+        t.int(self.size);
+        t.raw(",offset=");
+        let c1 = &self.offset;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",model=");
+        if let Some(v1) = &self.model_ {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",reset=");
+        t.bytes(self.reset.len());
+        t.raw(")");
     }
 }
 
@@ -7373,6 +9438,66 @@ impl fbe::Struct for PythonMembers {
 impl fbe::KeyOrd for PythonMembers {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for PythonMembers {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("PythonMembers(to_json=");
+        fbe::text::Text::text(&self.to_json, t);
+        t.raw(",from_json=");
+        t.int(i64::from(self.from_json));
+        t.raw(",to_fbe=");
+        t.string(&self.to_fbe);
+        t.raw(",from_fbe=");
+        if let Some(v1) = &self.from_fbe {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",to_final=");
+        fbe::text::Text::text(&self.to_final, t);
+        t.raw(",from_final=");
+        t.float(self.from_final);
+        t.raw(",fbe_equal=");
+        fbe::text::Text::text(&self.fbe_equal, t);
+        t.raw(",fbe_key=");
+        t.int(self.fbe_key);
+        t.raw(",fbe_size=");
+        let c1 = &self.fbe_size;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",__init__=");
+        if let Some(v1) = &self.init {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",__slots__=");
+        t.bytes(self.slots.len());
+        t.raw(",__class__=");
+        let c1 = &self.class;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",__dict__=");
+        t.decimal(&self.dict);
+        t.raw(",__hash__=");
+        t.uuid(&self.hash);
+        t.raw(",__eq__=");
+        t.uint(self.eq.0);
+        t.raw(",__private=");
+        t.float(f64::from(self.private));
+        t.raw(")");
     }
 }
 
@@ -7717,6 +9842,92 @@ impl fbe::Struct for GoMembers {
 impl fbe::KeyOrd for GoMembers {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for GoMembers {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("GoMembers(FBEKey=");
+        fbe::text::Text::text(&self.fbe_key, t);
+        t.raw(",FBEKeyCompare=");
+        t.int(i64::from(self.fbe_key_compare));
+        t.raw(",Reset=");
+        t.string(&self.reset);
+        t.raw(",MarshalFBE=");
+        if let Some(v1) = &self.marshal_fbe {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",UnmarshalFBE=");
+        fbe::text::Text::text(&self.unmarshal_fbe, t);
+        t.raw(",AppendFBE=");
+        t.float(self.append_fbe);
+        t.raw(",ReadFBE=");
+        fbe::text::Text::text(&self.read_fbe, t);
+        t.raw(",FBEWrite=");
+        t.int(self.fbe_write);
+        t.raw(",FBERead=");
+        let c1 = &self.fbe_read;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",MarshalFinal=");
+        if let Some(v1) = &self.marshal_final {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",UnmarshalFinal=");
+        t.bytes(self.unmarshal_final.len());
+        t.raw(",AppendFinal=");
+        let c1 = &self.append_final;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",ReadFinal=");
+        t.decimal(&self.read_final);
+        t.raw(",FBEWriteFinal=");
+        t.uuid(&self.fbe_write_final);
+        t.raw(",FBEReadFinal=");
+        t.uint(self.fbe_read_final.0);
+        t.raw(",MarshalJSON=");
+        t.float(f64::from(self.marshal_json));
+        t.raw(",UnmarshalJSON=");
+        t.uint(u64::from(self.unmarshal_json));
+        t.raw(",AppendJSON=");
+        if let Some(v1) = &self.append_json {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",ReadJSON=");
+        fbe::text::Text::text(&self.read_json, t);
+        t.raw(",FBEWriteJSON=");
+        t.int(i64::from(self.fbe_write_json));
+        t.raw(",FBEReadJSON=");
+        t.string(&self.fbe_read_json);
+        t.raw(",FBEWriteText=");
+        if let Some(v1) = &self.fbe_write_text {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",TypeID=");
+        fbe::text::Text::text(&self.type_id, t);
+        t.raw(",Verify=");
+        t.float(self.verify);
+        t.raw(",VerifyFinal=");
+        fbe::text::Text::text(&self.verify_final, t);
+        t.raw(")");
     }
 }
 
@@ -8067,6 +10278,94 @@ impl fbe::KeyOrd for JvmMembers {
     }
 }
 
+impl fbe::text::Text for JvmMembers {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("JvmMembers(TYPE_ID=");
+        fbe::text::Text::text(&self.type_id, t);
+        t.raw(",KEY_ORDER=");
+        t.int(i64::from(self.key_order));
+        t.raw(",toFbe=");
+        t.string(&self.to_fbe);
+        t.raw(",fromFbe=");
+        if let Some(v1) = &self.from_fbe {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",readFbe=");
+        fbe::text::Text::text(&self.read_fbe, t);
+        t.raw(",writeFbe=");
+        t.float(self.write_fbe);
+        t.raw(",verifyFbe=");
+        fbe::text::Text::text(&self.verify_fbe, t);
+        t.raw(",toFinal=");
+        t.int(self.to_final);
+        t.raw(",fromFinal=");
+        let c1 = &self.from_final;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",readFinal=");
+        if let Some(v1) = &self.read_final {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",writeFinal=");
+        t.bytes(self.write_final.len());
+        t.raw(",verifyFinal=");
+        let c1 = &self.verify_final;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",toJson=");
+        t.decimal(&self.to_json);
+        t.raw(",fromJson=");
+        t.uuid(&self.from_json);
+        t.raw(",writeJson=");
+        t.uint(self.write_json.0);
+        t.raw(",readJson=");
+        t.float(f64::from(self.read_json));
+        t.raw(",hashCode=");
+        t.uint(u64::from(self.hash_code));
+        t.raw(",getClass=");
+        if let Some(v1) = &self.get_class {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",clone=");
+        fbe::text::Text::text(&self.clone, t);
+        t.raw(",finalize=");
+        t.int(i64::from(self.finalize));
+        t.raw(",wait=");
+        t.string(&self.wait);
+        t.raw(",notify=");
+        if let Some(v1) = &self.notify {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",notifyAll=");
+        fbe::text::Text::text(&self.notify_all, t);
+        t.raw(",javaClass=");
+        t.float(self.java_class);
+        t.raw(",component1=");
+        fbe::text::Text::text(&self.component1, t);
+        t.raw(",fbeLevels=");
+        t.int(self.fbe_levels);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct JsMembers` (type id 15).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JsMembers {
@@ -8173,6 +10472,24 @@ impl fbe::Struct for JsMembers {
 impl fbe::KeyOrd for JsMembers {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for JsMembers {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("JsMembers(fbeKey=");
+        fbe::text::Text::text(&self.fbe_key, t);
+        t.raw(",toJSON=");
+        t.int(i64::from(self.to_json));
+        t.raw(",toText=");
+        t.string(&self.to_text);
+        t.raw(",verify=");
+        if let Some(v1) = &self.verify {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(")");
     }
 }
 
@@ -8555,6 +10872,108 @@ impl fbe::KeyOrd for RuntimeNames {
     }
 }
 
+impl fbe::text::Text for RuntimeNames {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("RuntimeNames(Buffer=");
+        fbe::text::Text::text(&self.buffer, t);
+        t.raw(",WriteBuffer=");
+        t.int(i64::from(self.write_buffer));
+        t.raw(",ReadBuffer=");
+        t.string(&self.read_buffer);
+        t.raw(",Reader=");
+        if let Some(v1) = &self.reader {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",Writer=");
+        fbe::text::Text::text(&self.writer, t);
+        t.raw(",Limits=");
+        t.float(self.limits);
+        t.raw(",Decimal=");
+        fbe::text::Text::text(&self.decimal, t);
+        t.raw(",Uuid=");
+        t.int(self.uuid);
+        t.raw(",UUID=");
+        let c1 = &self.uuid_;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",Timestamp=");
+        if let Some(v1) = &self.timestamp {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",JsonWriter=");
+        t.bytes(self.json_writer.len());
+        t.raw(",JsonReader=");
+        let c1 = &self.json_reader;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            t.string(k1);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",DecodeError=");
+        t.decimal(&self.decode_error);
+        t.raw(",EncodeError=");
+        t.uuid(&self.encode_error);
+        t.raw(",DecodeException=");
+        t.uint(self.decode_exception.0);
+        t.raw(",EncodeException=");
+        t.float(f64::from(self.encode_exception));
+        t.raw(",Sender=");
+        t.uint(u64::from(self.sender));
+        t.raw(",Receiver=");
+        if let Some(v1) = &self.receiver {
+            fbe::text::Text::text(v1, t);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",Client=");
+        fbe::text::Text::text(&self.client, t);
+        t.raw(",Proxy=");
+        t.int(i64::from(self.proxy));
+        t.raw(",Handler=");
+        t.string(&self.handler);
+        t.raw(",Text=");
+        if let Some(v1) = &self.text {
+            t.bool(*v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(",Compare=");
+        fbe::text::Text::text(&self.compare, t);
+        t.raw(",Decimals=");
+        t.float(self.decimals);
+        t.raw(",Uuids=");
+        fbe::text::Text::text(&self.uuids, t);
+        t.raw(",Timestamps=");
+        t.int(self.timestamps);
+        t.raw(",Utf8=");
+        let c1 = &self.utf8;
+        t.count(c1.len(), "[");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("]");
+        t.raw(",Requests=");
+        if let Some(v1) = &self.requests {
+            t.string(v1);
+        } else {
+            t.raw("null");
+        }
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct class` (type id 17).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Class {
@@ -8614,6 +11033,14 @@ impl fbe::Struct for Class {
 impl fbe::KeyOrd for Class {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Class {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("class(class=");
+        t.int(i64::from(self.class));
+        t.raw(")");
     }
 }
 
@@ -8679,6 +11106,14 @@ impl fbe::KeyOrd for Object {
     }
 }
 
+impl fbe::text::Text for Object {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Object(Object=");
+        t.int(i64::from(self.object));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct String` (type id 19).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct String_ {
@@ -8738,6 +11173,14 @@ impl fbe::Struct for String_ {
 impl fbe::KeyOrd for String_ {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for String_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("String(String=");
+        t.int(i64::from(self.string));
+        t.raw(")");
     }
 }
 
@@ -8803,6 +11246,14 @@ impl fbe::KeyOrd for List {
     }
 }
 
+impl fbe::text::Text for List {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("List(List=");
+        t.int(i64::from(self.list));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Map` (type id 21).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Map {
@@ -8862,6 +11313,14 @@ impl fbe::Struct for Map {
 impl fbe::KeyOrd for Map {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Map {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Map(Map=");
+        t.int(i64::from(self.map));
+        t.raw(")");
     }
 }
 
@@ -8927,6 +11386,14 @@ impl fbe::KeyOrd for Model {
     }
 }
 
+impl fbe::text::Text for Model {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Model(Model=");
+        t.int(i64::from(self.model));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct FinalModel` (type id 23).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct FinalModel {
@@ -8986,6 +11453,14 @@ impl fbe::Struct for FinalModel {
 impl fbe::KeyOrd for FinalModel {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for FinalModel {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("FinalModel(FinalModel=");
+        t.int(i64::from(self.final_model));
+        t.raw(")");
     }
 }
 
@@ -9051,6 +11526,14 @@ impl fbe::KeyOrd for Buffer {
     }
 }
 
+impl fbe::text::Text for Buffer {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Buffer(Buffer=");
+        t.int(i64::from(self.buffer));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Reader` (type id 25).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Reader_ {
@@ -9110,6 +11593,14 @@ impl fbe::Struct for Reader_ {
 impl fbe::KeyOrd for Reader_ {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Reader_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Reader(Reader=");
+        t.int(i64::from(self.reader));
+        t.raw(")");
     }
 }
 
@@ -9175,6 +11666,14 @@ impl fbe::KeyOrd for Writer_ {
     }
 }
 
+impl fbe::text::Text for Writer_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Writer(Writer=");
+        t.int(i64::from(self.writer));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Limits` (type id 27).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Limits {
@@ -9234,6 +11733,14 @@ impl fbe::Struct for Limits {
 impl fbe::KeyOrd for Limits {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Limits {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Limits(Limits=");
+        t.int(i64::from(self.limits));
+        t.raw(")");
     }
 }
 
@@ -9299,6 +11806,14 @@ impl fbe::KeyOrd for DecodeError_ {
     }
 }
 
+impl fbe::text::Text for DecodeError_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("DecodeError(DecodeError=");
+        t.int(i64::from(self.decode_error));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct DecodeException` (type id 29).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct DecodeException {
@@ -9358,6 +11873,14 @@ impl fbe::Struct for DecodeException {
 impl fbe::KeyOrd for DecodeException {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for DecodeException {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("DecodeException(DecodeException=");
+        t.int(i64::from(self.decode_exception));
+        t.raw(")");
     }
 }
 
@@ -9423,6 +11946,14 @@ impl fbe::KeyOrd for Decimal {
     }
 }
 
+impl fbe::text::Text for Decimal {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Decimal(Decimal=");
+        t.int(i64::from(self.decimal));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Uuid` (type id 31).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Uuid {
@@ -9482,6 +12013,14 @@ impl fbe::Struct for Uuid {
 impl fbe::KeyOrd for Uuid {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Uuid {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Uuid(Uuid=");
+        t.int(i64::from(self.uuid));
+        t.raw(")");
     }
 }
 
@@ -9547,6 +12086,14 @@ impl fbe::KeyOrd for Uuid_ {
     }
 }
 
+impl fbe::text::Text for Uuid_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("UUID(UUID=");
+        t.int(i64::from(self.uuid));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Timestamp` (type id 33).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Timestamp {
@@ -9606,6 +12153,14 @@ impl fbe::Struct for Timestamp {
 impl fbe::KeyOrd for Timestamp {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Timestamp {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Timestamp(Timestamp=");
+        t.int(i64::from(self.timestamp));
+        t.raw(")");
     }
 }
 
@@ -9671,6 +12226,14 @@ impl fbe::KeyOrd for Sender {
     }
 }
 
+impl fbe::text::Text for Sender {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Sender(Sender=");
+        t.int(i64::from(self.sender));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Receiver` (type id 35).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Receiver {
@@ -9730,6 +12293,14 @@ impl fbe::Struct for Receiver {
 impl fbe::KeyOrd for Receiver {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Receiver {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Receiver(Receiver=");
+        t.int(i64::from(self.receiver));
+        t.raw(")");
     }
 }
 
@@ -9795,6 +12366,14 @@ impl fbe::KeyOrd for Client {
     }
 }
 
+impl fbe::text::Text for Client {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Client(Client=");
+        t.int(i64::from(self.client));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Proxy` (type id 37).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Proxy {
@@ -9854,6 +12433,14 @@ impl fbe::Struct for Proxy {
 impl fbe::KeyOrd for Proxy {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Proxy {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Proxy(Proxy=");
+        t.int(i64::from(self.proxy));
+        t.raw(")");
     }
 }
 
@@ -9919,6 +12506,14 @@ impl fbe::KeyOrd for Handler {
     }
 }
 
+impl fbe::text::Text for Handler {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Handler(Handler=");
+        t.int(i64::from(self.handler));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct fbe` (type id 39).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Fbe {
@@ -9978,6 +12573,14 @@ impl fbe::Struct for Fbe {
 impl fbe::KeyOrd for Fbe {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Fbe {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("fbe(fbe=");
+        t.int(i64::from(self.fbe));
+        t.raw(")");
     }
 }
 
@@ -10043,6 +12646,14 @@ impl fbe::KeyOrd for Fbe_ {
     }
 }
 
+impl fbe::text::Text for Fbe_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("FBE(FBE=");
+        t.int(i64::from(self.fbe));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct std` (type id 41).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Std {
@@ -10102,6 +12713,14 @@ impl fbe::Struct for Std {
 impl fbe::KeyOrd for Std {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Std {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("std(std=");
+        t.int(i64::from(self.std));
+        t.raw(")");
     }
 }
 
@@ -10167,6 +12786,14 @@ impl fbe::KeyOrd for Companion {
     }
 }
 
+impl fbe::text::Text for Companion {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Companion(Companion=");
+        t.int(i64::from(self.companion));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Any` (type id 43).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Any {
@@ -10226,6 +12853,14 @@ impl fbe::Struct for Any {
 impl fbe::KeyOrd for Any {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Any {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Any(Any=");
+        t.int(i64::from(self.any));
+        t.raw(")");
     }
 }
 
@@ -10291,6 +12926,14 @@ impl fbe::KeyOrd for Self_ {
     }
 }
 
+impl fbe::text::Text for Self_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Self(Self=");
+        t.int(i64::from(self.self_));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct self` (type id 45).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Self__ {
@@ -10350,6 +12993,14 @@ impl fbe::Struct for Self__ {
 impl fbe::KeyOrd for Self__ {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Self__ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("self(self=");
+        t.int(i64::from(self.self_));
+        t.raw(")");
     }
 }
 
@@ -10415,6 +13066,14 @@ impl fbe::KeyOrd for None_ {
     }
 }
 
+impl fbe::text::Text for None_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("None(None=");
+        t.int(i64::from(self.none));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Option` (type id 47).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Option_ {
@@ -10474,6 +13133,14 @@ impl fbe::Struct for Option_ {
 impl fbe::KeyOrd for Option_ {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Option_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Option(Option=");
+        t.int(i64::from(self.option));
+        t.raw(")");
     }
 }
 
@@ -10539,6 +13206,14 @@ impl fbe::KeyOrd for Result_ {
     }
 }
 
+impl fbe::text::Text for Result_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Result(Result=");
+        t.int(i64::from(self.result));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Vec` (type id 49).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Vec_ {
@@ -10598,6 +13273,14 @@ impl fbe::Struct for Vec_ {
 impl fbe::KeyOrd for Vec_ {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Vec_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Vec(Vec=");
+        t.int(i64::from(self.vec));
+        t.raw(")");
     }
 }
 
@@ -10663,6 +13346,14 @@ impl fbe::KeyOrd for Box_ {
     }
 }
 
+impl fbe::text::Text for Box_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Box(Box=");
+        t.int(i64::from(self.box_));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Error` (type id 51).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Error {
@@ -10722,6 +13413,14 @@ impl fbe::Struct for Error {
 impl fbe::KeyOrd for Error {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Error {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Error(Error=");
+        t.int(i64::from(self.error));
+        t.raw(")");
     }
 }
 
@@ -10787,6 +13486,14 @@ impl fbe::KeyOrd for Exception {
     }
 }
 
+impl fbe::text::Text for Exception {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Exception(Exception=");
+        t.int(i64::from(self.exception));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Text` (type id 53).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Text {
@@ -10846,6 +13553,14 @@ impl fbe::Struct for Text {
 impl fbe::KeyOrd for Text {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Text {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Text(Text=");
+        t.int(i64::from(self.text));
+        t.raw(")");
     }
 }
 
@@ -10911,6 +13626,14 @@ impl fbe::KeyOrd for JsonWriter {
     }
 }
 
+impl fbe::text::Text for JsonWriter {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("JsonWriter(JsonWriter=");
+        t.int(i64::from(self.json_writer));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct int32_t` (type id 55).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Int32T {
@@ -10970,6 +13693,14 @@ impl fbe::Struct for Int32T {
 impl fbe::KeyOrd for Int32T {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Int32T {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("int32_t(int32_t=");
+        t.int(i64::from(self.int32_t));
+        t.raw(")");
     }
 }
 
@@ -11035,6 +13766,14 @@ impl fbe::KeyOrd for SizeT {
     }
 }
 
+impl fbe::text::Text for SizeT {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("size_t(size_t=");
+        t.int(i64::from(self.size_t));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct list` (type id 57).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct List_ {
@@ -11094,6 +13833,14 @@ impl fbe::Struct for List_ {
 impl fbe::KeyOrd for List_ {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for List_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("list(list=");
+        t.int(i64::from(self.list));
+        t.raw(")");
     }
 }
 
@@ -11159,6 +13906,14 @@ impl fbe::KeyOrd for Object_ {
     }
 }
 
+impl fbe::text::Text for Object_ {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("object(object=");
+        t.int(i64::from(self.object));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct v` (type id 59).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct V {
@@ -11218,6 +13973,14 @@ impl fbe::Struct for V {
 impl fbe::KeyOrd for V {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for V {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("v(v=");
+        t.int(i64::from(self.v_));
+        t.raw(")");
     }
 }
 
@@ -11283,6 +14046,14 @@ impl fbe::KeyOrd for R {
     }
 }
 
+impl fbe::text::Text for R {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("r(r=");
+        t.int(i64::from(self.r_));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct w` (type id 61).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct W {
@@ -11342,6 +14113,14 @@ impl fbe::Struct for W {
 impl fbe::KeyOrd for W {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for W {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("w(w=");
+        t.int(i64::from(self.w_));
+        t.raw(")");
     }
 }
 
@@ -11407,6 +14186,14 @@ impl fbe::KeyOrd for SideBuy {
     }
 }
 
+impl fbe::text::Text for SideBuy {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("SideBuy(SideBuy=");
+        t.int(i64::from(self.side_buy));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct OrderKey` (type id 63).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderKey {
@@ -11466,6 +14253,14 @@ impl fbe::Struct for OrderKey {
 impl fbe::KeyOrd for OrderKey {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for OrderKey {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("OrderKey(OrderKey=");
+        t.int(i64::from(self.order_key));
+        t.raw(")");
     }
 }
 
@@ -11531,6 +14326,14 @@ impl fbe::KeyOrd for TextOfside {
     }
 }
 
+impl fbe::text::Text for TextOfside {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("textOfside(textOfside=");
+        t.int(i64::from(self.text_ofside));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct DECIMAL_1` (type id 65).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Decimal1 {
@@ -11590,6 +14393,14 @@ impl fbe::Struct for Decimal1 {
 impl fbe::KeyOrd for Decimal1 {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Decimal1 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("DECIMAL_1(DECIMAL_1=");
+        t.int(i64::from(self.decimal_1));
+        t.raw(")");
     }
 }
 
@@ -11655,6 +14466,14 @@ impl fbe::KeyOrd for OrderModel {
     }
 }
 
+impl fbe::text::Text for OrderModel {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("OrderModel(OrderModel=");
+        t.int(i64::from(self.order_model));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct OrderFinal` (type id 67).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderFinal {
@@ -11714,6 +14533,14 @@ impl fbe::Struct for OrderFinal {
 impl fbe::KeyOrd for OrderFinal {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for OrderFinal {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("OrderFinal(OrderFinal=");
+        t.int(i64::from(self.order_final));
+        t.raw(")");
     }
 }
 
@@ -11779,6 +14606,14 @@ impl fbe::KeyOrd for NewOrder {
     }
 }
 
+impl fbe::text::Text for NewOrder {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("NewOrder(NewOrder=");
+        t.int(i64::from(self.new_order));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct VerifyFBEOrder` (type id 69).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct VerifyFbeOrder {
@@ -11838,6 +14673,14 @@ impl fbe::Struct for VerifyFbeOrder {
 impl fbe::KeyOrd for VerifyFbeOrder {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for VerifyFbeOrder {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("VerifyFBEOrder(VerifyFBEOrder=");
+        t.int(i64::from(self.verify_fbe_order));
+        t.raw(")");
     }
 }
 
@@ -11903,6 +14746,14 @@ impl fbe::KeyOrd for FbeVrOrder {
     }
 }
 
+impl fbe::text::Text for FbeVrOrder {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("fbe_vr_Order(fbe_vr_Order=");
+        t.int(i64::from(self.fbe_vr_order));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct e1` (type id 71).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct E1 {
@@ -11962,6 +14813,14 @@ impl fbe::Struct for E1 {
 impl fbe::KeyOrd for E1 {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for E1 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("e1(e1=");
+        t.int(i64::from(self.e1));
+        t.raw(")");
     }
 }
 
@@ -12027,6 +14886,14 @@ impl fbe::KeyOrd for I2 {
     }
 }
 
+impl fbe::text::Text for I2 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("i2(i2=");
+        t.int(i64::from(self.i2));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct o3` (type id 73).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct O3 {
@@ -12086,6 +14953,14 @@ impl fbe::Struct for O3 {
 impl fbe::KeyOrd for O3 {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for O3 {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("o3(o3=");
+        t.int(i64::from(self.o3));
+        t.raw(")");
     }
 }
 
@@ -12216,6 +15091,28 @@ impl fbe::KeyOrd for Case {
     }
 }
 
+impl fbe::text::Text for Case {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Case(name=");
+        t.int(i64::from(self.name));
+        t.raw(",Name=");
+        t.int(i64::from(self.name_));
+        t.raw(",NAME=");
+        t.int(i64::from(self.name__));
+        t.raw(",class=");
+        t.int(i64::from(self.class));
+        t.raw(",class_=");
+        t.int(i64::from(self.class_));
+        t.raw(",class__=");
+        t.int(i64::from(self.class__));
+        t.raw(",String=");
+        t.int(i64::from(self.string));
+        t.raw(",String_=");
+        t.int(i64::from(self.string_));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Imported` (type id 75).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Imported {
@@ -12321,6 +15218,18 @@ impl fbe::KeyOrd for Imported {
     }
 }
 
+impl fbe::text::Text for Imported {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Imported(market=");
+        fbe::text::Text::text(&self.market, t);
+        t.raw(",org=");
+        fbe::text::Text::text(&self.org, t);
+        t.raw(",example=");
+        fbe::text::Text::text(&self.example, t);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct symbol` (type id 76).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Symbol {
@@ -12388,6 +15297,14 @@ impl fbe::Struct for Symbol {
 impl fbe::KeyOrd for Symbol {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Symbol {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("symbol(digits=");
+        fbe::text::Text::text(&self.digits, t);
+        t.raw(")");
     }
 }
 
@@ -12518,6 +15435,20 @@ impl fbe::KeyOrd for Listed {
     }
 }
 
+impl fbe::text::Text for Listed {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Listed(Instrument(symbol=");
+        t.string(&self.symbol);
+        t.raw(",digits=");
+        t.int(i64::from(self.digits));
+        t.raw("),precision=");
+        fbe::text::Text::text(&self.precision, t);
+        t.raw(",ticker=");
+        fbe::text::Text::text(&self.ticker, t);
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Derived : import.Order` (type id 78); its base fields first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Derived {
@@ -12624,6 +15555,22 @@ impl fbe::Struct for Derived {
 impl fbe::KeyOrd for Derived {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Derived {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Derived(Order(side=");
+        t.int(i64::from(self.side));
+        t.raw(",s=");
+        fbe::text::Text::text(&self.s, t);
+        t.raw(",range=");
+        fbe::text::Text::text(&self.range, t);
+        t.raw("),Word=");
+        fbe::text::Text::text(&self.word, t);
+        t.raw(",side_=");
+        fbe::text::Text::text(&self.side_, t);
+        t.raw(")");
     }
 }
 
@@ -14006,5 +16953,167 @@ impl fbe::Struct for Hostile {
 impl fbe::KeyOrd for Hostile {
     fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
         std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Hostile {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Hostile(Order=");
+        fbe::text::Text::text(&self.order, t);
+        t.raw(",CppWords=");
+        fbe::text::Text::text(&self.cpp_words, t);
+        t.raw(",PythonWords=");
+        fbe::text::Text::text(&self.python_words, t);
+        t.raw(",GoWords=");
+        fbe::text::Text::text(&self.go_words, t);
+        t.raw(",JavaWords=");
+        fbe::text::Text::text(&self.java_words, t);
+        t.raw(",KotlinWords=");
+        fbe::text::Text::text(&self.kotlin_words, t);
+        t.raw(",JsWords=");
+        fbe::text::Text::text(&self.js_words, t);
+        t.raw(",RustWords=");
+        fbe::text::Text::text(&self.rust_words, t);
+        t.raw(",CSharpWords=");
+        fbe::text::Text::text(&self.c_sharp_words, t);
+        t.raw(",RubyWords=");
+        fbe::text::Text::text(&self.ruby_words, t);
+        t.raw(",CppMembers=");
+        fbe::text::Text::text(&self.cpp_members, t);
+        t.raw(",PythonMembers=");
+        fbe::text::Text::text(&self.python_members, t);
+        t.raw(",GoMembers=");
+        fbe::text::Text::text(&self.go_members, t);
+        t.raw(",JvmMembers=");
+        fbe::text::Text::text(&self.jvm_members, t);
+        t.raw(",JsMembers=");
+        fbe::text::Text::text(&self.js_members, t);
+        t.raw(",RuntimeNames=");
+        fbe::text::Text::text(&self.runtime_names, t);
+        t.raw(",class=");
+        fbe::text::Text::text(&self.class, t);
+        t.raw(",Object=");
+        fbe::text::Text::text(&self.object, t);
+        t.raw(",String=");
+        fbe::text::Text::text(&self.string, t);
+        t.raw(",List=");
+        fbe::text::Text::text(&self.list, t);
+        t.raw(",Map=");
+        fbe::text::Text::text(&self.map, t);
+        t.raw(",Model=");
+        fbe::text::Text::text(&self.model, t);
+        t.raw(",FinalModel=");
+        fbe::text::Text::text(&self.final_model, t);
+        t.raw(",Buffer=");
+        fbe::text::Text::text(&self.buffer, t);
+        t.raw(",Reader=");
+        fbe::text::Text::text(&self.reader, t);
+        t.raw(",Writer=");
+        fbe::text::Text::text(&self.writer, t);
+        t.raw(",Limits=");
+        fbe::text::Text::text(&self.limits, t);
+        t.raw(",DecodeError=");
+        fbe::text::Text::text(&self.decode_error, t);
+        t.raw(",DecodeException=");
+        fbe::text::Text::text(&self.decode_exception, t);
+        t.raw(",Decimal=");
+        fbe::text::Text::text(&self.decimal, t);
+        t.raw(",Uuid=");
+        fbe::text::Text::text(&self.uuid, t);
+        t.raw(",UUID=");
+        fbe::text::Text::text(&self.uuid_, t);
+        t.raw(",Timestamp=");
+        fbe::text::Text::text(&self.timestamp, t);
+        t.raw(",Sender=");
+        fbe::text::Text::text(&self.sender, t);
+        t.raw(",Receiver=");
+        fbe::text::Text::text(&self.receiver, t);
+        t.raw(",Client=");
+        fbe::text::Text::text(&self.client, t);
+        t.raw(",Proxy=");
+        fbe::text::Text::text(&self.proxy, t);
+        t.raw(",Handler=");
+        fbe::text::Text::text(&self.handler, t);
+        t.raw(",fbe=");
+        fbe::text::Text::text(&self.fbe, t);
+        t.raw(",FBE=");
+        fbe::text::Text::text(&self.fbe_, t);
+        t.raw(",std=");
+        fbe::text::Text::text(&self.std, t);
+        t.raw(",Companion=");
+        fbe::text::Text::text(&self.companion, t);
+        t.raw(",Any=");
+        fbe::text::Text::text(&self.any, t);
+        t.raw(",Self=");
+        fbe::text::Text::text(&self.self_, t);
+        t.raw(",self=");
+        fbe::text::Text::text(&self.self__, t);
+        t.raw(",None=");
+        fbe::text::Text::text(&self.none, t);
+        t.raw(",Option=");
+        fbe::text::Text::text(&self.option, t);
+        t.raw(",Result=");
+        fbe::text::Text::text(&self.result, t);
+        t.raw(",Vec=");
+        fbe::text::Text::text(&self.vec, t);
+        t.raw(",Box=");
+        fbe::text::Text::text(&self.box_, t);
+        t.raw(",Error=");
+        fbe::text::Text::text(&self.error, t);
+        t.raw(",Exception=");
+        fbe::text::Text::text(&self.exception, t);
+        t.raw(",Text=");
+        fbe::text::Text::text(&self.text, t);
+        t.raw(",JsonWriter=");
+        fbe::text::Text::text(&self.json_writer, t);
+        t.raw(",int32_t=");
+        fbe::text::Text::text(&self.int32_t, t);
+        t.raw(",size_t=");
+        fbe::text::Text::text(&self.size_t, t);
+        t.raw(",list=");
+        fbe::text::Text::text(&self.list_, t);
+        t.raw(",object=");
+        fbe::text::Text::text(&self.object_, t);
+        t.raw(",v=");
+        fbe::text::Text::text(&self.v_, t);
+        t.raw(",r=");
+        fbe::text::Text::text(&self.r_, t);
+        t.raw(",w=");
+        fbe::text::Text::text(&self.w_, t);
+        t.raw(",SideBuy=");
+        fbe::text::Text::text(&self.side_buy, t);
+        t.raw(",OrderKey=");
+        fbe::text::Text::text(&self.order_key, t);
+        t.raw(",textOfside=");
+        fbe::text::Text::text(&self.text_ofside, t);
+        t.raw(",DECIMAL_1=");
+        fbe::text::Text::text(&self.decimal_1, t);
+        t.raw(",OrderModel=");
+        fbe::text::Text::text(&self.order_model, t);
+        t.raw(",OrderFinal=");
+        fbe::text::Text::text(&self.order_final, t);
+        t.raw(",NewOrder=");
+        fbe::text::Text::text(&self.new_order, t);
+        t.raw(",VerifyFBEOrder=");
+        fbe::text::Text::text(&self.verify_fbe_order, t);
+        t.raw(",fbe_vr_Order=");
+        fbe::text::Text::text(&self.fbe_vr_order, t);
+        t.raw(",e1=");
+        fbe::text::Text::text(&self.e1, t);
+        t.raw(",i2=");
+        fbe::text::Text::text(&self.i2, t);
+        t.raw(",o3=");
+        fbe::text::Text::text(&self.o3, t);
+        t.raw(",Case=");
+        fbe::text::Text::text(&self.case, t);
+        t.raw(",Imported=");
+        fbe::text::Text::text(&self.imported, t);
+        t.raw(",Derived=");
+        fbe::text::Text::text(&self.derived, t);
+        t.raw(",Listed=");
+        fbe::text::Text::text(&self.listed, t);
+        t.raw(",Letters=");
+        fbe::text::Text::text(&self.letters, t);
+        t.raw(")");
     }
 }

@@ -67,6 +67,17 @@ impl std::hash::Hash for Side {
 
 fbe::scalar_value!(Side, u8);
 
+impl fbe::text::Text for Side {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        let name = match self.to_wire() {
+            0 => "buy",
+            1 => "sell",
+            _ => "<unknown>",
+        };
+        t.raw(name);
+    }
+}
+
 /// The schema's `struct Instrument` (type id 501).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instrument {
@@ -150,6 +161,16 @@ impl fbe::KeyOrd for Instrument {
     }
 }
 
+impl fbe::text::Text for Instrument {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Instrument(symbol=");
+        t.string(&self.symbol);
+        t.raw(",digits=");
+        t.int(i64::from(self.digits));
+        t.raw(")");
+    }
+}
+
 /// The schema's `struct Failure` (type id 502).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Failure {
@@ -221,5 +242,15 @@ impl fbe::Struct for Failure {
 impl fbe::KeyOrd for Failure {
     fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
         fbe::KeyOrd::key_cmp(&self.id, &other.id)
+    }
+}
+
+impl fbe::text::Text for Failure {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Failure(id=");
+        t.uuid(&self.id);
+        t.raw(",reason=");
+        t.string(&self.reason);
+        t.raw(")");
     }
 }
