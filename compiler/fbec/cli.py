@@ -32,7 +32,7 @@ TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typesc
 # (--final), JSON (--json), the text form and the protocol (--proto); these notes say what differs.
 NOTES = {"javascript": "ES modules with .d.ts declarations, the code of --typescript",
          "kotlin": "on the Java runtime",
-         "rust": "types and both binary models; no JSON, text form or protocol"}
+         "rust": "types, both binary models and the text form; no JSON or protocol"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2).
 PLANNED = {"csharp": "C#", "ruby": "Ruby"}

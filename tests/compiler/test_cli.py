@@ -157,7 +157,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
         assert f"--{lang} generate {title} code " in flat + " "     # complete: no note
     assert "--javascript generate JavaScript code (ES modules with .d.ts declarations, the code of --typescript)" in flat
     assert "--kotlin generate Kotlin code (on the Java runtime)" in flat
-    assert "--rust generate Rust code (types and both binary models; no JSON, text form or protocol)" in flat
+    assert "--rust generate Rust code (types, both binary models and the text form; no JSON or protocol)" in flat
     assert "progress" not in flat and " yet)" not in flat
     assert "Planned languages, not available yet: C# (--csharp), Ruby (--ruby)." in flat
     assert "Swift (--swift): not supported:" in flat
