@@ -249,20 +249,14 @@ def aligned(rows: list[list[str]]) -> list[str]:
     return [" ".join([cell.ljust(w) for cell, w in zip(row, widths)] + [row[-1]]).rstrip() for row in rows]
 
 
+ZEROS = {"bool": "false", "string": '""', "bytes": "nil"}
+"""The zero value of a primitive not a number (uuid and decimal: their type's {})."""
+
+
 def zero(c: Context, t: ir.Type) -> str:
-    if isinstance(t, ir.Primitive):
-        if t.name == "bool":
-            return "false"
-        if t.name == "string":
-            return '""'
-        if t.name == "bytes":
-            return "nil"
-        if t.name in ("uuid", "decimal"):
-            return c.type(t) + "{}"
-        return "0"
-    if isinstance(t, ir.EnumRef):
-        return "0"
-    return c.type(t) + "{}"
+    if isinstance(t, ir.Primitive) and t.name not in ("uuid", "decimal"):
+        return ZEROS.get(t.name, "0")
+    return "0" if isinstance(t, ir.EnumRef) else c.type(t) + "{}"
 
 
 

@@ -266,20 +266,10 @@ class Context:
 
     def zero_value(self, t: ir.Type) -> tuple[str, bool]:
         if isinstance(t, ir.Primitive):
-            n = t.name
-            if n == "bool":
-                return "False", False
-            if n in ("float", "double"):
-                return "0.0", False
-            if n == "decimal":
+            if t.name == "decimal":
                 return self.constant(f"{self.std('decimal', 'Decimal')}(0)"), False
-            if n == "string":
-                return '""', False
-            if n == "bytes":
-                return 'b""', False
-            if n == "uuid":
-                return "fbe.NIL_UUID", False
-            return "0", False
+            zeros = {"bool": "False", "float": "0.0", "double": "0.0", "string": '""', "bytes": 'b""', "uuid": "fbe.NIL_UUID"}
+            return zeros.get(t.name, "0"), False
         if isinstance(t, ir.EnumRef):
             e = self.enum(t.name)
             cls = self.ref(t.name)

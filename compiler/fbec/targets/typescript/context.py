@@ -195,17 +195,9 @@ def js_number(text: str) -> str:
 def zero(c: Context, t: ir.Type) -> str:
     """The default of a type without a schema default: zero, false, empty, undefined, a new struct."""
     if isinstance(t, ir.Primitive):
-        if t.name == "bool":
-            return "false"
-        if t.name == "string":
-            return '""'
-        if t.name == "bytes":
-            return "new Uint8Array(0)"
-        if t.name == "uuid":
-            return f"{c.rt('Uuid')}.NIL"
-        if t.name == "decimal":
-            return f"{c.rt('Decimal')}.ZERO"
-        return "0n" if t.name in BIGINTS else "0"
+        if t.name in RUNTIME_TYPES:
+            return f"{c.rt(RUNTIME_TYPES[t.name])}.{'NIL' if t.name == 'uuid' else 'ZERO'}"
+        return {"bool": "false", "string": '""', "bytes": "new Uint8Array(0)"}.get(t.name, "0n" if t.name in BIGINTS else "0")
     if isinstance(t, ir.EnumRef):
         return "0n" if t.wire in BIGINTS else "0"
     if isinstance(t, ir.StructRef):
