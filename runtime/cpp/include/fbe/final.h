@@ -596,12 +596,11 @@ struct FSequence {
             read_run(p, value.data(), count);
             p += count * E::fixed_size;
         } else {
-            T* items = value.data();
             std::size_t left = count * I::min_size + rest;
-            for (std::size_t i = 0; i < count; ++i) {
+            for (T *item = value.data(), *last = item + count; item != last; ++item) {
                 left -= I::min_size;
                 detail::assume_bytes(left);
-                if (!I::read(p, end, left, items[i]))
+                if (!I::read(p, end, left, *item))
                     return false;
             }
         }
