@@ -52,8 +52,8 @@ def test_list_outputs_names_what_generation_writes(tmp_path, capsys):
     status, out, _ = run_fbec(capsys, *options, f"--output={listed}", "--list-outputs")
     assert status == 0 and not listed.exists()          # nothing written
     assert [line.rsplit("/", 1)[1] for line in out.splitlines()] == [
-        "everything.h", "everything_models.h", "everything_final_models.h", "everything_json.h",
-        "everything_protocol.h", "everything_final_protocol.h"]
+        "everything.h", "everything_models.h", "everything_field_models.h", "everything_final_models.h",
+        "everything_json.h", "everything_protocol.h", "everything_final_protocol.h"]
     written = tmp_path / "written"
     assert run_fbec(capsys, *options, f"--output={written}", "-q")[0] == 0
     assert sorted(out.splitlines()) == sorted(str(p).replace(str(written), str(listed))

@@ -46,6 +46,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     w.line("#include <fbe/versioned.h>")
     w.blank()
     w.line(f'#include "{package.name}.h"')
+    w.line(f'#include "{package.name}_field_models.h"')
     for imported in imports(schema, package):
         w.line(f'#include "{imported.name}_models.h"')
     w.blank()
@@ -65,9 +66,10 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             w.blank()
             for s in structs:
                 t = qualified(s.qualified)
-                w.line(f"//! Versioned model of {s.qualified}: serialize(), deserialize(), verify().")
+                w.line(f"//! Versioned model of {s.qualified}: serialize(), deserialize(), verify(), and the")
+                w.line("//! field models of the root (`model`, create_begin(), create_end()).")
                 w.line("template <class TBuffer = FBE::WriteBuffer>")
-                w.line(f"class {model_ident(s.qualified)} : public FBE::Model<{t}, TBuffer> {{}};")
+                w.line(f"class {model_ident(s.qualified)} : public FBE::ViewModel<{t}, TBuffer> {{}};")
                 w.blank()
         w.blank()
     return w.text()

@@ -11,6 +11,8 @@ followed by an upper-case letter or another underscore). The scopes:
 * a namespace (one schema package): its types (an enum's constants are scoped by it);
 * a struct: its fields, clear of the struct's member functions (`swap`, `string`, `fbe_type`),
   of the struct's own name (C++ does not allow a member of it) and of its base's fields;
+* a struct's field model (`FBE::FieldModel<TBuffer, S>`): the fields' identifiers, clear of the
+  field model's own members (`get`, `set`, `parent`, `fbe_size`...: FIELD_MODEL_MEMBERS);
 * an enum or flags type: its values;
 * the models' namespace `FBE::<package>`: each struct's `<Struct>Model` and `<Struct>FinalModel`
   (the struct's C++ name before it), clear of the protocol classes there (`Sender`, `Client`...)
@@ -51,6 +53,15 @@ RESERVED = frozenset([
 ]) | STANDARD_MACROS
 # Member functions of every generated struct: a field may not take their name.
 STRUCT_MEMBERS = frozenset({"swap", "string", "fbe_type"})
+# Members of a struct's field model (runtime field_model.h, field_models.py): a field's model may
+# not take their name.
+FIELD_MODEL_MEMBERS = frozenset({
+    "parent", "get", "set", "verify", "value", "has_value", "size", "empty", "resize", "set_begin", "set_end",
+    "get_begin", "get_end", "fbe_offset", "fbe_shift", "fbe_unshift", "fbe_buffer", "fbe_size", "fbe_extra",
+    "fbe_type", "fbe_body", "fbe_limit", "body_limit", "shared_body", "slot", "block", "allocate", "relative",
+    "read_value", "verify_value", "write_value", "FieldModel", "StructModel", "ValueModel", "FieldModelBase",
+    "fbe_in_buffer", "fbe_in_offset", "fbe_in_limit", "fbe_in_body", "other",
+})
 # The protocol classes of a package's FBE::<package> namespace (--proto): the models yield to them.
 PROTOCOL_CLASSES = frozenset({"Sender", "Receiver", "Proxy", "Client", "FinalSender", "FinalReceiver",
                               "FinalClient"})
@@ -124,6 +135,18 @@ class Idents:
                 more |= {self.field(g) for g in self.schema.struct(s.base).all_fields}
             self._fields[f.owner] = _scope([g.name for g in s.fields], more)
         return self._fields[f.owner][f.name]
+
+    def field_model(self, f: ir.Field) -> str:
+        """A field's model in its struct's field model (`model.id`): the field's identifier, clear of
+        the field model's own members (`get`, `set`, `parent`...)."""
+        key = "model:" + f.owner
+        if key not in self._fields:
+            s = self.schema.struct(f.owner)
+            # (the fields' identifiers are clear of the reserved words already; a renamed one such
+            # as `__FILE___` would stay reserved to the implementation however long it grew)
+            self._fields[key] = scope_idents(((g.name, self.field(g)) for g in s.fields),
+                                             lambda x: x in FIELD_MODEL_MEMBERS or x in RESERVED)
+        return self._fields[key][f.name]
 
     def value(self, qualified: str, name: str) -> str:
         """An enum or flags value's constant in its type."""

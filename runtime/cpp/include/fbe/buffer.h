@@ -162,7 +162,7 @@ public:
 
     //! Replaces the content with a copy of the given bytes.
     void attach(const void* data, std::size_t size) {
-        _size = 0;
+        _size = _offset = 0;
         reserve(size);
         if (size != 0)
             std::memcpy(_data.get(), data, size);
@@ -213,19 +213,27 @@ public:
     }
 
     //! Forgets the content, keeps the memory.
-    void reset() noexcept { _size = 0; }
-    void clear() noexcept { _size = 0; }
+    void reset() noexcept { _size = _offset = 0; }
+    void clear() noexcept { _size = _offset = 0; }
+
+    //! The origin of the field models (field_model.h): the position their
+    //! offsets count from, moved by a struct's set_begin()/get_begin().
+    std::size_t offset() const noexcept { return _offset; }
+    void shift(std::size_t size) noexcept { _offset += size; }
+    void unshift(std::size_t size) noexcept { _offset -= size; }
 
     void swap(WriteBuffer& other) noexcept {
         std::swap(_data, other._data);
         std::swap(_size, other._size);
         std::swap(_capacity, other._capacity);
+        std::swap(_offset, other._offset);
     }
 
 private:
     std::unique_ptr<uint8_t[]> _data;
     std::size_t _size = 0;
     std::size_t _capacity = 0;
+    std::size_t _offset = 0;
 };
 
 //! A read-only view over bytes owned by the caller.
@@ -244,6 +252,7 @@ public:
             offset = size;
         _data = static_cast<const uint8_t*>(data) + (data ? offset : 0);
         _size = data ? size - offset : 0;
+        _offset = 0;
     }
     void attach(const std::vector<uint8_t>& bytes, std::size_t offset = 0) noexcept {
         attach(bytes.data(), bytes.size(), offset);
@@ -257,12 +266,18 @@ public:
 
     void reset() noexcept {
         _data = nullptr;
-        _size = 0;
+        _size = _offset = 0;
     }
+
+    //! The origin of the field models, as WriteBuffer's.
+    std::size_t offset() const noexcept { return _offset; }
+    void shift(std::size_t size) noexcept { _offset += size; }
+    void unshift(std::size_t size) noexcept { _offset -= size; }
 
 private:
     const uint8_t* _data = nullptr;
     std::size_t _size = 0;
+    std::size_t _offset = 0;
 };
 
 } // namespace FBE

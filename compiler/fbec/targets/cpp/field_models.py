@@ -1,0 +1,85 @@
+"""`<package>_field_models.h`: the original's field models of the versioned model (docs/cpp.md
+"Field models").
+
+Per struct, a specialisation `FBE::FieldModel<TBuffer, S>` of the runtime's `FBE::StructModel`
+(runtime/cpp/include/fbe/field_model.h): one member per own field, the model of its slot at the
+offset the plan gives (`model.id`, `model.orders`...), and `parent`, the model of the base
+struct's fields, for a struct that has one. The runtime does the rest (set_begin/get_begin...,
+the fields' get/set); nothing here computes an offset or a size. `<package>_models.h` includes
+this file, and its model classes (`FBE::ViewModel`) hold the root's field model as `model`.
+"""
+
+from __future__ import annotations
+
+from fbec.model import plan
+from fbec.model.ir import Field, Package, Schema, Struct
+from fbec.targets.base import CodeWriter, Options
+
+from .common import cpp_type, file_banner, imports, namespace, qualified, struct_order, writer
+from .names import FIELD_MODEL_MEMBERS, current, escape
+
+
+def generate(schema: Schema, package: Package, options: Options) -> str:
+    w = writer(options)
+    file_banner(w, package, f"Field models (in-place views) of the package '{package.name}'.")
+    w.line("#include <fbe/field_model.h>")
+    w.blank()
+    w.line(f'#include "{package.name}.h"')
+    for imported in imports(schema, package):
+        w.line(f'#include "{imported.name}_field_models.h"')
+    w.blank()
+    with namespace(w, "FBE"):
+        w.blank()
+        for s in struct_order(package):
+            _struct(w, plan.of(schema).struct(s.qualified))
+    return w.text()
+
+
+def field_model_ident(f: Field) -> str:
+    """A field's member in its struct's field model (names.py)."""
+    names = current()
+    if names is not None:
+        return names.field_model(f)
+    ident = escape(f.name)
+    while ident in FIELD_MODEL_MEMBERS:
+        ident += "_"
+    return ident
+
+
+def _struct(w: CodeWriter, p: plan.StructPlan) -> None:
+    s: Struct = p.struct
+    t = qualified(s.qualified)
+    base = f"StructModel<TBuffer, {t}>"
+    own = p.own_fields
+    w.line(f"//! Field model of {s.qualified}: the fields' models at their offsets in the body.")
+    w.line("template <class TBuffer>")
+    w.line(f"class FieldModel<TBuffer, {t}> : public {base}")
+    with w.block("{", "};"):
+        w.label("public:")
+        # (the parameters' names are clear of the fields': names.FIELD_MODEL_MEMBERS)
+        w.line("FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,")
+        with w.indented():
+            w.line("const uint32_t* fbe_in_limit = nullptr, const uint32_t* fbe_in_body = nullptr) noexcept")
+            w.line(f": {base}(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)")
+            if s.base:
+                w.line(", parent(fbe_in_buffer, 8, nullptr, this->body_limit())")
+            for f in own:
+                w.line(f", {field_model_ident(f.field)}(fbe_in_buffer, {f.offset}, this->body_limit())")
+        w.line("{}")
+        w.line("FieldModel(const FieldModel& other) noexcept")
+        with w.indented():
+            w.line(": FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())")
+        w.line("{}")
+        w.line("FieldModel& operator=(const FieldModel& other) noexcept")
+        with w.block("{", "}"):
+            w.line("// The members are views of the same slots: made again, as the copy constructor does.")
+            with w.block("if (this == &other)"):
+                w.line("return *this;")
+            w.line("this->~FieldModel();")
+            w.line("return *new (this) FieldModel(other);")
+        w.blank()
+        if s.base:
+            w.line(f"FieldModel<TBuffer, {qualified(s.base)}> parent;")
+        for f in own:
+            w.line(f"FieldModel<TBuffer, {cpp_type(f.type)}> {field_model_ident(f.field)};")
+    w.blank()

@@ -1,0 +1,518 @@
+// Field models (fbe/field_model.h, <package>_field_models.h): the original's
+// in-place API of the versioned model (issue 24). What they write must be
+// serialize()'s bytes, what they read deserialize()'s values, and no view
+// reads outside its buffer, whatever the buffer holds (the tests also run
+// under ASan/UBSan: make test-cpp-asan).
+
+#include "everything_models.h"
+#include "recursive_models.h"
+#include "proto_models.h"
+#include "vectors_models.h"
+#include "vectors_new_models.h"
+#include "vectors_old_models.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+template <typename T>
+std::string text(const T& value) {
+    std::ostringstream os;
+    FBE::print(os, value);
+    return os.str();
+}
+
+template <typename B>
+std::vector<uint8_t> bytes_of(const B& buffer) {
+    return std::vector<uint8_t>(buffer.data(), buffer.data() + buffer.size());
+}
+
+// The original's test_create.cpp, on this project's trade.fbe (its proto.fbe).
+std::size_t create_account(FBE::proto::AccountModel<>& writer) {
+    const std::size_t model_begin = writer.create_begin();
+    const std::size_t account_begin = writer.model.set_begin();
+    writer.model.id.set(1);
+    writer.model.name.set(std::string("Test"));
+    writer.model.state.set(proto::State::good);
+    const std::size_t wallet_begin = writer.model.wallet.set_begin();
+    writer.model.wallet.currency.set(std::string("USD"));
+    writer.model.wallet.amount.set(1000.0);
+    writer.model.wallet.set_end(wallet_begin);
+    const std::size_t asset_begin = writer.model.asset.set_begin(true);
+    const std::size_t asset_wallet_begin = writer.model.asset.value.set_begin();
+    writer.model.asset.value.currency.set(std::string("EUR"));
+    writer.model.asset.value.amount.set(100.0);
+    writer.model.asset.value.set_end(asset_wallet_begin);
+    writer.model.asset.set_end(asset_begin);
+    auto order = writer.model.orders.resize(3);
+    const int ids[] = {1, 2, 3};
+    const proto::OrderSide sides[] = {proto::OrderSide::buy, proto::OrderSide::sell, proto::OrderSide::buy};
+    const proto::OrderType types[] = {proto::OrderType::market, proto::OrderType::limit, proto::OrderType::stop};
+    const double prices[] = {1.23456, 1.0, 1.5};
+    const double volumes[] = {1000.0, 100.0, 10.0};
+    for (int i = 0; i < 3; ++i) {
+        const std::size_t order_begin = order.set_begin();
+        order.id.set(ids[i]);
+        order.symbol.set(std::string("EURUSD"));
+        order.side.set(sides[i]);
+        order.type.set(types[i]);
+        order.price.set(prices[i]);
+        order.volume.set(volumes[i]);
+        order.set_end(order_begin);
+        order.fbe_shift(order.fbe_size());
+    }
+    writer.model.set_end(account_begin);
+    return writer.create_end(model_begin);
+}
+
+proto::Account the_account() {
+    proto::Account account{1, "Test", proto::State::good, {"USD", 1000.0}, proto::Balance{"EUR", 100.0}, {}};
+    account.orders.emplace_back(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.23456, 1000.0);
+    account.orders.emplace_back(2, "EURUSD", proto::OrderSide::sell, proto::OrderType::limit, 1.0, 100.0);
+    account.orders.emplace_back(3, "EURUSD", proto::OrderSide::buy, proto::OrderType::stop, 1.5, 10.0);
+    return account;
+}
+
+TEST(FieldModel, CreateWritesSerializesBytes) {
+    FBE::proto::AccountModel<> writer;
+    EXPECT_EQ(writer.model.fbe_offset(), 4u);
+    const std::size_t size = create_account(writer);
+    EXPECT_EQ(size, writer.buffer().size());
+    EXPECT_EQ(size, 252u); // the original's test_create.cpp
+    EXPECT_TRUE(writer.verify()) << writer.error();
+
+    FBE::proto::AccountModel<> serialized;
+    ASSERT_EQ(serialized.serialize(the_account()), size);
+    EXPECT_EQ(bytes_of(writer.buffer()), bytes_of(serialized.buffer()));
+}
+
+TEST(FieldModel, AccessReadsInPlace) {
+    FBE::proto::AccountModel<> writer;
+    writer.serialize(the_account());
+    FBE::proto::AccountModel<FBE::ReadBuffer> reader;
+    EXPECT_EQ(reader.model.fbe_offset(), 4u);
+    reader.attach(writer.buffer());
+    ASSERT_TRUE(reader.verify());
+
+    int32_t id = 0;
+    std::string name;
+    proto::State state = proto::State::unknown;
+    const std::size_t account_begin = reader.model.get_begin();
+    ASSERT_NE(account_begin, 0u);
+    reader.model.id.get(id);
+    reader.model.name.get(name);
+    reader.model.state.get(state);
+    EXPECT_EQ(id, 1);
+    EXPECT_EQ(name, "Test");
+    EXPECT_TRUE((state | proto::State::good));
+
+    std::string currency;
+    double amount = 0;
+    const std::size_t wallet_begin = reader.model.wallet.get_begin();
+    reader.model.wallet.currency.get(currency);
+    reader.model.wallet.amount.get(amount);
+    reader.model.wallet.get_end(wallet_begin);
+    EXPECT_EQ(currency, "USD");
+    EXPECT_EQ(amount, 1000.0);
+
+    ASSERT_TRUE(reader.model.asset.has_value());
+    const std::size_t asset_begin = reader.model.asset.get_begin();
+    const std::size_t asset_wallet_begin = reader.model.asset.value.get_begin();
+    reader.model.asset.value.currency.get(currency);
+    reader.model.asset.value.amount.get(amount);
+    reader.model.asset.value.get_end(asset_wallet_begin);
+    reader.model.asset.get_end(asset_begin);
+    EXPECT_EQ(currency, "EUR");
+    EXPECT_EQ(amount, 100.0);
+
+    ASSERT_EQ(reader.model.orders.size(), 3u);
+    const proto::Account account = the_account();
+    for (std::size_t i = 0; i < 3; ++i) {
+        auto order = reader.model.orders[i];
+        const std::size_t order_begin = order.get_begin();
+        ASSERT_NE(order_begin, 0u);
+        int32_t order_id = 0;
+        std::string symbol;
+        proto::OrderSide side{};
+        double price = 0;
+        order.id.get(order_id);
+        order.symbol.get(symbol);
+        order.side.get(side);
+        order.price.get(price);
+        order.get_end(order_begin);
+        EXPECT_EQ(order_id, account.orders[i].id);
+        EXPECT_EQ(symbol, "EURUSD");
+        EXPECT_EQ(side, account.orders[i].side);
+        EXPECT_EQ(price, account.orders[i].price);
+        proto::Order whole;
+        EXPECT_TRUE(reader.model.orders[i].get(whole));
+        EXPECT_EQ(text(whole), text(account.orders[i]));
+    }
+    reader.model.get_end(account_begin);
+    EXPECT_EQ(reader.buffer().offset(), 0u); // every begin was ended
+
+    // Beyond the items: a view that reads nothing.
+    proto::Order none;
+    EXPECT_FALSE(reader.model.orders[3].get(none));
+    int32_t nothing = 7;
+    EXPECT_FALSE(reader.model.orders[3].id.get(nothing));
+    EXPECT_EQ(nothing, 0);
+}
+
+// The CppSerialization benchmark's way: the user's own classes write and
+// read themselves through the field models.
+struct MyOrder {
+    int32_t id;
+    std::string symbol;
+    double price;
+    template <class TBuffer>
+    void serialize(FBE::FieldModel<TBuffer, proto::Order>& model) const {
+        const std::size_t begin = model.set_begin();
+        model.id.set(id);
+        model.symbol.set(symbol);
+        model.side.set(proto::OrderSide::buy);
+        model.type.set(proto::OrderType::market);
+        model.price.set(price);
+        model.volume.set(0.0);
+        model.set_end(begin);
+    }
+    template <class TBuffer>
+    void deserialize(FBE::FieldModel<TBuffer, proto::Order>& model) {
+        const std::size_t begin = model.get_begin();
+        model.id.get(id);
+        model.symbol.get(symbol);
+        model.price.get(price);
+        model.get_end(begin);
+    }
+};
+
+TEST(FieldModel, DomainClassesSerializeThemselves) {
+    const MyOrder mine{5, "GBPUSD", 1.25};
+    FBE::proto::OrderModel<> writer;
+    const std::size_t begin = writer.create_begin();
+    mine.serialize(writer.model);
+    const std::size_t size = writer.create_end(begin);
+
+    FBE::proto::OrderModel<> serialized;
+    ASSERT_EQ(serialized.serialize(proto::Order(5, "GBPUSD", proto::OrderSide::buy, proto::OrderType::market, 1.25, 0.0)),
+              size);
+    EXPECT_EQ(bytes_of(writer.buffer()), bytes_of(serialized.buffer()));
+
+    FBE::proto::OrderModel<FBE::ReadBuffer> reader;
+    reader.attach(writer.buffer());
+    MyOrder back{};
+    back.deserialize(reader.model);
+    EXPECT_EQ(back.id, 5);
+    EXPECT_EQ(back.symbol, "GBPUSD");
+    EXPECT_EQ(back.price, 1.25);
+}
+
+TEST(FieldModel, RootsAppendSelfRelative) {
+    // create_begin() starts a root at the end of the buffer; each is the
+    // bytes serialize() writes, readable on its own.
+    FBE::proto::AccountModel<> writer;
+    const std::size_t first = create_account(writer);
+    const std::size_t second = create_account(writer);
+    EXPECT_EQ(first, second);
+    FBE::proto::AccountModel<> serialized;
+    serialized.serialize(the_account());
+    EXPECT_EQ(0, std::memcmp(writer.buffer().data() + first, serialized.buffer().data(), second));
+    FBE::proto::AccountModel<FBE::ReadBuffer> reader;
+    reader.attach(writer.buffer().data() + first, second);
+    proto::Account back;
+    ASSERT_EQ(reader.deserialize(back), second) << reader.error();
+    EXPECT_EQ(text(back), text(the_account()));
+}
+
+everything::Everything filled() {
+    everything::Everything e;
+    e.f10 = 77;
+    e.f17 = "a longer text than sixteen bytes";
+    e.f24 = FBE::buffer_t{1, 2, 3};
+    e.f27 = everything::FByte::two;
+    e.f29 = everything::Counted(7);
+    e.f30 = market::Instrument("EURUSD", 4);
+    e.f31 = -1;
+    e.f33 = "optional";
+    e.f35 = everything::Counted(3);
+    e.f36 = {{1, 2, 3}};
+    e.f37 = {{std::nullopt, std::string("x")}};
+    e.f38 = {1.5, -2.5};
+    e.f39 = {std::nullopt, everything::Counted(3)};
+    e.f40 = {"a", "b"};
+    e.f41 = {3, 1, 2};
+    e.f42 = {market::Instrument("B", 1), market::Instrument("A", 2)};
+    e.f43 = {{1, "k"}, {2, "l"}};
+    e.f44 = {{"none", std::nullopt}, {"some", everything::Counted(9)}};
+    e.f45 = {{FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000"), FBE::buffer_t{9}}};
+    e.f46 = {{market::Instrument("X", 0), everything::Counted(1)}};
+    e.f47 = 5;
+    e.f49 = {{FBE::buffer_t{1}, 1}, {FBE::buffer_t{}, 2}};
+    e.f50 = {{FBE::buffer_t{4, 5}, "s"}};
+    e.f51 = {FBE::decimal_t("1.5"), FBE::decimal_t("-0.001")};
+    e.f52 = {{FBE::decimal_t("2.25"), 1}};
+    return e;
+}
+
+// Every field of everything.Everything, in order.
+#define EVERYTHING_FIELDS(X)                                                                                   \
+    X(id) X(f1) X(f2) X(f3) X(f4) X(f5) X(f6) X(f7) X(f8) X(f9) X(f10) X(f11) X(f12) X(f13) X(f14) X(f15)     \
+    X(f16) X(f17) X(f18) X(f19) X(f20) X(f21) X(f22) X(f23) X(f24) X(f25) X(f26) X(f27) X(f28) X(f29) X(f30)  \
+    X(f31) X(f32) X(f33) X(f34) X(f35) X(f36) X(f37) X(f38) X(f39) X(f40) X(f41) X(f42) X(f43) X(f44) X(f45)  \
+    X(f46) X(f47) X(f48) X(f49) X(f50) X(f51) X(f52)
+
+void everything_field_by_field(const everything::Everything& value) {
+    SCOPED_TRACE(text(value));
+    FBE::everything::EverythingModel<> serialized;
+    const std::size_t size = serialized.serialize(value);
+
+    // Write: one set() per field, in order (every type of the schema).
+    FBE::everything::EverythingModel<> writer;
+    const std::size_t begin = writer.create_begin();
+    const std::size_t body = writer.model.set_begin();
+#define SET_FIELD(f) writer.model.f.set(value.f);
+    EVERYTHING_FIELDS(SET_FIELD)
+#undef SET_FIELD
+    writer.model.set_end(body);
+    EXPECT_EQ(writer.create_end(begin), size);
+    EXPECT_EQ(bytes_of(writer.buffer()), bytes_of(serialized.buffer()));
+
+    // Read: one get() per field, each the value deserialize() reads.
+    FBE::everything::EverythingModel<FBE::ReadBuffer> reader;
+    reader.attach(serialized.buffer());
+    ASSERT_TRUE(reader.verify()) << reader.error();
+    const std::size_t entered = reader.model.get_begin();
+    ASSERT_NE(entered, 0u);
+#define GET_FIELD(f)                                                                                           \
+    {                                                                                                          \
+        decltype(value.f) field{};                                                                             \
+        EXPECT_TRUE(reader.model.f.get(field)) << #f;                                                          \
+        EXPECT_EQ(text(field), text(value.f)) << #f;                                                           \
+        EXPECT_TRUE(reader.model.f.verify()) << #f;                                                            \
+    }
+    EVERYTHING_FIELDS(GET_FIELD)
+#undef GET_FIELD
+    reader.model.get_end(entered);
+
+    // The whole value through the root's model.
+    everything::Everything whole;
+    EXPECT_TRUE(reader.model.get(whole));
+    EXPECT_EQ(text(whole), text(value));
+    EXPECT_TRUE(reader.model.verify());
+    FBE::everything::EverythingModel<> again;
+    const std::size_t again_begin = again.create_begin();
+    again.model.set(value);
+    again.create_end(again_begin);
+    EXPECT_EQ(bytes_of(again.buffer()), bytes_of(serialized.buffer()));
+}
+
+TEST(FieldModel, EveryTypeFieldByField) {
+    everything_field_by_field(everything::Everything());
+    everything_field_by_field(filled());
+}
+
+template <template <class> class Model, typename T>
+void whole_value(const T& value) {
+    SCOPED_TRACE(text(value));
+    Model<FBE::WriteBuffer> serialized;
+    const std::size_t size = serialized.serialize(value);
+    Model<FBE::WriteBuffer> writer;
+    const std::size_t begin = writer.create_begin();
+    writer.model.set(value);
+    EXPECT_EQ(writer.create_end(begin), size);
+    EXPECT_EQ(bytes_of(writer.buffer()), bytes_of(serialized.buffer()));
+    Model<FBE::ReadBuffer> reader;
+    reader.attach(serialized.buffer());
+    T back;
+    EXPECT_TRUE(reader.model.verify());
+    EXPECT_TRUE(reader.model.get(back));
+    EXPECT_EQ(text(back), text(value));
+    EXPECT_EQ(Model<FBE::ReadBuffer>().model.fbe_type(), reader.fbe_type());
+}
+
+TEST(FieldModel, EveryStructAsAWhole) {
+    using namespace FBE::everything;
+    whole_value<CountedModel>(everything::Counted(5));
+    whole_value<ShiftedModel>(everything::Shifted(6));
+    whole_value<AfterShiftModel>(everything::AfterShift(7));
+    whole_value<FixedModel>(everything::Fixed(8));
+    whole_value<DerivedModel>(everything::Derived(everything::Fixed(8), 9));
+    whole_value<ImportedBaseModel>(everything::ImportedBase(market::Instrument("X", 3), 2.5));
+    whole_value<NoteModel>(everything::Note("note"));
+    whole_value<EmptyModel>(everything::Empty());
+    whole_value<KeywordsModel>(everything::Keywords());
+    whole_value<EverythingModel>(filled());
+    recursive::Node tree(1, "root", {recursive::Node(2, "leaf", {})});
+    whole_value<FBE::recursive::NodeModel>(tree);
+}
+
+TEST(FieldModel, InheritedFieldsThroughParent) {
+    FBE::everything::DerivedModel<> writer;
+    const std::size_t begin = writer.create_begin();
+    const std::size_t body = writer.model.set_begin();
+    writer.model.parent.a.set(8);
+    writer.model.b.set(9);
+    writer.model.set_end(body);
+    writer.create_end(begin);
+    FBE::everything::DerivedModel<> serialized;
+    serialized.serialize(everything::Derived(everything::Fixed(8), 9));
+    EXPECT_EQ(bytes_of(writer.buffer()), bytes_of(serialized.buffer()));
+}
+
+TEST(FieldModel, CollectionsItemByItem) {
+    // resize() and operator[] of maps and arrays: the items' models.
+    everything::Everything value;
+    value.f36 = {{4, 5, 6}};
+    value.f43 = {{1, "k"}};
+    FBE::everything::EverythingModel<> serialized;
+    serialized.serialize(value);
+    FBE::everything::EverythingModel<FBE::ReadBuffer> reader;
+    reader.attach(serialized.buffer());
+    const std::size_t body = reader.model.get_begin();
+    EXPECT_EQ(reader.model.f36.size(), 3u);
+    int32_t item = 0;
+    reader.model.f36[2].get(item);
+    EXPECT_EQ(item, 6);
+    EXPECT_FALSE(reader.model.f36[3].get(item));
+    ASSERT_EQ(reader.model.f43.size(), 1u);
+    int32_t key = 0;
+    std::string mapped;
+    auto pair = reader.model.f43[0];
+    pair.first.get(key);
+    pair.second.get(mapped);
+    EXPECT_EQ(key, 1);
+    EXPECT_EQ(mapped, "k");
+    reader.model.get_end(body);
+
+}
+
+TEST(FieldModel, VectorsItemByItem) {
+    // resize() gives the first item's model, fbe_shift() the next: in
+    // serialize()'s order, the same bytes.
+    vectors::Holder value;
+    value.edges = {vectors::Edge(1, 2, 3), vectors::Edge(4, 5, 6)};
+    value.ints = {7, 8};
+    value.named = {vectors::Named("n", {9})};
+    FBE::vectors::HolderModel<> serialized;
+    serialized.serialize(value);
+
+    FBE::vectors::HolderModel<> writer;
+    const std::size_t begin = writer.create_begin();
+    const std::size_t body = writer.model.set_begin();
+    auto edge = writer.model.edges.resize(value.edges.size());
+    for (const auto& e : value.edges) {
+        const std::size_t edge_body = edge.set_begin();
+        edge.source.set(e.source);
+        edge.target.set(e.target);
+        edge.weight.set(e.weight);
+        edge.set_end(edge_body);
+        edge.fbe_shift(edge.fbe_size());
+    }
+    writer.model.points.set(value.points);
+    auto item = writer.model.ints.resize(value.ints.size());
+    for (int32_t i : value.ints) {
+        item.set(i);
+        item.fbe_shift(item.fbe_size());
+    }
+    writer.model.switches.set(value.switches);
+    writer.model.reals.set(value.reals);
+    auto named = writer.model.named.resize(1);
+    const std::size_t named_body = named.set_begin();
+    named.name.set(value.named[0].name);
+    named.values.resize(1).set(9);
+    named.set_end(named_body);
+    writer.model.set_end(body);
+    writer.create_end(begin);
+    EXPECT_EQ(bytes_of(writer.buffer()), bytes_of(serialized.buffer()));
+}
+
+TEST(FieldModel, OlderAndNewerWriters) {
+    // An older writer's Edge has `source` only: the fields it lacks read as
+    // their defaults through the views (never the bytes after its body).
+    vectors_old::Holder old_value;
+    old_value.edges = {vectors_old::Edge(11), vectors_old::Edge(12)};
+    FBE::vectors_old::HolderModel<> old_writer;
+    old_writer.serialize(old_value);
+    FBE::vectors::HolderModel<FBE::ReadBuffer> reader;
+    reader.attach(old_writer.buffer());
+    ASSERT_TRUE(reader.verify()) << reader.error();
+    std::size_t body = reader.model.get_begin();
+    ASSERT_EQ(reader.model.edges.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+        auto edge = reader.model.edges[i];
+        const std::size_t edge_body = edge.get_begin();
+        int32_t source = 0, target = -1;
+        EXPECT_TRUE(edge.source.get(source));
+        EXPECT_FALSE(edge.target.get(target)); // beyond the older body
+        edge.get_end(edge_body);
+        EXPECT_EQ(source, int32_t(11 + i));
+        EXPECT_EQ(target, 0);
+        vectors::Edge whole;
+        EXPECT_TRUE(reader.model.edges[i].get(whole));
+        EXPECT_EQ(text(whole), text(vectors::Edge(int32_t(11 + i), 0, 0)));
+    }
+    EXPECT_EQ(reader.model.ints.size(), 0u); // the older Holder has edges only
+    reader.model.get_end(body);
+
+    // A newer writer's Edge has one more field: the views read theirs.
+    vectors_new::Holder new_value;
+    new_value.edges = {vectors_new::Edge(1, 2, 3, "note")};
+    FBE::vectors_new::HolderModel<> new_writer;
+    new_writer.serialize(new_value);
+    reader.attach(new_writer.buffer());
+    ASSERT_TRUE(reader.verify()) << reader.error();
+    body = reader.model.get_begin();
+    auto edge = reader.model.edges[0];
+    const std::size_t edge_body = edge.get_begin();
+    int32_t weight = 0;
+    edge.weight.get(weight);
+    edge.get_end(edge_body);
+    EXPECT_EQ(weight, 3);
+    reader.model.get_end(body);
+}
+
+TEST(FieldModel, HostileBuffersReadNothingOutside) {
+    // Every truncation and every byte changed of a root: the views read
+    // what lies in the buffer or defaults, never outside (ASan checks it).
+    FBE::everything::EverythingModel<> writer;
+    writer.serialize(filled());
+    const std::vector<uint8_t> good = bytes_of(writer.buffer());
+    auto walk = [](const std::vector<uint8_t>& bytes) {
+        FBE::everything::EverythingModel<FBE::ReadBuffer> reader;
+        reader.attach(bytes.data(), bytes.size());
+        const bool verified = reader.verify();
+        const std::size_t body = reader.model.get_begin();
+#define GET_FIELD(f)                                                                                           \
+    {                                                                                                          \
+        decltype(everything::Everything().f) field{};                                                          \
+        const bool read = reader.model.f.get(field);                                                           \
+        if (verified && body != 0) {                                                                           \
+            EXPECT_TRUE(read) << #f;                                                                           \
+        }                                                                                                      \
+    }
+        EVERYTHING_FIELDS(GET_FIELD)
+#undef GET_FIELD
+        reader.model.f39.size();
+        reader.model.f39[0].has_value();
+        reader.model.get_end(body);
+        everything::Everything whole;
+        const bool read = reader.model.get(whole); // the view does not check the root's size field
+        if (verified) {
+            EXPECT_TRUE(read);
+        }
+    };
+    for (std::size_t size = 0; size <= good.size(); size += 7)
+        walk(std::vector<uint8_t>(good.begin(), good.begin() + std::ptrdiff_t(size)));
+    for (std::size_t i = 0; i < good.size(); ++i) {
+        std::vector<uint8_t> bad = good;
+        bad[i] = uint8_t(bad[i] ^ 0xA5);
+        walk(bad);
+    }
+}
+
+} // namespace
