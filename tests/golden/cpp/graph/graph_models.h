@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "graph.h"
+#include "graph_field_models.h"
 
 namespace FBE {
 
@@ -257,17 +258,20 @@ FBE_NOINLINE inline bool VBody<::graph::Graph>::verify_older(Decoder& d, std::si
 
 namespace graph {
 
-//! Versioned model of graph.Node: serialize(), deserialize(), verify().
+//! Versioned model of graph.Node: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class NodeModel : public FBE::Model<::graph::Node, TBuffer> {};
+class NodeModel : public FBE::ViewModel<::graph::Node, TBuffer> {};
 
-//! Versioned model of graph.Edge: serialize(), deserialize(), verify().
+//! Versioned model of graph.Edge: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class EdgeModel : public FBE::Model<::graph::Edge, TBuffer> {};
+class EdgeModel : public FBE::ViewModel<::graph::Edge, TBuffer> {};
 
-//! Versioned model of graph.Graph: serialize(), deserialize(), verify().
+//! Versioned model of graph.Graph: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class GraphModel : public FBE::Model<::graph::Graph, TBuffer> {};
+class GraphModel : public FBE::ViewModel<::graph::Graph, TBuffer> {};
 
 } // namespace graph
 

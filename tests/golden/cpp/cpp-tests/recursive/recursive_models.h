@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "recursive.h"
+#include "recursive_field_models.h"
 
 namespace FBE {
 
@@ -98,9 +99,10 @@ FBE_NOINLINE inline bool VBody<::recursive::Node>::verify_older(Decoder& d, std:
 
 namespace recursive {
 
-//! Versioned model of recursive.Node: serialize(), deserialize(), verify().
+//! Versioned model of recursive.Node: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class NodeModel : public FBE::Model<::recursive::Node, TBuffer> {};
+class NodeModel : public FBE::ViewModel<::recursive::Node, TBuffer> {};
 
 } // namespace recursive
 

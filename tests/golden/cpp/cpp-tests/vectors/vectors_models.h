@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "vectors.h"
+#include "vectors_field_models.h"
 
 namespace FBE {
 
@@ -447,25 +448,30 @@ FBE_NOINLINE inline bool VBody<::vectors::Holder>::verify_older(Decoder& d, std:
 
 namespace vectors {
 
-//! Versioned model of vectors.Edge: serialize(), deserialize(), verify().
+//! Versioned model of vectors.Edge: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class EdgeModel : public FBE::Model<::vectors::Edge, TBuffer> {};
+class EdgeModel : public FBE::ViewModel<::vectors::Edge, TBuffer> {};
 
-//! Versioned model of vectors.Point: serialize(), deserialize(), verify().
+//! Versioned model of vectors.Point: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class PointModel : public FBE::Model<::vectors::Point, TBuffer> {};
+class PointModel : public FBE::ViewModel<::vectors::Point, TBuffer> {};
 
-//! Versioned model of vectors.Point3: serialize(), deserialize(), verify().
+//! Versioned model of vectors.Point3: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class Point3Model : public FBE::Model<::vectors::Point3, TBuffer> {};
+class Point3Model : public FBE::ViewModel<::vectors::Point3, TBuffer> {};
 
-//! Versioned model of vectors.Named: serialize(), deserialize(), verify().
+//! Versioned model of vectors.Named: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class NamedModel : public FBE::Model<::vectors::Named, TBuffer> {};
+class NamedModel : public FBE::ViewModel<::vectors::Named, TBuffer> {};
 
-//! Versioned model of vectors.Holder: serialize(), deserialize(), verify().
+//! Versioned model of vectors.Holder: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class HolderModel : public FBE::Model<::vectors::Holder, TBuffer> {};
+class HolderModel : public FBE::ViewModel<::vectors::Holder, TBuffer> {};
 
 } // namespace vectors
 

@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "vectors_new.h"
+#include "vectors_new_field_models.h"
 
 namespace FBE {
 
@@ -163,13 +164,15 @@ FBE_NOINLINE inline bool VBody<::vectors_new::Holder>::verify_older(Decoder& d, 
 
 namespace vectors_new {
 
-//! Versioned model of vectors_new.Edge: serialize(), deserialize(), verify().
+//! Versioned model of vectors_new.Edge: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class EdgeModel : public FBE::Model<::vectors_new::Edge, TBuffer> {};
+class EdgeModel : public FBE::ViewModel<::vectors_new::Edge, TBuffer> {};
 
-//! Versioned model of vectors_new.Holder: serialize(), deserialize(), verify().
+//! Versioned model of vectors_new.Holder: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class HolderModel : public FBE::Model<::vectors_new::Holder, TBuffer> {};
+class HolderModel : public FBE::ViewModel<::vectors_new::Holder, TBuffer> {};
 
 } // namespace vectors_new
 

@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "vectors_old.h"
+#include "vectors_old_field_models.h"
 
 namespace FBE {
 
@@ -138,13 +139,15 @@ FBE_NOINLINE inline bool VBody<::vectors_old::Holder>::verify_older(Decoder& d, 
 
 namespace vectors_old {
 
-//! Versioned model of vectors_old.Edge: serialize(), deserialize(), verify().
+//! Versioned model of vectors_old.Edge: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class EdgeModel : public FBE::Model<::vectors_old::Edge, TBuffer> {};
+class EdgeModel : public FBE::ViewModel<::vectors_old::Edge, TBuffer> {};
 
-//! Versioned model of vectors_old.Holder: serialize(), deserialize(), verify().
+//! Versioned model of vectors_old.Holder: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class HolderModel : public FBE::Model<::vectors_old::Holder, TBuffer> {};
+class HolderModel : public FBE::ViewModel<::vectors_old::Holder, TBuffer> {};
 
 } // namespace vectors_old
 

@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "enums.h"
+#include "enums_field_models.h"
 
 namespace FBE {
 
@@ -461,9 +462,10 @@ FBE_NOINLINE inline bool VBody<::enums::Enums>::verify_older(Decoder& d, std::si
 
 namespace enums {
 
-//! Versioned model of enums.Enums: serialize(), deserialize(), verify().
+//! Versioned model of enums.Enums: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class EnumsModel : public FBE::Model<::enums::Enums, TBuffer> {};
+class EnumsModel : public FBE::ViewModel<::enums::Enums, TBuffer> {};
 
 } // namespace enums
 

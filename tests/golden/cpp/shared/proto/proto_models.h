@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "proto.h"
+#include "proto_field_models.h"
 
 namespace FBE {
 
@@ -503,29 +504,35 @@ FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::verify_older(Decoder& d
 
 namespace proto {
 
-//! Versioned model of proto.Order: serialize(), deserialize(), verify().
+//! Versioned model of proto.Order: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class OrderModel : public FBE::Model<::proto::Order, TBuffer> {};
+class OrderModel : public FBE::ViewModel<::proto::Order, TBuffer> {};
 
-//! Versioned model of proto.Balance: serialize(), deserialize(), verify().
+//! Versioned model of proto.Balance: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class BalanceModel : public FBE::Model<::proto::Balance, TBuffer> {};
+class BalanceModel : public FBE::ViewModel<::proto::Balance, TBuffer> {};
 
-//! Versioned model of proto.Account: serialize(), deserialize(), verify().
+//! Versioned model of proto.Account: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class AccountModel : public FBE::Model<::proto::Account, TBuffer> {};
+class AccountModel : public FBE::ViewModel<::proto::Account, TBuffer> {};
 
-//! Versioned model of proto.OrderMessage: serialize(), deserialize(), verify().
+//! Versioned model of proto.OrderMessage: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class OrderMessageModel : public FBE::Model<::proto::OrderMessage, TBuffer> {};
+class OrderMessageModel : public FBE::ViewModel<::proto::OrderMessage, TBuffer> {};
 
-//! Versioned model of proto.BalanceMessage: serialize(), deserialize(), verify().
+//! Versioned model of proto.BalanceMessage: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class BalanceMessageModel : public FBE::Model<::proto::BalanceMessage, TBuffer> {};
+class BalanceMessageModel : public FBE::ViewModel<::proto::BalanceMessage, TBuffer> {};
 
-//! Versioned model of proto.AccountMessage: serialize(), deserialize(), verify().
+//! Versioned model of proto.AccountMessage: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class AccountMessageModel : public FBE::Model<::proto::AccountMessage, TBuffer> {};
+class AccountMessageModel : public FBE::ViewModel<::proto::AccountMessage, TBuffer> {};
 
 } // namespace proto
 

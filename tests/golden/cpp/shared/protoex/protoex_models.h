@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "protoex.h"
+#include "protoex_field_models.h"
 #include "proto_models.h"
 
 namespace FBE {
@@ -517,29 +518,35 @@ FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::verify_older(Decoder&
 
 namespace protoex {
 
-//! Versioned model of protoex.Order: serialize(), deserialize(), verify().
+//! Versioned model of protoex.Order: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class OrderModel : public FBE::Model<::protoex::Order, TBuffer> {};
+class OrderModel : public FBE::ViewModel<::protoex::Order, TBuffer> {};
 
-//! Versioned model of protoex.Balance: serialize(), deserialize(), verify().
+//! Versioned model of protoex.Balance: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class BalanceModel : public FBE::Model<::protoex::Balance, TBuffer> {};
+class BalanceModel : public FBE::ViewModel<::protoex::Balance, TBuffer> {};
 
-//! Versioned model of protoex.Account: serialize(), deserialize(), verify().
+//! Versioned model of protoex.Account: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class AccountModel : public FBE::Model<::protoex::Account, TBuffer> {};
+class AccountModel : public FBE::ViewModel<::protoex::Account, TBuffer> {};
 
-//! Versioned model of protoex.OrderMessage: serialize(), deserialize(), verify().
+//! Versioned model of protoex.OrderMessage: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class OrderMessageModel : public FBE::Model<::protoex::OrderMessage, TBuffer> {};
+class OrderMessageModel : public FBE::ViewModel<::protoex::OrderMessage, TBuffer> {};
 
-//! Versioned model of protoex.BalanceMessage: serialize(), deserialize(), verify().
+//! Versioned model of protoex.BalanceMessage: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class BalanceMessageModel : public FBE::Model<::protoex::BalanceMessage, TBuffer> {};
+class BalanceMessageModel : public FBE::ViewModel<::protoex::BalanceMessage, TBuffer> {};
 
-//! Versioned model of protoex.AccountMessage: serialize(), deserialize(), verify().
+//! Versioned model of protoex.AccountMessage: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class AccountMessageModel : public FBE::Model<::protoex::AccountMessage, TBuffer> {};
+class AccountMessageModel : public FBE::ViewModel<::protoex::AccountMessage, TBuffer> {};
 
 } // namespace protoex
 

@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "test.h"
+#include "test_field_models.h"
 #include "proto_models.h"
 
 namespace FBE {
@@ -2848,53 +2849,65 @@ FBE_INLINE bool VBody<::test::StructEmpty>::verify(Decoder& /*d*/, std::size_t /
 
 namespace test {
 
-//! Versioned model of test.StructSimple: serialize(), deserialize(), verify().
+//! Versioned model of test.StructSimple: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructSimpleModel : public FBE::Model<::test::StructSimple, TBuffer> {};
+class StructSimpleModel : public FBE::ViewModel<::test::StructSimple, TBuffer> {};
 
-//! Versioned model of test.StructOptional: serialize(), deserialize(), verify().
+//! Versioned model of test.StructOptional: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructOptionalModel : public FBE::Model<::test::StructOptional, TBuffer> {};
+class StructOptionalModel : public FBE::ViewModel<::test::StructOptional, TBuffer> {};
 
-//! Versioned model of test.StructNested: serialize(), deserialize(), verify().
+//! Versioned model of test.StructNested: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructNestedModel : public FBE::Model<::test::StructNested, TBuffer> {};
+class StructNestedModel : public FBE::ViewModel<::test::StructNested, TBuffer> {};
 
-//! Versioned model of test.StructBytes: serialize(), deserialize(), verify().
+//! Versioned model of test.StructBytes: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructBytesModel : public FBE::Model<::test::StructBytes, TBuffer> {};
+class StructBytesModel : public FBE::ViewModel<::test::StructBytes, TBuffer> {};
 
-//! Versioned model of test.StructArray: serialize(), deserialize(), verify().
+//! Versioned model of test.StructArray: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructArrayModel : public FBE::Model<::test::StructArray, TBuffer> {};
+class StructArrayModel : public FBE::ViewModel<::test::StructArray, TBuffer> {};
 
-//! Versioned model of test.StructVector: serialize(), deserialize(), verify().
+//! Versioned model of test.StructVector: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructVectorModel : public FBE::Model<::test::StructVector, TBuffer> {};
+class StructVectorModel : public FBE::ViewModel<::test::StructVector, TBuffer> {};
 
-//! Versioned model of test.StructList: serialize(), deserialize(), verify().
+//! Versioned model of test.StructList: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructListModel : public FBE::Model<::test::StructList, TBuffer> {};
+class StructListModel : public FBE::ViewModel<::test::StructList, TBuffer> {};
 
-//! Versioned model of test.StructSet: serialize(), deserialize(), verify().
+//! Versioned model of test.StructSet: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructSetModel : public FBE::Model<::test::StructSet, TBuffer> {};
+class StructSetModel : public FBE::ViewModel<::test::StructSet, TBuffer> {};
 
-//! Versioned model of test.StructMap: serialize(), deserialize(), verify().
+//! Versioned model of test.StructMap: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructMapModel : public FBE::Model<::test::StructMap, TBuffer> {};
+class StructMapModel : public FBE::ViewModel<::test::StructMap, TBuffer> {};
 
-//! Versioned model of test.StructHash: serialize(), deserialize(), verify().
+//! Versioned model of test.StructHash: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructHashModel : public FBE::Model<::test::StructHash, TBuffer> {};
+class StructHashModel : public FBE::ViewModel<::test::StructHash, TBuffer> {};
 
-//! Versioned model of test.StructHashEx: serialize(), deserialize(), verify().
+//! Versioned model of test.StructHashEx: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructHashExModel : public FBE::Model<::test::StructHashEx, TBuffer> {};
+class StructHashExModel : public FBE::ViewModel<::test::StructHashEx, TBuffer> {};
 
-//! Versioned model of test.StructEmpty: serialize(), deserialize(), verify().
+//! Versioned model of test.StructEmpty: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StructEmptyModel : public FBE::Model<::test::StructEmpty, TBuffer> {};
+class StructEmptyModel : public FBE::ViewModel<::test::StructEmpty, TBuffer> {};
 
 } // namespace test
 

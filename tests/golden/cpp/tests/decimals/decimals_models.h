@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "decimals.h"
+#include "decimals_field_models.h"
 
 namespace FBE {
 
@@ -202,9 +203,10 @@ FBE_NOINLINE inline bool VBody<::decimals::Prices>::verify_older(Decoder& d, std
 
 namespace decimals {
 
-//! Versioned model of decimals.Prices: serialize(), deserialize(), verify().
+//! Versioned model of decimals.Prices: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class PricesModel : public FBE::Model<::decimals::Prices, TBuffer> {};
+class PricesModel : public FBE::ViewModel<::decimals::Prices, TBuffer> {};
 
 } // namespace decimals
 

@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "everything.h"
+#include "everything_field_models.h"
 #include "market_models.h"
 
 namespace FBE {
@@ -1635,69 +1636,85 @@ FBE_NOINLINE inline bool VBody<::everything::Keywords>::verify_older(Decoder& d,
 
 namespace everything {
 
-//! Versioned model of everything.Counted: serialize(), deserialize(), verify().
+//! Versioned model of everything.Counted: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class CountedModel : public FBE::Model<::everything::Counted, TBuffer> {};
+class CountedModel : public FBE::ViewModel<::everything::Counted, TBuffer> {};
 
-//! Versioned model of everything.Shifted: serialize(), deserialize(), verify().
+//! Versioned model of everything.Shifted: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ShiftedModel : public FBE::Model<::everything::Shifted, TBuffer> {};
+class ShiftedModel : public FBE::ViewModel<::everything::Shifted, TBuffer> {};
 
-//! Versioned model of everything.AfterShift: serialize(), deserialize(), verify().
+//! Versioned model of everything.AfterShift: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class AfterShiftModel : public FBE::Model<::everything::AfterShift, TBuffer> {};
+class AfterShiftModel : public FBE::ViewModel<::everything::AfterShift, TBuffer> {};
 
-//! Versioned model of everything.Fixed: serialize(), deserialize(), verify().
+//! Versioned model of everything.Fixed: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class FixedModel : public FBE::Model<::everything::Fixed, TBuffer> {};
+class FixedModel : public FBE::ViewModel<::everything::Fixed, TBuffer> {};
 
-//! Versioned model of everything.Derived: serialize(), deserialize(), verify().
+//! Versioned model of everything.Derived: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class DerivedModel : public FBE::Model<::everything::Derived, TBuffer> {};
+class DerivedModel : public FBE::ViewModel<::everything::Derived, TBuffer> {};
 
-//! Versioned model of everything.ImportedBase: serialize(), deserialize(), verify().
+//! Versioned model of everything.ImportedBase: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ImportedBaseModel : public FBE::Model<::everything::ImportedBase, TBuffer> {};
+class ImportedBaseModel : public FBE::ViewModel<::everything::ImportedBase, TBuffer> {};
 
-//! Versioned model of everything.Note: serialize(), deserialize(), verify().
+//! Versioned model of everything.Note: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class NoteModel : public FBE::Model<::everything::Note, TBuffer> {};
+class NoteModel : public FBE::ViewModel<::everything::Note, TBuffer> {};
 
-//! Versioned model of everything.Quiet: serialize(), deserialize(), verify().
+//! Versioned model of everything.Quiet: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class QuietModel : public FBE::Model<::everything::Quiet, TBuffer> {};
+class QuietModel : public FBE::ViewModel<::everything::Quiet, TBuffer> {};
 
-//! Versioned model of everything.Empty: serialize(), deserialize(), verify().
+//! Versioned model of everything.Empty: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class EmptyModel : public FBE::Model<::everything::Empty, TBuffer> {};
+class EmptyModel : public FBE::ViewModel<::everything::Empty, TBuffer> {};
 
-//! Versioned model of everything.Everything: serialize(), deserialize(), verify().
+//! Versioned model of everything.Everything: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class EverythingModel : public FBE::Model<::everything::Everything, TBuffer> {};
+class EverythingModel : public FBE::ViewModel<::everything::Everything, TBuffer> {};
 
-//! Versioned model of everything.PlaceOrder: serialize(), deserialize(), verify().
+//! Versioned model of everything.PlaceOrder: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class PlaceOrderModel : public FBE::Model<::everything::PlaceOrder, TBuffer> {};
+class PlaceOrderModel : public FBE::ViewModel<::everything::PlaceOrder, TBuffer> {};
 
-//! Versioned model of everything.Accepted: serialize(), deserialize(), verify().
+//! Versioned model of everything.Accepted: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class AcceptedModel : public FBE::Model<::everything::Accepted, TBuffer> {};
+class AcceptedModel : public FBE::ViewModel<::everything::Accepted, TBuffer> {};
 
-//! Versioned model of everything.Rejected: serialize(), deserialize(), verify().
+//! Versioned model of everything.Rejected: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class RejectedModel : public FBE::Model<::everything::Rejected, TBuffer> {};
+class RejectedModel : public FBE::ViewModel<::everything::Rejected, TBuffer> {};
 
-//! Versioned model of everything.Ping: serialize(), deserialize(), verify().
+//! Versioned model of everything.Ping: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class PingModel : public FBE::Model<::everything::Ping, TBuffer> {};
+class PingModel : public FBE::ViewModel<::everything::Ping, TBuffer> {};
 
-//! Versioned model of everything.FixedKeywords: serialize(), deserialize(), verify().
+//! Versioned model of everything.FixedKeywords: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class FixedKeywordsModel : public FBE::Model<::everything::FixedKeywords, TBuffer> {};
+class FixedKeywordsModel : public FBE::ViewModel<::everything::FixedKeywords, TBuffer> {};
 
-//! Versioned model of everything.Keywords: serialize(), deserialize(), verify().
+//! Versioned model of everything.Keywords: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class KeywordsModel : public FBE::Model<::everything::Keywords, TBuffer> {};
+class KeywordsModel : public FBE::ViewModel<::everything::Keywords, TBuffer> {};
 
 } // namespace everything
 

@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "hostile.h"
+#include "hostile_field_models.h"
 
 namespace FBE {
 
@@ -335,25 +336,30 @@ FBE_NOINLINE inline bool VBody<::hostile::Holder>::verify_older(Decoder& d, std:
 
 namespace hostile {
 
-//! Versioned model of hostile.Empty: serialize(), deserialize(), verify().
+//! Versioned model of hostile.Empty: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class EmptyModel : public FBE::Model<::hostile::Empty, TBuffer> {};
+class EmptyModel : public FBE::ViewModel<::hostile::Empty, TBuffer> {};
 
-//! Versioned model of hostile.Empties: serialize(), deserialize(), verify().
+//! Versioned model of hostile.Empties: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class EmptiesModel : public FBE::Model<::hostile::Empties, TBuffer> {};
+class EmptiesModel : public FBE::ViewModel<::hostile::Empties, TBuffer> {};
 
-//! Versioned model of hostile.Wide: serialize(), deserialize(), verify().
+//! Versioned model of hostile.Wide: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class WideModel : public FBE::Model<::hostile::Wide, TBuffer> {};
+class WideModel : public FBE::ViewModel<::hostile::Wide, TBuffer> {};
 
-//! Versioned model of hostile.Wides: serialize(), deserialize(), verify().
+//! Versioned model of hostile.Wides: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class WidesModel : public FBE::Model<::hostile::Wides, TBuffer> {};
+class WidesModel : public FBE::ViewModel<::hostile::Wides, TBuffer> {};
 
-//! Versioned model of hostile.Holder: serialize(), deserialize(), verify().
+//! Versioned model of hostile.Holder: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class HolderModel : public FBE::Model<::hostile::Holder, TBuffer> {};
+class HolderModel : public FBE::ViewModel<::hostile::Holder, TBuffer> {};
 
 } // namespace hostile
 

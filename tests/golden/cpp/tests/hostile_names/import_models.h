@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "import.h"
+#include "import_field_models.h"
 #include "market_models.h"
 
 namespace FBE {
@@ -10603,321 +10604,400 @@ FBE_NOINLINE inline bool VBody<::import::Hostile>::verify_older(Decoder& d, std:
 
 namespace import {
 
-//! Versioned model of import.Order: serialize(), deserialize(), verify().
+//! Versioned model of import.Order: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class OrderModel : public FBE::Model<::import::Order, TBuffer> {};
+class OrderModel : public FBE::ViewModel<::import::Order, TBuffer> {};
 
-//! Versioned model of import.CppWords: serialize(), deserialize(), verify().
+//! Versioned model of import.CppWords: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class CppWordsModel : public FBE::Model<::import::CppWords, TBuffer> {};
+class CppWordsModel : public FBE::ViewModel<::import::CppWords, TBuffer> {};
 
-//! Versioned model of import.PythonWords: serialize(), deserialize(), verify().
+//! Versioned model of import.PythonWords: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class PythonWordsModel : public FBE::Model<::import::PythonWords, TBuffer> {};
+class PythonWordsModel : public FBE::ViewModel<::import::PythonWords, TBuffer> {};
 
-//! Versioned model of import.GoWords: serialize(), deserialize(), verify().
+//! Versioned model of import.GoWords: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class GoWordsModel : public FBE::Model<::import::GoWords, TBuffer> {};
+class GoWordsModel : public FBE::ViewModel<::import::GoWords, TBuffer> {};
 
-//! Versioned model of import.JavaWords: serialize(), deserialize(), verify().
+//! Versioned model of import.JavaWords: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class JavaWordsModel : public FBE::Model<::import::JavaWords, TBuffer> {};
+class JavaWordsModel : public FBE::ViewModel<::import::JavaWords, TBuffer> {};
 
-//! Versioned model of import.KotlinWords: serialize(), deserialize(), verify().
+//! Versioned model of import.KotlinWords: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class KotlinWordsModel : public FBE::Model<::import::KotlinWords, TBuffer> {};
+class KotlinWordsModel : public FBE::ViewModel<::import::KotlinWords, TBuffer> {};
 
-//! Versioned model of import.JsWords: serialize(), deserialize(), verify().
+//! Versioned model of import.JsWords: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class JsWordsModel : public FBE::Model<::import::JsWords, TBuffer> {};
+class JsWordsModel : public FBE::ViewModel<::import::JsWords, TBuffer> {};
 
-//! Versioned model of import.RustWords: serialize(), deserialize(), verify().
+//! Versioned model of import.RustWords: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class RustWordsModel : public FBE::Model<::import::RustWords, TBuffer> {};
+class RustWordsModel : public FBE::ViewModel<::import::RustWords, TBuffer> {};
 
-//! Versioned model of import.CSharpWords: serialize(), deserialize(), verify().
+//! Versioned model of import.CSharpWords: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class CSharpWordsModel : public FBE::Model<::import::CSharpWords, TBuffer> {};
+class CSharpWordsModel : public FBE::ViewModel<::import::CSharpWords, TBuffer> {};
 
-//! Versioned model of import.RubyWords: serialize(), deserialize(), verify().
+//! Versioned model of import.RubyWords: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class RubyWordsModel : public FBE::Model<::import::RubyWords, TBuffer> {};
+class RubyWordsModel : public FBE::ViewModel<::import::RubyWords, TBuffer> {};
 
-//! Versioned model of import.CppMembers: serialize(), deserialize(), verify().
+//! Versioned model of import.CppMembers: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class CppMembersModel : public FBE::Model<::import::CppMembers, TBuffer> {};
+class CppMembersModel : public FBE::ViewModel<::import::CppMembers, TBuffer> {};
 
-//! Versioned model of import.PythonMembers: serialize(), deserialize(), verify().
+//! Versioned model of import.PythonMembers: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class PythonMembersModel : public FBE::Model<::import::PythonMembers, TBuffer> {};
+class PythonMembersModel : public FBE::ViewModel<::import::PythonMembers, TBuffer> {};
 
-//! Versioned model of import.GoMembers: serialize(), deserialize(), verify().
+//! Versioned model of import.GoMembers: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class GoMembersModel : public FBE::Model<::import::GoMembers, TBuffer> {};
+class GoMembersModel : public FBE::ViewModel<::import::GoMembers, TBuffer> {};
 
-//! Versioned model of import.JvmMembers: serialize(), deserialize(), verify().
+//! Versioned model of import.JvmMembers: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class JvmMembersModel : public FBE::Model<::import::JvmMembers, TBuffer> {};
+class JvmMembersModel : public FBE::ViewModel<::import::JvmMembers, TBuffer> {};
 
-//! Versioned model of import.JsMembers: serialize(), deserialize(), verify().
+//! Versioned model of import.JsMembers: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class JsMembersModel : public FBE::Model<::import::JsMembers, TBuffer> {};
+class JsMembersModel : public FBE::ViewModel<::import::JsMembers, TBuffer> {};
 
-//! Versioned model of import.RuntimeNames: serialize(), deserialize(), verify().
+//! Versioned model of import.RuntimeNames: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class RuntimeNamesModel : public FBE::Model<::import::RuntimeNames, TBuffer> {};
+class RuntimeNamesModel : public FBE::ViewModel<::import::RuntimeNames, TBuffer> {};
 
-//! Versioned model of import.class: serialize(), deserialize(), verify().
+//! Versioned model of import.class: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class class_Model : public FBE::Model<::import::class_, TBuffer> {};
+class class_Model : public FBE::ViewModel<::import::class_, TBuffer> {};
 
-//! Versioned model of import.Object: serialize(), deserialize(), verify().
+//! Versioned model of import.Object: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ObjectModel : public FBE::Model<::import::Object, TBuffer> {};
+class ObjectModel : public FBE::ViewModel<::import::Object, TBuffer> {};
 
-//! Versioned model of import.String: serialize(), deserialize(), verify().
+//! Versioned model of import.String: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class StringModel : public FBE::Model<::import::String, TBuffer> {};
+class StringModel : public FBE::ViewModel<::import::String, TBuffer> {};
 
-//! Versioned model of import.List: serialize(), deserialize(), verify().
+//! Versioned model of import.List: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ListModel : public FBE::Model<::import::List, TBuffer> {};
+class ListModel : public FBE::ViewModel<::import::List, TBuffer> {};
 
-//! Versioned model of import.Map: serialize(), deserialize(), verify().
+//! Versioned model of import.Map: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class MapModel : public FBE::Model<::import::Map, TBuffer> {};
+class MapModel : public FBE::ViewModel<::import::Map, TBuffer> {};
 
-//! Versioned model of import.Model: serialize(), deserialize(), verify().
+//! Versioned model of import.Model: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ModelModel : public FBE::Model<::import::Model, TBuffer> {};
+class ModelModel : public FBE::ViewModel<::import::Model, TBuffer> {};
 
-//! Versioned model of import.FinalModel: serialize(), deserialize(), verify().
+//! Versioned model of import.FinalModel: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class FinalModelModel : public FBE::Model<::import::FinalModel, TBuffer> {};
+class FinalModelModel : public FBE::ViewModel<::import::FinalModel, TBuffer> {};
 
-//! Versioned model of import.Buffer: serialize(), deserialize(), verify().
+//! Versioned model of import.Buffer: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class BufferModel : public FBE::Model<::import::Buffer, TBuffer> {};
+class BufferModel : public FBE::ViewModel<::import::Buffer, TBuffer> {};
 
-//! Versioned model of import.Reader: serialize(), deserialize(), verify().
+//! Versioned model of import.Reader: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ReaderModel : public FBE::Model<::import::Reader, TBuffer> {};
+class ReaderModel : public FBE::ViewModel<::import::Reader, TBuffer> {};
 
-//! Versioned model of import.Writer: serialize(), deserialize(), verify().
+//! Versioned model of import.Writer: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class WriterModel : public FBE::Model<::import::Writer, TBuffer> {};
+class WriterModel : public FBE::ViewModel<::import::Writer, TBuffer> {};
 
-//! Versioned model of import.Limits: serialize(), deserialize(), verify().
+//! Versioned model of import.Limits: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class LimitsModel : public FBE::Model<::import::Limits, TBuffer> {};
+class LimitsModel : public FBE::ViewModel<::import::Limits, TBuffer> {};
 
-//! Versioned model of import.DecodeError: serialize(), deserialize(), verify().
+//! Versioned model of import.DecodeError: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class DecodeErrorModel : public FBE::Model<::import::DecodeError, TBuffer> {};
+class DecodeErrorModel : public FBE::ViewModel<::import::DecodeError, TBuffer> {};
 
-//! Versioned model of import.DecodeException: serialize(), deserialize(), verify().
+//! Versioned model of import.DecodeException: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class DecodeExceptionModel : public FBE::Model<::import::DecodeException, TBuffer> {};
+class DecodeExceptionModel : public FBE::ViewModel<::import::DecodeException, TBuffer> {};
 
-//! Versioned model of import.Decimal: serialize(), deserialize(), verify().
+//! Versioned model of import.Decimal: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class DecimalModel : public FBE::Model<::import::Decimal, TBuffer> {};
+class DecimalModel : public FBE::ViewModel<::import::Decimal, TBuffer> {};
 
-//! Versioned model of import.Uuid: serialize(), deserialize(), verify().
+//! Versioned model of import.Uuid: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class UuidModel : public FBE::Model<::import::Uuid, TBuffer> {};
+class UuidModel : public FBE::ViewModel<::import::Uuid, TBuffer> {};
 
-//! Versioned model of import.UUID: serialize(), deserialize(), verify().
+//! Versioned model of import.UUID: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class UUIDModel : public FBE::Model<::import::UUID, TBuffer> {};
+class UUIDModel : public FBE::ViewModel<::import::UUID, TBuffer> {};
 
-//! Versioned model of import.Timestamp: serialize(), deserialize(), verify().
+//! Versioned model of import.Timestamp: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class TimestampModel : public FBE::Model<::import::Timestamp, TBuffer> {};
+class TimestampModel : public FBE::ViewModel<::import::Timestamp, TBuffer> {};
 
-//! Versioned model of import.Sender: serialize(), deserialize(), verify().
+//! Versioned model of import.Sender: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class SenderModel : public FBE::Model<::import::Sender, TBuffer> {};
+class SenderModel : public FBE::ViewModel<::import::Sender, TBuffer> {};
 
-//! Versioned model of import.Receiver: serialize(), deserialize(), verify().
+//! Versioned model of import.Receiver: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ReceiverModel : public FBE::Model<::import::Receiver, TBuffer> {};
+class ReceiverModel : public FBE::ViewModel<::import::Receiver, TBuffer> {};
 
-//! Versioned model of import.Client: serialize(), deserialize(), verify().
+//! Versioned model of import.Client: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ClientModel : public FBE::Model<::import::Client, TBuffer> {};
+class ClientModel : public FBE::ViewModel<::import::Client, TBuffer> {};
 
-//! Versioned model of import.Proxy: serialize(), deserialize(), verify().
+//! Versioned model of import.Proxy: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ProxyModel : public FBE::Model<::import::Proxy, TBuffer> {};
+class ProxyModel : public FBE::ViewModel<::import::Proxy, TBuffer> {};
 
-//! Versioned model of import.Handler: serialize(), deserialize(), verify().
+//! Versioned model of import.Handler: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class HandlerModel : public FBE::Model<::import::Handler, TBuffer> {};
+class HandlerModel : public FBE::ViewModel<::import::Handler, TBuffer> {};
 
-//! Versioned model of import.fbe: serialize(), deserialize(), verify().
+//! Versioned model of import.fbe: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class fbeModel : public FBE::Model<::import::fbe, TBuffer> {};
+class fbeModel : public FBE::ViewModel<::import::fbe, TBuffer> {};
 
-//! Versioned model of import.FBE: serialize(), deserialize(), verify().
+//! Versioned model of import.FBE: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class FBE_Model : public FBE::Model<::import::FBE_, TBuffer> {};
+class FBE_Model : public FBE::ViewModel<::import::FBE_, TBuffer> {};
 
-//! Versioned model of import.std: serialize(), deserialize(), verify().
+//! Versioned model of import.std: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class std_Model : public FBE::Model<::import::std_, TBuffer> {};
+class std_Model : public FBE::ViewModel<::import::std_, TBuffer> {};
 
-//! Versioned model of import.Companion: serialize(), deserialize(), verify().
+//! Versioned model of import.Companion: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class CompanionModel : public FBE::Model<::import::Companion, TBuffer> {};
+class CompanionModel : public FBE::ViewModel<::import::Companion, TBuffer> {};
 
-//! Versioned model of import.Any: serialize(), deserialize(), verify().
+//! Versioned model of import.Any: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class AnyModel : public FBE::Model<::import::Any, TBuffer> {};
+class AnyModel : public FBE::ViewModel<::import::Any, TBuffer> {};
 
-//! Versioned model of import.Self: serialize(), deserialize(), verify().
+//! Versioned model of import.Self: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class SelfModel : public FBE::Model<::import::Self, TBuffer> {};
+class SelfModel : public FBE::ViewModel<::import::Self, TBuffer> {};
 
-//! Versioned model of import.self: serialize(), deserialize(), verify().
+//! Versioned model of import.self: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class selfModel : public FBE::Model<::import::self, TBuffer> {};
+class selfModel : public FBE::ViewModel<::import::self, TBuffer> {};
 
-//! Versioned model of import.None: serialize(), deserialize(), verify().
+//! Versioned model of import.None: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class NoneModel : public FBE::Model<::import::None, TBuffer> {};
+class NoneModel : public FBE::ViewModel<::import::None, TBuffer> {};
 
-//! Versioned model of import.Option: serialize(), deserialize(), verify().
+//! Versioned model of import.Option: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class OptionModel : public FBE::Model<::import::Option, TBuffer> {};
+class OptionModel : public FBE::ViewModel<::import::Option, TBuffer> {};
 
-//! Versioned model of import.Result: serialize(), deserialize(), verify().
+//! Versioned model of import.Result: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ResultModel : public FBE::Model<::import::Result, TBuffer> {};
+class ResultModel : public FBE::ViewModel<::import::Result, TBuffer> {};
 
-//! Versioned model of import.Vec: serialize(), deserialize(), verify().
+//! Versioned model of import.Vec: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class VecModel : public FBE::Model<::import::Vec, TBuffer> {};
+class VecModel : public FBE::ViewModel<::import::Vec, TBuffer> {};
 
-//! Versioned model of import.Box: serialize(), deserialize(), verify().
+//! Versioned model of import.Box: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class BoxModel : public FBE::Model<::import::Box, TBuffer> {};
+class BoxModel : public FBE::ViewModel<::import::Box, TBuffer> {};
 
-//! Versioned model of import.Error: serialize(), deserialize(), verify().
+//! Versioned model of import.Error: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ErrorModel : public FBE::Model<::import::Error, TBuffer> {};
+class ErrorModel : public FBE::ViewModel<::import::Error, TBuffer> {};
 
-//! Versioned model of import.Exception: serialize(), deserialize(), verify().
+//! Versioned model of import.Exception: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ExceptionModel : public FBE::Model<::import::Exception, TBuffer> {};
+class ExceptionModel : public FBE::ViewModel<::import::Exception, TBuffer> {};
 
-//! Versioned model of import.Text: serialize(), deserialize(), verify().
+//! Versioned model of import.Text: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class TextModel : public FBE::Model<::import::Text, TBuffer> {};
+class TextModel : public FBE::ViewModel<::import::Text, TBuffer> {};
 
-//! Versioned model of import.JsonWriter: serialize(), deserialize(), verify().
+//! Versioned model of import.JsonWriter: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class JsonWriterModel : public FBE::Model<::import::JsonWriter, TBuffer> {};
+class JsonWriterModel : public FBE::ViewModel<::import::JsonWriter, TBuffer> {};
 
-//! Versioned model of import.int32_t: serialize(), deserialize(), verify().
+//! Versioned model of import.int32_t: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class int32_t_Model : public FBE::Model<::import::int32_t_, TBuffer> {};
+class int32_t_Model : public FBE::ViewModel<::import::int32_t_, TBuffer> {};
 
-//! Versioned model of import.size_t: serialize(), deserialize(), verify().
+//! Versioned model of import.size_t: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class size_t_Model : public FBE::Model<::import::size_t_, TBuffer> {};
+class size_t_Model : public FBE::ViewModel<::import::size_t_, TBuffer> {};
 
-//! Versioned model of import.list: serialize(), deserialize(), verify().
+//! Versioned model of import.list: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class listModel : public FBE::Model<::import::list, TBuffer> {};
+class listModel : public FBE::ViewModel<::import::list, TBuffer> {};
 
-//! Versioned model of import.object: serialize(), deserialize(), verify().
+//! Versioned model of import.object: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class objectModel : public FBE::Model<::import::object, TBuffer> {};
+class objectModel : public FBE::ViewModel<::import::object, TBuffer> {};
 
-//! Versioned model of import.v: serialize(), deserialize(), verify().
+//! Versioned model of import.v: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class vModel : public FBE::Model<::import::v, TBuffer> {};
+class vModel : public FBE::ViewModel<::import::v, TBuffer> {};
 
-//! Versioned model of import.r: serialize(), deserialize(), verify().
+//! Versioned model of import.r: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class rModel : public FBE::Model<::import::r, TBuffer> {};
+class rModel : public FBE::ViewModel<::import::r, TBuffer> {};
 
-//! Versioned model of import.w: serialize(), deserialize(), verify().
+//! Versioned model of import.w: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class wModel : public FBE::Model<::import::w, TBuffer> {};
+class wModel : public FBE::ViewModel<::import::w, TBuffer> {};
 
-//! Versioned model of import.SideBuy: serialize(), deserialize(), verify().
+//! Versioned model of import.SideBuy: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class SideBuyModel : public FBE::Model<::import::SideBuy, TBuffer> {};
+class SideBuyModel : public FBE::ViewModel<::import::SideBuy, TBuffer> {};
 
-//! Versioned model of import.OrderKey: serialize(), deserialize(), verify().
+//! Versioned model of import.OrderKey: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class OrderKeyModel : public FBE::Model<::import::OrderKey, TBuffer> {};
+class OrderKeyModel : public FBE::ViewModel<::import::OrderKey, TBuffer> {};
 
-//! Versioned model of import.textOfside: serialize(), deserialize(), verify().
+//! Versioned model of import.textOfside: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class textOfsideModel : public FBE::Model<::import::textOfside, TBuffer> {};
+class textOfsideModel : public FBE::ViewModel<::import::textOfside, TBuffer> {};
 
-//! Versioned model of import.DECIMAL_1: serialize(), deserialize(), verify().
+//! Versioned model of import.DECIMAL_1: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class DECIMAL_1Model : public FBE::Model<::import::DECIMAL_1, TBuffer> {};
+class DECIMAL_1Model : public FBE::ViewModel<::import::DECIMAL_1, TBuffer> {};
 
-//! Versioned model of import.OrderModel: serialize(), deserialize(), verify().
+//! Versioned model of import.OrderModel: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class OrderModelModel : public FBE::Model<::import::OrderModel, TBuffer> {};
+class OrderModelModel : public FBE::ViewModel<::import::OrderModel, TBuffer> {};
 
-//! Versioned model of import.OrderFinal: serialize(), deserialize(), verify().
+//! Versioned model of import.OrderFinal: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class OrderFinalModel : public FBE::Model<::import::OrderFinal, TBuffer> {};
+class OrderFinalModel : public FBE::ViewModel<::import::OrderFinal, TBuffer> {};
 
-//! Versioned model of import.NewOrder: serialize(), deserialize(), verify().
+//! Versioned model of import.NewOrder: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class NewOrderModel : public FBE::Model<::import::NewOrder, TBuffer> {};
+class NewOrderModel : public FBE::ViewModel<::import::NewOrder, TBuffer> {};
 
-//! Versioned model of import.VerifyFBEOrder: serialize(), deserialize(), verify().
+//! Versioned model of import.VerifyFBEOrder: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class VerifyFBEOrderModel : public FBE::Model<::import::VerifyFBEOrder, TBuffer> {};
+class VerifyFBEOrderModel : public FBE::ViewModel<::import::VerifyFBEOrder, TBuffer> {};
 
-//! Versioned model of import.fbe_vr_Order: serialize(), deserialize(), verify().
+//! Versioned model of import.fbe_vr_Order: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class fbe_vr_OrderModel : public FBE::Model<::import::fbe_vr_Order, TBuffer> {};
+class fbe_vr_OrderModel : public FBE::ViewModel<::import::fbe_vr_Order, TBuffer> {};
 
-//! Versioned model of import.e1: serialize(), deserialize(), verify().
+//! Versioned model of import.e1: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class e1Model : public FBE::Model<::import::e1, TBuffer> {};
+class e1Model : public FBE::ViewModel<::import::e1, TBuffer> {};
 
-//! Versioned model of import.i2: serialize(), deserialize(), verify().
+//! Versioned model of import.i2: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class i2Model : public FBE::Model<::import::i2, TBuffer> {};
+class i2Model : public FBE::ViewModel<::import::i2, TBuffer> {};
 
-//! Versioned model of import.o3: serialize(), deserialize(), verify().
+//! Versioned model of import.o3: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class o3Model : public FBE::Model<::import::o3, TBuffer> {};
+class o3Model : public FBE::ViewModel<::import::o3, TBuffer> {};
 
-//! Versioned model of import.Case: serialize(), deserialize(), verify().
+//! Versioned model of import.Case: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class CaseModel : public FBE::Model<::import::Case, TBuffer> {};
+class CaseModel : public FBE::ViewModel<::import::Case, TBuffer> {};
 
-//! Versioned model of import.Imported: serialize(), deserialize(), verify().
+//! Versioned model of import.Imported: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ImportedModel : public FBE::Model<::import::Imported, TBuffer> {};
+class ImportedModel : public FBE::ViewModel<::import::Imported, TBuffer> {};
 
-//! Versioned model of import.symbol: serialize(), deserialize(), verify().
+//! Versioned model of import.symbol: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class symbolModel : public FBE::Model<::import::symbol, TBuffer> {};
+class symbolModel : public FBE::ViewModel<::import::symbol, TBuffer> {};
 
-//! Versioned model of import.Listed: serialize(), deserialize(), verify().
+//! Versioned model of import.Listed: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class ListedModel : public FBE::Model<::import::Listed, TBuffer> {};
+class ListedModel : public FBE::ViewModel<::import::Listed, TBuffer> {};
 
-//! Versioned model of import.Derived: serialize(), deserialize(), verify().
+//! Versioned model of import.Derived: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class DerivedModel : public FBE::Model<::import::Derived, TBuffer> {};
+class DerivedModel : public FBE::ViewModel<::import::Derived, TBuffer> {};
 
-//! Versioned model of import.Hostile: serialize(), deserialize(), verify().
+//! Versioned model of import.Hostile: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class HostileModel : public FBE::Model<::import::Hostile, TBuffer> {};
+class HostileModel : public FBE::ViewModel<::import::Hostile, TBuffer> {};
 
 } // namespace import
 

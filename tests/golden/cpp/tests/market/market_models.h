@@ -6,6 +6,7 @@
 #include <fbe/versioned.h>
 
 #include "market.h"
+#include "market_field_models.h"
 
 namespace FBE {
 
@@ -157,13 +158,15 @@ FBE_NOINLINE inline bool VBody<::market::Failure>::verify_older(Decoder& d, std:
 
 namespace market {
 
-//! Versioned model of market.Instrument: serialize(), deserialize(), verify().
+//! Versioned model of market.Instrument: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class InstrumentModel : public FBE::Model<::market::Instrument, TBuffer> {};
+class InstrumentModel : public FBE::ViewModel<::market::Instrument, TBuffer> {};
 
-//! Versioned model of market.Failure: serialize(), deserialize(), verify().
+//! Versioned model of market.Failure: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
-class FailureModel : public FBE::Model<::market::Failure, TBuffer> {};
+class FailureModel : public FBE::ViewModel<::market::Failure, TBuffer> {};
 
 } // namespace market
 
