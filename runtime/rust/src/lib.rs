@@ -13,6 +13,7 @@
 //!   and [`Timestamp`] (nanoseconds since the epoch); strings are
 //!   [`BString`] (the `bstr` crate's), since an FBE string may hold any
 //!   bytes and every reader must give them back unchanged (docs/limits.md 7);
+//! * [`json::JsonWriter`], the original's JSON bytes (docs/format.md 8);
 //! * errors that name the type, the field path and the offset
 //!   ([`DecodeError`], [`EncodeError`]).
 //!
@@ -41,6 +42,7 @@
 pub mod collections;
 mod decimal;
 mod error;
+pub mod json;
 mod keys;
 mod limits;
 mod reader;
