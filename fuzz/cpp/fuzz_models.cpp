@@ -2,7 +2,8 @@
 // arbitrary bytes. The first byte picks the type and the model; the rest is
 // the buffer. verify() and deserialize() must never read outside the buffer,
 // allocate beyond what it can justify, or hang — with or without verify();
-// in the versioned model they must agree (verify() == deserialize() success).
+// in the versioned model they must agree (verify() == deserialize() success),
+// and the field models (views) of a versioned root read nothing outside it.
 #include "proto_models.h"
 #include "proto_final_models.h"
 #include "test_models.h"
@@ -10,13 +11,48 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 namespace {
+
+//! The field models (views, fbe/field_model.h) of an Account walked field by
+//! field: whatever the bytes, no view reads outside the buffer.
+template <typename Model>
+void walk_account(Model& model)
+{
+    const std::size_t begin = model.model.get_begin();
+    int32_t id = 0;
+    std::string name;
+    ::proto::State state{};
+    model.model.id.get(id);
+    model.model.name.get(name);
+    model.model.state.get(state);
+    const std::size_t wallet = model.model.wallet.get_begin();
+    model.model.wallet.currency.get(name);
+    model.model.wallet.get_end(wallet);
+    if (model.model.asset.has_value()) {
+        const std::size_t asset = model.model.asset.get_begin();
+        ::proto::Balance balance;
+        model.model.asset.value.get(balance);
+        model.model.asset.get_end(asset);
+    }
+    const std::size_t count = model.model.orders.size();
+    for (std::size_t i = 0; i <= count && i < 64; ++i) { // one beyond the items too
+        auto order = model.model.orders[i];
+        const std::size_t body = order.get_begin();
+        order.symbol.get(name);
+        double volume = 0;
+        order.volume.get(volume);
+        order.get_end(body);
+    }
+    model.model.get_end(begin);
+}
 
 template <typename T>
 void read_versioned(const uint8_t* data, std::size_t size)
 {
-    FBE::Model<T, FBE::ReadBuffer> model;
+    FBE::ViewModel<T, FBE::ReadBuffer> model;
     model.attach(data, size);
     T value{};
     // docs/limits.md 4: verify() is true exactly when deserialize() succeeds.
@@ -24,6 +60,12 @@ void read_versioned(const uint8_t* data, std::size_t size)
     const bool read = model.deserialize(value) != 0; // unverified reads must be safe too
     if (verified != read)
         __builtin_trap();
+    // The views: a verified root reads through them as a whole.
+    T viewed{};
+    if (!model.model.get(viewed) && verified)
+        __builtin_trap();
+    if constexpr (std::is_same_v<T, ::proto::Account>)
+        walk_account(model);
 }
 
 template <typename T>
