@@ -14,7 +14,7 @@
 //!   escape `\udcXY` (docs/limits.md 7), so the output is valid UTF-8 and reads back to the same
 //!   bytes.
 
-use crate::{Decimal, Timestamp, Uuid};
+use crate::{Decimal, DecodeError, ErrorKind, Timestamp, Uuid};
 
 /// 10^(8i - 348) for i = 0..86 as a 64-bit significand and binary exponent (RapidJSON's table,
 /// the same as runtime/go/fbe/dtoa.go and the C++ runtime's `kCachedPowers`).
@@ -338,6 +338,99 @@ pub fn append_base64(out: &mut Vec<u8>, b: &[u8]) {
     }
 }
 
+/// The value of each character of [`BASE64`], 0xff for the others.
+const BASE64_VALUES: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 64 {
+        t[BASE64[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The bytes of strict standard Base64 (docs/limits.md 7): the alphabet `A–Z a–z 0–9 + /`, `=`
+/// padding to a multiple of 4 characters and nothing else, and the unused bits of the last
+/// character zero (`QR==` is refused where `QQ==` reads), so each byte string has exactly one
+/// text. `None` for any other text ("invalid base64").
+///
+/// ```
+/// assert_eq!(fbe::json::decode_base64(b"Zm8=").unwrap(), b"fo");
+/// assert!(fbe::json::decode_base64(b"Zm8").is_none());
+/// ```
+pub fn decode_base64(text: &[u8]) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(4) {
+        return None;
+    }
+    let sextet = |c: u8| match BASE64_VALUES[usize::from(c)] {
+        0xff => None,
+        v => Some(u32::from(v)),
+    };
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let groups = text.len() / 4;
+    for (g, group) in text.chunks(4).enumerate() {
+        let pad = group.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 || (pad > 0 && g + 1 != groups) {
+            return None;
+        }
+        let mut n = 0u32;
+        for &c in &group[..4 - pad] {
+            n = n << 6 | sextet(c)?;
+        }
+        n <<= 6 * pad as u32;
+        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+        let keep = 3 - pad;
+        // the bits of the last character beyond the bytes kept must be zero
+        if n & ((1u32 << (8 * pad as u32)) - 1) != 0 {
+            return None;
+        }
+        out.extend_from_slice(&bytes[..keep]);
+    }
+    Some(out)
+}
+
+/// Checks a JSON document before it is parsed (docs/limits.md 7): valid UTF-8 (no overlong
+/// forms, encoded surrogates or truncated sequences), no leading byte order mark, and arrays
+/// and objects nested at most `3 * max_depth` deep (brackets inside strings skipped). Gives the
+/// text, or the error naming the offset.
+pub fn check_document(doc: &[u8], max_depth: usize) -> Result<&str, DecodeError> {
+    let text = std::str::from_utf8(doc)
+        .map_err(|e| DecodeError::new("invalid JSON: not valid UTF-8", "", Some(e.valid_up_to())))?;
+    if text.starts_with('\u{feff}') {
+        return Err(DecodeError::new("invalid JSON: a byte order mark is not JSON", "", Some(0)));
+    }
+    let limit = 3 * max_depth;
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (at, &c) in doc.iter().enumerate() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Err(DecodeError::of_kind(
+                        ErrorKind::Depth,
+                        format!("invalid JSON: arrays and objects nested deeper than {limit}"),
+                        "",
+                        Some(at),
+                    ));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(text)
+}
+
 /// Appends a float or double map key: C's `%f` when it reads back to the same value (`f32`: as
 /// a float), otherwise the text of [`append_double`], so keys stay distinct and exact.
 fn append_real_key(out: &mut Vec<u8>, k: f64, as_f32: bool) {
@@ -609,5 +702,57 @@ mod tests {
         j.key_f32(0.1);
         j.key_bytes(b"fo");
         assert_eq!(j.out, br#""1":"-5":"1.500000":"1e-7":"0.100000":"Zm8=":"#);
+    }
+    #[test]
+    fn base64_is_strict() {
+        for (text, want) in [
+            (&b""[..], &b""[..]),
+            (b"Zg==", b"f"),
+            (b"Zm8=", b"fo"),
+            (b"Zm9v", b"foo"),
+            (b"QQ==", b"A"),
+            (b"+/8=", b"\xfb\xff"),
+        ] {
+            assert_eq!(decode_base64(text).as_deref(), Some(want), "{}", String::from_utf8_lossy(text));
+        }
+        for text in [
+            &b"A"[..],
+            b"@@@@",
+            b"QR==",
+            b"Zm8",
+            b"Zm8==",
+            b"Zm9v\n",
+            b"Zg=a",
+            b"Z===",
+            b"Zg==Zg==",
+            b"-_8=",
+            b"Zm9=",
+            b" Zm8=",
+        ] {
+            assert!(decode_base64(text).is_none(), "{}", String::from_utf8_lossy(text));
+        }
+    }
+
+    #[test]
+    fn base64_reads_back_what_it_writes() {
+        let data: Vec<u8> = (0..=255u8).chain((0..=255u8).rev()).collect();
+        for n in 0..data.len() {
+            let mut text = Vec::new();
+            append_base64(&mut text, &data[..n]);
+            assert_eq!(decode_base64(&text).unwrap(), &data[..n]);
+        }
+    }
+
+    #[test]
+    fn documents_are_utf8_without_a_bom_and_nest_within_three_times_max_depth() {
+        assert!(check_document(b"{\"a\":[1,{\"b\":\"[[[\\\"[\"}]}", 1).is_ok());
+        assert!(check_document(b"\xef\xbb\xbf{}", 128).unwrap_err().message().contains("byte order mark"));
+        for bad in [&b"\"\xc0\xaf\""[..], b"\"\xed\xa0\x80\"", b"\"\xf4\x90\x80\x80\"", b"\"\xc3"] {
+            assert!(check_document(bad, 128).unwrap_err().message().contains("UTF-8"));
+        }
+        let deep = |n: usize| [vec![b'['; n], vec![b']'; n]].concat();
+        assert!(check_document(&deep(384), 128).is_ok());
+        let e = check_document(&deep(385), 128).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::Depth, Some(384)));
     }
 }
