@@ -110,6 +110,14 @@ def empty_objects(n: int) -> str:
     return '{"f9":[' + ",".join(["{}"] * n) + "]}"
 
 
+def pairs_offset_zero(n: int) -> bytes:
+    """A versioned test.StructHashEx whose f1 (StructSimple -> StructNested, a map of struct keys) declares n
+    pairs whose 8-byte slots hold offset 0: the first key is malformed, and a reader that made the pairs
+    before reading them held n pairs of default structs for 8 bytes each."""
+    body = P("<IIII", 16, 142, 16, 0) + P("<I", n) + bytes(8 * n)
+    return P("<II", 8 + len(body), 8) + body
+
+
 # ---------------------------------------------------------------- hostile (schemas/tests/hostile.fbe)
 
 EMPTIES, WIDE, WIDES = 2, 3, 4   # type ids
@@ -246,6 +254,11 @@ def limit_cases() -> list[LimitCase]:
     add("decode budget/Wides.old-body-of-4MB-defaults-paid", budget,
         dict(_binary("hostile", "Wides", "versioned", wides_old_bodies(1)), limits={"budget_slack": 4_000_100}),
         "result")
+    # a map held as pairs (struct or bytes keys) makes each pair once the bytes before it are read, never the
+    # count's worth up front (docs/limits.md 3): Go made them all first, 100,000 default pairs for 800 KB
+    add(f"decode budget/StructHashEx.f1-{5 * N}-pairs-offset-0", budget,
+        _binary("test", "StructHashEx", "versioned", pairs_offset_zero(5 * N)), "parse_error", bound=True,
+        honest=_binary("test", "StructHashEx", "versioned", pairs_offset_zero(0)))
     # a body older than its base: every field takes its default, the derived struct's own included
     # (306 for the struct + 692 for the defaults' structs = 998 > 62 x 16 bytes, <= 63 x 16)
     for factor, expect in ((62, "parse_error"), (63, "result")):

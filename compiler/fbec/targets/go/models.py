@@ -206,6 +206,29 @@ def grow_or_resize(w: CodeWriter, c: Context, t: ir.Sequence, dst: str, n: str) 
         w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
 
 
+def read_pairs(w: CodeWriter, c: Context, t: ir.Mapping, dst: str, i: str, n: str, names: Names,
+               read: Callable[[str, str], None], paid: Callable[[str], None]) -> None:
+    """A map held as pairs (keys that are not comparable: bytes, structs), read into a slice grown one pair
+    at a time as they are read (fbe.Grow): a pair can be much larger than the bytes its slot takes, so no
+    pair is made before the bytes before it have paid (docs/limits.md 3). A value whose default is large
+    is made once the budget pays for it (paid_first), after its key, read into a local first."""
+    late = isinstance(t.value, ir.StructRef) and c.schema.struct(t.value.name).large_default
+    w.line(f"{dst} = {dst}[:0]")
+    with w.block(f"for {i} := range {n} {{", "}"):
+        paid("key")
+        if late:
+            k = names("k")
+            w.line(f"var {k} {c.type(t.key)}")
+            read("key", k)
+            paid("value")
+            w.line(f"{dst} = {c.rt('Grow')}({dst})")
+            w.line(f"{dst}[{i}].Key = {k}")
+        else:
+            w.line(f"{dst} = {c.rt('Grow')}({dst})")
+            read("key", f"{dst}[{i}].Key")
+        read("value", f"{dst}[{i}].Value")
+
+
 def paid_first(w: CodeWriter, c: Context, t: ir.Type, unwind: list[str], base: str | None = None,
                slot: str | None = None) -> None:
     """Before a value of struct type t is made (a slice grown, an optional's pointer), when its default is
@@ -297,11 +320,11 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst:
                     w.line("return")
                 w.line(f"{dst}[{k}] = {x}")
         else:
-            w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
-            with w.block(f"for {i} := range {n} {{", "}"):
-                read_value(w, c, t.key, base, f"{e}+{i}*{item}", f"{dst}[{i}].Key", field, names, inner_unwind)
-                read_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", f"{dst}[{i}].Value", field,
-                           names, inner_unwind)
+            at = {"key": f"{e}+{i}*{item}", "value": f"{e}+{i}*{item}+{t.key.size}"}
+            read_pairs(w, c, t, dst, i, n, names,
+                       lambda part, dst_: read_value(w, c, getattr(t, part), base, at[part], dst_, field, names,
+                                                     inner_unwind),
+                       lambda part: paid_first(w, c, getattr(t, part), inner_unwind, base, at[part]))
             duplicates(w, c, t, dst, field, f"{e}-4")
 
 
@@ -429,10 +452,9 @@ def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, name
                     w.line("return")
                 w.line(f"{dst}[{k}] = {x}")
         else:
-            w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
-            with w.block(f"for {i} := range {n} {{", "}"):
-                final_read(w, c, t.key, f"{dst}[{i}].Key", field, names, inner_unwind)
-                final_read(w, c, t.value, f"{dst}[{i}].Value", field, names, inner_unwind)
+            read_pairs(w, c, t, dst, i, n, names,
+                       lambda part, dst_: final_read(w, c, getattr(t, part), dst_, field, names, inner_unwind),
+                       lambda part: paid_first(w, c, getattr(t, part), inner_unwind))
             duplicates(w, c, t, dst, field, "r.Pos")
 
 
