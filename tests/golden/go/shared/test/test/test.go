@@ -18766,8 +18766,9 @@ func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e6, n7 := r.Vector(b, b+8, 8, 0, "f1")
-	v.F1 = fbe.Resize(v.F1, n7)
+	v.F1 = v.F1[:0]
 	for i8 := range n7 {
+		v.F1 = fbe.Grow(v.F1)
 		v.F1[i8].Key.FBERead(r, b, e6+i8*8)
 		if r.Failed() {
 			r.UnwindIndex(i8)
@@ -18790,8 +18791,9 @@ func (v *StructHashEx) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e9, n10 := r.Vector(b, b+12, 9, 1, "f2")
-	v.F2 = fbe.Resize(v.F2, n10)
+	v.F2 = v.F2[:0]
 	for i11 := range n10 {
+		v.F2 = fbe.Grow(v.F2)
 		v.F2[i11].Key.FBERead(r, b, e9+i11*9)
 		if r.Failed() {
 			r.UnwindIndex(i11)
@@ -18829,8 +18831,9 @@ func FBEVerifyStructHashEx(r *fbe.Reader, base, slot int) {
 	}
 	var t14 []fbe.Pair[StructSimple, StructNested]
 	e15, n16 := r.Vector(b, b+8, 8, 0, "f1")
-	t14 = fbe.Resize(t14, n16)
+	t14 = t14[:0]
 	for i17 := range n16 {
+		t14 = fbe.Grow(t14)
 		t14[i17].Key.FBERead(r, b, e15+i17*8)
 		if r.Failed() {
 			r.UnwindIndex(i17)
@@ -18853,8 +18856,9 @@ func FBEVerifyStructHashEx(r *fbe.Reader, base, slot int) {
 	}
 	var t18 []fbe.Pair[StructSimple, *StructNested]
 	e19, n20 := r.Vector(b, b+12, 9, 1, "f2")
-	t18 = fbe.Resize(t18, n20)
+	t18 = t18[:0]
 	for i21 := range n20 {
+		t18 = fbe.Grow(t18)
 		t18[i21].Key.FBERead(r, b, e19+i21*9)
 		if r.Failed() {
 			r.UnwindIndex(i21)
@@ -18954,8 +18958,9 @@ func (v *StructHashEx) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	n26 := r.FinalCount(1279, 0, "f1")
-	v.F1 = fbe.Resize(v.F1, n26)
+	v.F1 = v.F1[:0]
 	for i27 := range n26 {
+		v.F1 = fbe.Grow(v.F1)
 		v.F1[i27].Key.FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i27)
@@ -18974,8 +18979,9 @@ func (v *StructHashEx) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	n28 := r.FinalCount(282, 1, "f2")
-	v.F2 = fbe.Resize(v.F2, n28)
+	v.F2 = v.F2[:0]
 	for i29 := range n28 {
+		v.F2 = fbe.Grow(v.F2)
 		v.F2[i29].Key.FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i29)
@@ -19009,8 +19015,9 @@ func FBEVerifyFinalStructHashEx(r *fbe.Reader) {
 	defer r.Leave()
 	var t30 []fbe.Pair[StructSimple, StructNested]
 	n31 := r.FinalCount(1279, 0, "f1")
-	t30 = fbe.Resize(t30, n31)
+	t30 = t30[:0]
 	for i32 := range n31 {
+		t30 = fbe.Grow(t30)
 		t30[i32].Key.FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i32)
@@ -19030,8 +19037,9 @@ func FBEVerifyFinalStructHashEx(r *fbe.Reader) {
 	}
 	var t33 []fbe.Pair[StructSimple, *StructNested]
 	n34 := r.FinalCount(282, 1, "f2")
-	t33 = fbe.Resize(t33, n34)
+	t33 = t33[:0]
 	for i35 := range n34 {
+		t33 = fbe.Grow(t33)
 		t33[i35].Key.FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i35)

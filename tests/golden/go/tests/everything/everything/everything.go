@@ -3493,8 +3493,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e100, n101 := r.Vector(b, b+279, 8, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n101)
+	v.F46 = v.F46[:0]
 	for i102 := range n101 {
+		v.F46 = fbe.Grow(v.F46)
 		v.F46[i102].Key.FBERead(r, b, e100+i102*8)
 		if r.Failed() {
 			r.UnwindIndex(i102)
@@ -3542,8 +3543,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e107, n108 := r.Vector(b, b+294, 8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n108)
+	v.F49 = v.F49[:0]
 	for i109 := range n108 {
+		v.F49 = fbe.Grow(v.F49)
 		v.F49[i109].Key = r.Blob(v.F49[i109].Key, b, e107+i109*8, "f49")
 		v.F49[i109].Value = r.I32(e107 + i109*8 + 4)
 	}
@@ -3556,8 +3558,9 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e110, n111 := r.Vector(b, b+298, 8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n111)
+	v.F50 = v.F50[:0]
 	for i112 := range n111 {
+		v.F50 = fbe.Grow(v.F50)
 		v.F50[i112].Key = r.Blob(v.F50[i112].Key, b, e110+i112*8, "f50")
 		v.F50[i112].Value = r.String(b, e110+i112*8+4, "f50")
 	}
@@ -3919,8 +3922,9 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	}
 	var t164 []fbe.Pair[market.Instrument, Counted]
 	e165, n166 := r.Vector(b, b+279, 8, 0, "f46")
-	t164 = fbe.Resize(t164, n166)
+	t164 = t164[:0]
 	for i167 := range n166 {
+		t164 = fbe.Grow(t164)
 		t164[i167].Key.FBERead(r, b, e165+i167*8)
 		if r.Failed() {
 			r.UnwindIndex(i167)
@@ -3951,8 +3955,9 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	}
 	var t168 []fbe.Pair[[]byte, int32]
 	e169, n170 := r.Vector(b, b+294, 8, 8, "f49")
-	t168 = fbe.Resize(t168, n170)
+	t168 = t168[:0]
 	for i171 := range n170 {
+		t168 = fbe.Grow(t168)
 		t168[i171].Key = r.Blob(t168[i171].Key, b, e169+i171*8, "f49")
 		t168[i171].Value = r.I32(e169 + i171*8 + 4)
 	}
@@ -3965,8 +3970,9 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	}
 	var t172 []fbe.Pair[[]byte, string]
 	e173, n174 := r.Vector(b, b+298, 8, 8, "f50")
-	t172 = fbe.Resize(t172, n174)
+	t172 = t172[:0]
 	for i175 := range n174 {
+		t172 = fbe.Grow(t172)
 		t172[i175].Key = r.Blob(t172[i175].Key, b, e173+i175*8, "f50")
 		t172[i175].Value = r.String(b, e173+i175*8+4, "f50")
 	}
@@ -4459,8 +4465,9 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		v.F45[k248] = x249
 	}
 	n251 := r.FinalCount(12, 0, "f46")
-	v.F46 = fbe.Resize(v.F46, n251)
+	v.F46 = v.F46[:0]
 	for i252 := range n251 {
+		v.F46 = fbe.Grow(v.F46)
 		v.F46[i252].Key.FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i252)
@@ -4498,8 +4505,9 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		v.F48 = nil
 	}
 	n256 := r.FinalCount(8, 8, "f49")
-	v.F49 = fbe.Resize(v.F49, n256)
+	v.F49 = v.F49[:0]
 	for i257 := range n256 {
+		v.F49 = fbe.Grow(v.F49)
 		v.F49[i257].Key = r.FinalBlob(v.F49[i257].Key, "f49")
 		if p258 := r.Fixed(4, "f49"); p258 >= 0 {
 			v.F49[i257].Value = r.I32(p258)
@@ -4510,8 +4518,9 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	n259 := r.FinalCount(8, 8, "f50")
-	v.F50 = fbe.Resize(v.F50, n259)
+	v.F50 = v.F50[:0]
 	for i260 := range n259 {
+		v.F50 = fbe.Grow(v.F50)
 		v.F50[i260].Key = r.FinalBlob(v.F50[i260].Key, "f50")
 		v.F50[i260].Value = r.FinalString("f50")
 	}
@@ -4724,8 +4733,9 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	}
 	var t304 []fbe.Pair[market.Instrument, Counted]
 	n305 := r.FinalCount(12, 0, "f46")
-	t304 = fbe.Resize(t304, n305)
+	t304 = t304[:0]
 	for i306 := range n305 {
+		t304 = fbe.Grow(t304)
 		t304[i306].Key.FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i306)
@@ -4752,8 +4762,9 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	}
 	var t307 []fbe.Pair[[]byte, int32]
 	n308 := r.FinalCount(8, 8, "f49")
-	t307 = fbe.Resize(t307, n308)
+	t307 = t307[:0]
 	for i309 := range n308 {
+		t307 = fbe.Grow(t307)
 		t307[i309].Key = r.FinalBlob(t307[i309].Key, "f49")
 		if p310 := r.Fixed(4, "f49"); p310 >= 0 {
 			t307[i309].Value = r.I32(p310)
@@ -4765,8 +4776,9 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	}
 	var t311 []fbe.Pair[[]byte, string]
 	n312 := r.FinalCount(8, 8, "f50")
-	t311 = fbe.Resize(t311, n312)
+	t311 = t311[:0]
 	for i313 := range n312 {
+		t311 = fbe.Grow(t311)
 		t311[i313].Key = r.FinalBlob(t311[i313].Key, "f50")
 		t311[i313].Value = r.FinalString("f50")
 	}
