@@ -116,6 +116,10 @@ def escaped_strings() -> list[LimitCase]:
         _case(s, "lone-byte", _simple(r'{"id":1,"f31":"\udcc3"}'), r'"f31":"\udcc3"'),
         _case(s, "byte-then-char", _simple(r'{"id":1,"f31":"\udcc3\u00a9"}'), r'"f31":"\udcc3' + '\u00a9"'),
         _case(s, "map-key", _json("test", "StructHash", r'{"f1":{"\udcc3\udca9":1}}'), '"f1":{"\u00e9":1}'),
+        # a value description (testee_protocol.md) writes the string by the same rule: valid JSON, the byte as \udcc3
+        LimitCase(f"json/{s}/lone-byte-value", f"json: {s}",
+                  dict(_simple(r'{"id":1,"f31":"a\udcc3"}'), output="value"), "result", result="a\udcc3",
+                  compare=lambda expected, got: isinstance(got, dict) and got.get("f31") == expected),
     ]
 
 

@@ -82,7 +82,7 @@ std::string reply(const char* kind, const std::string& text)
     Writer w(buffer);
     w.StartObject();
     w.Key(kind);
-    w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+    FBE::JSON::detail::write_string(w, text.data(), text.size(), false); // (an error may quote bytes that are not UTF-8)
     w.EndObject();
     return std::string(buffer.GetString(), buffer.GetSize());
 }

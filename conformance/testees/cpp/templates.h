@@ -42,7 +42,13 @@ template <typename K, typename V> void to_value(Writer& w, const std::unordered_
 
 inline void from_value(const rapidjson::Value& v, float& x) { x = static_cast<float>(v.GetDouble()); }
 inline void from_value(const rapidjson::Value& v, double& x) { x = v.GetDouble(); }
-inline void from_value(const rapidjson::Value& v, std::string& x) { x.assign(v.GetString(), v.GetStringLength()); }
+// Strings as the JSON rule of docs/limits.md 7 writes them: bytes that are not UTF-8 as \udcXY (what the
+// runner and every other testee read and write), read back to those bytes.
+inline void from_value(const rapidjson::Value& v, std::string& x)
+{
+    if (!FBE::JSON::detail::string_from_json(v.GetString(), v.GetStringLength(), x))
+        throw BadValue("a string description that is not UTF-8");
+}
 inline void from_value(const rapidjson::Value& v, FBE::decimal_t& x) { x = FBE::decimal_t(std::string(v.GetString())); }
 inline void from_value(const rapidjson::Value& v, FBE::uuid_t& x) { x = FBE::uuid_t(std::string(v.GetString())); }
 inline void from_value(const rapidjson::Value& v, FBE::buffer_t& x)
@@ -67,7 +73,7 @@ void write_shortest(Writer& w, T x)
 
 inline void to_value(Writer& w, float x) { write_shortest(w, x); }
 inline void to_value(Writer& w, double x) { write_shortest(w, x); }
-inline void to_value(Writer& w, const std::string& x) { w.String(x.data(), static_cast<rapidjson::SizeType>(x.size())); }
+inline void to_value(Writer& w, const std::string& x) { FBE::JSON::detail::write_string(w, x.data(), x.size(), false); }
 inline void to_value(Writer& w, const FBE::decimal_t& x) { w.String(x.to_string().c_str()); }
 inline void to_value(Writer& w, const FBE::uuid_t& x) { w.String(x.string().c_str()); }
 inline void to_value(Writer& w, const FBE::buffer_t& x)

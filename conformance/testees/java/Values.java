@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Uuids;
 
 import java.io.IOException;
@@ -307,6 +308,16 @@ final class Values {
         }
     }
 
+    /**
+     * A string as the JSON rule of docs/limits.md 7 writes it (the runtime's JsonWriter): a byte that is not
+     * UTF-8, held as U+DC80..U+DCFF, as the escape &#92;udcXY, which Jackson's writer refuses as a lone surrogate.
+     */
+    private static void string(JsonGenerator g, String v) throws IOException {
+        JsonWriter j = new JsonWriter();
+        j.string(v);
+        g.writeRawValue(j.toString());
+    }
+
     private static void primitive(JsonGenerator g, String name, Object v) throws IOException {
         switch (name) {
             case "bool" -> g.writeBoolean((Boolean) v);
@@ -322,7 +333,7 @@ final class Values {
             case "float" -> g.writeNumber(floatText((Float) v));
             case "double" -> g.writeNumber(doubleText((Double) v));
             case "decimal" -> g.writeString(((BigDecimal) v).toPlainString());
-            case "string" -> g.writeString((String) v);
+            case "string" -> string(g, (String) v);
             case "bytes" -> g.writeString(HexFormat.of().formatHex((byte[]) v));
             case "uuid" -> g.writeString(((UUID) v).toString());
             default -> throw new BadValue("unknown primitive " + name);

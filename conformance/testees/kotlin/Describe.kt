@@ -5,6 +5,7 @@
 
 import com.fasterxml.jackson.core.JsonGenerator
 import com.fasterxml.jackson.databind.JsonNode
+import io.github.fbetoolkit.fbe.JsonWriter
 import java.math.BigDecimal
 import java.math.MathContext
 import java.math.RoundingMode
@@ -61,6 +62,16 @@ object D {
     }
 
     fun hex(b: ByteArray): String = HexFormat.of().formatHex(b)
+
+    /**
+     * A string as the JSON rule of docs/limits.md 7 writes it (the runtime's JsonWriter): a byte that is not
+     * UTF-8, held as U+DC80..U+DCFF, as the escape \udcXY, which Jackson's writer refuses as a lone surrogate.
+     */
+    fun string(g: JsonGenerator, v: String) {
+        val j = JsonWriter()
+        j.string(v)
+        g.writeRawValue(j.toString())
+    }
 
     /**
      * A double as a JSON number that reads back to it (a point or an exponent, -0.0 with its

@@ -31,7 +31,7 @@ WRITE = {
     "int64": "g.writeString({}.toString())", "uint64": "g.writeString({}.toString())",
     "timestamp": "g.writeString(java.lang.Long.toUnsignedString({}))", "float": "g.writeNumber(D.floatText({}))",
     "double": "g.writeNumber(D.doubleText({}))", "decimal": "g.writeString({}.toPlainString())",
-    "string": "g.writeString({})", "bytes": "g.writeString(D.hex({}))", "uuid": "g.writeString({}.toString())",
+    "string": "D.string(g, {})", "bytes": "g.writeString(D.hex({}))", "uuid": "g.writeString({}.toString())",
 }
 
 
