@@ -206,7 +206,7 @@ def grow_or_resize(w: CodeWriter, c: Context, t: ir.Sequence, dst: str, n: str) 
         w.line(f"{dst} = {c.rt('Resize')}({dst}, {n})")
 
 
-def read_pairs(w: CodeWriter, c: Context, t: ir.Mapping, dst: str, i: str, n: str, names: Names,
+def read_pairs(w: CodeWriter, c: Context, t: ir.Mapping, dst: str, i: str, n: str, names: Locals,
                read: Callable[[str, str], None], paid: Callable[[str], None]) -> None:
     """A map held as pairs (keys that are not comparable: bytes, structs), read into a slice grown one pair
     at a time as they are read (fbe.Grow): a pair can be much larger than the bytes its slot takes, so no
