@@ -15,6 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+CODE = re.compile(r"`[^`\n]*`")  # inline code: `operator[](i)` is not a link; [`x`](y.md) still is
 
 
 def anchors(path: Path) -> set[str]:
@@ -28,7 +29,7 @@ def anchors(path: Path) -> set[str]:
 
 
 def links(doc: Path) -> list[str]:
-    text = FENCE.sub("", doc.read_text(encoding="utf-8"))
+    text = CODE.sub("", FENCE.sub("", doc.read_text(encoding="utf-8")))
     return [a or b for a, b in LINK.findall(text)]
 
 
