@@ -31,9 +31,9 @@ def schema(path: str):
 
 def test_file_names_follow_the_package():
     files = cpp.generate(schema("trade.fbe"), Options())
-    assert [f.path for f in files] == ["proto.h", "proto_models.h"]
+    assert [f.path for f in files] == ["proto.h", "proto_models.h", "proto_field_models.h"]
     files = cpp.generate(schema("trade.fbe"), Options(final=True))
-    assert [f.path for f in files] == ["proto.h", "proto_models.h", "proto_final_models.h"]
+    assert [f.path for f in files] == ["proto.h", "proto_models.h", "proto_field_models.h", "proto_final_models.h"]
 
 
 def test_output_is_deterministic_and_marked_generated():
@@ -53,13 +53,13 @@ def test_indent_options():
 
 
 def test_api_of_the_original():
-    types, models, final = (f.text for f in cpp.generate(schema("trade.fbe"), Options(final=True)))
+    types, models, _, final = (f.text for f in cpp.generate(schema("trade.fbe"), Options(final=True)))
     assert "struct Order\n{" in types
     assert ("Order(int32_t arg_id, const std::string& arg_symbol, ::proto::OrderSide arg_side, "
             "::proto::OrderType arg_type, double arg_price, double arg_volume);") in types
     assert "enum class OrderSide : uint8_t" in types
     assert "FBE_ENUM_FLAGS(State)" in types
-    assert "template <class TBuffer = FBE::WriteBuffer>\nclass AccountModel : public FBE::Model<::proto::Account, TBuffer> {};" in models
+    assert "template <class TBuffer = FBE::WriteBuffer>\nclass AccountModel : public FBE::ViewModel<::proto::Account, TBuffer> {};" in models
     assert "class AccountFinalModel : public FBE::FinalModel<::proto::Account, TBuffer> {};" in final
 
 
@@ -111,9 +111,9 @@ def test_final_fast_path_layout():
     assert structs["Order"].struct.final_min_size == 26
     assert structs["Account"].struct.final_min_size == 4 + 4 + 1 + 12 + 1 + 4
     assert [name for name, _ in _fast_readers(structs["Order"], layout)] == ["read_fast"]
-    # The orders vector is read by FSequence: a fast run over the fields before it.
+    # The orders vector is read inside the fast path (FSequence::read_fast): Account is read fast whole.
     (name, steps), = _fast_readers(structs["Account"], layout)
-    assert name == "read_fast_id_to_asset" and layout.levels(steps) == 1
+    assert name == "read_fast" and layout.levels(steps) == 1
     # Order's side, type, price and volume are the plan's run: one step, one bounds check
     assert [type(step).__name__ for step in structs["Order"].final_steps] == ["FieldPlan", "FieldPlan", "Run"]
     recursive = schema("cpp-tests/recursive.fbe")

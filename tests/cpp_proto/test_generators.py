@@ -22,7 +22,8 @@ def fbec(tmp_path, *args):
 
 def test_proto_and_json_files(tmp_path):
     assert fbec(tmp_path, "--cpp", "--final", "--json", "--proto", f"--input={RPC}") == [
-        "rpc.h", "rpc_final_models.h", "rpc_final_protocol.h", "rpc_json.h", "rpc_models.h", "rpc_protocol.h"]
+        "rpc.h", "rpc_field_models.h", "rpc_final_models.h", "rpc_final_protocol.h", "rpc_json.h", "rpc_models.h",
+        "rpc_protocol.h"]
 
 
 def test_sender_is_the_originals_spelling_of_proto(tmp_path):
