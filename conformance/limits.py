@@ -266,6 +266,14 @@ def limit_cases() -> list[LimitCase]:
             dict(_binary("test", "StructNested", "versioned", older_than_base()),
                  limits={"budget_factor": factor, "budget_slack": 0}), expect)
 
+    # the decode budget is charged exactly, as docs/limits.md 3 counts: every testee reads each input with
+    # a budget of its exact charge (fbe.dynamic's least budget) and refuses it with one byte less
+    for name, request in least_budget_inputs():
+        exact = least_budget(request)
+        for slack, expect in ((exact, "result"), (exact - 1, "parse_error")):
+            add(f"least budget/{name}-budget-{slack}", "limits: least budget",
+                dict(request, limits={"budget_factor": 0, "budget_slack": slack}), expect)
+
     # sets, maps and hashes holding the same key twice (docs/limits.md 4): refused, never "the first"
     # (C++ std::set/std::map) or "the last" (a Python dict); next to each, the same value with
     # distinct keys, which every testee reads
@@ -382,6 +390,65 @@ def duplicate_set_elements_json() -> list[tuple[str, str, str]]:
         assert text.count(old) == 1, text
         out.append((field_name, text, text.replace(old, new)))
     return out
+
+
+def least_budget_inputs() -> list[tuple[str, dict[str, Any]]]:
+    """Inputs whose exact charge differs from their size (docs/limits.md 3): an older writer's bodies with
+    their defaults, structs and strings in each model, structs that cost more than their bytes (zero-size
+    ones, a message wrapping a struct), JSON with omitted members."""
+    from json_cases import final_order_message
+    from runner import REPO, _codec
+
+    test = _test_codec()
+    vector = test.default("test.StructVector")
+    vector["f9"] = [dict(test.default("test.StructSimple"), id=i, f31=f"s{i}" * i) for i in range(5)]
+    hostile = _codec(str(REPO / "schemas" / "tests" / "hostile.fbe"))
+    empties = hostile.default("hostile.Empties")
+    empties["items"] = [hostile.default("hostile.Empty")] * 3
+    return [
+        ("StructVector.versioned-old-bodies-23", _binary("test", "StructVector", "versioned", old_bodies(23))),
+        ("StructVector.versioned-5-structs", _binary("test", "StructVector", "versioned",
+                                                     bytes(test.encode(vector, "test.StructVector", "versioned")))),
+        ("StructVector.final-5-structs", _binary("test", "StructVector", "final",
+                                                 bytes(test.encode(vector, "test.StructVector", "final")))),
+        ("Empties.versioned-3", _binary("hostile", "Empties", "versioned",
+                                        bytes(hostile.encode(empties, "hostile.Empties", "versioned")))),
+        ("Empties.final-3", _binary("hostile", "Empties", "final",
+                                    bytes(hostile.encode(empties, "hostile.Empties", "final")))),
+        ("OrderMessage.final", _binary("proto", "OrderMessage", "final", final_order_message())),
+        ("StructVector.json-5-structs", _json("test", "StructVector", str(test.to_json(vector, "test.StructVector")))),
+        ("StructVector.json-empty-objects-10", _json("test", "StructVector", empty_objects(10))),
+    ]
+
+
+def least_budget(request: dict[str, Any]) -> int:
+    """The least budget (budget_factor 0, budget_slack n) with which fbe.dynamic reads the request's input:
+    its exact charge, which every testee must make."""
+    from fbe.limits import Limits
+    from runner import REPO, SHARED, _codec
+
+    package, fmt, payload = request["package"], request["input"]["format"], request["input"]["payload"]
+    schema = SHARED / "schemas" / f"{package}.fbe"
+    codec = _codec(str(schema if schema.exists() else REPO / "schemas" / "tests" / f"{package}.fbe"))
+    qualified = f"{package}.{request['type']}"
+
+    def reads(n: int) -> bool:
+        limits = Limits(budget_factor=0, budget_slack=n)
+        try:
+            if fmt == "json":
+                codec.from_json(payload, qualified, limits=limits)
+            else:
+                codec.decode(base64.b64decode(payload), qualified, fmt, limits=limits)
+        except Exception:             # noqa: BLE001 - fbe's DecodeError: the budget refused it
+            return False
+        return True
+
+    lo, hi = 0, 1 << 24
+    assert reads(hi), request
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if reads(mid) else (mid + 1, hi)
+    return lo
 
 
 def honest_struct_vector(n: int = 300) -> bytes:

@@ -3,7 +3,9 @@
 Per struct, a specialisation of the runtime's `FBE::FBody<T>` whose
 functions walk the plan's final steps, inherited fields first, in place:
 `size`, `write`, `read` (best effort: a field that cannot be read takes its
-schema default) and `verify`; a run of fixed-size fields (the plan's `Run`)
+schema default) and `verify` (of any decoder: the runtime's FinalDecoder, or
+its ExactFinalDecoder, which charges every value exactly), with `cost`, what
+a value costs the decode budget; a run of fixed-size fields (the plan's `Run`)
 is claimed with one bounds check and read at its offsets. A struct of fixed
 size (scalars and such structs only) also gets `read_fixed`, the unchecked
 reader of its vector elements. The model class is
@@ -160,9 +162,7 @@ def _declaration(w: CodeWriter, p: StructPlan, inlined: bool, layout: Layout) ->
         w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
         w.line(f"static constexpr std::size_t fixed_size = {layout.fixed_size(p)};")
         w.line(f"static constexpr std::size_t min_size = {s.final_min_size};")
-        if s.final_min_size == 0:
-            w.line("//! What a value costs the decode budget: it takes no bytes (docs/limits.md 3).")
-            w.line(f"static constexpr uint64_t cost = {s.decode_cost};")
+        w.line(f"static constexpr uint64_t cost = {s.decode_cost};")
         w.line(f"static std::size_t size(const {t}& value) noexcept;")
         w.line(f"static uint8_t* write(uint8_t* p, const {t}& value) noexcept;")
         w.line(f"static bool read(FinalDecoder& d, {t}& value);")
@@ -172,7 +172,8 @@ def _declaration(w: CodeWriter, p: StructPlan, inlined: bool, layout: Layout) ->
             w.line(f"static bool {name}(const uint8_t*& p, const uint8_t* end, std::size_t rest, {t}& value);")
         if layout.struct_fast(s.qualified):
             w.line(f"static bool read_fields(FinalDecoder& d, {t}& value);")
-        w.line("static bool verify(FinalDecoder& d);")
+        w.line("template <class D>")
+        w.line("static bool verify(D& d);")
     w.blank()
 
 
@@ -350,7 +351,8 @@ def _verify(w: CodeWriter, p: StructPlan, inlined: set[str]) -> None:
     s = p.struct
     t = qualified(s.qualified)
     used = bool(p.fields)
-    w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::verify(FinalDecoder& {'d' if used else '/*d*/'})")
+    w.line("template <class D>")
+    w.line(f"{reader_inline(s, inlined)} bool FBody<{t}>::verify(D& {'d' if used else '/*d*/'})")
     with w.block("{", "}"):
 
         def one(f: FieldPlan) -> None:

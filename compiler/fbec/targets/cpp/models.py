@@ -12,6 +12,10 @@ straight-line functions over the fields, each at the offset the IR gives:
              body of an older writer charges its defaulted struct values
              too, and checks the budget (read_older, verify_older).
 
+`verify` and `verify_older` take any decoder: the runtime's `Decoder`, or
+its `ExactDecoder`, which charges every value exactly (the runtime's Model
+uses it when the decoder's count from above exceeds the budget).
+
 Inherited fields are one block, handled by the base struct's functions.
 The model class `FBE::<package>::<Struct>Model<TBuffer = FBE::WriteBuffer>`
 is the runtime's `FBE::Model<T, TBuffer>`.
@@ -92,10 +96,12 @@ def _declaration(w: CodeWriter, p: plan.StructPlan, inlined: bool) -> None:
         w.line(f"static std::size_t extra(const {t}& value) noexcept;")
         w.line(f"static void write(Encoder& e, std::size_t body, const {t}& value) noexcept;")
         w.line(f"static bool read(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
-        w.line("static bool verify(Decoder& d, std::size_t body, uint32_t size);")
+        w.line("template <class D>")
+        w.line("static bool verify(D& d, std::size_t body, uint32_t size);")
         if s.base or s.fields:
             w.line(f"static bool read_older(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
-            w.line("static bool verify_older(Decoder& d, std::size_t body, uint32_t size);")
+            w.line("template <class D>")
+            w.line("static bool verify_older(D& d, std::size_t body, uint32_t size);")
     w.blank()
 
 
@@ -132,9 +138,10 @@ def _write(w: CodeWriter, s: Struct) -> None:
 def _charge_defaults(w: CodeWriter, schema: Schema, s: Struct) -> None:
     """An older writer's body is shorter than the struct: charge the struct and the defaults of the
     struct values it lacks, and check the budget (docs/limits.md 3; what bodies of this schema's size
-    hold costs at most their bytes, which the runtime counts)."""
-    terms = [f"VBody<{qualified(s.qualified)}>::cost", *_default_terms(schema, s)]
-    with w.block(f'if (!d.charge_checked({" + ".join(terms)}, "{s.qualified}", body))'):
+    hold costs at most their bytes, which the runtime counts; the exact count charged the struct
+    when it entered it)."""
+    defaults = " + ".join(_default_terms(schema, s)) or "0"
+    with w.block(f'if (!d.charge_older(VBody<{qualified(s.qualified)}>::cost, {defaults}, "{s.qualified}", body))'):
         w.line("return false;")
 
 
@@ -215,8 +222,8 @@ def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None
     # A shorter body (an older writer) takes verify_older, which charges the
     # defaults as read_older does: the same error at the same place.
     used = bool(s.base or s.fields)
-    args = "Decoder& d, std::size_t body, uint32_t size" if used else \
-        "Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/"
+    args = "D& d, std::size_t body, uint32_t size" if used else "D& /*d*/, std::size_t /*body*/, uint32_t /*size*/"
+    w.line("template <class D>")
     w.line(f"{reader_inline(s, inlined)} bool VBody<{t}>::verify({args})")
     with w.block("{", "}"):
         if not used:
@@ -224,7 +231,7 @@ def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None
         else:
             # Fixed-size fields always pass; a shorter body takes the out-of-line path.
             with w.block(f"if (FBE_UNLIKELY(size < {s.body_size}))"):
-                w.line("return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });")
+                w.line("return call_apart(d, [&](D& c) { return verify_older(c, body, size); });")
             if s.base:
                 with w.block(f"if (!verify_body<{qualified(s.base)}>(d, body, size))"):
                     w.line("return false;")
@@ -236,7 +243,8 @@ def _verify(w: CodeWriter, schema: Schema, s: Struct, inlined: set[str]) -> None
     if not (s.base or s.fields):
         return
     size_used = bool(s.base or checked or _default_terms(schema, s))
-    w.line(f"FBE_NOINLINE inline bool VBody<{t}>::verify_older(Decoder& d, std::size_t body, "
+    w.line("template <class D>")
+    w.line(f"FBE_NOINLINE inline bool VBody<{t}>::verify_older(D& d, std::size_t body, "
            f"uint32_t {'size' if size_used else '/*size*/'})")
     with w.block("{", "}"):
         _charge_defaults(w, schema, s)

@@ -53,10 +53,14 @@ public:
     //! Deepest struct nesting read, for the error.
     unsigned max_depth;
     //! The decode budget (docs/limits.md 3; Limits::budget of the root's
-    //! size). Every value read takes at least its final minimum size in the
-    //! buffer, so what a read makes costs about the bytes it consumed, which
-    //! need no counting; but a struct of final minimum size 0 takes no bytes
-    //! at all: its cost (FBody<T>::cost) is charged here (charge_no_bytes).
+    //! size), counted from above. Every value read takes at least its share
+    //! of the final minimum size in the buffer, so what a read makes costs
+    //! at most the bytes it consumed, which need no counting (`pos - 8`),
+    //! but for a struct whose own fields take no bytes (all its fields are
+    //! structs: it costs 1; a struct that takes no bytes at all: 32), which
+    //! verify() charges here (charge_struct; read(), best effort, only
+    //! those that take no bytes). FinalModel counts again exactly
+    //! (ExactFinalDecoder) when this count exceeds the budget.
     uint64_t budget = UINT64_MAX;
     uint64_t spent = 0;
 
@@ -69,6 +73,18 @@ public:
         spent += cost;
         return FBE_LIKELY(spent + (pos - 8) <= budget) || detail::budget_exceeded(error, what, pos, budget);
     }
+    //! A struct value about to be read: see `spent`.
+    template <typename T>
+    FBE_INLINE bool charge_struct() {
+        if constexpr (FBody<T>::min_size == 0 || FBody<T>::cost == 1)
+            return charge_no_bytes(FBody<T>::cost, "struct");
+        return true;
+    }
+    //! Whether each value is charged exactly (ExactFinalDecoder): else strings
+    //! and collections are paid by their bytes, and the codecs charge nothing.
+    static constexpr bool exact = false;
+    //! Whether what was read and charged is within the budget.
+    FBE_INLINE bool within_budget() const { return spent + (pos - 8) <= budget; }
 
     //! True when `n` more bytes are available; records an error otherwise.
     FBE_INLINE bool need(std::size_t n, const char* what) {
@@ -89,7 +105,32 @@ public:
     }
 
     //! Takes back how far a copy of this decoder got (call_apart).
-    FBE_INLINE void take_progress(const FinalDecoder& copy) noexcept { pos = copy.pos; }
+    FBE_INLINE void take_progress(const FinalDecoder& copy) noexcept {
+        pos = copy.pos;
+        spent = copy.spent;
+    }
+};
+
+//! The decoder of the exact count (docs/limits.md 3): verify() charging each
+//! value as every runtime charges it, in the same order: a struct when it is
+//! entered, a string's length once it is read, a collection's elements once
+//! its count is; false at the first charge beyond the budget. FinalModel
+//! runs it when FinalDecoder's count from above exceeds the budget (or
+//! verify fails): its verdict and error are verify's then.
+class ExactFinalDecoder : public FinalDecoder {
+public:
+    using FinalDecoder::FinalDecoder;
+    static constexpr bool exact = true;
+
+    FBE_INLINE bool charge_checked(uint64_t cost, const char* what) {
+        spent += cost;
+        return FBE_LIKELY(spent <= budget) || detail::budget_exceeded(error, what, pos, budget);
+    }
+    template <typename T>
+    FBE_INLINE bool charge_struct() {
+        return charge_checked(FBody<T>::cost, "struct");
+    }
+    FBE_INLINE bool charge_exact(uint64_t cost, const char* what) { return charge_checked(cost, what); }
 };
 
 //! Specialised by generated code for every struct:
@@ -98,10 +139,11 @@ public:
 //!   static constexpr std::size_t fixed_size;  // bytes of every value, 0 if they vary
 //!   static void read_fixed(const uint8_t*, T&); // only if fixed_size != 0: unchecked
 //!   static constexpr std::size_t min_size;    // the fewest bytes a value takes
+//!   static constexpr uint64_t cost;           // what a value costs the decode budget (docs/limits.md 3)
 //!   static std::size_t size(const T&);
 //!   static uint8_t* write(uint8_t*, const T&);    // may store kWriteSlack bytes past its end
 //!   static bool read(FinalDecoder&, T&);      // best effort, see FinalModel
-//!   static bool verify(FinalDecoder&);
+//!   template <class D> static bool verify(D&);  // D: FinalDecoder or ExactFinalDecoder
 //! and the fast path of read (docs/cpp.md, "How reading works"): for a
 //! non-recursive struct of scalars, strings, bytes, optionals and such
 //! structs,
@@ -114,7 +156,9 @@ template <typename T>
 struct FBody;
 
 //! FCodec<T>: size(value), write(p, value) -> end (kWriteSlack bytes of room after end), read(d, value), verify(d);
-//! min_size: the fewest bytes any value takes. fixed_size: the bytes every
+//! min_size: the fewest bytes any value takes. share: the type's share of its
+//! struct's decode cost, item_cost: what one element of a collection costs
+//! (docs/limits.md 3, the IR's decode_share and element_cost). fixed_size: the bytes every
 //! value takes, or 0 when values differ in size (a string, a sequence, a
 //! struct with such a field); codecs with fixed_size != 0 also have
 //! read_fixed(p, value), which reads the value at `p` without any check:
@@ -146,6 +190,8 @@ struct FScalar {
     static constexpr std::size_t min_size = Scalar<T>::size;
     static constexpr bool fixed = true;
     static constexpr std::size_t fixed_size = Scalar<T>::size;
+    static constexpr uint64_t share = Scalar<T>::size;
+    static constexpr uint64_t item_cost = share;
     static constexpr std::size_t size(const T&) noexcept { return Scalar<T>::size; }
     static uint8_t* write(uint8_t* p, const T& value) noexcept {
         Scalar<T>::put(p, value);
@@ -181,6 +227,8 @@ struct FScalar<decimal_t> {
     static constexpr std::size_t min_size = 16;
     static constexpr bool fixed = true;
     static constexpr std::size_t fixed_size = 0;
+    static constexpr uint64_t share = 16;
+    static constexpr uint64_t item_cost = 16;
     static constexpr std::size_t size(const decimal_t&) noexcept { return 16; }
     static uint8_t* write(uint8_t* p, const decimal_t& value) noexcept {
         Scalar<decimal_t>::put(p, value);
@@ -224,6 +272,8 @@ struct FBlob {
     static constexpr std::size_t min_size = 4;
     static constexpr bool fixed = false;
     static constexpr std::size_t fixed_size = 0;
+    static constexpr uint64_t share = 4;
+    static constexpr uint64_t item_cost = 4;
     static std::size_t size(const T& value) noexcept { return 4 + value.size(); }
     static uint8_t* write(uint8_t* p, const T& value) noexcept {
         const std::size_t size = value.size();
@@ -252,12 +302,16 @@ struct FBlob {
         d.pos += 4 + std::size_t(size);
         return true;
     }
-    FBE_INLINE static bool verify(FinalDecoder& d) {
+    template <class D>
+    FBE_INLINE static bool verify(D& d) {
         if (!d.need(4, "string length"))
             return false;
         const uint32_t size = load_u32(d.data + d.pos);
         if (size > d.remaining() - 4)
             return d.fail("string data");
+        if constexpr (D::exact)
+            if (!d.charge_exact(size, "string"))
+                return false;
         d.pos += 4 + std::size_t(size);
         return true;
     }
@@ -292,6 +346,8 @@ struct FStruct {
     static constexpr std::size_t min_size = 0;
     static constexpr bool fixed = false;
     static constexpr std::size_t fixed_size = FBody<T>::fixed_size;
+    static constexpr uint64_t share = 0;     // charged as a struct of its own
+    static constexpr uint64_t item_cost = 0;
     static std::size_t size(const T& value) noexcept { return FBody<T>::size(value); }
     static uint8_t* write(uint8_t* p, const T& value) noexcept { return FBody<T>::write(p, value); }
     FBE_INLINE static bool read(FinalDecoder& d, T& value) {
@@ -308,12 +364,12 @@ struct FStruct {
     // A struct of fixed size holds scalars and structs of fixed size only:
     // no strings, collections or optionals, so no nesting to count.
     FBE_INLINE static void read_fixed(const uint8_t* p, T& value) noexcept { FBody<T>::read_fixed(p, value); }
-    FBE_INLINE static bool verify(FinalDecoder& d) {
+    template <class D>
+    FBE_INLINE static bool verify(D& d) {
         if (d.depth_left == 0)
             return detail::depth_exceeded(d.error, d.pos, d.max_depth);
-        if constexpr (FBody<T>::min_size == 0)
-            if (!d.charge_no_bytes(FBody<T>::cost, "struct"))
-                return false;
+        if (!d.template charge_struct<T>())
+            return false;
         --d.depth_left;
         const bool ok = verify_body<T>(d);
         ++d.depth_left;
@@ -363,6 +419,8 @@ struct FOptional {
     static constexpr std::size_t min_size = 1;
     static constexpr bool fixed = false;
     static constexpr std::size_t fixed_size = 0;
+    static constexpr uint64_t share = 1;     // the flag; the value is charged as what it is
+    static constexpr uint64_t item_cost = 1;
     static std::size_t size(const std::optional<T>& value) noexcept { return value ? 1 + E::size(*value) : 1; }
     static uint8_t* write(uint8_t* p, const std::optional<T>& value) noexcept {
         if (!value) {
@@ -383,7 +441,8 @@ struct FOptional {
             value.emplace();
         return E::read(d, *value);
     }
-    FBE_INLINE static bool verify(FinalDecoder& d) {
+    template <class D>
+    FBE_INLINE static bool verify(D& d) {
         if (!d.need(1, "optional flag"))
             return false;
         return d.data[d.pos++] == 0 || E::verify(d);
@@ -409,6 +468,8 @@ struct FArray {
     static constexpr std::size_t min_size = N * E::min_size;
     static constexpr bool fixed = E::fixed;
     static constexpr std::size_t fixed_size = N * E::fixed_size;
+    static constexpr uint64_t share = N * E::share;
+    static constexpr uint64_t item_cost = share > 1 ? share : 1;
     static std::size_t size(const std::array<T, N>& value) noexcept {
         if constexpr (E::fixed)
             return N * E::min_size;
@@ -432,7 +493,8 @@ struct FArray {
         for (std::size_t i = 0; i < N; ++i)
             E::read_fixed(p + i * E::fixed_size, value[i]);
     }
-    FBE_INLINE static bool verify(FinalDecoder& d) {
+    template <class D>
+    FBE_INLINE static bool verify(D& d) {
         for (std::size_t i = 0; i < N; ++i)
             if (!E::verify(d))
                 return false;
@@ -471,8 +533,8 @@ FBE_INLINE bool final_count(FinalDecoder& d, std::size_t min_item, uint32_t& cou
 
 //! verify() of a key of a set, map or hash: the key, then the key itself
 //! (read from where it was verified, which cannot fail then) for `seen`.
-template <typename KC, typename K, typename Check>
-bool final_verify_key(FinalDecoder& d, Check& seen, const char* what) {
+template <typename KC, typename K, typename Check, class D>
+bool final_verify_key(D& d, Check& seen, const char* what) {
     FinalDecoder again = d;
     if (!KC::verify(d))
         return false;
@@ -488,6 +550,8 @@ struct FSequence {
     static constexpr std::size_t min_size = 4;
     static constexpr bool fixed = false;
     static constexpr std::size_t fixed_size = 0;
+    static constexpr uint64_t share = 4;
+    static constexpr uint64_t item_cost = 4;
     static std::size_t size(const C& value) noexcept {
         if constexpr (E::fixed)
             return 4 + value.size() * E::min_size;
@@ -628,10 +692,14 @@ struct FSequence {
                 E::read_fixed(p + i * E::fixed_size, items[i]);
         }
     }
-    FBE_INLINE static bool verify(FinalDecoder& d) {
+    template <class D>
+    FBE_INLINE static bool verify(D& d) {
         uint32_t count = 0;
         if (!detail::final_count(d, E::min_size, count, detail::takes_no_bytes<E>::value))
             return false;
+        if constexpr (D::exact)
+            if (!d.charge_exact(count * E::item_cost, "count"))
+                return false;
         if constexpr (std::is_same_v<C, std::set<T>>) {
             // What deserialize() refuses: the same element twice.
             detail::KeyCheck<C, T> seen;
@@ -654,6 +722,8 @@ struct FMapping {
     static constexpr std::size_t min_size = 4;
     static constexpr bool fixed = false;
     static constexpr std::size_t fixed_size = 0;
+    static constexpr uint64_t share = 4;
+    static constexpr uint64_t item_cost = 4;
     static std::size_t size(const M& value) noexcept {
         if constexpr (KC::fixed && VC::fixed)
             return 4 + value.size() * (KC::min_size + VC::min_size);
@@ -699,11 +769,15 @@ struct FMapping {
         }
         return true;
     }
-    static bool verify(FinalDecoder& d) {
+    template <class D>
+    static bool verify(D& d) {
         uint32_t count = 0;
         if (!detail::final_count(d, KC::min_size + VC::min_size, count,
                                   detail::takes_no_bytes<KC>::value && detail::takes_no_bytes<VC>::value))
             return false;
+        if constexpr (D::exact)
+            if (!d.charge_exact(count * (KC::item_cost + VC::item_cost), "count"))
+                return false;
         // What deserialize() refuses: the same key twice.
         detail::KeyCheck<M, K> seen;
         for (uint32_t i = 0; i < count; ++i)
@@ -754,9 +828,10 @@ public:
         const uint32_t total = load_u32(_buffer.data());
         const std::size_t length = (total >= 8 && total < size) ? total : size;
         // The default depth limit as a constant: the compiler then drops
-        // the depth checks the schema cannot reach.
-        if (FBE_LIKELY(this->_limits.max_depth == kMaxDepth))
-            return read_root(value, length, kMaxDepth);
+        // the depth checks the schema cannot reach; and a budget of at least
+        // the input's size, which the bytes read cannot exceed (usual_limits).
+        if (FBE_LIKELY(this->usual_limits()))
+            return read_root<true>(value, length, kMaxDepth);
         return read_root_limited(value, length);
     }
 
@@ -772,25 +847,47 @@ public:
             _error = "unexpected root type id " + std::to_string(load_u32(_buffer.data() + 4));
             return false;
         }
-        if (FBE_LIKELY(this->_limits.max_depth == kMaxDepth))
-            return verify_root(total, kMaxDepth);
-        return verify_root(total, this->_limits.max_depth);
+        if (FBE_LIKELY(this->usual_limits()))
+            return verify_root<true>(total, kMaxDepth);
+        return verify_root<false>(total, this->_limits.max_depth);
     }
 
 private:
-    //! read_root() under another depth limit than the default: out of line,
-    //! so that the default's copy is the only one inlined into deserialize().
+    //! read_root() under other limits than the usual ones: out of line, so
+    //! that the usual copy is the only one inlined into deserialize().
     FBE_NOINLINE std::size_t read_root_limited(T& value, std::size_t length) const {
-        return read_root(value, length, this->_limits.max_depth);
+        return read_root<false>(value, length, this->_limits.max_depth);
     }
+    //! Under the usual limits (`usual`) only what is charged (structs that
+    //! take no bytes, or whose fields are all structs) can exceed the budget.
+    template <bool usual>
     FBE_INLINE std::size_t read_root(T& value, std::size_t length, unsigned max_depth) const {
         FinalDecoder d(_buffer.data(), length, 8, &_error, max_depth);
         d.budget = this->_limits.budget(length);
         FCodec<T>::read(d, value); // the root is level 1, as in verify()
+        if (FBE_UNLIKELY(!usual || d.spent != 0) && !d.within_budget())
+            return read_counted(value, length, max_depth, d.pos);
         return d.pos;
     }
+    template <bool usual>
     FBE_INLINE bool verify_root(uint32_t total, unsigned max_depth) const {
         FinalDecoder d(_buffer.data(), total, 8, &_error, max_depth);
+        d.budget = this->_limits.budget(total);
+        if (FBE_LIKELY(FCodec<T>::verify(d) && d.pos == total && ((usual && d.spent == 0) || d.within_budget())))
+            return true;
+        return counted(); // (total and max_depth are the verify's: the root's size, the limits')
+    }
+    //! The exact count (ExactFinalDecoder) of a root that verify() refused,
+    //! which may be the count from above exceeding the budget where the
+    //! exact charges do not (docs/limits.md 3): true when it fits, else false
+    //! with the error of the first charge beyond the budget, or of the
+    //! malformed input.
+    FBE_NOINLINE bool counted() const {
+        return counted(load_u32(_buffer.data()), this->_limits.max_depth);
+    }
+    FBE_NOINLINE bool counted(std::size_t total, unsigned max_depth) const {
+        _error.clear();
+        ExactFinalDecoder d(_buffer.data(), total, 8, &_error, max_depth);
         d.budget = this->_limits.budget(total);
         if (!FCodec<T>::verify(d))
             return false;
@@ -800,6 +897,15 @@ private:
             return false;
         }
         return true;
+    }
+    //! deserialize() beyond the count from above: the exact count decides;
+    //! when it fits, the read again with the budget it has proven paid.
+    FBE_NOINLINE std::size_t read_counted(T& value, std::size_t length, unsigned max_depth, std::size_t read) const {
+        if (!counted(length, max_depth))
+            return read;
+        FinalDecoder d(_buffer.data(), length, 8, &_error, max_depth);
+        FCodec<T>::read(d, value);
+        return d.pos;
     }
 };
 

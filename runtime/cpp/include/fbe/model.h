@@ -212,7 +212,10 @@ public:
 
     //! The limits verify() and deserialize() apply (docs/limits.md).
     const Limits& limits() const noexcept { return _limits; }
-    void limits(const Limits& limits) noexcept { _limits = limits; }
+    void limits(const Limits& limits) noexcept {
+        _limits = limits;
+        _usual = limits.max_depth == kMaxDepth && limits.budget_factor >= 1;
+    }
 
 protected:
     //! Starts a read: clears the error; false (with the error) when the
@@ -225,6 +228,9 @@ protected:
     FBE_INLINE bool root_fits(uint32_t total, uint32_t least) const {
         return FBE_LIKELY(total >= least && total <= _buffer.size()) || fail_root(total);
     }
+    //! The default depth limit and a decode budget of at least the input's
+    //! size (one test: the readers' usual path).
+    FBE_INLINE bool usual_limits() const noexcept { return _usual; }
     //! serialize() of a type that can nest without a bound (Nesting<T>):
     //! false, with error(), when `value` nests deeper than kMaxDepth.
     bool writable(const T& value) const {
@@ -244,6 +250,7 @@ protected:
     TBuffer _buffer;
     mutable std::string _error;
     Limits _limits;
+    bool _usual = true;
 };
 
 } // namespace FBE

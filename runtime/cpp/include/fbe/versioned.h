@@ -109,15 +109,19 @@ public:
     const Limits* limits;
     //! How many more struct levels may be entered (Limits::max_depth).
     unsigned depth_left = limits->max_depth;
-    //! The decode budget (docs/limits.md 3). A value read from the buffer
-    //! costs at most the bytes it occupies there (slots and bodies are never
-    //! smaller than the final minimum sizes), and every block is claimed at
-    //! most once, so the values read cost at most `mark - 8`: that is what
-    //! C++ counts for them, at no cost on the usual path. What a buffer
-    //! asks for beyond its bytes, an older writer's short body (the struct
-    //! and the defaults of the fields it lacks), is charged here, checked
-    //! against the budget right away (charge_checked), and the total once
-    //! more at the end (within_budget).
+    //! The decode budget (docs/limits.md 3), counted from above. A value
+    //! read from the buffer costs at most the bytes it occupies there (slots
+    //! and bodies are never smaller than the final minimum sizes), and every
+    //! block is claimed at most once, so the values read cost at most
+    //! `mark - 8`: that is what this decoder counts for them, at no cost on
+    //! the usual path. What a buffer asks for beyond its bytes, an older
+    //! writer's short body (the struct and the defaults of the fields it
+    //! lacks) and a struct that costs more than its body (charge_struct), is
+    //! charged here, checked against the budget right away (charge_checked),
+    //! and the total once more at the end (within_budget). That total is at
+    //! least the exact charge every runtime makes; when it exceeds the
+    //! budget, Model counts again exactly (ExactDecoder), so C++ accepts
+    //! exactly what the others accept.
     uint64_t spent = 0;
 
     //! Records "<what> at offset <position>: <problem>" (unless an error is
@@ -204,6 +208,23 @@ public:
         spent += cost;
         return within_budget(what, position);
     }
+    //! A struct value entered at `position`: its bytes pay for it, unless it
+    //! costs more than its body (a struct that takes no bytes in the final
+    //! model costs 32, its body 8): then the difference.
+    template <typename T>
+    FBE_INLINE bool charge_struct(std::size_t position) {
+        if constexpr (VBody<T>::cost > VBody<T>::body_size)
+            return charge_checked(VBody<T>::cost - VBody<T>::body_size, "struct", position);
+        return true;
+    }
+    //! Whether each value is charged exactly (ExactDecoder): else strings and
+    //! collections are paid by their bytes, and the codecs charge nothing.
+    static constexpr bool exact = false;
+    //! An older writer's body: the struct (`cost`) and the defaults of the
+    //! fields it lacks, which its few bytes do not pay for.
+    FBE_INLINE bool charge_older(uint64_t cost, uint64_t defaults, const char* what, std::size_t position) {
+        return charge_checked(cost + defaults, what, position);
+    }
     //! False (with the error) when what was read and charged exceeds the
     //! budget. The usual case, nothing charged and a budget of at least
     //! the input size, takes one test.
@@ -220,6 +241,38 @@ public:
     }
 };
 
+//! The decoder of the exact count (docs/limits.md 3): verify() charging
+//! each value as every runtime charges it, in the same order: a struct when
+//! it is entered, a string's length once it is claimed, a collection's
+//! elements once its count is, the defaults of an older body; false at the
+//! first charge beyond the budget. Model runs it when Decoder's count from
+//! above exceeds the budget (or the read fails): its verdict and error are
+//! the read's then.
+class ExactDecoder : public Decoder {
+public:
+    ExactDecoder(const uint8_t* bytes, std::size_t length, std::string* error_out, const Limits& limits_in) noexcept
+        : Decoder(bytes, length, error_out, limits_in), budget(limits_in.budget(length)) {}
+
+    uint64_t budget;
+    static constexpr bool exact = true;
+
+    FBE_INLINE bool charge_checked(uint64_t cost, const char* what, std::size_t position) {
+        spent += cost;
+        return FBE_LIKELY(spent <= budget) || detail::budget_exceeded(error, what, position, budget);
+    }
+    template <typename T>
+    FBE_INLINE bool charge_struct(std::size_t position) {
+        return charge_checked(VBody<T>::cost, "struct", position);
+    }
+    FBE_INLINE bool charge_exact(uint64_t cost, const char* what, std::size_t position) {
+        return charge_checked(cost, what, position);
+    }
+    //! The struct was charged when it was entered.
+    FBE_INLINE bool charge_older(uint64_t /*cost*/, uint64_t defaults, const char* what, std::size_t position) {
+        return charge_checked(defaults, what, position);
+    }
+};
+
 //! Specialised by generated code for every struct:
 //!   static constexpr uint32_t type_id, body_size, base_size;
 //!   static constexpr bool inlined;                  // read/verify are FBE_INLINE
@@ -227,15 +280,19 @@ public:
 //!   static std::size_t extra(const T&);            // out-of-line bytes of the fields
 //!   static void write(Encoder&, std::size_t body, const T&);
 //!   static bool read(Decoder&, std::size_t body, uint32_t size, T&);
-//!   static bool verify(Decoder&, std::size_t body, uint32_t size);
+//!   template <class D> static bool verify(D&, std::size_t body, uint32_t size);
 //! (plus read_older/verify_older, the out-of-line path for a body shorter
-//! than the schema's, i.e. from an older writer).
+//! than the schema's, i.e. from an older writer). verify() and the codecs'
+//! verify() take any decoder D: Decoder, or ExactDecoder for the exact count.
 template <typename T>
 struct VBody;
 
 //! VCodec<T>: the slot codec of a C++ type in the versioned model.
 //!   inline_size; extra(value); write(e, base, slot, value);
-//!   read(d, base, slot, value); verify(d, base, slot).
+//!   read(d, base, slot, value); verify(d, base, slot);
+//!   share: the type's share of its struct's decode cost, and item_cost:
+//!   what one element of a collection costs (docs/limits.md 3, the IR's
+//!   decode_share and element_cost).
 //! `slot` is absolute and lies inside the buffer (the caller checked it);
 //! `base` is the position offsets are relative to (docs/format.md 3.1).
 //! Class types that are none of the others are structs (CodecOf, model.h).
@@ -265,6 +322,8 @@ template <typename T>
 struct VScalar {
     static constexpr std::size_t inline_size = Scalar<T>::size;
     static constexpr bool fixed = true;
+    static constexpr uint64_t share = Scalar<T>::size;
+    static constexpr uint64_t item_cost = share;
     static constexpr std::size_t extra(const T&) noexcept { return 0; }
     static void write(Encoder& e, std::size_t, std::size_t slot, const T& value) noexcept {
         Scalar<T>::put(e.data + slot, value);
@@ -283,6 +342,8 @@ template <>
 struct VScalar<decimal_t> {
     static constexpr std::size_t inline_size = 16;
     static constexpr bool fixed = false;
+    static constexpr uint64_t share = 16;
+    static constexpr uint64_t item_cost = 16;
     static constexpr std::size_t extra(const decimal_t&) noexcept { return 0; }
     static void write(Encoder& e, std::size_t, std::size_t slot, const decimal_t& value) noexcept {
         Scalar<decimal_t>::put(e.data + slot, value);
@@ -303,6 +364,8 @@ template <typename T>
 struct VBlob {
     static constexpr std::size_t inline_size = 4;
     static constexpr bool fixed = false;
+    static constexpr uint64_t share = 4;
+    static constexpr uint64_t item_cost = 4;
     static std::size_t extra(const T& value) noexcept { return 4 + value.size(); }
     static void write(Encoder& e, std::size_t base, std::size_t slot, const T& value) noexcept {
         const std::size_t size = value.size();
@@ -325,13 +388,16 @@ struct VBlob {
         assign_bytes(value, begin, size);
         return true;
     }
-    FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+    template <class D>
+    FBE_INLINE static bool verify(D& d, std::size_t base, std::size_t slot) {
         const uint32_t offset = load_u32(d.data + slot);
         if (offset == 0)
             return true;
         uint32_t size = 0;
         if (!d.claim_counted(base + offset, 1, size, "string"))
             return false;
+        if constexpr (D::exact)
+            return d.charge_exact(size, "string", base + offset);
         return true;
     }
 };
@@ -341,6 +407,8 @@ template <typename T>
 struct VStruct {
     static constexpr std::size_t inline_size = 4;
     static constexpr bool fixed = false;
+    static constexpr uint64_t share = 0;     // charged as a struct of its own
+    static constexpr uint64_t item_cost = 0;
     static std::size_t extra(const T& value) noexcept { return VBody<T>::body_size + VBody<T>::extra(value); }
     static void write(Encoder& e, std::size_t base, std::size_t slot, const T& value) noexcept {
         const std::size_t body = e.allocate(VBody<T>::body_size);
@@ -359,7 +427,7 @@ struct VStruct {
         uint32_t size = 0;
         if (!d.enter<VBody<T>::type_id, VBody<T>::body_size>(base + offset, size))
             return false;
-        const bool ok = read_body<T>(d, base + offset, size, value);
+        const bool ok = d.template charge_struct<T>(base + offset) && read_body<T>(d, base + offset, size, value);
         d.leave();
         return ok;
     }
@@ -374,7 +442,7 @@ struct VStruct {
     FBE_INLINE static bool read_item(Decoder& d, std::size_t base, std::size_t slot, T& value) {
         constexpr uint32_t body_size = VBody<T>::body_size;
         const std::size_t body = base + load_u32(d.data + slot);
-        if (FBE_LIKELY(body >= d.mark && uint64_t(body) + body_size <= d.size &&
+        if (FBE_LIKELY(VBody<T>::cost <= body_size && body >= d.mark && uint64_t(body) + body_size <= d.size &&
                        load<uint64_t>(d.data + body) == (uint64_t(VBody<T>::type_id) << 32 | body_size))) {
             d.mark = body + body_size;
             return read_body<T>(d, body, body_size, value);
@@ -385,14 +453,15 @@ struct VStruct {
         ++d.depth_left; // read() counts it again (d is the caller's copy)
         return read(d, base, slot, value);
     }
-    FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+    template <class D>
+    FBE_INLINE static bool verify(D& d, std::size_t base, std::size_t slot) {
         const uint32_t offset = load_u32(d.data + slot);
         if (offset == 0)
             return d.fail("struct", slot, "offset is 0");
         uint32_t size = 0;
-        if (!d.enter<VBody<T>::type_id, VBody<T>::body_size>(base + offset, size))
+        if (!d.template enter<VBody<T>::type_id, VBody<T>::body_size>(base + offset, size))
             return false;
-        const bool ok = verify_body<T>(d, base + offset, size);
+        const bool ok = d.template charge_struct<T>(base + offset) && verify_body<T>(d, base + offset, size);
         d.leave();
         return ok;
     }
@@ -405,6 +474,8 @@ struct VOptional {
     using E = VCodec<T>;
     static constexpr std::size_t inline_size = 5;
     static constexpr bool fixed = false;
+    static constexpr uint64_t share = 1;     // the flag; the value is charged as what it is
+    static constexpr uint64_t item_cost = 1;
     static std::size_t extra(const std::optional<T>& value) noexcept {
         return value ? E::inline_size + E::extra(*value) : 0;
     }
@@ -433,7 +504,8 @@ struct VOptional {
             value.emplace();
         return E::read(d, base + offset, base + offset, *value);
     }
-    FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+    template <class D>
+    FBE_INLINE static bool verify(D& d, std::size_t base, std::size_t slot) {
         if (d.data[slot] == 0)
             return true;
         const uint32_t offset = load_u32(d.data + slot + 1);
@@ -451,6 +523,8 @@ struct VArray {
     using E = VCodec<T>;
     static constexpr std::size_t inline_size = N * E::inline_size;
     static constexpr bool fixed = E::fixed;
+    static constexpr uint64_t share = N * E::share;
+    static constexpr uint64_t item_cost = share > 1 ? share : 1;
     static std::size_t extra(const std::array<T, N>& value) noexcept {
         std::size_t total = 0;
         if constexpr (!E::fixed)
@@ -468,7 +542,8 @@ struct VArray {
                 return false;
         return true;
     }
-    FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+    template <class D>
+    FBE_INLINE static bool verify(D& d, std::size_t base, std::size_t slot) {
         if constexpr (!E::fixed)
             for (std::size_t i = 0; i < N; ++i)
                 if (!E::verify(d, base, slot + i * E::inline_size))
@@ -480,8 +555,8 @@ struct VArray {
 //! verify() of a key of a set, map or hash (`what`): the key, then the key
 //! itself (read from where it was verified, which cannot fail then) for
 //! `seen`; the same key twice fails here, as deserialize() does.
-template <typename KC, typename K, typename Check>
-bool verify_key(Decoder& d, std::size_t base, std::size_t slot, Check& seen, const char* what) {
+template <typename KC, typename K, typename Check, class D>
+bool verify_key(D& d, std::size_t base, std::size_t slot, Check& seen, const char* what) {
     const Decoder before = d;
     if (!KC::verify(d, base, slot))
         return false;
@@ -498,6 +573,8 @@ struct VSequence {
     using E = VCodec<T>;
     static constexpr std::size_t inline_size = 4;
     static constexpr bool fixed = false;
+    static constexpr uint64_t share = 4;
+    static constexpr uint64_t item_cost = 4;
     static std::size_t extra(const C& value) noexcept {
         std::size_t total = 4 + value.size() * E::inline_size;
         if constexpr (!E::fixed)
@@ -603,6 +680,8 @@ struct VSequence {
     FBE_INLINE static bool read_packed(Decoder& d, std::size_t base, std::size_t item_slot, uint32_t count,
                                        std::vector<T>& value) {
         constexpr std::size_t body_size = VBody<T>::body_size;
+        if constexpr (VBody<T>::cost > body_size)
+            return false; // each is charged more than its bytes: read()
         const std::size_t first = d.mark;
         if (count > (d.size - first) / body_size || count * sizeof(T) > kReserveFactor * d.size ||
             first - base + std::size_t(count) * body_size > UINT32_MAX)
@@ -679,13 +758,17 @@ struct VSequence {
         }
         return true;
     }
-    FBE_INLINE static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+    template <class D>
+    FBE_INLINE static bool verify(D& d, std::size_t base, std::size_t slot) {
         const uint32_t offset = load_u32(d.data + slot);
         if (offset == 0)
             return true;
         uint32_t count = 0;
         if (!d.claim_counted(base + offset, E::inline_size, count, "collection"))
             return false;
+        if constexpr (D::exact)
+            if (!d.charge_exact(count * E::item_cost, "collection", base + offset))
+                return false;
         if constexpr (std::is_same_v<C, std::set<T>>) {
             // What deserialize() refuses: the same element twice.
             detail::KeyCheck<C, T> seen;
@@ -712,6 +795,8 @@ struct VMapping {
     static constexpr std::size_t pair_size = KC::inline_size + VC::inline_size;
     static constexpr std::size_t inline_size = 4;
     static constexpr bool fixed = false;
+    static constexpr uint64_t share = 4;
+    static constexpr uint64_t item_cost = 4;
     static std::size_t extra(const M& value) noexcept {
         std::size_t total = 4 + value.size() * pair_size;
         if constexpr (!KC::fixed || !VC::fixed)
@@ -761,13 +846,17 @@ struct VMapping {
         }
         return true;
     }
-    static bool verify(Decoder& d, std::size_t base, std::size_t slot) {
+    template <class D>
+    static bool verify(D& d, std::size_t base, std::size_t slot) {
         const uint32_t offset = load_u32(d.data + slot);
         if (offset == 0)
             return true;
         uint32_t count = 0;
         if (!d.claim_counted(base + offset, pair_size, count, "map"))
             return false;
+        if constexpr (D::exact)
+            if (!d.charge_exact(count * (KC::item_cost + VC::item_cost), "map", base + offset))
+                return false;
         // What deserialize() refuses: the same key twice.
         detail::KeyCheck<M, K> seen;
         std::size_t pair = base + offset + 4;
@@ -825,9 +914,9 @@ public:
         if (!this->root_fits(total, 16))
             return 0;
         Decoder d(data, total, &_error, this->_limits);
-        if (!VCodec<T>::read(d, 0, 4, value) || !d.within_budget("root", 0))
-            return 0;
-        return total;
+        if (FBE_LIKELY(VCodec<T>::read(d, 0, 4, value) && d.within_budget("root", 0)))
+            return total;
+        return read_counted(value);
     }
 
     //! Checks the root at the start of the buffer (docs/format.md 5.1, stricter
@@ -840,7 +929,33 @@ public:
         if (!this->root_fits(total, 16))
             return false;
         Decoder d(data, total, &_error, this->_limits);
-        return VCodec<T>::verify(d, 0, 4) && d.within_budget("root", 0);
+        if (FBE_LIKELY(VCodec<T>::verify(d, 0, 4) && d.within_budget("root", 0)))
+            return true;
+        return counted();
+    }
+
+private:
+    //! The exact count (ExactDecoder) of a root whose read or verify failed,
+    //! which may be the count from above exceeding the budget where the
+    //! exact charges do not (docs/limits.md 3): true when it fits, else
+    //! false with the error of the first charge beyond the budget, or of
+    //! the malformed input.
+    FBE_NOINLINE bool counted() const {
+        const uint32_t total = load_u32(_buffer.data()); // the root's size, which the read checked
+        _error.clear();
+        ExactDecoder d(_buffer.data(), total, &_error, this->_limits);
+        return VCodec<T>::verify(d, 0, 4);
+    }
+    //! deserialize() after a failed read: the exact count decides; when it
+    //! fits, the read again with the budget it has proven paid.
+    FBE_NOINLINE std::size_t read_counted(T& value) const {
+        if (!counted())
+            return 0;
+        const uint32_t total = load_u32(_buffer.data());
+        Limits paid = this->_limits;
+        paid.budget_slack = UINT64_MAX;
+        Decoder d(_buffer.data(), total, &_error, paid);
+        return VCodec<T>::read(d, 0, 4, value) ? total : 0;
     }
 };
 
