@@ -17,12 +17,14 @@ struct FBody<::graph::Node>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 20;
+    static constexpr uint64_t cost = 20;
     static std::size_t size(const ::graph::Node& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::graph::Node& value) noexcept;
     static bool read(FinalDecoder& d, ::graph::Node& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Node& value);
     static bool read_fields(FinalDecoder& d, ::graph::Node& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // graph.Edge: type 2
@@ -33,13 +35,15 @@ struct FBody<::graph::Edge>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 12;
     static constexpr std::size_t min_size = 12;
+    static constexpr uint64_t cost = 12;
     static std::size_t size(const ::graph::Edge& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::graph::Edge& value) noexcept;
     static bool read(FinalDecoder& d, ::graph::Edge& value);
     static void read_fixed(const uint8_t* p, ::graph::Edge& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Edge& value);
     static bool read_fields(FinalDecoder& d, ::graph::Edge& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // graph.Graph: type 3
@@ -50,12 +54,14 @@ struct FBody<::graph::Graph>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
+    static constexpr uint64_t cost = 8;
     static std::size_t size(const ::graph::Graph& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::graph::Graph& value) noexcept;
     static bool read(FinalDecoder& d, ::graph::Graph& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::graph::Graph& value);
     static bool read_fields(FinalDecoder& d, ::graph::Graph& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::graph::Node>::size(const ::graph::Node& value) noexcept
@@ -120,7 +126,8 @@ FBE_NOINLINE inline bool FBody<::graph::Node>::read_fields(FinalDecoder& d, ::gr
     return ok;
 }
 
-FBE_INLINE bool FBody<::graph::Node>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::graph::Node>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("graph.Node", "id");
@@ -191,7 +198,8 @@ FBE_INLINE void FBody<::graph::Edge>::read_fixed(const uint8_t* p, ::graph::Edge
     FCodec<int32_t>::read_fixed(p + 8, value.weight);
 }
 
-FBE_INLINE bool FBody<::graph::Edge>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::graph::Edge>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 12)) {
         d.pos += 12;
@@ -254,7 +262,8 @@ FBE_NOINLINE inline bool FBody<::graph::Graph>::read_fields(FinalDecoder& d, ::g
     return ok;
 }
 
-FBE_INLINE bool FBody<::graph::Graph>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::graph::Graph>::verify(D& d)
 {
     if (!FCodec<std::vector<::graph::Node>>::verify(d))
         return d.fail_in("graph.Graph", "nodes");

@@ -22,9 +22,11 @@ struct VBody<::graph::Node>
     static std::size_t extra(const ::graph::Node& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::graph::Node& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // graph.Edge: type 2, body 20 bytes
@@ -39,9 +41,11 @@ struct VBody<::graph::Edge>
     static std::size_t extra(const ::graph::Edge& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::graph::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // graph.Graph: type 3, body 16 bytes
@@ -56,9 +60,11 @@ struct VBody<::graph::Graph>
     static std::size_t extra(const ::graph::Graph& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::graph::Graph& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::graph::Node>::extra(const ::graph::Node& value) noexcept
@@ -90,7 +96,7 @@ FBE_INLINE bool VBody<::graph::Node>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::graph::Node>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value)
 {
-    if (!d.charge_checked(VBody<::graph::Node>::cost, "graph.Node", body))
+    if (!d.charge_older(VBody<::graph::Node>::cost, 0, "graph.Node", body))
         return false;
     if (size < 12)
         value.id = {};
@@ -111,10 +117,11 @@ FBE_NOINLINE inline bool VBody<::graph::Node>::read_older(Decoder& d, std::size_
     return true;
 }
 
-FBE_INLINE bool VBody<::graph::Node>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::graph::Node>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("graph.Node", "name");
     if (!VCodec<std::vector<int32_t>>::verify(d, body, body + 24))
@@ -122,9 +129,10 @@ FBE_INLINE bool VBody<::graph::Node>::verify(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::graph::Node>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::graph::Node>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::graph::Node>::cost, "graph.Node", body))
+    if (!d.charge_older(VBody<::graph::Node>::cost, 0, "graph.Node", body))
         return false;
     if (size < 16)
         return true;
@@ -161,7 +169,7 @@ FBE_INLINE bool VBody<::graph::Edge>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::graph::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value)
 {
-    if (!d.charge_checked(VBody<::graph::Edge>::cost, "graph.Edge", body))
+    if (!d.charge_older(VBody<::graph::Edge>::cost, 0, "graph.Edge", body))
         return false;
     if (size < 12)
         value.source = {};
@@ -178,16 +186,18 @@ FBE_NOINLINE inline bool VBody<::graph::Edge>::read_older(Decoder& d, std::size_
     return true;
 }
 
-FBE_INLINE bool VBody<::graph::Edge>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::graph::Edge>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::graph::Edge>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::graph::Edge>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::graph::Edge>::cost, "graph.Edge", body))
+    if (!d.charge_older(VBody<::graph::Edge>::cost, 0, "graph.Edge", body))
         return false;
     return true;
 }
@@ -217,7 +227,7 @@ FBE_INLINE bool VBody<::graph::Graph>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::graph::Graph>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value)
 {
-    if (!d.charge_checked(VBody<::graph::Graph>::cost, "graph.Graph", body))
+    if (!d.charge_older(VBody<::graph::Graph>::cost, 0, "graph.Graph", body))
         return false;
     if (size < 12)
         value.nodes = {};
@@ -230,10 +240,11 @@ FBE_NOINLINE inline bool VBody<::graph::Graph>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::graph::Graph>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::graph::Graph>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::vector<::graph::Node>>::verify(d, body, body + 8))
         return d.fail_in("graph.Graph", "nodes");
     if (!VCodec<std::vector<::graph::Edge>>::verify(d, body, body + 12))
@@ -241,9 +252,10 @@ FBE_INLINE bool VBody<::graph::Graph>::verify(Decoder& d, std::size_t body, uint
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::graph::Graph>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::graph::Graph>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::graph::Graph>::cost, "graph.Graph", body))
+    if (!d.charge_older(VBody<::graph::Graph>::cost, 0, "graph.Graph", body))
         return false;
     if (size < 12)
         return true;

@@ -22,9 +22,11 @@ struct VBody<::proto::Order>
     static std::size_t extra(const ::proto::Order& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::Order& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // proto.Balance: type 2, body 20 bytes
@@ -39,9 +41,11 @@ struct VBody<::proto::Balance>
     static std::size_t extra(const ::proto::Balance& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::Balance& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // proto.Account: type 3, body 30 bytes
@@ -56,9 +60,11 @@ struct VBody<::proto::Account>
     static std::size_t extra(const ::proto::Account& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::Account& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // proto.OrderMessage: type 1, body 12 bytes
@@ -73,9 +79,11 @@ struct VBody<::proto::OrderMessage>
     static std::size_t extra(const ::proto::OrderMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::OrderMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // proto.BalanceMessage: type 2, body 12 bytes
@@ -90,9 +98,11 @@ struct VBody<::proto::BalanceMessage>
     static std::size_t extra(const ::proto::BalanceMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::BalanceMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // proto.AccountMessage: type 3, body 12 bytes
@@ -107,9 +117,11 @@ struct VBody<::proto::AccountMessage>
     static std::size_t extra(const ::proto::AccountMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::proto::AccountMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::proto::Order>::extra(const ::proto::Order& value) noexcept
@@ -143,7 +155,7 @@ FBE_INLINE bool VBody<::proto::Order>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::proto::Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value)
 {
-    if (!d.charge_checked(VBody<::proto::Order>::cost, "proto.Order", body))
+    if (!d.charge_older(VBody<::proto::Order>::cost, 0, "proto.Order", body))
         return false;
     if (size < 12)
         value.id = {};
@@ -172,18 +184,20 @@ FBE_NOINLINE inline bool VBody<::proto::Order>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::proto::Order>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::proto::Order>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 34))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("proto.Order", "symbol");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::proto::Order>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::proto::Order>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::proto::Order>::cost, "proto.Order", body))
+    if (!d.charge_older(VBody<::proto::Order>::cost, 0, "proto.Order", body))
         return false;
     if (size < 16)
         return true;
@@ -215,7 +229,7 @@ FBE_INLINE bool VBody<::proto::Balance>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::proto::Balance>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value)
 {
-    if (!d.charge_checked(VBody<::proto::Balance>::cost, "proto.Balance", body))
+    if (!d.charge_older(VBody<::proto::Balance>::cost, 0, "proto.Balance", body))
         return false;
     if (size < 12)
         value.currency = {};
@@ -228,18 +242,20 @@ FBE_NOINLINE inline bool VBody<::proto::Balance>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::proto::Balance>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::proto::Balance>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("proto.Balance", "currency");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::proto::Balance>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::proto::Balance>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::proto::Balance>::cost, "proto.Balance", body))
+    if (!d.charge_older(VBody<::proto::Balance>::cost, 0, "proto.Balance", body))
         return false;
     if (size < 12)
         return true;
@@ -285,7 +301,7 @@ FBE_INLINE bool VBody<::proto::Account>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::proto::Account>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value)
 {
-    if (!d.charge_checked(VBody<::proto::Account>::cost + (size < 21 ? 12u : 0u), "proto.Account", body))
+    if (!d.charge_older(VBody<::proto::Account>::cost, (size < 21 ? 12u : 0u), "proto.Account", body))
         return false;
     if (size < 12)
         value.id = {};
@@ -314,10 +330,11 @@ FBE_NOINLINE inline bool VBody<::proto::Account>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::proto::Account>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::proto::Account>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 30))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("proto.Account", "name");
     if (!VCodec<::proto::Balance>::verify(d, body, body + 17))
@@ -329,9 +346,10 @@ FBE_INLINE bool VBody<::proto::Account>::verify(Decoder& d, std::size_t body, ui
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::proto::Account>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::proto::Account>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::proto::Account>::cost + (size < 21 ? 12u : 0u), "proto.Account", body))
+    if (!d.charge_older(VBody<::proto::Account>::cost, (size < 21 ? 12u : 0u), "proto.Account", body))
         return false;
     if (size < 16)
         return true;
@@ -373,7 +391,7 @@ FBE_INLINE bool VBody<::proto::OrderMessage>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value)
 {
-    if (!d.charge_checked(VBody<::proto::OrderMessage>::cost + (size < 12 ? 26u : 0u), "proto.OrderMessage", body))
+    if (!d.charge_older(VBody<::proto::OrderMessage>::cost, (size < 12 ? 26u : 0u), "proto.OrderMessage", body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -382,18 +400,20 @@ FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::read_older(Decoder& d, st
     return true;
 }
 
-FBE_INLINE bool VBody<::proto::OrderMessage>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::proto::OrderMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<::proto::Order>::verify(d, body, body + 8))
         return d.fail_in("proto.OrderMessage", "body");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::proto::OrderMessage>::cost + (size < 12 ? 26u : 0u), "proto.OrderMessage", body))
+    if (!d.charge_older(VBody<::proto::OrderMessage>::cost, (size < 12 ? 26u : 0u), "proto.OrderMessage", body))
         return false;
     if (size < 12)
         return true;
@@ -423,7 +443,7 @@ FBE_INLINE bool VBody<::proto::BalanceMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value)
 {
-    if (!d.charge_checked(VBody<::proto::BalanceMessage>::cost + (size < 12 ? 12u : 0u), "proto.BalanceMessage", body))
+    if (!d.charge_older(VBody<::proto::BalanceMessage>::cost, (size < 12 ? 12u : 0u), "proto.BalanceMessage", body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -432,18 +452,20 @@ FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::read_older(Decoder& d, 
     return true;
 }
 
-FBE_INLINE bool VBody<::proto::BalanceMessage>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::proto::BalanceMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<::proto::Balance>::verify(d, body, body + 8))
         return d.fail_in("proto.BalanceMessage", "body");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::proto::BalanceMessage>::cost + (size < 12 ? 12u : 0u), "proto.BalanceMessage", body))
+    if (!d.charge_older(VBody<::proto::BalanceMessage>::cost, (size < 12 ? 12u : 0u), "proto.BalanceMessage", body))
         return false;
     if (size < 12)
         return true;
@@ -473,7 +495,7 @@ FBE_INLINE bool VBody<::proto::AccountMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value)
 {
-    if (!d.charge_checked(VBody<::proto::AccountMessage>::cost + (size < 12 ? 26u : 0u), "proto.AccountMessage", body))
+    if (!d.charge_older(VBody<::proto::AccountMessage>::cost, (size < 12 ? 26u : 0u), "proto.AccountMessage", body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -482,18 +504,20 @@ FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::read_older(Decoder& d, 
     return true;
 }
 
-FBE_INLINE bool VBody<::proto::AccountMessage>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::proto::AccountMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<::proto::Account>::verify(d, body, body + 8))
         return d.fail_in("proto.AccountMessage", "body");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::proto::AccountMessage>::cost + (size < 12 ? 26u : 0u), "proto.AccountMessage", body))
+    if (!d.charge_older(VBody<::proto::AccountMessage>::cost, (size < 12 ? 26u : 0u), "proto.AccountMessage", body))
         return false;
     if (size < 12)
         return true;

@@ -17,11 +17,13 @@ struct FBody<::recursive::Node>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 12;
+    static constexpr uint64_t cost = 12;
     static std::size_t size(const ::recursive::Node& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::recursive::Node& value) noexcept;
     static bool read(FinalDecoder& d, ::recursive::Node& value);
     static bool read_fast_id_to_label(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::recursive::Node& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::recursive::Node>::size(const ::recursive::Node& value) noexcept
@@ -72,7 +74,8 @@ inline bool FBody<::recursive::Node>::read(FinalDecoder& d, ::recursive::Node& v
     return ok;
 }
 
-inline bool FBody<::recursive::Node>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::recursive::Node>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("recursive.Node", "id");

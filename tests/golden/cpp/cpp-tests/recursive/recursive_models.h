@@ -22,9 +22,11 @@ struct VBody<::recursive::Node>
     static std::size_t extra(const ::recursive::Node& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::recursive::Node& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::recursive::Node>::extra(const ::recursive::Node& value) noexcept
@@ -54,7 +56,7 @@ inline bool VBody<::recursive::Node>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::recursive::Node>::read_older(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value)
 {
-    if (!d.charge_checked(VBody<::recursive::Node>::cost, "recursive.Node", body))
+    if (!d.charge_older(VBody<::recursive::Node>::cost, 0, "recursive.Node", body))
         return false;
     if (size < 12)
         value.id = {};
@@ -71,10 +73,11 @@ FBE_NOINLINE inline bool VBody<::recursive::Node>::read_older(Decoder& d, std::s
     return true;
 }
 
-inline bool VBody<::recursive::Node>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::recursive::Node>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("recursive.Node", "label");
     if (!VCodec<std::vector<::recursive::Node>>::verify(d, body, body + 16))
@@ -82,9 +85,10 @@ inline bool VBody<::recursive::Node>::verify(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::recursive::Node>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::recursive::Node>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::recursive::Node>::cost, "recursive.Node", body))
+    if (!d.charge_older(VBody<::recursive::Node>::cost, 0, "recursive.Node", body))
         return false;
     if (size < 16)
         return true;

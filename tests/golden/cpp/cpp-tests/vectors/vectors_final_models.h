@@ -17,13 +17,15 @@ struct FBody<::vectors::Edge>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 12;
     static constexpr std::size_t min_size = 12;
+    static constexpr uint64_t cost = 12;
     static std::size_t size(const ::vectors::Edge& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors::Edge& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Edge& value);
     static void read_fixed(const uint8_t* p, ::vectors::Edge& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Edge& value);
     static bool read_fields(FinalDecoder& d, ::vectors::Edge& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // vectors.Point: type 2
@@ -34,13 +36,15 @@ struct FBody<::vectors::Point>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 11;
     static constexpr std::size_t min_size = 11;
+    static constexpr uint64_t cost = 11;
     static std::size_t size(const ::vectors::Point& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors::Point& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Point& value);
     static void read_fixed(const uint8_t* p, ::vectors::Point& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Point& value);
     static bool read_fields(FinalDecoder& d, ::vectors::Point& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // vectors.Point3: type 3
@@ -51,13 +55,15 @@ struct FBody<::vectors::Point3>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 19;
     static constexpr std::size_t min_size = 19;
+    static constexpr uint64_t cost = 19;
     static std::size_t size(const ::vectors::Point3& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors::Point3& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Point3& value);
     static void read_fixed(const uint8_t* p, ::vectors::Point3& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Point3& value);
     static bool read_fields(FinalDecoder& d, ::vectors::Point3& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // vectors.Named: type 4
@@ -68,12 +74,14 @@ struct FBody<::vectors::Named>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
+    static constexpr uint64_t cost = 8;
     static std::size_t size(const ::vectors::Named& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors::Named& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Named& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Named& value);
     static bool read_fields(FinalDecoder& d, ::vectors::Named& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // vectors.Holder: type 10
@@ -84,12 +92,14 @@ struct FBody<::vectors::Holder>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 24;
+    static constexpr uint64_t cost = 24;
     static std::size_t size(const ::vectors::Holder& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors::Holder& value);
     static bool read_fast_edges_to_ints(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Holder& value);
     static bool read_fast_reals_to_named(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors::Holder& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::vectors::Edge>::size(const ::vectors::Edge& /*value*/) noexcept
@@ -150,7 +160,8 @@ FBE_INLINE void FBody<::vectors::Edge>::read_fixed(const uint8_t* p, ::vectors::
     FCodec<int32_t>::read_fixed(p + 8, value.weight);
 }
 
-FBE_INLINE bool FBody<::vectors::Edge>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::vectors::Edge>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 12)) {
         d.pos += 12;
@@ -223,7 +234,8 @@ FBE_INLINE void FBody<::vectors::Point>::read_fixed(const uint8_t* p, ::vectors:
     FCodec<int16_t>::read_fixed(p + 9, value.y);
 }
 
-FBE_INLINE bool FBody<::vectors::Point>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::vectors::Point>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 11)) {
         d.pos += 11;
@@ -303,7 +315,8 @@ FBE_INLINE void FBody<::vectors::Point3>::read_fixed(const uint8_t* p, ::vectors
     FCodec<double>::read_fixed(p + 11, value.z);
 }
 
-FBE_INLINE bool FBody<::vectors::Point3>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::vectors::Point3>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 19)) {
         d.pos += 19;
@@ -367,7 +380,8 @@ FBE_NOINLINE inline bool FBody<::vectors::Named>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE bool FBody<::vectors::Named>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::vectors::Named>::verify(D& d)
 {
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("vectors.Named", "name");
@@ -461,7 +475,8 @@ FBE_INLINE bool FBody<::vectors::Holder>::read(FinalDecoder& d, ::vectors::Holde
     return ok;
 }
 
-FBE_INLINE bool FBody<::vectors::Holder>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::vectors::Holder>::verify(D& d)
 {
     if (!FCodec<std::vector<::vectors::Edge>>::verify(d))
         return d.fail_in("vectors.Holder", "edges");

@@ -22,9 +22,11 @@ struct VBody<::vectors::Edge>
     static std::size_t extra(const ::vectors::Edge& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // vectors.Point: type 2, body 19 bytes
@@ -39,9 +41,11 @@ struct VBody<::vectors::Point>
     static std::size_t extra(const ::vectors::Point& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors::Point& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // vectors.Point3: type 3, body 27 bytes
@@ -56,9 +60,11 @@ struct VBody<::vectors::Point3>
     static std::size_t extra(const ::vectors::Point3& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors::Point3& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // vectors.Named: type 4, body 16 bytes
@@ -73,9 +79,11 @@ struct VBody<::vectors::Named>
     static std::size_t extra(const ::vectors::Named& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors::Named& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // vectors.Holder: type 10, body 32 bytes
@@ -90,9 +98,11 @@ struct VBody<::vectors::Holder>
     static std::size_t extra(const ::vectors::Holder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::vectors::Edge>::extra(const ::vectors::Edge& /*value*/) noexcept
@@ -119,7 +129,7 @@ FBE_INLINE bool VBody<::vectors::Edge>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::vectors::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value)
 {
-    if (!d.charge_checked(VBody<::vectors::Edge>::cost, "vectors.Edge", body))
+    if (!d.charge_older(VBody<::vectors::Edge>::cost, 0, "vectors.Edge", body))
         return false;
     if (size < 12)
         value.source = {};
@@ -136,16 +146,18 @@ FBE_NOINLINE inline bool VBody<::vectors::Edge>::read_older(Decoder& d, std::siz
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors::Edge>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::vectors::Edge>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors::Edge>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::vectors::Edge>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::vectors::Edge>::cost, "vectors.Edge", body))
+    if (!d.charge_older(VBody<::vectors::Edge>::cost, 0, "vectors.Edge", body))
         return false;
     return true;
 }
@@ -174,7 +186,7 @@ FBE_INLINE bool VBody<::vectors::Point>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::vectors::Point>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value)
 {
-    if (!d.charge_checked(VBody<::vectors::Point>::cost, "vectors.Point", body))
+    if (!d.charge_older(VBody<::vectors::Point>::cost, 0, "vectors.Point", body))
         return false;
     if (size < 9)
         value.flag = {};
@@ -191,16 +203,18 @@ FBE_NOINLINE inline bool VBody<::vectors::Point>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors::Point>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::vectors::Point>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 19))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors::Point>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::vectors::Point>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::vectors::Point>::cost, "vectors.Point", body))
+    if (!d.charge_older(VBody<::vectors::Point>::cost, 0, "vectors.Point", body))
         return false;
     return true;
 }
@@ -228,7 +242,7 @@ FBE_INLINE bool VBody<::vectors::Point3>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::vectors::Point3>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value)
 {
-    if (!d.charge_checked(VBody<::vectors::Point3>::cost, "vectors.Point3", body))
+    if (!d.charge_older(VBody<::vectors::Point3>::cost, 0, "vectors.Point3", body))
         return false;
     // Inherited fields: all of them, or none when the body is older than vectors.Point.
     if (size < 19)
@@ -242,18 +256,20 @@ FBE_NOINLINE inline bool VBody<::vectors::Point3>::read_older(Decoder& d, std::s
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors::Point3>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::vectors::Point3>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 27))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!verify_body<::vectors::Point>(d, body, size))
         return false;
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors::Point3>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::vectors::Point3>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::vectors::Point3>::cost, "vectors.Point3", body))
+    if (!d.charge_older(VBody<::vectors::Point3>::cost, 0, "vectors.Point3", body))
         return false;
     if (size < 19)
         return true;
@@ -287,7 +303,7 @@ FBE_INLINE bool VBody<::vectors::Named>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::vectors::Named>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value)
 {
-    if (!d.charge_checked(VBody<::vectors::Named>::cost, "vectors.Named", body))
+    if (!d.charge_older(VBody<::vectors::Named>::cost, 0, "vectors.Named", body))
         return false;
     if (size < 12)
         value.name = {};
@@ -300,10 +316,11 @@ FBE_NOINLINE inline bool VBody<::vectors::Named>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors::Named>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::vectors::Named>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("vectors.Named", "name");
     if (!VCodec<std::vector<int32_t>>::verify(d, body, body + 12))
@@ -311,9 +328,10 @@ FBE_INLINE bool VBody<::vectors::Named>::verify(Decoder& d, std::size_t body, ui
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors::Named>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::vectors::Named>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::vectors::Named>::cost, "vectors.Named", body))
+    if (!d.charge_older(VBody<::vectors::Named>::cost, 0, "vectors.Named", body))
         return false;
     if (size < 12)
         return true;
@@ -367,7 +385,7 @@ FBE_INLINE bool VBody<::vectors::Holder>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::vectors::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value)
 {
-    if (!d.charge_checked(VBody<::vectors::Holder>::cost, "vectors.Holder", body))
+    if (!d.charge_older(VBody<::vectors::Holder>::cost, 0, "vectors.Holder", body))
         return false;
     if (size < 12)
         value.edges = {};
@@ -396,10 +414,11 @@ FBE_NOINLINE inline bool VBody<::vectors::Holder>::read_older(Decoder& d, std::s
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors::Holder>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::vectors::Holder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 32))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::vector<::vectors::Edge>>::verify(d, body, body + 8))
         return d.fail_in("vectors.Holder", "edges");
     if (!VCodec<std::vector<::vectors::Point3>>::verify(d, body, body + 12))
@@ -415,9 +434,10 @@ FBE_INLINE bool VBody<::vectors::Holder>::verify(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors::Holder>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::vectors::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::vectors::Holder>::cost, "vectors.Holder", body))
+    if (!d.charge_older(VBody<::vectors::Holder>::cost, 0, "vectors.Holder", body))
         return false;
     if (size < 12)
         return true;

@@ -17,12 +17,14 @@ struct FBody<::vectors_new::Edge>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 16;
+    static constexpr uint64_t cost = 16;
     static std::size_t size(const ::vectors_new::Edge& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors_new::Edge& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors_new::Edge& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Edge& value);
     static bool read_fields(FinalDecoder& d, ::vectors_new::Edge& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // vectors_new.Holder: type 10
@@ -33,12 +35,14 @@ struct FBody<::vectors_new::Holder>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::vectors_new::Holder& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors_new::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors_new::Holder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_new::Holder& value);
     static bool read_fields(FinalDecoder& d, ::vectors_new::Holder& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::vectors_new::Edge>::size(const ::vectors_new::Edge& value) noexcept
@@ -100,7 +104,8 @@ FBE_NOINLINE inline bool FBody<::vectors_new::Edge>::read_fields(FinalDecoder& d
     return ok;
 }
 
-FBE_INLINE bool FBody<::vectors_new::Edge>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::vectors_new::Edge>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 12)) {
         d.pos += 12;
@@ -157,7 +162,8 @@ FBE_NOINLINE inline bool FBody<::vectors_new::Holder>::read_fields(FinalDecoder&
     return ok;
 }
 
-FBE_INLINE bool FBody<::vectors_new::Holder>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::vectors_new::Holder>::verify(D& d)
 {
     if (!FCodec<std::vector<::vectors_new::Edge>>::verify(d))
         return d.fail_in("vectors_new.Holder", "edges");

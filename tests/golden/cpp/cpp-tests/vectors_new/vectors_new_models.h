@@ -22,9 +22,11 @@ struct VBody<::vectors_new::Edge>
     static std::size_t extra(const ::vectors_new::Edge& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors_new::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // vectors_new.Holder: type 10, body 12 bytes
@@ -39,9 +41,11 @@ struct VBody<::vectors_new::Holder>
     static std::size_t extra(const ::vectors_new::Holder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors_new::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::vectors_new::Edge>::extra(const ::vectors_new::Edge& value) noexcept
@@ -71,7 +75,7 @@ FBE_INLINE bool VBody<::vectors_new::Edge>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::vectors_new::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value)
 {
-    if (!d.charge_checked(VBody<::vectors_new::Edge>::cost, "vectors_new.Edge", body))
+    if (!d.charge_older(VBody<::vectors_new::Edge>::cost, 0, "vectors_new.Edge", body))
         return false;
     if (size < 12)
         value.source = {};
@@ -92,18 +96,20 @@ FBE_NOINLINE inline bool VBody<::vectors_new::Edge>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors_new::Edge>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::vectors_new::Edge>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 20))
         return d.fail_in("vectors_new.Edge", "note");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors_new::Edge>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::vectors_new::Edge>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::vectors_new::Edge>::cost, "vectors_new.Edge", body))
+    if (!d.charge_older(VBody<::vectors_new::Edge>::cost, 0, "vectors_new.Edge", body))
         return false;
     if (size < 24)
         return true;
@@ -133,7 +139,7 @@ FBE_INLINE bool VBody<::vectors_new::Holder>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::vectors_new::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value)
 {
-    if (!d.charge_checked(VBody<::vectors_new::Holder>::cost, "vectors_new.Holder", body))
+    if (!d.charge_older(VBody<::vectors_new::Holder>::cost, 0, "vectors_new.Holder", body))
         return false;
     if (size < 12)
         value.edges = {};
@@ -142,18 +148,20 @@ FBE_NOINLINE inline bool VBody<::vectors_new::Holder>::read_older(Decoder& d, st
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors_new::Holder>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::vectors_new::Holder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::vector<::vectors_new::Edge>>::verify(d, body, body + 8))
         return d.fail_in("vectors_new.Holder", "edges");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors_new::Holder>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::vectors_new::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::vectors_new::Holder>::cost, "vectors_new.Holder", body))
+    if (!d.charge_older(VBody<::vectors_new::Holder>::cost, 0, "vectors_new.Holder", body))
         return false;
     if (size < 12)
         return true;

@@ -17,13 +17,15 @@ struct FBody<::vectors_old::Edge>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::vectors_old::Edge& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors_old::Edge& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors_old::Edge& value);
     static void read_fixed(const uint8_t* p, ::vectors_old::Edge& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_old::Edge& value);
     static bool read_fields(FinalDecoder& d, ::vectors_old::Edge& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // vectors_old.Holder: type 10
@@ -34,12 +36,14 @@ struct FBody<::vectors_old::Holder>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::vectors_old::Holder& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::vectors_old::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::vectors_old::Holder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::vectors_old::Holder& value);
     static bool read_fields(FinalDecoder& d, ::vectors_old::Holder& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::vectors_old::Edge>::size(const ::vectors_old::Edge& /*value*/) noexcept
@@ -86,7 +90,8 @@ FBE_INLINE void FBody<::vectors_old::Edge>::read_fixed(const uint8_t* p, ::vecto
     FCodec<int32_t>::read_fixed(p + 0, value.source);
 }
 
-FBE_INLINE bool FBody<::vectors_old::Edge>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::vectors_old::Edge>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("vectors_old.Edge", "source");
@@ -133,7 +138,8 @@ FBE_NOINLINE inline bool FBody<::vectors_old::Holder>::read_fields(FinalDecoder&
     return ok;
 }
 
-FBE_INLINE bool FBody<::vectors_old::Holder>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::vectors_old::Holder>::verify(D& d)
 {
     if (!FCodec<std::vector<::vectors_old::Edge>>::verify(d))
         return d.fail_in("vectors_old.Holder", "edges");

@@ -22,9 +22,11 @@ struct VBody<::vectors_old::Edge>
     static std::size_t extra(const ::vectors_old::Edge& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors_old::Edge& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // vectors_old.Holder: type 10, body 12 bytes
@@ -39,9 +41,11 @@ struct VBody<::vectors_old::Holder>
     static std::size_t extra(const ::vectors_old::Holder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::vectors_old::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::vectors_old::Edge>::extra(const ::vectors_old::Edge& /*value*/) noexcept
@@ -64,7 +68,7 @@ FBE_INLINE bool VBody<::vectors_old::Edge>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value)
 {
-    if (!d.charge_checked(VBody<::vectors_old::Edge>::cost, "vectors_old.Edge", body))
+    if (!d.charge_older(VBody<::vectors_old::Edge>::cost, 0, "vectors_old.Edge", body))
         return false;
     if (size < 12)
         value.source = {};
@@ -73,16 +77,18 @@ FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors_old::Edge>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::vectors_old::Edge>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::vectors_old::Edge>::cost, "vectors_old.Edge", body))
+    if (!d.charge_older(VBody<::vectors_old::Edge>::cost, 0, "vectors_old.Edge", body))
         return false;
     return true;
 }
@@ -108,7 +114,7 @@ FBE_INLINE bool VBody<::vectors_old::Holder>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::vectors_old::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value)
 {
-    if (!d.charge_checked(VBody<::vectors_old::Holder>::cost, "vectors_old.Holder", body))
+    if (!d.charge_older(VBody<::vectors_old::Holder>::cost, 0, "vectors_old.Holder", body))
         return false;
     if (size < 12)
         value.edges = {};
@@ -117,18 +123,20 @@ FBE_NOINLINE inline bool VBody<::vectors_old::Holder>::read_older(Decoder& d, st
     return true;
 }
 
-FBE_INLINE bool VBody<::vectors_old::Holder>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::vectors_old::Holder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::vector<::vectors_old::Edge>>::verify(d, body, body + 8))
         return d.fail_in("vectors_old.Holder", "edges");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors_old::Holder>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::vectors_old::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::vectors_old::Holder>::cost, "vectors_old.Holder", body))
+    if (!d.charge_older(VBody<::vectors_old::Holder>::cost, 0, "vectors_old.Holder", body))
         return false;
     if (size < 12)
         return true;

@@ -17,13 +17,15 @@ struct FBody<::enums::Enums>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 216;
     static constexpr std::size_t min_size = 216;
+    static constexpr uint64_t cost = 216;
     static std::size_t size(const ::enums::Enums& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::enums::Enums& value) noexcept;
     static bool read(FinalDecoder& d, ::enums::Enums& value);
     static void read_fixed(const uint8_t* p, ::enums::Enums& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::enums::Enums& value);
     static bool read_fields(FinalDecoder& d, ::enums::Enums& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::enums::Enums>::size(const ::enums::Enums& /*value*/) noexcept
@@ -525,7 +527,8 @@ FBE_INLINE void FBody<::enums::Enums>::read_fixed(const uint8_t* p, ::enums::Enu
     FCodec<::enums::EnumUInt64>::read_fixed(p + 208, value.uint64b5);
 }
 
-inline bool FBody<::enums::Enums>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::enums::Enums>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 216)) {
         d.pos += 216;

@@ -22,9 +22,11 @@ struct VBody<::enums::Enums>
     static std::size_t extra(const ::enums::Enums& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::enums::Enums& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::enums::Enums>::extra(const ::enums::Enums& /*value*/) noexcept
@@ -177,7 +179,7 @@ inline bool VBody<::enums::Enums>::read(Decoder& d, std::size_t body, uint32_t s
 
 FBE_NOINLINE inline bool VBody<::enums::Enums>::read_older(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value)
 {
-    if (!d.charge_checked(VBody<::enums::Enums>::cost, "enums.Enums", body))
+    if (!d.charge_older(VBody<::enums::Enums>::cost, 0, "enums.Enums", body))
         return false;
     if (size < 9)
         value.byte0 = ::enums::EnumByte::ENUM_VALUE_0;
@@ -446,16 +448,18 @@ FBE_NOINLINE inline bool VBody<::enums::Enums>::read_older(Decoder& d, std::size
     return true;
 }
 
-inline bool VBody<::enums::Enums>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::enums::Enums>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 224))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::enums::Enums>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::enums::Enums>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::enums::Enums>::cost, "enums.Enums", body))
+    if (!d.charge_older(VBody<::enums::Enums>::cost, 0, "enums.Enums", body))
         return false;
     return true;
 }

@@ -17,12 +17,14 @@ struct FBody<::proto::Order>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 26;
+    static constexpr uint64_t cost = 26;
     static std::size_t size(const ::proto::Order& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::proto::Order& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::Order& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Order& value);
     static bool read_fields(FinalDecoder& d, ::proto::Order& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // proto.Balance: type 2
@@ -33,12 +35,14 @@ struct FBody<::proto::Balance>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 12;
+    static constexpr uint64_t cost = 12;
     static std::size_t size(const ::proto::Balance& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::proto::Balance& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::Balance& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Balance& value);
     static bool read_fields(FinalDecoder& d, ::proto::Balance& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // proto.Account: type 3
@@ -49,12 +53,14 @@ struct FBody<::proto::Account>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 26;
+    static constexpr uint64_t cost = 14;
     static std::size_t size(const ::proto::Account& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::proto::Account& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::Account& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::Account& value);
     static bool read_fields(FinalDecoder& d, ::proto::Account& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // proto.OrderMessage: type 1
@@ -65,12 +71,14 @@ struct FBody<::proto::OrderMessage>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 26;
+    static constexpr uint64_t cost = 1;
     static std::size_t size(const ::proto::OrderMessage& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::proto::OrderMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::OrderMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::OrderMessage& value);
     static bool read_fields(FinalDecoder& d, ::proto::OrderMessage& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // proto.BalanceMessage: type 2
@@ -81,12 +89,14 @@ struct FBody<::proto::BalanceMessage>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 12;
+    static constexpr uint64_t cost = 1;
     static std::size_t size(const ::proto::BalanceMessage& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::proto::BalanceMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::BalanceMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::BalanceMessage& value);
     static bool read_fields(FinalDecoder& d, ::proto::BalanceMessage& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // proto.AccountMessage: type 3
@@ -97,12 +107,14 @@ struct FBody<::proto::AccountMessage>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 26;
+    static constexpr uint64_t cost = 1;
     static std::size_t size(const ::proto::AccountMessage& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::proto::AccountMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::proto::AccountMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::proto::AccountMessage& value);
     static bool read_fields(FinalDecoder& d, ::proto::AccountMessage& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::proto::Order>::size(const ::proto::Order& value) noexcept
@@ -177,7 +189,8 @@ FBE_NOINLINE inline bool FBody<::proto::Order>::read_fields(FinalDecoder& d, ::p
     return ok;
 }
 
-FBE_INLINE bool FBody<::proto::Order>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::proto::Order>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("proto.Order", "id");
@@ -245,7 +258,8 @@ FBE_NOINLINE inline bool FBody<::proto::Balance>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE bool FBody<::proto::Balance>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::proto::Balance>::verify(D& d)
 {
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("proto.Balance", "currency");
@@ -333,7 +347,8 @@ FBE_NOINLINE inline bool FBody<::proto::Account>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE bool FBody<::proto::Account>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::proto::Account>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("proto.Account", "id");
@@ -390,7 +405,8 @@ FBE_NOINLINE inline bool FBody<::proto::OrderMessage>::read_fields(FinalDecoder&
     return ok;
 }
 
-FBE_INLINE bool FBody<::proto::OrderMessage>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::proto::OrderMessage>::verify(D& d)
 {
     if (!FCodec<::proto::Order>::verify(d))
         return d.fail_in("proto.OrderMessage", "body");
@@ -437,7 +453,8 @@ FBE_NOINLINE inline bool FBody<::proto::BalanceMessage>::read_fields(FinalDecode
     return ok;
 }
 
-FBE_INLINE bool FBody<::proto::BalanceMessage>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::proto::BalanceMessage>::verify(D& d)
 {
     if (!FCodec<::proto::Balance>::verify(d))
         return d.fail_in("proto.BalanceMessage", "body");
@@ -484,7 +501,8 @@ FBE_NOINLINE inline bool FBody<::proto::AccountMessage>::read_fields(FinalDecode
     return ok;
 }
 
-FBE_INLINE bool FBody<::proto::AccountMessage>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::proto::AccountMessage>::verify(D& d)
 {
     if (!FCodec<::proto::Account>::verify(d))
         return d.fail_in("proto.AccountMessage", "body");

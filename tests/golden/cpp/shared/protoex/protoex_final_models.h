@@ -18,12 +18,14 @@ struct FBody<::protoex::Order>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 42;
+    static constexpr uint64_t cost = 42;
     static std::size_t size(const ::protoex::Order& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::protoex::Order& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::Order& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Order& value);
     static bool read_fields(FinalDecoder& d, ::protoex::Order& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // protoex.Balance: type 2
@@ -34,12 +36,14 @@ struct FBody<::protoex::Balance>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 20;
+    static constexpr uint64_t cost = 20;
     static std::size_t size(const ::protoex::Balance& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::protoex::Balance& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::Balance& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Balance& value);
     static bool read_fields(FinalDecoder& d, ::protoex::Balance& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // protoex.Account: type 3
@@ -50,12 +54,14 @@ struct FBody<::protoex::Account>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 34;
+    static constexpr uint64_t cost = 14;
     static std::size_t size(const ::protoex::Account& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::protoex::Account& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::Account& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::Account& value);
     static bool read_fields(FinalDecoder& d, ::protoex::Account& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // protoex.OrderMessage: type 11
@@ -66,12 +72,14 @@ struct FBody<::protoex::OrderMessage>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 42;
+    static constexpr uint64_t cost = 1;
     static std::size_t size(const ::protoex::OrderMessage& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::protoex::OrderMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::OrderMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::OrderMessage& value);
     static bool read_fields(FinalDecoder& d, ::protoex::OrderMessage& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // protoex.BalanceMessage: type 12
@@ -82,12 +90,14 @@ struct FBody<::protoex::BalanceMessage>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 20;
+    static constexpr uint64_t cost = 1;
     static std::size_t size(const ::protoex::BalanceMessage& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::protoex::BalanceMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::BalanceMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::BalanceMessage& value);
     static bool read_fields(FinalDecoder& d, ::protoex::BalanceMessage& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // protoex.AccountMessage: type 13
@@ -98,12 +108,14 @@ struct FBody<::protoex::AccountMessage>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 34;
+    static constexpr uint64_t cost = 1;
     static std::size_t size(const ::protoex::AccountMessage& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::protoex::AccountMessage& value) noexcept;
     static bool read(FinalDecoder& d, ::protoex::AccountMessage& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::protoex::AccountMessage& value);
     static bool read_fields(FinalDecoder& d, ::protoex::AccountMessage& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::protoex::Order>::size(const ::protoex::Order& value) noexcept
@@ -190,7 +202,8 @@ FBE_NOINLINE inline bool FBody<::protoex::Order>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE bool FBody<::protoex::Order>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::protoex::Order>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("protoex.Order", "id");
@@ -268,7 +281,8 @@ FBE_NOINLINE inline bool FBody<::protoex::Balance>::read_fields(FinalDecoder& d,
     return ok;
 }
 
-FBE_INLINE bool FBody<::protoex::Balance>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::protoex::Balance>::verify(D& d)
 {
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("proto.Balance", "currency");
@@ -362,7 +376,8 @@ FBE_NOINLINE inline bool FBody<::protoex::Account>::read_fields(FinalDecoder& d,
     return ok;
 }
 
-FBE_INLINE bool FBody<::protoex::Account>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::protoex::Account>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("protoex.Account", "id");
@@ -419,7 +434,8 @@ FBE_NOINLINE inline bool FBody<::protoex::OrderMessage>::read_fields(FinalDecode
     return ok;
 }
 
-FBE_INLINE bool FBody<::protoex::OrderMessage>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::protoex::OrderMessage>::verify(D& d)
 {
     if (!FCodec<::protoex::Order>::verify(d))
         return d.fail_in("protoex.OrderMessage", "body");
@@ -466,7 +482,8 @@ FBE_NOINLINE inline bool FBody<::protoex::BalanceMessage>::read_fields(FinalDeco
     return ok;
 }
 
-FBE_INLINE bool FBody<::protoex::BalanceMessage>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::protoex::BalanceMessage>::verify(D& d)
 {
     if (!FCodec<::protoex::Balance>::verify(d))
         return d.fail_in("protoex.BalanceMessage", "body");
@@ -513,7 +530,8 @@ FBE_NOINLINE inline bool FBody<::protoex::AccountMessage>::read_fields(FinalDeco
     return ok;
 }
 
-FBE_INLINE bool FBody<::protoex::AccountMessage>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::protoex::AccountMessage>::verify(D& d)
 {
     if (!FCodec<::protoex::Account>::verify(d))
         return d.fail_in("protoex.AccountMessage", "body");

@@ -23,9 +23,11 @@ struct VBody<::protoex::Order>
     static std::size_t extra(const ::protoex::Order& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::Order& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // protoex.Balance: type 2, body 28 bytes
@@ -40,9 +42,11 @@ struct VBody<::protoex::Balance>
     static std::size_t extra(const ::protoex::Balance& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::Balance& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // protoex.Account: type 3, body 30 bytes
@@ -57,9 +61,11 @@ struct VBody<::protoex::Account>
     static std::size_t extra(const ::protoex::Account& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::Account& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // protoex.OrderMessage: type 11, body 12 bytes
@@ -74,9 +80,11 @@ struct VBody<::protoex::OrderMessage>
     static std::size_t extra(const ::protoex::OrderMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::OrderMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // protoex.BalanceMessage: type 12, body 12 bytes
@@ -91,9 +99,11 @@ struct VBody<::protoex::BalanceMessage>
     static std::size_t extra(const ::protoex::BalanceMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::BalanceMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // protoex.AccountMessage: type 13, body 12 bytes
@@ -108,9 +118,11 @@ struct VBody<::protoex::AccountMessage>
     static std::size_t extra(const ::protoex::AccountMessage& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::protoex::AccountMessage& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::protoex::Order>::extra(const ::protoex::Order& value) noexcept
@@ -148,7 +160,7 @@ FBE_INLINE bool VBody<::protoex::Order>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::protoex::Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value)
 {
-    if (!d.charge_checked(VBody<::protoex::Order>::cost, "protoex.Order", body))
+    if (!d.charge_older(VBody<::protoex::Order>::cost, 0, "protoex.Order", body))
         return false;
     if (size < 12)
         value.id = {};
@@ -185,18 +197,20 @@ FBE_NOINLINE inline bool VBody<::protoex::Order>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::protoex::Order>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::protoex::Order>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 50))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("protoex.Order", "symbol");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::protoex::Order>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::protoex::Order>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::protoex::Order>::cost, "protoex.Order", body))
+    if (!d.charge_older(VBody<::protoex::Order>::cost, 0, "protoex.Order", body))
         return false;
     if (size < 16)
         return true;
@@ -228,7 +242,7 @@ FBE_INLINE bool VBody<::protoex::Balance>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::protoex::Balance>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value)
 {
-    if (!d.charge_checked(VBody<::protoex::Balance>::cost, "protoex.Balance", body))
+    if (!d.charge_older(VBody<::protoex::Balance>::cost, 0, "protoex.Balance", body))
         return false;
     // Inherited fields: all of them, or none when the body is older than proto.Balance.
     if (size < 20)
@@ -242,18 +256,20 @@ FBE_NOINLINE inline bool VBody<::protoex::Balance>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::protoex::Balance>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::protoex::Balance>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!verify_body<::proto::Balance>(d, body, size))
         return false;
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::protoex::Balance>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::protoex::Balance>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::protoex::Balance>::cost, "protoex.Balance", body))
+    if (!d.charge_older(VBody<::protoex::Balance>::cost, 0, "protoex.Balance", body))
         return false;
     if (size < 20)
         return true;
@@ -299,7 +315,7 @@ FBE_INLINE bool VBody<::protoex::Account>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::protoex::Account>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value)
 {
-    if (!d.charge_checked(VBody<::protoex::Account>::cost + (size < 21 ? 20u : 0u), "protoex.Account", body))
+    if (!d.charge_older(VBody<::protoex::Account>::cost, (size < 21 ? 20u : 0u), "protoex.Account", body))
         return false;
     if (size < 12)
         value.id = {};
@@ -328,10 +344,11 @@ FBE_NOINLINE inline bool VBody<::protoex::Account>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::protoex::Account>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::protoex::Account>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 30))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("protoex.Account", "name");
     if (!VCodec<::protoex::Balance>::verify(d, body, body + 17))
@@ -343,9 +360,10 @@ FBE_INLINE bool VBody<::protoex::Account>::verify(Decoder& d, std::size_t body, 
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::protoex::Account>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::protoex::Account>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::protoex::Account>::cost + (size < 21 ? 20u : 0u), "protoex.Account", body))
+    if (!d.charge_older(VBody<::protoex::Account>::cost, (size < 21 ? 20u : 0u), "protoex.Account", body))
         return false;
     if (size < 16)
         return true;
@@ -387,7 +405,7 @@ FBE_INLINE bool VBody<::protoex::OrderMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value)
 {
-    if (!d.charge_checked(VBody<::protoex::OrderMessage>::cost + (size < 12 ? 42u : 0u), "protoex.OrderMessage", body))
+    if (!d.charge_older(VBody<::protoex::OrderMessage>::cost, (size < 12 ? 42u : 0u), "protoex.OrderMessage", body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -396,18 +414,20 @@ FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::read_older(Decoder& d, 
     return true;
 }
 
-FBE_INLINE bool VBody<::protoex::OrderMessage>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::protoex::OrderMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<::protoex::Order>::verify(d, body, body + 8))
         return d.fail_in("protoex.OrderMessage", "body");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::protoex::OrderMessage>::cost + (size < 12 ? 42u : 0u), "protoex.OrderMessage", body))
+    if (!d.charge_older(VBody<::protoex::OrderMessage>::cost, (size < 12 ? 42u : 0u), "protoex.OrderMessage", body))
         return false;
     if (size < 12)
         return true;
@@ -437,7 +457,7 @@ FBE_INLINE bool VBody<::protoex::BalanceMessage>::read(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value)
 {
-    if (!d.charge_checked(VBody<::protoex::BalanceMessage>::cost + (size < 12 ? 20u : 0u), "protoex.BalanceMessage", body))
+    if (!d.charge_older(VBody<::protoex::BalanceMessage>::cost, (size < 12 ? 20u : 0u), "protoex.BalanceMessage", body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -446,18 +466,20 @@ FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::read_older(Decoder& d
     return true;
 }
 
-FBE_INLINE bool VBody<::protoex::BalanceMessage>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::protoex::BalanceMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<::protoex::Balance>::verify(d, body, body + 8))
         return d.fail_in("protoex.BalanceMessage", "body");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::protoex::BalanceMessage>::cost + (size < 12 ? 20u : 0u), "protoex.BalanceMessage", body))
+    if (!d.charge_older(VBody<::protoex::BalanceMessage>::cost, (size < 12 ? 20u : 0u), "protoex.BalanceMessage", body))
         return false;
     if (size < 12)
         return true;
@@ -487,7 +509,7 @@ FBE_INLINE bool VBody<::protoex::AccountMessage>::read(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value)
 {
-    if (!d.charge_checked(VBody<::protoex::AccountMessage>::cost + (size < 12 ? 34u : 0u), "protoex.AccountMessage", body))
+    if (!d.charge_older(VBody<::protoex::AccountMessage>::cost, (size < 12 ? 34u : 0u), "protoex.AccountMessage", body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -496,18 +518,20 @@ FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::read_older(Decoder& d
     return true;
 }
 
-FBE_INLINE bool VBody<::protoex::AccountMessage>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::protoex::AccountMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<::protoex::Account>::verify(d, body, body + 8))
         return d.fail_in("protoex.AccountMessage", "body");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::protoex::AccountMessage>::cost + (size < 12 ? 34u : 0u), "protoex.AccountMessage", body))
+    if (!d.charge_older(VBody<::protoex::AccountMessage>::cost, (size < 12 ? 34u : 0u), "protoex.AccountMessage", body))
         return false;
     if (size < 12)
         return true;

@@ -18,12 +18,14 @@ struct FBody<::test::StructSimple>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 281;
+    static constexpr uint64_t cost = 217;
     static std::size_t size(const ::test::StructSimple& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructSimple& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructSimple& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructSimple& value);
     static bool read_fields(FinalDecoder& d, ::test::StructSimple& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // test.StructOptional: type 111
@@ -34,12 +36,14 @@ struct FBody<::test::StructOptional>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 347;
+    static constexpr uint64_t cost = 283;
     static std::size_t size(const ::test::StructOptional& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructOptional& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructOptional& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructOptional& value);
     static bool read_fields(FinalDecoder& d, ::test::StructOptional& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // test.StructNested: type 112
@@ -50,12 +54,14 @@ struct FBody<::test::StructNested>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 998;
+    static constexpr uint64_t cost = 306;
     static std::size_t size(const ::test::StructNested& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructNested& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructNested& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructNested& value);
     static bool read_fields(FinalDecoder& d, ::test::StructNested& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // test.StructBytes: type 120
@@ -66,12 +72,14 @@ struct FBody<::test::StructBytes>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 6;
+    static constexpr uint64_t cost = 6;
     static std::size_t size(const ::test::StructBytes& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructBytes& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructBytes& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructBytes& value);
     static bool read_fields(FinalDecoder& d, ::test::StructBytes& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // test.StructArray: type 125
@@ -82,10 +90,12 @@ struct FBody<::test::StructArray>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 598;
+    static constexpr uint64_t cost = 36;
     static std::size_t size(const ::test::StructArray& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructArray& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructArray& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // test.StructVector: type 130
@@ -96,12 +106,14 @@ struct FBody<::test::StructVector>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 40;
+    static constexpr uint64_t cost = 40;
     static std::size_t size(const ::test::StructVector& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructVector& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructVector& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::test::StructVector& value);
     static bool read_fields(FinalDecoder& d, ::test::StructVector& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // test.StructList: type 131
@@ -112,10 +124,12 @@ struct FBody<::test::StructList>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 40;
+    static constexpr uint64_t cost = 40;
     static std::size_t size(const ::test::StructList& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructList& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructList& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // test.StructSet: type 132
@@ -126,10 +140,12 @@ struct FBody<::test::StructSet>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 16;
+    static constexpr uint64_t cost = 16;
     static std::size_t size(const ::test::StructSet& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructSet& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructSet& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // test.StructMap: type 140
@@ -140,10 +156,12 @@ struct FBody<::test::StructMap>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 40;
+    static constexpr uint64_t cost = 40;
     static std::size_t size(const ::test::StructMap& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructMap& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructMap& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // test.StructHash: type 141
@@ -154,10 +172,12 @@ struct FBody<::test::StructHash>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 40;
+    static constexpr uint64_t cost = 40;
     static std::size_t size(const ::test::StructHash& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructHash& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructHash& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // test.StructHashEx: type 142
@@ -168,10 +188,12 @@ struct FBody<::test::StructHashEx>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
+    static constexpr uint64_t cost = 8;
     static std::size_t size(const ::test::StructHashEx& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructHashEx& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructHashEx& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // test.StructEmpty: type 143
@@ -182,12 +204,12 @@ struct FBody<::test::StructEmpty>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 0;
-    //! What a value costs the decode budget: it takes no bytes (docs/limits.md 3).
     static constexpr uint64_t cost = 32;
     static std::size_t size(const ::test::StructEmpty& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::test::StructEmpty& value) noexcept;
     static bool read(FinalDecoder& d, ::test::StructEmpty& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::test::StructSimple>::size(const ::test::StructSimple& value) noexcept
@@ -508,7 +530,8 @@ FBE_NOINLINE inline bool FBody<::test::StructSimple>::read_fields(FinalDecoder& 
     return ok;
 }
 
-inline bool FBody<::test::StructSimple>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::test::StructSimple>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 102)) {
         d.pos += 102;
@@ -1457,7 +1480,8 @@ FBE_NOINLINE inline bool FBody<::test::StructOptional>::read_fields(FinalDecoder
     return ok;
 }
 
-inline bool FBody<::test::StructOptional>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::test::StructOptional>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 102)) {
         d.pos += 102;
@@ -2630,7 +2654,8 @@ FBE_NOINLINE inline bool FBody<::test::StructNested>::read_fields(FinalDecoder& 
     return ok;
 }
 
-inline bool FBody<::test::StructNested>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::test::StructNested>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 102)) {
         d.pos += 102;
@@ -2944,7 +2969,8 @@ FBE_NOINLINE inline bool FBody<::test::StructBytes>::read_fields(FinalDecoder& d
     return ok;
 }
 
-FBE_INLINE bool FBody<::test::StructBytes>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::test::StructBytes>::verify(D& d)
 {
     if (!FCodec<FBE::buffer_t>::verify(d))
         return d.fail_in("test.StructBytes", "f1");
@@ -3028,7 +3054,8 @@ inline bool FBody<::test::StructArray>::read(FinalDecoder& d, ::test::StructArra
     return ok;
 }
 
-inline bool FBody<::test::StructArray>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::test::StructArray>::verify(D& d)
 {
     if (!FCodec<std::array<uint8_t, 2>>::verify(d))
         return d.fail_in("test.StructArray", "f1");
@@ -3165,7 +3192,8 @@ FBE_NOINLINE inline bool FBody<::test::StructVector>::read_fields(FinalDecoder& 
     return ok;
 }
 
-inline bool FBody<::test::StructVector>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::test::StructVector>::verify(D& d)
 {
     if (!FCodec<std::vector<uint8_t>>::verify(d))
         return d.fail_in("test.StructVector", "f1");
@@ -3265,7 +3293,8 @@ inline bool FBody<::test::StructList>::read(FinalDecoder& d, ::test::StructList&
     return ok;
 }
 
-inline bool FBody<::test::StructList>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::test::StructList>::verify(D& d)
 {
     if (!FCodec<std::list<uint8_t>>::verify(d))
         return d.fail_in("test.StructList", "f1");
@@ -3329,7 +3358,8 @@ inline bool FBody<::test::StructSet>::read(FinalDecoder& d, ::test::StructSet& v
     return ok;
 }
 
-inline bool FBody<::test::StructSet>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::test::StructSet>::verify(D& d)
 {
     if (!FCodec<std::set<uint8_t>>::verify(d))
         return d.fail_in("test.StructSet", "f1");
@@ -3417,7 +3447,8 @@ inline bool FBody<::test::StructMap>::read(FinalDecoder& d, ::test::StructMap& v
     return ok;
 }
 
-inline bool FBody<::test::StructMap>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::test::StructMap>::verify(D& d)
 {
     if (!FCodec<std::map<int32_t, uint8_t>>::verify(d))
         return d.fail_in("test.StructMap", "f1");
@@ -3517,7 +3548,8 @@ inline bool FBody<::test::StructHash>::read(FinalDecoder& d, ::test::StructHash&
     return ok;
 }
 
-inline bool FBody<::test::StructHash>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::test::StructHash>::verify(D& d)
 {
     if (!FCodec<std::unordered_map<std::string, uint8_t>>::verify(d))
         return d.fail_in("test.StructHash", "f1");
@@ -3569,7 +3601,8 @@ inline bool FBody<::test::StructHashEx>::read(FinalDecoder& d, ::test::StructHas
     return ok;
 }
 
-inline bool FBody<::test::StructHashEx>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::test::StructHashEx>::verify(D& d)
 {
     if (!FCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::verify(d))
         return d.fail_in("test.StructHashEx", "f1");
@@ -3593,7 +3626,8 @@ FBE_INLINE bool FBody<::test::StructEmpty>::read(FinalDecoder& /*d*/, ::test::St
     return true;
 }
 
-FBE_INLINE bool FBody<::test::StructEmpty>::verify(FinalDecoder& /*d*/)
+template <class D>
+FBE_INLINE bool FBody<::test::StructEmpty>::verify(D& /*d*/)
 {
     return true;
 }

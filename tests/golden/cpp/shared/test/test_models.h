@@ -23,9 +23,11 @@ struct VBody<::test::StructSimple>
     static std::size_t extra(const ::test::StructSimple& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructSimple& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // test.StructOptional: type 111, body 567 bytes
@@ -40,9 +42,11 @@ struct VBody<::test::StructOptional>
     static std::size_t extra(const ::test::StructOptional& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructOptional& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // test.StructNested: type 112, body 622 bytes
@@ -57,9 +61,11 @@ struct VBody<::test::StructNested>
     static std::size_t extra(const ::test::StructNested& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructNested& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // test.StructBytes: type 120, body 22 bytes
@@ -74,9 +80,11 @@ struct VBody<::test::StructBytes>
     static std::size_t extra(const ::test::StructBytes& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructBytes& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // test.StructArray: type 125, body 92 bytes
@@ -91,9 +99,11 @@ struct VBody<::test::StructArray>
     static std::size_t extra(const ::test::StructArray& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructArray& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // test.StructVector: type 130, body 48 bytes
@@ -108,9 +118,11 @@ struct VBody<::test::StructVector>
     static std::size_t extra(const ::test::StructVector& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructVector& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // test.StructList: type 131, body 48 bytes
@@ -125,9 +137,11 @@ struct VBody<::test::StructList>
     static std::size_t extra(const ::test::StructList& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructList& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // test.StructSet: type 132, body 24 bytes
@@ -142,9 +156,11 @@ struct VBody<::test::StructSet>
     static std::size_t extra(const ::test::StructSet& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructSet& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // test.StructMap: type 140, body 48 bytes
@@ -159,9 +175,11 @@ struct VBody<::test::StructMap>
     static std::size_t extra(const ::test::StructMap& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructMap& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // test.StructHash: type 141, body 48 bytes
@@ -176,9 +194,11 @@ struct VBody<::test::StructHash>
     static std::size_t extra(const ::test::StructHash& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructHash& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // test.StructHashEx: type 142, body 16 bytes
@@ -193,9 +213,11 @@ struct VBody<::test::StructHashEx>
     static std::size_t extra(const ::test::StructHashEx& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructHashEx& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // test.StructEmpty: type 143, body 8 bytes
@@ -210,7 +232,8 @@ struct VBody<::test::StructEmpty>
     static std::size_t extra(const ::test::StructEmpty& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::test::StructEmpty& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructEmpty& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::test::StructSimple>::extra(const ::test::StructSimple& value) noexcept
@@ -332,7 +355,7 @@ inline bool VBody<::test::StructSimple>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructSimple>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value)
 {
-    if (!d.charge_checked(VBody<::test::StructSimple>::cost + (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), "test.StructSimple", body))
+    if (!d.charge_older(VBody<::test::StructSimple>::cost, (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), "test.StructSimple", body))
         return false;
     if (size < 12)
         value.id = {};
@@ -517,10 +540,11 @@ FBE_NOINLINE inline bool VBody<::test::StructSimple>::read_older(Decoder& d, std
     return true;
 }
 
-inline bool VBody<::test::StructSimple>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::test::StructSimple>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 237))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 110))
         return d.fail_in("test.StructSimple", "f29");
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 126))
@@ -538,9 +562,10 @@ inline bool VBody<::test::StructSimple>::verify(Decoder& d, std::size_t body, ui
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructSimple>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::test::StructSimple>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::test::StructSimple>::cost + (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), "test.StructSimple", body))
+    if (!d.charge_older(VBody<::test::StructSimple>::cost, (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), "test.StructSimple", body))
         return false;
     if (size < 126)
         return true;
@@ -858,7 +883,7 @@ inline bool VBody<::test::StructOptional>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::test::StructOptional>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value)
 {
-    if (!d.charge_checked(VBody<::test::StructOptional>::cost + (size < 237 ? 64u : 0u), "test.StructOptional", body))
+    if (!d.charge_older(VBody<::test::StructOptional>::cost, (size < 237 ? 64u : 0u), "test.StructOptional", body))
         return false;
     // Inherited fields: all of them, or none when the body is older than test.StructSimple.
     if (size < 237)
@@ -1132,10 +1157,11 @@ FBE_NOINLINE inline bool VBody<::test::StructOptional>::read_older(Decoder& d, s
     return true;
 }
 
-inline bool VBody<::test::StructOptional>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::test::StructOptional>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 567))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!verify_body<::test::StructSimple>(d, body, size))
         return false;
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 237))
@@ -1273,9 +1299,10 @@ inline bool VBody<::test::StructOptional>::verify(Decoder& d, std::size_t body, 
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructOptional>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::test::StructOptional>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::test::StructOptional>::cost + (size < 237 ? 64u : 0u), "test.StructOptional", body))
+    if (!d.charge_older(VBody<::test::StructOptional>::cost, (size < 237 ? 64u : 0u), "test.StructOptional", body))
         return false;
     if (size < 237)
         return true;
@@ -1609,7 +1636,7 @@ inline bool VBody<::test::StructNested>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructNested>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value)
 {
-    if (!d.charge_checked(VBody<::test::StructNested>::cost + (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), "test.StructNested", body))
+    if (!d.charge_older(VBody<::test::StructNested>::cost, (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), "test.StructNested", body))
         return false;
     // Inherited fields: all of them, or none when the body is older than test.StructOptional.
     if (size < 567)
@@ -1667,10 +1694,11 @@ FBE_NOINLINE inline bool VBody<::test::StructNested>::read_older(Decoder& d, std
     return true;
 }
 
-inline bool VBody<::test::StructNested>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::test::StructNested>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 622))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!verify_body<::test::StructOptional>(d, body, size))
         return false;
     if (!VCodec<std::optional<::test::EnumSimple>>::verify(d, body, body + 571))
@@ -1692,9 +1720,10 @@ inline bool VBody<::test::StructNested>::verify(Decoder& d, std::size_t body, ui
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructNested>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::test::StructNested>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::test::StructNested>::cost + (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), "test.StructNested", body))
+    if (!d.charge_older(VBody<::test::StructNested>::cost, (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), "test.StructNested", body))
         return false;
     if (size < 567)
         return true;
@@ -1764,7 +1793,7 @@ FBE_INLINE bool VBody<::test::StructBytes>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::test::StructBytes>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value)
 {
-    if (!d.charge_checked(VBody<::test::StructBytes>::cost, "test.StructBytes", body))
+    if (!d.charge_older(VBody<::test::StructBytes>::cost, 0, "test.StructBytes", body))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -1781,10 +1810,11 @@ FBE_NOINLINE inline bool VBody<::test::StructBytes>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::test::StructBytes>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::test::StructBytes>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 22))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<FBE::buffer_t>::verify(d, body, body + 8))
         return d.fail_in("test.StructBytes", "f1");
     if (!VCodec<std::optional<FBE::buffer_t>>::verify(d, body, body + 12))
@@ -1794,9 +1824,10 @@ FBE_INLINE bool VBody<::test::StructBytes>::verify(Decoder& d, std::size_t body,
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructBytes>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::test::StructBytes>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::test::StructBytes>::cost, "test.StructBytes", body))
+    if (!d.charge_older(VBody<::test::StructBytes>::cost, 0, "test.StructBytes", body))
         return false;
     if (size < 12)
         return true;
@@ -1867,7 +1898,7 @@ inline bool VBody<::test::StructArray>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::test::StructArray>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value)
 {
-    if (!d.charge_checked(VBody<::test::StructArray>::cost + (size < 82 ? 562u : 0u), "test.StructArray", body))
+    if (!d.charge_older(VBody<::test::StructArray>::cost, (size < 82 ? 562u : 0u), "test.StructArray", body))
         return false;
     if (size < 10)
         FBE::detail::assign_default(value.f1);
@@ -1912,10 +1943,11 @@ FBE_NOINLINE inline bool VBody<::test::StructArray>::read_older(Decoder& d, std:
     return true;
 }
 
-inline bool VBody<::test::StructArray>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::test::StructArray>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 92))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::array<std::optional<uint8_t>, 2>>::verify(d, body, body + 10))
         return d.fail_in("test.StructArray", "f2");
     if (!VCodec<std::array<FBE::buffer_t, 2>>::verify(d, body, body + 20))
@@ -1933,9 +1965,10 @@ inline bool VBody<::test::StructArray>::verify(Decoder& d, std::size_t body, uin
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructArray>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::test::StructArray>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::test::StructArray>::cost + (size < 82 ? 562u : 0u), "test.StructArray", body))
+    if (!d.charge_older(VBody<::test::StructArray>::cost, (size < 82 ? 562u : 0u), "test.StructArray", body))
         return false;
     if (size < 20)
         return true;
@@ -2025,7 +2058,7 @@ inline bool VBody<::test::StructVector>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructVector>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value)
 {
-    if (!d.charge_checked(VBody<::test::StructVector>::cost, "test.StructVector", body))
+    if (!d.charge_older(VBody<::test::StructVector>::cost, 0, "test.StructVector", body))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -2070,10 +2103,11 @@ FBE_NOINLINE inline bool VBody<::test::StructVector>::read_older(Decoder& d, std
     return true;
 }
 
-inline bool VBody<::test::StructVector>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::test::StructVector>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::vector<uint8_t>>::verify(d, body, body + 8))
         return d.fail_in("test.StructVector", "f1");
     if (!VCodec<std::vector<std::optional<uint8_t>>>::verify(d, body, body + 12))
@@ -2097,9 +2131,10 @@ inline bool VBody<::test::StructVector>::verify(Decoder& d, std::size_t body, ui
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructVector>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::test::StructVector>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::test::StructVector>::cost, "test.StructVector", body))
+    if (!d.charge_older(VBody<::test::StructVector>::cost, 0, "test.StructVector", body))
         return false;
     if (size < 12)
         return true;
@@ -2201,7 +2236,7 @@ inline bool VBody<::test::StructList>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::test::StructList>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value)
 {
-    if (!d.charge_checked(VBody<::test::StructList>::cost, "test.StructList", body))
+    if (!d.charge_older(VBody<::test::StructList>::cost, 0, "test.StructList", body))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -2246,10 +2281,11 @@ FBE_NOINLINE inline bool VBody<::test::StructList>::read_older(Decoder& d, std::
     return true;
 }
 
-inline bool VBody<::test::StructList>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::test::StructList>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::list<uint8_t>>::verify(d, body, body + 8))
         return d.fail_in("test.StructList", "f1");
     if (!VCodec<std::list<std::optional<uint8_t>>>::verify(d, body, body + 12))
@@ -2273,9 +2309,10 @@ inline bool VBody<::test::StructList>::verify(Decoder& d, std::size_t body, uint
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructList>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::test::StructList>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::test::StructList>::cost, "test.StructList", body))
+    if (!d.charge_older(VBody<::test::StructList>::cost, 0, "test.StructList", body))
         return false;
     if (size < 12)
         return true;
@@ -2353,7 +2390,7 @@ inline bool VBody<::test::StructSet>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::test::StructSet>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value)
 {
-    if (!d.charge_checked(VBody<::test::StructSet>::cost, "test.StructSet", body))
+    if (!d.charge_older(VBody<::test::StructSet>::cost, 0, "test.StructSet", body))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -2374,10 +2411,11 @@ FBE_NOINLINE inline bool VBody<::test::StructSet>::read_older(Decoder& d, std::s
     return true;
 }
 
-inline bool VBody<::test::StructSet>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::test::StructSet>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::set<uint8_t>>::verify(d, body, body + 8))
         return d.fail_in("test.StructSet", "f1");
     if (!VCodec<std::set<::test::EnumSimple>>::verify(d, body, body + 12))
@@ -2389,9 +2427,10 @@ inline bool VBody<::test::StructSet>::verify(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructSet>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::test::StructSet>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::test::StructSet>::cost, "test.StructSet", body))
+    if (!d.charge_older(VBody<::test::StructSet>::cost, 0, "test.StructSet", body))
         return false;
     if (size < 12)
         return true;
@@ -2469,7 +2508,7 @@ inline bool VBody<::test::StructMap>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::test::StructMap>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value)
 {
-    if (!d.charge_checked(VBody<::test::StructMap>::cost, "test.StructMap", body))
+    if (!d.charge_older(VBody<::test::StructMap>::cost, 0, "test.StructMap", body))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -2514,10 +2553,11 @@ FBE_NOINLINE inline bool VBody<::test::StructMap>::read_older(Decoder& d, std::s
     return true;
 }
 
-inline bool VBody<::test::StructMap>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::test::StructMap>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::map<int32_t, uint8_t>>::verify(d, body, body + 8))
         return d.fail_in("test.StructMap", "f1");
     if (!VCodec<std::map<int32_t, std::optional<uint8_t>>>::verify(d, body, body + 12))
@@ -2541,9 +2581,10 @@ inline bool VBody<::test::StructMap>::verify(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructMap>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::test::StructMap>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::test::StructMap>::cost, "test.StructMap", body))
+    if (!d.charge_older(VBody<::test::StructMap>::cost, 0, "test.StructMap", body))
         return false;
     if (size < 12)
         return true;
@@ -2645,7 +2686,7 @@ inline bool VBody<::test::StructHash>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::test::StructHash>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value)
 {
-    if (!d.charge_checked(VBody<::test::StructHash>::cost, "test.StructHash", body))
+    if (!d.charge_older(VBody<::test::StructHash>::cost, 0, "test.StructHash", body))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -2690,10 +2731,11 @@ FBE_NOINLINE inline bool VBody<::test::StructHash>::read_older(Decoder& d, std::
     return true;
 }
 
-inline bool VBody<::test::StructHash>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::test::StructHash>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::unordered_map<std::string, uint8_t>>::verify(d, body, body + 8))
         return d.fail_in("test.StructHash", "f1");
     if (!VCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::verify(d, body, body + 12))
@@ -2717,9 +2759,10 @@ inline bool VBody<::test::StructHash>::verify(Decoder& d, std::size_t body, uint
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructHash>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::test::StructHash>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::test::StructHash>::cost, "test.StructHash", body))
+    if (!d.charge_older(VBody<::test::StructHash>::cost, 0, "test.StructHash", body))
         return false;
     if (size < 12)
         return true;
@@ -2789,7 +2832,7 @@ inline bool VBody<::test::StructHashEx>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructHashEx>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value)
 {
-    if (!d.charge_checked(VBody<::test::StructHashEx>::cost, "test.StructHashEx", body))
+    if (!d.charge_older(VBody<::test::StructHashEx>::cost, 0, "test.StructHashEx", body))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -2802,10 +2845,11 @@ FBE_NOINLINE inline bool VBody<::test::StructHashEx>::read_older(Decoder& d, std
     return true;
 }
 
-inline bool VBody<::test::StructHashEx>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::test::StructHashEx>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::verify(d, body, body + 8))
         return d.fail_in("test.StructHashEx", "f1");
     if (!VCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::verify(d, body, body + 12))
@@ -2813,9 +2857,10 @@ inline bool VBody<::test::StructHashEx>::verify(Decoder& d, std::size_t body, ui
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructHashEx>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::test::StructHashEx>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::test::StructHashEx>::cost, "test.StructHashEx", body))
+    if (!d.charge_older(VBody<::test::StructHashEx>::cost, 0, "test.StructHashEx", body))
         return false;
     if (size < 12)
         return true;
@@ -2842,7 +2887,8 @@ FBE_INLINE bool VBody<::test::StructEmpty>::read(Decoder& /*d*/, std::size_t /*b
     return true;
 }
 
-FBE_INLINE bool VBody<::test::StructEmpty>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+template <class D>
+FBE_INLINE bool VBody<::test::StructEmpty>::verify(D& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
 {
     return true;
 }

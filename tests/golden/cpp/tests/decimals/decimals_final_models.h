@@ -17,11 +17,13 @@ struct FBody<::decimals::Prices>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 77;
+    static constexpr uint64_t cost = 77;
     static std::size_t size(const ::decimals::Prices& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::decimals::Prices& value) noexcept;
     static bool read(FinalDecoder& d, ::decimals::Prices& value);
     static bool read_fast_price_to_maybePrice(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::decimals::Prices& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::decimals::Prices>::size(const ::decimals::Prices& value) noexcept
@@ -113,7 +115,8 @@ FBE_INLINE bool FBody<::decimals::Prices>::read(FinalDecoder& d, ::decimals::Pri
     return ok;
 }
 
-FBE_INLINE bool FBody<::decimals::Prices>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::decimals::Prices>::verify(D& d)
 {
     if (!FCodec<FBE::decimal_t>::verify(d))
         return d.fail_in("decimals.Prices", "price");

@@ -22,9 +22,11 @@ struct VBody<::decimals::Prices>
     static std::size_t extra(const ::decimals::Prices& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::decimals::Prices& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::decimals::Prices>::extra(const ::decimals::Prices& value) noexcept
@@ -82,7 +84,7 @@ FBE_INLINE bool VBody<::decimals::Prices>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::decimals::Prices>::read_older(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value)
 {
-    if (!d.charge_checked(VBody<::decimals::Prices>::cost, "decimals.Prices", body))
+    if (!d.charge_older(VBody<::decimals::Prices>::cost, 0, "decimals.Prices", body))
         return false;
     if (size < 24)
         value.price = {};
@@ -127,10 +129,11 @@ FBE_NOINLINE inline bool VBody<::decimals::Prices>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::decimals::Prices>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::decimals::Prices>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 89))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 8))
         return d.fail_in("decimals.Prices", "price");
     if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 24))
@@ -154,9 +157,10 @@ FBE_INLINE bool VBody<::decimals::Prices>::verify(Decoder& d, std::size_t body, 
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::decimals::Prices>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::decimals::Prices>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::decimals::Prices>::cost, "decimals.Prices", body))
+    if (!d.charge_older(VBody<::decimals::Prices>::cost, 0, "decimals.Prices", body))
         return false;
     if (size < 24)
         return true;

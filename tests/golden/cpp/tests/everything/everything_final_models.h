@@ -18,13 +18,15 @@ struct FBody<::everything::Counted>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::everything::Counted& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Counted& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Counted& value);
     static void read_fixed(const uint8_t* p, ::everything::Counted& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Counted& value);
     static bool read_fields(FinalDecoder& d, ::everything::Counted& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.Shifted: type 1020
@@ -35,13 +37,15 @@ struct FBody<::everything::Shifted>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::everything::Shifted& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Shifted& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Shifted& value);
     static void read_fixed(const uint8_t* p, ::everything::Shifted& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Shifted& value);
     static bool read_fields(FinalDecoder& d, ::everything::Shifted& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.AfterShift: type 1021
@@ -52,13 +56,15 @@ struct FBody<::everything::AfterShift>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::everything::AfterShift& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::AfterShift& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::AfterShift& value);
     static void read_fixed(const uint8_t* p, ::everything::AfterShift& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::AfterShift& value);
     static bool read_fields(FinalDecoder& d, ::everything::AfterShift& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.Fixed: type 7
@@ -69,13 +75,15 @@ struct FBody<::everything::Fixed>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::everything::Fixed& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Fixed& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Fixed& value);
     static void read_fixed(const uint8_t* p, ::everything::Fixed& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Fixed& value);
     static bool read_fields(FinalDecoder& d, ::everything::Fixed& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.Derived: type 7
@@ -86,13 +94,15 @@ struct FBody<::everything::Derived>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 8;
     static constexpr std::size_t min_size = 8;
+    static constexpr uint64_t cost = 8;
     static std::size_t size(const ::everything::Derived& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Derived& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Derived& value);
     static void read_fixed(const uint8_t* p, ::everything::Derived& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Derived& value);
     static bool read_fields(FinalDecoder& d, ::everything::Derived& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.ImportedBase: type 1022
@@ -103,12 +113,14 @@ struct FBody<::everything::ImportedBase>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 16;
+    static constexpr uint64_t cost = 16;
     static std::size_t size(const ::everything::ImportedBase& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::ImportedBase& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::ImportedBase& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::ImportedBase& value);
     static bool read_fields(FinalDecoder& d, ::everything::ImportedBase& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.Note: type 1023
@@ -119,12 +131,14 @@ struct FBody<::everything::Note>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::everything::Note& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Note& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Note& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Note& value);
     static bool read_fields(FinalDecoder& d, ::everything::Note& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.Quiet: type 1024
@@ -135,12 +149,14 @@ struct FBody<::everything::Quiet>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
+    static constexpr uint64_t cost = 8;
     static std::size_t size(const ::everything::Quiet& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Quiet& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Quiet& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Quiet& value);
     static bool read_fields(FinalDecoder& d, ::everything::Quiet& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.Empty: type 1025
@@ -151,12 +167,12 @@ struct FBody<::everything::Empty>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 0;
-    //! What a value costs the decode budget: it takes no bytes (docs/limits.md 3).
     static constexpr uint64_t cost = 32;
     static std::size_t size(const ::everything::Empty& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Empty& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Empty& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.Everything: type 1026
@@ -167,13 +183,15 @@ struct FBody<::everything::Everything>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 270;
+    static constexpr uint64_t cost = 258;
     static std::size_t size(const ::everything::Everything& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Everything& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Everything& value);
     static bool read_fast_id_to_f35(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value);
     static bool read_fast_f38_to_f39(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value);
     static bool read_fast_f47_to_f48(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Everything& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.PlaceOrder: type 1027
@@ -184,12 +202,14 @@ struct FBody<::everything::PlaceOrder>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 24;
+    static constexpr uint64_t cost = 16;
     static std::size_t size(const ::everything::PlaceOrder& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::PlaceOrder& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::PlaceOrder& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::PlaceOrder& value);
     static bool read_fields(FinalDecoder& d, ::everything::PlaceOrder& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.Accepted: type 1028
@@ -200,13 +220,15 @@ struct FBody<::everything::Accepted>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 16;
     static constexpr std::size_t min_size = 16;
+    static constexpr uint64_t cost = 16;
     static std::size_t size(const ::everything::Accepted& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Accepted& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Accepted& value);
     static void read_fixed(const uint8_t* p, ::everything::Accepted& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Accepted& value);
     static bool read_fields(FinalDecoder& d, ::everything::Accepted& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.Rejected: type 1029
@@ -217,12 +239,14 @@ struct FBody<::everything::Rejected>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 20;
+    static constexpr uint64_t cost = 20;
     static std::size_t size(const ::everything::Rejected& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Rejected& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Rejected& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Rejected& value);
     static bool read_fields(FinalDecoder& d, ::everything::Rejected& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.Ping: type 1030
@@ -233,13 +257,15 @@ struct FBody<::everything::Ping>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 8;
     static constexpr std::size_t min_size = 8;
+    static constexpr uint64_t cost = 8;
     static std::size_t size(const ::everything::Ping& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Ping& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Ping& value);
     static void read_fixed(const uint8_t* p, ::everything::Ping& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Ping& value);
     static bool read_fields(FinalDecoder& d, ::everything::Ping& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.FixedKeywords: type 1031
@@ -250,13 +276,15 @@ struct FBody<::everything::FixedKeywords>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 9;
     static constexpr std::size_t min_size = 9;
+    static constexpr uint64_t cost = 9;
     static std::size_t size(const ::everything::FixedKeywords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::FixedKeywords& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::FixedKeywords& value);
     static void read_fixed(const uint8_t* p, ::everything::FixedKeywords& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::FixedKeywords& value);
     static bool read_fields(FinalDecoder& d, ::everything::FixedKeywords& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // everything.Keywords: type 1032
@@ -267,12 +295,14 @@ struct FBody<::everything::Keywords>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 30;
+    static constexpr uint64_t cost = 30;
     static std::size_t size(const ::everything::Keywords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::everything::Keywords& value) noexcept;
     static bool read(FinalDecoder& d, ::everything::Keywords& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Keywords& value);
     static bool read_fields(FinalDecoder& d, ::everything::Keywords& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::everything::Counted>::size(const ::everything::Counted& /*value*/) noexcept
@@ -319,7 +349,8 @@ FBE_INLINE void FBody<::everything::Counted>::read_fixed(const uint8_t* p, ::eve
     FCodec<int32_t>::read_fixed(p + 0, value.a);
 }
 
-FBE_INLINE bool FBody<::everything::Counted>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::Counted>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("everything.Counted", "a");
@@ -370,7 +401,8 @@ FBE_INLINE void FBody<::everything::Shifted>::read_fixed(const uint8_t* p, ::eve
     FCodec<int32_t>::read_fixed(p + 0, value.a);
 }
 
-FBE_INLINE bool FBody<::everything::Shifted>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::Shifted>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("everything.Shifted", "a");
@@ -421,7 +453,8 @@ FBE_INLINE void FBody<::everything::AfterShift>::read_fixed(const uint8_t* p, ::
     FCodec<int32_t>::read_fixed(p + 0, value.a);
 }
 
-FBE_INLINE bool FBody<::everything::AfterShift>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::AfterShift>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("everything.AfterShift", "a");
@@ -472,7 +505,8 @@ FBE_INLINE void FBody<::everything::Fixed>::read_fixed(const uint8_t* p, ::every
     FCodec<int32_t>::read_fixed(p + 0, value.a);
 }
 
-FBE_INLINE bool FBody<::everything::Fixed>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::Fixed>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("everything.Fixed", "a");
@@ -530,7 +564,8 @@ FBE_INLINE void FBody<::everything::Derived>::read_fixed(const uint8_t* p, ::eve
     FCodec<int32_t>::read_fixed(p + 4, value.b);
 }
 
-FBE_INLINE bool FBody<::everything::Derived>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::Derived>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 8)) {
         d.pos += 8;
@@ -596,7 +631,8 @@ FBE_NOINLINE inline bool FBody<::everything::ImportedBase>::read_fields(FinalDec
     return ok;
 }
 
-FBE_INLINE bool FBody<::everything::ImportedBase>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::ImportedBase>::verify(D& d)
 {
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("market.Instrument", "symbol");
@@ -650,7 +686,8 @@ FBE_NOINLINE inline bool FBody<::everything::Note>::read_fields(FinalDecoder& d,
     return ok;
 }
 
-FBE_INLINE bool FBody<::everything::Note>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::Note>::verify(D& d)
 {
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("everything.Note", "text");
@@ -704,7 +741,8 @@ FBE_NOINLINE inline bool FBody<::everything::Quiet>::read_fields(FinalDecoder& d
     return ok;
 }
 
-FBE_INLINE bool FBody<::everything::Quiet>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::Quiet>::verify(D& d)
 {
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("everything.Quiet", "password");
@@ -728,7 +766,8 @@ FBE_INLINE bool FBody<::everything::Empty>::read(FinalDecoder& /*d*/, ::everythi
     return true;
 }
 
-FBE_INLINE bool FBody<::everything::Empty>::verify(FinalDecoder& /*d*/)
+template <class D>
+FBE_INLINE bool FBody<::everything::Empty>::verify(D& /*d*/)
 {
     return true;
 }
@@ -1138,7 +1177,8 @@ inline bool FBody<::everything::Everything>::read(FinalDecoder& d, ::everything:
     return ok;
 }
 
-inline bool FBody<::everything::Everything>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::everything::Everything>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 53)) {
         d.pos += 53;
@@ -1311,7 +1351,8 @@ FBE_NOINLINE inline bool FBody<::everything::PlaceOrder>::read_fields(FinalDecod
     return ok;
 }
 
-FBE_INLINE bool FBody<::everything::PlaceOrder>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::PlaceOrder>::verify(D& d)
 {
     if (!FCodec<FBE::uuid_t>::verify(d))
         return d.fail_in("everything.PlaceOrder", "id");
@@ -1364,7 +1405,8 @@ FBE_INLINE void FBody<::everything::Accepted>::read_fixed(const uint8_t* p, ::ev
     FCodec<FBE::uuid_t>::read_fixed(p + 0, value.id);
 }
 
-FBE_INLINE bool FBody<::everything::Accepted>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::Accepted>::verify(D& d)
 {
     if (!FCodec<FBE::uuid_t>::verify(d))
         return d.fail_in("everything.Accepted", "id");
@@ -1418,7 +1460,8 @@ FBE_NOINLINE inline bool FBody<::everything::Rejected>::read_fields(FinalDecoder
     return ok;
 }
 
-FBE_INLINE bool FBody<::everything::Rejected>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::Rejected>::verify(D& d)
 {
     if (!FCodec<FBE::uuid_t>::verify(d))
         return d.fail_in("everything.Rejected", "id");
@@ -1471,7 +1514,8 @@ FBE_INLINE void FBody<::everything::Ping>::read_fixed(const uint8_t* p, ::everyt
     FCodec<int64_t>::read_fixed(p + 0, value.sequence);
 }
 
-FBE_INLINE bool FBody<::everything::Ping>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::Ping>::verify(D& d)
 {
     if (!FCodec<int64_t>::verify(d))
         return d.fail_in("everything.Ping", "sequence");
@@ -1536,7 +1580,8 @@ FBE_INLINE void FBody<::everything::FixedKeywords>::read_fixed(const uint8_t* p,
     FCodec<::everything::Reserved>::read_fixed(p + 5, value.default_);
 }
 
-FBE_INLINE bool FBody<::everything::FixedKeywords>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::FixedKeywords>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 9)) {
         d.pos += 9;
@@ -1646,7 +1691,8 @@ FBE_NOINLINE inline bool FBody<::everything::Keywords>::read_fields(FinalDecoder
     return ok;
 }
 
-FBE_INLINE bool FBody<::everything::Keywords>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::everything::Keywords>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("everything.Keywords", "new");

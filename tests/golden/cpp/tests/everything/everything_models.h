@@ -23,9 +23,11 @@ struct VBody<::everything::Counted>
     static std::size_t extra(const ::everything::Counted& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Counted& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.Shifted: type 1020, body 12 bytes
@@ -40,9 +42,11 @@ struct VBody<::everything::Shifted>
     static std::size_t extra(const ::everything::Shifted& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Shifted& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.AfterShift: type 1021, body 12 bytes
@@ -57,9 +61,11 @@ struct VBody<::everything::AfterShift>
     static std::size_t extra(const ::everything::AfterShift& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::AfterShift& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.Fixed: type 7, body 12 bytes
@@ -74,9 +80,11 @@ struct VBody<::everything::Fixed>
     static std::size_t extra(const ::everything::Fixed& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Fixed& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.Derived: type 7, body 16 bytes
@@ -91,9 +99,11 @@ struct VBody<::everything::Derived>
     static std::size_t extra(const ::everything::Derived& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Derived& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.ImportedBase: type 1022, body 24 bytes
@@ -108,9 +118,11 @@ struct VBody<::everything::ImportedBase>
     static std::size_t extra(const ::everything::ImportedBase& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::ImportedBase& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.Note: type 1023, body 12 bytes
@@ -125,9 +137,11 @@ struct VBody<::everything::Note>
     static std::size_t extra(const ::everything::Note& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Note& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.Quiet: type 1024, body 16 bytes
@@ -142,9 +156,11 @@ struct VBody<::everything::Quiet>
     static std::size_t extra(const ::everything::Quiet& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Quiet& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.Empty: type 1025, body 8 bytes
@@ -159,7 +175,8 @@ struct VBody<::everything::Empty>
     static std::size_t extra(const ::everything::Empty& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Empty& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Empty& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.Everything: type 1026, body 310 bytes
@@ -174,9 +191,11 @@ struct VBody<::everything::Everything>
     static std::size_t extra(const ::everything::Everything& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Everything& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.PlaceOrder: type 1027, body 28 bytes
@@ -191,9 +210,11 @@ struct VBody<::everything::PlaceOrder>
     static std::size_t extra(const ::everything::PlaceOrder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::PlaceOrder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.Accepted: type 1028, body 24 bytes
@@ -208,9 +229,11 @@ struct VBody<::everything::Accepted>
     static std::size_t extra(const ::everything::Accepted& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Accepted& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.Rejected: type 1029, body 28 bytes
@@ -225,9 +248,11 @@ struct VBody<::everything::Rejected>
     static std::size_t extra(const ::everything::Rejected& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Rejected& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.Ping: type 1030, body 16 bytes
@@ -242,9 +267,11 @@ struct VBody<::everything::Ping>
     static std::size_t extra(const ::everything::Ping& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Ping& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.FixedKeywords: type 1031, body 17 bytes
@@ -259,9 +286,11 @@ struct VBody<::everything::FixedKeywords>
     static std::size_t extra(const ::everything::FixedKeywords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::FixedKeywords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // everything.Keywords: type 1032, body 42 bytes
@@ -276,9 +305,11 @@ struct VBody<::everything::Keywords>
     static std::size_t extra(const ::everything::Keywords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::everything::Keywords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::everything::Counted>::extra(const ::everything::Counted& /*value*/) noexcept
@@ -301,7 +332,7 @@ FBE_INLINE bool VBody<::everything::Counted>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::everything::Counted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value)
 {
-    if (!d.charge_checked(VBody<::everything::Counted>::cost, "everything.Counted", body))
+    if (!d.charge_older(VBody<::everything::Counted>::cost, 0, "everything.Counted", body))
         return false;
     if (size < 12)
         value.a = {};
@@ -310,16 +341,18 @@ FBE_NOINLINE inline bool VBody<::everything::Counted>::read_older(Decoder& d, st
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Counted>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::Counted>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Counted>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Counted>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::everything::Counted>::cost, "everything.Counted", body))
+    if (!d.charge_older(VBody<::everything::Counted>::cost, 0, "everything.Counted", body))
         return false;
     return true;
 }
@@ -344,7 +377,7 @@ FBE_INLINE bool VBody<::everything::Shifted>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::everything::Shifted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value)
 {
-    if (!d.charge_checked(VBody<::everything::Shifted>::cost, "everything.Shifted", body))
+    if (!d.charge_older(VBody<::everything::Shifted>::cost, 0, "everything.Shifted", body))
         return false;
     if (size < 12)
         value.a = {};
@@ -353,16 +386,18 @@ FBE_NOINLINE inline bool VBody<::everything::Shifted>::read_older(Decoder& d, st
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Shifted>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::Shifted>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Shifted>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Shifted>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::everything::Shifted>::cost, "everything.Shifted", body))
+    if (!d.charge_older(VBody<::everything::Shifted>::cost, 0, "everything.Shifted", body))
         return false;
     return true;
 }
@@ -387,7 +422,7 @@ FBE_INLINE bool VBody<::everything::AfterShift>::read(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::everything::AfterShift>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value)
 {
-    if (!d.charge_checked(VBody<::everything::AfterShift>::cost, "everything.AfterShift", body))
+    if (!d.charge_older(VBody<::everything::AfterShift>::cost, 0, "everything.AfterShift", body))
         return false;
     if (size < 12)
         value.a = {};
@@ -396,16 +431,18 @@ FBE_NOINLINE inline bool VBody<::everything::AfterShift>::read_older(Decoder& d,
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::AfterShift>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::AfterShift>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::AfterShift>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::AfterShift>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::everything::AfterShift>::cost, "everything.AfterShift", body))
+    if (!d.charge_older(VBody<::everything::AfterShift>::cost, 0, "everything.AfterShift", body))
         return false;
     return true;
 }
@@ -430,7 +467,7 @@ FBE_INLINE bool VBody<::everything::Fixed>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::everything::Fixed>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value)
 {
-    if (!d.charge_checked(VBody<::everything::Fixed>::cost, "everything.Fixed", body))
+    if (!d.charge_older(VBody<::everything::Fixed>::cost, 0, "everything.Fixed", body))
         return false;
     if (size < 12)
         value.a = {};
@@ -439,16 +476,18 @@ FBE_NOINLINE inline bool VBody<::everything::Fixed>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Fixed>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::Fixed>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Fixed>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Fixed>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::everything::Fixed>::cost, "everything.Fixed", body))
+    if (!d.charge_older(VBody<::everything::Fixed>::cost, 0, "everything.Fixed", body))
         return false;
     return true;
 }
@@ -476,7 +515,7 @@ FBE_INLINE bool VBody<::everything::Derived>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::everything::Derived>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value)
 {
-    if (!d.charge_checked(VBody<::everything::Derived>::cost, "everything.Derived", body))
+    if (!d.charge_older(VBody<::everything::Derived>::cost, 0, "everything.Derived", body))
         return false;
     // Inherited fields: all of them, or none when the body is older than everything.Fixed.
     if (size < 12)
@@ -490,18 +529,20 @@ FBE_NOINLINE inline bool VBody<::everything::Derived>::read_older(Decoder& d, st
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Derived>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::Derived>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!verify_body<::everything::Fixed>(d, body, size))
         return false;
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Derived>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Derived>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::everything::Derived>::cost, "everything.Derived", body))
+    if (!d.charge_older(VBody<::everything::Derived>::cost, 0, "everything.Derived", body))
         return false;
     if (size < 12)
         return true;
@@ -533,7 +574,7 @@ FBE_INLINE bool VBody<::everything::ImportedBase>::read(Decoder& d, std::size_t 
 
 FBE_NOINLINE inline bool VBody<::everything::ImportedBase>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value)
 {
-    if (!d.charge_checked(VBody<::everything::ImportedBase>::cost, "everything.ImportedBase", body))
+    if (!d.charge_older(VBody<::everything::ImportedBase>::cost, 0, "everything.ImportedBase", body))
         return false;
     // Inherited fields: all of them, or none when the body is older than market.Instrument.
     if (size < 16)
@@ -547,18 +588,20 @@ FBE_NOINLINE inline bool VBody<::everything::ImportedBase>::read_older(Decoder& 
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::ImportedBase>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::ImportedBase>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!verify_body<::market::Instrument>(d, body, size))
         return false;
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::ImportedBase>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::ImportedBase>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::everything::ImportedBase>::cost, "everything.ImportedBase", body))
+    if (!d.charge_older(VBody<::everything::ImportedBase>::cost, 0, "everything.ImportedBase", body))
         return false;
     if (size < 16)
         return true;
@@ -588,7 +631,7 @@ FBE_INLINE bool VBody<::everything::Note>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::everything::Note>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value)
 {
-    if (!d.charge_checked(VBody<::everything::Note>::cost, "everything.Note", body))
+    if (!d.charge_older(VBody<::everything::Note>::cost, 0, "everything.Note", body))
         return false;
     if (size < 12)
         value.text = "hi \"there\"\012";
@@ -597,18 +640,20 @@ FBE_NOINLINE inline bool VBody<::everything::Note>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Note>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::Note>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("everything.Note", "text");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Note>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Note>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::everything::Note>::cost, "everything.Note", body))
+    if (!d.charge_older(VBody<::everything::Note>::cost, 0, "everything.Note", body))
         return false;
     if (size < 12)
         return true;
@@ -640,7 +685,7 @@ FBE_INLINE bool VBody<::everything::Quiet>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::everything::Quiet>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value)
 {
-    if (!d.charge_checked(VBody<::everything::Quiet>::cost, "everything.Quiet", body))
+    if (!d.charge_older(VBody<::everything::Quiet>::cost, 0, "everything.Quiet", body))
         return false;
     if (size < 12)
         value.password = {};
@@ -653,18 +698,20 @@ FBE_NOINLINE inline bool VBody<::everything::Quiet>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Quiet>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::Quiet>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("everything.Quiet", "password");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Quiet>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Quiet>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::everything::Quiet>::cost, "everything.Quiet", body))
+    if (!d.charge_older(VBody<::everything::Quiet>::cost, 0, "everything.Quiet", body))
         return false;
     if (size < 12)
         return true;
@@ -687,7 +734,8 @@ FBE_INLINE bool VBody<::everything::Empty>::read(Decoder& /*d*/, std::size_t /*b
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Empty>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+template <class D>
+FBE_INLINE bool VBody<::everything::Empty>::verify(D& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
 {
     return true;
 }
@@ -870,7 +918,7 @@ inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::everything::Everything>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value)
 {
-    if (!d.charge_checked(VBody<::everything::Everything>::cost + (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), "everything.Everything", body))
+    if (!d.charge_older(VBody<::everything::Everything>::cost, (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), "everything.Everything", body))
         return false;
     if (size < 12)
         value.id = 42;
@@ -1091,10 +1139,11 @@ FBE_NOINLINE inline bool VBody<::everything::Everything>::read_older(Decoder& d,
     return true;
 }
 
-inline bool VBody<::everything::Everything>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::everything::Everything>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 310))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 61))
         return d.fail_in("everything.Everything", "f15");
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 77))
@@ -1152,9 +1201,10 @@ inline bool VBody<::everything::Everything>::verify(Decoder& d, std::size_t body
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Everything>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Everything>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::everything::Everything>::cost + (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), "everything.Everything", body))
+    if (!d.charge_older(VBody<::everything::Everything>::cost, (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), "everything.Everything", body))
         return false;
     if (size < 77)
         return true;
@@ -1290,7 +1340,7 @@ FBE_INLINE bool VBody<::everything::PlaceOrder>::read(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value)
 {
-    if (!d.charge_checked(VBody<::everything::PlaceOrder>::cost + (size < 28 ? 8u : 0u), "everything.PlaceOrder", body))
+    if (!d.charge_older(VBody<::everything::PlaceOrder>::cost, (size < 28 ? 8u : 0u), "everything.PlaceOrder", body))
         return false;
     if (size < 24)
         value.id = FBE::uuid_t::sequential();
@@ -1303,18 +1353,20 @@ FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::read_older(Decoder& d,
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::PlaceOrder>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::PlaceOrder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<::market::Instrument>::verify(d, body, body + 24))
         return d.fail_in("everything.PlaceOrder", "instrument");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::everything::PlaceOrder>::cost + (size < 28 ? 8u : 0u), "everything.PlaceOrder", body))
+    if (!d.charge_older(VBody<::everything::PlaceOrder>::cost, (size < 28 ? 8u : 0u), "everything.PlaceOrder", body))
         return false;
     if (size < 28)
         return true;
@@ -1343,7 +1395,7 @@ FBE_INLINE bool VBody<::everything::Accepted>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::everything::Accepted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value)
 {
-    if (!d.charge_checked(VBody<::everything::Accepted>::cost, "everything.Accepted", body))
+    if (!d.charge_older(VBody<::everything::Accepted>::cost, 0, "everything.Accepted", body))
         return false;
     if (size < 24)
         value.id = FBE::uuid_t::sequential();
@@ -1352,16 +1404,18 @@ FBE_NOINLINE inline bool VBody<::everything::Accepted>::read_older(Decoder& d, s
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Accepted>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::Accepted>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Accepted>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Accepted>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::everything::Accepted>::cost, "everything.Accepted", body))
+    if (!d.charge_older(VBody<::everything::Accepted>::cost, 0, "everything.Accepted", body))
         return false;
     return true;
 }
@@ -1389,7 +1443,7 @@ FBE_INLINE bool VBody<::everything::Rejected>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::everything::Rejected>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value)
 {
-    if (!d.charge_checked(VBody<::everything::Rejected>::cost, "everything.Rejected", body))
+    if (!d.charge_older(VBody<::everything::Rejected>::cost, 0, "everything.Rejected", body))
         return false;
     if (size < 24)
         value.id = FBE::uuid_t::sequential();
@@ -1402,18 +1456,20 @@ FBE_NOINLINE inline bool VBody<::everything::Rejected>::read_older(Decoder& d, s
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Rejected>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::Rejected>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 24))
         return d.fail_in("everything.Rejected", "reason");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Rejected>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Rejected>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::everything::Rejected>::cost, "everything.Rejected", body))
+    if (!d.charge_older(VBody<::everything::Rejected>::cost, 0, "everything.Rejected", body))
         return false;
     if (size < 28)
         return true;
@@ -1442,7 +1498,7 @@ FBE_INLINE bool VBody<::everything::Ping>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::everything::Ping>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value)
 {
-    if (!d.charge_checked(VBody<::everything::Ping>::cost, "everything.Ping", body))
+    if (!d.charge_older(VBody<::everything::Ping>::cost, 0, "everything.Ping", body))
         return false;
     if (size < 16)
         value.sequence = {};
@@ -1451,16 +1507,18 @@ FBE_NOINLINE inline bool VBody<::everything::Ping>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Ping>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::Ping>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Ping>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Ping>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::everything::Ping>::cost, "everything.Ping", body))
+    if (!d.charge_older(VBody<::everything::Ping>::cost, 0, "everything.Ping", body))
         return false;
     return true;
 }
@@ -1489,7 +1547,7 @@ FBE_INLINE bool VBody<::everything::FixedKeywords>::read(Decoder& d, std::size_t
 
 FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value)
 {
-    if (!d.charge_checked(VBody<::everything::FixedKeywords>::cost, "everything.FixedKeywords", body))
+    if (!d.charge_older(VBody<::everything::FixedKeywords>::cost, 0, "everything.FixedKeywords", body))
         return false;
     if (size < 12)
         value.new_ = {};
@@ -1506,16 +1564,18 @@ FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::read_older(Decoder&
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::FixedKeywords>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::FixedKeywords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 17))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::everything::FixedKeywords>::cost, "everything.FixedKeywords", body))
+    if (!d.charge_older(VBody<::everything::FixedKeywords>::cost, 0, "everything.FixedKeywords", body))
         return false;
     return true;
 }
@@ -1561,7 +1621,7 @@ FBE_INLINE bool VBody<::everything::Keywords>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::everything::Keywords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value)
 {
-    if (!d.charge_checked(VBody<::everything::Keywords>::cost, "everything.Keywords", body))
+    if (!d.charge_older(VBody<::everything::Keywords>::cost, 0, "everything.Keywords", body))
         return false;
     if (size < 12)
         value.new_ = {};
@@ -1602,10 +1662,11 @@ FBE_NOINLINE inline bool VBody<::everything::Keywords>::read_older(Decoder& d, s
     return true;
 }
 
-FBE_INLINE bool VBody<::everything::Keywords>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::everything::Keywords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 42))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("everything.Keywords", "class");
     if (!VCodec<std::optional<::everything::Reserved>>::verify(d, body, body + 33))
@@ -1615,9 +1676,10 @@ FBE_INLINE bool VBody<::everything::Keywords>::verify(Decoder& d, std::size_t bo
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Keywords>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Keywords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::everything::Keywords>::cost, "everything.Keywords", body))
+    if (!d.charge_older(VBody<::everything::Keywords>::cost, 0, "everything.Keywords", body))
         return false;
     if (size < 16)
         return true;

@@ -17,12 +17,12 @@ struct FBody<::hostile::Empty>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 0;
-    //! What a value costs the decode budget: it takes no bytes (docs/limits.md 3).
     static constexpr uint64_t cost = 32;
     static std::size_t size(const ::hostile::Empty& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::hostile::Empty& value) noexcept;
     static bool read(FinalDecoder& d, ::hostile::Empty& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // hostile.Empties: type 2
@@ -33,10 +33,12 @@ struct FBody<::hostile::Empties>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::hostile::Empties& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::hostile::Empties& value) noexcept;
     static bool read(FinalDecoder& d, ::hostile::Empties& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // hostile.Wide: type 3
@@ -47,11 +49,13 @@ struct FBody<::hostile::Wide>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4000000;
     static constexpr std::size_t min_size = 4000000;
+    static constexpr uint64_t cost = 4000000;
     static std::size_t size(const ::hostile::Wide& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::hostile::Wide& value) noexcept;
     static bool read(FinalDecoder& d, ::hostile::Wide& value);
     static void read_fixed(const uint8_t* p, ::hostile::Wide& value) noexcept;
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // hostile.Wides: type 4
@@ -62,10 +66,12 @@ struct FBody<::hostile::Wides>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::hostile::Wides& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::hostile::Wides& value) noexcept;
     static bool read(FinalDecoder& d, ::hostile::Wides& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // hostile.Holder: type 5
@@ -76,10 +82,12 @@ struct FBody<::hostile::Holder>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 4000005;
+    static constexpr uint64_t cost = 5;
     static std::size_t size(const ::hostile::Holder& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::hostile::Holder& value) noexcept;
     static bool read(FinalDecoder& d, ::hostile::Holder& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::hostile::Empty>::size(const ::hostile::Empty& /*value*/) noexcept
@@ -97,7 +105,8 @@ FBE_INLINE bool FBody<::hostile::Empty>::read(FinalDecoder& /*d*/, ::hostile::Em
     return true;
 }
 
-FBE_INLINE bool FBody<::hostile::Empty>::verify(FinalDecoder& /*d*/)
+template <class D>
+FBE_INLINE bool FBody<::hostile::Empty>::verify(D& /*d*/)
 {
     return true;
 }
@@ -123,7 +132,8 @@ FBE_INLINE bool FBody<::hostile::Empties>::read(FinalDecoder& d, ::hostile::Empt
     return ok;
 }
 
-FBE_INLINE bool FBody<::hostile::Empties>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::hostile::Empties>::verify(D& d)
 {
     if (!FCodec<std::vector<::hostile::Empty>>::verify(d))
         return d.fail_in("hostile.Empties", "items");
@@ -156,7 +166,8 @@ FBE_INLINE void FBody<::hostile::Wide>::read_fixed(const uint8_t* p, ::hostile::
     FCodec<std::array<int32_t, 1000000>>::read_fixed(p + 0, value.values);
 }
 
-FBE_INLINE bool FBody<::hostile::Wide>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::hostile::Wide>::verify(D& d)
 {
     if (!FCodec<std::array<int32_t, 1000000>>::verify(d))
         return d.fail_in("hostile.Wide", "values");
@@ -184,7 +195,8 @@ FBE_INLINE bool FBody<::hostile::Wides>::read(FinalDecoder& d, ::hostile::Wides&
     return ok;
 }
 
-FBE_INLINE bool FBody<::hostile::Wides>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::hostile::Wides>::verify(D& d)
 {
     if (!FCodec<std::vector<::hostile::Wide>>::verify(d))
         return d.fail_in("hostile.Wides", "items");
@@ -224,7 +236,8 @@ FBE_INLINE bool FBody<::hostile::Holder>::read(FinalDecoder& d, ::hostile::Holde
     return ok;
 }
 
-FBE_INLINE bool FBody<::hostile::Holder>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::hostile::Holder>::verify(D& d)
 {
     if (!FCodec<::hostile::Wide>::verify(d))
         return d.fail_in("hostile.Holder", "wide");

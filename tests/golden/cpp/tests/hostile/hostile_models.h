@@ -22,7 +22,8 @@ struct VBody<::hostile::Empty>
     static std::size_t extra(const ::hostile::Empty& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::hostile::Empty& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empty& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
 };
 
 // hostile.Empties: type 2, body 12 bytes
@@ -37,9 +38,11 @@ struct VBody<::hostile::Empties>
     static std::size_t extra(const ::hostile::Empties& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::hostile::Empties& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // hostile.Wide: type 3, body 4000008 bytes
@@ -54,9 +57,11 @@ struct VBody<::hostile::Wide>
     static std::size_t extra(const ::hostile::Wide& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::hostile::Wide& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // hostile.Wides: type 4, body 12 bytes
@@ -71,9 +76,11 @@ struct VBody<::hostile::Wides>
     static std::size_t extra(const ::hostile::Wides& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::hostile::Wides& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // hostile.Holder: type 5, body 21 bytes
@@ -88,9 +95,11 @@ struct VBody<::hostile::Holder>
     static std::size_t extra(const ::hostile::Holder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::hostile::Holder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::hostile::Empty>::extra(const ::hostile::Empty& /*value*/) noexcept
@@ -107,7 +116,8 @@ FBE_INLINE bool VBody<::hostile::Empty>::read(Decoder& /*d*/, std::size_t /*body
     return true;
 }
 
-FBE_INLINE bool VBody<::hostile::Empty>::verify(Decoder& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
+template <class D>
+FBE_INLINE bool VBody<::hostile::Empty>::verify(D& /*d*/, std::size_t /*body*/, uint32_t /*size*/)
 {
     return true;
 }
@@ -133,7 +143,7 @@ FBE_INLINE bool VBody<::hostile::Empties>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::hostile::Empties>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value)
 {
-    if (!d.charge_checked(VBody<::hostile::Empties>::cost, "hostile.Empties", body))
+    if (!d.charge_older(VBody<::hostile::Empties>::cost, 0, "hostile.Empties", body))
         return false;
     if (size < 12)
         value.items = {};
@@ -142,18 +152,20 @@ FBE_NOINLINE inline bool VBody<::hostile::Empties>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::hostile::Empties>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::hostile::Empties>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::vector<::hostile::Empty>>::verify(d, body, body + 8))
         return d.fail_in("hostile.Empties", "items");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::hostile::Empties>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::hostile::Empties>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::hostile::Empties>::cost, "hostile.Empties", body))
+    if (!d.charge_older(VBody<::hostile::Empties>::cost, 0, "hostile.Empties", body))
         return false;
     if (size < 12)
         return true;
@@ -183,7 +195,7 @@ FBE_INLINE bool VBody<::hostile::Wide>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::hostile::Wide>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value)
 {
-    if (!d.charge_checked(VBody<::hostile::Wide>::cost, "hostile.Wide", body))
+    if (!d.charge_older(VBody<::hostile::Wide>::cost, 0, "hostile.Wide", body))
         return false;
     if (size < 4000008)
         FBE::detail::assign_default(value.values);
@@ -192,16 +204,18 @@ FBE_NOINLINE inline bool VBody<::hostile::Wide>::read_older(Decoder& d, std::siz
     return true;
 }
 
-FBE_INLINE bool VBody<::hostile::Wide>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::hostile::Wide>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 4000008))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::hostile::Wide>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::hostile::Wide>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::hostile::Wide>::cost, "hostile.Wide", body))
+    if (!d.charge_older(VBody<::hostile::Wide>::cost, 0, "hostile.Wide", body))
         return false;
     return true;
 }
@@ -227,7 +241,7 @@ FBE_INLINE bool VBody<::hostile::Wides>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::hostile::Wides>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value)
 {
-    if (!d.charge_checked(VBody<::hostile::Wides>::cost, "hostile.Wides", body))
+    if (!d.charge_older(VBody<::hostile::Wides>::cost, 0, "hostile.Wides", body))
         return false;
     if (size < 12)
         value.items = {};
@@ -236,18 +250,20 @@ FBE_NOINLINE inline bool VBody<::hostile::Wides>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::hostile::Wides>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::hostile::Wides>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::vector<::hostile::Wide>>::verify(d, body, body + 8))
         return d.fail_in("hostile.Wides", "items");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::hostile::Wides>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::hostile::Wides>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::hostile::Wides>::cost, "hostile.Wides", body))
+    if (!d.charge_older(VBody<::hostile::Wides>::cost, 0, "hostile.Wides", body))
         return false;
     if (size < 12)
         return true;
@@ -285,7 +301,7 @@ FBE_INLINE bool VBody<::hostile::Holder>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::hostile::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value)
 {
-    if (!d.charge_checked(VBody<::hostile::Holder>::cost + (size < 12 ? 4000000u : 0u), "hostile.Holder", body))
+    if (!d.charge_older(VBody<::hostile::Holder>::cost, (size < 12 ? 4000000u : 0u), "hostile.Holder", body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.wide);
@@ -302,10 +318,11 @@ FBE_NOINLINE inline bool VBody<::hostile::Holder>::read_older(Decoder& d, std::s
     return true;
 }
 
-FBE_INLINE bool VBody<::hostile::Holder>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::hostile::Holder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 21))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<::hostile::Wide>::verify(d, body, body + 8))
         return d.fail_in("hostile.Holder", "wide");
     if (!VCodec<std::optional<::hostile::Wide>>::verify(d, body, body + 12))
@@ -315,9 +332,10 @@ FBE_INLINE bool VBody<::hostile::Holder>::verify(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::hostile::Holder>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::hostile::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::hostile::Holder>::cost + (size < 12 ? 4000000u : 0u), "hostile.Holder", body))
+    if (!d.charge_older(VBody<::hostile::Holder>::cost, (size < 12 ? 4000000u : 0u), "hostile.Holder", body))
         return false;
     if (size < 12)
         return true;

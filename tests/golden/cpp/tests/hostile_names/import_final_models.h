@@ -18,13 +18,15 @@ struct FBody<::import::Order>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 12;
     static constexpr std::size_t min_size = 12;
+    static constexpr uint64_t cost = 12;
     static std::size_t size(const ::import::Order& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Order& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Order& value);
     static void read_fixed(const uint8_t* p, ::import::Order& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Order& value);
     static bool read_fields(FinalDecoder& d, ::import::Order& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.CppWords: type 2
@@ -35,6 +37,7 @@ struct FBody<::import::CppWords>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 619;
+    static constexpr uint64_t cost = 619;
     static std::size_t size(const ::import::CppWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::CppWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::CppWords& value);
@@ -45,7 +48,8 @@ struct FBody<::import::CppWords>
     static bool read_fast_static_to_void(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
     static bool read_fast_wchar_t_to_int16_t(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
     static bool read_fast_int32_t_to_EINVAL(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppWords& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.PythonWords: type 3
@@ -56,13 +60,15 @@ struct FBody<::import::PythonWords>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 239;
+    static constexpr uint64_t cost = 239;
     static std::size_t size(const ::import::PythonWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::PythonWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::PythonWords& value);
     static bool read_fast_False_to_finally(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
     static bool read_fast_global_to_dict(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
     static bool read_fast_str_to_VERSION(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonWords& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.GoWords: type 4
@@ -73,13 +79,15 @@ struct FBody<::import::GoWords>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 202;
+    static constexpr uint64_t cost = 202;
     static std::size_t size(const ::import::GoWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::GoWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::GoWords& value);
     static bool read_fast_chan_to_type(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
     static bool read_fast_any_to_close(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
     static bool read_fast_max_to_comparable(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoWords& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.JavaWords: type 5
@@ -90,13 +98,15 @@ struct FBody<::import::JavaWords>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 182;
+    static constexpr uint64_t cost = 182;
     static std::size_t size(const ::import::JavaWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::JavaWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JavaWords& value);
     static bool read_fast_abstract_to_record(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
     static bool read_fast_permits_to_Class(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
     static bool read_fast_Map_to_Set(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JavaWords& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.KotlinWords: type 6
@@ -107,13 +117,15 @@ struct FBody<::import::KotlinWords>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 207;
+    static constexpr uint64_t cost = 207;
     static std::size_t size(const ::import::KotlinWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::KotlinWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::KotlinWords& value);
     static bool read_fast_fun_to_get(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
     static bool read_fast_param_to_noinline(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
     static bool read_fast_reified_to_Array(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::KotlinWords& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.JsWords: type 7
@@ -124,13 +136,15 @@ struct FBody<::import::JsWords>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 223;
+    static constexpr uint64_t cost = 223;
     static std::size_t size(const ::import::JsWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::JsWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JsWords& value);
     static bool read_fast_debugger_to_undefined(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
     static bool read_fast_Infinity_to_prototype(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
     static bool read_fast_toString_to_accessor(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsWords& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.RustWords: type 8
@@ -141,13 +155,15 @@ struct FBody<::import::RustWords>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 195;
+    static constexpr uint64_t cost = 195;
     static std::size_t size(const ::import::RustWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::RustWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::RustWords& value);
     static bool read_fast_crate_to_Self(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
     static bool read_fast_unsafe_to_Clone(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
     static bool read_fast_Default_to_Sized(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RustWords& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.CSharpWords: type 9
@@ -158,12 +174,14 @@ struct FBody<::import::CSharpWords>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 150;
+    static constexpr uint64_t cost = 150;
     static std::size_t size(const ::import::CSharpWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::CSharpWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::CSharpWords& value);
     static bool read_fast_checked_to_unchecked(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value);
     static bool read_fast_add_to_managed(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CSharpWords& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.RubyWords: type 10
@@ -174,12 +192,14 @@ struct FBody<::import::RubyWords>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 98;
+    static constexpr uint64_t cost = 98;
     static std::size_t size(const ::import::RubyWords& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::RubyWords& value) noexcept;
     static bool read(FinalDecoder& d, ::import::RubyWords& value);
     static bool read_fast_BEGIN_to_then(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value);
     static bool read_fast_unless_to_initialize(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RubyWords& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.CppMembers: type 11
@@ -190,12 +210,14 @@ struct FBody<::import::CppMembers>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 48;
+    static constexpr uint64_t cost = 48;
     static std::size_t size(const ::import::CppMembers& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::CppMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::CppMembers& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::CppMembers& value);
     static bool read_fields(FinalDecoder& d, ::import::CppMembers& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.PythonMembers: type 12
@@ -206,12 +228,14 @@ struct FBody<::import::PythonMembers>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 96;
+    static constexpr uint64_t cost = 96;
     static std::size_t size(const ::import::PythonMembers& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::PythonMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::PythonMembers& value);
     static bool read_fast_to_json_to___slots__(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value);
     static bool read_fast___dict___to___private(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::PythonMembers& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.GoMembers: type 13
@@ -222,12 +246,14 @@ struct FBody<::import::GoMembers>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 129;
+    static constexpr uint64_t cost = 129;
     static std::size_t size(const ::import::GoMembers& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::GoMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::GoMembers& value);
     static bool read_fast_FBEKey_to_UnmarshalFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value);
     static bool read_fast_ReadFinal_to_VerifyFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::GoMembers& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.JvmMembers: type 14
@@ -238,12 +264,14 @@ struct FBody<::import::JvmMembers>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 137;
+    static constexpr uint64_t cost = 137;
     static std::size_t size(const ::import::JvmMembers& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::JvmMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JvmMembers& value);
     static bool read_fast_TYPE_ID_to_writeFinal(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value);
     static bool read_fast_toJson_to_fbeLevels(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JvmMembers& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.JsMembers: type 15
@@ -254,12 +282,14 @@ struct FBody<::import::JsMembers>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 11;
+    static constexpr uint64_t cost = 11;
     static std::size_t size(const ::import::JsMembers& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::JsMembers& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JsMembers& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsMembers& value);
     static bool read_fields(FinalDecoder& d, ::import::JsMembers& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.RuntimeNames: type 16
@@ -270,12 +300,14 @@ struct FBody<::import::RuntimeNames>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 142;
+    static constexpr uint64_t cost = 142;
     static std::size_t size(const ::import::RuntimeNames& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::RuntimeNames& value) noexcept;
     static bool read(FinalDecoder& d, ::import::RuntimeNames& value);
     static bool read_fast_Buffer_to_JsonWriter(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value);
     static bool read_fast_DecodeError_to_Requests(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::RuntimeNames& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.class: type 17
@@ -286,13 +318,15 @@ struct FBody<::import::class_>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::class_& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::class_& value) noexcept;
     static bool read(FinalDecoder& d, ::import::class_& value);
     static void read_fixed(const uint8_t* p, ::import::class_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::class_& value);
     static bool read_fields(FinalDecoder& d, ::import::class_& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Object: type 18
@@ -303,13 +337,15 @@ struct FBody<::import::Object>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Object& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Object& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Object& value);
     static void read_fixed(const uint8_t* p, ::import::Object& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Object& value);
     static bool read_fields(FinalDecoder& d, ::import::Object& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.String: type 19
@@ -320,13 +356,15 @@ struct FBody<::import::String>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::String& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::String& value) noexcept;
     static bool read(FinalDecoder& d, ::import::String& value);
     static void read_fixed(const uint8_t* p, ::import::String& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::String& value);
     static bool read_fields(FinalDecoder& d, ::import::String& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.List: type 20
@@ -337,13 +375,15 @@ struct FBody<::import::List>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::List& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::List& value) noexcept;
     static bool read(FinalDecoder& d, ::import::List& value);
     static void read_fixed(const uint8_t* p, ::import::List& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::List& value);
     static bool read_fields(FinalDecoder& d, ::import::List& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Map: type 21
@@ -354,13 +394,15 @@ struct FBody<::import::Map>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Map& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Map& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Map& value);
     static void read_fixed(const uint8_t* p, ::import::Map& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Map& value);
     static bool read_fields(FinalDecoder& d, ::import::Map& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Model: type 22
@@ -371,13 +413,15 @@ struct FBody<::import::Model>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Model& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Model& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Model& value);
     static void read_fixed(const uint8_t* p, ::import::Model& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Model& value);
     static bool read_fields(FinalDecoder& d, ::import::Model& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.FinalModel: type 23
@@ -388,13 +432,15 @@ struct FBody<::import::FinalModel>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::FinalModel& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::FinalModel& value) noexcept;
     static bool read(FinalDecoder& d, ::import::FinalModel& value);
     static void read_fixed(const uint8_t* p, ::import::FinalModel& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FinalModel& value);
     static bool read_fields(FinalDecoder& d, ::import::FinalModel& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Buffer: type 24
@@ -405,13 +451,15 @@ struct FBody<::import::Buffer>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Buffer& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Buffer& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Buffer& value);
     static void read_fixed(const uint8_t* p, ::import::Buffer& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Buffer& value);
     static bool read_fields(FinalDecoder& d, ::import::Buffer& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Reader: type 25
@@ -422,13 +470,15 @@ struct FBody<::import::Reader>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Reader& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Reader& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Reader& value);
     static void read_fixed(const uint8_t* p, ::import::Reader& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Reader& value);
     static bool read_fields(FinalDecoder& d, ::import::Reader& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Writer: type 26
@@ -439,13 +489,15 @@ struct FBody<::import::Writer>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Writer& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Writer& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Writer& value);
     static void read_fixed(const uint8_t* p, ::import::Writer& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Writer& value);
     static bool read_fields(FinalDecoder& d, ::import::Writer& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Limits: type 27
@@ -456,13 +508,15 @@ struct FBody<::import::Limits>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Limits& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Limits& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Limits& value);
     static void read_fixed(const uint8_t* p, ::import::Limits& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Limits& value);
     static bool read_fields(FinalDecoder& d, ::import::Limits& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.DecodeError: type 28
@@ -473,13 +527,15 @@ struct FBody<::import::DecodeError>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::DecodeError& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::DecodeError& value) noexcept;
     static bool read(FinalDecoder& d, ::import::DecodeError& value);
     static void read_fixed(const uint8_t* p, ::import::DecodeError& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DecodeError& value);
     static bool read_fields(FinalDecoder& d, ::import::DecodeError& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.DecodeException: type 29
@@ -490,13 +546,15 @@ struct FBody<::import::DecodeException>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::DecodeException& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::DecodeException& value) noexcept;
     static bool read(FinalDecoder& d, ::import::DecodeException& value);
     static void read_fixed(const uint8_t* p, ::import::DecodeException& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DecodeException& value);
     static bool read_fields(FinalDecoder& d, ::import::DecodeException& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Decimal: type 30
@@ -507,13 +565,15 @@ struct FBody<::import::Decimal>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Decimal& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Decimal& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Decimal& value);
     static void read_fixed(const uint8_t* p, ::import::Decimal& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Decimal& value);
     static bool read_fields(FinalDecoder& d, ::import::Decimal& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Uuid: type 31
@@ -524,13 +584,15 @@ struct FBody<::import::Uuid>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Uuid& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Uuid& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Uuid& value);
     static void read_fixed(const uint8_t* p, ::import::Uuid& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Uuid& value);
     static bool read_fields(FinalDecoder& d, ::import::Uuid& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.UUID: type 32
@@ -541,13 +603,15 @@ struct FBody<::import::UUID>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::UUID& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::UUID& value) noexcept;
     static bool read(FinalDecoder& d, ::import::UUID& value);
     static void read_fixed(const uint8_t* p, ::import::UUID& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::UUID& value);
     static bool read_fields(FinalDecoder& d, ::import::UUID& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Timestamp: type 33
@@ -558,13 +622,15 @@ struct FBody<::import::Timestamp>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Timestamp& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Timestamp& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Timestamp& value);
     static void read_fixed(const uint8_t* p, ::import::Timestamp& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Timestamp& value);
     static bool read_fields(FinalDecoder& d, ::import::Timestamp& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Sender: type 34
@@ -575,13 +641,15 @@ struct FBody<::import::Sender>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Sender& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Sender& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Sender& value);
     static void read_fixed(const uint8_t* p, ::import::Sender& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Sender& value);
     static bool read_fields(FinalDecoder& d, ::import::Sender& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Receiver: type 35
@@ -592,13 +660,15 @@ struct FBody<::import::Receiver>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Receiver& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Receiver& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Receiver& value);
     static void read_fixed(const uint8_t* p, ::import::Receiver& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Receiver& value);
     static bool read_fields(FinalDecoder& d, ::import::Receiver& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Client: type 36
@@ -609,13 +679,15 @@ struct FBody<::import::Client>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Client& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Client& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Client& value);
     static void read_fixed(const uint8_t* p, ::import::Client& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Client& value);
     static bool read_fields(FinalDecoder& d, ::import::Client& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Proxy: type 37
@@ -626,13 +698,15 @@ struct FBody<::import::Proxy>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Proxy& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Proxy& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Proxy& value);
     static void read_fixed(const uint8_t* p, ::import::Proxy& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Proxy& value);
     static bool read_fields(FinalDecoder& d, ::import::Proxy& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Handler: type 38
@@ -643,13 +717,15 @@ struct FBody<::import::Handler>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Handler& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Handler& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Handler& value);
     static void read_fixed(const uint8_t* p, ::import::Handler& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Handler& value);
     static bool read_fields(FinalDecoder& d, ::import::Handler& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.fbe: type 39
@@ -660,13 +736,15 @@ struct FBody<::import::fbe>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::fbe& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::fbe& value) noexcept;
     static bool read(FinalDecoder& d, ::import::fbe& value);
     static void read_fixed(const uint8_t* p, ::import::fbe& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::fbe& value);
     static bool read_fields(FinalDecoder& d, ::import::fbe& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.FBE: type 40
@@ -677,13 +755,15 @@ struct FBody<::import::FBE_>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::FBE_& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::FBE_& value) noexcept;
     static bool read(FinalDecoder& d, ::import::FBE_& value);
     static void read_fixed(const uint8_t* p, ::import::FBE_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::FBE_& value);
     static bool read_fields(FinalDecoder& d, ::import::FBE_& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.std: type 41
@@ -694,13 +774,15 @@ struct FBody<::import::std_>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::std_& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::std_& value) noexcept;
     static bool read(FinalDecoder& d, ::import::std_& value);
     static void read_fixed(const uint8_t* p, ::import::std_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::std_& value);
     static bool read_fields(FinalDecoder& d, ::import::std_& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Companion: type 42
@@ -711,13 +793,15 @@ struct FBody<::import::Companion>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Companion& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Companion& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Companion& value);
     static void read_fixed(const uint8_t* p, ::import::Companion& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Companion& value);
     static bool read_fields(FinalDecoder& d, ::import::Companion& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Any: type 43
@@ -728,13 +812,15 @@ struct FBody<::import::Any>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Any& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Any& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Any& value);
     static void read_fixed(const uint8_t* p, ::import::Any& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Any& value);
     static bool read_fields(FinalDecoder& d, ::import::Any& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Self: type 44
@@ -745,13 +831,15 @@ struct FBody<::import::Self>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Self& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Self& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Self& value);
     static void read_fixed(const uint8_t* p, ::import::Self& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Self& value);
     static bool read_fields(FinalDecoder& d, ::import::Self& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.self: type 45
@@ -762,13 +850,15 @@ struct FBody<::import::self>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::self& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::self& value) noexcept;
     static bool read(FinalDecoder& d, ::import::self& value);
     static void read_fixed(const uint8_t* p, ::import::self& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::self& value);
     static bool read_fields(FinalDecoder& d, ::import::self& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.None: type 46
@@ -779,13 +869,15 @@ struct FBody<::import::None>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::None& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::None& value) noexcept;
     static bool read(FinalDecoder& d, ::import::None& value);
     static void read_fixed(const uint8_t* p, ::import::None& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::None& value);
     static bool read_fields(FinalDecoder& d, ::import::None& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Option: type 47
@@ -796,13 +888,15 @@ struct FBody<::import::Option>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Option& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Option& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Option& value);
     static void read_fixed(const uint8_t* p, ::import::Option& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Option& value);
     static bool read_fields(FinalDecoder& d, ::import::Option& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Result: type 48
@@ -813,13 +907,15 @@ struct FBody<::import::Result>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Result& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Result& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Result& value);
     static void read_fixed(const uint8_t* p, ::import::Result& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Result& value);
     static bool read_fields(FinalDecoder& d, ::import::Result& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Vec: type 49
@@ -830,13 +926,15 @@ struct FBody<::import::Vec>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Vec& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Vec& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Vec& value);
     static void read_fixed(const uint8_t* p, ::import::Vec& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Vec& value);
     static bool read_fields(FinalDecoder& d, ::import::Vec& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Box: type 50
@@ -847,13 +945,15 @@ struct FBody<::import::Box>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Box& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Box& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Box& value);
     static void read_fixed(const uint8_t* p, ::import::Box& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Box& value);
     static bool read_fields(FinalDecoder& d, ::import::Box& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Error: type 51
@@ -864,13 +964,15 @@ struct FBody<::import::Error>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Error& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Error& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Error& value);
     static void read_fixed(const uint8_t* p, ::import::Error& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Error& value);
     static bool read_fields(FinalDecoder& d, ::import::Error& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Exception: type 52
@@ -881,13 +983,15 @@ struct FBody<::import::Exception>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Exception& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Exception& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Exception& value);
     static void read_fixed(const uint8_t* p, ::import::Exception& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Exception& value);
     static bool read_fields(FinalDecoder& d, ::import::Exception& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Text: type 53
@@ -898,13 +1002,15 @@ struct FBody<::import::Text>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Text& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Text& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Text& value);
     static void read_fixed(const uint8_t* p, ::import::Text& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Text& value);
     static bool read_fields(FinalDecoder& d, ::import::Text& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.JsonWriter: type 54
@@ -915,13 +1021,15 @@ struct FBody<::import::JsonWriter>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::JsonWriter& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::JsonWriter& value) noexcept;
     static bool read(FinalDecoder& d, ::import::JsonWriter& value);
     static void read_fixed(const uint8_t* p, ::import::JsonWriter& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::JsonWriter& value);
     static bool read_fields(FinalDecoder& d, ::import::JsonWriter& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.int32_t: type 55
@@ -932,13 +1040,15 @@ struct FBody<::import::int32_t_>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::int32_t_& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::int32_t_& value) noexcept;
     static bool read(FinalDecoder& d, ::import::int32_t_& value);
     static void read_fixed(const uint8_t* p, ::import::int32_t_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::int32_t_& value);
     static bool read_fields(FinalDecoder& d, ::import::int32_t_& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.size_t: type 56
@@ -949,13 +1059,15 @@ struct FBody<::import::size_t_>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::size_t_& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::size_t_& value) noexcept;
     static bool read(FinalDecoder& d, ::import::size_t_& value);
     static void read_fixed(const uint8_t* p, ::import::size_t_& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::size_t_& value);
     static bool read_fields(FinalDecoder& d, ::import::size_t_& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.list: type 57
@@ -966,13 +1078,15 @@ struct FBody<::import::list>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::list& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::list& value) noexcept;
     static bool read(FinalDecoder& d, ::import::list& value);
     static void read_fixed(const uint8_t* p, ::import::list& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::list& value);
     static bool read_fields(FinalDecoder& d, ::import::list& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.object: type 58
@@ -983,13 +1097,15 @@ struct FBody<::import::object>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::object& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::object& value) noexcept;
     static bool read(FinalDecoder& d, ::import::object& value);
     static void read_fixed(const uint8_t* p, ::import::object& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::object& value);
     static bool read_fields(FinalDecoder& d, ::import::object& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.v: type 59
@@ -1000,13 +1116,15 @@ struct FBody<::import::v>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::v& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::v& value) noexcept;
     static bool read(FinalDecoder& d, ::import::v& value);
     static void read_fixed(const uint8_t* p, ::import::v& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::v& value);
     static bool read_fields(FinalDecoder& d, ::import::v& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.r: type 60
@@ -1017,13 +1135,15 @@ struct FBody<::import::r>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::r& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::r& value) noexcept;
     static bool read(FinalDecoder& d, ::import::r& value);
     static void read_fixed(const uint8_t* p, ::import::r& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::r& value);
     static bool read_fields(FinalDecoder& d, ::import::r& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.w: type 61
@@ -1034,13 +1154,15 @@ struct FBody<::import::w>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::w& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::w& value) noexcept;
     static bool read(FinalDecoder& d, ::import::w& value);
     static void read_fixed(const uint8_t* p, ::import::w& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::w& value);
     static bool read_fields(FinalDecoder& d, ::import::w& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.SideBuy: type 62
@@ -1051,13 +1173,15 @@ struct FBody<::import::SideBuy>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::SideBuy& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::SideBuy& value) noexcept;
     static bool read(FinalDecoder& d, ::import::SideBuy& value);
     static void read_fixed(const uint8_t* p, ::import::SideBuy& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::SideBuy& value);
     static bool read_fields(FinalDecoder& d, ::import::SideBuy& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.OrderKey: type 63
@@ -1068,13 +1192,15 @@ struct FBody<::import::OrderKey>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::OrderKey& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::OrderKey& value) noexcept;
     static bool read(FinalDecoder& d, ::import::OrderKey& value);
     static void read_fixed(const uint8_t* p, ::import::OrderKey& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderKey& value);
     static bool read_fields(FinalDecoder& d, ::import::OrderKey& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.textOfside: type 64
@@ -1085,13 +1211,15 @@ struct FBody<::import::textOfside>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::textOfside& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::textOfside& value) noexcept;
     static bool read(FinalDecoder& d, ::import::textOfside& value);
     static void read_fixed(const uint8_t* p, ::import::textOfside& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::textOfside& value);
     static bool read_fields(FinalDecoder& d, ::import::textOfside& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.DECIMAL_1: type 65
@@ -1102,13 +1230,15 @@ struct FBody<::import::DECIMAL_1>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::DECIMAL_1& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::DECIMAL_1& value) noexcept;
     static bool read(FinalDecoder& d, ::import::DECIMAL_1& value);
     static void read_fixed(const uint8_t* p, ::import::DECIMAL_1& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::DECIMAL_1& value);
     static bool read_fields(FinalDecoder& d, ::import::DECIMAL_1& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.OrderModel: type 66
@@ -1119,13 +1249,15 @@ struct FBody<::import::OrderModel>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::OrderModel& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::OrderModel& value) noexcept;
     static bool read(FinalDecoder& d, ::import::OrderModel& value);
     static void read_fixed(const uint8_t* p, ::import::OrderModel& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderModel& value);
     static bool read_fields(FinalDecoder& d, ::import::OrderModel& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.OrderFinal: type 67
@@ -1136,13 +1268,15 @@ struct FBody<::import::OrderFinal>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::OrderFinal& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::OrderFinal& value) noexcept;
     static bool read(FinalDecoder& d, ::import::OrderFinal& value);
     static void read_fixed(const uint8_t* p, ::import::OrderFinal& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::OrderFinal& value);
     static bool read_fields(FinalDecoder& d, ::import::OrderFinal& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.NewOrder: type 68
@@ -1153,13 +1287,15 @@ struct FBody<::import::NewOrder>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::NewOrder& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::NewOrder& value) noexcept;
     static bool read(FinalDecoder& d, ::import::NewOrder& value);
     static void read_fixed(const uint8_t* p, ::import::NewOrder& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::NewOrder& value);
     static bool read_fields(FinalDecoder& d, ::import::NewOrder& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.VerifyFBEOrder: type 69
@@ -1170,13 +1306,15 @@ struct FBody<::import::VerifyFBEOrder>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::VerifyFBEOrder& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::VerifyFBEOrder& value) noexcept;
     static bool read(FinalDecoder& d, ::import::VerifyFBEOrder& value);
     static void read_fixed(const uint8_t* p, ::import::VerifyFBEOrder& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::VerifyFBEOrder& value);
     static bool read_fields(FinalDecoder& d, ::import::VerifyFBEOrder& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.fbe_vr_Order: type 70
@@ -1187,13 +1325,15 @@ struct FBody<::import::fbe_vr_Order>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::fbe_vr_Order& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::fbe_vr_Order& value) noexcept;
     static bool read(FinalDecoder& d, ::import::fbe_vr_Order& value);
     static void read_fixed(const uint8_t* p, ::import::fbe_vr_Order& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::fbe_vr_Order& value);
     static bool read_fields(FinalDecoder& d, ::import::fbe_vr_Order& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.e1: type 71
@@ -1204,13 +1344,15 @@ struct FBody<::import::e1>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::e1& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::e1& value) noexcept;
     static bool read(FinalDecoder& d, ::import::e1& value);
     static void read_fixed(const uint8_t* p, ::import::e1& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::e1& value);
     static bool read_fields(FinalDecoder& d, ::import::e1& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.i2: type 72
@@ -1221,13 +1363,15 @@ struct FBody<::import::i2>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::i2& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::i2& value) noexcept;
     static bool read(FinalDecoder& d, ::import::i2& value);
     static void read_fixed(const uint8_t* p, ::import::i2& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::i2& value);
     static bool read_fields(FinalDecoder& d, ::import::i2& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.o3: type 73
@@ -1238,13 +1382,15 @@ struct FBody<::import::o3>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::o3& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::o3& value) noexcept;
     static bool read(FinalDecoder& d, ::import::o3& value);
     static void read_fixed(const uint8_t* p, ::import::o3& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::o3& value);
     static bool read_fields(FinalDecoder& d, ::import::o3& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Case: type 74
@@ -1255,13 +1401,15 @@ struct FBody<::import::Case>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 32;
     static constexpr std::size_t min_size = 32;
+    static constexpr uint64_t cost = 32;
     static std::size_t size(const ::import::Case& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Case& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Case& value);
     static void read_fixed(const uint8_t* p, ::import::Case& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Case& value);
     static bool read_fields(FinalDecoder& d, ::import::Case& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Imported: type 75
@@ -1272,12 +1420,14 @@ struct FBody<::import::Imported>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 10;
+    static constexpr uint64_t cost = 2;
     static std::size_t size(const ::import::Imported& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Imported& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Imported& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Imported& value);
     static bool read_fields(FinalDecoder& d, ::import::Imported& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.symbol: type 76
@@ -1288,13 +1438,15 @@ struct FBody<::import::symbol>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 4;
     static constexpr std::size_t min_size = 4;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::symbol& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::symbol& value) noexcept;
     static bool read(FinalDecoder& d, ::import::symbol& value);
     static void read_fixed(const uint8_t* p, ::import::symbol& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::symbol& value);
     static bool read_fields(FinalDecoder& d, ::import::symbol& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Listed: type 77
@@ -1305,12 +1457,14 @@ struct FBody<::import::Listed>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 16;
+    static constexpr uint64_t cost = 12;
     static std::size_t size(const ::import::Listed& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Listed& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Listed& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Listed& value);
     static bool read_fields(FinalDecoder& d, ::import::Listed& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Derived: type 78
@@ -1321,13 +1475,15 @@ struct FBody<::import::Derived>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 18;
     static constexpr std::size_t min_size = 18;
+    static constexpr uint64_t cost = 18;
     static std::size_t size(const ::import::Derived& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Derived& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Derived& value);
     static void read_fixed(const uint8_t* p, ::import::Derived& value) noexcept;
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Derived& value);
     static bool read_fields(FinalDecoder& d, ::import::Derived& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // import.Hostile: type 79
@@ -1338,11 +1494,13 @@ struct FBody<::import::Hostile>
     static constexpr bool inlined = false;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 2998;
+    static constexpr uint64_t cost = 4;
     static std::size_t size(const ::import::Hostile& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::import::Hostile& value) noexcept;
     static bool read(FinalDecoder& d, ::import::Hostile& value);
     static bool read_fast_class_to_Letters(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::import::Hostile& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::import::Order>::size(const ::import::Order& /*value*/) noexcept
@@ -1403,7 +1561,8 @@ FBE_INLINE void FBody<::import::Order>::read_fixed(const uint8_t* p, ::import::O
     FCodec<::import::range>::read_fixed(p + 8, value.range);
 }
 
-FBE_INLINE bool FBody<::import::Order>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Order>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 12)) {
         d.pos += 12;
@@ -2303,7 +2462,8 @@ inline bool FBody<::import::CppWords>::read(FinalDecoder& d, ::import::CppWords&
     return ok;
 }
 
-inline bool FBody<::import::CppWords>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::import::CppWords>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -2977,7 +3137,8 @@ inline bool FBody<::import::PythonWords>::read(FinalDecoder& d, ::import::Python
     return ok;
 }
 
-inline bool FBody<::import::PythonWords>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::import::PythonWords>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -3414,7 +3575,8 @@ FBE_INLINE bool FBody<::import::GoWords>::read(FinalDecoder& d, ::import::GoWord
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::GoWords>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::GoWords>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -3794,7 +3956,8 @@ FBE_INLINE bool FBody<::import::JavaWords>::read(FinalDecoder& d, ::import::Java
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::JavaWords>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::JavaWords>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -4209,7 +4372,8 @@ inline bool FBody<::import::KotlinWords>::read(FinalDecoder& d, ::import::Kotlin
     return ok;
 }
 
-inline bool FBody<::import::KotlinWords>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::import::KotlinWords>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -4661,7 +4825,8 @@ inline bool FBody<::import::JsWords>::read(FinalDecoder& d, ::import::JsWords& v
     return ok;
 }
 
-inline bool FBody<::import::JsWords>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::import::JsWords>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -5071,7 +5236,8 @@ FBE_INLINE bool FBody<::import::RustWords>::read(FinalDecoder& d, ::import::Rust
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::RustWords>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::RustWords>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -5416,7 +5582,8 @@ FBE_INLINE bool FBody<::import::CSharpWords>::read(FinalDecoder& d, ::import::CS
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::CSharpWords>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::CSharpWords>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -5663,7 +5830,8 @@ FBE_INLINE bool FBody<::import::RubyWords>::read(FinalDecoder& d, ::import::Ruby
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::RubyWords>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::RubyWords>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -5826,7 +5994,8 @@ FBE_NOINLINE inline bool FBody<::import::CppMembers>::read_fields(FinalDecoder& 
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::CppMembers>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::CppMembers>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -6009,7 +6178,8 @@ FBE_INLINE bool FBody<::import::PythonMembers>::read(FinalDecoder& d, ::import::
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::PythonMembers>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::PythonMembers>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -6268,7 +6438,8 @@ FBE_INLINE bool FBody<::import::GoMembers>::read(FinalDecoder& d, ::import::GoMe
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::GoMembers>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::GoMembers>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -6559,7 +6730,8 @@ FBE_INLINE bool FBody<::import::JvmMembers>::read(FinalDecoder& d, ::import::Jvm
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::JvmMembers>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::JvmMembers>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -6697,7 +6869,8 @@ FBE_NOINLINE inline bool FBody<::import::JsMembers>::read_fields(FinalDecoder& d
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::JsMembers>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::JsMembers>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -6946,7 +7119,8 @@ FBE_INLINE bool FBody<::import::RuntimeNames>::read(FinalDecoder& d, ::import::R
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::RuntimeNames>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::RuntimeNames>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 6)) {
         d.pos += 6;
@@ -7071,7 +7245,8 @@ FBE_INLINE void FBody<::import::class_>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.class__);
 }
 
-FBE_INLINE bool FBody<::import::class_>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::class_>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.class", "class");
@@ -7122,7 +7297,8 @@ FBE_INLINE void FBody<::import::Object>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.Object_);
 }
 
-FBE_INLINE bool FBody<::import::Object>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Object>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Object", "Object");
@@ -7173,7 +7349,8 @@ FBE_INLINE void FBody<::import::String>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.String_);
 }
 
-FBE_INLINE bool FBody<::import::String>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::String>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.String", "String");
@@ -7224,7 +7401,8 @@ FBE_INLINE void FBody<::import::List>::read_fixed(const uint8_t* p, ::import::Li
     FCodec<int32_t>::read_fixed(p + 0, value.List_);
 }
 
-FBE_INLINE bool FBody<::import::List>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::List>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.List", "List");
@@ -7275,7 +7453,8 @@ FBE_INLINE void FBody<::import::Map>::read_fixed(const uint8_t* p, ::import::Map
     FCodec<int32_t>::read_fixed(p + 0, value.Map_);
 }
 
-FBE_INLINE bool FBody<::import::Map>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Map>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Map", "Map");
@@ -7326,7 +7505,8 @@ FBE_INLINE void FBody<::import::Model>::read_fixed(const uint8_t* p, ::import::M
     FCodec<int32_t>::read_fixed(p + 0, value.Model_);
 }
 
-FBE_INLINE bool FBody<::import::Model>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Model>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Model", "Model");
@@ -7377,7 +7557,8 @@ FBE_INLINE void FBody<::import::FinalModel>::read_fixed(const uint8_t* p, ::impo
     FCodec<int32_t>::read_fixed(p + 0, value.FinalModel_);
 }
 
-FBE_INLINE bool FBody<::import::FinalModel>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::FinalModel>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.FinalModel", "FinalModel");
@@ -7428,7 +7609,8 @@ FBE_INLINE void FBody<::import::Buffer>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.Buffer_);
 }
 
-FBE_INLINE bool FBody<::import::Buffer>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Buffer>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Buffer", "Buffer");
@@ -7479,7 +7661,8 @@ FBE_INLINE void FBody<::import::Reader>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.Reader_);
 }
 
-FBE_INLINE bool FBody<::import::Reader>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Reader>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Reader", "Reader");
@@ -7530,7 +7713,8 @@ FBE_INLINE void FBody<::import::Writer>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.Writer_);
 }
 
-FBE_INLINE bool FBody<::import::Writer>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Writer>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Writer", "Writer");
@@ -7581,7 +7765,8 @@ FBE_INLINE void FBody<::import::Limits>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.Limits_);
 }
 
-FBE_INLINE bool FBody<::import::Limits>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Limits>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Limits", "Limits");
@@ -7632,7 +7817,8 @@ FBE_INLINE void FBody<::import::DecodeError>::read_fixed(const uint8_t* p, ::imp
     FCodec<int32_t>::read_fixed(p + 0, value.DecodeError_);
 }
 
-FBE_INLINE bool FBody<::import::DecodeError>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::DecodeError>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.DecodeError", "DecodeError");
@@ -7683,7 +7869,8 @@ FBE_INLINE void FBody<::import::DecodeException>::read_fixed(const uint8_t* p, :
     FCodec<int32_t>::read_fixed(p + 0, value.DecodeException_);
 }
 
-FBE_INLINE bool FBody<::import::DecodeException>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::DecodeException>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.DecodeException", "DecodeException");
@@ -7734,7 +7921,8 @@ FBE_INLINE void FBody<::import::Decimal>::read_fixed(const uint8_t* p, ::import:
     FCodec<int32_t>::read_fixed(p + 0, value.Decimal_);
 }
 
-FBE_INLINE bool FBody<::import::Decimal>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Decimal>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Decimal", "Decimal");
@@ -7785,7 +7973,8 @@ FBE_INLINE void FBody<::import::Uuid>::read_fixed(const uint8_t* p, ::import::Uu
     FCodec<int32_t>::read_fixed(p + 0, value.Uuid_);
 }
 
-FBE_INLINE bool FBody<::import::Uuid>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Uuid>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Uuid", "Uuid");
@@ -7836,7 +8025,8 @@ FBE_INLINE void FBody<::import::UUID>::read_fixed(const uint8_t* p, ::import::UU
     FCodec<int32_t>::read_fixed(p + 0, value.UUID_);
 }
 
-FBE_INLINE bool FBody<::import::UUID>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::UUID>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.UUID", "UUID");
@@ -7887,7 +8077,8 @@ FBE_INLINE void FBody<::import::Timestamp>::read_fixed(const uint8_t* p, ::impor
     FCodec<int32_t>::read_fixed(p + 0, value.Timestamp_);
 }
 
-FBE_INLINE bool FBody<::import::Timestamp>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Timestamp>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Timestamp", "Timestamp");
@@ -7938,7 +8129,8 @@ FBE_INLINE void FBody<::import::Sender>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.Sender_);
 }
 
-FBE_INLINE bool FBody<::import::Sender>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Sender>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Sender", "Sender");
@@ -7989,7 +8181,8 @@ FBE_INLINE void FBody<::import::Receiver>::read_fixed(const uint8_t* p, ::import
     FCodec<int32_t>::read_fixed(p + 0, value.Receiver_);
 }
 
-FBE_INLINE bool FBody<::import::Receiver>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Receiver>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Receiver", "Receiver");
@@ -8040,7 +8233,8 @@ FBE_INLINE void FBody<::import::Client>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.Client_);
 }
 
-FBE_INLINE bool FBody<::import::Client>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Client>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Client", "Client");
@@ -8091,7 +8285,8 @@ FBE_INLINE void FBody<::import::Proxy>::read_fixed(const uint8_t* p, ::import::P
     FCodec<int32_t>::read_fixed(p + 0, value.Proxy_);
 }
 
-FBE_INLINE bool FBody<::import::Proxy>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Proxy>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Proxy", "Proxy");
@@ -8142,7 +8337,8 @@ FBE_INLINE void FBody<::import::Handler>::read_fixed(const uint8_t* p, ::import:
     FCodec<int32_t>::read_fixed(p + 0, value.Handler_);
 }
 
-FBE_INLINE bool FBody<::import::Handler>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Handler>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Handler", "Handler");
@@ -8193,7 +8389,8 @@ FBE_INLINE void FBody<::import::fbe>::read_fixed(const uint8_t* p, ::import::fbe
     FCodec<int32_t>::read_fixed(p + 0, value.fbe_);
 }
 
-FBE_INLINE bool FBody<::import::fbe>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::fbe>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.fbe", "fbe");
@@ -8244,7 +8441,8 @@ FBE_INLINE void FBody<::import::FBE_>::read_fixed(const uint8_t* p, ::import::FB
     FCodec<int32_t>::read_fixed(p + 0, value.FBE__);
 }
 
-FBE_INLINE bool FBody<::import::FBE_>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::FBE_>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.FBE", "FBE");
@@ -8295,7 +8493,8 @@ FBE_INLINE void FBody<::import::std_>::read_fixed(const uint8_t* p, ::import::st
     FCodec<int32_t>::read_fixed(p + 0, value.std__);
 }
 
-FBE_INLINE bool FBody<::import::std_>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::std_>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.std", "std");
@@ -8346,7 +8545,8 @@ FBE_INLINE void FBody<::import::Companion>::read_fixed(const uint8_t* p, ::impor
     FCodec<int32_t>::read_fixed(p + 0, value.Companion_);
 }
 
-FBE_INLINE bool FBody<::import::Companion>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Companion>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Companion", "Companion");
@@ -8397,7 +8597,8 @@ FBE_INLINE void FBody<::import::Any>::read_fixed(const uint8_t* p, ::import::Any
     FCodec<int32_t>::read_fixed(p + 0, value.Any_);
 }
 
-FBE_INLINE bool FBody<::import::Any>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Any>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Any", "Any");
@@ -8448,7 +8649,8 @@ FBE_INLINE void FBody<::import::Self>::read_fixed(const uint8_t* p, ::import::Se
     FCodec<int32_t>::read_fixed(p + 0, value.Self_);
 }
 
-FBE_INLINE bool FBody<::import::Self>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Self>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Self", "Self");
@@ -8499,7 +8701,8 @@ FBE_INLINE void FBody<::import::self>::read_fixed(const uint8_t* p, ::import::se
     FCodec<int32_t>::read_fixed(p + 0, value.self_);
 }
 
-FBE_INLINE bool FBody<::import::self>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::self>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.self", "self");
@@ -8550,7 +8753,8 @@ FBE_INLINE void FBody<::import::None>::read_fixed(const uint8_t* p, ::import::No
     FCodec<int32_t>::read_fixed(p + 0, value.None_);
 }
 
-FBE_INLINE bool FBody<::import::None>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::None>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.None", "None");
@@ -8601,7 +8805,8 @@ FBE_INLINE void FBody<::import::Option>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.Option_);
 }
 
-FBE_INLINE bool FBody<::import::Option>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Option>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Option", "Option");
@@ -8652,7 +8857,8 @@ FBE_INLINE void FBody<::import::Result>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.Result_);
 }
 
-FBE_INLINE bool FBody<::import::Result>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Result>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Result", "Result");
@@ -8703,7 +8909,8 @@ FBE_INLINE void FBody<::import::Vec>::read_fixed(const uint8_t* p, ::import::Vec
     FCodec<int32_t>::read_fixed(p + 0, value.Vec_);
 }
 
-FBE_INLINE bool FBody<::import::Vec>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Vec>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Vec", "Vec");
@@ -8754,7 +8961,8 @@ FBE_INLINE void FBody<::import::Box>::read_fixed(const uint8_t* p, ::import::Box
     FCodec<int32_t>::read_fixed(p + 0, value.Box_);
 }
 
-FBE_INLINE bool FBody<::import::Box>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Box>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Box", "Box");
@@ -8805,7 +9013,8 @@ FBE_INLINE void FBody<::import::Error>::read_fixed(const uint8_t* p, ::import::E
     FCodec<int32_t>::read_fixed(p + 0, value.Error_);
 }
 
-FBE_INLINE bool FBody<::import::Error>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Error>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Error", "Error");
@@ -8856,7 +9065,8 @@ FBE_INLINE void FBody<::import::Exception>::read_fixed(const uint8_t* p, ::impor
     FCodec<int32_t>::read_fixed(p + 0, value.Exception_);
 }
 
-FBE_INLINE bool FBody<::import::Exception>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Exception>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Exception", "Exception");
@@ -8907,7 +9117,8 @@ FBE_INLINE void FBody<::import::Text>::read_fixed(const uint8_t* p, ::import::Te
     FCodec<int32_t>::read_fixed(p + 0, value.Text_);
 }
 
-FBE_INLINE bool FBody<::import::Text>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Text>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.Text", "Text");
@@ -8958,7 +9169,8 @@ FBE_INLINE void FBody<::import::JsonWriter>::read_fixed(const uint8_t* p, ::impo
     FCodec<int32_t>::read_fixed(p + 0, value.JsonWriter_);
 }
 
-FBE_INLINE bool FBody<::import::JsonWriter>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::JsonWriter>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.JsonWriter", "JsonWriter");
@@ -9009,7 +9221,8 @@ FBE_INLINE void FBody<::import::int32_t_>::read_fixed(const uint8_t* p, ::import
     FCodec<int32_t>::read_fixed(p + 0, value.int32_t__);
 }
 
-FBE_INLINE bool FBody<::import::int32_t_>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::int32_t_>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.int32_t", "int32_t");
@@ -9060,7 +9273,8 @@ FBE_INLINE void FBody<::import::size_t_>::read_fixed(const uint8_t* p, ::import:
     FCodec<int32_t>::read_fixed(p + 0, value.size_t__);
 }
 
-FBE_INLINE bool FBody<::import::size_t_>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::size_t_>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.size_t", "size_t");
@@ -9111,7 +9325,8 @@ FBE_INLINE void FBody<::import::list>::read_fixed(const uint8_t* p, ::import::li
     FCodec<int32_t>::read_fixed(p + 0, value.list_);
 }
 
-FBE_INLINE bool FBody<::import::list>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::list>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.list", "list");
@@ -9162,7 +9377,8 @@ FBE_INLINE void FBody<::import::object>::read_fixed(const uint8_t* p, ::import::
     FCodec<int32_t>::read_fixed(p + 0, value.object_);
 }
 
-FBE_INLINE bool FBody<::import::object>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::object>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.object", "object");
@@ -9213,7 +9429,8 @@ FBE_INLINE void FBody<::import::v>::read_fixed(const uint8_t* p, ::import::v& va
     FCodec<int32_t>::read_fixed(p + 0, value.v_);
 }
 
-FBE_INLINE bool FBody<::import::v>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::v>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.v", "v");
@@ -9264,7 +9481,8 @@ FBE_INLINE void FBody<::import::r>::read_fixed(const uint8_t* p, ::import::r& va
     FCodec<int32_t>::read_fixed(p + 0, value.r_);
 }
 
-FBE_INLINE bool FBody<::import::r>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::r>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.r", "r");
@@ -9315,7 +9533,8 @@ FBE_INLINE void FBody<::import::w>::read_fixed(const uint8_t* p, ::import::w& va
     FCodec<int32_t>::read_fixed(p + 0, value.w_);
 }
 
-FBE_INLINE bool FBody<::import::w>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::w>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.w", "w");
@@ -9366,7 +9585,8 @@ FBE_INLINE void FBody<::import::SideBuy>::read_fixed(const uint8_t* p, ::import:
     FCodec<int32_t>::read_fixed(p + 0, value.SideBuy_);
 }
 
-FBE_INLINE bool FBody<::import::SideBuy>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::SideBuy>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.SideBuy", "SideBuy");
@@ -9417,7 +9637,8 @@ FBE_INLINE void FBody<::import::OrderKey>::read_fixed(const uint8_t* p, ::import
     FCodec<int32_t>::read_fixed(p + 0, value.OrderKey_);
 }
 
-FBE_INLINE bool FBody<::import::OrderKey>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::OrderKey>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.OrderKey", "OrderKey");
@@ -9468,7 +9689,8 @@ FBE_INLINE void FBody<::import::textOfside>::read_fixed(const uint8_t* p, ::impo
     FCodec<int32_t>::read_fixed(p + 0, value.textOfside_);
 }
 
-FBE_INLINE bool FBody<::import::textOfside>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::textOfside>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.textOfside", "textOfside");
@@ -9519,7 +9741,8 @@ FBE_INLINE void FBody<::import::DECIMAL_1>::read_fixed(const uint8_t* p, ::impor
     FCodec<int32_t>::read_fixed(p + 0, value.DECIMAL_1_);
 }
 
-FBE_INLINE bool FBody<::import::DECIMAL_1>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::DECIMAL_1>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.DECIMAL_1", "DECIMAL_1");
@@ -9570,7 +9793,8 @@ FBE_INLINE void FBody<::import::OrderModel>::read_fixed(const uint8_t* p, ::impo
     FCodec<int32_t>::read_fixed(p + 0, value.OrderModel_);
 }
 
-FBE_INLINE bool FBody<::import::OrderModel>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::OrderModel>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.OrderModel", "OrderModel");
@@ -9621,7 +9845,8 @@ FBE_INLINE void FBody<::import::OrderFinal>::read_fixed(const uint8_t* p, ::impo
     FCodec<int32_t>::read_fixed(p + 0, value.OrderFinal_);
 }
 
-FBE_INLINE bool FBody<::import::OrderFinal>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::OrderFinal>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.OrderFinal", "OrderFinal");
@@ -9672,7 +9897,8 @@ FBE_INLINE void FBody<::import::NewOrder>::read_fixed(const uint8_t* p, ::import
     FCodec<int32_t>::read_fixed(p + 0, value.NewOrder_);
 }
 
-FBE_INLINE bool FBody<::import::NewOrder>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::NewOrder>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.NewOrder", "NewOrder");
@@ -9723,7 +9949,8 @@ FBE_INLINE void FBody<::import::VerifyFBEOrder>::read_fixed(const uint8_t* p, ::
     FCodec<int32_t>::read_fixed(p + 0, value.VerifyFBEOrder_);
 }
 
-FBE_INLINE bool FBody<::import::VerifyFBEOrder>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::VerifyFBEOrder>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.VerifyFBEOrder", "VerifyFBEOrder");
@@ -9774,7 +10001,8 @@ FBE_INLINE void FBody<::import::fbe_vr_Order>::read_fixed(const uint8_t* p, ::im
     FCodec<int32_t>::read_fixed(p + 0, value.fbe_vr_Order_);
 }
 
-FBE_INLINE bool FBody<::import::fbe_vr_Order>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::fbe_vr_Order>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.fbe_vr_Order", "fbe_vr_Order");
@@ -9825,7 +10053,8 @@ FBE_INLINE void FBody<::import::e1>::read_fixed(const uint8_t* p, ::import::e1& 
     FCodec<int32_t>::read_fixed(p + 0, value.e1_);
 }
 
-FBE_INLINE bool FBody<::import::e1>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::e1>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.e1", "e1");
@@ -9876,7 +10105,8 @@ FBE_INLINE void FBody<::import::i2>::read_fixed(const uint8_t* p, ::import::i2& 
     FCodec<int32_t>::read_fixed(p + 0, value.i2_);
 }
 
-FBE_INLINE bool FBody<::import::i2>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::i2>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.i2", "i2");
@@ -9927,7 +10157,8 @@ FBE_INLINE void FBody<::import::o3>::read_fixed(const uint8_t* p, ::import::o3& 
     FCodec<int32_t>::read_fixed(p + 0, value.o3_);
 }
 
-FBE_INLINE bool FBody<::import::o3>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::o3>::verify(D& d)
 {
     if (!FCodec<int32_t>::verify(d))
         return d.fail_in("import.o3", "o3");
@@ -10027,7 +10258,8 @@ FBE_INLINE void FBody<::import::Case>::read_fixed(const uint8_t* p, ::import::Ca
     FCodec<int32_t>::read_fixed(p + 28, value.String_);
 }
 
-FBE_INLINE bool FBody<::import::Case>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Case>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 32)) {
         d.pos += 32;
@@ -10107,7 +10339,8 @@ FBE_NOINLINE inline bool FBody<::import::Imported>::read_fields(FinalDecoder& d,
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::Imported>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Imported>::verify(D& d)
 {
     if (!FCodec<::market::Side>::verify(d))
         return d.fail_in("import.Imported", "market");
@@ -10162,7 +10395,8 @@ FBE_INLINE void FBody<::import::symbol>::read_fixed(const uint8_t* p, ::import::
     FCodec<::import::digits>::read_fixed(p + 0, value.digits);
 }
 
-FBE_INLINE bool FBody<::import::symbol>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::symbol>::verify(D& d)
 {
     if (!FCodec<::import::digits>::verify(d))
         return d.fail_in("import.symbol", "digits");
@@ -10230,7 +10464,8 @@ FBE_NOINLINE inline bool FBody<::import::Listed>::read_fields(FinalDecoder& d, :
     return ok;
 }
 
-FBE_INLINE bool FBody<::import::Listed>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Listed>::verify(D& d)
 {
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("market.Instrument", "symbol");
@@ -10319,7 +10554,8 @@ FBE_INLINE void FBody<::import::Derived>::read_fixed(const uint8_t* p, ::import:
     FCodec<::import::range>::read_fixed(p + 14, value.side_);
 }
 
-FBE_INLINE bool FBody<::import::Derived>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::import::Derived>::verify(D& d)
 {
     if (FBE_LIKELY(d.remaining() >= 18)) {
         d.pos += 18;
@@ -10897,7 +11133,8 @@ inline bool FBody<::import::Hostile>::read(FinalDecoder& d, ::import::Hostile& v
     return ok;
 }
 
-inline bool FBody<::import::Hostile>::verify(FinalDecoder& d)
+template <class D>
+inline bool FBody<::import::Hostile>::verify(D& d)
 {
     if (!FCodec<::import::Order>::verify(d))
         return d.fail_in("import.Hostile", "Order");

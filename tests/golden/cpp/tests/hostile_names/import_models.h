@@ -23,9 +23,11 @@ struct VBody<::import::Order>
     static std::size_t extra(const ::import::Order& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Order& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.CppWords: type 2, body 703 bytes
@@ -40,9 +42,11 @@ struct VBody<::import::CppWords>
     static std::size_t extra(const ::import::CppWords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::CppWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.PythonWords: type 3, body 275 bytes
@@ -57,9 +61,11 @@ struct VBody<::import::PythonWords>
     static std::size_t extra(const ::import::PythonWords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::PythonWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.GoWords: type 4, body 234 bytes
@@ -74,9 +80,11 @@ struct VBody<::import::GoWords>
     static std::size_t extra(const ::import::GoWords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::GoWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.JavaWords: type 5, body 210 bytes
@@ -91,9 +99,11 @@ struct VBody<::import::JavaWords>
     static std::size_t extra(const ::import::JavaWords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::JavaWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.KotlinWords: type 6, body 243 bytes
@@ -108,9 +118,11 @@ struct VBody<::import::KotlinWords>
     static std::size_t extra(const ::import::KotlinWords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::KotlinWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.JsWords: type 7, body 259 bytes
@@ -125,9 +137,11 @@ struct VBody<::import::JsWords>
     static std::size_t extra(const ::import::JsWords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::JsWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.RustWords: type 8, body 223 bytes
@@ -142,9 +156,11 @@ struct VBody<::import::RustWords>
     static std::size_t extra(const ::import::RustWords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::RustWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.CSharpWords: type 9, body 178 bytes
@@ -159,9 +175,11 @@ struct VBody<::import::CSharpWords>
     static std::size_t extra(const ::import::CSharpWords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::CSharpWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.RubyWords: type 10, body 118 bytes
@@ -176,9 +194,11 @@ struct VBody<::import::RubyWords>
     static std::size_t extra(const ::import::RubyWords& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::RubyWords& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.CppMembers: type 11, body 64 bytes
@@ -193,9 +213,11 @@ struct VBody<::import::CppMembers>
     static std::size_t extra(const ::import::CppMembers& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::CppMembers& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.PythonMembers: type 12, body 112 bytes
@@ -210,9 +232,11 @@ struct VBody<::import::PythonMembers>
     static std::size_t extra(const ::import::PythonMembers& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::PythonMembers& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.GoMembers: type 13, body 153 bytes
@@ -227,9 +251,11 @@ struct VBody<::import::GoMembers>
     static std::size_t extra(const ::import::GoMembers& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::GoMembers& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.JvmMembers: type 14, body 161 bytes
@@ -244,9 +270,11 @@ struct VBody<::import::JvmMembers>
     static std::size_t extra(const ::import::JvmMembers& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::JvmMembers& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.JsMembers: type 15, body 23 bytes
@@ -261,9 +289,11 @@ struct VBody<::import::JsMembers>
     static std::size_t extra(const ::import::JsMembers& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::JsMembers& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.RuntimeNames: type 16, body 170 bytes
@@ -278,9 +308,11 @@ struct VBody<::import::RuntimeNames>
     static std::size_t extra(const ::import::RuntimeNames& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::RuntimeNames& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.class: type 17, body 12 bytes
@@ -295,9 +327,11 @@ struct VBody<::import::class_>
     static std::size_t extra(const ::import::class_& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::class_& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Object: type 18, body 12 bytes
@@ -312,9 +346,11 @@ struct VBody<::import::Object>
     static std::size_t extra(const ::import::Object& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Object& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.String: type 19, body 12 bytes
@@ -329,9 +365,11 @@ struct VBody<::import::String>
     static std::size_t extra(const ::import::String& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::String& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::String& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::String& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.List: type 20, body 12 bytes
@@ -346,9 +384,11 @@ struct VBody<::import::List>
     static std::size_t extra(const ::import::List& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::List& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::List& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::List& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Map: type 21, body 12 bytes
@@ -363,9 +403,11 @@ struct VBody<::import::Map>
     static std::size_t extra(const ::import::Map& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Map& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Model: type 22, body 12 bytes
@@ -380,9 +422,11 @@ struct VBody<::import::Model>
     static std::size_t extra(const ::import::Model& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Model& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.FinalModel: type 23, body 12 bytes
@@ -397,9 +441,11 @@ struct VBody<::import::FinalModel>
     static std::size_t extra(const ::import::FinalModel& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::FinalModel& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Buffer: type 24, body 12 bytes
@@ -414,9 +460,11 @@ struct VBody<::import::Buffer>
     static std::size_t extra(const ::import::Buffer& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Buffer& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Reader: type 25, body 12 bytes
@@ -431,9 +479,11 @@ struct VBody<::import::Reader>
     static std::size_t extra(const ::import::Reader& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Reader& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Writer: type 26, body 12 bytes
@@ -448,9 +498,11 @@ struct VBody<::import::Writer>
     static std::size_t extra(const ::import::Writer& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Writer& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Limits: type 27, body 12 bytes
@@ -465,9 +517,11 @@ struct VBody<::import::Limits>
     static std::size_t extra(const ::import::Limits& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Limits& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.DecodeError: type 28, body 12 bytes
@@ -482,9 +536,11 @@ struct VBody<::import::DecodeError>
     static std::size_t extra(const ::import::DecodeError& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::DecodeError& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.DecodeException: type 29, body 12 bytes
@@ -499,9 +555,11 @@ struct VBody<::import::DecodeException>
     static std::size_t extra(const ::import::DecodeException& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::DecodeException& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Decimal: type 30, body 12 bytes
@@ -516,9 +574,11 @@ struct VBody<::import::Decimal>
     static std::size_t extra(const ::import::Decimal& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Decimal& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Uuid: type 31, body 12 bytes
@@ -533,9 +593,11 @@ struct VBody<::import::Uuid>
     static std::size_t extra(const ::import::Uuid& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Uuid& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.UUID: type 32, body 12 bytes
@@ -550,9 +612,11 @@ struct VBody<::import::UUID>
     static std::size_t extra(const ::import::UUID& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::UUID& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Timestamp: type 33, body 12 bytes
@@ -567,9 +631,11 @@ struct VBody<::import::Timestamp>
     static std::size_t extra(const ::import::Timestamp& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Timestamp& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Sender: type 34, body 12 bytes
@@ -584,9 +650,11 @@ struct VBody<::import::Sender>
     static std::size_t extra(const ::import::Sender& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Sender& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Receiver: type 35, body 12 bytes
@@ -601,9 +669,11 @@ struct VBody<::import::Receiver>
     static std::size_t extra(const ::import::Receiver& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Receiver& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Client: type 36, body 12 bytes
@@ -618,9 +688,11 @@ struct VBody<::import::Client>
     static std::size_t extra(const ::import::Client& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Client& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Proxy: type 37, body 12 bytes
@@ -635,9 +707,11 @@ struct VBody<::import::Proxy>
     static std::size_t extra(const ::import::Proxy& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Proxy& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Handler: type 38, body 12 bytes
@@ -652,9 +726,11 @@ struct VBody<::import::Handler>
     static std::size_t extra(const ::import::Handler& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Handler& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.fbe: type 39, body 12 bytes
@@ -669,9 +745,11 @@ struct VBody<::import::fbe>
     static std::size_t extra(const ::import::fbe& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::fbe& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.FBE: type 40, body 12 bytes
@@ -686,9 +764,11 @@ struct VBody<::import::FBE_>
     static std::size_t extra(const ::import::FBE_& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::FBE_& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.std: type 41, body 12 bytes
@@ -703,9 +783,11 @@ struct VBody<::import::std_>
     static std::size_t extra(const ::import::std_& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::std_& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Companion: type 42, body 12 bytes
@@ -720,9 +802,11 @@ struct VBody<::import::Companion>
     static std::size_t extra(const ::import::Companion& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Companion& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Any: type 43, body 12 bytes
@@ -737,9 +821,11 @@ struct VBody<::import::Any>
     static std::size_t extra(const ::import::Any& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Any& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Self: type 44, body 12 bytes
@@ -754,9 +840,11 @@ struct VBody<::import::Self>
     static std::size_t extra(const ::import::Self& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Self& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.self: type 45, body 12 bytes
@@ -771,9 +859,11 @@ struct VBody<::import::self>
     static std::size_t extra(const ::import::self& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::self& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::self& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::self& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.None: type 46, body 12 bytes
@@ -788,9 +878,11 @@ struct VBody<::import::None>
     static std::size_t extra(const ::import::None& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::None& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::None& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::None& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Option: type 47, body 12 bytes
@@ -805,9 +897,11 @@ struct VBody<::import::Option>
     static std::size_t extra(const ::import::Option& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Option& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Result: type 48, body 12 bytes
@@ -822,9 +916,11 @@ struct VBody<::import::Result>
     static std::size_t extra(const ::import::Result& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Result& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Vec: type 49, body 12 bytes
@@ -839,9 +935,11 @@ struct VBody<::import::Vec>
     static std::size_t extra(const ::import::Vec& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Vec& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Box: type 50, body 12 bytes
@@ -856,9 +954,11 @@ struct VBody<::import::Box>
     static std::size_t extra(const ::import::Box& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Box& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Error: type 51, body 12 bytes
@@ -873,9 +973,11 @@ struct VBody<::import::Error>
     static std::size_t extra(const ::import::Error& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Error& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Exception: type 52, body 12 bytes
@@ -890,9 +992,11 @@ struct VBody<::import::Exception>
     static std::size_t extra(const ::import::Exception& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Exception& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Text: type 53, body 12 bytes
@@ -907,9 +1011,11 @@ struct VBody<::import::Text>
     static std::size_t extra(const ::import::Text& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Text& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.JsonWriter: type 54, body 12 bytes
@@ -924,9 +1030,11 @@ struct VBody<::import::JsonWriter>
     static std::size_t extra(const ::import::JsonWriter& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::JsonWriter& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.int32_t: type 55, body 12 bytes
@@ -941,9 +1049,11 @@ struct VBody<::import::int32_t_>
     static std::size_t extra(const ::import::int32_t_& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::int32_t_& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.size_t: type 56, body 12 bytes
@@ -958,9 +1068,11 @@ struct VBody<::import::size_t_>
     static std::size_t extra(const ::import::size_t_& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::size_t_& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.list: type 57, body 12 bytes
@@ -975,9 +1087,11 @@ struct VBody<::import::list>
     static std::size_t extra(const ::import::list& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::list& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::list& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::list& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.object: type 58, body 12 bytes
@@ -992,9 +1106,11 @@ struct VBody<::import::object>
     static std::size_t extra(const ::import::object& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::object& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::object& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::object& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.v: type 59, body 12 bytes
@@ -1009,9 +1125,11 @@ struct VBody<::import::v>
     static std::size_t extra(const ::import::v& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::v& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::v& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::v& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.r: type 60, body 12 bytes
@@ -1026,9 +1144,11 @@ struct VBody<::import::r>
     static std::size_t extra(const ::import::r& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::r& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::r& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::r& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.w: type 61, body 12 bytes
@@ -1043,9 +1163,11 @@ struct VBody<::import::w>
     static std::size_t extra(const ::import::w& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::w& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::w& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::w& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.SideBuy: type 62, body 12 bytes
@@ -1060,9 +1182,11 @@ struct VBody<::import::SideBuy>
     static std::size_t extra(const ::import::SideBuy& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::SideBuy& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.OrderKey: type 63, body 12 bytes
@@ -1077,9 +1201,11 @@ struct VBody<::import::OrderKey>
     static std::size_t extra(const ::import::OrderKey& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::OrderKey& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.textOfside: type 64, body 12 bytes
@@ -1094,9 +1220,11 @@ struct VBody<::import::textOfside>
     static std::size_t extra(const ::import::textOfside& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::textOfside& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.DECIMAL_1: type 65, body 12 bytes
@@ -1111,9 +1239,11 @@ struct VBody<::import::DECIMAL_1>
     static std::size_t extra(const ::import::DECIMAL_1& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::DECIMAL_1& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.OrderModel: type 66, body 12 bytes
@@ -1128,9 +1258,11 @@ struct VBody<::import::OrderModel>
     static std::size_t extra(const ::import::OrderModel& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::OrderModel& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.OrderFinal: type 67, body 12 bytes
@@ -1145,9 +1277,11 @@ struct VBody<::import::OrderFinal>
     static std::size_t extra(const ::import::OrderFinal& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::OrderFinal& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.NewOrder: type 68, body 12 bytes
@@ -1162,9 +1296,11 @@ struct VBody<::import::NewOrder>
     static std::size_t extra(const ::import::NewOrder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::NewOrder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.VerifyFBEOrder: type 69, body 12 bytes
@@ -1179,9 +1315,11 @@ struct VBody<::import::VerifyFBEOrder>
     static std::size_t extra(const ::import::VerifyFBEOrder& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::VerifyFBEOrder& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.fbe_vr_Order: type 70, body 12 bytes
@@ -1196,9 +1334,11 @@ struct VBody<::import::fbe_vr_Order>
     static std::size_t extra(const ::import::fbe_vr_Order& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::fbe_vr_Order& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.e1: type 71, body 12 bytes
@@ -1213,9 +1353,11 @@ struct VBody<::import::e1>
     static std::size_t extra(const ::import::e1& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::e1& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.i2: type 72, body 12 bytes
@@ -1230,9 +1372,11 @@ struct VBody<::import::i2>
     static std::size_t extra(const ::import::i2& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::i2& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.o3: type 73, body 12 bytes
@@ -1247,9 +1391,11 @@ struct VBody<::import::o3>
     static std::size_t extra(const ::import::o3& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::o3& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Case: type 74, body 40 bytes
@@ -1264,9 +1410,11 @@ struct VBody<::import::Case>
     static std::size_t extra(const ::import::Case& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Case& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Imported: type 75, body 14 bytes
@@ -1281,9 +1429,11 @@ struct VBody<::import::Imported>
     static std::size_t extra(const ::import::Imported& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Imported& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.symbol: type 76, body 12 bytes
@@ -1298,9 +1448,11 @@ struct VBody<::import::symbol>
     static std::size_t extra(const ::import::symbol& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::symbol& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Listed: type 77, body 24 bytes
@@ -1315,9 +1467,11 @@ struct VBody<::import::Listed>
     static std::size_t extra(const ::import::Listed& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Listed& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Derived: type 78, body 26 bytes
@@ -1332,9 +1486,11 @@ struct VBody<::import::Derived>
     static std::size_t extra(const ::import::Derived& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Derived& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // import.Hostile: type 79, body 320 bytes
@@ -1349,9 +1505,11 @@ struct VBody<::import::Hostile>
     static std::size_t extra(const ::import::Hostile& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::import::Hostile& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::import::Order>::extra(const ::import::Order& /*value*/) noexcept
@@ -1378,7 +1536,7 @@ FBE_INLINE bool VBody<::import::Order>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::import::Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value)
 {
-    if (!d.charge_checked(VBody<::import::Order>::cost, "import.Order", body))
+    if (!d.charge_older(VBody<::import::Order>::cost, 0, "import.Order", body))
         return false;
     if (size < 12)
         value.side = {};
@@ -1395,16 +1553,18 @@ FBE_NOINLINE inline bool VBody<::import::Order>::read_older(Decoder& d, std::siz
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Order>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Order>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Order>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Order>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Order>::cost, "import.Order", body))
+    if (!d.charge_older(VBody<::import::Order>::cost, 0, "import.Order", body))
         return false;
     return true;
 }
@@ -1750,7 +1910,7 @@ inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::CppWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value)
 {
-    if (!d.charge_checked(VBody<::import::CppWords>::cost, "import.CppWords", body))
+    if (!d.charge_older(VBody<::import::CppWords>::cost, 0, "import.CppWords", body))
         return false;
     if (size < 10)
         value.alignas_ = ::import::Word::alignas_;
@@ -2215,10 +2375,11 @@ FBE_NOINLINE inline bool VBody<::import::CppWords>::read_older(Decoder& d, std::
     return true;
 }
 
-inline bool VBody<::import::CppWords>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::import::CppWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 703))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.CppWords", "and");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -2322,9 +2483,10 @@ inline bool VBody<::import::CppWords>::verify(Decoder& d, std::size_t body, uint
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::CppWords>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::CppWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::CppWords>::cost, "import.CppWords", body))
+    if (!d.charge_older(VBody<::import::CppWords>::cost, 0, "import.CppWords", body))
         return false;
     if (size < 18)
         return true;
@@ -2672,7 +2834,7 @@ inline bool VBody<::import::PythonWords>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::PythonWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value)
 {
-    if (!d.charge_checked(VBody<::import::PythonWords>::cost, "import.PythonWords", body))
+    if (!d.charge_older(VBody<::import::PythonWords>::cost, 0, "import.PythonWords", body))
         return false;
     if (size < 10)
         value.False = ::import::Word::False;
@@ -2857,10 +3019,11 @@ FBE_NOINLINE inline bool VBody<::import::PythonWords>::read_older(Decoder& d, st
     return true;
 }
 
-inline bool VBody<::import::PythonWords>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::import::PythonWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 275))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.PythonWords", "True");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -2902,9 +3065,10 @@ inline bool VBody<::import::PythonWords>::verify(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::PythonWords>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::PythonWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::PythonWords>::cost, "import.PythonWords", body))
+    if (!d.charge_older(VBody<::import::PythonWords>::cost, 0, "import.PythonWords", body))
         return false;
     if (size < 18)
         return true;
@@ -3108,7 +3272,7 @@ FBE_INLINE bool VBody<::import::GoWords>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::GoWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value)
 {
-    if (!d.charge_checked(VBody<::import::GoWords>::cost, "import.GoWords", body))
+    if (!d.charge_older(VBody<::import::GoWords>::cost, 0, "import.GoWords", body))
         return false;
     if (size < 10)
         value.chan = ::import::Word::chan;
@@ -3265,10 +3429,11 @@ FBE_NOINLINE inline bool VBody<::import::GoWords>::read_older(Decoder& d, std::s
     return true;
 }
 
-FBE_INLINE bool VBody<::import::GoWords>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::GoWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 234))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.GoWords", "fallthrough");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -3304,9 +3469,10 @@ FBE_INLINE bool VBody<::import::GoWords>::verify(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::GoWords>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::GoWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::GoWords>::cost, "import.GoWords", body))
+    if (!d.charge_older(VBody<::import::GoWords>::cost, 0, "import.GoWords", body))
         return false;
     if (size < 18)
         return true;
@@ -3484,7 +3650,7 @@ FBE_INLINE bool VBody<::import::JavaWords>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::JavaWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value)
 {
-    if (!d.charge_checked(VBody<::import::JavaWords>::cost, "import.JavaWords", body))
+    if (!d.charge_older(VBody<::import::JavaWords>::cost, 0, "import.JavaWords", body))
         return false;
     if (size < 10)
         value.abstract = ::import::Word::abstract;
@@ -3617,10 +3783,11 @@ FBE_NOINLINE inline bool VBody<::import::JavaWords>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::import::JavaWords>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::JavaWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 210))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.JavaWords", "extends");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -3654,9 +3821,10 @@ FBE_INLINE bool VBody<::import::JavaWords>::verify(Decoder& d, std::size_t body,
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::JavaWords>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::JavaWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::JavaWords>::cost, "import.JavaWords", body))
+    if (!d.charge_older(VBody<::import::JavaWords>::cost, 0, "import.JavaWords", body))
         return false;
     if (size < 18)
         return true;
@@ -3852,7 +4020,7 @@ inline bool VBody<::import::KotlinWords>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::KotlinWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value)
 {
-    if (!d.charge_checked(VBody<::import::KotlinWords>::cost, "import.KotlinWords", body))
+    if (!d.charge_older(VBody<::import::KotlinWords>::cost, 0, "import.KotlinWords", body))
         return false;
     if (size < 10)
         value.fun = ::import::Word::fun;
@@ -4017,10 +4185,11 @@ FBE_NOINLINE inline bool VBody<::import::KotlinWords>::read_older(Decoder& d, st
     return true;
 }
 
-inline bool VBody<::import::KotlinWords>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::import::KotlinWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 243))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.KotlinWords", "typeof");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -4060,9 +4229,10 @@ inline bool VBody<::import::KotlinWords>::verify(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::KotlinWords>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::KotlinWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::KotlinWords>::cost, "import.KotlinWords", body))
+    if (!d.charge_older(VBody<::import::KotlinWords>::cost, 0, "import.KotlinWords", body))
         return false;
     if (size < 18)
         return true;
@@ -4274,7 +4444,7 @@ inline bool VBody<::import::JsWords>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::JsWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value)
 {
-    if (!d.charge_checked(VBody<::import::JsWords>::cost, "import.JsWords", body))
+    if (!d.charge_older(VBody<::import::JsWords>::cost, 0, "import.JsWords", body))
         return false;
     if (size < 10)
         value.debugger = ::import::Word::debugger;
@@ -4447,10 +4617,11 @@ FBE_NOINLINE inline bool VBody<::import::JsWords>::read_older(Decoder& d, std::s
     return true;
 }
 
-inline bool VBody<::import::JsWords>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::import::JsWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 259))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.JsWords", "let");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -4490,9 +4661,10 @@ inline bool VBody<::import::JsWords>::verify(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::JsWords>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::JsWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::JsWords>::cost, "import.JsWords", body))
+    if (!d.charge_older(VBody<::import::JsWords>::cost, 0, "import.JsWords", body))
         return false;
     if (size < 18)
         return true;
@@ -4684,7 +4856,7 @@ FBE_INLINE bool VBody<::import::RustWords>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::RustWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value)
 {
-    if (!d.charge_checked(VBody<::import::RustWords>::cost, "import.RustWords", body))
+    if (!d.charge_older(VBody<::import::RustWords>::cost, 0, "import.RustWords", body))
         return false;
     if (size < 10)
         value.crate = ::import::Word::crate;
@@ -4829,10 +5001,11 @@ FBE_NOINLINE inline bool VBody<::import::RustWords>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::import::RustWords>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::RustWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 223))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.RustWords", "fn");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -4866,9 +5039,10 @@ FBE_INLINE bool VBody<::import::RustWords>::verify(Decoder& d, std::size_t body,
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::RustWords>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::RustWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::RustWords>::cost, "import.RustWords", body))
+    if (!d.charge_older(VBody<::import::RustWords>::cost, 0, "import.RustWords", body))
         return false;
     if (size < 18)
         return true;
@@ -5037,7 +5211,7 @@ FBE_INLINE bool VBody<::import::CSharpWords>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::import::CSharpWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value)
 {
-    if (!d.charge_checked(VBody<::import::CSharpWords>::cost, "import.CSharpWords", body))
+    if (!d.charge_older(VBody<::import::CSharpWords>::cost, 0, "import.CSharpWords", body))
         return false;
     if (size < 10)
         value.checked = ::import::Word::checked;
@@ -5162,10 +5336,11 @@ FBE_NOINLINE inline bool VBody<::import::CSharpWords>::read_older(Decoder& d, st
     return true;
 }
 
-FBE_INLINE bool VBody<::import::CSharpWords>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::CSharpWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 178))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.CSharpWords", "fixed");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -5197,9 +5372,10 @@ FBE_INLINE bool VBody<::import::CSharpWords>::verify(Decoder& d, std::size_t bod
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::CSharpWords>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::CSharpWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::CSharpWords>::cost, "import.CSharpWords", body))
+    if (!d.charge_older(VBody<::import::CSharpWords>::cost, 0, "import.CSharpWords", body))
         return false;
     if (size < 18)
         return true;
@@ -5328,7 +5504,7 @@ FBE_INLINE bool VBody<::import::RubyWords>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::RubyWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value)
 {
-    if (!d.charge_checked(VBody<::import::RubyWords>::cost, "import.RubyWords", body))
+    if (!d.charge_older(VBody<::import::RubyWords>::cost, 0, "import.RubyWords", body))
         return false;
     if (size < 10)
         value.BEGIN = ::import::Word::BEGIN;
@@ -5405,10 +5581,11 @@ FBE_NOINLINE inline bool VBody<::import::RubyWords>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::import::RubyWords>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::RubyWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 118))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.RubyWords", "begin");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -5428,9 +5605,10 @@ FBE_INLINE bool VBody<::import::RubyWords>::verify(Decoder& d, std::size_t body,
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::RubyWords>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::RubyWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::RubyWords>::cost, "import.RubyWords", body))
+    if (!d.charge_older(VBody<::import::RubyWords>::cost, 0, "import.RubyWords", body))
         return false;
     if (size < 18)
         return true;
@@ -5516,7 +5694,7 @@ FBE_INLINE bool VBody<::import::CppMembers>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::CppMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value)
 {
-    if (!d.charge_checked(VBody<::import::CppMembers>::cost, "import.CppMembers", body))
+    if (!d.charge_older(VBody<::import::CppMembers>::cost, 0, "import.CppMembers", body))
         return false;
     if (size < 10)
         value.swap_ = ::import::Word::swap;
@@ -5565,10 +5743,11 @@ FBE_NOINLINE inline bool VBody<::import::CppMembers>::read_older(Decoder& d, std
     return true;
 }
 
-FBE_INLINE bool VBody<::import::CppMembers>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::CppMembers>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 64))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.CppMembers", "fbe");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -5582,9 +5761,10 @@ FBE_INLINE bool VBody<::import::CppMembers>::verify(Decoder& d, std::size_t body
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::CppMembers>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::CppMembers>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::CppMembers>::cost, "import.CppMembers", body))
+    if (!d.charge_older(VBody<::import::CppMembers>::cost, 0, "import.CppMembers", body))
         return false;
     if (size < 18)
         return true;
@@ -5671,7 +5851,7 @@ FBE_INLINE bool VBody<::import::PythonMembers>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::import::PythonMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value)
 {
-    if (!d.charge_checked(VBody<::import::PythonMembers>::cost, "import.PythonMembers", body))
+    if (!d.charge_older(VBody<::import::PythonMembers>::cost, 0, "import.PythonMembers", body))
         return false;
     if (size < 10)
         value.to_json = ::import::Word::to_json;
@@ -5740,10 +5920,11 @@ FBE_NOINLINE inline bool VBody<::import::PythonMembers>::read_older(Decoder& d, 
     return true;
 }
 
-FBE_INLINE bool VBody<::import::PythonMembers>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::PythonMembers>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 112))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.PythonMembers", "to_fbe");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -5761,9 +5942,10 @@ FBE_INLINE bool VBody<::import::PythonMembers>::verify(Decoder& d, std::size_t b
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::PythonMembers>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::PythonMembers>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::PythonMembers>::cost, "import.PythonMembers", body))
+    if (!d.charge_older(VBody<::import::PythonMembers>::cost, 0, "import.PythonMembers", body))
         return false;
     if (size < 18)
         return true;
@@ -5882,7 +6064,7 @@ FBE_INLINE bool VBody<::import::GoMembers>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::GoMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value)
 {
-    if (!d.charge_checked(VBody<::import::GoMembers>::cost, "import.GoMembers", body))
+    if (!d.charge_older(VBody<::import::GoMembers>::cost, 0, "import.GoMembers", body))
         return false;
     if (size < 10)
         value.FBEKey = ::import::Word::FBEKey;
@@ -5987,10 +6169,11 @@ FBE_NOINLINE inline bool VBody<::import::GoMembers>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::import::GoMembers>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::GoMembers>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 153))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.GoMembers", "Reset");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -6014,9 +6197,10 @@ FBE_INLINE bool VBody<::import::GoMembers>::verify(Decoder& d, std::size_t body,
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::GoMembers>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::GoMembers>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::GoMembers>::cost, "import.GoMembers", body))
+    if (!d.charge_older(VBody<::import::GoMembers>::cost, 0, "import.GoMembers", body))
         return false;
     if (size < 18)
         return true;
@@ -6149,7 +6333,7 @@ FBE_INLINE bool VBody<::import::JvmMembers>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::JvmMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value)
 {
-    if (!d.charge_checked(VBody<::import::JvmMembers>::cost, "import.JvmMembers", body))
+    if (!d.charge_older(VBody<::import::JvmMembers>::cost, 0, "import.JvmMembers", body))
         return false;
     if (size < 10)
         value.TYPE_ID = ::import::Word::TYPE_ID;
@@ -6258,10 +6442,11 @@ FBE_NOINLINE inline bool VBody<::import::JvmMembers>::read_older(Decoder& d, std
     return true;
 }
 
-FBE_INLINE bool VBody<::import::JvmMembers>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::JvmMembers>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 161))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.JvmMembers", "toFbe");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -6285,9 +6470,10 @@ FBE_INLINE bool VBody<::import::JvmMembers>::verify(Decoder& d, std::size_t body
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::JvmMembers>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::JvmMembers>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::JvmMembers>::cost, "import.JvmMembers", body))
+    if (!d.charge_older(VBody<::import::JvmMembers>::cost, 0, "import.JvmMembers", body))
         return false;
     if (size < 18)
         return true;
@@ -6361,7 +6547,7 @@ FBE_INLINE bool VBody<::import::JsMembers>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::JsMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value)
 {
-    if (!d.charge_checked(VBody<::import::JsMembers>::cost, "import.JsMembers", body))
+    if (!d.charge_older(VBody<::import::JsMembers>::cost, 0, "import.JsMembers", body))
         return false;
     if (size < 10)
         value.fbeKey = ::import::Word::fbeKey;
@@ -6382,10 +6568,11 @@ FBE_NOINLINE inline bool VBody<::import::JsMembers>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::import::JsMembers>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::JsMembers>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 23))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.JsMembers", "toText");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -6393,9 +6580,10 @@ FBE_INLINE bool VBody<::import::JsMembers>::verify(Decoder& d, std::size_t body,
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::JsMembers>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::JsMembers>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::JsMembers>::cost, "import.JsMembers", body))
+    if (!d.charge_older(VBody<::import::JsMembers>::cost, 0, "import.JsMembers", body))
         return false;
     if (size < 18)
         return true;
@@ -6504,7 +6692,7 @@ FBE_INLINE bool VBody<::import::RuntimeNames>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::import::RuntimeNames>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value)
 {
-    if (!d.charge_checked(VBody<::import::RuntimeNames>::cost, "import.RuntimeNames", body))
+    if (!d.charge_older(VBody<::import::RuntimeNames>::cost, 0, "import.RuntimeNames", body))
         return false;
     if (size < 10)
         value.Buffer = ::import::Word::Buffer;
@@ -6621,10 +6809,11 @@ FBE_NOINLINE inline bool VBody<::import::RuntimeNames>::read_older(Decoder& d, s
     return true;
 }
 
-FBE_INLINE bool VBody<::import::RuntimeNames>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::RuntimeNames>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 170))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.RuntimeNames", "ReadBuffer");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -6652,9 +6841,10 @@ FBE_INLINE bool VBody<::import::RuntimeNames>::verify(Decoder& d, std::size_t bo
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::RuntimeNames>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::RuntimeNames>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::RuntimeNames>::cost, "import.RuntimeNames", body))
+    if (!d.charge_older(VBody<::import::RuntimeNames>::cost, 0, "import.RuntimeNames", body))
         return false;
     if (size < 18)
         return true;
@@ -6727,7 +6917,7 @@ FBE_INLINE bool VBody<::import::class_>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::class_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value)
 {
-    if (!d.charge_checked(VBody<::import::class_>::cost, "import.class", body))
+    if (!d.charge_older(VBody<::import::class_>::cost, 0, "import.class", body))
         return false;
     if (size < 12)
         value.class__ = {};
@@ -6736,16 +6926,18 @@ FBE_NOINLINE inline bool VBody<::import::class_>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::class_>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::class_>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::class_>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::class_>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::class_>::cost, "import.class", body))
+    if (!d.charge_older(VBody<::import::class_>::cost, 0, "import.class", body))
         return false;
     return true;
 }
@@ -6770,7 +6962,7 @@ FBE_INLINE bool VBody<::import::Object>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Object>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value)
 {
-    if (!d.charge_checked(VBody<::import::Object>::cost, "import.Object", body))
+    if (!d.charge_older(VBody<::import::Object>::cost, 0, "import.Object", body))
         return false;
     if (size < 12)
         value.Object_ = {};
@@ -6779,16 +6971,18 @@ FBE_NOINLINE inline bool VBody<::import::Object>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Object>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Object>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Object>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Object>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Object>::cost, "import.Object", body))
+    if (!d.charge_older(VBody<::import::Object>::cost, 0, "import.Object", body))
         return false;
     return true;
 }
@@ -6813,7 +7007,7 @@ FBE_INLINE bool VBody<::import::String>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::String>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::String& value)
 {
-    if (!d.charge_checked(VBody<::import::String>::cost, "import.String", body))
+    if (!d.charge_older(VBody<::import::String>::cost, 0, "import.String", body))
         return false;
     if (size < 12)
         value.String_ = {};
@@ -6822,16 +7016,18 @@ FBE_NOINLINE inline bool VBody<::import::String>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::String>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::String>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::String>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::String>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::String>::cost, "import.String", body))
+    if (!d.charge_older(VBody<::import::String>::cost, 0, "import.String", body))
         return false;
     return true;
 }
@@ -6856,7 +7052,7 @@ FBE_INLINE bool VBody<::import::List>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::List>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::List& value)
 {
-    if (!d.charge_checked(VBody<::import::List>::cost, "import.List", body))
+    if (!d.charge_older(VBody<::import::List>::cost, 0, "import.List", body))
         return false;
     if (size < 12)
         value.List_ = {};
@@ -6865,16 +7061,18 @@ FBE_NOINLINE inline bool VBody<::import::List>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::import::List>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::List>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::List>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::List>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::List>::cost, "import.List", body))
+    if (!d.charge_older(VBody<::import::List>::cost, 0, "import.List", body))
         return false;
     return true;
 }
@@ -6899,7 +7097,7 @@ FBE_INLINE bool VBody<::import::Map>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Map>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value)
 {
-    if (!d.charge_checked(VBody<::import::Map>::cost, "import.Map", body))
+    if (!d.charge_older(VBody<::import::Map>::cost, 0, "import.Map", body))
         return false;
     if (size < 12)
         value.Map_ = {};
@@ -6908,16 +7106,18 @@ FBE_NOINLINE inline bool VBody<::import::Map>::read_older(Decoder& d, std::size_
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Map>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Map>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Map>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Map>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Map>::cost, "import.Map", body))
+    if (!d.charge_older(VBody<::import::Map>::cost, 0, "import.Map", body))
         return false;
     return true;
 }
@@ -6942,7 +7142,7 @@ FBE_INLINE bool VBody<::import::Model>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::import::Model>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value)
 {
-    if (!d.charge_checked(VBody<::import::Model>::cost, "import.Model", body))
+    if (!d.charge_older(VBody<::import::Model>::cost, 0, "import.Model", body))
         return false;
     if (size < 12)
         value.Model_ = {};
@@ -6951,16 +7151,18 @@ FBE_NOINLINE inline bool VBody<::import::Model>::read_older(Decoder& d, std::siz
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Model>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Model>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Model>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Model>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Model>::cost, "import.Model", body))
+    if (!d.charge_older(VBody<::import::Model>::cost, 0, "import.Model", body))
         return false;
     return true;
 }
@@ -6985,7 +7187,7 @@ FBE_INLINE bool VBody<::import::FinalModel>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::FinalModel>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value)
 {
-    if (!d.charge_checked(VBody<::import::FinalModel>::cost, "import.FinalModel", body))
+    if (!d.charge_older(VBody<::import::FinalModel>::cost, 0, "import.FinalModel", body))
         return false;
     if (size < 12)
         value.FinalModel_ = {};
@@ -6994,16 +7196,18 @@ FBE_NOINLINE inline bool VBody<::import::FinalModel>::read_older(Decoder& d, std
     return true;
 }
 
-FBE_INLINE bool VBody<::import::FinalModel>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::FinalModel>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::FinalModel>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::FinalModel>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::FinalModel>::cost, "import.FinalModel", body))
+    if (!d.charge_older(VBody<::import::FinalModel>::cost, 0, "import.FinalModel", body))
         return false;
     return true;
 }
@@ -7028,7 +7232,7 @@ FBE_INLINE bool VBody<::import::Buffer>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Buffer>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value)
 {
-    if (!d.charge_checked(VBody<::import::Buffer>::cost, "import.Buffer", body))
+    if (!d.charge_older(VBody<::import::Buffer>::cost, 0, "import.Buffer", body))
         return false;
     if (size < 12)
         value.Buffer_ = {};
@@ -7037,16 +7241,18 @@ FBE_NOINLINE inline bool VBody<::import::Buffer>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Buffer>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Buffer>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Buffer>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Buffer>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Buffer>::cost, "import.Buffer", body))
+    if (!d.charge_older(VBody<::import::Buffer>::cost, 0, "import.Buffer", body))
         return false;
     return true;
 }
@@ -7071,7 +7277,7 @@ FBE_INLINE bool VBody<::import::Reader>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Reader>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value)
 {
-    if (!d.charge_checked(VBody<::import::Reader>::cost, "import.Reader", body))
+    if (!d.charge_older(VBody<::import::Reader>::cost, 0, "import.Reader", body))
         return false;
     if (size < 12)
         value.Reader_ = {};
@@ -7080,16 +7286,18 @@ FBE_NOINLINE inline bool VBody<::import::Reader>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Reader>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Reader>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Reader>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Reader>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Reader>::cost, "import.Reader", body))
+    if (!d.charge_older(VBody<::import::Reader>::cost, 0, "import.Reader", body))
         return false;
     return true;
 }
@@ -7114,7 +7322,7 @@ FBE_INLINE bool VBody<::import::Writer>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Writer>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value)
 {
-    if (!d.charge_checked(VBody<::import::Writer>::cost, "import.Writer", body))
+    if (!d.charge_older(VBody<::import::Writer>::cost, 0, "import.Writer", body))
         return false;
     if (size < 12)
         value.Writer_ = {};
@@ -7123,16 +7331,18 @@ FBE_NOINLINE inline bool VBody<::import::Writer>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Writer>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Writer>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Writer>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Writer>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Writer>::cost, "import.Writer", body))
+    if (!d.charge_older(VBody<::import::Writer>::cost, 0, "import.Writer", body))
         return false;
     return true;
 }
@@ -7157,7 +7367,7 @@ FBE_INLINE bool VBody<::import::Limits>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Limits>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value)
 {
-    if (!d.charge_checked(VBody<::import::Limits>::cost, "import.Limits", body))
+    if (!d.charge_older(VBody<::import::Limits>::cost, 0, "import.Limits", body))
         return false;
     if (size < 12)
         value.Limits_ = {};
@@ -7166,16 +7376,18 @@ FBE_NOINLINE inline bool VBody<::import::Limits>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Limits>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Limits>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Limits>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Limits>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Limits>::cost, "import.Limits", body))
+    if (!d.charge_older(VBody<::import::Limits>::cost, 0, "import.Limits", body))
         return false;
     return true;
 }
@@ -7200,7 +7412,7 @@ FBE_INLINE bool VBody<::import::DecodeError>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::import::DecodeError>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value)
 {
-    if (!d.charge_checked(VBody<::import::DecodeError>::cost, "import.DecodeError", body))
+    if (!d.charge_older(VBody<::import::DecodeError>::cost, 0, "import.DecodeError", body))
         return false;
     if (size < 12)
         value.DecodeError_ = {};
@@ -7209,16 +7421,18 @@ FBE_NOINLINE inline bool VBody<::import::DecodeError>::read_older(Decoder& d, st
     return true;
 }
 
-FBE_INLINE bool VBody<::import::DecodeError>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::DecodeError>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::DecodeError>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::DecodeError>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::DecodeError>::cost, "import.DecodeError", body))
+    if (!d.charge_older(VBody<::import::DecodeError>::cost, 0, "import.DecodeError", body))
         return false;
     return true;
 }
@@ -7243,7 +7457,7 @@ FBE_INLINE bool VBody<::import::DecodeException>::read(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::import::DecodeException>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value)
 {
-    if (!d.charge_checked(VBody<::import::DecodeException>::cost, "import.DecodeException", body))
+    if (!d.charge_older(VBody<::import::DecodeException>::cost, 0, "import.DecodeException", body))
         return false;
     if (size < 12)
         value.DecodeException_ = {};
@@ -7252,16 +7466,18 @@ FBE_NOINLINE inline bool VBody<::import::DecodeException>::read_older(Decoder& d
     return true;
 }
 
-FBE_INLINE bool VBody<::import::DecodeException>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::DecodeException>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::DecodeException>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::DecodeException>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::DecodeException>::cost, "import.DecodeException", body))
+    if (!d.charge_older(VBody<::import::DecodeException>::cost, 0, "import.DecodeException", body))
         return false;
     return true;
 }
@@ -7286,7 +7502,7 @@ FBE_INLINE bool VBody<::import::Decimal>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::Decimal>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value)
 {
-    if (!d.charge_checked(VBody<::import::Decimal>::cost, "import.Decimal", body))
+    if (!d.charge_older(VBody<::import::Decimal>::cost, 0, "import.Decimal", body))
         return false;
     if (size < 12)
         value.Decimal_ = {};
@@ -7295,16 +7511,18 @@ FBE_NOINLINE inline bool VBody<::import::Decimal>::read_older(Decoder& d, std::s
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Decimal>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Decimal>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Decimal>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Decimal>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Decimal>::cost, "import.Decimal", body))
+    if (!d.charge_older(VBody<::import::Decimal>::cost, 0, "import.Decimal", body))
         return false;
     return true;
 }
@@ -7329,7 +7547,7 @@ FBE_INLINE bool VBody<::import::Uuid>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::Uuid>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value)
 {
-    if (!d.charge_checked(VBody<::import::Uuid>::cost, "import.Uuid", body))
+    if (!d.charge_older(VBody<::import::Uuid>::cost, 0, "import.Uuid", body))
         return false;
     if (size < 12)
         value.Uuid_ = {};
@@ -7338,16 +7556,18 @@ FBE_NOINLINE inline bool VBody<::import::Uuid>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Uuid>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Uuid>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Uuid>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Uuid>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Uuid>::cost, "import.Uuid", body))
+    if (!d.charge_older(VBody<::import::Uuid>::cost, 0, "import.Uuid", body))
         return false;
     return true;
 }
@@ -7372,7 +7592,7 @@ FBE_INLINE bool VBody<::import::UUID>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::UUID>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value)
 {
-    if (!d.charge_checked(VBody<::import::UUID>::cost, "import.UUID", body))
+    if (!d.charge_older(VBody<::import::UUID>::cost, 0, "import.UUID", body))
         return false;
     if (size < 12)
         value.UUID_ = {};
@@ -7381,16 +7601,18 @@ FBE_NOINLINE inline bool VBody<::import::UUID>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::import::UUID>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::UUID>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::UUID>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::UUID>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::UUID>::cost, "import.UUID", body))
+    if (!d.charge_older(VBody<::import::UUID>::cost, 0, "import.UUID", body))
         return false;
     return true;
 }
@@ -7415,7 +7637,7 @@ FBE_INLINE bool VBody<::import::Timestamp>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::Timestamp>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value)
 {
-    if (!d.charge_checked(VBody<::import::Timestamp>::cost, "import.Timestamp", body))
+    if (!d.charge_older(VBody<::import::Timestamp>::cost, 0, "import.Timestamp", body))
         return false;
     if (size < 12)
         value.Timestamp_ = {};
@@ -7424,16 +7646,18 @@ FBE_NOINLINE inline bool VBody<::import::Timestamp>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Timestamp>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Timestamp>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Timestamp>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Timestamp>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Timestamp>::cost, "import.Timestamp", body))
+    if (!d.charge_older(VBody<::import::Timestamp>::cost, 0, "import.Timestamp", body))
         return false;
     return true;
 }
@@ -7458,7 +7682,7 @@ FBE_INLINE bool VBody<::import::Sender>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Sender>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value)
 {
-    if (!d.charge_checked(VBody<::import::Sender>::cost, "import.Sender", body))
+    if (!d.charge_older(VBody<::import::Sender>::cost, 0, "import.Sender", body))
         return false;
     if (size < 12)
         value.Sender_ = {};
@@ -7467,16 +7691,18 @@ FBE_NOINLINE inline bool VBody<::import::Sender>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Sender>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Sender>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Sender>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Sender>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Sender>::cost, "import.Sender", body))
+    if (!d.charge_older(VBody<::import::Sender>::cost, 0, "import.Sender", body))
         return false;
     return true;
 }
@@ -7501,7 +7727,7 @@ FBE_INLINE bool VBody<::import::Receiver>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::import::Receiver>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value)
 {
-    if (!d.charge_checked(VBody<::import::Receiver>::cost, "import.Receiver", body))
+    if (!d.charge_older(VBody<::import::Receiver>::cost, 0, "import.Receiver", body))
         return false;
     if (size < 12)
         value.Receiver_ = {};
@@ -7510,16 +7736,18 @@ FBE_NOINLINE inline bool VBody<::import::Receiver>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Receiver>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Receiver>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Receiver>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Receiver>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Receiver>::cost, "import.Receiver", body))
+    if (!d.charge_older(VBody<::import::Receiver>::cost, 0, "import.Receiver", body))
         return false;
     return true;
 }
@@ -7544,7 +7772,7 @@ FBE_INLINE bool VBody<::import::Client>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Client>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value)
 {
-    if (!d.charge_checked(VBody<::import::Client>::cost, "import.Client", body))
+    if (!d.charge_older(VBody<::import::Client>::cost, 0, "import.Client", body))
         return false;
     if (size < 12)
         value.Client_ = {};
@@ -7553,16 +7781,18 @@ FBE_NOINLINE inline bool VBody<::import::Client>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Client>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Client>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Client>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Client>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Client>::cost, "import.Client", body))
+    if (!d.charge_older(VBody<::import::Client>::cost, 0, "import.Client", body))
         return false;
     return true;
 }
@@ -7587,7 +7817,7 @@ FBE_INLINE bool VBody<::import::Proxy>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::import::Proxy>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value)
 {
-    if (!d.charge_checked(VBody<::import::Proxy>::cost, "import.Proxy", body))
+    if (!d.charge_older(VBody<::import::Proxy>::cost, 0, "import.Proxy", body))
         return false;
     if (size < 12)
         value.Proxy_ = {};
@@ -7596,16 +7826,18 @@ FBE_NOINLINE inline bool VBody<::import::Proxy>::read_older(Decoder& d, std::siz
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Proxy>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Proxy>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Proxy>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Proxy>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Proxy>::cost, "import.Proxy", body))
+    if (!d.charge_older(VBody<::import::Proxy>::cost, 0, "import.Proxy", body))
         return false;
     return true;
 }
@@ -7630,7 +7862,7 @@ FBE_INLINE bool VBody<::import::Handler>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::Handler>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value)
 {
-    if (!d.charge_checked(VBody<::import::Handler>::cost, "import.Handler", body))
+    if (!d.charge_older(VBody<::import::Handler>::cost, 0, "import.Handler", body))
         return false;
     if (size < 12)
         value.Handler_ = {};
@@ -7639,16 +7871,18 @@ FBE_NOINLINE inline bool VBody<::import::Handler>::read_older(Decoder& d, std::s
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Handler>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Handler>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Handler>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Handler>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Handler>::cost, "import.Handler", body))
+    if (!d.charge_older(VBody<::import::Handler>::cost, 0, "import.Handler", body))
         return false;
     return true;
 }
@@ -7673,7 +7907,7 @@ FBE_INLINE bool VBody<::import::fbe>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::fbe>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value)
 {
-    if (!d.charge_checked(VBody<::import::fbe>::cost, "import.fbe", body))
+    if (!d.charge_older(VBody<::import::fbe>::cost, 0, "import.fbe", body))
         return false;
     if (size < 12)
         value.fbe_ = {};
@@ -7682,16 +7916,18 @@ FBE_NOINLINE inline bool VBody<::import::fbe>::read_older(Decoder& d, std::size_
     return true;
 }
 
-FBE_INLINE bool VBody<::import::fbe>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::fbe>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::fbe>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::fbe>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::fbe>::cost, "import.fbe", body))
+    if (!d.charge_older(VBody<::import::fbe>::cost, 0, "import.fbe", body))
         return false;
     return true;
 }
@@ -7716,7 +7952,7 @@ FBE_INLINE bool VBody<::import::FBE_>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::FBE_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value)
 {
-    if (!d.charge_checked(VBody<::import::FBE_>::cost, "import.FBE", body))
+    if (!d.charge_older(VBody<::import::FBE_>::cost, 0, "import.FBE", body))
         return false;
     if (size < 12)
         value.FBE__ = {};
@@ -7725,16 +7961,18 @@ FBE_NOINLINE inline bool VBody<::import::FBE_>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::import::FBE_>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::FBE_>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::FBE_>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::FBE_>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::FBE_>::cost, "import.FBE", body))
+    if (!d.charge_older(VBody<::import::FBE_>::cost, 0, "import.FBE", body))
         return false;
     return true;
 }
@@ -7759,7 +7997,7 @@ FBE_INLINE bool VBody<::import::std_>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::std_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value)
 {
-    if (!d.charge_checked(VBody<::import::std_>::cost, "import.std", body))
+    if (!d.charge_older(VBody<::import::std_>::cost, 0, "import.std", body))
         return false;
     if (size < 12)
         value.std__ = {};
@@ -7768,16 +8006,18 @@ FBE_NOINLINE inline bool VBody<::import::std_>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::import::std_>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::std_>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::std_>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::std_>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::std_>::cost, "import.std", body))
+    if (!d.charge_older(VBody<::import::std_>::cost, 0, "import.std", body))
         return false;
     return true;
 }
@@ -7802,7 +8042,7 @@ FBE_INLINE bool VBody<::import::Companion>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::Companion>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value)
 {
-    if (!d.charge_checked(VBody<::import::Companion>::cost, "import.Companion", body))
+    if (!d.charge_older(VBody<::import::Companion>::cost, 0, "import.Companion", body))
         return false;
     if (size < 12)
         value.Companion_ = {};
@@ -7811,16 +8051,18 @@ FBE_NOINLINE inline bool VBody<::import::Companion>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Companion>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Companion>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Companion>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Companion>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Companion>::cost, "import.Companion", body))
+    if (!d.charge_older(VBody<::import::Companion>::cost, 0, "import.Companion", body))
         return false;
     return true;
 }
@@ -7845,7 +8087,7 @@ FBE_INLINE bool VBody<::import::Any>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Any>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value)
 {
-    if (!d.charge_checked(VBody<::import::Any>::cost, "import.Any", body))
+    if (!d.charge_older(VBody<::import::Any>::cost, 0, "import.Any", body))
         return false;
     if (size < 12)
         value.Any_ = {};
@@ -7854,16 +8096,18 @@ FBE_NOINLINE inline bool VBody<::import::Any>::read_older(Decoder& d, std::size_
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Any>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Any>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Any>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Any>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Any>::cost, "import.Any", body))
+    if (!d.charge_older(VBody<::import::Any>::cost, 0, "import.Any", body))
         return false;
     return true;
 }
@@ -7888,7 +8132,7 @@ FBE_INLINE bool VBody<::import::Self>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::Self>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value)
 {
-    if (!d.charge_checked(VBody<::import::Self>::cost, "import.Self", body))
+    if (!d.charge_older(VBody<::import::Self>::cost, 0, "import.Self", body))
         return false;
     if (size < 12)
         value.Self_ = {};
@@ -7897,16 +8141,18 @@ FBE_NOINLINE inline bool VBody<::import::Self>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Self>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Self>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Self>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Self>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Self>::cost, "import.Self", body))
+    if (!d.charge_older(VBody<::import::Self>::cost, 0, "import.Self", body))
         return false;
     return true;
 }
@@ -7931,7 +8177,7 @@ FBE_INLINE bool VBody<::import::self>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::self>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::self& value)
 {
-    if (!d.charge_checked(VBody<::import::self>::cost, "import.self", body))
+    if (!d.charge_older(VBody<::import::self>::cost, 0, "import.self", body))
         return false;
     if (size < 12)
         value.self_ = {};
@@ -7940,16 +8186,18 @@ FBE_NOINLINE inline bool VBody<::import::self>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::import::self>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::self>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::self>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::self>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::self>::cost, "import.self", body))
+    if (!d.charge_older(VBody<::import::self>::cost, 0, "import.self", body))
         return false;
     return true;
 }
@@ -7974,7 +8222,7 @@ FBE_INLINE bool VBody<::import::None>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::None>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::None& value)
 {
-    if (!d.charge_checked(VBody<::import::None>::cost, "import.None", body))
+    if (!d.charge_older(VBody<::import::None>::cost, 0, "import.None", body))
         return false;
     if (size < 12)
         value.None_ = {};
@@ -7983,16 +8231,18 @@ FBE_NOINLINE inline bool VBody<::import::None>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::import::None>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::None>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::None>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::None>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::None>::cost, "import.None", body))
+    if (!d.charge_older(VBody<::import::None>::cost, 0, "import.None", body))
         return false;
     return true;
 }
@@ -8017,7 +8267,7 @@ FBE_INLINE bool VBody<::import::Option>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Option>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value)
 {
-    if (!d.charge_checked(VBody<::import::Option>::cost, "import.Option", body))
+    if (!d.charge_older(VBody<::import::Option>::cost, 0, "import.Option", body))
         return false;
     if (size < 12)
         value.Option_ = {};
@@ -8026,16 +8276,18 @@ FBE_NOINLINE inline bool VBody<::import::Option>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Option>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Option>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Option>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Option>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Option>::cost, "import.Option", body))
+    if (!d.charge_older(VBody<::import::Option>::cost, 0, "import.Option", body))
         return false;
     return true;
 }
@@ -8060,7 +8312,7 @@ FBE_INLINE bool VBody<::import::Result>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Result>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value)
 {
-    if (!d.charge_checked(VBody<::import::Result>::cost, "import.Result", body))
+    if (!d.charge_older(VBody<::import::Result>::cost, 0, "import.Result", body))
         return false;
     if (size < 12)
         value.Result_ = {};
@@ -8069,16 +8321,18 @@ FBE_NOINLINE inline bool VBody<::import::Result>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Result>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Result>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Result>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Result>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Result>::cost, "import.Result", body))
+    if (!d.charge_older(VBody<::import::Result>::cost, 0, "import.Result", body))
         return false;
     return true;
 }
@@ -8103,7 +8357,7 @@ FBE_INLINE bool VBody<::import::Vec>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Vec>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value)
 {
-    if (!d.charge_checked(VBody<::import::Vec>::cost, "import.Vec", body))
+    if (!d.charge_older(VBody<::import::Vec>::cost, 0, "import.Vec", body))
         return false;
     if (size < 12)
         value.Vec_ = {};
@@ -8112,16 +8366,18 @@ FBE_NOINLINE inline bool VBody<::import::Vec>::read_older(Decoder& d, std::size_
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Vec>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Vec>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Vec>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Vec>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Vec>::cost, "import.Vec", body))
+    if (!d.charge_older(VBody<::import::Vec>::cost, 0, "import.Vec", body))
         return false;
     return true;
 }
@@ -8146,7 +8402,7 @@ FBE_INLINE bool VBody<::import::Box>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Box>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value)
 {
-    if (!d.charge_checked(VBody<::import::Box>::cost, "import.Box", body))
+    if (!d.charge_older(VBody<::import::Box>::cost, 0, "import.Box", body))
         return false;
     if (size < 12)
         value.Box_ = {};
@@ -8155,16 +8411,18 @@ FBE_NOINLINE inline bool VBody<::import::Box>::read_older(Decoder& d, std::size_
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Box>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Box>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Box>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Box>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Box>::cost, "import.Box", body))
+    if (!d.charge_older(VBody<::import::Box>::cost, 0, "import.Box", body))
         return false;
     return true;
 }
@@ -8189,7 +8447,7 @@ FBE_INLINE bool VBody<::import::Error>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::import::Error>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value)
 {
-    if (!d.charge_checked(VBody<::import::Error>::cost, "import.Error", body))
+    if (!d.charge_older(VBody<::import::Error>::cost, 0, "import.Error", body))
         return false;
     if (size < 12)
         value.Error_ = {};
@@ -8198,16 +8456,18 @@ FBE_NOINLINE inline bool VBody<::import::Error>::read_older(Decoder& d, std::siz
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Error>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Error>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Error>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Error>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Error>::cost, "import.Error", body))
+    if (!d.charge_older(VBody<::import::Error>::cost, 0, "import.Error", body))
         return false;
     return true;
 }
@@ -8232,7 +8492,7 @@ FBE_INLINE bool VBody<::import::Exception>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::Exception>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value)
 {
-    if (!d.charge_checked(VBody<::import::Exception>::cost, "import.Exception", body))
+    if (!d.charge_older(VBody<::import::Exception>::cost, 0, "import.Exception", body))
         return false;
     if (size < 12)
         value.Exception_ = {};
@@ -8241,16 +8501,18 @@ FBE_NOINLINE inline bool VBody<::import::Exception>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Exception>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Exception>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Exception>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Exception>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Exception>::cost, "import.Exception", body))
+    if (!d.charge_older(VBody<::import::Exception>::cost, 0, "import.Exception", body))
         return false;
     return true;
 }
@@ -8275,7 +8537,7 @@ FBE_INLINE bool VBody<::import::Text>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::Text>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value)
 {
-    if (!d.charge_checked(VBody<::import::Text>::cost, "import.Text", body))
+    if (!d.charge_older(VBody<::import::Text>::cost, 0, "import.Text", body))
         return false;
     if (size < 12)
         value.Text_ = {};
@@ -8284,16 +8546,18 @@ FBE_NOINLINE inline bool VBody<::import::Text>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Text>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Text>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Text>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Text>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Text>::cost, "import.Text", body))
+    if (!d.charge_older(VBody<::import::Text>::cost, 0, "import.Text", body))
         return false;
     return true;
 }
@@ -8318,7 +8582,7 @@ FBE_INLINE bool VBody<::import::JsonWriter>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::JsonWriter>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value)
 {
-    if (!d.charge_checked(VBody<::import::JsonWriter>::cost, "import.JsonWriter", body))
+    if (!d.charge_older(VBody<::import::JsonWriter>::cost, 0, "import.JsonWriter", body))
         return false;
     if (size < 12)
         value.JsonWriter_ = {};
@@ -8327,16 +8591,18 @@ FBE_NOINLINE inline bool VBody<::import::JsonWriter>::read_older(Decoder& d, std
     return true;
 }
 
-FBE_INLINE bool VBody<::import::JsonWriter>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::JsonWriter>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::JsonWriter>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::JsonWriter>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::JsonWriter>::cost, "import.JsonWriter", body))
+    if (!d.charge_older(VBody<::import::JsonWriter>::cost, 0, "import.JsonWriter", body))
         return false;
     return true;
 }
@@ -8361,7 +8627,7 @@ FBE_INLINE bool VBody<::import::int32_t_>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::import::int32_t_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value)
 {
-    if (!d.charge_checked(VBody<::import::int32_t_>::cost, "import.int32_t", body))
+    if (!d.charge_older(VBody<::import::int32_t_>::cost, 0, "import.int32_t", body))
         return false;
     if (size < 12)
         value.int32_t__ = {};
@@ -8370,16 +8636,18 @@ FBE_NOINLINE inline bool VBody<::import::int32_t_>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::import::int32_t_>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::int32_t_>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::int32_t_>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::int32_t_>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::int32_t_>::cost, "import.int32_t", body))
+    if (!d.charge_older(VBody<::import::int32_t_>::cost, 0, "import.int32_t", body))
         return false;
     return true;
 }
@@ -8404,7 +8672,7 @@ FBE_INLINE bool VBody<::import::size_t_>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::size_t_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value)
 {
-    if (!d.charge_checked(VBody<::import::size_t_>::cost, "import.size_t", body))
+    if (!d.charge_older(VBody<::import::size_t_>::cost, 0, "import.size_t", body))
         return false;
     if (size < 12)
         value.size_t__ = {};
@@ -8413,16 +8681,18 @@ FBE_NOINLINE inline bool VBody<::import::size_t_>::read_older(Decoder& d, std::s
     return true;
 }
 
-FBE_INLINE bool VBody<::import::size_t_>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::size_t_>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::size_t_>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::size_t_>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::size_t_>::cost, "import.size_t", body))
+    if (!d.charge_older(VBody<::import::size_t_>::cost, 0, "import.size_t", body))
         return false;
     return true;
 }
@@ -8447,7 +8717,7 @@ FBE_INLINE bool VBody<::import::list>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::list>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::list& value)
 {
-    if (!d.charge_checked(VBody<::import::list>::cost, "import.list", body))
+    if (!d.charge_older(VBody<::import::list>::cost, 0, "import.list", body))
         return false;
     if (size < 12)
         value.list_ = {};
@@ -8456,16 +8726,18 @@ FBE_NOINLINE inline bool VBody<::import::list>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::import::list>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::list>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::list>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::list>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::list>::cost, "import.list", body))
+    if (!d.charge_older(VBody<::import::list>::cost, 0, "import.list", body))
         return false;
     return true;
 }
@@ -8490,7 +8762,7 @@ FBE_INLINE bool VBody<::import::object>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::object>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::object& value)
 {
-    if (!d.charge_checked(VBody<::import::object>::cost, "import.object", body))
+    if (!d.charge_older(VBody<::import::object>::cost, 0, "import.object", body))
         return false;
     if (size < 12)
         value.object_ = {};
@@ -8499,16 +8771,18 @@ FBE_NOINLINE inline bool VBody<::import::object>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::object>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::object>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::object>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::object>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::object>::cost, "import.object", body))
+    if (!d.charge_older(VBody<::import::object>::cost, 0, "import.object", body))
         return false;
     return true;
 }
@@ -8533,7 +8807,7 @@ FBE_INLINE bool VBody<::import::v>::read(Decoder& d, std::size_t body, uint32_t 
 
 FBE_NOINLINE inline bool VBody<::import::v>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::v& value)
 {
-    if (!d.charge_checked(VBody<::import::v>::cost, "import.v", body))
+    if (!d.charge_older(VBody<::import::v>::cost, 0, "import.v", body))
         return false;
     if (size < 12)
         value.v_ = {};
@@ -8542,16 +8816,18 @@ FBE_NOINLINE inline bool VBody<::import::v>::read_older(Decoder& d, std::size_t 
     return true;
 }
 
-FBE_INLINE bool VBody<::import::v>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::v>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::v>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::v>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::v>::cost, "import.v", body))
+    if (!d.charge_older(VBody<::import::v>::cost, 0, "import.v", body))
         return false;
     return true;
 }
@@ -8576,7 +8852,7 @@ FBE_INLINE bool VBody<::import::r>::read(Decoder& d, std::size_t body, uint32_t 
 
 FBE_NOINLINE inline bool VBody<::import::r>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::r& value)
 {
-    if (!d.charge_checked(VBody<::import::r>::cost, "import.r", body))
+    if (!d.charge_older(VBody<::import::r>::cost, 0, "import.r", body))
         return false;
     if (size < 12)
         value.r_ = {};
@@ -8585,16 +8861,18 @@ FBE_NOINLINE inline bool VBody<::import::r>::read_older(Decoder& d, std::size_t 
     return true;
 }
 
-FBE_INLINE bool VBody<::import::r>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::r>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::r>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::r>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::r>::cost, "import.r", body))
+    if (!d.charge_older(VBody<::import::r>::cost, 0, "import.r", body))
         return false;
     return true;
 }
@@ -8619,7 +8897,7 @@ FBE_INLINE bool VBody<::import::w>::read(Decoder& d, std::size_t body, uint32_t 
 
 FBE_NOINLINE inline bool VBody<::import::w>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::w& value)
 {
-    if (!d.charge_checked(VBody<::import::w>::cost, "import.w", body))
+    if (!d.charge_older(VBody<::import::w>::cost, 0, "import.w", body))
         return false;
     if (size < 12)
         value.w_ = {};
@@ -8628,16 +8906,18 @@ FBE_NOINLINE inline bool VBody<::import::w>::read_older(Decoder& d, std::size_t 
     return true;
 }
 
-FBE_INLINE bool VBody<::import::w>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::w>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::w>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::w>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::w>::cost, "import.w", body))
+    if (!d.charge_older(VBody<::import::w>::cost, 0, "import.w", body))
         return false;
     return true;
 }
@@ -8662,7 +8942,7 @@ FBE_INLINE bool VBody<::import::SideBuy>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::SideBuy>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value)
 {
-    if (!d.charge_checked(VBody<::import::SideBuy>::cost, "import.SideBuy", body))
+    if (!d.charge_older(VBody<::import::SideBuy>::cost, 0, "import.SideBuy", body))
         return false;
     if (size < 12)
         value.SideBuy_ = {};
@@ -8671,16 +8951,18 @@ FBE_NOINLINE inline bool VBody<::import::SideBuy>::read_older(Decoder& d, std::s
     return true;
 }
 
-FBE_INLINE bool VBody<::import::SideBuy>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::SideBuy>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::SideBuy>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::SideBuy>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::SideBuy>::cost, "import.SideBuy", body))
+    if (!d.charge_older(VBody<::import::SideBuy>::cost, 0, "import.SideBuy", body))
         return false;
     return true;
 }
@@ -8705,7 +8987,7 @@ FBE_INLINE bool VBody<::import::OrderKey>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::import::OrderKey>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value)
 {
-    if (!d.charge_checked(VBody<::import::OrderKey>::cost, "import.OrderKey", body))
+    if (!d.charge_older(VBody<::import::OrderKey>::cost, 0, "import.OrderKey", body))
         return false;
     if (size < 12)
         value.OrderKey_ = {};
@@ -8714,16 +8996,18 @@ FBE_NOINLINE inline bool VBody<::import::OrderKey>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::import::OrderKey>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::OrderKey>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::OrderKey>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::OrderKey>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::OrderKey>::cost, "import.OrderKey", body))
+    if (!d.charge_older(VBody<::import::OrderKey>::cost, 0, "import.OrderKey", body))
         return false;
     return true;
 }
@@ -8748,7 +9032,7 @@ FBE_INLINE bool VBody<::import::textOfside>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::textOfside>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value)
 {
-    if (!d.charge_checked(VBody<::import::textOfside>::cost, "import.textOfside", body))
+    if (!d.charge_older(VBody<::import::textOfside>::cost, 0, "import.textOfside", body))
         return false;
     if (size < 12)
         value.textOfside_ = {};
@@ -8757,16 +9041,18 @@ FBE_NOINLINE inline bool VBody<::import::textOfside>::read_older(Decoder& d, std
     return true;
 }
 
-FBE_INLINE bool VBody<::import::textOfside>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::textOfside>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::textOfside>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::textOfside>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::textOfside>::cost, "import.textOfside", body))
+    if (!d.charge_older(VBody<::import::textOfside>::cost, 0, "import.textOfside", body))
         return false;
     return true;
 }
@@ -8791,7 +9077,7 @@ FBE_INLINE bool VBody<::import::DECIMAL_1>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::DECIMAL_1>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value)
 {
-    if (!d.charge_checked(VBody<::import::DECIMAL_1>::cost, "import.DECIMAL_1", body))
+    if (!d.charge_older(VBody<::import::DECIMAL_1>::cost, 0, "import.DECIMAL_1", body))
         return false;
     if (size < 12)
         value.DECIMAL_1_ = {};
@@ -8800,16 +9086,18 @@ FBE_NOINLINE inline bool VBody<::import::DECIMAL_1>::read_older(Decoder& d, std:
     return true;
 }
 
-FBE_INLINE bool VBody<::import::DECIMAL_1>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::DECIMAL_1>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::DECIMAL_1>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::DECIMAL_1>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::DECIMAL_1>::cost, "import.DECIMAL_1", body))
+    if (!d.charge_older(VBody<::import::DECIMAL_1>::cost, 0, "import.DECIMAL_1", body))
         return false;
     return true;
 }
@@ -8834,7 +9122,7 @@ FBE_INLINE bool VBody<::import::OrderModel>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::OrderModel>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value)
 {
-    if (!d.charge_checked(VBody<::import::OrderModel>::cost, "import.OrderModel", body))
+    if (!d.charge_older(VBody<::import::OrderModel>::cost, 0, "import.OrderModel", body))
         return false;
     if (size < 12)
         value.OrderModel_ = {};
@@ -8843,16 +9131,18 @@ FBE_NOINLINE inline bool VBody<::import::OrderModel>::read_older(Decoder& d, std
     return true;
 }
 
-FBE_INLINE bool VBody<::import::OrderModel>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::OrderModel>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::OrderModel>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::OrderModel>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::OrderModel>::cost, "import.OrderModel", body))
+    if (!d.charge_older(VBody<::import::OrderModel>::cost, 0, "import.OrderModel", body))
         return false;
     return true;
 }
@@ -8877,7 +9167,7 @@ FBE_INLINE bool VBody<::import::OrderFinal>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::OrderFinal>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value)
 {
-    if (!d.charge_checked(VBody<::import::OrderFinal>::cost, "import.OrderFinal", body))
+    if (!d.charge_older(VBody<::import::OrderFinal>::cost, 0, "import.OrderFinal", body))
         return false;
     if (size < 12)
         value.OrderFinal_ = {};
@@ -8886,16 +9176,18 @@ FBE_NOINLINE inline bool VBody<::import::OrderFinal>::read_older(Decoder& d, std
     return true;
 }
 
-FBE_INLINE bool VBody<::import::OrderFinal>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::OrderFinal>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::OrderFinal>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::OrderFinal>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::OrderFinal>::cost, "import.OrderFinal", body))
+    if (!d.charge_older(VBody<::import::OrderFinal>::cost, 0, "import.OrderFinal", body))
         return false;
     return true;
 }
@@ -8920,7 +9212,7 @@ FBE_INLINE bool VBody<::import::NewOrder>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::import::NewOrder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value)
 {
-    if (!d.charge_checked(VBody<::import::NewOrder>::cost, "import.NewOrder", body))
+    if (!d.charge_older(VBody<::import::NewOrder>::cost, 0, "import.NewOrder", body))
         return false;
     if (size < 12)
         value.NewOrder_ = {};
@@ -8929,16 +9221,18 @@ FBE_NOINLINE inline bool VBody<::import::NewOrder>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::import::NewOrder>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::NewOrder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::NewOrder>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::NewOrder>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::NewOrder>::cost, "import.NewOrder", body))
+    if (!d.charge_older(VBody<::import::NewOrder>::cost, 0, "import.NewOrder", body))
         return false;
     return true;
 }
@@ -8963,7 +9257,7 @@ FBE_INLINE bool VBody<::import::VerifyFBEOrder>::read(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::import::VerifyFBEOrder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value)
 {
-    if (!d.charge_checked(VBody<::import::VerifyFBEOrder>::cost, "import.VerifyFBEOrder", body))
+    if (!d.charge_older(VBody<::import::VerifyFBEOrder>::cost, 0, "import.VerifyFBEOrder", body))
         return false;
     if (size < 12)
         value.VerifyFBEOrder_ = {};
@@ -8972,16 +9266,18 @@ FBE_NOINLINE inline bool VBody<::import::VerifyFBEOrder>::read_older(Decoder& d,
     return true;
 }
 
-FBE_INLINE bool VBody<::import::VerifyFBEOrder>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::VerifyFBEOrder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::VerifyFBEOrder>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::VerifyFBEOrder>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::VerifyFBEOrder>::cost, "import.VerifyFBEOrder", body))
+    if (!d.charge_older(VBody<::import::VerifyFBEOrder>::cost, 0, "import.VerifyFBEOrder", body))
         return false;
     return true;
 }
@@ -9006,7 +9302,7 @@ FBE_INLINE bool VBody<::import::fbe_vr_Order>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::import::fbe_vr_Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value)
 {
-    if (!d.charge_checked(VBody<::import::fbe_vr_Order>::cost, "import.fbe_vr_Order", body))
+    if (!d.charge_older(VBody<::import::fbe_vr_Order>::cost, 0, "import.fbe_vr_Order", body))
         return false;
     if (size < 12)
         value.fbe_vr_Order_ = {};
@@ -9015,16 +9311,18 @@ FBE_NOINLINE inline bool VBody<::import::fbe_vr_Order>::read_older(Decoder& d, s
     return true;
 }
 
-FBE_INLINE bool VBody<::import::fbe_vr_Order>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::fbe_vr_Order>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::fbe_vr_Order>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::fbe_vr_Order>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::fbe_vr_Order>::cost, "import.fbe_vr_Order", body))
+    if (!d.charge_older(VBody<::import::fbe_vr_Order>::cost, 0, "import.fbe_vr_Order", body))
         return false;
     return true;
 }
@@ -9049,7 +9347,7 @@ FBE_INLINE bool VBody<::import::e1>::read(Decoder& d, std::size_t body, uint32_t
 
 FBE_NOINLINE inline bool VBody<::import::e1>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value)
 {
-    if (!d.charge_checked(VBody<::import::e1>::cost, "import.e1", body))
+    if (!d.charge_older(VBody<::import::e1>::cost, 0, "import.e1", body))
         return false;
     if (size < 12)
         value.e1_ = {};
@@ -9058,16 +9356,18 @@ FBE_NOINLINE inline bool VBody<::import::e1>::read_older(Decoder& d, std::size_t
     return true;
 }
 
-FBE_INLINE bool VBody<::import::e1>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::e1>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::e1>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::e1>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::e1>::cost, "import.e1", body))
+    if (!d.charge_older(VBody<::import::e1>::cost, 0, "import.e1", body))
         return false;
     return true;
 }
@@ -9092,7 +9392,7 @@ FBE_INLINE bool VBody<::import::i2>::read(Decoder& d, std::size_t body, uint32_t
 
 FBE_NOINLINE inline bool VBody<::import::i2>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value)
 {
-    if (!d.charge_checked(VBody<::import::i2>::cost, "import.i2", body))
+    if (!d.charge_older(VBody<::import::i2>::cost, 0, "import.i2", body))
         return false;
     if (size < 12)
         value.i2_ = {};
@@ -9101,16 +9401,18 @@ FBE_NOINLINE inline bool VBody<::import::i2>::read_older(Decoder& d, std::size_t
     return true;
 }
 
-FBE_INLINE bool VBody<::import::i2>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::i2>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::i2>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::i2>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::i2>::cost, "import.i2", body))
+    if (!d.charge_older(VBody<::import::i2>::cost, 0, "import.i2", body))
         return false;
     return true;
 }
@@ -9135,7 +9437,7 @@ FBE_INLINE bool VBody<::import::o3>::read(Decoder& d, std::size_t body, uint32_t
 
 FBE_NOINLINE inline bool VBody<::import::o3>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value)
 {
-    if (!d.charge_checked(VBody<::import::o3>::cost, "import.o3", body))
+    if (!d.charge_older(VBody<::import::o3>::cost, 0, "import.o3", body))
         return false;
     if (size < 12)
         value.o3_ = {};
@@ -9144,16 +9446,18 @@ FBE_NOINLINE inline bool VBody<::import::o3>::read_older(Decoder& d, std::size_t
     return true;
 }
 
-FBE_INLINE bool VBody<::import::o3>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::o3>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::o3>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::o3>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::o3>::cost, "import.o3", body))
+    if (!d.charge_older(VBody<::import::o3>::cost, 0, "import.o3", body))
         return false;
     return true;
 }
@@ -9192,7 +9496,7 @@ FBE_INLINE bool VBody<::import::Case>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::Case>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value)
 {
-    if (!d.charge_checked(VBody<::import::Case>::cost, "import.Case", body))
+    if (!d.charge_older(VBody<::import::Case>::cost, 0, "import.Case", body))
         return false;
     if (size < 12)
         value.name = {};
@@ -9229,16 +9533,18 @@ FBE_NOINLINE inline bool VBody<::import::Case>::read_older(Decoder& d, std::size
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Case>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Case>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 40))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Case>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Case>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::Case>::cost, "import.Case", body))
+    if (!d.charge_older(VBody<::import::Case>::cost, 0, "import.Case", body))
         return false;
     return true;
 }
@@ -9268,7 +9574,7 @@ FBE_INLINE bool VBody<::import::Imported>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::import::Imported>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value)
 {
-    if (!d.charge_checked(VBody<::import::Imported>::cost + (size < 13 ? 8u : 0u), "import.Imported", body))
+    if (!d.charge_older(VBody<::import::Imported>::cost, (size < 13 ? 8u : 0u), "import.Imported", body))
         return false;
     if (size < 9)
         value.market = {};
@@ -9285,18 +9591,20 @@ FBE_NOINLINE inline bool VBody<::import::Imported>::read_older(Decoder& d, std::
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Imported>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Imported>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 14))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<::market::Instrument>::verify(d, body, body + 9))
         return d.fail_in("import.Imported", "org");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Imported>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Imported>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::Imported>::cost + (size < 13 ? 8u : 0u), "import.Imported", body))
+    if (!d.charge_older(VBody<::import::Imported>::cost, (size < 13 ? 8u : 0u), "import.Imported", body))
         return false;
     if (size < 13)
         return true;
@@ -9325,7 +9633,7 @@ FBE_INLINE bool VBody<::import::symbol>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::symbol>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value)
 {
-    if (!d.charge_checked(VBody<::import::symbol>::cost, "import.symbol", body))
+    if (!d.charge_older(VBody<::import::symbol>::cost, 0, "import.symbol", body))
         return false;
     if (size < 12)
         value.digits = ::import::digits::two;
@@ -9334,16 +9642,18 @@ FBE_NOINLINE inline bool VBody<::import::symbol>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::symbol>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::symbol>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::symbol>::verify_older(Decoder& d, std::size_t body, uint32_t /*size*/)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::symbol>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
 {
-    if (!d.charge_checked(VBody<::import::symbol>::cost, "import.symbol", body))
+    if (!d.charge_older(VBody<::import::symbol>::cost, 0, "import.symbol", body))
         return false;
     return true;
 }
@@ -9375,7 +9685,7 @@ FBE_INLINE bool VBody<::import::Listed>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Listed>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value)
 {
-    if (!d.charge_checked(VBody<::import::Listed>::cost + (size < 24 ? 4u : 0u), "import.Listed", body))
+    if (!d.charge_older(VBody<::import::Listed>::cost, (size < 24 ? 4u : 0u), "import.Listed", body))
         return false;
     // Inherited fields: all of them, or none when the body is older than market.Instrument.
     if (size < 16)
@@ -9393,10 +9703,11 @@ FBE_NOINLINE inline bool VBody<::import::Listed>::read_older(Decoder& d, std::si
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Listed>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Listed>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!verify_body<::market::Instrument>(d, body, size))
         return false;
     if (!VCodec<::import::symbol>::verify(d, body, body + 20))
@@ -9404,9 +9715,10 @@ FBE_INLINE bool VBody<::import::Listed>::verify(Decoder& d, std::size_t body, ui
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Listed>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Listed>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::Listed>::cost + (size < 24 ? 4u : 0u), "import.Listed", body))
+    if (!d.charge_older(VBody<::import::Listed>::cost, (size < 24 ? 4u : 0u), "import.Listed", body))
         return false;
     if (size < 16)
         return true;
@@ -9444,7 +9756,7 @@ FBE_INLINE bool VBody<::import::Derived>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::Derived>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value)
 {
-    if (!d.charge_checked(VBody<::import::Derived>::cost, "import.Derived", body))
+    if (!d.charge_older(VBody<::import::Derived>::cost, 0, "import.Derived", body))
         return false;
     // Inherited fields: all of them, or none when the body is older than import.Order.
     if (size < 20)
@@ -9462,18 +9774,20 @@ FBE_NOINLINE inline bool VBody<::import::Derived>::read_older(Decoder& d, std::s
     return true;
 }
 
-FBE_INLINE bool VBody<::import::Derived>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::import::Derived>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 26))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!verify_body<::import::Order>(d, body, size))
         return false;
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Derived>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Derived>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::Derived>::cost, "import.Derived", body))
+    if (!d.charge_older(VBody<::import::Derived>::cost, 0, "import.Derived", body))
         return false;
     if (size < 20)
         return true;
@@ -9809,7 +10123,7 @@ inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Hostile>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value)
 {
-    if (!d.charge_checked(VBody<::import::Hostile>::cost + (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 32u : 0u) + (size < 308 ? 10u : 0u) + (size < 312 ? 18u : 0u) + (size < 316 ? 16u : 0u), "import.Hostile", body))
+    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 32u : 0u) + (size < 308 ? 10u : 0u) + (size < 312 ? 18u : 0u) + (size < 316 ? 16u : 0u), "import.Hostile", body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.Order);
@@ -10126,10 +10440,11 @@ FBE_NOINLINE inline bool VBody<::import::Hostile>::read_older(Decoder& d, std::s
     return true;
 }
 
-inline bool VBody<::import::Hostile>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+inline bool VBody<::import::Hostile>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 320))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<::import::Order>::verify(d, body, body + 8))
         return d.fail_in("import.Hostile", "Order");
     if (!VCodec<::import::CppWords>::verify(d, body, body + 12))
@@ -10287,9 +10602,10 @@ inline bool VBody<::import::Hostile>::verify(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Hostile>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::import::Hostile>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::import::Hostile>::cost + (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 32u : 0u) + (size < 308 ? 10u : 0u) + (size < 312 ? 18u : 0u) + (size < 316 ? 16u : 0u), "import.Hostile", body))
+    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 32u : 0u) + (size < 308 ? 10u : 0u) + (size < 312 ? 18u : 0u) + (size < 316 ? 16u : 0u), "import.Hostile", body))
         return false;
     if (size < 12)
         return true;

@@ -17,12 +17,14 @@ struct FBody<::market::Instrument>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 8;
+    static constexpr uint64_t cost = 8;
     static std::size_t size(const ::market::Instrument& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::market::Instrument& value) noexcept;
     static bool read(FinalDecoder& d, ::market::Instrument& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::market::Instrument& value);
     static bool read_fields(FinalDecoder& d, ::market::Instrument& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 // market.Failure: type 502
@@ -33,12 +35,14 @@ struct FBody<::market::Failure>
     static constexpr bool inlined = true;
     static constexpr std::size_t fixed_size = 0;
     static constexpr std::size_t min_size = 20;
+    static constexpr uint64_t cost = 20;
     static std::size_t size(const ::market::Failure& value) noexcept;
     static uint8_t* write(uint8_t* p, const ::market::Failure& value) noexcept;
     static bool read(FinalDecoder& d, ::market::Failure& value);
     static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::market::Failure& value);
     static bool read_fields(FinalDecoder& d, ::market::Failure& value);
-    static bool verify(FinalDecoder& d);
+    template <class D>
+    static bool verify(D& d);
 };
 
 inline std::size_t FBody<::market::Instrument>::size(const ::market::Instrument& value) noexcept
@@ -88,7 +92,8 @@ FBE_NOINLINE inline bool FBody<::market::Instrument>::read_fields(FinalDecoder& 
     return ok;
 }
 
-FBE_INLINE bool FBody<::market::Instrument>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::market::Instrument>::verify(D& d)
 {
     if (!FCodec<std::string>::verify(d))
         return d.fail_in("market.Instrument", "symbol");
@@ -144,7 +149,8 @@ FBE_NOINLINE inline bool FBody<::market::Failure>::read_fields(FinalDecoder& d, 
     return ok;
 }
 
-FBE_INLINE bool FBody<::market::Failure>::verify(FinalDecoder& d)
+template <class D>
+FBE_INLINE bool FBody<::market::Failure>::verify(D& d)
 {
     if (!FCodec<FBE::uuid_t>::verify(d))
         return d.fail_in("market.Failure", "id");

@@ -22,9 +22,11 @@ struct VBody<::market::Instrument>
     static std::size_t extra(const ::market::Instrument& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::market::Instrument& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 // market.Failure: type 502, body 28 bytes
@@ -39,9 +41,11 @@ struct VBody<::market::Failure>
     static std::size_t extra(const ::market::Failure& value) noexcept;
     static void write(Encoder& e, std::size_t body, const ::market::Failure& value) noexcept;
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value);
-    static bool verify(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value);
-    static bool verify_older(Decoder& d, std::size_t body, uint32_t size);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
 inline std::size_t VBody<::market::Instrument>::extra(const ::market::Instrument& value) noexcept
@@ -67,7 +71,7 @@ FBE_INLINE bool VBody<::market::Instrument>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::market::Instrument>::read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value)
 {
-    if (!d.charge_checked(VBody<::market::Instrument>::cost, "market.Instrument", body))
+    if (!d.charge_older(VBody<::market::Instrument>::cost, 0, "market.Instrument", body))
         return false;
     if (size < 12)
         value.symbol = {};
@@ -80,18 +84,20 @@ FBE_NOINLINE inline bool VBody<::market::Instrument>::read_older(Decoder& d, std
     return true;
 }
 
-FBE_INLINE bool VBody<::market::Instrument>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::market::Instrument>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("market.Instrument", "symbol");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::market::Instrument>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::market::Instrument>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::market::Instrument>::cost, "market.Instrument", body))
+    if (!d.charge_older(VBody<::market::Instrument>::cost, 0, "market.Instrument", body))
         return false;
     if (size < 12)
         return true;
@@ -123,7 +129,7 @@ FBE_INLINE bool VBody<::market::Failure>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::market::Failure>::read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value)
 {
-    if (!d.charge_checked(VBody<::market::Failure>::cost, "market.Failure", body))
+    if (!d.charge_older(VBody<::market::Failure>::cost, 0, "market.Failure", body))
         return false;
     if (size < 24)
         value.id = {};
@@ -136,18 +142,20 @@ FBE_NOINLINE inline bool VBody<::market::Failure>::read_older(Decoder& d, std::s
     return true;
 }
 
-FBE_INLINE bool VBody<::market::Failure>::verify(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_INLINE bool VBody<::market::Failure>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 24))
         return d.fail_in("market.Failure", "reason");
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::market::Failure>::verify_older(Decoder& d, std::size_t body, uint32_t size)
+template <class D>
+FBE_NOINLINE inline bool VBody<::market::Failure>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_checked(VBody<::market::Failure>::cost, "market.Failure", body))
+    if (!d.charge_older(VBody<::market::Failure>::cost, 0, "market.Failure", body))
         return false;
     if (size < 28)
         return true;
