@@ -301,7 +301,8 @@ class Connection(private val server: Server, private val channel: SocketChannel)
      * until the client closes (a second at most).
      */
     private fun notice(out: OutputStream, e: FrameException) {
-        server.config.log("server: $peer: dropping the connection: ${e.message}${mismatchHint(e, server.config.finalModel)}")
+        val hint = mismatchHint(e, server.config.finalModel)
+        server.config.log("server: $peer: dropping the connection: ${e.message}$hint")
         out.write(FrameReceiver.modelNotice(server.config.finalModel))
         out.flush()
         channel.shutdownOutput()
