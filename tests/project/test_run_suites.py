@@ -53,6 +53,14 @@ def test_tool_summaries_and_known_conformance_failures():
     assert counts("fuzz: 4 passed, 0 failed, 0 skipped\n") == (4, 0, 0)
 
 
+def run_tool(tmp_path: Path, *args: str, ci: str = "") -> subprocess.CompletedProcess[str]:
+    """tools/run_suites.py over the Makefile in tmp_path, its logs under tmp_path/logs."""
+    return subprocess.run(
+        [sys.executable, str(REPO / "tools" / "run_suites.py"), "--logs", str(tmp_path / "logs"),
+         "--make", f"make --no-print-directory -C {tmp_path}", *args],
+        check=False, capture_output=True, text=True, timeout=60, env=dict(os.environ, CI=ci))
+
+
 def test_every_suite_runs_and_the_total_is_the_last_line(tmp_path: Path):
     (tmp_path / "Makefile").write_text(
         "ok:\n\t@echo '2 passed, 1 skipped in 0.1s'\n"
@@ -61,10 +69,7 @@ def test_every_suite_runs_and_the_total_is_the_last_line(tmp_path: Path):
         "empty:\n\t@echo 'nothing here'\n"
         "half:\n\t@echo '3 passed in 0.1s'; echo 'No tests were found!!!'\n"
         "later:\n\t@echo '100% tests passed, 0 tests failed out of 4'\n", encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, str(REPO / "tools" / "run_suites.py"), "--label", "make test", "--logs", str(tmp_path / "logs"),
-         "--make", f"make --no-print-directory -C {tmp_path}", "ok", "failing", "broken", "empty", "half", "later"],
-        check=False, capture_output=True, text=True, timeout=60, env=dict(os.environ, CI=""))
+    done = run_tool(tmp_path, "--label", "make test", "ok", "failing", "broken", "empty", "half", "later")
     lines = done.stdout.splitlines()
     assert done.returncode == 1
     # failing: 1; broken: exit status without a counted failure; empty: ran no test
@@ -78,10 +83,7 @@ def test_every_suite_runs_and_the_total_is_the_last_line(tmp_path: Path):
 
 def test_all_passing_exits_zero(tmp_path: Path):
     (tmp_path / "Makefile").write_text("ok:\n\t@echo '2 passed in 0.1s'\n", encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, str(REPO / "tools" / "run_suites.py"), "--label", "make check", "--logs", str(tmp_path / "logs"),
-         "--make", f"make --no-print-directory -C {tmp_path}", "ok"], check=False, capture_output=True, text=True, timeout=60,
-        env=dict(os.environ, CI=""))
+    done = run_tool(tmp_path, "--label", "make check", "ok")
     assert done.returncode == 0
     assert done.stdout.splitlines()[-1] == "make check: 2 passed, 0 failed, 0 skipped"
 
@@ -90,11 +92,9 @@ def test_under_ci_a_skipped_test_fails_but_a_known_conformance_failure_does_not(
     (tmp_path / "Makefile").write_text(
         "shared:\n\t@echo '5 passed, 2 skipped in 0.1s'\n"
         "conformance:\n\t@echo 'conformance: 9 passed, 3 failed, 0 skipped (0 unexpected) in 1.0s'\n", encoding="utf-8")
-    command = [sys.executable, str(REPO / "tools" / "run_suites.py"), "--logs", str(tmp_path / "logs"),
-               "--make", f"make --no-print-directory -C {tmp_path}", "shared", "conformance"]
-    user = subprocess.run(command, check=False, capture_output=True, text=True, timeout=60, env=dict(os.environ, CI=""))
+    user = run_tool(tmp_path, "shared", "conformance")
     assert user.returncode == 0 and user.stdout.splitlines()[-1] == "make test: 14 passed, 0 failed, 5 skipped"
-    ci = subprocess.run(command, check=False, capture_output=True, text=True, timeout=60, env=dict(os.environ, CI="true"))
+    ci = run_tool(tmp_path, "shared", "conformance", ci="true")
     lines = ci.stdout.splitlines()
     assert ci.returncode == 1 and lines[-1] == "make test: 14 passed, 2 failed, 3 skipped"
     assert any(line.startswith("  shared: 5 passed, 2 failed, 0 skipped") and "2 skipped under CI=true" in line
@@ -110,10 +110,7 @@ def test_lanes_run_side_by_side_and_report_in_order(tmp_path: Path):
         "quick:\n\t@touch quick.began; for i in $$(seq 100); do [ -e slow.began ] && break; sleep 0.1; done;"
         " [ -e slow.began ] && echo '3 passed in 0.1s'\n"
         "after:\n\t@echo '1 failed in 0.1s'; exit 1\n", encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, str(REPO / "tools" / "run_suites.py"), "--label", "make test", "--logs", str(tmp_path / "logs"),
-         "--make", f"make --no-print-directory -C {tmp_path}", "first", "--lane", "slow after", "--lane", "quick"],
-        check=False, capture_output=True, text=True, timeout=60, env=dict(os.environ, CI=""))
+    done = run_tool(tmp_path, "--label", "make test", "first", "--lane", "slow after", "--lane", "quick")
     lines = done.stdout.splitlines()
     assert done.returncode == 1
     assert lines[-1] == "make test: 6 passed, 1 failed, 0 skipped"
