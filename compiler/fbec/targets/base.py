@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from fbec import __version__
 from fbec.model.ir import Package, Schema
@@ -211,6 +211,36 @@ K = TypeVar("K")
 class NameClash(Exception):
     """A schema name no renaming can make usable in a target's code: fbec refuses the schema with
     this message, which names the clash (`fbec: error: --java: ...`)."""
+
+
+class ScopedIdents:
+    """The identifiers of one schema's names, each scope worked out once, when first asked: the base
+    of each target's `names.Idents`, which says how a scope is made (`scope_idents` over its names)."""
+
+    def __init__(self, schema: Schema) -> None:
+        self.schema = schema
+        self._scopes: dict[tuple[str, str], dict[Any, str]] = {}
+
+    def scope(self, kind: str, owner: str, make: Callable[[], dict[Any, str]]) -> dict[Any, str]:
+        """The identifiers of one scope (`kind`: a package's types, a struct's fields...; `owner`: whose),
+        made by `make()` when first asked."""
+        key = (kind, owner)
+        if key not in self._scopes:
+            self._scopes[key] = make()
+        return self._scopes[key]
+
+    def package_scope(self, package: str) -> dict[tuple[str, ...], str]:
+        """The identifiers of a package's top-level names (its module's, its namespace's), keyed by
+        (what, name, ...): what the target's `_package_scope` makes of the package."""
+        return self.scope("package", package, lambda: self._package_scope(self.schema.package(package)))
+
+    def _package_scope(self, p: Package) -> dict[tuple[str, ...], str]:
+        raise NotImplementedError
+
+    def declared(self, what: str, qualified: str, *more: str) -> str:
+        """The identifier of a name the package of `qualified` declares (`what`: a type, its model...)."""
+        package, _, name = qualified.rpartition(".")
+        return self.package_scope(package)[(what, name, *more)]
 
 
 def scope_idents(wanted: Iterable[tuple[K, str]], taken: Callable[[str], bool],

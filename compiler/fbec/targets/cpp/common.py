@@ -258,6 +258,22 @@ def imports(schema: Schema, package: Package) -> list[Package]:
     return [schema.package(name) for name in package.imports]
 
 
+def model_header(schema: Schema, package: Package, options: Options, what: str, runtime: str,
+                 own: tuple[str, ...], suffix: str) -> CodeWriter:
+    """The start of a model header: the banner, the runtime's header `<fbe/{runtime}>`, the
+    package's own headers (`"<package>{own}.h"`) and each import's (`"<import>{suffix}.h"`)."""
+    w = writer(options)
+    file_banner(w, package, f"{what} of the package '{package.name}'.")
+    w.line(f"#include <fbe/{runtime}>")
+    w.blank()
+    for header in own:
+        w.line(f'#include "{package.name}{header}.h"')
+    for imported in imports(schema, package):
+        w.line(f'#include "{imported.name}{suffix}.h"')
+    w.blank()
+    return w
+
+
 @contextmanager
 def namespace(w: CodeWriter, name: str) -> Iterator[None]:
     """A namespace block; its content is not indented. `name` is C++ (a package name through names.escape())."""

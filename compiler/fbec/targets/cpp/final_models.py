@@ -27,28 +27,19 @@ from .common import (
     assign_default,
     cpp_type,
     field_ident,
-    file_banner,
-    imports,
     inlined_structs,
+    model_header,
     model_ident,
     namespace,
     qualified,
     reader_inline,
     struct_order,
-    writer,
 )
 from .names import escape
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
-    w = writer(options)
-    file_banner(w, package, f"Final (compact) model of the package '{package.name}'.")
-    w.line("#include <fbe/final.h>")
-    w.blank()
-    w.line(f'#include "{package.name}.h"')
-    for imported in imports(schema, package):
-        w.line(f'#include "{imported.name}_final_models.h"')
-    w.blank()
+    w = model_header(schema, package, options, "Final (compact) model", "final.h", ("",), "_final_models")
 
     structs = [plan.of(schema).struct(s.qualified) for s in struct_order(package)]
     inlined = inlined_structs(schema, package)

@@ -31,29 +31,20 @@ from .common import (
     assign_default,
     cpp_type,
     field_ident,
-    file_banner,
-    imports,
     inlined_structs,
+    model_header,
     model_ident,
     namespace,
     qualified,
     reader_inline,
     struct_order,
-    writer,
 )
 from .names import escape
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
-    w = writer(options)
-    file_banner(w, package, f"Versioned (FBE) model of the package '{package.name}'.")
-    w.line("#include <fbe/versioned.h>")
-    w.blank()
-    w.line(f'#include "{package.name}.h"')
-    w.line(f'#include "{package.name}_field_models.h"')
-    for imported in imports(schema, package):
-        w.line(f'#include "{imported.name}_models.h"')
-    w.blank()
+    w = model_header(schema, package, options, "Versioned (FBE) model", "versioned.h", ("", "_field_models"),
+                     "_models")
 
     structs = struct_order(package)
     inlined = inlined_structs(schema, package)

@@ -25,7 +25,7 @@ JSON member names and the text form keep the schema's names.
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import scope_idents
+from fbec.targets.base import ScopedIdents, scope_idents
 
 # Go's keywords and predeclared identifiers, the packages the generated code imports, the locals and
 # parameters of generated functions: a package name among them is renamed.
@@ -62,69 +62,58 @@ def package_name(name: str) -> str:
     return name
 
 
-class Idents:
+class Idents(ScopedIdents):
     """The identifiers of one schema's names, each scope worked out once, when first asked."""
 
-    def __init__(self, schema: ir.Schema) -> None:
-        self.schema = schema
-        self._packages: dict[str, dict[tuple[str, ...], str]] = {}
-        self._fields: dict[str, dict[str, str]] = {}
-
-    def _package(self, package: str) -> dict[tuple[str, ...], str]:
-        if package not in self._packages:
-            p = self.schema.package(package)
-            enums = [*p.enums, *p.flags]
-            types = scope_idents([(x, exported(x)) for x in [e.name for e in enums] + [s.name for s in p.structs]],
-                                 lambda x: False)
-            out: dict[tuple[str, ...], str] = {("type", k): v for k, v in types.items()}
-            given = set(types.values())
-            groups: list[list[tuple[tuple[str, ...], str]]] = [
-                [(("const", e.name, v.name), types[e.name] + exported(v.name)) for e in enums for v in e.values],
-                [(("func", prefix, s.name), prefix + types[s.name]) for s in p.structs for prefix in FUNCTIONS],
-            ]
-            for group in groups:
-                more = scope_idents(group, given.__contains__)
-                out.update(more)
-                given |= set(more.values())
-            for s in p.structs:
-                key = types[s.name] + "Key"
-                out[("key", s.name)] = scope_idents([(0, key if key not in given else types[s.name] + "FBEKey")],
-                                                    given.__contains__)[0]
-                given.add(out[("key", s.name)])
-            self._packages[package] = out
-        return self._packages[package]
+    def _package_scope(self, p: ir.Package) -> dict[tuple[str, ...], str]:
+        enums = [*p.enums, *p.flags]
+        types = scope_idents([(x, exported(x)) for x in [e.name for e in enums] + [s.name for s in p.structs]],
+                             lambda x: False)
+        out: dict[tuple[str, ...], str] = {("type", k): v for k, v in types.items()}
+        given = set(types.values())
+        groups: list[list[tuple[tuple[str, ...], str]]] = [
+            [(("const", e.name, v.name), types[e.name] + exported(v.name)) for e in enums for v in e.values],
+            [(("func", s.name, prefix), prefix + types[s.name]) for s in p.structs for prefix in FUNCTIONS],
+        ]
+        for group in groups:
+            more = scope_idents(group, given.__contains__)
+            out.update(more)
+            given |= set(more.values())
+        for s in p.structs:
+            key = types[s.name] + "Key"
+            out[("key", s.name)] = scope_idents([(0, key if key not in given else types[s.name] + "FBEKey")],
+                                                given.__contains__)[0]
+            given.add(out[("key", s.name)])
+        return out
 
     def package_names(self, package: str) -> frozenset[str]:
         """Every package-level identifier the package's schema names took (its protocol types avoid them)."""
-        return frozenset(self._package(package).values())
+        return frozenset(self.package_scope(package).values())
 
     def type(self, qualified: str) -> str:
         """A type's identifier in its package."""
-        package, _, name = qualified.rpartition(".")
-        return self._package(package)[("type", name)]
+        return self.declared("type", qualified)
 
     def constant(self, qualified: str, value: str) -> str:
         """An enum or flags value's constant in the type's package."""
-        package, _, name = qualified.rpartition(".")
-        return self._package(package)[("const", name, value)]
+        return self.declared("const", qualified, value)
 
     def function(self, prefix: str, qualified: str) -> str:
         """A struct's package-level function (prefix: one of FUNCTIONS) in its package."""
-        package, _, name = qualified.rpartition(".")
-        return self._package(package)[("func", prefix, name)]
+        return self.declared("func", qualified, prefix)
 
     def key_type(self, qualified: str) -> str:
         """The type holding the value of a struct's several [key] fields, in its package."""
-        package, _, name = qualified.rpartition(".")
-        return self._package(package)[("key", name)]
+        return self.declared("key", qualified)
 
     def field(self, f: ir.Field) -> str:
         """A field's identifier (in every struct that has it: the struct that declares it decides)."""
-        if f.owner not in self._fields:
+        def make() -> dict[str, str]:
             s = self.schema.struct(f.owner)
             taken = set(STRUCT_MEMBERS)
             if s.base is not None:
                 taken.add(self.type(s.base))
                 taken |= {self.field(g) for g in self.schema.struct(s.base).all_fields}
-            self._fields[f.owner] = scope_idents(((g.name, exported(g.name)) for g in s.fields), taken.__contains__)
-        return self._fields[f.owner][f.name]
+            return scope_idents(((g.name, exported(g.name)) for g in s.fields), taken.__contains__)
+
+        return self.scope("fields", f.owner, make)[f.name]

@@ -8,10 +8,10 @@ import re
 from typing import ClassVar
 
 from fbec.model import ir
-from fbec.targets.base import NameClash, import_closure, scope_idents
+from fbec.targets.base import NameClash, ScopedIdents, import_closure, scope_idents
 
 
-class Idents:
+class Idents(ScopedIdents):
     """The identifiers of one schema's names, each scope worked out once, when first asked: the
     scopes of the Java and Kotlin targets, whose names.py give the tables (keywords, the classes
     the generated code uses by their simple name, its locals, the generated members) and their
@@ -25,12 +25,8 @@ class Idents:
     ENUM_MEMBERS: ClassVar[frozenset[str]]
 
     def __init__(self, schema: ir.Schema, prefix: str = "") -> None:
-        self.schema = schema
+        super().__init__(schema)
         self.prefix = prefix
-        self._types: dict[str, dict[str, str]] = {}
-        self._fields: dict[str, dict[str, str]] = {}
-        self._values: dict[str, dict[str, str]] = {}
-        self._frames: dict[str, dict[str, str]] = {}
 
     # the language's spelling (Kotlin's differ)
 
@@ -80,17 +76,13 @@ class Idents:
         """The package of a schema package (`com.chronoxor.proto`)."""
         return self.package_of(self.schema.package(name))
 
-    def _package_types(self, package: str) -> dict[str, str]:
-        if package not in self._types:
-            p = self.schema.package(package)
-            names = [e.name for e in (*p.enums, *p.flags)] + [s.name for s in p.structs]
-            self._types[package] = scope_idents(((name, name) for name in names), self._type_taken, self.escape)
-        return self._types[package]
+    def _package_scope(self, p: ir.Package) -> dict[tuple[str, ...], str]:
+        names = [e.name for e in (*p.enums, *p.flags)] + [s.name for s in p.structs]
+        return scope_idents(((("type", name), name) for name in names), self._type_taken, self.escape)
 
     def type(self, qualified: str) -> str:
         """A type's class name (its simple name, in its package)."""
-        package, _, name = qualified.rpartition(".")
-        return self._package_types(package)[name]
+        return self.declared("type", qualified)
 
     def qualified_type(self, qualified: str) -> str:
         """A type's class by its full name (`com.chronoxor.proto.Order`)."""
@@ -98,47 +90,47 @@ class Idents:
 
     def field(self, f: ir.Field) -> str:
         """A field's name (in every class that has it: the struct that declares it decides)."""
-        if f.owner not in self._fields:
-            s = self.schema.struct(f.owner)
-            package = s.qualified.rpartition(".")[0]
-            taken = set(self.STRUCT_MEMBERS | self.CLASSES | self._roots(package))
-            taken |= set(self._package_types(package).values())
-            inherited: set[str] = set()
-            if s.base is not None:
-                inherited = {self.same(self.field(g)) for g in self.schema.struct(s.base).all_fields}
+        return self.scope("fields", f.owner, lambda: self._fields(self.schema.struct(f.owner)))[f.name]
 
-            def clashes(name: str) -> bool:
-                return self.reserved(name) or name in taken or self.same(name) in inherited
+    def _fields(self, s: ir.Struct) -> dict[str, str]:
+        package = s.qualified.rpartition(".")[0]
+        taken = set(self.STRUCT_MEMBERS | self.CLASSES | self._roots(package))
+        taken |= set(self.package_scope(package).values())
+        inherited: set[str] = set()
+        if s.base is not None:
+            inherited = {self.same(self.field(g)) for g in self.schema.struct(s.base).all_fields}
 
-            wanted = ((g.name, g.name) for g in s.fields)
-            self._fields[f.owner] = scope_idents(wanted, clashes, self.escape, self.same)
-        return self._fields[f.owner][f.name]
+        def clashes(name: str) -> bool:
+            return self.reserved(name) or name in taken or self.same(name) in inherited
+
+        return scope_idents(((g.name, g.name) for g in s.fields), clashes, self.escape, self.same)
 
     def value(self, qualified: str, name: str) -> str:
         """An enum or flags value's constant in its class."""
-        if qualified not in self._values:
-            e = self.schema.enum(qualified)
+        def make() -> dict[str, str]:
             taken = self.value_taken(qualified)
 
             def clashes(x: str) -> bool:
                 return self.reserved(x) or x in taken
 
-            wanted = ((v.name, v.name) for v in e.values)
-            self._values[qualified] = scope_idents(wanted, clashes, self.escape, self.same)
-        return self._values[qualified][name]
+            wanted = ((v.name, v.name) for v in self.schema.enum(qualified).values)
+            return scope_idents(wanted, clashes, self.escape, self.same)
+
+        return self.scope("values", qualified, make)[name]
 
     def frame_method(self, package: str, qualified: str) -> str:
         """The ProxyHandler method of a message the package's Proxy dispatches: onOrderMessageFrame,
         onMarketFailureFrame (an import's), clear of onFrame and of each other (messages Self and
         self: onSelfFrame and onSelfFrame_)."""
-        if package not in self._frames:
+        def make() -> dict[str, str]:
             wanted = []
             for d in self.schema.package(package).dispatch:
                 pkg, _, name = d.type.rpartition(".")
                 prefix = "" if pkg == package else pkg[:1].upper() + pkg[1:]
                 wanted.append((d.type, f"on{prefix}{name[:1].upper()}{name[1:]}Frame"))
-            self._frames[package] = scope_idents(wanted, {"onFrame"}.__contains__)
-        return self._frames[package][qualified]
+            return scope_idents(wanted, {"onFrame"}.__contains__)
+
+        return self.scope("frames", package, make)[qualified]
 
     def hidden(self, s: ir.Struct) -> frozenset[str]:
         """The names a field hides in the class of s without being renamed for it: the fields it

@@ -34,7 +34,7 @@ import keyword
 import re
 
 from fbec.model import ir
-from fbec.targets.base import scope_idents
+from fbec.targets.base import ScopedIdents, scope_idents
 
 PRIM_HINT = {
     "bool": "bool", "byte": "int", "char": "int", "wchar": "int", "int8": "int", "uint8": "int",
@@ -141,76 +141,66 @@ def _enum_reserved(name: str) -> bool:
     return sunder or dunder or _mangled(name)
 
 
-class Idents:
+class Idents(ScopedIdents):
     """The identifiers of one schema's names, each scope worked out once, when first asked."""
 
-    def __init__(self, schema: ir.Schema) -> None:
-        self.schema = schema
-        self._modules: dict[str, dict[tuple[str, str], str]] = {}
-        self._fields: dict[str, dict[str, str]] = {}
-        self._values: dict[str, dict[str, str]] = {}
-        self._handlers: dict[str, dict[str, str]] = {}
-
-    def _module(self, package: str) -> dict[tuple[str, str], str]:
-        if package not in self._modules:
-            p = self.schema.package(package)
-            names = [e.name for e in (*p.enums, *p.flags)] + [s.name for s in p.structs]
-            types = scope_idents(((name, name) for name in names), _type_taken, _type_escape)
-            out = {("type", k): v for k, v in types.items()}
-            given = set(types.values())
-            models = [(("model", s.name), s.name + "Model") for s in p.structs]
-            models += [(("final", s.name), s.name + "FinalModel") for s in p.structs]
-            out.update(scope_idents(models, lambda x: _type_taken(x) or x in given, _type_escape))
-            self._modules[package] = out
-        return self._modules[package]
+    def _package_scope(self, p: ir.Package) -> dict[tuple[str, ...], str]:
+        names = [e.name for e in (*p.enums, *p.flags)] + [s.name for s in p.structs]
+        types = scope_idents(((name, name) for name in names), _type_taken, _type_escape)
+        out: dict[tuple[str, ...], str] = {("type", k): v for k, v in types.items()}
+        given = set(types.values())
+        models = [(("model", s.name), s.name + "Model") for s in p.structs]
+        models += [(("final", s.name), s.name + "FinalModel") for s in p.structs]
+        out.update(scope_idents(models, lambda x: _type_taken(x) or x in given, _type_escape))
+        return out
 
     def type(self, qualified: str) -> str:
         """A type's class name in its module."""
-        package, _, name = qualified.rpartition(".")
-        return self._module(package)[("type", name)]
+        return self.declared("type", qualified)
 
     def model(self, qualified: str, final: bool = False) -> str:
         """A struct's model class (`OrderModel`, final: `OrderFinalModel`) in its module."""
-        package, _, name = qualified.rpartition(".")
-        return self._module(package)[("final" if final else "model", name)]
+        return self.declared("final" if final else "model", qualified)
 
     def field(self, f: ir.Field) -> str:
         """A field's attribute name (in every class that has it: the struct that declares it decides)."""
-        if f.owner not in self._fields:
-            s = self.schema.struct(f.owner)
-            package = s.qualified.rpartition(".")[0]
-            taken = set(KEYWORDS | STRUCT_MEMBERS | CLASS_BODY | SPECIAL) | {self.type(s.qualified)}
-            for g in s.all_fields:
-                taken |= hint_names(g.type, self, package)
-            if s.base is not None:
-                taken |= {self.field(g) for g in self.schema.struct(s.base).all_fields}
+        return self.scope("fields", f.owner, lambda: self._fields(self.schema.struct(f.owner)))[f.name]
 
-            def clashes(name: str) -> bool:
-                return name in taken or _mangled(name)
+    def _fields(self, s: ir.Struct) -> dict[str, str]:
+        package = s.qualified.rpartition(".")[0]
+        taken = set(KEYWORDS | STRUCT_MEMBERS | CLASS_BODY | SPECIAL) | {self.type(s.qualified)}
+        for g in s.all_fields:
+            taken |= hint_names(g.type, self, package)
+        if s.base is not None:
+            taken |= {self.field(g) for g in self.schema.struct(s.base).all_fields}
 
-            self._fields[f.owner] = scope_idents(((g.name, g.name) for g in s.fields), clashes)
-        return self._fields[f.owner][f.name]
+        def clashes(name: str) -> bool:
+            return name in taken or _mangled(name)
+
+        return scope_idents(((g.name, g.name) for g in s.fields), clashes)
 
     def handler(self, package: str, qualified: str) -> str:
         """What a protocol handler method of the package's Receiver and Proxy is named after
         (`on_receive_<it>`): a message's name in lower case, `<package>_` before an imported one's,
         clear of each other (messages `Self` and `self`: `self` and `self_`)."""
-        if package not in self._handlers:
+        def make() -> dict[str, str]:
             wanted = []
             for d in self.schema.package(package).dispatch:
                 pkg, _, name = d.type.rpartition(".")
                 wanted.append((d.type, name.lower() if pkg == package else f"{pkg}_{name.lower()}"))
-            self._handlers[package] = scope_idents(wanted, lambda x: False)
-        return self._handlers[package][qualified]
+            return scope_idents(wanted, lambda x: False)
+
+        return self.scope("handlers", package, make)[qualified]
 
     def value(self, qualified: str, name: str) -> str:
         """An enum or flags value's member name in its class."""
-        if qualified not in self._values:
-            e = self.schema.enum(qualified)
+        def make() -> dict[str, str]:
             taken = KEYWORDS | CLASS_BODY | ENUM_MEMBERS | {self.type(qualified)}
 
             def clashes(x: str) -> bool:
                 return x in taken or _enum_reserved(x)
 
-            self._values[qualified] = scope_idents(((v.name, v.name) for v in e.values), clashes, _enum_escape)
-        return self._values[qualified][name]
+            wanted = ((v.name, v.name) for v in self.schema.enum(qualified).values)
+            return scope_idents(wanted, clashes, _enum_escape)
+
+        return self.scope("values", qualified, make)[name]

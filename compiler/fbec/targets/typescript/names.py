@@ -19,7 +19,7 @@ JSON member names and the text form keep the schema's names.
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import scope_idents
+from fbec.targets.base import ScopedIdents, scope_idents
 
 # JavaScript's reserved words, TypeScript's type keywords, the globals the generated code uses
 # unqualified and its local names: a type or an import alias of such a name is renamed.
@@ -50,58 +50,44 @@ def module_alias(package: str) -> str:
     return package + "_" if package in MODULE_RESERVED else package
 
 
-class Idents:
+class Idents(ScopedIdents):
     """The identifiers of one schema's names, each scope worked out once, when first asked."""
 
-    def __init__(self, schema: ir.Schema) -> None:
-        self.schema = schema
-        self._modules: dict[str, dict[tuple[str, str], str]] = {}
-        self._fields: dict[str, dict[str, str]] = {}
-        self._values: dict[str, dict[str, str]] = {}
-
-    def _module(self, package: str) -> dict[tuple[str, str], str]:
-        if package not in self._modules:
-            p = self.schema.package(package)
-            wanted = [(("type", e.name), e.name) for e in (*p.enums, *p.flags)]
-            wanted += [(("type", s.name), s.name) for s in p.structs]
-            wanted += [(("text", e.name), "textOf" + e.name) for e in (*p.enums, *p.flags)]
-            wanted += [(("alias", name), name) for name in p.imports]
-            self._modules[package] = scope_idents(wanted, MODULE_RESERVED.__contains__)
-        return self._modules[package]
+    def _package_scope(self, p: ir.Package) -> dict[tuple[str, ...], str]:
+        wanted = [(("type", e.name), e.name) for e in (*p.enums, *p.flags)]
+        wanted += [(("type", s.name), s.name) for s in p.structs]
+        wanted += [(("text", e.name), "textOf" + e.name) for e in (*p.enums, *p.flags)]
+        wanted += [(("alias", name), name) for name in p.imports]
+        return scope_idents(wanted, MODULE_RESERVED.__contains__)
 
     def module_names(self, package: str) -> frozenset[str]:
         """Every identifier the module's schema names took (the module's own helpers avoid them)."""
-        return frozenset(self._module(package).values())
+        return frozenset(self.package_scope(package).values())
 
     def type(self, qualified: str) -> str:
         """A type's identifier in its own module (what it is exported as)."""
-        package, _, name = qualified.rpartition(".")
-        return self._module(package)[("type", name)]
+        return self.declared("type", qualified)
 
     def text_of(self, qualified: str) -> str:
         """The text function of an enum or flags type in its own module (`textOfOrderSide`)."""
-        package, _, name = qualified.rpartition(".")
-        return self._module(package)[("text", name)]
+        return self.declared("text", qualified)
 
     def alias(self, package: str, imported: str) -> str:
         """The alias under which the module of `package` imports the module of `imported`."""
-        return self._module(package)[("alias", imported)]
+        return self.package_scope(package)[("alias", imported)]
 
     def field(self, f: ir.Field) -> str:
         """A field's property name (in every struct that has it: the one that declares it decides)."""
-        if f.owner not in self._fields:
+        def make() -> dict[str, str]:
             s = self.schema.struct(f.owner)
             taken = set(STRUCT_MEMBERS)
             if s.base is not None:
-                base = self.schema.struct(s.base)
-                taken |= {self.field(g) for g in base.all_fields}
-            self._fields[f.owner] = scope_idents(((g.name, g.name) for g in s.fields), taken.__contains__)
-        return self._fields[f.owner][f.name]
+                taken |= {self.field(g) for g in self.schema.struct(s.base).all_fields}
+            return scope_idents(((g.name, g.name) for g in s.fields), taken.__contains__)
+
+        return self.scope("fields", f.owner, make)[f.name]
 
     def value(self, qualified: str, name: str) -> str:
         """An enum or flags value's property name in the type's constant object."""
-        if qualified not in self._values:
-            e = self.schema.enum(qualified)
-            self._values[qualified] = scope_idents(((v.name, v.name) for v in e.values),
-                                                   ENUM_MEMBERS.__contains__)
-        return self._values[qualified][name]
+        wanted = ((v.name, v.name) for v in self.schema.enum(qualified).values)
+        return self.scope("values", qualified, lambda: scope_idents(wanted, ENUM_MEMBERS.__contains__))[name]
