@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from fbec import __version__
-from fbec.model.ir import Package, Schema
+from fbec.model.ir import Field, Package, Schema, Struct
 
 T = TypeVar("T")
 
@@ -164,6 +164,50 @@ class CodeWriter:
         while self._lines and self._lines[-1] == "":
             self._lines.pop()
         return "\n".join(self._lines) + "\n"
+
+
+class RawText:
+    """Literal text a generated writer writes (JSON's, the text form's), merged into one call until
+    the next statement: `raw("Name(")` adds text, `raw.line(statement)` writes what is pending, then
+    the statement. A target's subclass says how the call is spelled (`write`)."""
+
+    def __init__(self, w: CodeWriter) -> None:
+        self.w, self.pending = w, ""
+
+    def write(self, text: str) -> str:
+        """The statement that writes the literal text."""
+        raise NotImplementedError
+
+    def __call__(self, text: str) -> None:
+        self.pending += text
+
+    def flush(self) -> None:
+        text, self.pending = self.pending, ""
+        if text:
+            self.w.line(self.write(text))
+
+    def line(self, text: str) -> None:
+        self.flush()
+        self.w.line(text)
+
+
+def text_struct(raw: RawText, s: Struct, base: Callable[[str], str], value: Callable[[Field], None]) -> None:
+    """A struct value in the original's text form (docs/format.md 9), `Name(base,f1=...,f2=***)`:
+    the literal text through `raw`, the statement `base(qualified)` where the base struct's fields
+    go, `value(f)` where a field's value goes (a hidden field's is `***`)."""
+    raw(f"{s.name}(")
+    fields = s.all_fields
+    if s.base is not None:
+        raw.line(base(s.base))
+        fields = s.fields
+    for i, f in enumerate(fields):
+        raw(("," if i or s.base is not None else "") + f"{f.name}=")
+        if f.hidden:
+            raw("***")
+        else:
+            value(f)
+    raw(")")
+    raw.flush()
 
 
 class _Block:

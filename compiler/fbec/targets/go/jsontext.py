@@ -5,7 +5,7 @@ docs/limits.md 7)."""
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, Locals
+from fbec.targets.base import CodeWriter, Locals, RawText, text_struct
 from fbec.targets.go.context import Context, compare, leave
 from fbec.targets.go.models import (
     fails,
@@ -23,25 +23,17 @@ RUNTIME_VALUES = {"float": "Float32", "double": "Float64", "decimal": "Decimal",
                   "bytes": "Bytes", "bool": "Bool"}
 
 
-class Raw:
-    """Literal text of a writer, merged into one Raw call until the next statement."""
+class Raw(RawText):
+    """Literal text of a writer (`j` or `t`), merged into one Raw call until the next statement."""
 
     def __init__(self, w: CodeWriter, target: str, quote: str) -> None:
-        self.w, self.target, self.quote, self.pending = w, target, quote, ""
+        super().__init__(w)
+        self.target, self.quote = target, quote
 
-    def __call__(self, text: str) -> None:
-        self.pending += text
-
-    def flush(self) -> None:
-        text, self.pending = self.pending, ""
+    def write(self, text: str) -> str:
         if len(text) == 1 and self.target == "j":
-            self.w.line(f"j.Byte('{text}')")
-        elif text:
-            self.w.line(f"{self.target}.Raw({self.quote}{text}{self.quote})")
-
-    def line(self, text: str) -> None:
-        self.flush()
-        self.w.line(text)
+            return f"j.Byte('{text}')"
+        return f"{self.target}.Raw({self.quote}{text}{self.quote})"
 
 
 def integer(name: str) -> tuple[str, str]:
@@ -509,22 +501,8 @@ def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
     w.line("// FBEWriteText writes v in the original's text form (docs/format.md 9).")
     with w.block(f"func (v *{name}) FBEWriteText(t *{c.rt('TextWriter')}) {{", "}"):
         raw = Raw(w, "t", '"')
-        raw(f"{s.name}(")
-        own = s.all_fields
-        first = True
-        if s.base is not None:
-            raw.line(f"v.{c.named(s.base).rpartition('.')[2]}.FBEWriteText(t)")
-            own = s.fields
-            first = False
-        for f in own:
-            raw(("" if first else ",") + f"{f.name}=")
-            first = False
-            if f.hidden:
-                raw("***")
-            else:
-                text_write(c, raw, f.type, f"v.{c.ident.field(f)}", names)
-        raw(")")
-        raw.flush()
+        text_struct(raw, s, lambda base: f"v.{c.named(base).rpartition('.')[2]}.FBEWriteText(t)",
+                    lambda f: text_write(c, raw, f.type, f"v.{c.ident.field(f)}", names))
     w.blank()
     w.line("// String is v in the original's text form (docs/format.md 9).")
     with w.block(f"func (v {name}) String() string {{", "}"):

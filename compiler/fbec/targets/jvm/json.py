@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import partial
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, RawText
 from fbec.targets.jvm.context import Context, Names
 from fbec.targets.jvm.models import elements, entries, nested
 
@@ -34,23 +34,18 @@ KEY_WRITE = {
 SIGNED = frozenset({"int8", "int16", "int32", "int64"})
 
 
-class Raw:
+class Raw(RawText):
     """Literal JSON text merged into one JsonWriter.raw call until the next statement."""
 
     def __init__(self, w: CodeWriter, c: Context) -> None:
-        self.w, self.c, self.pending = w, c, ""
+        super().__init__(w)
+        self.c = c
 
-    def __call__(self, text: str) -> None:
-        self.pending += text
-
-    def flush(self) -> None:
-        text, self.pending = self.pending, ""
-        if text:
-            self.w.line(self.c.stmt(f"j.raw({self.c.raw_literal(text)})"))
+    def write(self, text: str) -> str:
+        return self.c.stmt(f"j.raw({self.c.raw_literal(text)})")
 
     def line(self, text: str) -> None:
-        self.flush()
-        self.w.line(self.c.stmt(text))
+        super().line(self.c.stmt(text))
 
 
 # ---------------------------------------------------------------- writing

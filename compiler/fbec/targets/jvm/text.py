@@ -4,7 +4,7 @@ which each language declares (java/text.py, kotlin/text.py), on the runtime's Te
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, RawText, text_struct
 from fbec.targets.jvm.context import Context, Names
 from fbec.targets.jvm.models import elements, entries
 
@@ -47,21 +47,22 @@ def text_value(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Names) -> N
         w.line(c.stmt(f't.append("{closing}")'))
 
 
+class Appends(RawText):
+    """The text form's literal text, a `t.append` each (a char literal for one character)."""
+
+    def __init__(self, w: CodeWriter, c: Context) -> None:
+        super().__init__(w)
+        self.c = c
+
+    def write(self, text: str) -> str:
+        return self.c.stmt(f"t.append('{text}')" if len(text) == 1 else f't.append("{text}")')
+
+    def __call__(self, text: str) -> None:
+        self.w.line(self.write(text))
+
+
 def text_fields(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     """fbeText(t, v): v in the original's text form, `Name(field=value,...)`, a base struct first."""
     names = Names()
-    w.line(c.stmt(f't.append("{s.name}(")'))
-    fields = s.all_fields
-    first = True
-    if s.base is not None:
-        w.line(c.stmt(f"{c.named(s.base)}.fbeText(t, v)"))
-        fields = s.fields
-        first = False
-    for f in fields:
-        w.line(c.stmt(f't.append("{"" if first else ","}{f.name}=")'))
-        first = False
-        if f.hidden:
-            w.line(c.stmt('t.append("***")'))
-        else:
-            text_value(w, c, f.type, f"v.{c.ident.field(f)}", names)
-    w.line(c.stmt("t.append(')')"))
+    text_struct(Appends(w, c), s, lambda base: c.stmt(f"{c.named(base)}.fbeText(t, v)"),
+                lambda f: text_value(w, c, f.type, f"v.{c.ident.field(f)}", names))

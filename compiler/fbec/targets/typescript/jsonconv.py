@@ -4,7 +4,7 @@ fbe.JsonWriter; the mapping rules (keys, floats, decimals, bytes) live in the ru
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, Locals
+from fbec.targets.base import CodeWriter, Locals, RawText
 from fbec.targets.typescript.context import Context, by_value, compare
 from fbec.targets.typescript.models import (
     assign,
@@ -22,25 +22,17 @@ KEY = {"bool": "keyBool", "string": "keyString", "bytes": "keyBytes", "decimal":
        "float": "keyFloat", "double": "keyDouble"}
 
 
-class Raw:
+class Raw(RawText):
     """Literal text of the writer (`j`, or `t` for the text form), merged into one `.raw(...)`
     call until the next statement."""
 
     def __init__(self, w: CodeWriter, target: str = "j") -> None:
-        self.w, self.target, self.pending = w, target, ""
+        super().__init__(w)
+        self.target = target
 
-    def __call__(self, text: str) -> None:
-        self.pending += text
-
-    def flush(self) -> None:
-        if self.pending:
-            quote = "'" if '"' in self.pending else '"'
-            self.w.line(f"{self.target}.raw({quote}{self.pending}{quote});")
-            self.pending = ""
-
-    def line(self, text: str) -> None:
-        self.flush()
-        self.w.line(text)
+    def write(self, text: str) -> str:
+        quote = "'" if '"' in text else '"'
+        return f"{self.target}.raw({quote}{text}{quote});"
 
 
 def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str, names: Locals) -> None:

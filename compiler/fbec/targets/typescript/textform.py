@@ -4,7 +4,7 @@ text function, per struct fbeWriteText and toString(), straight-line on the runt
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, Locals
+from fbec.targets.base import CodeWriter, Locals, text_struct
 from fbec.targets.typescript.context import Context, by_value, compare
 from fbec.targets.typescript.jsonconv import Raw
 
@@ -117,22 +117,8 @@ def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
     with w.block(c.method(f"static {over}", "fbeWriteText", [("t", c.rt("TextWriter", False)), ("v", name)], "void"),
                  "}"):
         raw = Raw(w, "t")
-        raw(f"{s.name}(")
-        own = s.all_fields
-        first = True
-        if s.base is not None:
-            raw.line(f"{c.named(s.base)}.fbeWriteText(t, v);")
-            own = s.fields
-            first = False
-        for f in own:
-            raw(("" if first else ",") + f"{f.name}=")
-            first = False
-            if f.hidden:
-                raw("***")
-            else:
-                text_write(c, raw, f.type, f"v.{c.ident.field(f)}", names)
-        raw(")")
-        raw.flush()
+        text_struct(raw, s, lambda base: f"{c.named(base)}.fbeWriteText(t, v);",
+                    lambda f: text_write(c, raw, f.type, f"v.{c.ident.field(f)}", names))
     w.blank()
     w.line("/** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */")
     with w.block(c.method(over, "toString", [], "string"), "}"):
