@@ -7,6 +7,9 @@ responses (docs/format.md 7.6)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.java.syntax import Context, int_literal
 from fbec.targets.jvm import protocol
@@ -29,30 +32,11 @@ def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> No
 
 
 def receiver(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    base, limits, decode_exception = c.rt("FrameReceiver"), c.rt("Limits"), c.rt("DecodeException")
     doc(w, f"Receives {model}-model frames of {c.package.name} (docs/format.md 7.4) and hands each message to a",
         "Handler; see FrameReceiver for the limits and the errors.")
-    with w.block(f"public class {name} extends {base} {{", "}"):
-        w.line("private final Handler handler;")
-        w.blank()
-        w.line("/** @param handler where the messages go */")
-        with w.block(f"public {name}(Handler handler) {{", "}"):
-            w.line(f"super({'true' if final else 'false'});")
-            w.line("this.handler = handler;")
-        w.blank()
-        w.line("@Override")
-        signature = (f"protected boolean dispatch(int typeId, byte[] frame, int offset, int size, {limits} limits) "
-                     f"throws {decode_exception} {{")
-        with w.block(signature, "}"), w.block("switch (typeId) {", "}"):
-            for d in c.package.dispatch:
-                w.line(f"case {int_literal(d.type_id, 'int')}:")
-                with w.indented():
-                    read = "fromFinal" if final else "fromFbe"
-                    w.line(f"handler.onReceive({c.named(d.type)}.{read}(frame, offset, size, limits));")
-                    w.line("return true;")
-            w.line("default:")
-            with w.indented():
-                w.line("return false;")
+    read = "fromFinal" if final else "fromFbe"
+    _dispatcher(c, w, name, "Handler", "messages", final, lambda d: [
+        f"handler.onReceive({c.named(d.type)}.{read}(frame, offset, size, limits));"])
 
 
 def sender(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
@@ -88,15 +72,23 @@ def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool)
 
 
 def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    base, limits, decode_exception = c.rt("FrameReceiver"), c.rt("Limits"), c.rt("DecodeException")
     doc(w, f"Receives versioned frames of {c.package.name} (docs/format.md 7.5) and hands each one, verified but not",
         "decoded, to a ProxyHandler; see FrameReceiver for the limits and the errors.")
-    with w.block(f"public class Proxy extends {base} {{", "}"):
-        w.line("private final ProxyHandler handler;")
+    _dispatcher(c, w, "Proxy", "ProxyHandler", "frames", False, lambda d: [
+        f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits);",
+        f"handler.{c.ident.frame_method(c.package.name, d.type)}(frame, offset, size);"])
+
+
+def _dispatcher(c: Context, w: CodeWriter, name: str, handler: str, what: str, final: bool,
+                case: Callable[[ir.Dispatch], list[str]]) -> None:
+    """A FrameReceiver of the package's messages handing each (the statements case(d)) to its handler."""
+    base, limits, decode_exception = c.rt("FrameReceiver"), c.rt("Limits"), c.rt("DecodeException")
+    with w.block(f"public class {name} extends {base} {{", "}"):
+        w.line(f"private final {handler} handler;")
         w.blank()
-        w.line("/** @param handler where the frames go */")
-        with w.block("public Proxy(ProxyHandler handler) {", "}"):
-            w.line("super(false);")
+        w.line(f"/** @param handler where the {what} go */")
+        with w.block(f"public {name}({handler} handler) {{", "}"):
+            w.line(f"super({'true' if final else 'false'});")
             w.line("this.handler = handler;")
         w.blank()
         w.line("@Override")
@@ -106,8 +98,8 @@ def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None
             for d in c.package.dispatch:
                 w.line(f"case {int_literal(d.type_id, 'int')}:")
                 with w.indented():
-                    w.line(f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits);")
-                    w.line(f"handler.{c.ident.frame_method(c.package.name, d.type)}(frame, offset, size);")
+                    for line in case(d):
+                        w.line(line)
                     w.line("return true;")
             w.line("default:")
             with w.indented():

@@ -7,6 +7,9 @@ Receiver with requests whose responses come as CompletableFutures (docs/format.m
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import protocol
 from fbec.targets.jvm.context import doc
@@ -21,13 +24,21 @@ def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> No
     doc(w, f"What a Receiver of {c.package.name} delivers: an `onReceive` per message, its own first, then those",
         "of its imports. Each does nothing but call [onMessage] unless overridden; each value is new, a",
         "handler may keep it.")
-    with w.block("interface Handler {", "}"):
-        w.line("/** Every message whose own method is not overridden. */")
-        w.line("fun onMessage(value: Any) {}")
+    _interface(w, c, "Handler", "message", "fun onMessage(value: Any) {}", lambda d: [
+        f"/** A {d.type} (type id {d.type_id}). */", f"fun onReceive(value: {c.named(d.type)}) = onMessage(value)"])
+
+
+def _interface(w: CodeWriter, c: Context, name: str, what: str, every: str,
+               method: Callable[[ir.Dispatch], list[str]]) -> None:
+    """A handler interface: `every` (the method every `what` goes to unless its own is overridden),
+    then the lines of each message's own method."""
+    with w.block(f"interface {name} {{", "}"):
+        w.line(f"/** Every {what} whose own method is not overridden. */")
+        w.line(every)
         for d in c.package.dispatch:
             w.blank()
-            w.line(f"/** A {d.type} (type id {d.type_id}). */")
-            w.line(f"fun onReceive(value: {c.named(d.type)}) = onMessage(value)")
+            for line in method(d):
+                w.line(line)
 
 
 def dispatch(w: CodeWriter, c: Context, lines: list[tuple[int, list[str]]]) -> None:
@@ -75,20 +86,14 @@ def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool)
     doc(w, f"What a Proxy of {c.package.name} hands on: each frame, verified but not decoded, to look at or",
         "forward unchanged (the bytes `frame[offset until offset + size]` are valid during the call). Each",
         "method calls [onFrame] unless overridden.")
-    with w.block("interface ProxyHandler {", "}"):
-        w.line("/** Every frame whose own method is not overridden. */")
-        w.line("fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}")
-        for d in c.package.dispatch:
-            w.blank()
-            w.line(f"/** A frame of {d.type} (type id {d.type_id}). */")
-            head = f"fun {c.ident.frame_method(c.package.name, d.type)}(frame: ByteArray, offset: Int, size: Int) ="
-            body = f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size)"
-            if fits(w, w.depth, f"{head} {body}"):
-                w.line(f"{head} {body}")
-            else:
-                w.line(head)
-                with w.indented():
-                    w.line(body)
+    def method(d: ir.Dispatch) -> list[str]:
+        head = f"fun {c.ident.frame_method(c.package.name, d.type)}(frame: ByteArray, offset: Int, size: Int) ="
+        body = f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size)"
+        lines = [head, w.unit + body] if not fits(w, w.depth, f"{head} {body}") else [f"{head} {body}"]
+        return [f"/** A frame of {d.type} (type id {d.type_id}). */", *lines]
+
+    _interface(w, c, "ProxyHandler", "frame", "fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}",
+               method)
 
 
 def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:

@@ -211,51 +211,54 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
     w.blank()
 
     # ------------------------------------------------------------ senders
+    def classes(plain: str, base: str, doc: Callable[[str], list[str]]) -> Iterator[tuple[bool, str]]:
+        """The class of each model (`Sender`, `FinalSender`) on the runtime's `base`, documented by doc(kind)."""
+        for fin in models:
+            name = names(("Final" if fin else "") + plain)
+            with e.klass(["/**", *doc("final" if fin else "versioned"), " */"], name, rt(base), rt(base, False)):
+                yield fin, name
+
     send_type = " | ".join(t(m.struct.qualified) for m in send) if len(send) < len(union) else any_message
-    for fin in models:
-        sender = names("FinalSender" if fin else "Sender")
-        kind = "final" if fin else "versioned"
-        with e.klass(["/**",
-                      f" * Writes messages of {pkg} and its imports as {kind} frames (docs/format.md 7.3): each frame",
-                      " * to the transport (a function, or anything with write(): a node:net Socket), or queued in",
-                      " * buffered() when there is none. The serialization buffer is reused.",
-                      " */"], sender, rt("Sender"), rt("Sender", False)):
-            w.line(e.constructor([("transport", rt("Transport", False), "")]))
-            with w.indented():
-                w.line(f"super(transport, {'true' if fin else 'false'});")
-            w.line("}")
-            w.blank()
-            w.line("/** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */")
-            with w.block(e.method("", "send", [("value", send_type)], "number"), "}"):
-                w.line("return this.sendValue(value);")
+    for fin, _ in classes("Sender", "Sender", lambda kind: [
+            f" * Writes messages of {pkg} and its imports as {kind} frames (docs/format.md 7.3): each frame",
+            " * to the transport (a function, or anything with write(): a node:net Socket), or queued in",
+            " * buffered() when there is none. The serialization buffer is reused."]):
+        w.line(e.constructor([("transport", rt("Transport", False), "")]))
+        with w.indented():
+            w.line(f"super(transport, {'true' if fin else 'false'});")
+        w.line("}")
+        w.blank()
+        w.line("/** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */")
+        with w.block(e.method("", "send", [("value", send_type)], "number"), "}"):
+            w.line("return this.sendValue(value);")
 
     # ------------------------------------------------------------ receivers
+    def handled(handler_type: str, final: bool) -> str:
+        """A FrameReceiver's handler and its constructor; the head of its decode method."""
+        e.field(f"handler: {handler_type};")
+        if c.ts:
+            w.blank()
+        w.line(e.constructor([("handler", handler_type, "{}"), ("limits", rt("Limits", False), "")]))
+        with w.indented():
+            w.line(f"super({'true' if final else 'false'}, limits);")
+            w.line("this.handler = handler;")
+        w.line("}")
+        w.blank()
+        return e.method("protected override ", "decode",
+                        [("typeId", "number"), ("frame", "Uint8Array"), ("limits", rt("Limits", False))], "unknown")
+
     receivers: dict[bool, str] = {}
-    for fin in models:
-        receiver = receivers[fin] = names("FinalReceiver" if fin else "Receiver")
-        kind = "final" if fin else "versioned"
-        with e.klass(["/**",
-                      f" * Reads {kind} frames of {pkg} fed in chunks of any size (`receive`) and hands each message",
-                      " * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver",
-                      " * for `limits` (frame size, decode limits) and `onError`.",
-                      " */"], receiver, rt("FrameReceiver"), rt("FrameReceiver", False)):
-            e.field(f"handler: {handler};")
-            if c.ts:
-                w.blank()
-            w.line(e.constructor([("handler", handler, "{}"), ("limits", rt("Limits", False), "")]))
-            with w.indented():
-                w.line(f"super({'true' if fin else 'false'}, limits);")
-                w.line("this.handler = handler;")
-            w.line("}")
-            w.blank()
-            with w.block(e.method("protected override ", "decode",
-                                  [("typeId", "number"), ("frame", "Uint8Array"), ("limits", rt("Limits", False))],
-                                  "unknown"), "}"):
-                w.line(f"return {decode_final if fin else decode_fbe}(typeId, frame, limits);")
-            w.blank()
-            with w.block(e.method("protected override ", "deliver", [("typeId", "number"), ("value", "unknown")], "void"),
-                         "}"):
-                w.line(f"{deliver_to}(this.handler, typeId, value);")
+    for fin, receiver in classes("Receiver", "FrameReceiver", lambda kind: [
+            f" * Reads {kind} frames of {pkg} fed in chunks of any size (`receive`) and hands each message",
+            " * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver",
+            " * for `limits` (frame size, decode limits) and `onError`."]):
+        receivers[fin] = receiver
+        with w.block(handled(handler, fin), "}"):
+            w.line(f"return {decode_final if fin else decode_fbe}(typeId, frame, limits);")
+        w.blank()
+        with w.block(e.method("protected override ", "deliver", [("typeId", "number"), ("value", "unknown")], "void"),
+                     "}"):
+            w.line(f"{deliver_to}(this.handler, typeId, value);")
 
     # ------------------------------------------------------------ proxy (versioned, as the original)
     proxy = names("Proxy")
@@ -263,18 +266,7 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
                   f" * Dispatches versioned frames of {pkg} like a Receiver but hands the verified frame, not a",
                   " * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.",
                   " */"], proxy, rt("FrameReceiver"), rt("FrameReceiver", False)):
-        e.field(f"handler: {proxy_handler};")
-        if c.ts:
-            w.blank()
-        w.line(e.constructor([("handler", proxy_handler, "{}"), ("limits", rt("Limits", False), "")]))
-        with w.indented():
-            w.line("super(false, limits);")
-            w.line("this.handler = handler;")
-        w.line("}")
-        w.blank()
-        with w.block(e.method("protected override ", "decode",
-                              [("typeId", "number"), ("frame", "Uint8Array"), ("limits", rt("Limits", False))],
-                              "unknown"), "}"):
+        with w.block(handled(proxy_handler, False), "}"):
             w.line(f"let error{c.annot(rt('DecodeError', False) + ' | undefined')};")
             with w.block("switch (typeId) {", "}"):
                 for m in dispatch:
