@@ -135,3 +135,8 @@ export function verify(read: () => unknown): DecodeError | undefined {
 export function checkLength(a: readonly unknown[], n: number): void {
   if (a.length !== n) throw new EncodeError("fixed array of " + n + " elements holds " + a.length);
 }
+
+/** Refuses to write a vector or list that is not an array (JSON iterates it; the binary writers take its length). */
+export function checkArray(a: readonly unknown[]): void {
+  if (!Array.isArray(a)) throw new EncodeError("a vector or list must be an array");
+}

@@ -17,6 +17,22 @@ import { jsonDouble, percentF } from "./dtoa.js";
 import { EncodeError } from "./errors.js";
 import { MAX_DEPTH } from "./limits.js";
 import { Uuid } from "./uuid.js";
+import {
+  bool,
+  bytesValue,
+  decimalValue,
+  f64,
+  i16,
+  i32,
+  i64,
+  i8,
+  stringValue,
+  u16,
+  u32,
+  u64,
+  u8,
+  uuidValue,
+} from "./writer.js";
 
 const HEX = "0123456789abcdef";
 const SIMPLE = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
@@ -128,67 +144,112 @@ export class JsonWriter {
   }
 
   bool(v: boolean): void {
-    this.text += v ? "true" : "false";
+    this.text += bool(v) ? "true" : "false";
   }
 
-  /** An integer (number or bigint: integers, chars, timestamps, enums and flags). */
-  int(v: number | bigint): void {
-    this.text += typeof v === "bigint" ? v.toString() : String(v);
+  // Integers (chars, timestamps, enums and flags by their wire type), refused as fbe.Writer
+  // refuses them: out of range, not an integer, a number where a bigint goes.
+
+  u8(v: number): void {
+    this.text += u8(v);
+  }
+  i8(v: number): void {
+    this.text += i8(v);
+  }
+  u16(v: number): void {
+    this.text += u16(v);
+  }
+  i16(v: number): void {
+    this.text += i16(v);
+  }
+  u32(v: number): void {
+    this.text += u32(v);
+  }
+  i32(v: number): void {
+    this.text += i32(v);
+  }
+  u64(v: bigint): void {
+    this.text += u64(v);
+  }
+  i64(v: bigint): void {
+    this.text += i64(v);
   }
 
   /** A float or double as RapidJSON master writes it; NaN and infinities as strings. */
   double(v: number): void {
-    this.text += Number.isFinite(v) ? jsonDouble(v) : '"' + jsonDouble(v) + '"';
+    this.text += Number.isFinite(f64(v)) ? jsonDouble(v) : '"' + jsonDouble(v) + '"';
   }
 
   decimal(v: Decimal): void {
-    this.text += '"' + decimalText(v) + '"';
+    this.text += '"' + decimalText(decimalValue(v)) + '"';
   }
 
   uuid(v: Uuid): void {
-    this.text += '"' + v.toString() + '"';
+    this.text += '"' + uuidValue(v).toString() + '"';
   }
 
   string(v: string): void {
-    this.text += jsonString(v);
+    this.text += jsonString(stringValue(v));
   }
 
   bytes(v: Uint8Array): void {
-    this.text += '"' + base64(v) + '"';
+    this.text += '"' + base64(bytesValue(v)) + '"';
   }
 
   // Map keys: the key as a member name and the colon.
 
   keyString(k: string): void {
-    this.text += jsonString(k) + ":";
+    this.text += jsonString(stringValue(k)) + ":";
   }
 
-  /** An integer key (also chars, timestamps, enums and flags). */
-  keyInt(k: number | bigint): void {
-    this.text += '"' + (typeof k === "bigint" ? k.toString() : String(k)) + '":';
+  // An integer key (also chars, timestamps, enums and flags), by its wire type.
+
+  keyU8(k: number): void {
+    this.text += '"' + u8(k) + '":';
+  }
+  keyI8(k: number): void {
+    this.text += '"' + i8(k) + '":';
+  }
+  keyU16(k: number): void {
+    this.text += '"' + u16(k) + '":';
+  }
+  keyI16(k: number): void {
+    this.text += '"' + i16(k) + '":';
+  }
+  keyU32(k: number): void {
+    this.text += '"' + u32(k) + '":';
+  }
+  keyI32(k: number): void {
+    this.text += '"' + i32(k) + '":';
+  }
+  keyU64(k: bigint): void {
+    this.text += '"' + u64(k) + '":';
+  }
+  keyI64(k: bigint): void {
+    this.text += '"' + i64(k) + '":';
   }
 
   keyBool(k: boolean): void {
-    this.text += k ? '"1":' : '"0":';
+    this.text += bool(k) ? '"1":' : '"0":';
   }
 
   keyDouble(k: number): void {
-    this.text += '"' + realKey(k, false) + '":';
+    this.text += '"' + realKey(f64(k), false) + '":';
   }
 
   keyFloat(k: number): void {
-    this.text += '"' + realKey(k, true) + '":';
+    this.text += '"' + realKey(f64(k), true) + '":';
   }
 
   keyDecimal(k: Decimal): void {
-    this.text += '"' + decimalText(k) + '":';
+    this.text += '"' + decimalText(decimalValue(k)) + '":';
   }
 
   keyUuid(k: Uuid): void {
-    this.text += '"' + k.toString() + '":';
+    this.text += '"' + uuidValue(k).toString() + '":';
   }
 
   keyBytes(k: Uint8Array): void {
-    this.text += '"' + base64(k) + '":';
+    this.text += '"' + base64(bytesValue(k)) + '":';
   }
 }

@@ -16,22 +16,29 @@ import { Uuid } from "./uuid.js";
 
 const MAX_U32 = 0xffffffff;
 
-/** Refuses a value its slot cannot hold exactly (an integer out of range, a number where a bigint goes). */
+/**
+ * Refuses a value its slot cannot hold exactly (an integer out of range, a number where a bigint
+ * goes). The checks below are shared with JsonWriter: both writers refuse the same values.
+ */
 function range(what: string, v: unknown): never {
   throw new EncodeError(
     (typeof v === "number" || typeof v === "bigint" ? "" + v : "a " + typeof v) + " is not a valid " + what + " value",
   );
 }
-const u8 = (v: number) => ((v & 0xff) === v ? v : range("uint8", v));
-const i8 = (v: number) => ((v << 24) >> 24 === v ? v : range("int8", v));
-const u16 = (v: number) => ((v & 0xffff) === v ? v : range("uint16", v));
-const i16 = (v: number) => ((v << 16) >> 16 === v ? v : range("int16", v));
-const u32 = (v: number) => (v >>> 0 === v ? v : range("uint32", v));
-const i32 = (v: number) => ((v | 0) === v ? v : range("int32", v));
-const u64 = (v: bigint) => (typeof v === "bigint" && BigInt.asUintN(64, v) === v ? v : range("uint64", v));
-const i64 = (v: bigint) => (typeof v === "bigint" && BigInt.asIntN(64, v) === v ? v : range("int64", v));
-const f64 = (v: number) => (typeof v === "number" ? v : range("floating-point", v));
-const bool = (v: boolean) => (typeof v === "boolean" ? v : range("bool", v));
+export const u8 = (v: number) => ((v & 0xff) === v ? v : range("uint8", v));
+export const i8 = (v: number) => ((v << 24) >> 24 === v ? v : range("int8", v));
+export const u16 = (v: number) => ((v & 0xffff) === v ? v : range("uint16", v));
+export const i16 = (v: number) => ((v << 16) >> 16 === v ? v : range("int16", v));
+export const u32 = (v: number) => (v >>> 0 === v ? v : range("uint32", v));
+export const i32 = (v: number) => ((v | 0) === v ? v : range("int32", v));
+export const u64 = (v: bigint) => (typeof v === "bigint" && BigInt.asUintN(64, v) === v ? v : range("uint64", v));
+export const i64 = (v: bigint) => (typeof v === "bigint" && BigInt.asIntN(64, v) === v ? v : range("int64", v));
+export const f64 = (v: number) => (typeof v === "number" ? v : range("floating-point", v));
+export const bool = (v: boolean) => (typeof v === "boolean" ? v : range("bool", v));
+export const uuidValue = (v: Uuid) => (v instanceof Uuid ? v : range("uuid (fbe.Uuid)", v));
+export const decimalValue = (v: Decimal) => (v instanceof Decimal ? v : range("decimal (fbe.Decimal)", v));
+export const stringValue = (v: string) => (typeof v === "string" ? v : range("string", v));
+export const bytesValue = (v: Uint8Array) => (v instanceof Uint8Array ? v : range("bytes (Uint8Array)", v));
 
 export class Writer {
   /** The buffer; the root is `buffer.subarray(0, size)`. */
@@ -157,12 +164,10 @@ export class Writer {
     this.view.setBigUint64(p, u64(v), true);
   }
   putUuid(p: number, v: Uuid): void {
-    if (!(v instanceof Uuid)) range("uuid (fbe.Uuid)", v);
-    v.write(this.buffer, p);
+    uuidValue(v).write(this.buffer, p);
   }
   putDecimal(p: number, v: Decimal): void {
-    if (!(v instanceof Decimal)) range("decimal (fbe.Decimal)", v);
-    v.write(this.view, p);
+    decimalValue(v).write(this.view, p);
   }
 
   // ------------------------------------------------------------ versioned model
@@ -200,7 +205,7 @@ export class Writer {
 
   /** Appends a length-prefixed string block and returns its position. */
   private stringBlock(s: string): number {
-    if (typeof s !== "string") range("string", s);
+    stringValue(s);
     const p = this.size;
     const room = 4 + s.length * 3;
     if (p + room > this.buffer.length) this.grow(p + room);
@@ -211,7 +216,7 @@ export class Writer {
   }
 
   private blobBlock(b: Uint8Array): number {
-    if (!(b instanceof Uint8Array)) range("bytes (Uint8Array)", b);
+    bytesValue(b);
     if (b.length > MAX_U32) throw new EncodeError("bytes longer than 4 GiB");
     const p = this.claim(4 + b.length);
     this.view.setUint32(p, b.length, true);
@@ -335,13 +340,13 @@ export class Writer {
     this.appendU64(v);
   }
   appendUuid(v: Uuid): void {
-    if (!(v instanceof Uuid)) range("uuid (fbe.Uuid)", v);
+    uuidValue(v);
     this.reserve(16);
     v.write(this.buffer, this.size);
     this.size += 16;
   }
   appendDecimal(v: Decimal): void {
-    if (!(v instanceof Decimal)) range("decimal (fbe.Decimal)", v);
+    decimalValue(v);
     this.reserve(16);
     v.write(this.view, this.size);
     this.size += 16;

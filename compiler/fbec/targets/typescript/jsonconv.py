@@ -7,6 +7,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals, RawText
 from fbec.targets.typescript.context import Context, by_value, compare
 from fbec.targets.typescript.models import (
+    SLOT,
     assign,
     counter,
     guarded,
@@ -20,6 +21,13 @@ VALUE = {"bool": "bool", "string": "string", "bytes": "bytes", "decimal": "decim
          "float": "double", "double": "double"}
 KEY = {"bool": "keyBool", "string": "keyString", "bytes": "keyBytes", "decimal": "keyDecimal", "uuid": "keyUuid",
        "float": "keyFloat", "double": "keyDouble"}
+
+
+def integer(t: ir.Primitive | ir.EnumRef) -> str:
+    """The fbe.JsonWriter method suffix of an integer (an enum's or flags' by its wire type), which
+    refuses what fbe.Writer refuses: `U8`, `I32`, `U64` (a timestamp)."""
+    name = t.name if isinstance(t, ir.Primitive) else t.wire
+    return "U64" if name == "timestamp" else SLOT[name]
 
 
 class Raw(RawText):
@@ -39,9 +47,9 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str
     """Write x (type t) as JSON (docs/format.md 8.2), a value of `field` (`within`: as write_value's)."""
     w = raw.w
     if isinstance(t, ir.Primitive):
-        raw.line(f"j.{VALUE.get(t.name, 'int')}({x});")
+        raw.line(f"j.{VALUE.get(t.name) or integer(t).lower()}({x});")
     elif isinstance(t, ir.EnumRef):
-        raw.line(f"j.int({x});")
+        raw.line(f"j.{integer(t).lower()}({x});")
     elif isinstance(t, ir.StructRef):
         raw.flush()
         guarded(w, c, t, f"{c.named(t.name)}.fbeWriteJson(j, {x});", within)
@@ -58,8 +66,11 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str
         raw.flush()
         if isinstance(t, ir.Sequence):
             ordered(w, c, t, a, x, field)
+            if t.kind != "set":
+                w.line(f"{c.rt('checkArray')}({a});")
         else:
             w.line(f"const {a} = {x};")
+            w.line(f"{c.rt('checkLength')}({a}, {t.length});")
         raw("[")
         raw.line(f"let {first} = true;")
         i = counter(w, c, t.element, names)
@@ -102,9 +113,10 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str
 
 def key_method(t: ir.Type) -> str:
     """The writer method of a map key of type t (docs/format.md 8.1)."""
-    if isinstance(t, ir.Primitive):
-        return KEY.get(t.name, "keyInt")
-    return "keyInt"
+    if isinstance(t, ir.Primitive) and t.name in KEY:
+        return KEY[t.name]
+    assert isinstance(t, (ir.Primitive, ir.EnumRef))
+    return "key" + integer(t)
 
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
