@@ -234,13 +234,14 @@ export class Node {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Node): void {
     j.raw('{"id":');
-    j.int(v.id);
+    j.i32(v.id);
     j.raw(',"name":');
     j.string(v.name);
     j.raw(',"value":');
-    j.int(v.value);
+    j.i64(v.value);
     j.raw(',"out_edges":');
     const a1 = v.out_edges;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -248,7 +249,7 @@ export class Node {
         j.raw(",");
       }
       first3 = false;
-      j.int(y2);
+      j.i32(y2);
     }
     j.raw("]}");
   }
@@ -514,11 +515,11 @@ export class Edge {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void {
     j.raw('{"source":');
-    j.int(v.source);
+    j.i32(v.source);
     j.raw(',"target":');
-    j.int(v.target);
+    j.i32(v.target);
     j.raw(',"weight":');
-    j.int(v.weight);
+    j.i32(v.weight);
     j.raw("}");
   }
 
@@ -854,6 +855,7 @@ export class Graph {
   static fbeWriteJson(j: fbe.JsonWriter, v: Graph): void {
     j.raw('{"nodes":');
     const a1 = v.nodes;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -865,6 +867,7 @@ export class Graph {
     }
     j.raw('],"edges":');
     const a4 = v.edges;
+    fbe.checkArray(a4);
     j.raw("[");
     let first6 = true;
     for (const y5 of a4) {

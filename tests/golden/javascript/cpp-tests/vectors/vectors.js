@@ -176,11 +176,11 @@ export class Edge {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"source":');
-    j.int(v.source);
+    j.i32(v.source);
     j.raw(',"target":');
-    j.int(v.target);
+    j.i32(v.target);
     j.raw(',"weight":');
-    j.int(v.weight);
+    j.i32(v.weight);
     j.raw("}");
   }
 
@@ -421,9 +421,9 @@ export class Point {
     j.raw('{"flag":');
     j.bool(v.flag);
     j.raw(',"x":');
-    j.int(v.x);
+    j.i64(v.x);
     j.raw(',"y":');
-    j.int(v.y);
+    j.i16(v.y);
     j.raw("}");
   }
 
@@ -670,9 +670,9 @@ export class Point3 extends Point {
     j.raw('{"flag":');
     j.bool(v.flag);
     j.raw(',"x":');
-    j.int(v.x);
+    j.i64(v.x);
     j.raw(',"y":');
-    j.int(v.y);
+    j.i16(v.y);
     j.raw(',"z":');
     j.double(v.z);
     j.raw("}");
@@ -938,6 +938,7 @@ export class Named {
     j.string(v.name);
     j.raw(',"values":');
     const a1 = v.values;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -945,7 +946,7 @@ export class Named {
         j.raw(",");
       }
       first3 = false;
-      j.int(y2);
+      j.i32(y2);
     }
     j.raw("]}");
   }
@@ -1455,6 +1456,7 @@ export class Holder {
   static fbeWriteJson(j, v) {
     j.raw('{"edges":');
     const a1 = v.edges;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -1466,6 +1468,7 @@ export class Holder {
     }
     j.raw('],"points":');
     const a4 = v.points;
+    fbe.checkArray(a4);
     j.raw("[");
     let first6 = true;
     for (const y5 of a4) {
@@ -1477,6 +1480,7 @@ export class Holder {
     }
     j.raw('],"ints":');
     const a7 = v.ints;
+    fbe.checkArray(a7);
     j.raw("[");
     let first9 = true;
     for (const y8 of a7) {
@@ -1484,10 +1488,11 @@ export class Holder {
         j.raw(",");
       }
       first9 = false;
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('],"switches":');
     const a10 = v.switches;
+    fbe.checkArray(a10);
     j.raw("[");
     let first12 = true;
     for (const y11 of a10) {
@@ -1499,6 +1504,7 @@ export class Holder {
     }
     j.raw('],"reals":');
     const a13 = v.reals;
+    fbe.checkArray(a13);
     j.raw("[");
     let first15 = true;
     for (const y14 of a13) {
@@ -1510,6 +1516,7 @@ export class Holder {
     }
     j.raw('],"named":');
     const a16 = v.named;
+    fbe.checkArray(a16);
     j.raw("[");
     let first18 = true;
     for (const y17 of a16) {

@@ -156,7 +156,7 @@ export class Edge {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"source":');
-    j.int(v.source);
+    j.i32(v.source);
     j.raw("}");
   }
 
@@ -416,6 +416,7 @@ export class Holder {
   static fbeWriteJson(j, v) {
     j.raw('{"edges":');
     const a1 = v.edges;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {

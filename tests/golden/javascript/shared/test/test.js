@@ -999,55 +999,55 @@ export class StructSimple {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"id":');
-    j.int(v.id);
+    j.i32(v.id);
     j.raw(',"f1":');
     j.bool(v.f1);
     j.raw(',"f2":');
     j.bool(v.f2);
     j.raw(',"f3":');
-    j.int(v.f3);
+    j.u8(v.f3);
     j.raw(',"f4":');
-    j.int(v.f4);
+    j.u8(v.f4);
     j.raw(',"f5":');
-    j.int(v.f5);
+    j.u8(v.f5);
     j.raw(',"f6":');
-    j.int(v.f6);
+    j.u8(v.f6);
     j.raw(',"f7":');
-    j.int(v.f7);
+    j.u32(v.f7);
     j.raw(',"f8":');
-    j.int(v.f8);
+    j.u32(v.f8);
     j.raw(',"f9":');
-    j.int(v.f9);
+    j.i8(v.f9);
     j.raw(',"f10":');
-    j.int(v.f10);
+    j.i8(v.f10);
     j.raw(',"f11":');
-    j.int(v.f11);
+    j.u8(v.f11);
     j.raw(',"f12":');
-    j.int(v.f12);
+    j.u8(v.f12);
     j.raw(',"f13":');
-    j.int(v.f13);
+    j.i16(v.f13);
     j.raw(',"f14":');
-    j.int(v.f14);
+    j.i16(v.f14);
     j.raw(',"f15":');
-    j.int(v.f15);
+    j.u16(v.f15);
     j.raw(',"f16":');
-    j.int(v.f16);
+    j.u16(v.f16);
     j.raw(',"f17":');
-    j.int(v.f17);
+    j.i32(v.f17);
     j.raw(',"f18":');
-    j.int(v.f18);
+    j.i32(v.f18);
     j.raw(',"f19":');
-    j.int(v.f19);
+    j.u32(v.f19);
     j.raw(',"f20":');
-    j.int(v.f20);
+    j.u32(v.f20);
     j.raw(',"f21":');
-    j.int(v.f21);
+    j.i64(v.f21);
     j.raw(',"f22":');
-    j.int(v.f22);
+    j.i64(v.f22);
     j.raw(',"f23":');
-    j.int(v.f23);
+    j.u64(v.f23);
     j.raw(',"f24":');
-    j.int(v.f24);
+    j.u64(v.f24);
     j.raw(',"f25":');
     j.double(v.f25);
     j.raw(',"f26":');
@@ -1065,11 +1065,11 @@ export class StructSimple {
     j.raw(',"f32":');
     j.string(v.f32);
     j.raw(',"f33":');
-    j.int(v.f33);
+    j.u64(v.f33);
     j.raw(',"f34":');
-    j.int(v.f34);
+    j.u64(v.f34);
     j.raw(',"f35":');
-    j.int(v.f35);
+    j.u64(v.f35);
     j.raw(',"f36":');
     j.uuid(v.f36);
     j.raw(',"f37":');
@@ -1077,15 +1077,15 @@ export class StructSimple {
     j.raw(',"f38":');
     j.uuid(v.f38);
     j.raw(',"f39":');
-    j.int(v.f39);
+    j.u8(v.f39);
     j.raw(',"f40":');
-    j.int(v.f40);
+    j.u8(v.f40);
     j.raw(',"f41":');
     proto.Order.fbeWriteJson(j, v.f41);
     j.raw(',"f42":');
     proto.Balance.fbeWriteJson(j, v.f42);
     j.raw(',"f43":');
-    j.int(v.f43);
+    j.u8(v.f43);
     j.raw(',"f44":');
     proto.Account.fbeWriteJson(j, v.f44);
     j.raw("}");
@@ -4488,55 +4488,55 @@ export class StructOptional extends StructSimple {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"id":');
-    j.int(v.id);
+    j.i32(v.id);
     j.raw(',"f1":');
     j.bool(v.f1);
     j.raw(',"f2":');
     j.bool(v.f2);
     j.raw(',"f3":');
-    j.int(v.f3);
+    j.u8(v.f3);
     j.raw(',"f4":');
-    j.int(v.f4);
+    j.u8(v.f4);
     j.raw(',"f5":');
-    j.int(v.f5);
+    j.u8(v.f5);
     j.raw(',"f6":');
-    j.int(v.f6);
+    j.u8(v.f6);
     j.raw(',"f7":');
-    j.int(v.f7);
+    j.u32(v.f7);
     j.raw(',"f8":');
-    j.int(v.f8);
+    j.u32(v.f8);
     j.raw(',"f9":');
-    j.int(v.f9);
+    j.i8(v.f9);
     j.raw(',"f10":');
-    j.int(v.f10);
+    j.i8(v.f10);
     j.raw(',"f11":');
-    j.int(v.f11);
+    j.u8(v.f11);
     j.raw(',"f12":');
-    j.int(v.f12);
+    j.u8(v.f12);
     j.raw(',"f13":');
-    j.int(v.f13);
+    j.i16(v.f13);
     j.raw(',"f14":');
-    j.int(v.f14);
+    j.i16(v.f14);
     j.raw(',"f15":');
-    j.int(v.f15);
+    j.u16(v.f15);
     j.raw(',"f16":');
-    j.int(v.f16);
+    j.u16(v.f16);
     j.raw(',"f17":');
-    j.int(v.f17);
+    j.i32(v.f17);
     j.raw(',"f18":');
-    j.int(v.f18);
+    j.i32(v.f18);
     j.raw(',"f19":');
-    j.int(v.f19);
+    j.u32(v.f19);
     j.raw(',"f20":');
-    j.int(v.f20);
+    j.u32(v.f20);
     j.raw(',"f21":');
-    j.int(v.f21);
+    j.i64(v.f21);
     j.raw(',"f22":');
-    j.int(v.f22);
+    j.i64(v.f22);
     j.raw(',"f23":');
-    j.int(v.f23);
+    j.u64(v.f23);
     j.raw(',"f24":');
-    j.int(v.f24);
+    j.u64(v.f24);
     j.raw(',"f25":');
     j.double(v.f25);
     j.raw(',"f26":');
@@ -4554,11 +4554,11 @@ export class StructOptional extends StructSimple {
     j.raw(',"f32":');
     j.string(v.f32);
     j.raw(',"f33":');
-    j.int(v.f33);
+    j.u64(v.f33);
     j.raw(',"f34":');
-    j.int(v.f34);
+    j.u64(v.f34);
     j.raw(',"f35":');
-    j.int(v.f35);
+    j.u64(v.f35);
     j.raw(',"f36":');
     j.uuid(v.f36);
     j.raw(',"f37":');
@@ -4566,15 +4566,15 @@ export class StructOptional extends StructSimple {
     j.raw(',"f38":');
     j.uuid(v.f38);
     j.raw(',"f39":');
-    j.int(v.f39);
+    j.u8(v.f39);
     j.raw(',"f40":');
-    j.int(v.f40);
+    j.u8(v.f40);
     j.raw(',"f41":');
     proto.Order.fbeWriteJson(j, v.f41);
     j.raw(',"f42":');
     proto.Balance.fbeWriteJson(j, v.f42);
     j.raw(',"f43":');
-    j.int(v.f43);
+    j.u8(v.f43);
     j.raw(',"f44":');
     proto.Account.fbeWriteJson(j, v.f44);
     j.raw(',"f100":');
@@ -4603,231 +4603,231 @@ export class StructOptional extends StructSimple {
     if (o4 === undefined) {
       j.null();
     } else {
-      j.int(o4);
+      j.u8(o4);
     }
     j.raw(',"f104":');
     const o5 = v.f104;
     if (o5 === undefined) {
       j.null();
     } else {
-      j.int(o5);
+      j.u8(o5);
     }
     j.raw(',"f105":');
     const o6 = v.f105;
     if (o6 === undefined) {
       j.null();
     } else {
-      j.int(o6);
+      j.u8(o6);
     }
     j.raw(',"f106":');
     const o7 = v.f106;
     if (o7 === undefined) {
       j.null();
     } else {
-      j.int(o7);
+      j.u8(o7);
     }
     j.raw(',"f107":');
     const o8 = v.f107;
     if (o8 === undefined) {
       j.null();
     } else {
-      j.int(o8);
+      j.u8(o8);
     }
     j.raw(',"f108":');
     const o9 = v.f108;
     if (o9 === undefined) {
       j.null();
     } else {
-      j.int(o9);
+      j.u8(o9);
     }
     j.raw(',"f109":');
     const o10 = v.f109;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.u32(o10);
     }
     j.raw(',"f110":');
     const o11 = v.f110;
     if (o11 === undefined) {
       j.null();
     } else {
-      j.int(o11);
+      j.u32(o11);
     }
     j.raw(',"f111":');
     const o12 = v.f111;
     if (o12 === undefined) {
       j.null();
     } else {
-      j.int(o12);
+      j.u32(o12);
     }
     j.raw(',"f112":');
     const o13 = v.f112;
     if (o13 === undefined) {
       j.null();
     } else {
-      j.int(o13);
+      j.i8(o13);
     }
     j.raw(',"f113":');
     const o14 = v.f113;
     if (o14 === undefined) {
       j.null();
     } else {
-      j.int(o14);
+      j.i8(o14);
     }
     j.raw(',"f114":');
     const o15 = v.f114;
     if (o15 === undefined) {
       j.null();
     } else {
-      j.int(o15);
+      j.i8(o15);
     }
     j.raw(',"f115":');
     const o16 = v.f115;
     if (o16 === undefined) {
       j.null();
     } else {
-      j.int(o16);
+      j.u8(o16);
     }
     j.raw(',"f116":');
     const o17 = v.f116;
     if (o17 === undefined) {
       j.null();
     } else {
-      j.int(o17);
+      j.u8(o17);
     }
     j.raw(',"f117":');
     const o18 = v.f117;
     if (o18 === undefined) {
       j.null();
     } else {
-      j.int(o18);
+      j.u8(o18);
     }
     j.raw(',"f118":');
     const o19 = v.f118;
     if (o19 === undefined) {
       j.null();
     } else {
-      j.int(o19);
+      j.i16(o19);
     }
     j.raw(',"f119":');
     const o20 = v.f119;
     if (o20 === undefined) {
       j.null();
     } else {
-      j.int(o20);
+      j.i16(o20);
     }
     j.raw(',"f120":');
     const o21 = v.f120;
     if (o21 === undefined) {
       j.null();
     } else {
-      j.int(o21);
+      j.i16(o21);
     }
     j.raw(',"f121":');
     const o22 = v.f121;
     if (o22 === undefined) {
       j.null();
     } else {
-      j.int(o22);
+      j.u16(o22);
     }
     j.raw(',"f122":');
     const o23 = v.f122;
     if (o23 === undefined) {
       j.null();
     } else {
-      j.int(o23);
+      j.u16(o23);
     }
     j.raw(',"f123":');
     const o24 = v.f123;
     if (o24 === undefined) {
       j.null();
     } else {
-      j.int(o24);
+      j.u16(o24);
     }
     j.raw(',"f124":');
     const o25 = v.f124;
     if (o25 === undefined) {
       j.null();
     } else {
-      j.int(o25);
+      j.i32(o25);
     }
     j.raw(',"f125":');
     const o26 = v.f125;
     if (o26 === undefined) {
       j.null();
     } else {
-      j.int(o26);
+      j.i32(o26);
     }
     j.raw(',"f126":');
     const o27 = v.f126;
     if (o27 === undefined) {
       j.null();
     } else {
-      j.int(o27);
+      j.i32(o27);
     }
     j.raw(',"f127":');
     const o28 = v.f127;
     if (o28 === undefined) {
       j.null();
     } else {
-      j.int(o28);
+      j.u32(o28);
     }
     j.raw(',"f128":');
     const o29 = v.f128;
     if (o29 === undefined) {
       j.null();
     } else {
-      j.int(o29);
+      j.u32(o29);
     }
     j.raw(',"f129":');
     const o30 = v.f129;
     if (o30 === undefined) {
       j.null();
     } else {
-      j.int(o30);
+      j.u32(o30);
     }
     j.raw(',"f130":');
     const o31 = v.f130;
     if (o31 === undefined) {
       j.null();
     } else {
-      j.int(o31);
+      j.i64(o31);
     }
     j.raw(',"f131":');
     const o32 = v.f131;
     if (o32 === undefined) {
       j.null();
     } else {
-      j.int(o32);
+      j.i64(o32);
     }
     j.raw(',"f132":');
     const o33 = v.f132;
     if (o33 === undefined) {
       j.null();
     } else {
-      j.int(o33);
+      j.i64(o33);
     }
     j.raw(',"f133":');
     const o34 = v.f133;
     if (o34 === undefined) {
       j.null();
     } else {
-      j.int(o34);
+      j.u64(o34);
     }
     j.raw(',"f134":');
     const o35 = v.f134;
     if (o35 === undefined) {
       j.null();
     } else {
-      j.int(o35);
+      j.u64(o35);
     }
     j.raw(',"f135":');
     const o36 = v.f135;
     if (o36 === undefined) {
       j.null();
     } else {
-      j.int(o36);
+      j.u64(o36);
     }
     j.raw(',"f136":');
     const o37 = v.f136;
@@ -4918,21 +4918,21 @@ export class StructOptional extends StructSimple {
     if (o49 === undefined) {
       j.null();
     } else {
-      j.int(o49);
+      j.u64(o49);
     }
     j.raw(',"f149":');
     const o50 = v.f149;
     if (o50 === undefined) {
       j.null();
     } else {
-      j.int(o50);
+      j.u64(o50);
     }
     j.raw(',"f150":');
     const o51 = v.f150;
     if (o51 === undefined) {
       j.null();
     } else {
-      j.int(o51);
+      j.u64(o51);
     }
     j.raw(',"f151":');
     const o52 = v.f151;
@@ -4960,28 +4960,28 @@ export class StructOptional extends StructSimple {
     if (o55 === undefined) {
       j.null();
     } else {
-      j.int(o55);
+      j.u8(o55);
     }
     j.raw(',"f155":');
     const o56 = v.f155;
     if (o56 === undefined) {
       j.null();
     } else {
-      j.int(o56);
+      j.u8(o56);
     }
     j.raw(',"f156":');
     const o57 = v.f156;
     if (o57 === undefined) {
       j.null();
     } else {
-      j.int(o57);
+      j.u8(o57);
     }
     j.raw(',"f157":');
     const o58 = v.f157;
     if (o58 === undefined) {
       j.null();
     } else {
-      j.int(o58);
+      j.u8(o58);
     }
     j.raw(',"f158":');
     const o59 = v.f158;
@@ -5016,14 +5016,14 @@ export class StructOptional extends StructSimple {
     if (o63 === undefined) {
       j.null();
     } else {
-      j.int(o63);
+      j.u8(o63);
     }
     j.raw(',"f163":');
     const o64 = v.f163;
     if (o64 === undefined) {
       j.null();
     } else {
-      j.int(o64);
+      j.u8(o64);
     }
     j.raw(',"f164":');
     const o65 = v.f164;
@@ -9297,55 +9297,55 @@ export class StructNested extends StructOptional {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"id":');
-    j.int(v.id);
+    j.i32(v.id);
     j.raw(',"f1":');
     j.bool(v.f1);
     j.raw(',"f2":');
     j.bool(v.f2);
     j.raw(',"f3":');
-    j.int(v.f3);
+    j.u8(v.f3);
     j.raw(',"f4":');
-    j.int(v.f4);
+    j.u8(v.f4);
     j.raw(',"f5":');
-    j.int(v.f5);
+    j.u8(v.f5);
     j.raw(',"f6":');
-    j.int(v.f6);
+    j.u8(v.f6);
     j.raw(',"f7":');
-    j.int(v.f7);
+    j.u32(v.f7);
     j.raw(',"f8":');
-    j.int(v.f8);
+    j.u32(v.f8);
     j.raw(',"f9":');
-    j.int(v.f9);
+    j.i8(v.f9);
     j.raw(',"f10":');
-    j.int(v.f10);
+    j.i8(v.f10);
     j.raw(',"f11":');
-    j.int(v.f11);
+    j.u8(v.f11);
     j.raw(',"f12":');
-    j.int(v.f12);
+    j.u8(v.f12);
     j.raw(',"f13":');
-    j.int(v.f13);
+    j.i16(v.f13);
     j.raw(',"f14":');
-    j.int(v.f14);
+    j.i16(v.f14);
     j.raw(',"f15":');
-    j.int(v.f15);
+    j.u16(v.f15);
     j.raw(',"f16":');
-    j.int(v.f16);
+    j.u16(v.f16);
     j.raw(',"f17":');
-    j.int(v.f17);
+    j.i32(v.f17);
     j.raw(',"f18":');
-    j.int(v.f18);
+    j.i32(v.f18);
     j.raw(',"f19":');
-    j.int(v.f19);
+    j.u32(v.f19);
     j.raw(',"f20":');
-    j.int(v.f20);
+    j.u32(v.f20);
     j.raw(',"f21":');
-    j.int(v.f21);
+    j.i64(v.f21);
     j.raw(',"f22":');
-    j.int(v.f22);
+    j.i64(v.f22);
     j.raw(',"f23":');
-    j.int(v.f23);
+    j.u64(v.f23);
     j.raw(',"f24":');
-    j.int(v.f24);
+    j.u64(v.f24);
     j.raw(',"f25":');
     j.double(v.f25);
     j.raw(',"f26":');
@@ -9363,11 +9363,11 @@ export class StructNested extends StructOptional {
     j.raw(',"f32":');
     j.string(v.f32);
     j.raw(',"f33":');
-    j.int(v.f33);
+    j.u64(v.f33);
     j.raw(',"f34":');
-    j.int(v.f34);
+    j.u64(v.f34);
     j.raw(',"f35":');
-    j.int(v.f35);
+    j.u64(v.f35);
     j.raw(',"f36":');
     j.uuid(v.f36);
     j.raw(',"f37":');
@@ -9375,15 +9375,15 @@ export class StructNested extends StructOptional {
     j.raw(',"f38":');
     j.uuid(v.f38);
     j.raw(',"f39":');
-    j.int(v.f39);
+    j.u8(v.f39);
     j.raw(',"f40":');
-    j.int(v.f40);
+    j.u8(v.f40);
     j.raw(',"f41":');
     proto.Order.fbeWriteJson(j, v.f41);
     j.raw(',"f42":');
     proto.Balance.fbeWriteJson(j, v.f42);
     j.raw(',"f43":');
-    j.int(v.f43);
+    j.u8(v.f43);
     j.raw(',"f44":');
     proto.Account.fbeWriteJson(j, v.f44);
     j.raw(',"f100":');
@@ -9412,231 +9412,231 @@ export class StructNested extends StructOptional {
     if (o4 === undefined) {
       j.null();
     } else {
-      j.int(o4);
+      j.u8(o4);
     }
     j.raw(',"f104":');
     const o5 = v.f104;
     if (o5 === undefined) {
       j.null();
     } else {
-      j.int(o5);
+      j.u8(o5);
     }
     j.raw(',"f105":');
     const o6 = v.f105;
     if (o6 === undefined) {
       j.null();
     } else {
-      j.int(o6);
+      j.u8(o6);
     }
     j.raw(',"f106":');
     const o7 = v.f106;
     if (o7 === undefined) {
       j.null();
     } else {
-      j.int(o7);
+      j.u8(o7);
     }
     j.raw(',"f107":');
     const o8 = v.f107;
     if (o8 === undefined) {
       j.null();
     } else {
-      j.int(o8);
+      j.u8(o8);
     }
     j.raw(',"f108":');
     const o9 = v.f108;
     if (o9 === undefined) {
       j.null();
     } else {
-      j.int(o9);
+      j.u8(o9);
     }
     j.raw(',"f109":');
     const o10 = v.f109;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.u32(o10);
     }
     j.raw(',"f110":');
     const o11 = v.f110;
     if (o11 === undefined) {
       j.null();
     } else {
-      j.int(o11);
+      j.u32(o11);
     }
     j.raw(',"f111":');
     const o12 = v.f111;
     if (o12 === undefined) {
       j.null();
     } else {
-      j.int(o12);
+      j.u32(o12);
     }
     j.raw(',"f112":');
     const o13 = v.f112;
     if (o13 === undefined) {
       j.null();
     } else {
-      j.int(o13);
+      j.i8(o13);
     }
     j.raw(',"f113":');
     const o14 = v.f113;
     if (o14 === undefined) {
       j.null();
     } else {
-      j.int(o14);
+      j.i8(o14);
     }
     j.raw(',"f114":');
     const o15 = v.f114;
     if (o15 === undefined) {
       j.null();
     } else {
-      j.int(o15);
+      j.i8(o15);
     }
     j.raw(',"f115":');
     const o16 = v.f115;
     if (o16 === undefined) {
       j.null();
     } else {
-      j.int(o16);
+      j.u8(o16);
     }
     j.raw(',"f116":');
     const o17 = v.f116;
     if (o17 === undefined) {
       j.null();
     } else {
-      j.int(o17);
+      j.u8(o17);
     }
     j.raw(',"f117":');
     const o18 = v.f117;
     if (o18 === undefined) {
       j.null();
     } else {
-      j.int(o18);
+      j.u8(o18);
     }
     j.raw(',"f118":');
     const o19 = v.f118;
     if (o19 === undefined) {
       j.null();
     } else {
-      j.int(o19);
+      j.i16(o19);
     }
     j.raw(',"f119":');
     const o20 = v.f119;
     if (o20 === undefined) {
       j.null();
     } else {
-      j.int(o20);
+      j.i16(o20);
     }
     j.raw(',"f120":');
     const o21 = v.f120;
     if (o21 === undefined) {
       j.null();
     } else {
-      j.int(o21);
+      j.i16(o21);
     }
     j.raw(',"f121":');
     const o22 = v.f121;
     if (o22 === undefined) {
       j.null();
     } else {
-      j.int(o22);
+      j.u16(o22);
     }
     j.raw(',"f122":');
     const o23 = v.f122;
     if (o23 === undefined) {
       j.null();
     } else {
-      j.int(o23);
+      j.u16(o23);
     }
     j.raw(',"f123":');
     const o24 = v.f123;
     if (o24 === undefined) {
       j.null();
     } else {
-      j.int(o24);
+      j.u16(o24);
     }
     j.raw(',"f124":');
     const o25 = v.f124;
     if (o25 === undefined) {
       j.null();
     } else {
-      j.int(o25);
+      j.i32(o25);
     }
     j.raw(',"f125":');
     const o26 = v.f125;
     if (o26 === undefined) {
       j.null();
     } else {
-      j.int(o26);
+      j.i32(o26);
     }
     j.raw(',"f126":');
     const o27 = v.f126;
     if (o27 === undefined) {
       j.null();
     } else {
-      j.int(o27);
+      j.i32(o27);
     }
     j.raw(',"f127":');
     const o28 = v.f127;
     if (o28 === undefined) {
       j.null();
     } else {
-      j.int(o28);
+      j.u32(o28);
     }
     j.raw(',"f128":');
     const o29 = v.f128;
     if (o29 === undefined) {
       j.null();
     } else {
-      j.int(o29);
+      j.u32(o29);
     }
     j.raw(',"f129":');
     const o30 = v.f129;
     if (o30 === undefined) {
       j.null();
     } else {
-      j.int(o30);
+      j.u32(o30);
     }
     j.raw(',"f130":');
     const o31 = v.f130;
     if (o31 === undefined) {
       j.null();
     } else {
-      j.int(o31);
+      j.i64(o31);
     }
     j.raw(',"f131":');
     const o32 = v.f131;
     if (o32 === undefined) {
       j.null();
     } else {
-      j.int(o32);
+      j.i64(o32);
     }
     j.raw(',"f132":');
     const o33 = v.f132;
     if (o33 === undefined) {
       j.null();
     } else {
-      j.int(o33);
+      j.i64(o33);
     }
     j.raw(',"f133":');
     const o34 = v.f133;
     if (o34 === undefined) {
       j.null();
     } else {
-      j.int(o34);
+      j.u64(o34);
     }
     j.raw(',"f134":');
     const o35 = v.f134;
     if (o35 === undefined) {
       j.null();
     } else {
-      j.int(o35);
+      j.u64(o35);
     }
     j.raw(',"f135":');
     const o36 = v.f135;
     if (o36 === undefined) {
       j.null();
     } else {
-      j.int(o36);
+      j.u64(o36);
     }
     j.raw(',"f136":');
     const o37 = v.f136;
@@ -9727,21 +9727,21 @@ export class StructNested extends StructOptional {
     if (o49 === undefined) {
       j.null();
     } else {
-      j.int(o49);
+      j.u64(o49);
     }
     j.raw(',"f149":');
     const o50 = v.f149;
     if (o50 === undefined) {
       j.null();
     } else {
-      j.int(o50);
+      j.u64(o50);
     }
     j.raw(',"f150":');
     const o51 = v.f150;
     if (o51 === undefined) {
       j.null();
     } else {
-      j.int(o51);
+      j.u64(o51);
     }
     j.raw(',"f151":');
     const o52 = v.f151;
@@ -9769,28 +9769,28 @@ export class StructNested extends StructOptional {
     if (o55 === undefined) {
       j.null();
     } else {
-      j.int(o55);
+      j.u8(o55);
     }
     j.raw(',"f155":');
     const o56 = v.f155;
     if (o56 === undefined) {
       j.null();
     } else {
-      j.int(o56);
+      j.u8(o56);
     }
     j.raw(',"f156":');
     const o57 = v.f156;
     if (o57 === undefined) {
       j.null();
     } else {
-      j.int(o57);
+      j.u8(o57);
     }
     j.raw(',"f157":');
     const o58 = v.f157;
     if (o58 === undefined) {
       j.null();
     } else {
-      j.int(o58);
+      j.u8(o58);
     }
     j.raw(',"f158":');
     const o59 = v.f158;
@@ -9825,14 +9825,14 @@ export class StructNested extends StructOptional {
     if (o63 === undefined) {
       j.null();
     } else {
-      j.int(o63);
+      j.u8(o63);
     }
     j.raw(',"f163":');
     const o64 = v.f163;
     if (o64 === undefined) {
       j.null();
     } else {
-      j.int(o64);
+      j.u8(o64);
     }
     j.raw(',"f164":');
     const o65 = v.f164;
@@ -9849,40 +9849,40 @@ export class StructNested extends StructOptional {
       proto.Account.fbeWriteJson(j, o66);
     }
     j.raw(',"f1000":');
-    j.int(v.f1000);
+    j.i32(v.f1000);
     j.raw(',"f1001":');
     const o67 = v.f1001;
     if (o67 === undefined) {
       j.null();
     } else {
-      j.int(o67);
+      j.i32(o67);
     }
     j.raw(',"f1002":');
-    j.int(v.f1002);
+    j.u8(v.f1002);
     j.raw(',"f1003":');
     const o68 = v.f1003;
     if (o68 === undefined) {
       j.null();
     } else {
-      j.int(o68);
+      j.u8(o68);
     }
     j.raw(',"f1004":');
-    j.int(v.f1004);
+    j.i32(v.f1004);
     j.raw(',"f1005":');
     const o69 = v.f1005;
     if (o69 === undefined) {
       j.null();
     } else {
-      j.int(o69);
+      j.i32(o69);
     }
     j.raw(',"f1006":');
-    j.int(v.f1006);
+    j.u64(v.f1006);
     j.raw(',"f1007":');
     const o70 = v.f1007;
     if (o70 === undefined) {
       j.null();
     } else {
-      j.int(o70);
+      j.u64(o70);
     }
     j.raw(',"f1008":');
     StructSimple.fbeWriteJson(j, v.f1008);
@@ -11880,6 +11880,7 @@ export class StructArray {
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
     const a1 = v.f1;
+    fbe.checkLength(a1, 2);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -11887,10 +11888,11 @@ export class StructArray {
         j.raw(",");
       }
       first3 = false;
-      j.int(y2);
+      j.u8(y2);
     }
     j.raw('],"f2":');
     const a4 = v.f2;
+    fbe.checkLength(a4, 2);
     j.raw("[");
     let first6 = true;
     for (const y5 of a4) {
@@ -11902,11 +11904,12 @@ export class StructArray {
       if (o7 === undefined) {
         j.null();
       } else {
-        j.int(o7);
+        j.u8(o7);
       }
     }
     j.raw('],"f3":');
     const a8 = v.f3;
+    fbe.checkLength(a8, 2);
     j.raw("[");
     let first10 = true;
     for (const y9 of a8) {
@@ -11918,6 +11921,7 @@ export class StructArray {
     }
     j.raw('],"f4":');
     const a11 = v.f4;
+    fbe.checkLength(a11, 2);
     j.raw("[");
     let first13 = true;
     for (const y12 of a11) {
@@ -11934,6 +11938,7 @@ export class StructArray {
     }
     j.raw('],"f5":');
     const a15 = v.f5;
+    fbe.checkLength(a15, 2);
     j.raw("[");
     let first17 = true;
     for (const y16 of a15) {
@@ -11941,10 +11946,11 @@ export class StructArray {
         j.raw(",");
       }
       first17 = false;
-      j.int(y16);
+      j.i32(y16);
     }
     j.raw('],"f6":');
     const a18 = v.f6;
+    fbe.checkLength(a18, 2);
     j.raw("[");
     let first20 = true;
     for (const y19 of a18) {
@@ -11956,11 +11962,12 @@ export class StructArray {
       if (o21 === undefined) {
         j.null();
       } else {
-        j.int(o21);
+        j.i32(o21);
       }
     }
     j.raw('],"f7":');
     const a22 = v.f7;
+    fbe.checkLength(a22, 2);
     j.raw("[");
     let first24 = true;
     for (const y23 of a22) {
@@ -11968,10 +11975,11 @@ export class StructArray {
         j.raw(",");
       }
       first24 = false;
-      j.int(y23);
+      j.i32(y23);
     }
     j.raw('],"f8":');
     const a25 = v.f8;
+    fbe.checkLength(a25, 2);
     j.raw("[");
     let first27 = true;
     for (const y26 of a25) {
@@ -11983,11 +11991,12 @@ export class StructArray {
       if (o28 === undefined) {
         j.null();
       } else {
-        j.int(o28);
+        j.i32(o28);
       }
     }
     j.raw('],"f9":');
     const a29 = v.f9;
+    fbe.checkLength(a29, 2);
     j.raw("[");
     let first31 = true;
     for (const y30 of a29) {
@@ -11999,6 +12008,7 @@ export class StructArray {
     }
     j.raw('],"f10":');
     const a32 = v.f10;
+    fbe.checkLength(a32, 2);
     j.raw("[");
     let first34 = true;
     for (const y33 of a32) {
@@ -13049,6 +13059,7 @@ export class StructVector {
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
     const a1 = v.f1;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -13056,10 +13067,11 @@ export class StructVector {
         j.raw(",");
       }
       first3 = false;
-      j.int(y2);
+      j.u8(y2);
     }
     j.raw('],"f2":');
     const a4 = v.f2;
+    fbe.checkArray(a4);
     j.raw("[");
     let first6 = true;
     for (const y5 of a4) {
@@ -13071,11 +13083,12 @@ export class StructVector {
       if (o7 === undefined) {
         j.null();
       } else {
-        j.int(o7);
+        j.u8(o7);
       }
     }
     j.raw('],"f3":');
     const a8 = v.f3;
+    fbe.checkArray(a8);
     j.raw("[");
     let first10 = true;
     for (const y9 of a8) {
@@ -13087,6 +13100,7 @@ export class StructVector {
     }
     j.raw('],"f4":');
     const a11 = v.f4;
+    fbe.checkArray(a11);
     j.raw("[");
     let first13 = true;
     for (const y12 of a11) {
@@ -13103,6 +13117,7 @@ export class StructVector {
     }
     j.raw('],"f5":');
     const a15 = v.f5;
+    fbe.checkArray(a15);
     j.raw("[");
     let first17 = true;
     for (const y16 of a15) {
@@ -13110,10 +13125,11 @@ export class StructVector {
         j.raw(",");
       }
       first17 = false;
-      j.int(y16);
+      j.i32(y16);
     }
     j.raw('],"f6":');
     const a18 = v.f6;
+    fbe.checkArray(a18);
     j.raw("[");
     let first20 = true;
     for (const y19 of a18) {
@@ -13125,11 +13141,12 @@ export class StructVector {
       if (o21 === undefined) {
         j.null();
       } else {
-        j.int(o21);
+        j.i32(o21);
       }
     }
     j.raw('],"f7":');
     const a22 = v.f7;
+    fbe.checkArray(a22);
     j.raw("[");
     let first24 = true;
     for (const y23 of a22) {
@@ -13137,10 +13154,11 @@ export class StructVector {
         j.raw(",");
       }
       first24 = false;
-      j.int(y23);
+      j.i32(y23);
     }
     j.raw('],"f8":');
     const a25 = v.f8;
+    fbe.checkArray(a25);
     j.raw("[");
     let first27 = true;
     for (const y26 of a25) {
@@ -13152,11 +13170,12 @@ export class StructVector {
       if (o28 === undefined) {
         j.null();
       } else {
-        j.int(o28);
+        j.i32(o28);
       }
     }
     j.raw('],"f9":');
     const a29 = v.f9;
+    fbe.checkArray(a29);
     j.raw("[");
     let first31 = true;
     for (const y30 of a29) {
@@ -13168,6 +13187,7 @@ export class StructVector {
     }
     j.raw('],"f10":');
     const a32 = v.f10;
+    fbe.checkArray(a32);
     j.raw("[");
     let first34 = true;
     for (const y33 of a32) {
@@ -14216,6 +14236,7 @@ export class StructList {
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
     const a1 = v.f1;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -14223,10 +14244,11 @@ export class StructList {
         j.raw(",");
       }
       first3 = false;
-      j.int(y2);
+      j.u8(y2);
     }
     j.raw('],"f2":');
     const a4 = v.f2;
+    fbe.checkArray(a4);
     j.raw("[");
     let first6 = true;
     for (const y5 of a4) {
@@ -14238,11 +14260,12 @@ export class StructList {
       if (o7 === undefined) {
         j.null();
       } else {
-        j.int(o7);
+        j.u8(o7);
       }
     }
     j.raw('],"f3":');
     const a8 = v.f3;
+    fbe.checkArray(a8);
     j.raw("[");
     let first10 = true;
     for (const y9 of a8) {
@@ -14254,6 +14277,7 @@ export class StructList {
     }
     j.raw('],"f4":');
     const a11 = v.f4;
+    fbe.checkArray(a11);
     j.raw("[");
     let first13 = true;
     for (const y12 of a11) {
@@ -14270,6 +14294,7 @@ export class StructList {
     }
     j.raw('],"f5":');
     const a15 = v.f5;
+    fbe.checkArray(a15);
     j.raw("[");
     let first17 = true;
     for (const y16 of a15) {
@@ -14277,10 +14302,11 @@ export class StructList {
         j.raw(",");
       }
       first17 = false;
-      j.int(y16);
+      j.i32(y16);
     }
     j.raw('],"f6":');
     const a18 = v.f6;
+    fbe.checkArray(a18);
     j.raw("[");
     let first20 = true;
     for (const y19 of a18) {
@@ -14292,11 +14318,12 @@ export class StructList {
       if (o21 === undefined) {
         j.null();
       } else {
-        j.int(o21);
+        j.i32(o21);
       }
     }
     j.raw('],"f7":');
     const a22 = v.f7;
+    fbe.checkArray(a22);
     j.raw("[");
     let first24 = true;
     for (const y23 of a22) {
@@ -14304,10 +14331,11 @@ export class StructList {
         j.raw(",");
       }
       first24 = false;
-      j.int(y23);
+      j.i32(y23);
     }
     j.raw('],"f8":');
     const a25 = v.f8;
+    fbe.checkArray(a25);
     j.raw("[");
     let first27 = true;
     for (const y26 of a25) {
@@ -14319,11 +14347,12 @@ export class StructList {
       if (o28 === undefined) {
         j.null();
       } else {
-        j.int(o28);
+        j.i32(o28);
       }
     }
     j.raw('],"f9":');
     const a29 = v.f9;
+    fbe.checkArray(a29);
     j.raw("[");
     let first31 = true;
     for (const y30 of a29) {
@@ -14335,6 +14364,7 @@ export class StructList {
     }
     j.raw('],"f10":');
     const a32 = v.f10;
+    fbe.checkArray(a32);
     j.raw("[");
     let first34 = true;
     for (const y33 of a32) {
@@ -15077,7 +15107,7 @@ export class StructSet {
         j.raw(",");
       }
       first3 = false;
-      j.int(y2);
+      j.u8(y2);
     }
     j.raw('],"f2":');
     const a4 = fbe.elementsInOrder(v.f2, fbe.compareValue, "f2");
@@ -15088,7 +15118,7 @@ export class StructSet {
         j.raw(",");
       }
       first6 = false;
-      j.int(y5);
+      j.i32(y5);
     }
     j.raw('],"f3":');
     const a7 = fbe.elementsInOrder(v.f3, fbe.compareValue, "f3");
@@ -15099,7 +15129,7 @@ export class StructSet {
         j.raw(",");
       }
       first9 = false;
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('],"f4":');
     const a10 = fbe.elementsInOrder(v.f4, StructSimple.fbeCompareKey, "f4");
@@ -16327,8 +16357,8 @@ export class StructMap {
         j.raw(",");
       }
       first4 = false;
-      j.keyInt(k2);
-      j.int(y3);
+      j.keyI32(k2);
+      j.u8(y3);
     }
     j.raw('},"f2":');
     const m5 = fbe.entriesInOrder(v.f2, fbe.compareValue, "f2");
@@ -16339,12 +16369,12 @@ export class StructMap {
         j.raw(",");
       }
       first8 = false;
-      j.keyInt(k6);
+      j.keyI32(k6);
       const o9 = y7;
       if (o9 === undefined) {
         j.null();
       } else {
-        j.int(o9);
+        j.u8(o9);
       }
     }
     j.raw('},"f3":');
@@ -16356,7 +16386,7 @@ export class StructMap {
         j.raw(",");
       }
       first13 = false;
-      j.keyInt(k11);
+      j.keyI32(k11);
       j.bytes(y12);
     }
     j.raw('},"f4":');
@@ -16368,7 +16398,7 @@ export class StructMap {
         j.raw(",");
       }
       first17 = false;
-      j.keyInt(k15);
+      j.keyI32(k15);
       const o18 = y16;
       if (o18 === undefined) {
         j.null();
@@ -16385,8 +16415,8 @@ export class StructMap {
         j.raw(",");
       }
       first22 = false;
-      j.keyInt(k20);
-      j.int(y21);
+      j.keyI32(k20);
+      j.i32(y21);
     }
     j.raw('},"f6":');
     const m23 = fbe.entriesInOrder(v.f6, fbe.compareValue, "f6");
@@ -16397,12 +16427,12 @@ export class StructMap {
         j.raw(",");
       }
       first26 = false;
-      j.keyInt(k24);
+      j.keyI32(k24);
       const o27 = y25;
       if (o27 === undefined) {
         j.null();
       } else {
-        j.int(o27);
+        j.i32(o27);
       }
     }
     j.raw('},"f7":');
@@ -16414,8 +16444,8 @@ export class StructMap {
         j.raw(",");
       }
       first31 = false;
-      j.keyInt(k29);
-      j.int(y30);
+      j.keyI32(k29);
+      j.i32(y30);
     }
     j.raw('},"f8":');
     const m32 = fbe.entriesInOrder(v.f8, fbe.compareValue, "f8");
@@ -16426,12 +16456,12 @@ export class StructMap {
         j.raw(",");
       }
       first35 = false;
-      j.keyInt(k33);
+      j.keyI32(k33);
       const o36 = y34;
       if (o36 === undefined) {
         j.null();
       } else {
-        j.int(o36);
+        j.i32(o36);
       }
     }
     j.raw('},"f9":');
@@ -16443,7 +16473,7 @@ export class StructMap {
         j.raw(",");
       }
       first40 = false;
-      j.keyInt(k38);
+      j.keyI32(k38);
       StructSimple.fbeWriteJson(j, y39);
     }
     j.raw('},"f10":');
@@ -16455,7 +16485,7 @@ export class StructMap {
         j.raw(",");
       }
       first44 = false;
-      j.keyInt(k42);
+      j.keyI32(k42);
       const o45 = y43;
       if (o45 === undefined) {
         j.null();
@@ -17908,7 +17938,7 @@ export class StructHash {
       }
       first4 = false;
       j.keyString(k2);
-      j.int(y3);
+      j.u8(y3);
     }
     j.raw('},"f2":');
     const m5 = v.f2;
@@ -17924,7 +17954,7 @@ export class StructHash {
       if (o9 === undefined) {
         j.null();
       } else {
-        j.int(o9);
+        j.u8(o9);
       }
     }
     j.raw('},"f3":');
@@ -17966,7 +17996,7 @@ export class StructHash {
       }
       first22 = false;
       j.keyString(k20);
-      j.int(y21);
+      j.i32(y21);
     }
     j.raw('},"f6":');
     const m23 = v.f6;
@@ -17982,7 +18012,7 @@ export class StructHash {
       if (o27 === undefined) {
         j.null();
       } else {
-        j.int(o27);
+        j.i32(o27);
       }
     }
     j.raw('},"f7":');
@@ -17995,7 +18025,7 @@ export class StructHash {
       }
       first31 = false;
       j.keyString(k29);
-      j.int(y30);
+      j.i32(y30);
     }
     j.raw('},"f8":');
     const m32 = v.f8;
@@ -18011,7 +18041,7 @@ export class StructHash {
       if (o36 === undefined) {
         j.null();
       } else {
-        j.int(o36);
+        j.i32(o36);
       }
     }
     j.raw('},"f9":');

@@ -676,6 +676,7 @@ export class Prices {
     }
     j.raw(',"pair":');
     const a2 = v.pair;
+    fbe.checkLength(a2, 2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -687,6 +688,7 @@ export class Prices {
     }
     j.raw('],"priceVector":');
     const a5 = v.priceVector;
+    fbe.checkArray(a5);
     j.raw("[");
     let first7 = true;
     for (const y6 of a5) {
@@ -698,6 +700,7 @@ export class Prices {
     }
     j.raw('],"priceList":');
     const a8 = v.priceList;
+    fbe.checkArray(a8);
     j.raw("[");
     let first10 = true;
     for (const y9 of a8) {
@@ -727,7 +730,7 @@ export class Prices {
         j.raw(",");
       }
       first17 = false;
-      j.keyInt(k15);
+      j.keyI32(k15);
       j.decimal(y16);
     }
     j.raw('},"idByPrice":');
@@ -740,7 +743,7 @@ export class Prices {
       }
       first21 = false;
       j.keyDecimal(k19);
-      j.int(y20);
+      j.i32(y20);
     }
     j.raw('},"priceByPrice":');
     fbe.checkEntries(v.priceByPrice, fbe.compareDecimal, "priceByPrice");
@@ -757,6 +760,7 @@ export class Prices {
     }
     j.raw('},"maybePrices":');
     const a26 = v.maybePrices;
+    fbe.checkArray(a26);
     j.raw("[");
     let first28 = true;
     for (const y27 of a26) {

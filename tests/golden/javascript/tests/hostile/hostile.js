@@ -384,6 +384,7 @@ export class Empties {
   static fbeWriteJson(j, v) {
     j.raw('{"items":');
     const a1 = v.items;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -640,6 +641,7 @@ export class Wide {
   static fbeWriteJson(j, v) {
     j.raw('{"values":');
     const a1 = v.values;
+    fbe.checkLength(a1, 1000000);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -647,7 +649,7 @@ export class Wide {
         j.raw(",");
       }
       first3 = false;
-      j.int(y2);
+      j.i32(y2);
     }
     j.raw("]}");
   }
@@ -924,6 +926,7 @@ export class Wides {
   static fbeWriteJson(j, v) {
     j.raw('{"items":');
     const a1 = v.items;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -1344,7 +1347,7 @@ export class Holder {
         j.raw(",");
       }
       first5 = false;
-      j.keyInt(k3);
+      j.keyI32(k3);
       Wide.fbeWriteJson(j, y4);
     }
     j.raw("}}");

@@ -266,11 +266,12 @@ export class Node {
   static fbeWriteJson(j: fbe.JsonWriter, v: Node): void {
     j.enter();
     j.raw('{"id":');
-    j.int(v.id);
+    j.i32(v.id);
     j.raw(',"label":');
     j.string(v.label);
     j.raw(',"children":');
     const a1 = v.children;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     let i4 = 0;

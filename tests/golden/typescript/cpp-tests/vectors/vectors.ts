@@ -180,11 +180,11 @@ export class Edge {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void {
     j.raw('{"source":');
-    j.int(v.source);
+    j.i32(v.source);
     j.raw(',"target":');
-    j.int(v.target);
+    j.i32(v.target);
     j.raw(',"weight":');
-    j.int(v.weight);
+    j.i32(v.weight);
     j.raw("}");
   }
 
@@ -429,9 +429,9 @@ export class Point {
     j.raw('{"flag":');
     j.bool(v.flag);
     j.raw(',"x":');
-    j.int(v.x);
+    j.i64(v.x);
     j.raw(',"y":');
-    j.int(v.y);
+    j.i16(v.y);
     j.raw("}");
   }
 
@@ -680,9 +680,9 @@ export class Point3 extends Point {
     j.raw('{"flag":');
     j.bool(v.flag);
     j.raw(',"x":');
-    j.int(v.x);
+    j.i64(v.x);
     j.raw(',"y":');
-    j.int(v.y);
+    j.i16(v.y);
     j.raw(',"z":');
     j.double(v.z);
     j.raw("}");
@@ -951,6 +951,7 @@ export class Named {
     j.string(v.name);
     j.raw(',"values":');
     const a1 = v.values;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -958,7 +959,7 @@ export class Named {
         j.raw(",");
       }
       first3 = false;
-      j.int(y2);
+      j.i32(y2);
     }
     j.raw("]}");
   }
@@ -1475,6 +1476,7 @@ export class Holder {
   static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void {
     j.raw('{"edges":');
     const a1 = v.edges;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -1486,6 +1488,7 @@ export class Holder {
     }
     j.raw('],"points":');
     const a4 = v.points;
+    fbe.checkArray(a4);
     j.raw("[");
     let first6 = true;
     for (const y5 of a4) {
@@ -1497,6 +1500,7 @@ export class Holder {
     }
     j.raw('],"ints":');
     const a7 = v.ints;
+    fbe.checkArray(a7);
     j.raw("[");
     let first9 = true;
     for (const y8 of a7) {
@@ -1504,10 +1508,11 @@ export class Holder {
         j.raw(",");
       }
       first9 = false;
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('],"switches":');
     const a10 = v.switches;
+    fbe.checkArray(a10);
     j.raw("[");
     let first12 = true;
     for (const y11 of a10) {
@@ -1519,6 +1524,7 @@ export class Holder {
     }
     j.raw('],"reals":');
     const a13 = v.reals;
+    fbe.checkArray(a13);
     j.raw("[");
     let first15 = true;
     for (const y14 of a13) {
@@ -1530,6 +1536,7 @@ export class Holder {
     }
     j.raw('],"named":');
     const a16 = v.named;
+    fbe.checkArray(a16);
     j.raw("[");
     let first18 = true;
     for (const y17 of a16) {

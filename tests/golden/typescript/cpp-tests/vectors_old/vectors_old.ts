@@ -158,7 +158,7 @@ export class Edge {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Edge): void {
     j.raw('{"source":');
-    j.int(v.source);
+    j.i32(v.source);
     j.raw("}");
   }
 
@@ -420,6 +420,7 @@ export class Holder {
   static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void {
     j.raw('{"edges":');
     const a1 = v.edges;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {

@@ -318,13 +318,13 @@ export class Order {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Order): void {
     j.raw('{"id":');
-    j.int(v.id);
+    j.i32(v.id);
     j.raw(',"symbol":');
     j.string(v.symbol);
     j.raw(',"side":');
-    j.int(v.side);
+    j.u8(v.side);
     j.raw(',"type":');
-    j.int(v.type);
+    j.u8(v.type);
     j.raw(',"price":');
     j.double(v.price);
     j.raw(',"volume":');
@@ -1044,11 +1044,11 @@ export class Account {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Account): void {
     j.raw('{"id":');
-    j.int(v.id);
+    j.i32(v.id);
     j.raw(',"name":');
     j.string(v.name);
     j.raw(',"state":');
-    j.int(v.state);
+    j.u8(v.state);
     j.raw(',"wallet":');
     Balance.fbeWriteJson(j, v.wallet);
     j.raw(',"asset":');
@@ -1060,6 +1060,7 @@ export class Account {
     }
     j.raw(',"orders":');
     const a2 = v.orders;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {

@@ -449,7 +449,7 @@ export class Counted {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Counted): void {
     j.raw('{"a":');
-    j.int(v.a);
+    j.i32(v.a);
     j.raw("}");
   }
 
@@ -658,7 +658,7 @@ export class Shifted {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Shifted): void {
     j.raw('{"a":');
-    j.int(v.a);
+    j.i32(v.a);
     j.raw("}");
   }
 
@@ -867,7 +867,7 @@ export class AfterShift {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: AfterShift): void {
     j.raw('{"a":');
-    j.int(v.a);
+    j.i32(v.a);
     j.raw("}");
   }
 
@@ -1076,7 +1076,7 @@ export class Fixed {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Fixed): void {
     j.raw('{"a":');
-    j.int(v.a);
+    j.i32(v.a);
     j.raw("}");
   }
 
@@ -1299,9 +1299,9 @@ export class Derived extends Fixed {
   /** Writes v as a JSON object (docs/format.md 8). */
   static override fbeWriteJson(j: fbe.JsonWriter, v: Derived): void {
     j.raw('{"a":');
-    j.int(v.a);
+    j.i32(v.a);
     j.raw(',"b":');
-    j.int(v.b);
+    j.i32(v.b);
     j.raw("}");
   }
 
@@ -1552,7 +1552,7 @@ export class ImportedBase extends market.Instrument {
     j.raw('{"symbol":');
     j.string(v.symbol);
     j.raw(',"digits":');
-    j.int(v.digits);
+    j.i32(v.digits);
     j.raw(',"price":');
     j.double(v.price);
     j.raw("}");
@@ -2005,7 +2005,7 @@ export class Quiet {
     j.raw('{"password":');
     j.string(v.password);
     j.raw(',"legacy":');
-    j.int(v.legacy);
+    j.i32(v.legacy);
     j.raw("}");
   }
 
@@ -4291,31 +4291,31 @@ export class Everything {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Everything): void {
     j.raw('{"id":');
-    j.int(v.id);
+    j.i32(v.id);
     j.raw(',"f1":');
     j.bool(v.f1);
     j.raw(',"f2":');
-    j.int(v.f2);
+    j.u8(v.f2);
     j.raw(',"f3":');
-    j.int(v.f3);
+    j.u8(v.f3);
     j.raw(',"f4":');
-    j.int(v.f4);
+    j.u32(v.f4);
     j.raw(',"f5":');
-    j.int(v.f5);
+    j.i8(v.f5);
     j.raw(',"f6":');
-    j.int(v.f6);
+    j.u8(v.f6);
     j.raw(',"f7":');
-    j.int(v.f7);
+    j.i16(v.f7);
     j.raw(',"f8":');
-    j.int(v.f8);
+    j.u16(v.f8);
     j.raw(',"f9":');
-    j.int(v.f9);
+    j.i32(v.f9);
     j.raw(',"f10":');
-    j.int(v.f10);
+    j.u32(v.f10);
     j.raw(',"f11":');
-    j.int(v.f11);
+    j.i64(v.f11);
     j.raw(',"f12":');
-    j.int(v.f12);
+    j.u64(v.f12);
     j.raw(',"f13":');
     j.double(v.f13);
     j.raw(',"f14":');
@@ -4327,9 +4327,9 @@ export class Everything {
     j.raw(',"f17":');
     j.string(v.f17);
     j.raw(',"f18":');
-    j.int(v.f18);
+    j.u64(v.f18);
     j.raw(',"f19":');
-    j.int(v.f19);
+    j.u64(v.f19);
     j.raw(',"f20":');
     j.uuid(v.f20);
     j.raw(',"f21":');
@@ -4341,13 +4341,13 @@ export class Everything {
     j.raw(',"f24":');
     j.bytes(v.f24);
     j.raw(',"f25":');
-    j.int(v.f25);
+    j.u8(v.f25);
     j.raw(',"f26":');
-    j.int(v.f26);
+    j.u8(v.f26);
     j.raw(',"f27":');
-    j.int(v.f27);
+    j.u8(v.f27);
     j.raw(',"f28":');
-    j.int(v.f28);
+    j.u64(v.f28);
     j.raw(',"f29":');
     Counted.fbeWriteJson(j, v.f29);
     j.raw(',"f30":');
@@ -4357,14 +4357,14 @@ export class Everything {
     if (o1 === undefined) {
       j.null();
     } else {
-      j.int(o1);
+      j.i32(o1);
     }
     j.raw(',"f32":');
     const o2 = v.f32;
     if (o2 === undefined) {
       j.null();
     } else {
-      j.int(o2);
+      j.i32(o2);
     }
     j.raw(',"f33":');
     const o3 = v.f33;
@@ -4378,7 +4378,7 @@ export class Everything {
     if (o4 === undefined) {
       j.null();
     } else {
-      j.int(o4);
+      j.u8(o4);
     }
     j.raw(',"f35":');
     const o5 = v.f35;
@@ -4389,6 +4389,7 @@ export class Everything {
     }
     j.raw(',"f36":');
     const a6 = v.f36;
+    fbe.checkLength(a6, 3);
     j.raw("[");
     let first8 = true;
     for (const y7 of a6) {
@@ -4396,10 +4397,11 @@ export class Everything {
         j.raw(",");
       }
       first8 = false;
-      j.int(y7);
+      j.i32(y7);
     }
     j.raw('],"f37":');
     const a9 = v.f37;
+    fbe.checkLength(a9, 2);
     j.raw("[");
     let first11 = true;
     for (const y10 of a9) {
@@ -4416,6 +4418,7 @@ export class Everything {
     }
     j.raw('],"f38":');
     const a13 = v.f38;
+    fbe.checkArray(a13);
     j.raw("[");
     let first15 = true;
     for (const y14 of a13) {
@@ -4427,6 +4430,7 @@ export class Everything {
     }
     j.raw('],"f39":');
     const a16 = v.f39;
+    fbe.checkArray(a16);
     j.raw("[");
     let first18 = true;
     for (const y17 of a16) {
@@ -4443,6 +4447,7 @@ export class Everything {
     }
     j.raw('],"f40":');
     const a20 = v.f40;
+    fbe.checkArray(a20);
     j.raw("[");
     let first22 = true;
     for (const y21 of a20) {
@@ -4461,7 +4466,7 @@ export class Everything {
         j.raw(",");
       }
       first25 = false;
-      j.int(y24);
+      j.i64(y24);
     }
     j.raw('],"f42":');
     const a26 = fbe.elementsInOrder(v.f42, market.Instrument.fbeCompareKey, "f42");
@@ -4483,7 +4488,7 @@ export class Everything {
         j.raw(",");
       }
       first32 = false;
-      j.keyInt(k30);
+      j.keyI32(k30);
       j.string(y31);
     }
     j.raw('},"f44":');
@@ -4537,7 +4542,7 @@ export class Everything {
     if (o46 === undefined) {
       j.null();
     } else {
-      j.int(o46);
+      j.i32(o46);
     }
     j.raw(',"f47Reset":');
     j.bool(v.f47Reset);
@@ -4546,7 +4551,7 @@ export class Everything {
     if (o47 === undefined) {
       j.null();
     } else {
-      j.int(o47);
+      j.u64(o47);
     }
     j.raw(',"f49":');
     const m48 = fbe.entriesInOrder(v.f49, fbe.compareBlob, "f49");
@@ -4558,7 +4563,7 @@ export class Everything {
       }
       first51 = false;
       j.keyBytes(k49);
-      j.int(y50);
+      j.i32(y50);
     }
     j.raw('},"f50":');
     fbe.checkEntries(v.f50, fbe.compareBlob, "f50");
@@ -4594,7 +4599,7 @@ export class Everything {
       }
       first62 = false;
       j.keyDecimal(k60);
-      j.int(y61);
+      j.i32(y61);
     }
     j.raw("}}");
   }
@@ -6283,7 +6288,7 @@ export class Ping {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Ping): void {
     j.raw('{"sequence":');
-    j.int(v.sequence);
+    j.i64(v.sequence);
     j.raw("}");
   }
 
@@ -6514,11 +6519,11 @@ export class FixedKeywords {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: FixedKeywords): void {
     j.raw('{"new":');
-    j.int(v.new);
+    j.i32(v.new);
     j.raw(',"swap":');
     j.bool(v.swap);
     j.raw(',"default":');
-    j.int(v.default);
+    j.i32(v.default);
     j.raw("}");
   }
 
@@ -6910,28 +6915,29 @@ export class Keywords {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Keywords): void {
     j.raw('{"new":');
-    j.int(v.new);
+    j.i32(v.new);
     j.raw(',"class":');
     j.string(v.class);
     j.raw(',"default":');
-    j.int(v.default);
+    j.i32(v.default);
     j.raw(',"swap":');
     j.bool(v.swap);
     j.raw(',"from":');
-    j.int(v.from);
+    j.i32(v.from);
     j.raw(',"None":');
-    j.int(v.None);
+    j.i32(v.None);
     j.raw(',"NULL":');
-    j.int(v.NULL);
+    j.i32(v.NULL);
     j.raw(',"operator":');
     const o1 = v.operator;
     if (o1 === undefined) {
       j.null();
     } else {
-      j.int(o1);
+      j.i32(o1);
     }
     j.raw(',"this":');
     const a2 = v.this;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {

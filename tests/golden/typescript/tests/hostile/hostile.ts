@@ -386,6 +386,7 @@ export class Empties {
   static fbeWriteJson(j: fbe.JsonWriter, v: Empties): void {
     j.raw('{"items":');
     const a1 = v.items;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -644,6 +645,7 @@ export class Wide {
   static fbeWriteJson(j: fbe.JsonWriter, v: Wide): void {
     j.raw('{"values":');
     const a1 = v.values;
+    fbe.checkLength(a1, 1000000);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -651,7 +653,7 @@ export class Wide {
         j.raw(",");
       }
       first3 = false;
-      j.int(y2);
+      j.i32(y2);
     }
     j.raw("]}");
   }
@@ -930,6 +932,7 @@ export class Wides {
   static fbeWriteJson(j: fbe.JsonWriter, v: Wides): void {
     j.raw('{"items":');
     const a1 = v.items;
+    fbe.checkArray(a1);
     j.raw("[");
     let first3 = true;
     for (const y2 of a1) {
@@ -1354,7 +1357,7 @@ export class Holder {
         j.raw(",");
       }
       first5 = false;
-      j.keyInt(k3);
+      j.keyI32(k3);
       Wide.fbeWriteJson(j, y4);
     }
     j.raw("}}");

@@ -1844,11 +1844,11 @@ export class Order {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Order): void {
     j.raw('{"side":');
-    j.int(v.side);
+    j.i32(v.side);
     j.raw(',"s":');
-    j.int(v.s);
+    j.i32(v.s);
     j.raw(',"range":');
-    j.int(v.range);
+    j.i32(v.range);
     j.raw("}");
   }
 
@@ -4459,9 +4459,9 @@ export class CppWords {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: CppWords): void {
     j.raw('{"alignas":');
-    j.int(v.alignas);
+    j.i16(v.alignas);
     j.raw(',"alignof":');
-    j.int(v.alignof);
+    j.i32(v.alignof);
     j.raw(',"and":');
     j.string(v.and);
     j.raw(',"and_eq":');
@@ -4472,15 +4472,16 @@ export class CppWords {
       j.bool(o1);
     }
     j.raw(',"asm":');
-    j.int(v.asm);
+    j.u64(v.asm);
     j.raw(',"auto":');
     j.double(v.auto);
     j.raw(',"bitand":');
-    j.int(v.bitand);
+    j.i32(v.bitand);
     j.raw(',"bitor":');
-    j.int(v.bitor);
+    j.i64(v.bitor);
     j.raw(',"break":');
     const a2 = v.break;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -4488,7 +4489,7 @@ export class CppWords {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"case":');
     const o5 = v.case;
@@ -4509,29 +4510,29 @@ export class CppWords {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"char16_t":');
     j.decimal(v.char16_t);
     j.raw(',"char32_t":');
     j.uuid(v.char32_t);
     j.raw(',"class":');
-    j.int(v.class);
+    j.u64(v.class);
     j.raw(',"compl":');
     j.double(v.compl);
     j.raw(',"concept":');
-    j.int(v.concept);
+    j.u8(v.concept);
     j.raw(',"const":');
     const o10 = v.const;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw(',"consteval":');
-    j.int(v.consteval);
+    j.i16(v.consteval);
     j.raw(',"constexpr":');
-    j.int(v.constexpr);
+    j.i32(v.constexpr);
     j.raw(',"constinit":');
     j.string(v.constinit);
     j.raw(',"const_cast":');
@@ -4542,15 +4543,16 @@ export class CppWords {
       j.bool(o11);
     }
     j.raw(',"continue":');
-    j.int(v.continue);
+    j.u64(v.continue);
     j.raw(',"co_await":');
     j.double(v.co_await);
     j.raw(',"co_return":');
-    j.int(v.co_return);
+    j.i32(v.co_return);
     j.raw(',"co_yield":');
-    j.int(v.co_yield);
+    j.i64(v.co_yield);
     j.raw(',"decltype":');
     const a12 = v.decltype;
+    fbe.checkArray(a12);
     j.raw("[");
     let first14 = true;
     for (const y13 of a12) {
@@ -4558,7 +4560,7 @@ export class CppWords {
         j.raw(",");
       }
       first14 = false;
-      j.int(y13);
+      j.i16(y13);
     }
     j.raw('],"default":');
     const o15 = v.default;
@@ -4579,29 +4581,29 @@ export class CppWords {
       }
       first19 = false;
       j.keyString(k17);
-      j.int(y18);
+      j.i32(y18);
     }
     j.raw('},"dynamic_cast":');
     j.decimal(v.dynamic_cast);
     j.raw(',"else":');
     j.uuid(v.else);
     j.raw(',"explicit":');
-    j.int(v.explicit);
+    j.u64(v.explicit);
     j.raw(',"export":');
     j.double(v.export);
     j.raw(',"extern":');
-    j.int(v.extern);
+    j.u8(v.extern);
     j.raw(',"final":');
     const o20 = v.final;
     if (o20 === undefined) {
       j.null();
     } else {
-      j.int(o20);
+      j.i16(o20);
     }
     j.raw(',"for":');
-    j.int(v.for);
+    j.i16(v.for);
     j.raw(',"friend":');
-    j.int(v.friend);
+    j.i32(v.friend);
     j.raw(',"goto":');
     j.string(v.goto);
     j.raw(',"if":');
@@ -4612,15 +4614,16 @@ export class CppWords {
       j.bool(o21);
     }
     j.raw(',"import":');
-    j.int(v.import);
+    j.u64(v.import);
     j.raw(',"inline":');
     j.double(v.inline);
     j.raw(',"int":');
-    j.int(v.int);
+    j.i32(v.int);
     j.raw(',"long":');
-    j.int(v.long);
+    j.i64(v.long);
     j.raw(',"module":');
     const a22 = v.module;
+    fbe.checkArray(a22);
     j.raw("[");
     let first24 = true;
     for (const y23 of a22) {
@@ -4628,7 +4631,7 @@ export class CppWords {
         j.raw(",");
       }
       first24 = false;
-      j.int(y23);
+      j.i16(y23);
     }
     j.raw('],"mutable":');
     const o25 = v.mutable;
@@ -4649,29 +4652,29 @@ export class CppWords {
       }
       first29 = false;
       j.keyString(k27);
-      j.int(y28);
+      j.i32(y28);
     }
     j.raw('},"noexcept":');
     j.decimal(v.noexcept);
     j.raw(',"not":');
     j.uuid(v.not);
     j.raw(',"not_eq":');
-    j.int(v.not_eq);
+    j.u64(v.not_eq);
     j.raw(',"nullptr":');
     j.double(v.nullptr);
     j.raw(',"operator":');
-    j.int(v.operator);
+    j.u8(v.operator);
     j.raw(',"or":');
     const o30 = v.or;
     if (o30 === undefined) {
       j.null();
     } else {
-      j.int(o30);
+      j.i16(o30);
     }
     j.raw(',"or_eq":');
-    j.int(v.or_eq);
+    j.i16(v.or_eq);
     j.raw(',"override":');
-    j.int(v.override);
+    j.i32(v.override);
     j.raw(',"private":');
     j.string(v.private);
     j.raw(',"protected":');
@@ -4682,15 +4685,16 @@ export class CppWords {
       j.bool(o31);
     }
     j.raw(',"public":');
-    j.int(v.public);
+    j.u64(v.public);
     j.raw(',"register":');
     j.double(v.register);
     j.raw(',"reinterpret_cast":');
-    j.int(v.reinterpret_cast);
+    j.i32(v.reinterpret_cast);
     j.raw(',"requires":');
-    j.int(v.requires);
+    j.i64(v.requires);
     j.raw(',"return":');
     const a32 = v.return;
+    fbe.checkArray(a32);
     j.raw("[");
     let first34 = true;
     for (const y33 of a32) {
@@ -4698,7 +4702,7 @@ export class CppWords {
         j.raw(",");
       }
       first34 = false;
-      j.int(y33);
+      j.i16(y33);
     }
     j.raw('],"short":');
     const o35 = v.short;
@@ -4719,29 +4723,29 @@ export class CppWords {
       }
       first39 = false;
       j.keyString(k37);
-      j.int(y38);
+      j.i32(y38);
     }
     j.raw('},"static":');
     j.decimal(v.static);
     j.raw(',"static_assert":');
     j.uuid(v.static_assert);
     j.raw(',"static_cast":');
-    j.int(v.static_cast);
+    j.u64(v.static_cast);
     j.raw(',"switch":');
     j.double(v.switch);
     j.raw(',"template":');
-    j.int(v.template);
+    j.u8(v.template);
     j.raw(',"this":');
     const o40 = v.this;
     if (o40 === undefined) {
       j.null();
     } else {
-      j.int(o40);
+      j.i16(o40);
     }
     j.raw(',"thread_local":');
-    j.int(v.thread_local);
+    j.i16(v.thread_local);
     j.raw(',"throw":');
-    j.int(v.throw);
+    j.i32(v.throw);
     j.raw(',"try":');
     j.string(v.try);
     j.raw(',"typedef":');
@@ -4752,15 +4756,16 @@ export class CppWords {
       j.bool(o41);
     }
     j.raw(',"typeid":');
-    j.int(v.typeid);
+    j.u64(v.typeid);
     j.raw(',"typename":');
     j.double(v.typename);
     j.raw(',"union":');
-    j.int(v.union);
+    j.i32(v.union);
     j.raw(',"unsigned":');
-    j.int(v.unsigned);
+    j.i64(v.unsigned);
     j.raw(',"using":');
     const a42 = v.using;
+    fbe.checkArray(a42);
     j.raw("[");
     let first44 = true;
     for (const y43 of a42) {
@@ -4768,7 +4773,7 @@ export class CppWords {
         j.raw(",");
       }
       first44 = false;
-      j.int(y43);
+      j.i16(y43);
     }
     j.raw('],"virtual":');
     const o45 = v.virtual;
@@ -4789,29 +4794,29 @@ export class CppWords {
       }
       first49 = false;
       j.keyString(k47);
-      j.int(y48);
+      j.i32(y48);
     }
     j.raw('},"wchar_t":');
     j.decimal(v.wchar_t);
     j.raw(',"while":');
     j.uuid(v.while);
     j.raw(',"xor":');
-    j.int(v.xor);
+    j.u64(v.xor);
     j.raw(',"xor_eq":');
     j.double(v.xor_eq);
     j.raw(',"assert":');
-    j.int(v.assert);
+    j.u8(v.assert);
     j.raw(',"errno":');
     const o50 = v.errno;
     if (o50 === undefined) {
       j.null();
     } else {
-      j.int(o50);
+      j.i16(o50);
     }
     j.raw(',"EOF":');
-    j.int(v.EOF);
+    j.i16(v.EOF);
     j.raw(',"NULL":');
-    j.int(v.NULL);
+    j.i32(v.NULL);
     j.raw(',"stdin":');
     j.string(v.stdin);
     j.raw(',"stdout":');
@@ -4822,15 +4827,16 @@ export class CppWords {
       j.bool(o51);
     }
     j.raw(',"stderr":');
-    j.int(v.stderr);
+    j.u64(v.stderr);
     j.raw(',"offsetof":');
     j.double(v.offsetof);
     j.raw(',"std":');
-    j.int(v.std);
+    j.i32(v.std);
     j.raw(',"FBE":');
-    j.int(v.FBE);
+    j.i64(v.FBE);
     j.raw(',"int8_t":');
     const a52 = v.int8_t;
+    fbe.checkArray(a52);
     j.raw("[");
     let first54 = true;
     for (const y53 of a52) {
@@ -4838,7 +4844,7 @@ export class CppWords {
         j.raw(",");
       }
       first54 = false;
-      j.int(y53);
+      j.i16(y53);
     }
     j.raw('],"uint8_t":');
     const o55 = v.uint8_t;
@@ -4859,29 +4865,29 @@ export class CppWords {
       }
       first59 = false;
       j.keyString(k57);
-      j.int(y58);
+      j.i32(y58);
     }
     j.raw('},"int32_t":');
     j.decimal(v.int32_t);
     j.raw(',"uint32_t":');
     j.uuid(v.uint32_t);
     j.raw(',"int64_t":');
-    j.int(v.int64_t);
+    j.u64(v.int64_t);
     j.raw(',"uint64_t":');
     j.double(v.uint64_t);
     j.raw(',"size_t":');
-    j.int(v.size_t);
+    j.u8(v.size_t);
     j.raw(',"ptrdiff_t":');
     const o60 = v.ptrdiff_t;
     if (o60 === undefined) {
       j.null();
     } else {
-      j.int(o60);
+      j.i16(o60);
     }
     j.raw(',"nullptr_t":');
-    j.int(v.nullptr_t);
+    j.i16(v.nullptr_t);
     j.raw(',"linux":');
-    j.int(v.linux);
+    j.i32(v.linux);
     j.raw(',"unix":');
     j.string(v.unix);
     j.raw(',"BUFSIZ":');
@@ -4892,11 +4898,11 @@ export class CppWords {
       j.bool(o61);
     }
     j.raw(',"INT32_MAX":');
-    j.int(v.INT32_MAX);
+    j.u64(v.INT32_MAX);
     j.raw(',"CHAR_BIT":');
     j.double(v.CHAR_BIT);
     j.raw(',"EINVAL":');
-    j.int(v.EINVAL);
+    j.i32(v.EINVAL);
     j.raw("}");
   }
 
@@ -7097,9 +7103,9 @@ export class PythonWords {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: PythonWords): void {
     j.raw('{"False":');
-    j.int(v.False);
+    j.i16(v.False);
     j.raw(',"None":');
-    j.int(v.None);
+    j.i32(v.None);
     j.raw(',"True":');
     j.string(v.True);
     j.raw(',"as":');
@@ -7110,15 +7116,16 @@ export class PythonWords {
       j.bool(o1);
     }
     j.raw(',"async":');
-    j.int(v.async);
+    j.u64(v.async);
     j.raw(',"await":');
     j.double(v.await);
     j.raw(',"def":');
-    j.int(v.def);
+    j.i32(v.def);
     j.raw(',"del":');
-    j.int(v.del);
+    j.i64(v.del);
     j.raw(',"elif":');
     const a2 = v.elif;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -7126,7 +7133,7 @@ export class PythonWords {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"except":');
     const o5 = v.except;
@@ -7147,29 +7154,29 @@ export class PythonWords {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"global":');
     j.decimal(v.global);
     j.raw(',"in":');
     j.uuid(v.in);
     j.raw(',"is":');
-    j.int(v.is);
+    j.u64(v.is);
     j.raw(',"lambda":');
     j.double(v.lambda);
     j.raw(',"nonlocal":');
-    j.int(v.nonlocal);
+    j.u8(v.nonlocal);
     j.raw(',"pass":');
     const o10 = v.pass;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw(',"raise":');
-    j.int(v.raise);
+    j.i16(v.raise);
     j.raw(',"with":');
-    j.int(v.with);
+    j.i32(v.with);
     j.raw(',"yield":');
     j.string(v.yield);
     j.raw(',"_":');
@@ -7180,15 +7187,16 @@ export class PythonWords {
       j.bool(o11);
     }
     j.raw(',"match":');
-    j.int(v.match);
+    j.u64(v.match);
     j.raw(',"self":');
     j.double(v.self);
     j.raw(',"cls":');
-    j.int(v.cls);
+    j.i32(v.cls);
     j.raw(',"print":');
-    j.int(v.print);
+    j.i64(v.print);
     j.raw(',"len":');
     const a12 = v.len;
+    fbe.checkArray(a12);
     j.raw("[");
     let first14 = true;
     for (const y13 of a12) {
@@ -7196,7 +7204,7 @@ export class PythonWords {
         j.raw(",");
       }
       first14 = false;
-      j.int(y13);
+      j.i16(y13);
     }
     j.raw('],"list":');
     const o15 = v.list;
@@ -7217,29 +7225,29 @@ export class PythonWords {
       }
       first19 = false;
       j.keyString(k17);
-      j.int(y18);
+      j.i32(y18);
     }
     j.raw('},"str":');
     j.decimal(v.str);
     j.raw(',"object":');
     j.uuid(v.object);
     j.raw(',"super":');
-    j.int(v.super);
+    j.u64(v.super);
     j.raw(',"isinstance":');
     j.double(v.isinstance);
     j.raw(',"property":');
-    j.int(v.property);
+    j.u8(v.property);
     j.raw(',"staticmethod":');
     const o20 = v.staticmethod;
     if (o20 === undefined) {
       j.null();
     } else {
-      j.int(o20);
+      j.i16(o20);
     }
     j.raw(',"classmethod":');
-    j.int(v.classmethod);
+    j.i16(v.classmethod);
     j.raw(',"typing":');
-    j.int(v.typing);
+    j.i32(v.typing);
     j.raw(',"Any":');
     j.string(v.Any);
     j.raw(',"ClassVar":');
@@ -7250,15 +7258,16 @@ export class PythonWords {
       j.bool(o21);
     }
     j.raw(',"Callable":');
-    j.int(v.Callable);
+    j.u64(v.Callable);
     j.raw(',"IntEnum":');
     j.double(v.IntEnum);
     j.raw(',"IntFlag":');
-    j.int(v.IntFlag);
+    j.i32(v.IntFlag);
     j.raw(',"PACKAGE":');
-    j.int(v.PACKAGE);
+    j.i64(v.PACKAGE);
     j.raw(',"VERSION":');
     const a22 = v.VERSION;
+    fbe.checkArray(a22);
     j.raw("[");
     let first24 = true;
     for (const y23 of a22) {
@@ -7266,7 +7275,7 @@ export class PythonWords {
         j.raw(",");
       }
       first24 = false;
-      j.int(y23);
+      j.i16(y23);
     }
     j.raw("]}");
   }
@@ -8671,9 +8680,9 @@ export class GoWords {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: GoWords): void {
     j.raw('{"chan":');
-    j.int(v.chan);
+    j.i16(v.chan);
     j.raw(',"defer":');
-    j.int(v.defer);
+    j.i32(v.defer);
     j.raw(',"fallthrough":');
     j.string(v.fallthrough);
     j.raw(',"func":');
@@ -8684,15 +8693,16 @@ export class GoWords {
       j.bool(o1);
     }
     j.raw(',"go":');
-    j.int(v.go);
+    j.u64(v.go);
     j.raw(',"interface":');
     j.double(v.interface);
     j.raw(',"map":');
-    j.int(v.map);
+    j.i32(v.map);
     j.raw(',"package":');
-    j.int(v.package);
+    j.i64(v.package);
     j.raw(',"range":');
     const a2 = v.range;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -8700,7 +8710,7 @@ export class GoWords {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"select":');
     const o5 = v.select;
@@ -8721,29 +8731,29 @@ export class GoWords {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"any":');
     j.decimal(v.any);
     j.raw(',"error":');
     j.uuid(v.error);
     j.raw(',"rune":');
-    j.int(v.rune);
+    j.u64(v.rune);
     j.raw(',"uint":');
     j.double(v.uint);
     j.raw(',"nil":');
-    j.int(v.nil);
+    j.u8(v.nil);
     j.raw(',"iota":');
     const o10 = v.iota;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw(',"cap":');
-    j.int(v.cap);
+    j.i16(v.cap);
     j.raw(',"make":');
-    j.int(v.make);
+    j.i32(v.make);
     j.raw(',"append":');
     j.string(v.append);
     j.raw(',"copy":');
@@ -8754,15 +8764,16 @@ export class GoWords {
       j.bool(o11);
     }
     j.raw(',"panic":');
-    j.int(v.panic);
+    j.u64(v.panic);
     j.raw(',"recover":');
     j.double(v.recover);
     j.raw(',"println":');
-    j.int(v.println);
+    j.i32(v.println);
     j.raw(',"complex":');
-    j.int(v.complex);
+    j.i64(v.complex);
     j.raw(',"real":');
     const a12 = v.real;
+    fbe.checkArray(a12);
     j.raw("[");
     let first14 = true;
     for (const y13 of a12) {
@@ -8770,7 +8781,7 @@ export class GoWords {
         j.raw(",");
       }
       first14 = false;
-      j.int(y13);
+      j.i16(y13);
     }
     j.raw('],"imag":');
     const o15 = v.imag;
@@ -8791,29 +8802,29 @@ export class GoWords {
       }
       first19 = false;
       j.keyString(k17);
-      j.int(y18);
+      j.i32(y18);
     }
     j.raw('},"max":');
     j.decimal(v.max);
     j.raw(',"clear":');
     j.uuid(v.clear);
     j.raw(',"uintptr":');
-    j.int(v.uintptr);
+    j.u64(v.uintptr);
     j.raw(',"float32":');
     j.double(v.float32);
     j.raw(',"float64":');
-    j.int(v.float64);
+    j.u8(v.float64);
     j.raw(',"complex64":');
     const o20 = v.complex64;
     if (o20 === undefined) {
       j.null();
     } else {
-      j.int(o20);
+      j.i16(o20);
     }
     j.raw(',"complex128":');
-    j.int(v.complex128);
+    j.i16(v.complex128);
     j.raw(',"comparable":');
-    j.int(v.comparable);
+    j.i32(v.comparable);
     j.raw("}");
   }
 
@@ -10057,9 +10068,9 @@ export class JavaWords {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: JavaWords): void {
     j.raw('{"abstract":');
-    j.int(v.abstract);
+    j.i16(v.abstract);
     j.raw(',"boolean":');
-    j.int(v.boolean);
+    j.i32(v.boolean);
     j.raw(',"extends":');
     j.string(v.extends);
     j.raw(',"implements":');
@@ -10070,15 +10081,16 @@ export class JavaWords {
       j.bool(o1);
     }
     j.raw(',"instanceof":');
-    j.int(v.instanceof);
+    j.u64(v.instanceof);
     j.raw(',"native":');
     j.double(v.native);
     j.raw(',"strictfp":');
-    j.int(v.strictfp);
+    j.i32(v.strictfp);
     j.raw(',"synchronized":');
-    j.int(v.synchronized);
+    j.i64(v.synchronized);
     j.raw(',"throws":');
     const a2 = v.throws;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -10086,7 +10098,7 @@ export class JavaWords {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"transient":');
     const o5 = v.transient;
@@ -10107,29 +10119,29 @@ export class JavaWords {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"permits":');
     j.decimal(v.permits);
     j.raw(',"when":');
     j.uuid(v.when);
     j.raw(',"open":');
-    j.int(v.open);
+    j.u64(v.open);
     j.raw(',"exports":');
     j.double(v.exports);
     j.raw(',"opens":');
-    j.int(v.opens);
+    j.u8(v.opens);
     j.raw(',"to":');
     const o10 = v.to;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw(',"uses":');
-    j.int(v.uses);
+    j.i16(v.uses);
     j.raw(',"provides":');
-    j.int(v.provides);
+    j.i32(v.provides);
     j.raw(',"transitive":');
     j.string(v.transitive);
     j.raw(',"Object":');
@@ -10140,15 +10152,16 @@ export class JavaWords {
       j.bool(o11);
     }
     j.raw(',"String":');
-    j.int(v.String);
+    j.u64(v.String);
     j.raw(',"Integer":');
     j.double(v.Integer);
     j.raw(',"Long":');
-    j.int(v.Long);
+    j.i32(v.Long);
     j.raw(',"Math":');
-    j.int(v.Math);
+    j.i64(v.Math);
     j.raw(',"System":');
     const a12 = v.System;
+    fbe.checkArray(a12);
     j.raw("[");
     let first14 = true;
     for (const y13 of a12) {
@@ -10156,7 +10169,7 @@ export class JavaWords {
         j.raw(",");
       }
       first14 = false;
-      j.int(y13);
+      j.i16(y13);
     }
     j.raw('],"Override":');
     const o15 = v.Override;
@@ -10177,7 +10190,7 @@ export class JavaWords {
       }
       first19 = false;
       j.keyString(k17);
-      j.int(y18);
+      j.i32(y18);
     }
     j.raw('},"Map":');
     j.decimal(v.Map);
@@ -11527,9 +11540,9 @@ export class KotlinWords {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: KotlinWords): void {
     j.raw('{"fun":');
-    j.int(v.fun);
+    j.i16(v.fun);
     j.raw(',"typealias":');
-    j.int(v.typealias);
+    j.i32(v.typealias);
     j.raw(',"typeof":');
     j.string(v.typeof);
     j.raw(',"val":');
@@ -11540,15 +11553,16 @@ export class KotlinWords {
       j.bool(o1);
     }
     j.raw(',"by":');
-    j.int(v.by);
+    j.u64(v.by);
     j.raw(',"constructor":');
     j.double(v.constructor_);
     j.raw(',"delegate":');
-    j.int(v.delegate);
+    j.i32(v.delegate);
     j.raw(',"dynamic":');
-    j.int(v.dynamic);
+    j.i64(v.dynamic);
     j.raw(',"field":');
     const a2 = v.field;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -11556,7 +11570,7 @@ export class KotlinWords {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"file":');
     const o5 = v.file;
@@ -11577,29 +11591,29 @@ export class KotlinWords {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"param":');
     j.decimal(v.param);
     j.raw(',"receiver":');
     j.uuid(v.receiver);
     j.raw(',"setparam":');
-    j.int(v.setparam);
+    j.u64(v.setparam);
     j.raw(',"value":');
     j.double(v.value);
     j.raw(',"where":');
-    j.int(v.where);
+    j.u8(v.where);
     j.raw(',"actual":');
     const o10 = v.actual;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw(',"annotation":');
-    j.int(v.annotation);
+    j.i16(v.annotation);
     j.raw(',"companion":');
-    j.int(v.companion);
+    j.i32(v.companion);
     j.raw(',"crossinline":');
     j.string(v.crossinline);
     j.raw(',"data":');
@@ -11610,15 +11624,16 @@ export class KotlinWords {
       j.bool(o11);
     }
     j.raw(',"expect":');
-    j.int(v.expect);
+    j.u64(v.expect);
     j.raw(',"external":');
     j.double(v.external);
     j.raw(',"infix":');
-    j.int(v.infix);
+    j.i32(v.infix);
     j.raw(',"inner":');
-    j.int(v.inner);
+    j.i64(v.inner);
     j.raw(',"internal":');
     const a12 = v.internal;
+    fbe.checkArray(a12);
     j.raw("[");
     let first14 = true;
     for (const y13 of a12) {
@@ -11626,7 +11641,7 @@ export class KotlinWords {
         j.raw(",");
       }
       first14 = false;
-      j.int(y13);
+      j.i16(y13);
     }
     j.raw('],"lateinit":');
     const o15 = v.lateinit;
@@ -11647,29 +11662,29 @@ export class KotlinWords {
       }
       first19 = false;
       j.keyString(k17);
-      j.int(y18);
+      j.i32(y18);
     }
     j.raw('},"reified":');
     j.decimal(v.reified);
     j.raw(',"suspend":');
     j.uuid(v.suspend);
     j.raw(',"tailrec":');
-    j.int(v.tailrec);
+    j.u64(v.tailrec);
     j.raw(',"vararg":');
     j.double(v.vararg);
     j.raw(',"it":');
-    j.int(v.it);
+    j.u8(v.it);
     j.raw(',"Companion":');
     const o20 = v.Companion;
     if (o20 === undefined) {
       j.null();
     } else {
-      j.int(o20);
+      j.i16(o20);
     }
     j.raw(',"Unit":');
-    j.int(v.Unit);
+    j.i16(v.Unit);
     j.raw(',"Nothing":');
-    j.int(v.Nothing);
+    j.i32(v.Nothing);
     j.raw(',"Int":');
     j.string(v.Int);
     j.raw(',"Array":');
@@ -13111,9 +13126,9 @@ export class JsWords {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: JsWords): void {
     j.raw('{"debugger":');
-    j.int(v.debugger);
+    j.i16(v.debugger);
     j.raw(',"function":');
-    j.int(v.function);
+    j.i32(v.function);
     j.raw(',"let":');
     j.string(v.let);
     j.raw(',"of":');
@@ -13124,15 +13139,16 @@ export class JsWords {
       j.bool(o1);
     }
     j.raw(',"declare":');
-    j.int(v.declare);
+    j.u64(v.declare);
     j.raw(',"unknown":');
     j.double(v.unknown);
     j.raw(',"never":');
-    j.int(v.never);
+    j.i32(v.never);
     j.raw(',"number":');
-    j.int(v.number);
+    j.i64(v.number);
     j.raw(',"bigint":');
     const a2 = v.bigint;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -13140,7 +13156,7 @@ export class JsWords {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"symbol":');
     const o5 = v.symbol;
@@ -13161,29 +13177,29 @@ export class JsWords {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"Infinity":');
     j.decimal(v.Infinity);
     j.raw(',"Uint8Array":');
     j.uuid(v.Uint8Array);
     j.raw(',"Error":');
-    j.int(v.Error);
+    j.u64(v.Error);
     j.raw(',"Number":');
     j.double(v.Number);
     j.raw(',"BigInt":');
-    j.int(v.BigInt);
+    j.u8(v.BigInt);
     j.raw(',"Boolean":');
     const o10 = v.Boolean;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw(',"Symbol":');
-    j.int(v.Symbol);
+    j.i16(v.Symbol);
     j.raw(',"Date":');
-    j.int(v.Date);
+    j.i32(v.Date);
     j.raw(',"JSON":');
     j.string(v.JSON);
     j.raw(',"Promise":');
@@ -13194,15 +13210,16 @@ export class JsWords {
       j.bool(o11);
     }
     j.raw(',"Partial":');
-    j.int(v.Partial);
+    j.u64(v.Partial);
     j.raw(',"Record":');
     j.double(v.Record);
     j.raw(',"globalThis":');
-    j.int(v.globalThis);
+    j.i32(v.globalThis);
     j.raw(',"arguments":');
-    j.int(v.arguments);
+    j.i64(v.arguments);
     j.raw(',"eval":');
     const a12 = v.eval;
+    fbe.checkArray(a12);
     j.raw("[");
     let first14 = true;
     for (const y13 of a12) {
@@ -13210,7 +13227,7 @@ export class JsWords {
         j.raw(",");
       }
       first14 = false;
-      j.int(y13);
+      j.i16(y13);
     }
     j.raw('],"require":');
     const o15 = v.require;
@@ -13231,29 +13248,29 @@ export class JsWords {
       }
       first19 = false;
       j.keyString(k17);
-      j.int(y18);
+      j.i32(y18);
     }
     j.raw('},"toString":');
     j.decimal(v.toString_);
     j.raw(',"valueOf":');
     j.uuid(v.valueOf_);
     j.raw(',"hasOwnProperty":');
-    j.int(v.hasOwnProperty_);
+    j.u64(v.hasOwnProperty_);
     j.raw(',"isPrototypeOf":');
     j.double(v.isPrototypeOf_);
     j.raw(',"propertyIsEnumerable":');
-    j.int(v.propertyIsEnumerable_);
+    j.u8(v.propertyIsEnumerable_);
     j.raw(',"toLocaleString":');
     const o20 = v.toLocaleString_;
     if (o20 === undefined) {
       j.null();
     } else {
-      j.int(o20);
+      j.i16(o20);
     }
     j.raw(',"readonly":');
-    j.int(v.readonly);
+    j.i16(v.readonly);
     j.raw(',"keyof":');
-    j.int(v.keyof);
+    j.i32(v.keyof);
     j.raw(',"infer":');
     j.string(v.infer);
     j.raw(',"asserts":');
@@ -13264,7 +13281,7 @@ export class JsWords {
       j.bool(o21);
     }
     j.raw(',"satisfies":');
-    j.int(v.satisfies);
+    j.u64(v.satisfies);
     j.raw(',"accessor":');
     j.double(v.accessor);
     j.raw("}");
@@ -14576,9 +14593,9 @@ export class RustWords {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: RustWords): void {
     j.raw('{"crate":');
-    j.int(v.crate);
+    j.i16(v.crate);
     j.raw(',"dyn":');
-    j.int(v.dyn);
+    j.i32(v.dyn);
     j.raw(',"fn":');
     j.string(v.fn);
     j.raw(',"impl":');
@@ -14589,15 +14606,16 @@ export class RustWords {
       j.bool(o1);
     }
     j.raw(',"loop":');
-    j.int(v.loop);
+    j.u64(v.loop);
     j.raw(',"mod":');
     j.double(v.mod);
     j.raw(',"move":');
-    j.int(v.move);
+    j.i32(v.move);
     j.raw(',"mut":');
-    j.int(v.mut);
+    j.i64(v.mut);
     j.raw(',"pub":');
     const a2 = v.pub;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -14605,7 +14623,7 @@ export class RustWords {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"ref":');
     const o5 = v.ref;
@@ -14626,29 +14644,29 @@ export class RustWords {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"unsafe":');
     j.decimal(v.unsafe);
     j.raw(',"use":');
     j.uuid(v.use);
     j.raw(',"become":');
-    j.int(v.become);
+    j.u64(v.become);
     j.raw(',"box":');
     j.double(v.box);
     j.raw(',"macro":');
-    j.int(v.macro);
+    j.u8(v.macro);
     j.raw(',"priv":');
     const o10 = v.priv;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw(',"unsized":');
-    j.int(v.unsized);
+    j.i16(v.unsized);
     j.raw(',"gen":');
-    j.int(v.gen);
+    j.i32(v.gen);
     j.raw(',"macro_rules":');
     j.string(v.macro_rules);
     j.raw(',"Option":');
@@ -14659,15 +14677,16 @@ export class RustWords {
       j.bool(o11);
     }
     j.raw(',"Some":');
-    j.int(v.Some);
+    j.u64(v.Some);
     j.raw(',"Result":');
     j.double(v.Result);
     j.raw(',"Ok":');
-    j.int(v.Ok);
+    j.i32(v.Ok);
     j.raw(',"Err":');
-    j.int(v.Err);
+    j.i64(v.Err);
     j.raw(',"Vec":');
     const a12 = v.Vec;
+    fbe.checkArray(a12);
     j.raw("[");
     let first14 = true;
     for (const y13 of a12) {
@@ -14675,7 +14694,7 @@ export class RustWords {
         j.raw(",");
       }
       first14 = false;
-      j.int(y13);
+      j.i16(y13);
     }
     j.raw('],"Box":');
     const o15 = v.Box;
@@ -14696,18 +14715,18 @@ export class RustWords {
       }
       first19 = false;
       j.keyString(k17);
-      j.int(y18);
+      j.i32(y18);
     }
     j.raw('},"Default":');
     j.decimal(v.Default);
     j.raw(',"Drop":');
     j.uuid(v.Drop);
     j.raw(',"Send":');
-    j.int(v.Send);
+    j.u64(v.Send);
     j.raw(',"Sync":');
     j.double(v.Sync);
     j.raw(',"Sized":');
-    j.int(v.Sized);
+    j.u8(v.Sized);
     j.raw("}");
   }
 
@@ -15898,9 +15917,9 @@ export class CSharpWords {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: CSharpWords): void {
     j.raw('{"checked":');
-    j.int(v.checked);
+    j.i16(v.checked);
     j.raw(',"event":');
-    j.int(v.event);
+    j.i32(v.event);
     j.raw(',"fixed":');
     j.string(v.fixed);
     j.raw(',"foreach":');
@@ -15911,15 +15930,16 @@ export class CSharpWords {
       j.bool(o1);
     }
     j.raw(',"implicit":');
-    j.int(v.implicit);
+    j.u64(v.implicit);
     j.raw(',"lock":');
     j.double(v.lock);
     j.raw(',"params":');
-    j.int(v.params);
+    j.i32(v.params);
     j.raw(',"sbyte":');
-    j.int(v.sbyte);
+    j.i64(v.sbyte);
     j.raw(',"stackalloc":');
     const a2 = v.stackalloc;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -15927,7 +15947,7 @@ export class CSharpWords {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"ulong":');
     const o5 = v.ulong;
@@ -15948,29 +15968,29 @@ export class CSharpWords {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"add":');
     j.decimal(v.add);
     j.raw(',"alias":');
     j.uuid(v.alias);
     j.raw(',"ascending":');
-    j.int(v.ascending);
+    j.u64(v.ascending);
     j.raw(',"descending":');
     j.double(v.descending);
     j.raw(',"equals":');
-    j.int(v.equals);
+    j.u8(v.equals);
     j.raw(',"group":');
     const o10 = v.group;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw(',"into":');
-    j.int(v.into);
+    j.i16(v.into);
     j.raw(',"join":');
-    j.int(v.join);
+    j.i32(v.join);
     j.raw(',"nameof":');
     j.string(v.nameof);
     j.raw(',"on":');
@@ -15981,15 +16001,16 @@ export class CSharpWords {
       j.bool(o11);
     }
     j.raw(',"orderby":');
-    j.int(v.orderby);
+    j.u64(v.orderby);
     j.raw(',"partial":');
     j.double(v.partial);
     j.raw(',"remove":');
-    j.int(v.remove);
+    j.i32(v.remove);
     j.raw(',"unmanaged":');
-    j.int(v.unmanaged);
+    j.i64(v.unmanaged);
     j.raw(',"required":');
     const a12 = v.required;
+    fbe.checkArray(a12);
     j.raw("[");
     let first14 = true;
     for (const y13 of a12) {
@@ -15997,7 +16018,7 @@ export class CSharpWords {
         j.raw(",");
       }
       first14 = false;
-      j.int(y13);
+      j.i16(y13);
     }
     j.raw('],"scoped":');
     const o15 = v.scoped;
@@ -16018,7 +16039,7 @@ export class CSharpWords {
       }
       first19 = false;
       j.keyString(k17);
-      j.int(y18);
+      j.i32(y18);
     }
     j.raw("}}");
   }
@@ -16895,9 +16916,9 @@ export class RubyWords {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: RubyWords): void {
     j.raw('{"BEGIN":');
-    j.int(v.BEGIN);
+    j.i16(v.BEGIN);
     j.raw(',"END":');
-    j.int(v.END);
+    j.i32(v.END);
     j.raw(',"begin":');
     j.string(v.begin);
     j.raw(',"elsif":');
@@ -16908,15 +16929,16 @@ export class RubyWords {
       j.bool(o1);
     }
     j.raw(',"end":');
-    j.int(v.end);
+    j.u64(v.end);
     j.raw(',"ensure":');
     j.double(v.ensure);
     j.raw(',"next":');
-    j.int(v.next);
+    j.i32(v.next);
     j.raw(',"redo":');
-    j.int(v.redo);
+    j.i64(v.redo);
     j.raw(',"rescue":');
     const a2 = v.rescue;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -16924,7 +16946,7 @@ export class RubyWords {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"retry":');
     const o5 = v.retry;
@@ -16945,24 +16967,24 @@ export class RubyWords {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"unless":');
     j.decimal(v.unless);
     j.raw(',"until":');
     j.uuid(v.until);
     j.raw(',"__FILE__":');
-    j.int(v.__FILE__);
+    j.u64(v.__FILE__);
     j.raw(',"__LINE__":');
     j.double(v.__LINE__);
     j.raw(',"__ENCODING__":');
-    j.int(v.__ENCODING__);
+    j.u8(v.__ENCODING__);
     j.raw(',"initialize":');
     const o10 = v.initialize;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw("}");
   }
@@ -17540,9 +17562,9 @@ export class CppMembers {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: CppMembers): void {
     j.raw('{"swap":');
-    j.int(v.swap);
+    j.i16(v.swap);
     j.raw(',"fbe_type":');
-    j.int(v.fbe_type);
+    j.i32(v.fbe_type);
     j.raw(',"fbe":');
     j.string(v.fbe);
     j.raw(',"Model":');
@@ -17553,15 +17575,16 @@ export class CppMembers {
       j.bool(o1);
     }
     j.raw(',"FinalModel":');
-    j.int(v.FinalModel);
+    j.u64(v.FinalModel);
     j.raw(',"FieldModel":');
     j.double(v.FieldModel);
     j.raw(',"buffer":');
-    j.int(v.buffer);
+    j.i32(v.buffer);
     j.raw(',"size":');
-    j.int(v.size);
+    j.i64(v.size);
     j.raw(',"offset":');
     const a2 = v.offset;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -17569,7 +17592,7 @@ export class CppMembers {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"model":');
     const o5 = v.model;
@@ -18205,9 +18228,9 @@ export class PythonMembers {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: PythonMembers): void {
     j.raw('{"to_json":');
-    j.int(v.to_json);
+    j.i16(v.to_json);
     j.raw(',"from_json":');
-    j.int(v.from_json);
+    j.i32(v.from_json);
     j.raw(',"to_fbe":');
     j.string(v.to_fbe);
     j.raw(',"from_fbe":');
@@ -18218,15 +18241,16 @@ export class PythonMembers {
       j.bool(o1);
     }
     j.raw(',"to_final":');
-    j.int(v.to_final);
+    j.u64(v.to_final);
     j.raw(',"from_final":');
     j.double(v.from_final);
     j.raw(',"fbe_equal":');
-    j.int(v.fbe_equal);
+    j.i32(v.fbe_equal);
     j.raw(',"fbe_key":');
-    j.int(v.fbe_key);
+    j.i64(v.fbe_key);
     j.raw(',"fbe_size":');
     const a2 = v.fbe_size;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -18234,7 +18258,7 @@ export class PythonMembers {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"__init__":');
     const o5 = v.__init__;
@@ -18255,14 +18279,14 @@ export class PythonMembers {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"__dict__":');
     j.decimal(v.__dict__);
     j.raw(',"__hash__":');
     j.uuid(v.__hash__);
     j.raw(',"__eq__":');
-    j.int(v.__eq__);
+    j.u64(v.__eq__);
     j.raw(',"__private":');
     j.double(v.__private);
     j.raw("}");
@@ -19099,9 +19123,9 @@ export class GoMembers {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: GoMembers): void {
     j.raw('{"FBEKey":');
-    j.int(v.FBEKey);
+    j.i16(v.FBEKey);
     j.raw(',"FBEKeyCompare":');
-    j.int(v.FBEKeyCompare);
+    j.i32(v.FBEKeyCompare);
     j.raw(',"Reset":');
     j.string(v.Reset);
     j.raw(',"MarshalFBE":');
@@ -19112,15 +19136,16 @@ export class GoMembers {
       j.bool(o1);
     }
     j.raw(',"UnmarshalFBE":');
-    j.int(v.UnmarshalFBE);
+    j.u64(v.UnmarshalFBE);
     j.raw(',"AppendFBE":');
     j.double(v.AppendFBE);
     j.raw(',"ReadFBE":');
-    j.int(v.ReadFBE);
+    j.i32(v.ReadFBE);
     j.raw(',"FBEWrite":');
-    j.int(v.FBEWrite);
+    j.i64(v.FBEWrite);
     j.raw(',"FBERead":');
     const a2 = v.FBERead;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -19128,7 +19153,7 @@ export class GoMembers {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"MarshalFinal":');
     const o5 = v.MarshalFinal;
@@ -19149,29 +19174,29 @@ export class GoMembers {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"ReadFinal":');
     j.decimal(v.ReadFinal);
     j.raw(',"FBEWriteFinal":');
     j.uuid(v.FBEWriteFinal);
     j.raw(',"FBEReadFinal":');
-    j.int(v.FBEReadFinal);
+    j.u64(v.FBEReadFinal);
     j.raw(',"MarshalJSON":');
     j.double(v.MarshalJSON);
     j.raw(',"UnmarshalJSON":');
-    j.int(v.UnmarshalJSON);
+    j.u8(v.UnmarshalJSON);
     j.raw(',"AppendJSON":');
     const o10 = v.AppendJSON;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw(',"ReadJSON":');
-    j.int(v.ReadJSON);
+    j.i16(v.ReadJSON);
     j.raw(',"FBEWriteJSON":');
-    j.int(v.FBEWriteJSON);
+    j.i32(v.FBEWriteJSON);
     j.raw(',"FBEReadJSON":');
     j.string(v.FBEReadJSON);
     j.raw(',"FBEWriteText":');
@@ -19182,11 +19207,11 @@ export class GoMembers {
       j.bool(o11);
     }
     j.raw(',"TypeID":');
-    j.int(v.TypeID);
+    j.u64(v.TypeID);
     j.raw(',"Verify":');
     j.double(v.Verify);
     j.raw(',"VerifyFinal":');
-    j.int(v.VerifyFinal);
+    j.i32(v.VerifyFinal);
     j.raw("}");
   }
 
@@ -20104,9 +20129,9 @@ export class JvmMembers {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: JvmMembers): void {
     j.raw('{"TYPE_ID":');
-    j.int(v.TYPE_ID);
+    j.i16(v.TYPE_ID);
     j.raw(',"KEY_ORDER":');
-    j.int(v.KEY_ORDER);
+    j.i32(v.KEY_ORDER);
     j.raw(',"toFbe":');
     j.string(v.toFbe_);
     j.raw(',"fromFbe":');
@@ -20117,15 +20142,16 @@ export class JvmMembers {
       j.bool(o1);
     }
     j.raw(',"readFbe":');
-    j.int(v.readFbe);
+    j.u64(v.readFbe);
     j.raw(',"writeFbe":');
     j.double(v.writeFbe);
     j.raw(',"verifyFbe":');
-    j.int(v.verifyFbe);
+    j.i32(v.verifyFbe);
     j.raw(',"toFinal":');
-    j.int(v.toFinal_);
+    j.i64(v.toFinal_);
     j.raw(',"fromFinal":');
     const a2 = v.fromFinal;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -20133,7 +20159,7 @@ export class JvmMembers {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"readFinal":');
     const o5 = v.readFinal;
@@ -20154,29 +20180,29 @@ export class JvmMembers {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"toJson":');
     j.decimal(v.toJson_);
     j.raw(',"fromJson":');
     j.uuid(v.fromJson);
     j.raw(',"writeJson":');
-    j.int(v.writeJson);
+    j.u64(v.writeJson);
     j.raw(',"readJson":');
     j.double(v.readJson);
     j.raw(',"hashCode":');
-    j.int(v.hashCode);
+    j.u8(v.hashCode);
     j.raw(',"getClass":');
     const o10 = v.getClass;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw(',"clone":');
-    j.int(v.clone);
+    j.i16(v.clone);
     j.raw(',"finalize":');
-    j.int(v.finalize);
+    j.i32(v.finalize);
     j.raw(',"wait":');
     j.string(v.wait);
     j.raw(',"notify":');
@@ -20187,13 +20213,13 @@ export class JvmMembers {
       j.bool(o11);
     }
     j.raw(',"notifyAll":');
-    j.int(v.notifyAll);
+    j.u64(v.notifyAll);
     j.raw(',"javaClass":');
     j.double(v.javaClass);
     j.raw(',"component1":');
-    j.int(v.component1);
+    j.i32(v.component1);
     j.raw(',"fbeLevels":');
-    j.int(v.fbeLevels);
+    j.i64(v.fbeLevels);
     j.raw("}");
   }
 
@@ -20691,9 +20717,9 @@ export class JsMembers {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: JsMembers): void {
     j.raw('{"fbeKey":');
-    j.int(v.fbeKey_);
+    j.i16(v.fbeKey_);
     j.raw(',"toJSON":');
-    j.int(v.toJSON_);
+    j.i32(v.toJSON_);
     j.raw(',"toText":');
     j.string(v.toText);
     j.raw(',"verify":');
@@ -21506,9 +21532,9 @@ export class RuntimeNames {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: RuntimeNames): void {
     j.raw('{"Buffer":');
-    j.int(v.Buffer);
+    j.i16(v.Buffer);
     j.raw(',"WriteBuffer":');
-    j.int(v.WriteBuffer);
+    j.i32(v.WriteBuffer);
     j.raw(',"ReadBuffer":');
     j.string(v.ReadBuffer);
     j.raw(',"Reader":');
@@ -21519,15 +21545,16 @@ export class RuntimeNames {
       j.bool(o1);
     }
     j.raw(',"Writer":');
-    j.int(v.Writer);
+    j.u64(v.Writer);
     j.raw(',"Limits":');
     j.double(v.Limits);
     j.raw(',"Decimal":');
-    j.int(v.Decimal);
+    j.i32(v.Decimal);
     j.raw(',"Uuid":');
-    j.int(v.Uuid);
+    j.i64(v.Uuid);
     j.raw(',"UUID":');
     const a2 = v.UUID;
+    fbe.checkArray(a2);
     j.raw("[");
     let first4 = true;
     for (const y3 of a2) {
@@ -21535,7 +21562,7 @@ export class RuntimeNames {
         j.raw(",");
       }
       first4 = false;
-      j.int(y3);
+      j.i16(y3);
     }
     j.raw('],"Timestamp":');
     const o5 = v.Timestamp;
@@ -21556,29 +21583,29 @@ export class RuntimeNames {
       }
       first9 = false;
       j.keyString(k7);
-      j.int(y8);
+      j.i32(y8);
     }
     j.raw('},"DecodeError":');
     j.decimal(v.DecodeError);
     j.raw(',"EncodeError":');
     j.uuid(v.EncodeError);
     j.raw(',"DecodeException":');
-    j.int(v.DecodeException);
+    j.u64(v.DecodeException);
     j.raw(',"EncodeException":');
     j.double(v.EncodeException);
     j.raw(',"Sender":');
-    j.int(v.Sender);
+    j.u8(v.Sender);
     j.raw(',"Receiver":');
     const o10 = v.Receiver;
     if (o10 === undefined) {
       j.null();
     } else {
-      j.int(o10);
+      j.i16(o10);
     }
     j.raw(',"Client":');
-    j.int(v.Client);
+    j.i16(v.Client);
     j.raw(',"Proxy":');
-    j.int(v.Proxy);
+    j.i32(v.Proxy);
     j.raw(',"Handler":');
     j.string(v.Handler);
     j.raw(',"Text":');
@@ -21589,15 +21616,16 @@ export class RuntimeNames {
       j.bool(o11);
     }
     j.raw(',"Compare":');
-    j.int(v.Compare);
+    j.u64(v.Compare);
     j.raw(',"Decimals":');
     j.double(v.Decimals);
     j.raw(',"Uuids":');
-    j.int(v.Uuids);
+    j.i32(v.Uuids);
     j.raw(',"Timestamps":');
-    j.int(v.Timestamps);
+    j.i64(v.Timestamps);
     j.raw(',"Utf8":');
     const a12 = v.Utf8;
+    fbe.checkArray(a12);
     j.raw("[");
     let first14 = true;
     for (const y13 of a12) {
@@ -21605,7 +21633,7 @@ export class RuntimeNames {
         j.raw(",");
       }
       first14 = false;
-      j.int(y13);
+      j.i16(y13);
     }
     j.raw('],"Requests":');
     const o15 = v.Requests;
@@ -22083,7 +22111,7 @@ export class class_ {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: class_): void {
     j.raw('{"class":');
-    j.int(v.class);
+    j.i32(v.class);
     j.raw("}");
   }
 
@@ -22292,7 +22320,7 @@ export class Object_ {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Object_): void {
     j.raw('{"Object":');
-    j.int(v.Object);
+    j.i32(v.Object);
     j.raw("}");
   }
 
@@ -22501,7 +22529,7 @@ export class String_ {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: String_): void {
     j.raw('{"String":');
-    j.int(v.String);
+    j.i32(v.String);
     j.raw("}");
   }
 
@@ -22710,7 +22738,7 @@ export class List {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: List): void {
     j.raw('{"List":');
-    j.int(v.List);
+    j.i32(v.List);
     j.raw("}");
   }
 
@@ -22919,7 +22947,7 @@ export class Map_ {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Map_): void {
     j.raw('{"Map":');
-    j.int(v.Map);
+    j.i32(v.Map);
     j.raw("}");
   }
 
@@ -23128,7 +23156,7 @@ export class Model {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Model): void {
     j.raw('{"Model":');
-    j.int(v.Model);
+    j.i32(v.Model);
     j.raw("}");
   }
 
@@ -23337,7 +23365,7 @@ export class FinalModel {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: FinalModel): void {
     j.raw('{"FinalModel":');
-    j.int(v.FinalModel);
+    j.i32(v.FinalModel);
     j.raw("}");
   }
 
@@ -23546,7 +23574,7 @@ export class Buffer {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Buffer): void {
     j.raw('{"Buffer":');
-    j.int(v.Buffer);
+    j.i32(v.Buffer);
     j.raw("}");
   }
 
@@ -23755,7 +23783,7 @@ export class Reader {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Reader): void {
     j.raw('{"Reader":');
-    j.int(v.Reader);
+    j.i32(v.Reader);
     j.raw("}");
   }
 
@@ -23964,7 +23992,7 @@ export class Writer {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Writer): void {
     j.raw('{"Writer":');
-    j.int(v.Writer);
+    j.i32(v.Writer);
     j.raw("}");
   }
 
@@ -24173,7 +24201,7 @@ export class Limits {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Limits): void {
     j.raw('{"Limits":');
-    j.int(v.Limits);
+    j.i32(v.Limits);
     j.raw("}");
   }
 
@@ -24382,7 +24410,7 @@ export class DecodeError {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: DecodeError): void {
     j.raw('{"DecodeError":');
-    j.int(v.DecodeError);
+    j.i32(v.DecodeError);
     j.raw("}");
   }
 
@@ -24591,7 +24619,7 @@ export class DecodeException {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: DecodeException): void {
     j.raw('{"DecodeException":');
-    j.int(v.DecodeException);
+    j.i32(v.DecodeException);
     j.raw("}");
   }
 
@@ -24800,7 +24828,7 @@ export class Decimal {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Decimal): void {
     j.raw('{"Decimal":');
-    j.int(v.Decimal);
+    j.i32(v.Decimal);
     j.raw("}");
   }
 
@@ -25009,7 +25037,7 @@ export class Uuid {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Uuid): void {
     j.raw('{"Uuid":');
-    j.int(v.Uuid);
+    j.i32(v.Uuid);
     j.raw("}");
   }
 
@@ -25218,7 +25246,7 @@ export class UUID {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: UUID): void {
     j.raw('{"UUID":');
-    j.int(v.UUID);
+    j.i32(v.UUID);
     j.raw("}");
   }
 
@@ -25427,7 +25455,7 @@ export class Timestamp {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Timestamp): void {
     j.raw('{"Timestamp":');
-    j.int(v.Timestamp);
+    j.i32(v.Timestamp);
     j.raw("}");
   }
 
@@ -25636,7 +25664,7 @@ export class Sender {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Sender): void {
     j.raw('{"Sender":');
-    j.int(v.Sender);
+    j.i32(v.Sender);
     j.raw("}");
   }
 
@@ -25845,7 +25873,7 @@ export class Receiver {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Receiver): void {
     j.raw('{"Receiver":');
-    j.int(v.Receiver);
+    j.i32(v.Receiver);
     j.raw("}");
   }
 
@@ -26054,7 +26082,7 @@ export class Client {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Client): void {
     j.raw('{"Client":');
-    j.int(v.Client);
+    j.i32(v.Client);
     j.raw("}");
   }
 
@@ -26263,7 +26291,7 @@ export class Proxy {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Proxy): void {
     j.raw('{"Proxy":');
-    j.int(v.Proxy);
+    j.i32(v.Proxy);
     j.raw("}");
   }
 
@@ -26472,7 +26500,7 @@ export class Handler {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Handler): void {
     j.raw('{"Handler":');
-    j.int(v.Handler);
+    j.i32(v.Handler);
     j.raw("}");
   }
 
@@ -26681,7 +26709,7 @@ export class fbe_ {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: fbe_): void {
     j.raw('{"fbe":');
-    j.int(v.fbe);
+    j.i32(v.fbe);
     j.raw("}");
   }
 
@@ -26890,7 +26918,7 @@ export class FBE {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: FBE): void {
     j.raw('{"FBE":');
-    j.int(v.FBE);
+    j.i32(v.FBE);
     j.raw("}");
   }
 
@@ -27099,7 +27127,7 @@ export class std {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: std): void {
     j.raw('{"std":');
-    j.int(v.std);
+    j.i32(v.std);
     j.raw("}");
   }
 
@@ -27308,7 +27336,7 @@ export class Companion {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Companion): void {
     j.raw('{"Companion":');
-    j.int(v.Companion);
+    j.i32(v.Companion);
     j.raw("}");
   }
 
@@ -27517,7 +27545,7 @@ export class Any {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Any): void {
     j.raw('{"Any":');
-    j.int(v.Any);
+    j.i32(v.Any);
     j.raw("}");
   }
 
@@ -27726,7 +27754,7 @@ export class Self {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Self): void {
     j.raw('{"Self":');
-    j.int(v.Self);
+    j.i32(v.Self);
     j.raw("}");
   }
 
@@ -27935,7 +27963,7 @@ export class self {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: self): void {
     j.raw('{"self":');
-    j.int(v.self);
+    j.i32(v.self);
     j.raw("}");
   }
 
@@ -28144,7 +28172,7 @@ export class None {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: None): void {
     j.raw('{"None":');
-    j.int(v.None);
+    j.i32(v.None);
     j.raw("}");
   }
 
@@ -28353,7 +28381,7 @@ export class Option {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Option): void {
     j.raw('{"Option":');
-    j.int(v.Option);
+    j.i32(v.Option);
     j.raw("}");
   }
 
@@ -28562,7 +28590,7 @@ export class Result {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Result): void {
     j.raw('{"Result":');
-    j.int(v.Result);
+    j.i32(v.Result);
     j.raw("}");
   }
 
@@ -28771,7 +28799,7 @@ export class Vec {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Vec): void {
     j.raw('{"Vec":');
-    j.int(v.Vec);
+    j.i32(v.Vec);
     j.raw("}");
   }
 
@@ -28980,7 +29008,7 @@ export class Box {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Box): void {
     j.raw('{"Box":');
-    j.int(v.Box);
+    j.i32(v.Box);
     j.raw("}");
   }
 
@@ -29189,7 +29217,7 @@ export class Error_ {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Error_): void {
     j.raw('{"Error":');
-    j.int(v.Error);
+    j.i32(v.Error);
     j.raw("}");
   }
 
@@ -29398,7 +29426,7 @@ export class Exception {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Exception): void {
     j.raw('{"Exception":');
-    j.int(v.Exception);
+    j.i32(v.Exception);
     j.raw("}");
   }
 
@@ -29607,7 +29635,7 @@ export class Text {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Text): void {
     j.raw('{"Text":');
-    j.int(v.Text);
+    j.i32(v.Text);
     j.raw("}");
   }
 
@@ -29816,7 +29844,7 @@ export class JsonWriter {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: JsonWriter): void {
     j.raw('{"JsonWriter":');
-    j.int(v.JsonWriter);
+    j.i32(v.JsonWriter);
     j.raw("}");
   }
 
@@ -30025,7 +30053,7 @@ export class int32_t {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: int32_t): void {
     j.raw('{"int32_t":');
-    j.int(v.int32_t);
+    j.i32(v.int32_t);
     j.raw("}");
   }
 
@@ -30234,7 +30262,7 @@ export class size_t {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: size_t): void {
     j.raw('{"size_t":');
-    j.int(v.size_t);
+    j.i32(v.size_t);
     j.raw("}");
   }
 
@@ -30443,7 +30471,7 @@ export class list {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: list): void {
     j.raw('{"list":');
-    j.int(v.list);
+    j.i32(v.list);
     j.raw("}");
   }
 
@@ -30652,7 +30680,7 @@ export class object_ {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: object_): void {
     j.raw('{"object":');
-    j.int(v.object);
+    j.i32(v.object);
     j.raw("}");
   }
 
@@ -30861,7 +30889,7 @@ export class v_ {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: v_): void {
     j.raw('{"v":');
-    j.int(v.v);
+    j.i32(v.v);
     j.raw("}");
   }
 
@@ -31070,7 +31098,7 @@ export class r_ {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: r_): void {
     j.raw('{"r":');
-    j.int(v.r);
+    j.i32(v.r);
     j.raw("}");
   }
 
@@ -31279,7 +31307,7 @@ export class w_ {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: w_): void {
     j.raw('{"w":');
-    j.int(v.w);
+    j.i32(v.w);
     j.raw("}");
   }
 
@@ -31488,7 +31516,7 @@ export class SideBuy {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: SideBuy): void {
     j.raw('{"SideBuy":');
-    j.int(v.SideBuy);
+    j.i32(v.SideBuy);
     j.raw("}");
   }
 
@@ -31697,7 +31725,7 @@ export class OrderKey {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: OrderKey): void {
     j.raw('{"OrderKey":');
-    j.int(v.OrderKey);
+    j.i32(v.OrderKey);
     j.raw("}");
   }
 
@@ -31906,7 +31934,7 @@ export class textOfside {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: textOfside): void {
     j.raw('{"textOfside":');
-    j.int(v.textOfside);
+    j.i32(v.textOfside);
     j.raw("}");
   }
 
@@ -32115,7 +32143,7 @@ export class DECIMAL_1 {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: DECIMAL_1): void {
     j.raw('{"DECIMAL_1":');
-    j.int(v.DECIMAL_1);
+    j.i32(v.DECIMAL_1);
     j.raw("}");
   }
 
@@ -32324,7 +32352,7 @@ export class OrderModel {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: OrderModel): void {
     j.raw('{"OrderModel":');
-    j.int(v.OrderModel);
+    j.i32(v.OrderModel);
     j.raw("}");
   }
 
@@ -32533,7 +32561,7 @@ export class OrderFinal {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: OrderFinal): void {
     j.raw('{"OrderFinal":');
-    j.int(v.OrderFinal);
+    j.i32(v.OrderFinal);
     j.raw("}");
   }
 
@@ -32742,7 +32770,7 @@ export class NewOrder {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: NewOrder): void {
     j.raw('{"NewOrder":');
-    j.int(v.NewOrder);
+    j.i32(v.NewOrder);
     j.raw("}");
   }
 
@@ -32951,7 +32979,7 @@ export class VerifyFBEOrder {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: VerifyFBEOrder): void {
     j.raw('{"VerifyFBEOrder":');
-    j.int(v.VerifyFBEOrder);
+    j.i32(v.VerifyFBEOrder);
     j.raw("}");
   }
 
@@ -33160,7 +33188,7 @@ export class fbe_vr_Order {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: fbe_vr_Order): void {
     j.raw('{"fbe_vr_Order":');
-    j.int(v.fbe_vr_Order);
+    j.i32(v.fbe_vr_Order);
     j.raw("}");
   }
 
@@ -33369,7 +33397,7 @@ export class e1 {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: e1): void {
     j.raw('{"e1":');
-    j.int(v.e1);
+    j.i32(v.e1);
     j.raw("}");
   }
 
@@ -33578,7 +33606,7 @@ export class i2 {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: i2): void {
     j.raw('{"i2":');
-    j.int(v.i2);
+    j.i32(v.i2);
     j.raw("}");
   }
 
@@ -33787,7 +33815,7 @@ export class o3 {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: o3): void {
     j.raw('{"o3":');
-    j.int(v.o3);
+    j.i32(v.o3);
     j.raw("}");
   }
 
@@ -34073,21 +34101,21 @@ export class Case {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Case): void {
     j.raw('{"name":');
-    j.int(v.name);
+    j.i32(v.name);
     j.raw(',"Name":');
-    j.int(v.Name);
+    j.i32(v.Name);
     j.raw(',"NAME":');
-    j.int(v.NAME);
+    j.i32(v.NAME);
     j.raw(',"class":');
-    j.int(v.class);
+    j.i32(v.class);
     j.raw(',"class_":');
-    j.int(v.class_);
+    j.i32(v.class_);
     j.raw(',"class__":');
-    j.int(v.class__);
+    j.i32(v.class__);
     j.raw(',"String":');
-    j.int(v.String);
+    j.i32(v.String);
     j.raw(',"String_":');
-    j.int(v.String_);
+    j.i32(v.String_);
     j.raw("}");
   }
 
@@ -34388,11 +34416,11 @@ export class Imported {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Imported): void {
     j.raw('{"market":');
-    j.int(v.market);
+    j.u8(v.market);
     j.raw(',"org":');
     market.Instrument.fbeWriteJson(j, v.org);
     j.raw(',"example":');
-    j.int(v.example);
+    j.u8(v.example);
     j.raw("}");
   }
 
@@ -34619,7 +34647,7 @@ export class symbol_ {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: symbol_): void {
     j.raw('{"digits":');
-    j.int(v.digits);
+    j.i32(v.digits);
     j.raw("}");
   }
 
@@ -34904,9 +34932,9 @@ export class Listed extends market.Instrument {
     j.raw('{"symbol":');
     j.string(v.symbol);
     j.raw(',"digits":');
-    j.int(v.digits);
+    j.i32(v.digits);
     j.raw(',"precision":');
-    j.int(v.precision);
+    j.i32(v.precision);
     j.raw(',"ticker":');
     symbol_.fbeWriteJson(j, v.ticker);
     j.raw("}");
@@ -35176,15 +35204,15 @@ export class Derived extends Order {
   /** Writes v as a JSON object (docs/format.md 8). */
   static override fbeWriteJson(j: fbe.JsonWriter, v: Derived): void {
     j.raw('{"side":');
-    j.int(v.side);
+    j.i32(v.side);
     j.raw(',"s":');
-    j.int(v.s);
+    j.i32(v.s);
     j.raw(',"range":');
-    j.int(v.range);
+    j.i32(v.range);
     j.raw(',"Word":');
-    j.int(v.Word);
+    j.i16(v.Word);
     j.raw(',"side_":');
-    j.int(v.side_);
+    j.i32(v.side_);
     j.raw("}");
   }
 
@@ -38109,7 +38137,7 @@ export class Hostile {
     j.raw(',"Listed":');
     Listed.fbeWriteJson(j, v.Listed);
     j.raw(',"Letters":');
-    j.int(v.Letters);
+    j.i32(v.Letters);
     j.raw("}");
   }
 

@@ -207,7 +207,7 @@ export class Instrument {
     j.raw('{"symbol":');
     j.string(v.symbol);
     j.raw(',"digits":');
-    j.int(v.digits);
+    j.i32(v.digits);
     j.raw("}");
   }
 
