@@ -26,7 +26,8 @@ def groups() -> dict[str, list[Path]]:
     also ../shared's."""
     project = sorted((REPO / "schemas").rglob("*.fbe"))
     out = {"project": [p for p in project if p.name != "trade.fbe"], "trade": [REPO / "schemas" / "trade.fbe"],
-           "rust_tests": sorted(Path(__file__).parent.glob("*.fbe"))}
+           "rust_tests": sorted(Path(__file__).parent.glob("*.fbe")),
+           "example": [REPO / "examples" / "cpp" / "tcp" / "rpc.fbe"]}
     if (SHARED / "schemas").is_dir():
         out["shared"] = sorted((SHARED / "schemas").glob("*.fbe"))
     elif os.environ.get("CI") == "true":
@@ -52,7 +53,7 @@ def crate() -> Path:
     for group, files in groups().items():
         folder = BUILD / "src" / group
         for f in files:
-            status = fbec_main(["-q", f"--input={f}", f"--output={folder}", "--rust", "--final"])
+            status = fbec_main(["-q", f"--input={f}", f"--output={folder}", "--rust", "--final", "--proto"])
             assert status == 0, f"fbec --rust failed on {f}"
         modules = sorted(p.stem for p in folder.glob("*.rs"))
         (BUILD / "src" / f"{group}.rs").write_text("".join(f"pub mod {m};\n" for m in modules))
@@ -67,7 +68,8 @@ def crate() -> Path:
     for test in ("keys.rs", "hostile.rs", "depth.rs"):
         shutil.copy(Path(__file__).parent / test, BUILD / "tests" / test)
     if "shared" in lib:
-        shutil.copy(Path(__file__).parent / "vectors.rs", BUILD / "tests" / "vectors.rs")
+        for test in ("vectors.rs", "protocol.rs"):
+            shutil.copy(Path(__file__).parent / test, BUILD / "tests" / test)
     return BUILD
 
 
@@ -89,9 +91,12 @@ def test_generated_rust_tests(crate: Path, test: str) -> None:
     assert " 0 failed" in r.stdout, r.stdout
 
 
-def test_generated_rust_reads_and_writes_the_golden_vectors(crate: Path) -> None:
-    if not (crate / "tests" / "vectors.rs").exists():
+@pytest.mark.parametrize("test", ["vectors", "protocol"])
+def test_generated_rust_reads_and_writes_the_golden_vectors(crate: Path, test: str) -> None:
+    """vectors.rs: every case in both models; protocol.rs: the protocol streams, bad frames, the model
+    notice, the proxy and the client's requests over bytes and a socket."""
+    if not (crate / "tests" / f"{test}.rs").exists():
         pytest.skip(f"the golden vectors of ../shared are not available ({SHARED})")
-    r = cargo(["test", "--test", "vectors"])
+    r = cargo(["test", "--test", test])
     assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
     assert " 0 failed" in r.stdout, r.stdout

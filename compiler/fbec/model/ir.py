@@ -463,6 +463,11 @@ class Struct:
         charged, covers this (docs/limits.md 3): a refusal it would reach anyway, before the memory."""
         return self.default_cost - self.decode_cost
 
+    @property
+    def id_field(self) -> Field | None:
+        """The `uuid id` field requests, responses and rejects are matched by (docs/format.md 7.6)."""
+        return next((f for f in self.all_fields if f.name == "id" and f.type == Primitive("uuid")), None)
+
 
 @dataclass(frozen=True)
 class Version:

@@ -14,6 +14,8 @@
 //!   [`BString`] (the `bstr` crate's), since an FBE string may hold any
 //!   bytes and every reader must give them back unchanged (docs/limits.md 7);
 //! * [`json::JsonWriter`], the original's JSON bytes (docs/format.md 8);
+//! * the protocol ([`protocol`]): [`Sender`], [`Receiver`], [`Proxy`] and [`Client`] of the
+//!   messages of a schema package over `std::io` or bytes fed in any chunks (docs/format.md 7);
 //! * errors that name the type, the field path and the offset
 //!   ([`DecodeError`], [`EncodeError`]).
 //!
@@ -45,6 +47,7 @@ mod error;
 pub mod json;
 mod keys;
 mod limits;
+pub mod protocol;
 mod reader;
 pub mod text;
 mod timestamp;
@@ -58,6 +61,10 @@ pub use decimal::{Decimal, DecimalError, MAX_DECIMAL_TEXT};
 pub use error::{join_path, DecodeError, EncodeError, ErrorKind};
 pub use keys::{repeated, KeyOrd, Pairs, Set};
 pub use limits::{Limits, BUDGET_FACTOR, BUDGET_SLACK, MAX_DEPTH, MAX_FRAME_SIZE};
+pub use protocol::{
+    model_notice, read_frame, verify_frame, Answer, Client, FrameError, FrameErrorKind, Member, Protocol, Proxy,
+    ReceiveError, Receiver, Request, RequestError, SendError, Sender,
+};
 pub use reader::{
     get_bool, get_f32, get_f64, get_i16, get_i32, get_i64, get_i8, get_timestamp, get_u16, get_u32, get_u64, get_u8,
     get_uuid, Reader,

@@ -5,8 +5,8 @@ does not name), flags (`bitflags` types) and structs (inherited fields first), e
 `fbe::Struct`: the versioned and final models at the offsets, sizes and costs the IR and the plan
 (fbec.model.plan) decided. The generator prints them and computes none of them. Modules of other
 packages are referred to as siblings (`super::proto::Order`): a user puts the generated files of
-a schema and its imports side by side in one module (docs/rust.md). JSON, the text form and the
-protocol are not generated yet.
+a schema and its imports side by side in one module (docs/rust.md); `--proto` adds the protocol
+(proto.py).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import struct
 from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
 from fbec.targets.rust.names import Idents, first_names
+from fbec.targets.rust.proto import write_protocol
 
 PRIMITIVES = {
     "bool": "bool", "byte": "u8", "char": "u8", "wchar": "u32", "int8": "i8", "uint8": "u8", "int16": "i16",
@@ -513,6 +514,8 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -
         write_flags(body, c, e)
     for s in package.structs:
         write_struct(body, c, s)
+    if options.proto:
+        write_protocol(body, c)
     out = CodeWriter(Options(indent=4))
     out.lines(generated_header(package))
     out.blank()
@@ -520,7 +523,8 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -
     out.blank()
     uses = {module: sorted(names) for module, names in c.file.names.items()}
     if package.structs:
-        uses["fbe"] = ["DecodeError", "EncodeError", "Reader", "Writer"]
+        uses["fbe"] = sorted({*uses.get("fbe", []), "DecodeError", "EncodeError", "Reader", "Writer"},
+                             key=lambda n: (n[0].isupper(), n))   # rustfmt's order: functions first
     for module, names in sorted(uses.items()):   # rustfmt's order
         out.line(f"use {module}::{names[0]};" if len(names) == 1 else f"use {module}::{{{', '.join(names)}}};")
     out.blank()
