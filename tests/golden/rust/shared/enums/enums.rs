@@ -2,7 +2,7 @@
 
 //! The FBE schema package `enums`: its types and their versioned and final models.
 
-use fbe::{DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
 
 /// The schema's `enum EnumByte` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
@@ -1779,3 +1779,86 @@ impl fbe::text::Text for Enums {
         t.raw(")");
     }
 }
+
+/// The messages a receiver of `enums` reads (docs/format.md 7.4): the package's own, then its imports'.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message
+pub enum Message {
+    /// `enums.Enums` (type id 1).
+    Enums(Enums),
+}
+
+impl fbe::Protocol for Message {
+    fn read(
+        type_id: u32,
+        frame: &[u8],
+        is_final: bool,
+        limits: &fbe::Limits,
+    ) -> Result<Option<Self>, fbe::DecodeError> {
+        Ok(Some(match type_id {
+            1 => Self::Enums(read_frame(frame, is_final, limits)?),
+            _ => return Ok(None),
+        }))
+    }
+
+    fn verify(
+        type_id: u32,
+        frame: &[u8],
+        is_final: bool,
+        limits: &fbe::Limits,
+    ) -> Result<bool, fbe::DecodeError> {
+        match type_id {
+            1 => verify_frame::<Enums>(frame, is_final, limits)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl fbe::text::Text for Message {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        match self {
+            Self::Enums(v) => fbe::text::Text::text(v, t),
+        }
+    }
+}
+
+/// Gets the messages a receiver of `enums` reads: one method per message, which ignores it unless
+/// implemented; `handle` hands a receiver's event to them:
+/// `receiver.receive(&bytes, |event| handler.handle(event))`.
+pub trait Handler {
+    /// A `enums.Enums`.
+    fn on_enums(&mut self, v: Enums) {
+        let _ = v;
+    }
+
+    /// A frame the receiver refused and skipped, or the error that lost the stream.
+    fn on_error(&mut self, e: fbe::FrameError) {
+        let _ = e;
+    }
+
+    /// Calls the method of the event's message, or `on_error`.
+    fn handle(&mut self, event: Result<Message, fbe::FrameError>) {
+        match event {
+            Ok(Message::Enums(v)) => self.on_enums(v),
+            Err(e) => self.on_error(e),
+        }
+    }
+}
+
+/// Writes each message as a versioned frame to `W` (docs/format.md 7.3).
+pub type Sender<W> = fbe::Sender<Message, W>;
+/// Writes each message as a final frame to `W`.
+pub type FinalSender<W> = fbe::Sender<Message, W, true>;
+/// Reads versioned frames fed in chunks of any size (docs/format.md 7.4).
+pub type Receiver = fbe::Receiver<Message>;
+/// Reads final frames fed in chunks of any size.
+pub type FinalReceiver = fbe::Receiver<Message, true>;
+/// Verifies versioned frames and hands them on raw (docs/format.md 7.5).
+pub type Proxy = fbe::Proxy<Message>;
+/// Sends requests and waits for their answers on `S` (docs/format.md 7.6).
+pub type Client<S> = fbe::Client<Message, S>;
+/// A `Client` of final frames.
+pub type FinalClient<S> = fbe::Client<Message, S, true>;
+
+impl fbe::Member<Message> for Enums {}

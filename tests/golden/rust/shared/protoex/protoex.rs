@@ -2,7 +2,7 @@
 
 //! The FBE schema package `protoex`: its types and their versioned and final models.
 
-use fbe::{DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
 
 /// The schema's `enum OrderSide` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
@@ -880,3 +880,146 @@ impl fbe::text::Text for AccountMessage {
         t.raw(")");
     }
 }
+
+/// The messages a receiver of `protoex` reads (docs/format.md 7.4): the package's own, then its imports'.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message
+pub enum Message {
+    /// `protoex.OrderMessage` (type id 11).
+    OrderMessage(OrderMessage),
+    /// `protoex.BalanceMessage` (type id 12).
+    BalanceMessage(BalanceMessage),
+    /// `protoex.AccountMessage` (type id 13).
+    AccountMessage(AccountMessage),
+    /// `proto.OrderMessage` (type id 1).
+    ProtoOrderMessage(super::proto::OrderMessage),
+    /// `proto.BalanceMessage` (type id 2).
+    ProtoBalanceMessage(super::proto::BalanceMessage),
+    /// `proto.AccountMessage` (type id 3).
+    ProtoAccountMessage(super::proto::AccountMessage),
+}
+
+impl fbe::Protocol for Message {
+    fn read(
+        type_id: u32,
+        frame: &[u8],
+        is_final: bool,
+        limits: &fbe::Limits,
+    ) -> Result<Option<Self>, fbe::DecodeError> {
+        Ok(Some(match type_id {
+            11 => Self::OrderMessage(read_frame(frame, is_final, limits)?),
+            12 => Self::BalanceMessage(read_frame(frame, is_final, limits)?),
+            13 => Self::AccountMessage(read_frame(frame, is_final, limits)?),
+            1 => Self::ProtoOrderMessage(read_frame(frame, is_final, limits)?),
+            2 => Self::ProtoBalanceMessage(read_frame(frame, is_final, limits)?),
+            3 => Self::ProtoAccountMessage(read_frame(frame, is_final, limits)?),
+            _ => return Ok(None),
+        }))
+    }
+
+    fn verify(
+        type_id: u32,
+        frame: &[u8],
+        is_final: bool,
+        limits: &fbe::Limits,
+    ) -> Result<bool, fbe::DecodeError> {
+        match type_id {
+            11 => verify_frame::<OrderMessage>(frame, is_final, limits)?,
+            12 => verify_frame::<BalanceMessage>(frame, is_final, limits)?,
+            13 => verify_frame::<AccountMessage>(frame, is_final, limits)?,
+            1 => verify_frame::<super::proto::OrderMessage>(frame, is_final, limits)?,
+            2 => verify_frame::<super::proto::BalanceMessage>(frame, is_final, limits)?,
+            3 => verify_frame::<super::proto::AccountMessage>(frame, is_final, limits)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl fbe::text::Text for Message {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        match self {
+            Self::OrderMessage(v) => fbe::text::Text::text(v, t),
+            Self::BalanceMessage(v) => fbe::text::Text::text(v, t),
+            Self::AccountMessage(v) => fbe::text::Text::text(v, t),
+            Self::ProtoOrderMessage(v) => fbe::text::Text::text(v, t),
+            Self::ProtoBalanceMessage(v) => fbe::text::Text::text(v, t),
+            Self::ProtoAccountMessage(v) => fbe::text::Text::text(v, t),
+        }
+    }
+}
+
+/// Gets the messages a receiver of `protoex` reads: one method per message, which ignores it unless
+/// implemented; `handle` hands a receiver's event to them:
+/// `receiver.receive(&bytes, |event| handler.handle(event))`.
+pub trait Handler {
+    /// A `protoex.OrderMessage`.
+    fn on_order_message(&mut self, v: OrderMessage) {
+        let _ = v;
+    }
+
+    /// A `protoex.BalanceMessage`.
+    fn on_balance_message(&mut self, v: BalanceMessage) {
+        let _ = v;
+    }
+
+    /// A `protoex.AccountMessage`.
+    fn on_account_message(&mut self, v: AccountMessage) {
+        let _ = v;
+    }
+
+    /// A `proto.OrderMessage`.
+    fn on_proto_order_message(&mut self, v: super::proto::OrderMessage) {
+        let _ = v;
+    }
+
+    /// A `proto.BalanceMessage`.
+    fn on_proto_balance_message(&mut self, v: super::proto::BalanceMessage) {
+        let _ = v;
+    }
+
+    /// A `proto.AccountMessage`.
+    fn on_proto_account_message(&mut self, v: super::proto::AccountMessage) {
+        let _ = v;
+    }
+
+    /// A frame the receiver refused and skipped, or the error that lost the stream.
+    fn on_error(&mut self, e: fbe::FrameError) {
+        let _ = e;
+    }
+
+    /// Calls the method of the event's message, or `on_error`.
+    fn handle(&mut self, event: Result<Message, fbe::FrameError>) {
+        match event {
+            Ok(Message::OrderMessage(v)) => self.on_order_message(v),
+            Ok(Message::BalanceMessage(v)) => self.on_balance_message(v),
+            Ok(Message::AccountMessage(v)) => self.on_account_message(v),
+            Ok(Message::ProtoOrderMessage(v)) => self.on_proto_order_message(v),
+            Ok(Message::ProtoBalanceMessage(v)) => self.on_proto_balance_message(v),
+            Ok(Message::ProtoAccountMessage(v)) => self.on_proto_account_message(v),
+            Err(e) => self.on_error(e),
+        }
+    }
+}
+
+/// Writes each message as a versioned frame to `W` (docs/format.md 7.3).
+pub type Sender<W> = fbe::Sender<Message, W>;
+/// Writes each message as a final frame to `W`.
+pub type FinalSender<W> = fbe::Sender<Message, W, true>;
+/// Reads versioned frames fed in chunks of any size (docs/format.md 7.4).
+pub type Receiver = fbe::Receiver<Message>;
+/// Reads final frames fed in chunks of any size.
+pub type FinalReceiver = fbe::Receiver<Message, true>;
+/// Verifies versioned frames and hands them on raw (docs/format.md 7.5).
+pub type Proxy = fbe::Proxy<Message>;
+/// Sends requests and waits for their answers on `S` (docs/format.md 7.6).
+pub type Client<S> = fbe::Client<Message, S>;
+/// A `Client` of final frames.
+pub type FinalClient<S> = fbe::Client<Message, S, true>;
+
+impl fbe::Member<Message> for OrderMessage {}
+impl fbe::Member<Message> for BalanceMessage {}
+impl fbe::Member<Message> for AccountMessage {}
+impl fbe::Member<Message> for super::proto::OrderMessage {}
+impl fbe::Member<Message> for super::proto::BalanceMessage {}
+impl fbe::Member<Message> for super::proto::AccountMessage {}

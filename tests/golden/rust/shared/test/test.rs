@@ -2,7 +2,7 @@
 
 //! The FBE schema package `test`: its types and their versioned and final models.
 
-use fbe::{DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The schema's `enum EnumSimple` (on the wire as `i32`).
@@ -7704,3 +7704,254 @@ impl fbe::text::Text for StructEmpty {
         t.raw("StructEmpty()");
     }
 }
+
+/// The messages a receiver of `test` reads (docs/format.md 7.4): the package's own, then its imports'.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message
+pub enum Message {
+    /// `test.StructSimple` (type id 110).
+    StructSimple(StructSimple),
+    /// `test.StructOptional` (type id 111).
+    StructOptional(StructOptional),
+    /// `test.StructNested` (type id 112).
+    StructNested(StructNested),
+    /// `test.StructBytes` (type id 120).
+    StructBytes(StructBytes),
+    /// `test.StructArray` (type id 125).
+    StructArray(StructArray),
+    /// `test.StructVector` (type id 130).
+    StructVector(StructVector),
+    /// `test.StructList` (type id 131).
+    StructList(StructList),
+    /// `test.StructSet` (type id 132).
+    StructSet(StructSet),
+    /// `test.StructMap` (type id 140).
+    StructMap(StructMap),
+    /// `test.StructHash` (type id 141).
+    StructHash(StructHash),
+    /// `test.StructHashEx` (type id 142).
+    StructHashEx(StructHashEx),
+    /// `test.StructEmpty` (type id 143).
+    StructEmpty(StructEmpty),
+    /// `proto.OrderMessage` (type id 1).
+    ProtoOrderMessage(super::proto::OrderMessage),
+    /// `proto.BalanceMessage` (type id 2).
+    ProtoBalanceMessage(super::proto::BalanceMessage),
+    /// `proto.AccountMessage` (type id 3).
+    ProtoAccountMessage(super::proto::AccountMessage),
+}
+
+impl fbe::Protocol for Message {
+    fn read(
+        type_id: u32,
+        frame: &[u8],
+        is_final: bool,
+        limits: &fbe::Limits,
+    ) -> Result<Option<Self>, fbe::DecodeError> {
+        Ok(Some(match type_id {
+            110 => Self::StructSimple(read_frame(frame, is_final, limits)?),
+            111 => Self::StructOptional(read_frame(frame, is_final, limits)?),
+            112 => Self::StructNested(read_frame(frame, is_final, limits)?),
+            120 => Self::StructBytes(read_frame(frame, is_final, limits)?),
+            125 => Self::StructArray(read_frame(frame, is_final, limits)?),
+            130 => Self::StructVector(read_frame(frame, is_final, limits)?),
+            131 => Self::StructList(read_frame(frame, is_final, limits)?),
+            132 => Self::StructSet(read_frame(frame, is_final, limits)?),
+            140 => Self::StructMap(read_frame(frame, is_final, limits)?),
+            141 => Self::StructHash(read_frame(frame, is_final, limits)?),
+            142 => Self::StructHashEx(read_frame(frame, is_final, limits)?),
+            143 => Self::StructEmpty(read_frame(frame, is_final, limits)?),
+            1 => Self::ProtoOrderMessage(read_frame(frame, is_final, limits)?),
+            2 => Self::ProtoBalanceMessage(read_frame(frame, is_final, limits)?),
+            3 => Self::ProtoAccountMessage(read_frame(frame, is_final, limits)?),
+            _ => return Ok(None),
+        }))
+    }
+
+    fn verify(
+        type_id: u32,
+        frame: &[u8],
+        is_final: bool,
+        limits: &fbe::Limits,
+    ) -> Result<bool, fbe::DecodeError> {
+        match type_id {
+            110 => verify_frame::<StructSimple>(frame, is_final, limits)?,
+            111 => verify_frame::<StructOptional>(frame, is_final, limits)?,
+            112 => verify_frame::<StructNested>(frame, is_final, limits)?,
+            120 => verify_frame::<StructBytes>(frame, is_final, limits)?,
+            125 => verify_frame::<StructArray>(frame, is_final, limits)?,
+            130 => verify_frame::<StructVector>(frame, is_final, limits)?,
+            131 => verify_frame::<StructList>(frame, is_final, limits)?,
+            132 => verify_frame::<StructSet>(frame, is_final, limits)?,
+            140 => verify_frame::<StructMap>(frame, is_final, limits)?,
+            141 => verify_frame::<StructHash>(frame, is_final, limits)?,
+            142 => verify_frame::<StructHashEx>(frame, is_final, limits)?,
+            143 => verify_frame::<StructEmpty>(frame, is_final, limits)?,
+            1 => verify_frame::<super::proto::OrderMessage>(frame, is_final, limits)?,
+            2 => verify_frame::<super::proto::BalanceMessage>(frame, is_final, limits)?,
+            3 => verify_frame::<super::proto::AccountMessage>(frame, is_final, limits)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl fbe::text::Text for Message {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        match self {
+            Self::StructSimple(v) => fbe::text::Text::text(v, t),
+            Self::StructOptional(v) => fbe::text::Text::text(v, t),
+            Self::StructNested(v) => fbe::text::Text::text(v, t),
+            Self::StructBytes(v) => fbe::text::Text::text(v, t),
+            Self::StructArray(v) => fbe::text::Text::text(v, t),
+            Self::StructVector(v) => fbe::text::Text::text(v, t),
+            Self::StructList(v) => fbe::text::Text::text(v, t),
+            Self::StructSet(v) => fbe::text::Text::text(v, t),
+            Self::StructMap(v) => fbe::text::Text::text(v, t),
+            Self::StructHash(v) => fbe::text::Text::text(v, t),
+            Self::StructHashEx(v) => fbe::text::Text::text(v, t),
+            Self::StructEmpty(v) => fbe::text::Text::text(v, t),
+            Self::ProtoOrderMessage(v) => fbe::text::Text::text(v, t),
+            Self::ProtoBalanceMessage(v) => fbe::text::Text::text(v, t),
+            Self::ProtoAccountMessage(v) => fbe::text::Text::text(v, t),
+        }
+    }
+}
+
+/// Gets the messages a receiver of `test` reads: one method per message, which ignores it unless
+/// implemented; `handle` hands a receiver's event to them:
+/// `receiver.receive(&bytes, |event| handler.handle(event))`.
+pub trait Handler {
+    /// A `test.StructSimple`.
+    fn on_struct_simple(&mut self, v: StructSimple) {
+        let _ = v;
+    }
+
+    /// A `test.StructOptional`.
+    fn on_struct_optional(&mut self, v: StructOptional) {
+        let _ = v;
+    }
+
+    /// A `test.StructNested`.
+    fn on_struct_nested(&mut self, v: StructNested) {
+        let _ = v;
+    }
+
+    /// A `test.StructBytes`.
+    fn on_struct_bytes(&mut self, v: StructBytes) {
+        let _ = v;
+    }
+
+    /// A `test.StructArray`.
+    fn on_struct_array(&mut self, v: StructArray) {
+        let _ = v;
+    }
+
+    /// A `test.StructVector`.
+    fn on_struct_vector(&mut self, v: StructVector) {
+        let _ = v;
+    }
+
+    /// A `test.StructList`.
+    fn on_struct_list(&mut self, v: StructList) {
+        let _ = v;
+    }
+
+    /// A `test.StructSet`.
+    fn on_struct_set(&mut self, v: StructSet) {
+        let _ = v;
+    }
+
+    /// A `test.StructMap`.
+    fn on_struct_map(&mut self, v: StructMap) {
+        let _ = v;
+    }
+
+    /// A `test.StructHash`.
+    fn on_struct_hash(&mut self, v: StructHash) {
+        let _ = v;
+    }
+
+    /// A `test.StructHashEx`.
+    fn on_struct_hash_ex(&mut self, v: StructHashEx) {
+        let _ = v;
+    }
+
+    /// A `test.StructEmpty`.
+    fn on_struct_empty(&mut self, v: StructEmpty) {
+        let _ = v;
+    }
+
+    /// A `proto.OrderMessage`.
+    fn on_proto_order_message(&mut self, v: super::proto::OrderMessage) {
+        let _ = v;
+    }
+
+    /// A `proto.BalanceMessage`.
+    fn on_proto_balance_message(&mut self, v: super::proto::BalanceMessage) {
+        let _ = v;
+    }
+
+    /// A `proto.AccountMessage`.
+    fn on_proto_account_message(&mut self, v: super::proto::AccountMessage) {
+        let _ = v;
+    }
+
+    /// A frame the receiver refused and skipped, or the error that lost the stream.
+    fn on_error(&mut self, e: fbe::FrameError) {
+        let _ = e;
+    }
+
+    /// Calls the method of the event's message, or `on_error`.
+    fn handle(&mut self, event: Result<Message, fbe::FrameError>) {
+        match event {
+            Ok(Message::StructSimple(v)) => self.on_struct_simple(v),
+            Ok(Message::StructOptional(v)) => self.on_struct_optional(v),
+            Ok(Message::StructNested(v)) => self.on_struct_nested(v),
+            Ok(Message::StructBytes(v)) => self.on_struct_bytes(v),
+            Ok(Message::StructArray(v)) => self.on_struct_array(v),
+            Ok(Message::StructVector(v)) => self.on_struct_vector(v),
+            Ok(Message::StructList(v)) => self.on_struct_list(v),
+            Ok(Message::StructSet(v)) => self.on_struct_set(v),
+            Ok(Message::StructMap(v)) => self.on_struct_map(v),
+            Ok(Message::StructHash(v)) => self.on_struct_hash(v),
+            Ok(Message::StructHashEx(v)) => self.on_struct_hash_ex(v),
+            Ok(Message::StructEmpty(v)) => self.on_struct_empty(v),
+            Ok(Message::ProtoOrderMessage(v)) => self.on_proto_order_message(v),
+            Ok(Message::ProtoBalanceMessage(v)) => self.on_proto_balance_message(v),
+            Ok(Message::ProtoAccountMessage(v)) => self.on_proto_account_message(v),
+            Err(e) => self.on_error(e),
+        }
+    }
+}
+
+/// Writes each message as a versioned frame to `W` (docs/format.md 7.3).
+pub type Sender<W> = fbe::Sender<Message, W>;
+/// Writes each message as a final frame to `W`.
+pub type FinalSender<W> = fbe::Sender<Message, W, true>;
+/// Reads versioned frames fed in chunks of any size (docs/format.md 7.4).
+pub type Receiver = fbe::Receiver<Message>;
+/// Reads final frames fed in chunks of any size.
+pub type FinalReceiver = fbe::Receiver<Message, true>;
+/// Verifies versioned frames and hands them on raw (docs/format.md 7.5).
+pub type Proxy = fbe::Proxy<Message>;
+/// Sends requests and waits for their answers on `S` (docs/format.md 7.6).
+pub type Client<S> = fbe::Client<Message, S>;
+/// A `Client` of final frames.
+pub type FinalClient<S> = fbe::Client<Message, S, true>;
+
+impl fbe::Member<Message> for StructSimple {}
+impl fbe::Member<Message> for StructOptional {}
+impl fbe::Member<Message> for StructNested {}
+impl fbe::Member<Message> for StructBytes {}
+impl fbe::Member<Message> for StructArray {}
+impl fbe::Member<Message> for StructVector {}
+impl fbe::Member<Message> for StructList {}
+impl fbe::Member<Message> for StructSet {}
+impl fbe::Member<Message> for StructMap {}
+impl fbe::Member<Message> for StructHash {}
+impl fbe::Member<Message> for StructHashEx {}
+impl fbe::Member<Message> for StructEmpty {}
+impl fbe::Member<Message> for super::proto::OrderMessage {}
+impl fbe::Member<Message> for super::proto::BalanceMessage {}
+impl fbe::Member<Message> for super::proto::AccountMessage {}

@@ -2,7 +2,7 @@
 
 //! The FBE schema package `everything`: its types and their versioned and final models.
 
-use fbe::{DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The schema's `enum EByte` (on the wire as `u8`).
@@ -3507,5 +3507,183 @@ impl fbe::text::Text for Keywords {
         }
         t.raw("]");
         t.raw(")");
+    }
+}
+
+/// The messages a receiver of `everything` reads (docs/format.md 7.4): the package's own, then its imports'.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message
+pub enum Message {
+    /// `everything.Note` (type id 1023).
+    Note(Note),
+    /// `everything.PlaceOrder` (type id 1027).
+    PlaceOrder(PlaceOrder),
+    /// `everything.Accepted` (type id 1028).
+    Accepted(Accepted),
+    /// `everything.Rejected` (type id 1029).
+    Rejected(Rejected),
+    /// `everything.Ping` (type id 1030).
+    Ping(Ping),
+    /// `market.Failure` (type id 502).
+    MarketFailure(super::market::Failure),
+}
+
+impl fbe::Protocol for Message {
+    fn read(
+        type_id: u32,
+        frame: &[u8],
+        is_final: bool,
+        limits: &fbe::Limits,
+    ) -> Result<Option<Self>, fbe::DecodeError> {
+        Ok(Some(match type_id {
+            1023 => Self::Note(read_frame(frame, is_final, limits)?),
+            1027 => Self::PlaceOrder(read_frame(frame, is_final, limits)?),
+            1028 => Self::Accepted(read_frame(frame, is_final, limits)?),
+            1029 => Self::Rejected(read_frame(frame, is_final, limits)?),
+            1030 => Self::Ping(read_frame(frame, is_final, limits)?),
+            502 => Self::MarketFailure(read_frame(frame, is_final, limits)?),
+            _ => return Ok(None),
+        }))
+    }
+
+    fn verify(
+        type_id: u32,
+        frame: &[u8],
+        is_final: bool,
+        limits: &fbe::Limits,
+    ) -> Result<bool, fbe::DecodeError> {
+        match type_id {
+            1023 => verify_frame::<Note>(frame, is_final, limits)?,
+            1027 => verify_frame::<PlaceOrder>(frame, is_final, limits)?,
+            1028 => verify_frame::<Accepted>(frame, is_final, limits)?,
+            1029 => verify_frame::<Rejected>(frame, is_final, limits)?,
+            1030 => verify_frame::<Ping>(frame, is_final, limits)?,
+            502 => verify_frame::<super::market::Failure>(frame, is_final, limits)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn id(&self) -> Option<fbe::Uuid> {
+        match self {
+            Self::PlaceOrder(v) => Some(v.id),
+            Self::Accepted(v) => Some(v.id),
+            Self::Rejected(v) => Some(v.id),
+            Self::MarketFailure(v) => Some(v.id),
+            _ => None,
+        }
+    }
+}
+
+impl fbe::text::Text for Message {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        match self {
+            Self::Note(v) => fbe::text::Text::text(v, t),
+            Self::PlaceOrder(v) => fbe::text::Text::text(v, t),
+            Self::Accepted(v) => fbe::text::Text::text(v, t),
+            Self::Rejected(v) => fbe::text::Text::text(v, t),
+            Self::Ping(v) => fbe::text::Text::text(v, t),
+            Self::MarketFailure(v) => fbe::text::Text::text(v, t),
+        }
+    }
+}
+
+/// Gets the messages a receiver of `everything` reads: one method per message, which ignores it unless
+/// implemented; `handle` hands a receiver's event to them:
+/// `receiver.receive(&bytes, |event| handler.handle(event))`.
+pub trait Handler {
+    /// A `everything.Note`.
+    fn on_note(&mut self, v: Note) {
+        let _ = v;
+    }
+
+    /// A `everything.PlaceOrder`.
+    fn on_place_order(&mut self, v: PlaceOrder) {
+        let _ = v;
+    }
+
+    /// A `everything.Accepted`.
+    fn on_accepted(&mut self, v: Accepted) {
+        let _ = v;
+    }
+
+    /// A `everything.Rejected`.
+    fn on_rejected(&mut self, v: Rejected) {
+        let _ = v;
+    }
+
+    /// A `everything.Ping`.
+    fn on_ping(&mut self, v: Ping) {
+        let _ = v;
+    }
+
+    /// A `market.Failure`.
+    fn on_market_failure(&mut self, v: super::market::Failure) {
+        let _ = v;
+    }
+
+    /// A frame the receiver refused and skipped, or the error that lost the stream.
+    fn on_error(&mut self, e: fbe::FrameError) {
+        let _ = e;
+    }
+
+    /// Calls the method of the event's message, or `on_error`.
+    fn handle(&mut self, event: Result<Message, fbe::FrameError>) {
+        match event {
+            Ok(Message::Note(v)) => self.on_note(v),
+            Ok(Message::PlaceOrder(v)) => self.on_place_order(v),
+            Ok(Message::Accepted(v)) => self.on_accepted(v),
+            Ok(Message::Rejected(v)) => self.on_rejected(v),
+            Ok(Message::Ping(v)) => self.on_ping(v),
+            Ok(Message::MarketFailure(v)) => self.on_market_failure(v),
+            Err(e) => self.on_error(e),
+        }
+    }
+}
+
+/// Writes each message as a versioned frame to `W` (docs/format.md 7.3).
+pub type Sender<W> = fbe::Sender<Message, W>;
+/// Writes each message as a final frame to `W`.
+pub type FinalSender<W> = fbe::Sender<Message, W, true>;
+/// Reads versioned frames fed in chunks of any size (docs/format.md 7.4).
+pub type Receiver = fbe::Receiver<Message>;
+/// Reads final frames fed in chunks of any size.
+pub type FinalReceiver = fbe::Receiver<Message, true>;
+/// Verifies versioned frames and hands them on raw (docs/format.md 7.5).
+pub type Proxy = fbe::Proxy<Message>;
+/// Sends requests and waits for their answers on `S` (docs/format.md 7.6).
+pub type Client<S> = fbe::Client<Message, S>;
+/// A `Client` of final frames.
+pub type FinalClient<S> = fbe::Client<Message, S, true>;
+
+impl fbe::Member<Message> for Note {}
+impl fbe::Member<Message> for PlaceOrder {}
+impl fbe::Member<Message> for Accepted {}
+impl fbe::Member<Message> for Rejected {}
+impl fbe::Member<Message> for Ping {}
+impl fbe::Member<Message> for super::market::Failure {}
+
+/// `everything.PlaceOrder` is answered by a `everything.Accepted`, refused by a `market.Failure`, `everything.Rejected`.
+impl fbe::Request<Message> for PlaceOrder {
+    type Response = Accepted;
+
+    fn request_id(&self) -> fbe::Uuid {
+        self.id
+    }
+
+    fn answer(m: &Message) -> fbe::Answer {
+        match m {
+            Message::Accepted(_) => fbe::Answer::Response,
+            Message::MarketFailure(_) => fbe::Answer::Reject,
+            Message::Rejected(_) => fbe::Answer::Reject,
+            _ => fbe::Answer::Other,
+        }
+    }
+
+    fn response(m: Message) -> Option<Self::Response> {
+        match m {
+            Message::Accepted(v) => Some(v),
+            _ => None,
+        }
     }
 }

@@ -2,7 +2,7 @@
 
 //! The FBE schema package `import`: its types and their versioned and final models.
 
-use fbe::{DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
 use std::collections::BTreeMap;
 
 /// The schema's `enum Word` (on the wire as `i16`).
@@ -17117,3 +17117,129 @@ impl fbe::text::Text for Hostile {
         t.raw(")");
     }
 }
+
+/// The messages a receiver of `import` reads (docs/format.md 7.4): the package's own, then its imports'.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message
+pub enum Message {
+    /// `import.Self` (type id 44).
+    Self_(Self_),
+    /// `import.self` (type id 45).
+    Self__(Self__),
+    /// `import.Hostile` (type id 79).
+    Hostile(Hostile),
+    /// `market.Failure` (type id 502).
+    MarketFailure(super::market::Failure),
+}
+
+impl fbe::Protocol for Message {
+    fn read(
+        type_id: u32,
+        frame: &[u8],
+        is_final: bool,
+        limits: &fbe::Limits,
+    ) -> Result<Option<Self>, fbe::DecodeError> {
+        Ok(Some(match type_id {
+            44 => Self::Self_(read_frame(frame, is_final, limits)?),
+            45 => Self::Self__(read_frame(frame, is_final, limits)?),
+            79 => Self::Hostile(read_frame(frame, is_final, limits)?),
+            502 => Self::MarketFailure(read_frame(frame, is_final, limits)?),
+            _ => return Ok(None),
+        }))
+    }
+
+    fn verify(
+        type_id: u32,
+        frame: &[u8],
+        is_final: bool,
+        limits: &fbe::Limits,
+    ) -> Result<bool, fbe::DecodeError> {
+        match type_id {
+            44 => verify_frame::<Self_>(frame, is_final, limits)?,
+            45 => verify_frame::<Self__>(frame, is_final, limits)?,
+            79 => verify_frame::<Hostile>(frame, is_final, limits)?,
+            502 => verify_frame::<super::market::Failure>(frame, is_final, limits)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn id(&self) -> Option<fbe::Uuid> {
+        match self {
+            Self::MarketFailure(v) => Some(v.id),
+            _ => None,
+        }
+    }
+}
+
+impl fbe::text::Text for Message {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        match self {
+            Self::Self_(v) => fbe::text::Text::text(v, t),
+            Self::Self__(v) => fbe::text::Text::text(v, t),
+            Self::Hostile(v) => fbe::text::Text::text(v, t),
+            Self::MarketFailure(v) => fbe::text::Text::text(v, t),
+        }
+    }
+}
+
+/// Gets the messages a receiver of `import` reads: one method per message, which ignores it unless
+/// implemented; `handle` hands a receiver's event to them:
+/// `receiver.receive(&bytes, |event| handler.handle(event))`.
+pub trait Handler_ {
+    /// A `import.Self`.
+    fn on_self(&mut self, v: Self_) {
+        let _ = v;
+    }
+
+    /// A `import.self`.
+    fn on_self_(&mut self, v: Self__) {
+        let _ = v;
+    }
+
+    /// A `import.Hostile`.
+    fn on_hostile(&mut self, v: Hostile) {
+        let _ = v;
+    }
+
+    /// A `market.Failure`.
+    fn on_market_failure(&mut self, v: super::market::Failure) {
+        let _ = v;
+    }
+
+    /// A frame the receiver refused and skipped, or the error that lost the stream.
+    fn on_error(&mut self, e: fbe::FrameError) {
+        let _ = e;
+    }
+
+    /// Calls the method of the event's message, or `on_error`.
+    fn handle(&mut self, event: Result<Message, fbe::FrameError>) {
+        match event {
+            Ok(Message::Self_(v)) => self.on_self(v),
+            Ok(Message::Self__(v)) => self.on_self_(v),
+            Ok(Message::Hostile(v)) => self.on_hostile(v),
+            Ok(Message::MarketFailure(v)) => self.on_market_failure(v),
+            Err(e) => self.on_error(e),
+        }
+    }
+}
+
+/// Writes each message as a versioned frame to `W` (docs/format.md 7.3).
+pub type Sender_<W> = fbe::Sender<Message, W>;
+/// Writes each message as a final frame to `W`.
+pub type FinalSender<W> = fbe::Sender<Message, W, true>;
+/// Reads versioned frames fed in chunks of any size (docs/format.md 7.4).
+pub type Receiver_ = fbe::Receiver<Message>;
+/// Reads final frames fed in chunks of any size.
+pub type FinalReceiver = fbe::Receiver<Message, true>;
+/// Verifies versioned frames and hands them on raw (docs/format.md 7.5).
+pub type Proxy_ = fbe::Proxy<Message>;
+/// Sends requests and waits for their answers on `S` (docs/format.md 7.6).
+pub type Client_<S> = fbe::Client<Message, S>;
+/// A `Client` of final frames.
+pub type FinalClient<S> = fbe::Client<Message, S, true>;
+
+impl fbe::Member<Message> for Self_ {}
+impl fbe::Member<Message> for Self__ {}
+impl fbe::Member<Message> for Hostile {}
+impl fbe::Member<Message> for super::market::Failure {}
