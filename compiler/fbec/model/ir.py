@@ -172,12 +172,9 @@ class Array:
         return self.element.final_min_size * self.length
 
 
-@dataclass(frozen=True)
-class Sequence:
-    """vector `T[]`, list `T()` or set `T!` (identical encodings)."""
-    kind: str            # "vector" | "list" | "set"
-    element: Type
-    size: int = field(default=4, init=False)
+class _Counted:
+    """A collection of a count and its items: a 4-byte slot (an offset) in the versioned model, a
+    4-byte count and the items in the final model, which has no fixed size."""
 
     @property
     def final_size(self) -> int | None:
@@ -186,6 +183,14 @@ class Sequence:
     @property
     def final_min_size(self) -> int:
         return 4                       # the count
+
+
+@dataclass(frozen=True)
+class Sequence(_Counted):
+    """vector `T[]`, list `T()` or set `T!` (identical encodings)."""
+    kind: str            # "vector" | "list" | "set"
+    element: Type
+    size: int = field(default=4, init=False)
 
     @property
     def item_size(self) -> int:
@@ -204,20 +209,12 @@ class Sequence:
 
 
 @dataclass(frozen=True)
-class Mapping:
+class Mapping(_Counted):
     """map `V<K>` or hash `V{K}` (identical encodings)."""
     kind: str            # "map" | "hash"
     key: Type
     value: Type
     size: int = field(default=4, init=False)
-
-    @property
-    def final_size(self) -> int | None:
-        return None
-
-    @property
-    def final_min_size(self) -> int:
-        return 4                       # the count
 
     @property
     def item_size(self) -> int:

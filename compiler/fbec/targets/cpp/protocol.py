@@ -22,6 +22,8 @@ in import order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fbec.model.ir import Package, Schema, Struct
 from fbec.targets.base import CodeWriter, Options, import_closure
 
@@ -155,22 +157,9 @@ def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> N
         for s in types:
             w.line(f"virtual void onReceive(const {qualified(s.qualified)}& /*value*/) {{}}")
         w.blank()
-        w.line("bool onReceive(std::size_t type, const void* data, std::size_t size) override")
-        with w.block("{", "}"):
-            if dispatch:
-                w.line("switch (type)")
-                with w.block("{", "}"):
-                    for s in dispatch:
-                        w.line(f"case {s.type_id}:")
-                        with w.indented():
-                            with w.block(f'if (this->read_frame({s.name}ReaderModel, {s.name}Value, data, size, '
-                                         f'"{s.qualified}"))'):
-                                w.line(f"onReceive(*{s.name}Value);")
-                            w.line("return true;")
-                    w.line("default:")
-                    with w.indented():
-                        w.line("break;")
-            _next_bases(w, bases, dispatch)
+        _on_receive(w, bases, dispatch, lambda s: (
+            f'this->read_frame({s.name}ReaderModel, {s.name}Value, data, size, "{s.qualified}")',
+            f"onReceive(*{s.name}Value);"))
         if dispatch:
             w.blank()
             w.label("private:")
@@ -183,16 +172,32 @@ def _receiver(w: CodeWriter, schema: Schema, package: Package, final: bool) -> N
     w.blank()
 
 
-def _next_bases(w: CodeWriter, bases: list[str], dispatch: list[Struct]) -> None:
-    """The end of a Receiver's or Proxy's onReceive: a type id not in the table goes to the imports' classes."""
-    for b in bases:
-        with w.block(f"if ({b}::onReceive(type, data, size))"):
-            w.line("return true;")
-    if not dispatch and not bases:
-        w.line("(void)type;")
-        w.line("(void)data;")
-        w.line("(void)size;")
-    w.line("return false;")
+def _on_receive(w: CodeWriter, bases: list[str], dispatch: list[Struct], case: Callable[[Struct], tuple[str, str]]) -> None:
+    """A Receiver's or Proxy's onReceive: a switch over the type ids of `dispatch`, each case calling
+    its handler (`case(s)`: the read that must succeed, the call), then the imports' classes."""
+    w.line("bool onReceive(std::size_t type, const void* data, std::size_t size) override")
+    with w.block("{", "}"):
+        if dispatch:
+            w.line("switch (type)")
+            with w.block("{", "}"):
+                for s in dispatch:
+                    w.line(f"case {s.type_id}:")
+                    with w.indented():
+                        read, call = case(s)
+                        with w.block(f"if ({read})"):
+                            w.line(call)
+                        w.line("return true;")
+                w.line("default:")
+                with w.indented():
+                    w.line("break;")
+        for b in bases:
+            with w.block(f"if ({b}::onReceive(type, data, size))"):
+                w.line("return true;")
+        if not dispatch and not bases:
+            w.line("(void)type;")
+            w.line("(void)data;")
+            w.line("(void)size;")
+        w.line("return false;")
 
 
 # ---------------------------------------------------------------- Proxy
@@ -211,21 +216,9 @@ def _proxy(w: CodeWriter, schema: Schema, package: Package) -> None:
             w.line(f"virtual void onProxy({_model(s, False, 'FBE::ReadBuffer')}& /*model*/, std::size_t /*type*/, "
                    "const void* /*data*/, std::size_t /*size*/) {}")
         w.blank()
-        w.line("bool onReceive(std::size_t type, const void* data, std::size_t size) override")
-        with w.block("{", "}"):
-            if dispatch:
-                w.line("switch (type)")
-                with w.block("{", "}"):
-                    for s in dispatch:
-                        w.line(f"case {s.type_id}:")
-                        with w.indented():
-                            with w.block(f'if (this->verify_frame({s.name}Model, data, size, "{s.qualified}"))'):
-                                w.line(f"onProxy({s.name}Model, type, data, size);")
-                            w.line("return true;")
-                    w.line("default:")
-                    with w.indented():
-                        w.line("break;")
-            _next_bases(w, bases, dispatch)
+        _on_receive(w, bases, dispatch, lambda s: (
+            f'this->verify_frame({s.name}Model, data, size, "{s.qualified}")',
+            f"onProxy({s.name}Model, type, data, size);"))
         if dispatch:
             w.blank()
             w.label("private:")
