@@ -56,60 +56,72 @@ def map_key(w: CodeWriter, t: ir.Mapping, k: str) -> None:
 
 # ---------------------------------------------------------------- versioned
 
-def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, field: str, names: Locals,
-                unwind: list[str]) -> None:
-    """Write value of type t into the slot at absolute position slot (offsets from base); a value
-    that cannot be written stops the writer (docs/limits.md 1 and 4), naming the path (unwind)."""
-    if isinstance(t, ir.Primitive):
-        if t.name == "string":
-            w.line(f"w.String({base}, {slot}, {value})")
-        elif t.name == "bytes":
-            w.line(f"w.Blob({base}, {slot}, {value})")
+def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, value: str, field: str,
+                names: Locals, unwind: list[str]) -> None:
+    """Write value of type t: into the versioned model's slot `at` = (base, slot), its absolute position
+    and what its offsets count from, or appended in the final model (`at` None, docs/format.md 4.2); a
+    value that cannot be written stops the writer (docs/limits.md 1 and 4), naming the path (unwind)."""
+    def put(kind: str, arg: str) -> None:
+        if at is None:
+            w.line(f"w.Append{kind}({arg})")
         else:
-            w.line(f"w.Put{SLOT[t.name]}({slot}, {value})")
+            w.line(f"w.{kind}({at[0]}, {at[1]}, {arg})" if kind in ("String", "Blob") else f"w.Put{kind}({at[1]}, {arg})")
+
+    def inner(pos: str) -> tuple[str, str] | None:
+        """Where a part of the value goes: at pos (from the same base), or appended."""
+        return None if at is None else (at[0], pos)
+
+    if isinstance(t, ir.Primitive):
+        put({"string": "String", "bytes": "Blob"}[t.name] if ir.is_text(t) else SLOT[t.name], value)
     elif isinstance(t, ir.EnumRef):
-        w.line(f"w.Put{SLOT[t.wire]}({slot}, {WIRE_GO[t.wire]}({value}))")
+        put(SLOT[t.wire], f"{WIRE_GO[t.wire]}({value})")
     elif isinstance(t, ir.StructRef):
         check(w, c, t, "w", value, unwind)
-        w.line(f"({value}).FBEWrite(w, {base}, {slot})")
+        w.line(f"({value}).FBEWriteFinal(w)" if at is None else f"({value}).FBEWrite(w, {at[0]}, {at[1]})")
         stops(w, c, t, "w", unwind)
     elif isinstance(t, ir.Optional_):
+        if at is None:
+            w.line(f"w.AppendBool({value} != nil)")
         with w.block(f"if {value} != nil {{", "}"):
-            s = names("s")
-            w.line(f"{s} := w.Optional({base}, {slot}, {t.element.size})")
-            inner = value if isinstance(t.element, ir.StructRef) else f"*{value}"
-            write_value(w, c, t.element, s, s, inner, field, names, unwind)
+            where = None
+            if at is not None:
+                s = names("s")
+                w.line(f"{s} := w.Optional({at[0]}, {at[1]}, {t.element.size})")
+                where = (s, s)
+            inner_value = value if isinstance(t.element, ir.StructRef) else f"*{value}"
+            write_value(w, c, t.element, where, inner_value, field, names, unwind)
     elif isinstance(t, ir.Array):
         i = names("i")
         with w.block(f"for {i} := range {value} {{", "}"):
-            write_value(w, c, t.element, base, f"{slot}+{i}*{t.element.size}", f"{value}[{i}]", field, names,
-                        [f"w.UnwindIndex({i})", *unwind])
-    elif isinstance(t, ir.Sequence):
-        refuse_repeated(w, c, t, value, field, "w")
-        value = in_order(w, c, t, value, names)
-        e, i = names("e"), names("i")
-        w.line(f"{e} := w.Vector({base}, {slot}, len({value}), {t.element.size})")
-        with w.block(f"for {i} := range {value} {{", "}"):
-            write_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", f"{value}[{i}]", field, names,
-                        [f"w.UnwindIndex({i})", *unwind])
+            where = None if at is None else (at[0], f"{at[1]}+{i}*{t.element.size}")
+            write_value(w, c, t.element, where, f"{value}[{i}]", field, names, [f"w.UnwindIndex({i})", *unwind])
     else:
         refuse_repeated(w, c, t, value, field, "w")
         value = in_order(w, c, t, value, names)
-        keys = sorted_keys(w, c, t, value, field, "w", names) if c.comparable(t.key) else ""
+        keys = sorted_keys(w, c, t, value, field, "w", names) if isinstance(t, ir.Mapping) and c.comparable(t.key) \
+            else ""
         item = t.item_size
-        e, i = names("e"), names("i")
-        w.line(f"{e} := w.Vector({base}, {slot}, len({value}), {item})")
+        if at is None:
+            w.line(f"w.AppendCount(len({value}))")
+            e, i = "", names("i")
+        else:
+            e, i = names("e"), names("i")
+            w.line(f"{e} := w.Vector({at[0]}, {at[1]}, len({value}), {item})")
         entry = [f"w.UnwindIndex({i})", *unwind]
-        if keys:
+        if isinstance(t, ir.Sequence):
+            with w.block(f"for {i} := range {value} {{", "}"):
+                write_value(w, c, t.element, inner(f"{e}+{i}*{item}"), f"{value}[{i}]", field, names, entry)
+        elif keys:
             k, x = names("k"), names("x")
-            with w.block(f"for {i}, {k} := range {keys} {{", "}"):
+            loop_index = i if at is not None or can_fail(c, t.key) or can_fail(c, t.value) else "_"
+            with w.block(f"for {loop_index}, {k} := range {keys} {{", "}"):
                 w.line(f"{x} := {value}[{k}]")
-                write_value(w, c, t.key, base, f"{e}+{i}*{item}", k, field, names, entry)
-                write_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", x, field, names, entry)
+                write_value(w, c, t.key, inner(f"{e}+{i}*{item}"), k, field, names, entry)
+                write_value(w, c, t.value, inner(f"{e}+{i}*{item}+{t.key.size}"), x, field, names, entry)
         else:
             with w.block(f"for {i} := range {value} {{", "}"):
-                write_value(w, c, t.key, base, f"{e}+{i}*{item}", f"{value}[{i}].Key", field, names, entry)
-                write_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", f"{value}[{i}].Value", field,
+                write_value(w, c, t.key, inner(f"{e}+{i}*{item}"), f"{value}[{i}].Key", field, names, entry)
+                write_value(w, c, t.value, inner(f"{e}+{i}*{item}+{t.key.size}"), f"{value}[{i}].Value", field,
                             names, entry)
 
 
@@ -246,217 +258,109 @@ def fails(w: CodeWriter, unwind: list[str]) -> None:
     leave(w, "r.Failed()", unwind)
 
 
-def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, dst: str, field: str,
+def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, dst: str, field: str,
                names: Locals, unwind: list[str]) -> None:
-    """Read the slot at absolute position slot (offsets from base) into the lvalue dst, reusing
-    what dst holds (an optional's pointer, a slice's array, a map)."""
+    """Read a value into the lvalue dst, reusing what dst holds (an optional's pointer, a slice's
+    array, a map): the versioned model's slot `at` = (base, slot), its absolute position and what
+    its offsets count from, or the final model's value at the Reader's cursor (`at` None)."""
     quoted = f'"{field}"'
-    if isinstance(t, ir.Primitive):
-        if t.name == "string":
-            w.line(f"{dst} = r.String({base}, {slot}, {quoted})")
-        elif t.name == "bytes":
-            w.line(f"{dst} = r.Blob({dst}, {base}, {slot}, {quoted})")
-        elif t.name == "decimal":       # the reader checks its flags (docs/format.md 2.4)
-            w.line(f"{dst} = r.Decimal({slot}, {quoted})")
-        else:
-            w.line(f"{dst} = r.{SLOT[t.name]}({arg1(slot)})")
-    elif isinstance(t, ir.EnumRef):
-        w.line(f"{dst} = {c.type(t)}(r.{SLOT[t.wire]}({arg1(slot)}))")
-    elif isinstance(t, ir.StructRef):
-        w.line(f"{dst}.FBERead(r, {base}, {slot})")
-        fails(w, unwind)
-    elif isinstance(t, ir.Optional_):
-        s, ok = names("s"), names("ok")
-        opening = f"if {s}, {ok} := r.Optional({base}, {slot}, {t.element.size}, {quoted}); {ok} {{"
-        with w.block(opening, "} else {"):
-            paid_first(w, c, t.element, unwind, s, s)
-            w.line(f"{dst} = {c.rt('Reuse')}({dst})")
-            inner = dst if isinstance(t.element, ir.StructRef) else f"*{dst}"
-            read_value(w, c, t.element, s, s, inner, field, names, unwind)
-        with w.block("", "}"):
-            w.line(f"{dst} = nil")
-    elif isinstance(t, ir.Array):
-        i = names("i")
-        with w.block(f"for {i} := range {dst} {{", "}"):
-            read_value(w, c, t.element, base, f"{slot}+{i}*{t.element.size}", f"{dst}[{i}]", field, names,
-                       [f"r.UnwindIndex({i})", *unwind])
-    elif isinstance(t, ir.Sequence):
-        e, n, i = names("e"), names("n"), names("i")
-        w.line(f"{e}, {n} := r.Vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})")
-        grow_or_resize(w, c, t, dst, n)
-        with w.block(f"for {i} := range {n} {{", "}"):
-            if isinstance(t.element, ir.StructRef):
-                paid_first(w, c, t.element, [f"r.UnwindIndex({i})", *unwind], base, f"{e}+{i}*{t.element.size}")
-                w.line(f"{dst} = {c.rt('Grow')}({dst})")
-            read_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", f"{dst}[{i}]", field, names,
-                       [f"r.UnwindIndex({i})", *unwind])
-        duplicates(w, c, t, dst, field, f"{e}-4")
-    else:
-        item = t.item_size
-        cost = t.item_cost
-        e, n, i = names("e"), names("n"), names("i")
-        w.line(f"{e}, {n} := r.Vector({base}, {slot}, {item}, {cost}, {quoted})")
-        inner_unwind = [f"r.UnwindIndex({i})", *unwind]
-        if c.comparable(t.key):
-            with w.block(f"if {dst} == nil {{", "} else {"):
-                w.line(f"{dst} = make({c.type(t)}, {n})")
-            with w.block("", "}"):
-                w.line(f"clear({dst})")
-            k, x = names("k"), names("x")
-            with w.block(f"for {i} := range {n} {{", "}"):
-                w.line(f"var {k} {c.type(t.key)}")
-                value_at = f"{e}+{i}*{item}+{t.key.size}"
-                late = isinstance(t.value, ir.StructRef) and c.schema.struct(t.value.name).large_default
-                if not late:
-                    w.line(f"var {x} {c.type(t.value)}")
-                read_value(w, c, t.key, base, f"{e}+{i}*{item}", k, field, names, inner_unwind)
-                map_key(w, t, k)
-                if late:      # the value made once the budget pays for it
-                    paid_first(w, c, t.value, inner_unwind, base, value_at)
-                    w.line(f"var {x} {c.type(t.value)}")
-                read_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", x, field, names, inner_unwind)
-                with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
-                    w.line(f'r.DuplicateKey("{field}", {e}+{i}*{item})')
-                    w.line("return")
-                w.line(f"{dst}[{k}] = {x}")
-        else:
-            at = {"key": f"{e}+{i}*{item}", "value": f"{e}+{i}*{item}+{t.key.size}"}
-            read_pairs(w, c, t, dst, i, n, names,
-                       lambda part, dst_: read_value(w, c, getattr(t, part), base, at[part], dst_, field, names,
-                                                     inner_unwind),
-                       lambda part: paid_first(w, c, getattr(t, part), inner_unwind, base, at[part]))
-            duplicates(w, c, t, dst, field, f"{e}-4")
 
+    def inner(pos: str) -> tuple[str, str] | None:
+        """Where a part of the value is: at pos (from the same base), or the cursor."""
+        return None if at is None else (at[0], pos)
 
-# ---------------------------------------------------------------- final
+    def paid(e: ir.Type, pos: str, unwind_: list[str]) -> None:
+        paid_first(w, c, e, unwind_, *(() if at is None else (at[0], pos)))
 
-def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, names: Locals,
-                unwind: list[str]) -> None:
-    """Append value of type t (docs/format.md 4.2); a value that cannot be written stops the writer."""
-    if isinstance(t, ir.Primitive):
-        if t.name == "string":
-            w.line(f"w.AppendString({value})")
-        elif t.name == "bytes":
-            w.line(f"w.AppendBlob({value})")
-        else:
-            w.line(f"w.Append{SLOT[t.name]}({value})")
-    elif isinstance(t, ir.EnumRef):
-        w.line(f"w.Append{SLOT[t.wire]}({WIRE_GO[t.wire]}({value}))")
-    elif isinstance(t, ir.StructRef):
-        check(w, c, t, "w", value, unwind)
-        w.line(f"({value}).FBEWriteFinal(w)")
-        stops(w, c, t, "w", unwind)
-    elif isinstance(t, ir.Optional_):
-        w.line(f"w.AppendBool({value} != nil)")
-        with w.block(f"if {value} != nil {{", "}"):
-            final_write(w, c, t.element, value if isinstance(t.element, ir.StructRef) else f"*{value}", field, names,
-                        unwind)
-    elif isinstance(t, ir.Array):
-        i = names("i")
-        with w.block(f"for {i} := range {value} {{", "}"):
-            final_write(w, c, t.element, f"{value}[{i}]", field, names, [f"w.UnwindIndex({i})", *unwind])
-    elif isinstance(t, ir.Sequence):
-        refuse_repeated(w, c, t, value, field, "w")
-        value = in_order(w, c, t, value, names)
-        i = names("i")
-        w.line(f"w.AppendCount(len({value}))")
-        with w.block(f"for {i} := range {value} {{", "}"):
-            final_write(w, c, t.element, f"{value}[{i}]", field, names, [f"w.UnwindIndex({i})", *unwind])
-    else:
-        refuse_repeated(w, c, t, value, field, "w")
-        value = in_order(w, c, t, value, names)
-        keys = sorted_keys(w, c, t, value, field, "w", names) if c.comparable(t.key) else ""
-        w.line(f"w.AppendCount(len({value}))")
-        if keys:
-            i, k = names("i"), names("k")
-            loop_index = i if can_fail(c, t.key) or can_fail(c, t.value) else "_"
-            with w.block(f"for {loop_index}, {k} := range {keys} {{", "}"):
-                x = names("x")
-                w.line(f"{x} := {value}[{k}]")
-                final_write(w, c, t.key, k, field, names, [f"w.UnwindIndex({i})", *unwind])
-                final_write(w, c, t.value, x, field, names, [f"w.UnwindIndex({i})", *unwind])
-        else:
-            i = names("i")
-            with w.block(f"for {i} := range {value} {{", "}"):
-                final_write(w, c, t.key, f"{value}[{i}].Key", field, names, [f"w.UnwindIndex({i})", *unwind])
-                final_write(w, c, t.value, f"{value}[{i}].Value", field, names, [f"w.UnwindIndex({i})", *unwind])
+    if ir.is_text(t):
+        args = ("" if t.name == "string" else f"{dst}, ") + (quoted if at is None else f"{at[0]}, {at[1]}, {quoted}")
+        w.line(f"{dst} = r.{'' if at else 'Final'}{'String' if t.name == 'string' else 'Blob'}({args})")
+    elif isinstance(t, (ir.Primitive, ir.EnumRef)):
+        def value(pos: str) -> str:
+            if isinstance(t, ir.EnumRef):
+                return f"{c.type(t)}(r.{SLOT[t.wire]}({pos}))"
+            return f"r.Decimal({pos}, {quoted})" if t.name == "decimal" else f"r.{SLOT[t.name]}({pos})"
 
-
-def final_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Locals,
-               unwind: list[str]) -> None:
-    """Read the value at the Reader's cursor into the lvalue dst, reusing what dst holds."""
-    quoted = f'"{field}"'
-    if isinstance(t, ir.Primitive):
-        if t.name == "string":
-            w.line(f"{dst} = r.FinalString({quoted})")
-        elif t.name == "bytes":
-            w.line(f"{dst} = r.FinalBlob({dst}, {quoted})")
-        else:
+        if at is None:
             p = names("p")
             with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
-                w.line(f"{dst} = r.Decimal({p}, {quoted})" if t.name == "decimal" else f"{dst} = r.{SLOT[t.name]}({p})")
-    elif isinstance(t, ir.EnumRef):
-        p = names("p")
-        with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
-            w.line(f"{dst} = {c.type(t)}(r.{SLOT[t.wire]}({p}))")
+                w.line(f"{dst} = {value(p)}")
+        else:       # the reader checks a decimal's flags (docs/format.md 2.4)
+            w.line(f"{dst} = {value(at[1] if isinstance(t, ir.Primitive) and t.name == 'decimal' else arg1(at[1]))}")
     elif isinstance(t, ir.StructRef):
-        w.line(f"{dst}.FBEReadFinal(r)")
+        w.line(f"{dst}.FBEReadFinal(r)" if at is None else f"{dst}.FBERead(r, {at[0]}, {at[1]})")
         fails(w, unwind)
     elif isinstance(t, ir.Optional_):
-        with w.block(f"if r.FinalHas({quoted}) {{", "} else {"):
-            paid_first(w, c, t.element, unwind)
+        if at is None:
+            opening, where = f"if r.FinalHas({quoted}) {{", None
+        else:
+            s, ok = names("s"), names("ok")
+            opening, where = f"if {s}, {ok} := r.Optional({at[0]}, {at[1]}, {t.element.size}, {quoted}); {ok} {{", (s, s)
+        with w.block(opening, "} else {"):
+            paid_first(w, c, t.element, unwind, *(where or ()))
             w.line(f"{dst} = {c.rt('Reuse')}({dst})")
-            final_read(w, c, t.element, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
+            read_value(w, c, t.element, where, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
                        unwind)
         with w.block("", "}"):
             w.line(f"{dst} = nil")
     elif isinstance(t, ir.Array):
         i = names("i")
         with w.block(f"for {i} := range {dst} {{", "}"):
-            final_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
+            where = None if at is None else (at[0], f"{at[1]}+{i}*{t.element.size}")
+            read_value(w, c, t.element, where, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
     elif isinstance(t, ir.Sequence):
+        e = "" if at is None else names("e")
         n, i = names("n"), names("i")
-        w.line(f"{n} := r.FinalCount({t.item_min_size}, {t.item_cost}, {quoted})")
+        w.line(f"{n} := r.FinalCount({t.item_min_size}, {t.item_cost}, {quoted})" if at is None else
+               f"{e}, {n} := r.Vector({at[0]}, {at[1]}, {t.item_size}, {t.item_cost}, {quoted})")
         grow_or_resize(w, c, t, dst, n)
         with w.block(f"for {i} := range {n} {{", "}"):
             if isinstance(t.element, ir.StructRef):
-                paid_first(w, c, t.element, [f"r.UnwindIndex({i})", *unwind])
+                paid(t.element, f"{e}+{i}*{t.element.size}", [f"r.UnwindIndex({i})", *unwind])
                 w.line(f"{dst} = {c.rt('Grow')}({dst})")
-            final_read(w, c, t.element, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
-        duplicates(w, c, t, dst, field, "r.Pos")
+            read_value(w, c, t.element, inner(f"{e}+{i}*{t.element.size}"), f"{dst}[{i}]", field, names,
+                       [f"r.UnwindIndex({i})", *unwind])
+        duplicates(w, c, t, dst, field, "r.Pos" if at is None else f"{e}-4")
     else:
-        item = t.item_min_size
-        cost = t.item_cost
+        item = t.item_min_size if at is None else t.item_size
+        e = "" if at is None else names("e")
         n, i = names("n"), names("i")
-        w.line(f"{n} := r.FinalCount({item}, {cost}, {quoted})")
+        w.line(f"{n} := r.FinalCount({item}, {t.item_cost}, {quoted})" if at is None else
+               f"{e}, {n} := r.Vector({at[0]}, {at[1]}, {item}, {t.item_cost}, {quoted})")
         inner_unwind = [f"r.UnwindIndex({i})", *unwind]
+        key_at, value_at = f"{e}+{i}*{item}", f"{e}+{i}*{item}+{t.key.size}"
         if c.comparable(t.key):
             with w.block(f"if {dst} == nil {{", "} else {"):
                 w.line(f"{dst} = make({c.type(t)}, {n})")
             with w.block("", "}"):
                 w.line(f"clear({dst})")
             k, x = names("k"), names("x")
-            with w.block(f"for {i} := 0; {i} < {n}; {i}++ {{", "}"):   # i may serve only the error path
+            loop = f"for {i} := 0; {i} < {n}; {i}++ {{" if at is None else f"for {i} := range {n} {{"
+            with w.block(loop, "}"):     # final: i may serve only the error path
                 w.line(f"var {k} {c.type(t.key)}")
                 late = isinstance(t.value, ir.StructRef) and c.schema.struct(t.value.name).large_default
                 if not late:
                     w.line(f"var {x} {c.type(t.value)}")
-                final_read(w, c, t.key, k, field, names, inner_unwind)
+                read_value(w, c, t.key, inner(key_at), k, field, names, inner_unwind)
                 map_key(w, t, k)
                 if late:      # the value made once the budget pays for it
-                    paid_first(w, c, t.value, inner_unwind)
+                    paid(t.value, value_at, inner_unwind)
                     w.line(f"var {x} {c.type(t.value)}")
-                final_read(w, c, t.value, x, field, names, inner_unwind)
+                read_value(w, c, t.value, inner(value_at), x, field, names, inner_unwind)
                 with w.block(f"if _, dup := {dst}[{k}]; dup {{", "}"):
-                    w.line(f'r.DuplicateKey("{field}", r.Pos)')
+                    w.line(f'r.DuplicateKey("{field}", {"r.Pos" if at is None else key_at})')
                     w.line("return")
                 w.line(f"{dst}[{k}] = {x}")
         else:
+            pos = {"key": key_at, "value": value_at}
             read_pairs(w, c, t, dst, i, n, names,
-                       lambda part, dst_: final_read(w, c, getattr(t, part), dst_, field, names, inner_unwind),
-                       lambda part: paid_first(w, c, getattr(t, part), inner_unwind))
-            duplicates(w, c, t, dst, field, "r.Pos")
+                       lambda part, dst_: read_value(w, c, getattr(t, part), inner(pos[part]), dst_, field, names,
+                                                     inner_unwind),
+                       lambda part: paid(getattr(t, part), pos[part], inner_unwind))
+            duplicates(w, c, t, dst, field, "r.Pos" if at is None else f"{e}-4")
 
+
+# ---------------------------------------------------------------- final
 
 # ---------------------------------------------------------------- verify
 
@@ -485,7 +389,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
     if kept(c, t):
         tmp = names("t")
         w.line(f"var {tmp} {c.type(t)}")
-        read_value(w, c, t, base, slot, tmp, field, names, unwind)
+        read_value(w, c, t, (base, slot), tmp, field, names, unwind)
     elif ir.reads_unchecked(t):
         return
     elif ir.is_decimal(t):
@@ -534,12 +438,12 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
 
 
 def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Locals, unwind: list[str]) -> None:
-    """Check the value at the Reader's cursor as final_read reads it, without the value."""
+    """Check the value at the Reader's cursor as read_value reads it, without the value."""
     quoted = f'"{field}"'
     if kept(c, t):
         tmp = names("t")
         w.line(f"var {tmp} {c.type(t)}")
-        final_read(w, c, t, tmp, field, names, unwind)
+        read_value(w, c, t, None, tmp, field, names, unwind)
     elif isinstance(t, ir.Primitive):
         if ir.is_text(t):
             w.line(f"r.FinalSkip{'String' if t.name == 'string' else 'Blob'}({quoted})")
@@ -713,7 +617,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line(f"b := {struct}" if s.all_fields else struct)
         c.depth_checked = not bounded
         for f in plan.fields:
-            write_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{c.ident.field(f.field)}", f.name, names, [f'w.Unwind("{f.name}")'])
+            write_value(w, c, f.type, ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}", f.name, names,
+                        [f'w.Unwind("{f.name}")'])
         c.depth_checked = False
     w.blank()
 
@@ -730,7 +635,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         with w.block("if n == 0 {", "}"):
             w.line("return")
         w.line("defer r.Leave()")
-        older_body(w, s, plan, lambda f: read_value(w, c, f.type, "b", f"b+{f.offset}", f"v.{c.ident.field(f.field)}",
+        older_body(w, s, plan, lambda f: read_value(w, c, f.type, ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}",
                                                     f.name, names, [f'r.Unwind("{f.name}")']), True)
     w.blank()
     write_verify(w, c, s, name, names)
@@ -782,7 +687,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             w.line("defer w.Leave()")
         c.depth_checked = not bounded
         for f in plan.fields:
-            final_write(w, c, f.type, f"v.{c.ident.field(f.field)}", f.name, names, [f'w.Unwind("{f.name}")'])
+            write_value(w, c, f.type, None, f"v.{c.ident.field(f.field)}", f.name, names, [f'w.Unwind("{f.name}")'])
         c.depth_checked = False
     w.blank()
     w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every")
@@ -793,7 +698,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line("defer r.Leave()")
         for step in plan.final_steps:
             if isinstance(step, FieldPlan):
-                final_read(w, c, step.type, f"v.{c.ident.field(step.field)}", step.name, names, [f'r.Unwind("{step.name}")'])
+                read_value(w, c, step.type, None, f"v.{c.ident.field(step.field)}", step.name, names,
+                           [f'r.Unwind("{step.name}")'])
                 continue
             with final_run(w, step, names) as d:
                 for f, at in zip(step.fields, step.at):
