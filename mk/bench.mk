@@ -101,7 +101,7 @@ bench-cpp: bench-build venv-chart
 # The run's JSON drawn again into bench/results/ (tables, JSON and chart from the
 # same figures), docs/benchmarks.md's part rewritten from it, and
 # make bench-python's table copied when there is one.
-bench-publish: venv-chart bench-publish-go bench-publish-java bench-publish-js
+bench-publish: venv-chart bench-publish-go bench-publish-java bench-publish-js bench-publish-rust
 	@test -f $(BENCH_RESULTS)/latest.json || { echo "bench-publish: no run in $(BENCH_RESULTS): run make bench first" >&2; exit 1; }
 	@$(PYTHON) bench/report.py --result $(BENCH_RESULTS)/latest.json --out bench/results/latest \
 		--png bench/results/latest.png --docs docs/benchmarks.md >/dev/null

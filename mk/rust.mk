@@ -28,4 +28,4 @@ test-rust: venv rust-toolchain
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" clippy --offline --locked --all-targets -- -D warnings
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" test --offline --locked
 	cd $(RUST_RUNTIME) && $(RUST_ENV) RUSTDOCFLAGS="-D warnings" "$(CARGO)" doc --offline --locked --no-deps --quiet
-	CARGO="$(CARGO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/rust
+	CARGO="$(CARGO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/rust bench/rust/test_report.py
