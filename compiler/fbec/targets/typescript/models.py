@@ -107,73 +107,90 @@ def elementary(t: ir.Type) -> bool:
 
 # ---------------------------------------------------------------- versioned
 
-def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, field: str, within: str,
-                names: Locals) -> None:
-    """Write `value` of type t into the slot at absolute position `slot` (offsets from `base`), a value of
-    `field` (`within`: where it is, for the error of a struct that cannot be written)."""
-    if isinstance(t, ir.Primitive):
-        if t.name == "string":
-            w.line(f"w.string({base}, {slot}, {value});")
-        elif t.name == "bytes":
-            w.line(f"w.blob({base}, {slot}, {value});")
+def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, value: str, field: str,
+                within: str, names: Locals) -> None:
+    """Write `value` of type t: into the versioned model's slot `at` = (base, slot), its absolute position
+    and what its offsets count from, or appended in the final model (`at` None, docs/format.md 4.2); a
+    value of `field` (`within`: where it is, for the error of a struct that cannot be written)."""
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        kind = SLOT[t.wire] if isinstance(t, ir.EnumRef) else {"string": "String", "bytes": "Blob"}.get(t.name) \
+            or SLOT[t.name]
+        if at is None:
+            w.line(f"w.append{kind}({value});")
+        elif ir.is_text(t):
+            w.line(f"w.{kind.lower()}({at[0]}, {at[1]}, {value});")
         else:
-            w.line(f"w.put{SLOT[t.name]}({slot}, {value});")
-    elif isinstance(t, ir.EnumRef):
-        w.line(f"w.put{SLOT[t.wire]}({slot}, {value});")
+            w.line(f"w.put{kind}({at[1]}, {value});")
     elif isinstance(t, ir.StructRef):
-        guarded(w, c, t, f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value});", within)
+        call = f"fbeWriteFinal(w, {value})" if at is None else f"fbeWrite(w, {at[0]}, {at[1]}, {value})"
+        guarded(w, c, t, f"{c.named(t.name)}.{call};", within)
     elif isinstance(t, ir.Optional_):
         o = names("o")
         w.line(f"const {o} = {value};")
+        if at is None:
+            with w.block(f"if ({o} === undefined) {{", "} else {"):
+                w.line("w.appendBool(false);")
+            with w.block("", "}"):
+                w.line("w.appendBool(true);")
+                write_value(w, c, t.element, None, o, field, within, names)
+            return
         with w.block(f"if ({o} !== undefined) {{", "} else {"):
             s = names("s")
-            w.line(f"const {s} = w.optional({base}, {slot}, {t.element.size});")
-            write_value(w, c, t.element, s, s, o, field, within, names)
+            w.line(f"const {s} = w.optional({at[0]}, {at[1]}, {t.element.size});")
+            write_value(w, c, t.element, (s, s), o, field, within, names)
         with w.block("", "}"):
-            w.line(f"w.none({slot});")      # the Writer does not zero what it allocates
-    elif isinstance(t, (ir.Array, ir.Sequence)):
-        a, p, y = names("a"), names("p"), names("y")
+            w.line(f"w.none({at[1]});")      # the Writer does not zero what it allocates
+    else:
+        mapping = isinstance(t, ir.Mapping)
+        a = names("m" if mapping else "a")
+        p = "" if at is None else names("p")
+        k = names("k") if mapping else ""
+        y = names("y")
         if isinstance(t, ir.Array):
             w.line(f"const {a} = {value};")
             w.line(f"{c.rt('checkLength')}({a}, {t.length});")
-            w.line(f"let {p} = {slot};")
+            if at is not None:
+                w.line(f"let {p} = {at[1]};")
+        elif at is None:
+            w.line(f"w.appendCount({ordered(w, c, t, a, value, field)});")
         else:
-            count = ordered(w, c, t, a, value, field)
-            w.line(f"let {p} = w.vector({base}, {slot}, {count}, {t.element.size});")
-        i = counter(w, c, t.element, names)
-        with w.block(f"for (const {y} of {a}) {{", "}"):
-            write_value(w, c, t.element, base, p, y, field, within_index(field, i or ""), names)
-            w.line(f"{p} += {t.element.size};")
-            if i:
-                w.line(f"{i}++;")
-    else:
-        item = t.item_size
-        m, p, k, y = names("m"), names("p"), names("k"), names("y")
-        count = ordered(w, c, t, m, value, field)
-        w.line(f"let {p} = w.vector({base}, {slot}, {count}, {item});")
-        i = counter(w, c, t.key, names) or counter(w, c, t.value, names)
-        with w.block(f"for (const [{k}, {y}] of {m}) {{", "}"):
-            write_value(w, c, t.key, base, p, k, field, within_index(field, i or ""), names)
-            write_value(w, c, t.value, base, plus(p, t.key.size), y, field, within_index(field, i or ""), names)
-            w.line(f"{p} += {item};")
-            if i:
-                w.line(f"{i}++;")
+            w.line(f"let {p} = w.vector({at[0]}, {at[1]}, {ordered(w, c, t, a, value, field)}, {t.item_size});")
+        where = None if at is None else (at[0], p)
+        if isinstance(t, ir.Mapping):
+            i = counter(w, c, t.key, names) or counter(w, c, t.value, names)
+            with w.block(f"for (const [{k}, {y}] of {a}) {{", "}"):
+                write_value(w, c, t.key, where, k, field, within_index(field, i or ""), names)
+                write_value(w, c, t.value, where and (where[0], plus(p, t.key.size)), y, field,
+                            within_index(field, i or ""), names)
+                counted(w, at, p, t.item_size, i)
+        else:
+            i = counter(w, c, t.element, names)
+            with w.block(f"for (const {y} of {a}) {{", "}"):
+                write_value(w, c, t.element, where, y, field, within_index(field, i or ""), names)
+                counted(w, at, p, t.element.size, i)
 
 
-def read_expr(c: Context, t: ir.Type, base: str, slot: str, field: str) -> str:
-    """The expression reading a primitive, enum or struct slot at `slot` (offsets from `base`)."""
-    if isinstance(t, ir.Primitive):
-        if t.name == "string":
-            return f'r.string({base}, {slot}, "{field}")'
-        if t.name == "bytes":
-            return f'r.blob({base}, {slot}, "{field}")'
-        if t.name == "decimal":         # the reader checks its flags (docs/format.md 2.4)
-            return f'r.decimal({slot}, "{field}")'
-        return f"r.{reader_method(SLOT[t.name])}({slot})"
-    if isinstance(t, ir.EnumRef):
-        return f"r.{reader_method(SLOT[t.wire])}({slot})"
-    assert isinstance(t, ir.StructRef)
-    return f"{c.named(t.name)}.fbeRead(r, {base}, {slot})"
+def counted(w: CodeWriter, at: tuple[str, str] | None, p: str, size: int, i: str | None) -> None:
+    """The end of a writer's loop: the next slot (versioned), the next index (when it is counted)."""
+    if at is not None:
+        w.line(f"{p} += {size};")
+    if i:
+        w.line(f"{i}++;")
+
+
+def read_expr(c: Context, t: ir.Type, at: tuple[str, str] | None, field: str) -> str:
+    """The expression reading a primitive, enum or struct: its versioned slot `at` = (base, slot), or
+    at the Reader's cursor (`at` None)."""
+    if isinstance(t, ir.StructRef):
+        return f"{c.named(t.name)}.{'fbeReadFinal(r)' if at is None else f'fbeRead(r, {at[0]}, {at[1]})'}"
+    if ir.is_text(t):
+        kind = "string" if t.name == "string" else "blob"
+        return f'r.final{kind.title()}("{field}")' if at is None else f'r.{kind}({at[0]}, {at[1]}, "{field}")'
+    pos = f'r.fixed({t.size}, "{field}")' if at is None else at[1]
+    if isinstance(t, ir.Primitive) and t.name == "decimal":     # the reader checks its flags (docs/format.md 2.4)
+        return f'r.decimal({pos}, "{field}")'
+    assert isinstance(t, (ir.Primitive, ir.EnumRef))
+    return f"r.{reader_method(SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name])}({pos})"
 
 
 def assign(w: CodeWriter, c: Context, t: ir.Type, target: str, expr: str, within: str) -> None:
@@ -195,219 +212,96 @@ def within_index(field: str, index: str) -> str:
     return f'withinIndex(e, "{field}", {index})'
 
 
-def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, target: str,
+def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, target: str,
                within: str, names: Locals) -> None:
-    """Read the slot at absolute position `slot` (offsets from `base`) into the lvalue `target` (none:
-    a set or map read for its checks only, verify's)."""
+    """Read a value into the lvalue `target` (none: a set or map read for its checks only, verify's):
+    the versioned model's slot `at` = (base, slot), its absolute position and what its offsets count
+    from, or the final model's value at the Reader's cursor (`at` None)."""
     if elementary(t):
-        assign(w, c, t, target, read_expr(c, t, base, slot, field), within)
+        assign(w, c, t, target, read_expr(c, t, at, field), within)
     elif isinstance(t, ir.Optional_):
+        if at is None:
+            with w.block(f'if (r.finalHas("{field}")) {{', "} else {"):
+                read_value(w, c, t.element, None, field, target, within, names)
+            with w.block("", "}"):
+                w.line(f"{target} = undefined;")
+            return
         s = names("s")
-        w.line(f'const {s} = r.optional({base}, {slot}, {t.element.size}, "{field}");')
+        w.line(f'const {s} = r.optional({at[0]}, {at[1]}, {t.element.size}, "{field}");')
         with w.block(f"if ({s} < 0) {{", "} else {"):
             w.line(f"{target} = undefined;")
         with w.block("", "}"):
-            read_value(w, c, t.element, s, s, field, target, within, names)
+            read_value(w, c, t.element, (s, s), field, target, within, names)
     elif isinstance(t, ir.Array):
         a, i, y = names("a"), names("i"), names("y")
         w.line(f"const {a}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
-            element_into(w, c, t.element, base, f"{plus(slot, f'{i} * {t.element.size}')}", field, a, i, y, names)
-        if target:
-            w.line(f"{target} = {a};")
-    elif isinstance(t, ir.Sequence):
-        e, n, a, i, y = names("e"), names("n"), names("a"), names("i"), names("y")
-        w.line(f'const {e} = r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, "{field}");')
-        w.line(f"const {n} = r.count;")
-        as_set = t.kind == "set" and by_value(t.element)
-        w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
-               else f"const {a}{c.annot(c.type(t))} = [];")
-        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
-            pos = f"{e} + {i} * {t.element.size}"
-            if as_set:
-                w.line(f"const {y} = {read_expr(c, t.element, base, pos, field)};")
-                with w.block(f"if ({a}.has({y})) {{", "}"):
-                    w.line(f'r.duplicate("{field}", {e} - 4);')
-                w.line(f"{a}.add({y});")
-            else:
-                element_into(w, c, t.element, base, pos, field, a, i, y, names)
-        if t.kind == "set" and not as_set:
-            with w.block(f"if ({c.rt('repeated')}({a}, {compare(c, t.element)}) !== undefined) {{", "}"):
-                w.line(f'r.duplicate("{field}", {e} - 4);')
+            where = at and (at[0], plus(at[1], f"{i} * {t.element.size}"))
+            element_into(w, c, t.element, where, field, a, i, y, names)
         if target:
             w.line(f"{target} = {a};")
     else:
-        assert isinstance(t, ir.Mapping)
-        item = t.item_size
-        cost = t.item_cost
-        e, n, m, i, k, y = names("e"), names("n"), names("m"), names("i"), names("k"), names("y")
-        w.line(f'const {e} = r.vector({base}, {slot}, {item}, {cost}, "{field}");')
-        w.line(f"const {n} = r.count;")
-        keyed = by_value(t.key)
-        w.line(f"const {m} = new Map{c.generic(c.type(t.key), c.type(t.value))}();" if keyed
-               else f"const {m}{c.annot(c.type(t))} = [];")
-        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
-            pos = f"{e} + {i} * {item}"
-            w.line(f"let {k}{c.annot(c.type(t.key))};")
-            w.line(f"let {y}{c.annot(c.type(t.value))};")
-            read_value(w, c, t.key, base, pos, field, k, within_index(field, i), names)
-            read_value(w, c, t.value, base, plus(pos, t.key.size), field, y, within_index(field, i), names)
-            if keyed:
-                with w.block(f"if ({m}.has({k})) {{", "}"):
-                    w.line(f'r.duplicate("{field}", {pos});')
-                w.line(f"{m}.set({k}, {y});")
-            else:
-                w.line(f"{m}.push([{k}, {y}]);")
-        if not keyed:
-            with w.block(f"if ({c.rt('repeatedEntries')}({m}, {compare(c, t.key)}) !== undefined) {{", "}"):
-                w.line(f'r.duplicate("{field}", {e} - 4);')
+        assert isinstance(t, (ir.Sequence, ir.Mapping))
+        mapping = isinstance(t, ir.Mapping)
+        e = "" if at is None else names("e")
+        n, a, i = names("n"), names("m" if mapping else "a"), names("i")
+        k = names("k") if mapping else ""
+        y = names("y")
+        if at is None:
+            w.line(f'const {n} = r.finalCount({t.item_min_size}, {t.item_cost}, "{field}");')
+        else:
+            w.line(f'const {e} = r.vector({at[0]}, {at[1]}, {t.item_size}, {t.item_cost}, "{field}");')
+            w.line(f"const {n} = r.count;")
+        first = "r.pos" if at is None else f"{e} - 4"
+        if isinstance(t, ir.Mapping):
+            keyed = by_value(t.key)
+            w.line(f"const {a} = new Map{c.generic(c.type(t.key), c.type(t.value))}();" if keyed
+                   else f"const {a}{c.annot(c.type(t))} = [];")
+            with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
+                pos = f"{e} + {i} * {t.item_size}"
+                w.line(f"let {k}{c.annot(c.type(t.key))};")
+                w.line(f"let {y}{c.annot(c.type(t.value))};")
+                read_value(w, c, t.key, at and (at[0], pos), field, k, within_index(field, i), names)
+                read_value(w, c, t.value, at and (at[0], plus(pos, t.key.size)), field, y, within_index(field, i),
+                           names)
+                if keyed:
+                    with w.block(f"if ({a}.has({k})) {{", "}"):
+                        w.line(f'r.duplicate("{field}", {"r.pos" if at is None else pos});')
+                    w.line(f"{a}.set({k}, {y});")
+                else:
+                    w.line(f"{a}.push([{k}, {y}]);")
+            if not keyed:
+                with w.block(f"if ({c.rt('repeatedEntries')}({a}, {compare(c, t.key)}) !== undefined) {{", "}"):
+                    w.line(f'r.duplicate("{field}", {first});')
+        else:
+            as_set = t.kind == "set" and by_value(t.element)
+            w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
+                   else f"const {a}{c.annot(c.type(t))} = [];")
+            with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
+                where = at and (at[0], f"{e} + {i} * {t.element.size}")
+                if as_set:
+                    w.line(f"const {y} = {read_expr(c, t.element, where, field)};")
+                    with w.block(f"if ({a}.has({y})) {{", "}"):
+                        w.line(f'r.duplicate("{field}", {first});')
+                    w.line(f"{a}.add({y});")
+                else:
+                    element_into(w, c, t.element, where, field, a, i, y, names)
+            if t.kind == "set" and not as_set:
+                with w.block(f"if ({c.rt('repeated')}({a}, {compare(c, t.element)}) !== undefined) {{", "}"):
+                    w.line(f'r.duplicate("{field}", {first});')
         if target:
-            w.line(f"{target} = {m};")
+            w.line(f"{target} = {a};")
 
 
-def element_into(w: CodeWriter, c: Context, t: ir.Type, base: str, pos: str, field: str, array: str, index: str,
-                 temp: str, names: Locals) -> None:
-    """Read the element slot at `pos` and push it onto `array` (element `index` of `field`)."""
+def element_into(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, array: str,
+                 index: str, temp: str, names: Locals) -> None:
+    """Read an element (at its versioned slot `at`, or the cursor) and push it onto `array` (element
+    `index` of `field`)."""
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        w.line(f"{array}.push({read_expr(c, t, base, pos, field)});")
+        w.line(f"{array}.push({read_expr(c, t, at, field)});")
         return
     w.line(f"let {temp}{c.annot(c.type(t))};")
-    read_value(w, c, t, base, pos, field, temp, within_index(field, index), names)
-    w.line(f"{array}.push({temp});")
-
-
-# ---------------------------------------------------------------- final
-
-def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, field: str, within: str, names: Locals) -> None:
-    """Append `value` of type t (docs/format.md 4.2), a value of `field` (`within`: as write_value's)."""
-    if isinstance(t, ir.Primitive):
-        if t.name == "string":
-            w.line(f"w.appendString({value});")
-        elif t.name == "bytes":
-            w.line(f"w.appendBlob({value});")
-        else:
-            w.line(f"w.append{SLOT[t.name]}({value});")
-    elif isinstance(t, ir.EnumRef):
-        w.line(f"w.append{SLOT[t.wire]}({value});")
-    elif isinstance(t, ir.StructRef):
-        guarded(w, c, t, f"{c.named(t.name)}.fbeWriteFinal(w, {value});", within)
-    elif isinstance(t, ir.Optional_):
-        o = names("o")
-        w.line(f"const {o} = {value};")
-        with w.block(f"if ({o} === undefined) {{", "} else {"):
-            w.line("w.appendBool(false);")
-        with w.block("", "}"):
-            w.line("w.appendBool(true);")
-            final_write(w, c, t.element, o, field, within, names)
-    elif isinstance(t, (ir.Array, ir.Sequence)):
-        a, y = names("a"), names("y")
-        if isinstance(t, ir.Array):
-            w.line(f"const {a} = {value};")
-            w.line(f"{c.rt('checkLength')}({a}, {t.length});")
-        else:
-            w.line(f"w.appendCount({ordered(w, c, t, a, value, field)});")
-        i = counter(w, c, t.element, names)
-        with w.block(f"for (const {y} of {a}) {{", "}"):
-            final_write(w, c, t.element, y, field, within_index(field, i or ""), names)
-            if i:
-                w.line(f"{i}++;")
-    else:
-        m, k, y = names("m"), names("k"), names("y")
-        w.line(f"w.appendCount({ordered(w, c, t, m, value, field)});")
-        i = counter(w, c, t.key, names) or counter(w, c, t.value, names)
-        with w.block(f"for (const [{k}, {y}] of {m}) {{", "}"):
-            final_write(w, c, t.key, k, field, within_index(field, i or ""), names)
-            final_write(w, c, t.value, y, field, within_index(field, i or ""), names)
-            if i:
-                w.line(f"{i}++;")
-
-
-def final_expr(c: Context, t: ir.Type, field: str) -> str:
-    """The expression reading a primitive, enum or struct at the Reader's cursor."""
-    if isinstance(t, ir.Primitive):
-        if t.name == "string":
-            return f'r.finalString("{field}")'
-        if t.name == "bytes":
-            return f'r.finalBlob("{field}")'
-        if t.name == "decimal":
-            return f'r.decimal(r.fixed({t.size}, "{field}"), "{field}")'
-        return f'r.{reader_method(SLOT[t.name])}(r.fixed({t.size}, "{field}"))'
-    if isinstance(t, ir.EnumRef):
-        return f'r.{reader_method(SLOT[t.wire])}(r.fixed({t.size}, "{field}"))'
-    assert isinstance(t, ir.StructRef)
-    return f"{c.named(t.name)}.fbeReadFinal(r)"
-
-
-def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, target: str, within: str,
-               names: Locals) -> None:
-    """Read the value at the Reader's cursor into the lvalue `target` (none: as read_value's)."""
-    if elementary(t):
-        assign(w, c, t, target, final_expr(c, t, field), within)
-    elif isinstance(t, ir.Optional_):
-        with w.block(f'if (r.finalHas("{field}")) {{', "} else {"):
-            final_read(w, c, t.element, field, target, within, names)
-        with w.block("", "}"):
-            w.line(f"{target} = undefined;")
-    elif isinstance(t, ir.Array):
-        a, i, y = names("a"), names("i"), names("y")
-        w.line(f"const {a}{c.annot(c.type(t))} = [];")
-        with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
-            final_element(w, c, t.element, field, a, i, y, names)
-        if target:
-            w.line(f"{target} = {a};")
-    elif isinstance(t, ir.Sequence):
-        n, a, i, y = names("n"), names("a"), names("i"), names("y")
-        w.line(f'const {n} = r.finalCount({t.item_min_size}, {t.item_cost}, "{field}");')
-        as_set = t.kind == "set" and by_value(t.element)
-        w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
-               else f"const {a}{c.annot(c.type(t))} = [];")
-        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
-            if as_set:
-                w.line(f"const {y} = {final_expr(c, t.element, field)};")
-                with w.block(f"if ({a}.has({y})) {{", "}"):
-                    w.line(f'r.duplicate("{field}", r.pos);')
-                w.line(f"{a}.add({y});")
-            else:
-                final_element(w, c, t.element, field, a, i, y, names)
-        if t.kind == "set" and not as_set:
-            with w.block(f"if ({c.rt('repeated')}({a}, {compare(c, t.element)}) !== undefined) {{", "}"):
-                w.line(f'r.duplicate("{field}", r.pos);')
-        if target:
-            w.line(f"{target} = {a};")
-    else:
-        assert isinstance(t, ir.Mapping)
-        item = t.item_min_size
-        cost = t.item_cost
-        n, m, i, k, y = names("n"), names("m"), names("i"), names("k"), names("y")
-        w.line(f'const {n} = r.finalCount({item}, {cost}, "{field}");')
-        keyed = by_value(t.key)
-        w.line(f"const {m} = new Map{c.generic(c.type(t.key), c.type(t.value))}();" if keyed
-               else f"const {m}{c.annot(c.type(t))} = [];")
-        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
-            w.line(f"let {k}{c.annot(c.type(t.key))};")
-            w.line(f"let {y}{c.annot(c.type(t.value))};")
-            final_read(w, c, t.key, field, k, within_index(field, i), names)
-            final_read(w, c, t.value, field, y, within_index(field, i), names)
-            if keyed:
-                with w.block(f"if ({m}.has({k})) {{", "}"):
-                    w.line(f'r.duplicate("{field}", r.pos);')
-                w.line(f"{m}.set({k}, {y});")
-            else:
-                w.line(f"{m}.push([{k}, {y}]);")
-        if not keyed:
-            with w.block(f"if ({c.rt('repeatedEntries')}({m}, {compare(c, t.key)}) !== undefined) {{", "}"):
-                w.line(f'r.duplicate("{field}", r.pos);')
-        if target:
-            w.line(f"{target} = {m};")
-
-
-def final_element(w: CodeWriter, c: Context, t: ir.Type, field: str, array: str, index: str, temp: str,
-                  names: Locals) -> None:
-    if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        w.line(f"{array}.push({final_expr(c, t, field)});")
-        return
-    w.line(f"let {temp}{c.annot(c.type(t))};")
-    final_read(w, c, t, field, temp, within_index(field, index), names)
+    read_value(w, c, t, at, field, temp, within_index(field, index), names)
     w.line(f"{array}.push({temp});")
 
 
@@ -422,7 +316,7 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
                  names: Locals) -> None:
     """Check the slot at `slot` (offsets from `base`) as read_value reads it, without the value."""
     if kept(t):
-        read_value(w, c, t, base, slot, field, "", within, names)
+        read_value(w, c, t, (base, slot), field, "", within, names)
     elif isinstance(t, ir.Primitive):
         if ir.is_text(t):
             w.line(f'r.skip{"String" if t.name == "string" else "Blob"}({base}, {slot}, "{field}");')
@@ -460,9 +354,9 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, fi
 
 
 def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, within: str, names: Locals) -> None:
-    """Check the value at the Reader's cursor as final_read reads it, without the value."""
+    """Check the value at the Reader's cursor as read_value reads it, without the value."""
     if kept(t):
-        final_read(w, c, t, field, "", within, names)
+        read_value(w, c, t, None, field, "", within, names)
     elif isinstance(t, ir.Primitive):
         if ir.is_text(t):
             w.line(f'r.finalSkip{"String" if t.name == "string" else "Blob"}("{field}");')
@@ -538,7 +432,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         struct = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"const b = {struct};" if s.all_fields else f"{struct};")
         for f in plan.fields:
-            write_value(w, c, f.type, "b", plus("b", f.offset), f"v.{c.ident.field(f.field)}", f.name, within_field(f.name), names)
+            write_value(w, c, f.type, ("b", plus("b", f.offset)), f"v.{c.ident.field(f.field)}", f.name,
+                        within_field(f.name), names)
         if not bounded:
             w.line("w.leave();")
 
@@ -565,7 +460,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         body_over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
         with w.block(c.method(f"static {body_over}", "fbeReadBody", [("r", rt('Reader', False)), ("v", name), ("b", "number"), ("n", "number")],
                               "void"), "}"):
-            older_body(w, s, plan, lambda f: read_value(w, c, f.type, "b", plus("b", f.offset), f.name,
+            older_body(w, s, plan, lambda f: read_value(w, c, f.type, ("b", plus("b", f.offset)), f.name,
                                                         f"v.{c.ident.field(f.field)}", within_field(f.name), names))
 
     write_verify(w, c, s, name, names)
@@ -612,7 +507,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         if not bounded:
             w.line("w.enter();")
         for f in plan.fields:
-            final_write(w, c, f.type, f"v.{c.ident.field(f.field)}", f.name, within_field(f.name), names)
+            write_value(w, c, f.type, None, f"v.{c.ident.field(f.field)}", f.name, within_field(f.name), names)
         if not bounded:
             w.line("w.leave();")
 
@@ -622,7 +517,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.line(f"r.enterFinal({struct_costs(s)});")
         w.line(f"const v = new {name}();")
         for f in plan.fields:
-            final_read(w, c, f.type, f.name, f"v.{c.ident.field(f.field)}", within_field(f.name), names)
+            read_value(w, c, f.type, None, f.name, f"v.{c.ident.field(f.field)}", within_field(f.name), names)
         w.line("r.leave();")
         w.line("return v;")
 
