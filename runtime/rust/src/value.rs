@@ -668,12 +668,12 @@ maps! {
 #[macro_export]
 macro_rules! scalar_value {
     ($t:ty, $wire:ty) => {
-        $crate::scalar_value!(@impl $t, $wire, <$t>::from_wire, <$t>::to_wire);
+        $crate::scalar_value!(@impl $t, $wire, from_wire, to_wire);
     };
     (flags $t:ty, $wire:ty) => {
-        $crate::scalar_value!(@impl $t, $wire, <$t>::from_bits_retain, <$t>::bits);
+        $crate::scalar_value!(@impl $t, $wire, from_bits_retain, bits);
     };
-    (@impl $t:ty, $wire:ty, $from:expr, $to:expr) => {
+    (@impl $t:ty, $wire:ty, $from:ident, $to:ident) => {
         impl $crate::Value for $t {
             const SLOT: usize = <$wire as $crate::Value>::SLOT;
             const FINAL_MIN: usize = <$wire as $crate::Value>::FINAL_MIN;
@@ -681,36 +681,36 @@ macro_rules! scalar_value {
 
             #[inline]
             fn put(&self, w: &mut $crate::Writer, base: usize, slot: usize) -> Result<(), $crate::EncodeError> {
-                $crate::Value::put(&$to(self), w, base, slot)
+                $crate::Value::put(&self.$to(), w, base, slot)
             }
 
             #[inline]
             fn get(r: &mut $crate::Reader<'_>, base: usize, slot: usize) -> Result<Self, $crate::DecodeError> {
-                <$wire as $crate::Value>::get(r, base, slot).map($from)
+                <$wire as $crate::Value>::get(r, base, slot).map(<$t>::$from)
             }
 
             #[inline]
             fn append(&self, w: &mut $crate::Writer) -> Result<(), $crate::EncodeError> {
-                $crate::Value::append(&$to(self), w)
+                $crate::Value::append(&self.$to(), w)
             }
 
             #[inline]
             fn take(r: &mut $crate::Reader<'_>) -> Result<Self, $crate::DecodeError> {
-                <$wire as $crate::Value>::take(r).map($from)
+                <$wire as $crate::Value>::take(r).map(<$t>::$from)
             }
         }
 
         impl $crate::Fixed for $t {
             #[inline]
             fn at(run: &[u8], at: usize) -> Self {
-                $from(<$wire as $crate::Fixed>::at(run, at))
+                <$t>::$from(<$wire as $crate::Fixed>::at(run, at))
             }
         }
 
         impl $crate::KeyOrd for $t {
             #[inline]
             fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
-                $to(self).cmp(&$to(other))
+                self.$to().cmp(&other.$to())
             }
         }
     };

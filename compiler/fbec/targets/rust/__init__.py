@@ -210,8 +210,8 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
         arms = [(c.ident.value(e.qualified, v.name), str(v.value)) for v in variants]
         conversions = [("The value of the wire integer `v`.", f"from_wire(v: {wire}) -> Self", "v",
                         [(value, f"Self::{ident}") for ident, value in arms], ("v", "Self::Unknown(v)")),
-                       ("The wire integer.", f"to_wire(&self) -> {wire}", "self",
-                        [(f"Self::{ident}", value) for ident, value in arms], ("Self::Unknown(v)", "*v"))]
+                       ("The wire integer.", f"to_wire(self) -> {wire}", "self",
+                        [(f"Self::{ident}", value) for ident, value in arms], ("Self::Unknown(v)", "v"))]
         for i, (doc, signature, subject, cases, (unknown, result)) in enumerate(conversions):
             if i:
                 w.blank()
