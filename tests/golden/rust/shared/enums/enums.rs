@@ -34,13 +34,13 @@ impl EnumByte {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue2 => 1,
             Self::EnumValue3 => 254,
             Self::EnumValue4 => 255,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -121,14 +121,14 @@ impl EnumChar {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue1 => 49,
             Self::EnumValue2 => 50,
             Self::EnumValue3 => 51,
             Self::EnumValue4 => 52,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -210,14 +210,14 @@ impl EnumWChar {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u32 {
+    pub const fn to_wire(self) -> u32 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue1 => 1092,
             Self::EnumValue2 => 1093,
             Self::EnumValue3 => 1365,
             Self::EnumValue4 => 1366,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -299,14 +299,14 @@ impl EnumInt8 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i8 {
+    pub const fn to_wire(self) -> i8 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue1 => -128,
             Self::EnumValue2 => -127,
             Self::EnumValue3 => 126,
             Self::EnumValue4 => 127,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -389,13 +389,13 @@ impl EnumUInt8 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue2 => 1,
             Self::EnumValue3 => 254,
             Self::EnumValue4 => 255,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -476,14 +476,14 @@ impl EnumInt16 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i16 {
+    pub const fn to_wire(self) -> i16 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue1 => -32768,
             Self::EnumValue2 => -32767,
             Self::EnumValue3 => 32766,
             Self::EnumValue4 => 32767,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -566,13 +566,13 @@ impl EnumUInt16 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u16 {
+    pub const fn to_wire(self) -> u16 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue2 => 1,
             Self::EnumValue3 => 65534,
             Self::EnumValue4 => 65535,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -653,14 +653,14 @@ impl EnumInt32 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i32 {
+    pub const fn to_wire(self) -> i32 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue1 => -2147483648,
             Self::EnumValue2 => -2147483647,
             Self::EnumValue3 => 2147483646,
             Self::EnumValue4 => 2147483647,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -743,13 +743,13 @@ impl EnumUInt32 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u32 {
+    pub const fn to_wire(self) -> u32 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue2 => 1,
             Self::EnumValue3 => 4294967294,
             Self::EnumValue4 => 4294967295,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -830,14 +830,14 @@ impl EnumInt64 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i64 {
+    pub const fn to_wire(self) -> i64 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue1 => -9223372036854775807,
             Self::EnumValue2 => -9223372036854775806,
             Self::EnumValue3 => 9223372036854775806,
             Self::EnumValue4 => 9223372036854775807,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -920,13 +920,13 @@ impl EnumUInt64 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u64 {
+    pub const fn to_wire(self) -> u64 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue2 => 1,
             Self::EnumValue3 => 18446744073709551614,
             Self::EnumValue4 => 18446744073709551615,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }

@@ -24,11 +24,11 @@ impl OrderSide {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::Buy => 0,
             Self::Sell => 1,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -100,12 +100,12 @@ impl OrderType {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::Market => 0,
             Self::Limit => 1,
             Self::Stop => 2,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }

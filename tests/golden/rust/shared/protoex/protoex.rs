@@ -26,12 +26,12 @@ impl OrderSide {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::Buy => 0,
             Self::Sell => 1,
             Self::Tell => 2,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -106,13 +106,13 @@ impl OrderType {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::Market => 0,
             Self::Limit => 1,
             Self::Stop => 2,
             Self::Stoplimit => 3,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }

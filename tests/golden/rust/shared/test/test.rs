@@ -34,14 +34,14 @@ impl EnumSimple {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i32 {
+    pub const fn to_wire(self) -> i32 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue1 => 1,
             Self::EnumValue2 => 2,
             Self::EnumValue3 => 3,
             Self::EnumValue4 => 4,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -123,14 +123,14 @@ impl EnumTyped {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::EnumValue0 => 0,
             Self::EnumValue1 => 49,
             Self::EnumValue2 => 50,
             Self::EnumValue3 => 51,
             Self::EnumValue4 => 52,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -197,9 +197,9 @@ impl EnumEmpty {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i32 {
+    pub const fn to_wire(self) -> i32 {
         let Self::Unknown(v) = self;
-        *v
+        v
     }
 }
 

@@ -27,12 +27,12 @@ impl EByte {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::A => 0,
             Self::B => 16,
             Self::C => 17,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -105,12 +105,12 @@ impl EChar {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::A => 97,
             Self::B => 98,
             Self::C => 10,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -179,10 +179,10 @@ impl EwChar {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u32 {
+    pub const fn to_wire(self) -> u32 {
         match self {
             Self::A => 1114111,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -251,11 +251,11 @@ impl EInt8 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i8 {
+    pub const fn to_wire(self) -> i8 {
         match self {
             Self::Lo => -128,
             Self::Hi => 127,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -323,10 +323,10 @@ impl EuInt8 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::A => 255,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -393,10 +393,10 @@ impl EInt16 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i16 {
+    pub const fn to_wire(self) -> i16 {
         match self {
             Self::A => -32768,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -463,10 +463,10 @@ impl EuInt16 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u16 {
+    pub const fn to_wire(self) -> u16 {
         match self {
             Self::A => 65535,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -538,11 +538,11 @@ impl EInt32 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i32 {
+    pub const fn to_wire(self) -> i32 {
         match self {
             Self::A => -1,
             Self::B => 0,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -610,10 +610,10 @@ impl EuInt32 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u32 {
+    pub const fn to_wire(self) -> u32 {
         match self {
             Self::A => 4294967295,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -680,10 +680,10 @@ impl EInt64 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i64 {
+    pub const fn to_wire(self) -> i64 {
         match self {
             Self::A => -9223372036854775808,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -750,10 +750,10 @@ impl EuInt64 {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u64 {
+    pub const fn to_wire(self) -> u64 {
         match self {
             Self::A => 18446744073709551615,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -822,11 +822,11 @@ impl EDefault {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i32 {
+    pub const fn to_wire(self) -> i32 {
         match self {
             Self::Zero => 0,
             Self::One => 1,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -896,11 +896,11 @@ impl EOld {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i32 {
+    pub const fn to_wire(self) -> i32 {
         match self {
             Self::Secret => 7,
             Self::Old => 8,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -976,14 +976,14 @@ impl Reserved {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i32 {
+    pub const fn to_wire(self) -> i32 {
         match self {
             Self::New => 0,
             Self::Delete => 1,
             Self::Default => 2,
             Self::None => 3,
             Self::Lambda => 4,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }

@@ -1031,7 +1031,7 @@ impl Word {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i16 {
+    pub const fn to_wire(self) -> i16 {
         match self {
             Self::Alignas => 0,
             Self::Alignof => 1,
@@ -1538,7 +1538,7 @@ impl Word {
             Self::Timestamps => 502,
             Self::Utf8 => 503,
             Self::Requests => 504,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -2111,11 +2111,11 @@ impl Side {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i32 {
+    pub const fn to_wire(self) -> i32 {
         match self {
             Self::Buy => 0,
             Self::Sell => 1,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -2185,11 +2185,11 @@ impl Range {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i32 {
+    pub const fn to_wire(self) -> i32 {
         match self {
             Self::Lo => 0,
             Self::Hi => 1,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -2267,7 +2267,7 @@ impl Letters {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i32 {
+    pub const fn to_wire(self) -> i32 {
         match self {
             Self::A => 0,
             Self::A_ => 1,
@@ -2275,7 +2275,7 @@ impl Letters {
             Self::A___ => 3,
             Self::A____ => 4,
             Self::X => 5,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
@@ -2349,11 +2349,11 @@ impl Digits {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> i32 {
+    pub const fn to_wire(self) -> i32 {
         match self {
             Self::One => 0,
             Self::Two => 1,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }

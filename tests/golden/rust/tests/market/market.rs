@@ -24,11 +24,11 @@ impl Side {
     }
 
     /// The wire integer.
-    pub const fn to_wire(&self) -> u8 {
+    pub const fn to_wire(self) -> u8 {
         match self {
             Self::Buy => 0,
             Self::Sell => 1,
-            Self::Unknown(v) => *v,
+            Self::Unknown(v) => v,
         }
     }
 }
