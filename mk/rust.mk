@@ -6,7 +6,9 @@
 #                      the committed Cargo.lock;
 #                      then fbec --rust's output for every schema through the same three
 #                      (tests/rust: a crate in build/rust-gen, the golden vectors read and
-#                      written back byte for byte)
+#                      written back byte for byte, the protocol streams and the client);
+#                      the build helper crate fbe-build (runtime/rust-build) through fmt,
+#                      clippy and its tests (tests/package builds a user crate with it)
 # CARGO is the cargo command (default: cargo on PATH, else ~/.cargo/bin/cargo); its rustfmt
 # and clippy components must be installed. The crates of Cargo.lock are fetched from crates.io
 # once (cargo fetch --locked) and then built offline; the build goes to build/rust.
@@ -28,4 +30,7 @@ test-rust: venv rust-toolchain
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" clippy --offline --locked --all-targets -- -D warnings
 	cd $(RUST_RUNTIME) && $(RUST_ENV) "$(CARGO)" test --offline --locked
 	cd $(RUST_RUNTIME) && $(RUST_ENV) RUSTDOCFLAGS="-D warnings" "$(CARGO)" doc --offline --locked --no-deps --quiet
+	cd runtime/rust-build && $(RUST_ENV) "$(CARGO)" fmt --check
+	cd runtime/rust-build && $(RUST_ENV) "$(CARGO)" clippy --offline --locked --all-targets -- -D warnings
+	cd runtime/rust-build && $(RUST_ENV) "$(CARGO)" test --offline --locked
 	CARGO="$(CARGO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/rust bench/rust/test_report.py

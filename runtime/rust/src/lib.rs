@@ -76,3 +76,19 @@ pub use writer::Writer;
 
 /// The `bitflags` crate, which the generated flags types are made with.
 pub use bitflags;
+
+/// Includes the modules `fbe-build` generated into `OUT_DIR` from a build script
+/// (`runtime/rust-build`): put it in the module that holds them.
+///
+/// ```ignore
+/// mod gen {
+///     fbe::include_generated!();
+/// }
+/// let order = gen::shop::Order::default();
+/// ```
+#[macro_export]
+macro_rules! include_generated {
+    () => {
+        include!(concat!(env!("OUT_DIR"), "/fbe_generated.rs"));
+    };
+}
