@@ -68,68 +68,97 @@ def entries(c: Context, t: ir.Mapping, value: str, field: str | None = None) -> 
 
 # ---------------------------------------------------------------- versioned
 
-def write_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, value: str, names: Names,
+def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, value: str, names: Names,
                 field: str, index: str | None = None) -> None:
-    """Write value of type t into the slot at absolute position slot (offsets from base); field and
-    index (an element's) name it in errors."""
+    """Write value of type t: into the versioned model's slot `at` = (base, slot), its absolute position
+    and what its offsets count from, or appended in the final model (`at` None, docs/format.md 4.2);
+    field and index (an element's) name it in errors."""
     if isinstance(t, ir.Primitive) and ir.is_text(t):
-        w.line(c.stmt(f"w.{t.name}({base}, {slot}, {value})"))
+        w.line(c.stmt(f"w.append{t.name.capitalize()}({value})" if at is None else
+                      f"w.{t.name}({at[0]}, {at[1]}, {value})"))
     elif isinstance(t, (ir.Primitive, ir.EnumRef)):
-        w.line(c.stmt(f"w.put{SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name][0]}({slot}, "
-                      f"{c.to_runtime(t, value)})"))
+        kind = SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name][0]
+        converted = c.to_runtime(t, value)
+        w.line(c.stmt(f"w.append{kind}({converted})" if at is None else f"w.put{kind}({at[1]}, {converted})"))
     elif isinstance(t, ir.StructRef):
-        nested(w, c, f"{c.named(t.name)}.fbeWrite(w, {base}, {slot}, {value})", field, index)
+        call = f"fbeWriteFinal(w, {value})" if at is None else f"fbeWrite(w, {at[0]}, {at[1]}, {value})"
+        nested(w, c, f"{c.named(t.name)}.{call}", field, index)
     elif isinstance(t, ir.Optional_):
         o = c.local(w, value, names)
+        if at is None:
+            w.line(c.stmt(f"w.appendBool({o} != null)"))
         with w.block(f"if ({o} != null) {{", "}"):
-            s = names("s")
-            w.line(c.val(s, f"w.optional({base}, {slot}, {t.element.size})", "int"))
-            write_value(w, c, t.element, s, s, o, names, field, index)
+            where = None
+            if at is not None:
+                s = names("s")
+                w.line(c.val(s, f"w.optional({at[0]}, {at[1]}, {t.element.size})", "int"))
+                where = (s, s)
+            write_value(w, c, t.element, where, o, names, field, index)
     elif isinstance(t, ir.Array):
         i = names("i")
         w.line(c.stmt(f'{c.rt("Writer")}.checkLength({c.length(value)}, {t.length}, "{field}")'))
         with w.block(c.upto(i, str(t.length)), "}"):
-            write_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f"{value}[{i}]", names, field,
-                        i)
+            where = at and (at[0], plus(at[1], f"{i} * {t.element.size}"))
+            write_value(w, c, t.element, where, f"{value}[{i}]", names, field, i)
     else:
         assert isinstance(t, (ir.Sequence, ir.Mapping))
         item = t.item_size
-        e, i, x = names("e"), names("i"), names("x")
-        w.line(c.val(e, f"w.vector({base}, {slot}, {c.size(value)}, {item})", "int"))
-        w.line(c.var(i, "0", "int"))
-        if isinstance(t, ir.Sequence):
-            with w.block(c.each(w, x, t, elements(c, t, value, field)), "}"):
-                write_value(w, c, t.element, base, f"{e} + {i} * {item}", x, names, field, i)
-                w.line(c.stmt(f"{i}++"))
-            return
-        with w.block(c.each(w, x, t, entries(c, t, value, field)), "}"):
-            write_value(w, c, t.key, base, f"{e} + {i} * {item}", c.key(x), names, field, i)
-            write_value(w, c, t.value, base, f"{e} + {i} * {item} + {t.key.size}", c.value(x), names, field, i)
-            w.line(c.stmt(f"{i}++"))
+        k: str | None      # the count of items written, when an error names it
+        if at is None:
+            e, x = "", names("x")
+            structs = holds_struct(t.element) if isinstance(t, ir.Sequence) else holds_struct(t.key) or holds_struct(
+                t.value)
+            k = names("i") if structs else None
+            w.line(c.stmt(f"w.appendCount({c.size(value)})"))
+        else:
+            e, k, x = names("e"), names("i"), names("x")
+            w.line(c.val(e, f"w.vector({at[0]}, {at[1]}, {c.size(value)}, {item})", "int"))
+        if k is not None:
+            w.line(c.var(k, "0", "int"))
+        items = elements(c, t, value, field) if isinstance(t, ir.Sequence) else entries(c, t, value, field)
+        with w.block(c.each(w, x, t, items), "}"):
+            where = at and (at[0], f"{e} + {k} * {item}")
+            if isinstance(t, ir.Sequence):
+                write_value(w, c, t.element, where, x, names, field, k)
+            else:
+                write_value(w, c, t.key, where, c.key(x), names, field, k)
+                write_value(w, c, t.value, where and (where[0], f"{where[1]} + {t.key.size}"), c.value(x), names,
+                            field, k)
+            if k is not None:
+                w.line(c.stmt(f"{k}++"))
 
 
-def read_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
+def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, names: Names,
                index: str | None, target: str | None = None) -> str:
-    """Write the statements reading the slot at absolute position slot (offsets from base) and return
-    an expression of the value, to be used at once (it may read: evaluation order is allocation order).
-    An optional is read into target when given (and target returned)."""
+    """Write the statements reading a value and return an expression of it, to be used at once (it may
+    read: evaluation order is allocation order): the versioned model's slot `at` = (base, slot), its
+    absolute position and what its offsets count from, or the final model's value at the Reader's
+    cursor (`at` None). An optional is read into target when given (and target returned)."""
     quoted = f'"{field}"'
-    if isinstance(t, ir.Primitive) and (ir.is_text(t) or ir.is_decimal(t)):
-        # the reader checks a decimal's flags (docs/format.md 2.4)
-        return f"r.{t.name}({base}, {slot}, {quoted})" if ir.is_text(t) else f"r.decimal({slot}, {quoted})"
+    if isinstance(t, ir.Primitive) and ir.is_text(t):
+        return f"r.final{t.name.capitalize()}({quoted})" if at is None else f"r.{t.name}({at[0]}, {at[1]}, {quoted})"
+    if isinstance(t, ir.Primitive) and ir.is_decimal(t) and at is not None:
+        return f"r.decimal({at[1]}, {quoted})"      # the reader checks a decimal's flags (docs/format.md 2.4)
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        return c.from_runtime(t, f"r.{SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name][1]}({slot})")
+        kind = SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name]
+        return c.from_runtime(t, f"r.final{kind[0]}({quoted})" if at is None else f"r.{kind[1]}({at[1]})")
     if isinstance(t, ir.StructRef):
         x, name = names("x"), c.named(t.name)
-        paid_first(w, c, t, f"{name}.fbeVerify(r, {base}, {slot})", field, index)
+        where = "" if at is None else f", {at[0]}, {at[1]}"
+        paid_first(w, c, t, f"{name}.fbeVerify{'Final' if at is None else ''}(r{where})", field, index)
         w.line(c.val(x, c.new(name), name))
-        catch(w, c, f"{name}.fbeRead(r, {base}, {slot}, {x})", field, index)
+        catch(w, c, f"{name}.fbeRead{'Final' if at is None else ''}(r{where}, {x})", field, index)
         return x
     if isinstance(t, ir.Optional_):
-        x, s = target or names("x"), names("s")
-        before = c.val(s, f"r.optional({base}, {slot}, {t.element.size}, {quoted})", "int")
-        c.optional(w, t, x, before, f"{s} >= 0",
-                   lambda inner: read_value(inner, c, t.element, s, s, field, names, index))
+        x = target or names("x")
+        if at is None:
+            c.optional(w, t, x, None, f"r.finalHas({quoted})",
+                       lambda inner: read_value(inner, c, t.element, None, field, names, index))
+            return x
+        s = names("s")
+        before = c.val(s, f"r.optional({at[0]}, {at[1]}, {t.element.size}, {quoted})", "int")
+        c.optional(w, t, x, before, f"{s} >= 0", lambda inner: read_value(inner, c, t.element, (s, s), field, names,
+                                                                           index))
         return x
     raise AssertionError(f"a collection inside a collection: {t}")
 
@@ -180,7 +209,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
             if isinstance(t.element, ir.StructRef):
                 catch(w, c, f"{c.named(t.element.name)}.fbeRead(r, {base}, {at}, {target}[{i}])", f.name, i)
             else:
-                w.line(c.stmt(f"{target}[{i}] = {read_value(w, c, t.element, base, at, f.name, names, i)}"))
+                w.line(c.stmt(f"{target}[{i}] = {read_value(w, c, t.element, (base, at), f.name, names, i)}"))
     elif isinstance(t, ir.Sequence):
         e, n = names("e"), names("n")
         w.line(c.val(e, f"r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})", "int"))
@@ -196,7 +225,7 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
         i = names("i")
         with w.block(c.upto(i, n), "}"):
             at = f"{e} + {i} * {t.element.size}"
-            value = read_value(w, c, t.element, base, at, f.name, names, i)
+            value = read_value(w, c, t.element, (base, at), f.name, names, i)
             if t.kind == "set":
                 c.added(w, value, target, f"throw r.duplicateKey({quoted}, {at})", names)
             else:
@@ -210,80 +239,17 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, tar
         w.line(c.stmt(f"{target}.clear()"))
         with w.block(c.upto(i, n), "}"):
             at = f"{e} + {i} * {item}"
-            k = c.keep(w, read_value(w, c, t.key, base, at, f.name, names, i), t.key, names, k, "k")
-            value = read_value(w, c, t.value, base, f"{at} + {t.key.size}", f.name, names, i)
+            k = c.keep(w, read_value(w, c, t.key, (base, at), f.name, names, i), t.key, names, k, "k")
+            value = read_value(w, c, t.value, (base, f"{at} + {t.key.size}"), f.name, names, i)
             w.line(c.put(target, k, value))
             c.if_(w, f"{c.size(target)} != {i} + 1", f"throw r.duplicateKey({quoted}, {at})")
     else:
-        value = read_value(w, c, t, base, slot, f.name, names, None, c.into(target))
+        value = read_value(w, c, t, (base, slot), f.name, names, None, c.into(target))
         if value != target:
             w.line(c.stmt(f"{target} = {value}"))
 
 
 # ---------------------------------------------------------------- final
-
-def final_write(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names, field: str,
-                index: str | None = None) -> None:
-    """Append value of type t (docs/format.md 4.2); field and index (an element's) name it in errors."""
-    if isinstance(t, ir.Primitive) and ir.is_text(t):
-        w.line(c.stmt(f"w.append{t.name.capitalize()}({value})"))
-    elif isinstance(t, (ir.Primitive, ir.EnumRef)):
-        w.line(c.stmt(f"w.append{SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name][0]}"
-                      f"({c.to_runtime(t, value)})"))
-    elif isinstance(t, ir.StructRef):
-        nested(w, c, f"{c.named(t.name)}.fbeWriteFinal(w, {value})", field, index)
-    elif isinstance(t, ir.Optional_):
-        o = c.local(w, value, names)
-        w.line(c.stmt(f"w.appendBool({o} != null)"))
-        with w.block(f"if ({o} != null) {{", "}"):
-            final_write(w, c, t.element, o, names, field, index)
-    elif isinstance(t, ir.Array):
-        i = names("i")
-        w.line(c.stmt(f'{c.rt("Writer")}.checkLength({c.length(value)}, {t.length}, "{field}")'))
-        with w.block(c.upto(i, str(t.length)), "}"):
-            final_write(w, c, t.element, f"{value}[{i}]", names, field, i)
-    else:
-        assert isinstance(t, (ir.Sequence, ir.Mapping))
-        x = names("x")
-        structs = holds_struct(t.element) if isinstance(t, ir.Sequence) else holds_struct(t.key) or holds_struct(
-            t.value)
-        k = names("i") if structs else None
-        w.line(c.stmt(f"w.appendCount({c.size(value)})"))
-        if k is not None:
-            w.line(c.var(k, "0", "int"))
-        items = elements(c, t, value, field) if isinstance(t, ir.Sequence) else entries(c, t, value, field)
-        with w.block(c.each(w, x, t, items), "}"):
-            if isinstance(t, ir.Sequence):
-                final_write(w, c, t.element, x, names, field, k)
-            else:
-                final_write(w, c, t.key, c.key(x), names, field, k)
-                final_write(w, c, t.value, c.value(x), names, field, k)
-            if k is not None:
-                w.line(c.stmt(f"{k}++"))
-
-
-def final_read(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None,
-               target: str | None = None) -> str:
-    """Write the statements reading the value at the Reader's cursor and return an expression of it
-    (to be used at once). An optional is read into target when given (and target returned)."""
-    quoted = f'"{field}"'
-    if isinstance(t, ir.Primitive) and ir.is_text(t):
-        return f"r.final{t.name.capitalize()}({quoted})"
-    if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        return c.from_runtime(t, f"r.final{SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name][0]}({quoted})")
-    if isinstance(t, ir.StructRef):
-        x, name = names("x"), c.named(t.name)
-        paid_first(w, c, t, f"{name}.fbeVerifyFinal(r)", field, index)
-        w.line(c.val(x, c.new(name), name))
-        catch(w, c, f"{name}.fbeReadFinal(r, {x})", field, index)
-        return x
-    if isinstance(t, ir.Optional_):
-        x = target or names("x")
-        c.optional(w, t, x, None, f"r.finalHas({quoted})",
-                   lambda inner: final_read(inner, c, t.element, field, names, index))
-        return x
-    raise AssertionError(f"a collection inside a collection: {t}")
-
 
 def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names) -> None:
     """Read field f at the Reader's cursor into target, overwriting what it holds and reusing its
@@ -307,7 +273,7 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
             if isinstance(t.element, ir.StructRef):
                 catch(w, c, f"{c.named(t.element.name)}.fbeReadFinal(r, {target}[{i}])", f.name, i)
             else:
-                w.line(c.stmt(f"{target}[{i}] = {final_read(w, c, t.element, f.name, names, i)}"))
+                w.line(c.stmt(f"{target}[{i}] = {read_value(w, c, t.element, None, f.name, names, i)}"))
     elif isinstance(t, ir.Sequence):
         n = names("n")
         w.line(c.val(n, f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})", "int"))
@@ -324,10 +290,10 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
             at = names("p") if t.kind == "set" else c.spare(names, "p")
             if t.kind == "set":
                 w.line(c.val(str(at), "r.pos()", "int"))
-                value = final_read(w, c, t.element, f.name, names, i)
+                value = read_value(w, c, t.element, None, f.name, names, i)
                 c.added(w, value, target, f"throw r.duplicateKey({quoted}, {at})", names)
             else:
-                w.line(c.stmt(f"{target}.add({final_read(w, c, t.element, f.name, names, i)})"))
+                w.line(c.stmt(f"{target}.add({read_value(w, c, t.element, None, f.name, names, i)})"))
     elif isinstance(t, ir.Mapping):
         n, i = names("n"), names("i")
         k = c.spare(names, "k")
@@ -336,12 +302,12 @@ def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names:
         with w.block(c.upto(i, n), "}"):
             at = names("p")
             w.line(c.val(at, "r.pos()", "int"))
-            k = c.keep(w, final_read(w, c, t.key, f.name, names, i), t.key, names, k, "k")
-            value = final_read(w, c, t.value, f.name, names, i)
+            k = c.keep(w, read_value(w, c, t.key, None, f.name, names, i), t.key, names, k, "k")
+            value = read_value(w, c, t.value, None, f.name, names, i)
             w.line(c.put(target, k, value))
             c.if_(w, f"{c.size(target)} != {i} + 1", f"throw r.duplicateKey({quoted}, {at})")
     else:
-        value = final_read(w, c, t, f.name, names, None, c.into(target))
+        value = read_value(w, c, t, None, f.name, names, None, c.into(target))
         if value != target:
             w.line(c.stmt(f"{target} = {value}"))
 
@@ -459,7 +425,7 @@ def versioned_write(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> No
     call = f"w.struct(base, slot, {s.body_size}, {s.type_id})"
     w.line(c.val("b", call, "int") if s.all_fields else c.stmt(call))
     for f in s.all_fields:
-        write_value(w, c, f.type, "b", f"b + {f.offset}", f"v.{c.ident.field(f)}", names, f.name)
+        write_value(w, c, f.type, ("b", f"b + {f.offset}"), f"v.{c.ident.field(f)}", names, f.name)
     if not bounded:
         w.line(c.stmt("w.leave()"))
 
@@ -529,7 +495,7 @@ def final_write_fields(w: CodeWriter, c: Context, s: ir.Struct, names: Names) ->
     if not bounded:
         w.line(c.stmt(f'w.enter("{s.qualified}")'))
     for f in s.all_fields:
-        final_write(w, c, f.type, f"v.{c.ident.field(f)}", names, f.name)
+        write_value(w, c, f.type, None, f"v.{c.ident.field(f)}", names, f.name)
     if not bounded:
         w.line(c.stmt("w.leave()"))
 
