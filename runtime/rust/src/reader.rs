@@ -188,16 +188,17 @@ impl<'a> Reader<'a> {
     #[inline]
     fn enter_at(&mut self, cost: usize, at: usize) -> Result<()> {
         if self.depth >= self.max_depth {
-            return Err(DecodeError::of_kind(
-                ErrorKind::Depth,
-                format!("structs nested deeper than {}", self.max_depth),
-                "",
-                Some(at),
-            ));
+            return Err(self.too_deep(at));
         }
         self.spend(cost, at, "")?;
         self.depth += 1;
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self, at: usize) -> DecodeError {
+        DecodeError::of_kind(ErrorKind::Depth, format!("structs nested deeper than {}", self.max_depth), "", Some(at))
     }
 
     /// Leaves a struct entered with [`Reader::struct_body`] or [`Reader::enter`].
@@ -218,8 +219,15 @@ impl<'a> Reader<'a> {
     fn u32_at(&self, at: usize, what: &str, field: &str) -> Result<usize> {
         match self.data.get(at..at + 4) {
             Some(b) => Ok(u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize),
-            None => Err(DecodeError::new(format!("{what} size beyond the end of the buffer"), field, Some(at))),
+            None => Err(Self::at_error(format_args!("{what} size beyond the end of the buffer"), field, at)),
         }
+    }
+
+    /// The error of a refused block (out of line: the hot paths only branch to it).
+    #[cold]
+    #[inline(never)]
+    fn at_error(message: std::fmt::Arguments<'_>, field: &str, at: usize) -> DecodeError {
+        DecodeError::new(message.to_string(), field, Some(at))
     }
 
     #[cold]
@@ -236,10 +244,11 @@ impl<'a> Reader<'a> {
     }
 
     /// The length of a string or bytes block at `p`: inside the root with its bytes, charged.
+    #[inline]
     fn length(&mut self, what: &str, p: usize, field: &str) -> Result<usize> {
         let n = self.u32_at(p, what, field)?;
         if n > self.data.len() - p - 4 {
-            return Err(DecodeError::new(format!("{what} of {n} bytes beyond the end of the buffer"), field, Some(p)));
+            return Err(Self::at_error(format_args!("{what} of {n} bytes beyond the end of the buffer"), field, p));
         }
         self.spend(n, p, field)?;
         Ok(n)
@@ -247,10 +256,11 @@ impl<'a> Reader<'a> {
 
     /// The count of a collection at `p`: inside the root, `n` elements of `item` bytes within
     /// the bytes after it, `n` times `cost` charged.
+    #[inline]
     fn count(&mut self, p: usize, item: usize, cost: usize, field: &str) -> Result<usize> {
         let n = self.u32_at(p, "collection", field)?;
         if n.checked_mul(item).is_none_or(|bytes| bytes > self.data.len() - p - 4) {
-            return Err(DecodeError::new(format!("count {n} exceeds the buffer"), field, Some(p)));
+            return Err(Self::at_error(format_args!("count {n} exceeds the buffer"), field, p));
         }
         self.spend(n.saturating_mul(cost), p, field)?;
         Ok(n)
@@ -263,40 +273,51 @@ impl<'a> Reader<'a> {
     /// type id, allocation order), the depth and the budget (`cost`: the struct's own charge,
     /// docs/limits.md 3). Returns the body's position and size; the caller reads the fields the
     /// size holds and calls [`Reader::leave`]. An error here is the struct's own (no field).
+    #[inline(always)]
     pub fn struct_body(&mut self, base: usize, slot: usize, type_id: u32, cost: usize) -> Result<(usize, usize)> {
         let off = get_u32(self.data, slot) as usize;
+        let p = base + off;
+        if off != 0 && p >= self.mark && p + 8 <= self.data.len() {
+            let size = get_u32(self.data, p) as usize;
+            if size >= 8 && size <= self.data.len() - p && get_u32(self.data, p + 4) == type_id {
+                self.mark = p + size;
+                self.enter_at(cost, p)?;
+                return Ok((p, size));
+            }
+        }
+        Err(self.struct_error(base, slot, type_id))
+    }
+
+    /// Why [`Reader::struct_body`] refused the struct (out of line: the checks again, each with
+    /// its message).
+    #[cold]
+    #[inline(never)]
+    fn struct_error(&self, base: usize, slot: usize, type_id: u32) -> DecodeError {
+        let off = get_u32(self.data, slot) as usize;
         if off == 0 {
-            return Err(DecodeError::new("struct offset 0", "", Some(slot)));
+            return DecodeError::new("struct offset 0", "", Some(slot));
         }
         let p = base + off;
         if p < self.mark {
-            return Err(self.backwards("struct body", p, ""));
+            return self.backwards("struct body", p, "");
         }
         if p + 8 > self.data.len() {
-            return Err(DecodeError::new("struct header beyond the end of the buffer", "", Some(p)));
+            return DecodeError::new("struct header beyond the end of the buffer", "", Some(p));
         }
         let size = get_u32(self.data, p) as usize;
         if size < 8 {
-            return Err(DecodeError::new(format!("struct body size {size} below 8"), "", Some(p)));
+            return DecodeError::new(format!("struct body size {size} below 8"), "", Some(p));
         }
         if size > self.data.len() - p {
-            return Err(DecodeError::new(
-                format!("struct body of {size} bytes beyond the end of the buffer"),
-                "",
-                Some(p),
-            ));
+            return DecodeError::new(format!("struct body of {size} bytes beyond the end of the buffer"), "", Some(p));
         }
         let tid = get_u32(self.data, p + 4);
-        if tid != type_id {
-            return Err(DecodeError::new(format!("type id {tid} where {type_id} was expected"), "", Some(p)));
-        }
-        self.mark = p + size;
-        self.enter_at(cost, p)?;
-        Ok((p, size))
+        DecodeError::new(format!("type id {tid} where {type_id} was expected"), "", Some(p))
     }
 
     /// Checks and claims a length-prefixed block whose offset is in the slot at `slot` (from
     /// `base`), charging its length: the bytes of a string or bytes field (offset 0: empty).
+    #[inline(always)]
     fn payload(&mut self, what: &str, base: usize, slot: usize, field: &str) -> Result<&'a [u8]> {
         let off = get_u32(self.data, slot) as usize;
         if off == 0 {
@@ -329,6 +350,7 @@ impl<'a> Reader<'a> {
     /// 3: 0 for struct elements, charged as structs). Returns the position of the first slot and
     /// the count (offset 0: empty). The count is bounded by the bytes left, so `n` may size an
     /// allocation.
+    #[inline]
     pub fn vector(
         &mut self,
         base: usize,
@@ -353,6 +375,7 @@ impl<'a> Reader<'a> {
     /// The optional slot at `slot`: absent (`None`), or present with the position of its value
     /// slot of `size` bytes (claimed in allocation order), which is the value's base
     /// (docs/format.md 3.4).
+    #[inline]
     pub fn optional(&mut self, base: usize, slot: usize, size: usize, field: &str) -> Result<Option<usize>> {
         if self.data[slot] == 0 {
             return Ok(None);
@@ -436,6 +459,7 @@ impl<'a> Reader<'a> {
         DecodeError::new("value beyond the end of the buffer", "", Some(self.pos))
     }
 
+    #[inline(always)]
     fn final_payload(&mut self, what: &str, field: &str) -> Result<&'a [u8]> {
         let p = self.pos;
         let n = self.length(what, p, field)?;
@@ -458,6 +482,7 @@ impl<'a> Reader<'a> {
     /// A collection's count at the cursor; `item` is the fewest bytes one element takes (so a
     /// count cannot exceed what the bytes left hold; 0 for elements that take no bytes, which
     /// the budget alone bounds), `cost` what one element costs (docs/limits.md 3).
+    #[inline]
     pub fn final_count(&mut self, item: usize, cost: usize, field: &str) -> Result<usize> {
         let n = self.count(self.pos, item, cost, field)?;
         self.pos += 4;

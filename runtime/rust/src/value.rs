@@ -114,20 +114,24 @@ impl Value for Uuid {
     const FINAL_MIN: usize = 16;
     const COST: usize = 16;
 
+    #[inline]
     fn put(&self, w: &mut Writer, _base: usize, slot: usize) -> Result<(), EncodeError> {
         w.put_uuid(slot, self);
         Ok(())
     }
 
+    #[inline]
     fn get(r: &mut Reader<'_>, _base: usize, slot: usize) -> Result<Self, DecodeError> {
         Ok(reader::get_uuid(r.data(), slot))
     }
 
+    #[inline]
     fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.append_uuid(self);
         Ok(())
     }
 
+    #[inline]
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         Ok(reader::get_uuid(r.fixed(16, "")?, 0))
     }
@@ -144,20 +148,24 @@ impl Value for Decimal {
     const FINAL_MIN: usize = 16;
     const COST: usize = 16;
 
+    #[inline]
     fn put(&self, w: &mut Writer, _base: usize, slot: usize) -> Result<(), EncodeError> {
         w.put_decimal(slot, self);
         Ok(())
     }
 
+    #[inline]
     fn get(r: &mut Reader<'_>, _base: usize, slot: usize) -> Result<Self, DecodeError> {
         r.decimal(slot, "")
     }
 
+    #[inline]
     fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.append_decimal(self);
         Ok(())
     }
 
+    #[inline]
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         r.final_decimal("")
     }
@@ -201,28 +209,34 @@ macro_rules! texts {
             const FINAL_MIN: usize = 4;
             const COST: usize = 4;
 
+            #[inline]
             fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
                 w.string(base, slot, self.as_slice());
                 Ok(())
             }
 
+            #[inline]
             fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
                 r.$get(base, slot, "").map($make)
             }
 
+            #[inline]
             fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
                 w.append_string(self.as_slice());
                 Ok(())
             }
 
+            #[inline]
             fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
                 r.$final_get("").map($make)
             }
 
+            #[inline]
             fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
                 r.$get(base, slot, "").map(drop)
             }
 
+            #[inline]
             fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
                 r.$final_get("").map(drop)
             }
@@ -240,6 +254,7 @@ impl<T: Value> Value for Option<T> {
     const FINAL_MIN: usize = 1;
     const COST: usize = 1;
 
+    #[inline]
     fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         match self {
             None => Ok(()), // presence 0 and a zero offset, as allocated
@@ -250,6 +265,7 @@ impl<T: Value> Value for Option<T> {
         }
     }
 
+    #[inline]
     fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
         match r.optional(base, slot, T::SLOT, "")? {
             None => Ok(None),
@@ -257,6 +273,7 @@ impl<T: Value> Value for Option<T> {
         }
     }
 
+    #[inline]
     fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
         match self {
             None => {
@@ -270,6 +287,7 @@ impl<T: Value> Value for Option<T> {
         }
     }
 
+    #[inline]
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         if r.final_has("")? {
             T::take(r).map(Some)
@@ -278,6 +296,7 @@ impl<T: Value> Value for Option<T> {
         }
     }
 
+    #[inline]
     fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         match r.optional(base, slot, T::SLOT, "")? {
             None => Ok(()),
@@ -285,6 +304,7 @@ impl<T: Value> Value for Option<T> {
         }
     }
 
+    #[inline]
     fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         if r.final_has("")? {
             T::check_final(r)
@@ -300,6 +320,7 @@ impl<T: Value, const N: usize> Value for [T; N] {
     // docs/limits.md 3: max(1, its share), where struct elements have none
     const COST: usize = if T::COST == 0 || T::FINAL_MIN * N == 0 { 1 } else { T::FINAL_MIN * N };
 
+    #[inline]
     fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         for (i, v) in self.iter().enumerate() {
             v.put(w, base, slot + i * T::SLOT).map_err(|e| e.in_index(i))?;
@@ -307,10 +328,12 @@ impl<T: Value, const N: usize> Value for [T; N] {
         Ok(())
     }
 
+    #[inline]
     fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
         array((0..N).map(|i| T::get(r, base, slot + i * T::SLOT).map_err(|e| e.in_index(i))))
     }
 
+    #[inline]
     fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
         for (i, v) in self.iter().enumerate() {
             v.append(w).map_err(|e| e.in_index(i))?;
@@ -318,14 +341,17 @@ impl<T: Value, const N: usize> Value for [T; N] {
         Ok(())
     }
 
+    #[inline]
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         array((0..N).map(|i| T::take(r).map_err(|e| e.in_index(i))))
     }
 
+    #[inline]
     fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         (0..N).try_for_each(|i| T::check(r, base, slot + i * T::SLOT).map_err(|e| e.in_index(i)))
     }
 
+    #[inline]
     fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         (0..N).try_for_each(|i| T::check_final(r).map_err(|e| e.in_index(i)))
     }
@@ -344,26 +370,32 @@ impl<T: Value, const N: usize> Value for Box<[T; N]> {
     const FINAL_MIN: usize = <[T; N]>::FINAL_MIN;
     const COST: usize = <[T; N]>::COST;
 
+    #[inline]
     fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         (**self).put(w, base, slot)
     }
 
+    #[inline]
     fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
         boxed((0..N).map(|i| T::get(r, base, slot + i * T::SLOT).map_err(|e| e.in_index(i))))
     }
 
+    #[inline]
     fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
         (**self).append(w)
     }
 
+    #[inline]
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         boxed((0..N).map(|i| T::take(r).map_err(|e| e.in_index(i))))
     }
 
+    #[inline]
     fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         <[T; N]>::check(r, base, slot)
     }
 
+    #[inline]
     fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         <[T; N]>::check_final(r)
     }
@@ -400,21 +432,25 @@ impl<K: Value, V: Value> Value for (K, V) {
     const FINAL_MIN: usize = K::FINAL_MIN + V::FINAL_MIN;
     const COST: usize = K::COST + V::COST;
 
+    #[inline]
     fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         self.0.put(w, base, slot)?;
         self.1.put(w, base, slot + K::SLOT)
     }
 
+    #[inline]
     fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
         let k = K::get(r, base, slot)?;
         Ok((k, V::get(r, base, slot + K::SLOT)?))
     }
 
+    #[inline]
     fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
         self.0.append(w)?;
         self.1.append(w)
     }
 
+    #[inline]
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let k = K::take(r)?;
         Ok((k, V::take(r)?))
@@ -486,10 +522,12 @@ impl<T: Value> Value for Vec<T> {
     const FINAL_MIN: usize = 4;
     const COST: usize = 4;
 
+    #[inline]
     fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         put_all(w, base, slot, self.len(), self.iter())
     }
 
+    #[inline]
     fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
         let mut v = Vec::new();
         get_all(r, base, slot, |x, _| {
@@ -499,10 +537,12 @@ impl<T: Value> Value for Vec<T> {
         Ok(v)
     }
 
+    #[inline]
     fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
         append_all(w, self.len(), self.iter())
     }
 
+    #[inline]
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let mut v = Vec::new();
         let budget = r.budget();
@@ -517,11 +557,13 @@ impl<T: Value> Value for Vec<T> {
         })?;
         Ok(v)
     }
+    #[inline]
     fn check(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
         let (first, n) = r.vector(base, slot, T::SLOT, T::COST, "")?;
         (0..n).try_for_each(|i| T::check(r, base, first + i * T::SLOT).map_err(|e| e.in_index(i)))
     }
 
+    #[inline]
     fn check_final(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         let n = r.final_count(T::FINAL_MIN, T::COST, "")?;
         (0..n).try_for_each(|i| T::check_final(r).map_err(|e| e.in_index(i)))
@@ -533,20 +575,24 @@ impl<T: Value + Ord> Value for BTreeSet<T> {
     const FINAL_MIN: usize = 4;
     const COST: usize = 4;
 
+    #[inline]
     fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
         put_all(w, base, slot, self.len(), self.iter())
     }
 
+    #[inline]
     fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
         let mut s = BTreeSet::new();
         get_all(r, base, slot, |x, at| s.insert_unique(x, "", at))?;
         Ok(s)
     }
 
+    #[inline]
     fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
         append_all(w, self.len(), self.iter())
     }
 
+    #[inline]
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let mut s = BTreeSet::new();
         take_all(r, |x, at| s.insert_unique(x, "", at))?;
@@ -566,6 +612,7 @@ macro_rules! unique_vecs {
             const FINAL_MIN: usize = 4;
             const COST: usize = 4;
 
+            #[inline]
             fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
                 if let Some(pair) = repeated(&self.0, |a, b| $key(a).key_cmp($key(b))) {
                     return Err(same_keys($map, pair));
@@ -573,6 +620,7 @@ macro_rules! unique_vecs {
                 self.0.put(w, base, slot)
             }
 
+            #[inline]
             fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
                 let items = Vec::<$item>::get(r, base, slot)?;
                 match repeated(&items, |a, b| $key(a).key_cmp($key(b))) {
@@ -584,6 +632,7 @@ macro_rules! unique_vecs {
                 }
             }
 
+            #[inline]
             fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
                 if let Some(pair) = repeated(&self.0, |a, b| $key(a).key_cmp($key(b))) {
                     return Err(same_keys($map, pair));
@@ -591,6 +640,7 @@ macro_rules! unique_vecs {
                 self.0.append(w)
             }
 
+            #[inline]
             fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
                 let at = r.pos();
                 let items = Vec::<$item>::take(r)?;
@@ -623,6 +673,7 @@ macro_rules! maps {
             const FINAL_MIN: usize = 4;
             const COST: usize = 4;
 
+            #[inline]
             fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
                 let first = w.vector(base, slot, self.len(), K::SLOT + V::SLOT);
                 for (i, (k, v)) in self.iter().enumerate() {
@@ -633,12 +684,14 @@ macro_rules! maps {
                 Ok(())
             }
 
+            #[inline]
             fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
                 let mut m = $map::new();
                 get_all::<(K, V)>(r, base, slot, |entry, at| m.insert_unique(entry, "", at))?;
                 Ok(m)
             }
 
+            #[inline]
             fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
                 w.append_count(self.len());
                 for (i, (k, v)) in self.iter().enumerate() {
@@ -648,6 +701,7 @@ macro_rules! maps {
                 Ok(())
             }
 
+            #[inline]
             fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
                 let mut m = $map::new();
                 take_all::<(K, V)>(r, |entry, at| m.insert_unique(entry, "", at))?;

@@ -118,6 +118,7 @@ impl Writer {
     /// One struct level deeper; refused beyond the writer's `max_depth` (docs/limits.md 1:
     /// nobody writes what no reader reads). Generated code calls it for every struct it writes,
     /// as the readers count every struct they read, and [`Writer::leave`] after the struct.
+    #[inline]
     pub fn enter(&mut self, type_name: &str) -> Result<(), EncodeError> {
         if self.depth >= self.max_depth {
             return Err(Self::too_deep(self.max_depth, type_name));
@@ -127,11 +128,13 @@ impl Writer {
     }
 
     #[cold]
+    #[inline(never)]
     fn too_deep(max_depth: usize, type_name: &str) -> EncodeError {
         EncodeError::new(ErrorKind::Depth, format!("structs nested deeper than {max_depth} ({type_name})"), "")
     }
 
     /// Undoes a successful [`Writer::enter`].
+    #[inline]
     pub fn leave(&mut self) {
         self.depth -= 1;
     }
@@ -233,7 +236,7 @@ impl Writer {
 
     /// Allocates a struct body of `body_size` bytes, stores its offset in the slot at `slot`
     /// (from `base`) and writes the header; returns the body's position, the base of its fields.
-    #[inline]
+    #[inline(always)]
     pub fn struct_body(&mut self, base: usize, slot: usize, body_size: usize, type_id: u32) -> usize {
         let p = self.alloc(body_size);
         self.offset(base, slot, p);
@@ -242,6 +245,7 @@ impl Writer {
         p
     }
 
+    #[inline(always)]
     fn length_block(&mut self, data: &[u8]) -> usize {
         let n = self.u32_of(data.len(), "string or bytes longer than 4 GiB");
         let p = self.buf.len();
@@ -252,7 +256,7 @@ impl Writer {
 
     /// Allocates a length-prefixed block of a string's or bytes' `data` and stores its offset in
     /// the slot (docs/format.md 3.4: always written, even empty).
-    #[inline]
+    #[inline(always)]
     pub fn string(&mut self, base: usize, slot: usize, data: &[u8]) {
         let p = self.length_block(data);
         self.offset(base, slot, p);
