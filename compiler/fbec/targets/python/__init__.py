@@ -14,6 +14,9 @@ asked ``ctx.imports`` for.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
 
@@ -39,36 +42,18 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     fgen = Final(ctx)
     structs = list(pkg.structs)  # the IR lists a base before the structs derived from it
 
-    enums: list[str] = []
-    for e in pkg.enums + pkg.flags:
-        enums += enum_class(ctx, e)
-    classes: list[str] = []
-    for s in structs:
-        classes += struct_class(ctx, s)
-    for s in structs:
-        classes += spec_lines(ctx, s)
+    def each(*parts: Callable[[ir.Struct], list[str]]) -> list[str]:
+        """The lines of each part for every struct, a part after the other."""
+        return [line for part in parts for s in structs for line in part(s)]
+
+    enums = [line for e in pkg.enums + pkg.flags for line in enum_class(ctx, e)]
+    classes = each(partial(struct_class, ctx), partial(spec_lines, ctx))
     if any(s.all_fields for s in structs):
         classes += [""]
-    texts: list[str] = []
-    for s in structs:
-        texts += text_function(ctx, s)
-    vcode: list[str] = []
-    for s in structs:
-        vcode += depth_function(ctx, s)
-    for s in structs:
-        vcode += vgen.struct_functions(s)
-    for s in structs:
-        vcode += vgen.model_class(s)
-    fcode: list[str] = []
-    if options.final:
-        for s in structs:
-            fcode += fgen.struct_functions(s)
-        for s in structs:
-            fcode += fgen.model_class(s)
-    jcode: list[str] = []
-    if options.json:
-        for s in structs:
-            jcode += json_functions(ctx, s, vgen.default_arg)
+    texts = each(partial(text_function, ctx))
+    vcode = each(partial(depth_function, ctx), vgen.struct_functions, partial(ctx.model_class, final=False))
+    fcode = each(fgen.struct_functions, partial(ctx.model_class, final=True)) if options.final else []
+    jcode = each(lambda s: json_functions(ctx, s, vgen.default_arg)) if options.json else []
     pcode: list[str] = protocol_code(ctx) if options.proto else []
 
     helpers: list[str] = []

@@ -30,6 +30,10 @@ PLAIN_PRIMS = frozenset({
     "bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32", "uint32",
     "int64", "uint64", "float", "double", "timestamp",
 })
+def is_string(t: ir.Type) -> bool:
+    return isinstance(t, ir.Primitive) and t.name == "string"
+
+
 def is_plain(t: ir.Type) -> bool:
     """Fixed-size values whose raw struct value is the Python value (no conversion)."""
     return isinstance(t, ir.Primitive) and t.name in PLAIN_PRIMS
@@ -334,3 +338,25 @@ class Context:
             m = self.enum_member(e, int(d.value))  # type: ignore[arg-type]
             return (f"{cls}.{m}" if m else self.constant(f"{cls}({d.value})")), False
         raise AssertionError(f"unknown default kind {k}")
+
+    def model_class(self, s: ir.Struct, final: bool) -> list[str]:
+        """The model class of a struct (`OrderModel`, final: `OrderFinalModel`): its type id and the
+        runtime's encode and decode of its generated write and read functions."""
+        cls = self.ident.type(s.qualified)
+        code = self.writer()
+        base, what = ("FinalModel", "Final model") if final else ("Model", "Versioned model")
+        with code.block(f"class {self.ident.model(s.qualified, final)}(fbe.{base}[{cls}]):"):
+            code.line(f'"""{what} of {s.name}: ' + ("compact, no versioning (docs/format.md section 4)." if final
+                      else "serialize, deserialize, verify (docs/format.md section 3).") + '"""')
+            code.blank()
+            code.line(f"fbe_type = {s.type_id}")
+            code.blank()
+            value = self.writable(s.qualified, "value")
+            with code.block(f"def _encode(self, value: {cls}) -> bytearray:"):
+                code.line(f"return fbe.encode_final(fbe_fw_{s.name}, {value}, {s.type_id})" if final
+                          else f"return fbe.encode_versioned(fbe_vw_{s.name}, {value})")
+            code.blank()
+            with code.block(f"def _decode(self, data: bytes) -> tuple[{cls}, int]:"):
+                code.line(f"return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, self.limits)" if final
+                          else f"return fbe.decode_versioned(fbe_vr_{s.name}, data, self.limits)")
+        return code.text().splitlines() + ["", ""]

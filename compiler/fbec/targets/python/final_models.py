@@ -10,12 +10,13 @@ import struct
 
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, Locals
 
 from .context import (
     Context,
     check_size,
     is_plain,
+    is_string,
     map_order,
     nraw,
     packed_array,
@@ -24,18 +25,10 @@ from .context import (
 )
 
 
-def _is_string(t: ir.Type) -> bool:
-    return isinstance(t, ir.Primitive) and t.name == "string"
-
-
 class Final:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.n = 0
-
-    def tmp(self, prefix: str) -> str:
-        self.n += 1
-        return f"{prefix}{self.n}"
+        self.tmp = Locals()     # a struct's function's locals
 
     # ------------------------------------------------------------ raw values of fixed fields
 
@@ -241,7 +234,7 @@ class Final:
     def struct_functions(self, s: ir.Struct) -> list[str]:
         c = self.ctx
         cls = self.ctx.ident.type(s.qualified)
-        self.n = 0
+        self.tmp = Locals()
         code = self.ctx.writer()
         # writer: one pack per run
         with code.block(f"def fbe_fw_{s.name}(w: bytearray, v: {cls}) -> None:"):
@@ -262,7 +255,7 @@ class Final:
                 if text is not None:
                     tail = self.tmp("s")
                     x = f"v.{self.ctx.ident.field(text)}"
-                    enc = f'{x}.encode("utf-8", "surrogateescape")' if _is_string(text.type) else x
+                    enc = f'{x}.encode("utf-8", "surrogateescape")' if is_string(text.type) else x
                     code.line(f"{tail} = {enc}")
                     raws.append(f"len({tail})")
                     fmt += "I"
@@ -308,7 +301,7 @@ class Final:
                 first, what0 = members[0].name, "value"
             else:
                 assert text is not None
-                first, what0 = text.name, ("string size" if _is_string(text.type) else "bytes size")
+                first, what0 = text.name, ("string size" if is_string(text.type) else "bytes size")
             with code.block(f"if p + {size} > end:"):
                 code.line(f'raise fbe.buffer.out_of_bounds("{what0}", p, "{first}")')
             code.line(f"{tv} = {lay}.unpack_from(data, p)")
@@ -325,7 +318,7 @@ class Final:
                 args.append(self.conv(m.type, tv, k, at, m.name))
                 k += nraw(m.type)
             if text is not None:
-                what = "string" if _is_string(text.type) else "bytes"
+                what = "string" if is_string(text.type) else "bytes"
                 q, x = self.tmp("q"), self.tmp("x")
                 raw = f"data[p:{q}]"
                 code.line(f"{q} = p + {tv}[{k}]")
@@ -341,19 +334,3 @@ class Final:
         code.line(f"v = {cls}.__new__({cls})")
         for f, x in zip(s.all_fields, args):
             code.line(f"v.{self.ctx.ident.field(f)} = {x}")
-
-    def model_class(self, s: ir.Struct) -> list[str]:
-        cls = self.ctx.ident.type(s.qualified)
-        code = self.ctx.writer()
-        with code.block(f"class {self.ctx.ident.model(s.qualified, True)}(fbe.FinalModel[{cls}]):"):
-            code.line(f'"""Final model of {s.name}: compact, no versioning (docs/format.md section 4)."""')
-            code.blank()
-            code.line(f"fbe_type = {s.type_id}")
-            code.blank()
-            with code.block(f"def _encode(self, value: {cls}) -> bytearray:"):
-                code.line(f"return fbe.encode_final(fbe_fw_{s.name}, {self.ctx.writable(s.qualified, 'value')}, "
-                          f"{s.type_id})")
-            code.blank()
-            with code.block(f"def _decode(self, data: bytes) -> tuple[{cls}, int]:"):
-                code.line(f"return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, self.limits)")
-        return code.text().splitlines() + ["", ""]

@@ -14,6 +14,7 @@ from .context import (
     Context,
     check_size,
     is_plain,
+    is_string,
     map_order,
     nraw,
     packed_array,
@@ -21,10 +22,6 @@ from .context import (
     slot_fmt,
     tkey,
 )
-
-
-def _is_string(t: ir.Type) -> bool:
-    return isinstance(t, ir.Primitive) and t.name == "string"
 
 
 class Raw:
@@ -430,7 +427,7 @@ class Versioned:
                 code.line(f"o{i} = {off} + 4 + len({texts[-1]})")
                 off = f"o{i}"
             t = f"s{i}"
-            code.line(f'{t} = {x}.encode("utf-8", "surrogateescape")' if _is_string(f.type) else f"{t} = {x}")
+            code.line(f'{t} = {x}.encode("utf-8", "surrogateescape")' if is_string(f.type) else f"{t} = {x}")
             texts.append(t)
             raws.append(off)
         code.line(f"w += {c.layout(fmt + 'I')}.pack({', '.join(raws)}, len({texts[0]}))")
@@ -445,18 +442,3 @@ class Versioned:
         if not per_instance:
             return expr
         return "fbe.DEFAULT" if isinstance(f.type, ir.Optional_) else "None"
-
-    def model_class(self, s: ir.Struct) -> list[str]:
-        cls = self.ctx.ident.type(s.qualified)
-        code = self.ctx.writer()
-        with code.block(f"class {self.ctx.ident.model(s.qualified)}(fbe.Model[{cls}]):"):
-            code.line(f'"""Versioned model of {s.name}: serialize, deserialize, verify (docs/format.md section 3)."""')
-            code.blank()
-            code.line(f"fbe_type = {s.type_id}")
-            code.blank()
-            with code.block(f"def _encode(self, value: {cls}) -> bytearray:"):
-                code.line(f"return fbe.encode_versioned(fbe_vw_{s.name}, {self.ctx.writable(s.qualified, 'value')})")
-            code.blank()
-            with code.block(f"def _decode(self, data: bytes) -> tuple[{cls}, int]:"):
-                code.line(f"return fbe.decode_versioned(fbe_vr_{s.name}, data, self.limits)")
-        return code.text().splitlines() + ["", ""]
