@@ -9,11 +9,17 @@
 #                      written back byte for byte, the protocol streams and the client);
 #                      the build helper crate fbe-build (runtime/rust-build) through fmt,
 #                      clippy and its tests (tests/package builds a user crate with it)
+#   make example-rust  the TCP example (examples/rust): a tokio server on a free port and a
+#                      client against it, in one process
+#   make example-rust-test  (in make test) the example through fmt and clippy -D warnings, run in
+#                      both models, then the hostile clients of tests/tcp_examples against its
+#                      server with its own client, the Python example's client against its
+#                      server and its client against the Python example's server
 # CARGO is the cargo command (default: cargo on PATH, else ~/.cargo/bin/cargo); its rustfmt
 # and clippy components must be installed. The crates of Cargo.lock are fetched from crates.io
 # once (cargo fetch --locked) and then built offline; the build goes to build/rust.
-.PHONY: test-rust rust-toolchain
-TEST_TARGETS += test-rust
+.PHONY: test-rust rust-toolchain example-rust example-rust-test
+TEST_TARGETS += test-rust example-rust-test
 
 CARGO ?= $(or $(shell command -v cargo 2>/dev/null),$(wildcard $(HOME)/.cargo/bin/cargo),cargo)
 RUST_ENV := CARGO_TARGET_DIR=$(abspath build/rust) CARGO_TERM_COLOR=never
@@ -34,3 +40,21 @@ test-rust: venv rust-toolchain
 	cd runtime/rust-build && $(RUST_ENV) "$(CARGO)" clippy --offline --locked --all-targets -- -D warnings
 	cd runtime/rust-build && $(RUST_ENV) "$(CARGO)" test --offline --locked
 	CARGO="$(CARGO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/rust bench/rust/test_report.py
+
+EXAMPLE_RUST := $(abspath build/rust)/debug/tcp
+
+example-rust: rust-toolchain
+	cd examples/rust && $(RUST_ENV) "$(CARGO)" run --locked --quiet
+
+example-rust-test: rust-toolchain example-python-gen
+	cd examples/rust && $(RUST_ENV) "$(CARGO)" fetch --locked
+	cd examples/rust && $(RUST_ENV) "$(CARGO)" fmt --check
+	cd examples/rust && $(RUST_ENV) "$(CARGO)" clippy --offline --locked --all-targets -- -D warnings
+	cd examples/rust && $(RUST_ENV) "$(CARGO)" build --offline --locked
+	$(EXAMPLE_RUST) && $(EXAMPLE_RUST) --final
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples --server "$(EXAMPLE_RUST) serve" \
+		--client "$(EXAMPLE_RUST) connect {address}"
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples -m client --server "$(EXAMPLE_RUST) serve" \
+		--client "$(EXAMPLE_PY_RUN) connect {address}"
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples -m client --server "$(EXAMPLE_PY_RUN) serve" \
+		--client "$(EXAMPLE_RUST) connect {address}"
