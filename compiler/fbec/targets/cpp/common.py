@@ -254,6 +254,26 @@ def file_banner(w: CodeWriter, package: Package, what: str) -> None:
     w.blank()
 
 
+@contextmanager
+def specialisation(w: CodeWriter, body: str, s: Struct, comment: str) -> Iterator[None]:
+    """The runtime's `body<T>` (VBody, FBody) of struct s: what the block writes after its type id."""
+    w.line(f"// {s.qualified}: {comment}")
+    w.line("template <>")
+    w.line(f"struct {body}<{qualified(s.qualified)}>")
+    with w.block("{", "};"):
+        w.line(f"static constexpr uint32_t type_id = {s.type_id};")
+        yield
+    w.blank()
+
+
+def return_sum(w: CodeWriter, terms: list[str]) -> None:
+    """`return a` and `+ b` on a line each, the terms a size adds up."""
+    w.line(f"return {terms[0]}" + (";" if len(terms) == 1 else ""))
+    with w.indented():
+        for i, term in enumerate(terms[1:], 1):
+            w.line(f"+ {term}" + (";" if i == len(terms) - 1 else ""))
+
+
 def imports(schema: Schema, package: Package) -> list[Package]:
     return [schema.package(name) for name in package.imports]
 

@@ -33,6 +33,8 @@ from .common import (
     namespace,
     qualified,
     reader_inline,
+    return_sum,
+    specialisation,
     struct_order,
 )
 from .names import escape
@@ -145,11 +147,7 @@ def _fast_readers(p: StructPlan, layout: Layout) -> list[tuple[str, list[Step]]]
 def _declaration(w: CodeWriter, p: StructPlan, inlined: bool, layout: Layout) -> None:
     s = p.struct
     t = qualified(s.qualified)
-    w.line(f"// {s.qualified}: type {s.type_id}")
-    w.line("template <>")
-    w.line(f"struct FBody<{t}>")
-    with w.block("{", "};"):
-        w.line(f"static constexpr uint32_t type_id = {s.type_id};")
+    with specialisation(w, "FBody", s, f"type {s.type_id}"):
         w.line(f"static constexpr bool inlined = {'true' if inlined else 'false'};")
         w.line(f"static constexpr std::size_t fixed_size = {layout.fixed_size(p)};")
         w.line(f"static constexpr std::size_t min_size = {s.final_min_size};")
@@ -165,7 +163,6 @@ def _declaration(w: CodeWriter, p: StructPlan, inlined: bool, layout: Layout) ->
             w.line(f"static bool read_fields(FinalDecoder& d, {t}& value);")
         w.line("template <class D>")
         w.line("static bool verify(D& d);")
-    w.blank()
 
 
 def _size(w: CodeWriter, p: StructPlan) -> None:
@@ -177,10 +174,7 @@ def _size(w: CodeWriter, p: StructPlan) -> None:
     used = any("value" in term for term in terms)
     w.line(f"inline std::size_t FBody<{t}>::size(const {t}& {'value' if used else '/*value*/'}) noexcept")
     with w.block("{", "}"):
-        w.line(f"return {terms[0]}" + (";" if len(terms) == 1 else ""))
-        with w.indented():
-            for i, term in enumerate(terms[1:], 1):
-                w.line(f"+ {term}" + (";" if i == len(terms) - 1 else ""))
+        return_sum(w, terms)
     w.blank()
 
 

@@ -37,6 +37,8 @@ from .common import (
     namespace,
     qualified,
     reader_inline,
+    return_sum,
+    specialisation,
     struct_order,
 )
 from .names import escape
@@ -73,11 +75,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 def _declaration(w: CodeWriter, p: plan.StructPlan, inlined: bool) -> None:
     s = p.struct
     t = qualified(s.qualified)
-    w.line(f"// {s.qualified}: type {s.type_id}, body {s.body_size} bytes")
-    w.line("template <>")
-    w.line(f"struct VBody<{t}>")
-    with w.block("{", "};"):
-        w.line(f"static constexpr uint32_t type_id = {s.type_id};")
+    with specialisation(w, "VBody", s, f"type {s.type_id}, body {s.body_size} bytes"):
         w.line(f"static constexpr uint32_t body_size = {s.body_size};")
         # No field (inherited ones included) points out of the body: a vector
         # of such structs may take VSequence's packed path.
@@ -93,7 +91,6 @@ def _declaration(w: CodeWriter, p: plan.StructPlan, inlined: bool) -> None:
             w.line(f"static bool read_older(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
             w.line("template <class D>")
             w.line("static bool verify_older(D& d, std::size_t body, uint32_t size);")
-    w.blank()
 
 
 def _extra(w: CodeWriter, s: Struct) -> None:
@@ -106,10 +103,7 @@ def _extra(w: CodeWriter, s: Struct) -> None:
         if not terms:
             w.line("return 0;")
         else:
-            w.line(f"return {terms[0]}" + (";" if len(terms) == 1 else ""))
-            with w.indented():
-                for i, term in enumerate(terms[1:], 1):
-                    w.line(f"+ {term}" + (";" if i == len(terms) - 1 else ""))
+            return_sum(w, terms)
     w.blank()
 
 
