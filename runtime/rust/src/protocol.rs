@@ -871,3 +871,150 @@ impl<M: Protocol, S: Read + Write, const FINAL: bool> Client<M, S, FINAL> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A protocol of raw frames: type 1 reads, type 2 does not decode, any other is unknown.
+    #[derive(Debug, PartialEq)]
+    struct Raw(Vec<u8>);
+
+    impl Protocol for Raw {
+        fn read(type_id: u32, frame: &[u8], _: bool, _: &Limits) -> Result<Option<Self>, DecodeError> {
+            match type_id {
+                1 => Ok(Some(Raw(frame.to_vec()))),
+                2 => Err(DecodeError::new("a body that does not read", "f", Some(9))),
+                _ => Ok(None),
+            }
+        }
+
+        fn verify(type_id: u32, frame: &[u8], is_final: bool, limits: &Limits) -> Result<bool, DecodeError> {
+            Self::read(type_id, frame, is_final, limits).map(|v| v.is_some())
+        }
+    }
+
+    /// A final frame of `type_id` with `extra` bytes of body.
+    fn frame(type_id: u32, extra: usize) -> Vec<u8> {
+        let mut f = Vec::new();
+        f.extend_from_slice(&((8 + extra) as u32).to_le_bytes());
+        f.extend_from_slice(&type_id.to_le_bytes());
+        f.extend((0..extra).map(|i| i as u8));
+        f
+    }
+
+    fn events(stream: &[u8], chunk: impl Fn(usize) -> usize, limits: Limits) -> Vec<String> {
+        let mut receiver = Receiver::<Raw, true>::with_limits(limits);
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < stream.len() {
+            let n = chunk(at).clamp(1, stream.len() - at);
+            let lost = receiver.receive(&stream[at..at + n], |e| {
+                out.push(match e {
+                    Ok(Raw(f)) => format!("message of {} bytes", f.len()),
+                    Err(e) => e.to_string(),
+                })
+            });
+            at += n;
+            if lost.is_err() {
+                break;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_chunking_gives_the_same_events() {
+        let limits = Limits { max_frame_size: 100, ..Limits::DEFAULT };
+        let stream =
+            [frame(1, 3), frame(7, 0), frame(2, 5), frame(1, 200), frame(1, 0), frame(1, 92), frame(9, 2)].concat();
+        let whole = events(&stream, |_| usize::MAX, limits);
+        assert_eq!(
+            whole,
+            [
+                "message of 11 bytes",
+                "unknown type: no message has type id 7 (frame of 8 bytes skipped) (frame at stream offset 11)",
+                "invalid body: type id 2, frame of 13 bytes skipped: a body that does not read (f, offset 9) \
+                 (frame at stream offset 19)",
+                "frame too large: frame size 208 is above the maximum 100; skipped (frame at stream offset 32)",
+                "message of 8 bytes",
+                "message of 100 bytes",
+                "unknown type: no message has type id 9 (frame of 10 bytes skipped) (frame at stream offset 348)",
+            ]
+        );
+        assert_eq!(events(&stream, |_| 1, limits), whole);
+        let mut seed = 7u64;
+        for _ in 0..200 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let size = (seed >> 60) as usize + 1;
+            assert_eq!(events(&stream, |at| (at * 31 + size * 7) % 23 + 1, limits), whole, "chunks by {size}");
+        }
+    }
+
+    #[test]
+    fn a_stream_lost_stays_lost_until_reset() {
+        for (bad, kind) in
+            [(0u32, FrameErrorKind::TooSmall), (7, FrameErrorKind::TooSmall), (2, FrameErrorKind::ModelNotice)]
+        {
+            let stream = [frame(1, 0), bad.to_le_bytes().to_vec(), frame(1, 0)].concat();
+            for chunk in [usize::MAX, 1] {
+                let seen = events(&stream, |_| chunk, Limits::DEFAULT);
+                assert_eq!(seen.len(), 2, "{seen:?}");
+                assert!(seen[1].contains("at stream offset 8"), "{seen:?}");
+            }
+            let mut receiver = Receiver::<Raw, true>::new();
+            let e = receiver.receive(&stream, |_| {}).unwrap_err();
+            assert_eq!(e.kind, kind);
+            assert!(e.is_fatal());
+            assert_eq!(receiver.receive(&frame(1, 0), |_| panic!("read after the loss")), Err(e));
+            receiver.reset();
+            receiver.receive(&frame(1, 0), |e| assert!(e.is_ok())).unwrap();
+            assert_eq!((receiver.received_messages(), receiver.receive_errors()), (2, 1));
+        }
+    }
+
+    #[test]
+    fn the_model_notice_names_both_models() {
+        assert_eq!(model_notice(false), [1, 0, 0, 0]);
+        assert_eq!(model_notice(true), [2, 0, 0, 0]);
+        assert_eq!(
+            model_notice_text(1, true),
+            "the other end reads versioned frames and refused ours: this end sends final frames \
+             (start both ends with the same model)"
+        );
+        assert_eq!(
+            model_notice_text(2, true),
+            "the other end (reading final frames too) refused a frame of ours and closed"
+        );
+    }
+
+    #[test]
+    fn a_frame_too_large_is_never_buffered() {
+        let limits = Limits { max_frame_size: 64, ..Limits::DEFAULT };
+        let mut receiver = Receiver::<Raw, true>::with_limits(limits);
+        let mut refused = None;
+        receiver.receive(&1_000_000u32.to_le_bytes(), |e| refused = Some(e.unwrap_err().kind)).unwrap();
+        assert_eq!(refused, Some(FrameErrorKind::TooLarge));
+        for _ in 0..100 {
+            receiver.receive(&[0; 9_999], |_| panic!("a skipped frame's bytes delivered")).unwrap();
+            assert_eq!(receiver.pending(), 0);
+        }
+        receiver.receive(&[0; 96], |_| panic!("a skipped frame's bytes delivered")).unwrap(); // its last bytes
+        let mut next = None;
+        receiver.receive(&frame(1, 1), |e| next = Some(e.unwrap())).unwrap();
+        assert_eq!(next, Some(Raw(frame(1, 1))), "the frame after the skipped one");
+    }
+
+    #[test]
+    fn versioned_frame_headers() {
+        let mut f = vec![0u8; 16];
+        f[0] = 16;
+        f[4] = 8;
+        f[12] = 5;
+        assert_eq!(frame_type(&f, false), Ok(5));
+        f[4] = 9; // the body would end beyond the frame
+        assert_eq!(frame_type(&f, false).unwrap_err().kind, FrameErrorKind::BadHeader);
+        assert_eq!(frame_type(&f[..15], false).unwrap_err().kind, FrameErrorKind::TooSmall);
+        assert_eq!(frame_type(&f[..8], true), Ok(9)); // a final frame's type is at +4
+    }
+}
