@@ -37,7 +37,7 @@ TARGETS: dict[str, list[str]] = {
     "typescript": ["--typescript", "--final", "--json", "--proto"],
     "javascript": ["--javascript", "--final", "--json", "--proto"],
     "kotlin": ["--kotlin", "--final", "--json", "--proto"],
-    "rust": ["--rust", "--final", "--proto"],
+    "rust": ["--rust", "--final", "--json", "--proto"],
 }
 
 

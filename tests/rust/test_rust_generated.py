@@ -53,7 +53,8 @@ def crate() -> Path:
     for group, files in groups().items():
         folder = BUILD / "src" / group
         for f in files:
-            status = fbec_main(["-q", f"--input={f}", f"--output={folder}", "--rust", "--final", "--proto"])
+            status = fbec_main(["-q", f"--input={f}", f"--output={folder}", "--rust", "--final", "--json",
+                                "--proto"])
             assert status == 0, f"fbec --rust failed on {f}"
         modules = sorted(p.stem for p in folder.glob("*.rs"))
         (BUILD / "src" / f"{group}.rs").write_text("".join(f"pub mod {m};\n" for m in modules))
@@ -68,7 +69,7 @@ def crate() -> Path:
     for test in ("keys.rs", "hostile.rs", "depth.rs"):
         shutil.copy(Path(__file__).parent / test, BUILD / "tests" / test)
     if "shared" in lib:
-        for test in ("vectors.rs", "protocol.rs"):
+        for test in ("vectors.rs", "protocol.rs", "json.rs"):
             shutil.copy(Path(__file__).parent / test, BUILD / "tests" / test)
     return BUILD
 
@@ -98,5 +99,14 @@ def test_generated_rust_reads_and_writes_the_golden_vectors(crate: Path, test: s
     if not (crate / "tests" / f"{test}.rs").exists():
         pytest.skip(f"the golden vectors of ../shared are not available ({SHARED})")
     r = cargo(["test", "--test", test])
+    assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
+    assert " 0 failed" in r.stdout, r.stdout
+
+
+def test_generated_rust_json_keeps_the_rules(crate: Path) -> None:
+    """json.rs: docs/limits.md 7 through the generated code of ../shared's and the project's schemas."""
+    if not (crate / "tests" / "json.rs").exists():
+        pytest.skip(f"the schemas of ../shared are not available ({SHARED})")
+    r = cargo(["test", "--test", "json"])
     assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
     assert " 0 failed" in r.stdout, r.stdout

@@ -3,10 +3,12 @@
 //! there): every case's versioned and final root is read (deserialize and verify), written back
 //! byte for byte (the unspecified bytes of absent optionals masked; a hash keyed by strings, whose
 //! order is its own, compared by what it reads back), and each model's value gives the other
-//! model's bytes.
+//! model's bytes. JSON: each value is written as the case's `.json` byte for byte, and the
+//! `.json` reads back to the value (the same final bytes).
 
+use fbe::json::JsonStruct;
 use fbe::text::Text;
-use fbe::{Limits, Struct};
+use fbe::Limits;
 use generated::shared::{enums, proto, protoex, test};
 use serde_json::Value as Json;
 use std::path::PathBuf;
@@ -14,6 +16,7 @@ use std::path::PathBuf;
 struct Case {
     name: String,
     text: Vec<u8>,
+    json: Option<Vec<u8>>,
     versioned: Vec<u8>,
     final_: Vec<u8>,
     unspecified: Vec<(usize, usize)>,
@@ -32,7 +35,7 @@ fn masked(bytes: &[u8], unspecified: &[(usize, usize)]) -> Vec<u8> {
 struct RoundTrip;
 
 impl Visit for RoundTrip {
-    fn visit<T: Struct + PartialEq + std::fmt::Debug + Text>(
+    fn visit<T: JsonStruct + PartialEq + std::fmt::Debug + Text>(
         &mut self,
         c: &Case,
     ) -> Result<(), String> {
@@ -40,7 +43,7 @@ impl Visit for RoundTrip {
     }
 }
 
-fn check<T: Struct + PartialEq + std::fmt::Debug + Text>(c: &Case) -> Result<(), String> {
+fn check<T: JsonStruct + PartialEq + std::fmt::Debug + Text>(c: &Case) -> Result<(), String> {
     let lim = Limits::default();
     let v = T::from_fbe(&c.versioned).map_err(|e| format!("from_fbe: {e}"))?;
     T::verify_fbe(&c.versioned, &lim).map_err(|e| format!("verify_fbe: {e}"))?;
@@ -51,7 +54,31 @@ fn check<T: Struct + PartialEq + std::fmt::Debug + Text>(c: &Case) -> Result<(),
     let across = v
         .to_final()
         .map_err(|e| format!("to_final of the versioned value: {e}"))?;
+    let json = f.to_json().map_err(|e| format!("to_json: {e}"))?;
+    // test_struct_hashex has no JSON: the original has no mapping for struct keys
+    let file_json = c.json.as_deref().unwrap_or(&json);
+    let from_json = T::from_json(file_json).map_err(|e| format!("from_json: {e}"))?;
+    let json_across = from_json
+        .to_final()
+        .map_err(|e| format!("to_final of the JSON value: {e}"))?;
+    if c.name != "test_struct_hash" && json != file_json {
+        return Err(format!(
+            "to_json wrote other bytes:\n ours: {}\n file: {}",
+            String::from_utf8_lossy(&json),
+            String::from_utf8_lossy(file_json)
+        ));
+    }
+    if c.name != "test_struct_hash" && json_across != c.final_ {
+        return Err("the JSON value's final bytes are not the final vector's".into());
+    }
+    let json_back = T::from_json(&json).map_err(|e| format!("from_json of ours: {e}"))?;
+    if json_back.to_final().ok() != Some(final_written.clone()) && c.name != "test_struct_hash" {
+        return Err("our JSON does not read back to the value".into());
+    }
     if c.name == "test_struct_hash" {
+        if json_back != f || from_json != f {
+            return Err("the hash's JSON does not read back to the value".into());
+        }
         // a HashMap's order is its own (docs/format.md 10.3): the bytes read back to the value
         let back = T::from_fbe(&written).map_err(|e| format!("from_fbe of what we wrote: {e}"))?;
         let final_back =
@@ -94,7 +121,7 @@ fn check<T: Struct + PartialEq + std::fmt::Debug + Text>(c: &Case) -> Result<(),
 
 /// What a test does with the generated type of a case.
 trait Visit {
-    fn visit<T: Struct + PartialEq + std::fmt::Debug + Text>(
+    fn visit<T: JsonStruct + PartialEq + std::fmt::Debug + Text>(
         &mut self,
         c: &Case,
     ) -> Result<(), String>;
@@ -156,6 +183,7 @@ fn cases() -> Vec<(String, String, Case)> {
         let c = Case {
             versioned: read("fbe.bin"),
             text: read("txt"),
+            json: std::fs::read(dir.join("vectors").join(format!("{name}.json"))).ok(),
             final_: read("final.bin"),
             unspecified,
             name,
@@ -246,7 +274,7 @@ fn same_verdict<T: std::fmt::Debug>(
 }
 
 impl Visit for Mutate {
-    fn visit<T: Struct + PartialEq + std::fmt::Debug + Text>(
+    fn visit<T: JsonStruct + PartialEq + std::fmt::Debug + Text>(
         &mut self,
         c: &Case,
     ) -> Result<(), String> {
@@ -264,6 +292,17 @@ impl Visit for Mutate {
                     .map_err(|e| format!("to_fbe of mutant {round}'s value: {e}"))?;
                 T::from_fbe(&back)
                     .map_err(|e| format!("what we wrote of mutant {round} does not read: {e}"))?;
+            }
+            let m = self.mutant(c.json.as_deref().unwrap_or(&c.final_));
+            let read = std::panic::catch_unwind(|| T::from_json(&m))
+                .map_err(|_| format!("from_json panicked on mutant {round}: {m:?}"))?;
+            if let Ok(v) = read {
+                let back = v
+                    .to_json()
+                    .map_err(|e| format!("to_json of mutant {round}'s value: {e}"))?;
+                T::from_json(&back).map_err(|e| {
+                    format!("what we wrote of JSON mutant {round} does not read: {e}")
+                })?;
             }
             let m = self.mutant(&c.final_);
             let read = std::panic::catch_unwind(|| T::from_final(&m))

@@ -14,7 +14,11 @@
 //!   escape `\udcXY` (docs/limits.md 7), so the output is valid UTF-8 and reads back to the same
 //!   bytes.
 
-use crate::{Decimal, DecodeError, ErrorKind, Timestamp, Uuid};
+use crate::{Decimal, DecodeError, EncodeError, ErrorKind, Timestamp, Uuid, MAX_DEPTH};
+
+pub use crate::json_read::{JsonReader, Members};
+pub use crate::json_value::{Char, HashPairs, JsonKey, JsonStruct, JsonValue};
+pub use serde::de::{Deserializer, Error as DeError};
 
 /// 10^(8i - 348) for i = 0..86 as a 64-bit significand and binary exponent (RapidJSON's table,
 /// the same as runtime/go/fbe/dtoa.go and the C++ runtime's `kCachedPowers`).
@@ -462,9 +466,29 @@ fn append_real_key(out: &mut Vec<u8>, k: f64, as_f32: bool) {
 pub struct JsonWriter {
     /// The text written so far.
     pub out: Vec<u8>,
+    depth: usize,
 }
 
 impl JsonWriter {
+    /// Enters a struct value of type `type_name`: one level deeper, refused beyond
+    /// [`MAX_DEPTH`] (docs/limits.md 1), as the binary writers refuse it.
+    pub fn enter(&mut self, type_name: &str) -> Result<(), EncodeError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(EncodeError::new(
+                ErrorKind::Depth,
+                format!("structs nested deeper than {MAX_DEPTH} ({type_name})"),
+                "",
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Undoes a successful [`JsonWriter::enter`].
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
     /// Text as it is (member names and punctuation of generated code).
     pub fn raw(&mut self, text: &str) {
         self.out.extend_from_slice(text.as_bytes());

@@ -45,6 +45,8 @@ pub mod collections;
 mod decimal;
 mod error;
 pub mod json;
+mod json_read;
+mod json_value;
 mod keys;
 mod limits;
 pub mod protocol;

@@ -767,6 +767,36 @@ macro_rules! scalar_value {
                 self.$to().cmp(&other.$to())
             }
         }
+
+        impl $crate::json::JsonValue for $t {
+            type Value = $t;
+
+            #[inline]
+            fn write(v: &$t, j: &mut $crate::json::JsonWriter) -> Result<(), $crate::EncodeError> {
+                <$wire as $crate::json::JsonValue>::write(&v.$to(), j)
+            }
+
+            #[inline]
+            fn read<'de, D: $crate::json::Deserializer<'de>>(
+                d: D,
+                r: &mut $crate::json::JsonReader<'de>,
+            ) -> Result<$t, D::Error> {
+                <$wire as $crate::json::JsonValue>::read(d, r).map(<$t>::$from)
+            }
+        }
+
+        impl $crate::json::JsonKey for $t {
+            fn write_key(k: &$t, j: &mut $crate::json::JsonWriter) -> Result<(), $crate::EncodeError> {
+                <$wire as $crate::json::JsonKey>::write_key(&k.$to(), j)
+            }
+
+            fn read_key<E: $crate::json::DeError>(
+                name: &[u8],
+                r: &mut $crate::json::JsonReader<'_>,
+            ) -> Result<$t, E> {
+                <$wire as $crate::json::JsonKey>::read_key(name, r).map(<$t>::$from)
+            }
+        }
     };
 }
 

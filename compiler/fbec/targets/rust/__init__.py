@@ -5,8 +5,8 @@ does not name), flags (`bitflags` types) and structs (inherited fields first), e
 `fbe::Struct`: the versioned and final models at the offsets, sizes and costs the IR and the plan
 (fbec.model.plan) decided. The generator prints them and computes none of them. Modules of other
 packages are referred to as siblings (`super::proto::Order`): a user puts the generated files of
-a schema and its imports side by side in one module (docs/rust.md); `--proto` adds the protocol
-(proto.py).
+a schema and its imports side by side in one module (docs/rust.md). The text form is generated
+with every struct; `--json` adds JSON (json.py) and `--proto` the protocol (proto.py).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import struct
 
 from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
+from fbec.targets.rust.json import write_json
 from fbec.targets.rust.names import Idents, first_names
 from fbec.targets.rust.proto import write_protocol
 
@@ -33,7 +34,8 @@ STRUCT_LIT_WIDTH = 18  # rustfmt's struct_lit_width: a longer struct literal's f
 
 
 class Context:
-    def __init__(self, schema: ir.Schema, package: ir.Package, file: GeneratedFile) -> None:
+    def __init__(self, schema: ir.Schema, package: ir.Package, file: GeneratedFile, options: Options) -> None:
+        self.options = options
         self.schema = schema
         self.package = package
         self.plan = plan.of(schema)
@@ -49,23 +51,28 @@ class Context:
     def collection(self, name: str) -> str:
         return self.file.imported("std::collections", name)
 
-    def type(self, t: ir.Type) -> str:
+    def type(self, t: ir.Type, char: str = "u8") -> str:
+        """The Rust type of t; with `char`, its JSON codec: `char` stands for char, and a hash held
+        as `fbe::Pairs` is `fbe::json::HashPairs` (its entries in their own order)."""
         if isinstance(t, ir.Primitive):
-            return PRIMITIVES[t.name]
+            return char if t.name == "char" else PRIMITIVES[t.name]
         if isinstance(t, (ir.EnumRef, ir.StructRef)):
             return self.named(t.name)
         if isinstance(t, ir.Optional_):
-            return f"Option<{self.type(t.element)}>"
+            return f"Option<{self.type(t.element, char)}>"
         if isinstance(t, ir.Array):
-            return f"Box<[{self.type(t.element)}; {t.length}]>" if boxed(t) else f"[{self.type(t.element)}; {t.length}]"
+            element = self.type(t.element, char)
+            return f"Box<[{element}; {t.length}]>" if boxed(t) else f"[{element}; {t.length}]"
         if isinstance(t, ir.Sequence):
             if t.kind != "set":
-                return f"Vec<{self.type(t.element)}>"
-            return f"{self.collection('BTreeSet') if ordered(t.element) else 'fbe::Set'}<{self.type(t.element)}>"
-        key, value = self.type(t.key), self.type(t.value)
+                return f"Vec<{self.type(t.element, char)}>"
+            set_type = self.collection('BTreeSet') if ordered(t.element) else 'fbe::Set'
+            return f"{set_type}<{self.type(t.element, char)}>"
+        key, value = self.type(t.key, char), self.type(t.value, char)
         if ordered(t.key):
             return f"{self.collection('BTreeMap' if t.kind == 'map' else 'HashMap')}<{key}, {value}>"
-        return f"fbe::Pairs<{key}, {value}>"
+        codec = "fbe::json::HashPairs" if char != "u8" and t.kind == "hash" else "fbe::Pairs"
+        return f"{codec}<{key}, {value}>"
 
     def value(self, enum: str, name: str) -> str:
         return f"{self.named(enum)}::{self.ident.value(enum, name)}"
@@ -377,6 +384,9 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     w.blank()
     write_key_order(w, c, s)
     write_text(w, c, s)
+    if c.options.json:
+        write_json(w, c, s, p)
+        w.blank()
 
 
 def keyed(t: ir.Type) -> bool:
@@ -506,7 +516,7 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> 
 
 
 def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
-    c = Context(schema, package, GeneratedFile(f"{Idents(schema).module(package.name)}.rs"))
+    c = Context(schema, package, GeneratedFile(f"{Idents(schema).module(package.name)}.rs"), options)
     body = CodeWriter(Options(indent=4))   # rustfmt's indent, whatever -n says
     for e in package.enums:
         write_enum(body, c, e)
