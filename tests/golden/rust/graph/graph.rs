@@ -122,6 +122,37 @@ impl fbe::text::Text for Node {
     }
 }
 
+impl fbe::json::JsonStruct for Node {
+    const DECODE_COST: usize = 20;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"name\":");
+        j.field(&self.name, "name")?;
+        j.raw(",\"value\":");
+        j.field(&self.value, "value")?;
+        j.raw(",\"out_edges\":");
+        j.field(&self.out_edges, "out_edges")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 4];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"name" => m.field(&mut seen[1], &mut self.name, "name")?,
+                b"value" => m.field(&mut seen[2], &mut self.value, "value")?,
+                b"out_edges" => m.field(&mut seen[3], &mut self.out_edges, "out_edges")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Edge` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Edge {
@@ -212,6 +243,34 @@ impl fbe::text::Text for Edge {
         t.raw(",weight=");
         t.int(i64::from(self.weight));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Edge {
+    const DECODE_COST: usize = 12;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"source\":");
+        j.field(&self.source, "source")?;
+        j.raw(",\"target\":");
+        j.field(&self.target, "target")?;
+        j.raw(",\"weight\":");
+        j.field(&self.weight, "weight")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"source" => m.field(&mut seen[0], &mut self.source, "source")?,
+                b"target" => m.field(&mut seen[1], &mut self.target, "target")?,
+                b"weight" => m.field(&mut seen[2], &mut self.weight, "weight")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -311,6 +370,31 @@ impl fbe::text::Text for Graph {
         }
         t.raw("]");
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Graph {
+    const DECODE_COST: usize = 8;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"nodes\":");
+        j.field(&self.nodes, "nodes")?;
+        j.raw(",\"edges\":");
+        j.field(&self.edges, "edges")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 2];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"nodes" => m.field(&mut seen[0], &mut self.nodes, "nodes")?,
+                b"edges" => m.field(&mut seen[1], &mut self.edges, "edges")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 

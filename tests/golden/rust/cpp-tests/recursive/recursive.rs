@@ -111,6 +111,34 @@ impl fbe::text::Text for Node {
     }
 }
 
+impl fbe::json::JsonStruct for Node {
+    const DECODE_COST: usize = 12;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"label\":");
+        j.field(&self.label, "label")?;
+        j.raw(",\"children\":");
+        j.field(&self.children, "children")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"label" => m.field(&mut seen[1], &mut self.label, "label")?,
+                b"children" => m.field(&mut seen[2], &mut self.children, "children")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The messages a receiver of `recursive` reads (docs/format.md 7.4): the package's own, then its imports'.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message

@@ -97,6 +97,34 @@ impl fbe::text::Text for Edge {
     }
 }
 
+impl fbe::json::JsonStruct for Edge {
+    const DECODE_COST: usize = 12;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"source\":");
+        j.field(&self.source, "source")?;
+        j.raw(",\"target\":");
+        j.field(&self.target, "target")?;
+        j.raw(",\"weight\":");
+        j.field(&self.weight, "weight")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"source" => m.field(&mut seen[0], &mut self.source, "source")?,
+                b"target" => m.field(&mut seen[1], &mut self.target, "target")?,
+                b"weight" => m.field(&mut seen[2], &mut self.weight, "weight")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Point` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Point {
@@ -183,6 +211,34 @@ impl fbe::text::Text for Point {
         t.raw(",y=");
         t.int(i64::from(self.y));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Point {
+    const DECODE_COST: usize = 11;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"flag\":");
+        j.field(&self.flag, "flag")?;
+        j.raw(",\"x\":");
+        j.field(&self.x, "x")?;
+        j.raw(",\"y\":");
+        j.field(&self.y, "y")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"flag" => m.field(&mut seen[0], &mut self.flag, "flag")?,
+                b"x" => m.field(&mut seen[1], &mut self.x, "x")?,
+                b"y" => m.field(&mut seen[2], &mut self.y, "y")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -284,6 +340,37 @@ impl fbe::text::Text for Point3 {
     }
 }
 
+impl fbe::json::JsonStruct for Point3 {
+    const DECODE_COST: usize = 19;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"flag\":");
+        j.field(&self.flag, "flag")?;
+        j.raw(",\"x\":");
+        j.field(&self.x, "x")?;
+        j.raw(",\"y\":");
+        j.field(&self.y, "y")?;
+        j.raw(",\"z\":");
+        j.field(&self.z, "z")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 4];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"flag" => m.field(&mut seen[0], &mut self.flag, "flag")?,
+                b"x" => m.field(&mut seen[1], &mut self.x, "x")?,
+                b"y" => m.field(&mut seen[2], &mut self.y, "y")?,
+                b"z" => m.field(&mut seen[3], &mut self.z, "z")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Named` (type id 4).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Named {
@@ -374,6 +461,31 @@ impl fbe::text::Text for Named {
         }
         t.raw("]");
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Named {
+    const DECODE_COST: usize = 8;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"name\":");
+        j.field(&self.name, "name")?;
+        j.raw(",\"values\":");
+        j.field(&self.values, "values")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 2];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"name" => m.field(&mut seen[0], &mut self.name, "name")?,
+                b"values" => m.field(&mut seen[1], &mut self.values, "values")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -556,6 +668,43 @@ impl fbe::text::Text for Holder {
         }
         t.raw("]");
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Holder {
+    const DECODE_COST: usize = 24;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"edges\":");
+        j.field(&self.edges, "edges")?;
+        j.raw(",\"points\":");
+        j.field(&self.points, "points")?;
+        j.raw(",\"ints\":");
+        j.field(&self.ints, "ints")?;
+        j.raw(",\"switches\":");
+        j.field(&self.switches, "switches")?;
+        j.raw(",\"reals\":");
+        j.field(&self.reals, "reals")?;
+        j.raw(",\"named\":");
+        j.field(&self.named, "named")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 6];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"edges" => m.field(&mut seen[0], &mut self.edges, "edges")?,
+                b"points" => m.field(&mut seen[1], &mut self.points, "points")?,
+                b"ints" => m.field(&mut seen[2], &mut self.ints, "ints")?,
+                b"switches" => m.field(&mut seen[3], &mut self.switches, "switches")?,
+                b"reals" => m.field(&mut seen[4], &mut self.reals, "reals")?,
+                b"named" => m.field(&mut seen[5], &mut self.named, "named")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 

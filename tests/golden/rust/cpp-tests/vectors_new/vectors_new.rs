@@ -112,6 +112,37 @@ impl fbe::text::Text for Edge {
     }
 }
 
+impl fbe::json::JsonStruct for Edge {
+    const DECODE_COST: usize = 16;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"source\":");
+        j.field(&self.source, "source")?;
+        j.raw(",\"target\":");
+        j.field(&self.target, "target")?;
+        j.raw(",\"weight\":");
+        j.field(&self.weight, "weight")?;
+        j.raw(",\"note\":");
+        j.field(&self.note, "note")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 4];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"source" => m.field(&mut seen[0], &mut self.source, "source")?,
+                b"target" => m.field(&mut seen[1], &mut self.target, "target")?,
+                b"weight" => m.field(&mut seen[2], &mut self.weight, "weight")?,
+                b"note" => m.field(&mut seen[3], &mut self.note, "note")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Holder` (type id 10).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Holder {
@@ -189,6 +220,28 @@ impl fbe::text::Text for Holder {
         }
         t.raw("]");
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Holder {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"edges\":");
+        j.field(&self.edges, "edges")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"edges" => m.field(&mut seen[0], &mut self.edges, "edges")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 

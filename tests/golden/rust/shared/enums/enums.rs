@@ -1780,6 +1780,223 @@ impl fbe::text::Text for Enums {
     }
 }
 
+impl fbe::json::JsonStruct for Enums {
+    const DECODE_COST: usize = 216;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"byte0\":");
+        j.field(&self.byte0, "byte0")?;
+        j.raw(",\"byte1\":");
+        j.field(&self.byte1, "byte1")?;
+        j.raw(",\"byte2\":");
+        j.field(&self.byte2, "byte2")?;
+        j.raw(",\"byte3\":");
+        j.field(&self.byte3, "byte3")?;
+        j.raw(",\"byte4\":");
+        j.field(&self.byte4, "byte4")?;
+        j.raw(",\"byte5\":");
+        j.field(&self.byte5, "byte5")?;
+        j.raw(",\"char0\":");
+        j.field(&self.char0, "char0")?;
+        j.raw(",\"char1\":");
+        j.field(&self.char1, "char1")?;
+        j.raw(",\"char2\":");
+        j.field(&self.char2, "char2")?;
+        j.raw(",\"char3\":");
+        j.field(&self.char3, "char3")?;
+        j.raw(",\"char4\":");
+        j.field(&self.char4, "char4")?;
+        j.raw(",\"char5\":");
+        j.field(&self.char5, "char5")?;
+        j.raw(",\"wchar0\":");
+        j.field(&self.wchar0, "wchar0")?;
+        j.raw(",\"wchar1\":");
+        j.field(&self.wchar1, "wchar1")?;
+        j.raw(",\"wchar2\":");
+        j.field(&self.wchar2, "wchar2")?;
+        j.raw(",\"wchar3\":");
+        j.field(&self.wchar3, "wchar3")?;
+        j.raw(",\"wchar4\":");
+        j.field(&self.wchar4, "wchar4")?;
+        j.raw(",\"wchar5\":");
+        j.field(&self.wchar5, "wchar5")?;
+        j.raw(",\"int8b0\":");
+        j.field(&self.int8b0, "int8b0")?;
+        j.raw(",\"int8b1\":");
+        j.field(&self.int8b1, "int8b1")?;
+        j.raw(",\"int8b2\":");
+        j.field(&self.int8b2, "int8b2")?;
+        j.raw(",\"int8b3\":");
+        j.field(&self.int8b3, "int8b3")?;
+        j.raw(",\"int8b4\":");
+        j.field(&self.int8b4, "int8b4")?;
+        j.raw(",\"int8b5\":");
+        j.field(&self.int8b5, "int8b5")?;
+        j.raw(",\"uint8b0\":");
+        j.field(&self.uint8b0, "uint8b0")?;
+        j.raw(",\"uint8b1\":");
+        j.field(&self.uint8b1, "uint8b1")?;
+        j.raw(",\"uint8b2\":");
+        j.field(&self.uint8b2, "uint8b2")?;
+        j.raw(",\"uint8b3\":");
+        j.field(&self.uint8b3, "uint8b3")?;
+        j.raw(",\"uint8b4\":");
+        j.field(&self.uint8b4, "uint8b4")?;
+        j.raw(",\"uint8b5\":");
+        j.field(&self.uint8b5, "uint8b5")?;
+        j.raw(",\"int16b0\":");
+        j.field(&self.int16b0, "int16b0")?;
+        j.raw(",\"int16b1\":");
+        j.field(&self.int16b1, "int16b1")?;
+        j.raw(",\"int16b2\":");
+        j.field(&self.int16b2, "int16b2")?;
+        j.raw(",\"int16b3\":");
+        j.field(&self.int16b3, "int16b3")?;
+        j.raw(",\"int16b4\":");
+        j.field(&self.int16b4, "int16b4")?;
+        j.raw(",\"int16b5\":");
+        j.field(&self.int16b5, "int16b5")?;
+        j.raw(",\"uint16b0\":");
+        j.field(&self.uint16b0, "uint16b0")?;
+        j.raw(",\"uint16b1\":");
+        j.field(&self.uint16b1, "uint16b1")?;
+        j.raw(",\"uint16b2\":");
+        j.field(&self.uint16b2, "uint16b2")?;
+        j.raw(",\"uint16b3\":");
+        j.field(&self.uint16b3, "uint16b3")?;
+        j.raw(",\"uint16b4\":");
+        j.field(&self.uint16b4, "uint16b4")?;
+        j.raw(",\"uint16b5\":");
+        j.field(&self.uint16b5, "uint16b5")?;
+        j.raw(",\"int32b0\":");
+        j.field(&self.int32b0, "int32b0")?;
+        j.raw(",\"int32b1\":");
+        j.field(&self.int32b1, "int32b1")?;
+        j.raw(",\"int32b2\":");
+        j.field(&self.int32b2, "int32b2")?;
+        j.raw(",\"int32b3\":");
+        j.field(&self.int32b3, "int32b3")?;
+        j.raw(",\"int32b4\":");
+        j.field(&self.int32b4, "int32b4")?;
+        j.raw(",\"int32b5\":");
+        j.field(&self.int32b5, "int32b5")?;
+        j.raw(",\"uint32b0\":");
+        j.field(&self.uint32b0, "uint32b0")?;
+        j.raw(",\"uint32b1\":");
+        j.field(&self.uint32b1, "uint32b1")?;
+        j.raw(",\"uint32b2\":");
+        j.field(&self.uint32b2, "uint32b2")?;
+        j.raw(",\"uint32b3\":");
+        j.field(&self.uint32b3, "uint32b3")?;
+        j.raw(",\"uint32b4\":");
+        j.field(&self.uint32b4, "uint32b4")?;
+        j.raw(",\"uint32b5\":");
+        j.field(&self.uint32b5, "uint32b5")?;
+        j.raw(",\"int64b0\":");
+        j.field(&self.int64b0, "int64b0")?;
+        j.raw(",\"int64b1\":");
+        j.field(&self.int64b1, "int64b1")?;
+        j.raw(",\"int64b2\":");
+        j.field(&self.int64b2, "int64b2")?;
+        j.raw(",\"int64b3\":");
+        j.field(&self.int64b3, "int64b3")?;
+        j.raw(",\"int64b4\":");
+        j.field(&self.int64b4, "int64b4")?;
+        j.raw(",\"int64b5\":");
+        j.field(&self.int64b5, "int64b5")?;
+        j.raw(",\"uint64b0\":");
+        j.field(&self.uint64b0, "uint64b0")?;
+        j.raw(",\"uint64b1\":");
+        j.field(&self.uint64b1, "uint64b1")?;
+        j.raw(",\"uint64b2\":");
+        j.field(&self.uint64b2, "uint64b2")?;
+        j.raw(",\"uint64b3\":");
+        j.field(&self.uint64b3, "uint64b3")?;
+        j.raw(",\"uint64b4\":");
+        j.field(&self.uint64b4, "uint64b4")?;
+        j.raw(",\"uint64b5\":");
+        j.field(&self.uint64b5, "uint64b5")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 66];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"byte0" => m.field(&mut seen[0], &mut self.byte0, "byte0")?,
+                b"byte1" => m.field(&mut seen[1], &mut self.byte1, "byte1")?,
+                b"byte2" => m.field(&mut seen[2], &mut self.byte2, "byte2")?,
+                b"byte3" => m.field(&mut seen[3], &mut self.byte3, "byte3")?,
+                b"byte4" => m.field(&mut seen[4], &mut self.byte4, "byte4")?,
+                b"byte5" => m.field(&mut seen[5], &mut self.byte5, "byte5")?,
+                b"char0" => m.field(&mut seen[6], &mut self.char0, "char0")?,
+                b"char1" => m.field(&mut seen[7], &mut self.char1, "char1")?,
+                b"char2" => m.field(&mut seen[8], &mut self.char2, "char2")?,
+                b"char3" => m.field(&mut seen[9], &mut self.char3, "char3")?,
+                b"char4" => m.field(&mut seen[10], &mut self.char4, "char4")?,
+                b"char5" => m.field(&mut seen[11], &mut self.char5, "char5")?,
+                b"wchar0" => m.field(&mut seen[12], &mut self.wchar0, "wchar0")?,
+                b"wchar1" => m.field(&mut seen[13], &mut self.wchar1, "wchar1")?,
+                b"wchar2" => m.field(&mut seen[14], &mut self.wchar2, "wchar2")?,
+                b"wchar3" => m.field(&mut seen[15], &mut self.wchar3, "wchar3")?,
+                b"wchar4" => m.field(&mut seen[16], &mut self.wchar4, "wchar4")?,
+                b"wchar5" => m.field(&mut seen[17], &mut self.wchar5, "wchar5")?,
+                b"int8b0" => m.field(&mut seen[18], &mut self.int8b0, "int8b0")?,
+                b"int8b1" => m.field(&mut seen[19], &mut self.int8b1, "int8b1")?,
+                b"int8b2" => m.field(&mut seen[20], &mut self.int8b2, "int8b2")?,
+                b"int8b3" => m.field(&mut seen[21], &mut self.int8b3, "int8b3")?,
+                b"int8b4" => m.field(&mut seen[22], &mut self.int8b4, "int8b4")?,
+                b"int8b5" => m.field(&mut seen[23], &mut self.int8b5, "int8b5")?,
+                b"uint8b0" => m.field(&mut seen[24], &mut self.uint8b0, "uint8b0")?,
+                b"uint8b1" => m.field(&mut seen[25], &mut self.uint8b1, "uint8b1")?,
+                b"uint8b2" => m.field(&mut seen[26], &mut self.uint8b2, "uint8b2")?,
+                b"uint8b3" => m.field(&mut seen[27], &mut self.uint8b3, "uint8b3")?,
+                b"uint8b4" => m.field(&mut seen[28], &mut self.uint8b4, "uint8b4")?,
+                b"uint8b5" => m.field(&mut seen[29], &mut self.uint8b5, "uint8b5")?,
+                b"int16b0" => m.field(&mut seen[30], &mut self.int16b0, "int16b0")?,
+                b"int16b1" => m.field(&mut seen[31], &mut self.int16b1, "int16b1")?,
+                b"int16b2" => m.field(&mut seen[32], &mut self.int16b2, "int16b2")?,
+                b"int16b3" => m.field(&mut seen[33], &mut self.int16b3, "int16b3")?,
+                b"int16b4" => m.field(&mut seen[34], &mut self.int16b4, "int16b4")?,
+                b"int16b5" => m.field(&mut seen[35], &mut self.int16b5, "int16b5")?,
+                b"uint16b0" => m.field(&mut seen[36], &mut self.uint16b0, "uint16b0")?,
+                b"uint16b1" => m.field(&mut seen[37], &mut self.uint16b1, "uint16b1")?,
+                b"uint16b2" => m.field(&mut seen[38], &mut self.uint16b2, "uint16b2")?,
+                b"uint16b3" => m.field(&mut seen[39], &mut self.uint16b3, "uint16b3")?,
+                b"uint16b4" => m.field(&mut seen[40], &mut self.uint16b4, "uint16b4")?,
+                b"uint16b5" => m.field(&mut seen[41], &mut self.uint16b5, "uint16b5")?,
+                b"int32b0" => m.field(&mut seen[42], &mut self.int32b0, "int32b0")?,
+                b"int32b1" => m.field(&mut seen[43], &mut self.int32b1, "int32b1")?,
+                b"int32b2" => m.field(&mut seen[44], &mut self.int32b2, "int32b2")?,
+                b"int32b3" => m.field(&mut seen[45], &mut self.int32b3, "int32b3")?,
+                b"int32b4" => m.field(&mut seen[46], &mut self.int32b4, "int32b4")?,
+                b"int32b5" => m.field(&mut seen[47], &mut self.int32b5, "int32b5")?,
+                b"uint32b0" => m.field(&mut seen[48], &mut self.uint32b0, "uint32b0")?,
+                b"uint32b1" => m.field(&mut seen[49], &mut self.uint32b1, "uint32b1")?,
+                b"uint32b2" => m.field(&mut seen[50], &mut self.uint32b2, "uint32b2")?,
+                b"uint32b3" => m.field(&mut seen[51], &mut self.uint32b3, "uint32b3")?,
+                b"uint32b4" => m.field(&mut seen[52], &mut self.uint32b4, "uint32b4")?,
+                b"uint32b5" => m.field(&mut seen[53], &mut self.uint32b5, "uint32b5")?,
+                b"int64b0" => m.field(&mut seen[54], &mut self.int64b0, "int64b0")?,
+                b"int64b1" => m.field(&mut seen[55], &mut self.int64b1, "int64b1")?,
+                b"int64b2" => m.field(&mut seen[56], &mut self.int64b2, "int64b2")?,
+                b"int64b3" => m.field(&mut seen[57], &mut self.int64b3, "int64b3")?,
+                b"int64b4" => m.field(&mut seen[58], &mut self.int64b4, "int64b4")?,
+                b"int64b5" => m.field(&mut seen[59], &mut self.int64b5, "int64b5")?,
+                b"uint64b0" => m.field(&mut seen[60], &mut self.uint64b0, "uint64b0")?,
+                b"uint64b1" => m.field(&mut seen[61], &mut self.uint64b1, "uint64b1")?,
+                b"uint64b2" => m.field(&mut seen[62], &mut self.uint64b2, "uint64b2")?,
+                b"uint64b3" => m.field(&mut seen[63], &mut self.uint64b3, "uint64b3")?,
+                b"uint64b4" => m.field(&mut seen[64], &mut self.uint64b4, "uint64b4")?,
+                b"uint64b5" => m.field(&mut seen[65], &mut self.uint64b5, "uint64b5")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The messages a receiver of `enums` reads (docs/format.md 7.4): the package's own, then its imports'.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message

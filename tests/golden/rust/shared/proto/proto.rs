@@ -321,6 +321,43 @@ impl fbe::text::Text for Order {
     }
 }
 
+impl fbe::json::JsonStruct for Order {
+    const DECODE_COST: usize = 26;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"symbol\":");
+        j.field(&self.symbol, "symbol")?;
+        j.raw(",\"side\":");
+        j.field(&self.side, "side")?;
+        j.raw(",\"type\":");
+        j.field(&self.type_, "type")?;
+        j.raw(",\"price\":");
+        j.field(&self.price, "price")?;
+        j.raw(",\"volume\":");
+        j.field(&self.volume, "volume")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 6];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"symbol" => m.field(&mut seen[1], &mut self.symbol, "symbol")?,
+                b"side" => m.field(&mut seen[2], &mut self.side, "side")?,
+                b"type" => m.field(&mut seen[3], &mut self.type_, "type")?,
+                b"price" => m.field(&mut seen[4], &mut self.price, "price")?,
+                b"volume" => m.field(&mut seen[5], &mut self.volume, "volume")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Balance` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Balance {
@@ -402,6 +439,31 @@ impl fbe::text::Text for Balance {
         t.raw(",amount=");
         t.float(self.amount);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Balance {
+    const DECODE_COST: usize = 12;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"currency\":");
+        j.field(&self.currency, "currency")?;
+        j.raw(",\"amount\":");
+        j.field(&self.amount, "amount")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 2];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"currency" => m.field(&mut seen[0], &mut self.currency, "currency")?,
+                b"amount" => m.field(&mut seen[1], &mut self.amount, "amount")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -586,6 +648,46 @@ impl fbe::text::Text for Account {
     }
 }
 
+impl fbe::json::JsonStruct for Account {
+    const DECODE_COST: usize = 14;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"name\":");
+        j.field(&self.name, "name")?;
+        j.raw(",\"state\":");
+        j.field(&self.state, "state")?;
+        j.raw(",\"wallet\":");
+        j.field(&self.wallet, "wallet")?;
+        j.raw(",\"asset\":");
+        j.field(&self.asset, "asset")?;
+        j.raw(",\"orders\":");
+        j.field(&self.orders, "orders")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 6];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"name" => m.field(&mut seen[1], &mut self.name, "name")?,
+                b"state" => m.field(&mut seen[2], &mut self.state, "state")?,
+                b"wallet" => m.field(&mut seen[3], &mut self.wallet, "wallet")?,
+                b"asset" => m.field(&mut seen[4], &mut self.asset, "asset")?,
+                b"orders" => m.field(&mut seen[5], &mut self.orders, "orders")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[3] {
+            m.spend(12, "wallet")?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct OrderMessage` (type id 1).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderMessage {
@@ -661,6 +763,31 @@ impl fbe::text::Text for OrderMessage {
         t.raw("OrderMessage(body=");
         fbe::text::Text::text(&self.body, t);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for OrderMessage {
+    const DECODE_COST: usize = 1;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"body\":");
+        j.field(&self.body, "body")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"body" => m.field(&mut seen[0], &mut self.body, "body")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[0] {
+            m.spend(26, "body")?;
+        }
+        Ok(())
     }
 }
 
@@ -742,6 +869,31 @@ impl fbe::text::Text for BalanceMessage {
     }
 }
 
+impl fbe::json::JsonStruct for BalanceMessage {
+    const DECODE_COST: usize = 1;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"body\":");
+        j.field(&self.body, "body")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"body" => m.field(&mut seen[0], &mut self.body, "body")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[0] {
+            m.spend(12, "body")?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct AccountMessage` (type id 3).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct AccountMessage {
@@ -817,6 +969,31 @@ impl fbe::text::Text for AccountMessage {
         t.raw("AccountMessage(body=");
         fbe::text::Text::text(&self.body, t);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for AccountMessage {
+    const DECODE_COST: usize = 1;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"body\":");
+        j.field(&self.body, "body")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"body" => m.field(&mut seen[0], &mut self.body, "body")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[0] {
+            m.spend(26, "body")?;
+        }
+        Ok(())
     }
 }
 

@@ -368,6 +368,49 @@ impl fbe::text::Text for Order {
     }
 }
 
+impl fbe::json::JsonStruct for Order {
+    const DECODE_COST: usize = 42;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"symbol\":");
+        j.field(&self.symbol, "symbol")?;
+        j.raw(",\"side\":");
+        j.field(&self.side, "side")?;
+        j.raw(",\"type\":");
+        j.field(&self.type_, "type")?;
+        j.raw(",\"price\":");
+        j.field(&self.price, "price")?;
+        j.raw(",\"volume\":");
+        j.field(&self.volume, "volume")?;
+        j.raw(",\"tp\":");
+        j.field(&self.tp, "tp")?;
+        j.raw(",\"sl\":");
+        j.field(&self.sl, "sl")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 8];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"symbol" => m.field(&mut seen[1], &mut self.symbol, "symbol")?,
+                b"side" => m.field(&mut seen[2], &mut self.side, "side")?,
+                b"type" => m.field(&mut seen[3], &mut self.type_, "type")?,
+                b"price" => m.field(&mut seen[4], &mut self.price, "price")?,
+                b"volume" => m.field(&mut seen[5], &mut self.volume, "volume")?,
+                b"tp" => m.field(&mut seen[6], &mut self.tp, "tp")?,
+                b"sl" => m.field(&mut seen[7], &mut self.sl, "sl")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Balance : proto.Balance` (type id 2); its base fields first.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Balance {
@@ -463,6 +506,34 @@ impl fbe::text::Text for Balance {
         t.raw("),locked=");
         t.float(self.locked);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Balance {
+    const DECODE_COST: usize = 20;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"currency\":");
+        j.field(&self.currency, "currency")?;
+        j.raw(",\"amount\":");
+        j.field(&self.amount, "amount")?;
+        j.raw(",\"locked\":");
+        j.field(&self.locked, "locked")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"currency" => m.field(&mut seen[0], &mut self.currency, "currency")?,
+                b"amount" => m.field(&mut seen[1], &mut self.amount, "amount")?,
+                b"locked" => m.field(&mut seen[2], &mut self.locked, "locked")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -647,6 +718,46 @@ impl fbe::text::Text for Account {
     }
 }
 
+impl fbe::json::JsonStruct for Account {
+    const DECODE_COST: usize = 14;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"name\":");
+        j.field(&self.name, "name")?;
+        j.raw(",\"state\":");
+        j.field(&self.state, "state")?;
+        j.raw(",\"wallet\":");
+        j.field(&self.wallet, "wallet")?;
+        j.raw(",\"asset\":");
+        j.field(&self.asset, "asset")?;
+        j.raw(",\"orders\":");
+        j.field(&self.orders, "orders")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 6];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"name" => m.field(&mut seen[1], &mut self.name, "name")?,
+                b"state" => m.field(&mut seen[2], &mut self.state, "state")?,
+                b"wallet" => m.field(&mut seen[3], &mut self.wallet, "wallet")?,
+                b"asset" => m.field(&mut seen[4], &mut self.asset, "asset")?,
+                b"orders" => m.field(&mut seen[5], &mut self.orders, "orders")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[3] {
+            m.spend(20, "wallet")?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct OrderMessage` (type id 11).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderMessage {
@@ -722,6 +833,31 @@ impl fbe::text::Text for OrderMessage {
         t.raw("OrderMessage(body=");
         fbe::text::Text::text(&self.body, t);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for OrderMessage {
+    const DECODE_COST: usize = 1;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"body\":");
+        j.field(&self.body, "body")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"body" => m.field(&mut seen[0], &mut self.body, "body")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[0] {
+            m.spend(42, "body")?;
+        }
+        Ok(())
     }
 }
 
@@ -803,6 +939,31 @@ impl fbe::text::Text for BalanceMessage {
     }
 }
 
+impl fbe::json::JsonStruct for BalanceMessage {
+    const DECODE_COST: usize = 1;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"body\":");
+        j.field(&self.body, "body")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"body" => m.field(&mut seen[0], &mut self.body, "body")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[0] {
+            m.spend(20, "body")?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct AccountMessage` (type id 13).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct AccountMessage {
@@ -878,6 +1039,31 @@ impl fbe::text::Text for AccountMessage {
         t.raw("AccountMessage(body=");
         fbe::text::Text::text(&self.body, t);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for AccountMessage {
+    const DECODE_COST: usize = 1;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"body\":");
+        j.field(&self.body, "body")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"body" => m.field(&mut seen[0], &mut self.body, "body")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[0] {
+            m.spend(34, "body")?;
+        }
+        Ok(())
     }
 }
 

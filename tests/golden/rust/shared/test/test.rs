@@ -1162,6 +1162,169 @@ impl fbe::text::Text for StructSimple {
     }
 }
 
+impl fbe::json::JsonStruct for StructSimple {
+    const DECODE_COST: usize = 217;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"f1\":");
+        j.field(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field(&self.f2, "f2")?;
+        j.raw(",\"f3\":");
+        j.field(&self.f3, "f3")?;
+        j.raw(",\"f4\":");
+        j.field(&self.f4, "f4")?;
+        j.raw(",\"f5\":");
+        j.field_as::<fbe::json::Char>(&self.f5, "f5")?;
+        j.raw(",\"f6\":");
+        j.field_as::<fbe::json::Char>(&self.f6, "f6")?;
+        j.raw(",\"f7\":");
+        j.field(&self.f7, "f7")?;
+        j.raw(",\"f8\":");
+        j.field(&self.f8, "f8")?;
+        j.raw(",\"f9\":");
+        j.field(&self.f9, "f9")?;
+        j.raw(",\"f10\":");
+        j.field(&self.f10, "f10")?;
+        j.raw(",\"f11\":");
+        j.field(&self.f11, "f11")?;
+        j.raw(",\"f12\":");
+        j.field(&self.f12, "f12")?;
+        j.raw(",\"f13\":");
+        j.field(&self.f13, "f13")?;
+        j.raw(",\"f14\":");
+        j.field(&self.f14, "f14")?;
+        j.raw(",\"f15\":");
+        j.field(&self.f15, "f15")?;
+        j.raw(",\"f16\":");
+        j.field(&self.f16, "f16")?;
+        j.raw(",\"f17\":");
+        j.field(&self.f17, "f17")?;
+        j.raw(",\"f18\":");
+        j.field(&self.f18, "f18")?;
+        j.raw(",\"f19\":");
+        j.field(&self.f19, "f19")?;
+        j.raw(",\"f20\":");
+        j.field(&self.f20, "f20")?;
+        j.raw(",\"f21\":");
+        j.field(&self.f21, "f21")?;
+        j.raw(",\"f22\":");
+        j.field(&self.f22, "f22")?;
+        j.raw(",\"f23\":");
+        j.field(&self.f23, "f23")?;
+        j.raw(",\"f24\":");
+        j.field(&self.f24, "f24")?;
+        j.raw(",\"f25\":");
+        j.field(&self.f25, "f25")?;
+        j.raw(",\"f26\":");
+        j.field(&self.f26, "f26")?;
+        j.raw(",\"f27\":");
+        j.field(&self.f27, "f27")?;
+        j.raw(",\"f28\":");
+        j.field(&self.f28, "f28")?;
+        j.raw(",\"f29\":");
+        j.field(&self.f29, "f29")?;
+        j.raw(",\"f30\":");
+        j.field(&self.f30, "f30")?;
+        j.raw(",\"f31\":");
+        j.field(&self.f31, "f31")?;
+        j.raw(",\"f32\":");
+        j.field(&self.f32, "f32")?;
+        j.raw(",\"f33\":");
+        j.field(&self.f33, "f33")?;
+        j.raw(",\"f34\":");
+        j.field(&self.f34, "f34")?;
+        j.raw(",\"f35\":");
+        j.field(&self.f35, "f35")?;
+        j.raw(",\"f36\":");
+        j.field(&self.f36, "f36")?;
+        j.raw(",\"f37\":");
+        j.field(&self.f37, "f37")?;
+        j.raw(",\"f38\":");
+        j.field(&self.f38, "f38")?;
+        j.raw(",\"f39\":");
+        j.field(&self.f39, "f39")?;
+        j.raw(",\"f40\":");
+        j.field(&self.f40, "f40")?;
+        j.raw(",\"f41\":");
+        j.field(&self.f41, "f41")?;
+        j.raw(",\"f42\":");
+        j.field(&self.f42, "f42")?;
+        j.raw(",\"f43\":");
+        j.field(&self.f43, "f43")?;
+        j.raw(",\"f44\":");
+        j.field(&self.f44, "f44")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 45];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"f1" => m.field(&mut seen[1], &mut self.f1, "f1")?,
+                b"f2" => m.field(&mut seen[2], &mut self.f2, "f2")?,
+                b"f3" => m.field(&mut seen[3], &mut self.f3, "f3")?,
+                b"f4" => m.field(&mut seen[4], &mut self.f4, "f4")?,
+                b"f5" => m.field_as::<fbe::json::Char>(&mut seen[5], &mut self.f5, "f5")?,
+                b"f6" => m.field_as::<fbe::json::Char>(&mut seen[6], &mut self.f6, "f6")?,
+                b"f7" => m.field(&mut seen[7], &mut self.f7, "f7")?,
+                b"f8" => m.field(&mut seen[8], &mut self.f8, "f8")?,
+                b"f9" => m.field(&mut seen[9], &mut self.f9, "f9")?,
+                b"f10" => m.field(&mut seen[10], &mut self.f10, "f10")?,
+                b"f11" => m.field(&mut seen[11], &mut self.f11, "f11")?,
+                b"f12" => m.field(&mut seen[12], &mut self.f12, "f12")?,
+                b"f13" => m.field(&mut seen[13], &mut self.f13, "f13")?,
+                b"f14" => m.field(&mut seen[14], &mut self.f14, "f14")?,
+                b"f15" => m.field(&mut seen[15], &mut self.f15, "f15")?,
+                b"f16" => m.field(&mut seen[16], &mut self.f16, "f16")?,
+                b"f17" => m.field(&mut seen[17], &mut self.f17, "f17")?,
+                b"f18" => m.field(&mut seen[18], &mut self.f18, "f18")?,
+                b"f19" => m.field(&mut seen[19], &mut self.f19, "f19")?,
+                b"f20" => m.field(&mut seen[20], &mut self.f20, "f20")?,
+                b"f21" => m.field(&mut seen[21], &mut self.f21, "f21")?,
+                b"f22" => m.field(&mut seen[22], &mut self.f22, "f22")?,
+                b"f23" => m.field(&mut seen[23], &mut self.f23, "f23")?,
+                b"f24" => m.field(&mut seen[24], &mut self.f24, "f24")?,
+                b"f25" => m.field(&mut seen[25], &mut self.f25, "f25")?,
+                b"f26" => m.field(&mut seen[26], &mut self.f26, "f26")?,
+                b"f27" => m.field(&mut seen[27], &mut self.f27, "f27")?,
+                b"f28" => m.field(&mut seen[28], &mut self.f28, "f28")?,
+                b"f29" => m.field(&mut seen[29], &mut self.f29, "f29")?,
+                b"f30" => m.field(&mut seen[30], &mut self.f30, "f30")?,
+                b"f31" => m.field(&mut seen[31], &mut self.f31, "f31")?,
+                b"f32" => m.field(&mut seen[32], &mut self.f32, "f32")?,
+                b"f33" => m.field(&mut seen[33], &mut self.f33, "f33")?,
+                b"f34" => m.field(&mut seen[34], &mut self.f34, "f34")?,
+                b"f35" => m.field(&mut seen[35], &mut self.f35, "f35")?,
+                b"f36" => m.field(&mut seen[36], &mut self.f36, "f36")?,
+                b"f37" => m.field(&mut seen[37], &mut self.f37, "f37")?,
+                b"f38" => m.field(&mut seen[38], &mut self.f38, "f38")?,
+                b"f39" => m.field(&mut seen[39], &mut self.f39, "f39")?,
+                b"f40" => m.field(&mut seen[40], &mut self.f40, "f40")?,
+                b"f41" => m.field(&mut seen[41], &mut self.f41, "f41")?,
+                b"f42" => m.field(&mut seen[42], &mut self.f42, "f42")?,
+                b"f43" => m.field(&mut seen[43], &mut self.f43, "f43")?,
+                b"f44" => m.field(&mut seen[44], &mut self.f44, "f44")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[41] {
+            m.spend(26, "f41")?;
+        }
+        if !seen[42] {
+            m.spend(12, "f42")?;
+        }
+        if !seen[44] {
+            m.spend(26, "f44")?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct StructOptional : test.StructSimple` (type id 111); its base fields first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StructOptional {
@@ -3234,6 +3397,373 @@ impl fbe::text::Text for StructOptional {
             t.raw("null");
         }
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for StructOptional {
+    const DECODE_COST: usize = 283;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"f1\":");
+        j.field(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field(&self.f2, "f2")?;
+        j.raw(",\"f3\":");
+        j.field(&self.f3, "f3")?;
+        j.raw(",\"f4\":");
+        j.field(&self.f4, "f4")?;
+        j.raw(",\"f5\":");
+        j.field_as::<fbe::json::Char>(&self.f5, "f5")?;
+        j.raw(",\"f6\":");
+        j.field_as::<fbe::json::Char>(&self.f6, "f6")?;
+        j.raw(",\"f7\":");
+        j.field(&self.f7, "f7")?;
+        j.raw(",\"f8\":");
+        j.field(&self.f8, "f8")?;
+        j.raw(",\"f9\":");
+        j.field(&self.f9, "f9")?;
+        j.raw(",\"f10\":");
+        j.field(&self.f10, "f10")?;
+        j.raw(",\"f11\":");
+        j.field(&self.f11, "f11")?;
+        j.raw(",\"f12\":");
+        j.field(&self.f12, "f12")?;
+        j.raw(",\"f13\":");
+        j.field(&self.f13, "f13")?;
+        j.raw(",\"f14\":");
+        j.field(&self.f14, "f14")?;
+        j.raw(",\"f15\":");
+        j.field(&self.f15, "f15")?;
+        j.raw(",\"f16\":");
+        j.field(&self.f16, "f16")?;
+        j.raw(",\"f17\":");
+        j.field(&self.f17, "f17")?;
+        j.raw(",\"f18\":");
+        j.field(&self.f18, "f18")?;
+        j.raw(",\"f19\":");
+        j.field(&self.f19, "f19")?;
+        j.raw(",\"f20\":");
+        j.field(&self.f20, "f20")?;
+        j.raw(",\"f21\":");
+        j.field(&self.f21, "f21")?;
+        j.raw(",\"f22\":");
+        j.field(&self.f22, "f22")?;
+        j.raw(",\"f23\":");
+        j.field(&self.f23, "f23")?;
+        j.raw(",\"f24\":");
+        j.field(&self.f24, "f24")?;
+        j.raw(",\"f25\":");
+        j.field(&self.f25, "f25")?;
+        j.raw(",\"f26\":");
+        j.field(&self.f26, "f26")?;
+        j.raw(",\"f27\":");
+        j.field(&self.f27, "f27")?;
+        j.raw(",\"f28\":");
+        j.field(&self.f28, "f28")?;
+        j.raw(",\"f29\":");
+        j.field(&self.f29, "f29")?;
+        j.raw(",\"f30\":");
+        j.field(&self.f30, "f30")?;
+        j.raw(",\"f31\":");
+        j.field(&self.f31, "f31")?;
+        j.raw(",\"f32\":");
+        j.field(&self.f32, "f32")?;
+        j.raw(",\"f33\":");
+        j.field(&self.f33, "f33")?;
+        j.raw(",\"f34\":");
+        j.field(&self.f34, "f34")?;
+        j.raw(",\"f35\":");
+        j.field(&self.f35, "f35")?;
+        j.raw(",\"f36\":");
+        j.field(&self.f36, "f36")?;
+        j.raw(",\"f37\":");
+        j.field(&self.f37, "f37")?;
+        j.raw(",\"f38\":");
+        j.field(&self.f38, "f38")?;
+        j.raw(",\"f39\":");
+        j.field(&self.f39, "f39")?;
+        j.raw(",\"f40\":");
+        j.field(&self.f40, "f40")?;
+        j.raw(",\"f41\":");
+        j.field(&self.f41, "f41")?;
+        j.raw(",\"f42\":");
+        j.field(&self.f42, "f42")?;
+        j.raw(",\"f43\":");
+        j.field(&self.f43, "f43")?;
+        j.raw(",\"f44\":");
+        j.field(&self.f44, "f44")?;
+        j.raw(",\"f100\":");
+        j.field(&self.f100, "f100")?;
+        j.raw(",\"f101\":");
+        j.field(&self.f101, "f101")?;
+        j.raw(",\"f102\":");
+        j.field(&self.f102, "f102")?;
+        j.raw(",\"f103\":");
+        j.field(&self.f103, "f103")?;
+        j.raw(",\"f104\":");
+        j.field(&self.f104, "f104")?;
+        j.raw(",\"f105\":");
+        j.field(&self.f105, "f105")?;
+        j.raw(",\"f106\":");
+        j.field_as::<Option<fbe::json::Char>>(&self.f106, "f106")?;
+        j.raw(",\"f107\":");
+        j.field_as::<Option<fbe::json::Char>>(&self.f107, "f107")?;
+        j.raw(",\"f108\":");
+        j.field_as::<Option<fbe::json::Char>>(&self.f108, "f108")?;
+        j.raw(",\"f109\":");
+        j.field(&self.f109, "f109")?;
+        j.raw(",\"f110\":");
+        j.field(&self.f110, "f110")?;
+        j.raw(",\"f111\":");
+        j.field(&self.f111, "f111")?;
+        j.raw(",\"f112\":");
+        j.field(&self.f112, "f112")?;
+        j.raw(",\"f113\":");
+        j.field(&self.f113, "f113")?;
+        j.raw(",\"f114\":");
+        j.field(&self.f114, "f114")?;
+        j.raw(",\"f115\":");
+        j.field(&self.f115, "f115")?;
+        j.raw(",\"f116\":");
+        j.field(&self.f116, "f116")?;
+        j.raw(",\"f117\":");
+        j.field(&self.f117, "f117")?;
+        j.raw(",\"f118\":");
+        j.field(&self.f118, "f118")?;
+        j.raw(",\"f119\":");
+        j.field(&self.f119, "f119")?;
+        j.raw(",\"f120\":");
+        j.field(&self.f120, "f120")?;
+        j.raw(",\"f121\":");
+        j.field(&self.f121, "f121")?;
+        j.raw(",\"f122\":");
+        j.field(&self.f122, "f122")?;
+        j.raw(",\"f123\":");
+        j.field(&self.f123, "f123")?;
+        j.raw(",\"f124\":");
+        j.field(&self.f124, "f124")?;
+        j.raw(",\"f125\":");
+        j.field(&self.f125, "f125")?;
+        j.raw(",\"f126\":");
+        j.field(&self.f126, "f126")?;
+        j.raw(",\"f127\":");
+        j.field(&self.f127, "f127")?;
+        j.raw(",\"f128\":");
+        j.field(&self.f128, "f128")?;
+        j.raw(",\"f129\":");
+        j.field(&self.f129, "f129")?;
+        j.raw(",\"f130\":");
+        j.field(&self.f130, "f130")?;
+        j.raw(",\"f131\":");
+        j.field(&self.f131, "f131")?;
+        j.raw(",\"f132\":");
+        j.field(&self.f132, "f132")?;
+        j.raw(",\"f133\":");
+        j.field(&self.f133, "f133")?;
+        j.raw(",\"f134\":");
+        j.field(&self.f134, "f134")?;
+        j.raw(",\"f135\":");
+        j.field(&self.f135, "f135")?;
+        j.raw(",\"f136\":");
+        j.field(&self.f136, "f136")?;
+        j.raw(",\"f137\":");
+        j.field(&self.f137, "f137")?;
+        j.raw(",\"f138\":");
+        j.field(&self.f138, "f138")?;
+        j.raw(",\"f139\":");
+        j.field(&self.f139, "f139")?;
+        j.raw(",\"f140\":");
+        j.field(&self.f140, "f140")?;
+        j.raw(",\"f141\":");
+        j.field(&self.f141, "f141")?;
+        j.raw(",\"f142\":");
+        j.field(&self.f142, "f142")?;
+        j.raw(",\"f143\":");
+        j.field(&self.f143, "f143")?;
+        j.raw(",\"f144\":");
+        j.field(&self.f144, "f144")?;
+        j.raw(",\"f145\":");
+        j.field(&self.f145, "f145")?;
+        j.raw(",\"f146\":");
+        j.field(&self.f146, "f146")?;
+        j.raw(",\"f147\":");
+        j.field(&self.f147, "f147")?;
+        j.raw(",\"f148\":");
+        j.field(&self.f148, "f148")?;
+        j.raw(",\"f149\":");
+        j.field(&self.f149, "f149")?;
+        j.raw(",\"f150\":");
+        j.field(&self.f150, "f150")?;
+        j.raw(",\"f151\":");
+        j.field(&self.f151, "f151")?;
+        j.raw(",\"f152\":");
+        j.field(&self.f152, "f152")?;
+        j.raw(",\"f153\":");
+        j.field(&self.f153, "f153")?;
+        j.raw(",\"f154\":");
+        j.field(&self.f154, "f154")?;
+        j.raw(",\"f155\":");
+        j.field(&self.f155, "f155")?;
+        j.raw(",\"f156\":");
+        j.field(&self.f156, "f156")?;
+        j.raw(",\"f157\":");
+        j.field(&self.f157, "f157")?;
+        j.raw(",\"f158\":");
+        j.field(&self.f158, "f158")?;
+        j.raw(",\"f159\":");
+        j.field(&self.f159, "f159")?;
+        j.raw(",\"f160\":");
+        j.field(&self.f160, "f160")?;
+        j.raw(",\"f161\":");
+        j.field(&self.f161, "f161")?;
+        j.raw(",\"f162\":");
+        j.field(&self.f162, "f162")?;
+        j.raw(",\"f163\":");
+        j.field(&self.f163, "f163")?;
+        j.raw(",\"f164\":");
+        j.field(&self.f164, "f164")?;
+        j.raw(",\"f165\":");
+        j.field(&self.f165, "f165")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 111];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"f1" => m.field(&mut seen[1], &mut self.f1, "f1")?,
+                b"f2" => m.field(&mut seen[2], &mut self.f2, "f2")?,
+                b"f3" => m.field(&mut seen[3], &mut self.f3, "f3")?,
+                b"f4" => m.field(&mut seen[4], &mut self.f4, "f4")?,
+                b"f5" => m.field_as::<fbe::json::Char>(&mut seen[5], &mut self.f5, "f5")?,
+                b"f6" => m.field_as::<fbe::json::Char>(&mut seen[6], &mut self.f6, "f6")?,
+                b"f7" => m.field(&mut seen[7], &mut self.f7, "f7")?,
+                b"f8" => m.field(&mut seen[8], &mut self.f8, "f8")?,
+                b"f9" => m.field(&mut seen[9], &mut self.f9, "f9")?,
+                b"f10" => m.field(&mut seen[10], &mut self.f10, "f10")?,
+                b"f11" => m.field(&mut seen[11], &mut self.f11, "f11")?,
+                b"f12" => m.field(&mut seen[12], &mut self.f12, "f12")?,
+                b"f13" => m.field(&mut seen[13], &mut self.f13, "f13")?,
+                b"f14" => m.field(&mut seen[14], &mut self.f14, "f14")?,
+                b"f15" => m.field(&mut seen[15], &mut self.f15, "f15")?,
+                b"f16" => m.field(&mut seen[16], &mut self.f16, "f16")?,
+                b"f17" => m.field(&mut seen[17], &mut self.f17, "f17")?,
+                b"f18" => m.field(&mut seen[18], &mut self.f18, "f18")?,
+                b"f19" => m.field(&mut seen[19], &mut self.f19, "f19")?,
+                b"f20" => m.field(&mut seen[20], &mut self.f20, "f20")?,
+                b"f21" => m.field(&mut seen[21], &mut self.f21, "f21")?,
+                b"f22" => m.field(&mut seen[22], &mut self.f22, "f22")?,
+                b"f23" => m.field(&mut seen[23], &mut self.f23, "f23")?,
+                b"f24" => m.field(&mut seen[24], &mut self.f24, "f24")?,
+                b"f25" => m.field(&mut seen[25], &mut self.f25, "f25")?,
+                b"f26" => m.field(&mut seen[26], &mut self.f26, "f26")?,
+                b"f27" => m.field(&mut seen[27], &mut self.f27, "f27")?,
+                b"f28" => m.field(&mut seen[28], &mut self.f28, "f28")?,
+                b"f29" => m.field(&mut seen[29], &mut self.f29, "f29")?,
+                b"f30" => m.field(&mut seen[30], &mut self.f30, "f30")?,
+                b"f31" => m.field(&mut seen[31], &mut self.f31, "f31")?,
+                b"f32" => m.field(&mut seen[32], &mut self.f32, "f32")?,
+                b"f33" => m.field(&mut seen[33], &mut self.f33, "f33")?,
+                b"f34" => m.field(&mut seen[34], &mut self.f34, "f34")?,
+                b"f35" => m.field(&mut seen[35], &mut self.f35, "f35")?,
+                b"f36" => m.field(&mut seen[36], &mut self.f36, "f36")?,
+                b"f37" => m.field(&mut seen[37], &mut self.f37, "f37")?,
+                b"f38" => m.field(&mut seen[38], &mut self.f38, "f38")?,
+                b"f39" => m.field(&mut seen[39], &mut self.f39, "f39")?,
+                b"f40" => m.field(&mut seen[40], &mut self.f40, "f40")?,
+                b"f41" => m.field(&mut seen[41], &mut self.f41, "f41")?,
+                b"f42" => m.field(&mut seen[42], &mut self.f42, "f42")?,
+                b"f43" => m.field(&mut seen[43], &mut self.f43, "f43")?,
+                b"f44" => m.field(&mut seen[44], &mut self.f44, "f44")?,
+                b"f100" => m.field(&mut seen[45], &mut self.f100, "f100")?,
+                b"f101" => m.field(&mut seen[46], &mut self.f101, "f101")?,
+                b"f102" => m.field(&mut seen[47], &mut self.f102, "f102")?,
+                b"f103" => m.field(&mut seen[48], &mut self.f103, "f103")?,
+                b"f104" => m.field(&mut seen[49], &mut self.f104, "f104")?,
+                b"f105" => m.field(&mut seen[50], &mut self.f105, "f105")?,
+                b"f106" => {
+                    m.field_as::<Option<fbe::json::Char>>(&mut seen[51], &mut self.f106, "f106")?
+                }
+                b"f107" => {
+                    m.field_as::<Option<fbe::json::Char>>(&mut seen[52], &mut self.f107, "f107")?
+                }
+                b"f108" => {
+                    m.field_as::<Option<fbe::json::Char>>(&mut seen[53], &mut self.f108, "f108")?
+                }
+                b"f109" => m.field(&mut seen[54], &mut self.f109, "f109")?,
+                b"f110" => m.field(&mut seen[55], &mut self.f110, "f110")?,
+                b"f111" => m.field(&mut seen[56], &mut self.f111, "f111")?,
+                b"f112" => m.field(&mut seen[57], &mut self.f112, "f112")?,
+                b"f113" => m.field(&mut seen[58], &mut self.f113, "f113")?,
+                b"f114" => m.field(&mut seen[59], &mut self.f114, "f114")?,
+                b"f115" => m.field(&mut seen[60], &mut self.f115, "f115")?,
+                b"f116" => m.field(&mut seen[61], &mut self.f116, "f116")?,
+                b"f117" => m.field(&mut seen[62], &mut self.f117, "f117")?,
+                b"f118" => m.field(&mut seen[63], &mut self.f118, "f118")?,
+                b"f119" => m.field(&mut seen[64], &mut self.f119, "f119")?,
+                b"f120" => m.field(&mut seen[65], &mut self.f120, "f120")?,
+                b"f121" => m.field(&mut seen[66], &mut self.f121, "f121")?,
+                b"f122" => m.field(&mut seen[67], &mut self.f122, "f122")?,
+                b"f123" => m.field(&mut seen[68], &mut self.f123, "f123")?,
+                b"f124" => m.field(&mut seen[69], &mut self.f124, "f124")?,
+                b"f125" => m.field(&mut seen[70], &mut self.f125, "f125")?,
+                b"f126" => m.field(&mut seen[71], &mut self.f126, "f126")?,
+                b"f127" => m.field(&mut seen[72], &mut self.f127, "f127")?,
+                b"f128" => m.field(&mut seen[73], &mut self.f128, "f128")?,
+                b"f129" => m.field(&mut seen[74], &mut self.f129, "f129")?,
+                b"f130" => m.field(&mut seen[75], &mut self.f130, "f130")?,
+                b"f131" => m.field(&mut seen[76], &mut self.f131, "f131")?,
+                b"f132" => m.field(&mut seen[77], &mut self.f132, "f132")?,
+                b"f133" => m.field(&mut seen[78], &mut self.f133, "f133")?,
+                b"f134" => m.field(&mut seen[79], &mut self.f134, "f134")?,
+                b"f135" => m.field(&mut seen[80], &mut self.f135, "f135")?,
+                b"f136" => m.field(&mut seen[81], &mut self.f136, "f136")?,
+                b"f137" => m.field(&mut seen[82], &mut self.f137, "f137")?,
+                b"f138" => m.field(&mut seen[83], &mut self.f138, "f138")?,
+                b"f139" => m.field(&mut seen[84], &mut self.f139, "f139")?,
+                b"f140" => m.field(&mut seen[85], &mut self.f140, "f140")?,
+                b"f141" => m.field(&mut seen[86], &mut self.f141, "f141")?,
+                b"f142" => m.field(&mut seen[87], &mut self.f142, "f142")?,
+                b"f143" => m.field(&mut seen[88], &mut self.f143, "f143")?,
+                b"f144" => m.field(&mut seen[89], &mut self.f144, "f144")?,
+                b"f145" => m.field(&mut seen[90], &mut self.f145, "f145")?,
+                b"f146" => m.field(&mut seen[91], &mut self.f146, "f146")?,
+                b"f147" => m.field(&mut seen[92], &mut self.f147, "f147")?,
+                b"f148" => m.field(&mut seen[93], &mut self.f148, "f148")?,
+                b"f149" => m.field(&mut seen[94], &mut self.f149, "f149")?,
+                b"f150" => m.field(&mut seen[95], &mut self.f150, "f150")?,
+                b"f151" => m.field(&mut seen[96], &mut self.f151, "f151")?,
+                b"f152" => m.field(&mut seen[97], &mut self.f152, "f152")?,
+                b"f153" => m.field(&mut seen[98], &mut self.f153, "f153")?,
+                b"f154" => m.field(&mut seen[99], &mut self.f154, "f154")?,
+                b"f155" => m.field(&mut seen[100], &mut self.f155, "f155")?,
+                b"f156" => m.field(&mut seen[101], &mut self.f156, "f156")?,
+                b"f157" => m.field(&mut seen[102], &mut self.f157, "f157")?,
+                b"f158" => m.field(&mut seen[103], &mut self.f158, "f158")?,
+                b"f159" => m.field(&mut seen[104], &mut self.f159, "f159")?,
+                b"f160" => m.field(&mut seen[105], &mut self.f160, "f160")?,
+                b"f161" => m.field(&mut seen[106], &mut self.f161, "f161")?,
+                b"f162" => m.field(&mut seen[107], &mut self.f162, "f162")?,
+                b"f163" => m.field(&mut seen[108], &mut self.f163, "f163")?,
+                b"f164" => m.field(&mut seen[109], &mut self.f164, "f164")?,
+                b"f165" => m.field(&mut seen[110], &mut self.f165, "f165")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[41] {
+            m.spend(26, "f41")?;
+        }
+        if !seen[42] {
+            m.spend(12, "f42")?;
+        }
+        if !seen[44] {
+            m.spend(26, "f44")?;
+        }
+        Ok(())
     }
 }
 
@@ -5816,6 +6346,415 @@ impl fbe::text::Text for StructNested {
     }
 }
 
+impl fbe::json::JsonStruct for StructNested {
+    const DECODE_COST: usize = 306;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"f1\":");
+        j.field(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field(&self.f2, "f2")?;
+        j.raw(",\"f3\":");
+        j.field(&self.f3, "f3")?;
+        j.raw(",\"f4\":");
+        j.field(&self.f4, "f4")?;
+        j.raw(",\"f5\":");
+        j.field_as::<fbe::json::Char>(&self.f5, "f5")?;
+        j.raw(",\"f6\":");
+        j.field_as::<fbe::json::Char>(&self.f6, "f6")?;
+        j.raw(",\"f7\":");
+        j.field(&self.f7, "f7")?;
+        j.raw(",\"f8\":");
+        j.field(&self.f8, "f8")?;
+        j.raw(",\"f9\":");
+        j.field(&self.f9, "f9")?;
+        j.raw(",\"f10\":");
+        j.field(&self.f10, "f10")?;
+        j.raw(",\"f11\":");
+        j.field(&self.f11, "f11")?;
+        j.raw(",\"f12\":");
+        j.field(&self.f12, "f12")?;
+        j.raw(",\"f13\":");
+        j.field(&self.f13, "f13")?;
+        j.raw(",\"f14\":");
+        j.field(&self.f14, "f14")?;
+        j.raw(",\"f15\":");
+        j.field(&self.f15, "f15")?;
+        j.raw(",\"f16\":");
+        j.field(&self.f16, "f16")?;
+        j.raw(",\"f17\":");
+        j.field(&self.f17, "f17")?;
+        j.raw(",\"f18\":");
+        j.field(&self.f18, "f18")?;
+        j.raw(",\"f19\":");
+        j.field(&self.f19, "f19")?;
+        j.raw(",\"f20\":");
+        j.field(&self.f20, "f20")?;
+        j.raw(",\"f21\":");
+        j.field(&self.f21, "f21")?;
+        j.raw(",\"f22\":");
+        j.field(&self.f22, "f22")?;
+        j.raw(",\"f23\":");
+        j.field(&self.f23, "f23")?;
+        j.raw(",\"f24\":");
+        j.field(&self.f24, "f24")?;
+        j.raw(",\"f25\":");
+        j.field(&self.f25, "f25")?;
+        j.raw(",\"f26\":");
+        j.field(&self.f26, "f26")?;
+        j.raw(",\"f27\":");
+        j.field(&self.f27, "f27")?;
+        j.raw(",\"f28\":");
+        j.field(&self.f28, "f28")?;
+        j.raw(",\"f29\":");
+        j.field(&self.f29, "f29")?;
+        j.raw(",\"f30\":");
+        j.field(&self.f30, "f30")?;
+        j.raw(",\"f31\":");
+        j.field(&self.f31, "f31")?;
+        j.raw(",\"f32\":");
+        j.field(&self.f32, "f32")?;
+        j.raw(",\"f33\":");
+        j.field(&self.f33, "f33")?;
+        j.raw(",\"f34\":");
+        j.field(&self.f34, "f34")?;
+        j.raw(",\"f35\":");
+        j.field(&self.f35, "f35")?;
+        j.raw(",\"f36\":");
+        j.field(&self.f36, "f36")?;
+        j.raw(",\"f37\":");
+        j.field(&self.f37, "f37")?;
+        j.raw(",\"f38\":");
+        j.field(&self.f38, "f38")?;
+        j.raw(",\"f39\":");
+        j.field(&self.f39, "f39")?;
+        j.raw(",\"f40\":");
+        j.field(&self.f40, "f40")?;
+        j.raw(",\"f41\":");
+        j.field(&self.f41, "f41")?;
+        j.raw(",\"f42\":");
+        j.field(&self.f42, "f42")?;
+        j.raw(",\"f43\":");
+        j.field(&self.f43, "f43")?;
+        j.raw(",\"f44\":");
+        j.field(&self.f44, "f44")?;
+        j.raw(",\"f100\":");
+        j.field(&self.f100, "f100")?;
+        j.raw(",\"f101\":");
+        j.field(&self.f101, "f101")?;
+        j.raw(",\"f102\":");
+        j.field(&self.f102, "f102")?;
+        j.raw(",\"f103\":");
+        j.field(&self.f103, "f103")?;
+        j.raw(",\"f104\":");
+        j.field(&self.f104, "f104")?;
+        j.raw(",\"f105\":");
+        j.field(&self.f105, "f105")?;
+        j.raw(",\"f106\":");
+        j.field_as::<Option<fbe::json::Char>>(&self.f106, "f106")?;
+        j.raw(",\"f107\":");
+        j.field_as::<Option<fbe::json::Char>>(&self.f107, "f107")?;
+        j.raw(",\"f108\":");
+        j.field_as::<Option<fbe::json::Char>>(&self.f108, "f108")?;
+        j.raw(",\"f109\":");
+        j.field(&self.f109, "f109")?;
+        j.raw(",\"f110\":");
+        j.field(&self.f110, "f110")?;
+        j.raw(",\"f111\":");
+        j.field(&self.f111, "f111")?;
+        j.raw(",\"f112\":");
+        j.field(&self.f112, "f112")?;
+        j.raw(",\"f113\":");
+        j.field(&self.f113, "f113")?;
+        j.raw(",\"f114\":");
+        j.field(&self.f114, "f114")?;
+        j.raw(",\"f115\":");
+        j.field(&self.f115, "f115")?;
+        j.raw(",\"f116\":");
+        j.field(&self.f116, "f116")?;
+        j.raw(",\"f117\":");
+        j.field(&self.f117, "f117")?;
+        j.raw(",\"f118\":");
+        j.field(&self.f118, "f118")?;
+        j.raw(",\"f119\":");
+        j.field(&self.f119, "f119")?;
+        j.raw(",\"f120\":");
+        j.field(&self.f120, "f120")?;
+        j.raw(",\"f121\":");
+        j.field(&self.f121, "f121")?;
+        j.raw(",\"f122\":");
+        j.field(&self.f122, "f122")?;
+        j.raw(",\"f123\":");
+        j.field(&self.f123, "f123")?;
+        j.raw(",\"f124\":");
+        j.field(&self.f124, "f124")?;
+        j.raw(",\"f125\":");
+        j.field(&self.f125, "f125")?;
+        j.raw(",\"f126\":");
+        j.field(&self.f126, "f126")?;
+        j.raw(",\"f127\":");
+        j.field(&self.f127, "f127")?;
+        j.raw(",\"f128\":");
+        j.field(&self.f128, "f128")?;
+        j.raw(",\"f129\":");
+        j.field(&self.f129, "f129")?;
+        j.raw(",\"f130\":");
+        j.field(&self.f130, "f130")?;
+        j.raw(",\"f131\":");
+        j.field(&self.f131, "f131")?;
+        j.raw(",\"f132\":");
+        j.field(&self.f132, "f132")?;
+        j.raw(",\"f133\":");
+        j.field(&self.f133, "f133")?;
+        j.raw(",\"f134\":");
+        j.field(&self.f134, "f134")?;
+        j.raw(",\"f135\":");
+        j.field(&self.f135, "f135")?;
+        j.raw(",\"f136\":");
+        j.field(&self.f136, "f136")?;
+        j.raw(",\"f137\":");
+        j.field(&self.f137, "f137")?;
+        j.raw(",\"f138\":");
+        j.field(&self.f138, "f138")?;
+        j.raw(",\"f139\":");
+        j.field(&self.f139, "f139")?;
+        j.raw(",\"f140\":");
+        j.field(&self.f140, "f140")?;
+        j.raw(",\"f141\":");
+        j.field(&self.f141, "f141")?;
+        j.raw(",\"f142\":");
+        j.field(&self.f142, "f142")?;
+        j.raw(",\"f143\":");
+        j.field(&self.f143, "f143")?;
+        j.raw(",\"f144\":");
+        j.field(&self.f144, "f144")?;
+        j.raw(",\"f145\":");
+        j.field(&self.f145, "f145")?;
+        j.raw(",\"f146\":");
+        j.field(&self.f146, "f146")?;
+        j.raw(",\"f147\":");
+        j.field(&self.f147, "f147")?;
+        j.raw(",\"f148\":");
+        j.field(&self.f148, "f148")?;
+        j.raw(",\"f149\":");
+        j.field(&self.f149, "f149")?;
+        j.raw(",\"f150\":");
+        j.field(&self.f150, "f150")?;
+        j.raw(",\"f151\":");
+        j.field(&self.f151, "f151")?;
+        j.raw(",\"f152\":");
+        j.field(&self.f152, "f152")?;
+        j.raw(",\"f153\":");
+        j.field(&self.f153, "f153")?;
+        j.raw(",\"f154\":");
+        j.field(&self.f154, "f154")?;
+        j.raw(",\"f155\":");
+        j.field(&self.f155, "f155")?;
+        j.raw(",\"f156\":");
+        j.field(&self.f156, "f156")?;
+        j.raw(",\"f157\":");
+        j.field(&self.f157, "f157")?;
+        j.raw(",\"f158\":");
+        j.field(&self.f158, "f158")?;
+        j.raw(",\"f159\":");
+        j.field(&self.f159, "f159")?;
+        j.raw(",\"f160\":");
+        j.field(&self.f160, "f160")?;
+        j.raw(",\"f161\":");
+        j.field(&self.f161, "f161")?;
+        j.raw(",\"f162\":");
+        j.field(&self.f162, "f162")?;
+        j.raw(",\"f163\":");
+        j.field(&self.f163, "f163")?;
+        j.raw(",\"f164\":");
+        j.field(&self.f164, "f164")?;
+        j.raw(",\"f165\":");
+        j.field(&self.f165, "f165")?;
+        j.raw(",\"f1000\":");
+        j.field(&self.f1000, "f1000")?;
+        j.raw(",\"f1001\":");
+        j.field(&self.f1001, "f1001")?;
+        j.raw(",\"f1002\":");
+        j.field(&self.f1002, "f1002")?;
+        j.raw(",\"f1003\":");
+        j.field(&self.f1003, "f1003")?;
+        j.raw(",\"f1004\":");
+        j.field(&self.f1004, "f1004")?;
+        j.raw(",\"f1005\":");
+        j.field(&self.f1005, "f1005")?;
+        j.raw(",\"f1006\":");
+        j.field(&self.f1006, "f1006")?;
+        j.raw(",\"f1007\":");
+        j.field(&self.f1007, "f1007")?;
+        j.raw(",\"f1008\":");
+        j.field(&self.f1008, "f1008")?;
+        j.raw(",\"f1009\":");
+        j.field(&self.f1009, "f1009")?;
+        j.raw(",\"f1010\":");
+        j.field(&self.f1010, "f1010")?;
+        j.raw(",\"f1011\":");
+        j.field(&self.f1011, "f1011")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 123];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"f1" => m.field(&mut seen[1], &mut self.f1, "f1")?,
+                b"f2" => m.field(&mut seen[2], &mut self.f2, "f2")?,
+                b"f3" => m.field(&mut seen[3], &mut self.f3, "f3")?,
+                b"f4" => m.field(&mut seen[4], &mut self.f4, "f4")?,
+                b"f5" => m.field_as::<fbe::json::Char>(&mut seen[5], &mut self.f5, "f5")?,
+                b"f6" => m.field_as::<fbe::json::Char>(&mut seen[6], &mut self.f6, "f6")?,
+                b"f7" => m.field(&mut seen[7], &mut self.f7, "f7")?,
+                b"f8" => m.field(&mut seen[8], &mut self.f8, "f8")?,
+                b"f9" => m.field(&mut seen[9], &mut self.f9, "f9")?,
+                b"f10" => m.field(&mut seen[10], &mut self.f10, "f10")?,
+                b"f11" => m.field(&mut seen[11], &mut self.f11, "f11")?,
+                b"f12" => m.field(&mut seen[12], &mut self.f12, "f12")?,
+                b"f13" => m.field(&mut seen[13], &mut self.f13, "f13")?,
+                b"f14" => m.field(&mut seen[14], &mut self.f14, "f14")?,
+                b"f15" => m.field(&mut seen[15], &mut self.f15, "f15")?,
+                b"f16" => m.field(&mut seen[16], &mut self.f16, "f16")?,
+                b"f17" => m.field(&mut seen[17], &mut self.f17, "f17")?,
+                b"f18" => m.field(&mut seen[18], &mut self.f18, "f18")?,
+                b"f19" => m.field(&mut seen[19], &mut self.f19, "f19")?,
+                b"f20" => m.field(&mut seen[20], &mut self.f20, "f20")?,
+                b"f21" => m.field(&mut seen[21], &mut self.f21, "f21")?,
+                b"f22" => m.field(&mut seen[22], &mut self.f22, "f22")?,
+                b"f23" => m.field(&mut seen[23], &mut self.f23, "f23")?,
+                b"f24" => m.field(&mut seen[24], &mut self.f24, "f24")?,
+                b"f25" => m.field(&mut seen[25], &mut self.f25, "f25")?,
+                b"f26" => m.field(&mut seen[26], &mut self.f26, "f26")?,
+                b"f27" => m.field(&mut seen[27], &mut self.f27, "f27")?,
+                b"f28" => m.field(&mut seen[28], &mut self.f28, "f28")?,
+                b"f29" => m.field(&mut seen[29], &mut self.f29, "f29")?,
+                b"f30" => m.field(&mut seen[30], &mut self.f30, "f30")?,
+                b"f31" => m.field(&mut seen[31], &mut self.f31, "f31")?,
+                b"f32" => m.field(&mut seen[32], &mut self.f32, "f32")?,
+                b"f33" => m.field(&mut seen[33], &mut self.f33, "f33")?,
+                b"f34" => m.field(&mut seen[34], &mut self.f34, "f34")?,
+                b"f35" => m.field(&mut seen[35], &mut self.f35, "f35")?,
+                b"f36" => m.field(&mut seen[36], &mut self.f36, "f36")?,
+                b"f37" => m.field(&mut seen[37], &mut self.f37, "f37")?,
+                b"f38" => m.field(&mut seen[38], &mut self.f38, "f38")?,
+                b"f39" => m.field(&mut seen[39], &mut self.f39, "f39")?,
+                b"f40" => m.field(&mut seen[40], &mut self.f40, "f40")?,
+                b"f41" => m.field(&mut seen[41], &mut self.f41, "f41")?,
+                b"f42" => m.field(&mut seen[42], &mut self.f42, "f42")?,
+                b"f43" => m.field(&mut seen[43], &mut self.f43, "f43")?,
+                b"f44" => m.field(&mut seen[44], &mut self.f44, "f44")?,
+                b"f100" => m.field(&mut seen[45], &mut self.f100, "f100")?,
+                b"f101" => m.field(&mut seen[46], &mut self.f101, "f101")?,
+                b"f102" => m.field(&mut seen[47], &mut self.f102, "f102")?,
+                b"f103" => m.field(&mut seen[48], &mut self.f103, "f103")?,
+                b"f104" => m.field(&mut seen[49], &mut self.f104, "f104")?,
+                b"f105" => m.field(&mut seen[50], &mut self.f105, "f105")?,
+                b"f106" => {
+                    m.field_as::<Option<fbe::json::Char>>(&mut seen[51], &mut self.f106, "f106")?
+                }
+                b"f107" => {
+                    m.field_as::<Option<fbe::json::Char>>(&mut seen[52], &mut self.f107, "f107")?
+                }
+                b"f108" => {
+                    m.field_as::<Option<fbe::json::Char>>(&mut seen[53], &mut self.f108, "f108")?
+                }
+                b"f109" => m.field(&mut seen[54], &mut self.f109, "f109")?,
+                b"f110" => m.field(&mut seen[55], &mut self.f110, "f110")?,
+                b"f111" => m.field(&mut seen[56], &mut self.f111, "f111")?,
+                b"f112" => m.field(&mut seen[57], &mut self.f112, "f112")?,
+                b"f113" => m.field(&mut seen[58], &mut self.f113, "f113")?,
+                b"f114" => m.field(&mut seen[59], &mut self.f114, "f114")?,
+                b"f115" => m.field(&mut seen[60], &mut self.f115, "f115")?,
+                b"f116" => m.field(&mut seen[61], &mut self.f116, "f116")?,
+                b"f117" => m.field(&mut seen[62], &mut self.f117, "f117")?,
+                b"f118" => m.field(&mut seen[63], &mut self.f118, "f118")?,
+                b"f119" => m.field(&mut seen[64], &mut self.f119, "f119")?,
+                b"f120" => m.field(&mut seen[65], &mut self.f120, "f120")?,
+                b"f121" => m.field(&mut seen[66], &mut self.f121, "f121")?,
+                b"f122" => m.field(&mut seen[67], &mut self.f122, "f122")?,
+                b"f123" => m.field(&mut seen[68], &mut self.f123, "f123")?,
+                b"f124" => m.field(&mut seen[69], &mut self.f124, "f124")?,
+                b"f125" => m.field(&mut seen[70], &mut self.f125, "f125")?,
+                b"f126" => m.field(&mut seen[71], &mut self.f126, "f126")?,
+                b"f127" => m.field(&mut seen[72], &mut self.f127, "f127")?,
+                b"f128" => m.field(&mut seen[73], &mut self.f128, "f128")?,
+                b"f129" => m.field(&mut seen[74], &mut self.f129, "f129")?,
+                b"f130" => m.field(&mut seen[75], &mut self.f130, "f130")?,
+                b"f131" => m.field(&mut seen[76], &mut self.f131, "f131")?,
+                b"f132" => m.field(&mut seen[77], &mut self.f132, "f132")?,
+                b"f133" => m.field(&mut seen[78], &mut self.f133, "f133")?,
+                b"f134" => m.field(&mut seen[79], &mut self.f134, "f134")?,
+                b"f135" => m.field(&mut seen[80], &mut self.f135, "f135")?,
+                b"f136" => m.field(&mut seen[81], &mut self.f136, "f136")?,
+                b"f137" => m.field(&mut seen[82], &mut self.f137, "f137")?,
+                b"f138" => m.field(&mut seen[83], &mut self.f138, "f138")?,
+                b"f139" => m.field(&mut seen[84], &mut self.f139, "f139")?,
+                b"f140" => m.field(&mut seen[85], &mut self.f140, "f140")?,
+                b"f141" => m.field(&mut seen[86], &mut self.f141, "f141")?,
+                b"f142" => m.field(&mut seen[87], &mut self.f142, "f142")?,
+                b"f143" => m.field(&mut seen[88], &mut self.f143, "f143")?,
+                b"f144" => m.field(&mut seen[89], &mut self.f144, "f144")?,
+                b"f145" => m.field(&mut seen[90], &mut self.f145, "f145")?,
+                b"f146" => m.field(&mut seen[91], &mut self.f146, "f146")?,
+                b"f147" => m.field(&mut seen[92], &mut self.f147, "f147")?,
+                b"f148" => m.field(&mut seen[93], &mut self.f148, "f148")?,
+                b"f149" => m.field(&mut seen[94], &mut self.f149, "f149")?,
+                b"f150" => m.field(&mut seen[95], &mut self.f150, "f150")?,
+                b"f151" => m.field(&mut seen[96], &mut self.f151, "f151")?,
+                b"f152" => m.field(&mut seen[97], &mut self.f152, "f152")?,
+                b"f153" => m.field(&mut seen[98], &mut self.f153, "f153")?,
+                b"f154" => m.field(&mut seen[99], &mut self.f154, "f154")?,
+                b"f155" => m.field(&mut seen[100], &mut self.f155, "f155")?,
+                b"f156" => m.field(&mut seen[101], &mut self.f156, "f156")?,
+                b"f157" => m.field(&mut seen[102], &mut self.f157, "f157")?,
+                b"f158" => m.field(&mut seen[103], &mut self.f158, "f158")?,
+                b"f159" => m.field(&mut seen[104], &mut self.f159, "f159")?,
+                b"f160" => m.field(&mut seen[105], &mut self.f160, "f160")?,
+                b"f161" => m.field(&mut seen[106], &mut self.f161, "f161")?,
+                b"f162" => m.field(&mut seen[107], &mut self.f162, "f162")?,
+                b"f163" => m.field(&mut seen[108], &mut self.f163, "f163")?,
+                b"f164" => m.field(&mut seen[109], &mut self.f164, "f164")?,
+                b"f165" => m.field(&mut seen[110], &mut self.f165, "f165")?,
+                b"f1000" => m.field(&mut seen[111], &mut self.f1000, "f1000")?,
+                b"f1001" => m.field(&mut seen[112], &mut self.f1001, "f1001")?,
+                b"f1002" => m.field(&mut seen[113], &mut self.f1002, "f1002")?,
+                b"f1003" => m.field(&mut seen[114], &mut self.f1003, "f1003")?,
+                b"f1004" => m.field(&mut seen[115], &mut self.f1004, "f1004")?,
+                b"f1005" => m.field(&mut seen[116], &mut self.f1005, "f1005")?,
+                b"f1006" => m.field(&mut seen[117], &mut self.f1006, "f1006")?,
+                b"f1007" => m.field(&mut seen[118], &mut self.f1007, "f1007")?,
+                b"f1008" => m.field(&mut seen[119], &mut self.f1008, "f1008")?,
+                b"f1009" => m.field(&mut seen[120], &mut self.f1009, "f1009")?,
+                b"f1010" => m.field(&mut seen[121], &mut self.f1010, "f1010")?,
+                b"f1011" => m.field(&mut seen[122], &mut self.f1011, "f1011")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[41] {
+            m.spend(26, "f41")?;
+        }
+        if !seen[42] {
+            m.spend(12, "f42")?;
+        }
+        if !seen[44] {
+            m.spend(26, "f44")?;
+        }
+        if !seen[119] {
+            m.spend(281, "f1008")?;
+        }
+        if !seen[121] {
+            m.spend(347, "f1010")?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct StructBytes` (type id 120).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructBytes {
@@ -5921,6 +6860,34 @@ impl fbe::text::Text for StructBytes {
             t.raw("null");
         }
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for StructBytes {
+    const DECODE_COST: usize = 6;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"f1\":");
+        j.field(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field(&self.f2, "f2")?;
+        j.raw(",\"f3\":");
+        j.field(&self.f3, "f3")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"f1" => m.field(&mut seen[0], &mut self.f1, "f1")?,
+                b"f2" => m.field(&mut seen[1], &mut self.f2, "f2")?,
+                b"f3" => m.field(&mut seen[2], &mut self.f3, "f3")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -6236,6 +7203,58 @@ impl fbe::text::Text for StructArray {
     }
 }
 
+impl fbe::json::JsonStruct for StructArray {
+    const DECODE_COST: usize = 36;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"f1\":");
+        j.field(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field(&self.f2, "f2")?;
+        j.raw(",\"f3\":");
+        j.field(&self.f3, "f3")?;
+        j.raw(",\"f4\":");
+        j.field(&self.f4, "f4")?;
+        j.raw(",\"f5\":");
+        j.field(&self.f5, "f5")?;
+        j.raw(",\"f6\":");
+        j.field(&self.f6, "f6")?;
+        j.raw(",\"f7\":");
+        j.field(&self.f7, "f7")?;
+        j.raw(",\"f8\":");
+        j.field(&self.f8, "f8")?;
+        j.raw(",\"f9\":");
+        j.field(&self.f9, "f9")?;
+        j.raw(",\"f10\":");
+        j.field(&self.f10, "f10")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 10];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"f1" => m.field(&mut seen[0], &mut self.f1, "f1")?,
+                b"f2" => m.field(&mut seen[1], &mut self.f2, "f2")?,
+                b"f3" => m.field(&mut seen[2], &mut self.f3, "f3")?,
+                b"f4" => m.field(&mut seen[3], &mut self.f4, "f4")?,
+                b"f5" => m.field(&mut seen[4], &mut self.f5, "f5")?,
+                b"f6" => m.field(&mut seen[5], &mut self.f6, "f6")?,
+                b"f7" => m.field(&mut seen[6], &mut self.f7, "f7")?,
+                b"f8" => m.field(&mut seen[7], &mut self.f8, "f8")?,
+                b"f9" => m.field(&mut seen[8], &mut self.f9, "f9")?,
+                b"f10" => m.field(&mut seen[9], &mut self.f10, "f10")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[8] {
+            m.spend(562, "f9")?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct StructVector` (type id 130).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructVector {
@@ -6515,6 +7534,55 @@ impl fbe::text::Text for StructVector {
         }
         t.raw("]");
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for StructVector {
+    const DECODE_COST: usize = 40;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"f1\":");
+        j.field(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field(&self.f2, "f2")?;
+        j.raw(",\"f3\":");
+        j.field(&self.f3, "f3")?;
+        j.raw(",\"f4\":");
+        j.field(&self.f4, "f4")?;
+        j.raw(",\"f5\":");
+        j.field(&self.f5, "f5")?;
+        j.raw(",\"f6\":");
+        j.field(&self.f6, "f6")?;
+        j.raw(",\"f7\":");
+        j.field(&self.f7, "f7")?;
+        j.raw(",\"f8\":");
+        j.field(&self.f8, "f8")?;
+        j.raw(",\"f9\":");
+        j.field(&self.f9, "f9")?;
+        j.raw(",\"f10\":");
+        j.field(&self.f10, "f10")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 10];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"f1" => m.field(&mut seen[0], &mut self.f1, "f1")?,
+                b"f2" => m.field(&mut seen[1], &mut self.f2, "f2")?,
+                b"f3" => m.field(&mut seen[2], &mut self.f3, "f3")?,
+                b"f4" => m.field(&mut seen[3], &mut self.f4, "f4")?,
+                b"f5" => m.field(&mut seen[4], &mut self.f5, "f5")?,
+                b"f6" => m.field(&mut seen[5], &mut self.f6, "f6")?,
+                b"f7" => m.field(&mut seen[6], &mut self.f7, "f7")?,
+                b"f8" => m.field(&mut seen[7], &mut self.f8, "f8")?,
+                b"f9" => m.field(&mut seen[8], &mut self.f9, "f9")?,
+                b"f10" => m.field(&mut seen[9], &mut self.f10, "f10")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -6800,6 +7868,55 @@ impl fbe::text::Text for StructList {
     }
 }
 
+impl fbe::json::JsonStruct for StructList {
+    const DECODE_COST: usize = 40;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"f1\":");
+        j.field(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field(&self.f2, "f2")?;
+        j.raw(",\"f3\":");
+        j.field(&self.f3, "f3")?;
+        j.raw(",\"f4\":");
+        j.field(&self.f4, "f4")?;
+        j.raw(",\"f5\":");
+        j.field(&self.f5, "f5")?;
+        j.raw(",\"f6\":");
+        j.field(&self.f6, "f6")?;
+        j.raw(",\"f7\":");
+        j.field(&self.f7, "f7")?;
+        j.raw(",\"f8\":");
+        j.field(&self.f8, "f8")?;
+        j.raw(",\"f9\":");
+        j.field(&self.f9, "f9")?;
+        j.raw(",\"f10\":");
+        j.field(&self.f10, "f10")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 10];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"f1" => m.field(&mut seen[0], &mut self.f1, "f1")?,
+                b"f2" => m.field(&mut seen[1], &mut self.f2, "f2")?,
+                b"f3" => m.field(&mut seen[2], &mut self.f3, "f3")?,
+                b"f4" => m.field(&mut seen[3], &mut self.f4, "f4")?,
+                b"f5" => m.field(&mut seen[4], &mut self.f5, "f5")?,
+                b"f6" => m.field(&mut seen[5], &mut self.f6, "f6")?,
+                b"f7" => m.field(&mut seen[6], &mut self.f7, "f7")?,
+                b"f8" => m.field(&mut seen[7], &mut self.f8, "f8")?,
+                b"f9" => m.field(&mut seen[8], &mut self.f9, "f9")?,
+                b"f10" => m.field(&mut seen[9], &mut self.f10, "f10")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct StructSet` (type id 132).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructSet {
@@ -6934,6 +8051,37 @@ impl fbe::text::Text for StructSet {
         }
         t.raw("}");
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for StructSet {
+    const DECODE_COST: usize = 16;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"f1\":");
+        j.field(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field(&self.f2, "f2")?;
+        j.raw(",\"f3\":");
+        j.field(&self.f3, "f3")?;
+        j.raw(",\"f4\":");
+        j.field(&self.f4, "f4")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 4];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"f1" => m.field(&mut seen[0], &mut self.f1, "f1")?,
+                b"f2" => m.field(&mut seen[1], &mut self.f2, "f2")?,
+                b"f3" => m.field(&mut seen[2], &mut self.f3, "f3")?,
+                b"f4" => m.field(&mut seen[3], &mut self.f4, "f4")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -7239,6 +8387,55 @@ impl fbe::text::Text for StructMap {
     }
 }
 
+impl fbe::json::JsonStruct for StructMap {
+    const DECODE_COST: usize = 40;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"f1\":");
+        j.field(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field(&self.f2, "f2")?;
+        j.raw(",\"f3\":");
+        j.field(&self.f3, "f3")?;
+        j.raw(",\"f4\":");
+        j.field(&self.f4, "f4")?;
+        j.raw(",\"f5\":");
+        j.field(&self.f5, "f5")?;
+        j.raw(",\"f6\":");
+        j.field(&self.f6, "f6")?;
+        j.raw(",\"f7\":");
+        j.field(&self.f7, "f7")?;
+        j.raw(",\"f8\":");
+        j.field(&self.f8, "f8")?;
+        j.raw(",\"f9\":");
+        j.field(&self.f9, "f9")?;
+        j.raw(",\"f10\":");
+        j.field(&self.f10, "f10")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 10];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"f1" => m.field(&mut seen[0], &mut self.f1, "f1")?,
+                b"f2" => m.field(&mut seen[1], &mut self.f2, "f2")?,
+                b"f3" => m.field(&mut seen[2], &mut self.f3, "f3")?,
+                b"f4" => m.field(&mut seen[3], &mut self.f4, "f4")?,
+                b"f5" => m.field(&mut seen[4], &mut self.f5, "f5")?,
+                b"f6" => m.field(&mut seen[5], &mut self.f6, "f6")?,
+                b"f7" => m.field(&mut seen[6], &mut self.f7, "f7")?,
+                b"f8" => m.field(&mut seen[7], &mut self.f8, "f8")?,
+                b"f9" => m.field(&mut seen[8], &mut self.f9, "f9")?,
+                b"f10" => m.field(&mut seen[9], &mut self.f10, "f10")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct StructHash` (type id 141).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructHash {
@@ -7541,6 +8738,55 @@ impl fbe::text::Text for StructHash {
     }
 }
 
+impl fbe::json::JsonStruct for StructHash {
+    const DECODE_COST: usize = 40;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"f1\":");
+        j.field(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field(&self.f2, "f2")?;
+        j.raw(",\"f3\":");
+        j.field(&self.f3, "f3")?;
+        j.raw(",\"f4\":");
+        j.field(&self.f4, "f4")?;
+        j.raw(",\"f5\":");
+        j.field(&self.f5, "f5")?;
+        j.raw(",\"f6\":");
+        j.field(&self.f6, "f6")?;
+        j.raw(",\"f7\":");
+        j.field(&self.f7, "f7")?;
+        j.raw(",\"f8\":");
+        j.field(&self.f8, "f8")?;
+        j.raw(",\"f9\":");
+        j.field(&self.f9, "f9")?;
+        j.raw(",\"f10\":");
+        j.field(&self.f10, "f10")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 10];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"f1" => m.field(&mut seen[0], &mut self.f1, "f1")?,
+                b"f2" => m.field(&mut seen[1], &mut self.f2, "f2")?,
+                b"f3" => m.field(&mut seen[2], &mut self.f3, "f3")?,
+                b"f4" => m.field(&mut seen[3], &mut self.f4, "f4")?,
+                b"f5" => m.field(&mut seen[4], &mut self.f5, "f5")?,
+                b"f6" => m.field(&mut seen[5], &mut self.f6, "f6")?,
+                b"f7" => m.field(&mut seen[6], &mut self.f7, "f7")?,
+                b"f8" => m.field(&mut seen[7], &mut self.f8, "f8")?,
+                b"f9" => m.field(&mut seen[8], &mut self.f9, "f9")?,
+                b"f10" => m.field(&mut seen[9], &mut self.f10, "f10")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct StructHashEx` (type id 142).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructHashEx {
@@ -7648,6 +8894,39 @@ impl fbe::text::Text for StructHashEx {
     }
 }
 
+impl fbe::json::JsonStruct for StructHashEx {
+    const DECODE_COST: usize = 8;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"f1\":");
+        j.field_as::<fbe::json::HashPairs<StructSimple, StructNested>>(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field_as::<fbe::json::HashPairs<StructSimple, Option<StructNested>>>(&self.f2, "f2")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 2];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"f1" => m.field_as::<fbe::json::HashPairs<StructSimple, StructNested>>(
+                    &mut seen[0],
+                    &mut self.f1,
+                    "f1",
+                )?,
+                b"f2" => m.field_as::<fbe::json::HashPairs<StructSimple, Option<StructNested>>>(
+                    &mut seen[1],
+                    &mut self.f2,
+                    "f2",
+                )?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct StructEmpty` (type id 143).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructEmpty {}
@@ -7702,6 +8981,22 @@ impl fbe::KeyOrd for StructEmpty {
 impl fbe::text::Text for StructEmpty {
     fn text(&self, t: &mut fbe::text::TextWriter) {
         t.raw("StructEmpty()");
+    }
+}
+
+impl fbe::json::JsonStruct for StructEmpty {
+    const DECODE_COST: usize = 32;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        while let Some(name) = m.name()? {
+            m.skip(name)?;
+        }
+        Ok(())
     }
 }
 

@@ -269,6 +269,57 @@ impl fbe::text::Text for Prices {
     }
 }
 
+impl fbe::json::JsonStruct for Prices {
+    const DECODE_COST: usize = 77;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"price\":");
+        j.field(&self.price, "price")?;
+        j.raw(",\"maybePrice\":");
+        j.field(&self.maybe_price, "maybePrice")?;
+        j.raw(",\"pair\":");
+        j.field(&self.pair, "pair")?;
+        j.raw(",\"priceVector\":");
+        j.field(&self.price_vector, "priceVector")?;
+        j.raw(",\"priceList\":");
+        j.field(&self.price_list, "priceList")?;
+        j.raw(",\"priceSet\":");
+        j.field(&self.price_set, "priceSet")?;
+        j.raw(",\"priceById\":");
+        j.field(&self.price_by_id, "priceById")?;
+        j.raw(",\"idByPrice\":");
+        j.field(&self.id_by_price, "idByPrice")?;
+        j.raw(",\"priceByPrice\":");
+        j.field(&self.price_by_price, "priceByPrice")?;
+        j.raw(",\"maybePrices\":");
+        j.field(&self.maybe_prices, "maybePrices")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 10];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"price" => m.field(&mut seen[0], &mut self.price, "price")?,
+                b"maybePrice" => m.field(&mut seen[1], &mut self.maybe_price, "maybePrice")?,
+                b"pair" => m.field(&mut seen[2], &mut self.pair, "pair")?,
+                b"priceVector" => m.field(&mut seen[3], &mut self.price_vector, "priceVector")?,
+                b"priceList" => m.field(&mut seen[4], &mut self.price_list, "priceList")?,
+                b"priceSet" => m.field(&mut seen[5], &mut self.price_set, "priceSet")?,
+                b"priceById" => m.field(&mut seen[6], &mut self.price_by_id, "priceById")?,
+                b"idByPrice" => m.field(&mut seen[7], &mut self.id_by_price, "idByPrice")?,
+                b"priceByPrice" => {
+                    m.field(&mut seen[8], &mut self.price_by_price, "priceByPrice")?
+                }
+                b"maybePrices" => m.field(&mut seen[9], &mut self.maybe_prices, "maybePrices")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The messages a receiver of `decimals` reads (docs/format.md 7.4): the package's own, then its imports'.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message

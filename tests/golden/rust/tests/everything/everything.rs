@@ -1188,6 +1188,28 @@ impl fbe::text::Text for Counted {
     }
 }
 
+impl fbe::json::JsonStruct for Counted {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"a\":");
+        j.field(&self.a, "a")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"a" => m.field(&mut seen[0], &mut self.a, "a")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Shifted` (type id 1020).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Shifted {
@@ -1255,6 +1277,28 @@ impl fbe::text::Text for Shifted {
         t.raw("Shifted(a=");
         t.int(i64::from(self.a));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Shifted {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"a\":");
+        j.field(&self.a, "a")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"a" => m.field(&mut seen[0], &mut self.a, "a")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -1328,6 +1372,28 @@ impl fbe::text::Text for AfterShift {
     }
 }
 
+impl fbe::json::JsonStruct for AfterShift {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"a\":");
+        j.field(&self.a, "a")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"a" => m.field(&mut seen[0], &mut self.a, "a")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Fixed` (type id 7).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Fixed {
@@ -1395,6 +1461,28 @@ impl fbe::text::Text for Fixed {
         t.raw("Fixed(a=");
         t.int(i64::from(self.a));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Fixed {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"a\":");
+        j.field(&self.a, "a")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"a" => m.field(&mut seen[0], &mut self.a, "a")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -1475,6 +1563,31 @@ impl fbe::text::Text for Derived {
         t.raw("),b=");
         t.int(i64::from(self.b_));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Derived {
+    const DECODE_COST: usize = 8;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"a\":");
+        j.field(&self.a, "a")?;
+        j.raw(",\"b\":");
+        j.field(&self.b_, "b")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 2];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"a" => m.field(&mut seen[0], &mut self.a, "a")?,
+                b"b" => m.field(&mut seen[1], &mut self.b_, "b")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -1586,6 +1699,34 @@ impl fbe::text::Text for ImportedBase {
     }
 }
 
+impl fbe::json::JsonStruct for ImportedBase {
+    const DECODE_COST: usize = 16;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"symbol\":");
+        j.field(&self.symbol, "symbol")?;
+        j.raw(",\"digits\":");
+        j.field(&self.digits, "digits")?;
+        j.raw(",\"price\":");
+        j.field(&self.price, "price")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"symbol" => m.field(&mut seen[0], &mut self.symbol, "symbol")?,
+                b"digits" => m.field(&mut seen[1], &mut self.digits, "digits")?,
+                b"price" => m.field(&mut seen[2], &mut self.price, "price")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Note` (type id 1023).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Note {
@@ -1665,6 +1806,28 @@ impl fbe::text::Text for Note {
         t.raw("Note(text=");
         t.string(&self.text);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Note {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"text\":");
+        j.field(&self.text, "text")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"text" => m.field(&mut seen[0], &mut self.text, "text")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -1752,6 +1915,31 @@ impl fbe::text::Text for Quiet {
     }
 }
 
+impl fbe::json::JsonStruct for Quiet {
+    const DECODE_COST: usize = 8;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"password\":");
+        j.field(&self.password, "password")?;
+        j.raw(",\"legacy\":");
+        j.field(&self.legacy, "legacy")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 2];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"password" => m.field(&mut seen[0], &mut self.password, "password")?,
+                b"legacy" => m.field(&mut seen[1], &mut self.legacy, "legacy")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Empty` (type id 1025).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Empty {}
@@ -1806,6 +1994,22 @@ impl fbe::KeyOrd for Empty {
 impl fbe::text::Text for Empty {
     fn text(&self, t: &mut fbe::text::TextWriter) {
         t.raw("Empty()");
+    }
+}
+
+impl fbe::json::JsonStruct for Empty {
+    const DECODE_COST: usize = 32;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        while let Some(name) = m.name()? {
+            m.skip(name)?;
+        }
+        Ok(())
     }
 }
 
@@ -2887,6 +3091,197 @@ impl fbe::text::Text for Everything {
     }
 }
 
+impl fbe::json::JsonStruct for Everything {
+    const DECODE_COST: usize = 258;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"f1\":");
+        j.field(&self.f1, "f1")?;
+        j.raw(",\"f2\":");
+        j.field(&self.f2, "f2")?;
+        j.raw(",\"f3\":");
+        j.field_as::<fbe::json::Char>(&self.f3, "f3")?;
+        j.raw(",\"f4\":");
+        j.field(&self.f4, "f4")?;
+        j.raw(",\"f5\":");
+        j.field(&self.f5, "f5")?;
+        j.raw(",\"f6\":");
+        j.field(&self.f6, "f6")?;
+        j.raw(",\"f7\":");
+        j.field(&self.f7, "f7")?;
+        j.raw(",\"f8\":");
+        j.field(&self.f8, "f8")?;
+        j.raw(",\"f9\":");
+        j.field(&self.f9, "f9")?;
+        j.raw(",\"f10\":");
+        j.field(&self.f10, "f10")?;
+        j.raw(",\"f11\":");
+        j.field(&self.f11, "f11")?;
+        j.raw(",\"f12\":");
+        j.field(&self.f12, "f12")?;
+        j.raw(",\"f13\":");
+        j.field(&self.f13, "f13")?;
+        j.raw(",\"f14\":");
+        j.field(&self.f14, "f14")?;
+        j.raw(",\"f15\":");
+        j.field(&self.f15, "f15")?;
+        j.raw(",\"f16\":");
+        j.field(&self.f16, "f16")?;
+        j.raw(",\"f17\":");
+        j.field(&self.f17, "f17")?;
+        j.raw(",\"f18\":");
+        j.field(&self.f18, "f18")?;
+        j.raw(",\"f19\":");
+        j.field(&self.f19, "f19")?;
+        j.raw(",\"f20\":");
+        j.field(&self.f20, "f20")?;
+        j.raw(",\"f21\":");
+        j.field(&self.f21, "f21")?;
+        j.raw(",\"f22\":");
+        j.field(&self.f22, "f22")?;
+        j.raw(",\"f23\":");
+        j.field(&self.f23, "f23")?;
+        j.raw(",\"f24\":");
+        j.field(&self.f24, "f24")?;
+        j.raw(",\"f25\":");
+        j.field(&self.f25, "f25")?;
+        j.raw(",\"f26\":");
+        j.field(&self.f26, "f26")?;
+        j.raw(",\"f27\":");
+        j.field(&self.f27, "f27")?;
+        j.raw(",\"f28\":");
+        j.field(&self.f28, "f28")?;
+        j.raw(",\"f29\":");
+        j.field(&self.f29, "f29")?;
+        j.raw(",\"f30\":");
+        j.field(&self.f30, "f30")?;
+        j.raw(",\"f31\":");
+        j.field(&self.f31, "f31")?;
+        j.raw(",\"f32\":");
+        j.field(&self.f32, "f32")?;
+        j.raw(",\"f33\":");
+        j.field(&self.f33, "f33")?;
+        j.raw(",\"f34\":");
+        j.field(&self.f34, "f34")?;
+        j.raw(",\"f35\":");
+        j.field(&self.f35, "f35")?;
+        j.raw(",\"f36\":");
+        j.field(&self.f36, "f36")?;
+        j.raw(",\"f37\":");
+        j.field(&self.f37, "f37")?;
+        j.raw(",\"f38\":");
+        j.field(&self.f38, "f38")?;
+        j.raw(",\"f39\":");
+        j.field(&self.f39, "f39")?;
+        j.raw(",\"f40\":");
+        j.field(&self.f40, "f40")?;
+        j.raw(",\"f41\":");
+        j.field(&self.f41, "f41")?;
+        j.raw(",\"f42\":");
+        j.field(&self.f42, "f42")?;
+        j.raw(",\"f43\":");
+        j.field(&self.f43, "f43")?;
+        j.raw(",\"f44\":");
+        j.field(&self.f44, "f44")?;
+        j.raw(",\"f45\":");
+        j.field(&self.f45, "f45")?;
+        j.raw(",\"f46\":");
+        j.field_as::<fbe::json::HashPairs<super::market::Instrument, Counted>>(&self.f46, "f46")?;
+        j.raw(",\"f47\":");
+        j.field(&self.f47, "f47")?;
+        j.raw(",\"f47Reset\":");
+        j.field(&self.f47_reset, "f47Reset")?;
+        j.raw(",\"f48\":");
+        j.field(&self.f48, "f48")?;
+        j.raw(",\"f49\":");
+        j.field(&self.f49, "f49")?;
+        j.raw(",\"f50\":");
+        j.field(&self.f50, "f50")?;
+        j.raw(",\"f51\":");
+        j.field(&self.f51, "f51")?;
+        j.raw(",\"f52\":");
+        j.field(&self.f52, "f52")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 54];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"f1" => m.field(&mut seen[1], &mut self.f1, "f1")?,
+                b"f2" => m.field(&mut seen[2], &mut self.f2, "f2")?,
+                b"f3" => m.field_as::<fbe::json::Char>(&mut seen[3], &mut self.f3, "f3")?,
+                b"f4" => m.field(&mut seen[4], &mut self.f4, "f4")?,
+                b"f5" => m.field(&mut seen[5], &mut self.f5, "f5")?,
+                b"f6" => m.field(&mut seen[6], &mut self.f6, "f6")?,
+                b"f7" => m.field(&mut seen[7], &mut self.f7, "f7")?,
+                b"f8" => m.field(&mut seen[8], &mut self.f8, "f8")?,
+                b"f9" => m.field(&mut seen[9], &mut self.f9, "f9")?,
+                b"f10" => m.field(&mut seen[10], &mut self.f10, "f10")?,
+                b"f11" => m.field(&mut seen[11], &mut self.f11, "f11")?,
+                b"f12" => m.field(&mut seen[12], &mut self.f12, "f12")?,
+                b"f13" => m.field(&mut seen[13], &mut self.f13, "f13")?,
+                b"f14" => m.field(&mut seen[14], &mut self.f14, "f14")?,
+                b"f15" => m.field(&mut seen[15], &mut self.f15, "f15")?,
+                b"f16" => m.field(&mut seen[16], &mut self.f16, "f16")?,
+                b"f17" => m.field(&mut seen[17], &mut self.f17, "f17")?,
+                b"f18" => m.field(&mut seen[18], &mut self.f18, "f18")?,
+                b"f19" => m.field(&mut seen[19], &mut self.f19, "f19")?,
+                b"f20" => m.field(&mut seen[20], &mut self.f20, "f20")?,
+                b"f21" => m.field(&mut seen[21], &mut self.f21, "f21")?,
+                b"f22" => m.field(&mut seen[22], &mut self.f22, "f22")?,
+                b"f23" => m.field(&mut seen[23], &mut self.f23, "f23")?,
+                b"f24" => m.field(&mut seen[24], &mut self.f24, "f24")?,
+                b"f25" => m.field(&mut seen[25], &mut self.f25, "f25")?,
+                b"f26" => m.field(&mut seen[26], &mut self.f26, "f26")?,
+                b"f27" => m.field(&mut seen[27], &mut self.f27, "f27")?,
+                b"f28" => m.field(&mut seen[28], &mut self.f28, "f28")?,
+                b"f29" => m.field(&mut seen[29], &mut self.f29, "f29")?,
+                b"f30" => m.field(&mut seen[30], &mut self.f30, "f30")?,
+                b"f31" => m.field(&mut seen[31], &mut self.f31, "f31")?,
+                b"f32" => m.field(&mut seen[32], &mut self.f32, "f32")?,
+                b"f33" => m.field(&mut seen[33], &mut self.f33, "f33")?,
+                b"f34" => m.field(&mut seen[34], &mut self.f34, "f34")?,
+                b"f35" => m.field(&mut seen[35], &mut self.f35, "f35")?,
+                b"f36" => m.field(&mut seen[36], &mut self.f36, "f36")?,
+                b"f37" => m.field(&mut seen[37], &mut self.f37, "f37")?,
+                b"f38" => m.field(&mut seen[38], &mut self.f38, "f38")?,
+                b"f39" => m.field(&mut seen[39], &mut self.f39, "f39")?,
+                b"f40" => m.field(&mut seen[40], &mut self.f40, "f40")?,
+                b"f41" => m.field(&mut seen[41], &mut self.f41, "f41")?,
+                b"f42" => m.field(&mut seen[42], &mut self.f42, "f42")?,
+                b"f43" => m.field(&mut seen[43], &mut self.f43, "f43")?,
+                b"f44" => m.field(&mut seen[44], &mut self.f44, "f44")?,
+                b"f45" => m.field(&mut seen[45], &mut self.f45, "f45")?,
+                b"f46" => m.field_as::<fbe::json::HashPairs<super::market::Instrument, Counted>>(
+                    &mut seen[46],
+                    &mut self.f46,
+                    "f46",
+                )?,
+                b"f47" => m.field(&mut seen[47], &mut self.f47, "f47")?,
+                b"f47Reset" => m.field(&mut seen[48], &mut self.f47_reset, "f47Reset")?,
+                b"f48" => m.field(&mut seen[49], &mut self.f48, "f48")?,
+                b"f49" => m.field(&mut seen[50], &mut self.f49, "f49")?,
+                b"f50" => m.field(&mut seen[51], &mut self.f50, "f50")?,
+                b"f51" => m.field(&mut seen[52], &mut self.f51, "f51")?,
+                b"f52" => m.field(&mut seen[53], &mut self.f52, "f52")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[29] {
+            m.spend(4, "f29")?;
+        }
+        if !seen[30] {
+            m.spend(8, "f30")?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct PlaceOrder` (type id 1027).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlaceOrder {
@@ -2989,6 +3384,34 @@ impl fbe::text::Text for PlaceOrder {
     }
 }
 
+impl fbe::json::JsonStruct for PlaceOrder {
+    const DECODE_COST: usize = 16;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"instrument\":");
+        j.field(&self.instrument, "instrument")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 2];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"instrument" => m.field(&mut seen[1], &mut self.instrument, "instrument")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[1] {
+            m.spend(8, "instrument")?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Accepted` (type id 1028).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Accepted {
@@ -3062,6 +3485,28 @@ impl fbe::text::Text for Accepted {
         t.raw("Accepted(id=");
         t.uuid(&self.id);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Accepted {
+    const DECODE_COST: usize = 16;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -3158,6 +3603,31 @@ impl fbe::text::Text for Rejected {
     }
 }
 
+impl fbe::json::JsonStruct for Rejected {
+    const DECODE_COST: usize = 20;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"reason\":");
+        j.field(&self.reason, "reason")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 2];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"reason" => m.field(&mut seen[1], &mut self.reason, "reason")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Ping` (type id 1030).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Ping {
@@ -3225,6 +3695,28 @@ impl fbe::text::Text for Ping {
         t.raw("Ping(sequence=");
         t.int(self.sequence);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Ping {
+    const DECODE_COST: usize = 8;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"sequence\":");
+        j.field(&self.sequence, "sequence")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"sequence" => m.field(&mut seen[0], &mut self.sequence, "sequence")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -3314,6 +3806,34 @@ impl fbe::text::Text for FixedKeywords {
         t.raw(",default=");
         fbe::text::Text::text(&self.default, t);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for FixedKeywords {
+    const DECODE_COST: usize = 9;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"new\":");
+        j.field(&self.new, "new")?;
+        j.raw(",\"swap\":");
+        j.field(&self.swap, "swap")?;
+        j.raw(",\"default\":");
+        j.field(&self.default, "default")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"new" => m.field(&mut seen[0], &mut self.new, "new")?,
+                b"swap" => m.field(&mut seen[1], &mut self.swap, "swap")?,
+                b"default" => m.field(&mut seen[2], &mut self.default, "default")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -3507,6 +4027,52 @@ impl fbe::text::Text for Keywords {
         }
         t.raw("]");
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Keywords {
+    const DECODE_COST: usize = 30;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"new\":");
+        j.field(&self.new, "new")?;
+        j.raw(",\"class\":");
+        j.field(&self.class, "class")?;
+        j.raw(",\"default\":");
+        j.field(&self.default, "default")?;
+        j.raw(",\"swap\":");
+        j.field(&self.swap, "swap")?;
+        j.raw(",\"from\":");
+        j.field(&self.from, "from")?;
+        j.raw(",\"None\":");
+        j.field(&self.none, "None")?;
+        j.raw(",\"NULL\":");
+        j.field(&self.null, "NULL")?;
+        j.raw(",\"operator\":");
+        j.field(&self.operator, "operator")?;
+        j.raw(",\"this\":");
+        j.field(&self.this, "this")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 9];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"new" => m.field(&mut seen[0], &mut self.new, "new")?,
+                b"class" => m.field(&mut seen[1], &mut self.class, "class")?,
+                b"default" => m.field(&mut seen[2], &mut self.default, "default")?,
+                b"swap" => m.field(&mut seen[3], &mut self.swap, "swap")?,
+                b"from" => m.field(&mut seen[4], &mut self.from, "from")?,
+                b"None" => m.field(&mut seen[5], &mut self.none, "None")?,
+                b"NULL" => m.field(&mut seen[6], &mut self.null, "NULL")?,
+                b"operator" => m.field(&mut seen[7], &mut self.operator, "operator")?,
+                b"this" => m.field(&mut seen[8], &mut self.this, "this")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 

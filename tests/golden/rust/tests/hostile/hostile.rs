@@ -62,6 +62,22 @@ impl fbe::text::Text for Empty {
     }
 }
 
+impl fbe::json::JsonStruct for Empty {
+    const DECODE_COST: usize = 32;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        while let Some(name) = m.name()? {
+            m.skip(name)?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Empties` (type id 2).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Empties {
@@ -139,6 +155,28 @@ impl fbe::text::Text for Empties {
         }
         t.raw("]");
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Empties {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"items\":");
+        j.field(&self.items, "items")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"items" => m.field(&mut seen[0], &mut self.items, "items")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -232,6 +270,29 @@ impl fbe::text::Text for Wide {
     }
 }
 
+impl fbe::json::JsonStruct for Wide {
+    const DECODE_COST: usize = 4000000;
+    const LARGE_DEFAULT: usize = 4000000;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"values\":");
+        j.field(&self.values, "values")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"values" => m.field(&mut seen[0], &mut self.values, "values")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Wides` (type id 4).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Wides {
@@ -309,6 +370,28 @@ impl fbe::text::Text for Wides {
         }
         t.raw("]");
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Wides {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"items\":");
+        j.field(&self.items, "items")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"items" => m.field(&mut seen[0], &mut self.items, "items")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -431,6 +514,38 @@ impl fbe::text::Text for Holder {
         }
         t.raw("}>");
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Holder {
+    const DECODE_COST: usize = 5;
+    const LARGE_DEFAULT: usize = 4000005;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"wide\":");
+        j.field(&self.wide, "wide")?;
+        j.raw(",\"maybe\":");
+        j.field(&self.maybe, "maybe")?;
+        j.raw(",\"byId\":");
+        j.field(&self.by_id, "byId")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"wide" => m.field(&mut seen[0], &mut self.wide, "wide")?,
+                b"maybe" => m.field(&mut seen[1], &mut self.maybe, "maybe")?,
+                b"byId" => m.field(&mut seen[2], &mut self.by_id, "byId")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[0] {
+            m.spend(4000000, "wide")?;
+        }
+        Ok(())
     }
 }
 

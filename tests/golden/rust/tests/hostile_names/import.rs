@@ -2608,6 +2608,34 @@ impl fbe::text::Text for Order {
     }
 }
 
+impl fbe::json::JsonStruct for Order {
+    const DECODE_COST: usize = 12;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"side\":");
+        j.field(&self.side, "side")?;
+        j.raw(",\"s\":");
+        j.field(&self.s, "s")?;
+        j.raw(",\"range\":");
+        j.field(&self.range, "range")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"side" => m.field(&mut seen[0], &mut self.side, "side")?,
+                b"s" => m.field(&mut seen[1], &mut self.s, "s")?,
+                b"range" => m.field(&mut seen[2], &mut self.range, "range")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct CppWords` (type id 2).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CppWords {
@@ -4342,6 +4370,380 @@ impl fbe::text::Text for CppWords {
     }
 }
 
+impl fbe::json::JsonStruct for CppWords {
+    const DECODE_COST: usize = 619;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"alignas\":");
+        j.field(&self.alignas, "alignas")?;
+        j.raw(",\"alignof\":");
+        j.field(&self.alignof, "alignof")?;
+        j.raw(",\"and\":");
+        j.field(&self.and, "and")?;
+        j.raw(",\"and_eq\":");
+        j.field(&self.and_eq, "and_eq")?;
+        j.raw(",\"asm\":");
+        j.field(&self.asm, "asm")?;
+        j.raw(",\"auto\":");
+        j.field(&self.auto, "auto")?;
+        j.raw(",\"bitand\":");
+        j.field(&self.bitand, "bitand")?;
+        j.raw(",\"bitor\":");
+        j.field(&self.bitor, "bitor")?;
+        j.raw(",\"break\":");
+        j.field(&self.break_, "break")?;
+        j.raw(",\"case\":");
+        j.field(&self.case, "case")?;
+        j.raw(",\"catch\":");
+        j.field(&self.catch, "catch")?;
+        j.raw(",\"char8_t\":");
+        j.field(&self.char8_t, "char8_t")?;
+        j.raw(",\"char16_t\":");
+        j.field(&self.char16_t, "char16_t")?;
+        j.raw(",\"char32_t\":");
+        j.field(&self.char32_t, "char32_t")?;
+        j.raw(",\"class\":");
+        j.field(&self.class, "class")?;
+        j.raw(",\"compl\":");
+        j.field(&self.compl, "compl")?;
+        j.raw(",\"concept\":");
+        j.field(&self.concept, "concept")?;
+        j.raw(",\"const\":");
+        j.field(&self.const_, "const")?;
+        j.raw(",\"consteval\":");
+        j.field(&self.consteval, "consteval")?;
+        j.raw(",\"constexpr\":");
+        j.field(&self.constexpr, "constexpr")?;
+        j.raw(",\"constinit\":");
+        j.field(&self.constinit, "constinit")?;
+        j.raw(",\"const_cast\":");
+        j.field(&self.const_cast, "const_cast")?;
+        j.raw(",\"continue\":");
+        j.field(&self.continue_, "continue")?;
+        j.raw(",\"co_await\":");
+        j.field(&self.co_await, "co_await")?;
+        j.raw(",\"co_return\":");
+        j.field(&self.co_return, "co_return")?;
+        j.raw(",\"co_yield\":");
+        j.field(&self.co_yield, "co_yield")?;
+        j.raw(",\"decltype\":");
+        j.field(&self.decltype, "decltype")?;
+        j.raw(",\"default\":");
+        j.field(&self.default, "default")?;
+        j.raw(",\"delete\":");
+        j.field(&self.delete, "delete")?;
+        j.raw(",\"do\":");
+        j.field(&self.do_, "do")?;
+        j.raw(",\"dynamic_cast\":");
+        j.field(&self.dynamic_cast, "dynamic_cast")?;
+        j.raw(",\"else\":");
+        j.field(&self.else_, "else")?;
+        j.raw(",\"explicit\":");
+        j.field(&self.explicit, "explicit")?;
+        j.raw(",\"export\":");
+        j.field(&self.export, "export")?;
+        j.raw(",\"extern\":");
+        j.field(&self.extern_, "extern")?;
+        j.raw(",\"final\":");
+        j.field(&self.final_, "final")?;
+        j.raw(",\"for\":");
+        j.field(&self.for_, "for")?;
+        j.raw(",\"friend\":");
+        j.field(&self.friend, "friend")?;
+        j.raw(",\"goto\":");
+        j.field(&self.goto, "goto")?;
+        j.raw(",\"if\":");
+        j.field(&self.if_, "if")?;
+        j.raw(",\"import\":");
+        j.field(&self.import, "import")?;
+        j.raw(",\"inline\":");
+        j.field(&self.inline, "inline")?;
+        j.raw(",\"int\":");
+        j.field(&self.int, "int")?;
+        j.raw(",\"long\":");
+        j.field(&self.long, "long")?;
+        j.raw(",\"module\":");
+        j.field(&self.module, "module")?;
+        j.raw(",\"mutable\":");
+        j.field(&self.mutable, "mutable")?;
+        j.raw(",\"namespace\":");
+        j.field(&self.namespace, "namespace")?;
+        j.raw(",\"new\":");
+        j.field(&self.new, "new")?;
+        j.raw(",\"noexcept\":");
+        j.field(&self.noexcept, "noexcept")?;
+        j.raw(",\"not\":");
+        j.field(&self.not, "not")?;
+        j.raw(",\"not_eq\":");
+        j.field(&self.not_eq, "not_eq")?;
+        j.raw(",\"nullptr\":");
+        j.field(&self.nullptr, "nullptr")?;
+        j.raw(",\"operator\":");
+        j.field(&self.operator, "operator")?;
+        j.raw(",\"or\":");
+        j.field(&self.or, "or")?;
+        j.raw(",\"or_eq\":");
+        j.field(&self.or_eq, "or_eq")?;
+        j.raw(",\"override\":");
+        j.field(&self.override_, "override")?;
+        j.raw(",\"private\":");
+        j.field(&self.private, "private")?;
+        j.raw(",\"protected\":");
+        j.field(&self.protected, "protected")?;
+        j.raw(",\"public\":");
+        j.field(&self.public, "public")?;
+        j.raw(",\"register\":");
+        j.field(&self.register, "register")?;
+        j.raw(",\"reinterpret_cast\":");
+        j.field(&self.reinterpret_cast, "reinterpret_cast")?;
+        j.raw(",\"requires\":");
+        j.field(&self.requires, "requires")?;
+        j.raw(",\"return\":");
+        j.field(&self.return_, "return")?;
+        j.raw(",\"short\":");
+        j.field(&self.short, "short")?;
+        j.raw(",\"signed\":");
+        j.field(&self.signed, "signed")?;
+        j.raw(",\"sizeof\":");
+        j.field(&self.sizeof, "sizeof")?;
+        j.raw(",\"static\":");
+        j.field(&self.static_, "static")?;
+        j.raw(",\"static_assert\":");
+        j.field(&self.static_assert, "static_assert")?;
+        j.raw(",\"static_cast\":");
+        j.field(&self.static_cast, "static_cast")?;
+        j.raw(",\"switch\":");
+        j.field(&self.switch, "switch")?;
+        j.raw(",\"template\":");
+        j.field(&self.template, "template")?;
+        j.raw(",\"this\":");
+        j.field(&self.this, "this")?;
+        j.raw(",\"thread_local\":");
+        j.field(&self.thread_local, "thread_local")?;
+        j.raw(",\"throw\":");
+        j.field(&self.throw, "throw")?;
+        j.raw(",\"try\":");
+        j.field(&self.try_, "try")?;
+        j.raw(",\"typedef\":");
+        j.field(&self.typedef, "typedef")?;
+        j.raw(",\"typeid\":");
+        j.field(&self.typeid, "typeid")?;
+        j.raw(",\"typename\":");
+        j.field(&self.typename, "typename")?;
+        j.raw(",\"union\":");
+        j.field(&self.union_, "union")?;
+        j.raw(",\"unsigned\":");
+        j.field(&self.unsigned, "unsigned")?;
+        j.raw(",\"using\":");
+        j.field(&self.using, "using")?;
+        j.raw(",\"virtual\":");
+        j.field(&self.virtual_, "virtual")?;
+        j.raw(",\"void\":");
+        j.field(&self.void, "void")?;
+        j.raw(",\"volatile\":");
+        j.field(&self.volatile, "volatile")?;
+        j.raw(",\"wchar_t\":");
+        j.field(&self.wchar_t, "wchar_t")?;
+        j.raw(",\"while\":");
+        j.field(&self.while_, "while")?;
+        j.raw(",\"xor\":");
+        j.field(&self.xor, "xor")?;
+        j.raw(",\"xor_eq\":");
+        j.field(&self.xor_eq, "xor_eq")?;
+        j.raw(",\"assert\":");
+        j.field(&self.assert, "assert")?;
+        j.raw(",\"errno\":");
+        j.field(&self.errno, "errno")?;
+        j.raw(",\"EOF\":");
+        j.field(&self.eof, "EOF")?;
+        j.raw(",\"NULL\":");
+        j.field(&self.null, "NULL")?;
+        j.raw(",\"stdin\":");
+        j.field(&self.stdin, "stdin")?;
+        j.raw(",\"stdout\":");
+        j.field(&self.stdout, "stdout")?;
+        j.raw(",\"stderr\":");
+        j.field(&self.stderr, "stderr")?;
+        j.raw(",\"offsetof\":");
+        j.field(&self.offsetof, "offsetof")?;
+        j.raw(",\"std\":");
+        j.field(&self.std, "std")?;
+        j.raw(",\"FBE\":");
+        j.field(&self.fbe, "FBE")?;
+        j.raw(",\"int8_t\":");
+        j.field(&self.int8_t, "int8_t")?;
+        j.raw(",\"uint8_t\":");
+        j.field(&self.uint8_t, "uint8_t")?;
+        j.raw(",\"int16_t\":");
+        j.field(&self.int16_t, "int16_t")?;
+        j.raw(",\"uint16_t\":");
+        j.field(&self.uint16_t, "uint16_t")?;
+        j.raw(",\"int32_t\":");
+        j.field(&self.int32_t, "int32_t")?;
+        j.raw(",\"uint32_t\":");
+        j.field(&self.uint32_t, "uint32_t")?;
+        j.raw(",\"int64_t\":");
+        j.field(&self.int64_t, "int64_t")?;
+        j.raw(",\"uint64_t\":");
+        j.field(&self.uint64_t, "uint64_t")?;
+        j.raw(",\"size_t\":");
+        j.field(&self.size_t, "size_t")?;
+        j.raw(",\"ptrdiff_t\":");
+        j.field(&self.ptrdiff_t, "ptrdiff_t")?;
+        j.raw(",\"nullptr_t\":");
+        j.field(&self.nullptr_t, "nullptr_t")?;
+        j.raw(",\"linux\":");
+        j.field(&self.linux, "linux")?;
+        j.raw(",\"unix\":");
+        j.field(&self.unix, "unix")?;
+        j.raw(",\"BUFSIZ\":");
+        j.field(&self.bufsiz, "BUFSIZ")?;
+        j.raw(",\"INT32_MAX\":");
+        j.field(&self.int32_max, "INT32_MAX")?;
+        j.raw(",\"CHAR_BIT\":");
+        j.field(&self.char_bit, "CHAR_BIT")?;
+        j.raw(",\"EINVAL\":");
+        j.field(&self.einval, "EINVAL")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 115];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"alignas" => m.field(&mut seen[0], &mut self.alignas, "alignas")?,
+                b"alignof" => m.field(&mut seen[1], &mut self.alignof, "alignof")?,
+                b"and" => m.field(&mut seen[2], &mut self.and, "and")?,
+                b"and_eq" => m.field(&mut seen[3], &mut self.and_eq, "and_eq")?,
+                b"asm" => m.field(&mut seen[4], &mut self.asm, "asm")?,
+                b"auto" => m.field(&mut seen[5], &mut self.auto, "auto")?,
+                b"bitand" => m.field(&mut seen[6], &mut self.bitand, "bitand")?,
+                b"bitor" => m.field(&mut seen[7], &mut self.bitor, "bitor")?,
+                b"break" => m.field(&mut seen[8], &mut self.break_, "break")?,
+                b"case" => m.field(&mut seen[9], &mut self.case, "case")?,
+                b"catch" => m.field(&mut seen[10], &mut self.catch, "catch")?,
+                b"char8_t" => m.field(&mut seen[11], &mut self.char8_t, "char8_t")?,
+                b"char16_t" => m.field(&mut seen[12], &mut self.char16_t, "char16_t")?,
+                b"char32_t" => m.field(&mut seen[13], &mut self.char32_t, "char32_t")?,
+                b"class" => m.field(&mut seen[14], &mut self.class, "class")?,
+                b"compl" => m.field(&mut seen[15], &mut self.compl, "compl")?,
+                b"concept" => m.field(&mut seen[16], &mut self.concept, "concept")?,
+                b"const" => m.field(&mut seen[17], &mut self.const_, "const")?,
+                b"consteval" => m.field(&mut seen[18], &mut self.consteval, "consteval")?,
+                b"constexpr" => m.field(&mut seen[19], &mut self.constexpr, "constexpr")?,
+                b"constinit" => m.field(&mut seen[20], &mut self.constinit, "constinit")?,
+                b"const_cast" => m.field(&mut seen[21], &mut self.const_cast, "const_cast")?,
+                b"continue" => m.field(&mut seen[22], &mut self.continue_, "continue")?,
+                b"co_await" => m.field(&mut seen[23], &mut self.co_await, "co_await")?,
+                b"co_return" => m.field(&mut seen[24], &mut self.co_return, "co_return")?,
+                b"co_yield" => m.field(&mut seen[25], &mut self.co_yield, "co_yield")?,
+                b"decltype" => m.field(&mut seen[26], &mut self.decltype, "decltype")?,
+                b"default" => m.field(&mut seen[27], &mut self.default, "default")?,
+                b"delete" => m.field(&mut seen[28], &mut self.delete, "delete")?,
+                b"do" => m.field(&mut seen[29], &mut self.do_, "do")?,
+                b"dynamic_cast" => {
+                    m.field(&mut seen[30], &mut self.dynamic_cast, "dynamic_cast")?
+                }
+                b"else" => m.field(&mut seen[31], &mut self.else_, "else")?,
+                b"explicit" => m.field(&mut seen[32], &mut self.explicit, "explicit")?,
+                b"export" => m.field(&mut seen[33], &mut self.export, "export")?,
+                b"extern" => m.field(&mut seen[34], &mut self.extern_, "extern")?,
+                b"final" => m.field(&mut seen[35], &mut self.final_, "final")?,
+                b"for" => m.field(&mut seen[36], &mut self.for_, "for")?,
+                b"friend" => m.field(&mut seen[37], &mut self.friend, "friend")?,
+                b"goto" => m.field(&mut seen[38], &mut self.goto, "goto")?,
+                b"if" => m.field(&mut seen[39], &mut self.if_, "if")?,
+                b"import" => m.field(&mut seen[40], &mut self.import, "import")?,
+                b"inline" => m.field(&mut seen[41], &mut self.inline, "inline")?,
+                b"int" => m.field(&mut seen[42], &mut self.int, "int")?,
+                b"long" => m.field(&mut seen[43], &mut self.long, "long")?,
+                b"module" => m.field(&mut seen[44], &mut self.module, "module")?,
+                b"mutable" => m.field(&mut seen[45], &mut self.mutable, "mutable")?,
+                b"namespace" => m.field(&mut seen[46], &mut self.namespace, "namespace")?,
+                b"new" => m.field(&mut seen[47], &mut self.new, "new")?,
+                b"noexcept" => m.field(&mut seen[48], &mut self.noexcept, "noexcept")?,
+                b"not" => m.field(&mut seen[49], &mut self.not, "not")?,
+                b"not_eq" => m.field(&mut seen[50], &mut self.not_eq, "not_eq")?,
+                b"nullptr" => m.field(&mut seen[51], &mut self.nullptr, "nullptr")?,
+                b"operator" => m.field(&mut seen[52], &mut self.operator, "operator")?,
+                b"or" => m.field(&mut seen[53], &mut self.or, "or")?,
+                b"or_eq" => m.field(&mut seen[54], &mut self.or_eq, "or_eq")?,
+                b"override" => m.field(&mut seen[55], &mut self.override_, "override")?,
+                b"private" => m.field(&mut seen[56], &mut self.private, "private")?,
+                b"protected" => m.field(&mut seen[57], &mut self.protected, "protected")?,
+                b"public" => m.field(&mut seen[58], &mut self.public, "public")?,
+                b"register" => m.field(&mut seen[59], &mut self.register, "register")?,
+                b"reinterpret_cast" => m.field(
+                    &mut seen[60],
+                    &mut self.reinterpret_cast,
+                    "reinterpret_cast",
+                )?,
+                b"requires" => m.field(&mut seen[61], &mut self.requires, "requires")?,
+                b"return" => m.field(&mut seen[62], &mut self.return_, "return")?,
+                b"short" => m.field(&mut seen[63], &mut self.short, "short")?,
+                b"signed" => m.field(&mut seen[64], &mut self.signed, "signed")?,
+                b"sizeof" => m.field(&mut seen[65], &mut self.sizeof, "sizeof")?,
+                b"static" => m.field(&mut seen[66], &mut self.static_, "static")?,
+                b"static_assert" => {
+                    m.field(&mut seen[67], &mut self.static_assert, "static_assert")?
+                }
+                b"static_cast" => m.field(&mut seen[68], &mut self.static_cast, "static_cast")?,
+                b"switch" => m.field(&mut seen[69], &mut self.switch, "switch")?,
+                b"template" => m.field(&mut seen[70], &mut self.template, "template")?,
+                b"this" => m.field(&mut seen[71], &mut self.this, "this")?,
+                b"thread_local" => {
+                    m.field(&mut seen[72], &mut self.thread_local, "thread_local")?
+                }
+                b"throw" => m.field(&mut seen[73], &mut self.throw, "throw")?,
+                b"try" => m.field(&mut seen[74], &mut self.try_, "try")?,
+                b"typedef" => m.field(&mut seen[75], &mut self.typedef, "typedef")?,
+                b"typeid" => m.field(&mut seen[76], &mut self.typeid, "typeid")?,
+                b"typename" => m.field(&mut seen[77], &mut self.typename, "typename")?,
+                b"union" => m.field(&mut seen[78], &mut self.union_, "union")?,
+                b"unsigned" => m.field(&mut seen[79], &mut self.unsigned, "unsigned")?,
+                b"using" => m.field(&mut seen[80], &mut self.using, "using")?,
+                b"virtual" => m.field(&mut seen[81], &mut self.virtual_, "virtual")?,
+                b"void" => m.field(&mut seen[82], &mut self.void, "void")?,
+                b"volatile" => m.field(&mut seen[83], &mut self.volatile, "volatile")?,
+                b"wchar_t" => m.field(&mut seen[84], &mut self.wchar_t, "wchar_t")?,
+                b"while" => m.field(&mut seen[85], &mut self.while_, "while")?,
+                b"xor" => m.field(&mut seen[86], &mut self.xor, "xor")?,
+                b"xor_eq" => m.field(&mut seen[87], &mut self.xor_eq, "xor_eq")?,
+                b"assert" => m.field(&mut seen[88], &mut self.assert, "assert")?,
+                b"errno" => m.field(&mut seen[89], &mut self.errno, "errno")?,
+                b"EOF" => m.field(&mut seen[90], &mut self.eof, "EOF")?,
+                b"NULL" => m.field(&mut seen[91], &mut self.null, "NULL")?,
+                b"stdin" => m.field(&mut seen[92], &mut self.stdin, "stdin")?,
+                b"stdout" => m.field(&mut seen[93], &mut self.stdout, "stdout")?,
+                b"stderr" => m.field(&mut seen[94], &mut self.stderr, "stderr")?,
+                b"offsetof" => m.field(&mut seen[95], &mut self.offsetof, "offsetof")?,
+                b"std" => m.field(&mut seen[96], &mut self.std, "std")?,
+                b"FBE" => m.field(&mut seen[97], &mut self.fbe, "FBE")?,
+                b"int8_t" => m.field(&mut seen[98], &mut self.int8_t, "int8_t")?,
+                b"uint8_t" => m.field(&mut seen[99], &mut self.uint8_t, "uint8_t")?,
+                b"int16_t" => m.field(&mut seen[100], &mut self.int16_t, "int16_t")?,
+                b"uint16_t" => m.field(&mut seen[101], &mut self.uint16_t, "uint16_t")?,
+                b"int32_t" => m.field(&mut seen[102], &mut self.int32_t, "int32_t")?,
+                b"uint32_t" => m.field(&mut seen[103], &mut self.uint32_t, "uint32_t")?,
+                b"int64_t" => m.field(&mut seen[104], &mut self.int64_t, "int64_t")?,
+                b"uint64_t" => m.field(&mut seen[105], &mut self.uint64_t, "uint64_t")?,
+                b"size_t" => m.field(&mut seen[106], &mut self.size_t, "size_t")?,
+                b"ptrdiff_t" => m.field(&mut seen[107], &mut self.ptrdiff_t, "ptrdiff_t")?,
+                b"nullptr_t" => m.field(&mut seen[108], &mut self.nullptr_t, "nullptr_t")?,
+                b"linux" => m.field(&mut seen[109], &mut self.linux, "linux")?,
+                b"unix" => m.field(&mut seen[110], &mut self.unix, "unix")?,
+                b"BUFSIZ" => m.field(&mut seen[111], &mut self.bufsiz, "BUFSIZ")?,
+                b"INT32_MAX" => m.field(&mut seen[112], &mut self.int32_max, "INT32_MAX")?,
+                b"CHAR_BIT" => m.field(&mut seen[113], &mut self.char_bit, "CHAR_BIT")?,
+                b"EINVAL" => m.field(&mut seen[114], &mut self.einval, "EINVAL")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct PythonWords` (type id 3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PythonWords {
@@ -5060,6 +5462,162 @@ impl fbe::text::Text for PythonWords {
     }
 }
 
+impl fbe::json::JsonStruct for PythonWords {
+    const DECODE_COST: usize = 239;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"False\":");
+        j.field(&self.false_, "False")?;
+        j.raw(",\"None\":");
+        j.field(&self.none, "None")?;
+        j.raw(",\"True\":");
+        j.field(&self.true_, "True")?;
+        j.raw(",\"as\":");
+        j.field(&self.as_, "as")?;
+        j.raw(",\"async\":");
+        j.field(&self.async_, "async")?;
+        j.raw(",\"await\":");
+        j.field(&self.await_, "await")?;
+        j.raw(",\"def\":");
+        j.field(&self.def, "def")?;
+        j.raw(",\"del\":");
+        j.field(&self.del, "del")?;
+        j.raw(",\"elif\":");
+        j.field(&self.elif, "elif")?;
+        j.raw(",\"except\":");
+        j.field(&self.except, "except")?;
+        j.raw(",\"finally\":");
+        j.field(&self.finally, "finally")?;
+        j.raw(",\"from\":");
+        j.field(&self.from, "from")?;
+        j.raw(",\"global\":");
+        j.field(&self.global, "global")?;
+        j.raw(",\"in\":");
+        j.field(&self.in_, "in")?;
+        j.raw(",\"is\":");
+        j.field(&self.is, "is")?;
+        j.raw(",\"lambda\":");
+        j.field(&self.lambda, "lambda")?;
+        j.raw(",\"nonlocal\":");
+        j.field(&self.nonlocal, "nonlocal")?;
+        j.raw(",\"pass\":");
+        j.field(&self.pass, "pass")?;
+        j.raw(",\"raise\":");
+        j.field(&self.raise, "raise")?;
+        j.raw(",\"with\":");
+        j.field(&self.with, "with")?;
+        j.raw(",\"yield\":");
+        j.field(&self.yield_, "yield")?;
+        j.raw(",\"_\":");
+        j.field(&self.x, "_")?;
+        j.raw(",\"match\":");
+        j.field(&self.match_, "match")?;
+        j.raw(",\"self\":");
+        j.field(&self.self_, "self")?;
+        j.raw(",\"cls\":");
+        j.field(&self.cls, "cls")?;
+        j.raw(",\"print\":");
+        j.field(&self.print, "print")?;
+        j.raw(",\"len\":");
+        j.field(&self.len, "len")?;
+        j.raw(",\"list\":");
+        j.field(&self.list, "list")?;
+        j.raw(",\"dict\":");
+        j.field(&self.dict, "dict")?;
+        j.raw(",\"set\":");
+        j.field(&self.set, "set")?;
+        j.raw(",\"str\":");
+        j.field(&self.str, "str")?;
+        j.raw(",\"object\":");
+        j.field(&self.object, "object")?;
+        j.raw(",\"super\":");
+        j.field(&self.super_, "super")?;
+        j.raw(",\"isinstance\":");
+        j.field(&self.isinstance, "isinstance")?;
+        j.raw(",\"property\":");
+        j.field(&self.property, "property")?;
+        j.raw(",\"staticmethod\":");
+        j.field(&self.staticmethod, "staticmethod")?;
+        j.raw(",\"classmethod\":");
+        j.field(&self.classmethod, "classmethod")?;
+        j.raw(",\"typing\":");
+        j.field(&self.typing, "typing")?;
+        j.raw(",\"Any\":");
+        j.field(&self.any, "Any")?;
+        j.raw(",\"ClassVar\":");
+        j.field(&self.class_var, "ClassVar")?;
+        j.raw(",\"Callable\":");
+        j.field(&self.callable, "Callable")?;
+        j.raw(",\"IntEnum\":");
+        j.field(&self.int_enum, "IntEnum")?;
+        j.raw(",\"IntFlag\":");
+        j.field(&self.int_flag, "IntFlag")?;
+        j.raw(",\"PACKAGE\":");
+        j.field(&self.package, "PACKAGE")?;
+        j.raw(",\"VERSION\":");
+        j.field(&self.version, "VERSION")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 45];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"False" => m.field(&mut seen[0], &mut self.false_, "False")?,
+                b"None" => m.field(&mut seen[1], &mut self.none, "None")?,
+                b"True" => m.field(&mut seen[2], &mut self.true_, "True")?,
+                b"as" => m.field(&mut seen[3], &mut self.as_, "as")?,
+                b"async" => m.field(&mut seen[4], &mut self.async_, "async")?,
+                b"await" => m.field(&mut seen[5], &mut self.await_, "await")?,
+                b"def" => m.field(&mut seen[6], &mut self.def, "def")?,
+                b"del" => m.field(&mut seen[7], &mut self.del, "del")?,
+                b"elif" => m.field(&mut seen[8], &mut self.elif, "elif")?,
+                b"except" => m.field(&mut seen[9], &mut self.except, "except")?,
+                b"finally" => m.field(&mut seen[10], &mut self.finally, "finally")?,
+                b"from" => m.field(&mut seen[11], &mut self.from, "from")?,
+                b"global" => m.field(&mut seen[12], &mut self.global, "global")?,
+                b"in" => m.field(&mut seen[13], &mut self.in_, "in")?,
+                b"is" => m.field(&mut seen[14], &mut self.is, "is")?,
+                b"lambda" => m.field(&mut seen[15], &mut self.lambda, "lambda")?,
+                b"nonlocal" => m.field(&mut seen[16], &mut self.nonlocal, "nonlocal")?,
+                b"pass" => m.field(&mut seen[17], &mut self.pass, "pass")?,
+                b"raise" => m.field(&mut seen[18], &mut self.raise, "raise")?,
+                b"with" => m.field(&mut seen[19], &mut self.with, "with")?,
+                b"yield" => m.field(&mut seen[20], &mut self.yield_, "yield")?,
+                b"_" => m.field(&mut seen[21], &mut self.x, "_")?,
+                b"match" => m.field(&mut seen[22], &mut self.match_, "match")?,
+                b"self" => m.field(&mut seen[23], &mut self.self_, "self")?,
+                b"cls" => m.field(&mut seen[24], &mut self.cls, "cls")?,
+                b"print" => m.field(&mut seen[25], &mut self.print, "print")?,
+                b"len" => m.field(&mut seen[26], &mut self.len, "len")?,
+                b"list" => m.field(&mut seen[27], &mut self.list, "list")?,
+                b"dict" => m.field(&mut seen[28], &mut self.dict, "dict")?,
+                b"set" => m.field(&mut seen[29], &mut self.set, "set")?,
+                b"str" => m.field(&mut seen[30], &mut self.str, "str")?,
+                b"object" => m.field(&mut seen[31], &mut self.object, "object")?,
+                b"super" => m.field(&mut seen[32], &mut self.super_, "super")?,
+                b"isinstance" => m.field(&mut seen[33], &mut self.isinstance, "isinstance")?,
+                b"property" => m.field(&mut seen[34], &mut self.property, "property")?,
+                b"staticmethod" => {
+                    m.field(&mut seen[35], &mut self.staticmethod, "staticmethod")?
+                }
+                b"classmethod" => m.field(&mut seen[36], &mut self.classmethod, "classmethod")?,
+                b"typing" => m.field(&mut seen[37], &mut self.typing, "typing")?,
+                b"Any" => m.field(&mut seen[38], &mut self.any, "Any")?,
+                b"ClassVar" => m.field(&mut seen[39], &mut self.class_var, "ClassVar")?,
+                b"Callable" => m.field(&mut seen[40], &mut self.callable, "Callable")?,
+                b"IntEnum" => m.field(&mut seen[41], &mut self.int_enum, "IntEnum")?,
+                b"IntFlag" => m.field(&mut seen[42], &mut self.int_flag, "IntFlag")?,
+                b"PACKAGE" => m.field(&mut seen[43], &mut self.package, "PACKAGE")?,
+                b"VERSION" => m.field(&mut seen[44], &mut self.version, "VERSION")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct GoWords` (type id 4).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GoWords {
@@ -5677,6 +6235,139 @@ impl fbe::text::Text for GoWords {
     }
 }
 
+impl fbe::json::JsonStruct for GoWords {
+    const DECODE_COST: usize = 202;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"chan\":");
+        j.field(&self.chan, "chan")?;
+        j.raw(",\"defer\":");
+        j.field(&self.defer, "defer")?;
+        j.raw(",\"fallthrough\":");
+        j.field(&self.fallthrough, "fallthrough")?;
+        j.raw(",\"func\":");
+        j.field(&self.func, "func")?;
+        j.raw(",\"go\":");
+        j.field(&self.go, "go")?;
+        j.raw(",\"interface\":");
+        j.field(&self.interface, "interface")?;
+        j.raw(",\"map\":");
+        j.field(&self.map, "map")?;
+        j.raw(",\"package\":");
+        j.field(&self.package, "package")?;
+        j.raw(",\"range\":");
+        j.field(&self.range, "range")?;
+        j.raw(",\"select\":");
+        j.field(&self.select, "select")?;
+        j.raw(",\"type\":");
+        j.field(&self.type_, "type")?;
+        j.raw(",\"var\":");
+        j.field(&self.var, "var")?;
+        j.raw(",\"any\":");
+        j.field(&self.any, "any")?;
+        j.raw(",\"error\":");
+        j.field(&self.error, "error")?;
+        j.raw(",\"rune\":");
+        j.field(&self.rune, "rune")?;
+        j.raw(",\"uint\":");
+        j.field(&self.uint, "uint")?;
+        j.raw(",\"nil\":");
+        j.field(&self.nil, "nil")?;
+        j.raw(",\"iota\":");
+        j.field(&self.iota, "iota")?;
+        j.raw(",\"cap\":");
+        j.field(&self.cap, "cap")?;
+        j.raw(",\"make\":");
+        j.field(&self.make, "make")?;
+        j.raw(",\"append\":");
+        j.field(&self.append, "append")?;
+        j.raw(",\"copy\":");
+        j.field(&self.copy, "copy")?;
+        j.raw(",\"panic\":");
+        j.field(&self.panic, "panic")?;
+        j.raw(",\"recover\":");
+        j.field(&self.recover, "recover")?;
+        j.raw(",\"println\":");
+        j.field(&self.println, "println")?;
+        j.raw(",\"complex\":");
+        j.field(&self.complex, "complex")?;
+        j.raw(",\"real\":");
+        j.field(&self.real, "real")?;
+        j.raw(",\"imag\":");
+        j.field(&self.imag, "imag")?;
+        j.raw(",\"close\":");
+        j.field(&self.close, "close")?;
+        j.raw(",\"min\":");
+        j.field(&self.min, "min")?;
+        j.raw(",\"max\":");
+        j.field(&self.max, "max")?;
+        j.raw(",\"clear\":");
+        j.field(&self.clear, "clear")?;
+        j.raw(",\"uintptr\":");
+        j.field(&self.uintptr, "uintptr")?;
+        j.raw(",\"float32\":");
+        j.field(&self.float32, "float32")?;
+        j.raw(",\"float64\":");
+        j.field(&self.float64, "float64")?;
+        j.raw(",\"complex64\":");
+        j.field(&self.complex64, "complex64")?;
+        j.raw(",\"complex128\":");
+        j.field(&self.complex128, "complex128")?;
+        j.raw(",\"comparable\":");
+        j.field(&self.comparable, "comparable")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 38];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"chan" => m.field(&mut seen[0], &mut self.chan, "chan")?,
+                b"defer" => m.field(&mut seen[1], &mut self.defer, "defer")?,
+                b"fallthrough" => m.field(&mut seen[2], &mut self.fallthrough, "fallthrough")?,
+                b"func" => m.field(&mut seen[3], &mut self.func, "func")?,
+                b"go" => m.field(&mut seen[4], &mut self.go, "go")?,
+                b"interface" => m.field(&mut seen[5], &mut self.interface, "interface")?,
+                b"map" => m.field(&mut seen[6], &mut self.map, "map")?,
+                b"package" => m.field(&mut seen[7], &mut self.package, "package")?,
+                b"range" => m.field(&mut seen[8], &mut self.range, "range")?,
+                b"select" => m.field(&mut seen[9], &mut self.select, "select")?,
+                b"type" => m.field(&mut seen[10], &mut self.type_, "type")?,
+                b"var" => m.field(&mut seen[11], &mut self.var, "var")?,
+                b"any" => m.field(&mut seen[12], &mut self.any, "any")?,
+                b"error" => m.field(&mut seen[13], &mut self.error, "error")?,
+                b"rune" => m.field(&mut seen[14], &mut self.rune, "rune")?,
+                b"uint" => m.field(&mut seen[15], &mut self.uint, "uint")?,
+                b"nil" => m.field(&mut seen[16], &mut self.nil, "nil")?,
+                b"iota" => m.field(&mut seen[17], &mut self.iota, "iota")?,
+                b"cap" => m.field(&mut seen[18], &mut self.cap, "cap")?,
+                b"make" => m.field(&mut seen[19], &mut self.make, "make")?,
+                b"append" => m.field(&mut seen[20], &mut self.append, "append")?,
+                b"copy" => m.field(&mut seen[21], &mut self.copy, "copy")?,
+                b"panic" => m.field(&mut seen[22], &mut self.panic, "panic")?,
+                b"recover" => m.field(&mut seen[23], &mut self.recover, "recover")?,
+                b"println" => m.field(&mut seen[24], &mut self.println, "println")?,
+                b"complex" => m.field(&mut seen[25], &mut self.complex, "complex")?,
+                b"real" => m.field(&mut seen[26], &mut self.real, "real")?,
+                b"imag" => m.field(&mut seen[27], &mut self.imag, "imag")?,
+                b"close" => m.field(&mut seen[28], &mut self.close, "close")?,
+                b"min" => m.field(&mut seen[29], &mut self.min, "min")?,
+                b"max" => m.field(&mut seen[30], &mut self.max, "max")?,
+                b"clear" => m.field(&mut seen[31], &mut self.clear, "clear")?,
+                b"uintptr" => m.field(&mut seen[32], &mut self.uintptr, "uintptr")?,
+                b"float32" => m.field(&mut seen[33], &mut self.float32, "float32")?,
+                b"float64" => m.field(&mut seen[34], &mut self.float64, "float64")?,
+                b"complex64" => m.field(&mut seen[35], &mut self.complex64, "complex64")?,
+                b"complex128" => m.field(&mut seen[36], &mut self.complex128, "complex128")?,
+                b"comparable" => m.field(&mut seen[37], &mut self.comparable, "comparable")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct JavaWords` (type id 5).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JavaWords {
@@ -6214,6 +6905,121 @@ impl fbe::text::Text for JavaWords {
         t.raw(",Set=");
         t.uuid(&self.set);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for JavaWords {
+    const DECODE_COST: usize = 182;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"abstract\":");
+        j.field(&self.abstract_, "abstract")?;
+        j.raw(",\"boolean\":");
+        j.field(&self.boolean, "boolean")?;
+        j.raw(",\"extends\":");
+        j.field(&self.extends, "extends")?;
+        j.raw(",\"implements\":");
+        j.field(&self.implements, "implements")?;
+        j.raw(",\"instanceof\":");
+        j.field(&self.instanceof, "instanceof")?;
+        j.raw(",\"native\":");
+        j.field(&self.native, "native")?;
+        j.raw(",\"strictfp\":");
+        j.field(&self.strictfp, "strictfp")?;
+        j.raw(",\"synchronized\":");
+        j.field(&self.synchronized, "synchronized")?;
+        j.raw(",\"throws\":");
+        j.field(&self.throws, "throws")?;
+        j.raw(",\"transient\":");
+        j.field(&self.transient, "transient")?;
+        j.raw(",\"record\":");
+        j.field(&self.record, "record")?;
+        j.raw(",\"sealed\":");
+        j.field(&self.sealed, "sealed")?;
+        j.raw(",\"permits\":");
+        j.field(&self.permits, "permits")?;
+        j.raw(",\"when\":");
+        j.field(&self.when, "when")?;
+        j.raw(",\"open\":");
+        j.field(&self.open, "open")?;
+        j.raw(",\"exports\":");
+        j.field(&self.exports, "exports")?;
+        j.raw(",\"opens\":");
+        j.field(&self.opens, "opens")?;
+        j.raw(",\"to\":");
+        j.field(&self.to, "to")?;
+        j.raw(",\"uses\":");
+        j.field(&self.uses, "uses")?;
+        j.raw(",\"provides\":");
+        j.field(&self.provides, "provides")?;
+        j.raw(",\"transitive\":");
+        j.field(&self.transitive, "transitive")?;
+        j.raw(",\"Object\":");
+        j.field(&self.object, "Object")?;
+        j.raw(",\"String\":");
+        j.field(&self.string, "String")?;
+        j.raw(",\"Integer\":");
+        j.field(&self.integer, "Integer")?;
+        j.raw(",\"Long\":");
+        j.field(&self.long, "Long")?;
+        j.raw(",\"Math\":");
+        j.field(&self.math, "Math")?;
+        j.raw(",\"System\":");
+        j.field(&self.system, "System")?;
+        j.raw(",\"Override\":");
+        j.field(&self.override_, "Override")?;
+        j.raw(",\"Class\":");
+        j.field(&self.class, "Class")?;
+        j.raw(",\"List\":");
+        j.field(&self.list, "List")?;
+        j.raw(",\"Map\":");
+        j.field(&self.map, "Map")?;
+        j.raw(",\"Set\":");
+        j.field(&self.set, "Set")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 32];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"abstract" => m.field(&mut seen[0], &mut self.abstract_, "abstract")?,
+                b"boolean" => m.field(&mut seen[1], &mut self.boolean, "boolean")?,
+                b"extends" => m.field(&mut seen[2], &mut self.extends, "extends")?,
+                b"implements" => m.field(&mut seen[3], &mut self.implements, "implements")?,
+                b"instanceof" => m.field(&mut seen[4], &mut self.instanceof, "instanceof")?,
+                b"native" => m.field(&mut seen[5], &mut self.native, "native")?,
+                b"strictfp" => m.field(&mut seen[6], &mut self.strictfp, "strictfp")?,
+                b"synchronized" => m.field(&mut seen[7], &mut self.synchronized, "synchronized")?,
+                b"throws" => m.field(&mut seen[8], &mut self.throws, "throws")?,
+                b"transient" => m.field(&mut seen[9], &mut self.transient, "transient")?,
+                b"record" => m.field(&mut seen[10], &mut self.record, "record")?,
+                b"sealed" => m.field(&mut seen[11], &mut self.sealed, "sealed")?,
+                b"permits" => m.field(&mut seen[12], &mut self.permits, "permits")?,
+                b"when" => m.field(&mut seen[13], &mut self.when, "when")?,
+                b"open" => m.field(&mut seen[14], &mut self.open, "open")?,
+                b"exports" => m.field(&mut seen[15], &mut self.exports, "exports")?,
+                b"opens" => m.field(&mut seen[16], &mut self.opens, "opens")?,
+                b"to" => m.field(&mut seen[17], &mut self.to, "to")?,
+                b"uses" => m.field(&mut seen[18], &mut self.uses, "uses")?,
+                b"provides" => m.field(&mut seen[19], &mut self.provides, "provides")?,
+                b"transitive" => m.field(&mut seen[20], &mut self.transitive, "transitive")?,
+                b"Object" => m.field(&mut seen[21], &mut self.object, "Object")?,
+                b"String" => m.field(&mut seen[22], &mut self.string, "String")?,
+                b"Integer" => m.field(&mut seen[23], &mut self.integer, "Integer")?,
+                b"Long" => m.field(&mut seen[24], &mut self.long, "Long")?,
+                b"Math" => m.field(&mut seen[25], &mut self.math, "Math")?,
+                b"System" => m.field(&mut seen[26], &mut self.system, "System")?,
+                b"Override" => m.field(&mut seen[27], &mut self.override_, "Override")?,
+                b"Class" => m.field(&mut seen[28], &mut self.class, "Class")?,
+                b"List" => m.field(&mut seen[29], &mut self.list, "List")?,
+                b"Map" => m.field(&mut seen[30], &mut self.map, "Map")?,
+                b"Set" => m.field(&mut seen[31], &mut self.set, "Set")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -6865,6 +7671,145 @@ impl fbe::text::Text for KotlinWords {
             t.raw("null");
         }
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for KotlinWords {
+    const DECODE_COST: usize = 207;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"fun\":");
+        j.field(&self.fun, "fun")?;
+        j.raw(",\"typealias\":");
+        j.field(&self.typealias, "typealias")?;
+        j.raw(",\"typeof\":");
+        j.field(&self.typeof_, "typeof")?;
+        j.raw(",\"val\":");
+        j.field(&self.val, "val")?;
+        j.raw(",\"by\":");
+        j.field(&self.by, "by")?;
+        j.raw(",\"constructor\":");
+        j.field(&self.constructor, "constructor")?;
+        j.raw(",\"delegate\":");
+        j.field(&self.delegate, "delegate")?;
+        j.raw(",\"dynamic\":");
+        j.field(&self.dynamic, "dynamic")?;
+        j.raw(",\"field\":");
+        j.field(&self.field, "field")?;
+        j.raw(",\"file\":");
+        j.field(&self.file, "file")?;
+        j.raw(",\"get\":");
+        j.field(&self.get, "get")?;
+        j.raw(",\"init\":");
+        j.field(&self.init, "init")?;
+        j.raw(",\"param\":");
+        j.field(&self.param, "param")?;
+        j.raw(",\"receiver\":");
+        j.field(&self.receiver, "receiver")?;
+        j.raw(",\"setparam\":");
+        j.field(&self.setparam, "setparam")?;
+        j.raw(",\"value\":");
+        j.field(&self.value, "value")?;
+        j.raw(",\"where\":");
+        j.field(&self.where_, "where")?;
+        j.raw(",\"actual\":");
+        j.field(&self.actual, "actual")?;
+        j.raw(",\"annotation\":");
+        j.field(&self.annotation, "annotation")?;
+        j.raw(",\"companion\":");
+        j.field(&self.companion, "companion")?;
+        j.raw(",\"crossinline\":");
+        j.field(&self.crossinline, "crossinline")?;
+        j.raw(",\"data\":");
+        j.field(&self.data, "data")?;
+        j.raw(",\"expect\":");
+        j.field(&self.expect, "expect")?;
+        j.raw(",\"external\":");
+        j.field(&self.external, "external")?;
+        j.raw(",\"infix\":");
+        j.field(&self.infix, "infix")?;
+        j.raw(",\"inner\":");
+        j.field(&self.inner, "inner")?;
+        j.raw(",\"internal\":");
+        j.field(&self.internal, "internal")?;
+        j.raw(",\"lateinit\":");
+        j.field(&self.lateinit, "lateinit")?;
+        j.raw(",\"noinline\":");
+        j.field(&self.noinline, "noinline")?;
+        j.raw(",\"out\":");
+        j.field(&self.out, "out")?;
+        j.raw(",\"reified\":");
+        j.field(&self.reified, "reified")?;
+        j.raw(",\"suspend\":");
+        j.field(&self.suspend, "suspend")?;
+        j.raw(",\"tailrec\":");
+        j.field(&self.tailrec, "tailrec")?;
+        j.raw(",\"vararg\":");
+        j.field(&self.vararg, "vararg")?;
+        j.raw(",\"it\":");
+        j.field(&self.it, "it")?;
+        j.raw(",\"Companion\":");
+        j.field(&self.companion_, "Companion")?;
+        j.raw(",\"Unit\":");
+        j.field(&self.unit, "Unit")?;
+        j.raw(",\"Nothing\":");
+        j.field(&self.nothing, "Nothing")?;
+        j.raw(",\"Int\":");
+        j.field(&self.int, "Int")?;
+        j.raw(",\"Array\":");
+        j.field(&self.array, "Array")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 40];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"fun" => m.field(&mut seen[0], &mut self.fun, "fun")?,
+                b"typealias" => m.field(&mut seen[1], &mut self.typealias, "typealias")?,
+                b"typeof" => m.field(&mut seen[2], &mut self.typeof_, "typeof")?,
+                b"val" => m.field(&mut seen[3], &mut self.val, "val")?,
+                b"by" => m.field(&mut seen[4], &mut self.by, "by")?,
+                b"constructor" => m.field(&mut seen[5], &mut self.constructor, "constructor")?,
+                b"delegate" => m.field(&mut seen[6], &mut self.delegate, "delegate")?,
+                b"dynamic" => m.field(&mut seen[7], &mut self.dynamic, "dynamic")?,
+                b"field" => m.field(&mut seen[8], &mut self.field, "field")?,
+                b"file" => m.field(&mut seen[9], &mut self.file, "file")?,
+                b"get" => m.field(&mut seen[10], &mut self.get, "get")?,
+                b"init" => m.field(&mut seen[11], &mut self.init, "init")?,
+                b"param" => m.field(&mut seen[12], &mut self.param, "param")?,
+                b"receiver" => m.field(&mut seen[13], &mut self.receiver, "receiver")?,
+                b"setparam" => m.field(&mut seen[14], &mut self.setparam, "setparam")?,
+                b"value" => m.field(&mut seen[15], &mut self.value, "value")?,
+                b"where" => m.field(&mut seen[16], &mut self.where_, "where")?,
+                b"actual" => m.field(&mut seen[17], &mut self.actual, "actual")?,
+                b"annotation" => m.field(&mut seen[18], &mut self.annotation, "annotation")?,
+                b"companion" => m.field(&mut seen[19], &mut self.companion, "companion")?,
+                b"crossinline" => m.field(&mut seen[20], &mut self.crossinline, "crossinline")?,
+                b"data" => m.field(&mut seen[21], &mut self.data, "data")?,
+                b"expect" => m.field(&mut seen[22], &mut self.expect, "expect")?,
+                b"external" => m.field(&mut seen[23], &mut self.external, "external")?,
+                b"infix" => m.field(&mut seen[24], &mut self.infix, "infix")?,
+                b"inner" => m.field(&mut seen[25], &mut self.inner, "inner")?,
+                b"internal" => m.field(&mut seen[26], &mut self.internal, "internal")?,
+                b"lateinit" => m.field(&mut seen[27], &mut self.lateinit, "lateinit")?,
+                b"noinline" => m.field(&mut seen[28], &mut self.noinline, "noinline")?,
+                b"out" => m.field(&mut seen[29], &mut self.out, "out")?,
+                b"reified" => m.field(&mut seen[30], &mut self.reified, "reified")?,
+                b"suspend" => m.field(&mut seen[31], &mut self.suspend, "suspend")?,
+                b"tailrec" => m.field(&mut seen[32], &mut self.tailrec, "tailrec")?,
+                b"vararg" => m.field(&mut seen[33], &mut self.vararg, "vararg")?,
+                b"it" => m.field(&mut seen[34], &mut self.it, "it")?,
+                b"Companion" => m.field(&mut seen[35], &mut self.companion_, "Companion")?,
+                b"Unit" => m.field(&mut seen[36], &mut self.unit, "Unit")?,
+                b"Nothing" => m.field(&mut seen[37], &mut self.nothing, "Nothing")?,
+                b"Int" => m.field(&mut seen[38], &mut self.int, "Int")?,
+                b"Array" => m.field(&mut seen[39], &mut self.array, "Array")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -7554,6 +8499,161 @@ impl fbe::text::Text for JsWords {
     }
 }
 
+impl fbe::json::JsonStruct for JsWords {
+    const DECODE_COST: usize = 223;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"debugger\":");
+        j.field(&self.debugger, "debugger")?;
+        j.raw(",\"function\":");
+        j.field(&self.function, "function")?;
+        j.raw(",\"let\":");
+        j.field(&self.let_, "let")?;
+        j.raw(",\"of\":");
+        j.field(&self.of, "of")?;
+        j.raw(",\"declare\":");
+        j.field(&self.declare, "declare")?;
+        j.raw(",\"unknown\":");
+        j.field(&self.unknown, "unknown")?;
+        j.raw(",\"never\":");
+        j.field(&self.never, "never")?;
+        j.raw(",\"number\":");
+        j.field(&self.number, "number")?;
+        j.raw(",\"bigint\":");
+        j.field(&self.bigint, "bigint")?;
+        j.raw(",\"symbol\":");
+        j.field(&self.symbol, "symbol")?;
+        j.raw(",\"undefined\":");
+        j.field(&self.undefined, "undefined")?;
+        j.raw(",\"NaN\":");
+        j.field(&self.na_n, "NaN")?;
+        j.raw(",\"Infinity\":");
+        j.field(&self.infinity, "Infinity")?;
+        j.raw(",\"Uint8Array\":");
+        j.field(&self.uint8_array, "Uint8Array")?;
+        j.raw(",\"Error\":");
+        j.field(&self.error, "Error")?;
+        j.raw(",\"Number\":");
+        j.field(&self.number_, "Number")?;
+        j.raw(",\"BigInt\":");
+        j.field(&self.big_int, "BigInt")?;
+        j.raw(",\"Boolean\":");
+        j.field(&self.boolean, "Boolean")?;
+        j.raw(",\"Symbol\":");
+        j.field(&self.symbol_, "Symbol")?;
+        j.raw(",\"Date\":");
+        j.field(&self.date, "Date")?;
+        j.raw(",\"JSON\":");
+        j.field(&self.json, "JSON")?;
+        j.raw(",\"Promise\":");
+        j.field(&self.promise, "Promise")?;
+        j.raw(",\"Partial\":");
+        j.field(&self.partial, "Partial")?;
+        j.raw(",\"Record\":");
+        j.field(&self.record, "Record")?;
+        j.raw(",\"globalThis\":");
+        j.field(&self.global_this, "globalThis")?;
+        j.raw(",\"arguments\":");
+        j.field(&self.arguments, "arguments")?;
+        j.raw(",\"eval\":");
+        j.field(&self.eval, "eval")?;
+        j.raw(",\"require\":");
+        j.field(&self.require, "require")?;
+        j.raw(",\"prototype\":");
+        j.field(&self.prototype, "prototype")?;
+        j.raw(",\"__proto__\":");
+        j.field(&self.proto, "__proto__")?;
+        j.raw(",\"toString\":");
+        j.field(&self.to_string, "toString")?;
+        j.raw(",\"valueOf\":");
+        j.field(&self.value_of, "valueOf")?;
+        j.raw(",\"hasOwnProperty\":");
+        j.field(&self.has_own_property, "hasOwnProperty")?;
+        j.raw(",\"isPrototypeOf\":");
+        j.field(&self.is_prototype_of, "isPrototypeOf")?;
+        j.raw(",\"propertyIsEnumerable\":");
+        j.field(&self.property_is_enumerable, "propertyIsEnumerable")?;
+        j.raw(",\"toLocaleString\":");
+        j.field(&self.to_locale_string, "toLocaleString")?;
+        j.raw(",\"readonly\":");
+        j.field(&self.readonly, "readonly")?;
+        j.raw(",\"keyof\":");
+        j.field(&self.keyof, "keyof")?;
+        j.raw(",\"infer\":");
+        j.field(&self.infer, "infer")?;
+        j.raw(",\"asserts\":");
+        j.field(&self.asserts, "asserts")?;
+        j.raw(",\"satisfies\":");
+        j.field(&self.satisfies, "satisfies")?;
+        j.raw(",\"accessor\":");
+        j.field(&self.accessor, "accessor")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 42];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"debugger" => m.field(&mut seen[0], &mut self.debugger, "debugger")?,
+                b"function" => m.field(&mut seen[1], &mut self.function, "function")?,
+                b"let" => m.field(&mut seen[2], &mut self.let_, "let")?,
+                b"of" => m.field(&mut seen[3], &mut self.of, "of")?,
+                b"declare" => m.field(&mut seen[4], &mut self.declare, "declare")?,
+                b"unknown" => m.field(&mut seen[5], &mut self.unknown, "unknown")?,
+                b"never" => m.field(&mut seen[6], &mut self.never, "never")?,
+                b"number" => m.field(&mut seen[7], &mut self.number, "number")?,
+                b"bigint" => m.field(&mut seen[8], &mut self.bigint, "bigint")?,
+                b"symbol" => m.field(&mut seen[9], &mut self.symbol, "symbol")?,
+                b"undefined" => m.field(&mut seen[10], &mut self.undefined, "undefined")?,
+                b"NaN" => m.field(&mut seen[11], &mut self.na_n, "NaN")?,
+                b"Infinity" => m.field(&mut seen[12], &mut self.infinity, "Infinity")?,
+                b"Uint8Array" => m.field(&mut seen[13], &mut self.uint8_array, "Uint8Array")?,
+                b"Error" => m.field(&mut seen[14], &mut self.error, "Error")?,
+                b"Number" => m.field(&mut seen[15], &mut self.number_, "Number")?,
+                b"BigInt" => m.field(&mut seen[16], &mut self.big_int, "BigInt")?,
+                b"Boolean" => m.field(&mut seen[17], &mut self.boolean, "Boolean")?,
+                b"Symbol" => m.field(&mut seen[18], &mut self.symbol_, "Symbol")?,
+                b"Date" => m.field(&mut seen[19], &mut self.date, "Date")?,
+                b"JSON" => m.field(&mut seen[20], &mut self.json, "JSON")?,
+                b"Promise" => m.field(&mut seen[21], &mut self.promise, "Promise")?,
+                b"Partial" => m.field(&mut seen[22], &mut self.partial, "Partial")?,
+                b"Record" => m.field(&mut seen[23], &mut self.record, "Record")?,
+                b"globalThis" => m.field(&mut seen[24], &mut self.global_this, "globalThis")?,
+                b"arguments" => m.field(&mut seen[25], &mut self.arguments, "arguments")?,
+                b"eval" => m.field(&mut seen[26], &mut self.eval, "eval")?,
+                b"require" => m.field(&mut seen[27], &mut self.require, "require")?,
+                b"prototype" => m.field(&mut seen[28], &mut self.prototype, "prototype")?,
+                b"__proto__" => m.field(&mut seen[29], &mut self.proto, "__proto__")?,
+                b"toString" => m.field(&mut seen[30], &mut self.to_string, "toString")?,
+                b"valueOf" => m.field(&mut seen[31], &mut self.value_of, "valueOf")?,
+                b"hasOwnProperty" => {
+                    m.field(&mut seen[32], &mut self.has_own_property, "hasOwnProperty")?
+                }
+                b"isPrototypeOf" => {
+                    m.field(&mut seen[33], &mut self.is_prototype_of, "isPrototypeOf")?
+                }
+                b"propertyIsEnumerable" => m.field(
+                    &mut seen[34],
+                    &mut self.property_is_enumerable,
+                    "propertyIsEnumerable",
+                )?,
+                b"toLocaleString" => {
+                    m.field(&mut seen[35], &mut self.to_locale_string, "toLocaleString")?
+                }
+                b"readonly" => m.field(&mut seen[36], &mut self.readonly, "readonly")?,
+                b"keyof" => m.field(&mut seen[37], &mut self.keyof, "keyof")?,
+                b"infer" => m.field(&mut seen[38], &mut self.infer, "infer")?,
+                b"asserts" => m.field(&mut seen[39], &mut self.asserts, "asserts")?,
+                b"satisfies" => m.field(&mut seen[40], &mut self.satisfies, "satisfies")?,
+                b"accessor" => m.field(&mut seen[41], &mut self.accessor, "accessor")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct RustWords` (type id 8).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RustWords {
@@ -8128,6 +9228,130 @@ impl fbe::text::Text for RustWords {
     }
 }
 
+impl fbe::json::JsonStruct for RustWords {
+    const DECODE_COST: usize = 195;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"crate\":");
+        j.field(&self.crate_, "crate")?;
+        j.raw(",\"dyn\":");
+        j.field(&self.dyn_, "dyn")?;
+        j.raw(",\"fn\":");
+        j.field(&self.fn_, "fn")?;
+        j.raw(",\"impl\":");
+        j.field(&self.impl_, "impl")?;
+        j.raw(",\"loop\":");
+        j.field(&self.loop_, "loop")?;
+        j.raw(",\"mod\":");
+        j.field(&self.mod_, "mod")?;
+        j.raw(",\"move\":");
+        j.field(&self.move_, "move")?;
+        j.raw(",\"mut\":");
+        j.field(&self.mut_, "mut")?;
+        j.raw(",\"pub\":");
+        j.field(&self.pub_, "pub")?;
+        j.raw(",\"ref\":");
+        j.field(&self.ref_, "ref")?;
+        j.raw(",\"Self\":");
+        j.field(&self.self_, "Self")?;
+        j.raw(",\"trait\":");
+        j.field(&self.trait_, "trait")?;
+        j.raw(",\"unsafe\":");
+        j.field(&self.unsafe_, "unsafe")?;
+        j.raw(",\"use\":");
+        j.field(&self.use_, "use")?;
+        j.raw(",\"become\":");
+        j.field(&self.become_, "become")?;
+        j.raw(",\"box\":");
+        j.field(&self.box_, "box")?;
+        j.raw(",\"macro\":");
+        j.field(&self.macro_, "macro")?;
+        j.raw(",\"priv\":");
+        j.field(&self.priv_, "priv")?;
+        j.raw(",\"unsized\":");
+        j.field(&self.unsized_, "unsized")?;
+        j.raw(",\"gen\":");
+        j.field(&self.gen_, "gen")?;
+        j.raw(",\"macro_rules\":");
+        j.field(&self.macro_rules, "macro_rules")?;
+        j.raw(",\"Option\":");
+        j.field(&self.option, "Option")?;
+        j.raw(",\"Some\":");
+        j.field(&self.some, "Some")?;
+        j.raw(",\"Result\":");
+        j.field(&self.result, "Result")?;
+        j.raw(",\"Ok\":");
+        j.field(&self.ok, "Ok")?;
+        j.raw(",\"Err\":");
+        j.field(&self.err, "Err")?;
+        j.raw(",\"Vec\":");
+        j.field(&self.vec, "Vec")?;
+        j.raw(",\"Box\":");
+        j.field(&self.box__, "Box")?;
+        j.raw(",\"Clone\":");
+        j.field(&self.clone, "Clone")?;
+        j.raw(",\"Copy\":");
+        j.field(&self.copy, "Copy")?;
+        j.raw(",\"Default\":");
+        j.field(&self.default, "Default")?;
+        j.raw(",\"Drop\":");
+        j.field(&self.drop, "Drop")?;
+        j.raw(",\"Send\":");
+        j.field(&self.send, "Send")?;
+        j.raw(",\"Sync\":");
+        j.field(&self.sync, "Sync")?;
+        j.raw(",\"Sized\":");
+        j.field(&self.sized, "Sized")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 35];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"crate" => m.field(&mut seen[0], &mut self.crate_, "crate")?,
+                b"dyn" => m.field(&mut seen[1], &mut self.dyn_, "dyn")?,
+                b"fn" => m.field(&mut seen[2], &mut self.fn_, "fn")?,
+                b"impl" => m.field(&mut seen[3], &mut self.impl_, "impl")?,
+                b"loop" => m.field(&mut seen[4], &mut self.loop_, "loop")?,
+                b"mod" => m.field(&mut seen[5], &mut self.mod_, "mod")?,
+                b"move" => m.field(&mut seen[6], &mut self.move_, "move")?,
+                b"mut" => m.field(&mut seen[7], &mut self.mut_, "mut")?,
+                b"pub" => m.field(&mut seen[8], &mut self.pub_, "pub")?,
+                b"ref" => m.field(&mut seen[9], &mut self.ref_, "ref")?,
+                b"Self" => m.field(&mut seen[10], &mut self.self_, "Self")?,
+                b"trait" => m.field(&mut seen[11], &mut self.trait_, "trait")?,
+                b"unsafe" => m.field(&mut seen[12], &mut self.unsafe_, "unsafe")?,
+                b"use" => m.field(&mut seen[13], &mut self.use_, "use")?,
+                b"become" => m.field(&mut seen[14], &mut self.become_, "become")?,
+                b"box" => m.field(&mut seen[15], &mut self.box_, "box")?,
+                b"macro" => m.field(&mut seen[16], &mut self.macro_, "macro")?,
+                b"priv" => m.field(&mut seen[17], &mut self.priv_, "priv")?,
+                b"unsized" => m.field(&mut seen[18], &mut self.unsized_, "unsized")?,
+                b"gen" => m.field(&mut seen[19], &mut self.gen_, "gen")?,
+                b"macro_rules" => m.field(&mut seen[20], &mut self.macro_rules, "macro_rules")?,
+                b"Option" => m.field(&mut seen[21], &mut self.option, "Option")?,
+                b"Some" => m.field(&mut seen[22], &mut self.some, "Some")?,
+                b"Result" => m.field(&mut seen[23], &mut self.result, "Result")?,
+                b"Ok" => m.field(&mut seen[24], &mut self.ok, "Ok")?,
+                b"Err" => m.field(&mut seen[25], &mut self.err, "Err")?,
+                b"Vec" => m.field(&mut seen[26], &mut self.vec, "Vec")?,
+                b"Box" => m.field(&mut seen[27], &mut self.box__, "Box")?,
+                b"Clone" => m.field(&mut seen[28], &mut self.clone, "Clone")?,
+                b"Copy" => m.field(&mut seen[29], &mut self.copy, "Copy")?,
+                b"Default" => m.field(&mut seen[30], &mut self.default, "Default")?,
+                b"Drop" => m.field(&mut seen[31], &mut self.drop, "Drop")?,
+                b"Send" => m.field(&mut seen[32], &mut self.send, "Send")?,
+                b"Sync" => m.field(&mut seen[33], &mut self.sync, "Sync")?,
+                b"Sized" => m.field(&mut seen[34], &mut self.sized, "Sized")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct CSharpWords` (type id 9).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CSharpWords {
@@ -8641,6 +9865,115 @@ impl fbe::text::Text for CSharpWords {
     }
 }
 
+impl fbe::json::JsonStruct for CSharpWords {
+    const DECODE_COST: usize = 150;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"checked\":");
+        j.field(&self.checked, "checked")?;
+        j.raw(",\"event\":");
+        j.field(&self.event, "event")?;
+        j.raw(",\"fixed\":");
+        j.field(&self.fixed, "fixed")?;
+        j.raw(",\"foreach\":");
+        j.field(&self.foreach, "foreach")?;
+        j.raw(",\"implicit\":");
+        j.field(&self.implicit, "implicit")?;
+        j.raw(",\"lock\":");
+        j.field(&self.lock, "lock")?;
+        j.raw(",\"params\":");
+        j.field(&self.params, "params")?;
+        j.raw(",\"sbyte\":");
+        j.field(&self.sbyte, "sbyte")?;
+        j.raw(",\"stackalloc\":");
+        j.field(&self.stackalloc, "stackalloc")?;
+        j.raw(",\"ulong\":");
+        j.field(&self.ulong, "ulong")?;
+        j.raw(",\"unchecked\":");
+        j.field(&self.unchecked, "unchecked")?;
+        j.raw(",\"ushort\":");
+        j.field(&self.ushort, "ushort")?;
+        j.raw(",\"add\":");
+        j.field(&self.add, "add")?;
+        j.raw(",\"alias\":");
+        j.field(&self.alias, "alias")?;
+        j.raw(",\"ascending\":");
+        j.field(&self.ascending, "ascending")?;
+        j.raw(",\"descending\":");
+        j.field(&self.descending, "descending")?;
+        j.raw(",\"equals\":");
+        j.field(&self.equals, "equals")?;
+        j.raw(",\"group\":");
+        j.field(&self.group, "group")?;
+        j.raw(",\"into\":");
+        j.field(&self.into, "into")?;
+        j.raw(",\"join\":");
+        j.field(&self.join, "join")?;
+        j.raw(",\"nameof\":");
+        j.field(&self.nameof, "nameof")?;
+        j.raw(",\"on\":");
+        j.field(&self.on, "on")?;
+        j.raw(",\"orderby\":");
+        j.field(&self.orderby, "orderby")?;
+        j.raw(",\"partial\":");
+        j.field(&self.partial, "partial")?;
+        j.raw(",\"remove\":");
+        j.field(&self.remove, "remove")?;
+        j.raw(",\"unmanaged\":");
+        j.field(&self.unmanaged, "unmanaged")?;
+        j.raw(",\"required\":");
+        j.field(&self.required, "required")?;
+        j.raw(",\"scoped\":");
+        j.field(&self.scoped, "scoped")?;
+        j.raw(",\"managed\":");
+        j.field(&self.managed, "managed")?;
+        j.raw(",\"notnull\":");
+        j.field(&self.notnull, "notnull")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 30];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"checked" => m.field(&mut seen[0], &mut self.checked, "checked")?,
+                b"event" => m.field(&mut seen[1], &mut self.event, "event")?,
+                b"fixed" => m.field(&mut seen[2], &mut self.fixed, "fixed")?,
+                b"foreach" => m.field(&mut seen[3], &mut self.foreach, "foreach")?,
+                b"implicit" => m.field(&mut seen[4], &mut self.implicit, "implicit")?,
+                b"lock" => m.field(&mut seen[5], &mut self.lock, "lock")?,
+                b"params" => m.field(&mut seen[6], &mut self.params, "params")?,
+                b"sbyte" => m.field(&mut seen[7], &mut self.sbyte, "sbyte")?,
+                b"stackalloc" => m.field(&mut seen[8], &mut self.stackalloc, "stackalloc")?,
+                b"ulong" => m.field(&mut seen[9], &mut self.ulong, "ulong")?,
+                b"unchecked" => m.field(&mut seen[10], &mut self.unchecked, "unchecked")?,
+                b"ushort" => m.field(&mut seen[11], &mut self.ushort, "ushort")?,
+                b"add" => m.field(&mut seen[12], &mut self.add, "add")?,
+                b"alias" => m.field(&mut seen[13], &mut self.alias, "alias")?,
+                b"ascending" => m.field(&mut seen[14], &mut self.ascending, "ascending")?,
+                b"descending" => m.field(&mut seen[15], &mut self.descending, "descending")?,
+                b"equals" => m.field(&mut seen[16], &mut self.equals, "equals")?,
+                b"group" => m.field(&mut seen[17], &mut self.group, "group")?,
+                b"into" => m.field(&mut seen[18], &mut self.into, "into")?,
+                b"join" => m.field(&mut seen[19], &mut self.join, "join")?,
+                b"nameof" => m.field(&mut seen[20], &mut self.nameof, "nameof")?,
+                b"on" => m.field(&mut seen[21], &mut self.on, "on")?,
+                b"orderby" => m.field(&mut seen[22], &mut self.orderby, "orderby")?,
+                b"partial" => m.field(&mut seen[23], &mut self.partial, "partial")?,
+                b"remove" => m.field(&mut seen[24], &mut self.remove, "remove")?,
+                b"unmanaged" => m.field(&mut seen[25], &mut self.unmanaged, "unmanaged")?,
+                b"required" => m.field(&mut seen[26], &mut self.required, "required")?,
+                b"scoped" => m.field(&mut seen[27], &mut self.scoped, "scoped")?,
+                b"managed" => m.field(&mut seen[28], &mut self.managed, "managed")?,
+                b"notnull" => m.field(&mut seen[29], &mut self.notnull, "notnull")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct RubyWords` (type id 10).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RubyWords {
@@ -8972,6 +10305,79 @@ impl fbe::text::Text for RubyWords {
     }
 }
 
+impl fbe::json::JsonStruct for RubyWords {
+    const DECODE_COST: usize = 98;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"BEGIN\":");
+        j.field(&self.begin, "BEGIN")?;
+        j.raw(",\"END\":");
+        j.field(&self.end, "END")?;
+        j.raw(",\"begin\":");
+        j.field(&self.begin_, "begin")?;
+        j.raw(",\"elsif\":");
+        j.field(&self.elsif, "elsif")?;
+        j.raw(",\"end\":");
+        j.field(&self.end_, "end")?;
+        j.raw(",\"ensure\":");
+        j.field(&self.ensure, "ensure")?;
+        j.raw(",\"next\":");
+        j.field(&self.next, "next")?;
+        j.raw(",\"redo\":");
+        j.field(&self.redo, "redo")?;
+        j.raw(",\"rescue\":");
+        j.field(&self.rescue, "rescue")?;
+        j.raw(",\"retry\":");
+        j.field(&self.retry, "retry")?;
+        j.raw(",\"then\":");
+        j.field(&self.then, "then")?;
+        j.raw(",\"undef\":");
+        j.field(&self.undef, "undef")?;
+        j.raw(",\"unless\":");
+        j.field(&self.unless, "unless")?;
+        j.raw(",\"until\":");
+        j.field(&self.until, "until")?;
+        j.raw(",\"__FILE__\":");
+        j.field(&self.file, "__FILE__")?;
+        j.raw(",\"__LINE__\":");
+        j.field(&self.line, "__LINE__")?;
+        j.raw(",\"__ENCODING__\":");
+        j.field(&self.encoding, "__ENCODING__")?;
+        j.raw(",\"initialize\":");
+        j.field(&self.initialize, "initialize")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 18];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"BEGIN" => m.field(&mut seen[0], &mut self.begin, "BEGIN")?,
+                b"END" => m.field(&mut seen[1], &mut self.end, "END")?,
+                b"begin" => m.field(&mut seen[2], &mut self.begin_, "begin")?,
+                b"elsif" => m.field(&mut seen[3], &mut self.elsif, "elsif")?,
+                b"end" => m.field(&mut seen[4], &mut self.end_, "end")?,
+                b"ensure" => m.field(&mut seen[5], &mut self.ensure, "ensure")?,
+                b"next" => m.field(&mut seen[6], &mut self.next, "next")?,
+                b"redo" => m.field(&mut seen[7], &mut self.redo, "redo")?,
+                b"rescue" => m.field(&mut seen[8], &mut self.rescue, "rescue")?,
+                b"retry" => m.field(&mut seen[9], &mut self.retry, "retry")?,
+                b"then" => m.field(&mut seen[10], &mut self.then, "then")?,
+                b"undef" => m.field(&mut seen[11], &mut self.undef, "undef")?,
+                b"unless" => m.field(&mut seen[12], &mut self.unless, "unless")?,
+                b"until" => m.field(&mut seen[13], &mut self.until, "until")?,
+                b"__FILE__" => m.field(&mut seen[14], &mut self.file, "__FILE__")?,
+                b"__LINE__" => m.field(&mut seen[15], &mut self.line, "__LINE__")?,
+                b"__ENCODING__" => m.field(&mut seen[16], &mut self.encoding, "__ENCODING__")?,
+                b"initialize" => m.field(&mut seen[17], &mut self.initialize, "initialize")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct CppMembers` (type id 11).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CppMembers {
@@ -9197,6 +10603,58 @@ impl fbe::text::Text for CppMembers {
         t.raw(",reset=");
         t.bytes(self.reset.len());
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for CppMembers {
+    const DECODE_COST: usize = 48;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"swap\":");
+        j.field(&self.swap, "swap")?;
+        j.raw(",\"fbe_type\":");
+        j.field(&self.fbe_type, "fbe_type")?;
+        j.raw(",\"fbe\":");
+        j.field(&self.fbe, "fbe")?;
+        j.raw(",\"Model\":");
+        j.field(&self.model, "Model")?;
+        j.raw(",\"FinalModel\":");
+        j.field(&self.final_model, "FinalModel")?;
+        j.raw(",\"FieldModel\":");
+        j.field(&self.field_model, "FieldModel")?;
+        j.raw(",\"buffer\":");
+        j.field(&self.buffer, "buffer")?;
+        j.raw(",\"size\":");
+        j.field(&self.size, "size")?;
+        j.raw(",\"offset\":");
+        j.field(&self.offset, "offset")?;
+        j.raw(",\"model\":");
+        j.field(&self.model_, "model")?;
+        j.raw(",\"reset\":");
+        j.field(&self.reset, "reset")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 11];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"swap" => m.field(&mut seen[0], &mut self.swap, "swap")?,
+                b"fbe_type" => m.field(&mut seen[1], &mut self.fbe_type, "fbe_type")?,
+                b"fbe" => m.field(&mut seen[2], &mut self.fbe, "fbe")?,
+                b"Model" => m.field(&mut seen[3], &mut self.model, "Model")?,
+                b"FinalModel" => m.field(&mut seen[4], &mut self.final_model, "FinalModel")?,
+                b"FieldModel" => m.field(&mut seen[5], &mut self.field_model, "FieldModel")?,
+                b"buffer" => m.field(&mut seen[6], &mut self.buffer, "buffer")?,
+                b"size" => m.field(&mut seen[7], &mut self.size, "size")?,
+                b"offset" => m.field(&mut seen[8], &mut self.offset, "offset")?,
+                b"model" => m.field(&mut seen[9], &mut self.model_, "model")?,
+                b"reset" => m.field(&mut seen[10], &mut self.reset, "reset")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -9498,6 +10956,73 @@ impl fbe::text::Text for PythonMembers {
         t.raw(",__private=");
         t.float(f64::from(self.private));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for PythonMembers {
+    const DECODE_COST: usize = 96;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"to_json\":");
+        j.field(&self.to_json, "to_json")?;
+        j.raw(",\"from_json\":");
+        j.field(&self.from_json, "from_json")?;
+        j.raw(",\"to_fbe\":");
+        j.field(&self.to_fbe, "to_fbe")?;
+        j.raw(",\"from_fbe\":");
+        j.field(&self.from_fbe, "from_fbe")?;
+        j.raw(",\"to_final\":");
+        j.field(&self.to_final, "to_final")?;
+        j.raw(",\"from_final\":");
+        j.field(&self.from_final, "from_final")?;
+        j.raw(",\"fbe_equal\":");
+        j.field(&self.fbe_equal, "fbe_equal")?;
+        j.raw(",\"fbe_key\":");
+        j.field(&self.fbe_key, "fbe_key")?;
+        j.raw(",\"fbe_size\":");
+        j.field(&self.fbe_size, "fbe_size")?;
+        j.raw(",\"__init__\":");
+        j.field(&self.init, "__init__")?;
+        j.raw(",\"__slots__\":");
+        j.field(&self.slots, "__slots__")?;
+        j.raw(",\"__class__\":");
+        j.field(&self.class, "__class__")?;
+        j.raw(",\"__dict__\":");
+        j.field(&self.dict, "__dict__")?;
+        j.raw(",\"__hash__\":");
+        j.field(&self.hash, "__hash__")?;
+        j.raw(",\"__eq__\":");
+        j.field(&self.eq, "__eq__")?;
+        j.raw(",\"__private\":");
+        j.field(&self.private, "__private")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 16];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"to_json" => m.field(&mut seen[0], &mut self.to_json, "to_json")?,
+                b"from_json" => m.field(&mut seen[1], &mut self.from_json, "from_json")?,
+                b"to_fbe" => m.field(&mut seen[2], &mut self.to_fbe, "to_fbe")?,
+                b"from_fbe" => m.field(&mut seen[3], &mut self.from_fbe, "from_fbe")?,
+                b"to_final" => m.field(&mut seen[4], &mut self.to_final, "to_final")?,
+                b"from_final" => m.field(&mut seen[5], &mut self.from_final, "from_final")?,
+                b"fbe_equal" => m.field(&mut seen[6], &mut self.fbe_equal, "fbe_equal")?,
+                b"fbe_key" => m.field(&mut seen[7], &mut self.fbe_key, "fbe_key")?,
+                b"fbe_size" => m.field(&mut seen[8], &mut self.fbe_size, "fbe_size")?,
+                b"__init__" => m.field(&mut seen[9], &mut self.init, "__init__")?,
+                b"__slots__" => m.field(&mut seen[10], &mut self.slots, "__slots__")?,
+                b"__class__" => m.field(&mut seen[11], &mut self.class, "__class__")?,
+                b"__dict__" => m.field(&mut seen[12], &mut self.dict, "__dict__")?,
+                b"__hash__" => m.field(&mut seen[13], &mut self.hash, "__hash__")?,
+                b"__eq__" => m.field(&mut seen[14], &mut self.eq, "__eq__")?,
+                b"__private" => m.field(&mut seen[15], &mut self.private, "__private")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -9928,6 +11453,118 @@ impl fbe::text::Text for GoMembers {
         t.raw(",VerifyFinal=");
         fbe::text::Text::text(&self.verify_final, t);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for GoMembers {
+    const DECODE_COST: usize = 129;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"FBEKey\":");
+        j.field(&self.fbe_key, "FBEKey")?;
+        j.raw(",\"FBEKeyCompare\":");
+        j.field(&self.fbe_key_compare, "FBEKeyCompare")?;
+        j.raw(",\"Reset\":");
+        j.field(&self.reset, "Reset")?;
+        j.raw(",\"MarshalFBE\":");
+        j.field(&self.marshal_fbe, "MarshalFBE")?;
+        j.raw(",\"UnmarshalFBE\":");
+        j.field(&self.unmarshal_fbe, "UnmarshalFBE")?;
+        j.raw(",\"AppendFBE\":");
+        j.field(&self.append_fbe, "AppendFBE")?;
+        j.raw(",\"ReadFBE\":");
+        j.field(&self.read_fbe, "ReadFBE")?;
+        j.raw(",\"FBEWrite\":");
+        j.field(&self.fbe_write, "FBEWrite")?;
+        j.raw(",\"FBERead\":");
+        j.field(&self.fbe_read, "FBERead")?;
+        j.raw(",\"MarshalFinal\":");
+        j.field(&self.marshal_final, "MarshalFinal")?;
+        j.raw(",\"UnmarshalFinal\":");
+        j.field(&self.unmarshal_final, "UnmarshalFinal")?;
+        j.raw(",\"AppendFinal\":");
+        j.field(&self.append_final, "AppendFinal")?;
+        j.raw(",\"ReadFinal\":");
+        j.field(&self.read_final, "ReadFinal")?;
+        j.raw(",\"FBEWriteFinal\":");
+        j.field(&self.fbe_write_final, "FBEWriteFinal")?;
+        j.raw(",\"FBEReadFinal\":");
+        j.field(&self.fbe_read_final, "FBEReadFinal")?;
+        j.raw(",\"MarshalJSON\":");
+        j.field(&self.marshal_json, "MarshalJSON")?;
+        j.raw(",\"UnmarshalJSON\":");
+        j.field(&self.unmarshal_json, "UnmarshalJSON")?;
+        j.raw(",\"AppendJSON\":");
+        j.field(&self.append_json, "AppendJSON")?;
+        j.raw(",\"ReadJSON\":");
+        j.field(&self.read_json, "ReadJSON")?;
+        j.raw(",\"FBEWriteJSON\":");
+        j.field(&self.fbe_write_json, "FBEWriteJSON")?;
+        j.raw(",\"FBEReadJSON\":");
+        j.field(&self.fbe_read_json, "FBEReadJSON")?;
+        j.raw(",\"FBEWriteText\":");
+        j.field(&self.fbe_write_text, "FBEWriteText")?;
+        j.raw(",\"TypeID\":");
+        j.field(&self.type_id, "TypeID")?;
+        j.raw(",\"Verify\":");
+        j.field(&self.verify, "Verify")?;
+        j.raw(",\"VerifyFinal\":");
+        j.field(&self.verify_final, "VerifyFinal")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 25];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"FBEKey" => m.field(&mut seen[0], &mut self.fbe_key, "FBEKey")?,
+                b"FBEKeyCompare" => {
+                    m.field(&mut seen[1], &mut self.fbe_key_compare, "FBEKeyCompare")?
+                }
+                b"Reset" => m.field(&mut seen[2], &mut self.reset, "Reset")?,
+                b"MarshalFBE" => m.field(&mut seen[3], &mut self.marshal_fbe, "MarshalFBE")?,
+                b"UnmarshalFBE" => {
+                    m.field(&mut seen[4], &mut self.unmarshal_fbe, "UnmarshalFBE")?
+                }
+                b"AppendFBE" => m.field(&mut seen[5], &mut self.append_fbe, "AppendFBE")?,
+                b"ReadFBE" => m.field(&mut seen[6], &mut self.read_fbe, "ReadFBE")?,
+                b"FBEWrite" => m.field(&mut seen[7], &mut self.fbe_write, "FBEWrite")?,
+                b"FBERead" => m.field(&mut seen[8], &mut self.fbe_read, "FBERead")?,
+                b"MarshalFinal" => {
+                    m.field(&mut seen[9], &mut self.marshal_final, "MarshalFinal")?
+                }
+                b"UnmarshalFinal" => {
+                    m.field(&mut seen[10], &mut self.unmarshal_final, "UnmarshalFinal")?
+                }
+                b"AppendFinal" => m.field(&mut seen[11], &mut self.append_final, "AppendFinal")?,
+                b"ReadFinal" => m.field(&mut seen[12], &mut self.read_final, "ReadFinal")?,
+                b"FBEWriteFinal" => {
+                    m.field(&mut seen[13], &mut self.fbe_write_final, "FBEWriteFinal")?
+                }
+                b"FBEReadFinal" => {
+                    m.field(&mut seen[14], &mut self.fbe_read_final, "FBEReadFinal")?
+                }
+                b"MarshalJSON" => m.field(&mut seen[15], &mut self.marshal_json, "MarshalJSON")?,
+                b"UnmarshalJSON" => {
+                    m.field(&mut seen[16], &mut self.unmarshal_json, "UnmarshalJSON")?
+                }
+                b"AppendJSON" => m.field(&mut seen[17], &mut self.append_json, "AppendJSON")?,
+                b"ReadJSON" => m.field(&mut seen[18], &mut self.read_json, "ReadJSON")?,
+                b"FBEWriteJSON" => {
+                    m.field(&mut seen[19], &mut self.fbe_write_json, "FBEWriteJSON")?
+                }
+                b"FBEReadJSON" => m.field(&mut seen[20], &mut self.fbe_read_json, "FBEReadJSON")?,
+                b"FBEWriteText" => {
+                    m.field(&mut seen[21], &mut self.fbe_write_text, "FBEWriteText")?
+                }
+                b"TypeID" => m.field(&mut seen[22], &mut self.type_id, "TypeID")?,
+                b"Verify" => m.field(&mut seen[23], &mut self.verify, "Verify")?,
+                b"VerifyFinal" => m.field(&mut seen[24], &mut self.verify_final, "VerifyFinal")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -10366,6 +12003,103 @@ impl fbe::text::Text for JvmMembers {
     }
 }
 
+impl fbe::json::JsonStruct for JvmMembers {
+    const DECODE_COST: usize = 137;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"TYPE_ID\":");
+        j.field(&self.type_id, "TYPE_ID")?;
+        j.raw(",\"KEY_ORDER\":");
+        j.field(&self.key_order, "KEY_ORDER")?;
+        j.raw(",\"toFbe\":");
+        j.field(&self.to_fbe, "toFbe")?;
+        j.raw(",\"fromFbe\":");
+        j.field(&self.from_fbe, "fromFbe")?;
+        j.raw(",\"readFbe\":");
+        j.field(&self.read_fbe, "readFbe")?;
+        j.raw(",\"writeFbe\":");
+        j.field(&self.write_fbe, "writeFbe")?;
+        j.raw(",\"verifyFbe\":");
+        j.field(&self.verify_fbe, "verifyFbe")?;
+        j.raw(",\"toFinal\":");
+        j.field(&self.to_final, "toFinal")?;
+        j.raw(",\"fromFinal\":");
+        j.field(&self.from_final, "fromFinal")?;
+        j.raw(",\"readFinal\":");
+        j.field(&self.read_final, "readFinal")?;
+        j.raw(",\"writeFinal\":");
+        j.field(&self.write_final, "writeFinal")?;
+        j.raw(",\"verifyFinal\":");
+        j.field(&self.verify_final, "verifyFinal")?;
+        j.raw(",\"toJson\":");
+        j.field(&self.to_json, "toJson")?;
+        j.raw(",\"fromJson\":");
+        j.field(&self.from_json, "fromJson")?;
+        j.raw(",\"writeJson\":");
+        j.field(&self.write_json, "writeJson")?;
+        j.raw(",\"readJson\":");
+        j.field(&self.read_json, "readJson")?;
+        j.raw(",\"hashCode\":");
+        j.field(&self.hash_code, "hashCode")?;
+        j.raw(",\"getClass\":");
+        j.field(&self.get_class, "getClass")?;
+        j.raw(",\"clone\":");
+        j.field(&self.clone, "clone")?;
+        j.raw(",\"finalize\":");
+        j.field(&self.finalize, "finalize")?;
+        j.raw(",\"wait\":");
+        j.field(&self.wait, "wait")?;
+        j.raw(",\"notify\":");
+        j.field(&self.notify, "notify")?;
+        j.raw(",\"notifyAll\":");
+        j.field(&self.notify_all, "notifyAll")?;
+        j.raw(",\"javaClass\":");
+        j.field(&self.java_class, "javaClass")?;
+        j.raw(",\"component1\":");
+        j.field(&self.component1, "component1")?;
+        j.raw(",\"fbeLevels\":");
+        j.field(&self.fbe_levels, "fbeLevels")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 26];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"TYPE_ID" => m.field(&mut seen[0], &mut self.type_id, "TYPE_ID")?,
+                b"KEY_ORDER" => m.field(&mut seen[1], &mut self.key_order, "KEY_ORDER")?,
+                b"toFbe" => m.field(&mut seen[2], &mut self.to_fbe, "toFbe")?,
+                b"fromFbe" => m.field(&mut seen[3], &mut self.from_fbe, "fromFbe")?,
+                b"readFbe" => m.field(&mut seen[4], &mut self.read_fbe, "readFbe")?,
+                b"writeFbe" => m.field(&mut seen[5], &mut self.write_fbe, "writeFbe")?,
+                b"verifyFbe" => m.field(&mut seen[6], &mut self.verify_fbe, "verifyFbe")?,
+                b"toFinal" => m.field(&mut seen[7], &mut self.to_final, "toFinal")?,
+                b"fromFinal" => m.field(&mut seen[8], &mut self.from_final, "fromFinal")?,
+                b"readFinal" => m.field(&mut seen[9], &mut self.read_final, "readFinal")?,
+                b"writeFinal" => m.field(&mut seen[10], &mut self.write_final, "writeFinal")?,
+                b"verifyFinal" => m.field(&mut seen[11], &mut self.verify_final, "verifyFinal")?,
+                b"toJson" => m.field(&mut seen[12], &mut self.to_json, "toJson")?,
+                b"fromJson" => m.field(&mut seen[13], &mut self.from_json, "fromJson")?,
+                b"writeJson" => m.field(&mut seen[14], &mut self.write_json, "writeJson")?,
+                b"readJson" => m.field(&mut seen[15], &mut self.read_json, "readJson")?,
+                b"hashCode" => m.field(&mut seen[16], &mut self.hash_code, "hashCode")?,
+                b"getClass" => m.field(&mut seen[17], &mut self.get_class, "getClass")?,
+                b"clone" => m.field(&mut seen[18], &mut self.clone, "clone")?,
+                b"finalize" => m.field(&mut seen[19], &mut self.finalize, "finalize")?,
+                b"wait" => m.field(&mut seen[20], &mut self.wait, "wait")?,
+                b"notify" => m.field(&mut seen[21], &mut self.notify, "notify")?,
+                b"notifyAll" => m.field(&mut seen[22], &mut self.notify_all, "notifyAll")?,
+                b"javaClass" => m.field(&mut seen[23], &mut self.java_class, "javaClass")?,
+                b"component1" => m.field(&mut seen[24], &mut self.component1, "component1")?,
+                b"fbeLevels" => m.field(&mut seen[25], &mut self.fbe_levels, "fbeLevels")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct JsMembers` (type id 15).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JsMembers {
@@ -10490,6 +12224,37 @@ impl fbe::text::Text for JsMembers {
             t.raw("null");
         }
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for JsMembers {
+    const DECODE_COST: usize = 11;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"fbeKey\":");
+        j.field(&self.fbe_key, "fbeKey")?;
+        j.raw(",\"toJSON\":");
+        j.field(&self.to_json, "toJSON")?;
+        j.raw(",\"toText\":");
+        j.field(&self.to_text, "toText")?;
+        j.raw(",\"verify\":");
+        j.field(&self.verify, "verify")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 4];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"fbeKey" => m.field(&mut seen[0], &mut self.fbe_key, "fbeKey")?,
+                b"toJSON" => m.field(&mut seen[1], &mut self.to_json, "toJSON")?,
+                b"toText" => m.field(&mut seen[2], &mut self.to_text, "toText")?,
+                b"verify" => m.field(&mut seen[3], &mut self.verify, "verify")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -10974,6 +12739,113 @@ impl fbe::text::Text for RuntimeNames {
     }
 }
 
+impl fbe::json::JsonStruct for RuntimeNames {
+    const DECODE_COST: usize = 142;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Buffer\":");
+        j.field(&self.buffer, "Buffer")?;
+        j.raw(",\"WriteBuffer\":");
+        j.field(&self.write_buffer, "WriteBuffer")?;
+        j.raw(",\"ReadBuffer\":");
+        j.field(&self.read_buffer, "ReadBuffer")?;
+        j.raw(",\"Reader\":");
+        j.field(&self.reader, "Reader")?;
+        j.raw(",\"Writer\":");
+        j.field(&self.writer, "Writer")?;
+        j.raw(",\"Limits\":");
+        j.field(&self.limits, "Limits")?;
+        j.raw(",\"Decimal\":");
+        j.field(&self.decimal, "Decimal")?;
+        j.raw(",\"Uuid\":");
+        j.field(&self.uuid, "Uuid")?;
+        j.raw(",\"UUID\":");
+        j.field(&self.uuid_, "UUID")?;
+        j.raw(",\"Timestamp\":");
+        j.field(&self.timestamp, "Timestamp")?;
+        j.raw(",\"JsonWriter\":");
+        j.field(&self.json_writer, "JsonWriter")?;
+        j.raw(",\"JsonReader\":");
+        j.field(&self.json_reader, "JsonReader")?;
+        j.raw(",\"DecodeError\":");
+        j.field(&self.decode_error, "DecodeError")?;
+        j.raw(",\"EncodeError\":");
+        j.field(&self.encode_error, "EncodeError")?;
+        j.raw(",\"DecodeException\":");
+        j.field(&self.decode_exception, "DecodeException")?;
+        j.raw(",\"EncodeException\":");
+        j.field(&self.encode_exception, "EncodeException")?;
+        j.raw(",\"Sender\":");
+        j.field(&self.sender, "Sender")?;
+        j.raw(",\"Receiver\":");
+        j.field(&self.receiver, "Receiver")?;
+        j.raw(",\"Client\":");
+        j.field(&self.client, "Client")?;
+        j.raw(",\"Proxy\":");
+        j.field(&self.proxy, "Proxy")?;
+        j.raw(",\"Handler\":");
+        j.field(&self.handler, "Handler")?;
+        j.raw(",\"Text\":");
+        j.field(&self.text, "Text")?;
+        j.raw(",\"Compare\":");
+        j.field(&self.compare, "Compare")?;
+        j.raw(",\"Decimals\":");
+        j.field(&self.decimals, "Decimals")?;
+        j.raw(",\"Uuids\":");
+        j.field(&self.uuids, "Uuids")?;
+        j.raw(",\"Timestamps\":");
+        j.field(&self.timestamps, "Timestamps")?;
+        j.raw(",\"Utf8\":");
+        j.field(&self.utf8, "Utf8")?;
+        j.raw(",\"Requests\":");
+        j.field(&self.requests, "Requests")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 28];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Buffer" => m.field(&mut seen[0], &mut self.buffer, "Buffer")?,
+                b"WriteBuffer" => m.field(&mut seen[1], &mut self.write_buffer, "WriteBuffer")?,
+                b"ReadBuffer" => m.field(&mut seen[2], &mut self.read_buffer, "ReadBuffer")?,
+                b"Reader" => m.field(&mut seen[3], &mut self.reader, "Reader")?,
+                b"Writer" => m.field(&mut seen[4], &mut self.writer, "Writer")?,
+                b"Limits" => m.field(&mut seen[5], &mut self.limits, "Limits")?,
+                b"Decimal" => m.field(&mut seen[6], &mut self.decimal, "Decimal")?,
+                b"Uuid" => m.field(&mut seen[7], &mut self.uuid, "Uuid")?,
+                b"UUID" => m.field(&mut seen[8], &mut self.uuid_, "UUID")?,
+                b"Timestamp" => m.field(&mut seen[9], &mut self.timestamp, "Timestamp")?,
+                b"JsonWriter" => m.field(&mut seen[10], &mut self.json_writer, "JsonWriter")?,
+                b"JsonReader" => m.field(&mut seen[11], &mut self.json_reader, "JsonReader")?,
+                b"DecodeError" => m.field(&mut seen[12], &mut self.decode_error, "DecodeError")?,
+                b"EncodeError" => m.field(&mut seen[13], &mut self.encode_error, "EncodeError")?,
+                b"DecodeException" => {
+                    m.field(&mut seen[14], &mut self.decode_exception, "DecodeException")?
+                }
+                b"EncodeException" => {
+                    m.field(&mut seen[15], &mut self.encode_exception, "EncodeException")?
+                }
+                b"Sender" => m.field(&mut seen[16], &mut self.sender, "Sender")?,
+                b"Receiver" => m.field(&mut seen[17], &mut self.receiver, "Receiver")?,
+                b"Client" => m.field(&mut seen[18], &mut self.client, "Client")?,
+                b"Proxy" => m.field(&mut seen[19], &mut self.proxy, "Proxy")?,
+                b"Handler" => m.field(&mut seen[20], &mut self.handler, "Handler")?,
+                b"Text" => m.field(&mut seen[21], &mut self.text, "Text")?,
+                b"Compare" => m.field(&mut seen[22], &mut self.compare, "Compare")?,
+                b"Decimals" => m.field(&mut seen[23], &mut self.decimals, "Decimals")?,
+                b"Uuids" => m.field(&mut seen[24], &mut self.uuids, "Uuids")?,
+                b"Timestamps" => m.field(&mut seen[25], &mut self.timestamps, "Timestamps")?,
+                b"Utf8" => m.field(&mut seen[26], &mut self.utf8, "Utf8")?,
+                b"Requests" => m.field(&mut seen[27], &mut self.requests, "Requests")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct class` (type id 17).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Class {
@@ -11041,6 +12913,28 @@ impl fbe::text::Text for Class {
         t.raw("class(class=");
         t.int(i64::from(self.class));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Class {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"class\":");
+        j.field(&self.class, "class")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"class" => m.field(&mut seen[0], &mut self.class, "class")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -11114,6 +13008,28 @@ impl fbe::text::Text for Object {
     }
 }
 
+impl fbe::json::JsonStruct for Object {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Object\":");
+        j.field(&self.object, "Object")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Object" => m.field(&mut seen[0], &mut self.object, "Object")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct String` (type id 19).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct String_ {
@@ -11181,6 +13097,28 @@ impl fbe::text::Text for String_ {
         t.raw("String(String=");
         t.int(i64::from(self.string));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for String_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"String\":");
+        j.field(&self.string, "String")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"String" => m.field(&mut seen[0], &mut self.string, "String")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -11254,6 +13192,28 @@ impl fbe::text::Text for List {
     }
 }
 
+impl fbe::json::JsonStruct for List {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"List\":");
+        j.field(&self.list, "List")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"List" => m.field(&mut seen[0], &mut self.list, "List")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Map` (type id 21).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Map {
@@ -11321,6 +13281,28 @@ impl fbe::text::Text for Map {
         t.raw("Map(Map=");
         t.int(i64::from(self.map));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Map {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Map\":");
+        j.field(&self.map, "Map")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Map" => m.field(&mut seen[0], &mut self.map, "Map")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -11394,6 +13376,28 @@ impl fbe::text::Text for Model {
     }
 }
 
+impl fbe::json::JsonStruct for Model {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Model\":");
+        j.field(&self.model, "Model")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Model" => m.field(&mut seen[0], &mut self.model, "Model")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct FinalModel` (type id 23).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct FinalModel {
@@ -11461,6 +13465,28 @@ impl fbe::text::Text for FinalModel {
         t.raw("FinalModel(FinalModel=");
         t.int(i64::from(self.final_model));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for FinalModel {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"FinalModel\":");
+        j.field(&self.final_model, "FinalModel")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"FinalModel" => m.field(&mut seen[0], &mut self.final_model, "FinalModel")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -11534,6 +13560,28 @@ impl fbe::text::Text for Buffer {
     }
 }
 
+impl fbe::json::JsonStruct for Buffer {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Buffer\":");
+        j.field(&self.buffer, "Buffer")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Buffer" => m.field(&mut seen[0], &mut self.buffer, "Buffer")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Reader` (type id 25).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Reader_ {
@@ -11601,6 +13649,28 @@ impl fbe::text::Text for Reader_ {
         t.raw("Reader(Reader=");
         t.int(i64::from(self.reader));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Reader_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Reader\":");
+        j.field(&self.reader, "Reader")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Reader" => m.field(&mut seen[0], &mut self.reader, "Reader")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -11674,6 +13744,28 @@ impl fbe::text::Text for Writer_ {
     }
 }
 
+impl fbe::json::JsonStruct for Writer_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Writer\":");
+        j.field(&self.writer, "Writer")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Writer" => m.field(&mut seen[0], &mut self.writer, "Writer")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Limits` (type id 27).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Limits {
@@ -11741,6 +13833,28 @@ impl fbe::text::Text for Limits {
         t.raw("Limits(Limits=");
         t.int(i64::from(self.limits));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Limits {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Limits\":");
+        j.field(&self.limits, "Limits")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Limits" => m.field(&mut seen[0], &mut self.limits, "Limits")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -11814,6 +13928,28 @@ impl fbe::text::Text for DecodeError_ {
     }
 }
 
+impl fbe::json::JsonStruct for DecodeError_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"DecodeError\":");
+        j.field(&self.decode_error, "DecodeError")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"DecodeError" => m.field(&mut seen[0], &mut self.decode_error, "DecodeError")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct DecodeException` (type id 29).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct DecodeException {
@@ -11881,6 +14017,30 @@ impl fbe::text::Text for DecodeException {
         t.raw("DecodeException(DecodeException=");
         t.int(i64::from(self.decode_exception));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for DecodeException {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"DecodeException\":");
+        j.field(&self.decode_exception, "DecodeException")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"DecodeException" => {
+                    m.field(&mut seen[0], &mut self.decode_exception, "DecodeException")?
+                }
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -11954,6 +14114,28 @@ impl fbe::text::Text for Decimal {
     }
 }
 
+impl fbe::json::JsonStruct for Decimal {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Decimal\":");
+        j.field(&self.decimal, "Decimal")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Decimal" => m.field(&mut seen[0], &mut self.decimal, "Decimal")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Uuid` (type id 31).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Uuid {
@@ -12021,6 +14203,28 @@ impl fbe::text::Text for Uuid {
         t.raw("Uuid(Uuid=");
         t.int(i64::from(self.uuid));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Uuid {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Uuid\":");
+        j.field(&self.uuid, "Uuid")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Uuid" => m.field(&mut seen[0], &mut self.uuid, "Uuid")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -12094,6 +14298,28 @@ impl fbe::text::Text for Uuid_ {
     }
 }
 
+impl fbe::json::JsonStruct for Uuid_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"UUID\":");
+        j.field(&self.uuid, "UUID")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"UUID" => m.field(&mut seen[0], &mut self.uuid, "UUID")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Timestamp` (type id 33).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Timestamp {
@@ -12161,6 +14387,28 @@ impl fbe::text::Text for Timestamp {
         t.raw("Timestamp(Timestamp=");
         t.int(i64::from(self.timestamp));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Timestamp {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Timestamp\":");
+        j.field(&self.timestamp, "Timestamp")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Timestamp" => m.field(&mut seen[0], &mut self.timestamp, "Timestamp")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -12234,6 +14482,28 @@ impl fbe::text::Text for Sender {
     }
 }
 
+impl fbe::json::JsonStruct for Sender {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Sender\":");
+        j.field(&self.sender, "Sender")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Sender" => m.field(&mut seen[0], &mut self.sender, "Sender")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Receiver` (type id 35).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Receiver {
@@ -12301,6 +14571,28 @@ impl fbe::text::Text for Receiver {
         t.raw("Receiver(Receiver=");
         t.int(i64::from(self.receiver));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Receiver {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Receiver\":");
+        j.field(&self.receiver, "Receiver")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Receiver" => m.field(&mut seen[0], &mut self.receiver, "Receiver")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -12374,6 +14666,28 @@ impl fbe::text::Text for Client {
     }
 }
 
+impl fbe::json::JsonStruct for Client {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Client\":");
+        j.field(&self.client, "Client")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Client" => m.field(&mut seen[0], &mut self.client, "Client")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Proxy` (type id 37).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Proxy {
@@ -12441,6 +14755,28 @@ impl fbe::text::Text for Proxy {
         t.raw("Proxy(Proxy=");
         t.int(i64::from(self.proxy));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Proxy {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Proxy\":");
+        j.field(&self.proxy, "Proxy")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Proxy" => m.field(&mut seen[0], &mut self.proxy, "Proxy")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -12514,6 +14850,28 @@ impl fbe::text::Text for Handler {
     }
 }
 
+impl fbe::json::JsonStruct for Handler {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Handler\":");
+        j.field(&self.handler, "Handler")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Handler" => m.field(&mut seen[0], &mut self.handler, "Handler")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct fbe` (type id 39).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Fbe {
@@ -12581,6 +14939,28 @@ impl fbe::text::Text for Fbe {
         t.raw("fbe(fbe=");
         t.int(i64::from(self.fbe));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Fbe {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"fbe\":");
+        j.field(&self.fbe, "fbe")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"fbe" => m.field(&mut seen[0], &mut self.fbe, "fbe")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -12654,6 +15034,28 @@ impl fbe::text::Text for Fbe_ {
     }
 }
 
+impl fbe::json::JsonStruct for Fbe_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"FBE\":");
+        j.field(&self.fbe, "FBE")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"FBE" => m.field(&mut seen[0], &mut self.fbe, "FBE")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct std` (type id 41).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Std {
@@ -12721,6 +15123,28 @@ impl fbe::text::Text for Std {
         t.raw("std(std=");
         t.int(i64::from(self.std));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Std {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"std\":");
+        j.field(&self.std, "std")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"std" => m.field(&mut seen[0], &mut self.std, "std")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -12794,6 +15218,28 @@ impl fbe::text::Text for Companion {
     }
 }
 
+impl fbe::json::JsonStruct for Companion {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Companion\":");
+        j.field(&self.companion, "Companion")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Companion" => m.field(&mut seen[0], &mut self.companion, "Companion")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Any` (type id 43).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Any {
@@ -12861,6 +15307,28 @@ impl fbe::text::Text for Any {
         t.raw("Any(Any=");
         t.int(i64::from(self.any));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Any {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Any\":");
+        j.field(&self.any, "Any")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Any" => m.field(&mut seen[0], &mut self.any, "Any")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -12934,6 +15402,28 @@ impl fbe::text::Text for Self_ {
     }
 }
 
+impl fbe::json::JsonStruct for Self_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Self\":");
+        j.field(&self.self_, "Self")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Self" => m.field(&mut seen[0], &mut self.self_, "Self")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct self` (type id 45).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Self__ {
@@ -13001,6 +15491,28 @@ impl fbe::text::Text for Self__ {
         t.raw("self(self=");
         t.int(i64::from(self.self_));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Self__ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"self\":");
+        j.field(&self.self_, "self")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"self" => m.field(&mut seen[0], &mut self.self_, "self")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -13074,6 +15586,28 @@ impl fbe::text::Text for None_ {
     }
 }
 
+impl fbe::json::JsonStruct for None_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"None\":");
+        j.field(&self.none, "None")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"None" => m.field(&mut seen[0], &mut self.none, "None")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Option` (type id 47).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Option_ {
@@ -13141,6 +15675,28 @@ impl fbe::text::Text for Option_ {
         t.raw("Option(Option=");
         t.int(i64::from(self.option));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Option_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Option\":");
+        j.field(&self.option, "Option")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Option" => m.field(&mut seen[0], &mut self.option, "Option")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -13214,6 +15770,28 @@ impl fbe::text::Text for Result_ {
     }
 }
 
+impl fbe::json::JsonStruct for Result_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Result\":");
+        j.field(&self.result, "Result")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Result" => m.field(&mut seen[0], &mut self.result, "Result")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Vec` (type id 49).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Vec_ {
@@ -13281,6 +15859,28 @@ impl fbe::text::Text for Vec_ {
         t.raw("Vec(Vec=");
         t.int(i64::from(self.vec));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Vec_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Vec\":");
+        j.field(&self.vec, "Vec")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Vec" => m.field(&mut seen[0], &mut self.vec, "Vec")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -13354,6 +15954,28 @@ impl fbe::text::Text for Box_ {
     }
 }
 
+impl fbe::json::JsonStruct for Box_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Box\":");
+        j.field(&self.box_, "Box")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Box" => m.field(&mut seen[0], &mut self.box_, "Box")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Error` (type id 51).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Error {
@@ -13421,6 +16043,28 @@ impl fbe::text::Text for Error {
         t.raw("Error(Error=");
         t.int(i64::from(self.error));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Error {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Error\":");
+        j.field(&self.error, "Error")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Error" => m.field(&mut seen[0], &mut self.error, "Error")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -13494,6 +16138,28 @@ impl fbe::text::Text for Exception {
     }
 }
 
+impl fbe::json::JsonStruct for Exception {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Exception\":");
+        j.field(&self.exception, "Exception")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Exception" => m.field(&mut seen[0], &mut self.exception, "Exception")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Text` (type id 53).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Text {
@@ -13561,6 +16227,28 @@ impl fbe::text::Text for Text {
         t.raw("Text(Text=");
         t.int(i64::from(self.text));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Text {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Text\":");
+        j.field(&self.text, "Text")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Text" => m.field(&mut seen[0], &mut self.text, "Text")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -13634,6 +16322,28 @@ impl fbe::text::Text for JsonWriter {
     }
 }
 
+impl fbe::json::JsonStruct for JsonWriter {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"JsonWriter\":");
+        j.field(&self.json_writer, "JsonWriter")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"JsonWriter" => m.field(&mut seen[0], &mut self.json_writer, "JsonWriter")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct int32_t` (type id 55).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Int32T {
@@ -13701,6 +16411,28 @@ impl fbe::text::Text for Int32T {
         t.raw("int32_t(int32_t=");
         t.int(i64::from(self.int32_t));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Int32T {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"int32_t\":");
+        j.field(&self.int32_t, "int32_t")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"int32_t" => m.field(&mut seen[0], &mut self.int32_t, "int32_t")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -13774,6 +16506,28 @@ impl fbe::text::Text for SizeT {
     }
 }
 
+impl fbe::json::JsonStruct for SizeT {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"size_t\":");
+        j.field(&self.size_t, "size_t")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"size_t" => m.field(&mut seen[0], &mut self.size_t, "size_t")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct list` (type id 57).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct List_ {
@@ -13841,6 +16595,28 @@ impl fbe::text::Text for List_ {
         t.raw("list(list=");
         t.int(i64::from(self.list));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for List_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"list\":");
+        j.field(&self.list, "list")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"list" => m.field(&mut seen[0], &mut self.list, "list")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -13914,6 +16690,28 @@ impl fbe::text::Text for Object_ {
     }
 }
 
+impl fbe::json::JsonStruct for Object_ {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"object\":");
+        j.field(&self.object, "object")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"object" => m.field(&mut seen[0], &mut self.object, "object")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct v` (type id 59).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct V {
@@ -13981,6 +16779,28 @@ impl fbe::text::Text for V {
         t.raw("v(v=");
         t.int(i64::from(self.v_));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for V {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"v\":");
+        j.field(&self.v_, "v")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"v" => m.field(&mut seen[0], &mut self.v_, "v")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -14054,6 +16874,28 @@ impl fbe::text::Text for R {
     }
 }
 
+impl fbe::json::JsonStruct for R {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"r\":");
+        j.field(&self.r_, "r")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"r" => m.field(&mut seen[0], &mut self.r_, "r")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct w` (type id 61).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct W {
@@ -14121,6 +16963,28 @@ impl fbe::text::Text for W {
         t.raw("w(w=");
         t.int(i64::from(self.w_));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for W {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"w\":");
+        j.field(&self.w_, "w")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"w" => m.field(&mut seen[0], &mut self.w_, "w")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -14194,6 +17058,28 @@ impl fbe::text::Text for SideBuy {
     }
 }
 
+impl fbe::json::JsonStruct for SideBuy {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"SideBuy\":");
+        j.field(&self.side_buy, "SideBuy")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"SideBuy" => m.field(&mut seen[0], &mut self.side_buy, "SideBuy")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct OrderKey` (type id 63).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderKey {
@@ -14261,6 +17147,28 @@ impl fbe::text::Text for OrderKey {
         t.raw("OrderKey(OrderKey=");
         t.int(i64::from(self.order_key));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for OrderKey {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"OrderKey\":");
+        j.field(&self.order_key, "OrderKey")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"OrderKey" => m.field(&mut seen[0], &mut self.order_key, "OrderKey")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -14334,6 +17242,28 @@ impl fbe::text::Text for TextOfside {
     }
 }
 
+impl fbe::json::JsonStruct for TextOfside {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"textOfside\":");
+        j.field(&self.text_ofside, "textOfside")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"textOfside" => m.field(&mut seen[0], &mut self.text_ofside, "textOfside")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct DECIMAL_1` (type id 65).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Decimal1 {
@@ -14401,6 +17331,28 @@ impl fbe::text::Text for Decimal1 {
         t.raw("DECIMAL_1(DECIMAL_1=");
         t.int(i64::from(self.decimal_1));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Decimal1 {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"DECIMAL_1\":");
+        j.field(&self.decimal_1, "DECIMAL_1")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"DECIMAL_1" => m.field(&mut seen[0], &mut self.decimal_1, "DECIMAL_1")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -14474,6 +17426,28 @@ impl fbe::text::Text for OrderModel {
     }
 }
 
+impl fbe::json::JsonStruct for OrderModel {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"OrderModel\":");
+        j.field(&self.order_model, "OrderModel")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"OrderModel" => m.field(&mut seen[0], &mut self.order_model, "OrderModel")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct OrderFinal` (type id 67).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct OrderFinal {
@@ -14541,6 +17515,28 @@ impl fbe::text::Text for OrderFinal {
         t.raw("OrderFinal(OrderFinal=");
         t.int(i64::from(self.order_final));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for OrderFinal {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"OrderFinal\":");
+        j.field(&self.order_final, "OrderFinal")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"OrderFinal" => m.field(&mut seen[0], &mut self.order_final, "OrderFinal")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -14614,6 +17610,28 @@ impl fbe::text::Text for NewOrder {
     }
 }
 
+impl fbe::json::JsonStruct for NewOrder {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"NewOrder\":");
+        j.field(&self.new_order, "NewOrder")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"NewOrder" => m.field(&mut seen[0], &mut self.new_order, "NewOrder")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct VerifyFBEOrder` (type id 69).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct VerifyFbeOrder {
@@ -14681,6 +17699,30 @@ impl fbe::text::Text for VerifyFbeOrder {
         t.raw("VerifyFBEOrder(VerifyFBEOrder=");
         t.int(i64::from(self.verify_fbe_order));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for VerifyFbeOrder {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"VerifyFBEOrder\":");
+        j.field(&self.verify_fbe_order, "VerifyFBEOrder")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"VerifyFBEOrder" => {
+                    m.field(&mut seen[0], &mut self.verify_fbe_order, "VerifyFBEOrder")?
+                }
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -14754,6 +17796,28 @@ impl fbe::text::Text for FbeVrOrder {
     }
 }
 
+impl fbe::json::JsonStruct for FbeVrOrder {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"fbe_vr_Order\":");
+        j.field(&self.fbe_vr_order, "fbe_vr_Order")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"fbe_vr_Order" => m.field(&mut seen[0], &mut self.fbe_vr_order, "fbe_vr_Order")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct e1` (type id 71).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct E1 {
@@ -14821,6 +17885,28 @@ impl fbe::text::Text for E1 {
         t.raw("e1(e1=");
         t.int(i64::from(self.e1));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for E1 {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"e1\":");
+        j.field(&self.e1, "e1")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"e1" => m.field(&mut seen[0], &mut self.e1, "e1")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -14894,6 +17980,28 @@ impl fbe::text::Text for I2 {
     }
 }
 
+impl fbe::json::JsonStruct for I2 {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"i2\":");
+        j.field(&self.i2, "i2")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"i2" => m.field(&mut seen[0], &mut self.i2, "i2")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct o3` (type id 73).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct O3 {
@@ -14961,6 +18069,28 @@ impl fbe::text::Text for O3 {
         t.raw("o3(o3=");
         t.int(i64::from(self.o3));
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for O3 {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"o3\":");
+        j.field(&self.o3, "o3")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"o3" => m.field(&mut seen[0], &mut self.o3, "o3")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -15113,6 +18243,49 @@ impl fbe::text::Text for Case {
     }
 }
 
+impl fbe::json::JsonStruct for Case {
+    const DECODE_COST: usize = 32;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"name\":");
+        j.field(&self.name, "name")?;
+        j.raw(",\"Name\":");
+        j.field(&self.name_, "Name")?;
+        j.raw(",\"NAME\":");
+        j.field(&self.name__, "NAME")?;
+        j.raw(",\"class\":");
+        j.field(&self.class, "class")?;
+        j.raw(",\"class_\":");
+        j.field(&self.class_, "class_")?;
+        j.raw(",\"class__\":");
+        j.field(&self.class__, "class__")?;
+        j.raw(",\"String\":");
+        j.field(&self.string, "String")?;
+        j.raw(",\"String_\":");
+        j.field(&self.string_, "String_")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 8];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"name" => m.field(&mut seen[0], &mut self.name, "name")?,
+                b"Name" => m.field(&mut seen[1], &mut self.name_, "Name")?,
+                b"NAME" => m.field(&mut seen[2], &mut self.name__, "NAME")?,
+                b"class" => m.field(&mut seen[3], &mut self.class, "class")?,
+                b"class_" => m.field(&mut seen[4], &mut self.class_, "class_")?,
+                b"class__" => m.field(&mut seen[5], &mut self.class__, "class__")?,
+                b"String" => m.field(&mut seen[6], &mut self.string, "String")?,
+                b"String_" => m.field(&mut seen[7], &mut self.string_, "String_")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Imported` (type id 75).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Imported {
@@ -15230,6 +18403,37 @@ impl fbe::text::Text for Imported {
     }
 }
 
+impl fbe::json::JsonStruct for Imported {
+    const DECODE_COST: usize = 2;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"market\":");
+        j.field(&self.market, "market")?;
+        j.raw(",\"org\":");
+        j.field(&self.org, "org")?;
+        j.raw(",\"example\":");
+        j.field(&self.example, "example")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"market" => m.field(&mut seen[0], &mut self.market, "market")?,
+                b"org" => m.field(&mut seen[1], &mut self.org, "org")?,
+                b"example" => m.field(&mut seen[2], &mut self.example, "example")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[1] {
+            m.spend(8, "org")?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct symbol` (type id 76).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Symbol {
@@ -15305,6 +18509,28 @@ impl fbe::text::Text for Symbol {
         t.raw("symbol(digits=");
         fbe::text::Text::text(&self.digits, t);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Symbol {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"digits\":");
+        j.field(&self.digits, "digits")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 1];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"digits" => m.field(&mut seen[0], &mut self.digits, "digits")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -15449,6 +18675,40 @@ impl fbe::text::Text for Listed {
     }
 }
 
+impl fbe::json::JsonStruct for Listed {
+    const DECODE_COST: usize = 12;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"symbol\":");
+        j.field(&self.symbol, "symbol")?;
+        j.raw(",\"digits\":");
+        j.field(&self.digits, "digits")?;
+        j.raw(",\"precision\":");
+        j.field(&self.precision, "precision")?;
+        j.raw(",\"ticker\":");
+        j.field(&self.ticker, "ticker")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 4];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"symbol" => m.field(&mut seen[0], &mut self.symbol, "symbol")?,
+                b"digits" => m.field(&mut seen[1], &mut self.digits, "digits")?,
+                b"precision" => m.field(&mut seen[2], &mut self.precision, "precision")?,
+                b"ticker" => m.field(&mut seen[3], &mut self.ticker, "ticker")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[3] {
+            m.spend(4, "ticker")?;
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Derived : import.Order` (type id 78); its base fields first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Derived {
@@ -15571,6 +18831,40 @@ impl fbe::text::Text for Derived {
         t.raw(",side_=");
         fbe::text::Text::text(&self.side_, t);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Derived {
+    const DECODE_COST: usize = 18;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"side\":");
+        j.field(&self.side, "side")?;
+        j.raw(",\"s\":");
+        j.field(&self.s, "s")?;
+        j.raw(",\"range\":");
+        j.field(&self.range, "range")?;
+        j.raw(",\"Word\":");
+        j.field(&self.word, "Word")?;
+        j.raw(",\"side_\":");
+        j.field(&self.side_, "side_")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 5];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"side" => m.field(&mut seen[0], &mut self.side, "side")?,
+                b"s" => m.field(&mut seen[1], &mut self.s, "s")?,
+                b"range" => m.field(&mut seen[2], &mut self.range, "range")?,
+                b"Word" => m.field(&mut seen[3], &mut self.word, "Word")?,
+                b"side_" => m.field(&mut seen[4], &mut self.side_, "side_")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -17115,6 +20409,500 @@ impl fbe::text::Text for Hostile {
         t.raw(",Letters=");
         fbe::text::Text::text(&self.letters, t);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Hostile {
+    const DECODE_COST: usize = 4;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"Order\":");
+        j.field(&self.order, "Order")?;
+        j.raw(",\"CppWords\":");
+        j.field(&self.cpp_words, "CppWords")?;
+        j.raw(",\"PythonWords\":");
+        j.field(&self.python_words, "PythonWords")?;
+        j.raw(",\"GoWords\":");
+        j.field(&self.go_words, "GoWords")?;
+        j.raw(",\"JavaWords\":");
+        j.field(&self.java_words, "JavaWords")?;
+        j.raw(",\"KotlinWords\":");
+        j.field(&self.kotlin_words, "KotlinWords")?;
+        j.raw(",\"JsWords\":");
+        j.field(&self.js_words, "JsWords")?;
+        j.raw(",\"RustWords\":");
+        j.field(&self.rust_words, "RustWords")?;
+        j.raw(",\"CSharpWords\":");
+        j.field(&self.c_sharp_words, "CSharpWords")?;
+        j.raw(",\"RubyWords\":");
+        j.field(&self.ruby_words, "RubyWords")?;
+        j.raw(",\"CppMembers\":");
+        j.field(&self.cpp_members, "CppMembers")?;
+        j.raw(",\"PythonMembers\":");
+        j.field(&self.python_members, "PythonMembers")?;
+        j.raw(",\"GoMembers\":");
+        j.field(&self.go_members, "GoMembers")?;
+        j.raw(",\"JvmMembers\":");
+        j.field(&self.jvm_members, "JvmMembers")?;
+        j.raw(",\"JsMembers\":");
+        j.field(&self.js_members, "JsMembers")?;
+        j.raw(",\"RuntimeNames\":");
+        j.field(&self.runtime_names, "RuntimeNames")?;
+        j.raw(",\"class\":");
+        j.field(&self.class, "class")?;
+        j.raw(",\"Object\":");
+        j.field(&self.object, "Object")?;
+        j.raw(",\"String\":");
+        j.field(&self.string, "String")?;
+        j.raw(",\"List\":");
+        j.field(&self.list, "List")?;
+        j.raw(",\"Map\":");
+        j.field(&self.map, "Map")?;
+        j.raw(",\"Model\":");
+        j.field(&self.model, "Model")?;
+        j.raw(",\"FinalModel\":");
+        j.field(&self.final_model, "FinalModel")?;
+        j.raw(",\"Buffer\":");
+        j.field(&self.buffer, "Buffer")?;
+        j.raw(",\"Reader\":");
+        j.field(&self.reader, "Reader")?;
+        j.raw(",\"Writer\":");
+        j.field(&self.writer, "Writer")?;
+        j.raw(",\"Limits\":");
+        j.field(&self.limits, "Limits")?;
+        j.raw(",\"DecodeError\":");
+        j.field(&self.decode_error, "DecodeError")?;
+        j.raw(",\"DecodeException\":");
+        j.field(&self.decode_exception, "DecodeException")?;
+        j.raw(",\"Decimal\":");
+        j.field(&self.decimal, "Decimal")?;
+        j.raw(",\"Uuid\":");
+        j.field(&self.uuid, "Uuid")?;
+        j.raw(",\"UUID\":");
+        j.field(&self.uuid_, "UUID")?;
+        j.raw(",\"Timestamp\":");
+        j.field(&self.timestamp, "Timestamp")?;
+        j.raw(",\"Sender\":");
+        j.field(&self.sender, "Sender")?;
+        j.raw(",\"Receiver\":");
+        j.field(&self.receiver, "Receiver")?;
+        j.raw(",\"Client\":");
+        j.field(&self.client, "Client")?;
+        j.raw(",\"Proxy\":");
+        j.field(&self.proxy, "Proxy")?;
+        j.raw(",\"Handler\":");
+        j.field(&self.handler, "Handler")?;
+        j.raw(",\"fbe\":");
+        j.field(&self.fbe, "fbe")?;
+        j.raw(",\"FBE\":");
+        j.field(&self.fbe_, "FBE")?;
+        j.raw(",\"std\":");
+        j.field(&self.std, "std")?;
+        j.raw(",\"Companion\":");
+        j.field(&self.companion, "Companion")?;
+        j.raw(",\"Any\":");
+        j.field(&self.any, "Any")?;
+        j.raw(",\"Self\":");
+        j.field(&self.self_, "Self")?;
+        j.raw(",\"self\":");
+        j.field(&self.self__, "self")?;
+        j.raw(",\"None\":");
+        j.field(&self.none, "None")?;
+        j.raw(",\"Option\":");
+        j.field(&self.option, "Option")?;
+        j.raw(",\"Result\":");
+        j.field(&self.result, "Result")?;
+        j.raw(",\"Vec\":");
+        j.field(&self.vec, "Vec")?;
+        j.raw(",\"Box\":");
+        j.field(&self.box_, "Box")?;
+        j.raw(",\"Error\":");
+        j.field(&self.error, "Error")?;
+        j.raw(",\"Exception\":");
+        j.field(&self.exception, "Exception")?;
+        j.raw(",\"Text\":");
+        j.field(&self.text, "Text")?;
+        j.raw(",\"JsonWriter\":");
+        j.field(&self.json_writer, "JsonWriter")?;
+        j.raw(",\"int32_t\":");
+        j.field(&self.int32_t, "int32_t")?;
+        j.raw(",\"size_t\":");
+        j.field(&self.size_t, "size_t")?;
+        j.raw(",\"list\":");
+        j.field(&self.list_, "list")?;
+        j.raw(",\"object\":");
+        j.field(&self.object_, "object")?;
+        j.raw(",\"v\":");
+        j.field(&self.v_, "v")?;
+        j.raw(",\"r\":");
+        j.field(&self.r_, "r")?;
+        j.raw(",\"w\":");
+        j.field(&self.w_, "w")?;
+        j.raw(",\"SideBuy\":");
+        j.field(&self.side_buy, "SideBuy")?;
+        j.raw(",\"OrderKey\":");
+        j.field(&self.order_key, "OrderKey")?;
+        j.raw(",\"textOfside\":");
+        j.field(&self.text_ofside, "textOfside")?;
+        j.raw(",\"DECIMAL_1\":");
+        j.field(&self.decimal_1, "DECIMAL_1")?;
+        j.raw(",\"OrderModel\":");
+        j.field(&self.order_model, "OrderModel")?;
+        j.raw(",\"OrderFinal\":");
+        j.field(&self.order_final, "OrderFinal")?;
+        j.raw(",\"NewOrder\":");
+        j.field(&self.new_order, "NewOrder")?;
+        j.raw(",\"VerifyFBEOrder\":");
+        j.field(&self.verify_fbe_order, "VerifyFBEOrder")?;
+        j.raw(",\"fbe_vr_Order\":");
+        j.field(&self.fbe_vr_order, "fbe_vr_Order")?;
+        j.raw(",\"e1\":");
+        j.field(&self.e1, "e1")?;
+        j.raw(",\"i2\":");
+        j.field(&self.i2, "i2")?;
+        j.raw(",\"o3\":");
+        j.field(&self.o3, "o3")?;
+        j.raw(",\"Case\":");
+        j.field(&self.case, "Case")?;
+        j.raw(",\"Imported\":");
+        j.field(&self.imported, "Imported")?;
+        j.raw(",\"Derived\":");
+        j.field(&self.derived, "Derived")?;
+        j.raw(",\"Listed\":");
+        j.field(&self.listed, "Listed")?;
+        j.raw(",\"Letters\":");
+        j.field(&self.letters, "Letters")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 78];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"Order" => m.field(&mut seen[0], &mut self.order, "Order")?,
+                b"CppWords" => m.field(&mut seen[1], &mut self.cpp_words, "CppWords")?,
+                b"PythonWords" => m.field(&mut seen[2], &mut self.python_words, "PythonWords")?,
+                b"GoWords" => m.field(&mut seen[3], &mut self.go_words, "GoWords")?,
+                b"JavaWords" => m.field(&mut seen[4], &mut self.java_words, "JavaWords")?,
+                b"KotlinWords" => m.field(&mut seen[5], &mut self.kotlin_words, "KotlinWords")?,
+                b"JsWords" => m.field(&mut seen[6], &mut self.js_words, "JsWords")?,
+                b"RustWords" => m.field(&mut seen[7], &mut self.rust_words, "RustWords")?,
+                b"CSharpWords" => m.field(&mut seen[8], &mut self.c_sharp_words, "CSharpWords")?,
+                b"RubyWords" => m.field(&mut seen[9], &mut self.ruby_words, "RubyWords")?,
+                b"CppMembers" => m.field(&mut seen[10], &mut self.cpp_members, "CppMembers")?,
+                b"PythonMembers" => {
+                    m.field(&mut seen[11], &mut self.python_members, "PythonMembers")?
+                }
+                b"GoMembers" => m.field(&mut seen[12], &mut self.go_members, "GoMembers")?,
+                b"JvmMembers" => m.field(&mut seen[13], &mut self.jvm_members, "JvmMembers")?,
+                b"JsMembers" => m.field(&mut seen[14], &mut self.js_members, "JsMembers")?,
+                b"RuntimeNames" => {
+                    m.field(&mut seen[15], &mut self.runtime_names, "RuntimeNames")?
+                }
+                b"class" => m.field(&mut seen[16], &mut self.class, "class")?,
+                b"Object" => m.field(&mut seen[17], &mut self.object, "Object")?,
+                b"String" => m.field(&mut seen[18], &mut self.string, "String")?,
+                b"List" => m.field(&mut seen[19], &mut self.list, "List")?,
+                b"Map" => m.field(&mut seen[20], &mut self.map, "Map")?,
+                b"Model" => m.field(&mut seen[21], &mut self.model, "Model")?,
+                b"FinalModel" => m.field(&mut seen[22], &mut self.final_model, "FinalModel")?,
+                b"Buffer" => m.field(&mut seen[23], &mut self.buffer, "Buffer")?,
+                b"Reader" => m.field(&mut seen[24], &mut self.reader, "Reader")?,
+                b"Writer" => m.field(&mut seen[25], &mut self.writer, "Writer")?,
+                b"Limits" => m.field(&mut seen[26], &mut self.limits, "Limits")?,
+                b"DecodeError" => m.field(&mut seen[27], &mut self.decode_error, "DecodeError")?,
+                b"DecodeException" => {
+                    m.field(&mut seen[28], &mut self.decode_exception, "DecodeException")?
+                }
+                b"Decimal" => m.field(&mut seen[29], &mut self.decimal, "Decimal")?,
+                b"Uuid" => m.field(&mut seen[30], &mut self.uuid, "Uuid")?,
+                b"UUID" => m.field(&mut seen[31], &mut self.uuid_, "UUID")?,
+                b"Timestamp" => m.field(&mut seen[32], &mut self.timestamp, "Timestamp")?,
+                b"Sender" => m.field(&mut seen[33], &mut self.sender, "Sender")?,
+                b"Receiver" => m.field(&mut seen[34], &mut self.receiver, "Receiver")?,
+                b"Client" => m.field(&mut seen[35], &mut self.client, "Client")?,
+                b"Proxy" => m.field(&mut seen[36], &mut self.proxy, "Proxy")?,
+                b"Handler" => m.field(&mut seen[37], &mut self.handler, "Handler")?,
+                b"fbe" => m.field(&mut seen[38], &mut self.fbe, "fbe")?,
+                b"FBE" => m.field(&mut seen[39], &mut self.fbe_, "FBE")?,
+                b"std" => m.field(&mut seen[40], &mut self.std, "std")?,
+                b"Companion" => m.field(&mut seen[41], &mut self.companion, "Companion")?,
+                b"Any" => m.field(&mut seen[42], &mut self.any, "Any")?,
+                b"Self" => m.field(&mut seen[43], &mut self.self_, "Self")?,
+                b"self" => m.field(&mut seen[44], &mut self.self__, "self")?,
+                b"None" => m.field(&mut seen[45], &mut self.none, "None")?,
+                b"Option" => m.field(&mut seen[46], &mut self.option, "Option")?,
+                b"Result" => m.field(&mut seen[47], &mut self.result, "Result")?,
+                b"Vec" => m.field(&mut seen[48], &mut self.vec, "Vec")?,
+                b"Box" => m.field(&mut seen[49], &mut self.box_, "Box")?,
+                b"Error" => m.field(&mut seen[50], &mut self.error, "Error")?,
+                b"Exception" => m.field(&mut seen[51], &mut self.exception, "Exception")?,
+                b"Text" => m.field(&mut seen[52], &mut self.text, "Text")?,
+                b"JsonWriter" => m.field(&mut seen[53], &mut self.json_writer, "JsonWriter")?,
+                b"int32_t" => m.field(&mut seen[54], &mut self.int32_t, "int32_t")?,
+                b"size_t" => m.field(&mut seen[55], &mut self.size_t, "size_t")?,
+                b"list" => m.field(&mut seen[56], &mut self.list_, "list")?,
+                b"object" => m.field(&mut seen[57], &mut self.object_, "object")?,
+                b"v" => m.field(&mut seen[58], &mut self.v_, "v")?,
+                b"r" => m.field(&mut seen[59], &mut self.r_, "r")?,
+                b"w" => m.field(&mut seen[60], &mut self.w_, "w")?,
+                b"SideBuy" => m.field(&mut seen[61], &mut self.side_buy, "SideBuy")?,
+                b"OrderKey" => m.field(&mut seen[62], &mut self.order_key, "OrderKey")?,
+                b"textOfside" => m.field(&mut seen[63], &mut self.text_ofside, "textOfside")?,
+                b"DECIMAL_1" => m.field(&mut seen[64], &mut self.decimal_1, "DECIMAL_1")?,
+                b"OrderModel" => m.field(&mut seen[65], &mut self.order_model, "OrderModel")?,
+                b"OrderFinal" => m.field(&mut seen[66], &mut self.order_final, "OrderFinal")?,
+                b"NewOrder" => m.field(&mut seen[67], &mut self.new_order, "NewOrder")?,
+                b"VerifyFBEOrder" => {
+                    m.field(&mut seen[68], &mut self.verify_fbe_order, "VerifyFBEOrder")?
+                }
+                b"fbe_vr_Order" => {
+                    m.field(&mut seen[69], &mut self.fbe_vr_order, "fbe_vr_Order")?
+                }
+                b"e1" => m.field(&mut seen[70], &mut self.e1, "e1")?,
+                b"i2" => m.field(&mut seen[71], &mut self.i2, "i2")?,
+                b"o3" => m.field(&mut seen[72], &mut self.o3, "o3")?,
+                b"Case" => m.field(&mut seen[73], &mut self.case, "Case")?,
+                b"Imported" => m.field(&mut seen[74], &mut self.imported, "Imported")?,
+                b"Derived" => m.field(&mut seen[75], &mut self.derived, "Derived")?,
+                b"Listed" => m.field(&mut seen[76], &mut self.listed, "Listed")?,
+                b"Letters" => m.field(&mut seen[77], &mut self.letters, "Letters")?,
+                _ => m.skip(name)?,
+            }
+        }
+        if !seen[0] {
+            m.spend(12, "Order")?;
+        }
+        if !seen[1] {
+            m.spend(619, "CppWords")?;
+        }
+        if !seen[2] {
+            m.spend(239, "PythonWords")?;
+        }
+        if !seen[3] {
+            m.spend(202, "GoWords")?;
+        }
+        if !seen[4] {
+            m.spend(182, "JavaWords")?;
+        }
+        if !seen[5] {
+            m.spend(207, "KotlinWords")?;
+        }
+        if !seen[6] {
+            m.spend(223, "JsWords")?;
+        }
+        if !seen[7] {
+            m.spend(195, "RustWords")?;
+        }
+        if !seen[8] {
+            m.spend(150, "CSharpWords")?;
+        }
+        if !seen[9] {
+            m.spend(98, "RubyWords")?;
+        }
+        if !seen[10] {
+            m.spend(48, "CppMembers")?;
+        }
+        if !seen[11] {
+            m.spend(96, "PythonMembers")?;
+        }
+        if !seen[12] {
+            m.spend(129, "GoMembers")?;
+        }
+        if !seen[13] {
+            m.spend(137, "JvmMembers")?;
+        }
+        if !seen[14] {
+            m.spend(11, "JsMembers")?;
+        }
+        if !seen[15] {
+            m.spend(142, "RuntimeNames")?;
+        }
+        if !seen[16] {
+            m.spend(4, "class")?;
+        }
+        if !seen[17] {
+            m.spend(4, "Object")?;
+        }
+        if !seen[18] {
+            m.spend(4, "String")?;
+        }
+        if !seen[19] {
+            m.spend(4, "List")?;
+        }
+        if !seen[20] {
+            m.spend(4, "Map")?;
+        }
+        if !seen[21] {
+            m.spend(4, "Model")?;
+        }
+        if !seen[22] {
+            m.spend(4, "FinalModel")?;
+        }
+        if !seen[23] {
+            m.spend(4, "Buffer")?;
+        }
+        if !seen[24] {
+            m.spend(4, "Reader")?;
+        }
+        if !seen[25] {
+            m.spend(4, "Writer")?;
+        }
+        if !seen[26] {
+            m.spend(4, "Limits")?;
+        }
+        if !seen[27] {
+            m.spend(4, "DecodeError")?;
+        }
+        if !seen[28] {
+            m.spend(4, "DecodeException")?;
+        }
+        if !seen[29] {
+            m.spend(4, "Decimal")?;
+        }
+        if !seen[30] {
+            m.spend(4, "Uuid")?;
+        }
+        if !seen[31] {
+            m.spend(4, "UUID")?;
+        }
+        if !seen[32] {
+            m.spend(4, "Timestamp")?;
+        }
+        if !seen[33] {
+            m.spend(4, "Sender")?;
+        }
+        if !seen[34] {
+            m.spend(4, "Receiver")?;
+        }
+        if !seen[35] {
+            m.spend(4, "Client")?;
+        }
+        if !seen[36] {
+            m.spend(4, "Proxy")?;
+        }
+        if !seen[37] {
+            m.spend(4, "Handler")?;
+        }
+        if !seen[38] {
+            m.spend(4, "fbe")?;
+        }
+        if !seen[39] {
+            m.spend(4, "FBE")?;
+        }
+        if !seen[40] {
+            m.spend(4, "std")?;
+        }
+        if !seen[41] {
+            m.spend(4, "Companion")?;
+        }
+        if !seen[42] {
+            m.spend(4, "Any")?;
+        }
+        if !seen[43] {
+            m.spend(4, "Self")?;
+        }
+        if !seen[44] {
+            m.spend(4, "self")?;
+        }
+        if !seen[45] {
+            m.spend(4, "None")?;
+        }
+        if !seen[46] {
+            m.spend(4, "Option")?;
+        }
+        if !seen[47] {
+            m.spend(4, "Result")?;
+        }
+        if !seen[48] {
+            m.spend(4, "Vec")?;
+        }
+        if !seen[49] {
+            m.spend(4, "Box")?;
+        }
+        if !seen[50] {
+            m.spend(4, "Error")?;
+        }
+        if !seen[51] {
+            m.spend(4, "Exception")?;
+        }
+        if !seen[52] {
+            m.spend(4, "Text")?;
+        }
+        if !seen[53] {
+            m.spend(4, "JsonWriter")?;
+        }
+        if !seen[54] {
+            m.spend(4, "int32_t")?;
+        }
+        if !seen[55] {
+            m.spend(4, "size_t")?;
+        }
+        if !seen[56] {
+            m.spend(4, "list")?;
+        }
+        if !seen[57] {
+            m.spend(4, "object")?;
+        }
+        if !seen[58] {
+            m.spend(4, "v")?;
+        }
+        if !seen[59] {
+            m.spend(4, "r")?;
+        }
+        if !seen[60] {
+            m.spend(4, "w")?;
+        }
+        if !seen[61] {
+            m.spend(4, "SideBuy")?;
+        }
+        if !seen[62] {
+            m.spend(4, "OrderKey")?;
+        }
+        if !seen[63] {
+            m.spend(4, "textOfside")?;
+        }
+        if !seen[64] {
+            m.spend(4, "DECIMAL_1")?;
+        }
+        if !seen[65] {
+            m.spend(4, "OrderModel")?;
+        }
+        if !seen[66] {
+            m.spend(4, "OrderFinal")?;
+        }
+        if !seen[67] {
+            m.spend(4, "NewOrder")?;
+        }
+        if !seen[68] {
+            m.spend(4, "VerifyFBEOrder")?;
+        }
+        if !seen[69] {
+            m.spend(4, "fbe_vr_Order")?;
+        }
+        if !seen[70] {
+            m.spend(4, "e1")?;
+        }
+        if !seen[71] {
+            m.spend(4, "i2")?;
+        }
+        if !seen[72] {
+            m.spend(4, "o3")?;
+        }
+        if !seen[73] {
+            m.spend(32, "Case")?;
+        }
+        if !seen[74] {
+            m.spend(10, "Imported")?;
+        }
+        if !seen[75] {
+            m.spend(18, "Derived")?;
+        }
+        if !seen[76] {
+            m.spend(16, "Listed")?;
+        }
+        Ok(())
     }
 }
 

@@ -171,6 +171,31 @@ impl fbe::text::Text for Instrument {
     }
 }
 
+impl fbe::json::JsonStruct for Instrument {
+    const DECODE_COST: usize = 8;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"symbol\":");
+        j.field(&self.symbol, "symbol")?;
+        j.raw(",\"digits\":");
+        j.field(&self.digits, "digits")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 2];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"symbol" => m.field(&mut seen[0], &mut self.symbol, "symbol")?,
+                b"digits" => m.field(&mut seen[1], &mut self.digits, "digits")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The schema's `struct Failure` (type id 502).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Failure {
@@ -252,6 +277,31 @@ impl fbe::text::Text for Failure {
         t.raw(",reason=");
         t.string(&self.reason);
         t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Failure {
+    const DECODE_COST: usize = 20;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"id\":");
+        j.field(&self.id, "id")?;
+        j.raw(",\"reason\":");
+        j.field(&self.reason, "reason")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 2];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"id" => m.field(&mut seen[0], &mut self.id, "id")?,
+                b"reason" => m.field(&mut seen[1], &mut self.reason, "reason")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
     }
 }
 
