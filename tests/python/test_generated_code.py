@@ -138,7 +138,7 @@ def test_mypy_strict_accepts_generated_code(generated_sets: list[Path]) -> None:
 def test_runtime_passes_mypy_strict() -> None:
     _tool("mypy")
     mine = [str(RUNTIME / "fbe" / f) for f in ("__init__.py", "buffer.py", "errors.py", "jsonfmt.py", "model.py",
-                                                 "protocol.py", "struct.py", "text.py", "values.py")]
+                                                 "native.py", "protocol.py", "struct.py", "text.py", "values.py")]
     r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", *mine],
                        capture_output=True, text=True, check=False, env=dict(os.environ, MYPYPATH=str(RUNTIME)))
     assert r.returncode == 0, r.stdout + r.stderr
@@ -152,9 +152,9 @@ def test_generator_and_tests_pass_lint_and_types() -> None:
                        capture_output=True, text=True, check=False,
                        env=dict(os.environ, MYPYPATH=str(REPO / "compiler")))
     assert r.returncode == 0, r.stdout + r.stderr
-    mine = [str(target), str(REPO / "tests" / "python")] + [
+    mine = [str(target), str(REPO / "tests" / "python"), str(REPO / "tests" / "python_native")] + [
         str(RUNTIME / "fbe" / f) for f in ("__init__.py", "buffer.py", "errors.py", "jsonfmt.py", "model.py",
-                                         "protocol.py", "struct.py", "text.py", "values.py")]
+                                         "native.py", "protocol.py", "struct.py", "text.py", "values.py")]
     r = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", *mine], capture_output=True, text=True,
                        check=False, cwd=REPO)
     assert r.returncode == 0, r.stdout + r.stderr

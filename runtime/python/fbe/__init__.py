@@ -6,7 +6,7 @@ exception hierarchy, scalar helpers (decimal, uuid, timestamp), text and JSON
 formatting helpers and the protocol base classes.
 """
 
-from . import buffer, jsonfmt, protocol, text, values
+from . import buffer, jsonfmt, native, protocol, text, values
 from .buffer import Budget, ReadBuffer, Reader, WriteBuffer
 from .errors import DecodeError, EncodeError, FBEError, FrameError, RequestError
 from .limits import DEFAULT_LIMITS, MAX_DEPTH, Limits
@@ -90,6 +90,7 @@ __all__ = [
     "frame_type",
     "jsonfmt",
     "model_notice",
+    "native",
     "parse_uuid",
     "protocol",
     "text",

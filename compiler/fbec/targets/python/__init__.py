@@ -26,6 +26,7 @@ from .final_models import Final
 from .jsonconv import json_functions
 from .models import Versioned
 from .names import module_name
+from .native import core_table
 from .protocol import protocol_code
 from .types import enum_class, struct_class, text_function
 
@@ -86,7 +87,7 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     head += _imports(ctx)
     head += ["", f'PACKAGE = "{pkg.name}"', f"VERSION = ({v.major}, {v.minor})", "", ""]
 
-    body = head + enums + consts + classes + texts + vcode + fcode + jcode + pcode + helpers
+    body = head + enums + consts + classes + texts + vcode + fcode + jcode + pcode + helpers + core_table(ctx)
     ctx.file.text = _emit(_squeeze(body), options)
     return ctx.file
 

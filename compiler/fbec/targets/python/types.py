@@ -257,13 +257,22 @@ def _shortcuts(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     """to_fbe/from_fbe, to_final/from_final (--final), to_json/from_json (--json)."""
     cls = ctx.ident.type(s.qualified)
     buffer = "data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None"
+    index = ctx.package.structs.index(s)  # its entry in FBE_CORE (native.py)
     with code.block("def to_fbe(self) -> bytes:"):
         code.line('"""This value as a versioned root (docs/format.md section 3)."""')
+        with code.block("if FBE_CORE is not None:"):
+            code.line(f"data = FBE_CORE.to_fbe({index}, self)")
+            with code.block("if data is not None:"):
+                code.line("return data")
         code.line(f"return bytes(fbe.encode_versioned(fbe_vw_{s.name}, {ctx.writable(s.qualified, 'self')}))")
     code.blank()
     code.line("@classmethod")
     with code.block(f"def from_fbe(cls, {buffer}) -> {cls}:"):
         code.line('"""Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""')
+        with code.block("if FBE_CORE is not None:"):
+            code.line(f"v: {cls} | None = FBE_CORE.from_fbe({index}, data, limits)")
+            with code.block("if v is not None:"):
+                code.line("return v")
         code.line(f"return fbe.decode_versioned(fbe_vr_{s.name}, data, limits)[0]")
     code.blank()
     if ctx.options.final:

@@ -1,0 +1,827 @@
+//! The native core of the `fbe` Python package (docs/python.md, "Native core").
+//!
+//! One reader and one writer of the versioned model (docs/format.md 3) that interpret a table
+//! of the schema's structs: `fbec --python` writes it into every generated module
+//! (`FBE_CORE = fbe.native.core(...)`), so no code is compiled per schema. The objects read are
+//! instances of the generated classes, their `__slots__` filled as the pure-Python reader fills
+//! them.
+//!
+//! The contract with the generated code: a call gives exactly what the pure-Python code gives
+//! (the same object, the same bytes, the same verdict), or `None`, and then the caller runs the
+//! pure-Python code, which raises the error with its text, field and offset. So every refusal
+//! here is only a verdict; the error texts live once, in `fbe.buffer`. A type whose fields this
+//! core does not cover yet (sets, maps, hashes; bodies of older writers, which get defaults) is
+//! always handed back to Python.
+//!
+//! The checks and costs are those of docs/limits.md as the Python reader makes them: blocks in
+//! allocation order (`mark`), bounds, struct headers, the decode budget (`budget_factor` times the
+//! root's size plus `budget_slack`, each struct its `decode_cost`, strings and bytes their length,
+//! collection elements their `item_cost`) and the nesting depth; the defaults come from the
+//! `fbe` crate (`fbe::limits`).
+
+use std::ffi::c_char;
+
+use fbe::{BUDGET_FACTOR, BUDGET_SLACK, MAX_DEPTH};
+use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+
+/// A fixed-size value: the `struct` format characters of the generated code.
+#[derive(Clone, Copy, Debug)]
+enum Num {
+    Bool,
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+    F64,
+}
+
+impl Num {
+    fn parse(s: &str) -> Option<Num> {
+        Some(match s {
+            "?" => Num::Bool,
+            "b" => Num::I8,
+            "B" => Num::U8,
+            "h" => Num::I16,
+            "H" => Num::U16,
+            "i" => Num::I32,
+            "I" => Num::U32,
+            "q" => Num::I64,
+            "Q" => Num::U64,
+            "f" => Num::F32,
+            "d" => Num::F64,
+            _ => return None,
+        })
+    }
+
+    fn size(self) -> usize {
+        match self {
+            Num::Bool | Num::I8 | Num::U8 => 1,
+            Num::I16 | Num::U16 => 2,
+            Num::I32 | Num::U32 | Num::F32 => 4,
+            Num::I64 | Num::U64 | Num::F64 => 8,
+        }
+    }
+
+    /// The integer range of the format (`struct.pack` refuses values outside it).
+    fn range(self) -> (i128, i128) {
+        match self {
+            Num::I8 => (i8::MIN.into(), i8::MAX.into()),
+            Num::U8 => (0, u8::MAX.into()),
+            Num::I16 => (i16::MIN.into(), i16::MAX.into()),
+            Num::U16 => (0, u16::MAX.into()),
+            Num::I32 => (i32::MIN.into(), i32::MAX.into()),
+            Num::U32 => (0, u32::MAX.into()),
+            Num::I64 => (i64::MIN.into(), i64::MAX.into()),
+            _ => (0, u64::MAX.into()),
+        }
+    }
+}
+
+/// How a slot is read and written (one entry of the table, see `Kind::parse`).
+enum Kind {
+    Num(Num),
+    /// An enum or flags: the wire number, then `FBE_M_<Name>[number]`.
+    Enum(Num, Py<PyAny>),
+    Str,
+    Bytes,
+    Uuid,
+    Decimal,
+    /// A struct of the table (its index).
+    Struct(usize),
+    Optional(Box<Kind>),
+    /// A vector or list: the element and what one element costs (`item_cost`).
+    Seq(Box<Kind>, i64),
+    Array(Box<Kind>, usize),
+    /// A kind this core does not cover yet: the struct goes to Python.
+    Unsupported,
+}
+
+impl Kind {
+    /// The versioned slot size (docs/format.md 3.4).
+    fn size(&self) -> usize {
+        match self {
+            Kind::Num(n) | Kind::Enum(n, _) => n.size(),
+            Kind::Uuid | Kind::Decimal => 16,
+            Kind::Optional(_) => 5,
+            Kind::Array(e, n) => e.size() * n,
+            Kind::Str | Kind::Bytes | Kind::Struct(_) | Kind::Seq(..) | Kind::Unsupported => 4,
+        }
+    }
+
+    /// A table entry: a format character (`"i"`), `"s"` string, `"y"` bytes, `"u"` uuid, `"m"`
+    /// decimal, or a tuple: `("e", fmt, members)`, `("S", index)`, `("o", kind)`,
+    /// `("v", kind, item_cost)`, `("a", kind, length)`; anything else is not covered.
+    fn parse(spec: &Bound<'_, PyAny>, structs: usize) -> PyResult<Kind> {
+        if let Ok(s) = spec.downcast::<PyString>() {
+            let s = s.to_str()?;
+            return Ok(match s {
+                "s" => Kind::Str,
+                "y" => Kind::Bytes,
+                "u" => Kind::Uuid,
+                "m" => Kind::Decimal,
+                _ => Num::parse(s).map_or(Kind::Unsupported, Kind::Num),
+            });
+        }
+        let t = spec.downcast::<PyTuple>()?;
+        let tag: String = t.get_item(0)?.extract()?;
+        Ok(match tag.as_str() {
+            "e" => {
+                let fmt: String = t.get_item(1)?.extract()?;
+                match Num::parse(&fmt) {
+                    Some(n) => Kind::Enum(n, t.get_item(2)?.unbind()),
+                    None => Kind::Unsupported,
+                }
+            }
+            "S" => {
+                let i: usize = t.get_item(1)?.extract()?;
+                if i >= structs {
+                    return Err(PyValueError::new_err(format!("struct index {i} beyond the table")));
+                }
+                Kind::Struct(i)
+            }
+            "o" => Kind::Optional(Box::new(Kind::parse(&t.get_item(1)?, structs)?)),
+            "v" => Kind::Seq(Box::new(Kind::parse(&t.get_item(1)?, structs)?), t.get_item(2)?.extract()?),
+            "a" => Kind::Array(Box::new(Kind::parse(&t.get_item(1)?, structs)?), t.get_item(2)?.extract()?),
+            _ => Kind::Unsupported,
+        })
+    }
+
+    /// Covered by this core, given which structs are.
+    fn covered(&self, structs: &[bool]) -> bool {
+        match self {
+            Kind::Unsupported => false,
+            Kind::Struct(i) => structs[*i],
+            Kind::Optional(e) | Kind::Seq(e, _) | Kind::Array(e, _) => e.covered(structs),
+            _ => true,
+        }
+    }
+}
+
+struct Field {
+    name: Py<PyString>,
+    /// Where the instance holds the attribute (a `__slots__` member of the class, `T_OBJECT_EX`),
+    /// read and written directly in instances of exactly the entry's class; else by name.
+    member: Option<isize>,
+    offset: usize,
+    kind: Kind,
+}
+
+struct Entry {
+    cls: Py<PyType>,
+    type_id: u32,
+    body_size: usize,
+    cost: i64,
+    fields: Vec<Field>,
+    covered: bool,
+}
+
+/// Why a call gives no answer: `Bad`, the pure-Python reader refuses this input too (a verdict);
+/// `Other`, this core does not answer (not covered, or a Python error): Python decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fail {
+    Bad,
+    Other,
+}
+
+type Res<T> = Result<T, Fail>;
+
+fn other<E>(_: E) -> Fail {
+    Fail::Other
+}
+
+/// The reading state of one root (the `fbe.buffer.Reader` of the Python runtime).
+struct Rd<'a> {
+    /// The root's bytes: `total_size` of them.
+    d: &'a [u8],
+    mark: usize,
+    budget: i64,
+    depth: i64,
+    max_depth: i64,
+}
+
+impl Rd<'_> {
+    fn u32(&self, p: usize) -> Res<u32> {
+        let b = self.d.get(p..p + 4).ok_or(Fail::Bad)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn bytes(&self, p: usize, n: usize) -> Res<&[u8]> {
+        self.d.get(p..p + n).ok_or(Fail::Bad)
+    }
+
+    fn spend(&mut self, cost: i64) -> Res<()> {
+        self.budget -= cost;
+        if self.budget < 0 {
+            return Err(Fail::Bad);
+        }
+        Ok(())
+    }
+
+    /// A string's or bytes' block at `base + off` (`read_string`, `read_bytes`): its data.
+    fn text(&mut self, base: usize, off: u32) -> Res<&[u8]> {
+        let p = base + off as usize;
+        if p < self.mark || p + 4 > self.d.len() {
+            return Err(Fail::Bad);
+        }
+        let n = self.u32(p)? as usize;
+        let e = p + 4 + n;
+        if e > self.d.len() {
+            return Err(Fail::Bad);
+        }
+        self.mark = e;
+        self.spend(n as i64)?;
+        Ok(&self.d[p + 4..e])
+    }
+}
+
+fn put_u32(w: &mut [u8], p: usize, v: usize) -> Res<()> {
+    let v = u32::try_from(v).map_err(other)?;
+    w[p..p + 4].copy_from_slice(&v.to_le_bytes());
+    Ok(())
+}
+
+fn num_value(py: Python<'_>, n: Num, b: &[u8]) -> PyObject {
+    let a = |k: usize| -> [u8; 8] {
+        let mut x = [0u8; 8];
+        x[..k].copy_from_slice(&b[..k]);
+        x
+    };
+    match n {
+        Num::Bool => PyBool::new(py, b[0] != 0).to_owned().into_any().unbind(),
+        Num::I8 => (b[0] as i8).into_pyobject(py).unwrap().into_any().unbind(),
+        Num::U8 => b[0].into_pyobject(py).unwrap().into_any().unbind(),
+        Num::I16 => i16::from_le_bytes([b[0], b[1]]).into_pyobject(py).unwrap().into_any().unbind(),
+        Num::U16 => u16::from_le_bytes([b[0], b[1]]).into_pyobject(py).unwrap().into_any().unbind(),
+        Num::I32 => i32::from_le_bytes([b[0], b[1], b[2], b[3]]).into_pyobject(py).unwrap().into_any().unbind(),
+        Num::U32 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]).into_pyobject(py).unwrap().into_any().unbind(),
+        Num::I64 => i64::from_le_bytes(a(8)).into_pyobject(py).unwrap().into_any().unbind(),
+        Num::U64 => u64::from_le_bytes(a(8)).into_pyobject(py).unwrap().into_any().unbind(),
+        Num::F32 => {
+            let f = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            PyFloat::new(py, f64::from(f)).into_any().unbind()
+        }
+        Num::F64 => PyFloat::new(py, f64::from_le_bytes(a(8))).into_any().unbind(),
+    }
+}
+
+/// The bytes `struct.pack` gives a value of format `n`, or no answer where it would raise (or
+/// where its answer is not certain to be these bytes: a bool field given something else than
+/// `True`/`False`, a float field given a NaN or something else than a float or an int).
+fn num_bytes(n: Num, v: &Bound<'_, PyAny>, out: &mut [u8]) -> Res<()> {
+    match n {
+        Num::Bool => {
+            let b = v.downcast::<PyBool>().map_err(other)?;
+            out[0] = u8::from(b.is_true());
+        }
+        Num::F32 | Num::F64 => {
+            if !(v.is_instance_of::<PyFloat>() || v.is_instance_of::<PyInt>()) {
+                return Err(Fail::Other);
+            }
+            let x: f64 = v.extract().map_err(other)?;
+            if let Num::F64 = n {
+                out.copy_from_slice(&x.to_le_bytes());
+            } else {
+                let f = x as f32;
+                if x.is_nan() || (f.is_infinite() && x.is_finite()) {
+                    return Err(Fail::Other);
+                }
+                out.copy_from_slice(&f.to_le_bytes());
+            }
+        }
+        _ => {
+            if !v.is_instance_of::<PyInt>() {
+                return Err(Fail::Other);
+            }
+            let x: i128 = if let Num::U64 = n {
+                v.extract::<u64>().map_err(other)?.into()
+            } else {
+                v.extract::<i64>().map_err(other)?.into()
+            };
+            let (lo, hi) = n.range();
+            if x < lo || x > hi {
+                return Err(Fail::Other);
+            }
+            let k = n.size();
+            out.copy_from_slice(&x.to_le_bytes()[..k]);
+        }
+    }
+    Ok(())
+}
+
+/// The table of one generated module and the Python helpers it calls.
+#[pyclass(frozen, module = "fbe_native")]
+struct Core {
+    types: Vec<Entry>,
+    decode_decimal: PyObject,
+    encode_decimal: PyObject,
+    make_uuid: PyObject,
+}
+
+/// `cls.__new__(cls)`: an instance whose slots are empty, filled by the reader.
+fn new_instance<'py>(py: Python<'py>, cls: &Bound<'py, PyType>) -> Res<Bound<'py, PyAny>> {
+    // SAFETY: `cls` is a live type object (held by the table); `tp_alloc` is what
+    // `object.__new__` calls for the generated classes (plain `__slots__` classes without a
+    // `__new__` of their own) and returns a new reference or NULL with an exception set, which
+    // `from_owned_ptr_or_err` takes over.
+    unsafe {
+        let tp = cls.as_type_ptr();
+        let alloc = (*tp).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
+        Bound::from_owned_ptr_or_err(py, alloc(tp, 0)).map_err(other)
+    }
+}
+
+/// The `str` of a string's bytes, as `fbe.buffer.read_string` makes it (UTF-8, each byte of
+/// invalid UTF-8 kept as a lone surrogate).
+fn decode_str(py: Python<'_>, b: &[u8]) -> Res<PyObject> {
+    // SAFETY: the pointer and length describe `b`, alive for the call; the error handler is a
+    // NUL-terminated literal; the result is a new reference or NULL with an exception set.
+    unsafe {
+        let o = ffi::PyUnicode_DecodeUTF8(
+            b.as_ptr() as *const c_char,
+            b.len() as ffi::Py_ssize_t,
+            c"surrogateescape".as_ptr(),
+        );
+        Ok(Bound::from_owned_ptr_or_err(py, o).map_err(other)?.unbind())
+    }
+}
+
+impl Core {
+    fn entry(&self, index: usize) -> Res<&Entry> {
+        match self.types.get(index) {
+            Some(t) if t.covered => Ok(t),
+            _ => Err(Fail::Other),
+        }
+    }
+
+    fn read_struct(&self, py: Python<'_>, r: &mut Rd, ti: usize, pos: usize, make: bool) -> Res<Option<PyObject>> {
+        let t = &self.types[ti];
+        if pos < r.mark || pos + 8 > r.d.len() {
+            return Err(Fail::Bad);
+        }
+        let size = r.u32(pos)? as usize;
+        if size < 8 || pos + size > r.d.len() || r.u32(pos + 4)? != t.type_id {
+            return Err(Fail::Bad);
+        }
+        if size < t.body_size {
+            return Err(Fail::Other); // an older writer's body: its missing fields get defaults in Python
+        }
+        r.mark = pos + size;
+        r.depth += 1;
+        r.budget -= t.cost;
+        if r.depth > r.max_depth || r.budget < 0 {
+            return Err(Fail::Bad);
+        }
+        let obj = if make { Some(new_instance(py, t.cls.bind(py))?) } else { None };
+        for f in &t.fields {
+            let v = self.read_slot(py, r, &f.kind, pos, pos + f.offset, make)?;
+            if let (Some(o), Some(v)) = (&obj, v) {
+                match f.member {
+                    // SAFETY: `o` is a new instance of exactly `t.cls` (tp_alloc zero-fills it), whose
+                    // member `f.name` is a T_OBJECT_EX slot at this offset (checked in `Core::new`);
+                    // the slot is empty (each field is set once), so the reference moves into it.
+                    Some(m) => unsafe {
+                        let slot = (o.as_ptr() as *mut u8).offset(m) as *mut *mut ffi::PyObject;
+                        debug_assert!((*slot).is_null());
+                        *slot = v.into_ptr();
+                    },
+                    None => o.setattr(f.name.bind(py), v).map_err(other)?,
+                }
+            }
+        }
+        r.depth -= 1;
+        Ok(obj.map(Bound::unbind))
+    }
+
+    /// The value of the slot at `slot`, whose offsets count from `base` (the struct body, or an
+    /// optional's value slot). `None` when `make` is false (verify).
+    fn read_slot(
+        &self,
+        py: Python<'_>,
+        r: &mut Rd,
+        kind: &Kind,
+        base: usize,
+        slot: usize,
+        make: bool,
+    ) -> Res<Option<PyObject>> {
+        Ok(match kind {
+            Kind::Num(n) => make.then(|| num_value(py, *n, &r.d[slot..slot + n.size()])),
+            Kind::Enum(n, members) => {
+                if make {
+                    let raw = num_value(py, *n, &r.d[slot..slot + n.size()]);
+                    Some(members.bind(py).get_item(raw).map_err(other)?.unbind())
+                } else {
+                    None
+                }
+            }
+            Kind::Uuid => {
+                if make {
+                    let b = PyBytes::new(py, r.bytes(slot, 16)?);
+                    Some(self.make_uuid.bind(py).call1((b,)).map_err(other)?.unbind())
+                } else {
+                    None
+                }
+            }
+            Kind::Decimal => {
+                let b = r.bytes(slot, 16)?;
+                let flags = u32::from_le_bytes([b[12], b[13], b[14], b[15]]);
+                if flags & 0x7F00_FFFF != 0 || flags & 0x00FF_0000 > 0x001C_0000 {
+                    return Err(Fail::Bad);
+                }
+                if make {
+                    let b = PyBytes::new(py, b);
+                    Some(self.decode_decimal.bind(py).call1((b,)).map_err(other)?.unbind())
+                } else {
+                    None
+                }
+            }
+            Kind::Str | Kind::Bytes => {
+                let off = r.u32(slot)?;
+                let data: &[u8] = if off == 0 { b"" } else { r.text(base, off)? };
+                match (make, kind) {
+                    (false, _) => None,
+                    (true, Kind::Str) => Some(decode_str(py, data)?),
+                    _ => Some(PyBytes::new(py, data).into_any().unbind()),
+                }
+            }
+            Kind::Struct(ti) => {
+                let off = r.u32(slot)? as usize;
+                if off == 0 {
+                    return Err(Fail::Bad); // "struct offset 0"
+                }
+                self.read_struct(py, r, *ti, base + off, make)?
+            }
+            Kind::Optional(e) => {
+                let has = *r.d.get(slot).ok_or(Fail::Bad)?;
+                let off = r.u32(slot + 1)? as usize;
+                if has == 0 {
+                    return Ok(make.then(|| py.None()));
+                }
+                if off == 0 {
+                    return Err(Fail::Bad); // "present optional with offset 0"
+                }
+                let s = base + off;
+                let size = e.size();
+                if s < r.mark || s + size > r.d.len() {
+                    return Err(Fail::Bad);
+                }
+                r.mark = s + size;
+                self.read_slot(py, r, e, s, s, make)?
+            }
+            Kind::Seq(e, cost) => {
+                let off = r.u32(slot)? as usize;
+                if off == 0 {
+                    return Ok(make.then(|| PyList::empty(py).into_any().unbind()));
+                }
+                let q = base + off;
+                if q < r.mark || q + 4 > r.d.len() {
+                    return Err(Fail::Bad);
+                }
+                let n = r.u32(q)? as usize;
+                let item = e.size();
+                if n * item > r.d.len() - q - 4 {
+                    return Err(Fail::Bad); // "count n exceeds the buffer"
+                }
+                r.mark = q + 4 + n * item;
+                r.spend(n as i64 * cost)?;
+                let mut items = Vec::with_capacity(if make { n } else { 0 });
+                for i in 0..n {
+                    let v = self.read_slot(py, r, e, base, q + 4 + i * item, make)?;
+                    items.extend(v);
+                }
+                make.then(|| PyList::new(py, items).map(|l| l.into_any().unbind())).transpose().map_err(other)?
+            }
+            Kind::Array(e, n) => {
+                let item = e.size();
+                let mut items = Vec::with_capacity(if make { *n } else { 0 });
+                for i in 0..*n {
+                    let v = self.read_slot(py, r, e, base, slot + i * item, make)?;
+                    items.extend(v);
+                }
+                make.then(|| PyList::new(py, items).map(|l| l.into_any().unbind())).transpose().map_err(other)?
+            }
+            Kind::Unsupported => return Err(Fail::Other),
+        })
+    }
+
+    fn write_struct(
+        &self,
+        py: Python<'_>,
+        w: &mut Vec<u8>,
+        ti: usize,
+        v: &Bound<'_, PyAny>,
+        depth: usize,
+    ) -> Res<usize> {
+        if depth >= MAX_DEPTH {
+            return Err(Fail::Other); // Python decides (and refuses beyond fbe.MAX_DEPTH)
+        }
+        let t = &self.types[ti];
+        let p = w.len();
+        w.resize(p + t.body_size, 0);
+        put_u32(w, p, t.body_size)?;
+        put_u32(w, p + 4, t.type_id as usize)?;
+        let exact = v.get_type().is(t.cls.bind(py));
+        for f in &t.fields {
+            let x = match f.member {
+                // SAFETY: `v` is an instance of exactly `t.cls`, whose member `f.name` is a
+                // T_OBJECT_EX slot at this offset (checked in `Core::new`): a borrowed reference,
+                // or NULL when the attribute is not set (then getattr raises AttributeError).
+                Some(m) if exact => unsafe {
+                    let slot = *((v.as_ptr() as *mut u8).offset(m) as *mut *mut ffi::PyObject);
+                    if slot.is_null() {
+                        return Err(Fail::Other);
+                    }
+                    Bound::from_borrowed_ptr(py, slot)
+                },
+                _ => v.getattr(f.name.bind(py)).map_err(other)?,
+            };
+            self.write_slot(py, w, &f.kind, p, p + f.offset, &x, depth)?;
+        }
+        Ok(p)
+    }
+
+    /// Write `v` into the slot at `slot` (zeros already), its data appended; offsets count from
+    /// `base`. The bytes are those of the generated pure-Python writer, in the same order.
+    #[allow(clippy::too_many_arguments)]
+    fn write_slot(
+        &self,
+        py: Python<'_>,
+        w: &mut Vec<u8>,
+        kind: &Kind,
+        base: usize,
+        slot: usize,
+        v: &Bound<'_, PyAny>,
+        depth: usize,
+    ) -> Res<()> {
+        match kind {
+            Kind::Num(n) | Kind::Enum(n, _) => num_bytes(*n, v, &mut w[slot..slot + n.size()]),
+            Kind::Str | Kind::Bytes => {
+                let p = w.len();
+                if let Kind::Str = kind {
+                    let s = v.downcast::<PyString>().map_err(other)?;
+                    let b = s.to_str().map_err(other)?; // lone surrogates: Python's surrogateescape decides
+                    w.extend_from_slice(&(u32::try_from(b.len()).map_err(other)?).to_le_bytes());
+                    w.extend_from_slice(b.as_bytes());
+                } else if let Ok(b) = v.downcast::<PyBytes>() {
+                    let b = b.as_bytes();
+                    w.extend_from_slice(&(u32::try_from(b.len()).map_err(other)?).to_le_bytes());
+                    w.extend_from_slice(b);
+                } else {
+                    let b = v.downcast::<PyByteArray>().map_err(other)?.to_vec();
+                    w.extend_from_slice(&(u32::try_from(b.len()).map_err(other)?).to_le_bytes());
+                    w.extend_from_slice(&b);
+                }
+                put_u32(w, slot, p - base)
+            }
+            Kind::Uuid => {
+                let b = v.getattr("bytes").map_err(other)?;
+                let b = b.downcast::<PyBytes>().map_err(other)?.as_bytes();
+                if b.len() != 16 {
+                    return Err(Fail::Other);
+                }
+                w[slot..slot + 16].copy_from_slice(b);
+                Ok(())
+            }
+            Kind::Decimal => {
+                let b = self.encode_decimal.bind(py).call1((v,)).map_err(other)?;
+                let b = b.downcast::<PyBytes>().map_err(other)?.as_bytes();
+                if b.len() != 16 {
+                    return Err(Fail::Other);
+                }
+                w[slot..slot + 16].copy_from_slice(b);
+                Ok(())
+            }
+            Kind::Struct(ti) => {
+                let p = self.write_struct(py, w, *ti, v, depth + 1)?;
+                put_u32(w, slot, p - base)
+            }
+            Kind::Optional(e) => {
+                if v.is_none() {
+                    return Ok(());
+                }
+                w[slot] = 1;
+                let q = w.len();
+                w.resize(q + e.size(), 0);
+                self.write_slot(py, w, e, q, q, v, depth)?;
+                put_u32(w, slot + 1, q - base)
+            }
+            Kind::Seq(e, _) => {
+                let items = Items::of(v)?;
+                let n = items.len();
+                let q = w.len();
+                let item = e.size();
+                w.extend_from_slice(&(u32::try_from(n).map_err(other)?).to_le_bytes());
+                w.resize(q + 4 + n * item, 0);
+                for i in 0..n {
+                    self.write_slot(py, w, e, base, q + 4 + i * item, &items.get(i)?, depth)?;
+                }
+                put_u32(w, slot, q - base)
+            }
+            Kind::Array(e, n) => {
+                let items = Items::of(v)?;
+                if items.len() != *n {
+                    return Err(Fail::Other); // "array ... needs n elements"
+                }
+                let item = e.size();
+                for i in 0..*n {
+                    self.write_slot(py, w, e, base, slot + i * item, &items.get(i)?, depth)?;
+                }
+                Ok(())
+            }
+            Kind::Unsupported => Err(Fail::Other),
+        }
+    }
+
+    fn read_root(
+        &self,
+        py: Python<'_>,
+        index: usize,
+        data: &Bound<'_, PyAny>,
+        limits: Option<&Bound<'_, PyAny>>,
+        make: bool,
+    ) -> Res<Option<PyObject>> {
+        self.entry(index)?;
+        let data = data.downcast::<PyBytes>().map_err(other)?.as_bytes();
+        if data.len() < 8 {
+            return Err(Fail::Bad);
+        }
+        let total = u32::from_le_bytes([data[0], data[1], data[2], data[3]]) as usize;
+        let off = u32::from_le_bytes([data[4], data[5], data[6], data[7]]) as usize;
+        if total < 16 || total > data.len() || off < 8 {
+            return Err(Fail::Bad);
+        }
+        let (max_depth, factor, slack) = match limits {
+            None => (MAX_DEPTH as i64, BUDGET_FACTOR as i64, BUDGET_SLACK as i64),
+            Some(l) if l.is_none() => (MAX_DEPTH as i64, BUDGET_FACTOR as i64, BUDGET_SLACK as i64),
+            Some(l) => (
+                l.getattr("max_depth").and_then(|x| x.extract()).map_err(other)?,
+                l.getattr("budget_factor").and_then(|x| x.extract()).map_err(other)?,
+                l.getattr("budget_slack").and_then(|x| x.extract()).map_err(other)?,
+            ),
+        };
+        let budget = factor.checked_mul(total as i64).and_then(|b| b.checked_add(slack)).ok_or(Fail::Other)?;
+        let mut r = Rd { d: &data[..total], mark: 8, budget, depth: 0, max_depth };
+        self.read_struct(py, &mut r, index, off, make)
+    }
+}
+
+/// The elements of a list or tuple written as a vector, list or array (anything else: Python).
+enum Items<'a, 'py> {
+    List(&'a Bound<'py, PyList>),
+    Tuple(&'a Bound<'py, PyTuple>),
+}
+
+impl<'a, 'py> Items<'a, 'py> {
+    fn of(v: &'a Bound<'py, PyAny>) -> Res<Self> {
+        if let Ok(l) = v.downcast::<PyList>() {
+            return Ok(Items::List(l));
+        }
+        Ok(Items::Tuple(v.downcast::<PyTuple>().map_err(other)?))
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Items::List(l) => l.len(),
+            Items::Tuple(t) => t.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> Res<Bound<'py, PyAny>> {
+        match self {
+            Items::List(l) => l.get_item(i).map_err(other),
+            Items::Tuple(t) => t.get_item(i).map_err(other),
+        }
+    }
+}
+
+#[pymethods]
+impl Core {
+    /// `table`: one entry per struct, `(class, type id, body size, decode cost, fields)`, each
+    /// field `(attribute, offset in the body, kind)` (see `Kind::parse`); then the runtime's
+    /// `decode_decimal(bytes16)`, `encode_decimal(value) -> bytes16` and `uuid(bytes16)`.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        table: &Bound<'_, PyTuple>,
+        decode_decimal: PyObject,
+        encode_decimal: PyObject,
+        make_uuid: PyObject,
+    ) -> PyResult<Self> {
+        let n = table.len();
+        let mut types = Vec::with_capacity(n);
+        let member_type = py.import("types")?.getattr("MemberDescriptorType")?;
+        for e in table.iter() {
+            let e = e.downcast::<PyTuple>()?;
+            let cls = e.get_item(0)?;
+            let mut fields = Vec::new();
+            for f in e.get_item(4)?.downcast::<PyTuple>()?.iter() {
+                let f = f.downcast::<PyTuple>()?;
+                let name = f.get_item(0)?.downcast::<PyString>()?.clone();
+                let descr = cls.getattr(&name)?;
+                let member = if descr.get_type().is(&member_type) {
+                    // SAFETY: `descr` is a member descriptor (its type checked just above), whose
+                    // `d_member` points to the PyMemberDef of the slot (pyo3 types the field as a
+                    // PyGetSetDef pointer: the cast restores the C declaration).
+                    let def = unsafe {
+                        &*((*(descr.as_ptr() as *mut ffi::PyMemberDescrObject)).d_member as *const ffi::PyMemberDef)
+                    };
+                    (def.type_code == ffi::Py_T_OBJECT_EX && def.flags == 0).then_some(def.offset)
+                } else {
+                    None
+                };
+                fields.push(Field {
+                    name: name.unbind(),
+                    member,
+                    offset: f.get_item(1)?.extract()?,
+                    kind: Kind::parse(&f.get_item(2)?, n)?,
+                });
+            }
+            let entry = Entry {
+                cls: cls.downcast::<PyType>()?.clone().unbind(),
+                type_id: e.get_item(1)?.extract()?,
+                body_size: e.get_item(2)?.extract()?,
+                cost: e.get_item(3)?.extract()?,
+                fields,
+                covered: true,
+            };
+            if entry.fields.iter().any(|f| f.offset + f.kind.size() > entry.body_size) || entry.body_size < 8 {
+                return Err(PyValueError::new_err("a field beyond its struct's body"));
+            }
+            types.push(entry);
+        }
+        // covered: every field's kind, through the structs it holds (a fixpoint: recursion is fine)
+        let mut covered = vec![true; n];
+        loop {
+            let next: Vec<bool> = types
+                .iter()
+                .enumerate()
+                .map(|(i, t)| covered[i] && t.fields.iter().all(|f| f.kind.covered(&covered)))
+                .collect();
+            if next == covered {
+                break;
+            }
+            covered = next;
+        }
+        for (t, c) in types.iter_mut().zip(covered) {
+            t.covered = c;
+        }
+        Ok(Core { types, decode_decimal, encode_decimal, make_uuid })
+    }
+
+    /// Whether struct `index` is read and written here (else every call gives `None`).
+    fn covers(&self, index: usize) -> bool {
+        self.entry(index).is_ok()
+    }
+
+    /// The versioned root of `value` (struct `index`), or `None`: Python writes it (or raises).
+    fn to_fbe(&self, py: Python<'_>, index: usize, value: &Bound<'_, PyAny>) -> Option<PyObject> {
+        self.entry(index).ok()?;
+        let mut w = vec![0u8; 8];
+        let p = self.write_struct(py, &mut w, index, value, 0).ok()?;
+        let total = w.len();
+        put_u32(&mut w, 0, total).ok()?;
+        put_u32(&mut w, 4, p).ok()?;
+        Some(PyBytes::new(py, &w).into_any().unbind())
+    }
+
+    /// The value of a versioned root of struct `index`, or `None`: Python reads it (or raises).
+    #[allow(clippy::wrong_self_convention)] // the name of the generated classes' method it serves
+    #[pyo3(signature = (index, data, limits=None))]
+    fn from_fbe(
+        &self,
+        py: Python<'_>,
+        index: usize,
+        data: &Bound<'_, PyAny>,
+        limits: Option<&Bound<'_, PyAny>>,
+    ) -> Option<PyObject> {
+        self.read_root(py, index, data, limits, true).ok().flatten()
+    }
+
+    /// Whether `from_fbe` reads this root (the verdict of `verify()`), or `None`: Python decides.
+    #[pyo3(signature = (index, data, limits=None))]
+    fn verify(
+        &self,
+        py: Python<'_>,
+        index: usize,
+        data: &Bound<'_, PyAny>,
+        limits: Option<&Bound<'_, PyAny>>,
+    ) -> Option<bool> {
+        match self.read_root(py, index, data, limits, false) {
+            Ok(_) => Some(true),
+            Err(Fail::Bad) => Some(false),
+            Err(Fail::Other) => None,
+        }
+    }
+}
+
+#[pymodule]
+fn fbe_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Core>()
+}

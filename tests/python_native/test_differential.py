@@ -1,0 +1,281 @@
+"""The native core against the pure-Python code it stands in for (docs/python.md, Native core).
+
+Every input goes through both paths of the generated classes: the core's answer
+(``FBE_CORE.from_fbe``/``verify``/``to_fbe``) and the generated Python functions
+(``fbe_vr_<Name>``/``fbe_vw_<Name>``). Where the core answers, its object must be the Python
+reader's (same types, same values, float bits included), its verdict the Python reader's
+verdict and its bytes the Python writer's; where it does not (None), the class falls back, so
+the public methods must give the Python result or raise its exact error text.
+
+Inputs: every versioned golden vector of ``../shared/vectors`` (each must be answered by the core
+when its type is covered), the repo's test schemas' default values, seeded mutations of all of
+them (bit flips, bytes and 32-bit words set to boundary values, truncations), each read with the
+default limits and with tight budgets and depths around the Python reader's thresholds. Values
+that read are written back through both writers. ``FBE_NATIVE_MUTANTS`` sets the number of
+mutants per input (default 40; set it to thousands for a long run).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import struct
+import uuid
+from decimal import Decimal
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import fbe
+import pytest
+from fbe_testlib import REPO, generate_into, load_modules, shared_dir
+from fbec.model import ir
+from fbec.targets.python.names import Idents
+
+MUTANTS = int(os.environ.get("FBE_NATIVE_MUTANTS", "40"))
+BOUNDARY = (0, 1, 2, 4, 7, 8, 9, 0x7F, 0x80, 0xFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF)
+
+
+def test_core_is_loaded() -> None:
+    """make test-python-native runs with FBE_NATIVE=1: the core must be there, not silently absent."""
+    assert fbe.native.module is not None, "fbe_native is not importable (make python-native builds it)"
+
+
+def norm(v: Any) -> Any:
+    """A comparable form of a decoded value: exact types, floats by their bits."""
+    if isinstance(v, fbe.Struct):
+        return (type(v), tuple(norm(getattr(v, n)) for n in v.fbe_fields))
+    if isinstance(v, Enum):
+        return (type(v), int(v))
+    if isinstance(v, float):
+        return (float, struct.pack("<d", v))
+    if isinstance(v, (list, tuple)):
+        return (type(v), [norm(x) for x in v])
+    if isinstance(v, (set, frozenset)):
+        return (type(v), sorted(repr(norm(x)) for x in v))
+    if isinstance(v, dict):
+        return (type(v), sorted((repr(norm(k)), repr(norm(x))) for k, x in v.items()))
+    if isinstance(v, Decimal):
+        return (Decimal, v.as_tuple())
+    assert v is None or isinstance(v, (bool, int, str, bytes, uuid.UUID)), type(v)
+    return (type(v), v)
+
+
+class Group:
+    """One schema's generated modules and, per struct, its class, core index and Python functions."""
+
+    def __init__(self, schema_path: Path, out: Path) -> None:
+        schema = generate_into(schema_path, out)
+        mods = load_modules(out, [p.name for p in schema.packages])
+        self.types: dict[str, tuple[Any, Any, int, ir.Struct]] = {}
+        for pkg in schema.packages:
+            mod = mods[pkg.name]
+            for i, s in enumerate(pkg.structs):
+                self.types[s.qualified] = (mod, mod.FBE_CORE, i, s)
+        self.idents = Idents(schema)
+
+    def cls(self, qualified: str) -> Any:
+        return getattr(self.types[qualified][0], self.idents.type(qualified))
+
+    def read(self, qualified: str, data: bytes, limits: fbe.Limits | None) -> tuple[Any, str | None]:
+        mod, core, i, s = self.types[qualified]
+        try:
+            py = ("ok", norm(fbe.decode_versioned(getattr(mod, f"fbe_vr_{s.name}"), data, limits)[0]))
+        except fbe.DecodeError as e:
+            py = ("error", str(e))
+        native = core.from_fbe(i, data, limits)
+        if native is not None:
+            assert py[0] == "ok", f"{qualified}: the core read what Python refuses: {py[1]}"
+            assert norm(native) == py[1], f"{qualified}: the core read another value"
+        verdict = core.verify(i, data, limits)
+        if verdict is not None:
+            assert verdict == (py[0] == "ok"), f"{qualified}: verify says {verdict}, Python: {py}"
+        cls = type(native) if native is not None else None
+        if cls is not None:  # the public method: the same value or the same error text
+            assert norm(cls.from_fbe(data, limits)) == py[1]
+        return native, (py[1] if py[0] == "error" else None)
+
+    def write(self, qualified: str, value: Any) -> bytes | None:
+        mod, core, i, s = self.types[qualified]
+        try:
+            py: bytes | str = bytes(fbe.encode_versioned(getattr(mod, f"fbe_vw_{s.name}"), value))
+        except fbe.EncodeError as e:
+            py = str(e)
+        native = core.to_fbe(i, value)
+        if native is not None:
+            assert native == py, f"{qualified}: the core wrote other bytes than Python ({py!r:.200})"
+        if isinstance(py, bytes):
+            assert value.to_fbe() == py
+        return native
+
+
+def mutants(data: bytes, rng: random.Random, n: int) -> list[bytes]:
+    out = []
+    for _ in range(n):
+        b = bytearray(data)
+        k = rng.randrange(5)
+        if k == 0:
+            p = rng.randrange(len(b))
+            b[p] ^= 1 << rng.randrange(8)
+        elif k == 1:
+            b[rng.randrange(len(b))] = rng.choice(BOUNDARY) & 0xFF
+        elif k == 2 and len(b) >= 12:
+            p = rng.randrange(8, len(b) - 3)
+            b[p:p + 4] = struct.pack("<I", rng.choice(BOUNDARY + (rng.randrange(len(b)),)))
+        elif k == 3:
+            del b[rng.randrange(8, len(b) + 1):]
+            if len(b) >= 8:
+                struct.pack_into("<I", b, 0, len(b))
+        else:
+            for _ in range(rng.randrange(2, 6)):
+                b[rng.randrange(len(b))] = rng.randrange(256)
+        out.append(bytes(b))
+    return out
+
+
+def tight_limits(rng: random.Random, size: int) -> fbe.Limits:
+    """A depth limit and a budget around what the input costs (docs/limits.md 3)."""
+    return fbe.Limits(max_depth=rng.randrange(0, 6), budget_factor=0, budget_slack=rng.randrange(0, 4 * size + 64))
+
+
+def least(reads: Any, hi: int) -> int:
+    """The least n in [0, hi] with reads(n) true (reads(hi) is)."""
+    lo = -1  # reads(lo) is false or lo is below the range
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if reads(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def python_reads(g: Group, qualified: str, data: bytes, limits: fbe.Limits) -> bool:
+    mod, _core, _i, s = g.types[qualified]
+    try:
+        fbe.decode_versioned(getattr(mod, f"fbe_vr_{s.name}"), data, limits)
+    except fbe.DecodeError:
+        return False
+    return True
+
+
+def thresholds(g: Group, qualified: str, data: bytes) -> None:
+    """An input that reads, read with its least budget and depth and with one less (the Python
+    reader's thresholds, found by bisection): the core must give the same verdicts."""
+    slack = least(lambda n: python_reads(g, qualified, data, fbe.Limits(budget_factor=0, budget_slack=n)),
+                  fbe.Limits().budget(len(data)))
+    depth = least(lambda n: python_reads(g, qualified, data, fbe.Limits(max_depth=n)), fbe.MAX_DEPTH)
+    for limits in (fbe.Limits(budget_factor=0, budget_slack=slack), fbe.Limits(budget_factor=0, budget_slack=slack - 1),
+                   fbe.Limits(max_depth=depth), fbe.Limits(max_depth=depth - 1)):
+        g.read(qualified, data, limits)
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.inputs = self.native_reads = self.native_writes = self.refused = 0
+
+
+def exercise(g: Group, qualified: str, data: bytes, rng: random.Random, t: Tally) -> None:
+    """One input through both readers (default and tight limits), its mutants too; what reads is
+    written back through both writers."""
+    for d in [data] + mutants(data, rng, MUTANTS):
+        for limits in (None, tight_limits(rng, len(d))):
+            t.inputs += 1
+            native, error = g.read(qualified, d, limits)
+            t.native_reads += native is not None
+            t.refused += error is not None
+            if native is not None and limits is None:
+                t.native_writes += g.write(qualified, native) is not None
+                thresholds(g, qualified, d)
+
+
+@pytest.fixture(scope="module")
+def shared_group(tmp_path_factory: pytest.TempPathFactory) -> tuple[Group, Path]:
+    s = shared_dir()
+    if s is None:
+        pytest.skip("reference files not found: set SHARED to the shared folder (default ../shared beside the repo)")
+    out = tmp_path_factory.mktemp("native_shared")
+    for name in ("proto", "protoex", "enums"):
+        generate_into(s / "schemas" / f"{name}.fbe", out)
+    return Group(s / "schemas" / "test.fbe", out), s
+
+
+def test_vectors_and_their_mutants(shared_group: tuple[Group, Path]) -> None:
+    g, shared = shared_group
+    manifest = json.loads((shared / "vectors" / "MANIFEST.json").read_text(encoding="utf-8"))
+    rng = random.Random(26)
+    t = Tally()
+    answered = []
+    for c in manifest["cases"]:
+        qualified = f"{c['package']}.{c['type']}"
+        if qualified not in g.types:
+            continue
+        for f in c["files"]:
+            if f["kind"] != "versioned":
+                continue
+            data = (shared / "vectors" / f["file"]).read_bytes()
+            _mod, core, i, _s = g.types[qualified]
+            native, error = g.read(qualified, data, None)
+            assert error is None
+            if core.covers(i):  # a covered type: the core answers the golden vector, and writes it back
+                assert native is not None, f"{c['name']}: covered, but the core did not answer"
+                assert g.write(qualified, native) is not None, f"{c['name']}: the core did not write it"
+                answered.append(c["name"])
+            exercise(g, qualified, data, rng, t)
+    assert len(answered) >= 10, answered
+    assert t.native_reads > t.inputs // 10 and t.refused > t.inputs // 10, vars(t)
+
+
+@pytest.mark.parametrize("schema", ["trade.fbe", "tests/everything.fbe", "tests/hostile.fbe", "graph.fbe"])
+def test_schema_defaults_and_their_mutants(schema: str, tmp_path: Path) -> None:
+    g = Group(REPO / "schemas" / schema, tmp_path)
+    rng = random.Random(schema)
+    t = Tally()
+    for qualified, (_mod, core, i, s) in g.types.items():
+        if s.body_size > 1 << 16:
+            continue  # hostile.Wide: 4 MB of defaults
+        cls = g.cls(qualified)
+        data = g.write(qualified, cls())
+        if data is None:
+            data = cls().to_fbe()
+        else:
+            t.native_writes += 1
+        exercise(g, qualified, data, rng, t)
+    assert t.inputs and t.native_writes, vars(t)
+
+
+def test_writer_refusals_fall_back_to_python(shared_group: tuple[Group, Path]) -> None:
+    """Values the Python writer refuses (or that the core leaves to it) raise the Python error."""
+    g, _ = shared_group
+    mod, core, i, _s = g.types["proto.Order"]
+    cases = [
+        mod.Order(id=1 << 40), mod.Order(symbol=b"x"), mod.Order(price="1"), mod.Order(side=300),
+        mod.Order(symbol="\udcff\ud800"), mod.Order(price=math.nan), mod.Order(id=True),
+    ]
+    for v in cases:
+        g.write("proto.Order", v)
+    assert core.to_fbe(i, mod.Order(id=1 << 40)) is None
+    with pytest.raises(fbe.EncodeError, match="out of range"):
+        mod.Order(id=1 << 40).to_fbe()
+
+
+def test_no_leak_over_many_calls(shared_group: tuple[Group, Path]) -> None:
+    """Reading and writing the same value many times does not grow the process (a reference leaked per
+    call would: 100,000 calls of objects of a few hundred bytes)."""
+    import resource
+
+    g, _ = shared_group
+    mod, core, i, _s = g.types["proto.Account"]
+    value = mod.Account(name="Test", orders=[mod.Order(k, "EURUSD") for k in range(3)], asset=mod.Balance("EUR", 1.0))
+    data = value.to_fbe()
+    for _ in range(20_000):
+        core.from_fbe(i, data)
+        core.to_fbe(i, value)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for _ in range(100_000):
+        core.from_fbe(i, data)
+        core.to_fbe(i, value)
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < 8_000, f"max RSS grew by {grown} KiB over 100,000 reads and writes"
