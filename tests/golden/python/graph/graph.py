@@ -88,11 +88,19 @@ class Node(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Node, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Node | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -174,11 +182,19 @@ class Edge(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Edge | None = FBE_CORE.from_fbe(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -257,11 +273,19 @@ class Graph(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Graph, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Graph:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Graph | None = FBE_CORE.from_fbe(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Graph, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -914,3 +938,11 @@ def fbe_vcr_v_graph_Edge(r: fbe.Reader, b: int, off: int, f: str) -> list[Edge]:
     n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Edge(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Edge, f, b)) for e in FBE_L3.iter_unpack(r.data[q:q + n * 4])]
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (Node, 1, 28, 20, (("id", 8, "i"), ("name", 12, "s"), ("value", 16, "q"), ("out_edges", 24, ("v", "i", 4)),)),
+    (Edge, 2, 20, 12, (("source", 8, "i"), ("target", 12, "i"), ("weight", 16, "i"),)),
+    (Graph, 3, 16, 8, (("nodes", 8, ("v", ("S", 0), 0)), ("edges", 12, ("v", ("S", 1), 0)),)),
+))

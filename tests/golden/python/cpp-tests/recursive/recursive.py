@@ -79,11 +79,19 @@ class Node(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Node, fbe.writable(fbe_dn_Node(self, 1), self)))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Node | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -397,3 +405,9 @@ def fbe_vcr_v_recursive_Node(r: fbe.Reader, b: int, off: int, f: str) -> list[No
     n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Node(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Node, f, b)) for e in FBE_L1.iter_unpack(r.data[q:q + n * 4])]
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (Node, 1, 20, 12, (("id", 8, "i"), ("label", 12, "s"), ("children", 16, ("v", ("S", 0), 0)),)),
+))

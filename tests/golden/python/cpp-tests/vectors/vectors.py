@@ -89,11 +89,19 @@ class Edge(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Edge | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -175,11 +183,19 @@ class Point(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Point, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Point | None = FBE_CORE.from_fbe(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Point, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -261,11 +277,19 @@ class Point3(Point):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Point3, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point3:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Point3 | None = FBE_CORE.from_fbe(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Point3, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -344,11 +368,19 @@ class Named(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Named, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Named:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Named | None = FBE_CORE.from_fbe(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Named, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -439,11 +471,19 @@ class Holder(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Holder, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Holder | None = FBE_CORE.from_fbe(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1486,3 +1526,13 @@ def fbe_vcr_v_vectors_Named(r: fbe.Reader, b: int, off: int, f: str) -> list[Nam
     n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Named(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Named, f, b)) for e in FBE_L5.iter_unpack(r.data[q:q + n * 4])]
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (Edge, 1, 20, 12, (("source", 8, "i"), ("target", 12, "i"), ("weight", 16, "i"),)),
+    (Point, 2, 19, 11, (("flag", 8, "?"), ("x", 9, "q"), ("y", 17, "h"),)),
+    (Point3, 3, 27, 19, (("flag", 8, "?"), ("x", 9, "q"), ("y", 17, "h"), ("z", 19, "d"),)),
+    (Named, 4, 16, 8, (("name", 8, "s"), ("values", 12, ("v", "i", 4)),)),
+    (Holder, 10, 32, 24, (("edges", 8, ("v", ("S", 0), 0)), ("points", 12, ("v", ("S", 2), 0)), ("ints", 16, ("v", "i", 4)), ("switches", 20, ("v", "?", 1)), ("reals", 24, ("v", "d", 8)), ("named", 28, ("v", ("S", 3), 0)),)),
+))

@@ -85,11 +85,19 @@ class Edge(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Edge | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -165,11 +173,19 @@ class Holder(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Holder, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Holder | None = FBE_CORE.from_fbe(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -611,3 +627,10 @@ def fbe_vcr_v_vectors_new_Edge(r: fbe.Reader, b: int, off: int, f: str) -> list[
     n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Edge(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Edge, f, b)) for e in FBE_L3.iter_unpack(r.data[q:q + n * 4])]
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (Edge, 1, 24, 16, (("source", 8, "i"), ("target", 12, "i"), ("weight", 16, "i"), ("note", 20, "s"),)),
+    (Holder, 10, 12, 4, (("edges", 8, ("v", ("S", 0), 0)),)),
+))

@@ -587,11 +587,19 @@ class Enums(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Enums, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Enums:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Enums | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Enums, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1426,3 +1434,9 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     def reset(self) -> None:
         fbe.ClientBase.reset(self)
         FinalSender.reset(self)
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (Enums, 1, 224, 216, (("byte0", 8, ("e", "B", FBE_M_EnumByte)), ("byte1", 9, ("e", "B", FBE_M_EnumByte)), ("byte2", 10, ("e", "B", FBE_M_EnumByte)), ("byte3", 11, ("e", "B", FBE_M_EnumByte)), ("byte4", 12, ("e", "B", FBE_M_EnumByte)), ("byte5", 13, ("e", "B", FBE_M_EnumByte)), ("char0", 14, ("e", "B", FBE_M_EnumChar)), ("char1", 15, ("e", "B", FBE_M_EnumChar)), ("char2", 16, ("e", "B", FBE_M_EnumChar)), ("char3", 17, ("e", "B", FBE_M_EnumChar)), ("char4", 18, ("e", "B", FBE_M_EnumChar)), ("char5", 19, ("e", "B", FBE_M_EnumChar)), ("wchar0", 20, ("e", "I", FBE_M_EnumWChar)), ("wchar1", 24, ("e", "I", FBE_M_EnumWChar)), ("wchar2", 28, ("e", "I", FBE_M_EnumWChar)), ("wchar3", 32, ("e", "I", FBE_M_EnumWChar)), ("wchar4", 36, ("e", "I", FBE_M_EnumWChar)), ("wchar5", 40, ("e", "I", FBE_M_EnumWChar)), ("int8b0", 44, ("e", "b", FBE_M_EnumInt8)), ("int8b1", 45, ("e", "b", FBE_M_EnumInt8)), ("int8b2", 46, ("e", "b", FBE_M_EnumInt8)), ("int8b3", 47, ("e", "b", FBE_M_EnumInt8)), ("int8b4", 48, ("e", "b", FBE_M_EnumInt8)), ("int8b5", 49, ("e", "b", FBE_M_EnumInt8)), ("uint8b0", 50, ("e", "B", FBE_M_EnumUInt8)), ("uint8b1", 51, ("e", "B", FBE_M_EnumUInt8)), ("uint8b2", 52, ("e", "B", FBE_M_EnumUInt8)), ("uint8b3", 53, ("e", "B", FBE_M_EnumUInt8)), ("uint8b4", 54, ("e", "B", FBE_M_EnumUInt8)), ("uint8b5", 55, ("e", "B", FBE_M_EnumUInt8)), ("int16b0", 56, ("e", "h", FBE_M_EnumInt16)), ("int16b1", 58, ("e", "h", FBE_M_EnumInt16)), ("int16b2", 60, ("e", "h", FBE_M_EnumInt16)), ("int16b3", 62, ("e", "h", FBE_M_EnumInt16)), ("int16b4", 64, ("e", "h", FBE_M_EnumInt16)), ("int16b5", 66, ("e", "h", FBE_M_EnumInt16)), ("uint16b0", 68, ("e", "H", FBE_M_EnumUInt16)), ("uint16b1", 70, ("e", "H", FBE_M_EnumUInt16)), ("uint16b2", 72, ("e", "H", FBE_M_EnumUInt16)), ("uint16b3", 74, ("e", "H", FBE_M_EnumUInt16)), ("uint16b4", 76, ("e", "H", FBE_M_EnumUInt16)), ("uint16b5", 78, ("e", "H", FBE_M_EnumUInt16)), ("int32b0", 80, ("e", "i", FBE_M_EnumInt32)), ("int32b1", 84, ("e", "i", FBE_M_EnumInt32)), ("int32b2", 88, ("e", "i", FBE_M_EnumInt32)), ("int32b3", 92, ("e", "i", FBE_M_EnumInt32)), ("int32b4", 96, ("e", "i", FBE_M_EnumInt32)), ("int32b5", 100, ("e", "i", FBE_M_EnumInt32)), ("uint32b0", 104, ("e", "I", FBE_M_EnumUInt32)), ("uint32b1", 108, ("e", "I", FBE_M_EnumUInt32)), ("uint32b2", 112, ("e", "I", FBE_M_EnumUInt32)), ("uint32b3", 116, ("e", "I", FBE_M_EnumUInt32)), ("uint32b4", 120, ("e", "I", FBE_M_EnumUInt32)), ("uint32b5", 124, ("e", "I", FBE_M_EnumUInt32)), ("int64b0", 128, ("e", "q", FBE_M_EnumInt64)), ("int64b1", 136, ("e", "q", FBE_M_EnumInt64)), ("int64b2", 144, ("e", "q", FBE_M_EnumInt64)), ("int64b3", 152, ("e", "q", FBE_M_EnumInt64)), ("int64b4", 160, ("e", "q", FBE_M_EnumInt64)), ("int64b5", 168, ("e", "q", FBE_M_EnumInt64)), ("uint64b0", 176, ("e", "Q", FBE_M_EnumUInt64)), ("uint64b1", 184, ("e", "Q", FBE_M_EnumUInt64)), ("uint64b2", 192, ("e", "Q", FBE_M_EnumUInt64)), ("uint64b3", 200, ("e", "Q", FBE_M_EnumUInt64)), ("uint64b4", 208, ("e", "Q", FBE_M_EnumUInt64)), ("uint64b5", 216, ("e", "Q", FBE_M_EnumUInt64)),)),
+))

@@ -184,11 +184,19 @@ class Order(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Order, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Order | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Order, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -267,11 +275,19 @@ class Balance(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Balance, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Balance:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Balance | None = FBE_CORE.from_fbe(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Balance, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -362,11 +378,19 @@ class Account(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Account, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Account:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Account | None = FBE_CORE.from_fbe(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Account, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -442,11 +466,19 @@ class OrderMessage(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_OrderMessage, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderMessage:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: OrderMessage | None = FBE_CORE.from_fbe(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_OrderMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -522,11 +554,19 @@ class BalanceMessage(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_BalanceMessage, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> BalanceMessage:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: BalanceMessage | None = FBE_CORE.from_fbe(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_BalanceMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -602,11 +642,19 @@ class AccountMessage(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(5, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_AccountMessage, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AccountMessage:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: AccountMessage | None = FBE_CORE.from_fbe(5, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_AccountMessage, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1644,3 +1692,14 @@ def fbe_vcr_v_proto_Order(r: fbe.Reader, b: int, off: int, f: str) -> list[Order
     n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_Order(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Order, f, b)) for e in FBE_L5.iter_unpack(r.data[q:q + n * 4])]
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (Order, 1, 34, 26, (("id", 8, "i"), ("symbol", 12, "s"), ("side", 16, ("e", "B", FBE_M_OrderSide)), ("type", 17, ("e", "B", FBE_M_OrderType)), ("price", 18, "d"), ("volume", 26, "d"),)),
+    (Balance, 2, 20, 12, (("currency", 8, "s"), ("amount", 12, "d"),)),
+    (Account, 3, 30, 14, (("id", 8, "i"), ("name", 12, "s"), ("state", 16, ("e", "B", FBE_M_State)), ("wallet", 17, ("S", 1)), ("asset", 21, ("o", ("S", 1))), ("orders", 26, ("v", ("S", 0), 0)),)),
+    (OrderMessage, 1, 12, 1, (("body", 8, ("S", 0)),)),
+    (BalanceMessage, 2, 12, 1, (("body", 8, ("S", 1)),)),
+    (AccountMessage, 3, 12, 1, (("body", 8, ("S", 2)),)),
+))

@@ -420,11 +420,19 @@ class StructSimple(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructSimple, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSimple:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructSimple | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructSimple, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -785,11 +793,19 @@ class StructOptional(StructSimple):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructOptional, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructOptional:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructOptional | None = FBE_CORE.from_fbe(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructOptional, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1120,11 +1136,19 @@ class StructNested(StructOptional):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructNested, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructNested:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructNested | None = FBE_CORE.from_fbe(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructNested, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1206,11 +1230,19 @@ class StructBytes(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructBytes, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructBytes:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructBytes | None = FBE_CORE.from_fbe(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructBytes, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1313,11 +1345,19 @@ class StructArray(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructArray, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructArray:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructArray | None = FBE_CORE.from_fbe(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructArray, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1420,11 +1460,19 @@ class StructVector(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(5, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructVector, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructVector:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructVector | None = FBE_CORE.from_fbe(5, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructVector, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1527,11 +1575,19 @@ class StructList(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(6, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructList, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructList:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructList | None = FBE_CORE.from_fbe(6, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructList, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1616,11 +1672,19 @@ class StructSet(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(7, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructSet, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSet:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructSet | None = FBE_CORE.from_fbe(7, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructSet, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1723,11 +1787,19 @@ class StructMap(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(8, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructMap, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructMap:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructMap | None = FBE_CORE.from_fbe(8, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructMap, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1830,11 +1902,19 @@ class StructHash(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(9, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructHash, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHash:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructHash | None = FBE_CORE.from_fbe(9, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructHash, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1913,11 +1993,19 @@ class StructHashEx(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(10, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructHashEx, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHashEx:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructHashEx | None = FBE_CORE.from_fbe(10, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructHashEx, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1988,11 +2076,19 @@ class StructEmpty(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(11, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_StructEmpty, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructEmpty:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructEmpty | None = FBE_CORE.from_fbe(11, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_StructEmpty, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -11784,3 +11880,23 @@ def fbe_vcr_h_test_StructSimple__o_test_StructNested(r: fbe.Reader, b: int, off:
     n = fbe.buffer.read_count(r, q, 9, 1, f)
     q += 4
     return fbe.buffer.distinct({(fbe_vr_StructSimple(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, StructSimple, f, b)): fbe.buffer.read_optional_struct(r, b, e[1], e[2], f, fbe_vr_StructNested, StructNested) for e in FBE_L25.iter_unpack(r.data[q:q + n * 9])}, n, f, b + off)
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (StructSimple, 110, 237, 217, (("id", 8, "i"), ("f1", 12, "?"), ("f2", 13, "?"), ("f3", 14, "B"), ("f4", 15, "B"), ("f5", 16, "B"), ("f6", 17, "B"), ("f7", 18, "I"), ("f8", 22, "I"), ("f9", 26, "b"), ("f10", 27, "b"), ("f11", 28, "B"), ("f12", 29, "B"), ("f13", 30, "h"), ("f14", 32, "h"), ("f15", 34, "H"), ("f16", 36, "H"), ("f17", 38, "i"), ("f18", 42, "i"), ("f19", 46, "I"), ("f20", 50, "I"), ("f21", 54, "q"), ("f22", 62, "q"), ("f23", 70, "Q"), ("f24", 78, "Q"), ("f25", 86, "f"), ("f26", 90, "f"), ("f27", 94, "d"), ("f28", 102, "d"), ("f29", 110, "m"), ("f30", 126, "m"), ("f31", 142, "s"), ("f32", 146, "s"), ("f33", 150, "Q"), ("f34", 158, "Q"), ("f35", 166, "Q"), ("f36", 174, "u"), ("f37", 190, "u"), ("f38", 206, "u"), ("f39", 222, ("e", "B", pkg_proto.FBE_M_OrderSide)), ("f40", 223, ("e", "B", pkg_proto.FBE_M_OrderType)), ("f41", 224, ("S", 12)), ("f42", 228, ("S", 13)), ("f43", 232, ("e", "B", pkg_proto.FBE_M_State)), ("f44", 233, ("S", 14)),)),
+    (StructOptional, 111, 567, 283, (("id", 8, "i"), ("f1", 12, "?"), ("f2", 13, "?"), ("f3", 14, "B"), ("f4", 15, "B"), ("f5", 16, "B"), ("f6", 17, "B"), ("f7", 18, "I"), ("f8", 22, "I"), ("f9", 26, "b"), ("f10", 27, "b"), ("f11", 28, "B"), ("f12", 29, "B"), ("f13", 30, "h"), ("f14", 32, "h"), ("f15", 34, "H"), ("f16", 36, "H"), ("f17", 38, "i"), ("f18", 42, "i"), ("f19", 46, "I"), ("f20", 50, "I"), ("f21", 54, "q"), ("f22", 62, "q"), ("f23", 70, "Q"), ("f24", 78, "Q"), ("f25", 86, "f"), ("f26", 90, "f"), ("f27", 94, "d"), ("f28", 102, "d"), ("f29", 110, "m"), ("f30", 126, "m"), ("f31", 142, "s"), ("f32", 146, "s"), ("f33", 150, "Q"), ("f34", 158, "Q"), ("f35", 166, "Q"), ("f36", 174, "u"), ("f37", 190, "u"), ("f38", 206, "u"), ("f39", 222, ("e", "B", pkg_proto.FBE_M_OrderSide)), ("f40", 223, ("e", "B", pkg_proto.FBE_M_OrderType)), ("f41", 224, ("S", 12)), ("f42", 228, ("S", 13)), ("f43", 232, ("e", "B", pkg_proto.FBE_M_State)), ("f44", 233, ("S", 14)), ("f100", 237, ("o", "?")), ("f101", 242, ("o", "?")), ("f102", 247, ("o", "?")), ("f103", 252, ("o", "B")), ("f104", 257, ("o", "B")), ("f105", 262, ("o", "B")), ("f106", 267, ("o", "B")), ("f107", 272, ("o", "B")), ("f108", 277, ("o", "B")), ("f109", 282, ("o", "I")), ("f110", 287, ("o", "I")), ("f111", 292, ("o", "I")), ("f112", 297, ("o", "b")), ("f113", 302, ("o", "b")), ("f114", 307, ("o", "b")), ("f115", 312, ("o", "B")), ("f116", 317, ("o", "B")), ("f117", 322, ("o", "B")), ("f118", 327, ("o", "h")), ("f119", 332, ("o", "h")), ("f120", 337, ("o", "h")), ("f121", 342, ("o", "H")), ("f122", 347, ("o", "H")), ("f123", 352, ("o", "H")), ("f124", 357, ("o", "i")), ("f125", 362, ("o", "i")), ("f126", 367, ("o", "i")), ("f127", 372, ("o", "I")), ("f128", 377, ("o", "I")), ("f129", 382, ("o", "I")), ("f130", 387, ("o", "q")), ("f131", 392, ("o", "q")), ("f132", 397, ("o", "q")), ("f133", 402, ("o", "Q")), ("f134", 407, ("o", "Q")), ("f135", 412, ("o", "Q")), ("f136", 417, ("o", "f")), ("f137", 422, ("o", "f")), ("f138", 427, ("o", "f")), ("f139", 432, ("o", "d")), ("f140", 437, ("o", "d")), ("f141", 442, ("o", "d")), ("f142", 447, ("o", "m")), ("f143", 452, ("o", "m")), ("f144", 457, ("o", "m")), ("f145", 462, ("o", "s")), ("f146", 467, ("o", "s")), ("f147", 472, ("o", "s")), ("f148", 477, ("o", "Q")), ("f149", 482, ("o", "Q")), ("f150", 487, ("o", "Q")), ("f151", 492, ("o", "u")), ("f152", 497, ("o", "u")), ("f153", 502, ("o", "u")), ("f154", 507, ("o", ("e", "B", pkg_proto.FBE_M_OrderSide))), ("f155", 512, ("o", ("e", "B", pkg_proto.FBE_M_OrderSide))), ("f156", 517, ("o", ("e", "B", pkg_proto.FBE_M_OrderType))), ("f157", 522, ("o", ("e", "B", pkg_proto.FBE_M_OrderType))), ("f158", 527, ("o", ("S", 12))), ("f159", 532, ("o", ("S", 12))), ("f160", 537, ("o", ("S", 13))), ("f161", 542, ("o", ("S", 13))), ("f162", 547, ("o", ("e", "B", pkg_proto.FBE_M_State))), ("f163", 552, ("o", ("e", "B", pkg_proto.FBE_M_State))), ("f164", 557, ("o", ("S", 14))), ("f165", 562, ("o", ("S", 14))),)),
+    (StructNested, 112, 622, 306, (("id", 8, "i"), ("f1", 12, "?"), ("f2", 13, "?"), ("f3", 14, "B"), ("f4", 15, "B"), ("f5", 16, "B"), ("f6", 17, "B"), ("f7", 18, "I"), ("f8", 22, "I"), ("f9", 26, "b"), ("f10", 27, "b"), ("f11", 28, "B"), ("f12", 29, "B"), ("f13", 30, "h"), ("f14", 32, "h"), ("f15", 34, "H"), ("f16", 36, "H"), ("f17", 38, "i"), ("f18", 42, "i"), ("f19", 46, "I"), ("f20", 50, "I"), ("f21", 54, "q"), ("f22", 62, "q"), ("f23", 70, "Q"), ("f24", 78, "Q"), ("f25", 86, "f"), ("f26", 90, "f"), ("f27", 94, "d"), ("f28", 102, "d"), ("f29", 110, "m"), ("f30", 126, "m"), ("f31", 142, "s"), ("f32", 146, "s"), ("f33", 150, "Q"), ("f34", 158, "Q"), ("f35", 166, "Q"), ("f36", 174, "u"), ("f37", 190, "u"), ("f38", 206, "u"), ("f39", 222, ("e", "B", pkg_proto.FBE_M_OrderSide)), ("f40", 223, ("e", "B", pkg_proto.FBE_M_OrderType)), ("f41", 224, ("S", 12)), ("f42", 228, ("S", 13)), ("f43", 232, ("e", "B", pkg_proto.FBE_M_State)), ("f44", 233, ("S", 14)), ("f100", 237, ("o", "?")), ("f101", 242, ("o", "?")), ("f102", 247, ("o", "?")), ("f103", 252, ("o", "B")), ("f104", 257, ("o", "B")), ("f105", 262, ("o", "B")), ("f106", 267, ("o", "B")), ("f107", 272, ("o", "B")), ("f108", 277, ("o", "B")), ("f109", 282, ("o", "I")), ("f110", 287, ("o", "I")), ("f111", 292, ("o", "I")), ("f112", 297, ("o", "b")), ("f113", 302, ("o", "b")), ("f114", 307, ("o", "b")), ("f115", 312, ("o", "B")), ("f116", 317, ("o", "B")), ("f117", 322, ("o", "B")), ("f118", 327, ("o", "h")), ("f119", 332, ("o", "h")), ("f120", 337, ("o", "h")), ("f121", 342, ("o", "H")), ("f122", 347, ("o", "H")), ("f123", 352, ("o", "H")), ("f124", 357, ("o", "i")), ("f125", 362, ("o", "i")), ("f126", 367, ("o", "i")), ("f127", 372, ("o", "I")), ("f128", 377, ("o", "I")), ("f129", 382, ("o", "I")), ("f130", 387, ("o", "q")), ("f131", 392, ("o", "q")), ("f132", 397, ("o", "q")), ("f133", 402, ("o", "Q")), ("f134", 407, ("o", "Q")), ("f135", 412, ("o", "Q")), ("f136", 417, ("o", "f")), ("f137", 422, ("o", "f")), ("f138", 427, ("o", "f")), ("f139", 432, ("o", "d")), ("f140", 437, ("o", "d")), ("f141", 442, ("o", "d")), ("f142", 447, ("o", "m")), ("f143", 452, ("o", "m")), ("f144", 457, ("o", "m")), ("f145", 462, ("o", "s")), ("f146", 467, ("o", "s")), ("f147", 472, ("o", "s")), ("f148", 477, ("o", "Q")), ("f149", 482, ("o", "Q")), ("f150", 487, ("o", "Q")), ("f151", 492, ("o", "u")), ("f152", 497, ("o", "u")), ("f153", 502, ("o", "u")), ("f154", 507, ("o", ("e", "B", pkg_proto.FBE_M_OrderSide))), ("f155", 512, ("o", ("e", "B", pkg_proto.FBE_M_OrderSide))), ("f156", 517, ("o", ("e", "B", pkg_proto.FBE_M_OrderType))), ("f157", 522, ("o", ("e", "B", pkg_proto.FBE_M_OrderType))), ("f158", 527, ("o", ("S", 12))), ("f159", 532, ("o", ("S", 12))), ("f160", 537, ("o", ("S", 13))), ("f161", 542, ("o", ("S", 13))), ("f162", 547, ("o", ("e", "B", pkg_proto.FBE_M_State))), ("f163", 552, ("o", ("e", "B", pkg_proto.FBE_M_State))), ("f164", 557, ("o", ("S", 14))), ("f165", 562, ("o", ("S", 14))), ("f1000", 567, ("e", "i", FBE_M_EnumSimple)), ("f1001", 571, ("o", ("e", "i", FBE_M_EnumSimple))), ("f1002", 576, ("e", "B", FBE_M_EnumTyped)), ("f1003", 577, ("o", ("e", "B", FBE_M_EnumTyped))), ("f1004", 582, ("e", "I", FBE_M_FlagsSimple)), ("f1005", 586, ("o", ("e", "I", FBE_M_FlagsSimple))), ("f1006", 591, ("e", "Q", FBE_M_FlagsTyped)), ("f1007", 599, ("o", ("e", "Q", FBE_M_FlagsTyped))), ("f1008", 604, ("S", 0)), ("f1009", 608, ("o", ("S", 0))), ("f1010", 613, ("S", 1)), ("f1011", 617, ("o", ("S", 1))),)),
+    (StructBytes, 120, 22, 6, (("f1", 8, "y"), ("f2", 12, ("o", "y")), ("f3", 17, ("o", "y")),)),
+    (StructArray, 125, 92, 36, (("f1", 8, ("a", "B", 2)), ("f2", 10, ("a", ("o", "B"), 2)), ("f3", 20, ("a", "y", 2)), ("f4", 28, ("a", ("o", "y"), 2)), ("f5", 38, ("a", ("e", "i", FBE_M_EnumSimple), 2)), ("f6", 46, ("a", ("o", ("e", "i", FBE_M_EnumSimple)), 2)), ("f7", 56, ("a", ("e", "I", FBE_M_FlagsSimple), 2)), ("f8", 64, ("a", ("o", ("e", "I", FBE_M_FlagsSimple)), 2)), ("f9", 74, ("a", ("S", 0), 2)), ("f10", 82, ("a", ("o", ("S", 0)), 2)),)),
+    (StructVector, 130, 48, 40, (("f1", 8, ("v", "B", 1)), ("f2", 12, ("v", ("o", "B"), 1)), ("f3", 16, ("v", "y", 4)), ("f4", 20, ("v", ("o", "y"), 1)), ("f5", 24, ("v", ("e", "i", FBE_M_EnumSimple), 4)), ("f6", 28, ("v", ("o", ("e", "i", FBE_M_EnumSimple)), 1)), ("f7", 32, ("v", ("e", "I", FBE_M_FlagsSimple), 4)), ("f8", 36, ("v", ("o", ("e", "I", FBE_M_FlagsSimple)), 1)), ("f9", 40, ("v", ("S", 0), 0)), ("f10", 44, ("v", ("o", ("S", 0)), 1)),)),
+    (StructList, 131, 48, 40, (("f1", 8, ("v", "B", 1)), ("f2", 12, ("v", ("o", "B"), 1)), ("f3", 16, ("v", "y", 4)), ("f4", 20, ("v", ("o", "y"), 1)), ("f5", 24, ("v", ("e", "i", FBE_M_EnumSimple), 4)), ("f6", 28, ("v", ("o", ("e", "i", FBE_M_EnumSimple)), 1)), ("f7", 32, ("v", ("e", "I", FBE_M_FlagsSimple), 4)), ("f8", 36, ("v", ("o", ("e", "I", FBE_M_FlagsSimple)), 1)), ("f9", 40, ("v", ("S", 0), 0)), ("f10", 44, ("v", ("o", ("S", 0)), 1)),)),
+    (StructSet, 132, 24, 16, (("f1", 8, "x"), ("f2", 12, "x"), ("f3", 16, "x"), ("f4", 20, "x"),)),
+    (StructMap, 140, 48, 40, (("f1", 8, "x"), ("f2", 12, "x"), ("f3", 16, "x"), ("f4", 20, "x"), ("f5", 24, "x"), ("f6", 28, "x"), ("f7", 32, "x"), ("f8", 36, "x"), ("f9", 40, "x"), ("f10", 44, "x"),)),
+    (StructHash, 141, 48, 40, (("f1", 8, "x"), ("f2", 12, "x"), ("f3", 16, "x"), ("f4", 20, "x"), ("f5", 24, "x"), ("f6", 28, "x"), ("f7", 32, "x"), ("f8", 36, "x"), ("f9", 40, "x"), ("f10", 44, "x"),)),
+    (StructHashEx, 142, 16, 8, (("f1", 8, "x"), ("f2", 12, "x"),)),
+    (StructEmpty, 143, 8, 32, ()),
+    (pkg_proto.Order, 1, 34, 26, (("id", 8, "i"), ("symbol", 12, "s"), ("side", 16, ("e", "B", pkg_proto.FBE_M_OrderSide)), ("type", 17, ("e", "B", pkg_proto.FBE_M_OrderType)), ("price", 18, "d"), ("volume", 26, "d"),)),
+    (pkg_proto.Balance, 2, 20, 12, (("currency", 8, "s"), ("amount", 12, "d"),)),
+    (pkg_proto.Account, 3, 30, 14, (("id", 8, "i"), ("name", 12, "s"), ("state", 16, ("e", "B", pkg_proto.FBE_M_State)), ("wallet", 17, ("S", 13)), ("asset", 21, ("o", ("S", 13))), ("orders", 26, ("v", ("S", 12), 0)),)),
+))

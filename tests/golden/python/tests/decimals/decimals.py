@@ -106,11 +106,19 @@ class Prices(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Prices, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Prices:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Prices | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Prices, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -761,3 +769,9 @@ def fbe_vcr_v_o_decimal(r: fbe.Reader, b: int, off: int, f: str) -> list[Decimal
     n = fbe.buffer.read_count(r, q, 5, 1, f)
     q += 4
     return [fbe.buffer.read_optional(r, b, e[0], e[1], f, fbe_vsr_decimal) for e in FBE_L6.iter_unpack(r.data[q:q + n * 5])]
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (Prices, 1, 89, 77, (("price", 8, "m"), ("maybePrice", 24, ("o", "m")), ("pair", 29, ("a", "m", 2)), ("priceVector", 61, ("v", "m", 16)), ("priceList", 65, ("v", "m", 16)), ("priceSet", 69, "x"), ("priceById", 73, "x"), ("idByPrice", 77, "x"), ("priceByPrice", 81, "x"), ("maybePrices", 85, ("v", ("o", "m"), 1)),)),
+))

@@ -553,11 +553,19 @@ class Counted(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Counted, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Counted:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Counted | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Counted, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -633,11 +641,19 @@ class Shifted(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Shifted, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Shifted:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Shifted | None = FBE_CORE.from_fbe(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Shifted, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -713,11 +729,19 @@ class AfterShift(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_AfterShift, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AfterShift:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: AfterShift | None = FBE_CORE.from_fbe(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_AfterShift, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -793,11 +817,19 @@ class Fixed(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Fixed, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Fixed:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Fixed | None = FBE_CORE.from_fbe(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Fixed, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -875,11 +907,19 @@ class Derived(Fixed):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Derived, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Derived | None = FBE_CORE.from_fbe(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Derived, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -959,11 +999,19 @@ class ImportedBase(pkg_market.Instrument):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(5, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_ImportedBase, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> ImportedBase:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: ImportedBase | None = FBE_CORE.from_fbe(5, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_ImportedBase, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1039,11 +1087,19 @@ class Note(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(6, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Note, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Note:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Note | None = FBE_CORE.from_fbe(6, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Note, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1126,11 +1182,19 @@ class Quiet(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(7, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Quiet, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Quiet:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Quiet | None = FBE_CORE.from_fbe(7, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Quiet, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1201,11 +1265,19 @@ class Empty(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(8, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Empty, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empty:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Empty | None = FBE_CORE.from_fbe(8, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Empty, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1440,11 +1512,19 @@ class Everything(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(9, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Everything, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Everything:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Everything | None = FBE_CORE.from_fbe(9, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Everything, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1523,11 +1603,19 @@ class PlaceOrder(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(10, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_PlaceOrder, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PlaceOrder:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: PlaceOrder | None = FBE_CORE.from_fbe(10, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_PlaceOrder, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1603,11 +1691,19 @@ class Accepted(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(11, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Accepted, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Accepted:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Accepted | None = FBE_CORE.from_fbe(11, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Accepted, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1686,11 +1782,19 @@ class Rejected(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(12, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Rejected, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Rejected:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Rejected | None = FBE_CORE.from_fbe(12, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Rejected, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1766,11 +1870,19 @@ class Ping(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(13, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Ping, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Ping:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Ping | None = FBE_CORE.from_fbe(13, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Ping, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1852,11 +1964,19 @@ class FixedKeywords(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(14, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_FixedKeywords, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FixedKeywords:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: FixedKeywords | None = FBE_CORE.from_fbe(14, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_FixedKeywords, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1956,11 +2076,19 @@ class Keywords(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(15, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Keywords, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Keywords:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Keywords | None = FBE_CORE.from_fbe(15, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Keywords, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5448,3 +5576,25 @@ def fbe_vcr_v_everything_FixedKeywords(r: fbe.Reader, b: int, off: int, f: str) 
     n = fbe.buffer.read_count(r, q, 4, 0, f)
     q += 4
     return [(fbe_vr_FixedKeywords(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, FixedKeywords, f, b)) for e in FBE_L13.iter_unpack(r.data[q:q + n * 4])]
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (Counted, 1001, 12, 4, (("a", 8, "i"),)),
+    (Shifted, 1020, 12, 4, (("a", 8, "i"),)),
+    (AfterShift, 1021, 12, 4, (("a", 8, "i"),)),
+    (Fixed, 7, 12, 4, (("a", 8, "i"),)),
+    (Derived, 7, 16, 8, (("a", 8, "i"), ("b", 12, "i"),)),
+    (ImportedBase, 1022, 24, 16, (("symbol", 8, "s"), ("digits", 12, "i"), ("price", 16, "d"),)),
+    (Note, 1023, 12, 4, (("text", 8, "s"),)),
+    (Quiet, 1024, 16, 8, (("password", 8, "s"), ("legacy", 12, "i"),)),
+    (Empty, 1025, 8, 32, ()),
+    (Everything, 1026, 310, 258, (("id", 8, "i"), ("f1", 12, "?"), ("f2", 13, "B"), ("f3", 14, "B"), ("f4", 15, "I"), ("f5", 19, "b"), ("f6", 20, "B"), ("f7", 21, "h"), ("f8", 23, "H"), ("f9", 25, "i"), ("f10", 29, "I"), ("f11", 33, "q"), ("f12", 41, "Q"), ("f13", 49, "f"), ("f14", 53, "d"), ("f15", 61, "m"), ("f16", 77, "m"), ("f17", 93, "s"), ("f18", 97, "Q"), ("f19", 105, "Q"), ("f20", 113, "u"), ("f21", 129, "u"), ("f22", 145, "u"), ("f23", 161, "u"), ("f24", 177, "y"), ("f25", 181, ("e", "B", FBE_M_EByte)), ("f26", 182, ("e", "B", pkg_market.FBE_M_Side)), ("f27", 183, ("e", "B", FBE_M_FByte)), ("f28", 184, ("e", "Q", FBE_M_FUInt64)), ("f29", 192, ("S", 0)), ("f30", 196, ("S", 16)), ("f31", 200, ("o", "i")), ("f32", 205, ("o", "i")), ("f33", 210, ("o", "s")), ("f34", 215, ("o", ("e", "B", FBE_M_EByte))), ("f35", 220, ("o", ("S", 0))), ("f36", 225, ("a", "i", 3)), ("f37", 237, ("a", ("o", "s"), 2)), ("f38", 247, ("v", "d", 8)), ("f39", 251, ("v", ("o", ("S", 0)), 1)), ("f40", 255, ("v", "s", 4)), ("f41", 259, "x"), ("f42", 263, "x"), ("f43", 267, "x"), ("f44", 271, "x"), ("f45", 275, "x"), ("f46", 279, "x"), ("f47", 283, ("o", "i")), ("f47Reset", 288, "?"), ("f48", 289, ("o", "Q")), ("f49", 294, "x"), ("f50", 298, "x"), ("f51", 302, "x"), ("f52", 306, "x"),)),
+    (PlaceOrder, 1027, 28, 16, (("id", 8, "u"), ("instrument", 24, ("S", 16)),)),
+    (Accepted, 1028, 24, 16, (("id", 8, "u"),)),
+    (Rejected, 1029, 28, 20, (("id", 8, "u"), ("reason", 24, "s"),)),
+    (Ping, 1030, 16, 8, (("sequence", 8, "q"),)),
+    (FixedKeywords, 1031, 17, 9, (("new", 8, "i"), ("swap", 12, "?"), ("default", 13, ("e", "i", FBE_M_Reserved)),)),
+    (Keywords, 1032, 42, 30, (("new", 8, "i"), ("class_", 12, "s"), ("default", 16, ("e", "i", FBE_M_Reserved)), ("swap", 20, "?"), ("from_", 21, "i"), ("None_", 25, "i"), ("NULL", 29, "i"), ("operator", 33, ("o", ("e", "i", FBE_M_Reserved))), ("this", 38, ("v", ("S", 14), 0)),)),
+    (pkg_market.Instrument, 501, 16, 8, (("symbol", 8, "s"), ("digits", 12, "i"),)),
+))

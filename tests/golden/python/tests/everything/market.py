@@ -108,11 +108,19 @@ class Instrument(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Instrument, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Instrument:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Instrument | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Instrument, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -191,11 +199,19 @@ class Failure(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Failure, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Failure:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Failure | None = FBE_CORE.from_fbe(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Failure, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -597,3 +613,10 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     def reset(self) -> None:
         fbe.ClientBase.reset(self)
         FinalSender.reset(self)
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (Instrument, 501, 16, 8, (("symbol", 8, "s"), ("digits", 12, "i"),)),
+    (Failure, 502, 28, 20, (("id", 8, "u"), ("reason", 24, "s"),)),
+))

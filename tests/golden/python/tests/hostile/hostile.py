@@ -76,11 +76,19 @@ class Empty(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Empty, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empty:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Empty | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Empty, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -156,11 +164,19 @@ class Empties(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Empties, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empties:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Empties | None = FBE_CORE.from_fbe(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Empties, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -236,11 +252,19 @@ class Wide(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Wide, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Wide:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Wide | None = FBE_CORE.from_fbe(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Wide, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -316,11 +340,19 @@ class Wides(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Wides, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Wides:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Wides | None = FBE_CORE.from_fbe(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Wides, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -402,11 +434,19 @@ class Holder(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Holder, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Holder | None = FBE_CORE.from_fbe(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1281,3 +1321,13 @@ def fbe_vcr_m_int32__hostile_Wide(r: fbe.Reader, b: int, off: int, f: str) -> di
     n = fbe.buffer.read_count(r, q, 8, 4, f)
     q += 4
     return fbe.buffer.distinct({e[0]: (fbe_vr_Wide(r, b + e[1]) if e[1] else fbe.buffer.absent_struct(r, Wide, f, b)) for e in FBE_L6.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (Empty, 1, 8, 32, ()),
+    (Empties, 2, 12, 4, (("items", 8, ("v", ("S", 0), 0)),)),
+    (Wide, 3, 4000008, 4000000, (("values", 8, ("a", "i", 1000000)),)),
+    (Wides, 4, 12, 4, (("items", 8, ("v", ("S", 2), 0)),)),
+    (Holder, 5, 21, 5, (("wide", 8, ("S", 2)), ("maybe", 12, ("o", ("S", 2))), ("byId", 17, "x"),)),
+))

@@ -846,11 +846,19 @@ class Order(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Order, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Order | None = FBE_CORE.from_fbe(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Order, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1268,11 +1276,19 @@ class CppWords(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_CppWords, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CppWords:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: CppWords | None = FBE_CORE.from_fbe(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_CppWords, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1480,11 +1496,19 @@ class PythonWords(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_PythonWords, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PythonWords:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: PythonWords | None = FBE_CORE.from_fbe(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_PythonWords, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1671,11 +1695,19 @@ class GoWords(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_GoWords, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GoWords:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: GoWords | None = FBE_CORE.from_fbe(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_GoWords, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -1844,11 +1876,19 @@ class JavaWords(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_JavaWords, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JavaWords:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: JavaWords | None = FBE_CORE.from_fbe(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_JavaWords, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -2041,11 +2081,19 @@ class KotlinWords(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(5, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_KotlinWords, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> KotlinWords:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: KotlinWords | None = FBE_CORE.from_fbe(5, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_KotlinWords, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -2244,11 +2292,19 @@ class JsWords(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(6, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_JsWords, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsWords:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: JsWords | None = FBE_CORE.from_fbe(6, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_JsWords, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -2426,11 +2482,19 @@ class RustWords(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(7, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_RustWords, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RustWords:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: RustWords | None = FBE_CORE.from_fbe(7, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_RustWords, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -2593,11 +2657,19 @@ class CSharpWords(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(8, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_CSharpWords, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CSharpWords:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: CSharpWords | None = FBE_CORE.from_fbe(8, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_CSharpWords, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -2724,11 +2796,19 @@ class RubyWords(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(9, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_RubyWords, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RubyWords:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: RubyWords | None = FBE_CORE.from_fbe(9, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_RubyWords, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -2834,11 +2914,19 @@ class CppMembers(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(10, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_CppMembers, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CppMembers:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: CppMembers | None = FBE_CORE.from_fbe(10, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_CppMembers, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -2959,11 +3047,19 @@ class PythonMembers(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(11, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_PythonMembers, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PythonMembers:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: PythonMembers | None = FBE_CORE.from_fbe(11, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_PythonMembers, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -3111,11 +3207,19 @@ class GoMembers(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(12, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_GoMembers, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GoMembers:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: GoMembers | None = FBE_CORE.from_fbe(12, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_GoMembers, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -3266,11 +3370,19 @@ class JvmMembers(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(13, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_JvmMembers, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JvmMembers:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: JvmMembers | None = FBE_CORE.from_fbe(13, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_JvmMembers, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -3355,11 +3467,19 @@ class JsMembers(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(14, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_JsMembers, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsMembers:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: JsMembers | None = FBE_CORE.from_fbe(14, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_JsMembers, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -3516,11 +3636,19 @@ class RuntimeNames(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(15, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_RuntimeNames, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RuntimeNames:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: RuntimeNames | None = FBE_CORE.from_fbe(15, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_RuntimeNames, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -3596,11 +3724,19 @@ class class_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(16, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_class, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> class_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: class_ | None = FBE_CORE.from_fbe(16, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_class, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -3676,11 +3812,19 @@ class Object(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(17, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Object, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Object:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Object | None = FBE_CORE.from_fbe(17, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Object, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -3756,11 +3900,19 @@ class String(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(18, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_String, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> String:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: String | None = FBE_CORE.from_fbe(18, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_String, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -3836,11 +3988,19 @@ class List(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(19, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_List, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> List:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: List | None = FBE_CORE.from_fbe(19, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_List, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -3916,11 +4076,19 @@ class Map(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(20, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Map, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Map:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Map | None = FBE_CORE.from_fbe(20, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Map, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -3996,11 +4164,19 @@ class Model(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(21, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Model, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Model:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Model | None = FBE_CORE.from_fbe(21, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Model, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4076,11 +4252,19 @@ class FinalModel(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(22, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_FinalModel, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FinalModel:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: FinalModel | None = FBE_CORE.from_fbe(22, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_FinalModel, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4156,11 +4340,19 @@ class Buffer(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(23, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Buffer, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Buffer:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Buffer | None = FBE_CORE.from_fbe(23, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Buffer, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4236,11 +4428,19 @@ class Reader(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(24, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Reader, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Reader:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Reader | None = FBE_CORE.from_fbe(24, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Reader, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4316,11 +4516,19 @@ class Writer(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(25, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Writer, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Writer:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Writer | None = FBE_CORE.from_fbe(25, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Writer, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4396,11 +4604,19 @@ class Limits(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(26, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Limits, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Limits:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Limits | None = FBE_CORE.from_fbe(26, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Limits, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4476,11 +4692,19 @@ class DecodeError(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(27, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_DecodeError, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DecodeError:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: DecodeError | None = FBE_CORE.from_fbe(27, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_DecodeError, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4556,11 +4780,19 @@ class DecodeException(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(28, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_DecodeException, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DecodeException:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: DecodeException | None = FBE_CORE.from_fbe(28, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_DecodeException, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4636,11 +4868,19 @@ class Decimal_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(29, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Decimal, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Decimal_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Decimal_ | None = FBE_CORE.from_fbe(29, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Decimal, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4716,11 +4956,19 @@ class Uuid(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(30, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Uuid, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Uuid:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Uuid | None = FBE_CORE.from_fbe(30, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Uuid, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4796,11 +5044,19 @@ class UUID(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(31, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_UUID, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> UUID:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: UUID | None = FBE_CORE.from_fbe(31, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_UUID, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4876,11 +5132,19 @@ class Timestamp(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(32, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Timestamp, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Timestamp:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Timestamp | None = FBE_CORE.from_fbe(32, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Timestamp, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -4956,11 +5220,19 @@ class Sender_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(33, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Sender, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Sender_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Sender_ | None = FBE_CORE.from_fbe(33, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Sender, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5036,11 +5308,19 @@ class Receiver_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(34, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Receiver, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Receiver_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Receiver_ | None = FBE_CORE.from_fbe(34, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Receiver, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5116,11 +5396,19 @@ class Client_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(35, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Client, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Client_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Client_ | None = FBE_CORE.from_fbe(35, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Client, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5196,11 +5484,19 @@ class Proxy_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(36, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Proxy, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Proxy_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Proxy_ | None = FBE_CORE.from_fbe(36, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Proxy, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5276,11 +5572,19 @@ class Handler(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(37, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Handler, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Handler:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Handler | None = FBE_CORE.from_fbe(37, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Handler, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5356,11 +5660,19 @@ class Xfbe_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(38, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_fbe, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Xfbe_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Xfbe_ | None = FBE_CORE.from_fbe(38, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_fbe, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5436,11 +5748,19 @@ class FBE(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(39, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_FBE, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FBE:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: FBE | None = FBE_CORE.from_fbe(39, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_FBE, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5516,11 +5836,19 @@ class std(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(40, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_std, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> std:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: std | None = FBE_CORE.from_fbe(40, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_std, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5596,11 +5924,19 @@ class Companion(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(41, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Companion, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Companion:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Companion | None = FBE_CORE.from_fbe(41, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Companion, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5676,11 +6012,19 @@ class Any_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(42, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Any, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Any_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Any_ | None = FBE_CORE.from_fbe(42, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Any, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5756,11 +6100,19 @@ class Self(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(43, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Self, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Self:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Self | None = FBE_CORE.from_fbe(43, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Self, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5836,11 +6188,19 @@ class self_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(44, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_self, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> self_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: self_ | None = FBE_CORE.from_fbe(44, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_self, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5916,11 +6276,19 @@ class None_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(45, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_None, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> None_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: None_ | None = FBE_CORE.from_fbe(45, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_None, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -5996,11 +6364,19 @@ class Option(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(46, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Option, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Option:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Option | None = FBE_CORE.from_fbe(46, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Option, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6076,11 +6452,19 @@ class Result(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(47, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Result, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Result:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Result | None = FBE_CORE.from_fbe(47, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Result, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6156,11 +6540,19 @@ class Vec(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(48, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Vec, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Vec:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Vec | None = FBE_CORE.from_fbe(48, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Vec, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6236,11 +6628,19 @@ class Box(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(49, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Box, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Box:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Box | None = FBE_CORE.from_fbe(49, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Box, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6316,11 +6716,19 @@ class Error(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(50, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Error, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Error:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Error | None = FBE_CORE.from_fbe(50, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Error, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6396,11 +6804,19 @@ class Exception_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(51, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Exception, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Exception_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Exception_ | None = FBE_CORE.from_fbe(51, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Exception, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6476,11 +6892,19 @@ class Text(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(52, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Text, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Text:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Text | None = FBE_CORE.from_fbe(52, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Text, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6556,11 +6980,19 @@ class JsonWriter(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(53, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_JsonWriter, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsonWriter:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: JsonWriter | None = FBE_CORE.from_fbe(53, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_JsonWriter, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6636,11 +7068,19 @@ class int32_t(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(54, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_int32_t, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> int32_t:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: int32_t | None = FBE_CORE.from_fbe(54, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_int32_t, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6716,11 +7156,19 @@ class size_t(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(55, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_size_t, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> size_t:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: size_t | None = FBE_CORE.from_fbe(55, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_size_t, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6796,11 +7244,19 @@ class list_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(56, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_list, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> list_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: list_ | None = FBE_CORE.from_fbe(56, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_list, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6876,11 +7332,19 @@ class object_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(57, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_object, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> object_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: object_ | None = FBE_CORE.from_fbe(57, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_object, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -6956,11 +7420,19 @@ class v_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(58, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_v, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> v_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: v_ | None = FBE_CORE.from_fbe(58, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_v, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7036,11 +7508,19 @@ class r_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(59, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_r, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> r_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: r_ | None = FBE_CORE.from_fbe(59, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_r, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7116,11 +7596,19 @@ class w_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(60, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_w, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> w_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: w_ | None = FBE_CORE.from_fbe(60, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_w, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7196,11 +7684,19 @@ class SideBuy(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(61, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_SideBuy, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> SideBuy:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: SideBuy | None = FBE_CORE.from_fbe(61, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_SideBuy, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7276,11 +7772,19 @@ class OrderKey(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(62, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_OrderKey, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderKey:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: OrderKey | None = FBE_CORE.from_fbe(62, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_OrderKey, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7356,11 +7860,19 @@ class textOfside(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(63, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_textOfside, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> textOfside:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: textOfside | None = FBE_CORE.from_fbe(63, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_textOfside, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7436,11 +7948,19 @@ class DECIMAL_1(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(64, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_DECIMAL_1, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DECIMAL_1:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: DECIMAL_1 | None = FBE_CORE.from_fbe(64, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_DECIMAL_1, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7516,11 +8036,19 @@ class OrderModel(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(65, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_OrderModel, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderModel:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: OrderModel | None = FBE_CORE.from_fbe(65, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_OrderModel, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7596,11 +8124,19 @@ class OrderFinal(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(66, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_OrderFinal, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderFinal:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: OrderFinal | None = FBE_CORE.from_fbe(66, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_OrderFinal, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7676,11 +8212,19 @@ class NewOrder(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(67, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_NewOrder, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> NewOrder:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: NewOrder | None = FBE_CORE.from_fbe(67, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_NewOrder, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7756,11 +8300,19 @@ class VerifyFBEOrder(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(68, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_VerifyFBEOrder, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> VerifyFBEOrder:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: VerifyFBEOrder | None = FBE_CORE.from_fbe(68, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_VerifyFBEOrder, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7836,11 +8388,19 @@ class Xfbe_vr_Order(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(69, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_fbe_vr_Order, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Xfbe_vr_Order:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Xfbe_vr_Order | None = FBE_CORE.from_fbe(69, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_fbe_vr_Order, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7916,11 +8476,19 @@ class e1_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(70, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_e1, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> e1_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: e1_ | None = FBE_CORE.from_fbe(70, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_e1, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -7996,11 +8564,19 @@ class i2_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(71, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_i2, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> i2_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: i2_ | None = FBE_CORE.from_fbe(71, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_i2, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -8076,11 +8652,19 @@ class o3_(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(72, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_o3, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> o3_:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: o3_ | None = FBE_CORE.from_fbe(72, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_o3, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -8177,11 +8761,19 @@ class Case(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(73, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Case, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Case:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Case | None = FBE_CORE.from_fbe(73, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Case, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -8263,11 +8855,19 @@ class Imported(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(74, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Imported, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Imported:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Imported | None = FBE_CORE.from_fbe(74, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Imported, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -8343,11 +8943,19 @@ class symbol(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(75, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_symbol, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> symbol:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: symbol | None = FBE_CORE.from_fbe(75, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_symbol, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -8433,11 +9041,19 @@ class Listed(pkg_market.Instrument):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(76, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Listed, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Listed:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Listed | None = FBE_CORE.from_fbe(76, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Listed, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -8522,11 +9138,19 @@ class Derived(Order):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(77, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Derived, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Derived | None = FBE_CORE.from_fbe(77, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Derived, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -8833,11 +9457,19 @@ class Hostile(fbe.Struct):
 
     def to_fbe(self) -> bytes:
         """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(78, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_versioned(fbe_vw_Hostile, self))
 
     @classmethod
     def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Hostile:
         """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Hostile | None = FBE_CORE.from_fbe(78, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_versioned(fbe_vr_Hostile, data, limits)[0]
 
     def to_final(self) -> bytes:
@@ -26703,3 +27335,88 @@ def fbe_vsr_import_Word(r: fbe.Reader, s: int, f: str) -> Word:
     t = fbe.buffer.read_slot(r, FBE_L4, s, f)
     v: Word = FBE_M_Word[t[0]]
     return v
+
+
+# the native core's table (docs/python.md, Native core); None: the classes run the code above
+FBE_CORE: fbe.native.Core | None = fbe.native.core((
+    (Order, 1, 20, 12, (("side_", 8, "i"), ("s", 12, ("e", "i", FBE_M_side)), ("range", 16, ("e", "i", FBE_M_range)),)),
+    (CppWords, 2, 703, 619, (("alignas", 8, ("e", "h", FBE_M_Word)), ("alignof", 10, "i"), ("and_", 14, "s"), ("and_eq", 18, ("o", "?")), ("asm", 23, ("e", "Q", FBE_M_Modifier)), ("auto", 31, "d"), ("bitand", 39, ("e", "i", FBE_M_side)), ("bitor", 43, "q"), ("break_", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("case", 55, ("o", "s")), ("catch", 60, "y"), ("char8_t", 64, "x"), ("char16_t", 68, "m"), ("char32_t", 84, "u"), ("class_", 100, "Q"), ("compl", 108, "f"), ("concept", 112, "B"), ("const", 113, ("o", ("e", "h", FBE_M_Word))), ("consteval", 118, ("e", "h", FBE_M_Word)), ("constexpr", 120, "i"), ("constinit", 124, "s"), ("const_cast", 128, ("o", "?")), ("continue_", 133, ("e", "Q", FBE_M_Modifier)), ("co_await", 141, "d"), ("co_return", 149, ("e", "i", FBE_M_side)), ("co_yield", 153, "q"), ("decltype", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("default", 165, ("o", "s")), ("delete", 170, "y"), ("do", 174, "x"), ("dynamic_cast", 178, "m"), ("else_", 194, "u"), ("explicit", 210, "Q"), ("export", 218, "f"), ("extern", 222, "B"), ("final", 223, ("o", ("e", "h", FBE_M_Word))), ("for_", 228, ("e", "h", FBE_M_Word)), ("friend", 230, "i"), ("goto", 234, "s"), ("if_", 238, ("o", "?")), ("import_", 243, ("e", "Q", FBE_M_Modifier)), ("inline", 251, "d"), ("int_", 259, ("e", "i", FBE_M_side)), ("long", 263, "q"), ("module", 271, ("v", ("e", "h", FBE_M_Word), 2)), ("mutable", 275, ("o", "s")), ("namespace", 280, "y"), ("new", 284, "x"), ("noexcept", 288, "m"), ("not_", 304, "u"), ("not_eq", 320, "Q"), ("nullptr", 328, "f"), ("operator", 332, "B"), ("or_", 333, ("o", ("e", "h", FBE_M_Word))), ("or_eq", 338, ("e", "h", FBE_M_Word)), ("override", 340, "i"), ("private", 344, "s"), ("protected", 348, ("o", "?")), ("public", 353, ("e", "Q", FBE_M_Modifier)), ("register", 361, "d"), ("reinterpret_cast", 369, ("e", "i", FBE_M_side)), ("requires", 373, "q"), ("return_", 381, ("v", ("e", "h", FBE_M_Word), 2)), ("short", 385, ("o", "s")), ("signed", 390, "y"), ("sizeof", 394, "x"), ("static", 398, "m"), ("static_assert", 414, "u"), ("static_cast", 430, "Q"), ("switch", 438, "f"), ("template", 442, "B"), ("this", 443, ("o", ("e", "h", FBE_M_Word))), ("thread_local", 448, ("e", "h", FBE_M_Word)), ("throw", 450, "i"), ("try_", 454, "s"), ("typedef", 458, ("o", "?")), ("typeid", 463, ("e", "Q", FBE_M_Modifier)), ("typename", 471, "d"), ("union", 479, ("e", "i", FBE_M_side)), ("unsigned", 483, "q"), ("using", 491, ("v", ("e", "h", FBE_M_Word), 2)), ("virtual", 495, ("o", "s")), ("void", 500, "y"), ("volatile", 504, "x"), ("wchar_t", 508, "m"), ("while_", 524, "u"), ("xor", 540, "Q"), ("xor_eq", 548, "f"), ("assert_", 552, "B"), ("errno", 553, ("o", ("e", "h", FBE_M_Word))), ("EOF", 558, ("e", "h", FBE_M_Word)), ("NULL", 560, "i"), ("stdin", 564, "s"), ("stdout", 568, ("o", "?")), ("stderr", 573, ("e", "Q", FBE_M_Modifier)), ("offsetof", 581, "d"), ("std", 589, ("e", "i", FBE_M_side)), ("FBE", 593, "q"), ("int8_t", 601, ("v", ("e", "h", FBE_M_Word), 2)), ("uint8_t", 605, ("o", "s")), ("int16_t", 610, "y"), ("uint16_t", 614, "x"), ("int32_t", 618, "m"), ("uint32_t", 634, "u"), ("int64_t", 650, "Q"), ("uint64_t", 658, "f"), ("size_t", 662, "B"), ("ptrdiff_t", 663, ("o", ("e", "h", FBE_M_Word))), ("nullptr_t", 668, ("e", "h", FBE_M_Word)), ("linux", 670, "i"), ("unix", 674, "s"), ("BUFSIZ", 678, ("o", "?")), ("INT32_MAX", 683, ("e", "Q", FBE_M_Modifier)), ("CHAR_BIT", 691, "d"), ("EINVAL", 699, ("e", "i", FBE_M_side)),)),
+    (PythonWords, 3, 275, 239, (("False_", 8, ("e", "h", FBE_M_Word)), ("None_", 10, "i"), ("True_", 14, "s"), ("as_", 18, ("o", "?")), ("async_", 23, ("e", "Q", FBE_M_Modifier)), ("await_", 31, "d"), ("def_", 39, ("e", "i", FBE_M_side)), ("del_", 43, "q"), ("elif_", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("except_", 55, ("o", "s")), ("finally_", 60, "y"), ("from_", 64, "x"), ("global_", 68, "m"), ("in_", 84, "u"), ("is_", 100, "Q"), ("lambda_", 108, "f"), ("nonlocal_", 112, "B"), ("pass_", 113, ("o", ("e", "h", FBE_M_Word))), ("raise_", 118, ("e", "h", FBE_M_Word)), ("with_", 120, "i"), ("yield_", 124, "s"), ("_", 128, ("o", "?")), ("match", 133, ("e", "Q", FBE_M_Modifier)), ("self_", 141, "d"), ("cls_", 149, ("e", "i", FBE_M_side)), ("print", 153, "q"), ("len", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("list_", 165, ("o", "s")), ("dict_", 170, "y"), ("set", 174, "x"), ("str_", 178, "m"), ("object_", 194, "u"), ("super", 210, "Q"), ("isinstance", 218, "f"), ("property", 222, "B"), ("staticmethod", 223, ("o", ("e", "h", FBE_M_Word))), ("classmethod_", 228, ("e", "h", FBE_M_Word)), ("typing_", 230, "i"), ("Any_", 234, "s"), ("ClassVar_", 238, ("o", "?")), ("Callable_", 243, ("e", "Q", FBE_M_Modifier)), ("IntEnum_", 251, "d"), ("IntFlag_", 259, ("e", "i", FBE_M_side)), ("PACKAGE_", 263, "q"), ("VERSION_", 271, ("v", ("e", "h", FBE_M_Word), 2)),)),
+    (GoWords, 4, 234, 202, (("chan", 8, ("e", "h", FBE_M_Word)), ("defer", 10, "i"), ("fallthrough", 14, "s"), ("func", 18, ("o", "?")), ("go", 23, ("e", "Q", FBE_M_Modifier)), ("interface", 31, "d"), ("map", 39, ("e", "i", FBE_M_side)), ("package", 43, "q"), ("range", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("select", 55, ("o", "s")), ("type", 60, "y"), ("var", 64, "x"), ("any", 68, "m"), ("error", 84, "u"), ("rune", 100, "Q"), ("uint", 108, "f"), ("nil", 112, "B"), ("iota", 113, ("o", ("e", "h", FBE_M_Word))), ("cap", 118, ("e", "h", FBE_M_Word)), ("make", 120, "i"), ("append", 124, "s"), ("copy", 128, ("o", "?")), ("panic", 133, ("e", "Q", FBE_M_Modifier)), ("recover", 141, "d"), ("println", 149, ("e", "i", FBE_M_side)), ("complex", 153, "q"), ("real", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("imag", 165, ("o", "s")), ("close", 170, "y"), ("min", 174, "x"), ("max", 178, "m"), ("clear", 194, "u"), ("uintptr", 210, "Q"), ("float32", 218, "f"), ("float64", 222, "B"), ("complex64", 223, ("o", ("e", "h", FBE_M_Word))), ("complex128", 228, ("e", "h", FBE_M_Word)), ("comparable", 230, "i"),)),
+    (JavaWords, 5, 210, 182, (("abstract", 8, ("e", "h", FBE_M_Word)), ("boolean", 10, "i"), ("extends", 14, "s"), ("implements", 18, ("o", "?")), ("instanceof", 23, ("e", "Q", FBE_M_Modifier)), ("native", 31, "d"), ("strictfp", 39, ("e", "i", FBE_M_side)), ("synchronized", 43, "q"), ("throws", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("transient", 55, ("o", "s")), ("record", 60, "y"), ("sealed", 64, "x"), ("permits", 68, "m"), ("when", 84, "u"), ("open", 100, "Q"), ("exports", 108, "f"), ("opens", 112, "B"), ("to", 113, ("o", ("e", "h", FBE_M_Word))), ("uses", 118, ("e", "h", FBE_M_Word)), ("provides", 120, "i"), ("transitive", 124, "s"), ("Object", 128, ("o", "?")), ("String", 133, ("e", "Q", FBE_M_Modifier)), ("Integer", 141, "d"), ("Long", 149, ("e", "i", FBE_M_side)), ("Math", 153, "q"), ("System", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("Override", 165, ("o", "s")), ("Class", 170, "y"), ("List", 174, "x"), ("Map", 178, "m"), ("Set", 194, "u"),)),
+    (KotlinWords, 6, 243, 207, (("fun", 8, ("e", "h", FBE_M_Word)), ("typealias", 10, "i"), ("typeof", 14, "s"), ("val", 18, ("o", "?")), ("by", 23, ("e", "Q", FBE_M_Modifier)), ("constructor", 31, "d"), ("delegate", 39, ("e", "i", FBE_M_side)), ("dynamic", 43, "q"), ("field", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("file", 55, ("o", "s")), ("get", 60, "y"), ("init", 64, "x"), ("param", 68, "m"), ("receiver", 84, "u"), ("setparam", 100, "Q"), ("value", 108, "f"), ("where", 112, "B"), ("actual", 113, ("o", ("e", "h", FBE_M_Word))), ("annotation", 118, ("e", "h", FBE_M_Word)), ("companion", 120, "i"), ("crossinline", 124, "s"), ("data", 128, ("o", "?")), ("expect", 133, ("e", "Q", FBE_M_Modifier)), ("external", 141, "d"), ("infix", 149, ("e", "i", FBE_M_side)), ("inner", 153, "q"), ("internal", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("lateinit", 165, ("o", "s")), ("noinline", 170, "y"), ("out", 174, "x"), ("reified", 178, "m"), ("suspend", 194, "u"), ("tailrec", 210, "Q"), ("vararg", 218, "f"), ("it", 222, "B"), ("Companion", 223, ("o", ("e", "h", FBE_M_Word))), ("Unit", 228, ("e", "h", FBE_M_Word)), ("Nothing", 230, "i"), ("Int", 234, "s"), ("Array", 238, ("o", "?")),)),
+    (JsWords, 7, 259, 223, (("debugger", 8, ("e", "h", FBE_M_Word)), ("function", 10, "i"), ("let", 14, "s"), ("of", 18, ("o", "?")), ("declare", 23, ("e", "Q", FBE_M_Modifier)), ("unknown", 31, "d"), ("never", 39, ("e", "i", FBE_M_side)), ("number", 43, "q"), ("bigint", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("symbol", 55, ("o", "s")), ("undefined", 60, "y"), ("NaN", 64, "x"), ("Infinity", 68, "m"), ("Uint8Array", 84, "u"), ("Error", 100, "Q"), ("Number", 108, "f"), ("BigInt", 112, "B"), ("Boolean", 113, ("o", ("e", "h", FBE_M_Word))), ("Symbol", 118, ("e", "h", FBE_M_Word)), ("Date", 120, "i"), ("JSON", 124, "s"), ("Promise", 128, ("o", "?")), ("Partial", 133, ("e", "Q", FBE_M_Modifier)), ("Record", 141, "d"), ("globalThis", 149, ("e", "i", FBE_M_side)), ("arguments", 153, "q"), ("eval", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("require", 165, ("o", "s")), ("prototype", 170, "y"), ("__proto__", 174, "x"), ("toString", 178, "m"), ("valueOf", 194, "u"), ("hasOwnProperty", 210, "Q"), ("isPrototypeOf", 218, "f"), ("propertyIsEnumerable", 222, "B"), ("toLocaleString", 223, ("o", ("e", "h", FBE_M_Word))), ("readonly", 228, ("e", "h", FBE_M_Word)), ("keyof", 230, "i"), ("infer", 234, "s"), ("asserts", 238, ("o", "?")), ("satisfies", 243, ("e", "Q", FBE_M_Modifier)), ("accessor", 251, "d"),)),
+    (RustWords, 8, 223, 195, (("crate", 8, ("e", "h", FBE_M_Word)), ("dyn", 10, "i"), ("fn", 14, "s"), ("impl", 18, ("o", "?")), ("loop", 23, ("e", "Q", FBE_M_Modifier)), ("mod", 31, "d"), ("move", 39, ("e", "i", FBE_M_side)), ("mut", 43, "q"), ("pub", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("ref", 55, ("o", "s")), ("Self", 60, "y"), ("trait", 64, "x"), ("unsafe", 68, "m"), ("use", 84, "u"), ("become", 100, "Q"), ("box", 108, "f"), ("macro", 112, "B"), ("priv", 113, ("o", ("e", "h", FBE_M_Word))), ("unsized", 118, ("e", "h", FBE_M_Word)), ("gen", 120, "i"), ("macro_rules", 124, "s"), ("Option", 128, ("o", "?")), ("Some", 133, ("e", "Q", FBE_M_Modifier)), ("Result", 141, "d"), ("Ok", 149, ("e", "i", FBE_M_side)), ("Err", 153, "q"), ("Vec", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("Box", 165, ("o", "s")), ("Clone", 170, "y"), ("Copy", 174, "x"), ("Default", 178, "m"), ("Drop", 194, "u"), ("Send", 210, "Q"), ("Sync", 218, "f"), ("Sized", 222, "B"),)),
+    (CSharpWords, 9, 178, 150, (("checked", 8, ("e", "h", FBE_M_Word)), ("event", 10, "i"), ("fixed", 14, "s"), ("foreach", 18, ("o", "?")), ("implicit", 23, ("e", "Q", FBE_M_Modifier)), ("lock", 31, "d"), ("params", 39, ("e", "i", FBE_M_side)), ("sbyte", 43, "q"), ("stackalloc", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("ulong", 55, ("o", "s")), ("unchecked", 60, "y"), ("ushort", 64, "x"), ("add", 68, "m"), ("alias", 84, "u"), ("ascending", 100, "Q"), ("descending", 108, "f"), ("equals", 112, "B"), ("group", 113, ("o", ("e", "h", FBE_M_Word))), ("into", 118, ("e", "h", FBE_M_Word)), ("join", 120, "i"), ("nameof", 124, "s"), ("on", 128, ("o", "?")), ("orderby", 133, ("e", "Q", FBE_M_Modifier)), ("partial", 141, "d"), ("remove", 149, ("e", "i", FBE_M_side)), ("unmanaged", 153, "q"), ("required", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("scoped", 165, ("o", "s")), ("managed", 170, "y"), ("notnull", 174, "x"),)),
+    (RubyWords, 10, 118, 98, (("BEGIN", 8, ("e", "h", FBE_M_Word)), ("END", 10, "i"), ("begin", 14, "s"), ("elsif", 18, ("o", "?")), ("end", 23, ("e", "Q", FBE_M_Modifier)), ("ensure", 31, "d"), ("next", 39, ("e", "i", FBE_M_side)), ("redo", 43, "q"), ("rescue", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("retry", 55, ("o", "s")), ("then", 60, "y"), ("undef", 64, "x"), ("unless", 68, "m"), ("until", 84, "u"), ("__FILE__", 100, "Q"), ("__LINE__", 108, "f"), ("__ENCODING__", 112, "B"), ("initialize", 113, ("o", ("e", "h", FBE_M_Word))),)),
+    (CppMembers, 11, 64, 48, (("swap", 8, ("e", "h", FBE_M_Word)), ("fbe_type_", 10, "i"), ("fbe_", 14, "s"), ("Model", 18, ("o", "?")), ("FinalModel", 23, ("e", "Q", FBE_M_Modifier)), ("FieldModel", 31, "d"), ("buffer", 39, ("e", "i", FBE_M_side)), ("size", 43, "q"), ("offset", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("model", 55, ("o", "s")), ("reset", 60, "y"),)),
+    (PythonMembers, 12, 112, 96, (("to_json_", 8, ("e", "h", FBE_M_Word)), ("from_json_", 10, "i"), ("to_fbe_", 14, "s"), ("from_fbe_", 18, ("o", "?")), ("to_final_", 23, ("e", "Q", FBE_M_Modifier)), ("from_final_", 31, "d"), ("fbe_equal_", 39, ("e", "i", FBE_M_side)), ("fbe_key", 43, "q"), ("fbe_size", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("__init___", 55, ("o", "s")), ("__slots___", 60, "y"), ("__class___", 64, "x"), ("__dict___", 68, "m"), ("__hash___", 84, "u"), ("__eq___", 100, "Q"), ("__private__", 108, "f"),)),
+    (GoMembers, 13, 153, 129, (("FBEKey", 8, ("e", "h", FBE_M_Word)), ("FBEKeyCompare", 10, "i"), ("Reset", 14, "s"), ("MarshalFBE", 18, ("o", "?")), ("UnmarshalFBE", 23, ("e", "Q", FBE_M_Modifier)), ("AppendFBE", 31, "d"), ("ReadFBE", 39, ("e", "i", FBE_M_side)), ("FBEWrite", 43, "q"), ("FBERead", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("MarshalFinal", 55, ("o", "s")), ("UnmarshalFinal", 60, "y"), ("AppendFinal", 64, "x"), ("ReadFinal", 68, "m"), ("FBEWriteFinal", 84, "u"), ("FBEReadFinal", 100, "Q"), ("MarshalJSON", 108, "f"), ("UnmarshalJSON", 112, "B"), ("AppendJSON", 113, ("o", ("e", "h", FBE_M_Word))), ("ReadJSON", 118, ("e", "h", FBE_M_Word)), ("FBEWriteJSON", 120, "i"), ("FBEReadJSON", 124, "s"), ("FBEWriteText", 128, ("o", "?")), ("TypeID", 133, ("e", "Q", FBE_M_Modifier)), ("Verify", 141, "d"), ("VerifyFinal", 149, ("e", "i", FBE_M_side)),)),
+    (JvmMembers, 14, 161, 137, (("TYPE_ID", 8, ("e", "h", FBE_M_Word)), ("KEY_ORDER", 10, "i"), ("toFbe", 14, "s"), ("fromFbe", 18, ("o", "?")), ("readFbe", 23, ("e", "Q", FBE_M_Modifier)), ("writeFbe", 31, "d"), ("verifyFbe", 39, ("e", "i", FBE_M_side)), ("toFinal", 43, "q"), ("fromFinal", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("readFinal", 55, ("o", "s")), ("writeFinal", 60, "y"), ("verifyFinal", 64, "x"), ("toJson", 68, "m"), ("fromJson", 84, "u"), ("writeJson", 100, "Q"), ("readJson", 108, "f"), ("hashCode", 112, "B"), ("getClass", 113, ("o", ("e", "h", FBE_M_Word))), ("clone_", 118, ("e", "h", FBE_M_Word)), ("finalize", 120, "i"), ("wait", 124, "s"), ("notify", 128, ("o", "?")), ("notifyAll", 133, ("e", "Q", FBE_M_Modifier)), ("javaClass", 141, "d"), ("component1", 149, ("e", "i", FBE_M_side)), ("fbeLevels", 153, "q"),)),
+    (JsMembers, 15, 23, 11, (("fbeKey", 8, ("e", "h", FBE_M_Word)), ("toJSON", 10, "i"), ("toText", 14, "s"), ("verify", 18, ("o", "?")),)),
+    (RuntimeNames, 16, 170, 142, (("Buffer", 8, ("e", "h", FBE_M_Word)), ("WriteBuffer", 10, "i"), ("ReadBuffer", 14, "s"), ("Reader", 18, ("o", "?")), ("Writer", 23, ("e", "Q", FBE_M_Modifier)), ("Limits", 31, "d"), ("Decimal_", 39, ("e", "i", FBE_M_side)), ("Uuid", 43, "q"), ("UUID", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("Timestamp", 55, ("o", "s")), ("JsonWriter", 60, "y"), ("JsonReader", 64, "x"), ("DecodeError", 68, "m"), ("EncodeError", 84, "u"), ("DecodeException", 100, "Q"), ("EncodeException", 108, "f"), ("Sender_", 112, "B"), ("Receiver_", 113, ("o", ("e", "h", FBE_M_Word))), ("Client_", 118, ("e", "h", FBE_M_Word)), ("Proxy_", 120, "i"), ("Handler", 124, "s"), ("Text", 128, ("o", "?")), ("Compare", 133, ("e", "Q", FBE_M_Modifier)), ("Decimals", 141, "d"), ("Uuids", 149, ("e", "i", FBE_M_side)), ("Timestamps", 153, "q"), ("Utf8", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("Requests", 165, ("o", "s")),)),
+    (class_, 17, 12, 4, (("class__", 8, "i"),)),
+    (Object, 18, 12, 4, (("Object_", 8, "i"),)),
+    (String, 19, 12, 4, (("String_", 8, "i"),)),
+    (List, 20, 12, 4, (("List_", 8, "i"),)),
+    (Map, 21, 12, 4, (("Map_", 8, "i"),)),
+    (Model, 22, 12, 4, (("Model_", 8, "i"),)),
+    (FinalModel, 23, 12, 4, (("FinalModel_", 8, "i"),)),
+    (Buffer, 24, 12, 4, (("Buffer_", 8, "i"),)),
+    (Reader, 25, 12, 4, (("Reader_", 8, "i"),)),
+    (Writer, 26, 12, 4, (("Writer_", 8, "i"),)),
+    (Limits, 27, 12, 4, (("Limits_", 8, "i"),)),
+    (DecodeError, 28, 12, 4, (("DecodeError_", 8, "i"),)),
+    (DecodeException, 29, 12, 4, (("DecodeException_", 8, "i"),)),
+    (Decimal_, 30, 12, 4, (("Decimal__", 8, "i"),)),
+    (Uuid, 31, 12, 4, (("Uuid_", 8, "i"),)),
+    (UUID, 32, 12, 4, (("UUID_", 8, "i"),)),
+    (Timestamp, 33, 12, 4, (("Timestamp_", 8, "i"),)),
+    (Sender_, 34, 12, 4, (("Sender__", 8, "i"),)),
+    (Receiver_, 35, 12, 4, (("Receiver__", 8, "i"),)),
+    (Client_, 36, 12, 4, (("Client__", 8, "i"),)),
+    (Proxy_, 37, 12, 4, (("Proxy__", 8, "i"),)),
+    (Handler, 38, 12, 4, (("Handler_", 8, "i"),)),
+    (Xfbe_, 39, 12, 4, (("fbe_", 8, "i"),)),
+    (FBE, 40, 12, 4, (("FBE_", 8, "i"),)),
+    (std, 41, 12, 4, (("std_", 8, "i"),)),
+    (Companion, 42, 12, 4, (("Companion_", 8, "i"),)),
+    (Any_, 43, 12, 4, (("Any__", 8, "i"),)),
+    (Self, 44, 12, 4, (("Self_", 8, "i"),)),
+    (self_, 45, 12, 4, (("self__", 8, "i"),)),
+    (None_, 46, 12, 4, (("None__", 8, "i"),)),
+    (Option, 47, 12, 4, (("Option_", 8, "i"),)),
+    (Result, 48, 12, 4, (("Result_", 8, "i"),)),
+    (Vec, 49, 12, 4, (("Vec_", 8, "i"),)),
+    (Box, 50, 12, 4, (("Box_", 8, "i"),)),
+    (Error, 51, 12, 4, (("Error_", 8, "i"),)),
+    (Exception_, 52, 12, 4, (("Exception", 8, "i"),)),
+    (Text, 53, 12, 4, (("Text_", 8, "i"),)),
+    (JsonWriter, 54, 12, 4, (("JsonWriter_", 8, "i"),)),
+    (int32_t, 55, 12, 4, (("int32_t_", 8, "i"),)),
+    (size_t, 56, 12, 4, (("size_t_", 8, "i"),)),
+    (list_, 57, 12, 4, (("list", 8, "i"),)),
+    (object_, 58, 12, 4, (("object__", 8, "i"),)),
+    (v_, 59, 12, 4, (("v", 8, "i"),)),
+    (r_, 60, 12, 4, (("r", 8, "i"),)),
+    (w_, 61, 12, 4, (("w", 8, "i"),)),
+    (SideBuy, 62, 12, 4, (("SideBuy_", 8, "i"),)),
+    (OrderKey, 63, 12, 4, (("OrderKey_", 8, "i"),)),
+    (textOfside, 64, 12, 4, (("textOfside_", 8, "i"),)),
+    (DECIMAL_1, 65, 12, 4, (("DECIMAL_1_", 8, "i"),)),
+    (OrderModel, 66, 12, 4, (("OrderModel_", 8, "i"),)),
+    (OrderFinal, 67, 12, 4, (("OrderFinal_", 8, "i"),)),
+    (NewOrder, 68, 12, 4, (("NewOrder_", 8, "i"),)),
+    (VerifyFBEOrder, 69, 12, 4, (("VerifyFBEOrder_", 8, "i"),)),
+    (Xfbe_vr_Order, 70, 12, 4, (("fbe_vr_Order", 8, "i"),)),
+    (e1_, 71, 12, 4, (("e1", 8, "i"),)),
+    (i2_, 72, 12, 4, (("i2", 8, "i"),)),
+    (o3_, 73, 12, 4, (("o3", 8, "i"),)),
+    (Case, 74, 40, 32, (("name", 8, "i"), ("Name", 12, "i"), ("NAME", 16, "i"), ("class___", 20, "i"), ("class_", 24, "i"), ("class__", 28, "i"), ("String", 32, "i"), ("String_", 36, "i"),)),
+    (Imported, 75, 14, 2, (("market", 8, ("e", "B", pkg_market.FBE_M_Side)), ("org", 9, ("S", 79)), ("example", 13, ("e", "B", pkg_market.FBE_M_Side)),)),
+    (symbol, 76, 12, 4, (("digits_", 8, ("e", "i", FBE_M_digits)),)),
+    (Listed, 77, 24, 12, (("symbol", 8, "s"), ("digits", 12, "i"), ("precision", 16, ("e", "i", FBE_M_digits)), ("ticker", 20, ("S", 75)),)),
+    (Derived, 78, 26, 18, (("side_", 8, "i"), ("s", 12, ("e", "i", FBE_M_side)), ("range", 16, ("e", "i", FBE_M_range)), ("Word_", 20, ("e", "h", FBE_M_Word)), ("side__", 22, ("e", "i", FBE_M_range)),)),
+    (Hostile, 79, 320, 4, (("Order_", 8, ("S", 0)), ("CppWords_", 12, ("S", 1)), ("PythonWords_", 16, ("S", 2)), ("GoWords_", 20, ("S", 3)), ("JavaWords_", 24, ("S", 4)), ("KotlinWords_", 28, ("S", 5)), ("JsWords_", 32, ("S", 6)), ("RustWords_", 36, ("S", 7)), ("CSharpWords_", 40, ("S", 8)), ("RubyWords_", 44, ("S", 9)), ("CppMembers_", 48, ("S", 10)), ("PythonMembers_", 52, ("S", 11)), ("GoMembers_", 56, ("S", 12)), ("JvmMembers_", 60, ("S", 13)), ("JsMembers_", 64, ("S", 14)), ("RuntimeNames_", 68, ("S", 15)), ("class__", 72, ("S", 16)), ("Object_", 76, ("S", 17)), ("String_", 80, ("S", 18)), ("List_", 84, ("S", 19)), ("Map_", 88, ("S", 20)), ("Model_", 92, ("S", 21)), ("FinalModel_", 96, ("S", 22)), ("Buffer_", 100, ("S", 23)), ("Reader_", 104, ("S", 24)), ("Writer_", 108, ("S", 25)), ("Limits_", 112, ("S", 26)), ("DecodeError_", 116, ("S", 27)), ("DecodeException_", 120, ("S", 28)), ("Decimal__", 124, ("S", 29)), ("Uuid_", 128, ("S", 30)), ("UUID_", 132, ("S", 31)), ("Timestamp_", 136, ("S", 32)), ("Sender__", 140, ("S", 33)), ("Receiver__", 144, ("S", 34)), ("Client__", 148, ("S", 35)), ("Proxy__", 152, ("S", 36)), ("Handler_", 156, ("S", 37)), ("fbe_", 160, ("S", 38)), ("FBE_", 164, ("S", 39)), ("std_", 168, ("S", 40)), ("Companion_", 172, ("S", 41)), ("Any__", 176, ("S", 42)), ("Self_", 180, ("S", 43)), ("self__", 184, ("S", 44)), ("None__", 188, ("S", 45)), ("Option_", 192, ("S", 46)), ("Result_", 196, ("S", 47)), ("Vec_", 200, ("S", 48)), ("Box_", 204, ("S", 49)), ("Error_", 208, ("S", 50)), ("Exception", 212, ("S", 51)), ("Text_", 216, ("S", 52)), ("JsonWriter_", 220, ("S", 53)), ("int32_t_", 224, ("S", 54)), ("size_t_", 228, ("S", 55)), ("list", 232, ("S", 56)), ("object__", 236, ("S", 57)), ("v", 240, ("S", 58)), ("r", 244, ("S", 59)), ("w", 248, ("S", 60)), ("SideBuy_", 252, ("S", 61)), ("OrderKey_", 256, ("S", 62)), ("textOfside_", 260, ("S", 63)), ("DECIMAL_1_", 264, ("S", 64)), ("OrderModel_", 268, ("S", 65)), ("OrderFinal_", 272, ("S", 66)), ("NewOrder_", 276, ("S", 67)), ("VerifyFBEOrder_", 280, ("S", 68)), ("fbe_vr_Order", 284, ("S", 69)), ("e1", 288, ("S", 70)), ("i2", 292, ("S", 71)), ("o3", 296, ("S", 72)), ("Case_", 300, ("S", 73)), ("Imported_", 304, ("S", 74)), ("Derived_", 308, ("S", 77)), ("Listed_", 312, ("S", 76)), ("Letters_", 316, ("e", "i", FBE_M_Letters)),)),
+    (pkg_market.Instrument, 501, 16, 8, (("symbol", 8, "s"), ("digits", 12, "i"),)),
+))
