@@ -25,7 +25,7 @@ use fbe::{BUDGET_FACTOR, BUDGET_SLACK, MAX_DEPTH};
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 
 /// A fixed-size value: the `struct` format characters of the generated code.
 #[derive(Clone, Copy, Debug)]
@@ -416,7 +416,13 @@ impl Core {
             Kind::Enum(n, members) => {
                 if make {
                     let raw = num_value(py, *n, &r.d[slot..slot + n.size()]);
-                    Some(members.bind(py).get_item(raw).map_err(other)?.unbind())
+                    let members = members.bind(py);
+                    // a declared value: one dict hit (FBE_M_<Name> is a dict); else its __missing__
+                    let hit = members.downcast::<PyDict>().ok().and_then(|d| d.get_item(&raw).ok().flatten());
+                    Some(match hit {
+                        Some(m) => m.unbind(),
+                        None => members.get_item(raw).map_err(other)?.unbind(),
+                    })
                 } else {
                     None
                 }
@@ -783,7 +789,8 @@ impl Core {
     /// The versioned root of `value` (struct `index`), or `None`: Python writes it (or raises).
     fn to_fbe(&self, py: Python<'_>, index: usize, value: &Bound<'_, PyAny>) -> Option<PyObject> {
         self.entry(index).ok()?;
-        let mut w = vec![0u8; 8];
+        let mut w = Vec::with_capacity(256);
+        w.resize(8, 0);
         let p = self.write_struct(py, &mut w, index, value, 0).ok()?;
         let total = w.len();
         put_u32(&mut w, 0, total).ok()?;
