@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import struct as pystruct
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -12,7 +11,7 @@ from fbec.model.plan import Run
 from fbec.targets.base import CodeWriter
 from fbec.targets.java.names import Idents
 from fbec.targets.jvm import context
-from fbec.targets.jvm.context import Names, signed, string_literal
+from fbec.targets.jvm.context import Names, float32, signed, string_literal
 
 # Java type of each primitive: unboxed, boxed.
 PRIMITIVES: dict[str, tuple[str, str]] = {
@@ -57,10 +56,7 @@ def float_literal(text: str, single: bool) -> str:
     """A Java literal of a real default (infinite or too small values spelt out)."""
     v = float(text)
     if single:
-        try:
-            f = pystruct.unpack("<f", pystruct.pack("<f", v))[0]
-        except OverflowError:
-            f = math.copysign(math.inf, v)
+        f = float32(v)
         if math.isinf(f):
             return "Float.NEGATIVE_INFINITY" if f < 0 else "Float.POSITIVE_INFINITY"
         if f == 0.0 and v != 0.0:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import struct as pystruct
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -11,7 +10,7 @@ from fbec.model import ir
 from fbec.model.plan import Run
 from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import context
-from fbec.targets.jvm.context import Names, signed, string_literal, sub
+from fbec.targets.jvm.context import Names, float32, signed, string_literal, sub
 from fbec.targets.kotlin.names import Idents
 
 # Kotlin type of each primitive (uuid and decimal are imported classes).
@@ -76,27 +75,19 @@ def kotlin_string(text: str) -> str:
     return string_literal(text, '"\\$')
 
 
-def _float32(v: float) -> float:
-    try:
-        f: float = pystruct.unpack("<f", pystruct.pack("<f", v))[0]
-    except OverflowError:
-        f = math.copysign(math.inf, v)
-    return f
-
-
 def float_literal(text: str, single: bool) -> str:
     """A Kotlin literal of a real default: the shortest digits that give the same value (Kotlin
     takes no `5.` and warns about digits a Float cannot hold), infinities spelt out."""
     v = float(text)
     kotlin = "Float" if single else "Double"
     if single:
-        v = _float32(v)
+        v = float32(v)
     if math.isinf(v):
         return f"{kotlin}.NEGATIVE_INFINITY" if v < 0 else f"{kotlin}.POSITIVE_INFINITY"
     if v == 0.0:
         digits = "-0.0" if math.copysign(1.0, v) < 0 else "0.0"
     elif single:
-        digits = repr(float(next(d for d in (f"{v:.{p}g}" for p in range(1, 10)) if _float32(float(d)) == v)))
+        digits = repr(float(next(d for d in (f"{v:.{p}g}" for p in range(1, 10)) if float32(float(d)) == v)))
     else:
         digits = repr(v)
     mantissa, e, exponent = digits.partition("e")
