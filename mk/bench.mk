@@ -4,7 +4,7 @@
 #                      instructions of the trade and graph rows with callgrind, print
 #                      the Markdown tables, write build/bench/results/latest.{json,md,png}
 #   make bench-publish copy that run into bench/results/ and refresh the tables and
-#                      chart of docs/benchmarks.md, the Go, Java and JavaScript
+#                      chart of docs/benchmarks.md, the Go, Java, JavaScript and Rust
 #                      tables too (commit the result)
 #   make bench-stable  only the callgrind instruction counts (repeatable)
 #   make test-bench    build the binary and run every row's round-trip check once
