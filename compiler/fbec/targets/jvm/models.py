@@ -185,132 +185,89 @@ def reuse_elements(w: CodeWriter, c: Context, t: ir.Sequence, target: str, n: st
     c.if_(w, f"{old} > {n}", f"{target}.subList({n}, {old}).clear()")
 
 
-def read_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, target: str, names: Names) -> None:
-    """Read field f's slot into target, overwriting what it holds and reusing its objects: nested
-    structs, an optional struct, the elements of a vector of structs, the collections (emptied)."""
+def read_field(w: CodeWriter, c: Context, f: ir.Field, at: tuple[str, str] | None, target: str, names: Names) -> None:
+    """Read field f into target, overwriting what it holds and reusing its objects: nested structs, an
+    optional struct, the elements of a vector of structs, the collections (emptied). The field is at
+    its versioned slot `at` = (base, slot), or at the Reader's cursor (`at` None, the final model)."""
     t = f.type
     quoted = f'"{f.name}"'
+
+    def call(name: str, op: str, where: tuple[str, str] | None, into: str = "") -> str:
+        """A struct's fbeRead/fbeVerify at its slot `where`, or its final twin at the cursor."""
+        args = ("" if where is None else f", {where[0]}, {where[1]}") + (f", {into}" if into else "")
+        return f"{name}.fbe{op}{'Final' if where is None else ''}(r{args})"
+
     if isinstance(t, ir.StructRef):
-        catch(w, c, f"{c.named(t.name)}.fbeRead(r, {base}, {slot}, {target})", f.name, None)
+        catch(w, c, call(c.named(t.name), "Read", at, target), f.name, None)
     elif isinstance(t, ir.Optional_) and isinstance(t.element, ir.StructRef):
-        name, s, element = c.named(t.element.name), names("s"), t.element
-        w.line(c.val(s, f"r.optional({base}, {slot}, {t.element.size}, {quoted})", "int"))
-        with w.block(f"if ({s} >= 0) {{", "} else {"):
+        name, element = c.named(t.element.name), t.element
+        if at is None:
+            test, where = f"r.finalHas({quoted})", None
+        else:
+            s = names("s")
+            w.line(c.val(s, f"r.optional({at[0]}, {at[1]}, {t.element.size}, {quoted})", "int"))
+            test, where = f"{s} >= 0", (s, s)
+        with w.block(f"if ({test}) {{", "} else {"):
             x = c.reuse_optional(w, element, target, names, lambda w: paid_first(
-                w, c, element, f"{name}.fbeVerify(r, {s}, {s})", f.name, None))
-            catch(w, c, f"{name}.fbeRead(r, {s}, {s}, {x})", f.name, None)
+                w, c, element, call(name, "Verify", where), f.name, None))
+            catch(w, c, call(name, "Read", where, x), f.name, None)
         with w.block("", "}"):
             w.line(c.stmt(f"{target} = null"))
     elif isinstance(t, ir.Array):
         c.if_(w, f"{c.length(target)} != {t.length}", f"{target} = {c.zero(t)}")
         i = names("i")
         with w.block(c.upto(i, str(t.length)), "}"):
-            at = plus(slot, f"{i} * {t.element.size}")
+            where = at and (at[0], plus(at[1], f"{i} * {t.element.size}"))
             if isinstance(t.element, ir.StructRef):
-                catch(w, c, f"{c.named(t.element.name)}.fbeRead(r, {base}, {at}, {target}[{i}])", f.name, i)
+                catch(w, c, call(c.named(t.element.name), "Read", where, f"{target}[{i}]"), f.name, i)
             else:
-                w.line(c.stmt(f"{target}[{i}] = {read_value(w, c, t.element, (base, at), f.name, names, i)}"))
-    elif isinstance(t, ir.Sequence):
-        e, n = names("e"), names("n")
-        w.line(c.val(e, f"r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})", "int"))
-        w.line(c.val(n, "r.count()", "int"))
-        if reused_struct(t):
+                w.line(c.stmt(f"{target}[{i}] = {read_value(w, c, t.element, where, f.name, names, i)}"))
+    elif isinstance(t, (ir.Sequence, ir.Mapping)):
+        mapping = isinstance(t, ir.Mapping)
+        e = "" if at is None else names("e")
+        n = names("n")
+        i = names("i") if mapping else ""
+        k = c.spare(names, "k") if mapping else None
+        if at is None:
+            w.line(c.val(n, f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})", "int"))
+        else:
+            w.line(c.val(e, f"r.vector({at[0]}, {at[1]}, {t.item_size}, {t.item_cost}, {quoted})", "int"))
+            w.line(c.val(n, "r.count()", "int"))
+        if isinstance(t, ir.Sequence) and reused_struct(t):
             assert isinstance(t.element, ir.StructRef)
             name, size = c.named(t.element.name), t.element.size
             reuse_elements(w, c, t, target, n, names, lambda x, i: catch(
-                w, c, f"{name}.fbeRead(r, {base}, {e} + {i} * {size}, {x})", f.name, i), lambda i: catch(
-                w, c, f"{name}.fbeVerify(r, {base}, {e} + {i} * {size})", f.name, i))
+                w, c, call(name, "Read", at and (at[0], f"{e} + {i} * {size}"), x), f.name, i), lambda i: catch(
+                w, c, call(name, "Verify", at and (at[0], f"{e} + {i} * {size}")), f.name, i))
             return
         w.line(c.stmt(f"{target}.clear()"))
-        i = names("i")
+        i = i or names("i")
         with w.block(c.upto(i, n), "}"):
-            at = f"{e} + {i} * {t.element.size}"
-            value = read_value(w, c, t.element, (base, at), f.name, names, i)
-            if t.kind == "set":
-                c.added(w, value, target, f"throw r.duplicateKey({quoted}, {at})", names)
+            if at is not None:
+                pos = f"{e} + {i} * {t.item_size}"
+            elif mapping or t.kind == "set":
+                pos = names("p")
+                w.line(c.val(pos, "r.pos()", "int"))
             else:
-                w.line(c.stmt(f"{target}.add({value})"))
-    elif isinstance(t, ir.Mapping):
-        item = t.item_size
-        e, n, i = names("e"), names("n"), names("i")
-        k = c.spare(names, "k")
-        w.line(c.val(e, f"r.vector({base}, {slot}, {item}, {t.item_cost}, {quoted})", "int"))
-        w.line(c.val(n, "r.count()", "int"))
-        w.line(c.stmt(f"{target}.clear()"))
-        with w.block(c.upto(i, n), "}"):
-            at = f"{e} + {i} * {item}"
-            k = c.keep(w, read_value(w, c, t.key, (base, at), f.name, names, i), t.key, names, k, "k")
-            value = read_value(w, c, t.value, (base, f"{at} + {t.key.size}"), f.name, names, i)
-            w.line(c.put(target, k, value))
-            c.if_(w, f"{c.size(target)} != {i} + 1", f"throw r.duplicateKey({quoted}, {at})")
+                pos = str(c.spare(names, "p"))
+            if isinstance(t, ir.Mapping):
+                k = c.keep(w, read_value(w, c, t.key, at and (at[0], pos), f.name, names, i), t.key, names, k, "k")
+                value = read_value(w, c, t.value, at and (at[0], f"{pos} + {t.key.size}"), f.name, names, i)
+                w.line(c.put(target, k, value))
+                c.if_(w, f"{c.size(target)} != {i} + 1", f"throw r.duplicateKey({quoted}, {pos})")
+            else:
+                value = read_value(w, c, t.element, at and (at[0], pos), f.name, names, i)
+                if t.kind == "set":
+                    c.added(w, value, target, f"throw r.duplicateKey({quoted}, {pos})", names)
+                else:
+                    w.line(c.stmt(f"{target}.add({value})"))
     else:
-        value = read_value(w, c, t, (base, slot), f.name, names, None, c.into(target))
+        value = read_value(w, c, t, at, f.name, names, None, c.into(target))
         if value != target:
             w.line(c.stmt(f"{target} = {value}"))
 
 
 # ---------------------------------------------------------------- final
-
-def final_read_field(w: CodeWriter, c: Context, f: ir.Field, target: str, names: Names) -> None:
-    """Read field f at the Reader's cursor into target, overwriting what it holds and reusing its
-    objects as read_field does."""
-    t = f.type
-    quoted = f'"{f.name}"'
-    if isinstance(t, ir.StructRef):
-        catch(w, c, f"{c.named(t.name)}.fbeReadFinal(r, {target})", f.name, None)
-    elif isinstance(t, ir.Optional_) and isinstance(t.element, ir.StructRef):
-        name, element = c.named(t.element.name), t.element
-        with w.block(f"if (r.finalHas({quoted})) {{", "} else {"):
-            x = c.reuse_optional(w, element, target, names, lambda w: paid_first(
-                w, c, element, f"{name}.fbeVerifyFinal(r)", f.name, None))
-            catch(w, c, f"{name}.fbeReadFinal(r, {x})", f.name, None)
-        with w.block("", "}"):
-            w.line(c.stmt(f"{target} = null"))
-    elif isinstance(t, ir.Array):
-        c.if_(w, f"{c.length(target)} != {t.length}", f"{target} = {c.zero(t)}")
-        i = names("i")
-        with w.block(c.upto(i, str(t.length)), "}"):
-            if isinstance(t.element, ir.StructRef):
-                catch(w, c, f"{c.named(t.element.name)}.fbeReadFinal(r, {target}[{i}])", f.name, i)
-            else:
-                w.line(c.stmt(f"{target}[{i}] = {read_value(w, c, t.element, None, f.name, names, i)}"))
-    elif isinstance(t, ir.Sequence):
-        n = names("n")
-        w.line(c.val(n, f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})", "int"))
-        if reused_struct(t):
-            assert isinstance(t.element, ir.StructRef)
-            name = c.named(t.element.name)
-            reuse_elements(w, c, t, target, n, names, lambda x, i: catch(
-                w, c, f"{name}.fbeReadFinal(r, {x})", f.name, i), lambda i: catch(
-                w, c, f"{name}.fbeVerifyFinal(r)", f.name, i))
-            return
-        w.line(c.stmt(f"{target}.clear()"))
-        i = names("i")
-        with w.block(c.upto(i, n), "}"):
-            at = names("p") if t.kind == "set" else c.spare(names, "p")
-            if t.kind == "set":
-                w.line(c.val(str(at), "r.pos()", "int"))
-                value = read_value(w, c, t.element, None, f.name, names, i)
-                c.added(w, value, target, f"throw r.duplicateKey({quoted}, {at})", names)
-            else:
-                w.line(c.stmt(f"{target}.add({read_value(w, c, t.element, None, f.name, names, i)})"))
-    elif isinstance(t, ir.Mapping):
-        n, i = names("n"), names("i")
-        k = c.spare(names, "k")
-        w.line(c.val(n, f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})", "int"))
-        w.line(c.stmt(f"{target}.clear()"))
-        with w.block(c.upto(i, n), "}"):
-            at = names("p")
-            w.line(c.val(at, "r.pos()", "int"))
-            k = c.keep(w, read_value(w, c, t.key, None, f.name, names, i), t.key, names, k, "k")
-            value = read_value(w, c, t.value, None, f.name, names, i)
-            w.line(c.put(target, k, value))
-            c.if_(w, f"{c.size(target)} != {i} + 1", f"throw r.duplicateKey({quoted}, {at})")
-    else:
-        value = read_value(w, c, t, None, f.name, names, None, c.into(target))
-        if value != target:
-            w.line(c.stmt(f"{target} = {value}"))
-
 
 # ---------------------------------------------------------------- verify
 
@@ -351,7 +308,7 @@ def verify_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, n
     t = f.type
     quoted = f'"{f.name}"'
     if kept(t):
-        read_field(w, c, f, base, slot, verify_kept(w, c, t, names), names)
+        read_field(w, c, f, (base, slot), verify_kept(w, c, t, names), names)
     elif isinstance(t, ir.Array):
         if ir.reads_unchecked(t.element) and not c.SPARES:
             return      # nothing to check (Java's code keeps its empty loop, as before: SPARES)
@@ -390,11 +347,11 @@ def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names
 
 
 def final_verify_field(w: CodeWriter, c: Context, f: ir.Field, names: Names) -> None:
-    """Check field f at the Reader's cursor as final_read_field reads it."""
+    """Check field f at the Reader's cursor as read_field reads it."""
     t = f.type
     quoted = f'"{f.name}"'
     if kept(t):
-        final_read_field(w, c, f, verify_kept(w, c, t, names), names)
+        read_field(w, c, f, None, verify_kept(w, c, t, names), names)
     elif isinstance(t, ir.Array):
         i = names("i")
         with w.block(c.upto(i, str(t.length)), "}"):
@@ -454,11 +411,11 @@ def versioned_read(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> Non
         with w.block(f"if (n < {s.base_size}) {{", "}"):
             _older(w, c, plan.older_cost, "", "v.reset()")
         for fp in plan.base_fields:
-            read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{c.ident.field(fp.field)}", names)
+            read_field(w, c, fp.field, ("b", f"b + {fp.offset}"), f"v.{c.ident.field(fp.field)}", names)
     for k, fp in enumerate(plan.own_fields):
         with w.block(f"if (n < {fp.end}) {{", "}"):
             _older(w, c, fp.missing_cost, fp.name, f"fbeDefaults(v, {k})")
-        read_field(w, c, fp.field, "b", f"b + {fp.offset}", f"v.{c.ident.field(fp.field)}", names)
+        read_field(w, c, fp.field, ("b", f"b + {fp.offset}"), f"v.{c.ident.field(fp.field)}", names)
     w.line(c.stmt("r.leave()"))
 
 
@@ -507,7 +464,7 @@ def final_read_fields(w: CodeWriter, c: Context, s: ir.Struct, names: Names, rea
     for step in c.plan.struct(s.qualified).final_steps:
         if isinstance(step, FieldPlan):
             if reading:
-                final_read_field(w, c, step.field, f"v.{c.ident.field(step.field)}", names)
+                read_field(w, c, step.field, None, f"v.{c.ident.field(step.field)}", names)
             else:
                 final_verify_field(w, c, step.field, names)
         else:
@@ -524,7 +481,7 @@ def final_run(w: CodeWriter, c: Context, run: Run, names: Names, reading: bool) 
         return
     for f, at in zip(run.fields, run.at):
         slot = plus(p, str(at)) if at else p
-        read_field(w, c, f.field, slot, slot, f"v.{c.ident.field(f.field)}", names)
+        read_field(w, c, f.field, (slot, slot), f"v.{c.ident.field(f.field)}", names)
 
 
 def root_read(w: CodeWriter, c: Context, s: ir.Struct, versioned: bool, into: str | None, cls: str = "",
