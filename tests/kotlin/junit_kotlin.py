@@ -109,7 +109,7 @@ def build(root: Path) -> Build:
     names = sorted((root / "hostile").rglob("*.kt"))
     return Build(library, [kotlinc.Group("checks", checks, classpath, after=[library]),
                            kotlinc.Group("usage", [*usage, HERE / "generated" / "UsageTest.kt"], classpath),
-                           kotlinc.Group("keys", [*keys, HERE / "keys" / "KeysTest.kt"], classpath),
+                           kotlinc.Group("keys", [*keys, *sorted((HERE / "keys").glob("*Test.kt"))], classpath),
                            kotlinc.Group("hostile", [*names, HERE / "names" / "HostileNamesTest.kt"], classpath)],
                  usage + keys)
 

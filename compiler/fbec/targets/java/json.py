@@ -13,7 +13,7 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.java.syntax import Context
-from fbec.targets.jvm import json
+from fbec.targets.jvm import json, models
 from fbec.targets.jvm.context import Names, doc
 
 # ---------------------------------------------------------------- per struct
@@ -50,13 +50,13 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         "@return the text's size in bytes",
         "@throws EncodeException for a value no reader reads (type, field path); j is left empty")
     with w.block(f"public int writeJson({json_writer} j) {{", "}"):
-        with w.block("try {", f"}} catch ({c.rt('EncodeException')} e) {{"):
+        with w.block("try {", f"}} {models.caught(c, s)} {{"):
             w.line("j.reset();")
             w.line("fbeWriteJson(j, this);")
             w.line("return j.size();")
         with w.block("", "}"):
             w.line("j.reset();")
-            w.line(f'throw e.within("{q}");')
+            w.line(models.refused(c, s, "fbeExplain(this)"))
     w.blank()
     doc(w, "Reads a value from JSON text under the default limits.", "", "@param text the text", "@return the value",
         "@throws DecodeException at the first problem (type, member path, text offset)")

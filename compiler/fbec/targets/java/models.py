@@ -34,6 +34,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         models.versioned_write(w, c, s, names)
     w.blank()
 
+    if models.explained(c, s):
+        write_explain(w, c, s, name)
     write_defaults(w, c, s, name)
     doc(w, "Reads the versioned body the slot at slot points to (from base) into v, overwriting every",
         "field and reusing what v holds (nested structs, an optional struct, the elements of a vector",
@@ -70,6 +72,18 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     write_roots(w, c, s, name, "Final", "final", writer, reader, limits, decode_exception)
 
 
+
+def write_explain(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """fbeExplain(v), which names the field a writer refused (docs/limits.md 8)."""
+    doc(w, "Throws the EncodeException of the first field of v a writer refuses (a null where the type has",
+        "none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another",
+        "length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).", "",
+        "@param v the value")
+    with w.block(f"public static void fbeExplain({name} v) {{", "}"):
+        models.explain_fields(w, c, s, Names())
+    w.blank()
+
+
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str, writer: str,
                 reader: str, limits: str, decode_exception: str) -> None:
     """toFbe/writeFbe/fromFbe/verifyFbe, or their final twins (suffix Final)."""
@@ -88,7 +102,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
         "@param w the writer; its first {@code size()} bytes are the root", "@return the root's size",
         "@throws EncodeException for a value no reader reads (type, field path); w is left empty")
     with w.block(f"public int write{suffix}({writer} w) {{", "}"):
-        with w.block("try {", f"}} catch ({c.rt('EncodeException')} e) {{"):
+        with w.block("try {", f"}} {models.caught(c, s)} {{"):
             if versioned:
                 w.line("w.beginVersioned();")
                 w.line("fbeWrite(w, 0, 4, this);")
@@ -99,7 +113,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
                 w.line(f"return w.endFinal({s.type_id});")
         with w.block("", "}"):
             w.line("w.reset();")
-            w.line(f'throw e.within("{q}");')
+            w.line(models.refused(c, s, "fbeExplain(this)"))
     w.blank()
     doc(w, f"Reads a {model} root under the default limits.", "", "@param data the root", "@return the value",
         "@throws DecodeException at the first problem (type, field path, offset)")

@@ -84,8 +84,9 @@ class Context(context.Context):
         "or": "{0}.or({1})", "optional_type": "{0}", "array_type": "{0}[]", "new_collection": "new {0}<>({1})",
         "compare": "{2}.compare({0}, {1})", "bytes_equal": "java.util.Arrays.equals({0}, {1})",
         "equal": "java.util.Objects.equals({0}, {1})",
-        "unsigned_max": "0xFFFFFFFFFFFFFFFFL", "int_long": "{0}", "long": "{0}L",
+        "runnable": ", () -> {0})", "unsigned_max": "0xFFFFFFFFFFFFFFFFL", "int_long": "{0}", "long": "{0}L",
     }
+    NULLS = True
     BRACES = True
     SMART_CASTS = False
     SPARES = True

@@ -27,6 +27,8 @@ RUNTIME = "io.github.fbetoolkit.fbe"
 QUALIFIED = re.compile(r"\bjava\.(?:util|math|io)\.[A-Z]\w*")
 
 # Primitive -> the suffix of its Writer put/append and Reader final methods, and its Reader slot method.
+# Java's types that hold no null (every other type of a field or element may).
+JAVA_PRIMITIVES = frozenset({"boolean", "byte", "char", "short", "int", "long", "float", "double"})
 SLOT = {
     "bool": ("Bool", "bool"), "byte": ("I8", "i8"), "int8": ("I8", "i8"), "uint8": ("I8", "i8"),
     "char": ("Char", "ch"), "wchar": ("I32", "i32"), "int16": ("I16", "i16"), "uint16": ("I16", "i16"),
@@ -313,8 +315,10 @@ class Context:
     head of a loop of i from 0 below n), `each` (the head of a loop: x, items, Java's element
     type), `each_key` and `each_key_first` (the head and first statement of a loop over the names
     a call gives until null: name, call), `enum_new` (a value of an enum or flags class that is
-    none of its constants: class, literal), `or` (flags set in either)."""
+    none of its constants: class, literal), `or` (flags set in either), `runnable` (the end of a
+    call whose last argument runs a statement: the statement)."""
     BRACES: ClassVar[bool]          # the statement under an if is a block (Java), else on its line (Kotlin)
+    NULLS: ClassVar[bool]           # a field's type may hold a null it cannot write (Java)
     SMART_CASTS: ClassVar[bool]     # a property read twice is a local first, and an optional is read
                                     # into its target by an if expression (Kotlin)
     SPARES: ClassVar[bool]          # some locals' names are taken before they are known to be needed
@@ -408,6 +412,11 @@ class Context:
         with w.indented():
             w.line(items)
         return self.spell("each", x, f"{x}s", element)
+
+    def nullable(self, t: ir.Type, boxed: bool = False) -> bool:
+        """Whether a value of t can be null where the type has none (NULLS: Java's reference types; a
+        Kotlin type without ? holds no null)."""
+        return self.NULLS and not isinstance(t, ir.Optional_) and self.type(t, boxed) not in JAVA_PRIMITIVES
 
     def if_(self, w: CodeWriter, test: str, statement: str) -> None:
         """One statement when test holds."""

@@ -387,6 +387,116 @@ def versioned_write(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> No
         w.line(c.stmt("w.leave()"))
 
 
+
+# ---------------------------------------------------------------- explaining a refused write
+
+def explained(c: Context, s: ir.Struct) -> bool:
+    """Whether a writer can refuse a value of s for what one of its fields holds (it has fbeExplain)."""
+    return any(explains(c, f.type, c.nullable(f.type), frozenset({s.qualified})) for f in s.all_fields)
+
+
+def caught(c: Context, s: ir.Struct) -> str:
+    """What a root writer catches: Java's NullPointerException too where a field can hold a null."""
+    exception = c.rt("EncodeException")
+    if c.NULLS and explained(c, s):
+        return c.catch(f"{exception} | NullPointerException")
+    return c.catch(exception)
+
+
+def refused(c: Context, s: ir.Struct, explain: str) -> str:
+    """What a root writer throws when the write failed: the exception with the root type named, or
+    (when a field can be refused) runtime Explain.refused, which runs the value's fbeExplain (the
+    call explain) to name the field the writer refused (docs/limits.md 8)."""
+    if not explained(c, s):
+        return c.stmt(f'throw e.within("{s.qualified}")')
+    return c.stmt(f'throw {c.rt("Explain")}.refused(e, "{s.qualified}"{c.spell("runnable", explain)}')
+
+
+def expected(t: ir.Type) -> str:
+    """A type as an error says the field expects it: the schema's name of it."""
+    if isinstance(t, (ir.Primitive, ir.EnumRef, ir.StructRef)):
+        return t.name
+    if isinstance(t, ir.Array):
+        return "array"
+    assert isinstance(t, (ir.Sequence, ir.Mapping))
+    return t.kind
+
+
+def explains(c: Context, t: ir.Type, nullable: bool, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether a value of t has anything a writer refuses: a null (nullable), a string or decimal, a
+    fixed array (its length), a struct or collection holding any of these."""
+    if nullable or isinstance(t, ir.Array):
+        return True
+    if isinstance(t, ir.Primitive):
+        return t.name in ("string", "decimal")
+    if isinstance(t, ir.StructRef):
+        if t.name in seen:
+            return True
+        s = c.schema.struct(t.name)
+        return any(explains(c, f.type, c.nullable(f.type), seen | {t.name}) for f in s.all_fields)
+    if isinstance(t, ir.Optional_):
+        return explains(c, t.element, False, seen)
+    if isinstance(t, ir.Sequence):
+        return explains(c, t.element, c.nullable(t.element, True), seen)
+    if isinstance(t, ir.Mapping):
+        return (explains(c, t.key, c.nullable(t.key, True), seen)
+                or explains(c, t.value, c.nullable(t.value, True), seen))
+    return False
+
+
+def explain_value(w: CodeWriter, c: Context, t: ir.Type, value: str, names: Names, field: str, index: str | None,
+                  nullable: bool) -> None:
+    """Check value of type t as the writers take it, in their order (runtime Explain: a null where the
+    type has none when nullable, a string's lone surrogate, a decimal no decimal holds, a fixed
+    array's length), then the values it holds; field and index (an element's) name it."""
+    explain = c.rt("Explain")
+    at = f'"{field}", {index}' if index is not None else f'"{field}"'
+    if isinstance(t, ir.Primitive) and t.name in ("string", "decimal"):
+        w.line(c.stmt(f"{explain}.{t.name}({value}, {at})"))
+        return
+    if nullable:
+        w.line(c.stmt(f'{explain}.present({value}, "{expected(t)}", {at})'))
+    if isinstance(t, ir.StructRef):
+        if explains(c, t, False):
+            nested(w, c, f"{c.named(t.name)}.fbeExplain({value})", field, index)
+    elif isinstance(t, ir.Optional_):
+        if explains(c, t.element, False):
+            o = c.local(w, value, names)
+            with w.block(f"if ({o} != null) {{", "}"):
+                explain_value(w, c, t.element, o, names, field, index, False)
+    elif isinstance(t, ir.Array):
+        w.line(c.stmt(f'{c.rt("Writer")}.checkLength({c.length(value)}, {t.length}, "{field}")'))
+        element = c.nullable(t.element)
+        if explains(c, t.element, element):
+            i = names("i")
+            with w.block(c.upto(i, str(t.length)), "}"):
+                explain_value(w, c, t.element, f"{value}[{i}]", names, field, i, element)
+    elif isinstance(t, (ir.Sequence, ir.Mapping)):
+        if isinstance(t, ir.Sequence):
+            parts = [(t.element, "")]
+        else:
+            parts = [(t.key, "key"), (t.value, "value")]
+        checked = [(part, how, c.nullable(part, True)) for part, how in parts]
+        if not any(explains(c, part, element) for part, _, element in checked):
+            return
+        i, x = names("i"), names("x")
+        w.line(c.var(i, "0", "int"))
+        items = value if isinstance(t, ir.Sequence) else c.entry_set(value)
+        with w.block(c.each(w, x, t, items), "}"):
+            for part, how, element in checked:
+                if explains(c, part, element):
+                    item = x if not how else c.key(x) if how == "key" else c.value(x)
+                    explain_value(w, c, part, item, names, field, i, element)
+            w.line(c.stmt(f"{i}++"))
+
+
+def explain_fields(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
+    """fbeExplain(v): v's fields checked in the writers' order (explain_value)."""
+    for f in s.all_fields:
+        t = f.type
+        if explains(c, t, c.nullable(t)):
+            explain_value(w, c, t, f"v.{c.ident.field(f)}", names, f.name, None, c.nullable(t))
+
 def _older(w: CodeWriter, c: Context, cost: int, field: str, defaults: str | None) -> None:
     """What a body that ends before a field does: its defaults' cost spent, then return."""
     if cost:

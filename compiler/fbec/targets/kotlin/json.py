@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.jvm import json
+from fbec.targets.jvm import json, models
 from fbec.targets.jvm.context import Names, doc
 from fbec.targets.kotlin.syntax import Context, expression_body
 
@@ -32,13 +32,13 @@ def write_json_members(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> No
         "reused writer, writing allocates nothing for the text.", "",
         "@throws EncodeException for a value no reader reads (type, field path); [j] is left empty")
     with w.block(f"{'override' if derived else 'open'} fun writeJson(j: {json_writer}): Int {{", "}"):
-        with w.block("try {", f"}} catch (e: {c.rt('EncodeException')}) {{"):
+        with w.block("try {", f"}} {models.caught(c, s)} {{"):
             w.line("j.reset()")
             w.line(f"{name}.fbeWriteJson(j, this)")
             w.line("return j.size()")
         with w.block("", "}"):
             w.line("j.reset()")
-            w.line(f'throw e.within("{s.qualified}")')
+            w.line(models.refused(c, s, f"{name}.fbeExplain(this)"))
     w.blank()
 
 

@@ -33,11 +33,10 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     with the codecs, the roots and the text form."""
     writer = c.rt("Writer")
     derived = s.base is not None
-    exception = c.rt("EncodeException")
     write_reset(w, s)
-    write_members(w, c, s, name, "Fbe", "versioned", writer, derived, exception)
+    write_members(w, c, s, name, "Fbe", "versioned", writer, derived)
     if final:
-        write_members(w, c, s, name, "Final", "final", writer, derived, exception)
+        write_members(w, c, s, name, "Final", "final", writer, derived)
     if json:
         write_json_members(w, c, s, name)
     inner = sub(w)
@@ -50,7 +49,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
 
 
 def write_members(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str, writer: str,
-                  derived: bool, exception: str) -> None:
+                  derived: bool) -> None:
     """to{suffix}() (in a struct without a base: derived ones inherit it), write{suffix}(w) and
     read{suffix}(data, ...) into this value."""
     versioned = suffix == "Fbe"
@@ -67,7 +66,7 @@ def write_members(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: st
         "@throws EncodeException for a value no reader reads (type, field path); [w] is left empty")
     modifier = "override" if derived else "open"
     with w.block(f"{modifier} fun write{suffix}(w: {writer}): Int {{", "}"):
-        with w.block("try {", f"}} catch (e: {exception}) {{"):
+        with w.block("try {", f"}} {models.caught(c, s)} {{"):
             if versioned:
                 w.line("w.beginVersioned()")
                 w.line(f"{name}.fbeWrite(w, 0, 4, this)")
@@ -78,7 +77,7 @@ def write_members(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: st
                 w.line(f"return w.endFinal({s.type_id})")
         with w.block("", "}"):
             w.line("w.reset()")
-            w.line(f'throw e.within("{s.qualified}")')
+            w.line(models.refused(c, s, f"{name}.fbeExplain(this)"))
     w.blank()
     write_read_into(w, c, s, name, suffix, model, derived)
 
@@ -183,6 +182,13 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
     with w.block(f"fun fbeWrite(w: {writer}, base: Int, slot: Int, v: {name}) {{", "}"):
         models.versioned_write(w, c, s, names)
     w.blank()
+    if models.explained(c, s):
+        doc(w, "Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone",
+            "surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:",
+            "run after a write failed, to explain it (docs/limits.md 8).")
+        with w.block(f"fun fbeExplain(v: {name}) {{", "}"):
+            models.explain_fields(w, c, s, Names())
+        w.blank()
 
     write_defaults(w, c, s, name)
     doc(w, "Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every",

@@ -112,8 +112,9 @@ class Context(context.Context):
         "each_key_first": "val {0} = {1} ?: break", "enum_new": "{0}({1})", "or": "{0} or {1}",
         "optional_type": "{0}?", "array_type": "Array<{0}>", "new_collection": "{0}({1})",
         "compare": "{0}.compareTo({1})", "bytes_equal": "{0}.contentEquals({1})", "equal": "{0} == {1}",
-        "unsigned_max": "-1L", "int_long": "{0}L", "long": "{0}L",
+        "runnable": ") {{ {0} }}", "unsigned_max": "-1L", "int_long": "{0}L", "long": "{0}L",
     }
+    NULLS = False
     BRACES = False
     SMART_CASTS = True
     SPARES = False
