@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -111,6 +112,33 @@ public class Graph {
                 throw e.at("edges", i5);
             }
             i5++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Graph v) {
+        Explain.present(v.nodes, "vector", "nodes");
+        int i1 = 0;
+        for (Node x2 : v.nodes) {
+            Explain.present(x2, "graph.Node", "nodes", i1);
+            try {
+                Node.fbeExplain(x2);
+            } catch (EncodeException e) {
+                throw e.at("nodes", i1);
+            }
+            i1++;
+        }
+        Explain.present(v.edges, "vector", "edges");
+        int i3 = 0;
+        for (Edge x4 : v.edges) {
+            Explain.present(x4, "graph.Edge", "edges", i3);
+            i3++;
         }
     }
 
@@ -257,9 +285,9 @@ public class Graph {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("graph.Graph");
+            throw Explain.refused(e, "graph.Graph", () -> fbeExplain(this));
         }
     }
 
@@ -485,9 +513,9 @@ public class Graph {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(3);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("graph.Graph");
+            throw Explain.refused(e, "graph.Graph", () -> fbeExplain(this));
         }
     }
 
@@ -692,9 +720,9 @@ public class Graph {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("graph.Graph");
+            throw Explain.refused(e, "graph.Graph", () -> fbeExplain(this));
         }
     }
 

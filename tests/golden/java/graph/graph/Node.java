@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -103,6 +104,23 @@ public class Node {
         for (Integer x3 : v.out_edges) {
             w.putI32(e1 + i2 * 4, x3);
             i2++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Node v) {
+        Explain.string(v.name, "name");
+        Explain.present(v.out_edges, "vector", "out_edges");
+        int i1 = 0;
+        for (Integer x2 : v.out_edges) {
+            Explain.present(x2, "int32", "out_edges", i1);
+            i1++;
         }
     }
 
@@ -224,9 +242,9 @@ public class Node {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("graph.Node");
+            throw Explain.refused(e, "graph.Node", () -> fbeExplain(this));
         }
     }
 
@@ -403,9 +421,9 @@ public class Node {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("graph.Node");
+            throw Explain.refused(e, "graph.Node", () -> fbeExplain(this));
         }
     }
 
@@ -592,9 +610,9 @@ public class Node {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("graph.Node");
+            throw Explain.refused(e, "graph.Node", () -> fbeExplain(this));
         }
     }
 

@@ -4,6 +4,7 @@ package graph
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -53,7 +54,7 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("graph.Graph")
+            throw Explain.refused(e, "graph.Graph") { Graph.fbeExplain(this) }
         }
     }
 
@@ -98,7 +99,7 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
             return w.endFinal(3)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("graph.Graph")
+            throw Explain.refused(e, "graph.Graph") { Graph.fbeExplain(this) }
         }
     }
 
@@ -140,7 +141,7 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("graph.Graph")
+            throw Explain.refused(e, "graph.Graph") { Graph.fbeExplain(this) }
         }
     }
 
@@ -174,6 +175,23 @@ open class Graph(var nodes: MutableList<Node> = ArrayList(), var edges: MutableL
                     throw e.at("edges", i5)
                 }
                 i5++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Graph) {
+            var i1 = 0
+            for (x2 in v.nodes) {
+                try {
+                    Node.fbeExplain(x2)
+                } catch (e: EncodeException) {
+                    throw e.at("nodes", i1)
+                }
+                i1++
             }
         }
 

@@ -4,6 +4,7 @@ package graph
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -63,7 +64,7 @@ open class Node(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("graph.Node")
+            throw Explain.refused(e, "graph.Node") { Node.fbeExplain(this) }
         }
     }
 
@@ -108,7 +109,7 @@ open class Node(
             return w.endFinal(1)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("graph.Node")
+            throw Explain.refused(e, "graph.Node") { Node.fbeExplain(this) }
         }
     }
 
@@ -150,7 +151,7 @@ open class Node(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("graph.Node")
+            throw Explain.refused(e, "graph.Node") { Node.fbeExplain(this) }
         }
     }
 
@@ -176,6 +177,15 @@ open class Node(
                 w.putI32(e1 + i2 * 4, x3)
                 i2++
             }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Node) {
+            Explain.string(v.name, "name")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -106,6 +107,28 @@ public class Node {
             i2++;
         }
         w.leave();
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Node v) {
+        Explain.string(v.label, "label");
+        Explain.present(v.children, "vector", "children");
+        int i1 = 0;
+        for (Node x2 : v.children) {
+            Explain.present(x2, "recursive.Node", "children", i1);
+            try {
+                Node.fbeExplain(x2);
+            } catch (EncodeException e) {
+                throw e.at("children", i1);
+            }
+            i1++;
+        }
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -236,9 +259,9 @@ public class Node {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("recursive.Node");
+            throw Explain.refused(e, "recursive.Node", () -> fbeExplain(this));
         }
     }
 
@@ -438,9 +461,9 @@ public class Node {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("recursive.Node");
+            throw Explain.refused(e, "recursive.Node", () -> fbeExplain(this));
         }
     }
 
@@ -633,9 +656,9 @@ public class Node {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("recursive.Node");
+            throw Explain.refused(e, "recursive.Node", () -> fbeExplain(this));
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -183,6 +184,57 @@ public class Holder {
                 throw e.at("named", i17);
             }
             i17++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Holder v) {
+        Explain.present(v.edges, "vector", "edges");
+        int i1 = 0;
+        for (Edge x2 : v.edges) {
+            Explain.present(x2, "vectors.Edge", "edges", i1);
+            i1++;
+        }
+        Explain.present(v.points, "vector", "points");
+        int i3 = 0;
+        for (Point3 x4 : v.points) {
+            Explain.present(x4, "vectors.Point3", "points", i3);
+            i3++;
+        }
+        Explain.present(v.ints, "vector", "ints");
+        int i5 = 0;
+        for (Integer x6 : v.ints) {
+            Explain.present(x6, "int32", "ints", i5);
+            i5++;
+        }
+        Explain.present(v.switches, "vector", "switches");
+        int i7 = 0;
+        for (Boolean x8 : v.switches) {
+            Explain.present(x8, "bool", "switches", i7);
+            i7++;
+        }
+        Explain.present(v.reals, "vector", "reals");
+        int i9 = 0;
+        for (Double x10 : v.reals) {
+            Explain.present(x10, "double", "reals", i9);
+            i9++;
+        }
+        Explain.present(v.named, "vector", "named");
+        int i11 = 0;
+        for (Named x12 : v.named) {
+            Explain.present(x12, "vectors.Named", "named", i11);
+            try {
+                Named.fbeExplain(x12);
+            } catch (EncodeException e) {
+                throw e.at("named", i11);
+            }
+            i11++;
         }
     }
 
@@ -424,9 +476,9 @@ public class Holder {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("vectors.Holder");
+            throw Explain.refused(e, "vectors.Holder", () -> fbeExplain(this));
         }
     }
 
@@ -716,9 +768,9 @@ public class Holder {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(10);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("vectors.Holder");
+            throw Explain.refused(e, "vectors.Holder", () -> fbeExplain(this));
         }
     }
 
@@ -992,9 +1044,9 @@ public class Holder {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("vectors.Holder");
+            throw Explain.refused(e, "vectors.Holder", () -> fbeExplain(this));
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -90,6 +91,23 @@ public class Named {
         for (Integer x3 : v.values) {
             w.putI32(e1 + i2 * 4, x3);
             i2++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Named v) {
+        Explain.string(v.name, "name");
+        Explain.present(v.values, "vector", "values");
+        int i1 = 0;
+        for (Integer x2 : v.values) {
+            Explain.present(x2, "int32", "values", i1);
+            i1++;
         }
     }
 
@@ -193,9 +211,9 @@ public class Named {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("vectors.Named");
+            throw Explain.refused(e, "vectors.Named", () -> fbeExplain(this));
         }
     }
 
@@ -366,9 +384,9 @@ public class Named {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(4);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("vectors.Named");
+            throw Explain.refused(e, "vectors.Named", () -> fbeExplain(this));
         }
     }
 
@@ -545,9 +563,9 @@ public class Named {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("vectors.Named");
+            throw Explain.refused(e, "vectors.Named", () -> fbeExplain(this));
         }
     }
 

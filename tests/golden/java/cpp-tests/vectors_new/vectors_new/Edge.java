@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -84,6 +85,17 @@ public class Edge {
         w.putI32(b + 12, v.target);
         w.putI32(b + 16, v.weight);
         w.string(b, b + 20, v.note);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Edge v) {
+        Explain.string(v.note, "note");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -194,9 +206,9 @@ public class Edge {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("vectors_new.Edge");
+            throw Explain.refused(e, "vectors_new.Edge", () -> fbeExplain(this));
         }
     }
 
@@ -365,9 +377,9 @@ public class Edge {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("vectors_new.Edge");
+            throw Explain.refused(e, "vectors_new.Edge", () -> fbeExplain(this));
         }
     }
 
@@ -544,9 +556,9 @@ public class Edge {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("vectors_new.Edge");
+            throw Explain.refused(e, "vectors_new.Edge", () -> fbeExplain(this));
         }
     }
 

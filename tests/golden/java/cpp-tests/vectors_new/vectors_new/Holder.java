@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -90,6 +91,27 @@ public class Holder {
                 throw e.at("edges", i2);
             }
             i2++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Holder v) {
+        Explain.present(v.edges, "vector", "edges");
+        int i1 = 0;
+        for (Edge x2 : v.edges) {
+            Explain.present(x2, "vectors_new.Edge", "edges", i1);
+            try {
+                Edge.fbeExplain(x2);
+            } catch (EncodeException e) {
+                throw e.at("edges", i1);
+            }
+            i1++;
         }
     }
 
@@ -198,9 +220,9 @@ public class Holder {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("vectors_new.Holder");
+            throw Explain.refused(e, "vectors_new.Holder", () -> fbeExplain(this));
         }
     }
 
@@ -392,9 +414,9 @@ public class Holder {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(10);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("vectors_new.Holder");
+            throw Explain.refused(e, "vectors_new.Holder", () -> fbeExplain(this));
         }
     }
 
@@ -575,9 +597,9 @@ public class Holder {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("vectors_new.Holder");
+            throw Explain.refused(e, "vectors_new.Holder", () -> fbeExplain(this));
         }
     }
 

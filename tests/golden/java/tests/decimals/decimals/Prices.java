@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -241,6 +242,72 @@ public class Prices {
                 w.putDecimal(s24, x23);
             }
             i22++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Prices v) {
+        Explain.decimal(v.price, "price");
+        if (v.maybePrice != null) {
+            Explain.decimal(v.maybePrice, "maybePrice");
+        }
+        Explain.present(v.pair, "array", "pair");
+        Writer.checkLength(v.pair.length, 2, "pair");
+        for (int i1 = 0; i1 < 2; i1++) {
+            Explain.decimal(v.pair[i1], "pair", i1);
+        }
+        Explain.present(v.priceVector, "vector", "priceVector");
+        int i2 = 0;
+        for (BigDecimal x3 : v.priceVector) {
+            Explain.decimal(x3, "priceVector", i2);
+            i2++;
+        }
+        Explain.present(v.priceList, "list", "priceList");
+        int i4 = 0;
+        for (BigDecimal x5 : v.priceList) {
+            Explain.decimal(x5, "priceList", i4);
+            i4++;
+        }
+        Explain.present(v.priceSet, "set", "priceSet");
+        int i6 = 0;
+        for (BigDecimal x7 : v.priceSet) {
+            Explain.decimal(x7, "priceSet", i6);
+            i6++;
+        }
+        Explain.present(v.priceById, "map", "priceById");
+        int i8 = 0;
+        for (Map.Entry<Integer, BigDecimal> x9 : v.priceById.entrySet()) {
+            Explain.present(x9.getKey(), "int32", "priceById", i8);
+            Explain.decimal(x9.getValue(), "priceById", i8);
+            i8++;
+        }
+        Explain.present(v.idByPrice, "map", "idByPrice");
+        int i10 = 0;
+        for (Map.Entry<BigDecimal, Integer> x11 : v.idByPrice.entrySet()) {
+            Explain.decimal(x11.getKey(), "idByPrice", i10);
+            Explain.present(x11.getValue(), "int32", "idByPrice", i10);
+            i10++;
+        }
+        Explain.present(v.priceByPrice, "hash", "priceByPrice");
+        int i12 = 0;
+        for (Map.Entry<BigDecimal, BigDecimal> x13 : v.priceByPrice.entrySet()) {
+            Explain.decimal(x13.getKey(), "priceByPrice", i12);
+            Explain.decimal(x13.getValue(), "priceByPrice", i12);
+            i12++;
+        }
+        Explain.present(v.maybePrices, "vector", "maybePrices");
+        int i14 = 0;
+        for (BigDecimal x15 : v.maybePrices) {
+            if (x15 != null) {
+                Explain.decimal(x15, "maybePrices", i14);
+            }
+            i14++;
         }
     }
 
@@ -573,9 +640,9 @@ public class Prices {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("decimals.Prices");
+            throw Explain.refused(e, "decimals.Prices", () -> fbeExplain(this));
         }
     }
 
@@ -908,9 +975,9 @@ public class Prices {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("decimals.Prices");
+            throw Explain.refused(e, "decimals.Prices", () -> fbeExplain(this));
         }
     }
 
@@ -1233,9 +1300,9 @@ public class Prices {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("decimals.Prices");
+            throw Explain.refused(e, "decimals.Prices", () -> fbeExplain(this));
         }
     }
 

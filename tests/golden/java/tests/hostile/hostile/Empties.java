@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -90,6 +91,22 @@ public class Empties {
                 throw e.at("items", i2);
             }
             i2++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Empties v) {
+        Explain.present(v.items, "vector", "items");
+        int i1 = 0;
+        for (Empty x2 : v.items) {
+            Explain.present(x2, "hostile.Empty", "items", i1);
+            i1++;
         }
     }
 
@@ -198,9 +215,9 @@ public class Empties {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("hostile.Empties");
+            throw Explain.refused(e, "hostile.Empties", () -> fbeExplain(this));
         }
     }
 
@@ -392,9 +409,9 @@ public class Empties {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(2);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("hostile.Empties");
+            throw Explain.refused(e, "hostile.Empties", () -> fbeExplain(this));
         }
     }
 
@@ -575,9 +592,9 @@ public class Empties {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("hostile.Empties");
+            throw Explain.refused(e, "hostile.Empties", () -> fbeExplain(this));
         }
     }
 

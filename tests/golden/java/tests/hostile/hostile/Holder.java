@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -117,6 +118,41 @@ public class Holder {
                 throw e.at("byId", i3);
             }
             i3++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Holder v) {
+        Explain.present(v.wide, "hostile.Wide", "wide");
+        try {
+            Wide.fbeExplain(v.wide);
+        } catch (EncodeException e) {
+            throw e.at("wide");
+        }
+        if (v.maybe != null) {
+            try {
+                Wide.fbeExplain(v.maybe);
+            } catch (EncodeException e) {
+                throw e.at("maybe");
+            }
+        }
+        Explain.present(v.byId, "map", "byId");
+        int i1 = 0;
+        for (Map.Entry<Integer, Wide> x2 : v.byId.entrySet()) {
+            Explain.present(x2.getKey(), "int32", "byId", i1);
+            Explain.present(x2.getValue(), "hostile.Wide", "byId", i1);
+            try {
+                Wide.fbeExplain(x2.getValue());
+            } catch (EncodeException e) {
+                throw e.at("byId", i1);
+            }
+            i1++;
         }
     }
 
@@ -310,9 +346,9 @@ public class Holder {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("hostile.Holder");
+            throw Explain.refused(e, "hostile.Holder", () -> fbeExplain(this));
         }
     }
 
@@ -577,9 +613,9 @@ public class Holder {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(5);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("hostile.Holder");
+            throw Explain.refused(e, "hostile.Holder", () -> fbeExplain(this));
         }
     }
 
@@ -813,9 +849,9 @@ public class Holder {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("hostile.Holder");
+            throw Explain.refused(e, "hostile.Holder", () -> fbeExplain(this));
         }
     }
 

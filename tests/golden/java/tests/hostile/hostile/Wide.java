@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -83,6 +84,18 @@ public class Wide {
         for (int i1 = 0; i1 < 1000000; i1++) {
             w.putI32(b + 8 + i1 * 4, v.values[i1]);
         }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Wide v) {
+        Explain.present(v.values, "array", "values");
+        Writer.checkLength(v.values.length, 1000000, "values");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -165,9 +178,9 @@ public class Wide {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("hostile.Wide");
+            throw Explain.refused(e, "hostile.Wide", () -> fbeExplain(this));
         }
     }
 
@@ -338,9 +351,9 @@ public class Wide {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(3);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("hostile.Wide");
+            throw Explain.refused(e, "hostile.Wide", () -> fbeExplain(this));
         }
     }
 
@@ -515,9 +528,9 @@ public class Wide {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("hostile.Wide");
+            throw Explain.refused(e, "hostile.Wide", () -> fbeExplain(this));
         }
     }
 

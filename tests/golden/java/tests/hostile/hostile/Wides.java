@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -90,6 +91,27 @@ public class Wides {
                 throw e.at("items", i2);
             }
             i2++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Wides v) {
+        Explain.present(v.items, "vector", "items");
+        int i1 = 0;
+        for (Wide x2 : v.items) {
+            Explain.present(x2, "hostile.Wide", "items", i1);
+            try {
+                Wide.fbeExplain(x2);
+            } catch (EncodeException e) {
+                throw e.at("items", i1);
+            }
+            i1++;
         }
     }
 
@@ -205,9 +227,9 @@ public class Wides {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("hostile.Wides");
+            throw Explain.refused(e, "hostile.Wides", () -> fbeExplain(this));
         }
     }
 
@@ -406,9 +428,9 @@ public class Wides {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(4);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("hostile.Wides");
+            throw Explain.refused(e, "hostile.Wides", () -> fbeExplain(this));
         }
     }
 
@@ -592,9 +614,9 @@ public class Wides {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("hostile.Wides");
+            throw Explain.refused(e, "hostile.Wides", () -> fbeExplain(this));
         }
     }
 

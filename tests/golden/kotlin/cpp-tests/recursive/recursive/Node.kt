@@ -4,6 +4,7 @@ package recursive
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -58,7 +59,7 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("recursive.Node")
+            throw Explain.refused(e, "recursive.Node") { Node.fbeExplain(this) }
         }
     }
 
@@ -103,7 +104,7 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             return w.endFinal(1)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("recursive.Node")
+            throw Explain.refused(e, "recursive.Node") { Node.fbeExplain(this) }
         }
     }
 
@@ -145,7 +146,7 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("recursive.Node")
+            throw Explain.refused(e, "recursive.Node") { Node.fbeExplain(this) }
         }
     }
 
@@ -176,6 +177,24 @@ open class Node(var id: Int = 0, var label: String = "", var children: MutableLi
                 i2++
             }
             w.leave()
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Node) {
+            Explain.string(v.label, "label")
+            var i1 = 0
+            for (x2 in v.children) {
+                try {
+                    Node.fbeExplain(x2)
+                } catch (e: EncodeException) {
+                    throw e.at("children", i1)
+                }
+                i1++
+            }
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

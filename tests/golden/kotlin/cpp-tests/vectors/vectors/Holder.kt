@@ -4,6 +4,7 @@ package vectors
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -60,7 +61,7 @@ open class Holder(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("vectors.Holder")
+            throw Explain.refused(e, "vectors.Holder") { Holder.fbeExplain(this) }
         }
     }
 
@@ -105,7 +106,7 @@ open class Holder(
             return w.endFinal(10)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("vectors.Holder")
+            throw Explain.refused(e, "vectors.Holder") { Holder.fbeExplain(this) }
         }
     }
 
@@ -147,7 +148,7 @@ open class Holder(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("vectors.Holder")
+            throw Explain.refused(e, "vectors.Holder") { Holder.fbeExplain(this) }
         }
     }
 
@@ -209,6 +210,23 @@ open class Holder(
                     throw e.at("named", i17)
                 }
                 i17++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Holder) {
+            var i1 = 0
+            for (x2 in v.named) {
+                try {
+                    Named.fbeExplain(x2)
+                } catch (e: EncodeException) {
+                    throw e.at("named", i1)
+                }
+                i1++
             }
         }
 

@@ -4,6 +4,7 @@ package vectors
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -53,7 +54,7 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("vectors.Named")
+            throw Explain.refused(e, "vectors.Named") { Named.fbeExplain(this) }
         }
     }
 
@@ -98,7 +99,7 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
             return w.endFinal(4)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("vectors.Named")
+            throw Explain.refused(e, "vectors.Named") { Named.fbeExplain(this) }
         }
     }
 
@@ -140,7 +141,7 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("vectors.Named")
+            throw Explain.refused(e, "vectors.Named") { Named.fbeExplain(this) }
         }
     }
 
@@ -162,6 +163,15 @@ open class Named(var name: String = "", var values: MutableList<Int> = ArrayList
                 w.putI32(e1 + i2 * 4, x3)
                 i2++
             }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Named) {
+            Explain.string(v.name, "name")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

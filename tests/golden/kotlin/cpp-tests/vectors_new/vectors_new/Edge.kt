@@ -6,6 +6,7 @@ package vectors_new
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -55,7 +56,7 @@ open class Edge(var source: Int = 0, var target: Int = 0, var weight: Int = 0, v
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("vectors_new.Edge")
+            throw Explain.refused(e, "vectors_new.Edge") { Edge.fbeExplain(this) }
         }
     }
 
@@ -100,7 +101,7 @@ open class Edge(var source: Int = 0, var target: Int = 0, var weight: Int = 0, v
             return w.endFinal(1)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("vectors_new.Edge")
+            throw Explain.refused(e, "vectors_new.Edge") { Edge.fbeExplain(this) }
         }
     }
 
@@ -142,7 +143,7 @@ open class Edge(var source: Int = 0, var target: Int = 0, var weight: Int = 0, v
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("vectors_new.Edge")
+            throw Explain.refused(e, "vectors_new.Edge") { Edge.fbeExplain(this) }
         }
     }
 
@@ -161,6 +162,15 @@ open class Edge(var source: Int = 0, var target: Int = 0, var weight: Int = 0, v
             w.putI32(b + 12, v.target)
             w.putI32(b + 16, v.weight)
             w.string(b, b + 20, v.note)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Edge) {
+            Explain.string(v.note, "note")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

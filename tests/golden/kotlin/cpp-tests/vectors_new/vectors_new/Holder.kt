@@ -6,6 +6,7 @@ package vectors_new
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -55,7 +56,7 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("vectors_new.Holder")
+            throw Explain.refused(e, "vectors_new.Holder") { Holder.fbeExplain(this) }
         }
     }
 
@@ -100,7 +101,7 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
             return w.endFinal(10)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("vectors_new.Holder")
+            throw Explain.refused(e, "vectors_new.Holder") { Holder.fbeExplain(this) }
         }
     }
 
@@ -142,7 +143,7 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("vectors_new.Holder")
+            throw Explain.refused(e, "vectors_new.Holder") { Holder.fbeExplain(this) }
         }
     }
 
@@ -166,6 +167,23 @@ open class Holder(var edges: MutableList<Edge> = ArrayList()) {
                     throw e.at("edges", i2)
                 }
                 i2++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Holder) {
+            var i1 = 0
+            for (x2 in v.edges) {
+                try {
+                    Edge.fbeExplain(x2)
+                } catch (e: EncodeException) {
+                    throw e.at("edges", i1)
+                }
+                i1++
             }
         }
 

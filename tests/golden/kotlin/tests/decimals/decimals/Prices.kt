@@ -5,6 +5,7 @@ package decimals
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -69,7 +70,7 @@ open class Prices(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("decimals.Prices")
+            throw Explain.refused(e, "decimals.Prices") { Prices.fbeExplain(this) }
         }
     }
 
@@ -114,7 +115,7 @@ open class Prices(
             return w.endFinal(1)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("decimals.Prices")
+            throw Explain.refused(e, "decimals.Prices") { Prices.fbeExplain(this) }
         }
     }
 
@@ -156,7 +157,7 @@ open class Prices(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("decimals.Prices")
+            throw Explain.refused(e, "decimals.Prices") { Prices.fbeExplain(this) }
         }
     }
 
@@ -228,6 +229,61 @@ open class Prices(
                     w.putDecimal(s25, x24)
                 }
                 i23++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Prices) {
+            Explain.decimal(v.price, "price")
+            val o1 = v.maybePrice
+            if (o1 != null) {
+                Explain.decimal(o1, "maybePrice")
+            }
+            Writer.checkLength(v.pair.size, 2, "pair")
+            for (i2 in 0 until 2) {
+                Explain.decimal(v.pair[i2], "pair", i2)
+            }
+            var i3 = 0
+            for (x4 in v.priceVector) {
+                Explain.decimal(x4, "priceVector", i3)
+                i3++
+            }
+            var i5 = 0
+            for (x6 in v.priceList) {
+                Explain.decimal(x6, "priceList", i5)
+                i5++
+            }
+            var i7 = 0
+            for (x8 in v.priceSet) {
+                Explain.decimal(x8, "priceSet", i7)
+                i7++
+            }
+            var i9 = 0
+            for (x10 in v.priceById.entries) {
+                Explain.decimal(x10.value, "priceById", i9)
+                i9++
+            }
+            var i11 = 0
+            for (x12 in v.idByPrice.entries) {
+                Explain.decimal(x12.key, "idByPrice", i11)
+                i11++
+            }
+            var i13 = 0
+            for (x14 in v.priceByPrice.entries) {
+                Explain.decimal(x14.key, "priceByPrice", i13)
+                Explain.decimal(x14.value, "priceByPrice", i13)
+                i13++
+            }
+            var i15 = 0
+            for (x16 in v.maybePrices) {
+                if (x16 != null) {
+                    Explain.decimal(x16, "maybePrices", i15)
+                }
+                i15++
             }
         }
 

@@ -5,6 +5,7 @@ package hostile
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -55,7 +56,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("hostile.Holder")
+            throw Explain.refused(e, "hostile.Holder") { Holder.fbeExplain(this) }
         }
     }
 
@@ -100,7 +101,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
             return w.endFinal(5)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("hostile.Holder")
+            throw Explain.refused(e, "hostile.Holder") { Holder.fbeExplain(this) }
         }
     }
 
@@ -142,7 +143,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("hostile.Holder")
+            throw Explain.refused(e, "hostile.Holder") { Holder.fbeExplain(this) }
         }
     }
 
@@ -181,6 +182,36 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
                     throw e.at("byId", i4)
                 }
                 i4++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Holder) {
+            try {
+                Wide.fbeExplain(v.wide)
+            } catch (e: EncodeException) {
+                throw e.at("wide")
+            }
+            val o1 = v.maybe
+            if (o1 != null) {
+                try {
+                    Wide.fbeExplain(o1)
+                } catch (e: EncodeException) {
+                    throw e.at("maybe")
+                }
+            }
+            var i2 = 0
+            for (x3 in v.byId.entries) {
+                try {
+                    Wide.fbeExplain(x3.value)
+                } catch (e: EncodeException) {
+                    throw e.at("byId", i2)
+                }
+                i2++
             }
         }
 

@@ -4,6 +4,7 @@ package hostile
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -53,7 +54,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) {
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("hostile.Wide")
+            throw Explain.refused(e, "hostile.Wide") { Wide.fbeExplain(this) }
         }
     }
 
@@ -98,7 +99,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) {
             return w.endFinal(3)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("hostile.Wide")
+            throw Explain.refused(e, "hostile.Wide") { Wide.fbeExplain(this) }
         }
     }
 
@@ -140,7 +141,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) {
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("hostile.Wide")
+            throw Explain.refused(e, "hostile.Wide") { Wide.fbeExplain(this) }
         }
     }
 
@@ -159,6 +160,15 @@ open class Wide(var values: IntArray = IntArray(1000000)) {
             for (i1 in 0 until 1000000) {
                 w.putI32(b + 8 + i1 * 4, v.values[i1])
             }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Wide) {
+            Writer.checkLength(v.values.size, 1000000, "values")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -4,6 +4,7 @@ package hostile
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -53,7 +54,7 @@ open class Wides(var items: MutableList<Wide> = ArrayList()) {
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("hostile.Wides")
+            throw Explain.refused(e, "hostile.Wides") { Wides.fbeExplain(this) }
         }
     }
 
@@ -98,7 +99,7 @@ open class Wides(var items: MutableList<Wide> = ArrayList()) {
             return w.endFinal(4)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("hostile.Wides")
+            throw Explain.refused(e, "hostile.Wides") { Wides.fbeExplain(this) }
         }
     }
 
@@ -140,7 +141,7 @@ open class Wides(var items: MutableList<Wide> = ArrayList()) {
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("hostile.Wides")
+            throw Explain.refused(e, "hostile.Wides") { Wides.fbeExplain(this) }
         }
     }
 
@@ -164,6 +165,23 @@ open class Wides(var items: MutableList<Wide> = ArrayList()) {
                     throw e.at("items", i2)
                 }
                 i2++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Wides) {
+            var i1 = 0
+            for (x2 in v.items) {
+                try {
+                    Wide.fbeExplain(x2)
+                } catch (e: EncodeException) {
+                    throw e.at("items", i1)
+                }
+                i1++
             }
         }
 

@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -130,6 +131,42 @@ public class Account {
                 throw e.at("orders", i3);
             }
             i3++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Account v) {
+        Explain.string(v.name, "name");
+        Explain.present(v.state, "proto.State", "state");
+        Explain.present(v.wallet, "proto.Balance", "wallet");
+        try {
+            Balance.fbeExplain(v.wallet);
+        } catch (EncodeException e) {
+            throw e.at("wallet");
+        }
+        if (v.asset != null) {
+            try {
+                Balance.fbeExplain(v.asset);
+            } catch (EncodeException e) {
+                throw e.at("asset");
+            }
+        }
+        Explain.present(v.orders, "vector", "orders");
+        int i1 = 0;
+        for (Order x2 : v.orders) {
+            Explain.present(x2, "proto.Order", "orders", i1);
+            try {
+                Order.fbeExplain(x2);
+            } catch (EncodeException e) {
+                throw e.at("orders", i1);
+            }
+            i1++;
         }
     }
 
@@ -341,9 +378,9 @@ public class Account {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("proto.Account");
+            throw Explain.refused(e, "proto.Account", () -> fbeExplain(this));
         }
     }
 
@@ -586,9 +623,9 @@ public class Account {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(3);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("proto.Account");
+            throw Explain.refused(e, "proto.Account", () -> fbeExplain(this));
         }
     }
 
@@ -825,9 +862,9 @@ public class Account {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("proto.Account");
+            throw Explain.refused(e, "proto.Account", () -> fbeExplain(this));
         }
     }
 

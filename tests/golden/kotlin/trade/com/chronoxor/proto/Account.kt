@@ -4,6 +4,7 @@ package com.chronoxor.proto
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -65,7 +66,7 @@ open class Account(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("proto.Account")
+            throw Explain.refused(e, "proto.Account") { Account.fbeExplain(this) }
         }
     }
 
@@ -110,7 +111,7 @@ open class Account(
             return w.endFinal(3)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("proto.Account")
+            throw Explain.refused(e, "proto.Account") { Account.fbeExplain(this) }
         }
     }
 
@@ -152,7 +153,7 @@ open class Account(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("proto.Account")
+            throw Explain.refused(e, "proto.Account") { Account.fbeExplain(this) }
         }
     }
 
@@ -195,6 +196,37 @@ open class Account(
                     throw e.at("orders", i4)
                 }
                 i4++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Account) {
+            Explain.string(v.name, "name")
+            try {
+                Balance.fbeExplain(v.wallet)
+            } catch (e: EncodeException) {
+                throw e.at("wallet")
+            }
+            val o1 = v.asset
+            if (o1 != null) {
+                try {
+                    Balance.fbeExplain(o1)
+                } catch (e: EncodeException) {
+                    throw e.at("asset")
+                }
+            }
+            var i2 = 0
+            for (x3 in v.orders) {
+                try {
+                    Order.fbeExplain(x3)
+                } catch (e: EncodeException) {
+                    throw e.at("orders", i2)
+                }
+                i2++
             }
         }
 

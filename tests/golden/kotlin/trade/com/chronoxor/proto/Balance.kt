@@ -5,6 +5,7 @@ package com.chronoxor.proto
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -59,7 +60,7 @@ open class Balance(var currency: String = "", var amount: Double = 0.0) {
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("proto.Balance")
+            throw Explain.refused(e, "proto.Balance") { Balance.fbeExplain(this) }
         }
     }
 
@@ -104,7 +105,7 @@ open class Balance(var currency: String = "", var amount: Double = 0.0) {
             return w.endFinal(2)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("proto.Balance")
+            throw Explain.refused(e, "proto.Balance") { Balance.fbeExplain(this) }
         }
     }
 
@@ -146,7 +147,7 @@ open class Balance(var currency: String = "", var amount: Double = 0.0) {
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("proto.Balance")
+            throw Explain.refused(e, "proto.Balance") { Balance.fbeExplain(this) }
         }
     }
 
@@ -165,6 +166,15 @@ open class Balance(var currency: String = "", var amount: Double = 0.0) {
             val b = w.struct(base, slot, 20, 2)
             w.string(b, b + 8, v.currency)
             w.putF64(b + 12, v.amount)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Balance) {
+            Explain.string(v.currency, "currency")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

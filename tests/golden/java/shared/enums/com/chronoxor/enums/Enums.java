@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -331,6 +332,82 @@ public class Enums {
         w.putI64(b + 200, v.uint64b3.value());
         w.putI64(b + 208, v.uint64b4.value());
         w.putI64(b + 216, v.uint64b5.value());
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Enums v) {
+        Explain.present(v.byte0, "enums.EnumByte", "byte0");
+        Explain.present(v.byte1, "enums.EnumByte", "byte1");
+        Explain.present(v.byte2, "enums.EnumByte", "byte2");
+        Explain.present(v.byte3, "enums.EnumByte", "byte3");
+        Explain.present(v.byte4, "enums.EnumByte", "byte4");
+        Explain.present(v.byte5, "enums.EnumByte", "byte5");
+        Explain.present(v.char0, "enums.EnumChar", "char0");
+        Explain.present(v.char1, "enums.EnumChar", "char1");
+        Explain.present(v.char2, "enums.EnumChar", "char2");
+        Explain.present(v.char3, "enums.EnumChar", "char3");
+        Explain.present(v.char4, "enums.EnumChar", "char4");
+        Explain.present(v.char5, "enums.EnumChar", "char5");
+        Explain.present(v.wchar0, "enums.EnumWChar", "wchar0");
+        Explain.present(v.wchar1, "enums.EnumWChar", "wchar1");
+        Explain.present(v.wchar2, "enums.EnumWChar", "wchar2");
+        Explain.present(v.wchar3, "enums.EnumWChar", "wchar3");
+        Explain.present(v.wchar4, "enums.EnumWChar", "wchar4");
+        Explain.present(v.wchar5, "enums.EnumWChar", "wchar5");
+        Explain.present(v.int8b0, "enums.EnumInt8", "int8b0");
+        Explain.present(v.int8b1, "enums.EnumInt8", "int8b1");
+        Explain.present(v.int8b2, "enums.EnumInt8", "int8b2");
+        Explain.present(v.int8b3, "enums.EnumInt8", "int8b3");
+        Explain.present(v.int8b4, "enums.EnumInt8", "int8b4");
+        Explain.present(v.int8b5, "enums.EnumInt8", "int8b5");
+        Explain.present(v.uint8b0, "enums.EnumUInt8", "uint8b0");
+        Explain.present(v.uint8b1, "enums.EnumUInt8", "uint8b1");
+        Explain.present(v.uint8b2, "enums.EnumUInt8", "uint8b2");
+        Explain.present(v.uint8b3, "enums.EnumUInt8", "uint8b3");
+        Explain.present(v.uint8b4, "enums.EnumUInt8", "uint8b4");
+        Explain.present(v.uint8b5, "enums.EnumUInt8", "uint8b5");
+        Explain.present(v.int16b0, "enums.EnumInt16", "int16b0");
+        Explain.present(v.int16b1, "enums.EnumInt16", "int16b1");
+        Explain.present(v.int16b2, "enums.EnumInt16", "int16b2");
+        Explain.present(v.int16b3, "enums.EnumInt16", "int16b3");
+        Explain.present(v.int16b4, "enums.EnumInt16", "int16b4");
+        Explain.present(v.int16b5, "enums.EnumInt16", "int16b5");
+        Explain.present(v.uint16b0, "enums.EnumUInt16", "uint16b0");
+        Explain.present(v.uint16b1, "enums.EnumUInt16", "uint16b1");
+        Explain.present(v.uint16b2, "enums.EnumUInt16", "uint16b2");
+        Explain.present(v.uint16b3, "enums.EnumUInt16", "uint16b3");
+        Explain.present(v.uint16b4, "enums.EnumUInt16", "uint16b4");
+        Explain.present(v.uint16b5, "enums.EnumUInt16", "uint16b5");
+        Explain.present(v.int32b0, "enums.EnumInt32", "int32b0");
+        Explain.present(v.int32b1, "enums.EnumInt32", "int32b1");
+        Explain.present(v.int32b2, "enums.EnumInt32", "int32b2");
+        Explain.present(v.int32b3, "enums.EnumInt32", "int32b3");
+        Explain.present(v.int32b4, "enums.EnumInt32", "int32b4");
+        Explain.present(v.int32b5, "enums.EnumInt32", "int32b5");
+        Explain.present(v.uint32b0, "enums.EnumUInt32", "uint32b0");
+        Explain.present(v.uint32b1, "enums.EnumUInt32", "uint32b1");
+        Explain.present(v.uint32b2, "enums.EnumUInt32", "uint32b2");
+        Explain.present(v.uint32b3, "enums.EnumUInt32", "uint32b3");
+        Explain.present(v.uint32b4, "enums.EnumUInt32", "uint32b4");
+        Explain.present(v.uint32b5, "enums.EnumUInt32", "uint32b5");
+        Explain.present(v.int64b0, "enums.EnumInt64", "int64b0");
+        Explain.present(v.int64b1, "enums.EnumInt64", "int64b1");
+        Explain.present(v.int64b2, "enums.EnumInt64", "int64b2");
+        Explain.present(v.int64b3, "enums.EnumInt64", "int64b3");
+        Explain.present(v.int64b4, "enums.EnumInt64", "int64b4");
+        Explain.present(v.int64b5, "enums.EnumInt64", "int64b5");
+        Explain.present(v.uint64b0, "enums.EnumUInt64", "uint64b0");
+        Explain.present(v.uint64b1, "enums.EnumUInt64", "uint64b1");
+        Explain.present(v.uint64b2, "enums.EnumUInt64", "uint64b2");
+        Explain.present(v.uint64b3, "enums.EnumUInt64", "uint64b3");
+        Explain.present(v.uint64b4, "enums.EnumUInt64", "uint64b4");
+        Explain.present(v.uint64b5, "enums.EnumUInt64", "uint64b5");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -993,9 +1070,9 @@ public class Enums {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("enums.Enums");
+            throw Explain.refused(e, "enums.Enums", () -> fbeExplain(this));
         }
     }
 
@@ -1287,9 +1364,9 @@ public class Enums {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("enums.Enums");
+            throw Explain.refused(e, "enums.Enums", () -> fbeExplain(this));
         }
     }
 
@@ -1776,9 +1853,9 @@ public class Enums {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("enums.Enums");
+            throw Explain.refused(e, "enums.Enums", () -> fbeExplain(this));
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.Objects;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -83,6 +84,17 @@ public class Balance {
         int b = w.struct(base, slot, 20, 2);
         w.string(b, b + 8, v.currency);
         w.putF64(b + 12, v.amount);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Balance v) {
+        Explain.string(v.currency, "currency");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -175,9 +187,9 @@ public class Balance {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("proto.Balance");
+            throw Explain.refused(e, "proto.Balance", () -> fbeExplain(this));
         }
     }
 
@@ -341,9 +353,9 @@ public class Balance {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(2);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("proto.Balance");
+            throw Explain.refused(e, "proto.Balance", () -> fbeExplain(this));
         }
     }
 
@@ -510,9 +522,9 @@ public class Balance {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("proto.Balance");
+            throw Explain.refused(e, "proto.Balance", () -> fbeExplain(this));
         }
     }
 

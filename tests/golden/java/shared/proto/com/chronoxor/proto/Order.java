@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -97,6 +98,19 @@ public class Order {
         w.putI8(b + 17, v.type.value());
         w.putF64(b + 18, v.price);
         w.putF64(b + 26, v.volume);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Order v) {
+        Explain.string(v.symbol, "symbol");
+        Explain.present(v.side, "proto.OrderSide", "side");
+        Explain.present(v.type, "proto.OrderType", "type");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -225,9 +239,9 @@ public class Order {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("proto.Order");
+            throw Explain.refused(e, "proto.Order", () -> fbeExplain(this));
         }
     }
 
@@ -401,9 +415,9 @@ public class Order {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("proto.Order");
+            throw Explain.refused(e, "proto.Order", () -> fbeExplain(this));
         }
     }
 
@@ -590,9 +604,9 @@ public class Order {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("proto.Order");
+            throw Explain.refused(e, "proto.Order", () -> fbeExplain(this));
         }
     }
 

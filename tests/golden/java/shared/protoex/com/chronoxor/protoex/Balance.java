@@ -8,6 +8,7 @@ import java.util.Objects;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -82,6 +83,17 @@ public class Balance extends com.chronoxor.proto.Balance {
         w.string(b, b + 8, v.currency);
         w.putF64(b + 12, v.amount);
         w.putF64(b + 20, v.locked);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Balance v) {
+        Explain.string(v.currency, "currency");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -174,9 +186,9 @@ public class Balance extends com.chronoxor.proto.Balance {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("protoex.Balance");
+            throw Explain.refused(e, "protoex.Balance", () -> fbeExplain(this));
         }
     }
 
@@ -345,9 +357,9 @@ public class Balance extends com.chronoxor.proto.Balance {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(2);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("protoex.Balance");
+            throw Explain.refused(e, "protoex.Balance", () -> fbeExplain(this));
         }
     }
 
@@ -521,9 +533,9 @@ public class Balance extends com.chronoxor.proto.Balance {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("protoex.Balance");
+            throw Explain.refused(e, "protoex.Balance", () -> fbeExplain(this));
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -105,6 +106,19 @@ public class Order {
         w.putF64(b + 26, v.volume);
         w.putF64(b + 34, v.tp);
         w.putF64(b + 42, v.sl);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Order v) {
+        Explain.string(v.symbol, "symbol");
+        Explain.present(v.side, "protoex.OrderSide", "side");
+        Explain.present(v.type, "protoex.OrderType", "type");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -251,9 +265,9 @@ public class Order {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("protoex.Order");
+            throw Explain.refused(e, "protoex.Order", () -> fbeExplain(this));
         }
     }
 
@@ -431,9 +445,9 @@ public class Order {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("protoex.Order");
+            throw Explain.refused(e, "protoex.Order", () -> fbeExplain(this));
         }
     }
 
@@ -630,9 +644,9 @@ public class Order {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("protoex.Order");
+            throw Explain.refused(e, "protoex.Order", () -> fbeExplain(this));
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -72,6 +73,22 @@ public class OrderMessage {
         int b = w.struct(base, slot, 12, 11);
         try {
             Order.fbeWrite(w, b, b + 8, v.body);
+        } catch (EncodeException e) {
+            throw e.at("body");
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(OrderMessage v) {
+        Explain.present(v.body, "protoex.Order", "body");
+        try {
+            Order.fbeExplain(v.body);
         } catch (EncodeException e) {
             throw e.at("body");
         }
@@ -168,9 +185,9 @@ public class OrderMessage {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("protoex.OrderMessage");
+            throw Explain.refused(e, "protoex.OrderMessage", () -> fbeExplain(this));
         }
     }
 
@@ -343,9 +360,9 @@ public class OrderMessage {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(11);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("protoex.OrderMessage");
+            throw Explain.refused(e, "protoex.OrderMessage", () -> fbeExplain(this));
         }
     }
 
@@ -520,9 +537,9 @@ public class OrderMessage {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("protoex.OrderMessage");
+            throw Explain.refused(e, "protoex.OrderMessage", () -> fbeExplain(this));
         }
     }
 

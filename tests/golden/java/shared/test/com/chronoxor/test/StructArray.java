@@ -2,10 +2,12 @@
 
 package com.chronoxor.test;
 
+import java.math.BigDecimal;
 import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -258,6 +260,62 @@ public class StructArray {
                     StructSimple.fbeWrite(w, s15, s15, v.f10[i14]);
                 } catch (EncodeException e) {
                     throw e.at("f10", i14);
+                }
+            }
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(StructArray v) {
+        Explain.present(v.f1, "array", "f1");
+        Writer.checkLength(v.f1.length, 2, "f1");
+        Explain.present(v.f2, "array", "f2");
+        Writer.checkLength(v.f2.length, 2, "f2");
+        Explain.present(v.f3, "array", "f3");
+        Writer.checkLength(v.f3.length, 2, "f3");
+        for (int i1 = 0; i1 < 2; i1++) {
+            Explain.present(v.f3[i1], "bytes", "f3", i1);
+        }
+        Explain.present(v.f4, "array", "f4");
+        Writer.checkLength(v.f4.length, 2, "f4");
+        Explain.present(v.f5, "array", "f5");
+        Writer.checkLength(v.f5.length, 2, "f5");
+        for (int i2 = 0; i2 < 2; i2++) {
+            Explain.present(v.f5[i2], "test.EnumSimple", "f5", i2);
+        }
+        Explain.present(v.f6, "array", "f6");
+        Writer.checkLength(v.f6.length, 2, "f6");
+        Explain.present(v.f7, "array", "f7");
+        Writer.checkLength(v.f7.length, 2, "f7");
+        for (int i3 = 0; i3 < 2; i3++) {
+            Explain.present(v.f7[i3], "test.FlagsSimple", "f7", i3);
+        }
+        Explain.present(v.f8, "array", "f8");
+        Writer.checkLength(v.f8.length, 2, "f8");
+        Explain.present(v.f9, "array", "f9");
+        Writer.checkLength(v.f9.length, 2, "f9");
+        for (int i4 = 0; i4 < 2; i4++) {
+            Explain.present(v.f9[i4], "test.StructSimple", "f9", i4);
+            try {
+                StructSimple.fbeExplain(v.f9[i4]);
+            } catch (EncodeException e) {
+                throw e.at("f9", i4);
+            }
+        }
+        Explain.present(v.f10, "array", "f10");
+        Writer.checkLength(v.f10.length, 2, "f10");
+        for (int i5 = 0; i5 < 2; i5++) {
+            if (v.f10[i5] != null) {
+                try {
+                    StructSimple.fbeExplain(v.f10[i5]);
+                } catch (EncodeException e) {
+                    throw e.at("f10", i5);
                 }
             }
         }
@@ -604,9 +662,9 @@ public class StructArray {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructArray");
+            throw Explain.refused(e, "test.StructArray", () -> fbeExplain(this));
         }
     }
 
@@ -965,9 +1023,9 @@ public class StructArray {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(125);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructArray");
+            throw Explain.refused(e, "test.StructArray", () -> fbeExplain(this));
         }
     }
 
@@ -1367,9 +1425,9 @@ public class StructArray {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("test.StructArray");
+            throw Explain.refused(e, "test.StructArray", () -> fbeExplain(this));
         }
     }
 

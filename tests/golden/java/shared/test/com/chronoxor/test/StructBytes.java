@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -94,6 +95,17 @@ public class StructBytes {
             int s2 = w.optional(b, b + 17, 4);
             w.bytes(s2, s2, v.f3);
         }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(StructBytes v) {
+        Explain.present(v.f1, "bytes", "f1");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -221,9 +233,9 @@ public class StructBytes {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructBytes");
+            throw Explain.refused(e, "test.StructBytes", () -> fbeExplain(this));
         }
     }
 
@@ -408,9 +420,9 @@ public class StructBytes {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(120);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructBytes");
+            throw Explain.refused(e, "test.StructBytes", () -> fbeExplain(this));
         }
     }
 
@@ -598,9 +610,9 @@ public class StructBytes {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("test.StructBytes");
+            throw Explain.refused(e, "test.StructBytes", () -> fbeExplain(this));
         }
     }
 

@@ -2,6 +2,7 @@
 
 package com.chronoxor.test;
 
+import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Map;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -313,6 +315,93 @@ public class StructHash {
                 }
             }
             i33++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(StructHash v) {
+        Explain.present(v.f1, "hash", "f1");
+        int i1 = 0;
+        for (Map.Entry<String, Byte> x2 : v.f1.entrySet()) {
+            Explain.string(x2.getKey(), "f1", i1);
+            Explain.present(x2.getValue(), "byte", "f1", i1);
+            i1++;
+        }
+        Explain.present(v.f2, "hash", "f2");
+        int i3 = 0;
+        for (Map.Entry<String, Byte> x4 : v.f2.entrySet()) {
+            Explain.string(x4.getKey(), "f2", i3);
+            i3++;
+        }
+        Explain.present(v.f3, "hash", "f3");
+        int i5 = 0;
+        for (Map.Entry<String, byte[]> x6 : v.f3.entrySet()) {
+            Explain.string(x6.getKey(), "f3", i5);
+            Explain.present(x6.getValue(), "bytes", "f3", i5);
+            i5++;
+        }
+        Explain.present(v.f4, "hash", "f4");
+        int i7 = 0;
+        for (Map.Entry<String, byte[]> x8 : v.f4.entrySet()) {
+            Explain.string(x8.getKey(), "f4", i7);
+            i7++;
+        }
+        Explain.present(v.f5, "hash", "f5");
+        int i9 = 0;
+        for (Map.Entry<String, EnumSimple> x10 : v.f5.entrySet()) {
+            Explain.string(x10.getKey(), "f5", i9);
+            Explain.present(x10.getValue(), "test.EnumSimple", "f5", i9);
+            i9++;
+        }
+        Explain.present(v.f6, "hash", "f6");
+        int i11 = 0;
+        for (Map.Entry<String, EnumSimple> x12 : v.f6.entrySet()) {
+            Explain.string(x12.getKey(), "f6", i11);
+            i11++;
+        }
+        Explain.present(v.f7, "hash", "f7");
+        int i13 = 0;
+        for (Map.Entry<String, FlagsSimple> x14 : v.f7.entrySet()) {
+            Explain.string(x14.getKey(), "f7", i13);
+            Explain.present(x14.getValue(), "test.FlagsSimple", "f7", i13);
+            i13++;
+        }
+        Explain.present(v.f8, "hash", "f8");
+        int i15 = 0;
+        for (Map.Entry<String, FlagsSimple> x16 : v.f8.entrySet()) {
+            Explain.string(x16.getKey(), "f8", i15);
+            i15++;
+        }
+        Explain.present(v.f9, "hash", "f9");
+        int i17 = 0;
+        for (Map.Entry<String, StructSimple> x18 : v.f9.entrySet()) {
+            Explain.string(x18.getKey(), "f9", i17);
+            Explain.present(x18.getValue(), "test.StructSimple", "f9", i17);
+            try {
+                StructSimple.fbeExplain(x18.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f9", i17);
+            }
+            i17++;
+        }
+        Explain.present(v.f10, "hash", "f10");
+        int i19 = 0;
+        for (Map.Entry<String, StructSimple> x20 : v.f10.entrySet()) {
+            Explain.string(x20.getKey(), "f10", i19);
+            if (x20.getValue() != null) {
+                try {
+                    StructSimple.fbeExplain(x20.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f10", i19);
+                }
+            }
+            i19++;
         }
     }
 
@@ -787,9 +876,9 @@ public class StructHash {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructHash");
+            throw Explain.refused(e, "test.StructHash", () -> fbeExplain(this));
         }
     }
 
@@ -1298,9 +1387,9 @@ public class StructHash {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(141);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructHash");
+            throw Explain.refused(e, "test.StructHash", () -> fbeExplain(this));
         }
     }
 
@@ -1717,9 +1806,9 @@ public class StructHash {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("test.StructHash");
+            throw Explain.refused(e, "test.StructHash", () -> fbeExplain(this));
         }
     }
 

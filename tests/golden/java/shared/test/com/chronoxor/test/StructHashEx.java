@@ -2,6 +2,7 @@
 
 package com.chronoxor.test;
 
+import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Map;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -133,6 +135,51 @@ public class StructHashEx {
                 }
             }
             i5++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(StructHashEx v) {
+        Explain.present(v.f1, "hash", "f1");
+        int i1 = 0;
+        for (Map.Entry<StructSimple, StructNested> x2 : v.f1.entrySet()) {
+            Explain.present(x2.getKey(), "test.StructSimple", "f1", i1);
+            try {
+                StructSimple.fbeExplain(x2.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f1", i1);
+            }
+            Explain.present(x2.getValue(), "test.StructNested", "f1", i1);
+            try {
+                StructNested.fbeExplain(x2.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f1", i1);
+            }
+            i1++;
+        }
+        Explain.present(v.f2, "hash", "f2");
+        int i3 = 0;
+        for (Map.Entry<StructSimple, StructNested> x4 : v.f2.entrySet()) {
+            Explain.present(x4.getKey(), "test.StructSimple", "f2", i3);
+            try {
+                StructSimple.fbeExplain(x4.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f2", i3);
+            }
+            if (x4.getValue() != null) {
+                try {
+                    StructNested.fbeExplain(x4.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f2", i3);
+                }
+            }
+            i3++;
         }
     }
 
@@ -327,9 +374,9 @@ public class StructHashEx {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructHashEx");
+            throw Explain.refused(e, "test.StructHashEx", () -> fbeExplain(this));
         }
     }
 
@@ -618,9 +665,9 @@ public class StructHashEx {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(142);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructHashEx");
+            throw Explain.refused(e, "test.StructHashEx", () -> fbeExplain(this));
         }
     }
 
@@ -877,9 +924,9 @@ public class StructHashEx {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("test.StructHashEx");
+            throw Explain.refused(e, "test.StructHashEx", () -> fbeExplain(this));
         }
     }
 

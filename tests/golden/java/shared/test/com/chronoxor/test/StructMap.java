@@ -2,6 +2,7 @@
 
 package com.chronoxor.test;
 
+import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.TreeMap;
@@ -9,6 +10,7 @@ import java.util.TreeMap;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -313,6 +315,93 @@ public class StructMap {
                 }
             }
             i33++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(StructMap v) {
+        Explain.present(v.f1, "map", "f1");
+        int i1 = 0;
+        for (Map.Entry<Integer, Byte> x2 : v.f1.entrySet()) {
+            Explain.present(x2.getKey(), "int32", "f1", i1);
+            Explain.present(x2.getValue(), "byte", "f1", i1);
+            i1++;
+        }
+        Explain.present(v.f2, "map", "f2");
+        int i3 = 0;
+        for (Map.Entry<Integer, Byte> x4 : v.f2.entrySet()) {
+            Explain.present(x4.getKey(), "int32", "f2", i3);
+            i3++;
+        }
+        Explain.present(v.f3, "map", "f3");
+        int i5 = 0;
+        for (Map.Entry<Integer, byte[]> x6 : v.f3.entrySet()) {
+            Explain.present(x6.getKey(), "int32", "f3", i5);
+            Explain.present(x6.getValue(), "bytes", "f3", i5);
+            i5++;
+        }
+        Explain.present(v.f4, "map", "f4");
+        int i7 = 0;
+        for (Map.Entry<Integer, byte[]> x8 : v.f4.entrySet()) {
+            Explain.present(x8.getKey(), "int32", "f4", i7);
+            i7++;
+        }
+        Explain.present(v.f5, "map", "f5");
+        int i9 = 0;
+        for (Map.Entry<Integer, EnumSimple> x10 : v.f5.entrySet()) {
+            Explain.present(x10.getKey(), "int32", "f5", i9);
+            Explain.present(x10.getValue(), "test.EnumSimple", "f5", i9);
+            i9++;
+        }
+        Explain.present(v.f6, "map", "f6");
+        int i11 = 0;
+        for (Map.Entry<Integer, EnumSimple> x12 : v.f6.entrySet()) {
+            Explain.present(x12.getKey(), "int32", "f6", i11);
+            i11++;
+        }
+        Explain.present(v.f7, "map", "f7");
+        int i13 = 0;
+        for (Map.Entry<Integer, FlagsSimple> x14 : v.f7.entrySet()) {
+            Explain.present(x14.getKey(), "int32", "f7", i13);
+            Explain.present(x14.getValue(), "test.FlagsSimple", "f7", i13);
+            i13++;
+        }
+        Explain.present(v.f8, "map", "f8");
+        int i15 = 0;
+        for (Map.Entry<Integer, FlagsSimple> x16 : v.f8.entrySet()) {
+            Explain.present(x16.getKey(), "int32", "f8", i15);
+            i15++;
+        }
+        Explain.present(v.f9, "map", "f9");
+        int i17 = 0;
+        for (Map.Entry<Integer, StructSimple> x18 : v.f9.entrySet()) {
+            Explain.present(x18.getKey(), "int32", "f9", i17);
+            Explain.present(x18.getValue(), "test.StructSimple", "f9", i17);
+            try {
+                StructSimple.fbeExplain(x18.getValue());
+            } catch (EncodeException e) {
+                throw e.at("f9", i17);
+            }
+            i17++;
+        }
+        Explain.present(v.f10, "map", "f10");
+        int i19 = 0;
+        for (Map.Entry<Integer, StructSimple> x20 : v.f10.entrySet()) {
+            Explain.present(x20.getKey(), "int32", "f10", i19);
+            if (x20.getValue() != null) {
+                try {
+                    StructSimple.fbeExplain(x20.getValue());
+                } catch (EncodeException e) {
+                    throw e.at("f10", i19);
+                }
+            }
+            i19++;
         }
     }
 
@@ -787,9 +876,9 @@ public class StructMap {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructMap");
+            throw Explain.refused(e, "test.StructMap", () -> fbeExplain(this));
         }
     }
 
@@ -1298,9 +1387,9 @@ public class StructMap {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(140);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructMap");
+            throw Explain.refused(e, "test.StructMap", () -> fbeExplain(this));
         }
     }
 
@@ -1717,9 +1806,9 @@ public class StructMap {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("test.StructMap");
+            throw Explain.refused(e, "test.StructMap", () -> fbeExplain(this));
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -522,6 +523,134 @@ public class StructNested extends StructOptional {
             int s72 = w.optional(b, b + 617, 4);
             try {
                 StructOptional.fbeWrite(w, s72, s72, v.f1011);
+            } catch (EncodeException e) {
+                throw e.at("f1011");
+            }
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(StructNested v) {
+        Explain.decimal(v.f29, "f29");
+        Explain.decimal(v.f30, "f30");
+        Explain.string(v.f31, "f31");
+        Explain.string(v.f32, "f32");
+        Explain.present(v.f36, "uuid", "f36");
+        Explain.present(v.f37, "uuid", "f37");
+        Explain.present(v.f38, "uuid", "f38");
+        Explain.present(v.f39, "proto.OrderSide", "f39");
+        Explain.present(v.f40, "proto.OrderType", "f40");
+        Explain.present(v.f41, "proto.Order", "f41");
+        try {
+            com.chronoxor.proto.Order.fbeExplain(v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
+        Explain.present(v.f42, "proto.Balance", "f42");
+        try {
+            com.chronoxor.proto.Balance.fbeExplain(v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
+        Explain.present(v.f43, "proto.State", "f43");
+        Explain.present(v.f44, "proto.Account", "f44");
+        try {
+            com.chronoxor.proto.Account.fbeExplain(v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
+        if (v.f142 != null) {
+            Explain.decimal(v.f142, "f142");
+        }
+        if (v.f143 != null) {
+            Explain.decimal(v.f143, "f143");
+        }
+        if (v.f144 != null) {
+            Explain.decimal(v.f144, "f144");
+        }
+        if (v.f145 != null) {
+            Explain.string(v.f145, "f145");
+        }
+        if (v.f146 != null) {
+            Explain.string(v.f146, "f146");
+        }
+        if (v.f147 != null) {
+            Explain.string(v.f147, "f147");
+        }
+        if (v.f158 != null) {
+            try {
+                com.chronoxor.proto.Order.fbeExplain(v.f158);
+            } catch (EncodeException e) {
+                throw e.at("f158");
+            }
+        }
+        if (v.f159 != null) {
+            try {
+                com.chronoxor.proto.Order.fbeExplain(v.f159);
+            } catch (EncodeException e) {
+                throw e.at("f159");
+            }
+        }
+        if (v.f160 != null) {
+            try {
+                com.chronoxor.proto.Balance.fbeExplain(v.f160);
+            } catch (EncodeException e) {
+                throw e.at("f160");
+            }
+        }
+        if (v.f161 != null) {
+            try {
+                com.chronoxor.proto.Balance.fbeExplain(v.f161);
+            } catch (EncodeException e) {
+                throw e.at("f161");
+            }
+        }
+        if (v.f164 != null) {
+            try {
+                com.chronoxor.proto.Account.fbeExplain(v.f164);
+            } catch (EncodeException e) {
+                throw e.at("f164");
+            }
+        }
+        if (v.f165 != null) {
+            try {
+                com.chronoxor.proto.Account.fbeExplain(v.f165);
+            } catch (EncodeException e) {
+                throw e.at("f165");
+            }
+        }
+        Explain.present(v.f1000, "test.EnumSimple", "f1000");
+        Explain.present(v.f1002, "test.EnumTyped", "f1002");
+        Explain.present(v.f1004, "test.FlagsSimple", "f1004");
+        Explain.present(v.f1006, "test.FlagsTyped", "f1006");
+        Explain.present(v.f1008, "test.StructSimple", "f1008");
+        try {
+            StructSimple.fbeExplain(v.f1008);
+        } catch (EncodeException e) {
+            throw e.at("f1008");
+        }
+        if (v.f1009 != null) {
+            try {
+                StructSimple.fbeExplain(v.f1009);
+            } catch (EncodeException e) {
+                throw e.at("f1009");
+            }
+        }
+        Explain.present(v.f1010, "test.StructOptional", "f1010");
+        try {
+            StructOptional.fbeExplain(v.f1010);
+        } catch (EncodeException e) {
+            throw e.at("f1010");
+        }
+        if (v.f1011 != null) {
+            try {
+                StructOptional.fbeExplain(v.f1011);
             } catch (EncodeException e) {
                 throw e.at("f1011");
             }
@@ -1508,9 +1637,9 @@ public class StructNested extends StructOptional {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructNested");
+            throw Explain.refused(e, "test.StructNested", () -> fbeExplain(this));
         }
     }
 
@@ -2834,9 +2963,9 @@ public class StructNested extends StructOptional {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(112);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructNested");
+            throw Explain.refused(e, "test.StructNested", () -> fbeExplain(this));
         }
     }
 
@@ -4331,9 +4460,9 @@ public class StructNested extends StructOptional {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("test.StructNested");
+            throw Explain.refused(e, "test.StructNested", () -> fbeExplain(this));
         }
     }
 

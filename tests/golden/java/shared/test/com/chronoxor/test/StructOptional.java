@@ -9,6 +9,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Decimals;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -881,6 +882,104 @@ public class StructOptional extends StructSimple {
             int s66 = w.optional(b, b + 562, 4);
             try {
                 com.chronoxor.proto.Account.fbeWrite(w, s66, s66, v.f165);
+            } catch (EncodeException e) {
+                throw e.at("f165");
+            }
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(StructOptional v) {
+        Explain.decimal(v.f29, "f29");
+        Explain.decimal(v.f30, "f30");
+        Explain.string(v.f31, "f31");
+        Explain.string(v.f32, "f32");
+        Explain.present(v.f36, "uuid", "f36");
+        Explain.present(v.f37, "uuid", "f37");
+        Explain.present(v.f38, "uuid", "f38");
+        Explain.present(v.f39, "proto.OrderSide", "f39");
+        Explain.present(v.f40, "proto.OrderType", "f40");
+        Explain.present(v.f41, "proto.Order", "f41");
+        try {
+            com.chronoxor.proto.Order.fbeExplain(v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
+        Explain.present(v.f42, "proto.Balance", "f42");
+        try {
+            com.chronoxor.proto.Balance.fbeExplain(v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
+        Explain.present(v.f43, "proto.State", "f43");
+        Explain.present(v.f44, "proto.Account", "f44");
+        try {
+            com.chronoxor.proto.Account.fbeExplain(v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
+        if (v.f142 != null) {
+            Explain.decimal(v.f142, "f142");
+        }
+        if (v.f143 != null) {
+            Explain.decimal(v.f143, "f143");
+        }
+        if (v.f144 != null) {
+            Explain.decimal(v.f144, "f144");
+        }
+        if (v.f145 != null) {
+            Explain.string(v.f145, "f145");
+        }
+        if (v.f146 != null) {
+            Explain.string(v.f146, "f146");
+        }
+        if (v.f147 != null) {
+            Explain.string(v.f147, "f147");
+        }
+        if (v.f158 != null) {
+            try {
+                com.chronoxor.proto.Order.fbeExplain(v.f158);
+            } catch (EncodeException e) {
+                throw e.at("f158");
+            }
+        }
+        if (v.f159 != null) {
+            try {
+                com.chronoxor.proto.Order.fbeExplain(v.f159);
+            } catch (EncodeException e) {
+                throw e.at("f159");
+            }
+        }
+        if (v.f160 != null) {
+            try {
+                com.chronoxor.proto.Balance.fbeExplain(v.f160);
+            } catch (EncodeException e) {
+                throw e.at("f160");
+            }
+        }
+        if (v.f161 != null) {
+            try {
+                com.chronoxor.proto.Balance.fbeExplain(v.f161);
+            } catch (EncodeException e) {
+                throw e.at("f161");
+            }
+        }
+        if (v.f164 != null) {
+            try {
+                com.chronoxor.proto.Account.fbeExplain(v.f164);
+            } catch (EncodeException e) {
+                throw e.at("f164");
+            }
+        }
+        if (v.f165 != null) {
+            try {
+                com.chronoxor.proto.Account.fbeExplain(v.f165);
             } catch (EncodeException e) {
                 throw e.at("f165");
             }
@@ -2399,9 +2498,9 @@ public class StructOptional extends StructSimple {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructOptional");
+            throw Explain.refused(e, "test.StructOptional", () -> fbeExplain(this));
         }
     }
 
@@ -3581,9 +3680,9 @@ public class StructOptional extends StructSimple {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(111);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructOptional");
+            throw Explain.refused(e, "test.StructOptional", () -> fbeExplain(this));
         }
     }
 
@@ -4924,9 +5023,9 @@ public class StructOptional extends StructSimple {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("test.StructOptional");
+            throw Explain.refused(e, "test.StructOptional", () -> fbeExplain(this));
         }
     }
 

@@ -2,6 +2,7 @@
 
 package com.chronoxor.test;
 
+import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.Set;
 import java.util.TreeSet;
@@ -9,6 +10,7 @@ import java.util.TreeSet;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -142,6 +144,45 @@ public class StructSet {
                 throw e.at("f4", i11);
             }
             i11++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(StructSet v) {
+        Explain.present(v.f1, "set", "f1");
+        int i1 = 0;
+        for (Byte x2 : v.f1) {
+            Explain.present(x2, "byte", "f1", i1);
+            i1++;
+        }
+        Explain.present(v.f2, "set", "f2");
+        int i3 = 0;
+        for (EnumSimple x4 : v.f2) {
+            Explain.present(x4, "test.EnumSimple", "f2", i3);
+            i3++;
+        }
+        Explain.present(v.f3, "set", "f3");
+        int i5 = 0;
+        for (FlagsSimple x6 : v.f3) {
+            Explain.present(x6, "test.FlagsSimple", "f3", i5);
+            i5++;
+        }
+        Explain.present(v.f4, "set", "f4");
+        int i7 = 0;
+        for (StructSimple x8 : v.f4) {
+            Explain.present(x8, "test.StructSimple", "f4", i7);
+            try {
+                StructSimple.fbeExplain(x8);
+            } catch (EncodeException e) {
+                throw e.at("f4", i7);
+            }
+            i7++;
         }
     }
 
@@ -340,9 +381,9 @@ public class StructSet {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructSet");
+            throw Explain.refused(e, "test.StructSet", () -> fbeExplain(this));
         }
     }
 
@@ -602,9 +643,9 @@ public class StructSet {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(132);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructSet");
+            throw Explain.refused(e, "test.StructSet", () -> fbeExplain(this));
         }
     }
 
@@ -838,9 +879,9 @@ public class StructSet {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("test.StructSet");
+            throw Explain.refused(e, "test.StructSet", () -> fbeExplain(this));
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Decimals;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -267,6 +268,44 @@ public class StructSimple {
         w.putI8(b + 232, v.f43.value());
         try {
             com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44);
+        } catch (EncodeException e) {
+            throw e.at("f44");
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(StructSimple v) {
+        Explain.decimal(v.f29, "f29");
+        Explain.decimal(v.f30, "f30");
+        Explain.string(v.f31, "f31");
+        Explain.string(v.f32, "f32");
+        Explain.present(v.f36, "uuid", "f36");
+        Explain.present(v.f37, "uuid", "f37");
+        Explain.present(v.f38, "uuid", "f38");
+        Explain.present(v.f39, "proto.OrderSide", "f39");
+        Explain.present(v.f40, "proto.OrderType", "f40");
+        Explain.present(v.f41, "proto.Order", "f41");
+        try {
+            com.chronoxor.proto.Order.fbeExplain(v.f41);
+        } catch (EncodeException e) {
+            throw e.at("f41");
+        }
+        Explain.present(v.f42, "proto.Balance", "f42");
+        try {
+            com.chronoxor.proto.Balance.fbeExplain(v.f42);
+        } catch (EncodeException e) {
+            throw e.at("f42");
+        }
+        Explain.present(v.f43, "proto.State", "f43");
+        Explain.present(v.f44, "proto.Account", "f44");
+        try {
+            com.chronoxor.proto.Account.fbeExplain(v.f44);
         } catch (EncodeException e) {
             throw e.at("f44");
         }
@@ -1045,9 +1084,9 @@ public class StructSimple {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructSimple");
+            throw Explain.refused(e, "test.StructSimple", () -> fbeExplain(this));
         }
     }
 
@@ -1343,9 +1382,9 @@ public class StructSimple {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(110);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructSimple");
+            throw Explain.refused(e, "test.StructSimple", () -> fbeExplain(this));
         }
     }
 
@@ -1766,9 +1805,9 @@ public class StructSimple {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("test.StructSimple");
+            throw Explain.refused(e, "test.StructSimple", () -> fbeExplain(this));
         }
     }
 

@@ -2,12 +2,14 @@
 
 package com.chronoxor.test;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -282,6 +284,67 @@ public class StructVector {
                 }
             }
             i33++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(StructVector v) {
+        Explain.present(v.f1, "vector", "f1");
+        int i1 = 0;
+        for (Byte x2 : v.f1) {
+            Explain.present(x2, "byte", "f1", i1);
+            i1++;
+        }
+        Explain.present(v.f2, "vector", "f2");
+        Explain.present(v.f3, "vector", "f3");
+        int i3 = 0;
+        for (byte[] x4 : v.f3) {
+            Explain.present(x4, "bytes", "f3", i3);
+            i3++;
+        }
+        Explain.present(v.f4, "vector", "f4");
+        Explain.present(v.f5, "vector", "f5");
+        int i5 = 0;
+        for (EnumSimple x6 : v.f5) {
+            Explain.present(x6, "test.EnumSimple", "f5", i5);
+            i5++;
+        }
+        Explain.present(v.f6, "vector", "f6");
+        Explain.present(v.f7, "vector", "f7");
+        int i7 = 0;
+        for (FlagsSimple x8 : v.f7) {
+            Explain.present(x8, "test.FlagsSimple", "f7", i7);
+            i7++;
+        }
+        Explain.present(v.f8, "vector", "f8");
+        Explain.present(v.f9, "vector", "f9");
+        int i9 = 0;
+        for (StructSimple x10 : v.f9) {
+            Explain.present(x10, "test.StructSimple", "f9", i9);
+            try {
+                StructSimple.fbeExplain(x10);
+            } catch (EncodeException e) {
+                throw e.at("f9", i9);
+            }
+            i9++;
+        }
+        Explain.present(v.f10, "vector", "f10");
+        int i11 = 0;
+        for (StructSimple x12 : v.f10) {
+            if (x12 != null) {
+                try {
+                    StructSimple.fbeExplain(x12);
+                } catch (EncodeException e) {
+                    throw e.at("f10", i11);
+                }
+            }
+            i11++;
         }
     }
 
@@ -626,9 +689,9 @@ public class StructVector {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructVector");
+            throw Explain.refused(e, "test.StructVector", () -> fbeExplain(this));
         }
     }
 
@@ -989,9 +1052,9 @@ public class StructVector {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(130);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("test.StructVector");
+            throw Explain.refused(e, "test.StructVector", () -> fbeExplain(this));
         }
     }
 
@@ -1357,9 +1420,9 @@ public class StructVector {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("test.StructVector");
+            throw Explain.refused(e, "test.StructVector", () -> fbeExplain(this));
         }
     }
 

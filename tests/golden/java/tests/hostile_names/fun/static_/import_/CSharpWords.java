@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -288,6 +289,60 @@ public class CSharpWords {
             w.string(b, e15 + i16 * 8, x17.getKey());
             w.putI32(e15 + i16 * 8 + 4, x17.getValue());
             i16++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(CSharpWords v) {
+        Explain.present(v.checked, "import.Word", "checked");
+        Explain.string(v.fixed, "fixed");
+        Explain.present(v.implicit, "import.Modifier", "implicit");
+        Explain.present(v.params, "import.side", "params");
+        Explain.present(v.stackalloc, "vector", "stackalloc");
+        int i1 = 0;
+        for (Word x2 : v.stackalloc) {
+            Explain.present(x2, "import.Word", "stackalloc", i1);
+            i1++;
+        }
+        if (v.ulong != null) {
+            Explain.string(v.ulong, "ulong");
+        }
+        Explain.present(v.unchecked, "bytes", "unchecked");
+        Explain.present(v.ushort, "map", "ushort");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.ushort.entrySet()) {
+            Explain.string(x4.getKey(), "ushort", i3);
+            Explain.present(x4.getValue(), "int32", "ushort", i3);
+            i3++;
+        }
+        Explain.decimal(v.add, "add");
+        Explain.present(v.alias, "uuid", "alias");
+        Explain.present(v.into, "import.Word", "into");
+        Explain.string(v.nameof, "nameof");
+        Explain.present(v.orderby, "import.Modifier", "orderby");
+        Explain.present(v.remove, "import.side", "remove");
+        Explain.present(v.required, "vector", "required");
+        int i5 = 0;
+        for (Word x6 : v.required) {
+            Explain.present(x6, "import.Word", "required", i5);
+            i5++;
+        }
+        if (v.scoped != null) {
+            Explain.string(v.scoped, "scoped");
+        }
+        Explain.present(v.managed, "bytes", "managed");
+        Explain.present(v.notnull, "map", "notnull");
+        int i7 = 0;
+        for (Map.Entry<String, Integer> x8 : v.notnull.entrySet()) {
+            Explain.string(x8.getKey(), "notnull", i7);
+            Explain.present(x8.getValue(), "int32", "notnull", i7);
+            i7++;
         }
     }
 
@@ -777,9 +832,9 @@ public class CSharpWords {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.CSharpWords");
+            throw Explain.refused(e, "import.CSharpWords", () -> fbeExplain(this));
         }
     }
 
@@ -1126,9 +1181,9 @@ public class CSharpWords {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(9);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.CSharpWords");
+            throw Explain.refused(e, "import.CSharpWords", () -> fbeExplain(this));
         }
     }
 
@@ -1525,9 +1580,9 @@ public class CSharpWords {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.CSharpWords");
+            throw Explain.refused(e, "import.CSharpWords", () -> fbeExplain(this));
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -141,6 +142,30 @@ public class CppMembers {
             w.string(s5, s5, v.model);
         }
         w.bytes(b, b + 60, v.reset);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(CppMembers v) {
+        Explain.present(v.swap, "import.Word", "swap");
+        Explain.string(v.fbe_, "fbe");
+        Explain.present(v.FinalModel_, "import.Modifier", "FinalModel");
+        Explain.present(v.buffer, "import.side", "buffer");
+        Explain.present(v.offset, "vector", "offset");
+        int i1 = 0;
+        for (Word x2 : v.offset) {
+            Explain.present(x2, "import.Word", "offset", i1);
+            i1++;
+        }
+        if (v.model != null) {
+            Explain.string(v.model, "model");
+        }
+        Explain.present(v.reset, "bytes", "reset");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -352,9 +377,9 @@ public class CppMembers {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.CppMembers");
+            throw Explain.refused(e, "import.CppMembers", () -> fbeExplain(this));
         }
     }
 
@@ -568,9 +593,9 @@ public class CppMembers {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(11);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.CppMembers");
+            throw Explain.refused(e, "import.CppMembers", () -> fbeExplain(this));
         }
     }
 
@@ -808,9 +833,9 @@ public class CppMembers {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.CppMembers");
+            throw Explain.refused(e, "import.CppMembers", () -> fbeExplain(this));
         }
     }
 

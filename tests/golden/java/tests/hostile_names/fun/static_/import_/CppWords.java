@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -843,6 +844,158 @@ public class CppWords {
         w.putI64(b + 683, v.INT32_MAX.value());
         w.putF64(b + 691, v.CHAR_BIT);
         w.putI32(b + 699, v.EINVAL.value());
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(CppWords v) {
+        Explain.present(v.alignas, "import.Word", "alignas");
+        Explain.string(v.and, "and");
+        Explain.present(v.asm, "import.Modifier", "asm");
+        Explain.present(v.bitand, "import.side", "bitand");
+        Explain.present(v.break_, "vector", "break");
+        int i1 = 0;
+        for (Word x2 : v.break_) {
+            Explain.present(x2, "import.Word", "break", i1);
+            i1++;
+        }
+        if (v.case_ != null) {
+            Explain.string(v.case_, "case");
+        }
+        Explain.present(v.catch_, "bytes", "catch");
+        Explain.present(v.char8_t, "map", "char8_t");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.char8_t.entrySet()) {
+            Explain.string(x4.getKey(), "char8_t", i3);
+            Explain.present(x4.getValue(), "int32", "char8_t", i3);
+            i3++;
+        }
+        Explain.decimal(v.char16_t, "char16_t");
+        Explain.present(v.char32_t, "uuid", "char32_t");
+        Explain.present(v.consteval, "import.Word", "consteval");
+        Explain.string(v.constinit, "constinit");
+        Explain.present(v.continue_, "import.Modifier", "continue");
+        Explain.present(v.co_return, "import.side", "co_return");
+        Explain.present(v.decltype, "vector", "decltype");
+        int i5 = 0;
+        for (Word x6 : v.decltype) {
+            Explain.present(x6, "import.Word", "decltype", i5);
+            i5++;
+        }
+        if (v.default_ != null) {
+            Explain.string(v.default_, "default");
+        }
+        Explain.present(v.delete, "bytes", "delete");
+        Explain.present(v.do_, "map", "do");
+        int i7 = 0;
+        for (Map.Entry<String, Integer> x8 : v.do_.entrySet()) {
+            Explain.string(x8.getKey(), "do", i7);
+            Explain.present(x8.getValue(), "int32", "do", i7);
+            i7++;
+        }
+        Explain.decimal(v.dynamic_cast, "dynamic_cast");
+        Explain.present(v.else_, "uuid", "else");
+        Explain.present(v.for_, "import.Word", "for");
+        Explain.string(v.goto_, "goto");
+        Explain.present(v.import_, "import.Modifier", "import");
+        Explain.present(v.int_, "import.side", "int");
+        Explain.present(v.module, "vector", "module");
+        int i9 = 0;
+        for (Word x10 : v.module) {
+            Explain.present(x10, "import.Word", "module", i9);
+            i9++;
+        }
+        if (v.mutable != null) {
+            Explain.string(v.mutable, "mutable");
+        }
+        Explain.present(v.namespace, "bytes", "namespace");
+        Explain.present(v.new_, "map", "new");
+        int i11 = 0;
+        for (Map.Entry<String, Integer> x12 : v.new_.entrySet()) {
+            Explain.string(x12.getKey(), "new", i11);
+            Explain.present(x12.getValue(), "int32", "new", i11);
+            i11++;
+        }
+        Explain.decimal(v.noexcept, "noexcept");
+        Explain.present(v.not, "uuid", "not");
+        Explain.present(v.or_eq, "import.Word", "or_eq");
+        Explain.string(v.private_, "private");
+        Explain.present(v.public_, "import.Modifier", "public");
+        Explain.present(v.reinterpret_cast, "import.side", "reinterpret_cast");
+        Explain.present(v.return_, "vector", "return");
+        int i13 = 0;
+        for (Word x14 : v.return_) {
+            Explain.present(x14, "import.Word", "return", i13);
+            i13++;
+        }
+        if (v.short_ != null) {
+            Explain.string(v.short_, "short");
+        }
+        Explain.present(v.signed, "bytes", "signed");
+        Explain.present(v.sizeof, "map", "sizeof");
+        int i15 = 0;
+        for (Map.Entry<String, Integer> x16 : v.sizeof.entrySet()) {
+            Explain.string(x16.getKey(), "sizeof", i15);
+            Explain.present(x16.getValue(), "int32", "sizeof", i15);
+            i15++;
+        }
+        Explain.decimal(v.static_, "static");
+        Explain.present(v.static_assert, "uuid", "static_assert");
+        Explain.present(v.thread_local, "import.Word", "thread_local");
+        Explain.string(v.try_, "try");
+        Explain.present(v.typeid, "import.Modifier", "typeid");
+        Explain.present(v.union, "import.side", "union");
+        Explain.present(v.using, "vector", "using");
+        int i17 = 0;
+        for (Word x18 : v.using) {
+            Explain.present(x18, "import.Word", "using", i17);
+            i17++;
+        }
+        if (v.virtual != null) {
+            Explain.string(v.virtual, "virtual");
+        }
+        Explain.present(v.void_, "bytes", "void");
+        Explain.present(v.volatile_, "map", "volatile");
+        int i19 = 0;
+        for (Map.Entry<String, Integer> x20 : v.volatile_.entrySet()) {
+            Explain.string(x20.getKey(), "volatile", i19);
+            Explain.present(x20.getValue(), "int32", "volatile", i19);
+            i19++;
+        }
+        Explain.decimal(v.wchar_t, "wchar_t");
+        Explain.present(v.while_, "uuid", "while");
+        Explain.present(v.EOF, "import.Word", "EOF");
+        Explain.string(v.stdin, "stdin");
+        Explain.present(v.stderr, "import.Modifier", "stderr");
+        Explain.present(v.std_, "import.side", "std");
+        Explain.present(v.int8_t, "vector", "int8_t");
+        int i21 = 0;
+        for (Word x22 : v.int8_t) {
+            Explain.present(x22, "import.Word", "int8_t", i21);
+            i21++;
+        }
+        if (v.uint8_t != null) {
+            Explain.string(v.uint8_t, "uint8_t");
+        }
+        Explain.present(v.int16_t, "bytes", "int16_t");
+        Explain.present(v.uint16_t, "map", "uint16_t");
+        int i23 = 0;
+        for (Map.Entry<String, Integer> x24 : v.uint16_t.entrySet()) {
+            Explain.string(x24.getKey(), "uint16_t", i23);
+            Explain.present(x24.getValue(), "int32", "uint16_t", i23);
+            i23++;
+        }
+        Explain.decimal(v.int32_t_, "int32_t");
+        Explain.present(v.uint32_t, "uuid", "uint32_t");
+        Explain.present(v.nullptr_t, "import.Word", "nullptr_t");
+        Explain.string(v.unix, "unix");
+        Explain.present(v.INT32_MAX, "import.Modifier", "INT32_MAX");
+        Explain.present(v.EINVAL, "import.side", "EINVAL");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -2454,9 +2607,9 @@ public class CppWords {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.CppWords");
+            throw Explain.refused(e, "import.CppWords", () -> fbeExplain(this));
         }
     }
 
@@ -3285,9 +3438,9 @@ public class CppWords {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(2);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.CppWords");
+            throw Explain.refused(e, "import.CppWords", () -> fbeExplain(this));
         }
     }
 
@@ -4321,9 +4474,9 @@ public class CppWords {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.CppWords");
+            throw Explain.refused(e, "import.CppWords", () -> fbeExplain(this));
         }
     }
 

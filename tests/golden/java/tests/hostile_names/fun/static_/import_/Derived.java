@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -79,6 +80,20 @@ public class Derived extends Order {
         w.putI32(b + 16, v.range_.value());
         w.putI16(b + 20, v.Word_.value());
         w.putI32(b + 22, v.side__.value());
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Derived v) {
+        Explain.present(v.s, "import.side", "s");
+        Explain.present(v.range_, "import.range", "range");
+        Explain.present(v.Word_, "import.Word", "Word");
+        Explain.present(v.side__, "import.range", "side_");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -180,9 +195,9 @@ public class Derived extends Order {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.Derived");
+            throw Explain.refused(e, "import.Derived", () -> fbeExplain(this));
         }
     }
 
@@ -354,9 +369,9 @@ public class Derived extends Order {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(78);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.Derived");
+            throw Explain.refused(e, "import.Derived", () -> fbeExplain(this));
         }
     }
 
@@ -540,9 +555,9 @@ public class Derived extends Order {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.Derived");
+            throw Explain.refused(e, "import.Derived", () -> fbeExplain(this));
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -233,6 +234,43 @@ public class GoMembers {
         w.putI64(b + 133, v.TypeID.value());
         w.putF64(b + 141, v.Verify);
         w.putI32(b + 149, v.VerifyFinal.value());
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(GoMembers v) {
+        Explain.present(v.FBEKey, "import.Word", "FBEKey");
+        Explain.string(v.Reset, "Reset");
+        Explain.present(v.UnmarshalFBE, "import.Modifier", "UnmarshalFBE");
+        Explain.present(v.ReadFBE, "import.side", "ReadFBE");
+        Explain.present(v.FBERead, "vector", "FBERead");
+        int i1 = 0;
+        for (Word x2 : v.FBERead) {
+            Explain.present(x2, "import.Word", "FBERead", i1);
+            i1++;
+        }
+        if (v.MarshalFinal != null) {
+            Explain.string(v.MarshalFinal, "MarshalFinal");
+        }
+        Explain.present(v.UnmarshalFinal, "bytes", "UnmarshalFinal");
+        Explain.present(v.AppendFinal, "map", "AppendFinal");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.AppendFinal.entrySet()) {
+            Explain.string(x4.getKey(), "AppendFinal", i3);
+            Explain.present(x4.getValue(), "int32", "AppendFinal", i3);
+            i3++;
+        }
+        Explain.decimal(v.ReadFinal, "ReadFinal");
+        Explain.present(v.FBEWriteFinal, "uuid", "FBEWriteFinal");
+        Explain.present(v.ReadJSON, "import.Word", "ReadJSON");
+        Explain.string(v.FBEReadJSON, "FBEReadJSON");
+        Explain.present(v.TypeID, "import.Modifier", "TypeID");
+        Explain.present(v.VerifyFinal, "import.side", "VerifyFinal");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -624,9 +662,9 @@ public class GoMembers {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.GoMembers");
+            throw Explain.refused(e, "import.GoMembers", () -> fbeExplain(this));
         }
     }
 
@@ -920,9 +958,9 @@ public class GoMembers {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(13);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.GoMembers");
+            throw Explain.refused(e, "import.GoMembers", () -> fbeExplain(this));
         }
     }
 
@@ -1261,9 +1299,9 @@ public class GoMembers {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.GoMembers");
+            throw Explain.refused(e, "import.GoMembers", () -> fbeExplain(this));
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -328,6 +329,63 @@ public class GoWords {
         }
         w.putI16(b + 228, v.complex128.value());
         w.putI32(b + 230, v.comparable);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(GoWords v) {
+        Explain.present(v.chan, "import.Word", "chan");
+        Explain.string(v.fallthrough, "fallthrough");
+        Explain.present(v.go, "import.Modifier", "go");
+        Explain.present(v.map, "import.side", "map");
+        Explain.present(v.range_, "vector", "range");
+        int i1 = 0;
+        for (Word x2 : v.range_) {
+            Explain.present(x2, "import.Word", "range", i1);
+            i1++;
+        }
+        if (v.select != null) {
+            Explain.string(v.select, "select");
+        }
+        Explain.present(v.type, "bytes", "type");
+        Explain.present(v.var_, "map", "var");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.var_.entrySet()) {
+            Explain.string(x4.getKey(), "var", i3);
+            Explain.present(x4.getValue(), "int32", "var", i3);
+            i3++;
+        }
+        Explain.decimal(v.any, "any");
+        Explain.present(v.error, "uuid", "error");
+        Explain.present(v.cap, "import.Word", "cap");
+        Explain.string(v.append, "append");
+        Explain.present(v.panic, "import.Modifier", "panic");
+        Explain.present(v.println, "import.side", "println");
+        Explain.present(v.real, "vector", "real");
+        int i5 = 0;
+        for (Word x6 : v.real) {
+            Explain.present(x6, "import.Word", "real", i5);
+            i5++;
+        }
+        if (v.imag != null) {
+            Explain.string(v.imag, "imag");
+        }
+        Explain.present(v.close, "bytes", "close");
+        Explain.present(v.min, "map", "min");
+        int i7 = 0;
+        for (Map.Entry<String, Integer> x8 : v.min.entrySet()) {
+            Explain.string(x8.getKey(), "min", i7);
+            Explain.present(x8.getValue(), "int32", "min", i7);
+            i7++;
+        }
+        Explain.decimal(v.max, "max");
+        Explain.present(v.clear, "uuid", "clear");
+        Explain.present(v.complex128, "import.Word", "complex128");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -903,9 +961,9 @@ public class GoWords {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.GoWords");
+            throw Explain.refused(e, "import.GoWords", () -> fbeExplain(this));
         }
     }
 
@@ -1283,9 +1341,9 @@ public class GoWords {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(4);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.GoWords");
+            throw Explain.refused(e, "import.GoWords", () -> fbeExplain(this));
         }
     }
 
@@ -1730,9 +1788,9 @@ public class GoWords {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.GoWords");
+            throw Explain.refused(e, "import.GoWords", () -> fbeExplain(this));
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -687,6 +688,189 @@ public class Hostile {
             throw e.at("Listed");
         }
         w.putI32(b + 316, v.Letters_.value());
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Hostile v) {
+        Explain.present(v.Order_, "import.Order", "Order");
+        try {
+            Order.fbeExplain(v.Order_);
+        } catch (EncodeException e) {
+            throw e.at("Order");
+        }
+        Explain.present(v.CppWords_, "import.CppWords", "CppWords");
+        try {
+            CppWords.fbeExplain(v.CppWords_);
+        } catch (EncodeException e) {
+            throw e.at("CppWords");
+        }
+        Explain.present(v.PythonWords_, "import.PythonWords", "PythonWords");
+        try {
+            PythonWords.fbeExplain(v.PythonWords_);
+        } catch (EncodeException e) {
+            throw e.at("PythonWords");
+        }
+        Explain.present(v.GoWords_, "import.GoWords", "GoWords");
+        try {
+            GoWords.fbeExplain(v.GoWords_);
+        } catch (EncodeException e) {
+            throw e.at("GoWords");
+        }
+        Explain.present(v.JavaWords_, "import.JavaWords", "JavaWords");
+        try {
+            JavaWords.fbeExplain(v.JavaWords_);
+        } catch (EncodeException e) {
+            throw e.at("JavaWords");
+        }
+        Explain.present(v.KotlinWords_, "import.KotlinWords", "KotlinWords");
+        try {
+            KotlinWords.fbeExplain(v.KotlinWords_);
+        } catch (EncodeException e) {
+            throw e.at("KotlinWords");
+        }
+        Explain.present(v.JsWords_, "import.JsWords", "JsWords");
+        try {
+            JsWords.fbeExplain(v.JsWords_);
+        } catch (EncodeException e) {
+            throw e.at("JsWords");
+        }
+        Explain.present(v.RustWords_, "import.RustWords", "RustWords");
+        try {
+            RustWords.fbeExplain(v.RustWords_);
+        } catch (EncodeException e) {
+            throw e.at("RustWords");
+        }
+        Explain.present(v.CSharpWords_, "import.CSharpWords", "CSharpWords");
+        try {
+            CSharpWords.fbeExplain(v.CSharpWords_);
+        } catch (EncodeException e) {
+            throw e.at("CSharpWords");
+        }
+        Explain.present(v.RubyWords_, "import.RubyWords", "RubyWords");
+        try {
+            RubyWords.fbeExplain(v.RubyWords_);
+        } catch (EncodeException e) {
+            throw e.at("RubyWords");
+        }
+        Explain.present(v.CppMembers_, "import.CppMembers", "CppMembers");
+        try {
+            CppMembers.fbeExplain(v.CppMembers_);
+        } catch (EncodeException e) {
+            throw e.at("CppMembers");
+        }
+        Explain.present(v.PythonMembers_, "import.PythonMembers", "PythonMembers");
+        try {
+            PythonMembers.fbeExplain(v.PythonMembers_);
+        } catch (EncodeException e) {
+            throw e.at("PythonMembers");
+        }
+        Explain.present(v.GoMembers_, "import.GoMembers", "GoMembers");
+        try {
+            GoMembers.fbeExplain(v.GoMembers_);
+        } catch (EncodeException e) {
+            throw e.at("GoMembers");
+        }
+        Explain.present(v.JvmMembers_, "import.JvmMembers", "JvmMembers");
+        try {
+            JvmMembers.fbeExplain(v.JvmMembers_);
+        } catch (EncodeException e) {
+            throw e.at("JvmMembers");
+        }
+        Explain.present(v.JsMembers_, "import.JsMembers", "JsMembers");
+        try {
+            JsMembers.fbeExplain(v.JsMembers_);
+        } catch (EncodeException e) {
+            throw e.at("JsMembers");
+        }
+        Explain.present(v.RuntimeNames_, "import.RuntimeNames", "RuntimeNames");
+        try {
+            RuntimeNames.fbeExplain(v.RuntimeNames_);
+        } catch (EncodeException e) {
+            throw e.at("RuntimeNames");
+        }
+        Explain.present(v.class__, "import.class", "class");
+        Explain.present(v.Object__, "import.Object", "Object");
+        Explain.present(v.String__, "import.String", "String");
+        Explain.present(v.List__, "import.List", "List");
+        Explain.present(v.Map__, "import.Map", "Map");
+        Explain.present(v.Model_, "import.Model", "Model");
+        Explain.present(v.FinalModel_, "import.FinalModel", "FinalModel");
+        Explain.present(v.Buffer_, "import.Buffer", "Buffer");
+        Explain.present(v.Reader__, "import.Reader", "Reader");
+        Explain.present(v.Writer__, "import.Writer", "Writer");
+        Explain.present(v.Limits__, "import.Limits", "Limits");
+        Explain.present(v.DecodeError_, "import.DecodeError", "DecodeError");
+        Explain.present(v.DecodeException__, "import.DecodeException", "DecodeException");
+        Explain.present(v.Decimal_, "import.Decimal", "Decimal");
+        Explain.present(v.Uuid_, "import.Uuid", "Uuid");
+        Explain.present(v.UUID__, "import.UUID", "UUID");
+        Explain.present(v.Timestamp_, "import.Timestamp", "Timestamp");
+        Explain.present(v.Sender__, "import.Sender", "Sender");
+        Explain.present(v.Receiver__, "import.Receiver", "Receiver");
+        Explain.present(v.Client__, "import.Client", "Client");
+        Explain.present(v.Proxy__, "import.Proxy", "Proxy");
+        Explain.present(v.Handler__, "import.Handler", "Handler");
+        Explain.present(v.fbe_, "import.fbe", "fbe");
+        Explain.present(v.FBE_, "import.FBE", "FBE");
+        Explain.present(v.std_, "import.std", "std");
+        Explain.present(v.Companion_, "import.Companion", "Companion");
+        Explain.present(v.Any_, "import.Any", "Any");
+        Explain.present(v.Self_, "import.Self", "Self");
+        Explain.present(v.self_, "import.self", "self");
+        Explain.present(v.None_, "import.None", "None");
+        Explain.present(v.Option_, "import.Option", "Option");
+        Explain.present(v.Result_, "import.Result", "Result");
+        Explain.present(v.Vec_, "import.Vec", "Vec");
+        Explain.present(v.Box_, "import.Box", "Box");
+        Explain.present(v.Error_, "import.Error", "Error");
+        Explain.present(v.Exception_, "import.Exception", "Exception");
+        Explain.present(v.Text__, "import.Text", "Text");
+        Explain.present(v.JsonWriter__, "import.JsonWriter", "JsonWriter");
+        Explain.present(v.int32_t_, "import.int32_t", "int32_t");
+        Explain.present(v.size_t_, "import.size_t", "size_t");
+        Explain.present(v.list_, "import.list", "list");
+        Explain.present(v.object_, "import.object", "object");
+        Explain.present(v.v, "import.v", "v");
+        Explain.present(v.r, "import.r", "r");
+        Explain.present(v.w, "import.w", "w");
+        Explain.present(v.SideBuy_, "import.SideBuy", "SideBuy");
+        Explain.present(v.OrderKey_, "import.OrderKey", "OrderKey");
+        Explain.present(v.textOfside_, "import.textOfside", "textOfside");
+        Explain.present(v.DECIMAL_1_, "import.DECIMAL_1", "DECIMAL_1");
+        Explain.present(v.OrderModel_, "import.OrderModel", "OrderModel");
+        Explain.present(v.OrderFinal_, "import.OrderFinal", "OrderFinal");
+        Explain.present(v.NewOrder_, "import.NewOrder", "NewOrder");
+        Explain.present(v.VerifyFBEOrder_, "import.VerifyFBEOrder", "VerifyFBEOrder");
+        Explain.present(v.fbe_vr_Order_, "import.fbe_vr_Order", "fbe_vr_Order");
+        Explain.present(v.e1, "import.e1", "e1");
+        Explain.present(v.i2, "import.i2", "i2");
+        Explain.present(v.o3_, "import.o3", "o3");
+        Explain.present(v.Case_, "import.Case", "Case");
+        Explain.present(v.Imported_, "import.Imported", "Imported");
+        try {
+            Imported.fbeExplain(v.Imported_);
+        } catch (EncodeException e) {
+            throw e.at("Imported");
+        }
+        Explain.present(v.Derived_, "import.Derived", "Derived");
+        try {
+            Derived.fbeExplain(v.Derived_);
+        } catch (EncodeException e) {
+            throw e.at("Derived");
+        }
+        Explain.present(v.Listed_, "import.Listed", "Listed");
+        try {
+            Listed.fbeExplain(v.Listed_);
+        } catch (EncodeException e) {
+            throw e.at("Listed");
+        }
+        Explain.present(v.Letters_, "import.Letters", "Letters");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -2613,9 +2797,9 @@ public class Hostile {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.Hostile");
+            throw Explain.refused(e, "import.Hostile", () -> fbeExplain(this));
         }
     }
 
@@ -3931,9 +4115,9 @@ public class Hostile {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(79);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.Hostile");
+            throw Explain.refused(e, "import.Hostile", () -> fbeExplain(this));
         }
     }
 
@@ -5481,9 +5665,9 @@ public class Hostile {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.Hostile");
+            throw Explain.refused(e, "import.Hostile", () -> fbeExplain(this));
         }
     }
 

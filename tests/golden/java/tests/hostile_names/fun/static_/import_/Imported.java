@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -83,6 +84,24 @@ public class Imported {
             throw e.at("org");
         }
         w.putI8(b + 13, v.example.value());
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Imported v) {
+        Explain.present(v.market, "market.Side", "market");
+        Explain.present(v.org_, "market.Instrument", "org");
+        try {
+            org.example.market.Instrument.fbeExplain(v.org_);
+        } catch (EncodeException e) {
+            throw e.at("org");
+        }
+        Explain.present(v.example, "market.Side", "example");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -200,9 +219,9 @@ public class Imported {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.Imported");
+            throw Explain.refused(e, "import.Imported", () -> fbeExplain(this));
         }
     }
 
@@ -381,9 +400,9 @@ public class Imported {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(75);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.Imported");
+            throw Explain.refused(e, "import.Imported", () -> fbeExplain(this));
         }
     }
 
@@ -568,9 +587,9 @@ public class Imported {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.Imported");
+            throw Explain.refused(e, "import.Imported", () -> fbeExplain(this));
         }
     }
 

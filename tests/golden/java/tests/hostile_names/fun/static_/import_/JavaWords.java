@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -297,6 +298,62 @@ public class JavaWords {
         }
         w.putDecimal(b + 178, v.Map__);
         w.putUuid(b + 194, v.Set_);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(JavaWords v) {
+        Explain.present(v.abstract_, "import.Word", "abstract");
+        Explain.string(v.extends_, "extends");
+        Explain.present(v.instanceof_, "import.Modifier", "instanceof");
+        Explain.present(v.strictfp_, "import.side", "strictfp");
+        Explain.present(v.throws_, "vector", "throws");
+        int i1 = 0;
+        for (Word x2 : v.throws_) {
+            Explain.present(x2, "import.Word", "throws", i1);
+            i1++;
+        }
+        if (v.transient_ != null) {
+            Explain.string(v.transient_, "transient");
+        }
+        Explain.present(v.record_, "bytes", "record");
+        Explain.present(v.sealed_, "map", "sealed");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.sealed_.entrySet()) {
+            Explain.string(x4.getKey(), "sealed", i3);
+            Explain.present(x4.getValue(), "int32", "sealed", i3);
+            i3++;
+        }
+        Explain.decimal(v.permits_, "permits");
+        Explain.present(v.when, "uuid", "when");
+        Explain.present(v.uses, "import.Word", "uses");
+        Explain.string(v.transitive, "transitive");
+        Explain.present(v.String__, "import.Modifier", "String");
+        Explain.present(v.Long_, "import.side", "Long");
+        Explain.present(v.System_, "vector", "System");
+        int i5 = 0;
+        for (Word x6 : v.System_) {
+            Explain.present(x6, "import.Word", "System", i5);
+            i5++;
+        }
+        if (v.Override_ != null) {
+            Explain.string(v.Override_, "Override");
+        }
+        Explain.present(v.Class_, "bytes", "Class");
+        Explain.present(v.List__, "map", "List");
+        int i7 = 0;
+        for (Map.Entry<String, Integer> x8 : v.List__.entrySet()) {
+            Explain.string(x8.getKey(), "List", i7);
+            Explain.present(x8.getValue(), "int32", "List", i7);
+            i7++;
+        }
+        Explain.decimal(v.Map__, "Map");
+        Explain.present(v.Set_, "uuid", "Set");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -808,9 +865,9 @@ public class JavaWords {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.JavaWords");
+            throw Explain.refused(e, "import.JavaWords", () -> fbeExplain(this));
         }
     }
 
@@ -1163,9 +1220,9 @@ public class JavaWords {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(5);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.JavaWords");
+            throw Explain.refused(e, "import.JavaWords", () -> fbeExplain(this));
         }
     }
 
@@ -1572,9 +1629,9 @@ public class JavaWords {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.JavaWords");
+            throw Explain.refused(e, "import.JavaWords", () -> fbeExplain(this));
         }
     }
 

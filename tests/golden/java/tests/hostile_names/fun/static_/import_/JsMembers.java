@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -91,6 +92,18 @@ public class JsMembers {
             int s1 = w.optional(b, b + 18, 1);
             w.putBool(s1, v.verify);
         }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(JsMembers v) {
+        Explain.present(v.fbeKey, "import.Word", "fbeKey");
+        Explain.string(v.toText, "toText");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -211,9 +224,9 @@ public class JsMembers {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.JsMembers");
+            throw Explain.refused(e, "import.JsMembers", () -> fbeExplain(this));
         }
     }
 
@@ -392,9 +405,9 @@ public class JsMembers {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(15);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.JsMembers");
+            throw Explain.refused(e, "import.JsMembers", () -> fbeExplain(this));
         }
     }
 
@@ -579,9 +592,9 @@ public class JsMembers {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.JsMembers");
+            throw Explain.refused(e, "import.JsMembers", () -> fbeExplain(this));
         }
     }
 

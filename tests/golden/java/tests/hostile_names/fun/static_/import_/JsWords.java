@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -351,6 +352,65 @@ public class JsWords {
         }
         w.putI64(b + 243, v.satisfies.value());
         w.putF64(b + 251, v.accessor);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(JsWords v) {
+        Explain.present(v.debugger, "import.Word", "debugger");
+        Explain.string(v.let, "let");
+        Explain.present(v.declare, "import.Modifier", "declare");
+        Explain.present(v.never, "import.side", "never");
+        Explain.present(v.bigint, "vector", "bigint");
+        int i1 = 0;
+        for (Word x2 : v.bigint) {
+            Explain.present(x2, "import.Word", "bigint", i1);
+            i1++;
+        }
+        if (v.symbol_ != null) {
+            Explain.string(v.symbol_, "symbol");
+        }
+        Explain.present(v.undefined, "bytes", "undefined");
+        Explain.present(v.NaN, "map", "NaN");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.NaN.entrySet()) {
+            Explain.string(x4.getKey(), "NaN", i3);
+            Explain.present(x4.getValue(), "int32", "NaN", i3);
+            i3++;
+        }
+        Explain.decimal(v.Infinity, "Infinity");
+        Explain.present(v.Uint8Array, "uuid", "Uint8Array");
+        Explain.present(v.Symbol, "import.Word", "Symbol");
+        Explain.string(v.JSON, "JSON");
+        Explain.present(v.Partial, "import.Modifier", "Partial");
+        Explain.present(v.globalThis, "import.side", "globalThis");
+        Explain.present(v.eval, "vector", "eval");
+        int i5 = 0;
+        for (Word x6 : v.eval) {
+            Explain.present(x6, "import.Word", "eval", i5);
+            i5++;
+        }
+        if (v.require != null) {
+            Explain.string(v.require, "require");
+        }
+        Explain.present(v.prototype, "bytes", "prototype");
+        Explain.present(v.__proto__, "map", "__proto__");
+        int i7 = 0;
+        for (Map.Entry<String, Integer> x8 : v.__proto__.entrySet()) {
+            Explain.string(x8.getKey(), "__proto__", i7);
+            Explain.present(x8.getValue(), "int32", "__proto__", i7);
+            i7++;
+        }
+        Explain.decimal(v.toString, "toString");
+        Explain.present(v.valueOf, "uuid", "valueOf");
+        Explain.present(v.readonly, "import.Word", "readonly");
+        Explain.string(v.infer, "infer");
+        Explain.present(v.satisfies, "import.Modifier", "satisfies");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -977,9 +1037,9 @@ public class JsWords {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.JsWords");
+            throw Explain.refused(e, "import.JsWords", () -> fbeExplain(this));
         }
     }
 
@@ -1378,9 +1438,9 @@ public class JsWords {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(7);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.JsWords");
+            throw Explain.refused(e, "import.JsWords", () -> fbeExplain(this));
         }
     }
 
@@ -1853,9 +1913,9 @@ public class JsWords {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.JsWords");
+            throw Explain.refused(e, "import.JsWords", () -> fbeExplain(this));
         }
     }
 

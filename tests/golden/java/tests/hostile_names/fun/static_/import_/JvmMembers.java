@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -237,6 +238,43 @@ public class JvmMembers {
         w.putF64(b + 141, v.javaClass);
         w.putI32(b + 149, v.component1.value());
         w.putI64(b + 153, v.fbeLevels);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(JvmMembers v) {
+        Explain.present(v.TYPE_ID_, "import.Word", "TYPE_ID");
+        Explain.string(v.toFbe, "toFbe");
+        Explain.present(v.readFbe, "import.Modifier", "readFbe");
+        Explain.present(v.verifyFbe, "import.side", "verifyFbe");
+        Explain.present(v.fromFinal, "vector", "fromFinal");
+        int i1 = 0;
+        for (Word x2 : v.fromFinal) {
+            Explain.present(x2, "import.Word", "fromFinal", i1);
+            i1++;
+        }
+        if (v.readFinal != null) {
+            Explain.string(v.readFinal, "readFinal");
+        }
+        Explain.present(v.writeFinal, "bytes", "writeFinal");
+        Explain.present(v.verifyFinal, "map", "verifyFinal");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.verifyFinal.entrySet()) {
+            Explain.string(x4.getKey(), "verifyFinal", i3);
+            Explain.present(x4.getValue(), "int32", "verifyFinal", i3);
+            i3++;
+        }
+        Explain.decimal(v.toJson, "toJson");
+        Explain.present(v.fromJson, "uuid", "fromJson");
+        Explain.present(v.clone, "import.Word", "clone");
+        Explain.string(v.wait, "wait");
+        Explain.present(v.notifyAll, "import.Modifier", "notifyAll");
+        Explain.present(v.component1, "import.side", "component1");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -637,9 +675,9 @@ public class JvmMembers {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.JvmMembers");
+            throw Explain.refused(e, "import.JvmMembers", () -> fbeExplain(this));
         }
     }
 
@@ -935,9 +973,9 @@ public class JvmMembers {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(14);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.JvmMembers");
+            throw Explain.refused(e, "import.JvmMembers", () -> fbeExplain(this));
         }
     }
 
@@ -1281,9 +1319,9 @@ public class JvmMembers {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.JvmMembers");
+            throw Explain.refused(e, "import.JvmMembers", () -> fbeExplain(this));
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -343,6 +344,64 @@ public class KotlinWords {
             int s19 = w.optional(b, b + 238, 1);
             w.putBool(s19, v.Array);
         }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(KotlinWords v) {
+        Explain.present(v.fun_, "import.Word", "fun");
+        Explain.string(v.typeof, "typeof");
+        Explain.present(v.by, "import.Modifier", "by");
+        Explain.present(v.delegate, "import.side", "delegate");
+        Explain.present(v.field, "vector", "field");
+        int i1 = 0;
+        for (Word x2 : v.field) {
+            Explain.present(x2, "import.Word", "field", i1);
+            i1++;
+        }
+        if (v.file != null) {
+            Explain.string(v.file, "file");
+        }
+        Explain.present(v.get, "bytes", "get");
+        Explain.present(v.init, "map", "init");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.init.entrySet()) {
+            Explain.string(x4.getKey(), "init", i3);
+            Explain.present(x4.getValue(), "int32", "init", i3);
+            i3++;
+        }
+        Explain.decimal(v.param, "param");
+        Explain.present(v.receiver, "uuid", "receiver");
+        Explain.present(v.annotation, "import.Word", "annotation");
+        Explain.string(v.crossinline, "crossinline");
+        Explain.present(v.expect, "import.Modifier", "expect");
+        Explain.present(v.infix, "import.side", "infix");
+        Explain.present(v.internal, "vector", "internal");
+        int i5 = 0;
+        for (Word x6 : v.internal) {
+            Explain.present(x6, "import.Word", "internal", i5);
+            i5++;
+        }
+        if (v.lateinit != null) {
+            Explain.string(v.lateinit, "lateinit");
+        }
+        Explain.present(v.noinline, "bytes", "noinline");
+        Explain.present(v.out, "map", "out");
+        int i7 = 0;
+        for (Map.Entry<String, Integer> x8 : v.out.entrySet()) {
+            Explain.string(x8.getKey(), "out", i7);
+            Explain.present(x8.getValue(), "int32", "out", i7);
+            i7++;
+        }
+        Explain.decimal(v.reified, "reified");
+        Explain.present(v.suspend, "uuid", "suspend");
+        Explain.present(v.Unit, "import.Word", "Unit");
+        Explain.string(v.Int, "Int");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -951,9 +1010,9 @@ public class KotlinWords {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.KotlinWords");
+            throw Explain.refused(e, "import.KotlinWords", () -> fbeExplain(this));
         }
     }
 
@@ -1346,9 +1405,9 @@ public class KotlinWords {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(6);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.KotlinWords");
+            throw Explain.refused(e, "import.KotlinWords", () -> fbeExplain(this));
         }
     }
 
@@ -1811,9 +1870,9 @@ public class KotlinWords {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.KotlinWords");
+            throw Explain.refused(e, "import.KotlinWords", () -> fbeExplain(this));
         }
     }
 

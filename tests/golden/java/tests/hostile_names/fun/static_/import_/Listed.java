@@ -8,6 +8,7 @@ import java.util.Objects;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -86,6 +87,24 @@ public class Listed extends org.example.market.Instrument {
         w.putI32(b + 16, v.precision.value());
         try {
             fun.static_.import_.symbol.fbeWrite(w, b, b + 20, v.ticker);
+        } catch (EncodeException e) {
+            throw e.at("ticker");
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Listed v) {
+        Explain.string(v.symbol, "symbol");
+        Explain.present(v.precision, "import.digits", "precision");
+        Explain.present(v.ticker, "import.symbol", "ticker");
+        try {
+            fun.static_.import_.symbol.fbeExplain(v.ticker);
         } catch (EncodeException e) {
             throw e.at("ticker");
         }
@@ -213,9 +232,9 @@ public class Listed extends org.example.market.Instrument {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.Listed");
+            throw Explain.refused(e, "import.Listed", () -> fbeExplain(this));
         }
     }
 
@@ -399,9 +418,9 @@ public class Listed extends org.example.market.Instrument {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(77);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.Listed");
+            throw Explain.refused(e, "import.Listed", () -> fbeExplain(this));
         }
     }
 
@@ -593,9 +612,9 @@ public class Listed extends org.example.market.Instrument {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.Listed");
+            throw Explain.refused(e, "import.Listed", () -> fbeExplain(this));
         }
     }
 

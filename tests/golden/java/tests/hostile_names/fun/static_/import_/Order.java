@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -79,6 +80,18 @@ public class Order {
         w.putI32(b + 8, v.side_);
         w.putI32(b + 12, v.s.value());
         w.putI32(b + 16, v.range_.value());
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Order v) {
+        Explain.present(v.s, "import.side", "s");
+        Explain.present(v.range_, "import.range", "range");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -174,9 +187,9 @@ public class Order {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.Order");
+            throw Explain.refused(e, "import.Order", () -> fbeExplain(this));
         }
     }
 
@@ -342,9 +355,9 @@ public class Order {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.Order");
+            throw Explain.refused(e, "import.Order", () -> fbeExplain(this));
         }
     }
 
@@ -516,9 +529,9 @@ public class Order {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.Order");
+            throw Explain.refused(e, "import.Order", () -> fbeExplain(this));
         }
     }
 

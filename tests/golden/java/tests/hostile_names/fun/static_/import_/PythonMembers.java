@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -183,6 +184,39 @@ public class PythonMembers {
         w.putUuid(b + 84, v.__hash__);
         w.putI64(b + 100, v.__eq__);
         w.putF32(b + 108, v.__private);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(PythonMembers v) {
+        Explain.present(v.to_json, "import.Word", "to_json");
+        Explain.string(v.to_fbe, "to_fbe");
+        Explain.present(v.to_final, "import.Modifier", "to_final");
+        Explain.present(v.fbe_equal, "import.side", "fbe_equal");
+        Explain.present(v.fbe_size, "vector", "fbe_size");
+        int i1 = 0;
+        for (Word x2 : v.fbe_size) {
+            Explain.present(x2, "import.Word", "fbe_size", i1);
+            i1++;
+        }
+        if (v.__init__ != null) {
+            Explain.string(v.__init__, "__init__");
+        }
+        Explain.present(v.__slots__, "bytes", "__slots__");
+        Explain.present(v.__class__, "map", "__class__");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.__class__.entrySet()) {
+            Explain.string(x4.getKey(), "__class__", i3);
+            Explain.present(x4.getValue(), "int32", "__class__", i3);
+            i3++;
+        }
+        Explain.decimal(v.__dict__, "__dict__");
+        Explain.present(v.__hash__, "uuid", "__hash__");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -468,9 +502,9 @@ public class PythonMembers {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.PythonMembers");
+            throw Explain.refused(e, "import.PythonMembers", () -> fbeExplain(this));
         }
     }
 
@@ -721,9 +755,9 @@ public class PythonMembers {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(12);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.PythonMembers");
+            throw Explain.refused(e, "import.PythonMembers", () -> fbeExplain(this));
         }
     }
 
@@ -1001,9 +1035,9 @@ public class PythonMembers {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.PythonMembers");
+            throw Explain.refused(e, "import.PythonMembers", () -> fbeExplain(this));
         }
     }
 

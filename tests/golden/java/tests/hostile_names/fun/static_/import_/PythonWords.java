@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -375,6 +376,72 @@ public class PythonWords {
         for (Word x22 : v.VERSION) {
             w.putI16(e20 + i21 * 2, x22.value());
             i21++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(PythonWords v) {
+        Explain.present(v.False, "import.Word", "False");
+        Explain.string(v.True, "True");
+        Explain.present(v.async, "import.Modifier", "async");
+        Explain.present(v.def, "import.side", "def");
+        Explain.present(v.elif, "vector", "elif");
+        int i1 = 0;
+        for (Word x2 : v.elif) {
+            Explain.present(x2, "import.Word", "elif", i1);
+            i1++;
+        }
+        if (v.except != null) {
+            Explain.string(v.except, "except");
+        }
+        Explain.present(v.finally_, "bytes", "finally");
+        Explain.present(v.from, "map", "from");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.from.entrySet()) {
+            Explain.string(x4.getKey(), "from", i3);
+            Explain.present(x4.getValue(), "int32", "from", i3);
+            i3++;
+        }
+        Explain.decimal(v.global, "global");
+        Explain.present(v.in, "uuid", "in");
+        Explain.present(v.raise, "import.Word", "raise");
+        Explain.string(v.yield_, "yield");
+        Explain.present(v.match, "import.Modifier", "match");
+        Explain.present(v.cls, "import.side", "cls");
+        Explain.present(v.len, "vector", "len");
+        int i5 = 0;
+        for (Word x6 : v.len) {
+            Explain.present(x6, "import.Word", "len", i5);
+            i5++;
+        }
+        if (v.list_ != null) {
+            Explain.string(v.list_, "list");
+        }
+        Explain.present(v.dict, "bytes", "dict");
+        Explain.present(v.set, "map", "set");
+        int i7 = 0;
+        for (Map.Entry<String, Integer> x8 : v.set.entrySet()) {
+            Explain.string(x8.getKey(), "set", i7);
+            Explain.present(x8.getValue(), "int32", "set", i7);
+            i7++;
+        }
+        Explain.decimal(v.str, "str");
+        Explain.present(v.object_, "uuid", "object");
+        Explain.present(v.classmethod, "import.Word", "classmethod");
+        Explain.string(v.Any_, "Any");
+        Explain.present(v.Callable, "import.Modifier", "Callable");
+        Explain.present(v.IntFlag, "import.side", "IntFlag");
+        Explain.present(v.VERSION, "vector", "VERSION");
+        int i9 = 0;
+        for (Word x10 : v.VERSION) {
+            Explain.present(x10, "import.Word", "VERSION", i9);
+            i9++;
         }
     }
 
@@ -1039,9 +1106,9 @@ public class PythonWords {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.PythonWords");
+            throw Explain.refused(e, "import.PythonWords", () -> fbeExplain(this));
         }
     }
 
@@ -1454,9 +1521,9 @@ public class PythonWords {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(3);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.PythonWords");
+            throw Explain.refused(e, "import.PythonWords", () -> fbeExplain(this));
         }
     }
 
@@ -1954,9 +2021,9 @@ public class PythonWords {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.PythonWords");
+            throw Explain.refused(e, "import.PythonWords", () -> fbeExplain(this));
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -198,6 +199,39 @@ public class RubyWords {
             int s9 = w.optional(b, b + 113, 2);
             w.putI16(s9, v.initialize.value());
         }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(RubyWords v) {
+        Explain.present(v.BEGIN, "import.Word", "BEGIN");
+        Explain.string(v.begin, "begin");
+        Explain.present(v.end, "import.Modifier", "end");
+        Explain.present(v.next, "import.side", "next");
+        Explain.present(v.rescue, "vector", "rescue");
+        int i1 = 0;
+        for (Word x2 : v.rescue) {
+            Explain.present(x2, "import.Word", "rescue", i1);
+            i1++;
+        }
+        if (v.retry != null) {
+            Explain.string(v.retry, "retry");
+        }
+        Explain.present(v.then, "bytes", "then");
+        Explain.present(v.undef, "map", "undef");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.undef.entrySet()) {
+            Explain.string(x4.getKey(), "undef", i3);
+            Explain.present(x4.getValue(), "int32", "undef", i3);
+            i3++;
+        }
+        Explain.decimal(v.unless, "unless");
+        Explain.present(v.until, "uuid", "until");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -511,9 +545,9 @@ public class RubyWords {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.RubyWords");
+            throw Explain.refused(e, "import.RubyWords", () -> fbeExplain(this));
         }
     }
 
@@ -778,9 +812,9 @@ public class RubyWords {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(10);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.RubyWords");
+            throw Explain.refused(e, "import.RubyWords", () -> fbeExplain(this));
         }
     }
 
@@ -1076,9 +1110,9 @@ public class RubyWords {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.RubyWords");
+            throw Explain.refused(e, "import.RubyWords", () -> fbeExplain(this));
         }
     }
 

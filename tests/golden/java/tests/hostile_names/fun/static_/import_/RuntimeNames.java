@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -264,6 +265,52 @@ public class RuntimeNames {
         if (v.Requests_ != null) {
             int s14 = w.optional(b, b + 165, 4);
             w.string(s14, s14, v.Requests_);
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(RuntimeNames v) {
+        Explain.present(v.Buffer_, "import.Word", "Buffer");
+        Explain.string(v.ReadBuffer, "ReadBuffer");
+        Explain.present(v.Writer__, "import.Modifier", "Writer");
+        Explain.present(v.Decimal_, "import.side", "Decimal");
+        Explain.present(v.UUID__, "vector", "UUID");
+        int i1 = 0;
+        for (Word x2 : v.UUID__) {
+            Explain.present(x2, "import.Word", "UUID", i1);
+            i1++;
+        }
+        if (v.Timestamp_ != null) {
+            Explain.string(v.Timestamp_, "Timestamp");
+        }
+        Explain.present(v.JsonWriter__, "bytes", "JsonWriter");
+        Explain.present(v.JsonReader_, "map", "JsonReader");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.JsonReader_.entrySet()) {
+            Explain.string(x4.getKey(), "JsonReader", i3);
+            Explain.present(x4.getValue(), "int32", "JsonReader", i3);
+            i3++;
+        }
+        Explain.decimal(v.DecodeError_, "DecodeError");
+        Explain.present(v.EncodeError, "uuid", "EncodeError");
+        Explain.present(v.Client__, "import.Word", "Client");
+        Explain.string(v.Handler__, "Handler");
+        Explain.present(v.Compare_, "import.Modifier", "Compare");
+        Explain.present(v.Uuids_, "import.side", "Uuids");
+        Explain.present(v.Utf8_, "vector", "Utf8");
+        int i5 = 0;
+        for (Word x6 : v.Utf8_) {
+            Explain.present(x6, "import.Word", "Utf8", i5);
+            i5++;
+        }
+        if (v.Requests_ != null) {
+            Explain.string(v.Requests_, "Requests");
         }
     }
 
@@ -706,9 +753,9 @@ public class RuntimeNames {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.RuntimeNames");
+            throw Explain.refused(e, "import.RuntimeNames", () -> fbeExplain(this));
         }
     }
 
@@ -1026,9 +1073,9 @@ public class RuntimeNames {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(16);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.RuntimeNames");
+            throw Explain.refused(e, "import.RuntimeNames", () -> fbeExplain(this));
         }
     }
 
@@ -1400,9 +1447,9 @@ public class RuntimeNames {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.RuntimeNames");
+            throw Explain.refused(e, "import.RuntimeNames", () -> fbeExplain(this));
         }
     }
 

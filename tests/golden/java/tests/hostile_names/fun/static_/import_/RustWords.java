@@ -13,6 +13,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -309,6 +310,62 @@ public class RustWords {
         w.putI64(b + 210, v.Send);
         w.putF32(b + 218, v.Sync);
         w.putI8(b + 222, v.Sized);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(RustWords v) {
+        Explain.present(v.crate, "import.Word", "crate");
+        Explain.string(v.fn, "fn");
+        Explain.present(v.loop, "import.Modifier", "loop");
+        Explain.present(v.move, "import.side", "move");
+        Explain.present(v.pub, "vector", "pub");
+        int i1 = 0;
+        for (Word x2 : v.pub) {
+            Explain.present(x2, "import.Word", "pub", i1);
+            i1++;
+        }
+        if (v.ref != null) {
+            Explain.string(v.ref, "ref");
+        }
+        Explain.present(v.Self_, "bytes", "Self");
+        Explain.present(v.trait, "map", "trait");
+        int i3 = 0;
+        for (Map.Entry<String, Integer> x4 : v.trait.entrySet()) {
+            Explain.string(x4.getKey(), "trait", i3);
+            Explain.present(x4.getValue(), "int32", "trait", i3);
+            i3++;
+        }
+        Explain.decimal(v.unsafe, "unsafe");
+        Explain.present(v.use, "uuid", "use");
+        Explain.present(v.unsized, "import.Word", "unsized");
+        Explain.string(v.macro_rules, "macro_rules");
+        Explain.present(v.Some, "import.Modifier", "Some");
+        Explain.present(v.Ok, "import.side", "Ok");
+        Explain.present(v.Vec_, "vector", "Vec");
+        int i5 = 0;
+        for (Word x6 : v.Vec_) {
+            Explain.present(x6, "import.Word", "Vec", i5);
+            i5++;
+        }
+        if (v.Box_ != null) {
+            Explain.string(v.Box_, "Box");
+        }
+        Explain.present(v.Clone, "bytes", "Clone");
+        Explain.present(v.Copy, "map", "Copy");
+        int i7 = 0;
+        for (Map.Entry<String, Integer> x8 : v.Copy.entrySet()) {
+            Explain.string(x8.getKey(), "Copy", i7);
+            Explain.present(x8.getValue(), "int32", "Copy", i7);
+            i7++;
+        }
+        Explain.decimal(v.Default, "Default");
+        Explain.present(v.Drop, "uuid", "Drop");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -847,9 +904,9 @@ public class RustWords {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.RustWords");
+            throw Explain.refused(e, "import.RustWords", () -> fbeExplain(this));
         }
     }
 
@@ -1209,9 +1266,9 @@ public class RustWords {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(8);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.RustWords");
+            throw Explain.refused(e, "import.RustWords", () -> fbeExplain(this));
         }
     }
 
@@ -1633,9 +1690,9 @@ public class RustWords {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.RustWords");
+            throw Explain.refused(e, "import.RustWords", () -> fbeExplain(this));
         }
     }
 

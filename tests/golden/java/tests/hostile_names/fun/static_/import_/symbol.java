@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -71,6 +72,17 @@ public class symbol {
     public static void fbeWrite(Writer w, int base, int slot, symbol v) {
         int b = w.struct(base, slot, 12, 76);
         w.putI32(b + 8, v.digits_.value());
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(symbol v) {
+        Explain.present(v.digits_, "import.digits", "digits");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -148,9 +160,9 @@ public class symbol {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.symbol");
+            throw Explain.refused(e, "import.symbol", () -> fbeExplain(this));
         }
     }
 
@@ -311,9 +323,9 @@ public class symbol {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(76);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("import.symbol");
+            throw Explain.refused(e, "import.symbol", () -> fbeExplain(this));
         }
     }
 
@@ -475,9 +487,9 @@ public class symbol {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("import.symbol");
+            throw Explain.refused(e, "import.symbol", () -> fbeExplain(this));
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -85,6 +86,18 @@ public class Failure {
         int b = w.struct(base, slot, 28, 502);
         w.putUuid(b + 8, v.id);
         w.string(b, b + 24, v.reason);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Failure v) {
+        Explain.present(v.id, "uuid", "id");
+        Explain.string(v.reason, "reason");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -177,9 +190,9 @@ public class Failure {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("market.Failure");
+            throw Explain.refused(e, "market.Failure", () -> fbeExplain(this));
         }
     }
 
@@ -343,9 +356,9 @@ public class Failure {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(502);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("market.Failure");
+            throw Explain.refused(e, "market.Failure", () -> fbeExplain(this));
         }
     }
 
@@ -512,9 +525,9 @@ public class Failure {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("market.Failure");
+            throw Explain.refused(e, "market.Failure", () -> fbeExplain(this));
         }
     }
 

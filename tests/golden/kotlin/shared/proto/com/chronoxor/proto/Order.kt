@@ -4,6 +4,7 @@ package com.chronoxor.proto
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -65,7 +66,7 @@ open class Order(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("proto.Order")
+            throw Explain.refused(e, "proto.Order") { Order.fbeExplain(this) }
         }
     }
 
@@ -110,7 +111,7 @@ open class Order(
             return w.endFinal(1)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("proto.Order")
+            throw Explain.refused(e, "proto.Order") { Order.fbeExplain(this) }
         }
     }
 
@@ -152,7 +153,7 @@ open class Order(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("proto.Order")
+            throw Explain.refused(e, "proto.Order") { Order.fbeExplain(this) }
         }
     }
 
@@ -175,6 +176,15 @@ open class Order(
             w.putI8(b + 17, v.type.value.toByte())
             w.putF64(b + 18, v.price)
             w.putF64(b + 26, v.volume)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Order) {
+            Explain.string(v.symbol, "symbol")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -5,6 +5,7 @@ package com.chronoxor.protoex
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -54,7 +55,7 @@ open class Balance(currency: String = "", amount: Double = 0.0, var locked: Doub
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("protoex.Balance")
+            throw Explain.refused(e, "protoex.Balance") { Balance.fbeExplain(this) }
         }
     }
 
@@ -91,7 +92,7 @@ open class Balance(currency: String = "", amount: Double = 0.0, var locked: Doub
             return w.endFinal(2)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("protoex.Balance")
+            throw Explain.refused(e, "protoex.Balance") { Balance.fbeExplain(this) }
         }
     }
 
@@ -129,7 +130,7 @@ open class Balance(currency: String = "", amount: Double = 0.0, var locked: Doub
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("protoex.Balance")
+            throw Explain.refused(e, "protoex.Balance") { Balance.fbeExplain(this) }
         }
     }
 
@@ -149,6 +150,15 @@ open class Balance(currency: String = "", amount: Double = 0.0, var locked: Doub
             w.string(b, b + 8, v.currency)
             w.putF64(b + 12, v.amount)
             w.putF64(b + 20, v.locked)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Balance) {
+            Explain.string(v.currency, "currency")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

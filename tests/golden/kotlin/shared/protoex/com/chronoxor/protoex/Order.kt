@@ -4,6 +4,7 @@ package com.chronoxor.protoex
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -67,7 +68,7 @@ open class Order(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("protoex.Order")
+            throw Explain.refused(e, "protoex.Order") { Order.fbeExplain(this) }
         }
     }
 
@@ -112,7 +113,7 @@ open class Order(
             return w.endFinal(1)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("protoex.Order")
+            throw Explain.refused(e, "protoex.Order") { Order.fbeExplain(this) }
         }
     }
 
@@ -154,7 +155,7 @@ open class Order(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("protoex.Order")
+            throw Explain.refused(e, "protoex.Order") { Order.fbeExplain(this) }
         }
     }
 
@@ -179,6 +180,15 @@ open class Order(
             w.putF64(b + 26, v.volume)
             w.putF64(b + 34, v.tp)
             w.putF64(b + 42, v.sl)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Order) {
+            Explain.string(v.symbol, "symbol")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

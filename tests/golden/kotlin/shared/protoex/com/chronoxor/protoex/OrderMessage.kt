@@ -4,6 +4,7 @@ package com.chronoxor.protoex
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -52,7 +53,7 @@ open class OrderMessage(var body: Order = Order()) {
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("protoex.OrderMessage")
+            throw Explain.refused(e, "protoex.OrderMessage") { OrderMessage.fbeExplain(this) }
         }
     }
 
@@ -97,7 +98,7 @@ open class OrderMessage(var body: Order = Order()) {
             return w.endFinal(11)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("protoex.OrderMessage")
+            throw Explain.refused(e, "protoex.OrderMessage") { OrderMessage.fbeExplain(this) }
         }
     }
 
@@ -139,7 +140,7 @@ open class OrderMessage(var body: Order = Order()) {
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("protoex.OrderMessage")
+            throw Explain.refused(e, "protoex.OrderMessage") { OrderMessage.fbeExplain(this) }
         }
     }
 
@@ -156,6 +157,19 @@ open class OrderMessage(var body: Order = Order()) {
             val b = w.struct(base, slot, 12, 11)
             try {
                 Order.fbeWrite(w, b, b + 8, v.body)
+            } catch (e: EncodeException) {
+                throw e.at("body")
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: OrderMessage) {
+            try {
+                Order.fbeExplain(v.body)
             } catch (e: EncodeException) {
                 throw e.at("body")
             }

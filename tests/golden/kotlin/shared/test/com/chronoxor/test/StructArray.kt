@@ -4,6 +4,7 @@ package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -64,7 +65,7 @@ open class StructArray(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructArray")
+            throw Explain.refused(e, "test.StructArray") { StructArray.fbeExplain(this) }
         }
     }
 
@@ -109,7 +110,7 @@ open class StructArray(
             return w.endFinal(125)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructArray")
+            throw Explain.refused(e, "test.StructArray") { StructArray.fbeExplain(this) }
         }
     }
 
@@ -151,7 +152,7 @@ open class StructArray(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("test.StructArray")
+            throw Explain.refused(e, "test.StructArray") { StructArray.fbeExplain(this) }
         }
     }
 
@@ -231,6 +232,41 @@ open class StructArray(
                         StructSimple.fbeWrite(w, s20, s20, o19)
                     } catch (e: EncodeException) {
                         throw e.at("f10", i18)
+                    }
+                }
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: StructArray) {
+            Writer.checkLength(v.f1.size, 2, "f1")
+            Writer.checkLength(v.f2.size, 2, "f2")
+            Writer.checkLength(v.f3.size, 2, "f3")
+            Writer.checkLength(v.f4.size, 2, "f4")
+            Writer.checkLength(v.f5.size, 2, "f5")
+            Writer.checkLength(v.f6.size, 2, "f6")
+            Writer.checkLength(v.f7.size, 2, "f7")
+            Writer.checkLength(v.f8.size, 2, "f8")
+            Writer.checkLength(v.f9.size, 2, "f9")
+            for (i1 in 0 until 2) {
+                try {
+                    StructSimple.fbeExplain(v.f9[i1])
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i1)
+                }
+            }
+            Writer.checkLength(v.f10.size, 2, "f10")
+            for (i2 in 0 until 2) {
+                val o3 = v.f10[i2]
+                if (o3 != null) {
+                    try {
+                        StructSimple.fbeExplain(o3)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i2)
                     }
                 }
             }

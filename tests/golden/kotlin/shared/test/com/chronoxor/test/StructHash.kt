@@ -4,6 +4,7 @@ package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -64,7 +65,7 @@ open class StructHash(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructHash")
+            throw Explain.refused(e, "test.StructHash") { StructHash.fbeExplain(this) }
         }
     }
 
@@ -109,7 +110,7 @@ open class StructHash(
             return w.endFinal(141)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructHash")
+            throw Explain.refused(e, "test.StructHash") { StructHash.fbeExplain(this) }
         }
     }
 
@@ -151,7 +152,7 @@ open class StructHash(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("test.StructHash")
+            throw Explain.refused(e, "test.StructHash") { StructHash.fbeExplain(this) }
         }
     }
 
@@ -263,6 +264,77 @@ open class StructHash(
                     }
                 }
                 i37++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: StructHash) {
+            var i1 = 0
+            for (x2 in v.f1.entries) {
+                Explain.string(x2.key, "f1", i1)
+                i1++
+            }
+            var i3 = 0
+            for (x4 in v.f2.entries) {
+                Explain.string(x4.key, "f2", i3)
+                i3++
+            }
+            var i5 = 0
+            for (x6 in v.f3.entries) {
+                Explain.string(x6.key, "f3", i5)
+                i5++
+            }
+            var i7 = 0
+            for (x8 in v.f4.entries) {
+                Explain.string(x8.key, "f4", i7)
+                i7++
+            }
+            var i9 = 0
+            for (x10 in v.f5.entries) {
+                Explain.string(x10.key, "f5", i9)
+                i9++
+            }
+            var i11 = 0
+            for (x12 in v.f6.entries) {
+                Explain.string(x12.key, "f6", i11)
+                i11++
+            }
+            var i13 = 0
+            for (x14 in v.f7.entries) {
+                Explain.string(x14.key, "f7", i13)
+                i13++
+            }
+            var i15 = 0
+            for (x16 in v.f8.entries) {
+                Explain.string(x16.key, "f8", i15)
+                i15++
+            }
+            var i17 = 0
+            for (x18 in v.f9.entries) {
+                Explain.string(x18.key, "f9", i17)
+                try {
+                    StructSimple.fbeExplain(x18.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i17)
+                }
+                i17++
+            }
+            var i19 = 0
+            for (x20 in v.f10.entries) {
+                Explain.string(x20.key, "f10", i19)
+                val o21 = x20.value
+                if (o21 != null) {
+                    try {
+                        StructSimple.fbeExplain(o21)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i19)
+                    }
+                }
+                i19++
             }
         }
 

@@ -5,6 +5,7 @@ package com.chronoxor.test
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -57,7 +58,7 @@ open class StructHashEx(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructHashEx")
+            throw Explain.refused(e, "test.StructHashEx") { StructHashEx.fbeExplain(this) }
         }
     }
 
@@ -102,7 +103,7 @@ open class StructHashEx(
             return w.endFinal(142)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructHashEx")
+            throw Explain.refused(e, "test.StructHashEx") { StructHashEx.fbeExplain(this) }
         }
     }
 
@@ -144,7 +145,7 @@ open class StructHashEx(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("test.StructHashEx")
+            throw Explain.refused(e, "test.StructHashEx") { StructHashEx.fbeExplain(this) }
         }
     }
 
@@ -192,6 +193,45 @@ open class StructHashEx(
                     }
                 }
                 i5++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: StructHashEx) {
+            var i1 = 0
+            for (x2 in v.f1.entries) {
+                try {
+                    StructSimple.fbeExplain(x2.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f1", i1)
+                }
+                try {
+                    StructNested.fbeExplain(x2.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f1", i1)
+                }
+                i1++
+            }
+            var i3 = 0
+            for (x4 in v.f2.entries) {
+                try {
+                    StructSimple.fbeExplain(x4.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f2", i3)
+                }
+                val o5 = x4.value
+                if (o5 != null) {
+                    try {
+                        StructNested.fbeExplain(o5)
+                    } catch (e: EncodeException) {
+                        throw e.at("f2", i3)
+                    }
+                }
+                i3++
             }
         }
 

@@ -5,6 +5,7 @@ package com.chronoxor.test
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -66,7 +67,7 @@ open class StructMap(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructMap")
+            throw Explain.refused(e, "test.StructMap") { StructMap.fbeExplain(this) }
         }
     }
 
@@ -111,7 +112,7 @@ open class StructMap(
             return w.endFinal(140)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructMap")
+            throw Explain.refused(e, "test.StructMap") { StructMap.fbeExplain(this) }
         }
     }
 
@@ -153,7 +154,7 @@ open class StructMap(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("test.StructMap")
+            throw Explain.refused(e, "test.StructMap") { StructMap.fbeExplain(this) }
         }
     }
 
@@ -265,6 +266,35 @@ open class StructMap(
                     }
                 }
                 i37++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: StructMap) {
+            var i1 = 0
+            for (x2 in v.f9.entries) {
+                try {
+                    StructSimple.fbeExplain(x2.value)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i1)
+                }
+                i1++
+            }
+            var i3 = 0
+            for (x4 in v.f10.entries) {
+                val o5 = x4.value
+                if (o5 != null) {
+                    try {
+                        StructSimple.fbeExplain(o5)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i3)
+                    }
+                }
+                i3++
             }
         }
 

@@ -5,6 +5,7 @@ package com.chronoxor.test
 import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -215,7 +216,7 @@ open class StructOptional(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructOptional")
+            throw Explain.refused(e, "test.StructOptional") { StructOptional.fbeExplain(this) }
         }
     }
 
@@ -252,7 +253,7 @@ open class StructOptional(
             return w.endFinal(111)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructOptional")
+            throw Explain.refused(e, "test.StructOptional") { StructOptional.fbeExplain(this) }
         }
     }
 
@@ -290,7 +291,7 @@ open class StructOptional(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("test.StructOptional")
+            throw Explain.refused(e, "test.StructOptional") { StructOptional.fbeExplain(this) }
         }
     }
 
@@ -714,6 +715,105 @@ open class StructOptional(
                 val s132 = w.optional(b, b + 562, 4)
                 try {
                     com.chronoxor.proto.Account.fbeWrite(w, s132, s132, o131)
+                } catch (e: EncodeException) {
+                    throw e.at("f165")
+                }
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: StructOptional) {
+            Explain.decimal(v.f29, "f29")
+            Explain.decimal(v.f30, "f30")
+            Explain.string(v.f31, "f31")
+            Explain.string(v.f32, "f32")
+            try {
+                com.chronoxor.proto.Order.fbeExplain(v.f41)
+            } catch (e: EncodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeExplain(v.f42)
+            } catch (e: EncodeException) {
+                throw e.at("f42")
+            }
+            try {
+                com.chronoxor.proto.Account.fbeExplain(v.f44)
+            } catch (e: EncodeException) {
+                throw e.at("f44")
+            }
+            val o1 = v.f142
+            if (o1 != null) {
+                Explain.decimal(o1, "f142")
+            }
+            val o2 = v.f143
+            if (o2 != null) {
+                Explain.decimal(o2, "f143")
+            }
+            val o3 = v.f144
+            if (o3 != null) {
+                Explain.decimal(o3, "f144")
+            }
+            val o4 = v.f145
+            if (o4 != null) {
+                Explain.string(o4, "f145")
+            }
+            val o5 = v.f146
+            if (o5 != null) {
+                Explain.string(o5, "f146")
+            }
+            val o6 = v.f147
+            if (o6 != null) {
+                Explain.string(o6, "f147")
+            }
+            val o7 = v.f158
+            if (o7 != null) {
+                try {
+                    com.chronoxor.proto.Order.fbeExplain(o7)
+                } catch (e: EncodeException) {
+                    throw e.at("f158")
+                }
+            }
+            val o8 = v.f159
+            if (o8 != null) {
+                try {
+                    com.chronoxor.proto.Order.fbeExplain(o8)
+                } catch (e: EncodeException) {
+                    throw e.at("f159")
+                }
+            }
+            val o9 = v.f160
+            if (o9 != null) {
+                try {
+                    com.chronoxor.proto.Balance.fbeExplain(o9)
+                } catch (e: EncodeException) {
+                    throw e.at("f160")
+                }
+            }
+            val o10 = v.f161
+            if (o10 != null) {
+                try {
+                    com.chronoxor.proto.Balance.fbeExplain(o10)
+                } catch (e: EncodeException) {
+                    throw e.at("f161")
+                }
+            }
+            val o11 = v.f164
+            if (o11 != null) {
+                try {
+                    com.chronoxor.proto.Account.fbeExplain(o11)
+                } catch (e: EncodeException) {
+                    throw e.at("f164")
+                }
+            }
+            val o12 = v.f165
+            if (o12 != null) {
+                try {
+                    com.chronoxor.proto.Account.fbeExplain(o12)
                 } catch (e: EncodeException) {
                     throw e.at("f165")
                 }

@@ -5,6 +5,7 @@ package com.chronoxor.test
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -60,7 +61,7 @@ open class StructSet(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructSet")
+            throw Explain.refused(e, "test.StructSet") { StructSet.fbeExplain(this) }
         }
     }
 
@@ -105,7 +106,7 @@ open class StructSet(
             return w.endFinal(132)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructSet")
+            throw Explain.refused(e, "test.StructSet") { StructSet.fbeExplain(this) }
         }
     }
 
@@ -147,7 +148,7 @@ open class StructSet(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("test.StructSet")
+            throw Explain.refused(e, "test.StructSet") { StructSet.fbeExplain(this) }
         }
     }
 
@@ -189,6 +190,23 @@ open class StructSet(
                     throw e.at("f4", i11)
                 }
                 i11++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: StructSet) {
+            var i1 = 0
+            for (x2 in v.f4) {
+                try {
+                    StructSimple.fbeExplain(x2)
+                } catch (e: EncodeException) {
+                    throw e.at("f4", i1)
+                }
+                i1++
             }
         }
 

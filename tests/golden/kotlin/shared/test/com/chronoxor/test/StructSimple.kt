@@ -5,6 +5,7 @@ package com.chronoxor.test
 import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -109,7 +110,7 @@ open class StructSimple(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructSimple")
+            throw Explain.refused(e, "test.StructSimple") { StructSimple.fbeExplain(this) }
         }
     }
 
@@ -154,7 +155,7 @@ open class StructSimple(
             return w.endFinal(110)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructSimple")
+            throw Explain.refused(e, "test.StructSimple") { StructSimple.fbeExplain(this) }
         }
     }
 
@@ -196,7 +197,7 @@ open class StructSimple(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("test.StructSimple")
+            throw Explain.refused(e, "test.StructSimple") { StructSimple.fbeExplain(this) }
         }
     }
 
@@ -267,6 +268,33 @@ open class StructSimple(
             w.putI8(b + 232, v.f43.value.toByte())
             try {
                 com.chronoxor.proto.Account.fbeWrite(w, b, b + 233, v.f44)
+            } catch (e: EncodeException) {
+                throw e.at("f44")
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: StructSimple) {
+            Explain.decimal(v.f29, "f29")
+            Explain.decimal(v.f30, "f30")
+            Explain.string(v.f31, "f31")
+            Explain.string(v.f32, "f32")
+            try {
+                com.chronoxor.proto.Order.fbeExplain(v.f41)
+            } catch (e: EncodeException) {
+                throw e.at("f41")
+            }
+            try {
+                com.chronoxor.proto.Balance.fbeExplain(v.f42)
+            } catch (e: EncodeException) {
+                throw e.at("f42")
+            }
+            try {
+                com.chronoxor.proto.Account.fbeExplain(v.f44)
             } catch (e: EncodeException) {
                 throw e.at("f44")
             }

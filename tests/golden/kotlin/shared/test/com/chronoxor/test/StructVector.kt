@@ -4,6 +4,7 @@ package com.chronoxor.test
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -64,7 +65,7 @@ open class StructVector(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructVector")
+            throw Explain.refused(e, "test.StructVector") { StructVector.fbeExplain(this) }
         }
     }
 
@@ -109,7 +110,7 @@ open class StructVector(
             return w.endFinal(130)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("test.StructVector")
+            throw Explain.refused(e, "test.StructVector") { StructVector.fbeExplain(this) }
         }
     }
 
@@ -151,7 +152,7 @@ open class StructVector(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("test.StructVector")
+            throw Explain.refused(e, "test.StructVector") { StructVector.fbeExplain(this) }
         }
     }
 
@@ -248,6 +249,34 @@ open class StructVector(
                     }
                 }
                 i33++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: StructVector) {
+            var i1 = 0
+            for (x2 in v.f9) {
+                try {
+                    StructSimple.fbeExplain(x2)
+                } catch (e: EncodeException) {
+                    throw e.at("f9", i1)
+                }
+                i1++
+            }
+            var i3 = 0
+            for (x4 in v.f10) {
+                if (x4 != null) {
+                    try {
+                        StructSimple.fbeExplain(x4)
+                    } catch (e: EncodeException) {
+                        throw e.at("f10", i3)
+                    }
+                }
+                i3++
             }
         }
 

@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -91,7 +92,7 @@ open class CSharpWords(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.CSharpWords")
+            throw Explain.refused(e, "import.CSharpWords") { CSharpWords.fbeExplain(this) }
         }
     }
 
@@ -136,7 +137,7 @@ open class CSharpWords(
             return w.endFinal(9)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.CSharpWords")
+            throw Explain.refused(e, "import.CSharpWords") { CSharpWords.fbeExplain(this) }
         }
     }
 
@@ -178,7 +179,7 @@ open class CSharpWords(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.CSharpWords")
+            throw Explain.refused(e, "import.CSharpWords") { CSharpWords.fbeExplain(this) }
         }
     }
 
@@ -264,6 +265,35 @@ open class CSharpWords(
                 w.string(b, e20 + i21 * 8, x22.key)
                 w.putI32(e20 + i21 * 8 + 4, x22.value)
                 i21++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: CSharpWords) {
+            Explain.string(v.fixed, "fixed")
+            val o1 = v.ulong
+            if (o1 != null) {
+                Explain.string(o1, "ulong")
+            }
+            var i2 = 0
+            for (x3 in v.ushort.entries) {
+                Explain.string(x3.key, "ushort", i2)
+                i2++
+            }
+            Explain.decimal(v.add, "add")
+            Explain.string(v.nameof, "nameof")
+            val o4 = v.scoped
+            if (o4 != null) {
+                Explain.string(o4, "scoped")
+            }
+            var i5 = 0
+            for (x6 in v.notnull.entries) {
+                Explain.string(x6.key, "notnull", i5)
+                i5++
             }
         }
 

@@ -6,6 +6,7 @@ package fun_.static.import
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -67,7 +68,7 @@ open class CppMembers(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.CppMembers")
+            throw Explain.refused(e, "import.CppMembers") { CppMembers.fbeExplain(this) }
         }
     }
 
@@ -112,7 +113,7 @@ open class CppMembers(
             return w.endFinal(11)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.CppMembers")
+            throw Explain.refused(e, "import.CppMembers") { CppMembers.fbeExplain(this) }
         }
     }
 
@@ -154,7 +155,7 @@ open class CppMembers(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.CppMembers")
+            throw Explain.refused(e, "import.CppMembers") { CppMembers.fbeExplain(this) }
         }
     }
 
@@ -193,6 +194,19 @@ open class CppMembers(
                 w.string(s7, s7, o6)
             }
             w.bytes(b, b + 60, v.reset)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: CppMembers) {
+            Explain.string(v.fbe_, "fbe")
+            val o1 = v.model
+            if (o1 != null) {
+                Explain.string(o1, "model")
+            }
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

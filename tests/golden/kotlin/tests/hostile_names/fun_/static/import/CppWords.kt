@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -176,7 +177,7 @@ open class CppWords(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.CppWords")
+            throw Explain.refused(e, "import.CppWords") { CppWords.fbeExplain(this) }
         }
     }
 
@@ -221,7 +222,7 @@ open class CppWords(
             return w.endFinal(2)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.CppWords")
+            throw Explain.refused(e, "import.CppWords") { CppWords.fbeExplain(this) }
         }
     }
 
@@ -263,7 +264,7 @@ open class CppWords(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.CppWords")
+            throw Explain.refused(e, "import.CppWords") { CppWords.fbeExplain(this) }
         }
     }
 
@@ -535,6 +536,81 @@ open class CppWords(
             w.putI64(b + 683, v.INT32_MAX.value.toLong())
             w.putF64(b + 691, v.CHAR_BIT)
             w.putI32(b + 699, v.EINVAL.value)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: CppWords) {
+            Explain.string(v.and, "and")
+            val o1 = v.case
+            if (o1 != null) {
+                Explain.string(o1, "case")
+            }
+            var i2 = 0
+            for (x3 in v.char8_t.entries) {
+                Explain.string(x3.key, "char8_t", i2)
+                i2++
+            }
+            Explain.decimal(v.char16_t, "char16_t")
+            Explain.string(v.constinit, "constinit")
+            val o4 = v.default
+            if (o4 != null) {
+                Explain.string(o4, "default")
+            }
+            var i5 = 0
+            for (x6 in v.do_.entries) {
+                Explain.string(x6.key, "do", i5)
+                i5++
+            }
+            Explain.decimal(v.dynamic_cast, "dynamic_cast")
+            Explain.string(v.goto, "goto")
+            val o7 = v.mutable
+            if (o7 != null) {
+                Explain.string(o7, "mutable")
+            }
+            var i8 = 0
+            for (x9 in v.new.entries) {
+                Explain.string(x9.key, "new", i8)
+                i8++
+            }
+            Explain.decimal(v.noexcept, "noexcept")
+            Explain.string(v.private, "private")
+            val o10 = v.short
+            if (o10 != null) {
+                Explain.string(o10, "short")
+            }
+            var i11 = 0
+            for (x12 in v.sizeof.entries) {
+                Explain.string(x12.key, "sizeof", i11)
+                i11++
+            }
+            Explain.decimal(v.static, "static")
+            Explain.string(v.try_, "try")
+            val o13 = v.virtual
+            if (o13 != null) {
+                Explain.string(o13, "virtual")
+            }
+            var i14 = 0
+            for (x15 in v.volatile.entries) {
+                Explain.string(x15.key, "volatile", i14)
+                i14++
+            }
+            Explain.decimal(v.wchar_t, "wchar_t")
+            Explain.string(v.stdin, "stdin")
+            val o16 = v.uint8_t
+            if (o16 != null) {
+                Explain.string(o16, "uint8_t")
+            }
+            var i17 = 0
+            for (x18 in v.uint16_t.entries) {
+                Explain.string(x18.key, "uint16_t", i17)
+                i17++
+            }
+            Explain.decimal(v.int32_t_, "int32_t")
+            Explain.string(v.unix, "unix")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

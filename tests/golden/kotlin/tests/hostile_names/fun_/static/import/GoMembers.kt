@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -86,7 +87,7 @@ open class GoMembers(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.GoMembers")
+            throw Explain.refused(e, "import.GoMembers") { GoMembers.fbeExplain(this) }
         }
     }
 
@@ -131,7 +132,7 @@ open class GoMembers(
             return w.endFinal(13)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.GoMembers")
+            throw Explain.refused(e, "import.GoMembers") { GoMembers.fbeExplain(this) }
         }
     }
 
@@ -173,7 +174,7 @@ open class GoMembers(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.GoMembers")
+            throw Explain.refused(e, "import.GoMembers") { GoMembers.fbeExplain(this) }
         }
     }
 
@@ -240,6 +241,26 @@ open class GoMembers(
             w.putI64(b + 133, v.TypeID.value.toLong())
             w.putF64(b + 141, v.Verify)
             w.putI32(b + 149, v.VerifyFinal.value)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: GoMembers) {
+            Explain.string(v.Reset, "Reset")
+            val o1 = v.MarshalFinal
+            if (o1 != null) {
+                Explain.string(o1, "MarshalFinal")
+            }
+            var i2 = 0
+            for (x3 in v.AppendFinal.entries) {
+                Explain.string(x3.key, "AppendFinal", i2)
+                i2++
+            }
+            Explain.decimal(v.ReadFinal, "ReadFinal")
+            Explain.string(v.FBEReadJSON, "FBEReadJSON")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -99,7 +100,7 @@ open class GoWords(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.GoWords")
+            throw Explain.refused(e, "import.GoWords") { GoWords.fbeExplain(this) }
         }
     }
 
@@ -144,7 +145,7 @@ open class GoWords(
             return w.endFinal(4)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.GoWords")
+            throw Explain.refused(e, "import.GoWords") { GoWords.fbeExplain(this) }
         }
     }
 
@@ -186,7 +187,7 @@ open class GoWords(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.GoWords")
+            throw Explain.refused(e, "import.GoWords") { GoWords.fbeExplain(this) }
         }
     }
 
@@ -285,6 +286,36 @@ open class GoWords(
             }
             w.putI16(b + 228, v.complex128.value)
             w.putI32(b + 230, v.comparable)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: GoWords) {
+            Explain.string(v.fallthrough, "fallthrough")
+            val o1 = v.select
+            if (o1 != null) {
+                Explain.string(o1, "select")
+            }
+            var i2 = 0
+            for (x3 in v.var_.entries) {
+                Explain.string(x3.key, "var", i2)
+                i2++
+            }
+            Explain.decimal(v.any, "any")
+            Explain.string(v.append, "append")
+            val o4 = v.imag
+            if (o4 != null) {
+                Explain.string(o4, "imag")
+            }
+            var i5 = 0
+            for (x6 in v.min.entries) {
+                Explain.string(x6.key, "min", i5)
+                i5++
+            }
+            Explain.decimal(v.max, "max")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -6,6 +6,7 @@ package fun_.static.import
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -133,7 +134,7 @@ open class Hostile(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.Hostile")
+            throw Explain.refused(e, "import.Hostile") { Hostile.fbeExplain(this) }
         }
     }
 
@@ -178,7 +179,7 @@ open class Hostile(
             return w.endFinal(79)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.Hostile")
+            throw Explain.refused(e, "import.Hostile") { Hostile.fbeExplain(this) }
         }
     }
 
@@ -220,7 +221,7 @@ open class Hostile(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.Hostile")
+            throw Explain.refused(e, "import.Hostile") { Hostile.fbeExplain(this) }
         }
     }
 
@@ -621,6 +622,99 @@ open class Hostile(
                 throw e.at("Listed")
             }
             w.putI32(b + 316, v.Letters_.value)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Hostile) {
+            try {
+                CppWords.fbeExplain(v.CppWords_)
+            } catch (e: EncodeException) {
+                throw e.at("CppWords")
+            }
+            try {
+                PythonWords.fbeExplain(v.PythonWords_)
+            } catch (e: EncodeException) {
+                throw e.at("PythonWords")
+            }
+            try {
+                GoWords.fbeExplain(v.GoWords_)
+            } catch (e: EncodeException) {
+                throw e.at("GoWords")
+            }
+            try {
+                JavaWords.fbeExplain(v.JavaWords_)
+            } catch (e: EncodeException) {
+                throw e.at("JavaWords")
+            }
+            try {
+                KotlinWords.fbeExplain(v.KotlinWords_)
+            } catch (e: EncodeException) {
+                throw e.at("KotlinWords")
+            }
+            try {
+                JsWords.fbeExplain(v.JsWords_)
+            } catch (e: EncodeException) {
+                throw e.at("JsWords")
+            }
+            try {
+                RustWords.fbeExplain(v.RustWords_)
+            } catch (e: EncodeException) {
+                throw e.at("RustWords")
+            }
+            try {
+                CSharpWords.fbeExplain(v.CSharpWords_)
+            } catch (e: EncodeException) {
+                throw e.at("CSharpWords")
+            }
+            try {
+                RubyWords.fbeExplain(v.RubyWords_)
+            } catch (e: EncodeException) {
+                throw e.at("RubyWords")
+            }
+            try {
+                CppMembers.fbeExplain(v.CppMembers_)
+            } catch (e: EncodeException) {
+                throw e.at("CppMembers")
+            }
+            try {
+                PythonMembers.fbeExplain(v.PythonMembers_)
+            } catch (e: EncodeException) {
+                throw e.at("PythonMembers")
+            }
+            try {
+                GoMembers.fbeExplain(v.GoMembers_)
+            } catch (e: EncodeException) {
+                throw e.at("GoMembers")
+            }
+            try {
+                JvmMembers.fbeExplain(v.JvmMembers_)
+            } catch (e: EncodeException) {
+                throw e.at("JvmMembers")
+            }
+            try {
+                JsMembers.fbeExplain(v.JsMembers_)
+            } catch (e: EncodeException) {
+                throw e.at("JsMembers")
+            }
+            try {
+                RuntimeNames.fbeExplain(v.RuntimeNames_)
+            } catch (e: EncodeException) {
+                throw e.at("RuntimeNames")
+            }
+            try {
+                Imported.fbeExplain(v.Imported_)
+            } catch (e: EncodeException) {
+                throw e.at("Imported")
+            }
+            try {
+                Listed.fbeExplain(v.Listed_)
+            } catch (e: EncodeException) {
+                throw e.at("Listed")
+            }
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

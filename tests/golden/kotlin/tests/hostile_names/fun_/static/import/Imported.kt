@@ -6,6 +6,7 @@ package fun_.static.import
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -58,7 +59,7 @@ open class Imported(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.Imported")
+            throw Explain.refused(e, "import.Imported") { Imported.fbeExplain(this) }
         }
     }
 
@@ -103,7 +104,7 @@ open class Imported(
             return w.endFinal(75)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.Imported")
+            throw Explain.refused(e, "import.Imported") { Imported.fbeExplain(this) }
         }
     }
 
@@ -145,7 +146,7 @@ open class Imported(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.Imported")
+            throw Explain.refused(e, "import.Imported") { Imported.fbeExplain(this) }
         }
     }
 
@@ -167,6 +168,19 @@ open class Imported(
                 throw e.at("org")
             }
             w.putI8(b + 13, v.example.value.toByte())
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Imported) {
+            try {
+                org.example.market.Instrument.fbeExplain(v.org_)
+            } catch (e: EncodeException) {
+                throw e.at("org")
+            }
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

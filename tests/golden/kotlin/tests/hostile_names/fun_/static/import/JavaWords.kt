@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -93,7 +94,7 @@ open class JavaWords(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.JavaWords")
+            throw Explain.refused(e, "import.JavaWords") { JavaWords.fbeExplain(this) }
         }
     }
 
@@ -138,7 +139,7 @@ open class JavaWords(
             return w.endFinal(5)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.JavaWords")
+            throw Explain.refused(e, "import.JavaWords") { JavaWords.fbeExplain(this) }
         }
     }
 
@@ -180,7 +181,7 @@ open class JavaWords(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.JavaWords")
+            throw Explain.refused(e, "import.JavaWords") { JavaWords.fbeExplain(this) }
         }
     }
 
@@ -269,6 +270,36 @@ open class JavaWords(
             }
             w.putDecimal(b + 178, v.Map_)
             w.putUuid(b + 194, v.Set)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: JavaWords) {
+            Explain.string(v.extends, "extends")
+            val o1 = v.transient
+            if (o1 != null) {
+                Explain.string(o1, "transient")
+            }
+            var i2 = 0
+            for (x3 in v.sealed.entries) {
+                Explain.string(x3.key, "sealed", i2)
+                i2++
+            }
+            Explain.decimal(v.permits, "permits")
+            Explain.string(v.transitive, "transitive")
+            val o4 = v.Override
+            if (o4 != null) {
+                Explain.string(o4, "Override")
+            }
+            var i5 = 0
+            for (x6 in v.List_.entries) {
+                Explain.string(x6.key, "List", i5)
+                i5++
+            }
+            Explain.decimal(v.Map_, "Map")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

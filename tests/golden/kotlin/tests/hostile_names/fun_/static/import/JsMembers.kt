@@ -6,6 +6,7 @@ package fun_.static.import
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -60,7 +61,7 @@ open class JsMembers(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.JsMembers")
+            throw Explain.refused(e, "import.JsMembers") { JsMembers.fbeExplain(this) }
         }
     }
 
@@ -105,7 +106,7 @@ open class JsMembers(
             return w.endFinal(15)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.JsMembers")
+            throw Explain.refused(e, "import.JsMembers") { JsMembers.fbeExplain(this) }
         }
     }
 
@@ -147,7 +148,7 @@ open class JsMembers(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.JsMembers")
+            throw Explain.refused(e, "import.JsMembers") { JsMembers.fbeExplain(this) }
         }
     }
 
@@ -170,6 +171,15 @@ open class JsMembers(
                 val s2 = w.optional(b, b + 18, 1)
                 w.putBool(s2, o1)
             }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: JsMembers) {
+            Explain.string(v.toText, "toText")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -103,7 +104,7 @@ open class JsWords(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.JsWords")
+            throw Explain.refused(e, "import.JsWords") { JsWords.fbeExplain(this) }
         }
     }
 
@@ -148,7 +149,7 @@ open class JsWords(
             return w.endFinal(7)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.JsWords")
+            throw Explain.refused(e, "import.JsWords") { JsWords.fbeExplain(this) }
         }
     }
 
@@ -190,7 +191,7 @@ open class JsWords(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.JsWords")
+            throw Explain.refused(e, "import.JsWords") { JsWords.fbeExplain(this) }
         }
     }
 
@@ -297,6 +298,37 @@ open class JsWords(
             }
             w.putI64(b + 243, v.satisfies.value.toLong())
             w.putF64(b + 251, v.accessor)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: JsWords) {
+            Explain.string(v.let, "let")
+            val o1 = v.symbol_
+            if (o1 != null) {
+                Explain.string(o1, "symbol")
+            }
+            var i2 = 0
+            for (x3 in v.NaN.entries) {
+                Explain.string(x3.key, "NaN", i2)
+                i2++
+            }
+            Explain.decimal(v.Infinity, "Infinity")
+            Explain.string(v.JSON, "JSON")
+            val o4 = v.require
+            if (o4 != null) {
+                Explain.string(o4, "require")
+            }
+            var i5 = 0
+            for (x6 in v.__proto__.entries) {
+                Explain.string(x6.key, "__proto__", i5)
+                i5++
+            }
+            Explain.decimal(v.toString, "toString")
+            Explain.string(v.infer, "infer")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -87,7 +88,7 @@ open class JvmMembers(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.JvmMembers")
+            throw Explain.refused(e, "import.JvmMembers") { JvmMembers.fbeExplain(this) }
         }
     }
 
@@ -132,7 +133,7 @@ open class JvmMembers(
             return w.endFinal(14)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.JvmMembers")
+            throw Explain.refused(e, "import.JvmMembers") { JvmMembers.fbeExplain(this) }
         }
     }
 
@@ -174,7 +175,7 @@ open class JvmMembers(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.JvmMembers")
+            throw Explain.refused(e, "import.JvmMembers") { JvmMembers.fbeExplain(this) }
         }
     }
 
@@ -242,6 +243,26 @@ open class JvmMembers(
             w.putF64(b + 141, v.javaClass_)
             w.putI32(b + 149, v.component1.value)
             w.putI64(b + 153, v.fbeLevels)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: JvmMembers) {
+            Explain.string(v.toFbe, "toFbe")
+            val o1 = v.readFinal
+            if (o1 != null) {
+                Explain.string(o1, "readFinal")
+            }
+            var i2 = 0
+            for (x3 in v.verifyFinal.entries) {
+                Explain.string(x3.key, "verifyFinal", i2)
+                i2++
+            }
+            Explain.decimal(v.toJson, "toJson")
+            Explain.string(v.wait, "wait")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

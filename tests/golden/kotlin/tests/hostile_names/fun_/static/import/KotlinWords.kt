@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -101,7 +102,7 @@ open class KotlinWords(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.KotlinWords")
+            throw Explain.refused(e, "import.KotlinWords") { KotlinWords.fbeExplain(this) }
         }
     }
 
@@ -146,7 +147,7 @@ open class KotlinWords(
             return w.endFinal(6)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.KotlinWords")
+            throw Explain.refused(e, "import.KotlinWords") { KotlinWords.fbeExplain(this) }
         }
     }
 
@@ -188,7 +189,7 @@ open class KotlinWords(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.KotlinWords")
+            throw Explain.refused(e, "import.KotlinWords") { KotlinWords.fbeExplain(this) }
         }
     }
 
@@ -293,6 +294,37 @@ open class KotlinWords(
                 val s26 = w.optional(b, b + 238, 1)
                 w.putBool(s26, o25)
             }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: KotlinWords) {
+            Explain.string(v.typeof_, "typeof")
+            val o1 = v.file
+            if (o1 != null) {
+                Explain.string(o1, "file")
+            }
+            var i2 = 0
+            for (x3 in v.init.entries) {
+                Explain.string(x3.key, "init", i2)
+                i2++
+            }
+            Explain.decimal(v.param, "param")
+            Explain.string(v.crossinline, "crossinline")
+            val o4 = v.lateinit
+            if (o4 != null) {
+                Explain.string(o4, "lateinit")
+            }
+            var i5 = 0
+            for (x6 in v.out.entries) {
+                Explain.string(x6.key, "out", i5)
+                i5++
+            }
+            Explain.decimal(v.reified, "reified")
+            Explain.string(v.Int_, "Int")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

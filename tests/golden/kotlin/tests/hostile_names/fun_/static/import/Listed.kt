@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -59,7 +60,7 @@ open class Listed(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.Listed")
+            throw Explain.refused(e, "import.Listed") { Listed.fbeExplain(this) }
         }
     }
 
@@ -96,7 +97,7 @@ open class Listed(
             return w.endFinal(77)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.Listed")
+            throw Explain.refused(e, "import.Listed") { Listed.fbeExplain(this) }
         }
     }
 
@@ -134,7 +135,7 @@ open class Listed(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.Listed")
+            throw Explain.refused(e, "import.Listed") { Listed.fbeExplain(this) }
         }
     }
 
@@ -159,6 +160,15 @@ open class Listed(
             } catch (e: EncodeException) {
                 throw e.at("ticker")
             }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Listed) {
+            Explain.string(v.symbol, "symbol")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

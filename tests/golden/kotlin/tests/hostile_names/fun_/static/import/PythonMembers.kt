@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -77,7 +78,7 @@ open class PythonMembers(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.PythonMembers")
+            throw Explain.refused(e, "import.PythonMembers") { PythonMembers.fbeExplain(this) }
         }
     }
 
@@ -122,7 +123,7 @@ open class PythonMembers(
             return w.endFinal(12)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.PythonMembers")
+            throw Explain.refused(e, "import.PythonMembers") { PythonMembers.fbeExplain(this) }
         }
     }
 
@@ -164,7 +165,7 @@ open class PythonMembers(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.PythonMembers")
+            throw Explain.refused(e, "import.PythonMembers") { PythonMembers.fbeExplain(this) }
         }
     }
 
@@ -214,6 +215,25 @@ open class PythonMembers(
             w.putUuid(b + 84, v.__hash__)
             w.putI64(b + 100, v.__eq__)
             w.putF32(b + 108, v.__private)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: PythonMembers) {
+            Explain.string(v.to_fbe, "to_fbe")
+            val o1 = v.__init__
+            if (o1 != null) {
+                Explain.string(o1, "__init__")
+            }
+            var i2 = 0
+            for (x3 in v.__class__.entries) {
+                Explain.string(x3.key, "__class__", i2)
+                i2++
+            }
+            Explain.decimal(v.__dict__, "__dict__")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

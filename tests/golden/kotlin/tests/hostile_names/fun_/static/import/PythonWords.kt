@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -106,7 +107,7 @@ open class PythonWords(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.PythonWords")
+            throw Explain.refused(e, "import.PythonWords") { PythonWords.fbeExplain(this) }
         }
     }
 
@@ -151,7 +152,7 @@ open class PythonWords(
             return w.endFinal(3)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.PythonWords")
+            throw Explain.refused(e, "import.PythonWords") { PythonWords.fbeExplain(this) }
         }
     }
 
@@ -193,7 +194,7 @@ open class PythonWords(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.PythonWords")
+            throw Explain.refused(e, "import.PythonWords") { PythonWords.fbeExplain(this) }
         }
     }
 
@@ -308,6 +309,37 @@ open class PythonWords(
                 w.putI16(e27 + i28 * 2, x29.value)
                 i28++
             }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: PythonWords) {
+            Explain.string(v.True, "True")
+            val o1 = v.except
+            if (o1 != null) {
+                Explain.string(o1, "except")
+            }
+            var i2 = 0
+            for (x3 in v.from.entries) {
+                Explain.string(x3.key, "from", i2)
+                i2++
+            }
+            Explain.decimal(v.global, "global")
+            Explain.string(v.yield, "yield")
+            val o4 = v.list_
+            if (o4 != null) {
+                Explain.string(o4, "list")
+            }
+            var i5 = 0
+            for (x6 in v.set.entries) {
+                Explain.string(x6.key, "set", i5)
+                i5++
+            }
+            Explain.decimal(v.str, "str")
+            Explain.string(v.Any__, "Any")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -79,7 +80,7 @@ open class RubyWords(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.RubyWords")
+            throw Explain.refused(e, "import.RubyWords") { RubyWords.fbeExplain(this) }
         }
     }
 
@@ -124,7 +125,7 @@ open class RubyWords(
             return w.endFinal(10)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.RubyWords")
+            throw Explain.refused(e, "import.RubyWords") { RubyWords.fbeExplain(this) }
         }
     }
 
@@ -166,7 +167,7 @@ open class RubyWords(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.RubyWords")
+            throw Explain.refused(e, "import.RubyWords") { RubyWords.fbeExplain(this) }
         }
     }
 
@@ -222,6 +223,25 @@ open class RubyWords(
                 val s12 = w.optional(b, b + 113, 2)
                 w.putI16(s12, o11.value)
             }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: RubyWords) {
+            Explain.string(v.begin, "begin")
+            val o1 = v.retry
+            if (o1 != null) {
+                Explain.string(o1, "retry")
+            }
+            var i2 = 0
+            for (x3 in v.undef.entries) {
+                Explain.string(x3.key, "undef", i2)
+                i2++
+            }
+            Explain.decimal(v.unless, "unless")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -89,7 +90,7 @@ open class RuntimeNames(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.RuntimeNames")
+            throw Explain.refused(e, "import.RuntimeNames") { RuntimeNames.fbeExplain(this) }
         }
     }
 
@@ -134,7 +135,7 @@ open class RuntimeNames(
             return w.endFinal(16)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.RuntimeNames")
+            throw Explain.refused(e, "import.RuntimeNames") { RuntimeNames.fbeExplain(this) }
         }
     }
 
@@ -176,7 +177,7 @@ open class RuntimeNames(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.RuntimeNames")
+            throw Explain.refused(e, "import.RuntimeNames") { RuntimeNames.fbeExplain(this) }
         }
     }
 
@@ -254,6 +255,30 @@ open class RuntimeNames(
             if (o18 != null) {
                 val s19 = w.optional(b, b + 165, 4)
                 w.string(s19, s19, o18)
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: RuntimeNames) {
+            Explain.string(v.ReadBuffer, "ReadBuffer")
+            val o1 = v.Timestamp_
+            if (o1 != null) {
+                Explain.string(o1, "Timestamp")
+            }
+            var i2 = 0
+            for (x3 in v.JsonReader_.entries) {
+                Explain.string(x3.key, "JsonReader", i2)
+                i2++
+            }
+            Explain.decimal(v.DecodeError_, "DecodeError")
+            Explain.string(v.Handler__, "Handler")
+            val o4 = v.Requests_
+            if (o4 != null) {
+                Explain.string(o4, "Requests")
             }
         }
 

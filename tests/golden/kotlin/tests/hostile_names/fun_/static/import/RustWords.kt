@@ -7,6 +7,7 @@ package fun_.static.import
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -96,7 +97,7 @@ open class RustWords(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.RustWords")
+            throw Explain.refused(e, "import.RustWords") { RustWords.fbeExplain(this) }
         }
     }
 
@@ -141,7 +142,7 @@ open class RustWords(
             return w.endFinal(8)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("import.RustWords")
+            throw Explain.refused(e, "import.RustWords") { RustWords.fbeExplain(this) }
         }
     }
 
@@ -183,7 +184,7 @@ open class RustWords(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("import.RustWords")
+            throw Explain.refused(e, "import.RustWords") { RustWords.fbeExplain(this) }
         }
     }
 
@@ -275,6 +276,36 @@ open class RustWords(
             w.putI64(b + 210, v.Send)
             w.putF32(b + 218, v.Sync)
             w.putI8(b + 222, v.Sized.toByte())
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: RustWords) {
+            Explain.string(v.fn, "fn")
+            val o1 = v.ref
+            if (o1 != null) {
+                Explain.string(o1, "ref")
+            }
+            var i2 = 0
+            for (x3 in v.trait.entries) {
+                Explain.string(x3.key, "trait", i2)
+                i2++
+            }
+            Explain.decimal(v.unsafe, "unsafe")
+            Explain.string(v.macro_rules, "macro_rules")
+            val o4 = v.Box_
+            if (o4 != null) {
+                Explain.string(o4, "Box")
+            }
+            var i5 = 0
+            for (x6 in v.Copy.entries) {
+                Explain.string(x6.key, "Copy", i5)
+                i5++
+            }
+            Explain.decimal(v.Default, "Default")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

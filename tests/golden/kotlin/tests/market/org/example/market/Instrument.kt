@@ -5,6 +5,7 @@ package org.example.market
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -59,7 +60,7 @@ open class Instrument(var symbol: String = "", var digits: Int = 5) {
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("market.Instrument")
+            throw Explain.refused(e, "market.Instrument") { Instrument.fbeExplain(this) }
         }
     }
 
@@ -104,7 +105,7 @@ open class Instrument(var symbol: String = "", var digits: Int = 5) {
             return w.endFinal(501)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("market.Instrument")
+            throw Explain.refused(e, "market.Instrument") { Instrument.fbeExplain(this) }
         }
     }
 
@@ -146,7 +147,7 @@ open class Instrument(var symbol: String = "", var digits: Int = 5) {
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("market.Instrument")
+            throw Explain.refused(e, "market.Instrument") { Instrument.fbeExplain(this) }
         }
     }
 
@@ -165,6 +166,15 @@ open class Instrument(var symbol: String = "", var digits: Int = 5) {
             val b = w.struct(base, slot, 16, 501)
             w.string(b, b + 8, v.symbol)
             w.putI32(b + 12, v.digits)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Instrument) {
+            Explain.string(v.symbol, "symbol")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -9,6 +9,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -81,6 +82,17 @@ public class Accepted {
     public static void fbeWrite(Writer w, int base, int slot, Accepted v) {
         int b = w.struct(base, slot, 24, 1028);
         w.putUuid(b + 8, v.id);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Accepted v) {
+        Explain.present(v.id, "uuid", "id");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -158,9 +170,9 @@ public class Accepted {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.Accepted");
+            throw Explain.refused(e, "everything.Accepted", () -> fbeExplain(this));
         }
     }
 
@@ -321,9 +333,9 @@ public class Accepted {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1028);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.Accepted");
+            throw Explain.refused(e, "everything.Accepted", () -> fbeExplain(this));
         }
     }
 
@@ -485,9 +497,9 @@ public class Accepted {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("everything.Accepted");
+            throw Explain.refused(e, "everything.Accepted", () -> fbeExplain(this));
         }
     }
 

@@ -18,6 +18,7 @@ import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.Decimals;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -616,6 +617,136 @@ public class Everything {
             w.putDecimal(e49 + i50 * 20, x51.getKey());
             w.putI32(e49 + i50 * 20 + 16, x51.getValue());
             i50++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Everything v) {
+        Explain.decimal(v.f15, "f15");
+        Explain.decimal(v.f16, "f16");
+        Explain.string(v.f17, "f17");
+        Explain.present(v.f20, "uuid", "f20");
+        Explain.present(v.f21, "uuid", "f21");
+        Explain.present(v.f22, "uuid", "f22");
+        Explain.present(v.f23, "uuid", "f23");
+        Explain.present(v.f24, "bytes", "f24");
+        Explain.present(v.f25, "everything.EByte", "f25");
+        Explain.present(v.f26, "market.Side", "f26");
+        Explain.present(v.f27, "everything.FByte", "f27");
+        Explain.present(v.f28, "everything.FUInt64", "f28");
+        Explain.present(v.f29, "everything.Counted", "f29");
+        Explain.present(v.f30, "market.Instrument", "f30");
+        try {
+            org.example.market.Instrument.fbeExplain(v.f30);
+        } catch (EncodeException e) {
+            throw e.at("f30");
+        }
+        if (v.f33 != null) {
+            Explain.string(v.f33, "f33");
+        }
+        Explain.present(v.f36, "array", "f36");
+        Writer.checkLength(v.f36.length, 3, "f36");
+        Explain.present(v.f37, "array", "f37");
+        Writer.checkLength(v.f37.length, 2, "f37");
+        for (int i1 = 0; i1 < 2; i1++) {
+            if (v.f37[i1] != null) {
+                Explain.string(v.f37[i1], "f37", i1);
+            }
+        }
+        Explain.present(v.f38, "vector", "f38");
+        int i2 = 0;
+        for (Double x3 : v.f38) {
+            Explain.present(x3, "double", "f38", i2);
+            i2++;
+        }
+        Explain.present(v.f39, "vector", "f39");
+        Explain.present(v.f40, "list", "f40");
+        int i4 = 0;
+        for (String x5 : v.f40) {
+            Explain.string(x5, "f40", i4);
+            i4++;
+        }
+        Explain.present(v.f41, "set", "f41");
+        int i6 = 0;
+        for (Long x7 : v.f41) {
+            Explain.present(x7, "int64", "f41", i6);
+            i6++;
+        }
+        Explain.present(v.f42, "set", "f42");
+        int i8 = 0;
+        for (org.example.market.Instrument x9 : v.f42) {
+            Explain.present(x9, "market.Instrument", "f42", i8);
+            try {
+                org.example.market.Instrument.fbeExplain(x9);
+            } catch (EncodeException e) {
+                throw e.at("f42", i8);
+            }
+            i8++;
+        }
+        Explain.present(v.f43, "map", "f43");
+        int i10 = 0;
+        for (Map.Entry<Integer, String> x11 : v.f43.entrySet()) {
+            Explain.present(x11.getKey(), "int32", "f43", i10);
+            Explain.string(x11.getValue(), "f43", i10);
+            i10++;
+        }
+        Explain.present(v.f44, "map", "f44");
+        int i12 = 0;
+        for (Map.Entry<String, Counted> x13 : v.f44.entrySet()) {
+            Explain.string(x13.getKey(), "f44", i12);
+            i12++;
+        }
+        Explain.present(v.f45, "hash", "f45");
+        int i14 = 0;
+        for (Map.Entry<UUID, byte[]> x15 : v.f45.entrySet()) {
+            Explain.present(x15.getKey(), "uuid", "f45", i14);
+            Explain.present(x15.getValue(), "bytes", "f45", i14);
+            i14++;
+        }
+        Explain.present(v.f46, "hash", "f46");
+        int i16 = 0;
+        for (Map.Entry<org.example.market.Instrument, Counted> x17 : v.f46.entrySet()) {
+            Explain.present(x17.getKey(), "market.Instrument", "f46", i16);
+            try {
+                org.example.market.Instrument.fbeExplain(x17.getKey());
+            } catch (EncodeException e) {
+                throw e.at("f46", i16);
+            }
+            Explain.present(x17.getValue(), "everything.Counted", "f46", i16);
+            i16++;
+        }
+        Explain.present(v.f49, "map", "f49");
+        int i18 = 0;
+        for (Map.Entry<byte[], Integer> x19 : v.f49.entrySet()) {
+            Explain.present(x19.getKey(), "bytes", "f49", i18);
+            Explain.present(x19.getValue(), "int32", "f49", i18);
+            i18++;
+        }
+        Explain.present(v.f50, "hash", "f50");
+        int i20 = 0;
+        for (Map.Entry<byte[], String> x21 : v.f50.entrySet()) {
+            Explain.present(x21.getKey(), "bytes", "f50", i20);
+            Explain.string(x21.getValue(), "f50", i20);
+            i20++;
+        }
+        Explain.present(v.f51, "set", "f51");
+        int i22 = 0;
+        for (BigDecimal x23 : v.f51) {
+            Explain.decimal(x23, "f51", i22);
+            i22++;
+        }
+        Explain.present(v.f52, "map", "f52");
+        int i24 = 0;
+        for (Map.Entry<BigDecimal, Integer> x25 : v.f52.entrySet()) {
+            Explain.decimal(x25.getKey(), "f52", i24);
+            Explain.present(x25.getValue(), "int32", "f52", i24);
+            i24++;
         }
     }
 
@@ -1834,9 +1965,9 @@ public class Everything {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.Everything");
+            throw Explain.refused(e, "everything.Everything", () -> fbeExplain(this));
         }
     }
 
@@ -2616,9 +2747,9 @@ public class Everything {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1026);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.Everything");
+            throw Explain.refused(e, "everything.Everything", () -> fbeExplain(this));
         }
     }
 
@@ -3413,9 +3544,9 @@ public class Everything {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("everything.Everything");
+            throw Explain.refused(e, "everything.Everything", () -> fbeExplain(this));
         }
     }
 

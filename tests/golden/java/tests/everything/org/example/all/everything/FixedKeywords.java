@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -79,6 +80,17 @@ public class FixedKeywords {
         w.putI32(b + 8, v.new_);
         w.putBool(b + 12, v.swap);
         w.putI32(b + 13, v.default_.value());
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(FixedKeywords v) {
+        Explain.present(v.default_, "everything.Reserved", "default");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -174,9 +186,9 @@ public class FixedKeywords {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.FixedKeywords");
+            throw Explain.refused(e, "everything.FixedKeywords", () -> fbeExplain(this));
         }
     }
 
@@ -342,9 +354,9 @@ public class FixedKeywords {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1031);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.FixedKeywords");
+            throw Explain.refused(e, "everything.FixedKeywords", () -> fbeExplain(this));
         }
     }
 
@@ -516,9 +528,9 @@ public class FixedKeywords {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("everything.FixedKeywords");
+            throw Explain.refused(e, "everything.FixedKeywords", () -> fbeExplain(this));
         }
     }
 

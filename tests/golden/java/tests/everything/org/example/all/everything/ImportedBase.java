@@ -8,6 +8,7 @@ import java.util.Objects;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -82,6 +83,17 @@ public class ImportedBase extends org.example.market.Instrument {
         w.string(b, b + 8, v.symbol);
         w.putI32(b + 12, v.digits);
         w.putF64(b + 16, v.price);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(ImportedBase v) {
+        Explain.string(v.symbol, "symbol");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -174,9 +186,9 @@ public class ImportedBase extends org.example.market.Instrument {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.ImportedBase");
+            throw Explain.refused(e, "everything.ImportedBase", () -> fbeExplain(this));
         }
     }
 
@@ -345,9 +357,9 @@ public class ImportedBase extends org.example.market.Instrument {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1022);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.ImportedBase");
+            throw Explain.refused(e, "everything.ImportedBase", () -> fbeExplain(this));
         }
     }
 
@@ -521,9 +533,9 @@ public class ImportedBase extends org.example.market.Instrument {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("everything.ImportedBase");
+            throw Explain.refused(e, "everything.ImportedBase", () -> fbeExplain(this));
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -129,6 +130,29 @@ public class Keywords {
                 throw e.at("this", i3);
             }
             i3++;
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Keywords v) {
+        Explain.string(v.class_, "class");
+        Explain.present(v.default_, "everything.Reserved", "default");
+        Explain.present(v.this_, "vector", "this");
+        int i1 = 0;
+        for (FixedKeywords x2 : v.this_) {
+            Explain.present(x2, "everything.FixedKeywords", "this", i1);
+            try {
+                FixedKeywords.fbeExplain(x2);
+            } catch (EncodeException e) {
+                throw e.at("this", i1);
+            }
+            i1++;
         }
     }
 
@@ -324,9 +348,9 @@ public class Keywords {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.Keywords");
+            throw Explain.refused(e, "everything.Keywords", () -> fbeExplain(this));
         }
     }
 
@@ -548,9 +572,9 @@ public class Keywords {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1032);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.Keywords");
+            throw Explain.refused(e, "everything.Keywords", () -> fbeExplain(this));
         }
     }
 
@@ -779,9 +803,9 @@ public class Keywords {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("everything.Keywords");
+            throw Explain.refused(e, "everything.Keywords", () -> fbeExplain(this));
         }
     }
 

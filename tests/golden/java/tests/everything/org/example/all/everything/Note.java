@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -72,6 +73,17 @@ public class Note {
     public static void fbeWrite(Writer w, int base, int slot, Note v) {
         int b = w.struct(base, slot, 12, 1023);
         w.string(b, b + 8, v.text);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Note v) {
+        Explain.string(v.text, "text");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -155,9 +167,9 @@ public class Note {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.Note");
+            throw Explain.refused(e, "everything.Note", () -> fbeExplain(this));
         }
     }
 
@@ -318,9 +330,9 @@ public class Note {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1023);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.Note");
+            throw Explain.refused(e, "everything.Note", () -> fbeExplain(this));
         }
     }
 
@@ -482,9 +494,9 @@ public class Note {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("everything.Note");
+            throw Explain.refused(e, "everything.Note", () -> fbeExplain(this));
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.UUID;
 import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -86,6 +87,23 @@ public class PlaceOrder {
         w.putUuid(b + 8, v.id);
         try {
             org.example.market.Instrument.fbeWrite(w, b, b + 24, v.instrument);
+        } catch (EncodeException e) {
+            throw e.at("instrument");
+        }
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(PlaceOrder v) {
+        Explain.present(v.id, "uuid", "id");
+        Explain.present(v.instrument, "market.Instrument", "instrument");
+        try {
+            org.example.market.Instrument.fbeExplain(v.instrument);
         } catch (EncodeException e) {
             throw e.at("instrument");
         }
@@ -197,9 +215,9 @@ public class PlaceOrder {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.PlaceOrder");
+            throw Explain.refused(e, "everything.PlaceOrder", () -> fbeExplain(this));
         }
     }
 
@@ -375,9 +393,9 @@ public class PlaceOrder {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1027);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.PlaceOrder");
+            throw Explain.refused(e, "everything.PlaceOrder", () -> fbeExplain(this));
         }
     }
 
@@ -557,9 +575,9 @@ public class PlaceOrder {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("everything.PlaceOrder");
+            throw Explain.refused(e, "everything.PlaceOrder", () -> fbeExplain(this));
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.Comparator;
 
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
+import io.github.fbetoolkit.fbe.Explain;
 import io.github.fbetoolkit.fbe.JsonReader;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
@@ -76,6 +77,17 @@ public class Quiet {
         int b = w.struct(base, slot, 16, 1024);
         w.string(b, b + 8, v.password);
         w.putI32(b + 12, v.legacy);
+    }
+
+    /**
+     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
+     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
+     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
+     */
+    public static void fbeExplain(Quiet v) {
+        Explain.string(v.password, "password");
     }
 
     /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
@@ -168,9 +180,9 @@ public class Quiet {
             w.beginVersioned();
             fbeWrite(w, 0, 4, this);
             return w.endVersioned();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.Quiet");
+            throw Explain.refused(e, "everything.Quiet", () -> fbeExplain(this));
         }
     }
 
@@ -334,9 +346,9 @@ public class Quiet {
             w.beginFinal();
             fbeWriteFinal(w, this);
             return w.endFinal(1024);
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             w.reset();
-            throw e.within("everything.Quiet");
+            throw Explain.refused(e, "everything.Quiet", () -> fbeExplain(this));
         }
     }
 
@@ -503,9 +515,9 @@ public class Quiet {
             j.reset();
             fbeWriteJson(j, this);
             return j.size();
-        } catch (EncodeException e) {
+        } catch (EncodeException | NullPointerException e) {
             j.reset();
-            throw e.within("everything.Quiet");
+            throw Explain.refused(e, "everything.Quiet", () -> fbeExplain(this));
         }
     }
 

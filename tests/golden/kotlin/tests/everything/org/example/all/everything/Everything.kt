@@ -6,6 +6,7 @@ import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.Decimals
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -122,7 +123,7 @@ open class Everything(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.Everything")
+            throw Explain.refused(e, "everything.Everything") { Everything.fbeExplain(this) }
         }
     }
 
@@ -167,7 +168,7 @@ open class Everything(
             return w.endFinal(1026)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.Everything")
+            throw Explain.refused(e, "everything.Everything") { Everything.fbeExplain(this) }
         }
     }
 
@@ -209,7 +210,7 @@ open class Everything(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("everything.Everything")
+            throw Explain.refused(e, "everything.Everything") { Everything.fbeExplain(this) }
         }
     }
 
@@ -428,6 +429,82 @@ open class Everything(
                 w.putDecimal(e58 + i59 * 20, x60.key)
                 w.putI32(e58 + i59 * 20 + 16, x60.value)
                 i59++
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Everything) {
+            Explain.decimal(v.f15, "f15")
+            Explain.decimal(v.f16, "f16")
+            Explain.string(v.f17, "f17")
+            try {
+                org.example.market.Instrument.fbeExplain(v.f30)
+            } catch (e: EncodeException) {
+                throw e.at("f30")
+            }
+            val o1 = v.f33
+            if (o1 != null) {
+                Explain.string(o1, "f33")
+            }
+            Writer.checkLength(v.f36.size, 3, "f36")
+            Writer.checkLength(v.f37.size, 2, "f37")
+            for (i2 in 0 until 2) {
+                val o3 = v.f37[i2]
+                if (o3 != null) {
+                    Explain.string(o3, "f37", i2)
+                }
+            }
+            var i4 = 0
+            for (x5 in v.f40) {
+                Explain.string(x5, "f40", i4)
+                i4++
+            }
+            var i6 = 0
+            for (x7 in v.f42) {
+                try {
+                    org.example.market.Instrument.fbeExplain(x7)
+                } catch (e: EncodeException) {
+                    throw e.at("f42", i6)
+                }
+                i6++
+            }
+            var i8 = 0
+            for (x9 in v.f43.entries) {
+                Explain.string(x9.value, "f43", i8)
+                i8++
+            }
+            var i10 = 0
+            for (x11 in v.f44.entries) {
+                Explain.string(x11.key, "f44", i10)
+                i10++
+            }
+            var i12 = 0
+            for (x13 in v.f46.entries) {
+                try {
+                    org.example.market.Instrument.fbeExplain(x13.key)
+                } catch (e: EncodeException) {
+                    throw e.at("f46", i12)
+                }
+                i12++
+            }
+            var i14 = 0
+            for (x15 in v.f50.entries) {
+                Explain.string(x15.value, "f50", i14)
+                i14++
+            }
+            var i16 = 0
+            for (x17 in v.f51) {
+                Explain.decimal(x17, "f51", i16)
+                i16++
+            }
+            var i18 = 0
+            for (x19 in v.f52.entries) {
+                Explain.decimal(x19.key, "f52", i18)
+                i18++
             }
         }
 

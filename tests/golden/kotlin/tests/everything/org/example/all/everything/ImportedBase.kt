@@ -5,6 +5,7 @@ package org.example.all.everything
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -54,7 +55,7 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.ImportedBase")
+            throw Explain.refused(e, "everything.ImportedBase") { ImportedBase.fbeExplain(this) }
         }
     }
 
@@ -91,7 +92,7 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
             return w.endFinal(1022)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.ImportedBase")
+            throw Explain.refused(e, "everything.ImportedBase") { ImportedBase.fbeExplain(this) }
         }
     }
 
@@ -129,7 +130,7 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("everything.ImportedBase")
+            throw Explain.refused(e, "everything.ImportedBase") { ImportedBase.fbeExplain(this) }
         }
     }
 
@@ -149,6 +150,15 @@ open class ImportedBase(symbol: String = "", digits: Int = 5, var price: Double 
             w.string(b, b + 8, v.symbol)
             w.putI32(b + 12, v.digits)
             w.putF64(b + 16, v.price)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: ImportedBase) {
+            Explain.string(v.symbol, "symbol")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -4,6 +4,7 @@ package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -63,7 +64,7 @@ open class Keywords(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.Keywords")
+            throw Explain.refused(e, "everything.Keywords") { Keywords.fbeExplain(this) }
         }
     }
 
@@ -108,7 +109,7 @@ open class Keywords(
             return w.endFinal(1032)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.Keywords")
+            throw Explain.refused(e, "everything.Keywords") { Keywords.fbeExplain(this) }
         }
     }
 
@@ -150,7 +151,7 @@ open class Keywords(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("everything.Keywords")
+            throw Explain.refused(e, "everything.Keywords") { Keywords.fbeExplain(this) }
         }
     }
 
@@ -187,6 +188,15 @@ open class Keywords(
                 }
                 i4++
             }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Keywords) {
+            Explain.string(v.class_, "class")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

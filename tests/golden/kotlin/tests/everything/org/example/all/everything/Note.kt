@@ -4,6 +4,7 @@ package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -53,7 +54,7 @@ open class Note(var text: String = "hi \"there\"\n") {
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.Note")
+            throw Explain.refused(e, "everything.Note") { Note.fbeExplain(this) }
         }
     }
 
@@ -98,7 +99,7 @@ open class Note(var text: String = "hi \"there\"\n") {
             return w.endFinal(1023)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.Note")
+            throw Explain.refused(e, "everything.Note") { Note.fbeExplain(this) }
         }
     }
 
@@ -140,7 +141,7 @@ open class Note(var text: String = "hi \"there\"\n") {
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("everything.Note")
+            throw Explain.refused(e, "everything.Note") { Note.fbeExplain(this) }
         }
     }
 
@@ -156,6 +157,15 @@ open class Note(var text: String = "hi \"there\"\n") {
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Note) {
             val b = w.struct(base, slot, 12, 1023)
             w.string(b, b + 8, v.text)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Note) {
+            Explain.string(v.text, "text")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

@@ -5,6 +5,7 @@ package org.example.all.everything
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -64,7 +65,7 @@ open class PlaceOrder(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.PlaceOrder")
+            throw Explain.refused(e, "everything.PlaceOrder") { PlaceOrder.fbeExplain(this) }
         }
     }
 
@@ -109,7 +110,7 @@ open class PlaceOrder(
             return w.endFinal(1027)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.PlaceOrder")
+            throw Explain.refused(e, "everything.PlaceOrder") { PlaceOrder.fbeExplain(this) }
         }
     }
 
@@ -151,7 +152,7 @@ open class PlaceOrder(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("everything.PlaceOrder")
+            throw Explain.refused(e, "everything.PlaceOrder") { PlaceOrder.fbeExplain(this) }
         }
     }
 
@@ -171,6 +172,19 @@ open class PlaceOrder(
             w.putUuid(b + 8, v.id)
             try {
                 org.example.market.Instrument.fbeWrite(w, b, b + 24, v.instrument)
+            } catch (e: EncodeException) {
+                throw e.at("instrument")
+            }
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: PlaceOrder) {
+            try {
+                org.example.market.Instrument.fbeExplain(v.instrument)
             } catch (e: EncodeException) {
                 throw e.at("instrument")
             }

@@ -4,6 +4,7 @@ package org.example.all.everything
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -56,7 +57,7 @@ open class Quiet(
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.Quiet")
+            throw Explain.refused(e, "everything.Quiet") { Quiet.fbeExplain(this) }
         }
     }
 
@@ -101,7 +102,7 @@ open class Quiet(
             return w.endFinal(1024)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.Quiet")
+            throw Explain.refused(e, "everything.Quiet") { Quiet.fbeExplain(this) }
         }
     }
 
@@ -143,7 +144,7 @@ open class Quiet(
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("everything.Quiet")
+            throw Explain.refused(e, "everything.Quiet") { Quiet.fbeExplain(this) }
         }
     }
 
@@ -160,6 +161,15 @@ open class Quiet(
             val b = w.struct(base, slot, 16, 1024)
             w.string(b, b + 8, v.password)
             w.putI32(b + 12, v.legacy)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Quiet) {
+            Explain.string(v.password, "password")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */

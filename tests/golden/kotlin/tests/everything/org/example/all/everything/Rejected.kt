@@ -5,6 +5,7 @@ package org.example.all.everything
 import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.Explain
 import io.github.fbetoolkit.fbe.JsonReader
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
@@ -61,7 +62,7 @@ open class Rejected(var id: UUID = Uuids.uuid1(), var reason: String = "") {
             return w.endVersioned()
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.Rejected")
+            throw Explain.refused(e, "everything.Rejected") { Rejected.fbeExplain(this) }
         }
     }
 
@@ -106,7 +107,7 @@ open class Rejected(var id: UUID = Uuids.uuid1(), var reason: String = "") {
             return w.endFinal(1029)
         } catch (e: EncodeException) {
             w.reset()
-            throw e.within("everything.Rejected")
+            throw Explain.refused(e, "everything.Rejected") { Rejected.fbeExplain(this) }
         }
     }
 
@@ -148,7 +149,7 @@ open class Rejected(var id: UUID = Uuids.uuid1(), var reason: String = "") {
             return j.size()
         } catch (e: EncodeException) {
             j.reset()
-            throw e.within("everything.Rejected")
+            throw Explain.refused(e, "everything.Rejected") { Rejected.fbeExplain(this) }
         }
     }
 
@@ -167,6 +168,15 @@ open class Rejected(var id: UUID = Uuids.uuid1(), var reason: String = "") {
             val b = w.struct(base, slot, 28, 1029)
             w.putUuid(b + 8, v.id)
             w.string(b, b + 24, v.reason)
+        }
+
+        /**
+         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
+         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * run after a write failed, to explain it (docs/limits.md 8).
+         */
+        fun fbeExplain(v: Rejected) {
+            Explain.string(v.reason, "reason")
         }
 
         /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
