@@ -91,11 +91,7 @@ fn kinds(events: &[Result<proto::Message, FrameError>]) -> Vec<String> {
     events
         .iter()
         .map(|e| match e {
-            Ok(m) => String::from_utf8_lossy(&m.to_text())
-                .split('(')
-                .next()
-                .unwrap()
-                .to_owned(),
+            Ok(m) => fbe::Protocol::name(m).to_owned(),
             Err(e) => format!("{:?}", e.kind),
         })
         .collect()
@@ -142,13 +138,13 @@ fn bad_frames_are_reported_and_skipped_in_any_chunking() {
         assert_eq!(
             kinds(&events),
             [
-                "OrderMessage",
+                "proto.OrderMessage",
                 "UnknownType",
-                "OrderMessage",
+                "proto.OrderMessage",
                 "BadHeader",
                 "InvalidBody",
                 "TooLarge",
-                "OrderMessage"
+                "proto.OrderMessage"
             ]
         );
         let Err(e) = &events[4] else { unreachable!() };
@@ -174,7 +170,7 @@ fn a_frame_too_small_loses_the_stream() {
     let mut events = Vec::new();
     let lost = receiver.receive(&stream, |e| events.push(e)).unwrap_err();
     assert_eq!(lost.kind, FrameErrorKind::TooSmall);
-    assert_eq!(kinds(&events), ["OrderMessage", "TooSmall"]);
+    assert_eq!(kinds(&events), ["proto.OrderMessage", "TooSmall"]);
     assert!(receiver
         .receive(&good, |_| panic!("read after a lost stream"))
         .is_err());

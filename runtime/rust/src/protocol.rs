@@ -45,6 +45,8 @@ pub trait Protocol: Sized {
     /// Checks the frame as [`Protocol::read`] reads it, without making the value; `Ok(false)` when
     /// no message has that type id.
     fn verify(type_id: u32, frame: &[u8], is_final: bool, limits: &Limits) -> Result<bool, DecodeError>;
+    /// The message's qualified schema name (`proto.OrderMessage`).
+    fn name(&self) -> &'static str;
     /// The `uuid id` field of a message that answers requests (a response or a reject).
     fn id(&self) -> Option<Uuid> {
         None
@@ -892,6 +894,10 @@ mod tests {
         fn verify(type_id: u32, frame: &[u8], is_final: bool, limits: &Limits) -> Result<bool, DecodeError> {
             Self::read(type_id, frame, is_final, limits).map(|v| v.is_some())
         }
+
+        fn name(&self) -> &'static str {
+            "test.Raw"
+        }
     }
 
     /// A final frame of `type_id` with `extra` bytes of body.
@@ -911,7 +917,7 @@ mod tests {
             let n = chunk(at).clamp(1, stream.len() - at);
             let lost = receiver.receive(&stream[at..at + n], |e| {
                 out.push(match e {
-                    Ok(Raw(f)) => format!("message of {} bytes", f.len()),
+                    Ok(m) => format!("{} of {} bytes", m.name(), m.0.len()),
                     Err(e) => e.to_string(),
                 })
             });
@@ -932,13 +938,13 @@ mod tests {
         assert_eq!(
             whole,
             [
-                "message of 11 bytes",
+                "test.Raw of 11 bytes",
                 "unknown type: no message has type id 7 (frame of 8 bytes skipped) (frame at stream offset 11)",
                 "invalid body: type id 2, frame of 13 bytes skipped: a body that does not read (f, offset 9) \
                  (frame at stream offset 19)",
                 "frame too large: frame size 208 is above the maximum 100; skipped (frame at stream offset 32)",
-                "message of 8 bytes",
-                "message of 100 bytes",
+                "test.Raw of 8 bytes",
+                "test.Raw of 100 bytes",
                 "unknown type: no message has type id 9 (frame of 10 bytes skipped) (frame at stream offset 348)",
             ]
         );

@@ -113,6 +113,10 @@ def write_protocol(w: CodeWriter, c: Context) -> None:
                 w.line("_ => return Ok(false),")
             w.line("Ok(true)")
         w.line("}")
+        w.blank()
+        with w.block("fn name(&self) -> &'static str {", "}"), w.block("match self {", "}"):
+            for _, s in dispatch:
+                arm(w, f"Self::{variants[s.qualified]}(_)", f'"{s.qualified}"')
         answering = [s for _, s in dispatch if s.id_field is not None]
         if answering:
             w.blank()
