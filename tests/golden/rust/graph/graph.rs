@@ -439,6 +439,14 @@ impl fbe::Protocol for Message {
         }
         Ok(true)
     }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Node(_) => "graph.Node",
+            Self::Edge(_) => "graph.Edge",
+            Self::Graph(_) => "graph.Graph",
+        }
+    }
 }
 
 impl fbe::text::Text for Message {

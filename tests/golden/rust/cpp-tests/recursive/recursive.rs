@@ -172,6 +172,12 @@ impl fbe::Protocol for Message {
         }
         Ok(true)
     }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Node(_) => "recursive.Node",
+        }
+    }
 }
 
 impl fbe::text::Text for Message {

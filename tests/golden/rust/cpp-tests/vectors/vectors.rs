@@ -757,6 +757,16 @@ impl fbe::Protocol for Message {
         }
         Ok(true)
     }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Edge(_) => "vectors.Edge",
+            Self::Point(_) => "vectors.Point",
+            Self::Point3(_) => "vectors.Point3",
+            Self::Named(_) => "vectors.Named",
+            Self::Holder(_) => "vectors.Holder",
+        }
+    }
 }
 
 impl fbe::text::Text for Message {

@@ -282,6 +282,13 @@ impl fbe::Protocol for Message {
         }
         Ok(true)
     }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Edge(_) => "vectors_new.Edge",
+            Self::Holder(_) => "vectors_new.Holder",
+        }
+    }
 }
 
 impl fbe::text::Text for Message {

@@ -235,6 +235,13 @@ impl fbe::Protocol for Message {
         }
         Ok(true)
     }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Edge(_) => "vectors_old.Edge",
+            Self::Holder(_) => "vectors_old.Holder",
+        }
+    }
 }
 
 impl fbe::text::Text for Message {

@@ -2030,6 +2030,12 @@ impl fbe::Protocol for Message {
         }
         Ok(true)
     }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Enums(_) => "enums.Enums",
+        }
+    }
 }
 
 impl fbe::text::Text for Message {

@@ -1038,6 +1038,14 @@ impl fbe::Protocol for Message {
         }
         Ok(true)
     }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Self::OrderMessage(_) => "proto.OrderMessage",
+            Self::BalanceMessage(_) => "proto.BalanceMessage",
+            Self::AccountMessage(_) => "proto.AccountMessage",
+        }
+    }
 }
 
 impl fbe::text::Text for Message {

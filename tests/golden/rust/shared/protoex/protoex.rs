@@ -1120,6 +1120,17 @@ impl fbe::Protocol for Message {
         }
         Ok(true)
     }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Self::OrderMessage(_) => "protoex.OrderMessage",
+            Self::BalanceMessage(_) => "protoex.BalanceMessage",
+            Self::AccountMessage(_) => "protoex.AccountMessage",
+            Self::ProtoOrderMessage(_) => "proto.OrderMessage",
+            Self::ProtoBalanceMessage(_) => "proto.BalanceMessage",
+            Self::ProtoAccountMessage(_) => "proto.AccountMessage",
+        }
+    }
 }
 
 impl fbe::text::Text for Message {

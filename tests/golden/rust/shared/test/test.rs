@@ -9089,6 +9089,26 @@ impl fbe::Protocol for Message {
         }
         Ok(true)
     }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Self::StructSimple(_) => "test.StructSimple",
+            Self::StructOptional(_) => "test.StructOptional",
+            Self::StructNested(_) => "test.StructNested",
+            Self::StructBytes(_) => "test.StructBytes",
+            Self::StructArray(_) => "test.StructArray",
+            Self::StructVector(_) => "test.StructVector",
+            Self::StructList(_) => "test.StructList",
+            Self::StructSet(_) => "test.StructSet",
+            Self::StructMap(_) => "test.StructMap",
+            Self::StructHash(_) => "test.StructHash",
+            Self::StructHashEx(_) => "test.StructHashEx",
+            Self::StructEmpty(_) => "test.StructEmpty",
+            Self::ProtoOrderMessage(_) => "proto.OrderMessage",
+            Self::ProtoBalanceMessage(_) => "proto.BalanceMessage",
+            Self::ProtoAccountMessage(_) => "proto.AccountMessage",
+        }
+    }
 }
 
 impl fbe::text::Text for Message {

@@ -353,6 +353,12 @@ impl fbe::Protocol for Message {
         }
         Ok(true)
     }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Prices(_) => "decimals.Prices",
+        }
+    }
 }
 
 impl fbe::text::Text for Message {

@@ -4130,6 +4130,17 @@ impl fbe::Protocol for Message {
         Ok(true)
     }
 
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Note(_) => "everything.Note",
+            Self::PlaceOrder(_) => "everything.PlaceOrder",
+            Self::Accepted(_) => "everything.Accepted",
+            Self::Rejected(_) => "everything.Rejected",
+            Self::Ping(_) => "everything.Ping",
+            Self::MarketFailure(_) => "market.Failure",
+        }
+    }
+
     fn id(&self) -> Option<fbe::Uuid> {
         match self {
             Self::PlaceOrder(v) => Some(v.id),

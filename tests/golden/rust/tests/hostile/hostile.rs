@@ -598,6 +598,16 @@ impl fbe::Protocol for Message {
         }
         Ok(true)
     }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Empty(_) => "hostile.Empty",
+            Self::Empties(_) => "hostile.Empties",
+            Self::Wide(_) => "hostile.Wide",
+            Self::Wides(_) => "hostile.Wides",
+            Self::Holder(_) => "hostile.Holder",
+        }
+    }
 }
 
 impl fbe::text::Text for Message {

@@ -20952,6 +20952,15 @@ impl fbe::Protocol for Message {
         Ok(true)
     }
 
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Self_(_) => "import.Self",
+            Self::Self__(_) => "import.self",
+            Self::Hostile(_) => "import.Hostile",
+            Self::MarketFailure(_) => "market.Failure",
+        }
+    }
+
     fn id(&self) -> Option<fbe::Uuid> {
         match self {
             Self::MarketFailure(v) => Some(v.id),

@@ -339,6 +339,12 @@ impl fbe::Protocol for Message {
         Ok(true)
     }
 
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Failure(_) => "market.Failure",
+        }
+    }
+
     fn id(&self) -> Option<fbe::Uuid> {
         match self {
             Self::Failure(v) => Some(v.id),
