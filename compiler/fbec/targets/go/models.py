@@ -381,109 +381,86 @@ def kept(c: Context, t: ir.Type) -> bool:
     return False
 
 
-def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Locals,
+def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, names: Locals,
                  unwind: list[str]) -> None:
-    """Check the slot at slot as read_value reads it: the same Reader calls in the same order,
-    without the value (docs/limits.md 4: verify accepts exactly what deserialize reads)."""
+    """Check a value as read_value reads it: the same Reader calls in the same order, without the
+    value (docs/limits.md 4: verify accepts exactly what deserialize reads); at its versioned slot
+    `at` = (base, slot), or at the Reader's cursor (`at` None, the final model)."""
     quoted = f'"{field}"'
+
+    def loop(i: str, n: str, body: Callable[[CodeWriter], None]) -> None:
+        if at is None:
+            verify_loop(w, i, n, body)
+        else:
+            with w.block(f"for {i} := range {n} {{", "}"):
+                body(w)
+
     if kept(c, t):
         tmp = names("t")
         w.line(f"var {tmp} {c.type(t)}")
-        read_value(w, c, t, (base, slot), tmp, field, names, unwind)
-    elif ir.reads_unchecked(t):
+        read_value(w, c, t, at, tmp, field, names, unwind)
+    elif at is not None and ir.reads_unchecked(t):
         return
     elif ir.is_decimal(t):
-        w.line(f"r.SkipDecimal({slot}, {quoted})")
-    elif isinstance(t, ir.Primitive):
-        w.line(f"r.Skip{'String' if t.name == 'string' else 'Blob'}({base}, {slot}, {quoted})")
+        if at is not None:
+            w.line(f"r.SkipDecimal({at[1]}, {quoted})")
+            return
+        p = names("p")
+        with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
+            w.line(f"r.SkipDecimal({p}, {quoted})")
+    elif ir.is_text(t):
+        kind = "String" if t.name == "string" else "Blob"
+        w.line(f"r.FinalSkip{kind}({quoted})" if at is None else f"r.Skip{kind}({at[0]}, {at[1]}, {quoted})")
+    elif isinstance(t, (ir.Primitive, ir.EnumRef)):
+        w.line(f"r.Fixed({t.size}, {quoted})")      # the final model's (a versioned slot is unchecked)
     elif isinstance(t, ir.StructRef):
-        w.line(f"{verify_name(c, t, False)}(r, {base}, {slot})")
+        w.line(f"{verify_name(c, t, True)}(r)" if at is None else f"{verify_name(c, t, False)}(r, {at[0]}, {at[1]})")
         fails(w, unwind)
     elif isinstance(t, ir.Optional_):
+        if at is None:
+            with w.block(f"if r.FinalHas({quoted}) {{", "}"):
+                verify_value(w, c, t.element, None, field, names, unwind)
+            return
         if ir.reads_unchecked(t.element):
-            w.line(f"r.Optional({base}, {slot}, {t.element.size}, {quoted})")
+            w.line(f"r.Optional({at[0]}, {at[1]}, {t.element.size}, {quoted})")
             return
         s, ok = names("s"), names("ok")
-        with w.block(f"if {s}, {ok} := r.Optional({base}, {slot}, {t.element.size}, {quoted}); {ok} {{", "}"):
-            verify_value(w, c, t.element, s, s, field, names, unwind)
+        with w.block(f"if {s}, {ok} := r.Optional({at[0]}, {at[1]}, {t.element.size}, {quoted}); {ok} {{", "}"):
+            verify_value(w, c, t.element, (s, s), field, names, unwind)
     elif isinstance(t, ir.Array):
         i = names("i")
-        with w.block(f"for {i} := range {t.length} {{", "}"):
-            verify_value(w, c, t.element, base, f"{slot}+{i}*{t.element.size}", field, names,
-                         [f"r.UnwindIndex({i})", *unwind])
-    elif isinstance(t, ir.Sequence):
-        call = f"r.Vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})"
-        if ir.reads_unchecked(t.element):
-            w.line(call)
-            return
-        e, n, i = names("e"), names("n"), names("i")
-        w.line(f"{e}, {n} := {call}")
-        with w.block(f"for {i} := range {n} {{", "}"):
-            verify_value(w, c, t.element, base, f"{e}+{i}*{t.element.size}", field, names,
-                         [f"r.UnwindIndex({i})", *unwind])
+        where = at and (at[0], f"{at[1]}+{i}*{t.element.size}")
+        loop(i, str(t.length), lambda body: verify_value(body, c, t.element, where, field, names,
+                                                         [f"r.UnwindIndex({i})", *unwind]))
     else:
-        assert isinstance(t, ir.Mapping)   # an enum's slot checks nothing (is_fixed above)
-        item = t.item_size
-        cost = t.item_cost
-        call = f"r.Vector({base}, {slot}, {item}, {cost}, {quoted})"
-        if ir.reads_unchecked(t.key) and ir.reads_unchecked(t.value):
-            w.line(call)
-            return
-        e, n, i = names("e"), names("n"), names("i")
-        w.line(f"{e}, {n} := {call}")
-        with w.block(f"for {i} := range {n} {{", "}"):
-            inner_unwind = [f"r.UnwindIndex({i})", *unwind]
-            verify_value(w, c, t.key, base, f"{e}+{i}*{item}", field, names, inner_unwind)
-            verify_value(w, c, t.value, base, f"{e}+{i}*{item}+{t.key.size}", field, names, inner_unwind)
-
-
-def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Locals, unwind: list[str]) -> None:
-    """Check the value at the Reader's cursor as read_value reads it, without the value."""
-    quoted = f'"{field}"'
-    if kept(c, t):
-        tmp = names("t")
-        w.line(f"var {tmp} {c.type(t)}")
-        read_value(w, c, t, None, tmp, field, names, unwind)
-    elif isinstance(t, ir.Primitive):
-        if ir.is_text(t):
-            w.line(f"r.FinalSkip{'String' if t.name == 'string' else 'Blob'}({quoted})")
-        elif t.name == "decimal":
-            p = names("p")
-            with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
-                w.line(f"r.SkipDecimal({p}, {quoted})")
+        assert isinstance(t, (ir.Sequence, ir.Mapping))   # an enum's slot checks nothing (is_fixed above)
+        unchecked = ir.reads_unchecked(t.element) if isinstance(t, ir.Sequence) else \
+            ir.reads_unchecked(t.key) and ir.reads_unchecked(t.value)
+        if at is None:
+            e, n, i = "", names("n"), names("i")
+            w.line(f"{n} := r.FinalCount({t.item_min_size}, {t.item_cost}, {quoted})")
+            if isinstance(t, ir.Sequence) and unchecked:
+                # FinalCount bounded n by the bytes left, so the run of fixed-size elements is there.
+                w.line(f"r.Fixed({n}*{t.element.size}, {quoted})")
+                return
         else:
-            w.line(f"r.Fixed({t.size}, {quoted})")
-    elif isinstance(t, ir.EnumRef):
-        w.line(f"r.Fixed({t.size}, {quoted})")
-    elif isinstance(t, ir.StructRef):
-        w.line(f"{verify_name(c, t, True)}(r)")
-        fails(w, unwind)
-    elif isinstance(t, ir.Optional_):
-        with w.block(f"if r.FinalHas({quoted}) {{", "}"):
-            final_verify(w, c, t.element, field, names, unwind)
-    elif isinstance(t, ir.Array):
-        i = names("i")
-        verify_loop(w, i, str(t.length), lambda body: final_verify(body, c, t.element, field, names,
-                                                                   [f"r.UnwindIndex({i})", *unwind]))
-    elif isinstance(t, ir.Sequence):
-        n, i = names("n"), names("i")
-        w.line(f"{n} := r.FinalCount({t.item_min_size}, {t.item_cost}, {quoted})")
-        if ir.reads_unchecked(t.element):
-            # FinalCount bounded n by the bytes left, so the run of fixed-size elements is there.
-            w.line(f"r.Fixed({n}*{t.element.size}, {quoted})")
+            call = f"r.Vector({at[0]}, {at[1]}, {t.item_size}, {t.item_cost}, {quoted})"
+            if unchecked:
+                w.line(call)
+                return
+            e, n, i = names("e"), names("n"), names("i")
+            w.line(f"{e}, {n} := {call}")
+        inner_unwind = [f"r.UnwindIndex({i})", *unwind]
+        if isinstance(t, ir.Sequence):
+            loop(i, n, lambda body: verify_value(body, c, t.element, at and (at[0], f"{e}+{i}*{t.element.size}"),
+                                                 field, names, inner_unwind))
             return
-        verify_loop(w, i, n, lambda body: final_verify(body, c, t.element, field, names,
-                                                       [f"r.UnwindIndex({i})", *unwind]))
-    else:
-        item = t.item_min_size
-        cost = t.item_cost
-        n, i = names("n"), names("i")
-        w.line(f"{n} := r.FinalCount({item}, {cost}, {quoted})")
 
         def entry(body: CodeWriter) -> None:
-            final_verify(body, c, t.key, field, names, [f"r.UnwindIndex({i})", *unwind])
-            final_verify(body, c, t.value, field, names, [f"r.UnwindIndex({i})", *unwind])
-        verify_loop(w, i, n, entry)
+            verify_value(body, c, t.key, at and (at[0], f"{e}+{i}*{t.item_size}"), field, names, inner_unwind)
+            verify_value(body, c, t.value, at and (at[0], f"{e}+{i}*{t.item_size}+{t.key.size}"), field, names,
+                         inner_unwind)
+        loop(i, n, entry)
 
 
 def verify_loop(w: CodeWriter, i: str, n: str, body: Callable[[CodeWriter], None]) -> None:
@@ -542,7 +519,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Loca
     plan = c.plan.struct(s.qualified)
     body = CodeWriter(Options(tabs=True))
     # an own field with nothing to check is left out: when absent, the next field's test returns alike
-    older_body(body, s, plan, lambda f: verify_value(body, c, f.type, "b", f"b+{f.offset}", f.name, names,
+    older_body(body, s, plan, lambda f: verify_value(body, c, f.type, ("b", f"b+{f.offset}"), f.name, names,
                                                      [f'r.Unwind("{f.name}")']),
                False, lambda f: ir.reads_unchecked(f.type) and not (kept(c, f.type) or f.missing_cost))
     w.line(f"// {fbe_verify} checks the versioned body the slot at slot points to (from base) as")
@@ -713,7 +690,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.line("defer r.Leave()")
         for step in plan.final_steps:
             if isinstance(step, FieldPlan):
-                final_verify(w, c, step.type, step.name, names, [f'r.Unwind("{step.name}")'])
+                verify_value(w, c, step.type, None, step.name, names, [f'r.Unwind("{step.name}")'])
             else:
                 w.line(f'r.SkipRun({step.size}, "{step.description}")')
     w.blank()

@@ -312,81 +312,65 @@ def kept(t: ir.Type) -> bool:
     return isinstance(t, ir.Mapping) or isinstance(t, ir.Sequence) and t.kind == "set"
 
 
-def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, within: str,
+def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, within: str,
                  names: Locals) -> None:
-    """Check the slot at `slot` (offsets from `base`) as read_value reads it, without the value."""
+    """Check a value as read_value reads it, without the value: at its versioned slot `at` = (base,
+    slot), or at the Reader's cursor (`at` None, the final model)."""
+    quoted = f'"{field}"'
     if kept(t):
-        read_value(w, c, t, (base, slot), field, "", within, names)
-    elif isinstance(t, ir.Primitive):
-        if ir.is_text(t):
-            w.line(f'r.skip{"String" if t.name == "string" else "Blob"}({base}, {slot}, "{field}");')
-        elif t.name == "decimal":
-            w.line(f'r.skipDecimal({slot}, "{field}");')
+        read_value(w, c, t, at, field, "", within, names)
+    elif ir.is_text(t):
+        kind = "String" if t.name == "string" else "Blob"
+        w.line(f"r.finalSkip{kind}({quoted});" if at is None else f"r.skip{kind}({at[0]}, {at[1]}, {quoted});")
+    elif isinstance(t, (ir.Primitive, ir.EnumRef)):
+        fixed = f"r.fixed({t.size}, {quoted})"
+        if ir.is_decimal(t):
+            w.line(f"r.skipDecimal({fixed if at is None else at[1]}, {quoted});")
+        elif at is None:
+            w.line(f"{fixed};")
     elif isinstance(t, ir.StructRef):
         with w.block("try {", "} catch (e) {"):
-            w.line(f"{c.named(t.name)}.fbeVerify(r, {base}, {slot});")
+            w.line(f"{c.named(t.name)}.fbeVerifyFinal(r);" if at is None else
+                   f"{c.named(t.name)}.fbeVerify(r, {at[0]}, {at[1]});")
         with w.block("", "}"):
             w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
     elif isinstance(t, ir.Optional_):
-        call = f'r.optional({base}, {slot}, {t.element.size}, "{field}")'
+        if at is None:
+            with w.block(f"if (r.finalHas({quoted})) {{", "}"):
+                verify_value(w, c, t.element, None, field, within, names)
+            return
+        call = f"r.optional({at[0]}, {at[1]}, {t.element.size}, {quoted})"
         if ir.reads_unchecked(t.element):
             w.line(f"{call};")
             return
         s = names("s")
         w.line(f"const {s} = {call};")
         with w.block(f"if ({s} >= 0) {{", "}"):
-            verify_value(w, c, t.element, s, s, field, within, names)
+            verify_value(w, c, t.element, (s, s), field, within, names)
     elif isinstance(t, ir.Array):
         i = names("i")
         with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
-            verify_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), field,
+            verify_value(w, c, t.element, at and (at[0], plus(at[1], f"{i} * {t.element.size}")), field,
                          within_index(field, i), names)
     elif isinstance(t, ir.Sequence):
-        call = f'r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, "{field}")'
-        if ir.reads_unchecked(t.element):
-            w.line(f"{call};")
-            return
-        e, n, i = names("e"), names("n"), names("i")
-        w.line(f"const {e} = {call};")
-        w.line(f"const {n} = r.count;")
-        with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
-            verify_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", field, within_index(field, i), names)
-
-
-def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, within: str, names: Locals) -> None:
-    """Check the value at the Reader's cursor as read_value reads it, without the value."""
-    if kept(t):
-        read_value(w, c, t, None, field, "", within, names)
-    elif isinstance(t, ir.Primitive):
-        if ir.is_text(t):
-            w.line(f'r.finalSkip{"String" if t.name == "string" else "Blob"}("{field}");')
-        elif t.name == "decimal":
-            w.line(f'r.skipDecimal(r.fixed({t.size}, "{field}"), "{field}");')
+        if at is None:
+            e, n, i = "", names("n"), names("i")
+            w.line(f"const {n} = r.finalCount({t.item_min_size}, {t.item_cost}, {quoted});")
+            if ir.reads_unchecked(t.element):
+                # finalCount bounded n by the bytes left: the run of fixed-size elements is there
+                w.line(f"r.fixed({n} * {t.element.size}, {quoted});")
+                return
         else:
-            w.line(f'r.fixed({t.size}, "{field}");')
-    elif isinstance(t, ir.EnumRef):
-        w.line(f'r.fixed({t.size}, "{field}");')
-    elif isinstance(t, ir.StructRef):
-        with w.block("try {", "} catch (e) {"):
-            w.line(f"{c.named(t.name)}.fbeVerifyFinal(r);")
-        with w.block("", "}"):
-            w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
-    elif isinstance(t, ir.Optional_):
-        with w.block(f'if (r.finalHas("{field}")) {{', "}"):
-            final_verify(w, c, t.element, field, within, names)
-    elif isinstance(t, ir.Array):
-        i = names("i")
-        with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
-            final_verify(w, c, t.element, field, within_index(field, i), names)
-    elif isinstance(t, ir.Sequence):
-        n, i = names("n"), names("i")
-        w.line(f'const {n} = r.finalCount({t.item_min_size}, {t.item_cost}, "{field}");')
-        if ir.reads_unchecked(t.element):
-            # finalCount bounded n by the bytes left: the run of fixed-size elements is there
-            w.line(f'r.fixed({n} * {t.element.size}, "{field}");')
-            return
+            call = f"r.vector({at[0]}, {at[1]}, {t.item_size}, {t.item_cost}, {quoted})"
+            if ir.reads_unchecked(t.element):
+                w.line(f"{call};")
+                return
+            e, n, i = names("e"), names("n"), names("i")
+            w.line(f"const {e} = {call};")
+            w.line(f"const {n} = r.count;")
         with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
-            final_verify(w, c, t.element, field, within_index(field, i), names)
+            verify_value(w, c, t.element, at and (at[0], f"{e} + {i} * {t.element.size}"), field,
+                         within_index(field, i), names)
 
 
 # ---------------------------------------------------------------- per struct
@@ -526,7 +510,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     with w.block(c.method(f"static {over}", "fbeVerifyFinal", [("r", rt('Reader', False))], "void"), "}"):
         w.line(f"r.enterFinal({struct_costs(s)});")
         for f in plan.fields:
-            final_verify(w, c, f.type, f.name, within_field(f.name), names)
+            verify_value(w, c, f.type, None, f.name, within_field(f.name), names)
         w.line("r.leave();")
 
     w.blank()
@@ -574,7 +558,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Loca
     body = CodeWriter(Options(tabs=w.unit == "\t", indent=len(w.unit)))
     plan = c.plan.struct(q)
     # an own field with nothing to check is left out: when absent, the next field's test returns alike
-    older_body(body, s, plan, lambda f: verify_value(body, c, f.type, "b", plus("b", f.offset), f.name,
+    older_body(body, s, plan, lambda f: verify_value(body, c, f.type, ("b", plus("b", f.offset)), f.name,
                                                      within_field(f.name), names),
                lambda f: ir.reads_unchecked(f.type) and not f.missing_cost)
     text = body.text().strip("\n")
