@@ -1,6 +1,6 @@
 //! Generates every row's code into OUT_DIR at build time, from the schemas of the C++ benchmark
 //! (bench/cpp/schemas, field for field the trade model of schemas/trade.fbe): ours with fbec
-//! (`$FBE_PYTHON -m fbec --rust --final`, the compiler of this checkout), prost's with protoc
+//! (`$FBE_PYTHON -m fbec --rust --final --json`, the compiler of this checkout), prost's with protoc
 //! (prost-build), Cap'n Proto's with the capnp tool (capnpc) and FlatBuffers' with flatc.
 //! Nothing is written into the checkout.
 
@@ -33,7 +33,7 @@ fn main() {
     run(
         "fbec --rust",
         Command::new(&python)
-            .args(["-m", "fbec", "-q", "--rust", "--final"])
+            .args(["-m", "fbec", "-q", "--rust", "--final", "--json"])
             .arg(format!("--input={}", repo.join("schemas/trade.fbe").display()))
             .arg(format!("--output={}", out.join("fbe").display()))
             .env("PYTHONPATH", repo.join("compiler")),
