@@ -45,7 +45,8 @@ def test_goals_are_marked_on_medians_best_rounds_and_instructions(tmp_path: Path
     instr.write_text(json.dumps({"n": 1001, "counts": {"ours": {"serialize": 400.0}, "bincode": {"serialize": 500.0}}}))
     cpp = tmp_path / "cpp.json"
     cpp.write_text(json.dumps({"context": {"source": "abc"}, "trade": [
-        {"id": "ours", "serialize_instructions": 300.0, "deserialize_instructions": 470.0}]}))
+        {"id": "ours", "serialize_instructions": 300.0, "deserialize_instructions": 470.0},
+        {"id": "ours-json", "serialize_instructions": 8000.0}]}))
     lock = tmp_path / "Cargo.lock"
     lock.write_text('[[package]]\nname = "bincode"\nversion = "2.0.1"\n')
     args = report.argparse.Namespace(check=str(check), criterion=str(tmp_path), instr=str(instr), lock=str(lock),
@@ -58,6 +59,8 @@ def test_goals_are_marked_on_medians_best_rounds_and_instructions(tmp_path: Path
     assert serialize["instructions"]["met"] is True    # 400 <= 500
     assert goals[("ours", "serialize within 1.3x of our C++ row (instructions)")]["instructions"]["met"] is False
     assert goals[("ours", "deserialize ≤ bincode's")]["median_ns"] is None
+    assert ("ours-json", "verify within 1.3x of our C++ row (instructions)") not in goals  # neither has one
+    assert goals[("ours-json", "serialize within 1.3x of our C++ row (instructions)")]["instructions"] is None
     assert result["rows"][1]["crate"] == "bincode 2.0.1"
     md = report.markdown(result)
     assert "| FBE JSON (ours) |  | missing: not available yet |" in md
