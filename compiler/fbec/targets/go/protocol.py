@@ -38,16 +38,8 @@ class Message:
     own: bool
 
 
-def _id_field(s: ir.Struct) -> ir.Field | None:
-    """The `uuid id` field requests, responses and rejects are matched by (docs/format.md 7.6)."""
-    for f in s.all_fields:
-        if f.name == "id" and isinstance(f.type, ir.Primitive) and f.type.name == "uuid":
-            return f
-    return None
-
-
 def id_of(c: Context, m: Message) -> str:
-    f = _id_field(m.struct)
+    f = m.struct.id_field
     assert f is not None
     return c.ident.field(f)
 
@@ -239,7 +231,7 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
     pkg = c.package.name
     by_name = {m.struct.qualified: m for m in send + dispatch}
     requests = [m for m in send if m.struct.request]
-    waiting = [m for m in requests if m.struct.response is not None and _id_field(m.struct) is not None
+    waiting = [m for m in requests if m.struct.response is not None and m.struct.id_field is not None
                and m.struct.response in by_name]
     # what answers a pending request: responses, rejects (global ones fail a request of any type)
     responses = {m.struct.response for m in waiting}
@@ -256,9 +248,9 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
     for m in dispatch:
         q = m.struct.qualified
         w.line(f"// On{m.suffix} hands v to notify" + (" unless it answers a pending request." if
-               (q in responses or q in rejects) and _id_field(m.struct) is not None else "."))
+               (q in responses or q in rejects) and m.struct.id_field is not None else "."))
         with w.block(f"func (h {client_handler}) On{m.suffix}(v *{m.go}) {{", "}"):
-            if (q in responses or q in rejects) and _id_field(m.struct) is not None:
+            if (q in responses or q in rejects) and m.struct.id_field is not None:
                 glob = "true" if q in global_rejects else "false"
                 with w.block(f"if h.requests.Answer(v.{id_of(c, m)}, v, {glob}) {{", "}"):
                     w.line("return")

@@ -22,14 +22,6 @@ from fbec.targets.jvm.context import Context
 Part = Callable[..., None]
 
 
-def id_field(s: ir.Struct) -> ir.Field | None:
-    """The `uuid id` field requests, responses and rejects are matched by (docs/format.md 7.6)."""
-    for f in s.all_fields:
-        if f.name == "id" and isinstance(f.type, ir.Primitive) and f.type.name == "uuid":
-            return f
-    return None
-
-
 @dataclass(frozen=True)
 class Answer:
     """A message a Client's receiver gets (the package's dispatch table, in order)."""
@@ -51,15 +43,15 @@ def client(schema: ir.Schema, package: ir.Package) -> tuple[list[Answer], list[R
     """What a Client does with each message it receives and each request it sends (docs/format.md 7.6)."""
     delivered = {d.type for d in package.dispatch}
     requests = [s for s in package.protocol_types if s.request]
-    waiting = [s for s in requests if s.response in delivered and id_field(s) is not None
-               and id_field(schema.struct(s.response or "")) is not None]
+    waiting = [s for s in requests if s.response in delivered and s.id_field is not None
+               and schema.struct(s.response or "").id_field is not None]
     responses = {s.response for s in waiting}
     rejects = {r.type for s in waiting for r in s.rejects if r.type in delivered
-               and id_field(schema.struct(r.type)) is not None}
+               and schema.struct(r.type).id_field is not None}
     everyone = {r.type for s in waiting for r in s.rejects if r.global_}
-    answers = [Answer(d.type, id_field(schema.struct(d.type)) if d.type in responses | rejects else None,
+    answers = [Answer(d.type, schema.struct(d.type).id_field if d.type in responses | rejects else None,
                       d.type in everyone) for d in package.dispatch]
-    return answers, [Request(s, id_field(s) if s in waiting else None, s.response or "",
+    return answers, [Request(s, s.id_field if s in waiting else None, s.response or "",
                              [r.type for r in s.rejects if r.type in rejects]) for s in requests]
 
 

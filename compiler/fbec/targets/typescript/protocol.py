@@ -41,14 +41,6 @@ def capitalized(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def id_field(s: ir.Struct) -> ir.Field | None:
-    """The `uuid id` field requests, responses and rejects are matched by (docs/format.md 7.6)."""
-    for f in s.all_fields:
-        if f.name == "id" and isinstance(f.type, ir.Primitive) and f.type.name == "uuid":
-            return f
-    return None
-
-
 def _messages(c: Context) -> tuple[list[Message], list[Message]]:
     """What the Sender sends (the package's protocol types, then its imports') and what the
     Receiver dispatches (the IR's dispatch table), with one method suffix per type."""
@@ -304,13 +296,13 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
     requests = [m for m in send if m.struct.request]
     requests.sort(key=lambda m: -_depth(c, m.struct))    # a derived request is tested before its base
     waiting = {m.struct.qualified for m in requests if m.struct.response is not None
-               and id_field(m.struct) is not None and m.struct.response in by_name}
+               and m.struct.id_field is not None and m.struct.response in by_name}
     responses = {m.struct.response for m in requests if m.struct.qualified in waiting}
     rejects = {r.type for m in requests if m.struct.qualified in waiting for r in m.struct.rejects}
     global_rejects = {r.type for m in requests if m.struct.qualified in waiting for r in m.struct.rejects
                       if r.global_}
     answering = [m for m in dispatch if (m.struct.qualified in responses or m.struct.qualified in rejects)
-                 and id_field(m.struct) is not None]
+                 and m.struct.id_field is not None]
 
     def t(qualified: str) -> str:
         return c.named(qualified, False)
@@ -369,7 +361,7 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
                     with w.block("switch (typeId) {", "}"):
                         for m in answering:
                             w.label(f"case {m.struct.type_id}:")
-                            f = id_field(m.struct)
+                            f = m.struct.id_field
                             assert f is not None
                             glob = "true" if m.struct.qualified in global_rejects else "false"
                             value = f"({e.cast('value', m.ts)})" if c.ts else "value"
@@ -398,7 +390,7 @@ def _clients(e: Emitter, names: Callable[[str], str], send: list[Message], dispa
                 with w.block(opening, "}"):
                     for m in requests:
                         q = m.struct.qualified
-                        f = id_field(m.struct)
+                        f = m.struct.id_field
                         ident = f"value.{c.ident.field(f)}" if f is not None else '""'
                         match = matchers.get(q, "undefined")
                         with w.block(f"if (value instanceof {m.ts}) {{", "}"):
