@@ -271,28 +271,41 @@ def read_field(w: CodeWriter, c: Context, f: ir.Field, at: tuple[str, str] | Non
 
 # ---------------------------------------------------------------- verify
 
-def verify_value(w: CodeWriter, c: Context, t: ir.Type, base: str, slot: str, field: str, names: Names,
+def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, names: Names,
                  index: str | None) -> None:
-    """Check the slot at slot as read_value reads it: the same Reader calls in the same order,
-    without the value (docs/limits.md 4: verify accepts exactly what deserialize reads)."""
+    """Check a value as read_value reads it: the same Reader calls in the same order, without the
+    value (docs/limits.md 4: verify accepts exactly what deserialize reads); at its versioned slot
+    `at` = (base, slot), or at the Reader's cursor (`at` None, the final model)."""
     quoted = f'"{field}"'
-    if ir.reads_unchecked(t):
+    if at is not None and ir.reads_unchecked(t):
         return
-    if isinstance(t, ir.Primitive):
-        kind = {"string": "String", "bytes": "Bytes"}.get(t.name)
-        w.line(c.stmt(f"r.skip{kind}({base}, {slot}, {quoted})" if kind else f"r.skipDecimal({slot}, {quoted})"))
+    if ir.is_text(t) or ir.is_decimal(t):      # a decimal: its flags (docs/format.md 2.4)
+        kind = {"string": "String", "bytes": "Bytes"}.get(t.name, "Decimal")
+        if at is None:
+            w.line(c.stmt(f"r.finalSkip{kind}({quoted})"))
+        else:
+            w.line(c.stmt(f"r.skipDecimal({at[1]}, {quoted})" if kind == "Decimal" else
+                          f"r.skip{kind}({at[0]}, {at[1]}, {quoted})"))
+    elif ir.is_scalar(t):
+        w.line(c.stmt(f"r.fixed({t.size}, {quoted})"))      # the final model's (a versioned slot is unchecked)
     elif isinstance(t, ir.StructRef):
-        catch(w, c, f"{c.named(t.name)}.fbeVerify(r, {base}, {slot})", field, index)
-    else:
-        assert isinstance(t, ir.Optional_), f"a collection inside a collection: {t}"
-        call = f"r.optional({base}, {slot}, {t.element.size}, {quoted})"
+        where = "" if at is None else f", {at[0]}, {at[1]}"
+        catch(w, c, f"{c.named(t.name)}.fbeVerify{'Final' if at is None else ''}(r{where})", field, index)
+    elif isinstance(t, ir.Optional_):
+        if at is None:
+            with w.block(f"if (r.finalHas({quoted})) {{", "}"):
+                verify_value(w, c, t.element, None, field, names, index)
+            return
+        call = f"r.optional({at[0]}, {at[1]}, {t.element.size}, {quoted})"
         if ir.reads_unchecked(t.element):
             w.line(c.stmt(call))
             return
         s = names("s")
         w.line(c.val(s, call, "int"))
         with w.block(f"if ({s} >= 0) {{", "}"):
-            verify_value(w, c, t.element, s, s, field, names, index)
+            verify_value(w, c, t.element, (s, s), field, names, index)
+    else:
+        raise AssertionError(f"a collection inside a collection: {t}")
 
 
 def verify_kept(w: CodeWriter, c: Context, t: ir.Type, names: Names) -> str:
@@ -303,73 +316,42 @@ def verify_kept(w: CodeWriter, c: Context, t: ir.Type, names: Names) -> str:
     return local
 
 
-def verify_field(w: CodeWriter, c: Context, f: ir.Field, base: str, slot: str, names: Names) -> None:
-    """Check field f's slot as read_field reads it."""
+def verify_field(w: CodeWriter, c: Context, f: ir.Field, at: tuple[str, str] | None, names: Names) -> None:
+    """Check field f as read_field reads it: at its versioned slot `at` = (base, slot), or at the
+    Reader's cursor (`at` None, the final model)."""
     t = f.type
     quoted = f'"{f.name}"'
     if kept(t):
-        read_field(w, c, f, (base, slot), verify_kept(w, c, t, names), names)
+        read_field(w, c, f, at, verify_kept(w, c, t, names), names)
     elif isinstance(t, ir.Array):
-        if ir.reads_unchecked(t.element) and not c.SPARES:
+        if at is not None and ir.reads_unchecked(t.element) and not c.SPARES:
             return      # nothing to check (Java's code keeps its empty loop, as before: SPARES)
         i = names("i")
         with w.block(c.upto(i, str(t.length)), "}"):
-            verify_value(w, c, t.element, base, plus(slot, f"{i} * {t.element.size}"), f.name, names, i)
+            verify_value(w, c, t.element, at and (at[0], plus(at[1], f"{i} * {t.element.size}")), f.name, names, i)
     elif isinstance(t, ir.Sequence):
-        call = f"r.vector({base}, {slot}, {t.item_size}, {t.item_cost}, {quoted})"
-        if ir.reads_unchecked(t.element):
-            w.line(c.stmt(call))
-            return
-        e, n, i = names("e"), names("n"), names("i")
-        w.line(c.val(e, call, "int"))
-        w.line(c.val(n, "r.count()", "int"))
-        with w.block(c.upto(i, n), "}"):
-            verify_value(w, c, t.element, base, f"{e} + {i} * {t.element.size}", f.name, names, i)
-    else:
-        verify_value(w, c, t, base, slot, f.name, names, None)
-
-
-def final_verify(w: CodeWriter, c: Context, t: ir.Type, field: str, names: Names, index: str | None) -> None:
-    """Check the value at the Reader's cursor as final_read reads it, without the value."""
-    quoted = f'"{field}"'
-    if ir.is_text(t) or ir.is_decimal(t):      # a decimal: its flags (docs/format.md 2.4)
-        kind = {"string": "String", "bytes": "Bytes"}.get(t.name, "Decimal")
-        w.line(c.stmt(f"r.finalSkip{kind}({quoted})"))
-    elif ir.is_scalar(t):
-        w.line(c.stmt(f"r.fixed({t.size}, {quoted})"))
-    elif isinstance(t, ir.StructRef):
-        catch(w, c, f"{c.named(t.name)}.fbeVerifyFinal(r)", field, index)
-    elif isinstance(t, ir.Optional_):
-        with w.block(f"if (r.finalHas({quoted})) {{", "}"):
-            final_verify(w, c, t.element, field, names, index)
-    else:
-        raise AssertionError(f"a collection inside a collection: {t}")
-
-
-def final_verify_field(w: CodeWriter, c: Context, f: ir.Field, names: Names) -> None:
-    """Check field f at the Reader's cursor as read_field reads it."""
-    t = f.type
-    quoted = f'"{f.name}"'
-    if kept(t):
-        read_field(w, c, f, None, verify_kept(w, c, t, names), names)
-    elif isinstance(t, ir.Array):
-        i = names("i")
-        with w.block(c.upto(i, str(t.length)), "}"):
-            final_verify(w, c, t.element, f.name, names, i)
-    elif isinstance(t, ir.Sequence):
-        n = c.spare(names, "n")
-        call = f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})"
-        if ir.reads_unchecked(t.element):
-            # finalCount bounded the count by the bytes left, so the run of fixed-size elements is there
-            w.line(c.stmt(f"r.fixed({c.as_long(call)}, {t.element.size}, {quoted})"))
-            return
-        n = n or names("n")
-        w.line(c.val(n, call, "int"))
+        if at is None:
+            e, n = "", c.spare(names, "n")
+            call = f"r.finalCount({t.item_min_size}, {t.item_cost}, {quoted})"
+            if ir.reads_unchecked(t.element):
+                # finalCount bounded the count by the bytes left, so the run of fixed-size elements is there
+                w.line(c.stmt(f"r.fixed({c.as_long(call)}, {t.element.size}, {quoted})"))
+                return
+            n = n or names("n")
+            w.line(c.val(n, call, "int"))
+        else:
+            call = f"r.vector({at[0]}, {at[1]}, {t.item_size}, {t.item_cost}, {quoted})"
+            if ir.reads_unchecked(t.element):
+                w.line(c.stmt(call))
+                return
+            e, n = names("e"), names("n")
+            w.line(c.val(e, call, "int"))
+            w.line(c.val(n, "r.count()", "int"))
         i = names("i")
         with w.block(c.upto(i, n), "}"):
-            final_verify(w, c, t.element, f.name, names, i)
+            verify_value(w, c, t.element, at and (at[0], f"{e} + {i} * {t.element.size}"), f.name, names, i)
     else:
-        final_verify(w, c, t, f.name, names, None)
+        verify_value(w, c, t, at, f.name, names, None)
 
 
 # ---------------------------------------------------------------- the codecs' bodies
@@ -539,13 +521,13 @@ def versioned_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> N
         with body.block(f"if (n < {s.base_size}) {{", "}"):
             _older(body, c, plan.older_cost, "", None)
         for fp in plan.base_fields:
-            verify_field(body, c, fp.field, "b", f"b + {fp.offset}", names)
+            verify_field(body, c, fp.field, ("b", f"b + {fp.offset}"), names)
     for fp in plan.own_fields:
         if ir.reads_unchecked(fp.type) and not fp.missing_cost:
             continue    # nothing to check, and when absent the next field's test returns alike
         with body.block(f"if (n < {fp.end}) {{", "}"):
             _older(body, c, fp.missing_cost, fp.name, None)
-        verify_field(body, c, fp.field, "b", f"b + {fp.offset}", names)
+        verify_field(body, c, fp.field, ("b", f"b + {fp.offset}"), names)
     text = body.text().strip("\n")
     if text:
         w.line(c.val("b", call, "int"))
@@ -576,7 +558,7 @@ def final_read_fields(w: CodeWriter, c: Context, s: ir.Struct, names: Names, rea
             if reading:
                 read_field(w, c, step.field, None, f"v.{c.ident.field(step.field)}", names)
             else:
-                final_verify_field(w, c, step.field, names)
+                verify_field(w, c, step.field, None, names)
         else:
             final_run(w, c, step, names, reading)
     w.line(c.stmt("r.leave()"))
