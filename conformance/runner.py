@@ -130,7 +130,8 @@ def built_testees() -> tuple[dict[str, list[str]], list[str]]:
                                ("go", built / "go" / "go_testee", "conformance-build-go"),
                                ("java", built / "java" / "java_testee", "conformance-build-java"),
                                ("js", built / "js" / "js_testee", "conformance-build-js"),
-                               ("kotlin", built / "kotlin" / "kotlin_testee", "conformance-build-kotlin")):
+                               ("kotlin", built / "kotlin" / "kotlin_testee", "conformance-build-kotlin"),
+                               ("rust", built / "rust" / "rust_testee", "conformance-build-rust")):
         if path.exists():
             out[name] = [str(path)]
         else:

@@ -8,11 +8,12 @@
 #   make conformance-build-java  build the Java testee (build/conformance/java/java_testee; JDK 17 and Maven)
 #   make conformance-build-js  build the JavaScript/TypeScript testee (build/conformance/js/js_testee; mk/js.mk)
 #   make conformance-build-kotlin  build the Kotlin testee (build/conformance/kotlin/kotlin_testee; JDK 17 and Maven)
+#   make conformance-build-rust  build the Rust testee (build/conformance/rust/rust_testee; mk/rust.mk's CARGO)
 #   make agreement N=100000 [SEED=7]  N mutated and amplified binary roots through every built testee
 #                      (conformance/agreement.py): the accept/refuse table per testee and every
 #                      disagreement (make conformance runs a few hundred: tests/conformance/test_agreement.py)
 .PHONY: conformance conformance-build conformance-build-go conformance-build-java conformance-build-js test-conformance
-.PHONY: conformance-build-kotlin agreement
+.PHONY: conformance-build-kotlin conformance-build-rust agreement
 N ?= 100000
 SEED ?= 7
 TEST_TARGETS += test-conformance
@@ -37,8 +38,11 @@ conformance-build-kotlin: venv
 	@tools/need-apt.sh openjdk-17-jdk-headless maven
 	$(PYTHON) conformance/testees/kotlin/build.py build/conformance/kotlin
 
+conformance-build-rust: venv rust-toolchain
+	CARGO="$(CARGO)" $(PYTHON) conformance/testees/rust/build.py build/conformance/rust
+
 conformance: venv conformance-build conformance-build-go conformance-build-java conformance-build-js \
-		conformance-build-kotlin
+		conformance-build-kotlin conformance-build-rust
 	$(PYTHON) conformance/runner.py
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/conformance
 

@@ -16,7 +16,7 @@
 
 use crate::{Decimal, DecodeError, EncodeError, ErrorKind, Timestamp, Uuid, MAX_DEPTH};
 
-pub use crate::json_read::{JsonReader, Members};
+pub use crate::json_read::{unquote, JsonReader, Members};
 pub use crate::json_value::{Char, HashPairs, JsonKey, JsonStruct, JsonValue};
 pub use serde::de::{Deserializer, Error as DeError};
 

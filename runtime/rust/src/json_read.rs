@@ -342,6 +342,20 @@ fn fbe_bytes(b: &[u8]) -> Result<Cow<'_, [u8]>, String> {
     Ok(Cow::Owned(out))
 }
 
+/// The FBE string a JSON string literal (its quotes included) stands for: the escapes decoded,
+/// `\udc80`..`\udcff` as the bytes 0x80..0xff (docs/limits.md 7), any other lone surrogate or
+/// text that is no string literal an error.
+///
+/// ```
+/// assert_eq!(fbe::json::unquote(r#""a\u00e9\udcff""#).unwrap(), b"a\xc3\xa9\xff");
+/// assert!(fbe::json::unquote(r#""\ud800""#).is_err());
+/// ```
+pub fn unquote(literal: &str) -> Result<Vec<u8>, String> {
+    let bytes =
+        serde_json::Deserializer::from_str(literal).deserialize_bytes(BytesVisitor).map_err(|e| e.to_string())?;
+    Ok(fbe_bytes(&bytes)?.into_owned())
+}
+
 /// A byte string of `serde_json` (escapes decoded, lone surrogates kept as WTF-8).
 struct BytesVisitor;
 
