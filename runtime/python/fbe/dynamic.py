@@ -227,11 +227,10 @@ class Primitive:
     def pack(self, v: Any, where: str) -> bytes:
         """The bytes of a fixed-size value, checked (EncodeError names ``where``)."""
         assert self.layout is not None
+        v = self.check(v, where)        # its EncodeError names where
         try:
-            return self.layout.pack(self.to_raw(self.check(v, where)))
-        except (InvalidOperation, ValueError, _struct.error) as e:
-            if isinstance(e, EncodeError):
-                raise
+            return self.layout.pack(self.to_raw(v))
+        except (InvalidOperation, ValueError, _struct.error) as e:     # a decimal no decimal holds too
             raise EncodeError(f"{where}: {e}") from None
 
     def unpack(self, data: bytes, pos: int) -> Any:
