@@ -9,12 +9,14 @@
 #                          the goals of issue 25, write build/bench-rust/rust.{json,md}
 #                          (make bench-publish copies them)
 #   make bench-rust-check  only the build and every row's check
+#   make bench-rust-stable only the callgrind instruction counts (repeatable; the table without
+#                          times, build/bench-rust/stable/rust.{json,md})
 #
 # The crate's Cargo.lock pins every peer; after one `cargo fetch --locked` it builds offline. Its
 # build goes to build/bench-rust (criterion's figures to build/bench-rust/criterion): the
 # checkout stays untouched. A cold build takes several minutes on 2 cores, so make test does not
 # build it; make test-rust runs bench/rust/test_report.py.
-.PHONY: bench-rust bench-rust-check bench-publish-rust
+.PHONY: bench-rust bench-rust-check bench-rust-stable bench-publish-rust
 BENCH_TARGETS += bench-rust
 BENCH_RUST_DIR := build/bench-rust
 BENCH_RUST_FILTER ?= trade
@@ -50,6 +52,14 @@ bench-rust: bench-rust-check
 			--instr $(BENCH_RUST_DIR)/instr.json; fi
 	@$(PYTHON) bench/rust/report.py --criterion $(BENCH_RUST_DIR)/criterion --check $(BENCH_RUST_DIR)/check.txt \
 		--instr $(BENCH_RUST_DIR)/instr.json --out $(BENCH_RUST_DIR)
+
+bench-rust-stable: bench-rust-check
+	@echo "bench-rust: instructions per operation under callgrind (N = $(BENCH_RUST_STABLE_N))"
+	@mkdir -p $(BENCH_RUST_DIR)/stable
+	@$(PYTHON) bench/rust/report.py --count $(BENCH_RUST_DIR)/trade --n $(BENCH_RUST_STABLE_N) \
+		--instr $(BENCH_RUST_DIR)/stable/instr.json
+	@$(PYTHON) bench/rust/report.py --criterion $(BENCH_RUST_DIR)/stable --check $(BENCH_RUST_DIR)/check.txt \
+		--instr $(BENCH_RUST_DIR)/stable/instr.json --out $(BENCH_RUST_DIR)/stable --command "make bench-rust-stable"
 
 # make bench-publish (mk/bench.mk) runs this first: the last make bench-rust run's table into
 # bench/results/rust.{json,md} and docs/benchmarks.md's Rust part.
