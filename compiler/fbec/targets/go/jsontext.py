@@ -4,6 +4,8 @@ docs/limits.md 7)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals, RawText, text_struct
 from fbec.targets.go.context import Context, compare, leave
@@ -49,6 +51,18 @@ def call(method: str, conversion: str, x: str) -> str:
 
 # ---------------------------------------------------------------- JSON writing
 
+def json_items(raw: Raw, brackets: str, loop: str, i: str, item: Callable[[], None]) -> None:
+    """A JSON array or object (brackets: "[]" or "{}"): the loop's items, a comma before all but the first."""
+    raw(brackets[0])
+    raw.flush()
+    with raw.w.block(loop, "}"):
+        with raw.w.block(f"if {i} > 0 {{", "}"):
+            raw.w.line("j.Byte(',')")
+        item()
+        raw.flush()
+    raw(brackets[1])
+
+
 def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Locals, unwind: list[str]) -> None:
     """Write x (type t) as JSON (docs/format.md 8.2); a value that cannot be written stops the
     writer (docs/limits.md 1 and 4), naming the path (unwind)."""
@@ -83,62 +97,44 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Loca
             raw.flush()
             refuse_repeated(w, c, t, x, field, "j")
             x = in_order(w, c, t, x, names)
-        raw("[")
-        raw.flush()
-        with w.block(f"for {i} := range {x} {{", "}"):
-            with w.block(f"if {i} > 0 {{", "}"):
-                w.line("j.Byte(',')")
-            json_write(c, raw, t.element, f"{x}[{i}]", field, names, [f"j.UnwindIndex({i})", *unwind])
-            raw.flush()
-        raw("]")
+        json_items(raw, "[]", f"for {i} := range {x} {{", i, lambda: json_write(
+            c, raw, t.element, f"{x}[{i}]", field, names, [f"j.UnwindIndex({i})", *unwind]))
     elif c.comparable(t.key):
         i, k, v = names("i"), names("k"), names("x")
         if ir.is_decimal(t.key):
             raw.flush()     # the check comes before the map's text
         keys = sorted_keys(w, c, t, x, field, "j", names)
-        raw("{")
-        raw.flush()
-        with w.block(f"for {i}, {k} := range {keys} {{", "}"):
-            with w.block(f"if {i} > 0 {{", "}"):
-                w.line("j.Byte(',')")
+
+        def member() -> None:
             w.line(json_key(t.key, k))
             w.line(f"{v} := {x}[{k}]")
             json_write(c, raw, t.value, v, field, names, [f"j.UnwindIndex({i})", *unwind])
-            raw.flush()
-        raw("}")
+        json_items(raw, "{}", f"for {i}, {k} := range {keys} {{", i, member)
     elif isinstance(t.key, ir.StructRef):
         # a struct is not a member name: an array of [key, value] pairs (as the C++ and Python runtimes)
         i = names("i")
         raw.flush()
         refuse_repeated(w, c, t, x, field, "j")
         x = in_order(w, c, t, x, names)
-        raw("[")
-        raw.flush()
         inner = [f"j.UnwindIndex({i})", *unwind]
-        with w.block(f"for {i} := range {x} {{", "}"):
-            with w.block(f"if {i} > 0 {{", "}"):
-                w.line("j.Byte(',')")
+
+        def pair() -> None:
             raw("[")
             json_write(c, raw, t.key, f"{x}[{i}].Key", field, names, inner)
             raw(",")
             json_write(c, raw, t.value, f"{x}[{i}].Value", field, names, inner)
             raw("]")
-            raw.flush()
-        raw("]")
+        json_items(raw, "[]", f"for {i} := range {x} {{", i, pair)
     else:
         i = names("i")
         raw.flush()
         refuse_repeated(w, c, t, x, field, "j")
         x = in_order(w, c, t, x, names)
-        raw("{")
-        raw.flush()
-        with w.block(f"for {i} := range {x} {{", "}"):
-            with w.block(f"if {i} > 0 {{", "}"):
-                w.line("j.Byte(',')")
+
+        def member_of_pairs() -> None:
             w.line(json_key(t.key, f"{x}[{i}].Key"))
             json_write(c, raw, t.value, f"{x}[{i}].Value", field, names, [f"j.UnwindIndex({i})", *unwind])
-            raw.flush()
-        raw("}")
+        json_items(raw, "{}", f"for {i} := range {x} {{", i, member_of_pairs)
 
 
 def json_key(t: ir.Type, k: str) -> str:
