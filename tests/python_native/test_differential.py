@@ -1,17 +1,17 @@
 """The native core against the pure-Python code it stands in for (docs/python.md, Native core).
 
-Every input goes through both paths of the generated classes: the core's answer
-(``FBE_CORE.from_fbe``/``verify``/``to_fbe``) and the generated Python functions
-(``fbe_vr_<Name>``/``fbe_vw_<Name>``). Where the core answers, its object must be the Python
+Every input goes through both paths of the generated classes, in both binary models: the core's
+answer (``FBE_CORE.from_fbe``/``verify``/``to_fbe``, ``from_final``/``verify_final``/``to_final``)
+and the generated Python functions (``fbe_vr_<Name>``/``fbe_vw_<Name>``, ``fbe_fr_``/``fbe_fw_``). Where the core answers, its object must be the Python
 reader's (same types, same values, float bits included), its verdict the Python reader's
 verdict and its bytes the Python writer's; where it does not (None), the class falls back, so
 the public methods must give the Python result or raise its exact error text.
 
-Inputs: every versioned golden vector of ``../shared/vectors`` (each must be answered by the core
-when its type is covered), the repo's test schemas' default values, seeded mutations of all of
-them (bit flips, bytes and 32-bit words set to boundary values, truncations), each read with the
-default limits and with tight budgets and depths around the Python reader's thresholds. Values
-that read are written back through both writers. ``FBE_NATIVE_MUTANTS`` sets the number of
+Inputs: every golden vector of ``../shared/vectors``, both models (each must be answered by the
+core when its type is covered), the repo's test schemas' default values, seeded mutations of all
+of them (bit flips, bytes and 32-bit words set to boundary values, truncations, bytes appended),
+each read with the default limits, random tight ones and its exact least budget and depth (and
+one less). Values that read are written back through both writers. ``FBE_NATIVE_MUTANTS`` sets the number of
 mutants per input (default 40; set it to thousands for a long run).
 """
 
@@ -79,35 +79,45 @@ class Group:
     def cls(self, qualified: str) -> Any:
         return getattr(self.types[qualified][0], self.idents.type(qualified))
 
-    def read(self, qualified: str, data: bytes, limits: fbe.Limits | None) -> tuple[Any, str | None]:
-        mod, core, i, s = self.types[qualified]
+    def python_read(self, qualified: str, data: bytes, limits: fbe.Limits | None, final: bool) -> Any:
+        mod, _core, _i, s = self.types[qualified]
+        if final:
+            return fbe.decode_final(getattr(mod, f"fbe_fr_{s.name}"), data, s.type_id, limits)[0]
+        return fbe.decode_versioned(getattr(mod, f"fbe_vr_{s.name}"), data, limits)[0]
+
+    def read(self, qualified: str, data: bytes, limits: fbe.Limits | None, final: bool) -> tuple[Any, str | None]:
+        """``data`` through both readers of one model (``final``: the final model, else the versioned)."""
+        _mod, core, i, _s = self.types[qualified]
         try:
-            py = ("ok", norm(fbe.decode_versioned(getattr(mod, f"fbe_vr_{s.name}"), data, limits)[0]))
+            py = ("ok", norm(self.python_read(qualified, data, limits, final)))
         except fbe.DecodeError as e:
             py = ("error", str(e))
-        native = core.from_fbe(i, data, limits)
+        native = (core.from_final if final else core.from_fbe)(i, data, limits)
         if native is not None:
             assert py[0] == "ok", f"{qualified}: the core read what Python refuses: {py[1]}"
             assert norm(native) == py[1], f"{qualified}: the core read another value"
-        verdict = core.verify(i, data, limits)
+        verdict = (core.verify_final if final else core.verify)(i, data, limits)
         if verdict is not None:
             assert verdict == (py[0] == "ok"), f"{qualified}: verify says {verdict}, Python: {py}"
-        cls = type(native) if native is not None else None
-        if cls is not None:  # the public method: the same value or the same error text
-            assert norm(cls.from_fbe(data, limits)) == py[1]
+        if native is not None:  # the public method: the same value
+            cls = type(native)
+            assert norm((cls.from_final if final else cls.from_fbe)(data, limits)) == py[1]
         return native, (py[1] if py[0] == "error" else None)
 
-    def write(self, qualified: str, value: Any) -> bytes | None:
+    def write(self, qualified: str, value: Any, final: bool) -> bytes | None:
         mod, core, i, s = self.types[qualified]
         try:
-            py: bytes | str = bytes(fbe.encode_versioned(getattr(mod, f"fbe_vw_{s.name}"), value))
+            if final:
+                py: bytes | str = bytes(fbe.encode_final(getattr(mod, f"fbe_fw_{s.name}"), value, s.type_id))
+            else:
+                py = bytes(fbe.encode_versioned(getattr(mod, f"fbe_vw_{s.name}"), value))
         except fbe.EncodeError as e:
             py = str(e)
-        native = core.to_fbe(i, value)
+        native = (core.to_final if final else core.to_fbe)(i, value)
         if native is not None:
             assert native == py, f"{qualified}: the core wrote other bytes than Python ({py!r:.200})"
         if isinstance(py, bytes):
-            assert value.to_fbe() == py
+            assert (value.to_final() if final else value.to_fbe()) == py
         return native
 
 
@@ -115,7 +125,7 @@ def mutants(data: bytes, rng: random.Random, n: int) -> list[bytes]:
     out = []
     for _ in range(n):
         b = bytearray(data)
-        k = rng.randrange(5)
+        k = rng.randrange(6)
         if k == 0:
             p = rng.randrange(len(b))
             b[p] ^= 1 << rng.randrange(8)
@@ -128,6 +138,9 @@ def mutants(data: bytes, rng: random.Random, n: int) -> list[bytes]:
             del b[rng.randrange(8, len(b) + 1):]
             if len(b) >= 8:
                 struct.pack_into("<I", b, 0, len(b))
+        elif k == 4:  # bytes after the value, the root's size counting them
+            b += bytes(rng.randrange(1, 9))
+            struct.pack_into("<I", b, 0, len(b))
         else:
             for _ in range(rng.randrange(2, 6)):
                 b[rng.randrange(len(b))] = rng.randrange(256)
@@ -152,24 +165,23 @@ def least(reads: Any, hi: int) -> int:
     return hi
 
 
-def python_reads(g: Group, qualified: str, data: bytes, limits: fbe.Limits) -> bool:
-    mod, _core, _i, s = g.types[qualified]
+def python_reads(g: Group, qualified: str, data: bytes, limits: fbe.Limits, final: bool) -> bool:
     try:
-        fbe.decode_versioned(getattr(mod, f"fbe_vr_{s.name}"), data, limits)
+        g.python_read(qualified, data, limits, final)
     except fbe.DecodeError:
         return False
     return True
 
 
-def thresholds(g: Group, qualified: str, data: bytes) -> None:
+def thresholds(g: Group, qualified: str, data: bytes, final: bool) -> None:
     """An input that reads, read with its least budget and depth and with one less (the Python
     reader's thresholds, found by bisection): the core must give the same verdicts."""
-    slack = least(lambda n: python_reads(g, qualified, data, fbe.Limits(budget_factor=0, budget_slack=n)),
+    slack = least(lambda n: python_reads(g, qualified, data, fbe.Limits(budget_factor=0, budget_slack=n), final),
                   fbe.Limits().budget(len(data)))
-    depth = least(lambda n: python_reads(g, qualified, data, fbe.Limits(max_depth=n)), fbe.MAX_DEPTH)
+    depth = least(lambda n: python_reads(g, qualified, data, fbe.Limits(max_depth=n), final), fbe.MAX_DEPTH)
     for limits in (fbe.Limits(budget_factor=0, budget_slack=slack), fbe.Limits(budget_factor=0, budget_slack=slack - 1),
                    fbe.Limits(max_depth=depth), fbe.Limits(max_depth=depth - 1)):
-        g.read(qualified, data, limits)
+        g.read(qualified, data, limits, final)
 
 
 class Tally:
@@ -177,18 +189,18 @@ class Tally:
         self.inputs = self.native_reads = self.native_writes = self.refused = 0
 
 
-def exercise(g: Group, qualified: str, data: bytes, rng: random.Random, t: Tally) -> None:
+def exercise(g: Group, qualified: str, data: bytes, rng: random.Random, t: Tally, final: bool) -> None:
     """One input through both readers (default and tight limits), its mutants too; what reads is
     written back through both writers."""
     for d in [data] + mutants(data, rng, MUTANTS):
         for limits in (None, tight_limits(rng, len(d))):
             t.inputs += 1
-            native, error = g.read(qualified, d, limits)
+            native, error = g.read(qualified, d, limits, final)
             t.native_reads += native is not None
             t.refused += error is not None
             if native is not None and limits is None:
-                t.native_writes += g.write(qualified, native) is not None
-                thresholds(g, qualified, d)
+                t.native_writes += g.write(qualified, native, final) is not None
+                thresholds(g, qualified, d, final)
 
 
 @pytest.fixture(scope="module")
@@ -213,18 +225,19 @@ def test_vectors_and_their_mutants(shared_group: tuple[Group, Path]) -> None:
         if qualified not in g.types:
             continue
         for f in c["files"]:
-            if f["kind"] != "versioned":
+            if f["kind"] not in ("versioned", "final"):
                 continue
+            final = f["kind"] == "final"
             data = (shared / "vectors" / f["file"]).read_bytes()
             _mod, core, i, _s = g.types[qualified]
-            native, error = g.read(qualified, data, None)
+            native, error = g.read(qualified, data, None, final)
             assert error is None
             if core.covers(i):  # a covered type: the core answers the golden vector, and writes it back
                 assert native is not None, f"{c['name']}: covered, but the core did not answer"
-                assert g.write(qualified, native) is not None, f"{c['name']}: the core did not write it"
-                answered.append(c["name"])
-            exercise(g, qualified, data, rng, t)
-    assert len(answered) >= 10, answered
+                assert g.write(qualified, native, final) is not None, f"{c['name']}: the core did not write it"
+                answered.append(f["file"])
+            exercise(g, qualified, data, rng, t, final)
+    assert len(answered) >= 20, answered
     assert t.native_reads > t.inputs // 10 and t.refused > t.inputs // 10, vars(t)
 
 
@@ -234,15 +247,16 @@ def test_schema_defaults_and_their_mutants(schema: str, tmp_path: Path) -> None:
     rng = random.Random(schema)
     t = Tally()
     for qualified, (_mod, core, i, s) in g.types.items():
-        if s.body_size > 1 << 16:
-            continue  # hostile.Wide: 4 MB of defaults
+        if s.default_cost > 1 << 16:
+            continue  # hostile.Wide and Holder: megabytes of defaults
         cls = g.cls(qualified)
-        data = g.write(qualified, cls())
-        if data is None:
-            data = cls().to_fbe()
-        else:
-            t.native_writes += 1
-        exercise(g, qualified, data, rng, t)
+        for final in (False, True):
+            data = g.write(qualified, cls(), final)
+            if data is None:
+                data = cls().to_final() if final else cls().to_fbe()
+            else:
+                t.native_writes += 1
+            exercise(g, qualified, data, rng, t, final)
     assert t.inputs and t.native_writes, vars(t)
 
 
@@ -255,7 +269,8 @@ def test_writer_refusals_fall_back_to_python(shared_group: tuple[Group, Path]) -
         mod.Order(symbol="\udcff\ud800"), mod.Order(price=math.nan), mod.Order(id=True),
     ]
     for v in cases:
-        g.write("proto.Order", v)
+        g.write("proto.Order", v, False)
+        g.write("proto.Order", v, True)
     assert core.to_fbe(i, mod.Order(id=1 << 40)) is None
     with pytest.raises(fbe.EncodeError, match="out of range"):
         mod.Order(id=1 << 40).to_fbe()
@@ -270,12 +285,17 @@ def test_no_leak_over_many_calls(shared_group: tuple[Group, Path]) -> None:
     mod, core, i, _s = g.types["proto.Account"]
     value = mod.Account(name="Test", orders=[mod.Order(k, "EURUSD") for k in range(3)], asset=mod.Balance("EUR", 1.0))
     data = value.to_fbe()
+    final = value.to_final()
     for _ in range(20_000):
         core.from_fbe(i, data)
         core.to_fbe(i, value)
+        core.from_final(i, final)
+        core.to_final(i, value)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     for _ in range(100_000):
         core.from_fbe(i, data)
         core.to_fbe(i, value)
+        core.from_final(i, final)
+        core.to_final(i, value)
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-    assert grown < 8_000, f"max RSS grew by {grown} KiB over 100,000 reads and writes"
+    assert grown < 8_000, f"max RSS grew by {grown} KiB over 100,000 reads and writes of each model"

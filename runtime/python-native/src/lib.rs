@@ -97,8 +97,9 @@ enum Kind {
     /// A struct of the table (its index).
     Struct(usize),
     Optional(Box<Kind>),
-    /// A vector or list: the element and what one element costs (`item_cost`).
-    Seq(Box<Kind>, i64),
+    /// A vector or list: the element, what one element costs (`item_cost`) and the fewest bytes
+    /// it takes in the final model (`item_min_size`).
+    Seq(Box<Kind>, i64, usize),
     Array(Box<Kind>, usize),
     /// A kind this core does not cover yet: the struct goes to Python.
     Unsupported,
@@ -118,7 +119,7 @@ impl Kind {
 
     /// A table entry: a format character (`"i"`), `"s"` string, `"y"` bytes, `"u"` uuid, `"m"`
     /// decimal, or a tuple: `("e", fmt, members)`, `("S", index)`, `("o", kind)`,
-    /// `("v", kind, item_cost)`, `("a", kind, length)`; anything else is not covered.
+    /// `("v", kind, item_cost, item_min_size)`, `("a", kind, length)`; anything else is not covered.
     fn parse(spec: &Bound<'_, PyAny>, structs: usize) -> PyResult<Kind> {
         if let Ok(s) = spec.downcast::<PyString>() {
             let s = s.to_str()?;
@@ -148,7 +149,11 @@ impl Kind {
                 Kind::Struct(i)
             }
             "o" => Kind::Optional(Box::new(Kind::parse(&t.get_item(1)?, structs)?)),
-            "v" => Kind::Seq(Box::new(Kind::parse(&t.get_item(1)?, structs)?), t.get_item(2)?.extract()?),
+            "v" => Kind::Seq(
+                Box::new(Kind::parse(&t.get_item(1)?, structs)?),
+                t.get_item(2)?.extract()?,
+                t.get_item(3)?.extract()?,
+            ),
             "a" => Kind::Array(Box::new(Kind::parse(&t.get_item(1)?, structs)?), t.get_item(2)?.extract()?),
             _ => Kind::Unsupported,
         })
@@ -159,7 +164,7 @@ impl Kind {
         match self {
             Kind::Unsupported => false,
             Kind::Struct(i) => structs[*i],
-            Kind::Optional(e) | Kind::Seq(e, _) | Kind::Array(e, _) => e.covered(structs),
+            Kind::Optional(e) | Kind::Seq(e, ..) | Kind::Array(e, _) => e.covered(structs),
             _ => true,
         }
     }
@@ -383,17 +388,7 @@ impl Core {
         for f in &t.fields {
             let v = self.read_slot(py, r, &f.kind, pos, pos + f.offset, make)?;
             if let (Some(o), Some(v)) = (&obj, v) {
-                match f.member {
-                    // SAFETY: `o` is a new instance of exactly `t.cls` (tp_alloc zero-fills it), whose
-                    // member `f.name` is a T_OBJECT_EX slot at this offset (checked in `Core::new`);
-                    // the slot is empty (each field is set once), so the reference moves into it.
-                    Some(m) => unsafe {
-                        let slot = (o.as_ptr() as *mut u8).offset(m) as *mut *mut ffi::PyObject;
-                        debug_assert!((*slot).is_null());
-                        *slot = v.into_ptr();
-                    },
-                    None => o.setattr(f.name.bind(py), v).map_err(other)?,
-                }
+                set_field(py, o, f, v)?;
             }
         }
         r.depth -= 1;
@@ -481,7 +476,7 @@ impl Core {
                 r.mark = s + size;
                 self.read_slot(py, r, e, s, s, make)?
             }
-            Kind::Seq(e, cost) => {
+            Kind::Seq(e, cost, _) => {
                 let off = r.u32(slot)? as usize;
                 if off == 0 {
                     return Ok(make.then(|| PyList::empty(py).into_any().unbind()));
@@ -497,7 +492,7 @@ impl Core {
                 }
                 r.mark = q + 4 + n * item;
                 r.spend(n as i64 * cost)?;
-                let mut items = Vec::with_capacity(if make { n } else { 0 });
+                let mut items = Vec::with_capacity(if make { n.min(r.d.len()) } else { 0 });
                 for i in 0..n {
                     let v = self.read_slot(py, r, e, base, q + 4 + i * item, make)?;
                     items.extend(v);
@@ -535,19 +530,7 @@ impl Core {
         put_u32(w, p + 4, t.type_id as usize)?;
         let exact = v.get_type().is(t.cls.bind(py));
         for f in &t.fields {
-            let x = match f.member {
-                // SAFETY: `v` is an instance of exactly `t.cls`, whose member `f.name` is a
-                // T_OBJECT_EX slot at this offset (checked in `Core::new`): a borrowed reference,
-                // or NULL when the attribute is not set (then getattr raises AttributeError).
-                Some(m) if exact => unsafe {
-                    let slot = *((v.as_ptr() as *mut u8).offset(m) as *mut *mut ffi::PyObject);
-                    if slot.is_null() {
-                        return Err(Fail::Other);
-                    }
-                    Bound::from_borrowed_ptr(py, slot)
-                },
-                _ => v.getattr(f.name.bind(py)).map_err(other)?,
-            };
+            let x = get_field(py, v, f, exact)?;
             self.write_slot(py, w, &f.kind, p, p + f.offset, &x, depth)?;
         }
         Ok(p)
@@ -618,7 +601,7 @@ impl Core {
                 self.write_slot(py, w, e, q, q, v, depth)?;
                 put_u32(w, slot + 1, q - base)
             }
-            Kind::Seq(e, _) => {
+            Kind::Seq(e, ..) => {
                 let items = Items::of(v)?;
                 let n = items.len();
                 let q = w.len();
@@ -645,6 +628,205 @@ impl Core {
         }
     }
 
+    /// The final model (docs/format.md 4): a struct's fields back to back from `p`; the value and
+    /// the position after it (`fbe_fr_<Name>`).
+    fn final_struct(
+        &self,
+        py: Python<'_>,
+        r: &mut Rd,
+        ti: usize,
+        p: usize,
+        make: bool,
+    ) -> Res<(Option<PyObject>, usize)> {
+        let t = &self.types[ti];
+        r.depth += 1;
+        r.budget -= t.cost;
+        if r.depth > r.max_depth || r.budget < 0 {
+            return Err(Fail::Bad);
+        }
+        let obj = if make { Some(new_instance(py, t.cls.bind(py))?) } else { None };
+        let mut p = p;
+        for f in &t.fields {
+            let (v, next) = self.final_value(py, r, &f.kind, p, make)?;
+            p = next;
+            if let (Some(o), Some(v)) = (&obj, v) {
+                set_field(py, o, f, v)?;
+            }
+        }
+        r.depth -= 1;
+        Ok((obj.map(Bound::unbind), p))
+    }
+
+    /// A final-model value at `p`, and the position after it.
+    fn final_value(
+        &self,
+        py: Python<'_>,
+        r: &mut Rd,
+        kind: &Kind,
+        p: usize,
+        make: bool,
+    ) -> Res<(Option<PyObject>, usize)> {
+        Ok(match kind {
+            Kind::Num(_) | Kind::Enum(..) | Kind::Uuid | Kind::Decimal => {
+                let size = kind.size();
+                if p + size > r.d.len() {
+                    return Err(Fail::Bad);
+                }
+                (self.read_slot(py, r, kind, p, p, make)?, p + size)
+            }
+            Kind::Str | Kind::Bytes => {
+                if p + 4 > r.d.len() {
+                    return Err(Fail::Bad);
+                }
+                let n = r.u32(p)? as usize;
+                let e = p + 4 + n;
+                if e > r.d.len() {
+                    return Err(Fail::Bad);
+                }
+                r.spend(n as i64)?;
+                let data = &r.d[p + 4..e];
+                let v = match (make, kind) {
+                    (false, _) => None,
+                    (true, Kind::Str) => Some(decode_str(py, data)?),
+                    _ => Some(PyBytes::new(py, data).into_any().unbind()),
+                };
+                (v, e)
+            }
+            Kind::Struct(ti) => self.final_struct(py, r, *ti, p, make)?,
+            Kind::Optional(e) => {
+                let has = *r.d.get(p).ok_or(Fail::Bad)?;
+                if has == 0 {
+                    (make.then(|| py.None()), p + 1)
+                } else {
+                    self.final_value(py, r, e, p + 1, make)?
+                }
+            }
+            Kind::Seq(e, cost, min) => {
+                if p + 4 > r.d.len() {
+                    return Err(Fail::Bad);
+                }
+                let n = r.u32(p)? as usize;
+                if n * min > r.d.len() - p - 4 {
+                    return Err(Fail::Bad); // "count n exceeds the buffer"
+                }
+                r.spend(n as i64 * cost)?;
+                // elements taking no bytes (`min` 0) are bounded by the budget their structs are
+                // charged as they are read, not by the buffer: room for at most a buffer's worth
+                let mut q = p + 4;
+                let mut items = Vec::with_capacity(if make { n.min(r.d.len()) } else { 0 });
+                for _ in 0..n {
+                    let (v, next) = self.final_value(py, r, e, q, make)?;
+                    q = next;
+                    items.extend(v);
+                }
+                (make.then(|| PyList::new(py, items).map(|l| l.into_any().unbind())).transpose().map_err(other)?, q)
+            }
+            Kind::Array(e, n) => {
+                let mut q = p;
+                let mut items = Vec::with_capacity(if make { *n } else { 0 });
+                for _ in 0..*n {
+                    let (v, next) = self.final_value(py, r, e, q, make)?;
+                    q = next;
+                    items.extend(v);
+                }
+                (make.then(|| PyList::new(py, items).map(|l| l.into_any().unbind())).transpose().map_err(other)?, q)
+            }
+            Kind::Unsupported => return Err(Fail::Other),
+        })
+    }
+
+    fn final_write_struct(
+        &self,
+        py: Python<'_>,
+        w: &mut Vec<u8>,
+        ti: usize,
+        v: &Bound<'_, PyAny>,
+        depth: usize,
+    ) -> Res<()> {
+        if depth >= MAX_DEPTH {
+            return Err(Fail::Other);
+        }
+        let t = &self.types[ti];
+        let exact = v.get_type().is(t.cls.bind(py));
+        for f in &t.fields {
+            let x = get_field(py, v, f, exact)?;
+            self.final_write(py, w, &f.kind, &x, depth)?;
+        }
+        Ok(())
+    }
+
+    /// Append `v` in the final model (the bytes of `fbe_fw_<Name>`).
+    fn final_write(&self, py: Python<'_>, w: &mut Vec<u8>, kind: &Kind, v: &Bound<'_, PyAny>, depth: usize) -> Res<()> {
+        match kind {
+            Kind::Num(_) | Kind::Enum(..) | Kind::Uuid | Kind::Decimal | Kind::Str | Kind::Bytes => {
+                // one slot whose offsets count from its own start: string and bytes data follow it
+                let q = w.len();
+                w.resize(q + kind.size(), 0);
+                self.write_slot(py, w, kind, q, q, v, depth)?;
+                if let Kind::Str | Kind::Bytes = kind {
+                    w.drain(q..q + 4); // the final model holds the size and the data, no offset
+                }
+                Ok(())
+            }
+            Kind::Struct(ti) => self.final_write_struct(py, w, *ti, v, depth + 1),
+            Kind::Optional(e) => {
+                if v.is_none() {
+                    w.push(0);
+                    return Ok(());
+                }
+                w.push(1);
+                self.final_write(py, w, e, v, depth)
+            }
+            Kind::Seq(e, ..) => {
+                let items = Items::of(v)?;
+                let n = items.len();
+                w.extend_from_slice(&(u32::try_from(n).map_err(other)?).to_le_bytes());
+                for i in 0..n {
+                    self.final_write(py, w, e, &items.get(i)?, depth)?;
+                }
+                Ok(())
+            }
+            Kind::Array(e, n) => {
+                let items = Items::of(v)?;
+                if items.len() != *n {
+                    return Err(Fail::Other);
+                }
+                for i in 0..*n {
+                    self.final_write(py, w, e, &items.get(i)?, depth)?;
+                }
+                Ok(())
+            }
+            Kind::Unsupported => Err(Fail::Other),
+        }
+    }
+
+    fn final_root(
+        &self,
+        py: Python<'_>,
+        index: usize,
+        data: &Bound<'_, PyAny>,
+        limits: Option<&Bound<'_, PyAny>>,
+        make: bool,
+    ) -> Res<Option<PyObject>> {
+        let t = self.entry(index)?;
+        let data = data.downcast::<PyBytes>().map_err(other)?.as_bytes();
+        if data.len() < 8 {
+            return Err(Fail::Bad);
+        }
+        let size = u32::from_le_bytes([data[0], data[1], data[2], data[3]]) as usize;
+        let tid = u32::from_le_bytes([data[4], data[5], data[6], data[7]]);
+        if size < 8 || tid != t.type_id || size > data.len() {
+            return Err(Fail::Bad);
+        }
+        let (max_depth, budget) = budget(limits, size)?;
+        let mut r = Rd { d: &data[..size], mark: 8, budget, depth: 0, max_depth };
+        let (v, end) = self.final_struct(py, &mut r, index, 8, make)?;
+        if end != size {
+            return Err(Fail::Bad); // "final root covers end bytes, its size says size"
+        }
+        Ok(v)
+    }
+
     fn read_root(
         &self,
         py: Python<'_>,
@@ -663,18 +845,57 @@ impl Core {
         if total < 16 || total > data.len() || off < 8 {
             return Err(Fail::Bad);
         }
-        let (max_depth, factor, slack) = match limits {
-            None => (MAX_DEPTH as i64, BUDGET_FACTOR as i64, BUDGET_SLACK as i64),
-            Some(l) if l.is_none() => (MAX_DEPTH as i64, BUDGET_FACTOR as i64, BUDGET_SLACK as i64),
-            Some(l) => (
-                l.getattr("max_depth").and_then(|x| x.extract()).map_err(other)?,
-                l.getattr("budget_factor").and_then(|x| x.extract()).map_err(other)?,
-                l.getattr("budget_slack").and_then(|x| x.extract()).map_err(other)?,
-            ),
-        };
-        let budget = factor.checked_mul(total as i64).and_then(|b| b.checked_add(slack)).ok_or(Fail::Other)?;
+        let (max_depth, budget) = budget(limits, total)?;
         let mut r = Rd { d: &data[..total], mark: 8, budget, depth: 0, max_depth };
         self.read_struct(py, &mut r, index, off, make)
+    }
+}
+
+/// The depth limit and the decode budget of a root of `size` bytes (`fbe.Limits`, None: the
+/// defaults of docs/limits.md).
+fn budget(limits: Option<&Bound<'_, PyAny>>, size: usize) -> Res<(i64, i64)> {
+    let (max_depth, factor, slack) = match limits {
+        Some(l) if !l.is_none() => (
+            l.getattr("max_depth").and_then(|x| x.extract()).map_err(other)?,
+            l.getattr("budget_factor").and_then(|x| x.extract::<i64>()).map_err(other)?,
+            l.getattr("budget_slack").and_then(|x| x.extract::<i64>()).map_err(other)?,
+        ),
+        _ => (MAX_DEPTH as i64, BUDGET_FACTOR as i64, BUDGET_SLACK as i64),
+    };
+    let budget = factor.checked_mul(size as i64).and_then(|b| b.checked_add(slack)).ok_or(Fail::Other)?;
+    Ok((max_depth, budget))
+}
+
+/// Set field `f` of `o`, a new instance of exactly the field's struct class.
+fn set_field(py: Python<'_>, o: &Bound<'_, PyAny>, f: &Field, v: PyObject) -> Res<()> {
+    match f.member {
+        // SAFETY: `o` is a new instance of exactly the struct's class (tp_alloc zero-fills it), whose
+        // member `f.name` is a T_OBJECT_EX slot at this offset (checked in `Core::new`); the slot
+        // is empty (each field is set once), so the reference moves into it.
+        Some(m) => unsafe {
+            let slot = (o.as_ptr() as *mut u8).offset(m) as *mut *mut ffi::PyObject;
+            debug_assert!((*slot).is_null());
+            *slot = v.into_ptr();
+            Ok(())
+        },
+        None => o.setattr(f.name.bind(py), v).map_err(other),
+    }
+}
+
+/// Field `f` of `v` (`exact`: `v` is an instance of exactly the struct's class).
+fn get_field<'py>(py: Python<'py>, v: &Bound<'py, PyAny>, f: &Field, exact: bool) -> Res<Bound<'py, PyAny>> {
+    match f.member {
+        // SAFETY: `v` is an instance of exactly the struct's class, whose member `f.name` is a
+        // T_OBJECT_EX slot at this offset (checked in `Core::new`): a borrowed reference, or NULL
+        // when the attribute is not set (then getattr raises AttributeError).
+        Some(m) if exact => unsafe {
+            let slot = *((v.as_ptr() as *mut u8).offset(m) as *mut *mut ffi::PyObject);
+            if slot.is_null() {
+                return Err(Fail::Other);
+            }
+            Ok(Bound::from_borrowed_ptr(py, slot))
+        },
+        _ => v.getattr(f.name.bind(py)).map_err(other),
     }
 }
 
@@ -821,6 +1042,47 @@ impl Core {
         limits: Option<&Bound<'_, PyAny>>,
     ) -> Option<bool> {
         match self.read_root(py, index, data, limits, false) {
+            Ok(_) => Some(true),
+            Err(Fail::Bad) => Some(false),
+            Err(Fail::Other) => None,
+        }
+    }
+
+    /// The final root of `value` (struct `index`), or `None`: Python writes it (or raises).
+    fn to_final(&self, py: Python<'_>, index: usize, value: &Bound<'_, PyAny>) -> Option<PyObject> {
+        let t = self.entry(index).ok()?;
+        let mut w = Vec::with_capacity(256);
+        w.resize(8, 0);
+        self.final_write_struct(py, &mut w, index, value, 0).ok()?;
+        let total = w.len();
+        put_u32(&mut w, 0, total).ok()?;
+        put_u32(&mut w, 4, t.type_id as usize).ok()?;
+        Some(PyBytes::new(py, &w).into_any().unbind())
+    }
+
+    /// The value of a final root of struct `index`, or `None`: Python reads it (or raises).
+    #[allow(clippy::wrong_self_convention)] // the name of the generated classes' method it serves
+    #[pyo3(signature = (index, data, limits=None))]
+    fn from_final(
+        &self,
+        py: Python<'_>,
+        index: usize,
+        data: &Bound<'_, PyAny>,
+        limits: Option<&Bound<'_, PyAny>>,
+    ) -> Option<PyObject> {
+        self.final_root(py, index, data, limits, true).ok().flatten()
+    }
+
+    /// Whether `from_final` reads this root, or `None`: Python decides.
+    #[pyo3(signature = (index, data, limits=None))]
+    fn verify_final(
+        &self,
+        py: Python<'_>,
+        index: usize,
+        data: &Bound<'_, PyAny>,
+        limits: Option<&Bound<'_, PyAny>>,
+    ) -> Option<bool> {
+        match self.final_root(py, index, data, limits, false) {
             Ok(_) => Some(true),
             Err(Fail::Bad) => Some(false),
             Err(Fail::Other) => None,

@@ -2,7 +2,7 @@
 
 ``fbe_native`` (built from ``runtime/python-native``, a Rust extension module) interprets the
 table every generated module holds (``FBE_CORE``, written by ``fbec --python``): one reader and
-one writer of the versioned model for every schema. A call gives exactly what the generated
+one writer of each binary model for every schema. A call gives exactly what the generated
 Python code gives, or None, and then the class runs that code (which also raises every error,
 with its text). docs/python.md, "Native core", says what it covers.
 
@@ -31,6 +31,12 @@ class Core(Protocol):
     def from_fbe(self, index: int, data: Any, limits: Limits | None = None) -> Any: ...
 
     def verify(self, index: int, data: Any, limits: Limits | None = None) -> bool | None: ...
+
+    def to_final(self, index: int, value: Any) -> bytes | None: ...
+
+    def from_final(self, index: int, data: Any, limits: Limits | None = None) -> Any: ...
+
+    def verify_final(self, index: int, data: Any, limits: Limits | None = None) -> bool | None: ...
 
 
 def _load() -> ModuleType | None:

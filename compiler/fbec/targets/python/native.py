@@ -1,4 +1,4 @@
-"""The table of the native core (docs/python.md, "Native core").
+"""The table of the native core (docs/python.md, "Native core"), for both binary models.
 
 Every generated module ends with ``FBE_CORE = fbe.native.core((...))``: one entry per struct the
 module's classes can reach (its own structs first, in declaration order, so a class's index is its
@@ -6,7 +6,8 @@ position in the package; then the imported structs they hold), each ``(class, ty
 decode cost, fields)``, each field ``(attribute, versioned offset, kind)``. The kinds are read by
 ``runtime/python-native`` (``Kind::parse``): a struct format character for fixed-size values,
 ``"s"`` string, ``"y"`` bytes, ``"u"`` uuid, ``"m"`` decimal, ``("e", format, FBE_M_<Enum>)``,
-``("S", index)``, ``("o", kind)``, ``("v", kind, item cost)``, ``("a", kind, length)``; ``"x"`` is a
+``("S", index)``, ``("o", kind)``, ``("v", kind, item cost, item final minimum size)``,
+``("a", kind, length)``; ``"x"`` is a
 kind the core does not cover yet (sets, maps, hashes), and a struct holding one stays pure Python.
 ``fbe.native.core`` gives None without the core, and the classes then run the generated code.
 """
@@ -57,7 +58,7 @@ def _kind(ctx: Context, t: ir.Type, index: dict[str, int]) -> str:
     if isinstance(t, ir.Array):
         return f'("a", {_element(ctx, t.element, index)}, {t.length})'
     if isinstance(t, ir.Sequence) and t.kind != "set":
-        return f'("v", {_element(ctx, t.element, index)}, {t.item_cost})'
+        return f'("v", {_element(ctx, t.element, index)}, {t.item_cost}, {t.item_min_size})'
     return '"x"'
 
 

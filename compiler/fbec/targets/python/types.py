@@ -278,12 +278,20 @@ def _shortcuts(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     if ctx.options.final:
         with code.block("def to_final(self) -> bytes:"):
             code.line('"""This value as a final root (docs/format.md section 4)."""')
+            with code.block("if FBE_CORE is not None:"):
+                code.line(f"data = FBE_CORE.to_final({index}, self)")
+                with code.block("if data is not None:"):
+                    code.line("return data")
             code.line(f"return bytes(fbe.encode_final(fbe_fw_{s.name}, {ctx.writable(s.qualified, 'self')}, "
                       f"{s.type_id}))")
         code.blank()
         code.line("@classmethod")
         with code.block(f"def from_final(cls, {buffer}) -> {cls}:"):
             code.line('"""Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""')
+            with code.block("if FBE_CORE is not None:"):
+                code.line(f"v: {cls} | None = FBE_CORE.from_final({index}, data, limits)")
+                with code.block("if v is not None:"):
+                    code.line("return v")
             code.line(f"return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, limits)[0]")
         code.blank()
     if ctx.options.json:
