@@ -105,11 +105,19 @@ class Node(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Node, self, 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Node | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
 
     def to_json(self) -> str:
@@ -199,11 +207,19 @@ class Edge(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Edge, self, 2))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Edge | None = FBE_CORE.from_final(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Edge, data, 2, limits)[0]
 
     def to_json(self) -> str:
@@ -290,11 +306,19 @@ class Graph(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Graph, self, 3))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Graph:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Graph | None = FBE_CORE.from_final(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Graph, data, 3, limits)[0]
 
     def to_json(self) -> str:
@@ -942,7 +966,7 @@ def fbe_vcr_v_graph_Edge(r: fbe.Reader, b: int, off: int, f: str) -> list[Edge]:
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Node, 1, 28, 20, (("id", 8, "i"), ("name", 12, "s"), ("value", 16, "q"), ("out_edges", 24, ("v", "i", 4)),)),
+    (Node, 1, 28, 20, (("id", 8, "i"), ("name", 12, "s"), ("value", 16, "q"), ("out_edges", 24, ("v", "i", 4, 4)),)),
     (Edge, 2, 20, 12, (("source", 8, "i"), ("target", 12, "i"), ("weight", 16, "i"),)),
-    (Graph, 3, 16, 8, (("nodes", 8, ("v", ("S", 0), 0)), ("edges", 12, ("v", ("S", 1), 0)),)),
+    (Graph, 3, 16, 8, (("nodes", 8, ("v", ("S", 0), 0, 20)), ("edges", 12, ("v", ("S", 1), 0, 12)),)),
 ))

@@ -96,11 +96,19 @@ class Node(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Node, fbe.writable(fbe_dn_Node(self, 1), self), 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Node | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
 
     def to_json(self) -> str:
@@ -409,5 +417,5 @@ def fbe_vcr_v_recursive_Node(r: fbe.Reader, b: int, off: int, f: str) -> list[No
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Node, 1, 20, 12, (("id", 8, "i"), ("label", 12, "s"), ("children", 16, ("v", ("S", 0), 0)),)),
+    (Node, 1, 20, 12, (("id", 8, "i"), ("label", 12, "s"), ("children", 16, ("v", ("S", 0), 0, 12)),)),
 ))

@@ -106,11 +106,19 @@ class Edge(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Edge, self, 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Edge | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
 
     def to_json(self) -> str:
@@ -200,11 +208,19 @@ class Point(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Point, self, 2))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Point | None = FBE_CORE.from_final(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Point, data, 2, limits)[0]
 
     def to_json(self) -> str:
@@ -294,11 +310,19 @@ class Point3(Point):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Point3, self, 3))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point3:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Point3 | None = FBE_CORE.from_final(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Point3, data, 3, limits)[0]
 
     def to_json(self) -> str:
@@ -385,11 +409,19 @@ class Named(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Named, self, 4))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Named:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Named | None = FBE_CORE.from_final(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Named, data, 4, limits)[0]
 
     def to_json(self) -> str:
@@ -488,11 +520,19 @@ class Holder(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Holder, self, 10))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Holder | None = FBE_CORE.from_final(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
 
     def to_json(self) -> str:
@@ -1533,6 +1573,6 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Edge, 1, 20, 12, (("source", 8, "i"), ("target", 12, "i"), ("weight", 16, "i"),)),
     (Point, 2, 19, 11, (("flag", 8, "?"), ("x", 9, "q"), ("y", 17, "h"),)),
     (Point3, 3, 27, 19, (("flag", 8, "?"), ("x", 9, "q"), ("y", 17, "h"), ("z", 19, "d"),)),
-    (Named, 4, 16, 8, (("name", 8, "s"), ("values", 12, ("v", "i", 4)),)),
-    (Holder, 10, 32, 24, (("edges", 8, ("v", ("S", 0), 0)), ("points", 12, ("v", ("S", 2), 0)), ("ints", 16, ("v", "i", 4)), ("switches", 20, ("v", "?", 1)), ("reals", 24, ("v", "d", 8)), ("named", 28, ("v", ("S", 3), 0)),)),
+    (Named, 4, 16, 8, (("name", 8, "s"), ("values", 12, ("v", "i", 4, 4)),)),
+    (Holder, 10, 32, 24, (("edges", 8, ("v", ("S", 0), 0, 12)), ("points", 12, ("v", ("S", 2), 0, 19)), ("ints", 16, ("v", "i", 4, 4)), ("switches", 20, ("v", "?", 1, 1)), ("reals", 24, ("v", "d", 8, 8)), ("named", 28, ("v", ("S", 3), 0, 8)),)),
 ))

@@ -102,11 +102,19 @@ class Edge(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Edge, self, 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Edge | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
 
     def to_json(self) -> str:
@@ -190,11 +198,19 @@ class Holder(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Holder, self, 10))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Holder | None = FBE_CORE.from_final(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
 
     def to_json(self) -> str:
@@ -632,5 +648,5 @@ def fbe_vcr_v_vectors_new_Edge(r: fbe.Reader, b: int, off: int, f: str) -> list[
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Edge, 1, 24, 16, (("source", 8, "i"), ("target", 12, "i"), ("weight", 16, "i"), ("note", 20, "s"),)),
-    (Holder, 10, 12, 4, (("edges", 8, ("v", ("S", 0), 0)),)),
+    (Holder, 10, 12, 4, (("edges", 8, ("v", ("S", 0), 0, 16)),)),
 ))

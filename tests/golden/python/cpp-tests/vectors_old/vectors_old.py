@@ -91,11 +91,19 @@ class Edge(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Edge, self, 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Edge | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
 
     def to_json(self) -> str:
@@ -179,11 +187,19 @@ class Holder(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Holder, self, 10))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Holder | None = FBE_CORE.from_final(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
 
     def to_json(self) -> str:
@@ -583,5 +599,5 @@ def fbe_vcr_v_vectors_old_Edge(r: fbe.Reader, b: int, off: int, f: str) -> list[
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Edge, 1, 12, 4, (("source", 8, "i"),)),
-    (Holder, 10, 12, 4, (("edges", 8, ("v", ("S", 0), 0)),)),
+    (Holder, 10, 12, 4, (("edges", 8, ("v", ("S", 0), 0, 4)),)),
 ))

@@ -604,11 +604,19 @@ class Enums(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Enums, self, 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Enums:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Enums | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Enums, data, 1, limits)[0]
 
     def to_json(self) -> str:

@@ -201,11 +201,19 @@ class Order(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Order, self, 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Order | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Order, data, 1, limits)[0]
 
     def to_json(self) -> str:
@@ -292,11 +300,19 @@ class Balance(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Balance, self, 2))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Balance:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Balance | None = FBE_CORE.from_final(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Balance, data, 2, limits)[0]
 
     def to_json(self) -> str:
@@ -395,11 +411,19 @@ class Account(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Account, self, 3))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Account:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Account | None = FBE_CORE.from_final(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Account, data, 3, limits)[0]
 
     def to_json(self) -> str:
@@ -483,11 +507,19 @@ class OrderMessage(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_OrderMessage, self, 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderMessage:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: OrderMessage | None = FBE_CORE.from_final(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_OrderMessage, data, 1, limits)[0]
 
     def to_json(self) -> str:
@@ -571,11 +603,19 @@ class BalanceMessage(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_BalanceMessage, self, 2))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> BalanceMessage:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: BalanceMessage | None = FBE_CORE.from_final(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_BalanceMessage, data, 2, limits)[0]
 
     def to_json(self) -> str:
@@ -659,11 +699,19 @@ class AccountMessage(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(5, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_AccountMessage, self, 3))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AccountMessage:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: AccountMessage | None = FBE_CORE.from_final(5, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_AccountMessage, data, 3, limits)[0]
 
     def to_json(self) -> str:
@@ -1698,7 +1746,7 @@ def fbe_vcr_v_proto_Order(r: fbe.Reader, b: int, off: int, f: str) -> list[Order
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Order, 1, 34, 26, (("id", 8, "i"), ("symbol", 12, "s"), ("side", 16, ("e", "B", FBE_M_OrderSide)), ("type", 17, ("e", "B", FBE_M_OrderType)), ("price", 18, "d"), ("volume", 26, "d"),)),
     (Balance, 2, 20, 12, (("currency", 8, "s"), ("amount", 12, "d"),)),
-    (Account, 3, 30, 14, (("id", 8, "i"), ("name", 12, "s"), ("state", 16, ("e", "B", FBE_M_State)), ("wallet", 17, ("S", 1)), ("asset", 21, ("o", ("S", 1))), ("orders", 26, ("v", ("S", 0), 0)),)),
+    (Account, 3, 30, 14, (("id", 8, "i"), ("name", 12, "s"), ("state", 16, ("e", "B", FBE_M_State)), ("wallet", 17, ("S", 1)), ("asset", 21, ("o", ("S", 1))), ("orders", 26, ("v", ("S", 0), 0, 26)),)),
     (OrderMessage, 1, 12, 1, (("body", 8, ("S", 0)),)),
     (BalanceMessage, 2, 12, 1, (("body", 8, ("S", 1)),)),
     (AccountMessage, 3, 12, 1, (("body", 8, ("S", 2)),)),

@@ -437,11 +437,19 @@ class StructSimple(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructSimple, self, 110))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSimple:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructSimple | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructSimple, data, 110, limits)[0]
 
     def to_json(self) -> str:
@@ -810,11 +818,19 @@ class StructOptional(StructSimple):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructOptional, self, 111))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructOptional:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructOptional | None = FBE_CORE.from_final(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructOptional, data, 111, limits)[0]
 
     def to_json(self) -> str:
@@ -1153,11 +1169,19 @@ class StructNested(StructOptional):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructNested, self, 112))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructNested:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructNested | None = FBE_CORE.from_final(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructNested, data, 112, limits)[0]
 
     def to_json(self) -> str:
@@ -1247,11 +1271,19 @@ class StructBytes(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructBytes, self, 120))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructBytes:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructBytes | None = FBE_CORE.from_final(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructBytes, data, 120, limits)[0]
 
     def to_json(self) -> str:
@@ -1362,11 +1394,19 @@ class StructArray(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructArray, self, 125))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructArray:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructArray | None = FBE_CORE.from_final(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructArray, data, 125, limits)[0]
 
     def to_json(self) -> str:
@@ -1477,11 +1517,19 @@ class StructVector(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(5, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructVector, self, 130))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructVector:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructVector | None = FBE_CORE.from_final(5, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructVector, data, 130, limits)[0]
 
     def to_json(self) -> str:
@@ -1592,11 +1640,19 @@ class StructList(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(6, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructList, self, 131))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructList:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructList | None = FBE_CORE.from_final(6, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructList, data, 131, limits)[0]
 
     def to_json(self) -> str:
@@ -1689,11 +1745,19 @@ class StructSet(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(7, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructSet, self, 132))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSet:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructSet | None = FBE_CORE.from_final(7, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructSet, data, 132, limits)[0]
 
     def to_json(self) -> str:
@@ -1804,11 +1868,19 @@ class StructMap(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(8, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructMap, self, 140))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructMap:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructMap | None = FBE_CORE.from_final(8, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructMap, data, 140, limits)[0]
 
     def to_json(self) -> str:
@@ -1919,11 +1991,19 @@ class StructHash(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(9, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructHash, self, 141))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHash:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructHash | None = FBE_CORE.from_final(9, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructHash, data, 141, limits)[0]
 
     def to_json(self) -> str:
@@ -2010,11 +2090,19 @@ class StructHashEx(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(10, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructHashEx, self, 142))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHashEx:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructHashEx | None = FBE_CORE.from_final(10, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructHashEx, data, 142, limits)[0]
 
     def to_json(self) -> str:
@@ -2093,11 +2181,19 @@ class StructEmpty(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(11, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_StructEmpty, self, 143))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructEmpty:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: StructEmpty | None = FBE_CORE.from_final(11, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_StructEmpty, data, 143, limits)[0]
 
     def to_json(self) -> str:
@@ -11889,8 +11985,8 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (StructNested, 112, 622, 306, (("id", 8, "i"), ("f1", 12, "?"), ("f2", 13, "?"), ("f3", 14, "B"), ("f4", 15, "B"), ("f5", 16, "B"), ("f6", 17, "B"), ("f7", 18, "I"), ("f8", 22, "I"), ("f9", 26, "b"), ("f10", 27, "b"), ("f11", 28, "B"), ("f12", 29, "B"), ("f13", 30, "h"), ("f14", 32, "h"), ("f15", 34, "H"), ("f16", 36, "H"), ("f17", 38, "i"), ("f18", 42, "i"), ("f19", 46, "I"), ("f20", 50, "I"), ("f21", 54, "q"), ("f22", 62, "q"), ("f23", 70, "Q"), ("f24", 78, "Q"), ("f25", 86, "f"), ("f26", 90, "f"), ("f27", 94, "d"), ("f28", 102, "d"), ("f29", 110, "m"), ("f30", 126, "m"), ("f31", 142, "s"), ("f32", 146, "s"), ("f33", 150, "Q"), ("f34", 158, "Q"), ("f35", 166, "Q"), ("f36", 174, "u"), ("f37", 190, "u"), ("f38", 206, "u"), ("f39", 222, ("e", "B", pkg_proto.FBE_M_OrderSide)), ("f40", 223, ("e", "B", pkg_proto.FBE_M_OrderType)), ("f41", 224, ("S", 12)), ("f42", 228, ("S", 13)), ("f43", 232, ("e", "B", pkg_proto.FBE_M_State)), ("f44", 233, ("S", 14)), ("f100", 237, ("o", "?")), ("f101", 242, ("o", "?")), ("f102", 247, ("o", "?")), ("f103", 252, ("o", "B")), ("f104", 257, ("o", "B")), ("f105", 262, ("o", "B")), ("f106", 267, ("o", "B")), ("f107", 272, ("o", "B")), ("f108", 277, ("o", "B")), ("f109", 282, ("o", "I")), ("f110", 287, ("o", "I")), ("f111", 292, ("o", "I")), ("f112", 297, ("o", "b")), ("f113", 302, ("o", "b")), ("f114", 307, ("o", "b")), ("f115", 312, ("o", "B")), ("f116", 317, ("o", "B")), ("f117", 322, ("o", "B")), ("f118", 327, ("o", "h")), ("f119", 332, ("o", "h")), ("f120", 337, ("o", "h")), ("f121", 342, ("o", "H")), ("f122", 347, ("o", "H")), ("f123", 352, ("o", "H")), ("f124", 357, ("o", "i")), ("f125", 362, ("o", "i")), ("f126", 367, ("o", "i")), ("f127", 372, ("o", "I")), ("f128", 377, ("o", "I")), ("f129", 382, ("o", "I")), ("f130", 387, ("o", "q")), ("f131", 392, ("o", "q")), ("f132", 397, ("o", "q")), ("f133", 402, ("o", "Q")), ("f134", 407, ("o", "Q")), ("f135", 412, ("o", "Q")), ("f136", 417, ("o", "f")), ("f137", 422, ("o", "f")), ("f138", 427, ("o", "f")), ("f139", 432, ("o", "d")), ("f140", 437, ("o", "d")), ("f141", 442, ("o", "d")), ("f142", 447, ("o", "m")), ("f143", 452, ("o", "m")), ("f144", 457, ("o", "m")), ("f145", 462, ("o", "s")), ("f146", 467, ("o", "s")), ("f147", 472, ("o", "s")), ("f148", 477, ("o", "Q")), ("f149", 482, ("o", "Q")), ("f150", 487, ("o", "Q")), ("f151", 492, ("o", "u")), ("f152", 497, ("o", "u")), ("f153", 502, ("o", "u")), ("f154", 507, ("o", ("e", "B", pkg_proto.FBE_M_OrderSide))), ("f155", 512, ("o", ("e", "B", pkg_proto.FBE_M_OrderSide))), ("f156", 517, ("o", ("e", "B", pkg_proto.FBE_M_OrderType))), ("f157", 522, ("o", ("e", "B", pkg_proto.FBE_M_OrderType))), ("f158", 527, ("o", ("S", 12))), ("f159", 532, ("o", ("S", 12))), ("f160", 537, ("o", ("S", 13))), ("f161", 542, ("o", ("S", 13))), ("f162", 547, ("o", ("e", "B", pkg_proto.FBE_M_State))), ("f163", 552, ("o", ("e", "B", pkg_proto.FBE_M_State))), ("f164", 557, ("o", ("S", 14))), ("f165", 562, ("o", ("S", 14))), ("f1000", 567, ("e", "i", FBE_M_EnumSimple)), ("f1001", 571, ("o", ("e", "i", FBE_M_EnumSimple))), ("f1002", 576, ("e", "B", FBE_M_EnumTyped)), ("f1003", 577, ("o", ("e", "B", FBE_M_EnumTyped))), ("f1004", 582, ("e", "I", FBE_M_FlagsSimple)), ("f1005", 586, ("o", ("e", "I", FBE_M_FlagsSimple))), ("f1006", 591, ("e", "Q", FBE_M_FlagsTyped)), ("f1007", 599, ("o", ("e", "Q", FBE_M_FlagsTyped))), ("f1008", 604, ("S", 0)), ("f1009", 608, ("o", ("S", 0))), ("f1010", 613, ("S", 1)), ("f1011", 617, ("o", ("S", 1))),)),
     (StructBytes, 120, 22, 6, (("f1", 8, "y"), ("f2", 12, ("o", "y")), ("f3", 17, ("o", "y")),)),
     (StructArray, 125, 92, 36, (("f1", 8, ("a", "B", 2)), ("f2", 10, ("a", ("o", "B"), 2)), ("f3", 20, ("a", "y", 2)), ("f4", 28, ("a", ("o", "y"), 2)), ("f5", 38, ("a", ("e", "i", FBE_M_EnumSimple), 2)), ("f6", 46, ("a", ("o", ("e", "i", FBE_M_EnumSimple)), 2)), ("f7", 56, ("a", ("e", "I", FBE_M_FlagsSimple), 2)), ("f8", 64, ("a", ("o", ("e", "I", FBE_M_FlagsSimple)), 2)), ("f9", 74, ("a", ("S", 0), 2)), ("f10", 82, ("a", ("o", ("S", 0)), 2)),)),
-    (StructVector, 130, 48, 40, (("f1", 8, ("v", "B", 1)), ("f2", 12, ("v", ("o", "B"), 1)), ("f3", 16, ("v", "y", 4)), ("f4", 20, ("v", ("o", "y"), 1)), ("f5", 24, ("v", ("e", "i", FBE_M_EnumSimple), 4)), ("f6", 28, ("v", ("o", ("e", "i", FBE_M_EnumSimple)), 1)), ("f7", 32, ("v", ("e", "I", FBE_M_FlagsSimple), 4)), ("f8", 36, ("v", ("o", ("e", "I", FBE_M_FlagsSimple)), 1)), ("f9", 40, ("v", ("S", 0), 0)), ("f10", 44, ("v", ("o", ("S", 0)), 1)),)),
-    (StructList, 131, 48, 40, (("f1", 8, ("v", "B", 1)), ("f2", 12, ("v", ("o", "B"), 1)), ("f3", 16, ("v", "y", 4)), ("f4", 20, ("v", ("o", "y"), 1)), ("f5", 24, ("v", ("e", "i", FBE_M_EnumSimple), 4)), ("f6", 28, ("v", ("o", ("e", "i", FBE_M_EnumSimple)), 1)), ("f7", 32, ("v", ("e", "I", FBE_M_FlagsSimple), 4)), ("f8", 36, ("v", ("o", ("e", "I", FBE_M_FlagsSimple)), 1)), ("f9", 40, ("v", ("S", 0), 0)), ("f10", 44, ("v", ("o", ("S", 0)), 1)),)),
+    (StructVector, 130, 48, 40, (("f1", 8, ("v", "B", 1, 1)), ("f2", 12, ("v", ("o", "B"), 1, 1)), ("f3", 16, ("v", "y", 4, 4)), ("f4", 20, ("v", ("o", "y"), 1, 1)), ("f5", 24, ("v", ("e", "i", FBE_M_EnumSimple), 4, 4)), ("f6", 28, ("v", ("o", ("e", "i", FBE_M_EnumSimple)), 1, 1)), ("f7", 32, ("v", ("e", "I", FBE_M_FlagsSimple), 4, 4)), ("f8", 36, ("v", ("o", ("e", "I", FBE_M_FlagsSimple)), 1, 1)), ("f9", 40, ("v", ("S", 0), 0, 281)), ("f10", 44, ("v", ("o", ("S", 0)), 1, 1)),)),
+    (StructList, 131, 48, 40, (("f1", 8, ("v", "B", 1, 1)), ("f2", 12, ("v", ("o", "B"), 1, 1)), ("f3", 16, ("v", "y", 4, 4)), ("f4", 20, ("v", ("o", "y"), 1, 1)), ("f5", 24, ("v", ("e", "i", FBE_M_EnumSimple), 4, 4)), ("f6", 28, ("v", ("o", ("e", "i", FBE_M_EnumSimple)), 1, 1)), ("f7", 32, ("v", ("e", "I", FBE_M_FlagsSimple), 4, 4)), ("f8", 36, ("v", ("o", ("e", "I", FBE_M_FlagsSimple)), 1, 1)), ("f9", 40, ("v", ("S", 0), 0, 281)), ("f10", 44, ("v", ("o", ("S", 0)), 1, 1)),)),
     (StructSet, 132, 24, 16, (("f1", 8, "x"), ("f2", 12, "x"), ("f3", 16, "x"), ("f4", 20, "x"),)),
     (StructMap, 140, 48, 40, (("f1", 8, "x"), ("f2", 12, "x"), ("f3", 16, "x"), ("f4", 20, "x"), ("f5", 24, "x"), ("f6", 28, "x"), ("f7", 32, "x"), ("f8", 36, "x"), ("f9", 40, "x"), ("f10", 44, "x"),)),
     (StructHash, 141, 48, 40, (("f1", 8, "x"), ("f2", 12, "x"), ("f3", 16, "x"), ("f4", 20, "x"), ("f5", 24, "x"), ("f6", 28, "x"), ("f7", 32, "x"), ("f8", 36, "x"), ("f9", 40, "x"), ("f10", 44, "x"),)),
@@ -11898,5 +11994,5 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (StructEmpty, 143, 8, 32, ()),
     (pkg_proto.Order, 1, 34, 26, (("id", 8, "i"), ("symbol", 12, "s"), ("side", 16, ("e", "B", pkg_proto.FBE_M_OrderSide)), ("type", 17, ("e", "B", pkg_proto.FBE_M_OrderType)), ("price", 18, "d"), ("volume", 26, "d"),)),
     (pkg_proto.Balance, 2, 20, 12, (("currency", 8, "s"), ("amount", 12, "d"),)),
-    (pkg_proto.Account, 3, 30, 14, (("id", 8, "i"), ("name", 12, "s"), ("state", 16, ("e", "B", pkg_proto.FBE_M_State)), ("wallet", 17, ("S", 13)), ("asset", 21, ("o", ("S", 13))), ("orders", 26, ("v", ("S", 12), 0)),)),
+    (pkg_proto.Account, 3, 30, 14, (("id", 8, "i"), ("name", 12, "s"), ("state", 16, ("e", "B", pkg_proto.FBE_M_State)), ("wallet", 17, ("S", 13)), ("asset", 21, ("o", ("S", 13))), ("orders", 26, ("v", ("S", 12), 0, 26)),)),
 ))

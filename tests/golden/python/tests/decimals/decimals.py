@@ -123,11 +123,19 @@ class Prices(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Prices, self, 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Prices:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Prices | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Prices, data, 1, limits)[0]
 
     def to_json(self) -> str:
@@ -773,5 +781,5 @@ def fbe_vcr_v_o_decimal(r: fbe.Reader, b: int, off: int, f: str) -> list[Decimal
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
-    (Prices, 1, 89, 77, (("price", 8, "m"), ("maybePrice", 24, ("o", "m")), ("pair", 29, ("a", "m", 2)), ("priceVector", 61, ("v", "m", 16)), ("priceList", 65, ("v", "m", 16)), ("priceSet", 69, "x"), ("priceById", 73, "x"), ("idByPrice", 77, "x"), ("priceByPrice", 81, "x"), ("maybePrices", 85, ("v", ("o", "m"), 1)),)),
+    (Prices, 1, 89, 77, (("price", 8, "m"), ("maybePrice", 24, ("o", "m")), ("pair", 29, ("a", "m", 2)), ("priceVector", 61, ("v", "m", 16, 16)), ("priceList", 65, ("v", "m", 16, 16)), ("priceSet", 69, "x"), ("priceById", 73, "x"), ("idByPrice", 77, "x"), ("priceByPrice", 81, "x"), ("maybePrices", 85, ("v", ("o", "m"), 1, 1)),)),
 ))

@@ -570,11 +570,19 @@ class Counted(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Counted, self, 1001))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Counted:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Counted | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Counted, data, 1001, limits)[0]
 
     def to_json(self) -> str:
@@ -658,11 +666,19 @@ class Shifted(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Shifted, self, 1020))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Shifted:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Shifted | None = FBE_CORE.from_final(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Shifted, data, 1020, limits)[0]
 
     def to_json(self) -> str:
@@ -746,11 +762,19 @@ class AfterShift(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_AfterShift, self, 1021))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AfterShift:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: AfterShift | None = FBE_CORE.from_final(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_AfterShift, data, 1021, limits)[0]
 
     def to_json(self) -> str:
@@ -834,11 +858,19 @@ class Fixed(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Fixed, self, 7))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Fixed:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Fixed | None = FBE_CORE.from_final(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Fixed, data, 7, limits)[0]
 
     def to_json(self) -> str:
@@ -924,11 +956,19 @@ class Derived(Fixed):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Derived, self, 7))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Derived | None = FBE_CORE.from_final(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Derived, data, 7, limits)[0]
 
     def to_json(self) -> str:
@@ -1016,11 +1056,19 @@ class ImportedBase(pkg_market.Instrument):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(5, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_ImportedBase, self, 1022))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> ImportedBase:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: ImportedBase | None = FBE_CORE.from_final(5, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_ImportedBase, data, 1022, limits)[0]
 
     def to_json(self) -> str:
@@ -1104,11 +1152,19 @@ class Note(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(6, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Note, self, 1023))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Note:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Note | None = FBE_CORE.from_final(6, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Note, data, 1023, limits)[0]
 
     def to_json(self) -> str:
@@ -1199,11 +1255,19 @@ class Quiet(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(7, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Quiet, self, 1024))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Quiet:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Quiet | None = FBE_CORE.from_final(7, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Quiet, data, 1024, limits)[0]
 
     def to_json(self) -> str:
@@ -1282,11 +1346,19 @@ class Empty(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(8, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Empty, self, 1025))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empty:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Empty | None = FBE_CORE.from_final(8, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Empty, data, 1025, limits)[0]
 
     def to_json(self) -> str:
@@ -1529,11 +1601,19 @@ class Everything(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(9, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Everything, self, 1026))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Everything:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Everything | None = FBE_CORE.from_final(9, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Everything, data, 1026, limits)[0]
 
     def to_json(self) -> str:
@@ -1620,11 +1700,19 @@ class PlaceOrder(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(10, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_PlaceOrder, self, 1027))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PlaceOrder:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: PlaceOrder | None = FBE_CORE.from_final(10, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027, limits)[0]
 
     def to_json(self) -> str:
@@ -1708,11 +1796,19 @@ class Accepted(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(11, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Accepted, self, 1028))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Accepted:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Accepted | None = FBE_CORE.from_final(11, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Accepted, data, 1028, limits)[0]
 
     def to_json(self) -> str:
@@ -1799,11 +1895,19 @@ class Rejected(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(12, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Rejected, self, 1029))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Rejected:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Rejected | None = FBE_CORE.from_final(12, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Rejected, data, 1029, limits)[0]
 
     def to_json(self) -> str:
@@ -1887,11 +1991,19 @@ class Ping(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(13, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Ping, self, 1030))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Ping:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Ping | None = FBE_CORE.from_final(13, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Ping, data, 1030, limits)[0]
 
     def to_json(self) -> str:
@@ -1981,11 +2093,19 @@ class FixedKeywords(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(14, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_FixedKeywords, self, 1031))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FixedKeywords:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: FixedKeywords | None = FBE_CORE.from_final(14, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_FixedKeywords, data, 1031, limits)[0]
 
     def to_json(self) -> str:
@@ -2093,11 +2213,19 @@ class Keywords(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(15, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Keywords, self, 1032))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Keywords:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Keywords | None = FBE_CORE.from_final(15, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Keywords, data, 1032, limits)[0]
 
     def to_json(self) -> str:
@@ -5589,12 +5717,12 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Note, 1023, 12, 4, (("text", 8, "s"),)),
     (Quiet, 1024, 16, 8, (("password", 8, "s"), ("legacy", 12, "i"),)),
     (Empty, 1025, 8, 32, ()),
-    (Everything, 1026, 310, 258, (("id", 8, "i"), ("f1", 12, "?"), ("f2", 13, "B"), ("f3", 14, "B"), ("f4", 15, "I"), ("f5", 19, "b"), ("f6", 20, "B"), ("f7", 21, "h"), ("f8", 23, "H"), ("f9", 25, "i"), ("f10", 29, "I"), ("f11", 33, "q"), ("f12", 41, "Q"), ("f13", 49, "f"), ("f14", 53, "d"), ("f15", 61, "m"), ("f16", 77, "m"), ("f17", 93, "s"), ("f18", 97, "Q"), ("f19", 105, "Q"), ("f20", 113, "u"), ("f21", 129, "u"), ("f22", 145, "u"), ("f23", 161, "u"), ("f24", 177, "y"), ("f25", 181, ("e", "B", FBE_M_EByte)), ("f26", 182, ("e", "B", pkg_market.FBE_M_Side)), ("f27", 183, ("e", "B", FBE_M_FByte)), ("f28", 184, ("e", "Q", FBE_M_FUInt64)), ("f29", 192, ("S", 0)), ("f30", 196, ("S", 16)), ("f31", 200, ("o", "i")), ("f32", 205, ("o", "i")), ("f33", 210, ("o", "s")), ("f34", 215, ("o", ("e", "B", FBE_M_EByte))), ("f35", 220, ("o", ("S", 0))), ("f36", 225, ("a", "i", 3)), ("f37", 237, ("a", ("o", "s"), 2)), ("f38", 247, ("v", "d", 8)), ("f39", 251, ("v", ("o", ("S", 0)), 1)), ("f40", 255, ("v", "s", 4)), ("f41", 259, "x"), ("f42", 263, "x"), ("f43", 267, "x"), ("f44", 271, "x"), ("f45", 275, "x"), ("f46", 279, "x"), ("f47", 283, ("o", "i")), ("f47Reset", 288, "?"), ("f48", 289, ("o", "Q")), ("f49", 294, "x"), ("f50", 298, "x"), ("f51", 302, "x"), ("f52", 306, "x"),)),
+    (Everything, 1026, 310, 258, (("id", 8, "i"), ("f1", 12, "?"), ("f2", 13, "B"), ("f3", 14, "B"), ("f4", 15, "I"), ("f5", 19, "b"), ("f6", 20, "B"), ("f7", 21, "h"), ("f8", 23, "H"), ("f9", 25, "i"), ("f10", 29, "I"), ("f11", 33, "q"), ("f12", 41, "Q"), ("f13", 49, "f"), ("f14", 53, "d"), ("f15", 61, "m"), ("f16", 77, "m"), ("f17", 93, "s"), ("f18", 97, "Q"), ("f19", 105, "Q"), ("f20", 113, "u"), ("f21", 129, "u"), ("f22", 145, "u"), ("f23", 161, "u"), ("f24", 177, "y"), ("f25", 181, ("e", "B", FBE_M_EByte)), ("f26", 182, ("e", "B", pkg_market.FBE_M_Side)), ("f27", 183, ("e", "B", FBE_M_FByte)), ("f28", 184, ("e", "Q", FBE_M_FUInt64)), ("f29", 192, ("S", 0)), ("f30", 196, ("S", 16)), ("f31", 200, ("o", "i")), ("f32", 205, ("o", "i")), ("f33", 210, ("o", "s")), ("f34", 215, ("o", ("e", "B", FBE_M_EByte))), ("f35", 220, ("o", ("S", 0))), ("f36", 225, ("a", "i", 3)), ("f37", 237, ("a", ("o", "s"), 2)), ("f38", 247, ("v", "d", 8, 8)), ("f39", 251, ("v", ("o", ("S", 0)), 1, 1)), ("f40", 255, ("v", "s", 4, 4)), ("f41", 259, "x"), ("f42", 263, "x"), ("f43", 267, "x"), ("f44", 271, "x"), ("f45", 275, "x"), ("f46", 279, "x"), ("f47", 283, ("o", "i")), ("f47Reset", 288, "?"), ("f48", 289, ("o", "Q")), ("f49", 294, "x"), ("f50", 298, "x"), ("f51", 302, "x"), ("f52", 306, "x"),)),
     (PlaceOrder, 1027, 28, 16, (("id", 8, "u"), ("instrument", 24, ("S", 16)),)),
     (Accepted, 1028, 24, 16, (("id", 8, "u"),)),
     (Rejected, 1029, 28, 20, (("id", 8, "u"), ("reason", 24, "s"),)),
     (Ping, 1030, 16, 8, (("sequence", 8, "q"),)),
     (FixedKeywords, 1031, 17, 9, (("new", 8, "i"), ("swap", 12, "?"), ("default", 13, ("e", "i", FBE_M_Reserved)),)),
-    (Keywords, 1032, 42, 30, (("new", 8, "i"), ("class_", 12, "s"), ("default", 16, ("e", "i", FBE_M_Reserved)), ("swap", 20, "?"), ("from_", 21, "i"), ("None_", 25, "i"), ("NULL", 29, "i"), ("operator", 33, ("o", ("e", "i", FBE_M_Reserved))), ("this", 38, ("v", ("S", 14), 0)),)),
+    (Keywords, 1032, 42, 30, (("new", 8, "i"), ("class_", 12, "s"), ("default", 16, ("e", "i", FBE_M_Reserved)), ("swap", 20, "?"), ("from_", 21, "i"), ("None_", 25, "i"), ("NULL", 29, "i"), ("operator", 33, ("o", ("e", "i", FBE_M_Reserved))), ("this", 38, ("v", ("S", 14), 0, 9)),)),
     (pkg_market.Instrument, 501, 16, 8, (("symbol", 8, "s"), ("digits", 12, "i"),)),
 ))

@@ -125,11 +125,19 @@ class Instrument(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Instrument, self, 501))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Instrument:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Instrument | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Instrument, data, 501, limits)[0]
 
     def to_json(self) -> str:
@@ -216,11 +224,19 @@ class Failure(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Failure, self, 502))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Failure:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Failure | None = FBE_CORE.from_final(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Failure, data, 502, limits)[0]
 
     def to_json(self) -> str:

@@ -93,11 +93,19 @@ class Empty(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Empty, self, 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empty:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Empty | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Empty, data, 1, limits)[0]
 
     def to_json(self) -> str:
@@ -181,11 +189,19 @@ class Empties(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Empties, self, 2))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empties:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Empties | None = FBE_CORE.from_final(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Empties, data, 2, limits)[0]
 
     def to_json(self) -> str:
@@ -269,11 +285,19 @@ class Wide(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Wide, self, 3))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Wide:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Wide | None = FBE_CORE.from_final(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Wide, data, 3, limits)[0]
 
     def to_json(self) -> str:
@@ -357,11 +381,19 @@ class Wides(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Wides, self, 4))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Wides:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Wides | None = FBE_CORE.from_final(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Wides, data, 4, limits)[0]
 
     def to_json(self) -> str:
@@ -451,11 +483,19 @@ class Holder(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Holder, self, 5))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Holder | None = FBE_CORE.from_final(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Holder, data, 5, limits)[0]
 
     def to_json(self) -> str:
@@ -1326,8 +1366,8 @@ def fbe_vcr_m_int32__hostile_Wide(r: fbe.Reader, b: int, off: int, f: str) -> di
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Empty, 1, 8, 32, ()),
-    (Empties, 2, 12, 4, (("items", 8, ("v", ("S", 0), 0)),)),
+    (Empties, 2, 12, 4, (("items", 8, ("v", ("S", 0), 0, 0)),)),
     (Wide, 3, 4000008, 4000000, (("values", 8, ("a", "i", 1000000)),)),
-    (Wides, 4, 12, 4, (("items", 8, ("v", ("S", 2), 0)),)),
+    (Wides, 4, 12, 4, (("items", 8, ("v", ("S", 2), 0, 4000000)),)),
     (Holder, 5, 21, 5, (("wide", 8, ("S", 2)), ("maybe", 12, ("o", ("S", 2))), ("byId", 17, "x"),)),
 ))

@@ -863,11 +863,19 @@ class Order(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(0, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Order, self, 1))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Order | None = FBE_CORE.from_final(0, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Order, data, 1, limits)[0]
 
     def to_json(self) -> str:
@@ -1293,11 +1301,19 @@ class CppWords(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(1, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_CppWords, self, 2))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CppWords:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: CppWords | None = FBE_CORE.from_final(1, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_CppWords, data, 2, limits)[0]
 
     def to_json(self) -> str:
@@ -1513,11 +1529,19 @@ class PythonWords(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(2, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_PythonWords, self, 3))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PythonWords:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: PythonWords | None = FBE_CORE.from_final(2, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_PythonWords, data, 3, limits)[0]
 
     def to_json(self) -> str:
@@ -1712,11 +1736,19 @@ class GoWords(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(3, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_GoWords, self, 4))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GoWords:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: GoWords | None = FBE_CORE.from_final(3, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_GoWords, data, 4, limits)[0]
 
     def to_json(self) -> str:
@@ -1893,11 +1925,19 @@ class JavaWords(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(4, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_JavaWords, self, 5))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JavaWords:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: JavaWords | None = FBE_CORE.from_final(4, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_JavaWords, data, 5, limits)[0]
 
     def to_json(self) -> str:
@@ -2098,11 +2138,19 @@ class KotlinWords(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(5, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_KotlinWords, self, 6))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> KotlinWords:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: KotlinWords | None = FBE_CORE.from_final(5, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_KotlinWords, data, 6, limits)[0]
 
     def to_json(self) -> str:
@@ -2309,11 +2357,19 @@ class JsWords(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(6, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_JsWords, self, 7))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsWords:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: JsWords | None = FBE_CORE.from_final(6, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_JsWords, data, 7, limits)[0]
 
     def to_json(self) -> str:
@@ -2499,11 +2555,19 @@ class RustWords(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(7, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_RustWords, self, 8))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RustWords:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: RustWords | None = FBE_CORE.from_final(7, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_RustWords, data, 8, limits)[0]
 
     def to_json(self) -> str:
@@ -2674,11 +2738,19 @@ class CSharpWords(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(8, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_CSharpWords, self, 9))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CSharpWords:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: CSharpWords | None = FBE_CORE.from_final(8, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_CSharpWords, data, 9, limits)[0]
 
     def to_json(self) -> str:
@@ -2813,11 +2885,19 @@ class RubyWords(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(9, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_RubyWords, self, 10))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RubyWords:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: RubyWords | None = FBE_CORE.from_final(9, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_RubyWords, data, 10, limits)[0]
 
     def to_json(self) -> str:
@@ -2931,11 +3011,19 @@ class CppMembers(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(10, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_CppMembers, self, 11))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CppMembers:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: CppMembers | None = FBE_CORE.from_final(10, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_CppMembers, data, 11, limits)[0]
 
     def to_json(self) -> str:
@@ -3064,11 +3152,19 @@ class PythonMembers(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(11, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_PythonMembers, self, 12))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PythonMembers:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: PythonMembers | None = FBE_CORE.from_final(11, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_PythonMembers, data, 12, limits)[0]
 
     def to_json(self) -> str:
@@ -3224,11 +3320,19 @@ class GoMembers(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(12, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_GoMembers, self, 13))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GoMembers:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: GoMembers | None = FBE_CORE.from_final(12, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_GoMembers, data, 13, limits)[0]
 
     def to_json(self) -> str:
@@ -3387,11 +3491,19 @@ class JvmMembers(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(13, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_JvmMembers, self, 14))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JvmMembers:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: JvmMembers | None = FBE_CORE.from_final(13, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_JvmMembers, data, 14, limits)[0]
 
     def to_json(self) -> str:
@@ -3484,11 +3596,19 @@ class JsMembers(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(14, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_JsMembers, self, 15))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsMembers:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: JsMembers | None = FBE_CORE.from_final(14, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_JsMembers, data, 15, limits)[0]
 
     def to_json(self) -> str:
@@ -3653,11 +3773,19 @@ class RuntimeNames(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(15, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_RuntimeNames, self, 16))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RuntimeNames:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: RuntimeNames | None = FBE_CORE.from_final(15, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_RuntimeNames, data, 16, limits)[0]
 
     def to_json(self) -> str:
@@ -3741,11 +3869,19 @@ class class_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(16, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_class, self, 17))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> class_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: class_ | None = FBE_CORE.from_final(16, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_class, data, 17, limits)[0]
 
     def to_json(self) -> str:
@@ -3829,11 +3965,19 @@ class Object(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(17, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Object, self, 18))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Object:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Object | None = FBE_CORE.from_final(17, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Object, data, 18, limits)[0]
 
     def to_json(self) -> str:
@@ -3917,11 +4061,19 @@ class String(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(18, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_String, self, 19))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> String:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: String | None = FBE_CORE.from_final(18, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_String, data, 19, limits)[0]
 
     def to_json(self) -> str:
@@ -4005,11 +4157,19 @@ class List(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(19, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_List, self, 20))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> List:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: List | None = FBE_CORE.from_final(19, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_List, data, 20, limits)[0]
 
     def to_json(self) -> str:
@@ -4093,11 +4253,19 @@ class Map(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(20, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Map, self, 21))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Map:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Map | None = FBE_CORE.from_final(20, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Map, data, 21, limits)[0]
 
     def to_json(self) -> str:
@@ -4181,11 +4349,19 @@ class Model(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(21, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Model, self, 22))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Model:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Model | None = FBE_CORE.from_final(21, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Model, data, 22, limits)[0]
 
     def to_json(self) -> str:
@@ -4269,11 +4445,19 @@ class FinalModel(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(22, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_FinalModel, self, 23))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FinalModel:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: FinalModel | None = FBE_CORE.from_final(22, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_FinalModel, data, 23, limits)[0]
 
     def to_json(self) -> str:
@@ -4357,11 +4541,19 @@ class Buffer(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(23, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Buffer, self, 24))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Buffer:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Buffer | None = FBE_CORE.from_final(23, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Buffer, data, 24, limits)[0]
 
     def to_json(self) -> str:
@@ -4445,11 +4637,19 @@ class Reader(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(24, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Reader, self, 25))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Reader:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Reader | None = FBE_CORE.from_final(24, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Reader, data, 25, limits)[0]
 
     def to_json(self) -> str:
@@ -4533,11 +4733,19 @@ class Writer(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(25, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Writer, self, 26))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Writer:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Writer | None = FBE_CORE.from_final(25, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Writer, data, 26, limits)[0]
 
     def to_json(self) -> str:
@@ -4621,11 +4829,19 @@ class Limits(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(26, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Limits, self, 27))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Limits:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Limits | None = FBE_CORE.from_final(26, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Limits, data, 27, limits)[0]
 
     def to_json(self) -> str:
@@ -4709,11 +4925,19 @@ class DecodeError(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(27, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_DecodeError, self, 28))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DecodeError:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: DecodeError | None = FBE_CORE.from_final(27, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_DecodeError, data, 28, limits)[0]
 
     def to_json(self) -> str:
@@ -4797,11 +5021,19 @@ class DecodeException(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(28, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_DecodeException, self, 29))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DecodeException:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: DecodeException | None = FBE_CORE.from_final(28, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_DecodeException, data, 29, limits)[0]
 
     def to_json(self) -> str:
@@ -4885,11 +5117,19 @@ class Decimal_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(29, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Decimal, self, 30))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Decimal_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Decimal_ | None = FBE_CORE.from_final(29, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Decimal, data, 30, limits)[0]
 
     def to_json(self) -> str:
@@ -4973,11 +5213,19 @@ class Uuid(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(30, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Uuid, self, 31))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Uuid:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Uuid | None = FBE_CORE.from_final(30, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Uuid, data, 31, limits)[0]
 
     def to_json(self) -> str:
@@ -5061,11 +5309,19 @@ class UUID(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(31, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_UUID, self, 32))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> UUID:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: UUID | None = FBE_CORE.from_final(31, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_UUID, data, 32, limits)[0]
 
     def to_json(self) -> str:
@@ -5149,11 +5405,19 @@ class Timestamp(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(32, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Timestamp, self, 33))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Timestamp:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Timestamp | None = FBE_CORE.from_final(32, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Timestamp, data, 33, limits)[0]
 
     def to_json(self) -> str:
@@ -5237,11 +5501,19 @@ class Sender_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(33, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Sender, self, 34))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Sender_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Sender_ | None = FBE_CORE.from_final(33, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Sender, data, 34, limits)[0]
 
     def to_json(self) -> str:
@@ -5325,11 +5597,19 @@ class Receiver_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(34, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Receiver, self, 35))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Receiver_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Receiver_ | None = FBE_CORE.from_final(34, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Receiver, data, 35, limits)[0]
 
     def to_json(self) -> str:
@@ -5413,11 +5693,19 @@ class Client_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(35, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Client, self, 36))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Client_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Client_ | None = FBE_CORE.from_final(35, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Client, data, 36, limits)[0]
 
     def to_json(self) -> str:
@@ -5501,11 +5789,19 @@ class Proxy_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(36, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Proxy, self, 37))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Proxy_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Proxy_ | None = FBE_CORE.from_final(36, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Proxy, data, 37, limits)[0]
 
     def to_json(self) -> str:
@@ -5589,11 +5885,19 @@ class Handler(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(37, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Handler, self, 38))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Handler:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Handler | None = FBE_CORE.from_final(37, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Handler, data, 38, limits)[0]
 
     def to_json(self) -> str:
@@ -5677,11 +5981,19 @@ class Xfbe_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(38, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_fbe, self, 39))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Xfbe_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Xfbe_ | None = FBE_CORE.from_final(38, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_fbe, data, 39, limits)[0]
 
     def to_json(self) -> str:
@@ -5765,11 +6077,19 @@ class FBE(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(39, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_FBE, self, 40))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FBE:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: FBE | None = FBE_CORE.from_final(39, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_FBE, data, 40, limits)[0]
 
     def to_json(self) -> str:
@@ -5853,11 +6173,19 @@ class std(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(40, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_std, self, 41))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> std:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: std | None = FBE_CORE.from_final(40, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_std, data, 41, limits)[0]
 
     def to_json(self) -> str:
@@ -5941,11 +6269,19 @@ class Companion(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(41, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Companion, self, 42))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Companion:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Companion | None = FBE_CORE.from_final(41, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Companion, data, 42, limits)[0]
 
     def to_json(self) -> str:
@@ -6029,11 +6365,19 @@ class Any_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(42, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Any, self, 43))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Any_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Any_ | None = FBE_CORE.from_final(42, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Any, data, 43, limits)[0]
 
     def to_json(self) -> str:
@@ -6117,11 +6461,19 @@ class Self(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(43, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Self, self, 44))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Self:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Self | None = FBE_CORE.from_final(43, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Self, data, 44, limits)[0]
 
     def to_json(self) -> str:
@@ -6205,11 +6557,19 @@ class self_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(44, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_self, self, 45))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> self_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: self_ | None = FBE_CORE.from_final(44, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_self, data, 45, limits)[0]
 
     def to_json(self) -> str:
@@ -6293,11 +6653,19 @@ class None_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(45, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_None, self, 46))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> None_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: None_ | None = FBE_CORE.from_final(45, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_None, data, 46, limits)[0]
 
     def to_json(self) -> str:
@@ -6381,11 +6749,19 @@ class Option(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(46, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Option, self, 47))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Option:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Option | None = FBE_CORE.from_final(46, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Option, data, 47, limits)[0]
 
     def to_json(self) -> str:
@@ -6469,11 +6845,19 @@ class Result(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(47, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Result, self, 48))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Result:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Result | None = FBE_CORE.from_final(47, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Result, data, 48, limits)[0]
 
     def to_json(self) -> str:
@@ -6557,11 +6941,19 @@ class Vec(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(48, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Vec, self, 49))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Vec:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Vec | None = FBE_CORE.from_final(48, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Vec, data, 49, limits)[0]
 
     def to_json(self) -> str:
@@ -6645,11 +7037,19 @@ class Box(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(49, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Box, self, 50))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Box:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Box | None = FBE_CORE.from_final(49, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Box, data, 50, limits)[0]
 
     def to_json(self) -> str:
@@ -6733,11 +7133,19 @@ class Error(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(50, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Error, self, 51))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Error:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Error | None = FBE_CORE.from_final(50, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Error, data, 51, limits)[0]
 
     def to_json(self) -> str:
@@ -6821,11 +7229,19 @@ class Exception_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(51, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Exception, self, 52))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Exception_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Exception_ | None = FBE_CORE.from_final(51, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Exception, data, 52, limits)[0]
 
     def to_json(self) -> str:
@@ -6909,11 +7325,19 @@ class Text(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(52, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Text, self, 53))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Text:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Text | None = FBE_CORE.from_final(52, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Text, data, 53, limits)[0]
 
     def to_json(self) -> str:
@@ -6997,11 +7421,19 @@ class JsonWriter(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(53, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_JsonWriter, self, 54))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsonWriter:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: JsonWriter | None = FBE_CORE.from_final(53, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_JsonWriter, data, 54, limits)[0]
 
     def to_json(self) -> str:
@@ -7085,11 +7517,19 @@ class int32_t(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(54, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_int32_t, self, 55))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> int32_t:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: int32_t | None = FBE_CORE.from_final(54, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_int32_t, data, 55, limits)[0]
 
     def to_json(self) -> str:
@@ -7173,11 +7613,19 @@ class size_t(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(55, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_size_t, self, 56))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> size_t:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: size_t | None = FBE_CORE.from_final(55, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_size_t, data, 56, limits)[0]
 
     def to_json(self) -> str:
@@ -7261,11 +7709,19 @@ class list_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(56, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_list, self, 57))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> list_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: list_ | None = FBE_CORE.from_final(56, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_list, data, 57, limits)[0]
 
     def to_json(self) -> str:
@@ -7349,11 +7805,19 @@ class object_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(57, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_object, self, 58))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> object_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: object_ | None = FBE_CORE.from_final(57, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_object, data, 58, limits)[0]
 
     def to_json(self) -> str:
@@ -7437,11 +7901,19 @@ class v_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(58, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_v, self, 59))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> v_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: v_ | None = FBE_CORE.from_final(58, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_v, data, 59, limits)[0]
 
     def to_json(self) -> str:
@@ -7525,11 +7997,19 @@ class r_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(59, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_r, self, 60))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> r_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: r_ | None = FBE_CORE.from_final(59, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_r, data, 60, limits)[0]
 
     def to_json(self) -> str:
@@ -7613,11 +8093,19 @@ class w_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(60, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_w, self, 61))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> w_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: w_ | None = FBE_CORE.from_final(60, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_w, data, 61, limits)[0]
 
     def to_json(self) -> str:
@@ -7701,11 +8189,19 @@ class SideBuy(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(61, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_SideBuy, self, 62))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> SideBuy:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: SideBuy | None = FBE_CORE.from_final(61, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_SideBuy, data, 62, limits)[0]
 
     def to_json(self) -> str:
@@ -7789,11 +8285,19 @@ class OrderKey(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(62, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_OrderKey, self, 63))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderKey:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: OrderKey | None = FBE_CORE.from_final(62, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_OrderKey, data, 63, limits)[0]
 
     def to_json(self) -> str:
@@ -7877,11 +8381,19 @@ class textOfside(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(63, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_textOfside, self, 64))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> textOfside:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: textOfside | None = FBE_CORE.from_final(63, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_textOfside, data, 64, limits)[0]
 
     def to_json(self) -> str:
@@ -7965,11 +8477,19 @@ class DECIMAL_1(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(64, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_DECIMAL_1, self, 65))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DECIMAL_1:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: DECIMAL_1 | None = FBE_CORE.from_final(64, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_DECIMAL_1, data, 65, limits)[0]
 
     def to_json(self) -> str:
@@ -8053,11 +8573,19 @@ class OrderModel(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(65, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_OrderModel, self, 66))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderModel:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: OrderModel | None = FBE_CORE.from_final(65, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_OrderModel, data, 66, limits)[0]
 
     def to_json(self) -> str:
@@ -8141,11 +8669,19 @@ class OrderFinal(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(66, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_OrderFinal, self, 67))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderFinal:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: OrderFinal | None = FBE_CORE.from_final(66, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_OrderFinal, data, 67, limits)[0]
 
     def to_json(self) -> str:
@@ -8229,11 +8765,19 @@ class NewOrder(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(67, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_NewOrder, self, 68))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> NewOrder:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: NewOrder | None = FBE_CORE.from_final(67, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_NewOrder, data, 68, limits)[0]
 
     def to_json(self) -> str:
@@ -8317,11 +8861,19 @@ class VerifyFBEOrder(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(68, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_VerifyFBEOrder, self, 69))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> VerifyFBEOrder:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: VerifyFBEOrder | None = FBE_CORE.from_final(68, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_VerifyFBEOrder, data, 69, limits)[0]
 
     def to_json(self) -> str:
@@ -8405,11 +8957,19 @@ class Xfbe_vr_Order(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(69, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_fbe_vr_Order, self, 70))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Xfbe_vr_Order:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Xfbe_vr_Order | None = FBE_CORE.from_final(69, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_fbe_vr_Order, data, 70, limits)[0]
 
     def to_json(self) -> str:
@@ -8493,11 +9053,19 @@ class e1_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(70, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_e1, self, 71))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> e1_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: e1_ | None = FBE_CORE.from_final(70, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_e1, data, 71, limits)[0]
 
     def to_json(self) -> str:
@@ -8581,11 +9149,19 @@ class i2_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(71, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_i2, self, 72))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> i2_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: i2_ | None = FBE_CORE.from_final(71, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_i2, data, 72, limits)[0]
 
     def to_json(self) -> str:
@@ -8669,11 +9245,19 @@ class o3_(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(72, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_o3, self, 73))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> o3_:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: o3_ | None = FBE_CORE.from_final(72, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_o3, data, 73, limits)[0]
 
     def to_json(self) -> str:
@@ -8778,11 +9362,19 @@ class Case(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(73, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Case, self, 74))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Case:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Case | None = FBE_CORE.from_final(73, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Case, data, 74, limits)[0]
 
     def to_json(self) -> str:
@@ -8872,11 +9464,19 @@ class Imported(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(74, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Imported, self, 75))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Imported:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Imported | None = FBE_CORE.from_final(74, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Imported, data, 75, limits)[0]
 
     def to_json(self) -> str:
@@ -8960,11 +9560,19 @@ class symbol(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(75, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_symbol, self, 76))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> symbol:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: symbol | None = FBE_CORE.from_final(75, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_symbol, data, 76, limits)[0]
 
     def to_json(self) -> str:
@@ -9058,11 +9666,19 @@ class Listed(pkg_market.Instrument):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(76, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Listed, self, 77))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Listed:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Listed | None = FBE_CORE.from_final(76, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Listed, data, 77, limits)[0]
 
     def to_json(self) -> str:
@@ -9155,11 +9771,19 @@ class Derived(Order):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(77, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Derived, self, 78))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Derived | None = FBE_CORE.from_final(77, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Derived, data, 78, limits)[0]
 
     def to_json(self) -> str:
@@ -9474,11 +10098,19 @@ class Hostile(fbe.Struct):
 
     def to_final(self) -> bytes:
         """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(78, self)
+            if data is not None:
+                return data
         return bytes(fbe.encode_final(fbe_fw_Hostile, self, 79))
 
     @classmethod
     def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Hostile:
         """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Hostile | None = FBE_CORE.from_final(78, data, limits)
+            if v is not None:
+                return v
         return fbe.decode_final(fbe_fr_Hostile, data, 79, limits)[0]
 
     def to_json(self) -> str:
@@ -27340,21 +27972,21 @@ def fbe_vsr_import_Word(r: fbe.Reader, s: int, f: str) -> Word:
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Order, 1, 20, 12, (("side_", 8, "i"), ("s", 12, ("e", "i", FBE_M_side)), ("range", 16, ("e", "i", FBE_M_range)),)),
-    (CppWords, 2, 703, 619, (("alignas", 8, ("e", "h", FBE_M_Word)), ("alignof", 10, "i"), ("and_", 14, "s"), ("and_eq", 18, ("o", "?")), ("asm", 23, ("e", "Q", FBE_M_Modifier)), ("auto", 31, "d"), ("bitand", 39, ("e", "i", FBE_M_side)), ("bitor", 43, "q"), ("break_", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("case", 55, ("o", "s")), ("catch", 60, "y"), ("char8_t", 64, "x"), ("char16_t", 68, "m"), ("char32_t", 84, "u"), ("class_", 100, "Q"), ("compl", 108, "f"), ("concept", 112, "B"), ("const", 113, ("o", ("e", "h", FBE_M_Word))), ("consteval", 118, ("e", "h", FBE_M_Word)), ("constexpr", 120, "i"), ("constinit", 124, "s"), ("const_cast", 128, ("o", "?")), ("continue_", 133, ("e", "Q", FBE_M_Modifier)), ("co_await", 141, "d"), ("co_return", 149, ("e", "i", FBE_M_side)), ("co_yield", 153, "q"), ("decltype", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("default", 165, ("o", "s")), ("delete", 170, "y"), ("do", 174, "x"), ("dynamic_cast", 178, "m"), ("else_", 194, "u"), ("explicit", 210, "Q"), ("export", 218, "f"), ("extern", 222, "B"), ("final", 223, ("o", ("e", "h", FBE_M_Word))), ("for_", 228, ("e", "h", FBE_M_Word)), ("friend", 230, "i"), ("goto", 234, "s"), ("if_", 238, ("o", "?")), ("import_", 243, ("e", "Q", FBE_M_Modifier)), ("inline", 251, "d"), ("int_", 259, ("e", "i", FBE_M_side)), ("long", 263, "q"), ("module", 271, ("v", ("e", "h", FBE_M_Word), 2)), ("mutable", 275, ("o", "s")), ("namespace", 280, "y"), ("new", 284, "x"), ("noexcept", 288, "m"), ("not_", 304, "u"), ("not_eq", 320, "Q"), ("nullptr", 328, "f"), ("operator", 332, "B"), ("or_", 333, ("o", ("e", "h", FBE_M_Word))), ("or_eq", 338, ("e", "h", FBE_M_Word)), ("override", 340, "i"), ("private", 344, "s"), ("protected", 348, ("o", "?")), ("public", 353, ("e", "Q", FBE_M_Modifier)), ("register", 361, "d"), ("reinterpret_cast", 369, ("e", "i", FBE_M_side)), ("requires", 373, "q"), ("return_", 381, ("v", ("e", "h", FBE_M_Word), 2)), ("short", 385, ("o", "s")), ("signed", 390, "y"), ("sizeof", 394, "x"), ("static", 398, "m"), ("static_assert", 414, "u"), ("static_cast", 430, "Q"), ("switch", 438, "f"), ("template", 442, "B"), ("this", 443, ("o", ("e", "h", FBE_M_Word))), ("thread_local", 448, ("e", "h", FBE_M_Word)), ("throw", 450, "i"), ("try_", 454, "s"), ("typedef", 458, ("o", "?")), ("typeid", 463, ("e", "Q", FBE_M_Modifier)), ("typename", 471, "d"), ("union", 479, ("e", "i", FBE_M_side)), ("unsigned", 483, "q"), ("using", 491, ("v", ("e", "h", FBE_M_Word), 2)), ("virtual", 495, ("o", "s")), ("void", 500, "y"), ("volatile", 504, "x"), ("wchar_t", 508, "m"), ("while_", 524, "u"), ("xor", 540, "Q"), ("xor_eq", 548, "f"), ("assert_", 552, "B"), ("errno", 553, ("o", ("e", "h", FBE_M_Word))), ("EOF", 558, ("e", "h", FBE_M_Word)), ("NULL", 560, "i"), ("stdin", 564, "s"), ("stdout", 568, ("o", "?")), ("stderr", 573, ("e", "Q", FBE_M_Modifier)), ("offsetof", 581, "d"), ("std", 589, ("e", "i", FBE_M_side)), ("FBE", 593, "q"), ("int8_t", 601, ("v", ("e", "h", FBE_M_Word), 2)), ("uint8_t", 605, ("o", "s")), ("int16_t", 610, "y"), ("uint16_t", 614, "x"), ("int32_t", 618, "m"), ("uint32_t", 634, "u"), ("int64_t", 650, "Q"), ("uint64_t", 658, "f"), ("size_t", 662, "B"), ("ptrdiff_t", 663, ("o", ("e", "h", FBE_M_Word))), ("nullptr_t", 668, ("e", "h", FBE_M_Word)), ("linux", 670, "i"), ("unix", 674, "s"), ("BUFSIZ", 678, ("o", "?")), ("INT32_MAX", 683, ("e", "Q", FBE_M_Modifier)), ("CHAR_BIT", 691, "d"), ("EINVAL", 699, ("e", "i", FBE_M_side)),)),
-    (PythonWords, 3, 275, 239, (("False_", 8, ("e", "h", FBE_M_Word)), ("None_", 10, "i"), ("True_", 14, "s"), ("as_", 18, ("o", "?")), ("async_", 23, ("e", "Q", FBE_M_Modifier)), ("await_", 31, "d"), ("def_", 39, ("e", "i", FBE_M_side)), ("del_", 43, "q"), ("elif_", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("except_", 55, ("o", "s")), ("finally_", 60, "y"), ("from_", 64, "x"), ("global_", 68, "m"), ("in_", 84, "u"), ("is_", 100, "Q"), ("lambda_", 108, "f"), ("nonlocal_", 112, "B"), ("pass_", 113, ("o", ("e", "h", FBE_M_Word))), ("raise_", 118, ("e", "h", FBE_M_Word)), ("with_", 120, "i"), ("yield_", 124, "s"), ("_", 128, ("o", "?")), ("match", 133, ("e", "Q", FBE_M_Modifier)), ("self_", 141, "d"), ("cls_", 149, ("e", "i", FBE_M_side)), ("print", 153, "q"), ("len", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("list_", 165, ("o", "s")), ("dict_", 170, "y"), ("set", 174, "x"), ("str_", 178, "m"), ("object_", 194, "u"), ("super", 210, "Q"), ("isinstance", 218, "f"), ("property", 222, "B"), ("staticmethod", 223, ("o", ("e", "h", FBE_M_Word))), ("classmethod_", 228, ("e", "h", FBE_M_Word)), ("typing_", 230, "i"), ("Any_", 234, "s"), ("ClassVar_", 238, ("o", "?")), ("Callable_", 243, ("e", "Q", FBE_M_Modifier)), ("IntEnum_", 251, "d"), ("IntFlag_", 259, ("e", "i", FBE_M_side)), ("PACKAGE_", 263, "q"), ("VERSION_", 271, ("v", ("e", "h", FBE_M_Word), 2)),)),
-    (GoWords, 4, 234, 202, (("chan", 8, ("e", "h", FBE_M_Word)), ("defer", 10, "i"), ("fallthrough", 14, "s"), ("func", 18, ("o", "?")), ("go", 23, ("e", "Q", FBE_M_Modifier)), ("interface", 31, "d"), ("map", 39, ("e", "i", FBE_M_side)), ("package", 43, "q"), ("range", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("select", 55, ("o", "s")), ("type", 60, "y"), ("var", 64, "x"), ("any", 68, "m"), ("error", 84, "u"), ("rune", 100, "Q"), ("uint", 108, "f"), ("nil", 112, "B"), ("iota", 113, ("o", ("e", "h", FBE_M_Word))), ("cap", 118, ("e", "h", FBE_M_Word)), ("make", 120, "i"), ("append", 124, "s"), ("copy", 128, ("o", "?")), ("panic", 133, ("e", "Q", FBE_M_Modifier)), ("recover", 141, "d"), ("println", 149, ("e", "i", FBE_M_side)), ("complex", 153, "q"), ("real", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("imag", 165, ("o", "s")), ("close", 170, "y"), ("min", 174, "x"), ("max", 178, "m"), ("clear", 194, "u"), ("uintptr", 210, "Q"), ("float32", 218, "f"), ("float64", 222, "B"), ("complex64", 223, ("o", ("e", "h", FBE_M_Word))), ("complex128", 228, ("e", "h", FBE_M_Word)), ("comparable", 230, "i"),)),
-    (JavaWords, 5, 210, 182, (("abstract", 8, ("e", "h", FBE_M_Word)), ("boolean", 10, "i"), ("extends", 14, "s"), ("implements", 18, ("o", "?")), ("instanceof", 23, ("e", "Q", FBE_M_Modifier)), ("native", 31, "d"), ("strictfp", 39, ("e", "i", FBE_M_side)), ("synchronized", 43, "q"), ("throws", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("transient", 55, ("o", "s")), ("record", 60, "y"), ("sealed", 64, "x"), ("permits", 68, "m"), ("when", 84, "u"), ("open", 100, "Q"), ("exports", 108, "f"), ("opens", 112, "B"), ("to", 113, ("o", ("e", "h", FBE_M_Word))), ("uses", 118, ("e", "h", FBE_M_Word)), ("provides", 120, "i"), ("transitive", 124, "s"), ("Object", 128, ("o", "?")), ("String", 133, ("e", "Q", FBE_M_Modifier)), ("Integer", 141, "d"), ("Long", 149, ("e", "i", FBE_M_side)), ("Math", 153, "q"), ("System", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("Override", 165, ("o", "s")), ("Class", 170, "y"), ("List", 174, "x"), ("Map", 178, "m"), ("Set", 194, "u"),)),
-    (KotlinWords, 6, 243, 207, (("fun", 8, ("e", "h", FBE_M_Word)), ("typealias", 10, "i"), ("typeof", 14, "s"), ("val", 18, ("o", "?")), ("by", 23, ("e", "Q", FBE_M_Modifier)), ("constructor", 31, "d"), ("delegate", 39, ("e", "i", FBE_M_side)), ("dynamic", 43, "q"), ("field", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("file", 55, ("o", "s")), ("get", 60, "y"), ("init", 64, "x"), ("param", 68, "m"), ("receiver", 84, "u"), ("setparam", 100, "Q"), ("value", 108, "f"), ("where", 112, "B"), ("actual", 113, ("o", ("e", "h", FBE_M_Word))), ("annotation", 118, ("e", "h", FBE_M_Word)), ("companion", 120, "i"), ("crossinline", 124, "s"), ("data", 128, ("o", "?")), ("expect", 133, ("e", "Q", FBE_M_Modifier)), ("external", 141, "d"), ("infix", 149, ("e", "i", FBE_M_side)), ("inner", 153, "q"), ("internal", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("lateinit", 165, ("o", "s")), ("noinline", 170, "y"), ("out", 174, "x"), ("reified", 178, "m"), ("suspend", 194, "u"), ("tailrec", 210, "Q"), ("vararg", 218, "f"), ("it", 222, "B"), ("Companion", 223, ("o", ("e", "h", FBE_M_Word))), ("Unit", 228, ("e", "h", FBE_M_Word)), ("Nothing", 230, "i"), ("Int", 234, "s"), ("Array", 238, ("o", "?")),)),
-    (JsWords, 7, 259, 223, (("debugger", 8, ("e", "h", FBE_M_Word)), ("function", 10, "i"), ("let", 14, "s"), ("of", 18, ("o", "?")), ("declare", 23, ("e", "Q", FBE_M_Modifier)), ("unknown", 31, "d"), ("never", 39, ("e", "i", FBE_M_side)), ("number", 43, "q"), ("bigint", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("symbol", 55, ("o", "s")), ("undefined", 60, "y"), ("NaN", 64, "x"), ("Infinity", 68, "m"), ("Uint8Array", 84, "u"), ("Error", 100, "Q"), ("Number", 108, "f"), ("BigInt", 112, "B"), ("Boolean", 113, ("o", ("e", "h", FBE_M_Word))), ("Symbol", 118, ("e", "h", FBE_M_Word)), ("Date", 120, "i"), ("JSON", 124, "s"), ("Promise", 128, ("o", "?")), ("Partial", 133, ("e", "Q", FBE_M_Modifier)), ("Record", 141, "d"), ("globalThis", 149, ("e", "i", FBE_M_side)), ("arguments", 153, "q"), ("eval", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("require", 165, ("o", "s")), ("prototype", 170, "y"), ("__proto__", 174, "x"), ("toString", 178, "m"), ("valueOf", 194, "u"), ("hasOwnProperty", 210, "Q"), ("isPrototypeOf", 218, "f"), ("propertyIsEnumerable", 222, "B"), ("toLocaleString", 223, ("o", ("e", "h", FBE_M_Word))), ("readonly", 228, ("e", "h", FBE_M_Word)), ("keyof", 230, "i"), ("infer", 234, "s"), ("asserts", 238, ("o", "?")), ("satisfies", 243, ("e", "Q", FBE_M_Modifier)), ("accessor", 251, "d"),)),
-    (RustWords, 8, 223, 195, (("crate", 8, ("e", "h", FBE_M_Word)), ("dyn", 10, "i"), ("fn", 14, "s"), ("impl", 18, ("o", "?")), ("loop", 23, ("e", "Q", FBE_M_Modifier)), ("mod", 31, "d"), ("move", 39, ("e", "i", FBE_M_side)), ("mut", 43, "q"), ("pub", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("ref", 55, ("o", "s")), ("Self", 60, "y"), ("trait", 64, "x"), ("unsafe", 68, "m"), ("use", 84, "u"), ("become", 100, "Q"), ("box", 108, "f"), ("macro", 112, "B"), ("priv", 113, ("o", ("e", "h", FBE_M_Word))), ("unsized", 118, ("e", "h", FBE_M_Word)), ("gen", 120, "i"), ("macro_rules", 124, "s"), ("Option", 128, ("o", "?")), ("Some", 133, ("e", "Q", FBE_M_Modifier)), ("Result", 141, "d"), ("Ok", 149, ("e", "i", FBE_M_side)), ("Err", 153, "q"), ("Vec", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("Box", 165, ("o", "s")), ("Clone", 170, "y"), ("Copy", 174, "x"), ("Default", 178, "m"), ("Drop", 194, "u"), ("Send", 210, "Q"), ("Sync", 218, "f"), ("Sized", 222, "B"),)),
-    (CSharpWords, 9, 178, 150, (("checked", 8, ("e", "h", FBE_M_Word)), ("event", 10, "i"), ("fixed", 14, "s"), ("foreach", 18, ("o", "?")), ("implicit", 23, ("e", "Q", FBE_M_Modifier)), ("lock", 31, "d"), ("params", 39, ("e", "i", FBE_M_side)), ("sbyte", 43, "q"), ("stackalloc", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("ulong", 55, ("o", "s")), ("unchecked", 60, "y"), ("ushort", 64, "x"), ("add", 68, "m"), ("alias", 84, "u"), ("ascending", 100, "Q"), ("descending", 108, "f"), ("equals", 112, "B"), ("group", 113, ("o", ("e", "h", FBE_M_Word))), ("into", 118, ("e", "h", FBE_M_Word)), ("join", 120, "i"), ("nameof", 124, "s"), ("on", 128, ("o", "?")), ("orderby", 133, ("e", "Q", FBE_M_Modifier)), ("partial", 141, "d"), ("remove", 149, ("e", "i", FBE_M_side)), ("unmanaged", 153, "q"), ("required", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("scoped", 165, ("o", "s")), ("managed", 170, "y"), ("notnull", 174, "x"),)),
-    (RubyWords, 10, 118, 98, (("BEGIN", 8, ("e", "h", FBE_M_Word)), ("END", 10, "i"), ("begin", 14, "s"), ("elsif", 18, ("o", "?")), ("end", 23, ("e", "Q", FBE_M_Modifier)), ("ensure", 31, "d"), ("next", 39, ("e", "i", FBE_M_side)), ("redo", 43, "q"), ("rescue", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("retry", 55, ("o", "s")), ("then", 60, "y"), ("undef", 64, "x"), ("unless", 68, "m"), ("until", 84, "u"), ("__FILE__", 100, "Q"), ("__LINE__", 108, "f"), ("__ENCODING__", 112, "B"), ("initialize", 113, ("o", ("e", "h", FBE_M_Word))),)),
-    (CppMembers, 11, 64, 48, (("swap", 8, ("e", "h", FBE_M_Word)), ("fbe_type_", 10, "i"), ("fbe_", 14, "s"), ("Model", 18, ("o", "?")), ("FinalModel", 23, ("e", "Q", FBE_M_Modifier)), ("FieldModel", 31, "d"), ("buffer", 39, ("e", "i", FBE_M_side)), ("size", 43, "q"), ("offset", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("model", 55, ("o", "s")), ("reset", 60, "y"),)),
-    (PythonMembers, 12, 112, 96, (("to_json_", 8, ("e", "h", FBE_M_Word)), ("from_json_", 10, "i"), ("to_fbe_", 14, "s"), ("from_fbe_", 18, ("o", "?")), ("to_final_", 23, ("e", "Q", FBE_M_Modifier)), ("from_final_", 31, "d"), ("fbe_equal_", 39, ("e", "i", FBE_M_side)), ("fbe_key", 43, "q"), ("fbe_size", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("__init___", 55, ("o", "s")), ("__slots___", 60, "y"), ("__class___", 64, "x"), ("__dict___", 68, "m"), ("__hash___", 84, "u"), ("__eq___", 100, "Q"), ("__private__", 108, "f"),)),
-    (GoMembers, 13, 153, 129, (("FBEKey", 8, ("e", "h", FBE_M_Word)), ("FBEKeyCompare", 10, "i"), ("Reset", 14, "s"), ("MarshalFBE", 18, ("o", "?")), ("UnmarshalFBE", 23, ("e", "Q", FBE_M_Modifier)), ("AppendFBE", 31, "d"), ("ReadFBE", 39, ("e", "i", FBE_M_side)), ("FBEWrite", 43, "q"), ("FBERead", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("MarshalFinal", 55, ("o", "s")), ("UnmarshalFinal", 60, "y"), ("AppendFinal", 64, "x"), ("ReadFinal", 68, "m"), ("FBEWriteFinal", 84, "u"), ("FBEReadFinal", 100, "Q"), ("MarshalJSON", 108, "f"), ("UnmarshalJSON", 112, "B"), ("AppendJSON", 113, ("o", ("e", "h", FBE_M_Word))), ("ReadJSON", 118, ("e", "h", FBE_M_Word)), ("FBEWriteJSON", 120, "i"), ("FBEReadJSON", 124, "s"), ("FBEWriteText", 128, ("o", "?")), ("TypeID", 133, ("e", "Q", FBE_M_Modifier)), ("Verify", 141, "d"), ("VerifyFinal", 149, ("e", "i", FBE_M_side)),)),
-    (JvmMembers, 14, 161, 137, (("TYPE_ID", 8, ("e", "h", FBE_M_Word)), ("KEY_ORDER", 10, "i"), ("toFbe", 14, "s"), ("fromFbe", 18, ("o", "?")), ("readFbe", 23, ("e", "Q", FBE_M_Modifier)), ("writeFbe", 31, "d"), ("verifyFbe", 39, ("e", "i", FBE_M_side)), ("toFinal", 43, "q"), ("fromFinal", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("readFinal", 55, ("o", "s")), ("writeFinal", 60, "y"), ("verifyFinal", 64, "x"), ("toJson", 68, "m"), ("fromJson", 84, "u"), ("writeJson", 100, "Q"), ("readJson", 108, "f"), ("hashCode", 112, "B"), ("getClass", 113, ("o", ("e", "h", FBE_M_Word))), ("clone_", 118, ("e", "h", FBE_M_Word)), ("finalize", 120, "i"), ("wait", 124, "s"), ("notify", 128, ("o", "?")), ("notifyAll", 133, ("e", "Q", FBE_M_Modifier)), ("javaClass", 141, "d"), ("component1", 149, ("e", "i", FBE_M_side)), ("fbeLevels", 153, "q"),)),
+    (CppWords, 2, 703, 619, (("alignas", 8, ("e", "h", FBE_M_Word)), ("alignof", 10, "i"), ("and_", 14, "s"), ("and_eq", 18, ("o", "?")), ("asm", 23, ("e", "Q", FBE_M_Modifier)), ("auto", 31, "d"), ("bitand", 39, ("e", "i", FBE_M_side)), ("bitor", 43, "q"), ("break_", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("case", 55, ("o", "s")), ("catch", 60, "y"), ("char8_t", 64, "x"), ("char16_t", 68, "m"), ("char32_t", 84, "u"), ("class_", 100, "Q"), ("compl", 108, "f"), ("concept", 112, "B"), ("const", 113, ("o", ("e", "h", FBE_M_Word))), ("consteval", 118, ("e", "h", FBE_M_Word)), ("constexpr", 120, "i"), ("constinit", 124, "s"), ("const_cast", 128, ("o", "?")), ("continue_", 133, ("e", "Q", FBE_M_Modifier)), ("co_await", 141, "d"), ("co_return", 149, ("e", "i", FBE_M_side)), ("co_yield", 153, "q"), ("decltype", 161, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("default", 165, ("o", "s")), ("delete", 170, "y"), ("do", 174, "x"), ("dynamic_cast", 178, "m"), ("else_", 194, "u"), ("explicit", 210, "Q"), ("export", 218, "f"), ("extern", 222, "B"), ("final", 223, ("o", ("e", "h", FBE_M_Word))), ("for_", 228, ("e", "h", FBE_M_Word)), ("friend", 230, "i"), ("goto", 234, "s"), ("if_", 238, ("o", "?")), ("import_", 243, ("e", "Q", FBE_M_Modifier)), ("inline", 251, "d"), ("int_", 259, ("e", "i", FBE_M_side)), ("long", 263, "q"), ("module", 271, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("mutable", 275, ("o", "s")), ("namespace", 280, "y"), ("new", 284, "x"), ("noexcept", 288, "m"), ("not_", 304, "u"), ("not_eq", 320, "Q"), ("nullptr", 328, "f"), ("operator", 332, "B"), ("or_", 333, ("o", ("e", "h", FBE_M_Word))), ("or_eq", 338, ("e", "h", FBE_M_Word)), ("override", 340, "i"), ("private", 344, "s"), ("protected", 348, ("o", "?")), ("public", 353, ("e", "Q", FBE_M_Modifier)), ("register", 361, "d"), ("reinterpret_cast", 369, ("e", "i", FBE_M_side)), ("requires", 373, "q"), ("return_", 381, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("short", 385, ("o", "s")), ("signed", 390, "y"), ("sizeof", 394, "x"), ("static", 398, "m"), ("static_assert", 414, "u"), ("static_cast", 430, "Q"), ("switch", 438, "f"), ("template", 442, "B"), ("this", 443, ("o", ("e", "h", FBE_M_Word))), ("thread_local", 448, ("e", "h", FBE_M_Word)), ("throw", 450, "i"), ("try_", 454, "s"), ("typedef", 458, ("o", "?")), ("typeid", 463, ("e", "Q", FBE_M_Modifier)), ("typename", 471, "d"), ("union", 479, ("e", "i", FBE_M_side)), ("unsigned", 483, "q"), ("using", 491, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("virtual", 495, ("o", "s")), ("void", 500, "y"), ("volatile", 504, "x"), ("wchar_t", 508, "m"), ("while_", 524, "u"), ("xor", 540, "Q"), ("xor_eq", 548, "f"), ("assert_", 552, "B"), ("errno", 553, ("o", ("e", "h", FBE_M_Word))), ("EOF", 558, ("e", "h", FBE_M_Word)), ("NULL", 560, "i"), ("stdin", 564, "s"), ("stdout", 568, ("o", "?")), ("stderr", 573, ("e", "Q", FBE_M_Modifier)), ("offsetof", 581, "d"), ("std", 589, ("e", "i", FBE_M_side)), ("FBE", 593, "q"), ("int8_t", 601, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("uint8_t", 605, ("o", "s")), ("int16_t", 610, "y"), ("uint16_t", 614, "x"), ("int32_t", 618, "m"), ("uint32_t", 634, "u"), ("int64_t", 650, "Q"), ("uint64_t", 658, "f"), ("size_t", 662, "B"), ("ptrdiff_t", 663, ("o", ("e", "h", FBE_M_Word))), ("nullptr_t", 668, ("e", "h", FBE_M_Word)), ("linux", 670, "i"), ("unix", 674, "s"), ("BUFSIZ", 678, ("o", "?")), ("INT32_MAX", 683, ("e", "Q", FBE_M_Modifier)), ("CHAR_BIT", 691, "d"), ("EINVAL", 699, ("e", "i", FBE_M_side)),)),
+    (PythonWords, 3, 275, 239, (("False_", 8, ("e", "h", FBE_M_Word)), ("None_", 10, "i"), ("True_", 14, "s"), ("as_", 18, ("o", "?")), ("async_", 23, ("e", "Q", FBE_M_Modifier)), ("await_", 31, "d"), ("def_", 39, ("e", "i", FBE_M_side)), ("del_", 43, "q"), ("elif_", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("except_", 55, ("o", "s")), ("finally_", 60, "y"), ("from_", 64, "x"), ("global_", 68, "m"), ("in_", 84, "u"), ("is_", 100, "Q"), ("lambda_", 108, "f"), ("nonlocal_", 112, "B"), ("pass_", 113, ("o", ("e", "h", FBE_M_Word))), ("raise_", 118, ("e", "h", FBE_M_Word)), ("with_", 120, "i"), ("yield_", 124, "s"), ("_", 128, ("o", "?")), ("match", 133, ("e", "Q", FBE_M_Modifier)), ("self_", 141, "d"), ("cls_", 149, ("e", "i", FBE_M_side)), ("print", 153, "q"), ("len", 161, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("list_", 165, ("o", "s")), ("dict_", 170, "y"), ("set", 174, "x"), ("str_", 178, "m"), ("object_", 194, "u"), ("super", 210, "Q"), ("isinstance", 218, "f"), ("property", 222, "B"), ("staticmethod", 223, ("o", ("e", "h", FBE_M_Word))), ("classmethod_", 228, ("e", "h", FBE_M_Word)), ("typing_", 230, "i"), ("Any_", 234, "s"), ("ClassVar_", 238, ("o", "?")), ("Callable_", 243, ("e", "Q", FBE_M_Modifier)), ("IntEnum_", 251, "d"), ("IntFlag_", 259, ("e", "i", FBE_M_side)), ("PACKAGE_", 263, "q"), ("VERSION_", 271, ("v", ("e", "h", FBE_M_Word), 2, 2)),)),
+    (GoWords, 4, 234, 202, (("chan", 8, ("e", "h", FBE_M_Word)), ("defer", 10, "i"), ("fallthrough", 14, "s"), ("func", 18, ("o", "?")), ("go", 23, ("e", "Q", FBE_M_Modifier)), ("interface", 31, "d"), ("map", 39, ("e", "i", FBE_M_side)), ("package", 43, "q"), ("range", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("select", 55, ("o", "s")), ("type", 60, "y"), ("var", 64, "x"), ("any", 68, "m"), ("error", 84, "u"), ("rune", 100, "Q"), ("uint", 108, "f"), ("nil", 112, "B"), ("iota", 113, ("o", ("e", "h", FBE_M_Word))), ("cap", 118, ("e", "h", FBE_M_Word)), ("make", 120, "i"), ("append", 124, "s"), ("copy", 128, ("o", "?")), ("panic", 133, ("e", "Q", FBE_M_Modifier)), ("recover", 141, "d"), ("println", 149, ("e", "i", FBE_M_side)), ("complex", 153, "q"), ("real", 161, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("imag", 165, ("o", "s")), ("close", 170, "y"), ("min", 174, "x"), ("max", 178, "m"), ("clear", 194, "u"), ("uintptr", 210, "Q"), ("float32", 218, "f"), ("float64", 222, "B"), ("complex64", 223, ("o", ("e", "h", FBE_M_Word))), ("complex128", 228, ("e", "h", FBE_M_Word)), ("comparable", 230, "i"),)),
+    (JavaWords, 5, 210, 182, (("abstract", 8, ("e", "h", FBE_M_Word)), ("boolean", 10, "i"), ("extends", 14, "s"), ("implements", 18, ("o", "?")), ("instanceof", 23, ("e", "Q", FBE_M_Modifier)), ("native", 31, "d"), ("strictfp", 39, ("e", "i", FBE_M_side)), ("synchronized", 43, "q"), ("throws", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("transient", 55, ("o", "s")), ("record", 60, "y"), ("sealed", 64, "x"), ("permits", 68, "m"), ("when", 84, "u"), ("open", 100, "Q"), ("exports", 108, "f"), ("opens", 112, "B"), ("to", 113, ("o", ("e", "h", FBE_M_Word))), ("uses", 118, ("e", "h", FBE_M_Word)), ("provides", 120, "i"), ("transitive", 124, "s"), ("Object", 128, ("o", "?")), ("String", 133, ("e", "Q", FBE_M_Modifier)), ("Integer", 141, "d"), ("Long", 149, ("e", "i", FBE_M_side)), ("Math", 153, "q"), ("System", 161, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("Override", 165, ("o", "s")), ("Class", 170, "y"), ("List", 174, "x"), ("Map", 178, "m"), ("Set", 194, "u"),)),
+    (KotlinWords, 6, 243, 207, (("fun", 8, ("e", "h", FBE_M_Word)), ("typealias", 10, "i"), ("typeof", 14, "s"), ("val", 18, ("o", "?")), ("by", 23, ("e", "Q", FBE_M_Modifier)), ("constructor", 31, "d"), ("delegate", 39, ("e", "i", FBE_M_side)), ("dynamic", 43, "q"), ("field", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("file", 55, ("o", "s")), ("get", 60, "y"), ("init", 64, "x"), ("param", 68, "m"), ("receiver", 84, "u"), ("setparam", 100, "Q"), ("value", 108, "f"), ("where", 112, "B"), ("actual", 113, ("o", ("e", "h", FBE_M_Word))), ("annotation", 118, ("e", "h", FBE_M_Word)), ("companion", 120, "i"), ("crossinline", 124, "s"), ("data", 128, ("o", "?")), ("expect", 133, ("e", "Q", FBE_M_Modifier)), ("external", 141, "d"), ("infix", 149, ("e", "i", FBE_M_side)), ("inner", 153, "q"), ("internal", 161, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("lateinit", 165, ("o", "s")), ("noinline", 170, "y"), ("out", 174, "x"), ("reified", 178, "m"), ("suspend", 194, "u"), ("tailrec", 210, "Q"), ("vararg", 218, "f"), ("it", 222, "B"), ("Companion", 223, ("o", ("e", "h", FBE_M_Word))), ("Unit", 228, ("e", "h", FBE_M_Word)), ("Nothing", 230, "i"), ("Int", 234, "s"), ("Array", 238, ("o", "?")),)),
+    (JsWords, 7, 259, 223, (("debugger", 8, ("e", "h", FBE_M_Word)), ("function", 10, "i"), ("let", 14, "s"), ("of", 18, ("o", "?")), ("declare", 23, ("e", "Q", FBE_M_Modifier)), ("unknown", 31, "d"), ("never", 39, ("e", "i", FBE_M_side)), ("number", 43, "q"), ("bigint", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("symbol", 55, ("o", "s")), ("undefined", 60, "y"), ("NaN", 64, "x"), ("Infinity", 68, "m"), ("Uint8Array", 84, "u"), ("Error", 100, "Q"), ("Number", 108, "f"), ("BigInt", 112, "B"), ("Boolean", 113, ("o", ("e", "h", FBE_M_Word))), ("Symbol", 118, ("e", "h", FBE_M_Word)), ("Date", 120, "i"), ("JSON", 124, "s"), ("Promise", 128, ("o", "?")), ("Partial", 133, ("e", "Q", FBE_M_Modifier)), ("Record", 141, "d"), ("globalThis", 149, ("e", "i", FBE_M_side)), ("arguments", 153, "q"), ("eval", 161, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("require", 165, ("o", "s")), ("prototype", 170, "y"), ("__proto__", 174, "x"), ("toString", 178, "m"), ("valueOf", 194, "u"), ("hasOwnProperty", 210, "Q"), ("isPrototypeOf", 218, "f"), ("propertyIsEnumerable", 222, "B"), ("toLocaleString", 223, ("o", ("e", "h", FBE_M_Word))), ("readonly", 228, ("e", "h", FBE_M_Word)), ("keyof", 230, "i"), ("infer", 234, "s"), ("asserts", 238, ("o", "?")), ("satisfies", 243, ("e", "Q", FBE_M_Modifier)), ("accessor", 251, "d"),)),
+    (RustWords, 8, 223, 195, (("crate", 8, ("e", "h", FBE_M_Word)), ("dyn", 10, "i"), ("fn", 14, "s"), ("impl", 18, ("o", "?")), ("loop", 23, ("e", "Q", FBE_M_Modifier)), ("mod", 31, "d"), ("move", 39, ("e", "i", FBE_M_side)), ("mut", 43, "q"), ("pub", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("ref", 55, ("o", "s")), ("Self", 60, "y"), ("trait", 64, "x"), ("unsafe", 68, "m"), ("use", 84, "u"), ("become", 100, "Q"), ("box", 108, "f"), ("macro", 112, "B"), ("priv", 113, ("o", ("e", "h", FBE_M_Word))), ("unsized", 118, ("e", "h", FBE_M_Word)), ("gen", 120, "i"), ("macro_rules", 124, "s"), ("Option", 128, ("o", "?")), ("Some", 133, ("e", "Q", FBE_M_Modifier)), ("Result", 141, "d"), ("Ok", 149, ("e", "i", FBE_M_side)), ("Err", 153, "q"), ("Vec", 161, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("Box", 165, ("o", "s")), ("Clone", 170, "y"), ("Copy", 174, "x"), ("Default", 178, "m"), ("Drop", 194, "u"), ("Send", 210, "Q"), ("Sync", 218, "f"), ("Sized", 222, "B"),)),
+    (CSharpWords, 9, 178, 150, (("checked", 8, ("e", "h", FBE_M_Word)), ("event", 10, "i"), ("fixed", 14, "s"), ("foreach", 18, ("o", "?")), ("implicit", 23, ("e", "Q", FBE_M_Modifier)), ("lock", 31, "d"), ("params", 39, ("e", "i", FBE_M_side)), ("sbyte", 43, "q"), ("stackalloc", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("ulong", 55, ("o", "s")), ("unchecked", 60, "y"), ("ushort", 64, "x"), ("add", 68, "m"), ("alias", 84, "u"), ("ascending", 100, "Q"), ("descending", 108, "f"), ("equals", 112, "B"), ("group", 113, ("o", ("e", "h", FBE_M_Word))), ("into", 118, ("e", "h", FBE_M_Word)), ("join", 120, "i"), ("nameof", 124, "s"), ("on", 128, ("o", "?")), ("orderby", 133, ("e", "Q", FBE_M_Modifier)), ("partial", 141, "d"), ("remove", 149, ("e", "i", FBE_M_side)), ("unmanaged", 153, "q"), ("required", 161, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("scoped", 165, ("o", "s")), ("managed", 170, "y"), ("notnull", 174, "x"),)),
+    (RubyWords, 10, 118, 98, (("BEGIN", 8, ("e", "h", FBE_M_Word)), ("END", 10, "i"), ("begin", 14, "s"), ("elsif", 18, ("o", "?")), ("end", 23, ("e", "Q", FBE_M_Modifier)), ("ensure", 31, "d"), ("next", 39, ("e", "i", FBE_M_side)), ("redo", 43, "q"), ("rescue", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("retry", 55, ("o", "s")), ("then", 60, "y"), ("undef", 64, "x"), ("unless", 68, "m"), ("until", 84, "u"), ("__FILE__", 100, "Q"), ("__LINE__", 108, "f"), ("__ENCODING__", 112, "B"), ("initialize", 113, ("o", ("e", "h", FBE_M_Word))),)),
+    (CppMembers, 11, 64, 48, (("swap", 8, ("e", "h", FBE_M_Word)), ("fbe_type_", 10, "i"), ("fbe_", 14, "s"), ("Model", 18, ("o", "?")), ("FinalModel", 23, ("e", "Q", FBE_M_Modifier)), ("FieldModel", 31, "d"), ("buffer", 39, ("e", "i", FBE_M_side)), ("size", 43, "q"), ("offset", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("model", 55, ("o", "s")), ("reset", 60, "y"),)),
+    (PythonMembers, 12, 112, 96, (("to_json_", 8, ("e", "h", FBE_M_Word)), ("from_json_", 10, "i"), ("to_fbe_", 14, "s"), ("from_fbe_", 18, ("o", "?")), ("to_final_", 23, ("e", "Q", FBE_M_Modifier)), ("from_final_", 31, "d"), ("fbe_equal_", 39, ("e", "i", FBE_M_side)), ("fbe_key", 43, "q"), ("fbe_size", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("__init___", 55, ("o", "s")), ("__slots___", 60, "y"), ("__class___", 64, "x"), ("__dict___", 68, "m"), ("__hash___", 84, "u"), ("__eq___", 100, "Q"), ("__private__", 108, "f"),)),
+    (GoMembers, 13, 153, 129, (("FBEKey", 8, ("e", "h", FBE_M_Word)), ("FBEKeyCompare", 10, "i"), ("Reset", 14, "s"), ("MarshalFBE", 18, ("o", "?")), ("UnmarshalFBE", 23, ("e", "Q", FBE_M_Modifier)), ("AppendFBE", 31, "d"), ("ReadFBE", 39, ("e", "i", FBE_M_side)), ("FBEWrite", 43, "q"), ("FBERead", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("MarshalFinal", 55, ("o", "s")), ("UnmarshalFinal", 60, "y"), ("AppendFinal", 64, "x"), ("ReadFinal", 68, "m"), ("FBEWriteFinal", 84, "u"), ("FBEReadFinal", 100, "Q"), ("MarshalJSON", 108, "f"), ("UnmarshalJSON", 112, "B"), ("AppendJSON", 113, ("o", ("e", "h", FBE_M_Word))), ("ReadJSON", 118, ("e", "h", FBE_M_Word)), ("FBEWriteJSON", 120, "i"), ("FBEReadJSON", 124, "s"), ("FBEWriteText", 128, ("o", "?")), ("TypeID", 133, ("e", "Q", FBE_M_Modifier)), ("Verify", 141, "d"), ("VerifyFinal", 149, ("e", "i", FBE_M_side)),)),
+    (JvmMembers, 14, 161, 137, (("TYPE_ID", 8, ("e", "h", FBE_M_Word)), ("KEY_ORDER", 10, "i"), ("toFbe", 14, "s"), ("fromFbe", 18, ("o", "?")), ("readFbe", 23, ("e", "Q", FBE_M_Modifier)), ("writeFbe", 31, "d"), ("verifyFbe", 39, ("e", "i", FBE_M_side)), ("toFinal", 43, "q"), ("fromFinal", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("readFinal", 55, ("o", "s")), ("writeFinal", 60, "y"), ("verifyFinal", 64, "x"), ("toJson", 68, "m"), ("fromJson", 84, "u"), ("writeJson", 100, "Q"), ("readJson", 108, "f"), ("hashCode", 112, "B"), ("getClass", 113, ("o", ("e", "h", FBE_M_Word))), ("clone_", 118, ("e", "h", FBE_M_Word)), ("finalize", 120, "i"), ("wait", 124, "s"), ("notify", 128, ("o", "?")), ("notifyAll", 133, ("e", "Q", FBE_M_Modifier)), ("javaClass", 141, "d"), ("component1", 149, ("e", "i", FBE_M_side)), ("fbeLevels", 153, "q"),)),
     (JsMembers, 15, 23, 11, (("fbeKey", 8, ("e", "h", FBE_M_Word)), ("toJSON", 10, "i"), ("toText", 14, "s"), ("verify", 18, ("o", "?")),)),
-    (RuntimeNames, 16, 170, 142, (("Buffer", 8, ("e", "h", FBE_M_Word)), ("WriteBuffer", 10, "i"), ("ReadBuffer", 14, "s"), ("Reader", 18, ("o", "?")), ("Writer", 23, ("e", "Q", FBE_M_Modifier)), ("Limits", 31, "d"), ("Decimal_", 39, ("e", "i", FBE_M_side)), ("Uuid", 43, "q"), ("UUID", 51, ("v", ("e", "h", FBE_M_Word), 2)), ("Timestamp", 55, ("o", "s")), ("JsonWriter", 60, "y"), ("JsonReader", 64, "x"), ("DecodeError", 68, "m"), ("EncodeError", 84, "u"), ("DecodeException", 100, "Q"), ("EncodeException", 108, "f"), ("Sender_", 112, "B"), ("Receiver_", 113, ("o", ("e", "h", FBE_M_Word))), ("Client_", 118, ("e", "h", FBE_M_Word)), ("Proxy_", 120, "i"), ("Handler", 124, "s"), ("Text", 128, ("o", "?")), ("Compare", 133, ("e", "Q", FBE_M_Modifier)), ("Decimals", 141, "d"), ("Uuids", 149, ("e", "i", FBE_M_side)), ("Timestamps", 153, "q"), ("Utf8", 161, ("v", ("e", "h", FBE_M_Word), 2)), ("Requests", 165, ("o", "s")),)),
+    (RuntimeNames, 16, 170, 142, (("Buffer", 8, ("e", "h", FBE_M_Word)), ("WriteBuffer", 10, "i"), ("ReadBuffer", 14, "s"), ("Reader", 18, ("o", "?")), ("Writer", 23, ("e", "Q", FBE_M_Modifier)), ("Limits", 31, "d"), ("Decimal_", 39, ("e", "i", FBE_M_side)), ("Uuid", 43, "q"), ("UUID", 51, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("Timestamp", 55, ("o", "s")), ("JsonWriter", 60, "y"), ("JsonReader", 64, "x"), ("DecodeError", 68, "m"), ("EncodeError", 84, "u"), ("DecodeException", 100, "Q"), ("EncodeException", 108, "f"), ("Sender_", 112, "B"), ("Receiver_", 113, ("o", ("e", "h", FBE_M_Word))), ("Client_", 118, ("e", "h", FBE_M_Word)), ("Proxy_", 120, "i"), ("Handler", 124, "s"), ("Text", 128, ("o", "?")), ("Compare", 133, ("e", "Q", FBE_M_Modifier)), ("Decimals", 141, "d"), ("Uuids", 149, ("e", "i", FBE_M_side)), ("Timestamps", 153, "q"), ("Utf8", 161, ("v", ("e", "h", FBE_M_Word), 2, 2)), ("Requests", 165, ("o", "s")),)),
     (class_, 17, 12, 4, (("class__", 8, "i"),)),
     (Object, 18, 12, 4, (("Object_", 8, "i"),)),
     (String, 19, 12, 4, (("String_", 8, "i"),)),
