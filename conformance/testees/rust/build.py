@@ -31,7 +31,7 @@ def registry(packages: list[tuple[ir.Schema, ir.Package]]) -> str:
            "use crate::describe::{self, Describe};", "use crate::{events, gen, Answer, Visit};", "use fbe::Limits;",
            "use serde_json::Value as J;", ""]
     types: list[tuple[str, str]] = []
-    receivers: list[tuple[str, str, list[str]]] = []
+    receivers: list[tuple[str, str]] = []
     for schema, package in packages:
         idents = Idents(schema)
         module = f"gen::{idents.module(package.name)}"
@@ -53,38 +53,28 @@ def registry(packages: list[tuple[ir.Schema, ir.Package]]) -> str:
             out += ["        out.push(b'}');", "    }", "",
                     "    fn from_value(v: &J) -> Result<Self, String> {",
                     f'        let {"m" if s.all_fields else "_"} = describe::object(v, "{s.qualified}")?;',
-                    "        Ok(Self {"]
+                    "        Ok(Self {" if s.all_fields else "        Ok(Self {})"]
             out += [f'            {idents.field(s.qualified, f.name)}: describe::member(m, "{f.name}")?,'
                     for f in s.all_fields]
-            out += ["        })", "    }", "}", ""]
+            out += ["        })"] * bool(s.all_fields) + ["    }", "}", ""]
         if package.dispatch:
             taken = {idents.type(s.qualified) for s in package.structs} | \
                 {idents.type(e.qualified) for e in package.enums + package.flags}
             message = "Message"
             while message in taken:
                 message += "_"
-            receivers.append((package.name, f"{module}::{message}", [d.type for d in package.dispatch]))
+            receivers.append((package.name, f"{module}::{message}"))
     out += ["/// Does `v` with the generated type of a qualified schema name.",
             "pub fn with_type<V: Visit>(name: &str, v: V) -> Option<Answer> {", "    Some(match name {"]
     out += [f'        "{q}" => v.visit::<{rust}>(),' for q, rust in types]
     out += ["        _ => return None,", "    })", "}", "",
-            "/// Feeds a stream to the receiver of `package` (its messages named by their qualified names).",
+            "/// Feeds a stream to the receiver of `package`.",
             "pub fn receive(package: &str, is_final: bool, data: &[u8], lim: Limits) -> Option<Answer> {",
             "    Some(match (package, is_final) {"]
-    for name, message, _ in receivers:
-        fn = f"names_{name.replace('.', '_')}"
-        out += [f'        ("{name}", false) => events::<{message}, false>(data, lim, {fn}),',
-                f'        ("{name}", true) => events::<{message}, true>(data, lim, {fn}),']
+    for name, message in receivers:
+        out += [f'        ("{name}", false) => events::<{message}, false>(data, lim),',
+                f'        ("{name}", true) => events::<{message}, true>(data, lim),']
     out += ["        _ => return None,", "    })", "}", ""]
-    for name, _, dispatched in receivers:
-        out += [f"fn names_{name.replace('.', '_')}(short: &[u8]) -> String {{", "    match short {"]
-        seen: set[str] = set()
-        for q in dispatched:
-            short = q.rpartition(".")[2]
-            if short not in seen:
-                seen.add(short)
-                out.append(f'        b"{short}" => "{q}",')
-        out += ['        _ => "?",', "    }", "    .to_owned()", "}", ""]
     return "\n".join(out)
 
 

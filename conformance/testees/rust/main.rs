@@ -244,24 +244,13 @@ impl Visit for Typed<'_, '_> {
     }
 }
 
-/// A protocol stream fed in one call to the package's receiver: each message delivered and each
-/// frame reported.
-fn events<M: fbe::Protocol + Text, const FINAL: bool>(
-    data: &[u8],
-    lim: Limits,
-    name: fn(&[u8]) -> String,
-) -> Answer {
+/// A protocol stream fed in one call to the package's receiver: each message delivered (by its
+/// qualified name) and each frame reported.
+fn events<M: fbe::Protocol, const FINAL: bool>(data: &[u8], lim: Limits) -> Answer {
     let mut out = Vec::new();
     let mut r = fbe::Receiver::<M, FINAL>::with_limits(lim);
     let _ = r.receive(data, |event| match event {
-        Ok(m) => {
-            let short = m.to_text();
-            let short = short.split(|&c| c == b'(').next().unwrap_or_default();
-            out.push(format!(
-                "{{\"message\":{}}}",
-                serde_json::to_string(&name(short)).unwrap_or_default()
-            ));
-        }
+        Ok(m) => out.push(format!("{{\"message\":\"{}\"}}", m.name())),
         Err(e) => out.push(format!(
             "{{\"error\":{}}}",
             serde_json::to_string(&e.to_string()).unwrap_or_default()
