@@ -3,6 +3,8 @@ text function, per struct fbeWriteText and toString(), straight-line on the runt
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals, text_struct
 from fbec.targets.typescript.context import Context, by_value, compare
@@ -15,6 +17,21 @@ TEXT = {"bool": "bool", "decimal": "decimal", "uuid": "uuid", "string": "string"
 def text_function(c: Context, qualified: str) -> str:
     """The text function of an enum or flags type (`textOfOrderSide`), qualified when imported."""
     return c.qualify(qualified, c.ident.text_of(qualified))
+
+
+def text_items(raw: Raw, count: str, kind: str, first: str, loop: str, item: Callable[[], None]) -> None:
+    """A collection's items between its brackets (ir.TEXT_BRACKETS of its kind), a comma before all
+    but the first (the local `first` says which)."""
+    opening, closing = ir.TEXT_BRACKETS[kind]
+    raw.line(f't.count({count}, "{opening}");')
+    raw.line(f"let {first} = true;")
+    with raw.w.block(loop, "}"):
+        with raw.w.block(f"if (!{first}) {{", "}"):
+            raw.w.line('t.raw(",");')
+        raw.w.line(f"{first} = false;")
+        item()
+        raw.flush()
+    raw(closing)
 
 
 def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
@@ -35,24 +52,15 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
             text_write(c, raw, t.element, o, names)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
-        opening, closing = ir.TEXT_BRACKETS[t.kind]
         a, y, first = names("a"), names("y"), names("first")
         if isinstance(t, ir.Sequence) and t.kind == "set":
             raw.line(f"const {a} = {c.rt('sortedValues')}({x}, {compare(c, t.element)});")
         else:
             raw.line(f"const {a} = {x};")
-        raw.line(f't.count({a}.length, "{opening}");')
-        raw.line(f"let {first} = true;")
-        with w.block(f"for (const {y} of {a}) {{", "}"):
-            with w.block(f"if (!{first}) {{", "}"):
-                w.line('t.raw(",");')
-            w.line(f"{first} = false;")
-            text_write(c, raw, t.element, y, names)
-            raw.flush()
-        raw(closing)
+        text_items(raw, f"{a}.length", t.kind, first, f"for (const {y} of {a}) {{",
+                   lambda: text_write(c, raw, t.element, y, names))
     else:
         assert isinstance(t, ir.Mapping)
-        opening, closing = ir.TEXT_BRACKETS[t.kind]
         m, k, y, first = names("m"), names("k"), names("y"), names("first")
         if t.kind == "map":
             raw.line(f"const {m} = {c.rt('sortedEntries')}({x}, {compare(c, t.key)});")
@@ -60,17 +68,12 @@ def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
         else:
             raw.line(f"const {m} = {x};")
             count = f"{m}.size" if by_value(t.key) else f"{m}.length"
-        raw.line(f't.count({count}, "{opening}");')
-        raw.line(f"let {first} = true;")
-        with w.block(f"for (const [{k}, {y}] of {m}) {{", "}"):
-            with w.block(f"if (!{first}) {{", "}"):
-                w.line('t.raw(",");')
-            w.line(f"{first} = false;")
+
+        def entry() -> None:
             text_write(c, raw, t.key, k, names)
             raw("->")
             text_write(c, raw, t.value, y, names)
-            raw.flush()
-        raw(closing)
+        text_items(raw, count, t.kind, first, f"for (const [{k}, {y}] of {m}) {{", entry)
 
 
 def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> None:
