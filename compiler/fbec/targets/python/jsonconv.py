@@ -70,15 +70,21 @@ def key_expr(ctx: Context, t: ir.Type, k: str) -> str:
     return f"'\"' + str(fbe.buffer.signed{bits}({k})) + '\"'" if bits else f"'\"' + str(int({k})) + '\"'"
 
 
-def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
+def scalar_read(ctx: Context, t: ir.Primitive | ir.EnumRef, x: str, f: str, key: bool) -> str:
+    """A primitive or enum read from a JSON value, or (key) from a member name."""
+    table, integer = (READ_KEY, "fbe.jsonfmt.key_int") if key else (READ, "fbe.jsonfmt.get_int")
     if isinstance(t, ir.Primitive):
-        lo, hi = _range(t.name) if t.name not in READ else (0, 0)
-        return READ.get(t.name, f"fbe.jsonfmt.get_int({{x}}, {lo}, {hi}, {{f}})").format(x=x, f=f)
-    if isinstance(t, ir.EnumRef):
-        lo, hi = _range(t.wire)
-        if signed_flags(t):  # held unsigned: the signed number's bits
-            return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f}) & {t.mask})"
-        return f"{ctx.ref(t.name)}(fbe.jsonfmt.get_int({x}, {lo}, {hi}, {f}))"
+        lo, hi = _range(t.name) if t.name not in table else (0, 0)
+        return table.get(t.name, f"{integer}({{x}}, {lo}, {hi}, {{f}})").format(x=x, f=f)
+    lo, hi = _range(t.wire)
+    if signed_flags(t):  # held unsigned: the signed number's bits
+        return f"{ctx.ref(t.name)}({integer}({x}, {lo}, {hi}, {f}) & {t.mask})"
+    return f"{ctx.ref(t.name)}({integer}({x}, {lo}, {hi}, {f}))"
+
+
+def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        return scalar_read(ctx, t, x, f, False)
     if isinstance(t, ir.StructRef):
         return f"{ctx.ref(t.name, 'fbe_jr_')}({x}, {f}, b)"
     if isinstance(t, ir.Optional_):
@@ -107,14 +113,8 @@ def read_expr(ctx: Context, t: ir.Type, x: str, f: str, depth: int = 0) -> str:
 
 
 def key_read(ctx: Context, t: ir.Type, k: str, f: str) -> str:
-    if isinstance(t, ir.Primitive):
-        lo, hi = _range(t.name) if t.name not in READ_KEY else (0, 0)
-        return READ_KEY.get(t.name, f"fbe.jsonfmt.key_int({{x}}, {lo}, {hi}, {{f}})").format(x=k, f=f)
-    if isinstance(t, ir.EnumRef):
-        lo, hi = _range(t.wire)
-        if signed_flags(t):  # held unsigned: the signed number's bits
-            return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f}) & {t.mask})"
-        return f"{ctx.ref(t.name)}(fbe.jsonfmt.key_int({k}, {lo}, {hi}, {f}))"
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        return scalar_read(ctx, t, k, f, True)
     raise AssertionError(f"{t} keys are read as [key, value] pairs")
 
 
