@@ -61,20 +61,15 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         json.read_object(w, c, s, names)
     w.blank()
 
-    doc(w, "Reads a value from JSON text under [limits] (docs/limits.md: depth, nesting, budget).", "",
-        "@throws DecodeException at the first problem (type, member path, text offset)")
-    w.line("@JvmStatic")
-    w.line("@JvmOverloads")
-    w.line(f"@Throws({decode_exception}::class)")
-    expression_body(w, "fun fromJson", ["text: String", f"limits: {limits} = {limits}.DEFAULT"], f": {name}",
-                    f"fromJson({json_reader}.utf8(text), limits)")
-    w.blank()
-    doc(w, "Reads a value from JSON text in UTF-8 under [limits] (docs/limits.md: depth, nesting, budget).", "",
-        "@throws DecodeException at the first problem (type, member path, text offset)")
-    w.line("@JvmStatic")
-    w.line("@JvmOverloads")
-    w.line(f"@Throws({decode_exception}::class)")
-    expression_body(w, "fun fromJson", ["text: ByteArray", f"limits: {limits} = {limits}.DEFAULT"], f": {name}",
-                    f'{json_reader}.read(text, limits, {name}(), {{ r, v -> fbeReadJson(r, v) }}, "{q}")')
-    w.blank()
+    for text, what, body in (
+            ("String", "JSON text", f"fromJson({json_reader}.utf8(text), limits)"),
+            ("ByteArray", "JSON text in UTF-8",
+             f'{json_reader}.read(text, limits, {name}(), {{ r, v -> fbeReadJson(r, v) }}, "{q}")')):
+        doc(w, f"Reads a value from {what} under [limits] (docs/limits.md: depth, nesting, budget).", "",
+            "@throws DecodeException at the first problem (type, member path, text offset)")
+        w.line("@JvmStatic")
+        w.line("@JvmOverloads")
+        w.line(f"@Throws({decode_exception}::class)")
+        expression_body(w, "fun fromJson", [f"text: {text}", f"limits: {limits} = {limits}.DEFAULT"], f": {name}", body)
+        w.blank()
 
