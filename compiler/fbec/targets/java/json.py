@@ -14,7 +14,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.java.syntax import Context
 from fbec.targets.jvm import json, models
-from fbec.targets.jvm.context import Names, doc
+from fbec.targets.jvm.context import Names, member
 
 # ---------------------------------------------------------------- per struct
 
@@ -25,31 +25,29 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     decode_exception = c.rt("DecodeException")
     names = Names()
 
-    doc(w, "Writes v as a JSON object, inherited fields first (docs/format.md 8).", "", "@param j the writer",
-        "@param v the value")
-    with w.block(f"public static void fbeWriteJson({json_writer} j, {name} v) {{", "}"):
+    with member(w, f"public static void fbeWriteJson({json_writer} j, {name} v) {{",
+                "Writes v as a JSON object, inherited fields first (docs/format.md 8).", "", "@param j the writer",
+                "@param v the value"):
         json.write_object(w, c, s, names)
-    w.blank()
 
-    doc(w, "Reads the JSON object at r's position into v, a value with the schema's defaults: members",
-        "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
-        "@param r the reader", "@param v the value", "@throws DecodeException at the first problem (docs/limits.md 7)")
-    with w.block(f"public static void fbeReadJson({json_reader} r, {name} v) throws {decode_exception} {{", "}"):
+    with member(w, f"public static void fbeReadJson({json_reader} r, {name} v) throws {decode_exception} {{",
+                "Reads the JSON object at r's position into v, a value with the schema's defaults: members",
+                "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
+                "@param r the reader", "@param v the value",
+                "@throws DecodeException at the first problem (docs/limits.md 7)"):
         json.read_object(w, c, s, names)
-    w.blank()
 
-    doc(w, "This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.", "",
-        "@return the text", "@throws EncodeException for a value no reader reads (type, field path)")
-    with w.block("public String toJson() {", "}"):
+    with member(w, "public String toJson() {",
+                "This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.", "",
+                "@return the text", "@throws EncodeException for a value no reader reads (type, field path)"):
         w.line(f"{json_writer} j = new {json_writer}();")
         w.line("writeJson(j);")
         w.line("return j.toString();")
-    w.blank()
-    doc(w, "Writes this value as JSON into j (reset first): with a reused writer, writing allocates",
-        "nothing for the text.", "", "@param j the writer; its first {@code size()} bytes are the UTF-8 text",
-        "@return the text's size in bytes",
-        "@throws EncodeException for a value no reader reads (type, field path); j is left empty")
-    with w.block(f"public int writeJson({json_writer} j) {{", "}"):
+    with member(w, f"public int writeJson({json_writer} j) {{",
+                "Writes this value as JSON into j (reset first): with a reused writer, writing allocates",
+                "nothing for the text.", "", "@param j the writer; its first {@code size()} bytes are the UTF-8 text",
+                "@return the text's size in bytes",
+                "@throws EncodeException for a value no reader reads (type, field path); j is left empty"):
         with w.block("try {", f"}} {models.caught(c, s)} {{"):
             w.line("j.reset();")
             w.line("fbeWriteJson(j, this);")
@@ -57,20 +55,16 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         with w.block("", "}"):
             w.line("j.reset();")
             w.line(models.refused(c, s, "fbeExplain(this)"))
-    w.blank()
-    doc(w, "Reads a value from JSON text under the default limits.", "", "@param text the text", "@return the value",
-        "@throws DecodeException at the first problem (type, member path, text offset)")
-    with w.block(f"public static {name} fromJson(String text) throws {decode_exception} {{", "}"):
+    with member(w, f"public static {name} fromJson(String text) throws {decode_exception} {{",
+                "Reads a value from JSON text under the default limits.", "", "@param text the text",
+                "@return the value", "@throws DecodeException at the first problem (type, member path, text offset)"):
         w.line(f"return fromJson({json_reader}.utf8(text), {limits}.DEFAULT);")
-    w.blank()
-    doc(w, "Reads a value from JSON text in UTF-8 under the default limits.", "", "@param text the UTF-8 text",
-        "@return the value", "@throws DecodeException at the first problem (type, member path, text offset)")
-    with w.block(f"public static {name} fromJson(byte[] text) throws {decode_exception} {{", "}"):
+    with member(w, f"public static {name} fromJson(byte[] text) throws {decode_exception} {{",
+                "Reads a value from JSON text in UTF-8 under the default limits.", "", "@param text the UTF-8 text",
+                "@return the value", "@throws DecodeException at the first problem (type, member path, text offset)"):
         w.line(f"return fromJson(text, {limits}.DEFAULT);")
-    w.blank()
-    doc(w, "Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).", "",
-        "@param text   the UTF-8 text", "@param limits the limits", "@return the value",
-        "@throws DecodeException at the first problem (type, member path, text offset)")
-    with w.block(f"public static {name} fromJson(byte[] text, {limits} limits) throws {decode_exception} {{", "}"):
+    with member(w, f"public static {name} fromJson(byte[] text, {limits} limits) throws {decode_exception} {{",
+                "Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).", "",
+                "@param text   the UTF-8 text", "@param limits the limits", "@return the value",
+                "@throws DecodeException at the first problem (type, member path, text offset)"):
         w.line(f'return {json_reader}.read(text, limits, new {name}(), {name}::fbeReadJson, "{q}");')
-    w.blank()

@@ -18,7 +18,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.java.syntax import Context
 from fbec.targets.jvm import models
-from fbec.targets.jvm.context import Names, doc
+from fbec.targets.jvm.context import Names, doc, member
 
 # ---------------------------------------------------------------- per struct
 
@@ -27,61 +27,56 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     decode_exception = c.rt("DecodeException")
     names = Names()
 
-    doc(w, "Writes v's versioned body, its offset stored in the slot at slot (from base).", "",
-        "@param w    the writer", "@param base the base of the slot", "@param slot the slot's absolute position",
-        "@param v    the value")
-    with w.block(f"public static void fbeWrite({writer} w, int base, int slot, {name} v) {{", "}"):
+    with member(w, f"public static void fbeWrite({writer} w, int base, int slot, {name} v) {{",
+                "Writes v's versioned body, its offset stored in the slot at slot (from base).", "",
+                "@param w    the writer", "@param base the base of the slot",
+                "@param slot the slot's absolute position", "@param v    the value"):
         models.versioned_write(w, c, s, names)
-    w.blank()
 
     if models.explained(c, s):
         write_explain(w, c, s, name)
     write_defaults(w, c, s, name)
-    doc(w, "Reads the versioned body the slot at slot points to (from base) into v, overwriting every",
-        "field and reusing what v holds (nested structs, an optional struct, the elements of a vector",
-        "of structs, the collections); fields an older writer did not write take the schema's",
-        "defaults. After an error v is left part read (the roots reset it).", "", "@param r    the reader",
-        "@param base the base of the slot", "@param slot the slot's absolute position", "@param v    the value",
-        "@throws DecodeException at the first problem (docs/limits.md)")
-    with w.block(f"public static void fbeRead({reader} r, int base, int slot, {name} v) throws {decode_exception} {{",
-                 "}"):
+    with member(w, f"public static void fbeRead({reader} r, int base, int slot, {name} v) throws {decode_exception} {{",
+                "Reads the versioned body the slot at slot points to (from base) into v, overwriting every",
+                "field and reusing what v holds (nested structs, an optional struct, the elements of a vector",
+                "of structs, the collections); fields an older writer did not write take the schema's",
+                "defaults. After an error v is left part read (the roots reset it).", "", "@param r    the reader",
+                "@param base the base of the slot", "@param slot the slot's absolute position",
+                "@param v    the value", "@throws DecodeException at the first problem (docs/limits.md)"):
         models.versioned_read(w, c, s, names)
-    w.blank()
     write_verify(w, c, s, names)
 
     write_roots(w, c, s, name, "Fbe", "versioned", writer, reader, limits, decode_exception)
     if not final:
         return
 
-    doc(w, "Appends v's fields (final model, docs/format.md 4.2).", "", "@param w the writer", "@param v the value")
-    with w.block(f"public static void fbeWriteFinal({writer} w, {name} v) {{", "}"):
+    with member(w, f"public static void fbeWriteFinal({writer} w, {name} v) {{",
+                "Appends v's fields (final model, docs/format.md 4.2).", "", "@param w the writer",
+                "@param v the value"):
         models.final_write_fields(w, c, s, names)
-    w.blank()
-    doc(w, "Reads v's fields at the reader's cursor (final model) into v, overwriting every field and",
-        "reusing what v holds as {@link #fbeRead} does. After an error v is left part read.", "", "@param r the reader",
-        "@param v the value", "@throws DecodeException at the first problem (docs/limits.md)")
-    with w.block(f"public static void fbeReadFinal({reader} r, {name} v) throws {decode_exception} {{", "}"):
+    with member(w, f"public static void fbeReadFinal({reader} r, {name} v) throws {decode_exception} {{",
+                "Reads v's fields at the reader's cursor (final model) into v, overwriting every field and",
+                "reusing what v holds as {@link #fbeRead} does. After an error v is left part read.", "",
+                "@param r the reader", "@param v the value",
+                "@throws DecodeException at the first problem (docs/limits.md)"):
         models.final_read_fields(w, c, s, names, True)
-    w.blank()
-    doc(w, "Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,",
-        "without building the value: the same checks in the same order, the same errors.", "", "@param r the reader",
-        "@throws DecodeException at the first problem (docs/limits.md)")
-    with w.block(f"public static void fbeVerifyFinal({reader} r) throws {decode_exception} {{", "}"):
+    with member(w, f"public static void fbeVerifyFinal({reader} r) throws {decode_exception} {{",
+                "Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,",
+                "without building the value: the same checks in the same order, the same errors.", "",
+                "@param r the reader", "@throws DecodeException at the first problem (docs/limits.md)"):
         models.final_read_fields(w, c, s, names, False)
-    w.blank()
     write_roots(w, c, s, name, "Final", "final", writer, reader, limits, decode_exception)
 
 
 
 def write_explain(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeExplain(v), which names the field a writer refused (docs/limits.md 8)."""
-    doc(w, "Throws the EncodeException of the first field of v a writer refuses (a null where the type has",
-        "none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another",
-        "length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).", "",
-        "@param v the value")
-    with w.block(f"public static void fbeExplain({name} v) {{", "}"):
+    with member(w, f"public static void fbeExplain({name} v) {{",
+                "Throws the EncodeException of the first field of v a writer refuses (a null where the type has",
+                "none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another",
+                "length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).", "",
+                "@param v the value"):
         models.explain_fields(w, c, s, Names())
-    w.blank()
 
 
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str, writer: str,
@@ -90,18 +85,17 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     q = s.qualified
     versioned = suffix == "Fbe"
     section = "3.2" if versioned else "4.1"
-    doc(w, f"This value as a {model} root (docs/format.md {section}).", "", "@return the bytes",
-        "@throws EncodeException for a value no reader reads (type, field path)")
-    with w.block(f"public byte[] to{suffix}() {{", "}"):
+    with member(w, f"public byte[] to{suffix}() {{",
+                f"This value as a {model} root (docs/format.md {section}).", "", "@return the bytes",
+                "@throws EncodeException for a value no reader reads (type, field path)"):
         w.line(f"{writer} w = new {writer}();")
         w.line(f"write{suffix}(w);")
         w.line("return w.toByteArray();")
-    w.blank()
-    doc(w, f"Writes this value as a {model} root into w (reset first): with a reused writer,",
-        "serializing allocates nothing for the bytes.", "",
-        "@param w the writer; its first {@code size()} bytes are the root", "@return the root's size",
-        "@throws EncodeException for a value no reader reads (type, field path); w is left empty")
-    with w.block(f"public int write{suffix}({writer} w) {{", "}"):
+    with member(w, f"public int write{suffix}({writer} w) {{",
+                f"Writes this value as a {model} root into w (reset first): with a reused writer,",
+                "serializing allocates nothing for the bytes.", "",
+                "@param w the writer; its first {@code size()} bytes are the root", "@return the root's size",
+                "@throws EncodeException for a value no reader reads (type, field path); w is left empty"):
         with w.block("try {", f"}} {models.caught(c, s)} {{"):
             if versioned:
                 w.line("w.beginVersioned();")
@@ -114,24 +108,21 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
         with w.block("", "}"):
             w.line("w.reset();")
             w.line(models.refused(c, s, "fbeExplain(this)"))
-    w.blank()
-    doc(w, f"Reads a {model} root under the default limits.", "", "@param data the root", "@return the value",
-        "@throws DecodeException at the first problem (type, field path, offset)")
-    with w.block(f"public static {name} from{suffix}(byte[] data) throws {decode_exception} {{", "}"):
+    with member(w, f"public static {name} from{suffix}(byte[] data) throws {decode_exception} {{",
+                f"Reads a {model} root under the default limits.", "", "@param data the root", "@return the value",
+                "@throws DecodeException at the first problem (type, field path, offset)"):
         w.line(f"return from{suffix}(data, 0, data.length, {limits}.DEFAULT);")
-    w.blank()
-    doc(w, f"Reads a {model} root of length bytes at data[offset] under limits.", "", "@param data   the buffer",
-        "@param offset the root's first byte", "@param length the bytes given",
-        "@param limits the limits (docs/limits.md)", "@return the value",
-        "@throws DecodeException at the first problem (type, field path, offset)")
-    with w.block(f"public static {name} from{suffix}(byte[] data, int offset, int length, {limits} limits) "
-                 f"throws {decode_exception} {{", "}"):
+    with member(w, (f"public static {name} from{suffix}(byte[] data, int offset, int length, {limits} limits) "
+                    f"throws {decode_exception} {{"),
+                f"Reads a {model} root of length bytes at data[offset] under limits.", "", "@param data   the buffer",
+                "@param offset the root's first byte", "@param length the bytes given",
+                "@param limits the limits (docs/limits.md)", "@return the value",
+                "@throws DecodeException at the first problem (type, field path, offset)"):
         with w.block("try {", f"}} catch ({decode_exception} e) {{"):
             models.root_read(w, c, s, versioned, "v", name)
             w.line("return v;")
         with w.block("", "}"):
             w.line(f'throw e.within("{q}");')
-    w.blank()
     override = s.base is not None
     doc(w, f"Reads a {model} root into this value under the default limits, reusing what it holds.", "",
         "@param data the root",
@@ -159,36 +150,34 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
             w.line("reset();")
             w.line(f'throw e.within("{q}");')
     w.blank()
-    doc(w, f"Checks a {model} root under the default limits (see the four-argument form).", "", "@param data the root",
-        "@throws DecodeException why the root cannot be read")
-    with w.block(f"public static void verify{suffix}(byte[] data) throws {decode_exception} {{", "}"):
+    with member(w, f"public static void verify{suffix}(byte[] data) throws {decode_exception} {{",
+                f"Checks a {model} root under the default limits (see the four-argument form).", "",
+                "@param data the root", "@throws DecodeException why the root cannot be read"):
         w.line(f"verify{suffix}(data, 0, data.length, {limits}.DEFAULT);")
-    w.blank()
-    doc(w, f"Checks a {model} root without building the value: returns exactly when from{suffix}",
-        "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
-        "are read, into locals, to find a key read twice.", "", "@param data   the buffer",
-        "@param offset the root's first byte", "@param length the bytes given",
-        "@param limits the limits (docs/limits.md)", "@throws DecodeException why the root cannot be read")
-    with w.block(f"public static void verify{suffix}(byte[] data, int offset, int length, {limits} limits) "
-                 f"throws {decode_exception} {{", "}"):
+    with member(w, (f"public static void verify{suffix}(byte[] data, int offset, int length, {limits} limits) "
+                    f"throws {decode_exception} {{"),
+                f"Checks a {model} root without building the value: returns exactly when from{suffix}",
+                "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
+                "are read, into locals, to find a key read twice.", "", "@param data   the buffer",
+                "@param offset the root's first byte", "@param length the bytes given",
+                "@param limits the limits (docs/limits.md)", "@throws DecodeException why the root cannot be read"):
         with w.block("try {", f"}} catch ({decode_exception} e) {{"):
             models.root_read(w, c, s, versioned, None)
         with w.block("", "}"):
             w.line(f'throw e.within("{q}");')
-    w.blank()
 
 
 def write_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
     """fbeVerify: fbeRead's checks without the value (sets and maps aside: they are read into
     locals to find a key twice)."""
     reader, decode_exception = c.rt("Reader"), c.rt("DecodeException")
-    doc(w, "Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads",
-        "it, without building the value: the same checks in the same order, the same errors.", "",
-        "@param r    the reader", "@param base the base of the slot", "@param slot the slot's absolute position",
-        "@throws DecodeException at the first problem (docs/limits.md)")
-    with w.block(f"public static void fbeVerify({reader} r, int base, int slot) throws {decode_exception} {{", "}"):
+    with member(w, f"public static void fbeVerify({reader} r, int base, int slot) throws {decode_exception} {{",
+                "Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads",
+                "it, without building the value: the same checks in the same order, the same errors.", "",
+                "@param r    the reader", "@param base the base of the slot",
+                "@param slot the slot's absolute position",
+                "@throws DecodeException at the first problem (docs/limits.md)"):
         models.versioned_verify(w, c, s, names)
-    w.blank()
 
 
 def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 import re
 import struct as pystruct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import reduce
 from typing import ClassVar
 
@@ -174,6 +175,15 @@ def doc(w: CodeWriter, *lines: str) -> None:
     for text in lines:
         w.line(f" * {text}" if text else " *")
     w.line(" */")
+
+
+@contextmanager
+def member(w: CodeWriter, head: str, *lines: str) -> Iterator[None]:
+    """A documented member: its doc comment (lines), the block that head opens, then a blank line."""
+    doc(w, *lines)
+    with w.block(head, "}"):
+        yield
+    w.blank()
 
 
 class Context:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import json, models
-from fbec.targets.jvm.context import Names, doc
+from fbec.targets.jvm.context import Names, doc, member
 from fbec.targets.kotlin.syntax import Context, expression_body
 
 # ---------------------------------------------------------------- per struct
@@ -28,10 +28,10 @@ def write_json_members(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> No
         w.line("/** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */")
         w.line(f"fun toJson(): String = {json_writer}().also {{ writeJson(it) }}.toString()")
         w.blank()
-    doc(w, "Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a",
-        "reused writer, writing allocates nothing for the text.", "",
-        "@throws EncodeException for a value no reader reads (type, field path); [j] is left empty")
-    with w.block(f"{'override' if derived else 'open'} fun writeJson(j: {json_writer}): Int {{", "}"):
+    with member(w, f"{'override' if derived else 'open'} fun writeJson(j: {json_writer}): Int {{",
+                "Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a",
+                "reused writer, writing allocates nothing for the text.", "",
+                "@throws EncodeException for a value no reader reads (type, field path); [j] is left empty"):
         with w.block("try {", f"}} {models.caught(c, s)} {{"):
             w.line("j.reset()")
             w.line(f"{name}.fbeWriteJson(j, this)")
@@ -39,7 +39,6 @@ def write_json_members(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> No
         with w.block("", "}"):
             w.line("j.reset()")
             w.line(models.refused(c, s, f"{name}.fbeExplain(this)"))
-    w.blank()
 
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
@@ -54,12 +53,11 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         json.write_object(w, c, s, names)
     w.blank()
 
-    doc(w, "Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members",
-        "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
-        "@throws DecodeException at the first problem (docs/limits.md 7)")
-    with w.block(f"fun fbeReadJson(r: {json_reader}, v: {name}) {{", "}"):
+    with member(w, f"fun fbeReadJson(r: {json_reader}, v: {name}) {{",
+                "Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members",
+                "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
+                "@throws DecodeException at the first problem (docs/limits.md 7)"):
         json.read_object(w, c, s, names)
-    w.blank()
 
     for text, what, body in (
             ("String", "JSON text", f"fromJson({json_reader}.utf8(text), limits)"),

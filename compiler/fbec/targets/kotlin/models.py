@@ -21,7 +21,7 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import models
-from fbec.targets.jvm.context import Names, doc, key_compare, sub
+from fbec.targets.jvm.context import Names, doc, key_compare, member, sub
 from fbec.targets.kotlin.json import write_json, write_json_members
 from fbec.targets.kotlin.syntax import Context, fits, signature
 from fbec.targets.kotlin.text import write_text
@@ -183,28 +183,25 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
         models.versioned_write(w, c, s, names)
     w.blank()
     if models.explained(c, s):
-        doc(w, "Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone",
-            "surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:",
-            "run after a write failed, to explain it (docs/limits.md 8).")
-        with w.block(f"fun fbeExplain(v: {name}) {{", "}"):
+        with member(w, f"fun fbeExplain(v: {name}) {{",
+                    "Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone",
+                    "surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:",
+                    "run after a write failed, to explain it (docs/limits.md 8)."):
             models.explain_fields(w, c, s, Names())
-        w.blank()
 
     write_defaults(w, c, s, name)
-    doc(w, "Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every",
-        "field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector",
-        "of structs, the collections); fields an older writer did not write take the schema's",
-        "defaults. After an error [v] is left part read (the roots reset it).", "",
-        "@throws DecodeException at the first problem (docs/limits.md)")
-    with w.block(f"fun fbeRead(r: {reader}, base: Int, slot: Int, v: {name}) {{", "}"):
+    with member(w, f"fun fbeRead(r: {reader}, base: Int, slot: Int, v: {name}) {{",
+                "Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every",
+                "field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector",
+                "of structs, the collections); fields an older writer did not write take the schema's",
+                "defaults. After an error [v] is left part read (the roots reset it).", "",
+                "@throws DecodeException at the first problem (docs/limits.md)"):
         models.versioned_read(w, c, s, names)
-    w.blank()
-    doc(w, "Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,",
-        "without building the value: the same checks in the same order, the same errors.", "",
-        "@throws DecodeException at the first problem (docs/limits.md)")
-    with w.block(f"fun fbeVerify(r: {reader}, base: Int, slot: Int) {{", "}"):
+    with member(w, f"fun fbeVerify(r: {reader}, base: Int, slot: Int) {{",
+                "Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,",
+                "without building the value: the same checks in the same order, the same errors.", "",
+                "@throws DecodeException at the first problem (docs/limits.md)"):
         models.versioned_verify(w, c, s, names)
-    w.blank()
     write_roots(w, c, s, name, "Fbe", "versioned")
     if not final:
         return
@@ -213,18 +210,16 @@ def write_companion(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: b
     with w.block(f"fun fbeWriteFinal(w: {writer}, v: {name}) {{", "}"):
         models.final_write_fields(w, c, s, names)
     w.blank()
-    doc(w, "Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and",
-        "reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.", "",
-        "@throws DecodeException at the first problem (docs/limits.md)")
-    with w.block(f"fun fbeReadFinal(r: {reader}, v: {name}) {{", "}"):
+    with member(w, f"fun fbeReadFinal(r: {reader}, v: {name}) {{",
+                "Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and",
+                "reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.", "",
+                "@throws DecodeException at the first problem (docs/limits.md)"):
         models.final_read_fields(w, c, s, names, True)
-    w.blank()
-    doc(w, "Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without",
-        "building the value: the same checks in the same order, the same errors.", "",
-        "@throws DecodeException at the first problem (docs/limits.md)")
-    with w.block(f"fun fbeVerifyFinal(r: {reader}) {{", "}"):
+    with member(w, f"fun fbeVerifyFinal(r: {reader}) {{",
+                "Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without",
+                "building the value: the same checks in the same order, the same errors.", "",
+                "@throws DecodeException at the first problem (docs/limits.md)"):
         models.final_read_fields(w, c, s, names, False)
-    w.blank()
     write_roots(w, c, s, name, "Final", "final")
 
 
