@@ -2,7 +2,7 @@
 #
 #   make bench-python  install pyperf/msgspec/orjson/protobuf into the venv, generate
 #                      our code (fbec --python) and trade_pb2 (protoc), build the native
-#                      core (make python-native: the row "FBE native core"), time every row
+#                      core (make python-native: the native core rows), time every row
 #                      with pyperf, print the Markdown table, write
 #                      build/bench-python/python.{json,md} (make bench-publish copies them)
 #

@@ -101,6 +101,22 @@ def row_ours_native() -> tuple[Callable, Callable]:
 
 
 def row_ours_final() -> tuple[Callable, Callable]:
+    """The generated pure-Python code of the final model."""
+    write, read, type_id = proto.fbe_fw_Account, proto.fbe_fr_Account, Account.fbe_type
+    encode, decode = fbe.encode_final, fbe.decode_final
+
+    def ser(a: Account) -> bytes:
+        return bytes(encode(write, a, type_id))
+
+    def de(data: bytes) -> Account:
+        return decode(read, data, type_id)[0]
+
+    return ser, de
+
+
+def row_ours_native_final() -> tuple[Callable, Callable]:
+    """Account.to_final/from_final through the native core."""
+    native_core()
     return Account.to_final, Account.from_final
 
 
@@ -290,6 +306,7 @@ ROWS: list[tuple[str, str, Callable[[], tuple[Callable, Callable]]]] = [
     ("FBE (ours)", "ours", row_ours),
     ("FBE native core (ours)", "ours_native", row_ours_native),
     ("FBE final (ours)", "ours_final", row_ours_final),
+    ("FBE final, native core (ours)", "ours_native_final", row_ours_native_final),
     (f"protobuf {_version('protobuf')} (upb)", "protobuf", row_protobuf),
     (f"msgspec {_version('msgspec')} (msgpack, array_like)", "msgspec", row_msgspec),
     ("pickle (protocol 5)", "pickle", row_pickle),
@@ -405,6 +422,8 @@ def measure() -> None:
         runner.bench_func(f"trade/{entry['key']}/de_touch", de_touch)
         if entry["key"] == "ours_native":  # verify: the core's verdict without the objects
             runner.bench_func("trade/ours_native/verify", native_core().verify, 2, data)
+        if entry["key"] == "ours_native_final":
+            runner.bench_func("trade/ours_native_final/verify", native_core().verify_final, 2, data)
 
 
 def main() -> None:
