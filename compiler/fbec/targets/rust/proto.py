@@ -90,7 +90,9 @@ def write_protocol(w: CodeWriter, c: Context) -> None:
 
     w.line(f"/// The messages a receiver of `{own}` reads (docs/format.md 7.4): the package's own, then its imports'.")
     w.line("#[derive(Clone, Debug, PartialEq)]")
-    w.line("#[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message")
+    # Each message is handed on at once (no box per message), and a variant is named as the schema
+    # names its message, which often ends as the enum's name does (OrderMessage).
+    w.line("#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]")
     with w.block(f"pub enum {message} {{", "}"):
         for type_id, s in dispatch:
             w.line(f"/// `{s.qualified}` (type id {type_id}).")
