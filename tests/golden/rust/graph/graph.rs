@@ -400,7 +400,7 @@ impl fbe::json::JsonStruct for Graph {
 
 /// The messages a receiver of `graph` reads (docs/format.md 7.4): the package's own, then its imports'.
 #[derive(Clone, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 pub enum Message {
     /// `graph.Node` (type id 1).
     Node(Node),

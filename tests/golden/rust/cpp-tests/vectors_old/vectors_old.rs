@@ -200,7 +200,7 @@ impl fbe::json::JsonStruct for Holder {
 
 /// The messages a receiver of `vectors_old` reads (docs/format.md 7.4): the package's own, then its imports'.
 #[derive(Clone, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 pub enum Message {
     /// `vectors_old.Edge` (type id 1).
     Edge(Edge),

@@ -4078,7 +4078,7 @@ impl fbe::json::JsonStruct for Keywords {
 
 /// The messages a receiver of `everything` reads (docs/format.md 7.4): the package's own, then its imports'.
 #[derive(Clone, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 pub enum Message {
     /// `everything.Note` (type id 1023).
     Note(Note),

@@ -20908,7 +20908,7 @@ impl fbe::json::JsonStruct for Hostile {
 
 /// The messages a receiver of `import` reads (docs/format.md 7.4): the package's own, then its imports'.
 #[derive(Clone, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 pub enum Message {
     /// `import.Self` (type id 44).
     Self_(Self_),

@@ -307,7 +307,7 @@ impl fbe::json::JsonStruct for Failure {
 
 /// The messages a receiver of `market` reads (docs/format.md 7.4): the package's own, then its imports'.
 #[derive(Clone, Debug, PartialEq)]
-#[allow(clippy::large_enum_variant)] // each message is handed on at once: no box per message
+#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
 pub enum Message {
     /// `market.Failure` (type id 502).
     Failure(Failure),
