@@ -212,6 +212,55 @@ TEST(FieldModel, DomainClassesSerializeThemselves) {
     EXPECT_EQ(back.price, 1.25);
 }
 
+// The spellings the original's own tests (test_serialization.cpp,
+// test_extending.cpp, test_clone.cpp, test_enums.cpp) use around the
+// models, on this project's trade.fbe: a model declared without template
+// arguments, the root's field model at offset 4 with its type, serialize()
+// and deserialize() returning the root's size, a reader of the writer's
+// own type attached to the writer's buffer, brace-initialised structs and
+// optionals, flags tested as a bool. Only `next()` is missing (docs/cpp.md,
+// "Migrating from the original").
+TEST(OriginalShapes, ModelsAsTheOriginalsTestsSpellThem) {
+    proto::Account account1 = {1, "Test", proto::State::good, {"USD", 1000.0},
+                               std::make_optional<proto::Balance>({"EUR", 100.0}), {}};
+    account1.orders.emplace_back(1, "EURUSD", proto::OrderSide::buy, proto::OrderType::market, 1.23456, 1000.0);
+    account1.orders.emplace_back(2, "EURUSD", proto::OrderSide::sell, proto::OrderType::limit, 1.0, 100.0);
+    account1.orders.emplace_back(3, "EURUSD", proto::OrderSide::buy, proto::OrderType::stop, 1.5, 10.0);
+
+    FBE::proto::AccountModel writer;
+    EXPECT_EQ(writer.model.fbe_offset(), 4u);
+    EXPECT_EQ(writer.model.fbe_type(), FBE::VBody<proto::Account>::type_id);
+    const std::size_t serialized = writer.serialize(account1);
+    EXPECT_EQ(serialized, writer.buffer().size());
+    EXPECT_TRUE(writer.verify());
+    EXPECT_EQ(writer.buffer().size(), 252u);
+
+    proto::Account account2;
+    FBE::proto::AccountModel reader;
+    EXPECT_EQ(reader.model.fbe_offset(), 4u);
+    reader.attach(writer.buffer());
+    EXPECT_TRUE(reader.verify());
+    const std::size_t deserialized = reader.deserialize(account2);
+    EXPECT_EQ(deserialized, reader.buffer().size());
+    EXPECT_TRUE((account2.state | proto::State::good));
+    EXPECT_EQ(std::string(account2.wallet.currency), "USD");
+    ASSERT_TRUE(account2.asset.has_value());
+    EXPECT_EQ(account2.asset.value().amount, 100.0);
+    ASSERT_EQ(account2.orders.size(), 3u);
+    EXPECT_EQ(account2.orders[2].type, proto::OrderType::stop);
+
+    // test_extending.cpp and test_clone.cpp: emplace into an optional, assign
+    // a default struct, copy and clear.
+    account1.asset.emplace(proto::Balance{"EUR", 200.0});
+    EXPECT_EQ(account1.asset->amount, 200.0);
+    account1.asset = proto::Balance();
+    EXPECT_EQ(account1.asset->amount, 0.0);
+    const proto::Account clone = account2;
+    account2 = proto::Account();
+    EXPECT_EQ(clone.name, "Test");
+    EXPECT_TRUE(account2.orders.empty());
+}
+
 TEST(FieldModel, RootsAppendSelfRelative) {
     // create_begin() starts a root at the end of the buffer; each is the
     // bytes serialize() writes, readable on its own.

@@ -53,6 +53,156 @@ template <class W> using AccountFinalModel = FBE::proto::AccountFinalModel<W>;
 template <class W> using GraphModel = FBE::graph::GraphModel<W>;
 template <class W> using GraphFinalModel = FBE::graph::GraphFinalModel<W>;
 
+// The trade model written and read the CppSerialization benchmark's way,
+// the original's (docs/cpp.md "Field models"): the domain object goes to
+// and comes from the field models field by field, in the order of the
+// fields, so the bytes are serialize()'s.
+template <class TBuffer>
+void put(FBE::FieldModel<TBuffer, dom::Balance>& model, const dom::Balance& balance) {
+    const std::size_t begin = model.set_begin();
+    model.currency.set(balance.currency);
+    model.amount.set(balance.amount);
+    model.set_end(begin);
+}
+
+template <class TBuffer>
+void put(FBE::FieldModel<TBuffer, dom::Account>& model, const dom::Account& account) {
+    const std::size_t begin = model.set_begin();
+    model.id.set(account.id);
+    model.name.set(account.name);
+    model.state.set(account.state);
+    put(model.wallet, account.wallet);
+    const std::size_t asset = model.asset.set_begin(account.asset.has_value());
+    if (account.asset)
+        put(model.asset.value, *account.asset);
+    model.asset.set_end(asset);
+    auto order = model.orders.resize(account.orders.size());
+    for (const dom::Order& o : account.orders) {
+        const std::size_t order_begin = order.set_begin();
+        order.id.set(o.id);
+        order.symbol.set(o.symbol);
+        order.side.set(o.side);
+        order.type.set(o.type);
+        order.price.set(o.price);
+        order.volume.set(o.volume);
+        order.set_end(order_begin);
+        order.fbe_shift(order.fbe_size());
+    }
+    model.set_end(begin);
+}
+
+template <class TBuffer>
+bool get(const FBE::FieldModel<TBuffer, dom::Balance>& model, dom::Balance& balance) {
+    const std::size_t begin = model.get_begin();
+    if (begin == 0) return false;
+    model.currency.get(balance.currency);
+    model.amount.get(balance.amount);
+    model.get_end(begin);
+    return true;
+}
+
+template <class TBuffer>
+bool get(const FBE::FieldModel<TBuffer, dom::Account>& model, dom::Account& account) {
+    const std::size_t begin = model.get_begin();
+    if (begin == 0) return false;
+    model.id.get(account.id);
+    model.name.get(account.name);
+    model.state.get(account.state);
+    bool ok = get(model.wallet, account.wallet);
+    if (model.asset.has_value()) {
+        const std::size_t asset = model.asset.get_begin();
+        if (!account.asset) account.asset.emplace();
+        ok = get(model.asset.value, *account.asset) && ok;
+        model.asset.get_end(asset);
+    } else {
+        account.asset.reset();
+    }
+    account.orders.resize(model.orders.size());
+    std::size_t i = 0;
+    for (dom::Order& o : account.orders) {
+        auto order = model.orders[i++];
+        const std::size_t order_begin = order.get_begin();
+        ok = order_begin != 0 && ok;
+        order.id.get(o.id);
+        order.symbol.get(o.symbol);
+        order.side.get(o.side);
+        order.type.get(o.type);
+        order.price.get(o.price);
+        order.volume.get(o.volume);
+        order.get_end(order_begin);
+    }
+    model.get_end(begin);
+    return ok;
+}
+
+struct OursFields : Ours<AccountModel, dom::Account> {
+    void serialize(const dom::Account& a) {
+        writer.reset();
+        const std::size_t begin = writer.create_begin();
+        put(writer.model, a);
+        writer.create_end(begin);
+    }
+    bool deserialize(const uint8_t* p, size_t n, dom::Account& a) {
+        reader.attach(p, n);
+        return get(reader.model, a);
+    }
+};
+
+// The graph read through the field models (docs/cpp.md "Field models"):
+// open() attaches the buffer and enters the root's Graph body; traverse()
+// walks it in place, a view per node and edge, nothing materialized. Every
+// view checks its bytes against the buffer, so this needs no verify() to be
+// safe (FlatBuffers' GetRoot does); the verify row is the versioned row's.
+// A struct's get_begin() moves its buffer's origin into the struct, so the
+// edges are read through a second reader of the same bytes: one reader per
+// place being read (a node and an edge at once).
+struct OursViews : Ours<GraphModel, dom::Graph> {
+    GraphModel<FBE::ReadBuffer> edge_reader;
+
+    bool open(const uint8_t* p, size_t n) {
+        reader.attach(p, n);  // the origins back at the buffer's start
+        edge_reader.attach(p, n);
+        return reader.model.get_begin() != 0 && edge_reader.model.get_begin() != 0;
+    }
+    int64_t traverse() {
+        const auto& nodes = reader.model.nodes;
+        const auto& edges = edge_reader.model.edges;
+        const std::size_t ne = edges.size();
+        return dom::bfs_sum(
+            nodes.size(), scratch,
+            [&](int32_t v) {
+                auto node = nodes[std::size_t(v)];
+                const std::size_t b = node.get_begin();
+                int64_t value = 0;
+                node.value_.get(value);
+                node.get_end(b);
+                return value;
+            },
+            [&](int32_t v, auto&& visit) {
+                auto node = nodes[std::size_t(v)];
+                const std::size_t b = node.get_begin();
+                // The items one after another, as the original's
+                // FieldModelVector::get walks them: the first item's model,
+                // moved on by fbe_shift().
+                const std::size_t k = node.out_edges.size();
+                auto item = node.out_edges[0];
+                for (std::size_t i = 0; i < k; ++i, item.fbe_shift(item.fbe_size())) {
+                    int32_t e = -1;
+                    item.get(e);
+                    if (e >= 0 && size_t(e) < ne) {
+                        auto edge = edges[std::size_t(e)];
+                        const std::size_t eb = edge.get_begin();
+                        int32_t target = -1;
+                        edge.target.get(target);
+                        edge.get_end(eb);
+                        visit(target);
+                    }
+                }
+                node.get_end(b);
+            });
+    }
+};
+
 #if FBE_BENCH_OURS_JSON
 // Our JSON: the generated FBE::JSON::to_json / from_json over RapidJSON,
 // with the same reused writer and pooled document as the RapidJSON row.
@@ -82,6 +232,7 @@ struct OursJson {
 void register_ours() {
     register_trade<Ours<AccountModel, dom::Account>>("ours", "FBE (ours)");
     register_trade<Ours<AccountFinalModel, dom::Account>>("ours-final", "FBE final (ours)");
+    register_trade<OursFields>("ours-fields", "FBE field models (ours)");
 #if FBE_BENCH_OURS_JSON
     register_trade<OursJson>("ours-json", "FBE JSON (ours)");
 #else
@@ -89,6 +240,7 @@ void register_ours() {
 #endif
     register_graph<Ours<GraphModel, dom::Graph>>("ours", "FBE (ours)");
     register_graph<Ours<GraphFinalModel, dom::Graph>>("ours-final", "FBE final (ours)");
+    register_graph<OursViews>("ours-views", "FBE field models (ours)");
 }
 
 }  // namespace bench

@@ -63,15 +63,16 @@ public:
 protected:
     //! The slot's position in the buffer when its `size` bytes lie in the
     //! buffer (and in the body that holds it); else false.
-    bool slot(std::size_t size, std::size_t& position) const noexcept {
-        if (_limit != nullptr && (_offset > *_limit || *_limit - _offset < size))
+    //! Two comparisons against the buffer, one against the body: the sums
+    //! wrap only for an offset or origin moved nowhere by hand
+    //! (fbe_shift/unshift), and then land anywhere, but the last comparison
+    //! still keeps the slot inside the buffer.
+    FBE_INLINE bool slot(std::size_t size, std::size_t& position) const noexcept {
+        if (_limit != nullptr && _offset + size > *_limit)
             return false;
-        const std::size_t origin = _buffer->offset();
         const std::size_t length = _buffer->size();
-        if (origin > length || _offset > length - origin || length - origin - _offset < size)
-            return false;
-        position = origin + _offset;
-        return true;
+        position = _buffer->offset() + _offset;
+        return length >= size && position <= length - size;
     }
     //! The position an offset stored in a slot points to, when `size` bytes
     //! there lie in the buffer; else false.
@@ -319,17 +320,21 @@ public:
 namespace detail {
 //! The slot of a counted block (collections): its count and where its
 //! items start, when the count's items lie in the buffer.
+//! `position` is a slot in the buffer (FieldModelBase::slot), so the buffer
+//! holds 4 bytes or more.
 template <typename TBuffer>
-bool counted_items(const TBuffer& buffer, std::size_t position, std::size_t item_size, uint32_t& count,
-                   std::size_t& items) noexcept {
-    const uint32_t offset = load_u32(buffer.data() + position);
-    const uint64_t at = uint64_t(buffer.offset()) + offset;
-    if (offset == 0 || at > buffer.size() || buffer.size() - at < 4)
+FBE_INLINE bool counted_items(const TBuffer& buffer, std::size_t position, std::size_t item_size, uint32_t& count,
+                              std::size_t& items) noexcept {
+    const uint8_t* data = buffer.data();
+    const std::size_t length = buffer.size();
+    const uint32_t offset = load_u32(data + position);
+    const std::size_t at = buffer.offset() + offset;
+    if (offset == 0 || at > length - 4)
         return false;
-    count = load_u32(buffer.data() + at);
-    if (item_size != 0 && count > (buffer.size() - at - 4) / item_size)
+    count = load_u32(data + at);
+    if (uint64_t(count) * item_size > length - 4 - at)
         return false;
-    items = std::size_t(at) + 4;
+    items = at + 4;
     return true;
 }
 } // namespace detail
