@@ -141,3 +141,19 @@ TEST(Vectors, DamagedBuffersStayInBounds) {
             }
     }
 }
+
+// A root beyond the format's 32-bit sizes and offsets (docs/limits.md 8) is
+// refused, nothing written, where its sizes were cut to 32 bits: 2^32 bools
+// (512 MB as std::vector<bool>) need a vector block of 4 + 2^32 bytes.
+TEST(Vectors, RootBeyond4GiBIsRefused) {
+    vectors::Holder h;
+    h.switches.assign(std::size_t{1} << 32, false);
+    FBE::vectors::HolderModel<> writer;
+    EXPECT_EQ(writer.serialize(h), 0u);
+    EXPECT_EQ(writer.buffer().size(), 0u);
+    EXPECT_NE(writer.error().find("32-bit (at most 4 GiB)"), std::string::npos) << writer.error();
+    FBE::vectors::HolderFinalModel<> final_writer;
+    EXPECT_EQ(final_writer.serialize(h), 0u);
+    EXPECT_EQ(final_writer.buffer().size(), 0u);
+    EXPECT_NE(final_writer.error().find("32-bit (at most 4 GiB)"), std::string::npos) << final_writer.error();
+}

@@ -800,13 +800,16 @@ public:
     //! Appends the root of `value` to the buffer; returns its size. A value
     //! whose structs nest deeper than kMaxDepth (possible only for recursive
     //! types) is refused: nothing is appended, 0 is returned and error()
-    //! names the type and field (docs/limits.md 1).
+    //! names the type and field (docs/limits.md 1); so is a root beyond the
+    //! format's 32-bit sizes (4 GiB).
     std::size_t serialize(const T& value) {
         if constexpr (!Nesting<T>::bounded) {
             if (!this->writable(value))
                 return 0;
         }
         const std::size_t total = 8 + FBody<T>::size(value);
+        if (!this->sized(total))
+            return 0;
         const std::size_t root = _buffer.allocate(total, kWriteSlack);
         uint8_t* p = _buffer.data() + root;
         store_u32(p, total);

@@ -237,6 +237,17 @@ protected:
         _error.clear();
         return Nesting<T>::within(value, 1, _error);
     }
+    //! serialize(): a root of `total` bytes fits the format's 32-bit sizes
+    //! and offsets; when it does not (a string, bytes or collection beyond
+    //! 4 GiB), false with error(): nothing is written.
+    FBE_INLINE bool sized(std::size_t total) const {
+        return FBE_LIKELY(total <= UINT32_MAX) || fail_size(total);
+    }
+    FBE_COLD bool fail_size(std::size_t total) const {
+        _error = "cannot write a root of " + std::to_string(total) +
+                 " bytes: the format's sizes and offsets are 32-bit (at most 4 GiB)";
+        return false;
+    }
     FBE_COLD bool fail_short() const {
         _error = "buffer shorter than a root header (8 bytes)";
         return false;

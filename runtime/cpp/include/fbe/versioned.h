@@ -882,7 +882,8 @@ public:
     //! Appends the root of `value` to the buffer; returns its size. A value
     //! whose structs nest deeper than kMaxDepth (possible only for recursive
     //! types) is refused: nothing is appended, 0 is returned and error()
-    //! names the type and field (docs/limits.md 1).
+    //! names the type and field (docs/limits.md 1); so is a root beyond the
+    //! format's 32-bit sizes (4 GiB).
     std::size_t serialize(const T& value) {
         if constexpr (!Nesting<T>::bounded) {
             if (!this->writable(value))
@@ -890,6 +891,8 @@ public:
         }
         constexpr std::size_t body_size = VBody<T>::body_size;
         const std::size_t total = 8 + body_size + VBody<T>::extra(value);
+        if (!this->sized(total))
+            return 0;
         const std::size_t root = _buffer.allocate(total);
         Encoder e{_buffer.data() + root, 8 + body_size};
         store_u32(e.data, total);
