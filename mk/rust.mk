@@ -8,7 +8,8 @@
 #                      (tests/rust: a crate in build/rust-gen, the golden vectors read and
 #                      written back byte for byte, the protocol streams and the client);
 #                      the build helper crate fbe-build (runtime/rust-build) through fmt,
-#                      clippy and its tests (tests/package builds a user crate with it)
+#                      clippy and its tests (tests/package builds a user crate with it);
+#                      then the fuzz targets of the readers for RUST_FUZZ_QUICK seconds each (fuzz-rust-quick, below)
 #   make example-rust  the TCP example (examples/rust): a tokio server on a free port and a
 #                      client against it, in one process
 #   make example-rust-test  (in make test) the example through fmt and clippy -D warnings, run in
@@ -40,6 +41,7 @@ test-rust: venv rust-toolchain
 	cd runtime/rust-build && $(RUST_ENV) "$(CARGO)" clippy --offline --locked --all-targets -- -D warnings
 	cd runtime/rust-build && $(RUST_ENV) "$(CARGO)" test --offline --locked
 	CARGO="$(CARGO)" $(PYTHON) -m pytest -q -p no:cacheprovider tests/rust bench/rust/test_report.py
+	@$(MAKE) --no-print-directory fuzz-rust-quick
 
 EXAMPLE_RUST := $(abspath build/rust)/debug/tcp
 
@@ -58,3 +60,54 @@ example-rust-test: rust-toolchain example-python-gen
 		--client "$(EXAMPLE_PY_RUN) connect {address}"
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/tcp_examples -m client --server "$(EXAMPLE_PY_RUN) serve" \
 		--client "$(EXAMPLE_RUST) connect {address}"
+
+# Fuzzing the Rust readers (fuzz/rust, docs/rust.md): libFuzzer through the libfuzzer-sys crate,
+# built by the stable toolchain with libFuzzer's coverage instrumentation (fuzz/rust/build.py
+# --rustflags; no sanitizer: -Zsanitizer is a nightly flag, and the crates fuzzed forbid unsafe
+# code). The target `models` reads every struct of every schema in both models (verify gives the
+# read's verdict and error, the heap stays within docs/limits.md 9, what reads writes and reads
+# back), seeded from the golden vectors of $(SHARED) and each type's default value.
+#
+#   make fuzz-rust     the target for FUZZ_SECONDS (make fuzz runs it), its corpus kept in
+#                      build/fuzz/corpus/rust; a finding is left in build/fuzz/crashes/rust-*
+#                      and fails the run: turn it into a test (tests/rust/hostile.rs)
+# make test-rust runs it for RUST_FUZZ_QUICK seconds with -seed=1 from the seeds alone
+# (fuzz-rust-quick).
+.PHONY: fuzz-rust fuzz-rust-build fuzz-rust-quick
+RUST_FUZZ_DIR := build/fuzz/rust
+RUST_FUZZ_QUICK ?= 10
+RUST_FUZZ_BIN = $(RUST_FUZZ_DIR)/target/$(RUST_HOST)/release/models
+RUST_HOST = $(shell "$(CARGO)" -vV | sed -n 's/^host: //p')
+
+fuzz-rust-build: venv rust-toolchain
+	@$(PYTHON) fuzz/rust/build.py $(RUST_FUZZ_DIR) --seeds build/fuzz/seeds/rust
+	@cd $(RUST_FUZZ_DIR) && CARGO_TERM_COLOR=never "$(CARGO)" fmt --check && CARGO_TERM_COLOR=never "$(CARGO)" fetch --quiet
+	cd $(RUST_FUZZ_DIR) && CARGO_TARGET_DIR=$(abspath $(RUST_FUZZ_DIR)/target) CARGO_TERM_COLOR=never \
+		RUSTFLAGS="$$($(PYTHON) $(CURDIR)/fuzz/rust/build.py --rustflags)" \
+		nice "$(CARGO)" build --offline --release --quiet --target $(RUST_HOST)
+	@FBE_FUZZ_SEEDS=build/fuzz/seeds/rust/models $(RUST_FUZZ_BIN) >$(RUST_FUZZ_DIR)/seeds.log 2>&1 \
+		|| { cat $(RUST_FUZZ_DIR)/seeds.log; exit 1; }
+	@mkdir -p build/fuzz/crashes
+
+# $(1): seconds, $(2): the corpus folder (libFuzzer adds to it), $(3): extra libFuzzer flags
+define rust_fuzz_run
+	@mkdir -p $(2)
+	@echo "fuzz-rust: models for $(1)s"
+	@$(RUST_FUZZ_BIN) -max_total_time=$(1) $(3) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=build/fuzz/crashes/rust-models- $(2) build/fuzz/seeds/rust/models \
+		2>$(RUST_FUZZ_DIR)/models.log || { tail -40 $(RUST_FUZZ_DIR)/models.log; \
+		echo "fuzz-rust: FAILED, the input is in build/fuzz/crashes/rust-models-*" >&2; exit 1; }
+	@grep -E "DONE|stat::number_of_executed_units" $(RUST_FUZZ_DIR)/models.log | tail -2
+	@echo "fuzz-rust: 1 passed, 0 failed"
+endef
+
+fuzz: fuzz-rust
+fuzz-rust: fuzz-rust-build
+	$(call rust_fuzz_run,$(FUZZ_SECONDS),build/fuzz/corpus/rust)
+
+# a fixed seed and a fresh corpus: the same run every time; inputs of at most 2 KiB, below the
+# open finding of docs/rust.md (a final-model vector of absent optional structs of about 2.6 KB
+# and more grows the heap beyond docs/limits.md 9), which make fuzz-rust is free to find
+fuzz-rust-quick: fuzz-rust-build
+	@rm -rf $(RUST_FUZZ_DIR)/corpus-quick
+	$(call rust_fuzz_run,$(RUST_FUZZ_QUICK),$(RUST_FUZZ_DIR)/corpus-quick,-seed=1 -max_len=2048)

@@ -12,27 +12,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from fbec.cli import main as fbec_main
+from gen_crate import REPO, SHARED, generate_modules, groups
 
-REPO = Path(__file__).resolve().parents[2]
-SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 CARGO = os.environ.get("CARGO") or shutil.which("cargo") or str(Path.home() / ".cargo/bin/cargo")
 BUILD = REPO / "build" / "rust-gen"
-
-
-def groups() -> dict[str, list[Path]]:
-    """The schemas as modules of one crate, each holding packages that import each other by
-    sibling (`super::proto`): ../shared's, the project's, and trade.fbe, whose package proto is
-    also ../shared's."""
-    project = sorted((REPO / "schemas").rglob("*.fbe"))
-    out = {"project": [p for p in project if p.name != "trade.fbe"], "trade": [REPO / "schemas" / "trade.fbe"],
-           "rust_tests": sorted(Path(__file__).parent.glob("*.fbe")),
-           "example": [REPO / "examples" / "cpp" / "tcp" / "rpc.fbe"]}
-    if (SHARED / "schemas").is_dir():
-        out["shared"] = sorted((SHARED / "schemas").glob("*.fbe"))
-    elif os.environ.get("CI") == "true":
-        raise AssertionError(f"{SHARED}/schemas is missing (CI=true)")
-    return out
 
 
 def cargo(args: list[str]) -> subprocess.CompletedProcess[str]:
@@ -49,16 +32,7 @@ def crate() -> Path:
     if BUILD.exists():
         shutil.rmtree(BUILD)
     (BUILD / "tests").mkdir(parents=True)
-    lib = []
-    for group, files in groups().items():
-        folder = BUILD / "src" / group
-        for f in files:
-            status = fbec_main(["-q", f"--input={f}", f"--output={folder}", "--rust", "--final", "--json",
-                                "--proto"])
-            assert status == 0, f"fbec --rust failed on {f}"
-        modules = sorted(p.stem for p in folder.glob("*.rs"))
-        (BUILD / "src" / f"{group}.rs").write_text("".join(f"pub mod {m};\n" for m in modules))
-        lib.append(group)
+    lib = generate_modules(BUILD / "src", groups())
     (BUILD / "src" / "lib.rs").write_text(
         "//! Every schema's `fbec --rust` output, one module per group of schemas.\n\n"
         + "".join(f"pub mod {g};\n" for g in sorted(lib)))

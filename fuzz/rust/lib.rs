@@ -1,0 +1,222 @@
+//! The checks of the Rust fuzz targets (fuzz/rust/build.py puts this file in the crate it makes,
+//! beside the generated modules of every schema, `gen`, and their registry, `registry::TYPES`).
+//!
+//! An input of `models` is a byte (even: versioned model, odd: final), a qualified type name, a
+//! NUL and the buffer; a name that is no type's picks one by the sum of its bytes. Each buffer is
+//! read and verified under the default limits, and a finding panics, which libFuzzer reports as a
+//! crash and keeps the input of:
+//!
+//! * a reader or verify that panics (an index out of bounds, an arithmetic overflow: the targets
+//!   are built with debug assertions and overflow checks);
+//! * verify's verdict or error text not the read's (docs/limits.md 4);
+//! * a read or verify whose heap grows beyond 64 times the input and 1 MiB (docs/limits.md 9):
+//!   the allocator below counts every byte and refuses the allocation that goes beyond, so even
+//!   one huge `Vec::with_capacity` is caught before the memory is touched;
+//! * a value read that does not write, or whose bytes in either model do not read back to it
+//!   (compared when the value equals itself: a NaN does not).
+
+pub mod gen;
+pub mod registry;
+
+use fbe::{Limits, Struct};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::fmt::Debug;
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// A type the targets read.
+pub struct Entry {
+    /// The qualified schema name (`proto.Account`).
+    pub name: &'static str,
+    /// [`check`] of the type: the buffer and whether it is a final root.
+    pub check: fn(&[u8], bool),
+    /// The type's default value as a root of the final model (`true`) or the versioned one.
+    pub default: fn(bool) -> Vec<u8>,
+}
+
+impl Entry {
+    pub const fn of<T: Struct + PartialEq + Debug + Default>(name: &'static str) -> Entry {
+        Entry {
+            name,
+            check: check::<T>,
+            default: default_root::<T>,
+        }
+    }
+}
+
+fn default_root<T: Struct + Default>(final_: bool) -> Vec<u8> {
+    let value = T::default();
+    let bytes = if final_ {
+        value.to_final()
+    } else {
+        value.to_fbe()
+    };
+    bytes.unwrap_or_else(|e| panic!("{}: the default value does not write: {e}", T::NAME))
+}
+
+/// The type and model an input names, and its buffer.
+pub fn split(data: &[u8]) -> Option<(&Entry, bool, &[u8])> {
+    let (&mode, rest) = data.split_first()?;
+    let nul = rest.iter().position(|&b| b == 0)?;
+    let (name, buffer) = (&rest[..nul], &rest[nul + 1..]);
+    let types = registry::TYPES;
+    let entry = types
+        .iter()
+        .find(|e| e.name.as_bytes() == name)
+        .unwrap_or_else(|| {
+            let sum: usize = name.iter().map(|&b| b as usize).sum();
+            &types[sum % types.len()]
+        });
+    Some((entry, mode & 1 == 1, buffer))
+}
+
+/// The target `models`: one input.
+pub fn models(data: &[u8]) {
+    if let Some((entry, final_, buffer)) = split(data) {
+        (entry.check)(buffer, final_);
+    }
+}
+
+/// Reads `data` as a `T` root of the versioned (or final) model and checks what a reader owes.
+pub fn check<T: Struct + PartialEq + Debug>(data: &[u8], final_: bool) {
+    let lim = Limits::default();
+    let (read, verified) = bounded(data.len(), || {
+        if final_ {
+            (T::from_final(data), T::verify_final(data, &lim))
+        } else {
+            (T::from_fbe(data), T::verify_fbe(data, &lim))
+        }
+    });
+    let model = if final_ { "final" } else { "versioned" };
+    match (&read, &verified) {
+        (Ok(_), Ok(())) => {}
+        (Err(a), Err(b)) if a.to_string() == b.to_string() => {}
+        _ => panic!(
+            "{}: {model} verify is not the read: verify {verified:?}, read {:?}",
+            T::NAME,
+            read.as_ref().map(|_| "Ok")
+        ),
+    }
+    let Ok(value) = read else { return };
+    for final_ in [false, true] {
+        let out = if final_ { "final" } else { "versioned" };
+        let written = if final_ {
+            value.to_final()
+        } else {
+            value.to_fbe()
+        };
+        let bytes = written.unwrap_or_else(|e| {
+            panic!(
+                "{}: a value read from the {model} model does not write as {out}: {e}",
+                T::NAME
+            )
+        });
+        let back = if final_ {
+            T::from_final(&bytes)
+        } else {
+            T::from_fbe(&bytes)
+        };
+        let back = back.unwrap_or_else(|e| {
+            panic!(
+                "{}: the {out} bytes ({} bytes) of a value read from the {model} model do not read back: {e}",
+                T::NAME,
+                bytes.len()
+            )
+        });
+        #[allow(clippy::eq_op)] // a value holding a NaN is not equal to itself
+        let comparable = value == value;
+        assert!(
+            !comparable || back == value,
+            "{}: the {out} bytes of a value read from the {model} model read back as another value\n read: {value:?}\n back: {back:?}",
+            T::NAME
+        );
+    }
+}
+
+/// Heap bytes in use, and the most `bounded` lets them reach.
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static CAP: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// Runs `f`, a read of an `input`-byte buffer, with the heap it may add bounded by docs/limits.md
+/// 9: 64 times the input and 1 MiB.
+pub fn bounded<R>(input: usize, f: impl FnOnce() -> R) -> R {
+    let bound = input.saturating_mul(64).saturating_add(1 << 20);
+    CAP.store(LIVE.load(Relaxed).saturating_add(bound), Relaxed);
+    let r = f();
+    CAP.store(usize::MAX, Relaxed);
+    r
+}
+
+/// The system allocator, counting the bytes in use and refusing an allocation beyond `CAP` with a
+/// message (then Rust aborts: libFuzzer reports a crash).
+pub struct Counting;
+
+fn over(size: usize) -> bool {
+    let live = LIVE.fetch_add(size, Relaxed) + size;
+    if live <= CAP.load(Relaxed) {
+        return false;
+    }
+    LIVE.fetch_sub(size, Relaxed);
+    CAP.store(usize::MAX, Relaxed);
+    // stderr is unbuffered, and formatting integers allocates nothing
+    let _ = writeln!(
+        std::io::stderr(),
+        "fuzz: an allocation of {size} bytes takes the heap of a read beyond 64 times its input and 1 MiB (docs/limits.md 9)"
+    );
+    true
+}
+
+// SAFETY: every call goes to `System` with the caller's layout; the counters only decide whether
+// to call it, and a refused allocation returns null, as `GlobalAlloc` allows.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if over(layout.size()) {
+            return std::ptr::null_mut();
+        }
+        System.alloc(layout)
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if over(layout.size()) {
+            return std::ptr::null_mut();
+        }
+        System.alloc_zeroed(layout)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Relaxed);
+        System.dealloc(ptr, layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size > layout.size() && over(new_size - layout.size()) {
+            return std::ptr::null_mut();
+        }
+        let p = System.realloc(ptr, layout, new_size);
+        if p.is_null() {
+            LIVE.fetch_sub(new_size.saturating_sub(layout.size()), Relaxed);
+        } else if new_size < layout.size() {
+            LIVE.fetch_sub(layout.size() - new_size, Relaxed);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Writes the default value of every type in both models into `dir`, as seeds of `models`.
+pub fn write_default_seeds(dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for entry in registry::TYPES {
+        for (final_, model) in [(false, "fbe"), (true, "final")] {
+            let mut seed = vec![u8::from(final_)];
+            seed.extend_from_slice(entry.name.as_bytes());
+            seed.push(0);
+            seed.extend_from_slice(&(entry.default)(final_));
+            let file = format!("default.{}.{model}", entry.name.replace('/', "."));
+            std::fs::write(dir.join(file), seed)?;
+        }
+    }
+    Ok(())
+}
