@@ -66,17 +66,19 @@ example-rust-test: rust-toolchain example-python-gen
 # --rustflags; no sanitizer: -Zsanitizer is a nightly flag, and the crates fuzzed forbid unsafe
 # code). The target `models` reads every struct of every schema in both models (verify gives the
 # read's verdict and error, the heap stays within docs/limits.md 9, what reads writes and reads
-# back), seeded from the golden vectors of $(SHARED) and each type's default value.
+# back), seeded from the golden vectors of $(SHARED) and each type's default value; `receiver`
+# feeds a protocol Receiver any stream whole and in chunks (the same events, the heap bounded),
+# seeded from the protocol streams of $(SHARED).
 #
-#   make fuzz-rust     the target for FUZZ_SECONDS (make fuzz runs it), its corpus kept in
+#   make fuzz-rust     each target for FUZZ_SECONDS (make fuzz runs it), the corpora kept in
 #                      build/fuzz/corpus/rust; a finding is left in build/fuzz/crashes/rust-*
 #                      and fails the run: turn it into a test (tests/rust/hostile.rs)
-# make test-rust runs it for RUST_FUZZ_QUICK seconds with -seed=1 from the seeds alone
+# make test-rust runs each for RUST_FUZZ_QUICK seconds with -seed=1 from the seeds alone
 # (fuzz-rust-quick).
 .PHONY: fuzz-rust fuzz-rust-build fuzz-rust-quick
 RUST_FUZZ_DIR := build/fuzz/rust
 RUST_FUZZ_QUICK ?= 10
-RUST_FUZZ_BIN = $(RUST_FUZZ_DIR)/target/$(RUST_HOST)/release/models
+RUST_FUZZ_TARGETS := models receiver
 RUST_HOST = $(shell "$(CARGO)" -vV | sed -n 's/^host: //p')
 
 fuzz-rust-build: venv rust-toolchain
@@ -85,20 +87,22 @@ fuzz-rust-build: venv rust-toolchain
 	cd $(RUST_FUZZ_DIR) && CARGO_TARGET_DIR=$(abspath $(RUST_FUZZ_DIR)/target) CARGO_TERM_COLOR=never \
 		RUSTFLAGS="$$($(PYTHON) $(CURDIR)/fuzz/rust/build.py --rustflags)" \
 		nice "$(CARGO)" build --offline --release --quiet --target $(RUST_HOST)
-	@FBE_FUZZ_SEEDS=build/fuzz/seeds/rust/models $(RUST_FUZZ_BIN) >$(RUST_FUZZ_DIR)/seeds.log 2>&1 \
+	@FBE_FUZZ_SEEDS=build/fuzz/seeds/rust/models $(RUST_FUZZ_DIR)/target/$(RUST_HOST)/release/models \
+		>$(RUST_FUZZ_DIR)/seeds.log 2>&1 \
 		|| { cat $(RUST_FUZZ_DIR)/seeds.log; exit 1; }
 	@mkdir -p build/fuzz/crashes
 
-# $(1): seconds, $(2): the corpus folder (libFuzzer adds to it), $(3): extra libFuzzer flags
+# $(1): seconds per target, $(2): the folder of the corpora (libFuzzer adds to them), $(3): extra
+# libFuzzer flags
 define rust_fuzz_run
-	@mkdir -p $(2)
-	@echo "fuzz-rust: models for $(1)s"
-	@$(RUST_FUZZ_BIN) -max_total_time=$(1) $(3) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-		-artifact_prefix=build/fuzz/crashes/rust-models- $(2) build/fuzz/seeds/rust/models \
-		2>$(RUST_FUZZ_DIR)/models.log || { tail -40 $(RUST_FUZZ_DIR)/models.log; \
-		echo "fuzz-rust: FAILED, the input is in build/fuzz/crashes/rust-models-*" >&2; exit 1; }
-	@grep -E "DONE|stat::number_of_executed_units" $(RUST_FUZZ_DIR)/models.log | tail -2
-	@echo "fuzz-rust: 1 passed, 0 failed"
+	@for t in $(RUST_FUZZ_TARGETS); do mkdir -p $(2)/$$t; \
+		echo "fuzz-rust: $$t for $(1)s"; \
+		$(RUST_FUZZ_DIR)/target/$(RUST_HOST)/release/$$t -max_total_time=$(1) $(3) -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix=build/fuzz/crashes/rust-$$t- $(2)/$$t build/fuzz/seeds/rust/$$t \
+			2>$(RUST_FUZZ_DIR)/$$t.log || { tail -40 $(RUST_FUZZ_DIR)/$$t.log; \
+			echo "fuzz-rust: $$t FAILED, the input is in build/fuzz/crashes/rust-$$t-*" >&2; exit 1; }; \
+		grep -E "DONE|stat::number_of_executed_units" $(RUST_FUZZ_DIR)/$$t.log | tail -2; done
+	@echo "fuzz-rust: $(words $(RUST_FUZZ_TARGETS)) passed, 0 failed"
 endef
 
 fuzz: fuzz-rust

@@ -133,6 +133,67 @@ pub fn check<T: Struct + PartialEq + Debug>(data: &[u8], final_: bool) {
     }
 }
 
+/// The target `receiver`: an input is a byte (bit 0: the final model; the rest: chunks of 1 to 128
+/// bytes) and a stream, fed to a `Receiver` of the registry's protocol whole and in chunks of
+/// that size. It is a finding when a receive panics, the chunks change the messages and errors
+/// delivered, the receiver holds more than a frame's limit, or its heap grows beyond 64 times
+/// the stream and 1 MiB.
+pub fn receiver(data: &[u8]) {
+    let Some((&mode, stream)) = data.split_first() else {
+        return;
+    };
+    let chunk = usize::from(mode >> 1) + 1;
+    if mode & 1 == 1 {
+        receive::<true>(stream, chunk);
+    } else {
+        receive::<false>(stream, chunk);
+    }
+}
+
+fn receive<const FINAL: bool>(stream: &[u8], chunk: usize) {
+    let whole = bounded(stream.len(), || {
+        events::<FINAL>(stream, stream.len().max(1))
+    });
+    let chunked = bounded(stream.len(), || events::<FINAL>(stream, chunk));
+    if let Some(i) = (0..whole.len().max(chunked.len())).find(|&i| whole.get(i) != chunked.get(i)) {
+        panic!(
+            "{} stream: chunks of {chunk} bytes change event {i} of {}:\n whole:   {:?}\n chunked: {:?}",
+            if FINAL { "final" } else { "versioned" },
+            whole.len(),
+            whole.get(i),
+            chunked.get(i)
+        );
+    }
+}
+
+/// What a receiver delivers of `stream` fed in chunks of `chunk` bytes: each message (its Debug
+/// text), each error, and `lost` when the stream is lost.
+fn events<const FINAL: bool>(stream: &[u8], chunk: usize) -> Vec<String> {
+    let mut receiver = fbe::Receiver::<registry::Message, FINAL>::new();
+    let mut out = Vec::new();
+    for piece in stream.chunks(chunk) {
+        let lost = receiver.receive(piece, |event| {
+            outside(|| {
+                out.push(match event {
+                    Ok(m) => format!("{m:?}"),
+                    Err(e) => format!("error: {e}"),
+                })
+            })
+        });
+        let max = receiver.limits().max_frame_size;
+        assert!(
+            receiver.pending() <= max,
+            "{} bytes pending (frames up to {max})",
+            receiver.pending()
+        );
+        if lost.is_err() {
+            outside(|| out.push("lost".to_owned()));
+            break;
+        }
+    }
+    out
+}
+
 /// Heap bytes in use, and the most `bounded` lets them reach.
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static CAP: AtomicUsize = AtomicUsize::new(usize::MAX);
@@ -144,6 +205,16 @@ pub fn bounded<R>(input: usize, f: impl FnOnce() -> R) -> R {
     CAP.store(LIVE.load(Relaxed).saturating_add(bound), Relaxed);
     let r = f();
     CAP.store(usize::MAX, Relaxed);
+    r
+}
+
+/// Runs `f`, the fuzz target's own bookkeeping inside a `bounded` read, with its allocations out
+/// of the read's count.
+fn outside<R>(f: impl FnOnce() -> R) -> R {
+    let (cap, before) = (CAP.swap(usize::MAX, Relaxed), LIVE.load(Relaxed));
+    let r = f();
+    let grown = LIVE.load(Relaxed).saturating_sub(before);
+    CAP.store(cap.saturating_add(grown), Relaxed);
     r
 }
 
