@@ -158,6 +158,28 @@ def container_order() -> list[LimitCase]:
         _case(s, "set-structs", _json("test", "StructSet", '{"f4":[{"id":5},{"id":-2}]}'), '"f4":[{"id":-2,',
               '},{"id":5,'),
         _case(s, "map-keys", _json("test", "StructMap", '{"f1":{"2":1,"-1":2,"1":3}}'), '"f1":{"-1":2,"1":3,"2":1}'),
+        *char_order(s),
+    ]
+
+
+def char_order(s: str) -> list[LimitCase]:
+    """A char orders as C++'s signed char, 0x80..0xFF before 0x00..0x7F (schemas/tests/chars.fbe), in
+    JSON and both binary models, whether it was read from JSON or from a final root in byte order."""
+    chars = _json("chars", "CharKeys", '{"letters":[1,200,127,128],"countByLetter":{"1":1,"200":2,"127":3,"128":4}}')
+    final = bytes.fromhex("2800000001000000" "0400000080c8017f" "04000000" "8004000000" "c802000000" "0101000000"
+                          "7f03000000")
+    versioned = P("<IIIIII", 56, 8, 16, 1, 16, 24) + final[8:]
+    in_byte_order = bytes.fromhex("2800000001000000" "04000000017f80c8" "04000000" "0101000000" "7f03000000"
+                                  "8004000000" "c802000000")
+    from_final = {"package": "chars", "type": "CharKeys", "output": "json",
+                  "input": {"format": "final", "payload": base64.b64encode(in_byte_order).decode()}}
+    written = ('"letters":[128,200,1,127]', '"countByLetter":{"128":4,"200":2,"1":1,"127":3}')
+    return [
+        _case(s, "chars-json", chars, *written),
+        LimitCase(f"json/{s}/chars-final", f"json: {s}", dict(chars, output="final"), "result", result=final),
+        LimitCase(f"json/{s}/chars-versioned", f"json: {s}", dict(chars, output="versioned"), "result",
+                  result=versioned),
+        _case(s, "chars-from-final", from_final, *written),
     ]
 
 

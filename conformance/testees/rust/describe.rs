@@ -88,6 +88,17 @@ fn integer(v: &J) -> Result<String, String> {
 }
 
 small_integers!(i8, i16, i32, u8, u16, u32);
+
+/// A set element or map key of `char`: its byte.
+impl Describe for fbe::Char {
+    fn describe(&self, out: &mut Vec<u8>) {
+        self.0.describe(out);
+    }
+
+    fn from_value(v: &J) -> Result<Self, String> {
+        u8::from_value(v).map(fbe::Char)
+    }
+}
 wide_integers!(i64, u64);
 
 impl Describe for Timestamp {

@@ -176,6 +176,29 @@ impl JsonKey for Char {
     }
 }
 
+/// A set element or map key of `char` ([`crate::Char`]) is its own codec, as [`Char`]'s.
+impl JsonValue for crate::Char {
+    type Value = crate::Char;
+
+    fn write(v: &crate::Char, j: &mut JsonWriter) -> Result<(), EncodeError> {
+        Char::write(&v.0, j)
+    }
+
+    fn read<'de, D: Deserializer<'de>>(d: D, r: &mut JsonReader<'de>) -> Result<crate::Char, D::Error> {
+        Char::read(d, r).map(crate::Char)
+    }
+}
+
+impl JsonKey for crate::Char {
+    fn write_key(k: &crate::Char, j: &mut JsonWriter) -> Result<(), EncodeError> {
+        Char::write_key(&k.0, j)
+    }
+
+    fn read_key<E: de::Error>(name: &[u8], r: &mut JsonReader<'_>) -> Result<crate::Char, E> {
+        Char::read_key(name, r).map(crate::Char)
+    }
+}
+
 /// Codecs whose value is read from one token by a method of [`JsonReader`]; `$key` reads the key.
 macro_rules! scalars {
     ($($t:ty, |$v:ident, $j:ident| $write:expr, |$r:ident, $token:ident| $read:expr,

@@ -7,7 +7,7 @@
 use crate::decimal::Decimal;
 use crate::error::{EncodeError, ErrorKind};
 use crate::timestamp::Timestamp;
-use crate::value::Bytes;
+use crate::value::{Bytes, Char};
 use std::cmp::Ordering;
 use uuid::Uuid;
 
@@ -29,7 +29,7 @@ macro_rules! by_ord {
     )*};
 }
 
-by_ord!(bool, u8, i8, u16, i16, u32, i32, u64, i64, Decimal, Timestamp, Uuid, bstr::BString, Bytes);
+by_ord!(bool, u8, Char, i8, u16, i16, u32, i32, u64, i64, Decimal, Timestamp, Uuid, bstr::BString, Bytes);
 
 macro_rules! floats {
     ($($t:ty),*) => {$(

@@ -73,7 +73,7 @@ pub use reader::{
 };
 pub use timestamp::Timestamp;
 pub use uuid::{parse_uuid, uuid1, uuid4, Uuid, UuidError};
-pub use value::{boxed_array, present, Bytes, Fixed, Struct, Value};
+pub use value::{boxed_array, present, Bytes, Char, Fixed, Struct, Value};
 pub use writer::Writer;
 
 /// The `bitflags` crate, which the generated flags types are made with.

@@ -171,6 +171,72 @@ impl Value for Decimal {
     }
 }
 
+/// A `char` as a set element or map key: its byte, ordered as the original's C++ `char`, which is
+/// signed (0x80..=0xFF come before 0x00..=0x7F). Sets and maps are written in ascending order
+/// (docs/limits.md 7, as `std::set<char>` holds them), so a `BTreeSet<Char>` or
+/// `BTreeMap<Char, V>` iterates in the order every writer writes. Other `char` values are `u8`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Char(pub u8);
+
+impl Ord for Char {
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.0 as i8).cmp(&(other.0 as i8))
+    }
+}
+
+impl PartialOrd for Char {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl From<u8> for Char {
+    fn from(v: u8) -> Self {
+        Char(v)
+    }
+}
+
+impl From<Char> for u8 {
+    fn from(v: Char) -> Self {
+        v.0
+    }
+}
+
+impl Value for Char {
+    const SLOT: usize = 1;
+    const FINAL_MIN: usize = 1;
+    const COST: usize = 1;
+
+    #[inline]
+    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        self.0.put(w, base, slot)
+    }
+
+    #[inline]
+    fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        u8::get(r, base, slot).map(Char)
+    }
+
+    #[inline]
+    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        self.0.append(w)
+    }
+
+    #[inline]
+    fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        u8::take(r).map(Char)
+    }
+}
+
+impl Fixed for Char {
+    #[inline]
+    fn at(run: &[u8], at: usize) -> Self {
+        Char(reader::get_u8(run, at))
+    }
+}
+
 /// An FBE `bytes` value: any bytes, Base64 in JSON. A newtype of `Vec<u8>` (which it derefs to),
 /// so that a `byte[]` vector, a `Vec<u8>`, stays a collection of its own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -67,12 +67,17 @@ class Context:
             if t.kind != "set":
                 return f"Vec<{self.type(t.element, char)}>"
             set_type = self.collection('BTreeSet') if ordered(t.element) else 'fbe::Set'
-            return f"{set_type}<{self.type(t.element, char)}>"
-        key, value = self.type(t.key, char), self.type(t.value, char)
+            return f"{set_type}<{self.key(t.element, char)}>"
+        key, value = self.key(t.key, char) if t.kind == "map" else self.type(t.key, char), self.type(t.value, char)
         if ordered(t.key):
             return f"{self.collection('BTreeMap' if t.kind == 'map' else 'HashMap')}<{key}, {value}>"
         codec = "fbe::json::HashPairs" if char != "u8" and t.kind == "hash" else "fbe::Pairs"
         return f"{codec}<{key}, {value}>"
+
+    def key(self, t: ir.Type, char: str) -> str:
+        """A set element or map key: a char is fbe::Char, ordered as C++'s signed char (its own JSON
+        codec too)."""
+        return "fbe::Char" if is_char(t) else self.type(t, char)
 
     def value(self, enum: str, name: str) -> str:
         return f"{self.named(enum)}::{self.ident.value(enum, name)}"
@@ -126,6 +131,11 @@ class Context:
 def boxed(t: ir.Array) -> bool:
     """A fixed array of more than 4 KiB is boxed: no value of it is made on the stack."""
     return t.size > LARGE_ARRAY
+
+
+def is_char(t: ir.Type) -> bool:
+    """A char, which as a set element or map key is an fbe::Char: ordered as C++'s signed char."""
+    return isinstance(t, ir.Primitive) and t.name == "char"
 
 
 def ordered(t: ir.Type) -> bool:
@@ -297,11 +307,11 @@ def text_of(w: CodeWriter, c: Context, t: ir.Type, place: str, depth: int) -> No
     with w.block(f"for (i{d}, {pattern}) in c{d}.iter().enumerate() {{", "}"):
         w.line(f"t.sep(i{d});")
         if isinstance(t, ir.Mapping):
-            text_of(w, c, t.key, f"*k{d}", d)
+            text_of(w, c, t.key, f"k{d}.0" if is_char(t.key) and t.kind == "map" else f"*k{d}", d)
             w.line('t.raw("->");')
             text_of(w, c, t.value, f"*v{d}", d)
         else:
-            text_of(w, c, t.element, f"*v{d}", d)
+            text_of(w, c, t.element, f"v{d}.0" if is_char(t.element) and t.kind == "set" else f"*v{d}", d)
     w.line(f't.raw("{close}");')
 
 
