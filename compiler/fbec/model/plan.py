@@ -205,6 +205,19 @@ class Plan:
         """Struct levels in a value of type `t` (a struct counts itself); None: unbounded."""
         return ir.type_height(t, lambda name: self._structs[name].height)
 
+    def reached(self, package: ir.Package) -> list[ir.Struct]:
+        """The package's structs, then every struct of another package they reach (a base, a
+        field's type at any depth), in the order first met: what the package's code reads and
+        writes (the Python native core's table)."""
+        order = list(package.structs)
+        seen = {s.qualified for s in order}
+        for s in order:     # grows while it is walked
+            for name in ([s.base] if s.base else []) + [n for f in s.all_fields for n in ir.struct_refs(f.type)]:
+                if name not in seen:
+                    seen.add(name)
+                    order.append(self._structs[name])
+        return order
+
     def depth_walk(self, package: str | None = None) -> list[ir.Struct]:
         """The structs a writer's depth check walks (docs/limits.md 1): those that can nest without a
         bound (height None) and every struct they hold, in schema order. With `package`, only that

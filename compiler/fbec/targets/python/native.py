@@ -21,22 +21,6 @@ from .context import PRIM_FMT, Context, slot_fmt
 PRIM_KIND = {"string": '"s"', "bytes": '"y"', "uuid": '"u"', "decimal": '"m"'}
 
 
-def table_structs(ctx: Context) -> list[ir.Struct]:
-    """The package's structs, then every imported struct they reach (the table's order)."""
-    order = list(ctx.package.structs)
-    seen = {s.qualified for s in order}
-    i = 0
-    while i < len(order):
-        s = order[i]
-        refs = ([s.base] if s.base else []) + [n for f in s.all_fields for n in ir.struct_refs(f.type)]
-        for name in refs:
-            if name not in seen:
-                seen.add(name)
-                order.append(ctx.struct(name))
-        i += 1
-    return order
-
-
 def _element(ctx: Context, t: ir.Type, index: dict[str, int]) -> str:
     """The kind of a collection's element or an optional's value: no collection within."""
     if isinstance(t, (ir.Sequence, ir.Mapping, ir.Array)):
@@ -64,7 +48,7 @@ def _kind(ctx: Context, t: ir.Type, index: dict[str, int]) -> str:
 
 def core_table(ctx: Context) -> list[str]:
     """``FBE_CORE``: the module's table for the native core (None when the core is not there)."""
-    structs = table_structs(ctx)
+    structs = ctx.plan.reached(ctx.package)
     index = {s.qualified: i for i, s in enumerate(structs)}
     code = ctx.writer()
     code.line("# the native core's table (docs/python.md, Native core); None: the classes run the code above")
