@@ -12,6 +12,7 @@ from fbec.targets.go.context import Context, compare, leave
 from fbec.targets.go.models import (
     fails,
     in_order,
+    read_root,
     refuse_repeated,
     repeated_call,
     sorted_keys,
@@ -476,19 +477,8 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
         w.line(f'j.Within("{q}")')
         w.line("return j.Result(len(dst))")
     w.blank()
-    w.line("// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.")
-    with w.block(f"func (v *{name}) UnmarshalJSON(data []byte) error {{", "}"):
-        w.line("return v.ReadJSON(data, nil)")
-    w.blank()
-    w.line("// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).")
-    with w.block(f"func (v *{name}) ReadJSON(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
-        w.line(f"var r {c.rt('JSONReader')}")
-        w.line("r.Begin(data, lim)")
-        w.line("v.FBEReadJSON(&r)")
-        w.line("r.End()")
-        w.line(f'r.Within("{q}")')
-        w.line("return r.Err()")
-    w.blank()
+    read_root(w, c, name, "JSON", "FBE JSON", (": json.Unmarshal(data, &v) reads it", "; docs/limits.md"),
+              "JSONReader", lambda: w.lines(f'r.Begin(data, lim)\nv.FBEReadJSON(&r)\nr.End()\nr.Within("{q}")'))
 
 
 def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:

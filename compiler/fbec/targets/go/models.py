@@ -581,8 +581,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     plan = c.plan.struct(q)
     bounded = plan.bounded
     names = Locals()
-    fbe_verify, verify_fbe = c.ident.function("FBEVerify", q), c.ident.function("VerifyFBE", q)
-    fbe_verify_final, verify_final = c.ident.function("FBEVerifyFinal", q), c.ident.function("VerifyFinal", q)
+    fbe_verify, fbe_verify_final = c.ident.function("FBEVerify", q), c.ident.function("FBEVerifyFinal", q)
 
     w.line("// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).")
     with w.block(f"func (v *{name}) FBEWrite(w *{c.rt('Writer')}, base, slot int) {{", "}"):
@@ -617,42 +616,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     w.blank()
     write_verify(w, c, s, name, names)
 
-    w.line("// MarshalFBE is v as a versioned root (docs/format.md 3.2).")
-    with w.block(f"func (v *{name}) MarshalFBE() ([]byte, error) {{", "}"):
-        w.line(f"var w {c.rt('Writer')}")
-        w.line("return v.AppendFBE(&w)")
-    w.blank()
-    w.line("// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:")
-    w.line("// with a reused Writer, serializing allocates nothing.")
-    with w.block(f"func (v *{name}) AppendFBE(w *{c.rt('Writer')}) ([]byte, error) {{", "}"):
-        w.line("w.BeginVersioned()")
-        w.line("v.FBEWrite(w, 0, 4)")
-        w.line(f'w.Within("{q}")')
-        w.line("return w.EndVersioned()")
-    w.blank()
-    w.line("// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.")
-    with w.block(f"func (v *{name}) UnmarshalFBE(data []byte) error {{", "}"):
-        w.line("return v.ReadFBE(data, nil)")
-    w.blank()
-    w.line("// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).")
-    with w.block(f"func (v *{name}) ReadFBE(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
-        w.line(f"var r {c.rt('Reader')}")
-        w.line("r.BeginVersioned(data, lim)")
-        w.line("v.FBERead(&r, 0, 4)")
-        with w.block("if r.Failed() {", "}"):
-            w.line("v.Reset()")
-            w.line(f'r.Within("{q}")')
-        w.line("return r.Err()")
-    w.blank()
-    w.line(f"// {verify_fbe} is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);")
-    w.line("// it builds no value.")
-    with w.block(f"func {verify_fbe}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
-        w.line(f"var r {c.rt('Reader')}")
-        w.line("r.BeginVersioned(data, lim)")
-        w.line(f"{fbe_verify}(&r, 0, 4)")
-        w.line(f'r.Within("{q}")')
-        w.line("return r.Err()")
-    w.blank()
+    write_roots(w, c, s, name, False, fbe_verify)
     if not final:
         return
 
@@ -694,41 +658,67 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
             else:
                 w.line(f'r.SkipRun({step.size}, "{step.description}")')
     w.blank()
-    w.line("// MarshalFinal is v as a final root (docs/format.md 4.1).")
-    with w.block(f"func (v *{name}) MarshalFinal() ([]byte, error) {{", "}"):
+    write_roots(w, c, s, name, True, fbe_verify_final)
+
+def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool, fbe_verify: str) -> None:
+    """The roots of one model: Marshal, Append, Unmarshal, Read and the package-level Verify."""
+    q = s.qualified
+    if final:
+        suffix, what, section, verify = "Final", "a final root", "4.1", c.ident.function("VerifyFinal", q)
+        begin_w, write, end_w = "BeginFinal()", "v.FBEWriteFinal(w)", f"EndFinal({s.type_id})"
+        begin_r, read, end_r = f"r.BeginFinal(data, {s.type_id}, lim)", "v.FBEReadFinal(&r)", "r.EndFinal()"
+        append_doc = "returns w's bytes."
+        verify_call = f"{fbe_verify}(&r)"
+    else:
+        suffix, what, section, verify = "FBE", "a versioned root", "3.2", c.ident.function("VerifyFBE", q)
+        begin_w, write, end_w = "BeginVersioned()", "v.FBEWrite(w, 0, 4)", "EndVersioned()"
+        begin_r, read, end_r = "r.BeginVersioned(data, lim)", "v.FBERead(&r, 0, 4)", ""
+        append_doc = "returns w's bytes:\n// with a reused Writer, serializing allocates nothing."
+        verify_call = f"{fbe_verify}(&r, 0, 4)"
+    w.line(f"// Marshal{suffix} is v as {what} (docs/format.md {section}).")
+    with w.block(f"func (v *{name}) Marshal{suffix}() ([]byte, error) {{", "}"):
         w.line(f"var w {c.rt('Writer')}")
-        w.line("return v.AppendFinal(&w)")
+        w.line(f"return v.Append{suffix}(&w)")
     w.blank()
-    w.line("// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.")
-    with w.block(f"func (v *{name}) AppendFinal(w *{c.rt('Writer')}) ([]byte, error) {{", "}"):
-        w.line("w.BeginFinal()")
-        w.line("v.FBEWriteFinal(w)")
+    w.lines(f"// Append{suffix} writes v as {what} into w (reset first) and {append_doc}")
+    with w.block(f"func (v *{name}) Append{suffix}(w *{c.rt('Writer')}) ([]byte, error) {{", "}"):
+        w.line(f"w.{begin_w}")
+        w.line(write)
         w.line(f'w.Within("{q}")')
-        w.line(f"return w.EndFinal({s.type_id})")
+        w.line(f"return w.{end_w}")
     w.blank()
-    w.line("// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.")
-    with w.block(f"func (v *{name}) UnmarshalFinal(data []byte) error {{", "}"):
-        w.line("return v.ReadFinal(data, nil)")
-    w.blank()
-    w.line("// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).")
-    with w.block(f"func (v *{name}) ReadFinal(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
-        w.line(f"var r {c.rt('Reader')}")
-        w.line(f"r.BeginFinal(data, {s.type_id}, lim)")
-        w.line("v.FBEReadFinal(&r)")
-        w.line("r.EndFinal()")
+
+    def body() -> None:
+        w.line(begin_r)
+        w.line(read)
+        w.lines(end_r)
         with w.block("if r.Failed() {", "}"):
             w.line("v.Reset()")
             w.line(f'r.Within("{q}")')
+    read_root(w, c, name, suffix, what, ("", ""), "Reader", body)
+    w.line(f"// {verify} is nil exactly when Unmarshal{suffix} of data succeeds (docs/limits.md 4);")
+    w.line("// it builds no value.")
+    with w.block(f"func {verify}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
+        w.line(f"var r {c.rt('Reader')}")
+        w.line(begin_r)
+        w.line(verify_call)
+        w.lines(end_r)
+        w.line(f'r.Within("{q}")')
         w.line("return r.Err()")
     w.blank()
-    w.line(f"// {verify_final} is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);")
-    w.line("// it builds no value.")
-    with w.block(f"func {verify_final}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
-        w.line(f"var r {c.rt('Reader')}")
-        w.line(f"r.BeginFinal(data, {s.type_id}, lim)")
-        w.line(f"{fbe_verify_final}(&r)")
-        w.line("r.EndFinal()")
-        w.line(f'r.Within("{q}")')
+
+
+def read_root(w: CodeWriter, c: Context, name: str, suffix: str, what: str, notes: tuple[str, str], reader: str,
+              body: Callable[[], None]) -> None:
+    """Unmarshal<suffix> (under fbe.DefaultLimits) and Read<suffix> (under lim): a Reader r, body, r's error."""
+    w.line(f"// Unmarshal{suffix} reads v from {what} under fbe.DefaultLimits{notes[0]}.")
+    with w.block(f"func (v *{name}) Unmarshal{suffix}(data []byte) error {{", "}"):
+        w.line(f"return v.Read{suffix}(data, nil)")
+    w.blank()
+    w.line(f"// Read{suffix} reads v from {what} under lim (nil: fbe.DefaultLimits{notes[1]}).")
+    with w.block(f"func (v *{name}) Read{suffix}(data []byte, lim *{c.rt('Limits')}) error {{", "}"):
+        w.line(f"var r {c.rt(reader)}")
+        body()
         w.line("return r.Err()")
     w.blank()
 

@@ -258,41 +258,26 @@ def _shortcuts(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     cls = ctx.ident.type(s.qualified)
     buffer = "data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None"
     index = ctx.package.structs.index(s)  # its entry in FBE_CORE (native.py)
-    with code.block("def to_fbe(self) -> bytes:"):
-        code.line('"""This value as a versioned root (docs/format.md section 3)."""')
-        with code.block("if FBE_CORE is not None:"):
-            code.line(f"data = FBE_CORE.to_fbe({index}, self)")
-            with code.block("if data is not None:"):
-                code.line("return data")
-        code.line(f"return bytes(fbe.encode_versioned(fbe_vw_{s.name}, {ctx.writable(s.qualified, 'self')}))")
-    code.blank()
-    code.line("@classmethod")
-    with code.block(f"def from_fbe(cls, {buffer}) -> {cls}:"):
-        code.line('"""Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""')
-        with code.block("if FBE_CORE is not None:"):
-            code.line(f"v: {cls} | None = FBE_CORE.from_fbe({index}, data, limits)")
-            with code.block("if v is not None:"):
-                code.line("return v")
-        code.line(f"return fbe.decode_versioned(fbe_vr_{s.name}, data, limits)[0]")
-    code.blank()
-    if ctx.options.final:
-        with code.block("def to_final(self) -> bytes:"):
-            code.line('"""This value as a final root (docs/format.md section 4)."""')
+    for final in (False, True) if ctx.options.final else (False,):
+        name, model, section = ("final", "final", 4) if final else ("fbe", "versioned", 3)
+        letter, type_id = ("f", f", {s.type_id}") if final else ("v", "")
+        with code.block(f"def to_{name}(self) -> bytes:"):
+            code.line(f'"""This value as a {model} root (docs/format.md section {section})."""')
             with code.block("if FBE_CORE is not None:"):
-                code.line(f"data = FBE_CORE.to_final({index}, self)")
+                code.line(f"data = FBE_CORE.to_{name}({index}, self)")
                 with code.block("if data is not None:"):
                     code.line("return data")
-            code.line(f"return bytes(fbe.encode_final(fbe_fw_{s.name}, {ctx.writable(s.qualified, 'self')}, "
-                      f"{s.type_id}))")
+            code.line(f"return bytes(fbe.encode_{model}(fbe_{letter}w_{s.name}, {ctx.writable(s.qualified, 'self')}"
+                      f"{type_id}))")
         code.blank()
         code.line("@classmethod")
-        with code.block(f"def from_final(cls, {buffer}) -> {cls}:"):
-            code.line('"""Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""')
+        with code.block(f"def from_{name}(cls, {buffer}) -> {cls}:"):
+            code.line(f'"""Decode a {model} root; raises fbe.DecodeError on bad input (docs/limits.md)."""')
             with code.block("if FBE_CORE is not None:"):
-                code.line(f"v: {cls} | None = FBE_CORE.from_final({index}, data, limits)")
+                code.line(f"v: {cls} | None = FBE_CORE.from_{name}({index}, data, limits)")
                 with code.block("if v is not None:"):
                     code.line("return v")
-            code.line(f"return fbe.decode_final(fbe_fr_{s.name}, data, {s.type_id}, limits)[0]")
+            code.line(f"return fbe.decode_{model}(fbe_{letter}r_{s.name}, data{type_id}, limits)[0]")
         code.blank()
     if ctx.options.json:
         read = f'fbe_jr_{s.name}(fbe.jsonfmt.parse(text), "{s.name}", fbe.jsonfmt.budget(text, limits))'

@@ -449,38 +449,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
     write_verify(w, c, s, name, names)
 
-    w.blank()
-    w.line("/**")
-    w.line(" * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:")
-    w.line(" * the bytes returned are its buffer, overwritten by its next use).")
-    w.line(" */")
-    with w.block(c.method(over, "toFbe", [("writer?", rt('Writer', False))], "Uint8Array"), "}"):
-        w.line(f"const w = writer ?? new {rt('Writer')}();")
-        w.line("w.beginVersioned();")
-        with w.block("try {", "} catch (e) {"):
-            w.line(f"{name}.fbeWrite(w, 0, 4, this);")
-            w.line("w.endVersioned();")
-        with w.block("", "}"):
-            w.line(f'throw {rt("refused")}(e, "{q}", this);')
-        w.line("return w.bytes();")
-
-    w.blank()
-    w.line("/** The value of a versioned root; a DecodeError names what is wrong, where and why. */")
-    with w.block(c.method(f"static {over}", "fromFbe", [("data", "Uint8Array"), ("limits?", rt('Limits', False))], name), "}"):
-        with w.block("try {", "} catch (e) {"):
-            w.line(f"return {name}.fbeRead({rt('Reader')}.versioned(data, limits), 0, 4);")
-        with w.block("", "}"):
-            w.line(f'throw {rt("rootOf")}(e, "{q}");')
-
-    w.blank()
-    w.line("/** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */")
-    verify_fbe = c.method(f"static {over}", "verifyFbe", [("data", "Uint8Array"), ("limits?", rt('Limits', False))],
-                          f"{rt('DecodeError', False)} | undefined")
-    with w.block(verify_fbe, "}"), w.block(f"return {rt('verify')}(() => {{", "});"):
-            with w.block("try {", "} catch (e) {"):
-                w.line(f"{name}.fbeVerify({rt('Reader')}.versioned(data, limits), 0, 4);")
-            with w.block("", "}"):
-                w.line(f'throw {rt("rootOf")}(e, "{q}");')
+    write_roots(w, c, s, name, False)
 
     if not c.options.final:
         return
@@ -513,40 +482,55 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             verify_value(w, c, f.type, None, f.name, within_field(f.name), names)
         w.line("r.leave();")
 
+    write_roots(w, c, s, name, True)
+
+def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
+    """The roots of one model: toFbe/fromFbe/verifyFbe or toFinal/fromFinal/verifyFinal."""
+    rt, q = c.rt, s.qualified
+    over = "override " if s.base is not None else ""
+    if final:
+        suffix, model, what = "Final", "Final", "a final root"
+        to_doc = "/** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */"
+        write = f"{name}.fbeWriteFinal(w, this);\nw.endFinal({s.type_id});"
+        reader = f"const r = {rt('Reader')}.final(data, {s.type_id}, limits);"
+        read = f"{reader}\nconst v = {name}.fbeReadFinal(r);\nr.endFinal();\nreturn v;"
+        verify = f"{reader}\n{name}.fbeVerifyFinal(r);\nr.endFinal();"
+    else:
+        suffix, model, what = "Fbe", "Versioned", "a versioned root"
+        to_doc = ("/**\n * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:\n"
+                  " * the bytes returned are its buffer, overwritten by its next use).\n */")
+        write = f"{name}.fbeWrite(w, 0, 4, this);\nw.endVersioned();"
+        read = f"return {name}.fbeRead({rt('Reader')}.versioned(data, limits), 0, 4);"
+        verify = f"{name}.fbeVerify({rt('Reader')}.versioned(data, limits), 0, 4);"
+    limits = [("data", "Uint8Array"), ("limits?", rt('Limits', False))]
+
     w.blank()
-    w.line("/** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */")
-    with w.block(c.method(over, "toFinal", [("writer?", rt('Writer', False))], "Uint8Array"), "}"):
+    w.lines(to_doc)
+    with w.block(c.method(over, f"to{suffix}", [("writer?", rt('Writer', False))], "Uint8Array"), "}"):
         w.line(f"const w = writer ?? new {rt('Writer')}();")
-        w.line("w.beginFinal();")
+        w.line(f"w.begin{model}();")
         with w.block("try {", "} catch (e) {"):
-            w.line(f"{name}.fbeWriteFinal(w, this);")
-            w.line(f"w.endFinal({s.type_id});")
+            w.lines(write)
         with w.block("", "}"):
             w.line(f'throw {rt("refused")}(e, "{q}", this);')
         w.line("return w.bytes();")
 
     w.blank()
-    w.line("/** The value of a final root; a DecodeError names what is wrong, where and why. */")
-    with w.block(c.method(f"static {over}", "fromFinal", [("data", "Uint8Array"), ("limits?", rt('Limits', False))], name), "}"):
+    w.line(f"/** The value of {what}; a DecodeError names what is wrong, where and why. */")
+    with w.block(c.method(f"static {over}", f"from{suffix}", limits, name), "}"):
         with w.block("try {", "} catch (e) {"):
-            w.line(f"const r = {rt('Reader')}.final(data, {s.type_id}, limits);")
-            w.line(f"const v = {name}.fbeReadFinal(r);")
-            w.line("r.endFinal();")
-            w.line("return v;")
+            w.lines(read)
         with w.block("", "}"):
             w.line(f'throw {rt("rootOf")}(e, "{q}");')
 
     w.blank()
-    w.line("/** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */")
-    verify_final = c.method(f"static {over}", "verifyFinal", [("data", "Uint8Array"), ("limits?", rt('Limits', False))],
-                            f"{rt('DecodeError', False)} | undefined")
-    with w.block(verify_final, "}"), w.block(f"return {rt('verify')}(() => {{", "});"):
-            with w.block("try {", "} catch (e) {"):
-                w.line(f"const r = {rt('Reader')}.final(data, {s.type_id}, limits);")
-                w.line(f"{name}.fbeVerifyFinal(r);")
-                w.line("r.endFinal();")
-            with w.block("", "}"):
-                w.line(f'throw {rt("rootOf")}(e, "{q}");')
+    w.line(f"/** Undefined exactly when from{suffix} of data succeeds, else its DecodeError (docs/limits.md 4). */")
+    verify_root = c.method(f"static {over}", f"verify{suffix}", limits, f"{rt('DecodeError', False)} | undefined")
+    with w.block(verify_root, "}"), w.block(f"return {rt('verify')}(() => {{", "});"):
+        with w.block("try {", "} catch (e) {"):
+            w.lines(verify)
+        with w.block("", "}"):
+            w.line(f'throw {rt("rootOf")}(e, "{q}");')
 
 
 def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Locals) -> None:
