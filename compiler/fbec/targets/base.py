@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from fbec import __version__
-from fbec.model.ir import Field, Package, Schema, Struct
+from fbec.model.ir import Array, Field, Mapping, Optional_, Package, Schema, Sequence, Struct, Type
 
 T = TypeVar("T")
 
@@ -209,6 +209,19 @@ def text_struct(raw: RawText, s: Struct, base: Callable[[str], str], value: Call
     raw(")")
     raw.flush()
 
+
+
+def nested_spec(t: Type, leaf: Callable[[Type], str], node: Callable[[str, list[str]], str]) -> str:
+    """t spelled as nested nodes, as a runtime's type spec (what its error explanations check a
+    value against): `node(kind, parts)` for an optional, array or collection, parts spelled alike
+    (the element, then an array's length; a map's or hash's key and value); `leaf(t)` for a
+    primitive, enum or struct."""
+    if isinstance(t, Mapping):
+        return node(t.kind, [nested_spec(t.key, leaf, node), nested_spec(t.value, leaf, node)])
+    if isinstance(t, (Optional_, Array, Sequence)):
+        length = [str(t.length)] if isinstance(t, Array) else []
+        return node(t.kind, [nested_spec(t.element, leaf, node), *length])
+    return leaf(t)
 
 class _Block:
     def __init__(self, writer: CodeWriter, opening: str, closing: str) -> None:

@@ -292,6 +292,13 @@ def leave(w: CodeWriter, cond: str, unwind: list[str], *first: str) -> None:
         w.lines("\n".join([*first, *unwind, "return"]))
 
 
+def entered(w: CodeWriter, cond: str, leave_call: str) -> None:
+    """`if cond { return }`, then `defer leave_call`: a step in (depth, a struct's budget) that the
+    function leaves on its way out."""
+    leave(w, cond, [])
+    w.line(f"defer {leave_call}")
+
+
 def write_imports(w: CodeWriter, modules: dict[str, str]) -> None:
     """The import block of a file's modules (GeneratedFile.modules: module -> qualifier): the standard
     library's, then the others, each sorted; a module named otherwise than its last part is named."""

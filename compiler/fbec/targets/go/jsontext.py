@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals, RawText, text_struct
-from fbec.targets.go.context import Context, compare, leave
+from fbec.targets.go.context import Context, compare, entered, leave
 from fbec.targets.go.models import (
     fails,
     in_order,
@@ -423,9 +423,7 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
     w.line("// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).")
     with w.block(f"func (v *{name}) FBEWriteJSON(j *{c.rt('JSONWriter')}) {{", "}"):
         if not bounded:
-            with w.block(f'if !j.Enter("{q}") {{', "}"):
-                w.line("return")
-            w.line("defer j.Leave()")
+            entered(w, f'!j.Enter("{q}")', "j.Leave()")
         raw = Raw(w, "j", "`")
         if not fields:
             raw("{}")
@@ -443,9 +441,7 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
     w.line("// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).")
     with w.block(f"func (v *{name}) FBEReadJSON(r *{c.rt('JSONReader')}) {{", "}"):
         w.line("v.Reset()")
-        with w.block(f"if !r.BeginStruct({s.decode_cost}) {{", "}"):
-            w.line("return")
-        w.line("defer r.Leave()")
+        entered(w, f"!r.BeginStruct({s.decode_cost})", "r.Leave()")
         if not fields:
             with w.block("for r.More() {", "}"):
                 w.line("r.Skip(r.Name())")

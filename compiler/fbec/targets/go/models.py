@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run, StructPlan
 from fbec.targets.base import CodeWriter, Locals, Options
-from fbec.targets.go.context import Context, compare, compare_func, leave, zero
+from fbec.targets.go.context import Context, compare, compare_func, entered, leave, zero
 from fbec.targets.go.nesting import check
 
 # Primitive -> the fbe.Writer Put/Append and fbe.Reader method suffix of its slot.
@@ -533,9 +533,7 @@ def write_verify(w: CodeWriter, c: Context, s: ir.Struct, name: str, names: Loca
         else:
             uses_b = any(word == "b" for word in _words(text))
             w.line(f"{'b' if uses_b else '_'}, n := {call}")
-            with w.block("if n == 0 {", "}"):
-                w.line("return")
-            w.line("defer r.Leave()")
+            entered(w, "n == 0", "r.Leave()")
             w.lines(text)
     w.blank()
 
@@ -586,9 +584,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     w.line("// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).")
     with w.block(f"func (v *{name}) FBEWrite(w *{c.rt('Writer')}, base, slot int) {{", "}"):
         if not bounded:
-            with w.block(f'if !w.Enter("{q}") {{', "}"):
-                w.line("return")
-            w.line("defer w.Leave()")
+            entered(w, f'!w.Enter("{q}")', "w.Leave()")
         struct = f"w.Struct(base, slot, {s.body_size}, {s.type_id})"
         w.line(f"b := {struct}" if s.all_fields else struct)
         c.depth_checked = not bounded
@@ -608,9 +604,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     with w.block(f"func (v *{name}) FBERead(r *{c.rt('Reader')}, base, slot int) {{", "}"):
         body = "b" if s.all_fields else "_"
         w.line(f"{body}, n := r.Struct(base, slot, {s.type_id}, {s.decode_cost})")
-        with w.block("if n == 0 {", "}"):
-            w.line("return")
-        w.line("defer r.Leave()")
+        entered(w, "n == 0", "r.Leave()")
         older_body(w, s, plan, lambda f: read_value(w, c, f.type, ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}",
                                                     f.name, names, [f'r.Unwind("{f.name}")']), True)
     w.blank()
@@ -623,9 +617,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     w.line("// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).")
     with w.block(f"func (v *{name}) FBEWriteFinal(w *{c.rt('Writer')}) {{", "}"):
         if not bounded:
-            with w.block(f'if !w.Enter("{q}") {{', "}"):
-                w.line("return")
-            w.line("defer w.Leave()")
+            entered(w, f'!w.Enter("{q}")', "w.Leave()")
         c.depth_checked = not bounded
         for f in plan.fields:
             write_value(w, c, f.type, None, f"v.{c.ident.field(f.field)}", f.name, names, [f'w.Unwind("{f.name}")'])
@@ -634,9 +626,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     w.line("// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every")
     w.line("// field and reusing what v holds; after an error v is left part read (the roots reset it).")
     with w.block(f"func (v *{name}) FBEReadFinal(r *{c.rt('Reader')}) {{", "}"):
-        with w.block(f"if !r.Enter({s.decode_cost}) {{", "}"):
-            w.line("return")
-        w.line("defer r.Leave()")
+        entered(w, f"!r.Enter({s.decode_cost})", "r.Leave()")
         for step in plan.final_steps:
             if isinstance(step, FieldPlan):
                 read_value(w, c, step.type, None, f"v.{c.ident.field(step.field)}", step.name, names,
@@ -649,9 +639,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     w.line(f"// {fbe_verify_final} checks v's fields at the Reader's cursor as FBEReadFinal reads them,")
     w.line("// without building the value.")
     with w.block(f"func {fbe_verify_final}(r *{c.rt('Reader')}) {{", "}"):
-        with w.block(f"if !r.Enter({s.decode_cost}) {{", "}"):
-            w.line("return")
-        w.line("defer r.Leave()")
+        entered(w, f"!r.Enter({s.decode_cost})", "r.Leave()")
         for step in plan.final_steps:
             if isinstance(step, FieldPlan):
                 verify_value(w, c, step.type, None, step.name, names, [f'r.Unwind("{step.name}")'])

@@ -13,6 +13,7 @@ schema says, which the compiler bounds: no walk, no cost.
 from __future__ import annotations
 
 from fbec.model import ir
+from fbec.targets.base import nested_spec
 
 from .context import Context
 
@@ -62,6 +63,10 @@ def depth_function(ctx: Context, s: ir.Struct) -> list[str]:
 
 def _spec(ctx: Context, t: ir.Type) -> str:
     """The type spec of fbe.struct.explain for a value of type t (a tuple expression)."""
+    return nested_spec(t, lambda t: _leaf_spec(ctx, t), lambda kind, parts: f'("{kind}", {", ".join(parts)})')
+
+
+def _leaf_spec(ctx: Context, t: ir.Type) -> str:
     if isinstance(t, ir.Primitive):
         n = t.name
         if n == "bool":
@@ -77,16 +82,8 @@ def _spec(ctx: Context, t: ir.Type) -> str:
         if t.kind == "flags":
             lo, hi = 0, t.mask     # flags are written as unsigned bit sets
         return f'("int", "{t.name.rpartition(".")[2]} ({t.wire})", {lo}, {hi})'
-    if isinstance(t, ir.StructRef):
-        return f'("struct", {ctx.ref(t.name)})'
-    if isinstance(t, ir.Optional_):
-        return f'("optional", {_spec(ctx, t.element)})'
-    if isinstance(t, ir.Array):
-        return f'("array", {_spec(ctx, t.element)}, {t.length})'
-    if isinstance(t, ir.Sequence):
-        return f'("{t.kind}", {_spec(ctx, t.element)})'
-    assert isinstance(t, ir.Mapping)
-    return f'("{t.kind}", {_spec(ctx, t.key)}, {_spec(ctx, t.value)})'
+    assert isinstance(t, ir.StructRef)
+    return f'("struct", {ctx.ref(t.name)})'
 
 
 def spec_lines(ctx: Context, s: ir.Struct) -> list[str]:

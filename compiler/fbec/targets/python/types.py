@@ -258,25 +258,27 @@ def _shortcuts(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     cls = ctx.ident.type(s.qualified)
     buffer = "data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None"
     index = ctx.package.structs.index(s)  # its entry in FBE_CORE (native.py)
+
+    def core_first(target: str, call: str) -> None:
+        """What the native core answers (native.py), when it answers; else the Python code next."""
+        with code.block("if FBE_CORE is not None:"):
+            code.line(f"{target} = FBE_CORE.{call}")
+            with code.block(f"if {target.partition(':')[0]} is not None:"):
+                code.line(f"return {target.partition(':')[0]}")
+
     for final in (False, True) if ctx.options.final else (False,):
         name, model, section = ("final", "final", 4) if final else ("fbe", "versioned", 3)
         letter, type_id = ("f", f", {s.type_id}") if final else ("v", "")
         with code.block(f"def to_{name}(self) -> bytes:"):
             code.line(f'"""This value as a {model} root (docs/format.md section {section})."""')
-            with code.block("if FBE_CORE is not None:"):
-                code.line(f"data = FBE_CORE.to_{name}({index}, self)")
-                with code.block("if data is not None:"):
-                    code.line("return data")
+            core_first("data", f"to_{name}({index}, self)")
             code.line(f"return bytes(fbe.encode_{model}(fbe_{letter}w_{s.name}, {ctx.writable(s.qualified, 'self')}"
                       f"{type_id}))")
         code.blank()
         code.line("@classmethod")
         with code.block(f"def from_{name}(cls, {buffer}) -> {cls}:"):
             code.line(f'"""Decode a {model} root; raises fbe.DecodeError on bad input (docs/limits.md)."""')
-            with code.block("if FBE_CORE is not None:"):
-                code.line(f"v: {cls} | None = FBE_CORE.from_{name}({index}, data, limits)")
-                with code.block("if v is not None:"):
-                    code.line("return v")
+            core_first(f"v: {cls} | None", f"from_{name}({index}, data, limits)")
             code.line(f"return fbe.decode_{model}(fbe_{letter}r_{s.name}, data{type_id}, limits)[0]")
         code.blank()
     if ctx.options.json:

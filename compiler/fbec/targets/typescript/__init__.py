@@ -19,7 +19,7 @@ otherwise `T[]` and `Array<[K, V]>` (structs, bytes, uuids, decimals).
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, nested_spec
 from fbec.targets.typescript.context import BIGINTS, Context, compare, has_keys, ts_string, write_imports
 from fbec.targets.typescript.jsonconv import write_json, write_json_read
 from fbec.targets.typescript.models import write_models
@@ -121,19 +121,14 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
 
 def type_spec(c: Context, t: ir.Type) -> str:
     """The fbe.TypeSpec of t: what fbe.refused checks a field's value against."""
-    if isinstance(t, ir.Primitive):
-        return ts_string(t.name)
-    if isinstance(t, ir.EnumRef):
-        return f'["enum", {ts_string(t.name)}, "{t.wire}"]'
-    if isinstance(t, ir.StructRef):
+    def leaf(t: ir.Type) -> str:
+        if isinstance(t, ir.Primitive):
+            return ts_string(t.name)
+        if isinstance(t, ir.EnumRef):
+            return f'["enum", {ts_string(t.name)}, "{t.wire}"]'
+        assert isinstance(t, ir.StructRef)
         return f'["struct", {ts_string(t.name)}, {c.named(t.name)}]'
-    if isinstance(t, ir.Optional_):
-        return f'["optional", {type_spec(c, t.element)}]'
-    if isinstance(t, ir.Array):
-        return f'["array", {type_spec(c, t.element)}, {t.length}]'
-    if isinstance(t, ir.Sequence):
-        return f'["{t.kind}", {type_spec(c, t.element)}]'
-    return f'["{t.kind}", {type_spec(c, t.key)}, {type_spec(c, t.value)}]'
+    return nested_spec(t, leaf, lambda kind, parts: f'["{kind}", {", ".join(parts)}]')
 
 
 def write_fields(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
