@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
@@ -969,3 +970,13 @@ def compile_schema(path: str, import_dirs: Sequence[str], diag: Diagnostics) -> 
     if not files:
         raise CompileError("nothing to compile")
     return Resolver(files, diag).resolve()
+
+
+def compile_reported(path: str, import_dirs: Sequence[str]) -> ir.Schema | None:
+    """compile_schema for a tool: None after printing the diagnostics to stderr when the schema has errors."""
+    diag = Diagnostics()
+    try:
+        return compile_schema(path, import_dirs, diag)
+    except CompileError:
+        diag.print(sys.stderr)
+        return None

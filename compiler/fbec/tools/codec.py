@@ -22,8 +22,7 @@ import re
 import sys
 from typing import Any
 
-from ..model.resolve import compile_schema
-from ..syntax.diagnostics import CompileError, Diagnostics
+from ..model.resolve import compile_reported
 
 
 def _runtime() -> Any:
@@ -51,16 +50,23 @@ class InputError(UsageError):
 def load_codec(schema: str, imports: list[str]) -> Any:
     if not os.path.isfile(schema):
         raise UsageError(f"schema '{schema}' does not exist")
-    diag = Diagnostics()
-    try:
-        ir = compile_schema(schema, imports, diag)
-    except CompileError:
-        diag.print(sys.stderr)
-        raise InputError(f"schema '{schema}' does not compile") from None
+    ir = compile_reported(schema, imports)
+    if ir is None:
+        raise InputError(f"schema '{schema}' does not compile")
     return _runtime().DynamicCodec(ir)
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _root(codec: Any, name: str) -> Any:
+    """The struct --type names (a UsageError when the schema has none of that name)."""
+    try:
+        return codec.struct(name)
+    except KeyError as e:
+        raise UsageError(str(e.args[0])) from None
+
+
+def _parser(prog: str, description: str, epilog: str) -> argparse.ArgumentParser:
+    """The options decode and encode share: the schema, its import folders, the root type, the model."""
+    p = argparse.ArgumentParser(prog=prog, description=description, epilog=epilog)
     p.add_argument("-i", "--input", metavar="SCHEMA", required=True, help="the .fbe schema")
     p.add_argument("-I", "--import", dest="imports", metavar="DIR", action="append", default=[],
                    help="also look for imported packages in DIR (repeatable)")
@@ -69,6 +75,7 @@ def _common(p: argparse.ArgumentParser) -> None:
                         "without it the data is a protocol stream and each frame's type id picks the message")
     p.add_argument("-m", "--model", choices=("versioned", "final"), default="versioned",
                    help="binary model (default: versioned)")
+    return p
 
 
 _HEX = re.compile(rb"^(?:0x)?[0-9a-fA-F\s]+$")
@@ -116,12 +123,10 @@ def _write_text(text: str) -> None:
 # ---------------------------------------------------------------- decode
 
 def _decode_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="fbec decode", description="Print an FBE buffer as JSON or text, with only its schema.",
-        epilog="Example: fbec decode --input=proto.fbe --type=proto.Account account.bin. Exit status: 0 decoded, "
-               "1 malformed data or a schema with errors, 2 usage (a missing file or option, an unknown type, "
-               "a single root without --type).")
-    _common(p)
+    p = _parser("fbec decode", "Print an FBE buffer as JSON or text, with only its schema.",
+                "Example: fbec decode --input=proto.fbe --type=proto.Account account.bin. Exit status: 0 decoded, "
+                "1 malformed data or a schema with errors, 2 usage (a missing file or option, an unknown type, "
+                "a single root without --type).")
     p.add_argument("-f", "--format", choices=("json", "text", "value"), default="json",
                    help="json: the FBE JSON mapping; text: the original's printed text; "
                         "value: typed JSON that keeps every bit (what `fbec encode` reads best)")
@@ -148,10 +153,7 @@ def decode_main(argv: list[str]) -> int:
         codec = load_codec(args.input, args.imports)
         data, _ = read_binary(_read(args.file), args.binary)
         if args.type is not None:
-            try:
-                root = codec.struct(args.type)
-            except KeyError as e:
-                raise UsageError(str(e.args[0])) from None
+            root = _root(codec, args.type)
     except UsageError as e:
         print(f"fbec decode: error: {e}", file=sys.stderr)
         return e.status
@@ -273,12 +275,10 @@ def _frame_type(codec: Any, frame: bytes, model: str) -> int | None:
 # ---------------------------------------------------------------- encode
 
 def _encode_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="fbec encode", description="Write FBE bytes from JSON, with only the schema.",
-        epilog="Example: fbec encode --input=proto.fbe --type=proto.Account --to=hex account.json. Exit status: "
-               "0 written, 1 malformed JSON, a value that does not fit its field or a schema with errors, "
-               "2 usage (a missing file or option, an unknown type).")
-    _common(p)
+    p = _parser("fbec encode", "Write FBE bytes from JSON, with only the schema.",
+                "Example: fbec encode --input=proto.fbe --type=proto.Account --to=hex account.json. Exit status: "
+                "0 written, 1 malformed JSON, a value that does not fit its field or a schema with errors, "
+                "2 usage (a missing file or option, an unknown type).")
     p.add_argument("--from", dest="source", choices=("auto", "json", "value"), default="auto",
                    help="json: the FBE JSON mapping; value: the typed value JSON of `fbec decode --format=value`; "
                         "auto (default): value when the object has an \"@type\" member")
@@ -328,10 +328,7 @@ def encode_main(argv: list[str]) -> int:
             raise UsageError("no JSON value in the input")
         q = None
         if args.type is not None:
-            try:
-                q = codec.struct(args.type).qualified
-            except KeyError as e:
-                raise UsageError(str(e.args[0])) from None
+            q = _root(codec, args.type).qualified
     except UsageError as e:
         print(f"fbec encode: error: {e}", file=sys.stderr)
         return e.status

@@ -28,15 +28,16 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model import ir
-from ..model.resolve import compile_schema
-from ..syntax.diagnostics import CompileError, Diagnostics
+from ..model.resolve import compile_reported
 
 BREAKING, WARNING, SAFE = "breaking", "warning", "safe"
+T = TypeVar("T", ir.Enum, ir.Struct)
+
 _RANK = {SAFE: 0, WARNING: 1, BREAKING: 2}
 
 
@@ -77,12 +78,9 @@ def load(path: str, import_dirs: Sequence[str] = (), mains: list[str] | None = N
         raise InputError(f"'{path}' does not exist")
     packages: dict[str, ir.Package] = {}
     for f in files:
-        diag = Diagnostics()
-        try:
-            schema = compile_schema(f, dirs, diag)
-        except CompileError:
-            diag.print(sys.stderr)
-            raise SchemaErrors(f"'{f}' does not compile") from None
+        schema = compile_reported(f, dirs)
+        if schema is None:
+            raise SchemaErrors(f"'{f}' does not compile")
         if mains is not None:
             mains.append(schema.main)
         for p in schema.packages:
@@ -153,28 +151,23 @@ class Comparer:
             ov, nv = old.version, new.version
             self.add("version-changed", name, f"version {ov.major}.{ov.minor} -> {nv.major}.{nv.minor} "
                      "(never on the wire)", SAFE)
-        old_enums = {e.qualified: e for e in old.enums + old.flags}
-        new_enums = {e.qualified: e for e in new.enums + new.flags}
-        for q, e in old_enums.items():
-            if q not in new_enums:
-                self.add(f"{e.kind}-removed", q, f"{e.kind} {q} removed", BREAKING)
+        self._types(old.enums + old.flags, new.enums + new.flags, lambda e: e.kind, self._enum, lambda e: "")
+        self._types(old.structs, new.structs, lambda s: "message" if s.message else "struct", self._struct,
+                    lambda s: f" (type {s.type_id})")
+
+    def _types(self, old: Sequence[T], new: Sequence[T], what: Callable[[T], str], compare: Callable[[T, T], None],
+               note: Callable[[T], str]) -> None:
+        """The types of a package, old and new: each removed, compared with its new self, or added."""
+        old_types = {x.qualified: x for x in old}
+        new_types = {x.qualified: x for x in new}
+        for q, x in old_types.items():
+            if q not in new_types:
+                self.add(f"{what(x)}-removed", q, f"{what(x)} {q} removed", BREAKING)
             else:
-                self._enum(e, new_enums[q])
-        for q, e in new_enums.items():
-            if q not in old_enums:
-                self.add(f"{e.kind}-added", q, f"{e.kind} {q} added", SAFE)
-        old_structs = {s.qualified: s for s in old.structs}
-        new_structs = {s.qualified: s for s in new.structs}
-        for q, s in old_structs.items():
-            what = "message" if s.message else "struct"
-            if q not in new_structs:
-                self.add(f"{what}-removed", q, f"{what} {q} removed", BREAKING)
-            else:
-                self._struct(s, new_structs[q])
-        for q, s in new_structs.items():
-            if q not in old_structs:
-                what = "message" if s.message else "struct"
-                self.add(f"{what}-added", q, f"{what} {q} added (type {s.type_id})", SAFE)
+                compare(x, new_types[q])
+        for q, x in new_types.items():
+            if q not in old_types:
+                self.add(f"{what(x)}-added", q, f"{what(x)} {q} added{note(x)}", SAFE)
 
     # ------------------------------------------------------------ enums and flags
 
