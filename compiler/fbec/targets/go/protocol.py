@@ -82,20 +82,10 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
     handler, base_handler, handler_func = names("Handler"), names("BaseHandler"), names("HandlerFunc")
 
     # ------------------------------------------------------------ handlers
-    w.line(f"// {handler} gets the messages a {names('Receiver')} of {pkg} reads: one method per message of the")
-    w.line("// package and of its imports. Each value is new; the handler may keep it.")
-    w.line(f"// Embed {base_handler} to implement only some methods, or use {handler_func}.")
-    with w.block(f"type {handler} interface {{", "}"):
-        for m in dispatch:
-            w.line(f"On{m.suffix}(v *{m.go})")
-    w.blank()
-    w.line(f"// {base_handler} ignores every message: embed it in a {handler} and define the methods you need.")
-    w.line(f"type {base_handler} struct{{}}")
-    w.blank()
-    for m in dispatch:
-        w.line(f"// On{m.suffix} ignores a {m.struct.qualified}.")
-        w.line(f"func ({base_handler}) On{m.suffix}(*{m.go}) {{}}")
-        w.blank()
+    _handler(w, f"// {handler} gets the messages a {names('Receiver')} of {pkg} reads: one method per message of the\n"
+             "// package and of its imports. Each value is new; the handler may keep it.\n"
+             f"// Embed {base_handler} to implement only some methods, or use {handler_func}.", handler,
+             base_handler, "message", "define the methods you need", dispatch, "", lambda m: ("v", f"*{m.go}"))
     w.line(f"// {handler_func} is a {handler} that hands every message to one function (a type switch tells them")
     w.line("// apart), as http.HandlerFunc.")
     w.line(f"type {handler_func} func(v any)")
@@ -132,77 +122,82 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
         receiver = names("FinalReceiver" if fin else "Receiver")
         kind = "final" if fin else "versioned"
         read = "ReadFinal" if fin else "ReadFBE"
-        w.line(f"// {receiver} reads {kind} frames of {pkg} fed in chunks of any size and hands each message to")
-        w.line("// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits")
-        w.line("// (frame size, decode limits) and OnError. Not safe for concurrent use.")
-        with w.block(f"type {receiver} struct {{", "}"):
-            w.line(fbe("Receiver"))
-            w.line(f"Handler {handler}")
-        w.blank()
-        w.line(f"// New{receiver} is a {receiver} handing the messages to h.")
-        with w.block(f"func New{receiver}(h {handler}) *{receiver} {{", "}"):
-            w.line(f"return &{receiver}{{Handler: h}}")
-        w.blank()
-        _feeding(w, c, receiver, "r", fin)
-        w.line("// DispatchFrame decodes one whole frame and hands the message to r.Handler (Receive calls it).")
-        with w.block(f"func (r *{receiver}) DispatchFrame(typeID uint32, frame []byte, lim *{fbe('Limits')}) "
-                     "(bool, error) {", "}"):
-            with w.block("switch typeID {", "}"):
-                for m in dispatch:
-                    w.label(f"case {m.struct.type_id}:")
-                    w.line(f"v := new({m.go})")
-                    with w.block(f"if err := v.{read}(frame, lim); err != nil {{", "}"):
-                        w.line("return true, err")
-                    with w.block("if r.Handler != nil {", "}"):
-                        w.line(f"r.Handler.On{m.suffix}(v)")
-                w.label("default:")
-                w.line("return false, nil")
-            w.line("return true, nil")
-        w.blank()
+        doc = (f"// {receiver} reads {kind} frames of {pkg} fed in chunks of any size and hands each message to\n"
+               "// Handler (docs/format.md 7.4). A bad frame is a *fbe.FrameError: see fbe.Receiver for Limits\n"
+               "// (frame size, decode limits) and OnError. Not safe for concurrent use.")
+        _receiver(w, c, receiver, "r", handler, fin, doc, "messages",
+                  "decodes one whole frame and hands the message to r.Handler", dispatch,
+                  _decoding(read))
 
     # ------------------------------------------------------------ proxy (versioned, as the original)
     proxy, proxy_handler, base_proxy = names("Proxy"), names("ProxyHandler"), names("BaseProxyHandler")
-    w.line(f"// {proxy_handler} gets the verified versioned frames a {proxy} of {pkg} dispatches, raw: to look at")
-    w.line("// or forward unchanged. A frame is valid during the call only (copy what you keep).")
-    with w.block(f"type {proxy_handler} interface {{", "}"):
+    _handler(w, f"// {proxy_handler} gets the verified versioned frames a {proxy} of {pkg} dispatches, raw: to look at\n"
+             "// or forward unchanged. A frame is valid during the call only (copy what you keep).", proxy_handler,
+             base_proxy, "frame", "", dispatch, "Frame", lambda m: ("frame", "[]byte"))
+    doc = (f"// {proxy} dispatches versioned frames of {pkg} like a {names('Receiver')} but hands the verified frame,\n"
+           "// not a decoded value, to Handler (docs/format.md 7.5).")
+    _receiver(w, c, proxy, "x", proxy_handler, False, doc, "frames",
+              "verifies one whole frame and hands it to x.Handler", dispatch,
+              lambda m: ("", f"{_func(c, m, 'VerifyFBE')}(frame, lim)", f"On{m.suffix}Frame(frame)"))
+
+    # ------------------------------------------------------------ clients
+    _clients(w, c, names, send, dispatch, models, handler)
+
+
+def _decoding(read: str) -> Callable[[Message], tuple[str, str, str]]:
+    """A Receiver's case (see _receiver): a new value, the read method read into it, the handler's call."""
+    return lambda m: (f"v := new({m.go})", f"v.{read}(frame, lim)", f"On{m.suffix}(v)")
+
+
+def _handler(w: CodeWriter, doc: str, name: str, base: str, what: str, base_doc: str, dispatch: list[Message],
+             suffix: str, param: Callable[[Message], tuple[str, str]]) -> None:
+    """A Handler or ProxyHandler interface (a method On<Message><suffix>(param) per message type) and
+    its Base, whose methods ignore what they get."""
+    w.lines(doc)
+    with w.block(f"type {name} interface {{", "}"):
         for m in dispatch:
-            w.line(f"On{m.suffix}Frame(frame []byte)")
+            w.line(f"On{m.suffix}{suffix}({' '.join(param(m))})")
     w.blank()
-    w.line(f"// {base_proxy} ignores every frame: embed it in a {proxy_handler}.")
-    w.line(f"type {base_proxy} struct{{}}")
+    w.line(f"// {base} ignores every {what}: embed it in a {name}{' and ' + base_doc if base_doc else ''}.")
+    w.line(f"type {base} struct{{}}")
     w.blank()
     for m in dispatch:
-        w.line(f"// On{m.suffix}Frame ignores a {m.struct.qualified} frame.")
-        w.line(f"func ({base_proxy}) On{m.suffix}Frame([]byte) {{}}")
+        w.line(f"// On{m.suffix}{suffix} ignores a {m.struct.qualified}{'' if what == 'message' else ' ' + what}.")
+        w.line(f"func ({base}) On{m.suffix}{suffix}({param(m)[1]}) {{}}")
         w.blank()
-    w.line(f"// {proxy} dispatches versioned frames of {pkg} like a {names('Receiver')} but hands the verified frame,")
-    w.line("// not a decoded value, to Handler (docs/format.md 7.5).")
-    with w.block(f"type {proxy} struct {{", "}"):
-        w.line(fbe("Receiver"))
-        w.line(f"Handler {proxy_handler}")
+
+
+def _receiver(w: CodeWriter, c: Context, name: str, r: str, handler: str, final: bool, doc: str, what: str,
+              dispatching: str, dispatch: list[Message], case: Callable[[Message], tuple[str, str, str]]) -> None:
+    """A Receiver or Proxy: the type over fbe.Receiver and its Handler, its constructor, its feeding
+    methods and DispatchFrame, whose case of a message type runs case(message)'s (setup, call, handled):
+    setup, then call, whose error it returns, then the Handler's method handled."""
+    w.lines(doc)
+    with w.block(f"type {name} struct {{", "}"):
+        w.line(c.rt("Receiver"))
+        w.line(f"Handler {handler}")
     w.blank()
-    w.line(f"// New{proxy} is a {proxy} handing the frames to h.")
-    with w.block(f"func New{proxy}(h {proxy_handler}) *{proxy} {{", "}"):
-        w.line(f"return &{proxy}{{Handler: h}}")
+    w.line(f"// New{name} is a {name} handing the {what} to h.")
+    with w.block(f"func New{name}(h {handler}) *{name} {{", "}"):
+        w.line(f"return &{name}{{Handler: h}}")
     w.blank()
-    _feeding(w, c, proxy, "x", False)
-    w.line("// DispatchFrame verifies one whole frame and hands it to x.Handler (Receive calls it).")
-    with w.block(f"func (x *{proxy}) DispatchFrame(typeID uint32, frame []byte, lim *{fbe('Limits')}) (bool, error) {{",
-                 "}"):
+    _feeding(w, c, name, r, final)
+    w.line(f"// DispatchFrame {dispatching} (Receive calls it).")
+    with w.block(f"func ({r} *{name}) DispatchFrame(typeID uint32, frame []byte, lim *{c.rt('Limits')}) "
+                 "(bool, error) {", "}"):
         with w.block("switch typeID {", "}"):
             for m in dispatch:
                 w.label(f"case {m.struct.type_id}:")
-                with w.block(f"if err := {_func(c, m, 'VerifyFBE')}(frame, lim); err != nil {{", "}"):
+                setup, call, handled = case(m)
+                w.lines(setup)
+                with w.block(f"if err := {call}; err != nil {{", "}"):
                     w.line("return true, err")
-                with w.block("if x.Handler != nil {", "}"):
-                    w.line(f"x.Handler.On{m.suffix}Frame(frame)")
+                with w.block(f"if {r}.Handler != nil {{", "}"):
+                    w.line(f"{r}.Handler.{handled}")
             w.label("default:")
             w.line("return false, nil")
         w.line("return true, nil")
     w.blank()
-
-    # ------------------------------------------------------------ clients
-    _clients(w, c, names, send, dispatch, models, handler)
 
 
 def _feeding(w: CodeWriter, c: Context, name: str, r: str, final: bool) -> None:
