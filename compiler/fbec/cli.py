@@ -27,15 +27,17 @@ from .targets.base import GeneratedFile, NameClash, Options
 
 # The languages fbec generates; a target is a package fbec.targets.<name>.
 TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typescript": "TypeScript",
-           "javascript": "JavaScript", "kotlin": "Kotlin", "rust": "Rust"}
+           "javascript": "JavaScript", "kotlin": "Kotlin", "rust": "Rust",
+           "csharp": "C#"}
 # What the help says beside a target's option: every target generates types, both binary models
 # (--final), JSON (--json), the text form and the protocol (--proto); these notes say what differs.
 NOTES = {"javascript": "ES modules with .d.ts declarations, the code of --typescript",
          "kotlin": "on the Java runtime",
-         "rust": "types, both binary models and the text form; no JSON or protocol"}
+         "rust": "types, both binary models and the text form; no JSON or protocol",
+         "csharp": "types and both binary models, on Mono and .NET; no JSON, text form or protocol"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2).
-PLANNED = {"csharp": "C#", "ruby": "Ruby"}
+PLANNED = {"ruby": "Ruby"}
 NOT_SUPPORTED = {"swift": "not supported: fbec checks the code it generates by compiling and running it, "
                           "and it has no Swift compiler to do that with, so it generates no Swift"}
 LANGUAGES = {**TARGETS, **PLANNED, "swift": "Swift"}

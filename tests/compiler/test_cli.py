@@ -91,7 +91,7 @@ def test_missing_input(capsys):
 def test_nothing_to_generate(capsys):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}")
     assert status == 2
-    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript, --javascript, --kotlin, --rust) (see fbec --help)\n"
+    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript, --javascript, --kotlin, --rust, --csharp) (see fbec --help)\n"
     assert run_fbec(capsys, "--input=x.fbe")[0] == 2          # usage comes before looking for the file
 
 
@@ -140,7 +140,7 @@ def test_target_not_implemented(capsys, monkeypatch):
     assert status == 2 and err == ("fbec: error: --ruby: the Ruby target is planned, not available yet; "
                                    "fbec generates C++ (--cpp) and Python (--python) and Go (--go) and Java (--java) "
                                    "and TypeScript (--typescript) and JavaScript (--javascript) and Kotlin (--kotlin) "
-                                   "and Rust (--rust)\n")
+                                   "and Rust (--rust) and C# (--csharp)\n")
 
 
 def test_help_lists_what_works_and_says_what_is_planned(capsys):
@@ -149,7 +149,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     out = capsys.readouterr().out
     assert done.value.code == 0
     assert "--cpp" in out and "--python" in out and "--go" in out and "--java" in out and "--kotlin" in out
-    for hidden in ("--csharp", "--ruby", "--swift"):
+    for hidden in ("--ruby", "--swift"):
         assert f"  {hidden} " not in out and f"[{hidden}]" not in out       # not offered as an option
     flat = " ".join(out.split())
     for lang, title in (("cpp", "C++"), ("python", "Python"), ("go", "Go"), ("java", "Java"),
@@ -159,7 +159,8 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     assert "--kotlin generate Kotlin code (on the Java runtime)" in flat
     assert "--rust generate Rust code (types, both binary models and the text form; no JSON or protocol)" in flat
     assert "progress" not in flat and " yet)" not in flat
-    assert "Planned languages, not available yet: C# (--csharp), Ruby (--ruby)." in flat
+    assert "--csharp generate C# code (types and both binary models, on Mono and .NET; no JSON, text form or protocol)" in flat
+    assert "Planned languages, not available yet: Ruby (--ruby)." in flat
     assert "Swift (--swift): not supported:" in flat
     assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "
             "an incompatible change, unformatted files); 2 usage errors") in flat

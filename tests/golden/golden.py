@@ -38,6 +38,7 @@ TARGETS: dict[str, list[str]] = {
     "javascript": ["--javascript", "--final", "--json", "--proto"],
     "kotlin": ["--kotlin", "--final", "--json", "--proto"],
     "rust": ["--rust", "--final", "--json", "--proto"],
+    "csharp": ["--csharp", "--final", "--json", "--proto"],
 }
 
 

@@ -1,0 +1,136 @@
+"""The versioned and final models of a struct: its nested `Model` class (a Fbe.StructModel), whose six
+walks print the plan's fields, ends, costs and final steps (fbec.model.plan) and compute none."""
+
+from __future__ import annotations
+
+from fbec.model import ir, plan
+from fbec.targets.base import CodeWriter
+from fbec.targets.csharp.context import Context, braces, fixed
+
+
+def codec(c: Context, s: ir.Struct, fp: plan.FieldPlan) -> str:
+    """The codec a field is read and written with: a primitive's or a struct's own, else the Model's
+    static field of the field's name."""
+    if isinstance(fp.type, ir.Primitive):
+        return c.codec(fp.type)
+    if isinstance(fp.type, ir.StructRef):
+        return "Instance" if fp.type.name == s.qualified else c.codec(fp.type)
+    return codec_field(c, s, fp.name)
+
+
+def codec_field(c: Context, s: ir.Struct, name: str) -> str:
+    return f"{c.ident.field(s.qualified, name)}Codec"
+
+
+def write_model(w: CodeWriter, c: Context, s: ir.Struct) -> None:
+    name = c.ident.type(s.qualified)
+    p = c.plan.struct(s.qualified)
+    w.line(f"/// <summary>The versioned and final models of {name} (docs/format.md 3 and 4).</summary>")
+    with braces(w, f"public {'new ' if s.base else ''}sealed class Model : StructModel<{name}>"):
+        w.line("/// <summary>The one instance.</summary>")
+        w.line("public static readonly Model Instance = new Model();")
+        for fp in p.fields:
+            if not isinstance(fp.type, (ir.Primitive, ir.StructRef)):
+                w.line(f"private static readonly {c.codec_type(fp.type)} {codec_field(c, s, fp.name)} = "
+                       f"{c.codec(fp.type)};")
+        w.blank()
+        w.line(f'private Model() : base("{s.qualified}", {s.type_id}, {s.final_min_size}) {{ }}')
+        w.blank()
+        write_versioned(w, c, s, p, name)
+        write_final(w, c, s, p, name)
+
+
+def guard(w: CodeWriter, s: ir.Struct, verify: str) -> None:
+    """A struct whose default costs more than 4 KiB is made only once the budget pays for it; else it
+    is checked without being made, which fails as its read would (docs/limits.md 3)."""
+    if s.large_default:
+        with w.block(f"if (!r.Affords({s.default_cost}))", ""):
+            w.line(verify)
+
+
+def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name: str) -> None:
+    with braces(w, f"public override void WriteBody(Writer w, int bas, int slot, {name} v)"):
+        w.line("w.Enter(Name);")
+        head = "int b = " if p.fields else ""
+        w.line(f"{head}w.StructBody(bas, slot, {s.body_size}, {s.type_id});")
+        for fp in p.fields:
+            w.line(f'{codec(c, s, fp)}.Field(w, b, b + {fp.offset}, v.{c.ident.field(s.qualified, fp.name)}, '
+                   f'"{fp.name}");')
+        w.line("w.Leave();")
+    w.blank()
+    write_body_reader(w, c, s, p, name, verify=False)
+    write_body_reader(w, c, s, p, name, verify=True)
+
+
+def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name: str, verify: bool) -> None:
+    """ReadBody, or VerifyBody: the same checks and charges without making the value (the fields read
+    unchecked are not looked at)."""
+    head = "void VerifyBody" if verify else f"{name} ReadBody"
+    with braces(w, f"public override {head}(Reader r, int bas, int slot)"):
+        fields = [fp for fp in p.fields if not verify or fp.missing_cost or not ir.reads_unchecked(fp.type)]
+        if not verify:
+            guard(w, s, "VerifyBody(r.Clone(), bas, slot);")
+        w.line("int n;")
+        w.line(f"{'int b = ' if fields else ''}r.StructBody(bas, slot, {s.type_id}, {s.decode_cost}, out n);")
+        if not verify:
+            w.line(f"var v = new {name}();")
+        before = 0   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
+        for fp in p.fields:
+            if fp not in fields:
+                before = fp.end
+                continue
+            spend = f'r.Spend({fp.missing_cost}, b, "{fp.name}");'
+            first_missing = f"n >= {before}" if before > 8 else ""
+            if not verify or not ir.reads_unchecked(fp.type):
+                with w.block(f"if (n >= {fp.end})", ""):
+                    if verify:
+                        w.line(f'{codec(c, s, fp)}.CheckField(r, b, b + {fp.offset}, "{fp.name}");')
+                    else:
+                        w.line(f"v.{c.ident.field(s.qualified, fp.name)} = "
+                               f'{codec(c, s, fp)}.Field(r, b, b + {fp.offset}, "{fp.name}");')
+                if fp.missing_cost:
+                    with w.block(f"else if ({first_missing})" if first_missing else "else", ""):
+                        w.line(spend)
+            else:
+                cond = f"n >= {before} && n < {fp.end}" if before > 8 else f"n < {fp.end}"
+                with w.block(f"if ({cond})", ""):
+                    w.line(spend)
+            before = fp.end
+        w.line("r.Leave();")
+        if not verify:
+            w.line("return v;")
+    w.blank()
+
+
+def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name: str) -> None:
+    with braces(w, f"public override void WriteFields(Writer w, {name} v)"):
+        w.line("w.Enter(Name);")
+        for fp in p.fields:
+            w.line(f'{codec(c, s, fp)}.FinalField(w, v.{c.ident.field(s.qualified, fp.name)}, "{fp.name}");')
+        w.line("w.Leave();")
+    w.blank()
+    with braces(w, f"public override {name} ReadFields(Reader r)"):
+        guard(w, s, "VerifyFields(r.Clone());")
+        w.line(f"r.Enter({s.decode_cost});")
+        w.line(f"var v = new {name}();")
+        for k, step in enumerate(p.final_steps):
+            if isinstance(step, plan.Run):
+                w.line(f'int run{k} = r.Run({step.size}, "{step.description}");')
+                for fp, at in zip(step.fields, step.at):
+                    assert fixed(fp.type)
+                    where = f"run{k} + {at}" if at else f"run{k}"
+                    w.line(f"v.{c.ident.field(s.qualified, fp.name)} = {codec(c, s, fp)}.At(r.Data, {where});")
+            else:
+                w.line(f"v.{c.ident.field(s.qualified, step.name)} = "
+                       f'{codec(c, s, step)}.FinalField(r, "{step.name}");')
+        w.line("r.Leave();")
+        w.line("return v;")
+    w.blank()
+    with braces(w, "public override void VerifyFields(Reader r)"):
+        w.line(f"r.Enter({s.decode_cost});")
+        for step in p.final_steps:
+            if isinstance(step, plan.Run):
+                w.line(f'r.Run({step.size}, "{step.description}");')
+            else:
+                w.line(f'{codec(c, s, step)}.CheckFinalField(r, "{step.name}");')
+        w.line("r.Leave();")

@@ -1,0 +1,506 @@
+using System;
+using System.Collections.Generic;
+
+namespace Fbe
+{
+    /// <summary>The codecs of the format's values; generated code composes them per field
+    /// (<c>Codecs.Vector(Codecs.String)</c>) and holds the result in a static field.</summary>
+    public static class Codecs
+    {
+        public static readonly FixedCodec<bool> Bool = new ScalarCodec<bool>(1, Reader.GetBool, (w, p, v) => w.PutBool(p, v));
+        public static readonly FixedCodec<byte> Byte = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v));
+        public static readonly FixedCodec<sbyte> SByte = new ScalarCodec<sbyte>(1, Reader.GetSByte, (w, p, v) => w.PutSByte(p, v));
+        public static readonly FixedCodec<short> Int16 = new ScalarCodec<short>(2, Reader.GetInt16, (w, p, v) => w.PutInt16(p, v));
+        public static readonly FixedCodec<ushort> UInt16 = new ScalarCodec<ushort>(2, Reader.GetUInt16, (w, p, v) => w.PutUInt16(p, v));
+        public static readonly FixedCodec<int> Int32 = new ScalarCodec<int>(4, Reader.GetInt32, (w, p, v) => w.PutInt32(p, v));
+        public static readonly FixedCodec<uint> UInt32 = new ScalarCodec<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v));
+        public static readonly FixedCodec<long> Int64 = new ScalarCodec<long>(8, Reader.GetInt64, (w, p, v) => w.PutInt64(p, v));
+        public static readonly FixedCodec<ulong> UInt64 = new ScalarCodec<ulong>(8, Reader.GetUInt64, (w, p, v) => w.PutUInt64(p, v));
+        public static readonly FixedCodec<float> Single = new ScalarCodec<float>(4, Reader.GetSingle, (w, p, v) => w.PutSingle(p, v));
+        public static readonly FixedCodec<double> Double = new ScalarCodec<double>(8, Reader.GetDouble, (w, p, v) => w.PutDouble(p, v));
+        public static readonly FixedCodec<Guid> Guid = new ScalarCodec<Guid>(16, Reader.GetGuid, (w, p, v) => w.PutGuid(p, v));
+        public static readonly FixedCodec<Timestamp> Timestamp = new ScalarCodec<Timestamp>(
+            8, (b, p) => new Timestamp(Reader.GetUInt64(b, p)), (w, p, v) => w.PutUInt64(p, v.Nanoseconds));
+        public static readonly Codec<decimal> Decimal = new DecimalCodec();
+        public static readonly Codec<string> String = new StringCodec();
+        public static readonly Codec<byte[]> Bytes = new BytesCodec();
+
+        /// <summary>An enum or flags type on the wire as <paramref name="wire"/>.</summary>
+        public static FixedCodec<TEnum> Enum<TEnum, TWire>(FixedCodec<TWire> wire, Func<TWire, TEnum> from, Func<TEnum, TWire> to)
+        {
+            return new ScalarCodec<TEnum>(wire.Slot, (b, p) => from(wire.At(b, p)), (w, p, v) => wire.Store(w, p, to(v)));
+        }
+
+        /// <summary>An optional value type (<c>int?</c>).</summary>
+        public static Codec<T?> Optional<T>(Codec<T> value) where T : struct { return new OptionalValueCodec<T>(value); }
+
+        /// <summary>An optional reference type (a struct, string, bytes or collection), null when absent.</summary>
+        public static Codec<T> OptionalRef<T>(Codec<T> value) where T : class { return new OptionalRefCodec<T>(value); }
+
+        /// <summary>A fixed array of <paramref name="length"/> values read without a check of their own.</summary>
+        public static FixedCodec<T[]> FixedArray<T>(FixedCodec<T> element, int length) { return new FixedArrayCodec<T>(element, length); }
+
+        /// <summary>A fixed array of <paramref name="length"/> values.</summary>
+        public static Codec<T[]> Array<T>(Codec<T> element, int length) { return new ArrayCodec<T>(element, length); }
+
+        /// <summary>A vector or list.</summary>
+        public static Codec<List<T>> Vector<T>(Codec<T> element) { return new VectorCodec<T>(element); }
+
+        /// <summary>A set, written in the order of <paramref name="order"/>.</summary>
+        public static Codec<SortedSet<T>> Set<T>(Codec<T> element, IComparer<T> order) { return new SetCodec<T>(element, order); }
+
+        /// <summary>A map, written in the order of its keys.</summary>
+        public static Codec<SortedDictionary<TKey, TValue>> Map<TKey, TValue>(Codec<TKey> key, Codec<TValue> value, IComparer<TKey> order)
+        {
+            return new MapCodec<SortedDictionary<TKey, TValue>, TKey, TValue>(key, value, () => new SortedDictionary<TKey, TValue>(order));
+        }
+
+        /// <summary>A hash, written in the order its dictionary holds the keys.</summary>
+        public static Codec<Dictionary<TKey, TValue>> Hash<TKey, TValue>(Codec<TKey> key, Codec<TValue> value, IEqualityComparer<TKey> same)
+        {
+            return new MapCodec<Dictionary<TKey, TValue>, TKey, TValue>(key, value, () => new Dictionary<TKey, TValue>(same));
+        }
+
+        internal static EncodeException Null()
+        {
+            return new EncodeException(ErrorKind.Invalid, "null where the schema has a value (only optionals may be null)", "");
+        }
+    }
+
+    internal sealed class DecimalCodec : Codec<decimal>
+    {
+        public DecimalCodec() : base(16, 16, 16) { }
+        public override void Put(Writer w, int bas, int slot, decimal v) { w.PutDecimal(slot, v); }
+        public override decimal Get(Reader r, int bas, int slot) { return r.Decimal(slot, ""); }
+        public override void Append(Writer w, decimal v) { w.AppendDecimal(v); }
+        public override decimal Take(Reader r) { return r.FinalDecimal(""); }
+    }
+
+    internal sealed class StringCodec : Codec<string>
+    {
+        public StringCodec() : base(4, 4, 4) { }
+
+        public override void Put(Writer w, int bas, int slot, string v)
+        {
+            if (v == null)
+                throw Codecs.Null();
+            w.String(bas, slot, v);
+        }
+
+        public override string Get(Reader r, int bas, int slot) { return r.String(bas, slot, ""); }
+
+        public override void Append(Writer w, string v)
+        {
+            if (v == null)
+                throw Codecs.Null();
+            w.AppendString(v);
+        }
+
+        public override string Take(Reader r) { return r.FinalString(""); }
+        public override void Check(Reader r, int bas, int slot) { r.CheckString(bas, slot, ""); }
+        public override void CheckFinal(Reader r) { r.FinalCheckString(""); }
+    }
+
+    internal sealed class BytesCodec : Codec<byte[]>
+    {
+        public BytesCodec() : base(4, 4, 4) { }
+
+        public override void Put(Writer w, int bas, int slot, byte[] v)
+        {
+            if (v == null)
+                throw Codecs.Null();
+            w.Bytes(bas, slot, v, v.Length);
+        }
+
+        public override byte[] Get(Reader r, int bas, int slot) { return r.Bytes(bas, slot, ""); }
+
+        public override void Append(Writer w, byte[] v)
+        {
+            if (v == null)
+                throw Codecs.Null();
+            w.AppendBlock(v, v.Length);
+        }
+
+        public override byte[] Take(Reader r) { return r.FinalBytes(""); }
+        public override void Check(Reader r, int bas, int slot) { r.CheckBytes(bas, slot, ""); }
+        public override void CheckFinal(Reader r) { r.FinalCheckBytes(""); }
+    }
+
+    internal sealed class OptionalValueCodec<T> : Codec<T?> where T : struct
+    {
+        private readonly Codec<T> _value;
+
+        public OptionalValueCodec(Codec<T> value) : base(5, 1, 1) { _value = value; }
+
+        public override void Put(Writer w, int bas, int slot, T? v)
+        {
+            if (v.HasValue)
+            {
+                int p = w.Optional(bas, slot, _value.Slot);
+                _value.Put(w, p, p, v.Value);
+            }
+        }
+
+        public override T? Get(Reader r, int bas, int slot)
+        {
+            int p = r.Optional(bas, slot, _value.Slot, "");
+            return p < 0 ? (T?)null : _value.Get(r, p, p);
+        }
+
+        public override void Append(Writer w, T? v)
+        {
+            w.AppendBool(v.HasValue);
+            if (v.HasValue)
+                _value.Append(w, v.Value);
+        }
+
+        public override T? Take(Reader r) { return r.FinalHas("") ? _value.Take(r) : (T?)null; }
+
+        public override void Check(Reader r, int bas, int slot)
+        {
+            int p = r.Optional(bas, slot, _value.Slot, "");
+            if (p >= 0)
+                _value.Check(r, p, p);
+        }
+
+        public override void CheckFinal(Reader r)
+        {
+            if (r.FinalHas(""))
+                _value.CheckFinal(r);
+        }
+    }
+
+    internal sealed class OptionalRefCodec<T> : Codec<T> where T : class
+    {
+        private readonly Codec<T> _value;
+
+        public OptionalRefCodec(Codec<T> value) : base(5, 1, 1) { _value = value; }
+
+        public override void Put(Writer w, int bas, int slot, T v)
+        {
+            if (v != null)
+            {
+                int p = w.Optional(bas, slot, _value.Slot);
+                _value.Put(w, p, p, v);
+            }
+        }
+
+        public override T Get(Reader r, int bas, int slot)
+        {
+            int p = r.Optional(bas, slot, _value.Slot, "");
+            return p < 0 ? null : _value.Get(r, p, p);
+        }
+
+        public override void Append(Writer w, T v)
+        {
+            w.AppendBool(v != null);
+            if (v != null)
+                _value.Append(w, v);
+        }
+
+        public override T Take(Reader r) { return r.FinalHas("") ? _value.Take(r) : null; }
+
+        public override void Check(Reader r, int bas, int slot)
+        {
+            int p = r.Optional(bas, slot, _value.Slot, "");
+            if (p >= 0)
+                _value.Check(r, p, p);
+        }
+
+        public override void CheckFinal(Reader r)
+        {
+            if (r.FinalHas(""))
+                _value.CheckFinal(r);
+        }
+    }
+
+    internal static class Arrays
+    {
+        // docs/limits.md 3: max(1, its share), where struct elements have none
+        public static long Cost<T>(Codec<T> e, int n) { return e.Cost == 0 || (long)e.FinalMin * n == 0 ? 1 : (long)e.FinalMin * n; }
+
+        public static void CheckLength(Array v, int n)
+        {
+            if (v == null)
+                throw Codecs.Null();
+            if (v.Length != n)
+                throw new EncodeException(ErrorKind.Invalid, "a fixed array of " + n + " elements holds " + v.Length, "");
+        }
+    }
+
+    internal sealed class FixedArrayCodec<T> : FixedCodec<T[]>
+    {
+        private readonly FixedCodec<T> _e;
+        private readonly int _n;
+
+        public FixedArrayCodec(FixedCodec<T> e, int n) : base(e.Slot * n) { _e = e; _n = n; }
+
+        public override T[] At(byte[] b, int at)
+        {
+            var a = new T[_n];
+            for (int i = 0; i < _n; i++)
+                a[i] = _e.At(b, at + i * _e.Slot);
+            return a;
+        }
+
+        public override void Store(Writer w, int at, T[] v)
+        {
+            Arrays.CheckLength(v, _n);
+            for (int i = 0; i < _n; i++)
+                _e.Store(w, at + i * _e.Slot, v[i]);
+        }
+    }
+
+    internal sealed class ArrayCodec<T> : Codec<T[]>
+    {
+        private readonly Codec<T> _e;
+        private readonly int _n;
+
+        public ArrayCodec(Codec<T> e, int n) : base(e.Slot * n, e.FinalMin * n, Arrays.Cost(e, n)) { _e = e; _n = n; }
+
+        public override void Put(Writer w, int bas, int slot, T[] v)
+        {
+            Arrays.CheckLength(v, _n);
+            for (int i = 0; i < _n; i++)
+            {
+                try { _e.Put(w, bas, slot + i * _e.Slot, v[i]); }
+                catch (EncodeException e) { throw e.InIndex(i); }
+            }
+        }
+
+        public override T[] Get(Reader r, int bas, int slot)
+        {
+            var a = new T[_n];
+            for (int i = 0; i < _n; i++)
+            {
+                try { a[i] = _e.Get(r, bas, slot + i * _e.Slot); }
+                catch (DecodeException e) { throw e.InIndex(i); }
+            }
+            return a;
+        }
+
+        public override void Append(Writer w, T[] v)
+        {
+            Arrays.CheckLength(v, _n);
+            for (int i = 0; i < _n; i++)
+            {
+                try { _e.Append(w, v[i]); }
+                catch (EncodeException e) { throw e.InIndex(i); }
+            }
+        }
+
+        public override T[] Take(Reader r)
+        {
+            var a = new T[_n];
+            for (int i = 0; i < _n; i++)
+            {
+                try { a[i] = _e.Take(r); }
+                catch (DecodeException e) { throw e.InIndex(i); }
+            }
+            return a;
+        }
+
+        public override void Check(Reader r, int bas, int slot)
+        {
+            for (int i = 0; i < _n; i++)
+            {
+                try { _e.Check(r, bas, slot + i * _e.Slot); }
+                catch (DecodeException e) { throw e.InIndex(i); }
+            }
+        }
+
+        public override void CheckFinal(Reader r)
+        {
+            for (int i = 0; i < _n; i++)
+            {
+                try { _e.CheckFinal(r); }
+                catch (DecodeException e) { throw e.InIndex(i); }
+            }
+        }
+    }
+
+    /// <summary>What the collections share: the elements written and read one by one.</summary>
+    public abstract class CollectionCodec<TCollection, T> : Codec<TCollection> where TCollection : class, ICollection<T>
+    {
+        protected readonly Codec<T> E;
+
+        protected CollectionCodec(Codec<T> element) : base(4, 4, 4) { E = element; }
+
+        /// <summary>An empty collection to read into, sized for <paramref name="n"/> elements at most.</summary>
+        protected abstract TCollection Make(int n);
+
+        /// <summary>Adds an element read at <paramref name="at"/>; false when its key is held already.</summary>
+        protected virtual bool Add(TCollection c, T v) { c.Add(v); return true; }
+
+        public override void Put(Writer w, int bas, int slot, TCollection v)
+        {
+            if (v == null)
+                throw Codecs.Null();
+            int first = w.Vector(bas, slot, v.Count, E.Slot);
+            int i = 0;
+            foreach (T x in v)
+            {
+                try { E.Put(w, bas, first + i * E.Slot, x); }
+                catch (EncodeException e) { throw e.InIndex(i); }
+                i++;
+            }
+        }
+
+        public override void Append(Writer w, TCollection v)
+        {
+            if (v == null)
+                throw Codecs.Null();
+            w.AppendUInt32((uint)v.Count);
+            int i = 0;
+            foreach (T x in v)
+            {
+                try { E.Append(w, x); }
+                catch (EncodeException e) { throw e.InIndex(i); }
+                i++;
+            }
+        }
+
+        public override TCollection Get(Reader r, int bas, int slot)
+        {
+            int n;
+            int first = r.Vector(bas, slot, E.Slot, E.Cost, "", out n);
+            TCollection c = Make(n);
+            for (int i = 0; i < n; i++)
+            {
+                int at = first + i * E.Slot;
+                T x;
+                try { x = E.Get(r, bas, at); }
+                catch (DecodeException e) { throw e.InIndex(i); }
+                if (!Add(c, x))
+                    throw Reader.DuplicateKey("", at).InIndex(i);
+            }
+            return c;
+        }
+
+        public override TCollection Take(Reader r)
+        {
+            int n = r.FinalCount(E.FinalMin, E.Cost, "");
+            TCollection c = Make(n);
+            for (int i = 0; i < n; i++)
+            {
+                int at = r.Position;
+                T x;
+                try { x = E.Take(r); }
+                catch (DecodeException e) { throw e.InIndex(i); }
+                if (!Add(c, x))
+                    throw Reader.DuplicateKey("", at).InIndex(i);
+            }
+            return c;
+        }
+    }
+
+    internal sealed class VectorCodec<T> : CollectionCodec<List<T>, T>
+    {
+        public VectorCodec(Codec<T> element) : base(element) { }
+
+        // a few elements ahead, never a count of elements that take no bytes (bounded by the budget alone)
+        protected override List<T> Make(int n) { return new List<T>(Math.Min(n, 1024)); }
+
+        public override void Check(Reader r, int bas, int slot)
+        {
+            int n;
+            int first = r.Vector(bas, slot, E.Slot, E.Cost, "", out n);
+            for (int i = 0; i < n; i++)
+            {
+                try { E.Check(r, bas, first + i * E.Slot); }
+                catch (DecodeException e) { throw e.InIndex(i); }
+            }
+        }
+
+        public override void CheckFinal(Reader r)
+        {
+            int n = r.FinalCount(E.FinalMin, E.Cost, "");
+            for (int i = 0; i < n; i++)
+            {
+                try { E.CheckFinal(r); }
+                catch (DecodeException e) { throw e.InIndex(i); }
+            }
+        }
+    }
+
+    internal sealed class SetCodec<T> : CollectionCodec<SortedSet<T>, T>
+    {
+        private readonly IComparer<T> _order;
+
+        public SetCodec(Codec<T> element, IComparer<T> order) : base(element) { _order = order; }
+
+        protected override SortedSet<T> Make(int n) { return new SortedSet<T>(_order); }
+        protected override bool Add(SortedSet<T> c, T v) { return c.Add(v); }
+    }
+
+    /// <summary>A map entry as a key slot followed by a value slot.</summary>
+    internal sealed class EntryCodec<TKey, TValue> : Codec<KeyValuePair<TKey, TValue>>
+    {
+        private readonly Codec<TKey> _k;
+        private readonly Codec<TValue> _v;
+
+        public EntryCodec(Codec<TKey> k, Codec<TValue> v) : base(k.Slot + v.Slot, k.FinalMin + v.FinalMin, k.Cost + v.Cost)
+        {
+            _k = k;
+            _v = v;
+        }
+
+        public override void Put(Writer w, int bas, int slot, KeyValuePair<TKey, TValue> e)
+        {
+            _k.Put(w, bas, slot, e.Key);
+            _v.Put(w, bas, slot + _k.Slot, e.Value);
+        }
+
+        public override KeyValuePair<TKey, TValue> Get(Reader r, int bas, int slot)
+        {
+            TKey k = _k.Get(r, bas, slot);
+            return new KeyValuePair<TKey, TValue>(k, _v.Get(r, bas, slot + _k.Slot));
+        }
+
+        public override void Append(Writer w, KeyValuePair<TKey, TValue> e)
+        {
+            _k.Append(w, e.Key);
+            _v.Append(w, e.Value);
+        }
+
+        public override KeyValuePair<TKey, TValue> Take(Reader r)
+        {
+            TKey k = _k.Take(r);
+            return new KeyValuePair<TKey, TValue>(k, _v.Take(r));
+        }
+    }
+
+    internal sealed class MapCodec<TMap, TKey, TValue> : CollectionCodec<TMap, KeyValuePair<TKey, TValue>>
+        where TMap : class, IDictionary<TKey, TValue>
+    {
+        private readonly Func<TMap> _make;
+
+        public MapCodec(Codec<TKey> k, Codec<TValue> v, Func<TMap> make) : base(new EntryCodec<TKey, TValue>(k, v)) { _make = make; }
+
+        protected override TMap Make(int n) { return _make(); }
+
+        protected override bool Add(TMap c, KeyValuePair<TKey, TValue> e)
+        {
+            if (c.ContainsKey(e.Key))
+                return false;
+            c.Add(e.Key, e.Value);
+            return true;
+        }
+    }
+}
+
+namespace Fbe
+{
+    /// <summary>Default values the generated classes start with.</summary>
+    public static class Defaults
+    {
+        /// <summary>A fixed array of <paramref name="length"/> values, each <paramref name="make"/>().</summary>
+        public static T[] Array<T>(int length, Func<T> make)
+        {
+            var a = new T[length];
+            for (int i = 0; i < length; i++)
+                a[i] = make();
+            return a;
+        }
+    }
+}

@@ -1,0 +1,318 @@
+using System;
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace Fbe
+{
+    /// <summary>The bits of a float (BitConverter has no such method on .NET Framework).</summary>
+    public static class Bits
+    {
+        [StructLayout(LayoutKind.Explicit)]
+        private struct Union
+        {
+            [FieldOffset(0)] public float F;
+            [FieldOffset(0)] public uint U;
+        }
+
+        public static uint SingleToUInt32(float v) { var u = new Union { F = v }; return u.U; }
+        public static float UInt32ToSingle(uint v) { var u = new Union { U = v }; return u.F; }
+    }
+
+    /// <summary>
+    /// A timestamp: nanoseconds since 1970-01-01 00:00:00 UTC as the format holds them (docs/format.md 2.2),
+    /// convertible to and from DateTime (whose ticks are 100 ns: ToDateTime drops the last two digits).
+    /// </summary>
+    public struct Timestamp : IEquatable<Timestamp>, IComparable<Timestamp>
+    {
+        private static readonly DateTime Epoch = new DateTime(1970, 1, 1, 0, 0, 0, DateTimeKind.Utc);
+
+        public Timestamp(ulong nanoseconds) { Nanoseconds = nanoseconds; }
+
+        /// <summary>Nanoseconds since the epoch.</summary>
+        public ulong Nanoseconds { get; }
+
+        /// <summary>The time now (the schema's <c>utc</c>).</summary>
+        public static Timestamp Utc() { return FromDateTime(DateTime.UtcNow); }
+
+        public static Timestamp FromDateTime(DateTime t)
+        {
+            long ticks = t.ToUniversalTime().Ticks - Epoch.Ticks;
+            return new Timestamp((ulong)ticks * 100);
+        }
+
+        public DateTime ToDateTime() { return Epoch.AddTicks((long)(Nanoseconds / 100)); }
+
+        public bool Equals(Timestamp other) { return Nanoseconds == other.Nanoseconds; }
+        public override bool Equals(object obj) { return obj is Timestamp && Equals((Timestamp)obj); }
+        public override int GetHashCode() { return Nanoseconds.GetHashCode(); }
+        public int CompareTo(Timestamp other) { return Nanoseconds.CompareTo(other.Nanoseconds); }
+        public override string ToString() { return Nanoseconds.ToString(System.Globalization.CultureInfo.InvariantCulture); }
+        public static bool operator ==(Timestamp a, Timestamp b) { return a.Nanoseconds == b.Nanoseconds; }
+        public static bool operator !=(Timestamp a, Timestamp b) { return a.Nanoseconds != b.Nanoseconds; }
+    }
+
+    /// <summary>A uuid on the wire: 16 bytes in the order of its text (docs/format.md 2.3). System.Guid keeps its
+    /// first three fields little-endian in ToByteArray; these convert.</summary>
+    public static class Uuid
+    {
+        private static readonly int[] Order = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
+
+        public static void Write(Guid v, byte[] b, int p)
+        {
+            byte[] g = v.ToByteArray();
+            for (int i = 0; i < 16; i++)
+                b[p + i] = g[Order[i]];
+        }
+
+        public static Guid Read(byte[] b, int p)
+        {
+            var g = new byte[16];
+            for (int i = 0; i < 16; i++)
+                g[Order[i]] = b[p + i];
+            return new Guid(g);
+        }
+
+        /// <summary>A time-based uuid (version 1) with a random node, as the schema's <c>uuid1</c>.</summary>
+        public static Guid Uuid1()
+        {
+            var rnd = Guid.NewGuid().ToByteArray();
+            long t = (DateTime.UtcNow.Ticks - new DateTime(1582, 10, 15, 0, 0, 0, DateTimeKind.Utc).Ticks);
+            var b = new byte[16];
+            uint low = (uint)t;
+            ushort mid = (ushort)(t >> 32);
+            ushort high = (ushort)(((t >> 48) & 0x0FFF) | 0x1000);
+            b[0] = (byte)(low >> 24); b[1] = (byte)(low >> 16); b[2] = (byte)(low >> 8); b[3] = (byte)low;
+            b[4] = (byte)(mid >> 8); b[5] = (byte)mid; b[6] = (byte)(high >> 8); b[7] = (byte)high;
+            b[8] = (byte)((rnd[8] & 0x3F) | 0x80);
+            for (int i = 9; i < 16; i++)
+                b[i] = rnd[i];
+            return Read(b, 0);
+        }
+
+        /// <summary>A random uuid (version 4), as the schema's <c>uuid4</c>.</summary>
+        public static Guid Uuid4() { return Guid.NewGuid(); }
+
+        /// <summary>Compares two uuids in the order of their bytes (the order of their text).</summary>
+        public static int Compare(Guid a, Guid b)
+        {
+            byte[] x = a.ToByteArray(), y = b.ToByteArray();
+            for (int i = 0; i < 16; i++)
+            {
+                int c = x[Order[i]].CompareTo(y[Order[i]]);
+                if (c != 0)
+                    return c;
+            }
+            return 0;
+        }
+    }
+
+    /// <summary>The format's decimal is .NET's System.Decimal (docs/format.md 2.4): these read and write its 16 bytes.</summary>
+    public static class Decimals
+    {
+        /// <summary>Writes <paramref name="v"/> without trailing fraction zeros; zero as 16 zero bytes.</summary>
+        public static void Write(decimal v, byte[] b, int p)
+        {
+            int[] bits = decimal.GetBits(v);
+            uint lo = (uint)bits[0], mid = (uint)bits[1], hi = (uint)bits[2];
+            int scale = (bits[3] >> 16) & 0xFF;
+            bool negative = bits[3] < 0;
+            while (scale > 0)
+            {
+                // divide the 96-bit magnitude by 10 while it divides exactly
+                ulong r = hi;
+                uint qh = (uint)(r / 10);
+                r = ((r % 10) << 32) | mid;
+                uint qm = (uint)(r / 10);
+                r = ((r % 10) << 32) | lo;
+                uint ql = (uint)(r / 10);
+                if (r % 10 != 0)
+                    break;
+                hi = qh; mid = qm; lo = ql;
+                scale--;
+            }
+            if ((lo | mid | hi) == 0)
+            {
+                scale = 0;
+                negative = false;
+            }
+            uint flags = (uint)scale << 16 | (negative ? 0x80000000u : 0u);
+            PutU32(b, p, lo);
+            PutU32(b, p + 4, mid);
+            PutU32(b, p + 8, hi);
+            PutU32(b, p + 12, flags);
+        }
+
+        /// <summary>Reads a decimal at <paramref name="p"/>; flags beyond a scale 0..28 and the sign are refused.</summary>
+        public static decimal Read(byte[] b, int p, string field)
+        {
+            uint flags = GetU32(b, p + 12);
+            if ((flags & 0x7F00FFFFu) != 0)
+                throw new DecodeException("decimal flags 0x" + flags.ToString("x8") + ": reserved bits set", field, p);
+            int scale = (int)(flags >> 16) & 0xFF;
+            if (scale > 28)
+                throw new DecodeException("decimal scale " + scale + " above 28", field, p);
+            return new decimal((int)GetU32(b, p), (int)GetU32(b, p + 4), (int)GetU32(b, p + 8), (flags & 0x80000000u) != 0, (byte)scale);
+        }
+
+        private static void PutU32(byte[] b, int p, uint v)
+        {
+            b[p] = (byte)v; b[p + 1] = (byte)(v >> 8); b[p + 2] = (byte)(v >> 16); b[p + 3] = (byte)(v >> 24);
+        }
+
+        private static uint GetU32(byte[] b, int p)
+        {
+            return (uint)(b[p] | b[p + 1] << 8 | b[p + 2] << 16 | b[p + 3] << 24);
+        }
+    }
+
+    /// <summary>
+    /// FBE strings are bytes (docs/format.md 2.5) and may hold sequences that are not UTF-8. A string holds each byte
+    /// that is not part of a valid UTF-8 sequence (0x80..0xFF) as the lone low surrogate U+DC80..U+DCFF, as Python's
+    /// surrogateescape and the JSON rule of docs/limits.md 7, so every string reads and writes back to the same bytes.
+    /// Any other lone surrogate stands for no byte and cannot be written (EncodeException).
+    /// </summary>
+    public static class Utf8
+    {
+        private static readonly UTF8Encoding Strict = new UTF8Encoding(false, true);
+
+        /// <summary>The bytes <paramref name="n"/> bytes from <paramref name="from"/> as a string.</summary>
+        public static string Decode(byte[] data, int from, int n)
+        {
+            int end = from + n, i = from;
+            while (i < end && data[i] < 0x80)
+                i++;
+            if (i == end)
+                return Encoding.ASCII.GetString(data, from, n);
+            if (Valid(data, i, end))
+                return Strict.GetString(data, from, n);
+            var sb = new StringBuilder(n);
+            for (int k = from; k < end;)
+            {
+                int b = data[k];
+                if (b < 0x80)
+                {
+                    sb.Append((char)b);
+                    k++;
+                    continue;
+                }
+                int len = Sequence(data, k, end);
+                if (len == 0)
+                {
+                    sb.Append((char)(0xDC00 | b));
+                    k++;
+                }
+                else
+                {
+                    sb.Append(Strict.GetString(data, k, len));
+                    k += len;
+                }
+            }
+            return sb.ToString();
+        }
+
+        private static bool Valid(byte[] data, int i, int end)
+        {
+            while (i < end)
+            {
+                if (data[i] < 0x80)
+                {
+                    i++;
+                    continue;
+                }
+                int len = Sequence(data, i, end);
+                if (len == 0)
+                    return false;
+                i += len;
+            }
+            return true;
+        }
+
+        /// <summary>The length of the valid UTF-8 sequence at <paramref name="i"/> (no overlong forms, no surrogates,
+        /// nothing above U+10FFFF), or 0.</summary>
+        public static int Sequence(byte[] d, int i, int end)
+        {
+            int b0 = d[i];
+            if (b0 >= 0xC2 && b0 <= 0xDF)
+                return i + 1 < end && In(d[i + 1], 0x80, 0xBF) ? 2 : 0;
+            if (b0 >= 0xE0 && b0 <= 0xEF)
+            {
+                int lo = b0 == 0xE0 ? 0xA0 : 0x80, hi = b0 == 0xED ? 0x9F : 0xBF;
+                return i + 2 < end && In(d[i + 1], lo, hi) && In(d[i + 2], 0x80, 0xBF) ? 3 : 0;
+            }
+            if (b0 >= 0xF0 && b0 <= 0xF4)
+            {
+                int lo = b0 == 0xF0 ? 0x90 : 0x80, hi = b0 == 0xF4 ? 0x8F : 0xBF;
+                return i + 3 < end && In(d[i + 1], lo, hi) && In(d[i + 2], 0x80, 0xBF) && In(d[i + 3], 0x80, 0xBF) ? 4 : 0;
+            }
+            return 0;
+        }
+
+        private static bool In(byte b, int lo, int hi) { return b >= lo && b <= hi; }
+
+        /// <summary>The number of bytes <paramref name="s"/> takes; refuses a lone surrogate that stands for no byte.</summary>
+        public static int Length(string s)
+        {
+            int n = 0;
+            for (int i = 0; i < s.Length; i++)
+            {
+                char c = s[i];
+                if (c < 0x80)
+                    n++;
+                else if (c < 0x800)
+                    n += 2;
+                else if (char.IsHighSurrogate(c) && i + 1 < s.Length && char.IsLowSurrogate(s[i + 1]))
+                {
+                    n += 4;
+                    i++;
+                }
+                else if (c >= 0xDC80 && c <= 0xDCFF)
+                    n++;
+                else if (char.IsSurrogate(c))
+                    throw new EncodeException(ErrorKind.Invalid, "lone surrogate U+" + ((int)c).ToString("X4") + " stands for no byte", "");
+                else
+                    n += 3;
+            }
+            return n;
+        }
+
+        /// <summary>Writes the bytes of <paramref name="s"/> at <paramref name="p"/> (Length(s) checked it).</summary>
+        public static void Encode(string s, byte[] b, int p)
+        {
+            for (int i = 0; i < s.Length; i++)
+            {
+                int c = s[i];
+                if (c < 0x80)
+                    b[p++] = (byte)c;
+                else if (c < 0x800)
+                {
+                    b[p++] = (byte)(0xC0 | c >> 6);
+                    b[p++] = (byte)(0x80 | c & 0x3F);
+                }
+                else if (c >= 0xD800 && c <= 0xDBFF)
+                {
+                    int cp = 0x10000 + ((c - 0xD800) << 10) + (s[++i] - 0xDC00);
+                    b[p++] = (byte)(0xF0 | cp >> 18);
+                    b[p++] = (byte)(0x80 | (cp >> 12) & 0x3F);
+                    b[p++] = (byte)(0x80 | (cp >> 6) & 0x3F);
+                    b[p++] = (byte)(0x80 | cp & 0x3F);
+                }
+                else if (c >= 0xDC80 && c <= 0xDCFF)
+                    b[p++] = (byte)(c & 0xFF);
+                else
+                {
+                    b[p++] = (byte)(0xE0 | c >> 12);
+                    b[p++] = (byte)(0x80 | (c >> 6) & 0x3F);
+                    b[p++] = (byte)(0x80 | c & 0x3F);
+                }
+            }
+        }
+
+        /// <summary>The bytes of <paramref name="s"/>.</summary>
+        public static byte[] Bytes(string s)
+        {
+            var b = new byte[Length(s)];
+            Encode(s, b, 0);
+            return b;
+        }
+    }
+}

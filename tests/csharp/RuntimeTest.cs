@@ -1,0 +1,98 @@
+// The runtime's own pieces (runtime/csharp): errors, decimals, uuids, strings, limits.
+
+using System;
+using Fbe;
+using NUnit.Framework;
+
+namespace Fbe.Tests
+{
+    [TestFixture]
+    public class RuntimeTest
+    {
+        [Test]
+        public void ErrorsNameTypeFieldAndOffset()
+        {
+            var e = new DecodeException("string of 9 bytes beyond the end of the buffer", "symbol", 120)
+                .InIndex(2).InField("orders").Within("proto.Account");
+            Assert.AreEqual("string of 9 bytes beyond the end of the buffer (proto.Account.orders[2].symbol, offset 120)", e.Message);
+            Assert.AreEqual("orders[2].symbol", e.Path);
+            var s = new DecodeException("struct offset 0", "", 20).InField("wallet").Within("proto.Account");
+            Assert.AreEqual("struct offset 0 (proto.Account.wallet, offset 20)", s.Message);
+        }
+
+        [Test]
+        public void LimitsAreTheDocumentedNumbers()
+        {
+            var d = Limits.Default;
+            Assert.AreEqual(new long[] { 128, 8, 4096, 67108864 }, new[] { d.MaxDepth, d.BudgetFactor, d.BudgetSlack, d.MaxFrameSize });
+            Assert.AreEqual(4192, d.Budget(12));
+        }
+
+        private static byte[] Wire(decimal v)
+        {
+            var b = new byte[16];
+            Decimals.Write(v, b, 0);
+            return b;
+        }
+
+        [Test]
+        public void DecimalsAreWrittenWithoutTrailingZeros()
+        {
+            Assert.AreEqual(Wire(1.5m), Wire(1.50m));
+            Assert.AreEqual(new byte[16], Wire(-0.00m));
+            Assert.AreEqual(new byte[] { 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0x80 }, Wire(-1.5m));
+            Assert.AreEqual(-1.5m, Decimals.Read(Wire(-1.5m), 0, "d"));
+        }
+
+        [Test]
+        public void DecimalsWithReservedFlagsAreRefused()
+        {
+            var b = Wire(1m);
+            b[14] = 29;
+            Assert.AreEqual("decimal scale 29 above 28 (d, offset 0)", Assert.Throws<DecodeException>(() => Decimals.Read(b, 0, "d")).Message);
+            b[14] = 1;
+            b[12] = 1;
+            Assert.AreEqual("decimal flags 0x00010001: reserved bits set (d, offset 0)",
+                Assert.Throws<DecodeException>(() => Decimals.Read(b, 0, "d")).Message);
+        }
+
+        [Test]
+        public void UuidsAreTheBytesOfTheirText()
+        {
+            var b = new byte[16];
+            Uuid.Write(new Guid("123e4567-e89b-12d3-a456-426655440000"), b, 0);
+            Assert.AreEqual(new byte[] { 0x12, 0x3e, 0x45, 0x67, 0xe8, 0x9b, 0x12, 0xd3, 0xa4, 0x56, 0x42, 0x66, 0x55, 0x44, 0, 0 }, b);
+            Assert.AreEqual(new Guid("123e4567-e89b-12d3-a456-426655440000"), Uuid.Read(b, 0));
+            Assert.Less(Uuid.Compare(new Guid("00000001-0000-0000-0000-000000000000"), new Guid("00000100-0000-0000-0000-000000000000")), 0);
+        }
+
+        [Test]
+        public void StringsKeepBytesThatAreNotUtf8()
+        {
+            var bytes = new byte[] { 0x41, 0xC3, 0xA9, 0xC0, 0xAF, 0xFF };
+            string s = Utf8.Decode(bytes, 0, bytes.Length);
+            Assert.AreEqual("A\u00e9\udcc0\udcaf\udcff", s);
+            Assert.AreEqual(bytes, Utf8.Bytes(s));
+            Assert.AreEqual(new byte[] { 0xF0, 0x9F, 0x98, 0x80 }, Utf8.Bytes("\U0001F600"));
+            Assert.Throws<EncodeException>(() => Utf8.Bytes("\ud800"));
+        }
+
+        [Test]
+        public void CharsOrderAsSignedBytes()
+        {
+            Assert.Less(Keys.Char.Compare(0x80, 0x01), 0);
+            Assert.Less(Keys.Char.Compare(0xC8, 0x7F), 0);
+            Assert.AreEqual(0, Keys.Double.Compare(-0.0, 0.0));
+            Assert.Greater(Keys.Double.Compare(double.NaN, double.PositiveInfinity), 0);
+        }
+
+        [Test]
+        public void WriterRefusesStructsNestedTooDeep()
+        {
+            var w = new Writer(2);
+            w.Enter("a");
+            w.Enter("b");
+            Assert.AreEqual("structs nested deeper than 2 (c)", Assert.Throws<EncodeException>(() => w.Enter("c")).Message);
+        }
+    }
+}

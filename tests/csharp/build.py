@@ -1,0 +1,94 @@
+"""Builds what `make test-csharp` runs (build/csharp): the runtime Fbe.dll (runtime/csharp/src), the
+fbec --csharp --final output of every schema (schemas/**/*.fbe and ../shared's, each with the schemas
+it imports) compiled with mcs -warnaserror into one assembly per schema, and the NUnit tests
+(tests/csharp/*.cs) into Tests.dll. ../shared's schemas are also Shared.dll, which the vector tests
+load by reflection (absent when ../shared is: the tests then say so).
+
+    python tests/csharp/build.py [build folder]
+    python tests/csharp/build.py --summary TestResult.xml   # nunit-console's result as make's closing line
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
+sys.path.insert(0, str(REPO / "compiler"))
+
+from fbec.cli import main as fbec_main
+
+MCS = ["mcs", "-langversion:7", "-warn:4", "-warnaserror", "-nologo", "-debug-"]
+CLI = Path("/usr/lib/cli")
+REFERENCES = [CLI / "nunit.framework-2.6.3" / "nunit.framework.dll", CLI / "Newtonsoft.Json-5.0" / "Newtonsoft.Json.dll"]
+
+
+def mcs(out: Path, sources: list[Path], references: list[Path], library: bool = True) -> None:
+    command = [*MCS, f"-target:{'library' if library else 'exe'}", f"-out:{out}",
+               *(f"-r:{r}" for r in references), *map(str, sources)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        sys.exit(f"build.py: mcs failed for {out.name}:\n{result.stdout}{result.stderr}")
+
+
+def schema_with_imports(schema: Path) -> list[Path]:
+    """The schema and the schemas it imports (`import x` is x.fbe beside it), transitively."""
+    out: list[Path] = []
+    todo = [schema]
+    while todo:
+        s = todo.pop()
+        if s not in out:
+            out.append(s)
+            todo += [s.parent / f"{m}.fbe" for m in re.findall(r"^import\s+(\w+)", s.read_text(), re.MULTILINE)]
+    return out
+
+
+def generate(schemas: list[Path], out: Path) -> list[Path]:
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for s in schemas:
+        if fbec_main(["-q", "--csharp", "--final", f"--input={s}", f"--output={out}"]) != 0:
+            sys.exit(f"build.py: fbec --csharp failed on {s}")
+    return sorted(out.glob("*.cs"))
+
+
+def summary(result: Path) -> None:
+    """`test-csharp: N passed, N failed, N skipped` of an NUnit 2.6 result file (tools/run_suites.py reads it)."""
+    r = ET.parse(result).getroot().attrib
+    failed = sum(int(r.get(k, 0)) for k in ("errors", "failures", "invalid"))
+    passed = int(r["total"]) - failed - int(r.get("inconclusive", 0))
+    print(f"test-csharp: {passed} passed, {failed} failed, {r.get('not-run', 0)} skipped")
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--summary"]:
+        summary(Path(sys.argv[2]))
+        return
+    build = Path(sys.argv[1] if len(sys.argv) > 1 else REPO / "build" / "csharp").resolve()
+    build.mkdir(parents=True, exist_ok=True)
+    fbe = build / "Fbe.dll"
+    mcs(fbe, sorted((REPO / "runtime" / "csharp" / "src").glob("*.cs")), [])
+    schemas = sorted((REPO / "schemas").rglob("*.fbe"))
+    shared = sorted((SHARED / "schemas").glob("*.fbe")) if (SHARED / "schemas").is_dir() else []
+    for schema in schemas:
+        name = schema.relative_to(REPO / "schemas").with_suffix("").as_posix().replace("/", "_")
+        mcs(build / "gen" / f"{name}.dll", generate(schema_with_imports(schema), build / "gen" / name), [fbe])
+    if shared:
+        mcs(build / "Shared.dll", generate(shared, build / "gen" / "shared"), [fbe])
+    elif (build / "Shared.dll").exists():
+        (build / "Shared.dll").unlink()
+    for r in REFERENCES:
+        shutil.copy(r, build / r.name)
+    mcs(build / "Tests.dll", sorted((REPO / "tests" / "csharp").glob("*.cs")), [fbe, *REFERENCES, Path("System.Numerics.dll")])
+    print(f"build.py: Fbe.dll, {len(schemas)} project schemas{', the shared schemas' if shared else ''} and Tests.dll in {build}")
+
+
+if __name__ == "__main__":
+    main()
