@@ -211,6 +211,25 @@ def text_struct(raw: RawText, s: Struct, base: Callable[[str], str], value: Call
 
 
 
+def quoted(text: str, control: Callable[[int], str], other: Callable[[str], str] = lambda ch: ch) -> str:
+    """A double-quoted string literal of text with the C family's escapes: a backslash before `"` and
+    `\\`, `\\n` and `\\t`, control(code) for the other control chars (below 0x20, and 0x7F),
+    other(char) for every other char."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(control(ord(ch)))
+        else:
+            out.append(other(ch))
+    return '"' + "".join(out) + '"'
+
+
 def nested_spec(t: Type, leaf: Callable[[Type], str], node: Callable[[str, list[str]], str]) -> str:
     """t spelled as nested nodes, as a runtime's type spec (what its error explanations check a
     value against): `node(kind, parts)` for an optional, array or collection, parts spelled alike

@@ -5,7 +5,7 @@ defaults and comparisons."""
 from __future__ import annotations
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile
+from fbec.targets.base import CodeWriter, GeneratedFile, quoted
 from fbec.targets.go.names import Idents, package_name
 
 RUNTIME = "github.com/fbe-toolkit/fbe/runtime/go/fbe"
@@ -226,21 +226,7 @@ class Context:
 
 def go_string(text: str) -> str:
     """A Go interpreted string literal of text (valid UTF-8 kept, the rest escaped)."""
-    out = []
-    for ch in text:
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        elif 0xD800 <= ord(ch) <= 0xDFFF:
-            out.append("\\uFFFD")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+    return quoted(text, lambda o: f"\\x{o:02x}", lambda ch: "\\uFFFD" if 0xD800 <= ord(ch) <= 0xDFFF else ch)
 
 
 def aligned(rows: list[list[str]]) -> list[str]:

@@ -14,7 +14,7 @@ from fbec.targets.go.models import (
     in_order,
     read_root,
     refuse_repeated,
-    repeated_call,
+    repeated,
     sorted_keys,
     stops,
 )
@@ -204,12 +204,7 @@ def key_read(c: Context, t: ir.Type, key: str, f: str) -> str:
 def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, f: str) -> None:
     """Refuse a set read with an element twice, or a map held as pairs with a key twice
     (docs/limits.md 7); a Go map checks as it is filled."""
-    call = repeated_call(c, t, dst)
-    if call is None:
-        return
-    with w.block(f"if _, k := {call}; k >= 0 {{", "}"):
-        w.line(f"r.Duplicate{'Element' if isinstance(t, ir.Sequence) else 'Key'}({f})")
-        w.line("return")
+    repeated(w, c, t, dst, "_", f"r.Duplicate{'Element' if isinstance(t, ir.Sequence) else 'Key'}({f})")
 
 
 def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names: Locals,

@@ -154,12 +154,15 @@ def refuse_repeated(w: CodeWriter, c: Context, t: ir.Type, value: str, field: st
     reader reads it otherwise (docs/limits.md 4). The writer records the error and stops."""
     if not isinstance(t, (ir.Sequence, ir.Mapping)):
         return
+    repeated(w, c, t, value, "i", f'{writer}.Same{"Elements" if isinstance(t, ir.Sequence) else "Keys"}("{field}", i, k)')
+
+
+def repeated(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, value: str, i: str, report: str) -> None:
+    """`if i, k := <the runtime's test>; k >= 0 { report; return }`: elements or keys i and k of value
+    are the same (nothing when t's values cannot repeat)."""
     call = repeated_call(c, t, value)
-    if call is None:
-        return
-    with w.block(f"if i, k := {call}; k >= 0 {{", "}"):
-        w.line(f'{writer}.Same{"Elements" if isinstance(t, ir.Sequence) else "Keys"}("{field}", i, k)')
-        w.line("return")
+    if call is not None:
+        leave(w, f"{i}, k := {call}; k >= 0", [], report)
 
 
 def in_order(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, value: str, names: Locals) -> str:
@@ -200,12 +203,7 @@ def stops(w: CodeWriter, c: Context, t: ir.Type, writer: str, unwind: list[str])
 def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, field: str, pos: str) -> None:
     """Refuse a set read with an element twice, or a map held as pairs with a key twice
     (docs/limits.md: no reader keeps "the first" or "the last"); a Go map checks as it is filled."""
-    call = repeated_call(c, t, dst)
-    if call is None:
-        return
-    with w.block(f"if _, k := {call}; k >= 0 {{", "}"):
-        w.line(f'r.DuplicateKey("{field}", {pos})')
-        w.line("return")
+    repeated(w, c, t, dst, "_", f'r.DuplicateKey("{field}", {pos})')
 
 
 def grow_or_resize(w: CodeWriter, c: Context, t: ir.Sequence, dst: str, n: str) -> None:

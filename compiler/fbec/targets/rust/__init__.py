@@ -15,7 +15,7 @@ import math
 import struct
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, quoted
 from fbec.targets.rust.json import write_json
 from fbec.targets.rust.names import Idents, first_names
 from fbec.targets.rust.proto import write_protocol
@@ -168,19 +168,7 @@ def float_literal(text: str, single: bool) -> str | None:
 
 
 def rust_string(text: str) -> str:
-    out = []
-    for ch in text:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{{{ord(ch):x}}}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+    return quoted(text, lambda o: f"\\u{{{o:x}}}")
 
 
 def call(w: CodeWriter, head: str, args: list[str], tail: str) -> None:
