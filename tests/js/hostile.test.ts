@@ -2,6 +2,8 @@
 // struct's default (a Wide: 1,000,000 numbers) before the budget check refused the input, so a
 // 16-byte versioned body of int32[100000000] ran 60 s and took 6 GB. Counted here by the arrays of
 // Wide's length that Array.prototype.fill fills: the generated default is new Array(n).fill(0).
+// And a value is read into the default its parent made (a struct field, a fixed array's elements):
+// no default is made twice nor kept alive beside the value read in its place.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fbe from "@fbe-toolkit/fbe";
@@ -9,18 +11,18 @@ import { Holder, Wide, Wides } from "./hostile.js";
 
 const LENGTH = 1000000;
 
-function defaultsMade(read: () => unknown): { made: number; error: unknown } {
+function defaultsMade(read: () => unknown): { made: number; error: unknown; arrays: unknown[][]; value: unknown } {
   const fill = Array.prototype.fill;
-  let made = 0;
+  const arrays: unknown[][] = [];
   Array.prototype.fill = function (this: unknown[], ...args: Parameters<typeof fill>) {
-    if (this.length === LENGTH) made++;
+    if (this.length === LENGTH) arrays.push(this);
     return fill.apply(this, args);
   } as typeof fill;
   try {
-    read();
-    return { made, error: undefined };
+    const value = read();
+    return { made: arrays.length, error: undefined, arrays, value };
   } catch (e) {
-    return { made, error: e };
+    return { made: arrays.length, error: e, arrays, value: undefined };
   } finally {
     Array.prototype.fill = fill;
   }
@@ -71,4 +73,24 @@ test("a budget that pays for the defaults reads them", () => {
   });
   assert.equal(error, undefined);
   assert.ok(made >= 3, `${made}`);
+});
+
+test("a value is read into the default its parent made: one Wide per Holder read, in every format", () => {
+  const holder = new Holder();
+  holder.wide.values[LENGTH - 1] = 7;
+  const limits = { ...fbe.DEFAULT_LIMITS, budgetSlack: 4_000_100 };     // maybe and byId are absent: their defaults are charged
+  const reads: [string, () => Holder][] = [
+    ["versioned", ((data) => () => Holder.fromFbe(data, limits))(holder.toFbe())],
+    ["final", ((data) => () => Holder.fromFinal(data, limits))(holder.toFinal())],
+    ["json", ((text) => () => Holder.fromJson(text, limits))(holder.toJson())],
+  ];
+  for (const [format, read] of reads) {
+    const { made, error, arrays, value } = defaultsMade(read);
+    assert.equal(error, undefined, `${format}: ${String(error)}`);
+    // before: 2, the Holder's default Wide kept while Wide.fbeRead made and filled a second one
+    assert.equal(made, 1, `${format}: ${made} Wide defaults made for one Holder`);
+    const got = value as Holder;
+    assert.equal(got.wide.values[LENGTH - 1], 7, format);
+    assert.equal(got.wide.values, arrays[0], `${format}: the values were not read into the default's array`);
+  }
 });

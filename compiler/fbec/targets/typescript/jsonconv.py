@@ -173,8 +173,9 @@ def enum_json_read(t: ir.EnumRef, x: str, f: str, key: bool) -> str:
     return integer_read(t.wire, x, f, key)
 
 
-def json_expr(c: Context, t: ir.Type, x: str, f: str) -> str:
-    """The expression reading a primitive, enum or struct from the parsed JSON value x."""
+def json_expr(c: Context, t: ir.Type, x: str, f: str, into: str = "") -> str:
+    """The expression reading a primitive, enum or struct from the parsed JSON value x (a struct into
+    the default value `into` when given)."""
     if isinstance(t, ir.Primitive):
         if t.name in READ:
             return f'r.{READ[t.name]}({x}, "{f}")'
@@ -182,7 +183,7 @@ def json_expr(c: Context, t: ir.Type, x: str, f: str) -> str:
     if isinstance(t, ir.EnumRef):
         return enum_json_read(t, x, f, False)
     assert isinstance(t, ir.StructRef)
-    return f"{c.named(t.name)}.fbeReadJson(r, {x})"
+    return f"{c.named(t.name)}.fbeReadJson(r, {x}{', ' + into if into else ''})"
 
 
 def key_expr(t: ir.Type, k: str, f: str) -> str:
@@ -196,10 +197,18 @@ def key_expr(t: ir.Type, k: str, f: str) -> str:
 
 
 def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str, within: str,
-              names: Locals) -> None:
-    """Read the parsed JSON value x (type t) into the lvalue target."""
+              names: Locals, in_place: bool = False) -> None:
+    """Read the parsed JSON value x (type t) into the lvalue target; a struct or a fixed array into the
+    default target holds when `in_place` (as models.read_value)."""
     if isinstance(t, (ir.Primitive, ir.EnumRef, ir.StructRef)):
-        assign(w, c, t, target, json_expr(c, t, x, f), within)
+        into = target if in_place and isinstance(t, ir.StructRef) else ""
+        assign(w, c, t, target, json_expr(c, t, x, f, into), within, bool(into))
+    elif isinstance(t, ir.Array) and in_place:
+        e, a, i = names("e"), names("a"), names("i")
+        w.line(f'const {e} = r.fixed({x}, {t.length}, "{f}");')
+        w.line(f"const {a} = {target};")
+        with w.block(f"for (let {i} = 0; {i} < {e}.length; {i}++) {{", "}"):
+            json_read(c, w, t.element, f"{e}[{i}]", f, f"{a}[{i}]", within_index(f, i), names, True)
     elif isinstance(t, ir.Optional_):
         with w.block(f"if ({x} === null) {{", "} else {"):
             w.line(f"{target} = undefined;")
@@ -266,11 +275,14 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     over = "override " if s.base is not None else ""
     names = Locals()
     w.blank()
-    w.line("/** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */")
-    with w.block(c.method(f"static {over}", "fbeReadJson", [("r", c.rt("JsonReader", False)), ("x", "unknown")], name),
-                 "}"):
+    w.line("/**")
+    w.line(" * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves")
+    w.line(" * out keep their defaults.")
+    w.line(" */")
+    with w.block(c.method(f"static {over}", "fbeReadJson", [("r", c.rt("JsonReader", False)), ("x", "unknown"),
+                                                             ("into?", name)], name), "}"):
         w.line(f"const o = r.struct(x, {struct_costs(s)});" if s.all_fields else f"r.struct(x, {struct_costs(s)});")
-        w.line(f"const v = new {name}();")
+        w.line(f"const v = into ?? new {name}();")
         if s.all_fields:
             w.line(f"let m{c.annot('unknown')};")
         for f in c.plan.struct(s.qualified).fields:
@@ -281,7 +293,8 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             else:
                 w.line("if (m !== undefined) {")
             with w.indented():
-                json_read(c, w, f.type, "m", f.name, f"v.{c.ident.field(f.field)}", within_field(f.name), names)
+                json_read(c, w, f.type, "m", f.name, f"v.{c.ident.field(f.field)}", within_field(f.name), names,
+                          True)
             w.line("}")
         w.line("r.leave();")
         w.line("return v;")

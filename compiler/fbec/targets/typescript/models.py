@@ -178,11 +178,12 @@ def counted(w: CodeWriter, at: tuple[str, str] | None, p: str, size: int, i: str
         w.line(f"{i}++;")
 
 
-def read_expr(c: Context, t: ir.Type, at: tuple[str, str] | None, field: str) -> str:
+def read_expr(c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, into: str = "") -> str:
     """The expression reading a primitive, enum or struct: its versioned slot `at` = (base, slot), or
-    at the Reader's cursor (`at` None)."""
+    at the Reader's cursor (`at` None); a struct into the default value `into` when given."""
     if isinstance(t, ir.StructRef):
-        return f"{c.named(t.name)}.{'fbeReadFinal(r)' if at is None else f'fbeRead(r, {at[0]}, {at[1]})'}"
+        args = ["r"] + ([] if at is None else list(at)) + ([into] if into else [])
+        return f"{c.named(t.name)}.{'fbeReadFinal' if at is None else 'fbeRead'}({', '.join(args)})"
     if ir.is_text(t):
         kind = "string" if t.name == "string" else "blob"
         return f'r.final{kind.title()}("{field}")' if at is None else f'r.{kind}({at[0]}, {at[1]}, "{field}")'
@@ -193,11 +194,14 @@ def read_expr(c: Context, t: ir.Type, at: tuple[str, str] | None, field: str) ->
     return f"r.{reader_method(SLOT[t.wire if isinstance(t, ir.EnumRef) else t.name])}({pos})"
 
 
-def assign(w: CodeWriter, c: Context, t: ir.Type, target: str, expr: str, within: str) -> None:
-    """`target = expr;`; a struct read wrapped in the catch that names where it is (`within`)."""
+def assign(w: CodeWriter, c: Context, t: ir.Type, target: str, expr: str, within: str,
+           in_place: bool = False) -> None:
+    """`target = expr;` (only `expr;` for a struct read into the value `target` holds, `in_place`); a
+    struct read wrapped in the catch that names where it is (`within`)."""
+    statement = f"{expr};" if in_place else f"{target} = {expr};"
     if isinstance(t, ir.StructRef):
         with w.block("try {", "} catch (e) {"):
-            w.line(f"{target} = {expr};")
+            w.line(statement)
         with w.block("", "}"):
             w.line(f"throw {c.rt(within.partition('(')[0])}({within.partition('(')[2]};")
     else:
@@ -213,12 +217,15 @@ def within_index(field: str, index: str) -> str:
 
 
 def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, target: str,
-               within: str, names: Locals) -> None:
+               within: str, names: Locals, in_place: bool = False) -> None:
     """Read a value into the lvalue `target` (none: a set or map read for its checks only, verify's):
     the versioned model's slot `at` = (base, slot), its absolute position and what its offsets count
-    from, or the final model's value at the Reader's cursor (`at` None)."""
+    from, or the final model's value at the Reader's cursor (`at` None). `in_place`: target holds the
+    default its struct's constructor made (a field of the value being read), and a struct or a fixed
+    array is read into it, so that no default is made twice nor kept alive beside the value read."""
     if elementary(t):
-        assign(w, c, t, target, read_expr(c, t, at, field), within)
+        into = target if in_place and isinstance(t, ir.StructRef) else ""
+        assign(w, c, t, target, read_expr(c, t, at, field, into), within, bool(into))
     elif isinstance(t, ir.Optional_):
         if at is None:
             with w.block(f'if (r.finalHas("{field}")) {{', "} else {"):
@@ -234,11 +241,14 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
             read_value(w, c, t.element, (s, s), field, target, within, names)
     elif isinstance(t, ir.Array):
         a, i, y = names("a"), names("i"), names("y")
-        w.line(f"const {a}{c.annot(c.type(t))} = [];")
+        w.line(f"const {a} = {target};" if in_place else f"const {a}{c.annot(c.type(t))} = [];")
         with w.block(f"for (let {i} = 0; {i} < {t.length}; {i}++) {{", "}"):
             where = at and (at[0], plus(at[1], f"{i} * {t.element.size}"))
-            element_into(w, c, t.element, where, field, a, i, y, names)
-        if target:
+            if in_place:
+                read_value(w, c, t.element, where, field, f"{a}[{i}]", within_index(field, i), names, True)
+            else:
+                element_into(w, c, t.element, where, field, a, i, y, names)
+        if target and not in_place:
             w.line(f"{target} = {a};")
     else:
         assert isinstance(t, (ir.Sequence, ir.Mapping))
@@ -422,16 +432,20 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line("w.leave();")
 
     w.blank()
-    w.line("/** Reads the versioned body the slot at `slot` points to (from `base`). */")
-    with w.block(c.method(f"static {over}", "fbeRead", [("r", rt('Reader', False)), ("base", "number"), ("slot", "number")], name), "}"):
+    w.line("/**")
+    w.line(" * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default")
+    w.line(" * value its parent made, when given, else into a new value.")
+    w.line(" */")
+    with w.block(c.method(f"static {over}", "fbeRead", [("r", rt('Reader', False)), ("base", "number"), ("slot", "number"),
+                                                         ("into?", name)], name), "}"):
         call = f"r.struct(base, slot, {s.type_id}, {struct_costs(s)})"
         if s.all_fields:
             w.line(f"const b = {call};")
-            w.line(f"const v = new {name}();")
+            w.line(f"const v = into ?? new {name}();")
             w.line(f"{name}.fbeReadBody(r, v, b, r.u32(b));")
         else:
             w.line(f"{call};")
-            w.line(f"const v = new {name}();")
+            w.line(f"const v = into ?? new {name}();")
         w.line("r.leave();")
         w.line("return v;")
 
@@ -445,7 +459,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         with w.block(c.method(f"static {body_over}", "fbeReadBody", [("r", rt('Reader', False)), ("v", name), ("b", "number"), ("n", "number")],
                               "void"), "}"):
             older_body(w, s, plan, lambda f: read_value(w, c, f.type, ("b", plus("b", f.offset)), f.name,
-                                                        f"v.{c.ident.field(f.field)}", within_field(f.name), names))
+                                                        f"v.{c.ident.field(f.field)}", within_field(f.name), names,
+                                                        True))
 
     write_verify(w, c, s, name, names)
 
@@ -465,12 +480,12 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line("w.leave();")
 
     w.blank()
-    w.line("/** Reads a value's fields at the Reader's cursor (final model). */")
-    with w.block(c.method(f"static {over}", "fbeReadFinal", [("r", rt('Reader', False))], name), "}"):
+    w.line("/** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */")
+    with w.block(c.method(f"static {over}", "fbeReadFinal", [("r", rt('Reader', False)), ("into?", name)], name), "}"):
         w.line(f"r.enterFinal({struct_costs(s)});")
-        w.line(f"const v = new {name}();")
+        w.line(f"const v = into ?? new {name}();")
         for f in plan.fields:
-            read_value(w, c, f.type, None, f.name, f"v.{c.ident.field(f.field)}", within_field(f.name), names)
+            read_value(w, c, f.type, None, f.name, f"v.{c.ident.field(f.field)}", within_field(f.name), names, True)
         w.line("r.leave();")
         w.line("return v;")
 
