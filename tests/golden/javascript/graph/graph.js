@@ -55,10 +55,13 @@ export class Node {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1, 20);
-    const v = new Node();
+    const v = into ?? new Node();
     Node.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -160,10 +163,10 @@ export class Node {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(20);
-    const v = new Node();
+    const v = into ?? new Node();
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.value = r.i64(r.fixed(8, "value"));
@@ -260,10 +263,13 @@ export class Node {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 20);
-    const v = new Node();
+    const v = into ?? new Node();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -364,10 +370,13 @@ export class Edge {
     w.putI32(b + 16, v.weight);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 2, 12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -445,10 +454,10 @@ export class Edge {
     w.appendI32(v.weight);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     v.target = r.i32(r.fixed(4, "target"));
     v.weight = r.i32(r.fixed(4, "weight"));
@@ -525,10 +534,13 @@ export class Edge {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     let m;
     m = r.member(o, "source");
     if (m !== undefined) {
@@ -614,10 +626,13 @@ export class Graph {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 3, 8);
-    const v = new Graph();
+    const v = into ?? new Graph();
     Graph.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -747,10 +762,10 @@ export class Graph {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(8);
-    const v = new Graph();
+    const v = into ?? new Graph();
     const n27 = r.finalCount(20, 0, "nodes");
     const a28 = [];
     for (let i29 = 0; i29 < n27; i29++) {
@@ -879,10 +894,13 @@ export class Graph {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 8);
-    const v = new Graph();
+    const v = into ?? new Graph();
     let m;
     m = r.member(o, "nodes");
     if (m !== undefined) {

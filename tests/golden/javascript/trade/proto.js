@@ -109,10 +109,13 @@ export class Order {
     w.putF64(b + 26, v.volume);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1, 26);
-    const v = new Order();
+    const v = into ?? new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -210,10 +213,10 @@ export class Order {
     w.appendF64(v.volume);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(26);
-    const v = new Order();
+    const v = into ?? new Order();
     v.id = r.i32(r.fixed(4, "id"));
     v.symbol = r.finalString("symbol");
     v.side = r.u8(r.fixed(1, "side"));
@@ -302,10 +305,13 @@ export class Order {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 26);
-    const v = new Order();
+    const v = into ?? new Order();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -412,10 +418,13 @@ export class Balance {
     w.putF64(b + 12, v.amount);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 2, 12);
-    const v = new Balance();
+    const v = into ?? new Balance();
     Balance.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -493,10 +502,10 @@ export class Balance {
     w.appendF64(v.amount);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(12);
-    const v = new Balance();
+    const v = into ?? new Balance();
     v.currency = r.finalString("currency");
     v.amount = r.f64(r.fixed(8, "amount"));
     r.leave();
@@ -569,10 +578,13 @@ export class Balance {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 12);
-    const v = new Balance();
+    const v = into ?? new Balance();
     let m;
     m = r.member(o, "currency");
     if (m !== undefined) {
@@ -678,10 +690,13 @@ export class Account {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 3, 14, 12);
-    const v = new Account();
+    const v = into ?? new Account();
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -712,7 +727,7 @@ export class Account {
       return;
     }
     try {
-      v.wallet = Balance.fbeRead(r, b, b + 17);
+      Balance.fbeRead(r, b, b + 17, v.wallet);
     } catch (e) {
       throw fbe.within(e, "wallet");
     }
@@ -859,15 +874,15 @@ export class Account {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(14, 12);
-    const v = new Account();
+    const v = into ?? new Account();
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.state = r.u8(r.fixed(1, "state"));
     try {
-      v.wallet = Balance.fbeReadFinal(r);
+      Balance.fbeReadFinal(r, v.wallet);
     } catch (e) {
       throw fbe.within(e, "wallet");
     }
@@ -1006,10 +1021,13 @@ export class Account {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 14, 12);
-    const v = new Account();
+    const v = into ?? new Account();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -1028,7 +1046,7 @@ export class Account {
       r.spend(12, "wallet");
     } else {
       try {
-        v.wallet = Balance.fbeReadJson(r, m);
+        Balance.fbeReadJson(r, m, v.wallet);
       } catch (e) {
         throw fbe.within(e, "wallet");
       }
@@ -1139,10 +1157,13 @@ export class OrderMessage {
     Order.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1, 1, 26);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1158,7 +1179,7 @@ export class OrderMessage {
       return;
     }
     try {
-      v.body = Order.fbeRead(r, b, b + 8);
+      Order.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1225,12 +1246,12 @@ export class OrderMessage {
     Order.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(1, 26);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     try {
-      v.body = Order.fbeReadFinal(r);
+      Order.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1305,17 +1326,20 @@ export class OrderMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 1, 26);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     let m;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(26, "body");
     } else {
       try {
-        v.body = Order.fbeReadJson(r, m);
+        Order.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }
@@ -1375,10 +1399,13 @@ export class BalanceMessage {
     Balance.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 2, 1, 12);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1394,7 +1421,7 @@ export class BalanceMessage {
       return;
     }
     try {
-      v.body = Balance.fbeRead(r, b, b + 8);
+      Balance.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1461,12 +1488,12 @@ export class BalanceMessage {
     Balance.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(1, 12);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     try {
-      v.body = Balance.fbeReadFinal(r);
+      Balance.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1541,17 +1568,20 @@ export class BalanceMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 1, 12);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     let m;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(12, "body");
     } else {
       try {
-        v.body = Balance.fbeReadJson(r, m);
+        Balance.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }
@@ -1611,10 +1641,13 @@ export class AccountMessage {
     Account.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 3, 1, 26);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1630,7 +1663,7 @@ export class AccountMessage {
       return;
     }
     try {
-      v.body = Account.fbeRead(r, b, b + 8);
+      Account.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1697,12 +1730,12 @@ export class AccountMessage {
     Account.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(1, 26);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     try {
-      v.body = Account.fbeReadFinal(r);
+      Account.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1777,17 +1810,20 @@ export class AccountMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 1, 26);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     let m;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(26, "body");
     } else {
       try {
-        v.body = Account.fbeReadJson(r, m);
+        Account.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }

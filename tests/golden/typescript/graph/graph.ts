@@ -60,10 +60,13 @@ export class Node {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Node {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Node): Node {
     const b = r.struct(base, slot, 1, 20);
-    const v = new Node();
+    const v = into ?? new Node();
     Node.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -165,10 +168,10 @@ export class Node {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Node {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Node): Node {
     r.enterFinal(20);
-    const v = new Node();
+    const v = into ?? new Node();
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.value = r.i64(r.fixed(8, "value"));
@@ -265,10 +268,13 @@ export class Node {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Node {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Node): Node {
     const o = r.struct(x, 20);
-    const v = new Node();
+    const v = into ?? new Node();
     let m: unknown;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -373,10 +379,13 @@ export class Edge {
     w.putI32(b + 16, v.weight);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Edge {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Edge): Edge {
     const b = r.struct(base, slot, 2, 12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -454,10 +463,10 @@ export class Edge {
     w.appendI32(v.weight);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Edge {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Edge): Edge {
     r.enterFinal(12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     v.target = r.i32(r.fixed(4, "target"));
     v.weight = r.i32(r.fixed(4, "weight"));
@@ -534,10 +543,13 @@ export class Edge {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Edge {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Edge): Edge {
     const o = r.struct(x, 12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     let m: unknown;
     m = r.member(o, "source");
     if (m !== undefined) {
@@ -626,10 +638,13 @@ export class Graph {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Graph {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Graph): Graph {
     const b = r.struct(base, slot, 3, 8);
-    const v = new Graph();
+    const v = into ?? new Graph();
     Graph.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -759,10 +774,10 @@ export class Graph {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Graph {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Graph): Graph {
     r.enterFinal(8);
-    const v = new Graph();
+    const v = into ?? new Graph();
     const n27 = r.finalCount(20, 0, "nodes");
     const a28: Node[] = [];
     for (let i29 = 0; i29 < n27; i29++) {
@@ -891,10 +906,13 @@ export class Graph {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Graph {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Graph): Graph {
     const o = r.struct(x, 8);
-    const v = new Graph();
+    const v = into ?? new Graph();
     let m: unknown;
     m = r.member(o, "nodes");
     if (m !== undefined) {

@@ -13,7 +13,7 @@ export declare class Node {
   static fbeCompareKey(a: Node, b: Node): number;
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Node): void;
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Node;
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Node): Node;
   static fbeReadBody(r: fbe.Reader, v: Node, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
   static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
@@ -21,14 +21,14 @@ export declare class Node {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Node;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteFinal(w: fbe.Writer, v: Node): void;
-  static fbeReadFinal(r: fbe.Reader): Node;
+  static fbeReadFinal(r: fbe.Reader, into?: Node): Node;
   static fbeVerifyFinal(r: fbe.Reader): void;
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Node;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Node): void;
   toJson(): string;
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Node;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Node): Node;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Node;
   static fbeWriteText(t: fbe.TextWriter, v: Node): void;
   toString(): string;

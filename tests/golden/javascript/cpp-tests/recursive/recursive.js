@@ -60,10 +60,13 @@ export class Node {
     w.leave();
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1, 12);
-    const v = new Node();
+    const v = into ?? new Node();
     Node.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -182,10 +185,10 @@ export class Node {
     w.leave();
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(12);
-    const v = new Node();
+    const v = into ?? new Node();
     v.id = r.i32(r.fixed(4, "id"));
     v.label = r.finalString("label");
     const n16 = r.finalCount(12, 0, "children");
@@ -298,10 +301,13 @@ export class Node {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 12);
-    const v = new Node();
+    const v = into ?? new Node();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {

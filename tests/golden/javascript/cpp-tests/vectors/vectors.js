@@ -34,10 +34,13 @@ export class Edge {
     w.putI32(b + 16, v.weight);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1, 12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -115,10 +118,10 @@ export class Edge {
     w.appendI32(v.weight);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     v.target = r.i32(r.fixed(4, "target"));
     v.weight = r.i32(r.fixed(4, "weight"));
@@ -195,10 +198,13 @@ export class Edge {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     let m;
     m = r.member(o, "source");
     if (m !== undefined) {
@@ -277,10 +283,13 @@ export class Point {
     w.putI16(b + 17, v.y);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 2, 11);
-    const v = new Point();
+    const v = into ?? new Point();
     Point.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -358,10 +367,10 @@ export class Point {
     w.appendI16(v.y);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(11);
-    const v = new Point();
+    const v = into ?? new Point();
     v.flag = r.bool(r.fixed(1, "flag"));
     v.x = r.i64(r.fixed(8, "x"));
     v.y = r.i16(r.fixed(2, "y"));
@@ -438,10 +447,13 @@ export class Point {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 11);
-    const v = new Point();
+    const v = into ?? new Point();
     let m;
     m = r.member(o, "flag");
     if (m !== undefined) {
@@ -521,10 +533,13 @@ export class Point3 extends Point {
     w.putF64(b + 19, v.z);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 3, 19);
-    const v = new Point3();
+    const v = into ?? new Point3();
     Point3.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -605,10 +620,10 @@ export class Point3 extends Point {
     w.appendF64(v.z);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(19);
-    const v = new Point3();
+    const v = into ?? new Point3();
     v.flag = r.bool(r.fixed(1, "flag"));
     v.x = r.i64(r.fixed(8, "x"));
     v.y = r.i16(r.fixed(2, "y"));
@@ -689,10 +704,13 @@ export class Point3 extends Point {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 19);
-    const v = new Point3();
+    const v = into ?? new Point3();
     let m;
     m = r.member(o, "flag");
     if (m !== undefined) {
@@ -775,10 +793,13 @@ export class Named {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 4, 8);
-    const v = new Named();
+    const v = into ?? new Named();
     Named.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -870,10 +891,10 @@ export class Named {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(8);
-    const v = new Named();
+    const v = into ?? new Named();
     v.name = r.finalString("name");
     const n11 = r.finalCount(4, 4, "values");
     const a12 = [];
@@ -962,10 +983,13 @@ export class Named {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 8);
-    const v = new Named();
+    const v = into ?? new Named();
     let m;
     m = r.member(o, "name");
     if (m !== undefined) {
@@ -1093,10 +1117,13 @@ export class Holder {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 10, 24);
-    const v = new Holder();
+    const v = into ?? new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1316,10 +1343,10 @@ export class Holder {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(24);
-    const v = new Holder();
+    const v = into ?? new Holder();
     const n70 = r.finalCount(12, 0, "edges");
     const a71 = [];
     for (let i72 = 0; i72 < n70; i72++) {
@@ -1540,10 +1567,13 @@ export class Holder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 24);
-    const v = new Holder();
+    const v = into ?? new Holder();
     let m;
     m = r.member(o, "edges");
     if (m !== undefined) {

@@ -28,10 +28,13 @@ export class Edge {
     w.putI32(b + 8, v.source);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1, 4);
-    const v = new Edge();
+    const v = into ?? new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -99,10 +102,10 @@ export class Edge {
     w.appendI32(v.source);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Edge();
+    const v = into ?? new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     r.leave();
     return v;
@@ -171,10 +174,13 @@ export class Edge {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Edge();
+    const v = into ?? new Edge();
     let m;
     m = r.member(o, "source");
     if (m !== undefined) {
@@ -240,10 +246,13 @@ export class Holder {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 10, 4);
-    const v = new Holder();
+    const v = into ?? new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -340,10 +349,10 @@ export class Holder {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Holder();
+    const v = into ?? new Holder();
     const n14 = r.finalCount(4, 0, "edges");
     const a15 = [];
     for (let i16 = 0; i16 < n14; i16++) {
@@ -440,10 +449,13 @@ export class Holder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Holder();
+    const v = into ?? new Holder();
     let m;
     m = r.member(o, "edges");
     if (m !== undefined) {

@@ -228,7 +228,7 @@ export declare class Enums {
   constructor(init?: Partial<Enums>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Enums): void;
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Enums;
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Enums): Enums;
   static fbeReadBody(r: fbe.Reader, v: Enums, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
   static fbeVerifyBody(_r: fbe.Reader, _b: number, _n: number): void;
@@ -236,14 +236,14 @@ export declare class Enums {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Enums;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteFinal(w: fbe.Writer, v: Enums): void;
-  static fbeReadFinal(r: fbe.Reader): Enums;
+  static fbeReadFinal(r: fbe.Reader, into?: Enums): Enums;
   static fbeVerifyFinal(r: fbe.Reader): void;
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Enums;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Enums): void;
   toJson(): string;
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Enums;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Enums): Enums;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Enums;
   static fbeWriteText(t: fbe.TextWriter, v: Enums): void;
   toString(): string;

@@ -510,10 +510,13 @@ export class Enums {
     w.putU64(b + 216, v.uint64b5);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1, 216);
-    const v = new Enums();
+    const v = into ?? new Enums();
     Enums.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -906,10 +909,10 @@ export class Enums {
     w.appendU64(v.uint64b5);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(216);
-    const v = new Enums();
+    const v = into ?? new Enums();
     v.byte0 = r.u8(r.fixed(1, "byte0"));
     v.byte1 = r.u8(r.fixed(1, "byte1"));
     v.byte2 = r.u8(r.fixed(1, "byte2"));
@@ -1238,10 +1241,13 @@ export class Enums {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 216);
-    const v = new Enums();
+    const v = into ?? new Enums();
     let m;
     m = r.member(o, "byte0");
     if (m !== undefined) {

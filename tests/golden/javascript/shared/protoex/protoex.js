@@ -124,10 +124,13 @@ export class Order {
     w.putF64(b + 42, v.sl);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1, 42);
-    const v = new Order();
+    const v = into ?? new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -235,10 +238,10 @@ export class Order {
     w.appendF64(v.sl);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(42);
-    const v = new Order();
+    const v = into ?? new Order();
     v.id = r.i32(r.fixed(4, "id"));
     v.symbol = r.finalString("symbol");
     v.side = r.u8(r.fixed(1, "side"));
@@ -335,10 +338,13 @@ export class Order {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 42);
-    const v = new Order();
+    const v = into ?? new Order();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -459,10 +465,13 @@ export class Balance extends proto.Balance {
     w.putF64(b + 20, v.locked);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 2, 20);
-    const v = new Balance();
+    const v = into ?? new Balance();
     Balance.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -542,10 +551,10 @@ export class Balance extends proto.Balance {
     w.appendF64(v.locked);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(20);
-    const v = new Balance();
+    const v = into ?? new Balance();
     v.currency = r.finalString("currency");
     v.amount = r.f64(r.fixed(8, "amount"));
     v.locked = r.f64(r.fixed(8, "locked"));
@@ -622,10 +631,13 @@ export class Balance extends proto.Balance {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 20);
-    const v = new Balance();
+    const v = into ?? new Balance();
     let m;
     m = r.member(o, "currency");
     if (m !== undefined) {
@@ -735,10 +747,13 @@ export class Account {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 3, 14, 20);
-    const v = new Account();
+    const v = into ?? new Account();
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -769,7 +784,7 @@ export class Account {
       return;
     }
     try {
-      v.wallet = Balance.fbeRead(r, b, b + 17);
+      Balance.fbeRead(r, b, b + 17, v.wallet);
     } catch (e) {
       throw fbe.within(e, "wallet");
     }
@@ -916,15 +931,15 @@ export class Account {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(14, 20);
-    const v = new Account();
+    const v = into ?? new Account();
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.state = r.u8(r.fixed(1, "state"));
     try {
-      v.wallet = Balance.fbeReadFinal(r);
+      Balance.fbeReadFinal(r, v.wallet);
     } catch (e) {
       throw fbe.within(e, "wallet");
     }
@@ -1063,10 +1078,13 @@ export class Account {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 14, 20);
-    const v = new Account();
+    const v = into ?? new Account();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -1085,7 +1103,7 @@ export class Account {
       r.spend(20, "wallet");
     } else {
       try {
-        v.wallet = Balance.fbeReadJson(r, m);
+        Balance.fbeReadJson(r, m, v.wallet);
       } catch (e) {
         throw fbe.within(e, "wallet");
       }
@@ -1196,10 +1214,13 @@ export class OrderMessage {
     Order.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 11, 1, 42);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1215,7 +1236,7 @@ export class OrderMessage {
       return;
     }
     try {
-      v.body = Order.fbeRead(r, b, b + 8);
+      Order.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1282,12 +1303,12 @@ export class OrderMessage {
     Order.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(1, 42);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     try {
-      v.body = Order.fbeReadFinal(r);
+      Order.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1362,17 +1383,20 @@ export class OrderMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 1, 42);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     let m;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(42, "body");
     } else {
       try {
-        v.body = Order.fbeReadJson(r, m);
+        Order.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }
@@ -1432,10 +1456,13 @@ export class BalanceMessage {
     Balance.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 12, 1, 20);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1451,7 +1478,7 @@ export class BalanceMessage {
       return;
     }
     try {
-      v.body = Balance.fbeRead(r, b, b + 8);
+      Balance.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1518,12 +1545,12 @@ export class BalanceMessage {
     Balance.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(1, 20);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     try {
-      v.body = Balance.fbeReadFinal(r);
+      Balance.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1598,17 +1625,20 @@ export class BalanceMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 1, 20);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     let m;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(20, "body");
     } else {
       try {
-        v.body = Balance.fbeReadJson(r, m);
+        Balance.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }
@@ -1668,10 +1698,13 @@ export class AccountMessage {
     Account.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 13, 1, 34);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1687,7 +1720,7 @@ export class AccountMessage {
       return;
     }
     try {
-      v.body = Account.fbeRead(r, b, b + 8);
+      Account.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1754,12 +1787,12 @@ export class AccountMessage {
     Account.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(1, 34);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     try {
-      v.body = Account.fbeReadFinal(r);
+      Account.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1834,17 +1867,20 @@ export class AccountMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 1, 34);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     let m;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(34, "body");
     } else {
       try {
-        v.body = Account.fbeReadJson(r, m);
+        Account.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }

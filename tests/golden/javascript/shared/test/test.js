@@ -282,10 +282,13 @@ export class StructSimple {
     proto.Account.fbeWrite(w, b, b + 233, v.f44);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 110, 217, 64);
-    const v = new StructSimple();
+    const v = into ?? new StructSimple();
     StructSimple.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -506,7 +509,7 @@ export class StructSimple {
       return;
     }
     try {
-      v.f41 = proto.Order.fbeRead(r, b, b + 224);
+      proto.Order.fbeRead(r, b, b + 224, v.f41);
     } catch (e) {
       throw fbe.within(e, "f41");
     }
@@ -515,7 +518,7 @@ export class StructSimple {
       return;
     }
     try {
-      v.f42 = proto.Balance.fbeRead(r, b, b + 228);
+      proto.Balance.fbeRead(r, b, b + 228, v.f42);
     } catch (e) {
       throw fbe.within(e, "f42");
     }
@@ -529,7 +532,7 @@ export class StructSimple {
       return;
     }
     try {
-      v.f44 = proto.Account.fbeRead(r, b, b + 233);
+      proto.Account.fbeRead(r, b, b + 233, v.f44);
     } catch (e) {
       throw fbe.within(e, "f44");
     }
@@ -830,10 +833,10 @@ export class StructSimple {
     proto.Account.fbeWriteFinal(w, v.f44);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(217, 64);
-    const v = new StructSimple();
+    const v = into ?? new StructSimple();
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.bool(r.fixed(1, "f2"));
@@ -876,18 +879,18 @@ export class StructSimple {
     v.f39 = r.u8(r.fixed(1, "f39"));
     v.f40 = r.u8(r.fixed(1, "f40"));
     try {
-      v.f41 = proto.Order.fbeReadFinal(r);
+      proto.Order.fbeReadFinal(r, v.f41);
     } catch (e) {
       throw fbe.within(e, "f41");
     }
     try {
-      v.f42 = proto.Balance.fbeReadFinal(r);
+      proto.Balance.fbeReadFinal(r, v.f42);
     } catch (e) {
       throw fbe.within(e, "f42");
     }
     v.f43 = r.u8(r.fixed(1, "f43"));
     try {
-      v.f44 = proto.Account.fbeReadFinal(r);
+      proto.Account.fbeReadFinal(r, v.f44);
     } catch (e) {
       throw fbe.within(e, "f44");
     }
@@ -1102,10 +1105,13 @@ export class StructSimple {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 217, 64);
-    const v = new StructSimple();
+    const v = into ?? new StructSimple();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -1276,7 +1282,7 @@ export class StructSimple {
       r.spend(26, "f41");
     } else {
       try {
-        v.f41 = proto.Order.fbeReadJson(r, m);
+        proto.Order.fbeReadJson(r, m, v.f41);
       } catch (e) {
         throw fbe.within(e, "f41");
       }
@@ -1286,7 +1292,7 @@ export class StructSimple {
       r.spend(12, "f42");
     } else {
       try {
-        v.f42 = proto.Balance.fbeReadJson(r, m);
+        proto.Balance.fbeReadJson(r, m, v.f42);
       } catch (e) {
         throw fbe.within(e, "f42");
       }
@@ -1300,7 +1306,7 @@ export class StructSimple {
       r.spend(26, "f44");
     } else {
       try {
-        v.f44 = proto.Account.fbeReadJson(r, m);
+        proto.Account.fbeReadJson(r, m, v.f44);
       } catch (e) {
         throw fbe.within(e, "f44");
       }
@@ -2143,10 +2149,13 @@ export class StructOptional extends StructSimple {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 111, 283, 64);
-    const v = new StructOptional();
+    const v = into ?? new StructOptional();
     StructOptional.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -2203,18 +2212,18 @@ export class StructOptional extends StructSimple {
     v.f39 = r.u8(b + 222);
     v.f40 = r.u8(b + 223);
     try {
-      v.f41 = proto.Order.fbeRead(r, b, b + 224);
+      proto.Order.fbeRead(r, b, b + 224, v.f41);
     } catch (e) {
       throw fbe.within(e, "f41");
     }
     try {
-      v.f42 = proto.Balance.fbeRead(r, b, b + 228);
+      proto.Balance.fbeRead(r, b, b + 228, v.f42);
     } catch (e) {
       throw fbe.within(e, "f42");
     }
     v.f43 = r.u8(b + 232);
     try {
-      v.f44 = proto.Account.fbeRead(r, b, b + 233);
+      proto.Account.fbeRead(r, b, b + 233, v.f44);
     } catch (e) {
       throw fbe.within(e, "f44");
     }
@@ -3743,10 +3752,10 @@ export class StructOptional extends StructSimple {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(283, 64);
-    const v = new StructOptional();
+    const v = into ?? new StructOptional();
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.bool(r.fixed(1, "f2"));
@@ -3789,18 +3798,18 @@ export class StructOptional extends StructSimple {
     v.f39 = r.u8(r.fixed(1, "f39"));
     v.f40 = r.u8(r.fixed(1, "f40"));
     try {
-      v.f41 = proto.Order.fbeReadFinal(r);
+      proto.Order.fbeReadFinal(r, v.f41);
     } catch (e) {
       throw fbe.within(e, "f41");
     }
     try {
-      v.f42 = proto.Balance.fbeReadFinal(r);
+      proto.Balance.fbeReadFinal(r, v.f42);
     } catch (e) {
       throw fbe.within(e, "f42");
     }
     v.f43 = r.u8(r.fixed(1, "f43"));
     try {
-      v.f44 = proto.Account.fbeReadFinal(r);
+      proto.Account.fbeReadFinal(r, v.f44);
     } catch (e) {
       throw fbe.within(e, "f44");
     }
@@ -5053,10 +5062,13 @@ export class StructOptional extends StructSimple {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 283, 64);
-    const v = new StructOptional();
+    const v = into ?? new StructOptional();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -5227,7 +5239,7 @@ export class StructOptional extends StructSimple {
       r.spend(26, "f41");
     } else {
       try {
-        v.f41 = proto.Order.fbeReadJson(r, m);
+        proto.Order.fbeReadJson(r, m, v.f41);
       } catch (e) {
         throw fbe.within(e, "f41");
       }
@@ -5237,7 +5249,7 @@ export class StructOptional extends StructSimple {
       r.spend(12, "f42");
     } else {
       try {
-        v.f42 = proto.Balance.fbeReadJson(r, m);
+        proto.Balance.fbeReadJson(r, m, v.f42);
       } catch (e) {
         throw fbe.within(e, "f42");
       }
@@ -5251,7 +5263,7 @@ export class StructOptional extends StructSimple {
       r.spend(26, "f44");
     } else {
       try {
-        v.f44 = proto.Account.fbeReadJson(r, m);
+        proto.Account.fbeReadJson(r, m, v.f44);
       } catch (e) {
         throw fbe.within(e, "f44");
       }
@@ -7026,10 +7038,13 @@ export class StructNested extends StructOptional {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 112, 306, 692);
-    const v = new StructNested();
+    const v = into ?? new StructNested();
     StructNested.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -7086,18 +7101,18 @@ export class StructNested extends StructOptional {
     v.f39 = r.u8(b + 222);
     v.f40 = r.u8(b + 223);
     try {
-      v.f41 = proto.Order.fbeRead(r, b, b + 224);
+      proto.Order.fbeRead(r, b, b + 224, v.f41);
     } catch (e) {
       throw fbe.within(e, "f41");
     }
     try {
-      v.f42 = proto.Balance.fbeRead(r, b, b + 228);
+      proto.Balance.fbeRead(r, b, b + 228, v.f42);
     } catch (e) {
       throw fbe.within(e, "f42");
     }
     v.f43 = r.u8(b + 232);
     try {
-      v.f44 = proto.Account.fbeRead(r, b, b + 233);
+      proto.Account.fbeRead(r, b, b + 233, v.f44);
     } catch (e) {
       throw fbe.within(e, "f44");
     }
@@ -7586,7 +7601,7 @@ export class StructNested extends StructOptional {
       return;
     }
     try {
-      v.f1008 = StructSimple.fbeRead(r, b, b + 604);
+      StructSimple.fbeRead(r, b, b + 604, v.f1008);
     } catch (e) {
       throw fbe.within(e, "f1008");
     }
@@ -7609,7 +7624,7 @@ export class StructNested extends StructOptional {
       return;
     }
     try {
-      v.f1010 = StructOptional.fbeRead(r, b, b + 613);
+      StructOptional.fbeRead(r, b, b + 613, v.f1010);
     } catch (e) {
       throw fbe.within(e, "f1010");
     }
@@ -8460,10 +8475,10 @@ export class StructNested extends StructOptional {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(306, 692);
-    const v = new StructNested();
+    const v = into ?? new StructNested();
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.bool(r.fixed(1, "f2"));
@@ -8506,18 +8521,18 @@ export class StructNested extends StructOptional {
     v.f39 = r.u8(r.fixed(1, "f39"));
     v.f40 = r.u8(r.fixed(1, "f40"));
     try {
-      v.f41 = proto.Order.fbeReadFinal(r);
+      proto.Order.fbeReadFinal(r, v.f41);
     } catch (e) {
       throw fbe.within(e, "f41");
     }
     try {
-      v.f42 = proto.Balance.fbeReadFinal(r);
+      proto.Balance.fbeReadFinal(r, v.f42);
     } catch (e) {
       throw fbe.within(e, "f42");
     }
     v.f43 = r.u8(r.fixed(1, "f43"));
     try {
-      v.f44 = proto.Account.fbeReadFinal(r);
+      proto.Account.fbeReadFinal(r, v.f44);
     } catch (e) {
       throw fbe.within(e, "f44");
     }
@@ -8900,7 +8915,7 @@ export class StructNested extends StructOptional {
       v.f1007 = undefined;
     }
     try {
-      v.f1008 = StructSimple.fbeReadFinal(r);
+      StructSimple.fbeReadFinal(r, v.f1008);
     } catch (e) {
       throw fbe.within(e, "f1008");
     }
@@ -8914,7 +8929,7 @@ export class StructNested extends StructOptional {
       v.f1009 = undefined;
     }
     try {
-      v.f1010 = StructOptional.fbeReadFinal(r);
+      StructOptional.fbeReadFinal(r, v.f1010);
     } catch (e) {
       throw fbe.within(e, "f1010");
     }
@@ -9916,10 +9931,13 @@ export class StructNested extends StructOptional {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 306, 692);
-    const v = new StructNested();
+    const v = into ?? new StructNested();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -10090,7 +10108,7 @@ export class StructNested extends StructOptional {
       r.spend(26, "f41");
     } else {
       try {
-        v.f41 = proto.Order.fbeReadJson(r, m);
+        proto.Order.fbeReadJson(r, m, v.f41);
       } catch (e) {
         throw fbe.within(e, "f41");
       }
@@ -10100,7 +10118,7 @@ export class StructNested extends StructOptional {
       r.spend(12, "f42");
     } else {
       try {
-        v.f42 = proto.Balance.fbeReadJson(r, m);
+        proto.Balance.fbeReadJson(r, m, v.f42);
       } catch (e) {
         throw fbe.within(e, "f42");
       }
@@ -10114,7 +10132,7 @@ export class StructNested extends StructOptional {
       r.spend(26, "f44");
     } else {
       try {
-        v.f44 = proto.Account.fbeReadJson(r, m);
+        proto.Account.fbeReadJson(r, m, v.f44);
       } catch (e) {
         throw fbe.within(e, "f44");
       }
@@ -10724,7 +10742,7 @@ export class StructNested extends StructOptional {
       r.spend(281, "f1008");
     } else {
       try {
-        v.f1008 = StructSimple.fbeReadJson(r, m);
+        StructSimple.fbeReadJson(r, m, v.f1008);
       } catch (e) {
         throw fbe.within(e, "f1008");
       }
@@ -10746,7 +10764,7 @@ export class StructNested extends StructOptional {
       r.spend(347, "f1010");
     } else {
       try {
-        v.f1010 = StructOptional.fbeReadJson(r, m);
+        StructOptional.fbeReadJson(r, m, v.f1010);
       } catch (e) {
         throw fbe.within(e, "f1010");
       }
@@ -10890,10 +10908,13 @@ export class StructBytes {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 120, 6);
-    const v = new StructBytes();
+    const v = into ?? new StructBytes();
     StructBytes.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -11012,10 +11033,10 @@ export class StructBytes {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(6);
-    const v = new StructBytes();
+    const v = into ?? new StructBytes();
     v.f1 = r.finalBlob("f1");
     if (r.finalHas("f2")) {
       v.f2 = r.finalBlob("f2");
@@ -11114,10 +11135,13 @@ export class StructBytes {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 6);
-    const v = new StructBytes();
+    const v = into ?? new StructBytes();
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
@@ -11325,10 +11349,13 @@ export class StructArray {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 125, 36, 562);
-    const v = new StructArray();
+    const v = into ?? new StructArray();
     StructArray.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -11343,136 +11370,114 @@ export class StructArray {
       r.spend(562, b, "f1");
       return;
     }
-    const a41 = [];
+    const a41 = v.f1;
     for (let i42 = 0; i42 < 2; i42++) {
-      a41.push(r.u8(b + 8 + i42 * 1));
+      a41[i42] = r.u8(b + 8 + i42 * 1);
     }
-    v.f1 = a41;
     if (n < 20) {
       r.spend(562, b, "f2");
       return;
     }
-    const a44 = [];
+    const a44 = v.f2;
     for (let i45 = 0; i45 < 2; i45++) {
-      let y46;
       const s47 = r.optional(b, b + 10 + i45 * 5, 1, "f2");
       if (s47 < 0) {
-        y46 = undefined;
+        a44[i45] = undefined;
       } else {
-        y46 = r.u8(s47);
+        a44[i45] = r.u8(s47);
       }
-      a44.push(y46);
     }
-    v.f2 = a44;
     if (n < 28) {
       r.spend(562, b, "f3");
       return;
     }
-    const a48 = [];
+    const a48 = v.f3;
     for (let i49 = 0; i49 < 2; i49++) {
-      a48.push(r.blob(b, b + 20 + i49 * 4, "f3"));
+      a48[i49] = r.blob(b, b + 20 + i49 * 4, "f3");
     }
-    v.f3 = a48;
     if (n < 38) {
       r.spend(562, b, "f4");
       return;
     }
-    const a51 = [];
+    const a51 = v.f4;
     for (let i52 = 0; i52 < 2; i52++) {
-      let y53;
       const s54 = r.optional(b, b + 28 + i52 * 5, 4, "f4");
       if (s54 < 0) {
-        y53 = undefined;
+        a51[i52] = undefined;
       } else {
-        y53 = r.blob(s54, s54, "f4");
+        a51[i52] = r.blob(s54, s54, "f4");
       }
-      a51.push(y53);
     }
-    v.f4 = a51;
     if (n < 46) {
       r.spend(562, b, "f5");
       return;
     }
-    const a55 = [];
+    const a55 = v.f5;
     for (let i56 = 0; i56 < 2; i56++) {
-      a55.push(r.i32(b + 38 + i56 * 4));
+      a55[i56] = r.i32(b + 38 + i56 * 4);
     }
-    v.f5 = a55;
     if (n < 56) {
       r.spend(562, b, "f6");
       return;
     }
-    const a58 = [];
+    const a58 = v.f6;
     for (let i59 = 0; i59 < 2; i59++) {
-      let y60;
       const s61 = r.optional(b, b + 46 + i59 * 5, 4, "f6");
       if (s61 < 0) {
-        y60 = undefined;
+        a58[i59] = undefined;
       } else {
-        y60 = r.i32(s61);
+        a58[i59] = r.i32(s61);
       }
-      a58.push(y60);
     }
-    v.f6 = a58;
     if (n < 64) {
       r.spend(562, b, "f7");
       return;
     }
-    const a62 = [];
+    const a62 = v.f7;
     for (let i63 = 0; i63 < 2; i63++) {
-      a62.push(r.i32(b + 56 + i63 * 4));
+      a62[i63] = r.i32(b + 56 + i63 * 4);
     }
-    v.f7 = a62;
     if (n < 74) {
       r.spend(562, b, "f8");
       return;
     }
-    const a65 = [];
+    const a65 = v.f8;
     for (let i66 = 0; i66 < 2; i66++) {
-      let y67;
       const s68 = r.optional(b, b + 64 + i66 * 5, 4, "f8");
       if (s68 < 0) {
-        y67 = undefined;
+        a65[i66] = undefined;
       } else {
-        y67 = r.i32(s68);
+        a65[i66] = r.i32(s68);
       }
-      a65.push(y67);
     }
-    v.f8 = a65;
     if (n < 82) {
       r.spend(562, b, "f9");
       return;
     }
-    const a69 = [];
+    const a69 = v.f9;
     for (let i70 = 0; i70 < 2; i70++) {
-      let y71;
       try {
-        y71 = StructSimple.fbeRead(r, b, b + 74 + i70 * 4);
+        StructSimple.fbeRead(r, b, b + 74 + i70 * 4, a69[i70]);
       } catch (e) {
         throw fbe.withinIndex(e, "f9", i70);
       }
-      a69.push(y71);
     }
-    v.f9 = a69;
     if (n < 92) {
       return;
     }
-    const a72 = [];
+    const a72 = v.f10;
     for (let i73 = 0; i73 < 2; i73++) {
-      let y74;
       const s75 = r.optional(b, b + 82 + i73 * 5, 4, "f10");
       if (s75 < 0) {
-        y74 = undefined;
+        a72[i73] = undefined;
       } else {
         try {
-          y74 = StructSimple.fbeRead(r, s75, s75);
+          a72[i73] = StructSimple.fbeRead(r, s75, s75);
         } catch (e) {
           throw fbe.withinIndex(e, "f10", i73);
         }
       }
-      a72.push(y74);
     }
-    v.f10 = a72;
   }
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
@@ -11686,100 +11691,78 @@ export class StructArray {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(36, 562);
-    const v = new StructArray();
-    const a113 = [];
+    const v = into ?? new StructArray();
+    const a113 = v.f1;
     for (let i114 = 0; i114 < 2; i114++) {
-      a113.push(r.u8(r.fixed(1, "f1")));
+      a113[i114] = r.u8(r.fixed(1, "f1"));
     }
-    v.f1 = a113;
-    const a116 = [];
+    const a116 = v.f2;
     for (let i117 = 0; i117 < 2; i117++) {
-      let y118;
       if (r.finalHas("f2")) {
-        y118 = r.u8(r.fixed(1, "f2"));
+        a116[i117] = r.u8(r.fixed(1, "f2"));
       } else {
-        y118 = undefined;
+        a116[i117] = undefined;
       }
-      a116.push(y118);
     }
-    v.f2 = a116;
-    const a119 = [];
+    const a119 = v.f3;
     for (let i120 = 0; i120 < 2; i120++) {
-      a119.push(r.finalBlob("f3"));
+      a119[i120] = r.finalBlob("f3");
     }
-    v.f3 = a119;
-    const a122 = [];
+    const a122 = v.f4;
     for (let i123 = 0; i123 < 2; i123++) {
-      let y124;
       if (r.finalHas("f4")) {
-        y124 = r.finalBlob("f4");
+        a122[i123] = r.finalBlob("f4");
       } else {
-        y124 = undefined;
+        a122[i123] = undefined;
       }
-      a122.push(y124);
     }
-    v.f4 = a122;
-    const a125 = [];
+    const a125 = v.f5;
     for (let i126 = 0; i126 < 2; i126++) {
-      a125.push(r.i32(r.fixed(4, "f5")));
+      a125[i126] = r.i32(r.fixed(4, "f5"));
     }
-    v.f5 = a125;
-    const a128 = [];
+    const a128 = v.f6;
     for (let i129 = 0; i129 < 2; i129++) {
-      let y130;
       if (r.finalHas("f6")) {
-        y130 = r.i32(r.fixed(4, "f6"));
+        a128[i129] = r.i32(r.fixed(4, "f6"));
       } else {
-        y130 = undefined;
+        a128[i129] = undefined;
       }
-      a128.push(y130);
     }
-    v.f6 = a128;
-    const a131 = [];
+    const a131 = v.f7;
     for (let i132 = 0; i132 < 2; i132++) {
-      a131.push(r.i32(r.fixed(4, "f7")));
+      a131[i132] = r.i32(r.fixed(4, "f7"));
     }
-    v.f7 = a131;
-    const a134 = [];
+    const a134 = v.f8;
     for (let i135 = 0; i135 < 2; i135++) {
-      let y136;
       if (r.finalHas("f8")) {
-        y136 = r.i32(r.fixed(4, "f8"));
+        a134[i135] = r.i32(r.fixed(4, "f8"));
       } else {
-        y136 = undefined;
+        a134[i135] = undefined;
       }
-      a134.push(y136);
     }
-    v.f8 = a134;
-    const a137 = [];
+    const a137 = v.f9;
     for (let i138 = 0; i138 < 2; i138++) {
-      let y139;
       try {
-        y139 = StructSimple.fbeReadFinal(r);
+        StructSimple.fbeReadFinal(r, a137[i138]);
       } catch (e) {
         throw fbe.withinIndex(e, "f9", i138);
       }
-      a137.push(y139);
     }
-    v.f9 = a137;
-    const a140 = [];
+    const a140 = v.f10;
     for (let i141 = 0; i141 < 2; i141++) {
-      let y142;
       if (r.finalHas("f10")) {
         try {
-          y142 = StructSimple.fbeReadFinal(r);
+          a140[i141] = StructSimple.fbeReadFinal(r);
         } catch (e) {
           throw fbe.withinIndex(e, "f10", i141);
         }
       } else {
-        y142 = undefined;
+        a140[i141] = undefined;
       }
-      a140.push(y142);
     }
-    v.f10 = a140;
     r.leave();
     return v;
   }
@@ -12037,150 +12020,123 @@ export class StructArray {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 36, 562);
-    const v = new StructArray();
+    const v = into ?? new StructArray();
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
       const e1 = r.fixed(m, 2, "f1");
-      const a2 = [];
+      const a2 = v.f1;
       for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], 0, 255, "f1");
-        a2.push(y4);
+        a2[i3] = r.int(e1[i3], 0, 255, "f1");
       }
-      v.f1 = a2;
     }
     m = r.member(o, "f2");
     if (m !== undefined) {
-      const e5 = r.fixed(m, 2, "f2");
-      const a6 = [];
-      for (let i7 = 0; i7 < e5.length; i7++) {
-        let y8;
-        if (e5[i7] === null) {
-          y8 = undefined;
+      const e4 = r.fixed(m, 2, "f2");
+      const a5 = v.f2;
+      for (let i6 = 0; i6 < e4.length; i6++) {
+        if (e4[i6] === null) {
+          a5[i6] = undefined;
         } else {
-          y8 = r.int(e5[i7], 0, 255, "f2");
+          a5[i6] = r.int(e4[i6], 0, 255, "f2");
         }
-        a6.push(y8);
       }
-      v.f2 = a6;
     }
     m = r.member(o, "f3");
     if (m !== undefined) {
-      const e9 = r.fixed(m, 2, "f3");
-      const a10 = [];
-      for (let i11 = 0; i11 < e9.length; i11++) {
-        let y12;
-        y12 = r.bytes(e9[i11], "f3");
-        a10.push(y12);
+      const e7 = r.fixed(m, 2, "f3");
+      const a8 = v.f3;
+      for (let i9 = 0; i9 < e7.length; i9++) {
+        a8[i9] = r.bytes(e7[i9], "f3");
       }
-      v.f3 = a10;
     }
     m = r.member(o, "f4");
     if (m !== undefined) {
-      const e13 = r.fixed(m, 2, "f4");
-      const a14 = [];
-      for (let i15 = 0; i15 < e13.length; i15++) {
-        let y16;
-        if (e13[i15] === null) {
-          y16 = undefined;
+      const e10 = r.fixed(m, 2, "f4");
+      const a11 = v.f4;
+      for (let i12 = 0; i12 < e10.length; i12++) {
+        if (e10[i12] === null) {
+          a11[i12] = undefined;
         } else {
-          y16 = r.bytes(e13[i15], "f4");
+          a11[i12] = r.bytes(e10[i12], "f4");
         }
-        a14.push(y16);
       }
-      v.f4 = a14;
     }
     m = r.member(o, "f5");
     if (m !== undefined) {
-      const e17 = r.fixed(m, 2, "f5");
-      const a18 = [];
-      for (let i19 = 0; i19 < e17.length; i19++) {
-        let y20;
-        y20 = r.int(e17[i19], -2147483648, 2147483647, "f5");
-        a18.push(y20);
+      const e13 = r.fixed(m, 2, "f5");
+      const a14 = v.f5;
+      for (let i15 = 0; i15 < e13.length; i15++) {
+        a14[i15] = r.int(e13[i15], -2147483648, 2147483647, "f5");
       }
-      v.f5 = a18;
     }
     m = r.member(o, "f6");
     if (m !== undefined) {
-      const e21 = r.fixed(m, 2, "f6");
-      const a22 = [];
-      for (let i23 = 0; i23 < e21.length; i23++) {
-        let y24;
-        if (e21[i23] === null) {
-          y24 = undefined;
+      const e16 = r.fixed(m, 2, "f6");
+      const a17 = v.f6;
+      for (let i18 = 0; i18 < e16.length; i18++) {
+        if (e16[i18] === null) {
+          a17[i18] = undefined;
         } else {
-          y24 = r.int(e21[i23], -2147483648, 2147483647, "f6");
+          a17[i18] = r.int(e16[i18], -2147483648, 2147483647, "f6");
         }
-        a22.push(y24);
       }
-      v.f6 = a22;
     }
     m = r.member(o, "f7");
     if (m !== undefined) {
-      const e25 = r.fixed(m, 2, "f7");
-      const a26 = [];
-      for (let i27 = 0; i27 < e25.length; i27++) {
-        let y28;
-        y28 = r.int(e25[i27], -2147483648, 2147483647, "f7");
-        a26.push(y28);
+      const e19 = r.fixed(m, 2, "f7");
+      const a20 = v.f7;
+      for (let i21 = 0; i21 < e19.length; i21++) {
+        a20[i21] = r.int(e19[i21], -2147483648, 2147483647, "f7");
       }
-      v.f7 = a26;
     }
     m = r.member(o, "f8");
     if (m !== undefined) {
-      const e29 = r.fixed(m, 2, "f8");
-      const a30 = [];
-      for (let i31 = 0; i31 < e29.length; i31++) {
-        let y32;
-        if (e29[i31] === null) {
-          y32 = undefined;
+      const e22 = r.fixed(m, 2, "f8");
+      const a23 = v.f8;
+      for (let i24 = 0; i24 < e22.length; i24++) {
+        if (e22[i24] === null) {
+          a23[i24] = undefined;
         } else {
-          y32 = r.int(e29[i31], -2147483648, 2147483647, "f8");
+          a23[i24] = r.int(e22[i24], -2147483648, 2147483647, "f8");
         }
-        a30.push(y32);
       }
-      v.f8 = a30;
     }
     m = r.member(o, "f9");
     if (m === undefined) {
       r.spend(562, "f9");
     } else {
-      const e33 = r.fixed(m, 2, "f9");
-      const a34 = [];
-      for (let i35 = 0; i35 < e33.length; i35++) {
-        let y36;
+      const e25 = r.fixed(m, 2, "f9");
+      const a26 = v.f9;
+      for (let i27 = 0; i27 < e25.length; i27++) {
         try {
-          y36 = StructSimple.fbeReadJson(r, e33[i35]);
+          StructSimple.fbeReadJson(r, e25[i27], a26[i27]);
         } catch (e) {
-          throw fbe.withinIndex(e, "f9", i35);
+          throw fbe.withinIndex(e, "f9", i27);
         }
-        a34.push(y36);
       }
-      v.f9 = a34;
     }
     m = r.member(o, "f10");
     if (m !== undefined) {
-      const e37 = r.fixed(m, 2, "f10");
-      const a38 = [];
-      for (let i39 = 0; i39 < e37.length; i39++) {
-        let y40;
-        if (e37[i39] === null) {
-          y40 = undefined;
+      const e28 = r.fixed(m, 2, "f10");
+      const a29 = v.f10;
+      for (let i30 = 0; i30 < e28.length; i30++) {
+        if (e28[i30] === null) {
+          a29[i30] = undefined;
         } else {
           try {
-            y40 = StructSimple.fbeReadJson(r, e37[i39]);
+            a29[i30] = StructSimple.fbeReadJson(r, e28[i30]);
           } catch (e) {
-            throw fbe.withinIndex(e, "f10", i39);
+            throw fbe.withinIndex(e, "f10", i30);
           }
         }
-        a38.push(y40);
       }
-      v.f10 = a38;
     }
     r.leave();
     return v;
@@ -12477,10 +12433,13 @@ export class StructVector {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 130, 40);
-    const v = new StructVector();
+    const v = into ?? new StructVector();
     StructVector.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -12851,10 +12810,10 @@ export class StructVector {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(40);
-    const v = new StructVector();
+    const v = into ?? new StructVector();
     const n144 = r.finalCount(1, 1, "f1");
     const a145 = [];
     for (let i146 = 0; i146 < n144; i146++) {
@@ -13216,10 +13175,13 @@ export class StructVector {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 40);
-    const v = new StructVector();
+    const v = into ?? new StructVector();
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
@@ -13654,10 +13616,13 @@ export class StructList {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 131, 40);
-    const v = new StructList();
+    const v = into ?? new StructList();
     StructList.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -14028,10 +13993,10 @@ export class StructList {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(40);
-    const v = new StructList();
+    const v = into ?? new StructList();
     const n144 = r.finalCount(1, 1, "f1");
     const a145 = [];
     for (let i146 = 0; i146 < n144; i146++) {
@@ -14393,10 +14358,13 @@ export class StructList {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 40);
-    const v = new StructList();
+    const v = into ?? new StructList();
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
@@ -14753,10 +14721,13 @@ export class StructSet {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 132, 16);
-    const v = new StructSet();
+    const v = into ?? new StructSet();
     StructSet.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -14958,10 +14929,10 @@ export class StructSet {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(16);
-    const v = new StructSet();
+    const v = into ?? new StructSet();
     const n61 = r.finalCount(1, 1, "f1");
     const a62 = new Set();
     for (let i63 = 0; i63 < n61; i63++) {
@@ -15156,10 +15127,13 @@ export class StructSet {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 16);
-    const v = new StructSet();
+    const v = into ?? new StructSet();
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
@@ -15435,10 +15409,13 @@ export class StructMap {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 140, 40);
-    const v = new StructMap();
+    const v = into ?? new StructMap();
     StructMap.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -15988,10 +15965,10 @@ export class StructMap {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(40);
-    const v = new StructMap();
+    const v = into ?? new StructMap();
     const n216 = r.finalCount(5, 5, "f1");
     const m217 = new Map();
     for (let i218 = 0; i218 < n216; i218++) {
@@ -16507,10 +16484,13 @@ export class StructMap {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 40);
-    const v = new StructMap();
+    const v = into ?? new StructMap();
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
@@ -17015,10 +16995,13 @@ export class StructHash {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 141, 40);
-    const v = new StructHash();
+    const v = into ?? new StructHash();
     StructHash.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -17568,10 +17551,10 @@ export class StructHash {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(40);
-    const v = new StructHash();
+    const v = into ?? new StructHash();
     const n216 = r.finalCount(5, 5, "f1");
     const m217 = new Map();
     for (let i218 = 0; i218 < n216; i218++) {
@@ -18087,10 +18070,13 @@ export class StructHash {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 40);
-    const v = new StructHash();
+    const v = into ?? new StructHash();
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
@@ -18501,10 +18487,13 @@ export class StructHashEx {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 142, 8);
-    const v = new StructHashEx();
+    const v = into ?? new StructHashEx();
     StructHashEx.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -18696,10 +18685,10 @@ export class StructHashEx {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(8);
-    const v = new StructHashEx();
+    const v = into ?? new StructHashEx();
     const n44 = r.finalCount(1279, 0, "f1");
     const m45 = [];
     for (let i46 = 0; i46 < n44; i46++) {
@@ -18891,10 +18880,13 @@ export class StructHashEx {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 8);
-    const v = new StructHashEx();
+    const v = into ?? new StructHashEx();
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
@@ -19028,10 +19020,13 @@ export class StructEmpty {
     w.struct(base, slot, 8, 143);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     r.struct(base, slot, 143, 32);
-    const v = new StructEmpty();
+    const v = into ?? new StructEmpty();
     r.leave();
     return v;
   }
@@ -19082,10 +19077,10 @@ export class StructEmpty {
   static fbeWriteFinal(w, v) {
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(32);
-    const v = new StructEmpty();
+    const v = into ?? new StructEmpty();
     r.leave();
     return v;
   }
@@ -19150,10 +19145,13 @@ export class StructEmpty {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     r.struct(x, 32);
-    const v = new StructEmpty();
+    const v = into ?? new StructEmpty();
     r.leave();
     return v;
   }

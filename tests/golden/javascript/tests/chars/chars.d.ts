@@ -10,7 +10,7 @@ export declare class CharKeys {
   constructor(init?: Partial<CharKeys>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: CharKeys): void;
-  static fbeRead(r: fbe.Reader, base: number, slot: number): CharKeys;
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: CharKeys): CharKeys;
   static fbeReadBody(r: fbe.Reader, v: CharKeys, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
   static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
@@ -18,14 +18,14 @@ export declare class CharKeys {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): CharKeys;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteFinal(w: fbe.Writer, v: CharKeys): void;
-  static fbeReadFinal(r: fbe.Reader): CharKeys;
+  static fbeReadFinal(r: fbe.Reader, into?: CharKeys): CharKeys;
   static fbeVerifyFinal(r: fbe.Reader): void;
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): CharKeys;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: CharKeys): void;
   toJson(): string;
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): CharKeys;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: CharKeys): CharKeys;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): CharKeys;
   static fbeWriteText(t: fbe.TextWriter, v: CharKeys): void;
   toString(): string;

@@ -42,10 +42,13 @@ export class CharKeys {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1, 8);
-    const v = new CharKeys();
+    const v = into ?? new CharKeys();
     CharKeys.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -180,10 +183,10 @@ export class CharKeys {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(8);
-    const v = new CharKeys();
+    const v = into ?? new CharKeys();
     const n35 = r.finalCount(1, 1, "letters");
     const a36 = new Set();
     for (let i37 = 0; i37 < n35; i37++) {
@@ -315,10 +318,13 @@ export class CharKeys {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 8);
-    const v = new CharKeys();
+    const v = into ?? new CharKeys();
     let m;
     m = r.member(o, "letters");
     if (m !== undefined) {

@@ -18,7 +18,7 @@ export declare class Prices {
   constructor(init?: Partial<Prices>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Prices): void;
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Prices;
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Prices): Prices;
   static fbeReadBody(r: fbe.Reader, v: Prices, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
   static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
@@ -26,14 +26,14 @@ export declare class Prices {
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Prices;
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteFinal(w: fbe.Writer, v: Prices): void;
-  static fbeReadFinal(r: fbe.Reader): Prices;
+  static fbeReadFinal(r: fbe.Reader, into?: Prices): Prices;
   static fbeVerifyFinal(r: fbe.Reader): void;
   toFinal(writer?: fbe.Writer): Uint8Array;
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Prices;
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
   static fbeWriteJson(j: fbe.JsonWriter, v: Prices): void;
   toJson(): string;
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Prices;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Prices): Prices;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Prices;
   static fbeWriteText(t: fbe.TextWriter, v: Prices): void;
   toString(): string;

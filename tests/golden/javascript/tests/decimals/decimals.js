@@ -112,10 +112,13 @@ export class Prices {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1, 77);
-    const v = new Prices();
+    const v = into ?? new Prices();
     Prices.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -142,11 +145,10 @@ export class Prices {
     if (n < 61) {
       return;
     }
-    const a33 = [];
+    const a33 = v.pair;
     for (let i34 = 0; i34 < 2; i34++) {
-      a33.push(r.decimal(b + 29 + i34 * 16, "pair"));
+      a33[i34] = r.decimal(b + 29 + i34 * 16, "pair");
     }
-    v.pair = a33;
     if (n < 65) {
       return;
     }
@@ -463,21 +465,20 @@ export class Prices {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(77);
-    const v = new Prices();
+    const v = into ?? new Prices();
     v.price = r.decimal(r.fixed(16, "price"), "price");
     if (r.finalHas("maybePrice")) {
       v.maybePrice = r.decimal(r.fixed(16, "maybePrice"), "maybePrice");
     } else {
       v.maybePrice = undefined;
     }
-    const a131 = [];
+    const a131 = v.pair;
     for (let i132 = 0; i132 < 2; i132++) {
-      a131.push(r.decimal(r.fixed(16, "pair"), "pair"));
+      a131[i132] = r.decimal(r.fixed(16, "pair"), "pair");
     }
-    v.pair = a131;
     const n134 = r.finalCount(16, 16, "priceVector");
     const a135 = [];
     for (let i136 = 0; i136 < n134; i136++) {
@@ -789,10 +790,13 @@ export class Prices {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 77);
-    const v = new Prices();
+    const v = into ?? new Prices();
     let m;
     m = r.member(o, "price");
     if (m !== undefined) {
@@ -809,109 +813,106 @@ export class Prices {
     m = r.member(o, "pair");
     if (m !== undefined) {
       const e1 = r.fixed(m, 2, "pair");
-      const a2 = [];
+      const a2 = v.pair;
       for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.decimal(e1[i3], "pair");
-        a2.push(y4);
+        a2[i3] = r.decimal(e1[i3], "pair");
       }
-      v.pair = a2;
     }
     m = r.member(o, "priceVector");
     if (m !== undefined) {
-      const e5 = r.array(m, 16, "priceVector");
-      const a6 = [];
-      for (let i7 = 0; i7 < e5.length; i7++) {
-        let y8;
-        y8 = r.decimal(e5[i7], "priceVector");
-        a6.push(y8);
+      const e4 = r.array(m, 16, "priceVector");
+      const a5 = [];
+      for (let i6 = 0; i6 < e4.length; i6++) {
+        let y7;
+        y7 = r.decimal(e4[i6], "priceVector");
+        a5.push(y7);
       }
-      v.priceVector = a6;
+      v.priceVector = a5;
     }
     m = r.member(o, "priceList");
     if (m !== undefined) {
-      const e9 = r.array(m, 16, "priceList");
-      const a10 = [];
-      for (let i11 = 0; i11 < e9.length; i11++) {
-        let y12;
-        y12 = r.decimal(e9[i11], "priceList");
-        a10.push(y12);
+      const e8 = r.array(m, 16, "priceList");
+      const a9 = [];
+      for (let i10 = 0; i10 < e8.length; i10++) {
+        let y11;
+        y11 = r.decimal(e8[i10], "priceList");
+        a9.push(y11);
       }
-      v.priceList = a10;
+      v.priceList = a9;
     }
     m = r.member(o, "priceSet");
     if (m !== undefined) {
-      const e13 = r.array(m, 16, "priceSet");
-      const a14 = [];
-      for (let i15 = 0; i15 < e13.length; i15++) {
-        let y16;
-        y16 = r.decimal(e13[i15], "priceSet");
-        a14.push(y16);
+      const e12 = r.array(m, 16, "priceSet");
+      const a13 = [];
+      for (let i14 = 0; i14 < e12.length; i14++) {
+        let y15;
+        y15 = r.decimal(e12[i14], "priceSet");
+        a13.push(y15);
       }
-      if (fbe.repeated(a14, fbe.compareDecimal) !== undefined) {
+      if (fbe.repeated(a13, fbe.compareDecimal) !== undefined) {
         r.duplicate("priceSet", "element");
       }
-      v.priceSet = a14;
+      v.priceSet = a13;
     }
     m = r.member(o, "priceById");
     if (m !== undefined) {
-      const m18 = new Map();
-      const e17 = r.object(m, 20, "priceById");
-      for (const key22 of Object.keys(e17)) {
-        const k20 = r.keyInt(key22, -2147483648, 2147483647, "priceById");
-        let y21;
-        y21 = r.decimal(e17[key22], "priceById");
-        if (m18.has(k20)) {
+      const m17 = new Map();
+      const e16 = r.object(m, 20, "priceById");
+      for (const key21 of Object.keys(e16)) {
+        const k19 = r.keyInt(key21, -2147483648, 2147483647, "priceById");
+        let y20;
+        y20 = r.decimal(e16[key21], "priceById");
+        if (m17.has(k19)) {
           r.duplicate("priceById", "key");
         }
-        m18.set(k20, y21);
+        m17.set(k19, y20);
       }
-      v.priceById = m18;
+      v.priceById = m17;
     }
     m = r.member(o, "idByPrice");
     if (m !== undefined) {
-      const m24 = [];
-      const e23 = r.object(m, 20, "idByPrice");
-      for (const key28 of Object.keys(e23)) {
-        const k26 = r.keyDecimal(key28, "idByPrice");
-        let y27;
-        y27 = r.int(e23[key28], -2147483648, 2147483647, "idByPrice");
-        m24.push([k26, y27]);
+      const m23 = [];
+      const e22 = r.object(m, 20, "idByPrice");
+      for (const key27 of Object.keys(e22)) {
+        const k25 = r.keyDecimal(key27, "idByPrice");
+        let y26;
+        y26 = r.int(e22[key27], -2147483648, 2147483647, "idByPrice");
+        m23.push([k25, y26]);
       }
-      if (fbe.repeatedEntries(m24, fbe.compareDecimal) !== undefined) {
+      if (fbe.repeatedEntries(m23, fbe.compareDecimal) !== undefined) {
         r.duplicate("idByPrice", "key");
       }
-      v.idByPrice = m24;
+      v.idByPrice = m23;
     }
     m = r.member(o, "priceByPrice");
     if (m !== undefined) {
-      const m30 = [];
-      const e29 = r.object(m, 32, "priceByPrice");
-      for (const key34 of Object.keys(e29)) {
-        const k32 = r.keyDecimal(key34, "priceByPrice");
-        let y33;
-        y33 = r.decimal(e29[key34], "priceByPrice");
-        m30.push([k32, y33]);
+      const m29 = [];
+      const e28 = r.object(m, 32, "priceByPrice");
+      for (const key33 of Object.keys(e28)) {
+        const k31 = r.keyDecimal(key33, "priceByPrice");
+        let y32;
+        y32 = r.decimal(e28[key33], "priceByPrice");
+        m29.push([k31, y32]);
       }
-      if (fbe.repeatedEntries(m30, fbe.compareDecimal) !== undefined) {
+      if (fbe.repeatedEntries(m29, fbe.compareDecimal) !== undefined) {
         r.duplicate("priceByPrice", "key");
       }
-      v.priceByPrice = m30;
+      v.priceByPrice = m29;
     }
     m = r.member(o, "maybePrices");
     if (m !== undefined) {
-      const e35 = r.array(m, 1, "maybePrices");
-      const a36 = [];
-      for (let i37 = 0; i37 < e35.length; i37++) {
-        let y38;
-        if (e35[i37] === null) {
-          y38 = undefined;
+      const e34 = r.array(m, 1, "maybePrices");
+      const a35 = [];
+      for (let i36 = 0; i36 < e34.length; i36++) {
+        let y37;
+        if (e34[i36] === null) {
+          y37 = undefined;
         } else {
-          y38 = r.decimal(e35[i37], "maybePrices");
+          y37 = r.decimal(e34[i36], "maybePrices");
         }
-        a36.push(y38);
+        a35.push(y37);
       }
-      v.maybePrices = a36;
+      v.maybePrices = a35;
     }
     r.leave();
     return v;

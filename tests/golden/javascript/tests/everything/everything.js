@@ -302,10 +302,13 @@ export class Counted {
     w.putI32(b + 8, v.a);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1001, 4);
-    const v = new Counted();
+    const v = into ?? new Counted();
     Counted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -373,10 +376,10 @@ export class Counted {
     w.appendI32(v.a);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Counted();
+    const v = into ?? new Counted();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -445,10 +448,13 @@ export class Counted {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Counted();
+    const v = into ?? new Counted();
     let m;
     m = r.member(o, "a");
     if (m !== undefined) {
@@ -509,10 +515,13 @@ export class Shifted {
     w.putI32(b + 8, v.a);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1020, 4);
-    const v = new Shifted();
+    const v = into ?? new Shifted();
     Shifted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -580,10 +589,10 @@ export class Shifted {
     w.appendI32(v.a);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Shifted();
+    const v = into ?? new Shifted();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -652,10 +661,13 @@ export class Shifted {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Shifted();
+    const v = into ?? new Shifted();
     let m;
     m = r.member(o, "a");
     if (m !== undefined) {
@@ -716,10 +728,13 @@ export class AfterShift {
     w.putI32(b + 8, v.a);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1021, 4);
-    const v = new AfterShift();
+    const v = into ?? new AfterShift();
     AfterShift.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -787,10 +802,10 @@ export class AfterShift {
     w.appendI32(v.a);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new AfterShift();
+    const v = into ?? new AfterShift();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -859,10 +874,13 @@ export class AfterShift {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new AfterShift();
+    const v = into ?? new AfterShift();
     let m;
     m = r.member(o, "a");
     if (m !== undefined) {
@@ -923,10 +941,13 @@ export class Fixed {
     w.putI32(b + 8, v.a);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 7, 4);
-    const v = new Fixed();
+    const v = into ?? new Fixed();
     Fixed.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -994,10 +1015,10 @@ export class Fixed {
     w.appendI32(v.a);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Fixed();
+    const v = into ?? new Fixed();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -1066,10 +1087,13 @@ export class Fixed {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Fixed();
+    const v = into ?? new Fixed();
     let m;
     m = r.member(o, "a");
     if (m !== undefined) {
@@ -1133,10 +1157,13 @@ export class Derived extends Fixed {
     w.putI32(b + 12, v.b);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 7, 8);
-    const v = new Derived();
+    const v = into ?? new Derived();
     Derived.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1213,10 +1240,10 @@ export class Derived extends Fixed {
     w.appendI32(v.b);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(8);
-    const v = new Derived();
+    const v = into ?? new Derived();
     v.a = r.i32(r.fixed(4, "a"));
     v.b = r.i32(r.fixed(4, "b"));
     r.leave();
@@ -1289,10 +1316,13 @@ export class Derived extends Fixed {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 8);
-    const v = new Derived();
+    const v = into ?? new Derived();
     let m;
     m = r.member(o, "a");
     if (m !== undefined) {
@@ -1377,10 +1407,13 @@ export class ImportedBase extends market.Instrument {
     w.putF64(b + 16, v.price);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1022, 16);
-    const v = new ImportedBase();
+    const v = into ?? new ImportedBase();
     ImportedBase.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1460,10 +1493,10 @@ export class ImportedBase extends market.Instrument {
     w.appendF64(v.price);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(16);
-    const v = new ImportedBase();
+    const v = into ?? new ImportedBase();
     v.symbol = r.finalString("symbol");
     v.digits = r.i32(r.fixed(4, "digits"));
     v.price = r.f64(r.fixed(8, "price"));
@@ -1540,10 +1573,13 @@ export class ImportedBase extends market.Instrument {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 16);
-    const v = new ImportedBase();
+    const v = into ?? new ImportedBase();
     let m;
     m = r.member(o, "symbol");
     if (m !== undefined) {
@@ -1614,10 +1650,13 @@ export class Note {
     w.string(b, b + 8, v.text);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1023, 4);
-    const v = new Note();
+    const v = into ?? new Note();
     Note.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1690,10 +1729,10 @@ export class Note {
     w.appendString(v.text);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Note();
+    const v = into ?? new Note();
     v.text = r.finalString("text");
     r.leave();
     return v;
@@ -1762,10 +1801,13 @@ export class Note {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Note();
+    const v = into ?? new Note();
     let m;
     m = r.member(o, "text");
     if (m !== undefined) {
@@ -1829,10 +1871,13 @@ export class Quiet {
     w.putI32(b + 12, v.legacy);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1024, 8);
-    const v = new Quiet();
+    const v = into ?? new Quiet();
     Quiet.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1910,10 +1955,10 @@ export class Quiet {
     w.appendI32(v.legacy);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(8);
-    const v = new Quiet();
+    const v = into ?? new Quiet();
     v.password = r.finalString("password");
     v.legacy = r.i32(r.fixed(4, "legacy"));
     r.leave();
@@ -1986,10 +2031,13 @@ export class Quiet {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 8);
-    const v = new Quiet();
+    const v = into ?? new Quiet();
     let m;
     m = r.member(o, "password");
     if (m !== undefined) {
@@ -2050,10 +2098,13 @@ export class Empty {
     w.struct(base, slot, 8, 1025);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     r.struct(base, slot, 1025, 32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -2104,10 +2155,10 @@ export class Empty {
   static fbeWriteFinal(w, v) {
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -2172,10 +2223,13 @@ export class Empty {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     r.struct(x, 32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -2548,10 +2602,13 @@ export class Everything {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1026, 258, 12);
-    const v = new Everything();
+    const v = into ?? new Everything();
     Everything.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -2712,7 +2769,7 @@ export class Everything {
       return;
     }
     try {
-      v.f29 = Counted.fbeRead(r, b, b + 192);
+      Counted.fbeRead(r, b, b + 192, v.f29);
     } catch (e) {
       throw fbe.within(e, "f29");
     }
@@ -2721,7 +2778,7 @@ export class Everything {
       return;
     }
     try {
-      v.f30 = market.Instrument.fbeRead(r, b, b + 196);
+      market.Instrument.fbeRead(r, b, b + 196, v.f30);
     } catch (e) {
       throw fbe.within(e, "f30");
     }
@@ -2777,26 +2834,22 @@ export class Everything {
     if (n < 237) {
       return;
     }
-    const a78 = [];
+    const a78 = v.f36;
     for (let i79 = 0; i79 < 3; i79++) {
-      a78.push(r.i32(b + 225 + i79 * 4));
+      a78[i79] = r.i32(b + 225 + i79 * 4);
     }
-    v.f36 = a78;
     if (n < 247) {
       return;
     }
-    const a81 = [];
+    const a81 = v.f37;
     for (let i82 = 0; i82 < 2; i82++) {
-      let y83;
       const s84 = r.optional(b, b + 237 + i82 * 5, 4, "f37");
       if (s84 < 0) {
-        y83 = undefined;
+        a81[i82] = undefined;
       } else {
-        y83 = r.string(s84, s84, "f37");
+        a81[i82] = r.string(s84, s84, "f37");
       }
-      a81.push(y83);
     }
-    v.f37 = a81;
     if (n < 251) {
       return;
     }
@@ -3663,10 +3716,10 @@ export class Everything {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(258, 12);
-    const v = new Everything();
+    const v = into ?? new Everything();
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.u8(r.fixed(1, "f2"));
@@ -3697,12 +3750,12 @@ export class Everything {
     v.f27 = r.u8(r.fixed(1, "f27"));
     v.f28 = r.u64(r.fixed(8, "f28"));
     try {
-      v.f29 = Counted.fbeReadFinal(r);
+      Counted.fbeReadFinal(r, v.f29);
     } catch (e) {
       throw fbe.within(e, "f29");
     }
     try {
-      v.f30 = market.Instrument.fbeReadFinal(r);
+      market.Instrument.fbeReadFinal(r, v.f30);
     } catch (e) {
       throw fbe.within(e, "f30");
     }
@@ -3735,22 +3788,18 @@ export class Everything {
     } else {
       v.f35 = undefined;
     }
-    const a277 = [];
+    const a277 = v.f36;
     for (let i278 = 0; i278 < 3; i278++) {
-      a277.push(r.i32(r.fixed(4, "f36")));
+      a277[i278] = r.i32(r.fixed(4, "f36"));
     }
-    v.f36 = a277;
-    const a280 = [];
+    const a280 = v.f37;
     for (let i281 = 0; i281 < 2; i281++) {
-      let y282;
       if (r.finalHas("f37")) {
-        y282 = r.finalString("f37");
+        a280[i281] = r.finalString("f37");
       } else {
-        y282 = undefined;
+        a280[i281] = undefined;
       }
-      a280.push(y282);
     }
-    v.f37 = a280;
     const n283 = r.finalCount(8, 8, "f38");
     const a284 = [];
     for (let i285 = 0; i285 < n283; i285++) {
@@ -4526,10 +4575,13 @@ export class Everything {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 258, 12);
-    const v = new Everything();
+    const v = into ?? new Everything();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -4652,7 +4704,7 @@ export class Everything {
       r.spend(4, "f29");
     } else {
       try {
-        v.f29 = Counted.fbeReadJson(r, m);
+        Counted.fbeReadJson(r, m, v.f29);
       } catch (e) {
         throw fbe.within(e, "f29");
       }
@@ -4662,7 +4714,7 @@ export class Everything {
       r.spend(8, "f30");
     } else {
       try {
-        v.f30 = market.Instrument.fbeReadJson(r, m);
+        market.Instrument.fbeReadJson(r, m, v.f30);
       } catch (e) {
         throw fbe.within(e, "f30");
       }
@@ -4714,178 +4766,172 @@ export class Everything {
     m = r.member(o, "f36");
     if (m !== undefined) {
       const e1 = r.fixed(m, 3, "f36");
-      const a2 = [];
+      const a2 = v.f36;
       for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -2147483648, 2147483647, "f36");
-        a2.push(y4);
+        a2[i3] = r.int(e1[i3], -2147483648, 2147483647, "f36");
       }
-      v.f36 = a2;
     }
     m = r.member(o, "f37");
     if (m !== undefined) {
-      const e5 = r.fixed(m, 2, "f37");
-      const a6 = [];
-      for (let i7 = 0; i7 < e5.length; i7++) {
-        let y8;
-        if (e5[i7] === null) {
-          y8 = undefined;
+      const e4 = r.fixed(m, 2, "f37");
+      const a5 = v.f37;
+      for (let i6 = 0; i6 < e4.length; i6++) {
+        if (e4[i6] === null) {
+          a5[i6] = undefined;
         } else {
-          y8 = r.string(e5[i7], "f37");
+          a5[i6] = r.string(e4[i6], "f37");
         }
-        a6.push(y8);
       }
-      v.f37 = a6;
     }
     m = r.member(o, "f38");
     if (m !== undefined) {
-      const e9 = r.array(m, 8, "f38");
-      const a10 = [];
-      for (let i11 = 0; i11 < e9.length; i11++) {
-        let y12;
-        y12 = r.double(e9[i11], "f38");
-        a10.push(y12);
+      const e7 = r.array(m, 8, "f38");
+      const a8 = [];
+      for (let i9 = 0; i9 < e7.length; i9++) {
+        let y10;
+        y10 = r.double(e7[i9], "f38");
+        a8.push(y10);
       }
-      v.f38 = a10;
+      v.f38 = a8;
     }
     m = r.member(o, "f39");
     if (m !== undefined) {
-      const e13 = r.array(m, 1, "f39");
-      const a14 = [];
-      for (let i15 = 0; i15 < e13.length; i15++) {
-        let y16;
-        if (e13[i15] === null) {
-          y16 = undefined;
+      const e11 = r.array(m, 1, "f39");
+      const a12 = [];
+      for (let i13 = 0; i13 < e11.length; i13++) {
+        let y14;
+        if (e11[i13] === null) {
+          y14 = undefined;
         } else {
           try {
-            y16 = Counted.fbeReadJson(r, e13[i15]);
+            y14 = Counted.fbeReadJson(r, e11[i13]);
           } catch (e) {
-            throw fbe.withinIndex(e, "f39", i15);
+            throw fbe.withinIndex(e, "f39", i13);
           }
         }
-        a14.push(y16);
+        a12.push(y14);
       }
-      v.f39 = a14;
+      v.f39 = a12;
     }
     m = r.member(o, "f40");
     if (m !== undefined) {
-      const e17 = r.array(m, 4, "f40");
-      const a18 = [];
-      for (let i19 = 0; i19 < e17.length; i19++) {
-        let y20;
-        y20 = r.string(e17[i19], "f40");
-        a18.push(y20);
+      const e15 = r.array(m, 4, "f40");
+      const a16 = [];
+      for (let i17 = 0; i17 < e15.length; i17++) {
+        let y18;
+        y18 = r.string(e15[i17], "f40");
+        a16.push(y18);
       }
-      v.f40 = a18;
+      v.f40 = a16;
     }
     m = r.member(o, "f41");
     if (m !== undefined) {
-      const e21 = r.array(m, 8, "f41");
-      const a22 = new Set();
-      for (let i23 = 0; i23 < e21.length; i23++) {
-        let y24;
-        y24 = r.int64(e21[i23], -9223372036854775808n, 9223372036854775807n, "f41");
-        if (a22.has(y24)) {
+      const e19 = r.array(m, 8, "f41");
+      const a20 = new Set();
+      for (let i21 = 0; i21 < e19.length; i21++) {
+        let y22;
+        y22 = r.int64(e19[i21], -9223372036854775808n, 9223372036854775807n, "f41");
+        if (a20.has(y22)) {
           r.duplicate("f41", "element");
         }
-        a22.add(y24);
+        a20.add(y22);
       }
-      v.f41 = a22;
+      v.f41 = a20;
     }
     m = r.member(o, "f42");
     if (m !== undefined) {
-      const e25 = r.array(m, 0, "f42");
-      const a26 = [];
-      for (let i27 = 0; i27 < e25.length; i27++) {
-        let y28;
+      const e23 = r.array(m, 0, "f42");
+      const a24 = [];
+      for (let i25 = 0; i25 < e23.length; i25++) {
+        let y26;
         try {
-          y28 = market.Instrument.fbeReadJson(r, e25[i27]);
+          y26 = market.Instrument.fbeReadJson(r, e23[i25]);
         } catch (e) {
-          throw fbe.withinIndex(e, "f42", i27);
+          throw fbe.withinIndex(e, "f42", i25);
         }
-        a26.push(y28);
+        a24.push(y26);
       }
-      if (fbe.repeated(a26, market.Instrument.fbeCompareKey) !== undefined) {
+      if (fbe.repeated(a24, market.Instrument.fbeCompareKey) !== undefined) {
         r.duplicate("f42", "element");
       }
-      v.f42 = a26;
+      v.f42 = a24;
     }
     m = r.member(o, "f43");
     if (m !== undefined) {
-      const m30 = new Map();
-      const e29 = r.object(m, 8, "f43");
-      for (const key34 of Object.keys(e29)) {
-        const k32 = r.keyInt(key34, -2147483648, 2147483647, "f43");
-        let y33;
-        y33 = r.string(e29[key34], "f43");
-        if (m30.has(k32)) {
+      const m28 = new Map();
+      const e27 = r.object(m, 8, "f43");
+      for (const key32 of Object.keys(e27)) {
+        const k30 = r.keyInt(key32, -2147483648, 2147483647, "f43");
+        let y31;
+        y31 = r.string(e27[key32], "f43");
+        if (m28.has(k30)) {
           r.duplicate("f43", "key");
         }
-        m30.set(k32, y33);
+        m28.set(k30, y31);
       }
-      v.f43 = m30;
+      v.f43 = m28;
     }
     m = r.member(o, "f44");
     if (m !== undefined) {
-      const m36 = new Map();
-      const e35 = r.object(m, 5, "f44");
-      for (const key40 of Object.keys(e35)) {
-        const k38 = r.keyString(key40, "f44");
-        let y39;
-        if (e35[key40] === null) {
-          y39 = undefined;
+      const m34 = new Map();
+      const e33 = r.object(m, 5, "f44");
+      for (const key38 of Object.keys(e33)) {
+        const k36 = r.keyString(key38, "f44");
+        let y37;
+        if (e33[key38] === null) {
+          y37 = undefined;
         } else {
           try {
-            y39 = Counted.fbeReadJson(r, e35[key40]);
+            y37 = Counted.fbeReadJson(r, e33[key38]);
           } catch (e) {
-            throw fbe.within(e, "f44[" + key40 + "]");
+            throw fbe.within(e, "f44[" + key38 + "]");
           }
         }
-        if (m36.has(k38)) {
+        if (m34.has(k36)) {
           r.duplicate("f44", "key");
         }
-        m36.set(k38, y39);
+        m34.set(k36, y37);
       }
-      v.f44 = m36;
+      v.f44 = m34;
     }
     m = r.member(o, "f45");
     if (m !== undefined) {
-      const m42 = [];
-      const e41 = r.object(m, 20, "f45");
-      for (const key46 of Object.keys(e41)) {
-        const k44 = r.keyUuid(key46, "f45");
-        let y45;
-        y45 = r.bytes(e41[key46], "f45");
-        m42.push([k44, y45]);
+      const m40 = [];
+      const e39 = r.object(m, 20, "f45");
+      for (const key44 of Object.keys(e39)) {
+        const k42 = r.keyUuid(key44, "f45");
+        let y43;
+        y43 = r.bytes(e39[key44], "f45");
+        m40.push([k42, y43]);
       }
-      if (fbe.repeatedEntries(m42, fbe.compareUuid) !== undefined) {
+      if (fbe.repeatedEntries(m40, fbe.compareUuid) !== undefined) {
         r.duplicate("f45", "key");
       }
-      v.f45 = m42;
+      v.f45 = m40;
     }
     m = r.member(o, "f46");
     if (m !== undefined) {
-      const m48 = [];
-      const e47 = r.pairs(m, 0, "f46");
-      for (let i49 = 0; i49 < e47.length; i49++) {
-        let k50;
-        let y51;
+      const m46 = [];
+      const e45 = r.pairs(m, 0, "f46");
+      for (let i47 = 0; i47 < e45.length; i47++) {
+        let k48;
+        let y49;
         try {
-          k50 = market.Instrument.fbeReadJson(r, e47[i49][0]);
+          k48 = market.Instrument.fbeReadJson(r, e45[i47][0]);
         } catch (e) {
-          throw fbe.withinIndex(e, "f46", i49);
+          throw fbe.withinIndex(e, "f46", i47);
         }
         try {
-          y51 = Counted.fbeReadJson(r, e47[i49][1]);
+          y49 = Counted.fbeReadJson(r, e45[i47][1]);
         } catch (e) {
-          throw fbe.withinIndex(e, "f46", i49);
+          throw fbe.withinIndex(e, "f46", i47);
         }
-        m48.push([k50, y51]);
+        m46.push([k48, y49]);
       }
-      if (fbe.repeatedEntries(m48, market.Instrument.fbeCompareKey) !== undefined) {
+      if (fbe.repeatedEntries(m46, market.Instrument.fbeCompareKey) !== undefined) {
         r.duplicate("f46", "key");
       }
-      v.f46 = m48;
+      v.f46 = m46;
     }
     m = r.member(o, "f47");
     if (m !== undefined) {
@@ -4909,62 +4955,62 @@ export class Everything {
     }
     m = r.member(o, "f49");
     if (m !== undefined) {
-      const m54 = [];
-      const e53 = r.object(m, 8, "f49");
-      for (const key58 of Object.keys(e53)) {
-        const k56 = r.keyBytes(key58, "f49");
-        let y57;
-        y57 = r.int(e53[key58], -2147483648, 2147483647, "f49");
-        m54.push([k56, y57]);
+      const m52 = [];
+      const e51 = r.object(m, 8, "f49");
+      for (const key56 of Object.keys(e51)) {
+        const k54 = r.keyBytes(key56, "f49");
+        let y55;
+        y55 = r.int(e51[key56], -2147483648, 2147483647, "f49");
+        m52.push([k54, y55]);
       }
-      if (fbe.repeatedEntries(m54, fbe.compareBlob) !== undefined) {
+      if (fbe.repeatedEntries(m52, fbe.compareBlob) !== undefined) {
         r.duplicate("f49", "key");
       }
-      v.f49 = m54;
+      v.f49 = m52;
     }
     m = r.member(o, "f50");
     if (m !== undefined) {
-      const m60 = [];
-      const e59 = r.object(m, 8, "f50");
-      for (const key64 of Object.keys(e59)) {
-        const k62 = r.keyBytes(key64, "f50");
-        let y63;
-        y63 = r.string(e59[key64], "f50");
-        m60.push([k62, y63]);
+      const m58 = [];
+      const e57 = r.object(m, 8, "f50");
+      for (const key62 of Object.keys(e57)) {
+        const k60 = r.keyBytes(key62, "f50");
+        let y61;
+        y61 = r.string(e57[key62], "f50");
+        m58.push([k60, y61]);
       }
-      if (fbe.repeatedEntries(m60, fbe.compareBlob) !== undefined) {
+      if (fbe.repeatedEntries(m58, fbe.compareBlob) !== undefined) {
         r.duplicate("f50", "key");
       }
-      v.f50 = m60;
+      v.f50 = m58;
     }
     m = r.member(o, "f51");
     if (m !== undefined) {
-      const e65 = r.array(m, 16, "f51");
-      const a66 = [];
-      for (let i67 = 0; i67 < e65.length; i67++) {
-        let y68;
-        y68 = r.decimal(e65[i67], "f51");
-        a66.push(y68);
+      const e63 = r.array(m, 16, "f51");
+      const a64 = [];
+      for (let i65 = 0; i65 < e63.length; i65++) {
+        let y66;
+        y66 = r.decimal(e63[i65], "f51");
+        a64.push(y66);
       }
-      if (fbe.repeated(a66, fbe.compareDecimal) !== undefined) {
+      if (fbe.repeated(a64, fbe.compareDecimal) !== undefined) {
         r.duplicate("f51", "element");
       }
-      v.f51 = a66;
+      v.f51 = a64;
     }
     m = r.member(o, "f52");
     if (m !== undefined) {
-      const m70 = [];
-      const e69 = r.object(m, 20, "f52");
-      for (const key74 of Object.keys(e69)) {
-        const k72 = r.keyDecimal(key74, "f52");
-        let y73;
-        y73 = r.int(e69[key74], -2147483648, 2147483647, "f52");
-        m70.push([k72, y73]);
+      const m68 = [];
+      const e67 = r.object(m, 20, "f52");
+      for (const key72 of Object.keys(e67)) {
+        const k70 = r.keyDecimal(key72, "f52");
+        let y71;
+        y71 = r.int(e67[key72], -2147483648, 2147483647, "f52");
+        m68.push([k70, y71]);
       }
-      if (fbe.repeatedEntries(m70, fbe.compareDecimal) !== undefined) {
+      if (fbe.repeatedEntries(m68, fbe.compareDecimal) !== undefined) {
         r.duplicate("f52", "key");
       }
-      v.f52 = m70;
+      v.f52 = m68;
     }
     r.leave();
     return v;
@@ -5342,10 +5388,13 @@ export class PlaceOrder {
     market.Instrument.fbeWrite(w, b, b + 24, v.instrument);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1027, 16, 8);
-    const v = new PlaceOrder();
+    const v = into ?? new PlaceOrder();
     PlaceOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5366,7 +5415,7 @@ export class PlaceOrder {
       return;
     }
     try {
-      v.instrument = market.Instrument.fbeRead(r, b, b + 24);
+      market.Instrument.fbeRead(r, b, b + 24, v.instrument);
     } catch (e) {
       throw fbe.within(e, "instrument");
     }
@@ -5438,13 +5487,13 @@ export class PlaceOrder {
     market.Instrument.fbeWriteFinal(w, v.instrument);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(16, 8);
-    const v = new PlaceOrder();
+    const v = into ?? new PlaceOrder();
     v.id = r.uuid(r.fixed(16, "id"));
     try {
-      v.instrument = market.Instrument.fbeReadFinal(r);
+      market.Instrument.fbeReadFinal(r, v.instrument);
     } catch (e) {
       throw fbe.within(e, "instrument");
     }
@@ -5522,10 +5571,13 @@ export class PlaceOrder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 16, 8);
-    const v = new PlaceOrder();
+    const v = into ?? new PlaceOrder();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -5536,7 +5588,7 @@ export class PlaceOrder {
       r.spend(8, "instrument");
     } else {
       try {
-        v.instrument = market.Instrument.fbeReadJson(r, m);
+        market.Instrument.fbeReadJson(r, m, v.instrument);
       } catch (e) {
         throw fbe.within(e, "instrument");
       }
@@ -5611,10 +5663,13 @@ export class Accepted {
     w.putUuid(b + 8, v.id);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1028, 16);
-    const v = new Accepted();
+    const v = into ?? new Accepted();
     Accepted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5682,10 +5737,10 @@ export class Accepted {
     w.appendUuid(v.id);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(16);
-    const v = new Accepted();
+    const v = into ?? new Accepted();
     v.id = r.uuid(r.fixed(16, "id"));
     r.leave();
     return v;
@@ -5754,10 +5809,13 @@ export class Accepted {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 16);
-    const v = new Accepted();
+    const v = into ?? new Accepted();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -5834,10 +5892,13 @@ export class Rejected {
     w.string(b, b + 24, v.reason);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1029, 20);
-    const v = new Rejected();
+    const v = into ?? new Rejected();
     Rejected.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5915,10 +5976,10 @@ export class Rejected {
     w.appendString(v.reason);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(20);
-    const v = new Rejected();
+    const v = into ?? new Rejected();
     v.id = r.uuid(r.fixed(16, "id"));
     v.reason = r.finalString("reason");
     r.leave();
@@ -5991,10 +6052,13 @@ export class Rejected {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 20);
-    const v = new Rejected();
+    const v = into ?? new Rejected();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -6061,10 +6125,13 @@ export class Ping {
     w.putI64(b + 8, v.sequence);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1030, 8);
-    const v = new Ping();
+    const v = into ?? new Ping();
     Ping.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6132,10 +6199,10 @@ export class Ping {
     w.appendI64(v.sequence);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(8);
-    const v = new Ping();
+    const v = into ?? new Ping();
     v.sequence = r.i64(r.fixed(8, "sequence"));
     r.leave();
     return v;
@@ -6204,10 +6271,13 @@ export class Ping {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 8);
-    const v = new Ping();
+    const v = into ?? new Ping();
     let m;
     m = r.member(o, "sequence");
     if (m !== undefined) {
@@ -6274,10 +6344,13 @@ export class FixedKeywords {
     w.putI32(b + 13, v.default);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1031, 9);
-    const v = new FixedKeywords();
+    const v = into ?? new FixedKeywords();
     FixedKeywords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6355,10 +6428,10 @@ export class FixedKeywords {
     w.appendI32(v.default);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(9);
-    const v = new FixedKeywords();
+    const v = into ?? new FixedKeywords();
     v.new = r.i32(r.fixed(4, "new"));
     v.swap = r.bool(r.fixed(1, "swap"));
     v.default = r.i32(r.fixed(4, "default"));
@@ -6435,10 +6508,13 @@ export class FixedKeywords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 9);
-    const v = new FixedKeywords();
+    const v = into ?? new FixedKeywords();
     let m;
     m = r.member(o, "new");
     if (m !== undefined) {
@@ -6546,10 +6622,13 @@ export class Keywords {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1032, 30);
-    const v = new Keywords();
+    const v = into ?? new Keywords();
     Keywords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6705,10 +6784,10 @@ export class Keywords {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(30);
-    const v = new Keywords();
+    const v = into ?? new Keywords();
     v.new = r.i32(r.fixed(4, "new"));
     v.class = r.finalString("class");
     v.default = r.i32(r.fixed(4, "default"));
@@ -6848,10 +6927,13 @@ export class Keywords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 30);
-    const v = new Keywords();
+    const v = into ?? new Keywords();
     let m;
     m = r.member(o, "new");
     if (m !== undefined) {

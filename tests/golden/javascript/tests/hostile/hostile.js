@@ -24,10 +24,13 @@ export class Empty {
     w.struct(base, slot, 8, 1);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     r.struct(base, slot, 1, 32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -78,10 +81,10 @@ export class Empty {
   static fbeWriteFinal(w, v) {
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -146,10 +149,13 @@ export class Empty {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     r.struct(x, 32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -208,10 +214,13 @@ export class Empties {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 2, 4);
-    const v = new Empties();
+    const v = into ?? new Empties();
     Empties.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -308,10 +317,10 @@ export class Empties {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Empties();
+    const v = into ?? new Empties();
     const n14 = r.finalCount(0, 0, "items");
     const a15 = [];
     for (let i16 = 0; i16 < n14; i16++) {
@@ -408,10 +417,13 @@ export class Empties {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Empties();
+    const v = into ?? new Empties();
     let m;
     m = r.member(o, "items");
     if (m !== undefined) {
@@ -498,10 +510,13 @@ export class Wide {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 3, 4000000);
-    const v = new Wide();
+    const v = into ?? new Wide();
     Wide.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -515,11 +530,10 @@ export class Wide {
     if (n < 4000008) {
       return;
     }
-    const a4 = [];
+    const a4 = v.values;
     for (let i5 = 0; i5 < 1000000; i5++) {
-      a4.push(r.i32(b + 8 + i5 * 4));
+      a4[i5] = r.i32(b + 8 + i5 * 4);
     }
-    v.values = a4;
   }
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
@@ -577,15 +591,14 @@ export class Wide {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4000000);
-    const v = new Wide();
-    const a9 = [];
+    const v = into ?? new Wide();
+    const a9 = v.values;
     for (let i10 = 0; i10 < 1000000; i10++) {
-      a9.push(r.i32(r.fixed(4, "values")));
+      a9[i10] = r.i32(r.fixed(4, "values"));
     }
-    v.values = a9;
     r.leave();
     return v;
   }
@@ -665,21 +678,21 @@ export class Wide {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4000000);
-    const v = new Wide();
+    const v = into ?? new Wide();
     let m;
     m = r.member(o, "values");
     if (m !== undefined) {
       const e1 = r.fixed(m, 1000000, "values");
-      const a2 = [];
+      const a2 = v.values;
       for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -2147483648, 2147483647, "values");
-        a2.push(y4);
+        a2[i3] = r.int(e1[i3], -2147483648, 2147483647, "values");
       }
-      v.values = a2;
     }
     r.leave();
     return v;
@@ -750,10 +763,13 @@ export class Wides {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 4, 4);
-    const v = new Wides();
+    const v = into ?? new Wides();
     Wides.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -850,10 +866,10 @@ export class Wides {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Wides();
+    const v = into ?? new Wides();
     const n14 = r.finalCount(4000000, 0, "items");
     const a15 = [];
     for (let i16 = 0; i16 < n14; i16++) {
@@ -950,10 +966,13 @@ export class Wides {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Wides();
+    const v = into ?? new Wides();
     let m;
     m = r.member(o, "items");
     if (m !== undefined) {
@@ -1052,10 +1071,13 @@ export class Holder {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 5, 5, 4000000);
-    const v = new Holder();
+    const v = into ?? new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1071,7 +1093,7 @@ export class Holder {
       return;
     }
     try {
-      v.wide = Wide.fbeRead(r, b, b + 8);
+      Wide.fbeRead(r, b, b + 8, v.wide);
     } catch (e) {
       throw fbe.within(e, "wide");
     }
@@ -1216,12 +1238,12 @@ export class Holder {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(5, 4000000);
-    const v = new Holder();
+    const v = into ?? new Holder();
     try {
-      v.wide = Wide.fbeReadFinal(r);
+      Wide.fbeReadFinal(r, v.wide);
     } catch (e) {
       throw fbe.within(e, "wide");
     }
@@ -1364,17 +1386,20 @@ export class Holder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 5, 4000000);
-    const v = new Holder();
+    const v = into ?? new Holder();
     let m;
     m = r.member(o, "wide");
     if (m === undefined) {
       r.spend(4000000, "wide");
     } else {
       try {
-        v.wide = Wide.fbeReadJson(r, m);
+        Wide.fbeReadJson(r, m, v.wide);
       } catch (e) {
         throw fbe.within(e, "wide");
       }

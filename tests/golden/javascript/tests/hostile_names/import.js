@@ -1692,10 +1692,13 @@ export class Order {
     w.putI32(b + 16, v.range);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 1, 12);
-    const v = new Order();
+    const v = into ?? new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1773,10 +1776,10 @@ export class Order {
     w.appendI32(v.range);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(12);
-    const v = new Order();
+    const v = into ?? new Order();
     v.side = r.i32(r.fixed(4, "side"));
     v.s = r.i32(r.fixed(4, "s"));
     v.range = r.i32(r.fixed(4, "range"));
@@ -1853,10 +1856,13 @@ export class Order {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 12);
-    const v = new Order();
+    const v = into ?? new Order();
     let m;
     m = r.member(o, "side");
     if (m !== undefined) {
@@ -2451,10 +2457,13 @@ export class CppWords {
     w.putI32(b + 699, v.EINVAL);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 2, 619);
-    const v = new CppWords();
+    const v = into ?? new CppWords();
     CppWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -3760,10 +3769,10 @@ export class CppWords {
     w.appendI32(v.EINVAL);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(619);
-    const v = new CppWords();
+    const v = into ?? new CppWords();
     v.alignas = r.i16(r.fixed(2, "alignas"));
     v.alignof = r.i32(r.fixed(4, "alignof"));
     v.and = r.finalString("and");
@@ -4791,10 +4800,13 @@ export class CppWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 619);
-    const v = new CppWords();
+    const v = into ?? new CppWords();
     let m;
     m = r.member(o, "alignas");
     if (m !== undefined) {
@@ -6139,10 +6151,13 @@ export class PythonWords {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 3, 239);
-    const v = new PythonWords();
+    const v = into ?? new PythonWords();
     PythonWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6680,10 +6695,10 @@ export class PythonWords {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(239);
-    const v = new PythonWords();
+    const v = into ?? new PythonWords();
     v.False = r.i16(r.fixed(2, "False"));
     v.None = r.i32(r.fixed(4, "None"));
     v.True = r.finalString("True");
@@ -7119,10 +7134,13 @@ export class PythonWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 239);
-    const v = new PythonWords();
+    const v = into ?? new PythonWords();
     let m;
     m = r.member(o, "False");
     if (m !== undefined) {
@@ -7771,10 +7789,13 @@ export class GoWords {
     w.putI32(b + 230, v.comparable);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 4, 202);
-    const v = new GoWords();
+    const v = into ?? new GoWords();
     GoWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -8244,10 +8265,10 @@ export class GoWords {
     w.appendI32(v.comparable);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(202);
-    const v = new GoWords();
+    const v = into ?? new GoWords();
     v.chan = r.i16(r.fixed(2, "chan"));
     v.defer = r.i32(r.fixed(4, "defer"));
     v.fallthrough = r.finalString("fallthrough");
@@ -8628,10 +8649,13 @@ export class GoWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 202);
-    const v = new GoWords();
+    const v = into ?? new GoWords();
     let m;
     m = r.member(o, "chan");
     if (m !== undefined) {
@@ -9189,10 +9213,13 @@ export class JavaWords {
     w.putUuid(b + 194, v.Set);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 5, 182);
-    const v = new JavaWords();
+    const v = into ?? new JavaWords();
     JavaWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -9617,10 +9644,10 @@ export class JavaWords {
     w.appendUuid(v.Set);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(182);
-    const v = new JavaWords();
+    const v = into ?? new JavaWords();
     v.abstract = r.i16(r.fixed(2, "abstract"));
     v.boolean = r.i32(r.fixed(4, "boolean"));
     v.extends = r.finalString("extends");
@@ -9966,10 +9993,13 @@ export class JavaWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 182);
-    const v = new JavaWords();
+    const v = into ?? new JavaWords();
     let m;
     m = r.member(o, "abstract");
     if (m !== undefined) {
@@ -10518,10 +10548,13 @@ export class KotlinWords {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 6, 207);
-    const v = new KotlinWords();
+    const v = into ?? new KotlinWords();
     KotlinWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -11020,10 +11053,10 @@ export class KotlinWords {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(207);
-    const v = new KotlinWords();
+    const v = into ?? new KotlinWords();
     v.fun = r.i16(r.fixed(2, "fun"));
     v.typealias = r.i32(r.fixed(4, "typealias"));
     v.typeof = r.finalString("typeof");
@@ -11423,10 +11456,13 @@ export class KotlinWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 207);
-    const v = new KotlinWords();
+    const v = into ?? new KotlinWords();
     let m;
     m = r.member(o, "fun");
     if (m !== undefined) {
@@ -12047,10 +12083,13 @@ export class JsWords {
     w.putF64(b + 251, v.accessor);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 7, 223);
-    const v = new JsWords();
+    const v = into ?? new JsWords();
     JsWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -12559,10 +12598,10 @@ export class JsWords {
     w.appendF64(v.accessor);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(223);
-    const v = new JsWords();
+    const v = into ?? new JsWords();
     v.debugger = r.i16(r.fixed(2, "debugger"));
     v.function = r.i32(r.fixed(4, "function"));
     v.let = r.finalString("let");
@@ -12970,10 +13009,13 @@ export class JsWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 223);
-    const v = new JsWords();
+    const v = into ?? new JsWords();
     let m;
     m = r.member(o, "debugger");
     if (m !== undefined) {
@@ -13573,10 +13615,13 @@ export class RustWords {
     w.putU8(b + 222, v.Sized);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 8, 195);
-    const v = new RustWords();
+    const v = into ?? new RustWords();
     RustWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -14016,10 +14061,10 @@ export class RustWords {
     w.appendU8(v.Sized);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(195);
-    const v = new RustWords();
+    const v = into ?? new RustWords();
     v.crate = r.i16(r.fixed(2, "crate"));
     v.dyn = r.i32(r.fixed(4, "dyn"));
     v.fn = r.finalString("fn");
@@ -14377,10 +14422,13 @@ export class RustWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 195);
-    const v = new RustWords();
+    const v = into ?? new RustWords();
     let m;
     m = r.member(o, "crate");
     if (m !== undefined) {
@@ -14905,10 +14953,13 @@ export class CSharpWords {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 9, 150);
-    const v = new CSharpWords();
+    const v = into ?? new CSharpWords();
     CSharpWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -15319,10 +15370,10 @@ export class CSharpWords {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(150);
-    const v = new CSharpWords();
+    const v = into ?? new CSharpWords();
     v.checked = r.i16(r.fixed(2, "checked"));
     v.event = r.i32(r.fixed(4, "event"));
     v.fixed = r.finalString("fixed");
@@ -15660,10 +15711,13 @@ export class CSharpWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 150);
-    const v = new CSharpWords();
+    const v = into ?? new CSharpWords();
     let m;
     m = r.member(o, "checked");
     if (m !== undefined) {
@@ -16099,10 +16153,13 @@ export class RubyWords {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 10, 98);
-    const v = new RubyWords();
+    const v = into ?? new RubyWords();
     RubyWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -16364,10 +16421,10 @@ export class RubyWords {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(98);
-    const v = new RubyWords();
+    const v = into ?? new RubyWords();
     v.BEGIN = r.i16(r.fixed(2, "BEGIN"));
     v.END = r.i32(r.fixed(4, "END"));
     v.begin = r.finalString("begin");
@@ -16586,10 +16643,13 @@ export class RubyWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 98);
-    const v = new RubyWords();
+    const v = into ?? new RubyWords();
     let m;
     m = r.member(o, "BEGIN");
     if (m !== undefined) {
@@ -16864,10 +16924,13 @@ export class CppMembers {
     w.blob(b, b + 60, v.reset);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 11, 48);
-    const v = new CppMembers();
+    const v = into ?? new CppMembers();
     CppMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -17041,10 +17104,10 @@ export class CppMembers {
     w.appendBlob(v.reset);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(48);
-    const v = new CppMembers();
+    const v = into ?? new CppMembers();
     v.swap = r.i16(r.fixed(2, "swap"));
     v.fbe_type = r.i32(r.fixed(4, "fbe_type"));
     v.fbe = r.finalString("fbe");
@@ -17191,10 +17254,13 @@ export class CppMembers {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 48);
-    const v = new CppMembers();
+    const v = into ?? new CppMembers();
     let m;
     m = r.member(o, "swap");
     if (m !== undefined) {
@@ -17417,10 +17483,13 @@ export class PythonMembers {
     w.putF32(b + 108, v.__private);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 12, 96);
-    const v = new PythonMembers();
+    const v = into ?? new PythonMembers();
     PythonMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -17657,10 +17726,10 @@ export class PythonMembers {
     w.appendF32(v.__private);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(96);
-    const v = new PythonMembers();
+    const v = into ?? new PythonMembers();
     v.to_json = r.i16(r.fixed(2, "to_json"));
     v.from_json = r.i32(r.fixed(4, "from_json"));
     v.to_fbe = r.finalString("to_fbe");
@@ -17860,10 +17929,13 @@ export class PythonMembers {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 96);
-    const v = new PythonMembers();
+    const v = into ?? new PythonMembers();
     let m;
     m = r.member(o, "to_json");
     if (m !== undefined) {
@@ -18177,10 +18249,13 @@ export class GoMembers {
     w.putI32(b + 149, v.VerifyFinal);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 13, 129);
-    const v = new GoMembers();
+    const v = into ?? new GoMembers();
     GoMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -18496,10 +18571,10 @@ export class GoMembers {
     w.appendI32(v.VerifyFinal);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(129);
-    const v = new GoMembers();
+    const v = into ?? new GoMembers();
     v.FBEKey = r.i16(r.fixed(2, "FBEKey"));
     v.FBEKeyCompare = r.i32(r.fixed(4, "FBEKeyCompare"));
     v.Reset = r.finalString("Reset");
@@ -18757,10 +18832,13 @@ export class GoMembers {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 129);
-    const v = new GoMembers();
+    const v = into ?? new GoMembers();
     let m;
     m = r.member(o, "FBEKey");
     if (m !== undefined) {
@@ -19149,10 +19227,13 @@ export class JvmMembers {
     w.putI64(b + 153, v.fbeLevels);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 14, 137);
-    const v = new JvmMembers();
+    const v = into ?? new JvmMembers();
     JvmMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -19473,10 +19554,10 @@ export class JvmMembers {
     w.appendI64(v.fbeLevels);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(137);
-    const v = new JvmMembers();
+    const v = into ?? new JvmMembers();
     v.TYPE_ID = r.i16(r.fixed(2, "TYPE_ID"));
     v.KEY_ORDER = r.i32(r.fixed(4, "KEY_ORDER"));
     v.toFbe_ = r.finalString("toFbe");
@@ -19738,10 +19819,13 @@ export class JvmMembers {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 137);
-    const v = new JvmMembers();
+    const v = into ?? new JvmMembers();
     let m;
     m = r.member(o, "TYPE_ID");
     if (m !== undefined) {
@@ -20041,10 +20125,13 @@ export class JsMembers {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 15, 11);
-    const v = new JsMembers();
+    const v = into ?? new JsMembers();
     JsMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -20147,10 +20234,10 @@ export class JsMembers {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(11);
-    const v = new JsMembers();
+    const v = into ?? new JsMembers();
     v.fbeKey_ = r.i16(r.fixed(2, "fbeKey"));
     v.toJSON_ = r.i32(r.fixed(4, "toJSON"));
     v.toText = r.finalString("toText");
@@ -20242,10 +20329,13 @@ export class JsMembers {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 11);
-    const v = new JsMembers();
+    const v = into ?? new JsMembers();
     let m;
     m = r.member(o, "fbeKey");
     if (m !== undefined) {
@@ -20460,10 +20550,13 @@ export class RuntimeNames {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 16, 142);
-    const v = new RuntimeNames();
+    const v = into ?? new RuntimeNames();
     RuntimeNames.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -20826,10 +20919,10 @@ export class RuntimeNames {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(142);
-    const v = new RuntimeNames();
+    const v = into ?? new RuntimeNames();
     v.Buffer = r.i16(r.fixed(2, "Buffer"));
     v.WriteBuffer = r.i32(r.fixed(4, "WriteBuffer"));
     v.ReadBuffer = r.finalString("ReadBuffer");
@@ -21126,10 +21219,13 @@ export class RuntimeNames {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 142);
-    const v = new RuntimeNames();
+    const v = into ?? new RuntimeNames();
     let m;
     m = r.member(o, "Buffer");
     if (m !== undefined) {
@@ -21451,10 +21547,13 @@ export class class_ {
     w.putI32(b + 8, v.class);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 17, 4);
-    const v = new class_();
+    const v = into ?? new class_();
     class_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21522,10 +21621,10 @@ export class class_ {
     w.appendI32(v.class);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new class_();
+    const v = into ?? new class_();
     v.class = r.i32(r.fixed(4, "class"));
     r.leave();
     return v;
@@ -21594,10 +21693,13 @@ export class class_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new class_();
+    const v = into ?? new class_();
     let m;
     m = r.member(o, "class");
     if (m !== undefined) {
@@ -21658,10 +21760,13 @@ export class Object_ {
     w.putI32(b + 8, v.Object);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 18, 4);
-    const v = new Object_();
+    const v = into ?? new Object_();
     Object_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21729,10 +21834,10 @@ export class Object_ {
     w.appendI32(v.Object);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Object_();
+    const v = into ?? new Object_();
     v.Object = r.i32(r.fixed(4, "Object"));
     r.leave();
     return v;
@@ -21801,10 +21906,13 @@ export class Object_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Object_();
+    const v = into ?? new Object_();
     let m;
     m = r.member(o, "Object");
     if (m !== undefined) {
@@ -21865,10 +21973,13 @@ export class String_ {
     w.putI32(b + 8, v.String);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 19, 4);
-    const v = new String_();
+    const v = into ?? new String_();
     String_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21936,10 +22047,10 @@ export class String_ {
     w.appendI32(v.String);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new String_();
+    const v = into ?? new String_();
     v.String = r.i32(r.fixed(4, "String"));
     r.leave();
     return v;
@@ -22008,10 +22119,13 @@ export class String_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new String_();
+    const v = into ?? new String_();
     let m;
     m = r.member(o, "String");
     if (m !== undefined) {
@@ -22072,10 +22186,13 @@ export class List {
     w.putI32(b + 8, v.List);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 20, 4);
-    const v = new List();
+    const v = into ?? new List();
     List.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22143,10 +22260,10 @@ export class List {
     w.appendI32(v.List);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new List();
+    const v = into ?? new List();
     v.List = r.i32(r.fixed(4, "List"));
     r.leave();
     return v;
@@ -22215,10 +22332,13 @@ export class List {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new List();
+    const v = into ?? new List();
     let m;
     m = r.member(o, "List");
     if (m !== undefined) {
@@ -22279,10 +22399,13 @@ export class Map_ {
     w.putI32(b + 8, v.Map);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 21, 4);
-    const v = new Map_();
+    const v = into ?? new Map_();
     Map_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22350,10 +22473,10 @@ export class Map_ {
     w.appendI32(v.Map);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Map_();
+    const v = into ?? new Map_();
     v.Map = r.i32(r.fixed(4, "Map"));
     r.leave();
     return v;
@@ -22422,10 +22545,13 @@ export class Map_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Map_();
+    const v = into ?? new Map_();
     let m;
     m = r.member(o, "Map");
     if (m !== undefined) {
@@ -22486,10 +22612,13 @@ export class Model {
     w.putI32(b + 8, v.Model);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 22, 4);
-    const v = new Model();
+    const v = into ?? new Model();
     Model.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22557,10 +22686,10 @@ export class Model {
     w.appendI32(v.Model);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Model();
+    const v = into ?? new Model();
     v.Model = r.i32(r.fixed(4, "Model"));
     r.leave();
     return v;
@@ -22629,10 +22758,13 @@ export class Model {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Model();
+    const v = into ?? new Model();
     let m;
     m = r.member(o, "Model");
     if (m !== undefined) {
@@ -22693,10 +22825,13 @@ export class FinalModel {
     w.putI32(b + 8, v.FinalModel);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 23, 4);
-    const v = new FinalModel();
+    const v = into ?? new FinalModel();
     FinalModel.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22764,10 +22899,10 @@ export class FinalModel {
     w.appendI32(v.FinalModel);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new FinalModel();
+    const v = into ?? new FinalModel();
     v.FinalModel = r.i32(r.fixed(4, "FinalModel"));
     r.leave();
     return v;
@@ -22836,10 +22971,13 @@ export class FinalModel {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new FinalModel();
+    const v = into ?? new FinalModel();
     let m;
     m = r.member(o, "FinalModel");
     if (m !== undefined) {
@@ -22900,10 +23038,13 @@ export class Buffer {
     w.putI32(b + 8, v.Buffer);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 24, 4);
-    const v = new Buffer();
+    const v = into ?? new Buffer();
     Buffer.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22971,10 +23112,10 @@ export class Buffer {
     w.appendI32(v.Buffer);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Buffer();
+    const v = into ?? new Buffer();
     v.Buffer = r.i32(r.fixed(4, "Buffer"));
     r.leave();
     return v;
@@ -23043,10 +23184,13 @@ export class Buffer {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Buffer();
+    const v = into ?? new Buffer();
     let m;
     m = r.member(o, "Buffer");
     if (m !== undefined) {
@@ -23107,10 +23251,13 @@ export class Reader {
     w.putI32(b + 8, v.Reader);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 25, 4);
-    const v = new Reader();
+    const v = into ?? new Reader();
     Reader.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23178,10 +23325,10 @@ export class Reader {
     w.appendI32(v.Reader);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Reader();
+    const v = into ?? new Reader();
     v.Reader = r.i32(r.fixed(4, "Reader"));
     r.leave();
     return v;
@@ -23250,10 +23397,13 @@ export class Reader {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Reader();
+    const v = into ?? new Reader();
     let m;
     m = r.member(o, "Reader");
     if (m !== undefined) {
@@ -23314,10 +23464,13 @@ export class Writer {
     w.putI32(b + 8, v.Writer);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 26, 4);
-    const v = new Writer();
+    const v = into ?? new Writer();
     Writer.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23385,10 +23538,10 @@ export class Writer {
     w.appendI32(v.Writer);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Writer();
+    const v = into ?? new Writer();
     v.Writer = r.i32(r.fixed(4, "Writer"));
     r.leave();
     return v;
@@ -23457,10 +23610,13 @@ export class Writer {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Writer();
+    const v = into ?? new Writer();
     let m;
     m = r.member(o, "Writer");
     if (m !== undefined) {
@@ -23521,10 +23677,13 @@ export class Limits {
     w.putI32(b + 8, v.Limits);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 27, 4);
-    const v = new Limits();
+    const v = into ?? new Limits();
     Limits.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23592,10 +23751,10 @@ export class Limits {
     w.appendI32(v.Limits);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Limits();
+    const v = into ?? new Limits();
     v.Limits = r.i32(r.fixed(4, "Limits"));
     r.leave();
     return v;
@@ -23664,10 +23823,13 @@ export class Limits {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Limits();
+    const v = into ?? new Limits();
     let m;
     m = r.member(o, "Limits");
     if (m !== undefined) {
@@ -23728,10 +23890,13 @@ export class DecodeError {
     w.putI32(b + 8, v.DecodeError);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 28, 4);
-    const v = new DecodeError();
+    const v = into ?? new DecodeError();
     DecodeError.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23799,10 +23964,10 @@ export class DecodeError {
     w.appendI32(v.DecodeError);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new DecodeError();
+    const v = into ?? new DecodeError();
     v.DecodeError = r.i32(r.fixed(4, "DecodeError"));
     r.leave();
     return v;
@@ -23871,10 +24036,13 @@ export class DecodeError {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new DecodeError();
+    const v = into ?? new DecodeError();
     let m;
     m = r.member(o, "DecodeError");
     if (m !== undefined) {
@@ -23935,10 +24103,13 @@ export class DecodeException {
     w.putI32(b + 8, v.DecodeException);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 29, 4);
-    const v = new DecodeException();
+    const v = into ?? new DecodeException();
     DecodeException.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24006,10 +24177,10 @@ export class DecodeException {
     w.appendI32(v.DecodeException);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new DecodeException();
+    const v = into ?? new DecodeException();
     v.DecodeException = r.i32(r.fixed(4, "DecodeException"));
     r.leave();
     return v;
@@ -24078,10 +24249,13 @@ export class DecodeException {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new DecodeException();
+    const v = into ?? new DecodeException();
     let m;
     m = r.member(o, "DecodeException");
     if (m !== undefined) {
@@ -24142,10 +24316,13 @@ export class Decimal {
     w.putI32(b + 8, v.Decimal);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 30, 4);
-    const v = new Decimal();
+    const v = into ?? new Decimal();
     Decimal.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24213,10 +24390,10 @@ export class Decimal {
     w.appendI32(v.Decimal);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Decimal();
+    const v = into ?? new Decimal();
     v.Decimal = r.i32(r.fixed(4, "Decimal"));
     r.leave();
     return v;
@@ -24285,10 +24462,13 @@ export class Decimal {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Decimal();
+    const v = into ?? new Decimal();
     let m;
     m = r.member(o, "Decimal");
     if (m !== undefined) {
@@ -24349,10 +24529,13 @@ export class Uuid {
     w.putI32(b + 8, v.Uuid);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 31, 4);
-    const v = new Uuid();
+    const v = into ?? new Uuid();
     Uuid.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24420,10 +24603,10 @@ export class Uuid {
     w.appendI32(v.Uuid);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Uuid();
+    const v = into ?? new Uuid();
     v.Uuid = r.i32(r.fixed(4, "Uuid"));
     r.leave();
     return v;
@@ -24492,10 +24675,13 @@ export class Uuid {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Uuid();
+    const v = into ?? new Uuid();
     let m;
     m = r.member(o, "Uuid");
     if (m !== undefined) {
@@ -24556,10 +24742,13 @@ export class UUID {
     w.putI32(b + 8, v.UUID);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 32, 4);
-    const v = new UUID();
+    const v = into ?? new UUID();
     UUID.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24627,10 +24816,10 @@ export class UUID {
     w.appendI32(v.UUID);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new UUID();
+    const v = into ?? new UUID();
     v.UUID = r.i32(r.fixed(4, "UUID"));
     r.leave();
     return v;
@@ -24699,10 +24888,13 @@ export class UUID {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new UUID();
+    const v = into ?? new UUID();
     let m;
     m = r.member(o, "UUID");
     if (m !== undefined) {
@@ -24763,10 +24955,13 @@ export class Timestamp {
     w.putI32(b + 8, v.Timestamp);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 33, 4);
-    const v = new Timestamp();
+    const v = into ?? new Timestamp();
     Timestamp.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24834,10 +25029,10 @@ export class Timestamp {
     w.appendI32(v.Timestamp);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Timestamp();
+    const v = into ?? new Timestamp();
     v.Timestamp = r.i32(r.fixed(4, "Timestamp"));
     r.leave();
     return v;
@@ -24906,10 +25101,13 @@ export class Timestamp {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Timestamp();
+    const v = into ?? new Timestamp();
     let m;
     m = r.member(o, "Timestamp");
     if (m !== undefined) {
@@ -24970,10 +25168,13 @@ export class Sender {
     w.putI32(b + 8, v.Sender);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 34, 4);
-    const v = new Sender();
+    const v = into ?? new Sender();
     Sender.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25041,10 +25242,10 @@ export class Sender {
     w.appendI32(v.Sender);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Sender();
+    const v = into ?? new Sender();
     v.Sender = r.i32(r.fixed(4, "Sender"));
     r.leave();
     return v;
@@ -25113,10 +25314,13 @@ export class Sender {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Sender();
+    const v = into ?? new Sender();
     let m;
     m = r.member(o, "Sender");
     if (m !== undefined) {
@@ -25177,10 +25381,13 @@ export class Receiver {
     w.putI32(b + 8, v.Receiver);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 35, 4);
-    const v = new Receiver();
+    const v = into ?? new Receiver();
     Receiver.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25248,10 +25455,10 @@ export class Receiver {
     w.appendI32(v.Receiver);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Receiver();
+    const v = into ?? new Receiver();
     v.Receiver = r.i32(r.fixed(4, "Receiver"));
     r.leave();
     return v;
@@ -25320,10 +25527,13 @@ export class Receiver {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Receiver();
+    const v = into ?? new Receiver();
     let m;
     m = r.member(o, "Receiver");
     if (m !== undefined) {
@@ -25384,10 +25594,13 @@ export class Client {
     w.putI32(b + 8, v.Client);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 36, 4);
-    const v = new Client();
+    const v = into ?? new Client();
     Client.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25455,10 +25668,10 @@ export class Client {
     w.appendI32(v.Client);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Client();
+    const v = into ?? new Client();
     v.Client = r.i32(r.fixed(4, "Client"));
     r.leave();
     return v;
@@ -25527,10 +25740,13 @@ export class Client {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Client();
+    const v = into ?? new Client();
     let m;
     m = r.member(o, "Client");
     if (m !== undefined) {
@@ -25591,10 +25807,13 @@ export class Proxy {
     w.putI32(b + 8, v.Proxy);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 37, 4);
-    const v = new Proxy();
+    const v = into ?? new Proxy();
     Proxy.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25662,10 +25881,10 @@ export class Proxy {
     w.appendI32(v.Proxy);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Proxy();
+    const v = into ?? new Proxy();
     v.Proxy = r.i32(r.fixed(4, "Proxy"));
     r.leave();
     return v;
@@ -25734,10 +25953,13 @@ export class Proxy {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Proxy();
+    const v = into ?? new Proxy();
     let m;
     m = r.member(o, "Proxy");
     if (m !== undefined) {
@@ -25798,10 +26020,13 @@ export class Handler {
     w.putI32(b + 8, v.Handler);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 38, 4);
-    const v = new Handler();
+    const v = into ?? new Handler();
     Handler.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25869,10 +26094,10 @@ export class Handler {
     w.appendI32(v.Handler);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Handler();
+    const v = into ?? new Handler();
     v.Handler = r.i32(r.fixed(4, "Handler"));
     r.leave();
     return v;
@@ -25941,10 +26166,13 @@ export class Handler {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Handler();
+    const v = into ?? new Handler();
     let m;
     m = r.member(o, "Handler");
     if (m !== undefined) {
@@ -26005,10 +26233,13 @@ export class fbe_ {
     w.putI32(b + 8, v.fbe);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 39, 4);
-    const v = new fbe_();
+    const v = into ?? new fbe_();
     fbe_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26076,10 +26307,10 @@ export class fbe_ {
     w.appendI32(v.fbe);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new fbe_();
+    const v = into ?? new fbe_();
     v.fbe = r.i32(r.fixed(4, "fbe"));
     r.leave();
     return v;
@@ -26148,10 +26379,13 @@ export class fbe_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new fbe_();
+    const v = into ?? new fbe_();
     let m;
     m = r.member(o, "fbe");
     if (m !== undefined) {
@@ -26212,10 +26446,13 @@ export class FBE {
     w.putI32(b + 8, v.FBE);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 40, 4);
-    const v = new FBE();
+    const v = into ?? new FBE();
     FBE.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26283,10 +26520,10 @@ export class FBE {
     w.appendI32(v.FBE);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new FBE();
+    const v = into ?? new FBE();
     v.FBE = r.i32(r.fixed(4, "FBE"));
     r.leave();
     return v;
@@ -26355,10 +26592,13 @@ export class FBE {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new FBE();
+    const v = into ?? new FBE();
     let m;
     m = r.member(o, "FBE");
     if (m !== undefined) {
@@ -26419,10 +26659,13 @@ export class std {
     w.putI32(b + 8, v.std);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 41, 4);
-    const v = new std();
+    const v = into ?? new std();
     std.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26490,10 +26733,10 @@ export class std {
     w.appendI32(v.std);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new std();
+    const v = into ?? new std();
     v.std = r.i32(r.fixed(4, "std"));
     r.leave();
     return v;
@@ -26562,10 +26805,13 @@ export class std {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new std();
+    const v = into ?? new std();
     let m;
     m = r.member(o, "std");
     if (m !== undefined) {
@@ -26626,10 +26872,13 @@ export class Companion {
     w.putI32(b + 8, v.Companion);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 42, 4);
-    const v = new Companion();
+    const v = into ?? new Companion();
     Companion.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26697,10 +26946,10 @@ export class Companion {
     w.appendI32(v.Companion);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Companion();
+    const v = into ?? new Companion();
     v.Companion = r.i32(r.fixed(4, "Companion"));
     r.leave();
     return v;
@@ -26769,10 +27018,13 @@ export class Companion {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Companion();
+    const v = into ?? new Companion();
     let m;
     m = r.member(o, "Companion");
     if (m !== undefined) {
@@ -26833,10 +27085,13 @@ export class Any {
     w.putI32(b + 8, v.Any);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 43, 4);
-    const v = new Any();
+    const v = into ?? new Any();
     Any.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26904,10 +27159,10 @@ export class Any {
     w.appendI32(v.Any);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Any();
+    const v = into ?? new Any();
     v.Any = r.i32(r.fixed(4, "Any"));
     r.leave();
     return v;
@@ -26976,10 +27231,13 @@ export class Any {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Any();
+    const v = into ?? new Any();
     let m;
     m = r.member(o, "Any");
     if (m !== undefined) {
@@ -27040,10 +27298,13 @@ export class Self {
     w.putI32(b + 8, v.Self);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 44, 4);
-    const v = new Self();
+    const v = into ?? new Self();
     Self.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27111,10 +27372,10 @@ export class Self {
     w.appendI32(v.Self);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Self();
+    const v = into ?? new Self();
     v.Self = r.i32(r.fixed(4, "Self"));
     r.leave();
     return v;
@@ -27183,10 +27444,13 @@ export class Self {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Self();
+    const v = into ?? new Self();
     let m;
     m = r.member(o, "Self");
     if (m !== undefined) {
@@ -27247,10 +27511,13 @@ export class self {
     w.putI32(b + 8, v.self);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 45, 4);
-    const v = new self();
+    const v = into ?? new self();
     self.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27318,10 +27585,10 @@ export class self {
     w.appendI32(v.self);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new self();
+    const v = into ?? new self();
     v.self = r.i32(r.fixed(4, "self"));
     r.leave();
     return v;
@@ -27390,10 +27657,13 @@ export class self {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new self();
+    const v = into ?? new self();
     let m;
     m = r.member(o, "self");
     if (m !== undefined) {
@@ -27454,10 +27724,13 @@ export class None {
     w.putI32(b + 8, v.None);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 46, 4);
-    const v = new None();
+    const v = into ?? new None();
     None.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27525,10 +27798,10 @@ export class None {
     w.appendI32(v.None);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new None();
+    const v = into ?? new None();
     v.None = r.i32(r.fixed(4, "None"));
     r.leave();
     return v;
@@ -27597,10 +27870,13 @@ export class None {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new None();
+    const v = into ?? new None();
     let m;
     m = r.member(o, "None");
     if (m !== undefined) {
@@ -27661,10 +27937,13 @@ export class Option {
     w.putI32(b + 8, v.Option);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 47, 4);
-    const v = new Option();
+    const v = into ?? new Option();
     Option.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27732,10 +28011,10 @@ export class Option {
     w.appendI32(v.Option);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Option();
+    const v = into ?? new Option();
     v.Option = r.i32(r.fixed(4, "Option"));
     r.leave();
     return v;
@@ -27804,10 +28083,13 @@ export class Option {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Option();
+    const v = into ?? new Option();
     let m;
     m = r.member(o, "Option");
     if (m !== undefined) {
@@ -27868,10 +28150,13 @@ export class Result {
     w.putI32(b + 8, v.Result);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 48, 4);
-    const v = new Result();
+    const v = into ?? new Result();
     Result.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27939,10 +28224,10 @@ export class Result {
     w.appendI32(v.Result);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Result();
+    const v = into ?? new Result();
     v.Result = r.i32(r.fixed(4, "Result"));
     r.leave();
     return v;
@@ -28011,10 +28296,13 @@ export class Result {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Result();
+    const v = into ?? new Result();
     let m;
     m = r.member(o, "Result");
     if (m !== undefined) {
@@ -28075,10 +28363,13 @@ export class Vec {
     w.putI32(b + 8, v.Vec);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 49, 4);
-    const v = new Vec();
+    const v = into ?? new Vec();
     Vec.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28146,10 +28437,10 @@ export class Vec {
     w.appendI32(v.Vec);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Vec();
+    const v = into ?? new Vec();
     v.Vec = r.i32(r.fixed(4, "Vec"));
     r.leave();
     return v;
@@ -28218,10 +28509,13 @@ export class Vec {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Vec();
+    const v = into ?? new Vec();
     let m;
     m = r.member(o, "Vec");
     if (m !== undefined) {
@@ -28282,10 +28576,13 @@ export class Box {
     w.putI32(b + 8, v.Box);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 50, 4);
-    const v = new Box();
+    const v = into ?? new Box();
     Box.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28353,10 +28650,10 @@ export class Box {
     w.appendI32(v.Box);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Box();
+    const v = into ?? new Box();
     v.Box = r.i32(r.fixed(4, "Box"));
     r.leave();
     return v;
@@ -28425,10 +28722,13 @@ export class Box {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Box();
+    const v = into ?? new Box();
     let m;
     m = r.member(o, "Box");
     if (m !== undefined) {
@@ -28489,10 +28789,13 @@ export class Error_ {
     w.putI32(b + 8, v.Error);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 51, 4);
-    const v = new Error_();
+    const v = into ?? new Error_();
     Error_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28560,10 +28863,10 @@ export class Error_ {
     w.appendI32(v.Error);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Error_();
+    const v = into ?? new Error_();
     v.Error = r.i32(r.fixed(4, "Error"));
     r.leave();
     return v;
@@ -28632,10 +28935,13 @@ export class Error_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Error_();
+    const v = into ?? new Error_();
     let m;
     m = r.member(o, "Error");
     if (m !== undefined) {
@@ -28696,10 +29002,13 @@ export class Exception {
     w.putI32(b + 8, v.Exception);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 52, 4);
-    const v = new Exception();
+    const v = into ?? new Exception();
     Exception.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28767,10 +29076,10 @@ export class Exception {
     w.appendI32(v.Exception);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Exception();
+    const v = into ?? new Exception();
     v.Exception = r.i32(r.fixed(4, "Exception"));
     r.leave();
     return v;
@@ -28839,10 +29148,13 @@ export class Exception {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Exception();
+    const v = into ?? new Exception();
     let m;
     m = r.member(o, "Exception");
     if (m !== undefined) {
@@ -28903,10 +29215,13 @@ export class Text {
     w.putI32(b + 8, v.Text);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 53, 4);
-    const v = new Text();
+    const v = into ?? new Text();
     Text.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28974,10 +29289,10 @@ export class Text {
     w.appendI32(v.Text);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new Text();
+    const v = into ?? new Text();
     v.Text = r.i32(r.fixed(4, "Text"));
     r.leave();
     return v;
@@ -29046,10 +29361,13 @@ export class Text {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new Text();
+    const v = into ?? new Text();
     let m;
     m = r.member(o, "Text");
     if (m !== undefined) {
@@ -29110,10 +29428,13 @@ export class JsonWriter {
     w.putI32(b + 8, v.JsonWriter);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 54, 4);
-    const v = new JsonWriter();
+    const v = into ?? new JsonWriter();
     JsonWriter.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29181,10 +29502,10 @@ export class JsonWriter {
     w.appendI32(v.JsonWriter);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new JsonWriter();
+    const v = into ?? new JsonWriter();
     v.JsonWriter = r.i32(r.fixed(4, "JsonWriter"));
     r.leave();
     return v;
@@ -29253,10 +29574,13 @@ export class JsonWriter {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new JsonWriter();
+    const v = into ?? new JsonWriter();
     let m;
     m = r.member(o, "JsonWriter");
     if (m !== undefined) {
@@ -29317,10 +29641,13 @@ export class int32_t {
     w.putI32(b + 8, v.int32_t);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 55, 4);
-    const v = new int32_t();
+    const v = into ?? new int32_t();
     int32_t.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29388,10 +29715,10 @@ export class int32_t {
     w.appendI32(v.int32_t);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new int32_t();
+    const v = into ?? new int32_t();
     v.int32_t = r.i32(r.fixed(4, "int32_t"));
     r.leave();
     return v;
@@ -29460,10 +29787,13 @@ export class int32_t {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new int32_t();
+    const v = into ?? new int32_t();
     let m;
     m = r.member(o, "int32_t");
     if (m !== undefined) {
@@ -29524,10 +29854,13 @@ export class size_t {
     w.putI32(b + 8, v.size_t);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 56, 4);
-    const v = new size_t();
+    const v = into ?? new size_t();
     size_t.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29595,10 +29928,10 @@ export class size_t {
     w.appendI32(v.size_t);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new size_t();
+    const v = into ?? new size_t();
     v.size_t = r.i32(r.fixed(4, "size_t"));
     r.leave();
     return v;
@@ -29667,10 +30000,13 @@ export class size_t {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new size_t();
+    const v = into ?? new size_t();
     let m;
     m = r.member(o, "size_t");
     if (m !== undefined) {
@@ -29731,10 +30067,13 @@ export class list {
     w.putI32(b + 8, v.list);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 57, 4);
-    const v = new list();
+    const v = into ?? new list();
     list.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29802,10 +30141,10 @@ export class list {
     w.appendI32(v.list);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new list();
+    const v = into ?? new list();
     v.list = r.i32(r.fixed(4, "list"));
     r.leave();
     return v;
@@ -29874,10 +30213,13 @@ export class list {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new list();
+    const v = into ?? new list();
     let m;
     m = r.member(o, "list");
     if (m !== undefined) {
@@ -29938,10 +30280,13 @@ export class object_ {
     w.putI32(b + 8, v.object);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 58, 4);
-    const v = new object_();
+    const v = into ?? new object_();
     object_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30009,10 +30354,10 @@ export class object_ {
     w.appendI32(v.object);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new object_();
+    const v = into ?? new object_();
     v.object = r.i32(r.fixed(4, "object"));
     r.leave();
     return v;
@@ -30081,10 +30426,13 @@ export class object_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new object_();
+    const v = into ?? new object_();
     let m;
     m = r.member(o, "object");
     if (m !== undefined) {
@@ -30145,10 +30493,13 @@ export class v_ {
     w.putI32(b + 8, v.v);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 59, 4);
-    const v = new v_();
+    const v = into ?? new v_();
     v_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30216,10 +30567,10 @@ export class v_ {
     w.appendI32(v.v);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new v_();
+    const v = into ?? new v_();
     v.v = r.i32(r.fixed(4, "v"));
     r.leave();
     return v;
@@ -30288,10 +30639,13 @@ export class v_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new v_();
+    const v = into ?? new v_();
     let m;
     m = r.member(o, "v");
     if (m !== undefined) {
@@ -30352,10 +30706,13 @@ export class r_ {
     w.putI32(b + 8, v.r);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 60, 4);
-    const v = new r_();
+    const v = into ?? new r_();
     r_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30423,10 +30780,10 @@ export class r_ {
     w.appendI32(v.r);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new r_();
+    const v = into ?? new r_();
     v.r = r.i32(r.fixed(4, "r"));
     r.leave();
     return v;
@@ -30495,10 +30852,13 @@ export class r_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new r_();
+    const v = into ?? new r_();
     let m;
     m = r.member(o, "r");
     if (m !== undefined) {
@@ -30559,10 +30919,13 @@ export class w_ {
     w.putI32(b + 8, v.w);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 61, 4);
-    const v = new w_();
+    const v = into ?? new w_();
     w_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30630,10 +30993,10 @@ export class w_ {
     w.appendI32(v.w);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new w_();
+    const v = into ?? new w_();
     v.w = r.i32(r.fixed(4, "w"));
     r.leave();
     return v;
@@ -30702,10 +31065,13 @@ export class w_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new w_();
+    const v = into ?? new w_();
     let m;
     m = r.member(o, "w");
     if (m !== undefined) {
@@ -30766,10 +31132,13 @@ export class SideBuy {
     w.putI32(b + 8, v.SideBuy);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 62, 4);
-    const v = new SideBuy();
+    const v = into ?? new SideBuy();
     SideBuy.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30837,10 +31206,10 @@ export class SideBuy {
     w.appendI32(v.SideBuy);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new SideBuy();
+    const v = into ?? new SideBuy();
     v.SideBuy = r.i32(r.fixed(4, "SideBuy"));
     r.leave();
     return v;
@@ -30909,10 +31278,13 @@ export class SideBuy {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new SideBuy();
+    const v = into ?? new SideBuy();
     let m;
     m = r.member(o, "SideBuy");
     if (m !== undefined) {
@@ -30973,10 +31345,13 @@ export class OrderKey {
     w.putI32(b + 8, v.OrderKey);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 63, 4);
-    const v = new OrderKey();
+    const v = into ?? new OrderKey();
     OrderKey.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31044,10 +31419,10 @@ export class OrderKey {
     w.appendI32(v.OrderKey);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new OrderKey();
+    const v = into ?? new OrderKey();
     v.OrderKey = r.i32(r.fixed(4, "OrderKey"));
     r.leave();
     return v;
@@ -31116,10 +31491,13 @@ export class OrderKey {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new OrderKey();
+    const v = into ?? new OrderKey();
     let m;
     m = r.member(o, "OrderKey");
     if (m !== undefined) {
@@ -31180,10 +31558,13 @@ export class textOfside {
     w.putI32(b + 8, v.textOfside);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 64, 4);
-    const v = new textOfside();
+    const v = into ?? new textOfside();
     textOfside.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31251,10 +31632,10 @@ export class textOfside {
     w.appendI32(v.textOfside);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new textOfside();
+    const v = into ?? new textOfside();
     v.textOfside = r.i32(r.fixed(4, "textOfside"));
     r.leave();
     return v;
@@ -31323,10 +31704,13 @@ export class textOfside {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new textOfside();
+    const v = into ?? new textOfside();
     let m;
     m = r.member(o, "textOfside");
     if (m !== undefined) {
@@ -31387,10 +31771,13 @@ export class DECIMAL_1 {
     w.putI32(b + 8, v.DECIMAL_1);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 65, 4);
-    const v = new DECIMAL_1();
+    const v = into ?? new DECIMAL_1();
     DECIMAL_1.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31458,10 +31845,10 @@ export class DECIMAL_1 {
     w.appendI32(v.DECIMAL_1);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new DECIMAL_1();
+    const v = into ?? new DECIMAL_1();
     v.DECIMAL_1 = r.i32(r.fixed(4, "DECIMAL_1"));
     r.leave();
     return v;
@@ -31530,10 +31917,13 @@ export class DECIMAL_1 {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new DECIMAL_1();
+    const v = into ?? new DECIMAL_1();
     let m;
     m = r.member(o, "DECIMAL_1");
     if (m !== undefined) {
@@ -31594,10 +31984,13 @@ export class OrderModel {
     w.putI32(b + 8, v.OrderModel);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 66, 4);
-    const v = new OrderModel();
+    const v = into ?? new OrderModel();
     OrderModel.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31665,10 +32058,10 @@ export class OrderModel {
     w.appendI32(v.OrderModel);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new OrderModel();
+    const v = into ?? new OrderModel();
     v.OrderModel = r.i32(r.fixed(4, "OrderModel"));
     r.leave();
     return v;
@@ -31737,10 +32130,13 @@ export class OrderModel {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new OrderModel();
+    const v = into ?? new OrderModel();
     let m;
     m = r.member(o, "OrderModel");
     if (m !== undefined) {
@@ -31801,10 +32197,13 @@ export class OrderFinal {
     w.putI32(b + 8, v.OrderFinal);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 67, 4);
-    const v = new OrderFinal();
+    const v = into ?? new OrderFinal();
     OrderFinal.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31872,10 +32271,10 @@ export class OrderFinal {
     w.appendI32(v.OrderFinal);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new OrderFinal();
+    const v = into ?? new OrderFinal();
     v.OrderFinal = r.i32(r.fixed(4, "OrderFinal"));
     r.leave();
     return v;
@@ -31944,10 +32343,13 @@ export class OrderFinal {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new OrderFinal();
+    const v = into ?? new OrderFinal();
     let m;
     m = r.member(o, "OrderFinal");
     if (m !== undefined) {
@@ -32008,10 +32410,13 @@ export class NewOrder {
     w.putI32(b + 8, v.NewOrder);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 68, 4);
-    const v = new NewOrder();
+    const v = into ?? new NewOrder();
     NewOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32079,10 +32484,10 @@ export class NewOrder {
     w.appendI32(v.NewOrder);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new NewOrder();
+    const v = into ?? new NewOrder();
     v.NewOrder = r.i32(r.fixed(4, "NewOrder"));
     r.leave();
     return v;
@@ -32151,10 +32556,13 @@ export class NewOrder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new NewOrder();
+    const v = into ?? new NewOrder();
     let m;
     m = r.member(o, "NewOrder");
     if (m !== undefined) {
@@ -32215,10 +32623,13 @@ export class VerifyFBEOrder {
     w.putI32(b + 8, v.VerifyFBEOrder);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 69, 4);
-    const v = new VerifyFBEOrder();
+    const v = into ?? new VerifyFBEOrder();
     VerifyFBEOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32286,10 +32697,10 @@ export class VerifyFBEOrder {
     w.appendI32(v.VerifyFBEOrder);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new VerifyFBEOrder();
+    const v = into ?? new VerifyFBEOrder();
     v.VerifyFBEOrder = r.i32(r.fixed(4, "VerifyFBEOrder"));
     r.leave();
     return v;
@@ -32358,10 +32769,13 @@ export class VerifyFBEOrder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new VerifyFBEOrder();
+    const v = into ?? new VerifyFBEOrder();
     let m;
     m = r.member(o, "VerifyFBEOrder");
     if (m !== undefined) {
@@ -32422,10 +32836,13 @@ export class fbe_vr_Order {
     w.putI32(b + 8, v.fbe_vr_Order);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 70, 4);
-    const v = new fbe_vr_Order();
+    const v = into ?? new fbe_vr_Order();
     fbe_vr_Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32493,10 +32910,10 @@ export class fbe_vr_Order {
     w.appendI32(v.fbe_vr_Order);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new fbe_vr_Order();
+    const v = into ?? new fbe_vr_Order();
     v.fbe_vr_Order = r.i32(r.fixed(4, "fbe_vr_Order"));
     r.leave();
     return v;
@@ -32565,10 +32982,13 @@ export class fbe_vr_Order {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new fbe_vr_Order();
+    const v = into ?? new fbe_vr_Order();
     let m;
     m = r.member(o, "fbe_vr_Order");
     if (m !== undefined) {
@@ -32629,10 +33049,13 @@ export class e1 {
     w.putI32(b + 8, v.e1);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 71, 4);
-    const v = new e1();
+    const v = into ?? new e1();
     e1.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32700,10 +33123,10 @@ export class e1 {
     w.appendI32(v.e1);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new e1();
+    const v = into ?? new e1();
     v.e1 = r.i32(r.fixed(4, "e1"));
     r.leave();
     return v;
@@ -32772,10 +33195,13 @@ export class e1 {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new e1();
+    const v = into ?? new e1();
     let m;
     m = r.member(o, "e1");
     if (m !== undefined) {
@@ -32836,10 +33262,13 @@ export class i2 {
     w.putI32(b + 8, v.i2);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 72, 4);
-    const v = new i2();
+    const v = into ?? new i2();
     i2.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32907,10 +33336,10 @@ export class i2 {
     w.appendI32(v.i2);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new i2();
+    const v = into ?? new i2();
     v.i2 = r.i32(r.fixed(4, "i2"));
     r.leave();
     return v;
@@ -32979,10 +33408,13 @@ export class i2 {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new i2();
+    const v = into ?? new i2();
     let m;
     m = r.member(o, "i2");
     if (m !== undefined) {
@@ -33043,10 +33475,13 @@ export class o3 {
     w.putI32(b + 8, v.o3);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 73, 4);
-    const v = new o3();
+    const v = into ?? new o3();
     o3.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33114,10 +33549,10 @@ export class o3 {
     w.appendI32(v.o3);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new o3();
+    const v = into ?? new o3();
     v.o3 = r.i32(r.fixed(4, "o3"));
     r.leave();
     return v;
@@ -33186,10 +33621,13 @@ export class o3 {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new o3();
+    const v = into ?? new o3();
     let m;
     m = r.member(o, "o3");
     if (m !== undefined) {
@@ -33271,10 +33709,13 @@ export class Case {
     w.putI32(b + 36, v.String_);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 74, 32);
-    const v = new Case();
+    const v = into ?? new Case();
     Case.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33377,10 +33818,10 @@ export class Case {
     w.appendI32(v.String_);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(32);
-    const v = new Case();
+    const v = into ?? new Case();
     v.name = r.i32(r.fixed(4, "name"));
     v.Name = r.i32(r.fixed(4, "Name"));
     v.NAME = r.i32(r.fixed(4, "NAME"));
@@ -33477,10 +33918,13 @@ export class Case {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 32);
-    const v = new Case();
+    const v = into ?? new Case();
     let m;
     m = r.member(o, "name");
     if (m !== undefined) {
@@ -33589,10 +34033,13 @@ export class Imported {
     w.putU8(b + 13, v.example);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 75, 2, 8);
-    const v = new Imported();
+    const v = into ?? new Imported();
     Imported.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33613,7 +34060,7 @@ export class Imported {
       return;
     }
     try {
-      v.org = market.Instrument.fbeRead(r, b, b + 9);
+      market.Instrument.fbeRead(r, b, b + 9, v.org);
     } catch (e) {
       throw fbe.within(e, "org");
     }
@@ -33690,13 +34137,13 @@ export class Imported {
     w.appendU8(v.example);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(2, 8);
-    const v = new Imported();
+    const v = into ?? new Imported();
     v.market = r.u8(r.fixed(1, "market"));
     try {
-      v.org = market.Instrument.fbeReadFinal(r);
+      market.Instrument.fbeReadFinal(r, v.org);
     } catch (e) {
       throw fbe.within(e, "org");
     }
@@ -33778,10 +34225,13 @@ export class Imported {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 2, 8);
-    const v = new Imported();
+    const v = into ?? new Imported();
     let m;
     m = r.member(o, "market");
     if (m !== undefined) {
@@ -33792,7 +34242,7 @@ export class Imported {
       r.spend(8, "org");
     } else {
       try {
-        v.org = market.Instrument.fbeReadJson(r, m);
+        market.Instrument.fbeReadJson(r, m, v.org);
       } catch (e) {
         throw fbe.within(e, "org");
       }
@@ -33860,10 +34310,13 @@ export class symbol_ {
     w.putI32(b + 8, v.digits);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 76, 4);
-    const v = new symbol_();
+    const v = into ?? new symbol_();
     symbol_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33931,10 +34384,10 @@ export class symbol_ {
     w.appendI32(v.digits);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4);
-    const v = new symbol_();
+    const v = into ?? new symbol_();
     v.digits = r.i32(r.fixed(4, "digits"));
     r.leave();
     return v;
@@ -34003,10 +34456,13 @@ export class symbol_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4);
-    const v = new symbol_();
+    const v = into ?? new symbol_();
     let m;
     m = r.member(o, "digits");
     if (m !== undefined) {
@@ -34088,10 +34544,13 @@ export class Listed extends market.Instrument {
     symbol_.fbeWrite(w, b, b + 20, v.ticker);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 77, 12, 4);
-    const v = new Listed();
+    const v = into ?? new Listed();
     Listed.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -34118,7 +34577,7 @@ export class Listed extends market.Instrument {
       return;
     }
     try {
-      v.ticker = symbol_.fbeRead(r, b, b + 20);
+      symbol_.fbeRead(r, b, b + 20, v.ticker);
     } catch (e) {
       throw fbe.within(e, "ticker");
     }
@@ -34197,15 +34656,15 @@ export class Listed extends market.Instrument {
     symbol_.fbeWriteFinal(w, v.ticker);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(12, 4);
-    const v = new Listed();
+    const v = into ?? new Listed();
     v.symbol = r.finalString("symbol");
     v.digits = r.i32(r.fixed(4, "digits"));
     v.precision = r.i32(r.fixed(4, "precision"));
     try {
-      v.ticker = symbol_.fbeReadFinal(r);
+      symbol_.fbeReadFinal(r, v.ticker);
     } catch (e) {
       throw fbe.within(e, "ticker");
     }
@@ -34289,10 +34748,13 @@ export class Listed extends market.Instrument {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 12, 4);
-    const v = new Listed();
+    const v = into ?? new Listed();
     let m;
     m = r.member(o, "symbol");
     if (m !== undefined) {
@@ -34311,7 +34773,7 @@ export class Listed extends market.Instrument {
       r.spend(4, "ticker");
     } else {
       try {
-        v.ticker = symbol_.fbeReadJson(r, m);
+        symbol_.fbeReadJson(r, m, v.ticker);
       } catch (e) {
         throw fbe.within(e, "ticker");
       }
@@ -34385,10 +34847,13 @@ export class Derived extends Order {
     w.putI32(b + 22, v.side_);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 78, 18);
-    const v = new Derived();
+    const v = into ?? new Derived();
     Derived.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -34474,10 +34939,10 @@ export class Derived extends Order {
     w.appendI32(v.side_);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(18);
-    const v = new Derived();
+    const v = into ?? new Derived();
     v.side = r.i32(r.fixed(4, "side"));
     v.s = r.i32(r.fixed(4, "s"));
     v.range = r.i32(r.fixed(4, "range"));
@@ -34562,10 +35027,13 @@ export class Derived extends Order {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 18);
-    const v = new Derived();
+    const v = into ?? new Derived();
     let m;
     m = r.member(o, "side");
     if (m !== undefined) {
@@ -34877,10 +35345,13 @@ export class Hostile {
     w.putI32(b + 316, v.Letters);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 79, 4, 2994);
-    const v = new Hostile();
+    const v = into ?? new Hostile();
     Hostile.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -34896,7 +35367,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Order = Order.fbeRead(r, b, b + 8);
+      Order.fbeRead(r, b, b + 8, v.Order);
     } catch (e) {
       throw fbe.within(e, "Order");
     }
@@ -34905,7 +35376,7 @@ export class Hostile {
       return;
     }
     try {
-      v.CppWords = CppWords.fbeRead(r, b, b + 12);
+      CppWords.fbeRead(r, b, b + 12, v.CppWords);
     } catch (e) {
       throw fbe.within(e, "CppWords");
     }
@@ -34914,7 +35385,7 @@ export class Hostile {
       return;
     }
     try {
-      v.PythonWords = PythonWords.fbeRead(r, b, b + 16);
+      PythonWords.fbeRead(r, b, b + 16, v.PythonWords);
     } catch (e) {
       throw fbe.within(e, "PythonWords");
     }
@@ -34923,7 +35394,7 @@ export class Hostile {
       return;
     }
     try {
-      v.GoWords = GoWords.fbeRead(r, b, b + 20);
+      GoWords.fbeRead(r, b, b + 20, v.GoWords);
     } catch (e) {
       throw fbe.within(e, "GoWords");
     }
@@ -34932,7 +35403,7 @@ export class Hostile {
       return;
     }
     try {
-      v.JavaWords = JavaWords.fbeRead(r, b, b + 24);
+      JavaWords.fbeRead(r, b, b + 24, v.JavaWords);
     } catch (e) {
       throw fbe.within(e, "JavaWords");
     }
@@ -34941,7 +35412,7 @@ export class Hostile {
       return;
     }
     try {
-      v.KotlinWords = KotlinWords.fbeRead(r, b, b + 28);
+      KotlinWords.fbeRead(r, b, b + 28, v.KotlinWords);
     } catch (e) {
       throw fbe.within(e, "KotlinWords");
     }
@@ -34950,7 +35421,7 @@ export class Hostile {
       return;
     }
     try {
-      v.JsWords = JsWords.fbeRead(r, b, b + 32);
+      JsWords.fbeRead(r, b, b + 32, v.JsWords);
     } catch (e) {
       throw fbe.within(e, "JsWords");
     }
@@ -34959,7 +35430,7 @@ export class Hostile {
       return;
     }
     try {
-      v.RustWords = RustWords.fbeRead(r, b, b + 36);
+      RustWords.fbeRead(r, b, b + 36, v.RustWords);
     } catch (e) {
       throw fbe.within(e, "RustWords");
     }
@@ -34968,7 +35439,7 @@ export class Hostile {
       return;
     }
     try {
-      v.CSharpWords = CSharpWords.fbeRead(r, b, b + 40);
+      CSharpWords.fbeRead(r, b, b + 40, v.CSharpWords);
     } catch (e) {
       throw fbe.within(e, "CSharpWords");
     }
@@ -34977,7 +35448,7 @@ export class Hostile {
       return;
     }
     try {
-      v.RubyWords = RubyWords.fbeRead(r, b, b + 44);
+      RubyWords.fbeRead(r, b, b + 44, v.RubyWords);
     } catch (e) {
       throw fbe.within(e, "RubyWords");
     }
@@ -34986,7 +35457,7 @@ export class Hostile {
       return;
     }
     try {
-      v.CppMembers = CppMembers.fbeRead(r, b, b + 48);
+      CppMembers.fbeRead(r, b, b + 48, v.CppMembers);
     } catch (e) {
       throw fbe.within(e, "CppMembers");
     }
@@ -34995,7 +35466,7 @@ export class Hostile {
       return;
     }
     try {
-      v.PythonMembers = PythonMembers.fbeRead(r, b, b + 52);
+      PythonMembers.fbeRead(r, b, b + 52, v.PythonMembers);
     } catch (e) {
       throw fbe.within(e, "PythonMembers");
     }
@@ -35004,7 +35475,7 @@ export class Hostile {
       return;
     }
     try {
-      v.GoMembers = GoMembers.fbeRead(r, b, b + 56);
+      GoMembers.fbeRead(r, b, b + 56, v.GoMembers);
     } catch (e) {
       throw fbe.within(e, "GoMembers");
     }
@@ -35013,7 +35484,7 @@ export class Hostile {
       return;
     }
     try {
-      v.JvmMembers = JvmMembers.fbeRead(r, b, b + 60);
+      JvmMembers.fbeRead(r, b, b + 60, v.JvmMembers);
     } catch (e) {
       throw fbe.within(e, "JvmMembers");
     }
@@ -35022,7 +35493,7 @@ export class Hostile {
       return;
     }
     try {
-      v.JsMembers = JsMembers.fbeRead(r, b, b + 64);
+      JsMembers.fbeRead(r, b, b + 64, v.JsMembers);
     } catch (e) {
       throw fbe.within(e, "JsMembers");
     }
@@ -35031,7 +35502,7 @@ export class Hostile {
       return;
     }
     try {
-      v.RuntimeNames = RuntimeNames.fbeRead(r, b, b + 68);
+      RuntimeNames.fbeRead(r, b, b + 68, v.RuntimeNames);
     } catch (e) {
       throw fbe.within(e, "RuntimeNames");
     }
@@ -35040,7 +35511,7 @@ export class Hostile {
       return;
     }
     try {
-      v.class = class_.fbeRead(r, b, b + 72);
+      class_.fbeRead(r, b, b + 72, v.class);
     } catch (e) {
       throw fbe.within(e, "class");
     }
@@ -35049,7 +35520,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Object = Object_.fbeRead(r, b, b + 76);
+      Object_.fbeRead(r, b, b + 76, v.Object);
     } catch (e) {
       throw fbe.within(e, "Object");
     }
@@ -35058,7 +35529,7 @@ export class Hostile {
       return;
     }
     try {
-      v.String = String_.fbeRead(r, b, b + 80);
+      String_.fbeRead(r, b, b + 80, v.String);
     } catch (e) {
       throw fbe.within(e, "String");
     }
@@ -35067,7 +35538,7 @@ export class Hostile {
       return;
     }
     try {
-      v.List = List.fbeRead(r, b, b + 84);
+      List.fbeRead(r, b, b + 84, v.List);
     } catch (e) {
       throw fbe.within(e, "List");
     }
@@ -35076,7 +35547,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Map = Map_.fbeRead(r, b, b + 88);
+      Map_.fbeRead(r, b, b + 88, v.Map);
     } catch (e) {
       throw fbe.within(e, "Map");
     }
@@ -35085,7 +35556,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Model = Model.fbeRead(r, b, b + 92);
+      Model.fbeRead(r, b, b + 92, v.Model);
     } catch (e) {
       throw fbe.within(e, "Model");
     }
@@ -35094,7 +35565,7 @@ export class Hostile {
       return;
     }
     try {
-      v.FinalModel = FinalModel.fbeRead(r, b, b + 96);
+      FinalModel.fbeRead(r, b, b + 96, v.FinalModel);
     } catch (e) {
       throw fbe.within(e, "FinalModel");
     }
@@ -35103,7 +35574,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Buffer = Buffer.fbeRead(r, b, b + 100);
+      Buffer.fbeRead(r, b, b + 100, v.Buffer);
     } catch (e) {
       throw fbe.within(e, "Buffer");
     }
@@ -35112,7 +35583,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Reader = Reader.fbeRead(r, b, b + 104);
+      Reader.fbeRead(r, b, b + 104, v.Reader);
     } catch (e) {
       throw fbe.within(e, "Reader");
     }
@@ -35121,7 +35592,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Writer = Writer.fbeRead(r, b, b + 108);
+      Writer.fbeRead(r, b, b + 108, v.Writer);
     } catch (e) {
       throw fbe.within(e, "Writer");
     }
@@ -35130,7 +35601,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Limits = Limits.fbeRead(r, b, b + 112);
+      Limits.fbeRead(r, b, b + 112, v.Limits);
     } catch (e) {
       throw fbe.within(e, "Limits");
     }
@@ -35139,7 +35610,7 @@ export class Hostile {
       return;
     }
     try {
-      v.DecodeError = DecodeError.fbeRead(r, b, b + 116);
+      DecodeError.fbeRead(r, b, b + 116, v.DecodeError);
     } catch (e) {
       throw fbe.within(e, "DecodeError");
     }
@@ -35148,7 +35619,7 @@ export class Hostile {
       return;
     }
     try {
-      v.DecodeException = DecodeException.fbeRead(r, b, b + 120);
+      DecodeException.fbeRead(r, b, b + 120, v.DecodeException);
     } catch (e) {
       throw fbe.within(e, "DecodeException");
     }
@@ -35157,7 +35628,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Decimal = Decimal.fbeRead(r, b, b + 124);
+      Decimal.fbeRead(r, b, b + 124, v.Decimal);
     } catch (e) {
       throw fbe.within(e, "Decimal");
     }
@@ -35166,7 +35637,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Uuid = Uuid.fbeRead(r, b, b + 128);
+      Uuid.fbeRead(r, b, b + 128, v.Uuid);
     } catch (e) {
       throw fbe.within(e, "Uuid");
     }
@@ -35175,7 +35646,7 @@ export class Hostile {
       return;
     }
     try {
-      v.UUID = UUID.fbeRead(r, b, b + 132);
+      UUID.fbeRead(r, b, b + 132, v.UUID);
     } catch (e) {
       throw fbe.within(e, "UUID");
     }
@@ -35184,7 +35655,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Timestamp = Timestamp.fbeRead(r, b, b + 136);
+      Timestamp.fbeRead(r, b, b + 136, v.Timestamp);
     } catch (e) {
       throw fbe.within(e, "Timestamp");
     }
@@ -35193,7 +35664,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Sender = Sender.fbeRead(r, b, b + 140);
+      Sender.fbeRead(r, b, b + 140, v.Sender);
     } catch (e) {
       throw fbe.within(e, "Sender");
     }
@@ -35202,7 +35673,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Receiver = Receiver.fbeRead(r, b, b + 144);
+      Receiver.fbeRead(r, b, b + 144, v.Receiver);
     } catch (e) {
       throw fbe.within(e, "Receiver");
     }
@@ -35211,7 +35682,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Client = Client.fbeRead(r, b, b + 148);
+      Client.fbeRead(r, b, b + 148, v.Client);
     } catch (e) {
       throw fbe.within(e, "Client");
     }
@@ -35220,7 +35691,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Proxy = Proxy.fbeRead(r, b, b + 152);
+      Proxy.fbeRead(r, b, b + 152, v.Proxy);
     } catch (e) {
       throw fbe.within(e, "Proxy");
     }
@@ -35229,7 +35700,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Handler = Handler.fbeRead(r, b, b + 156);
+      Handler.fbeRead(r, b, b + 156, v.Handler);
     } catch (e) {
       throw fbe.within(e, "Handler");
     }
@@ -35238,7 +35709,7 @@ export class Hostile {
       return;
     }
     try {
-      v.fbe = fbe_.fbeRead(r, b, b + 160);
+      fbe_.fbeRead(r, b, b + 160, v.fbe);
     } catch (e) {
       throw fbe.within(e, "fbe");
     }
@@ -35247,7 +35718,7 @@ export class Hostile {
       return;
     }
     try {
-      v.FBE = FBE.fbeRead(r, b, b + 164);
+      FBE.fbeRead(r, b, b + 164, v.FBE);
     } catch (e) {
       throw fbe.within(e, "FBE");
     }
@@ -35256,7 +35727,7 @@ export class Hostile {
       return;
     }
     try {
-      v.std = std.fbeRead(r, b, b + 168);
+      std.fbeRead(r, b, b + 168, v.std);
     } catch (e) {
       throw fbe.within(e, "std");
     }
@@ -35265,7 +35736,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Companion = Companion.fbeRead(r, b, b + 172);
+      Companion.fbeRead(r, b, b + 172, v.Companion);
     } catch (e) {
       throw fbe.within(e, "Companion");
     }
@@ -35274,7 +35745,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Any = Any.fbeRead(r, b, b + 176);
+      Any.fbeRead(r, b, b + 176, v.Any);
     } catch (e) {
       throw fbe.within(e, "Any");
     }
@@ -35283,7 +35754,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Self = Self.fbeRead(r, b, b + 180);
+      Self.fbeRead(r, b, b + 180, v.Self);
     } catch (e) {
       throw fbe.within(e, "Self");
     }
@@ -35292,7 +35763,7 @@ export class Hostile {
       return;
     }
     try {
-      v.self = self.fbeRead(r, b, b + 184);
+      self.fbeRead(r, b, b + 184, v.self);
     } catch (e) {
       throw fbe.within(e, "self");
     }
@@ -35301,7 +35772,7 @@ export class Hostile {
       return;
     }
     try {
-      v.None = None.fbeRead(r, b, b + 188);
+      None.fbeRead(r, b, b + 188, v.None);
     } catch (e) {
       throw fbe.within(e, "None");
     }
@@ -35310,7 +35781,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Option = Option.fbeRead(r, b, b + 192);
+      Option.fbeRead(r, b, b + 192, v.Option);
     } catch (e) {
       throw fbe.within(e, "Option");
     }
@@ -35319,7 +35790,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Result = Result.fbeRead(r, b, b + 196);
+      Result.fbeRead(r, b, b + 196, v.Result);
     } catch (e) {
       throw fbe.within(e, "Result");
     }
@@ -35328,7 +35799,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Vec = Vec.fbeRead(r, b, b + 200);
+      Vec.fbeRead(r, b, b + 200, v.Vec);
     } catch (e) {
       throw fbe.within(e, "Vec");
     }
@@ -35337,7 +35808,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Box = Box.fbeRead(r, b, b + 204);
+      Box.fbeRead(r, b, b + 204, v.Box);
     } catch (e) {
       throw fbe.within(e, "Box");
     }
@@ -35346,7 +35817,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Error = Error_.fbeRead(r, b, b + 208);
+      Error_.fbeRead(r, b, b + 208, v.Error);
     } catch (e) {
       throw fbe.within(e, "Error");
     }
@@ -35355,7 +35826,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Exception = Exception.fbeRead(r, b, b + 212);
+      Exception.fbeRead(r, b, b + 212, v.Exception);
     } catch (e) {
       throw fbe.within(e, "Exception");
     }
@@ -35364,7 +35835,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Text = Text.fbeRead(r, b, b + 216);
+      Text.fbeRead(r, b, b + 216, v.Text);
     } catch (e) {
       throw fbe.within(e, "Text");
     }
@@ -35373,7 +35844,7 @@ export class Hostile {
       return;
     }
     try {
-      v.JsonWriter = JsonWriter.fbeRead(r, b, b + 220);
+      JsonWriter.fbeRead(r, b, b + 220, v.JsonWriter);
     } catch (e) {
       throw fbe.within(e, "JsonWriter");
     }
@@ -35382,7 +35853,7 @@ export class Hostile {
       return;
     }
     try {
-      v.int32_t = int32_t.fbeRead(r, b, b + 224);
+      int32_t.fbeRead(r, b, b + 224, v.int32_t);
     } catch (e) {
       throw fbe.within(e, "int32_t");
     }
@@ -35391,7 +35862,7 @@ export class Hostile {
       return;
     }
     try {
-      v.size_t = size_t.fbeRead(r, b, b + 228);
+      size_t.fbeRead(r, b, b + 228, v.size_t);
     } catch (e) {
       throw fbe.within(e, "size_t");
     }
@@ -35400,7 +35871,7 @@ export class Hostile {
       return;
     }
     try {
-      v.list = list.fbeRead(r, b, b + 232);
+      list.fbeRead(r, b, b + 232, v.list);
     } catch (e) {
       throw fbe.within(e, "list");
     }
@@ -35409,7 +35880,7 @@ export class Hostile {
       return;
     }
     try {
-      v.object = object_.fbeRead(r, b, b + 236);
+      object_.fbeRead(r, b, b + 236, v.object);
     } catch (e) {
       throw fbe.within(e, "object");
     }
@@ -35418,7 +35889,7 @@ export class Hostile {
       return;
     }
     try {
-      v.v = v_.fbeRead(r, b, b + 240);
+      v_.fbeRead(r, b, b + 240, v.v);
     } catch (e) {
       throw fbe.within(e, "v");
     }
@@ -35427,7 +35898,7 @@ export class Hostile {
       return;
     }
     try {
-      v.r = r_.fbeRead(r, b, b + 244);
+      r_.fbeRead(r, b, b + 244, v.r);
     } catch (e) {
       throw fbe.within(e, "r");
     }
@@ -35436,7 +35907,7 @@ export class Hostile {
       return;
     }
     try {
-      v.w = w_.fbeRead(r, b, b + 248);
+      w_.fbeRead(r, b, b + 248, v.w);
     } catch (e) {
       throw fbe.within(e, "w");
     }
@@ -35445,7 +35916,7 @@ export class Hostile {
       return;
     }
     try {
-      v.SideBuy = SideBuy.fbeRead(r, b, b + 252);
+      SideBuy.fbeRead(r, b, b + 252, v.SideBuy);
     } catch (e) {
       throw fbe.within(e, "SideBuy");
     }
@@ -35454,7 +35925,7 @@ export class Hostile {
       return;
     }
     try {
-      v.OrderKey = OrderKey.fbeRead(r, b, b + 256);
+      OrderKey.fbeRead(r, b, b + 256, v.OrderKey);
     } catch (e) {
       throw fbe.within(e, "OrderKey");
     }
@@ -35463,7 +35934,7 @@ export class Hostile {
       return;
     }
     try {
-      v.textOfside = textOfside.fbeRead(r, b, b + 260);
+      textOfside.fbeRead(r, b, b + 260, v.textOfside);
     } catch (e) {
       throw fbe.within(e, "textOfside");
     }
@@ -35472,7 +35943,7 @@ export class Hostile {
       return;
     }
     try {
-      v.DECIMAL_1 = DECIMAL_1.fbeRead(r, b, b + 264);
+      DECIMAL_1.fbeRead(r, b, b + 264, v.DECIMAL_1);
     } catch (e) {
       throw fbe.within(e, "DECIMAL_1");
     }
@@ -35481,7 +35952,7 @@ export class Hostile {
       return;
     }
     try {
-      v.OrderModel = OrderModel.fbeRead(r, b, b + 268);
+      OrderModel.fbeRead(r, b, b + 268, v.OrderModel);
     } catch (e) {
       throw fbe.within(e, "OrderModel");
     }
@@ -35490,7 +35961,7 @@ export class Hostile {
       return;
     }
     try {
-      v.OrderFinal = OrderFinal.fbeRead(r, b, b + 272);
+      OrderFinal.fbeRead(r, b, b + 272, v.OrderFinal);
     } catch (e) {
       throw fbe.within(e, "OrderFinal");
     }
@@ -35499,7 +35970,7 @@ export class Hostile {
       return;
     }
     try {
-      v.NewOrder = NewOrder.fbeRead(r, b, b + 276);
+      NewOrder.fbeRead(r, b, b + 276, v.NewOrder);
     } catch (e) {
       throw fbe.within(e, "NewOrder");
     }
@@ -35508,7 +35979,7 @@ export class Hostile {
       return;
     }
     try {
-      v.VerifyFBEOrder = VerifyFBEOrder.fbeRead(r, b, b + 280);
+      VerifyFBEOrder.fbeRead(r, b, b + 280, v.VerifyFBEOrder);
     } catch (e) {
       throw fbe.within(e, "VerifyFBEOrder");
     }
@@ -35517,7 +35988,7 @@ export class Hostile {
       return;
     }
     try {
-      v.fbe_vr_Order = fbe_vr_Order.fbeRead(r, b, b + 284);
+      fbe_vr_Order.fbeRead(r, b, b + 284, v.fbe_vr_Order);
     } catch (e) {
       throw fbe.within(e, "fbe_vr_Order");
     }
@@ -35526,7 +35997,7 @@ export class Hostile {
       return;
     }
     try {
-      v.e1 = e1.fbeRead(r, b, b + 288);
+      e1.fbeRead(r, b, b + 288, v.e1);
     } catch (e) {
       throw fbe.within(e, "e1");
     }
@@ -35535,7 +36006,7 @@ export class Hostile {
       return;
     }
     try {
-      v.i2 = i2.fbeRead(r, b, b + 292);
+      i2.fbeRead(r, b, b + 292, v.i2);
     } catch (e) {
       throw fbe.within(e, "i2");
     }
@@ -35544,7 +36015,7 @@ export class Hostile {
       return;
     }
     try {
-      v.o3 = o3.fbeRead(r, b, b + 296);
+      o3.fbeRead(r, b, b + 296, v.o3);
     } catch (e) {
       throw fbe.within(e, "o3");
     }
@@ -35553,7 +36024,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Case = Case.fbeRead(r, b, b + 300);
+      Case.fbeRead(r, b, b + 300, v.Case);
     } catch (e) {
       throw fbe.within(e, "Case");
     }
@@ -35562,7 +36033,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Imported = Imported.fbeRead(r, b, b + 304);
+      Imported.fbeRead(r, b, b + 304, v.Imported);
     } catch (e) {
       throw fbe.within(e, "Imported");
     }
@@ -35571,7 +36042,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Derived = Derived.fbeRead(r, b, b + 308);
+      Derived.fbeRead(r, b, b + 308, v.Derived);
     } catch (e) {
       throw fbe.within(e, "Derived");
     }
@@ -35580,7 +36051,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Listed = Listed.fbeRead(r, b, b + 312);
+      Listed.fbeRead(r, b, b + 312, v.Listed);
     } catch (e) {
       throw fbe.within(e, "Listed");
     }
@@ -36412,392 +36883,392 @@ export class Hostile {
     w.appendI32(v.Letters);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(4, 2994);
-    const v = new Hostile();
+    const v = into ?? new Hostile();
     try {
-      v.Order = Order.fbeReadFinal(r);
+      Order.fbeReadFinal(r, v.Order);
     } catch (e) {
       throw fbe.within(e, "Order");
     }
     try {
-      v.CppWords = CppWords.fbeReadFinal(r);
+      CppWords.fbeReadFinal(r, v.CppWords);
     } catch (e) {
       throw fbe.within(e, "CppWords");
     }
     try {
-      v.PythonWords = PythonWords.fbeReadFinal(r);
+      PythonWords.fbeReadFinal(r, v.PythonWords);
     } catch (e) {
       throw fbe.within(e, "PythonWords");
     }
     try {
-      v.GoWords = GoWords.fbeReadFinal(r);
+      GoWords.fbeReadFinal(r, v.GoWords);
     } catch (e) {
       throw fbe.within(e, "GoWords");
     }
     try {
-      v.JavaWords = JavaWords.fbeReadFinal(r);
+      JavaWords.fbeReadFinal(r, v.JavaWords);
     } catch (e) {
       throw fbe.within(e, "JavaWords");
     }
     try {
-      v.KotlinWords = KotlinWords.fbeReadFinal(r);
+      KotlinWords.fbeReadFinal(r, v.KotlinWords);
     } catch (e) {
       throw fbe.within(e, "KotlinWords");
     }
     try {
-      v.JsWords = JsWords.fbeReadFinal(r);
+      JsWords.fbeReadFinal(r, v.JsWords);
     } catch (e) {
       throw fbe.within(e, "JsWords");
     }
     try {
-      v.RustWords = RustWords.fbeReadFinal(r);
+      RustWords.fbeReadFinal(r, v.RustWords);
     } catch (e) {
       throw fbe.within(e, "RustWords");
     }
     try {
-      v.CSharpWords = CSharpWords.fbeReadFinal(r);
+      CSharpWords.fbeReadFinal(r, v.CSharpWords);
     } catch (e) {
       throw fbe.within(e, "CSharpWords");
     }
     try {
-      v.RubyWords = RubyWords.fbeReadFinal(r);
+      RubyWords.fbeReadFinal(r, v.RubyWords);
     } catch (e) {
       throw fbe.within(e, "RubyWords");
     }
     try {
-      v.CppMembers = CppMembers.fbeReadFinal(r);
+      CppMembers.fbeReadFinal(r, v.CppMembers);
     } catch (e) {
       throw fbe.within(e, "CppMembers");
     }
     try {
-      v.PythonMembers = PythonMembers.fbeReadFinal(r);
+      PythonMembers.fbeReadFinal(r, v.PythonMembers);
     } catch (e) {
       throw fbe.within(e, "PythonMembers");
     }
     try {
-      v.GoMembers = GoMembers.fbeReadFinal(r);
+      GoMembers.fbeReadFinal(r, v.GoMembers);
     } catch (e) {
       throw fbe.within(e, "GoMembers");
     }
     try {
-      v.JvmMembers = JvmMembers.fbeReadFinal(r);
+      JvmMembers.fbeReadFinal(r, v.JvmMembers);
     } catch (e) {
       throw fbe.within(e, "JvmMembers");
     }
     try {
-      v.JsMembers = JsMembers.fbeReadFinal(r);
+      JsMembers.fbeReadFinal(r, v.JsMembers);
     } catch (e) {
       throw fbe.within(e, "JsMembers");
     }
     try {
-      v.RuntimeNames = RuntimeNames.fbeReadFinal(r);
+      RuntimeNames.fbeReadFinal(r, v.RuntimeNames);
     } catch (e) {
       throw fbe.within(e, "RuntimeNames");
     }
     try {
-      v.class = class_.fbeReadFinal(r);
+      class_.fbeReadFinal(r, v.class);
     } catch (e) {
       throw fbe.within(e, "class");
     }
     try {
-      v.Object = Object_.fbeReadFinal(r);
+      Object_.fbeReadFinal(r, v.Object);
     } catch (e) {
       throw fbe.within(e, "Object");
     }
     try {
-      v.String = String_.fbeReadFinal(r);
+      String_.fbeReadFinal(r, v.String);
     } catch (e) {
       throw fbe.within(e, "String");
     }
     try {
-      v.List = List.fbeReadFinal(r);
+      List.fbeReadFinal(r, v.List);
     } catch (e) {
       throw fbe.within(e, "List");
     }
     try {
-      v.Map = Map_.fbeReadFinal(r);
+      Map_.fbeReadFinal(r, v.Map);
     } catch (e) {
       throw fbe.within(e, "Map");
     }
     try {
-      v.Model = Model.fbeReadFinal(r);
+      Model.fbeReadFinal(r, v.Model);
     } catch (e) {
       throw fbe.within(e, "Model");
     }
     try {
-      v.FinalModel = FinalModel.fbeReadFinal(r);
+      FinalModel.fbeReadFinal(r, v.FinalModel);
     } catch (e) {
       throw fbe.within(e, "FinalModel");
     }
     try {
-      v.Buffer = Buffer.fbeReadFinal(r);
+      Buffer.fbeReadFinal(r, v.Buffer);
     } catch (e) {
       throw fbe.within(e, "Buffer");
     }
     try {
-      v.Reader = Reader.fbeReadFinal(r);
+      Reader.fbeReadFinal(r, v.Reader);
     } catch (e) {
       throw fbe.within(e, "Reader");
     }
     try {
-      v.Writer = Writer.fbeReadFinal(r);
+      Writer.fbeReadFinal(r, v.Writer);
     } catch (e) {
       throw fbe.within(e, "Writer");
     }
     try {
-      v.Limits = Limits.fbeReadFinal(r);
+      Limits.fbeReadFinal(r, v.Limits);
     } catch (e) {
       throw fbe.within(e, "Limits");
     }
     try {
-      v.DecodeError = DecodeError.fbeReadFinal(r);
+      DecodeError.fbeReadFinal(r, v.DecodeError);
     } catch (e) {
       throw fbe.within(e, "DecodeError");
     }
     try {
-      v.DecodeException = DecodeException.fbeReadFinal(r);
+      DecodeException.fbeReadFinal(r, v.DecodeException);
     } catch (e) {
       throw fbe.within(e, "DecodeException");
     }
     try {
-      v.Decimal = Decimal.fbeReadFinal(r);
+      Decimal.fbeReadFinal(r, v.Decimal);
     } catch (e) {
       throw fbe.within(e, "Decimal");
     }
     try {
-      v.Uuid = Uuid.fbeReadFinal(r);
+      Uuid.fbeReadFinal(r, v.Uuid);
     } catch (e) {
       throw fbe.within(e, "Uuid");
     }
     try {
-      v.UUID = UUID.fbeReadFinal(r);
+      UUID.fbeReadFinal(r, v.UUID);
     } catch (e) {
       throw fbe.within(e, "UUID");
     }
     try {
-      v.Timestamp = Timestamp.fbeReadFinal(r);
+      Timestamp.fbeReadFinal(r, v.Timestamp);
     } catch (e) {
       throw fbe.within(e, "Timestamp");
     }
     try {
-      v.Sender = Sender.fbeReadFinal(r);
+      Sender.fbeReadFinal(r, v.Sender);
     } catch (e) {
       throw fbe.within(e, "Sender");
     }
     try {
-      v.Receiver = Receiver.fbeReadFinal(r);
+      Receiver.fbeReadFinal(r, v.Receiver);
     } catch (e) {
       throw fbe.within(e, "Receiver");
     }
     try {
-      v.Client = Client.fbeReadFinal(r);
+      Client.fbeReadFinal(r, v.Client);
     } catch (e) {
       throw fbe.within(e, "Client");
     }
     try {
-      v.Proxy = Proxy.fbeReadFinal(r);
+      Proxy.fbeReadFinal(r, v.Proxy);
     } catch (e) {
       throw fbe.within(e, "Proxy");
     }
     try {
-      v.Handler = Handler.fbeReadFinal(r);
+      Handler.fbeReadFinal(r, v.Handler);
     } catch (e) {
       throw fbe.within(e, "Handler");
     }
     try {
-      v.fbe = fbe_.fbeReadFinal(r);
+      fbe_.fbeReadFinal(r, v.fbe);
     } catch (e) {
       throw fbe.within(e, "fbe");
     }
     try {
-      v.FBE = FBE.fbeReadFinal(r);
+      FBE.fbeReadFinal(r, v.FBE);
     } catch (e) {
       throw fbe.within(e, "FBE");
     }
     try {
-      v.std = std.fbeReadFinal(r);
+      std.fbeReadFinal(r, v.std);
     } catch (e) {
       throw fbe.within(e, "std");
     }
     try {
-      v.Companion = Companion.fbeReadFinal(r);
+      Companion.fbeReadFinal(r, v.Companion);
     } catch (e) {
       throw fbe.within(e, "Companion");
     }
     try {
-      v.Any = Any.fbeReadFinal(r);
+      Any.fbeReadFinal(r, v.Any);
     } catch (e) {
       throw fbe.within(e, "Any");
     }
     try {
-      v.Self = Self.fbeReadFinal(r);
+      Self.fbeReadFinal(r, v.Self);
     } catch (e) {
       throw fbe.within(e, "Self");
     }
     try {
-      v.self = self.fbeReadFinal(r);
+      self.fbeReadFinal(r, v.self);
     } catch (e) {
       throw fbe.within(e, "self");
     }
     try {
-      v.None = None.fbeReadFinal(r);
+      None.fbeReadFinal(r, v.None);
     } catch (e) {
       throw fbe.within(e, "None");
     }
     try {
-      v.Option = Option.fbeReadFinal(r);
+      Option.fbeReadFinal(r, v.Option);
     } catch (e) {
       throw fbe.within(e, "Option");
     }
     try {
-      v.Result = Result.fbeReadFinal(r);
+      Result.fbeReadFinal(r, v.Result);
     } catch (e) {
       throw fbe.within(e, "Result");
     }
     try {
-      v.Vec = Vec.fbeReadFinal(r);
+      Vec.fbeReadFinal(r, v.Vec);
     } catch (e) {
       throw fbe.within(e, "Vec");
     }
     try {
-      v.Box = Box.fbeReadFinal(r);
+      Box.fbeReadFinal(r, v.Box);
     } catch (e) {
       throw fbe.within(e, "Box");
     }
     try {
-      v.Error = Error_.fbeReadFinal(r);
+      Error_.fbeReadFinal(r, v.Error);
     } catch (e) {
       throw fbe.within(e, "Error");
     }
     try {
-      v.Exception = Exception.fbeReadFinal(r);
+      Exception.fbeReadFinal(r, v.Exception);
     } catch (e) {
       throw fbe.within(e, "Exception");
     }
     try {
-      v.Text = Text.fbeReadFinal(r);
+      Text.fbeReadFinal(r, v.Text);
     } catch (e) {
       throw fbe.within(e, "Text");
     }
     try {
-      v.JsonWriter = JsonWriter.fbeReadFinal(r);
+      JsonWriter.fbeReadFinal(r, v.JsonWriter);
     } catch (e) {
       throw fbe.within(e, "JsonWriter");
     }
     try {
-      v.int32_t = int32_t.fbeReadFinal(r);
+      int32_t.fbeReadFinal(r, v.int32_t);
     } catch (e) {
       throw fbe.within(e, "int32_t");
     }
     try {
-      v.size_t = size_t.fbeReadFinal(r);
+      size_t.fbeReadFinal(r, v.size_t);
     } catch (e) {
       throw fbe.within(e, "size_t");
     }
     try {
-      v.list = list.fbeReadFinal(r);
+      list.fbeReadFinal(r, v.list);
     } catch (e) {
       throw fbe.within(e, "list");
     }
     try {
-      v.object = object_.fbeReadFinal(r);
+      object_.fbeReadFinal(r, v.object);
     } catch (e) {
       throw fbe.within(e, "object");
     }
     try {
-      v.v = v_.fbeReadFinal(r);
+      v_.fbeReadFinal(r, v.v);
     } catch (e) {
       throw fbe.within(e, "v");
     }
     try {
-      v.r = r_.fbeReadFinal(r);
+      r_.fbeReadFinal(r, v.r);
     } catch (e) {
       throw fbe.within(e, "r");
     }
     try {
-      v.w = w_.fbeReadFinal(r);
+      w_.fbeReadFinal(r, v.w);
     } catch (e) {
       throw fbe.within(e, "w");
     }
     try {
-      v.SideBuy = SideBuy.fbeReadFinal(r);
+      SideBuy.fbeReadFinal(r, v.SideBuy);
     } catch (e) {
       throw fbe.within(e, "SideBuy");
     }
     try {
-      v.OrderKey = OrderKey.fbeReadFinal(r);
+      OrderKey.fbeReadFinal(r, v.OrderKey);
     } catch (e) {
       throw fbe.within(e, "OrderKey");
     }
     try {
-      v.textOfside = textOfside.fbeReadFinal(r);
+      textOfside.fbeReadFinal(r, v.textOfside);
     } catch (e) {
       throw fbe.within(e, "textOfside");
     }
     try {
-      v.DECIMAL_1 = DECIMAL_1.fbeReadFinal(r);
+      DECIMAL_1.fbeReadFinal(r, v.DECIMAL_1);
     } catch (e) {
       throw fbe.within(e, "DECIMAL_1");
     }
     try {
-      v.OrderModel = OrderModel.fbeReadFinal(r);
+      OrderModel.fbeReadFinal(r, v.OrderModel);
     } catch (e) {
       throw fbe.within(e, "OrderModel");
     }
     try {
-      v.OrderFinal = OrderFinal.fbeReadFinal(r);
+      OrderFinal.fbeReadFinal(r, v.OrderFinal);
     } catch (e) {
       throw fbe.within(e, "OrderFinal");
     }
     try {
-      v.NewOrder = NewOrder.fbeReadFinal(r);
+      NewOrder.fbeReadFinal(r, v.NewOrder);
     } catch (e) {
       throw fbe.within(e, "NewOrder");
     }
     try {
-      v.VerifyFBEOrder = VerifyFBEOrder.fbeReadFinal(r);
+      VerifyFBEOrder.fbeReadFinal(r, v.VerifyFBEOrder);
     } catch (e) {
       throw fbe.within(e, "VerifyFBEOrder");
     }
     try {
-      v.fbe_vr_Order = fbe_vr_Order.fbeReadFinal(r);
+      fbe_vr_Order.fbeReadFinal(r, v.fbe_vr_Order);
     } catch (e) {
       throw fbe.within(e, "fbe_vr_Order");
     }
     try {
-      v.e1 = e1.fbeReadFinal(r);
+      e1.fbeReadFinal(r, v.e1);
     } catch (e) {
       throw fbe.within(e, "e1");
     }
     try {
-      v.i2 = i2.fbeReadFinal(r);
+      i2.fbeReadFinal(r, v.i2);
     } catch (e) {
       throw fbe.within(e, "i2");
     }
     try {
-      v.o3 = o3.fbeReadFinal(r);
+      o3.fbeReadFinal(r, v.o3);
     } catch (e) {
       throw fbe.within(e, "o3");
     }
     try {
-      v.Case = Case.fbeReadFinal(r);
+      Case.fbeReadFinal(r, v.Case);
     } catch (e) {
       throw fbe.within(e, "Case");
     }
     try {
-      v.Imported = Imported.fbeReadFinal(r);
+      Imported.fbeReadFinal(r, v.Imported);
     } catch (e) {
       throw fbe.within(e, "Imported");
     }
     try {
-      v.Derived = Derived.fbeReadFinal(r);
+      Derived.fbeReadFinal(r, v.Derived);
     } catch (e) {
       throw fbe.within(e, "Derived");
     }
     try {
-      v.Listed = Listed.fbeReadFinal(r);
+      Listed.fbeReadFinal(r, v.Listed);
     } catch (e) {
       throw fbe.within(e, "Listed");
     }
@@ -37408,17 +37879,20 @@ export class Hostile {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 4, 2994);
-    const v = new Hostile();
+    const v = into ?? new Hostile();
     let m;
     m = r.member(o, "Order");
     if (m === undefined) {
       r.spend(12, "Order");
     } else {
       try {
-        v.Order = Order.fbeReadJson(r, m);
+        Order.fbeReadJson(r, m, v.Order);
       } catch (e) {
         throw fbe.within(e, "Order");
       }
@@ -37428,7 +37902,7 @@ export class Hostile {
       r.spend(619, "CppWords");
     } else {
       try {
-        v.CppWords = CppWords.fbeReadJson(r, m);
+        CppWords.fbeReadJson(r, m, v.CppWords);
       } catch (e) {
         throw fbe.within(e, "CppWords");
       }
@@ -37438,7 +37912,7 @@ export class Hostile {
       r.spend(239, "PythonWords");
     } else {
       try {
-        v.PythonWords = PythonWords.fbeReadJson(r, m);
+        PythonWords.fbeReadJson(r, m, v.PythonWords);
       } catch (e) {
         throw fbe.within(e, "PythonWords");
       }
@@ -37448,7 +37922,7 @@ export class Hostile {
       r.spend(202, "GoWords");
     } else {
       try {
-        v.GoWords = GoWords.fbeReadJson(r, m);
+        GoWords.fbeReadJson(r, m, v.GoWords);
       } catch (e) {
         throw fbe.within(e, "GoWords");
       }
@@ -37458,7 +37932,7 @@ export class Hostile {
       r.spend(182, "JavaWords");
     } else {
       try {
-        v.JavaWords = JavaWords.fbeReadJson(r, m);
+        JavaWords.fbeReadJson(r, m, v.JavaWords);
       } catch (e) {
         throw fbe.within(e, "JavaWords");
       }
@@ -37468,7 +37942,7 @@ export class Hostile {
       r.spend(207, "KotlinWords");
     } else {
       try {
-        v.KotlinWords = KotlinWords.fbeReadJson(r, m);
+        KotlinWords.fbeReadJson(r, m, v.KotlinWords);
       } catch (e) {
         throw fbe.within(e, "KotlinWords");
       }
@@ -37478,7 +37952,7 @@ export class Hostile {
       r.spend(223, "JsWords");
     } else {
       try {
-        v.JsWords = JsWords.fbeReadJson(r, m);
+        JsWords.fbeReadJson(r, m, v.JsWords);
       } catch (e) {
         throw fbe.within(e, "JsWords");
       }
@@ -37488,7 +37962,7 @@ export class Hostile {
       r.spend(195, "RustWords");
     } else {
       try {
-        v.RustWords = RustWords.fbeReadJson(r, m);
+        RustWords.fbeReadJson(r, m, v.RustWords);
       } catch (e) {
         throw fbe.within(e, "RustWords");
       }
@@ -37498,7 +37972,7 @@ export class Hostile {
       r.spend(150, "CSharpWords");
     } else {
       try {
-        v.CSharpWords = CSharpWords.fbeReadJson(r, m);
+        CSharpWords.fbeReadJson(r, m, v.CSharpWords);
       } catch (e) {
         throw fbe.within(e, "CSharpWords");
       }
@@ -37508,7 +37982,7 @@ export class Hostile {
       r.spend(98, "RubyWords");
     } else {
       try {
-        v.RubyWords = RubyWords.fbeReadJson(r, m);
+        RubyWords.fbeReadJson(r, m, v.RubyWords);
       } catch (e) {
         throw fbe.within(e, "RubyWords");
       }
@@ -37518,7 +37992,7 @@ export class Hostile {
       r.spend(48, "CppMembers");
     } else {
       try {
-        v.CppMembers = CppMembers.fbeReadJson(r, m);
+        CppMembers.fbeReadJson(r, m, v.CppMembers);
       } catch (e) {
         throw fbe.within(e, "CppMembers");
       }
@@ -37528,7 +38002,7 @@ export class Hostile {
       r.spend(96, "PythonMembers");
     } else {
       try {
-        v.PythonMembers = PythonMembers.fbeReadJson(r, m);
+        PythonMembers.fbeReadJson(r, m, v.PythonMembers);
       } catch (e) {
         throw fbe.within(e, "PythonMembers");
       }
@@ -37538,7 +38012,7 @@ export class Hostile {
       r.spend(129, "GoMembers");
     } else {
       try {
-        v.GoMembers = GoMembers.fbeReadJson(r, m);
+        GoMembers.fbeReadJson(r, m, v.GoMembers);
       } catch (e) {
         throw fbe.within(e, "GoMembers");
       }
@@ -37548,7 +38022,7 @@ export class Hostile {
       r.spend(137, "JvmMembers");
     } else {
       try {
-        v.JvmMembers = JvmMembers.fbeReadJson(r, m);
+        JvmMembers.fbeReadJson(r, m, v.JvmMembers);
       } catch (e) {
         throw fbe.within(e, "JvmMembers");
       }
@@ -37558,7 +38032,7 @@ export class Hostile {
       r.spend(11, "JsMembers");
     } else {
       try {
-        v.JsMembers = JsMembers.fbeReadJson(r, m);
+        JsMembers.fbeReadJson(r, m, v.JsMembers);
       } catch (e) {
         throw fbe.within(e, "JsMembers");
       }
@@ -37568,7 +38042,7 @@ export class Hostile {
       r.spend(142, "RuntimeNames");
     } else {
       try {
-        v.RuntimeNames = RuntimeNames.fbeReadJson(r, m);
+        RuntimeNames.fbeReadJson(r, m, v.RuntimeNames);
       } catch (e) {
         throw fbe.within(e, "RuntimeNames");
       }
@@ -37578,7 +38052,7 @@ export class Hostile {
       r.spend(4, "class");
     } else {
       try {
-        v.class = class_.fbeReadJson(r, m);
+        class_.fbeReadJson(r, m, v.class);
       } catch (e) {
         throw fbe.within(e, "class");
       }
@@ -37588,7 +38062,7 @@ export class Hostile {
       r.spend(4, "Object");
     } else {
       try {
-        v.Object = Object_.fbeReadJson(r, m);
+        Object_.fbeReadJson(r, m, v.Object);
       } catch (e) {
         throw fbe.within(e, "Object");
       }
@@ -37598,7 +38072,7 @@ export class Hostile {
       r.spend(4, "String");
     } else {
       try {
-        v.String = String_.fbeReadJson(r, m);
+        String_.fbeReadJson(r, m, v.String);
       } catch (e) {
         throw fbe.within(e, "String");
       }
@@ -37608,7 +38082,7 @@ export class Hostile {
       r.spend(4, "List");
     } else {
       try {
-        v.List = List.fbeReadJson(r, m);
+        List.fbeReadJson(r, m, v.List);
       } catch (e) {
         throw fbe.within(e, "List");
       }
@@ -37618,7 +38092,7 @@ export class Hostile {
       r.spend(4, "Map");
     } else {
       try {
-        v.Map = Map_.fbeReadJson(r, m);
+        Map_.fbeReadJson(r, m, v.Map);
       } catch (e) {
         throw fbe.within(e, "Map");
       }
@@ -37628,7 +38102,7 @@ export class Hostile {
       r.spend(4, "Model");
     } else {
       try {
-        v.Model = Model.fbeReadJson(r, m);
+        Model.fbeReadJson(r, m, v.Model);
       } catch (e) {
         throw fbe.within(e, "Model");
       }
@@ -37638,7 +38112,7 @@ export class Hostile {
       r.spend(4, "FinalModel");
     } else {
       try {
-        v.FinalModel = FinalModel.fbeReadJson(r, m);
+        FinalModel.fbeReadJson(r, m, v.FinalModel);
       } catch (e) {
         throw fbe.within(e, "FinalModel");
       }
@@ -37648,7 +38122,7 @@ export class Hostile {
       r.spend(4, "Buffer");
     } else {
       try {
-        v.Buffer = Buffer.fbeReadJson(r, m);
+        Buffer.fbeReadJson(r, m, v.Buffer);
       } catch (e) {
         throw fbe.within(e, "Buffer");
       }
@@ -37658,7 +38132,7 @@ export class Hostile {
       r.spend(4, "Reader");
     } else {
       try {
-        v.Reader = Reader.fbeReadJson(r, m);
+        Reader.fbeReadJson(r, m, v.Reader);
       } catch (e) {
         throw fbe.within(e, "Reader");
       }
@@ -37668,7 +38142,7 @@ export class Hostile {
       r.spend(4, "Writer");
     } else {
       try {
-        v.Writer = Writer.fbeReadJson(r, m);
+        Writer.fbeReadJson(r, m, v.Writer);
       } catch (e) {
         throw fbe.within(e, "Writer");
       }
@@ -37678,7 +38152,7 @@ export class Hostile {
       r.spend(4, "Limits");
     } else {
       try {
-        v.Limits = Limits.fbeReadJson(r, m);
+        Limits.fbeReadJson(r, m, v.Limits);
       } catch (e) {
         throw fbe.within(e, "Limits");
       }
@@ -37688,7 +38162,7 @@ export class Hostile {
       r.spend(4, "DecodeError");
     } else {
       try {
-        v.DecodeError = DecodeError.fbeReadJson(r, m);
+        DecodeError.fbeReadJson(r, m, v.DecodeError);
       } catch (e) {
         throw fbe.within(e, "DecodeError");
       }
@@ -37698,7 +38172,7 @@ export class Hostile {
       r.spend(4, "DecodeException");
     } else {
       try {
-        v.DecodeException = DecodeException.fbeReadJson(r, m);
+        DecodeException.fbeReadJson(r, m, v.DecodeException);
       } catch (e) {
         throw fbe.within(e, "DecodeException");
       }
@@ -37708,7 +38182,7 @@ export class Hostile {
       r.spend(4, "Decimal");
     } else {
       try {
-        v.Decimal = Decimal.fbeReadJson(r, m);
+        Decimal.fbeReadJson(r, m, v.Decimal);
       } catch (e) {
         throw fbe.within(e, "Decimal");
       }
@@ -37718,7 +38192,7 @@ export class Hostile {
       r.spend(4, "Uuid");
     } else {
       try {
-        v.Uuid = Uuid.fbeReadJson(r, m);
+        Uuid.fbeReadJson(r, m, v.Uuid);
       } catch (e) {
         throw fbe.within(e, "Uuid");
       }
@@ -37728,7 +38202,7 @@ export class Hostile {
       r.spend(4, "UUID");
     } else {
       try {
-        v.UUID = UUID.fbeReadJson(r, m);
+        UUID.fbeReadJson(r, m, v.UUID);
       } catch (e) {
         throw fbe.within(e, "UUID");
       }
@@ -37738,7 +38212,7 @@ export class Hostile {
       r.spend(4, "Timestamp");
     } else {
       try {
-        v.Timestamp = Timestamp.fbeReadJson(r, m);
+        Timestamp.fbeReadJson(r, m, v.Timestamp);
       } catch (e) {
         throw fbe.within(e, "Timestamp");
       }
@@ -37748,7 +38222,7 @@ export class Hostile {
       r.spend(4, "Sender");
     } else {
       try {
-        v.Sender = Sender.fbeReadJson(r, m);
+        Sender.fbeReadJson(r, m, v.Sender);
       } catch (e) {
         throw fbe.within(e, "Sender");
       }
@@ -37758,7 +38232,7 @@ export class Hostile {
       r.spend(4, "Receiver");
     } else {
       try {
-        v.Receiver = Receiver.fbeReadJson(r, m);
+        Receiver.fbeReadJson(r, m, v.Receiver);
       } catch (e) {
         throw fbe.within(e, "Receiver");
       }
@@ -37768,7 +38242,7 @@ export class Hostile {
       r.spend(4, "Client");
     } else {
       try {
-        v.Client = Client.fbeReadJson(r, m);
+        Client.fbeReadJson(r, m, v.Client);
       } catch (e) {
         throw fbe.within(e, "Client");
       }
@@ -37778,7 +38252,7 @@ export class Hostile {
       r.spend(4, "Proxy");
     } else {
       try {
-        v.Proxy = Proxy.fbeReadJson(r, m);
+        Proxy.fbeReadJson(r, m, v.Proxy);
       } catch (e) {
         throw fbe.within(e, "Proxy");
       }
@@ -37788,7 +38262,7 @@ export class Hostile {
       r.spend(4, "Handler");
     } else {
       try {
-        v.Handler = Handler.fbeReadJson(r, m);
+        Handler.fbeReadJson(r, m, v.Handler);
       } catch (e) {
         throw fbe.within(e, "Handler");
       }
@@ -37798,7 +38272,7 @@ export class Hostile {
       r.spend(4, "fbe");
     } else {
       try {
-        v.fbe = fbe_.fbeReadJson(r, m);
+        fbe_.fbeReadJson(r, m, v.fbe);
       } catch (e) {
         throw fbe.within(e, "fbe");
       }
@@ -37808,7 +38282,7 @@ export class Hostile {
       r.spend(4, "FBE");
     } else {
       try {
-        v.FBE = FBE.fbeReadJson(r, m);
+        FBE.fbeReadJson(r, m, v.FBE);
       } catch (e) {
         throw fbe.within(e, "FBE");
       }
@@ -37818,7 +38292,7 @@ export class Hostile {
       r.spend(4, "std");
     } else {
       try {
-        v.std = std.fbeReadJson(r, m);
+        std.fbeReadJson(r, m, v.std);
       } catch (e) {
         throw fbe.within(e, "std");
       }
@@ -37828,7 +38302,7 @@ export class Hostile {
       r.spend(4, "Companion");
     } else {
       try {
-        v.Companion = Companion.fbeReadJson(r, m);
+        Companion.fbeReadJson(r, m, v.Companion);
       } catch (e) {
         throw fbe.within(e, "Companion");
       }
@@ -37838,7 +38312,7 @@ export class Hostile {
       r.spend(4, "Any");
     } else {
       try {
-        v.Any = Any.fbeReadJson(r, m);
+        Any.fbeReadJson(r, m, v.Any);
       } catch (e) {
         throw fbe.within(e, "Any");
       }
@@ -37848,7 +38322,7 @@ export class Hostile {
       r.spend(4, "Self");
     } else {
       try {
-        v.Self = Self.fbeReadJson(r, m);
+        Self.fbeReadJson(r, m, v.Self);
       } catch (e) {
         throw fbe.within(e, "Self");
       }
@@ -37858,7 +38332,7 @@ export class Hostile {
       r.spend(4, "self");
     } else {
       try {
-        v.self = self.fbeReadJson(r, m);
+        self.fbeReadJson(r, m, v.self);
       } catch (e) {
         throw fbe.within(e, "self");
       }
@@ -37868,7 +38342,7 @@ export class Hostile {
       r.spend(4, "None");
     } else {
       try {
-        v.None = None.fbeReadJson(r, m);
+        None.fbeReadJson(r, m, v.None);
       } catch (e) {
         throw fbe.within(e, "None");
       }
@@ -37878,7 +38352,7 @@ export class Hostile {
       r.spend(4, "Option");
     } else {
       try {
-        v.Option = Option.fbeReadJson(r, m);
+        Option.fbeReadJson(r, m, v.Option);
       } catch (e) {
         throw fbe.within(e, "Option");
       }
@@ -37888,7 +38362,7 @@ export class Hostile {
       r.spend(4, "Result");
     } else {
       try {
-        v.Result = Result.fbeReadJson(r, m);
+        Result.fbeReadJson(r, m, v.Result);
       } catch (e) {
         throw fbe.within(e, "Result");
       }
@@ -37898,7 +38372,7 @@ export class Hostile {
       r.spend(4, "Vec");
     } else {
       try {
-        v.Vec = Vec.fbeReadJson(r, m);
+        Vec.fbeReadJson(r, m, v.Vec);
       } catch (e) {
         throw fbe.within(e, "Vec");
       }
@@ -37908,7 +38382,7 @@ export class Hostile {
       r.spend(4, "Box");
     } else {
       try {
-        v.Box = Box.fbeReadJson(r, m);
+        Box.fbeReadJson(r, m, v.Box);
       } catch (e) {
         throw fbe.within(e, "Box");
       }
@@ -37918,7 +38392,7 @@ export class Hostile {
       r.spend(4, "Error");
     } else {
       try {
-        v.Error = Error_.fbeReadJson(r, m);
+        Error_.fbeReadJson(r, m, v.Error);
       } catch (e) {
         throw fbe.within(e, "Error");
       }
@@ -37928,7 +38402,7 @@ export class Hostile {
       r.spend(4, "Exception");
     } else {
       try {
-        v.Exception = Exception.fbeReadJson(r, m);
+        Exception.fbeReadJson(r, m, v.Exception);
       } catch (e) {
         throw fbe.within(e, "Exception");
       }
@@ -37938,7 +38412,7 @@ export class Hostile {
       r.spend(4, "Text");
     } else {
       try {
-        v.Text = Text.fbeReadJson(r, m);
+        Text.fbeReadJson(r, m, v.Text);
       } catch (e) {
         throw fbe.within(e, "Text");
       }
@@ -37948,7 +38422,7 @@ export class Hostile {
       r.spend(4, "JsonWriter");
     } else {
       try {
-        v.JsonWriter = JsonWriter.fbeReadJson(r, m);
+        JsonWriter.fbeReadJson(r, m, v.JsonWriter);
       } catch (e) {
         throw fbe.within(e, "JsonWriter");
       }
@@ -37958,7 +38432,7 @@ export class Hostile {
       r.spend(4, "int32_t");
     } else {
       try {
-        v.int32_t = int32_t.fbeReadJson(r, m);
+        int32_t.fbeReadJson(r, m, v.int32_t);
       } catch (e) {
         throw fbe.within(e, "int32_t");
       }
@@ -37968,7 +38442,7 @@ export class Hostile {
       r.spend(4, "size_t");
     } else {
       try {
-        v.size_t = size_t.fbeReadJson(r, m);
+        size_t.fbeReadJson(r, m, v.size_t);
       } catch (e) {
         throw fbe.within(e, "size_t");
       }
@@ -37978,7 +38452,7 @@ export class Hostile {
       r.spend(4, "list");
     } else {
       try {
-        v.list = list.fbeReadJson(r, m);
+        list.fbeReadJson(r, m, v.list);
       } catch (e) {
         throw fbe.within(e, "list");
       }
@@ -37988,7 +38462,7 @@ export class Hostile {
       r.spend(4, "object");
     } else {
       try {
-        v.object = object_.fbeReadJson(r, m);
+        object_.fbeReadJson(r, m, v.object);
       } catch (e) {
         throw fbe.within(e, "object");
       }
@@ -37998,7 +38472,7 @@ export class Hostile {
       r.spend(4, "v");
     } else {
       try {
-        v.v = v_.fbeReadJson(r, m);
+        v_.fbeReadJson(r, m, v.v);
       } catch (e) {
         throw fbe.within(e, "v");
       }
@@ -38008,7 +38482,7 @@ export class Hostile {
       r.spend(4, "r");
     } else {
       try {
-        v.r = r_.fbeReadJson(r, m);
+        r_.fbeReadJson(r, m, v.r);
       } catch (e) {
         throw fbe.within(e, "r");
       }
@@ -38018,7 +38492,7 @@ export class Hostile {
       r.spend(4, "w");
     } else {
       try {
-        v.w = w_.fbeReadJson(r, m);
+        w_.fbeReadJson(r, m, v.w);
       } catch (e) {
         throw fbe.within(e, "w");
       }
@@ -38028,7 +38502,7 @@ export class Hostile {
       r.spend(4, "SideBuy");
     } else {
       try {
-        v.SideBuy = SideBuy.fbeReadJson(r, m);
+        SideBuy.fbeReadJson(r, m, v.SideBuy);
       } catch (e) {
         throw fbe.within(e, "SideBuy");
       }
@@ -38038,7 +38512,7 @@ export class Hostile {
       r.spend(4, "OrderKey");
     } else {
       try {
-        v.OrderKey = OrderKey.fbeReadJson(r, m);
+        OrderKey.fbeReadJson(r, m, v.OrderKey);
       } catch (e) {
         throw fbe.within(e, "OrderKey");
       }
@@ -38048,7 +38522,7 @@ export class Hostile {
       r.spend(4, "textOfside");
     } else {
       try {
-        v.textOfside = textOfside.fbeReadJson(r, m);
+        textOfside.fbeReadJson(r, m, v.textOfside);
       } catch (e) {
         throw fbe.within(e, "textOfside");
       }
@@ -38058,7 +38532,7 @@ export class Hostile {
       r.spend(4, "DECIMAL_1");
     } else {
       try {
-        v.DECIMAL_1 = DECIMAL_1.fbeReadJson(r, m);
+        DECIMAL_1.fbeReadJson(r, m, v.DECIMAL_1);
       } catch (e) {
         throw fbe.within(e, "DECIMAL_1");
       }
@@ -38068,7 +38542,7 @@ export class Hostile {
       r.spend(4, "OrderModel");
     } else {
       try {
-        v.OrderModel = OrderModel.fbeReadJson(r, m);
+        OrderModel.fbeReadJson(r, m, v.OrderModel);
       } catch (e) {
         throw fbe.within(e, "OrderModel");
       }
@@ -38078,7 +38552,7 @@ export class Hostile {
       r.spend(4, "OrderFinal");
     } else {
       try {
-        v.OrderFinal = OrderFinal.fbeReadJson(r, m);
+        OrderFinal.fbeReadJson(r, m, v.OrderFinal);
       } catch (e) {
         throw fbe.within(e, "OrderFinal");
       }
@@ -38088,7 +38562,7 @@ export class Hostile {
       r.spend(4, "NewOrder");
     } else {
       try {
-        v.NewOrder = NewOrder.fbeReadJson(r, m);
+        NewOrder.fbeReadJson(r, m, v.NewOrder);
       } catch (e) {
         throw fbe.within(e, "NewOrder");
       }
@@ -38098,7 +38572,7 @@ export class Hostile {
       r.spend(4, "VerifyFBEOrder");
     } else {
       try {
-        v.VerifyFBEOrder = VerifyFBEOrder.fbeReadJson(r, m);
+        VerifyFBEOrder.fbeReadJson(r, m, v.VerifyFBEOrder);
       } catch (e) {
         throw fbe.within(e, "VerifyFBEOrder");
       }
@@ -38108,7 +38582,7 @@ export class Hostile {
       r.spend(4, "fbe_vr_Order");
     } else {
       try {
-        v.fbe_vr_Order = fbe_vr_Order.fbeReadJson(r, m);
+        fbe_vr_Order.fbeReadJson(r, m, v.fbe_vr_Order);
       } catch (e) {
         throw fbe.within(e, "fbe_vr_Order");
       }
@@ -38118,7 +38592,7 @@ export class Hostile {
       r.spend(4, "e1");
     } else {
       try {
-        v.e1 = e1.fbeReadJson(r, m);
+        e1.fbeReadJson(r, m, v.e1);
       } catch (e) {
         throw fbe.within(e, "e1");
       }
@@ -38128,7 +38602,7 @@ export class Hostile {
       r.spend(4, "i2");
     } else {
       try {
-        v.i2 = i2.fbeReadJson(r, m);
+        i2.fbeReadJson(r, m, v.i2);
       } catch (e) {
         throw fbe.within(e, "i2");
       }
@@ -38138,7 +38612,7 @@ export class Hostile {
       r.spend(4, "o3");
     } else {
       try {
-        v.o3 = o3.fbeReadJson(r, m);
+        o3.fbeReadJson(r, m, v.o3);
       } catch (e) {
         throw fbe.within(e, "o3");
       }
@@ -38148,7 +38622,7 @@ export class Hostile {
       r.spend(32, "Case");
     } else {
       try {
-        v.Case = Case.fbeReadJson(r, m);
+        Case.fbeReadJson(r, m, v.Case);
       } catch (e) {
         throw fbe.within(e, "Case");
       }
@@ -38158,7 +38632,7 @@ export class Hostile {
       r.spend(10, "Imported");
     } else {
       try {
-        v.Imported = Imported.fbeReadJson(r, m);
+        Imported.fbeReadJson(r, m, v.Imported);
       } catch (e) {
         throw fbe.within(e, "Imported");
       }
@@ -38168,7 +38642,7 @@ export class Hostile {
       r.spend(18, "Derived");
     } else {
       try {
-        v.Derived = Derived.fbeReadJson(r, m);
+        Derived.fbeReadJson(r, m, v.Derived);
       } catch (e) {
         throw fbe.within(e, "Derived");
       }
@@ -38178,7 +38652,7 @@ export class Hostile {
       r.spend(16, "Listed");
     } else {
       try {
-        v.Listed = Listed.fbeReadJson(r, m);
+        Listed.fbeReadJson(r, m, v.Listed);
       } catch (e) {
         throw fbe.within(e, "Listed");
       }

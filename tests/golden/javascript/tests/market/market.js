@@ -61,10 +61,13 @@ export class Instrument {
     w.putI32(b + 12, v.digits);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 501, 8);
-    const v = new Instrument();
+    const v = into ?? new Instrument();
     Instrument.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -142,10 +145,10 @@ export class Instrument {
     w.appendI32(v.digits);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(8);
-    const v = new Instrument();
+    const v = into ?? new Instrument();
     v.symbol = r.finalString("symbol");
     v.digits = r.i32(r.fixed(4, "digits"));
     r.leave();
@@ -218,10 +221,13 @@ export class Instrument {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 8);
-    const v = new Instrument();
+    const v = into ?? new Instrument();
     let m;
     m = r.member(o, "symbol");
     if (m !== undefined) {
@@ -304,10 +310,13 @@ export class Failure {
     w.string(b, b + 24, v.reason);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r, base, slot) {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r, base, slot, into) {
     const b = r.struct(base, slot, 502, 20);
-    const v = new Failure();
+    const v = into ?? new Failure();
     Failure.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -385,10 +394,10 @@ export class Failure {
     w.appendString(v.reason);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r) {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r, into) {
     r.enterFinal(20);
-    const v = new Failure();
+    const v = into ?? new Failure();
     v.id = r.uuid(r.fixed(16, "id"));
     v.reason = r.finalString("reason");
     r.leave();
@@ -461,10 +470,13 @@ export class Failure {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r, x) {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r, x, into) {
     const o = r.struct(x, 20);
-    const v = new Failure();
+    const v = into ?? new Failure();
     let m;
     m = r.member(o, "id");
     if (m !== undefined) {

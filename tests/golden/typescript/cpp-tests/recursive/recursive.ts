@@ -64,10 +64,13 @@ export class Node {
     w.leave();
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Node {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Node): Node {
     const b = r.struct(base, slot, 1, 12);
-    const v = new Node();
+    const v = into ?? new Node();
     Node.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -186,10 +189,10 @@ export class Node {
     w.leave();
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Node {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Node): Node {
     r.enterFinal(12);
-    const v = new Node();
+    const v = into ?? new Node();
     v.id = r.i32(r.fixed(4, "id"));
     v.label = r.finalString("label");
     const n16 = r.finalCount(12, 0, "children");
@@ -302,10 +305,13 @@ export class Node {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Node {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Node): Node {
     const o = r.struct(x, 12);
-    const v = new Node();
+    const v = into ?? new Node();
     let m: unknown;
     m = r.member(o, "id");
     if (m !== undefined) {

@@ -38,10 +38,13 @@ export class Edge {
     w.putI32(b + 16, v.weight);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Edge {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Edge): Edge {
     const b = r.struct(base, slot, 1, 12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -119,10 +122,10 @@ export class Edge {
     w.appendI32(v.weight);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Edge {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Edge): Edge {
     r.enterFinal(12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     v.target = r.i32(r.fixed(4, "target"));
     v.weight = r.i32(r.fixed(4, "weight"));
@@ -199,10 +202,13 @@ export class Edge {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Edge {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Edge): Edge {
     const o = r.struct(x, 12);
-    const v = new Edge();
+    const v = into ?? new Edge();
     let m: unknown;
     m = r.member(o, "source");
     if (m !== undefined) {
@@ -285,10 +291,13 @@ export class Point {
     w.putI16(b + 17, v.y);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Point {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Point): Point {
     const b = r.struct(base, slot, 2, 11);
-    const v = new Point();
+    const v = into ?? new Point();
     Point.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -366,10 +375,10 @@ export class Point {
     w.appendI16(v.y);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Point {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Point): Point {
     r.enterFinal(11);
-    const v = new Point();
+    const v = into ?? new Point();
     v.flag = r.bool(r.fixed(1, "flag"));
     v.x = r.i64(r.fixed(8, "x"));
     v.y = r.i16(r.fixed(2, "y"));
@@ -446,10 +455,13 @@ export class Point {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Point {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Point): Point {
     const o = r.struct(x, 11);
-    const v = new Point();
+    const v = into ?? new Point();
     let m: unknown;
     m = r.member(o, "flag");
     if (m !== undefined) {
@@ -531,10 +543,13 @@ export class Point3 extends Point {
     w.putF64(b + 19, v.z);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static override fbeRead(r: fbe.Reader, base: number, slot: number): Point3 {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static override fbeRead(r: fbe.Reader, base: number, slot: number, into?: Point3): Point3 {
     const b = r.struct(base, slot, 3, 19);
-    const v = new Point3();
+    const v = into ?? new Point3();
     Point3.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -615,10 +630,10 @@ export class Point3 extends Point {
     w.appendF64(v.z);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static override fbeReadFinal(r: fbe.Reader): Point3 {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static override fbeReadFinal(r: fbe.Reader, into?: Point3): Point3 {
     r.enterFinal(19);
-    const v = new Point3();
+    const v = into ?? new Point3();
     v.flag = r.bool(r.fixed(1, "flag"));
     v.x = r.i64(r.fixed(8, "x"));
     v.y = r.i16(r.fixed(2, "y"));
@@ -699,10 +714,13 @@ export class Point3 extends Point {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static override fbeReadJson(r: fbe.JsonReader, x: unknown): Point3 {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static override fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Point3): Point3 {
     const o = r.struct(x, 19);
-    const v = new Point3();
+    const v = into ?? new Point3();
     let m: unknown;
     m = r.member(o, "flag");
     if (m !== undefined) {
@@ -788,10 +806,13 @@ export class Named {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Named {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Named): Named {
     const b = r.struct(base, slot, 4, 8);
-    const v = new Named();
+    const v = into ?? new Named();
     Named.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -883,10 +904,10 @@ export class Named {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Named {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Named): Named {
     r.enterFinal(8);
-    const v = new Named();
+    const v = into ?? new Named();
     v.name = r.finalString("name");
     const n11 = r.finalCount(4, 4, "values");
     const a12: number[] = [];
@@ -975,10 +996,13 @@ export class Named {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Named {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Named): Named {
     const o = r.struct(x, 8);
-    const v = new Named();
+    const v = into ?? new Named();
     let m: unknown;
     m = r.member(o, "name");
     if (m !== undefined) {
@@ -1113,10 +1137,13 @@ export class Holder {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Holder {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Holder): Holder {
     const b = r.struct(base, slot, 10, 24);
-    const v = new Holder();
+    const v = into ?? new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1336,10 +1363,10 @@ export class Holder {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Holder {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Holder): Holder {
     r.enterFinal(24);
-    const v = new Holder();
+    const v = into ?? new Holder();
     const n70 = r.finalCount(12, 0, "edges");
     const a71: Edge[] = [];
     for (let i72 = 0; i72 < n70; i72++) {
@@ -1560,10 +1587,13 @@ export class Holder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Holder {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Holder): Holder {
     const o = r.struct(x, 24);
-    const v = new Holder();
+    const v = into ?? new Holder();
     let m: unknown;
     m = r.member(o, "edges");
     if (m !== undefined) {

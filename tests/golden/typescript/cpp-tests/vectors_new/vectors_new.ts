@@ -42,10 +42,13 @@ export class Edge {
     w.string(b, b + 20, v.note);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Edge {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Edge): Edge {
     const b = r.struct(base, slot, 1, 16);
-    const v = new Edge();
+    const v = into ?? new Edge();
     Edge.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -133,10 +136,10 @@ export class Edge {
     w.appendString(v.note);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Edge {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Edge): Edge {
     r.enterFinal(16);
-    const v = new Edge();
+    const v = into ?? new Edge();
     v.source = r.i32(r.fixed(4, "source"));
     v.target = r.i32(r.fixed(4, "target"));
     v.weight = r.i32(r.fixed(4, "weight"));
@@ -217,10 +220,13 @@ export class Edge {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Edge {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Edge): Edge {
     const o = r.struct(x, 16);
-    const v = new Edge();
+    const v = into ?? new Edge();
     let m: unknown;
     m = r.member(o, "source");
     if (m !== undefined) {
@@ -306,10 +312,13 @@ export class Holder {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Holder {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Holder): Holder {
     const b = r.struct(base, slot, 10, 4);
-    const v = new Holder();
+    const v = into ?? new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -406,10 +415,10 @@ export class Holder {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Holder {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Holder): Holder {
     r.enterFinal(4);
-    const v = new Holder();
+    const v = into ?? new Holder();
     const n14 = r.finalCount(16, 0, "edges");
     const a15: Edge[] = [];
     for (let i16 = 0; i16 < n14; i16++) {
@@ -506,10 +515,13 @@ export class Holder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Holder {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Holder): Holder {
     const o = r.struct(x, 4);
-    const v = new Holder();
+    const v = into ?? new Holder();
     let m: unknown;
     m = r.member(o, "edges");
     if (m !== undefined) {

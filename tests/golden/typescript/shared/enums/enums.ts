@@ -588,10 +588,13 @@ export class Enums {
     w.putU64(b + 216, v.uint64b5);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Enums {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Enums): Enums {
     const b = r.struct(base, slot, 1, 216);
-    const v = new Enums();
+    const v = into ?? new Enums();
     Enums.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -984,10 +987,10 @@ export class Enums {
     w.appendU64(v.uint64b5);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Enums {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Enums): Enums {
     r.enterFinal(216);
-    const v = new Enums();
+    const v = into ?? new Enums();
     v.byte0 = r.u8(r.fixed(1, "byte0"));
     v.byte1 = r.u8(r.fixed(1, "byte1"));
     v.byte2 = r.u8(r.fixed(1, "byte2"));
@@ -1316,10 +1319,13 @@ export class Enums {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Enums {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Enums): Enums {
     const o = r.struct(x, 216);
-    const v = new Enums();
+    const v = into ?? new Enums();
     let m: unknown;
     m = r.member(o, "byte0");
     if (m !== undefined) {

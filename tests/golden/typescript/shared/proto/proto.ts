@@ -119,10 +119,13 @@ export class Order {
     w.putF64(b + 26, v.volume);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Order {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Order): Order {
     const b = r.struct(base, slot, 1, 26);
-    const v = new Order();
+    const v = into ?? new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -220,10 +223,10 @@ export class Order {
     w.appendF64(v.volume);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Order {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Order): Order {
     r.enterFinal(26);
-    const v = new Order();
+    const v = into ?? new Order();
     v.id = r.i32(r.fixed(4, "id"));
     v.symbol = r.finalString("symbol");
     v.side = r.u8(r.fixed(1, "side"));
@@ -312,10 +315,13 @@ export class Order {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Order {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Order): Order {
     const o = r.struct(x, 26);
-    const v = new Order();
+    const v = into ?? new Order();
     let m: unknown;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -425,10 +431,13 @@ export class Balance {
     w.putF64(b + 12, v.amount);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Balance {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Balance): Balance {
     const b = r.struct(base, slot, 2, 12);
-    const v = new Balance();
+    const v = into ?? new Balance();
     Balance.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -506,10 +515,10 @@ export class Balance {
     w.appendF64(v.amount);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Balance {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Balance): Balance {
     r.enterFinal(12);
-    const v = new Balance();
+    const v = into ?? new Balance();
     v.currency = r.finalString("currency");
     v.amount = r.f64(r.fixed(8, "amount"));
     r.leave();
@@ -582,10 +591,13 @@ export class Balance {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Balance {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Balance): Balance {
     const o = r.struct(x, 12);
-    const v = new Balance();
+    const v = into ?? new Balance();
     let m: unknown;
     m = r.member(o, "currency");
     if (m !== undefined) {
@@ -698,10 +710,13 @@ export class Account {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Account {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Account): Account {
     const b = r.struct(base, slot, 3, 14, 12);
-    const v = new Account();
+    const v = into ?? new Account();
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -732,7 +747,7 @@ export class Account {
       return;
     }
     try {
-      v.wallet = Balance.fbeRead(r, b, b + 17);
+      Balance.fbeRead(r, b, b + 17, v.wallet);
     } catch (e) {
       throw fbe.within(e, "wallet");
     }
@@ -879,15 +894,15 @@ export class Account {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Account {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Account): Account {
     r.enterFinal(14, 12);
-    const v = new Account();
+    const v = into ?? new Account();
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.state = r.u8(r.fixed(1, "state"));
     try {
-      v.wallet = Balance.fbeReadFinal(r);
+      Balance.fbeReadFinal(r, v.wallet);
     } catch (e) {
       throw fbe.within(e, "wallet");
     }
@@ -1026,10 +1041,13 @@ export class Account {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Account {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Account): Account {
     const o = r.struct(x, 14, 12);
-    const v = new Account();
+    const v = into ?? new Account();
     let m: unknown;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -1048,7 +1066,7 @@ export class Account {
       r.spend(12, "wallet");
     } else {
       try {
-        v.wallet = Balance.fbeReadJson(r, m);
+        Balance.fbeReadJson(r, m, v.wallet);
       } catch (e) {
         throw fbe.within(e, "wallet");
       }
@@ -1161,10 +1179,13 @@ export class OrderMessage {
     Order.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): OrderMessage {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: OrderMessage): OrderMessage {
     const b = r.struct(base, slot, 1, 1, 26);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1180,7 +1201,7 @@ export class OrderMessage {
       return;
     }
     try {
-      v.body = Order.fbeRead(r, b, b + 8);
+      Order.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1247,12 +1268,12 @@ export class OrderMessage {
     Order.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): OrderMessage {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: OrderMessage): OrderMessage {
     r.enterFinal(1, 26);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     try {
-      v.body = Order.fbeReadFinal(r);
+      Order.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1327,17 +1348,20 @@ export class OrderMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderMessage {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: OrderMessage): OrderMessage {
     const o = r.struct(x, 1, 26);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     let m: unknown;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(26, "body");
     } else {
       try {
-        v.body = Order.fbeReadJson(r, m);
+        Order.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }
@@ -1399,10 +1423,13 @@ export class BalanceMessage {
     Balance.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): BalanceMessage {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: BalanceMessage): BalanceMessage {
     const b = r.struct(base, slot, 2, 1, 12);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1418,7 +1445,7 @@ export class BalanceMessage {
       return;
     }
     try {
-      v.body = Balance.fbeRead(r, b, b + 8);
+      Balance.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1485,12 +1512,12 @@ export class BalanceMessage {
     Balance.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): BalanceMessage {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: BalanceMessage): BalanceMessage {
     r.enterFinal(1, 12);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     try {
-      v.body = Balance.fbeReadFinal(r);
+      Balance.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1565,17 +1592,20 @@ export class BalanceMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): BalanceMessage {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: BalanceMessage): BalanceMessage {
     const o = r.struct(x, 1, 12);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     let m: unknown;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(12, "body");
     } else {
       try {
-        v.body = Balance.fbeReadJson(r, m);
+        Balance.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }
@@ -1637,10 +1667,13 @@ export class AccountMessage {
     Account.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): AccountMessage {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: AccountMessage): AccountMessage {
     const b = r.struct(base, slot, 3, 1, 26);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1656,7 +1689,7 @@ export class AccountMessage {
       return;
     }
     try {
-      v.body = Account.fbeRead(r, b, b + 8);
+      Account.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1723,12 +1756,12 @@ export class AccountMessage {
     Account.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): AccountMessage {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: AccountMessage): AccountMessage {
     r.enterFinal(1, 26);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     try {
-      v.body = Account.fbeReadFinal(r);
+      Account.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1803,17 +1836,20 @@ export class AccountMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): AccountMessage {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: AccountMessage): AccountMessage {
     const o = r.struct(x, 1, 26);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     let m: unknown;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(26, "body");
     } else {
       try {
-        v.body = Account.fbeReadJson(r, m);
+        Account.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }

@@ -136,10 +136,13 @@ export class Order {
     w.putF64(b + 42, v.sl);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Order {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Order): Order {
     const b = r.struct(base, slot, 1, 42);
-    const v = new Order();
+    const v = into ?? new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -247,10 +250,10 @@ export class Order {
     w.appendF64(v.sl);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Order {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Order): Order {
     r.enterFinal(42);
-    const v = new Order();
+    const v = into ?? new Order();
     v.id = r.i32(r.fixed(4, "id"));
     v.symbol = r.finalString("symbol");
     v.side = r.u8(r.fixed(1, "side"));
@@ -347,10 +350,13 @@ export class Order {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Order {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Order): Order {
     const o = r.struct(x, 42);
-    const v = new Order();
+    const v = into ?? new Order();
     let m: unknown;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -473,10 +479,13 @@ export class Balance extends proto.Balance {
     w.putF64(b + 20, v.locked);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static override fbeRead(r: fbe.Reader, base: number, slot: number): Balance {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static override fbeRead(r: fbe.Reader, base: number, slot: number, into?: Balance): Balance {
     const b = r.struct(base, slot, 2, 20);
-    const v = new Balance();
+    const v = into ?? new Balance();
     Balance.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -556,10 +565,10 @@ export class Balance extends proto.Balance {
     w.appendF64(v.locked);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static override fbeReadFinal(r: fbe.Reader): Balance {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static override fbeReadFinal(r: fbe.Reader, into?: Balance): Balance {
     r.enterFinal(20);
-    const v = new Balance();
+    const v = into ?? new Balance();
     v.currency = r.finalString("currency");
     v.amount = r.f64(r.fixed(8, "amount"));
     v.locked = r.f64(r.fixed(8, "locked"));
@@ -636,10 +645,13 @@ export class Balance extends proto.Balance {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static override fbeReadJson(r: fbe.JsonReader, x: unknown): Balance {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static override fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Balance): Balance {
     const o = r.struct(x, 20);
-    const v = new Balance();
+    const v = into ?? new Balance();
     let m: unknown;
     m = r.member(o, "currency");
     if (m !== undefined) {
@@ -756,10 +768,13 @@ export class Account {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Account {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Account): Account {
     const b = r.struct(base, slot, 3, 14, 20);
-    const v = new Account();
+    const v = into ?? new Account();
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -790,7 +805,7 @@ export class Account {
       return;
     }
     try {
-      v.wallet = Balance.fbeRead(r, b, b + 17);
+      Balance.fbeRead(r, b, b + 17, v.wallet);
     } catch (e) {
       throw fbe.within(e, "wallet");
     }
@@ -937,15 +952,15 @@ export class Account {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Account {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Account): Account {
     r.enterFinal(14, 20);
-    const v = new Account();
+    const v = into ?? new Account();
     v.id = r.i32(r.fixed(4, "id"));
     v.name = r.finalString("name");
     v.state = r.u8(r.fixed(1, "state"));
     try {
-      v.wallet = Balance.fbeReadFinal(r);
+      Balance.fbeReadFinal(r, v.wallet);
     } catch (e) {
       throw fbe.within(e, "wallet");
     }
@@ -1084,10 +1099,13 @@ export class Account {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Account {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Account): Account {
     const o = r.struct(x, 14, 20);
-    const v = new Account();
+    const v = into ?? new Account();
     let m: unknown;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -1106,7 +1124,7 @@ export class Account {
       r.spend(20, "wallet");
     } else {
       try {
-        v.wallet = Balance.fbeReadJson(r, m);
+        Balance.fbeReadJson(r, m, v.wallet);
       } catch (e) {
         throw fbe.within(e, "wallet");
       }
@@ -1219,10 +1237,13 @@ export class OrderMessage {
     Order.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): OrderMessage {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: OrderMessage): OrderMessage {
     const b = r.struct(base, slot, 11, 1, 42);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1238,7 +1259,7 @@ export class OrderMessage {
       return;
     }
     try {
-      v.body = Order.fbeRead(r, b, b + 8);
+      Order.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1305,12 +1326,12 @@ export class OrderMessage {
     Order.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): OrderMessage {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: OrderMessage): OrderMessage {
     r.enterFinal(1, 42);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     try {
-      v.body = Order.fbeReadFinal(r);
+      Order.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1385,17 +1406,20 @@ export class OrderMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderMessage {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: OrderMessage): OrderMessage {
     const o = r.struct(x, 1, 42);
-    const v = new OrderMessage();
+    const v = into ?? new OrderMessage();
     let m: unknown;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(42, "body");
     } else {
       try {
-        v.body = Order.fbeReadJson(r, m);
+        Order.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }
@@ -1457,10 +1481,13 @@ export class BalanceMessage {
     Balance.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): BalanceMessage {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: BalanceMessage): BalanceMessage {
     const b = r.struct(base, slot, 12, 1, 20);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1476,7 +1503,7 @@ export class BalanceMessage {
       return;
     }
     try {
-      v.body = Balance.fbeRead(r, b, b + 8);
+      Balance.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1543,12 +1570,12 @@ export class BalanceMessage {
     Balance.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): BalanceMessage {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: BalanceMessage): BalanceMessage {
     r.enterFinal(1, 20);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     try {
-      v.body = Balance.fbeReadFinal(r);
+      Balance.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1623,17 +1650,20 @@ export class BalanceMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): BalanceMessage {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: BalanceMessage): BalanceMessage {
     const o = r.struct(x, 1, 20);
-    const v = new BalanceMessage();
+    const v = into ?? new BalanceMessage();
     let m: unknown;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(20, "body");
     } else {
       try {
-        v.body = Balance.fbeReadJson(r, m);
+        Balance.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }
@@ -1695,10 +1725,13 @@ export class AccountMessage {
     Account.fbeWrite(w, b, b + 8, v.body);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): AccountMessage {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: AccountMessage): AccountMessage {
     const b = r.struct(base, slot, 13, 1, 34);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1714,7 +1747,7 @@ export class AccountMessage {
       return;
     }
     try {
-      v.body = Account.fbeRead(r, b, b + 8);
+      Account.fbeRead(r, b, b + 8, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1781,12 +1814,12 @@ export class AccountMessage {
     Account.fbeWriteFinal(w, v.body);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): AccountMessage {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: AccountMessage): AccountMessage {
     r.enterFinal(1, 34);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     try {
-      v.body = Account.fbeReadFinal(r);
+      Account.fbeReadFinal(r, v.body);
     } catch (e) {
       throw fbe.within(e, "body");
     }
@@ -1861,17 +1894,20 @@ export class AccountMessage {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): AccountMessage {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: AccountMessage): AccountMessage {
     const o = r.struct(x, 1, 34);
-    const v = new AccountMessage();
+    const v = into ?? new AccountMessage();
     let m: unknown;
     m = r.member(o, "body");
     if (m === undefined) {
       r.spend(34, "body");
     } else {
       try {
-        v.body = Account.fbeReadJson(r, m);
+        Account.fbeReadJson(r, m, v.body);
       } catch (e) {
         throw fbe.within(e, "body");
       }

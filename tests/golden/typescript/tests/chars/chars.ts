@@ -45,10 +45,13 @@ export class CharKeys {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): CharKeys {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: CharKeys): CharKeys {
     const b = r.struct(base, slot, 1, 8);
-    const v = new CharKeys();
+    const v = into ?? new CharKeys();
     CharKeys.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -183,10 +186,10 @@ export class CharKeys {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): CharKeys {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: CharKeys): CharKeys {
     r.enterFinal(8);
-    const v = new CharKeys();
+    const v = into ?? new CharKeys();
     const n35 = r.finalCount(1, 1, "letters");
     const a36 = new Set<number>();
     for (let i37 = 0; i37 < n35; i37++) {
@@ -318,10 +321,13 @@ export class CharKeys {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): CharKeys {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: CharKeys): CharKeys {
     const o = r.struct(x, 8);
-    const v = new CharKeys();
+    const v = into ?? new CharKeys();
     let m: unknown;
     m = r.member(o, "letters");
     if (m !== undefined) {

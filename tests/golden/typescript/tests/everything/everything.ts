@@ -321,10 +321,13 @@ export class Counted {
     w.putI32(b + 8, v.a);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Counted {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Counted): Counted {
     const b = r.struct(base, slot, 1001, 4);
-    const v = new Counted();
+    const v = into ?? new Counted();
     Counted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -392,10 +395,10 @@ export class Counted {
     w.appendI32(v.a);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Counted {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Counted): Counted {
     r.enterFinal(4);
-    const v = new Counted();
+    const v = into ?? new Counted();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -464,10 +467,13 @@ export class Counted {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Counted {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Counted): Counted {
     const o = r.struct(x, 4);
-    const v = new Counted();
+    const v = into ?? new Counted();
     let m: unknown;
     m = r.member(o, "a");
     if (m !== undefined) {
@@ -530,10 +536,13 @@ export class Shifted {
     w.putI32(b + 8, v.a);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Shifted {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Shifted): Shifted {
     const b = r.struct(base, slot, 1020, 4);
-    const v = new Shifted();
+    const v = into ?? new Shifted();
     Shifted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -601,10 +610,10 @@ export class Shifted {
     w.appendI32(v.a);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Shifted {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Shifted): Shifted {
     r.enterFinal(4);
-    const v = new Shifted();
+    const v = into ?? new Shifted();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -673,10 +682,13 @@ export class Shifted {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Shifted {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Shifted): Shifted {
     const o = r.struct(x, 4);
-    const v = new Shifted();
+    const v = into ?? new Shifted();
     let m: unknown;
     m = r.member(o, "a");
     if (m !== undefined) {
@@ -739,10 +751,13 @@ export class AfterShift {
     w.putI32(b + 8, v.a);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): AfterShift {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: AfterShift): AfterShift {
     const b = r.struct(base, slot, 1021, 4);
-    const v = new AfterShift();
+    const v = into ?? new AfterShift();
     AfterShift.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -810,10 +825,10 @@ export class AfterShift {
     w.appendI32(v.a);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): AfterShift {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: AfterShift): AfterShift {
     r.enterFinal(4);
-    const v = new AfterShift();
+    const v = into ?? new AfterShift();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -882,10 +897,13 @@ export class AfterShift {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): AfterShift {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: AfterShift): AfterShift {
     const o = r.struct(x, 4);
-    const v = new AfterShift();
+    const v = into ?? new AfterShift();
     let m: unknown;
     m = r.member(o, "a");
     if (m !== undefined) {
@@ -948,10 +966,13 @@ export class Fixed {
     w.putI32(b + 8, v.a);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Fixed {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Fixed): Fixed {
     const b = r.struct(base, slot, 7, 4);
-    const v = new Fixed();
+    const v = into ?? new Fixed();
     Fixed.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1019,10 +1040,10 @@ export class Fixed {
     w.appendI32(v.a);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Fixed {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Fixed): Fixed {
     r.enterFinal(4);
-    const v = new Fixed();
+    const v = into ?? new Fixed();
     v.a = r.i32(r.fixed(4, "a"));
     r.leave();
     return v;
@@ -1091,10 +1112,13 @@ export class Fixed {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Fixed {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Fixed): Fixed {
     const o = r.struct(x, 4);
-    const v = new Fixed();
+    const v = into ?? new Fixed();
     let m: unknown;
     m = r.member(o, "a");
     if (m !== undefined) {
@@ -1160,10 +1184,13 @@ export class Derived extends Fixed {
     w.putI32(b + 12, v.b);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static override fbeRead(r: fbe.Reader, base: number, slot: number): Derived {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static override fbeRead(r: fbe.Reader, base: number, slot: number, into?: Derived): Derived {
     const b = r.struct(base, slot, 7, 8);
-    const v = new Derived();
+    const v = into ?? new Derived();
     Derived.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1240,10 +1267,10 @@ export class Derived extends Fixed {
     w.appendI32(v.b);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static override fbeReadFinal(r: fbe.Reader): Derived {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static override fbeReadFinal(r: fbe.Reader, into?: Derived): Derived {
     r.enterFinal(8);
-    const v = new Derived();
+    const v = into ?? new Derived();
     v.a = r.i32(r.fixed(4, "a"));
     v.b = r.i32(r.fixed(4, "b"));
     r.leave();
@@ -1316,10 +1343,13 @@ export class Derived extends Fixed {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static override fbeReadJson(r: fbe.JsonReader, x: unknown): Derived {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static override fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Derived): Derived {
     const o = r.struct(x, 8);
-    const v = new Derived();
+    const v = into ?? new Derived();
     let m: unknown;
     m = r.member(o, "a");
     if (m !== undefined) {
@@ -1406,10 +1436,13 @@ export class ImportedBase extends market.Instrument {
     w.putF64(b + 16, v.price);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static override fbeRead(r: fbe.Reader, base: number, slot: number): ImportedBase {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static override fbeRead(r: fbe.Reader, base: number, slot: number, into?: ImportedBase): ImportedBase {
     const b = r.struct(base, slot, 1022, 16);
-    const v = new ImportedBase();
+    const v = into ?? new ImportedBase();
     ImportedBase.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1489,10 +1522,10 @@ export class ImportedBase extends market.Instrument {
     w.appendF64(v.price);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static override fbeReadFinal(r: fbe.Reader): ImportedBase {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static override fbeReadFinal(r: fbe.Reader, into?: ImportedBase): ImportedBase {
     r.enterFinal(16);
-    const v = new ImportedBase();
+    const v = into ?? new ImportedBase();
     v.symbol = r.finalString("symbol");
     v.digits = r.i32(r.fixed(4, "digits"));
     v.price = r.f64(r.fixed(8, "price"));
@@ -1569,10 +1602,13 @@ export class ImportedBase extends market.Instrument {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static override fbeReadJson(r: fbe.JsonReader, x: unknown): ImportedBase {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static override fbeReadJson(r: fbe.JsonReader, x: unknown, into?: ImportedBase): ImportedBase {
     const o = r.struct(x, 16);
-    const v = new ImportedBase();
+    const v = into ?? new ImportedBase();
     let m: unknown;
     m = r.member(o, "symbol");
     if (m !== undefined) {
@@ -1645,10 +1681,13 @@ export class Note {
     w.string(b, b + 8, v.text);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Note {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Note): Note {
     const b = r.struct(base, slot, 1023, 4);
-    const v = new Note();
+    const v = into ?? new Note();
     Note.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1721,10 +1760,10 @@ export class Note {
     w.appendString(v.text);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Note {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Note): Note {
     r.enterFinal(4);
-    const v = new Note();
+    const v = into ?? new Note();
     v.text = r.finalString("text");
     r.leave();
     return v;
@@ -1793,10 +1832,13 @@ export class Note {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Note {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Note): Note {
     const o = r.struct(x, 4);
-    const v = new Note();
+    const v = into ?? new Note();
     let m: unknown;
     m = r.member(o, "text");
     if (m !== undefined) {
@@ -1863,10 +1905,13 @@ export class Quiet {
     w.putI32(b + 12, v.legacy);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Quiet {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Quiet): Quiet {
     const b = r.struct(base, slot, 1024, 8);
-    const v = new Quiet();
+    const v = into ?? new Quiet();
     Quiet.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1944,10 +1989,10 @@ export class Quiet {
     w.appendI32(v.legacy);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Quiet {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Quiet): Quiet {
     r.enterFinal(8);
-    const v = new Quiet();
+    const v = into ?? new Quiet();
     v.password = r.finalString("password");
     v.legacy = r.i32(r.fixed(4, "legacy"));
     r.leave();
@@ -2020,10 +2065,13 @@ export class Quiet {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Quiet {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Quiet): Quiet {
     const o = r.struct(x, 8);
-    const v = new Quiet();
+    const v = into ?? new Quiet();
     let m: unknown;
     m = r.member(o, "password");
     if (m !== undefined) {
@@ -2084,10 +2132,13 @@ export class Empty {
     w.struct(base, slot, 8, 1025);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Empty {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Empty): Empty {
     r.struct(base, slot, 1025, 32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -2138,10 +2189,10 @@ export class Empty {
   static fbeWriteFinal(w: fbe.Writer, v: Empty): void {
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Empty {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Empty): Empty {
     r.enterFinal(32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -2206,10 +2257,13 @@ export class Empty {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Empty {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Empty): Empty {
     r.struct(x, 32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -2637,10 +2691,13 @@ export class Everything {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Everything {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Everything): Everything {
     const b = r.struct(base, slot, 1026, 258, 12);
-    const v = new Everything();
+    const v = into ?? new Everything();
     Everything.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -2801,7 +2858,7 @@ export class Everything {
       return;
     }
     try {
-      v.f29 = Counted.fbeRead(r, b, b + 192);
+      Counted.fbeRead(r, b, b + 192, v.f29);
     } catch (e) {
       throw fbe.within(e, "f29");
     }
@@ -2810,7 +2867,7 @@ export class Everything {
       return;
     }
     try {
-      v.f30 = market.Instrument.fbeRead(r, b, b + 196);
+      market.Instrument.fbeRead(r, b, b + 196, v.f30);
     } catch (e) {
       throw fbe.within(e, "f30");
     }
@@ -2866,26 +2923,22 @@ export class Everything {
     if (n < 237) {
       return;
     }
-    const a78: number[] = [];
+    const a78 = v.f36;
     for (let i79 = 0; i79 < 3; i79++) {
-      a78.push(r.i32(b + 225 + i79 * 4));
+      a78[i79] = r.i32(b + 225 + i79 * 4);
     }
-    v.f36 = a78;
     if (n < 247) {
       return;
     }
-    const a81: (string | undefined)[] = [];
+    const a81 = v.f37;
     for (let i82 = 0; i82 < 2; i82++) {
-      let y83: string | undefined;
       const s84 = r.optional(b, b + 237 + i82 * 5, 4, "f37");
       if (s84 < 0) {
-        y83 = undefined;
+        a81[i82] = undefined;
       } else {
-        y83 = r.string(s84, s84, "f37");
+        a81[i82] = r.string(s84, s84, "f37");
       }
-      a81.push(y83);
     }
-    v.f37 = a81;
     if (n < 251) {
       return;
     }
@@ -3752,10 +3805,10 @@ export class Everything {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Everything {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Everything): Everything {
     r.enterFinal(258, 12);
-    const v = new Everything();
+    const v = into ?? new Everything();
     v.id = r.i32(r.fixed(4, "id"));
     v.f1 = r.bool(r.fixed(1, "f1"));
     v.f2 = r.u8(r.fixed(1, "f2"));
@@ -3786,12 +3839,12 @@ export class Everything {
     v.f27 = r.u8(r.fixed(1, "f27"));
     v.f28 = r.u64(r.fixed(8, "f28"));
     try {
-      v.f29 = Counted.fbeReadFinal(r);
+      Counted.fbeReadFinal(r, v.f29);
     } catch (e) {
       throw fbe.within(e, "f29");
     }
     try {
-      v.f30 = market.Instrument.fbeReadFinal(r);
+      market.Instrument.fbeReadFinal(r, v.f30);
     } catch (e) {
       throw fbe.within(e, "f30");
     }
@@ -3824,22 +3877,18 @@ export class Everything {
     } else {
       v.f35 = undefined;
     }
-    const a277: number[] = [];
+    const a277 = v.f36;
     for (let i278 = 0; i278 < 3; i278++) {
-      a277.push(r.i32(r.fixed(4, "f36")));
+      a277[i278] = r.i32(r.fixed(4, "f36"));
     }
-    v.f36 = a277;
-    const a280: (string | undefined)[] = [];
+    const a280 = v.f37;
     for (let i281 = 0; i281 < 2; i281++) {
-      let y282: string | undefined;
       if (r.finalHas("f37")) {
-        y282 = r.finalString("f37");
+        a280[i281] = r.finalString("f37");
       } else {
-        y282 = undefined;
+        a280[i281] = undefined;
       }
-      a280.push(y282);
     }
-    v.f37 = a280;
     const n283 = r.finalCount(8, 8, "f38");
     const a284: number[] = [];
     for (let i285 = 0; i285 < n283; i285++) {
@@ -4615,10 +4664,13 @@ export class Everything {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Everything {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Everything): Everything {
     const o = r.struct(x, 258, 12);
-    const v = new Everything();
+    const v = into ?? new Everything();
     let m: unknown;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -4741,7 +4793,7 @@ export class Everything {
       r.spend(4, "f29");
     } else {
       try {
-        v.f29 = Counted.fbeReadJson(r, m);
+        Counted.fbeReadJson(r, m, v.f29);
       } catch (e) {
         throw fbe.within(e, "f29");
       }
@@ -4751,7 +4803,7 @@ export class Everything {
       r.spend(8, "f30");
     } else {
       try {
-        v.f30 = market.Instrument.fbeReadJson(r, m);
+        market.Instrument.fbeReadJson(r, m, v.f30);
       } catch (e) {
         throw fbe.within(e, "f30");
       }
@@ -4803,178 +4855,172 @@ export class Everything {
     m = r.member(o, "f36");
     if (m !== undefined) {
       const e1 = r.fixed(m, 3, "f36");
-      const a2: number[] = [];
+      const a2 = v.f36;
       for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4: number;
-        y4 = r.int(e1[i3], -2147483648, 2147483647, "f36");
-        a2.push(y4);
+        a2[i3] = r.int(e1[i3], -2147483648, 2147483647, "f36");
       }
-      v.f36 = a2;
     }
     m = r.member(o, "f37");
     if (m !== undefined) {
-      const e5 = r.fixed(m, 2, "f37");
-      const a6: (string | undefined)[] = [];
-      for (let i7 = 0; i7 < e5.length; i7++) {
-        let y8: string | undefined;
-        if (e5[i7] === null) {
-          y8 = undefined;
+      const e4 = r.fixed(m, 2, "f37");
+      const a5 = v.f37;
+      for (let i6 = 0; i6 < e4.length; i6++) {
+        if (e4[i6] === null) {
+          a5[i6] = undefined;
         } else {
-          y8 = r.string(e5[i7], "f37");
+          a5[i6] = r.string(e4[i6], "f37");
         }
-        a6.push(y8);
       }
-      v.f37 = a6;
     }
     m = r.member(o, "f38");
     if (m !== undefined) {
-      const e9 = r.array(m, 8, "f38");
-      const a10: number[] = [];
-      for (let i11 = 0; i11 < e9.length; i11++) {
-        let y12: number;
-        y12 = r.double(e9[i11], "f38");
-        a10.push(y12);
+      const e7 = r.array(m, 8, "f38");
+      const a8: number[] = [];
+      for (let i9 = 0; i9 < e7.length; i9++) {
+        let y10: number;
+        y10 = r.double(e7[i9], "f38");
+        a8.push(y10);
       }
-      v.f38 = a10;
+      v.f38 = a8;
     }
     m = r.member(o, "f39");
     if (m !== undefined) {
-      const e13 = r.array(m, 1, "f39");
-      const a14: (Counted | undefined)[] = [];
-      for (let i15 = 0; i15 < e13.length; i15++) {
-        let y16: Counted | undefined;
-        if (e13[i15] === null) {
-          y16 = undefined;
+      const e11 = r.array(m, 1, "f39");
+      const a12: (Counted | undefined)[] = [];
+      for (let i13 = 0; i13 < e11.length; i13++) {
+        let y14: Counted | undefined;
+        if (e11[i13] === null) {
+          y14 = undefined;
         } else {
           try {
-            y16 = Counted.fbeReadJson(r, e13[i15]);
+            y14 = Counted.fbeReadJson(r, e11[i13]);
           } catch (e) {
-            throw fbe.withinIndex(e, "f39", i15);
+            throw fbe.withinIndex(e, "f39", i13);
           }
         }
-        a14.push(y16);
+        a12.push(y14);
       }
-      v.f39 = a14;
+      v.f39 = a12;
     }
     m = r.member(o, "f40");
     if (m !== undefined) {
-      const e17 = r.array(m, 4, "f40");
-      const a18: string[] = [];
-      for (let i19 = 0; i19 < e17.length; i19++) {
-        let y20: string;
-        y20 = r.string(e17[i19], "f40");
-        a18.push(y20);
+      const e15 = r.array(m, 4, "f40");
+      const a16: string[] = [];
+      for (let i17 = 0; i17 < e15.length; i17++) {
+        let y18: string;
+        y18 = r.string(e15[i17], "f40");
+        a16.push(y18);
       }
-      v.f40 = a18;
+      v.f40 = a16;
     }
     m = r.member(o, "f41");
     if (m !== undefined) {
-      const e21 = r.array(m, 8, "f41");
-      const a22 = new Set<bigint>();
-      for (let i23 = 0; i23 < e21.length; i23++) {
-        let y24: bigint;
-        y24 = r.int64(e21[i23], -9223372036854775808n, 9223372036854775807n, "f41");
-        if (a22.has(y24)) {
+      const e19 = r.array(m, 8, "f41");
+      const a20 = new Set<bigint>();
+      for (let i21 = 0; i21 < e19.length; i21++) {
+        let y22: bigint;
+        y22 = r.int64(e19[i21], -9223372036854775808n, 9223372036854775807n, "f41");
+        if (a20.has(y22)) {
           r.duplicate("f41", "element");
         }
-        a22.add(y24);
+        a20.add(y22);
       }
-      v.f41 = a22;
+      v.f41 = a20;
     }
     m = r.member(o, "f42");
     if (m !== undefined) {
-      const e25 = r.array(m, 0, "f42");
-      const a26: market.Instrument[] = [];
-      for (let i27 = 0; i27 < e25.length; i27++) {
-        let y28: market.Instrument;
+      const e23 = r.array(m, 0, "f42");
+      const a24: market.Instrument[] = [];
+      for (let i25 = 0; i25 < e23.length; i25++) {
+        let y26: market.Instrument;
         try {
-          y28 = market.Instrument.fbeReadJson(r, e25[i27]);
+          y26 = market.Instrument.fbeReadJson(r, e23[i25]);
         } catch (e) {
-          throw fbe.withinIndex(e, "f42", i27);
+          throw fbe.withinIndex(e, "f42", i25);
         }
-        a26.push(y28);
+        a24.push(y26);
       }
-      if (fbe.repeated(a26, market.Instrument.fbeCompareKey) !== undefined) {
+      if (fbe.repeated(a24, market.Instrument.fbeCompareKey) !== undefined) {
         r.duplicate("f42", "element");
       }
-      v.f42 = a26;
+      v.f42 = a24;
     }
     m = r.member(o, "f43");
     if (m !== undefined) {
-      const m30 = new Map<number, string>();
-      const e29 = r.object(m, 8, "f43");
-      for (const key34 of Object.keys(e29)) {
-        const k32 = r.keyInt(key34, -2147483648, 2147483647, "f43");
-        let y33: string;
-        y33 = r.string(e29[key34], "f43");
-        if (m30.has(k32)) {
+      const m28 = new Map<number, string>();
+      const e27 = r.object(m, 8, "f43");
+      for (const key32 of Object.keys(e27)) {
+        const k30 = r.keyInt(key32, -2147483648, 2147483647, "f43");
+        let y31: string;
+        y31 = r.string(e27[key32], "f43");
+        if (m28.has(k30)) {
           r.duplicate("f43", "key");
         }
-        m30.set(k32, y33);
+        m28.set(k30, y31);
       }
-      v.f43 = m30;
+      v.f43 = m28;
     }
     m = r.member(o, "f44");
     if (m !== undefined) {
-      const m36 = new Map<string, Counted | undefined>();
-      const e35 = r.object(m, 5, "f44");
-      for (const key40 of Object.keys(e35)) {
-        const k38 = r.keyString(key40, "f44");
-        let y39: Counted | undefined;
-        if (e35[key40] === null) {
-          y39 = undefined;
+      const m34 = new Map<string, Counted | undefined>();
+      const e33 = r.object(m, 5, "f44");
+      for (const key38 of Object.keys(e33)) {
+        const k36 = r.keyString(key38, "f44");
+        let y37: Counted | undefined;
+        if (e33[key38] === null) {
+          y37 = undefined;
         } else {
           try {
-            y39 = Counted.fbeReadJson(r, e35[key40]);
+            y37 = Counted.fbeReadJson(r, e33[key38]);
           } catch (e) {
-            throw fbe.within(e, "f44[" + key40 + "]");
+            throw fbe.within(e, "f44[" + key38 + "]");
           }
         }
-        if (m36.has(k38)) {
+        if (m34.has(k36)) {
           r.duplicate("f44", "key");
         }
-        m36.set(k38, y39);
+        m34.set(k36, y37);
       }
-      v.f44 = m36;
+      v.f44 = m34;
     }
     m = r.member(o, "f45");
     if (m !== undefined) {
-      const m42: Array<[fbe.Uuid, Uint8Array]> = [];
-      const e41 = r.object(m, 20, "f45");
-      for (const key46 of Object.keys(e41)) {
-        const k44 = r.keyUuid(key46, "f45");
-        let y45: Uint8Array;
-        y45 = r.bytes(e41[key46], "f45");
-        m42.push([k44, y45]);
+      const m40: Array<[fbe.Uuid, Uint8Array]> = [];
+      const e39 = r.object(m, 20, "f45");
+      for (const key44 of Object.keys(e39)) {
+        const k42 = r.keyUuid(key44, "f45");
+        let y43: Uint8Array;
+        y43 = r.bytes(e39[key44], "f45");
+        m40.push([k42, y43]);
       }
-      if (fbe.repeatedEntries(m42, fbe.compareUuid) !== undefined) {
+      if (fbe.repeatedEntries(m40, fbe.compareUuid) !== undefined) {
         r.duplicate("f45", "key");
       }
-      v.f45 = m42;
+      v.f45 = m40;
     }
     m = r.member(o, "f46");
     if (m !== undefined) {
-      const m48: Array<[market.Instrument, Counted]> = [];
-      const e47 = r.pairs(m, 0, "f46");
-      for (let i49 = 0; i49 < e47.length; i49++) {
-        let k50: market.Instrument;
-        let y51: Counted;
+      const m46: Array<[market.Instrument, Counted]> = [];
+      const e45 = r.pairs(m, 0, "f46");
+      for (let i47 = 0; i47 < e45.length; i47++) {
+        let k48: market.Instrument;
+        let y49: Counted;
         try {
-          k50 = market.Instrument.fbeReadJson(r, e47[i49]![0]);
+          k48 = market.Instrument.fbeReadJson(r, e45[i47]![0]);
         } catch (e) {
-          throw fbe.withinIndex(e, "f46", i49);
+          throw fbe.withinIndex(e, "f46", i47);
         }
         try {
-          y51 = Counted.fbeReadJson(r, e47[i49]![1]);
+          y49 = Counted.fbeReadJson(r, e45[i47]![1]);
         } catch (e) {
-          throw fbe.withinIndex(e, "f46", i49);
+          throw fbe.withinIndex(e, "f46", i47);
         }
-        m48.push([k50, y51]);
+        m46.push([k48, y49]);
       }
-      if (fbe.repeatedEntries(m48, market.Instrument.fbeCompareKey) !== undefined) {
+      if (fbe.repeatedEntries(m46, market.Instrument.fbeCompareKey) !== undefined) {
         r.duplicate("f46", "key");
       }
-      v.f46 = m48;
+      v.f46 = m46;
     }
     m = r.member(o, "f47");
     if (m !== undefined) {
@@ -4998,62 +5044,62 @@ export class Everything {
     }
     m = r.member(o, "f49");
     if (m !== undefined) {
-      const m54: Array<[Uint8Array, number]> = [];
-      const e53 = r.object(m, 8, "f49");
-      for (const key58 of Object.keys(e53)) {
-        const k56 = r.keyBytes(key58, "f49");
-        let y57: number;
-        y57 = r.int(e53[key58], -2147483648, 2147483647, "f49");
-        m54.push([k56, y57]);
+      const m52: Array<[Uint8Array, number]> = [];
+      const e51 = r.object(m, 8, "f49");
+      for (const key56 of Object.keys(e51)) {
+        const k54 = r.keyBytes(key56, "f49");
+        let y55: number;
+        y55 = r.int(e51[key56], -2147483648, 2147483647, "f49");
+        m52.push([k54, y55]);
       }
-      if (fbe.repeatedEntries(m54, fbe.compareBlob) !== undefined) {
+      if (fbe.repeatedEntries(m52, fbe.compareBlob) !== undefined) {
         r.duplicate("f49", "key");
       }
-      v.f49 = m54;
+      v.f49 = m52;
     }
     m = r.member(o, "f50");
     if (m !== undefined) {
-      const m60: Array<[Uint8Array, string]> = [];
-      const e59 = r.object(m, 8, "f50");
-      for (const key64 of Object.keys(e59)) {
-        const k62 = r.keyBytes(key64, "f50");
-        let y63: string;
-        y63 = r.string(e59[key64], "f50");
-        m60.push([k62, y63]);
+      const m58: Array<[Uint8Array, string]> = [];
+      const e57 = r.object(m, 8, "f50");
+      for (const key62 of Object.keys(e57)) {
+        const k60 = r.keyBytes(key62, "f50");
+        let y61: string;
+        y61 = r.string(e57[key62], "f50");
+        m58.push([k60, y61]);
       }
-      if (fbe.repeatedEntries(m60, fbe.compareBlob) !== undefined) {
+      if (fbe.repeatedEntries(m58, fbe.compareBlob) !== undefined) {
         r.duplicate("f50", "key");
       }
-      v.f50 = m60;
+      v.f50 = m58;
     }
     m = r.member(o, "f51");
     if (m !== undefined) {
-      const e65 = r.array(m, 16, "f51");
-      const a66: fbe.Decimal[] = [];
-      for (let i67 = 0; i67 < e65.length; i67++) {
-        let y68: fbe.Decimal;
-        y68 = r.decimal(e65[i67], "f51");
-        a66.push(y68);
+      const e63 = r.array(m, 16, "f51");
+      const a64: fbe.Decimal[] = [];
+      for (let i65 = 0; i65 < e63.length; i65++) {
+        let y66: fbe.Decimal;
+        y66 = r.decimal(e63[i65], "f51");
+        a64.push(y66);
       }
-      if (fbe.repeated(a66, fbe.compareDecimal) !== undefined) {
+      if (fbe.repeated(a64, fbe.compareDecimal) !== undefined) {
         r.duplicate("f51", "element");
       }
-      v.f51 = a66;
+      v.f51 = a64;
     }
     m = r.member(o, "f52");
     if (m !== undefined) {
-      const m70: Array<[fbe.Decimal, number]> = [];
-      const e69 = r.object(m, 20, "f52");
-      for (const key74 of Object.keys(e69)) {
-        const k72 = r.keyDecimal(key74, "f52");
-        let y73: number;
-        y73 = r.int(e69[key74], -2147483648, 2147483647, "f52");
-        m70.push([k72, y73]);
+      const m68: Array<[fbe.Decimal, number]> = [];
+      const e67 = r.object(m, 20, "f52");
+      for (const key72 of Object.keys(e67)) {
+        const k70 = r.keyDecimal(key72, "f52");
+        let y71: number;
+        y71 = r.int(e67[key72], -2147483648, 2147483647, "f52");
+        m68.push([k70, y71]);
       }
-      if (fbe.repeatedEntries(m70, fbe.compareDecimal) !== undefined) {
+      if (fbe.repeatedEntries(m68, fbe.compareDecimal) !== undefined) {
         r.duplicate("f52", "key");
       }
-      v.f52 = m70;
+      v.f52 = m68;
     }
     r.leave();
     return v;
@@ -5434,10 +5480,13 @@ export class PlaceOrder {
     market.Instrument.fbeWrite(w, b, b + 24, v.instrument);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): PlaceOrder {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: PlaceOrder): PlaceOrder {
     const b = r.struct(base, slot, 1027, 16, 8);
-    const v = new PlaceOrder();
+    const v = into ?? new PlaceOrder();
     PlaceOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5458,7 +5507,7 @@ export class PlaceOrder {
       return;
     }
     try {
-      v.instrument = market.Instrument.fbeRead(r, b, b + 24);
+      market.Instrument.fbeRead(r, b, b + 24, v.instrument);
     } catch (e) {
       throw fbe.within(e, "instrument");
     }
@@ -5530,13 +5579,13 @@ export class PlaceOrder {
     market.Instrument.fbeWriteFinal(w, v.instrument);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): PlaceOrder {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: PlaceOrder): PlaceOrder {
     r.enterFinal(16, 8);
-    const v = new PlaceOrder();
+    const v = into ?? new PlaceOrder();
     v.id = r.uuid(r.fixed(16, "id"));
     try {
-      v.instrument = market.Instrument.fbeReadFinal(r);
+      market.Instrument.fbeReadFinal(r, v.instrument);
     } catch (e) {
       throw fbe.within(e, "instrument");
     }
@@ -5614,10 +5663,13 @@ export class PlaceOrder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): PlaceOrder {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: PlaceOrder): PlaceOrder {
     const o = r.struct(x, 16, 8);
-    const v = new PlaceOrder();
+    const v = into ?? new PlaceOrder();
     let m: unknown;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -5628,7 +5680,7 @@ export class PlaceOrder {
       r.spend(8, "instrument");
     } else {
       try {
-        v.instrument = market.Instrument.fbeReadJson(r, m);
+        market.Instrument.fbeReadJson(r, m, v.instrument);
       } catch (e) {
         throw fbe.within(e, "instrument");
       }
@@ -5705,10 +5757,13 @@ export class Accepted {
     w.putUuid(b + 8, v.id);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Accepted {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Accepted): Accepted {
     const b = r.struct(base, slot, 1028, 16);
-    const v = new Accepted();
+    const v = into ?? new Accepted();
     Accepted.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -5776,10 +5831,10 @@ export class Accepted {
     w.appendUuid(v.id);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Accepted {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Accepted): Accepted {
     r.enterFinal(16);
-    const v = new Accepted();
+    const v = into ?? new Accepted();
     v.id = r.uuid(r.fixed(16, "id"));
     r.leave();
     return v;
@@ -5848,10 +5903,13 @@ export class Accepted {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Accepted {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Accepted): Accepted {
     const o = r.struct(x, 16);
-    const v = new Accepted();
+    const v = into ?? new Accepted();
     let m: unknown;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -5931,10 +5989,13 @@ export class Rejected {
     w.string(b, b + 24, v.reason);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Rejected {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Rejected): Rejected {
     const b = r.struct(base, slot, 1029, 20);
-    const v = new Rejected();
+    const v = into ?? new Rejected();
     Rejected.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6012,10 +6073,10 @@ export class Rejected {
     w.appendString(v.reason);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Rejected {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Rejected): Rejected {
     r.enterFinal(20);
-    const v = new Rejected();
+    const v = into ?? new Rejected();
     v.id = r.uuid(r.fixed(16, "id"));
     v.reason = r.finalString("reason");
     r.leave();
@@ -6088,10 +6149,13 @@ export class Rejected {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Rejected {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Rejected): Rejected {
     const o = r.struct(x, 20);
-    const v = new Rejected();
+    const v = into ?? new Rejected();
     let m: unknown;
     m = r.member(o, "id");
     if (m !== undefined) {
@@ -6160,10 +6224,13 @@ export class Ping {
     w.putI64(b + 8, v.sequence);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Ping {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Ping): Ping {
     const b = r.struct(base, slot, 1030, 8);
-    const v = new Ping();
+    const v = into ?? new Ping();
     Ping.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6231,10 +6298,10 @@ export class Ping {
     w.appendI64(v.sequence);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Ping {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Ping): Ping {
     r.enterFinal(8);
-    const v = new Ping();
+    const v = into ?? new Ping();
     v.sequence = r.i64(r.fixed(8, "sequence"));
     r.leave();
     return v;
@@ -6303,10 +6370,13 @@ export class Ping {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Ping {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Ping): Ping {
     const o = r.struct(x, 8);
-    const v = new Ping();
+    const v = into ?? new Ping();
     let m: unknown;
     m = r.member(o, "sequence");
     if (m !== undefined) {
@@ -6377,10 +6447,13 @@ export class FixedKeywords {
     w.putI32(b + 13, v.default);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): FixedKeywords {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: FixedKeywords): FixedKeywords {
     const b = r.struct(base, slot, 1031, 9);
-    const v = new FixedKeywords();
+    const v = into ?? new FixedKeywords();
     FixedKeywords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6458,10 +6531,10 @@ export class FixedKeywords {
     w.appendI32(v.default);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): FixedKeywords {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: FixedKeywords): FixedKeywords {
     r.enterFinal(9);
-    const v = new FixedKeywords();
+    const v = into ?? new FixedKeywords();
     v.new = r.i32(r.fixed(4, "new"));
     v.swap = r.bool(r.fixed(1, "swap"));
     v.default = r.i32(r.fixed(4, "default"));
@@ -6538,10 +6611,13 @@ export class FixedKeywords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): FixedKeywords {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FixedKeywords): FixedKeywords {
     const o = r.struct(x, 9);
-    const v = new FixedKeywords();
+    const v = into ?? new FixedKeywords();
     let m: unknown;
     m = r.member(o, "new");
     if (m !== undefined) {
@@ -6659,10 +6735,13 @@ export class Keywords {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Keywords {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Keywords): Keywords {
     const b = r.struct(base, slot, 1032, 30);
-    const v = new Keywords();
+    const v = into ?? new Keywords();
     Keywords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6818,10 +6897,10 @@ export class Keywords {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Keywords {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Keywords): Keywords {
     r.enterFinal(30);
-    const v = new Keywords();
+    const v = into ?? new Keywords();
     v.new = r.i32(r.fixed(4, "new"));
     v.class = r.finalString("class");
     v.default = r.i32(r.fixed(4, "default"));
@@ -6961,10 +7040,13 @@ export class Keywords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Keywords {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Keywords): Keywords {
     const o = r.struct(x, 30);
-    const v = new Keywords();
+    const v = into ?? new Keywords();
     let m: unknown;
     m = r.member(o, "new");
     if (m !== undefined) {

@@ -24,10 +24,13 @@ export class Empty {
     w.struct(base, slot, 8, 1);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Empty {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Empty): Empty {
     r.struct(base, slot, 1, 32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -78,10 +81,10 @@ export class Empty {
   static fbeWriteFinal(w: fbe.Writer, v: Empty): void {
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Empty {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Empty): Empty {
     r.enterFinal(32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -146,10 +149,13 @@ export class Empty {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Empty {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Empty): Empty {
     r.struct(x, 32);
-    const v = new Empty();
+    const v = into ?? new Empty();
     r.leave();
     return v;
   }
@@ -210,10 +216,13 @@ export class Empties {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Empties {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Empties): Empties {
     const b = r.struct(base, slot, 2, 4);
-    const v = new Empties();
+    const v = into ?? new Empties();
     Empties.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -310,10 +319,10 @@ export class Empties {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Empties {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Empties): Empties {
     r.enterFinal(4);
-    const v = new Empties();
+    const v = into ?? new Empties();
     const n14 = r.finalCount(0, 0, "items");
     const a15: Empty[] = [];
     for (let i16 = 0; i16 < n14; i16++) {
@@ -410,10 +419,13 @@ export class Empties {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Empties {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Empties): Empties {
     const o = r.struct(x, 4);
-    const v = new Empties();
+    const v = into ?? new Empties();
     let m: unknown;
     m = r.member(o, "items");
     if (m !== undefined) {
@@ -502,10 +514,13 @@ export class Wide {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Wide {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Wide): Wide {
     const b = r.struct(base, slot, 3, 4000000);
-    const v = new Wide();
+    const v = into ?? new Wide();
     Wide.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -519,11 +534,10 @@ export class Wide {
     if (n < 4000008) {
       return;
     }
-    const a4: number[] = [];
+    const a4 = v.values;
     for (let i5 = 0; i5 < 1000000; i5++) {
-      a4.push(r.i32(b + 8 + i5 * 4));
+      a4[i5] = r.i32(b + 8 + i5 * 4);
     }
-    v.values = a4;
   }
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
@@ -581,15 +595,14 @@ export class Wide {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Wide {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Wide): Wide {
     r.enterFinal(4000000);
-    const v = new Wide();
-    const a9: number[] = [];
+    const v = into ?? new Wide();
+    const a9 = v.values;
     for (let i10 = 0; i10 < 1000000; i10++) {
-      a9.push(r.i32(r.fixed(4, "values")));
+      a9[i10] = r.i32(r.fixed(4, "values"));
     }
-    v.values = a9;
     r.leave();
     return v;
   }
@@ -669,21 +682,21 @@ export class Wide {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Wide {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Wide): Wide {
     const o = r.struct(x, 4000000);
-    const v = new Wide();
+    const v = into ?? new Wide();
     let m: unknown;
     m = r.member(o, "values");
     if (m !== undefined) {
       const e1 = r.fixed(m, 1000000, "values");
-      const a2: number[] = [];
+      const a2 = v.values;
       for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4: number;
-        y4 = r.int(e1[i3], -2147483648, 2147483647, "values");
-        a2.push(y4);
+        a2[i3] = r.int(e1[i3], -2147483648, 2147483647, "values");
       }
-      v.values = a2;
     }
     r.leave();
     return v;
@@ -756,10 +769,13 @@ export class Wides {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Wides {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Wides): Wides {
     const b = r.struct(base, slot, 4, 4);
-    const v = new Wides();
+    const v = into ?? new Wides();
     Wides.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -856,10 +872,10 @@ export class Wides {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Wides {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Wides): Wides {
     r.enterFinal(4);
-    const v = new Wides();
+    const v = into ?? new Wides();
     const n14 = r.finalCount(4000000, 0, "items");
     const a15: Wide[] = [];
     for (let i16 = 0; i16 < n14; i16++) {
@@ -956,10 +972,13 @@ export class Wides {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Wides {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Wides): Wides {
     const o = r.struct(x, 4);
-    const v = new Wides();
+    const v = into ?? new Wides();
     let m: unknown;
     m = r.member(o, "items");
     if (m !== undefined) {
@@ -1062,10 +1081,13 @@ export class Holder {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Holder {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Holder): Holder {
     const b = r.struct(base, slot, 5, 5, 4000000);
-    const v = new Holder();
+    const v = into ?? new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1081,7 +1103,7 @@ export class Holder {
       return;
     }
     try {
-      v.wide = Wide.fbeRead(r, b, b + 8);
+      Wide.fbeRead(r, b, b + 8, v.wide);
     } catch (e) {
       throw fbe.within(e, "wide");
     }
@@ -1226,12 +1248,12 @@ export class Holder {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Holder {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Holder): Holder {
     r.enterFinal(5, 4000000);
-    const v = new Holder();
+    const v = into ?? new Holder();
     try {
-      v.wide = Wide.fbeReadFinal(r);
+      Wide.fbeReadFinal(r, v.wide);
     } catch (e) {
       throw fbe.within(e, "wide");
     }
@@ -1374,17 +1396,20 @@ export class Holder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Holder {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Holder): Holder {
     const o = r.struct(x, 5, 4000000);
-    const v = new Holder();
+    const v = into ?? new Holder();
     let m: unknown;
     m = r.member(o, "wide");
     if (m === undefined) {
       r.spend(4000000, "wide");
     } else {
       try {
-        v.wide = Wide.fbeReadJson(r, m);
+        Wide.fbeReadJson(r, m, v.wide);
       } catch (e) {
         throw fbe.within(e, "wide");
       }

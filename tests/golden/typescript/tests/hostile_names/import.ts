@@ -1702,10 +1702,13 @@ export class Order {
     w.putI32(b + 16, v.range);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Order {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Order): Order {
     const b = r.struct(base, slot, 1, 12);
-    const v = new Order();
+    const v = into ?? new Order();
     Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -1783,10 +1786,10 @@ export class Order {
     w.appendI32(v.range);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Order {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Order): Order {
     r.enterFinal(12);
-    const v = new Order();
+    const v = into ?? new Order();
     v.side = r.i32(r.fixed(4, "side"));
     v.s = r.i32(r.fixed(4, "s"));
     v.range = r.i32(r.fixed(4, "range"));
@@ -1863,10 +1866,13 @@ export class Order {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Order {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Order): Order {
     const o = r.struct(x, 12);
-    const v = new Order();
+    const v = into ?? new Order();
     let m: unknown;
     m = r.member(o, "side");
     if (m !== undefined) {
@@ -2577,10 +2583,13 @@ export class CppWords {
     w.putI32(b + 699, v.EINVAL);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): CppWords {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: CppWords): CppWords {
     const b = r.struct(base, slot, 2, 619);
-    const v = new CppWords();
+    const v = into ?? new CppWords();
     CppWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -3886,10 +3895,10 @@ export class CppWords {
     w.appendI32(v.EINVAL);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): CppWords {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: CppWords): CppWords {
     r.enterFinal(619);
-    const v = new CppWords();
+    const v = into ?? new CppWords();
     v.alignas = r.i16(r.fixed(2, "alignas"));
     v.alignof = r.i32(r.fixed(4, "alignof"));
     v.and = r.finalString("and");
@@ -4917,10 +4926,13 @@ export class CppWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): CppWords {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: CppWords): CppWords {
     const o = r.struct(x, 619);
-    const v = new CppWords();
+    const v = into ?? new CppWords();
     let m: unknown;
     m = r.member(o, "alignas");
     if (m !== undefined) {
@@ -6311,10 +6323,13 @@ export class PythonWords {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): PythonWords {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: PythonWords): PythonWords {
     const b = r.struct(base, slot, 3, 239);
-    const v = new PythonWords();
+    const v = into ?? new PythonWords();
     PythonWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -6852,10 +6867,10 @@ export class PythonWords {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): PythonWords {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: PythonWords): PythonWords {
     r.enterFinal(239);
-    const v = new PythonWords();
+    const v = into ?? new PythonWords();
     v.False = r.i16(r.fixed(2, "False"));
     v.None = r.i32(r.fixed(4, "None"));
     v.True = r.finalString("True");
@@ -7291,10 +7306,13 @@ export class PythonWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): PythonWords {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: PythonWords): PythonWords {
     const o = r.struct(x, 239);
-    const v = new PythonWords();
+    const v = into ?? new PythonWords();
     let m: unknown;
     m = r.member(o, "False");
     if (m !== undefined) {
@@ -7982,10 +8000,13 @@ export class GoWords {
     w.putI32(b + 230, v.comparable);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): GoWords {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: GoWords): GoWords {
     const b = r.struct(base, slot, 4, 202);
-    const v = new GoWords();
+    const v = into ?? new GoWords();
     GoWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -8455,10 +8476,10 @@ export class GoWords {
     w.appendI32(v.comparable);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): GoWords {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: GoWords): GoWords {
     r.enterFinal(202);
-    const v = new GoWords();
+    const v = into ?? new GoWords();
     v.chan = r.i16(r.fixed(2, "chan"));
     v.defer = r.i32(r.fixed(4, "defer"));
     v.fallthrough = r.finalString("fallthrough");
@@ -8839,10 +8860,13 @@ export class GoWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): GoWords {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: GoWords): GoWords {
     const o = r.struct(x, 202);
-    const v = new GoWords();
+    const v = into ?? new GoWords();
     let m: unknown;
     m = r.member(o, "chan");
     if (m !== undefined) {
@@ -9433,10 +9457,13 @@ export class JavaWords {
     w.putUuid(b + 194, v.Set);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): JavaWords {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: JavaWords): JavaWords {
     const b = r.struct(base, slot, 5, 182);
-    const v = new JavaWords();
+    const v = into ?? new JavaWords();
     JavaWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -9861,10 +9888,10 @@ export class JavaWords {
     w.appendUuid(v.Set);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): JavaWords {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: JavaWords): JavaWords {
     r.enterFinal(182);
-    const v = new JavaWords();
+    const v = into ?? new JavaWords();
     v.abstract = r.i16(r.fixed(2, "abstract"));
     v.boolean = r.i32(r.fixed(4, "boolean"));
     v.extends = r.finalString("extends");
@@ -10210,10 +10237,13 @@ export class JavaWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): JavaWords {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: JavaWords): JavaWords {
     const o = r.struct(x, 182);
-    const v = new JavaWords();
+    const v = into ?? new JavaWords();
     let m: unknown;
     m = r.member(o, "abstract");
     if (m !== undefined) {
@@ -10803,10 +10833,13 @@ export class KotlinWords {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): KotlinWords {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: KotlinWords): KotlinWords {
     const b = r.struct(base, slot, 6, 207);
-    const v = new KotlinWords();
+    const v = into ?? new KotlinWords();
     KotlinWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -11305,10 +11338,10 @@ export class KotlinWords {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): KotlinWords {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: KotlinWords): KotlinWords {
     r.enterFinal(207);
-    const v = new KotlinWords();
+    const v = into ?? new KotlinWords();
     v.fun = r.i16(r.fixed(2, "fun"));
     v.typealias = r.i32(r.fixed(4, "typealias"));
     v.typeof = r.finalString("typeof");
@@ -11708,10 +11741,13 @@ export class KotlinWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): KotlinWords {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: KotlinWords): KotlinWords {
     const o = r.struct(x, 207);
-    const v = new KotlinWords();
+    const v = into ?? new KotlinWords();
     let m: unknown;
     m = r.member(o, "fun");
     if (m !== undefined) {
@@ -12375,10 +12411,13 @@ export class JsWords {
     w.putF64(b + 251, v.accessor);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): JsWords {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: JsWords): JsWords {
     const b = r.struct(base, slot, 7, 223);
-    const v = new JsWords();
+    const v = into ?? new JsWords();
     JsWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -12887,10 +12926,10 @@ export class JsWords {
     w.appendF64(v.accessor);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): JsWords {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: JsWords): JsWords {
     r.enterFinal(223);
-    const v = new JsWords();
+    const v = into ?? new JsWords();
     v.debugger = r.i16(r.fixed(2, "debugger"));
     v.function = r.i32(r.fixed(4, "function"));
     v.let = r.finalString("let");
@@ -13298,10 +13337,13 @@ export class JsWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): JsWords {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: JsWords): JsWords {
     const o = r.struct(x, 223);
-    const v = new JsWords();
+    const v = into ?? new JsWords();
     let m: unknown;
     m = r.member(o, "debugger");
     if (m !== undefined) {
@@ -13937,10 +13979,13 @@ export class RustWords {
     w.putU8(b + 222, v.Sized);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): RustWords {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: RustWords): RustWords {
     const b = r.struct(base, slot, 8, 195);
-    const v = new RustWords();
+    const v = into ?? new RustWords();
     RustWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -14380,10 +14425,10 @@ export class RustWords {
     w.appendU8(v.Sized);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): RustWords {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: RustWords): RustWords {
     r.enterFinal(195);
-    const v = new RustWords();
+    const v = into ?? new RustWords();
     v.crate = r.i16(r.fixed(2, "crate"));
     v.dyn = r.i32(r.fixed(4, "dyn"));
     v.fn = r.finalString("fn");
@@ -14741,10 +14786,13 @@ export class RustWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): RustWords {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: RustWords): RustWords {
     const o = r.struct(x, 195);
-    const v = new RustWords();
+    const v = into ?? new RustWords();
     let m: unknown;
     m = r.member(o, "crate");
     if (m !== undefined) {
@@ -15300,10 +15348,13 @@ export class CSharpWords {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): CSharpWords {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: CSharpWords): CSharpWords {
     const b = r.struct(base, slot, 9, 150);
-    const v = new CSharpWords();
+    const v = into ?? new CSharpWords();
     CSharpWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -15714,10 +15765,10 @@ export class CSharpWords {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): CSharpWords {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: CSharpWords): CSharpWords {
     r.enterFinal(150);
-    const v = new CSharpWords();
+    const v = into ?? new CSharpWords();
     v.checked = r.i16(r.fixed(2, "checked"));
     v.event = r.i32(r.fixed(4, "event"));
     v.fixed = r.finalString("fixed");
@@ -16055,10 +16106,13 @@ export class CSharpWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): CSharpWords {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: CSharpWords): CSharpWords {
     const o = r.struct(x, 150);
-    const v = new CSharpWords();
+    const v = into ?? new CSharpWords();
     let m: unknown;
     m = r.member(o, "checked");
     if (m !== undefined) {
@@ -16513,10 +16567,13 @@ export class RubyWords {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): RubyWords {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: RubyWords): RubyWords {
     const b = r.struct(base, slot, 10, 98);
-    const v = new RubyWords();
+    const v = into ?? new RubyWords();
     RubyWords.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -16778,10 +16835,10 @@ export class RubyWords {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): RubyWords {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: RubyWords): RubyWords {
     r.enterFinal(98);
-    const v = new RubyWords();
+    const v = into ?? new RubyWords();
     v.BEGIN = r.i16(r.fixed(2, "BEGIN"));
     v.END = r.i32(r.fixed(4, "END"));
     v.begin = r.finalString("begin");
@@ -17000,10 +17057,13 @@ export class RubyWords {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): RubyWords {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: RubyWords): RubyWords {
     const o = r.struct(x, 98);
-    const v = new RubyWords();
+    const v = into ?? new RubyWords();
     let m: unknown;
     m = r.member(o, "BEGIN");
     if (m !== undefined) {
@@ -17290,10 +17350,13 @@ export class CppMembers {
     w.blob(b, b + 60, v.reset);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): CppMembers {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: CppMembers): CppMembers {
     const b = r.struct(base, slot, 11, 48);
-    const v = new CppMembers();
+    const v = into ?? new CppMembers();
     CppMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -17467,10 +17530,10 @@ export class CppMembers {
     w.appendBlob(v.reset);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): CppMembers {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: CppMembers): CppMembers {
     r.enterFinal(48);
-    const v = new CppMembers();
+    const v = into ?? new CppMembers();
     v.swap = r.i16(r.fixed(2, "swap"));
     v.fbe_type = r.i32(r.fixed(4, "fbe_type"));
     v.fbe = r.finalString("fbe");
@@ -17617,10 +17680,13 @@ export class CppMembers {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): CppMembers {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: CppMembers): CppMembers {
     const o = r.struct(x, 48);
-    const v = new CppMembers();
+    const v = into ?? new CppMembers();
     let m: unknown;
     m = r.member(o, "swap");
     if (m !== undefined) {
@@ -17860,10 +17926,13 @@ export class PythonMembers {
     w.putF32(b + 108, v.__private);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): PythonMembers {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: PythonMembers): PythonMembers {
     const b = r.struct(base, slot, 12, 96);
-    const v = new PythonMembers();
+    const v = into ?? new PythonMembers();
     PythonMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -18100,10 +18169,10 @@ export class PythonMembers {
     w.appendF32(v.__private);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): PythonMembers {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: PythonMembers): PythonMembers {
     r.enterFinal(96);
-    const v = new PythonMembers();
+    const v = into ?? new PythonMembers();
     v.to_json = r.i16(r.fixed(2, "to_json"));
     v.from_json = r.i32(r.fixed(4, "from_json"));
     v.to_fbe = r.finalString("to_fbe");
@@ -18303,10 +18372,13 @@ export class PythonMembers {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): PythonMembers {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: PythonMembers): PythonMembers {
     const o = r.struct(x, 96);
-    const v = new PythonMembers();
+    const v = into ?? new PythonMembers();
     let m: unknown;
     m = r.member(o, "to_json");
     if (m !== undefined) {
@@ -18646,10 +18718,13 @@ export class GoMembers {
     w.putI32(b + 149, v.VerifyFinal);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): GoMembers {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: GoMembers): GoMembers {
     const b = r.struct(base, slot, 13, 129);
-    const v = new GoMembers();
+    const v = into ?? new GoMembers();
     GoMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -18965,10 +19040,10 @@ export class GoMembers {
     w.appendI32(v.VerifyFinal);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): GoMembers {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: GoMembers): GoMembers {
     r.enterFinal(129);
-    const v = new GoMembers();
+    const v = into ?? new GoMembers();
     v.FBEKey = r.i16(r.fixed(2, "FBEKey"));
     v.FBEKeyCompare = r.i32(r.fixed(4, "FBEKeyCompare"));
     v.Reset = r.finalString("Reset");
@@ -19226,10 +19301,13 @@ export class GoMembers {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): GoMembers {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: GoMembers): GoMembers {
     const o = r.struct(x, 129);
-    const v = new GoMembers();
+    const v = into ?? new GoMembers();
     let m: unknown;
     m = r.member(o, "FBEKey");
     if (m !== undefined) {
@@ -19645,10 +19723,13 @@ export class JvmMembers {
     w.putI64(b + 153, v.fbeLevels);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): JvmMembers {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: JvmMembers): JvmMembers {
     const b = r.struct(base, slot, 14, 137);
-    const v = new JvmMembers();
+    const v = into ?? new JvmMembers();
     JvmMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -19969,10 +20050,10 @@ export class JvmMembers {
     w.appendI64(v.fbeLevels);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): JvmMembers {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: JvmMembers): JvmMembers {
     r.enterFinal(137);
-    const v = new JvmMembers();
+    const v = into ?? new JvmMembers();
     v.TYPE_ID = r.i16(r.fixed(2, "TYPE_ID"));
     v.KEY_ORDER = r.i32(r.fixed(4, "KEY_ORDER"));
     v.toFbe_ = r.finalString("toFbe");
@@ -20234,10 +20315,13 @@ export class JvmMembers {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): JvmMembers {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: JvmMembers): JvmMembers {
     const o = r.struct(x, 137);
-    const v = new JvmMembers();
+    const v = into ?? new JvmMembers();
     let m: unknown;
     m = r.member(o, "TYPE_ID");
     if (m !== undefined) {
@@ -20542,10 +20626,13 @@ export class JsMembers {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): JsMembers {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: JsMembers): JsMembers {
     const b = r.struct(base, slot, 15, 11);
-    const v = new JsMembers();
+    const v = into ?? new JsMembers();
     JsMembers.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -20648,10 +20735,10 @@ export class JsMembers {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): JsMembers {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: JsMembers): JsMembers {
     r.enterFinal(11);
-    const v = new JsMembers();
+    const v = into ?? new JsMembers();
     v.fbeKey_ = r.i16(r.fixed(2, "fbeKey"));
     v.toJSON_ = r.i32(r.fixed(4, "toJSON"));
     v.toText = r.finalString("toText");
@@ -20743,10 +20830,13 @@ export class JsMembers {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): JsMembers {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: JsMembers): JsMembers {
     const o = r.struct(x, 11);
-    const v = new JsMembers();
+    const v = into ?? new JsMembers();
     let m: unknown;
     m = r.member(o, "fbeKey");
     if (m !== undefined) {
@@ -20990,10 +21080,13 @@ export class RuntimeNames {
     }
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): RuntimeNames {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: RuntimeNames): RuntimeNames {
     const b = r.struct(base, slot, 16, 142);
-    const v = new RuntimeNames();
+    const v = into ?? new RuntimeNames();
     RuntimeNames.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -21356,10 +21449,10 @@ export class RuntimeNames {
     }
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): RuntimeNames {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: RuntimeNames): RuntimeNames {
     r.enterFinal(142);
-    const v = new RuntimeNames();
+    const v = into ?? new RuntimeNames();
     v.Buffer = r.i16(r.fixed(2, "Buffer"));
     v.WriteBuffer = r.i32(r.fixed(4, "WriteBuffer"));
     v.ReadBuffer = r.finalString("ReadBuffer");
@@ -21656,10 +21749,13 @@ export class RuntimeNames {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): RuntimeNames {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: RuntimeNames): RuntimeNames {
     const o = r.struct(x, 142);
-    const v = new RuntimeNames();
+    const v = into ?? new RuntimeNames();
     let m: unknown;
     m = r.member(o, "Buffer");
     if (m !== undefined) {
@@ -21983,10 +22079,13 @@ export class class_ {
     w.putI32(b + 8, v.class);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): class_ {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: class_): class_ {
     const b = r.struct(base, slot, 17, 4);
-    const v = new class_();
+    const v = into ?? new class_();
     class_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22054,10 +22153,10 @@ export class class_ {
     w.appendI32(v.class);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): class_ {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: class_): class_ {
     r.enterFinal(4);
-    const v = new class_();
+    const v = into ?? new class_();
     v.class = r.i32(r.fixed(4, "class"));
     r.leave();
     return v;
@@ -22126,10 +22225,13 @@ export class class_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): class_ {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: class_): class_ {
     const o = r.struct(x, 4);
-    const v = new class_();
+    const v = into ?? new class_();
     let m: unknown;
     m = r.member(o, "class");
     if (m !== undefined) {
@@ -22192,10 +22294,13 @@ export class Object_ {
     w.putI32(b + 8, v.Object);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Object_ {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Object_): Object_ {
     const b = r.struct(base, slot, 18, 4);
-    const v = new Object_();
+    const v = into ?? new Object_();
     Object_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22263,10 +22368,10 @@ export class Object_ {
     w.appendI32(v.Object);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Object_ {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Object_): Object_ {
     r.enterFinal(4);
-    const v = new Object_();
+    const v = into ?? new Object_();
     v.Object = r.i32(r.fixed(4, "Object"));
     r.leave();
     return v;
@@ -22335,10 +22440,13 @@ export class Object_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Object_ {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Object_): Object_ {
     const o = r.struct(x, 4);
-    const v = new Object_();
+    const v = into ?? new Object_();
     let m: unknown;
     m = r.member(o, "Object");
     if (m !== undefined) {
@@ -22401,10 +22509,13 @@ export class String_ {
     w.putI32(b + 8, v.String);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): String_ {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: String_): String_ {
     const b = r.struct(base, slot, 19, 4);
-    const v = new String_();
+    const v = into ?? new String_();
     String_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22472,10 +22583,10 @@ export class String_ {
     w.appendI32(v.String);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): String_ {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: String_): String_ {
     r.enterFinal(4);
-    const v = new String_();
+    const v = into ?? new String_();
     v.String = r.i32(r.fixed(4, "String"));
     r.leave();
     return v;
@@ -22544,10 +22655,13 @@ export class String_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): String_ {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: String_): String_ {
     const o = r.struct(x, 4);
-    const v = new String_();
+    const v = into ?? new String_();
     let m: unknown;
     m = r.member(o, "String");
     if (m !== undefined) {
@@ -22610,10 +22724,13 @@ export class List {
     w.putI32(b + 8, v.List);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): List {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: List): List {
     const b = r.struct(base, slot, 20, 4);
-    const v = new List();
+    const v = into ?? new List();
     List.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22681,10 +22798,10 @@ export class List {
     w.appendI32(v.List);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): List {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: List): List {
     r.enterFinal(4);
-    const v = new List();
+    const v = into ?? new List();
     v.List = r.i32(r.fixed(4, "List"));
     r.leave();
     return v;
@@ -22753,10 +22870,13 @@ export class List {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): List {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: List): List {
     const o = r.struct(x, 4);
-    const v = new List();
+    const v = into ?? new List();
     let m: unknown;
     m = r.member(o, "List");
     if (m !== undefined) {
@@ -22819,10 +22939,13 @@ export class Map_ {
     w.putI32(b + 8, v.Map);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Map_ {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Map_): Map_ {
     const b = r.struct(base, slot, 21, 4);
-    const v = new Map_();
+    const v = into ?? new Map_();
     Map_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -22890,10 +23013,10 @@ export class Map_ {
     w.appendI32(v.Map);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Map_ {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Map_): Map_ {
     r.enterFinal(4);
-    const v = new Map_();
+    const v = into ?? new Map_();
     v.Map = r.i32(r.fixed(4, "Map"));
     r.leave();
     return v;
@@ -22962,10 +23085,13 @@ export class Map_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Map_ {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Map_): Map_ {
     const o = r.struct(x, 4);
-    const v = new Map_();
+    const v = into ?? new Map_();
     let m: unknown;
     m = r.member(o, "Map");
     if (m !== undefined) {
@@ -23028,10 +23154,13 @@ export class Model {
     w.putI32(b + 8, v.Model);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Model {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Model): Model {
     const b = r.struct(base, slot, 22, 4);
-    const v = new Model();
+    const v = into ?? new Model();
     Model.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23099,10 +23228,10 @@ export class Model {
     w.appendI32(v.Model);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Model {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Model): Model {
     r.enterFinal(4);
-    const v = new Model();
+    const v = into ?? new Model();
     v.Model = r.i32(r.fixed(4, "Model"));
     r.leave();
     return v;
@@ -23171,10 +23300,13 @@ export class Model {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Model {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Model): Model {
     const o = r.struct(x, 4);
-    const v = new Model();
+    const v = into ?? new Model();
     let m: unknown;
     m = r.member(o, "Model");
     if (m !== undefined) {
@@ -23237,10 +23369,13 @@ export class FinalModel {
     w.putI32(b + 8, v.FinalModel);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): FinalModel {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: FinalModel): FinalModel {
     const b = r.struct(base, slot, 23, 4);
-    const v = new FinalModel();
+    const v = into ?? new FinalModel();
     FinalModel.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23308,10 +23443,10 @@ export class FinalModel {
     w.appendI32(v.FinalModel);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): FinalModel {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: FinalModel): FinalModel {
     r.enterFinal(4);
-    const v = new FinalModel();
+    const v = into ?? new FinalModel();
     v.FinalModel = r.i32(r.fixed(4, "FinalModel"));
     r.leave();
     return v;
@@ -23380,10 +23515,13 @@ export class FinalModel {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): FinalModel {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FinalModel): FinalModel {
     const o = r.struct(x, 4);
-    const v = new FinalModel();
+    const v = into ?? new FinalModel();
     let m: unknown;
     m = r.member(o, "FinalModel");
     if (m !== undefined) {
@@ -23446,10 +23584,13 @@ export class Buffer {
     w.putI32(b + 8, v.Buffer);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Buffer {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Buffer): Buffer {
     const b = r.struct(base, slot, 24, 4);
-    const v = new Buffer();
+    const v = into ?? new Buffer();
     Buffer.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23517,10 +23658,10 @@ export class Buffer {
     w.appendI32(v.Buffer);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Buffer {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Buffer): Buffer {
     r.enterFinal(4);
-    const v = new Buffer();
+    const v = into ?? new Buffer();
     v.Buffer = r.i32(r.fixed(4, "Buffer"));
     r.leave();
     return v;
@@ -23589,10 +23730,13 @@ export class Buffer {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Buffer {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Buffer): Buffer {
     const o = r.struct(x, 4);
-    const v = new Buffer();
+    const v = into ?? new Buffer();
     let m: unknown;
     m = r.member(o, "Buffer");
     if (m !== undefined) {
@@ -23655,10 +23799,13 @@ export class Reader {
     w.putI32(b + 8, v.Reader);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Reader {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Reader): Reader {
     const b = r.struct(base, slot, 25, 4);
-    const v = new Reader();
+    const v = into ?? new Reader();
     Reader.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23726,10 +23873,10 @@ export class Reader {
     w.appendI32(v.Reader);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Reader {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Reader): Reader {
     r.enterFinal(4);
-    const v = new Reader();
+    const v = into ?? new Reader();
     v.Reader = r.i32(r.fixed(4, "Reader"));
     r.leave();
     return v;
@@ -23798,10 +23945,13 @@ export class Reader {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Reader {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Reader): Reader {
     const o = r.struct(x, 4);
-    const v = new Reader();
+    const v = into ?? new Reader();
     let m: unknown;
     m = r.member(o, "Reader");
     if (m !== undefined) {
@@ -23864,10 +24014,13 @@ export class Writer {
     w.putI32(b + 8, v.Writer);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Writer {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Writer): Writer {
     const b = r.struct(base, slot, 26, 4);
-    const v = new Writer();
+    const v = into ?? new Writer();
     Writer.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -23935,10 +24088,10 @@ export class Writer {
     w.appendI32(v.Writer);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Writer {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Writer): Writer {
     r.enterFinal(4);
-    const v = new Writer();
+    const v = into ?? new Writer();
     v.Writer = r.i32(r.fixed(4, "Writer"));
     r.leave();
     return v;
@@ -24007,10 +24160,13 @@ export class Writer {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Writer {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Writer): Writer {
     const o = r.struct(x, 4);
-    const v = new Writer();
+    const v = into ?? new Writer();
     let m: unknown;
     m = r.member(o, "Writer");
     if (m !== undefined) {
@@ -24073,10 +24229,13 @@ export class Limits {
     w.putI32(b + 8, v.Limits);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Limits {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Limits): Limits {
     const b = r.struct(base, slot, 27, 4);
-    const v = new Limits();
+    const v = into ?? new Limits();
     Limits.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24144,10 +24303,10 @@ export class Limits {
     w.appendI32(v.Limits);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Limits {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Limits): Limits {
     r.enterFinal(4);
-    const v = new Limits();
+    const v = into ?? new Limits();
     v.Limits = r.i32(r.fixed(4, "Limits"));
     r.leave();
     return v;
@@ -24216,10 +24375,13 @@ export class Limits {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Limits {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Limits): Limits {
     const o = r.struct(x, 4);
-    const v = new Limits();
+    const v = into ?? new Limits();
     let m: unknown;
     m = r.member(o, "Limits");
     if (m !== undefined) {
@@ -24282,10 +24444,13 @@ export class DecodeError {
     w.putI32(b + 8, v.DecodeError);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): DecodeError {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: DecodeError): DecodeError {
     const b = r.struct(base, slot, 28, 4);
-    const v = new DecodeError();
+    const v = into ?? new DecodeError();
     DecodeError.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24353,10 +24518,10 @@ export class DecodeError {
     w.appendI32(v.DecodeError);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): DecodeError {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: DecodeError): DecodeError {
     r.enterFinal(4);
-    const v = new DecodeError();
+    const v = into ?? new DecodeError();
     v.DecodeError = r.i32(r.fixed(4, "DecodeError"));
     r.leave();
     return v;
@@ -24425,10 +24590,13 @@ export class DecodeError {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): DecodeError {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: DecodeError): DecodeError {
     const o = r.struct(x, 4);
-    const v = new DecodeError();
+    const v = into ?? new DecodeError();
     let m: unknown;
     m = r.member(o, "DecodeError");
     if (m !== undefined) {
@@ -24491,10 +24659,13 @@ export class DecodeException {
     w.putI32(b + 8, v.DecodeException);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): DecodeException {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: DecodeException): DecodeException {
     const b = r.struct(base, slot, 29, 4);
-    const v = new DecodeException();
+    const v = into ?? new DecodeException();
     DecodeException.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24562,10 +24733,10 @@ export class DecodeException {
     w.appendI32(v.DecodeException);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): DecodeException {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: DecodeException): DecodeException {
     r.enterFinal(4);
-    const v = new DecodeException();
+    const v = into ?? new DecodeException();
     v.DecodeException = r.i32(r.fixed(4, "DecodeException"));
     r.leave();
     return v;
@@ -24634,10 +24805,13 @@ export class DecodeException {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): DecodeException {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: DecodeException): DecodeException {
     const o = r.struct(x, 4);
-    const v = new DecodeException();
+    const v = into ?? new DecodeException();
     let m: unknown;
     m = r.member(o, "DecodeException");
     if (m !== undefined) {
@@ -24700,10 +24874,13 @@ export class Decimal {
     w.putI32(b + 8, v.Decimal);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Decimal {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Decimal): Decimal {
     const b = r.struct(base, slot, 30, 4);
-    const v = new Decimal();
+    const v = into ?? new Decimal();
     Decimal.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24771,10 +24948,10 @@ export class Decimal {
     w.appendI32(v.Decimal);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Decimal {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Decimal): Decimal {
     r.enterFinal(4);
-    const v = new Decimal();
+    const v = into ?? new Decimal();
     v.Decimal = r.i32(r.fixed(4, "Decimal"));
     r.leave();
     return v;
@@ -24843,10 +25020,13 @@ export class Decimal {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Decimal {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Decimal): Decimal {
     const o = r.struct(x, 4);
-    const v = new Decimal();
+    const v = into ?? new Decimal();
     let m: unknown;
     m = r.member(o, "Decimal");
     if (m !== undefined) {
@@ -24909,10 +25089,13 @@ export class Uuid {
     w.putI32(b + 8, v.Uuid);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Uuid {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Uuid): Uuid {
     const b = r.struct(base, slot, 31, 4);
-    const v = new Uuid();
+    const v = into ?? new Uuid();
     Uuid.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -24980,10 +25163,10 @@ export class Uuid {
     w.appendI32(v.Uuid);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Uuid {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Uuid): Uuid {
     r.enterFinal(4);
-    const v = new Uuid();
+    const v = into ?? new Uuid();
     v.Uuid = r.i32(r.fixed(4, "Uuid"));
     r.leave();
     return v;
@@ -25052,10 +25235,13 @@ export class Uuid {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Uuid {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Uuid): Uuid {
     const o = r.struct(x, 4);
-    const v = new Uuid();
+    const v = into ?? new Uuid();
     let m: unknown;
     m = r.member(o, "Uuid");
     if (m !== undefined) {
@@ -25118,10 +25304,13 @@ export class UUID {
     w.putI32(b + 8, v.UUID);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): UUID {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: UUID): UUID {
     const b = r.struct(base, slot, 32, 4);
-    const v = new UUID();
+    const v = into ?? new UUID();
     UUID.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25189,10 +25378,10 @@ export class UUID {
     w.appendI32(v.UUID);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): UUID {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: UUID): UUID {
     r.enterFinal(4);
-    const v = new UUID();
+    const v = into ?? new UUID();
     v.UUID = r.i32(r.fixed(4, "UUID"));
     r.leave();
     return v;
@@ -25261,10 +25450,13 @@ export class UUID {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): UUID {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: UUID): UUID {
     const o = r.struct(x, 4);
-    const v = new UUID();
+    const v = into ?? new UUID();
     let m: unknown;
     m = r.member(o, "UUID");
     if (m !== undefined) {
@@ -25327,10 +25519,13 @@ export class Timestamp {
     w.putI32(b + 8, v.Timestamp);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Timestamp {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Timestamp): Timestamp {
     const b = r.struct(base, slot, 33, 4);
-    const v = new Timestamp();
+    const v = into ?? new Timestamp();
     Timestamp.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25398,10 +25593,10 @@ export class Timestamp {
     w.appendI32(v.Timestamp);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Timestamp {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Timestamp): Timestamp {
     r.enterFinal(4);
-    const v = new Timestamp();
+    const v = into ?? new Timestamp();
     v.Timestamp = r.i32(r.fixed(4, "Timestamp"));
     r.leave();
     return v;
@@ -25470,10 +25665,13 @@ export class Timestamp {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Timestamp {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Timestamp): Timestamp {
     const o = r.struct(x, 4);
-    const v = new Timestamp();
+    const v = into ?? new Timestamp();
     let m: unknown;
     m = r.member(o, "Timestamp");
     if (m !== undefined) {
@@ -25536,10 +25734,13 @@ export class Sender {
     w.putI32(b + 8, v.Sender);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Sender {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Sender): Sender {
     const b = r.struct(base, slot, 34, 4);
-    const v = new Sender();
+    const v = into ?? new Sender();
     Sender.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25607,10 +25808,10 @@ export class Sender {
     w.appendI32(v.Sender);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Sender {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Sender): Sender {
     r.enterFinal(4);
-    const v = new Sender();
+    const v = into ?? new Sender();
     v.Sender = r.i32(r.fixed(4, "Sender"));
     r.leave();
     return v;
@@ -25679,10 +25880,13 @@ export class Sender {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Sender {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Sender): Sender {
     const o = r.struct(x, 4);
-    const v = new Sender();
+    const v = into ?? new Sender();
     let m: unknown;
     m = r.member(o, "Sender");
     if (m !== undefined) {
@@ -25745,10 +25949,13 @@ export class Receiver {
     w.putI32(b + 8, v.Receiver);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Receiver {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Receiver): Receiver {
     const b = r.struct(base, slot, 35, 4);
-    const v = new Receiver();
+    const v = into ?? new Receiver();
     Receiver.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -25816,10 +26023,10 @@ export class Receiver {
     w.appendI32(v.Receiver);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Receiver {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Receiver): Receiver {
     r.enterFinal(4);
-    const v = new Receiver();
+    const v = into ?? new Receiver();
     v.Receiver = r.i32(r.fixed(4, "Receiver"));
     r.leave();
     return v;
@@ -25888,10 +26095,13 @@ export class Receiver {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Receiver {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Receiver): Receiver {
     const o = r.struct(x, 4);
-    const v = new Receiver();
+    const v = into ?? new Receiver();
     let m: unknown;
     m = r.member(o, "Receiver");
     if (m !== undefined) {
@@ -25954,10 +26164,13 @@ export class Client {
     w.putI32(b + 8, v.Client);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Client {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Client): Client {
     const b = r.struct(base, slot, 36, 4);
-    const v = new Client();
+    const v = into ?? new Client();
     Client.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26025,10 +26238,10 @@ export class Client {
     w.appendI32(v.Client);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Client {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Client): Client {
     r.enterFinal(4);
-    const v = new Client();
+    const v = into ?? new Client();
     v.Client = r.i32(r.fixed(4, "Client"));
     r.leave();
     return v;
@@ -26097,10 +26310,13 @@ export class Client {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Client {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Client): Client {
     const o = r.struct(x, 4);
-    const v = new Client();
+    const v = into ?? new Client();
     let m: unknown;
     m = r.member(o, "Client");
     if (m !== undefined) {
@@ -26163,10 +26379,13 @@ export class Proxy {
     w.putI32(b + 8, v.Proxy);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Proxy {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Proxy): Proxy {
     const b = r.struct(base, slot, 37, 4);
-    const v = new Proxy();
+    const v = into ?? new Proxy();
     Proxy.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26234,10 +26453,10 @@ export class Proxy {
     w.appendI32(v.Proxy);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Proxy {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Proxy): Proxy {
     r.enterFinal(4);
-    const v = new Proxy();
+    const v = into ?? new Proxy();
     v.Proxy = r.i32(r.fixed(4, "Proxy"));
     r.leave();
     return v;
@@ -26306,10 +26525,13 @@ export class Proxy {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Proxy {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Proxy): Proxy {
     const o = r.struct(x, 4);
-    const v = new Proxy();
+    const v = into ?? new Proxy();
     let m: unknown;
     m = r.member(o, "Proxy");
     if (m !== undefined) {
@@ -26372,10 +26594,13 @@ export class Handler {
     w.putI32(b + 8, v.Handler);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Handler {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Handler): Handler {
     const b = r.struct(base, slot, 38, 4);
-    const v = new Handler();
+    const v = into ?? new Handler();
     Handler.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26443,10 +26668,10 @@ export class Handler {
     w.appendI32(v.Handler);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Handler {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Handler): Handler {
     r.enterFinal(4);
-    const v = new Handler();
+    const v = into ?? new Handler();
     v.Handler = r.i32(r.fixed(4, "Handler"));
     r.leave();
     return v;
@@ -26515,10 +26740,13 @@ export class Handler {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Handler {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Handler): Handler {
     const o = r.struct(x, 4);
-    const v = new Handler();
+    const v = into ?? new Handler();
     let m: unknown;
     m = r.member(o, "Handler");
     if (m !== undefined) {
@@ -26581,10 +26809,13 @@ export class fbe_ {
     w.putI32(b + 8, v.fbe);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): fbe_ {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: fbe_): fbe_ {
     const b = r.struct(base, slot, 39, 4);
-    const v = new fbe_();
+    const v = into ?? new fbe_();
     fbe_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26652,10 +26883,10 @@ export class fbe_ {
     w.appendI32(v.fbe);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): fbe_ {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: fbe_): fbe_ {
     r.enterFinal(4);
-    const v = new fbe_();
+    const v = into ?? new fbe_();
     v.fbe = r.i32(r.fixed(4, "fbe"));
     r.leave();
     return v;
@@ -26724,10 +26955,13 @@ export class fbe_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): fbe_ {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: fbe_): fbe_ {
     const o = r.struct(x, 4);
-    const v = new fbe_();
+    const v = into ?? new fbe_();
     let m: unknown;
     m = r.member(o, "fbe");
     if (m !== undefined) {
@@ -26790,10 +27024,13 @@ export class FBE {
     w.putI32(b + 8, v.FBE);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): FBE {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: FBE): FBE {
     const b = r.struct(base, slot, 40, 4);
-    const v = new FBE();
+    const v = into ?? new FBE();
     FBE.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -26861,10 +27098,10 @@ export class FBE {
     w.appendI32(v.FBE);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): FBE {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: FBE): FBE {
     r.enterFinal(4);
-    const v = new FBE();
+    const v = into ?? new FBE();
     v.FBE = r.i32(r.fixed(4, "FBE"));
     r.leave();
     return v;
@@ -26933,10 +27170,13 @@ export class FBE {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): FBE {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FBE): FBE {
     const o = r.struct(x, 4);
-    const v = new FBE();
+    const v = into ?? new FBE();
     let m: unknown;
     m = r.member(o, "FBE");
     if (m !== undefined) {
@@ -26999,10 +27239,13 @@ export class std {
     w.putI32(b + 8, v.std);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): std {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: std): std {
     const b = r.struct(base, slot, 41, 4);
-    const v = new std();
+    const v = into ?? new std();
     std.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27070,10 +27313,10 @@ export class std {
     w.appendI32(v.std);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): std {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: std): std {
     r.enterFinal(4);
-    const v = new std();
+    const v = into ?? new std();
     v.std = r.i32(r.fixed(4, "std"));
     r.leave();
     return v;
@@ -27142,10 +27385,13 @@ export class std {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): std {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: std): std {
     const o = r.struct(x, 4);
-    const v = new std();
+    const v = into ?? new std();
     let m: unknown;
     m = r.member(o, "std");
     if (m !== undefined) {
@@ -27208,10 +27454,13 @@ export class Companion {
     w.putI32(b + 8, v.Companion);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Companion {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Companion): Companion {
     const b = r.struct(base, slot, 42, 4);
-    const v = new Companion();
+    const v = into ?? new Companion();
     Companion.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27279,10 +27528,10 @@ export class Companion {
     w.appendI32(v.Companion);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Companion {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Companion): Companion {
     r.enterFinal(4);
-    const v = new Companion();
+    const v = into ?? new Companion();
     v.Companion = r.i32(r.fixed(4, "Companion"));
     r.leave();
     return v;
@@ -27351,10 +27600,13 @@ export class Companion {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Companion {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Companion): Companion {
     const o = r.struct(x, 4);
-    const v = new Companion();
+    const v = into ?? new Companion();
     let m: unknown;
     m = r.member(o, "Companion");
     if (m !== undefined) {
@@ -27417,10 +27669,13 @@ export class Any {
     w.putI32(b + 8, v.Any);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Any {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Any): Any {
     const b = r.struct(base, slot, 43, 4);
-    const v = new Any();
+    const v = into ?? new Any();
     Any.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27488,10 +27743,10 @@ export class Any {
     w.appendI32(v.Any);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Any {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Any): Any {
     r.enterFinal(4);
-    const v = new Any();
+    const v = into ?? new Any();
     v.Any = r.i32(r.fixed(4, "Any"));
     r.leave();
     return v;
@@ -27560,10 +27815,13 @@ export class Any {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Any {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Any): Any {
     const o = r.struct(x, 4);
-    const v = new Any();
+    const v = into ?? new Any();
     let m: unknown;
     m = r.member(o, "Any");
     if (m !== undefined) {
@@ -27626,10 +27884,13 @@ export class Self {
     w.putI32(b + 8, v.Self);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Self {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Self): Self {
     const b = r.struct(base, slot, 44, 4);
-    const v = new Self();
+    const v = into ?? new Self();
     Self.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27697,10 +27958,10 @@ export class Self {
     w.appendI32(v.Self);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Self {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Self): Self {
     r.enterFinal(4);
-    const v = new Self();
+    const v = into ?? new Self();
     v.Self = r.i32(r.fixed(4, "Self"));
     r.leave();
     return v;
@@ -27769,10 +28030,13 @@ export class Self {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Self {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Self): Self {
     const o = r.struct(x, 4);
-    const v = new Self();
+    const v = into ?? new Self();
     let m: unknown;
     m = r.member(o, "Self");
     if (m !== undefined) {
@@ -27835,10 +28099,13 @@ export class self {
     w.putI32(b + 8, v.self);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): self {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: self): self {
     const b = r.struct(base, slot, 45, 4);
-    const v = new self();
+    const v = into ?? new self();
     self.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -27906,10 +28173,10 @@ export class self {
     w.appendI32(v.self);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): self {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: self): self {
     r.enterFinal(4);
-    const v = new self();
+    const v = into ?? new self();
     v.self = r.i32(r.fixed(4, "self"));
     r.leave();
     return v;
@@ -27978,10 +28245,13 @@ export class self {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): self {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: self): self {
     const o = r.struct(x, 4);
-    const v = new self();
+    const v = into ?? new self();
     let m: unknown;
     m = r.member(o, "self");
     if (m !== undefined) {
@@ -28044,10 +28314,13 @@ export class None {
     w.putI32(b + 8, v.None);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): None {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: None): None {
     const b = r.struct(base, slot, 46, 4);
-    const v = new None();
+    const v = into ?? new None();
     None.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28115,10 +28388,10 @@ export class None {
     w.appendI32(v.None);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): None {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: None): None {
     r.enterFinal(4);
-    const v = new None();
+    const v = into ?? new None();
     v.None = r.i32(r.fixed(4, "None"));
     r.leave();
     return v;
@@ -28187,10 +28460,13 @@ export class None {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): None {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: None): None {
     const o = r.struct(x, 4);
-    const v = new None();
+    const v = into ?? new None();
     let m: unknown;
     m = r.member(o, "None");
     if (m !== undefined) {
@@ -28253,10 +28529,13 @@ export class Option {
     w.putI32(b + 8, v.Option);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Option {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Option): Option {
     const b = r.struct(base, slot, 47, 4);
-    const v = new Option();
+    const v = into ?? new Option();
     Option.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28324,10 +28603,10 @@ export class Option {
     w.appendI32(v.Option);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Option {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Option): Option {
     r.enterFinal(4);
-    const v = new Option();
+    const v = into ?? new Option();
     v.Option = r.i32(r.fixed(4, "Option"));
     r.leave();
     return v;
@@ -28396,10 +28675,13 @@ export class Option {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Option {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Option): Option {
     const o = r.struct(x, 4);
-    const v = new Option();
+    const v = into ?? new Option();
     let m: unknown;
     m = r.member(o, "Option");
     if (m !== undefined) {
@@ -28462,10 +28744,13 @@ export class Result {
     w.putI32(b + 8, v.Result);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Result {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Result): Result {
     const b = r.struct(base, slot, 48, 4);
-    const v = new Result();
+    const v = into ?? new Result();
     Result.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28533,10 +28818,10 @@ export class Result {
     w.appendI32(v.Result);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Result {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Result): Result {
     r.enterFinal(4);
-    const v = new Result();
+    const v = into ?? new Result();
     v.Result = r.i32(r.fixed(4, "Result"));
     r.leave();
     return v;
@@ -28605,10 +28890,13 @@ export class Result {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Result {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Result): Result {
     const o = r.struct(x, 4);
-    const v = new Result();
+    const v = into ?? new Result();
     let m: unknown;
     m = r.member(o, "Result");
     if (m !== undefined) {
@@ -28671,10 +28959,13 @@ export class Vec {
     w.putI32(b + 8, v.Vec);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Vec {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Vec): Vec {
     const b = r.struct(base, slot, 49, 4);
-    const v = new Vec();
+    const v = into ?? new Vec();
     Vec.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28742,10 +29033,10 @@ export class Vec {
     w.appendI32(v.Vec);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Vec {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Vec): Vec {
     r.enterFinal(4);
-    const v = new Vec();
+    const v = into ?? new Vec();
     v.Vec = r.i32(r.fixed(4, "Vec"));
     r.leave();
     return v;
@@ -28814,10 +29105,13 @@ export class Vec {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Vec {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Vec): Vec {
     const o = r.struct(x, 4);
-    const v = new Vec();
+    const v = into ?? new Vec();
     let m: unknown;
     m = r.member(o, "Vec");
     if (m !== undefined) {
@@ -28880,10 +29174,13 @@ export class Box {
     w.putI32(b + 8, v.Box);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Box {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Box): Box {
     const b = r.struct(base, slot, 50, 4);
-    const v = new Box();
+    const v = into ?? new Box();
     Box.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -28951,10 +29248,10 @@ export class Box {
     w.appendI32(v.Box);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Box {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Box): Box {
     r.enterFinal(4);
-    const v = new Box();
+    const v = into ?? new Box();
     v.Box = r.i32(r.fixed(4, "Box"));
     r.leave();
     return v;
@@ -29023,10 +29320,13 @@ export class Box {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Box {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Box): Box {
     const o = r.struct(x, 4);
-    const v = new Box();
+    const v = into ?? new Box();
     let m: unknown;
     m = r.member(o, "Box");
     if (m !== undefined) {
@@ -29089,10 +29389,13 @@ export class Error_ {
     w.putI32(b + 8, v.Error);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Error_ {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Error_): Error_ {
     const b = r.struct(base, slot, 51, 4);
-    const v = new Error_();
+    const v = into ?? new Error_();
     Error_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29160,10 +29463,10 @@ export class Error_ {
     w.appendI32(v.Error);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Error_ {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Error_): Error_ {
     r.enterFinal(4);
-    const v = new Error_();
+    const v = into ?? new Error_();
     v.Error = r.i32(r.fixed(4, "Error"));
     r.leave();
     return v;
@@ -29232,10 +29535,13 @@ export class Error_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Error_ {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Error_): Error_ {
     const o = r.struct(x, 4);
-    const v = new Error_();
+    const v = into ?? new Error_();
     let m: unknown;
     m = r.member(o, "Error");
     if (m !== undefined) {
@@ -29298,10 +29604,13 @@ export class Exception {
     w.putI32(b + 8, v.Exception);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Exception {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Exception): Exception {
     const b = r.struct(base, slot, 52, 4);
-    const v = new Exception();
+    const v = into ?? new Exception();
     Exception.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29369,10 +29678,10 @@ export class Exception {
     w.appendI32(v.Exception);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Exception {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Exception): Exception {
     r.enterFinal(4);
-    const v = new Exception();
+    const v = into ?? new Exception();
     v.Exception = r.i32(r.fixed(4, "Exception"));
     r.leave();
     return v;
@@ -29441,10 +29750,13 @@ export class Exception {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Exception {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Exception): Exception {
     const o = r.struct(x, 4);
-    const v = new Exception();
+    const v = into ?? new Exception();
     let m: unknown;
     m = r.member(o, "Exception");
     if (m !== undefined) {
@@ -29507,10 +29819,13 @@ export class Text {
     w.putI32(b + 8, v.Text);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Text {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Text): Text {
     const b = r.struct(base, slot, 53, 4);
-    const v = new Text();
+    const v = into ?? new Text();
     Text.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29578,10 +29893,10 @@ export class Text {
     w.appendI32(v.Text);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Text {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Text): Text {
     r.enterFinal(4);
-    const v = new Text();
+    const v = into ?? new Text();
     v.Text = r.i32(r.fixed(4, "Text"));
     r.leave();
     return v;
@@ -29650,10 +29965,13 @@ export class Text {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Text {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Text): Text {
     const o = r.struct(x, 4);
-    const v = new Text();
+    const v = into ?? new Text();
     let m: unknown;
     m = r.member(o, "Text");
     if (m !== undefined) {
@@ -29716,10 +30034,13 @@ export class JsonWriter {
     w.putI32(b + 8, v.JsonWriter);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): JsonWriter {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: JsonWriter): JsonWriter {
     const b = r.struct(base, slot, 54, 4);
-    const v = new JsonWriter();
+    const v = into ?? new JsonWriter();
     JsonWriter.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29787,10 +30108,10 @@ export class JsonWriter {
     w.appendI32(v.JsonWriter);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): JsonWriter {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: JsonWriter): JsonWriter {
     r.enterFinal(4);
-    const v = new JsonWriter();
+    const v = into ?? new JsonWriter();
     v.JsonWriter = r.i32(r.fixed(4, "JsonWriter"));
     r.leave();
     return v;
@@ -29859,10 +30180,13 @@ export class JsonWriter {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): JsonWriter {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: JsonWriter): JsonWriter {
     const o = r.struct(x, 4);
-    const v = new JsonWriter();
+    const v = into ?? new JsonWriter();
     let m: unknown;
     m = r.member(o, "JsonWriter");
     if (m !== undefined) {
@@ -29925,10 +30249,13 @@ export class int32_t {
     w.putI32(b + 8, v.int32_t);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): int32_t {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: int32_t): int32_t {
     const b = r.struct(base, slot, 55, 4);
-    const v = new int32_t();
+    const v = into ?? new int32_t();
     int32_t.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -29996,10 +30323,10 @@ export class int32_t {
     w.appendI32(v.int32_t);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): int32_t {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: int32_t): int32_t {
     r.enterFinal(4);
-    const v = new int32_t();
+    const v = into ?? new int32_t();
     v.int32_t = r.i32(r.fixed(4, "int32_t"));
     r.leave();
     return v;
@@ -30068,10 +30395,13 @@ export class int32_t {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): int32_t {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: int32_t): int32_t {
     const o = r.struct(x, 4);
-    const v = new int32_t();
+    const v = into ?? new int32_t();
     let m: unknown;
     m = r.member(o, "int32_t");
     if (m !== undefined) {
@@ -30134,10 +30464,13 @@ export class size_t {
     w.putI32(b + 8, v.size_t);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): size_t {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: size_t): size_t {
     const b = r.struct(base, slot, 56, 4);
-    const v = new size_t();
+    const v = into ?? new size_t();
     size_t.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30205,10 +30538,10 @@ export class size_t {
     w.appendI32(v.size_t);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): size_t {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: size_t): size_t {
     r.enterFinal(4);
-    const v = new size_t();
+    const v = into ?? new size_t();
     v.size_t = r.i32(r.fixed(4, "size_t"));
     r.leave();
     return v;
@@ -30277,10 +30610,13 @@ export class size_t {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): size_t {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: size_t): size_t {
     const o = r.struct(x, 4);
-    const v = new size_t();
+    const v = into ?? new size_t();
     let m: unknown;
     m = r.member(o, "size_t");
     if (m !== undefined) {
@@ -30343,10 +30679,13 @@ export class list {
     w.putI32(b + 8, v.list);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): list {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: list): list {
     const b = r.struct(base, slot, 57, 4);
-    const v = new list();
+    const v = into ?? new list();
     list.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30414,10 +30753,10 @@ export class list {
     w.appendI32(v.list);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): list {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: list): list {
     r.enterFinal(4);
-    const v = new list();
+    const v = into ?? new list();
     v.list = r.i32(r.fixed(4, "list"));
     r.leave();
     return v;
@@ -30486,10 +30825,13 @@ export class list {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): list {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: list): list {
     const o = r.struct(x, 4);
-    const v = new list();
+    const v = into ?? new list();
     let m: unknown;
     m = r.member(o, "list");
     if (m !== undefined) {
@@ -30552,10 +30894,13 @@ export class object_ {
     w.putI32(b + 8, v.object);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): object_ {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: object_): object_ {
     const b = r.struct(base, slot, 58, 4);
-    const v = new object_();
+    const v = into ?? new object_();
     object_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30623,10 +30968,10 @@ export class object_ {
     w.appendI32(v.object);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): object_ {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: object_): object_ {
     r.enterFinal(4);
-    const v = new object_();
+    const v = into ?? new object_();
     v.object = r.i32(r.fixed(4, "object"));
     r.leave();
     return v;
@@ -30695,10 +31040,13 @@ export class object_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): object_ {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: object_): object_ {
     const o = r.struct(x, 4);
-    const v = new object_();
+    const v = into ?? new object_();
     let m: unknown;
     m = r.member(o, "object");
     if (m !== undefined) {
@@ -30761,10 +31109,13 @@ export class v_ {
     w.putI32(b + 8, v.v);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): v_ {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: v_): v_ {
     const b = r.struct(base, slot, 59, 4);
-    const v = new v_();
+    const v = into ?? new v_();
     v_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -30832,10 +31183,10 @@ export class v_ {
     w.appendI32(v.v);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): v_ {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: v_): v_ {
     r.enterFinal(4);
-    const v = new v_();
+    const v = into ?? new v_();
     v.v = r.i32(r.fixed(4, "v"));
     r.leave();
     return v;
@@ -30904,10 +31255,13 @@ export class v_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): v_ {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: v_): v_ {
     const o = r.struct(x, 4);
-    const v = new v_();
+    const v = into ?? new v_();
     let m: unknown;
     m = r.member(o, "v");
     if (m !== undefined) {
@@ -30970,10 +31324,13 @@ export class r_ {
     w.putI32(b + 8, v.r);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): r_ {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: r_): r_ {
     const b = r.struct(base, slot, 60, 4);
-    const v = new r_();
+    const v = into ?? new r_();
     r_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31041,10 +31398,10 @@ export class r_ {
     w.appendI32(v.r);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): r_ {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: r_): r_ {
     r.enterFinal(4);
-    const v = new r_();
+    const v = into ?? new r_();
     v.r = r.i32(r.fixed(4, "r"));
     r.leave();
     return v;
@@ -31113,10 +31470,13 @@ export class r_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): r_ {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: r_): r_ {
     const o = r.struct(x, 4);
-    const v = new r_();
+    const v = into ?? new r_();
     let m: unknown;
     m = r.member(o, "r");
     if (m !== undefined) {
@@ -31179,10 +31539,13 @@ export class w_ {
     w.putI32(b + 8, v.w);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): w_ {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: w_): w_ {
     const b = r.struct(base, slot, 61, 4);
-    const v = new w_();
+    const v = into ?? new w_();
     w_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31250,10 +31613,10 @@ export class w_ {
     w.appendI32(v.w);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): w_ {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: w_): w_ {
     r.enterFinal(4);
-    const v = new w_();
+    const v = into ?? new w_();
     v.w = r.i32(r.fixed(4, "w"));
     r.leave();
     return v;
@@ -31322,10 +31685,13 @@ export class w_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): w_ {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: w_): w_ {
     const o = r.struct(x, 4);
-    const v = new w_();
+    const v = into ?? new w_();
     let m: unknown;
     m = r.member(o, "w");
     if (m !== undefined) {
@@ -31388,10 +31754,13 @@ export class SideBuy {
     w.putI32(b + 8, v.SideBuy);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): SideBuy {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: SideBuy): SideBuy {
     const b = r.struct(base, slot, 62, 4);
-    const v = new SideBuy();
+    const v = into ?? new SideBuy();
     SideBuy.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31459,10 +31828,10 @@ export class SideBuy {
     w.appendI32(v.SideBuy);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): SideBuy {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: SideBuy): SideBuy {
     r.enterFinal(4);
-    const v = new SideBuy();
+    const v = into ?? new SideBuy();
     v.SideBuy = r.i32(r.fixed(4, "SideBuy"));
     r.leave();
     return v;
@@ -31531,10 +31900,13 @@ export class SideBuy {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): SideBuy {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: SideBuy): SideBuy {
     const o = r.struct(x, 4);
-    const v = new SideBuy();
+    const v = into ?? new SideBuy();
     let m: unknown;
     m = r.member(o, "SideBuy");
     if (m !== undefined) {
@@ -31597,10 +31969,13 @@ export class OrderKey {
     w.putI32(b + 8, v.OrderKey);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): OrderKey {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: OrderKey): OrderKey {
     const b = r.struct(base, slot, 63, 4);
-    const v = new OrderKey();
+    const v = into ?? new OrderKey();
     OrderKey.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31668,10 +32043,10 @@ export class OrderKey {
     w.appendI32(v.OrderKey);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): OrderKey {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: OrderKey): OrderKey {
     r.enterFinal(4);
-    const v = new OrderKey();
+    const v = into ?? new OrderKey();
     v.OrderKey = r.i32(r.fixed(4, "OrderKey"));
     r.leave();
     return v;
@@ -31740,10 +32115,13 @@ export class OrderKey {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderKey {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: OrderKey): OrderKey {
     const o = r.struct(x, 4);
-    const v = new OrderKey();
+    const v = into ?? new OrderKey();
     let m: unknown;
     m = r.member(o, "OrderKey");
     if (m !== undefined) {
@@ -31806,10 +32184,13 @@ export class textOfside {
     w.putI32(b + 8, v.textOfside);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): textOfside {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: textOfside): textOfside {
     const b = r.struct(base, slot, 64, 4);
-    const v = new textOfside();
+    const v = into ?? new textOfside();
     textOfside.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -31877,10 +32258,10 @@ export class textOfside {
     w.appendI32(v.textOfside);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): textOfside {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: textOfside): textOfside {
     r.enterFinal(4);
-    const v = new textOfside();
+    const v = into ?? new textOfside();
     v.textOfside = r.i32(r.fixed(4, "textOfside"));
     r.leave();
     return v;
@@ -31949,10 +32330,13 @@ export class textOfside {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): textOfside {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: textOfside): textOfside {
     const o = r.struct(x, 4);
-    const v = new textOfside();
+    const v = into ?? new textOfside();
     let m: unknown;
     m = r.member(o, "textOfside");
     if (m !== undefined) {
@@ -32015,10 +32399,13 @@ export class DECIMAL_1 {
     w.putI32(b + 8, v.DECIMAL_1);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): DECIMAL_1 {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: DECIMAL_1): DECIMAL_1 {
     const b = r.struct(base, slot, 65, 4);
-    const v = new DECIMAL_1();
+    const v = into ?? new DECIMAL_1();
     DECIMAL_1.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32086,10 +32473,10 @@ export class DECIMAL_1 {
     w.appendI32(v.DECIMAL_1);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): DECIMAL_1 {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: DECIMAL_1): DECIMAL_1 {
     r.enterFinal(4);
-    const v = new DECIMAL_1();
+    const v = into ?? new DECIMAL_1();
     v.DECIMAL_1 = r.i32(r.fixed(4, "DECIMAL_1"));
     r.leave();
     return v;
@@ -32158,10 +32545,13 @@ export class DECIMAL_1 {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): DECIMAL_1 {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: DECIMAL_1): DECIMAL_1 {
     const o = r.struct(x, 4);
-    const v = new DECIMAL_1();
+    const v = into ?? new DECIMAL_1();
     let m: unknown;
     m = r.member(o, "DECIMAL_1");
     if (m !== undefined) {
@@ -32224,10 +32614,13 @@ export class OrderModel {
     w.putI32(b + 8, v.OrderModel);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): OrderModel {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: OrderModel): OrderModel {
     const b = r.struct(base, slot, 66, 4);
-    const v = new OrderModel();
+    const v = into ?? new OrderModel();
     OrderModel.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32295,10 +32688,10 @@ export class OrderModel {
     w.appendI32(v.OrderModel);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): OrderModel {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: OrderModel): OrderModel {
     r.enterFinal(4);
-    const v = new OrderModel();
+    const v = into ?? new OrderModel();
     v.OrderModel = r.i32(r.fixed(4, "OrderModel"));
     r.leave();
     return v;
@@ -32367,10 +32760,13 @@ export class OrderModel {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderModel {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: OrderModel): OrderModel {
     const o = r.struct(x, 4);
-    const v = new OrderModel();
+    const v = into ?? new OrderModel();
     let m: unknown;
     m = r.member(o, "OrderModel");
     if (m !== undefined) {
@@ -32433,10 +32829,13 @@ export class OrderFinal {
     w.putI32(b + 8, v.OrderFinal);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): OrderFinal {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: OrderFinal): OrderFinal {
     const b = r.struct(base, slot, 67, 4);
-    const v = new OrderFinal();
+    const v = into ?? new OrderFinal();
     OrderFinal.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32504,10 +32903,10 @@ export class OrderFinal {
     w.appendI32(v.OrderFinal);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): OrderFinal {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: OrderFinal): OrderFinal {
     r.enterFinal(4);
-    const v = new OrderFinal();
+    const v = into ?? new OrderFinal();
     v.OrderFinal = r.i32(r.fixed(4, "OrderFinal"));
     r.leave();
     return v;
@@ -32576,10 +32975,13 @@ export class OrderFinal {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): OrderFinal {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: OrderFinal): OrderFinal {
     const o = r.struct(x, 4);
-    const v = new OrderFinal();
+    const v = into ?? new OrderFinal();
     let m: unknown;
     m = r.member(o, "OrderFinal");
     if (m !== undefined) {
@@ -32642,10 +33044,13 @@ export class NewOrder {
     w.putI32(b + 8, v.NewOrder);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): NewOrder {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: NewOrder): NewOrder {
     const b = r.struct(base, slot, 68, 4);
-    const v = new NewOrder();
+    const v = into ?? new NewOrder();
     NewOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32713,10 +33118,10 @@ export class NewOrder {
     w.appendI32(v.NewOrder);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): NewOrder {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: NewOrder): NewOrder {
     r.enterFinal(4);
-    const v = new NewOrder();
+    const v = into ?? new NewOrder();
     v.NewOrder = r.i32(r.fixed(4, "NewOrder"));
     r.leave();
     return v;
@@ -32785,10 +33190,13 @@ export class NewOrder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): NewOrder {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: NewOrder): NewOrder {
     const o = r.struct(x, 4);
-    const v = new NewOrder();
+    const v = into ?? new NewOrder();
     let m: unknown;
     m = r.member(o, "NewOrder");
     if (m !== undefined) {
@@ -32851,10 +33259,13 @@ export class VerifyFBEOrder {
     w.putI32(b + 8, v.VerifyFBEOrder);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): VerifyFBEOrder {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: VerifyFBEOrder): VerifyFBEOrder {
     const b = r.struct(base, slot, 69, 4);
-    const v = new VerifyFBEOrder();
+    const v = into ?? new VerifyFBEOrder();
     VerifyFBEOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -32922,10 +33333,10 @@ export class VerifyFBEOrder {
     w.appendI32(v.VerifyFBEOrder);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): VerifyFBEOrder {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: VerifyFBEOrder): VerifyFBEOrder {
     r.enterFinal(4);
-    const v = new VerifyFBEOrder();
+    const v = into ?? new VerifyFBEOrder();
     v.VerifyFBEOrder = r.i32(r.fixed(4, "VerifyFBEOrder"));
     r.leave();
     return v;
@@ -32994,10 +33405,13 @@ export class VerifyFBEOrder {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): VerifyFBEOrder {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: VerifyFBEOrder): VerifyFBEOrder {
     const o = r.struct(x, 4);
-    const v = new VerifyFBEOrder();
+    const v = into ?? new VerifyFBEOrder();
     let m: unknown;
     m = r.member(o, "VerifyFBEOrder");
     if (m !== undefined) {
@@ -33060,10 +33474,13 @@ export class fbe_vr_Order {
     w.putI32(b + 8, v.fbe_vr_Order);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): fbe_vr_Order {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: fbe_vr_Order): fbe_vr_Order {
     const b = r.struct(base, slot, 70, 4);
-    const v = new fbe_vr_Order();
+    const v = into ?? new fbe_vr_Order();
     fbe_vr_Order.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33131,10 +33548,10 @@ export class fbe_vr_Order {
     w.appendI32(v.fbe_vr_Order);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): fbe_vr_Order {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: fbe_vr_Order): fbe_vr_Order {
     r.enterFinal(4);
-    const v = new fbe_vr_Order();
+    const v = into ?? new fbe_vr_Order();
     v.fbe_vr_Order = r.i32(r.fixed(4, "fbe_vr_Order"));
     r.leave();
     return v;
@@ -33203,10 +33620,13 @@ export class fbe_vr_Order {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): fbe_vr_Order {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: fbe_vr_Order): fbe_vr_Order {
     const o = r.struct(x, 4);
-    const v = new fbe_vr_Order();
+    const v = into ?? new fbe_vr_Order();
     let m: unknown;
     m = r.member(o, "fbe_vr_Order");
     if (m !== undefined) {
@@ -33269,10 +33689,13 @@ export class e1 {
     w.putI32(b + 8, v.e1);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): e1 {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: e1): e1 {
     const b = r.struct(base, slot, 71, 4);
-    const v = new e1();
+    const v = into ?? new e1();
     e1.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33340,10 +33763,10 @@ export class e1 {
     w.appendI32(v.e1);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): e1 {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: e1): e1 {
     r.enterFinal(4);
-    const v = new e1();
+    const v = into ?? new e1();
     v.e1 = r.i32(r.fixed(4, "e1"));
     r.leave();
     return v;
@@ -33412,10 +33835,13 @@ export class e1 {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): e1 {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: e1): e1 {
     const o = r.struct(x, 4);
-    const v = new e1();
+    const v = into ?? new e1();
     let m: unknown;
     m = r.member(o, "e1");
     if (m !== undefined) {
@@ -33478,10 +33904,13 @@ export class i2 {
     w.putI32(b + 8, v.i2);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): i2 {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: i2): i2 {
     const b = r.struct(base, slot, 72, 4);
-    const v = new i2();
+    const v = into ?? new i2();
     i2.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33549,10 +33978,10 @@ export class i2 {
     w.appendI32(v.i2);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): i2 {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: i2): i2 {
     r.enterFinal(4);
-    const v = new i2();
+    const v = into ?? new i2();
     v.i2 = r.i32(r.fixed(4, "i2"));
     r.leave();
     return v;
@@ -33621,10 +34050,13 @@ export class i2 {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): i2 {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: i2): i2 {
     const o = r.struct(x, 4);
-    const v = new i2();
+    const v = into ?? new i2();
     let m: unknown;
     m = r.member(o, "i2");
     if (m !== undefined) {
@@ -33687,10 +34119,13 @@ export class o3 {
     w.putI32(b + 8, v.o3);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): o3 {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: o3): o3 {
     const b = r.struct(base, slot, 73, 4);
-    const v = new o3();
+    const v = into ?? new o3();
     o3.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -33758,10 +34193,10 @@ export class o3 {
     w.appendI32(v.o3);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): o3 {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: o3): o3 {
     r.enterFinal(4);
-    const v = new o3();
+    const v = into ?? new o3();
     v.o3 = r.i32(r.fixed(4, "o3"));
     r.leave();
     return v;
@@ -33830,10 +34265,13 @@ export class o3 {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): o3 {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: o3): o3 {
     const o = r.struct(x, 4);
-    const v = new o3();
+    const v = into ?? new o3();
     let m: unknown;
     m = r.member(o, "o3");
     if (m !== undefined) {
@@ -33924,10 +34362,13 @@ export class Case {
     w.putI32(b + 36, v.String_);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Case {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Case): Case {
     const b = r.struct(base, slot, 74, 32);
-    const v = new Case();
+    const v = into ?? new Case();
     Case.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -34030,10 +34471,10 @@ export class Case {
     w.appendI32(v.String_);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Case {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Case): Case {
     r.enterFinal(32);
-    const v = new Case();
+    const v = into ?? new Case();
     v.name = r.i32(r.fixed(4, "name"));
     v.Name = r.i32(r.fixed(4, "Name"));
     v.NAME = r.i32(r.fixed(4, "NAME"));
@@ -34130,10 +34571,13 @@ export class Case {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Case {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Case): Case {
     const o = r.struct(x, 32);
-    const v = new Case();
+    const v = into ?? new Case();
     let m: unknown;
     m = r.member(o, "name");
     if (m !== undefined) {
@@ -34246,10 +34690,13 @@ export class Imported {
     w.putU8(b + 13, v.example);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Imported {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Imported): Imported {
     const b = r.struct(base, slot, 75, 2, 8);
-    const v = new Imported();
+    const v = into ?? new Imported();
     Imported.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -34270,7 +34717,7 @@ export class Imported {
       return;
     }
     try {
-      v.org = market.Instrument.fbeRead(r, b, b + 9);
+      market.Instrument.fbeRead(r, b, b + 9, v.org);
     } catch (e) {
       throw fbe.within(e, "org");
     }
@@ -34347,13 +34794,13 @@ export class Imported {
     w.appendU8(v.example);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Imported {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Imported): Imported {
     r.enterFinal(2, 8);
-    const v = new Imported();
+    const v = into ?? new Imported();
     v.market = r.u8(r.fixed(1, "market"));
     try {
-      v.org = market.Instrument.fbeReadFinal(r);
+      market.Instrument.fbeReadFinal(r, v.org);
     } catch (e) {
       throw fbe.within(e, "org");
     }
@@ -34435,10 +34882,13 @@ export class Imported {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Imported {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Imported): Imported {
     const o = r.struct(x, 2, 8);
-    const v = new Imported();
+    const v = into ?? new Imported();
     let m: unknown;
     m = r.member(o, "market");
     if (m !== undefined) {
@@ -34449,7 +34899,7 @@ export class Imported {
       r.spend(8, "org");
     } else {
       try {
-        v.org = market.Instrument.fbeReadJson(r, m);
+        market.Instrument.fbeReadJson(r, m, v.org);
       } catch (e) {
         throw fbe.within(e, "org");
       }
@@ -34519,10 +34969,13 @@ export class symbol_ {
     w.putI32(b + 8, v.digits);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): symbol_ {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: symbol_): symbol_ {
     const b = r.struct(base, slot, 76, 4);
-    const v = new symbol_();
+    const v = into ?? new symbol_();
     symbol_.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -34590,10 +35043,10 @@ export class symbol_ {
     w.appendI32(v.digits);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): symbol_ {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: symbol_): symbol_ {
     r.enterFinal(4);
-    const v = new symbol_();
+    const v = into ?? new symbol_();
     v.digits = r.i32(r.fixed(4, "digits"));
     r.leave();
     return v;
@@ -34662,10 +35115,13 @@ export class symbol_ {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): symbol_ {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: symbol_): symbol_ {
     const o = r.struct(x, 4);
-    const v = new symbol_();
+    const v = into ?? new symbol_();
     let m: unknown;
     m = r.member(o, "digits");
     if (m !== undefined) {
@@ -34750,10 +35206,13 @@ export class Listed extends market.Instrument {
     symbol_.fbeWrite(w, b, b + 20, v.ticker);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static override fbeRead(r: fbe.Reader, base: number, slot: number): Listed {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static override fbeRead(r: fbe.Reader, base: number, slot: number, into?: Listed): Listed {
     const b = r.struct(base, slot, 77, 12, 4);
-    const v = new Listed();
+    const v = into ?? new Listed();
     Listed.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -34780,7 +35239,7 @@ export class Listed extends market.Instrument {
       return;
     }
     try {
-      v.ticker = symbol_.fbeRead(r, b, b + 20);
+      symbol_.fbeRead(r, b, b + 20, v.ticker);
     } catch (e) {
       throw fbe.within(e, "ticker");
     }
@@ -34859,15 +35318,15 @@ export class Listed extends market.Instrument {
     symbol_.fbeWriteFinal(w, v.ticker);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static override fbeReadFinal(r: fbe.Reader): Listed {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static override fbeReadFinal(r: fbe.Reader, into?: Listed): Listed {
     r.enterFinal(12, 4);
-    const v = new Listed();
+    const v = into ?? new Listed();
     v.symbol = r.finalString("symbol");
     v.digits = r.i32(r.fixed(4, "digits"));
     v.precision = r.i32(r.fixed(4, "precision"));
     try {
-      v.ticker = symbol_.fbeReadFinal(r);
+      symbol_.fbeReadFinal(r, v.ticker);
     } catch (e) {
       throw fbe.within(e, "ticker");
     }
@@ -34951,10 +35410,13 @@ export class Listed extends market.Instrument {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static override fbeReadJson(r: fbe.JsonReader, x: unknown): Listed {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static override fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Listed): Listed {
     const o = r.struct(x, 12, 4);
-    const v = new Listed();
+    const v = into ?? new Listed();
     let m: unknown;
     m = r.member(o, "symbol");
     if (m !== undefined) {
@@ -34973,7 +35435,7 @@ export class Listed extends market.Instrument {
       r.spend(4, "ticker");
     } else {
       try {
-        v.ticker = symbol_.fbeReadJson(r, m);
+        symbol_.fbeReadJson(r, m, v.ticker);
       } catch (e) {
         throw fbe.within(e, "ticker");
       }
@@ -35050,10 +35512,13 @@ export class Derived extends Order {
     w.putI32(b + 22, v.side_);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static override fbeRead(r: fbe.Reader, base: number, slot: number): Derived {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static override fbeRead(r: fbe.Reader, base: number, slot: number, into?: Derived): Derived {
     const b = r.struct(base, slot, 78, 18);
-    const v = new Derived();
+    const v = into ?? new Derived();
     Derived.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -35139,10 +35604,10 @@ export class Derived extends Order {
     w.appendI32(v.side_);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static override fbeReadFinal(r: fbe.Reader): Derived {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static override fbeReadFinal(r: fbe.Reader, into?: Derived): Derived {
     r.enterFinal(18);
-    const v = new Derived();
+    const v = into ?? new Derived();
     v.side = r.i32(r.fixed(4, "side"));
     v.s = r.i32(r.fixed(4, "s"));
     v.range = r.i32(r.fixed(4, "range"));
@@ -35227,10 +35692,13 @@ export class Derived extends Order {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static override fbeReadJson(r: fbe.JsonReader, x: unknown): Derived {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static override fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Derived): Derived {
     const o = r.struct(x, 18);
-    const v = new Derived();
+    const v = into ?? new Derived();
     let m: unknown;
     m = r.member(o, "side");
     if (m !== undefined) {
@@ -35621,10 +36089,13 @@ export class Hostile {
     w.putI32(b + 316, v.Letters);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Hostile {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Hostile): Hostile {
     const b = r.struct(base, slot, 79, 4, 2994);
-    const v = new Hostile();
+    const v = into ?? new Hostile();
     Hostile.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -35640,7 +36111,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Order = Order.fbeRead(r, b, b + 8);
+      Order.fbeRead(r, b, b + 8, v.Order);
     } catch (e) {
       throw fbe.within(e, "Order");
     }
@@ -35649,7 +36120,7 @@ export class Hostile {
       return;
     }
     try {
-      v.CppWords = CppWords.fbeRead(r, b, b + 12);
+      CppWords.fbeRead(r, b, b + 12, v.CppWords);
     } catch (e) {
       throw fbe.within(e, "CppWords");
     }
@@ -35658,7 +36129,7 @@ export class Hostile {
       return;
     }
     try {
-      v.PythonWords = PythonWords.fbeRead(r, b, b + 16);
+      PythonWords.fbeRead(r, b, b + 16, v.PythonWords);
     } catch (e) {
       throw fbe.within(e, "PythonWords");
     }
@@ -35667,7 +36138,7 @@ export class Hostile {
       return;
     }
     try {
-      v.GoWords = GoWords.fbeRead(r, b, b + 20);
+      GoWords.fbeRead(r, b, b + 20, v.GoWords);
     } catch (e) {
       throw fbe.within(e, "GoWords");
     }
@@ -35676,7 +36147,7 @@ export class Hostile {
       return;
     }
     try {
-      v.JavaWords = JavaWords.fbeRead(r, b, b + 24);
+      JavaWords.fbeRead(r, b, b + 24, v.JavaWords);
     } catch (e) {
       throw fbe.within(e, "JavaWords");
     }
@@ -35685,7 +36156,7 @@ export class Hostile {
       return;
     }
     try {
-      v.KotlinWords = KotlinWords.fbeRead(r, b, b + 28);
+      KotlinWords.fbeRead(r, b, b + 28, v.KotlinWords);
     } catch (e) {
       throw fbe.within(e, "KotlinWords");
     }
@@ -35694,7 +36165,7 @@ export class Hostile {
       return;
     }
     try {
-      v.JsWords = JsWords.fbeRead(r, b, b + 32);
+      JsWords.fbeRead(r, b, b + 32, v.JsWords);
     } catch (e) {
       throw fbe.within(e, "JsWords");
     }
@@ -35703,7 +36174,7 @@ export class Hostile {
       return;
     }
     try {
-      v.RustWords = RustWords.fbeRead(r, b, b + 36);
+      RustWords.fbeRead(r, b, b + 36, v.RustWords);
     } catch (e) {
       throw fbe.within(e, "RustWords");
     }
@@ -35712,7 +36183,7 @@ export class Hostile {
       return;
     }
     try {
-      v.CSharpWords = CSharpWords.fbeRead(r, b, b + 40);
+      CSharpWords.fbeRead(r, b, b + 40, v.CSharpWords);
     } catch (e) {
       throw fbe.within(e, "CSharpWords");
     }
@@ -35721,7 +36192,7 @@ export class Hostile {
       return;
     }
     try {
-      v.RubyWords = RubyWords.fbeRead(r, b, b + 44);
+      RubyWords.fbeRead(r, b, b + 44, v.RubyWords);
     } catch (e) {
       throw fbe.within(e, "RubyWords");
     }
@@ -35730,7 +36201,7 @@ export class Hostile {
       return;
     }
     try {
-      v.CppMembers = CppMembers.fbeRead(r, b, b + 48);
+      CppMembers.fbeRead(r, b, b + 48, v.CppMembers);
     } catch (e) {
       throw fbe.within(e, "CppMembers");
     }
@@ -35739,7 +36210,7 @@ export class Hostile {
       return;
     }
     try {
-      v.PythonMembers = PythonMembers.fbeRead(r, b, b + 52);
+      PythonMembers.fbeRead(r, b, b + 52, v.PythonMembers);
     } catch (e) {
       throw fbe.within(e, "PythonMembers");
     }
@@ -35748,7 +36219,7 @@ export class Hostile {
       return;
     }
     try {
-      v.GoMembers = GoMembers.fbeRead(r, b, b + 56);
+      GoMembers.fbeRead(r, b, b + 56, v.GoMembers);
     } catch (e) {
       throw fbe.within(e, "GoMembers");
     }
@@ -35757,7 +36228,7 @@ export class Hostile {
       return;
     }
     try {
-      v.JvmMembers = JvmMembers.fbeRead(r, b, b + 60);
+      JvmMembers.fbeRead(r, b, b + 60, v.JvmMembers);
     } catch (e) {
       throw fbe.within(e, "JvmMembers");
     }
@@ -35766,7 +36237,7 @@ export class Hostile {
       return;
     }
     try {
-      v.JsMembers = JsMembers.fbeRead(r, b, b + 64);
+      JsMembers.fbeRead(r, b, b + 64, v.JsMembers);
     } catch (e) {
       throw fbe.within(e, "JsMembers");
     }
@@ -35775,7 +36246,7 @@ export class Hostile {
       return;
     }
     try {
-      v.RuntimeNames = RuntimeNames.fbeRead(r, b, b + 68);
+      RuntimeNames.fbeRead(r, b, b + 68, v.RuntimeNames);
     } catch (e) {
       throw fbe.within(e, "RuntimeNames");
     }
@@ -35784,7 +36255,7 @@ export class Hostile {
       return;
     }
     try {
-      v.class = class_.fbeRead(r, b, b + 72);
+      class_.fbeRead(r, b, b + 72, v.class);
     } catch (e) {
       throw fbe.within(e, "class");
     }
@@ -35793,7 +36264,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Object = Object_.fbeRead(r, b, b + 76);
+      Object_.fbeRead(r, b, b + 76, v.Object);
     } catch (e) {
       throw fbe.within(e, "Object");
     }
@@ -35802,7 +36273,7 @@ export class Hostile {
       return;
     }
     try {
-      v.String = String_.fbeRead(r, b, b + 80);
+      String_.fbeRead(r, b, b + 80, v.String);
     } catch (e) {
       throw fbe.within(e, "String");
     }
@@ -35811,7 +36282,7 @@ export class Hostile {
       return;
     }
     try {
-      v.List = List.fbeRead(r, b, b + 84);
+      List.fbeRead(r, b, b + 84, v.List);
     } catch (e) {
       throw fbe.within(e, "List");
     }
@@ -35820,7 +36291,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Map = Map_.fbeRead(r, b, b + 88);
+      Map_.fbeRead(r, b, b + 88, v.Map);
     } catch (e) {
       throw fbe.within(e, "Map");
     }
@@ -35829,7 +36300,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Model = Model.fbeRead(r, b, b + 92);
+      Model.fbeRead(r, b, b + 92, v.Model);
     } catch (e) {
       throw fbe.within(e, "Model");
     }
@@ -35838,7 +36309,7 @@ export class Hostile {
       return;
     }
     try {
-      v.FinalModel = FinalModel.fbeRead(r, b, b + 96);
+      FinalModel.fbeRead(r, b, b + 96, v.FinalModel);
     } catch (e) {
       throw fbe.within(e, "FinalModel");
     }
@@ -35847,7 +36318,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Buffer = Buffer.fbeRead(r, b, b + 100);
+      Buffer.fbeRead(r, b, b + 100, v.Buffer);
     } catch (e) {
       throw fbe.within(e, "Buffer");
     }
@@ -35856,7 +36327,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Reader = Reader.fbeRead(r, b, b + 104);
+      Reader.fbeRead(r, b, b + 104, v.Reader);
     } catch (e) {
       throw fbe.within(e, "Reader");
     }
@@ -35865,7 +36336,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Writer = Writer.fbeRead(r, b, b + 108);
+      Writer.fbeRead(r, b, b + 108, v.Writer);
     } catch (e) {
       throw fbe.within(e, "Writer");
     }
@@ -35874,7 +36345,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Limits = Limits.fbeRead(r, b, b + 112);
+      Limits.fbeRead(r, b, b + 112, v.Limits);
     } catch (e) {
       throw fbe.within(e, "Limits");
     }
@@ -35883,7 +36354,7 @@ export class Hostile {
       return;
     }
     try {
-      v.DecodeError = DecodeError.fbeRead(r, b, b + 116);
+      DecodeError.fbeRead(r, b, b + 116, v.DecodeError);
     } catch (e) {
       throw fbe.within(e, "DecodeError");
     }
@@ -35892,7 +36363,7 @@ export class Hostile {
       return;
     }
     try {
-      v.DecodeException = DecodeException.fbeRead(r, b, b + 120);
+      DecodeException.fbeRead(r, b, b + 120, v.DecodeException);
     } catch (e) {
       throw fbe.within(e, "DecodeException");
     }
@@ -35901,7 +36372,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Decimal = Decimal.fbeRead(r, b, b + 124);
+      Decimal.fbeRead(r, b, b + 124, v.Decimal);
     } catch (e) {
       throw fbe.within(e, "Decimal");
     }
@@ -35910,7 +36381,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Uuid = Uuid.fbeRead(r, b, b + 128);
+      Uuid.fbeRead(r, b, b + 128, v.Uuid);
     } catch (e) {
       throw fbe.within(e, "Uuid");
     }
@@ -35919,7 +36390,7 @@ export class Hostile {
       return;
     }
     try {
-      v.UUID = UUID.fbeRead(r, b, b + 132);
+      UUID.fbeRead(r, b, b + 132, v.UUID);
     } catch (e) {
       throw fbe.within(e, "UUID");
     }
@@ -35928,7 +36399,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Timestamp = Timestamp.fbeRead(r, b, b + 136);
+      Timestamp.fbeRead(r, b, b + 136, v.Timestamp);
     } catch (e) {
       throw fbe.within(e, "Timestamp");
     }
@@ -35937,7 +36408,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Sender = Sender.fbeRead(r, b, b + 140);
+      Sender.fbeRead(r, b, b + 140, v.Sender);
     } catch (e) {
       throw fbe.within(e, "Sender");
     }
@@ -35946,7 +36417,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Receiver = Receiver.fbeRead(r, b, b + 144);
+      Receiver.fbeRead(r, b, b + 144, v.Receiver);
     } catch (e) {
       throw fbe.within(e, "Receiver");
     }
@@ -35955,7 +36426,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Client = Client.fbeRead(r, b, b + 148);
+      Client.fbeRead(r, b, b + 148, v.Client);
     } catch (e) {
       throw fbe.within(e, "Client");
     }
@@ -35964,7 +36435,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Proxy = Proxy.fbeRead(r, b, b + 152);
+      Proxy.fbeRead(r, b, b + 152, v.Proxy);
     } catch (e) {
       throw fbe.within(e, "Proxy");
     }
@@ -35973,7 +36444,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Handler = Handler.fbeRead(r, b, b + 156);
+      Handler.fbeRead(r, b, b + 156, v.Handler);
     } catch (e) {
       throw fbe.within(e, "Handler");
     }
@@ -35982,7 +36453,7 @@ export class Hostile {
       return;
     }
     try {
-      v.fbe = fbe_.fbeRead(r, b, b + 160);
+      fbe_.fbeRead(r, b, b + 160, v.fbe);
     } catch (e) {
       throw fbe.within(e, "fbe");
     }
@@ -35991,7 +36462,7 @@ export class Hostile {
       return;
     }
     try {
-      v.FBE = FBE.fbeRead(r, b, b + 164);
+      FBE.fbeRead(r, b, b + 164, v.FBE);
     } catch (e) {
       throw fbe.within(e, "FBE");
     }
@@ -36000,7 +36471,7 @@ export class Hostile {
       return;
     }
     try {
-      v.std = std.fbeRead(r, b, b + 168);
+      std.fbeRead(r, b, b + 168, v.std);
     } catch (e) {
       throw fbe.within(e, "std");
     }
@@ -36009,7 +36480,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Companion = Companion.fbeRead(r, b, b + 172);
+      Companion.fbeRead(r, b, b + 172, v.Companion);
     } catch (e) {
       throw fbe.within(e, "Companion");
     }
@@ -36018,7 +36489,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Any = Any.fbeRead(r, b, b + 176);
+      Any.fbeRead(r, b, b + 176, v.Any);
     } catch (e) {
       throw fbe.within(e, "Any");
     }
@@ -36027,7 +36498,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Self = Self.fbeRead(r, b, b + 180);
+      Self.fbeRead(r, b, b + 180, v.Self);
     } catch (e) {
       throw fbe.within(e, "Self");
     }
@@ -36036,7 +36507,7 @@ export class Hostile {
       return;
     }
     try {
-      v.self = self.fbeRead(r, b, b + 184);
+      self.fbeRead(r, b, b + 184, v.self);
     } catch (e) {
       throw fbe.within(e, "self");
     }
@@ -36045,7 +36516,7 @@ export class Hostile {
       return;
     }
     try {
-      v.None = None.fbeRead(r, b, b + 188);
+      None.fbeRead(r, b, b + 188, v.None);
     } catch (e) {
       throw fbe.within(e, "None");
     }
@@ -36054,7 +36525,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Option = Option.fbeRead(r, b, b + 192);
+      Option.fbeRead(r, b, b + 192, v.Option);
     } catch (e) {
       throw fbe.within(e, "Option");
     }
@@ -36063,7 +36534,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Result = Result.fbeRead(r, b, b + 196);
+      Result.fbeRead(r, b, b + 196, v.Result);
     } catch (e) {
       throw fbe.within(e, "Result");
     }
@@ -36072,7 +36543,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Vec = Vec.fbeRead(r, b, b + 200);
+      Vec.fbeRead(r, b, b + 200, v.Vec);
     } catch (e) {
       throw fbe.within(e, "Vec");
     }
@@ -36081,7 +36552,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Box = Box.fbeRead(r, b, b + 204);
+      Box.fbeRead(r, b, b + 204, v.Box);
     } catch (e) {
       throw fbe.within(e, "Box");
     }
@@ -36090,7 +36561,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Error = Error_.fbeRead(r, b, b + 208);
+      Error_.fbeRead(r, b, b + 208, v.Error);
     } catch (e) {
       throw fbe.within(e, "Error");
     }
@@ -36099,7 +36570,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Exception = Exception.fbeRead(r, b, b + 212);
+      Exception.fbeRead(r, b, b + 212, v.Exception);
     } catch (e) {
       throw fbe.within(e, "Exception");
     }
@@ -36108,7 +36579,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Text = Text.fbeRead(r, b, b + 216);
+      Text.fbeRead(r, b, b + 216, v.Text);
     } catch (e) {
       throw fbe.within(e, "Text");
     }
@@ -36117,7 +36588,7 @@ export class Hostile {
       return;
     }
     try {
-      v.JsonWriter = JsonWriter.fbeRead(r, b, b + 220);
+      JsonWriter.fbeRead(r, b, b + 220, v.JsonWriter);
     } catch (e) {
       throw fbe.within(e, "JsonWriter");
     }
@@ -36126,7 +36597,7 @@ export class Hostile {
       return;
     }
     try {
-      v.int32_t = int32_t.fbeRead(r, b, b + 224);
+      int32_t.fbeRead(r, b, b + 224, v.int32_t);
     } catch (e) {
       throw fbe.within(e, "int32_t");
     }
@@ -36135,7 +36606,7 @@ export class Hostile {
       return;
     }
     try {
-      v.size_t = size_t.fbeRead(r, b, b + 228);
+      size_t.fbeRead(r, b, b + 228, v.size_t);
     } catch (e) {
       throw fbe.within(e, "size_t");
     }
@@ -36144,7 +36615,7 @@ export class Hostile {
       return;
     }
     try {
-      v.list = list.fbeRead(r, b, b + 232);
+      list.fbeRead(r, b, b + 232, v.list);
     } catch (e) {
       throw fbe.within(e, "list");
     }
@@ -36153,7 +36624,7 @@ export class Hostile {
       return;
     }
     try {
-      v.object = object_.fbeRead(r, b, b + 236);
+      object_.fbeRead(r, b, b + 236, v.object);
     } catch (e) {
       throw fbe.within(e, "object");
     }
@@ -36162,7 +36633,7 @@ export class Hostile {
       return;
     }
     try {
-      v.v = v_.fbeRead(r, b, b + 240);
+      v_.fbeRead(r, b, b + 240, v.v);
     } catch (e) {
       throw fbe.within(e, "v");
     }
@@ -36171,7 +36642,7 @@ export class Hostile {
       return;
     }
     try {
-      v.r = r_.fbeRead(r, b, b + 244);
+      r_.fbeRead(r, b, b + 244, v.r);
     } catch (e) {
       throw fbe.within(e, "r");
     }
@@ -36180,7 +36651,7 @@ export class Hostile {
       return;
     }
     try {
-      v.w = w_.fbeRead(r, b, b + 248);
+      w_.fbeRead(r, b, b + 248, v.w);
     } catch (e) {
       throw fbe.within(e, "w");
     }
@@ -36189,7 +36660,7 @@ export class Hostile {
       return;
     }
     try {
-      v.SideBuy = SideBuy.fbeRead(r, b, b + 252);
+      SideBuy.fbeRead(r, b, b + 252, v.SideBuy);
     } catch (e) {
       throw fbe.within(e, "SideBuy");
     }
@@ -36198,7 +36669,7 @@ export class Hostile {
       return;
     }
     try {
-      v.OrderKey = OrderKey.fbeRead(r, b, b + 256);
+      OrderKey.fbeRead(r, b, b + 256, v.OrderKey);
     } catch (e) {
       throw fbe.within(e, "OrderKey");
     }
@@ -36207,7 +36678,7 @@ export class Hostile {
       return;
     }
     try {
-      v.textOfside = textOfside.fbeRead(r, b, b + 260);
+      textOfside.fbeRead(r, b, b + 260, v.textOfside);
     } catch (e) {
       throw fbe.within(e, "textOfside");
     }
@@ -36216,7 +36687,7 @@ export class Hostile {
       return;
     }
     try {
-      v.DECIMAL_1 = DECIMAL_1.fbeRead(r, b, b + 264);
+      DECIMAL_1.fbeRead(r, b, b + 264, v.DECIMAL_1);
     } catch (e) {
       throw fbe.within(e, "DECIMAL_1");
     }
@@ -36225,7 +36696,7 @@ export class Hostile {
       return;
     }
     try {
-      v.OrderModel = OrderModel.fbeRead(r, b, b + 268);
+      OrderModel.fbeRead(r, b, b + 268, v.OrderModel);
     } catch (e) {
       throw fbe.within(e, "OrderModel");
     }
@@ -36234,7 +36705,7 @@ export class Hostile {
       return;
     }
     try {
-      v.OrderFinal = OrderFinal.fbeRead(r, b, b + 272);
+      OrderFinal.fbeRead(r, b, b + 272, v.OrderFinal);
     } catch (e) {
       throw fbe.within(e, "OrderFinal");
     }
@@ -36243,7 +36714,7 @@ export class Hostile {
       return;
     }
     try {
-      v.NewOrder = NewOrder.fbeRead(r, b, b + 276);
+      NewOrder.fbeRead(r, b, b + 276, v.NewOrder);
     } catch (e) {
       throw fbe.within(e, "NewOrder");
     }
@@ -36252,7 +36723,7 @@ export class Hostile {
       return;
     }
     try {
-      v.VerifyFBEOrder = VerifyFBEOrder.fbeRead(r, b, b + 280);
+      VerifyFBEOrder.fbeRead(r, b, b + 280, v.VerifyFBEOrder);
     } catch (e) {
       throw fbe.within(e, "VerifyFBEOrder");
     }
@@ -36261,7 +36732,7 @@ export class Hostile {
       return;
     }
     try {
-      v.fbe_vr_Order = fbe_vr_Order.fbeRead(r, b, b + 284);
+      fbe_vr_Order.fbeRead(r, b, b + 284, v.fbe_vr_Order);
     } catch (e) {
       throw fbe.within(e, "fbe_vr_Order");
     }
@@ -36270,7 +36741,7 @@ export class Hostile {
       return;
     }
     try {
-      v.e1 = e1.fbeRead(r, b, b + 288);
+      e1.fbeRead(r, b, b + 288, v.e1);
     } catch (e) {
       throw fbe.within(e, "e1");
     }
@@ -36279,7 +36750,7 @@ export class Hostile {
       return;
     }
     try {
-      v.i2 = i2.fbeRead(r, b, b + 292);
+      i2.fbeRead(r, b, b + 292, v.i2);
     } catch (e) {
       throw fbe.within(e, "i2");
     }
@@ -36288,7 +36759,7 @@ export class Hostile {
       return;
     }
     try {
-      v.o3 = o3.fbeRead(r, b, b + 296);
+      o3.fbeRead(r, b, b + 296, v.o3);
     } catch (e) {
       throw fbe.within(e, "o3");
     }
@@ -36297,7 +36768,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Case = Case.fbeRead(r, b, b + 300);
+      Case.fbeRead(r, b, b + 300, v.Case);
     } catch (e) {
       throw fbe.within(e, "Case");
     }
@@ -36306,7 +36777,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Imported = Imported.fbeRead(r, b, b + 304);
+      Imported.fbeRead(r, b, b + 304, v.Imported);
     } catch (e) {
       throw fbe.within(e, "Imported");
     }
@@ -36315,7 +36786,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Derived = Derived.fbeRead(r, b, b + 308);
+      Derived.fbeRead(r, b, b + 308, v.Derived);
     } catch (e) {
       throw fbe.within(e, "Derived");
     }
@@ -36324,7 +36795,7 @@ export class Hostile {
       return;
     }
     try {
-      v.Listed = Listed.fbeRead(r, b, b + 312);
+      Listed.fbeRead(r, b, b + 312, v.Listed);
     } catch (e) {
       throw fbe.within(e, "Listed");
     }
@@ -37156,392 +37627,392 @@ export class Hostile {
     w.appendI32(v.Letters);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Hostile {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Hostile): Hostile {
     r.enterFinal(4, 2994);
-    const v = new Hostile();
+    const v = into ?? new Hostile();
     try {
-      v.Order = Order.fbeReadFinal(r);
+      Order.fbeReadFinal(r, v.Order);
     } catch (e) {
       throw fbe.within(e, "Order");
     }
     try {
-      v.CppWords = CppWords.fbeReadFinal(r);
+      CppWords.fbeReadFinal(r, v.CppWords);
     } catch (e) {
       throw fbe.within(e, "CppWords");
     }
     try {
-      v.PythonWords = PythonWords.fbeReadFinal(r);
+      PythonWords.fbeReadFinal(r, v.PythonWords);
     } catch (e) {
       throw fbe.within(e, "PythonWords");
     }
     try {
-      v.GoWords = GoWords.fbeReadFinal(r);
+      GoWords.fbeReadFinal(r, v.GoWords);
     } catch (e) {
       throw fbe.within(e, "GoWords");
     }
     try {
-      v.JavaWords = JavaWords.fbeReadFinal(r);
+      JavaWords.fbeReadFinal(r, v.JavaWords);
     } catch (e) {
       throw fbe.within(e, "JavaWords");
     }
     try {
-      v.KotlinWords = KotlinWords.fbeReadFinal(r);
+      KotlinWords.fbeReadFinal(r, v.KotlinWords);
     } catch (e) {
       throw fbe.within(e, "KotlinWords");
     }
     try {
-      v.JsWords = JsWords.fbeReadFinal(r);
+      JsWords.fbeReadFinal(r, v.JsWords);
     } catch (e) {
       throw fbe.within(e, "JsWords");
     }
     try {
-      v.RustWords = RustWords.fbeReadFinal(r);
+      RustWords.fbeReadFinal(r, v.RustWords);
     } catch (e) {
       throw fbe.within(e, "RustWords");
     }
     try {
-      v.CSharpWords = CSharpWords.fbeReadFinal(r);
+      CSharpWords.fbeReadFinal(r, v.CSharpWords);
     } catch (e) {
       throw fbe.within(e, "CSharpWords");
     }
     try {
-      v.RubyWords = RubyWords.fbeReadFinal(r);
+      RubyWords.fbeReadFinal(r, v.RubyWords);
     } catch (e) {
       throw fbe.within(e, "RubyWords");
     }
     try {
-      v.CppMembers = CppMembers.fbeReadFinal(r);
+      CppMembers.fbeReadFinal(r, v.CppMembers);
     } catch (e) {
       throw fbe.within(e, "CppMembers");
     }
     try {
-      v.PythonMembers = PythonMembers.fbeReadFinal(r);
+      PythonMembers.fbeReadFinal(r, v.PythonMembers);
     } catch (e) {
       throw fbe.within(e, "PythonMembers");
     }
     try {
-      v.GoMembers = GoMembers.fbeReadFinal(r);
+      GoMembers.fbeReadFinal(r, v.GoMembers);
     } catch (e) {
       throw fbe.within(e, "GoMembers");
     }
     try {
-      v.JvmMembers = JvmMembers.fbeReadFinal(r);
+      JvmMembers.fbeReadFinal(r, v.JvmMembers);
     } catch (e) {
       throw fbe.within(e, "JvmMembers");
     }
     try {
-      v.JsMembers = JsMembers.fbeReadFinal(r);
+      JsMembers.fbeReadFinal(r, v.JsMembers);
     } catch (e) {
       throw fbe.within(e, "JsMembers");
     }
     try {
-      v.RuntimeNames = RuntimeNames.fbeReadFinal(r);
+      RuntimeNames.fbeReadFinal(r, v.RuntimeNames);
     } catch (e) {
       throw fbe.within(e, "RuntimeNames");
     }
     try {
-      v.class = class_.fbeReadFinal(r);
+      class_.fbeReadFinal(r, v.class);
     } catch (e) {
       throw fbe.within(e, "class");
     }
     try {
-      v.Object = Object_.fbeReadFinal(r);
+      Object_.fbeReadFinal(r, v.Object);
     } catch (e) {
       throw fbe.within(e, "Object");
     }
     try {
-      v.String = String_.fbeReadFinal(r);
+      String_.fbeReadFinal(r, v.String);
     } catch (e) {
       throw fbe.within(e, "String");
     }
     try {
-      v.List = List.fbeReadFinal(r);
+      List.fbeReadFinal(r, v.List);
     } catch (e) {
       throw fbe.within(e, "List");
     }
     try {
-      v.Map = Map_.fbeReadFinal(r);
+      Map_.fbeReadFinal(r, v.Map);
     } catch (e) {
       throw fbe.within(e, "Map");
     }
     try {
-      v.Model = Model.fbeReadFinal(r);
+      Model.fbeReadFinal(r, v.Model);
     } catch (e) {
       throw fbe.within(e, "Model");
     }
     try {
-      v.FinalModel = FinalModel.fbeReadFinal(r);
+      FinalModel.fbeReadFinal(r, v.FinalModel);
     } catch (e) {
       throw fbe.within(e, "FinalModel");
     }
     try {
-      v.Buffer = Buffer.fbeReadFinal(r);
+      Buffer.fbeReadFinal(r, v.Buffer);
     } catch (e) {
       throw fbe.within(e, "Buffer");
     }
     try {
-      v.Reader = Reader.fbeReadFinal(r);
+      Reader.fbeReadFinal(r, v.Reader);
     } catch (e) {
       throw fbe.within(e, "Reader");
     }
     try {
-      v.Writer = Writer.fbeReadFinal(r);
+      Writer.fbeReadFinal(r, v.Writer);
     } catch (e) {
       throw fbe.within(e, "Writer");
     }
     try {
-      v.Limits = Limits.fbeReadFinal(r);
+      Limits.fbeReadFinal(r, v.Limits);
     } catch (e) {
       throw fbe.within(e, "Limits");
     }
     try {
-      v.DecodeError = DecodeError.fbeReadFinal(r);
+      DecodeError.fbeReadFinal(r, v.DecodeError);
     } catch (e) {
       throw fbe.within(e, "DecodeError");
     }
     try {
-      v.DecodeException = DecodeException.fbeReadFinal(r);
+      DecodeException.fbeReadFinal(r, v.DecodeException);
     } catch (e) {
       throw fbe.within(e, "DecodeException");
     }
     try {
-      v.Decimal = Decimal.fbeReadFinal(r);
+      Decimal.fbeReadFinal(r, v.Decimal);
     } catch (e) {
       throw fbe.within(e, "Decimal");
     }
     try {
-      v.Uuid = Uuid.fbeReadFinal(r);
+      Uuid.fbeReadFinal(r, v.Uuid);
     } catch (e) {
       throw fbe.within(e, "Uuid");
     }
     try {
-      v.UUID = UUID.fbeReadFinal(r);
+      UUID.fbeReadFinal(r, v.UUID);
     } catch (e) {
       throw fbe.within(e, "UUID");
     }
     try {
-      v.Timestamp = Timestamp.fbeReadFinal(r);
+      Timestamp.fbeReadFinal(r, v.Timestamp);
     } catch (e) {
       throw fbe.within(e, "Timestamp");
     }
     try {
-      v.Sender = Sender.fbeReadFinal(r);
+      Sender.fbeReadFinal(r, v.Sender);
     } catch (e) {
       throw fbe.within(e, "Sender");
     }
     try {
-      v.Receiver = Receiver.fbeReadFinal(r);
+      Receiver.fbeReadFinal(r, v.Receiver);
     } catch (e) {
       throw fbe.within(e, "Receiver");
     }
     try {
-      v.Client = Client.fbeReadFinal(r);
+      Client.fbeReadFinal(r, v.Client);
     } catch (e) {
       throw fbe.within(e, "Client");
     }
     try {
-      v.Proxy = Proxy.fbeReadFinal(r);
+      Proxy.fbeReadFinal(r, v.Proxy);
     } catch (e) {
       throw fbe.within(e, "Proxy");
     }
     try {
-      v.Handler = Handler.fbeReadFinal(r);
+      Handler.fbeReadFinal(r, v.Handler);
     } catch (e) {
       throw fbe.within(e, "Handler");
     }
     try {
-      v.fbe = fbe_.fbeReadFinal(r);
+      fbe_.fbeReadFinal(r, v.fbe);
     } catch (e) {
       throw fbe.within(e, "fbe");
     }
     try {
-      v.FBE = FBE.fbeReadFinal(r);
+      FBE.fbeReadFinal(r, v.FBE);
     } catch (e) {
       throw fbe.within(e, "FBE");
     }
     try {
-      v.std = std.fbeReadFinal(r);
+      std.fbeReadFinal(r, v.std);
     } catch (e) {
       throw fbe.within(e, "std");
     }
     try {
-      v.Companion = Companion.fbeReadFinal(r);
+      Companion.fbeReadFinal(r, v.Companion);
     } catch (e) {
       throw fbe.within(e, "Companion");
     }
     try {
-      v.Any = Any.fbeReadFinal(r);
+      Any.fbeReadFinal(r, v.Any);
     } catch (e) {
       throw fbe.within(e, "Any");
     }
     try {
-      v.Self = Self.fbeReadFinal(r);
+      Self.fbeReadFinal(r, v.Self);
     } catch (e) {
       throw fbe.within(e, "Self");
     }
     try {
-      v.self = self.fbeReadFinal(r);
+      self.fbeReadFinal(r, v.self);
     } catch (e) {
       throw fbe.within(e, "self");
     }
     try {
-      v.None = None.fbeReadFinal(r);
+      None.fbeReadFinal(r, v.None);
     } catch (e) {
       throw fbe.within(e, "None");
     }
     try {
-      v.Option = Option.fbeReadFinal(r);
+      Option.fbeReadFinal(r, v.Option);
     } catch (e) {
       throw fbe.within(e, "Option");
     }
     try {
-      v.Result = Result.fbeReadFinal(r);
+      Result.fbeReadFinal(r, v.Result);
     } catch (e) {
       throw fbe.within(e, "Result");
     }
     try {
-      v.Vec = Vec.fbeReadFinal(r);
+      Vec.fbeReadFinal(r, v.Vec);
     } catch (e) {
       throw fbe.within(e, "Vec");
     }
     try {
-      v.Box = Box.fbeReadFinal(r);
+      Box.fbeReadFinal(r, v.Box);
     } catch (e) {
       throw fbe.within(e, "Box");
     }
     try {
-      v.Error = Error_.fbeReadFinal(r);
+      Error_.fbeReadFinal(r, v.Error);
     } catch (e) {
       throw fbe.within(e, "Error");
     }
     try {
-      v.Exception = Exception.fbeReadFinal(r);
+      Exception.fbeReadFinal(r, v.Exception);
     } catch (e) {
       throw fbe.within(e, "Exception");
     }
     try {
-      v.Text = Text.fbeReadFinal(r);
+      Text.fbeReadFinal(r, v.Text);
     } catch (e) {
       throw fbe.within(e, "Text");
     }
     try {
-      v.JsonWriter = JsonWriter.fbeReadFinal(r);
+      JsonWriter.fbeReadFinal(r, v.JsonWriter);
     } catch (e) {
       throw fbe.within(e, "JsonWriter");
     }
     try {
-      v.int32_t = int32_t.fbeReadFinal(r);
+      int32_t.fbeReadFinal(r, v.int32_t);
     } catch (e) {
       throw fbe.within(e, "int32_t");
     }
     try {
-      v.size_t = size_t.fbeReadFinal(r);
+      size_t.fbeReadFinal(r, v.size_t);
     } catch (e) {
       throw fbe.within(e, "size_t");
     }
     try {
-      v.list = list.fbeReadFinal(r);
+      list.fbeReadFinal(r, v.list);
     } catch (e) {
       throw fbe.within(e, "list");
     }
     try {
-      v.object = object_.fbeReadFinal(r);
+      object_.fbeReadFinal(r, v.object);
     } catch (e) {
       throw fbe.within(e, "object");
     }
     try {
-      v.v = v_.fbeReadFinal(r);
+      v_.fbeReadFinal(r, v.v);
     } catch (e) {
       throw fbe.within(e, "v");
     }
     try {
-      v.r = r_.fbeReadFinal(r);
+      r_.fbeReadFinal(r, v.r);
     } catch (e) {
       throw fbe.within(e, "r");
     }
     try {
-      v.w = w_.fbeReadFinal(r);
+      w_.fbeReadFinal(r, v.w);
     } catch (e) {
       throw fbe.within(e, "w");
     }
     try {
-      v.SideBuy = SideBuy.fbeReadFinal(r);
+      SideBuy.fbeReadFinal(r, v.SideBuy);
     } catch (e) {
       throw fbe.within(e, "SideBuy");
     }
     try {
-      v.OrderKey = OrderKey.fbeReadFinal(r);
+      OrderKey.fbeReadFinal(r, v.OrderKey);
     } catch (e) {
       throw fbe.within(e, "OrderKey");
     }
     try {
-      v.textOfside = textOfside.fbeReadFinal(r);
+      textOfside.fbeReadFinal(r, v.textOfside);
     } catch (e) {
       throw fbe.within(e, "textOfside");
     }
     try {
-      v.DECIMAL_1 = DECIMAL_1.fbeReadFinal(r);
+      DECIMAL_1.fbeReadFinal(r, v.DECIMAL_1);
     } catch (e) {
       throw fbe.within(e, "DECIMAL_1");
     }
     try {
-      v.OrderModel = OrderModel.fbeReadFinal(r);
+      OrderModel.fbeReadFinal(r, v.OrderModel);
     } catch (e) {
       throw fbe.within(e, "OrderModel");
     }
     try {
-      v.OrderFinal = OrderFinal.fbeReadFinal(r);
+      OrderFinal.fbeReadFinal(r, v.OrderFinal);
     } catch (e) {
       throw fbe.within(e, "OrderFinal");
     }
     try {
-      v.NewOrder = NewOrder.fbeReadFinal(r);
+      NewOrder.fbeReadFinal(r, v.NewOrder);
     } catch (e) {
       throw fbe.within(e, "NewOrder");
     }
     try {
-      v.VerifyFBEOrder = VerifyFBEOrder.fbeReadFinal(r);
+      VerifyFBEOrder.fbeReadFinal(r, v.VerifyFBEOrder);
     } catch (e) {
       throw fbe.within(e, "VerifyFBEOrder");
     }
     try {
-      v.fbe_vr_Order = fbe_vr_Order.fbeReadFinal(r);
+      fbe_vr_Order.fbeReadFinal(r, v.fbe_vr_Order);
     } catch (e) {
       throw fbe.within(e, "fbe_vr_Order");
     }
     try {
-      v.e1 = e1.fbeReadFinal(r);
+      e1.fbeReadFinal(r, v.e1);
     } catch (e) {
       throw fbe.within(e, "e1");
     }
     try {
-      v.i2 = i2.fbeReadFinal(r);
+      i2.fbeReadFinal(r, v.i2);
     } catch (e) {
       throw fbe.within(e, "i2");
     }
     try {
-      v.o3 = o3.fbeReadFinal(r);
+      o3.fbeReadFinal(r, v.o3);
     } catch (e) {
       throw fbe.within(e, "o3");
     }
     try {
-      v.Case = Case.fbeReadFinal(r);
+      Case.fbeReadFinal(r, v.Case);
     } catch (e) {
       throw fbe.within(e, "Case");
     }
     try {
-      v.Imported = Imported.fbeReadFinal(r);
+      Imported.fbeReadFinal(r, v.Imported);
     } catch (e) {
       throw fbe.within(e, "Imported");
     }
     try {
-      v.Derived = Derived.fbeReadFinal(r);
+      Derived.fbeReadFinal(r, v.Derived);
     } catch (e) {
       throw fbe.within(e, "Derived");
     }
     try {
-      v.Listed = Listed.fbeReadFinal(r);
+      Listed.fbeReadFinal(r, v.Listed);
     } catch (e) {
       throw fbe.within(e, "Listed");
     }
@@ -38152,17 +38623,20 @@ export class Hostile {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Hostile {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Hostile): Hostile {
     const o = r.struct(x, 4, 2994);
-    const v = new Hostile();
+    const v = into ?? new Hostile();
     let m: unknown;
     m = r.member(o, "Order");
     if (m === undefined) {
       r.spend(12, "Order");
     } else {
       try {
-        v.Order = Order.fbeReadJson(r, m);
+        Order.fbeReadJson(r, m, v.Order);
       } catch (e) {
         throw fbe.within(e, "Order");
       }
@@ -38172,7 +38646,7 @@ export class Hostile {
       r.spend(619, "CppWords");
     } else {
       try {
-        v.CppWords = CppWords.fbeReadJson(r, m);
+        CppWords.fbeReadJson(r, m, v.CppWords);
       } catch (e) {
         throw fbe.within(e, "CppWords");
       }
@@ -38182,7 +38656,7 @@ export class Hostile {
       r.spend(239, "PythonWords");
     } else {
       try {
-        v.PythonWords = PythonWords.fbeReadJson(r, m);
+        PythonWords.fbeReadJson(r, m, v.PythonWords);
       } catch (e) {
         throw fbe.within(e, "PythonWords");
       }
@@ -38192,7 +38666,7 @@ export class Hostile {
       r.spend(202, "GoWords");
     } else {
       try {
-        v.GoWords = GoWords.fbeReadJson(r, m);
+        GoWords.fbeReadJson(r, m, v.GoWords);
       } catch (e) {
         throw fbe.within(e, "GoWords");
       }
@@ -38202,7 +38676,7 @@ export class Hostile {
       r.spend(182, "JavaWords");
     } else {
       try {
-        v.JavaWords = JavaWords.fbeReadJson(r, m);
+        JavaWords.fbeReadJson(r, m, v.JavaWords);
       } catch (e) {
         throw fbe.within(e, "JavaWords");
       }
@@ -38212,7 +38686,7 @@ export class Hostile {
       r.spend(207, "KotlinWords");
     } else {
       try {
-        v.KotlinWords = KotlinWords.fbeReadJson(r, m);
+        KotlinWords.fbeReadJson(r, m, v.KotlinWords);
       } catch (e) {
         throw fbe.within(e, "KotlinWords");
       }
@@ -38222,7 +38696,7 @@ export class Hostile {
       r.spend(223, "JsWords");
     } else {
       try {
-        v.JsWords = JsWords.fbeReadJson(r, m);
+        JsWords.fbeReadJson(r, m, v.JsWords);
       } catch (e) {
         throw fbe.within(e, "JsWords");
       }
@@ -38232,7 +38706,7 @@ export class Hostile {
       r.spend(195, "RustWords");
     } else {
       try {
-        v.RustWords = RustWords.fbeReadJson(r, m);
+        RustWords.fbeReadJson(r, m, v.RustWords);
       } catch (e) {
         throw fbe.within(e, "RustWords");
       }
@@ -38242,7 +38716,7 @@ export class Hostile {
       r.spend(150, "CSharpWords");
     } else {
       try {
-        v.CSharpWords = CSharpWords.fbeReadJson(r, m);
+        CSharpWords.fbeReadJson(r, m, v.CSharpWords);
       } catch (e) {
         throw fbe.within(e, "CSharpWords");
       }
@@ -38252,7 +38726,7 @@ export class Hostile {
       r.spend(98, "RubyWords");
     } else {
       try {
-        v.RubyWords = RubyWords.fbeReadJson(r, m);
+        RubyWords.fbeReadJson(r, m, v.RubyWords);
       } catch (e) {
         throw fbe.within(e, "RubyWords");
       }
@@ -38262,7 +38736,7 @@ export class Hostile {
       r.spend(48, "CppMembers");
     } else {
       try {
-        v.CppMembers = CppMembers.fbeReadJson(r, m);
+        CppMembers.fbeReadJson(r, m, v.CppMembers);
       } catch (e) {
         throw fbe.within(e, "CppMembers");
       }
@@ -38272,7 +38746,7 @@ export class Hostile {
       r.spend(96, "PythonMembers");
     } else {
       try {
-        v.PythonMembers = PythonMembers.fbeReadJson(r, m);
+        PythonMembers.fbeReadJson(r, m, v.PythonMembers);
       } catch (e) {
         throw fbe.within(e, "PythonMembers");
       }
@@ -38282,7 +38756,7 @@ export class Hostile {
       r.spend(129, "GoMembers");
     } else {
       try {
-        v.GoMembers = GoMembers.fbeReadJson(r, m);
+        GoMembers.fbeReadJson(r, m, v.GoMembers);
       } catch (e) {
         throw fbe.within(e, "GoMembers");
       }
@@ -38292,7 +38766,7 @@ export class Hostile {
       r.spend(137, "JvmMembers");
     } else {
       try {
-        v.JvmMembers = JvmMembers.fbeReadJson(r, m);
+        JvmMembers.fbeReadJson(r, m, v.JvmMembers);
       } catch (e) {
         throw fbe.within(e, "JvmMembers");
       }
@@ -38302,7 +38776,7 @@ export class Hostile {
       r.spend(11, "JsMembers");
     } else {
       try {
-        v.JsMembers = JsMembers.fbeReadJson(r, m);
+        JsMembers.fbeReadJson(r, m, v.JsMembers);
       } catch (e) {
         throw fbe.within(e, "JsMembers");
       }
@@ -38312,7 +38786,7 @@ export class Hostile {
       r.spend(142, "RuntimeNames");
     } else {
       try {
-        v.RuntimeNames = RuntimeNames.fbeReadJson(r, m);
+        RuntimeNames.fbeReadJson(r, m, v.RuntimeNames);
       } catch (e) {
         throw fbe.within(e, "RuntimeNames");
       }
@@ -38322,7 +38796,7 @@ export class Hostile {
       r.spend(4, "class");
     } else {
       try {
-        v.class = class_.fbeReadJson(r, m);
+        class_.fbeReadJson(r, m, v.class);
       } catch (e) {
         throw fbe.within(e, "class");
       }
@@ -38332,7 +38806,7 @@ export class Hostile {
       r.spend(4, "Object");
     } else {
       try {
-        v.Object = Object_.fbeReadJson(r, m);
+        Object_.fbeReadJson(r, m, v.Object);
       } catch (e) {
         throw fbe.within(e, "Object");
       }
@@ -38342,7 +38816,7 @@ export class Hostile {
       r.spend(4, "String");
     } else {
       try {
-        v.String = String_.fbeReadJson(r, m);
+        String_.fbeReadJson(r, m, v.String);
       } catch (e) {
         throw fbe.within(e, "String");
       }
@@ -38352,7 +38826,7 @@ export class Hostile {
       r.spend(4, "List");
     } else {
       try {
-        v.List = List.fbeReadJson(r, m);
+        List.fbeReadJson(r, m, v.List);
       } catch (e) {
         throw fbe.within(e, "List");
       }
@@ -38362,7 +38836,7 @@ export class Hostile {
       r.spend(4, "Map");
     } else {
       try {
-        v.Map = Map_.fbeReadJson(r, m);
+        Map_.fbeReadJson(r, m, v.Map);
       } catch (e) {
         throw fbe.within(e, "Map");
       }
@@ -38372,7 +38846,7 @@ export class Hostile {
       r.spend(4, "Model");
     } else {
       try {
-        v.Model = Model.fbeReadJson(r, m);
+        Model.fbeReadJson(r, m, v.Model);
       } catch (e) {
         throw fbe.within(e, "Model");
       }
@@ -38382,7 +38856,7 @@ export class Hostile {
       r.spend(4, "FinalModel");
     } else {
       try {
-        v.FinalModel = FinalModel.fbeReadJson(r, m);
+        FinalModel.fbeReadJson(r, m, v.FinalModel);
       } catch (e) {
         throw fbe.within(e, "FinalModel");
       }
@@ -38392,7 +38866,7 @@ export class Hostile {
       r.spend(4, "Buffer");
     } else {
       try {
-        v.Buffer = Buffer.fbeReadJson(r, m);
+        Buffer.fbeReadJson(r, m, v.Buffer);
       } catch (e) {
         throw fbe.within(e, "Buffer");
       }
@@ -38402,7 +38876,7 @@ export class Hostile {
       r.spend(4, "Reader");
     } else {
       try {
-        v.Reader = Reader.fbeReadJson(r, m);
+        Reader.fbeReadJson(r, m, v.Reader);
       } catch (e) {
         throw fbe.within(e, "Reader");
       }
@@ -38412,7 +38886,7 @@ export class Hostile {
       r.spend(4, "Writer");
     } else {
       try {
-        v.Writer = Writer.fbeReadJson(r, m);
+        Writer.fbeReadJson(r, m, v.Writer);
       } catch (e) {
         throw fbe.within(e, "Writer");
       }
@@ -38422,7 +38896,7 @@ export class Hostile {
       r.spend(4, "Limits");
     } else {
       try {
-        v.Limits = Limits.fbeReadJson(r, m);
+        Limits.fbeReadJson(r, m, v.Limits);
       } catch (e) {
         throw fbe.within(e, "Limits");
       }
@@ -38432,7 +38906,7 @@ export class Hostile {
       r.spend(4, "DecodeError");
     } else {
       try {
-        v.DecodeError = DecodeError.fbeReadJson(r, m);
+        DecodeError.fbeReadJson(r, m, v.DecodeError);
       } catch (e) {
         throw fbe.within(e, "DecodeError");
       }
@@ -38442,7 +38916,7 @@ export class Hostile {
       r.spend(4, "DecodeException");
     } else {
       try {
-        v.DecodeException = DecodeException.fbeReadJson(r, m);
+        DecodeException.fbeReadJson(r, m, v.DecodeException);
       } catch (e) {
         throw fbe.within(e, "DecodeException");
       }
@@ -38452,7 +38926,7 @@ export class Hostile {
       r.spend(4, "Decimal");
     } else {
       try {
-        v.Decimal = Decimal.fbeReadJson(r, m);
+        Decimal.fbeReadJson(r, m, v.Decimal);
       } catch (e) {
         throw fbe.within(e, "Decimal");
       }
@@ -38462,7 +38936,7 @@ export class Hostile {
       r.spend(4, "Uuid");
     } else {
       try {
-        v.Uuid = Uuid.fbeReadJson(r, m);
+        Uuid.fbeReadJson(r, m, v.Uuid);
       } catch (e) {
         throw fbe.within(e, "Uuid");
       }
@@ -38472,7 +38946,7 @@ export class Hostile {
       r.spend(4, "UUID");
     } else {
       try {
-        v.UUID = UUID.fbeReadJson(r, m);
+        UUID.fbeReadJson(r, m, v.UUID);
       } catch (e) {
         throw fbe.within(e, "UUID");
       }
@@ -38482,7 +38956,7 @@ export class Hostile {
       r.spend(4, "Timestamp");
     } else {
       try {
-        v.Timestamp = Timestamp.fbeReadJson(r, m);
+        Timestamp.fbeReadJson(r, m, v.Timestamp);
       } catch (e) {
         throw fbe.within(e, "Timestamp");
       }
@@ -38492,7 +38966,7 @@ export class Hostile {
       r.spend(4, "Sender");
     } else {
       try {
-        v.Sender = Sender.fbeReadJson(r, m);
+        Sender.fbeReadJson(r, m, v.Sender);
       } catch (e) {
         throw fbe.within(e, "Sender");
       }
@@ -38502,7 +38976,7 @@ export class Hostile {
       r.spend(4, "Receiver");
     } else {
       try {
-        v.Receiver = Receiver.fbeReadJson(r, m);
+        Receiver.fbeReadJson(r, m, v.Receiver);
       } catch (e) {
         throw fbe.within(e, "Receiver");
       }
@@ -38512,7 +38986,7 @@ export class Hostile {
       r.spend(4, "Client");
     } else {
       try {
-        v.Client = Client.fbeReadJson(r, m);
+        Client.fbeReadJson(r, m, v.Client);
       } catch (e) {
         throw fbe.within(e, "Client");
       }
@@ -38522,7 +38996,7 @@ export class Hostile {
       r.spend(4, "Proxy");
     } else {
       try {
-        v.Proxy = Proxy.fbeReadJson(r, m);
+        Proxy.fbeReadJson(r, m, v.Proxy);
       } catch (e) {
         throw fbe.within(e, "Proxy");
       }
@@ -38532,7 +39006,7 @@ export class Hostile {
       r.spend(4, "Handler");
     } else {
       try {
-        v.Handler = Handler.fbeReadJson(r, m);
+        Handler.fbeReadJson(r, m, v.Handler);
       } catch (e) {
         throw fbe.within(e, "Handler");
       }
@@ -38542,7 +39016,7 @@ export class Hostile {
       r.spend(4, "fbe");
     } else {
       try {
-        v.fbe = fbe_.fbeReadJson(r, m);
+        fbe_.fbeReadJson(r, m, v.fbe);
       } catch (e) {
         throw fbe.within(e, "fbe");
       }
@@ -38552,7 +39026,7 @@ export class Hostile {
       r.spend(4, "FBE");
     } else {
       try {
-        v.FBE = FBE.fbeReadJson(r, m);
+        FBE.fbeReadJson(r, m, v.FBE);
       } catch (e) {
         throw fbe.within(e, "FBE");
       }
@@ -38562,7 +39036,7 @@ export class Hostile {
       r.spend(4, "std");
     } else {
       try {
-        v.std = std.fbeReadJson(r, m);
+        std.fbeReadJson(r, m, v.std);
       } catch (e) {
         throw fbe.within(e, "std");
       }
@@ -38572,7 +39046,7 @@ export class Hostile {
       r.spend(4, "Companion");
     } else {
       try {
-        v.Companion = Companion.fbeReadJson(r, m);
+        Companion.fbeReadJson(r, m, v.Companion);
       } catch (e) {
         throw fbe.within(e, "Companion");
       }
@@ -38582,7 +39056,7 @@ export class Hostile {
       r.spend(4, "Any");
     } else {
       try {
-        v.Any = Any.fbeReadJson(r, m);
+        Any.fbeReadJson(r, m, v.Any);
       } catch (e) {
         throw fbe.within(e, "Any");
       }
@@ -38592,7 +39066,7 @@ export class Hostile {
       r.spend(4, "Self");
     } else {
       try {
-        v.Self = Self.fbeReadJson(r, m);
+        Self.fbeReadJson(r, m, v.Self);
       } catch (e) {
         throw fbe.within(e, "Self");
       }
@@ -38602,7 +39076,7 @@ export class Hostile {
       r.spend(4, "self");
     } else {
       try {
-        v.self = self.fbeReadJson(r, m);
+        self.fbeReadJson(r, m, v.self);
       } catch (e) {
         throw fbe.within(e, "self");
       }
@@ -38612,7 +39086,7 @@ export class Hostile {
       r.spend(4, "None");
     } else {
       try {
-        v.None = None.fbeReadJson(r, m);
+        None.fbeReadJson(r, m, v.None);
       } catch (e) {
         throw fbe.within(e, "None");
       }
@@ -38622,7 +39096,7 @@ export class Hostile {
       r.spend(4, "Option");
     } else {
       try {
-        v.Option = Option.fbeReadJson(r, m);
+        Option.fbeReadJson(r, m, v.Option);
       } catch (e) {
         throw fbe.within(e, "Option");
       }
@@ -38632,7 +39106,7 @@ export class Hostile {
       r.spend(4, "Result");
     } else {
       try {
-        v.Result = Result.fbeReadJson(r, m);
+        Result.fbeReadJson(r, m, v.Result);
       } catch (e) {
         throw fbe.within(e, "Result");
       }
@@ -38642,7 +39116,7 @@ export class Hostile {
       r.spend(4, "Vec");
     } else {
       try {
-        v.Vec = Vec.fbeReadJson(r, m);
+        Vec.fbeReadJson(r, m, v.Vec);
       } catch (e) {
         throw fbe.within(e, "Vec");
       }
@@ -38652,7 +39126,7 @@ export class Hostile {
       r.spend(4, "Box");
     } else {
       try {
-        v.Box = Box.fbeReadJson(r, m);
+        Box.fbeReadJson(r, m, v.Box);
       } catch (e) {
         throw fbe.within(e, "Box");
       }
@@ -38662,7 +39136,7 @@ export class Hostile {
       r.spend(4, "Error");
     } else {
       try {
-        v.Error = Error_.fbeReadJson(r, m);
+        Error_.fbeReadJson(r, m, v.Error);
       } catch (e) {
         throw fbe.within(e, "Error");
       }
@@ -38672,7 +39146,7 @@ export class Hostile {
       r.spend(4, "Exception");
     } else {
       try {
-        v.Exception = Exception.fbeReadJson(r, m);
+        Exception.fbeReadJson(r, m, v.Exception);
       } catch (e) {
         throw fbe.within(e, "Exception");
       }
@@ -38682,7 +39156,7 @@ export class Hostile {
       r.spend(4, "Text");
     } else {
       try {
-        v.Text = Text.fbeReadJson(r, m);
+        Text.fbeReadJson(r, m, v.Text);
       } catch (e) {
         throw fbe.within(e, "Text");
       }
@@ -38692,7 +39166,7 @@ export class Hostile {
       r.spend(4, "JsonWriter");
     } else {
       try {
-        v.JsonWriter = JsonWriter.fbeReadJson(r, m);
+        JsonWriter.fbeReadJson(r, m, v.JsonWriter);
       } catch (e) {
         throw fbe.within(e, "JsonWriter");
       }
@@ -38702,7 +39176,7 @@ export class Hostile {
       r.spend(4, "int32_t");
     } else {
       try {
-        v.int32_t = int32_t.fbeReadJson(r, m);
+        int32_t.fbeReadJson(r, m, v.int32_t);
       } catch (e) {
         throw fbe.within(e, "int32_t");
       }
@@ -38712,7 +39186,7 @@ export class Hostile {
       r.spend(4, "size_t");
     } else {
       try {
-        v.size_t = size_t.fbeReadJson(r, m);
+        size_t.fbeReadJson(r, m, v.size_t);
       } catch (e) {
         throw fbe.within(e, "size_t");
       }
@@ -38722,7 +39196,7 @@ export class Hostile {
       r.spend(4, "list");
     } else {
       try {
-        v.list = list.fbeReadJson(r, m);
+        list.fbeReadJson(r, m, v.list);
       } catch (e) {
         throw fbe.within(e, "list");
       }
@@ -38732,7 +39206,7 @@ export class Hostile {
       r.spend(4, "object");
     } else {
       try {
-        v.object = object_.fbeReadJson(r, m);
+        object_.fbeReadJson(r, m, v.object);
       } catch (e) {
         throw fbe.within(e, "object");
       }
@@ -38742,7 +39216,7 @@ export class Hostile {
       r.spend(4, "v");
     } else {
       try {
-        v.v = v_.fbeReadJson(r, m);
+        v_.fbeReadJson(r, m, v.v);
       } catch (e) {
         throw fbe.within(e, "v");
       }
@@ -38752,7 +39226,7 @@ export class Hostile {
       r.spend(4, "r");
     } else {
       try {
-        v.r = r_.fbeReadJson(r, m);
+        r_.fbeReadJson(r, m, v.r);
       } catch (e) {
         throw fbe.within(e, "r");
       }
@@ -38762,7 +39236,7 @@ export class Hostile {
       r.spend(4, "w");
     } else {
       try {
-        v.w = w_.fbeReadJson(r, m);
+        w_.fbeReadJson(r, m, v.w);
       } catch (e) {
         throw fbe.within(e, "w");
       }
@@ -38772,7 +39246,7 @@ export class Hostile {
       r.spend(4, "SideBuy");
     } else {
       try {
-        v.SideBuy = SideBuy.fbeReadJson(r, m);
+        SideBuy.fbeReadJson(r, m, v.SideBuy);
       } catch (e) {
         throw fbe.within(e, "SideBuy");
       }
@@ -38782,7 +39256,7 @@ export class Hostile {
       r.spend(4, "OrderKey");
     } else {
       try {
-        v.OrderKey = OrderKey.fbeReadJson(r, m);
+        OrderKey.fbeReadJson(r, m, v.OrderKey);
       } catch (e) {
         throw fbe.within(e, "OrderKey");
       }
@@ -38792,7 +39266,7 @@ export class Hostile {
       r.spend(4, "textOfside");
     } else {
       try {
-        v.textOfside = textOfside.fbeReadJson(r, m);
+        textOfside.fbeReadJson(r, m, v.textOfside);
       } catch (e) {
         throw fbe.within(e, "textOfside");
       }
@@ -38802,7 +39276,7 @@ export class Hostile {
       r.spend(4, "DECIMAL_1");
     } else {
       try {
-        v.DECIMAL_1 = DECIMAL_1.fbeReadJson(r, m);
+        DECIMAL_1.fbeReadJson(r, m, v.DECIMAL_1);
       } catch (e) {
         throw fbe.within(e, "DECIMAL_1");
       }
@@ -38812,7 +39286,7 @@ export class Hostile {
       r.spend(4, "OrderModel");
     } else {
       try {
-        v.OrderModel = OrderModel.fbeReadJson(r, m);
+        OrderModel.fbeReadJson(r, m, v.OrderModel);
       } catch (e) {
         throw fbe.within(e, "OrderModel");
       }
@@ -38822,7 +39296,7 @@ export class Hostile {
       r.spend(4, "OrderFinal");
     } else {
       try {
-        v.OrderFinal = OrderFinal.fbeReadJson(r, m);
+        OrderFinal.fbeReadJson(r, m, v.OrderFinal);
       } catch (e) {
         throw fbe.within(e, "OrderFinal");
       }
@@ -38832,7 +39306,7 @@ export class Hostile {
       r.spend(4, "NewOrder");
     } else {
       try {
-        v.NewOrder = NewOrder.fbeReadJson(r, m);
+        NewOrder.fbeReadJson(r, m, v.NewOrder);
       } catch (e) {
         throw fbe.within(e, "NewOrder");
       }
@@ -38842,7 +39316,7 @@ export class Hostile {
       r.spend(4, "VerifyFBEOrder");
     } else {
       try {
-        v.VerifyFBEOrder = VerifyFBEOrder.fbeReadJson(r, m);
+        VerifyFBEOrder.fbeReadJson(r, m, v.VerifyFBEOrder);
       } catch (e) {
         throw fbe.within(e, "VerifyFBEOrder");
       }
@@ -38852,7 +39326,7 @@ export class Hostile {
       r.spend(4, "fbe_vr_Order");
     } else {
       try {
-        v.fbe_vr_Order = fbe_vr_Order.fbeReadJson(r, m);
+        fbe_vr_Order.fbeReadJson(r, m, v.fbe_vr_Order);
       } catch (e) {
         throw fbe.within(e, "fbe_vr_Order");
       }
@@ -38862,7 +39336,7 @@ export class Hostile {
       r.spend(4, "e1");
     } else {
       try {
-        v.e1 = e1.fbeReadJson(r, m);
+        e1.fbeReadJson(r, m, v.e1);
       } catch (e) {
         throw fbe.within(e, "e1");
       }
@@ -38872,7 +39346,7 @@ export class Hostile {
       r.spend(4, "i2");
     } else {
       try {
-        v.i2 = i2.fbeReadJson(r, m);
+        i2.fbeReadJson(r, m, v.i2);
       } catch (e) {
         throw fbe.within(e, "i2");
       }
@@ -38882,7 +39356,7 @@ export class Hostile {
       r.spend(4, "o3");
     } else {
       try {
-        v.o3 = o3.fbeReadJson(r, m);
+        o3.fbeReadJson(r, m, v.o3);
       } catch (e) {
         throw fbe.within(e, "o3");
       }
@@ -38892,7 +39366,7 @@ export class Hostile {
       r.spend(32, "Case");
     } else {
       try {
-        v.Case = Case.fbeReadJson(r, m);
+        Case.fbeReadJson(r, m, v.Case);
       } catch (e) {
         throw fbe.within(e, "Case");
       }
@@ -38902,7 +39376,7 @@ export class Hostile {
       r.spend(10, "Imported");
     } else {
       try {
-        v.Imported = Imported.fbeReadJson(r, m);
+        Imported.fbeReadJson(r, m, v.Imported);
       } catch (e) {
         throw fbe.within(e, "Imported");
       }
@@ -38912,7 +39386,7 @@ export class Hostile {
       r.spend(18, "Derived");
     } else {
       try {
-        v.Derived = Derived.fbeReadJson(r, m);
+        Derived.fbeReadJson(r, m, v.Derived);
       } catch (e) {
         throw fbe.within(e, "Derived");
       }
@@ -38922,7 +39396,7 @@ export class Hostile {
       r.spend(16, "Listed");
     } else {
       try {
-        v.Listed = Listed.fbeReadJson(r, m);
+        Listed.fbeReadJson(r, m, v.Listed);
       } catch (e) {
         throw fbe.within(e, "Listed");
       }

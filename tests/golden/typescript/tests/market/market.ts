@@ -65,10 +65,13 @@ export class Instrument {
     w.putI32(b + 12, v.digits);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Instrument {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Instrument): Instrument {
     const b = r.struct(base, slot, 501, 8);
-    const v = new Instrument();
+    const v = into ?? new Instrument();
     Instrument.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -146,10 +149,10 @@ export class Instrument {
     w.appendI32(v.digits);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Instrument {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Instrument): Instrument {
     r.enterFinal(8);
-    const v = new Instrument();
+    const v = into ?? new Instrument();
     v.symbol = r.finalString("symbol");
     v.digits = r.i32(r.fixed(4, "digits"));
     r.leave();
@@ -222,10 +225,13 @@ export class Instrument {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Instrument {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Instrument): Instrument {
     const o = r.struct(x, 8);
-    const v = new Instrument();
+    const v = into ?? new Instrument();
     let m: unknown;
     m = r.member(o, "symbol");
     if (m !== undefined) {
@@ -311,10 +317,13 @@ export class Failure {
     w.string(b, b + 24, v.reason);
   }
 
-  /** Reads the versioned body the slot at `slot` points to (from `base`). */
-  static fbeRead(r: fbe.Reader, base: number, slot: number): Failure {
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Failure): Failure {
     const b = r.struct(base, slot, 502, 20);
-    const v = new Failure();
+    const v = into ?? new Failure();
     Failure.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
     return v;
@@ -392,10 +401,10 @@ export class Failure {
     w.appendString(v.reason);
   }
 
-  /** Reads a value's fields at the Reader's cursor (final model). */
-  static fbeReadFinal(r: fbe.Reader): Failure {
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Failure): Failure {
     r.enterFinal(20);
-    const v = new Failure();
+    const v = into ?? new Failure();
     v.id = r.uuid(r.fixed(16, "id"));
     v.reason = r.finalString("reason");
     r.leave();
@@ -468,10 +477,13 @@ export class Failure {
     return j.text;
   }
 
-  /** Reads a value from its parsed JSON object; members the document leaves out keep their defaults. */
-  static fbeReadJson(r: fbe.JsonReader, x: unknown): Failure {
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Failure): Failure {
     const o = r.struct(x, 20);
-    const v = new Failure();
+    const v = into ?? new Failure();
     let m: unknown;
     m = r.member(o, "id");
     if (m !== undefined) {
