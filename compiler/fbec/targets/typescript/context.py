@@ -243,3 +243,44 @@ def compare(c: Context, t: ir.Type) -> str:
     if isinstance(t, ir.StructRef):
         return f"{c.named(t.name)}.fbeCompareKey" if has_keys(c, t.name) else c.rt("compareSame")
     return c.rt("compareValue")
+
+
+def unique(t: ir.Type) -> bool:
+    """Whether t is a set or map held as a Set or Map (by value), which refuses a repeated element or key."""
+    if isinstance(t, ir.Mapping):
+        return by_value(t.key)
+    return isinstance(t, ir.Sequence) and t.kind == "set" and by_value(t.element)
+
+
+def new_collection(c: Context, t: ir.Type, name: str) -> str:
+    """The declaration of the local `name` a collection of type t is read into: a Set or Map, or an array."""
+    if isinstance(t, ir.Mapping) and unique(t):
+        return f"const {name} = new Map{c.generic(c.type(t.key), c.type(t.value))}();"
+    if isinstance(t, ir.Sequence) and unique(t):
+        return f"const {name} = new Set{c.generic(c.type(t.element))}();"
+    return f"const {name}{c.annot(c.type(t))} = [];"
+
+
+def add_item(w: CodeWriter, t: ir.Type, collection: str, item: str, duplicate: str, key: str = "") -> None:
+    """Add an element (or the entry key, item) to what new_collection declared: a Set or Map refuses
+    one it holds (`duplicate`), an array takes it (refuse_repeated checks it once it is whole)."""
+    mapping = isinstance(t, ir.Mapping)
+    if not unique(t):
+        w.line(f"{collection}.push([{key}, {item}]);" if mapping else f"{collection}.push({item});")
+        return
+    with w.block(f"if ({collection}.has({key if mapping else item})) {{", "}"):
+        w.line(duplicate)
+    w.line(f"{collection}.set({key}, {item});" if mapping else f"{collection}.add({item});")
+
+
+def refuse_repeated(w: CodeWriter, c: Context, t: ir.Type, collection: str, duplicate: str) -> None:
+    """`duplicate` when a set or map held as an array, now read, has two elements or keys the same
+    (nothing for a Set or Map by value, which add_item filled, nor for a vector or list)."""
+    if isinstance(t, ir.Mapping) and not by_value(t.key):
+        call = f"{c.rt('repeatedEntries')}({collection}, {compare(c, t.key)})"
+    elif isinstance(t, ir.Sequence) and t.kind == "set" and not by_value(t.element):
+        call = f"{c.rt('repeated')}({collection}, {compare(c, t.element)})"
+    else:
+        return
+    with w.block(f"if ({call} !== undefined) {{", "}"):
+        w.line(duplicate)

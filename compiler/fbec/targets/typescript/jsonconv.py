@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals, RawText
-from fbec.targets.typescript.context import Context, by_value, compare
+from fbec.targets.typescript.context import Context, add_item, new_collection, refuse_repeated
 from fbec.targets.typescript.models import (
     SLOT,
     assign,
@@ -220,29 +220,18 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
             w.line(f'const {e} = r.fixed({x}, {t.length}, "{f}");')
         else:
             w.line(f'const {e} = r.array({x}, {t.item_cost}, "{f}");')
-        as_set = isinstance(t, ir.Sequence) and t.kind == "set" and by_value(t.element)
-        w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
-               else f"const {a}{c.annot(c.type(t))} = [];")
+        w.line(new_collection(c, t, a))
         with w.block(f"for (let {i} = 0; {i} < {e}.length; {i}++) {{", "}"):
             w.line(f"let {y}{c.annot(c.type(t.element))};")
             json_read(c, w, t.element, f"{e}[{i}]", f, y, within_index(f, i), names)
-            if as_set:
-                with w.block(f"if ({a}.has({y})) {{", "}"):
-                    w.line(f'r.duplicate("{f}", "element");')
-                w.line(f"{a}.add({y});")
-            else:
-                w.line(f"{a}.push({y});")
-        if isinstance(t, ir.Sequence) and t.kind == "set" and not as_set:
-            with w.block(f"if ({c.rt('repeated')}({a}, {compare(c, t.element)}) !== undefined) {{", "}"):
-                w.line(f'r.duplicate("{f}", "element");')
+            add_item(w, t, a, y, f'r.duplicate("{f}", "element");')
+        refuse_repeated(w, c, t, a, f'r.duplicate("{f}", "element");')
         w.line(f"{target} = {a};")
     else:
         assert isinstance(t, ir.Mapping)
         cost = t.item_cost
         e, m, i, k, y, key = names("e"), names("m"), names("i"), names("k"), names("y"), names("key")
-        keyed = by_value(t.key)
-        w.line(f"const {m} = new Map{c.generic(c.type(t.key), c.type(t.value))}();" if keyed
-               else f"const {m}{c.annot(c.type(t))} = [];")
+        w.line(new_collection(c, t, m))
         if isinstance(t.key, ir.StructRef):
             w.line(f'const {e} = r.pairs({x}, {cost}, "{f}");')
             with w.block(f"for (let {i} = 0; {i} < {e}.length; {i}++) {{", "}"):
@@ -258,15 +247,8 @@ def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str
                 w.line(f"const {k} = {key_expr(t.key, key, f)};")
                 w.line(f"let {y}{c.annot(c.type(t.value))};")
                 json_read(c, w, t.value, f"{e}[{key}]", f, y, f'within(e, "{f}[" + {key} + "]")', names)
-                if keyed:
-                    with w.block(f"if ({m}.has({k})) {{", "}"):
-                        w.line(f'r.duplicate("{f}", "key");')
-                    w.line(f"{m}.set({k}, {y});")
-                else:
-                    w.line(f"{m}.push([{k}, {y}]);")
-        if not keyed:
-            with w.block(f"if ({c.rt('repeatedEntries')}({m}, {compare(c, t.key)}) !== undefined) {{", "}"):
-                w.line(f'r.duplicate("{f}", "key");')
+                add_item(w, t, m, y, f'r.duplicate("{f}", "key");', k)
+        refuse_repeated(w, c, t, m, f'r.duplicate("{f}", "key");')
         w.line(f"{target} = {m};")
 
 

@@ -14,7 +14,15 @@ from collections.abc import Callable
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, StructPlan
 from fbec.targets.base import CodeWriter, Locals, Options
-from fbec.targets.typescript.context import Context, by_value, compare
+from fbec.targets.typescript.context import (
+    Context,
+    add_item,
+    by_value,
+    compare,
+    new_collection,
+    refuse_repeated,
+    unique,
+)
 
 # Primitive -> the fbe.Writer put/append and fbe.Reader method suffix of its slot.
 SLOT = {
@@ -264,9 +272,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
             w.line(f"const {n} = r.count;")
         first = "r.pos" if at is None else f"{e} - 4"
         if isinstance(t, ir.Mapping):
-            keyed = by_value(t.key)
-            w.line(f"const {a} = new Map{c.generic(c.type(t.key), c.type(t.value))}();" if keyed
-                   else f"const {a}{c.annot(c.type(t))} = [];")
+            w.line(new_collection(c, t, a))
             with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
                 pos = f"{e} + {i} * {t.item_size}"
                 w.line(f"let {k}{c.annot(c.type(t.key))};")
@@ -274,31 +280,17 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
                 read_value(w, c, t.key, at and (at[0], pos), field, k, within_index(field, i), names)
                 read_value(w, c, t.value, at and (at[0], plus(pos, t.key.size)), field, y, within_index(field, i),
                            names)
-                if keyed:
-                    with w.block(f"if ({a}.has({k})) {{", "}"):
-                        w.line(f'r.duplicate("{field}", {"r.pos" if at is None else pos});')
-                    w.line(f"{a}.set({k}, {y});")
-                else:
-                    w.line(f"{a}.push([{k}, {y}]);")
-            if not keyed:
-                with w.block(f"if ({c.rt('repeatedEntries')}({a}, {compare(c, t.key)}) !== undefined) {{", "}"):
-                    w.line(f'r.duplicate("{field}", {first});')
+                add_item(w, t, a, y, f'r.duplicate("{field}", {"r.pos" if at is None else pos});', k)
         else:
-            as_set = t.kind == "set" and by_value(t.element)
-            w.line(f"const {a} = new Set{c.generic(c.type(t.element))}();" if as_set
-                   else f"const {a}{c.annot(c.type(t))} = [];")
+            w.line(new_collection(c, t, a))
             with w.block(f"for (let {i} = 0; {i} < {n}; {i}++) {{", "}"):
                 where = at and (at[0], f"{e} + {i} * {t.element.size}")
-                if as_set:
+                if unique(t):
                     w.line(f"const {y} = {read_expr(c, t.element, where, field)};")
-                    with w.block(f"if ({a}.has({y})) {{", "}"):
-                        w.line(f'r.duplicate("{field}", {first});')
-                    w.line(f"{a}.add({y});")
+                    add_item(w, t, a, y, f'r.duplicate("{field}", {first});')
                 else:
                     element_into(w, c, t.element, where, field, a, i, y, names)
-            if t.kind == "set" and not as_set:
-                with w.block(f"if ({c.rt('repeated')}({a}, {compare(c, t.element)}) !== undefined) {{", "}"):
-                    w.line(f'r.duplicate("{field}", {first});')
+        refuse_repeated(w, c, t, a, f'r.duplicate("{field}", {first});')
         if target:
             w.line(f"{target} = {a};")
 
