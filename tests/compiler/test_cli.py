@@ -159,7 +159,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     assert "--kotlin generate Kotlin code (on the Java runtime)" in flat
     assert "--rust generate Rust code (types, both binary models and the text form; no JSON or protocol)" in flat
     assert "progress" not in flat and " yet)" not in flat
-    assert "--csharp generate C# code (types and both binary models, on Mono and .NET; no JSON, text form or protocol)" in flat
+    assert "--csharp generate C# code (types, both binary models and the text form, on Mono and .NET; no JSON or protocol)" in flat
     assert "Planned languages, not available yet: Ruby (--ruby)." in flat
     assert "Swift (--swift): not supported:" in flat
     assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "

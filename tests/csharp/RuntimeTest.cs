@@ -87,6 +87,24 @@ namespace Fbe.Tests
         }
 
         [Test]
+        public void FloatsPrintAsCsG()
+        {
+            var cases = new object[]
+            {
+                1000.0, "1000", 1.23456, "1.23456", 1e10, "1e+10", 123456.0, "123456", 1234567.0, "1.23457e+06",
+                0.0001, "0.0001", 0.00001234, "1.234e-05", -1.5, "-1.5", 0.30000000000000004, "0.3",
+                5e-324, "4.94066e-324", double.MaxValue, "1.79769e+308", 999999.5, "1e+06",
+                double.NegativeInfinity, "-inf", -0.0, "-0", (double)123.456f, "123.456",
+            };
+            for (int i = 0; i < cases.Length; i += 2)
+                Assert.AreEqual(cases[i + 1], Numbers.G((double)cases[i]), "%g of " + cases[i]);
+            Assert.AreEqual("-123.456000", Numbers.Fixed(Numbers.ToDouble(-123.456m), 6));
+            Assert.AreEqual("0.125000", Numbers.Fixed(0.125, 6));
+            Assert.AreEqual("0.000000", Numbers.Fixed(0.0000004, 6));
+            Assert.AreEqual("2.5", Numbers.Fixed(2.45, 1));   // 2.45 is 2.4500000000000001776...
+        }
+
+        [Test]
         public void WriterRefusesStructsNestedTooDeep()
         {
             var w = new Writer(2);

@@ -22,6 +22,7 @@ namespace Fbe.Tests
         public Type Type;
         public byte[] Versioned;
         public byte[] Final;
+        public byte[] Text;
         public List<int[]> Unspecified = new List<int[]>();
 
         public override string ToString() { return Name; }
@@ -86,6 +87,7 @@ namespace Fbe.Tests
                     Type = generated.GetType(Pascal((string)c["package"]) + "." + Pascal((string)c["type"]), true),
                     Versioned = File.ReadAllBytes(Path.Combine(Shared(), "vectors", name + ".fbe.bin")),
                     Final = File.ReadAllBytes(Path.Combine(Shared(), "vectors", name + ".final.bin")),
+                    Text = File.ReadAllBytes(Path.Combine(Shared(), "vectors", name + ".txt")),
                 };
                 foreach (JToken f in c["files"])
                     if (f["unspecified_bytes"] != null)
@@ -127,6 +129,14 @@ namespace Fbe.Tests
             Assert.AreEqual(c.Final, Roots.ToFinal(f), "ToFinal of the final value");
             Assert.AreEqual(c.Final, Roots.ToFinal(v), "ToFinal of the versioned value");
             Assert.AreEqual(Masked(c.Versioned, c.Unspecified), Masked(Roots.ToFbe(f), c.Unspecified), "ToFbe of the final value");
+        }
+
+        [TestCaseSource("Cases")]
+        public void PrintsTheTextForm(VectorCase c)
+        {
+            var roots = new Roots(c.Type);
+            Assert.AreEqual(Utf8.Decode(c.Text, 0, c.Text.Length), roots.FromFbe(c.Versioned).ToString(), "the versioned value");
+            Assert.AreEqual(c.Text, Utf8.Bytes(roots.FromFinal(c.Final).ToString()), "the final value");
         }
 
         /// <summary>The error of a read or verify, or null when it succeeds.</summary>

@@ -74,7 +74,7 @@ def main() -> None:
     build = Path(sys.argv[1] if len(sys.argv) > 1 else REPO / "build" / "csharp").resolve()
     build.mkdir(parents=True, exist_ok=True)
     fbe = build / "Fbe.dll"
-    mcs(fbe, sorted((REPO / "runtime" / "csharp" / "src").glob("*.cs")), [])
+    mcs(fbe, sorted((REPO / "runtime" / "csharp" / "src").glob("*.cs")), [Path("System.Numerics.dll")])
     schemas = sorted((REPO / "schemas").rglob("*.fbe"))
     shared = sorted((SHARED / "schemas").glob("*.fbe")) if (SHARED / "schemas").is_dir() else []
     for schema in schemas:

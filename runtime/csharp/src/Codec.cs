@@ -35,6 +35,9 @@ namespace Fbe
         /// <summary>Reads the value at the reader's cursor (final model).</summary>
         public abstract T Take(Reader r);
 
+        /// <summary>Writes the value in the text form (docs/format.md 9).</summary>
+        public abstract void Text(TextBuilder t, T v);
+
         /// <summary>Checks the value of the slot as Get reads it, with the same verdict and error.</summary>
         public virtual void Check(Reader r, int bas, int slot) { Get(r, bas, slot); }
 
@@ -108,14 +111,17 @@ namespace Fbe
     {
         private readonly Func<byte[], int, T> _get;
         private readonly Action<Writer, int, T> _put;
+        private readonly Action<TextBuilder, T> _text;
 
-        public ScalarCodec(int size, Func<byte[], int, T> get, Action<Writer, int, T> put) : base(size)
+        public ScalarCodec(int size, Func<byte[], int, T> get, Action<Writer, int, T> put, Action<TextBuilder, T> text) : base(size)
         {
             _get = get;
             _put = put;
+            _text = text;
         }
 
         public override T At(byte[] b, int at) { return _get(b, at); }
         public override void Store(Writer w, int at, T v) { _put(w, at, v); }
+        public override void Text(TextBuilder t, T v) { _text(t, v); }
     }
 }

@@ -7,29 +7,49 @@ namespace Fbe
     /// (<c>Codecs.Vector(Codecs.String)</c>) and holds the result in a static field.</summary>
     public static class Codecs
     {
-        public static readonly FixedCodec<bool> Bool = new ScalarCodec<bool>(1, Reader.GetBool, (w, p, v) => w.PutBool(p, v));
-        public static readonly FixedCodec<byte> Byte = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v));
-        public static readonly FixedCodec<sbyte> SByte = new ScalarCodec<sbyte>(1, Reader.GetSByte, (w, p, v) => w.PutSByte(p, v));
-        public static readonly FixedCodec<short> Int16 = new ScalarCodec<short>(2, Reader.GetInt16, (w, p, v) => w.PutInt16(p, v));
-        public static readonly FixedCodec<ushort> UInt16 = new ScalarCodec<ushort>(2, Reader.GetUInt16, (w, p, v) => w.PutUInt16(p, v));
-        public static readonly FixedCodec<int> Int32 = new ScalarCodec<int>(4, Reader.GetInt32, (w, p, v) => w.PutInt32(p, v));
-        public static readonly FixedCodec<uint> UInt32 = new ScalarCodec<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v));
-        public static readonly FixedCodec<long> Int64 = new ScalarCodec<long>(8, Reader.GetInt64, (w, p, v) => w.PutInt64(p, v));
-        public static readonly FixedCodec<ulong> UInt64 = new ScalarCodec<ulong>(8, Reader.GetUInt64, (w, p, v) => w.PutUInt64(p, v));
-        public static readonly FixedCodec<float> Single = new ScalarCodec<float>(4, Reader.GetSingle, (w, p, v) => w.PutSingle(p, v));
-        public static readonly FixedCodec<double> Double = new ScalarCodec<double>(8, Reader.GetDouble, (w, p, v) => w.PutDouble(p, v));
-        public static readonly FixedCodec<Guid> Guid = new ScalarCodec<Guid>(16, Reader.GetGuid, (w, p, v) => w.PutGuid(p, v));
+        public static readonly FixedCodec<bool> Bool = new ScalarCodec<bool>(1, Reader.GetBool, (w, p, v) => w.PutBool(p, v), (t, v) => t.Bool(v));
+        public static readonly FixedCodec<byte> Byte = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v), (t, v) => t.Unsigned(v));
+        public static readonly FixedCodec<sbyte> SByte = new ScalarCodec<sbyte>(1, Reader.GetSByte, (w, p, v) => w.PutSByte(p, v), (t, v) => t.Integer(v));
+        public static readonly FixedCodec<short> Int16 = new ScalarCodec<short>(2, Reader.GetInt16, (w, p, v) => w.PutInt16(p, v), (t, v) => t.Integer(v));
+        public static readonly FixedCodec<ushort> UInt16 = new ScalarCodec<ushort>(2, Reader.GetUInt16, (w, p, v) => w.PutUInt16(p, v), (t, v) => t.Unsigned(v));
+        public static readonly FixedCodec<int> Int32 = new ScalarCodec<int>(4, Reader.GetInt32, (w, p, v) => w.PutInt32(p, v), (t, v) => t.Integer(v));
+        public static readonly FixedCodec<uint> UInt32 = new ScalarCodec<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v), (t, v) => t.Unsigned(v));
+        public static readonly FixedCodec<long> Int64 = new ScalarCodec<long>(8, Reader.GetInt64, (w, p, v) => w.PutInt64(p, v), (t, v) => t.Integer(v));
+        public static readonly FixedCodec<ulong> UInt64 = new ScalarCodec<ulong>(8, Reader.GetUInt64, (w, p, v) => w.PutUInt64(p, v), (t, v) => t.Unsigned(v));
+        public static readonly FixedCodec<float> Single = new ScalarCodec<float>(4, Reader.GetSingle, (w, p, v) => w.PutSingle(p, v), (t, v) => t.Float(v));
+        public static readonly FixedCodec<double> Double = new ScalarCodec<double>(8, Reader.GetDouble, (w, p, v) => w.PutDouble(p, v), (t, v) => t.Float(v));
+        public static readonly FixedCodec<Guid> Guid = new ScalarCodec<Guid>(16, Reader.GetGuid, (w, p, v) => w.PutGuid(p, v), (t, v) => t.Guid(v));
         public static readonly FixedCodec<Timestamp> Timestamp = new ScalarCodec<Timestamp>(
-            8, (b, p) => new Timestamp(Reader.GetUInt64(b, p)), (w, p, v) => w.PutUInt64(p, v.Nanoseconds));
+            8, (b, p) => new Timestamp(Reader.GetUInt64(b, p)), (w, p, v) => w.PutUInt64(p, v.Nanoseconds), (t, v) => t.Unsigned(v.Nanoseconds));
+        /// <summary>A char: a byte printed as itself between single quotes.</summary>
+        public static readonly FixedCodec<byte> Char = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v), (t, v) => t.Char(v));
+        /// <summary>A wchar: its 32-bit code value, printed as its low byte between single quotes.</summary>
+        public static readonly FixedCodec<uint> WChar = new ScalarCodec<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v), (t, v) => t.Char((byte)v));
         public static readonly Codec<decimal> Decimal = new DecimalCodec();
         public static readonly Codec<string> String = new StringCodec();
         public static readonly Codec<byte[]> Bytes = new BytesCodec();
 
-        /// <summary>An enum or flags type on the wire as <paramref name="wire"/>.</summary>
+        /// <summary>An enum on the wire as <paramref name="wire"/>: its text is the first name declared with its value.</summary>
         public static FixedCodec<TEnum> Enum<TEnum, TWire>(FixedCodec<TWire> wire, Func<TWire, TEnum> from, Func<TEnum, TWire> to)
         {
-            return new ScalarCodec<TEnum>(wire.Slot, (b, p) => from(wire.At(b, p)), (w, p, v) => wire.Store(w, p, to(v)));
+            var names = EnumText.Of<TEnum>();
+            return new ScalarCodec<TEnum>(wire.Slot, (b, p) => from(wire.At(b, p)), (w, p, v) => wire.Store(w, p, to(v)),
+                (t, v) => t.Raw(names.Name(v)));
         }
+
+        /// <summary>A flags type on the wire as <paramref name="wire"/>: its text is every declared name whose bits are set.</summary>
+        public static FixedCodec<TEnum> Flags<TEnum, TWire>(FixedCodec<TWire> wire, Func<TWire, TEnum> from, Func<TEnum, TWire> to)
+        {
+            var names = EnumText.Of<TEnum>();
+            return new ScalarCodec<TEnum>(wire.Slot, (b, p) => from(wire.At(b, p)), (w, p, v) => wire.Store(w, p, to(v)),
+                (t, v) => t.Raw(names.Flags(v)));
+        }
+
+        /// <summary>A vector (its text in brackets).</summary>
+        public static Codec<List<T>> Vector<T>(Codec<T> element) { return new VectorCodec<T>(element, "[", "]"); }
+
+        /// <summary>A list (its text in angle brackets).</summary>
+        public static Codec<List<T>> List<T>(Codec<T> element) { return new VectorCodec<T>(element, "<", ">"); }
 
         /// <summary>An optional value type (<c>int?</c>).</summary>
         public static Codec<T?> Optional<T>(Codec<T> value) where T : struct { return new OptionalValueCodec<T>(value); }
@@ -43,22 +63,19 @@ namespace Fbe
         /// <summary>A fixed array of <paramref name="length"/> values.</summary>
         public static Codec<T[]> Array<T>(Codec<T> element, int length) { return new ArrayCodec<T>(element, length); }
 
-        /// <summary>A vector or list.</summary>
-        public static Codec<List<T>> Vector<T>(Codec<T> element) { return new VectorCodec<T>(element); }
-
         /// <summary>A set, written in the order of <paramref name="order"/>.</summary>
         public static Codec<SortedSet<T>> Set<T>(Codec<T> element, IComparer<T> order) { return new SetCodec<T>(element, order); }
 
         /// <summary>A map, written in the order of its keys.</summary>
         public static Codec<SortedDictionary<TKey, TValue>> Map<TKey, TValue>(Codec<TKey> key, Codec<TValue> value, IComparer<TKey> order)
         {
-            return new MapCodec<SortedDictionary<TKey, TValue>, TKey, TValue>(key, value, () => new SortedDictionary<TKey, TValue>(order));
+            return new MapCodec<SortedDictionary<TKey, TValue>, TKey, TValue>(key, value, () => new SortedDictionary<TKey, TValue>(order), "<{", "}>");
         }
 
         /// <summary>A hash, written in the order its dictionary holds the keys.</summary>
         public static Codec<Dictionary<TKey, TValue>> Hash<TKey, TValue>(Codec<TKey> key, Codec<TValue> value, IEqualityComparer<TKey> same)
         {
-            return new MapCodec<Dictionary<TKey, TValue>, TKey, TValue>(key, value, () => new Dictionary<TKey, TValue>(same));
+            return new MapCodec<Dictionary<TKey, TValue>, TKey, TValue>(key, value, () => new Dictionary<TKey, TValue>(same), "[{", "}]");
         }
 
         internal static EncodeException Null()
@@ -74,6 +91,7 @@ namespace Fbe
         public override decimal Get(Reader r, int bas, int slot) { return r.Decimal(slot, ""); }
         public override void Append(Writer w, decimal v) { w.AppendDecimal(v); }
         public override decimal Take(Reader r) { return r.FinalDecimal(""); }
+        public override void Text(TextBuilder t, decimal v) { t.Decimal(v); }
     }
 
     internal sealed class StringCodec : Codec<string>
@@ -97,6 +115,7 @@ namespace Fbe
         }
 
         public override string Take(Reader r) { return r.FinalString(""); }
+        public override void Text(TextBuilder t, string v) { t.String(v); }
         public override void Check(Reader r, int bas, int slot) { r.CheckString(bas, slot, ""); }
         public override void CheckFinal(Reader r) { r.FinalCheckString(""); }
     }
@@ -122,6 +141,7 @@ namespace Fbe
         }
 
         public override byte[] Take(Reader r) { return r.FinalBytes(""); }
+        public override void Text(TextBuilder t, byte[] v) { t.Bytes(v.Length); }
         public override void Check(Reader r, int bas, int slot) { r.CheckBytes(bas, slot, ""); }
         public override void CheckFinal(Reader r) { r.FinalCheckBytes(""); }
     }
@@ -155,6 +175,14 @@ namespace Fbe
         }
 
         public override T? Take(Reader r) { return r.FinalHas("") ? _value.Take(r) : (T?)null; }
+
+        public override void Text(TextBuilder t, T? v)
+        {
+            if (v.HasValue)
+                _value.Text(t, v.Value);
+            else
+                t.Raw("null");
+        }
 
         public override void Check(Reader r, int bas, int slot)
         {
@@ -200,6 +228,14 @@ namespace Fbe
 
         public override T Take(Reader r) { return r.FinalHas("") ? _value.Take(r) : null; }
 
+        public override void Text(TextBuilder t, T v)
+        {
+            if (v != null)
+                _value.Text(t, v);
+            else
+                t.Raw("null");
+        }
+
         public override void Check(Reader r, int bas, int slot)
         {
             int p = r.Optional(bas, slot, _value.Slot, "");
@@ -218,6 +254,18 @@ namespace Fbe
     {
         // docs/limits.md 3: max(1, its share), where struct elements have none
         public static long Cost<T>(Codec<T> e, int n) { return e.Cost == 0 || (long)e.FinalMin * n == 0 ? 1 : (long)e.FinalMin * n; }
+
+        public static void Text<T>(TextBuilder t, Codec<T> e, T[] v)
+        {
+            t.Count(v.Length, "[");
+            for (int i = 0; i < v.Length; i++)
+            {
+                if (i > 0)
+                    t.Byte((byte)',');
+                e.Text(t, v[i]);
+            }
+            t.Raw("]");
+        }
 
         public static void CheckLength(Array v, int n)
         {
@@ -243,6 +291,8 @@ namespace Fbe
             return a;
         }
 
+        public override void Text(TextBuilder t, T[] v) { Arrays.Text(t, _e, v); }
+
         public override void Store(Writer w, int at, T[] v)
         {
             Arrays.CheckLength(v, _n);
@@ -257,6 +307,8 @@ namespace Fbe
         private readonly int _n;
 
         public ArrayCodec(Codec<T> e, int n) : base(e.Slot * n, e.FinalMin * n, Arrays.Cost(e, n)) { _e = e; _n = n; }
+
+        public override void Text(TextBuilder t, T[] v) { Arrays.Text(t, _e, v); }
 
         public override void Put(Writer w, int bas, int slot, T[] v)
         {
@@ -323,8 +375,28 @@ namespace Fbe
     public abstract class CollectionCodec<TCollection, T> : Codec<TCollection> where TCollection : class, ICollection<T>
     {
         protected readonly Codec<T> E;
+        private readonly string _open, _close;
 
-        protected CollectionCodec(Codec<T> element) : base(4, 4, 4) { E = element; }
+        protected CollectionCodec(Codec<T> element, string open, string close) : base(4, 4, 4)
+        {
+            E = element;
+            _open = open;
+            _close = close;
+        }
+
+        /// <summary>The count, the elements between the collection's brackets (docs/format.md 9).</summary>
+        public override void Text(TextBuilder t, TCollection v)
+        {
+            t.Count(v.Count, _open);
+            int i = 0;
+            foreach (T x in v)
+            {
+                if (i++ > 0)
+                    t.Byte((byte)',');
+                E.Text(t, x);
+            }
+            t.Raw(_close);
+        }
 
         /// <summary>An empty collection to read into, sized for <paramref name="n"/> elements at most.</summary>
         protected abstract TCollection Make(int n);
@@ -396,7 +468,7 @@ namespace Fbe
 
     internal sealed class VectorCodec<T> : CollectionCodec<List<T>, T>
     {
-        public VectorCodec(Codec<T> element) : base(element) { }
+        public VectorCodec(Codec<T> element, string open, string close) : base(element, open, close) { }
 
         // a few elements ahead, never a count of elements that take no bytes (bounded by the budget alone)
         protected override List<T> Make(int n) { return new List<T>(Math.Min(n, 1024)); }
@@ -427,7 +499,7 @@ namespace Fbe
     {
         private readonly IComparer<T> _order;
 
-        public SetCodec(Codec<T> element, IComparer<T> order) : base(element) { _order = order; }
+        public SetCodec(Codec<T> element, IComparer<T> order) : base(element, "{", "}") { _order = order; }
 
         protected override SortedSet<T> Make(int n) { return new SortedSet<T>(_order); }
         protected override bool Add(SortedSet<T> c, T v) { return c.Add(v); }
@@ -468,6 +540,13 @@ namespace Fbe
             TKey k = _k.Take(r);
             return new KeyValuePair<TKey, TValue>(k, _v.Take(r));
         }
+
+        public override void Text(TextBuilder t, KeyValuePair<TKey, TValue> e)
+        {
+            _k.Text(t, e.Key);
+            t.Raw("->");
+            _v.Text(t, e.Value);
+        }
     }
 
     internal sealed class MapCodec<TMap, TKey, TValue> : CollectionCodec<TMap, KeyValuePair<TKey, TValue>>
@@ -475,7 +554,11 @@ namespace Fbe
     {
         private readonly Func<TMap> _make;
 
-        public MapCodec(Codec<TKey> k, Codec<TValue> v, Func<TMap> make) : base(new EntryCodec<TKey, TValue>(k, v)) { _make = make; }
+        public MapCodec(Codec<TKey> k, Codec<TValue> v, Func<TMap> make, string open, string close)
+            : base(new EntryCodec<TKey, TValue>(k, v), open, close)
+        {
+            _make = make;
+        }
 
         protected override TMap Make(int n) { return _make(); }
 

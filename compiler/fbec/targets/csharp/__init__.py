@@ -24,7 +24,9 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
         w.line("[Flags]")
     with braces(w, f"public enum {name} : {wire}"):
         for v in e.values:
-            w.line(f"{c.ident.value(e.qualified, v.name)} = {v.value},")
+            ident = c.ident.value(e.qualified, v.name)
+            named = "" if ident == v.name else f'[SchemaName("{v.name}")] '
+            w.line(f"{named}{ident} = {v.value},")
     w.blank()
 
 
@@ -133,6 +135,12 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         write_roots(w, c, s, name)
         if len(parents) > (1 if s.base else 0):
             write_keys(w, c, s, name)
+        w.line("/// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>")
+        with braces(w, "public override string ToString()"):
+            w.line("var t = new TextBuilder();")
+            w.line("Model.Instance.Text(t, this);")
+            w.line("return t.ToString();")
+        w.blank()
         write_model(w, c, s)
     w.blank()
 

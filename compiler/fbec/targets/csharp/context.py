@@ -21,7 +21,7 @@ PRIMITIVES = {
 }
 # The runtime codec of each primitive (Fbe.Codecs).
 CODECS = {
-    "bool": "Bool", "byte": "Byte", "char": "Byte", "wchar": "UInt32", "int8": "SByte", "uint8": "Byte",
+    "bool": "Bool", "byte": "Byte", "char": "Char", "wchar": "WChar", "int8": "SByte", "uint8": "Byte",
     "int16": "Int16", "uint16": "UInt16", "int32": "Int32", "uint32": "UInt32", "int64": "Int64",
     "uint64": "UInt64", "float": "Single", "double": "Double", "decimal": "Decimal", "string": "String",
     "bytes": "Bytes", "timestamp": "Timestamp", "uuid": "Guid",
@@ -84,7 +84,8 @@ class Context:
             return f"Codecs.{CODECS[t.name]}"
         if isinstance(t, ir.EnumRef):
             name, wire = self.named(t.name), PRIMITIVES[t.wire]
-            return f"Codecs.Enum<{name}, {wire}>(Codecs.{CODECS[t.wire]}, x => ({name})x, x => ({wire})x)"
+            kind = "Flags" if t.kind == "flags" else "Enum"
+            return f"Codecs.{kind}<{name}, {wire}>(Codecs.{CODECS[t.wire]}, x => ({name})x, x => ({wire})x)"
         if isinstance(t, ir.StructRef):
             return f"{self.qualified(t.name)}.Model.Instance"
         if isinstance(t, ir.Optional_):
@@ -94,7 +95,7 @@ class Context:
         if isinstance(t, ir.Sequence):
             if t.kind == "set":
                 return f"Codecs.Set({self.codec(t.element)}, {self.key_order(t.element)})"
-            return f"Codecs.Vector({self.codec(t.element)})"
+            return f"Codecs.{'List' if t.kind == 'list' else 'Vector'}({self.codec(t.element)})"
         if t.kind == "map":
             return f"Codecs.Map({self.codec(t.key)}, {self.codec(t.value)}, {self.key_order(t.key)})"
         return f"Codecs.Hash({self.codec(t.key)}, {self.codec(t.value)}, {self.key_sameness(t.key)})"

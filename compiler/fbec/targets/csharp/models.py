@@ -4,8 +4,9 @@ walks print the plan's fields, ends, costs and final steps (fbec.model.plan) and
 from __future__ import annotations
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, RawText, text_struct
 from fbec.targets.csharp.context import Context, braces, fixed
+from fbec.targets.jvm.context import string_literal  # Java's escapes are C#'s
 
 
 def codec(c: Context, s: ir.Struct, fp: plan.FieldPlan) -> str:
@@ -38,6 +39,22 @@ def write_model(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         w.blank()
         write_versioned(w, c, s, p, name)
         write_final(w, c, s, p, name)
+        w.blank()
+        write_text(w, c, s, p, name)
+
+
+class Raw(RawText):
+    def write(self, text: str) -> str:
+        return f"t.Raw({string_literal(text)});"
+
+
+def write_text(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name: str) -> None:
+    """The text form: `Name(field=value,...)`, a base's fields as a nested call of the base's name."""
+    fields = {fp.name: fp for fp in p.fields}
+    with braces(w, f"public override void Text(TextBuilder t, {name} v)"):
+        raw = Raw(w)
+        text_struct(raw, s, lambda base: f"{c.qualified(base)}.Model.Instance.Text(t, v);",
+                    lambda f: raw.line(f"{codec(c, s, fields[f.name])}.Text(t, v.{c.ident.field(s.qualified, f.name)});"))
 
 
 def guard(w: CodeWriter, s: ir.Struct, verify: str) -> None:

@@ -1,0 +1,253 @@
+using System;
+using System.Globalization;
+using System.Collections.Generic;
+using System.Numerics;
+using System.Reflection;
+
+namespace Fbe
+{
+    /// <summary>
+    /// The text form (docs/format.md 9): what the original's <c>operator&lt;&lt;</c> prints, as bytes (strings and chars
+    /// print their raw bytes). Generated code writes a struct through its Model (<c>Model.Instance.Text(t, v)</c>);
+    /// a class's ToString() is this text, its bytes read as Utf8.Decode reads a string.
+    /// </summary>
+    public sealed class TextBuilder
+    {
+        private byte[] _buf = new byte[128];
+        private int _size;
+
+        /// <summary>The bytes written so far.</summary>
+        public byte[] ToArray()
+        {
+            var b = new byte[_size];
+            Buffer.BlockCopy(_buf, 0, b, 0, _size);
+            return b;
+        }
+
+        /// <summary>The text as a string (bytes that are not UTF-8 as U+DC80..U+DCFF).</summary>
+        public override string ToString() { return Utf8.Decode(_buf, 0, _size); }
+
+        private void Reserve(int n)
+        {
+            if (_size + n > _buf.Length)
+                Array.Resize(ref _buf, Math.Max(_size + n, _buf.Length * 2));
+        }
+
+        /// <summary>One byte as it is.</summary>
+        public void Byte(byte b)
+        {
+            Reserve(1);
+            _buf[_size++] = b;
+        }
+
+        /// <summary>Text as its UTF-8 bytes.</summary>
+        public void Raw(string s)
+        {
+            int n = Utf8.Length(s);
+            Reserve(n);
+            Utf8.Encode(s, _buf, _size);
+            _size += n;
+        }
+
+        public void Bool(bool v) { Raw(v ? "true" : "false"); }
+        public void Integer(long v) { Raw(v.ToString(CultureInfo.InvariantCulture)); }
+        public void Unsigned(ulong v) { Raw(v.ToString(CultureInfo.InvariantCulture)); }
+
+        /// <summary>A float or double as C's %g.</summary>
+        public void Float(double v) { Raw(Numbers.G(v)); }
+
+        /// <summary>A decimal as C's %f of its double (the original keeps decimals in doubles).</summary>
+        public void Decimal(decimal v) { Raw(Numbers.Fixed(Numbers.ToDouble(v), 6)); }
+
+        /// <summary>A char: the raw byte between single quotes.</summary>
+        public void Char(byte v)
+        {
+            Byte((byte)'\'');
+            Byte(v);
+            Byte((byte)'\'');
+        }
+
+        /// <summary>A string between double quotes, its bytes as they are (no escaping).</summary>
+        public void String(string v)
+        {
+            Byte((byte)'"');
+            Raw(v);
+            Byte((byte)'"');
+        }
+
+        /// <summary>A uuid's canonical text between double quotes.</summary>
+        public void Guid(Guid v) { Raw("\"" + v.ToString("D") + "\""); }
+
+        /// <summary>bytes[N]: the original prints the size of a bytes value, not its content.</summary>
+        public void Bytes(int length) { Raw("bytes[" + length + "]"); }
+
+        /// <summary>A collection's count and its opening bracket: [3][ (array, vector), [3]&lt; (list), [3]{ (set).</summary>
+        public void Count(int n, string open) { Raw("[" + n + "]" + open); }
+    }
+
+    /// <summary>Numbers as C's printf prints them, computed exactly (no double rounding).</summary>
+    public static class Numbers
+    {
+        private static readonly double[] Pow10 =
+        {
+            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+            1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28,
+        };
+
+        /// <summary>A decimal's double as the original converts it: (low64 + high32 x 2^64) / 10^scale.</summary>
+        public static double ToDouble(decimal v)
+        {
+            int[] bits = decimal.GetBits(v);
+            ulong lo = (uint)bits[0] | (ulong)(uint)bits[1] << 32;
+            double f = (lo + (uint)bits[2] * 18446744073709551616.0) / Pow10[(bits[3] >> 16) & 0xFF];
+            return bits[3] < 0 ? -f : f;
+        }
+
+        private static void Split(double v, out BigInteger mantissa, out int exponent)
+        {
+            long bits = BitConverter.DoubleToInt64Bits(v);
+            int e = (int)((bits >> 52) & 0x7FF);
+            long m = bits & 0xFFFFFFFFFFFFFL;
+            if (e == 0)
+                e = 1;
+            else
+                m |= 1L << 52;
+            mantissa = m;
+            exponent = e - 1075;
+        }
+
+        /// <summary>round(|v| x 10^shift) half to even, exactly.</summary>
+        private static BigInteger Scaled(double v, int shift)
+        {
+            BigInteger m;
+            int e;
+            Split(Math.Abs(v), out m, out e);
+            BigInteger num = m, den = BigInteger.One;
+            if (e >= 0)
+                num <<= e;
+            else
+                den <<= -e;
+            if (shift >= 0)
+                num *= BigInteger.Pow(10, shift);
+            else
+                den *= BigInteger.Pow(10, -shift);
+            BigInteger r;
+            BigInteger q = BigInteger.DivRem(num, den, out r);
+            int c = (r * 2).CompareTo(den);
+            if (c > 0 || c == 0 && !q.IsEven)
+                q += 1;
+            return q;
+        }
+
+        private static string Sign(double v) { return v < 0 || v == 0 && 1 / v < 0 ? "-" : ""; }
+
+        /// <summary>C's %.Nf of <paramref name="v"/>.</summary>
+        public static string Fixed(double v, int decimals)
+        {
+            if (double.IsNaN(v))
+                return "nan";
+            if (double.IsInfinity(v))
+                return v < 0 ? "-inf" : "inf";
+            string digits = Scaled(v, decimals).ToString(CultureInfo.InvariantCulture).PadLeft(decimals + 1, '0');
+            string text = decimals == 0 ? digits : digits.Substring(0, digits.Length - decimals) + "." + digits.Substring(digits.Length - decimals);
+            return Sign(v) + text;
+        }
+
+        /// <summary>C's %g (6 significant digits) of <paramref name="v"/>.</summary>
+        public static string G(double v)
+        {
+            if (double.IsNaN(v))
+                return "nan";
+            if (double.IsInfinity(v))
+                return v < 0 ? "-inf" : "inf";
+            if (v == 0)
+                return Sign(v) + "0";
+            // the exponent of v rounded to 6 significant digits decides the style
+            int x = (int)Math.Floor(Math.Log10(Math.Abs(v)));
+            BigInteger d = Scaled(v, 5 - x);
+            while (d >= 1000000)
+            {
+                x++;
+                d = Scaled(v, 5 - x);
+            }
+            while (d < 100000)
+            {
+                x--;
+                d = Scaled(v, 5 - x);
+            }
+            if (x >= -4 && x < 6)
+                return Trim(Fixed(v, 5 - x));
+            string s = d.ToString(CultureInfo.InvariantCulture);
+            string mantissa = Trim(s.Substring(0, 1) + "." + s.Substring(1));
+            return Sign(v) + mantissa + "e" + (x < 0 ? "-" : "+") + Math.Abs(x).ToString("00", CultureInfo.InvariantCulture);
+        }
+
+        private static string Trim(string text)
+        {
+            return text.IndexOf('.') < 0 ? text : text.TrimEnd('0').TrimEnd('.');
+        }
+    }
+}
+
+namespace Fbe
+{
+    /// <summary>The text of an enum's or flags' values, from its declaration (the fields of a C# enum, in
+    /// declaration order): an enum prints the first name declared with its value or &lt;unknown&gt;, flags every
+    /// declared name whose bits are all set, in declaration order, joined by | (names worth 0 never print).</summary>
+    internal sealed class EnumText
+    {
+        private readonly List<KeyValuePair<long, string>> _values = new List<KeyValuePair<long, string>>();
+
+        public static EnumText Of<TEnum>()
+        {
+            var e = new EnumText();
+            foreach (FieldInfo f in typeof(TEnum).GetFields(BindingFlags.Public | BindingFlags.Static))
+                e._values.Add(new KeyValuePair<long, string>(Value(f.GetRawConstantValue()), SchemaName(f)));
+            return e;
+        }
+
+        /// <summary>The schema's name of an enum member: its [SchemaName] when fbec renamed it.</summary>
+        private static string SchemaName(FieldInfo f)
+        {
+            var named = (SchemaNameAttribute)Attribute.GetCustomAttribute(f, typeof(SchemaNameAttribute));
+            return named != null ? named.Name : f.Name;
+        }
+
+        /// <summary>The bits of an enum value or of its underlying integer (a uint64's as they are).</summary>
+        private static long Value(object v)
+        {
+            if (v is Enum)
+                v = Convert.ChangeType(v, Enum.GetUnderlyingType(v.GetType()), CultureInfo.InvariantCulture);
+            return v is ulong ? unchecked((long)(ulong)v) : Convert.ToInt64(v, CultureInfo.InvariantCulture);
+        }
+
+        public string Name<TEnum>(TEnum v)
+        {
+            long x = Value(v);
+            foreach (var kv in _values)
+                if (kv.Key == x)
+                    return kv.Value;
+            return "<unknown>";
+        }
+
+        public string Flags<TEnum>(TEnum v)
+        {
+            long x = Value(v);
+            var names = new List<string>();
+            foreach (var kv in _values)
+                if (kv.Key != 0 && (x & kv.Key) == kv.Key)
+                    names.Add(kv.Value);
+            return string.Join("|", names);
+        }
+    }
+
+    /// <summary>The schema's name of an enum member whose C# name differs (fbec gives members PascalCase names;
+    /// the text form prints the schema's).</summary>
+    [AttributeUsage(AttributeTargets.Field)]
+    public sealed class SchemaNameAttribute : Attribute
+    {
+        public SchemaNameAttribute(string name) { Name = name; }
+
+        public string Name { get; }
+    }
+}
