@@ -106,6 +106,14 @@ namespace Graph
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Node (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Node>
         {
@@ -184,6 +192,19 @@ namespace Graph
                 Codecs.Int64.CheckFinalField(r, "value");
                 OutEdgesCodec.CheckFinalField(r, "out_edges");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Node v)
+            {
+                t.Raw("Node(id=");
+                Codecs.Int32.Text(t, v.Id);
+                t.Raw(",name=");
+                Codecs.String.Text(t, v.Name);
+                t.Raw(",value=");
+                Codecs.Int64.Text(t, v.Value);
+                t.Raw(",out_edges=");
+                OutEdgesCodec.Text(t, v.OutEdges);
+                t.Raw(")");
             }
         }
     }
@@ -282,6 +303,14 @@ namespace Graph
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Edge (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Edge>
         {
@@ -348,6 +377,17 @@ namespace Graph
                 r.Enter(12);
                 r.Run(12, "source=4,target=4,weight=4");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Edge v)
+            {
+                t.Raw("Edge(source=");
+                Codecs.Int32.Text(t, v.Source);
+                t.Raw(",target=");
+                Codecs.Int32.Text(t, v.Target);
+                t.Raw(",weight=");
+                Codecs.Int32.Text(t, v.Weight);
+                t.Raw(")");
             }
         }
     }
@@ -445,6 +485,14 @@ namespace Graph
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Graph (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Graph>
         {
@@ -512,6 +560,15 @@ namespace Graph
                 NodesCodec.CheckFinalField(r, "nodes");
                 EdgesCodec.CheckFinalField(r, "edges");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Graph v)
+            {
+                t.Raw("Graph(nodes=");
+                NodesCodec.Text(t, v.Nodes);
+                t.Raw(",edges=");
+                EdgesCodec.Text(t, v.Edges);
+                t.Raw(")");
             }
         }
     }

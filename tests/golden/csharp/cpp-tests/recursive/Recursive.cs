@@ -105,6 +105,14 @@ namespace Recursive
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Node (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Node>
         {
@@ -177,6 +185,17 @@ namespace Recursive
                 Codecs.String.CheckFinalField(r, "label");
                 ChildrenCodec.CheckFinalField(r, "children");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Node v)
+            {
+                t.Raw("Node(id=");
+                Codecs.Int32.Text(t, v.Id);
+                t.Raw(",label=");
+                Codecs.String.Text(t, v.Label);
+                t.Raw(",children=");
+                ChildrenCodec.Text(t, v.Children);
+                t.Raw(")");
             }
         }
     }

@@ -100,6 +100,14 @@ namespace Vectors
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Edge (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Edge>
         {
@@ -166,6 +174,17 @@ namespace Vectors
                 r.Enter(12);
                 r.Run(12, "source=4,target=4,weight=4");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Edge v)
+            {
+                t.Raw("Edge(source=");
+                Codecs.Int32.Text(t, v.Source);
+                t.Raw(",target=");
+                Codecs.Int32.Text(t, v.Target);
+                t.Raw(",weight=");
+                Codecs.Int32.Text(t, v.Weight);
+                t.Raw(")");
             }
         }
     }
@@ -264,6 +283,14 @@ namespace Vectors
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Point (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Point>
         {
@@ -330,6 +357,17 @@ namespace Vectors
                 r.Enter(11);
                 r.Run(11, "flag=1,x=8,y=2");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Point v)
+            {
+                t.Raw("Point(flag=");
+                Codecs.Bool.Text(t, v.Flag);
+                t.Raw(",x=");
+                Codecs.Int64.Text(t, v.X);
+                t.Raw(",y=");
+                Codecs.Int16.Text(t, v.Y);
+                t.Raw(")");
             }
         }
     }
@@ -426,6 +464,14 @@ namespace Vectors
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Point3 (docs/format.md 3 and 4).</summary>
         public new sealed class Model : StructModel<Point3>
         {
@@ -497,6 +543,15 @@ namespace Vectors
                 r.Enter(19);
                 r.Run(19, "flag=1,x=8,y=2,z=8");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Point3 v)
+            {
+                t.Raw("Point3(");
+                global::Vectors.Point.Model.Instance.Text(t, v);
+                t.Raw(",z=");
+                Codecs.Double.Text(t, v.Z);
+                t.Raw(")");
             }
         }
     }
@@ -594,6 +649,14 @@ namespace Vectors
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Named (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Named>
         {
@@ -660,6 +723,15 @@ namespace Vectors
                 Codecs.String.CheckFinalField(r, "name");
                 ValuesCodec.CheckFinalField(r, "values");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Named v)
+            {
+                t.Raw("Named(name=");
+                Codecs.String.Text(t, v.Name);
+                t.Raw(",values=");
+                ValuesCodec.Text(t, v.Values);
+                t.Raw(")");
             }
         }
     }
@@ -759,6 +831,14 @@ namespace Vectors
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
         }
 
         /// <summary>The versioned and final models of Holder (docs/format.md 3 and 4).</summary>
@@ -864,6 +944,23 @@ namespace Vectors
                 RealsCodec.CheckFinalField(r, "reals");
                 NamedCodec.CheckFinalField(r, "named");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Holder v)
+            {
+                t.Raw("Holder(edges=");
+                EdgesCodec.Text(t, v.Edges);
+                t.Raw(",points=");
+                PointsCodec.Text(t, v.Points);
+                t.Raw(",ints=");
+                IntsCodec.Text(t, v.Ints);
+                t.Raw(",switches=");
+                SwitchesCodec.Text(t, v.Switches);
+                t.Raw(",reals=");
+                RealsCodec.Text(t, v.Reals);
+                t.Raw(",named=");
+                NamedCodec.Text(t, v.Named);
+                t.Raw(")");
             }
         }
     }

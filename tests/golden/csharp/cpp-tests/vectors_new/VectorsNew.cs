@@ -101,6 +101,14 @@ namespace VectorsNew
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Edge (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Edge>
         {
@@ -175,6 +183,19 @@ namespace VectorsNew
                 r.Run(12, "source=4,target=4,weight=4");
                 Codecs.String.CheckFinalField(r, "note");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Edge v)
+            {
+                t.Raw("Edge(source=");
+                Codecs.Int32.Text(t, v.Source);
+                t.Raw(",target=");
+                Codecs.Int32.Text(t, v.Target);
+                t.Raw(",weight=");
+                Codecs.Int32.Text(t, v.Weight);
+                t.Raw(",note=");
+                Codecs.String.Text(t, v.Note);
+                t.Raw(")");
             }
         }
     }
@@ -271,6 +292,14 @@ namespace VectorsNew
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Holder (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Holder>
         {
@@ -329,6 +358,13 @@ namespace VectorsNew
                 r.Enter(4);
                 EdgesCodec.CheckFinalField(r, "edges");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Holder v)
+            {
+                t.Raw("Holder(edges=");
+                EdgesCodec.Text(t, v.Edges);
+                t.Raw(")");
             }
         }
     }

@@ -98,6 +98,14 @@ namespace VectorsOld
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Edge (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Edge>
         {
@@ -153,6 +161,13 @@ namespace VectorsOld
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "source");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Edge v)
+            {
+                t.Raw("Edge(source=");
+                Codecs.Int32.Text(t, v.Source);
+                t.Raw(")");
             }
         }
     }
@@ -249,6 +264,14 @@ namespace VectorsOld
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Holder (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Holder>
         {
@@ -307,6 +330,13 @@ namespace VectorsOld
                 r.Enter(4);
                 EdgesCodec.CheckFinalField(r, "edges");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Holder v)
+            {
+                t.Raw("Holder(edges=");
+                EdgesCodec.Text(t, v.Edges);
+                t.Raw(")");
             }
         }
     }

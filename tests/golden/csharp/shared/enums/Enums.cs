@@ -9,122 +9,122 @@ namespace Enums
     /// <summary>The schema's <c>enum EnumByte</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum EnumByte : byte
     {
-        EnumValue0 = 0,
-        EnumValue1 = 0,
-        EnumValue2 = 1,
-        EnumValue3 = 254,
-        EnumValue4 = 255,
-        EnumValue5 = 254,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = 0,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = 1,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 254,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 255,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 254,
     }
 
     /// <summary>The schema's <c>enum EnumChar</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum EnumChar : byte
     {
-        EnumValue0 = 0,
-        EnumValue1 = 49,
-        EnumValue2 = 50,
-        EnumValue3 = 51,
-        EnumValue4 = 52,
-        EnumValue5 = 51,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = 49,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = 50,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 51,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 52,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 51,
     }
 
     /// <summary>The schema's <c>enum EnumWChar</c> (on the wire as <c>uint</c>); values it does not name are kept.</summary>
     public enum EnumWChar : uint
     {
-        EnumValue0 = 0,
-        EnumValue1 = 1092,
-        EnumValue2 = 1093,
-        EnumValue3 = 1365,
-        EnumValue4 = 1366,
-        EnumValue5 = 1365,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = 1092,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = 1093,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 1365,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 1366,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 1365,
     }
 
     /// <summary>The schema's <c>enum EnumInt8</c> (on the wire as <c>sbyte</c>); values it does not name are kept.</summary>
     public enum EnumInt8 : sbyte
     {
-        EnumValue0 = 0,
-        EnumValue1 = -128,
-        EnumValue2 = -127,
-        EnumValue3 = 126,
-        EnumValue4 = 127,
-        EnumValue5 = 126,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = -128,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = -127,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 126,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 127,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 126,
     }
 
     /// <summary>The schema's <c>enum EnumUInt8</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum EnumUInt8 : byte
     {
-        EnumValue0 = 0,
-        EnumValue1 = 0,
-        EnumValue2 = 1,
-        EnumValue3 = 254,
-        EnumValue4 = 255,
-        EnumValue5 = 254,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = 0,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = 1,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 254,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 255,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 254,
     }
 
     /// <summary>The schema's <c>enum EnumInt16</c> (on the wire as <c>short</c>); values it does not name are kept.</summary>
     public enum EnumInt16 : short
     {
-        EnumValue0 = 0,
-        EnumValue1 = -32768,
-        EnumValue2 = -32767,
-        EnumValue3 = 32766,
-        EnumValue4 = 32767,
-        EnumValue5 = 32766,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = -32768,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = -32767,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 32766,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 32767,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 32766,
     }
 
     /// <summary>The schema's <c>enum EnumUInt16</c> (on the wire as <c>ushort</c>); values it does not name are kept.</summary>
     public enum EnumUInt16 : ushort
     {
-        EnumValue0 = 0,
-        EnumValue1 = 0,
-        EnumValue2 = 1,
-        EnumValue3 = 65534,
-        EnumValue4 = 65535,
-        EnumValue5 = 65534,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = 0,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = 1,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 65534,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 65535,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 65534,
     }
 
     /// <summary>The schema's <c>enum EnumInt32</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
     public enum EnumInt32 : int
     {
-        EnumValue0 = 0,
-        EnumValue1 = -2147483648,
-        EnumValue2 = -2147483647,
-        EnumValue3 = 2147483646,
-        EnumValue4 = 2147483647,
-        EnumValue5 = 2147483646,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = -2147483648,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = -2147483647,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 2147483646,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 2147483647,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 2147483646,
     }
 
     /// <summary>The schema's <c>enum EnumUInt32</c> (on the wire as <c>uint</c>); values it does not name are kept.</summary>
     public enum EnumUInt32 : uint
     {
-        EnumValue0 = 0,
-        EnumValue1 = 0,
-        EnumValue2 = 1,
-        EnumValue3 = 4294967294,
-        EnumValue4 = 4294967295,
-        EnumValue5 = 4294967294,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = 0,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = 1,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 4294967294,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 4294967295,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 4294967294,
     }
 
     /// <summary>The schema's <c>enum EnumInt64</c> (on the wire as <c>long</c>); values it does not name are kept.</summary>
     public enum EnumInt64 : long
     {
-        EnumValue0 = 0,
-        EnumValue1 = -9223372036854775807,
-        EnumValue2 = -9223372036854775806,
-        EnumValue3 = 9223372036854775806,
-        EnumValue4 = 9223372036854775807,
-        EnumValue5 = 9223372036854775806,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = -9223372036854775807,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = -9223372036854775806,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 9223372036854775806,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 9223372036854775807,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 9223372036854775806,
     }
 
     /// <summary>The schema's <c>enum EnumUInt64</c> (on the wire as <c>ulong</c>); values it does not name are kept.</summary>
     public enum EnumUInt64 : ulong
     {
-        EnumValue0 = 0,
-        EnumValue1 = 0,
-        EnumValue2 = 1,
-        EnumValue3 = 18446744073709551614,
-        EnumValue4 = 18446744073709551615,
-        EnumValue5 = 18446744073709551614,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = 0,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = 1,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 18446744073709551614,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 18446744073709551615,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 18446744073709551614,
     }
 
     /// <summary>The schema's <c>struct Enums</c> (type id 1).</summary>
@@ -282,6 +282,14 @@ namespace Enums
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
         }
 
         /// <summary>The versioned and final models of Enums (docs/format.md 3 and 4).</summary>
@@ -731,6 +739,143 @@ namespace Enums
                 r.Enter(216);
                 r.Run(216, "byte0=1,byte1=1,byte2=1,byte3=1,byte4=1,byte5=1,char0=1,char1=1,char2=1,char3=1,char4=1,char5=1,wchar0=4,wchar1=4,wchar2=4,wchar3=4,wchar4=4,wchar5=4,int8b0=1,int8b1=1,int8b2=1,int8b3=1,int8b4=1,int8b5=1,uint8b0=1,uint8b1=1,uint8b2=1,uint8b3=1,uint8b4=1,uint8b5=1,int16b0=2,int16b1=2,int16b2=2,int16b3=2,int16b4=2,int16b5=2,uint16b0=2,uint16b1=2,uint16b2=2,uint16b3=2,uint16b4=2,uint16b5=2,int32b0=4,int32b1=4,int32b2=4,int32b3=4,int32b4=4,int32b5=4,uint32b0=4,uint32b1=4,uint32b2=4,uint32b3=4,uint32b4=4,uint32b5=4,int64b0=8,int64b1=8,int64b2=8,int64b3=8,int64b4=8,int64b5=8,uint64b0=8,uint64b1=8,uint64b2=8,uint64b3=8,uint64b4=8,uint64b5=8");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Enums v)
+            {
+                t.Raw("Enums(byte0=");
+                Byte0Codec.Text(t, v.Byte0);
+                t.Raw(",byte1=");
+                Byte1Codec.Text(t, v.Byte1);
+                t.Raw(",byte2=");
+                Byte2Codec.Text(t, v.Byte2);
+                t.Raw(",byte3=");
+                Byte3Codec.Text(t, v.Byte3);
+                t.Raw(",byte4=");
+                Byte4Codec.Text(t, v.Byte4);
+                t.Raw(",byte5=");
+                Byte5Codec.Text(t, v.Byte5);
+                t.Raw(",char0=");
+                Char0Codec.Text(t, v.Char0);
+                t.Raw(",char1=");
+                Char1Codec.Text(t, v.Char1);
+                t.Raw(",char2=");
+                Char2Codec.Text(t, v.Char2);
+                t.Raw(",char3=");
+                Char3Codec.Text(t, v.Char3);
+                t.Raw(",char4=");
+                Char4Codec.Text(t, v.Char4);
+                t.Raw(",char5=");
+                Char5Codec.Text(t, v.Char5);
+                t.Raw(",wchar0=");
+                Wchar0Codec.Text(t, v.Wchar0);
+                t.Raw(",wchar1=");
+                Wchar1Codec.Text(t, v.Wchar1);
+                t.Raw(",wchar2=");
+                Wchar2Codec.Text(t, v.Wchar2);
+                t.Raw(",wchar3=");
+                Wchar3Codec.Text(t, v.Wchar3);
+                t.Raw(",wchar4=");
+                Wchar4Codec.Text(t, v.Wchar4);
+                t.Raw(",wchar5=");
+                Wchar5Codec.Text(t, v.Wchar5);
+                t.Raw(",int8b0=");
+                Int8b0Codec.Text(t, v.Int8b0);
+                t.Raw(",int8b1=");
+                Int8b1Codec.Text(t, v.Int8b1);
+                t.Raw(",int8b2=");
+                Int8b2Codec.Text(t, v.Int8b2);
+                t.Raw(",int8b3=");
+                Int8b3Codec.Text(t, v.Int8b3);
+                t.Raw(",int8b4=");
+                Int8b4Codec.Text(t, v.Int8b4);
+                t.Raw(",int8b5=");
+                Int8b5Codec.Text(t, v.Int8b5);
+                t.Raw(",uint8b0=");
+                Uint8b0Codec.Text(t, v.Uint8b0);
+                t.Raw(",uint8b1=");
+                Uint8b1Codec.Text(t, v.Uint8b1);
+                t.Raw(",uint8b2=");
+                Uint8b2Codec.Text(t, v.Uint8b2);
+                t.Raw(",uint8b3=");
+                Uint8b3Codec.Text(t, v.Uint8b3);
+                t.Raw(",uint8b4=");
+                Uint8b4Codec.Text(t, v.Uint8b4);
+                t.Raw(",uint8b5=");
+                Uint8b5Codec.Text(t, v.Uint8b5);
+                t.Raw(",int16b0=");
+                Int16b0Codec.Text(t, v.Int16b0);
+                t.Raw(",int16b1=");
+                Int16b1Codec.Text(t, v.Int16b1);
+                t.Raw(",int16b2=");
+                Int16b2Codec.Text(t, v.Int16b2);
+                t.Raw(",int16b3=");
+                Int16b3Codec.Text(t, v.Int16b3);
+                t.Raw(",int16b4=");
+                Int16b4Codec.Text(t, v.Int16b4);
+                t.Raw(",int16b5=");
+                Int16b5Codec.Text(t, v.Int16b5);
+                t.Raw(",uint16b0=");
+                Uint16b0Codec.Text(t, v.Uint16b0);
+                t.Raw(",uint16b1=");
+                Uint16b1Codec.Text(t, v.Uint16b1);
+                t.Raw(",uint16b2=");
+                Uint16b2Codec.Text(t, v.Uint16b2);
+                t.Raw(",uint16b3=");
+                Uint16b3Codec.Text(t, v.Uint16b3);
+                t.Raw(",uint16b4=");
+                Uint16b4Codec.Text(t, v.Uint16b4);
+                t.Raw(",uint16b5=");
+                Uint16b5Codec.Text(t, v.Uint16b5);
+                t.Raw(",int32b0=");
+                Int32b0Codec.Text(t, v.Int32b0);
+                t.Raw(",int32b1=");
+                Int32b1Codec.Text(t, v.Int32b1);
+                t.Raw(",int32b2=");
+                Int32b2Codec.Text(t, v.Int32b2);
+                t.Raw(",int32b3=");
+                Int32b3Codec.Text(t, v.Int32b3);
+                t.Raw(",int32b4=");
+                Int32b4Codec.Text(t, v.Int32b4);
+                t.Raw(",int32b5=");
+                Int32b5Codec.Text(t, v.Int32b5);
+                t.Raw(",uint32b0=");
+                Uint32b0Codec.Text(t, v.Uint32b0);
+                t.Raw(",uint32b1=");
+                Uint32b1Codec.Text(t, v.Uint32b1);
+                t.Raw(",uint32b2=");
+                Uint32b2Codec.Text(t, v.Uint32b2);
+                t.Raw(",uint32b3=");
+                Uint32b3Codec.Text(t, v.Uint32b3);
+                t.Raw(",uint32b4=");
+                Uint32b4Codec.Text(t, v.Uint32b4);
+                t.Raw(",uint32b5=");
+                Uint32b5Codec.Text(t, v.Uint32b5);
+                t.Raw(",int64b0=");
+                Int64b0Codec.Text(t, v.Int64b0);
+                t.Raw(",int64b1=");
+                Int64b1Codec.Text(t, v.Int64b1);
+                t.Raw(",int64b2=");
+                Int64b2Codec.Text(t, v.Int64b2);
+                t.Raw(",int64b3=");
+                Int64b3Codec.Text(t, v.Int64b3);
+                t.Raw(",int64b4=");
+                Int64b4Codec.Text(t, v.Int64b4);
+                t.Raw(",int64b5=");
+                Int64b5Codec.Text(t, v.Int64b5);
+                t.Raw(",uint64b0=");
+                Uint64b0Codec.Text(t, v.Uint64b0);
+                t.Raw(",uint64b1=");
+                Uint64b1Codec.Text(t, v.Uint64b1);
+                t.Raw(",uint64b2=");
+                Uint64b2Codec.Text(t, v.Uint64b2);
+                t.Raw(",uint64b3=");
+                Uint64b3Codec.Text(t, v.Uint64b3);
+                t.Raw(",uint64b4=");
+                Uint64b4Codec.Text(t, v.Uint64b4);
+                t.Raw(",uint64b5=");
+                Uint64b5Codec.Text(t, v.Uint64b5);
+                t.Raw(")");
             }
         }
     }

@@ -9,29 +9,29 @@ namespace Proto
     /// <summary>The schema's <c>enum OrderSide</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum OrderSide : byte
     {
-        Buy = 0,
-        Sell = 1,
+        [SchemaName("buy")] Buy = 0,
+        [SchemaName("sell")] Sell = 1,
     }
 
     /// <summary>The schema's <c>enum OrderType</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum OrderType : byte
     {
-        Market = 0,
-        Limit = 1,
-        Stop = 2,
+        [SchemaName("market")] Market = 0,
+        [SchemaName("limit")] Limit = 1,
+        [SchemaName("stop")] Stop = 2,
     }
 
     /// <summary>The schema's <c>flags State</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     [Flags]
     public enum State : byte
     {
-        Unknown = 0,
-        Invalid = 1,
-        Initialized = 2,
-        Calculated = 4,
-        Broken = 8,
-        Good = 6,
-        Bad = 9,
+        [SchemaName("unknown")] Unknown = 0,
+        [SchemaName("invalid")] Invalid = 1,
+        [SchemaName("initialized")] Initialized = 2,
+        [SchemaName("calculated")] Calculated = 4,
+        [SchemaName("broken")] Broken = 8,
+        [SchemaName("good")] Good = 6,
+        [SchemaName("bad")] Bad = 9,
     }
 
     /// <summary>The schema's <c>struct Order</c> (type id 1).</summary>
@@ -136,6 +136,14 @@ namespace Proto
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Order (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Order>
         {
@@ -223,6 +231,23 @@ namespace Proto
                 Codecs.String.CheckFinalField(r, "symbol");
                 r.Run(18, "side=1,type=1,price=8,volume=8");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Order v)
+            {
+                t.Raw("Order(id=");
+                Codecs.Int32.Text(t, v.Id);
+                t.Raw(",symbol=");
+                Codecs.String.Text(t, v.Symbol);
+                t.Raw(",side=");
+                SideCodec.Text(t, v.Side);
+                t.Raw(",type=");
+                TypeCodec.Text(t, v.Type);
+                t.Raw(",price=");
+                Codecs.Double.Text(t, v.Price);
+                t.Raw(",volume=");
+                Codecs.Double.Text(t, v.Volume);
+                t.Raw(")");
             }
         }
     }
@@ -325,6 +350,14 @@ namespace Proto
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Balance (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Balance>
         {
@@ -388,6 +421,15 @@ namespace Proto
                 Codecs.String.CheckFinalField(r, "currency");
                 Codecs.Double.CheckFinalField(r, "amount");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Balance v)
+            {
+                t.Raw("Balance(currency=");
+                Codecs.String.Text(t, v.Currency);
+                t.Raw(",amount=");
+                Codecs.Double.Text(t, v.Amount);
+                t.Raw(")");
             }
         }
     }
@@ -494,12 +536,20 @@ namespace Proto
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Account (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Account>
         {
             /// <summary>The one instance.</summary>
             public static readonly Model Instance = new Model();
-            private static readonly FixedCodec<State> StateCodec = Codecs.Enum<State, byte>(Codecs.Byte, x => (State)x, x => (byte)x);
+            private static readonly FixedCodec<State> StateCodec = Codecs.Flags<State, byte>(Codecs.Byte, x => (State)x, x => (byte)x);
             private static readonly Codec<Balance> AssetCodec = Codecs.OptionalRef(global::Proto.Balance.Model.Instance);
             private static readonly Codec<List<Order>> OrdersCodec = Codecs.Vector(global::Proto.Order.Model.Instance);
 
@@ -607,6 +657,23 @@ namespace Proto
                 OrdersCodec.CheckFinalField(r, "orders");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, Account v)
+            {
+                t.Raw("Account(id=");
+                Codecs.Int32.Text(t, v.Id);
+                t.Raw(",name=");
+                Codecs.String.Text(t, v.Name);
+                t.Raw(",state=");
+                StateCodec.Text(t, v.State);
+                t.Raw(",wallet=");
+                global::Proto.Balance.Model.Instance.Text(t, v.Wallet);
+                t.Raw(",asset=");
+                AssetCodec.Text(t, v.Asset);
+                t.Raw(",orders=");
+                OrdersCodec.Text(t, v.Orders);
+                t.Raw(")");
+            }
         }
     }
 
@@ -702,6 +769,14 @@ namespace Proto
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of OrderMessage (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<OrderMessage>
         {
@@ -763,6 +838,13 @@ namespace Proto
                 r.Enter(1);
                 global::Proto.Order.Model.Instance.CheckFinalField(r, "body");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, OrderMessage v)
+            {
+                t.Raw("OrderMessage(body=");
+                global::Proto.Order.Model.Instance.Text(t, v.Body);
+                t.Raw(")");
             }
         }
     }
@@ -859,6 +941,14 @@ namespace Proto
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of BalanceMessage (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<BalanceMessage>
         {
@@ -920,6 +1010,13 @@ namespace Proto
                 r.Enter(1);
                 global::Proto.Balance.Model.Instance.CheckFinalField(r, "body");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, BalanceMessage v)
+            {
+                t.Raw("BalanceMessage(body=");
+                global::Proto.Balance.Model.Instance.Text(t, v.Body);
+                t.Raw(")");
             }
         }
     }
@@ -1016,6 +1113,14 @@ namespace Proto
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of AccountMessage (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<AccountMessage>
         {
@@ -1077,6 +1182,13 @@ namespace Proto
                 r.Enter(1);
                 global::Proto.Account.Model.Instance.CheckFinalField(r, "body");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, AccountMessage v)
+            {
+                t.Raw("AccountMessage(body=");
+                global::Proto.Account.Model.Instance.Text(t, v.Body);
+                t.Raw(")");
             }
         }
     }

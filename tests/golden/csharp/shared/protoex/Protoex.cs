@@ -9,33 +9,33 @@ namespace Protoex
     /// <summary>The schema's <c>enum OrderSide</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum OrderSide : byte
     {
-        Buy = 0,
-        Sell = 1,
-        Tell = 2,
+        [SchemaName("buy")] Buy = 0,
+        [SchemaName("sell")] Sell = 1,
+        [SchemaName("tell")] Tell = 2,
     }
 
     /// <summary>The schema's <c>enum OrderType</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum OrderType : byte
     {
-        Market = 0,
-        Limit = 1,
-        Stop = 2,
-        Stoplimit = 3,
+        [SchemaName("market")] Market = 0,
+        [SchemaName("limit")] Limit = 1,
+        [SchemaName("stop")] Stop = 2,
+        [SchemaName("stoplimit")] Stoplimit = 3,
     }
 
     /// <summary>The schema's <c>flags StateEx</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     [Flags]
     public enum StateEx : byte
     {
-        Unknown = 0,
-        Invalid = 1,
-        Initialized = 2,
-        Calculated = 4,
-        Broken = 8,
-        Happy = 16,
-        Sad = 32,
-        Good = 6,
-        Bad = 9,
+        [SchemaName("unknown")] Unknown = 0,
+        [SchemaName("invalid")] Invalid = 1,
+        [SchemaName("initialized")] Initialized = 2,
+        [SchemaName("calculated")] Calculated = 4,
+        [SchemaName("broken")] Broken = 8,
+        [SchemaName("happy")] Happy = 16,
+        [SchemaName("sad")] Sad = 32,
+        [SchemaName("good")] Good = 6,
+        [SchemaName("bad")] Bad = 9,
     }
 
     /// <summary>The schema's <c>struct Order</c> (type id 1).</summary>
@@ -142,6 +142,14 @@ namespace Protoex
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Order (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Order>
         {
@@ -239,6 +247,27 @@ namespace Protoex
                 Codecs.String.CheckFinalField(r, "symbol");
                 r.Run(34, "side=1,type=1,price=8,volume=8,tp=8,sl=8");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Order v)
+            {
+                t.Raw("Order(id=");
+                Codecs.Int32.Text(t, v.Id);
+                t.Raw(",symbol=");
+                Codecs.String.Text(t, v.Symbol);
+                t.Raw(",side=");
+                SideCodec.Text(t, v.Side);
+                t.Raw(",type=");
+                TypeCodec.Text(t, v.Type);
+                t.Raw(",price=");
+                Codecs.Double.Text(t, v.Price);
+                t.Raw(",volume=");
+                Codecs.Double.Text(t, v.Volume);
+                t.Raw(",tp=");
+                Codecs.Double.Text(t, v.Tp);
+                t.Raw(",sl=");
+                Codecs.Double.Text(t, v.Sl);
+                t.Raw(")");
             }
         }
     }
@@ -340,6 +369,14 @@ namespace Protoex
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Balance (docs/format.md 3 and 4).</summary>
         public new sealed class Model : StructModel<Balance>
         {
@@ -409,6 +446,15 @@ namespace Protoex
                 Codecs.String.CheckFinalField(r, "currency");
                 r.Run(16, "amount=8,locked=8");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Balance v)
+            {
+                t.Raw("Balance(");
+                global::Proto.Balance.Model.Instance.Text(t, v);
+                t.Raw(",locked=");
+                Codecs.Double.Text(t, v.Locked);
+                t.Raw(")");
             }
         }
     }
@@ -515,12 +561,20 @@ namespace Protoex
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Account (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Account>
         {
             /// <summary>The one instance.</summary>
             public static readonly Model Instance = new Model();
-            private static readonly FixedCodec<StateEx> StateCodec = Codecs.Enum<StateEx, byte>(Codecs.Byte, x => (StateEx)x, x => (byte)x);
+            private static readonly FixedCodec<StateEx> StateCodec = Codecs.Flags<StateEx, byte>(Codecs.Byte, x => (StateEx)x, x => (byte)x);
             private static readonly Codec<Balance> AssetCodec = Codecs.OptionalRef(global::Protoex.Balance.Model.Instance);
             private static readonly Codec<List<Order>> OrdersCodec = Codecs.Vector(global::Protoex.Order.Model.Instance);
 
@@ -628,6 +682,23 @@ namespace Protoex
                 OrdersCodec.CheckFinalField(r, "orders");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, Account v)
+            {
+                t.Raw("Account(id=");
+                Codecs.Int32.Text(t, v.Id);
+                t.Raw(",name=");
+                Codecs.String.Text(t, v.Name);
+                t.Raw(",state=");
+                StateCodec.Text(t, v.State);
+                t.Raw(",wallet=");
+                global::Protoex.Balance.Model.Instance.Text(t, v.Wallet);
+                t.Raw(",asset=");
+                AssetCodec.Text(t, v.Asset);
+                t.Raw(",orders=");
+                OrdersCodec.Text(t, v.Orders);
+                t.Raw(")");
+            }
         }
     }
 
@@ -723,6 +794,14 @@ namespace Protoex
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of OrderMessage (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<OrderMessage>
         {
@@ -784,6 +863,13 @@ namespace Protoex
                 r.Enter(1);
                 global::Protoex.Order.Model.Instance.CheckFinalField(r, "body");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, OrderMessage v)
+            {
+                t.Raw("OrderMessage(body=");
+                global::Protoex.Order.Model.Instance.Text(t, v.Body);
+                t.Raw(")");
             }
         }
     }
@@ -880,6 +966,14 @@ namespace Protoex
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of BalanceMessage (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<BalanceMessage>
         {
@@ -941,6 +1035,13 @@ namespace Protoex
                 r.Enter(1);
                 global::Protoex.Balance.Model.Instance.CheckFinalField(r, "body");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, BalanceMessage v)
+            {
+                t.Raw("BalanceMessage(body=");
+                global::Protoex.Balance.Model.Instance.Text(t, v.Body);
+                t.Raw(")");
             }
         }
     }
@@ -1037,6 +1138,14 @@ namespace Protoex
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of AccountMessage (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<AccountMessage>
         {
@@ -1098,6 +1207,13 @@ namespace Protoex
                 r.Enter(1);
                 global::Protoex.Account.Model.Instance.CheckFinalField(r, "body");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, AccountMessage v)
+            {
+                t.Raw("AccountMessage(body=");
+                global::Protoex.Account.Model.Instance.Text(t, v.Body);
+                t.Raw(")");
             }
         }
     }

@@ -9,23 +9,23 @@ namespace Test
     /// <summary>The schema's <c>enum EnumSimple</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
     public enum EnumSimple : int
     {
-        EnumValue0 = 0,
-        EnumValue1 = 1,
-        EnumValue2 = 2,
-        EnumValue3 = 3,
-        EnumValue4 = 4,
-        EnumValue5 = 3,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = 1,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = 2,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 3,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 4,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 3,
     }
 
     /// <summary>The schema's <c>enum EnumTyped</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum EnumTyped : byte
     {
-        EnumValue0 = 0,
-        EnumValue1 = 49,
-        EnumValue2 = 50,
-        EnumValue3 = 51,
-        EnumValue4 = 52,
-        EnumValue5 = 51,
+        [SchemaName("ENUM_VALUE_0")] EnumValue0 = 0,
+        [SchemaName("ENUM_VALUE_1")] EnumValue1 = 49,
+        [SchemaName("ENUM_VALUE_2")] EnumValue2 = 50,
+        [SchemaName("ENUM_VALUE_3")] EnumValue3 = 51,
+        [SchemaName("ENUM_VALUE_4")] EnumValue4 = 52,
+        [SchemaName("ENUM_VALUE_5")] EnumValue5 = 51,
     }
 
     /// <summary>The schema's <c>enum EnumEmpty</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
@@ -37,28 +37,28 @@ namespace Test
     [Flags]
     public enum FlagsSimple : int
     {
-        FlagValue0 = 0,
-        FlagValue1 = 1,
-        FlagValue2 = 2,
-        FlagValue3 = 4,
-        FlagValue4 = 4,
-        FlagValue5 = 5,
+        [SchemaName("FLAG_VALUE_0")] FlagValue0 = 0,
+        [SchemaName("FLAG_VALUE_1")] FlagValue1 = 1,
+        [SchemaName("FLAG_VALUE_2")] FlagValue2 = 2,
+        [SchemaName("FLAG_VALUE_3")] FlagValue3 = 4,
+        [SchemaName("FLAG_VALUE_4")] FlagValue4 = 4,
+        [SchemaName("FLAG_VALUE_5")] FlagValue5 = 5,
     }
 
     /// <summary>The schema's <c>flags FlagsTyped</c> (on the wire as <c>ulong</c>); values it does not name are kept.</summary>
     [Flags]
     public enum FlagsTyped : ulong
     {
-        FlagValue0 = 0,
-        FlagValue1 = 1,
-        FlagValue2 = 2,
-        FlagValue3 = 4,
-        FlagValue4 = 8,
-        FlagValue5 = 16,
-        FlagValue6 = 32,
-        FlagValue7 = 64,
-        FlagValue8 = 64,
-        FlagValue9 = 42,
+        [SchemaName("FLAG_VALUE_0")] FlagValue0 = 0,
+        [SchemaName("FLAG_VALUE_1")] FlagValue1 = 1,
+        [SchemaName("FLAG_VALUE_2")] FlagValue2 = 2,
+        [SchemaName("FLAG_VALUE_3")] FlagValue3 = 4,
+        [SchemaName("FLAG_VALUE_4")] FlagValue4 = 8,
+        [SchemaName("FLAG_VALUE_5")] FlagValue5 = 16,
+        [SchemaName("FLAG_VALUE_6")] FlagValue6 = 32,
+        [SchemaName("FLAG_VALUE_7")] FlagValue7 = 64,
+        [SchemaName("FLAG_VALUE_8")] FlagValue8 = 64,
+        [SchemaName("FLAG_VALUE_9")] FlagValue9 = 42,
     }
 
     /// <summary>The schema's <c>flags FlagsEmpty</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
@@ -208,6 +208,14 @@ namespace Test
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructSimple (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<StructSimple>
         {
@@ -215,7 +223,7 @@ namespace Test
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<global::Proto.OrderSide> F39Codec = Codecs.Enum<global::Proto.OrderSide, byte>(Codecs.Byte, x => (global::Proto.OrderSide)x, x => (byte)x);
             private static readonly FixedCodec<global::Proto.OrderType> F40Codec = Codecs.Enum<global::Proto.OrderType, byte>(Codecs.Byte, x => (global::Proto.OrderType)x, x => (byte)x);
-            private static readonly FixedCodec<global::Proto.State> F43Codec = Codecs.Enum<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x);
+            private static readonly FixedCodec<global::Proto.State> F43Codec = Codecs.Flags<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x);
 
             private Model() : base("test.StructSimple", 110, 281) { }
 
@@ -228,10 +236,10 @@ namespace Test
                 Codecs.Bool.Field(w, b, b + 13, v.F2, "f2");
                 Codecs.Byte.Field(w, b, b + 14, v.F3, "f3");
                 Codecs.Byte.Field(w, b, b + 15, v.F4, "f4");
-                Codecs.Byte.Field(w, b, b + 16, v.F5, "f5");
-                Codecs.Byte.Field(w, b, b + 17, v.F6, "f6");
-                Codecs.UInt32.Field(w, b, b + 18, v.F7, "f7");
-                Codecs.UInt32.Field(w, b, b + 22, v.F8, "f8");
+                Codecs.Char.Field(w, b, b + 16, v.F5, "f5");
+                Codecs.Char.Field(w, b, b + 17, v.F6, "f6");
+                Codecs.WChar.Field(w, b, b + 18, v.F7, "f7");
+                Codecs.WChar.Field(w, b, b + 22, v.F8, "f8");
                 Codecs.SByte.Field(w, b, b + 26, v.F9, "f9");
                 Codecs.SByte.Field(w, b, b + 27, v.F10, "f10");
                 Codecs.Byte.Field(w, b, b + 28, v.F11, "f11");
@@ -297,19 +305,19 @@ namespace Test
                 else if (n >= 15)
                     r.Spend(64, b, "f4");
                 if (n >= 17)
-                    v.F5 = Codecs.Byte.Field(r, b, b + 16, "f5");
+                    v.F5 = Codecs.Char.Field(r, b, b + 16, "f5");
                 else if (n >= 16)
                     r.Spend(64, b, "f5");
                 if (n >= 18)
-                    v.F6 = Codecs.Byte.Field(r, b, b + 17, "f6");
+                    v.F6 = Codecs.Char.Field(r, b, b + 17, "f6");
                 else if (n >= 17)
                     r.Spend(64, b, "f6");
                 if (n >= 22)
-                    v.F7 = Codecs.UInt32.Field(r, b, b + 18, "f7");
+                    v.F7 = Codecs.WChar.Field(r, b, b + 18, "f7");
                 else if (n >= 18)
                     r.Spend(64, b, "f7");
                 if (n >= 26)
-                    v.F8 = Codecs.UInt32.Field(r, b, b + 22, "f8");
+                    v.F8 = Codecs.WChar.Field(r, b, b + 22, "f8");
                 else if (n >= 22)
                     r.Spend(64, b, "f8");
                 if (n >= 27)
@@ -579,10 +587,10 @@ namespace Test
                 Codecs.Bool.FinalField(w, v.F2, "f2");
                 Codecs.Byte.FinalField(w, v.F3, "f3");
                 Codecs.Byte.FinalField(w, v.F4, "f4");
-                Codecs.Byte.FinalField(w, v.F5, "f5");
-                Codecs.Byte.FinalField(w, v.F6, "f6");
-                Codecs.UInt32.FinalField(w, v.F7, "f7");
-                Codecs.UInt32.FinalField(w, v.F8, "f8");
+                Codecs.Char.FinalField(w, v.F5, "f5");
+                Codecs.Char.FinalField(w, v.F6, "f6");
+                Codecs.WChar.FinalField(w, v.F7, "f7");
+                Codecs.WChar.FinalField(w, v.F8, "f8");
                 Codecs.SByte.FinalField(w, v.F9, "f9");
                 Codecs.SByte.FinalField(w, v.F10, "f10");
                 Codecs.Byte.FinalField(w, v.F11, "f11");
@@ -632,10 +640,10 @@ namespace Test
                 v.F2 = Codecs.Bool.At(r.Data, run0 + 5);
                 v.F3 = Codecs.Byte.At(r.Data, run0 + 6);
                 v.F4 = Codecs.Byte.At(r.Data, run0 + 7);
-                v.F5 = Codecs.Byte.At(r.Data, run0 + 8);
-                v.F6 = Codecs.Byte.At(r.Data, run0 + 9);
-                v.F7 = Codecs.UInt32.At(r.Data, run0 + 10);
-                v.F8 = Codecs.UInt32.At(r.Data, run0 + 14);
+                v.F5 = Codecs.Char.At(r.Data, run0 + 8);
+                v.F6 = Codecs.Char.At(r.Data, run0 + 9);
+                v.F7 = Codecs.WChar.At(r.Data, run0 + 10);
+                v.F8 = Codecs.WChar.At(r.Data, run0 + 14);
                 v.F9 = Codecs.SByte.At(r.Data, run0 + 18);
                 v.F10 = Codecs.SByte.At(r.Data, run0 + 19);
                 v.F11 = Codecs.Byte.At(r.Data, run0 + 20);
@@ -691,6 +699,101 @@ namespace Test
                 F43Codec.CheckFinalField(r, "f43");
                 global::Proto.Account.Model.Instance.CheckFinalField(r, "f44");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, StructSimple v)
+            {
+                t.Raw("StructSimple(id=");
+                Codecs.Int32.Text(t, v.Id);
+                t.Raw(",f1=");
+                Codecs.Bool.Text(t, v.F1);
+                t.Raw(",f2=");
+                Codecs.Bool.Text(t, v.F2);
+                t.Raw(",f3=");
+                Codecs.Byte.Text(t, v.F3);
+                t.Raw(",f4=");
+                Codecs.Byte.Text(t, v.F4);
+                t.Raw(",f5=");
+                Codecs.Char.Text(t, v.F5);
+                t.Raw(",f6=");
+                Codecs.Char.Text(t, v.F6);
+                t.Raw(",f7=");
+                Codecs.WChar.Text(t, v.F7);
+                t.Raw(",f8=");
+                Codecs.WChar.Text(t, v.F8);
+                t.Raw(",f9=");
+                Codecs.SByte.Text(t, v.F9);
+                t.Raw(",f10=");
+                Codecs.SByte.Text(t, v.F10);
+                t.Raw(",f11=");
+                Codecs.Byte.Text(t, v.F11);
+                t.Raw(",f12=");
+                Codecs.Byte.Text(t, v.F12);
+                t.Raw(",f13=");
+                Codecs.Int16.Text(t, v.F13);
+                t.Raw(",f14=");
+                Codecs.Int16.Text(t, v.F14);
+                t.Raw(",f15=");
+                Codecs.UInt16.Text(t, v.F15);
+                t.Raw(",f16=");
+                Codecs.UInt16.Text(t, v.F16);
+                t.Raw(",f17=");
+                Codecs.Int32.Text(t, v.F17);
+                t.Raw(",f18=");
+                Codecs.Int32.Text(t, v.F18);
+                t.Raw(",f19=");
+                Codecs.UInt32.Text(t, v.F19);
+                t.Raw(",f20=");
+                Codecs.UInt32.Text(t, v.F20);
+                t.Raw(",f21=");
+                Codecs.Int64.Text(t, v.F21);
+                t.Raw(",f22=");
+                Codecs.Int64.Text(t, v.F22);
+                t.Raw(",f23=");
+                Codecs.UInt64.Text(t, v.F23);
+                t.Raw(",f24=");
+                Codecs.UInt64.Text(t, v.F24);
+                t.Raw(",f25=");
+                Codecs.Single.Text(t, v.F25);
+                t.Raw(",f26=");
+                Codecs.Single.Text(t, v.F26);
+                t.Raw(",f27=");
+                Codecs.Double.Text(t, v.F27);
+                t.Raw(",f28=");
+                Codecs.Double.Text(t, v.F28);
+                t.Raw(",f29=");
+                Codecs.Decimal.Text(t, v.F29);
+                t.Raw(",f30=");
+                Codecs.Decimal.Text(t, v.F30);
+                t.Raw(",f31=");
+                Codecs.String.Text(t, v.F31);
+                t.Raw(",f32=");
+                Codecs.String.Text(t, v.F32);
+                t.Raw(",f33=");
+                Codecs.Timestamp.Text(t, v.F33);
+                t.Raw(",f34=");
+                Codecs.Timestamp.Text(t, v.F34);
+                t.Raw(",f35=");
+                Codecs.Timestamp.Text(t, v.F35);
+                t.Raw(",f36=");
+                Codecs.Guid.Text(t, v.F36);
+                t.Raw(",f37=");
+                Codecs.Guid.Text(t, v.F37);
+                t.Raw(",f38=");
+                Codecs.Guid.Text(t, v.F38);
+                t.Raw(",f39=");
+                F39Codec.Text(t, v.F39);
+                t.Raw(",f40=");
+                F40Codec.Text(t, v.F40);
+                t.Raw(",f41=");
+                global::Proto.Order.Model.Instance.Text(t, v.F41);
+                t.Raw(",f42=");
+                global::Proto.Balance.Model.Instance.Text(t, v.F42);
+                t.Raw(",f43=");
+                F43Codec.Text(t, v.F43);
+                t.Raw(",f44=");
+                global::Proto.Account.Model.Instance.Text(t, v.F44);
+                t.Raw(")");
             }
         }
     }
@@ -857,6 +960,14 @@ namespace Test
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructOptional (docs/format.md 3 and 4).</summary>
         public new sealed class Model : StructModel<StructOptional>
         {
@@ -864,19 +975,19 @@ namespace Test
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<global::Proto.OrderSide> F39Codec = Codecs.Enum<global::Proto.OrderSide, byte>(Codecs.Byte, x => (global::Proto.OrderSide)x, x => (byte)x);
             private static readonly FixedCodec<global::Proto.OrderType> F40Codec = Codecs.Enum<global::Proto.OrderType, byte>(Codecs.Byte, x => (global::Proto.OrderType)x, x => (byte)x);
-            private static readonly FixedCodec<global::Proto.State> F43Codec = Codecs.Enum<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x);
+            private static readonly FixedCodec<global::Proto.State> F43Codec = Codecs.Flags<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x);
             private static readonly Codec<bool?> F100Codec = Codecs.Optional(Codecs.Bool);
             private static readonly Codec<bool?> F101Codec = Codecs.Optional(Codecs.Bool);
             private static readonly Codec<bool?> F102Codec = Codecs.Optional(Codecs.Bool);
             private static readonly Codec<byte?> F103Codec = Codecs.Optional(Codecs.Byte);
             private static readonly Codec<byte?> F104Codec = Codecs.Optional(Codecs.Byte);
             private static readonly Codec<byte?> F105Codec = Codecs.Optional(Codecs.Byte);
-            private static readonly Codec<byte?> F106Codec = Codecs.Optional(Codecs.Byte);
-            private static readonly Codec<byte?> F107Codec = Codecs.Optional(Codecs.Byte);
-            private static readonly Codec<byte?> F108Codec = Codecs.Optional(Codecs.Byte);
-            private static readonly Codec<uint?> F109Codec = Codecs.Optional(Codecs.UInt32);
-            private static readonly Codec<uint?> F110Codec = Codecs.Optional(Codecs.UInt32);
-            private static readonly Codec<uint?> F111Codec = Codecs.Optional(Codecs.UInt32);
+            private static readonly Codec<byte?> F106Codec = Codecs.Optional(Codecs.Char);
+            private static readonly Codec<byte?> F107Codec = Codecs.Optional(Codecs.Char);
+            private static readonly Codec<byte?> F108Codec = Codecs.Optional(Codecs.Char);
+            private static readonly Codec<uint?> F109Codec = Codecs.Optional(Codecs.WChar);
+            private static readonly Codec<uint?> F110Codec = Codecs.Optional(Codecs.WChar);
+            private static readonly Codec<uint?> F111Codec = Codecs.Optional(Codecs.WChar);
             private static readonly Codec<sbyte?> F112Codec = Codecs.Optional(Codecs.SByte);
             private static readonly Codec<sbyte?> F113Codec = Codecs.Optional(Codecs.SByte);
             private static readonly Codec<sbyte?> F114Codec = Codecs.Optional(Codecs.SByte);
@@ -927,8 +1038,8 @@ namespace Test
             private static readonly Codec<global::Proto.Order> F159Codec = Codecs.OptionalRef(global::Proto.Order.Model.Instance);
             private static readonly Codec<global::Proto.Balance> F160Codec = Codecs.OptionalRef(global::Proto.Balance.Model.Instance);
             private static readonly Codec<global::Proto.Balance> F161Codec = Codecs.OptionalRef(global::Proto.Balance.Model.Instance);
-            private static readonly Codec<global::Proto.State?> F162Codec = Codecs.Optional(Codecs.Enum<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x));
-            private static readonly Codec<global::Proto.State?> F163Codec = Codecs.Optional(Codecs.Enum<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x));
+            private static readonly Codec<global::Proto.State?> F162Codec = Codecs.Optional(Codecs.Flags<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x));
+            private static readonly Codec<global::Proto.State?> F163Codec = Codecs.Optional(Codecs.Flags<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x));
             private static readonly Codec<global::Proto.Account> F164Codec = Codecs.OptionalRef(global::Proto.Account.Model.Instance);
             private static readonly Codec<global::Proto.Account> F165Codec = Codecs.OptionalRef(global::Proto.Account.Model.Instance);
 
@@ -943,10 +1054,10 @@ namespace Test
                 Codecs.Bool.Field(w, b, b + 13, v.F2, "f2");
                 Codecs.Byte.Field(w, b, b + 14, v.F3, "f3");
                 Codecs.Byte.Field(w, b, b + 15, v.F4, "f4");
-                Codecs.Byte.Field(w, b, b + 16, v.F5, "f5");
-                Codecs.Byte.Field(w, b, b + 17, v.F6, "f6");
-                Codecs.UInt32.Field(w, b, b + 18, v.F7, "f7");
-                Codecs.UInt32.Field(w, b, b + 22, v.F8, "f8");
+                Codecs.Char.Field(w, b, b + 16, v.F5, "f5");
+                Codecs.Char.Field(w, b, b + 17, v.F6, "f6");
+                Codecs.WChar.Field(w, b, b + 18, v.F7, "f7");
+                Codecs.WChar.Field(w, b, b + 22, v.F8, "f8");
                 Codecs.SByte.Field(w, b, b + 26, v.F9, "f9");
                 Codecs.SByte.Field(w, b, b + 27, v.F10, "f10");
                 Codecs.Byte.Field(w, b, b + 28, v.F11, "f11");
@@ -1078,19 +1189,19 @@ namespace Test
                 else if (n >= 15)
                     r.Spend(64, b, "f4");
                 if (n >= 17)
-                    v.F5 = Codecs.Byte.Field(r, b, b + 16, "f5");
+                    v.F5 = Codecs.Char.Field(r, b, b + 16, "f5");
                 else if (n >= 16)
                     r.Spend(64, b, "f5");
                 if (n >= 18)
-                    v.F6 = Codecs.Byte.Field(r, b, b + 17, "f6");
+                    v.F6 = Codecs.Char.Field(r, b, b + 17, "f6");
                 else if (n >= 17)
                     r.Spend(64, b, "f6");
                 if (n >= 22)
-                    v.F7 = Codecs.UInt32.Field(r, b, b + 18, "f7");
+                    v.F7 = Codecs.WChar.Field(r, b, b + 18, "f7");
                 else if (n >= 18)
                     r.Spend(64, b, "f7");
                 if (n >= 26)
-                    v.F8 = Codecs.UInt32.Field(r, b, b + 22, "f8");
+                    v.F8 = Codecs.WChar.Field(r, b, b + 22, "f8");
                 else if (n >= 22)
                     r.Spend(64, b, "f8");
                 if (n >= 27)
@@ -1624,10 +1735,10 @@ namespace Test
                 Codecs.Bool.FinalField(w, v.F2, "f2");
                 Codecs.Byte.FinalField(w, v.F3, "f3");
                 Codecs.Byte.FinalField(w, v.F4, "f4");
-                Codecs.Byte.FinalField(w, v.F5, "f5");
-                Codecs.Byte.FinalField(w, v.F6, "f6");
-                Codecs.UInt32.FinalField(w, v.F7, "f7");
-                Codecs.UInt32.FinalField(w, v.F8, "f8");
+                Codecs.Char.FinalField(w, v.F5, "f5");
+                Codecs.Char.FinalField(w, v.F6, "f6");
+                Codecs.WChar.FinalField(w, v.F7, "f7");
+                Codecs.WChar.FinalField(w, v.F8, "f8");
                 Codecs.SByte.FinalField(w, v.F9, "f9");
                 Codecs.SByte.FinalField(w, v.F10, "f10");
                 Codecs.Byte.FinalField(w, v.F11, "f11");
@@ -1743,10 +1854,10 @@ namespace Test
                 v.F2 = Codecs.Bool.At(r.Data, run0 + 5);
                 v.F3 = Codecs.Byte.At(r.Data, run0 + 6);
                 v.F4 = Codecs.Byte.At(r.Data, run0 + 7);
-                v.F5 = Codecs.Byte.At(r.Data, run0 + 8);
-                v.F6 = Codecs.Byte.At(r.Data, run0 + 9);
-                v.F7 = Codecs.UInt32.At(r.Data, run0 + 10);
-                v.F8 = Codecs.UInt32.At(r.Data, run0 + 14);
+                v.F5 = Codecs.Char.At(r.Data, run0 + 8);
+                v.F6 = Codecs.Char.At(r.Data, run0 + 9);
+                v.F7 = Codecs.WChar.At(r.Data, run0 + 10);
+                v.F8 = Codecs.WChar.At(r.Data, run0 + 14);
                 v.F9 = Codecs.SByte.At(r.Data, run0 + 18);
                 v.F10 = Codecs.SByte.At(r.Data, run0 + 19);
                 v.F11 = Codecs.Byte.At(r.Data, run0 + 20);
@@ -1935,6 +2046,145 @@ namespace Test
                 F165Codec.CheckFinalField(r, "f165");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, StructOptional v)
+            {
+                t.Raw("StructOptional(");
+                global::Test.StructSimple.Model.Instance.Text(t, v);
+                t.Raw(",f100=");
+                F100Codec.Text(t, v.F100);
+                t.Raw(",f101=");
+                F101Codec.Text(t, v.F101);
+                t.Raw(",f102=");
+                F102Codec.Text(t, v.F102);
+                t.Raw(",f103=");
+                F103Codec.Text(t, v.F103);
+                t.Raw(",f104=");
+                F104Codec.Text(t, v.F104);
+                t.Raw(",f105=");
+                F105Codec.Text(t, v.F105);
+                t.Raw(",f106=");
+                F106Codec.Text(t, v.F106);
+                t.Raw(",f107=");
+                F107Codec.Text(t, v.F107);
+                t.Raw(",f108=");
+                F108Codec.Text(t, v.F108);
+                t.Raw(",f109=");
+                F109Codec.Text(t, v.F109);
+                t.Raw(",f110=");
+                F110Codec.Text(t, v.F110);
+                t.Raw(",f111=");
+                F111Codec.Text(t, v.F111);
+                t.Raw(",f112=");
+                F112Codec.Text(t, v.F112);
+                t.Raw(",f113=");
+                F113Codec.Text(t, v.F113);
+                t.Raw(",f114=");
+                F114Codec.Text(t, v.F114);
+                t.Raw(",f115=");
+                F115Codec.Text(t, v.F115);
+                t.Raw(",f116=");
+                F116Codec.Text(t, v.F116);
+                t.Raw(",f117=");
+                F117Codec.Text(t, v.F117);
+                t.Raw(",f118=");
+                F118Codec.Text(t, v.F118);
+                t.Raw(",f119=");
+                F119Codec.Text(t, v.F119);
+                t.Raw(",f120=");
+                F120Codec.Text(t, v.F120);
+                t.Raw(",f121=");
+                F121Codec.Text(t, v.F121);
+                t.Raw(",f122=");
+                F122Codec.Text(t, v.F122);
+                t.Raw(",f123=");
+                F123Codec.Text(t, v.F123);
+                t.Raw(",f124=");
+                F124Codec.Text(t, v.F124);
+                t.Raw(",f125=");
+                F125Codec.Text(t, v.F125);
+                t.Raw(",f126=");
+                F126Codec.Text(t, v.F126);
+                t.Raw(",f127=");
+                F127Codec.Text(t, v.F127);
+                t.Raw(",f128=");
+                F128Codec.Text(t, v.F128);
+                t.Raw(",f129=");
+                F129Codec.Text(t, v.F129);
+                t.Raw(",f130=");
+                F130Codec.Text(t, v.F130);
+                t.Raw(",f131=");
+                F131Codec.Text(t, v.F131);
+                t.Raw(",f132=");
+                F132Codec.Text(t, v.F132);
+                t.Raw(",f133=");
+                F133Codec.Text(t, v.F133);
+                t.Raw(",f134=");
+                F134Codec.Text(t, v.F134);
+                t.Raw(",f135=");
+                F135Codec.Text(t, v.F135);
+                t.Raw(",f136=");
+                F136Codec.Text(t, v.F136);
+                t.Raw(",f137=");
+                F137Codec.Text(t, v.F137);
+                t.Raw(",f138=");
+                F138Codec.Text(t, v.F138);
+                t.Raw(",f139=");
+                F139Codec.Text(t, v.F139);
+                t.Raw(",f140=");
+                F140Codec.Text(t, v.F140);
+                t.Raw(",f141=");
+                F141Codec.Text(t, v.F141);
+                t.Raw(",f142=");
+                F142Codec.Text(t, v.F142);
+                t.Raw(",f143=");
+                F143Codec.Text(t, v.F143);
+                t.Raw(",f144=");
+                F144Codec.Text(t, v.F144);
+                t.Raw(",f145=");
+                F145Codec.Text(t, v.F145);
+                t.Raw(",f146=");
+                F146Codec.Text(t, v.F146);
+                t.Raw(",f147=");
+                F147Codec.Text(t, v.F147);
+                t.Raw(",f148=");
+                F148Codec.Text(t, v.F148);
+                t.Raw(",f149=");
+                F149Codec.Text(t, v.F149);
+                t.Raw(",f150=");
+                F150Codec.Text(t, v.F150);
+                t.Raw(",f151=");
+                F151Codec.Text(t, v.F151);
+                t.Raw(",f152=");
+                F152Codec.Text(t, v.F152);
+                t.Raw(",f153=");
+                F153Codec.Text(t, v.F153);
+                t.Raw(",f154=");
+                F154Codec.Text(t, v.F154);
+                t.Raw(",f155=");
+                F155Codec.Text(t, v.F155);
+                t.Raw(",f156=");
+                F156Codec.Text(t, v.F156);
+                t.Raw(",f157=");
+                F157Codec.Text(t, v.F157);
+                t.Raw(",f158=");
+                F158Codec.Text(t, v.F158);
+                t.Raw(",f159=");
+                F159Codec.Text(t, v.F159);
+                t.Raw(",f160=");
+                F160Codec.Text(t, v.F160);
+                t.Raw(",f161=");
+                F161Codec.Text(t, v.F161);
+                t.Raw(",f162=");
+                F162Codec.Text(t, v.F162);
+                t.Raw(",f163=");
+                F163Codec.Text(t, v.F163);
+                t.Raw(",f164=");
+                F164Codec.Text(t, v.F164);
+                t.Raw(",f165=");
+                F165Codec.Text(t, v.F165);
+                t.Raw(")");
+            }
         }
     }
 
@@ -2046,6 +2296,14 @@ namespace Test
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructNested (docs/format.md 3 and 4).</summary>
         public new sealed class Model : StructModel<StructNested>
         {
@@ -2053,19 +2311,19 @@ namespace Test
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<global::Proto.OrderSide> F39Codec = Codecs.Enum<global::Proto.OrderSide, byte>(Codecs.Byte, x => (global::Proto.OrderSide)x, x => (byte)x);
             private static readonly FixedCodec<global::Proto.OrderType> F40Codec = Codecs.Enum<global::Proto.OrderType, byte>(Codecs.Byte, x => (global::Proto.OrderType)x, x => (byte)x);
-            private static readonly FixedCodec<global::Proto.State> F43Codec = Codecs.Enum<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x);
+            private static readonly FixedCodec<global::Proto.State> F43Codec = Codecs.Flags<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x);
             private static readonly Codec<bool?> F100Codec = Codecs.Optional(Codecs.Bool);
             private static readonly Codec<bool?> F101Codec = Codecs.Optional(Codecs.Bool);
             private static readonly Codec<bool?> F102Codec = Codecs.Optional(Codecs.Bool);
             private static readonly Codec<byte?> F103Codec = Codecs.Optional(Codecs.Byte);
             private static readonly Codec<byte?> F104Codec = Codecs.Optional(Codecs.Byte);
             private static readonly Codec<byte?> F105Codec = Codecs.Optional(Codecs.Byte);
-            private static readonly Codec<byte?> F106Codec = Codecs.Optional(Codecs.Byte);
-            private static readonly Codec<byte?> F107Codec = Codecs.Optional(Codecs.Byte);
-            private static readonly Codec<byte?> F108Codec = Codecs.Optional(Codecs.Byte);
-            private static readonly Codec<uint?> F109Codec = Codecs.Optional(Codecs.UInt32);
-            private static readonly Codec<uint?> F110Codec = Codecs.Optional(Codecs.UInt32);
-            private static readonly Codec<uint?> F111Codec = Codecs.Optional(Codecs.UInt32);
+            private static readonly Codec<byte?> F106Codec = Codecs.Optional(Codecs.Char);
+            private static readonly Codec<byte?> F107Codec = Codecs.Optional(Codecs.Char);
+            private static readonly Codec<byte?> F108Codec = Codecs.Optional(Codecs.Char);
+            private static readonly Codec<uint?> F109Codec = Codecs.Optional(Codecs.WChar);
+            private static readonly Codec<uint?> F110Codec = Codecs.Optional(Codecs.WChar);
+            private static readonly Codec<uint?> F111Codec = Codecs.Optional(Codecs.WChar);
             private static readonly Codec<sbyte?> F112Codec = Codecs.Optional(Codecs.SByte);
             private static readonly Codec<sbyte?> F113Codec = Codecs.Optional(Codecs.SByte);
             private static readonly Codec<sbyte?> F114Codec = Codecs.Optional(Codecs.SByte);
@@ -2116,18 +2374,18 @@ namespace Test
             private static readonly Codec<global::Proto.Order> F159Codec = Codecs.OptionalRef(global::Proto.Order.Model.Instance);
             private static readonly Codec<global::Proto.Balance> F160Codec = Codecs.OptionalRef(global::Proto.Balance.Model.Instance);
             private static readonly Codec<global::Proto.Balance> F161Codec = Codecs.OptionalRef(global::Proto.Balance.Model.Instance);
-            private static readonly Codec<global::Proto.State?> F162Codec = Codecs.Optional(Codecs.Enum<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x));
-            private static readonly Codec<global::Proto.State?> F163Codec = Codecs.Optional(Codecs.Enum<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x));
+            private static readonly Codec<global::Proto.State?> F162Codec = Codecs.Optional(Codecs.Flags<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x));
+            private static readonly Codec<global::Proto.State?> F163Codec = Codecs.Optional(Codecs.Flags<global::Proto.State, byte>(Codecs.Byte, x => (global::Proto.State)x, x => (byte)x));
             private static readonly Codec<global::Proto.Account> F164Codec = Codecs.OptionalRef(global::Proto.Account.Model.Instance);
             private static readonly Codec<global::Proto.Account> F165Codec = Codecs.OptionalRef(global::Proto.Account.Model.Instance);
             private static readonly FixedCodec<EnumSimple> F1000Codec = Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x);
             private static readonly Codec<EnumSimple?> F1001Codec = Codecs.Optional(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x));
             private static readonly FixedCodec<EnumTyped> F1002Codec = Codecs.Enum<EnumTyped, byte>(Codecs.Byte, x => (EnumTyped)x, x => (byte)x);
             private static readonly Codec<EnumTyped?> F1003Codec = Codecs.Optional(Codecs.Enum<EnumTyped, byte>(Codecs.Byte, x => (EnumTyped)x, x => (byte)x));
-            private static readonly FixedCodec<FlagsSimple> F1004Codec = Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x);
-            private static readonly Codec<FlagsSimple?> F1005Codec = Codecs.Optional(Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x));
-            private static readonly FixedCodec<FlagsTyped> F1006Codec = Codecs.Enum<FlagsTyped, ulong>(Codecs.UInt64, x => (FlagsTyped)x, x => (ulong)x);
-            private static readonly Codec<FlagsTyped?> F1007Codec = Codecs.Optional(Codecs.Enum<FlagsTyped, ulong>(Codecs.UInt64, x => (FlagsTyped)x, x => (ulong)x));
+            private static readonly FixedCodec<FlagsSimple> F1004Codec = Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x);
+            private static readonly Codec<FlagsSimple?> F1005Codec = Codecs.Optional(Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x));
+            private static readonly FixedCodec<FlagsTyped> F1006Codec = Codecs.Flags<FlagsTyped, ulong>(Codecs.UInt64, x => (FlagsTyped)x, x => (ulong)x);
+            private static readonly Codec<FlagsTyped?> F1007Codec = Codecs.Optional(Codecs.Flags<FlagsTyped, ulong>(Codecs.UInt64, x => (FlagsTyped)x, x => (ulong)x));
             private static readonly Codec<StructSimple> F1009Codec = Codecs.OptionalRef(global::Test.StructSimple.Model.Instance);
             private static readonly Codec<StructOptional> F1011Codec = Codecs.OptionalRef(global::Test.StructOptional.Model.Instance);
 
@@ -2142,10 +2400,10 @@ namespace Test
                 Codecs.Bool.Field(w, b, b + 13, v.F2, "f2");
                 Codecs.Byte.Field(w, b, b + 14, v.F3, "f3");
                 Codecs.Byte.Field(w, b, b + 15, v.F4, "f4");
-                Codecs.Byte.Field(w, b, b + 16, v.F5, "f5");
-                Codecs.Byte.Field(w, b, b + 17, v.F6, "f6");
-                Codecs.UInt32.Field(w, b, b + 18, v.F7, "f7");
-                Codecs.UInt32.Field(w, b, b + 22, v.F8, "f8");
+                Codecs.Char.Field(w, b, b + 16, v.F5, "f5");
+                Codecs.Char.Field(w, b, b + 17, v.F6, "f6");
+                Codecs.WChar.Field(w, b, b + 18, v.F7, "f7");
+                Codecs.WChar.Field(w, b, b + 22, v.F8, "f8");
                 Codecs.SByte.Field(w, b, b + 26, v.F9, "f9");
                 Codecs.SByte.Field(w, b, b + 27, v.F10, "f10");
                 Codecs.Byte.Field(w, b, b + 28, v.F11, "f11");
@@ -2289,19 +2547,19 @@ namespace Test
                 else if (n >= 15)
                     r.Spend(692, b, "f4");
                 if (n >= 17)
-                    v.F5 = Codecs.Byte.Field(r, b, b + 16, "f5");
+                    v.F5 = Codecs.Char.Field(r, b, b + 16, "f5");
                 else if (n >= 16)
                     r.Spend(692, b, "f5");
                 if (n >= 18)
-                    v.F6 = Codecs.Byte.Field(r, b, b + 17, "f6");
+                    v.F6 = Codecs.Char.Field(r, b, b + 17, "f6");
                 else if (n >= 17)
                     r.Spend(692, b, "f6");
                 if (n >= 22)
-                    v.F7 = Codecs.UInt32.Field(r, b, b + 18, "f7");
+                    v.F7 = Codecs.WChar.Field(r, b, b + 18, "f7");
                 else if (n >= 18)
                     r.Spend(692, b, "f7");
                 if (n >= 26)
-                    v.F8 = Codecs.UInt32.Field(r, b, b + 22, "f8");
+                    v.F8 = Codecs.WChar.Field(r, b, b + 22, "f8");
                 else if (n >= 22)
                     r.Spend(692, b, "f8");
                 if (n >= 27)
@@ -3183,10 +3441,10 @@ namespace Test
                 Codecs.Bool.FinalField(w, v.F2, "f2");
                 Codecs.Byte.FinalField(w, v.F3, "f3");
                 Codecs.Byte.FinalField(w, v.F4, "f4");
-                Codecs.Byte.FinalField(w, v.F5, "f5");
-                Codecs.Byte.FinalField(w, v.F6, "f6");
-                Codecs.UInt32.FinalField(w, v.F7, "f7");
-                Codecs.UInt32.FinalField(w, v.F8, "f8");
+                Codecs.Char.FinalField(w, v.F5, "f5");
+                Codecs.Char.FinalField(w, v.F6, "f6");
+                Codecs.WChar.FinalField(w, v.F7, "f7");
+                Codecs.WChar.FinalField(w, v.F8, "f8");
                 Codecs.SByte.FinalField(w, v.F9, "f9");
                 Codecs.SByte.FinalField(w, v.F10, "f10");
                 Codecs.Byte.FinalField(w, v.F11, "f11");
@@ -3314,10 +3572,10 @@ namespace Test
                 v.F2 = Codecs.Bool.At(r.Data, run0 + 5);
                 v.F3 = Codecs.Byte.At(r.Data, run0 + 6);
                 v.F4 = Codecs.Byte.At(r.Data, run0 + 7);
-                v.F5 = Codecs.Byte.At(r.Data, run0 + 8);
-                v.F6 = Codecs.Byte.At(r.Data, run0 + 9);
-                v.F7 = Codecs.UInt32.At(r.Data, run0 + 10);
-                v.F8 = Codecs.UInt32.At(r.Data, run0 + 14);
+                v.F5 = Codecs.Char.At(r.Data, run0 + 8);
+                v.F6 = Codecs.Char.At(r.Data, run0 + 9);
+                v.F7 = Codecs.WChar.At(r.Data, run0 + 10);
+                v.F8 = Codecs.WChar.At(r.Data, run0 + 14);
                 v.F9 = Codecs.SByte.At(r.Data, run0 + 18);
                 v.F10 = Codecs.SByte.At(r.Data, run0 + 19);
                 v.F11 = Codecs.Byte.At(r.Data, run0 + 20);
@@ -3530,6 +3788,37 @@ namespace Test
                 F1011Codec.CheckFinalField(r, "f1011");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, StructNested v)
+            {
+                t.Raw("StructNested(");
+                global::Test.StructOptional.Model.Instance.Text(t, v);
+                t.Raw(",f1000=");
+                F1000Codec.Text(t, v.F1000);
+                t.Raw(",f1001=");
+                F1001Codec.Text(t, v.F1001);
+                t.Raw(",f1002=");
+                F1002Codec.Text(t, v.F1002);
+                t.Raw(",f1003=");
+                F1003Codec.Text(t, v.F1003);
+                t.Raw(",f1004=");
+                F1004Codec.Text(t, v.F1004);
+                t.Raw(",f1005=");
+                F1005Codec.Text(t, v.F1005);
+                t.Raw(",f1006=");
+                F1006Codec.Text(t, v.F1006);
+                t.Raw(",f1007=");
+                F1007Codec.Text(t, v.F1007);
+                t.Raw(",f1008=");
+                global::Test.StructSimple.Model.Instance.Text(t, v.F1008);
+                t.Raw(",f1009=");
+                F1009Codec.Text(t, v.F1009);
+                t.Raw(",f1010=");
+                global::Test.StructOptional.Model.Instance.Text(t, v.F1010);
+                t.Raw(",f1011=");
+                F1011Codec.Text(t, v.F1011);
+                t.Raw(")");
+            }
         }
     }
 
@@ -3627,6 +3916,14 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructBytes (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<StructBytes>
         {
@@ -3702,6 +3999,17 @@ namespace Test
                 F2Codec.CheckFinalField(r, "f2");
                 F3Codec.CheckFinalField(r, "f3");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, StructBytes v)
+            {
+                t.Raw("StructBytes(f1=");
+                Codecs.Bytes.Text(t, v.F1);
+                t.Raw(",f2=");
+                F2Codec.Text(t, v.F2);
+                t.Raw(",f3=");
+                F3Codec.Text(t, v.F3);
+                t.Raw(")");
             }
         }
     }
@@ -3807,6 +4115,14 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructArray (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<StructArray>
         {
@@ -3818,8 +4134,8 @@ namespace Test
             private static readonly Codec<byte[][]> F4Codec = Codecs.Array(Codecs.OptionalRef(Codecs.Bytes), 2);
             private static readonly FixedCodec<EnumSimple[]> F5Codec = Codecs.FixedArray(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x), 2);
             private static readonly Codec<EnumSimple?[]> F6Codec = Codecs.Array(Codecs.Optional(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x)), 2);
-            private static readonly FixedCodec<FlagsSimple[]> F7Codec = Codecs.FixedArray(Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x), 2);
-            private static readonly Codec<FlagsSimple?[]> F8Codec = Codecs.Array(Codecs.Optional(Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x)), 2);
+            private static readonly FixedCodec<FlagsSimple[]> F7Codec = Codecs.FixedArray(Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x), 2);
+            private static readonly Codec<FlagsSimple?[]> F8Codec = Codecs.Array(Codecs.Optional(Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x)), 2);
             private static readonly Codec<StructSimple[]> F9Codec = Codecs.Array(global::Test.StructSimple.Model.Instance, 2);
             private static readonly Codec<StructSimple[]> F10Codec = Codecs.Array(Codecs.OptionalRef(global::Test.StructSimple.Model.Instance), 2);
 
@@ -3977,6 +4293,31 @@ namespace Test
                 F10Codec.CheckFinalField(r, "f10");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, StructArray v)
+            {
+                t.Raw("StructArray(f1=");
+                F1Codec.Text(t, v.F1);
+                t.Raw(",f2=");
+                F2Codec.Text(t, v.F2);
+                t.Raw(",f3=");
+                F3Codec.Text(t, v.F3);
+                t.Raw(",f4=");
+                F4Codec.Text(t, v.F4);
+                t.Raw(",f5=");
+                F5Codec.Text(t, v.F5);
+                t.Raw(",f6=");
+                F6Codec.Text(t, v.F6);
+                t.Raw(",f7=");
+                F7Codec.Text(t, v.F7);
+                t.Raw(",f8=");
+                F8Codec.Text(t, v.F8);
+                t.Raw(",f9=");
+                F9Codec.Text(t, v.F9);
+                t.Raw(",f10=");
+                F10Codec.Text(t, v.F10);
+                t.Raw(")");
+            }
         }
     }
 
@@ -4081,6 +4422,14 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructVector (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<StructVector>
         {
@@ -4092,8 +4441,8 @@ namespace Test
             private static readonly Codec<List<byte[]>> F4Codec = Codecs.Vector(Codecs.OptionalRef(Codecs.Bytes));
             private static readonly Codec<List<EnumSimple>> F5Codec = Codecs.Vector(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x));
             private static readonly Codec<List<EnumSimple?>> F6Codec = Codecs.Vector(Codecs.Optional(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x)));
-            private static readonly Codec<List<FlagsSimple>> F7Codec = Codecs.Vector(Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x));
-            private static readonly Codec<List<FlagsSimple?>> F8Codec = Codecs.Vector(Codecs.Optional(Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x)));
+            private static readonly Codec<List<FlagsSimple>> F7Codec = Codecs.Vector(Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x));
+            private static readonly Codec<List<FlagsSimple?>> F8Codec = Codecs.Vector(Codecs.Optional(Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x)));
             private static readonly Codec<List<StructSimple>> F9Codec = Codecs.Vector(global::Test.StructSimple.Model.Instance);
             private static readonly Codec<List<StructSimple>> F10Codec = Codecs.Vector(Codecs.OptionalRef(global::Test.StructSimple.Model.Instance));
 
@@ -4221,6 +4570,31 @@ namespace Test
                 F10Codec.CheckFinalField(r, "f10");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, StructVector v)
+            {
+                t.Raw("StructVector(f1=");
+                F1Codec.Text(t, v.F1);
+                t.Raw(",f2=");
+                F2Codec.Text(t, v.F2);
+                t.Raw(",f3=");
+                F3Codec.Text(t, v.F3);
+                t.Raw(",f4=");
+                F4Codec.Text(t, v.F4);
+                t.Raw(",f5=");
+                F5Codec.Text(t, v.F5);
+                t.Raw(",f6=");
+                F6Codec.Text(t, v.F6);
+                t.Raw(",f7=");
+                F7Codec.Text(t, v.F7);
+                t.Raw(",f8=");
+                F8Codec.Text(t, v.F8);
+                t.Raw(",f9=");
+                F9Codec.Text(t, v.F9);
+                t.Raw(",f10=");
+                F10Codec.Text(t, v.F10);
+                t.Raw(")");
+            }
         }
     }
 
@@ -4325,21 +4699,29 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructList (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<StructList>
         {
             /// <summary>The one instance.</summary>
             public static readonly Model Instance = new Model();
-            private static readonly Codec<List<byte>> F1Codec = Codecs.Vector(Codecs.Byte);
-            private static readonly Codec<List<byte?>> F2Codec = Codecs.Vector(Codecs.Optional(Codecs.Byte));
-            private static readonly Codec<List<byte[]>> F3Codec = Codecs.Vector(Codecs.Bytes);
-            private static readonly Codec<List<byte[]>> F4Codec = Codecs.Vector(Codecs.OptionalRef(Codecs.Bytes));
-            private static readonly Codec<List<EnumSimple>> F5Codec = Codecs.Vector(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x));
-            private static readonly Codec<List<EnumSimple?>> F6Codec = Codecs.Vector(Codecs.Optional(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x)));
-            private static readonly Codec<List<FlagsSimple>> F7Codec = Codecs.Vector(Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x));
-            private static readonly Codec<List<FlagsSimple?>> F8Codec = Codecs.Vector(Codecs.Optional(Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x)));
-            private static readonly Codec<List<StructSimple>> F9Codec = Codecs.Vector(global::Test.StructSimple.Model.Instance);
-            private static readonly Codec<List<StructSimple>> F10Codec = Codecs.Vector(Codecs.OptionalRef(global::Test.StructSimple.Model.Instance));
+            private static readonly Codec<List<byte>> F1Codec = Codecs.List(Codecs.Byte);
+            private static readonly Codec<List<byte?>> F2Codec = Codecs.List(Codecs.Optional(Codecs.Byte));
+            private static readonly Codec<List<byte[]>> F3Codec = Codecs.List(Codecs.Bytes);
+            private static readonly Codec<List<byte[]>> F4Codec = Codecs.List(Codecs.OptionalRef(Codecs.Bytes));
+            private static readonly Codec<List<EnumSimple>> F5Codec = Codecs.List(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x));
+            private static readonly Codec<List<EnumSimple?>> F6Codec = Codecs.List(Codecs.Optional(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x)));
+            private static readonly Codec<List<FlagsSimple>> F7Codec = Codecs.List(Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x));
+            private static readonly Codec<List<FlagsSimple?>> F8Codec = Codecs.List(Codecs.Optional(Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x)));
+            private static readonly Codec<List<StructSimple>> F9Codec = Codecs.List(global::Test.StructSimple.Model.Instance);
+            private static readonly Codec<List<StructSimple>> F10Codec = Codecs.List(Codecs.OptionalRef(global::Test.StructSimple.Model.Instance));
 
             private Model() : base("test.StructList", 131, 40) { }
 
@@ -4465,6 +4847,31 @@ namespace Test
                 F10Codec.CheckFinalField(r, "f10");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, StructList v)
+            {
+                t.Raw("StructList(f1=");
+                F1Codec.Text(t, v.F1);
+                t.Raw(",f2=");
+                F2Codec.Text(t, v.F2);
+                t.Raw(",f3=");
+                F3Codec.Text(t, v.F3);
+                t.Raw(",f4=");
+                F4Codec.Text(t, v.F4);
+                t.Raw(",f5=");
+                F5Codec.Text(t, v.F5);
+                t.Raw(",f6=");
+                F6Codec.Text(t, v.F6);
+                t.Raw(",f7=");
+                F7Codec.Text(t, v.F7);
+                t.Raw(",f8=");
+                F8Codec.Text(t, v.F8);
+                t.Raw(",f9=");
+                F9Codec.Text(t, v.F9);
+                t.Raw(",f10=");
+                F10Codec.Text(t, v.F10);
+                t.Raw(")");
+            }
         }
     }
 
@@ -4563,6 +4970,14 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructSet (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<StructSet>
         {
@@ -4570,7 +4985,7 @@ namespace Test
             public static readonly Model Instance = new Model();
             private static readonly Codec<SortedSet<byte>> F1Codec = Codecs.Set(Codecs.Byte, Comparer<byte>.Default);
             private static readonly Codec<SortedSet<EnumSimple>> F2Codec = Codecs.Set(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x), Comparer<EnumSimple>.Default);
-            private static readonly Codec<SortedSet<FlagsSimple>> F3Codec = Codecs.Set(Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x), Comparer<FlagsSimple>.Default);
+            private static readonly Codec<SortedSet<FlagsSimple>> F3Codec = Codecs.Set(Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x), Comparer<FlagsSimple>.Default);
             private static readonly Codec<SortedSet<StructSimple>> F4Codec = Codecs.Set(global::Test.StructSimple.Model.Instance, Comparer<StructSimple>.Default);
 
             private Model() : base("test.StructSet", 132, 16) { }
@@ -4648,6 +5063,19 @@ namespace Test
                 F3Codec.CheckFinalField(r, "f3");
                 F4Codec.CheckFinalField(r, "f4");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, StructSet v)
+            {
+                t.Raw("StructSet(f1=");
+                F1Codec.Text(t, v.F1);
+                t.Raw(",f2=");
+                F2Codec.Text(t, v.F2);
+                t.Raw(",f3=");
+                F3Codec.Text(t, v.F3);
+                t.Raw(",f4=");
+                F4Codec.Text(t, v.F4);
+                t.Raw(")");
             }
         }
     }
@@ -4753,6 +5181,14 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructMap (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<StructMap>
         {
@@ -4764,8 +5200,8 @@ namespace Test
             private static readonly Codec<SortedDictionary<int, byte[]>> F4Codec = Codecs.Map(Codecs.Int32, Codecs.OptionalRef(Codecs.Bytes), Comparer<int>.Default);
             private static readonly Codec<SortedDictionary<int, EnumSimple>> F5Codec = Codecs.Map(Codecs.Int32, Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x), Comparer<int>.Default);
             private static readonly Codec<SortedDictionary<int, EnumSimple?>> F6Codec = Codecs.Map(Codecs.Int32, Codecs.Optional(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x)), Comparer<int>.Default);
-            private static readonly Codec<SortedDictionary<int, FlagsSimple>> F7Codec = Codecs.Map(Codecs.Int32, Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x), Comparer<int>.Default);
-            private static readonly Codec<SortedDictionary<int, FlagsSimple?>> F8Codec = Codecs.Map(Codecs.Int32, Codecs.Optional(Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x)), Comparer<int>.Default);
+            private static readonly Codec<SortedDictionary<int, FlagsSimple>> F7Codec = Codecs.Map(Codecs.Int32, Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x), Comparer<int>.Default);
+            private static readonly Codec<SortedDictionary<int, FlagsSimple?>> F8Codec = Codecs.Map(Codecs.Int32, Codecs.Optional(Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x)), Comparer<int>.Default);
             private static readonly Codec<SortedDictionary<int, StructSimple>> F9Codec = Codecs.Map(Codecs.Int32, global::Test.StructSimple.Model.Instance, Comparer<int>.Default);
             private static readonly Codec<SortedDictionary<int, StructSimple>> F10Codec = Codecs.Map(Codecs.Int32, Codecs.OptionalRef(global::Test.StructSimple.Model.Instance), Comparer<int>.Default);
 
@@ -4893,6 +5329,31 @@ namespace Test
                 F10Codec.CheckFinalField(r, "f10");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, StructMap v)
+            {
+                t.Raw("StructMap(f1=");
+                F1Codec.Text(t, v.F1);
+                t.Raw(",f2=");
+                F2Codec.Text(t, v.F2);
+                t.Raw(",f3=");
+                F3Codec.Text(t, v.F3);
+                t.Raw(",f4=");
+                F4Codec.Text(t, v.F4);
+                t.Raw(",f5=");
+                F5Codec.Text(t, v.F5);
+                t.Raw(",f6=");
+                F6Codec.Text(t, v.F6);
+                t.Raw(",f7=");
+                F7Codec.Text(t, v.F7);
+                t.Raw(",f8=");
+                F8Codec.Text(t, v.F8);
+                t.Raw(",f9=");
+                F9Codec.Text(t, v.F9);
+                t.Raw(",f10=");
+                F10Codec.Text(t, v.F10);
+                t.Raw(")");
+            }
         }
     }
 
@@ -4997,6 +5458,14 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructHash (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<StructHash>
         {
@@ -5008,8 +5477,8 @@ namespace Test
             private static readonly Codec<Dictionary<string, byte[]>> F4Codec = Codecs.Hash(Codecs.String, Codecs.OptionalRef(Codecs.Bytes), StringComparer.Ordinal);
             private static readonly Codec<Dictionary<string, EnumSimple>> F5Codec = Codecs.Hash(Codecs.String, Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x), StringComparer.Ordinal);
             private static readonly Codec<Dictionary<string, EnumSimple?>> F6Codec = Codecs.Hash(Codecs.String, Codecs.Optional(Codecs.Enum<EnumSimple, int>(Codecs.Int32, x => (EnumSimple)x, x => (int)x)), StringComparer.Ordinal);
-            private static readonly Codec<Dictionary<string, FlagsSimple>> F7Codec = Codecs.Hash(Codecs.String, Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x), StringComparer.Ordinal);
-            private static readonly Codec<Dictionary<string, FlagsSimple?>> F8Codec = Codecs.Hash(Codecs.String, Codecs.Optional(Codecs.Enum<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x)), StringComparer.Ordinal);
+            private static readonly Codec<Dictionary<string, FlagsSimple>> F7Codec = Codecs.Hash(Codecs.String, Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x), StringComparer.Ordinal);
+            private static readonly Codec<Dictionary<string, FlagsSimple?>> F8Codec = Codecs.Hash(Codecs.String, Codecs.Optional(Codecs.Flags<FlagsSimple, int>(Codecs.Int32, x => (FlagsSimple)x, x => (int)x)), StringComparer.Ordinal);
             private static readonly Codec<Dictionary<string, StructSimple>> F9Codec = Codecs.Hash(Codecs.String, global::Test.StructSimple.Model.Instance, StringComparer.Ordinal);
             private static readonly Codec<Dictionary<string, StructSimple>> F10Codec = Codecs.Hash(Codecs.String, Codecs.OptionalRef(global::Test.StructSimple.Model.Instance), StringComparer.Ordinal);
 
@@ -5137,6 +5606,31 @@ namespace Test
                 F10Codec.CheckFinalField(r, "f10");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, StructHash v)
+            {
+                t.Raw("StructHash(f1=");
+                F1Codec.Text(t, v.F1);
+                t.Raw(",f2=");
+                F2Codec.Text(t, v.F2);
+                t.Raw(",f3=");
+                F3Codec.Text(t, v.F3);
+                t.Raw(",f4=");
+                F4Codec.Text(t, v.F4);
+                t.Raw(",f5=");
+                F5Codec.Text(t, v.F5);
+                t.Raw(",f6=");
+                F6Codec.Text(t, v.F6);
+                t.Raw(",f7=");
+                F7Codec.Text(t, v.F7);
+                t.Raw(",f8=");
+                F8Codec.Text(t, v.F8);
+                t.Raw(",f9=");
+                F9Codec.Text(t, v.F9);
+                t.Raw(",f10=");
+                F10Codec.Text(t, v.F10);
+                t.Raw(")");
+            }
         }
     }
 
@@ -5233,6 +5727,14 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructHashEx (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<StructHashEx>
         {
@@ -5300,6 +5802,15 @@ namespace Test
                 F1Codec.CheckFinalField(r, "f1");
                 F2Codec.CheckFinalField(r, "f2");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, StructHashEx v)
+            {
+                t.Raw("StructHashEx(f1=");
+                F1Codec.Text(t, v.F1);
+                t.Raw(",f2=");
+                F2Codec.Text(t, v.F2);
+                t.Raw(")");
             }
         }
     }
@@ -5394,6 +5905,14 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of StructEmpty (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<StructEmpty>
         {
@@ -5443,6 +5962,11 @@ namespace Test
             {
                 r.Enter(32);
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, StructEmpty v)
+            {
+                t.Raw("StructEmpty()");
             }
         }
     }

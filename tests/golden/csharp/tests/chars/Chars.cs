@@ -99,13 +99,21 @@ namespace Chars
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of CharKeys (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<CharKeys>
         {
             /// <summary>The one instance.</summary>
             public static readonly Model Instance = new Model();
-            private static readonly Codec<SortedSet<byte>> LettersCodec = Codecs.Set(Codecs.Byte, Keys.Char);
-            private static readonly Codec<SortedDictionary<byte, int>> CountByLetterCodec = Codecs.Map(Codecs.Byte, Codecs.Int32, Keys.Char);
+            private static readonly Codec<SortedSet<byte>> LettersCodec = Codecs.Set(Codecs.Char, Keys.Char);
+            private static readonly Codec<SortedDictionary<byte, int>> CountByLetterCodec = Codecs.Map(Codecs.Char, Codecs.Int32, Keys.Char);
 
             private Model() : base("chars.CharKeys", 1, 8) { }
 
@@ -166,6 +174,15 @@ namespace Chars
                 LettersCodec.CheckFinalField(r, "letters");
                 CountByLetterCodec.CheckFinalField(r, "countByLetter");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, CharKeys v)
+            {
+                t.Raw("CharKeys(letters=");
+                LettersCodec.Text(t, v.Letters);
+                t.Raw(",countByLetter=");
+                CountByLetterCodec.Text(t, v.CountByLetter);
+                t.Raw(")");
             }
         }
     }

@@ -107,6 +107,14 @@ namespace Decimals_
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Prices (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Prices>
         {
@@ -115,7 +123,7 @@ namespace Decimals_
             private static readonly Codec<decimal?> MaybePriceCodec = Codecs.Optional(Codecs.Decimal);
             private static readonly Codec<decimal[]> PairCodec = Codecs.Array(Codecs.Decimal, 2);
             private static readonly Codec<List<decimal>> PriceVectorCodec = Codecs.Vector(Codecs.Decimal);
-            private static readonly Codec<List<decimal>> PriceListCodec = Codecs.Vector(Codecs.Decimal);
+            private static readonly Codec<List<decimal>> PriceListCodec = Codecs.List(Codecs.Decimal);
             private static readonly Codec<SortedSet<decimal>> PriceSetCodec = Codecs.Set(Codecs.Decimal, Comparer<decimal>.Default);
             private static readonly Codec<SortedDictionary<int, decimal>> PriceByIdCodec = Codecs.Map(Codecs.Int32, Codecs.Decimal, Comparer<int>.Default);
             private static readonly Codec<SortedDictionary<decimal, int>> IdByPriceCodec = Codecs.Map(Codecs.Decimal, Codecs.Int32, Comparer<decimal>.Default);
@@ -245,6 +253,31 @@ namespace Decimals_
                 PriceByPriceCodec.CheckFinalField(r, "priceByPrice");
                 MaybePricesCodec.CheckFinalField(r, "maybePrices");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Prices v)
+            {
+                t.Raw("Prices(price=");
+                Codecs.Decimal.Text(t, v.Price);
+                t.Raw(",maybePrice=");
+                MaybePriceCodec.Text(t, v.MaybePrice);
+                t.Raw(",pair=");
+                PairCodec.Text(t, v.Pair);
+                t.Raw(",priceVector=");
+                PriceVectorCodec.Text(t, v.PriceVector);
+                t.Raw(",priceList=");
+                PriceListCodec.Text(t, v.PriceList);
+                t.Raw(",priceSet=");
+                PriceSetCodec.Text(t, v.PriceSet);
+                t.Raw(",priceById=");
+                PriceByIdCodec.Text(t, v.PriceById);
+                t.Raw(",idByPrice=");
+                IdByPriceCodec.Text(t, v.IdByPrice);
+                t.Raw(",priceByPrice=");
+                PriceByPriceCodec.Text(t, v.PriceByPrice);
+                t.Raw(",maybePrices=");
+                MaybePricesCodec.Text(t, v.MaybePrices);
+                t.Raw(")");
             }
         }
     }

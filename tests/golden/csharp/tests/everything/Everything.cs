@@ -9,124 +9,124 @@ namespace Everything
     /// <summary>The schema's <c>enum EByte</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum EByte : byte
     {
-        A = 0,
-        B = 16,
-        C = 17,
+        [SchemaName("a")] A = 0,
+        [SchemaName("b")] B = 16,
+        [SchemaName("c")] C = 17,
     }
 
     /// <summary>The schema's <c>enum EChar</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum EChar : byte
     {
-        A = 97,
-        B = 98,
-        C = 10,
+        [SchemaName("a")] A = 97,
+        [SchemaName("b")] B = 98,
+        [SchemaName("c")] C = 10,
     }
 
     /// <summary>The schema's <c>enum EWChar</c> (on the wire as <c>uint</c>); values it does not name are kept.</summary>
     public enum EwChar : uint
     {
-        A = 1114111,
+        [SchemaName("a")] A = 1114111,
     }
 
     /// <summary>The schema's <c>enum EInt8</c> (on the wire as <c>sbyte</c>); values it does not name are kept.</summary>
     public enum EInt8 : sbyte
     {
-        Lo = -128,
-        Hi = 127,
+        [SchemaName("lo")] Lo = -128,
+        [SchemaName("hi")] Hi = 127,
     }
 
     /// <summary>The schema's <c>enum EUInt8</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum EuInt8 : byte
     {
-        A = 255,
+        [SchemaName("a")] A = 255,
     }
 
     /// <summary>The schema's <c>enum EInt16</c> (on the wire as <c>short</c>); values it does not name are kept.</summary>
     public enum EInt16 : short
     {
-        A = -32768,
+        [SchemaName("a")] A = -32768,
     }
 
     /// <summary>The schema's <c>enum EUInt16</c> (on the wire as <c>ushort</c>); values it does not name are kept.</summary>
     public enum EuInt16 : ushort
     {
-        A = 65535,
+        [SchemaName("a")] A = 65535,
     }
 
     /// <summary>The schema's <c>enum EInt32</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
     public enum EInt32 : int
     {
-        A = -1,
-        B = 0,
-        C = -1,
+        [SchemaName("a")] A = -1,
+        [SchemaName("b")] B = 0,
+        [SchemaName("c")] C = -1,
     }
 
     /// <summary>The schema's <c>enum EUInt32</c> (on the wire as <c>uint</c>); values it does not name are kept.</summary>
     public enum EuInt32 : uint
     {
-        A = 4294967295,
+        [SchemaName("a")] A = 4294967295,
     }
 
     /// <summary>The schema's <c>enum EInt64</c> (on the wire as <c>long</c>); values it does not name are kept.</summary>
     public enum EInt64 : long
     {
-        A = -9223372036854775808,
+        [SchemaName("a")] A = -9223372036854775808,
     }
 
     /// <summary>The schema's <c>enum EUInt64</c> (on the wire as <c>ulong</c>); values it does not name are kept.</summary>
     public enum EuInt64 : ulong
     {
-        A = 18446744073709551615,
+        [SchemaName("a")] A = 18446744073709551615,
     }
 
     /// <summary>The schema's <c>enum EDefault</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
     public enum EDefault : int
     {
-        Zero = 0,
-        One = 1,
+        [SchemaName("zero")] Zero = 0,
+        [SchemaName("one")] One = 1,
     }
 
     /// <summary>The schema's <c>enum EOld</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
     public enum EOld : int
     {
-        Secret = 7,
-        Old = 8,
+        [SchemaName("secret")] Secret = 7,
+        [SchemaName("old")] Old = 8,
     }
 
     /// <summary>The schema's <c>enum Reserved</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
     public enum Reserved : int
     {
-        New = 0,
-        Delete = 1,
-        Default = 2,
+        [SchemaName("new")] New = 0,
+        [SchemaName("delete")] Delete = 1,
+        [SchemaName("default")] Default = 2,
         None = 3,
-        Lambda = 4,
+        [SchemaName("lambda")] Lambda = 4,
     }
 
     /// <summary>The schema's <c>flags FByte</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     [Flags]
     public enum FByte : byte
     {
-        None = 0,
-        One = 1,
-        Two = 2,
-        Both = 3,
+        [SchemaName("none")] None = 0,
+        [SchemaName("one")] One = 1,
+        [SchemaName("two")] Two = 2,
+        [SchemaName("both")] Both = 3,
     }
 
     /// <summary>The schema's <c>flags FUInt64</c> (on the wire as <c>ulong</c>); values it does not name are kept.</summary>
     [Flags]
     public enum FuInt64 : ulong
     {
-        Top = 9223372036854775808,
-        Low = 1,
-        All = 9223372036854775809,
+        [SchemaName("top")] Top = 9223372036854775808,
+        [SchemaName("low")] Low = 1,
+        [SchemaName("all")] All = 9223372036854775809,
     }
 
     /// <summary>The schema's <c>flags FDefault</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
     [Flags]
     public enum FDefault : int
     {
-        X = 1,
+        [SchemaName("x")] X = 1,
     }
 
     /// <summary>The schema's <c>struct Counted</c> (type id 1001).</summary>
@@ -221,6 +221,14 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Counted (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Counted>
         {
@@ -276,6 +284,13 @@ namespace Everything
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "a");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Counted v)
+            {
+                t.Raw("Counted(a=");
+                Codecs.Int32.Text(t, v.A);
+                t.Raw(")");
             }
         }
     }
@@ -372,6 +387,14 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Shifted (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Shifted>
         {
@@ -427,6 +450,13 @@ namespace Everything
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "a");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Shifted v)
+            {
+                t.Raw("Shifted(a=");
+                Codecs.Int32.Text(t, v.A);
+                t.Raw(")");
             }
         }
     }
@@ -523,6 +553,14 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of AfterShift (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<AfterShift>
         {
@@ -578,6 +616,13 @@ namespace Everything
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "a");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, AfterShift v)
+            {
+                t.Raw("AfterShift(a=");
+                Codecs.Int32.Text(t, v.A);
+                t.Raw(")");
             }
         }
     }
@@ -674,6 +719,14 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Fixed (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Fixed>
         {
@@ -729,6 +782,13 @@ namespace Everything
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "a");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Fixed v)
+            {
+                t.Raw("Fixed(a=");
+                Codecs.Int32.Text(t, v.A);
+                t.Raw(")");
             }
         }
     }
@@ -825,6 +885,14 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Derived (docs/format.md 3 and 4).</summary>
         public new sealed class Model : StructModel<Derived>
         {
@@ -886,6 +954,15 @@ namespace Everything
                 r.Enter(8);
                 r.Run(8, "a=4,b=4");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Derived v)
+            {
+                t.Raw("Derived(");
+                global::Everything.Fixed.Model.Instance.Text(t, v);
+                t.Raw(",b=");
+                Codecs.Int32.Text(t, v.B);
+                t.Raw(")");
             }
         }
     }
@@ -987,6 +1064,14 @@ namespace Everything
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of ImportedBase (docs/format.md 3 and 4).</summary>
         public new sealed class Model : StructModel<ImportedBase>
         {
@@ -1056,6 +1141,15 @@ namespace Everything
                 Codecs.String.CheckFinalField(r, "symbol");
                 r.Run(12, "digits=4,price=8");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, ImportedBase v)
+            {
+                t.Raw("ImportedBase(");
+                global::Market.Instrument.Model.Instance.Text(t, v);
+                t.Raw(",price=");
+                Codecs.Double.Text(t, v.Price);
+                t.Raw(")");
             }
         }
     }
@@ -1152,6 +1246,14 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Note (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Note>
         {
@@ -1209,6 +1311,13 @@ namespace Everything
                 r.Enter(4);
                 Codecs.String.CheckFinalField(r, "text");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Note v)
+            {
+                t.Raw("Note(text=");
+                Codecs.String.Text(t, v.Text);
+                t.Raw(")");
             }
         }
     }
@@ -1306,6 +1415,14 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Quiet (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Quiet>
         {
@@ -1369,6 +1486,13 @@ namespace Everything
                 Codecs.String.CheckFinalField(r, "password");
                 Codecs.Int32.CheckFinalField(r, "legacy");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Quiet v)
+            {
+                t.Raw("Quiet(password=***,legacy=");
+                Codecs.Int32.Text(t, v.Legacy);
+                t.Raw(")");
             }
         }
     }
@@ -1463,6 +1587,14 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Empty (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Empty>
         {
@@ -1512,6 +1644,11 @@ namespace Everything
             {
                 r.Enter(32);
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Empty v)
+            {
+                t.Raw("Empty()");
             }
         }
     }
@@ -1666,6 +1803,14 @@ namespace Everything
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Everything (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Everything>
         {
@@ -1673,8 +1818,8 @@ namespace Everything
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<EByte> F25Codec = Codecs.Enum<EByte, byte>(Codecs.Byte, x => (EByte)x, x => (byte)x);
             private static readonly FixedCodec<global::Market.Side> F26Codec = Codecs.Enum<global::Market.Side, byte>(Codecs.Byte, x => (global::Market.Side)x, x => (byte)x);
-            private static readonly FixedCodec<FByte> F27Codec = Codecs.Enum<FByte, byte>(Codecs.Byte, x => (FByte)x, x => (byte)x);
-            private static readonly FixedCodec<FuInt64> F28Codec = Codecs.Enum<FuInt64, ulong>(Codecs.UInt64, x => (FuInt64)x, x => (ulong)x);
+            private static readonly FixedCodec<FByte> F27Codec = Codecs.Flags<FByte, byte>(Codecs.Byte, x => (FByte)x, x => (byte)x);
+            private static readonly FixedCodec<FuInt64> F28Codec = Codecs.Flags<FuInt64, ulong>(Codecs.UInt64, x => (FuInt64)x, x => (ulong)x);
             private static readonly Codec<int?> F31Codec = Codecs.Optional(Codecs.Int32);
             private static readonly Codec<int?> F32Codec = Codecs.Optional(Codecs.Int32);
             private static readonly Codec<string> F33Codec = Codecs.OptionalRef(Codecs.String);
@@ -1684,7 +1829,7 @@ namespace Everything
             private static readonly Codec<string[]> F37Codec = Codecs.Array(Codecs.OptionalRef(Codecs.String), 2);
             private static readonly Codec<List<double>> F38Codec = Codecs.Vector(Codecs.Double);
             private static readonly Codec<List<Counted>> F39Codec = Codecs.Vector(Codecs.OptionalRef(global::Everything.Counted.Model.Instance));
-            private static readonly Codec<List<string>> F40Codec = Codecs.Vector(Codecs.String);
+            private static readonly Codec<List<string>> F40Codec = Codecs.List(Codecs.String);
             private static readonly Codec<SortedSet<long>> F41Codec = Codecs.Set(Codecs.Int64, Comparer<long>.Default);
             private static readonly Codec<SortedSet<global::Market.Instrument>> F42Codec = Codecs.Set(global::Market.Instrument.Model.Instance, Comparer<global::Market.Instrument>.Default);
             private static readonly Codec<SortedDictionary<int, string>> F43Codec = Codecs.Map(Codecs.Int32, Codecs.String, Comparer<int>.Default);
@@ -1707,8 +1852,8 @@ namespace Everything
                 Codecs.Int32.Field(w, b, b + 8, v.Id, "id");
                 Codecs.Bool.Field(w, b, b + 12, v.F1, "f1");
                 Codecs.Byte.Field(w, b, b + 13, v.F2, "f2");
-                Codecs.Byte.Field(w, b, b + 14, v.F3, "f3");
-                Codecs.UInt32.Field(w, b, b + 15, v.F4, "f4");
+                Codecs.Char.Field(w, b, b + 14, v.F3, "f3");
+                Codecs.WChar.Field(w, b, b + 15, v.F4, "f4");
                 Codecs.SByte.Field(w, b, b + 19, v.F5, "f5");
                 Codecs.Byte.Field(w, b, b + 20, v.F6, "f6");
                 Codecs.Int16.Field(w, b, b + 21, v.F7, "f7");
@@ -1779,11 +1924,11 @@ namespace Everything
                 else if (n >= 13)
                     r.Spend(12, b, "f2");
                 if (n >= 15)
-                    v.F3 = Codecs.Byte.Field(r, b, b + 14, "f3");
+                    v.F3 = Codecs.Char.Field(r, b, b + 14, "f3");
                 else if (n >= 14)
                     r.Spend(12, b, "f3");
                 if (n >= 19)
-                    v.F4 = Codecs.UInt32.Field(r, b, b + 15, "f4");
+                    v.F4 = Codecs.WChar.Field(r, b, b + 15, "f4");
                 else if (n >= 15)
                     r.Spend(12, b, "f4");
                 if (n >= 20)
@@ -2069,8 +2214,8 @@ namespace Everything
                 Codecs.Int32.FinalField(w, v.Id, "id");
                 Codecs.Bool.FinalField(w, v.F1, "f1");
                 Codecs.Byte.FinalField(w, v.F2, "f2");
-                Codecs.Byte.FinalField(w, v.F3, "f3");
-                Codecs.UInt32.FinalField(w, v.F4, "f4");
+                Codecs.Char.FinalField(w, v.F3, "f3");
+                Codecs.WChar.FinalField(w, v.F4, "f4");
                 Codecs.SByte.FinalField(w, v.F5, "f5");
                 Codecs.Byte.FinalField(w, v.F6, "f6");
                 Codecs.Int16.FinalField(w, v.F7, "f7");
@@ -2131,8 +2276,8 @@ namespace Everything
                 v.Id = Codecs.Int32.At(r.Data, run0);
                 v.F1 = Codecs.Bool.At(r.Data, run0 + 4);
                 v.F2 = Codecs.Byte.At(r.Data, run0 + 5);
-                v.F3 = Codecs.Byte.At(r.Data, run0 + 6);
-                v.F4 = Codecs.UInt32.At(r.Data, run0 + 7);
+                v.F3 = Codecs.Char.At(r.Data, run0 + 6);
+                v.F4 = Codecs.WChar.At(r.Data, run0 + 7);
                 v.F5 = Codecs.SByte.At(r.Data, run0 + 11);
                 v.F6 = Codecs.Byte.At(r.Data, run0 + 12);
                 v.F7 = Codecs.Int16.At(r.Data, run0 + 13);
@@ -2224,6 +2369,119 @@ namespace Everything
                 F51Codec.CheckFinalField(r, "f51");
                 F52Codec.CheckFinalField(r, "f52");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Everything v)
+            {
+                t.Raw("Everything(id=");
+                Codecs.Int32.Text(t, v.Id);
+                t.Raw(",f1=");
+                Codecs.Bool.Text(t, v.F1);
+                t.Raw(",f2=");
+                Codecs.Byte.Text(t, v.F2);
+                t.Raw(",f3=");
+                Codecs.Char.Text(t, v.F3);
+                t.Raw(",f4=");
+                Codecs.WChar.Text(t, v.F4);
+                t.Raw(",f5=");
+                Codecs.SByte.Text(t, v.F5);
+                t.Raw(",f6=");
+                Codecs.Byte.Text(t, v.F6);
+                t.Raw(",f7=");
+                Codecs.Int16.Text(t, v.F7);
+                t.Raw(",f8=");
+                Codecs.UInt16.Text(t, v.F8);
+                t.Raw(",f9=");
+                Codecs.Int32.Text(t, v.F9);
+                t.Raw(",f10=");
+                Codecs.UInt32.Text(t, v.F10);
+                t.Raw(",f11=");
+                Codecs.Int64.Text(t, v.F11);
+                t.Raw(",f12=");
+                Codecs.UInt64.Text(t, v.F12);
+                t.Raw(",f13=");
+                Codecs.Single.Text(t, v.F13);
+                t.Raw(",f14=");
+                Codecs.Double.Text(t, v.F14);
+                t.Raw(",f15=");
+                Codecs.Decimal.Text(t, v.F15);
+                t.Raw(",f16=");
+                Codecs.Decimal.Text(t, v.F16);
+                t.Raw(",f17=");
+                Codecs.String.Text(t, v.F17);
+                t.Raw(",f18=");
+                Codecs.Timestamp.Text(t, v.F18);
+                t.Raw(",f19=");
+                Codecs.Timestamp.Text(t, v.F19);
+                t.Raw(",f20=");
+                Codecs.Guid.Text(t, v.F20);
+                t.Raw(",f21=");
+                Codecs.Guid.Text(t, v.F21);
+                t.Raw(",f22=");
+                Codecs.Guid.Text(t, v.F22);
+                t.Raw(",f23=");
+                Codecs.Guid.Text(t, v.F23);
+                t.Raw(",f24=");
+                Codecs.Bytes.Text(t, v.F24);
+                t.Raw(",f25=");
+                F25Codec.Text(t, v.F25);
+                t.Raw(",f26=");
+                F26Codec.Text(t, v.F26);
+                t.Raw(",f27=");
+                F27Codec.Text(t, v.F27);
+                t.Raw(",f28=");
+                F28Codec.Text(t, v.F28);
+                t.Raw(",f29=");
+                global::Everything.Counted.Model.Instance.Text(t, v.F29);
+                t.Raw(",f30=");
+                global::Market.Instrument.Model.Instance.Text(t, v.F30);
+                t.Raw(",f31=");
+                F31Codec.Text(t, v.F31);
+                t.Raw(",f32=");
+                F32Codec.Text(t, v.F32);
+                t.Raw(",f33=");
+                F33Codec.Text(t, v.F33);
+                t.Raw(",f34=");
+                F34Codec.Text(t, v.F34);
+                t.Raw(",f35=");
+                F35Codec.Text(t, v.F35);
+                t.Raw(",f36=");
+                F36Codec.Text(t, v.F36);
+                t.Raw(",f37=");
+                F37Codec.Text(t, v.F37);
+                t.Raw(",f38=");
+                F38Codec.Text(t, v.F38);
+                t.Raw(",f39=");
+                F39Codec.Text(t, v.F39);
+                t.Raw(",f40=");
+                F40Codec.Text(t, v.F40);
+                t.Raw(",f41=");
+                F41Codec.Text(t, v.F41);
+                t.Raw(",f42=");
+                F42Codec.Text(t, v.F42);
+                t.Raw(",f43=");
+                F43Codec.Text(t, v.F43);
+                t.Raw(",f44=");
+                F44Codec.Text(t, v.F44);
+                t.Raw(",f45=");
+                F45Codec.Text(t, v.F45);
+                t.Raw(",f46=");
+                F46Codec.Text(t, v.F46);
+                t.Raw(",f47=");
+                F47Codec.Text(t, v.F47);
+                t.Raw(",f47Reset=");
+                Codecs.Bool.Text(t, v.F47Reset);
+                t.Raw(",f48=");
+                F48Codec.Text(t, v.F48);
+                t.Raw(",f49=");
+                F49Codec.Text(t, v.F49);
+                t.Raw(",f50=");
+                F50Codec.Text(t, v.F50);
+                t.Raw(",f51=");
+                F51Codec.Text(t, v.F51);
+                t.Raw(",f52=");
+                F52Codec.Text(t, v.F52);
+                t.Raw(")");
             }
         }
     }
@@ -2326,6 +2584,14 @@ namespace Everything
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of PlaceOrder (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<PlaceOrder>
         {
@@ -2397,6 +2663,15 @@ namespace Everything
                 Codecs.Guid.CheckFinalField(r, "id");
                 global::Market.Instrument.Model.Instance.CheckFinalField(r, "instrument");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, PlaceOrder v)
+            {
+                t.Raw("PlaceOrder(id=");
+                Codecs.Guid.Text(t, v.Id);
+                t.Raw(",instrument=");
+                global::Market.Instrument.Model.Instance.Text(t, v.Instrument);
+                t.Raw(")");
             }
         }
     }
@@ -2498,6 +2773,14 @@ namespace Everything
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Accepted (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Accepted>
         {
@@ -2553,6 +2836,13 @@ namespace Everything
                 r.Enter(16);
                 Codecs.Guid.CheckFinalField(r, "id");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Accepted v)
+            {
+                t.Raw("Accepted(id=");
+                Codecs.Guid.Text(t, v.Id);
+                t.Raw(")");
             }
         }
     }
@@ -2655,6 +2945,14 @@ namespace Everything
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Rejected (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Rejected>
         {
@@ -2718,6 +3016,15 @@ namespace Everything
                 Codecs.Guid.CheckFinalField(r, "id");
                 Codecs.String.CheckFinalField(r, "reason");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Rejected v)
+            {
+                t.Raw("Rejected(id=");
+                Codecs.Guid.Text(t, v.Id);
+                t.Raw(",reason=");
+                Codecs.String.Text(t, v.Reason);
+                t.Raw(")");
             }
         }
     }
@@ -2814,6 +3121,14 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Ping (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Ping>
         {
@@ -2869,6 +3184,13 @@ namespace Everything
                 r.Enter(8);
                 Codecs.Int64.CheckFinalField(r, "sequence");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Ping v)
+            {
+                t.Raw("Ping(sequence=");
+                Codecs.Int64.Text(t, v.Sequence);
+                t.Raw(")");
             }
         }
     }
@@ -2967,6 +3289,14 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of FixedKeywords (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<FixedKeywords>
         {
@@ -3034,6 +3364,17 @@ namespace Everything
                 r.Enter(9);
                 r.Run(9, "new=4,swap=1,default=4");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, FixedKeywords v)
+            {
+                t.Raw("FixedKeywords(new=");
+                Codecs.Int32.Text(t, v.New);
+                t.Raw(",swap=");
+                Codecs.Bool.Text(t, v.Swap);
+                t.Raw(",default=");
+                DefaultCodec.Text(t, v.Default);
+                t.Raw(")");
             }
         }
     }
@@ -3136,6 +3477,14 @@ namespace Everything
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
         }
 
         /// <summary>The versioned and final models of Keywords (docs/format.md 3 and 4).</summary>
@@ -3247,6 +3596,29 @@ namespace Everything
                 OperatorCodec.CheckFinalField(r, "operator");
                 ThisCodec.CheckFinalField(r, "this");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Keywords v)
+            {
+                t.Raw("Keywords(new=");
+                Codecs.Int32.Text(t, v.New);
+                t.Raw(",class=");
+                Codecs.String.Text(t, v.Class);
+                t.Raw(",default=");
+                DefaultCodec.Text(t, v.Default);
+                t.Raw(",swap=");
+                Codecs.Bool.Text(t, v.Swap);
+                t.Raw(",from=");
+                Codecs.Int32.Text(t, v.From);
+                t.Raw(",None=");
+                Codecs.Int32.Text(t, v.None);
+                t.Raw(",NULL=");
+                Codecs.Int32.Text(t, v.Null);
+                t.Raw(",operator=");
+                OperatorCodec.Text(t, v.Operator);
+                t.Raw(",this=");
+                ThisCodec.Text(t, v.This);
+                t.Raw(")");
             }
         }
     }

@@ -96,6 +96,14 @@ namespace Hostile
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Empty (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Empty>
         {
@@ -145,6 +153,11 @@ namespace Hostile
             {
                 r.Enter(32);
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Empty v)
+            {
+                t.Raw("Empty()");
             }
         }
     }
@@ -241,6 +254,14 @@ namespace Hostile
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Empties (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Empties>
         {
@@ -299,6 +320,13 @@ namespace Hostile
                 r.Enter(4);
                 ItemsCodec.CheckFinalField(r, "items");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Empties v)
+            {
+                t.Raw("Empties(items=");
+                ItemsCodec.Text(t, v.Items);
+                t.Raw(")");
             }
         }
     }
@@ -395,6 +423,14 @@ namespace Hostile
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Wide (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Wide>
         {
@@ -455,6 +491,13 @@ namespace Hostile
                 r.Enter(4000000);
                 ValuesCodec.CheckFinalField(r, "values");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Wide v)
+            {
+                t.Raw("Wide(values=");
+                ValuesCodec.Text(t, v.Values);
+                t.Raw(")");
             }
         }
     }
@@ -551,6 +594,14 @@ namespace Hostile
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Wides (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Wides>
         {
@@ -609,6 +660,13 @@ namespace Hostile
                 r.Enter(4);
                 ItemsCodec.CheckFinalField(r, "items");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Wides v)
+            {
+                t.Raw("Wides(items=");
+                ItemsCodec.Text(t, v.Items);
+                t.Raw(")");
             }
         }
     }
@@ -707,6 +765,14 @@ namespace Hostile
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Holder (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Holder>
         {
@@ -790,6 +856,17 @@ namespace Hostile
                 MaybeCodec.CheckFinalField(r, "maybe");
                 ByIdCodec.CheckFinalField(r, "byId");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Holder v)
+            {
+                t.Raw("Holder(wide=");
+                global::Hostile.Wide.Model.Instance.Text(t, v.Wide);
+                t.Raw(",maybe=");
+                MaybeCodec.Text(t, v.Maybe);
+                t.Raw(",byId=");
+                ByIdCodec.Text(t, v.ById);
+                t.Raw(")");
             }
         }
     }

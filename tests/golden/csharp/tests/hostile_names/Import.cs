@@ -9,484 +9,484 @@ namespace Import
     /// <summary>The schema's <c>enum Word</c> (on the wire as <c>short</c>); values it does not name are kept.</summary>
     public enum Word : short
     {
-        Alignas = 0,
-        Alignof = 1,
-        And = 2,
-        AndEq = 3,
-        Asm = 4,
-        Auto = 5,
-        Bitand = 6,
-        Bitor = 7,
-        Break = 8,
-        Case = 9,
-        Catch = 10,
-        Char8T = 11,
-        Char16T = 12,
-        Char32T = 13,
-        Class = 14,
-        Compl = 15,
-        Concept = 16,
-        Const = 17,
-        Consteval = 18,
-        Constexpr = 19,
-        Constinit = 20,
-        ConstCast = 21,
-        Continue = 22,
-        CoAwait = 23,
-        CoReturn = 24,
-        CoYield = 25,
-        Decltype = 26,
-        Default = 27,
-        Delete = 28,
-        Do = 29,
-        DynamicCast = 30,
-        Else = 31,
-        Explicit = 32,
-        Export = 33,
-        Extern = 34,
-        Final = 35,
-        For = 36,
-        Friend = 37,
-        Goto = 38,
-        If = 39,
-        Import = 40,
-        Inline = 41,
-        Int = 42,
-        Long = 43,
-        Module = 44,
-        Mutable = 45,
-        Namespace = 46,
-        New = 47,
-        Noexcept = 48,
-        Not = 49,
-        NotEq = 50,
-        Nullptr = 51,
-        Operator = 52,
-        Or = 53,
-        OrEq = 54,
-        Override = 55,
-        Private = 56,
-        Protected = 57,
-        Public = 58,
-        Register = 59,
-        ReinterpretCast = 60,
-        Requires = 61,
-        Return = 62,
-        Short = 63,
-        Signed = 64,
-        Sizeof = 65,
-        Static = 66,
-        StaticAssert = 67,
-        StaticCast = 68,
-        Switch = 69,
-        Template = 70,
-        This = 71,
-        ThreadLocal = 72,
-        Throw = 73,
-        Try = 74,
-        Typedef = 75,
-        Typeid = 76,
-        Typename = 77,
-        Union = 78,
-        Unsigned = 79,
-        Using = 80,
-        Virtual = 81,
-        Void = 82,
-        Volatile = 83,
-        WcharT = 84,
-        While = 85,
-        Xor = 86,
-        XorEq = 87,
-        Assert = 88,
-        Errno = 89,
-        Eof = 90,
-        Null = 91,
-        Stdin = 92,
-        Stdout = 93,
-        Stderr = 94,
-        Offsetof = 95,
-        Std = 96,
-        Fbe = 97,
-        Int8T = 98,
-        Uint8T = 99,
-        Int16T = 100,
-        Uint16T = 101,
-        Int32T = 102,
-        Uint32T = 103,
-        Int64T = 104,
-        Uint64T = 105,
-        SizeT = 106,
-        PtrdiffT = 107,
-        NullptrT = 108,
-        Linux = 109,
-        Unix = 110,
-        Bufsiz = 111,
-        Int32Max = 112,
-        CharBit = 113,
-        Einval = 114,
+        [SchemaName("alignas")] Alignas = 0,
+        [SchemaName("alignof")] Alignof = 1,
+        [SchemaName("and")] And = 2,
+        [SchemaName("and_eq")] AndEq = 3,
+        [SchemaName("asm")] Asm = 4,
+        [SchemaName("auto")] Auto = 5,
+        [SchemaName("bitand")] Bitand = 6,
+        [SchemaName("bitor")] Bitor = 7,
+        [SchemaName("break")] Break = 8,
+        [SchemaName("case")] Case = 9,
+        [SchemaName("catch")] Catch = 10,
+        [SchemaName("char8_t")] Char8T = 11,
+        [SchemaName("char16_t")] Char16T = 12,
+        [SchemaName("char32_t")] Char32T = 13,
+        [SchemaName("class")] Class = 14,
+        [SchemaName("compl")] Compl = 15,
+        [SchemaName("concept")] Concept = 16,
+        [SchemaName("const")] Const = 17,
+        [SchemaName("consteval")] Consteval = 18,
+        [SchemaName("constexpr")] Constexpr = 19,
+        [SchemaName("constinit")] Constinit = 20,
+        [SchemaName("const_cast")] ConstCast = 21,
+        [SchemaName("continue")] Continue = 22,
+        [SchemaName("co_await")] CoAwait = 23,
+        [SchemaName("co_return")] CoReturn = 24,
+        [SchemaName("co_yield")] CoYield = 25,
+        [SchemaName("decltype")] Decltype = 26,
+        [SchemaName("default")] Default = 27,
+        [SchemaName("delete")] Delete = 28,
+        [SchemaName("do")] Do = 29,
+        [SchemaName("dynamic_cast")] DynamicCast = 30,
+        [SchemaName("else")] Else = 31,
+        [SchemaName("explicit")] Explicit = 32,
+        [SchemaName("export")] Export = 33,
+        [SchemaName("extern")] Extern = 34,
+        [SchemaName("final")] Final = 35,
+        [SchemaName("for")] For = 36,
+        [SchemaName("friend")] Friend = 37,
+        [SchemaName("goto")] Goto = 38,
+        [SchemaName("if")] If = 39,
+        [SchemaName("import")] Import = 40,
+        [SchemaName("inline")] Inline = 41,
+        [SchemaName("int")] Int = 42,
+        [SchemaName("long")] Long = 43,
+        [SchemaName("module")] Module = 44,
+        [SchemaName("mutable")] Mutable = 45,
+        [SchemaName("namespace")] Namespace = 46,
+        [SchemaName("new")] New = 47,
+        [SchemaName("noexcept")] Noexcept = 48,
+        [SchemaName("not")] Not = 49,
+        [SchemaName("not_eq")] NotEq = 50,
+        [SchemaName("nullptr")] Nullptr = 51,
+        [SchemaName("operator")] Operator = 52,
+        [SchemaName("or")] Or = 53,
+        [SchemaName("or_eq")] OrEq = 54,
+        [SchemaName("override")] Override = 55,
+        [SchemaName("private")] Private = 56,
+        [SchemaName("protected")] Protected = 57,
+        [SchemaName("public")] Public = 58,
+        [SchemaName("register")] Register = 59,
+        [SchemaName("reinterpret_cast")] ReinterpretCast = 60,
+        [SchemaName("requires")] Requires = 61,
+        [SchemaName("return")] Return = 62,
+        [SchemaName("short")] Short = 63,
+        [SchemaName("signed")] Signed = 64,
+        [SchemaName("sizeof")] Sizeof = 65,
+        [SchemaName("static")] Static = 66,
+        [SchemaName("static_assert")] StaticAssert = 67,
+        [SchemaName("static_cast")] StaticCast = 68,
+        [SchemaName("switch")] Switch = 69,
+        [SchemaName("template")] Template = 70,
+        [SchemaName("this")] This = 71,
+        [SchemaName("thread_local")] ThreadLocal = 72,
+        [SchemaName("throw")] Throw = 73,
+        [SchemaName("try")] Try = 74,
+        [SchemaName("typedef")] Typedef = 75,
+        [SchemaName("typeid")] Typeid = 76,
+        [SchemaName("typename")] Typename = 77,
+        [SchemaName("union")] Union = 78,
+        [SchemaName("unsigned")] Unsigned = 79,
+        [SchemaName("using")] Using = 80,
+        [SchemaName("virtual")] Virtual = 81,
+        [SchemaName("void")] Void = 82,
+        [SchemaName("volatile")] Volatile = 83,
+        [SchemaName("wchar_t")] WcharT = 84,
+        [SchemaName("while")] While = 85,
+        [SchemaName("xor")] Xor = 86,
+        [SchemaName("xor_eq")] XorEq = 87,
+        [SchemaName("assert")] Assert = 88,
+        [SchemaName("errno")] Errno = 89,
+        [SchemaName("EOF")] Eof = 90,
+        [SchemaName("NULL")] Null = 91,
+        [SchemaName("stdin")] Stdin = 92,
+        [SchemaName("stdout")] Stdout = 93,
+        [SchemaName("stderr")] Stderr = 94,
+        [SchemaName("offsetof")] Offsetof = 95,
+        [SchemaName("std")] Std = 96,
+        [SchemaName("FBE")] Fbe = 97,
+        [SchemaName("int8_t")] Int8T = 98,
+        [SchemaName("uint8_t")] Uint8T = 99,
+        [SchemaName("int16_t")] Int16T = 100,
+        [SchemaName("uint16_t")] Uint16T = 101,
+        [SchemaName("int32_t")] Int32T = 102,
+        [SchemaName("uint32_t")] Uint32T = 103,
+        [SchemaName("int64_t")] Int64T = 104,
+        [SchemaName("uint64_t")] Uint64T = 105,
+        [SchemaName("size_t")] SizeT = 106,
+        [SchemaName("ptrdiff_t")] PtrdiffT = 107,
+        [SchemaName("nullptr_t")] NullptrT = 108,
+        [SchemaName("linux")] Linux = 109,
+        [SchemaName("unix")] Unix = 110,
+        [SchemaName("BUFSIZ")] Bufsiz = 111,
+        [SchemaName("INT32_MAX")] Int32Max = 112,
+        [SchemaName("CHAR_BIT")] CharBit = 113,
+        [SchemaName("EINVAL")] Einval = 114,
         False = 115,
         None = 116,
         True = 117,
-        As = 118,
-        Async = 119,
-        Await = 120,
-        Def = 121,
-        Del = 122,
-        Elif = 123,
-        Except = 124,
-        Finally = 125,
-        From = 126,
-        Global = 127,
-        In = 128,
-        Is = 129,
-        Lambda = 130,
-        Nonlocal = 131,
-        Pass = 132,
-        Raise = 133,
-        With = 134,
-        Yield = 135,
-        X = 136,
-        Match = 137,
-        Self = 138,
-        Cls = 139,
-        Print = 140,
-        Len = 141,
-        List = 142,
-        Dict = 143,
-        Set = 144,
-        Str = 145,
-        Object = 146,
-        Super = 147,
-        Isinstance = 148,
-        Property = 149,
-        Staticmethod = 150,
-        Classmethod = 151,
-        Typing = 152,
+        [SchemaName("as")] As = 118,
+        [SchemaName("async")] Async = 119,
+        [SchemaName("await")] Await = 120,
+        [SchemaName("def")] Def = 121,
+        [SchemaName("del")] Del = 122,
+        [SchemaName("elif")] Elif = 123,
+        [SchemaName("except")] Except = 124,
+        [SchemaName("finally")] Finally = 125,
+        [SchemaName("from")] From = 126,
+        [SchemaName("global")] Global = 127,
+        [SchemaName("in")] In = 128,
+        [SchemaName("is")] Is = 129,
+        [SchemaName("lambda")] Lambda = 130,
+        [SchemaName("nonlocal")] Nonlocal = 131,
+        [SchemaName("pass")] Pass = 132,
+        [SchemaName("raise")] Raise = 133,
+        [SchemaName("with")] With = 134,
+        [SchemaName("yield")] Yield = 135,
+        [SchemaName("_")] X = 136,
+        [SchemaName("match")] Match = 137,
+        [SchemaName("self")] Self = 138,
+        [SchemaName("cls")] Cls = 139,
+        [SchemaName("print")] Print = 140,
+        [SchemaName("len")] Len = 141,
+        [SchemaName("list")] List = 142,
+        [SchemaName("dict")] Dict = 143,
+        [SchemaName("set")] Set = 144,
+        [SchemaName("str")] Str = 145,
+        [SchemaName("object")] Object = 146,
+        [SchemaName("super")] Super = 147,
+        [SchemaName("isinstance")] Isinstance = 148,
+        [SchemaName("property")] Property = 149,
+        [SchemaName("staticmethod")] Staticmethod = 150,
+        [SchemaName("classmethod")] Classmethod = 151,
+        [SchemaName("typing")] Typing = 152,
         Any = 153,
         ClassVar = 154,
         Callable = 155,
         IntEnum = 156,
         IntFlag = 157,
-        Package = 158,
-        Version = 159,
-        Chan = 160,
-        Defer = 161,
-        Fallthrough = 162,
-        Func = 163,
-        Go = 164,
-        Interface = 165,
-        Map = 166,
-        Package_ = 167,
-        Range = 168,
-        Select = 169,
-        Type = 170,
-        Var = 171,
-        Any_ = 172,
-        Error = 173,
-        Rune = 174,
-        Uint = 175,
-        Nil = 176,
-        Iota = 177,
-        Cap = 178,
-        Make = 179,
-        Append = 180,
-        Copy = 181,
-        Panic = 182,
-        Recover = 183,
-        Println = 184,
-        Complex = 185,
-        Real = 186,
-        Imag = 187,
-        Close = 188,
-        Min = 189,
-        Max = 190,
-        Clear = 191,
-        Uintptr = 192,
-        Float32 = 193,
-        Float64 = 194,
-        Complex64 = 195,
-        Complex128 = 196,
-        Comparable = 197,
-        Abstract = 198,
-        Boolean = 199,
-        Extends = 200,
-        Implements = 201,
-        Instanceof = 202,
-        Native = 203,
-        Strictfp = 204,
-        Synchronized = 205,
-        Throws = 206,
-        Transient = 207,
-        Record = 208,
-        Sealed = 209,
-        Permits = 210,
-        When = 211,
-        Open = 212,
-        Exports = 213,
-        Opens = 214,
-        To = 215,
-        Uses = 216,
-        Provides = 217,
-        Transitive = 218,
-        Object_ = 219,
+        [SchemaName("PACKAGE")] Package = 158,
+        [SchemaName("VERSION")] Version = 159,
+        [SchemaName("chan")] Chan = 160,
+        [SchemaName("defer")] Defer = 161,
+        [SchemaName("fallthrough")] Fallthrough = 162,
+        [SchemaName("func")] Func = 163,
+        [SchemaName("go")] Go = 164,
+        [SchemaName("interface")] Interface = 165,
+        [SchemaName("map")] Map = 166,
+        [SchemaName("package")] Package_ = 167,
+        [SchemaName("range")] Range = 168,
+        [SchemaName("select")] Select = 169,
+        [SchemaName("type")] Type = 170,
+        [SchemaName("var")] Var = 171,
+        [SchemaName("any")] Any_ = 172,
+        [SchemaName("error")] Error = 173,
+        [SchemaName("rune")] Rune = 174,
+        [SchemaName("uint")] Uint = 175,
+        [SchemaName("nil")] Nil = 176,
+        [SchemaName("iota")] Iota = 177,
+        [SchemaName("cap")] Cap = 178,
+        [SchemaName("make")] Make = 179,
+        [SchemaName("append")] Append = 180,
+        [SchemaName("copy")] Copy = 181,
+        [SchemaName("panic")] Panic = 182,
+        [SchemaName("recover")] Recover = 183,
+        [SchemaName("println")] Println = 184,
+        [SchemaName("complex")] Complex = 185,
+        [SchemaName("real")] Real = 186,
+        [SchemaName("imag")] Imag = 187,
+        [SchemaName("close")] Close = 188,
+        [SchemaName("min")] Min = 189,
+        [SchemaName("max")] Max = 190,
+        [SchemaName("clear")] Clear = 191,
+        [SchemaName("uintptr")] Uintptr = 192,
+        [SchemaName("float32")] Float32 = 193,
+        [SchemaName("float64")] Float64 = 194,
+        [SchemaName("complex64")] Complex64 = 195,
+        [SchemaName("complex128")] Complex128 = 196,
+        [SchemaName("comparable")] Comparable = 197,
+        [SchemaName("abstract")] Abstract = 198,
+        [SchemaName("boolean")] Boolean = 199,
+        [SchemaName("extends")] Extends = 200,
+        [SchemaName("implements")] Implements = 201,
+        [SchemaName("instanceof")] Instanceof = 202,
+        [SchemaName("native")] Native = 203,
+        [SchemaName("strictfp")] Strictfp = 204,
+        [SchemaName("synchronized")] Synchronized = 205,
+        [SchemaName("throws")] Throws = 206,
+        [SchemaName("transient")] Transient = 207,
+        [SchemaName("record")] Record = 208,
+        [SchemaName("sealed")] Sealed = 209,
+        [SchemaName("permits")] Permits = 210,
+        [SchemaName("when")] When = 211,
+        [SchemaName("open")] Open = 212,
+        [SchemaName("exports")] Exports = 213,
+        [SchemaName("opens")] Opens = 214,
+        [SchemaName("to")] To = 215,
+        [SchemaName("uses")] Uses = 216,
+        [SchemaName("provides")] Provides = 217,
+        [SchemaName("transitive")] Transitive = 218,
+        [SchemaName("Object")] Object_ = 219,
         String = 220,
         Integer = 221,
-        Long_ = 222,
+        [SchemaName("Long")] Long_ = 222,
         Math = 223,
         System = 224,
-        Override_ = 225,
-        Class_ = 226,
-        List_ = 227,
-        Map_ = 228,
-        Set_ = 229,
-        Fun = 230,
-        Typealias = 231,
-        Typeof = 232,
-        Val = 233,
-        By = 234,
-        Constructor = 235,
-        Delegate = 236,
-        Dynamic = 237,
-        Field = 238,
-        File = 239,
-        Get = 240,
-        Init = 241,
-        Param = 242,
-        Receiver = 243,
-        Setparam = 244,
-        Value = 245,
-        Where = 246,
-        Actual = 247,
-        Annotation = 248,
-        Companion = 249,
-        Crossinline = 250,
-        Data = 251,
-        Expect = 252,
-        External = 253,
-        Infix = 254,
-        Inner = 255,
-        Internal = 256,
-        Lateinit = 257,
-        Noinline = 258,
-        Out = 259,
-        Reified = 260,
-        Suspend = 261,
-        Tailrec = 262,
-        Vararg = 263,
-        It = 264,
-        Companion_ = 265,
+        [SchemaName("Override")] Override_ = 225,
+        [SchemaName("Class")] Class_ = 226,
+        [SchemaName("List")] List_ = 227,
+        [SchemaName("Map")] Map_ = 228,
+        [SchemaName("Set")] Set_ = 229,
+        [SchemaName("fun")] Fun = 230,
+        [SchemaName("typealias")] Typealias = 231,
+        [SchemaName("typeof")] Typeof = 232,
+        [SchemaName("val")] Val = 233,
+        [SchemaName("by")] By = 234,
+        [SchemaName("constructor")] Constructor = 235,
+        [SchemaName("delegate")] Delegate = 236,
+        [SchemaName("dynamic")] Dynamic = 237,
+        [SchemaName("field")] Field = 238,
+        [SchemaName("file")] File = 239,
+        [SchemaName("get")] Get = 240,
+        [SchemaName("init")] Init = 241,
+        [SchemaName("param")] Param = 242,
+        [SchemaName("receiver")] Receiver = 243,
+        [SchemaName("setparam")] Setparam = 244,
+        [SchemaName("value")] Value = 245,
+        [SchemaName("where")] Where = 246,
+        [SchemaName("actual")] Actual = 247,
+        [SchemaName("annotation")] Annotation = 248,
+        [SchemaName("companion")] Companion = 249,
+        [SchemaName("crossinline")] Crossinline = 250,
+        [SchemaName("data")] Data = 251,
+        [SchemaName("expect")] Expect = 252,
+        [SchemaName("external")] External = 253,
+        [SchemaName("infix")] Infix = 254,
+        [SchemaName("inner")] Inner = 255,
+        [SchemaName("internal")] Internal = 256,
+        [SchemaName("lateinit")] Lateinit = 257,
+        [SchemaName("noinline")] Noinline = 258,
+        [SchemaName("out")] Out = 259,
+        [SchemaName("reified")] Reified = 260,
+        [SchemaName("suspend")] Suspend = 261,
+        [SchemaName("tailrec")] Tailrec = 262,
+        [SchemaName("vararg")] Vararg = 263,
+        [SchemaName("it")] It = 264,
+        [SchemaName("Companion")] Companion_ = 265,
         Unit = 266,
         Nothing = 267,
-        Int_ = 268,
+        [SchemaName("Int")] Int_ = 268,
         Array = 269,
-        Debugger = 270,
-        Function = 271,
-        Let = 272,
-        Of = 273,
-        Declare = 274,
-        Unknown = 275,
-        Never = 276,
-        Number = 277,
-        Bigint = 278,
-        Symbol = 279,
-        Undefined = 280,
+        [SchemaName("debugger")] Debugger = 270,
+        [SchemaName("function")] Function = 271,
+        [SchemaName("let")] Let = 272,
+        [SchemaName("of")] Of = 273,
+        [SchemaName("declare")] Declare = 274,
+        [SchemaName("unknown")] Unknown = 275,
+        [SchemaName("never")] Never = 276,
+        [SchemaName("number")] Number = 277,
+        [SchemaName("bigint")] Bigint = 278,
+        [SchemaName("symbol")] Symbol = 279,
+        [SchemaName("undefined")] Undefined = 280,
         NaN = 281,
         Infinity = 282,
         Uint8Array = 283,
-        Error_ = 284,
-        Number_ = 285,
+        [SchemaName("Error")] Error_ = 284,
+        [SchemaName("Number")] Number_ = 285,
         BigInt = 286,
-        Boolean_ = 287,
-        Symbol_ = 288,
+        [SchemaName("Boolean")] Boolean_ = 287,
+        [SchemaName("Symbol")] Symbol_ = 288,
         Date = 289,
-        Json = 290,
+        [SchemaName("JSON")] Json = 290,
         Promise = 291,
         Partial = 292,
-        Record_ = 293,
-        GlobalThis = 294,
-        Arguments = 295,
-        Eval = 296,
-        Require = 297,
-        Prototype = 298,
-        Proto = 299,
-        ToString = 300,
-        ValueOf = 301,
-        HasOwnProperty = 302,
-        IsPrototypeOf = 303,
-        PropertyIsEnumerable = 304,
-        ToLocaleString = 305,
-        Readonly = 306,
-        Keyof = 307,
-        Infer = 308,
-        Asserts = 309,
-        Satisfies = 310,
-        Accessor = 311,
-        Crate = 312,
-        Dyn = 313,
-        Fn = 314,
-        Impl = 315,
-        Loop = 316,
-        Mod = 317,
-        Move = 318,
-        Mut = 319,
-        Pub = 320,
-        Ref = 321,
-        Self_ = 322,
-        Trait = 323,
-        Unsafe = 324,
-        Use = 325,
-        Become = 326,
-        Box = 327,
-        Macro = 328,
-        Priv = 329,
-        Unsized = 330,
-        Gen = 331,
-        MacroRules = 332,
+        [SchemaName("Record")] Record_ = 293,
+        [SchemaName("globalThis")] GlobalThis = 294,
+        [SchemaName("arguments")] Arguments = 295,
+        [SchemaName("eval")] Eval = 296,
+        [SchemaName("require")] Require = 297,
+        [SchemaName("prototype")] Prototype = 298,
+        [SchemaName("__proto__")] Proto = 299,
+        [SchemaName("toString")] ToString = 300,
+        [SchemaName("valueOf")] ValueOf = 301,
+        [SchemaName("hasOwnProperty")] HasOwnProperty = 302,
+        [SchemaName("isPrototypeOf")] IsPrototypeOf = 303,
+        [SchemaName("propertyIsEnumerable")] PropertyIsEnumerable = 304,
+        [SchemaName("toLocaleString")] ToLocaleString = 305,
+        [SchemaName("readonly")] Readonly = 306,
+        [SchemaName("keyof")] Keyof = 307,
+        [SchemaName("infer")] Infer = 308,
+        [SchemaName("asserts")] Asserts = 309,
+        [SchemaName("satisfies")] Satisfies = 310,
+        [SchemaName("accessor")] Accessor = 311,
+        [SchemaName("crate")] Crate = 312,
+        [SchemaName("dyn")] Dyn = 313,
+        [SchemaName("fn")] Fn = 314,
+        [SchemaName("impl")] Impl = 315,
+        [SchemaName("loop")] Loop = 316,
+        [SchemaName("mod")] Mod = 317,
+        [SchemaName("move")] Move = 318,
+        [SchemaName("mut")] Mut = 319,
+        [SchemaName("pub")] Pub = 320,
+        [SchemaName("ref")] Ref = 321,
+        [SchemaName("Self")] Self_ = 322,
+        [SchemaName("trait")] Trait = 323,
+        [SchemaName("unsafe")] Unsafe = 324,
+        [SchemaName("use")] Use = 325,
+        [SchemaName("become")] Become = 326,
+        [SchemaName("box")] Box = 327,
+        [SchemaName("macro")] Macro = 328,
+        [SchemaName("priv")] Priv = 329,
+        [SchemaName("unsized")] Unsized = 330,
+        [SchemaName("gen")] Gen = 331,
+        [SchemaName("macro_rules")] MacroRules = 332,
         Option = 333,
         Some = 334,
         Result = 335,
         Ok = 336,
         Err = 337,
         Vec = 338,
-        Box_ = 339,
+        [SchemaName("Box")] Box_ = 339,
         Clone = 340,
-        Copy_ = 341,
-        Default_ = 342,
+        [SchemaName("Copy")] Copy_ = 341,
+        [SchemaName("Default")] Default_ = 342,
         Drop = 343,
         Send = 344,
         Sync = 345,
         Sized = 346,
-        Checked = 347,
-        Event = 348,
-        Fixed = 349,
-        Foreach = 350,
-        Implicit = 351,
-        Lock = 352,
-        Params = 353,
-        Sbyte = 354,
-        Stackalloc = 355,
-        Ulong = 356,
-        Unchecked = 357,
-        Ushort = 358,
-        Add = 359,
-        Alias = 360,
-        Ascending = 361,
-        Descending = 362,
-        Equals = 363,
-        Group = 364,
-        Into = 365,
-        Join = 366,
-        Nameof = 367,
-        On = 368,
-        Orderby = 369,
-        Partial_ = 370,
-        Remove = 371,
-        Unmanaged = 372,
-        Required = 373,
-        Scoped = 374,
-        Managed = 375,
-        Notnull = 376,
-        Begin = 377,
-        End = 378,
-        Begin_ = 379,
-        Elsif = 380,
-        End_ = 381,
-        Ensure = 382,
-        Next = 383,
-        Redo = 384,
-        Rescue = 385,
-        Retry = 386,
-        Then = 387,
-        Undef = 388,
-        Unless = 389,
-        Until = 390,
-        File_ = 391,
-        Line = 392,
-        Encoding = 393,
-        Initialize = 394,
-        Swap = 395,
-        FbeType = 396,
-        Fbe_ = 397,
+        [SchemaName("checked")] Checked = 347,
+        [SchemaName("event")] Event = 348,
+        [SchemaName("fixed")] Fixed = 349,
+        [SchemaName("foreach")] Foreach = 350,
+        [SchemaName("implicit")] Implicit = 351,
+        [SchemaName("lock")] Lock = 352,
+        [SchemaName("params")] Params = 353,
+        [SchemaName("sbyte")] Sbyte = 354,
+        [SchemaName("stackalloc")] Stackalloc = 355,
+        [SchemaName("ulong")] Ulong = 356,
+        [SchemaName("unchecked")] Unchecked = 357,
+        [SchemaName("ushort")] Ushort = 358,
+        [SchemaName("add")] Add = 359,
+        [SchemaName("alias")] Alias = 360,
+        [SchemaName("ascending")] Ascending = 361,
+        [SchemaName("descending")] Descending = 362,
+        [SchemaName("equals")] Equals = 363,
+        [SchemaName("group")] Group = 364,
+        [SchemaName("into")] Into = 365,
+        [SchemaName("join")] Join = 366,
+        [SchemaName("nameof")] Nameof = 367,
+        [SchemaName("on")] On = 368,
+        [SchemaName("orderby")] Orderby = 369,
+        [SchemaName("partial")] Partial_ = 370,
+        [SchemaName("remove")] Remove = 371,
+        [SchemaName("unmanaged")] Unmanaged = 372,
+        [SchemaName("required")] Required = 373,
+        [SchemaName("scoped")] Scoped = 374,
+        [SchemaName("managed")] Managed = 375,
+        [SchemaName("notnull")] Notnull = 376,
+        [SchemaName("BEGIN")] Begin = 377,
+        [SchemaName("END")] End = 378,
+        [SchemaName("begin")] Begin_ = 379,
+        [SchemaName("elsif")] Elsif = 380,
+        [SchemaName("end")] End_ = 381,
+        [SchemaName("ensure")] Ensure = 382,
+        [SchemaName("next")] Next = 383,
+        [SchemaName("redo")] Redo = 384,
+        [SchemaName("rescue")] Rescue = 385,
+        [SchemaName("retry")] Retry = 386,
+        [SchemaName("then")] Then = 387,
+        [SchemaName("undef")] Undef = 388,
+        [SchemaName("unless")] Unless = 389,
+        [SchemaName("until")] Until = 390,
+        [SchemaName("__FILE__")] File_ = 391,
+        [SchemaName("__LINE__")] Line = 392,
+        [SchemaName("__ENCODING__")] Encoding = 393,
+        [SchemaName("initialize")] Initialize = 394,
+        [SchemaName("swap")] Swap = 395,
+        [SchemaName("fbe_type")] FbeType = 396,
+        [SchemaName("fbe")] Fbe_ = 397,
         Model = 398,
         FinalModel = 399,
         FieldModel = 400,
-        Buffer = 401,
-        Size = 402,
-        Offset = 403,
-        Model_ = 404,
-        Reset = 405,
-        ToJson = 406,
-        FromJson = 407,
-        ToFbe = 408,
-        FromFbe = 409,
-        ToFinal = 410,
-        FromFinal = 411,
-        FbeEqual = 412,
-        FbeKey = 413,
-        FbeSize = 414,
-        Init_ = 415,
-        Slots = 416,
-        Class__ = 417,
-        Dict_ = 418,
-        Hash = 419,
-        Eq = 420,
-        Private_ = 421,
-        FbeKey_ = 422,
-        FbeKeyCompare = 423,
-        Reset_ = 424,
-        MarshalFbe = 425,
-        UnmarshalFbe = 426,
-        AppendFbe = 427,
-        ReadFbe = 428,
-        FbeWrite = 429,
-        FbeRead = 430,
+        [SchemaName("buffer")] Buffer = 401,
+        [SchemaName("size")] Size = 402,
+        [SchemaName("offset")] Offset = 403,
+        [SchemaName("model")] Model_ = 404,
+        [SchemaName("reset")] Reset = 405,
+        [SchemaName("to_json")] ToJson = 406,
+        [SchemaName("from_json")] FromJson = 407,
+        [SchemaName("to_fbe")] ToFbe = 408,
+        [SchemaName("from_fbe")] FromFbe = 409,
+        [SchemaName("to_final")] ToFinal = 410,
+        [SchemaName("from_final")] FromFinal = 411,
+        [SchemaName("fbe_equal")] FbeEqual = 412,
+        [SchemaName("fbe_key")] FbeKey = 413,
+        [SchemaName("fbe_size")] FbeSize = 414,
+        [SchemaName("__init__")] Init_ = 415,
+        [SchemaName("__slots__")] Slots = 416,
+        [SchemaName("__class__")] Class__ = 417,
+        [SchemaName("__dict__")] Dict_ = 418,
+        [SchemaName("__hash__")] Hash = 419,
+        [SchemaName("__eq__")] Eq = 420,
+        [SchemaName("__private")] Private_ = 421,
+        [SchemaName("FBEKey")] FbeKey_ = 422,
+        [SchemaName("FBEKeyCompare")] FbeKeyCompare = 423,
+        [SchemaName("Reset")] Reset_ = 424,
+        [SchemaName("MarshalFBE")] MarshalFbe = 425,
+        [SchemaName("UnmarshalFBE")] UnmarshalFbe = 426,
+        [SchemaName("AppendFBE")] AppendFbe = 427,
+        [SchemaName("ReadFBE")] ReadFbe = 428,
+        [SchemaName("FBEWrite")] FbeWrite = 429,
+        [SchemaName("FBERead")] FbeRead = 430,
         MarshalFinal = 431,
         UnmarshalFinal = 432,
         AppendFinal = 433,
         ReadFinal = 434,
-        FbeWriteFinal = 435,
-        FbeReadFinal = 436,
-        MarshalJson = 437,
-        UnmarshalJson = 438,
-        AppendJson = 439,
-        ReadJson = 440,
-        FbeWriteJson = 441,
-        FbeReadJson = 442,
-        FbeWriteText = 443,
-        TypeId = 444,
+        [SchemaName("FBEWriteFinal")] FbeWriteFinal = 435,
+        [SchemaName("FBEReadFinal")] FbeReadFinal = 436,
+        [SchemaName("MarshalJSON")] MarshalJson = 437,
+        [SchemaName("UnmarshalJSON")] UnmarshalJson = 438,
+        [SchemaName("AppendJSON")] AppendJson = 439,
+        [SchemaName("ReadJSON")] ReadJson = 440,
+        [SchemaName("FBEWriteJSON")] FbeWriteJson = 441,
+        [SchemaName("FBEReadJSON")] FbeReadJson = 442,
+        [SchemaName("FBEWriteText")] FbeWriteText = 443,
+        [SchemaName("TypeID")] TypeId = 444,
         Verify = 445,
         VerifyFinal = 446,
-        TypeId_ = 447,
-        KeyOrder = 448,
-        ToFbe_ = 449,
-        FromFbe_ = 450,
-        ReadFbe_ = 451,
-        WriteFbe = 452,
-        VerifyFbe = 453,
-        ToFinal_ = 454,
-        FromFinal_ = 455,
-        ReadFinal_ = 456,
-        WriteFinal = 457,
-        VerifyFinal_ = 458,
-        ToJson_ = 459,
-        FromJson_ = 460,
-        WriteJson = 461,
-        ReadJson_ = 462,
-        HashCode = 463,
-        GetClass = 464,
-        Clone_ = 465,
-        Finalize = 466,
-        Wait = 467,
-        Notify = 468,
-        NotifyAll = 469,
-        JavaClass = 470,
-        Component1 = 471,
-        FbeLevels = 472,
-        FbeKey__ = 473,
-        ToJson__ = 474,
-        ToText = 475,
-        Verify_ = 476,
-        Buffer_ = 477,
+        [SchemaName("TYPE_ID")] TypeId_ = 447,
+        [SchemaName("KEY_ORDER")] KeyOrder = 448,
+        [SchemaName("toFbe")] ToFbe_ = 449,
+        [SchemaName("fromFbe")] FromFbe_ = 450,
+        [SchemaName("readFbe")] ReadFbe_ = 451,
+        [SchemaName("writeFbe")] WriteFbe = 452,
+        [SchemaName("verifyFbe")] VerifyFbe = 453,
+        [SchemaName("toFinal")] ToFinal_ = 454,
+        [SchemaName("fromFinal")] FromFinal_ = 455,
+        [SchemaName("readFinal")] ReadFinal_ = 456,
+        [SchemaName("writeFinal")] WriteFinal = 457,
+        [SchemaName("verifyFinal")] VerifyFinal_ = 458,
+        [SchemaName("toJson")] ToJson_ = 459,
+        [SchemaName("fromJson")] FromJson_ = 460,
+        [SchemaName("writeJson")] WriteJson = 461,
+        [SchemaName("readJson")] ReadJson_ = 462,
+        [SchemaName("hashCode")] HashCode = 463,
+        [SchemaName("getClass")] GetClass = 464,
+        [SchemaName("clone")] Clone_ = 465,
+        [SchemaName("finalize")] Finalize = 466,
+        [SchemaName("wait")] Wait = 467,
+        [SchemaName("notify")] Notify = 468,
+        [SchemaName("notifyAll")] NotifyAll = 469,
+        [SchemaName("javaClass")] JavaClass = 470,
+        [SchemaName("component1")] Component1 = 471,
+        [SchemaName("fbeLevels")] FbeLevels = 472,
+        [SchemaName("fbeKey")] FbeKey__ = 473,
+        [SchemaName("toJSON")] ToJson__ = 474,
+        [SchemaName("toText")] ToText = 475,
+        [SchemaName("verify")] Verify_ = 476,
+        [SchemaName("Buffer")] Buffer_ = 477,
         WriteBuffer = 478,
         ReadBuffer = 479,
         Reader = 480,
@@ -494,7 +494,7 @@ namespace Import
         Limits = 482,
         Decimal = 483,
         Uuid = 484,
-        Uuid_ = 485,
+        [SchemaName("UUID")] Uuid_ = 485,
         Timestamp = 486,
         JsonWriter = 487,
         JsonReader = 488,
@@ -503,7 +503,7 @@ namespace Import
         DecodeException = 491,
         EncodeException = 492,
         Sender = 493,
-        Receiver_ = 494,
+        [SchemaName("Receiver")] Receiver_ = 494,
         Client = 495,
         Proxy = 496,
         Handler = 497,
@@ -519,80 +519,80 @@ namespace Import
     /// <summary>The schema's <c>enum side</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
     public enum Side : int
     {
-        Buy = 0,
-        Sell = 1,
+        [SchemaName("buy")] Buy = 0,
+        [SchemaName("sell")] Sell = 1,
     }
 
     /// <summary>The schema's <c>enum range</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
     public enum Range : int
     {
-        Lo = 0,
-        Hi = 1,
+        [SchemaName("lo")] Lo = 0,
+        [SchemaName("hi")] Hi = 1,
     }
 
     /// <summary>The schema's <c>enum Letters</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
     public enum Letters : int
     {
-        A = 0,
-        A_ = 1,
-        A__ = 2,
-        A___ = 3,
-        A____ = 4,
-        X = 5,
+        [SchemaName("a")] A = 0,
+        [SchemaName("A")] A_ = 1,
+        [SchemaName("_a")] A__ = 2,
+        [SchemaName("__a")] A___ = 3,
+        [SchemaName("a_")] A____ = 4,
+        [SchemaName("_")] X = 5,
     }
 
     /// <summary>The schema's <c>enum digits</c> (on the wire as <c>int</c>); values it does not name are kept.</summary>
     public enum Digits : int
     {
-        One = 0,
-        Two = 1,
+        [SchemaName("one")] One = 0,
+        [SchemaName("two")] Two = 1,
     }
 
     /// <summary>The schema's <c>flags Modifier</c> (on the wire as <c>ulong</c>); values it does not name are kept.</summary>
     [Flags]
     public enum Modifier : ulong
     {
-        Class = 1,
-        Def = 2,
-        Func = 4,
-        Fun = 8,
-        Fn = 16,
-        Var = 32,
-        Let = 64,
-        Val = 128,
-        Const = 256,
-        Static = 512,
-        Final = 1024,
-        Public = 2048,
-        Private = 4096,
-        Protected = 8192,
-        Internal = 16384,
-        Open = 32768,
-        Abstract = 65536,
-        Sealed = 131072,
-        Virtual = 262144,
-        Override = 524288,
-        Inline = 1048576,
-        Export = 2097152,
-        Extern = 4194304,
-        Volatile = 8388608,
-        Mutable = 16777216,
-        Async = 33554432,
-        Await = 67108864,
-        Yield = 134217728,
+        [SchemaName("class")] Class = 1,
+        [SchemaName("def")] Def = 2,
+        [SchemaName("func")] Func = 4,
+        [SchemaName("fun")] Fun = 8,
+        [SchemaName("fn")] Fn = 16,
+        [SchemaName("var")] Var = 32,
+        [SchemaName("let")] Let = 64,
+        [SchemaName("val")] Val = 128,
+        [SchemaName("const")] Const = 256,
+        [SchemaName("static")] Static = 512,
+        [SchemaName("final")] Final = 1024,
+        [SchemaName("public")] Public = 2048,
+        [SchemaName("private")] Private = 4096,
+        [SchemaName("protected")] Protected = 8192,
+        [SchemaName("internal")] Internal = 16384,
+        [SchemaName("open")] Open = 32768,
+        [SchemaName("abstract")] Abstract = 65536,
+        [SchemaName("sealed")] Sealed = 131072,
+        [SchemaName("virtual")] Virtual = 262144,
+        [SchemaName("override")] Override = 524288,
+        [SchemaName("inline")] Inline = 1048576,
+        [SchemaName("export")] Export = 2097152,
+        [SchemaName("extern")] Extern = 4194304,
+        [SchemaName("volatile")] Volatile = 8388608,
+        [SchemaName("mutable")] Mutable = 16777216,
+        [SchemaName("async")] Async = 33554432,
+        [SchemaName("await")] Await = 67108864,
+        [SchemaName("yield")] Yield = 134217728,
         Self = 268435456,
-        Self_ = 536870912,
+        [SchemaName("self")] Self_ = 536870912,
         None = 1073741824,
-        Nil = 2147483648,
-        Null = 4294967296,
-        Value = 8589934592,
-        Name = 17179869184,
-        All = 34359738368,
-        None_ = 68719476736,
-        Mro = 137438953472,
-        HasFlags = 274877906944,
+        [SchemaName("nil")] Nil = 2147483648,
+        [SchemaName("null_")] Null = 4294967296,
+        [SchemaName("value")] Value = 8589934592,
+        [SchemaName("name")] Name = 17179869184,
+        [SchemaName("all")] All = 34359738368,
+        [SchemaName("none")] None_ = 68719476736,
+        [SchemaName("mro")] Mro = 137438953472,
+        [SchemaName("has_flags")] HasFlags = 274877906944,
         String = 549755813888,
-        ToString = 1099511627776,
+        [SchemaName("toString")] ToString = 1099511627776,
         Companion = 2199023255552,
     }
 
@@ -690,6 +690,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Order (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Order>
         {
@@ -758,6 +766,17 @@ namespace Import
                 r.Enter(12);
                 r.Run(12, "side=4,s=4,range=4");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Order v)
+            {
+                t.Raw("Order(side=");
+                Codecs.Int32.Text(t, v.Side);
+                t.Raw(",s=");
+                SCodec.Text(t, v.S);
+                t.Raw(",range=");
+                RangeCodec.Text(t, v.Range);
+                t.Raw(")");
             }
         }
     }
@@ -968,6 +987,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of CppWords (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<CppWords>
         {
@@ -975,7 +1002,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> AlignasCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> AndEqCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> AsmCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> AsmCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> BitandCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> BreakCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> CaseCodec = Codecs.OptionalRef(Codecs.String);
@@ -983,7 +1010,7 @@ namespace Import
             private static readonly Codec<Word?> ConstCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> ConstevalCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> ConstCastCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> ContinueCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> ContinueCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> CoReturnCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> DecltypeCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> DefaultCodec = Codecs.OptionalRef(Codecs.String);
@@ -991,7 +1018,7 @@ namespace Import
             private static readonly Codec<Word?> FinalCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> ForCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> IfCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> ImportCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> ImportCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> IntCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> ModuleCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> MutableCodec = Codecs.OptionalRef(Codecs.String);
@@ -999,7 +1026,7 @@ namespace Import
             private static readonly Codec<Word?> OrCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> OrEqCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> ProtectedCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> PublicCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> PublicCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> ReinterpretCastCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> ReturnCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> ShortCodec = Codecs.OptionalRef(Codecs.String);
@@ -1007,7 +1034,7 @@ namespace Import
             private static readonly Codec<Word?> ThisCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> ThreadLocalCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> TypedefCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> TypeidCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> TypeidCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> UnionCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> UsingCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> VirtualCodec = Codecs.OptionalRef(Codecs.String);
@@ -1015,7 +1042,7 @@ namespace Import
             private static readonly Codec<Word?> ErrnoCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> EofCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> StdoutCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> StderrCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> StderrCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> StdCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> Int8TCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> Uint8TCodec = Codecs.OptionalRef(Codecs.String);
@@ -1023,7 +1050,7 @@ namespace Import
             private static readonly Codec<Word?> PtrdiffTCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> NullptrTCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> BufsizCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> Int32MaxCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> Int32MaxCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> EinvalCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
 
             private Model() : base("import.CppWords", 2, 619) { }
@@ -1835,6 +1862,241 @@ namespace Import
                 r.Run(20, "INT32_MAX=8,CHAR_BIT=8,EINVAL=4");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, CppWords v)
+            {
+                t.Raw("CppWords(alignas=");
+                AlignasCodec.Text(t, v.Alignas);
+                t.Raw(",alignof=");
+                Codecs.Int32.Text(t, v.Alignof);
+                t.Raw(",and=");
+                Codecs.String.Text(t, v.And);
+                t.Raw(",and_eq=");
+                AndEqCodec.Text(t, v.AndEq);
+                t.Raw(",asm=");
+                AsmCodec.Text(t, v.Asm);
+                t.Raw(",auto=");
+                Codecs.Double.Text(t, v.Auto);
+                t.Raw(",bitand=");
+                BitandCodec.Text(t, v.Bitand);
+                t.Raw(",bitor=");
+                Codecs.Int64.Text(t, v.Bitor);
+                t.Raw(",break=");
+                BreakCodec.Text(t, v.Break);
+                t.Raw(",case=");
+                CaseCodec.Text(t, v.Case);
+                t.Raw(",catch=");
+                Codecs.Bytes.Text(t, v.Catch);
+                t.Raw(",char8_t=");
+                Char8TCodec.Text(t, v.Char8T);
+                t.Raw(",char16_t=");
+                Codecs.Decimal.Text(t, v.Char16T);
+                t.Raw(",char32_t=");
+                Codecs.Guid.Text(t, v.Char32T);
+                t.Raw(",class=");
+                Codecs.Timestamp.Text(t, v.Class);
+                t.Raw(",compl=");
+                Codecs.Single.Text(t, v.Compl);
+                t.Raw(",concept=");
+                Codecs.Byte.Text(t, v.Concept);
+                t.Raw(",const=");
+                ConstCodec.Text(t, v.Const);
+                t.Raw(",consteval=");
+                ConstevalCodec.Text(t, v.Consteval);
+                t.Raw(",constexpr=");
+                Codecs.Int32.Text(t, v.Constexpr);
+                t.Raw(",constinit=");
+                Codecs.String.Text(t, v.Constinit);
+                t.Raw(",const_cast=");
+                ConstCastCodec.Text(t, v.ConstCast);
+                t.Raw(",continue=");
+                ContinueCodec.Text(t, v.Continue);
+                t.Raw(",co_await=");
+                Codecs.Double.Text(t, v.CoAwait);
+                t.Raw(",co_return=");
+                CoReturnCodec.Text(t, v.CoReturn);
+                t.Raw(",co_yield=");
+                Codecs.Int64.Text(t, v.CoYield);
+                t.Raw(",decltype=");
+                DecltypeCodec.Text(t, v.Decltype);
+                t.Raw(",default=");
+                DefaultCodec.Text(t, v.Default);
+                t.Raw(",delete=");
+                Codecs.Bytes.Text(t, v.Delete);
+                t.Raw(",do=");
+                DoCodec.Text(t, v.Do);
+                t.Raw(",dynamic_cast=");
+                Codecs.Decimal.Text(t, v.DynamicCast);
+                t.Raw(",else=");
+                Codecs.Guid.Text(t, v.Else);
+                t.Raw(",explicit=");
+                Codecs.Timestamp.Text(t, v.Explicit);
+                t.Raw(",export=");
+                Codecs.Single.Text(t, v.Export);
+                t.Raw(",extern=");
+                Codecs.Byte.Text(t, v.Extern);
+                t.Raw(",final=");
+                FinalCodec.Text(t, v.Final);
+                t.Raw(",for=");
+                ForCodec.Text(t, v.For);
+                t.Raw(",friend=");
+                Codecs.Int32.Text(t, v.Friend);
+                t.Raw(",goto=");
+                Codecs.String.Text(t, v.Goto);
+                t.Raw(",if=");
+                IfCodec.Text(t, v.If);
+                t.Raw(",import=");
+                ImportCodec.Text(t, v.Import);
+                t.Raw(",inline=");
+                Codecs.Double.Text(t, v.Inline);
+                t.Raw(",int=");
+                IntCodec.Text(t, v.Int);
+                t.Raw(",long=");
+                Codecs.Int64.Text(t, v.Long);
+                t.Raw(",module=");
+                ModuleCodec.Text(t, v.Module);
+                t.Raw(",mutable=");
+                MutableCodec.Text(t, v.Mutable);
+                t.Raw(",namespace=");
+                Codecs.Bytes.Text(t, v.Namespace);
+                t.Raw(",new=");
+                NewCodec.Text(t, v.New);
+                t.Raw(",noexcept=");
+                Codecs.Decimal.Text(t, v.Noexcept);
+                t.Raw(",not=");
+                Codecs.Guid.Text(t, v.Not);
+                t.Raw(",not_eq=");
+                Codecs.Timestamp.Text(t, v.NotEq);
+                t.Raw(",nullptr=");
+                Codecs.Single.Text(t, v.Nullptr);
+                t.Raw(",operator=");
+                Codecs.Byte.Text(t, v.Operator);
+                t.Raw(",or=");
+                OrCodec.Text(t, v.Or);
+                t.Raw(",or_eq=");
+                OrEqCodec.Text(t, v.OrEq);
+                t.Raw(",override=");
+                Codecs.Int32.Text(t, v.Override);
+                t.Raw(",private=");
+                Codecs.String.Text(t, v.Private);
+                t.Raw(",protected=");
+                ProtectedCodec.Text(t, v.Protected);
+                t.Raw(",public=");
+                PublicCodec.Text(t, v.Public);
+                t.Raw(",register=");
+                Codecs.Double.Text(t, v.Register);
+                t.Raw(",reinterpret_cast=");
+                ReinterpretCastCodec.Text(t, v.ReinterpretCast);
+                t.Raw(",requires=");
+                Codecs.Int64.Text(t, v.Requires);
+                t.Raw(",return=");
+                ReturnCodec.Text(t, v.Return);
+                t.Raw(",short=");
+                ShortCodec.Text(t, v.Short);
+                t.Raw(",signed=");
+                Codecs.Bytes.Text(t, v.Signed);
+                t.Raw(",sizeof=");
+                SizeofCodec.Text(t, v.Sizeof);
+                t.Raw(",static=");
+                Codecs.Decimal.Text(t, v.Static);
+                t.Raw(",static_assert=");
+                Codecs.Guid.Text(t, v.StaticAssert);
+                t.Raw(",static_cast=");
+                Codecs.Timestamp.Text(t, v.StaticCast);
+                t.Raw(",switch=");
+                Codecs.Single.Text(t, v.Switch);
+                t.Raw(",template=");
+                Codecs.Byte.Text(t, v.Template);
+                t.Raw(",this=");
+                ThisCodec.Text(t, v.This);
+                t.Raw(",thread_local=");
+                ThreadLocalCodec.Text(t, v.ThreadLocal);
+                t.Raw(",throw=");
+                Codecs.Int32.Text(t, v.Throw);
+                t.Raw(",try=");
+                Codecs.String.Text(t, v.Try);
+                t.Raw(",typedef=");
+                TypedefCodec.Text(t, v.Typedef);
+                t.Raw(",typeid=");
+                TypeidCodec.Text(t, v.Typeid);
+                t.Raw(",typename=");
+                Codecs.Double.Text(t, v.Typename);
+                t.Raw(",union=");
+                UnionCodec.Text(t, v.Union);
+                t.Raw(",unsigned=");
+                Codecs.Int64.Text(t, v.Unsigned);
+                t.Raw(",using=");
+                UsingCodec.Text(t, v.Using);
+                t.Raw(",virtual=");
+                VirtualCodec.Text(t, v.Virtual);
+                t.Raw(",void=");
+                Codecs.Bytes.Text(t, v.Void);
+                t.Raw(",volatile=");
+                VolatileCodec.Text(t, v.Volatile);
+                t.Raw(",wchar_t=");
+                Codecs.Decimal.Text(t, v.WcharT);
+                t.Raw(",while=");
+                Codecs.Guid.Text(t, v.While);
+                t.Raw(",xor=");
+                Codecs.Timestamp.Text(t, v.Xor);
+                t.Raw(",xor_eq=");
+                Codecs.Single.Text(t, v.XorEq);
+                t.Raw(",assert=");
+                Codecs.Byte.Text(t, v.Assert);
+                t.Raw(",errno=");
+                ErrnoCodec.Text(t, v.Errno);
+                t.Raw(",EOF=");
+                EofCodec.Text(t, v.Eof);
+                t.Raw(",NULL=");
+                Codecs.Int32.Text(t, v.Null);
+                t.Raw(",stdin=");
+                Codecs.String.Text(t, v.Stdin);
+                t.Raw(",stdout=");
+                StdoutCodec.Text(t, v.Stdout);
+                t.Raw(",stderr=");
+                StderrCodec.Text(t, v.Stderr);
+                t.Raw(",offsetof=");
+                Codecs.Double.Text(t, v.Offsetof);
+                t.Raw(",std=");
+                StdCodec.Text(t, v.Std);
+                t.Raw(",FBE=");
+                Codecs.Int64.Text(t, v.Fbe);
+                t.Raw(",int8_t=");
+                Int8TCodec.Text(t, v.Int8T);
+                t.Raw(",uint8_t=");
+                Uint8TCodec.Text(t, v.Uint8T);
+                t.Raw(",int16_t=");
+                Codecs.Bytes.Text(t, v.Int16T);
+                t.Raw(",uint16_t=");
+                Uint16TCodec.Text(t, v.Uint16T);
+                t.Raw(",int32_t=");
+                Codecs.Decimal.Text(t, v.Int32T);
+                t.Raw(",uint32_t=");
+                Codecs.Guid.Text(t, v.Uint32T);
+                t.Raw(",int64_t=");
+                Codecs.Timestamp.Text(t, v.Int64T);
+                t.Raw(",uint64_t=");
+                Codecs.Single.Text(t, v.Uint64T);
+                t.Raw(",size_t=");
+                Codecs.Byte.Text(t, v.SizeT);
+                t.Raw(",ptrdiff_t=");
+                PtrdiffTCodec.Text(t, v.PtrdiffT);
+                t.Raw(",nullptr_t=");
+                NullptrTCodec.Text(t, v.NullptrT);
+                t.Raw(",linux=");
+                Codecs.Int32.Text(t, v.Linux);
+                t.Raw(",unix=");
+                Codecs.String.Text(t, v.Unix);
+                t.Raw(",BUFSIZ=");
+                BufsizCodec.Text(t, v.Bufsiz);
+                t.Raw(",INT32_MAX=");
+                Int32MaxCodec.Text(t, v.Int32Max);
+                t.Raw(",CHAR_BIT=");
+                Codecs.Double.Text(t, v.CharBit);
+                t.Raw(",EINVAL=");
+                EinvalCodec.Text(t, v.Einval);
+                t.Raw(")");
+            }
         }
     }
 
@@ -1974,6 +2236,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of PythonWords (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<PythonWords>
         {
@@ -1981,7 +2251,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> FalseCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> AsCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> AsyncCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> AsyncCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> DefCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> ElifCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> ExceptCodec = Codecs.OptionalRef(Codecs.String);
@@ -1989,7 +2259,7 @@ namespace Import
             private static readonly Codec<Word?> PassCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> RaiseCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> XCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> MatchCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> MatchCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> ClsCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> LenCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> ListCodec = Codecs.OptionalRef(Codecs.String);
@@ -1997,7 +2267,7 @@ namespace Import
             private static readonly Codec<Word?> StaticmethodCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> ClassmethodCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> ClassVarCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> CallableCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> CallableCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> IntFlagCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> VersionCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
 
@@ -2343,6 +2613,101 @@ namespace Import
                 VersionCodec.CheckFinalField(r, "VERSION");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, PythonWords v)
+            {
+                t.Raw("PythonWords(False=");
+                FalseCodec.Text(t, v.False);
+                t.Raw(",None=");
+                Codecs.Int32.Text(t, v.None);
+                t.Raw(",True=");
+                Codecs.String.Text(t, v.True);
+                t.Raw(",as=");
+                AsCodec.Text(t, v.As);
+                t.Raw(",async=");
+                AsyncCodec.Text(t, v.Async);
+                t.Raw(",await=");
+                Codecs.Double.Text(t, v.Await);
+                t.Raw(",def=");
+                DefCodec.Text(t, v.Def);
+                t.Raw(",del=");
+                Codecs.Int64.Text(t, v.Del);
+                t.Raw(",elif=");
+                ElifCodec.Text(t, v.Elif);
+                t.Raw(",except=");
+                ExceptCodec.Text(t, v.Except);
+                t.Raw(",finally=");
+                Codecs.Bytes.Text(t, v.Finally);
+                t.Raw(",from=");
+                FromCodec.Text(t, v.From);
+                t.Raw(",global=");
+                Codecs.Decimal.Text(t, v.Global);
+                t.Raw(",in=");
+                Codecs.Guid.Text(t, v.In);
+                t.Raw(",is=");
+                Codecs.Timestamp.Text(t, v.Is);
+                t.Raw(",lambda=");
+                Codecs.Single.Text(t, v.Lambda);
+                t.Raw(",nonlocal=");
+                Codecs.Byte.Text(t, v.Nonlocal);
+                t.Raw(",pass=");
+                PassCodec.Text(t, v.Pass);
+                t.Raw(",raise=");
+                RaiseCodec.Text(t, v.Raise);
+                t.Raw(",with=");
+                Codecs.Int32.Text(t, v.With);
+                t.Raw(",yield=");
+                Codecs.String.Text(t, v.Yield);
+                t.Raw(",_=");
+                XCodec.Text(t, v.X);
+                t.Raw(",match=");
+                MatchCodec.Text(t, v.Match);
+                t.Raw(",self=");
+                Codecs.Double.Text(t, v.Self);
+                t.Raw(",cls=");
+                ClsCodec.Text(t, v.Cls);
+                t.Raw(",print=");
+                Codecs.Int64.Text(t, v.Print);
+                t.Raw(",len=");
+                LenCodec.Text(t, v.Len);
+                t.Raw(",list=");
+                ListCodec.Text(t, v.List);
+                t.Raw(",dict=");
+                Codecs.Bytes.Text(t, v.Dict);
+                t.Raw(",set=");
+                SetCodec.Text(t, v.Set);
+                t.Raw(",str=");
+                Codecs.Decimal.Text(t, v.Str);
+                t.Raw(",object=");
+                Codecs.Guid.Text(t, v.Object);
+                t.Raw(",super=");
+                Codecs.Timestamp.Text(t, v.Super);
+                t.Raw(",isinstance=");
+                Codecs.Single.Text(t, v.Isinstance);
+                t.Raw(",property=");
+                Codecs.Byte.Text(t, v.Property);
+                t.Raw(",staticmethod=");
+                StaticmethodCodec.Text(t, v.Staticmethod);
+                t.Raw(",classmethod=");
+                ClassmethodCodec.Text(t, v.Classmethod);
+                t.Raw(",typing=");
+                Codecs.Int32.Text(t, v.Typing);
+                t.Raw(",Any=");
+                Codecs.String.Text(t, v.Any);
+                t.Raw(",ClassVar=");
+                ClassVarCodec.Text(t, v.ClassVar);
+                t.Raw(",Callable=");
+                CallableCodec.Text(t, v.Callable);
+                t.Raw(",IntEnum=");
+                Codecs.Double.Text(t, v.IntEnum);
+                t.Raw(",IntFlag=");
+                IntFlagCodec.Text(t, v.IntFlag);
+                t.Raw(",PACKAGE=");
+                Codecs.Int64.Text(t, v.Package);
+                t.Raw(",VERSION=");
+                VersionCodec.Text(t, v.Version);
+                t.Raw(")");
+            }
         }
     }
 
@@ -2475,6 +2840,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of GoWords (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<GoWords>
         {
@@ -2482,7 +2855,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> ChanCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> FuncCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> GoCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> GoCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> MapCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> RangeCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> SelectCodec = Codecs.OptionalRef(Codecs.String);
@@ -2490,7 +2863,7 @@ namespace Import
             private static readonly Codec<Word?> IotaCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> CapCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> CopyCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> PanicCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> PanicCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> PrintlnCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> RealCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> ImagCodec = Codecs.OptionalRef(Codecs.String);
@@ -2794,6 +3167,87 @@ namespace Import
                 r.Run(6, "complex128=2,comparable=4");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, GoWords v)
+            {
+                t.Raw("GoWords(chan=");
+                ChanCodec.Text(t, v.Chan);
+                t.Raw(",defer=");
+                Codecs.Int32.Text(t, v.Defer);
+                t.Raw(",fallthrough=");
+                Codecs.String.Text(t, v.Fallthrough);
+                t.Raw(",func=");
+                FuncCodec.Text(t, v.Func);
+                t.Raw(",go=");
+                GoCodec.Text(t, v.Go);
+                t.Raw(",interface=");
+                Codecs.Double.Text(t, v.Interface);
+                t.Raw(",map=");
+                MapCodec.Text(t, v.Map);
+                t.Raw(",package=");
+                Codecs.Int64.Text(t, v.Package);
+                t.Raw(",range=");
+                RangeCodec.Text(t, v.Range);
+                t.Raw(",select=");
+                SelectCodec.Text(t, v.Select);
+                t.Raw(",type=");
+                Codecs.Bytes.Text(t, v.Type);
+                t.Raw(",var=");
+                VarCodec.Text(t, v.Var);
+                t.Raw(",any=");
+                Codecs.Decimal.Text(t, v.Any);
+                t.Raw(",error=");
+                Codecs.Guid.Text(t, v.Error);
+                t.Raw(",rune=");
+                Codecs.Timestamp.Text(t, v.Rune);
+                t.Raw(",uint=");
+                Codecs.Single.Text(t, v.Uint);
+                t.Raw(",nil=");
+                Codecs.Byte.Text(t, v.Nil);
+                t.Raw(",iota=");
+                IotaCodec.Text(t, v.Iota);
+                t.Raw(",cap=");
+                CapCodec.Text(t, v.Cap);
+                t.Raw(",make=");
+                Codecs.Int32.Text(t, v.Make);
+                t.Raw(",append=");
+                Codecs.String.Text(t, v.Append);
+                t.Raw(",copy=");
+                CopyCodec.Text(t, v.Copy);
+                t.Raw(",panic=");
+                PanicCodec.Text(t, v.Panic);
+                t.Raw(",recover=");
+                Codecs.Double.Text(t, v.Recover);
+                t.Raw(",println=");
+                PrintlnCodec.Text(t, v.Println);
+                t.Raw(",complex=");
+                Codecs.Int64.Text(t, v.Complex);
+                t.Raw(",real=");
+                RealCodec.Text(t, v.Real);
+                t.Raw(",imag=");
+                ImagCodec.Text(t, v.Imag);
+                t.Raw(",close=");
+                Codecs.Bytes.Text(t, v.Close);
+                t.Raw(",min=");
+                MinCodec.Text(t, v.Min);
+                t.Raw(",max=");
+                Codecs.Decimal.Text(t, v.Max);
+                t.Raw(",clear=");
+                Codecs.Guid.Text(t, v.Clear);
+                t.Raw(",uintptr=");
+                Codecs.Timestamp.Text(t, v.Uintptr);
+                t.Raw(",float32=");
+                Codecs.Single.Text(t, v.Float32);
+                t.Raw(",float64=");
+                Codecs.Byte.Text(t, v.Float64);
+                t.Raw(",complex64=");
+                Complex64Codec.Text(t, v.Complex64);
+                t.Raw(",complex128=");
+                Complex128Codec.Text(t, v.Complex128);
+                t.Raw(",comparable=");
+                Codecs.Int32.Text(t, v.Comparable);
+                t.Raw(")");
+            }
         }
     }
 
@@ -2920,6 +3374,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of JavaWords (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<JavaWords>
         {
@@ -2927,7 +3389,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> AbstractCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> ImplementsCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> InstanceofCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> InstanceofCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> StrictfpCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> ThrowsCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> TransientCodec = Codecs.OptionalRef(Codecs.String);
@@ -2935,7 +3397,7 @@ namespace Import
             private static readonly Codec<Word?> ToCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> UsesCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> ObjectCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> StringCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> StringCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> LongCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> SystemCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> OverrideCodec = Codecs.OptionalRef(Codecs.String);
@@ -3201,6 +3663,75 @@ namespace Import
                 Codecs.Guid.CheckFinalField(r, "Set");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, JavaWords v)
+            {
+                t.Raw("JavaWords(abstract=");
+                AbstractCodec.Text(t, v.Abstract);
+                t.Raw(",boolean=");
+                Codecs.Int32.Text(t, v.Boolean);
+                t.Raw(",extends=");
+                Codecs.String.Text(t, v.Extends);
+                t.Raw(",implements=");
+                ImplementsCodec.Text(t, v.Implements);
+                t.Raw(",instanceof=");
+                InstanceofCodec.Text(t, v.Instanceof);
+                t.Raw(",native=");
+                Codecs.Double.Text(t, v.Native);
+                t.Raw(",strictfp=");
+                StrictfpCodec.Text(t, v.Strictfp);
+                t.Raw(",synchronized=");
+                Codecs.Int64.Text(t, v.Synchronized);
+                t.Raw(",throws=");
+                ThrowsCodec.Text(t, v.Throws);
+                t.Raw(",transient=");
+                TransientCodec.Text(t, v.Transient);
+                t.Raw(",record=");
+                Codecs.Bytes.Text(t, v.Record);
+                t.Raw(",sealed=");
+                SealedCodec.Text(t, v.Sealed);
+                t.Raw(",permits=");
+                Codecs.Decimal.Text(t, v.Permits);
+                t.Raw(",when=");
+                Codecs.Guid.Text(t, v.When);
+                t.Raw(",open=");
+                Codecs.Timestamp.Text(t, v.Open);
+                t.Raw(",exports=");
+                Codecs.Single.Text(t, v.Exports);
+                t.Raw(",opens=");
+                Codecs.Byte.Text(t, v.Opens);
+                t.Raw(",to=");
+                ToCodec.Text(t, v.To);
+                t.Raw(",uses=");
+                UsesCodec.Text(t, v.Uses);
+                t.Raw(",provides=");
+                Codecs.Int32.Text(t, v.Provides);
+                t.Raw(",transitive=");
+                Codecs.String.Text(t, v.Transitive);
+                t.Raw(",Object=");
+                ObjectCodec.Text(t, v.Object);
+                t.Raw(",String=");
+                StringCodec.Text(t, v.String);
+                t.Raw(",Integer=");
+                Codecs.Double.Text(t, v.Integer);
+                t.Raw(",Long=");
+                LongCodec.Text(t, v.Long);
+                t.Raw(",Math=");
+                Codecs.Int64.Text(t, v.Math);
+                t.Raw(",System=");
+                SystemCodec.Text(t, v.System);
+                t.Raw(",Override=");
+                OverrideCodec.Text(t, v.Override);
+                t.Raw(",Class=");
+                Codecs.Bytes.Text(t, v.Class);
+                t.Raw(",List=");
+                ListCodec.Text(t, v.List);
+                t.Raw(",Map=");
+                Codecs.Decimal.Text(t, v.Map);
+                t.Raw(",Set=");
+                Codecs.Guid.Text(t, v.Set);
+                t.Raw(")");
+            }
         }
     }
 
@@ -3335,6 +3866,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of KotlinWords (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<KotlinWords>
         {
@@ -3342,7 +3881,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> FunCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> ValCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> ByCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> ByCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> DelegateCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> FieldCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> FileCodec = Codecs.OptionalRef(Codecs.String);
@@ -3350,7 +3889,7 @@ namespace Import
             private static readonly Codec<Word?> ActualCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> AnnotationCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> DataCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> ExpectCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> ExpectCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> InfixCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> InternalCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> LateinitCodec = Codecs.OptionalRef(Codecs.String);
@@ -3671,6 +4210,91 @@ namespace Import
                 ArrayCodec.CheckFinalField(r, "Array");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, KotlinWords v)
+            {
+                t.Raw("KotlinWords(fun=");
+                FunCodec.Text(t, v.Fun);
+                t.Raw(",typealias=");
+                Codecs.Int32.Text(t, v.Typealias);
+                t.Raw(",typeof=");
+                Codecs.String.Text(t, v.Typeof);
+                t.Raw(",val=");
+                ValCodec.Text(t, v.Val);
+                t.Raw(",by=");
+                ByCodec.Text(t, v.By);
+                t.Raw(",constructor=");
+                Codecs.Double.Text(t, v.Constructor);
+                t.Raw(",delegate=");
+                DelegateCodec.Text(t, v.Delegate);
+                t.Raw(",dynamic=");
+                Codecs.Int64.Text(t, v.Dynamic);
+                t.Raw(",field=");
+                FieldCodec.Text(t, v.Field);
+                t.Raw(",file=");
+                FileCodec.Text(t, v.File);
+                t.Raw(",get=");
+                Codecs.Bytes.Text(t, v.Get);
+                t.Raw(",init=");
+                InitCodec.Text(t, v.Init);
+                t.Raw(",param=");
+                Codecs.Decimal.Text(t, v.Param);
+                t.Raw(",receiver=");
+                Codecs.Guid.Text(t, v.Receiver);
+                t.Raw(",setparam=");
+                Codecs.Timestamp.Text(t, v.Setparam);
+                t.Raw(",value=");
+                Codecs.Single.Text(t, v.Value);
+                t.Raw(",where=");
+                Codecs.Byte.Text(t, v.Where);
+                t.Raw(",actual=");
+                ActualCodec.Text(t, v.Actual);
+                t.Raw(",annotation=");
+                AnnotationCodec.Text(t, v.Annotation);
+                t.Raw(",companion=");
+                Codecs.Int32.Text(t, v.Companion);
+                t.Raw(",crossinline=");
+                Codecs.String.Text(t, v.Crossinline);
+                t.Raw(",data=");
+                DataCodec.Text(t, v.Data);
+                t.Raw(",expect=");
+                ExpectCodec.Text(t, v.Expect);
+                t.Raw(",external=");
+                Codecs.Double.Text(t, v.External);
+                t.Raw(",infix=");
+                InfixCodec.Text(t, v.Infix);
+                t.Raw(",inner=");
+                Codecs.Int64.Text(t, v.Inner);
+                t.Raw(",internal=");
+                InternalCodec.Text(t, v.Internal);
+                t.Raw(",lateinit=");
+                LateinitCodec.Text(t, v.Lateinit);
+                t.Raw(",noinline=");
+                Codecs.Bytes.Text(t, v.Noinline);
+                t.Raw(",out=");
+                OutCodec.Text(t, v.Out);
+                t.Raw(",reified=");
+                Codecs.Decimal.Text(t, v.Reified);
+                t.Raw(",suspend=");
+                Codecs.Guid.Text(t, v.Suspend);
+                t.Raw(",tailrec=");
+                Codecs.Timestamp.Text(t, v.Tailrec);
+                t.Raw(",vararg=");
+                Codecs.Single.Text(t, v.Vararg);
+                t.Raw(",it=");
+                Codecs.Byte.Text(t, v.It);
+                t.Raw(",Companion=");
+                Companion_Codec.Text(t, v.Companion_);
+                t.Raw(",Unit=");
+                UnitCodec.Text(t, v.Unit);
+                t.Raw(",Nothing=");
+                Codecs.Int32.Text(t, v.Nothing);
+                t.Raw(",Int=");
+                Codecs.String.Text(t, v.Int);
+                t.Raw(",Array=");
+                ArrayCodec.Text(t, v.Array);
+                t.Raw(")");
+            }
         }
     }
 
@@ -3807,6 +4431,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of JsWords (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<JsWords>
         {
@@ -3814,7 +4446,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> DebuggerCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> OfCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> DeclareCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> DeclareCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> NeverCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> BigintCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> SymbolCodec = Codecs.OptionalRef(Codecs.String);
@@ -3822,7 +4454,7 @@ namespace Import
             private static readonly Codec<Word?> BooleanCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> Symbol_Codec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> PromiseCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> PartialCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> PartialCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> GlobalThisCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> EvalCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> RequireCodec = Codecs.OptionalRef(Codecs.String);
@@ -3830,7 +4462,7 @@ namespace Import
             private static readonly Codec<Word?> ToLocaleStringCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> ReadonlyCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> AssertsCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> SatisfiesCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> SatisfiesCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
 
             private Model() : base("import.JsWords", 7, 223) { }
 
@@ -4156,6 +4788,95 @@ namespace Import
                 r.Run(16, "satisfies=8,accessor=8");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, JsWords v)
+            {
+                t.Raw("JsWords(debugger=");
+                DebuggerCodec.Text(t, v.Debugger);
+                t.Raw(",function=");
+                Codecs.Int32.Text(t, v.Function);
+                t.Raw(",let=");
+                Codecs.String.Text(t, v.Let);
+                t.Raw(",of=");
+                OfCodec.Text(t, v.Of);
+                t.Raw(",declare=");
+                DeclareCodec.Text(t, v.Declare);
+                t.Raw(",unknown=");
+                Codecs.Double.Text(t, v.Unknown);
+                t.Raw(",never=");
+                NeverCodec.Text(t, v.Never);
+                t.Raw(",number=");
+                Codecs.Int64.Text(t, v.Number);
+                t.Raw(",bigint=");
+                BigintCodec.Text(t, v.Bigint);
+                t.Raw(",symbol=");
+                SymbolCodec.Text(t, v.Symbol);
+                t.Raw(",undefined=");
+                Codecs.Bytes.Text(t, v.Undefined);
+                t.Raw(",NaN=");
+                NaNCodec.Text(t, v.NaN);
+                t.Raw(",Infinity=");
+                Codecs.Decimal.Text(t, v.Infinity);
+                t.Raw(",Uint8Array=");
+                Codecs.Guid.Text(t, v.Uint8Array);
+                t.Raw(",Error=");
+                Codecs.Timestamp.Text(t, v.Error);
+                t.Raw(",Number=");
+                Codecs.Single.Text(t, v.Number_);
+                t.Raw(",BigInt=");
+                Codecs.Byte.Text(t, v.BigInt);
+                t.Raw(",Boolean=");
+                BooleanCodec.Text(t, v.Boolean);
+                t.Raw(",Symbol=");
+                Symbol_Codec.Text(t, v.Symbol_);
+                t.Raw(",Date=");
+                Codecs.Int32.Text(t, v.Date);
+                t.Raw(",JSON=");
+                Codecs.String.Text(t, v.Json);
+                t.Raw(",Promise=");
+                PromiseCodec.Text(t, v.Promise);
+                t.Raw(",Partial=");
+                PartialCodec.Text(t, v.Partial);
+                t.Raw(",Record=");
+                Codecs.Double.Text(t, v.Record);
+                t.Raw(",globalThis=");
+                GlobalThisCodec.Text(t, v.GlobalThis);
+                t.Raw(",arguments=");
+                Codecs.Int64.Text(t, v.Arguments);
+                t.Raw(",eval=");
+                EvalCodec.Text(t, v.Eval);
+                t.Raw(",require=");
+                RequireCodec.Text(t, v.Require);
+                t.Raw(",prototype=");
+                Codecs.Bytes.Text(t, v.Prototype);
+                t.Raw(",__proto__=");
+                ProtoCodec.Text(t, v.Proto);
+                t.Raw(",toString=");
+                Codecs.Decimal.Text(t, v.ToString_);
+                t.Raw(",valueOf=");
+                Codecs.Guid.Text(t, v.ValueOf);
+                t.Raw(",hasOwnProperty=");
+                Codecs.Timestamp.Text(t, v.HasOwnProperty);
+                t.Raw(",isPrototypeOf=");
+                Codecs.Single.Text(t, v.IsPrototypeOf);
+                t.Raw(",propertyIsEnumerable=");
+                Codecs.Byte.Text(t, v.PropertyIsEnumerable);
+                t.Raw(",toLocaleString=");
+                ToLocaleStringCodec.Text(t, v.ToLocaleString);
+                t.Raw(",readonly=");
+                ReadonlyCodec.Text(t, v.Readonly);
+                t.Raw(",keyof=");
+                Codecs.Int32.Text(t, v.Keyof);
+                t.Raw(",infer=");
+                Codecs.String.Text(t, v.Infer);
+                t.Raw(",asserts=");
+                AssertsCodec.Text(t, v.Asserts);
+                t.Raw(",satisfies=");
+                SatisfiesCodec.Text(t, v.Satisfies);
+                t.Raw(",accessor=");
+                Codecs.Double.Text(t, v.Accessor);
+                t.Raw(")");
+            }
         }
     }
 
@@ -4285,6 +5006,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of RustWords (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<RustWords>
         {
@@ -4292,7 +5021,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> CrateCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> ImplCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> LoopCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> LoopCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> MoveCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> PubCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> RefCodec = Codecs.OptionalRef(Codecs.String);
@@ -4300,7 +5029,7 @@ namespace Import
             private static readonly Codec<Word?> PrivCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> UnsizedCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> OptionCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> SomeCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> SomeCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> OkCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> VecCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> Box_Codec = Codecs.OptionalRef(Codecs.String);
@@ -4582,6 +5311,81 @@ namespace Import
                 r.Run(29, "Drop=16,Send=8,Sync=4,Sized=1");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, RustWords v)
+            {
+                t.Raw("RustWords(crate=");
+                CrateCodec.Text(t, v.Crate);
+                t.Raw(",dyn=");
+                Codecs.Int32.Text(t, v.Dyn);
+                t.Raw(",fn=");
+                Codecs.String.Text(t, v.Fn);
+                t.Raw(",impl=");
+                ImplCodec.Text(t, v.Impl);
+                t.Raw(",loop=");
+                LoopCodec.Text(t, v.Loop);
+                t.Raw(",mod=");
+                Codecs.Double.Text(t, v.Mod);
+                t.Raw(",move=");
+                MoveCodec.Text(t, v.Move);
+                t.Raw(",mut=");
+                Codecs.Int64.Text(t, v.Mut);
+                t.Raw(",pub=");
+                PubCodec.Text(t, v.Pub);
+                t.Raw(",ref=");
+                RefCodec.Text(t, v.Ref);
+                t.Raw(",Self=");
+                Codecs.Bytes.Text(t, v.Self);
+                t.Raw(",trait=");
+                TraitCodec.Text(t, v.Trait);
+                t.Raw(",unsafe=");
+                Codecs.Decimal.Text(t, v.Unsafe);
+                t.Raw(",use=");
+                Codecs.Guid.Text(t, v.Use);
+                t.Raw(",become=");
+                Codecs.Timestamp.Text(t, v.Become);
+                t.Raw(",box=");
+                Codecs.Single.Text(t, v.Box);
+                t.Raw(",macro=");
+                Codecs.Byte.Text(t, v.Macro);
+                t.Raw(",priv=");
+                PrivCodec.Text(t, v.Priv);
+                t.Raw(",unsized=");
+                UnsizedCodec.Text(t, v.Unsized);
+                t.Raw(",gen=");
+                Codecs.Int32.Text(t, v.Gen);
+                t.Raw(",macro_rules=");
+                Codecs.String.Text(t, v.MacroRules);
+                t.Raw(",Option=");
+                OptionCodec.Text(t, v.Option);
+                t.Raw(",Some=");
+                SomeCodec.Text(t, v.Some);
+                t.Raw(",Result=");
+                Codecs.Double.Text(t, v.Result);
+                t.Raw(",Ok=");
+                OkCodec.Text(t, v.Ok);
+                t.Raw(",Err=");
+                Codecs.Int64.Text(t, v.Err);
+                t.Raw(",Vec=");
+                VecCodec.Text(t, v.Vec);
+                t.Raw(",Box=");
+                Box_Codec.Text(t, v.Box_);
+                t.Raw(",Clone=");
+                Codecs.Bytes.Text(t, v.Clone_);
+                t.Raw(",Copy=");
+                CopyCodec.Text(t, v.Copy);
+                t.Raw(",Default=");
+                Codecs.Decimal.Text(t, v.Default);
+                t.Raw(",Drop=");
+                Codecs.Guid.Text(t, v.Drop);
+                t.Raw(",Send=");
+                Codecs.Timestamp.Text(t, v.Send);
+                t.Raw(",Sync=");
+                Codecs.Single.Text(t, v.Sync);
+                t.Raw(",Sized=");
+                Codecs.Byte.Text(t, v.Sized);
+                t.Raw(")");
+            }
         }
     }
 
@@ -4706,6 +5510,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of CSharpWords (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<CSharpWords>
         {
@@ -4713,7 +5525,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> CheckedCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> ForeachCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> ImplicitCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> ImplicitCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> ParamsCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> StackallocCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> UlongCodec = Codecs.OptionalRef(Codecs.String);
@@ -4721,7 +5533,7 @@ namespace Import
             private static readonly Codec<Word?> GroupCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> IntoCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> OnCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> OrderbyCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> OrderbyCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> RemoveCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> RequiredCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> ScopedCodec = Codecs.OptionalRef(Codecs.String);
@@ -4973,6 +5785,71 @@ namespace Import
                 NotnullCodec.CheckFinalField(r, "notnull");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, CSharpWords v)
+            {
+                t.Raw("CSharpWords(checked=");
+                CheckedCodec.Text(t, v.Checked);
+                t.Raw(",event=");
+                Codecs.Int32.Text(t, v.Event);
+                t.Raw(",fixed=");
+                Codecs.String.Text(t, v.Fixed);
+                t.Raw(",foreach=");
+                ForeachCodec.Text(t, v.Foreach);
+                t.Raw(",implicit=");
+                ImplicitCodec.Text(t, v.Implicit);
+                t.Raw(",lock=");
+                Codecs.Double.Text(t, v.Lock);
+                t.Raw(",params=");
+                ParamsCodec.Text(t, v.Params);
+                t.Raw(",sbyte=");
+                Codecs.Int64.Text(t, v.Sbyte);
+                t.Raw(",stackalloc=");
+                StackallocCodec.Text(t, v.Stackalloc);
+                t.Raw(",ulong=");
+                UlongCodec.Text(t, v.Ulong);
+                t.Raw(",unchecked=");
+                Codecs.Bytes.Text(t, v.Unchecked);
+                t.Raw(",ushort=");
+                UshortCodec.Text(t, v.Ushort);
+                t.Raw(",add=");
+                Codecs.Decimal.Text(t, v.Add);
+                t.Raw(",alias=");
+                Codecs.Guid.Text(t, v.Alias);
+                t.Raw(",ascending=");
+                Codecs.Timestamp.Text(t, v.Ascending);
+                t.Raw(",descending=");
+                Codecs.Single.Text(t, v.Descending);
+                t.Raw(",equals=");
+                Codecs.Byte.Text(t, v.Equals_);
+                t.Raw(",group=");
+                GroupCodec.Text(t, v.Group);
+                t.Raw(",into=");
+                IntoCodec.Text(t, v.Into);
+                t.Raw(",join=");
+                Codecs.Int32.Text(t, v.Join);
+                t.Raw(",nameof=");
+                Codecs.String.Text(t, v.Nameof);
+                t.Raw(",on=");
+                OnCodec.Text(t, v.On);
+                t.Raw(",orderby=");
+                OrderbyCodec.Text(t, v.Orderby);
+                t.Raw(",partial=");
+                Codecs.Double.Text(t, v.Partial);
+                t.Raw(",remove=");
+                RemoveCodec.Text(t, v.Remove);
+                t.Raw(",unmanaged=");
+                Codecs.Int64.Text(t, v.Unmanaged);
+                t.Raw(",required=");
+                RequiredCodec.Text(t, v.Required);
+                t.Raw(",scoped=");
+                ScopedCodec.Text(t, v.Scoped);
+                t.Raw(",managed=");
+                Codecs.Bytes.Text(t, v.Managed);
+                t.Raw(",notnull=");
+                NotnullCodec.Text(t, v.Notnull);
+                t.Raw(")");
+            }
         }
     }
 
@@ -5085,6 +5962,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of RubyWords (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<RubyWords>
         {
@@ -5092,7 +5977,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> BeginCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> ElsifCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> End_Codec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> End_Codec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> NextCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> RescueCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> RetryCodec = Codecs.OptionalRef(Codecs.String);
@@ -5263,6 +6148,47 @@ namespace Import
                 InitializeCodec.CheckFinalField(r, "initialize");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, RubyWords v)
+            {
+                t.Raw("RubyWords(BEGIN=");
+                BeginCodec.Text(t, v.Begin);
+                t.Raw(",END=");
+                Codecs.Int32.Text(t, v.End);
+                t.Raw(",begin=");
+                Codecs.String.Text(t, v.Begin_);
+                t.Raw(",elsif=");
+                ElsifCodec.Text(t, v.Elsif);
+                t.Raw(",end=");
+                End_Codec.Text(t, v.End_);
+                t.Raw(",ensure=");
+                Codecs.Double.Text(t, v.Ensure);
+                t.Raw(",next=");
+                NextCodec.Text(t, v.Next);
+                t.Raw(",redo=");
+                Codecs.Int64.Text(t, v.Redo);
+                t.Raw(",rescue=");
+                RescueCodec.Text(t, v.Rescue);
+                t.Raw(",retry=");
+                RetryCodec.Text(t, v.Retry);
+                t.Raw(",then=");
+                Codecs.Bytes.Text(t, v.Then);
+                t.Raw(",undef=");
+                UndefCodec.Text(t, v.Undef);
+                t.Raw(",unless=");
+                Codecs.Decimal.Text(t, v.Unless);
+                t.Raw(",until=");
+                Codecs.Guid.Text(t, v.Until);
+                t.Raw(",__FILE__=");
+                Codecs.Timestamp.Text(t, v.File);
+                t.Raw(",__LINE__=");
+                Codecs.Single.Text(t, v.Line);
+                t.Raw(",__ENCODING__=");
+                Codecs.Byte.Text(t, v.Encoding);
+                t.Raw(",initialize=");
+                InitializeCodec.Text(t, v.Initialize);
+                t.Raw(")");
+            }
         }
     }
 
@@ -5368,6 +6294,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of CppMembers (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<CppMembers>
         {
@@ -5375,7 +6309,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> SwapCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> Model_Codec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> FinalModelCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> FinalModelCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> BufferCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> OffsetCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> Model__Codec = Codecs.OptionalRef(Codecs.String);
@@ -5498,6 +6432,33 @@ namespace Import
                 Codecs.Bytes.CheckFinalField(r, "reset");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, CppMembers v)
+            {
+                t.Raw("CppMembers(swap=");
+                SwapCodec.Text(t, v.Swap);
+                t.Raw(",fbe_type=");
+                Codecs.Int32.Text(t, v.FbeType);
+                t.Raw(",fbe=");
+                Codecs.String.Text(t, v.Fbe);
+                t.Raw(",Model=");
+                Model_Codec.Text(t, v.Model_);
+                t.Raw(",FinalModel=");
+                FinalModelCodec.Text(t, v.FinalModel);
+                t.Raw(",FieldModel=");
+                Codecs.Double.Text(t, v.FieldModel);
+                t.Raw(",buffer=");
+                BufferCodec.Text(t, v.Buffer);
+                t.Raw(",size=");
+                Codecs.Int64.Text(t, v.Size);
+                t.Raw(",offset=");
+                OffsetCodec.Text(t, v.Offset);
+                t.Raw(",model=");
+                Model__Codec.Text(t, v.Model__);
+                t.Raw(",reset=");
+                Codecs.Bytes.Text(t, v.Reset);
+                t.Raw(")");
+            }
         }
     }
 
@@ -5608,6 +6569,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of PythonMembers (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<PythonMembers>
         {
@@ -5615,7 +6584,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> ToJson_Codec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> FromFbe_Codec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> ToFinal_Codec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> ToFinal_Codec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> FbeEqualCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> FbeSizeCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> InitCodec = Codecs.OptionalRef(Codecs.String);
@@ -5772,6 +6741,43 @@ namespace Import
                 r.Run(28, "__hash__=16,__eq__=8,__private=4");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, PythonMembers v)
+            {
+                t.Raw("PythonMembers(to_json=");
+                ToJson_Codec.Text(t, v.ToJson_);
+                t.Raw(",from_json=");
+                Codecs.Int32.Text(t, v.FromJson_);
+                t.Raw(",to_fbe=");
+                Codecs.String.Text(t, v.ToFbe_);
+                t.Raw(",from_fbe=");
+                FromFbe_Codec.Text(t, v.FromFbe_);
+                t.Raw(",to_final=");
+                ToFinal_Codec.Text(t, v.ToFinal_);
+                t.Raw(",from_final=");
+                Codecs.Double.Text(t, v.FromFinal_);
+                t.Raw(",fbe_equal=");
+                FbeEqualCodec.Text(t, v.FbeEqual);
+                t.Raw(",fbe_key=");
+                Codecs.Int64.Text(t, v.FbeKey);
+                t.Raw(",fbe_size=");
+                FbeSizeCodec.Text(t, v.FbeSize);
+                t.Raw(",__init__=");
+                InitCodec.Text(t, v.Init);
+                t.Raw(",__slots__=");
+                Codecs.Bytes.Text(t, v.Slots);
+                t.Raw(",__class__=");
+                ClassCodec.Text(t, v.Class);
+                t.Raw(",__dict__=");
+                Codecs.Decimal.Text(t, v.Dict);
+                t.Raw(",__hash__=");
+                Codecs.Guid.Text(t, v.Hash);
+                t.Raw(",__eq__=");
+                Codecs.Timestamp.Text(t, v.Eq);
+                t.Raw(",__private=");
+                Codecs.Single.Text(t, v.Private);
+                t.Raw(")");
+            }
         }
     }
 
@@ -5891,6 +6897,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of GoMembers (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<GoMembers>
         {
@@ -5898,7 +6912,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> FbeKeyCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> MarshalFbeCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> UnmarshalFbeCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> UnmarshalFbeCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> ReadFbeCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> FbeReadCodec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> MarshalFinalCodec = Codecs.OptionalRef(Codecs.String);
@@ -5906,7 +6920,7 @@ namespace Import
             private static readonly Codec<Word?> AppendJsonCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> ReadJsonCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> FbeWriteTextCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> TypeId_Codec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> TypeId_Codec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> VerifyFinal_Codec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
 
             private Model() : base("import.GoMembers", 13, 129) { }
@@ -6118,6 +7132,61 @@ namespace Import
                 r.Run(20, "TypeID=8,Verify=8,VerifyFinal=4");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, GoMembers v)
+            {
+                t.Raw("GoMembers(FBEKey=");
+                FbeKeyCodec.Text(t, v.FbeKey);
+                t.Raw(",FBEKeyCompare=");
+                Codecs.Int32.Text(t, v.FbeKeyCompare);
+                t.Raw(",Reset=");
+                Codecs.String.Text(t, v.Reset);
+                t.Raw(",MarshalFBE=");
+                MarshalFbeCodec.Text(t, v.MarshalFbe);
+                t.Raw(",UnmarshalFBE=");
+                UnmarshalFbeCodec.Text(t, v.UnmarshalFbe);
+                t.Raw(",AppendFBE=");
+                Codecs.Double.Text(t, v.AppendFbe);
+                t.Raw(",ReadFBE=");
+                ReadFbeCodec.Text(t, v.ReadFbe);
+                t.Raw(",FBEWrite=");
+                Codecs.Int64.Text(t, v.FbeWrite);
+                t.Raw(",FBERead=");
+                FbeReadCodec.Text(t, v.FbeRead);
+                t.Raw(",MarshalFinal=");
+                MarshalFinalCodec.Text(t, v.MarshalFinal);
+                t.Raw(",UnmarshalFinal=");
+                Codecs.Bytes.Text(t, v.UnmarshalFinal);
+                t.Raw(",AppendFinal=");
+                AppendFinalCodec.Text(t, v.AppendFinal);
+                t.Raw(",ReadFinal=");
+                Codecs.Decimal.Text(t, v.ReadFinal);
+                t.Raw(",FBEWriteFinal=");
+                Codecs.Guid.Text(t, v.FbeWriteFinal);
+                t.Raw(",FBEReadFinal=");
+                Codecs.Timestamp.Text(t, v.FbeReadFinal);
+                t.Raw(",MarshalJSON=");
+                Codecs.Single.Text(t, v.MarshalJson);
+                t.Raw(",UnmarshalJSON=");
+                Codecs.Byte.Text(t, v.UnmarshalJson);
+                t.Raw(",AppendJSON=");
+                AppendJsonCodec.Text(t, v.AppendJson);
+                t.Raw(",ReadJSON=");
+                ReadJsonCodec.Text(t, v.ReadJson);
+                t.Raw(",FBEWriteJSON=");
+                Codecs.Int32.Text(t, v.FbeWriteJson);
+                t.Raw(",FBEReadJSON=");
+                Codecs.String.Text(t, v.FbeReadJson);
+                t.Raw(",FBEWriteText=");
+                FbeWriteTextCodec.Text(t, v.FbeWriteText);
+                t.Raw(",TypeID=");
+                TypeId_Codec.Text(t, v.TypeId_);
+                t.Raw(",Verify=");
+                Codecs.Double.Text(t, v.Verify);
+                t.Raw(",VerifyFinal=");
+                VerifyFinal_Codec.Text(t, v.VerifyFinal_);
+                t.Raw(")");
+            }
         }
     }
 
@@ -6238,6 +7307,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of JvmMembers (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<JvmMembers>
         {
@@ -6245,7 +7322,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> TypeId_Codec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> FromFbe_Codec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> ReadFbeCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> ReadFbeCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> VerifyFbe_Codec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> FromFinal_Codec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> ReadFinalCodec = Codecs.OptionalRef(Codecs.String);
@@ -6253,7 +7330,7 @@ namespace Import
             private static readonly Codec<Word?> GetClassCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> Clone_Codec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> NotifyCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> NotifyAllCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> NotifyAllCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> Component1Codec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
 
             private Model() : base("import.JvmMembers", 14, 137) { }
@@ -6470,6 +7547,63 @@ namespace Import
                 r.Run(28, "notifyAll=8,javaClass=8,component1=4,fbeLevels=8");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, JvmMembers v)
+            {
+                t.Raw("JvmMembers(TYPE_ID=");
+                TypeId_Codec.Text(t, v.TypeId_);
+                t.Raw(",KEY_ORDER=");
+                Codecs.Int32.Text(t, v.KeyOrder);
+                t.Raw(",toFbe=");
+                Codecs.String.Text(t, v.ToFbe_);
+                t.Raw(",fromFbe=");
+                FromFbe_Codec.Text(t, v.FromFbe_);
+                t.Raw(",readFbe=");
+                ReadFbeCodec.Text(t, v.ReadFbe);
+                t.Raw(",writeFbe=");
+                Codecs.Double.Text(t, v.WriteFbe_);
+                t.Raw(",verifyFbe=");
+                VerifyFbe_Codec.Text(t, v.VerifyFbe_);
+                t.Raw(",toFinal=");
+                Codecs.Int64.Text(t, v.ToFinal_);
+                t.Raw(",fromFinal=");
+                FromFinal_Codec.Text(t, v.FromFinal_);
+                t.Raw(",readFinal=");
+                ReadFinalCodec.Text(t, v.ReadFinal);
+                t.Raw(",writeFinal=");
+                Codecs.Bytes.Text(t, v.WriteFinal_);
+                t.Raw(",verifyFinal=");
+                VerifyFinal_Codec.Text(t, v.VerifyFinal_);
+                t.Raw(",toJson=");
+                Codecs.Decimal.Text(t, v.ToJson_);
+                t.Raw(",fromJson=");
+                Codecs.Guid.Text(t, v.FromJson_);
+                t.Raw(",writeJson=");
+                Codecs.Timestamp.Text(t, v.WriteJson);
+                t.Raw(",readJson=");
+                Codecs.Single.Text(t, v.ReadJson);
+                t.Raw(",hashCode=");
+                Codecs.Byte.Text(t, v.HashCode);
+                t.Raw(",getClass=");
+                GetClassCodec.Text(t, v.GetClass);
+                t.Raw(",clone=");
+                Clone_Codec.Text(t, v.Clone_);
+                t.Raw(",finalize=");
+                Codecs.Int32.Text(t, v.Finalize_);
+                t.Raw(",wait=");
+                Codecs.String.Text(t, v.Wait);
+                t.Raw(",notify=");
+                NotifyCodec.Text(t, v.Notify);
+                t.Raw(",notifyAll=");
+                NotifyAllCodec.Text(t, v.NotifyAll);
+                t.Raw(",javaClass=");
+                Codecs.Double.Text(t, v.JavaClass);
+                t.Raw(",component1=");
+                Component1Codec.Text(t, v.Component1);
+                t.Raw(",fbeLevels=");
+                Codecs.Int64.Text(t, v.FbeLevels);
+                t.Raw(")");
+            }
         }
     }
 
@@ -6568,6 +7702,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of JsMembers (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<JsMembers>
         {
@@ -6647,6 +7789,19 @@ namespace Import
                 Codecs.String.CheckFinalField(r, "toText");
                 VerifyCodec.CheckFinalField(r, "verify");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, JsMembers v)
+            {
+                t.Raw("JsMembers(fbeKey=");
+                FbeKeyCodec.Text(t, v.FbeKey);
+                t.Raw(",toJSON=");
+                Codecs.Int32.Text(t, v.ToJson_);
+                t.Raw(",toText=");
+                Codecs.String.Text(t, v.ToText);
+                t.Raw(",verify=");
+                VerifyCodec.Text(t, v.Verify);
+                t.Raw(")");
             }
         }
     }
@@ -6770,6 +7925,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of RuntimeNames (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<RuntimeNames>
         {
@@ -6777,7 +7940,7 @@ namespace Import
             public static readonly Model Instance = new Model();
             private static readonly FixedCodec<Word> BufferCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> Reader_Codec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> Writer_Codec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> Writer_Codec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> DecimalCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> Uuid__Codec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> Timestamp_Codec = Codecs.OptionalRef(Codecs.String);
@@ -6785,7 +7948,7 @@ namespace Import
             private static readonly Codec<Word?> ReceiverCodec = Codecs.Optional(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly FixedCodec<Word> ClientCodec = Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x);
             private static readonly Codec<bool?> TextCodec = Codecs.Optional(Codecs.Bool);
-            private static readonly FixedCodec<Modifier> CompareCodec = Codecs.Enum<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
+            private static readonly FixedCodec<Modifier> CompareCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> UuidsCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
             private static readonly Codec<List<Word>> Utf8Codec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> RequestsCodec = Codecs.OptionalRef(Codecs.String);
@@ -7020,6 +8183,67 @@ namespace Import
                 RequestsCodec.CheckFinalField(r, "Requests");
                 r.Leave();
             }
+
+            public override void Text(TextBuilder t, RuntimeNames v)
+            {
+                t.Raw("RuntimeNames(Buffer=");
+                BufferCodec.Text(t, v.Buffer);
+                t.Raw(",WriteBuffer=");
+                Codecs.Int32.Text(t, v.WriteBuffer);
+                t.Raw(",ReadBuffer=");
+                Codecs.String.Text(t, v.ReadBuffer);
+                t.Raw(",Reader=");
+                Reader_Codec.Text(t, v.Reader_);
+                t.Raw(",Writer=");
+                Writer_Codec.Text(t, v.Writer_);
+                t.Raw(",Limits=");
+                Codecs.Double.Text(t, v.Limits_);
+                t.Raw(",Decimal=");
+                DecimalCodec.Text(t, v.Decimal);
+                t.Raw(",Uuid=");
+                Codecs.Int64.Text(t, v.Uuid_);
+                t.Raw(",UUID=");
+                Uuid__Codec.Text(t, v.Uuid__);
+                t.Raw(",Timestamp=");
+                Timestamp_Codec.Text(t, v.Timestamp_);
+                t.Raw(",JsonWriter=");
+                Codecs.Bytes.Text(t, v.JsonWriter);
+                t.Raw(",JsonReader=");
+                JsonReaderCodec.Text(t, v.JsonReader);
+                t.Raw(",DecodeError=");
+                Codecs.Decimal.Text(t, v.DecodeError);
+                t.Raw(",EncodeError=");
+                Codecs.Guid.Text(t, v.EncodeError);
+                t.Raw(",DecodeException=");
+                Codecs.Timestamp.Text(t, v.DecodeException);
+                t.Raw(",EncodeException=");
+                Codecs.Single.Text(t, v.EncodeException);
+                t.Raw(",Sender=");
+                Codecs.Byte.Text(t, v.Sender);
+                t.Raw(",Receiver=");
+                ReceiverCodec.Text(t, v.Receiver);
+                t.Raw(",Client=");
+                ClientCodec.Text(t, v.Client);
+                t.Raw(",Proxy=");
+                Codecs.Int32.Text(t, v.Proxy);
+                t.Raw(",Handler=");
+                Codecs.String.Text(t, v.Handler);
+                t.Raw(",Text=");
+                TextCodec.Text(t, v.Text);
+                t.Raw(",Compare=");
+                CompareCodec.Text(t, v.Compare);
+                t.Raw(",Decimals=");
+                Codecs.Double.Text(t, v.Decimals);
+                t.Raw(",Uuids=");
+                UuidsCodec.Text(t, v.Uuids);
+                t.Raw(",Timestamps=");
+                Codecs.Int64.Text(t, v.Timestamps);
+                t.Raw(",Utf8=");
+                Utf8Codec.Text(t, v.Utf8);
+                t.Raw(",Requests=");
+                RequestsCodec.Text(t, v.Requests);
+                t.Raw(")");
+            }
         }
     }
 
@@ -7115,6 +8339,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Class (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Class>
         {
@@ -7170,6 +8402,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "class");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Class v)
+            {
+                t.Raw("class(class=");
+                Codecs.Int32.Text(t, v.Class_);
+                t.Raw(")");
             }
         }
     }
@@ -7266,6 +8505,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Object_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Object_>
         {
@@ -7321,6 +8568,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Object");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Object_ v)
+            {
+                t.Raw("Object(Object=");
+                Codecs.Int32.Text(t, v.Object);
+                t.Raw(")");
             }
         }
     }
@@ -7417,6 +8671,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of String_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<String_>
         {
@@ -7472,6 +8734,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "String");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, String_ v)
+            {
+                t.Raw("String(String=");
+                Codecs.Int32.Text(t, v.String);
+                t.Raw(")");
             }
         }
     }
@@ -7568,6 +8837,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of List_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<List_>
         {
@@ -7623,6 +8900,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "List");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, List_ v)
+            {
+                t.Raw("List(List=");
+                Codecs.Int32.Text(t, v.List);
+                t.Raw(")");
             }
         }
     }
@@ -7719,6 +9003,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Map (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Map>
         {
@@ -7774,6 +9066,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Map");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Map v)
+            {
+                t.Raw("Map(Map=");
+                Codecs.Int32.Text(t, v.Map_);
+                t.Raw(")");
             }
         }
     }
@@ -7870,6 +9169,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Model_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Model_>
         {
@@ -7925,6 +9232,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Model");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Model_ v)
+            {
+                t.Raw("Model(Model=");
+                Codecs.Int32.Text(t, v.Model__);
+                t.Raw(")");
             }
         }
     }
@@ -8021,6 +9335,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of FinalModel (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<FinalModel>
         {
@@ -8076,6 +9398,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "FinalModel");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, FinalModel v)
+            {
+                t.Raw("FinalModel(FinalModel=");
+                Codecs.Int32.Text(t, v.FinalModel_);
+                t.Raw(")");
             }
         }
     }
@@ -8172,6 +9501,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Buffer (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Buffer>
         {
@@ -8227,6 +9564,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Buffer");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Buffer v)
+            {
+                t.Raw("Buffer(Buffer=");
+                Codecs.Int32.Text(t, v.Buffer_);
+                t.Raw(")");
             }
         }
     }
@@ -8323,6 +9667,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Reader_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Reader_>
         {
@@ -8378,6 +9730,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Reader");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Reader_ v)
+            {
+                t.Raw("Reader(Reader=");
+                Codecs.Int32.Text(t, v.Reader__);
+                t.Raw(")");
             }
         }
     }
@@ -8474,6 +9833,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Writer_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Writer_>
         {
@@ -8529,6 +9896,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Writer");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Writer_ v)
+            {
+                t.Raw("Writer(Writer=");
+                Codecs.Int32.Text(t, v.Writer__);
+                t.Raw(")");
             }
         }
     }
@@ -8625,6 +9999,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Limits_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Limits_>
         {
@@ -8680,6 +10062,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Limits");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Limits_ v)
+            {
+                t.Raw("Limits(Limits=");
+                Codecs.Int32.Text(t, v.Limits__);
+                t.Raw(")");
             }
         }
     }
@@ -8776,6 +10165,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of DecodeError (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<DecodeError>
         {
@@ -8831,6 +10228,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "DecodeError");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, DecodeError v)
+            {
+                t.Raw("DecodeError(DecodeError=");
+                Codecs.Int32.Text(t, v.DecodeError_);
+                t.Raw(")");
             }
         }
     }
@@ -8927,6 +10331,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of DecodeException_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<DecodeException_>
         {
@@ -8982,6 +10394,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "DecodeException");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, DecodeException_ v)
+            {
+                t.Raw("DecodeException(DecodeException=");
+                Codecs.Int32.Text(t, v.DecodeException);
+                t.Raw(")");
             }
         }
     }
@@ -9078,6 +10497,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Decimal_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Decimal_>
         {
@@ -9133,6 +10560,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Decimal");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Decimal_ v)
+            {
+                t.Raw("Decimal(Decimal=");
+                Codecs.Int32.Text(t, v.Decimal);
+                t.Raw(")");
             }
         }
     }
@@ -9229,6 +10663,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Uuid_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Uuid_>
         {
@@ -9284,6 +10726,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Uuid");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Uuid_ v)
+            {
+                t.Raw("Uuid(Uuid=");
+                Codecs.Int32.Text(t, v.Uuid__);
+                t.Raw(")");
             }
         }
     }
@@ -9380,6 +10829,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Uuid__ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Uuid__>
         {
@@ -9435,6 +10892,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "UUID");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Uuid__ v)
+            {
+                t.Raw("UUID(UUID=");
+                Codecs.Int32.Text(t, v.Uuid_);
+                t.Raw(")");
             }
         }
     }
@@ -9531,6 +10995,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Timestamp_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Timestamp_>
         {
@@ -9586,6 +11058,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Timestamp");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Timestamp_ v)
+            {
+                t.Raw("Timestamp(Timestamp=");
+                Codecs.Int32.Text(t, v.Timestamp__);
+                t.Raw(")");
             }
         }
     }
@@ -9682,6 +11161,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Sender (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Sender>
         {
@@ -9737,6 +11224,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Sender");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Sender v)
+            {
+                t.Raw("Sender(Sender=");
+                Codecs.Int32.Text(t, v.Sender_);
+                t.Raw(")");
             }
         }
     }
@@ -9833,6 +11327,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Receiver (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Receiver>
         {
@@ -9888,6 +11390,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Receiver");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Receiver v)
+            {
+                t.Raw("Receiver(Receiver=");
+                Codecs.Int32.Text(t, v.Receiver_);
+                t.Raw(")");
             }
         }
     }
@@ -9984,6 +11493,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Client (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Client>
         {
@@ -10039,6 +11556,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Client");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Client v)
+            {
+                t.Raw("Client(Client=");
+                Codecs.Int32.Text(t, v.Client_);
+                t.Raw(")");
             }
         }
     }
@@ -10135,6 +11659,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Proxy (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Proxy>
         {
@@ -10190,6 +11722,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Proxy");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Proxy v)
+            {
+                t.Raw("Proxy(Proxy=");
+                Codecs.Int32.Text(t, v.Proxy_);
+                t.Raw(")");
             }
         }
     }
@@ -10286,6 +11825,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Handler (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Handler>
         {
@@ -10341,6 +11888,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Handler");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Handler v)
+            {
+                t.Raw("Handler(Handler=");
+                Codecs.Int32.Text(t, v.Handler_);
+                t.Raw(")");
             }
         }
     }
@@ -10437,6 +11991,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Fbe_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Fbe_>
         {
@@ -10492,6 +12054,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "fbe");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Fbe_ v)
+            {
+                t.Raw("fbe(fbe=");
+                Codecs.Int32.Text(t, v.Fbe);
+                t.Raw(")");
             }
         }
     }
@@ -10588,6 +12157,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Fbe__ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Fbe__>
         {
@@ -10643,6 +12220,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "FBE");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Fbe__ v)
+            {
+                t.Raw("FBE(FBE=");
+                Codecs.Int32.Text(t, v.Fbe);
+                t.Raw(")");
             }
         }
     }
@@ -10739,6 +12323,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Std (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Std>
         {
@@ -10794,6 +12386,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "std");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Std v)
+            {
+                t.Raw("std(std=");
+                Codecs.Int32.Text(t, v.Std_);
+                t.Raw(")");
             }
         }
     }
@@ -10890,6 +12489,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Companion (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Companion>
         {
@@ -10945,6 +12552,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Companion");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Companion v)
+            {
+                t.Raw("Companion(Companion=");
+                Codecs.Int32.Text(t, v.Companion_);
+                t.Raw(")");
             }
         }
     }
@@ -11041,6 +12655,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Any (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Any>
         {
@@ -11096,6 +12718,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Any");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Any v)
+            {
+                t.Raw("Any(Any=");
+                Codecs.Int32.Text(t, v.Any_);
+                t.Raw(")");
             }
         }
     }
@@ -11192,6 +12821,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Self (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Self>
         {
@@ -11247,6 +12884,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Self");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Self v)
+            {
+                t.Raw("Self(Self=");
+                Codecs.Int32.Text(t, v.Self_);
+                t.Raw(")");
             }
         }
     }
@@ -11343,6 +12987,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Self_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Self_>
         {
@@ -11398,6 +13050,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "self");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Self_ v)
+            {
+                t.Raw("self(self=");
+                Codecs.Int32.Text(t, v.Self);
+                t.Raw(")");
             }
         }
     }
@@ -11494,6 +13153,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of None (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<None>
         {
@@ -11549,6 +13216,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "None");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, None v)
+            {
+                t.Raw("None(None=");
+                Codecs.Int32.Text(t, v.None_);
+                t.Raw(")");
             }
         }
     }
@@ -11645,6 +13319,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Option (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Option>
         {
@@ -11700,6 +13382,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Option");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Option v)
+            {
+                t.Raw("Option(Option=");
+                Codecs.Int32.Text(t, v.Option_);
+                t.Raw(")");
             }
         }
     }
@@ -11796,6 +13485,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Result (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Result>
         {
@@ -11851,6 +13548,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Result");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Result v)
+            {
+                t.Raw("Result(Result=");
+                Codecs.Int32.Text(t, v.Result_);
+                t.Raw(")");
             }
         }
     }
@@ -11947,6 +13651,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Vec (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Vec>
         {
@@ -12002,6 +13714,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Vec");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Vec v)
+            {
+                t.Raw("Vec(Vec=");
+                Codecs.Int32.Text(t, v.Vec_);
+                t.Raw(")");
             }
         }
     }
@@ -12098,6 +13817,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Box (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Box>
         {
@@ -12153,6 +13880,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Box");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Box v)
+            {
+                t.Raw("Box(Box=");
+                Codecs.Int32.Text(t, v.Box_);
+                t.Raw(")");
             }
         }
     }
@@ -12249,6 +13983,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Error (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Error>
         {
@@ -12304,6 +14046,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Error");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Error v)
+            {
+                t.Raw("Error(Error=");
+                Codecs.Int32.Text(t, v.Error_);
+                t.Raw(")");
             }
         }
     }
@@ -12400,6 +14149,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Exception_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Exception_>
         {
@@ -12455,6 +14212,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Exception");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Exception_ v)
+            {
+                t.Raw("Exception(Exception=");
+                Codecs.Int32.Text(t, v.Exception);
+                t.Raw(")");
             }
         }
     }
@@ -12551,6 +14315,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Text_ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Text_>
         {
@@ -12606,6 +14378,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "Text");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Text_ v)
+            {
+                t.Raw("Text(Text=");
+                Codecs.Int32.Text(t, v.Text);
+                t.Raw(")");
             }
         }
     }
@@ -12702,6 +14481,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of JsonWriter (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<JsonWriter>
         {
@@ -12757,6 +14544,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "JsonWriter");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, JsonWriter v)
+            {
+                t.Raw("JsonWriter(JsonWriter=");
+                Codecs.Int32.Text(t, v.JsonWriter_);
+                t.Raw(")");
             }
         }
     }
@@ -12853,6 +14647,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Int32T (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Int32T>
         {
@@ -12908,6 +14710,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "int32_t");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Int32T v)
+            {
+                t.Raw("int32_t(int32_t=");
+                Codecs.Int32.Text(t, v.Int32T_);
+                t.Raw(")");
             }
         }
     }
@@ -13004,6 +14813,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of SizeT (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<SizeT>
         {
@@ -13059,6 +14876,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "size_t");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, SizeT v)
+            {
+                t.Raw("size_t(size_t=");
+                Codecs.Int32.Text(t, v.SizeT_);
+                t.Raw(")");
             }
         }
     }
@@ -13155,6 +14979,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of List__ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<List__>
         {
@@ -13210,6 +15042,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "list");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, List__ v)
+            {
+                t.Raw("list(list=");
+                Codecs.Int32.Text(t, v.List);
+                t.Raw(")");
             }
         }
     }
@@ -13306,6 +15145,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Object__ (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Object__>
         {
@@ -13361,6 +15208,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "object");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Object__ v)
+            {
+                t.Raw("object(object=");
+                Codecs.Int32.Text(t, v.Object);
+                t.Raw(")");
             }
         }
     }
@@ -13457,6 +15311,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of V (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<V>
         {
@@ -13512,6 +15374,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "v");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, V v)
+            {
+                t.Raw("v(v=");
+                Codecs.Int32.Text(t, v.V_);
+                t.Raw(")");
             }
         }
     }
@@ -13608,6 +15477,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of R (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<R>
         {
@@ -13663,6 +15540,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "r");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, R v)
+            {
+                t.Raw("r(r=");
+                Codecs.Int32.Text(t, v.R_);
+                t.Raw(")");
             }
         }
     }
@@ -13759,6 +15643,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of W (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<W>
         {
@@ -13814,6 +15706,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "w");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, W v)
+            {
+                t.Raw("w(w=");
+                Codecs.Int32.Text(t, v.W_);
+                t.Raw(")");
             }
         }
     }
@@ -13910,6 +15809,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of SideBuy (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<SideBuy>
         {
@@ -13965,6 +15872,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "SideBuy");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, SideBuy v)
+            {
+                t.Raw("SideBuy(SideBuy=");
+                Codecs.Int32.Text(t, v.SideBuy_);
+                t.Raw(")");
             }
         }
     }
@@ -14061,6 +15975,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of OrderKey (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<OrderKey>
         {
@@ -14116,6 +16038,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "OrderKey");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, OrderKey v)
+            {
+                t.Raw("OrderKey(OrderKey=");
+                Codecs.Int32.Text(t, v.OrderKey_);
+                t.Raw(")");
             }
         }
     }
@@ -14212,6 +16141,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of TextOfside (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<TextOfside>
         {
@@ -14267,6 +16204,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "textOfside");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, TextOfside v)
+            {
+                t.Raw("textOfside(textOfside=");
+                Codecs.Int32.Text(t, v.TextOfside_);
+                t.Raw(")");
             }
         }
     }
@@ -14363,6 +16307,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Decimal1 (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Decimal1>
         {
@@ -14418,6 +16370,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "DECIMAL_1");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Decimal1 v)
+            {
+                t.Raw("DECIMAL_1(DECIMAL_1=");
+                Codecs.Int32.Text(t, v.Decimal1_);
+                t.Raw(")");
             }
         }
     }
@@ -14514,6 +16473,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of OrderModel (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<OrderModel>
         {
@@ -14569,6 +16536,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "OrderModel");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, OrderModel v)
+            {
+                t.Raw("OrderModel(OrderModel=");
+                Codecs.Int32.Text(t, v.OrderModel_);
+                t.Raw(")");
             }
         }
     }
@@ -14665,6 +16639,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of OrderFinal (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<OrderFinal>
         {
@@ -14720,6 +16702,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "OrderFinal");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, OrderFinal v)
+            {
+                t.Raw("OrderFinal(OrderFinal=");
+                Codecs.Int32.Text(t, v.OrderFinal_);
+                t.Raw(")");
             }
         }
     }
@@ -14816,6 +16805,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of NewOrder (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<NewOrder>
         {
@@ -14871,6 +16868,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "NewOrder");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, NewOrder v)
+            {
+                t.Raw("NewOrder(NewOrder=");
+                Codecs.Int32.Text(t, v.NewOrder_);
+                t.Raw(")");
             }
         }
     }
@@ -14967,6 +16971,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of VerifyFbeOrder (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<VerifyFbeOrder>
         {
@@ -15022,6 +17034,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "VerifyFBEOrder");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, VerifyFbeOrder v)
+            {
+                t.Raw("VerifyFBEOrder(VerifyFBEOrder=");
+                Codecs.Int32.Text(t, v.VerifyFbeOrder_);
+                t.Raw(")");
             }
         }
     }
@@ -15118,6 +17137,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of FbeVrOrder (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<FbeVrOrder>
         {
@@ -15173,6 +17200,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "fbe_vr_Order");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, FbeVrOrder v)
+            {
+                t.Raw("fbe_vr_Order(fbe_vr_Order=");
+                Codecs.Int32.Text(t, v.FbeVrOrder_);
+                t.Raw(")");
             }
         }
     }
@@ -15269,6 +17303,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of E1 (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<E1>
         {
@@ -15324,6 +17366,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "e1");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, E1 v)
+            {
+                t.Raw("e1(e1=");
+                Codecs.Int32.Text(t, v.E1_);
+                t.Raw(")");
             }
         }
     }
@@ -15420,6 +17469,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of I2 (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<I2>
         {
@@ -15475,6 +17532,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "i2");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, I2 v)
+            {
+                t.Raw("i2(i2=");
+                Codecs.Int32.Text(t, v.I2_);
+                t.Raw(")");
             }
         }
     }
@@ -15571,6 +17635,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of O3 (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<O3>
         {
@@ -15626,6 +17698,13 @@ namespace Import
                 r.Enter(4);
                 Codecs.Int32.CheckFinalField(r, "o3");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, O3 v)
+            {
+                t.Raw("o3(o3=");
+                Codecs.Int32.Text(t, v.O3_);
+                t.Raw(")");
             }
         }
     }
@@ -15729,6 +17808,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Case (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Case>
         {
@@ -15820,6 +17907,27 @@ namespace Import
                 r.Enter(32);
                 r.Run(32, "name=4,Name=4,NAME=4,class=4,class_=4,class__=4,String=4,String_=4");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Case v)
+            {
+                t.Raw("Case(name=");
+                Codecs.Int32.Text(t, v.Name);
+                t.Raw(",Name=");
+                Codecs.Int32.Text(t, v.Name_);
+                t.Raw(",NAME=");
+                Codecs.Int32.Text(t, v.Name__);
+                t.Raw(",class=");
+                Codecs.Int32.Text(t, v.Class);
+                t.Raw(",class_=");
+                Codecs.Int32.Text(t, v.Class_);
+                t.Raw(",class__=");
+                Codecs.Int32.Text(t, v.Class__);
+                t.Raw(",String=");
+                Codecs.Int32.Text(t, v.String);
+                t.Raw(",String_=");
+                Codecs.Int32.Text(t, v.String_);
+                t.Raw(")");
             }
         }
     }
@@ -15918,6 +18026,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Imported (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Imported>
         {
@@ -15997,6 +18113,17 @@ namespace Import
                 global::Market.Instrument.Model.Instance.CheckFinalField(r, "org");
                 ExampleCodec.CheckFinalField(r, "example");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Imported v)
+            {
+                t.Raw("Imported(market=");
+                MarketCodec.Text(t, v.Market);
+                t.Raw(",org=");
+                global::Market.Instrument.Model.Instance.Text(t, v.Org);
+                t.Raw(",example=");
+                ExampleCodec.Text(t, v.Example);
+                t.Raw(")");
             }
         }
     }
@@ -16093,6 +18220,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Symbol (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Symbol>
         {
@@ -16149,6 +18284,13 @@ namespace Import
                 r.Enter(4);
                 DigitsCodec.CheckFinalField(r, "digits");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Symbol v)
+            {
+                t.Raw("symbol(digits=");
+                DigitsCodec.Text(t, v.Digits);
+                t.Raw(")");
             }
         }
     }
@@ -16251,6 +18393,14 @@ namespace Import
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Listed (docs/format.md 3 and 4).</summary>
         public new sealed class Model : StructModel<Listed>
         {
@@ -16345,6 +18495,17 @@ namespace Import
                 r.Run(8, "digits=4,precision=4");
                 global::Import.Symbol.Model.Instance.CheckFinalField(r, "ticker");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Listed v)
+            {
+                t.Raw("Listed(");
+                global::Market.Instrument.Model.Instance.Text(t, v);
+                t.Raw(",precision=");
+                PrecisionCodec.Text(t, v.Precision);
+                t.Raw(",ticker=");
+                global::Import.Symbol.Model.Instance.Text(t, v.Ticker);
+                t.Raw(")");
             }
         }
     }
@@ -16442,6 +18603,14 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Derived (docs/format.md 3 and 4).</summary>
         public new sealed class Model : StructModel<Derived>
         {
@@ -16522,6 +18691,17 @@ namespace Import
                 r.Enter(18);
                 r.Run(18, "side=4,s=4,range=4,Word=2,side_=4");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Derived v)
+            {
+                t.Raw("Derived(");
+                global::Import.Order.Model.Instance.Text(t, v);
+                t.Raw(",Word=");
+                WordCodec.Text(t, v.Word);
+                t.Raw(",side_=");
+                Side_Codec.Text(t, v.Side_);
+                t.Raw(")");
             }
         }
     }
@@ -16693,6 +18873,14 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
         }
 
         /// <summary>The versioned and final models of Hostile (docs/format.md 3 and 4).</summary>
@@ -17675,6 +19863,167 @@ namespace Import
                 global::Import.Listed.Model.Instance.CheckFinalField(r, "Listed");
                 LettersCodec.CheckFinalField(r, "Letters");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Hostile v)
+            {
+                t.Raw("Hostile(Order=");
+                global::Import.Order.Model.Instance.Text(t, v.Order);
+                t.Raw(",CppWords=");
+                global::Import.CppWords.Model.Instance.Text(t, v.CppWords);
+                t.Raw(",PythonWords=");
+                global::Import.PythonWords.Model.Instance.Text(t, v.PythonWords);
+                t.Raw(",GoWords=");
+                global::Import.GoWords.Model.Instance.Text(t, v.GoWords);
+                t.Raw(",JavaWords=");
+                global::Import.JavaWords.Model.Instance.Text(t, v.JavaWords);
+                t.Raw(",KotlinWords=");
+                global::Import.KotlinWords.Model.Instance.Text(t, v.KotlinWords);
+                t.Raw(",JsWords=");
+                global::Import.JsWords.Model.Instance.Text(t, v.JsWords);
+                t.Raw(",RustWords=");
+                global::Import.RustWords.Model.Instance.Text(t, v.RustWords);
+                t.Raw(",CSharpWords=");
+                global::Import.CSharpWords.Model.Instance.Text(t, v.CSharpWords);
+                t.Raw(",RubyWords=");
+                global::Import.RubyWords.Model.Instance.Text(t, v.RubyWords);
+                t.Raw(",CppMembers=");
+                global::Import.CppMembers.Model.Instance.Text(t, v.CppMembers);
+                t.Raw(",PythonMembers=");
+                global::Import.PythonMembers.Model.Instance.Text(t, v.PythonMembers);
+                t.Raw(",GoMembers=");
+                global::Import.GoMembers.Model.Instance.Text(t, v.GoMembers);
+                t.Raw(",JvmMembers=");
+                global::Import.JvmMembers.Model.Instance.Text(t, v.JvmMembers);
+                t.Raw(",JsMembers=");
+                global::Import.JsMembers.Model.Instance.Text(t, v.JsMembers);
+                t.Raw(",RuntimeNames=");
+                global::Import.RuntimeNames.Model.Instance.Text(t, v.RuntimeNames);
+                t.Raw(",class=");
+                global::Import.Class.Model.Instance.Text(t, v.Class);
+                t.Raw(",Object=");
+                global::Import.Object_.Model.Instance.Text(t, v.Object);
+                t.Raw(",String=");
+                global::Import.String_.Model.Instance.Text(t, v.String);
+                t.Raw(",List=");
+                global::Import.List_.Model.Instance.Text(t, v.List);
+                t.Raw(",Map=");
+                global::Import.Map.Model.Instance.Text(t, v.Map);
+                t.Raw(",Model=");
+                global::Import.Model_.Model.Instance.Text(t, v.Model_);
+                t.Raw(",FinalModel=");
+                global::Import.FinalModel.Model.Instance.Text(t, v.FinalModel);
+                t.Raw(",Buffer=");
+                global::Import.Buffer.Model.Instance.Text(t, v.Buffer);
+                t.Raw(",Reader=");
+                global::Import.Reader_.Model.Instance.Text(t, v.Reader_);
+                t.Raw(",Writer=");
+                global::Import.Writer_.Model.Instance.Text(t, v.Writer_);
+                t.Raw(",Limits=");
+                global::Import.Limits_.Model.Instance.Text(t, v.Limits_);
+                t.Raw(",DecodeError=");
+                global::Import.DecodeError.Model.Instance.Text(t, v.DecodeError);
+                t.Raw(",DecodeException=");
+                global::Import.DecodeException_.Model.Instance.Text(t, v.DecodeException);
+                t.Raw(",Decimal=");
+                global::Import.Decimal_.Model.Instance.Text(t, v.Decimal);
+                t.Raw(",Uuid=");
+                global::Import.Uuid_.Model.Instance.Text(t, v.Uuid_);
+                t.Raw(",UUID=");
+                global::Import.Uuid__.Model.Instance.Text(t, v.Uuid__);
+                t.Raw(",Timestamp=");
+                global::Import.Timestamp_.Model.Instance.Text(t, v.Timestamp_);
+                t.Raw(",Sender=");
+                global::Import.Sender.Model.Instance.Text(t, v.Sender);
+                t.Raw(",Receiver=");
+                global::Import.Receiver.Model.Instance.Text(t, v.Receiver);
+                t.Raw(",Client=");
+                global::Import.Client.Model.Instance.Text(t, v.Client);
+                t.Raw(",Proxy=");
+                global::Import.Proxy.Model.Instance.Text(t, v.Proxy);
+                t.Raw(",Handler=");
+                global::Import.Handler.Model.Instance.Text(t, v.Handler);
+                t.Raw(",fbe=");
+                global::Import.Fbe_.Model.Instance.Text(t, v.Fbe);
+                t.Raw(",FBE=");
+                global::Import.Fbe__.Model.Instance.Text(t, v.Fbe_);
+                t.Raw(",std=");
+                global::Import.Std.Model.Instance.Text(t, v.Std);
+                t.Raw(",Companion=");
+                global::Import.Companion.Model.Instance.Text(t, v.Companion);
+                t.Raw(",Any=");
+                global::Import.Any.Model.Instance.Text(t, v.Any);
+                t.Raw(",Self=");
+                global::Import.Self.Model.Instance.Text(t, v.Self);
+                t.Raw(",self=");
+                global::Import.Self_.Model.Instance.Text(t, v.Self_);
+                t.Raw(",None=");
+                global::Import.None.Model.Instance.Text(t, v.None);
+                t.Raw(",Option=");
+                global::Import.Option.Model.Instance.Text(t, v.Option);
+                t.Raw(",Result=");
+                global::Import.Result.Model.Instance.Text(t, v.Result);
+                t.Raw(",Vec=");
+                global::Import.Vec.Model.Instance.Text(t, v.Vec);
+                t.Raw(",Box=");
+                global::Import.Box.Model.Instance.Text(t, v.Box);
+                t.Raw(",Error=");
+                global::Import.Error.Model.Instance.Text(t, v.Error);
+                t.Raw(",Exception=");
+                global::Import.Exception_.Model.Instance.Text(t, v.Exception);
+                t.Raw(",Text=");
+                global::Import.Text_.Model.Instance.Text(t, v.Text);
+                t.Raw(",JsonWriter=");
+                global::Import.JsonWriter.Model.Instance.Text(t, v.JsonWriter);
+                t.Raw(",int32_t=");
+                global::Import.Int32T.Model.Instance.Text(t, v.Int32T);
+                t.Raw(",size_t=");
+                global::Import.SizeT.Model.Instance.Text(t, v.SizeT);
+                t.Raw(",list=");
+                global::Import.List__.Model.Instance.Text(t, v.List_);
+                t.Raw(",object=");
+                global::Import.Object__.Model.Instance.Text(t, v.Object_);
+                t.Raw(",v=");
+                global::Import.V.Model.Instance.Text(t, v.V);
+                t.Raw(",r=");
+                global::Import.R.Model.Instance.Text(t, v.R);
+                t.Raw(",w=");
+                global::Import.W.Model.Instance.Text(t, v.W);
+                t.Raw(",SideBuy=");
+                global::Import.SideBuy.Model.Instance.Text(t, v.SideBuy);
+                t.Raw(",OrderKey=");
+                global::Import.OrderKey.Model.Instance.Text(t, v.OrderKey);
+                t.Raw(",textOfside=");
+                global::Import.TextOfside.Model.Instance.Text(t, v.TextOfside);
+                t.Raw(",DECIMAL_1=");
+                global::Import.Decimal1.Model.Instance.Text(t, v.Decimal1);
+                t.Raw(",OrderModel=");
+                global::Import.OrderModel.Model.Instance.Text(t, v.OrderModel);
+                t.Raw(",OrderFinal=");
+                global::Import.OrderFinal.Model.Instance.Text(t, v.OrderFinal);
+                t.Raw(",NewOrder=");
+                global::Import.NewOrder.Model.Instance.Text(t, v.NewOrder);
+                t.Raw(",VerifyFBEOrder=");
+                global::Import.VerifyFbeOrder.Model.Instance.Text(t, v.VerifyFbeOrder);
+                t.Raw(",fbe_vr_Order=");
+                global::Import.FbeVrOrder.Model.Instance.Text(t, v.FbeVrOrder);
+                t.Raw(",e1=");
+                global::Import.E1.Model.Instance.Text(t, v.E1);
+                t.Raw(",i2=");
+                global::Import.I2.Model.Instance.Text(t, v.I2);
+                t.Raw(",o3=");
+                global::Import.O3.Model.Instance.Text(t, v.O3);
+                t.Raw(",Case=");
+                global::Import.Case.Model.Instance.Text(t, v.Case);
+                t.Raw(",Imported=");
+                global::Import.Imported.Model.Instance.Text(t, v.Imported);
+                t.Raw(",Derived=");
+                global::Import.Derived.Model.Instance.Text(t, v.Derived);
+                t.Raw(",Listed=");
+                global::Import.Listed.Model.Instance.Text(t, v.Listed);
+                t.Raw(",Letters=");
+                LettersCodec.Text(t, v.Letters);
+                t.Raw(")");
             }
         }
     }

@@ -9,8 +9,8 @@ namespace Market
     /// <summary>The schema's <c>enum Side</c> (on the wire as <c>byte</c>); values it does not name are kept.</summary>
     public enum Side : byte
     {
-        Buy = 0,
-        Sell = 1,
+        [SchemaName("buy")] Buy = 0,
+        [SchemaName("sell")] Sell = 1,
     }
 
     /// <summary>The schema's <c>struct Instrument</c> (type id 501).</summary>
@@ -111,6 +111,14 @@ namespace Market
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Instrument (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Instrument>
         {
@@ -174,6 +182,15 @@ namespace Market
                 Codecs.String.CheckFinalField(r, "symbol");
                 Codecs.Int32.CheckFinalField(r, "digits");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Instrument v)
+            {
+                t.Raw("Instrument(symbol=");
+                Codecs.String.Text(t, v.Symbol);
+                t.Raw(",digits=");
+                Codecs.Int32.Text(t, v.Digits);
+                t.Raw(")");
             }
         }
     }
@@ -276,6 +293,14 @@ namespace Market
             return hash;
         }
 
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
         /// <summary>The versioned and final models of Failure (docs/format.md 3 and 4).</summary>
         public sealed class Model : StructModel<Failure>
         {
@@ -339,6 +364,15 @@ namespace Market
                 Codecs.Guid.CheckFinalField(r, "id");
                 Codecs.String.CheckFinalField(r, "reason");
                 r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Failure v)
+            {
+                t.Raw("Failure(id=");
+                Codecs.Guid.Text(t, v.Id);
+                t.Raw(",reason=");
+                Codecs.String.Text(t, v.Reason);
+                t.Raw(")");
             }
         }
     }
