@@ -28,16 +28,17 @@ from .targets.base import GeneratedFile, NameClash, Options
 # The languages fbec generates; a target is a package fbec.targets.<name>.
 TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typescript": "TypeScript",
            "javascript": "JavaScript", "kotlin": "Kotlin", "rust": "Rust",
-           "csharp": "C#"}
+           "csharp": "C#", "ruby": "Ruby"}
 # What the help says beside a target's option: every target generates types, both binary models
 # (--final), JSON (--json), the text form and the protocol (--proto); these notes say what differs.
 NOTES = {"javascript": "ES modules with .d.ts declarations, the code of --typescript",
          "kotlin": "on the Java runtime",
          "rust": "types, both binary models and the text form; no JSON or protocol",
-         "csharp": "types, both binary models and the text form, on Mono and .NET; no JSON or protocol"}
+         "csharp": "types, both binary models and the text form, on Mono and .NET; no JSON or protocol",
+         "ruby": "types, both binary models and the text form; no JSON or protocol"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2).
-PLANNED = {"ruby": "Ruby"}
+PLANNED: dict[str, str] = {}
 NOT_SUPPORTED = {"swift": "not supported: fbec checks the code it generates by compiling and running it, "
                           "and it has no Swift compiler to do that with, so it generates no Swift"}
 LANGUAGES = {**TARGETS, **PLANNED, "swift": "Swift"}
@@ -61,7 +62,7 @@ def _epilog() -> str:
     paragraphs = [
         "Example: fbec --input=proto.fbe --output=gen --cpp --final --json --proto",
         "Tools: fbec decode|encode|compat|format --help (docs/tools.md)",
-        f"Planned languages, not available yet: {planned}.",
+        *([f"Planned languages, not available yet: {planned}."] if planned else []),
         f"Swift (--swift): {NOT_SUPPORTED['swift']}.",
         EXIT_STATUS_HELP,
         "Shell completion for bash: source <(fbec --completion bash)",

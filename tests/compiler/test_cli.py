@@ -91,7 +91,7 @@ def test_missing_input(capsys):
 def test_nothing_to_generate(capsys):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}")
     assert status == 2
-    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript, --javascript, --kotlin, --rust, --csharp) (see fbec --help)\n"
+    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript, --javascript, --kotlin, --rust, --csharp, --ruby) (see fbec --help)\n"
     assert run_fbec(capsys, "--input=x.fbe")[0] == 2          # usage comes before looking for the file
 
 
@@ -135,12 +135,12 @@ def test_original_options_reach_the_target(tmp_path, capsys, monkeypatch):
 
 
 def test_target_not_implemented(capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "fbec.targets.ruby", None)
-    status, _, err = run_fbec(capsys, f"--input={EVERYTHING}", "--ruby", "-o", "/tmp")
-    assert status == 2 and err == ("fbec: error: --ruby: the Ruby target is planned, not available yet; "
+    monkeypatch.setitem(sys.modules, "fbec.targets.csharp", None)
+    status, _, err = run_fbec(capsys, f"--input={EVERYTHING}", "--csharp", "-o", "/tmp")
+    assert status == 2 and err == ("fbec: error: --csharp: the C# target is planned, not available yet; "
                                    "fbec generates C++ (--cpp) and Python (--python) and Go (--go) and Java (--java) "
                                    "and TypeScript (--typescript) and JavaScript (--javascript) and Kotlin (--kotlin) "
-                                   "and Rust (--rust) and C# (--csharp)\n")
+                                   "and Rust (--rust) and C# (--csharp) and Ruby (--ruby)\n")
 
 
 def test_help_lists_what_works_and_says_what_is_planned(capsys):
@@ -149,7 +149,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     out = capsys.readouterr().out
     assert done.value.code == 0
     assert "--cpp" in out and "--python" in out and "--go" in out and "--java" in out and "--kotlin" in out
-    for hidden in ("--ruby", "--swift"):
+    for hidden in ("--swift",):
         assert f"  {hidden} " not in out and f"[{hidden}]" not in out       # not offered as an option
     flat = " ".join(out.split())
     for lang, title in (("cpp", "C++"), ("python", "Python"), ("go", "Go"), ("java", "Java"),
@@ -158,9 +158,10 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     assert "--javascript generate JavaScript code (ES modules with .d.ts declarations, the code of --typescript)" in flat
     assert "--kotlin generate Kotlin code (on the Java runtime)" in flat
     assert "--rust generate Rust code (types, both binary models and the text form; no JSON or protocol)" in flat
+    assert "--ruby generate Ruby code (types, both binary models and the text form; no JSON or protocol)" in flat
     assert "progress" not in flat and " yet)" not in flat
     assert "--csharp generate C# code (types, both binary models and the text form, on Mono and .NET; no JSON or protocol)" in flat
-    assert "Planned languages, not available yet: Ruby (--ruby)." in flat
+    assert "Planned languages" not in flat                             # every language of the original but Swift
     assert "Swift (--swift): not supported:" in flat
     assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "
             "an incompatible change, unformatted files); 2 usage errors") in flat
@@ -169,7 +170,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
 def test_exit_status_two_for_usage(capsys, tmp_path):
     assert run_fbec(capsys, "--ir")[0] == 2                                   # no --input
     assert run_fbec(capsys, "--ir", f"--input={EVERYTHING}", "-n", "-1")[0] == 2
-    assert run_fbec(capsys, f"--input={EVERYTHING}", "--ruby", "--cpp", f"--output={tmp_path}")[0] == 2
+    assert run_fbec(capsys, f"--input={EVERYTHING}", "--swift", "--cpp", f"--output={tmp_path}")[0] == 2
     assert not any(tmp_path.iterdir())                                        # nothing written
     with pytest.raises(SystemExit) as done:
         run_fbec(capsys, "--ir", "--no-such-option")
@@ -194,7 +195,8 @@ def test_bash_completion_script(capsys):
     assert _complete(script, "--g") == ["--go"]
     assert _complete(script, "--j") == ["--java", "--javascript", "--json"]
     assert _complete(script, "--k") == ["--kotlin"]
-    assert _complete(script, "--r") == ["--rust"]                   # planned languages (--ruby) are not offered
+    assert _complete(script, "--r") == ["--rust", "--ruby"]
+    assert _complete(script, "--cs") == ["--csharp"]
     assert set(_complete(script, "")) >= {"decode", "encode", "compat", "format", "--input", "--cpp"}
     assert _complete(script, "--input", "schemas/tr") == ["schemas/trade.fbe"]
     assert _complete(script, "--input", "=", "schemas/tr") == ["schemas/trade.fbe"]    # --input=schemas/tr

@@ -1,0 +1,411 @@
+"""fbec.targets.ruby: one Ruby file per schema package, on the runtime gem `fbe` (runtime/ruby).
+
+A package's file is a module (`module Proto`) holding its enums and flags (classes on
+`Fbe::Enum` and `Fbe::Flags`, one frozen constant per value, values the schema does not name kept)
+and its structs (classes with keyword initialisers, `==`, `eql?`/`hash` by their [key] fields, the
+text form as `to_s`, inherited fields first), each with the versioned and final models at the
+offsets, sizes and costs the IR and the plan (fbec.model.plan) decided: the generator prints them
+and computes none of them. What every type shares (the codecs of each kind of type, the roots,
+verify, the limits) lives in the runtime; a struct's code is its fields' calls in order. Files of
+imported packages are loaded with `require_relative` from the same folder (docs/ruby.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from fbec.model import ir, plan
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, RawText, generated_header, quoted, text_struct
+from fbec.targets.ruby.names import Idents
+
+PRIMITIVES = {name: f"Fbe::Types::{name.upper()}" for name in ir.PRIMITIVE_SIZES}
+DEFAULTS = {"bool": "false", "float": "0.0", "double": "0.0", "decimal": "Fbe::Decimal::ZERO", "string": "+''",
+            "bytes": "''.b", "uuid": "Fbe::Uuid::NIL"}
+UNSIGNED = {"int8": "uint8", "int16": "uint16", "int32": "uint32", "int64": "uint64"}
+COLLECTIONS = {"vector": "Sequence", "list": "Sequence", "set": "Sequence", "map": "Mapping", "hash": "Mapping"}
+
+
+class Context:
+    def __init__(self, schema: ir.Schema, package: ir.Package, options: Options) -> None:
+        self.options = options
+        self.schema = schema
+        self.package = package
+        self.plan = plan.of(schema)
+        self.ident = Idents(schema)
+        self.file = GeneratedFile(f"{self.ident.file(package.name)}.rb")
+
+    def named(self, qualified: str) -> str:
+        """A type of this package by its name, another package's through its module."""
+        package = qualified.rpartition(".")[0]
+        name = self.ident.type(qualified)
+        return name if package == self.package.name else f"{self.ident.module(package)}::{name}"
+
+    def codec(self, t: ir.Type) -> str:
+        """The runtime codec of t (Fbe::Types)."""
+        if isinstance(t, ir.Primitive):
+            return PRIMITIVES[t.name]
+        if isinstance(t, ir.EnumRef):
+            return f"{self.named(t.name)}::FBE_TYPE"
+        if isinstance(t, ir.StructRef):
+            return f"Fbe::Types::Struct.new({self.named(t.name)})"
+        if isinstance(t, ir.Optional_):
+            return f"Fbe::Types::Optional.new({self.codec(t.element)})"
+        if isinstance(t, ir.Array):
+            return f"Fbe::Types::FixedArray.new({self.codec(t.element)}, {integer(t.length)})"
+        if isinstance(t, ir.Sequence):
+            return f"Fbe::Types::Sequence.new(:{t.kind}, {self.codec(t.element)})"
+        return f"Fbe::Types::Mapping.new(:{t.kind}, {self.codec(t.key)}, {self.codec(t.value)})"
+
+    def value(self, enum: str, name: str) -> str:
+        return f"{self.named(enum)}::{self.ident.value(enum, name)}"
+
+    def default(self, t: ir.Type, d: ir.Default) -> str:
+        """The Ruby expression of a field's default (a new value each time it is evaluated)."""
+        k = d.kind
+        if isinstance(t, ir.Optional_):
+            return "nil" if k in ("none", "null") else self.default(t.element, d)
+        if isinstance(t, ir.Array):
+            return f"Array.new({integer(t.length)}) {{ {self.default(t.element, d)} }}"
+        if isinstance(t, ir.Sequence):
+            return "Set.new" if t.kind == "set" else "[]"
+        if isinstance(t, ir.Mapping):
+            return "{}"
+        if isinstance(t, ir.StructRef):
+            return f"{self.named(t.name)}.new"
+        if isinstance(t, ir.EnumRef):
+            if k in ("enum", "flags") and d.names:
+                return " | ".join(self.value(t.name, n) for n in d.names)
+            return f"{self.named(t.name)}.from_wire({d.value})" if d.value else f"{self.named(t.name)}.default"
+        assert isinstance(t, ir.Primitive)
+        name = t.name
+        if k in ("none", "null"):
+            return DEFAULTS.get(name, "0")
+        if k == "bool":
+            return "true" if d.value else "false"
+        if k == "int":
+            if name == "decimal":
+                return f"BigDecimal('{d.value}')" if d.value else DEFAULTS[name]
+            assert isinstance(d.value, int)
+            return f"{integer(d.value)}.0" if name in ("float", "double") else integer(d.value)
+        if k == "real":
+            assert d.text is not None
+            if name == "decimal":
+                return f"BigDecimal('{d.text}')"
+            return float_literal(d.text)
+        if k == "string":
+            assert isinstance(d.value, str)
+            return f"+{ruby_string(d.value)}" if d.value else DEFAULTS[name]
+        if k == "timestamp":
+            assert isinstance(d.value, int)
+            return integer(d.value)
+        if k == "utc":
+            return "Fbe::Timestamp.utc"
+        if k == "uuid":
+            return f"'{d.value}'"
+        if k in ("uuid1", "uuid4"):
+            return f"Fbe::Uuid.{k}"
+        raise AssertionError(f"default {k} of {name}")
+
+
+def integer(value: int) -> str:
+    """An integer literal, its digits grouped by three from 5 digits on (RuboCop's Style/NumericLiterals)."""
+    return f"{value:_}" if abs(value) >= 10000 else str(value)
+
+
+def float_literal(text: str) -> str:
+    value = float(text)
+    if math.isinf(value):
+        return "-Float::INFINITY" if value < 0 else "Float::INFINITY"
+    if math.isnan(value):
+        return "Float::NAN"
+    return repr(value)
+
+
+def ruby_string(text: str) -> str:
+    """A Ruby string literal of text: single-quoted, or double-quoted with the C family's escapes
+    (`\\u{7f}` for other control characters) and `#` escaped, which would start an interpolation."""
+    if all(0x20 <= ord(ch) != 0x7F for ch in text):
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return quoted(text, lambda code: f"\\u{{{code:x}}}", lambda ch: "\\#" if ch == "#" else ch)
+
+
+def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
+    name = c.ident.type(e.qualified)
+    flags = e.kind == "flags"
+    w.line(f"# The schema's `{e.kind} {e.name}` (on the wire as {e.wire}).")
+    with w.block(f"class {name} < Fbe::{'Flags' if flags else 'Enum'}", "end"):
+        if flags:
+            w.line(f"BITS = {re.sub(r'[^0-9]', '', e.wire)}")
+            w.line(f"SIGNED = {'true' if e.wire.startswith('int') else 'false'}")
+            w.blank()
+        first: dict[int, str] = {}
+        for v in e.values:
+            ident = c.ident.value(e.qualified, v.name)
+            if flags or v.value not in first:
+                first.setdefault(v.value, ident)
+                w.line(f"{ident} = new({integer(v.value)})")
+            else:
+                w.line(f"{ident} = {first[v.value]}")
+        if e.values:
+            w.blank()
+        if flags:
+            items = [f"['{v.name}', {integer(v.value)}]" for v in e.values]
+            entries(w, "NAMES = [", items, "].freeze")
+        else:
+            names: dict[int, str] = {}
+            for v in e.values:
+                names.setdefault(v.value, v.name)
+            entries(w, "BY_VALUE = {", [f"{integer(v)} => {first[v]}" for v in first], "}.freeze", " ")
+            entries(w, "NAMES = {", [f"{integer(v)} => '{n}'" for v, n in names.items()], "}.freeze", " ")
+        wire = UNSIGNED.get(e.wire, e.wire) if flags else e.wire
+        w.line(f"FBE_TYPE = Fbe::Types::Enum.new(self, {PRIMITIVES[wire]})")
+
+
+def entries(w: CodeWriter, head: str, items: list[str], tail: str, pad: str = "") -> None:
+    """A literal on one line (`pad` inside its brackets), or one item a line when it is long."""
+    line = f"{head}{pad}{', '.join(items)}{pad}{tail}" if items else f"{head}{tail}"
+    if len(w.unit) * w.depth + len(line) <= 120:
+        w.line(line)
+        return
+    with w.block(head, tail):
+        for k, item in enumerate(items):
+            w.line(item + ("," if k < len(items) - 1 else ""))
+
+
+def aligned(w: CodeWriter, head: str, items: list[str]) -> None:
+    """`head` and the items separated by commas, continued on lines aligned after `head` (RuboCop's
+    Layout/ArgumentAlignment) when a line would pass 120 characters."""
+    lines = [head + items[0]]
+    for item in items[1:]:
+        if len(w.unit) * w.depth + len(lines[-1]) + len(item) + 3 > 120:
+            lines[-1] += ","
+            lines.append(" " * len(head) + item)
+        else:
+            lines[-1] += ", " + item
+    w.lines("\n".join(lines))
+
+
+def constant(w: CodeWriter, name: str, t: ir.Type, c: Context) -> None:
+    """`NAME = codec`, its arguments one a line when it is long."""
+    line = f"{name} = {c.codec(t)}"
+    if len(w.unit) * w.depth + len(line) <= 120:
+        w.line(line)
+        return
+    head, _, _ = c.codec(t).partition("(")
+    if isinstance(t, ir.Mapping):
+        args = [f":{t.kind}", c.codec(t.key), c.codec(t.value)]
+    elif isinstance(t, ir.Sequence):
+        args = [f":{t.kind}", c.codec(t.element)]
+    elif isinstance(t, ir.Array):
+        args = [c.codec(t.element), integer(t.length)]
+    else:
+        assert isinstance(t, ir.Optional_)
+        args = [c.codec(t.element)]
+    with w.block(f"{name} = {head}(", ")"):
+        for k, a in enumerate(args):
+            w.line(a + ("," if k < len(args) - 1 else ""))
+
+
+def text_lines(w: CodeWriter, head: str, text: str, tail: str) -> None:
+    """`head'text'tail`, the text continued with backslashes over lines cut after its commas when
+    long, each part aligned under the first (RuboCop's Layout/LineEndStringConcatenationIndentation)."""
+    room = 120 - len(w.unit) * w.depth - len(head) - 2 - max(len(tail), 2)
+    parts = [p + "," for p in text.split(",")]
+    parts[-1] = parts[-1][:-1]
+    lines = [""]
+    for p in parts:
+        if lines[-1] and len(lines[-1]) + len(p) > room:
+            lines.append("")
+        lines[-1] += p
+    for k, line in enumerate(lines):
+        w.line((head if k == 0 else " " * len(head)) + f"'{line}'" + (" \\" if k < len(lines) - 1 else tail))
+
+
+def field_codec(c: Context, s: ir.Struct, f: ir.Field) -> str:
+    """What a field's code calls: a runtime constant, an enum's codec, or the class's T_<FIELD> constant."""
+    t = f.type
+    if isinstance(t, (ir.Primitive, ir.EnumRef)):
+        return c.codec(t)
+    return f"T_{c.ident.field(f.owner, f.name).upper().lstrip('_')}"
+
+
+def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
+    name = c.ident.type(s.qualified)
+    p = c.plan.struct(s.qualified)
+    idents = {f.name: c.ident.field(s.qualified, f.name) for f in s.all_fields}
+    base = f" : {s.base}" if s.base else ""
+    w.line(f"# The schema's `struct {s.name}{base}` (type id {integer(s.type_id)}){'; its base fields first' if s.base else ''}.")
+    with w.block(f"class {name}{' < ' + c.named(s.base) if s.base else ''}", "end"):
+        if not s.base:
+            w.line("include Fbe::Value")
+            w.blank()
+        w.line(f"FBE_NAME = '{s.qualified}'")
+        w.line(f"FBE_TYPE_ID = {integer(s.type_id)}")
+        w.line(f"FBE_BODY_SIZE = {integer(s.body_size)}")
+        w.line(f"FBE_FINAL_MIN = {integer(s.final_min_size)}")
+        w.line(f"FBE_COST = {integer(s.decode_cost)}")
+        for f in s.fields:
+            codec = field_codec(c, s, f)
+            if codec.startswith("T_"):
+                constant(w, codec, f.type, c)
+        w.blank()
+        if s.fields:
+            aligned(w, "attr_accessor ", [f":{idents[f.name]}" for f in s.fields])
+            w.blank()
+        write_initialize(w, c, s, idents)
+        write_members(w, c, s, idents)
+        write_versioned(w, c, s, p, idents)
+        write_final(w, c, s, p, idents)
+        write_text(w, c, s, idents)
+
+
+def write_initialize(w: CodeWriter, c: Context, s: ir.Struct, idents: dict[str, str]) -> None:
+    args = [f"{idents[f.name]}: {c.default(f.type, f.default)}" for f in s.all_fields]
+    if not s.fields:
+        return
+    head = f"def initialize({', '.join(args)})"
+    if len(w.unit) * w.depth + len(head) <= 120:
+        w.line(head)
+    else:
+        w.line("def initialize(")
+        with w.indented():
+            for k, a in enumerate(args):
+                w.line(a + ("," if k < len(args) - 1 else ""))
+        w.line(")")
+    with w.indented():
+        inherited = [idents[f.name] for f in s.all_fields if f.owner != s.qualified]
+        if s.base:
+            entries(w, "super(", [f"{i}:" for i in inherited], ")")
+        for f in s.fields:
+            w.line(f"@{idents[f.name]} = {idents[f.name]}")
+    w.line("end")
+    w.blank()
+
+
+def write_members(w: CodeWriter, c: Context, s: ir.Struct, idents: dict[str, str]) -> None:
+    with w.block("def fbe_values", "end"):
+        entries(w, "[", [f"@{idents[f.name]}" for f in s.all_fields], "]")
+    w.blank()
+    fields = {f.name: f for f in s.all_fields}
+    with w.block("def fbe_key", "end"):
+        entries(w, "[", [f"{field_codec(c, s, fields[k])}.key(@{idents[k]})" for k in s.keys], "]")
+    w.blank()
+
+
+def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
+    with w.block("def fbe_write(w)", "end"):
+        w.line("w.enter(FBE_NAME)")
+        w.line("b = w.body(FBE_BODY_SIZE, FBE_TYPE_ID)")
+        for fp in p.fields:
+            f = fp.field
+            w.line(f"{field_codec(c, s, f)}.write(w, b, b + {integer(fp.offset)}, @{idents[f.name]})")
+        w.line("w.leave")
+        w.line("b")
+    w.blank()
+    with w.block("def fbe_read_body(r, b, n)" if p.fields else "def fbe_read_body(_r, _b, _n)", "end"):
+        if not p.fields:
+            w.line("nil")
+        before = 8   # a body of fewer bytes than a field's end lacks it: the first one missing charges the rest
+        for fp in p.fields:
+            f = fp.field
+            read = f"{field_codec(c, s, f)}.read(r, b, b + {integer(fp.offset)}, '{f.name}')"
+            default = c.default(f.type, f.default)
+            ivar = f"@{idents[f.name]}"
+            if not fp.missing_cost:
+                line = f"{ivar} = n >= {integer(fp.end)} ? {read} : {default}"
+                if len(w.unit) * w.depth + len(line) <= 120:
+                    w.line(line)
+                    before = fp.end
+                    continue
+            with w.block(f"if n >= {integer(fp.end)}", "end"):
+                w.line(f"{ivar} = {read}")
+                w.label("else")
+                if fp.missing_cost:
+                    w.line(f"r.spend({integer(fp.missing_cost)}, b, '{f.name}')" + (f" if n >= {integer(before)}" if before > 8 else ""))
+                w.line(f"{ivar} = {default}")
+            before = fp.end
+    w.blank()
+
+
+def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
+    with w.block("def fbe_write_final(w)", "end"):
+        w.line("w.enter(FBE_NAME)")
+        for fp in p.fields:
+            f = fp.field
+            w.line(f"{field_codec(c, s, f)}.fwrite(w, @{idents[f.name]})")
+        w.line("w.leave")
+    w.blank()
+    with w.block("def fbe_read_final_fields(r)" if p.final_steps else "def fbe_read_final_fields(_r)", "end"):
+        if not p.final_steps:
+            w.line("nil")
+        for step in p.final_steps:
+            if isinstance(step, plan.Run):
+                text_lines(w, f"run = r.run({integer(step.size)}, ", step.description, ")")
+                for fp, at in zip(step.fields, step.at):
+                    f = fp.field
+                    w.line(f"@{idents[f.name]} = {field_codec(c, s, f)}.read(r, run, run + {integer(at)}, '{f.name}')")
+            else:
+                f = step.field
+                w.line(f"@{idents[f.name]} = {field_codec(c, s, f)}.fread(r, '{f.name}')")
+    w.blank()
+
+
+class Raw(RawText):
+    def write(self, text: str) -> str:
+        return f"out << {ruby_string(text)}"
+
+
+def write_text(w: CodeWriter, c: Context, s: ir.Struct, idents: dict[str, str]) -> None:
+    """The text form: `Name(field=value,...)`, a base's fields printed first by the base's own
+    fbe_text, as a nested call of its name (`Balance(Balance(currency="USD",amount=1000),locked=0)`)."""
+    with w.block("def fbe_text(out)", "end"):
+        raw = Raw(w)
+        text_struct(raw, s, lambda base: "super", lambda f: raw.line(f"{field_codec(c, s, f)}.text(out, @{idents[f.name]})"))
+
+
+def forward(c: Context) -> list[ir.Struct]:
+    """The structs a struct defined before them refers to (recursive types): declared first."""
+    defined: set[str] = set()
+    early: list[str] = []
+    for s in c.package.structs:
+        defined.add(s.qualified)
+        for f in s.fields:
+            for name in ir.struct_refs(f.type):
+                if name.rpartition(".")[0] == c.package.name and name not in defined and name not in early:
+                    early.append(name)
+    return [s for s in c.package.structs if s.qualified in early]
+
+
+def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
+    c = Context(schema, package, options)
+    body = CodeWriter(Options(indent=2))   # RuboCop's indent, whatever -n says
+    with body.block(f"module {c.ident.module(package.name)}", "end"):
+        for e in package.enums + package.flags:
+            write_enum(body, c, e)
+            body.blank()
+        declared = forward(c)
+        for s in declared:
+            body.line(f"class {c.ident.type(s.qualified)}{' < ' + c.named(s.base) if s.base else ''}; end")
+        if declared:
+            body.blank()
+        for k, s in enumerate(package.structs):
+            if k:
+                body.blank()
+            write_struct(body, c, s)
+    out = CodeWriter(Options(indent=2))
+    out.line("# frozen_string_literal: true")
+    out.blank()
+    out.lines(generated_header(package, "#"))
+    out.blank()
+    out.line("require 'fbe'")
+    for name in package.imports:
+        out.line(f"require_relative '{c.ident.file(name)}'")
+    out.blank()
+    out.lines(body.text())
+    c.file.text = out.text()
+    return c.file
+
+
+def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
+    return [generate_package(schema, schema.main_package, options)]

@@ -1,0 +1,33 @@
+# Ruby: the runtime gem fbe (runtime/ruby) and the fbec --ruby target (docs/ruby.md).
+#
+#   make test-ruby     Debian's Ruby 3.1, minitest and RuboCop installed when missing (apt-get);
+#                      fbec --ruby's output for every schema (tests/ruby/gen.py, into
+#                      build/ruby/gen) loaded with warnings as errors; RuboCop over the
+#                      runtime, the tests and the generated code; the gem built, installed
+#                      into build/ruby/gems and used from there; then the minitest suites of
+#                      tests/ruby (the golden vectors of $(SHARED) in both models, byte for byte)
+.PHONY: test-ruby ruby-toolchain
+TEST_TARGETS += test-ruby
+
+RUBY_PACKAGES := ruby ruby-minitest rubocop
+RUBY_GEN := build/ruby/gen
+RUBY_GEMS := $(abspath build/ruby/gems)
+
+ruby-toolchain:
+	@tools/need-apt.sh $(RUBY_PACKAGES) || { echo "test-ruby: cannot install $(RUBY_PACKAGES)" >&2; exit 1; }
+	@command -v ruby >/dev/null && command -v rubocop >/dev/null || { echo "test-ruby: ruby or rubocop missing" >&2; exit 1; }
+
+test-ruby: venv ruby-toolchain
+	rm -rf $(RUBY_GEN) && $(PYTHON) tests/ruby/gen.py $(RUBY_GEN)
+	@for f in $(RUBY_GEN)/*/*.rb; do \
+		out="$$(ruby -w -Iruntime/ruby/lib -e "require './$$f'" 2>&1)"; \
+		test -z "$$out" || { echo "ruby -w $$f: $$out" >&2; exit 1; }; done
+	rubocop -c runtime/ruby/.rubocop.yml runtime/ruby
+	rubocop -c tests/ruby/rubocop-generated.yml tests/ruby $(RUBY_GEN)
+	rm -rf $(RUBY_GEMS) && cd runtime/ruby && gem build --quiet fbe.gemspec -o $(abspath build/ruby)/fbe.gem
+	gem install --local --no-document --install-dir $(RUBY_GEMS) build/ruby/fbe.gem
+	cd /tmp && GEM_HOME=$(RUBY_GEMS) GEM_PATH=$(RUBY_GEMS) ruby -e 'require "fbe"; require "$(abspath $(RUBY_GEN))/trade/proto"; \
+		o = Proto::Order.new(id: 7, symbol: "EURUSD"); raise "round trip" unless Proto::Order.from_final(o.to_final) == o; \
+		raise "not the installed gem" unless $$LOADED_FEATURES.grep(/fbe\.rb$$/).first.start_with?("$(RUBY_GEMS)"); \
+		puts "the installed gem reads what it writes: #{o}"'
+	ruby -w -Itests/ruby -e 'Dir["tests/ruby/*_test.rb"].sort.each { |f| require "./#{f}" }'

@@ -1,0 +1,218 @@
+# frozen_string_literal: true
+
+module Fbe
+  BUDGET_EXCEEDED = 'decode budget exceeded'
+
+  # An output buffer: a binary String that grows at its end (docs/format.md 3.5, allocation order).
+  class Writer
+    attr_reader :buffer, :depth
+
+    def initialize
+      @buffer = String.new(capacity: 256, encoding: Encoding::BINARY)
+      @depth = 0
+    end
+
+    # Appends size zero bytes; returns their position.
+    def alloc(size)
+      p = @buffer.bytesize
+      @buffer << ("\0" * size)
+      p
+    end
+
+    # Writes packed bytes at pos (within what was allocated).
+    def put(pos, bytes)
+      @buffer[pos, bytes.bytesize] = bytes
+    end
+
+    # Appends a versioned struct body's header and room for its field slots; returns its position.
+    def body(size, type_id)
+      p = @buffer.bytesize
+      @buffer << [size, type_id].pack('L<L<') << ("\0" * (size - 8))
+      p
+    end
+
+    def put_u32(pos, value)
+      @buffer[pos, 4] = [value].pack('L<')
+    end
+
+    # Appends bytes.
+    def <<(bytes)
+      @buffer << bytes
+      self
+    end
+
+    def size
+      @buffer.bytesize
+    end
+
+    # One struct level deeper: an EncodeError beyond MAX_DEPTH names the type and field (no
+    # writer writes what no reader reads).
+    def enter(type, field = nil)
+      @depth += 1
+      return if @depth <= MAX_DEPTH
+
+      raise EncodeError, "cannot write #{type}#{field ? ".#{field}" : ''}: structs nested deeper than #{MAX_DEPTH}"
+    end
+
+    def leave
+      @depth -= 1
+    end
+  end
+
+  # The state of one binary decode: the bytes, their usable size, the budget and depth of
+  # docs/limits.md, and in the versioned model `mark`, the end of the last out-of-line block read
+  # (blocks follow each other in allocation order, docs/limits.md 2); in the final model `pos`, the cursor.
+  class Reader
+    attr_reader :data, :size, :max_depth
+    attr_accessor :mark, :pos, :budget, :depth
+
+    def initialize(data, size = nil, limits = nil)
+      @data = data.encoding == Encoding::BINARY ? data : data.b
+      n = @data.bytesize
+      @size = size.nil? || size > n ? n : size
+      limits ||= DEFAULT_LIMITS
+      @budget = (limits.budget_factor * @size) + limits.budget_slack
+      @max_depth = limits.max_depth
+      @depth = 0
+      @mark = 8
+      @pos = 8
+    end
+
+    def u8(pos)
+      @data.getbyte(pos)
+    end
+
+    def u32(pos)
+      @data.unpack1('L<', offset: pos)
+    end
+
+    # Charges cost bytes for a value made at pos.
+    def spend(cost, pos, field = nil)
+      @budget -= cost
+      raise DecodeError.new(BUDGET_EXCEEDED, nil, field, pos) if @budget.negative?
+    end
+
+    # One struct value deeper, costing cost (leave with #leave).
+    def enter(pos, cost, type)
+      @depth += 1
+      @budget -= cost
+      return if @depth <= @max_depth && @budget >= 0
+
+      deep = @depth > @max_depth
+      @depth -= 1
+      raise DecodeError.new("structs nested deeper than #{@max_depth}", type, nil, pos) if deep
+
+      raise DecodeError.new(BUDGET_EXCEEDED, type, nil, pos)
+    end
+
+    def leave
+      @depth -= 1
+    end
+
+    # Checks and enters the versioned struct body at pos; returns its body size.
+    def struct_body(pos, type_id, cost, type)
+      raise backwards('struct body', pos, nil, type) if pos < @mark
+      raise DecodeError.new('struct header beyond the end of the buffer', type, nil, pos) if pos + 8 > @size
+
+      n, tid = @data.unpack('L<L<', offset: pos)
+      raise DecodeError.new("struct body size #{n} below 8", type, nil, pos) if n < 8
+      raise DecodeError.new("struct body of #{n} bytes beyond the end of the buffer", type, nil, pos) if
+        pos + n > @size
+      raise DecodeError.new("type id #{tid} where #{type_id} was expected", type, nil, pos) if tid != type_id
+
+      @mark = pos + n
+      enter(pos, cost, type)
+      n
+    end
+
+    # Claims the out-of-line block [pos, pos + size): it must follow the previous one and fit the buffer.
+    def claim(pos, size, what, field)
+      raise backwards(what, pos, field) if pos < @mark
+      raise DecodeError.new("#{what} beyond the end of the buffer", nil, field, pos) if pos + size > @size
+
+      @mark = pos + size
+    end
+
+    # A versioned string's or bytes' block at pos: its bytes (binary), charged.
+    def block(pos, what, field)
+      raise backwards(what, pos, field) if pos < @mark
+      raise DecodeError.new("#{what} size beyond the end of the buffer", nil, field, pos) if pos + 4 > @size
+
+      n = u32(pos)
+      e = pos + 4 + n
+      raise DecodeError.new("#{what} of #{n} bytes beyond the end of the buffer", nil, field, pos) if e > @size
+
+      @mark = e
+      spend(n, pos, field)
+      @data.byteslice(pos + 4, n)
+    end
+
+    # The count of a versioned collection block at pos with item-byte slots, each costing cost.
+    def count(pos, item, cost, field)
+      raise backwards('collection', pos, field) if pos < @mark
+      raise DecodeError.new('collection size beyond the end of the buffer', nil, field, pos) if pos + 4 > @size
+
+      n = u32(pos)
+      raise DecodeError.new("count #{n} exceeds the buffer", nil, field, pos) if n * item > @size - pos - 4
+
+      @mark = pos + 4 + (n * item)
+      spend(n * cost, pos, field)
+      n
+    end
+
+    # Final model: claims size bytes at the cursor (what names the value); returns their position.
+    def take(size, what, field)
+      p = @pos
+      raise DecodeError.new("#{what} beyond the end of the buffer", nil, field, p) if p + size > @size
+
+      @pos = p + size
+      p
+    end
+
+    # Final model: a run of fixed-size fields, claimed with one check; description names each
+    # field and its size ("id=4,price=8"), so the error names the first one missing.
+    def run(size, description)
+      p = @pos
+      if p + size > @size
+        at = p
+        description.split(',').each do |item|
+          name, bytes = item.split('=')
+          width = bytes.split('*').map(&:to_i).reduce(:*)
+          raise DecodeError.new('value beyond the end of the buffer', nil, name, at) if at + width > @size
+
+          at += width
+        end
+      end
+      @pos = p + size
+      p
+    end
+
+    # Final model: a string's or bytes' length and bytes at the cursor, charged.
+    def final_block(what, field)
+      p = take(4, "#{what} size", field)
+      n = u32(p)
+      raise DecodeError.new("#{what} of #{n} bytes beyond the end of the buffer", nil, field, p) if p + 4 + n > @size
+
+      @pos = p + 4 + n
+      spend(n, p, field)
+      @data.byteslice(p + 4, n)
+    end
+
+    # Final model: a collection's count at the cursor; item is the fewest bytes of one element.
+    def final_count(item, cost, field)
+      p = take(4, 'collection size', field)
+      n = u32(p)
+      raise DecodeError.new("count #{n} exceeds the buffer", nil, field, p) if n * item > @size - p - 4
+
+      spend(n * cost, p, field)
+      n
+    end
+
+    private
+
+    def backwards(what, pos, field, type = nil)
+      DecodeError.new("#{what} at #{pos} before the end of the previous block (#{@mark}): out-of-line blocks " \
+                      'must follow each other in allocation order', type, field, pos)
+    end
+  end
+end

@@ -1,0 +1,43 @@
+# frozen_string_literal: true
+
+module Fbe
+  # The base of every error the runtime and generated code raise on purpose.
+  class Error < StandardError; end
+
+  # Bytes that cannot be decoded. #type is the qualified schema type being read
+  # ("proto.Account"), #field the field, #offset the absolute position in the buffer;
+  # each may be nil when unknown. The message names them: "struct offset 0 (proto.Account.wallet, offset 16)".
+  class DecodeError < Error
+    attr_reader :reason, :type, :field, :offset
+
+    def initialize(reason, type = nil, field = nil, offset = nil)
+      @reason = reason
+      @type = type
+      @field = field
+      @offset = offset
+      super(reason)
+    end
+
+    # Records the innermost struct type once (the readers of each struct call it on the way out).
+    def within(type)
+      @type ||= type
+      self
+    end
+
+    def message
+      where = []
+      if @type
+        where << (@field ? "#{@type}.#{@field}" : @type)
+      elsif @field
+        where << @field
+      end
+      where << "offset #{@offset}" if @offset
+      where.empty? ? @reason : "#{@reason} (#{where.join(', ')})"
+    end
+
+    alias to_s message
+  end
+
+  # A value that cannot be encoded: out of range, wrong type, nested too deep.
+  class EncodeError < Error; end
+end

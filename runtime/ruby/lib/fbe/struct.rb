@@ -1,0 +1,143 @@
+# frozen_string_literal: true
+
+# The roots of generated structs (Fbe::Value).
+module Fbe
+  # What every generated struct class includes: the roots of both models, verify, equality and the
+  # text form over the methods fbec generates (fbe_write, fbe_read_body, fbe_write_final,
+  # fbe_read_final_fields, fbe_values, fbe_key, fbe_text) and constants (FBE_NAME, FBE_TYPE_ID,
+  # FBE_BODY_SIZE, FBE_COST, FBE_FINAL_MIN).
+  #
+  #   data = order.to_fbe                 # the versioned root (a binary String)
+  #   Order.from_fbe(data)                # the value, or an Fbe::DecodeError naming type, field and offset
+  #   Order.verify_fbe(data)              # true exactly when from_fbe succeeds
+  #   order.to_final / Order.from_final / Order.verify_final: the final model
+  module Value
+    def self.included(base)
+      base.extend(ClassMethods)
+    end
+
+    # The class side: readers of roots and of struct values inside them.
+    module ClassMethods
+      # The value of a versioned root (u32 size | u32 offset of the struct | body and data).
+      def from_fbe(data, limits: nil)
+        data = Fbe.binary(data)
+        n = data.bytesize
+        raise DecodeError.new('versioned root shorter than 8 bytes', nil, nil, 0) if n < 8
+
+        total, off = data.unpack('L<L<')
+        raise DecodeError.new("versioned root size #{total} below 16", nil, nil, 0) if total < 16
+        raise DecodeError.new("versioned root size #{total} beyond the buffer of #{n} bytes", nil, nil, 0) if total > n
+        raise DecodeError.new("root struct offset #{off} below 8", nil, nil, 4) if off < 8
+
+        fbe_read(Reader.new(data, total, limits), off)
+      end
+
+      # The value of a final root (u32 size | u32 type id | fields).
+      def from_final(data, limits: nil)
+        data = Fbe.binary(data)
+        n = data.bytesize
+        raise DecodeError.new('final root shorter than 8 bytes', nil, nil, 0) if n < 8
+
+        size, tid = data.unpack('L<L<')
+        raise DecodeError.new("final root size #{size} below 8", nil, nil, 0) if size < 8
+        raise DecodeError.new("type id #{tid} where #{self::FBE_TYPE_ID} was expected", nil, nil, 4) if
+          tid != self::FBE_TYPE_ID
+        raise DecodeError.new("final root size #{size} beyond the buffer of #{n} bytes", nil, nil, 0) if size > n
+
+        r = Reader.new(data, size, limits)
+        value = fbe_read_final(r)
+        raise DecodeError.new("final root covers #{r.pos} bytes, its size says #{size}", nil, nil, 0) if r.pos != size
+
+        value
+      end
+
+      # Whether from_fbe succeeds (docs/limits.md 4: the same checks, the same limits).
+      def verify_fbe(data, limits: nil)
+        from_fbe(data, limits:)
+        true
+      rescue DecodeError
+        false
+      end
+
+      # Whether from_final succeeds.
+      def verify_final(data, limits: nil)
+        from_final(data, limits:)
+        true
+      rescue DecodeError
+        false
+      end
+
+      # A versioned struct value whose body is at pos.
+      def fbe_read(r, pos)
+        n = r.struct_body(pos, self::FBE_TYPE_ID, self::FBE_COST, self::FBE_NAME)
+        value = allocate
+        value.fbe_read_body(r, pos, n)
+        r.leave
+        value
+      rescue DecodeError => e
+        raise e.within(self::FBE_NAME)
+      end
+
+      # A final struct value at the reader's cursor.
+      def fbe_read_final(r)
+        r.enter(r.pos, self::FBE_COST, self::FBE_NAME)
+        value = allocate
+        value.fbe_read_final_fields(r)
+        r.leave
+        value
+      rescue DecodeError => e
+        raise e.within(self::FBE_NAME)
+      end
+    end
+
+    # The versioned root of the value (a binary String).
+    def to_fbe
+      w = Writer.new
+      w.alloc(8)
+      pos = fbe_write(w)
+      w.put(0, [w.size, pos].pack('L<L<'))
+      w.buffer
+    end
+
+    # The final root of the value (a binary String).
+    def to_final
+      w = Writer.new
+      w.alloc(8)
+      fbe_write_final(w)
+      w.put(0, [w.size, self.class::FBE_TYPE_ID].pack('L<L<'))
+      w.buffer
+    end
+
+    # Every field's value equal, inherited fields included.
+    def ==(other)
+      other.class == self.class && other.fbe_values == fbe_values
+    end
+
+    # As keys of a Set or Hash, structs are the same when their [key] fields are (docs/limits.md 4:
+    # the order and identity of the original's std::set and std::map; structs without [key]
+    # fields are all the same key).
+    def eql?(other)
+      other.class == self.class && other.fbe_key == fbe_key
+    end
+
+    def hash
+      [self.class, fbe_key].hash
+    end
+
+    # The value's text (docs/format.md 9): `Order(id=1,symbol="EURUSD",...)`.
+    def to_s
+      out = String.new(encoding: Encoding::BINARY)
+      fbe_text(out)
+      Fbe::Text.finish(out)
+    end
+
+    def inspect
+      "#<#{self.class.name} #{self}>"
+    end
+  end
+
+  # The bytes of data as a binary String (no copy when it is one).
+  def self.binary(data)
+    data.encoding == Encoding::BINARY ? data : data.b
+  end
+end

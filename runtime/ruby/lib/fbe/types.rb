@@ -1,0 +1,682 @@
+# frozen_string_literal: true
+
+require 'set'
+
+module Fbe
+  # The codec of each kind of schema type. Generated code builds one per field type
+  # (`Fbe::Types::Sequence.new(:vector, Fbe::Types::INT32)`) and calls it at the offsets the
+  # compiler decided. Every codec answers:
+  #
+  # * size, fmin: its versioned slot and the fewest bytes of a value in the final model;
+  #   share, cost: its share of a struct's decode charge and what one element of it costs in a
+  #   collection (docs/limits.md 3);
+  # * write(w, base, pos, value) / read(r, base, pos, field): the versioned slot at absolute pos,
+  #   offsets counted from base (docs/format.md 3.4);
+  # * fwrite(w, value) / fread(r, field): the final model at the writer's end and the reader's cursor;
+  # * default, key(value) (the order of sets and maps), text(out, value) (docs/format.md 9).
+  module Types
+    # A fixed-size integer, char, wchar or timestamp.
+    class Integer
+      attr_reader :size, :fmin, :share, :cost
+
+      def initialize(name, format, size, range)
+        @name = name
+        @format = format
+        @size = @fmin = @share = @cost = size
+        @range = range
+      end
+
+      def default
+        0
+      end
+
+      def check(value)
+        return value if value.is_a?(::Integer) && @range.cover?(value)
+
+        raise EncodeError, "#{@name} value #{value.inspect} out of range #{@range}"
+      end
+
+      def write(w, _base, pos, value)
+        w.put(pos, [check(value)].pack(@format))
+      end
+
+      def read(r, _base, pos, _field)
+        r.data.unpack1(@format, offset: pos)
+      end
+
+      def fwrite(w, value)
+        w << [check(value)].pack(@format)
+      end
+
+      def fread(r, field)
+        r.data.unpack1(@format, offset: r.take(@size, 'value', field))
+      end
+
+      def key(value)
+        value
+      end
+
+      def text(out, value)
+        out << value.to_s
+      end
+    end
+
+    # char: one byte, ordered in sets and maps as C++'s signed char (docs/limits.md 7), printed raw.
+    class Char < Integer
+      def key(value)
+        value >= 0x80 ? value - 0x100 : value
+      end
+
+      def text(out, value)
+        out << Fbe::Text.char(value)
+      end
+    end
+
+    # wchar: a 32-bit code value, printed as its low byte.
+    class WChar < Integer
+      def text(out, value)
+        out << Fbe::Text.char(value)
+      end
+    end
+
+    # bool: one byte, any non-zero byte reads as true.
+    class Bool
+      def size = 1
+      def fmin = 1
+      def share = 1
+      def cost = 1
+      def default = false
+
+      def write(w, _base, pos, value)
+        w.put(pos, value ? "\x01" : "\x00")
+      end
+
+      def read(r, _base, pos, _field)
+        r.data.getbyte(pos) != 0
+      end
+
+      def fwrite(w, value)
+        w << (value ? "\x01" : "\x00")
+      end
+
+      def fread(r, field)
+        r.data.getbyte(r.take(1, 'value', field)) != 0
+      end
+
+      def key(value)
+        value ? 1 : 0
+      end
+
+      def text(out, value)
+        out << (value ? 'true' : 'false')
+      end
+    end
+
+    # float and double, bit for bit.
+    class Float < Integer
+      def initialize(name, format, size)
+        super(name, format, size, nil)
+      end
+
+      def default
+        0.0
+      end
+
+      def check(value)
+        return value if value.is_a?(Numeric)
+
+        raise EncodeError, "#{@name}: a number expected, got #{value.inspect}"
+      end
+
+      def text(out, value)
+        out << Fbe::Text.g(value.to_f)
+      end
+    end
+
+    # decimal: a BigDecimal, 16 bytes (docs/format.md 2.4).
+    class Decimal
+      FORMAT = 'Q<L<L<'
+
+      def size = 16
+      def fmin = 16
+      def share = 16
+      def cost = 16
+      def default = Fbe::Decimal::ZERO
+
+      def write(w, _base, pos, value)
+        w.put(pos, Fbe::Decimal.encode(value).pack(FORMAT))
+      end
+
+      def read(r, _base, pos, field)
+        low, high, flags = r.data.unpack(FORMAT, offset: pos)
+        Fbe::Decimal.decode(low, high, flags, field, pos)
+      end
+
+      def fwrite(w, value)
+        w << Fbe::Decimal.encode(value).pack(FORMAT)
+      end
+
+      def fread(r, field)
+        pos = r.take(16, 'value', field)
+        low, high, flags = r.data.unpack(FORMAT, offset: pos)
+        Fbe::Decimal.decode(low, high, flags, field, pos)
+      end
+
+      def key(value)
+        value
+      end
+
+      def text(out, value)
+        out << Fbe::Text.decimal(value)
+      end
+    end
+
+    # uuid: its canonical text, 16 bytes in the order of the text.
+    class Uuid
+      def size = 16
+      def fmin = 16
+      def share = 16
+      def cost = 16
+      def default = Fbe::Uuid::NIL
+
+      def write(w, _base, pos, value)
+        w.put(pos, Fbe::Uuid.to_bytes(value))
+      end
+
+      def read(r, _base, pos, _field)
+        Fbe::Uuid.from_bytes(r.data.byteslice(pos, 16))
+      end
+
+      def fwrite(w, value)
+        w << Fbe::Uuid.to_bytes(value)
+      end
+
+      def fread(r, field)
+        Fbe::Uuid.from_bytes(r.data.byteslice(r.take(16, 'value', field), 16))
+      end
+
+      def key(value)
+        value.downcase
+      end
+
+      def text(out, value)
+        out << "\"#{value}\""
+      end
+    end
+
+    # string (UTF-8 String) and bytes (binary String): a u32 length and the bytes, out of line in
+    # the versioned model.
+    class Text
+      def size = 4
+      def fmin = 4
+      def share = 4
+      def cost = 4
+
+      def initialize(binary)
+        @binary = binary
+        @what = binary ? 'bytes' : 'string'
+      end
+
+      def default
+        @binary ? String.new(encoding: Encoding::BINARY) : +''
+      end
+
+      def bytes(value)
+        raise EncodeError, "#{@what} expected, got #{value.inspect}" unless value.is_a?(String)
+        return value.b if @binary || value.encoding == Encoding::UTF_8 || value.encoding == Encoding::BINARY
+
+        value.encode(Encoding::UTF_8).b
+      end
+
+      def write(w, base, pos, value)
+        b = bytes(value)
+        w.put_u32(pos, w.size - base)
+        w << [b.bytesize].pack('L<') << b
+      end
+
+      def read(r, base, pos, field)
+        off = r.u32(pos)
+        return default if off.zero?
+
+        made(r.block(base + off, @what, field))
+      end
+
+      def fwrite(w, value)
+        b = bytes(value)
+        w << [b.bytesize].pack('L<') << b
+      end
+
+      def fread(r, field)
+        made(r.final_block(@what, field))
+      end
+
+      def made(bytes)
+        @binary ? bytes : bytes.force_encoding(Encoding::UTF_8)
+      end
+
+      def key(value)
+        value.b
+      end
+
+      def text(out, value)
+        out << (@binary ? "bytes[#{value.bytesize}]" : Fbe::Text.string(value))
+      end
+    end
+
+    # An enum or flags class on its wire integer (flags on the unsigned integer of the same width).
+    class Enum
+      attr_reader :size, :fmin, :share, :cost
+
+      def initialize(type, wire)
+        @type = type
+        @wire = wire
+        @size = @fmin = @share = @cost = wire.size
+      end
+
+      def default
+        @type.default
+      end
+
+      def write(w, base, pos, value)
+        @wire.write(w, base, pos, value.to_i)
+      end
+
+      def read(r, base, pos, field)
+        @type.from_wire(@wire.read(r, base, pos, field))
+      end
+
+      def fwrite(w, value)
+        @wire.fwrite(w, value.to_i)
+      end
+
+      def fread(r, field)
+        @type.from_wire(@wire.fread(r, field))
+      end
+
+      def key(value)
+        value.number
+      end
+
+      def text(out, value)
+        out << value.to_s
+      end
+    end
+
+    # A struct: a 4-byte slot holding its body's offset (versioned), its fields (final).
+    class Struct
+      def size = 4
+      def share = 0
+      def cost = 0
+
+      def initialize(type)
+        @type = type
+      end
+
+      def fmin
+        @type::FBE_FINAL_MIN
+      end
+
+      def default
+        @type.new
+      end
+
+      def write(w, base, pos, value)
+        raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
+
+        w.put_u32(pos, value.fbe_write(w) - base)
+      end
+
+      def read(r, base, pos, field)
+        off = r.u32(pos)
+        raise DecodeError.new('struct offset 0', nil, field, pos) if off.zero?
+
+        @type.fbe_read(r, base + off)
+      end
+
+      def fwrite(w, value)
+        raise EncodeError, "#{@type} expected, got #{value.class}" unless value.is_a?(@type)
+
+        value.fbe_write_final(w)
+      end
+
+      def fread(r, _field)
+        @type.fbe_read_final(r)
+      end
+
+      def key(value)
+        value.fbe_key
+      end
+
+      def text(out, value)
+        value.fbe_text(out)
+      end
+    end
+
+    # T?: a presence byte and the offset of a value slot, where the value is written with the base
+    # moved to that slot (versioned); a flag byte and the value (final). nil is absent.
+    class Optional
+      def size = 5
+      def fmin = 1
+      def share = 1
+      def cost = 1
+      def default = nil
+
+      def initialize(element)
+        @element = element
+      end
+
+      def write(w, base, pos, value)
+        return if value.nil?
+
+        q = w.alloc(@element.size)
+        w.put(pos, [1, q - base].pack('CL<'))
+        @element.write(w, q, q, value)
+      end
+
+      def read(r, base, pos, field)
+        return nil if r.data.getbyte(pos).zero?
+
+        off = r.u32(pos + 1)
+        raise DecodeError.new('present optional with offset 0', nil, field, pos) if off.zero?
+
+        q = base + off
+        r.claim(q, @element.size, 'optional value', field)
+        @element.read(r, q, q, field)
+      end
+
+      def fwrite(w, value)
+        if value.nil?
+          w << "\x00"
+        else
+          w << "\x01"
+          @element.fwrite(w, value)
+        end
+      end
+
+      def fread(r, field)
+        r.data.getbyte(r.take(1, 'optional flag', field)).zero? ? nil : @element.fread(r, field)
+      end
+
+      def key(value)
+        value.nil? ? [0] : [1, @element.key(value)]
+      end
+
+      def text(out, value)
+        value.nil? ? out << 'null' : @element.text(out, value)
+      end
+    end
+
+    # T[N]: N slots in place with the parent's base (versioned), N values (final).
+    class FixedArray
+      attr_reader :size, :fmin, :share
+
+      def initialize(element, length)
+        @element = element
+        @length = length
+        @size = element.size * length
+        @fmin = element.fmin * length
+        @share = element.share * length
+      end
+
+      def cost
+        [1, @share].max
+      end
+
+      def default
+        Array.new(@length) { @element.default }
+      end
+
+      def check(value)
+        return value if value.is_a?(Array) && value.length == @length
+
+        raise EncodeError, "array of #{@length} elements expected, got #{value.inspect[0, 40]}"
+      end
+
+      def write(w, base, pos, value)
+        step = @element.size
+        check(value).each_with_index { |e, i| @element.write(w, base, pos + (i * step), e) }
+      end
+
+      def read(r, base, pos, field)
+        step = @element.size
+        Array.new(@length) { |i| @element.read(r, base, pos + (i * step), field) }
+      end
+
+      def fwrite(w, value)
+        check(value).each { |e| @element.fwrite(w, e) }
+      end
+
+      def fread(r, field)
+        Array.new(@length) { @element.fread(r, field) }
+      end
+
+      def key(value)
+        value.map { |e| @element.key(e) }
+      end
+
+      def text(out, value)
+        out << "[#{@length}]"
+        Fbe::Types.items(out, value, '[', ']') { |e| @element.text(out, e) }
+      end
+    end
+
+    # vector T[], list T() and set T! (one encoding): a count and the elements' slots, out of line
+    # (versioned); a count and the elements (final). A vector or list is an Array, a set a Set
+    # written in ascending order (key).
+    class Sequence
+      BRACKETS = { vector: %w[[ ]], list: %w[< >], set: %w[{ }] }.freeze
+
+      def size = 4
+      def fmin = 4
+      def share = 4
+      def cost = 4
+
+      def initialize(kind, element)
+        @set = kind == :set
+        @open, @close = BRACKETS.fetch(kind)
+        @element = element
+        @item = element.size
+        @item_min = element.fmin
+        @item_cost = element.cost
+      end
+
+      def default
+        @set ? ::Set.new : []
+      end
+
+      def items(value)
+        raise EncodeError, "#{@set ? 'Set' : 'Array'} expected, got #{value.class}" unless value.is_a?(Enumerable)
+        return value unless @set
+
+        value.sort_by { |e| @element.key(e) }
+      end
+
+      def write(w, base, pos, value)
+        items = items(value)
+        p = w.alloc(4 + (items.length * @item))
+        w.put_u32(p, items.length)
+        w.put_u32(pos, p - base)
+        items.each_with_index { |e, i| @element.write(w, base, p + 4 + (i * @item), e) }
+      end
+
+      def read(r, base, pos, field)
+        off = r.u32(pos)
+        return default if off.zero?
+
+        q = base + off
+        n = r.count(q, @item, @item_cost, field)
+        out = []
+        i = 0
+        while i < n
+          out << @element.read(r, base, q + 4 + (i * @item), field)
+          i += 1
+        end
+        made(out, field, q)
+      end
+
+      def fwrite(w, value)
+        items = items(value)
+        w << [items.length].pack('L<')
+        items.each { |e| @element.fwrite(w, e) }
+      end
+
+      def fread(r, field)
+        pos = r.pos
+        n = r.final_count(@item_min, @item_cost, field)
+        out = []
+        n.times { out << @element.fread(r, field) }
+        made(out, field, pos)
+      end
+
+      def made(items, field, pos)
+        return items unless @set
+
+        set = items.to_set
+        raise DecodeError.new('duplicate key: two entries read as the same key', nil, field, pos) if
+          set.size != items.length
+
+        set
+      end
+
+      def key(value)
+        items(value).map { |e| @element.key(e) }
+      end
+
+      def text(out, value)
+        out << "[#{value.size}]"
+        Fbe::Types.items(out, items(value), @open, @close) { |e| @element.text(out, e) }
+      end
+    end
+
+    # map V<K> and hash V{K} (one encoding): a count and key and value slots in pairs. A Hash; a map
+    # is written in ascending key order, a hash in the order it holds.
+    class Mapping
+      def size = 4
+      def fmin = 4
+      def share = 4
+      def cost = 4
+
+      def initialize(kind, key, value)
+        @ordered = kind == :map
+        @open, @close = @ordered ? ['<{', '}>'] : ['[{', '}]']
+        @key = key
+        @value = value
+        @item = key.size + value.size
+        @item_min = key.fmin + value.fmin
+        @item_cost = key.cost + value.cost
+      end
+
+      def default
+        {}
+      end
+
+      def entries(value)
+        raise EncodeError, "Hash expected, got #{value.class}" unless value.is_a?(::Hash)
+        return value.to_a unless @ordered
+
+        value.sort_by { |k, _| @key.key(k) }
+      end
+
+      def write(w, base, pos, value)
+        entries = entries(value)
+        p = w.alloc(4 + (entries.length * @item))
+        w.put_u32(p, entries.length)
+        w.put_u32(pos, p - base)
+        ks = @key.size
+        entries.each_with_index do |(k, v), i|
+          at = p + 4 + (i * @item)
+          @key.write(w, base, at, k)
+          @value.write(w, base, at + ks, v)
+        end
+      end
+
+      def read(r, base, pos, field)
+        off = r.u32(pos)
+        return {} if off.zero?
+
+        q = base + off
+        n = r.count(q, @item, @item_cost, field)
+        out = {}
+        ks = @key.size
+        i = 0
+        while i < n
+          at = q + 4 + (i * @item)
+          k = @key.read(r, base, at, field)
+          out[k] = @value.read(r, base, at + ks, field)
+          i += 1
+        end
+        made(out, n, field, q)
+      end
+
+      def fwrite(w, value)
+        entries = entries(value)
+        w << [entries.length].pack('L<')
+        entries.each do |k, v|
+          @key.fwrite(w, k)
+          @value.fwrite(w, v)
+        end
+      end
+
+      def fread(r, field)
+        pos = r.pos
+        n = r.final_count(@item_min, @item_cost, field)
+        out = {}
+        n.times do
+          k = @key.fread(r, field)
+          out[k] = @value.fread(r, field)
+        end
+        made(out, n, field, pos)
+      end
+
+      def made(hash, count, field, pos)
+        raise DecodeError.new('duplicate key: two entries read as the same key', nil, field, pos) if
+          hash.size != count
+
+        hash
+      end
+
+      def key(value)
+        entries(value).map { |k, v| [@key.key(k), @value.key(v)] }
+      end
+
+      def text(out, value)
+        out << "[#{value.size}]"
+        Fbe::Types.items(out, entries(value), @open, @close) do |(k, v)|
+          @key.text(out, k)
+          out << '->'
+          @value.text(out, v)
+        end
+      end
+    end
+
+    # Appends open, each item's text (the block) separated by commas, and close.
+    def self.items(out, items, open, close)
+      out << open
+      items.each_with_index do |e, i|
+        out << ',' if i.positive?
+        yield e
+      end
+      out << close
+    end
+
+    BOOL = Bool.new.freeze
+    BYTE = Integer.new('byte', 'C', 1, 0..0xFF).freeze
+    CHAR = Char.new('char', 'C', 1, 0..0xFF).freeze
+    WCHAR = WChar.new('wchar', 'L<', 4, 0..0xFFFFFFFF).freeze
+    INT8 = Integer.new('int8', 'c', 1, -0x80..0x7F).freeze
+    UINT8 = Integer.new('uint8', 'C', 1, 0..0xFF).freeze
+    INT16 = Integer.new('int16', 's<', 2, -0x8000..0x7FFF).freeze
+    UINT16 = Integer.new('uint16', 'S<', 2, 0..0xFFFF).freeze
+    INT32 = Integer.new('int32', 'l<', 4, -0x80000000..0x7FFFFFFF).freeze
+    UINT32 = Integer.new('uint32', 'L<', 4, 0..0xFFFFFFFF).freeze
+    INT64 = Integer.new('int64', 'q<', 8, -0x8000000000000000..0x7FFFFFFFFFFFFFFF).freeze
+    UINT64 = Integer.new('uint64', 'Q<', 8, 0..0xFFFFFFFFFFFFFFFF).freeze
+    TIMESTAMP = Integer.new('timestamp', 'Q<', 8, 0..0xFFFFFFFFFFFFFFFF).freeze
+    FLOAT = Float.new('float', 'e', 4).freeze
+    DOUBLE = Float.new('double', 'E', 8).freeze
+    DECIMAL = Decimal.new.freeze
+    UUID = Uuid.new.freeze
+    STRING = Text.new(false).freeze
+    BYTES = Text.new(true).freeze
+  end
+end
