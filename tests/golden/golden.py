@@ -39,6 +39,7 @@ TARGETS: dict[str, list[str]] = {
     "kotlin": ["--kotlin", "--final", "--json", "--proto"],
     "rust": ["--rust", "--final", "--json", "--proto"],
     "csharp": ["--csharp", "--final", "--json", "--proto"],
+    "ruby": ["--ruby", "--final", "--json", "--proto"],
 }
 
 
