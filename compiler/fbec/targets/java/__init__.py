@@ -17,10 +17,19 @@ from fbec.targets.base import CodeWriter, GeneratedFile, Options
 from fbec.targets.java.json import write_json
 from fbec.targets.java.models import write_models
 from fbec.targets.java.protocol import PARTS
-from fbec.targets.java.syntax import PRIMITIVES, WIRE, Context, int_literal
+from fbec.targets.java.syntax import Context
 from fbec.targets.java.text import write_text
 from fbec.targets.jvm import generate_package
-from fbec.targets.jvm.context import distinct_values, doc, key_compare, key_equals, signed
+from fbec.targets.jvm.context import (
+    JAVA_TYPES,
+    JAVA_WIRE,
+    distinct_values,
+    doc,
+    java_int_literal,
+    key_compare,
+    key_equals,
+    signed,
+)
 
 __all__ = ["Context", "generate"]
 
@@ -28,7 +37,7 @@ __all__ = ["Context", "generate"]
 
 def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
     name = c.named(e.qualified)
-    java, bits = WIRE[e.wire]
+    java, bits = JAVA_WIRE[e.wire]
     boxed = {"byte": "Byte", "short": "Short", "int": "Integer", "long": "Long"}[java]
     unsigned = e.wire.startswith("uint")
     flags = e.kind == "flags"
@@ -37,7 +46,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
         "declared value; {@link #of} keeps any other value as it is.")
     with w.block(f"public final class {name} implements Comparable<{name}> {{", "}"):
         for v in e.values:
-            w.line(f"public static final {name} {c.ident.value(e.qualified, v.name)} = new {name}({int_literal(v.value, java)});")
+            w.line(f"public static final {name} {c.ident.value(e.qualified, v.name)} = new {name}({java_int_literal(v.value, java)});")
         if e.values:
             w.blank()
         w.line(f"private final {java} value;")
@@ -108,7 +117,7 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
                 for v in e.values:
                     if v.value == 0:
                         continue
-                    lit = int_literal(v.value, java)
+                    lit = java_int_literal(v.value, java)
                     with w.block(f"if ((value & {lit}) == {lit}) {{", "}"):
                         w.line(f'out.append(out.length() == 0 ? "" : "|").append("{v.name}");')
                 w.line("return out.toString();")
@@ -162,11 +171,11 @@ def key_hash(c: Context, t: ir.Type, a: str) -> str:
     if isinstance(e, ir.Primitive) and e.name == "decimal":
         term = f"{a}.stripTrailingZeros().hashCode()"          # 1.5 and 1.50 alike
     elif isinstance(e, ir.Primitive) and e.name in ("float", "double"):
-        term = f"{PRIMITIVES[e.name][1]}.hashCode({a} + 0.0{'f' if e.name == 'float' else ''})"   # -0.0 as 0.0
-    elif optional or not (isinstance(e, ir.Primitive) and e.name in PRIMITIVES and e.name != "string"):
+        term = f"{JAVA_TYPES[e.name][1]}.hashCode({a} + 0.0{'f' if e.name == 'float' else ''})"   # -0.0 as 0.0
+    elif optional or not (isinstance(e, ir.Primitive) and e.name in JAVA_TYPES and e.name != "string"):
         return f"{c.use('java.util.Objects')}.hashCode({a})"
     else:
-        return f"{PRIMITIVES[e.name][1]}.hashCode({a})"
+        return f"{JAVA_TYPES[e.name][1]}.hashCode({a})"
     return f"({a} == null ? 0 : {term})" if optional else term
 
 

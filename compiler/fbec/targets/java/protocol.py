@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
-from fbec.targets.java.syntax import Context, int_literal
+from fbec.targets.java.syntax import Context
 from fbec.targets.jvm import protocol
-from fbec.targets.jvm.context import doc
+from fbec.targets.jvm.context import doc, java_int_literal
 
 
 def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
@@ -96,7 +96,7 @@ def _dispatcher(c: Context, w: CodeWriter, name: str, handler: str, what: str, f
                      f"throws {decode_exception} {{")
         with w.block(signature, "}"), w.block("switch (typeId) {", "}"):
             for d in c.package.dispatch:
-                w.line(f"case {int_literal(d.type_id, 'int')}:")
+                w.line(f"case {java_int_literal(d.type_id, 'int')}:")
                 with w.indented():
                     for line in case(d):
                         w.line(line)

@@ -2,11 +2,12 @@
 of IR types, and the syntax of each construct the shared walkers write (a leaf module: the
 walkers and both languages import it, it imports neither).
 
-`Context` holds what the languages share; each language subclasses it (java/syntax.py,
-kotlin/syntax.py) with its spelling: a method per construct, returning the text of a line or an
-expression (`val("n", "r.count()", "int")` is `int n = r.count();` in Java and
-`val n = r.count()` in Kotlin), or writing lines where the languages lay a construct out
-differently (`optional`, `claim_run`).
+`Context` holds what the languages share and spells each construct as Java does: a method per
+construct, returning the text of a line or an expression (`val("n", "r.count()", "int")` is
+`int n = r.count();`), or writing lines where the languages lay a construct out differently
+(`optional`, `claim_run`), and Java's types and literals. Java's Context (java/syntax.py) adds
+only its identifiers; Kotlin's (kotlin/syntax.py) overrides the spelling (`val n = r.count()`),
+as the JavaScript target is the TypeScript target without the types.
 """
 
 from __future__ import annotations
@@ -45,6 +46,27 @@ HASHED = frozenset({
     "bool", "byte", "char", "wchar", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
     "timestamp", "string", "uuid",
 })
+
+
+# Java's type of each primitive: unboxed, boxed (the JVM default: Kotlin has its own).
+JAVA_TYPES: dict[str, tuple[str, str]] = {
+    "bool": ("boolean", "Boolean"), "byte": ("byte", "Byte"), "char": ("char", "Character"),
+    "wchar": ("int", "Integer"), "int8": ("byte", "Byte"), "uint8": ("byte", "Byte"),
+    "int16": ("short", "Short"), "uint16": ("short", "Short"), "int32": ("int", "Integer"),
+    "uint32": ("int", "Integer"), "int64": ("long", "Long"), "uint64": ("long", "Long"),
+    "float": ("float", "Float"), "double": ("double", "Double"), "timestamp": ("long", "Long"),
+    "string": ("String", "String"), "bytes": ("byte[]", "byte[]"),
+}
+# The runtime comparator of set elements and map keys whose Java natural order is not the FBE
+# order (docs/ir.md `order`); the others order naturally (a null comparator).
+JAVA_COMPARATORS = {
+    "byte": "U8", "uint8": "U8", "uint16": "U16", "uint32": "U32", "wchar": "U32", "uint64": "U64",
+    "timestamp": "U64", "char": "CHAR", "string": "STRING", "bytes": "BYTES", "uuid": "UUID",
+    "float": "F32", "double": "F64",
+}
+# Wire integer -> (Java type, bits).
+JAVA_WIRE = {"int8": ("byte", 8), "uint8": ("byte", 8), "int16": ("short", 16), "uint16": ("short", 16),
+             "int32": ("int", 32), "uint32": ("int", 32), "int64": ("long", 64), "uint64": ("long", 64)}
 
 
 def signed(value: int, bits: int) -> int:
@@ -89,6 +111,35 @@ def string_literal(text: str, escaped: str = '"\\') -> str:
 Names = Locals
 """Fresh local variable names (Java forbids shadowing a local in a nested block, Kotlin warns)."""
 
+
+def java_int_literal(value: int, java: str) -> str:
+    """A Java literal of an integer of the Java type (unsigned values wrapped into its signed range)."""
+    bits = {"byte": 8, "short": 16, "char": 16, "int": 32, "long": 64}[java]
+    if java == "char":
+        return f"(char) {value & 0xFFFF}"
+    v = signed(value, bits)
+    if java == "long":
+        return f"{v}L"
+    if java == "int":
+        return str(v)
+    return f"({java}) {v}"
+
+
+def java_float_literal(text: str, single: bool) -> str:
+    """A Java literal of a real default (infinite or too small values spelt out)."""
+    v = float(text)
+    if single:
+        f = float32(v)
+        if math.isinf(f):
+            return "Float.NEGATIVE_INFINITY" if f < 0 else "Float.POSITIVE_INFINITY"
+        if f == 0.0 and v != 0.0:
+            return "-0.0f" if v < 0 else "0.0f"
+        return (text if any(c in text for c in ".eE") else text + ".0") + "f"
+    if math.isinf(v):
+        return "Double.NEGATIVE_INFINITY" if v < 0 else "Double.POSITIVE_INFINITY"
+    if v == 0.0 and any(c in "123456789" for c in text.partition("e")[0].partition("E")[0]):
+        return "-0.0" if v < 0 else "0.0"
+    return text if any(c in text for c in ".eE") else text + ".0"
 
 def plus(position: str, term: str) -> str:
     return f"{position} + {term}"
@@ -188,10 +239,10 @@ def member(w: CodeWriter, head: str, *lines: str) -> Iterator[None]:
 
 class Context:
     """What one generated file needs: its package, its imports by use, the language's names of IR
-    types and its syntax (the methods a language defines are below the shared ones)."""
+    types and its syntax (Java's by default; what Kotlin spells otherwise is below the shared ones)."""
 
     IDENTS: ClassVar[type[Idents]]  # the language's names.Idents
-    END: ClassVar[str]              # what ends a statement (Java's `;`)
+    END: ClassVar[str] = ";"        # what ends a statement
 
     def __init__(self, schema: ir.Schema, package: ir.Package, prefix: str = "") -> None:
         self.schema = schema
@@ -315,7 +366,18 @@ class Context:
 
     # ------------------------------------------------------------ the language's syntax
 
-    SPELLING: ClassVar[dict[str, str]]
+    SPELLING: ClassVar[dict[str, str]] = {
+        "catch": "catch ({0} e)", "val": "{2} {0} = {1};", "var": "{2} {0} = {1};", "typed": "{2} {0} = {1};",
+        "declare": "{1} {0} =", "new": "new {0}()", "size": "{0}.size()", "length": "{0}.length",
+        "get": "{0}.get({1})", "put": "{0}.put({1}, {2});", "key": "{0}.getKey()", "value": "{0}.getValue()",
+        "entries": "{0}.entrySet()", "contains": "{0}.containsKey({1})", "pick": "{0} ? {1} : {2}", "as_long": "{0}",
+        "upto": "for (int {0} = 0; {0} < {1}; {0}++) {{", "each": "for ({2} {0} : {1}) {{",
+        "each_key": "for (String {0}; ({0} = {1}) != null;) {{", "each_key_first": "", "enum_new": "{0}.of({1})",
+        "or": "{0}.or({1})", "optional_type": "{0}", "array_type": "{0}[]", "new_collection": "new {0}<>({1})",
+        "compare": "{2}.compare({0}, {1})", "bytes_equal": "java.util.Arrays.equals({0}, {1})",
+        "equal": "java.util.Objects.equals({0}, {1})",
+        "runnable": ", () -> {0})", "unsigned_max": "0xFFFFFFFFFFFFFFFFL", "int_long": "{0}", "long": "{0}L",
+    }
     """How the language writes each simple construct: a format of its parts. `catch` (exception),
     `val`/`var`/`typed` (a local that is not assigned again, one that is, one with its type: name,
     value, Java's type), `declare` (the left side of `val`: name, type), `new` (class), `size`
@@ -327,20 +389,29 @@ class Context:
     a call gives until null: name, call), `enum_new` (a value of an enum or flags class that is
     none of its constants: class, literal), `or` (flags set in either), `runnable` (the end of a
     call whose last argument runs a statement: the statement)."""
-    BRACES: ClassVar[bool]          # the statement under an if is a block (Java), else on its line (Kotlin)
-    NULLS: ClassVar[bool]           # a field's type may hold a null it cannot write (Java)
-    SMART_CASTS: ClassVar[bool]     # a property read twice is a local first, and an optional is read
-                                    # into its target by an if expression (Kotlin)
-    SPARES: ClassVar[bool]          # some locals' names are taken before they are known to be needed
-                                    # (Java's numbering, kept so the generated code stays the same)
-    MAX_LINE: ClassVar[int | None]  # the longest line the code writes where it can choose
-    EMPTY_BYTES: ClassVar[str]      # a new empty bytes value
-    ENUM_VALUE: ClassVar[str]       # an enum's wire value (`.value()`)
-    TO_RUNTIME: ClassVar[dict[str, str]]        # primitive or wire type -> its conversion to the runtime's type
-    FROM_RUNTIME: ClassVar[dict[str, str]]      # ... and back
-    TEXT_CONVERSIONS: ClassVar[dict[str, str]]  # primitive -> what the text form prints of it (a format)
-    JSON_CONVERSIONS: ClassVar[dict[str, str]]  # primitive or wire type -> what makes a JsonWriter argument of it
-    KEY_CONVERSIONS: ClassVar[dict[str, str]]   # the same of a map key (a format: `{} & 0xFF`)
+    # (each default below is Java's; Kotlin's Context sets its own)
+    BRACES: ClassVar[bool] = True           # the statement under an if is a block (Java), else on its line
+    NULLS: ClassVar[bool] = True            # a field's type may hold a null it cannot write (Java)
+    SMART_CASTS: ClassVar[bool] = False     # a property read twice is a local first, and an optional is read
+                                            # into its target by an if expression (Kotlin)
+    SPARES: ClassVar[bool] = True           # some locals' names are taken before they are known to be needed
+                                            # (Java's numbering, kept so the generated code stays the same)
+    MAX_LINE: ClassVar[int | None] = None   # the longest line the code writes where it can choose
+    EMPTY_BYTES: ClassVar[str] = "new byte[0]"  # a new empty bytes value
+    ENUM_VALUE: ClassVar[str] = ".value()"      # an enum's wire value
+    TO_RUNTIME: ClassVar[dict[str, str]] = {}   # primitive or wire type -> its conversion to the runtime's type
+    FROM_RUNTIME: ClassVar[dict[str, str]] = {}  # ... and back
+    # primitive -> what the text form prints of it (a format): Java's unsigned types by their unsigned value
+    TEXT_CONVERSIONS: ClassVar[dict[str, str]] = {
+        "byte": "{} & 0xFF", "uint8": "{} & 0xFF", "uint16": "{} & 0xFFFF", "uint32": "Integer.toUnsignedString({})",
+        "uint64": "Long.toUnsignedString({})", "timestamp": "Long.toUnsignedString({})",
+    }
+    JSON_CONVERSIONS: ClassVar[dict[str, str]] = {}  # primitive or wire type -> what makes a JsonWriter argument
+    # the same of a map key (a format)
+    KEY_CONVERSIONS: ClassVar[dict[str, str]] = {
+        "byte": "{} & 0xFF", "uint8": "{} & 0xFF", "char": "{} & 0xFF", "uint16": "{} & 0xFFFF",
+        "uint32": "{} & 0xFFFFFFFFL", "wchar": "{} & 0xFFFFFFFFL",
+    }
 
     def spell(self, construct: str, *parts: str) -> str:
         """A construct's text (SPELLING), the classes it names by their full name imported."""
@@ -537,65 +608,98 @@ class Context:
 
     # ------------------------------------------------------------ what each language writes itself
 
-    TYPES: ClassVar[dict[str, tuple[str, str]]]   # primitive -> its type, and as a type argument
-    ARRAYS: ClassVar[dict[str, str]]              # element type -> the language's array of it, if its own
-    COMPARATORS: ClassVar[dict[str, str]]         # primitive -> the runtime's Compare order when the
-                                                  # language's natural order is not the wire's (docs/ir.md `order`)
-    COLLECTIONS: ClassVar[dict[str, str]]         # Set, List, Map and vector, list, set, hash, map (what a new
-                                                  # empty one is) -> the class (qualified: imported)
+    TYPES: ClassVar[dict[str, tuple[str, str]]] = JAVA_TYPES  # primitive -> its type, and as a type argument
+    ARRAYS: ClassVar[dict[str, str]] = {}   # element type -> the language's array of it, if its own
+    COMPARATORS: ClassVar[dict[str, str]] = JAVA_COMPARATORS  # primitive -> the runtime's Compare order when the
+                                            # language's natural order is not the wire's (docs/ir.md `order`)
+    # Set, List, Map and vector, list, set, hash, map (what a new empty one is) -> the class (qualified: imported)
+    COLLECTIONS: ClassVar[dict[str, str]] = {
+        "Set": "java.util.Set", "List": "java.util.List", "Map": "java.util.Map", "vector": "java.util.ArrayList",
+        "list": "java.util.LinkedList", "set": "java.util.TreeSet", "hash": "java.util.LinkedHashMap",
+        "map": "java.util.TreeMap",
+    }
 
-    EXT: ClassVar[str]              # the files' extension
+    EXT: ClassVar[str] = "java"     # the files' extension
 
     def preamble(self, out: CodeWriter, package: str) -> None:
         """What a file has after its banner: its package and its imports (those used, by use())."""
-        raise NotImplementedError
-
+        out.line(f"package {package};")
+        out.blank()
+        imports = sorted(i for i in self.imports if i.rpartition(".")[0] not in (package, "java.lang"))
+        for group in ("java.", "javax.", ""):
+            lines = [i for i in imports if i.startswith(group)]
+            imports = [i for i in imports if i not in lines]
+            if lines:
+                for i in lines:
+                    out.line(f"import {i};")
+                out.blank()
 
     def element_type(self, t: ir.Array | ir.Sequence | ir.Mapping) -> str:
         """The type of what a loop over t gives (Java's)."""
-        raise NotImplementedError
-
-
+        if isinstance(t, ir.Mapping):
+            return f"{self.use('java.util.Map')}.Entry<{self.type(t.key, True)}, {self.type(t.value, True)}>"
+        return self.type(t.element, True)
 
     def int_literal(self, value: int, name: str) -> str:
         """A literal of an integer primitive or wire type (unsigned values as the language holds them)."""
-        raise NotImplementedError
+        return java_int_literal(value, JAVA_TYPES[name][0])
 
     def float_literal(self, text: str, single: bool) -> str:
         """A literal of a real default."""
-        raise NotImplementedError
+        return java_float_literal(text, single)
 
     def string_literal(self, text: str) -> str:
         """A string literal."""
-        raise NotImplementedError
+        return string_literal(text)
 
     def uuid_literal(self, uuid: str, hexd: str) -> str:
         """A new UUID of 32 hex digits."""
-        raise NotImplementedError
+        return f"new {uuid}(0x{hexd[:16]}L, 0x{hexd[16:]}L)"
 
     def zero_array(self, t: ir.Array) -> str:
         """A new array whose elements are zero()."""
-        raise NotImplementedError
+        element = self.type(t.element)
+        e = t.element
+        if isinstance(e, ir.Optional_) or isinstance(e, ir.Primitive) and e.name not in (
+                "string", "bytes", "uuid", "decimal"):
+            # Java's own zero values (0, false, null) are the defaults
+            head, bracket, tail = element.partition("[")
+            return f"new {head}[{t.length}]" + (bracket + tail if bracket else "")
+        items = ", ".join([self.zero(e)] * t.length)
+        return f"new {element}[] {{{items}}}"
 
     def optional(self, w: CodeWriter, t: ir.Optional_, x: str, before: str | None, test: str,
                  read: Callable[[CodeWriter], str]) -> None:
         """Read an optional into the local (or target) x: `before` (a line), then when test holds
         the value read(w) returns (after the statements read writes), else null."""
-        raise NotImplementedError
+        w.line(f"{self.type(t)} {x} = null;")
+        if before:
+            w.line(before)
+        with w.block(f"if ({test}) {{", "}"):
+            w.line(f"{x} = {read(w)};")
 
     def reuse_optional(self, w: CodeWriter, t: ir.StructRef, target: str, names: Names,
                        make: Callable[[CodeWriter], None]) -> str:
         """The struct target (an optional) holds, made when null (make: what comes first, the
         budget's check): the expression to read into."""
-        raise NotImplementedError
+        with w.block(f"if ({target} == null) {{", "}"):
+            make(w)
+            w.line(f"{target} = new {self.named(t.name)}();")
+        return target
 
     def claim_run(self, w: CodeWriter, run: plan.Run, names: Names, reading: bool) -> str | None:
         """The Reader.run call claiming a run: the local holding its position when reading."""
-        raise NotImplementedError
+        call = f'r.run({run.size}, "{run.description}")'
+        if not reading:
+            w.line(f"{call};")
+            return None
+        p = names("p")
+        w.line(f"int {p} = {call};")
+        return p
 
     def raw_literal(self, text: str) -> str:
         """The literal of JsonWriter.raw's text (a char when one)."""
-        raise NotImplementedError
+        return f"'{text}'" if len(text) == 1 and text not in "'\\" else string_literal(text)
 
     def long_literal(self, value: int) -> str:
         """A literal of a long bound (the unsigned 64-bit maximum as its bits)."""
@@ -609,14 +713,26 @@ class Context:
 
     def from_long(self, name: str, expr: str) -> str:
         """A value of an integer primitive or wire type read as a long."""
-        raise NotImplementedError
+        java = JAVA_TYPES[name][0]
+        return expr if java == "long" else f"({java}) {expr}"
 
     def counter(self, w: CodeWriter, i: str, test: str, needed: bool, after: bool) -> tuple[str, str | None]:
         """A loop while test holds, counting in i (needed: i is read inside; after: and after the loop):
         the block's opening line and the statement ending each round."""
-        raise NotImplementedError
+        if after:
+            w.line(f"int {i} = 0;")
+            return f"for (; {test}; {i}++) {{", None
+        return f"for (int {i} = 0; {test}; {i}++) {{", None
 
     def switch(self, w: CodeWriter, subject: str, cases: list[tuple[str, Callable[[], None]]], default: str) -> None:
         """The case of subject's value: each case's statements (written by its function), else default."""
-        raise NotImplementedError
-
+        with w.block(f"switch ({subject}) {{", "}"):
+            for label, statements in cases:
+                w.line(f"case {label}:")
+                with w.indented():
+                    statements()
+                    w.line("break;")
+            w.line("default:")
+            with w.indented():
+                w.line(f"{default};")
+                w.line("break;")
