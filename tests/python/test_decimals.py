@@ -104,13 +104,23 @@ def test_a_value_no_decimal_holds_is_not_written(everything: Any, codec: Dynamic
             m.Everything(f15=bad).to_fbe()
         with pytest.raises(fbe.EncodeError, match=r"Everything\.f15\b"):
             m.Everything(f15=bad).to_json()
+    # fbe.dynamic: its JSON writer names the field as its binary writers do, in a field, a list's
+    # element and a map's key (before, only `decimal 1E-29 has more than 28 fraction digits`)
+    for field, bad_value, where in (("f15", Decimal("1E-29"), "f15"), ("f15", Decimal(2) ** 96, "f15"),
+                                    ("f51", [Decimal(1), Decimal(2) ** 96], "f51[1]"),
+                                    ("f52", [(Decimal(1), 1), (Decimal("1E-29"), 2)], "f52[0].key")):
         d = codec.default("everything.Everything")
-        d["f15"] = bad
-        for fmt in ("versioned", "final"):
-            with pytest.raises(fbe.EncodeError, match=r"Everything\.f15\b"):
-                codec.encode(d, "everything.Everything", fmt)
-        with pytest.raises(fbe.EncodeError):      # fbe.dynamic's JSON writer names no field yet
-            codec.to_json(d, "everything.Everything")
+        d[field] = bad_value
+        errors = []
+        for fmt in ("versioned", "final", "json"):
+            with pytest.raises(fbe.EncodeError) as refused:
+                if fmt == "json":
+                    codec.to_json(d, "everything.Everything")
+                else:
+                    codec.encode(d, "everything.Everything", fmt)
+            errors.append(str(refused.value))
+        assert errors[0].startswith(f"everything.Everything.{where}: decimal "), errors[0]
+        assert errors[1] == errors[2] == errors[0], errors
 
 
 def test_json_decimal_text_is_exact_and_bounded(everything: Any, codec: DynamicCodec, tmp_path: Path) -> None:

@@ -335,6 +335,13 @@ def _err(e: DecodeError, step: str, partial: Any, type_name: str | None = None,
     return e
 
 
+def _json_within(e: EncodeError, step: str) -> EncodeError:
+    """An error of the JSON writer on its way up: ``step`` (``.name``, ``[i]``, ``[i].key``) put in
+    front of the path it names (``DynamicCodec.to_json`` writes it as the binary writers do)."""
+    e.json_path = step + getattr(e, "json_path", "")  # type: ignore[attr-defined]
+    return e
+
+
 def _keep_partial(e: DecodeError, put: Callable[[Any], None]) -> None:
     """Hand the partial value an inner decoder recorded in ``e`` (if any) to ``put``."""
     part = getattr(e, "partial", MISSING)
@@ -799,10 +806,17 @@ class _Struct(_Node):
 
     def json(self, v: Any, depth: int) -> str:
         if depth >= MAX_DEPTH:
-            raise EncodeError(f"cannot encode {self.q}: structs nested deeper than {MAX_DEPTH}")
-        return "{" + ",".join(jsonfmt.json_string(slot.name) + ":" + slot.node.json(v[slot.name], depth + 1)
-                              for slot in self.fields
-                              if slot.name in v and v[slot.name] is not MISSING) + "}"
+            raise EncodeError(f"nesting deeper than {MAX_DEPTH}")
+        members = []
+        name = ""
+        try:
+            for slot in self.fields:
+                name = slot.name
+                if name in v and v[name] is not MISSING:
+                    members.append(jsonfmt.json_string(name) + ":" + slot.node.json(v[name], depth + 1))
+        except EncodeError as e:
+            raise _json_within(e, "." + name) from None
+        return "{" + ",".join(members) + "}"
 
     def from_json(self, v: Any, where: str, b: Budget) -> Any:
         members = jsonfmt.get_object(v, where)
@@ -984,7 +998,13 @@ class _Items(_Node):
 
     def json(self, v: Any, depth: int) -> str:
         e = self.e
-        return "[" + ",".join(e.json(x, depth) for x in self.ordered(v)) + "]"
+        items = []
+        try:
+            for x in self.ordered(v):
+                items.append(e.json(x, depth))
+        except EncodeError as err:
+            raise _json_within(err, f"[{len(items)}]") from None
+        return "[" + ",".join(items) + "]"
 
     def text(self, v: Any) -> str:
         e = self.e
@@ -1189,10 +1209,20 @@ class _Mapping(_Counted):
 
     def json(self, v: Any, depth: int) -> str:
         kn, vn = self.k, self.v
+        entries = []
+        step = ".key"
+        try:
+            for a, b in self.ordered(v):
+                step = ".key"
+                key = kn.json(a, depth) if self.struct_keys else kn.json_key(a)     # enums: the number
+                step = ".value"
+                entries.append((key, vn.json(b, depth)))
+        except EncodeError as e:
+            raise _json_within(e, f"[{len(entries)}]{step}") from None
         if self.struct_keys:
             # a struct is not a member name: an array of [key, value] pairs (as the C++ runtime)
-            return jsonfmt.json_pairs([kn.json(a, depth) + "," + vn.json(b, depth) for a, b in self.ordered(v)])
-        return "{" + ",".join(kn.json_key(a) + ":" + vn.json(b, depth) for a, b in self.ordered(v)) + "}"  # enums: the number
+            return jsonfmt.json_pairs([key + "," + value for key, value in entries])
+        return "{" + ",".join(key + ":" + value for key, value in entries) + "}"
 
     def from_json(self, v: Any, where: str, b: Budget) -> Any:
         kn, vn = self.k, self.v
@@ -1440,8 +1470,17 @@ class DynamicCodec:
     # ------------------------------------------------------------ JSON mapping (docs/format.md 8)
 
     def to_json(self, value: Any, type_: TypeArg) -> str:
-        """The original's compact JSON of a value."""
-        return self.node(self._type(type_)).json(value, 0)
+        """The original's compact JSON of a value; an EncodeError names the type and the field path as
+        the binary writers' do (``shop.Cart.lines[0].price: decimal ... out of range``)."""
+        t = self._type(type_)
+        try:
+            return self.node(t).json(value, 0)
+        except EncodeError as e:
+            path = getattr(e, "json_path", None)
+            if path is None:
+                raise
+            root = t.name if isinstance(t, ir.StructRef) else "value"
+            raise EncodeError(f"{root}{path}: {e}") from None
 
     def from_json(self, obj: Any, type_: TypeArg, limits: Limits | None = None) -> Any:
         """A value from the JSON mapping (parsed ``obj`` or JSON text), docs/format.md 8.3.
