@@ -28,3 +28,41 @@ def need_shared(test)
   test.flunk("#{SHARED}/vectors is missing (CI=true)") if ENV['CI'] == 'true'
   test.skip("#{SHARED}/vectors is absent: the golden vectors are not checked")
 end
+
+# The checks of one golden case (a case of a MANIFEST.json: its versioned, final and text files in
+# folder): each file read and verified, written back byte for byte (unspecified bytes masked; a
+# hash's entries, in the order it holds, compared by their length and what they read back as),
+# each model's value written in the other, and the text form equal to the file's.
+module GoldenCase
+  def masked(bytes, ranges)
+    out = bytes.dup
+    ranges.each { |at, n| out[at, n] = "\0" * n }
+    out
+  end
+
+  def check_case(kase, folder, hashes: [])
+    files = kase['files'].to_h { |f| [f['kind'], File.binread(File.join(folder, f['file']))] }
+    ranges = kase['files'].find { |f| f['kind'] == 'versioned' }.fetch('unspecified_bytes', [])
+    type = Object.const_get(kase['package'].capitalize).const_get(kase['type'])
+    assert type.verify_fbe(files['versioned']), 'verify_fbe of the versioned vector'
+    assert type.verify_final(files['final']), 'verify_final of the final vector'
+    v = type.from_fbe(files['versioned'])
+    f = type.from_final(files['final'])
+    assert_equal v, f, 'both models read the same value'
+    if hashes.include?(kase['name'])
+      check_hash(type, files, v, f)
+    else
+      assert_equal masked(files['versioned'], ranges).unpack1('H*'), masked(v.to_fbe, ranges).unpack1('H*'), 'to_fbe'
+      assert_equal files['final'].unpack1('H*'), f.to_final.unpack1('H*'), 'to_final'
+      assert_equal files['final'].unpack1('H*'), v.to_final.unpack1('H*'), 'the versioned value written final'
+      assert_equal files['text'].b, f.to_s.b, 'the text form'
+    end
+  end
+
+  def check_hash(type, files, versioned, final)
+    assert_equal files['versioned'].bytesize, versioned.to_fbe.bytesize
+    assert_equal files['final'].bytesize, final.to_final.bytesize
+    assert_equal versioned, type.from_fbe(versioned.to_fbe)
+    assert_equal final, type.from_final(final.to_final)
+  end
+end

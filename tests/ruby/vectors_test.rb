@@ -14,19 +14,7 @@ class VectorsTest < Minitest::Test
   CASES = File.exist?(MANIFEST) ? JSON.parse(File.read(MANIFEST))['cases'] : []
   HASHES = %w[test_struct_hash test_struct_hashex].freeze
 
-  def masked(bytes, ranges)
-    out = bytes.dup
-    ranges.each { |at, n| out[at, n] = "\0" * n }
-    out
-  end
-
-  def vector(name)
-    File.binread(File.join(SHARED, 'vectors', name))
-  end
-
-  def type_of(kase)
-    Object.const_get(kase['package'].capitalize).const_get(kase['type'])
-  end
+  include GoldenCase
 
   def test_manifest_is_read
     need_shared(self)
@@ -34,34 +22,9 @@ class VectorsTest < Minitest::Test
   end
 
   CASES.each do |c|
-    define_method("test_#{c['name']}") { check(c) }
-  end
-
-  def check(kase)
-    need_shared(self)
-    files = kase['files'].to_h { |f| [f['kind'], f] }
-    type = type_of(kase)
-    versioned = vector(files['versioned']['file'])
-    final = vector(files['final']['file'])
-    text = vector(files['text']['file'])
-    ranges = files['versioned'].fetch('unspecified_bytes', [])
-
-    assert type.verify_fbe(versioned), 'verify_fbe of the versioned vector'
-    assert type.verify_final(final), 'verify_final of the final vector'
-    v = type.from_fbe(versioned)
-    f = type.from_final(final)
-    assert_equal v, f, 'both models read the same value'
-    written = v.to_fbe
-    if HASHES.include?(kase['name'])
-      assert_equal versioned.bytesize, written.bytesize
-      assert_equal final.bytesize, f.to_final.bytesize
-      assert_equal v, type.from_fbe(written)
-      assert_equal f, type.from_final(f.to_final)
-    else
-      assert_equal masked(versioned, ranges).unpack1('H*'), masked(written, ranges).unpack1('H*'), 'to_fbe'
-      assert_equal final.unpack1('H*'), f.to_final.unpack1('H*'), 'to_final'
-      assert_equal final.unpack1('H*'), v.to_final.unpack1('H*'), 'the versioned value written final'
-      assert_equal text.b, f.to_s.b, 'the text form'
+    define_method("test_#{c['name']}") do
+      need_shared(self)
+      check_case(c, File.join(SHARED, 'vectors'), hashes: HASHES)
     end
   end
 end
