@@ -105,6 +105,27 @@ namespace Fbe.Tests
         }
 
         [Test]
+        public void DoublesAreWrittenInRapidJsonMastersDigits()
+        {
+            var cases = new object[]
+            {
+                1000.0, "1000.0", 1.23456, "1.23456", 1e-7, "1e-7", 1e21, "1e21", 1e23, "9.999999999999999e22",
+                4.04925338542625e16, "40492533854262496.0", 0.30000000000000004, "0.30000000000000004",
+                5e-324, "5e-324", double.MaxValue, "1.7976931348623157e308", 9007199254740992.0, "9007199254740992.0",
+                (double)123.456f, "123.45600128173828", (double)0.1f, "0.10000000149011612", 0.000001234, "0.000001234",
+                -0.0, "-0.0", 100000000000000000000.0, "100000000000000000000.0",
+            };
+            for (int i = 0; i < cases.Length; i += 2)
+                Assert.AreEqual(cases[i + 1], Dtoa.ToJson((double)cases[i]), "the JSON of " + cases[i]);
+            var j = new JsonBuilder();
+            j.Double(double.NaN);
+            j.String("a\"\u0001\u00e9\udcff\U0001F600");
+            j.Decimal(-123.456m);
+            j.Decimal(0.1234567890123456789012345678m);
+            Assert.AreEqual("\"NaN\"\"a\\\"\\u0001\u00e9\\udcff\U0001F600\"\"-123.456000\"\"0.1234567890123456789012345678\"", j.ToString());
+        }
+
+        [Test]
         public void WriterRefusesStructsNestedTooDeep()
         {
             var w = new Writer(2);

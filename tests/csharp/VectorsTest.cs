@@ -23,6 +23,7 @@ namespace Fbe.Tests
         public byte[] Versioned;
         public byte[] Final;
         public byte[] Text;
+        public byte[] Json;
         public List<int[]> Unspecified = new List<int[]>();
 
         public override string ToString() { return Name; }
@@ -49,11 +50,14 @@ namespace Fbe.Tests
         public void VerifyFinal(byte[] b) { Call("VerifyFinal", b, b.Length, Limits.Default); }
 
         public static byte[] ToFbe(object v) { return Invoke(v, "ToFbe"); }
+        public static string ToJson(object v) { return (string)Invoke<object>(v, "ToJson"); }
         public static byte[] ToFinal(object v) { return Invoke(v, "ToFinal"); }
 
-        private static byte[] Invoke(object v, string name)
+        private static byte[] Invoke(object v, string name) { return (byte[])Invoke<object>(v, name); }
+
+        private static T Invoke<T>(object v, string name)
         {
-            try { return (byte[])v.GetType().GetMethod(name, Type.EmptyTypes).Invoke(v, null); }
+            try { return (T)v.GetType().GetMethod(name, Type.EmptyTypes).Invoke(v, null); }
             catch (TargetInvocationException e) { throw e.InnerException; }
         }
     }
@@ -88,6 +92,8 @@ namespace Fbe.Tests
                     Versioned = File.ReadAllBytes(Path.Combine(Shared(), "vectors", name + ".fbe.bin")),
                     Final = File.ReadAllBytes(Path.Combine(Shared(), "vectors", name + ".final.bin")),
                     Text = File.ReadAllBytes(Path.Combine(Shared(), "vectors", name + ".txt")),
+                    Json = File.Exists(Path.Combine(Shared(), "vectors", name + ".json"))
+                        ? File.ReadAllBytes(Path.Combine(Shared(), "vectors", name + ".json")) : null,
                 };
                 foreach (JToken f in c["files"])
                     if (f["unspecified_bytes"] != null)
@@ -137,6 +143,15 @@ namespace Fbe.Tests
             var roots = new Roots(c.Type);
             Assert.AreEqual(Utf8.Decode(c.Text, 0, c.Text.Length), roots.FromFbe(c.Versioned).ToString(), "the versioned value");
             Assert.AreEqual(c.Text, Utf8.Bytes(roots.FromFinal(c.Final).ToString()), "the final value");
+        }
+
+        [TestCaseSource("Cases")]
+        public void WritesTheJsonOfTheOriginal(VectorCase c)
+        {
+            if (c.Json == null)
+                return;     // test_struct_hashex: the original has no JSON of struct keys
+            var roots = new Roots(c.Type);
+            Assert.AreEqual(Utf8.Decode(c.Json, 0, c.Json.Length), Roots.ToJson(roots.FromFinal(c.Final)));
         }
 
         /// <summary>The error of a read or verify, or null when it succeeds.</summary>

@@ -38,6 +38,15 @@ namespace Fbe
         /// <summary>Writes the value in the text form (docs/format.md 9).</summary>
         public abstract void Text(TextBuilder t, T v);
 
+        /// <summary>Writes the value as JSON (docs/format.md 8).</summary>
+        public abstract void Json(JsonBuilder j, T v);
+
+        /// <summary>Whether a map's keys of this type are member names (else the map is an array of [key, value]).</summary>
+        public virtual bool HasKeyText { get { return false; } }
+
+        /// <summary>Writes the value as a map's member name and its colon (HasKeyText).</summary>
+        public virtual void JsonKey(JsonBuilder j, T v) { throw new InvalidOperationException("no JSON key text"); }
+
         /// <summary>Checks the value of the slot as Get reads it, with the same verdict and error.</summary>
         public virtual void Check(Reader r, int bas, int slot) { Get(r, bas, slot); }
 
@@ -48,6 +57,13 @@ namespace Fbe
         public void Field(Writer w, int bas, int slot, T v, string field)
         {
             try { Put(w, bas, slot, v); }
+            catch (EncodeException e) { throw e.InField(field); }
+        }
+
+        /// <summary>Writes <paramref name="v"/> as JSON; an error names <paramref name="field"/>.</summary>
+        public void JsonField(JsonBuilder j, T v, string field)
+        {
+            try { Json(j, v); }
             catch (EncodeException e) { throw e.InField(field); }
         }
 
@@ -112,13 +128,21 @@ namespace Fbe
         private readonly Func<byte[], int, T> _get;
         private readonly Action<Writer, int, T> _put;
         private readonly Action<TextBuilder, T> _text;
+        private readonly Action<JsonBuilder, T> _json, _key;
 
-        public ScalarCodec(int size, Func<byte[], int, T> get, Action<Writer, int, T> put, Action<TextBuilder, T> text) : base(size)
+        public ScalarCodec(int size, Func<byte[], int, T> get, Action<Writer, int, T> put, Action<TextBuilder, T> text,
+            Action<JsonBuilder, T> json, Action<JsonBuilder, T> key) : base(size)
         {
             _get = get;
             _put = put;
             _text = text;
+            _json = json;
+            _key = key;
         }
+
+        public override void Json(JsonBuilder j, T v) { _json(j, v); }
+        public override bool HasKeyText { get { return true; } }
+        public override void JsonKey(JsonBuilder j, T v) { _key(j, v); }
 
         public override T At(byte[] b, int at) { return _get(b, at); }
         public override void Store(Writer w, int at, T v) { _put(w, at, v); }

@@ -7,24 +7,39 @@ namespace Fbe
     /// (<c>Codecs.Vector(Codecs.String)</c>) and holds the result in a static field.</summary>
     public static class Codecs
     {
-        public static readonly FixedCodec<bool> Bool = new ScalarCodec<bool>(1, Reader.GetBool, (w, p, v) => w.PutBool(p, v), (t, v) => t.Bool(v));
-        public static readonly FixedCodec<byte> Byte = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v), (t, v) => t.Unsigned(v));
-        public static readonly FixedCodec<sbyte> SByte = new ScalarCodec<sbyte>(1, Reader.GetSByte, (w, p, v) => w.PutSByte(p, v), (t, v) => t.Integer(v));
-        public static readonly FixedCodec<short> Int16 = new ScalarCodec<short>(2, Reader.GetInt16, (w, p, v) => w.PutInt16(p, v), (t, v) => t.Integer(v));
-        public static readonly FixedCodec<ushort> UInt16 = new ScalarCodec<ushort>(2, Reader.GetUInt16, (w, p, v) => w.PutUInt16(p, v), (t, v) => t.Unsigned(v));
-        public static readonly FixedCodec<int> Int32 = new ScalarCodec<int>(4, Reader.GetInt32, (w, p, v) => w.PutInt32(p, v), (t, v) => t.Integer(v));
-        public static readonly FixedCodec<uint> UInt32 = new ScalarCodec<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v), (t, v) => t.Unsigned(v));
-        public static readonly FixedCodec<long> Int64 = new ScalarCodec<long>(8, Reader.GetInt64, (w, p, v) => w.PutInt64(p, v), (t, v) => t.Integer(v));
-        public static readonly FixedCodec<ulong> UInt64 = new ScalarCodec<ulong>(8, Reader.GetUInt64, (w, p, v) => w.PutUInt64(p, v), (t, v) => t.Unsigned(v));
-        public static readonly FixedCodec<float> Single = new ScalarCodec<float>(4, Reader.GetSingle, (w, p, v) => w.PutSingle(p, v), (t, v) => t.Float(v));
-        public static readonly FixedCodec<double> Double = new ScalarCodec<double>(8, Reader.GetDouble, (w, p, v) => w.PutDouble(p, v), (t, v) => t.Float(v));
-        public static readonly FixedCodec<Guid> Guid = new ScalarCodec<Guid>(16, Reader.GetGuid, (w, p, v) => w.PutGuid(p, v), (t, v) => t.Guid(v));
+        public static readonly FixedCodec<bool> Bool = new ScalarCodec<bool>(1, Reader.GetBool, (w, p, v) => w.PutBool(p, v), (t, v) => t.Bool(v),
+            (j, v) => j.Bool(v), (j, v) => j.KeyBool(v));
+        public static readonly FixedCodec<byte> Byte = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v), (t, v) => t.Unsigned(v),
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
+        public static readonly FixedCodec<sbyte> SByte = new ScalarCodec<sbyte>(1, Reader.GetSByte, (w, p, v) => w.PutSByte(p, v), (t, v) => t.Integer(v),
+            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v));
+        public static readonly FixedCodec<short> Int16 = new ScalarCodec<short>(2, Reader.GetInt16, (w, p, v) => w.PutInt16(p, v), (t, v) => t.Integer(v),
+            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v));
+        public static readonly FixedCodec<ushort> UInt16 = new ScalarCodec<ushort>(2, Reader.GetUInt16, (w, p, v) => w.PutUInt16(p, v), (t, v) => t.Unsigned(v),
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
+        public static readonly FixedCodec<int> Int32 = new ScalarCodec<int>(4, Reader.GetInt32, (w, p, v) => w.PutInt32(p, v), (t, v) => t.Integer(v),
+            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v));
+        public static readonly FixedCodec<uint> UInt32 = new ScalarCodec<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v), (t, v) => t.Unsigned(v),
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
+        public static readonly FixedCodec<long> Int64 = new ScalarCodec<long>(8, Reader.GetInt64, (w, p, v) => w.PutInt64(p, v), (t, v) => t.Integer(v),
+            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v));
+        public static readonly FixedCodec<ulong> UInt64 = new ScalarCodec<ulong>(8, Reader.GetUInt64, (w, p, v) => w.PutUInt64(p, v), (t, v) => t.Unsigned(v),
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
+        public static readonly FixedCodec<float> Single = new ScalarCodec<float>(4, Reader.GetSingle, (w, p, v) => w.PutSingle(p, v), (t, v) => t.Float(v),
+            (j, v) => j.Double(v), (j, v) => j.KeyDouble(v, true));
+        public static readonly FixedCodec<double> Double = new ScalarCodec<double>(8, Reader.GetDouble, (w, p, v) => w.PutDouble(p, v), (t, v) => t.Float(v),
+            (j, v) => j.Double(v), (j, v) => j.KeyDouble(v, false));
+        public static readonly FixedCodec<Guid> Guid = new ScalarCodec<Guid>(16, Reader.GetGuid, (w, p, v) => w.PutGuid(p, v), (t, v) => t.Guid(v),
+            (j, v) => j.Guid(v), (j, v) => j.KeyGuid(v));
         public static readonly FixedCodec<Timestamp> Timestamp = new ScalarCodec<Timestamp>(
-            8, (b, p) => new Timestamp(Reader.GetUInt64(b, p)), (w, p, v) => w.PutUInt64(p, v.Nanoseconds), (t, v) => t.Unsigned(v.Nanoseconds));
+            8, (b, p) => new Timestamp(Reader.GetUInt64(b, p)), (w, p, v) => w.PutUInt64(p, v.Nanoseconds), (t, v) => t.Unsigned(v.Nanoseconds),
+            (j, v) => j.Unsigned(v.Nanoseconds), (j, v) => j.KeyUnsigned(v.Nanoseconds));
         /// <summary>A char: a byte printed as itself between single quotes.</summary>
-        public static readonly FixedCodec<byte> Char = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v), (t, v) => t.Char(v));
+        public static readonly FixedCodec<byte> Char = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v), (t, v) => t.Char(v),
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
         /// <summary>A wchar: its 32-bit code value, printed as its low byte between single quotes.</summary>
-        public static readonly FixedCodec<uint> WChar = new ScalarCodec<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v), (t, v) => t.Char((byte)v));
+        public static readonly FixedCodec<uint> WChar = new ScalarCodec<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v), (t, v) => t.Char((byte)v),
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
         public static readonly Codec<decimal> Decimal = new DecimalCodec();
         public static readonly Codec<string> String = new StringCodec();
         public static readonly Codec<byte[]> Bytes = new BytesCodec();
@@ -34,7 +49,7 @@ namespace Fbe
         {
             var names = EnumText.Of<TEnum>();
             return new ScalarCodec<TEnum>(wire.Slot, (b, p) => from(wire.At(b, p)), (w, p, v) => wire.Store(w, p, to(v)),
-                (t, v) => t.Raw(names.Name(v)));
+                (t, v) => t.Raw(names.Name(v)), (j, v) => wire.Json(j, to(v)), (j, v) => wire.JsonKey(j, to(v)));
         }
 
         /// <summary>A flags type on the wire as <paramref name="wire"/>: its text is every declared name whose bits are set.</summary>
@@ -42,7 +57,7 @@ namespace Fbe
         {
             var names = EnumText.Of<TEnum>();
             return new ScalarCodec<TEnum>(wire.Slot, (b, p) => from(wire.At(b, p)), (w, p, v) => wire.Store(w, p, to(v)),
-                (t, v) => t.Raw(names.Flags(v)));
+                (t, v) => t.Raw(names.Flags(v)), (j, v) => wire.Json(j, to(v)), (j, v) => wire.JsonKey(j, to(v)));
         }
 
         /// <summary>A vector (its text in brackets).</summary>
@@ -92,6 +107,9 @@ namespace Fbe
         public override void Append(Writer w, decimal v) { w.AppendDecimal(v); }
         public override decimal Take(Reader r) { return r.FinalDecimal(""); }
         public override void Text(TextBuilder t, decimal v) { t.Decimal(v); }
+        public override void Json(JsonBuilder j, decimal v) { j.Decimal(v); }
+        public override bool HasKeyText { get { return true; } }
+        public override void JsonKey(JsonBuilder j, decimal v) { j.KeyDecimal(v); }
     }
 
     internal sealed class StringCodec : Codec<string>
@@ -116,6 +134,9 @@ namespace Fbe
 
         public override string Take(Reader r) { return r.FinalString(""); }
         public override void Text(TextBuilder t, string v) { t.String(v); }
+        public override void Json(JsonBuilder j, string v) { j.String(v); }
+        public override bool HasKeyText { get { return true; } }
+        public override void JsonKey(JsonBuilder j, string v) { j.KeyString(v); }
         public override void Check(Reader r, int bas, int slot) { r.CheckString(bas, slot, ""); }
         public override void CheckFinal(Reader r) { r.FinalCheckString(""); }
     }
@@ -142,6 +163,9 @@ namespace Fbe
 
         public override byte[] Take(Reader r) { return r.FinalBytes(""); }
         public override void Text(TextBuilder t, byte[] v) { t.Bytes(v.Length); }
+        public override void Json(JsonBuilder j, byte[] v) { j.Bytes(v); }
+        public override bool HasKeyText { get { return true; } }
+        public override void JsonKey(JsonBuilder j, byte[] v) { j.KeyBytes(v); }
         public override void Check(Reader r, int bas, int slot) { r.CheckBytes(bas, slot, ""); }
         public override void CheckFinal(Reader r) { r.FinalCheckBytes(""); }
     }
@@ -182,6 +206,14 @@ namespace Fbe
                 _value.Text(t, v.Value);
             else
                 t.Raw("null");
+        }
+
+        public override void Json(JsonBuilder j, T? v)
+        {
+            if (v.HasValue)
+                _value.Json(j, v.Value);
+            else
+                j.Null();
         }
 
         public override void Check(Reader r, int bas, int slot)
@@ -236,6 +268,14 @@ namespace Fbe
                 t.Raw("null");
         }
 
+        public override void Json(JsonBuilder j, T v)
+        {
+            if (v != null)
+                _value.Json(j, v);
+            else
+                j.Null();
+        }
+
         public override void Check(Reader r, int bas, int slot)
         {
             int p = r.Optional(bas, slot, _value.Slot, "");
@@ -267,6 +307,19 @@ namespace Fbe
             t.Raw("]");
         }
 
+        public static void Json<T>(JsonBuilder j, Codec<T> e, T[] v)
+        {
+            j.Raw('[');
+            for (int i = 0; i < v.Length; i++)
+            {
+                if (i > 0)
+                    j.Raw(',');
+                try { e.Json(j, v[i]); }
+                catch (EncodeException x) { throw x.InIndex(i); }
+            }
+            j.Raw(']');
+        }
+
         public static void CheckLength(Array v, int n)
         {
             if (v == null)
@@ -292,6 +345,7 @@ namespace Fbe
         }
 
         public override void Text(TextBuilder t, T[] v) { Arrays.Text(t, _e, v); }
+        public override void Json(JsonBuilder j, T[] v) { Arrays.CheckLength(v, _n); Arrays.Json(j, _e, v); }
 
         public override void Store(Writer w, int at, T[] v)
         {
@@ -309,6 +363,7 @@ namespace Fbe
         public ArrayCodec(Codec<T> e, int n) : base(e.Slot * n, e.FinalMin * n, Arrays.Cost(e, n)) { _e = e; _n = n; }
 
         public override void Text(TextBuilder t, T[] v) { Arrays.Text(t, _e, v); }
+        public override void Json(JsonBuilder j, T[] v) { Arrays.CheckLength(v, _n); Arrays.Json(j, _e, v); }
 
         public override void Put(Writer w, int bas, int slot, T[] v)
         {
@@ -396,6 +451,24 @@ namespace Fbe
                 E.Text(t, x);
             }
             t.Raw(_close);
+        }
+
+        /// <summary>A JSON array of the elements.</summary>
+        public override void Json(JsonBuilder j, TCollection v)
+        {
+            if (v == null)
+                throw Codecs.Null();
+            j.Raw('[');
+            int i = 0;
+            foreach (T x in v)
+            {
+                if (i > 0)
+                    j.Raw(',');
+                try { E.Json(j, x); }
+                catch (EncodeException e) { throw e.InIndex(i); }
+                i++;
+            }
+            j.Raw(']');
         }
 
         /// <summary>An empty collection to read into, sized for <paramref name="n"/> elements at most.</summary>
@@ -541,6 +614,26 @@ namespace Fbe
             return new KeyValuePair<TKey, TValue>(k, _v.Take(r));
         }
 
+        /// <summary>An entry as a [key, value] pair (a map whose keys are no member names).</summary>
+        public override void Json(JsonBuilder j, KeyValuePair<TKey, TValue> e)
+        {
+            j.Raw('[');
+            _k.Json(j, e.Key);
+            j.Raw(',');
+            _v.Json(j, e.Value);
+            j.Raw(']');
+        }
+
+        /// <summary>Whether the entries are members of an object.</summary>
+        public bool Members { get { return _k.HasKeyText; } }
+
+        /// <summary>An entry as a member: the key's text, its value.</summary>
+        public void Member(JsonBuilder j, KeyValuePair<TKey, TValue> e)
+        {
+            _k.JsonKey(j, e.Key);
+            _v.Json(j, e.Value);
+        }
+
         public override void Text(TextBuilder t, KeyValuePair<TKey, TValue> e)
         {
             _k.Text(t, e.Key);
@@ -561,6 +654,28 @@ namespace Fbe
         }
 
         protected override TMap Make(int n) { return _make(); }
+
+        /// <summary>An object keyed by the keys' text, or an array of [key, value] pairs (struct keys).</summary>
+        public override void Json(JsonBuilder j, TMap v)
+        {
+            var entries = (EntryCodec<TKey, TValue>)E;
+            if (!entries.Members)
+            {
+                base.Json(j, v);
+                return;
+            }
+            j.Raw('{');
+            int i = 0;
+            foreach (var e in v)
+            {
+                if (i > 0)
+                    j.Raw(',');
+                try { entries.Member(j, e); }
+                catch (EncodeException x) { throw x.InIndex(i); }
+                i++;
+            }
+            j.Raw('}');
+        }
 
         protected override bool Add(TMap c, KeyValuePair<TKey, TValue> e)
         {

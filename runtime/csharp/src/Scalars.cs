@@ -147,7 +147,7 @@ namespace Fbe
         {
             uint flags = GetU32(b, p + 12);
             if ((flags & 0x7F00FFFFu) != 0)
-                throw new DecodeException("decimal flags 0x" + flags.ToString("x8") + ": reserved bits set", field, p);
+                throw new DecodeException("decimal flags 0x" + flags.ToString("X8") + ": reserved bits set", field, p);
             int scale = (int)(flags >> 16) & 0xFF;
             if (scale > 28)
                 throw new DecodeException("decimal scale " + scale + " above 28", field, p);

@@ -1,3 +1,5 @@
+using System;
+
 namespace Fbe
 {
     /// <summary>
@@ -52,6 +54,30 @@ namespace Fbe
 
         public override T Take(Reader r) { return ReadFields(r); }
         public override void CheckFinal(Reader r) { VerifyFields(r); }
+
+        /// <summary>Writes the value as a JSON object (fbec --csharp --json generates it).</summary>
+        public override void Json(JsonBuilder j, T v)
+        {
+            throw new NotSupportedException(Name + ": generated without --json");
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public string ToJson(T v)
+        {
+            var j = new JsonBuilder();
+            WriteJson(j, v);
+            return j.ToString();
+        }
+
+        /// <summary>Writes the value as JSON into <paramref name="j"/> (reset first).</summary>
+        public void WriteJson(JsonBuilder j, T v)
+        {
+            j.Reset();
+            if (v == null)
+                throw Codecs.Null().Within(Name);
+            try { Json(j, v); }
+            catch (EncodeException e) { throw e.Within(Name); }
+        }
 
         /// <summary>Writes <paramref name="v"/> as a versioned root into <paramref name="w"/> (reset first): with a
         /// reused writer, the root is <c>w.Buffer[0..w.Size)</c>.</summary>

@@ -135,6 +135,11 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         write_roots(w, c, s, name)
         if len(parents) > (1 if s.base else 0):
             write_keys(w, c, s, name)
+        if c.options.json:
+            w.line("/// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>")
+            with braces(w, f"public {'override' if s.base else 'virtual'} string ToJson()"):
+                w.line("return Model.Instance.ToJson(this);")
+            w.blank()
         w.line("/// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>")
         with braces(w, "public override string ToString()"):
             w.line("var t = new TextBuilder();")

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, GeneratedFile, Options
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, RawText
 from fbec.targets.csharp.names import Idents
 from fbec.targets.jvm.context import string_literal  # Java's escapes are C#'s
 
@@ -231,3 +231,28 @@ def braces(w: CodeWriter, head: str) -> Iterator[CodeWriter]:
     w.line(head)
     with w.block("{", "}"):
         yield w
+
+
+def codec(c: Context, s: ir.Struct, fp: plan.FieldPlan) -> str:
+    """The codec a field is read and written with: a primitive's or a struct's own, else the Model's
+    static field of the field's name."""
+    if isinstance(fp.type, ir.Primitive):
+        return c.codec(fp.type)
+    if isinstance(fp.type, ir.StructRef):
+        return "Instance" if fp.type.name == s.qualified else c.codec(fp.type)
+    return codec_field(c, s, fp.name)
+
+
+def codec_field(c: Context, s: ir.Struct, name: str) -> str:
+    return f"{c.ident.field(s.qualified, name)}Codec"
+
+
+class Raw(RawText):
+    """Literal text of the text form (`t.Raw(...)`) or of JSON (`j.Raw(...)`)."""
+
+    def __init__(self, w: CodeWriter, target: str = "t") -> None:
+        super().__init__(w)
+        self.target = target
+
+    def write(self, text: str) -> str:
+        return f"{self.target}.Raw({string_literal(text)});"

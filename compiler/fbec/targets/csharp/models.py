@@ -4,23 +4,9 @@ walks print the plan's fields, ends, costs and final steps (fbec.model.plan) and
 from __future__ import annotations
 
 from fbec.model import ir, plan
-from fbec.targets.base import CodeWriter, RawText, text_struct
-from fbec.targets.csharp.context import Context, braces, fixed
-from fbec.targets.jvm.context import string_literal  # Java's escapes are C#'s
-
-
-def codec(c: Context, s: ir.Struct, fp: plan.FieldPlan) -> str:
-    """The codec a field is read and written with: a primitive's or a struct's own, else the Model's
-    static field of the field's name."""
-    if isinstance(fp.type, ir.Primitive):
-        return c.codec(fp.type)
-    if isinstance(fp.type, ir.StructRef):
-        return "Instance" if fp.type.name == s.qualified else c.codec(fp.type)
-    return codec_field(c, s, fp.name)
-
-
-def codec_field(c: Context, s: ir.Struct, name: str) -> str:
-    return f"{c.ident.field(s.qualified, name)}Codec"
+from fbec.targets.base import CodeWriter, text_struct
+from fbec.targets.csharp.context import Context, Raw, braces, codec, codec_field, fixed
+from fbec.targets.csharp.json import write_json
 
 
 def write_model(w: CodeWriter, c: Context, s: ir.Struct) -> None:
@@ -41,11 +27,9 @@ def write_model(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         write_final(w, c, s, p, name)
         w.blank()
         write_text(w, c, s, p, name)
-
-
-class Raw(RawText):
-    def write(self, text: str) -> str:
-        return f"t.Raw({string_literal(text)});"
+        if c.options.json:
+            w.blank()
+            write_json(w, c, s, p, name)
 
 
 def write_text(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name: str) -> None:

@@ -1,0 +1,175 @@
+using System;
+using System.Globalization;
+
+namespace Fbe
+{
+    /// <summary>
+    /// Compact JSON in the original's exact bytes (docs/format.md 8): RapidJSON's string escapes, RapidJSON master's
+    /// number digits (Dtoa), decimals as their exact text padded to 6 fraction digits, bytes as Base64, uuids as
+    /// their text; a byte of a string that is not part of valid UTF-8 as the escape \udcXY (docs/limits.md 7), so the
+    /// output is valid UTF-8. Generated code writes a struct through its Model (<c>Model.Instance.Json(j, v)</c>).
+    /// </summary>
+    public sealed class JsonBuilder
+    {
+        private const string HexUpper = "0123456789ABCDEF";
+        private const string HexLower = "0123456789abcdef";
+        private byte[] _buf = new byte[256];
+        private int _size;
+        private int _depth;
+
+        public JsonBuilder() : this(Limits.DefaultMaxDepth) { }
+
+        /// <summary>A builder refusing structs nested deeper than <paramref name="maxDepth"/> (docs/limits.md 1).</summary>
+        public JsonBuilder(int maxDepth) { MaxDepth = maxDepth; }
+
+        public int MaxDepth { get; }
+
+        /// <summary>The UTF-8 text written so far.</summary>
+        public byte[] ToArray()
+        {
+            var b = new byte[_size];
+            Buffer.BlockCopy(_buf, 0, b, 0, _size);
+            return b;
+        }
+
+        /// <summary>The text as a string (it is valid UTF-8).</summary>
+        public override string ToString() { return Utf8.Decode(_buf, 0, _size); }
+
+        /// <summary>Empties the builder, keeping its buffer.</summary>
+        public void Reset()
+        {
+            _size = 0;
+            _depth = 0;
+        }
+
+        /// <summary>One struct level deeper; refused beyond MaxDepth.</summary>
+        public void Enter(string typeName)
+        {
+            if (_depth >= MaxDepth)
+                throw new EncodeException(ErrorKind.Depth, "structs nested deeper than " + MaxDepth + " (" + typeName + ")", "");
+            _depth++;
+        }
+
+        public void Leave() { _depth--; }
+
+        private void Reserve(int n)
+        {
+            if (_size + n > _buf.Length)
+                Array.Resize(ref _buf, Math.Max(_size + n, _buf.Length * 2));
+        }
+
+        /// <summary>ASCII text as it is.</summary>
+        public void Raw(string ascii)
+        {
+            Reserve(ascii.Length);
+            foreach (char c in ascii)
+                _buf[_size++] = (byte)c;
+        }
+
+        public void Raw(char c)
+        {
+            Reserve(1);
+            _buf[_size++] = (byte)c;
+        }
+
+        public void Null() { Raw("null"); }
+        public void Bool(bool v) { Raw(v ? "true" : "false"); }
+        public void Integer(long v) { Raw(v.ToString(CultureInfo.InvariantCulture)); }
+        public void Unsigned(ulong v) { Raw(v.ToString(CultureInfo.InvariantCulture)); }
+
+        /// <summary>A double in RapidJSON master's digits; NaN and infinities as the strings "NaN", "Infinity", "-Infinity".</summary>
+        public void Double(double v)
+        {
+            string text = Dtoa.ToJson(v);
+            if (double.IsNaN(v) || double.IsInfinity(v))
+                Raw("\"" + text + "\"");
+            else
+                Raw(text);
+        }
+
+        /// <summary>A decimal as a string of its exact value, padded to at least 6 fraction digits ("123.456000").</summary>
+        public void Decimal(decimal v) { Raw("\"" + DecimalText(v) + "\""); }
+
+        /// <summary>A decimal's JSON text (without quotes): no trailing fraction zeros, then padded to 6 fraction digits.</summary>
+        public static string DecimalText(decimal v)
+        {
+            var wire = new byte[16];
+            Decimals.Write(v, wire, 0);
+            string text = Decimals.Read(wire, 0, "").ToString(CultureInfo.InvariantCulture);
+            int point = text.IndexOf('.');
+            int fraction = point < 0 ? 0 : text.Length - point - 1;
+            return (point < 0 ? text + "." : text) + new string('0', Math.Max(0, 6 - fraction));
+        }
+
+        public void Guid(Guid v) { Raw("\"" + v.ToString("D") + "\""); }
+        public void Bytes(byte[] v) { Raw("\"" + Convert.ToBase64String(v) + "\""); }
+
+        /// <summary>A string literal: ", \ and control characters escaped as RapidJSON escapes them, other characters
+        /// as their UTF-8, a byte held as U+DC80..U+DCFF as \udcXY.</summary>
+        public void String(string s)
+        {
+            Raw('"');
+            for (int i = 0; i < s.Length; i++)
+            {
+                char c = s[i];
+                if (c < 0x80)
+                {
+                    switch (c)
+                    {
+                        case '"': Raw("\\\""); break;
+                        case '\\': Raw("\\\\"); break;
+                        case '\b': Raw("\\b"); break;
+                        case '\f': Raw("\\f"); break;
+                        case '\n': Raw("\\n"); break;
+                        case '\r': Raw("\\r"); break;
+                        case '\t': Raw("\\t"); break;
+                        default:
+                            if (c < 0x20)
+                                Raw("\\u00" + HexUpper[c >> 4] + HexUpper[c & 15]);
+                            else
+                                Raw(c);
+                            break;
+                    }
+                }
+                else if (c >= 0xDC80 && c <= 0xDCFF)
+                    Raw("\\udc" + HexLower[(c >> 4) & 15] + HexLower[c & 15]);
+                else
+                {
+                    int n = char.IsHighSurrogate(c) && i + 1 < s.Length && char.IsLowSurrogate(s[i + 1]) ? 2 : 1;
+                    string part = s.Substring(i, n);
+                    int length = Utf8.Length(part);
+                    Reserve(length);
+                    Utf8.Encode(part, _buf, _size);
+                    _size += length;
+                    i += n - 1;
+                }
+            }
+            Raw('"');
+        }
+
+        // ------------------------------------------------------------ map keys: a member name and its colon
+
+        public void KeyString(string k) { String(k); Raw(':'); }
+        public void KeyInteger(long k) { Raw("\"" + k.ToString(CultureInfo.InvariantCulture) + "\":"); }
+        public void KeyUnsigned(ulong k) { Raw("\"" + k.ToString(CultureInfo.InvariantCulture) + "\":"); }
+        public void KeyBool(bool k) { Raw(k ? "\"1\":" : "\"0\":"); }
+        public void KeyDecimal(decimal k) { Decimal(k); Raw(':'); }
+        public void KeyGuid(Guid k) { Guid(k); Raw(':'); }
+        public void KeyBytes(byte[] k) { Bytes(k); Raw(':'); }
+
+        /// <summary>A float or double key: C's %f when it reads back to the same value, else RapidJSON's digits.</summary>
+        public void KeyDouble(double k, bool single)
+        {
+            string text = Dtoa.ToJson(k);
+            if (!double.IsNaN(k) && !double.IsInfinity(k))
+            {
+                string f = Numbers.Fixed(k, 6);
+                double back = double.Parse(f, CultureInfo.InvariantCulture);
+                bool same = single ? (float)back == (float)k : back == k;
+                if (same && (BitConverter.DoubleToInt64Bits(back) < 0) == (BitConverter.DoubleToInt64Bits(k) < 0))
+                    text = f;
+            }
+            Raw("\"" + text + "\":");
+        }
+    }
+}
