@@ -106,6 +106,12 @@ namespace Graph
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -206,6 +212,21 @@ namespace Graph
                 OutEdgesCodec.Text(t, v.OutEdges);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, Node v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Int32.JsonField(j, v.Id, "id");
+                j.Raw(",\"name\":");
+                Codecs.String.JsonField(j, v.Name, "name");
+                j.Raw(",\"value\":");
+                Codecs.Int64.JsonField(j, v.Value, "value");
+                j.Raw(",\"out_edges\":");
+                OutEdgesCodec.JsonField(j, v.OutEdges, "out_edges");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -303,6 +324,12 @@ namespace Graph
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -388,6 +415,19 @@ namespace Graph
                 t.Raw(",weight=");
                 Codecs.Int32.Text(t, v.Weight);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Edge v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"source\":");
+                Codecs.Int32.JsonField(j, v.Source, "source");
+                j.Raw(",\"target\":");
+                Codecs.Int32.JsonField(j, v.Target, "target");
+                j.Raw(",\"weight\":");
+                Codecs.Int32.JsonField(j, v.Weight, "weight");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -485,6 +525,12 @@ namespace Graph
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -569,6 +615,17 @@ namespace Graph
                 t.Raw(",edges=");
                 EdgesCodec.Text(t, v.Edges);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Graph v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"nodes\":");
+                NodesCodec.JsonField(j, v.Nodes, "nodes");
+                j.Raw(",\"edges\":");
+                EdgesCodec.JsonField(j, v.Edges, "edges");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

@@ -136,6 +136,12 @@ namespace Proto
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -249,6 +255,25 @@ namespace Proto
                 Codecs.Double.Text(t, v.Volume);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, Order v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Int32.JsonField(j, v.Id, "id");
+                j.Raw(",\"symbol\":");
+                Codecs.String.JsonField(j, v.Symbol, "symbol");
+                j.Raw(",\"side\":");
+                SideCodec.JsonField(j, v.Side, "side");
+                j.Raw(",\"type\":");
+                TypeCodec.JsonField(j, v.Type, "type");
+                j.Raw(",\"price\":");
+                Codecs.Double.JsonField(j, v.Price, "price");
+                j.Raw(",\"volume\":");
+                Codecs.Double.JsonField(j, v.Volume, "volume");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -350,6 +375,12 @@ namespace Proto
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -430,6 +461,17 @@ namespace Proto
                 t.Raw(",amount=");
                 Codecs.Double.Text(t, v.Amount);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Balance v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"currency\":");
+                Codecs.String.JsonField(j, v.Currency, "currency");
+                j.Raw(",\"amount\":");
+                Codecs.Double.JsonField(j, v.Amount, "amount");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -534,6 +576,12 @@ namespace Proto
             int hash = 17;
             hash = unchecked(hash * 31 + Id.GetHashCode());
             return hash;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -674,6 +722,25 @@ namespace Proto
                 OrdersCodec.Text(t, v.Orders);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, Account v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Int32.JsonField(j, v.Id, "id");
+                j.Raw(",\"name\":");
+                Codecs.String.JsonField(j, v.Name, "name");
+                j.Raw(",\"state\":");
+                StateCodec.JsonField(j, v.State, "state");
+                j.Raw(",\"wallet\":");
+                global::Proto.Balance.Model.Instance.JsonField(j, v.Wallet, "wallet");
+                j.Raw(",\"asset\":");
+                AssetCodec.JsonField(j, v.Asset, "asset");
+                j.Raw(",\"orders\":");
+                OrdersCodec.JsonField(j, v.Orders, "orders");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -769,6 +836,12 @@ namespace Proto
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -845,6 +918,15 @@ namespace Proto
                 t.Raw("OrderMessage(body=");
                 global::Proto.Order.Model.Instance.Text(t, v.Body);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, OrderMessage v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"body\":");
+                global::Proto.Order.Model.Instance.JsonField(j, v.Body, "body");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -941,6 +1023,12 @@ namespace Proto
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1017,6 +1105,15 @@ namespace Proto
                 t.Raw("BalanceMessage(body=");
                 global::Proto.Balance.Model.Instance.Text(t, v.Body);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, BalanceMessage v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"body\":");
+                global::Proto.Balance.Model.Instance.JsonField(j, v.Body, "body");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -1113,6 +1210,12 @@ namespace Proto
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1189,6 +1292,15 @@ namespace Proto
                 t.Raw("AccountMessage(body=");
                 global::Proto.Account.Model.Instance.Text(t, v.Body);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, AccountMessage v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"body\":");
+                global::Proto.Account.Model.Instance.JsonField(j, v.Body, "body");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

@@ -105,6 +105,12 @@ namespace Recursive
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -196,6 +202,19 @@ namespace Recursive
                 t.Raw(",children=");
                 ChildrenCodec.Text(t, v.Children);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Node v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Int32.JsonField(j, v.Id, "id");
+                j.Raw(",\"label\":");
+                Codecs.String.JsonField(j, v.Label, "label");
+                j.Raw(",\"children\":");
+                ChildrenCodec.JsonField(j, v.Children, "children");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

@@ -100,6 +100,12 @@ namespace Vectors
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -185,6 +191,19 @@ namespace Vectors
                 t.Raw(",weight=");
                 Codecs.Int32.Text(t, v.Weight);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Edge v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"source\":");
+                Codecs.Int32.JsonField(j, v.Source, "source");
+                j.Raw(",\"target\":");
+                Codecs.Int32.JsonField(j, v.Target, "target");
+                j.Raw(",\"weight\":");
+                Codecs.Int32.JsonField(j, v.Weight, "weight");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -283,6 +302,12 @@ namespace Vectors
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -368,6 +393,19 @@ namespace Vectors
                 t.Raw(",y=");
                 Codecs.Int16.Text(t, v.Y);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Point v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"flag\":");
+                Codecs.Bool.JsonField(j, v.Flag, "flag");
+                j.Raw(",\"x\":");
+                Codecs.Int64.JsonField(j, v.X, "x");
+                j.Raw(",\"y\":");
+                Codecs.Int16.JsonField(j, v.Y, "y");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -464,6 +502,12 @@ namespace Vectors
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public override string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -552,6 +596,21 @@ namespace Vectors
                 t.Raw(",z=");
                 Codecs.Double.Text(t, v.Z);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Point3 v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"flag\":");
+                Codecs.Bool.JsonField(j, v.Flag, "flag");
+                j.Raw(",\"x\":");
+                Codecs.Int64.JsonField(j, v.X, "x");
+                j.Raw(",\"y\":");
+                Codecs.Int16.JsonField(j, v.Y, "y");
+                j.Raw(",\"z\":");
+                Codecs.Double.JsonField(j, v.Z, "z");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -649,6 +708,12 @@ namespace Vectors
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -732,6 +797,17 @@ namespace Vectors
                 t.Raw(",values=");
                 ValuesCodec.Text(t, v.Values);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Named v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"name\":");
+                Codecs.String.JsonField(j, v.Name, "name");
+                j.Raw(",\"values\":");
+                ValuesCodec.JsonField(j, v.Values, "values");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -831,6 +907,12 @@ namespace Vectors
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -961,6 +1043,25 @@ namespace Vectors
                 t.Raw(",named=");
                 NamedCodec.Text(t, v.Named);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Holder v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"edges\":");
+                EdgesCodec.JsonField(j, v.Edges, "edges");
+                j.Raw(",\"points\":");
+                PointsCodec.JsonField(j, v.Points, "points");
+                j.Raw(",\"ints\":");
+                IntsCodec.JsonField(j, v.Ints, "ints");
+                j.Raw(",\"switches\":");
+                SwitchesCodec.JsonField(j, v.Switches, "switches");
+                j.Raw(",\"reals\":");
+                RealsCodec.JsonField(j, v.Reals, "reals");
+                j.Raw(",\"named\":");
+                NamedCodec.JsonField(j, v.Named, "named");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

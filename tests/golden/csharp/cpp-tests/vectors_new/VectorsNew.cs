@@ -101,6 +101,12 @@ namespace VectorsNew
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -197,6 +203,21 @@ namespace VectorsNew
                 Codecs.String.Text(t, v.Note);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, Edge v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"source\":");
+                Codecs.Int32.JsonField(j, v.Source, "source");
+                j.Raw(",\"target\":");
+                Codecs.Int32.JsonField(j, v.Target, "target");
+                j.Raw(",\"weight\":");
+                Codecs.Int32.JsonField(j, v.Weight, "weight");
+                j.Raw(",\"note\":");
+                Codecs.String.JsonField(j, v.Note, "note");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -292,6 +313,12 @@ namespace VectorsNew
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -365,6 +392,15 @@ namespace VectorsNew
                 t.Raw("Holder(edges=");
                 EdgesCodec.Text(t, v.Edges);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Holder v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"edges\":");
+                EdgesCodec.JsonField(j, v.Edges, "edges");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

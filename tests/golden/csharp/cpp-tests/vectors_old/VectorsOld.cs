@@ -98,6 +98,12 @@ namespace VectorsOld
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -168,6 +174,15 @@ namespace VectorsOld
                 t.Raw("Edge(source=");
                 Codecs.Int32.Text(t, v.Source);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Edge v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"source\":");
+                Codecs.Int32.JsonField(j, v.Source, "source");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -264,6 +279,12 @@ namespace VectorsOld
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -337,6 +358,15 @@ namespace VectorsOld
                 t.Raw("Holder(edges=");
                 EdgesCodec.Text(t, v.Edges);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Holder v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"edges\":");
+                EdgesCodec.JsonField(j, v.Edges, "edges");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

@@ -284,6 +284,12 @@ namespace Enums
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -876,6 +882,145 @@ namespace Enums
                 t.Raw(",uint64b5=");
                 Uint64b5Codec.Text(t, v.Uint64b5);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Enums v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"byte0\":");
+                Byte0Codec.JsonField(j, v.Byte0, "byte0");
+                j.Raw(",\"byte1\":");
+                Byte1Codec.JsonField(j, v.Byte1, "byte1");
+                j.Raw(",\"byte2\":");
+                Byte2Codec.JsonField(j, v.Byte2, "byte2");
+                j.Raw(",\"byte3\":");
+                Byte3Codec.JsonField(j, v.Byte3, "byte3");
+                j.Raw(",\"byte4\":");
+                Byte4Codec.JsonField(j, v.Byte4, "byte4");
+                j.Raw(",\"byte5\":");
+                Byte5Codec.JsonField(j, v.Byte5, "byte5");
+                j.Raw(",\"char0\":");
+                Char0Codec.JsonField(j, v.Char0, "char0");
+                j.Raw(",\"char1\":");
+                Char1Codec.JsonField(j, v.Char1, "char1");
+                j.Raw(",\"char2\":");
+                Char2Codec.JsonField(j, v.Char2, "char2");
+                j.Raw(",\"char3\":");
+                Char3Codec.JsonField(j, v.Char3, "char3");
+                j.Raw(",\"char4\":");
+                Char4Codec.JsonField(j, v.Char4, "char4");
+                j.Raw(",\"char5\":");
+                Char5Codec.JsonField(j, v.Char5, "char5");
+                j.Raw(",\"wchar0\":");
+                Wchar0Codec.JsonField(j, v.Wchar0, "wchar0");
+                j.Raw(",\"wchar1\":");
+                Wchar1Codec.JsonField(j, v.Wchar1, "wchar1");
+                j.Raw(",\"wchar2\":");
+                Wchar2Codec.JsonField(j, v.Wchar2, "wchar2");
+                j.Raw(",\"wchar3\":");
+                Wchar3Codec.JsonField(j, v.Wchar3, "wchar3");
+                j.Raw(",\"wchar4\":");
+                Wchar4Codec.JsonField(j, v.Wchar4, "wchar4");
+                j.Raw(",\"wchar5\":");
+                Wchar5Codec.JsonField(j, v.Wchar5, "wchar5");
+                j.Raw(",\"int8b0\":");
+                Int8b0Codec.JsonField(j, v.Int8b0, "int8b0");
+                j.Raw(",\"int8b1\":");
+                Int8b1Codec.JsonField(j, v.Int8b1, "int8b1");
+                j.Raw(",\"int8b2\":");
+                Int8b2Codec.JsonField(j, v.Int8b2, "int8b2");
+                j.Raw(",\"int8b3\":");
+                Int8b3Codec.JsonField(j, v.Int8b3, "int8b3");
+                j.Raw(",\"int8b4\":");
+                Int8b4Codec.JsonField(j, v.Int8b4, "int8b4");
+                j.Raw(",\"int8b5\":");
+                Int8b5Codec.JsonField(j, v.Int8b5, "int8b5");
+                j.Raw(",\"uint8b0\":");
+                Uint8b0Codec.JsonField(j, v.Uint8b0, "uint8b0");
+                j.Raw(",\"uint8b1\":");
+                Uint8b1Codec.JsonField(j, v.Uint8b1, "uint8b1");
+                j.Raw(",\"uint8b2\":");
+                Uint8b2Codec.JsonField(j, v.Uint8b2, "uint8b2");
+                j.Raw(",\"uint8b3\":");
+                Uint8b3Codec.JsonField(j, v.Uint8b3, "uint8b3");
+                j.Raw(",\"uint8b4\":");
+                Uint8b4Codec.JsonField(j, v.Uint8b4, "uint8b4");
+                j.Raw(",\"uint8b5\":");
+                Uint8b5Codec.JsonField(j, v.Uint8b5, "uint8b5");
+                j.Raw(",\"int16b0\":");
+                Int16b0Codec.JsonField(j, v.Int16b0, "int16b0");
+                j.Raw(",\"int16b1\":");
+                Int16b1Codec.JsonField(j, v.Int16b1, "int16b1");
+                j.Raw(",\"int16b2\":");
+                Int16b2Codec.JsonField(j, v.Int16b2, "int16b2");
+                j.Raw(",\"int16b3\":");
+                Int16b3Codec.JsonField(j, v.Int16b3, "int16b3");
+                j.Raw(",\"int16b4\":");
+                Int16b4Codec.JsonField(j, v.Int16b4, "int16b4");
+                j.Raw(",\"int16b5\":");
+                Int16b5Codec.JsonField(j, v.Int16b5, "int16b5");
+                j.Raw(",\"uint16b0\":");
+                Uint16b0Codec.JsonField(j, v.Uint16b0, "uint16b0");
+                j.Raw(",\"uint16b1\":");
+                Uint16b1Codec.JsonField(j, v.Uint16b1, "uint16b1");
+                j.Raw(",\"uint16b2\":");
+                Uint16b2Codec.JsonField(j, v.Uint16b2, "uint16b2");
+                j.Raw(",\"uint16b3\":");
+                Uint16b3Codec.JsonField(j, v.Uint16b3, "uint16b3");
+                j.Raw(",\"uint16b4\":");
+                Uint16b4Codec.JsonField(j, v.Uint16b4, "uint16b4");
+                j.Raw(",\"uint16b5\":");
+                Uint16b5Codec.JsonField(j, v.Uint16b5, "uint16b5");
+                j.Raw(",\"int32b0\":");
+                Int32b0Codec.JsonField(j, v.Int32b0, "int32b0");
+                j.Raw(",\"int32b1\":");
+                Int32b1Codec.JsonField(j, v.Int32b1, "int32b1");
+                j.Raw(",\"int32b2\":");
+                Int32b2Codec.JsonField(j, v.Int32b2, "int32b2");
+                j.Raw(",\"int32b3\":");
+                Int32b3Codec.JsonField(j, v.Int32b3, "int32b3");
+                j.Raw(",\"int32b4\":");
+                Int32b4Codec.JsonField(j, v.Int32b4, "int32b4");
+                j.Raw(",\"int32b5\":");
+                Int32b5Codec.JsonField(j, v.Int32b5, "int32b5");
+                j.Raw(",\"uint32b0\":");
+                Uint32b0Codec.JsonField(j, v.Uint32b0, "uint32b0");
+                j.Raw(",\"uint32b1\":");
+                Uint32b1Codec.JsonField(j, v.Uint32b1, "uint32b1");
+                j.Raw(",\"uint32b2\":");
+                Uint32b2Codec.JsonField(j, v.Uint32b2, "uint32b2");
+                j.Raw(",\"uint32b3\":");
+                Uint32b3Codec.JsonField(j, v.Uint32b3, "uint32b3");
+                j.Raw(",\"uint32b4\":");
+                Uint32b4Codec.JsonField(j, v.Uint32b4, "uint32b4");
+                j.Raw(",\"uint32b5\":");
+                Uint32b5Codec.JsonField(j, v.Uint32b5, "uint32b5");
+                j.Raw(",\"int64b0\":");
+                Int64b0Codec.JsonField(j, v.Int64b0, "int64b0");
+                j.Raw(",\"int64b1\":");
+                Int64b1Codec.JsonField(j, v.Int64b1, "int64b1");
+                j.Raw(",\"int64b2\":");
+                Int64b2Codec.JsonField(j, v.Int64b2, "int64b2");
+                j.Raw(",\"int64b3\":");
+                Int64b3Codec.JsonField(j, v.Int64b3, "int64b3");
+                j.Raw(",\"int64b4\":");
+                Int64b4Codec.JsonField(j, v.Int64b4, "int64b4");
+                j.Raw(",\"int64b5\":");
+                Int64b5Codec.JsonField(j, v.Int64b5, "int64b5");
+                j.Raw(",\"uint64b0\":");
+                Uint64b0Codec.JsonField(j, v.Uint64b0, "uint64b0");
+                j.Raw(",\"uint64b1\":");
+                Uint64b1Codec.JsonField(j, v.Uint64b1, "uint64b1");
+                j.Raw(",\"uint64b2\":");
+                Uint64b2Codec.JsonField(j, v.Uint64b2, "uint64b2");
+                j.Raw(",\"uint64b3\":");
+                Uint64b3Codec.JsonField(j, v.Uint64b3, "uint64b3");
+                j.Raw(",\"uint64b4\":");
+                Uint64b4Codec.JsonField(j, v.Uint64b4, "uint64b4");
+                j.Raw(",\"uint64b5\":");
+                Uint64b5Codec.JsonField(j, v.Uint64b5, "uint64b5");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

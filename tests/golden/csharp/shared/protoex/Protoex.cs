@@ -142,6 +142,12 @@ namespace Protoex
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -269,6 +275,29 @@ namespace Protoex
                 Codecs.Double.Text(t, v.Sl);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, Order v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Int32.JsonField(j, v.Id, "id");
+                j.Raw(",\"symbol\":");
+                Codecs.String.JsonField(j, v.Symbol, "symbol");
+                j.Raw(",\"side\":");
+                SideCodec.JsonField(j, v.Side, "side");
+                j.Raw(",\"type\":");
+                TypeCodec.JsonField(j, v.Type, "type");
+                j.Raw(",\"price\":");
+                Codecs.Double.JsonField(j, v.Price, "price");
+                j.Raw(",\"volume\":");
+                Codecs.Double.JsonField(j, v.Volume, "volume");
+                j.Raw(",\"tp\":");
+                Codecs.Double.JsonField(j, v.Tp, "tp");
+                j.Raw(",\"sl\":");
+                Codecs.Double.JsonField(j, v.Sl, "sl");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -369,6 +398,12 @@ namespace Protoex
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public override string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -455,6 +490,19 @@ namespace Protoex
                 t.Raw(",locked=");
                 Codecs.Double.Text(t, v.Locked);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Balance v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"currency\":");
+                Codecs.String.JsonField(j, v.Currency, "currency");
+                j.Raw(",\"amount\":");
+                Codecs.Double.JsonField(j, v.Amount, "amount");
+                j.Raw(",\"locked\":");
+                Codecs.Double.JsonField(j, v.Locked, "locked");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -559,6 +607,12 @@ namespace Protoex
             int hash = 17;
             hash = unchecked(hash * 31 + Id.GetHashCode());
             return hash;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -699,6 +753,25 @@ namespace Protoex
                 OrdersCodec.Text(t, v.Orders);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, Account v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Int32.JsonField(j, v.Id, "id");
+                j.Raw(",\"name\":");
+                Codecs.String.JsonField(j, v.Name, "name");
+                j.Raw(",\"state\":");
+                StateCodec.JsonField(j, v.State, "state");
+                j.Raw(",\"wallet\":");
+                global::Protoex.Balance.Model.Instance.JsonField(j, v.Wallet, "wallet");
+                j.Raw(",\"asset\":");
+                AssetCodec.JsonField(j, v.Asset, "asset");
+                j.Raw(",\"orders\":");
+                OrdersCodec.JsonField(j, v.Orders, "orders");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -794,6 +867,12 @@ namespace Protoex
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -870,6 +949,15 @@ namespace Protoex
                 t.Raw("OrderMessage(body=");
                 global::Protoex.Order.Model.Instance.Text(t, v.Body);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, OrderMessage v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"body\":");
+                global::Protoex.Order.Model.Instance.JsonField(j, v.Body, "body");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -966,6 +1054,12 @@ namespace Protoex
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1042,6 +1136,15 @@ namespace Protoex
                 t.Raw("BalanceMessage(body=");
                 global::Protoex.Balance.Model.Instance.Text(t, v.Body);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, BalanceMessage v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"body\":");
+                global::Protoex.Balance.Model.Instance.JsonField(j, v.Body, "body");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -1138,6 +1241,12 @@ namespace Protoex
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1214,6 +1323,15 @@ namespace Protoex
                 t.Raw("AccountMessage(body=");
                 global::Protoex.Account.Model.Instance.Text(t, v.Body);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, AccountMessage v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"body\":");
+                global::Protoex.Account.Model.Instance.JsonField(j, v.Body, "body");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

@@ -208,6 +208,12 @@ namespace Test
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -795,6 +801,103 @@ namespace Test
                 global::Proto.Account.Model.Instance.Text(t, v.F44);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, StructSimple v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Int32.JsonField(j, v.Id, "id");
+                j.Raw(",\"f1\":");
+                Codecs.Bool.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                Codecs.Bool.JsonField(j, v.F2, "f2");
+                j.Raw(",\"f3\":");
+                Codecs.Byte.JsonField(j, v.F3, "f3");
+                j.Raw(",\"f4\":");
+                Codecs.Byte.JsonField(j, v.F4, "f4");
+                j.Raw(",\"f5\":");
+                Codecs.Char.JsonField(j, v.F5, "f5");
+                j.Raw(",\"f6\":");
+                Codecs.Char.JsonField(j, v.F6, "f6");
+                j.Raw(",\"f7\":");
+                Codecs.WChar.JsonField(j, v.F7, "f7");
+                j.Raw(",\"f8\":");
+                Codecs.WChar.JsonField(j, v.F8, "f8");
+                j.Raw(",\"f9\":");
+                Codecs.SByte.JsonField(j, v.F9, "f9");
+                j.Raw(",\"f10\":");
+                Codecs.SByte.JsonField(j, v.F10, "f10");
+                j.Raw(",\"f11\":");
+                Codecs.Byte.JsonField(j, v.F11, "f11");
+                j.Raw(",\"f12\":");
+                Codecs.Byte.JsonField(j, v.F12, "f12");
+                j.Raw(",\"f13\":");
+                Codecs.Int16.JsonField(j, v.F13, "f13");
+                j.Raw(",\"f14\":");
+                Codecs.Int16.JsonField(j, v.F14, "f14");
+                j.Raw(",\"f15\":");
+                Codecs.UInt16.JsonField(j, v.F15, "f15");
+                j.Raw(",\"f16\":");
+                Codecs.UInt16.JsonField(j, v.F16, "f16");
+                j.Raw(",\"f17\":");
+                Codecs.Int32.JsonField(j, v.F17, "f17");
+                j.Raw(",\"f18\":");
+                Codecs.Int32.JsonField(j, v.F18, "f18");
+                j.Raw(",\"f19\":");
+                Codecs.UInt32.JsonField(j, v.F19, "f19");
+                j.Raw(",\"f20\":");
+                Codecs.UInt32.JsonField(j, v.F20, "f20");
+                j.Raw(",\"f21\":");
+                Codecs.Int64.JsonField(j, v.F21, "f21");
+                j.Raw(",\"f22\":");
+                Codecs.Int64.JsonField(j, v.F22, "f22");
+                j.Raw(",\"f23\":");
+                Codecs.UInt64.JsonField(j, v.F23, "f23");
+                j.Raw(",\"f24\":");
+                Codecs.UInt64.JsonField(j, v.F24, "f24");
+                j.Raw(",\"f25\":");
+                Codecs.Single.JsonField(j, v.F25, "f25");
+                j.Raw(",\"f26\":");
+                Codecs.Single.JsonField(j, v.F26, "f26");
+                j.Raw(",\"f27\":");
+                Codecs.Double.JsonField(j, v.F27, "f27");
+                j.Raw(",\"f28\":");
+                Codecs.Double.JsonField(j, v.F28, "f28");
+                j.Raw(",\"f29\":");
+                Codecs.Decimal.JsonField(j, v.F29, "f29");
+                j.Raw(",\"f30\":");
+                Codecs.Decimal.JsonField(j, v.F30, "f30");
+                j.Raw(",\"f31\":");
+                Codecs.String.JsonField(j, v.F31, "f31");
+                j.Raw(",\"f32\":");
+                Codecs.String.JsonField(j, v.F32, "f32");
+                j.Raw(",\"f33\":");
+                Codecs.Timestamp.JsonField(j, v.F33, "f33");
+                j.Raw(",\"f34\":");
+                Codecs.Timestamp.JsonField(j, v.F34, "f34");
+                j.Raw(",\"f35\":");
+                Codecs.Timestamp.JsonField(j, v.F35, "f35");
+                j.Raw(",\"f36\":");
+                Codecs.Guid.JsonField(j, v.F36, "f36");
+                j.Raw(",\"f37\":");
+                Codecs.Guid.JsonField(j, v.F37, "f37");
+                j.Raw(",\"f38\":");
+                Codecs.Guid.JsonField(j, v.F38, "f38");
+                j.Raw(",\"f39\":");
+                F39Codec.JsonField(j, v.F39, "f39");
+                j.Raw(",\"f40\":");
+                F40Codec.JsonField(j, v.F40, "f40");
+                j.Raw(",\"f41\":");
+                global::Proto.Order.Model.Instance.JsonField(j, v.F41, "f41");
+                j.Raw(",\"f42\":");
+                global::Proto.Balance.Model.Instance.JsonField(j, v.F42, "f42");
+                j.Raw(",\"f43\":");
+                F43Codec.JsonField(j, v.F43, "f43");
+                j.Raw(",\"f44\":");
+                global::Proto.Account.Model.Instance.JsonField(j, v.F44, "f44");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -958,6 +1061,12 @@ namespace Test
             int hash = 17;
             hash = unchecked(hash * 31 + Id.GetHashCode());
             return hash;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public override string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -2185,6 +2294,235 @@ namespace Test
                 F165Codec.Text(t, v.F165);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, StructOptional v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Int32.JsonField(j, v.Id, "id");
+                j.Raw(",\"f1\":");
+                Codecs.Bool.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                Codecs.Bool.JsonField(j, v.F2, "f2");
+                j.Raw(",\"f3\":");
+                Codecs.Byte.JsonField(j, v.F3, "f3");
+                j.Raw(",\"f4\":");
+                Codecs.Byte.JsonField(j, v.F4, "f4");
+                j.Raw(",\"f5\":");
+                Codecs.Char.JsonField(j, v.F5, "f5");
+                j.Raw(",\"f6\":");
+                Codecs.Char.JsonField(j, v.F6, "f6");
+                j.Raw(",\"f7\":");
+                Codecs.WChar.JsonField(j, v.F7, "f7");
+                j.Raw(",\"f8\":");
+                Codecs.WChar.JsonField(j, v.F8, "f8");
+                j.Raw(",\"f9\":");
+                Codecs.SByte.JsonField(j, v.F9, "f9");
+                j.Raw(",\"f10\":");
+                Codecs.SByte.JsonField(j, v.F10, "f10");
+                j.Raw(",\"f11\":");
+                Codecs.Byte.JsonField(j, v.F11, "f11");
+                j.Raw(",\"f12\":");
+                Codecs.Byte.JsonField(j, v.F12, "f12");
+                j.Raw(",\"f13\":");
+                Codecs.Int16.JsonField(j, v.F13, "f13");
+                j.Raw(",\"f14\":");
+                Codecs.Int16.JsonField(j, v.F14, "f14");
+                j.Raw(",\"f15\":");
+                Codecs.UInt16.JsonField(j, v.F15, "f15");
+                j.Raw(",\"f16\":");
+                Codecs.UInt16.JsonField(j, v.F16, "f16");
+                j.Raw(",\"f17\":");
+                Codecs.Int32.JsonField(j, v.F17, "f17");
+                j.Raw(",\"f18\":");
+                Codecs.Int32.JsonField(j, v.F18, "f18");
+                j.Raw(",\"f19\":");
+                Codecs.UInt32.JsonField(j, v.F19, "f19");
+                j.Raw(",\"f20\":");
+                Codecs.UInt32.JsonField(j, v.F20, "f20");
+                j.Raw(",\"f21\":");
+                Codecs.Int64.JsonField(j, v.F21, "f21");
+                j.Raw(",\"f22\":");
+                Codecs.Int64.JsonField(j, v.F22, "f22");
+                j.Raw(",\"f23\":");
+                Codecs.UInt64.JsonField(j, v.F23, "f23");
+                j.Raw(",\"f24\":");
+                Codecs.UInt64.JsonField(j, v.F24, "f24");
+                j.Raw(",\"f25\":");
+                Codecs.Single.JsonField(j, v.F25, "f25");
+                j.Raw(",\"f26\":");
+                Codecs.Single.JsonField(j, v.F26, "f26");
+                j.Raw(",\"f27\":");
+                Codecs.Double.JsonField(j, v.F27, "f27");
+                j.Raw(",\"f28\":");
+                Codecs.Double.JsonField(j, v.F28, "f28");
+                j.Raw(",\"f29\":");
+                Codecs.Decimal.JsonField(j, v.F29, "f29");
+                j.Raw(",\"f30\":");
+                Codecs.Decimal.JsonField(j, v.F30, "f30");
+                j.Raw(",\"f31\":");
+                Codecs.String.JsonField(j, v.F31, "f31");
+                j.Raw(",\"f32\":");
+                Codecs.String.JsonField(j, v.F32, "f32");
+                j.Raw(",\"f33\":");
+                Codecs.Timestamp.JsonField(j, v.F33, "f33");
+                j.Raw(",\"f34\":");
+                Codecs.Timestamp.JsonField(j, v.F34, "f34");
+                j.Raw(",\"f35\":");
+                Codecs.Timestamp.JsonField(j, v.F35, "f35");
+                j.Raw(",\"f36\":");
+                Codecs.Guid.JsonField(j, v.F36, "f36");
+                j.Raw(",\"f37\":");
+                Codecs.Guid.JsonField(j, v.F37, "f37");
+                j.Raw(",\"f38\":");
+                Codecs.Guid.JsonField(j, v.F38, "f38");
+                j.Raw(",\"f39\":");
+                F39Codec.JsonField(j, v.F39, "f39");
+                j.Raw(",\"f40\":");
+                F40Codec.JsonField(j, v.F40, "f40");
+                j.Raw(",\"f41\":");
+                global::Proto.Order.Model.Instance.JsonField(j, v.F41, "f41");
+                j.Raw(",\"f42\":");
+                global::Proto.Balance.Model.Instance.JsonField(j, v.F42, "f42");
+                j.Raw(",\"f43\":");
+                F43Codec.JsonField(j, v.F43, "f43");
+                j.Raw(",\"f44\":");
+                global::Proto.Account.Model.Instance.JsonField(j, v.F44, "f44");
+                j.Raw(",\"f100\":");
+                F100Codec.JsonField(j, v.F100, "f100");
+                j.Raw(",\"f101\":");
+                F101Codec.JsonField(j, v.F101, "f101");
+                j.Raw(",\"f102\":");
+                F102Codec.JsonField(j, v.F102, "f102");
+                j.Raw(",\"f103\":");
+                F103Codec.JsonField(j, v.F103, "f103");
+                j.Raw(",\"f104\":");
+                F104Codec.JsonField(j, v.F104, "f104");
+                j.Raw(",\"f105\":");
+                F105Codec.JsonField(j, v.F105, "f105");
+                j.Raw(",\"f106\":");
+                F106Codec.JsonField(j, v.F106, "f106");
+                j.Raw(",\"f107\":");
+                F107Codec.JsonField(j, v.F107, "f107");
+                j.Raw(",\"f108\":");
+                F108Codec.JsonField(j, v.F108, "f108");
+                j.Raw(",\"f109\":");
+                F109Codec.JsonField(j, v.F109, "f109");
+                j.Raw(",\"f110\":");
+                F110Codec.JsonField(j, v.F110, "f110");
+                j.Raw(",\"f111\":");
+                F111Codec.JsonField(j, v.F111, "f111");
+                j.Raw(",\"f112\":");
+                F112Codec.JsonField(j, v.F112, "f112");
+                j.Raw(",\"f113\":");
+                F113Codec.JsonField(j, v.F113, "f113");
+                j.Raw(",\"f114\":");
+                F114Codec.JsonField(j, v.F114, "f114");
+                j.Raw(",\"f115\":");
+                F115Codec.JsonField(j, v.F115, "f115");
+                j.Raw(",\"f116\":");
+                F116Codec.JsonField(j, v.F116, "f116");
+                j.Raw(",\"f117\":");
+                F117Codec.JsonField(j, v.F117, "f117");
+                j.Raw(",\"f118\":");
+                F118Codec.JsonField(j, v.F118, "f118");
+                j.Raw(",\"f119\":");
+                F119Codec.JsonField(j, v.F119, "f119");
+                j.Raw(",\"f120\":");
+                F120Codec.JsonField(j, v.F120, "f120");
+                j.Raw(",\"f121\":");
+                F121Codec.JsonField(j, v.F121, "f121");
+                j.Raw(",\"f122\":");
+                F122Codec.JsonField(j, v.F122, "f122");
+                j.Raw(",\"f123\":");
+                F123Codec.JsonField(j, v.F123, "f123");
+                j.Raw(",\"f124\":");
+                F124Codec.JsonField(j, v.F124, "f124");
+                j.Raw(",\"f125\":");
+                F125Codec.JsonField(j, v.F125, "f125");
+                j.Raw(",\"f126\":");
+                F126Codec.JsonField(j, v.F126, "f126");
+                j.Raw(",\"f127\":");
+                F127Codec.JsonField(j, v.F127, "f127");
+                j.Raw(",\"f128\":");
+                F128Codec.JsonField(j, v.F128, "f128");
+                j.Raw(",\"f129\":");
+                F129Codec.JsonField(j, v.F129, "f129");
+                j.Raw(",\"f130\":");
+                F130Codec.JsonField(j, v.F130, "f130");
+                j.Raw(",\"f131\":");
+                F131Codec.JsonField(j, v.F131, "f131");
+                j.Raw(",\"f132\":");
+                F132Codec.JsonField(j, v.F132, "f132");
+                j.Raw(",\"f133\":");
+                F133Codec.JsonField(j, v.F133, "f133");
+                j.Raw(",\"f134\":");
+                F134Codec.JsonField(j, v.F134, "f134");
+                j.Raw(",\"f135\":");
+                F135Codec.JsonField(j, v.F135, "f135");
+                j.Raw(",\"f136\":");
+                F136Codec.JsonField(j, v.F136, "f136");
+                j.Raw(",\"f137\":");
+                F137Codec.JsonField(j, v.F137, "f137");
+                j.Raw(",\"f138\":");
+                F138Codec.JsonField(j, v.F138, "f138");
+                j.Raw(",\"f139\":");
+                F139Codec.JsonField(j, v.F139, "f139");
+                j.Raw(",\"f140\":");
+                F140Codec.JsonField(j, v.F140, "f140");
+                j.Raw(",\"f141\":");
+                F141Codec.JsonField(j, v.F141, "f141");
+                j.Raw(",\"f142\":");
+                F142Codec.JsonField(j, v.F142, "f142");
+                j.Raw(",\"f143\":");
+                F143Codec.JsonField(j, v.F143, "f143");
+                j.Raw(",\"f144\":");
+                F144Codec.JsonField(j, v.F144, "f144");
+                j.Raw(",\"f145\":");
+                F145Codec.JsonField(j, v.F145, "f145");
+                j.Raw(",\"f146\":");
+                F146Codec.JsonField(j, v.F146, "f146");
+                j.Raw(",\"f147\":");
+                F147Codec.JsonField(j, v.F147, "f147");
+                j.Raw(",\"f148\":");
+                F148Codec.JsonField(j, v.F148, "f148");
+                j.Raw(",\"f149\":");
+                F149Codec.JsonField(j, v.F149, "f149");
+                j.Raw(",\"f150\":");
+                F150Codec.JsonField(j, v.F150, "f150");
+                j.Raw(",\"f151\":");
+                F151Codec.JsonField(j, v.F151, "f151");
+                j.Raw(",\"f152\":");
+                F152Codec.JsonField(j, v.F152, "f152");
+                j.Raw(",\"f153\":");
+                F153Codec.JsonField(j, v.F153, "f153");
+                j.Raw(",\"f154\":");
+                F154Codec.JsonField(j, v.F154, "f154");
+                j.Raw(",\"f155\":");
+                F155Codec.JsonField(j, v.F155, "f155");
+                j.Raw(",\"f156\":");
+                F156Codec.JsonField(j, v.F156, "f156");
+                j.Raw(",\"f157\":");
+                F157Codec.JsonField(j, v.F157, "f157");
+                j.Raw(",\"f158\":");
+                F158Codec.JsonField(j, v.F158, "f158");
+                j.Raw(",\"f159\":");
+                F159Codec.JsonField(j, v.F159, "f159");
+                j.Raw(",\"f160\":");
+                F160Codec.JsonField(j, v.F160, "f160");
+                j.Raw(",\"f161\":");
+                F161Codec.JsonField(j, v.F161, "f161");
+                j.Raw(",\"f162\":");
+                F162Codec.JsonField(j, v.F162, "f162");
+                j.Raw(",\"f163\":");
+                F163Codec.JsonField(j, v.F163, "f163");
+                j.Raw(",\"f164\":");
+                F164Codec.JsonField(j, v.F164, "f164");
+                j.Raw(",\"f165\":");
+                F165Codec.JsonField(j, v.F165, "f165");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -2294,6 +2632,12 @@ namespace Test
             int hash = 17;
             hash = unchecked(hash * 31 + Id.GetHashCode());
             return hash;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public override string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -3819,6 +4163,259 @@ namespace Test
                 F1011Codec.Text(t, v.F1011);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, StructNested v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Int32.JsonField(j, v.Id, "id");
+                j.Raw(",\"f1\":");
+                Codecs.Bool.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                Codecs.Bool.JsonField(j, v.F2, "f2");
+                j.Raw(",\"f3\":");
+                Codecs.Byte.JsonField(j, v.F3, "f3");
+                j.Raw(",\"f4\":");
+                Codecs.Byte.JsonField(j, v.F4, "f4");
+                j.Raw(",\"f5\":");
+                Codecs.Char.JsonField(j, v.F5, "f5");
+                j.Raw(",\"f6\":");
+                Codecs.Char.JsonField(j, v.F6, "f6");
+                j.Raw(",\"f7\":");
+                Codecs.WChar.JsonField(j, v.F7, "f7");
+                j.Raw(",\"f8\":");
+                Codecs.WChar.JsonField(j, v.F8, "f8");
+                j.Raw(",\"f9\":");
+                Codecs.SByte.JsonField(j, v.F9, "f9");
+                j.Raw(",\"f10\":");
+                Codecs.SByte.JsonField(j, v.F10, "f10");
+                j.Raw(",\"f11\":");
+                Codecs.Byte.JsonField(j, v.F11, "f11");
+                j.Raw(",\"f12\":");
+                Codecs.Byte.JsonField(j, v.F12, "f12");
+                j.Raw(",\"f13\":");
+                Codecs.Int16.JsonField(j, v.F13, "f13");
+                j.Raw(",\"f14\":");
+                Codecs.Int16.JsonField(j, v.F14, "f14");
+                j.Raw(",\"f15\":");
+                Codecs.UInt16.JsonField(j, v.F15, "f15");
+                j.Raw(",\"f16\":");
+                Codecs.UInt16.JsonField(j, v.F16, "f16");
+                j.Raw(",\"f17\":");
+                Codecs.Int32.JsonField(j, v.F17, "f17");
+                j.Raw(",\"f18\":");
+                Codecs.Int32.JsonField(j, v.F18, "f18");
+                j.Raw(",\"f19\":");
+                Codecs.UInt32.JsonField(j, v.F19, "f19");
+                j.Raw(",\"f20\":");
+                Codecs.UInt32.JsonField(j, v.F20, "f20");
+                j.Raw(",\"f21\":");
+                Codecs.Int64.JsonField(j, v.F21, "f21");
+                j.Raw(",\"f22\":");
+                Codecs.Int64.JsonField(j, v.F22, "f22");
+                j.Raw(",\"f23\":");
+                Codecs.UInt64.JsonField(j, v.F23, "f23");
+                j.Raw(",\"f24\":");
+                Codecs.UInt64.JsonField(j, v.F24, "f24");
+                j.Raw(",\"f25\":");
+                Codecs.Single.JsonField(j, v.F25, "f25");
+                j.Raw(",\"f26\":");
+                Codecs.Single.JsonField(j, v.F26, "f26");
+                j.Raw(",\"f27\":");
+                Codecs.Double.JsonField(j, v.F27, "f27");
+                j.Raw(",\"f28\":");
+                Codecs.Double.JsonField(j, v.F28, "f28");
+                j.Raw(",\"f29\":");
+                Codecs.Decimal.JsonField(j, v.F29, "f29");
+                j.Raw(",\"f30\":");
+                Codecs.Decimal.JsonField(j, v.F30, "f30");
+                j.Raw(",\"f31\":");
+                Codecs.String.JsonField(j, v.F31, "f31");
+                j.Raw(",\"f32\":");
+                Codecs.String.JsonField(j, v.F32, "f32");
+                j.Raw(",\"f33\":");
+                Codecs.Timestamp.JsonField(j, v.F33, "f33");
+                j.Raw(",\"f34\":");
+                Codecs.Timestamp.JsonField(j, v.F34, "f34");
+                j.Raw(",\"f35\":");
+                Codecs.Timestamp.JsonField(j, v.F35, "f35");
+                j.Raw(",\"f36\":");
+                Codecs.Guid.JsonField(j, v.F36, "f36");
+                j.Raw(",\"f37\":");
+                Codecs.Guid.JsonField(j, v.F37, "f37");
+                j.Raw(",\"f38\":");
+                Codecs.Guid.JsonField(j, v.F38, "f38");
+                j.Raw(",\"f39\":");
+                F39Codec.JsonField(j, v.F39, "f39");
+                j.Raw(",\"f40\":");
+                F40Codec.JsonField(j, v.F40, "f40");
+                j.Raw(",\"f41\":");
+                global::Proto.Order.Model.Instance.JsonField(j, v.F41, "f41");
+                j.Raw(",\"f42\":");
+                global::Proto.Balance.Model.Instance.JsonField(j, v.F42, "f42");
+                j.Raw(",\"f43\":");
+                F43Codec.JsonField(j, v.F43, "f43");
+                j.Raw(",\"f44\":");
+                global::Proto.Account.Model.Instance.JsonField(j, v.F44, "f44");
+                j.Raw(",\"f100\":");
+                F100Codec.JsonField(j, v.F100, "f100");
+                j.Raw(",\"f101\":");
+                F101Codec.JsonField(j, v.F101, "f101");
+                j.Raw(",\"f102\":");
+                F102Codec.JsonField(j, v.F102, "f102");
+                j.Raw(",\"f103\":");
+                F103Codec.JsonField(j, v.F103, "f103");
+                j.Raw(",\"f104\":");
+                F104Codec.JsonField(j, v.F104, "f104");
+                j.Raw(",\"f105\":");
+                F105Codec.JsonField(j, v.F105, "f105");
+                j.Raw(",\"f106\":");
+                F106Codec.JsonField(j, v.F106, "f106");
+                j.Raw(",\"f107\":");
+                F107Codec.JsonField(j, v.F107, "f107");
+                j.Raw(",\"f108\":");
+                F108Codec.JsonField(j, v.F108, "f108");
+                j.Raw(",\"f109\":");
+                F109Codec.JsonField(j, v.F109, "f109");
+                j.Raw(",\"f110\":");
+                F110Codec.JsonField(j, v.F110, "f110");
+                j.Raw(",\"f111\":");
+                F111Codec.JsonField(j, v.F111, "f111");
+                j.Raw(",\"f112\":");
+                F112Codec.JsonField(j, v.F112, "f112");
+                j.Raw(",\"f113\":");
+                F113Codec.JsonField(j, v.F113, "f113");
+                j.Raw(",\"f114\":");
+                F114Codec.JsonField(j, v.F114, "f114");
+                j.Raw(",\"f115\":");
+                F115Codec.JsonField(j, v.F115, "f115");
+                j.Raw(",\"f116\":");
+                F116Codec.JsonField(j, v.F116, "f116");
+                j.Raw(",\"f117\":");
+                F117Codec.JsonField(j, v.F117, "f117");
+                j.Raw(",\"f118\":");
+                F118Codec.JsonField(j, v.F118, "f118");
+                j.Raw(",\"f119\":");
+                F119Codec.JsonField(j, v.F119, "f119");
+                j.Raw(",\"f120\":");
+                F120Codec.JsonField(j, v.F120, "f120");
+                j.Raw(",\"f121\":");
+                F121Codec.JsonField(j, v.F121, "f121");
+                j.Raw(",\"f122\":");
+                F122Codec.JsonField(j, v.F122, "f122");
+                j.Raw(",\"f123\":");
+                F123Codec.JsonField(j, v.F123, "f123");
+                j.Raw(",\"f124\":");
+                F124Codec.JsonField(j, v.F124, "f124");
+                j.Raw(",\"f125\":");
+                F125Codec.JsonField(j, v.F125, "f125");
+                j.Raw(",\"f126\":");
+                F126Codec.JsonField(j, v.F126, "f126");
+                j.Raw(",\"f127\":");
+                F127Codec.JsonField(j, v.F127, "f127");
+                j.Raw(",\"f128\":");
+                F128Codec.JsonField(j, v.F128, "f128");
+                j.Raw(",\"f129\":");
+                F129Codec.JsonField(j, v.F129, "f129");
+                j.Raw(",\"f130\":");
+                F130Codec.JsonField(j, v.F130, "f130");
+                j.Raw(",\"f131\":");
+                F131Codec.JsonField(j, v.F131, "f131");
+                j.Raw(",\"f132\":");
+                F132Codec.JsonField(j, v.F132, "f132");
+                j.Raw(",\"f133\":");
+                F133Codec.JsonField(j, v.F133, "f133");
+                j.Raw(",\"f134\":");
+                F134Codec.JsonField(j, v.F134, "f134");
+                j.Raw(",\"f135\":");
+                F135Codec.JsonField(j, v.F135, "f135");
+                j.Raw(",\"f136\":");
+                F136Codec.JsonField(j, v.F136, "f136");
+                j.Raw(",\"f137\":");
+                F137Codec.JsonField(j, v.F137, "f137");
+                j.Raw(",\"f138\":");
+                F138Codec.JsonField(j, v.F138, "f138");
+                j.Raw(",\"f139\":");
+                F139Codec.JsonField(j, v.F139, "f139");
+                j.Raw(",\"f140\":");
+                F140Codec.JsonField(j, v.F140, "f140");
+                j.Raw(",\"f141\":");
+                F141Codec.JsonField(j, v.F141, "f141");
+                j.Raw(",\"f142\":");
+                F142Codec.JsonField(j, v.F142, "f142");
+                j.Raw(",\"f143\":");
+                F143Codec.JsonField(j, v.F143, "f143");
+                j.Raw(",\"f144\":");
+                F144Codec.JsonField(j, v.F144, "f144");
+                j.Raw(",\"f145\":");
+                F145Codec.JsonField(j, v.F145, "f145");
+                j.Raw(",\"f146\":");
+                F146Codec.JsonField(j, v.F146, "f146");
+                j.Raw(",\"f147\":");
+                F147Codec.JsonField(j, v.F147, "f147");
+                j.Raw(",\"f148\":");
+                F148Codec.JsonField(j, v.F148, "f148");
+                j.Raw(",\"f149\":");
+                F149Codec.JsonField(j, v.F149, "f149");
+                j.Raw(",\"f150\":");
+                F150Codec.JsonField(j, v.F150, "f150");
+                j.Raw(",\"f151\":");
+                F151Codec.JsonField(j, v.F151, "f151");
+                j.Raw(",\"f152\":");
+                F152Codec.JsonField(j, v.F152, "f152");
+                j.Raw(",\"f153\":");
+                F153Codec.JsonField(j, v.F153, "f153");
+                j.Raw(",\"f154\":");
+                F154Codec.JsonField(j, v.F154, "f154");
+                j.Raw(",\"f155\":");
+                F155Codec.JsonField(j, v.F155, "f155");
+                j.Raw(",\"f156\":");
+                F156Codec.JsonField(j, v.F156, "f156");
+                j.Raw(",\"f157\":");
+                F157Codec.JsonField(j, v.F157, "f157");
+                j.Raw(",\"f158\":");
+                F158Codec.JsonField(j, v.F158, "f158");
+                j.Raw(",\"f159\":");
+                F159Codec.JsonField(j, v.F159, "f159");
+                j.Raw(",\"f160\":");
+                F160Codec.JsonField(j, v.F160, "f160");
+                j.Raw(",\"f161\":");
+                F161Codec.JsonField(j, v.F161, "f161");
+                j.Raw(",\"f162\":");
+                F162Codec.JsonField(j, v.F162, "f162");
+                j.Raw(",\"f163\":");
+                F163Codec.JsonField(j, v.F163, "f163");
+                j.Raw(",\"f164\":");
+                F164Codec.JsonField(j, v.F164, "f164");
+                j.Raw(",\"f165\":");
+                F165Codec.JsonField(j, v.F165, "f165");
+                j.Raw(",\"f1000\":");
+                F1000Codec.JsonField(j, v.F1000, "f1000");
+                j.Raw(",\"f1001\":");
+                F1001Codec.JsonField(j, v.F1001, "f1001");
+                j.Raw(",\"f1002\":");
+                F1002Codec.JsonField(j, v.F1002, "f1002");
+                j.Raw(",\"f1003\":");
+                F1003Codec.JsonField(j, v.F1003, "f1003");
+                j.Raw(",\"f1004\":");
+                F1004Codec.JsonField(j, v.F1004, "f1004");
+                j.Raw(",\"f1005\":");
+                F1005Codec.JsonField(j, v.F1005, "f1005");
+                j.Raw(",\"f1006\":");
+                F1006Codec.JsonField(j, v.F1006, "f1006");
+                j.Raw(",\"f1007\":");
+                F1007Codec.JsonField(j, v.F1007, "f1007");
+                j.Raw(",\"f1008\":");
+                global::Test.StructSimple.Model.Instance.JsonField(j, v.F1008, "f1008");
+                j.Raw(",\"f1009\":");
+                F1009Codec.JsonField(j, v.F1009, "f1009");
+                j.Raw(",\"f1010\":");
+                global::Test.StructOptional.Model.Instance.JsonField(j, v.F1010, "f1010");
+                j.Raw(",\"f1011\":");
+                F1011Codec.JsonField(j, v.F1011, "f1011");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -3916,6 +4513,12 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -4010,6 +4613,19 @@ namespace Test
                 t.Raw(",f3=");
                 F3Codec.Text(t, v.F3);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, StructBytes v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"f1\":");
+                Codecs.Bytes.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                F2Codec.JsonField(j, v.F2, "f2");
+                j.Raw(",\"f3\":");
+                F3Codec.JsonField(j, v.F3, "f3");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -4113,6 +4729,12 @@ namespace Test
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -4318,6 +4940,33 @@ namespace Test
                 F10Codec.Text(t, v.F10);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, StructArray v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"f1\":");
+                F1Codec.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                F2Codec.JsonField(j, v.F2, "f2");
+                j.Raw(",\"f3\":");
+                F3Codec.JsonField(j, v.F3, "f3");
+                j.Raw(",\"f4\":");
+                F4Codec.JsonField(j, v.F4, "f4");
+                j.Raw(",\"f5\":");
+                F5Codec.JsonField(j, v.F5, "f5");
+                j.Raw(",\"f6\":");
+                F6Codec.JsonField(j, v.F6, "f6");
+                j.Raw(",\"f7\":");
+                F7Codec.JsonField(j, v.F7, "f7");
+                j.Raw(",\"f8\":");
+                F8Codec.JsonField(j, v.F8, "f8");
+                j.Raw(",\"f9\":");
+                F9Codec.JsonField(j, v.F9, "f9");
+                j.Raw(",\"f10\":");
+                F10Codec.JsonField(j, v.F10, "f10");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -4420,6 +5069,12 @@ namespace Test
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -4595,6 +5250,33 @@ namespace Test
                 F10Codec.Text(t, v.F10);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, StructVector v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"f1\":");
+                F1Codec.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                F2Codec.JsonField(j, v.F2, "f2");
+                j.Raw(",\"f3\":");
+                F3Codec.JsonField(j, v.F3, "f3");
+                j.Raw(",\"f4\":");
+                F4Codec.JsonField(j, v.F4, "f4");
+                j.Raw(",\"f5\":");
+                F5Codec.JsonField(j, v.F5, "f5");
+                j.Raw(",\"f6\":");
+                F6Codec.JsonField(j, v.F6, "f6");
+                j.Raw(",\"f7\":");
+                F7Codec.JsonField(j, v.F7, "f7");
+                j.Raw(",\"f8\":");
+                F8Codec.JsonField(j, v.F8, "f8");
+                j.Raw(",\"f9\":");
+                F9Codec.JsonField(j, v.F9, "f9");
+                j.Raw(",\"f10\":");
+                F10Codec.JsonField(j, v.F10, "f10");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -4697,6 +5379,12 @@ namespace Test
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -4872,6 +5560,33 @@ namespace Test
                 F10Codec.Text(t, v.F10);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, StructList v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"f1\":");
+                F1Codec.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                F2Codec.JsonField(j, v.F2, "f2");
+                j.Raw(",\"f3\":");
+                F3Codec.JsonField(j, v.F3, "f3");
+                j.Raw(",\"f4\":");
+                F4Codec.JsonField(j, v.F4, "f4");
+                j.Raw(",\"f5\":");
+                F5Codec.JsonField(j, v.F5, "f5");
+                j.Raw(",\"f6\":");
+                F6Codec.JsonField(j, v.F6, "f6");
+                j.Raw(",\"f7\":");
+                F7Codec.JsonField(j, v.F7, "f7");
+                j.Raw(",\"f8\":");
+                F8Codec.JsonField(j, v.F8, "f8");
+                j.Raw(",\"f9\":");
+                F9Codec.JsonField(j, v.F9, "f9");
+                j.Raw(",\"f10\":");
+                F10Codec.JsonField(j, v.F10, "f10");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -4968,6 +5683,12 @@ namespace Test
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -5077,6 +5798,21 @@ namespace Test
                 F4Codec.Text(t, v.F4);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, StructSet v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"f1\":");
+                F1Codec.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                F2Codec.JsonField(j, v.F2, "f2");
+                j.Raw(",\"f3\":");
+                F3Codec.JsonField(j, v.F3, "f3");
+                j.Raw(",\"f4\":");
+                F4Codec.JsonField(j, v.F4, "f4");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -5179,6 +5915,12 @@ namespace Test
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -5354,6 +6096,33 @@ namespace Test
                 F10Codec.Text(t, v.F10);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, StructMap v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"f1\":");
+                F1Codec.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                F2Codec.JsonField(j, v.F2, "f2");
+                j.Raw(",\"f3\":");
+                F3Codec.JsonField(j, v.F3, "f3");
+                j.Raw(",\"f4\":");
+                F4Codec.JsonField(j, v.F4, "f4");
+                j.Raw(",\"f5\":");
+                F5Codec.JsonField(j, v.F5, "f5");
+                j.Raw(",\"f6\":");
+                F6Codec.JsonField(j, v.F6, "f6");
+                j.Raw(",\"f7\":");
+                F7Codec.JsonField(j, v.F7, "f7");
+                j.Raw(",\"f8\":");
+                F8Codec.JsonField(j, v.F8, "f8");
+                j.Raw(",\"f9\":");
+                F9Codec.JsonField(j, v.F9, "f9");
+                j.Raw(",\"f10\":");
+                F10Codec.JsonField(j, v.F10, "f10");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -5456,6 +6225,12 @@ namespace Test
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -5631,6 +6406,33 @@ namespace Test
                 F10Codec.Text(t, v.F10);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, StructHash v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"f1\":");
+                F1Codec.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                F2Codec.JsonField(j, v.F2, "f2");
+                j.Raw(",\"f3\":");
+                F3Codec.JsonField(j, v.F3, "f3");
+                j.Raw(",\"f4\":");
+                F4Codec.JsonField(j, v.F4, "f4");
+                j.Raw(",\"f5\":");
+                F5Codec.JsonField(j, v.F5, "f5");
+                j.Raw(",\"f6\":");
+                F6Codec.JsonField(j, v.F6, "f6");
+                j.Raw(",\"f7\":");
+                F7Codec.JsonField(j, v.F7, "f7");
+                j.Raw(",\"f8\":");
+                F8Codec.JsonField(j, v.F8, "f8");
+                j.Raw(",\"f9\":");
+                F9Codec.JsonField(j, v.F9, "f9");
+                j.Raw(",\"f10\":");
+                F10Codec.JsonField(j, v.F10, "f10");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -5727,6 +6529,12 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -5811,6 +6619,17 @@ namespace Test
                 t.Raw(",f2=");
                 F2Codec.Text(t, v.F2);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, StructHashEx v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"f1\":");
+                F1Codec.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                F2Codec.JsonField(j, v.F2, "f2");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -5905,6 +6724,12 @@ namespace Test
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -5967,6 +6792,13 @@ namespace Test
             public override void Text(TextBuilder t, StructEmpty v)
             {
                 t.Raw("StructEmpty()");
+            }
+
+            public override void Json(JsonBuilder j, StructEmpty v)
+            {
+                j.Enter(Name);
+                j.Raw("{}");
+                j.Leave();
             }
         }
     }

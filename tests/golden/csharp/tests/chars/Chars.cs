@@ -99,6 +99,12 @@ namespace Chars
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -183,6 +189,17 @@ namespace Chars
                 t.Raw(",countByLetter=");
                 CountByLetterCodec.Text(t, v.CountByLetter);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, CharKeys v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"letters\":");
+                LettersCodec.JsonField(j, v.Letters, "letters");
+                j.Raw(",\"countByLetter\":");
+                CountByLetterCodec.JsonField(j, v.CountByLetter, "countByLetter");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

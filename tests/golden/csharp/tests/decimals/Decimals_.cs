@@ -107,6 +107,12 @@ namespace Decimals_
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -278,6 +284,33 @@ namespace Decimals_
                 t.Raw(",maybePrices=");
                 MaybePricesCodec.Text(t, v.MaybePrices);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Prices v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"price\":");
+                Codecs.Decimal.JsonField(j, v.Price, "price");
+                j.Raw(",\"maybePrice\":");
+                MaybePriceCodec.JsonField(j, v.MaybePrice, "maybePrice");
+                j.Raw(",\"pair\":");
+                PairCodec.JsonField(j, v.Pair, "pair");
+                j.Raw(",\"priceVector\":");
+                PriceVectorCodec.JsonField(j, v.PriceVector, "priceVector");
+                j.Raw(",\"priceList\":");
+                PriceListCodec.JsonField(j, v.PriceList, "priceList");
+                j.Raw(",\"priceSet\":");
+                PriceSetCodec.JsonField(j, v.PriceSet, "priceSet");
+                j.Raw(",\"priceById\":");
+                PriceByIdCodec.JsonField(j, v.PriceById, "priceById");
+                j.Raw(",\"idByPrice\":");
+                IdByPriceCodec.JsonField(j, v.IdByPrice, "idByPrice");
+                j.Raw(",\"priceByPrice\":");
+                PriceByPriceCodec.JsonField(j, v.PriceByPrice, "priceByPrice");
+                j.Raw(",\"maybePrices\":");
+                MaybePricesCodec.JsonField(j, v.MaybePrices, "maybePrices");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

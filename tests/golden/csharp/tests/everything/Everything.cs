@@ -221,6 +221,12 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -291,6 +297,15 @@ namespace Everything
                 t.Raw("Counted(a=");
                 Codecs.Int32.Text(t, v.A);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Counted v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"a\":");
+                Codecs.Int32.JsonField(j, v.A, "a");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -387,6 +402,12 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -457,6 +478,15 @@ namespace Everything
                 t.Raw("Shifted(a=");
                 Codecs.Int32.Text(t, v.A);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Shifted v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"a\":");
+                Codecs.Int32.JsonField(j, v.A, "a");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -553,6 +583,12 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -623,6 +659,15 @@ namespace Everything
                 t.Raw("AfterShift(a=");
                 Codecs.Int32.Text(t, v.A);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, AfterShift v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"a\":");
+                Codecs.Int32.JsonField(j, v.A, "a");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -719,6 +764,12 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -789,6 +840,15 @@ namespace Everything
                 t.Raw("Fixed(a=");
                 Codecs.Int32.Text(t, v.A);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Fixed v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"a\":");
+                Codecs.Int32.JsonField(j, v.A, "a");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -885,6 +945,12 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public override string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -963,6 +1029,17 @@ namespace Everything
                 t.Raw(",b=");
                 Codecs.Int32.Text(t, v.B);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Derived v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"a\":");
+                Codecs.Int32.JsonField(j, v.A, "a");
+                j.Raw(",\"b\":");
+                Codecs.Int32.JsonField(j, v.B, "b");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -1064,6 +1141,12 @@ namespace Everything
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public override string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1150,6 +1233,19 @@ namespace Everything
                 t.Raw(",price=");
                 Codecs.Double.Text(t, v.Price);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, ImportedBase v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"symbol\":");
+                Codecs.String.JsonField(j, v.Symbol, "symbol");
+                j.Raw(",\"digits\":");
+                Codecs.Int32.JsonField(j, v.Digits, "digits");
+                j.Raw(",\"price\":");
+                Codecs.Double.JsonField(j, v.Price, "price");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -1246,6 +1342,12 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1318,6 +1420,15 @@ namespace Everything
                 t.Raw("Note(text=");
                 Codecs.String.Text(t, v.Text);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Note v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"text\":");
+                Codecs.String.JsonField(j, v.Text, "text");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -1415,6 +1526,12 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1493,6 +1610,17 @@ namespace Everything
                 t.Raw("Quiet(password=***,legacy=");
                 Codecs.Int32.Text(t, v.Legacy);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Quiet v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"password\":");
+                Codecs.String.JsonField(j, v.Password, "password");
+                j.Raw(",\"legacy\":");
+                Codecs.Int32.JsonField(j, v.Legacy, "legacy");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -1587,6 +1715,12 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1649,6 +1783,13 @@ namespace Everything
             public override void Text(TextBuilder t, Empty v)
             {
                 t.Raw("Empty()");
+            }
+
+            public override void Json(JsonBuilder j, Empty v)
+            {
+                j.Enter(Name);
+                j.Raw("{}");
+                j.Leave();
             }
         }
     }
@@ -1801,6 +1942,12 @@ namespace Everything
             int hash = 17;
             hash = unchecked(hash * 31 + Id.GetHashCode());
             return hash;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -2483,6 +2630,121 @@ namespace Everything
                 F52Codec.Text(t, v.F52);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, Everything v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Int32.JsonField(j, v.Id, "id");
+                j.Raw(",\"f1\":");
+                Codecs.Bool.JsonField(j, v.F1, "f1");
+                j.Raw(",\"f2\":");
+                Codecs.Byte.JsonField(j, v.F2, "f2");
+                j.Raw(",\"f3\":");
+                Codecs.Char.JsonField(j, v.F3, "f3");
+                j.Raw(",\"f4\":");
+                Codecs.WChar.JsonField(j, v.F4, "f4");
+                j.Raw(",\"f5\":");
+                Codecs.SByte.JsonField(j, v.F5, "f5");
+                j.Raw(",\"f6\":");
+                Codecs.Byte.JsonField(j, v.F6, "f6");
+                j.Raw(",\"f7\":");
+                Codecs.Int16.JsonField(j, v.F7, "f7");
+                j.Raw(",\"f8\":");
+                Codecs.UInt16.JsonField(j, v.F8, "f8");
+                j.Raw(",\"f9\":");
+                Codecs.Int32.JsonField(j, v.F9, "f9");
+                j.Raw(",\"f10\":");
+                Codecs.UInt32.JsonField(j, v.F10, "f10");
+                j.Raw(",\"f11\":");
+                Codecs.Int64.JsonField(j, v.F11, "f11");
+                j.Raw(",\"f12\":");
+                Codecs.UInt64.JsonField(j, v.F12, "f12");
+                j.Raw(",\"f13\":");
+                Codecs.Single.JsonField(j, v.F13, "f13");
+                j.Raw(",\"f14\":");
+                Codecs.Double.JsonField(j, v.F14, "f14");
+                j.Raw(",\"f15\":");
+                Codecs.Decimal.JsonField(j, v.F15, "f15");
+                j.Raw(",\"f16\":");
+                Codecs.Decimal.JsonField(j, v.F16, "f16");
+                j.Raw(",\"f17\":");
+                Codecs.String.JsonField(j, v.F17, "f17");
+                j.Raw(",\"f18\":");
+                Codecs.Timestamp.JsonField(j, v.F18, "f18");
+                j.Raw(",\"f19\":");
+                Codecs.Timestamp.JsonField(j, v.F19, "f19");
+                j.Raw(",\"f20\":");
+                Codecs.Guid.JsonField(j, v.F20, "f20");
+                j.Raw(",\"f21\":");
+                Codecs.Guid.JsonField(j, v.F21, "f21");
+                j.Raw(",\"f22\":");
+                Codecs.Guid.JsonField(j, v.F22, "f22");
+                j.Raw(",\"f23\":");
+                Codecs.Guid.JsonField(j, v.F23, "f23");
+                j.Raw(",\"f24\":");
+                Codecs.Bytes.JsonField(j, v.F24, "f24");
+                j.Raw(",\"f25\":");
+                F25Codec.JsonField(j, v.F25, "f25");
+                j.Raw(",\"f26\":");
+                F26Codec.JsonField(j, v.F26, "f26");
+                j.Raw(",\"f27\":");
+                F27Codec.JsonField(j, v.F27, "f27");
+                j.Raw(",\"f28\":");
+                F28Codec.JsonField(j, v.F28, "f28");
+                j.Raw(",\"f29\":");
+                global::Everything.Counted.Model.Instance.JsonField(j, v.F29, "f29");
+                j.Raw(",\"f30\":");
+                global::Market.Instrument.Model.Instance.JsonField(j, v.F30, "f30");
+                j.Raw(",\"f31\":");
+                F31Codec.JsonField(j, v.F31, "f31");
+                j.Raw(",\"f32\":");
+                F32Codec.JsonField(j, v.F32, "f32");
+                j.Raw(",\"f33\":");
+                F33Codec.JsonField(j, v.F33, "f33");
+                j.Raw(",\"f34\":");
+                F34Codec.JsonField(j, v.F34, "f34");
+                j.Raw(",\"f35\":");
+                F35Codec.JsonField(j, v.F35, "f35");
+                j.Raw(",\"f36\":");
+                F36Codec.JsonField(j, v.F36, "f36");
+                j.Raw(",\"f37\":");
+                F37Codec.JsonField(j, v.F37, "f37");
+                j.Raw(",\"f38\":");
+                F38Codec.JsonField(j, v.F38, "f38");
+                j.Raw(",\"f39\":");
+                F39Codec.JsonField(j, v.F39, "f39");
+                j.Raw(",\"f40\":");
+                F40Codec.JsonField(j, v.F40, "f40");
+                j.Raw(",\"f41\":");
+                F41Codec.JsonField(j, v.F41, "f41");
+                j.Raw(",\"f42\":");
+                F42Codec.JsonField(j, v.F42, "f42");
+                j.Raw(",\"f43\":");
+                F43Codec.JsonField(j, v.F43, "f43");
+                j.Raw(",\"f44\":");
+                F44Codec.JsonField(j, v.F44, "f44");
+                j.Raw(",\"f45\":");
+                F45Codec.JsonField(j, v.F45, "f45");
+                j.Raw(",\"f46\":");
+                F46Codec.JsonField(j, v.F46, "f46");
+                j.Raw(",\"f47\":");
+                F47Codec.JsonField(j, v.F47, "f47");
+                j.Raw(",\"f47Reset\":");
+                Codecs.Bool.JsonField(j, v.F47Reset, "f47Reset");
+                j.Raw(",\"f48\":");
+                F48Codec.JsonField(j, v.F48, "f48");
+                j.Raw(",\"f49\":");
+                F49Codec.JsonField(j, v.F49, "f49");
+                j.Raw(",\"f50\":");
+                F50Codec.JsonField(j, v.F50, "f50");
+                j.Raw(",\"f51\":");
+                F51Codec.JsonField(j, v.F51, "f51");
+                j.Raw(",\"f52\":");
+                F52Codec.JsonField(j, v.F52, "f52");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -2584,6 +2846,12 @@ namespace Everything
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -2672,6 +2940,17 @@ namespace Everything
                 t.Raw(",instrument=");
                 global::Market.Instrument.Model.Instance.Text(t, v.Instrument);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, PlaceOrder v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Guid.JsonField(j, v.Id, "id");
+                j.Raw(",\"instrument\":");
+                global::Market.Instrument.Model.Instance.JsonField(j, v.Instrument, "instrument");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -2773,6 +3052,12 @@ namespace Everything
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -2843,6 +3128,15 @@ namespace Everything
                 t.Raw("Accepted(id=");
                 Codecs.Guid.Text(t, v.Id);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Accepted v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Guid.JsonField(j, v.Id, "id");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -2945,6 +3239,12 @@ namespace Everything
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -3025,6 +3325,17 @@ namespace Everything
                 t.Raw(",reason=");
                 Codecs.String.Text(t, v.Reason);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Rejected v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Guid.JsonField(j, v.Id, "id");
+                j.Raw(",\"reason\":");
+                Codecs.String.JsonField(j, v.Reason, "reason");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -3121,6 +3432,12 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -3191,6 +3508,15 @@ namespace Everything
                 t.Raw("Ping(sequence=");
                 Codecs.Int64.Text(t, v.Sequence);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Ping v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"sequence\":");
+                Codecs.Int64.JsonField(j, v.Sequence, "sequence");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -3289,6 +3615,12 @@ namespace Everything
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -3375,6 +3707,19 @@ namespace Everything
                 t.Raw(",default=");
                 DefaultCodec.Text(t, v.Default);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, FixedKeywords v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"new\":");
+                Codecs.Int32.JsonField(j, v.New, "new");
+                j.Raw(",\"swap\":");
+                Codecs.Bool.JsonField(j, v.Swap, "swap");
+                j.Raw(",\"default\":");
+                DefaultCodec.JsonField(j, v.Default, "default");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -3477,6 +3822,12 @@ namespace Everything
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -3619,6 +3970,31 @@ namespace Everything
                 t.Raw(",this=");
                 ThisCodec.Text(t, v.This);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Keywords v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"new\":");
+                Codecs.Int32.JsonField(j, v.New, "new");
+                j.Raw(",\"class\":");
+                Codecs.String.JsonField(j, v.Class, "class");
+                j.Raw(",\"default\":");
+                DefaultCodec.JsonField(j, v.Default, "default");
+                j.Raw(",\"swap\":");
+                Codecs.Bool.JsonField(j, v.Swap, "swap");
+                j.Raw(",\"from\":");
+                Codecs.Int32.JsonField(j, v.From, "from");
+                j.Raw(",\"None\":");
+                Codecs.Int32.JsonField(j, v.None, "None");
+                j.Raw(",\"NULL\":");
+                Codecs.Int32.JsonField(j, v.Null, "NULL");
+                j.Raw(",\"operator\":");
+                OperatorCodec.JsonField(j, v.Operator, "operator");
+                j.Raw(",\"this\":");
+                ThisCodec.JsonField(j, v.This, "this");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

@@ -96,6 +96,12 @@ namespace Hostile
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -158,6 +164,13 @@ namespace Hostile
             public override void Text(TextBuilder t, Empty v)
             {
                 t.Raw("Empty()");
+            }
+
+            public override void Json(JsonBuilder j, Empty v)
+            {
+                j.Enter(Name);
+                j.Raw("{}");
+                j.Leave();
             }
         }
     }
@@ -254,6 +267,12 @@ namespace Hostile
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -327,6 +346,15 @@ namespace Hostile
                 t.Raw("Empties(items=");
                 ItemsCodec.Text(t, v.Items);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Empties v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"items\":");
+                ItemsCodec.JsonField(j, v.Items, "items");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -423,6 +451,12 @@ namespace Hostile
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -498,6 +532,15 @@ namespace Hostile
                 t.Raw("Wide(values=");
                 ValuesCodec.Text(t, v.Values);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Wide v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"values\":");
+                ValuesCodec.JsonField(j, v.Values, "values");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -594,6 +637,12 @@ namespace Hostile
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -667,6 +716,15 @@ namespace Hostile
                 t.Raw("Wides(items=");
                 ItemsCodec.Text(t, v.Items);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Wides v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"items\":");
+                ItemsCodec.JsonField(j, v.Items, "items");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -763,6 +821,12 @@ namespace Hostile
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -867,6 +931,19 @@ namespace Hostile
                 t.Raw(",byId=");
                 ByIdCodec.Text(t, v.ById);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Holder v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"wide\":");
+                global::Hostile.Wide.Model.Instance.JsonField(j, v.Wide, "wide");
+                j.Raw(",\"maybe\":");
+                MaybeCodec.JsonField(j, v.Maybe, "maybe");
+                j.Raw(",\"byId\":");
+                ByIdCodec.JsonField(j, v.ById, "byId");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

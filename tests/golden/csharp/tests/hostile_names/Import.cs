@@ -690,6 +690,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -777,6 +783,19 @@ namespace Import
                 t.Raw(",range=");
                 RangeCodec.Text(t, v.Range);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Order v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"side\":");
+                Codecs.Int32.JsonField(j, v.Side, "side");
+                j.Raw(",\"s\":");
+                SCodec.JsonField(j, v.S, "s");
+                j.Raw(",\"range\":");
+                RangeCodec.JsonField(j, v.Range, "range");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -985,6 +1004,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -2097,6 +2122,243 @@ namespace Import
                 EinvalCodec.Text(t, v.Einval);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, CppWords v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"alignas\":");
+                AlignasCodec.JsonField(j, v.Alignas, "alignas");
+                j.Raw(",\"alignof\":");
+                Codecs.Int32.JsonField(j, v.Alignof, "alignof");
+                j.Raw(",\"and\":");
+                Codecs.String.JsonField(j, v.And, "and");
+                j.Raw(",\"and_eq\":");
+                AndEqCodec.JsonField(j, v.AndEq, "and_eq");
+                j.Raw(",\"asm\":");
+                AsmCodec.JsonField(j, v.Asm, "asm");
+                j.Raw(",\"auto\":");
+                Codecs.Double.JsonField(j, v.Auto, "auto");
+                j.Raw(",\"bitand\":");
+                BitandCodec.JsonField(j, v.Bitand, "bitand");
+                j.Raw(",\"bitor\":");
+                Codecs.Int64.JsonField(j, v.Bitor, "bitor");
+                j.Raw(",\"break\":");
+                BreakCodec.JsonField(j, v.Break, "break");
+                j.Raw(",\"case\":");
+                CaseCodec.JsonField(j, v.Case, "case");
+                j.Raw(",\"catch\":");
+                Codecs.Bytes.JsonField(j, v.Catch, "catch");
+                j.Raw(",\"char8_t\":");
+                Char8TCodec.JsonField(j, v.Char8T, "char8_t");
+                j.Raw(",\"char16_t\":");
+                Codecs.Decimal.JsonField(j, v.Char16T, "char16_t");
+                j.Raw(",\"char32_t\":");
+                Codecs.Guid.JsonField(j, v.Char32T, "char32_t");
+                j.Raw(",\"class\":");
+                Codecs.Timestamp.JsonField(j, v.Class, "class");
+                j.Raw(",\"compl\":");
+                Codecs.Single.JsonField(j, v.Compl, "compl");
+                j.Raw(",\"concept\":");
+                Codecs.Byte.JsonField(j, v.Concept, "concept");
+                j.Raw(",\"const\":");
+                ConstCodec.JsonField(j, v.Const, "const");
+                j.Raw(",\"consteval\":");
+                ConstevalCodec.JsonField(j, v.Consteval, "consteval");
+                j.Raw(",\"constexpr\":");
+                Codecs.Int32.JsonField(j, v.Constexpr, "constexpr");
+                j.Raw(",\"constinit\":");
+                Codecs.String.JsonField(j, v.Constinit, "constinit");
+                j.Raw(",\"const_cast\":");
+                ConstCastCodec.JsonField(j, v.ConstCast, "const_cast");
+                j.Raw(",\"continue\":");
+                ContinueCodec.JsonField(j, v.Continue, "continue");
+                j.Raw(",\"co_await\":");
+                Codecs.Double.JsonField(j, v.CoAwait, "co_await");
+                j.Raw(",\"co_return\":");
+                CoReturnCodec.JsonField(j, v.CoReturn, "co_return");
+                j.Raw(",\"co_yield\":");
+                Codecs.Int64.JsonField(j, v.CoYield, "co_yield");
+                j.Raw(",\"decltype\":");
+                DecltypeCodec.JsonField(j, v.Decltype, "decltype");
+                j.Raw(",\"default\":");
+                DefaultCodec.JsonField(j, v.Default, "default");
+                j.Raw(",\"delete\":");
+                Codecs.Bytes.JsonField(j, v.Delete, "delete");
+                j.Raw(",\"do\":");
+                DoCodec.JsonField(j, v.Do, "do");
+                j.Raw(",\"dynamic_cast\":");
+                Codecs.Decimal.JsonField(j, v.DynamicCast, "dynamic_cast");
+                j.Raw(",\"else\":");
+                Codecs.Guid.JsonField(j, v.Else, "else");
+                j.Raw(",\"explicit\":");
+                Codecs.Timestamp.JsonField(j, v.Explicit, "explicit");
+                j.Raw(",\"export\":");
+                Codecs.Single.JsonField(j, v.Export, "export");
+                j.Raw(",\"extern\":");
+                Codecs.Byte.JsonField(j, v.Extern, "extern");
+                j.Raw(",\"final\":");
+                FinalCodec.JsonField(j, v.Final, "final");
+                j.Raw(",\"for\":");
+                ForCodec.JsonField(j, v.For, "for");
+                j.Raw(",\"friend\":");
+                Codecs.Int32.JsonField(j, v.Friend, "friend");
+                j.Raw(",\"goto\":");
+                Codecs.String.JsonField(j, v.Goto, "goto");
+                j.Raw(",\"if\":");
+                IfCodec.JsonField(j, v.If, "if");
+                j.Raw(",\"import\":");
+                ImportCodec.JsonField(j, v.Import, "import");
+                j.Raw(",\"inline\":");
+                Codecs.Double.JsonField(j, v.Inline, "inline");
+                j.Raw(",\"int\":");
+                IntCodec.JsonField(j, v.Int, "int");
+                j.Raw(",\"long\":");
+                Codecs.Int64.JsonField(j, v.Long, "long");
+                j.Raw(",\"module\":");
+                ModuleCodec.JsonField(j, v.Module, "module");
+                j.Raw(",\"mutable\":");
+                MutableCodec.JsonField(j, v.Mutable, "mutable");
+                j.Raw(",\"namespace\":");
+                Codecs.Bytes.JsonField(j, v.Namespace, "namespace");
+                j.Raw(",\"new\":");
+                NewCodec.JsonField(j, v.New, "new");
+                j.Raw(",\"noexcept\":");
+                Codecs.Decimal.JsonField(j, v.Noexcept, "noexcept");
+                j.Raw(",\"not\":");
+                Codecs.Guid.JsonField(j, v.Not, "not");
+                j.Raw(",\"not_eq\":");
+                Codecs.Timestamp.JsonField(j, v.NotEq, "not_eq");
+                j.Raw(",\"nullptr\":");
+                Codecs.Single.JsonField(j, v.Nullptr, "nullptr");
+                j.Raw(",\"operator\":");
+                Codecs.Byte.JsonField(j, v.Operator, "operator");
+                j.Raw(",\"or\":");
+                OrCodec.JsonField(j, v.Or, "or");
+                j.Raw(",\"or_eq\":");
+                OrEqCodec.JsonField(j, v.OrEq, "or_eq");
+                j.Raw(",\"override\":");
+                Codecs.Int32.JsonField(j, v.Override, "override");
+                j.Raw(",\"private\":");
+                Codecs.String.JsonField(j, v.Private, "private");
+                j.Raw(",\"protected\":");
+                ProtectedCodec.JsonField(j, v.Protected, "protected");
+                j.Raw(",\"public\":");
+                PublicCodec.JsonField(j, v.Public, "public");
+                j.Raw(",\"register\":");
+                Codecs.Double.JsonField(j, v.Register, "register");
+                j.Raw(",\"reinterpret_cast\":");
+                ReinterpretCastCodec.JsonField(j, v.ReinterpretCast, "reinterpret_cast");
+                j.Raw(",\"requires\":");
+                Codecs.Int64.JsonField(j, v.Requires, "requires");
+                j.Raw(",\"return\":");
+                ReturnCodec.JsonField(j, v.Return, "return");
+                j.Raw(",\"short\":");
+                ShortCodec.JsonField(j, v.Short, "short");
+                j.Raw(",\"signed\":");
+                Codecs.Bytes.JsonField(j, v.Signed, "signed");
+                j.Raw(",\"sizeof\":");
+                SizeofCodec.JsonField(j, v.Sizeof, "sizeof");
+                j.Raw(",\"static\":");
+                Codecs.Decimal.JsonField(j, v.Static, "static");
+                j.Raw(",\"static_assert\":");
+                Codecs.Guid.JsonField(j, v.StaticAssert, "static_assert");
+                j.Raw(",\"static_cast\":");
+                Codecs.Timestamp.JsonField(j, v.StaticCast, "static_cast");
+                j.Raw(",\"switch\":");
+                Codecs.Single.JsonField(j, v.Switch, "switch");
+                j.Raw(",\"template\":");
+                Codecs.Byte.JsonField(j, v.Template, "template");
+                j.Raw(",\"this\":");
+                ThisCodec.JsonField(j, v.This, "this");
+                j.Raw(",\"thread_local\":");
+                ThreadLocalCodec.JsonField(j, v.ThreadLocal, "thread_local");
+                j.Raw(",\"throw\":");
+                Codecs.Int32.JsonField(j, v.Throw, "throw");
+                j.Raw(",\"try\":");
+                Codecs.String.JsonField(j, v.Try, "try");
+                j.Raw(",\"typedef\":");
+                TypedefCodec.JsonField(j, v.Typedef, "typedef");
+                j.Raw(",\"typeid\":");
+                TypeidCodec.JsonField(j, v.Typeid, "typeid");
+                j.Raw(",\"typename\":");
+                Codecs.Double.JsonField(j, v.Typename, "typename");
+                j.Raw(",\"union\":");
+                UnionCodec.JsonField(j, v.Union, "union");
+                j.Raw(",\"unsigned\":");
+                Codecs.Int64.JsonField(j, v.Unsigned, "unsigned");
+                j.Raw(",\"using\":");
+                UsingCodec.JsonField(j, v.Using, "using");
+                j.Raw(",\"virtual\":");
+                VirtualCodec.JsonField(j, v.Virtual, "virtual");
+                j.Raw(",\"void\":");
+                Codecs.Bytes.JsonField(j, v.Void, "void");
+                j.Raw(",\"volatile\":");
+                VolatileCodec.JsonField(j, v.Volatile, "volatile");
+                j.Raw(",\"wchar_t\":");
+                Codecs.Decimal.JsonField(j, v.WcharT, "wchar_t");
+                j.Raw(",\"while\":");
+                Codecs.Guid.JsonField(j, v.While, "while");
+                j.Raw(",\"xor\":");
+                Codecs.Timestamp.JsonField(j, v.Xor, "xor");
+                j.Raw(",\"xor_eq\":");
+                Codecs.Single.JsonField(j, v.XorEq, "xor_eq");
+                j.Raw(",\"assert\":");
+                Codecs.Byte.JsonField(j, v.Assert, "assert");
+                j.Raw(",\"errno\":");
+                ErrnoCodec.JsonField(j, v.Errno, "errno");
+                j.Raw(",\"EOF\":");
+                EofCodec.JsonField(j, v.Eof, "EOF");
+                j.Raw(",\"NULL\":");
+                Codecs.Int32.JsonField(j, v.Null, "NULL");
+                j.Raw(",\"stdin\":");
+                Codecs.String.JsonField(j, v.Stdin, "stdin");
+                j.Raw(",\"stdout\":");
+                StdoutCodec.JsonField(j, v.Stdout, "stdout");
+                j.Raw(",\"stderr\":");
+                StderrCodec.JsonField(j, v.Stderr, "stderr");
+                j.Raw(",\"offsetof\":");
+                Codecs.Double.JsonField(j, v.Offsetof, "offsetof");
+                j.Raw(",\"std\":");
+                StdCodec.JsonField(j, v.Std, "std");
+                j.Raw(",\"FBE\":");
+                Codecs.Int64.JsonField(j, v.Fbe, "FBE");
+                j.Raw(",\"int8_t\":");
+                Int8TCodec.JsonField(j, v.Int8T, "int8_t");
+                j.Raw(",\"uint8_t\":");
+                Uint8TCodec.JsonField(j, v.Uint8T, "uint8_t");
+                j.Raw(",\"int16_t\":");
+                Codecs.Bytes.JsonField(j, v.Int16T, "int16_t");
+                j.Raw(",\"uint16_t\":");
+                Uint16TCodec.JsonField(j, v.Uint16T, "uint16_t");
+                j.Raw(",\"int32_t\":");
+                Codecs.Decimal.JsonField(j, v.Int32T, "int32_t");
+                j.Raw(",\"uint32_t\":");
+                Codecs.Guid.JsonField(j, v.Uint32T, "uint32_t");
+                j.Raw(",\"int64_t\":");
+                Codecs.Timestamp.JsonField(j, v.Int64T, "int64_t");
+                j.Raw(",\"uint64_t\":");
+                Codecs.Single.JsonField(j, v.Uint64T, "uint64_t");
+                j.Raw(",\"size_t\":");
+                Codecs.Byte.JsonField(j, v.SizeT, "size_t");
+                j.Raw(",\"ptrdiff_t\":");
+                PtrdiffTCodec.JsonField(j, v.PtrdiffT, "ptrdiff_t");
+                j.Raw(",\"nullptr_t\":");
+                NullptrTCodec.JsonField(j, v.NullptrT, "nullptr_t");
+                j.Raw(",\"linux\":");
+                Codecs.Int32.JsonField(j, v.Linux, "linux");
+                j.Raw(",\"unix\":");
+                Codecs.String.JsonField(j, v.Unix, "unix");
+                j.Raw(",\"BUFSIZ\":");
+                BufsizCodec.JsonField(j, v.Bufsiz, "BUFSIZ");
+                j.Raw(",\"INT32_MAX\":");
+                Int32MaxCodec.JsonField(j, v.Int32Max, "INT32_MAX");
+                j.Raw(",\"CHAR_BIT\":");
+                Codecs.Double.JsonField(j, v.CharBit, "CHAR_BIT");
+                j.Raw(",\"EINVAL\":");
+                EinvalCodec.JsonField(j, v.Einval, "EINVAL");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -2234,6 +2496,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -2708,6 +2976,103 @@ namespace Import
                 VersionCodec.Text(t, v.Version);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, PythonWords v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"False\":");
+                FalseCodec.JsonField(j, v.False, "False");
+                j.Raw(",\"None\":");
+                Codecs.Int32.JsonField(j, v.None, "None");
+                j.Raw(",\"True\":");
+                Codecs.String.JsonField(j, v.True, "True");
+                j.Raw(",\"as\":");
+                AsCodec.JsonField(j, v.As, "as");
+                j.Raw(",\"async\":");
+                AsyncCodec.JsonField(j, v.Async, "async");
+                j.Raw(",\"await\":");
+                Codecs.Double.JsonField(j, v.Await, "await");
+                j.Raw(",\"def\":");
+                DefCodec.JsonField(j, v.Def, "def");
+                j.Raw(",\"del\":");
+                Codecs.Int64.JsonField(j, v.Del, "del");
+                j.Raw(",\"elif\":");
+                ElifCodec.JsonField(j, v.Elif, "elif");
+                j.Raw(",\"except\":");
+                ExceptCodec.JsonField(j, v.Except, "except");
+                j.Raw(",\"finally\":");
+                Codecs.Bytes.JsonField(j, v.Finally, "finally");
+                j.Raw(",\"from\":");
+                FromCodec.JsonField(j, v.From, "from");
+                j.Raw(",\"global\":");
+                Codecs.Decimal.JsonField(j, v.Global, "global");
+                j.Raw(",\"in\":");
+                Codecs.Guid.JsonField(j, v.In, "in");
+                j.Raw(",\"is\":");
+                Codecs.Timestamp.JsonField(j, v.Is, "is");
+                j.Raw(",\"lambda\":");
+                Codecs.Single.JsonField(j, v.Lambda, "lambda");
+                j.Raw(",\"nonlocal\":");
+                Codecs.Byte.JsonField(j, v.Nonlocal, "nonlocal");
+                j.Raw(",\"pass\":");
+                PassCodec.JsonField(j, v.Pass, "pass");
+                j.Raw(",\"raise\":");
+                RaiseCodec.JsonField(j, v.Raise, "raise");
+                j.Raw(",\"with\":");
+                Codecs.Int32.JsonField(j, v.With, "with");
+                j.Raw(",\"yield\":");
+                Codecs.String.JsonField(j, v.Yield, "yield");
+                j.Raw(",\"_\":");
+                XCodec.JsonField(j, v.X, "_");
+                j.Raw(",\"match\":");
+                MatchCodec.JsonField(j, v.Match, "match");
+                j.Raw(",\"self\":");
+                Codecs.Double.JsonField(j, v.Self, "self");
+                j.Raw(",\"cls\":");
+                ClsCodec.JsonField(j, v.Cls, "cls");
+                j.Raw(",\"print\":");
+                Codecs.Int64.JsonField(j, v.Print, "print");
+                j.Raw(",\"len\":");
+                LenCodec.JsonField(j, v.Len, "len");
+                j.Raw(",\"list\":");
+                ListCodec.JsonField(j, v.List, "list");
+                j.Raw(",\"dict\":");
+                Codecs.Bytes.JsonField(j, v.Dict, "dict");
+                j.Raw(",\"set\":");
+                SetCodec.JsonField(j, v.Set, "set");
+                j.Raw(",\"str\":");
+                Codecs.Decimal.JsonField(j, v.Str, "str");
+                j.Raw(",\"object\":");
+                Codecs.Guid.JsonField(j, v.Object, "object");
+                j.Raw(",\"super\":");
+                Codecs.Timestamp.JsonField(j, v.Super, "super");
+                j.Raw(",\"isinstance\":");
+                Codecs.Single.JsonField(j, v.Isinstance, "isinstance");
+                j.Raw(",\"property\":");
+                Codecs.Byte.JsonField(j, v.Property, "property");
+                j.Raw(",\"staticmethod\":");
+                StaticmethodCodec.JsonField(j, v.Staticmethod, "staticmethod");
+                j.Raw(",\"classmethod\":");
+                ClassmethodCodec.JsonField(j, v.Classmethod, "classmethod");
+                j.Raw(",\"typing\":");
+                Codecs.Int32.JsonField(j, v.Typing, "typing");
+                j.Raw(",\"Any\":");
+                Codecs.String.JsonField(j, v.Any, "Any");
+                j.Raw(",\"ClassVar\":");
+                ClassVarCodec.JsonField(j, v.ClassVar, "ClassVar");
+                j.Raw(",\"Callable\":");
+                CallableCodec.JsonField(j, v.Callable, "Callable");
+                j.Raw(",\"IntEnum\":");
+                Codecs.Double.JsonField(j, v.IntEnum, "IntEnum");
+                j.Raw(",\"IntFlag\":");
+                IntFlagCodec.JsonField(j, v.IntFlag, "IntFlag");
+                j.Raw(",\"PACKAGE\":");
+                Codecs.Int64.JsonField(j, v.Package, "PACKAGE");
+                j.Raw(",\"VERSION\":");
+                VersionCodec.JsonField(j, v.Version, "VERSION");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -2838,6 +3203,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -3248,6 +3619,89 @@ namespace Import
                 Codecs.Int32.Text(t, v.Comparable);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, GoWords v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"chan\":");
+                ChanCodec.JsonField(j, v.Chan, "chan");
+                j.Raw(",\"defer\":");
+                Codecs.Int32.JsonField(j, v.Defer, "defer");
+                j.Raw(",\"fallthrough\":");
+                Codecs.String.JsonField(j, v.Fallthrough, "fallthrough");
+                j.Raw(",\"func\":");
+                FuncCodec.JsonField(j, v.Func, "func");
+                j.Raw(",\"go\":");
+                GoCodec.JsonField(j, v.Go, "go");
+                j.Raw(",\"interface\":");
+                Codecs.Double.JsonField(j, v.Interface, "interface");
+                j.Raw(",\"map\":");
+                MapCodec.JsonField(j, v.Map, "map");
+                j.Raw(",\"package\":");
+                Codecs.Int64.JsonField(j, v.Package, "package");
+                j.Raw(",\"range\":");
+                RangeCodec.JsonField(j, v.Range, "range");
+                j.Raw(",\"select\":");
+                SelectCodec.JsonField(j, v.Select, "select");
+                j.Raw(",\"type\":");
+                Codecs.Bytes.JsonField(j, v.Type, "type");
+                j.Raw(",\"var\":");
+                VarCodec.JsonField(j, v.Var, "var");
+                j.Raw(",\"any\":");
+                Codecs.Decimal.JsonField(j, v.Any, "any");
+                j.Raw(",\"error\":");
+                Codecs.Guid.JsonField(j, v.Error, "error");
+                j.Raw(",\"rune\":");
+                Codecs.Timestamp.JsonField(j, v.Rune, "rune");
+                j.Raw(",\"uint\":");
+                Codecs.Single.JsonField(j, v.Uint, "uint");
+                j.Raw(",\"nil\":");
+                Codecs.Byte.JsonField(j, v.Nil, "nil");
+                j.Raw(",\"iota\":");
+                IotaCodec.JsonField(j, v.Iota, "iota");
+                j.Raw(",\"cap\":");
+                CapCodec.JsonField(j, v.Cap, "cap");
+                j.Raw(",\"make\":");
+                Codecs.Int32.JsonField(j, v.Make, "make");
+                j.Raw(",\"append\":");
+                Codecs.String.JsonField(j, v.Append, "append");
+                j.Raw(",\"copy\":");
+                CopyCodec.JsonField(j, v.Copy, "copy");
+                j.Raw(",\"panic\":");
+                PanicCodec.JsonField(j, v.Panic, "panic");
+                j.Raw(",\"recover\":");
+                Codecs.Double.JsonField(j, v.Recover, "recover");
+                j.Raw(",\"println\":");
+                PrintlnCodec.JsonField(j, v.Println, "println");
+                j.Raw(",\"complex\":");
+                Codecs.Int64.JsonField(j, v.Complex, "complex");
+                j.Raw(",\"real\":");
+                RealCodec.JsonField(j, v.Real, "real");
+                j.Raw(",\"imag\":");
+                ImagCodec.JsonField(j, v.Imag, "imag");
+                j.Raw(",\"close\":");
+                Codecs.Bytes.JsonField(j, v.Close, "close");
+                j.Raw(",\"min\":");
+                MinCodec.JsonField(j, v.Min, "min");
+                j.Raw(",\"max\":");
+                Codecs.Decimal.JsonField(j, v.Max, "max");
+                j.Raw(",\"clear\":");
+                Codecs.Guid.JsonField(j, v.Clear, "clear");
+                j.Raw(",\"uintptr\":");
+                Codecs.Timestamp.JsonField(j, v.Uintptr, "uintptr");
+                j.Raw(",\"float32\":");
+                Codecs.Single.JsonField(j, v.Float32, "float32");
+                j.Raw(",\"float64\":");
+                Codecs.Byte.JsonField(j, v.Float64, "float64");
+                j.Raw(",\"complex64\":");
+                Complex64Codec.JsonField(j, v.Complex64, "complex64");
+                j.Raw(",\"complex128\":");
+                Complex128Codec.JsonField(j, v.Complex128, "complex128");
+                j.Raw(",\"comparable\":");
+                Codecs.Int32.JsonField(j, v.Comparable, "comparable");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -3372,6 +3826,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -3732,6 +4192,77 @@ namespace Import
                 Codecs.Guid.Text(t, v.Set);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, JavaWords v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"abstract\":");
+                AbstractCodec.JsonField(j, v.Abstract, "abstract");
+                j.Raw(",\"boolean\":");
+                Codecs.Int32.JsonField(j, v.Boolean, "boolean");
+                j.Raw(",\"extends\":");
+                Codecs.String.JsonField(j, v.Extends, "extends");
+                j.Raw(",\"implements\":");
+                ImplementsCodec.JsonField(j, v.Implements, "implements");
+                j.Raw(",\"instanceof\":");
+                InstanceofCodec.JsonField(j, v.Instanceof, "instanceof");
+                j.Raw(",\"native\":");
+                Codecs.Double.JsonField(j, v.Native, "native");
+                j.Raw(",\"strictfp\":");
+                StrictfpCodec.JsonField(j, v.Strictfp, "strictfp");
+                j.Raw(",\"synchronized\":");
+                Codecs.Int64.JsonField(j, v.Synchronized, "synchronized");
+                j.Raw(",\"throws\":");
+                ThrowsCodec.JsonField(j, v.Throws, "throws");
+                j.Raw(",\"transient\":");
+                TransientCodec.JsonField(j, v.Transient, "transient");
+                j.Raw(",\"record\":");
+                Codecs.Bytes.JsonField(j, v.Record, "record");
+                j.Raw(",\"sealed\":");
+                SealedCodec.JsonField(j, v.Sealed, "sealed");
+                j.Raw(",\"permits\":");
+                Codecs.Decimal.JsonField(j, v.Permits, "permits");
+                j.Raw(",\"when\":");
+                Codecs.Guid.JsonField(j, v.When, "when");
+                j.Raw(",\"open\":");
+                Codecs.Timestamp.JsonField(j, v.Open, "open");
+                j.Raw(",\"exports\":");
+                Codecs.Single.JsonField(j, v.Exports, "exports");
+                j.Raw(",\"opens\":");
+                Codecs.Byte.JsonField(j, v.Opens, "opens");
+                j.Raw(",\"to\":");
+                ToCodec.JsonField(j, v.To, "to");
+                j.Raw(",\"uses\":");
+                UsesCodec.JsonField(j, v.Uses, "uses");
+                j.Raw(",\"provides\":");
+                Codecs.Int32.JsonField(j, v.Provides, "provides");
+                j.Raw(",\"transitive\":");
+                Codecs.String.JsonField(j, v.Transitive, "transitive");
+                j.Raw(",\"Object\":");
+                ObjectCodec.JsonField(j, v.Object, "Object");
+                j.Raw(",\"String\":");
+                StringCodec.JsonField(j, v.String, "String");
+                j.Raw(",\"Integer\":");
+                Codecs.Double.JsonField(j, v.Integer, "Integer");
+                j.Raw(",\"Long\":");
+                LongCodec.JsonField(j, v.Long, "Long");
+                j.Raw(",\"Math\":");
+                Codecs.Int64.JsonField(j, v.Math, "Math");
+                j.Raw(",\"System\":");
+                SystemCodec.JsonField(j, v.System, "System");
+                j.Raw(",\"Override\":");
+                OverrideCodec.JsonField(j, v.Override, "Override");
+                j.Raw(",\"Class\":");
+                Codecs.Bytes.JsonField(j, v.Class, "Class");
+                j.Raw(",\"List\":");
+                ListCodec.JsonField(j, v.List, "List");
+                j.Raw(",\"Map\":");
+                Codecs.Decimal.JsonField(j, v.Map, "Map");
+                j.Raw(",\"Set\":");
+                Codecs.Guid.JsonField(j, v.Set, "Set");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -3864,6 +4395,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -4295,6 +4832,93 @@ namespace Import
                 ArrayCodec.Text(t, v.Array);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, KotlinWords v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"fun\":");
+                FunCodec.JsonField(j, v.Fun, "fun");
+                j.Raw(",\"typealias\":");
+                Codecs.Int32.JsonField(j, v.Typealias, "typealias");
+                j.Raw(",\"typeof\":");
+                Codecs.String.JsonField(j, v.Typeof, "typeof");
+                j.Raw(",\"val\":");
+                ValCodec.JsonField(j, v.Val, "val");
+                j.Raw(",\"by\":");
+                ByCodec.JsonField(j, v.By, "by");
+                j.Raw(",\"constructor\":");
+                Codecs.Double.JsonField(j, v.Constructor, "constructor");
+                j.Raw(",\"delegate\":");
+                DelegateCodec.JsonField(j, v.Delegate, "delegate");
+                j.Raw(",\"dynamic\":");
+                Codecs.Int64.JsonField(j, v.Dynamic, "dynamic");
+                j.Raw(",\"field\":");
+                FieldCodec.JsonField(j, v.Field, "field");
+                j.Raw(",\"file\":");
+                FileCodec.JsonField(j, v.File, "file");
+                j.Raw(",\"get\":");
+                Codecs.Bytes.JsonField(j, v.Get, "get");
+                j.Raw(",\"init\":");
+                InitCodec.JsonField(j, v.Init, "init");
+                j.Raw(",\"param\":");
+                Codecs.Decimal.JsonField(j, v.Param, "param");
+                j.Raw(",\"receiver\":");
+                Codecs.Guid.JsonField(j, v.Receiver, "receiver");
+                j.Raw(",\"setparam\":");
+                Codecs.Timestamp.JsonField(j, v.Setparam, "setparam");
+                j.Raw(",\"value\":");
+                Codecs.Single.JsonField(j, v.Value, "value");
+                j.Raw(",\"where\":");
+                Codecs.Byte.JsonField(j, v.Where, "where");
+                j.Raw(",\"actual\":");
+                ActualCodec.JsonField(j, v.Actual, "actual");
+                j.Raw(",\"annotation\":");
+                AnnotationCodec.JsonField(j, v.Annotation, "annotation");
+                j.Raw(",\"companion\":");
+                Codecs.Int32.JsonField(j, v.Companion, "companion");
+                j.Raw(",\"crossinline\":");
+                Codecs.String.JsonField(j, v.Crossinline, "crossinline");
+                j.Raw(",\"data\":");
+                DataCodec.JsonField(j, v.Data, "data");
+                j.Raw(",\"expect\":");
+                ExpectCodec.JsonField(j, v.Expect, "expect");
+                j.Raw(",\"external\":");
+                Codecs.Double.JsonField(j, v.External, "external");
+                j.Raw(",\"infix\":");
+                InfixCodec.JsonField(j, v.Infix, "infix");
+                j.Raw(",\"inner\":");
+                Codecs.Int64.JsonField(j, v.Inner, "inner");
+                j.Raw(",\"internal\":");
+                InternalCodec.JsonField(j, v.Internal, "internal");
+                j.Raw(",\"lateinit\":");
+                LateinitCodec.JsonField(j, v.Lateinit, "lateinit");
+                j.Raw(",\"noinline\":");
+                Codecs.Bytes.JsonField(j, v.Noinline, "noinline");
+                j.Raw(",\"out\":");
+                OutCodec.JsonField(j, v.Out, "out");
+                j.Raw(",\"reified\":");
+                Codecs.Decimal.JsonField(j, v.Reified, "reified");
+                j.Raw(",\"suspend\":");
+                Codecs.Guid.JsonField(j, v.Suspend, "suspend");
+                j.Raw(",\"tailrec\":");
+                Codecs.Timestamp.JsonField(j, v.Tailrec, "tailrec");
+                j.Raw(",\"vararg\":");
+                Codecs.Single.JsonField(j, v.Vararg, "vararg");
+                j.Raw(",\"it\":");
+                Codecs.Byte.JsonField(j, v.It, "it");
+                j.Raw(",\"Companion\":");
+                Companion_Codec.JsonField(j, v.Companion_, "Companion");
+                j.Raw(",\"Unit\":");
+                UnitCodec.JsonField(j, v.Unit, "Unit");
+                j.Raw(",\"Nothing\":");
+                Codecs.Int32.JsonField(j, v.Nothing, "Nothing");
+                j.Raw(",\"Int\":");
+                Codecs.String.JsonField(j, v.Int, "Int");
+                j.Raw(",\"Array\":");
+                ArrayCodec.JsonField(j, v.Array, "Array");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -4429,6 +5053,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -4877,6 +5507,97 @@ namespace Import
                 Codecs.Double.Text(t, v.Accessor);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, JsWords v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"debugger\":");
+                DebuggerCodec.JsonField(j, v.Debugger, "debugger");
+                j.Raw(",\"function\":");
+                Codecs.Int32.JsonField(j, v.Function, "function");
+                j.Raw(",\"let\":");
+                Codecs.String.JsonField(j, v.Let, "let");
+                j.Raw(",\"of\":");
+                OfCodec.JsonField(j, v.Of, "of");
+                j.Raw(",\"declare\":");
+                DeclareCodec.JsonField(j, v.Declare, "declare");
+                j.Raw(",\"unknown\":");
+                Codecs.Double.JsonField(j, v.Unknown, "unknown");
+                j.Raw(",\"never\":");
+                NeverCodec.JsonField(j, v.Never, "never");
+                j.Raw(",\"number\":");
+                Codecs.Int64.JsonField(j, v.Number, "number");
+                j.Raw(",\"bigint\":");
+                BigintCodec.JsonField(j, v.Bigint, "bigint");
+                j.Raw(",\"symbol\":");
+                SymbolCodec.JsonField(j, v.Symbol, "symbol");
+                j.Raw(",\"undefined\":");
+                Codecs.Bytes.JsonField(j, v.Undefined, "undefined");
+                j.Raw(",\"NaN\":");
+                NaNCodec.JsonField(j, v.NaN, "NaN");
+                j.Raw(",\"Infinity\":");
+                Codecs.Decimal.JsonField(j, v.Infinity, "Infinity");
+                j.Raw(",\"Uint8Array\":");
+                Codecs.Guid.JsonField(j, v.Uint8Array, "Uint8Array");
+                j.Raw(",\"Error\":");
+                Codecs.Timestamp.JsonField(j, v.Error, "Error");
+                j.Raw(",\"Number\":");
+                Codecs.Single.JsonField(j, v.Number_, "Number");
+                j.Raw(",\"BigInt\":");
+                Codecs.Byte.JsonField(j, v.BigInt, "BigInt");
+                j.Raw(",\"Boolean\":");
+                BooleanCodec.JsonField(j, v.Boolean, "Boolean");
+                j.Raw(",\"Symbol\":");
+                Symbol_Codec.JsonField(j, v.Symbol_, "Symbol");
+                j.Raw(",\"Date\":");
+                Codecs.Int32.JsonField(j, v.Date, "Date");
+                j.Raw(",\"JSON\":");
+                Codecs.String.JsonField(j, v.Json, "JSON");
+                j.Raw(",\"Promise\":");
+                PromiseCodec.JsonField(j, v.Promise, "Promise");
+                j.Raw(",\"Partial\":");
+                PartialCodec.JsonField(j, v.Partial, "Partial");
+                j.Raw(",\"Record\":");
+                Codecs.Double.JsonField(j, v.Record, "Record");
+                j.Raw(",\"globalThis\":");
+                GlobalThisCodec.JsonField(j, v.GlobalThis, "globalThis");
+                j.Raw(",\"arguments\":");
+                Codecs.Int64.JsonField(j, v.Arguments, "arguments");
+                j.Raw(",\"eval\":");
+                EvalCodec.JsonField(j, v.Eval, "eval");
+                j.Raw(",\"require\":");
+                RequireCodec.JsonField(j, v.Require, "require");
+                j.Raw(",\"prototype\":");
+                Codecs.Bytes.JsonField(j, v.Prototype, "prototype");
+                j.Raw(",\"__proto__\":");
+                ProtoCodec.JsonField(j, v.Proto, "__proto__");
+                j.Raw(",\"toString\":");
+                Codecs.Decimal.JsonField(j, v.ToString_, "toString");
+                j.Raw(",\"valueOf\":");
+                Codecs.Guid.JsonField(j, v.ValueOf, "valueOf");
+                j.Raw(",\"hasOwnProperty\":");
+                Codecs.Timestamp.JsonField(j, v.HasOwnProperty, "hasOwnProperty");
+                j.Raw(",\"isPrototypeOf\":");
+                Codecs.Single.JsonField(j, v.IsPrototypeOf, "isPrototypeOf");
+                j.Raw(",\"propertyIsEnumerable\":");
+                Codecs.Byte.JsonField(j, v.PropertyIsEnumerable, "propertyIsEnumerable");
+                j.Raw(",\"toLocaleString\":");
+                ToLocaleStringCodec.JsonField(j, v.ToLocaleString, "toLocaleString");
+                j.Raw(",\"readonly\":");
+                ReadonlyCodec.JsonField(j, v.Readonly, "readonly");
+                j.Raw(",\"keyof\":");
+                Codecs.Int32.JsonField(j, v.Keyof, "keyof");
+                j.Raw(",\"infer\":");
+                Codecs.String.JsonField(j, v.Infer, "infer");
+                j.Raw(",\"asserts\":");
+                AssertsCodec.JsonField(j, v.Asserts, "asserts");
+                j.Raw(",\"satisfies\":");
+                SatisfiesCodec.JsonField(j, v.Satisfies, "satisfies");
+                j.Raw(",\"accessor\":");
+                Codecs.Double.JsonField(j, v.Accessor, "accessor");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -5004,6 +5725,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -5386,6 +6113,83 @@ namespace Import
                 Codecs.Byte.Text(t, v.Sized);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, RustWords v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"crate\":");
+                CrateCodec.JsonField(j, v.Crate, "crate");
+                j.Raw(",\"dyn\":");
+                Codecs.Int32.JsonField(j, v.Dyn, "dyn");
+                j.Raw(",\"fn\":");
+                Codecs.String.JsonField(j, v.Fn, "fn");
+                j.Raw(",\"impl\":");
+                ImplCodec.JsonField(j, v.Impl, "impl");
+                j.Raw(",\"loop\":");
+                LoopCodec.JsonField(j, v.Loop, "loop");
+                j.Raw(",\"mod\":");
+                Codecs.Double.JsonField(j, v.Mod, "mod");
+                j.Raw(",\"move\":");
+                MoveCodec.JsonField(j, v.Move, "move");
+                j.Raw(",\"mut\":");
+                Codecs.Int64.JsonField(j, v.Mut, "mut");
+                j.Raw(",\"pub\":");
+                PubCodec.JsonField(j, v.Pub, "pub");
+                j.Raw(",\"ref\":");
+                RefCodec.JsonField(j, v.Ref, "ref");
+                j.Raw(",\"Self\":");
+                Codecs.Bytes.JsonField(j, v.Self, "Self");
+                j.Raw(",\"trait\":");
+                TraitCodec.JsonField(j, v.Trait, "trait");
+                j.Raw(",\"unsafe\":");
+                Codecs.Decimal.JsonField(j, v.Unsafe, "unsafe");
+                j.Raw(",\"use\":");
+                Codecs.Guid.JsonField(j, v.Use, "use");
+                j.Raw(",\"become\":");
+                Codecs.Timestamp.JsonField(j, v.Become, "become");
+                j.Raw(",\"box\":");
+                Codecs.Single.JsonField(j, v.Box, "box");
+                j.Raw(",\"macro\":");
+                Codecs.Byte.JsonField(j, v.Macro, "macro");
+                j.Raw(",\"priv\":");
+                PrivCodec.JsonField(j, v.Priv, "priv");
+                j.Raw(",\"unsized\":");
+                UnsizedCodec.JsonField(j, v.Unsized, "unsized");
+                j.Raw(",\"gen\":");
+                Codecs.Int32.JsonField(j, v.Gen, "gen");
+                j.Raw(",\"macro_rules\":");
+                Codecs.String.JsonField(j, v.MacroRules, "macro_rules");
+                j.Raw(",\"Option\":");
+                OptionCodec.JsonField(j, v.Option, "Option");
+                j.Raw(",\"Some\":");
+                SomeCodec.JsonField(j, v.Some, "Some");
+                j.Raw(",\"Result\":");
+                Codecs.Double.JsonField(j, v.Result, "Result");
+                j.Raw(",\"Ok\":");
+                OkCodec.JsonField(j, v.Ok, "Ok");
+                j.Raw(",\"Err\":");
+                Codecs.Int64.JsonField(j, v.Err, "Err");
+                j.Raw(",\"Vec\":");
+                VecCodec.JsonField(j, v.Vec, "Vec");
+                j.Raw(",\"Box\":");
+                Box_Codec.JsonField(j, v.Box_, "Box");
+                j.Raw(",\"Clone\":");
+                Codecs.Bytes.JsonField(j, v.Clone_, "Clone");
+                j.Raw(",\"Copy\":");
+                CopyCodec.JsonField(j, v.Copy, "Copy");
+                j.Raw(",\"Default\":");
+                Codecs.Decimal.JsonField(j, v.Default, "Default");
+                j.Raw(",\"Drop\":");
+                Codecs.Guid.JsonField(j, v.Drop, "Drop");
+                j.Raw(",\"Send\":");
+                Codecs.Timestamp.JsonField(j, v.Send, "Send");
+                j.Raw(",\"Sync\":");
+                Codecs.Single.JsonField(j, v.Sync, "Sync");
+                j.Raw(",\"Sized\":");
+                Codecs.Byte.JsonField(j, v.Sized, "Sized");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -5508,6 +6312,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -5850,6 +6660,73 @@ namespace Import
                 NotnullCodec.Text(t, v.Notnull);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, CSharpWords v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"checked\":");
+                CheckedCodec.JsonField(j, v.Checked, "checked");
+                j.Raw(",\"event\":");
+                Codecs.Int32.JsonField(j, v.Event, "event");
+                j.Raw(",\"fixed\":");
+                Codecs.String.JsonField(j, v.Fixed, "fixed");
+                j.Raw(",\"foreach\":");
+                ForeachCodec.JsonField(j, v.Foreach, "foreach");
+                j.Raw(",\"implicit\":");
+                ImplicitCodec.JsonField(j, v.Implicit, "implicit");
+                j.Raw(",\"lock\":");
+                Codecs.Double.JsonField(j, v.Lock, "lock");
+                j.Raw(",\"params\":");
+                ParamsCodec.JsonField(j, v.Params, "params");
+                j.Raw(",\"sbyte\":");
+                Codecs.Int64.JsonField(j, v.Sbyte, "sbyte");
+                j.Raw(",\"stackalloc\":");
+                StackallocCodec.JsonField(j, v.Stackalloc, "stackalloc");
+                j.Raw(",\"ulong\":");
+                UlongCodec.JsonField(j, v.Ulong, "ulong");
+                j.Raw(",\"unchecked\":");
+                Codecs.Bytes.JsonField(j, v.Unchecked, "unchecked");
+                j.Raw(",\"ushort\":");
+                UshortCodec.JsonField(j, v.Ushort, "ushort");
+                j.Raw(",\"add\":");
+                Codecs.Decimal.JsonField(j, v.Add, "add");
+                j.Raw(",\"alias\":");
+                Codecs.Guid.JsonField(j, v.Alias, "alias");
+                j.Raw(",\"ascending\":");
+                Codecs.Timestamp.JsonField(j, v.Ascending, "ascending");
+                j.Raw(",\"descending\":");
+                Codecs.Single.JsonField(j, v.Descending, "descending");
+                j.Raw(",\"equals\":");
+                Codecs.Byte.JsonField(j, v.Equals_, "equals");
+                j.Raw(",\"group\":");
+                GroupCodec.JsonField(j, v.Group, "group");
+                j.Raw(",\"into\":");
+                IntoCodec.JsonField(j, v.Into, "into");
+                j.Raw(",\"join\":");
+                Codecs.Int32.JsonField(j, v.Join, "join");
+                j.Raw(",\"nameof\":");
+                Codecs.String.JsonField(j, v.Nameof, "nameof");
+                j.Raw(",\"on\":");
+                OnCodec.JsonField(j, v.On, "on");
+                j.Raw(",\"orderby\":");
+                OrderbyCodec.JsonField(j, v.Orderby, "orderby");
+                j.Raw(",\"partial\":");
+                Codecs.Double.JsonField(j, v.Partial, "partial");
+                j.Raw(",\"remove\":");
+                RemoveCodec.JsonField(j, v.Remove, "remove");
+                j.Raw(",\"unmanaged\":");
+                Codecs.Int64.JsonField(j, v.Unmanaged, "unmanaged");
+                j.Raw(",\"required\":");
+                RequiredCodec.JsonField(j, v.Required, "required");
+                j.Raw(",\"scoped\":");
+                ScopedCodec.JsonField(j, v.Scoped, "scoped");
+                j.Raw(",\"managed\":");
+                Codecs.Bytes.JsonField(j, v.Managed, "managed");
+                j.Raw(",\"notnull\":");
+                NotnullCodec.JsonField(j, v.Notnull, "notnull");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -5960,6 +6837,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -6189,6 +7072,49 @@ namespace Import
                 InitializeCodec.Text(t, v.Initialize);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, RubyWords v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"BEGIN\":");
+                BeginCodec.JsonField(j, v.Begin, "BEGIN");
+                j.Raw(",\"END\":");
+                Codecs.Int32.JsonField(j, v.End, "END");
+                j.Raw(",\"begin\":");
+                Codecs.String.JsonField(j, v.Begin_, "begin");
+                j.Raw(",\"elsif\":");
+                ElsifCodec.JsonField(j, v.Elsif, "elsif");
+                j.Raw(",\"end\":");
+                End_Codec.JsonField(j, v.End_, "end");
+                j.Raw(",\"ensure\":");
+                Codecs.Double.JsonField(j, v.Ensure, "ensure");
+                j.Raw(",\"next\":");
+                NextCodec.JsonField(j, v.Next, "next");
+                j.Raw(",\"redo\":");
+                Codecs.Int64.JsonField(j, v.Redo, "redo");
+                j.Raw(",\"rescue\":");
+                RescueCodec.JsonField(j, v.Rescue, "rescue");
+                j.Raw(",\"retry\":");
+                RetryCodec.JsonField(j, v.Retry, "retry");
+                j.Raw(",\"then\":");
+                Codecs.Bytes.JsonField(j, v.Then, "then");
+                j.Raw(",\"undef\":");
+                UndefCodec.JsonField(j, v.Undef, "undef");
+                j.Raw(",\"unless\":");
+                Codecs.Decimal.JsonField(j, v.Unless, "unless");
+                j.Raw(",\"until\":");
+                Codecs.Guid.JsonField(j, v.Until, "until");
+                j.Raw(",\"__FILE__\":");
+                Codecs.Timestamp.JsonField(j, v.File, "__FILE__");
+                j.Raw(",\"__LINE__\":");
+                Codecs.Single.JsonField(j, v.Line, "__LINE__");
+                j.Raw(",\"__ENCODING__\":");
+                Codecs.Byte.JsonField(j, v.Encoding, "__ENCODING__");
+                j.Raw(",\"initialize\":");
+                InitializeCodec.JsonField(j, v.Initialize, "initialize");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -6292,6 +7218,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -6459,6 +7391,35 @@ namespace Import
                 Codecs.Bytes.Text(t, v.Reset);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, CppMembers v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"swap\":");
+                SwapCodec.JsonField(j, v.Swap, "swap");
+                j.Raw(",\"fbe_type\":");
+                Codecs.Int32.JsonField(j, v.FbeType, "fbe_type");
+                j.Raw(",\"fbe\":");
+                Codecs.String.JsonField(j, v.Fbe, "fbe");
+                j.Raw(",\"Model\":");
+                Model_Codec.JsonField(j, v.Model_, "Model");
+                j.Raw(",\"FinalModel\":");
+                FinalModelCodec.JsonField(j, v.FinalModel, "FinalModel");
+                j.Raw(",\"FieldModel\":");
+                Codecs.Double.JsonField(j, v.FieldModel, "FieldModel");
+                j.Raw(",\"buffer\":");
+                BufferCodec.JsonField(j, v.Buffer, "buffer");
+                j.Raw(",\"size\":");
+                Codecs.Int64.JsonField(j, v.Size, "size");
+                j.Raw(",\"offset\":");
+                OffsetCodec.JsonField(j, v.Offset, "offset");
+                j.Raw(",\"model\":");
+                Model__Codec.JsonField(j, v.Model__, "model");
+                j.Raw(",\"reset\":");
+                Codecs.Bytes.JsonField(j, v.Reset, "reset");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -6567,6 +7528,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -6778,6 +7745,45 @@ namespace Import
                 Codecs.Single.Text(t, v.Private);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, PythonMembers v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"to_json\":");
+                ToJson_Codec.JsonField(j, v.ToJson_, "to_json");
+                j.Raw(",\"from_json\":");
+                Codecs.Int32.JsonField(j, v.FromJson_, "from_json");
+                j.Raw(",\"to_fbe\":");
+                Codecs.String.JsonField(j, v.ToFbe_, "to_fbe");
+                j.Raw(",\"from_fbe\":");
+                FromFbe_Codec.JsonField(j, v.FromFbe_, "from_fbe");
+                j.Raw(",\"to_final\":");
+                ToFinal_Codec.JsonField(j, v.ToFinal_, "to_final");
+                j.Raw(",\"from_final\":");
+                Codecs.Double.JsonField(j, v.FromFinal_, "from_final");
+                j.Raw(",\"fbe_equal\":");
+                FbeEqualCodec.JsonField(j, v.FbeEqual, "fbe_equal");
+                j.Raw(",\"fbe_key\":");
+                Codecs.Int64.JsonField(j, v.FbeKey, "fbe_key");
+                j.Raw(",\"fbe_size\":");
+                FbeSizeCodec.JsonField(j, v.FbeSize, "fbe_size");
+                j.Raw(",\"__init__\":");
+                InitCodec.JsonField(j, v.Init, "__init__");
+                j.Raw(",\"__slots__\":");
+                Codecs.Bytes.JsonField(j, v.Slots, "__slots__");
+                j.Raw(",\"__class__\":");
+                ClassCodec.JsonField(j, v.Class, "__class__");
+                j.Raw(",\"__dict__\":");
+                Codecs.Decimal.JsonField(j, v.Dict, "__dict__");
+                j.Raw(",\"__hash__\":");
+                Codecs.Guid.JsonField(j, v.Hash, "__hash__");
+                j.Raw(",\"__eq__\":");
+                Codecs.Timestamp.JsonField(j, v.Eq, "__eq__");
+                j.Raw(",\"__private\":");
+                Codecs.Single.JsonField(j, v.Private, "__private");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -6895,6 +7901,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -7187,6 +8199,63 @@ namespace Import
                 VerifyFinal_Codec.Text(t, v.VerifyFinal_);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, GoMembers v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"FBEKey\":");
+                FbeKeyCodec.JsonField(j, v.FbeKey, "FBEKey");
+                j.Raw(",\"FBEKeyCompare\":");
+                Codecs.Int32.JsonField(j, v.FbeKeyCompare, "FBEKeyCompare");
+                j.Raw(",\"Reset\":");
+                Codecs.String.JsonField(j, v.Reset, "Reset");
+                j.Raw(",\"MarshalFBE\":");
+                MarshalFbeCodec.JsonField(j, v.MarshalFbe, "MarshalFBE");
+                j.Raw(",\"UnmarshalFBE\":");
+                UnmarshalFbeCodec.JsonField(j, v.UnmarshalFbe, "UnmarshalFBE");
+                j.Raw(",\"AppendFBE\":");
+                Codecs.Double.JsonField(j, v.AppendFbe, "AppendFBE");
+                j.Raw(",\"ReadFBE\":");
+                ReadFbeCodec.JsonField(j, v.ReadFbe, "ReadFBE");
+                j.Raw(",\"FBEWrite\":");
+                Codecs.Int64.JsonField(j, v.FbeWrite, "FBEWrite");
+                j.Raw(",\"FBERead\":");
+                FbeReadCodec.JsonField(j, v.FbeRead, "FBERead");
+                j.Raw(",\"MarshalFinal\":");
+                MarshalFinalCodec.JsonField(j, v.MarshalFinal, "MarshalFinal");
+                j.Raw(",\"UnmarshalFinal\":");
+                Codecs.Bytes.JsonField(j, v.UnmarshalFinal, "UnmarshalFinal");
+                j.Raw(",\"AppendFinal\":");
+                AppendFinalCodec.JsonField(j, v.AppendFinal, "AppendFinal");
+                j.Raw(",\"ReadFinal\":");
+                Codecs.Decimal.JsonField(j, v.ReadFinal, "ReadFinal");
+                j.Raw(",\"FBEWriteFinal\":");
+                Codecs.Guid.JsonField(j, v.FbeWriteFinal, "FBEWriteFinal");
+                j.Raw(",\"FBEReadFinal\":");
+                Codecs.Timestamp.JsonField(j, v.FbeReadFinal, "FBEReadFinal");
+                j.Raw(",\"MarshalJSON\":");
+                Codecs.Single.JsonField(j, v.MarshalJson, "MarshalJSON");
+                j.Raw(",\"UnmarshalJSON\":");
+                Codecs.Byte.JsonField(j, v.UnmarshalJson, "UnmarshalJSON");
+                j.Raw(",\"AppendJSON\":");
+                AppendJsonCodec.JsonField(j, v.AppendJson, "AppendJSON");
+                j.Raw(",\"ReadJSON\":");
+                ReadJsonCodec.JsonField(j, v.ReadJson, "ReadJSON");
+                j.Raw(",\"FBEWriteJSON\":");
+                Codecs.Int32.JsonField(j, v.FbeWriteJson, "FBEWriteJSON");
+                j.Raw(",\"FBEReadJSON\":");
+                Codecs.String.JsonField(j, v.FbeReadJson, "FBEReadJSON");
+                j.Raw(",\"FBEWriteText\":");
+                FbeWriteTextCodec.JsonField(j, v.FbeWriteText, "FBEWriteText");
+                j.Raw(",\"TypeID\":");
+                TypeId_Codec.JsonField(j, v.TypeId_, "TypeID");
+                j.Raw(",\"Verify\":");
+                Codecs.Double.JsonField(j, v.Verify, "Verify");
+                j.Raw(",\"VerifyFinal\":");
+                VerifyFinal_Codec.JsonField(j, v.VerifyFinal_, "VerifyFinal");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -7305,6 +8374,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -7604,6 +8679,65 @@ namespace Import
                 Codecs.Int64.Text(t, v.FbeLevels);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, JvmMembers v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"TYPE_ID\":");
+                TypeId_Codec.JsonField(j, v.TypeId_, "TYPE_ID");
+                j.Raw(",\"KEY_ORDER\":");
+                Codecs.Int32.JsonField(j, v.KeyOrder, "KEY_ORDER");
+                j.Raw(",\"toFbe\":");
+                Codecs.String.JsonField(j, v.ToFbe_, "toFbe");
+                j.Raw(",\"fromFbe\":");
+                FromFbe_Codec.JsonField(j, v.FromFbe_, "fromFbe");
+                j.Raw(",\"readFbe\":");
+                ReadFbeCodec.JsonField(j, v.ReadFbe, "readFbe");
+                j.Raw(",\"writeFbe\":");
+                Codecs.Double.JsonField(j, v.WriteFbe_, "writeFbe");
+                j.Raw(",\"verifyFbe\":");
+                VerifyFbe_Codec.JsonField(j, v.VerifyFbe_, "verifyFbe");
+                j.Raw(",\"toFinal\":");
+                Codecs.Int64.JsonField(j, v.ToFinal_, "toFinal");
+                j.Raw(",\"fromFinal\":");
+                FromFinal_Codec.JsonField(j, v.FromFinal_, "fromFinal");
+                j.Raw(",\"readFinal\":");
+                ReadFinalCodec.JsonField(j, v.ReadFinal, "readFinal");
+                j.Raw(",\"writeFinal\":");
+                Codecs.Bytes.JsonField(j, v.WriteFinal_, "writeFinal");
+                j.Raw(",\"verifyFinal\":");
+                VerifyFinal_Codec.JsonField(j, v.VerifyFinal_, "verifyFinal");
+                j.Raw(",\"toJson\":");
+                Codecs.Decimal.JsonField(j, v.ToJson_, "toJson");
+                j.Raw(",\"fromJson\":");
+                Codecs.Guid.JsonField(j, v.FromJson_, "fromJson");
+                j.Raw(",\"writeJson\":");
+                Codecs.Timestamp.JsonField(j, v.WriteJson, "writeJson");
+                j.Raw(",\"readJson\":");
+                Codecs.Single.JsonField(j, v.ReadJson, "readJson");
+                j.Raw(",\"hashCode\":");
+                Codecs.Byte.JsonField(j, v.HashCode, "hashCode");
+                j.Raw(",\"getClass\":");
+                GetClassCodec.JsonField(j, v.GetClass, "getClass");
+                j.Raw(",\"clone\":");
+                Clone_Codec.JsonField(j, v.Clone_, "clone");
+                j.Raw(",\"finalize\":");
+                Codecs.Int32.JsonField(j, v.Finalize_, "finalize");
+                j.Raw(",\"wait\":");
+                Codecs.String.JsonField(j, v.Wait, "wait");
+                j.Raw(",\"notify\":");
+                NotifyCodec.JsonField(j, v.Notify, "notify");
+                j.Raw(",\"notifyAll\":");
+                NotifyAllCodec.JsonField(j, v.NotifyAll, "notifyAll");
+                j.Raw(",\"javaClass\":");
+                Codecs.Double.JsonField(j, v.JavaClass, "javaClass");
+                j.Raw(",\"component1\":");
+                Component1Codec.JsonField(j, v.Component1, "component1");
+                j.Raw(",\"fbeLevels\":");
+                Codecs.Int64.JsonField(j, v.FbeLevels, "fbeLevels");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -7700,6 +8834,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -7802,6 +8942,21 @@ namespace Import
                 t.Raw(",verify=");
                 VerifyCodec.Text(t, v.Verify);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, JsMembers v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"fbeKey\":");
+                FbeKeyCodec.JsonField(j, v.FbeKey, "fbeKey");
+                j.Raw(",\"toJSON\":");
+                Codecs.Int32.JsonField(j, v.ToJson_, "toJSON");
+                j.Raw(",\"toText\":");
+                Codecs.String.JsonField(j, v.ToText, "toText");
+                j.Raw(",\"verify\":");
+                VerifyCodec.JsonField(j, v.Verify, "verify");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -7923,6 +9078,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -8244,6 +9405,69 @@ namespace Import
                 RequestsCodec.Text(t, v.Requests);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, RuntimeNames v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Buffer\":");
+                BufferCodec.JsonField(j, v.Buffer, "Buffer");
+                j.Raw(",\"WriteBuffer\":");
+                Codecs.Int32.JsonField(j, v.WriteBuffer, "WriteBuffer");
+                j.Raw(",\"ReadBuffer\":");
+                Codecs.String.JsonField(j, v.ReadBuffer, "ReadBuffer");
+                j.Raw(",\"Reader\":");
+                Reader_Codec.JsonField(j, v.Reader_, "Reader");
+                j.Raw(",\"Writer\":");
+                Writer_Codec.JsonField(j, v.Writer_, "Writer");
+                j.Raw(",\"Limits\":");
+                Codecs.Double.JsonField(j, v.Limits_, "Limits");
+                j.Raw(",\"Decimal\":");
+                DecimalCodec.JsonField(j, v.Decimal, "Decimal");
+                j.Raw(",\"Uuid\":");
+                Codecs.Int64.JsonField(j, v.Uuid_, "Uuid");
+                j.Raw(",\"UUID\":");
+                Uuid__Codec.JsonField(j, v.Uuid__, "UUID");
+                j.Raw(",\"Timestamp\":");
+                Timestamp_Codec.JsonField(j, v.Timestamp_, "Timestamp");
+                j.Raw(",\"JsonWriter\":");
+                Codecs.Bytes.JsonField(j, v.JsonWriter, "JsonWriter");
+                j.Raw(",\"JsonReader\":");
+                JsonReaderCodec.JsonField(j, v.JsonReader, "JsonReader");
+                j.Raw(",\"DecodeError\":");
+                Codecs.Decimal.JsonField(j, v.DecodeError, "DecodeError");
+                j.Raw(",\"EncodeError\":");
+                Codecs.Guid.JsonField(j, v.EncodeError, "EncodeError");
+                j.Raw(",\"DecodeException\":");
+                Codecs.Timestamp.JsonField(j, v.DecodeException, "DecodeException");
+                j.Raw(",\"EncodeException\":");
+                Codecs.Single.JsonField(j, v.EncodeException, "EncodeException");
+                j.Raw(",\"Sender\":");
+                Codecs.Byte.JsonField(j, v.Sender, "Sender");
+                j.Raw(",\"Receiver\":");
+                ReceiverCodec.JsonField(j, v.Receiver, "Receiver");
+                j.Raw(",\"Client\":");
+                ClientCodec.JsonField(j, v.Client, "Client");
+                j.Raw(",\"Proxy\":");
+                Codecs.Int32.JsonField(j, v.Proxy, "Proxy");
+                j.Raw(",\"Handler\":");
+                Codecs.String.JsonField(j, v.Handler, "Handler");
+                j.Raw(",\"Text\":");
+                TextCodec.JsonField(j, v.Text, "Text");
+                j.Raw(",\"Compare\":");
+                CompareCodec.JsonField(j, v.Compare, "Compare");
+                j.Raw(",\"Decimals\":");
+                Codecs.Double.JsonField(j, v.Decimals, "Decimals");
+                j.Raw(",\"Uuids\":");
+                UuidsCodec.JsonField(j, v.Uuids, "Uuids");
+                j.Raw(",\"Timestamps\":");
+                Codecs.Int64.JsonField(j, v.Timestamps, "Timestamps");
+                j.Raw(",\"Utf8\":");
+                Utf8Codec.JsonField(j, v.Utf8, "Utf8");
+                j.Raw(",\"Requests\":");
+                RequestsCodec.JsonField(j, v.Requests, "Requests");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -8339,6 +9563,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -8409,6 +9639,15 @@ namespace Import
                 t.Raw("class(class=");
                 Codecs.Int32.Text(t, v.Class_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Class v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"class\":");
+                Codecs.Int32.JsonField(j, v.Class_, "class");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -8505,6 +9744,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -8575,6 +9820,15 @@ namespace Import
                 t.Raw("Object(Object=");
                 Codecs.Int32.Text(t, v.Object);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Object_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Object\":");
+                Codecs.Int32.JsonField(j, v.Object, "Object");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -8671,6 +9925,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -8741,6 +10001,15 @@ namespace Import
                 t.Raw("String(String=");
                 Codecs.Int32.Text(t, v.String);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, String_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"String\":");
+                Codecs.Int32.JsonField(j, v.String, "String");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -8837,6 +10106,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -8907,6 +10182,15 @@ namespace Import
                 t.Raw("List(List=");
                 Codecs.Int32.Text(t, v.List);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, List_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"List\":");
+                Codecs.Int32.JsonField(j, v.List, "List");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -9003,6 +10287,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -9073,6 +10363,15 @@ namespace Import
                 t.Raw("Map(Map=");
                 Codecs.Int32.Text(t, v.Map_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Map v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Map\":");
+                Codecs.Int32.JsonField(j, v.Map_, "Map");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -9169,6 +10468,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -9239,6 +10544,15 @@ namespace Import
                 t.Raw("Model(Model=");
                 Codecs.Int32.Text(t, v.Model__);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Model_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Model\":");
+                Codecs.Int32.JsonField(j, v.Model__, "Model");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -9335,6 +10649,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -9405,6 +10725,15 @@ namespace Import
                 t.Raw("FinalModel(FinalModel=");
                 Codecs.Int32.Text(t, v.FinalModel_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, FinalModel v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"FinalModel\":");
+                Codecs.Int32.JsonField(j, v.FinalModel_, "FinalModel");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -9501,6 +10830,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -9571,6 +10906,15 @@ namespace Import
                 t.Raw("Buffer(Buffer=");
                 Codecs.Int32.Text(t, v.Buffer_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Buffer v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Buffer\":");
+                Codecs.Int32.JsonField(j, v.Buffer_, "Buffer");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -9667,6 +11011,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -9737,6 +11087,15 @@ namespace Import
                 t.Raw("Reader(Reader=");
                 Codecs.Int32.Text(t, v.Reader__);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Reader_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Reader\":");
+                Codecs.Int32.JsonField(j, v.Reader__, "Reader");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -9833,6 +11192,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -9903,6 +11268,15 @@ namespace Import
                 t.Raw("Writer(Writer=");
                 Codecs.Int32.Text(t, v.Writer__);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Writer_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Writer\":");
+                Codecs.Int32.JsonField(j, v.Writer__, "Writer");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -9999,6 +11373,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10069,6 +11449,15 @@ namespace Import
                 t.Raw("Limits(Limits=");
                 Codecs.Int32.Text(t, v.Limits__);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Limits_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Limits\":");
+                Codecs.Int32.JsonField(j, v.Limits__, "Limits");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -10165,6 +11554,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10235,6 +11630,15 @@ namespace Import
                 t.Raw("DecodeError(DecodeError=");
                 Codecs.Int32.Text(t, v.DecodeError_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, DecodeError v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"DecodeError\":");
+                Codecs.Int32.JsonField(j, v.DecodeError_, "DecodeError");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -10331,6 +11735,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10401,6 +11811,15 @@ namespace Import
                 t.Raw("DecodeException(DecodeException=");
                 Codecs.Int32.Text(t, v.DecodeException);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, DecodeException_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"DecodeException\":");
+                Codecs.Int32.JsonField(j, v.DecodeException, "DecodeException");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -10497,6 +11916,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10567,6 +11992,15 @@ namespace Import
                 t.Raw("Decimal(Decimal=");
                 Codecs.Int32.Text(t, v.Decimal);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Decimal_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Decimal\":");
+                Codecs.Int32.JsonField(j, v.Decimal, "Decimal");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -10663,6 +12097,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10733,6 +12173,15 @@ namespace Import
                 t.Raw("Uuid(Uuid=");
                 Codecs.Int32.Text(t, v.Uuid__);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Uuid_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Uuid\":");
+                Codecs.Int32.JsonField(j, v.Uuid__, "Uuid");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -10829,6 +12278,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10899,6 +12354,15 @@ namespace Import
                 t.Raw("UUID(UUID=");
                 Codecs.Int32.Text(t, v.Uuid_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Uuid__ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"UUID\":");
+                Codecs.Int32.JsonField(j, v.Uuid_, "UUID");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -10995,6 +12459,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -11065,6 +12535,15 @@ namespace Import
                 t.Raw("Timestamp(Timestamp=");
                 Codecs.Int32.Text(t, v.Timestamp__);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Timestamp_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Timestamp\":");
+                Codecs.Int32.JsonField(j, v.Timestamp__, "Timestamp");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -11161,6 +12640,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -11231,6 +12716,15 @@ namespace Import
                 t.Raw("Sender(Sender=");
                 Codecs.Int32.Text(t, v.Sender_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Sender v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Sender\":");
+                Codecs.Int32.JsonField(j, v.Sender_, "Sender");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -11327,6 +12821,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -11397,6 +12897,15 @@ namespace Import
                 t.Raw("Receiver(Receiver=");
                 Codecs.Int32.Text(t, v.Receiver_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Receiver v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Receiver\":");
+                Codecs.Int32.JsonField(j, v.Receiver_, "Receiver");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -11493,6 +13002,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -11563,6 +13078,15 @@ namespace Import
                 t.Raw("Client(Client=");
                 Codecs.Int32.Text(t, v.Client_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Client v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Client\":");
+                Codecs.Int32.JsonField(j, v.Client_, "Client");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -11659,6 +13183,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -11729,6 +13259,15 @@ namespace Import
                 t.Raw("Proxy(Proxy=");
                 Codecs.Int32.Text(t, v.Proxy_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Proxy v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Proxy\":");
+                Codecs.Int32.JsonField(j, v.Proxy_, "Proxy");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -11825,6 +13364,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -11895,6 +13440,15 @@ namespace Import
                 t.Raw("Handler(Handler=");
                 Codecs.Int32.Text(t, v.Handler_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Handler v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Handler\":");
+                Codecs.Int32.JsonField(j, v.Handler_, "Handler");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -11991,6 +13545,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12061,6 +13621,15 @@ namespace Import
                 t.Raw("fbe(fbe=");
                 Codecs.Int32.Text(t, v.Fbe);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Fbe_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"fbe\":");
+                Codecs.Int32.JsonField(j, v.Fbe, "fbe");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -12157,6 +13726,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12227,6 +13802,15 @@ namespace Import
                 t.Raw("FBE(FBE=");
                 Codecs.Int32.Text(t, v.Fbe);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Fbe__ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"FBE\":");
+                Codecs.Int32.JsonField(j, v.Fbe, "FBE");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -12323,6 +13907,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12393,6 +13983,15 @@ namespace Import
                 t.Raw("std(std=");
                 Codecs.Int32.Text(t, v.Std_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Std v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"std\":");
+                Codecs.Int32.JsonField(j, v.Std_, "std");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -12489,6 +14088,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12559,6 +14164,15 @@ namespace Import
                 t.Raw("Companion(Companion=");
                 Codecs.Int32.Text(t, v.Companion_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Companion v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Companion\":");
+                Codecs.Int32.JsonField(j, v.Companion_, "Companion");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -12655,6 +14269,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12725,6 +14345,15 @@ namespace Import
                 t.Raw("Any(Any=");
                 Codecs.Int32.Text(t, v.Any_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Any v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Any\":");
+                Codecs.Int32.JsonField(j, v.Any_, "Any");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -12821,6 +14450,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12891,6 +14526,15 @@ namespace Import
                 t.Raw("Self(Self=");
                 Codecs.Int32.Text(t, v.Self_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Self v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Self\":");
+                Codecs.Int32.JsonField(j, v.Self_, "Self");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -12987,6 +14631,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13057,6 +14707,15 @@ namespace Import
                 t.Raw("self(self=");
                 Codecs.Int32.Text(t, v.Self);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Self_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"self\":");
+                Codecs.Int32.JsonField(j, v.Self, "self");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -13153,6 +14812,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13223,6 +14888,15 @@ namespace Import
                 t.Raw("None(None=");
                 Codecs.Int32.Text(t, v.None_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, None v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"None\":");
+                Codecs.Int32.JsonField(j, v.None_, "None");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -13319,6 +14993,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13389,6 +15069,15 @@ namespace Import
                 t.Raw("Option(Option=");
                 Codecs.Int32.Text(t, v.Option_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Option v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Option\":");
+                Codecs.Int32.JsonField(j, v.Option_, "Option");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -13485,6 +15174,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13555,6 +15250,15 @@ namespace Import
                 t.Raw("Result(Result=");
                 Codecs.Int32.Text(t, v.Result_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Result v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Result\":");
+                Codecs.Int32.JsonField(j, v.Result_, "Result");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -13651,6 +15355,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13721,6 +15431,15 @@ namespace Import
                 t.Raw("Vec(Vec=");
                 Codecs.Int32.Text(t, v.Vec_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Vec v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Vec\":");
+                Codecs.Int32.JsonField(j, v.Vec_, "Vec");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -13817,6 +15536,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13887,6 +15612,15 @@ namespace Import
                 t.Raw("Box(Box=");
                 Codecs.Int32.Text(t, v.Box_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Box v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Box\":");
+                Codecs.Int32.JsonField(j, v.Box_, "Box");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -13983,6 +15717,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -14053,6 +15793,15 @@ namespace Import
                 t.Raw("Error(Error=");
                 Codecs.Int32.Text(t, v.Error_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Error v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Error\":");
+                Codecs.Int32.JsonField(j, v.Error_, "Error");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -14149,6 +15898,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -14219,6 +15974,15 @@ namespace Import
                 t.Raw("Exception(Exception=");
                 Codecs.Int32.Text(t, v.Exception);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Exception_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Exception\":");
+                Codecs.Int32.JsonField(j, v.Exception, "Exception");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -14315,6 +16079,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -14385,6 +16155,15 @@ namespace Import
                 t.Raw("Text(Text=");
                 Codecs.Int32.Text(t, v.Text);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Text_ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Text\":");
+                Codecs.Int32.JsonField(j, v.Text, "Text");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -14481,6 +16260,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -14551,6 +16336,15 @@ namespace Import
                 t.Raw("JsonWriter(JsonWriter=");
                 Codecs.Int32.Text(t, v.JsonWriter_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, JsonWriter v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"JsonWriter\":");
+                Codecs.Int32.JsonField(j, v.JsonWriter_, "JsonWriter");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -14647,6 +16441,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -14717,6 +16517,15 @@ namespace Import
                 t.Raw("int32_t(int32_t=");
                 Codecs.Int32.Text(t, v.Int32T_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Int32T v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"int32_t\":");
+                Codecs.Int32.JsonField(j, v.Int32T_, "int32_t");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -14813,6 +16622,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -14883,6 +16698,15 @@ namespace Import
                 t.Raw("size_t(size_t=");
                 Codecs.Int32.Text(t, v.SizeT_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, SizeT v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"size_t\":");
+                Codecs.Int32.JsonField(j, v.SizeT_, "size_t");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -14979,6 +16803,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15049,6 +16879,15 @@ namespace Import
                 t.Raw("list(list=");
                 Codecs.Int32.Text(t, v.List);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, List__ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"list\":");
+                Codecs.Int32.JsonField(j, v.List, "list");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -15145,6 +16984,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15215,6 +17060,15 @@ namespace Import
                 t.Raw("object(object=");
                 Codecs.Int32.Text(t, v.Object);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Object__ v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"object\":");
+                Codecs.Int32.JsonField(j, v.Object, "object");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -15311,6 +17165,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15381,6 +17241,15 @@ namespace Import
                 t.Raw("v(v=");
                 Codecs.Int32.Text(t, v.V_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, V v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"v\":");
+                Codecs.Int32.JsonField(j, v.V_, "v");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -15477,6 +17346,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15547,6 +17422,15 @@ namespace Import
                 t.Raw("r(r=");
                 Codecs.Int32.Text(t, v.R_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, R v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"r\":");
+                Codecs.Int32.JsonField(j, v.R_, "r");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -15643,6 +17527,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15713,6 +17603,15 @@ namespace Import
                 t.Raw("w(w=");
                 Codecs.Int32.Text(t, v.W_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, W v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"w\":");
+                Codecs.Int32.JsonField(j, v.W_, "w");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -15809,6 +17708,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15879,6 +17784,15 @@ namespace Import
                 t.Raw("SideBuy(SideBuy=");
                 Codecs.Int32.Text(t, v.SideBuy_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, SideBuy v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"SideBuy\":");
+                Codecs.Int32.JsonField(j, v.SideBuy_, "SideBuy");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -15975,6 +17889,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -16045,6 +17965,15 @@ namespace Import
                 t.Raw("OrderKey(OrderKey=");
                 Codecs.Int32.Text(t, v.OrderKey_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, OrderKey v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"OrderKey\":");
+                Codecs.Int32.JsonField(j, v.OrderKey_, "OrderKey");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -16141,6 +18070,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -16211,6 +18146,15 @@ namespace Import
                 t.Raw("textOfside(textOfside=");
                 Codecs.Int32.Text(t, v.TextOfside_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, TextOfside v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"textOfside\":");
+                Codecs.Int32.JsonField(j, v.TextOfside_, "textOfside");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -16307,6 +18251,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -16377,6 +18327,15 @@ namespace Import
                 t.Raw("DECIMAL_1(DECIMAL_1=");
                 Codecs.Int32.Text(t, v.Decimal1_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Decimal1 v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"DECIMAL_1\":");
+                Codecs.Int32.JsonField(j, v.Decimal1_, "DECIMAL_1");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -16473,6 +18432,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -16543,6 +18508,15 @@ namespace Import
                 t.Raw("OrderModel(OrderModel=");
                 Codecs.Int32.Text(t, v.OrderModel_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, OrderModel v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"OrderModel\":");
+                Codecs.Int32.JsonField(j, v.OrderModel_, "OrderModel");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -16639,6 +18613,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -16709,6 +18689,15 @@ namespace Import
                 t.Raw("OrderFinal(OrderFinal=");
                 Codecs.Int32.Text(t, v.OrderFinal_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, OrderFinal v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"OrderFinal\":");
+                Codecs.Int32.JsonField(j, v.OrderFinal_, "OrderFinal");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -16805,6 +18794,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -16875,6 +18870,15 @@ namespace Import
                 t.Raw("NewOrder(NewOrder=");
                 Codecs.Int32.Text(t, v.NewOrder_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, NewOrder v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"NewOrder\":");
+                Codecs.Int32.JsonField(j, v.NewOrder_, "NewOrder");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -16971,6 +18975,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -17041,6 +19051,15 @@ namespace Import
                 t.Raw("VerifyFBEOrder(VerifyFBEOrder=");
                 Codecs.Int32.Text(t, v.VerifyFbeOrder_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, VerifyFbeOrder v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"VerifyFBEOrder\":");
+                Codecs.Int32.JsonField(j, v.VerifyFbeOrder_, "VerifyFBEOrder");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -17137,6 +19156,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -17207,6 +19232,15 @@ namespace Import
                 t.Raw("fbe_vr_Order(fbe_vr_Order=");
                 Codecs.Int32.Text(t, v.FbeVrOrder_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, FbeVrOrder v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"fbe_vr_Order\":");
+                Codecs.Int32.JsonField(j, v.FbeVrOrder_, "fbe_vr_Order");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -17303,6 +19337,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -17373,6 +19413,15 @@ namespace Import
                 t.Raw("e1(e1=");
                 Codecs.Int32.Text(t, v.E1_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, E1 v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"e1\":");
+                Codecs.Int32.JsonField(j, v.E1_, "e1");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -17469,6 +19518,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -17539,6 +19594,15 @@ namespace Import
                 t.Raw("i2(i2=");
                 Codecs.Int32.Text(t, v.I2_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, I2 v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"i2\":");
+                Codecs.Int32.JsonField(j, v.I2_, "i2");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -17635,6 +19699,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -17705,6 +19775,15 @@ namespace Import
                 t.Raw("o3(o3=");
                 Codecs.Int32.Text(t, v.O3_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, O3 v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"o3\":");
+                Codecs.Int32.JsonField(j, v.O3_, "o3");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -17806,6 +19885,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -17929,6 +20014,29 @@ namespace Import
                 Codecs.Int32.Text(t, v.String_);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, Case v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"name\":");
+                Codecs.Int32.JsonField(j, v.Name, "name");
+                j.Raw(",\"Name\":");
+                Codecs.Int32.JsonField(j, v.Name_, "Name");
+                j.Raw(",\"NAME\":");
+                Codecs.Int32.JsonField(j, v.Name__, "NAME");
+                j.Raw(",\"class\":");
+                Codecs.Int32.JsonField(j, v.Class, "class");
+                j.Raw(",\"class_\":");
+                Codecs.Int32.JsonField(j, v.Class_, "class_");
+                j.Raw(",\"class__\":");
+                Codecs.Int32.JsonField(j, v.Class__, "class__");
+                j.Raw(",\"String\":");
+                Codecs.Int32.JsonField(j, v.String, "String");
+                j.Raw(",\"String_\":");
+                Codecs.Int32.JsonField(j, v.String_, "String_");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -18024,6 +20132,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -18125,6 +20239,19 @@ namespace Import
                 ExampleCodec.Text(t, v.Example);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, Imported v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"market\":");
+                MarketCodec.JsonField(j, v.Market, "market");
+                j.Raw(",\"org\":");
+                global::Market.Instrument.Model.Instance.JsonField(j, v.Org, "org");
+                j.Raw(",\"example\":");
+                ExampleCodec.JsonField(j, v.Example, "example");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -18220,6 +20347,12 @@ namespace Import
             return 0;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -18291,6 +20424,15 @@ namespace Import
                 t.Raw("symbol(digits=");
                 DigitsCodec.Text(t, v.Digits);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Symbol v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"digits\":");
+                DigitsCodec.JsonField(j, v.Digits, "digits");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -18391,6 +20533,12 @@ namespace Import
             int hash = 17;
             hash = unchecked(hash * 31 + StringComparer.Ordinal.GetHashCode(Symbol));
             return hash;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public override string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -18507,6 +20655,21 @@ namespace Import
                 global::Import.Symbol.Model.Instance.Text(t, v.Ticker);
                 t.Raw(")");
             }
+
+            public override void Json(JsonBuilder j, Listed v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"symbol\":");
+                Codecs.String.JsonField(j, v.Symbol, "symbol");
+                j.Raw(",\"digits\":");
+                Codecs.Int32.JsonField(j, v.Digits, "digits");
+                j.Raw(",\"precision\":");
+                PrecisionCodec.JsonField(j, v.Precision, "precision");
+                j.Raw(",\"ticker\":");
+                global::Import.Symbol.Model.Instance.JsonField(j, v.Ticker, "ticker");
+                j.Raw("}");
+                j.Leave();
+            }
         }
     }
 
@@ -18601,6 +20764,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public override string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -18702,6 +20871,23 @@ namespace Import
                 t.Raw(",side_=");
                 Side_Codec.Text(t, v.Side_);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Derived v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"side\":");
+                Codecs.Int32.JsonField(j, v.Side, "side");
+                j.Raw(",\"s\":");
+                SCodec.JsonField(j, v.S, "s");
+                j.Raw(",\"range\":");
+                RangeCodec.JsonField(j, v.Range, "range");
+                j.Raw(",\"Word\":");
+                WordCodec.JsonField(j, v.Word, "Word");
+                j.Raw(",\"side_\":");
+                Side_Codec.JsonField(j, v.Side_, "side_");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -18873,6 +21059,12 @@ namespace Import
         public override int GetHashCode()
         {
             return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -20024,6 +22216,169 @@ namespace Import
                 t.Raw(",Letters=");
                 LettersCodec.Text(t, v.Letters);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Hostile v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"Order\":");
+                global::Import.Order.Model.Instance.JsonField(j, v.Order, "Order");
+                j.Raw(",\"CppWords\":");
+                global::Import.CppWords.Model.Instance.JsonField(j, v.CppWords, "CppWords");
+                j.Raw(",\"PythonWords\":");
+                global::Import.PythonWords.Model.Instance.JsonField(j, v.PythonWords, "PythonWords");
+                j.Raw(",\"GoWords\":");
+                global::Import.GoWords.Model.Instance.JsonField(j, v.GoWords, "GoWords");
+                j.Raw(",\"JavaWords\":");
+                global::Import.JavaWords.Model.Instance.JsonField(j, v.JavaWords, "JavaWords");
+                j.Raw(",\"KotlinWords\":");
+                global::Import.KotlinWords.Model.Instance.JsonField(j, v.KotlinWords, "KotlinWords");
+                j.Raw(",\"JsWords\":");
+                global::Import.JsWords.Model.Instance.JsonField(j, v.JsWords, "JsWords");
+                j.Raw(",\"RustWords\":");
+                global::Import.RustWords.Model.Instance.JsonField(j, v.RustWords, "RustWords");
+                j.Raw(",\"CSharpWords\":");
+                global::Import.CSharpWords.Model.Instance.JsonField(j, v.CSharpWords, "CSharpWords");
+                j.Raw(",\"RubyWords\":");
+                global::Import.RubyWords.Model.Instance.JsonField(j, v.RubyWords, "RubyWords");
+                j.Raw(",\"CppMembers\":");
+                global::Import.CppMembers.Model.Instance.JsonField(j, v.CppMembers, "CppMembers");
+                j.Raw(",\"PythonMembers\":");
+                global::Import.PythonMembers.Model.Instance.JsonField(j, v.PythonMembers, "PythonMembers");
+                j.Raw(",\"GoMembers\":");
+                global::Import.GoMembers.Model.Instance.JsonField(j, v.GoMembers, "GoMembers");
+                j.Raw(",\"JvmMembers\":");
+                global::Import.JvmMembers.Model.Instance.JsonField(j, v.JvmMembers, "JvmMembers");
+                j.Raw(",\"JsMembers\":");
+                global::Import.JsMembers.Model.Instance.JsonField(j, v.JsMembers, "JsMembers");
+                j.Raw(",\"RuntimeNames\":");
+                global::Import.RuntimeNames.Model.Instance.JsonField(j, v.RuntimeNames, "RuntimeNames");
+                j.Raw(",\"class\":");
+                global::Import.Class.Model.Instance.JsonField(j, v.Class, "class");
+                j.Raw(",\"Object\":");
+                global::Import.Object_.Model.Instance.JsonField(j, v.Object, "Object");
+                j.Raw(",\"String\":");
+                global::Import.String_.Model.Instance.JsonField(j, v.String, "String");
+                j.Raw(",\"List\":");
+                global::Import.List_.Model.Instance.JsonField(j, v.List, "List");
+                j.Raw(",\"Map\":");
+                global::Import.Map.Model.Instance.JsonField(j, v.Map, "Map");
+                j.Raw(",\"Model\":");
+                global::Import.Model_.Model.Instance.JsonField(j, v.Model_, "Model");
+                j.Raw(",\"FinalModel\":");
+                global::Import.FinalModel.Model.Instance.JsonField(j, v.FinalModel, "FinalModel");
+                j.Raw(",\"Buffer\":");
+                global::Import.Buffer.Model.Instance.JsonField(j, v.Buffer, "Buffer");
+                j.Raw(",\"Reader\":");
+                global::Import.Reader_.Model.Instance.JsonField(j, v.Reader_, "Reader");
+                j.Raw(",\"Writer\":");
+                global::Import.Writer_.Model.Instance.JsonField(j, v.Writer_, "Writer");
+                j.Raw(",\"Limits\":");
+                global::Import.Limits_.Model.Instance.JsonField(j, v.Limits_, "Limits");
+                j.Raw(",\"DecodeError\":");
+                global::Import.DecodeError.Model.Instance.JsonField(j, v.DecodeError, "DecodeError");
+                j.Raw(",\"DecodeException\":");
+                global::Import.DecodeException_.Model.Instance.JsonField(j, v.DecodeException, "DecodeException");
+                j.Raw(",\"Decimal\":");
+                global::Import.Decimal_.Model.Instance.JsonField(j, v.Decimal, "Decimal");
+                j.Raw(",\"Uuid\":");
+                global::Import.Uuid_.Model.Instance.JsonField(j, v.Uuid_, "Uuid");
+                j.Raw(",\"UUID\":");
+                global::Import.Uuid__.Model.Instance.JsonField(j, v.Uuid__, "UUID");
+                j.Raw(",\"Timestamp\":");
+                global::Import.Timestamp_.Model.Instance.JsonField(j, v.Timestamp_, "Timestamp");
+                j.Raw(",\"Sender\":");
+                global::Import.Sender.Model.Instance.JsonField(j, v.Sender, "Sender");
+                j.Raw(",\"Receiver\":");
+                global::Import.Receiver.Model.Instance.JsonField(j, v.Receiver, "Receiver");
+                j.Raw(",\"Client\":");
+                global::Import.Client.Model.Instance.JsonField(j, v.Client, "Client");
+                j.Raw(",\"Proxy\":");
+                global::Import.Proxy.Model.Instance.JsonField(j, v.Proxy, "Proxy");
+                j.Raw(",\"Handler\":");
+                global::Import.Handler.Model.Instance.JsonField(j, v.Handler, "Handler");
+                j.Raw(",\"fbe\":");
+                global::Import.Fbe_.Model.Instance.JsonField(j, v.Fbe, "fbe");
+                j.Raw(",\"FBE\":");
+                global::Import.Fbe__.Model.Instance.JsonField(j, v.Fbe_, "FBE");
+                j.Raw(",\"std\":");
+                global::Import.Std.Model.Instance.JsonField(j, v.Std, "std");
+                j.Raw(",\"Companion\":");
+                global::Import.Companion.Model.Instance.JsonField(j, v.Companion, "Companion");
+                j.Raw(",\"Any\":");
+                global::Import.Any.Model.Instance.JsonField(j, v.Any, "Any");
+                j.Raw(",\"Self\":");
+                global::Import.Self.Model.Instance.JsonField(j, v.Self, "Self");
+                j.Raw(",\"self\":");
+                global::Import.Self_.Model.Instance.JsonField(j, v.Self_, "self");
+                j.Raw(",\"None\":");
+                global::Import.None.Model.Instance.JsonField(j, v.None, "None");
+                j.Raw(",\"Option\":");
+                global::Import.Option.Model.Instance.JsonField(j, v.Option, "Option");
+                j.Raw(",\"Result\":");
+                global::Import.Result.Model.Instance.JsonField(j, v.Result, "Result");
+                j.Raw(",\"Vec\":");
+                global::Import.Vec.Model.Instance.JsonField(j, v.Vec, "Vec");
+                j.Raw(",\"Box\":");
+                global::Import.Box.Model.Instance.JsonField(j, v.Box, "Box");
+                j.Raw(",\"Error\":");
+                global::Import.Error.Model.Instance.JsonField(j, v.Error, "Error");
+                j.Raw(",\"Exception\":");
+                global::Import.Exception_.Model.Instance.JsonField(j, v.Exception, "Exception");
+                j.Raw(",\"Text\":");
+                global::Import.Text_.Model.Instance.JsonField(j, v.Text, "Text");
+                j.Raw(",\"JsonWriter\":");
+                global::Import.JsonWriter.Model.Instance.JsonField(j, v.JsonWriter, "JsonWriter");
+                j.Raw(",\"int32_t\":");
+                global::Import.Int32T.Model.Instance.JsonField(j, v.Int32T, "int32_t");
+                j.Raw(",\"size_t\":");
+                global::Import.SizeT.Model.Instance.JsonField(j, v.SizeT, "size_t");
+                j.Raw(",\"list\":");
+                global::Import.List__.Model.Instance.JsonField(j, v.List_, "list");
+                j.Raw(",\"object\":");
+                global::Import.Object__.Model.Instance.JsonField(j, v.Object_, "object");
+                j.Raw(",\"v\":");
+                global::Import.V.Model.Instance.JsonField(j, v.V, "v");
+                j.Raw(",\"r\":");
+                global::Import.R.Model.Instance.JsonField(j, v.R, "r");
+                j.Raw(",\"w\":");
+                global::Import.W.Model.Instance.JsonField(j, v.W, "w");
+                j.Raw(",\"SideBuy\":");
+                global::Import.SideBuy.Model.Instance.JsonField(j, v.SideBuy, "SideBuy");
+                j.Raw(",\"OrderKey\":");
+                global::Import.OrderKey.Model.Instance.JsonField(j, v.OrderKey, "OrderKey");
+                j.Raw(",\"textOfside\":");
+                global::Import.TextOfside.Model.Instance.JsonField(j, v.TextOfside, "textOfside");
+                j.Raw(",\"DECIMAL_1\":");
+                global::Import.Decimal1.Model.Instance.JsonField(j, v.Decimal1, "DECIMAL_1");
+                j.Raw(",\"OrderModel\":");
+                global::Import.OrderModel.Model.Instance.JsonField(j, v.OrderModel, "OrderModel");
+                j.Raw(",\"OrderFinal\":");
+                global::Import.OrderFinal.Model.Instance.JsonField(j, v.OrderFinal, "OrderFinal");
+                j.Raw(",\"NewOrder\":");
+                global::Import.NewOrder.Model.Instance.JsonField(j, v.NewOrder, "NewOrder");
+                j.Raw(",\"VerifyFBEOrder\":");
+                global::Import.VerifyFbeOrder.Model.Instance.JsonField(j, v.VerifyFbeOrder, "VerifyFBEOrder");
+                j.Raw(",\"fbe_vr_Order\":");
+                global::Import.FbeVrOrder.Model.Instance.JsonField(j, v.FbeVrOrder, "fbe_vr_Order");
+                j.Raw(",\"e1\":");
+                global::Import.E1.Model.Instance.JsonField(j, v.E1, "e1");
+                j.Raw(",\"i2\":");
+                global::Import.I2.Model.Instance.JsonField(j, v.I2, "i2");
+                j.Raw(",\"o3\":");
+                global::Import.O3.Model.Instance.JsonField(j, v.O3, "o3");
+                j.Raw(",\"Case\":");
+                global::Import.Case.Model.Instance.JsonField(j, v.Case, "Case");
+                j.Raw(",\"Imported\":");
+                global::Import.Imported.Model.Instance.JsonField(j, v.Imported, "Imported");
+                j.Raw(",\"Derived\":");
+                global::Import.Derived.Model.Instance.JsonField(j, v.Derived, "Derived");
+                j.Raw(",\"Listed\":");
+                global::Import.Listed.Model.Instance.JsonField(j, v.Listed, "Listed");
+                j.Raw(",\"Letters\":");
+                LettersCodec.JsonField(j, v.Letters, "Letters");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }

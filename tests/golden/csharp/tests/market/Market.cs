@@ -111,6 +111,12 @@ namespace Market
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -191,6 +197,17 @@ namespace Market
                 t.Raw(",digits=");
                 Codecs.Int32.Text(t, v.Digits);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Instrument v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"symbol\":");
+                Codecs.String.JsonField(j, v.Symbol, "symbol");
+                j.Raw(",\"digits\":");
+                Codecs.Int32.JsonField(j, v.Digits, "digits");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
@@ -293,6 +310,12 @@ namespace Market
             return hash;
         }
 
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -373,6 +396,17 @@ namespace Market
                 t.Raw(",reason=");
                 Codecs.String.Text(t, v.Reason);
                 t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Failure v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"id\":");
+                Codecs.Guid.JsonField(j, v.Id, "id");
+                j.Raw(",\"reason\":");
+                Codecs.String.JsonField(j, v.Reason, "reason");
+                j.Raw("}");
+                j.Leave();
             }
         }
     }
