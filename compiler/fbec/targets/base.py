@@ -346,6 +346,32 @@ def scope_idents(wanted: Iterable[tuple[K, str]], taken: Callable[[str], bool],
     return out
 
 
+
+class TableIdents:
+    """The identifiers of a schema's names, made once scope by scope (scope_idents) and looked up by
+    the generators: a type's by its qualified name, a field's by (struct, name), an enum's or flags
+    type's value's by (type, name)."""
+
+    def __init__(self) -> None:
+        self.types: dict[str, str] = {}
+        self.fields: dict[tuple[str, str], str] = {}
+        self.values: dict[tuple[str, str], str] = {}
+
+    @staticmethod
+    def scope(table: dict[tuple[str, str], str], owner: str, wanted: Iterable[tuple[str, str]],
+              taken: Callable[[str], bool]) -> None:
+        """The identifiers of one member scope (a struct's fields, a type's values) into table."""
+        table.update({(owner, k): v for k, v in scope_idents(wanted, taken).items()})
+
+    def type(self, qualified: str) -> str:
+        return self.types[qualified]
+
+    def field(self, struct: str, name: str) -> str:
+        return self.fields[(struct, name)]
+
+    def value(self, enum: str, name: str) -> str:
+        return self.values[(enum, name)]
+
 # ---------------------------------------------------------------- analysis helpers
 
 def import_closure(schema: Schema, package: Package) -> list[Package]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from fbec.model import ir
-from fbec.targets.base import scope_idents
+from fbec.targets.base import TableIdents, scope_idents
 
 KEYWORDS = frozenset({
     "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
@@ -66,43 +66,31 @@ def escape(ident: str) -> str:
     return ident + "_"
 
 
-class Idents:
+class Idents(TableIdents):
     """The identifiers of one schema's generated Rust code."""
 
     def __init__(self, schema: ir.Schema) -> None:
+        super().__init__()
         self.modules = scope_idents(((p.name, snake(p.name)) for p in schema.packages),
                                     lambda x: x in KEYWORDS or x in MODULE_USES)
-        self.types: dict[str, str] = {}
-        self.fields: dict[tuple[str, str], str] = {}
-        self.variants: dict[tuple[str, str], str] = {}
         for p in schema.packages:
             decls = [(e.qualified, e.name) for e in p.enums + p.flags] + [(s.qualified, s.name) for s in p.structs]
             self.types.update(scope_idents(((q, camel(n)) for q, n in decls),
                                            lambda x: x in KEYWORDS or x in MODULE_USES))
             for s in p.structs:
-                idents = scope_idents(((f.name, snake(f.name)) for f in s.all_fields),
-                                      lambda x: x in KEYWORDS or x in LOCALS or re.fullmatch(r"run\d+", x) is not None)
-                self.fields.update({(s.qualified, k): v for k, v in idents.items()})
+                self.scope(self.fields, s.qualified, ((f.name, snake(f.name)) for f in s.all_fields),
+                           lambda x: x in KEYWORDS or x in LOCALS or re.fullmatch(r"run\d+", x) is not None)
             for e in p.enums:
                 first = first_names(e)
-                wanted = [(v.name, camel(v.name) if v.name in first else screaming(v.name)) for v in e.values]
-                idents = scope_idents(wanted, lambda x: x in KEYWORDS or x == "Unknown")
-                self.variants.update({(e.qualified, k): v for k, v in idents.items()})
+                self.scope(self.values, e.qualified,
+                           [(v.name, camel(v.name) if v.name in first else screaming(v.name)) for v in e.values],
+                           lambda x: x in KEYWORDS or x == "Unknown")
             for e in p.flags:
-                idents = scope_idents(((v.name, screaming(v.name)) for v in e.values), lambda x: x in KEYWORDS)
-                self.variants.update({(e.qualified, k): v for k, v in idents.items()})
+                self.scope(self.values, e.qualified, ((v.name, screaming(v.name)) for v in e.values),
+                           lambda x: x in KEYWORDS)
 
     def module(self, package: str) -> str:
         return self.modules[package]
-
-    def type(self, qualified: str) -> str:
-        return self.types[qualified]
-
-    def field(self, struct: str, name: str) -> str:
-        return self.fields[(struct, name)]
-
-    def value(self, enum: str, name: str) -> str:
-        return self.variants[(enum, name)]
 
 
 def first_names(e: ir.Enum) -> set[str]:
