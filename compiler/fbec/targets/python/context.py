@@ -68,6 +68,23 @@ def slot_fmt(t: ir.Type) -> str:
     return "I"
 
 
+def fixed_raws(t: ir.Type, x: str, field: str) -> tuple[list[str], list[str]]:
+    """The raw values of x, a fixed value of type t (ir.is_fixed: the same bytes in both models), as
+    struct packs them: the statements checking it first (an array's length), then the values."""
+    if is_plain(t) or isinstance(t, ir.EnumRef):
+        return [], [x]
+    if isinstance(t, ir.Primitive) and t.name == "decimal":
+        return [], [f"fbe.encode_decimal({x})"]
+    if isinstance(t, ir.Primitive) and t.name == "uuid":
+        return [], [f"{x}.bytes"]
+    assert isinstance(t, ir.Array)
+    check = [f'fbe.buffer.check_length({x}, {t.length}, "{field}")']
+    e = t.element
+    if isinstance(e, ir.Primitive) and e.name in ("decimal", "uuid"):
+        conv = "fbe.encode_decimal(e)" if e.name == "decimal" else "e.bytes"
+        return check, [f'b"".join([{conv} for e in {x}])' if packed_array(t) else f"*[{conv} for e in {x}]"]
+    return check, [f"*{x}"]
+
 def nraw(t: ir.Type) -> int:
     """How many values ``struct`` unpacks for a slot of type t."""
     if isinstance(t, ir.Optional_):

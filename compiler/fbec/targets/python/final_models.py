@@ -15,6 +15,7 @@ from fbec.targets.base import CodeWriter, Locals
 from .context import (
     Context,
     check_size,
+    fixed_raws,
     is_plain,
     is_string,
     map_order,
@@ -29,23 +30,6 @@ class Final:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.tmp = Locals()     # a struct's function's locals
-
-    # ------------------------------------------------------------ raw values of fixed fields
-
-    def raw_values(self, t: ir.Type, x: str, field: str) -> tuple[list[str], list[str]]:
-        if is_plain(t) or isinstance(t, ir.EnumRef):
-            return [], [x]
-        if isinstance(t, ir.Primitive) and t.name == "decimal":
-            return [], [f"fbe.encode_decimal({x})"]
-        if isinstance(t, ir.Primitive) and t.name == "uuid":
-            return [], [f"{x}.bytes"]
-        assert isinstance(t, ir.Array)
-        check = [f'fbe.buffer.check_length({x}, {t.length}, "{field}")']
-        e = t.element
-        if isinstance(e, ir.Primitive) and e.name in ("decimal", "uuid"):
-            conv = "fbe.encode_decimal(e)" if e.name == "decimal" else "e.bytes"
-            return check, [f'b"".join([{conv} for e in {x}])' if packed_array(t) else f"*[{conv} for e in {x}]"]
-        return check, [f"*{x}"]
 
     def conv(self, t: ir.Type, tv: str, start: int, pos: str, field: str) -> str:
         """The value of a fixed-size field from its raw values ``tv[start]``...; ``pos`` is an
@@ -78,7 +62,7 @@ class Final:
         """Statements appending the final encoding of x (type t) to w."""
         c = self.ctx
         if ir.is_fixed(t):
-            pre, raws = self.raw_values(t, x, field)
+            pre, raws = fixed_raws(t, x, field)
             code.lines("\n".join(pre))
             code.line(f"w += {c.layout(slot_fmt(t))}.pack({', '.join(raws)})")
             return
@@ -247,7 +231,7 @@ class Final:
                 fmt = ""
                 raws: list[str] = []
                 for m in members:
-                    pre, rs = self.raw_values(m.type, f"v.{self.ctx.ident.field(m)}", m.name)
+                    pre, rs = fixed_raws(m.type, f"v.{self.ctx.ident.field(m)}", m.name)
                     code.lines("\n".join(pre))
                     raws += rs
                     fmt += slot_fmt(m.type)

@@ -13,6 +13,7 @@ from fbec.targets.base import CodeWriter
 from .context import (
     Context,
     check_size,
+    fixed_raws,
     is_plain,
     is_string,
     map_order,
@@ -45,13 +46,11 @@ class Versioned:
     def write_field(self, code: CodeWriter, t: ir.Type, x: str, base: str, tmp: str, field: str) -> list[str]:
         """Writes the statements that allocate t's out-of-line data; returns the raw values of its slot."""
         c = self.ctx
-        if is_plain(t) or isinstance(t, ir.EnumRef):
-            return [x]
+        if ir.is_fixed(t):
+            pre, raws = fixed_raws(t, x, field)
+            code.lines("\n".join(pre))
+            return raws
         if isinstance(t, ir.Primitive):
-            if t.name == "decimal":
-                return [f"fbe.encode_decimal({x})"]
-            if t.name == "uuid":
-                return [f"{x}.bytes"]
             fn = "write_string" if t.name == "string" else "write_bytes"
             code.line(f"{tmp} = fbe.buffer.{fn}(w, {x}) - {base}")
             return [tmp]
@@ -69,14 +68,6 @@ class Versioned:
             return [f"{tmp}h", f"{tmp}o"]
         if isinstance(t, ir.Array):
             e = t.element
-            if is_plain(e) or isinstance(e, ir.EnumRef):
-                code.line(f'fbe.buffer.check_length({x}, {t.length}, "{field}")')
-                return [f"*{x}"]
-            if isinstance(e, ir.Primitive) and e.name in ("decimal", "uuid"):
-                conv = "fbe.encode_decimal(e)" if e.name == "decimal" else "e.bytes"
-                raws = f'b"".join([{conv} for e in {x}])' if packed_array(t) else f"*[{conv} for e in {x}]"
-                code.line(f'fbe.buffer.check_length({x}, {t.length}, "{field}")')
-                return [raws]
             aw = self.array_writer(t)
             code.line(f'{tmp} = {aw}(w, {base}, {x}, "{field}")')
             if packed_array(t):          # the element's raw values, packed element by element
