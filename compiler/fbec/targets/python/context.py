@@ -228,6 +228,17 @@ class Context:
         assert isinstance(t, ir.Mapping)
         return f"dict[{self.hint(t.key)}, {self.hint(t.value)}]"
 
+    def scalar(self, t: ir.Primitive | ir.EnumRef, raw: str, pos: str, field: str) -> str:
+        """The value of a scalar from its raw value (the same in both models); pos and field are
+        expressions of its absolute position and its field's name, which a decimal's error names."""
+        if isinstance(t, ir.EnumRef):
+            return self.enum_from_raw(t.name, raw)
+        if t.name == "decimal":
+            return f"fbe.decode_decimal({raw}, {pos}, {field})"
+        if t.name == "uuid":
+            return f"{self.file.qualified('uuid', 'UUID')}(bytes={raw})"
+        return raw
+
     def enum_from_raw(self, qualified: str, raw: str) -> str:
         """An enum/flags value from its raw wire integer: a dict hit for declared values (fbe.EnumMembers)."""
         return f"{self.ref(qualified, 'FBE_M_')}[{raw}]"

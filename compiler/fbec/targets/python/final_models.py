@@ -35,14 +35,8 @@ class Final:
         """The value of a fixed-size field from its raw values ``tv[start]``...; ``pos`` is an
         expression of its absolute position and ``field`` its name, which a decimal's error names."""
         c = self.ctx
-        if is_plain(t):
-            return f"{tv}[{start}]"
-        if isinstance(t, ir.EnumRef):
-            return c.enum_from_raw(t.name, f"{tv}[{start}]")
-        if ir.is_decimal(t):
-            return f'fbe.decode_decimal({tv}[{start}], {pos}, "{field}")'
-        if isinstance(t, ir.Primitive) and t.name == "uuid":
-            return f"{c.file.qualified('uuid', 'UUID')}(bytes={tv}[{start}])"
+        if ir.is_scalar(t):
+            return c.scalar(t, f"{tv}[{start}]", pos, f'"{field}"')
         assert isinstance(t, ir.Array)
         e = t.element
         if is_plain(e) and not packed_array(t):

@@ -214,15 +214,9 @@ class Versioned:
         ``pos`` one of the slot's absolute position, which a decimal's error names)."""
         c = self.ctx
         r0 = raw.at(0)
-        if is_plain(t):
-            return r0
-        if isinstance(t, ir.EnumRef):
-            return c.enum_from_raw(t.name, r0)
+        if ir.is_scalar(t):
+            return c.scalar(t, r0, pos, field)
         if isinstance(t, ir.Primitive):
-            if t.name == "decimal":
-                return f"fbe.decode_decimal({r0}, {pos}, {field})"
-            if t.name == "uuid":
-                return f"{c.file.qualified('uuid', 'UUID')}(bytes={r0})"
             fn = "read_string" if t.name == "string" else "read_bytes"
             return f"fbe.buffer.{fn}(r, {base}, {r0}, {field})"
         if isinstance(t, ir.StructRef):
