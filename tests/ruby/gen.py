@@ -6,7 +6,10 @@ gets the hostile-names corpus's value as golden vectors of the reference codec (
 
 from __future__ import annotations
 
+import json
 import os
+import random
+import struct
 import sys
 from pathlib import Path
 
@@ -16,6 +19,7 @@ sys.path.insert(0, str(REPO / "compiler"))
 sys.path.insert(0, str(REPO / "runtime" / "python"))
 sys.path.insert(0, str(REPO / "tests" / "names"))
 
+from fbe.jsonfmt import json_double
 from fbec.cli import main as fbec_main
 from hostile import write_vectors
 
@@ -34,10 +38,23 @@ def groups() -> dict[str, list[Path]]:
 def main(folder: Path) -> None:
     for group, files in groups().items():
         for f in files:
-            status = fbec_main(["-q", f"--input={f}", f"--output={folder / group}", "--ruby", "--final"])
+            status = fbec_main(["-q", f"--input={f}", f"--output={folder / group}", "--ruby", "--final", "--json"])
             if status != 0:
                 raise SystemExit(f"fbec --ruby failed on {f}")
     write_vectors(folder / "hostile")
+    write_doubles(folder / "doubles.json")
+
+
+def write_doubles(path: Path, count: int = 20000) -> None:
+    """Doubles and the JSON text the Python runtime writes for each (RapidJSON master's digits,
+    fbe.jsonfmt): random bit patterns of a fixed seed, random 17-digit decimals and floats widened
+    to double, as [bits in hex, text] pairs."""
+    rng = random.Random(28)
+    values = [struct.unpack("<d", rng.getrandbits(64).to_bytes(8, "little"))[0] for _ in range(count)]
+    values += [float(f"{rng.random():.17g}") * 10.0 ** rng.randint(-30, 30) for _ in range(count)]
+    values += [struct.unpack("<f", struct.pack("<f", rng.uniform(-1e6, 1e6)))[0] for _ in range(count // 4)]
+    pairs = [[struct.pack("<d", v).hex(), json_double(v)] for v in values]
+    path.write_text(json.dumps(pairs))
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ module GoldenCase
       assert_equal files['final'].unpack1('H*'), f.to_final.unpack1('H*'), 'to_final'
       assert_equal files['final'].unpack1('H*'), v.to_final.unpack1('H*'), 'the versioned value written final'
       assert_equal files['text'].b, f.to_s.b, 'the text form'
+      assert_equal files['json'], f.to_json.b, 'to_json' if files['json']
     end
   end
 
@@ -64,5 +65,7 @@ module GoldenCase
     assert_equal files['final'].bytesize, final.to_final.bytesize
     assert_equal versioned, type.from_fbe(versioned.to_fbe)
     assert_equal final, type.from_final(final.to_final)
+    # a Hash keeps the order it was read in: the file's
+    assert_equal files['json'], final.to_json.b, 'to_json' if files['json']
   end
 end

@@ -258,6 +258,9 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         write_versioned(w, c, s, p, idents)
         write_final(w, c, s, p, idents)
         write_text(w, c, s, idents)
+        if c.options.json:
+            w.blank()
+            write_json(w, c, s, idents)
 
 
 def write_initialize(w: CodeWriter, c: Context, s: ir.Struct, idents: dict[str, str]) -> None:
@@ -362,6 +365,18 @@ def write_text(w: CodeWriter, c: Context, s: ir.Struct, idents: dict[str, str]) 
     with w.block("def fbe_text(out)", "end"):
         raw = Raw(w)
         text_struct(raw, s, lambda base: "super", lambda f: raw.line(f"{field_codec(c, s, f)}.text(out, @{idents[f.name]})"))
+
+
+def write_json(w: CodeWriter, c: Context, s: ir.Struct, idents: dict[str, str]) -> None:
+    """JSON (docs/format.md 8): an object of every field in order, inherited ones first."""
+    with w.block("def fbe_json(out)", "end"):
+        raw = Raw(w)
+        raw("{")
+        for k, f in enumerate(s.all_fields):
+            raw(("," if k else "") + f'"{f.name}":')
+            raw.line(f"{field_codec(c, s, f)}.json(out, @{idents[f.name]})")
+        raw("}")
+        raw.flush()
 
 
 def forward(c: Context) -> list[ir.Struct]:

@@ -108,6 +108,13 @@ module Fbe
       w.buffer
     end
 
+    # The value's JSON (docs/format.md 8): the original's text, a UTF-8 String.
+    def to_json(*_args)
+      out = String.new(encoding: Encoding::UTF_8)
+      fbe_json(out)
+      out
+    end
+
     # Every field's value equal, inherited fields included.
     def ==(other)
       other.class == self.class && other.fbe_values == fbe_values

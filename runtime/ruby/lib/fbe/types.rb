@@ -52,6 +52,14 @@ module Fbe
         r.data.unpack1(@format, offset: r.take(@size, 'value', field))
       end
 
+      def json(out, value)
+        out << value.to_s
+      end
+
+      def json_key(value)
+        "\"#{value}\""
+      end
+
       def key(value)
         value
       end
@@ -103,6 +111,14 @@ module Fbe
         r.data.getbyte(r.take(1, 'value', field)) != 0
       end
 
+      def json(out, value)
+        out << (value ? 'true' : 'false')
+      end
+
+      def json_key(value)
+        value ? '"1"' : '"0"'
+      end
+
       def key(value)
         value ? 1 : 0
       end
@@ -126,6 +142,14 @@ module Fbe
         return value if value.is_a?(Numeric)
 
         raise EncodeError, "#{@name}: a number expected, got #{value.inspect}"
+      end
+
+      def json(out, value)
+        out << Fbe::Json.double(@size == 4 ? [value].pack('e').unpack1('e') : value.to_f)
+      end
+
+      def json_key(value)
+        Fbe::Json.real_key(@size == 4 ? [value].pack('e').unpack1('e') : value.to_f, @size == 4)
       end
 
       def text(out, value)
@@ -162,6 +186,14 @@ module Fbe
         Fbe::Decimal.decode(low, high, flags, field, pos)
       end
 
+      def json(out, value)
+        out << "\"#{Fbe::Json.decimal(value)}\""
+      end
+
+      def json_key(value)
+        "\"#{Fbe::Json.decimal(value)}\""
+      end
+
       def key(value)
         value
       end
@@ -193,6 +225,14 @@ module Fbe
 
       def fread(r, field)
         Fbe::Uuid.from_bytes(r.data.byteslice(r.take(16, 'value', field), 16))
+      end
+
+      def json(out, value)
+        out << "\"#{Fbe::Uuid.from_bytes(Fbe::Uuid.to_bytes(value))}\""
+      end
+
+      def json_key(value)
+        "\"#{Fbe::Uuid.from_bytes(Fbe::Uuid.to_bytes(value))}\""
       end
 
       def key(value)
@@ -254,6 +294,14 @@ module Fbe
         @binary ? bytes : bytes.force_encoding(Encoding::UTF_8)
       end
 
+      def json(out, value)
+        out << json_key(value)
+      end
+
+      def json_key(value)
+        @binary ? "\"#{[value].pack('m0')}\"" : Fbe::Json.string(value)
+      end
+
       def key(value)
         value.b
       end
@@ -291,6 +339,14 @@ module Fbe
 
       def fread(r, field)
         @type.from_wire(@wire.fread(r, field))
+      end
+
+      def json(out, value)
+        out << value.number.to_s
+      end
+
+      def json_key(value)
+        "\"#{value.number}\""
       end
 
       def key(value)
@@ -341,6 +397,10 @@ module Fbe
 
       def fread(r, _field)
         @type.fbe_read_final(r)
+      end
+
+      def json(out, value)
+        value.fbe_json(out)
       end
 
       def key(value)
@@ -397,6 +457,10 @@ module Fbe
         r.data.getbyte(r.take(1, 'optional flag', field)).zero? ? nil : @element.fread(r, field)
       end
 
+      def json(out, value)
+        value.nil? ? out << 'null' : @element.json(out, value)
+      end
+
       def key(value)
         value.nil? ? [0] : [1, @element.key(value)]
       end
@@ -448,6 +512,10 @@ module Fbe
 
       def fread(r, field)
         Array.new(@length) { @element.fread(r, field) }
+      end
+
+      def json(out, value)
+        Fbe::Types.items(out, value, '[', ']') { |e| @element.json(out, e) }
       end
 
       def key(value)
@@ -536,6 +604,10 @@ module Fbe
           set.size != items.length
 
         set
+      end
+
+      def json(out, value)
+        Fbe::Types.items(out, items(value), '[', ']') { |e| @element.json(out, e) }
       end
 
       def key(value)
@@ -633,6 +705,23 @@ module Fbe
           hash.size != count
 
         hash
+      end
+
+      # An object keyed by the keys' text; with struct keys an array of [key, value] pairs.
+      def json(out, value)
+        if @key.is_a?(Struct)
+          return Fbe::Types.items(out, entries(value), '[', ']') do |(k, v)|
+            out << '['
+            @key.json(out, k)
+            out << ','
+            @value.json(out, v)
+            out << ']'
+          end
+        end
+        Fbe::Types.items(out, entries(value), '{', '}') do |(k, v)|
+          out << @key.json_key(k) << ':'
+          @value.json(out, v)
+        end
       end
 
       def key(value)
