@@ -78,6 +78,18 @@ module Graph
       T_OUT_EDGES.text(out, @out_edges)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::INT32.json(out, @id)
+      out << ',"name":'
+      Fbe::Types::STRING.json(out, @name)
+      out << ',"value":'
+      Fbe::Types::INT64.json(out, @value)
+      out << ',"out_edges":'
+      T_OUT_EDGES.json(out, @out_edges)
+      out << '}'
+    end
   end
 
   # The schema's `struct Edge` (type id 2).
@@ -146,6 +158,16 @@ module Graph
       Fbe::Types::INT32.text(out, @weight)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"source":'
+      Fbe::Types::INT32.json(out, @source)
+      out << ',"target":'
+      Fbe::Types::INT32.json(out, @target)
+      out << ',"weight":'
+      Fbe::Types::INT32.json(out, @weight)
+      out << '}'
+    end
   end
 
   # The schema's `struct Graph` (type id 3).
@@ -207,6 +229,14 @@ module Graph
       out << ',edges='
       T_EDGES.text(out, @edges)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"nodes":'
+      T_NODES.json(out, @nodes)
+      out << ',"edges":'
+      T_EDGES.json(out, @edges)
+      out << '}'
     end
   end
 end

@@ -138,6 +138,22 @@ module Proto
       Fbe::Types::DOUBLE.text(out, @volume)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::INT32.json(out, @id)
+      out << ',"symbol":'
+      Fbe::Types::STRING.json(out, @symbol)
+      out << ',"side":'
+      OrderSide::FBE_TYPE.json(out, @side)
+      out << ',"type":'
+      OrderType::FBE_TYPE.json(out, @type)
+      out << ',"price":'
+      Fbe::Types::DOUBLE.json(out, @price)
+      out << ',"volume":'
+      Fbe::Types::DOUBLE.json(out, @volume)
+      out << '}'
+    end
   end
 
   # The schema's `struct Balance` (type id 2).
@@ -197,6 +213,14 @@ module Proto
       out << ',amount='
       Fbe::Types::DOUBLE.text(out, @amount)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"currency":'
+      Fbe::Types::STRING.json(out, @currency)
+      out << ',"amount":'
+      Fbe::Types::DOUBLE.json(out, @amount)
+      out << '}'
     end
   end
 
@@ -316,6 +340,22 @@ module Proto
       T_ORDERS.text(out, @orders)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::INT32.json(out, @id)
+      out << ',"name":'
+      Fbe::Types::STRING.json(out, @name)
+      out << ',"state":'
+      State::FBE_TYPE.json(out, @state)
+      out << ',"wallet":'
+      T_WALLET.json(out, @wallet)
+      out << ',"asset":'
+      T_ASSET.json(out, @asset)
+      out << ',"orders":'
+      T_ORDERS.json(out, @orders)
+      out << '}'
+    end
   end
 
   # The schema's `struct OrderMessage` (type id 1).
@@ -374,6 +414,12 @@ module Proto
       out << 'OrderMessage(body='
       T_BODY.text(out, @body)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"body":'
+      T_BODY.json(out, @body)
+      out << '}'
     end
   end
 
@@ -434,6 +480,12 @@ module Proto
       T_BODY.text(out, @body)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"body":'
+      T_BODY.json(out, @body)
+      out << '}'
+    end
   end
 
   # The schema's `struct AccountMessage` (type id 3).
@@ -492,6 +544,12 @@ module Proto
       out << 'AccountMessage(body='
       T_BODY.text(out, @body)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"body":'
+      T_BODY.json(out, @body)
+      out << '}'
     end
   end
 end

@@ -71,5 +71,15 @@ module Recursive
       T_CHILDREN.text(out, @children)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::INT32.json(out, @id)
+      out << ',"label":'
+      Fbe::Types::STRING.json(out, @label)
+      out << ',"children":'
+      T_CHILDREN.json(out, @children)
+      out << '}'
+    end
   end
 end

@@ -71,6 +71,16 @@ module Vectors
       Fbe::Types::INT32.text(out, @weight)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"source":'
+      Fbe::Types::INT32.json(out, @source)
+      out << ',"target":'
+      Fbe::Types::INT32.json(out, @target)
+      out << ',"weight":'
+      Fbe::Types::INT32.json(out, @weight)
+      out << '}'
+    end
   end
 
   # The schema's `struct Point` (type id 2).
@@ -139,6 +149,16 @@ module Vectors
       Fbe::Types::INT16.text(out, @y)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"flag":'
+      Fbe::Types::BOOL.json(out, @flag)
+      out << ',"x":'
+      Fbe::Types::INT64.json(out, @x)
+      out << ',"y":'
+      Fbe::Types::INT16.json(out, @y)
+      out << '}'
+    end
   end
 
   # The schema's `struct Point3 : vectors.Point` (type id 3); its base fields first.
@@ -206,6 +226,18 @@ module Vectors
       Fbe::Types::DOUBLE.text(out, @z)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"flag":'
+      Fbe::Types::BOOL.json(out, @flag)
+      out << ',"x":'
+      Fbe::Types::INT64.json(out, @x)
+      out << ',"y":'
+      Fbe::Types::INT16.json(out, @y)
+      out << ',"z":'
+      Fbe::Types::DOUBLE.json(out, @z)
+      out << '}'
+    end
   end
 
   # The schema's `struct Named` (type id 4).
@@ -266,6 +298,14 @@ module Vectors
       out << ',values='
       T_VALUES.text(out, @values)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"name":'
+      Fbe::Types::STRING.json(out, @name)
+      out << ',"values":'
+      T_VALUES.json(out, @values)
+      out << '}'
     end
   end
 
@@ -360,6 +400,22 @@ module Vectors
       out << ',named='
       T_NAMED.text(out, @named)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"edges":'
+      T_EDGES.json(out, @edges)
+      out << ',"points":'
+      T_POINTS.json(out, @points)
+      out << ',"ints":'
+      T_INTS.json(out, @ints)
+      out << ',"switches":'
+      T_SWITCHES.json(out, @switches)
+      out << ',"reals":'
+      T_REALS.json(out, @reals)
+      out << ',"named":'
+      T_NAMED.json(out, @named)
+      out << '}'
     end
   end
 end

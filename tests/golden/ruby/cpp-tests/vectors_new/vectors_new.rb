@@ -78,6 +78,18 @@ module VectorsNew
       Fbe::Types::STRING.text(out, @note)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"source":'
+      Fbe::Types::INT32.json(out, @source)
+      out << ',"target":'
+      Fbe::Types::INT32.json(out, @target)
+      out << ',"weight":'
+      Fbe::Types::INT32.json(out, @weight)
+      out << ',"note":'
+      Fbe::Types::STRING.json(out, @note)
+      out << '}'
+    end
   end
 
   # The schema's `struct Holder` (type id 10).
@@ -131,6 +143,12 @@ module VectorsNew
       out << 'Holder(edges='
       T_EDGES.text(out, @edges)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"edges":'
+      T_EDGES.json(out, @edges)
+      out << '}'
     end
   end
 end

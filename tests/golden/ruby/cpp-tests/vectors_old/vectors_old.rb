@@ -56,6 +56,12 @@ module VectorsOld
       Fbe::Types::INT32.text(out, @source)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"source":'
+      Fbe::Types::INT32.json(out, @source)
+      out << '}'
+    end
   end
 
   # The schema's `struct Holder` (type id 10).
@@ -109,6 +115,12 @@ module VectorsOld
       out << 'Holder(edges='
       T_EDGES.text(out, @edges)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"edges":'
+      T_EDGES.json(out, @edges)
+      out << '}'
     end
   end
 end

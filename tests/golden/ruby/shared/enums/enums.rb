@@ -905,5 +905,141 @@ module Enums
       EnumUInt64::FBE_TYPE.text(out, @uint64b5)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"byte0":'
+      EnumByte::FBE_TYPE.json(out, @byte0)
+      out << ',"byte1":'
+      EnumByte::FBE_TYPE.json(out, @byte1)
+      out << ',"byte2":'
+      EnumByte::FBE_TYPE.json(out, @byte2)
+      out << ',"byte3":'
+      EnumByte::FBE_TYPE.json(out, @byte3)
+      out << ',"byte4":'
+      EnumByte::FBE_TYPE.json(out, @byte4)
+      out << ',"byte5":'
+      EnumByte::FBE_TYPE.json(out, @byte5)
+      out << ',"char0":'
+      EnumChar::FBE_TYPE.json(out, @char0)
+      out << ',"char1":'
+      EnumChar::FBE_TYPE.json(out, @char1)
+      out << ',"char2":'
+      EnumChar::FBE_TYPE.json(out, @char2)
+      out << ',"char3":'
+      EnumChar::FBE_TYPE.json(out, @char3)
+      out << ',"char4":'
+      EnumChar::FBE_TYPE.json(out, @char4)
+      out << ',"char5":'
+      EnumChar::FBE_TYPE.json(out, @char5)
+      out << ',"wchar0":'
+      EnumWChar::FBE_TYPE.json(out, @wchar0)
+      out << ',"wchar1":'
+      EnumWChar::FBE_TYPE.json(out, @wchar1)
+      out << ',"wchar2":'
+      EnumWChar::FBE_TYPE.json(out, @wchar2)
+      out << ',"wchar3":'
+      EnumWChar::FBE_TYPE.json(out, @wchar3)
+      out << ',"wchar4":'
+      EnumWChar::FBE_TYPE.json(out, @wchar4)
+      out << ',"wchar5":'
+      EnumWChar::FBE_TYPE.json(out, @wchar5)
+      out << ',"int8b0":'
+      EnumInt8::FBE_TYPE.json(out, @int8b0)
+      out << ',"int8b1":'
+      EnumInt8::FBE_TYPE.json(out, @int8b1)
+      out << ',"int8b2":'
+      EnumInt8::FBE_TYPE.json(out, @int8b2)
+      out << ',"int8b3":'
+      EnumInt8::FBE_TYPE.json(out, @int8b3)
+      out << ',"int8b4":'
+      EnumInt8::FBE_TYPE.json(out, @int8b4)
+      out << ',"int8b5":'
+      EnumInt8::FBE_TYPE.json(out, @int8b5)
+      out << ',"uint8b0":'
+      EnumUInt8::FBE_TYPE.json(out, @uint8b0)
+      out << ',"uint8b1":'
+      EnumUInt8::FBE_TYPE.json(out, @uint8b1)
+      out << ',"uint8b2":'
+      EnumUInt8::FBE_TYPE.json(out, @uint8b2)
+      out << ',"uint8b3":'
+      EnumUInt8::FBE_TYPE.json(out, @uint8b3)
+      out << ',"uint8b4":'
+      EnumUInt8::FBE_TYPE.json(out, @uint8b4)
+      out << ',"uint8b5":'
+      EnumUInt8::FBE_TYPE.json(out, @uint8b5)
+      out << ',"int16b0":'
+      EnumInt16::FBE_TYPE.json(out, @int16b0)
+      out << ',"int16b1":'
+      EnumInt16::FBE_TYPE.json(out, @int16b1)
+      out << ',"int16b2":'
+      EnumInt16::FBE_TYPE.json(out, @int16b2)
+      out << ',"int16b3":'
+      EnumInt16::FBE_TYPE.json(out, @int16b3)
+      out << ',"int16b4":'
+      EnumInt16::FBE_TYPE.json(out, @int16b4)
+      out << ',"int16b5":'
+      EnumInt16::FBE_TYPE.json(out, @int16b5)
+      out << ',"uint16b0":'
+      EnumUInt16::FBE_TYPE.json(out, @uint16b0)
+      out << ',"uint16b1":'
+      EnumUInt16::FBE_TYPE.json(out, @uint16b1)
+      out << ',"uint16b2":'
+      EnumUInt16::FBE_TYPE.json(out, @uint16b2)
+      out << ',"uint16b3":'
+      EnumUInt16::FBE_TYPE.json(out, @uint16b3)
+      out << ',"uint16b4":'
+      EnumUInt16::FBE_TYPE.json(out, @uint16b4)
+      out << ',"uint16b5":'
+      EnumUInt16::FBE_TYPE.json(out, @uint16b5)
+      out << ',"int32b0":'
+      EnumInt32::FBE_TYPE.json(out, @int32b0)
+      out << ',"int32b1":'
+      EnumInt32::FBE_TYPE.json(out, @int32b1)
+      out << ',"int32b2":'
+      EnumInt32::FBE_TYPE.json(out, @int32b2)
+      out << ',"int32b3":'
+      EnumInt32::FBE_TYPE.json(out, @int32b3)
+      out << ',"int32b4":'
+      EnumInt32::FBE_TYPE.json(out, @int32b4)
+      out << ',"int32b5":'
+      EnumInt32::FBE_TYPE.json(out, @int32b5)
+      out << ',"uint32b0":'
+      EnumUInt32::FBE_TYPE.json(out, @uint32b0)
+      out << ',"uint32b1":'
+      EnumUInt32::FBE_TYPE.json(out, @uint32b1)
+      out << ',"uint32b2":'
+      EnumUInt32::FBE_TYPE.json(out, @uint32b2)
+      out << ',"uint32b3":'
+      EnumUInt32::FBE_TYPE.json(out, @uint32b3)
+      out << ',"uint32b4":'
+      EnumUInt32::FBE_TYPE.json(out, @uint32b4)
+      out << ',"uint32b5":'
+      EnumUInt32::FBE_TYPE.json(out, @uint32b5)
+      out << ',"int64b0":'
+      EnumInt64::FBE_TYPE.json(out, @int64b0)
+      out << ',"int64b1":'
+      EnumInt64::FBE_TYPE.json(out, @int64b1)
+      out << ',"int64b2":'
+      EnumInt64::FBE_TYPE.json(out, @int64b2)
+      out << ',"int64b3":'
+      EnumInt64::FBE_TYPE.json(out, @int64b3)
+      out << ',"int64b4":'
+      EnumInt64::FBE_TYPE.json(out, @int64b4)
+      out << ',"int64b5":'
+      EnumInt64::FBE_TYPE.json(out, @int64b5)
+      out << ',"uint64b0":'
+      EnumUInt64::FBE_TYPE.json(out, @uint64b0)
+      out << ',"uint64b1":'
+      EnumUInt64::FBE_TYPE.json(out, @uint64b1)
+      out << ',"uint64b2":'
+      EnumUInt64::FBE_TYPE.json(out, @uint64b2)
+      out << ',"uint64b3":'
+      EnumUInt64::FBE_TYPE.json(out, @uint64b3)
+      out << ',"uint64b4":'
+      EnumUInt64::FBE_TYPE.json(out, @uint64b4)
+      out << ',"uint64b5":'
+      EnumUInt64::FBE_TYPE.json(out, @uint64b5)
+      out << '}'
+    end
   end
 end

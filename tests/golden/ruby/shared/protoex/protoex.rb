@@ -168,6 +168,26 @@ module Protoex
       Fbe::Types::DOUBLE.text(out, @sl)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::INT32.json(out, @id)
+      out << ',"symbol":'
+      Fbe::Types::STRING.json(out, @symbol)
+      out << ',"side":'
+      OrderSide::FBE_TYPE.json(out, @side)
+      out << ',"type":'
+      OrderType::FBE_TYPE.json(out, @type)
+      out << ',"price":'
+      Fbe::Types::DOUBLE.json(out, @price)
+      out << ',"volume":'
+      Fbe::Types::DOUBLE.json(out, @volume)
+      out << ',"tp":'
+      Fbe::Types::DOUBLE.json(out, @tp)
+      out << ',"sl":'
+      Fbe::Types::DOUBLE.json(out, @sl)
+      out << '}'
+    end
   end
 
   # The schema's `struct Balance : proto.Balance` (type id 2); its base fields first.
@@ -230,6 +250,16 @@ module Protoex
       out << ',locked='
       Fbe::Types::DOUBLE.text(out, @locked)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"currency":'
+      Fbe::Types::STRING.json(out, @currency)
+      out << ',"amount":'
+      Fbe::Types::DOUBLE.json(out, @amount)
+      out << ',"locked":'
+      Fbe::Types::DOUBLE.json(out, @locked)
+      out << '}'
     end
   end
 
@@ -349,6 +379,22 @@ module Protoex
       T_ORDERS.text(out, @orders)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::INT32.json(out, @id)
+      out << ',"name":'
+      Fbe::Types::STRING.json(out, @name)
+      out << ',"state":'
+      StateEx::FBE_TYPE.json(out, @state)
+      out << ',"wallet":'
+      T_WALLET.json(out, @wallet)
+      out << ',"asset":'
+      T_ASSET.json(out, @asset)
+      out << ',"orders":'
+      T_ORDERS.json(out, @orders)
+      out << '}'
+    end
   end
 
   # The schema's `struct OrderMessage` (type id 11).
@@ -407,6 +453,12 @@ module Protoex
       out << 'OrderMessage(body='
       T_BODY.text(out, @body)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"body":'
+      T_BODY.json(out, @body)
+      out << '}'
     end
   end
 
@@ -467,6 +519,12 @@ module Protoex
       T_BODY.text(out, @body)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"body":'
+      T_BODY.json(out, @body)
+      out << '}'
+    end
   end
 
   # The schema's `struct AccountMessage` (type id 13).
@@ -525,6 +583,12 @@ module Protoex
       out << 'AccountMessage(body='
       T_BODY.text(out, @body)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"body":'
+      T_BODY.json(out, @body)
+      out << '}'
     end
   end
 end

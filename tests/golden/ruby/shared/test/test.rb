@@ -806,6 +806,100 @@ module Test
       T_F44.text(out, @f44)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::INT32.json(out, @id)
+      out << ',"f1":'
+      Fbe::Types::BOOL.json(out, @f1)
+      out << ',"f2":'
+      Fbe::Types::BOOL.json(out, @f2)
+      out << ',"f3":'
+      Fbe::Types::BYTE.json(out, @f3)
+      out << ',"f4":'
+      Fbe::Types::BYTE.json(out, @f4)
+      out << ',"f5":'
+      Fbe::Types::CHAR.json(out, @f5)
+      out << ',"f6":'
+      Fbe::Types::CHAR.json(out, @f6)
+      out << ',"f7":'
+      Fbe::Types::WCHAR.json(out, @f7)
+      out << ',"f8":'
+      Fbe::Types::WCHAR.json(out, @f8)
+      out << ',"f9":'
+      Fbe::Types::INT8.json(out, @f9)
+      out << ',"f10":'
+      Fbe::Types::INT8.json(out, @f10)
+      out << ',"f11":'
+      Fbe::Types::UINT8.json(out, @f11)
+      out << ',"f12":'
+      Fbe::Types::UINT8.json(out, @f12)
+      out << ',"f13":'
+      Fbe::Types::INT16.json(out, @f13)
+      out << ',"f14":'
+      Fbe::Types::INT16.json(out, @f14)
+      out << ',"f15":'
+      Fbe::Types::UINT16.json(out, @f15)
+      out << ',"f16":'
+      Fbe::Types::UINT16.json(out, @f16)
+      out << ',"f17":'
+      Fbe::Types::INT32.json(out, @f17)
+      out << ',"f18":'
+      Fbe::Types::INT32.json(out, @f18)
+      out << ',"f19":'
+      Fbe::Types::UINT32.json(out, @f19)
+      out << ',"f20":'
+      Fbe::Types::UINT32.json(out, @f20)
+      out << ',"f21":'
+      Fbe::Types::INT64.json(out, @f21)
+      out << ',"f22":'
+      Fbe::Types::INT64.json(out, @f22)
+      out << ',"f23":'
+      Fbe::Types::UINT64.json(out, @f23)
+      out << ',"f24":'
+      Fbe::Types::UINT64.json(out, @f24)
+      out << ',"f25":'
+      Fbe::Types::FLOAT.json(out, @f25)
+      out << ',"f26":'
+      Fbe::Types::FLOAT.json(out, @f26)
+      out << ',"f27":'
+      Fbe::Types::DOUBLE.json(out, @f27)
+      out << ',"f28":'
+      Fbe::Types::DOUBLE.json(out, @f28)
+      out << ',"f29":'
+      Fbe::Types::DECIMAL.json(out, @f29)
+      out << ',"f30":'
+      Fbe::Types::DECIMAL.json(out, @f30)
+      out << ',"f31":'
+      Fbe::Types::STRING.json(out, @f31)
+      out << ',"f32":'
+      Fbe::Types::STRING.json(out, @f32)
+      out << ',"f33":'
+      Fbe::Types::TIMESTAMP.json(out, @f33)
+      out << ',"f34":'
+      Fbe::Types::TIMESTAMP.json(out, @f34)
+      out << ',"f35":'
+      Fbe::Types::TIMESTAMP.json(out, @f35)
+      out << ',"f36":'
+      Fbe::Types::UUID.json(out, @f36)
+      out << ',"f37":'
+      Fbe::Types::UUID.json(out, @f37)
+      out << ',"f38":'
+      Fbe::Types::UUID.json(out, @f38)
+      out << ',"f39":'
+      Proto::OrderSide::FBE_TYPE.json(out, @f39)
+      out << ',"f40":'
+      Proto::OrderType::FBE_TYPE.json(out, @f40)
+      out << ',"f41":'
+      T_F41.json(out, @f41)
+      out << ',"f42":'
+      T_F42.json(out, @f42)
+      out << ',"f43":'
+      Proto::State::FBE_TYPE.json(out, @f43)
+      out << ',"f44":'
+      T_F44.json(out, @f44)
+      out << '}'
+    end
   end
 
   # The schema's `struct StructOptional : test.StructSimple` (type id 111); its base fields first.
@@ -2062,6 +2156,232 @@ module Test
       out << ',f165='
       T_F165.text(out, @f165)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::INT32.json(out, @id)
+      out << ',"f1":'
+      Fbe::Types::BOOL.json(out, @f1)
+      out << ',"f2":'
+      Fbe::Types::BOOL.json(out, @f2)
+      out << ',"f3":'
+      Fbe::Types::BYTE.json(out, @f3)
+      out << ',"f4":'
+      Fbe::Types::BYTE.json(out, @f4)
+      out << ',"f5":'
+      Fbe::Types::CHAR.json(out, @f5)
+      out << ',"f6":'
+      Fbe::Types::CHAR.json(out, @f6)
+      out << ',"f7":'
+      Fbe::Types::WCHAR.json(out, @f7)
+      out << ',"f8":'
+      Fbe::Types::WCHAR.json(out, @f8)
+      out << ',"f9":'
+      Fbe::Types::INT8.json(out, @f9)
+      out << ',"f10":'
+      Fbe::Types::INT8.json(out, @f10)
+      out << ',"f11":'
+      Fbe::Types::UINT8.json(out, @f11)
+      out << ',"f12":'
+      Fbe::Types::UINT8.json(out, @f12)
+      out << ',"f13":'
+      Fbe::Types::INT16.json(out, @f13)
+      out << ',"f14":'
+      Fbe::Types::INT16.json(out, @f14)
+      out << ',"f15":'
+      Fbe::Types::UINT16.json(out, @f15)
+      out << ',"f16":'
+      Fbe::Types::UINT16.json(out, @f16)
+      out << ',"f17":'
+      Fbe::Types::INT32.json(out, @f17)
+      out << ',"f18":'
+      Fbe::Types::INT32.json(out, @f18)
+      out << ',"f19":'
+      Fbe::Types::UINT32.json(out, @f19)
+      out << ',"f20":'
+      Fbe::Types::UINT32.json(out, @f20)
+      out << ',"f21":'
+      Fbe::Types::INT64.json(out, @f21)
+      out << ',"f22":'
+      Fbe::Types::INT64.json(out, @f22)
+      out << ',"f23":'
+      Fbe::Types::UINT64.json(out, @f23)
+      out << ',"f24":'
+      Fbe::Types::UINT64.json(out, @f24)
+      out << ',"f25":'
+      Fbe::Types::FLOAT.json(out, @f25)
+      out << ',"f26":'
+      Fbe::Types::FLOAT.json(out, @f26)
+      out << ',"f27":'
+      Fbe::Types::DOUBLE.json(out, @f27)
+      out << ',"f28":'
+      Fbe::Types::DOUBLE.json(out, @f28)
+      out << ',"f29":'
+      Fbe::Types::DECIMAL.json(out, @f29)
+      out << ',"f30":'
+      Fbe::Types::DECIMAL.json(out, @f30)
+      out << ',"f31":'
+      Fbe::Types::STRING.json(out, @f31)
+      out << ',"f32":'
+      Fbe::Types::STRING.json(out, @f32)
+      out << ',"f33":'
+      Fbe::Types::TIMESTAMP.json(out, @f33)
+      out << ',"f34":'
+      Fbe::Types::TIMESTAMP.json(out, @f34)
+      out << ',"f35":'
+      Fbe::Types::TIMESTAMP.json(out, @f35)
+      out << ',"f36":'
+      Fbe::Types::UUID.json(out, @f36)
+      out << ',"f37":'
+      Fbe::Types::UUID.json(out, @f37)
+      out << ',"f38":'
+      Fbe::Types::UUID.json(out, @f38)
+      out << ',"f39":'
+      Proto::OrderSide::FBE_TYPE.json(out, @f39)
+      out << ',"f40":'
+      Proto::OrderType::FBE_TYPE.json(out, @f40)
+      out << ',"f41":'
+      T_F41.json(out, @f41)
+      out << ',"f42":'
+      T_F42.json(out, @f42)
+      out << ',"f43":'
+      Proto::State::FBE_TYPE.json(out, @f43)
+      out << ',"f44":'
+      T_F44.json(out, @f44)
+      out << ',"f100":'
+      T_F100.json(out, @f100)
+      out << ',"f101":'
+      T_F101.json(out, @f101)
+      out << ',"f102":'
+      T_F102.json(out, @f102)
+      out << ',"f103":'
+      T_F103.json(out, @f103)
+      out << ',"f104":'
+      T_F104.json(out, @f104)
+      out << ',"f105":'
+      T_F105.json(out, @f105)
+      out << ',"f106":'
+      T_F106.json(out, @f106)
+      out << ',"f107":'
+      T_F107.json(out, @f107)
+      out << ',"f108":'
+      T_F108.json(out, @f108)
+      out << ',"f109":'
+      T_F109.json(out, @f109)
+      out << ',"f110":'
+      T_F110.json(out, @f110)
+      out << ',"f111":'
+      T_F111.json(out, @f111)
+      out << ',"f112":'
+      T_F112.json(out, @f112)
+      out << ',"f113":'
+      T_F113.json(out, @f113)
+      out << ',"f114":'
+      T_F114.json(out, @f114)
+      out << ',"f115":'
+      T_F115.json(out, @f115)
+      out << ',"f116":'
+      T_F116.json(out, @f116)
+      out << ',"f117":'
+      T_F117.json(out, @f117)
+      out << ',"f118":'
+      T_F118.json(out, @f118)
+      out << ',"f119":'
+      T_F119.json(out, @f119)
+      out << ',"f120":'
+      T_F120.json(out, @f120)
+      out << ',"f121":'
+      T_F121.json(out, @f121)
+      out << ',"f122":'
+      T_F122.json(out, @f122)
+      out << ',"f123":'
+      T_F123.json(out, @f123)
+      out << ',"f124":'
+      T_F124.json(out, @f124)
+      out << ',"f125":'
+      T_F125.json(out, @f125)
+      out << ',"f126":'
+      T_F126.json(out, @f126)
+      out << ',"f127":'
+      T_F127.json(out, @f127)
+      out << ',"f128":'
+      T_F128.json(out, @f128)
+      out << ',"f129":'
+      T_F129.json(out, @f129)
+      out << ',"f130":'
+      T_F130.json(out, @f130)
+      out << ',"f131":'
+      T_F131.json(out, @f131)
+      out << ',"f132":'
+      T_F132.json(out, @f132)
+      out << ',"f133":'
+      T_F133.json(out, @f133)
+      out << ',"f134":'
+      T_F134.json(out, @f134)
+      out << ',"f135":'
+      T_F135.json(out, @f135)
+      out << ',"f136":'
+      T_F136.json(out, @f136)
+      out << ',"f137":'
+      T_F137.json(out, @f137)
+      out << ',"f138":'
+      T_F138.json(out, @f138)
+      out << ',"f139":'
+      T_F139.json(out, @f139)
+      out << ',"f140":'
+      T_F140.json(out, @f140)
+      out << ',"f141":'
+      T_F141.json(out, @f141)
+      out << ',"f142":'
+      T_F142.json(out, @f142)
+      out << ',"f143":'
+      T_F143.json(out, @f143)
+      out << ',"f144":'
+      T_F144.json(out, @f144)
+      out << ',"f145":'
+      T_F145.json(out, @f145)
+      out << ',"f146":'
+      T_F146.json(out, @f146)
+      out << ',"f147":'
+      T_F147.json(out, @f147)
+      out << ',"f148":'
+      T_F148.json(out, @f148)
+      out << ',"f149":'
+      T_F149.json(out, @f149)
+      out << ',"f150":'
+      T_F150.json(out, @f150)
+      out << ',"f151":'
+      T_F151.json(out, @f151)
+      out << ',"f152":'
+      T_F152.json(out, @f152)
+      out << ',"f153":'
+      T_F153.json(out, @f153)
+      out << ',"f154":'
+      T_F154.json(out, @f154)
+      out << ',"f155":'
+      T_F155.json(out, @f155)
+      out << ',"f156":'
+      T_F156.json(out, @f156)
+      out << ',"f157":'
+      T_F157.json(out, @f157)
+      out << ',"f158":'
+      T_F158.json(out, @f158)
+      out << ',"f159":'
+      T_F159.json(out, @f159)
+      out << ',"f160":'
+      T_F160.json(out, @f160)
+      out << ',"f161":'
+      T_F161.json(out, @f161)
+      out << ',"f162":'
+      T_F162.json(out, @f162)
+      out << ',"f163":'
+      T_F163.json(out, @f163)
+      out << ',"f164":'
+      T_F164.json(out, @f164)
+      out << ',"f165":'
+      T_F165.json(out, @f165)
+      out << '}'
     end
   end
 
@@ -3619,6 +3939,256 @@ module Test
       T_F1011.text(out, @f1011)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::INT32.json(out, @id)
+      out << ',"f1":'
+      Fbe::Types::BOOL.json(out, @f1)
+      out << ',"f2":'
+      Fbe::Types::BOOL.json(out, @f2)
+      out << ',"f3":'
+      Fbe::Types::BYTE.json(out, @f3)
+      out << ',"f4":'
+      Fbe::Types::BYTE.json(out, @f4)
+      out << ',"f5":'
+      Fbe::Types::CHAR.json(out, @f5)
+      out << ',"f6":'
+      Fbe::Types::CHAR.json(out, @f6)
+      out << ',"f7":'
+      Fbe::Types::WCHAR.json(out, @f7)
+      out << ',"f8":'
+      Fbe::Types::WCHAR.json(out, @f8)
+      out << ',"f9":'
+      Fbe::Types::INT8.json(out, @f9)
+      out << ',"f10":'
+      Fbe::Types::INT8.json(out, @f10)
+      out << ',"f11":'
+      Fbe::Types::UINT8.json(out, @f11)
+      out << ',"f12":'
+      Fbe::Types::UINT8.json(out, @f12)
+      out << ',"f13":'
+      Fbe::Types::INT16.json(out, @f13)
+      out << ',"f14":'
+      Fbe::Types::INT16.json(out, @f14)
+      out << ',"f15":'
+      Fbe::Types::UINT16.json(out, @f15)
+      out << ',"f16":'
+      Fbe::Types::UINT16.json(out, @f16)
+      out << ',"f17":'
+      Fbe::Types::INT32.json(out, @f17)
+      out << ',"f18":'
+      Fbe::Types::INT32.json(out, @f18)
+      out << ',"f19":'
+      Fbe::Types::UINT32.json(out, @f19)
+      out << ',"f20":'
+      Fbe::Types::UINT32.json(out, @f20)
+      out << ',"f21":'
+      Fbe::Types::INT64.json(out, @f21)
+      out << ',"f22":'
+      Fbe::Types::INT64.json(out, @f22)
+      out << ',"f23":'
+      Fbe::Types::UINT64.json(out, @f23)
+      out << ',"f24":'
+      Fbe::Types::UINT64.json(out, @f24)
+      out << ',"f25":'
+      Fbe::Types::FLOAT.json(out, @f25)
+      out << ',"f26":'
+      Fbe::Types::FLOAT.json(out, @f26)
+      out << ',"f27":'
+      Fbe::Types::DOUBLE.json(out, @f27)
+      out << ',"f28":'
+      Fbe::Types::DOUBLE.json(out, @f28)
+      out << ',"f29":'
+      Fbe::Types::DECIMAL.json(out, @f29)
+      out << ',"f30":'
+      Fbe::Types::DECIMAL.json(out, @f30)
+      out << ',"f31":'
+      Fbe::Types::STRING.json(out, @f31)
+      out << ',"f32":'
+      Fbe::Types::STRING.json(out, @f32)
+      out << ',"f33":'
+      Fbe::Types::TIMESTAMP.json(out, @f33)
+      out << ',"f34":'
+      Fbe::Types::TIMESTAMP.json(out, @f34)
+      out << ',"f35":'
+      Fbe::Types::TIMESTAMP.json(out, @f35)
+      out << ',"f36":'
+      Fbe::Types::UUID.json(out, @f36)
+      out << ',"f37":'
+      Fbe::Types::UUID.json(out, @f37)
+      out << ',"f38":'
+      Fbe::Types::UUID.json(out, @f38)
+      out << ',"f39":'
+      Proto::OrderSide::FBE_TYPE.json(out, @f39)
+      out << ',"f40":'
+      Proto::OrderType::FBE_TYPE.json(out, @f40)
+      out << ',"f41":'
+      T_F41.json(out, @f41)
+      out << ',"f42":'
+      T_F42.json(out, @f42)
+      out << ',"f43":'
+      Proto::State::FBE_TYPE.json(out, @f43)
+      out << ',"f44":'
+      T_F44.json(out, @f44)
+      out << ',"f100":'
+      T_F100.json(out, @f100)
+      out << ',"f101":'
+      T_F101.json(out, @f101)
+      out << ',"f102":'
+      T_F102.json(out, @f102)
+      out << ',"f103":'
+      T_F103.json(out, @f103)
+      out << ',"f104":'
+      T_F104.json(out, @f104)
+      out << ',"f105":'
+      T_F105.json(out, @f105)
+      out << ',"f106":'
+      T_F106.json(out, @f106)
+      out << ',"f107":'
+      T_F107.json(out, @f107)
+      out << ',"f108":'
+      T_F108.json(out, @f108)
+      out << ',"f109":'
+      T_F109.json(out, @f109)
+      out << ',"f110":'
+      T_F110.json(out, @f110)
+      out << ',"f111":'
+      T_F111.json(out, @f111)
+      out << ',"f112":'
+      T_F112.json(out, @f112)
+      out << ',"f113":'
+      T_F113.json(out, @f113)
+      out << ',"f114":'
+      T_F114.json(out, @f114)
+      out << ',"f115":'
+      T_F115.json(out, @f115)
+      out << ',"f116":'
+      T_F116.json(out, @f116)
+      out << ',"f117":'
+      T_F117.json(out, @f117)
+      out << ',"f118":'
+      T_F118.json(out, @f118)
+      out << ',"f119":'
+      T_F119.json(out, @f119)
+      out << ',"f120":'
+      T_F120.json(out, @f120)
+      out << ',"f121":'
+      T_F121.json(out, @f121)
+      out << ',"f122":'
+      T_F122.json(out, @f122)
+      out << ',"f123":'
+      T_F123.json(out, @f123)
+      out << ',"f124":'
+      T_F124.json(out, @f124)
+      out << ',"f125":'
+      T_F125.json(out, @f125)
+      out << ',"f126":'
+      T_F126.json(out, @f126)
+      out << ',"f127":'
+      T_F127.json(out, @f127)
+      out << ',"f128":'
+      T_F128.json(out, @f128)
+      out << ',"f129":'
+      T_F129.json(out, @f129)
+      out << ',"f130":'
+      T_F130.json(out, @f130)
+      out << ',"f131":'
+      T_F131.json(out, @f131)
+      out << ',"f132":'
+      T_F132.json(out, @f132)
+      out << ',"f133":'
+      T_F133.json(out, @f133)
+      out << ',"f134":'
+      T_F134.json(out, @f134)
+      out << ',"f135":'
+      T_F135.json(out, @f135)
+      out << ',"f136":'
+      T_F136.json(out, @f136)
+      out << ',"f137":'
+      T_F137.json(out, @f137)
+      out << ',"f138":'
+      T_F138.json(out, @f138)
+      out << ',"f139":'
+      T_F139.json(out, @f139)
+      out << ',"f140":'
+      T_F140.json(out, @f140)
+      out << ',"f141":'
+      T_F141.json(out, @f141)
+      out << ',"f142":'
+      T_F142.json(out, @f142)
+      out << ',"f143":'
+      T_F143.json(out, @f143)
+      out << ',"f144":'
+      T_F144.json(out, @f144)
+      out << ',"f145":'
+      T_F145.json(out, @f145)
+      out << ',"f146":'
+      T_F146.json(out, @f146)
+      out << ',"f147":'
+      T_F147.json(out, @f147)
+      out << ',"f148":'
+      T_F148.json(out, @f148)
+      out << ',"f149":'
+      T_F149.json(out, @f149)
+      out << ',"f150":'
+      T_F150.json(out, @f150)
+      out << ',"f151":'
+      T_F151.json(out, @f151)
+      out << ',"f152":'
+      T_F152.json(out, @f152)
+      out << ',"f153":'
+      T_F153.json(out, @f153)
+      out << ',"f154":'
+      T_F154.json(out, @f154)
+      out << ',"f155":'
+      T_F155.json(out, @f155)
+      out << ',"f156":'
+      T_F156.json(out, @f156)
+      out << ',"f157":'
+      T_F157.json(out, @f157)
+      out << ',"f158":'
+      T_F158.json(out, @f158)
+      out << ',"f159":'
+      T_F159.json(out, @f159)
+      out << ',"f160":'
+      T_F160.json(out, @f160)
+      out << ',"f161":'
+      T_F161.json(out, @f161)
+      out << ',"f162":'
+      T_F162.json(out, @f162)
+      out << ',"f163":'
+      T_F163.json(out, @f163)
+      out << ',"f164":'
+      T_F164.json(out, @f164)
+      out << ',"f165":'
+      T_F165.json(out, @f165)
+      out << ',"f1000":'
+      EnumSimple::FBE_TYPE.json(out, @f1000)
+      out << ',"f1001":'
+      T_F1001.json(out, @f1001)
+      out << ',"f1002":'
+      EnumTyped::FBE_TYPE.json(out, @f1002)
+      out << ',"f1003":'
+      T_F1003.json(out, @f1003)
+      out << ',"f1004":'
+      FlagsSimple::FBE_TYPE.json(out, @f1004)
+      out << ',"f1005":'
+      T_F1005.json(out, @f1005)
+      out << ',"f1006":'
+      FlagsTyped::FBE_TYPE.json(out, @f1006)
+      out << ',"f1007":'
+      T_F1007.json(out, @f1007)
+      out << ',"f1008":'
+      T_F1008.json(out, @f1008)
+      out << ',"f1009":'
+      T_F1009.json(out, @f1009)
+      out << ',"f1010":'
+      T_F1010.json(out, @f1010)
+      out << ',"f1011":'
+      T_F1011.json(out, @f1011)
+      out << '}'
+    end
   end
 
   # The schema's `struct StructBytes` (type id 120).
@@ -3687,6 +4257,16 @@ module Test
       out << ',f3='
       T_F3.text(out, @f3)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"f1":'
+      Fbe::Types::BYTES.json(out, @f1)
+      out << ',"f2":'
+      T_F2.json(out, @f2)
+      out << ',"f3":'
+      T_F3.json(out, @f3)
+      out << '}'
     end
   end
 
@@ -3870,6 +4450,30 @@ module Test
       T_F10.text(out, @f10)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"f1":'
+      T_F1.json(out, @f1)
+      out << ',"f2":'
+      T_F2.json(out, @f2)
+      out << ',"f3":'
+      T_F3.json(out, @f3)
+      out << ',"f4":'
+      T_F4.json(out, @f4)
+      out << ',"f5":'
+      T_F5.json(out, @f5)
+      out << ',"f6":'
+      T_F6.json(out, @f6)
+      out << ',"f7":'
+      T_F7.json(out, @f7)
+      out << ',"f8":'
+      T_F8.json(out, @f8)
+      out << ',"f9":'
+      T_F9.json(out, @f9)
+      out << ',"f10":'
+      T_F10.json(out, @f10)
+      out << '}'
+    end
   end
 
   # The schema's `struct StructVector` (type id 130).
@@ -3995,6 +4599,30 @@ module Test
       out << ',f10='
       T_F10.text(out, @f10)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"f1":'
+      T_F1.json(out, @f1)
+      out << ',"f2":'
+      T_F2.json(out, @f2)
+      out << ',"f3":'
+      T_F3.json(out, @f3)
+      out << ',"f4":'
+      T_F4.json(out, @f4)
+      out << ',"f5":'
+      T_F5.json(out, @f5)
+      out << ',"f6":'
+      T_F6.json(out, @f6)
+      out << ',"f7":'
+      T_F7.json(out, @f7)
+      out << ',"f8":'
+      T_F8.json(out, @f8)
+      out << ',"f9":'
+      T_F9.json(out, @f9)
+      out << ',"f10":'
+      T_F10.json(out, @f10)
+      out << '}'
     end
   end
 
@@ -4122,6 +4750,30 @@ module Test
       T_F10.text(out, @f10)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"f1":'
+      T_F1.json(out, @f1)
+      out << ',"f2":'
+      T_F2.json(out, @f2)
+      out << ',"f3":'
+      T_F3.json(out, @f3)
+      out << ',"f4":'
+      T_F4.json(out, @f4)
+      out << ',"f5":'
+      T_F5.json(out, @f5)
+      out << ',"f6":'
+      T_F6.json(out, @f6)
+      out << ',"f7":'
+      T_F7.json(out, @f7)
+      out << ',"f8":'
+      T_F8.json(out, @f8)
+      out << ',"f9":'
+      T_F9.json(out, @f9)
+      out << ',"f10":'
+      T_F10.json(out, @f10)
+      out << '}'
+    end
   end
 
   # The schema's `struct StructSet` (type id 132).
@@ -4199,6 +4851,18 @@ module Test
       out << ',f4='
       T_F4.text(out, @f4)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"f1":'
+      T_F1.json(out, @f1)
+      out << ',"f2":'
+      T_F2.json(out, @f2)
+      out << ',"f3":'
+      T_F3.json(out, @f3)
+      out << ',"f4":'
+      T_F4.json(out, @f4)
+      out << '}'
     end
   end
 
@@ -4330,6 +4994,30 @@ module Test
       T_F10.text(out, @f10)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"f1":'
+      T_F1.json(out, @f1)
+      out << ',"f2":'
+      T_F2.json(out, @f2)
+      out << ',"f3":'
+      T_F3.json(out, @f3)
+      out << ',"f4":'
+      T_F4.json(out, @f4)
+      out << ',"f5":'
+      T_F5.json(out, @f5)
+      out << ',"f6":'
+      T_F6.json(out, @f6)
+      out << ',"f7":'
+      T_F7.json(out, @f7)
+      out << ',"f8":'
+      T_F8.json(out, @f8)
+      out << ',"f9":'
+      T_F9.json(out, @f9)
+      out << ',"f10":'
+      T_F10.json(out, @f10)
+      out << '}'
+    end
   end
 
   # The schema's `struct StructHash` (type id 141).
@@ -4460,6 +5148,30 @@ module Test
       T_F10.text(out, @f10)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"f1":'
+      T_F1.json(out, @f1)
+      out << ',"f2":'
+      T_F2.json(out, @f2)
+      out << ',"f3":'
+      T_F3.json(out, @f3)
+      out << ',"f4":'
+      T_F4.json(out, @f4)
+      out << ',"f5":'
+      T_F5.json(out, @f5)
+      out << ',"f6":'
+      T_F6.json(out, @f6)
+      out << ',"f7":'
+      T_F7.json(out, @f7)
+      out << ',"f8":'
+      T_F8.json(out, @f8)
+      out << ',"f9":'
+      T_F9.json(out, @f9)
+      out << ',"f10":'
+      T_F10.json(out, @f10)
+      out << '}'
+    end
   end
 
   # The schema's `struct StructHashEx` (type id 142).
@@ -4526,6 +5238,14 @@ module Test
       T_F2.text(out, @f2)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"f1":'
+      T_F1.json(out, @f1)
+      out << ',"f2":'
+      T_F2.json(out, @f2)
+      out << '}'
+    end
   end
 
   # The schema's `struct StructEmpty` (type id 143).
@@ -4568,6 +5288,10 @@ module Test
 
     def fbe_text(out)
       out << 'StructEmpty()'
+    end
+
+    def fbe_json(out)
+      out << '{}'
     end
   end
 end

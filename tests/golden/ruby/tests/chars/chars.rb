@@ -65,5 +65,13 @@ module Chars
       T_COUNT_BY_LETTER.text(out, @count_by_letter)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"letters":'
+      T_LETTERS.json(out, @letters)
+      out << ',"countByLetter":'
+      T_COUNT_BY_LETTER.json(out, @count_by_letter)
+      out << '}'
+    end
   end
 end

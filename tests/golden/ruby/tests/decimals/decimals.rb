@@ -151,5 +151,29 @@ module Decimals
       T_MAYBE_PRICES.text(out, @maybe_prices)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"price":'
+      Fbe::Types::DECIMAL.json(out, @price)
+      out << ',"maybePrice":'
+      T_MAYBE_PRICE.json(out, @maybe_price)
+      out << ',"pair":'
+      T_PAIR.json(out, @pair)
+      out << ',"priceVector":'
+      T_PRICE_VECTOR.json(out, @price_vector)
+      out << ',"priceList":'
+      T_PRICE_LIST.json(out, @price_list)
+      out << ',"priceSet":'
+      T_PRICE_SET.json(out, @price_set)
+      out << ',"priceById":'
+      T_PRICE_BY_ID.json(out, @price_by_id)
+      out << ',"idByPrice":'
+      T_ID_BY_PRICE.json(out, @id_by_price)
+      out << ',"priceByPrice":'
+      T_PRICE_BY_PRICE.json(out, @price_by_price)
+      out << ',"maybePrices":'
+      T_MAYBE_PRICES.json(out, @maybe_prices)
+      out << '}'
+    end
   end
 end

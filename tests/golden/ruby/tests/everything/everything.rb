@@ -234,6 +234,12 @@ module Everything
       Fbe::Types::INT32.text(out, @a)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"a":'
+      Fbe::Types::INT32.json(out, @a)
+      out << '}'
+    end
   end
 
   # The schema's `struct Shifted` (type id 1020).
@@ -286,6 +292,12 @@ module Everything
       out << 'Shifted(a='
       Fbe::Types::INT32.text(out, @a)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"a":'
+      Fbe::Types::INT32.json(out, @a)
+      out << '}'
     end
   end
 
@@ -340,6 +352,12 @@ module Everything
       Fbe::Types::INT32.text(out, @a)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"a":'
+      Fbe::Types::INT32.json(out, @a)
+      out << '}'
+    end
   end
 
   # The schema's `struct Fixed` (type id 7).
@@ -392,6 +410,12 @@ module Everything
       out << 'Fixed(a='
       Fbe::Types::INT32.text(out, @a)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"a":'
+      Fbe::Types::INT32.json(out, @a)
+      out << '}'
     end
   end
 
@@ -451,6 +475,14 @@ module Everything
       out << ',b='
       Fbe::Types::INT32.text(out, @b)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"a":'
+      Fbe::Types::INT32.json(out, @a)
+      out << ',"b":'
+      Fbe::Types::INT32.json(out, @b)
+      out << '}'
     end
   end
 
@@ -515,6 +547,16 @@ module Everything
       Fbe::Types::DOUBLE.text(out, @price)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"symbol":'
+      Fbe::Types::STRING.json(out, @symbol)
+      out << ',"digits":'
+      Fbe::Types::INT32.json(out, @digits)
+      out << ',"price":'
+      Fbe::Types::DOUBLE.json(out, @price)
+      out << '}'
+    end
   end
 
   # The schema's `struct Note` (type id 1023).
@@ -567,6 +609,12 @@ module Everything
       out << 'Note(text='
       Fbe::Types::STRING.text(out, @text)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"text":'
+      Fbe::Types::STRING.json(out, @text)
+      out << '}'
     end
   end
 
@@ -626,6 +674,14 @@ module Everything
       Fbe::Types::INT32.text(out, @legacy)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"password":'
+      Fbe::Types::STRING.json(out, @password)
+      out << ',"legacy":'
+      Fbe::Types::INT32.json(out, @legacy)
+      out << '}'
+    end
   end
 
   # The schema's `struct Empty` (type id 1025).
@@ -668,6 +724,10 @@ module Everything
 
     def fbe_text(out)
       out << 'Empty()'
+    end
+
+    def fbe_json(out)
+      out << '{}'
     end
   end
 
@@ -1388,6 +1448,118 @@ module Everything
       T_F52.text(out, @f52)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::INT32.json(out, @id)
+      out << ',"f1":'
+      Fbe::Types::BOOL.json(out, @f1)
+      out << ',"f2":'
+      Fbe::Types::BYTE.json(out, @f2)
+      out << ',"f3":'
+      Fbe::Types::CHAR.json(out, @f3)
+      out << ',"f4":'
+      Fbe::Types::WCHAR.json(out, @f4)
+      out << ',"f5":'
+      Fbe::Types::INT8.json(out, @f5)
+      out << ',"f6":'
+      Fbe::Types::UINT8.json(out, @f6)
+      out << ',"f7":'
+      Fbe::Types::INT16.json(out, @f7)
+      out << ',"f8":'
+      Fbe::Types::UINT16.json(out, @f8)
+      out << ',"f9":'
+      Fbe::Types::INT32.json(out, @f9)
+      out << ',"f10":'
+      Fbe::Types::UINT32.json(out, @f10)
+      out << ',"f11":'
+      Fbe::Types::INT64.json(out, @f11)
+      out << ',"f12":'
+      Fbe::Types::UINT64.json(out, @f12)
+      out << ',"f13":'
+      Fbe::Types::FLOAT.json(out, @f13)
+      out << ',"f14":'
+      Fbe::Types::DOUBLE.json(out, @f14)
+      out << ',"f15":'
+      Fbe::Types::DECIMAL.json(out, @f15)
+      out << ',"f16":'
+      Fbe::Types::DECIMAL.json(out, @f16)
+      out << ',"f17":'
+      Fbe::Types::STRING.json(out, @f17)
+      out << ',"f18":'
+      Fbe::Types::TIMESTAMP.json(out, @f18)
+      out << ',"f19":'
+      Fbe::Types::TIMESTAMP.json(out, @f19)
+      out << ',"f20":'
+      Fbe::Types::UUID.json(out, @f20)
+      out << ',"f21":'
+      Fbe::Types::UUID.json(out, @f21)
+      out << ',"f22":'
+      Fbe::Types::UUID.json(out, @f22)
+      out << ',"f23":'
+      Fbe::Types::UUID.json(out, @f23)
+      out << ',"f24":'
+      Fbe::Types::BYTES.json(out, @f24)
+      out << ',"f25":'
+      EByte::FBE_TYPE.json(out, @f25)
+      out << ',"f26":'
+      Market::Side::FBE_TYPE.json(out, @f26)
+      out << ',"f27":'
+      FByte::FBE_TYPE.json(out, @f27)
+      out << ',"f28":'
+      FuInt64::FBE_TYPE.json(out, @f28)
+      out << ',"f29":'
+      T_F29.json(out, @f29)
+      out << ',"f30":'
+      T_F30.json(out, @f30)
+      out << ',"f31":'
+      T_F31.json(out, @f31)
+      out << ',"f32":'
+      T_F32.json(out, @f32)
+      out << ',"f33":'
+      T_F33.json(out, @f33)
+      out << ',"f34":'
+      T_F34.json(out, @f34)
+      out << ',"f35":'
+      T_F35.json(out, @f35)
+      out << ',"f36":'
+      T_F36.json(out, @f36)
+      out << ',"f37":'
+      T_F37.json(out, @f37)
+      out << ',"f38":'
+      T_F38.json(out, @f38)
+      out << ',"f39":'
+      T_F39.json(out, @f39)
+      out << ',"f40":'
+      T_F40.json(out, @f40)
+      out << ',"f41":'
+      T_F41.json(out, @f41)
+      out << ',"f42":'
+      T_F42.json(out, @f42)
+      out << ',"f43":'
+      T_F43.json(out, @f43)
+      out << ',"f44":'
+      T_F44.json(out, @f44)
+      out << ',"f45":'
+      T_F45.json(out, @f45)
+      out << ',"f46":'
+      T_F46.json(out, @f46)
+      out << ',"f47":'
+      T_F47.json(out, @f47)
+      out << ',"f47Reset":'
+      Fbe::Types::BOOL.json(out, @f47_reset)
+      out << ',"f48":'
+      T_F48.json(out, @f48)
+      out << ',"f49":'
+      T_F49.json(out, @f49)
+      out << ',"f50":'
+      T_F50.json(out, @f50)
+      out << ',"f51":'
+      T_F51.json(out, @f51)
+      out << ',"f52":'
+      T_F52.json(out, @f52)
+      out << '}'
+    end
   end
 
   # The schema's `struct PlaceOrder` (type id 1027).
@@ -1459,6 +1631,14 @@ module Everything
       T_INSTRUMENT.text(out, @instrument)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::UUID.json(out, @id)
+      out << ',"instrument":'
+      T_INSTRUMENT.json(out, @instrument)
+      out << '}'
+    end
   end
 
   # The schema's `struct Accepted` (type id 1028).
@@ -1511,6 +1691,12 @@ module Everything
       out << 'Accepted(id='
       Fbe::Types::UUID.text(out, @id)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::UUID.json(out, @id)
+      out << '}'
     end
   end
 
@@ -1572,6 +1758,14 @@ module Everything
       Fbe::Types::STRING.text(out, @reason)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::UUID.json(out, @id)
+      out << ',"reason":'
+      Fbe::Types::STRING.json(out, @reason)
+      out << '}'
+    end
   end
 
   # The schema's `struct Ping` (type id 1030).
@@ -1624,6 +1818,12 @@ module Everything
       out << 'Ping(sequence='
       Fbe::Types::INT64.text(out, @sequence)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"sequence":'
+      Fbe::Types::INT64.json(out, @sequence)
+      out << '}'
     end
   end
 
@@ -1692,6 +1892,16 @@ module Everything
       out << ',default='
       Reserved::FBE_TYPE.text(out, @default)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"new":'
+      Fbe::Types::INT32.json(out, @new_)
+      out << ',"swap":'
+      Fbe::Types::BOOL.json(out, @swap)
+      out << ',"default":'
+      Reserved::FBE_TYPE.json(out, @default)
+      out << '}'
     end
   end
 
@@ -1814,6 +2024,28 @@ module Everything
       out << ',this='
       T_THIS.text(out, @this)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"new":'
+      Fbe::Types::INT32.json(out, @new_)
+      out << ',"class":'
+      Fbe::Types::STRING.json(out, @class_)
+      out << ',"default":'
+      Reserved::FBE_TYPE.json(out, @default)
+      out << ',"swap":'
+      Fbe::Types::BOOL.json(out, @swap)
+      out << ',"from":'
+      Fbe::Types::INT32.json(out, @from)
+      out << ',"None":'
+      Fbe::Types::INT32.json(out, @none)
+      out << ',"NULL":'
+      Fbe::Types::INT32.json(out, @null)
+      out << ',"operator":'
+      T_OPERATOR.json(out, @operator)
+      out << ',"this":'
+      T_THIS.json(out, @this)
+      out << '}'
     end
   end
 end

@@ -46,6 +46,10 @@ module Hostile
     def fbe_text(out)
       out << 'Empty()'
     end
+
+    def fbe_json(out)
+      out << '{}'
+    end
   end
 
   # The schema's `struct Empties` (type id 2).
@@ -99,6 +103,12 @@ module Hostile
       out << 'Empties(items='
       T_ITEMS.text(out, @items)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"items":'
+      T_ITEMS.json(out, @items)
+      out << '}'
     end
   end
 
@@ -154,6 +164,12 @@ module Hostile
       T_VALUES.text(out, @values)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"values":'
+      T_VALUES.json(out, @values)
+      out << '}'
+    end
   end
 
   # The schema's `struct Wides` (type id 4).
@@ -207,6 +223,12 @@ module Hostile
       out << 'Wides(items='
       T_ITEMS.text(out, @items)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"items":'
+      T_ITEMS.json(out, @items)
+      out << '}'
     end
   end
 
@@ -282,6 +304,16 @@ module Hostile
       out << ',byId='
       T_BY_ID.text(out, @by_id)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"wide":'
+      T_WIDE.json(out, @wide)
+      out << ',"maybe":'
+      T_MAYBE.json(out, @maybe)
+      out << ',"byId":'
+      T_BY_ID.json(out, @by_id)
+      out << '}'
     end
   end
 end

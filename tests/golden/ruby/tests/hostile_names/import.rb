@@ -1736,6 +1736,16 @@ module Import
       Range::FBE_TYPE.text(out, @range)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"side":'
+      Fbe::Types::INT32.json(out, @side)
+      out << ',"s":'
+      Side::FBE_TYPE.json(out, @s)
+      out << ',"range":'
+      Range::FBE_TYPE.json(out, @range)
+      out << '}'
+    end
   end
 
   # The schema's `struct CppWords` (type id 2).
@@ -2881,6 +2891,240 @@ module Import
       Side::FBE_TYPE.text(out, @einval)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"alignas":'
+      Word::FBE_TYPE.json(out, @alignas)
+      out << ',"alignof":'
+      Fbe::Types::INT32.json(out, @alignof)
+      out << ',"and":'
+      Fbe::Types::STRING.json(out, @and_)
+      out << ',"and_eq":'
+      T_AND_EQ.json(out, @and_eq)
+      out << ',"asm":'
+      Modifier::FBE_TYPE.json(out, @asm)
+      out << ',"auto":'
+      Fbe::Types::DOUBLE.json(out, @auto)
+      out << ',"bitand":'
+      Side::FBE_TYPE.json(out, @bitand)
+      out << ',"bitor":'
+      Fbe::Types::INT64.json(out, @bitor)
+      out << ',"break":'
+      T_BREAK_.json(out, @break_)
+      out << ',"case":'
+      T_CASE_.json(out, @case_)
+      out << ',"catch":'
+      Fbe::Types::BYTES.json(out, @catch_)
+      out << ',"char8_t":'
+      T_CHAR8_T.json(out, @char8_t)
+      out << ',"char16_t":'
+      Fbe::Types::DECIMAL.json(out, @char16_t)
+      out << ',"char32_t":'
+      Fbe::Types::UUID.json(out, @char32_t)
+      out << ',"class":'
+      Fbe::Types::TIMESTAMP.json(out, @class_)
+      out << ',"compl":'
+      Fbe::Types::FLOAT.json(out, @compl)
+      out << ',"concept":'
+      Fbe::Types::UINT8.json(out, @concept)
+      out << ',"const":'
+      T_CONST.json(out, @const)
+      out << ',"consteval":'
+      Word::FBE_TYPE.json(out, @consteval)
+      out << ',"constexpr":'
+      Fbe::Types::INT32.json(out, @constexpr)
+      out << ',"constinit":'
+      Fbe::Types::STRING.json(out, @constinit)
+      out << ',"const_cast":'
+      T_CONST_CAST.json(out, @const_cast)
+      out << ',"continue":'
+      Modifier::FBE_TYPE.json(out, @continue)
+      out << ',"co_await":'
+      Fbe::Types::DOUBLE.json(out, @co_await)
+      out << ',"co_return":'
+      Side::FBE_TYPE.json(out, @co_return)
+      out << ',"co_yield":'
+      Fbe::Types::INT64.json(out, @co_yield)
+      out << ',"decltype":'
+      T_DECLTYPE.json(out, @decltype)
+      out << ',"default":'
+      T_DEFAULT.json(out, @default)
+      out << ',"delete":'
+      Fbe::Types::BYTES.json(out, @delete)
+      out << ',"do":'
+      T_DO_.json(out, @do_)
+      out << ',"dynamic_cast":'
+      Fbe::Types::DECIMAL.json(out, @dynamic_cast)
+      out << ',"else":'
+      Fbe::Types::UUID.json(out, @else_)
+      out << ',"explicit":'
+      Fbe::Types::TIMESTAMP.json(out, @explicit)
+      out << ',"export":'
+      Fbe::Types::FLOAT.json(out, @export)
+      out << ',"extern":'
+      Fbe::Types::UINT8.json(out, @extern)
+      out << ',"final":'
+      T_FINAL.json(out, @final)
+      out << ',"for":'
+      Word::FBE_TYPE.json(out, @for_)
+      out << ',"friend":'
+      Fbe::Types::INT32.json(out, @friend)
+      out << ',"goto":'
+      Fbe::Types::STRING.json(out, @goto)
+      out << ',"if":'
+      T_IF_.json(out, @if_)
+      out << ',"import":'
+      Modifier::FBE_TYPE.json(out, @import)
+      out << ',"inline":'
+      Fbe::Types::DOUBLE.json(out, @inline)
+      out << ',"int":'
+      Side::FBE_TYPE.json(out, @int)
+      out << ',"long":'
+      Fbe::Types::INT64.json(out, @long)
+      out << ',"module":'
+      T_MODULE_.json(out, @module_)
+      out << ',"mutable":'
+      T_MUTABLE.json(out, @mutable)
+      out << ',"namespace":'
+      Fbe::Types::BYTES.json(out, @namespace)
+      out << ',"new":'
+      T_NEW_.json(out, @new_)
+      out << ',"noexcept":'
+      Fbe::Types::DECIMAL.json(out, @noexcept)
+      out << ',"not":'
+      Fbe::Types::UUID.json(out, @not_)
+      out << ',"not_eq":'
+      Fbe::Types::TIMESTAMP.json(out, @not_eq)
+      out << ',"nullptr":'
+      Fbe::Types::FLOAT.json(out, @nullptr)
+      out << ',"operator":'
+      Fbe::Types::UINT8.json(out, @operator)
+      out << ',"or":'
+      T_OR_.json(out, @or_)
+      out << ',"or_eq":'
+      Word::FBE_TYPE.json(out, @or_eq)
+      out << ',"override":'
+      Fbe::Types::INT32.json(out, @override)
+      out << ',"private":'
+      Fbe::Types::STRING.json(out, @private)
+      out << ',"protected":'
+      T_PROTECTED.json(out, @protected)
+      out << ',"public":'
+      Modifier::FBE_TYPE.json(out, @public)
+      out << ',"register":'
+      Fbe::Types::DOUBLE.json(out, @register)
+      out << ',"reinterpret_cast":'
+      Side::FBE_TYPE.json(out, @reinterpret_cast)
+      out << ',"requires":'
+      Fbe::Types::INT64.json(out, @requires)
+      out << ',"return":'
+      T_RETURN_.json(out, @return_)
+      out << ',"short":'
+      T_SHORT.json(out, @short)
+      out << ',"signed":'
+      Fbe::Types::BYTES.json(out, @signed)
+      out << ',"sizeof":'
+      T_SIZEOF.json(out, @sizeof)
+      out << ',"static":'
+      Fbe::Types::DECIMAL.json(out, @static)
+      out << ',"static_assert":'
+      Fbe::Types::UUID.json(out, @static_assert)
+      out << ',"static_cast":'
+      Fbe::Types::TIMESTAMP.json(out, @static_cast)
+      out << ',"switch":'
+      Fbe::Types::FLOAT.json(out, @switch)
+      out << ',"template":'
+      Fbe::Types::UINT8.json(out, @template)
+      out << ',"this":'
+      T_THIS.json(out, @this)
+      out << ',"thread_local":'
+      Word::FBE_TYPE.json(out, @thread_local)
+      out << ',"throw":'
+      Fbe::Types::INT32.json(out, @throw_)
+      out << ',"try":'
+      Fbe::Types::STRING.json(out, @try)
+      out << ',"typedef":'
+      T_TYPEDEF.json(out, @typedef)
+      out << ',"typeid":'
+      Modifier::FBE_TYPE.json(out, @typeid)
+      out << ',"typename":'
+      Fbe::Types::DOUBLE.json(out, @typename)
+      out << ',"union":'
+      Side::FBE_TYPE.json(out, @union)
+      out << ',"unsigned":'
+      Fbe::Types::INT64.json(out, @unsigned)
+      out << ',"using":'
+      T_USING.json(out, @using)
+      out << ',"virtual":'
+      T_VIRTUAL.json(out, @virtual)
+      out << ',"void":'
+      Fbe::Types::BYTES.json(out, @void)
+      out << ',"volatile":'
+      T_VOLATILE.json(out, @volatile)
+      out << ',"wchar_t":'
+      Fbe::Types::DECIMAL.json(out, @wchar_t)
+      out << ',"while":'
+      Fbe::Types::UUID.json(out, @while_)
+      out << ',"xor":'
+      Fbe::Types::TIMESTAMP.json(out, @xor)
+      out << ',"xor_eq":'
+      Fbe::Types::FLOAT.json(out, @xor_eq)
+      out << ',"assert":'
+      Fbe::Types::UINT8.json(out, @assert)
+      out << ',"errno":'
+      T_ERRNO.json(out, @errno)
+      out << ',"EOF":'
+      Word::FBE_TYPE.json(out, @eof)
+      out << ',"NULL":'
+      Fbe::Types::INT32.json(out, @null)
+      out << ',"stdin":'
+      Fbe::Types::STRING.json(out, @stdin)
+      out << ',"stdout":'
+      T_STDOUT.json(out, @stdout)
+      out << ',"stderr":'
+      Modifier::FBE_TYPE.json(out, @stderr)
+      out << ',"offsetof":'
+      Fbe::Types::DOUBLE.json(out, @offsetof)
+      out << ',"std":'
+      Side::FBE_TYPE.json(out, @std)
+      out << ',"FBE":'
+      Fbe::Types::INT64.json(out, @fbe)
+      out << ',"int8_t":'
+      T_INT8_T.json(out, @int8_t)
+      out << ',"uint8_t":'
+      T_UINT8_T.json(out, @uint8_t)
+      out << ',"int16_t":'
+      Fbe::Types::BYTES.json(out, @int16_t)
+      out << ',"uint16_t":'
+      T_UINT16_T.json(out, @uint16_t)
+      out << ',"int32_t":'
+      Fbe::Types::DECIMAL.json(out, @int32_t)
+      out << ',"uint32_t":'
+      Fbe::Types::UUID.json(out, @uint32_t)
+      out << ',"int64_t":'
+      Fbe::Types::TIMESTAMP.json(out, @int64_t)
+      out << ',"uint64_t":'
+      Fbe::Types::FLOAT.json(out, @uint64_t)
+      out << ',"size_t":'
+      Fbe::Types::UINT8.json(out, @size_t)
+      out << ',"ptrdiff_t":'
+      T_PTRDIFF_T.json(out, @ptrdiff_t)
+      out << ',"nullptr_t":'
+      Word::FBE_TYPE.json(out, @nullptr_t)
+      out << ',"linux":'
+      Fbe::Types::INT32.json(out, @linux)
+      out << ',"unix":'
+      Fbe::Types::STRING.json(out, @unix)
+      out << ',"BUFSIZ":'
+      T_BUFSIZ.json(out, @bufsiz)
+      out << ',"INT32_MAX":'
+      Modifier::FBE_TYPE.json(out, @int32_max)
+      out << ',"CHAR_BIT":'
+      Fbe::Types::DOUBLE.json(out, @char_bit)
+      out << ',"EINVAL":'
+      Side::FBE_TYPE.json(out, @einval)
+      out << '}'
+    end
   end
 
   # The schema's `struct PythonWords` (type id 3).
@@ -3357,6 +3601,100 @@ module Import
       T_VERSION.text(out, @version)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"False":'
+      Word::FBE_TYPE.json(out, @false_)
+      out << ',"None":'
+      Fbe::Types::INT32.json(out, @none)
+      out << ',"True":'
+      Fbe::Types::STRING.json(out, @true_)
+      out << ',"as":'
+      T_AS.json(out, @as)
+      out << ',"async":'
+      Modifier::FBE_TYPE.json(out, @async)
+      out << ',"await":'
+      Fbe::Types::DOUBLE.json(out, @await)
+      out << ',"def":'
+      Side::FBE_TYPE.json(out, @def_)
+      out << ',"del":'
+      Fbe::Types::INT64.json(out, @del)
+      out << ',"elif":'
+      T_ELIF.json(out, @elif)
+      out << ',"except":'
+      T_EXCEPT.json(out, @except)
+      out << ',"finally":'
+      Fbe::Types::BYTES.json(out, @finally)
+      out << ',"from":'
+      T_FROM.json(out, @from)
+      out << ',"global":'
+      Fbe::Types::DECIMAL.json(out, @global)
+      out << ',"in":'
+      Fbe::Types::UUID.json(out, @in_)
+      out << ',"is":'
+      Fbe::Types::TIMESTAMP.json(out, @is)
+      out << ',"lambda":'
+      Fbe::Types::FLOAT.json(out, @lambda_)
+      out << ',"nonlocal":'
+      Fbe::Types::UINT8.json(out, @nonlocal)
+      out << ',"pass":'
+      T_PASS.json(out, @pass)
+      out << ',"raise":'
+      Word::FBE_TYPE.json(out, @raise_)
+      out << ',"with":'
+      Fbe::Types::INT32.json(out, @with)
+      out << ',"yield":'
+      Fbe::Types::STRING.json(out, @yield_)
+      out << ',"_":'
+      T_X.json(out, @x)
+      out << ',"match":'
+      Modifier::FBE_TYPE.json(out, @match)
+      out << ',"self":'
+      Fbe::Types::DOUBLE.json(out, @self_)
+      out << ',"cls":'
+      Side::FBE_TYPE.json(out, @cls)
+      out << ',"print":'
+      Fbe::Types::INT64.json(out, @print_)
+      out << ',"len":'
+      T_LEN.json(out, @len)
+      out << ',"list":'
+      T_LIST.json(out, @list)
+      out << ',"dict":'
+      Fbe::Types::BYTES.json(out, @dict)
+      out << ',"set":'
+      T_SET.json(out, @set)
+      out << ',"str":'
+      Fbe::Types::DECIMAL.json(out, @str)
+      out << ',"object":'
+      Fbe::Types::UUID.json(out, @object)
+      out << ',"super":'
+      Fbe::Types::TIMESTAMP.json(out, @super_)
+      out << ',"isinstance":'
+      Fbe::Types::FLOAT.json(out, @isinstance)
+      out << ',"property":'
+      Fbe::Types::UINT8.json(out, @property)
+      out << ',"staticmethod":'
+      T_STATICMETHOD.json(out, @staticmethod)
+      out << ',"classmethod":'
+      Word::FBE_TYPE.json(out, @classmethod)
+      out << ',"typing":'
+      Fbe::Types::INT32.json(out, @typing)
+      out << ',"Any":'
+      Fbe::Types::STRING.json(out, @any)
+      out << ',"ClassVar":'
+      T_CLASS_VAR.json(out, @class_var)
+      out << ',"Callable":'
+      Modifier::FBE_TYPE.json(out, @callable)
+      out << ',"IntEnum":'
+      Fbe::Types::DOUBLE.json(out, @int_enum)
+      out << ',"IntFlag":'
+      Side::FBE_TYPE.json(out, @int_flag)
+      out << ',"PACKAGE":'
+      Fbe::Types::INT64.json(out, @package)
+      out << ',"VERSION":'
+      T_VERSION.json(out, @version)
+      out << '}'
+    end
   end
 
   # The schema's `struct GoWords` (type id 4).
@@ -3767,6 +4105,86 @@ module Import
       Fbe::Types::INT32.text(out, @comparable)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"chan":'
+      Word::FBE_TYPE.json(out, @chan)
+      out << ',"defer":'
+      Fbe::Types::INT32.json(out, @defer)
+      out << ',"fallthrough":'
+      Fbe::Types::STRING.json(out, @fallthrough)
+      out << ',"func":'
+      T_FUNC.json(out, @func)
+      out << ',"go":'
+      Modifier::FBE_TYPE.json(out, @go)
+      out << ',"interface":'
+      Fbe::Types::DOUBLE.json(out, @interface)
+      out << ',"map":'
+      Side::FBE_TYPE.json(out, @map)
+      out << ',"package":'
+      Fbe::Types::INT64.json(out, @package)
+      out << ',"range":'
+      T_RANGE.json(out, @range)
+      out << ',"select":'
+      T_SELECT_.json(out, @select_)
+      out << ',"type":'
+      Fbe::Types::BYTES.json(out, @type)
+      out << ',"var":'
+      T_VAR.json(out, @var)
+      out << ',"any":'
+      Fbe::Types::DECIMAL.json(out, @any)
+      out << ',"error":'
+      Fbe::Types::UUID.json(out, @error)
+      out << ',"rune":'
+      Fbe::Types::TIMESTAMP.json(out, @rune)
+      out << ',"uint":'
+      Fbe::Types::FLOAT.json(out, @uint)
+      out << ',"nil":'
+      Fbe::Types::UINT8.json(out, @nil_)
+      out << ',"iota":'
+      T_IOTA.json(out, @iota)
+      out << ',"cap":'
+      Word::FBE_TYPE.json(out, @cap)
+      out << ',"make":'
+      Fbe::Types::INT32.json(out, @make)
+      out << ',"append":'
+      Fbe::Types::STRING.json(out, @append)
+      out << ',"copy":'
+      T_COPY.json(out, @copy)
+      out << ',"panic":'
+      Modifier::FBE_TYPE.json(out, @panic)
+      out << ',"recover":'
+      Fbe::Types::DOUBLE.json(out, @recover)
+      out << ',"println":'
+      Side::FBE_TYPE.json(out, @println)
+      out << ',"complex":'
+      Fbe::Types::INT64.json(out, @complex_)
+      out << ',"real":'
+      T_REAL.json(out, @real)
+      out << ',"imag":'
+      T_IMAG.json(out, @imag)
+      out << ',"close":'
+      Fbe::Types::BYTES.json(out, @close)
+      out << ',"min":'
+      T_MIN.json(out, @min)
+      out << ',"max":'
+      Fbe::Types::DECIMAL.json(out, @max)
+      out << ',"clear":'
+      Fbe::Types::UUID.json(out, @clear)
+      out << ',"uintptr":'
+      Fbe::Types::TIMESTAMP.json(out, @uintptr)
+      out << ',"float32":'
+      Fbe::Types::FLOAT.json(out, @float32)
+      out << ',"float64":'
+      Fbe::Types::UINT8.json(out, @float64)
+      out << ',"complex64":'
+      T_COMPLEX64.json(out, @complex64)
+      out << ',"complex128":'
+      Word::FBE_TYPE.json(out, @complex128)
+      out << ',"comparable":'
+      Fbe::Types::INT32.json(out, @comparable)
+      out << '}'
+    end
   end
 
   # The schema's `struct JavaWords` (type id 5).
@@ -4119,6 +4537,74 @@ module Import
       out << ',Set='
       Fbe::Types::UUID.text(out, @set)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"abstract":'
+      Word::FBE_TYPE.json(out, @abstract)
+      out << ',"boolean":'
+      Fbe::Types::INT32.json(out, @boolean)
+      out << ',"extends":'
+      Fbe::Types::STRING.json(out, @extends)
+      out << ',"implements":'
+      T_IMPLEMENTS.json(out, @implements)
+      out << ',"instanceof":'
+      Modifier::FBE_TYPE.json(out, @instanceof)
+      out << ',"native":'
+      Fbe::Types::DOUBLE.json(out, @native)
+      out << ',"strictfp":'
+      Side::FBE_TYPE.json(out, @strictfp)
+      out << ',"synchronized":'
+      Fbe::Types::INT64.json(out, @synchronized)
+      out << ',"throws":'
+      T_THROWS.json(out, @throws)
+      out << ',"transient":'
+      T_TRANSIENT.json(out, @transient)
+      out << ',"record":'
+      Fbe::Types::BYTES.json(out, @record)
+      out << ',"sealed":'
+      T_SEALED.json(out, @sealed)
+      out << ',"permits":'
+      Fbe::Types::DECIMAL.json(out, @permits)
+      out << ',"when":'
+      Fbe::Types::UUID.json(out, @when_)
+      out << ',"open":'
+      Fbe::Types::TIMESTAMP.json(out, @open_)
+      out << ',"exports":'
+      Fbe::Types::FLOAT.json(out, @exports)
+      out << ',"opens":'
+      Fbe::Types::UINT8.json(out, @opens)
+      out << ',"to":'
+      T_TO.json(out, @to)
+      out << ',"uses":'
+      Word::FBE_TYPE.json(out, @uses)
+      out << ',"provides":'
+      Fbe::Types::INT32.json(out, @provides)
+      out << ',"transitive":'
+      Fbe::Types::STRING.json(out, @transitive)
+      out << ',"Object":'
+      T_OBJECT.json(out, @object)
+      out << ',"String":'
+      Modifier::FBE_TYPE.json(out, @string_)
+      out << ',"Integer":'
+      Fbe::Types::DOUBLE.json(out, @integer_)
+      out << ',"Long":'
+      Side::FBE_TYPE.json(out, @long)
+      out << ',"Math":'
+      Fbe::Types::INT64.json(out, @math)
+      out << ',"System":'
+      T_SYSTEM_.json(out, @system_)
+      out << ',"Override":'
+      T_OVERRIDE.json(out, @override)
+      out << ',"Class":'
+      Fbe::Types::BYTES.json(out, @class_)
+      out << ',"List":'
+      T_LIST.json(out, @list)
+      out << ',"Map":'
+      Fbe::Types::DECIMAL.json(out, @map)
+      out << ',"Set":'
+      Fbe::Types::UUID.json(out, @set)
+      out << '}'
     end
   end
 
@@ -4548,6 +5034,90 @@ module Import
       out << ',Array='
       T_ARRAY_.text(out, @array_)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"fun":'
+      Word::FBE_TYPE.json(out, @fun)
+      out << ',"typealias":'
+      Fbe::Types::INT32.json(out, @typealias)
+      out << ',"typeof":'
+      Fbe::Types::STRING.json(out, @typeof)
+      out << ',"val":'
+      T_VAL.json(out, @val)
+      out << ',"by":'
+      Modifier::FBE_TYPE.json(out, @by)
+      out << ',"constructor":'
+      Fbe::Types::DOUBLE.json(out, @constructor)
+      out << ',"delegate":'
+      Side::FBE_TYPE.json(out, @delegate)
+      out << ',"dynamic":'
+      Fbe::Types::INT64.json(out, @dynamic)
+      out << ',"field":'
+      T_FIELD.json(out, @field)
+      out << ',"file":'
+      T_FILE.json(out, @file)
+      out << ',"get":'
+      Fbe::Types::BYTES.json(out, @get)
+      out << ',"init":'
+      T_INIT.json(out, @init)
+      out << ',"param":'
+      Fbe::Types::DECIMAL.json(out, @param)
+      out << ',"receiver":'
+      Fbe::Types::UUID.json(out, @receiver)
+      out << ',"setparam":'
+      Fbe::Types::TIMESTAMP.json(out, @setparam)
+      out << ',"value":'
+      Fbe::Types::FLOAT.json(out, @value)
+      out << ',"where":'
+      Fbe::Types::UINT8.json(out, @where)
+      out << ',"actual":'
+      T_ACTUAL.json(out, @actual)
+      out << ',"annotation":'
+      Word::FBE_TYPE.json(out, @annotation)
+      out << ',"companion":'
+      Fbe::Types::INT32.json(out, @companion)
+      out << ',"crossinline":'
+      Fbe::Types::STRING.json(out, @crossinline)
+      out << ',"data":'
+      T_DATA.json(out, @data)
+      out << ',"expect":'
+      Modifier::FBE_TYPE.json(out, @expect)
+      out << ',"external":'
+      Fbe::Types::DOUBLE.json(out, @external)
+      out << ',"infix":'
+      Side::FBE_TYPE.json(out, @infix)
+      out << ',"inner":'
+      Fbe::Types::INT64.json(out, @inner)
+      out << ',"internal":'
+      T_INTERNAL.json(out, @internal)
+      out << ',"lateinit":'
+      T_LATEINIT.json(out, @lateinit)
+      out << ',"noinline":'
+      Fbe::Types::BYTES.json(out, @noinline)
+      out << ',"out":'
+      T_OUT.json(out, @out)
+      out << ',"reified":'
+      Fbe::Types::DECIMAL.json(out, @reified)
+      out << ',"suspend":'
+      Fbe::Types::UUID.json(out, @suspend)
+      out << ',"tailrec":'
+      Fbe::Types::TIMESTAMP.json(out, @tailrec)
+      out << ',"vararg":'
+      Fbe::Types::FLOAT.json(out, @vararg)
+      out << ',"it":'
+      Fbe::Types::UINT8.json(out, @it)
+      out << ',"Companion":'
+      T_COMPANION_.json(out, @companion_)
+      out << ',"Unit":'
+      Word::FBE_TYPE.json(out, @unit)
+      out << ',"Nothing":'
+      Fbe::Types::INT32.json(out, @nothing)
+      out << ',"Int":'
+      Fbe::Types::STRING.json(out, @int)
+      out << ',"Array":'
+      T_ARRAY_.json(out, @array_)
+      out << '}'
     end
   end
 
@@ -4998,6 +5568,94 @@ module Import
       Fbe::Types::DOUBLE.text(out, @accessor)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"debugger":'
+      Word::FBE_TYPE.json(out, @debugger)
+      out << ',"function":'
+      Fbe::Types::INT32.json(out, @function)
+      out << ',"let":'
+      Fbe::Types::STRING.json(out, @let)
+      out << ',"of":'
+      T_OF.json(out, @of)
+      out << ',"declare":'
+      Modifier::FBE_TYPE.json(out, @declare)
+      out << ',"unknown":'
+      Fbe::Types::DOUBLE.json(out, @unknown)
+      out << ',"never":'
+      Side::FBE_TYPE.json(out, @never)
+      out << ',"number":'
+      Fbe::Types::INT64.json(out, @number)
+      out << ',"bigint":'
+      T_BIGINT.json(out, @bigint)
+      out << ',"symbol":'
+      T_SYMBOL.json(out, @symbol)
+      out << ',"undefined":'
+      Fbe::Types::BYTES.json(out, @undefined)
+      out << ',"NaN":'
+      T_NA_N.json(out, @na_n)
+      out << ',"Infinity":'
+      Fbe::Types::DECIMAL.json(out, @infinity)
+      out << ',"Uint8Array":'
+      Fbe::Types::UUID.json(out, @uint8_array)
+      out << ',"Error":'
+      Fbe::Types::TIMESTAMP.json(out, @error)
+      out << ',"Number":'
+      Fbe::Types::FLOAT.json(out, @number_)
+      out << ',"BigInt":'
+      Fbe::Types::UINT8.json(out, @big_int)
+      out << ',"Boolean":'
+      T_BOOLEAN.json(out, @boolean)
+      out << ',"Symbol":'
+      Word::FBE_TYPE.json(out, @symbol_)
+      out << ',"Date":'
+      Fbe::Types::INT32.json(out, @date)
+      out << ',"JSON":'
+      Fbe::Types::STRING.json(out, @json)
+      out << ',"Promise":'
+      T_PROMISE.json(out, @promise)
+      out << ',"Partial":'
+      Modifier::FBE_TYPE.json(out, @partial)
+      out << ',"Record":'
+      Fbe::Types::DOUBLE.json(out, @record)
+      out << ',"globalThis":'
+      Side::FBE_TYPE.json(out, @global_this)
+      out << ',"arguments":'
+      Fbe::Types::INT64.json(out, @arguments)
+      out << ',"eval":'
+      T_EVAL.json(out, @eval)
+      out << ',"require":'
+      T_REQUIRE_.json(out, @require_)
+      out << ',"prototype":'
+      Fbe::Types::BYTES.json(out, @prototype)
+      out << ',"__proto__":'
+      T_PROTO.json(out, @proto)
+      out << ',"toString":'
+      Fbe::Types::DECIMAL.json(out, @to_string)
+      out << ',"valueOf":'
+      Fbe::Types::UUID.json(out, @value_of)
+      out << ',"hasOwnProperty":'
+      Fbe::Types::TIMESTAMP.json(out, @has_own_property)
+      out << ',"isPrototypeOf":'
+      Fbe::Types::FLOAT.json(out, @is_prototype_of)
+      out << ',"propertyIsEnumerable":'
+      Fbe::Types::UINT8.json(out, @property_is_enumerable)
+      out << ',"toLocaleString":'
+      T_TO_LOCALE_STRING.json(out, @to_locale_string)
+      out << ',"readonly":'
+      Word::FBE_TYPE.json(out, @readonly)
+      out << ',"keyof":'
+      Fbe::Types::INT32.json(out, @keyof)
+      out << ',"infer":'
+      Fbe::Types::STRING.json(out, @infer)
+      out << ',"asserts":'
+      T_ASSERTS.json(out, @asserts)
+      out << ',"satisfies":'
+      Modifier::FBE_TYPE.json(out, @satisfies)
+      out << ',"accessor":'
+      Fbe::Types::DOUBLE.json(out, @accessor)
+      out << '}'
+    end
   end
 
   # The schema's `struct RustWords` (type id 8).
@@ -5378,6 +6036,80 @@ module Import
       Fbe::Types::UINT8.text(out, @sized)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"crate":'
+      Word::FBE_TYPE.json(out, @crate)
+      out << ',"dyn":'
+      Fbe::Types::INT32.json(out, @dyn)
+      out << ',"fn":'
+      Fbe::Types::STRING.json(out, @fn)
+      out << ',"impl":'
+      T_IMPL.json(out, @impl)
+      out << ',"loop":'
+      Modifier::FBE_TYPE.json(out, @loop_)
+      out << ',"mod":'
+      Fbe::Types::DOUBLE.json(out, @mod)
+      out << ',"move":'
+      Side::FBE_TYPE.json(out, @move)
+      out << ',"mut":'
+      Fbe::Types::INT64.json(out, @mut)
+      out << ',"pub":'
+      T_PUB.json(out, @pub)
+      out << ',"ref":'
+      T_REF.json(out, @ref)
+      out << ',"Self":'
+      Fbe::Types::BYTES.json(out, @self_)
+      out << ',"trait":'
+      T_TRAIT.json(out, @trait)
+      out << ',"unsafe":'
+      Fbe::Types::DECIMAL.json(out, @unsafe)
+      out << ',"use":'
+      Fbe::Types::UUID.json(out, @use)
+      out << ',"become":'
+      Fbe::Types::TIMESTAMP.json(out, @become)
+      out << ',"box":'
+      Fbe::Types::FLOAT.json(out, @box)
+      out << ',"macro":'
+      Fbe::Types::UINT8.json(out, @macro)
+      out << ',"priv":'
+      T_PRIV.json(out, @priv)
+      out << ',"unsized":'
+      Word::FBE_TYPE.json(out, @unsized)
+      out << ',"gen":'
+      Fbe::Types::INT32.json(out, @gen)
+      out << ',"macro_rules":'
+      Fbe::Types::STRING.json(out, @macro_rules)
+      out << ',"Option":'
+      T_OPTION.json(out, @option)
+      out << ',"Some":'
+      Modifier::FBE_TYPE.json(out, @some)
+      out << ',"Result":'
+      Fbe::Types::DOUBLE.json(out, @result)
+      out << ',"Ok":'
+      Side::FBE_TYPE.json(out, @ok)
+      out << ',"Err":'
+      Fbe::Types::INT64.json(out, @err)
+      out << ',"Vec":'
+      T_VEC.json(out, @vec)
+      out << ',"Box":'
+      T_BOX_.json(out, @box_)
+      out << ',"Clone":'
+      Fbe::Types::BYTES.json(out, @clone_)
+      out << ',"Copy":'
+      T_COPY.json(out, @copy)
+      out << ',"Default":'
+      Fbe::Types::DECIMAL.json(out, @default)
+      out << ',"Drop":'
+      Fbe::Types::UUID.json(out, @drop)
+      out << ',"Send":'
+      Fbe::Types::TIMESTAMP.json(out, @send_)
+      out << ',"Sync":'
+      Fbe::Types::FLOAT.json(out, @sync)
+      out << ',"Sized":'
+      Fbe::Types::UINT8.json(out, @sized)
+      out << '}'
+    end
   end
 
   # The schema's `struct CSharpWords` (type id 9).
@@ -5712,6 +6444,70 @@ module Import
       T_NOTNULL.text(out, @notnull)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"checked":'
+      Word::FBE_TYPE.json(out, @checked)
+      out << ',"event":'
+      Fbe::Types::INT32.json(out, @event)
+      out << ',"fixed":'
+      Fbe::Types::STRING.json(out, @fixed)
+      out << ',"foreach":'
+      T_FOREACH.json(out, @foreach)
+      out << ',"implicit":'
+      Modifier::FBE_TYPE.json(out, @implicit)
+      out << ',"lock":'
+      Fbe::Types::DOUBLE.json(out, @lock)
+      out << ',"params":'
+      Side::FBE_TYPE.json(out, @params)
+      out << ',"sbyte":'
+      Fbe::Types::INT64.json(out, @sbyte)
+      out << ',"stackalloc":'
+      T_STACKALLOC.json(out, @stackalloc)
+      out << ',"ulong":'
+      T_ULONG.json(out, @ulong)
+      out << ',"unchecked":'
+      Fbe::Types::BYTES.json(out, @unchecked)
+      out << ',"ushort":'
+      T_USHORT.json(out, @ushort)
+      out << ',"add":'
+      Fbe::Types::DECIMAL.json(out, @add)
+      out << ',"alias":'
+      Fbe::Types::UUID.json(out, @alias_)
+      out << ',"ascending":'
+      Fbe::Types::TIMESTAMP.json(out, @ascending)
+      out << ',"descending":'
+      Fbe::Types::FLOAT.json(out, @descending)
+      out << ',"equals":'
+      Fbe::Types::UINT8.json(out, @equals)
+      out << ',"group":'
+      T_GROUP.json(out, @group)
+      out << ',"into":'
+      Word::FBE_TYPE.json(out, @into)
+      out << ',"join":'
+      Fbe::Types::INT32.json(out, @join)
+      out << ',"nameof":'
+      Fbe::Types::STRING.json(out, @nameof)
+      out << ',"on":'
+      T_ON.json(out, @on)
+      out << ',"orderby":'
+      Modifier::FBE_TYPE.json(out, @orderby)
+      out << ',"partial":'
+      Fbe::Types::DOUBLE.json(out, @partial)
+      out << ',"remove":'
+      Side::FBE_TYPE.json(out, @remove)
+      out << ',"unmanaged":'
+      Fbe::Types::INT64.json(out, @unmanaged)
+      out << ',"required":'
+      T_REQUIRED.json(out, @required)
+      out << ',"scoped":'
+      T_SCOPED.json(out, @scoped)
+      out << ',"managed":'
+      Fbe::Types::BYTES.json(out, @managed)
+      out << ',"notnull":'
+      T_NOTNULL.json(out, @notnull)
+      out << '}'
+    end
   end
 
   # The schema's `struct RubyWords` (type id 10).
@@ -5931,6 +6727,46 @@ module Import
       T_INITIALIZE_.text(out, @initialize_)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"BEGIN":'
+      Word::FBE_TYPE.json(out, @begin_)
+      out << ',"END":'
+      Fbe::Types::INT32.json(out, @end_)
+      out << ',"begin":'
+      Fbe::Types::STRING.json(out, @begin__)
+      out << ',"elsif":'
+      T_ELSIF_.json(out, @elsif_)
+      out << ',"end":'
+      Modifier::FBE_TYPE.json(out, @end__)
+      out << ',"ensure":'
+      Fbe::Types::DOUBLE.json(out, @ensure_)
+      out << ',"next":'
+      Side::FBE_TYPE.json(out, @next_)
+      out << ',"redo":'
+      Fbe::Types::INT64.json(out, @redo_)
+      out << ',"rescue":'
+      T_RESCUE_.json(out, @rescue_)
+      out << ',"retry":'
+      T_RETRY_.json(out, @retry_)
+      out << ',"then":'
+      Fbe::Types::BYTES.json(out, @then_)
+      out << ',"undef":'
+      T_UNDEF_.json(out, @undef_)
+      out << ',"unless":'
+      Fbe::Types::DECIMAL.json(out, @unless_)
+      out << ',"until":'
+      Fbe::Types::UUID.json(out, @until_)
+      out << ',"__FILE__":'
+      Fbe::Types::TIMESTAMP.json(out, @file)
+      out << ',"__LINE__":'
+      Fbe::Types::FLOAT.json(out, @line)
+      out << ',"__ENCODING__":'
+      Fbe::Types::UINT8.json(out, @encoding)
+      out << ',"initialize":'
+      T_INITIALIZE_.json(out, @initialize_)
+      out << '}'
+    end
   end
 
   # The schema's `struct CppMembers` (type id 11).
@@ -6070,6 +6906,32 @@ module Import
       out << ',reset='
       Fbe::Types::BYTES.text(out, @reset)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"swap":'
+      Word::FBE_TYPE.json(out, @swap)
+      out << ',"fbe_type":'
+      Fbe::Types::INT32.json(out, @fbe_type)
+      out << ',"fbe":'
+      Fbe::Types::STRING.json(out, @fbe)
+      out << ',"Model":'
+      T_MODEL.json(out, @model)
+      out << ',"FinalModel":'
+      Modifier::FBE_TYPE.json(out, @final_model)
+      out << ',"FieldModel":'
+      Fbe::Types::DOUBLE.json(out, @field_model)
+      out << ',"buffer":'
+      Side::FBE_TYPE.json(out, @buffer)
+      out << ',"size":'
+      Fbe::Types::INT64.json(out, @size)
+      out << ',"offset":'
+      T_OFFSET.json(out, @offset)
+      out << ',"model":'
+      T_MODEL_.json(out, @model_)
+      out << ',"reset":'
+      Fbe::Types::BYTES.json(out, @reset)
+      out << '}'
     end
   end
 
@@ -6270,6 +7132,42 @@ module Import
       out << ',__private='
       Fbe::Types::FLOAT.text(out, @private)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"to_json":'
+      Word::FBE_TYPE.json(out, @to_json_)
+      out << ',"from_json":'
+      Fbe::Types::INT32.json(out, @from_json_)
+      out << ',"to_fbe":'
+      Fbe::Types::STRING.json(out, @to_fbe_)
+      out << ',"from_fbe":'
+      T_FROM_FBE_.json(out, @from_fbe_)
+      out << ',"to_final":'
+      Modifier::FBE_TYPE.json(out, @to_final_)
+      out << ',"from_final":'
+      Fbe::Types::DOUBLE.json(out, @from_final_)
+      out << ',"fbe_equal":'
+      Side::FBE_TYPE.json(out, @fbe_equal)
+      out << ',"fbe_key":'
+      Fbe::Types::INT64.json(out, @fbe_key_)
+      out << ',"fbe_size":'
+      T_FBE_SIZE.json(out, @fbe_size)
+      out << ',"__init__":'
+      T_INIT.json(out, @init)
+      out << ',"__slots__":'
+      Fbe::Types::BYTES.json(out, @slots)
+      out << ',"__class__":'
+      T_CLASS_.json(out, @class_)
+      out << ',"__dict__":'
+      Fbe::Types::DECIMAL.json(out, @dict)
+      out << ',"__hash__":'
+      Fbe::Types::UUID.json(out, @hash_)
+      out << ',"__eq__":'
+      Fbe::Types::TIMESTAMP.json(out, @eq)
+      out << ',"__private":'
+      Fbe::Types::FLOAT.json(out, @private)
+      out << '}'
     end
   end
 
@@ -6557,6 +7455,60 @@ module Import
       out << ',VerifyFinal='
       Side::FBE_TYPE.text(out, @verify_final_)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"FBEKey":'
+      Word::FBE_TYPE.json(out, @fbe_key_)
+      out << ',"FBEKeyCompare":'
+      Fbe::Types::INT32.json(out, @fbe_key_compare)
+      out << ',"Reset":'
+      Fbe::Types::STRING.json(out, @reset)
+      out << ',"MarshalFBE":'
+      T_MARSHAL_FBE.json(out, @marshal_fbe)
+      out << ',"UnmarshalFBE":'
+      Modifier::FBE_TYPE.json(out, @unmarshal_fbe)
+      out << ',"AppendFBE":'
+      Fbe::Types::DOUBLE.json(out, @append_fbe)
+      out << ',"ReadFBE":'
+      Side::FBE_TYPE.json(out, @read_fbe)
+      out << ',"FBEWrite":'
+      Fbe::Types::INT64.json(out, @fbe_write_)
+      out << ',"FBERead":'
+      T_FBE_READ_.json(out, @fbe_read_)
+      out << ',"MarshalFinal":'
+      T_MARSHAL_FINAL.json(out, @marshal_final)
+      out << ',"UnmarshalFinal":'
+      Fbe::Types::BYTES.json(out, @unmarshal_final)
+      out << ',"AppendFinal":'
+      T_APPEND_FINAL.json(out, @append_final)
+      out << ',"ReadFinal":'
+      Fbe::Types::DECIMAL.json(out, @read_final)
+      out << ',"FBEWriteFinal":'
+      Fbe::Types::UUID.json(out, @fbe_write_final_)
+      out << ',"FBEReadFinal":'
+      Fbe::Types::TIMESTAMP.json(out, @fbe_read_final_)
+      out << ',"MarshalJSON":'
+      Fbe::Types::FLOAT.json(out, @marshal_json)
+      out << ',"UnmarshalJSON":'
+      Fbe::Types::UINT8.json(out, @unmarshal_json)
+      out << ',"AppendJSON":'
+      T_APPEND_JSON.json(out, @append_json)
+      out << ',"ReadJSON":'
+      Word::FBE_TYPE.json(out, @read_json)
+      out << ',"FBEWriteJSON":'
+      Fbe::Types::INT32.json(out, @fbe_write_json)
+      out << ',"FBEReadJSON":'
+      Fbe::Types::STRING.json(out, @fbe_read_json)
+      out << ',"FBEWriteText":'
+      T_FBE_WRITE_TEXT.json(out, @fbe_write_text)
+      out << ',"TypeID":'
+      Modifier::FBE_TYPE.json(out, @type_id)
+      out << ',"Verify":'
+      Fbe::Types::DOUBLE.json(out, @verify)
+      out << ',"VerifyFinal":'
+      Side::FBE_TYPE.json(out, @verify_final_)
+      out << '}'
     end
   end
 
@@ -6854,6 +7806,62 @@ module Import
       Fbe::Types::INT64.text(out, @fbe_levels)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"TYPE_ID":'
+      Word::FBE_TYPE.json(out, @type_id)
+      out << ',"KEY_ORDER":'
+      Fbe::Types::INT32.json(out, @key_order)
+      out << ',"toFbe":'
+      Fbe::Types::STRING.json(out, @to_fbe_)
+      out << ',"fromFbe":'
+      T_FROM_FBE_.json(out, @from_fbe_)
+      out << ',"readFbe":'
+      Modifier::FBE_TYPE.json(out, @read_fbe)
+      out << ',"writeFbe":'
+      Fbe::Types::DOUBLE.json(out, @write_fbe)
+      out << ',"verifyFbe":'
+      Side::FBE_TYPE.json(out, @verify_fbe_)
+      out << ',"toFinal":'
+      Fbe::Types::INT64.json(out, @to_final_)
+      out << ',"fromFinal":'
+      T_FROM_FINAL_.json(out, @from_final_)
+      out << ',"readFinal":'
+      T_READ_FINAL.json(out, @read_final)
+      out << ',"writeFinal":'
+      Fbe::Types::BYTES.json(out, @write_final)
+      out << ',"verifyFinal":'
+      T_VERIFY_FINAL_.json(out, @verify_final_)
+      out << ',"toJson":'
+      Fbe::Types::DECIMAL.json(out, @to_json_)
+      out << ',"fromJson":'
+      Fbe::Types::UUID.json(out, @from_json_)
+      out << ',"writeJson":'
+      Fbe::Types::TIMESTAMP.json(out, @write_json)
+      out << ',"readJson":'
+      Fbe::Types::FLOAT.json(out, @read_json)
+      out << ',"hashCode":'
+      Fbe::Types::UINT8.json(out, @hash_code)
+      out << ',"getClass":'
+      T_GET_CLASS.json(out, @get_class)
+      out << ',"clone":'
+      Word::FBE_TYPE.json(out, @clone_)
+      out << ',"finalize":'
+      Fbe::Types::INT32.json(out, @finalize)
+      out << ',"wait":'
+      Fbe::Types::STRING.json(out, @wait)
+      out << ',"notify":'
+      T_NOTIFY.json(out, @notify)
+      out << ',"notifyAll":'
+      Modifier::FBE_TYPE.json(out, @notify_all)
+      out << ',"javaClass":'
+      Fbe::Types::DOUBLE.json(out, @java_class)
+      out << ',"component1":'
+      Side::FBE_TYPE.json(out, @component1)
+      out << ',"fbeLevels":'
+      Fbe::Types::INT64.json(out, @fbe_levels)
+      out << '}'
+    end
   end
 
   # The schema's `struct JsMembers` (type id 15).
@@ -6929,6 +7937,18 @@ module Import
       out << ',verify='
       T_VERIFY.text(out, @verify)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"fbeKey":'
+      Word::FBE_TYPE.json(out, @fbe_key_)
+      out << ',"toJSON":'
+      Fbe::Types::INT32.json(out, @to_json_)
+      out << ',"toText":'
+      Fbe::Types::STRING.json(out, @to_text)
+      out << ',"verify":'
+      T_VERIFY.json(out, @verify)
+      out << '}'
     end
   end
 
@@ -7246,6 +8266,66 @@ module Import
       T_REQUESTS.text(out, @requests)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Buffer":'
+      Word::FBE_TYPE.json(out, @buffer)
+      out << ',"WriteBuffer":'
+      Fbe::Types::INT32.json(out, @write_buffer)
+      out << ',"ReadBuffer":'
+      Fbe::Types::STRING.json(out, @read_buffer)
+      out << ',"Reader":'
+      T_READER.json(out, @reader)
+      out << ',"Writer":'
+      Modifier::FBE_TYPE.json(out, @writer)
+      out << ',"Limits":'
+      Fbe::Types::DOUBLE.json(out, @limits)
+      out << ',"Decimal":'
+      Side::FBE_TYPE.json(out, @decimal)
+      out << ',"Uuid":'
+      Fbe::Types::INT64.json(out, @uuid)
+      out << ',"UUID":'
+      T_UUID_.json(out, @uuid_)
+      out << ',"Timestamp":'
+      T_TIMESTAMP.json(out, @timestamp)
+      out << ',"JsonWriter":'
+      Fbe::Types::BYTES.json(out, @json_writer)
+      out << ',"JsonReader":'
+      T_JSON_READER.json(out, @json_reader)
+      out << ',"DecodeError":'
+      Fbe::Types::DECIMAL.json(out, @decode_error)
+      out << ',"EncodeError":'
+      Fbe::Types::UUID.json(out, @encode_error)
+      out << ',"DecodeException":'
+      Fbe::Types::TIMESTAMP.json(out, @decode_exception)
+      out << ',"EncodeException":'
+      Fbe::Types::FLOAT.json(out, @encode_exception)
+      out << ',"Sender":'
+      Fbe::Types::UINT8.json(out, @sender)
+      out << ',"Receiver":'
+      T_RECEIVER.json(out, @receiver)
+      out << ',"Client":'
+      Word::FBE_TYPE.json(out, @client)
+      out << ',"Proxy":'
+      Fbe::Types::INT32.json(out, @proxy)
+      out << ',"Handler":'
+      Fbe::Types::STRING.json(out, @handler)
+      out << ',"Text":'
+      T_TEXT.json(out, @text)
+      out << ',"Compare":'
+      Modifier::FBE_TYPE.json(out, @compare)
+      out << ',"Decimals":'
+      Fbe::Types::DOUBLE.json(out, @decimals)
+      out << ',"Uuids":'
+      Side::FBE_TYPE.json(out, @uuids)
+      out << ',"Timestamps":'
+      Fbe::Types::INT64.json(out, @timestamps)
+      out << ',"Utf8":'
+      T_UTF8.json(out, @utf8)
+      out << ',"Requests":'
+      T_REQUESTS.json(out, @requests)
+      out << '}'
+    end
   end
 
   # The schema's `struct class` (type id 17).
@@ -7298,6 +8378,12 @@ module Import
       out << 'class(class='
       Fbe::Types::INT32.text(out, @class_)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"class":'
+      Fbe::Types::INT32.json(out, @class_)
+      out << '}'
     end
   end
 
@@ -7352,6 +8438,12 @@ module Import
       Fbe::Types::INT32.text(out, @object)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Object":'
+      Fbe::Types::INT32.json(out, @object)
+      out << '}'
+    end
   end
 
   # The schema's `struct String` (type id 19).
@@ -7404,6 +8496,12 @@ module Import
       out << 'String(String='
       Fbe::Types::INT32.text(out, @string_)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"String":'
+      Fbe::Types::INT32.json(out, @string_)
+      out << '}'
     end
   end
 
@@ -7458,6 +8556,12 @@ module Import
       Fbe::Types::INT32.text(out, @list)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"List":'
+      Fbe::Types::INT32.json(out, @list)
+      out << '}'
+    end
   end
 
   # The schema's `struct Map` (type id 21).
@@ -7510,6 +8614,12 @@ module Import
       out << 'Map(Map='
       Fbe::Types::INT32.text(out, @map)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Map":'
+      Fbe::Types::INT32.json(out, @map)
+      out << '}'
     end
   end
 
@@ -7564,6 +8674,12 @@ module Import
       Fbe::Types::INT32.text(out, @model)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Model":'
+      Fbe::Types::INT32.json(out, @model)
+      out << '}'
+    end
   end
 
   # The schema's `struct FinalModel` (type id 23).
@@ -7616,6 +8732,12 @@ module Import
       out << 'FinalModel(FinalModel='
       Fbe::Types::INT32.text(out, @final_model)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"FinalModel":'
+      Fbe::Types::INT32.json(out, @final_model)
+      out << '}'
     end
   end
 
@@ -7670,6 +8792,12 @@ module Import
       Fbe::Types::INT32.text(out, @buffer)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Buffer":'
+      Fbe::Types::INT32.json(out, @buffer)
+      out << '}'
+    end
   end
 
   # The schema's `struct Reader` (type id 25).
@@ -7722,6 +8850,12 @@ module Import
       out << 'Reader(Reader='
       Fbe::Types::INT32.text(out, @reader)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Reader":'
+      Fbe::Types::INT32.json(out, @reader)
+      out << '}'
     end
   end
 
@@ -7776,6 +8910,12 @@ module Import
       Fbe::Types::INT32.text(out, @writer)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Writer":'
+      Fbe::Types::INT32.json(out, @writer)
+      out << '}'
+    end
   end
 
   # The schema's `struct Limits` (type id 27).
@@ -7828,6 +8968,12 @@ module Import
       out << 'Limits(Limits='
       Fbe::Types::INT32.text(out, @limits)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Limits":'
+      Fbe::Types::INT32.json(out, @limits)
+      out << '}'
     end
   end
 
@@ -7882,6 +9028,12 @@ module Import
       Fbe::Types::INT32.text(out, @decode_error)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"DecodeError":'
+      Fbe::Types::INT32.json(out, @decode_error)
+      out << '}'
+    end
   end
 
   # The schema's `struct DecodeException` (type id 29).
@@ -7934,6 +9086,12 @@ module Import
       out << 'DecodeException(DecodeException='
       Fbe::Types::INT32.text(out, @decode_exception)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"DecodeException":'
+      Fbe::Types::INT32.json(out, @decode_exception)
+      out << '}'
     end
   end
 
@@ -7988,6 +9146,12 @@ module Import
       Fbe::Types::INT32.text(out, @decimal)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Decimal":'
+      Fbe::Types::INT32.json(out, @decimal)
+      out << '}'
+    end
   end
 
   # The schema's `struct Uuid` (type id 31).
@@ -8040,6 +9204,12 @@ module Import
       out << 'Uuid(Uuid='
       Fbe::Types::INT32.text(out, @uuid)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Uuid":'
+      Fbe::Types::INT32.json(out, @uuid)
+      out << '}'
     end
   end
 
@@ -8094,6 +9264,12 @@ module Import
       Fbe::Types::INT32.text(out, @uuid)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"UUID":'
+      Fbe::Types::INT32.json(out, @uuid)
+      out << '}'
+    end
   end
 
   # The schema's `struct Timestamp` (type id 33).
@@ -8146,6 +9322,12 @@ module Import
       out << 'Timestamp(Timestamp='
       Fbe::Types::INT32.text(out, @timestamp)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Timestamp":'
+      Fbe::Types::INT32.json(out, @timestamp)
+      out << '}'
     end
   end
 
@@ -8200,6 +9382,12 @@ module Import
       Fbe::Types::INT32.text(out, @sender)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Sender":'
+      Fbe::Types::INT32.json(out, @sender)
+      out << '}'
+    end
   end
 
   # The schema's `struct Receiver` (type id 35).
@@ -8252,6 +9440,12 @@ module Import
       out << 'Receiver(Receiver='
       Fbe::Types::INT32.text(out, @receiver)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Receiver":'
+      Fbe::Types::INT32.json(out, @receiver)
+      out << '}'
     end
   end
 
@@ -8306,6 +9500,12 @@ module Import
       Fbe::Types::INT32.text(out, @client)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Client":'
+      Fbe::Types::INT32.json(out, @client)
+      out << '}'
+    end
   end
 
   # The schema's `struct Proxy` (type id 37).
@@ -8358,6 +9558,12 @@ module Import
       out << 'Proxy(Proxy='
       Fbe::Types::INT32.text(out, @proxy)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Proxy":'
+      Fbe::Types::INT32.json(out, @proxy)
+      out << '}'
     end
   end
 
@@ -8412,6 +9618,12 @@ module Import
       Fbe::Types::INT32.text(out, @handler)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Handler":'
+      Fbe::Types::INT32.json(out, @handler)
+      out << '}'
+    end
   end
 
   # The schema's `struct fbe` (type id 39).
@@ -8464,6 +9676,12 @@ module Import
       out << 'fbe(fbe='
       Fbe::Types::INT32.text(out, @fbe)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"fbe":'
+      Fbe::Types::INT32.json(out, @fbe)
+      out << '}'
     end
   end
 
@@ -8518,6 +9736,12 @@ module Import
       Fbe::Types::INT32.text(out, @fbe)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"FBE":'
+      Fbe::Types::INT32.json(out, @fbe)
+      out << '}'
+    end
   end
 
   # The schema's `struct std` (type id 41).
@@ -8570,6 +9794,12 @@ module Import
       out << 'std(std='
       Fbe::Types::INT32.text(out, @std)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"std":'
+      Fbe::Types::INT32.json(out, @std)
+      out << '}'
     end
   end
 
@@ -8624,6 +9854,12 @@ module Import
       Fbe::Types::INT32.text(out, @companion)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Companion":'
+      Fbe::Types::INT32.json(out, @companion)
+      out << '}'
+    end
   end
 
   # The schema's `struct Any` (type id 43).
@@ -8676,6 +9912,12 @@ module Import
       out << 'Any(Any='
       Fbe::Types::INT32.text(out, @any)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Any":'
+      Fbe::Types::INT32.json(out, @any)
+      out << '}'
     end
   end
 
@@ -8730,6 +9972,12 @@ module Import
       Fbe::Types::INT32.text(out, @self_)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Self":'
+      Fbe::Types::INT32.json(out, @self_)
+      out << '}'
+    end
   end
 
   # The schema's `struct self` (type id 45).
@@ -8782,6 +10030,12 @@ module Import
       out << 'self(self='
       Fbe::Types::INT32.text(out, @self_)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"self":'
+      Fbe::Types::INT32.json(out, @self_)
+      out << '}'
     end
   end
 
@@ -8836,6 +10090,12 @@ module Import
       Fbe::Types::INT32.text(out, @none)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"None":'
+      Fbe::Types::INT32.json(out, @none)
+      out << '}'
+    end
   end
 
   # The schema's `struct Option` (type id 47).
@@ -8888,6 +10148,12 @@ module Import
       out << 'Option(Option='
       Fbe::Types::INT32.text(out, @option)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Option":'
+      Fbe::Types::INT32.json(out, @option)
+      out << '}'
     end
   end
 
@@ -8942,6 +10208,12 @@ module Import
       Fbe::Types::INT32.text(out, @result)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Result":'
+      Fbe::Types::INT32.json(out, @result)
+      out << '}'
+    end
   end
 
   # The schema's `struct Vec` (type id 49).
@@ -8994,6 +10266,12 @@ module Import
       out << 'Vec(Vec='
       Fbe::Types::INT32.text(out, @vec)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Vec":'
+      Fbe::Types::INT32.json(out, @vec)
+      out << '}'
     end
   end
 
@@ -9048,6 +10326,12 @@ module Import
       Fbe::Types::INT32.text(out, @box)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Box":'
+      Fbe::Types::INT32.json(out, @box)
+      out << '}'
+    end
   end
 
   # The schema's `struct Error` (type id 51).
@@ -9100,6 +10384,12 @@ module Import
       out << 'Error(Error='
       Fbe::Types::INT32.text(out, @error)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Error":'
+      Fbe::Types::INT32.json(out, @error)
+      out << '}'
     end
   end
 
@@ -9154,6 +10444,12 @@ module Import
       Fbe::Types::INT32.text(out, @exception)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"Exception":'
+      Fbe::Types::INT32.json(out, @exception)
+      out << '}'
+    end
   end
 
   # The schema's `struct Text` (type id 53).
@@ -9206,6 +10502,12 @@ module Import
       out << 'Text(Text='
       Fbe::Types::INT32.text(out, @text)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Text":'
+      Fbe::Types::INT32.json(out, @text)
+      out << '}'
     end
   end
 
@@ -9260,6 +10562,12 @@ module Import
       Fbe::Types::INT32.text(out, @json_writer)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"JsonWriter":'
+      Fbe::Types::INT32.json(out, @json_writer)
+      out << '}'
+    end
   end
 
   # The schema's `struct int32_t` (type id 55).
@@ -9312,6 +10620,12 @@ module Import
       out << 'int32_t(int32_t='
       Fbe::Types::INT32.text(out, @int32_t)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"int32_t":'
+      Fbe::Types::INT32.json(out, @int32_t)
+      out << '}'
     end
   end
 
@@ -9366,6 +10680,12 @@ module Import
       Fbe::Types::INT32.text(out, @size_t)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"size_t":'
+      Fbe::Types::INT32.json(out, @size_t)
+      out << '}'
+    end
   end
 
   # The schema's `struct list` (type id 57).
@@ -9418,6 +10738,12 @@ module Import
       out << 'list(list='
       Fbe::Types::INT32.text(out, @list)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"list":'
+      Fbe::Types::INT32.json(out, @list)
+      out << '}'
     end
   end
 
@@ -9472,6 +10798,12 @@ module Import
       Fbe::Types::INT32.text(out, @object)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"object":'
+      Fbe::Types::INT32.json(out, @object)
+      out << '}'
+    end
   end
 
   # The schema's `struct v` (type id 59).
@@ -9524,6 +10856,12 @@ module Import
       out << 'v(v='
       Fbe::Types::INT32.text(out, @v)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"v":'
+      Fbe::Types::INT32.json(out, @v)
+      out << '}'
     end
   end
 
@@ -9578,6 +10916,12 @@ module Import
       Fbe::Types::INT32.text(out, @r)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"r":'
+      Fbe::Types::INT32.json(out, @r)
+      out << '}'
+    end
   end
 
   # The schema's `struct w` (type id 61).
@@ -9630,6 +10974,12 @@ module Import
       out << 'w(w='
       Fbe::Types::INT32.text(out, @w)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"w":'
+      Fbe::Types::INT32.json(out, @w)
+      out << '}'
     end
   end
 
@@ -9684,6 +11034,12 @@ module Import
       Fbe::Types::INT32.text(out, @side_buy)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"SideBuy":'
+      Fbe::Types::INT32.json(out, @side_buy)
+      out << '}'
+    end
   end
 
   # The schema's `struct OrderKey` (type id 63).
@@ -9736,6 +11092,12 @@ module Import
       out << 'OrderKey(OrderKey='
       Fbe::Types::INT32.text(out, @order_key)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"OrderKey":'
+      Fbe::Types::INT32.json(out, @order_key)
+      out << '}'
     end
   end
 
@@ -9790,6 +11152,12 @@ module Import
       Fbe::Types::INT32.text(out, @text_ofside)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"textOfside":'
+      Fbe::Types::INT32.json(out, @text_ofside)
+      out << '}'
+    end
   end
 
   # The schema's `struct DECIMAL_1` (type id 65).
@@ -9842,6 +11210,12 @@ module Import
       out << 'DECIMAL_1(DECIMAL_1='
       Fbe::Types::INT32.text(out, @decimal_1)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"DECIMAL_1":'
+      Fbe::Types::INT32.json(out, @decimal_1)
+      out << '}'
     end
   end
 
@@ -9896,6 +11270,12 @@ module Import
       Fbe::Types::INT32.text(out, @order_model)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"OrderModel":'
+      Fbe::Types::INT32.json(out, @order_model)
+      out << '}'
+    end
   end
 
   # The schema's `struct OrderFinal` (type id 67).
@@ -9948,6 +11328,12 @@ module Import
       out << 'OrderFinal(OrderFinal='
       Fbe::Types::INT32.text(out, @order_final)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"OrderFinal":'
+      Fbe::Types::INT32.json(out, @order_final)
+      out << '}'
     end
   end
 
@@ -10002,6 +11388,12 @@ module Import
       Fbe::Types::INT32.text(out, @new_order)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"NewOrder":'
+      Fbe::Types::INT32.json(out, @new_order)
+      out << '}'
+    end
   end
 
   # The schema's `struct VerifyFBEOrder` (type id 69).
@@ -10054,6 +11446,12 @@ module Import
       out << 'VerifyFBEOrder(VerifyFBEOrder='
       Fbe::Types::INT32.text(out, @verify_fbe_order)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"VerifyFBEOrder":'
+      Fbe::Types::INT32.json(out, @verify_fbe_order)
+      out << '}'
     end
   end
 
@@ -10108,6 +11506,12 @@ module Import
       Fbe::Types::INT32.text(out, @fbe_vr_order)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"fbe_vr_Order":'
+      Fbe::Types::INT32.json(out, @fbe_vr_order)
+      out << '}'
+    end
   end
 
   # The schema's `struct e1` (type id 71).
@@ -10160,6 +11564,12 @@ module Import
       out << 'e1(e1='
       Fbe::Types::INT32.text(out, @e1)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"e1":'
+      Fbe::Types::INT32.json(out, @e1)
+      out << '}'
     end
   end
 
@@ -10214,6 +11624,12 @@ module Import
       Fbe::Types::INT32.text(out, @i2)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"i2":'
+      Fbe::Types::INT32.json(out, @i2)
+      out << '}'
+    end
   end
 
   # The schema's `struct o3` (type id 73).
@@ -10266,6 +11682,12 @@ module Import
       out << 'o3(o3='
       Fbe::Types::INT32.text(out, @o3)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"o3":'
+      Fbe::Types::INT32.json(out, @o3)
+      out << '}'
     end
   end
 
@@ -10370,6 +11792,26 @@ module Import
       Fbe::Types::INT32.text(out, @string__)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"name":'
+      Fbe::Types::INT32.json(out, @name)
+      out << ',"Name":'
+      Fbe::Types::INT32.json(out, @name_)
+      out << ',"NAME":'
+      Fbe::Types::INT32.json(out, @name__)
+      out << ',"class":'
+      Fbe::Types::INT32.json(out, @class_)
+      out << ',"class_":'
+      Fbe::Types::INT32.json(out, @class__)
+      out << ',"class__":'
+      Fbe::Types::INT32.json(out, @class___)
+      out << ',"String":'
+      Fbe::Types::INT32.json(out, @string_)
+      out << ',"String_":'
+      Fbe::Types::INT32.json(out, @string__)
+      out << '}'
+    end
   end
 
   # The schema's `struct Imported` (type id 75).
@@ -10448,6 +11890,16 @@ module Import
       Market::Side::FBE_TYPE.text(out, @example)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"market":'
+      Market::Side::FBE_TYPE.json(out, @market)
+      out << ',"org":'
+      T_ORG.json(out, @org)
+      out << ',"example":'
+      Market::Side::FBE_TYPE.json(out, @example)
+      out << '}'
+    end
   end
 
   # The schema's `struct symbol` (type id 76).
@@ -10500,6 +11952,12 @@ module Import
       out << 'symbol(digits='
       Digits::FBE_TYPE.text(out, @digits)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"digits":'
+      Digits::FBE_TYPE.json(out, @digits)
+      out << '}'
     end
   end
 
@@ -10592,6 +12050,18 @@ module Import
       T_TICKER.text(out, @ticker)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"symbol":'
+      Fbe::Types::STRING.json(out, @symbol)
+      out << ',"digits":'
+      Fbe::Types::INT32.json(out, @digits)
+      out << ',"precision":'
+      Digits::FBE_TYPE.json(out, @precision)
+      out << ',"ticker":'
+      T_TICKER.json(out, @ticker)
+      out << '}'
+    end
   end
 
   # The schema's `struct Derived : import.Order` (type id 78); its base fields first.
@@ -10665,6 +12135,20 @@ module Import
       out << ',side_='
       Range::FBE_TYPE.text(out, @side_)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"side":'
+      Fbe::Types::INT32.json(out, @side)
+      out << ',"s":'
+      Side::FBE_TYPE.json(out, @s)
+      out << ',"range":'
+      Range::FBE_TYPE.json(out, @range)
+      out << ',"Word":'
+      Word::FBE_TYPE.json(out, @word)
+      out << ',"side_":'
+      Range::FBE_TYPE.json(out, @side_)
+      out << '}'
     end
   end
 
@@ -11885,6 +13369,166 @@ module Import
       out << ',Letters='
       Letters::FBE_TYPE.text(out, @letters)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"Order":'
+      T_ORDER.json(out, @order)
+      out << ',"CppWords":'
+      T_CPP_WORDS.json(out, @cpp_words)
+      out << ',"PythonWords":'
+      T_PYTHON_WORDS.json(out, @python_words)
+      out << ',"GoWords":'
+      T_GO_WORDS.json(out, @go_words)
+      out << ',"JavaWords":'
+      T_JAVA_WORDS.json(out, @java_words)
+      out << ',"KotlinWords":'
+      T_KOTLIN_WORDS.json(out, @kotlin_words)
+      out << ',"JsWords":'
+      T_JS_WORDS.json(out, @js_words)
+      out << ',"RustWords":'
+      T_RUST_WORDS.json(out, @rust_words)
+      out << ',"CSharpWords":'
+      T_C_SHARP_WORDS.json(out, @c_sharp_words)
+      out << ',"RubyWords":'
+      T_RUBY_WORDS.json(out, @ruby_words)
+      out << ',"CppMembers":'
+      T_CPP_MEMBERS.json(out, @cpp_members)
+      out << ',"PythonMembers":'
+      T_PYTHON_MEMBERS.json(out, @python_members)
+      out << ',"GoMembers":'
+      T_GO_MEMBERS.json(out, @go_members)
+      out << ',"JvmMembers":'
+      T_JVM_MEMBERS.json(out, @jvm_members)
+      out << ',"JsMembers":'
+      T_JS_MEMBERS.json(out, @js_members)
+      out << ',"RuntimeNames":'
+      T_RUNTIME_NAMES.json(out, @runtime_names)
+      out << ',"class":'
+      T_CLASS_.json(out, @class_)
+      out << ',"Object":'
+      T_OBJECT.json(out, @object)
+      out << ',"String":'
+      T_STRING_.json(out, @string_)
+      out << ',"List":'
+      T_LIST.json(out, @list)
+      out << ',"Map":'
+      T_MAP.json(out, @map)
+      out << ',"Model":'
+      T_MODEL.json(out, @model)
+      out << ',"FinalModel":'
+      T_FINAL_MODEL.json(out, @final_model)
+      out << ',"Buffer":'
+      T_BUFFER.json(out, @buffer)
+      out << ',"Reader":'
+      T_READER.json(out, @reader)
+      out << ',"Writer":'
+      T_WRITER.json(out, @writer)
+      out << ',"Limits":'
+      T_LIMITS.json(out, @limits)
+      out << ',"DecodeError":'
+      T_DECODE_ERROR.json(out, @decode_error)
+      out << ',"DecodeException":'
+      T_DECODE_EXCEPTION.json(out, @decode_exception)
+      out << ',"Decimal":'
+      T_DECIMAL.json(out, @decimal)
+      out << ',"Uuid":'
+      T_UUID.json(out, @uuid)
+      out << ',"UUID":'
+      T_UUID_.json(out, @uuid_)
+      out << ',"Timestamp":'
+      T_TIMESTAMP.json(out, @timestamp)
+      out << ',"Sender":'
+      T_SENDER.json(out, @sender)
+      out << ',"Receiver":'
+      T_RECEIVER.json(out, @receiver)
+      out << ',"Client":'
+      T_CLIENT.json(out, @client)
+      out << ',"Proxy":'
+      T_PROXY.json(out, @proxy)
+      out << ',"Handler":'
+      T_HANDLER.json(out, @handler)
+      out << ',"fbe":'
+      T_FBE.json(out, @fbe)
+      out << ',"FBE":'
+      T_FBE_.json(out, @fbe_)
+      out << ',"std":'
+      T_STD.json(out, @std)
+      out << ',"Companion":'
+      T_COMPANION.json(out, @companion)
+      out << ',"Any":'
+      T_ANY.json(out, @any)
+      out << ',"Self":'
+      T_SELF_.json(out, @self_)
+      out << ',"self":'
+      T_SELF__.json(out, @self__)
+      out << ',"None":'
+      T_NONE.json(out, @none)
+      out << ',"Option":'
+      T_OPTION.json(out, @option)
+      out << ',"Result":'
+      T_RESULT.json(out, @result)
+      out << ',"Vec":'
+      T_VEC.json(out, @vec)
+      out << ',"Box":'
+      T_BOX.json(out, @box)
+      out << ',"Error":'
+      T_ERROR.json(out, @error)
+      out << ',"Exception":'
+      T_EXCEPTION.json(out, @exception)
+      out << ',"Text":'
+      T_TEXT.json(out, @text)
+      out << ',"JsonWriter":'
+      T_JSON_WRITER.json(out, @json_writer)
+      out << ',"int32_t":'
+      T_INT32_T.json(out, @int32_t)
+      out << ',"size_t":'
+      T_SIZE_T.json(out, @size_t)
+      out << ',"list":'
+      T_LIST_.json(out, @list_)
+      out << ',"object":'
+      T_OBJECT_.json(out, @object_)
+      out << ',"v":'
+      T_V.json(out, @v)
+      out << ',"r":'
+      T_R.json(out, @r)
+      out << ',"w":'
+      T_W.json(out, @w)
+      out << ',"SideBuy":'
+      T_SIDE_BUY.json(out, @side_buy)
+      out << ',"OrderKey":'
+      T_ORDER_KEY.json(out, @order_key)
+      out << ',"textOfside":'
+      T_TEXT_OFSIDE.json(out, @text_ofside)
+      out << ',"DECIMAL_1":'
+      T_DECIMAL_1.json(out, @decimal_1)
+      out << ',"OrderModel":'
+      T_ORDER_MODEL.json(out, @order_model)
+      out << ',"OrderFinal":'
+      T_ORDER_FINAL.json(out, @order_final)
+      out << ',"NewOrder":'
+      T_NEW_ORDER.json(out, @new_order)
+      out << ',"VerifyFBEOrder":'
+      T_VERIFY_FBE_ORDER.json(out, @verify_fbe_order)
+      out << ',"fbe_vr_Order":'
+      T_FBE_VR_ORDER.json(out, @fbe_vr_order)
+      out << ',"e1":'
+      T_E1.json(out, @e1)
+      out << ',"i2":'
+      T_I2.json(out, @i2)
+      out << ',"o3":'
+      T_O3.json(out, @o3)
+      out << ',"Case":'
+      T_CASE_.json(out, @case_)
+      out << ',"Imported":'
+      T_IMPORTED.json(out, @imported)
+      out << ',"Derived":'
+      T_DERIVED.json(out, @derived)
+      out << ',"Listed":'
+      T_LISTED.json(out, @listed)
+      out << ',"Letters":'
+      Letters::FBE_TYPE.json(out, @letters)
+      out << '}'
     end
   end
 end

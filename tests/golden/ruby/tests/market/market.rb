@@ -73,6 +73,14 @@ module Market
       Fbe::Types::INT32.text(out, @digits)
       out << ')'
     end
+
+    def fbe_json(out)
+      out << '{"symbol":'
+      Fbe::Types::STRING.json(out, @symbol)
+      out << ',"digits":'
+      Fbe::Types::INT32.json(out, @digits)
+      out << '}'
+    end
   end
 
   # The schema's `struct Failure` (type id 502).
@@ -132,6 +140,14 @@ module Market
       out << ',reason='
       Fbe::Types::STRING.text(out, @reason)
       out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"id":'
+      Fbe::Types::UUID.json(out, @id)
+      out << ',"reason":'
+      Fbe::Types::STRING.json(out, @reason)
+      out << '}'
     end
   end
 end
