@@ -83,7 +83,7 @@ pub fn sample() -> Account {
         name: "Test".into(),
         state: State::GOOD,
         wallet: Balance { currency: "USD".into(), amount: 1000.0 },
-        asset: Some(Balance { currency: "EUR".into(), amount: 100.0 }),
+        asset: Some(Box::new(Balance { currency: "EUR".into(), amount: 100.0 })),
         orders: vec![
             order(1, OrderSide::Buy, OrderType::Market, 1.23456, 1000.0),
             order(2, OrderSide::Sell, OrderType::Limit, 1.0, 100.0),

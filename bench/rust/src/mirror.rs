@@ -89,7 +89,7 @@ impl Account {
         a.name = self.name.into();
         a.state = State::from_bits_retain(self.state);
         a.wallet = balance(self.wallet);
-        a.asset = self.asset.map(balance);
+        a.asset = self.asset.map(|b| Box::new(balance(b)));
         a.orders = self
             .orders
             .into_iter()

@@ -159,7 +159,7 @@ impl Row for Prost {
             name: m.name.into(),
             state: State::from_bits_retain(u8::try_from(m.state)?),
             wallet: m.wallet.map(from_pb_balance).unwrap_or_default(),
-            asset: m.asset.map(from_pb_balance),
+            asset: m.asset.map(|b| Box::new(from_pb_balance(b))),
             orders: m
                 .orders
                 .into_iter()
@@ -251,7 +251,7 @@ impl Row for FlatBuffers {
             name: m.name().unwrap_or_default().into(),
             state: State::from_bits_retain(m.state()),
             wallet: from_fb_balance(m.wallet()),
-            asset: m.asset().map(|b| from_fb_balance(Some(b))),
+            asset: m.asset().map(|b| Box::new(from_fb_balance(Some(b)))),
             orders: m
                 .orders()
                 .map(|v| {
@@ -349,7 +349,7 @@ impl Row for Capnp {
             name: m.get_name()?.as_bytes().into(),
             state: State::from_bits_retain(m.get_state()),
             wallet: from_cp_balance(m.get_wallet()?)?,
-            asset: if m.has_asset() { Some(from_cp_balance(m.get_asset()?)?) } else { None },
+            asset: if m.has_asset() { Some(Box::new(from_cp_balance(m.get_asset()?)?)) } else { None },
             orders: m
                 .get_orders()?
                 .iter()

@@ -311,6 +311,20 @@ impl<T: Describe, const N: usize> Describe for [T; N] {
     }
 }
 
+/// A generated struct (registry.rs): its box, an optional struct's `Option<Box<T>>`, is described
+/// as the struct.
+pub trait Record: Describe {}
+
+impl<T: Record> Describe for Box<T> {
+    fn describe(&self, out: &mut Vec<u8>) {
+        (**self).describe(out);
+    }
+
+    fn from_value(v: &J) -> Result<Self, String> {
+        T::from_value(v).map(Box::new)
+    }
+}
+
 impl<T: Describe, const N: usize> Describe for Box<[T; N]> {
     fn describe(&self, out: &mut Vec<u8>) {
         list(out, self.iter());

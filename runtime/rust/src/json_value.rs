@@ -828,6 +828,20 @@ pub trait JsonStruct: Struct + Default {
     }
 }
 
+/// A boxed struct (an optional struct's `Option<Box<T>>`) is the struct in JSON.
+impl<T: JsonStruct> JsonStruct for Box<T> {
+    const DECODE_COST: usize = T::DECODE_COST;
+    const LARGE_DEFAULT: usize = T::LARGE_DEFAULT;
+
+    fn write_members(&self, j: &mut JsonWriter) -> Result<(), EncodeError> {
+        (**self).write_members(j)
+    }
+
+    fn read_members<'de, M: Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        (**self).read_members(m)
+    }
+}
+
 impl<T: JsonStruct> JsonValue for T {
     type Value = T;
 

@@ -181,6 +181,13 @@ pub trait Text {
     }
 }
 
+/// A boxed struct (an optional struct's `Option<Box<T>>`) prints as the struct.
+impl<T: Text + ?Sized> Text for Box<T> {
+    fn text(&self, t: &mut TextWriter) {
+        (**self).text(t);
+    }
+}
+
 /// The names of flags being printed (generated code adds each declared name in order).
 #[derive(Debug)]
 pub struct FlagNames<T> {

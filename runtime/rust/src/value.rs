@@ -959,6 +959,45 @@ pub trait Struct: Sized {
     }
 }
 
+/// A boxed struct is the struct on the wire: `fbec --rust` holds an optional struct as
+/// `Option<Box<T>>` (docs/rust.md), so that an absent one takes a pointer's 8 bytes in memory,
+/// not the struct's size (docs/limits.md 3).
+impl<T: Struct> Struct for Box<T> {
+    const NAME: &'static str = T::NAME;
+    const TYPE_ID: u32 = T::TYPE_ID;
+    const FINAL_MIN: usize = <T as Struct>::FINAL_MIN;
+
+    #[inline]
+    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        (**self).write_body(w, base, slot)
+    }
+
+    #[inline]
+    fn read_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError> {
+        T::read_body(r, base, slot).map(Box::new)
+    }
+
+    #[inline]
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        (**self).write_fields(w)
+    }
+
+    #[inline]
+    fn read_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        T::read_fields(r).map(Box::new)
+    }
+
+    #[inline]
+    fn verify_body(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<(), DecodeError> {
+        T::verify_body(r, base, slot)
+    }
+
+    #[inline]
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        T::verify_fields(r)
+    }
+}
+
 impl<T: Struct> Value for T {
     const SLOT: usize = 4;
     const FINAL_MIN: usize = <T as Struct>::FINAL_MIN;

@@ -12,6 +12,7 @@ with every struct; `--json` adds JSON (json.py) and `--proto` the protocol (prot
 from __future__ import annotations
 
 import math
+import re
 import struct
 
 from fbec.model import ir, plan
@@ -31,6 +32,7 @@ LARGE_ARRAY = 4096
 RUSTFMT_WIDTH = 100   # rustfmt's max_width: the generated code is what rustfmt makes of it
 FN_CALL_WIDTH = 60     # rustfmt's fn_call_width: a call with longer arguments has one a line
 STRUCT_LIT_WIDTH = 18  # rustfmt's struct_lit_width: a longer struct literal's fields go one per line
+SHORT_ARG_WIDTH = 10   # rustfmt's short_array_element_width_threshold: a broken call of such simple arguments packs them
 
 
 class Context:
@@ -59,7 +61,9 @@ class Context:
         if isinstance(t, (ir.EnumRef, ir.StructRef)):
             return self.named(t.name)
         if isinstance(t, ir.Optional_):
-            return f"Option<{self.type(t.element, char)}>"
+            element = self.type(t.element, char)
+            # an absent struct takes a pointer, not the struct's size (docs/limits.md 3, docs/rust.md)
+            return f"Option<Box<{element}>>" if isinstance(t.element, ir.StructRef) else f"Option<{element}>"
         if isinstance(t, ir.Array):
             element = self.type(t.element, char)
             return f"Box<[{element}; {t.length}]>" if boxed(t) else f"[{element}; {t.length}]"
@@ -171,13 +175,27 @@ def rust_string(text: str) -> str:
     return quoted(text, lambda o: f"\\u{{{o:x}}}")
 
 
+SIMPLE_ARG = re.compile(r'(&(mut )?)?[A-Za-z_]\w*(\.\w+)*(\[\w+\])?|"[^"]*"|\d+')
+
+
 def call(w: CodeWriter, head: str, args: list[str], tail: str) -> None:
-    """`head(args)tail` on one line, or as rustfmt breaks a call that does not fit: one argument a line."""
+    """`head(args)tail` on one line, or as rustfmt breaks a call that does not fit: one argument a
+    line, or, when every argument is simple and at most 10 wide (rustfmt's
+    short_array_element_width_threshold), as many a line as fit."""
     line = f"{head}({', '.join(args)}){tail}"
     if len(", ".join(args)) <= FN_CALL_WIDTH and len(w.unit) * w.depth + len(line) <= RUSTFMT_WIDTH:
         w.line(line)
         return
     with w.block(f"{head}(", f"){tail}"):
+        if len(args) > 1 and all(SIMPLE_ARG.fullmatch(a) and len(a) <= SHORT_ARG_WIDTH for a in args):
+            rows: list[str] = []
+            for a in args:
+                if rows and len(w.unit) * w.depth + len(f"{rows[-1]} {a},") <= RUSTFMT_WIDTH:
+                    rows[-1] += f" {a},"
+                else:
+                    rows.append(f"{a},")
+            w.lines("\n".join(rows))
+            return
         for a in args:
             w.line(f"{a},")
 

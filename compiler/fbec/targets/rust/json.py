@@ -29,7 +29,8 @@ def codec(c: Context, t: ir.Type) -> str | None:
 
 def arm(w: CodeWriter, pattern: str, head: str, args: list[str]) -> None:
     """A match arm `pattern => head(args)?,` as rustfmt lays it out: on one line when it fits (98
-    columns: the arm's comma and one more), else in a block, else with one argument a line."""
+    columns: the arm's comma and one more), else in a block, else with one argument a line (the
+    chain broken before the method when even its head does not fit after the pattern)."""
     from fbec.targets.rust import FN_CALL_WIDTH
 
     joined = ", ".join(args)
@@ -39,8 +40,14 @@ def arm(w: CodeWriter, pattern: str, head: str, args: list[str]) -> None:
     elif len(joined) <= FN_CALL_WIDTH and indent + len(w.unit) + len(f"{head}({joined})?") <= RUSTFMT_WIDTH:
         with w.block(f"{pattern} => {{", "}"):
             w.line(f"{head}({joined})?")
-    else:
+    elif indent + len(f"{pattern} => {head}(") <= RUSTFMT_WIDTH:
         with w.block(f"{pattern} => {head}(", ")?,"):
+            for a in args:
+                w.line(f"{a},")
+    else:   # the head does not fit after the pattern: rustfmt breaks the chain before the method
+        receiver, _, method = head.partition(".")
+        w.line(f"{pattern} => {receiver}")
+        with w.indented(), w.block(f".{method}(", ")?,"):
             for a in args:
                 w.line(f"{a},")
 
