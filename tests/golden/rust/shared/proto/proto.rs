@@ -474,7 +474,7 @@ pub struct Account {
     pub name: fbe::BString,
     pub state: State,
     pub wallet: Balance,
-    pub asset: Option<Balance>,
+    pub asset: Option<Box<Balance>>,
     pub orders: Vec<Order>,
 }
 
@@ -561,7 +561,7 @@ impl fbe::Struct for Account {
             r.spend(12, b, "wallet")?;
         }
         if n >= 26 {
-            r.check::<Option<Balance>>(b, b + 21, "asset")?;
+            r.check::<Option<Box<Balance>>>(b, b + 21, "asset")?;
         }
         if n >= 30 {
             r.check::<Vec<Order>>(b, b + 26, "orders")?;
@@ -607,7 +607,7 @@ impl fbe::Struct for Account {
         r.final_check::<fbe::BString>("name")?;
         r.final_check::<State>("state")?;
         r.final_check::<Balance>("wallet")?;
-        r.final_check::<Option<Balance>>("asset")?;
+        r.final_check::<Option<Box<Balance>>>("asset")?;
         r.final_check::<Vec<Order>>("orders")?;
         r.leave();
         Ok(())

@@ -544,7 +544,7 @@ pub struct Account {
     pub name: fbe::BString,
     pub state: StateEx,
     pub wallet: Balance,
-    pub asset: Option<Balance>,
+    pub asset: Option<Box<Balance>>,
     pub orders: Vec<Order>,
 }
 
@@ -631,7 +631,7 @@ impl fbe::Struct for Account {
             r.spend(20, b, "wallet")?;
         }
         if n >= 26 {
-            r.check::<Option<Balance>>(b, b + 21, "asset")?;
+            r.check::<Option<Box<Balance>>>(b, b + 21, "asset")?;
         }
         if n >= 30 {
             r.check::<Vec<Order>>(b, b + 26, "orders")?;
@@ -677,7 +677,7 @@ impl fbe::Struct for Account {
         r.final_check::<fbe::BString>("name")?;
         r.final_check::<StateEx>("state")?;
         r.final_check::<Balance>("wallet")?;
-        r.final_check::<Option<Balance>>("asset")?;
+        r.final_check::<Option<Box<Balance>>>("asset")?;
         r.final_check::<Vec<Order>>("orders")?;
         r.leave();
         Ok(())

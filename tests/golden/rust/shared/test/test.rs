@@ -1431,14 +1431,14 @@ pub struct StructOptional {
     pub f155: Option<super::proto::OrderSide>,
     pub f156: Option<super::proto::OrderType>,
     pub f157: Option<super::proto::OrderType>,
-    pub f158: Option<super::proto::Order>,
-    pub f159: Option<super::proto::Order>,
-    pub f160: Option<super::proto::Balance>,
-    pub f161: Option<super::proto::Balance>,
+    pub f158: Option<Box<super::proto::Order>>,
+    pub f159: Option<Box<super::proto::Order>>,
+    pub f160: Option<Box<super::proto::Balance>>,
+    pub f161: Option<Box<super::proto::Balance>>,
     pub f162: Option<super::proto::State>,
     pub f163: Option<super::proto::State>,
-    pub f164: Option<super::proto::Account>,
-    pub f165: Option<super::proto::Account>,
+    pub f164: Option<Box<super::proto::Account>>,
+    pub f165: Option<Box<super::proto::Account>>,
 }
 
 impl Default for StructOptional {
@@ -2438,16 +2438,16 @@ impl fbe::Struct for StructOptional {
             r.check::<Option<super::proto::OrderType>>(b, b + 522, "f157")?;
         }
         if n >= 532 {
-            r.check::<Option<super::proto::Order>>(b, b + 527, "f158")?;
+            r.check::<Option<Box<super::proto::Order>>>(b, b + 527, "f158")?;
         }
         if n >= 537 {
-            r.check::<Option<super::proto::Order>>(b, b + 532, "f159")?;
+            r.check::<Option<Box<super::proto::Order>>>(b, b + 532, "f159")?;
         }
         if n >= 542 {
-            r.check::<Option<super::proto::Balance>>(b, b + 537, "f160")?;
+            r.check::<Option<Box<super::proto::Balance>>>(b, b + 537, "f160")?;
         }
         if n >= 547 {
-            r.check::<Option<super::proto::Balance>>(b, b + 542, "f161")?;
+            r.check::<Option<Box<super::proto::Balance>>>(b, b + 542, "f161")?;
         }
         if n >= 552 {
             r.check::<Option<super::proto::State>>(b, b + 547, "f162")?;
@@ -2456,10 +2456,10 @@ impl fbe::Struct for StructOptional {
             r.check::<Option<super::proto::State>>(b, b + 552, "f163")?;
         }
         if n >= 562 {
-            r.check::<Option<super::proto::Account>>(b, b + 557, "f164")?;
+            r.check::<Option<Box<super::proto::Account>>>(b, b + 557, "f164")?;
         }
         if n >= 567 {
-            r.check::<Option<super::proto::Account>>(b, b + 562, "f165")?;
+            r.check::<Option<Box<super::proto::Account>>>(b, b + 562, "f165")?;
         }
         r.leave();
         Ok(())
@@ -2889,14 +2889,14 @@ impl fbe::Struct for StructOptional {
         r.final_check::<Option<super::proto::OrderSide>>("f155")?;
         r.final_check::<Option<super::proto::OrderType>>("f156")?;
         r.final_check::<Option<super::proto::OrderType>>("f157")?;
-        r.final_check::<Option<super::proto::Order>>("f158")?;
-        r.final_check::<Option<super::proto::Order>>("f159")?;
-        r.final_check::<Option<super::proto::Balance>>("f160")?;
-        r.final_check::<Option<super::proto::Balance>>("f161")?;
+        r.final_check::<Option<Box<super::proto::Order>>>("f158")?;
+        r.final_check::<Option<Box<super::proto::Order>>>("f159")?;
+        r.final_check::<Option<Box<super::proto::Balance>>>("f160")?;
+        r.final_check::<Option<Box<super::proto::Balance>>>("f161")?;
         r.final_check::<Option<super::proto::State>>("f162")?;
         r.final_check::<Option<super::proto::State>>("f163")?;
-        r.final_check::<Option<super::proto::Account>>("f164")?;
-        r.final_check::<Option<super::proto::Account>>("f165")?;
+        r.final_check::<Option<Box<super::proto::Account>>>("f164")?;
+        r.final_check::<Option<Box<super::proto::Account>>>("f165")?;
         r.leave();
         Ok(())
     }
@@ -3873,14 +3873,14 @@ pub struct StructNested {
     pub f155: Option<super::proto::OrderSide>,
     pub f156: Option<super::proto::OrderType>,
     pub f157: Option<super::proto::OrderType>,
-    pub f158: Option<super::proto::Order>,
-    pub f159: Option<super::proto::Order>,
-    pub f160: Option<super::proto::Balance>,
-    pub f161: Option<super::proto::Balance>,
+    pub f158: Option<Box<super::proto::Order>>,
+    pub f159: Option<Box<super::proto::Order>>,
+    pub f160: Option<Box<super::proto::Balance>>,
+    pub f161: Option<Box<super::proto::Balance>>,
     pub f162: Option<super::proto::State>,
     pub f163: Option<super::proto::State>,
-    pub f164: Option<super::proto::Account>,
-    pub f165: Option<super::proto::Account>,
+    pub f164: Option<Box<super::proto::Account>>,
+    pub f165: Option<Box<super::proto::Account>>,
     pub f1000: EnumSimple,
     pub f1001: Option<EnumSimple>,
     pub f1002: EnumTyped,
@@ -3890,9 +3890,9 @@ pub struct StructNested {
     pub f1006: FlagsTyped,
     pub f1007: Option<FlagsTyped>,
     pub f1008: StructSimple,
-    pub f1009: Option<StructSimple>,
+    pub f1009: Option<Box<StructSimple>>,
     pub f1010: StructOptional,
-    pub f1011: Option<StructOptional>,
+    pub f1011: Option<Box<StructOptional>>,
 }
 
 impl Default for StructNested {
@@ -5222,22 +5222,22 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f157")?;
         }
         if n >= 532 {
-            r.check::<Option<super::proto::Order>>(b, b + 527, "f158")?;
+            r.check::<Option<Box<super::proto::Order>>>(b, b + 527, "f158")?;
         } else if n >= 527 {
             r.spend(628, b, "f158")?;
         }
         if n >= 537 {
-            r.check::<Option<super::proto::Order>>(b, b + 532, "f159")?;
+            r.check::<Option<Box<super::proto::Order>>>(b, b + 532, "f159")?;
         } else if n >= 532 {
             r.spend(628, b, "f159")?;
         }
         if n >= 542 {
-            r.check::<Option<super::proto::Balance>>(b, b + 537, "f160")?;
+            r.check::<Option<Box<super::proto::Balance>>>(b, b + 537, "f160")?;
         } else if n >= 537 {
             r.spend(628, b, "f160")?;
         }
         if n >= 547 {
-            r.check::<Option<super::proto::Balance>>(b, b + 542, "f161")?;
+            r.check::<Option<Box<super::proto::Balance>>>(b, b + 542, "f161")?;
         } else if n >= 542 {
             r.spend(628, b, "f161")?;
         }
@@ -5252,12 +5252,12 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f163")?;
         }
         if n >= 562 {
-            r.check::<Option<super::proto::Account>>(b, b + 557, "f164")?;
+            r.check::<Option<Box<super::proto::Account>>>(b, b + 557, "f164")?;
         } else if n >= 557 {
             r.spend(628, b, "f164")?;
         }
         if n >= 567 {
-            r.check::<Option<super::proto::Account>>(b, b + 562, "f165")?;
+            r.check::<Option<Box<super::proto::Account>>>(b, b + 562, "f165")?;
         } else if n >= 562 {
             r.spend(628, b, "f165")?;
         }
@@ -5299,7 +5299,7 @@ impl fbe::Struct for StructNested {
             r.spend(628, b, "f1008")?;
         }
         if n >= 613 {
-            r.check::<Option<StructSimple>>(b, b + 608, "f1009")?;
+            r.check::<Option<Box<StructSimple>>>(b, b + 608, "f1009")?;
         } else if n >= 608 {
             r.spend(347, b, "f1009")?;
         }
@@ -5309,7 +5309,7 @@ impl fbe::Struct for StructNested {
             r.spend(347, b, "f1010")?;
         }
         if n >= 622 {
-            r.check::<Option<StructOptional>>(b, b + 617, "f1011")?;
+            r.check::<Option<Box<StructOptional>>>(b, b + 617, "f1011")?;
         }
         r.leave();
         Ok(())
@@ -5775,14 +5775,14 @@ impl fbe::Struct for StructNested {
         r.final_check::<Option<super::proto::OrderSide>>("f155")?;
         r.final_check::<Option<super::proto::OrderType>>("f156")?;
         r.final_check::<Option<super::proto::OrderType>>("f157")?;
-        r.final_check::<Option<super::proto::Order>>("f158")?;
-        r.final_check::<Option<super::proto::Order>>("f159")?;
-        r.final_check::<Option<super::proto::Balance>>("f160")?;
-        r.final_check::<Option<super::proto::Balance>>("f161")?;
+        r.final_check::<Option<Box<super::proto::Order>>>("f158")?;
+        r.final_check::<Option<Box<super::proto::Order>>>("f159")?;
+        r.final_check::<Option<Box<super::proto::Balance>>>("f160")?;
+        r.final_check::<Option<Box<super::proto::Balance>>>("f161")?;
         r.final_check::<Option<super::proto::State>>("f162")?;
         r.final_check::<Option<super::proto::State>>("f163")?;
-        r.final_check::<Option<super::proto::Account>>("f164")?;
-        r.final_check::<Option<super::proto::Account>>("f165")?;
+        r.final_check::<Option<Box<super::proto::Account>>>("f164")?;
+        r.final_check::<Option<Box<super::proto::Account>>>("f165")?;
         r.final_check::<EnumSimple>("f1000")?;
         r.final_check::<Option<EnumSimple>>("f1001")?;
         r.final_check::<EnumTyped>("f1002")?;
@@ -5792,9 +5792,9 @@ impl fbe::Struct for StructNested {
         r.final_check::<FlagsTyped>("f1006")?;
         r.final_check::<Option<FlagsTyped>>("f1007")?;
         r.final_check::<StructSimple>("f1008")?;
-        r.final_check::<Option<StructSimple>>("f1009")?;
+        r.final_check::<Option<Box<StructSimple>>>("f1009")?;
         r.final_check::<StructOptional>("f1010")?;
-        r.final_check::<Option<StructOptional>>("f1011")?;
+        r.final_check::<Option<Box<StructOptional>>>("f1011")?;
         r.leave();
         Ok(())
     }
@@ -6903,7 +6903,7 @@ pub struct StructArray {
     pub f7: [FlagsSimple; 2],
     pub f8: [Option<FlagsSimple>; 2],
     pub f9: [StructSimple; 2],
-    pub f10: [Option<StructSimple>; 2],
+    pub f10: [Option<Box<StructSimple>>; 2],
 }
 
 impl fbe::Struct for StructArray {
@@ -7025,7 +7025,7 @@ impl fbe::Struct for StructArray {
             r.spend(562, b, "f9")?;
         }
         if n >= 92 {
-            r.check::<[Option<StructSimple>; 2]>(b, b + 82, "f10")?;
+            r.check::<[Option<Box<StructSimple>>; 2]>(b, b + 82, "f10")?;
         }
         r.leave();
         Ok(())
@@ -7085,7 +7085,7 @@ impl fbe::Struct for StructArray {
         r.final_check::<[FlagsSimple; 2]>("f7")?;
         r.final_check::<[Option<FlagsSimple>; 2]>("f8")?;
         r.final_check::<[StructSimple; 2]>("f9")?;
-        r.final_check::<[Option<StructSimple>; 2]>("f10")?;
+        r.final_check::<[Option<Box<StructSimple>>; 2]>("f10")?;
         r.leave();
         Ok(())
     }
@@ -7267,7 +7267,7 @@ pub struct StructVector {
     pub f7: Vec<FlagsSimple>,
     pub f8: Vec<Option<FlagsSimple>>,
     pub f9: Vec<StructSimple>,
-    pub f10: Vec<Option<StructSimple>>,
+    pub f10: Vec<Option<Box<StructSimple>>>,
 }
 
 impl fbe::Struct for StructVector {
@@ -7359,7 +7359,7 @@ impl fbe::Struct for StructVector {
             r.check::<Vec<StructSimple>>(b, b + 40, "f9")?;
         }
         if n >= 48 {
-            r.check::<Vec<Option<StructSimple>>>(b, b + 44, "f10")?;
+            r.check::<Vec<Option<Box<StructSimple>>>>(b, b + 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -7419,7 +7419,7 @@ impl fbe::Struct for StructVector {
         r.final_check::<Vec<FlagsSimple>>("f7")?;
         r.final_check::<Vec<Option<FlagsSimple>>>("f8")?;
         r.final_check::<Vec<StructSimple>>("f9")?;
-        r.final_check::<Vec<Option<StructSimple>>>("f10")?;
+        r.final_check::<Vec<Option<Box<StructSimple>>>>("f10")?;
         r.leave();
         Ok(())
     }
@@ -7598,7 +7598,7 @@ pub struct StructList {
     pub f7: Vec<FlagsSimple>,
     pub f8: Vec<Option<FlagsSimple>>,
     pub f9: Vec<StructSimple>,
-    pub f10: Vec<Option<StructSimple>>,
+    pub f10: Vec<Option<Box<StructSimple>>>,
 }
 
 impl fbe::Struct for StructList {
@@ -7690,7 +7690,7 @@ impl fbe::Struct for StructList {
             r.check::<Vec<StructSimple>>(b, b + 40, "f9")?;
         }
         if n >= 48 {
-            r.check::<Vec<Option<StructSimple>>>(b, b + 44, "f10")?;
+            r.check::<Vec<Option<Box<StructSimple>>>>(b, b + 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -7750,7 +7750,7 @@ impl fbe::Struct for StructList {
         r.final_check::<Vec<FlagsSimple>>("f7")?;
         r.final_check::<Vec<Option<FlagsSimple>>>("f8")?;
         r.final_check::<Vec<StructSimple>>("f9")?;
-        r.final_check::<Vec<Option<StructSimple>>>("f10")?;
+        r.final_check::<Vec<Option<Box<StructSimple>>>>("f10")?;
         r.leave();
         Ok(())
     }
@@ -8097,7 +8097,7 @@ pub struct StructMap {
     pub f7: BTreeMap<i32, FlagsSimple>,
     pub f8: BTreeMap<i32, Option<FlagsSimple>>,
     pub f9: BTreeMap<i32, StructSimple>,
-    pub f10: BTreeMap<i32, Option<StructSimple>>,
+    pub f10: BTreeMap<i32, Option<Box<StructSimple>>>,
 }
 
 impl fbe::Struct for StructMap {
@@ -8189,7 +8189,7 @@ impl fbe::Struct for StructMap {
             r.check::<BTreeMap<i32, StructSimple>>(b, b + 40, "f9")?;
         }
         if n >= 48 {
-            r.check::<BTreeMap<i32, Option<StructSimple>>>(b, b + 44, "f10")?;
+            r.check::<BTreeMap<i32, Option<Box<StructSimple>>>>(b, b + 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -8249,7 +8249,7 @@ impl fbe::Struct for StructMap {
         r.final_check::<BTreeMap<i32, FlagsSimple>>("f7")?;
         r.final_check::<BTreeMap<i32, Option<FlagsSimple>>>("f8")?;
         r.final_check::<BTreeMap<i32, StructSimple>>("f9")?;
-        r.final_check::<BTreeMap<i32, Option<StructSimple>>>("f10")?;
+        r.final_check::<BTreeMap<i32, Option<Box<StructSimple>>>>("f10")?;
         r.leave();
         Ok(())
     }
@@ -8448,7 +8448,7 @@ pub struct StructHash {
     pub f7: HashMap<fbe::BString, FlagsSimple>,
     pub f8: HashMap<fbe::BString, Option<FlagsSimple>>,
     pub f9: HashMap<fbe::BString, StructSimple>,
-    pub f10: HashMap<fbe::BString, Option<StructSimple>>,
+    pub f10: HashMap<fbe::BString, Option<Box<StructSimple>>>,
 }
 
 impl fbe::Struct for StructHash {
@@ -8540,7 +8540,7 @@ impl fbe::Struct for StructHash {
             r.check::<HashMap<fbe::BString, StructSimple>>(b, b + 40, "f9")?;
         }
         if n >= 48 {
-            r.check::<HashMap<fbe::BString, Option<StructSimple>>>(b, b + 44, "f10")?;
+            r.check::<HashMap<fbe::BString, Option<Box<StructSimple>>>>(b, b + 44, "f10")?;
         }
         r.leave();
         Ok(())
@@ -8600,7 +8600,7 @@ impl fbe::Struct for StructHash {
         r.final_check::<HashMap<fbe::BString, FlagsSimple>>("f7")?;
         r.final_check::<HashMap<fbe::BString, Option<FlagsSimple>>>("f8")?;
         r.final_check::<HashMap<fbe::BString, StructSimple>>("f9")?;
-        r.final_check::<HashMap<fbe::BString, Option<StructSimple>>>("f10")?;
+        r.final_check::<HashMap<fbe::BString, Option<Box<StructSimple>>>>("f10")?;
         r.leave();
         Ok(())
     }
@@ -8791,7 +8791,7 @@ impl fbe::json::JsonStruct for StructHash {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct StructHashEx {
     pub f1: fbe::Pairs<StructSimple, StructNested>,
-    pub f2: fbe::Pairs<StructSimple, Option<StructNested>>,
+    pub f2: fbe::Pairs<StructSimple, Option<Box<StructNested>>>,
 }
 
 impl fbe::Struct for StructHashEx {
@@ -8827,7 +8827,7 @@ impl fbe::Struct for StructHashEx {
             r.check::<fbe::Pairs<StructSimple, StructNested>>(b, b + 8, "f1")?;
         }
         if n >= 16 {
-            r.check::<fbe::Pairs<StructSimple, Option<StructNested>>>(b, b + 12, "f2")?;
+            r.check::<fbe::Pairs<StructSimple, Option<Box<StructNested>>>>(b, b + 12, "f2")?;
         }
         r.leave();
         Ok(())
@@ -8852,7 +8852,7 @@ impl fbe::Struct for StructHashEx {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(8)?;
         r.final_check::<fbe::Pairs<StructSimple, StructNested>>("f1")?;
-        r.final_check::<fbe::Pairs<StructSimple, Option<StructNested>>>("f2")?;
+        r.final_check::<fbe::Pairs<StructSimple, Option<Box<StructNested>>>>("f2")?;
         r.leave();
         Ok(())
     }
@@ -8901,7 +8901,9 @@ impl fbe::json::JsonStruct for StructHashEx {
         j.raw("{\"f1\":");
         j.field_as::<fbe::json::HashPairs<StructSimple, StructNested>>(&self.f1, "f1")?;
         j.raw(",\"f2\":");
-        j.field_as::<fbe::json::HashPairs<StructSimple, Option<StructNested>>>(&self.f2, "f2")?;
+        j.field_as::<fbe::json::HashPairs<StructSimple, Option<Box<StructNested>>>>(
+            &self.f2, "f2",
+        )?;
         j.raw("}");
         Ok(())
     }
@@ -8915,11 +8917,12 @@ impl fbe::json::JsonStruct for StructHashEx {
                     &mut self.f1,
                     "f1",
                 )?,
-                b"f2" => m.field_as::<fbe::json::HashPairs<StructSimple, Option<StructNested>>>(
-                    &mut seen[1],
-                    &mut self.f2,
-                    "f2",
-                )?,
+                b"f2" => m
+                    .field_as::<fbe::json::HashPairs<StructSimple, Option<Box<StructNested>>>>(
+                        &mut seen[1],
+                        &mut self.f2,
+                        "f2",
+                    )?,
                 _ => m.skip(name)?,
             }
         }

@@ -2051,16 +2051,16 @@ pub struct Everything {
     pub f32: Option<i32>,
     pub f33: Option<fbe::BString>,
     pub f34: Option<EByte>,
-    pub f35: Option<Counted>,
+    pub f35: Option<Box<Counted>>,
     pub f36: [i32; 3],
     pub f37: [Option<fbe::BString>; 2],
     pub f38: Vec<f64>,
-    pub f39: Vec<Option<Counted>>,
+    pub f39: Vec<Option<Box<Counted>>>,
     pub f40: Vec<fbe::BString>,
     pub f41: BTreeSet<i64>,
     pub f42: fbe::Set<super::market::Instrument>,
     pub f43: BTreeMap<i32, fbe::BString>,
-    pub f44: BTreeMap<fbe::BString, Option<Counted>>,
+    pub f44: BTreeMap<fbe::BString, Option<Box<Counted>>>,
     pub f45: HashMap<fbe::Uuid, fbe::Bytes>,
     pub f46: fbe::Pairs<super::market::Instrument, Counted>,
     pub f47: Option<i32>,
@@ -2550,7 +2550,7 @@ impl fbe::Struct for Everything {
             r.check::<Option<EByte>>(b, b + 215, "f34")?;
         }
         if n >= 225 {
-            r.check::<Option<Counted>>(b, b + 220, "f35")?;
+            r.check::<Option<Box<Counted>>>(b, b + 220, "f35")?;
         }
         if n >= 247 {
             r.check::<[Option<fbe::BString>; 2]>(b, b + 237, "f37")?;
@@ -2559,7 +2559,7 @@ impl fbe::Struct for Everything {
             r.check::<Vec<f64>>(b, b + 247, "f38")?;
         }
         if n >= 255 {
-            r.check::<Vec<Option<Counted>>>(b, b + 251, "f39")?;
+            r.check::<Vec<Option<Box<Counted>>>>(b, b + 251, "f39")?;
         }
         if n >= 259 {
             r.check::<Vec<fbe::BString>>(b, b + 255, "f40")?;
@@ -2574,7 +2574,7 @@ impl fbe::Struct for Everything {
             r.check::<BTreeMap<i32, fbe::BString>>(b, b + 267, "f43")?;
         }
         if n >= 275 {
-            r.check::<BTreeMap<fbe::BString, Option<Counted>>>(b, b + 271, "f44")?;
+            r.check::<BTreeMap<fbe::BString, Option<Box<Counted>>>>(b, b + 271, "f44")?;
         }
         if n >= 279 {
             r.check::<HashMap<fbe::Uuid, fbe::Bytes>>(b, b + 275, "f45")?;
@@ -2803,16 +2803,16 @@ impl fbe::Struct for Everything {
         r.final_check::<Option<i32>>("f32")?;
         r.final_check::<Option<fbe::BString>>("f33")?;
         r.final_check::<Option<EByte>>("f34")?;
-        r.final_check::<Option<Counted>>("f35")?;
+        r.final_check::<Option<Box<Counted>>>("f35")?;
         r.final_check::<[i32; 3]>("f36")?;
         r.final_check::<[Option<fbe::BString>; 2]>("f37")?;
         r.final_check::<Vec<f64>>("f38")?;
-        r.final_check::<Vec<Option<Counted>>>("f39")?;
+        r.final_check::<Vec<Option<Box<Counted>>>>("f39")?;
         r.final_check::<Vec<fbe::BString>>("f40")?;
         r.final_check::<BTreeSet<i64>>("f41")?;
         r.final_check::<fbe::Set<super::market::Instrument>>("f42")?;
         r.final_check::<BTreeMap<i32, fbe::BString>>("f43")?;
-        r.final_check::<BTreeMap<fbe::BString, Option<Counted>>>("f44")?;
+        r.final_check::<BTreeMap<fbe::BString, Option<Box<Counted>>>>("f44")?;
         r.final_check::<HashMap<fbe::Uuid, fbe::Bytes>>("f45")?;
         r.final_check::<fbe::Pairs<super::market::Instrument, Counted>>("f46")?;
         r.final_check::<Option<i32>>("f47")?;

@@ -399,7 +399,7 @@ impl fbe::json::JsonStruct for Wides {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Holder {
     pub wide: Wide,
-    pub maybe: Option<Wide>,
+    pub maybe: Option<Box<Wide>>,
     pub by_id: BTreeMap<i32, Wide>,
 }
 
@@ -447,7 +447,7 @@ impl fbe::Struct for Holder {
             r.spend(4000000, b, "wide")?;
         }
         if n >= 17 {
-            r.check::<Option<Wide>>(b, b + 12, "maybe")?;
+            r.check::<Option<Box<Wide>>>(b, b + 12, "maybe")?;
         }
         if n >= 21 {
             r.check::<BTreeMap<i32, Wide>>(b, b + 17, "byId")?;
@@ -480,7 +480,7 @@ impl fbe::Struct for Holder {
     fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
         r.enter(5)?;
         r.final_check::<Wide>("wide")?;
-        r.final_check::<Option<Wide>>("maybe")?;
+        r.final_check::<Option<Box<Wide>>>("maybe")?;
         r.final_check::<BTreeMap<i32, Wide>>("byId")?;
         r.leave();
         Ok(())
