@@ -31,6 +31,10 @@ TIME_RATIO = 40
 TIME_SLACK = 0.25
 
 N = 20_000  # elements of the hostile cases
+# docs/limits.md 3: C++ holds an optional struct as the original's std::optional<T>, inline in a vector, so an
+# absent element (one byte of a final root) takes sizeof(std::optional<T>) bytes, 560 for test.StructSimple
+# (x86-64, libstdc++), and up to 3 times that while the vector grows (the old block and the new one)
+CPP_INLINE_OPTIONAL_RATIO = 3 * 560
 
 
 @dataclass
@@ -44,6 +48,7 @@ class LimitCase:
     events: list[str] | None = None               # stream cases: delivered messages and "error", in order
     bound: bool = False                           # measure and check peak memory and time
     honest: dict[str, Any] | None = field(default=None)   # the honest request timed for comparison
+    peak_ratio: dict[str, int] = field(default_factory=dict)   # a testee's own bound (docs/limits.md 3), else 64x
     result: Any = None                            # the expected result (None: any result)
     compare: Callable[[Any, Any], bool] | None = None    # how to compare it (None: equal bytes)
 
@@ -104,6 +109,13 @@ def optional_offset_zero() -> bytes:
     body = P("<II", 48, 130) + b"".join(P("<I", 48 if i == 9 else 0) for i in range(10))
     root = body + P("<I", 1) + P("<BI", 1, 48 + 9) + P("<I", 0)   # the value slot follows the vector block
     return P("<II", 8 + len(root), 8) + root
+
+
+def absent_optionals_final(n: int) -> bytes:
+    """A final test.StructVector whose f10 (StructSimple?[]) holds n absent elements, one byte each (the
+    Rust fuzzer's finding: an element held inline took the struct's size in memory)."""
+    body = P("<I", 0) * 9 + P("<I", n) + bytes(n)
+    return P("<II", 8 + len(body), 130) + body
 
 
 def empty_objects(n: int) -> str:
@@ -254,6 +266,12 @@ def limit_cases() -> list[LimitCase]:
     add("decode budget/Wides.old-body-of-4MB-defaults-paid", budget,
         dict(_binary("hostile", "Wides", "versioned", wides_old_bodies(1)), limits={"budget_slack": 4_000_100}),
         "result")
+    # an absent optional struct takes a pointer in memory, not the struct (docs/limits.md 3): one byte of
+    # input each here; C++ keeps the original's std::optional<T> elements, held inline, within its own bound
+    add(f"decode budget/StructVector.f10-final-{N}-absent-structs", budget,
+        _binary("test", "StructVector", "final", absent_optionals_final(N)), "result", bound=True,
+        honest=_binary("test", "StructVector", "final", honest_struct_vector(fmt="final")),
+        peak_ratio={"cpp": CPP_INLINE_OPTIONAL_RATIO})
     # a map held as pairs (struct or bytes keys) makes each pair once the bytes before it are read, never the
     # count's worth up front (docs/limits.md 3): Go made them all first, 100,000 default pairs for 800 KB
     add(f"decode budget/StructHashEx.f1-{5 * N}-pairs-offset-0", budget,
@@ -451,12 +469,12 @@ def least_budget(request: dict[str, Any]) -> int:
     return lo
 
 
-def honest_struct_vector(n: int = 300) -> bytes:
+def honest_struct_vector(n: int = 300, fmt: str = "versioned") -> bytes:
     """A test.StructVector with n StructSimple of full bodies: what our writers write (for timing)."""
     codec = _test_codec()
     value = codec.default("test.StructVector")
     value["f9"] = [dict(codec.default("test.StructSimple"), id=i) for i in range(n)]
-    return bytes(codec.encode(value, "test.StructVector", "versioned"))
+    return bytes(codec.encode(value, "test.StructVector", fmt))
 
 
 def honest_struct_vector_json(n: int = 100) -> str:

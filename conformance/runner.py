@@ -26,7 +26,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -163,6 +163,7 @@ class Case:
     events: list[str] | None = None            # a stream's delivered messages and "error"s, in order
     bound: bool = False                        # measured: peak memory and time within the limits policy
     honest: dict[str, Any] | None = None       # the honest request whose time per byte is the reference
+    peak_ratio: dict[str, int] = field(default_factory=dict)   # a testee's own peak bound (docs/limits.md 3)
     required: bool = False                     # a "skipped" answer is a failure (docs/limits.md cases)
 
 
@@ -356,7 +357,8 @@ def hostile_cases() -> list[Case]:
         return []
     import limits
     return [Case(c.id, c.suite, c.request, c.expect, result=c.result, compare=c.compare, events=c.events,
-                 bound=c.bound, honest=c.honest, required=True) for c in limits.limit_cases()]
+                 bound=c.bound, honest=c.honest, peak_ratio=c.peak_ratio, required=True)
+            for c in limits.limit_cases()]
 
 
 def input_size(request: dict[str, Any]) -> int:
@@ -367,7 +369,7 @@ def input_size(request: dict[str, Any]) -> int:
     return len(base64.b64decode(inp["payload"]))
 
 
-def check_bound(case: Case, answer: dict[str, Any], honest: dict[str, Any] | None) -> Outcome:
+def check_bound(lang: str, case: Case, answer: dict[str, Any], honest: dict[str, Any] | None) -> Outcome:
     """Peak heap bytes and time per input byte of a measured hostile request (conformance/limits.py)."""
     import limits
     m = answer.get("measured")
@@ -375,9 +377,10 @@ def check_bound(case: Case, answer: dict[str, Any], honest: dict[str, Any] | Non
         return Outcome(False, detail="no measurement in the answer (the request asked for \"measure\")")
     n = input_size(case.request)
     peak, seconds = int(m["peak_bytes"]), float(m["seconds"])
-    if peak > limits.PEAK_RATIO * n + limits.PEAK_SLACK:
+    ratio = case.peak_ratio.get(lang, limits.PEAK_RATIO)
+    if peak > ratio * n + limits.PEAK_SLACK:
         return Outcome(False, detail=f"peak memory {peak} bytes for {n} input bytes ({peak / n:.1f}x, "
-                                     f"bound {limits.PEAK_RATIO}x + {limits.PEAK_SLACK})")
+                                     f"bound {ratio}x + {limits.PEAK_SLACK})")
     if honest is not None and case.honest is not None:
         hm = honest.get("measured")
         if not isinstance(hm, dict):
@@ -611,7 +614,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return
         outcome = check(case, answer)
         if outcome.passed and case.bound:
-            outcome = check_bound(case, answer, honest)
+            outcome = check_bound(lang, case, answer, honest)
         differs = verify_differs(answer, verified_answer) if verified_answer is not None else None
         if differs is not None and not outcome.skipped:
             outcome = Outcome(False, detail="; ".join(d for d in (outcome.detail, differs) if d))
