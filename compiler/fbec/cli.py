@@ -34,7 +34,7 @@ TARGETS = {"cpp": "C++", "python": "Python", "go": "Go", "java": "Java", "typesc
 NOTES = {"javascript": "ES modules with .d.ts declarations, the code of --typescript",
          "kotlin": "on the Java runtime",
          "rust": "types, both binary models and the text form; no JSON or protocol",
-         "csharp": "types, both binary models, the text form and writing JSON, on Mono and .NET; no JSON reader or protocol",
+         "csharp": "types, both binary models, JSON and the text form, on Mono and .NET; no protocol",
          "ruby": "types, both binary models, the text form and JSON output; no JSON input or protocol"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2).

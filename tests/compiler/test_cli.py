@@ -161,7 +161,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     assert ("--ruby generate Ruby code (types, both binary models, the text form and JSON output; no JSON input or "
             "protocol)") in flat
     assert "progress" not in flat and " yet)" not in flat
-    assert "--csharp generate C# code (types, both binary models, the text form and writing JSON, on Mono and .NET; no JSON reader or protocol)" in flat
+    assert "--csharp generate C# code (types, both binary models, JSON and the text form, on Mono and .NET; no protocol)" in flat
     assert "Planned languages" not in flat                             # every language of the original but Swift
     assert "Swift (--swift): not supported:" in flat
     assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "

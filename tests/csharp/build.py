@@ -74,14 +74,14 @@ def main() -> None:
     build = Path(sys.argv[1] if len(sys.argv) > 1 else REPO / "build" / "csharp").resolve()
     build.mkdir(parents=True, exist_ok=True)
     fbe = build / "Fbe.dll"
-    mcs(fbe, sorted((REPO / "runtime" / "csharp" / "src").glob("*.cs")), [Path("System.Numerics.dll")])
+    mcs(fbe, sorted((REPO / "runtime" / "csharp" / "src").glob("*.cs")), [Path("System.Numerics.dll"), REFERENCES[1]])
     schemas = sorted((REPO / "schemas").rglob("*.fbe"))
     shared = sorted((SHARED / "schemas").glob("*.fbe")) if (SHARED / "schemas").is_dir() else []
     for schema in schemas:
         name = schema.relative_to(REPO / "schemas").with_suffix("").as_posix().replace("/", "_")
-        mcs(build / "gen" / f"{name}.dll", generate(schema_with_imports(schema), build / "gen" / name), [fbe])
+        mcs(build / "gen" / f"{name}.dll", generate(schema_with_imports(schema), build / "gen" / name), [fbe, REFERENCES[1]])
     if shared:
-        mcs(build / "Shared.dll", generate(shared, build / "gen" / "shared"), [fbe])
+        mcs(build / "Shared.dll", generate(shared, build / "gen" / "shared"), [fbe, REFERENCES[1]])
     elif (build / "Shared.dll").exists():
         (build / "Shared.dll").unlink()
     for r in REFERENCES:

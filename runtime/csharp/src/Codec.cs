@@ -41,6 +41,19 @@ namespace Fbe
         /// <summary>Writes the value as JSON (docs/format.md 8).</summary>
         public abstract void Json(JsonBuilder j, T v);
 
+        /// <summary>Reads the value from JSON: the reader is on its first token and is left on its last.</summary>
+        public abstract T FromJson(JsonSource r);
+
+        /// <summary>Reads the value of a map's member name (HasKeyText).</summary>
+        public virtual T FromJsonKey(JsonSource r, string key) { throw new InvalidOperationException("no JSON key text"); }
+
+        /// <summary>Reads the value from JSON; an error names <paramref name="field"/>.</summary>
+        public T JsonField(JsonSource r, string field)
+        {
+            try { return FromJson(r); }
+            catch (DecodeException e) { throw e.InField(field); }
+        }
+
         /// <summary>Whether a map's keys of this type are member names (else the map is an array of [key, value]).</summary>
         public virtual bool HasKeyText { get { return false; } }
 
@@ -129,16 +142,24 @@ namespace Fbe
         private readonly Action<Writer, int, T> _put;
         private readonly Action<TextBuilder, T> _text;
         private readonly Action<JsonBuilder, T> _json, _key;
+        private readonly Func<JsonSource, T> _fromJson;
+        private readonly Func<JsonSource, string, T> _fromKey;
 
         public ScalarCodec(int size, Func<byte[], int, T> get, Action<Writer, int, T> put, Action<TextBuilder, T> text,
-            Action<JsonBuilder, T> json, Action<JsonBuilder, T> key) : base(size)
+            Action<JsonBuilder, T> json, Action<JsonBuilder, T> key, Func<JsonSource, T> fromJson, Func<JsonSource, string, T> fromKey)
+            : base(size)
         {
             _get = get;
             _put = put;
             _text = text;
             _json = json;
             _key = key;
+            _fromJson = fromJson;
+            _fromKey = fromKey;
         }
+
+        public override T FromJson(JsonSource r) { return _fromJson(r); }
+        public override T FromJsonKey(JsonSource r, string key) { return _fromKey(r, key); }
 
         public override void Json(JsonBuilder j, T v) { _json(j, v); }
         public override bool HasKeyText { get { return true; } }

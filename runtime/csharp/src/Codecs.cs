@@ -8,38 +8,53 @@ namespace Fbe
     public static class Codecs
     {
         public static readonly FixedCodec<bool> Bool = new ScalarCodec<bool>(1, Reader.GetBool, (w, p, v) => w.PutBool(p, v), (t, v) => t.Bool(v),
-            (j, v) => j.Bool(v), (j, v) => j.KeyBool(v));
+            (j, v) => j.Bool(v), (j, v) => j.KeyBool(v),
+            r => r.Bool(), (r, k) => JsonKeys.Bool(r, k));
         public static readonly FixedCodec<byte> Byte = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v), (t, v) => t.Unsigned(v),
-            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v),
+            r => (byte)r.Integer(0, byte.MaxValue, "byte"), (r, k) => (byte)JsonKeys.Integer(r, k, 0, byte.MaxValue, "byte"));
         public static readonly FixedCodec<sbyte> SByte = new ScalarCodec<sbyte>(1, Reader.GetSByte, (w, p, v) => w.PutSByte(p, v), (t, v) => t.Integer(v),
-            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v));
+            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v),
+            r => (sbyte)r.Integer(sbyte.MinValue, sbyte.MaxValue, "int8"), (r, k) => (sbyte)JsonKeys.Integer(r, k, sbyte.MinValue, sbyte.MaxValue, "int8"));
         public static readonly FixedCodec<short> Int16 = new ScalarCodec<short>(2, Reader.GetInt16, (w, p, v) => w.PutInt16(p, v), (t, v) => t.Integer(v),
-            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v));
+            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v),
+            r => (short)r.Integer(short.MinValue, short.MaxValue, "int16"), (r, k) => (short)JsonKeys.Integer(r, k, short.MinValue, short.MaxValue, "int16"));
         public static readonly FixedCodec<ushort> UInt16 = new ScalarCodec<ushort>(2, Reader.GetUInt16, (w, p, v) => w.PutUInt16(p, v), (t, v) => t.Unsigned(v),
-            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v),
+            r => (ushort)r.Integer(0, ushort.MaxValue, "uint16"), (r, k) => (ushort)JsonKeys.Integer(r, k, 0, ushort.MaxValue, "uint16"));
         public static readonly FixedCodec<int> Int32 = new ScalarCodec<int>(4, Reader.GetInt32, (w, p, v) => w.PutInt32(p, v), (t, v) => t.Integer(v),
-            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v));
+            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v),
+            r => (int)r.Integer(int.MinValue, int.MaxValue, "int32"), (r, k) => (int)JsonKeys.Integer(r, k, int.MinValue, int.MaxValue, "int32"));
         public static readonly FixedCodec<uint> UInt32 = new ScalarCodec<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v), (t, v) => t.Unsigned(v),
-            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v),
+            r => (uint)r.Integer(0, uint.MaxValue, "uint32"), (r, k) => (uint)JsonKeys.Integer(r, k, 0, uint.MaxValue, "uint32"));
         public static readonly FixedCodec<long> Int64 = new ScalarCodec<long>(8, Reader.GetInt64, (w, p, v) => w.PutInt64(p, v), (t, v) => t.Integer(v),
-            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v));
+            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v),
+            r => (long)r.Integer(long.MinValue, long.MaxValue, "int64"), (r, k) => (long)JsonKeys.Integer(r, k, long.MinValue, long.MaxValue, "int64"));
         public static readonly FixedCodec<ulong> UInt64 = new ScalarCodec<ulong>(8, Reader.GetUInt64, (w, p, v) => w.PutUInt64(p, v), (t, v) => t.Unsigned(v),
-            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v),
+            r => (ulong)r.Integer(0, ulong.MaxValue, "uint64"), (r, k) => (ulong)JsonKeys.Integer(r, k, 0, ulong.MaxValue, "uint64"));
         public static readonly FixedCodec<float> Single = new ScalarCodec<float>(4, Reader.GetSingle, (w, p, v) => w.PutSingle(p, v), (t, v) => t.Float(v),
-            (j, v) => j.Double(v), (j, v) => j.KeyDouble(v, true));
+            (j, v) => j.Double(v), (j, v) => j.KeyDouble(v, true),
+            r => (float)r.Double(true), (r, k) => (float)JsonKeys.Double(r, k, true));
         public static readonly FixedCodec<double> Double = new ScalarCodec<double>(8, Reader.GetDouble, (w, p, v) => w.PutDouble(p, v), (t, v) => t.Float(v),
-            (j, v) => j.Double(v), (j, v) => j.KeyDouble(v, false));
+            (j, v) => j.Double(v), (j, v) => j.KeyDouble(v, false),
+            r => r.Double(false), (r, k) => JsonKeys.Double(r, k, false));
         public static readonly FixedCodec<Guid> Guid = new ScalarCodec<Guid>(16, Reader.GetGuid, (w, p, v) => w.PutGuid(p, v), (t, v) => t.Guid(v),
-            (j, v) => j.Guid(v), (j, v) => j.KeyGuid(v));
+            (j, v) => j.Guid(v), (j, v) => j.KeyGuid(v),
+            r => r.Guid(), (r, k) => r.ParseGuid(k));
         public static readonly FixedCodec<Timestamp> Timestamp = new ScalarCodec<Timestamp>(
             8, (b, p) => new Timestamp(Reader.GetUInt64(b, p)), (w, p, v) => w.PutUInt64(p, v.Nanoseconds), (t, v) => t.Unsigned(v.Nanoseconds),
-            (j, v) => j.Unsigned(v.Nanoseconds), (j, v) => j.KeyUnsigned(v.Nanoseconds));
+            (j, v) => j.Unsigned(v.Nanoseconds), (j, v) => j.KeyUnsigned(v.Nanoseconds),
+            r => new Timestamp((ulong)r.Integer(0, ulong.MaxValue, "timestamp")), (r, k) => new Timestamp((ulong)JsonKeys.Integer(r, k, 0, ulong.MaxValue, "timestamp")));
         /// <summary>A char: a byte printed as itself between single quotes.</summary>
         public static readonly FixedCodec<byte> Char = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v), (t, v) => t.Char(v),
-            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v),
+            r => JsonKeys.Char(r, r.Integer(-128, uint.MaxValue, "char")), (r, k) => JsonKeys.Char(r, JsonKeys.Integer(r, k, -128, uint.MaxValue, "char")));
         /// <summary>A wchar: its 32-bit code value, printed as its low byte between single quotes.</summary>
         public static readonly FixedCodec<uint> WChar = new ScalarCodec<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v), (t, v) => t.Char((byte)v),
-            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v));
+            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v),
+            r => (uint)r.Integer(0, uint.MaxValue, "wchar"), (r, k) => (uint)JsonKeys.Integer(r, k, 0, uint.MaxValue, "wchar"));
         public static readonly Codec<decimal> Decimal = new DecimalCodec();
         public static readonly Codec<string> String = new StringCodec();
         public static readonly Codec<byte[]> Bytes = new BytesCodec();
@@ -49,7 +64,8 @@ namespace Fbe
         {
             var names = EnumText.Of<TEnum>();
             return new ScalarCodec<TEnum>(wire.Slot, (b, p) => from(wire.At(b, p)), (w, p, v) => wire.Store(w, p, to(v)),
-                (t, v) => t.Raw(names.Name(v)), (j, v) => wire.Json(j, to(v)), (j, v) => wire.JsonKey(j, to(v)));
+                (t, v) => t.Raw(names.Name(v)), (j, v) => wire.Json(j, to(v)), (j, v) => wire.JsonKey(j, to(v)),
+                r => from(wire.FromJson(r)), (r, k) => from(wire.FromJsonKey(r, k)));
         }
 
         /// <summary>A flags type on the wire as <paramref name="wire"/>: its text is every declared name whose bits are set.</summary>
@@ -57,7 +73,8 @@ namespace Fbe
         {
             var names = EnumText.Of<TEnum>();
             return new ScalarCodec<TEnum>(wire.Slot, (b, p) => from(wire.At(b, p)), (w, p, v) => wire.Store(w, p, to(v)),
-                (t, v) => t.Raw(names.Flags(v)), (j, v) => wire.Json(j, to(v)), (j, v) => wire.JsonKey(j, to(v)));
+                (t, v) => t.Raw(names.Flags(v)), (j, v) => wire.Json(j, to(v)), (j, v) => wire.JsonKey(j, to(v)),
+                r => from(wire.FromJson(r)), (r, k) => from(wire.FromJsonKey(r, k)));
         }
 
         /// <summary>A vector (its text in brackets).</summary>
@@ -110,6 +127,8 @@ namespace Fbe
         public override void Json(JsonBuilder j, decimal v) { j.Decimal(v); }
         public override bool HasKeyText { get { return true; } }
         public override void JsonKey(JsonBuilder j, decimal v) { j.KeyDecimal(v); }
+        public override decimal FromJson(JsonSource r) { return r.Decimal(); }
+        public override decimal FromJsonKey(JsonSource r, string key) { return r.ParseDecimal(key); }
     }
 
     internal sealed class StringCodec : Codec<string>
@@ -137,6 +156,13 @@ namespace Fbe
         public override void Json(JsonBuilder j, string v) { j.String(v); }
         public override bool HasKeyText { get { return true; } }
         public override void JsonKey(JsonBuilder j, string v) { j.KeyString(v); }
+        public override string FromJson(JsonSource r) { return r.String(); }
+
+        public override string FromJsonKey(JsonSource r, string key)
+        {
+            r.Spend(Utf8.Length(key));
+            return key;
+        }
         public override void Check(Reader r, int bas, int slot) { r.CheckString(bas, slot, ""); }
         public override void CheckFinal(Reader r) { r.FinalCheckString(""); }
     }
@@ -166,6 +192,14 @@ namespace Fbe
         public override void Json(JsonBuilder j, byte[] v) { j.Bytes(v); }
         public override bool HasKeyText { get { return true; } }
         public override void JsonKey(JsonBuilder j, byte[] v) { j.KeyBytes(v); }
+        public override byte[] FromJson(JsonSource r) { return r.Bytes(); }
+
+        public override byte[] FromJsonKey(JsonSource r, string key)
+        {
+            byte[] b = r.Base64(key);
+            r.Spend(b.Length);
+            return b;
+        }
         public override void Check(Reader r, int bas, int slot) { r.CheckBytes(bas, slot, ""); }
         public override void CheckFinal(Reader r) { r.FinalCheckBytes(""); }
     }
@@ -207,6 +241,8 @@ namespace Fbe
             else
                 t.Raw("null");
         }
+
+        public override T? FromJson(JsonSource r) { return r.IsNull ? (T?)null : _value.FromJson(r); }
 
         public override void Json(JsonBuilder j, T? v)
         {
@@ -268,6 +304,8 @@ namespace Fbe
                 t.Raw("null");
         }
 
+        public override T FromJson(JsonSource r) { return r.IsNull ? null : _value.FromJson(r); }
+
         public override void Json(JsonBuilder j, T v)
         {
             if (v != null)
@@ -320,6 +358,28 @@ namespace Fbe
             j.Raw(']');
         }
 
+        /// <summary>A JSON array of exactly <paramref name="n"/> elements (docs/limits.md 7).</summary>
+        public static T[] FromJson<T>(JsonSource r, Codec<T> e, int n)
+        {
+            r.BeginArray();
+            var a = new T[n];
+            int i = 0;
+            while (r.NextItem())
+            {
+                if (i < n)
+                {
+                    try { a[i] = e.FromJson(r); }
+                    catch (DecodeException x) { throw x.InIndex(i); }
+                }
+                else
+                    r.Skip();
+                i++;
+            }
+            if (i != n)
+                throw r.Malformed("expected " + n + " elements, got " + i);
+            return a;
+        }
+
         public static void CheckLength(Array v, int n)
         {
             if (v == null)
@@ -346,6 +406,7 @@ namespace Fbe
 
         public override void Text(TextBuilder t, T[] v) { Arrays.Text(t, _e, v); }
         public override void Json(JsonBuilder j, T[] v) { Arrays.CheckLength(v, _n); Arrays.Json(j, _e, v); }
+        public override T[] FromJson(JsonSource r) { return Arrays.FromJson(r, _e, _n); }
 
         public override void Store(Writer w, int at, T[] v)
         {
@@ -364,6 +425,7 @@ namespace Fbe
 
         public override void Text(TextBuilder t, T[] v) { Arrays.Text(t, _e, v); }
         public override void Json(JsonBuilder j, T[] v) { Arrays.CheckLength(v, _n); Arrays.Json(j, _e, v); }
+        public override T[] FromJson(JsonSource r) { return Arrays.FromJson(r, _e, _n); }
 
         public override void Put(Writer w, int bas, int slot, T[] v)
         {
@@ -451,6 +513,25 @@ namespace Fbe
                 E.Text(t, x);
             }
             t.Raw(_close);
+        }
+
+        /// <summary>The elements of a JSON array, each charged its element cost.</summary>
+        public override TCollection FromJson(JsonSource r)
+        {
+            r.BeginArray();
+            TCollection c = Make(0);
+            int i = 0;
+            while (r.NextItem())
+            {
+                r.Spend(E.Cost);
+                T x;
+                try { x = E.FromJson(r); }
+                catch (DecodeException e) { throw e.InIndex(i); }
+                if (!Add(c, x))
+                    throw new DecodeException(ErrorKind.Duplicate, "two elements read as the same element", "", -1).InIndex(i);
+                i++;
+            }
+            return c;
         }
 
         /// <summary>A JSON array of the elements.</summary>
@@ -624,6 +705,27 @@ namespace Fbe
             j.Raw(']');
         }
 
+        public override KeyValuePair<TKey, TValue> FromJson(JsonSource r)
+        {
+            r.BeginArray();
+            if (!r.NextItem())
+                throw r.Malformed("expected a [key, value] pair");
+            TKey k = _k.FromJson(r);
+            if (!r.NextItem())
+                throw r.Malformed("expected a [key, value] pair");
+            var e = new KeyValuePair<TKey, TValue>(k, _v.FromJson(r));
+            if (r.NextItem())
+                throw r.Malformed("expected a [key, value] pair");
+            return e;
+        }
+
+        /// <summary>An entry of an object: its key from the member name, its value.</summary>
+        public KeyValuePair<TKey, TValue> FromMember(JsonSource r, string name)
+        {
+            TKey k = _k.FromJsonKey(r, name);
+            return new KeyValuePair<TKey, TValue>(k, _v.FromJson(r));
+        }
+
         /// <summary>Whether the entries are members of an object.</summary>
         public bool Members { get { return _k.HasKeyText; } }
 
@@ -656,6 +758,26 @@ namespace Fbe
         protected override TMap Make(int n) { return _make(); }
 
         /// <summary>An object keyed by the keys' text, or an array of [key, value] pairs (struct keys).</summary>
+        public override TMap FromJson(JsonSource r)
+        {
+            var entries = (EntryCodec<TKey, TValue>)E;
+            if (!entries.Members)
+                return base.FromJson(r);
+            r.BeginObject();
+            TMap m = _make();
+            string name;
+            for (int i = 0; (name = r.NextMember()) != null; i++)
+            {
+                r.Spend(E.Cost);
+                KeyValuePair<TKey, TValue> e;
+                try { e = entries.FromMember(r, name); }
+                catch (DecodeException x) { throw x.InField(name); }
+                if (!Add(m, e))
+                    throw new DecodeException(ErrorKind.Duplicate, "two keys read as the same key", "", -1).InField(name);
+            }
+            return m;
+        }
+
         public override void Json(JsonBuilder j, TMap v)
         {
             var entries = (EntryCodec<TKey, TValue>)E;
@@ -689,6 +811,55 @@ namespace Fbe
 
 namespace Fbe
 {
+    /// <summary>Map keys read from their member names (docs/format.md 8.1).</summary>
+    internal static class JsonKeys
+    {
+        private static readonly System.Text.RegularExpressions.Regex Digits = new System.Text.RegularExpressions.Regex("^-?[0-9]+$");
+
+        public static bool Bool(JsonSource r, string k)
+        {
+            if (k == "1" || k == "true")
+                return true;
+            if (k == "0" || k == "false")
+                return false;
+            throw r.Malformed("invalid bool key \"" + JsonSource.Quote(k) + "\"");
+        }
+
+        public static System.Numerics.BigInteger Integer(JsonSource r, string k, System.Numerics.BigInteger min, System.Numerics.BigInteger max, string type)
+        {
+            if (k.Length > 40 || !Digits.IsMatch(k))
+                throw r.Malformed("invalid " + type + " key \"" + JsonSource.Quote(k) + "\"");
+            var v = System.Numerics.BigInteger.Parse(k, System.Globalization.CultureInfo.InvariantCulture);
+            if (v < min || v > max)
+                throw r.Malformed("\"" + k + "\" is out of range for " + type);
+            return v;
+        }
+
+        public static double Double(JsonSource r, string k, bool single)
+        {
+            double v;
+            if (k == "NaN")
+                return double.NaN;
+            if (k == "Infinity")
+                return double.PositiveInfinity;
+            if (k == "-Infinity")
+                return double.NegativeInfinity;
+            bool negative = k.StartsWith("-", StringComparison.Ordinal);
+            if (k.Length > 400 || !double.TryParse(negative ? k.Substring(1) : k, System.Globalization.NumberStyles.Float,
+                    System.Globalization.CultureInfo.InvariantCulture, out v) || double.IsInfinity(v) || single && v > 3.4028234663852886e38)
+                throw r.Malformed("invalid " + (single ? "float" : "double") + " key \"" + JsonSource.Quote(k) + "\"");
+            return negative ? -v : v;
+        }
+
+        /// <summary>A char: its byte (0..255), or the original's signed-char forms (-128..-1, 4294967168..4294967295).</summary>
+        public static byte Char(JsonSource r, System.Numerics.BigInteger v)
+        {
+            if (v >= 0 && v <= 255 || v < 0 || v >= 4294967168)
+                return (byte)(v & 0xFF);
+            throw r.Malformed(v + " is out of range for char");
+        }
+    }
+
     /// <summary>Default values the generated classes start with.</summary>
     public static class Defaults
     {

@@ -1,4 +1,6 @@
 using System;
+using System.Globalization;
+using System.Numerics;
 using System.Runtime.InteropServices;
 using System.Text;
 
@@ -152,6 +154,121 @@ namespace Fbe
             if (scale > 28)
                 throw new DecodeException("decimal scale " + scale + " above 28", field, p);
             return new decimal((int)GetU32(b, p), (int)GetU32(b, p + 4), (int)GetU32(b, p + 8), (flags & 0x80000000u) != 0, (byte)scale);
+        }
+
+        /// <summary>The longest decimal text read (docs/limits.md 7).</summary>
+        public const int MaxText = 64;
+
+        private static readonly System.Text.RegularExpressions.Regex Grammar =
+            new System.Text.RegularExpressions.Regex(@"^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$");
+
+        private static string Quoted(string s) { return "\"" + (s.Length <= 32 ? s + "\"" : s.Substring(0, 32) + "\"..."); }
+
+        /// <summary>Reads exact decimal text <c>[+|-]digits[.digits][(e|E)[+|-]digits]</c> (docs/format.md 2.4): at
+        /// most 64 characters, a value some decimal holds exactly (never rounded), without trailing fraction zeros.</summary>
+        public static bool TryParse(string s, out decimal value, out string error)
+        {
+            value = 0m;
+            error = null;
+            if (s.Length > MaxText)
+            {
+                error = "decimal text longer than " + MaxText + " characters: " + Quoted(s);
+                return false;
+            }
+            var m = Grammar.Match(s);
+            if (!m.Success || m.Groups[2].Length + m.Groups[3].Length == 0)
+            {
+                error = "invalid decimal " + Quoted(s);
+                return false;
+            }
+            string digits = (m.Groups[2].Value + m.Groups[3].Value).TrimStart('0');
+            BigInteger exponent = m.Groups[4].Success ? BigInteger.Parse(m.Groups[4].Value, CultureInfo.InvariantCulture) : 0;
+            long scale = m.Groups[3].Length - (long)BigInteger.Max(-100000, BigInteger.Min(100000, exponent));
+            if (digits.Length == 0)
+                return true;
+            int zeros = digits.Length - digits.TrimEnd('0').Length;
+            digits = digits.Substring(0, digits.Length - zeros);
+            scale -= zeros;
+            if (scale > 28)
+            {
+                error = "decimal " + Quoted(s) + " has more than 28 fraction digits";
+                return false;
+            }
+            if (digits.Length - scale > 29)
+            {
+                error = "decimal " + Quoted(s) + " out of range: more than 96 bits";
+                return false;
+            }
+            BigInteger magnitude = BigInteger.Parse(digits, CultureInfo.InvariantCulture);
+            if (scale < 0)
+            {
+                magnitude *= BigInteger.Pow(10, (int)-scale);
+                scale = 0;
+            }
+            if (magnitude >= BigInteger.One << 96)
+            {
+                error = "decimal " + Quoted(s) + " out of range: more than 96 bits";
+                return false;
+            }
+            value = new decimal((int)(uint)(magnitude & uint.MaxValue), (int)(uint)((magnitude >> 32) & uint.MaxValue),
+                (int)(uint)(magnitude >> 64), m.Groups[1].Value == "-", (byte)scale);
+            return true;
+        }
+
+        private static readonly double[] Pow10 =
+        {
+            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+            1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30, 1e31, 1e32, 1e33, 1e34, 1e35, 1e36, 1e37,
+            1e38, 1e39, 1e40, 1e41, 1e42, 1e43, 1e44,
+        };
+
+        /// <summary>A decimal made from a double as the original makes one (docs/format.md 2.4): 15 significant digits.</summary>
+        public static decimal FromDouble(double v)
+        {
+            long bits = BitConverter.DoubleToInt64Bits(v);
+            int x = (int)((bits >> 52) & 0x7FF) - 1022;
+            if (x < -94 || x > 96)
+                return 0m;
+            bool negative = bits < 0;
+            double d = Math.Abs(v);
+            int p = 14 - ((x * 19728) >> 16);
+            if (p >= 0)
+            {
+                p = Math.Min(p, 28);
+                d *= Pow10[p];
+            }
+            else if (p != -1 || d >= 1e15)
+                d /= Pow10[-p];
+            else
+                p = 0;
+            if (d < 1e14 && p < 28)
+            {
+                d *= 10.0;
+                p++;
+            }
+            ulong m = (ulong)d;
+            double f = d - m;
+            if (f > 0.5 || f == 0.5 && (m & 1) != 0)
+                m++;
+            if (m == 0)
+                return 0m;
+            if (p < 0)
+            {
+                BigInteger magnitude = m * BigInteger.Pow(10, -p);
+                return new decimal((int)(uint)(magnitude & uint.MaxValue), (int)(uint)((magnitude >> 32) & uint.MaxValue),
+                    (int)(uint)(magnitude >> 64), negative, 0);
+            }
+            int allowed = Math.Min(p, 14);
+            foreach (var step in new[] { new[] { 8, 100000000 }, new[] { 4, 10000 }, new[] { 2, 100 }, new[] { 1, 10 } })
+            {
+                if (step[0] <= allowed && m % (ulong)step[1] == 0)
+                {
+                    m /= (ulong)step[1];
+                    p -= step[0];
+                    allowed -= step[0];
+                }
+            }
+            return new decimal((int)(uint)m, (int)(uint)(m >> 32), 0, negative, (byte)p);
         }
 
         private static void PutU32(byte[] b, int p, uint v)

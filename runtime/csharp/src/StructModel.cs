@@ -61,6 +61,20 @@ namespace Fbe
             throw new NotSupportedException(Name + ": generated without --json");
         }
 
+        /// <summary>Reads the value from a JSON object (fbec --csharp --json generates it).</summary>
+        public override T FromJson(JsonSource r)
+        {
+            throw new NotSupportedException(Name + ": generated without --json");
+        }
+
+        /// <summary>Reads a value from the JSON text <paramref name="utf8"/> (its first <paramref name="length"/> bytes)
+        /// under <paramref name="limits"/> (docs/limits.md 7).</summary>
+        public T FromJson(byte[] utf8, int length, Limits limits)
+        {
+            try { return JsonSource.Read(utf8, length, limits, FromJson); }
+            catch (DecodeException e) { throw e.Within(Name); }
+        }
+
         /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
         public string ToJson(T v)
         {

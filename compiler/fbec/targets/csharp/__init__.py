@@ -140,6 +140,17 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
             with braces(w, f"public {'override' if s.base else 'virtual'} string ToJson()"):
                 w.line("return Model.Instance.ToJson(this);")
             w.blank()
+            hide = "new " if s.base else ""
+            w.line("/// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>")
+            with braces(w, f"public static {hide}{name} FromJson(string json)"):
+                w.line("byte[] utf8 = Utf8.Bytes(json);")
+                w.line("return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);")
+            w.blank()
+            w.line("/// <summary>Reads a value from UTF-8 JSON text of <paramref name=\"length\"/> bytes under "
+                   "<paramref name=\"limits\"/>.</summary>")
+            with braces(w, f"public static {hide}{name} FromJson(byte[] utf8, int length, Limits limits)"):
+                w.line("return Model.Instance.FromJson(utf8, length, limits);")
+            w.blank()
         w.line("/// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>")
         with braces(w, "public override string ToString()"):
             w.line("var t = new TextBuilder();")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fbec.model import ir, plan
 from fbec.targets.base import CodeWriter, text_struct
 from fbec.targets.csharp.context import Context, Raw, braces, codec, codec_field, fixed
-from fbec.targets.csharp.json import write_json
+from fbec.targets.csharp.json import write_json, write_json_reader
 
 
 def write_model(w: CodeWriter, c: Context, s: ir.Struct) -> None:
@@ -30,6 +30,8 @@ def write_model(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         if c.options.json:
             w.blank()
             write_json(w, c, s, p, name)
+            w.blank()
+            write_json_reader(w, c, s, p, name)
 
 
 def write_text(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name: str) -> None:

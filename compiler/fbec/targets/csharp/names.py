@@ -51,7 +51,7 @@ CLASS_MEMBERS = frozenset({
     # the runtime's and the standard library's names the class's code uses in expressions (a property
     # would hide them there, in the nested Model too)
     "Codecs", "Keys", "Limits", "Comparer", "EqualityComparer", "StringComparer", "Defaults", "Timestamp",
-    "Uuid", "Writer", "Reader", "Instance", "Guid",
+    "Uuid", "Writer", "Reader", "Instance", "Guid", "Utf8", "JsonSource", "JsonBuilder", "TextBuilder",
 })
 
 
