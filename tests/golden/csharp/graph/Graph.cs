@@ -112,6 +112,19 @@ namespace Graph
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Node FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Node FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -227,6 +240,37 @@ namespace Graph
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override Node FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(20, 0);
+                var v = new Node();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Int32.JsonField(r, "id");
+                            break;
+                        case "name":
+                            v.Name = Codecs.String.JsonField(r, "name");
+                            break;
+                        case "value":
+                            v.Value = Codecs.Int64.JsonField(r, "value");
+                            break;
+                        case "out_edges":
+                            v.OutEdges = OutEdgesCodec.JsonField(r, "out_edges");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -330,6 +374,19 @@ namespace Graph
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Edge FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Edge FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -428,6 +485,34 @@ namespace Graph
                 Codecs.Int32.JsonField(j, v.Weight, "weight");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Edge FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(12, 0);
+                var v = new Edge();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "source":
+                            v.Source = Codecs.Int32.JsonField(r, "source");
+                            break;
+                        case "target":
+                            v.Target = Codecs.Int32.JsonField(r, "target");
+                            break;
+                        case "weight":
+                            v.Weight = Codecs.Int32.JsonField(r, "weight");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -531,6 +616,19 @@ namespace Graph
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Graph FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Graph FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -626,6 +724,31 @@ namespace Graph
                 EdgesCodec.JsonField(j, v.Edges, "edges");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Graph FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(8, 0);
+                var v = new Graph();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "nodes":
+                            v.Nodes = NodesCodec.JsonField(r, "nodes");
+                            break;
+                        case "edges":
+                            v.Edges = EdgesCodec.JsonField(r, "edges");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }

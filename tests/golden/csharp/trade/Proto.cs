@@ -142,6 +142,19 @@ namespace Proto
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Order FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Order FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -274,6 +287,43 @@ namespace Proto
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override Order FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(26, 0);
+                var v = new Order();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Int32.JsonField(r, "id");
+                            break;
+                        case "symbol":
+                            v.Symbol = Codecs.String.JsonField(r, "symbol");
+                            break;
+                        case "side":
+                            v.Side = SideCodec.JsonField(r, "side");
+                            break;
+                        case "type":
+                            v.Type = TypeCodec.JsonField(r, "type");
+                            break;
+                        case "price":
+                            v.Price = Codecs.Double.JsonField(r, "price");
+                            break;
+                        case "volume":
+                            v.Volume = Codecs.Double.JsonField(r, "volume");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -381,6 +431,19 @@ namespace Proto
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Balance FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Balance FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -472,6 +535,31 @@ namespace Proto
                 Codecs.Double.JsonField(j, v.Amount, "amount");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Balance FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(12, 0);
+                var v = new Balance();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "currency":
+                            v.Currency = Codecs.String.JsonField(r, "currency");
+                            break;
+                        case "amount":
+                            v.Amount = Codecs.Double.JsonField(r, "amount");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -582,6 +670,19 @@ namespace Proto
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Account FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Account FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -741,6 +842,47 @@ namespace Proto
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override Account FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(14, 0);
+                var v = new Account();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Int32.JsonField(r, "id");
+                            break;
+                        case "name":
+                            v.Name = Codecs.String.JsonField(r, "name");
+                            break;
+                        case "state":
+                            v.State = StateCodec.JsonField(r, "state");
+                            break;
+                        case "wallet":
+                            seen0 = true;
+                            v.Wallet = global::Proto.Balance.Model.Instance.JsonField(r, "wallet");
+                            break;
+                        case "asset":
+                            v.Asset = AssetCodec.JsonField(r, "asset");
+                            break;
+                        case "orders":
+                            v.Orders = OrdersCodec.JsonField(r, "orders");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(12);
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -842,6 +984,19 @@ namespace Proto
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static OrderMessage FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static OrderMessage FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -927,6 +1082,32 @@ namespace Proto
                 global::Proto.Order.Model.Instance.JsonField(j, v.Body, "body");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override OrderMessage FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(1, 0);
+                var v = new OrderMessage();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "body":
+                            seen0 = true;
+                            v.Body = global::Proto.Order.Model.Instance.JsonField(r, "body");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(26);
+                r.Leave();
+                return v;
             }
         }
     }
@@ -1029,6 +1210,19 @@ namespace Proto
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static BalanceMessage FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static BalanceMessage FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1114,6 +1308,32 @@ namespace Proto
                 global::Proto.Balance.Model.Instance.JsonField(j, v.Body, "body");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override BalanceMessage FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(1, 0);
+                var v = new BalanceMessage();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "body":
+                            seen0 = true;
+                            v.Body = global::Proto.Balance.Model.Instance.JsonField(r, "body");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(12);
+                r.Leave();
+                return v;
             }
         }
     }
@@ -1216,6 +1436,19 @@ namespace Proto
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static AccountMessage FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static AccountMessage FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1301,6 +1534,32 @@ namespace Proto
                 global::Proto.Account.Model.Instance.JsonField(j, v.Body, "body");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override AccountMessage FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(1, 0);
+                var v = new AccountMessage();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "body":
+                            seen0 = true;
+                            v.Body = global::Proto.Account.Model.Instance.JsonField(r, "body");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(26);
+                r.Leave();
+                return v;
             }
         }
     }

@@ -111,6 +111,19 @@ namespace Recursive
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Node FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Node FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -215,6 +228,34 @@ namespace Recursive
                 ChildrenCodec.JsonField(j, v.Children, "children");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Node FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(12, 0);
+                var v = new Node();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Int32.JsonField(r, "id");
+                            break;
+                        case "label":
+                            v.Label = Codecs.String.JsonField(r, "label");
+                            break;
+                        case "children":
+                            v.Children = ChildrenCodec.JsonField(r, "children");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }

@@ -106,6 +106,19 @@ namespace Vectors
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Edge FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Edge FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -204,6 +217,34 @@ namespace Vectors
                 Codecs.Int32.JsonField(j, v.Weight, "weight");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Edge FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(12, 0);
+                var v = new Edge();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "source":
+                            v.Source = Codecs.Int32.JsonField(r, "source");
+                            break;
+                        case "target":
+                            v.Target = Codecs.Int32.JsonField(r, "target");
+                            break;
+                        case "weight":
+                            v.Weight = Codecs.Int32.JsonField(r, "weight");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -308,6 +349,19 @@ namespace Vectors
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Point FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Point FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -406,6 +460,34 @@ namespace Vectors
                 Codecs.Int16.JsonField(j, v.Y, "y");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Point FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(11, 0);
+                var v = new Point();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "flag":
+                            v.Flag = Codecs.Bool.JsonField(r, "flag");
+                            break;
+                        case "x":
+                            v.X = Codecs.Int64.JsonField(r, "x");
+                            break;
+                        case "y":
+                            v.Y = Codecs.Int16.JsonField(r, "y");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -506,6 +588,19 @@ namespace Vectors
         public override string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static new Point3 FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static new Point3 FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -612,6 +707,37 @@ namespace Vectors
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override Point3 FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(19, 0);
+                var v = new Point3();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "flag":
+                            v.Flag = Codecs.Bool.JsonField(r, "flag");
+                            break;
+                        case "x":
+                            v.X = Codecs.Int64.JsonField(r, "x");
+                            break;
+                        case "y":
+                            v.Y = Codecs.Int16.JsonField(r, "y");
+                            break;
+                        case "z":
+                            v.Z = Codecs.Double.JsonField(r, "z");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -714,6 +840,19 @@ namespace Vectors
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Named FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Named FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -808,6 +947,31 @@ namespace Vectors
                 ValuesCodec.JsonField(j, v.Values, "values");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Named FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(8, 0);
+                var v = new Named();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "name":
+                            v.Name = Codecs.String.JsonField(r, "name");
+                            break;
+                        case "values":
+                            v.Values = ValuesCodec.JsonField(r, "values");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -913,6 +1077,19 @@ namespace Vectors
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Holder FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Holder FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -1062,6 +1239,43 @@ namespace Vectors
                 NamedCodec.JsonField(j, v.Named, "named");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Holder FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(24, 0);
+                var v = new Holder();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "edges":
+                            v.Edges = EdgesCodec.JsonField(r, "edges");
+                            break;
+                        case "points":
+                            v.Points = PointsCodec.JsonField(r, "points");
+                            break;
+                        case "ints":
+                            v.Ints = IntsCodec.JsonField(r, "ints");
+                            break;
+                        case "switches":
+                            v.Switches = SwitchesCodec.JsonField(r, "switches");
+                            break;
+                        case "reals":
+                            v.Reals = RealsCodec.JsonField(r, "reals");
+                            break;
+                        case "named":
+                            v.Named = NamedCodec.JsonField(r, "named");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }

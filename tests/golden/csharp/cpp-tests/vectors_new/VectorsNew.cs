@@ -107,6 +107,19 @@ namespace VectorsNew
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Edge FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Edge FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -218,6 +231,37 @@ namespace VectorsNew
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override Edge FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(16, 0);
+                var v = new Edge();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "source":
+                            v.Source = Codecs.Int32.JsonField(r, "source");
+                            break;
+                        case "target":
+                            v.Target = Codecs.Int32.JsonField(r, "target");
+                            break;
+                        case "weight":
+                            v.Weight = Codecs.Int32.JsonField(r, "weight");
+                            break;
+                        case "note":
+                            v.Note = Codecs.String.JsonField(r, "note");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -319,6 +363,19 @@ namespace VectorsNew
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Holder FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Holder FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -401,6 +458,28 @@ namespace VectorsNew
                 EdgesCodec.JsonField(j, v.Edges, "edges");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Holder FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Holder();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "edges":
+                            v.Edges = EdgesCodec.JsonField(r, "edges");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }

@@ -104,6 +104,19 @@ namespace VectorsOld
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Edge FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Edge FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -183,6 +196,28 @@ namespace VectorsOld
                 Codecs.Int32.JsonField(j, v.Source, "source");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Edge FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Edge();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "source":
+                            v.Source = Codecs.Int32.JsonField(r, "source");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -285,6 +320,19 @@ namespace VectorsOld
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Holder FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Holder FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -367,6 +415,28 @@ namespace VectorsOld
                 EdgesCodec.JsonField(j, v.Edges, "edges");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Holder FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Holder();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "edges":
+                            v.Edges = EdgesCodec.JsonField(r, "edges");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }

@@ -290,6 +290,19 @@ namespace Enums
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Enums FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Enums FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1021,6 +1034,223 @@ namespace Enums
                 Uint64b5Codec.JsonField(j, v.Uint64b5, "uint64b5");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Enums FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(216, 0);
+                var v = new Enums();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "byte0":
+                            v.Byte0 = Byte0Codec.JsonField(r, "byte0");
+                            break;
+                        case "byte1":
+                            v.Byte1 = Byte1Codec.JsonField(r, "byte1");
+                            break;
+                        case "byte2":
+                            v.Byte2 = Byte2Codec.JsonField(r, "byte2");
+                            break;
+                        case "byte3":
+                            v.Byte3 = Byte3Codec.JsonField(r, "byte3");
+                            break;
+                        case "byte4":
+                            v.Byte4 = Byte4Codec.JsonField(r, "byte4");
+                            break;
+                        case "byte5":
+                            v.Byte5 = Byte5Codec.JsonField(r, "byte5");
+                            break;
+                        case "char0":
+                            v.Char0 = Char0Codec.JsonField(r, "char0");
+                            break;
+                        case "char1":
+                            v.Char1 = Char1Codec.JsonField(r, "char1");
+                            break;
+                        case "char2":
+                            v.Char2 = Char2Codec.JsonField(r, "char2");
+                            break;
+                        case "char3":
+                            v.Char3 = Char3Codec.JsonField(r, "char3");
+                            break;
+                        case "char4":
+                            v.Char4 = Char4Codec.JsonField(r, "char4");
+                            break;
+                        case "char5":
+                            v.Char5 = Char5Codec.JsonField(r, "char5");
+                            break;
+                        case "wchar0":
+                            v.Wchar0 = Wchar0Codec.JsonField(r, "wchar0");
+                            break;
+                        case "wchar1":
+                            v.Wchar1 = Wchar1Codec.JsonField(r, "wchar1");
+                            break;
+                        case "wchar2":
+                            v.Wchar2 = Wchar2Codec.JsonField(r, "wchar2");
+                            break;
+                        case "wchar3":
+                            v.Wchar3 = Wchar3Codec.JsonField(r, "wchar3");
+                            break;
+                        case "wchar4":
+                            v.Wchar4 = Wchar4Codec.JsonField(r, "wchar4");
+                            break;
+                        case "wchar5":
+                            v.Wchar5 = Wchar5Codec.JsonField(r, "wchar5");
+                            break;
+                        case "int8b0":
+                            v.Int8b0 = Int8b0Codec.JsonField(r, "int8b0");
+                            break;
+                        case "int8b1":
+                            v.Int8b1 = Int8b1Codec.JsonField(r, "int8b1");
+                            break;
+                        case "int8b2":
+                            v.Int8b2 = Int8b2Codec.JsonField(r, "int8b2");
+                            break;
+                        case "int8b3":
+                            v.Int8b3 = Int8b3Codec.JsonField(r, "int8b3");
+                            break;
+                        case "int8b4":
+                            v.Int8b4 = Int8b4Codec.JsonField(r, "int8b4");
+                            break;
+                        case "int8b5":
+                            v.Int8b5 = Int8b5Codec.JsonField(r, "int8b5");
+                            break;
+                        case "uint8b0":
+                            v.Uint8b0 = Uint8b0Codec.JsonField(r, "uint8b0");
+                            break;
+                        case "uint8b1":
+                            v.Uint8b1 = Uint8b1Codec.JsonField(r, "uint8b1");
+                            break;
+                        case "uint8b2":
+                            v.Uint8b2 = Uint8b2Codec.JsonField(r, "uint8b2");
+                            break;
+                        case "uint8b3":
+                            v.Uint8b3 = Uint8b3Codec.JsonField(r, "uint8b3");
+                            break;
+                        case "uint8b4":
+                            v.Uint8b4 = Uint8b4Codec.JsonField(r, "uint8b4");
+                            break;
+                        case "uint8b5":
+                            v.Uint8b5 = Uint8b5Codec.JsonField(r, "uint8b5");
+                            break;
+                        case "int16b0":
+                            v.Int16b0 = Int16b0Codec.JsonField(r, "int16b0");
+                            break;
+                        case "int16b1":
+                            v.Int16b1 = Int16b1Codec.JsonField(r, "int16b1");
+                            break;
+                        case "int16b2":
+                            v.Int16b2 = Int16b2Codec.JsonField(r, "int16b2");
+                            break;
+                        case "int16b3":
+                            v.Int16b3 = Int16b3Codec.JsonField(r, "int16b3");
+                            break;
+                        case "int16b4":
+                            v.Int16b4 = Int16b4Codec.JsonField(r, "int16b4");
+                            break;
+                        case "int16b5":
+                            v.Int16b5 = Int16b5Codec.JsonField(r, "int16b5");
+                            break;
+                        case "uint16b0":
+                            v.Uint16b0 = Uint16b0Codec.JsonField(r, "uint16b0");
+                            break;
+                        case "uint16b1":
+                            v.Uint16b1 = Uint16b1Codec.JsonField(r, "uint16b1");
+                            break;
+                        case "uint16b2":
+                            v.Uint16b2 = Uint16b2Codec.JsonField(r, "uint16b2");
+                            break;
+                        case "uint16b3":
+                            v.Uint16b3 = Uint16b3Codec.JsonField(r, "uint16b3");
+                            break;
+                        case "uint16b4":
+                            v.Uint16b4 = Uint16b4Codec.JsonField(r, "uint16b4");
+                            break;
+                        case "uint16b5":
+                            v.Uint16b5 = Uint16b5Codec.JsonField(r, "uint16b5");
+                            break;
+                        case "int32b0":
+                            v.Int32b0 = Int32b0Codec.JsonField(r, "int32b0");
+                            break;
+                        case "int32b1":
+                            v.Int32b1 = Int32b1Codec.JsonField(r, "int32b1");
+                            break;
+                        case "int32b2":
+                            v.Int32b2 = Int32b2Codec.JsonField(r, "int32b2");
+                            break;
+                        case "int32b3":
+                            v.Int32b3 = Int32b3Codec.JsonField(r, "int32b3");
+                            break;
+                        case "int32b4":
+                            v.Int32b4 = Int32b4Codec.JsonField(r, "int32b4");
+                            break;
+                        case "int32b5":
+                            v.Int32b5 = Int32b5Codec.JsonField(r, "int32b5");
+                            break;
+                        case "uint32b0":
+                            v.Uint32b0 = Uint32b0Codec.JsonField(r, "uint32b0");
+                            break;
+                        case "uint32b1":
+                            v.Uint32b1 = Uint32b1Codec.JsonField(r, "uint32b1");
+                            break;
+                        case "uint32b2":
+                            v.Uint32b2 = Uint32b2Codec.JsonField(r, "uint32b2");
+                            break;
+                        case "uint32b3":
+                            v.Uint32b3 = Uint32b3Codec.JsonField(r, "uint32b3");
+                            break;
+                        case "uint32b4":
+                            v.Uint32b4 = Uint32b4Codec.JsonField(r, "uint32b4");
+                            break;
+                        case "uint32b5":
+                            v.Uint32b5 = Uint32b5Codec.JsonField(r, "uint32b5");
+                            break;
+                        case "int64b0":
+                            v.Int64b0 = Int64b0Codec.JsonField(r, "int64b0");
+                            break;
+                        case "int64b1":
+                            v.Int64b1 = Int64b1Codec.JsonField(r, "int64b1");
+                            break;
+                        case "int64b2":
+                            v.Int64b2 = Int64b2Codec.JsonField(r, "int64b2");
+                            break;
+                        case "int64b3":
+                            v.Int64b3 = Int64b3Codec.JsonField(r, "int64b3");
+                            break;
+                        case "int64b4":
+                            v.Int64b4 = Int64b4Codec.JsonField(r, "int64b4");
+                            break;
+                        case "int64b5":
+                            v.Int64b5 = Int64b5Codec.JsonField(r, "int64b5");
+                            break;
+                        case "uint64b0":
+                            v.Uint64b0 = Uint64b0Codec.JsonField(r, "uint64b0");
+                            break;
+                        case "uint64b1":
+                            v.Uint64b1 = Uint64b1Codec.JsonField(r, "uint64b1");
+                            break;
+                        case "uint64b2":
+                            v.Uint64b2 = Uint64b2Codec.JsonField(r, "uint64b2");
+                            break;
+                        case "uint64b3":
+                            v.Uint64b3 = Uint64b3Codec.JsonField(r, "uint64b3");
+                            break;
+                        case "uint64b4":
+                            v.Uint64b4 = Uint64b4Codec.JsonField(r, "uint64b4");
+                            break;
+                        case "uint64b5":
+                            v.Uint64b5 = Uint64b5Codec.JsonField(r, "uint64b5");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }

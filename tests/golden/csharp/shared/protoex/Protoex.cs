@@ -148,6 +148,19 @@ namespace Protoex
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Order FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Order FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -298,6 +311,49 @@ namespace Protoex
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override Order FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(42, 0);
+                var v = new Order();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Int32.JsonField(r, "id");
+                            break;
+                        case "symbol":
+                            v.Symbol = Codecs.String.JsonField(r, "symbol");
+                            break;
+                        case "side":
+                            v.Side = SideCodec.JsonField(r, "side");
+                            break;
+                        case "type":
+                            v.Type = TypeCodec.JsonField(r, "type");
+                            break;
+                        case "price":
+                            v.Price = Codecs.Double.JsonField(r, "price");
+                            break;
+                        case "volume":
+                            v.Volume = Codecs.Double.JsonField(r, "volume");
+                            break;
+                        case "tp":
+                            v.Tp = Codecs.Double.JsonField(r, "tp");
+                            break;
+                        case "sl":
+                            v.Sl = Codecs.Double.JsonField(r, "sl");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -404,6 +460,19 @@ namespace Protoex
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static new Balance FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static new Balance FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -503,6 +572,34 @@ namespace Protoex
                 Codecs.Double.JsonField(j, v.Locked, "locked");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Balance FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(20, 0);
+                var v = new Balance();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "currency":
+                            v.Currency = Codecs.String.JsonField(r, "currency");
+                            break;
+                        case "amount":
+                            v.Amount = Codecs.Double.JsonField(r, "amount");
+                            break;
+                        case "locked":
+                            v.Locked = Codecs.Double.JsonField(r, "locked");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -613,6 +710,19 @@ namespace Protoex
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Account FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Account FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -772,6 +882,47 @@ namespace Protoex
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override Account FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(14, 0);
+                var v = new Account();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Int32.JsonField(r, "id");
+                            break;
+                        case "name":
+                            v.Name = Codecs.String.JsonField(r, "name");
+                            break;
+                        case "state":
+                            v.State = StateCodec.JsonField(r, "state");
+                            break;
+                        case "wallet":
+                            seen0 = true;
+                            v.Wallet = global::Protoex.Balance.Model.Instance.JsonField(r, "wallet");
+                            break;
+                        case "asset":
+                            v.Asset = AssetCodec.JsonField(r, "asset");
+                            break;
+                        case "orders":
+                            v.Orders = OrdersCodec.JsonField(r, "orders");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(20);
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -873,6 +1024,19 @@ namespace Protoex
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static OrderMessage FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static OrderMessage FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -958,6 +1122,32 @@ namespace Protoex
                 global::Protoex.Order.Model.Instance.JsonField(j, v.Body, "body");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override OrderMessage FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(1, 0);
+                var v = new OrderMessage();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "body":
+                            seen0 = true;
+                            v.Body = global::Protoex.Order.Model.Instance.JsonField(r, "body");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(42);
+                r.Leave();
+                return v;
             }
         }
     }
@@ -1060,6 +1250,19 @@ namespace Protoex
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static BalanceMessage FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static BalanceMessage FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1145,6 +1348,32 @@ namespace Protoex
                 global::Protoex.Balance.Model.Instance.JsonField(j, v.Body, "body");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override BalanceMessage FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(1, 0);
+                var v = new BalanceMessage();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "body":
+                            seen0 = true;
+                            v.Body = global::Protoex.Balance.Model.Instance.JsonField(r, "body");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(20);
+                r.Leave();
+                return v;
             }
         }
     }
@@ -1247,6 +1476,19 @@ namespace Protoex
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static AccountMessage FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static AccountMessage FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1332,6 +1574,32 @@ namespace Protoex
                 global::Protoex.Account.Model.Instance.JsonField(j, v.Body, "body");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override AccountMessage FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(1, 0);
+                var v = new AccountMessage();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "body":
+                            seen0 = true;
+                            v.Body = global::Protoex.Account.Model.Instance.JsonField(r, "body");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(34);
+                r.Leave();
+                return v;
             }
         }
     }

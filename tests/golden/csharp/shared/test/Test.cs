@@ -214,6 +214,19 @@ namespace Test
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static StructSimple FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static StructSimple FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -898,6 +911,172 @@ namespace Test
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override StructSimple FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(217, 0);
+                var v = new StructSimple();
+                bool seen0 = false;
+                bool seen1 = false;
+                bool seen2 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Int32.JsonField(r, "id");
+                            break;
+                        case "f1":
+                            v.F1 = Codecs.Bool.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = Codecs.Bool.JsonField(r, "f2");
+                            break;
+                        case "f3":
+                            v.F3 = Codecs.Byte.JsonField(r, "f3");
+                            break;
+                        case "f4":
+                            v.F4 = Codecs.Byte.JsonField(r, "f4");
+                            break;
+                        case "f5":
+                            v.F5 = Codecs.Char.JsonField(r, "f5");
+                            break;
+                        case "f6":
+                            v.F6 = Codecs.Char.JsonField(r, "f6");
+                            break;
+                        case "f7":
+                            v.F7 = Codecs.WChar.JsonField(r, "f7");
+                            break;
+                        case "f8":
+                            v.F8 = Codecs.WChar.JsonField(r, "f8");
+                            break;
+                        case "f9":
+                            v.F9 = Codecs.SByte.JsonField(r, "f9");
+                            break;
+                        case "f10":
+                            v.F10 = Codecs.SByte.JsonField(r, "f10");
+                            break;
+                        case "f11":
+                            v.F11 = Codecs.Byte.JsonField(r, "f11");
+                            break;
+                        case "f12":
+                            v.F12 = Codecs.Byte.JsonField(r, "f12");
+                            break;
+                        case "f13":
+                            v.F13 = Codecs.Int16.JsonField(r, "f13");
+                            break;
+                        case "f14":
+                            v.F14 = Codecs.Int16.JsonField(r, "f14");
+                            break;
+                        case "f15":
+                            v.F15 = Codecs.UInt16.JsonField(r, "f15");
+                            break;
+                        case "f16":
+                            v.F16 = Codecs.UInt16.JsonField(r, "f16");
+                            break;
+                        case "f17":
+                            v.F17 = Codecs.Int32.JsonField(r, "f17");
+                            break;
+                        case "f18":
+                            v.F18 = Codecs.Int32.JsonField(r, "f18");
+                            break;
+                        case "f19":
+                            v.F19 = Codecs.UInt32.JsonField(r, "f19");
+                            break;
+                        case "f20":
+                            v.F20 = Codecs.UInt32.JsonField(r, "f20");
+                            break;
+                        case "f21":
+                            v.F21 = Codecs.Int64.JsonField(r, "f21");
+                            break;
+                        case "f22":
+                            v.F22 = Codecs.Int64.JsonField(r, "f22");
+                            break;
+                        case "f23":
+                            v.F23 = Codecs.UInt64.JsonField(r, "f23");
+                            break;
+                        case "f24":
+                            v.F24 = Codecs.UInt64.JsonField(r, "f24");
+                            break;
+                        case "f25":
+                            v.F25 = Codecs.Single.JsonField(r, "f25");
+                            break;
+                        case "f26":
+                            v.F26 = Codecs.Single.JsonField(r, "f26");
+                            break;
+                        case "f27":
+                            v.F27 = Codecs.Double.JsonField(r, "f27");
+                            break;
+                        case "f28":
+                            v.F28 = Codecs.Double.JsonField(r, "f28");
+                            break;
+                        case "f29":
+                            v.F29 = Codecs.Decimal.JsonField(r, "f29");
+                            break;
+                        case "f30":
+                            v.F30 = Codecs.Decimal.JsonField(r, "f30");
+                            break;
+                        case "f31":
+                            v.F31 = Codecs.String.JsonField(r, "f31");
+                            break;
+                        case "f32":
+                            v.F32 = Codecs.String.JsonField(r, "f32");
+                            break;
+                        case "f33":
+                            v.F33 = Codecs.Timestamp.JsonField(r, "f33");
+                            break;
+                        case "f34":
+                            v.F34 = Codecs.Timestamp.JsonField(r, "f34");
+                            break;
+                        case "f35":
+                            v.F35 = Codecs.Timestamp.JsonField(r, "f35");
+                            break;
+                        case "f36":
+                            v.F36 = Codecs.Guid.JsonField(r, "f36");
+                            break;
+                        case "f37":
+                            v.F37 = Codecs.Guid.JsonField(r, "f37");
+                            break;
+                        case "f38":
+                            v.F38 = Codecs.Guid.JsonField(r, "f38");
+                            break;
+                        case "f39":
+                            v.F39 = F39Codec.JsonField(r, "f39");
+                            break;
+                        case "f40":
+                            v.F40 = F40Codec.JsonField(r, "f40");
+                            break;
+                        case "f41":
+                            seen0 = true;
+                            v.F41 = global::Proto.Order.Model.Instance.JsonField(r, "f41");
+                            break;
+                        case "f42":
+                            seen1 = true;
+                            v.F42 = global::Proto.Balance.Model.Instance.JsonField(r, "f42");
+                            break;
+                        case "f43":
+                            v.F43 = F43Codec.JsonField(r, "f43");
+                            break;
+                        case "f44":
+                            seen2 = true;
+                            v.F44 = global::Proto.Account.Model.Instance.JsonField(r, "f44");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(26);
+                if (!seen1)
+                    r.Spend(12);
+                if (!seen2)
+                    r.Spend(26);
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -1067,6 +1246,19 @@ namespace Test
         public override string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static new StructOptional FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static new StructOptional FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -2523,6 +2715,370 @@ namespace Test
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override StructOptional FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(283, 0);
+                var v = new StructOptional();
+                bool seen0 = false;
+                bool seen1 = false;
+                bool seen2 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Int32.JsonField(r, "id");
+                            break;
+                        case "f1":
+                            v.F1 = Codecs.Bool.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = Codecs.Bool.JsonField(r, "f2");
+                            break;
+                        case "f3":
+                            v.F3 = Codecs.Byte.JsonField(r, "f3");
+                            break;
+                        case "f4":
+                            v.F4 = Codecs.Byte.JsonField(r, "f4");
+                            break;
+                        case "f5":
+                            v.F5 = Codecs.Char.JsonField(r, "f5");
+                            break;
+                        case "f6":
+                            v.F6 = Codecs.Char.JsonField(r, "f6");
+                            break;
+                        case "f7":
+                            v.F7 = Codecs.WChar.JsonField(r, "f7");
+                            break;
+                        case "f8":
+                            v.F8 = Codecs.WChar.JsonField(r, "f8");
+                            break;
+                        case "f9":
+                            v.F9 = Codecs.SByte.JsonField(r, "f9");
+                            break;
+                        case "f10":
+                            v.F10 = Codecs.SByte.JsonField(r, "f10");
+                            break;
+                        case "f11":
+                            v.F11 = Codecs.Byte.JsonField(r, "f11");
+                            break;
+                        case "f12":
+                            v.F12 = Codecs.Byte.JsonField(r, "f12");
+                            break;
+                        case "f13":
+                            v.F13 = Codecs.Int16.JsonField(r, "f13");
+                            break;
+                        case "f14":
+                            v.F14 = Codecs.Int16.JsonField(r, "f14");
+                            break;
+                        case "f15":
+                            v.F15 = Codecs.UInt16.JsonField(r, "f15");
+                            break;
+                        case "f16":
+                            v.F16 = Codecs.UInt16.JsonField(r, "f16");
+                            break;
+                        case "f17":
+                            v.F17 = Codecs.Int32.JsonField(r, "f17");
+                            break;
+                        case "f18":
+                            v.F18 = Codecs.Int32.JsonField(r, "f18");
+                            break;
+                        case "f19":
+                            v.F19 = Codecs.UInt32.JsonField(r, "f19");
+                            break;
+                        case "f20":
+                            v.F20 = Codecs.UInt32.JsonField(r, "f20");
+                            break;
+                        case "f21":
+                            v.F21 = Codecs.Int64.JsonField(r, "f21");
+                            break;
+                        case "f22":
+                            v.F22 = Codecs.Int64.JsonField(r, "f22");
+                            break;
+                        case "f23":
+                            v.F23 = Codecs.UInt64.JsonField(r, "f23");
+                            break;
+                        case "f24":
+                            v.F24 = Codecs.UInt64.JsonField(r, "f24");
+                            break;
+                        case "f25":
+                            v.F25 = Codecs.Single.JsonField(r, "f25");
+                            break;
+                        case "f26":
+                            v.F26 = Codecs.Single.JsonField(r, "f26");
+                            break;
+                        case "f27":
+                            v.F27 = Codecs.Double.JsonField(r, "f27");
+                            break;
+                        case "f28":
+                            v.F28 = Codecs.Double.JsonField(r, "f28");
+                            break;
+                        case "f29":
+                            v.F29 = Codecs.Decimal.JsonField(r, "f29");
+                            break;
+                        case "f30":
+                            v.F30 = Codecs.Decimal.JsonField(r, "f30");
+                            break;
+                        case "f31":
+                            v.F31 = Codecs.String.JsonField(r, "f31");
+                            break;
+                        case "f32":
+                            v.F32 = Codecs.String.JsonField(r, "f32");
+                            break;
+                        case "f33":
+                            v.F33 = Codecs.Timestamp.JsonField(r, "f33");
+                            break;
+                        case "f34":
+                            v.F34 = Codecs.Timestamp.JsonField(r, "f34");
+                            break;
+                        case "f35":
+                            v.F35 = Codecs.Timestamp.JsonField(r, "f35");
+                            break;
+                        case "f36":
+                            v.F36 = Codecs.Guid.JsonField(r, "f36");
+                            break;
+                        case "f37":
+                            v.F37 = Codecs.Guid.JsonField(r, "f37");
+                            break;
+                        case "f38":
+                            v.F38 = Codecs.Guid.JsonField(r, "f38");
+                            break;
+                        case "f39":
+                            v.F39 = F39Codec.JsonField(r, "f39");
+                            break;
+                        case "f40":
+                            v.F40 = F40Codec.JsonField(r, "f40");
+                            break;
+                        case "f41":
+                            seen0 = true;
+                            v.F41 = global::Proto.Order.Model.Instance.JsonField(r, "f41");
+                            break;
+                        case "f42":
+                            seen1 = true;
+                            v.F42 = global::Proto.Balance.Model.Instance.JsonField(r, "f42");
+                            break;
+                        case "f43":
+                            v.F43 = F43Codec.JsonField(r, "f43");
+                            break;
+                        case "f44":
+                            seen2 = true;
+                            v.F44 = global::Proto.Account.Model.Instance.JsonField(r, "f44");
+                            break;
+                        case "f100":
+                            v.F100 = F100Codec.JsonField(r, "f100");
+                            break;
+                        case "f101":
+                            v.F101 = F101Codec.JsonField(r, "f101");
+                            break;
+                        case "f102":
+                            v.F102 = F102Codec.JsonField(r, "f102");
+                            break;
+                        case "f103":
+                            v.F103 = F103Codec.JsonField(r, "f103");
+                            break;
+                        case "f104":
+                            v.F104 = F104Codec.JsonField(r, "f104");
+                            break;
+                        case "f105":
+                            v.F105 = F105Codec.JsonField(r, "f105");
+                            break;
+                        case "f106":
+                            v.F106 = F106Codec.JsonField(r, "f106");
+                            break;
+                        case "f107":
+                            v.F107 = F107Codec.JsonField(r, "f107");
+                            break;
+                        case "f108":
+                            v.F108 = F108Codec.JsonField(r, "f108");
+                            break;
+                        case "f109":
+                            v.F109 = F109Codec.JsonField(r, "f109");
+                            break;
+                        case "f110":
+                            v.F110 = F110Codec.JsonField(r, "f110");
+                            break;
+                        case "f111":
+                            v.F111 = F111Codec.JsonField(r, "f111");
+                            break;
+                        case "f112":
+                            v.F112 = F112Codec.JsonField(r, "f112");
+                            break;
+                        case "f113":
+                            v.F113 = F113Codec.JsonField(r, "f113");
+                            break;
+                        case "f114":
+                            v.F114 = F114Codec.JsonField(r, "f114");
+                            break;
+                        case "f115":
+                            v.F115 = F115Codec.JsonField(r, "f115");
+                            break;
+                        case "f116":
+                            v.F116 = F116Codec.JsonField(r, "f116");
+                            break;
+                        case "f117":
+                            v.F117 = F117Codec.JsonField(r, "f117");
+                            break;
+                        case "f118":
+                            v.F118 = F118Codec.JsonField(r, "f118");
+                            break;
+                        case "f119":
+                            v.F119 = F119Codec.JsonField(r, "f119");
+                            break;
+                        case "f120":
+                            v.F120 = F120Codec.JsonField(r, "f120");
+                            break;
+                        case "f121":
+                            v.F121 = F121Codec.JsonField(r, "f121");
+                            break;
+                        case "f122":
+                            v.F122 = F122Codec.JsonField(r, "f122");
+                            break;
+                        case "f123":
+                            v.F123 = F123Codec.JsonField(r, "f123");
+                            break;
+                        case "f124":
+                            v.F124 = F124Codec.JsonField(r, "f124");
+                            break;
+                        case "f125":
+                            v.F125 = F125Codec.JsonField(r, "f125");
+                            break;
+                        case "f126":
+                            v.F126 = F126Codec.JsonField(r, "f126");
+                            break;
+                        case "f127":
+                            v.F127 = F127Codec.JsonField(r, "f127");
+                            break;
+                        case "f128":
+                            v.F128 = F128Codec.JsonField(r, "f128");
+                            break;
+                        case "f129":
+                            v.F129 = F129Codec.JsonField(r, "f129");
+                            break;
+                        case "f130":
+                            v.F130 = F130Codec.JsonField(r, "f130");
+                            break;
+                        case "f131":
+                            v.F131 = F131Codec.JsonField(r, "f131");
+                            break;
+                        case "f132":
+                            v.F132 = F132Codec.JsonField(r, "f132");
+                            break;
+                        case "f133":
+                            v.F133 = F133Codec.JsonField(r, "f133");
+                            break;
+                        case "f134":
+                            v.F134 = F134Codec.JsonField(r, "f134");
+                            break;
+                        case "f135":
+                            v.F135 = F135Codec.JsonField(r, "f135");
+                            break;
+                        case "f136":
+                            v.F136 = F136Codec.JsonField(r, "f136");
+                            break;
+                        case "f137":
+                            v.F137 = F137Codec.JsonField(r, "f137");
+                            break;
+                        case "f138":
+                            v.F138 = F138Codec.JsonField(r, "f138");
+                            break;
+                        case "f139":
+                            v.F139 = F139Codec.JsonField(r, "f139");
+                            break;
+                        case "f140":
+                            v.F140 = F140Codec.JsonField(r, "f140");
+                            break;
+                        case "f141":
+                            v.F141 = F141Codec.JsonField(r, "f141");
+                            break;
+                        case "f142":
+                            v.F142 = F142Codec.JsonField(r, "f142");
+                            break;
+                        case "f143":
+                            v.F143 = F143Codec.JsonField(r, "f143");
+                            break;
+                        case "f144":
+                            v.F144 = F144Codec.JsonField(r, "f144");
+                            break;
+                        case "f145":
+                            v.F145 = F145Codec.JsonField(r, "f145");
+                            break;
+                        case "f146":
+                            v.F146 = F146Codec.JsonField(r, "f146");
+                            break;
+                        case "f147":
+                            v.F147 = F147Codec.JsonField(r, "f147");
+                            break;
+                        case "f148":
+                            v.F148 = F148Codec.JsonField(r, "f148");
+                            break;
+                        case "f149":
+                            v.F149 = F149Codec.JsonField(r, "f149");
+                            break;
+                        case "f150":
+                            v.F150 = F150Codec.JsonField(r, "f150");
+                            break;
+                        case "f151":
+                            v.F151 = F151Codec.JsonField(r, "f151");
+                            break;
+                        case "f152":
+                            v.F152 = F152Codec.JsonField(r, "f152");
+                            break;
+                        case "f153":
+                            v.F153 = F153Codec.JsonField(r, "f153");
+                            break;
+                        case "f154":
+                            v.F154 = F154Codec.JsonField(r, "f154");
+                            break;
+                        case "f155":
+                            v.F155 = F155Codec.JsonField(r, "f155");
+                            break;
+                        case "f156":
+                            v.F156 = F156Codec.JsonField(r, "f156");
+                            break;
+                        case "f157":
+                            v.F157 = F157Codec.JsonField(r, "f157");
+                            break;
+                        case "f158":
+                            v.F158 = F158Codec.JsonField(r, "f158");
+                            break;
+                        case "f159":
+                            v.F159 = F159Codec.JsonField(r, "f159");
+                            break;
+                        case "f160":
+                            v.F160 = F160Codec.JsonField(r, "f160");
+                            break;
+                        case "f161":
+                            v.F161 = F161Codec.JsonField(r, "f161");
+                            break;
+                        case "f162":
+                            v.F162 = F162Codec.JsonField(r, "f162");
+                            break;
+                        case "f163":
+                            v.F163 = F163Codec.JsonField(r, "f163");
+                            break;
+                        case "f164":
+                            v.F164 = F164Codec.JsonField(r, "f164");
+                            break;
+                        case "f165":
+                            v.F165 = F165Codec.JsonField(r, "f165");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(26);
+                if (!seen1)
+                    r.Spend(12);
+                if (!seen2)
+                    r.Spend(26);
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -2638,6 +3194,19 @@ namespace Test
         public override string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static new StructNested FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static new StructNested FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -4416,6 +4985,414 @@ namespace Test
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override StructNested FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(306, 0);
+                var v = new StructNested();
+                bool seen0 = false;
+                bool seen1 = false;
+                bool seen2 = false;
+                bool seen3 = false;
+                bool seen4 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Int32.JsonField(r, "id");
+                            break;
+                        case "f1":
+                            v.F1 = Codecs.Bool.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = Codecs.Bool.JsonField(r, "f2");
+                            break;
+                        case "f3":
+                            v.F3 = Codecs.Byte.JsonField(r, "f3");
+                            break;
+                        case "f4":
+                            v.F4 = Codecs.Byte.JsonField(r, "f4");
+                            break;
+                        case "f5":
+                            v.F5 = Codecs.Char.JsonField(r, "f5");
+                            break;
+                        case "f6":
+                            v.F6 = Codecs.Char.JsonField(r, "f6");
+                            break;
+                        case "f7":
+                            v.F7 = Codecs.WChar.JsonField(r, "f7");
+                            break;
+                        case "f8":
+                            v.F8 = Codecs.WChar.JsonField(r, "f8");
+                            break;
+                        case "f9":
+                            v.F9 = Codecs.SByte.JsonField(r, "f9");
+                            break;
+                        case "f10":
+                            v.F10 = Codecs.SByte.JsonField(r, "f10");
+                            break;
+                        case "f11":
+                            v.F11 = Codecs.Byte.JsonField(r, "f11");
+                            break;
+                        case "f12":
+                            v.F12 = Codecs.Byte.JsonField(r, "f12");
+                            break;
+                        case "f13":
+                            v.F13 = Codecs.Int16.JsonField(r, "f13");
+                            break;
+                        case "f14":
+                            v.F14 = Codecs.Int16.JsonField(r, "f14");
+                            break;
+                        case "f15":
+                            v.F15 = Codecs.UInt16.JsonField(r, "f15");
+                            break;
+                        case "f16":
+                            v.F16 = Codecs.UInt16.JsonField(r, "f16");
+                            break;
+                        case "f17":
+                            v.F17 = Codecs.Int32.JsonField(r, "f17");
+                            break;
+                        case "f18":
+                            v.F18 = Codecs.Int32.JsonField(r, "f18");
+                            break;
+                        case "f19":
+                            v.F19 = Codecs.UInt32.JsonField(r, "f19");
+                            break;
+                        case "f20":
+                            v.F20 = Codecs.UInt32.JsonField(r, "f20");
+                            break;
+                        case "f21":
+                            v.F21 = Codecs.Int64.JsonField(r, "f21");
+                            break;
+                        case "f22":
+                            v.F22 = Codecs.Int64.JsonField(r, "f22");
+                            break;
+                        case "f23":
+                            v.F23 = Codecs.UInt64.JsonField(r, "f23");
+                            break;
+                        case "f24":
+                            v.F24 = Codecs.UInt64.JsonField(r, "f24");
+                            break;
+                        case "f25":
+                            v.F25 = Codecs.Single.JsonField(r, "f25");
+                            break;
+                        case "f26":
+                            v.F26 = Codecs.Single.JsonField(r, "f26");
+                            break;
+                        case "f27":
+                            v.F27 = Codecs.Double.JsonField(r, "f27");
+                            break;
+                        case "f28":
+                            v.F28 = Codecs.Double.JsonField(r, "f28");
+                            break;
+                        case "f29":
+                            v.F29 = Codecs.Decimal.JsonField(r, "f29");
+                            break;
+                        case "f30":
+                            v.F30 = Codecs.Decimal.JsonField(r, "f30");
+                            break;
+                        case "f31":
+                            v.F31 = Codecs.String.JsonField(r, "f31");
+                            break;
+                        case "f32":
+                            v.F32 = Codecs.String.JsonField(r, "f32");
+                            break;
+                        case "f33":
+                            v.F33 = Codecs.Timestamp.JsonField(r, "f33");
+                            break;
+                        case "f34":
+                            v.F34 = Codecs.Timestamp.JsonField(r, "f34");
+                            break;
+                        case "f35":
+                            v.F35 = Codecs.Timestamp.JsonField(r, "f35");
+                            break;
+                        case "f36":
+                            v.F36 = Codecs.Guid.JsonField(r, "f36");
+                            break;
+                        case "f37":
+                            v.F37 = Codecs.Guid.JsonField(r, "f37");
+                            break;
+                        case "f38":
+                            v.F38 = Codecs.Guid.JsonField(r, "f38");
+                            break;
+                        case "f39":
+                            v.F39 = F39Codec.JsonField(r, "f39");
+                            break;
+                        case "f40":
+                            v.F40 = F40Codec.JsonField(r, "f40");
+                            break;
+                        case "f41":
+                            seen0 = true;
+                            v.F41 = global::Proto.Order.Model.Instance.JsonField(r, "f41");
+                            break;
+                        case "f42":
+                            seen1 = true;
+                            v.F42 = global::Proto.Balance.Model.Instance.JsonField(r, "f42");
+                            break;
+                        case "f43":
+                            v.F43 = F43Codec.JsonField(r, "f43");
+                            break;
+                        case "f44":
+                            seen2 = true;
+                            v.F44 = global::Proto.Account.Model.Instance.JsonField(r, "f44");
+                            break;
+                        case "f100":
+                            v.F100 = F100Codec.JsonField(r, "f100");
+                            break;
+                        case "f101":
+                            v.F101 = F101Codec.JsonField(r, "f101");
+                            break;
+                        case "f102":
+                            v.F102 = F102Codec.JsonField(r, "f102");
+                            break;
+                        case "f103":
+                            v.F103 = F103Codec.JsonField(r, "f103");
+                            break;
+                        case "f104":
+                            v.F104 = F104Codec.JsonField(r, "f104");
+                            break;
+                        case "f105":
+                            v.F105 = F105Codec.JsonField(r, "f105");
+                            break;
+                        case "f106":
+                            v.F106 = F106Codec.JsonField(r, "f106");
+                            break;
+                        case "f107":
+                            v.F107 = F107Codec.JsonField(r, "f107");
+                            break;
+                        case "f108":
+                            v.F108 = F108Codec.JsonField(r, "f108");
+                            break;
+                        case "f109":
+                            v.F109 = F109Codec.JsonField(r, "f109");
+                            break;
+                        case "f110":
+                            v.F110 = F110Codec.JsonField(r, "f110");
+                            break;
+                        case "f111":
+                            v.F111 = F111Codec.JsonField(r, "f111");
+                            break;
+                        case "f112":
+                            v.F112 = F112Codec.JsonField(r, "f112");
+                            break;
+                        case "f113":
+                            v.F113 = F113Codec.JsonField(r, "f113");
+                            break;
+                        case "f114":
+                            v.F114 = F114Codec.JsonField(r, "f114");
+                            break;
+                        case "f115":
+                            v.F115 = F115Codec.JsonField(r, "f115");
+                            break;
+                        case "f116":
+                            v.F116 = F116Codec.JsonField(r, "f116");
+                            break;
+                        case "f117":
+                            v.F117 = F117Codec.JsonField(r, "f117");
+                            break;
+                        case "f118":
+                            v.F118 = F118Codec.JsonField(r, "f118");
+                            break;
+                        case "f119":
+                            v.F119 = F119Codec.JsonField(r, "f119");
+                            break;
+                        case "f120":
+                            v.F120 = F120Codec.JsonField(r, "f120");
+                            break;
+                        case "f121":
+                            v.F121 = F121Codec.JsonField(r, "f121");
+                            break;
+                        case "f122":
+                            v.F122 = F122Codec.JsonField(r, "f122");
+                            break;
+                        case "f123":
+                            v.F123 = F123Codec.JsonField(r, "f123");
+                            break;
+                        case "f124":
+                            v.F124 = F124Codec.JsonField(r, "f124");
+                            break;
+                        case "f125":
+                            v.F125 = F125Codec.JsonField(r, "f125");
+                            break;
+                        case "f126":
+                            v.F126 = F126Codec.JsonField(r, "f126");
+                            break;
+                        case "f127":
+                            v.F127 = F127Codec.JsonField(r, "f127");
+                            break;
+                        case "f128":
+                            v.F128 = F128Codec.JsonField(r, "f128");
+                            break;
+                        case "f129":
+                            v.F129 = F129Codec.JsonField(r, "f129");
+                            break;
+                        case "f130":
+                            v.F130 = F130Codec.JsonField(r, "f130");
+                            break;
+                        case "f131":
+                            v.F131 = F131Codec.JsonField(r, "f131");
+                            break;
+                        case "f132":
+                            v.F132 = F132Codec.JsonField(r, "f132");
+                            break;
+                        case "f133":
+                            v.F133 = F133Codec.JsonField(r, "f133");
+                            break;
+                        case "f134":
+                            v.F134 = F134Codec.JsonField(r, "f134");
+                            break;
+                        case "f135":
+                            v.F135 = F135Codec.JsonField(r, "f135");
+                            break;
+                        case "f136":
+                            v.F136 = F136Codec.JsonField(r, "f136");
+                            break;
+                        case "f137":
+                            v.F137 = F137Codec.JsonField(r, "f137");
+                            break;
+                        case "f138":
+                            v.F138 = F138Codec.JsonField(r, "f138");
+                            break;
+                        case "f139":
+                            v.F139 = F139Codec.JsonField(r, "f139");
+                            break;
+                        case "f140":
+                            v.F140 = F140Codec.JsonField(r, "f140");
+                            break;
+                        case "f141":
+                            v.F141 = F141Codec.JsonField(r, "f141");
+                            break;
+                        case "f142":
+                            v.F142 = F142Codec.JsonField(r, "f142");
+                            break;
+                        case "f143":
+                            v.F143 = F143Codec.JsonField(r, "f143");
+                            break;
+                        case "f144":
+                            v.F144 = F144Codec.JsonField(r, "f144");
+                            break;
+                        case "f145":
+                            v.F145 = F145Codec.JsonField(r, "f145");
+                            break;
+                        case "f146":
+                            v.F146 = F146Codec.JsonField(r, "f146");
+                            break;
+                        case "f147":
+                            v.F147 = F147Codec.JsonField(r, "f147");
+                            break;
+                        case "f148":
+                            v.F148 = F148Codec.JsonField(r, "f148");
+                            break;
+                        case "f149":
+                            v.F149 = F149Codec.JsonField(r, "f149");
+                            break;
+                        case "f150":
+                            v.F150 = F150Codec.JsonField(r, "f150");
+                            break;
+                        case "f151":
+                            v.F151 = F151Codec.JsonField(r, "f151");
+                            break;
+                        case "f152":
+                            v.F152 = F152Codec.JsonField(r, "f152");
+                            break;
+                        case "f153":
+                            v.F153 = F153Codec.JsonField(r, "f153");
+                            break;
+                        case "f154":
+                            v.F154 = F154Codec.JsonField(r, "f154");
+                            break;
+                        case "f155":
+                            v.F155 = F155Codec.JsonField(r, "f155");
+                            break;
+                        case "f156":
+                            v.F156 = F156Codec.JsonField(r, "f156");
+                            break;
+                        case "f157":
+                            v.F157 = F157Codec.JsonField(r, "f157");
+                            break;
+                        case "f158":
+                            v.F158 = F158Codec.JsonField(r, "f158");
+                            break;
+                        case "f159":
+                            v.F159 = F159Codec.JsonField(r, "f159");
+                            break;
+                        case "f160":
+                            v.F160 = F160Codec.JsonField(r, "f160");
+                            break;
+                        case "f161":
+                            v.F161 = F161Codec.JsonField(r, "f161");
+                            break;
+                        case "f162":
+                            v.F162 = F162Codec.JsonField(r, "f162");
+                            break;
+                        case "f163":
+                            v.F163 = F163Codec.JsonField(r, "f163");
+                            break;
+                        case "f164":
+                            v.F164 = F164Codec.JsonField(r, "f164");
+                            break;
+                        case "f165":
+                            v.F165 = F165Codec.JsonField(r, "f165");
+                            break;
+                        case "f1000":
+                            v.F1000 = F1000Codec.JsonField(r, "f1000");
+                            break;
+                        case "f1001":
+                            v.F1001 = F1001Codec.JsonField(r, "f1001");
+                            break;
+                        case "f1002":
+                            v.F1002 = F1002Codec.JsonField(r, "f1002");
+                            break;
+                        case "f1003":
+                            v.F1003 = F1003Codec.JsonField(r, "f1003");
+                            break;
+                        case "f1004":
+                            v.F1004 = F1004Codec.JsonField(r, "f1004");
+                            break;
+                        case "f1005":
+                            v.F1005 = F1005Codec.JsonField(r, "f1005");
+                            break;
+                        case "f1006":
+                            v.F1006 = F1006Codec.JsonField(r, "f1006");
+                            break;
+                        case "f1007":
+                            v.F1007 = F1007Codec.JsonField(r, "f1007");
+                            break;
+                        case "f1008":
+                            seen3 = true;
+                            v.F1008 = global::Test.StructSimple.Model.Instance.JsonField(r, "f1008");
+                            break;
+                        case "f1009":
+                            v.F1009 = F1009Codec.JsonField(r, "f1009");
+                            break;
+                        case "f1010":
+                            seen4 = true;
+                            v.F1010 = global::Test.StructOptional.Model.Instance.JsonField(r, "f1010");
+                            break;
+                        case "f1011":
+                            v.F1011 = F1011Codec.JsonField(r, "f1011");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(26);
+                if (!seen1)
+                    r.Spend(12);
+                if (!seen2)
+                    r.Spend(26);
+                if (!seen3)
+                    r.Spend(281);
+                if (!seen4)
+                    r.Spend(347);
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -4517,6 +5494,19 @@ namespace Test
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static StructBytes FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static StructBytes FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -4627,6 +5617,34 @@ namespace Test
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override StructBytes FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(6, 0);
+                var v = new StructBytes();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "f1":
+                            v.F1 = Codecs.Bytes.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = F2Codec.JsonField(r, "f2");
+                            break;
+                        case "f3":
+                            v.F3 = F3Codec.JsonField(r, "f3");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -4735,6 +5753,19 @@ namespace Test
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static StructArray FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static StructArray FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -4967,6 +5998,59 @@ namespace Test
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override StructArray FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(36, 0);
+                var v = new StructArray();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "f1":
+                            v.F1 = F1Codec.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = F2Codec.JsonField(r, "f2");
+                            break;
+                        case "f3":
+                            v.F3 = F3Codec.JsonField(r, "f3");
+                            break;
+                        case "f4":
+                            v.F4 = F4Codec.JsonField(r, "f4");
+                            break;
+                        case "f5":
+                            v.F5 = F5Codec.JsonField(r, "f5");
+                            break;
+                        case "f6":
+                            v.F6 = F6Codec.JsonField(r, "f6");
+                            break;
+                        case "f7":
+                            v.F7 = F7Codec.JsonField(r, "f7");
+                            break;
+                        case "f8":
+                            v.F8 = F8Codec.JsonField(r, "f8");
+                            break;
+                        case "f9":
+                            seen0 = true;
+                            v.F9 = F9Codec.JsonField(r, "f9");
+                            break;
+                        case "f10":
+                            v.F10 = F10Codec.JsonField(r, "f10");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(562);
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -5075,6 +6159,19 @@ namespace Test
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static StructVector FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static StructVector FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -5277,6 +6374,55 @@ namespace Test
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override StructVector FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(40, 0);
+                var v = new StructVector();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "f1":
+                            v.F1 = F1Codec.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = F2Codec.JsonField(r, "f2");
+                            break;
+                        case "f3":
+                            v.F3 = F3Codec.JsonField(r, "f3");
+                            break;
+                        case "f4":
+                            v.F4 = F4Codec.JsonField(r, "f4");
+                            break;
+                        case "f5":
+                            v.F5 = F5Codec.JsonField(r, "f5");
+                            break;
+                        case "f6":
+                            v.F6 = F6Codec.JsonField(r, "f6");
+                            break;
+                        case "f7":
+                            v.F7 = F7Codec.JsonField(r, "f7");
+                            break;
+                        case "f8":
+                            v.F8 = F8Codec.JsonField(r, "f8");
+                            break;
+                        case "f9":
+                            v.F9 = F9Codec.JsonField(r, "f9");
+                            break;
+                        case "f10":
+                            v.F10 = F10Codec.JsonField(r, "f10");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -5385,6 +6531,19 @@ namespace Test
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static StructList FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static StructList FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -5587,6 +6746,55 @@ namespace Test
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override StructList FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(40, 0);
+                var v = new StructList();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "f1":
+                            v.F1 = F1Codec.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = F2Codec.JsonField(r, "f2");
+                            break;
+                        case "f3":
+                            v.F3 = F3Codec.JsonField(r, "f3");
+                            break;
+                        case "f4":
+                            v.F4 = F4Codec.JsonField(r, "f4");
+                            break;
+                        case "f5":
+                            v.F5 = F5Codec.JsonField(r, "f5");
+                            break;
+                        case "f6":
+                            v.F6 = F6Codec.JsonField(r, "f6");
+                            break;
+                        case "f7":
+                            v.F7 = F7Codec.JsonField(r, "f7");
+                            break;
+                        case "f8":
+                            v.F8 = F8Codec.JsonField(r, "f8");
+                            break;
+                        case "f9":
+                            v.F9 = F9Codec.JsonField(r, "f9");
+                            break;
+                        case "f10":
+                            v.F10 = F10Codec.JsonField(r, "f10");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -5689,6 +6897,19 @@ namespace Test
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static StructSet FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static StructSet FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -5813,6 +7034,37 @@ namespace Test
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override StructSet FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(16, 0);
+                var v = new StructSet();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "f1":
+                            v.F1 = F1Codec.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = F2Codec.JsonField(r, "f2");
+                            break;
+                        case "f3":
+                            v.F3 = F3Codec.JsonField(r, "f3");
+                            break;
+                        case "f4":
+                            v.F4 = F4Codec.JsonField(r, "f4");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -5921,6 +7173,19 @@ namespace Test
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static StructMap FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static StructMap FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -6123,6 +7388,55 @@ namespace Test
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override StructMap FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(40, 0);
+                var v = new StructMap();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "f1":
+                            v.F1 = F1Codec.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = F2Codec.JsonField(r, "f2");
+                            break;
+                        case "f3":
+                            v.F3 = F3Codec.JsonField(r, "f3");
+                            break;
+                        case "f4":
+                            v.F4 = F4Codec.JsonField(r, "f4");
+                            break;
+                        case "f5":
+                            v.F5 = F5Codec.JsonField(r, "f5");
+                            break;
+                        case "f6":
+                            v.F6 = F6Codec.JsonField(r, "f6");
+                            break;
+                        case "f7":
+                            v.F7 = F7Codec.JsonField(r, "f7");
+                            break;
+                        case "f8":
+                            v.F8 = F8Codec.JsonField(r, "f8");
+                            break;
+                        case "f9":
+                            v.F9 = F9Codec.JsonField(r, "f9");
+                            break;
+                        case "f10":
+                            v.F10 = F10Codec.JsonField(r, "f10");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -6231,6 +7545,19 @@ namespace Test
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static StructHash FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static StructHash FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -6433,6 +7760,55 @@ namespace Test
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override StructHash FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(40, 0);
+                var v = new StructHash();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "f1":
+                            v.F1 = F1Codec.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = F2Codec.JsonField(r, "f2");
+                            break;
+                        case "f3":
+                            v.F3 = F3Codec.JsonField(r, "f3");
+                            break;
+                        case "f4":
+                            v.F4 = F4Codec.JsonField(r, "f4");
+                            break;
+                        case "f5":
+                            v.F5 = F5Codec.JsonField(r, "f5");
+                            break;
+                        case "f6":
+                            v.F6 = F6Codec.JsonField(r, "f6");
+                            break;
+                        case "f7":
+                            v.F7 = F7Codec.JsonField(r, "f7");
+                            break;
+                        case "f8":
+                            v.F8 = F8Codec.JsonField(r, "f8");
+                            break;
+                        case "f9":
+                            v.F9 = F9Codec.JsonField(r, "f9");
+                            break;
+                        case "f10":
+                            v.F10 = F10Codec.JsonField(r, "f10");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -6535,6 +7911,19 @@ namespace Test
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static StructHashEx FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static StructHashEx FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -6630,6 +8019,31 @@ namespace Test
                 F2Codec.JsonField(j, v.F2, "f2");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override StructHashEx FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(8, 0);
+                var v = new StructHashEx();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "f1":
+                            v.F1 = F1Codec.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = F2Codec.JsonField(r, "f2");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -6730,6 +8144,19 @@ namespace Test
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static StructEmpty FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static StructEmpty FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -6799,6 +8226,25 @@ namespace Test
                 j.Enter(Name);
                 j.Raw("{}");
                 j.Leave();
+            }
+
+            public override StructEmpty FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(32, 0);
+                var v = new StructEmpty();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }

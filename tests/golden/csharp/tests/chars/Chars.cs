@@ -105,6 +105,19 @@ namespace Chars
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static CharKeys FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static CharKeys FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -200,6 +213,31 @@ namespace Chars
                 CountByLetterCodec.JsonField(j, v.CountByLetter, "countByLetter");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override CharKeys FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(8, 0);
+                var v = new CharKeys();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "letters":
+                            v.Letters = LettersCodec.JsonField(r, "letters");
+                            break;
+                        case "countByLetter":
+                            v.CountByLetter = CountByLetterCodec.JsonField(r, "countByLetter");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }

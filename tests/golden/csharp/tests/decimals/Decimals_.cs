@@ -113,6 +113,19 @@ namespace Decimals_
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Prices FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Prices FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -311,6 +324,55 @@ namespace Decimals_
                 MaybePricesCodec.JsonField(j, v.MaybePrices, "maybePrices");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Prices FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(77, 0);
+                var v = new Prices();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "price":
+                            v.Price = Codecs.Decimal.JsonField(r, "price");
+                            break;
+                        case "maybePrice":
+                            v.MaybePrice = MaybePriceCodec.JsonField(r, "maybePrice");
+                            break;
+                        case "pair":
+                            v.Pair = PairCodec.JsonField(r, "pair");
+                            break;
+                        case "priceVector":
+                            v.PriceVector = PriceVectorCodec.JsonField(r, "priceVector");
+                            break;
+                        case "priceList":
+                            v.PriceList = PriceListCodec.JsonField(r, "priceList");
+                            break;
+                        case "priceSet":
+                            v.PriceSet = PriceSetCodec.JsonField(r, "priceSet");
+                            break;
+                        case "priceById":
+                            v.PriceById = PriceByIdCodec.JsonField(r, "priceById");
+                            break;
+                        case "idByPrice":
+                            v.IdByPrice = IdByPriceCodec.JsonField(r, "idByPrice");
+                            break;
+                        case "priceByPrice":
+                            v.PriceByPrice = PriceByPriceCodec.JsonField(r, "priceByPrice");
+                            break;
+                        case "maybePrices":
+                            v.MaybePrices = MaybePricesCodec.JsonField(r, "maybePrices");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }

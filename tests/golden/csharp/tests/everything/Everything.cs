@@ -227,6 +227,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Counted FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Counted FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -306,6 +319,28 @@ namespace Everything
                 Codecs.Int32.JsonField(j, v.A, "a");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Counted FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Counted();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "a":
+                            v.A = Codecs.Int32.JsonField(r, "a");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -408,6 +443,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Shifted FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Shifted FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -487,6 +535,28 @@ namespace Everything
                 Codecs.Int32.JsonField(j, v.A, "a");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Shifted FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Shifted();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "a":
+                            v.A = Codecs.Int32.JsonField(r, "a");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -589,6 +659,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static AfterShift FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static AfterShift FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -668,6 +751,28 @@ namespace Everything
                 Codecs.Int32.JsonField(j, v.A, "a");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override AfterShift FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new AfterShift();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "a":
+                            v.A = Codecs.Int32.JsonField(r, "a");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -770,6 +875,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Fixed FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Fixed FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -849,6 +967,28 @@ namespace Everything
                 Codecs.Int32.JsonField(j, v.A, "a");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Fixed FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Fixed();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "a":
+                            v.A = Codecs.Int32.JsonField(r, "a");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -951,6 +1091,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static new Derived FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static new Derived FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1040,6 +1193,31 @@ namespace Everything
                 Codecs.Int32.JsonField(j, v.B, "b");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Derived FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(8, 0);
+                var v = new Derived();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "a":
+                            v.A = Codecs.Int32.JsonField(r, "a");
+                            break;
+                        case "b":
+                            v.B = Codecs.Int32.JsonField(r, "b");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -1147,6 +1325,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static new ImportedBase FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static new ImportedBase FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1246,6 +1437,34 @@ namespace Everything
                 Codecs.Double.JsonField(j, v.Price, "price");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override ImportedBase FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(16, 0);
+                var v = new ImportedBase();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "symbol":
+                            v.Symbol = Codecs.String.JsonField(r, "symbol");
+                            break;
+                        case "digits":
+                            v.Digits = Codecs.Int32.JsonField(r, "digits");
+                            break;
+                        case "price":
+                            v.Price = Codecs.Double.JsonField(r, "price");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -1348,6 +1567,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Note FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Note FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1429,6 +1661,28 @@ namespace Everything
                 Codecs.String.JsonField(j, v.Text, "text");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Note FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Note();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "text":
+                            v.Text = Codecs.String.JsonField(r, "text");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -1532,6 +1786,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Quiet FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Quiet FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1621,6 +1888,31 @@ namespace Everything
                 Codecs.Int32.JsonField(j, v.Legacy, "legacy");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Quiet FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(8, 0);
+                var v = new Quiet();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "password":
+                            v.Password = Codecs.String.JsonField(r, "password");
+                            break;
+                        case "legacy":
+                            v.Legacy = Codecs.Int32.JsonField(r, "legacy");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -1721,6 +2013,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Empty FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Empty FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -1790,6 +2095,25 @@ namespace Everything
                 j.Enter(Name);
                 j.Raw("{}");
                 j.Leave();
+            }
+
+            public override Empty FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(32, 0);
+                var v = new Empty();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -1948,6 +2272,19 @@ namespace Everything
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Everything FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Everything FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -2745,6 +3082,195 @@ namespace Everything
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override Everything FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(258, 0);
+                var v = new Everything();
+                bool seen0 = false;
+                bool seen1 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Int32.JsonField(r, "id");
+                            break;
+                        case "f1":
+                            v.F1 = Codecs.Bool.JsonField(r, "f1");
+                            break;
+                        case "f2":
+                            v.F2 = Codecs.Byte.JsonField(r, "f2");
+                            break;
+                        case "f3":
+                            v.F3 = Codecs.Char.JsonField(r, "f3");
+                            break;
+                        case "f4":
+                            v.F4 = Codecs.WChar.JsonField(r, "f4");
+                            break;
+                        case "f5":
+                            v.F5 = Codecs.SByte.JsonField(r, "f5");
+                            break;
+                        case "f6":
+                            v.F6 = Codecs.Byte.JsonField(r, "f6");
+                            break;
+                        case "f7":
+                            v.F7 = Codecs.Int16.JsonField(r, "f7");
+                            break;
+                        case "f8":
+                            v.F8 = Codecs.UInt16.JsonField(r, "f8");
+                            break;
+                        case "f9":
+                            v.F9 = Codecs.Int32.JsonField(r, "f9");
+                            break;
+                        case "f10":
+                            v.F10 = Codecs.UInt32.JsonField(r, "f10");
+                            break;
+                        case "f11":
+                            v.F11 = Codecs.Int64.JsonField(r, "f11");
+                            break;
+                        case "f12":
+                            v.F12 = Codecs.UInt64.JsonField(r, "f12");
+                            break;
+                        case "f13":
+                            v.F13 = Codecs.Single.JsonField(r, "f13");
+                            break;
+                        case "f14":
+                            v.F14 = Codecs.Double.JsonField(r, "f14");
+                            break;
+                        case "f15":
+                            v.F15 = Codecs.Decimal.JsonField(r, "f15");
+                            break;
+                        case "f16":
+                            v.F16 = Codecs.Decimal.JsonField(r, "f16");
+                            break;
+                        case "f17":
+                            v.F17 = Codecs.String.JsonField(r, "f17");
+                            break;
+                        case "f18":
+                            v.F18 = Codecs.Timestamp.JsonField(r, "f18");
+                            break;
+                        case "f19":
+                            v.F19 = Codecs.Timestamp.JsonField(r, "f19");
+                            break;
+                        case "f20":
+                            v.F20 = Codecs.Guid.JsonField(r, "f20");
+                            break;
+                        case "f21":
+                            v.F21 = Codecs.Guid.JsonField(r, "f21");
+                            break;
+                        case "f22":
+                            v.F22 = Codecs.Guid.JsonField(r, "f22");
+                            break;
+                        case "f23":
+                            v.F23 = Codecs.Guid.JsonField(r, "f23");
+                            break;
+                        case "f24":
+                            v.F24 = Codecs.Bytes.JsonField(r, "f24");
+                            break;
+                        case "f25":
+                            v.F25 = F25Codec.JsonField(r, "f25");
+                            break;
+                        case "f26":
+                            v.F26 = F26Codec.JsonField(r, "f26");
+                            break;
+                        case "f27":
+                            v.F27 = F27Codec.JsonField(r, "f27");
+                            break;
+                        case "f28":
+                            v.F28 = F28Codec.JsonField(r, "f28");
+                            break;
+                        case "f29":
+                            seen0 = true;
+                            v.F29 = global::Everything.Counted.Model.Instance.JsonField(r, "f29");
+                            break;
+                        case "f30":
+                            seen1 = true;
+                            v.F30 = global::Market.Instrument.Model.Instance.JsonField(r, "f30");
+                            break;
+                        case "f31":
+                            v.F31 = F31Codec.JsonField(r, "f31");
+                            break;
+                        case "f32":
+                            v.F32 = F32Codec.JsonField(r, "f32");
+                            break;
+                        case "f33":
+                            v.F33 = F33Codec.JsonField(r, "f33");
+                            break;
+                        case "f34":
+                            v.F34 = F34Codec.JsonField(r, "f34");
+                            break;
+                        case "f35":
+                            v.F35 = F35Codec.JsonField(r, "f35");
+                            break;
+                        case "f36":
+                            v.F36 = F36Codec.JsonField(r, "f36");
+                            break;
+                        case "f37":
+                            v.F37 = F37Codec.JsonField(r, "f37");
+                            break;
+                        case "f38":
+                            v.F38 = F38Codec.JsonField(r, "f38");
+                            break;
+                        case "f39":
+                            v.F39 = F39Codec.JsonField(r, "f39");
+                            break;
+                        case "f40":
+                            v.F40 = F40Codec.JsonField(r, "f40");
+                            break;
+                        case "f41":
+                            v.F41 = F41Codec.JsonField(r, "f41");
+                            break;
+                        case "f42":
+                            v.F42 = F42Codec.JsonField(r, "f42");
+                            break;
+                        case "f43":
+                            v.F43 = F43Codec.JsonField(r, "f43");
+                            break;
+                        case "f44":
+                            v.F44 = F44Codec.JsonField(r, "f44");
+                            break;
+                        case "f45":
+                            v.F45 = F45Codec.JsonField(r, "f45");
+                            break;
+                        case "f46":
+                            v.F46 = F46Codec.JsonField(r, "f46");
+                            break;
+                        case "f47":
+                            v.F47 = F47Codec.JsonField(r, "f47");
+                            break;
+                        case "f47Reset":
+                            v.F47Reset = Codecs.Bool.JsonField(r, "f47Reset");
+                            break;
+                        case "f48":
+                            v.F48 = F48Codec.JsonField(r, "f48");
+                            break;
+                        case "f49":
+                            v.F49 = F49Codec.JsonField(r, "f49");
+                            break;
+                        case "f50":
+                            v.F50 = F50Codec.JsonField(r, "f50");
+                            break;
+                        case "f51":
+                            v.F51 = F51Codec.JsonField(r, "f51");
+                            break;
+                        case "f52":
+                            v.F52 = F52Codec.JsonField(r, "f52");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(4);
+                if (!seen1)
+                    r.Spend(8);
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -2852,6 +3378,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static PlaceOrder FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static PlaceOrder FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -2951,6 +3490,35 @@ namespace Everything
                 global::Market.Instrument.Model.Instance.JsonField(j, v.Instrument, "instrument");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override PlaceOrder FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(16, 0);
+                var v = new PlaceOrder();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Guid.JsonField(r, "id");
+                            break;
+                        case "instrument":
+                            seen0 = true;
+                            v.Instrument = global::Market.Instrument.Model.Instance.JsonField(r, "instrument");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(8);
+                r.Leave();
+                return v;
             }
         }
     }
@@ -3058,6 +3626,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Accepted FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Accepted FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -3137,6 +3718,28 @@ namespace Everything
                 Codecs.Guid.JsonField(j, v.Id, "id");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Accepted FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(16, 0);
+                var v = new Accepted();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Guid.JsonField(r, "id");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -3245,6 +3848,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Rejected FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Rejected FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -3336,6 +3952,31 @@ namespace Everything
                 Codecs.String.JsonField(j, v.Reason, "reason");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Rejected FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(20, 0);
+                var v = new Rejected();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Guid.JsonField(r, "id");
+                            break;
+                        case "reason":
+                            v.Reason = Codecs.String.JsonField(r, "reason");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -3438,6 +4079,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Ping FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Ping FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -3517,6 +4171,28 @@ namespace Everything
                 Codecs.Int64.JsonField(j, v.Sequence, "sequence");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Ping FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(8, 0);
+                var v = new Ping();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "sequence":
+                            v.Sequence = Codecs.Int64.JsonField(r, "sequence");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -3621,6 +4297,19 @@ namespace Everything
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static FixedKeywords FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static FixedKeywords FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -3720,6 +4409,34 @@ namespace Everything
                 DefaultCodec.JsonField(j, v.Default, "default");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override FixedKeywords FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(9, 0);
+                var v = new FixedKeywords();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "new":
+                            v.New = Codecs.Int32.JsonField(r, "new");
+                            break;
+                        case "swap":
+                            v.Swap = Codecs.Bool.JsonField(r, "swap");
+                            break;
+                        case "default":
+                            v.Default = DefaultCodec.JsonField(r, "default");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -3828,6 +4545,19 @@ namespace Everything
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Keywords FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Keywords FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -3995,6 +4725,52 @@ namespace Everything
                 ThisCodec.JsonField(j, v.This, "this");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Keywords FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(30, 0);
+                var v = new Keywords();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "new":
+                            v.New = Codecs.Int32.JsonField(r, "new");
+                            break;
+                        case "class":
+                            v.Class = Codecs.String.JsonField(r, "class");
+                            break;
+                        case "default":
+                            v.Default = DefaultCodec.JsonField(r, "default");
+                            break;
+                        case "swap":
+                            v.Swap = Codecs.Bool.JsonField(r, "swap");
+                            break;
+                        case "from":
+                            v.From = Codecs.Int32.JsonField(r, "from");
+                            break;
+                        case "None":
+                            v.None = Codecs.Int32.JsonField(r, "None");
+                            break;
+                        case "NULL":
+                            v.Null = Codecs.Int32.JsonField(r, "NULL");
+                            break;
+                        case "operator":
+                            v.Operator = OperatorCodec.JsonField(r, "operator");
+                            break;
+                        case "this":
+                            v.This = ThisCodec.JsonField(r, "this");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }

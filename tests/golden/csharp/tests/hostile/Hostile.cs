@@ -102,6 +102,19 @@ namespace Hostile
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Empty FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Empty FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -171,6 +184,25 @@ namespace Hostile
                 j.Enter(Name);
                 j.Raw("{}");
                 j.Leave();
+            }
+
+            public override Empty FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(32, 0);
+                var v = new Empty();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -273,6 +305,19 @@ namespace Hostile
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Empties FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Empties FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -355,6 +400,28 @@ namespace Hostile
                 ItemsCodec.JsonField(j, v.Items, "items");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Empties FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Empties();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "items":
+                            v.Items = ItemsCodec.JsonField(r, "items");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -457,6 +524,19 @@ namespace Hostile
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Wide FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Wide FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -541,6 +621,28 @@ namespace Hostile
                 ValuesCodec.JsonField(j, v.Values, "values");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Wide FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4000000, 4000000);
+                var v = new Wide();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "values":
+                            v.Values = ValuesCodec.JsonField(r, "values");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -643,6 +745,19 @@ namespace Hostile
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Wides FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Wides FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -725,6 +840,28 @@ namespace Hostile
                 ItemsCodec.JsonField(j, v.Items, "items");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Wides FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Wides();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "items":
+                            v.Items = ItemsCodec.JsonField(r, "items");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -827,6 +964,19 @@ namespace Hostile
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Holder FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Holder FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -944,6 +1094,38 @@ namespace Hostile
                 ByIdCodec.JsonField(j, v.ById, "byId");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Holder FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(5, 4000005);
+                var v = new Holder();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "wide":
+                            seen0 = true;
+                            v.Wide = global::Hostile.Wide.Model.Instance.JsonField(r, "wide");
+                            break;
+                        case "maybe":
+                            v.Maybe = MaybeCodec.JsonField(r, "maybe");
+                            break;
+                        case "byId":
+                            v.ById = ByIdCodec.JsonField(r, "byId");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(4000000);
+                r.Leave();
+                return v;
             }
         }
     }

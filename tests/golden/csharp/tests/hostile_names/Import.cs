@@ -696,6 +696,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Order FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Order FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -796,6 +809,34 @@ namespace Import
                 RangeCodec.JsonField(j, v.Range, "range");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Order FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(12, 0);
+                var v = new Order();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "side":
+                            v.Side = Codecs.Int32.JsonField(r, "side");
+                            break;
+                        case "s":
+                            v.S = SCodec.JsonField(r, "s");
+                            break;
+                        case "range":
+                            v.Range = RangeCodec.JsonField(r, "range");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -1010,6 +1051,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static CppWords FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static CppWords FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -2359,6 +2413,370 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override CppWords FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(619, 0);
+                var v = new CppWords();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "alignas":
+                            v.Alignas = AlignasCodec.JsonField(r, "alignas");
+                            break;
+                        case "alignof":
+                            v.Alignof = Codecs.Int32.JsonField(r, "alignof");
+                            break;
+                        case "and":
+                            v.And = Codecs.String.JsonField(r, "and");
+                            break;
+                        case "and_eq":
+                            v.AndEq = AndEqCodec.JsonField(r, "and_eq");
+                            break;
+                        case "asm":
+                            v.Asm = AsmCodec.JsonField(r, "asm");
+                            break;
+                        case "auto":
+                            v.Auto = Codecs.Double.JsonField(r, "auto");
+                            break;
+                        case "bitand":
+                            v.Bitand = BitandCodec.JsonField(r, "bitand");
+                            break;
+                        case "bitor":
+                            v.Bitor = Codecs.Int64.JsonField(r, "bitor");
+                            break;
+                        case "break":
+                            v.Break = BreakCodec.JsonField(r, "break");
+                            break;
+                        case "case":
+                            v.Case = CaseCodec.JsonField(r, "case");
+                            break;
+                        case "catch":
+                            v.Catch = Codecs.Bytes.JsonField(r, "catch");
+                            break;
+                        case "char8_t":
+                            v.Char8T = Char8TCodec.JsonField(r, "char8_t");
+                            break;
+                        case "char16_t":
+                            v.Char16T = Codecs.Decimal.JsonField(r, "char16_t");
+                            break;
+                        case "char32_t":
+                            v.Char32T = Codecs.Guid.JsonField(r, "char32_t");
+                            break;
+                        case "class":
+                            v.Class = Codecs.Timestamp.JsonField(r, "class");
+                            break;
+                        case "compl":
+                            v.Compl = Codecs.Single.JsonField(r, "compl");
+                            break;
+                        case "concept":
+                            v.Concept = Codecs.Byte.JsonField(r, "concept");
+                            break;
+                        case "const":
+                            v.Const = ConstCodec.JsonField(r, "const");
+                            break;
+                        case "consteval":
+                            v.Consteval = ConstevalCodec.JsonField(r, "consteval");
+                            break;
+                        case "constexpr":
+                            v.Constexpr = Codecs.Int32.JsonField(r, "constexpr");
+                            break;
+                        case "constinit":
+                            v.Constinit = Codecs.String.JsonField(r, "constinit");
+                            break;
+                        case "const_cast":
+                            v.ConstCast = ConstCastCodec.JsonField(r, "const_cast");
+                            break;
+                        case "continue":
+                            v.Continue = ContinueCodec.JsonField(r, "continue");
+                            break;
+                        case "co_await":
+                            v.CoAwait = Codecs.Double.JsonField(r, "co_await");
+                            break;
+                        case "co_return":
+                            v.CoReturn = CoReturnCodec.JsonField(r, "co_return");
+                            break;
+                        case "co_yield":
+                            v.CoYield = Codecs.Int64.JsonField(r, "co_yield");
+                            break;
+                        case "decltype":
+                            v.Decltype = DecltypeCodec.JsonField(r, "decltype");
+                            break;
+                        case "default":
+                            v.Default = DefaultCodec.JsonField(r, "default");
+                            break;
+                        case "delete":
+                            v.Delete = Codecs.Bytes.JsonField(r, "delete");
+                            break;
+                        case "do":
+                            v.Do = DoCodec.JsonField(r, "do");
+                            break;
+                        case "dynamic_cast":
+                            v.DynamicCast = Codecs.Decimal.JsonField(r, "dynamic_cast");
+                            break;
+                        case "else":
+                            v.Else = Codecs.Guid.JsonField(r, "else");
+                            break;
+                        case "explicit":
+                            v.Explicit = Codecs.Timestamp.JsonField(r, "explicit");
+                            break;
+                        case "export":
+                            v.Export = Codecs.Single.JsonField(r, "export");
+                            break;
+                        case "extern":
+                            v.Extern = Codecs.Byte.JsonField(r, "extern");
+                            break;
+                        case "final":
+                            v.Final = FinalCodec.JsonField(r, "final");
+                            break;
+                        case "for":
+                            v.For = ForCodec.JsonField(r, "for");
+                            break;
+                        case "friend":
+                            v.Friend = Codecs.Int32.JsonField(r, "friend");
+                            break;
+                        case "goto":
+                            v.Goto = Codecs.String.JsonField(r, "goto");
+                            break;
+                        case "if":
+                            v.If = IfCodec.JsonField(r, "if");
+                            break;
+                        case "import":
+                            v.Import = ImportCodec.JsonField(r, "import");
+                            break;
+                        case "inline":
+                            v.Inline = Codecs.Double.JsonField(r, "inline");
+                            break;
+                        case "int":
+                            v.Int = IntCodec.JsonField(r, "int");
+                            break;
+                        case "long":
+                            v.Long = Codecs.Int64.JsonField(r, "long");
+                            break;
+                        case "module":
+                            v.Module = ModuleCodec.JsonField(r, "module");
+                            break;
+                        case "mutable":
+                            v.Mutable = MutableCodec.JsonField(r, "mutable");
+                            break;
+                        case "namespace":
+                            v.Namespace = Codecs.Bytes.JsonField(r, "namespace");
+                            break;
+                        case "new":
+                            v.New = NewCodec.JsonField(r, "new");
+                            break;
+                        case "noexcept":
+                            v.Noexcept = Codecs.Decimal.JsonField(r, "noexcept");
+                            break;
+                        case "not":
+                            v.Not = Codecs.Guid.JsonField(r, "not");
+                            break;
+                        case "not_eq":
+                            v.NotEq = Codecs.Timestamp.JsonField(r, "not_eq");
+                            break;
+                        case "nullptr":
+                            v.Nullptr = Codecs.Single.JsonField(r, "nullptr");
+                            break;
+                        case "operator":
+                            v.Operator = Codecs.Byte.JsonField(r, "operator");
+                            break;
+                        case "or":
+                            v.Or = OrCodec.JsonField(r, "or");
+                            break;
+                        case "or_eq":
+                            v.OrEq = OrEqCodec.JsonField(r, "or_eq");
+                            break;
+                        case "override":
+                            v.Override = Codecs.Int32.JsonField(r, "override");
+                            break;
+                        case "private":
+                            v.Private = Codecs.String.JsonField(r, "private");
+                            break;
+                        case "protected":
+                            v.Protected = ProtectedCodec.JsonField(r, "protected");
+                            break;
+                        case "public":
+                            v.Public = PublicCodec.JsonField(r, "public");
+                            break;
+                        case "register":
+                            v.Register = Codecs.Double.JsonField(r, "register");
+                            break;
+                        case "reinterpret_cast":
+                            v.ReinterpretCast = ReinterpretCastCodec.JsonField(r, "reinterpret_cast");
+                            break;
+                        case "requires":
+                            v.Requires = Codecs.Int64.JsonField(r, "requires");
+                            break;
+                        case "return":
+                            v.Return = ReturnCodec.JsonField(r, "return");
+                            break;
+                        case "short":
+                            v.Short = ShortCodec.JsonField(r, "short");
+                            break;
+                        case "signed":
+                            v.Signed = Codecs.Bytes.JsonField(r, "signed");
+                            break;
+                        case "sizeof":
+                            v.Sizeof = SizeofCodec.JsonField(r, "sizeof");
+                            break;
+                        case "static":
+                            v.Static = Codecs.Decimal.JsonField(r, "static");
+                            break;
+                        case "static_assert":
+                            v.StaticAssert = Codecs.Guid.JsonField(r, "static_assert");
+                            break;
+                        case "static_cast":
+                            v.StaticCast = Codecs.Timestamp.JsonField(r, "static_cast");
+                            break;
+                        case "switch":
+                            v.Switch = Codecs.Single.JsonField(r, "switch");
+                            break;
+                        case "template":
+                            v.Template = Codecs.Byte.JsonField(r, "template");
+                            break;
+                        case "this":
+                            v.This = ThisCodec.JsonField(r, "this");
+                            break;
+                        case "thread_local":
+                            v.ThreadLocal = ThreadLocalCodec.JsonField(r, "thread_local");
+                            break;
+                        case "throw":
+                            v.Throw = Codecs.Int32.JsonField(r, "throw");
+                            break;
+                        case "try":
+                            v.Try = Codecs.String.JsonField(r, "try");
+                            break;
+                        case "typedef":
+                            v.Typedef = TypedefCodec.JsonField(r, "typedef");
+                            break;
+                        case "typeid":
+                            v.Typeid = TypeidCodec.JsonField(r, "typeid");
+                            break;
+                        case "typename":
+                            v.Typename = Codecs.Double.JsonField(r, "typename");
+                            break;
+                        case "union":
+                            v.Union = UnionCodec.JsonField(r, "union");
+                            break;
+                        case "unsigned":
+                            v.Unsigned = Codecs.Int64.JsonField(r, "unsigned");
+                            break;
+                        case "using":
+                            v.Using = UsingCodec.JsonField(r, "using");
+                            break;
+                        case "virtual":
+                            v.Virtual = VirtualCodec.JsonField(r, "virtual");
+                            break;
+                        case "void":
+                            v.Void = Codecs.Bytes.JsonField(r, "void");
+                            break;
+                        case "volatile":
+                            v.Volatile = VolatileCodec.JsonField(r, "volatile");
+                            break;
+                        case "wchar_t":
+                            v.WcharT = Codecs.Decimal.JsonField(r, "wchar_t");
+                            break;
+                        case "while":
+                            v.While = Codecs.Guid.JsonField(r, "while");
+                            break;
+                        case "xor":
+                            v.Xor = Codecs.Timestamp.JsonField(r, "xor");
+                            break;
+                        case "xor_eq":
+                            v.XorEq = Codecs.Single.JsonField(r, "xor_eq");
+                            break;
+                        case "assert":
+                            v.Assert = Codecs.Byte.JsonField(r, "assert");
+                            break;
+                        case "errno":
+                            v.Errno = ErrnoCodec.JsonField(r, "errno");
+                            break;
+                        case "EOF":
+                            v.Eof = EofCodec.JsonField(r, "EOF");
+                            break;
+                        case "NULL":
+                            v.Null = Codecs.Int32.JsonField(r, "NULL");
+                            break;
+                        case "stdin":
+                            v.Stdin = Codecs.String.JsonField(r, "stdin");
+                            break;
+                        case "stdout":
+                            v.Stdout = StdoutCodec.JsonField(r, "stdout");
+                            break;
+                        case "stderr":
+                            v.Stderr = StderrCodec.JsonField(r, "stderr");
+                            break;
+                        case "offsetof":
+                            v.Offsetof = Codecs.Double.JsonField(r, "offsetof");
+                            break;
+                        case "std":
+                            v.Std = StdCodec.JsonField(r, "std");
+                            break;
+                        case "FBE":
+                            v.Fbe = Codecs.Int64.JsonField(r, "FBE");
+                            break;
+                        case "int8_t":
+                            v.Int8T = Int8TCodec.JsonField(r, "int8_t");
+                            break;
+                        case "uint8_t":
+                            v.Uint8T = Uint8TCodec.JsonField(r, "uint8_t");
+                            break;
+                        case "int16_t":
+                            v.Int16T = Codecs.Bytes.JsonField(r, "int16_t");
+                            break;
+                        case "uint16_t":
+                            v.Uint16T = Uint16TCodec.JsonField(r, "uint16_t");
+                            break;
+                        case "int32_t":
+                            v.Int32T = Codecs.Decimal.JsonField(r, "int32_t");
+                            break;
+                        case "uint32_t":
+                            v.Uint32T = Codecs.Guid.JsonField(r, "uint32_t");
+                            break;
+                        case "int64_t":
+                            v.Int64T = Codecs.Timestamp.JsonField(r, "int64_t");
+                            break;
+                        case "uint64_t":
+                            v.Uint64T = Codecs.Single.JsonField(r, "uint64_t");
+                            break;
+                        case "size_t":
+                            v.SizeT = Codecs.Byte.JsonField(r, "size_t");
+                            break;
+                        case "ptrdiff_t":
+                            v.PtrdiffT = PtrdiffTCodec.JsonField(r, "ptrdiff_t");
+                            break;
+                        case "nullptr_t":
+                            v.NullptrT = NullptrTCodec.JsonField(r, "nullptr_t");
+                            break;
+                        case "linux":
+                            v.Linux = Codecs.Int32.JsonField(r, "linux");
+                            break;
+                        case "unix":
+                            v.Unix = Codecs.String.JsonField(r, "unix");
+                            break;
+                        case "BUFSIZ":
+                            v.Bufsiz = BufsizCodec.JsonField(r, "BUFSIZ");
+                            break;
+                        case "INT32_MAX":
+                            v.Int32Max = Int32MaxCodec.JsonField(r, "INT32_MAX");
+                            break;
+                        case "CHAR_BIT":
+                            v.CharBit = Codecs.Double.JsonField(r, "CHAR_BIT");
+                            break;
+                        case "EINVAL":
+                            v.Einval = EinvalCodec.JsonField(r, "EINVAL");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -2502,6 +2920,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static PythonWords FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static PythonWords FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -3073,6 +3504,160 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override PythonWords FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(239, 0);
+                var v = new PythonWords();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "False":
+                            v.False = FalseCodec.JsonField(r, "False");
+                            break;
+                        case "None":
+                            v.None = Codecs.Int32.JsonField(r, "None");
+                            break;
+                        case "True":
+                            v.True = Codecs.String.JsonField(r, "True");
+                            break;
+                        case "as":
+                            v.As = AsCodec.JsonField(r, "as");
+                            break;
+                        case "async":
+                            v.Async = AsyncCodec.JsonField(r, "async");
+                            break;
+                        case "await":
+                            v.Await = Codecs.Double.JsonField(r, "await");
+                            break;
+                        case "def":
+                            v.Def = DefCodec.JsonField(r, "def");
+                            break;
+                        case "del":
+                            v.Del = Codecs.Int64.JsonField(r, "del");
+                            break;
+                        case "elif":
+                            v.Elif = ElifCodec.JsonField(r, "elif");
+                            break;
+                        case "except":
+                            v.Except = ExceptCodec.JsonField(r, "except");
+                            break;
+                        case "finally":
+                            v.Finally = Codecs.Bytes.JsonField(r, "finally");
+                            break;
+                        case "from":
+                            v.From = FromCodec.JsonField(r, "from");
+                            break;
+                        case "global":
+                            v.Global = Codecs.Decimal.JsonField(r, "global");
+                            break;
+                        case "in":
+                            v.In = Codecs.Guid.JsonField(r, "in");
+                            break;
+                        case "is":
+                            v.Is = Codecs.Timestamp.JsonField(r, "is");
+                            break;
+                        case "lambda":
+                            v.Lambda = Codecs.Single.JsonField(r, "lambda");
+                            break;
+                        case "nonlocal":
+                            v.Nonlocal = Codecs.Byte.JsonField(r, "nonlocal");
+                            break;
+                        case "pass":
+                            v.Pass = PassCodec.JsonField(r, "pass");
+                            break;
+                        case "raise":
+                            v.Raise = RaiseCodec.JsonField(r, "raise");
+                            break;
+                        case "with":
+                            v.With = Codecs.Int32.JsonField(r, "with");
+                            break;
+                        case "yield":
+                            v.Yield = Codecs.String.JsonField(r, "yield");
+                            break;
+                        case "_":
+                            v.X = XCodec.JsonField(r, "_");
+                            break;
+                        case "match":
+                            v.Match = MatchCodec.JsonField(r, "match");
+                            break;
+                        case "self":
+                            v.Self = Codecs.Double.JsonField(r, "self");
+                            break;
+                        case "cls":
+                            v.Cls = ClsCodec.JsonField(r, "cls");
+                            break;
+                        case "print":
+                            v.Print = Codecs.Int64.JsonField(r, "print");
+                            break;
+                        case "len":
+                            v.Len = LenCodec.JsonField(r, "len");
+                            break;
+                        case "list":
+                            v.List = ListCodec.JsonField(r, "list");
+                            break;
+                        case "dict":
+                            v.Dict = Codecs.Bytes.JsonField(r, "dict");
+                            break;
+                        case "set":
+                            v.Set = SetCodec.JsonField(r, "set");
+                            break;
+                        case "str":
+                            v.Str = Codecs.Decimal.JsonField(r, "str");
+                            break;
+                        case "object":
+                            v.Object = Codecs.Guid.JsonField(r, "object");
+                            break;
+                        case "super":
+                            v.Super = Codecs.Timestamp.JsonField(r, "super");
+                            break;
+                        case "isinstance":
+                            v.Isinstance = Codecs.Single.JsonField(r, "isinstance");
+                            break;
+                        case "property":
+                            v.Property = Codecs.Byte.JsonField(r, "property");
+                            break;
+                        case "staticmethod":
+                            v.Staticmethod = StaticmethodCodec.JsonField(r, "staticmethod");
+                            break;
+                        case "classmethod":
+                            v.Classmethod = ClassmethodCodec.JsonField(r, "classmethod");
+                            break;
+                        case "typing":
+                            v.Typing = Codecs.Int32.JsonField(r, "typing");
+                            break;
+                        case "Any":
+                            v.Any = Codecs.String.JsonField(r, "Any");
+                            break;
+                        case "ClassVar":
+                            v.ClassVar = ClassVarCodec.JsonField(r, "ClassVar");
+                            break;
+                        case "Callable":
+                            v.Callable = CallableCodec.JsonField(r, "Callable");
+                            break;
+                        case "IntEnum":
+                            v.IntEnum = Codecs.Double.JsonField(r, "IntEnum");
+                            break;
+                        case "IntFlag":
+                            v.IntFlag = IntFlagCodec.JsonField(r, "IntFlag");
+                            break;
+                        case "PACKAGE":
+                            v.Package = Codecs.Int64.JsonField(r, "PACKAGE");
+                            break;
+                        case "VERSION":
+                            v.Version = VersionCodec.JsonField(r, "VERSION");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -3209,6 +3794,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static GoWords FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static GoWords FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -3702,6 +4300,139 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override GoWords FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(202, 0);
+                var v = new GoWords();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "chan":
+                            v.Chan = ChanCodec.JsonField(r, "chan");
+                            break;
+                        case "defer":
+                            v.Defer = Codecs.Int32.JsonField(r, "defer");
+                            break;
+                        case "fallthrough":
+                            v.Fallthrough = Codecs.String.JsonField(r, "fallthrough");
+                            break;
+                        case "func":
+                            v.Func = FuncCodec.JsonField(r, "func");
+                            break;
+                        case "go":
+                            v.Go = GoCodec.JsonField(r, "go");
+                            break;
+                        case "interface":
+                            v.Interface = Codecs.Double.JsonField(r, "interface");
+                            break;
+                        case "map":
+                            v.Map = MapCodec.JsonField(r, "map");
+                            break;
+                        case "package":
+                            v.Package = Codecs.Int64.JsonField(r, "package");
+                            break;
+                        case "range":
+                            v.Range = RangeCodec.JsonField(r, "range");
+                            break;
+                        case "select":
+                            v.Select = SelectCodec.JsonField(r, "select");
+                            break;
+                        case "type":
+                            v.Type = Codecs.Bytes.JsonField(r, "type");
+                            break;
+                        case "var":
+                            v.Var = VarCodec.JsonField(r, "var");
+                            break;
+                        case "any":
+                            v.Any = Codecs.Decimal.JsonField(r, "any");
+                            break;
+                        case "error":
+                            v.Error = Codecs.Guid.JsonField(r, "error");
+                            break;
+                        case "rune":
+                            v.Rune = Codecs.Timestamp.JsonField(r, "rune");
+                            break;
+                        case "uint":
+                            v.Uint = Codecs.Single.JsonField(r, "uint");
+                            break;
+                        case "nil":
+                            v.Nil = Codecs.Byte.JsonField(r, "nil");
+                            break;
+                        case "iota":
+                            v.Iota = IotaCodec.JsonField(r, "iota");
+                            break;
+                        case "cap":
+                            v.Cap = CapCodec.JsonField(r, "cap");
+                            break;
+                        case "make":
+                            v.Make = Codecs.Int32.JsonField(r, "make");
+                            break;
+                        case "append":
+                            v.Append = Codecs.String.JsonField(r, "append");
+                            break;
+                        case "copy":
+                            v.Copy = CopyCodec.JsonField(r, "copy");
+                            break;
+                        case "panic":
+                            v.Panic = PanicCodec.JsonField(r, "panic");
+                            break;
+                        case "recover":
+                            v.Recover = Codecs.Double.JsonField(r, "recover");
+                            break;
+                        case "println":
+                            v.Println = PrintlnCodec.JsonField(r, "println");
+                            break;
+                        case "complex":
+                            v.Complex = Codecs.Int64.JsonField(r, "complex");
+                            break;
+                        case "real":
+                            v.Real = RealCodec.JsonField(r, "real");
+                            break;
+                        case "imag":
+                            v.Imag = ImagCodec.JsonField(r, "imag");
+                            break;
+                        case "close":
+                            v.Close = Codecs.Bytes.JsonField(r, "close");
+                            break;
+                        case "min":
+                            v.Min = MinCodec.JsonField(r, "min");
+                            break;
+                        case "max":
+                            v.Max = Codecs.Decimal.JsonField(r, "max");
+                            break;
+                        case "clear":
+                            v.Clear = Codecs.Guid.JsonField(r, "clear");
+                            break;
+                        case "uintptr":
+                            v.Uintptr = Codecs.Timestamp.JsonField(r, "uintptr");
+                            break;
+                        case "float32":
+                            v.Float32 = Codecs.Single.JsonField(r, "float32");
+                            break;
+                        case "float64":
+                            v.Float64 = Codecs.Byte.JsonField(r, "float64");
+                            break;
+                        case "complex64":
+                            v.Complex64 = Complex64Codec.JsonField(r, "complex64");
+                            break;
+                        case "complex128":
+                            v.Complex128 = Complex128Codec.JsonField(r, "complex128");
+                            break;
+                        case "comparable":
+                            v.Comparable = Codecs.Int32.JsonField(r, "comparable");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -3832,6 +4563,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static JavaWords FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static JavaWords FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -4263,6 +5007,121 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override JavaWords FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(182, 0);
+                var v = new JavaWords();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "abstract":
+                            v.Abstract = AbstractCodec.JsonField(r, "abstract");
+                            break;
+                        case "boolean":
+                            v.Boolean = Codecs.Int32.JsonField(r, "boolean");
+                            break;
+                        case "extends":
+                            v.Extends = Codecs.String.JsonField(r, "extends");
+                            break;
+                        case "implements":
+                            v.Implements = ImplementsCodec.JsonField(r, "implements");
+                            break;
+                        case "instanceof":
+                            v.Instanceof = InstanceofCodec.JsonField(r, "instanceof");
+                            break;
+                        case "native":
+                            v.Native = Codecs.Double.JsonField(r, "native");
+                            break;
+                        case "strictfp":
+                            v.Strictfp = StrictfpCodec.JsonField(r, "strictfp");
+                            break;
+                        case "synchronized":
+                            v.Synchronized = Codecs.Int64.JsonField(r, "synchronized");
+                            break;
+                        case "throws":
+                            v.Throws = ThrowsCodec.JsonField(r, "throws");
+                            break;
+                        case "transient":
+                            v.Transient = TransientCodec.JsonField(r, "transient");
+                            break;
+                        case "record":
+                            v.Record = Codecs.Bytes.JsonField(r, "record");
+                            break;
+                        case "sealed":
+                            v.Sealed = SealedCodec.JsonField(r, "sealed");
+                            break;
+                        case "permits":
+                            v.Permits = Codecs.Decimal.JsonField(r, "permits");
+                            break;
+                        case "when":
+                            v.When = Codecs.Guid.JsonField(r, "when");
+                            break;
+                        case "open":
+                            v.Open = Codecs.Timestamp.JsonField(r, "open");
+                            break;
+                        case "exports":
+                            v.Exports = Codecs.Single.JsonField(r, "exports");
+                            break;
+                        case "opens":
+                            v.Opens = Codecs.Byte.JsonField(r, "opens");
+                            break;
+                        case "to":
+                            v.To = ToCodec.JsonField(r, "to");
+                            break;
+                        case "uses":
+                            v.Uses = UsesCodec.JsonField(r, "uses");
+                            break;
+                        case "provides":
+                            v.Provides = Codecs.Int32.JsonField(r, "provides");
+                            break;
+                        case "transitive":
+                            v.Transitive = Codecs.String.JsonField(r, "transitive");
+                            break;
+                        case "Object":
+                            v.Object = ObjectCodec.JsonField(r, "Object");
+                            break;
+                        case "String":
+                            v.String = StringCodec.JsonField(r, "String");
+                            break;
+                        case "Integer":
+                            v.Integer = Codecs.Double.JsonField(r, "Integer");
+                            break;
+                        case "Long":
+                            v.Long = LongCodec.JsonField(r, "Long");
+                            break;
+                        case "Math":
+                            v.Math = Codecs.Int64.JsonField(r, "Math");
+                            break;
+                        case "System":
+                            v.System = SystemCodec.JsonField(r, "System");
+                            break;
+                        case "Override":
+                            v.Override = OverrideCodec.JsonField(r, "Override");
+                            break;
+                        case "Class":
+                            v.Class = Codecs.Bytes.JsonField(r, "Class");
+                            break;
+                        case "List":
+                            v.List = ListCodec.JsonField(r, "List");
+                            break;
+                        case "Map":
+                            v.Map = Codecs.Decimal.JsonField(r, "Map");
+                            break;
+                        case "Set":
+                            v.Set = Codecs.Guid.JsonField(r, "Set");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -4401,6 +5260,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static KotlinWords FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static KotlinWords FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -4919,6 +5791,145 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override KotlinWords FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(207, 0);
+                var v = new KotlinWords();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "fun":
+                            v.Fun = FunCodec.JsonField(r, "fun");
+                            break;
+                        case "typealias":
+                            v.Typealias = Codecs.Int32.JsonField(r, "typealias");
+                            break;
+                        case "typeof":
+                            v.Typeof = Codecs.String.JsonField(r, "typeof");
+                            break;
+                        case "val":
+                            v.Val = ValCodec.JsonField(r, "val");
+                            break;
+                        case "by":
+                            v.By = ByCodec.JsonField(r, "by");
+                            break;
+                        case "constructor":
+                            v.Constructor = Codecs.Double.JsonField(r, "constructor");
+                            break;
+                        case "delegate":
+                            v.Delegate = DelegateCodec.JsonField(r, "delegate");
+                            break;
+                        case "dynamic":
+                            v.Dynamic = Codecs.Int64.JsonField(r, "dynamic");
+                            break;
+                        case "field":
+                            v.Field = FieldCodec.JsonField(r, "field");
+                            break;
+                        case "file":
+                            v.File = FileCodec.JsonField(r, "file");
+                            break;
+                        case "get":
+                            v.Get = Codecs.Bytes.JsonField(r, "get");
+                            break;
+                        case "init":
+                            v.Init = InitCodec.JsonField(r, "init");
+                            break;
+                        case "param":
+                            v.Param = Codecs.Decimal.JsonField(r, "param");
+                            break;
+                        case "receiver":
+                            v.Receiver = Codecs.Guid.JsonField(r, "receiver");
+                            break;
+                        case "setparam":
+                            v.Setparam = Codecs.Timestamp.JsonField(r, "setparam");
+                            break;
+                        case "value":
+                            v.Value = Codecs.Single.JsonField(r, "value");
+                            break;
+                        case "where":
+                            v.Where = Codecs.Byte.JsonField(r, "where");
+                            break;
+                        case "actual":
+                            v.Actual = ActualCodec.JsonField(r, "actual");
+                            break;
+                        case "annotation":
+                            v.Annotation = AnnotationCodec.JsonField(r, "annotation");
+                            break;
+                        case "companion":
+                            v.Companion = Codecs.Int32.JsonField(r, "companion");
+                            break;
+                        case "crossinline":
+                            v.Crossinline = Codecs.String.JsonField(r, "crossinline");
+                            break;
+                        case "data":
+                            v.Data = DataCodec.JsonField(r, "data");
+                            break;
+                        case "expect":
+                            v.Expect = ExpectCodec.JsonField(r, "expect");
+                            break;
+                        case "external":
+                            v.External = Codecs.Double.JsonField(r, "external");
+                            break;
+                        case "infix":
+                            v.Infix = InfixCodec.JsonField(r, "infix");
+                            break;
+                        case "inner":
+                            v.Inner = Codecs.Int64.JsonField(r, "inner");
+                            break;
+                        case "internal":
+                            v.Internal = InternalCodec.JsonField(r, "internal");
+                            break;
+                        case "lateinit":
+                            v.Lateinit = LateinitCodec.JsonField(r, "lateinit");
+                            break;
+                        case "noinline":
+                            v.Noinline = Codecs.Bytes.JsonField(r, "noinline");
+                            break;
+                        case "out":
+                            v.Out = OutCodec.JsonField(r, "out");
+                            break;
+                        case "reified":
+                            v.Reified = Codecs.Decimal.JsonField(r, "reified");
+                            break;
+                        case "suspend":
+                            v.Suspend = Codecs.Guid.JsonField(r, "suspend");
+                            break;
+                        case "tailrec":
+                            v.Tailrec = Codecs.Timestamp.JsonField(r, "tailrec");
+                            break;
+                        case "vararg":
+                            v.Vararg = Codecs.Single.JsonField(r, "vararg");
+                            break;
+                        case "it":
+                            v.It = Codecs.Byte.JsonField(r, "it");
+                            break;
+                        case "Companion":
+                            v.Companion_ = Companion_Codec.JsonField(r, "Companion");
+                            break;
+                        case "Unit":
+                            v.Unit = UnitCodec.JsonField(r, "Unit");
+                            break;
+                        case "Nothing":
+                            v.Nothing = Codecs.Int32.JsonField(r, "Nothing");
+                            break;
+                        case "Int":
+                            v.Int = Codecs.String.JsonField(r, "Int");
+                            break;
+                        case "Array":
+                            v.Array = ArrayCodec.JsonField(r, "Array");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -5059,6 +6070,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static JsWords FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static JsWords FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -5598,6 +6622,151 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override JsWords FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(223, 0);
+                var v = new JsWords();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "debugger":
+                            v.Debugger = DebuggerCodec.JsonField(r, "debugger");
+                            break;
+                        case "function":
+                            v.Function = Codecs.Int32.JsonField(r, "function");
+                            break;
+                        case "let":
+                            v.Let = Codecs.String.JsonField(r, "let");
+                            break;
+                        case "of":
+                            v.Of = OfCodec.JsonField(r, "of");
+                            break;
+                        case "declare":
+                            v.Declare = DeclareCodec.JsonField(r, "declare");
+                            break;
+                        case "unknown":
+                            v.Unknown = Codecs.Double.JsonField(r, "unknown");
+                            break;
+                        case "never":
+                            v.Never = NeverCodec.JsonField(r, "never");
+                            break;
+                        case "number":
+                            v.Number = Codecs.Int64.JsonField(r, "number");
+                            break;
+                        case "bigint":
+                            v.Bigint = BigintCodec.JsonField(r, "bigint");
+                            break;
+                        case "symbol":
+                            v.Symbol = SymbolCodec.JsonField(r, "symbol");
+                            break;
+                        case "undefined":
+                            v.Undefined = Codecs.Bytes.JsonField(r, "undefined");
+                            break;
+                        case "NaN":
+                            v.NaN = NaNCodec.JsonField(r, "NaN");
+                            break;
+                        case "Infinity":
+                            v.Infinity = Codecs.Decimal.JsonField(r, "Infinity");
+                            break;
+                        case "Uint8Array":
+                            v.Uint8Array = Codecs.Guid.JsonField(r, "Uint8Array");
+                            break;
+                        case "Error":
+                            v.Error = Codecs.Timestamp.JsonField(r, "Error");
+                            break;
+                        case "Number":
+                            v.Number_ = Codecs.Single.JsonField(r, "Number");
+                            break;
+                        case "BigInt":
+                            v.BigInt = Codecs.Byte.JsonField(r, "BigInt");
+                            break;
+                        case "Boolean":
+                            v.Boolean = BooleanCodec.JsonField(r, "Boolean");
+                            break;
+                        case "Symbol":
+                            v.Symbol_ = Symbol_Codec.JsonField(r, "Symbol");
+                            break;
+                        case "Date":
+                            v.Date = Codecs.Int32.JsonField(r, "Date");
+                            break;
+                        case "JSON":
+                            v.Json = Codecs.String.JsonField(r, "JSON");
+                            break;
+                        case "Promise":
+                            v.Promise = PromiseCodec.JsonField(r, "Promise");
+                            break;
+                        case "Partial":
+                            v.Partial = PartialCodec.JsonField(r, "Partial");
+                            break;
+                        case "Record":
+                            v.Record = Codecs.Double.JsonField(r, "Record");
+                            break;
+                        case "globalThis":
+                            v.GlobalThis = GlobalThisCodec.JsonField(r, "globalThis");
+                            break;
+                        case "arguments":
+                            v.Arguments = Codecs.Int64.JsonField(r, "arguments");
+                            break;
+                        case "eval":
+                            v.Eval = EvalCodec.JsonField(r, "eval");
+                            break;
+                        case "require":
+                            v.Require = RequireCodec.JsonField(r, "require");
+                            break;
+                        case "prototype":
+                            v.Prototype = Codecs.Bytes.JsonField(r, "prototype");
+                            break;
+                        case "__proto__":
+                            v.Proto = ProtoCodec.JsonField(r, "__proto__");
+                            break;
+                        case "toString":
+                            v.ToString_ = Codecs.Decimal.JsonField(r, "toString");
+                            break;
+                        case "valueOf":
+                            v.ValueOf = Codecs.Guid.JsonField(r, "valueOf");
+                            break;
+                        case "hasOwnProperty":
+                            v.HasOwnProperty = Codecs.Timestamp.JsonField(r, "hasOwnProperty");
+                            break;
+                        case "isPrototypeOf":
+                            v.IsPrototypeOf = Codecs.Single.JsonField(r, "isPrototypeOf");
+                            break;
+                        case "propertyIsEnumerable":
+                            v.PropertyIsEnumerable = Codecs.Byte.JsonField(r, "propertyIsEnumerable");
+                            break;
+                        case "toLocaleString":
+                            v.ToLocaleString = ToLocaleStringCodec.JsonField(r, "toLocaleString");
+                            break;
+                        case "readonly":
+                            v.Readonly = ReadonlyCodec.JsonField(r, "readonly");
+                            break;
+                        case "keyof":
+                            v.Keyof = Codecs.Int32.JsonField(r, "keyof");
+                            break;
+                        case "infer":
+                            v.Infer = Codecs.String.JsonField(r, "infer");
+                            break;
+                        case "asserts":
+                            v.Asserts = AssertsCodec.JsonField(r, "asserts");
+                            break;
+                        case "satisfies":
+                            v.Satisfies = SatisfiesCodec.JsonField(r, "satisfies");
+                            break;
+                        case "accessor":
+                            v.Accessor = Codecs.Double.JsonField(r, "accessor");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -5731,6 +6900,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static RustWords FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static RustWords FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -6190,6 +7372,130 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override RustWords FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(195, 0);
+                var v = new RustWords();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "crate":
+                            v.Crate = CrateCodec.JsonField(r, "crate");
+                            break;
+                        case "dyn":
+                            v.Dyn = Codecs.Int32.JsonField(r, "dyn");
+                            break;
+                        case "fn":
+                            v.Fn = Codecs.String.JsonField(r, "fn");
+                            break;
+                        case "impl":
+                            v.Impl = ImplCodec.JsonField(r, "impl");
+                            break;
+                        case "loop":
+                            v.Loop = LoopCodec.JsonField(r, "loop");
+                            break;
+                        case "mod":
+                            v.Mod = Codecs.Double.JsonField(r, "mod");
+                            break;
+                        case "move":
+                            v.Move = MoveCodec.JsonField(r, "move");
+                            break;
+                        case "mut":
+                            v.Mut = Codecs.Int64.JsonField(r, "mut");
+                            break;
+                        case "pub":
+                            v.Pub = PubCodec.JsonField(r, "pub");
+                            break;
+                        case "ref":
+                            v.Ref = RefCodec.JsonField(r, "ref");
+                            break;
+                        case "Self":
+                            v.Self = Codecs.Bytes.JsonField(r, "Self");
+                            break;
+                        case "trait":
+                            v.Trait = TraitCodec.JsonField(r, "trait");
+                            break;
+                        case "unsafe":
+                            v.Unsafe = Codecs.Decimal.JsonField(r, "unsafe");
+                            break;
+                        case "use":
+                            v.Use = Codecs.Guid.JsonField(r, "use");
+                            break;
+                        case "become":
+                            v.Become = Codecs.Timestamp.JsonField(r, "become");
+                            break;
+                        case "box":
+                            v.Box = Codecs.Single.JsonField(r, "box");
+                            break;
+                        case "macro":
+                            v.Macro = Codecs.Byte.JsonField(r, "macro");
+                            break;
+                        case "priv":
+                            v.Priv = PrivCodec.JsonField(r, "priv");
+                            break;
+                        case "unsized":
+                            v.Unsized = UnsizedCodec.JsonField(r, "unsized");
+                            break;
+                        case "gen":
+                            v.Gen = Codecs.Int32.JsonField(r, "gen");
+                            break;
+                        case "macro_rules":
+                            v.MacroRules = Codecs.String.JsonField(r, "macro_rules");
+                            break;
+                        case "Option":
+                            v.Option = OptionCodec.JsonField(r, "Option");
+                            break;
+                        case "Some":
+                            v.Some = SomeCodec.JsonField(r, "Some");
+                            break;
+                        case "Result":
+                            v.Result = Codecs.Double.JsonField(r, "Result");
+                            break;
+                        case "Ok":
+                            v.Ok = OkCodec.JsonField(r, "Ok");
+                            break;
+                        case "Err":
+                            v.Err = Codecs.Int64.JsonField(r, "Err");
+                            break;
+                        case "Vec":
+                            v.Vec = VecCodec.JsonField(r, "Vec");
+                            break;
+                        case "Box":
+                            v.Box_ = Box_Codec.JsonField(r, "Box");
+                            break;
+                        case "Clone":
+                            v.Clone_ = Codecs.Bytes.JsonField(r, "Clone");
+                            break;
+                        case "Copy":
+                            v.Copy = CopyCodec.JsonField(r, "Copy");
+                            break;
+                        case "Default":
+                            v.Default = Codecs.Decimal.JsonField(r, "Default");
+                            break;
+                        case "Drop":
+                            v.Drop = Codecs.Guid.JsonField(r, "Drop");
+                            break;
+                        case "Send":
+                            v.Send = Codecs.Timestamp.JsonField(r, "Send");
+                            break;
+                        case "Sync":
+                            v.Sync = Codecs.Single.JsonField(r, "Sync");
+                            break;
+                        case "Sized":
+                            v.Sized = Codecs.Byte.JsonField(r, "Sized");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -6318,6 +7624,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static CSharpWords FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static CSharpWords FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -6727,6 +8046,115 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override CSharpWords FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(150, 0);
+                var v = new CSharpWords();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "checked":
+                            v.Checked = CheckedCodec.JsonField(r, "checked");
+                            break;
+                        case "event":
+                            v.Event = Codecs.Int32.JsonField(r, "event");
+                            break;
+                        case "fixed":
+                            v.Fixed = Codecs.String.JsonField(r, "fixed");
+                            break;
+                        case "foreach":
+                            v.Foreach = ForeachCodec.JsonField(r, "foreach");
+                            break;
+                        case "implicit":
+                            v.Implicit = ImplicitCodec.JsonField(r, "implicit");
+                            break;
+                        case "lock":
+                            v.Lock = Codecs.Double.JsonField(r, "lock");
+                            break;
+                        case "params":
+                            v.Params = ParamsCodec.JsonField(r, "params");
+                            break;
+                        case "sbyte":
+                            v.Sbyte = Codecs.Int64.JsonField(r, "sbyte");
+                            break;
+                        case "stackalloc":
+                            v.Stackalloc = StackallocCodec.JsonField(r, "stackalloc");
+                            break;
+                        case "ulong":
+                            v.Ulong = UlongCodec.JsonField(r, "ulong");
+                            break;
+                        case "unchecked":
+                            v.Unchecked = Codecs.Bytes.JsonField(r, "unchecked");
+                            break;
+                        case "ushort":
+                            v.Ushort = UshortCodec.JsonField(r, "ushort");
+                            break;
+                        case "add":
+                            v.Add = Codecs.Decimal.JsonField(r, "add");
+                            break;
+                        case "alias":
+                            v.Alias = Codecs.Guid.JsonField(r, "alias");
+                            break;
+                        case "ascending":
+                            v.Ascending = Codecs.Timestamp.JsonField(r, "ascending");
+                            break;
+                        case "descending":
+                            v.Descending = Codecs.Single.JsonField(r, "descending");
+                            break;
+                        case "equals":
+                            v.Equals_ = Codecs.Byte.JsonField(r, "equals");
+                            break;
+                        case "group":
+                            v.Group = GroupCodec.JsonField(r, "group");
+                            break;
+                        case "into":
+                            v.Into = IntoCodec.JsonField(r, "into");
+                            break;
+                        case "join":
+                            v.Join = Codecs.Int32.JsonField(r, "join");
+                            break;
+                        case "nameof":
+                            v.Nameof = Codecs.String.JsonField(r, "nameof");
+                            break;
+                        case "on":
+                            v.On = OnCodec.JsonField(r, "on");
+                            break;
+                        case "orderby":
+                            v.Orderby = OrderbyCodec.JsonField(r, "orderby");
+                            break;
+                        case "partial":
+                            v.Partial = Codecs.Double.JsonField(r, "partial");
+                            break;
+                        case "remove":
+                            v.Remove = RemoveCodec.JsonField(r, "remove");
+                            break;
+                        case "unmanaged":
+                            v.Unmanaged = Codecs.Int64.JsonField(r, "unmanaged");
+                            break;
+                        case "required":
+                            v.Required = RequiredCodec.JsonField(r, "required");
+                            break;
+                        case "scoped":
+                            v.Scoped = ScopedCodec.JsonField(r, "scoped");
+                            break;
+                        case "managed":
+                            v.Managed = Codecs.Bytes.JsonField(r, "managed");
+                            break;
+                        case "notnull":
+                            v.Notnull = NotnullCodec.JsonField(r, "notnull");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -6843,6 +8271,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static RubyWords FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static RubyWords FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -7115,6 +8556,79 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override RubyWords FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(98, 0);
+                var v = new RubyWords();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "BEGIN":
+                            v.Begin = BeginCodec.JsonField(r, "BEGIN");
+                            break;
+                        case "END":
+                            v.End = Codecs.Int32.JsonField(r, "END");
+                            break;
+                        case "begin":
+                            v.Begin_ = Codecs.String.JsonField(r, "begin");
+                            break;
+                        case "elsif":
+                            v.Elsif = ElsifCodec.JsonField(r, "elsif");
+                            break;
+                        case "end":
+                            v.End_ = End_Codec.JsonField(r, "end");
+                            break;
+                        case "ensure":
+                            v.Ensure = Codecs.Double.JsonField(r, "ensure");
+                            break;
+                        case "next":
+                            v.Next = NextCodec.JsonField(r, "next");
+                            break;
+                        case "redo":
+                            v.Redo = Codecs.Int64.JsonField(r, "redo");
+                            break;
+                        case "rescue":
+                            v.Rescue = RescueCodec.JsonField(r, "rescue");
+                            break;
+                        case "retry":
+                            v.Retry = RetryCodec.JsonField(r, "retry");
+                            break;
+                        case "then":
+                            v.Then = Codecs.Bytes.JsonField(r, "then");
+                            break;
+                        case "undef":
+                            v.Undef = UndefCodec.JsonField(r, "undef");
+                            break;
+                        case "unless":
+                            v.Unless = Codecs.Decimal.JsonField(r, "unless");
+                            break;
+                        case "until":
+                            v.Until = Codecs.Guid.JsonField(r, "until");
+                            break;
+                        case "__FILE__":
+                            v.File = Codecs.Timestamp.JsonField(r, "__FILE__");
+                            break;
+                        case "__LINE__":
+                            v.Line = Codecs.Single.JsonField(r, "__LINE__");
+                            break;
+                        case "__ENCODING__":
+                            v.Encoding = Codecs.Byte.JsonField(r, "__ENCODING__");
+                            break;
+                        case "initialize":
+                            v.Initialize = InitializeCodec.JsonField(r, "initialize");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -7224,6 +8738,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static CppMembers FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static CppMembers FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -7420,6 +8947,58 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override CppMembers FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(48, 0);
+                var v = new CppMembers();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "swap":
+                            v.Swap = SwapCodec.JsonField(r, "swap");
+                            break;
+                        case "fbe_type":
+                            v.FbeType = Codecs.Int32.JsonField(r, "fbe_type");
+                            break;
+                        case "fbe":
+                            v.Fbe = Codecs.String.JsonField(r, "fbe");
+                            break;
+                        case "Model":
+                            v.Model_ = Model_Codec.JsonField(r, "Model");
+                            break;
+                        case "FinalModel":
+                            v.FinalModel = FinalModelCodec.JsonField(r, "FinalModel");
+                            break;
+                        case "FieldModel":
+                            v.FieldModel = Codecs.Double.JsonField(r, "FieldModel");
+                            break;
+                        case "buffer":
+                            v.Buffer = BufferCodec.JsonField(r, "buffer");
+                            break;
+                        case "size":
+                            v.Size = Codecs.Int64.JsonField(r, "size");
+                            break;
+                        case "offset":
+                            v.Offset = OffsetCodec.JsonField(r, "offset");
+                            break;
+                        case "model":
+                            v.Model__ = Model__Codec.JsonField(r, "model");
+                            break;
+                        case "reset":
+                            v.Reset = Codecs.Bytes.JsonField(r, "reset");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -7534,6 +9113,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static PythonMembers FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static PythonMembers FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -7784,6 +9376,73 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override PythonMembers FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(96, 0);
+                var v = new PythonMembers();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "to_json":
+                            v.ToJson_ = ToJson_Codec.JsonField(r, "to_json");
+                            break;
+                        case "from_json":
+                            v.FromJson_ = Codecs.Int32.JsonField(r, "from_json");
+                            break;
+                        case "to_fbe":
+                            v.ToFbe_ = Codecs.String.JsonField(r, "to_fbe");
+                            break;
+                        case "from_fbe":
+                            v.FromFbe_ = FromFbe_Codec.JsonField(r, "from_fbe");
+                            break;
+                        case "to_final":
+                            v.ToFinal_ = ToFinal_Codec.JsonField(r, "to_final");
+                            break;
+                        case "from_final":
+                            v.FromFinal_ = Codecs.Double.JsonField(r, "from_final");
+                            break;
+                        case "fbe_equal":
+                            v.FbeEqual = FbeEqualCodec.JsonField(r, "fbe_equal");
+                            break;
+                        case "fbe_key":
+                            v.FbeKey = Codecs.Int64.JsonField(r, "fbe_key");
+                            break;
+                        case "fbe_size":
+                            v.FbeSize = FbeSizeCodec.JsonField(r, "fbe_size");
+                            break;
+                        case "__init__":
+                            v.Init = InitCodec.JsonField(r, "__init__");
+                            break;
+                        case "__slots__":
+                            v.Slots = Codecs.Bytes.JsonField(r, "__slots__");
+                            break;
+                        case "__class__":
+                            v.Class = ClassCodec.JsonField(r, "__class__");
+                            break;
+                        case "__dict__":
+                            v.Dict = Codecs.Decimal.JsonField(r, "__dict__");
+                            break;
+                        case "__hash__":
+                            v.Hash = Codecs.Guid.JsonField(r, "__hash__");
+                            break;
+                        case "__eq__":
+                            v.Eq = Codecs.Timestamp.JsonField(r, "__eq__");
+                            break;
+                        case "__private":
+                            v.Private = Codecs.Single.JsonField(r, "__private");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -7907,6 +9566,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static GoMembers FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static GoMembers FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -8256,6 +9928,100 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override GoMembers FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(129, 0);
+                var v = new GoMembers();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "FBEKey":
+                            v.FbeKey = FbeKeyCodec.JsonField(r, "FBEKey");
+                            break;
+                        case "FBEKeyCompare":
+                            v.FbeKeyCompare = Codecs.Int32.JsonField(r, "FBEKeyCompare");
+                            break;
+                        case "Reset":
+                            v.Reset = Codecs.String.JsonField(r, "Reset");
+                            break;
+                        case "MarshalFBE":
+                            v.MarshalFbe = MarshalFbeCodec.JsonField(r, "MarshalFBE");
+                            break;
+                        case "UnmarshalFBE":
+                            v.UnmarshalFbe = UnmarshalFbeCodec.JsonField(r, "UnmarshalFBE");
+                            break;
+                        case "AppendFBE":
+                            v.AppendFbe = Codecs.Double.JsonField(r, "AppendFBE");
+                            break;
+                        case "ReadFBE":
+                            v.ReadFbe = ReadFbeCodec.JsonField(r, "ReadFBE");
+                            break;
+                        case "FBEWrite":
+                            v.FbeWrite = Codecs.Int64.JsonField(r, "FBEWrite");
+                            break;
+                        case "FBERead":
+                            v.FbeRead = FbeReadCodec.JsonField(r, "FBERead");
+                            break;
+                        case "MarshalFinal":
+                            v.MarshalFinal = MarshalFinalCodec.JsonField(r, "MarshalFinal");
+                            break;
+                        case "UnmarshalFinal":
+                            v.UnmarshalFinal = Codecs.Bytes.JsonField(r, "UnmarshalFinal");
+                            break;
+                        case "AppendFinal":
+                            v.AppendFinal = AppendFinalCodec.JsonField(r, "AppendFinal");
+                            break;
+                        case "ReadFinal":
+                            v.ReadFinal = Codecs.Decimal.JsonField(r, "ReadFinal");
+                            break;
+                        case "FBEWriteFinal":
+                            v.FbeWriteFinal = Codecs.Guid.JsonField(r, "FBEWriteFinal");
+                            break;
+                        case "FBEReadFinal":
+                            v.FbeReadFinal = Codecs.Timestamp.JsonField(r, "FBEReadFinal");
+                            break;
+                        case "MarshalJSON":
+                            v.MarshalJson = Codecs.Single.JsonField(r, "MarshalJSON");
+                            break;
+                        case "UnmarshalJSON":
+                            v.UnmarshalJson = Codecs.Byte.JsonField(r, "UnmarshalJSON");
+                            break;
+                        case "AppendJSON":
+                            v.AppendJson = AppendJsonCodec.JsonField(r, "AppendJSON");
+                            break;
+                        case "ReadJSON":
+                            v.ReadJson = ReadJsonCodec.JsonField(r, "ReadJSON");
+                            break;
+                        case "FBEWriteJSON":
+                            v.FbeWriteJson = Codecs.Int32.JsonField(r, "FBEWriteJSON");
+                            break;
+                        case "FBEReadJSON":
+                            v.FbeReadJson = Codecs.String.JsonField(r, "FBEReadJSON");
+                            break;
+                        case "FBEWriteText":
+                            v.FbeWriteText = FbeWriteTextCodec.JsonField(r, "FBEWriteText");
+                            break;
+                        case "TypeID":
+                            v.TypeId_ = TypeId_Codec.JsonField(r, "TypeID");
+                            break;
+                        case "Verify":
+                            v.Verify = Codecs.Double.JsonField(r, "Verify");
+                            break;
+                        case "VerifyFinal":
+                            v.VerifyFinal_ = VerifyFinal_Codec.JsonField(r, "VerifyFinal");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -8380,6 +10146,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static JvmMembers FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static JvmMembers FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -8738,6 +10517,103 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override JvmMembers FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(137, 0);
+                var v = new JvmMembers();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "TYPE_ID":
+                            v.TypeId_ = TypeId_Codec.JsonField(r, "TYPE_ID");
+                            break;
+                        case "KEY_ORDER":
+                            v.KeyOrder = Codecs.Int32.JsonField(r, "KEY_ORDER");
+                            break;
+                        case "toFbe":
+                            v.ToFbe_ = Codecs.String.JsonField(r, "toFbe");
+                            break;
+                        case "fromFbe":
+                            v.FromFbe_ = FromFbe_Codec.JsonField(r, "fromFbe");
+                            break;
+                        case "readFbe":
+                            v.ReadFbe = ReadFbeCodec.JsonField(r, "readFbe");
+                            break;
+                        case "writeFbe":
+                            v.WriteFbe_ = Codecs.Double.JsonField(r, "writeFbe");
+                            break;
+                        case "verifyFbe":
+                            v.VerifyFbe_ = VerifyFbe_Codec.JsonField(r, "verifyFbe");
+                            break;
+                        case "toFinal":
+                            v.ToFinal_ = Codecs.Int64.JsonField(r, "toFinal");
+                            break;
+                        case "fromFinal":
+                            v.FromFinal_ = FromFinal_Codec.JsonField(r, "fromFinal");
+                            break;
+                        case "readFinal":
+                            v.ReadFinal = ReadFinalCodec.JsonField(r, "readFinal");
+                            break;
+                        case "writeFinal":
+                            v.WriteFinal_ = Codecs.Bytes.JsonField(r, "writeFinal");
+                            break;
+                        case "verifyFinal":
+                            v.VerifyFinal_ = VerifyFinal_Codec.JsonField(r, "verifyFinal");
+                            break;
+                        case "toJson":
+                            v.ToJson_ = Codecs.Decimal.JsonField(r, "toJson");
+                            break;
+                        case "fromJson":
+                            v.FromJson_ = Codecs.Guid.JsonField(r, "fromJson");
+                            break;
+                        case "writeJson":
+                            v.WriteJson = Codecs.Timestamp.JsonField(r, "writeJson");
+                            break;
+                        case "readJson":
+                            v.ReadJson = Codecs.Single.JsonField(r, "readJson");
+                            break;
+                        case "hashCode":
+                            v.HashCode = Codecs.Byte.JsonField(r, "hashCode");
+                            break;
+                        case "getClass":
+                            v.GetClass = GetClassCodec.JsonField(r, "getClass");
+                            break;
+                        case "clone":
+                            v.Clone_ = Clone_Codec.JsonField(r, "clone");
+                            break;
+                        case "finalize":
+                            v.Finalize_ = Codecs.Int32.JsonField(r, "finalize");
+                            break;
+                        case "wait":
+                            v.Wait = Codecs.String.JsonField(r, "wait");
+                            break;
+                        case "notify":
+                            v.Notify = NotifyCodec.JsonField(r, "notify");
+                            break;
+                        case "notifyAll":
+                            v.NotifyAll = NotifyAllCodec.JsonField(r, "notifyAll");
+                            break;
+                        case "javaClass":
+                            v.JavaClass = Codecs.Double.JsonField(r, "javaClass");
+                            break;
+                        case "component1":
+                            v.Component1 = Component1Codec.JsonField(r, "component1");
+                            break;
+                        case "fbeLevels":
+                            v.FbeLevels = Codecs.Int64.JsonField(r, "fbeLevels");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -8840,6 +10716,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static JsMembers FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static JsMembers FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -8958,6 +10847,37 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override JsMembers FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(11, 0);
+                var v = new JsMembers();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "fbeKey":
+                            v.FbeKey = FbeKeyCodec.JsonField(r, "fbeKey");
+                            break;
+                        case "toJSON":
+                            v.ToJson_ = Codecs.Int32.JsonField(r, "toJSON");
+                            break;
+                        case "toText":
+                            v.ToText = Codecs.String.JsonField(r, "toText");
+                            break;
+                        case "verify":
+                            v.Verify = VerifyCodec.JsonField(r, "verify");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -8993,7 +10913,7 @@ namespace Import
         public double Decimals { get; set; }
         public Side Uuids { get; set; }
         public long Timestamps { get; set; }
-        public List<Word> Utf8 { get; set; } = new List<Word>();
+        public List<Word> Utf8_ { get; set; } = new List<Word>();
         public string Requests { get; set; }
 
         /// <summary>The value as a versioned root.</summary>
@@ -9086,6 +11006,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static RuntimeNames FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static RuntimeNames FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -9111,7 +11044,7 @@ namespace Import
             private static readonly Codec<bool?> TextCodec = Codecs.Optional(Codecs.Bool);
             private static readonly FixedCodec<Modifier> CompareCodec = Codecs.Flags<Modifier, ulong>(Codecs.UInt64, x => (Modifier)x, x => (ulong)x);
             private static readonly FixedCodec<Side> UuidsCodec = Codecs.Enum<Side, int>(Codecs.Int32, x => (Side)x, x => (int)x);
-            private static readonly Codec<List<Word>> Utf8Codec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
+            private static readonly Codec<List<Word>> Utf8_Codec = Codecs.Vector(Codecs.Enum<Word, short>(Codecs.Int16, x => (Word)x, x => (short)x));
             private static readonly Codec<string> RequestsCodec = Codecs.OptionalRef(Codecs.String);
 
             private Model() : base("import.RuntimeNames", 16, 142) { }
@@ -9146,7 +11079,7 @@ namespace Import
                 Codecs.Double.Field(w, b, b + 141, v.Decimals, "Decimals");
                 UuidsCodec.Field(w, b, b + 149, v.Uuids, "Uuids");
                 Codecs.Int64.Field(w, b, b + 153, v.Timestamps, "Timestamps");
-                Utf8Codec.Field(w, b, b + 161, v.Utf8, "Utf8");
+                Utf8_Codec.Field(w, b, b + 161, v.Utf8_, "Utf8");
                 RequestsCodec.Field(w, b, b + 165, v.Requests, "Requests");
                 w.Leave();
             }
@@ -9209,7 +11142,7 @@ namespace Import
                 if (n >= 161)
                     v.Timestamps = Codecs.Int64.Field(r, b, b + 153, "Timestamps");
                 if (n >= 165)
-                    v.Utf8 = Utf8Codec.Field(r, b, b + 161, "Utf8");
+                    v.Utf8_ = Utf8_Codec.Field(r, b, b + 161, "Utf8");
                 if (n >= 170)
                     v.Requests = RequestsCodec.Field(r, b, b + 165, "Requests");
                 r.Leave();
@@ -9241,7 +11174,7 @@ namespace Import
                 if (n >= 133)
                     TextCodec.CheckField(r, b, b + 128, "Text");
                 if (n >= 165)
-                    Utf8Codec.CheckField(r, b, b + 161, "Utf8");
+                    Utf8_Codec.CheckField(r, b, b + 161, "Utf8");
                 if (n >= 170)
                     RequestsCodec.CheckField(r, b, b + 165, "Requests");
                 r.Leave();
@@ -9276,7 +11209,7 @@ namespace Import
                 Codecs.Double.FinalField(w, v.Decimals, "Decimals");
                 UuidsCodec.FinalField(w, v.Uuids, "Uuids");
                 Codecs.Int64.FinalField(w, v.Timestamps, "Timestamps");
-                Utf8Codec.FinalField(w, v.Utf8, "Utf8");
+                Utf8_Codec.FinalField(w, v.Utf8_, "Utf8");
                 RequestsCodec.FinalField(w, v.Requests, "Requests");
                 w.Leave();
             }
@@ -9316,7 +11249,7 @@ namespace Import
                 v.Decimals = Codecs.Double.At(r.Data, run14 + 8);
                 v.Uuids = UuidsCodec.At(r.Data, run14 + 16);
                 v.Timestamps = Codecs.Int64.At(r.Data, run14 + 20);
-                v.Utf8 = Utf8Codec.FinalField(r, "Utf8");
+                v.Utf8_ = Utf8_Codec.FinalField(r, "Utf8");
                 v.Requests = RequestsCodec.FinalField(r, "Requests");
                 r.Leave();
                 return v;
@@ -9340,7 +11273,7 @@ namespace Import
                 Codecs.String.CheckFinalField(r, "Handler");
                 TextCodec.CheckFinalField(r, "Text");
                 r.Run(28, "Compare=8,Decimals=8,Uuids=4,Timestamps=8");
-                Utf8Codec.CheckFinalField(r, "Utf8");
+                Utf8_Codec.CheckFinalField(r, "Utf8");
                 RequestsCodec.CheckFinalField(r, "Requests");
                 r.Leave();
             }
@@ -9400,7 +11333,7 @@ namespace Import
                 t.Raw(",Timestamps=");
                 Codecs.Int64.Text(t, v.Timestamps);
                 t.Raw(",Utf8=");
-                Utf8Codec.Text(t, v.Utf8);
+                Utf8_Codec.Text(t, v.Utf8_);
                 t.Raw(",Requests=");
                 RequestsCodec.Text(t, v.Requests);
                 t.Raw(")");
@@ -9462,11 +11395,114 @@ namespace Import
                 j.Raw(",\"Timestamps\":");
                 Codecs.Int64.JsonField(j, v.Timestamps, "Timestamps");
                 j.Raw(",\"Utf8\":");
-                Utf8Codec.JsonField(j, v.Utf8, "Utf8");
+                Utf8_Codec.JsonField(j, v.Utf8_, "Utf8");
                 j.Raw(",\"Requests\":");
                 RequestsCodec.JsonField(j, v.Requests, "Requests");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override RuntimeNames FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(142, 0);
+                var v = new RuntimeNames();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Buffer":
+                            v.Buffer = BufferCodec.JsonField(r, "Buffer");
+                            break;
+                        case "WriteBuffer":
+                            v.WriteBuffer = Codecs.Int32.JsonField(r, "WriteBuffer");
+                            break;
+                        case "ReadBuffer":
+                            v.ReadBuffer = Codecs.String.JsonField(r, "ReadBuffer");
+                            break;
+                        case "Reader":
+                            v.Reader_ = Reader_Codec.JsonField(r, "Reader");
+                            break;
+                        case "Writer":
+                            v.Writer_ = Writer_Codec.JsonField(r, "Writer");
+                            break;
+                        case "Limits":
+                            v.Limits_ = Codecs.Double.JsonField(r, "Limits");
+                            break;
+                        case "Decimal":
+                            v.Decimal = DecimalCodec.JsonField(r, "Decimal");
+                            break;
+                        case "Uuid":
+                            v.Uuid_ = Codecs.Int64.JsonField(r, "Uuid");
+                            break;
+                        case "UUID":
+                            v.Uuid__ = Uuid__Codec.JsonField(r, "UUID");
+                            break;
+                        case "Timestamp":
+                            v.Timestamp_ = Timestamp_Codec.JsonField(r, "Timestamp");
+                            break;
+                        case "JsonWriter":
+                            v.JsonWriter = Codecs.Bytes.JsonField(r, "JsonWriter");
+                            break;
+                        case "JsonReader":
+                            v.JsonReader = JsonReaderCodec.JsonField(r, "JsonReader");
+                            break;
+                        case "DecodeError":
+                            v.DecodeError = Codecs.Decimal.JsonField(r, "DecodeError");
+                            break;
+                        case "EncodeError":
+                            v.EncodeError = Codecs.Guid.JsonField(r, "EncodeError");
+                            break;
+                        case "DecodeException":
+                            v.DecodeException = Codecs.Timestamp.JsonField(r, "DecodeException");
+                            break;
+                        case "EncodeException":
+                            v.EncodeException = Codecs.Single.JsonField(r, "EncodeException");
+                            break;
+                        case "Sender":
+                            v.Sender = Codecs.Byte.JsonField(r, "Sender");
+                            break;
+                        case "Receiver":
+                            v.Receiver = ReceiverCodec.JsonField(r, "Receiver");
+                            break;
+                        case "Client":
+                            v.Client = ClientCodec.JsonField(r, "Client");
+                            break;
+                        case "Proxy":
+                            v.Proxy = Codecs.Int32.JsonField(r, "Proxy");
+                            break;
+                        case "Handler":
+                            v.Handler = Codecs.String.JsonField(r, "Handler");
+                            break;
+                        case "Text":
+                            v.Text = TextCodec.JsonField(r, "Text");
+                            break;
+                        case "Compare":
+                            v.Compare = CompareCodec.JsonField(r, "Compare");
+                            break;
+                        case "Decimals":
+                            v.Decimals = Codecs.Double.JsonField(r, "Decimals");
+                            break;
+                        case "Uuids":
+                            v.Uuids = UuidsCodec.JsonField(r, "Uuids");
+                            break;
+                        case "Timestamps":
+                            v.Timestamps = Codecs.Int64.JsonField(r, "Timestamps");
+                            break;
+                        case "Utf8":
+                            v.Utf8_ = Utf8_Codec.JsonField(r, "Utf8");
+                            break;
+                        case "Requests":
+                            v.Requests = RequestsCodec.JsonField(r, "Requests");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -9569,6 +11605,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Class FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Class FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -9648,6 +11697,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Class_, "class");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Class FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Class();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "class":
+                            v.Class_ = Codecs.Int32.JsonField(r, "class");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -9750,6 +11821,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Object_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Object_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -9829,6 +11913,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Object, "Object");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Object_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Object_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Object":
+                            v.Object = Codecs.Int32.JsonField(r, "Object");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -9931,6 +12037,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static String_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static String_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10010,6 +12129,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.String, "String");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override String_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new String_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "String":
+                            v.String = Codecs.Int32.JsonField(r, "String");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -10112,6 +12253,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static List_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static List_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10191,6 +12345,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.List, "List");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override List_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new List_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "List":
+                            v.List = Codecs.Int32.JsonField(r, "List");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -10293,6 +12469,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Map FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Map FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10372,6 +12561,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Map_, "Map");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Map FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Map();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Map":
+                            v.Map_ = Codecs.Int32.JsonField(r, "Map");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -10474,6 +12685,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Model_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Model_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10553,6 +12777,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Model__, "Model");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Model_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Model_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Model":
+                            v.Model__ = Codecs.Int32.JsonField(r, "Model");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -10655,6 +12901,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static FinalModel FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static FinalModel FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10734,6 +12993,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.FinalModel_, "FinalModel");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override FinalModel FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new FinalModel();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "FinalModel":
+                            v.FinalModel_ = Codecs.Int32.JsonField(r, "FinalModel");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -10836,6 +13117,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Buffer FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Buffer FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -10915,6 +13209,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Buffer_, "Buffer");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Buffer FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Buffer();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Buffer":
+                            v.Buffer_ = Codecs.Int32.JsonField(r, "Buffer");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -11017,6 +13333,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Reader_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Reader_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -11096,6 +13425,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Reader__, "Reader");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Reader_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Reader_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Reader":
+                            v.Reader__ = Codecs.Int32.JsonField(r, "Reader");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -11198,6 +13549,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Writer_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Writer_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -11277,6 +13641,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Writer__, "Writer");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Writer_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Writer_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Writer":
+                            v.Writer__ = Codecs.Int32.JsonField(r, "Writer");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -11379,6 +13765,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Limits_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Limits_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -11458,6 +13857,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Limits__, "Limits");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Limits_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Limits_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Limits":
+                            v.Limits__ = Codecs.Int32.JsonField(r, "Limits");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -11560,6 +13981,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static DecodeError FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static DecodeError FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -11639,6 +14073,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.DecodeError_, "DecodeError");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override DecodeError FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new DecodeError();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "DecodeError":
+                            v.DecodeError_ = Codecs.Int32.JsonField(r, "DecodeError");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -11741,6 +14197,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static DecodeException_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static DecodeException_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -11820,6 +14289,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.DecodeException, "DecodeException");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override DecodeException_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new DecodeException_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "DecodeException":
+                            v.DecodeException = Codecs.Int32.JsonField(r, "DecodeException");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -11922,6 +14413,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Decimal_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Decimal_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12001,6 +14505,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Decimal, "Decimal");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Decimal_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Decimal_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Decimal":
+                            v.Decimal = Codecs.Int32.JsonField(r, "Decimal");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -12103,6 +14629,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Uuid_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Uuid_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12182,6 +14721,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Uuid__, "Uuid");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Uuid_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Uuid_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Uuid":
+                            v.Uuid__ = Codecs.Int32.JsonField(r, "Uuid");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -12284,6 +14845,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Uuid__ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Uuid__ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12363,6 +14937,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Uuid_, "UUID");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Uuid__ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Uuid__();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "UUID":
+                            v.Uuid_ = Codecs.Int32.JsonField(r, "UUID");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -12465,6 +15061,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Timestamp_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Timestamp_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12544,6 +15153,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Timestamp__, "Timestamp");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Timestamp_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Timestamp_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Timestamp":
+                            v.Timestamp__ = Codecs.Int32.JsonField(r, "Timestamp");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -12646,6 +15277,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Sender FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Sender FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12725,6 +15369,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Sender_, "Sender");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Sender FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Sender();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Sender":
+                            v.Sender_ = Codecs.Int32.JsonField(r, "Sender");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -12827,6 +15493,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Receiver FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Receiver FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -12906,6 +15585,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Receiver_, "Receiver");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Receiver FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Receiver();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Receiver":
+                            v.Receiver_ = Codecs.Int32.JsonField(r, "Receiver");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -13008,6 +15709,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Client FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Client FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13087,6 +15801,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Client_, "Client");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Client FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Client();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Client":
+                            v.Client_ = Codecs.Int32.JsonField(r, "Client");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -13189,6 +15925,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Proxy FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Proxy FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13268,6 +16017,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Proxy_, "Proxy");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Proxy FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Proxy();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Proxy":
+                            v.Proxy_ = Codecs.Int32.JsonField(r, "Proxy");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -13370,6 +16141,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Handler FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Handler FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13449,6 +16233,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Handler_, "Handler");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Handler FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Handler();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Handler":
+                            v.Handler_ = Codecs.Int32.JsonField(r, "Handler");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -13551,6 +16357,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Fbe_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Fbe_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13630,6 +16449,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Fbe, "fbe");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Fbe_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Fbe_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "fbe":
+                            v.Fbe = Codecs.Int32.JsonField(r, "fbe");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -13732,6 +16573,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Fbe__ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Fbe__ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13811,6 +16665,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Fbe, "FBE");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Fbe__ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Fbe__();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "FBE":
+                            v.Fbe = Codecs.Int32.JsonField(r, "FBE");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -13913,6 +16789,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Std FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Std FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -13992,6 +16881,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Std_, "std");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Std FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Std();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "std":
+                            v.Std_ = Codecs.Int32.JsonField(r, "std");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -14094,6 +17005,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Companion FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Companion FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -14173,6 +17097,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Companion_, "Companion");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Companion FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Companion();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Companion":
+                            v.Companion_ = Codecs.Int32.JsonField(r, "Companion");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -14275,6 +17221,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Any FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Any FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -14354,6 +17313,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Any_, "Any");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Any FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Any();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Any":
+                            v.Any_ = Codecs.Int32.JsonField(r, "Any");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -14456,6 +17437,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Self FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Self FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -14535,6 +17529,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Self_, "Self");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Self FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Self();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Self":
+                            v.Self_ = Codecs.Int32.JsonField(r, "Self");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -14637,6 +17653,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Self_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Self_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -14716,6 +17745,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Self, "self");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Self_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Self_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "self":
+                            v.Self = Codecs.Int32.JsonField(r, "self");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -14818,6 +17869,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static None FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static None FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -14897,6 +17961,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.None_, "None");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override None FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new None();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "None":
+                            v.None_ = Codecs.Int32.JsonField(r, "None");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -14999,6 +18085,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Option FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Option FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15078,6 +18177,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Option_, "Option");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Option FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Option();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Option":
+                            v.Option_ = Codecs.Int32.JsonField(r, "Option");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -15180,6 +18301,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Result FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Result FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15259,6 +18393,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Result_, "Result");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Result FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Result();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Result":
+                            v.Result_ = Codecs.Int32.JsonField(r, "Result");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -15361,6 +18517,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Vec FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Vec FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15440,6 +18609,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Vec_, "Vec");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Vec FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Vec();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Vec":
+                            v.Vec_ = Codecs.Int32.JsonField(r, "Vec");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -15542,6 +18733,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Box FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Box FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15621,6 +18825,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Box_, "Box");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Box FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Box();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Box":
+                            v.Box_ = Codecs.Int32.JsonField(r, "Box");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -15723,6 +18949,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Error FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Error FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15802,6 +19041,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Error_, "Error");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Error FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Error();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Error":
+                            v.Error_ = Codecs.Int32.JsonField(r, "Error");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -15904,6 +19165,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Exception_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Exception_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -15983,6 +19257,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Exception, "Exception");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Exception_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Exception_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Exception":
+                            v.Exception = Codecs.Int32.JsonField(r, "Exception");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -16085,6 +19381,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Text_ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Text_ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -16164,6 +19473,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Text, "Text");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Text_ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Text_();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Text":
+                            v.Text = Codecs.Int32.JsonField(r, "Text");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -16266,6 +19597,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static JsonWriter FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static JsonWriter FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -16345,6 +19689,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.JsonWriter_, "JsonWriter");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override JsonWriter FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new JsonWriter();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "JsonWriter":
+                            v.JsonWriter_ = Codecs.Int32.JsonField(r, "JsonWriter");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -16447,6 +19813,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Int32T FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Int32T FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -16526,6 +19905,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Int32T_, "int32_t");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Int32T FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Int32T();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "int32_t":
+                            v.Int32T_ = Codecs.Int32.JsonField(r, "int32_t");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -16628,6 +20029,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static SizeT FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static SizeT FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -16707,6 +20121,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.SizeT_, "size_t");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override SizeT FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new SizeT();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "size_t":
+                            v.SizeT_ = Codecs.Int32.JsonField(r, "size_t");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -16809,6 +20245,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static List__ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static List__ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -16888,6 +20337,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.List, "list");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override List__ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new List__();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "list":
+                            v.List = Codecs.Int32.JsonField(r, "list");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -16990,6 +20461,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Object__ FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Object__ FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -17069,6 +20553,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Object, "object");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Object__ FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Object__();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "object":
+                            v.Object = Codecs.Int32.JsonField(r, "object");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -17171,6 +20677,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static V FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static V FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -17250,6 +20769,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.V_, "v");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override V FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new V();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "v":
+                            v.V_ = Codecs.Int32.JsonField(r, "v");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -17352,6 +20893,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static R FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static R FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -17431,6 +20985,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.R_, "r");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override R FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new R();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "r":
+                            v.R_ = Codecs.Int32.JsonField(r, "r");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -17533,6 +21109,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static W FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static W FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -17612,6 +21201,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.W_, "w");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override W FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new W();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "w":
+                            v.W_ = Codecs.Int32.JsonField(r, "w");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -17714,6 +21325,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static SideBuy FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static SideBuy FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -17793,6 +21417,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.SideBuy_, "SideBuy");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override SideBuy FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new SideBuy();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "SideBuy":
+                            v.SideBuy_ = Codecs.Int32.JsonField(r, "SideBuy");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -17895,6 +21541,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static OrderKey FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static OrderKey FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -17974,6 +21633,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.OrderKey_, "OrderKey");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override OrderKey FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new OrderKey();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "OrderKey":
+                            v.OrderKey_ = Codecs.Int32.JsonField(r, "OrderKey");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -18076,6 +21757,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static TextOfside FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static TextOfside FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -18155,6 +21849,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.TextOfside_, "textOfside");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override TextOfside FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new TextOfside();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "textOfside":
+                            v.TextOfside_ = Codecs.Int32.JsonField(r, "textOfside");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -18257,6 +21973,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Decimal1 FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Decimal1 FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -18336,6 +22065,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.Decimal1_, "DECIMAL_1");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Decimal1 FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Decimal1();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "DECIMAL_1":
+                            v.Decimal1_ = Codecs.Int32.JsonField(r, "DECIMAL_1");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -18438,6 +22189,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static OrderModel FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static OrderModel FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -18517,6 +22281,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.OrderModel_, "OrderModel");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override OrderModel FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new OrderModel();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "OrderModel":
+                            v.OrderModel_ = Codecs.Int32.JsonField(r, "OrderModel");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -18619,6 +22405,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static OrderFinal FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static OrderFinal FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -18698,6 +22497,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.OrderFinal_, "OrderFinal");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override OrderFinal FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new OrderFinal();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "OrderFinal":
+                            v.OrderFinal_ = Codecs.Int32.JsonField(r, "OrderFinal");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -18800,6 +22621,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static NewOrder FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static NewOrder FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -18879,6 +22713,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.NewOrder_, "NewOrder");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override NewOrder FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new NewOrder();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "NewOrder":
+                            v.NewOrder_ = Codecs.Int32.JsonField(r, "NewOrder");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -18981,6 +22837,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static VerifyFbeOrder FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static VerifyFbeOrder FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -19060,6 +22929,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.VerifyFbeOrder_, "VerifyFBEOrder");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override VerifyFbeOrder FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new VerifyFbeOrder();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "VerifyFBEOrder":
+                            v.VerifyFbeOrder_ = Codecs.Int32.JsonField(r, "VerifyFBEOrder");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -19162,6 +23053,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static FbeVrOrder FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static FbeVrOrder FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -19241,6 +23145,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.FbeVrOrder_, "fbe_vr_Order");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override FbeVrOrder FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new FbeVrOrder();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "fbe_vr_Order":
+                            v.FbeVrOrder_ = Codecs.Int32.JsonField(r, "fbe_vr_Order");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -19343,6 +23269,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static E1 FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static E1 FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -19422,6 +23361,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.E1_, "e1");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override E1 FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new E1();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "e1":
+                            v.E1_ = Codecs.Int32.JsonField(r, "e1");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -19524,6 +23485,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static I2 FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static I2 FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -19603,6 +23577,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.I2_, "i2");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override I2 FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new I2();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "i2":
+                            v.I2_ = Codecs.Int32.JsonField(r, "i2");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -19705,6 +23701,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static O3 FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static O3 FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -19784,6 +23793,28 @@ namespace Import
                 Codecs.Int32.JsonField(j, v.O3_, "o3");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override O3 FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new O3();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "o3":
+                            v.O3_ = Codecs.Int32.JsonField(r, "o3");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -19891,6 +23922,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Case FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Case FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -20037,6 +24081,49 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override Case FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(32, 0);
+                var v = new Case();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "name":
+                            v.Name = Codecs.Int32.JsonField(r, "name");
+                            break;
+                        case "Name":
+                            v.Name_ = Codecs.Int32.JsonField(r, "Name");
+                            break;
+                        case "NAME":
+                            v.Name__ = Codecs.Int32.JsonField(r, "NAME");
+                            break;
+                        case "class":
+                            v.Class = Codecs.Int32.JsonField(r, "class");
+                            break;
+                        case "class_":
+                            v.Class_ = Codecs.Int32.JsonField(r, "class_");
+                            break;
+                        case "class__":
+                            v.Class__ = Codecs.Int32.JsonField(r, "class__");
+                            break;
+                        case "String":
+                            v.String = Codecs.Int32.JsonField(r, "String");
+                            break;
+                        case "String_":
+                            v.String_ = Codecs.Int32.JsonField(r, "String_");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -20138,6 +24225,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Imported FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Imported FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -20252,6 +24352,38 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override Imported FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(2, 0);
+                var v = new Imported();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "market":
+                            v.Market = MarketCodec.JsonField(r, "market");
+                            break;
+                        case "org":
+                            seen0 = true;
+                            v.Org = global::Market.Instrument.Model.Instance.JsonField(r, "org");
+                            break;
+                        case "example":
+                            v.Example = ExampleCodec.JsonField(r, "example");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(8);
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -20353,6 +24485,19 @@ namespace Import
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Symbol FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Symbol FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -20433,6 +24578,28 @@ namespace Import
                 DigitsCodec.JsonField(j, v.Digits, "digits");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Symbol FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Symbol();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "digits":
+                            v.Digits = DigitsCodec.JsonField(r, "digits");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -20539,6 +24706,19 @@ namespace Import
         public override string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static new Listed FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static new Listed FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -20670,6 +24850,41 @@ namespace Import
                 j.Raw("}");
                 j.Leave();
             }
+
+            public override Listed FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(12, 0);
+                var v = new Listed();
+                bool seen0 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "symbol":
+                            v.Symbol = Codecs.String.JsonField(r, "symbol");
+                            break;
+                        case "digits":
+                            v.Digits = Codecs.Int32.JsonField(r, "digits");
+                            break;
+                        case "precision":
+                            v.Precision = PrecisionCodec.JsonField(r, "precision");
+                            break;
+                        case "ticker":
+                            seen0 = true;
+                            v.Ticker = global::Import.Symbol.Model.Instance.JsonField(r, "ticker");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(4);
+                r.Leave();
+                return v;
+            }
         }
     }
 
@@ -20770,6 +24985,19 @@ namespace Import
         public override string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static new Derived FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static new Derived FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -20888,6 +25116,40 @@ namespace Import
                 Side_Codec.JsonField(j, v.Side_, "side_");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Derived FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(18, 0);
+                var v = new Derived();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "side":
+                            v.Side = Codecs.Int32.JsonField(r, "side");
+                            break;
+                        case "s":
+                            v.S = SCodec.JsonField(r, "s");
+                            break;
+                        case "range":
+                            v.Range = RangeCodec.JsonField(r, "range");
+                            break;
+                        case "Word":
+                            v.Word = WordCodec.JsonField(r, "Word");
+                            break;
+                        case "side_":
+                            v.Side_ = Side_Codec.JsonField(r, "side_");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -21065,6 +25327,19 @@ namespace Import
         public virtual string ToJson()
         {
             return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Hostile FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Hostile FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
         }
 
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
@@ -22379,6 +26654,567 @@ namespace Import
                 LettersCodec.JsonField(j, v.Letters, "Letters");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Hostile FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(4, 0);
+                var v = new Hostile();
+                bool seen0 = false;
+                bool seen1 = false;
+                bool seen2 = false;
+                bool seen3 = false;
+                bool seen4 = false;
+                bool seen5 = false;
+                bool seen6 = false;
+                bool seen7 = false;
+                bool seen8 = false;
+                bool seen9 = false;
+                bool seen10 = false;
+                bool seen11 = false;
+                bool seen12 = false;
+                bool seen13 = false;
+                bool seen14 = false;
+                bool seen15 = false;
+                bool seen16 = false;
+                bool seen17 = false;
+                bool seen18 = false;
+                bool seen19 = false;
+                bool seen20 = false;
+                bool seen21 = false;
+                bool seen22 = false;
+                bool seen23 = false;
+                bool seen24 = false;
+                bool seen25 = false;
+                bool seen26 = false;
+                bool seen27 = false;
+                bool seen28 = false;
+                bool seen29 = false;
+                bool seen30 = false;
+                bool seen31 = false;
+                bool seen32 = false;
+                bool seen33 = false;
+                bool seen34 = false;
+                bool seen35 = false;
+                bool seen36 = false;
+                bool seen37 = false;
+                bool seen38 = false;
+                bool seen39 = false;
+                bool seen40 = false;
+                bool seen41 = false;
+                bool seen42 = false;
+                bool seen43 = false;
+                bool seen44 = false;
+                bool seen45 = false;
+                bool seen46 = false;
+                bool seen47 = false;
+                bool seen48 = false;
+                bool seen49 = false;
+                bool seen50 = false;
+                bool seen51 = false;
+                bool seen52 = false;
+                bool seen53 = false;
+                bool seen54 = false;
+                bool seen55 = false;
+                bool seen56 = false;
+                bool seen57 = false;
+                bool seen58 = false;
+                bool seen59 = false;
+                bool seen60 = false;
+                bool seen61 = false;
+                bool seen62 = false;
+                bool seen63 = false;
+                bool seen64 = false;
+                bool seen65 = false;
+                bool seen66 = false;
+                bool seen67 = false;
+                bool seen68 = false;
+                bool seen69 = false;
+                bool seen70 = false;
+                bool seen71 = false;
+                bool seen72 = false;
+                bool seen73 = false;
+                bool seen74 = false;
+                bool seen75 = false;
+                bool seen76 = false;
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "Order":
+                            seen0 = true;
+                            v.Order = global::Import.Order.Model.Instance.JsonField(r, "Order");
+                            break;
+                        case "CppWords":
+                            seen1 = true;
+                            v.CppWords = global::Import.CppWords.Model.Instance.JsonField(r, "CppWords");
+                            break;
+                        case "PythonWords":
+                            seen2 = true;
+                            v.PythonWords = global::Import.PythonWords.Model.Instance.JsonField(r, "PythonWords");
+                            break;
+                        case "GoWords":
+                            seen3 = true;
+                            v.GoWords = global::Import.GoWords.Model.Instance.JsonField(r, "GoWords");
+                            break;
+                        case "JavaWords":
+                            seen4 = true;
+                            v.JavaWords = global::Import.JavaWords.Model.Instance.JsonField(r, "JavaWords");
+                            break;
+                        case "KotlinWords":
+                            seen5 = true;
+                            v.KotlinWords = global::Import.KotlinWords.Model.Instance.JsonField(r, "KotlinWords");
+                            break;
+                        case "JsWords":
+                            seen6 = true;
+                            v.JsWords = global::Import.JsWords.Model.Instance.JsonField(r, "JsWords");
+                            break;
+                        case "RustWords":
+                            seen7 = true;
+                            v.RustWords = global::Import.RustWords.Model.Instance.JsonField(r, "RustWords");
+                            break;
+                        case "CSharpWords":
+                            seen8 = true;
+                            v.CSharpWords = global::Import.CSharpWords.Model.Instance.JsonField(r, "CSharpWords");
+                            break;
+                        case "RubyWords":
+                            seen9 = true;
+                            v.RubyWords = global::Import.RubyWords.Model.Instance.JsonField(r, "RubyWords");
+                            break;
+                        case "CppMembers":
+                            seen10 = true;
+                            v.CppMembers = global::Import.CppMembers.Model.Instance.JsonField(r, "CppMembers");
+                            break;
+                        case "PythonMembers":
+                            seen11 = true;
+                            v.PythonMembers = global::Import.PythonMembers.Model.Instance.JsonField(r, "PythonMembers");
+                            break;
+                        case "GoMembers":
+                            seen12 = true;
+                            v.GoMembers = global::Import.GoMembers.Model.Instance.JsonField(r, "GoMembers");
+                            break;
+                        case "JvmMembers":
+                            seen13 = true;
+                            v.JvmMembers = global::Import.JvmMembers.Model.Instance.JsonField(r, "JvmMembers");
+                            break;
+                        case "JsMembers":
+                            seen14 = true;
+                            v.JsMembers = global::Import.JsMembers.Model.Instance.JsonField(r, "JsMembers");
+                            break;
+                        case "RuntimeNames":
+                            seen15 = true;
+                            v.RuntimeNames = global::Import.RuntimeNames.Model.Instance.JsonField(r, "RuntimeNames");
+                            break;
+                        case "class":
+                            seen16 = true;
+                            v.Class = global::Import.Class.Model.Instance.JsonField(r, "class");
+                            break;
+                        case "Object":
+                            seen17 = true;
+                            v.Object = global::Import.Object_.Model.Instance.JsonField(r, "Object");
+                            break;
+                        case "String":
+                            seen18 = true;
+                            v.String = global::Import.String_.Model.Instance.JsonField(r, "String");
+                            break;
+                        case "List":
+                            seen19 = true;
+                            v.List = global::Import.List_.Model.Instance.JsonField(r, "List");
+                            break;
+                        case "Map":
+                            seen20 = true;
+                            v.Map = global::Import.Map.Model.Instance.JsonField(r, "Map");
+                            break;
+                        case "Model":
+                            seen21 = true;
+                            v.Model_ = global::Import.Model_.Model.Instance.JsonField(r, "Model");
+                            break;
+                        case "FinalModel":
+                            seen22 = true;
+                            v.FinalModel = global::Import.FinalModel.Model.Instance.JsonField(r, "FinalModel");
+                            break;
+                        case "Buffer":
+                            seen23 = true;
+                            v.Buffer = global::Import.Buffer.Model.Instance.JsonField(r, "Buffer");
+                            break;
+                        case "Reader":
+                            seen24 = true;
+                            v.Reader_ = global::Import.Reader_.Model.Instance.JsonField(r, "Reader");
+                            break;
+                        case "Writer":
+                            seen25 = true;
+                            v.Writer_ = global::Import.Writer_.Model.Instance.JsonField(r, "Writer");
+                            break;
+                        case "Limits":
+                            seen26 = true;
+                            v.Limits_ = global::Import.Limits_.Model.Instance.JsonField(r, "Limits");
+                            break;
+                        case "DecodeError":
+                            seen27 = true;
+                            v.DecodeError = global::Import.DecodeError.Model.Instance.JsonField(r, "DecodeError");
+                            break;
+                        case "DecodeException":
+                            seen28 = true;
+                            v.DecodeException = global::Import.DecodeException_.Model.Instance.JsonField(r, "DecodeException");
+                            break;
+                        case "Decimal":
+                            seen29 = true;
+                            v.Decimal = global::Import.Decimal_.Model.Instance.JsonField(r, "Decimal");
+                            break;
+                        case "Uuid":
+                            seen30 = true;
+                            v.Uuid_ = global::Import.Uuid_.Model.Instance.JsonField(r, "Uuid");
+                            break;
+                        case "UUID":
+                            seen31 = true;
+                            v.Uuid__ = global::Import.Uuid__.Model.Instance.JsonField(r, "UUID");
+                            break;
+                        case "Timestamp":
+                            seen32 = true;
+                            v.Timestamp_ = global::Import.Timestamp_.Model.Instance.JsonField(r, "Timestamp");
+                            break;
+                        case "Sender":
+                            seen33 = true;
+                            v.Sender = global::Import.Sender.Model.Instance.JsonField(r, "Sender");
+                            break;
+                        case "Receiver":
+                            seen34 = true;
+                            v.Receiver = global::Import.Receiver.Model.Instance.JsonField(r, "Receiver");
+                            break;
+                        case "Client":
+                            seen35 = true;
+                            v.Client = global::Import.Client.Model.Instance.JsonField(r, "Client");
+                            break;
+                        case "Proxy":
+                            seen36 = true;
+                            v.Proxy = global::Import.Proxy.Model.Instance.JsonField(r, "Proxy");
+                            break;
+                        case "Handler":
+                            seen37 = true;
+                            v.Handler = global::Import.Handler.Model.Instance.JsonField(r, "Handler");
+                            break;
+                        case "fbe":
+                            seen38 = true;
+                            v.Fbe = global::Import.Fbe_.Model.Instance.JsonField(r, "fbe");
+                            break;
+                        case "FBE":
+                            seen39 = true;
+                            v.Fbe_ = global::Import.Fbe__.Model.Instance.JsonField(r, "FBE");
+                            break;
+                        case "std":
+                            seen40 = true;
+                            v.Std = global::Import.Std.Model.Instance.JsonField(r, "std");
+                            break;
+                        case "Companion":
+                            seen41 = true;
+                            v.Companion = global::Import.Companion.Model.Instance.JsonField(r, "Companion");
+                            break;
+                        case "Any":
+                            seen42 = true;
+                            v.Any = global::Import.Any.Model.Instance.JsonField(r, "Any");
+                            break;
+                        case "Self":
+                            seen43 = true;
+                            v.Self = global::Import.Self.Model.Instance.JsonField(r, "Self");
+                            break;
+                        case "self":
+                            seen44 = true;
+                            v.Self_ = global::Import.Self_.Model.Instance.JsonField(r, "self");
+                            break;
+                        case "None":
+                            seen45 = true;
+                            v.None = global::Import.None.Model.Instance.JsonField(r, "None");
+                            break;
+                        case "Option":
+                            seen46 = true;
+                            v.Option = global::Import.Option.Model.Instance.JsonField(r, "Option");
+                            break;
+                        case "Result":
+                            seen47 = true;
+                            v.Result = global::Import.Result.Model.Instance.JsonField(r, "Result");
+                            break;
+                        case "Vec":
+                            seen48 = true;
+                            v.Vec = global::Import.Vec.Model.Instance.JsonField(r, "Vec");
+                            break;
+                        case "Box":
+                            seen49 = true;
+                            v.Box = global::Import.Box.Model.Instance.JsonField(r, "Box");
+                            break;
+                        case "Error":
+                            seen50 = true;
+                            v.Error = global::Import.Error.Model.Instance.JsonField(r, "Error");
+                            break;
+                        case "Exception":
+                            seen51 = true;
+                            v.Exception = global::Import.Exception_.Model.Instance.JsonField(r, "Exception");
+                            break;
+                        case "Text":
+                            seen52 = true;
+                            v.Text = global::Import.Text_.Model.Instance.JsonField(r, "Text");
+                            break;
+                        case "JsonWriter":
+                            seen53 = true;
+                            v.JsonWriter = global::Import.JsonWriter.Model.Instance.JsonField(r, "JsonWriter");
+                            break;
+                        case "int32_t":
+                            seen54 = true;
+                            v.Int32T = global::Import.Int32T.Model.Instance.JsonField(r, "int32_t");
+                            break;
+                        case "size_t":
+                            seen55 = true;
+                            v.SizeT = global::Import.SizeT.Model.Instance.JsonField(r, "size_t");
+                            break;
+                        case "list":
+                            seen56 = true;
+                            v.List_ = global::Import.List__.Model.Instance.JsonField(r, "list");
+                            break;
+                        case "object":
+                            seen57 = true;
+                            v.Object_ = global::Import.Object__.Model.Instance.JsonField(r, "object");
+                            break;
+                        case "v":
+                            seen58 = true;
+                            v.V = global::Import.V.Model.Instance.JsonField(r, "v");
+                            break;
+                        case "r":
+                            seen59 = true;
+                            v.R = global::Import.R.Model.Instance.JsonField(r, "r");
+                            break;
+                        case "w":
+                            seen60 = true;
+                            v.W = global::Import.W.Model.Instance.JsonField(r, "w");
+                            break;
+                        case "SideBuy":
+                            seen61 = true;
+                            v.SideBuy = global::Import.SideBuy.Model.Instance.JsonField(r, "SideBuy");
+                            break;
+                        case "OrderKey":
+                            seen62 = true;
+                            v.OrderKey = global::Import.OrderKey.Model.Instance.JsonField(r, "OrderKey");
+                            break;
+                        case "textOfside":
+                            seen63 = true;
+                            v.TextOfside = global::Import.TextOfside.Model.Instance.JsonField(r, "textOfside");
+                            break;
+                        case "DECIMAL_1":
+                            seen64 = true;
+                            v.Decimal1 = global::Import.Decimal1.Model.Instance.JsonField(r, "DECIMAL_1");
+                            break;
+                        case "OrderModel":
+                            seen65 = true;
+                            v.OrderModel = global::Import.OrderModel.Model.Instance.JsonField(r, "OrderModel");
+                            break;
+                        case "OrderFinal":
+                            seen66 = true;
+                            v.OrderFinal = global::Import.OrderFinal.Model.Instance.JsonField(r, "OrderFinal");
+                            break;
+                        case "NewOrder":
+                            seen67 = true;
+                            v.NewOrder = global::Import.NewOrder.Model.Instance.JsonField(r, "NewOrder");
+                            break;
+                        case "VerifyFBEOrder":
+                            seen68 = true;
+                            v.VerifyFbeOrder = global::Import.VerifyFbeOrder.Model.Instance.JsonField(r, "VerifyFBEOrder");
+                            break;
+                        case "fbe_vr_Order":
+                            seen69 = true;
+                            v.FbeVrOrder = global::Import.FbeVrOrder.Model.Instance.JsonField(r, "fbe_vr_Order");
+                            break;
+                        case "e1":
+                            seen70 = true;
+                            v.E1 = global::Import.E1.Model.Instance.JsonField(r, "e1");
+                            break;
+                        case "i2":
+                            seen71 = true;
+                            v.I2 = global::Import.I2.Model.Instance.JsonField(r, "i2");
+                            break;
+                        case "o3":
+                            seen72 = true;
+                            v.O3 = global::Import.O3.Model.Instance.JsonField(r, "o3");
+                            break;
+                        case "Case":
+                            seen73 = true;
+                            v.Case = global::Import.Case.Model.Instance.JsonField(r, "Case");
+                            break;
+                        case "Imported":
+                            seen74 = true;
+                            v.Imported = global::Import.Imported.Model.Instance.JsonField(r, "Imported");
+                            break;
+                        case "Derived":
+                            seen75 = true;
+                            v.Derived = global::Import.Derived.Model.Instance.JsonField(r, "Derived");
+                            break;
+                        case "Listed":
+                            seen76 = true;
+                            v.Listed = global::Import.Listed.Model.Instance.JsonField(r, "Listed");
+                            break;
+                        case "Letters":
+                            v.Letters = LettersCodec.JsonField(r, "Letters");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                if (!seen0)
+                    r.Spend(12);
+                if (!seen1)
+                    r.Spend(619);
+                if (!seen2)
+                    r.Spend(239);
+                if (!seen3)
+                    r.Spend(202);
+                if (!seen4)
+                    r.Spend(182);
+                if (!seen5)
+                    r.Spend(207);
+                if (!seen6)
+                    r.Spend(223);
+                if (!seen7)
+                    r.Spend(195);
+                if (!seen8)
+                    r.Spend(150);
+                if (!seen9)
+                    r.Spend(98);
+                if (!seen10)
+                    r.Spend(48);
+                if (!seen11)
+                    r.Spend(96);
+                if (!seen12)
+                    r.Spend(129);
+                if (!seen13)
+                    r.Spend(137);
+                if (!seen14)
+                    r.Spend(11);
+                if (!seen15)
+                    r.Spend(142);
+                if (!seen16)
+                    r.Spend(4);
+                if (!seen17)
+                    r.Spend(4);
+                if (!seen18)
+                    r.Spend(4);
+                if (!seen19)
+                    r.Spend(4);
+                if (!seen20)
+                    r.Spend(4);
+                if (!seen21)
+                    r.Spend(4);
+                if (!seen22)
+                    r.Spend(4);
+                if (!seen23)
+                    r.Spend(4);
+                if (!seen24)
+                    r.Spend(4);
+                if (!seen25)
+                    r.Spend(4);
+                if (!seen26)
+                    r.Spend(4);
+                if (!seen27)
+                    r.Spend(4);
+                if (!seen28)
+                    r.Spend(4);
+                if (!seen29)
+                    r.Spend(4);
+                if (!seen30)
+                    r.Spend(4);
+                if (!seen31)
+                    r.Spend(4);
+                if (!seen32)
+                    r.Spend(4);
+                if (!seen33)
+                    r.Spend(4);
+                if (!seen34)
+                    r.Spend(4);
+                if (!seen35)
+                    r.Spend(4);
+                if (!seen36)
+                    r.Spend(4);
+                if (!seen37)
+                    r.Spend(4);
+                if (!seen38)
+                    r.Spend(4);
+                if (!seen39)
+                    r.Spend(4);
+                if (!seen40)
+                    r.Spend(4);
+                if (!seen41)
+                    r.Spend(4);
+                if (!seen42)
+                    r.Spend(4);
+                if (!seen43)
+                    r.Spend(4);
+                if (!seen44)
+                    r.Spend(4);
+                if (!seen45)
+                    r.Spend(4);
+                if (!seen46)
+                    r.Spend(4);
+                if (!seen47)
+                    r.Spend(4);
+                if (!seen48)
+                    r.Spend(4);
+                if (!seen49)
+                    r.Spend(4);
+                if (!seen50)
+                    r.Spend(4);
+                if (!seen51)
+                    r.Spend(4);
+                if (!seen52)
+                    r.Spend(4);
+                if (!seen53)
+                    r.Spend(4);
+                if (!seen54)
+                    r.Spend(4);
+                if (!seen55)
+                    r.Spend(4);
+                if (!seen56)
+                    r.Spend(4);
+                if (!seen57)
+                    r.Spend(4);
+                if (!seen58)
+                    r.Spend(4);
+                if (!seen59)
+                    r.Spend(4);
+                if (!seen60)
+                    r.Spend(4);
+                if (!seen61)
+                    r.Spend(4);
+                if (!seen62)
+                    r.Spend(4);
+                if (!seen63)
+                    r.Spend(4);
+                if (!seen64)
+                    r.Spend(4);
+                if (!seen65)
+                    r.Spend(4);
+                if (!seen66)
+                    r.Spend(4);
+                if (!seen67)
+                    r.Spend(4);
+                if (!seen68)
+                    r.Spend(4);
+                if (!seen69)
+                    r.Spend(4);
+                if (!seen70)
+                    r.Spend(4);
+                if (!seen71)
+                    r.Spend(4);
+                if (!seen72)
+                    r.Spend(4);
+                if (!seen73)
+                    r.Spend(32);
+                if (!seen74)
+                    r.Spend(10);
+                if (!seen75)
+                    r.Spend(18);
+                if (!seen76)
+                    r.Spend(16);
+                r.Leave();
+                return v;
             }
         }
     }

@@ -117,6 +117,19 @@ namespace Market
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Instrument FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Instrument FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -208,6 +221,31 @@ namespace Market
                 Codecs.Int32.JsonField(j, v.Digits, "digits");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Instrument FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(8, 0);
+                var v = new Instrument();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "symbol":
+                            v.Symbol = Codecs.String.JsonField(r, "symbol");
+                            break;
+                        case "digits":
+                            v.Digits = Codecs.Int32.JsonField(r, "digits");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
@@ -316,6 +354,19 @@ namespace Market
             return Model.Instance.ToJson(this);
         }
 
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Failure FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Failure FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
         /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
         public override string ToString()
         {
@@ -407,6 +458,31 @@ namespace Market
                 Codecs.String.JsonField(j, v.Reason, "reason");
                 j.Raw("}");
                 j.Leave();
+            }
+
+            public override Failure FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(20, 0);
+                var v = new Failure();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "id":
+                            v.Id = Codecs.Guid.JsonField(r, "id");
+                            break;
+                        case "reason":
+                            v.Reason = Codecs.String.JsonField(r, "reason");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
             }
         }
     }
