@@ -155,50 +155,29 @@ def json_key(t: ir.Type, k: str) -> str:
 
 # ---------------------------------------------------------------- JSON reading
 
-def primitive_read(c: Context, t: ir.Primitive, dst: str, f: str) -> str:
-    """The expression reading a primitive's JSON value (dst: its old value, for bytes)."""
-    n = t.name
-    if n in ("bool", "float", "double", "decimal", "uuid", "string"):
-        return f"r.{RUNTIME_VALUES[n]}({f})"
-    if n == "bytes":
-        return f"r.Bytes({dst}, {f})"
-    if n == "char":
-        return f"r.Char({f})"
-    lo, hi = ir.PRIMITIVES[n].range or (0, 0)
-    if n == "timestamp":
-        return f"{c.type(t)}(r.Uint({hi}, {f}))"
-    go = c.type(t)
-    if n in SIGNED:
-        return f"r.Int({lo}, {hi}, {f})" if go == "int64" else f"{go}(r.Int({lo}, {hi}, {f}))"
-    return f"r.Uint({hi}, {f})" if go == "uint64" else f"{go}(r.Uint({hi}, {f}))"
-
-
-def enum_read(c: Context, t: ir.EnumRef, f: str, key: str | None = None) -> str:
-    """The expression reading an enum or flags value (or, with key, a map key's text): its number in
-    the wire type's range (docs/limits.md 7: the unsigned form of a signed type's flags is refused)."""
-    lo, hi = ir.PRIMITIVES[t.wire].range or (0, 0)
-    of = "Key" if key is not None else ""
-    text = f"{key}, " if key is not None else ""
-    if t.wire in SIGNED:
-        return f"{c.type(t)}(r.{of}Int({text}{lo}, {hi}, {f}))"
-    return f"{c.type(t)}(r.{of}Uint({text}{hi}, {f}))"
-
-
-def key_read(c: Context, t: ir.Type, key: str, f: str) -> str:
-    """The expression reading a map key from its member-name text."""
+def scalar_read(c: Context, t: ir.Type, f: str, key: str | None = None, dst: str = "") -> str:
+    """The expression reading a primitive's or enum's JSON value (dst: its old value, for bytes) or,
+    with key, a map key from its member-name text: an integer or enum in its type's range (docs/limits.md
+    7: the unsigned form of a signed type's flags is refused)."""
+    of, text = ("Key", f"{key}, ") if key is not None else ("", "")
     if isinstance(t, ir.EnumRef):
-        return enum_read(c, t, f, key)
-    assert isinstance(t, ir.Primitive), t
-    n = t.name
-    if n in ("bool", "float", "double", "decimal", "uuid", "string"):
-        return f"r.Key{RUNTIME_VALUES[n]}({key}, {f})"
-    if n == "char":
-        return f"r.KeyChar({key}, {f})"
-    lo, hi = ir.PRIMITIVES[n].range or (0, 0)
+        name, wrap = t.wire, False
+    else:
+        assert isinstance(t, ir.Primitive), t
+        name, wrap = t.name, t.name == "timestamp" and key is None
+        if name in ("bool", "float", "double", "decimal", "uuid", "string"):
+            return f"r.{of}{RUNTIME_VALUES[name]}({text}{f})"
+        if name == "bytes":
+            return f"r.Bytes({dst}, {f})"
+        if name == "char":
+            return f"r.{of}Char({text}{f})"
+    lo, hi = ir.PRIMITIVES[name].range or (0, 0)
     go = c.type(t)
-    if n in SIGNED:
-        return f"r.KeyInt({key}, {lo}, {hi}, {f})" if go == "int64" else f"{go}(r.KeyInt({key}, {lo}, {hi}, {f}))"
-    return f"r.KeyUint({key}, {hi}, {f})" if go == "uint64" else f"{go}(r.KeyUint({key}, {hi}, {f}))"
+    if name in SIGNED:
+        call, plain = f"r.{of}Int({text}{lo}, {hi}, {f})", go == "int64"
+    else:
+        call, plain = f"r.{of}Uint({text}{hi}, {f})", go == "uint64"
+    return call if plain and not wrap else f"{go}({call})"
 
 
 def duplicates(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, dst: str, f: str) -> None:
@@ -212,9 +191,9 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
     """Read the JSON value at the reader's position into the lvalue dst (docs/format.md 8.3)."""
     f = f'"{field}"'
     if isinstance(t, ir.Primitive):
-        w.line(f"{dst} = {primitive_read(c, t, dst, f)}")
+        w.line(f"{dst} = {scalar_read(c, t, f, dst=dst)}")
     elif isinstance(t, ir.EnumRef):
-        w.line(f"{dst} = {enum_read(c, t, f)}")
+        w.line(f"{dst} = {scalar_read(c, t, f)}")
     elif isinstance(t, ir.StructRef):
         w.line(f"{dst}.FBEReadJSON(r)")
         fails(w, unwind)
@@ -260,7 +239,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
                 with w.block("for r.More() {", "}"):
                     w.line(spend)
                     w.line(f"{key} := r.Name()")
-                    w.line(f"{k} := {key_read(c, t.key, key, f)}")
+                    w.line(f"{k} := {scalar_read(c, t.key, f, key)}")
                     paid_first(w, c, [t.value], f, [f"r.UnwindKey({key})", *unwind])
                     w.line(f"var {x} {c.type(t.value)}")
                     json_read(w, c, t.value, x, field, names, [f"r.UnwindKey({key})", *unwind])
