@@ -2,7 +2,9 @@
 fbec --csharp --final output of every schema (schemas/**/*.fbe and ../shared's, each with the schemas
 it imports) compiled with mcs -warnaserror into one assembly per schema, and the NUnit tests
 (tests/csharp/*.cs) into Tests.dll. ../shared's schemas are also Shared.dll, which the vector tests
-load by reflection (absent when ../shared is: the tests then say so).
+load by reflection (absent when ../shared is: the tests then say so); the hostile-names corpus's value
+(tests/names/hostile.py, by the reference codec) is written as vectors in hostile/ beside it, which
+the same tests read with gen/tests_hostile_names.dll.
 
     python tests/csharp/build.py [build folder]
     python tests/csharp/build.py --summary TestResult.xml   # nunit-console's result as make's closing line
@@ -21,8 +23,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("SHARED", REPO.parent / "shared"))
 sys.path.insert(0, str(REPO / "compiler"))
+sys.path.insert(0, str(REPO / "runtime" / "python"))
+sys.path.insert(0, str(REPO / "tests" / "names"))
 
 from fbec.cli import main as fbec_main
+from hostile import write_vectors
 
 MCS = ["mcs", "-langversion:7", "-warn:4", "-warnaserror", "-nologo", "-debug-"]
 CLI = Path("/usr/lib/cli")
@@ -80,6 +85,7 @@ def main() -> None:
     for schema in schemas:
         name = schema.relative_to(REPO / "schemas").with_suffix("").as_posix().replace("/", "_")
         mcs(build / "gen" / f"{name}.dll", generate(schema_with_imports(schema), build / "gen" / name), [fbe, REFERENCES[1]])
+    write_vectors(build / "hostile")     # the hostile names' value by the reference codec, as ../shared's vectors
     if shared:
         mcs(build / "Shared.dll", generate(shared, build / "gen" / "shared"), [fbe, REFERENCES[1]])
     elif (build / "Shared.dll").exists():
