@@ -35,7 +35,7 @@ NOTES = {"javascript": "ES modules with .d.ts declarations, the code of --typesc
          "kotlin": "on the Java runtime",
          "rust": "types, both binary models and the text form; no JSON or protocol",
          "csharp": "types, both binary models, JSON and the text form, on Mono and .NET; no protocol",
-         "ruby": "types, both binary models, the text form and JSON output; no JSON input or protocol"}
+         "ruby": "types, both binary models, the text form and JSON; no protocol"}
 # Options of the original compiler for languages we do not generate yet: accepted, not listed,
 # and answered with what is planned (exit 2).
 PLANNED: dict[str, str] = {}

@@ -158,8 +158,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     assert "--javascript generate JavaScript code (ES modules with .d.ts declarations, the code of --typescript)" in flat
     assert "--kotlin generate Kotlin code (on the Java runtime)" in flat
     assert "--rust generate Rust code (types, both binary models and the text form; no JSON or protocol)" in flat
-    assert ("--ruby generate Ruby code (types, both binary models, the text form and JSON output; no JSON input or "
-            "protocol)") in flat
+    assert "--ruby generate Ruby code (types, both binary models, the text form and JSON; no protocol)" in flat
     assert "progress" not in flat and " yet)" not in flat
     assert "--csharp generate C# code (types, both binary models, JSON and the text form, on Mono and .NET; no protocol)" in flat
     assert "Planned languages" not in flat                             # every language of the original but Swift

@@ -56,8 +56,15 @@ module GoldenCase
       assert_equal files['final'].unpack1('H*'), f.to_final.unpack1('H*'), 'to_final'
       assert_equal files['final'].unpack1('H*'), v.to_final.unpack1('H*'), 'the versioned value written final'
       assert_equal files['text'].b, f.to_s.b, 'the text form'
-      assert_equal files['json'], f.to_json.b, 'to_json' if files['json']
+      check_json(type, files, f) if files['json']
     end
+  end
+
+  def check_json(type, files, value)
+    assert_equal files['json'], value.to_json.b, 'to_json'
+    from_json = type.from_json(files['json'])
+    assert_equal files['final'].unpack1('H*'), from_json.to_final.unpack1('H*'), 'from_json written final'
+    assert_equal files['json'], from_json.to_json.b, 'from_json written back'
   end
 
   def check_hash(type, files, versioned, final)
@@ -66,6 +73,6 @@ module GoldenCase
     assert_equal versioned, type.from_fbe(versioned.to_fbe)
     assert_equal final, type.from_final(final.to_final)
     # a Hash keeps the order it was read in: the file's
-    assert_equal files['json'], final.to_json.b, 'to_json' if files['json']
+    check_json(type, files, final) if files['json']
   end
 end

@@ -261,6 +261,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         if c.options.json:
             w.blank()
             write_json(w, c, s, idents)
+            w.blank()
+            write_json_reader(w, c, s, p, idents)
 
 
 def write_initialize(w: CodeWriter, c: Context, s: ir.Struct, idents: dict[str, str]) -> None:
@@ -316,11 +318,9 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
             default = c.default(f.type, f.default)
             ivar = f"@{idents[f.name]}"
             if not fp.missing_cost:
-                line = f"{ivar} = n >= {integer(fp.end)} ? {read} : {default}"
-                if len(w.unit) * w.depth + len(line) <= 120:
-                    w.line(line)
-                    before = fp.end
-                    continue
+                chosen(w, ivar, f"n >= {integer(fp.end)}", read, default)
+                before = fp.end
+                continue
             with w.block(f"if n >= {integer(fp.end)}", "end"):
                 w.line(f"{ivar} = {read}")
                 w.label("else")
@@ -329,6 +329,24 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
                 w.line(f"{ivar} = {default}")
             before = fp.end
     w.blank()
+
+
+def chosen(w: CodeWriter, target: str, condition: str, then: str, otherwise: str) -> None:
+    """`target = condition ? then : otherwise`, or as an if expression aligned as RuboCop wants it
+    (Style/ConditionalAssignment, Layout/EndAlignment) when that is too long."""
+    line = f"{target} = {condition} ? {then} : {otherwise}"
+    if otherwise == "nil" and len(w.unit) * w.depth + len(line) > 120:
+        line = f"{target} = ({then} if {condition})"     # RuboCop's Style/IfUnlessModifier
+    if len(w.unit) * w.depth + len(line) <= 120:
+        w.line(line)
+        return
+    pad = " " * (len(target) + 3)
+    w.line(f"{target} = if {condition}")
+    w.line(f"{pad}  {then}")
+    if otherwise != "nil":      # an if without else is nil (Style/EmptyElse)
+        w.line(f"{pad}else")
+        w.line(f"{pad}  {otherwise}")
+    w.line(f"{pad}end")
 
 
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
@@ -377,6 +395,27 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, idents: dict[str, str]) 
             raw.line(f"{field_codec(c, s, f)}.json(out, @{idents[f.name]})")
         raw("}")
         raw.flush()
+
+
+def write_json_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, idents: dict[str, str]) -> None:
+    """The members of a JSON object, each field's if present (members it does not know are ignored),
+    else its default, charged what the plan says a missing member costs."""
+    with w.block("def fbe_read_json_members(obj, r)" if p.fields else "def fbe_read_json_members(_obj, _r)", "end"):
+        if not p.fields:
+            w.line("nil")
+        for fp in p.fields:
+            f = fp.field
+            ivar, name, default = f"@{idents[f.name]}", ruby_string(f.name), c.default(f.type, f.default)
+            read = f"{field_codec(c, s, f)}.from_json(obj[{name}], r, {name})"
+            if not fp.default_cost:
+                chosen(w, ivar, f"obj.key?({name})", read, default)
+                continue
+            with w.block(f"if obj.key?({name})", "end"):
+                w.line(f"{ivar} = {read}")
+                w.label("else")
+                if fp.default_cost:
+                    w.line(f"r.spend({integer(fp.default_cost)}, nil, {name})")
+                w.line(f"{ivar} = {default}")
 
 
 def forward(c: Context) -> list[ir.Struct]:

@@ -51,6 +51,24 @@ module Fbe
         value
       end
 
+      # The value of a JSON document (docs/format.md 8, read under docs/limits.md 7).
+      def from_json(text, limits: nil)
+        tree, r = JsonRead.parse(text, limits)
+        fbe_read_json(tree, r)
+      end
+
+      # A struct value of a JSON object (its members read by the generated fbe_read_json_members).
+      def fbe_read_json(node, r)
+        members = JsonRead.object(node, nil)
+        r.enter(nil, self::FBE_COST, self::FBE_NAME)
+        value = allocate
+        value.fbe_read_json_members(members, r)
+        r.leave
+        value
+      rescue DecodeError => e
+        raise e.within(self::FBE_NAME)
+      end
+
       # Whether from_fbe succeeds (docs/limits.md 4: the same checks, the same limits).
       def verify_fbe(data, limits: nil)
         from_fbe(data, limits:)

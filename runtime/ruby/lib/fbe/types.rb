@@ -60,6 +60,14 @@ module Fbe
         "\"#{value}\""
       end
 
+      def from_json(node, _r, field)
+        Fbe::JsonRead.integer(node, @range, field)
+      end
+
+      def from_json_key(key, _r, field)
+        Fbe::JsonRead.integer_key(key, @range, field)
+      end
+
       def key(value)
         value
       end
@@ -71,6 +79,17 @@ module Fbe
 
     # char: one byte, ordered in sets and maps as C++'s signed char (docs/limits.md 7), printed raw.
     class Char < Integer
+      # The byte 0..255, or the original's signed-char output 4294967168..4294967295.
+      def from_json(node, r, field)
+        return node & 0xFF if node.is_a?(::Integer) && node.between?(0xFFFFFF80, 0xFFFFFFFF)
+
+        super
+      end
+
+      def from_json_key(key, _r, field)
+        Fbe::JsonRead.integer_key(key, -128..255, field) & 0xFF
+      end
+
       def key(value)
         value >= 0x80 ? value - 0x100 : value
       end
@@ -119,6 +138,19 @@ module Fbe
         value ? '"1"' : '"0"'
       end
 
+      def from_json(node, _r, field)
+        raise Fbe::JsonRead.mismatch('boolean', node, field) unless [true, false].include?(node)
+
+        node
+      end
+
+      def from_json_key(key, _r, field)
+        return true if %w[1 true].include?(key)
+        return false if %w[0 false].include?(key)
+
+        raise DecodeError.new("invalid bool key #{Fbe::JsonRead.quoted(key)}", nil, field)
+      end
+
       def key(value)
         value ? 1 : 0
       end
@@ -150,6 +182,15 @@ module Fbe
 
       def json_key(value)
         Fbe::Json.real_key(@size == 4 ? [value].pack('e').unpack1('e') : value.to_f, @size == 4)
+      end
+
+      def from_json(node, _r, field)
+        @size == 4 ? Fbe::JsonRead.single(node, field) : Fbe::JsonRead.double(node, field)
+      end
+
+      def from_json_key(key, _r, field)
+        d = Fbe::JsonRead.double_key(key, field)
+        @size == 4 ? [d].pack('e').unpack1('e') : d
       end
 
       def text(out, value)
@@ -194,6 +235,14 @@ module Fbe
         "\"#{Fbe::Json.decimal(value)}\""
       end
 
+      def from_json(node, _r, field)
+        Fbe::JsonRead.decimal(node, field)
+      end
+
+      def from_json_key(key, _r, field)
+        Fbe::JsonRead.decimal_text(key, field)
+      end
+
       def key(value)
         value
       end
@@ -233,6 +282,14 @@ module Fbe
 
       def json_key(value)
         "\"#{Fbe::Uuid.from_bytes(Fbe::Uuid.to_bytes(value))}\""
+      end
+
+      def from_json(node, _r, field)
+        Fbe::JsonRead.uuid(node, field)
+      end
+
+      def from_json_key(key, _r, field)
+        Fbe::JsonRead.uuid(key, field)
       end
 
       def key(value)
@@ -302,6 +359,14 @@ module Fbe
         @binary ? "\"#{[value].pack('m0')}\"" : Fbe::Json.string(value)
       end
 
+      def from_json(node, r, field)
+        value = @binary ? Fbe::JsonRead.base64(node, field) : Fbe::JsonRead.string(node, field)
+        r.spend(value.bytesize, nil, field)
+        value
+      end
+
+      alias from_json_key from_json
+
       def key(value)
         value.b
       end
@@ -347,6 +412,25 @@ module Fbe
 
       def json_key(value)
         "\"#{value.number}\""
+      end
+
+      def from_json(node, r, field)
+        @type.from_wire(@wire.from_json(signed(node), r, field))
+      end
+
+      def from_json_key(key, r, field)
+        @type.from_wire(@wire.from_json(signed(Fbe::JsonRead.integer_key(key, -(1 << 63)..((1 << 64) - 1), field)), r,
+                                        field))
+      end
+
+      # Flags are held as their unsigned bits; their JSON is the number of their underlying type.
+      def signed(number)
+        return number unless @type.const_defined?(:SIGNED) && @type::SIGNED && number.is_a?(::Integer)
+
+        top = 1 << ((8 * @size) - 1)
+        raise DecodeError, "JSON integer #{number} out of range" unless number.between?(-top, top - 1)
+
+        number & ((top << 1) - 1)
       end
 
       def key(value)
@@ -401,6 +485,10 @@ module Fbe
 
       def json(out, value)
         value.fbe_json(out)
+      end
+
+      def from_json(node, r, _field)
+        @type.fbe_read_json(node, r)
       end
 
       def key(value)
@@ -461,6 +549,10 @@ module Fbe
         value.nil? ? out << 'null' : @element.json(out, value)
       end
 
+      def from_json(node, r, field)
+        node.nil? ? nil : @element.from_json(node, r, field)
+      end
+
       def key(value)
         value.nil? ? [0] : [1, @element.key(value)]
       end
@@ -516,6 +608,14 @@ module Fbe
 
       def json(out, value)
         Fbe::Types.items(out, value, '[', ']') { |e| @element.json(out, e) }
+      end
+
+      def from_json(node, r, field)
+        items = Fbe::JsonRead.array(node, field)
+        raise DecodeError.new("expected #{@length} elements, got #{items.length}", nil, field) if
+          items.length != @length
+
+        items.map { |e| @element.from_json(e, r, field) }
       end
 
       def key(value)
@@ -608,6 +708,18 @@ module Fbe
 
       def json(out, value)
         Fbe::Types.items(out, items(value), '[', ']') { |e| @element.json(out, e) }
+      end
+
+      def from_json(node, r, field)
+        items = Fbe::JsonRead.array(node, field)
+        r.spend(items.length * @item_cost, nil, field)
+        out = items.map { |e| @element.from_json(e, r, field) }
+        return out unless @set
+
+        set = out.to_set
+        raise DecodeError.new('two set elements read as the same element', nil, field) if set.size != out.length
+
+        set
       end
 
       def key(value)
@@ -721,6 +833,28 @@ module Fbe
         Fbe::Types.items(out, entries(value), '{', '}') do |(k, v)|
           out << @key.json_key(k) << ':'
           @value.json(out, v)
+        end
+      end
+
+      def from_json(node, r, field)
+        pairs = @key.is_a?(Struct) ? json_pairs(node, field) : Fbe::JsonRead.object(node, field).to_a
+        r.spend(pairs.length * @item_cost, nil, field)
+        out = {}
+        pairs.each do |k, v|
+          key = @key.is_a?(Struct) ? @key.from_json(k, r, field) : @key.from_json_key(k, r, field)
+          out[key] = @value.from_json(v, r, field)
+        end
+        raise DecodeError.new('two map keys read as the same key', nil, field) if out.size != pairs.length
+
+        out
+      end
+
+      def json_pairs(node, field)
+        Fbe::JsonRead.array(node, field).each do |pair|
+          unless pair.is_a?(Array) && pair.length == 2
+            raise DecodeError.new('JSON [key, value] pair expected', nil,
+                                  field)
+          end
         end
       end
 
