@@ -90,6 +90,13 @@ module Graph
       T_OUT_EDGES.json(out, @out_edges)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::INT32.from_json(obj['id'], r, 'id') : 0
+      @name = obj.key?('name') ? Fbe::Types::STRING.from_json(obj['name'], r, 'name') : +''
+      @value = obj.key?('value') ? Fbe::Types::INT64.from_json(obj['value'], r, 'value') : 0
+      @out_edges = obj.key?('out_edges') ? T_OUT_EDGES.from_json(obj['out_edges'], r, 'out_edges') : []
+    end
   end
 
   # The schema's `struct Edge` (type id 2).
@@ -168,6 +175,12 @@ module Graph
       Fbe::Types::INT32.json(out, @weight)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @source = obj.key?('source') ? Fbe::Types::INT32.from_json(obj['source'], r, 'source') : 0
+      @target = obj.key?('target') ? Fbe::Types::INT32.from_json(obj['target'], r, 'target') : 0
+      @weight = obj.key?('weight') ? Fbe::Types::INT32.from_json(obj['weight'], r, 'weight') : 0
+    end
   end
 
   # The schema's `struct Graph` (type id 3).
@@ -237,6 +250,11 @@ module Graph
       out << ',"edges":'
       T_EDGES.json(out, @edges)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @nodes = obj.key?('nodes') ? T_NODES.from_json(obj['nodes'], r, 'nodes') : []
+      @edges = obj.key?('edges') ? T_EDGES.from_json(obj['edges'], r, 'edges') : []
     end
   end
 end

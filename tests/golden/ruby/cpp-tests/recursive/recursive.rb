@@ -81,5 +81,11 @@ module Recursive
       T_CHILDREN.json(out, @children)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::INT32.from_json(obj['id'], r, 'id') : 0
+      @label = obj.key?('label') ? Fbe::Types::STRING.from_json(obj['label'], r, 'label') : +''
+      @children = obj.key?('children') ? T_CHILDREN.from_json(obj['children'], r, 'children') : []
+    end
   end
 end

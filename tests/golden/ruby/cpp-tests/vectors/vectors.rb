@@ -81,6 +81,12 @@ module Vectors
       Fbe::Types::INT32.json(out, @weight)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @source = obj.key?('source') ? Fbe::Types::INT32.from_json(obj['source'], r, 'source') : 0
+      @target = obj.key?('target') ? Fbe::Types::INT32.from_json(obj['target'], r, 'target') : 0
+      @weight = obj.key?('weight') ? Fbe::Types::INT32.from_json(obj['weight'], r, 'weight') : 0
+    end
   end
 
   # The schema's `struct Point` (type id 2).
@@ -158,6 +164,12 @@ module Vectors
       out << ',"y":'
       Fbe::Types::INT16.json(out, @y)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @flag = obj.key?('flag') ? Fbe::Types::BOOL.from_json(obj['flag'], r, 'flag') : false
+      @x = obj.key?('x') ? Fbe::Types::INT64.from_json(obj['x'], r, 'x') : 0
+      @y = obj.key?('y') ? Fbe::Types::INT16.from_json(obj['y'], r, 'y') : 0
     end
   end
 
@@ -238,6 +250,13 @@ module Vectors
       Fbe::Types::DOUBLE.json(out, @z)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @flag = obj.key?('flag') ? Fbe::Types::BOOL.from_json(obj['flag'], r, 'flag') : false
+      @x = obj.key?('x') ? Fbe::Types::INT64.from_json(obj['x'], r, 'x') : 0
+      @y = obj.key?('y') ? Fbe::Types::INT16.from_json(obj['y'], r, 'y') : 0
+      @z = obj.key?('z') ? Fbe::Types::DOUBLE.from_json(obj['z'], r, 'z') : 0.0
+    end
   end
 
   # The schema's `struct Named` (type id 4).
@@ -306,6 +325,11 @@ module Vectors
       out << ',"values":'
       T_VALUES.json(out, @values)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @name = obj.key?('name') ? Fbe::Types::STRING.from_json(obj['name'], r, 'name') : +''
+      @values = obj.key?('values') ? T_VALUES.from_json(obj['values'], r, 'values') : []
     end
   end
 
@@ -416,6 +440,15 @@ module Vectors
       out << ',"named":'
       T_NAMED.json(out, @named)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @edges = obj.key?('edges') ? T_EDGES.from_json(obj['edges'], r, 'edges') : []
+      @points = obj.key?('points') ? T_POINTS.from_json(obj['points'], r, 'points') : []
+      @ints = obj.key?('ints') ? T_INTS.from_json(obj['ints'], r, 'ints') : []
+      @switches = obj.key?('switches') ? T_SWITCHES.from_json(obj['switches'], r, 'switches') : []
+      @reals = obj.key?('reals') ? T_REALS.from_json(obj['reals'], r, 'reals') : []
+      @named = obj.key?('named') ? T_NAMED.from_json(obj['named'], r, 'named') : []
     end
   end
 end

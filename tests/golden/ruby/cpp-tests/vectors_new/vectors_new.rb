@@ -90,6 +90,13 @@ module VectorsNew
       Fbe::Types::STRING.json(out, @note)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @source = obj.key?('source') ? Fbe::Types::INT32.from_json(obj['source'], r, 'source') : 0
+      @target = obj.key?('target') ? Fbe::Types::INT32.from_json(obj['target'], r, 'target') : 0
+      @weight = obj.key?('weight') ? Fbe::Types::INT32.from_json(obj['weight'], r, 'weight') : 0
+      @note = obj.key?('note') ? Fbe::Types::STRING.from_json(obj['note'], r, 'note') : +''
+    end
   end
 
   # The schema's `struct Holder` (type id 10).
@@ -149,6 +156,10 @@ module VectorsNew
       out << '{"edges":'
       T_EDGES.json(out, @edges)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @edges = obj.key?('edges') ? T_EDGES.from_json(obj['edges'], r, 'edges') : []
     end
   end
 end

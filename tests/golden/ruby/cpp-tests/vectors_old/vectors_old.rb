@@ -62,6 +62,10 @@ module VectorsOld
       Fbe::Types::INT32.json(out, @source)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @source = obj.key?('source') ? Fbe::Types::INT32.from_json(obj['source'], r, 'source') : 0
+    end
   end
 
   # The schema's `struct Holder` (type id 10).
@@ -121,6 +125,10 @@ module VectorsOld
       out << '{"edges":'
       T_EDGES.json(out, @edges)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @edges = obj.key?('edges') ? T_EDGES.from_json(obj['edges'], r, 'edges') : []
     end
   end
 end

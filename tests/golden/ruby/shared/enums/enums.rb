@@ -1041,5 +1041,242 @@ module Enums
       EnumUInt64::FBE_TYPE.json(out, @uint64b5)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @byte0 = obj.key?('byte0') ? EnumByte::FBE_TYPE.from_json(obj['byte0'], r, 'byte0') : EnumByte::ENUM_VALUE_0
+      @byte1 = obj.key?('byte1') ? EnumByte::FBE_TYPE.from_json(obj['byte1'], r, 'byte1') : EnumByte::ENUM_VALUE_1
+      @byte2 = obj.key?('byte2') ? EnumByte::FBE_TYPE.from_json(obj['byte2'], r, 'byte2') : EnumByte::ENUM_VALUE_2
+      @byte3 = obj.key?('byte3') ? EnumByte::FBE_TYPE.from_json(obj['byte3'], r, 'byte3') : EnumByte::ENUM_VALUE_3
+      @byte4 = obj.key?('byte4') ? EnumByte::FBE_TYPE.from_json(obj['byte4'], r, 'byte4') : EnumByte::ENUM_VALUE_4
+      @byte5 = obj.key?('byte5') ? EnumByte::FBE_TYPE.from_json(obj['byte5'], r, 'byte5') : EnumByte::ENUM_VALUE_5
+      @char0 = obj.key?('char0') ? EnumChar::FBE_TYPE.from_json(obj['char0'], r, 'char0') : EnumChar::ENUM_VALUE_0
+      @char1 = obj.key?('char1') ? EnumChar::FBE_TYPE.from_json(obj['char1'], r, 'char1') : EnumChar::ENUM_VALUE_1
+      @char2 = obj.key?('char2') ? EnumChar::FBE_TYPE.from_json(obj['char2'], r, 'char2') : EnumChar::ENUM_VALUE_2
+      @char3 = obj.key?('char3') ? EnumChar::FBE_TYPE.from_json(obj['char3'], r, 'char3') : EnumChar::ENUM_VALUE_3
+      @char4 = obj.key?('char4') ? EnumChar::FBE_TYPE.from_json(obj['char4'], r, 'char4') : EnumChar::ENUM_VALUE_4
+      @char5 = obj.key?('char5') ? EnumChar::FBE_TYPE.from_json(obj['char5'], r, 'char5') : EnumChar::ENUM_VALUE_5
+      @wchar0 = obj.key?('wchar0') ? EnumWChar::FBE_TYPE.from_json(obj['wchar0'], r, 'wchar0') : EnumWChar::ENUM_VALUE_0
+      @wchar1 = obj.key?('wchar1') ? EnumWChar::FBE_TYPE.from_json(obj['wchar1'], r, 'wchar1') : EnumWChar::ENUM_VALUE_1
+      @wchar2 = obj.key?('wchar2') ? EnumWChar::FBE_TYPE.from_json(obj['wchar2'], r, 'wchar2') : EnumWChar::ENUM_VALUE_2
+      @wchar3 = obj.key?('wchar3') ? EnumWChar::FBE_TYPE.from_json(obj['wchar3'], r, 'wchar3') : EnumWChar::ENUM_VALUE_3
+      @wchar4 = obj.key?('wchar4') ? EnumWChar::FBE_TYPE.from_json(obj['wchar4'], r, 'wchar4') : EnumWChar::ENUM_VALUE_4
+      @wchar5 = obj.key?('wchar5') ? EnumWChar::FBE_TYPE.from_json(obj['wchar5'], r, 'wchar5') : EnumWChar::ENUM_VALUE_5
+      @int8b0 = obj.key?('int8b0') ? EnumInt8::FBE_TYPE.from_json(obj['int8b0'], r, 'int8b0') : EnumInt8::ENUM_VALUE_0
+      @int8b1 = obj.key?('int8b1') ? EnumInt8::FBE_TYPE.from_json(obj['int8b1'], r, 'int8b1') : EnumInt8::ENUM_VALUE_1
+      @int8b2 = obj.key?('int8b2') ? EnumInt8::FBE_TYPE.from_json(obj['int8b2'], r, 'int8b2') : EnumInt8::ENUM_VALUE_2
+      @int8b3 = obj.key?('int8b3') ? EnumInt8::FBE_TYPE.from_json(obj['int8b3'], r, 'int8b3') : EnumInt8::ENUM_VALUE_3
+      @int8b4 = obj.key?('int8b4') ? EnumInt8::FBE_TYPE.from_json(obj['int8b4'], r, 'int8b4') : EnumInt8::ENUM_VALUE_4
+      @int8b5 = obj.key?('int8b5') ? EnumInt8::FBE_TYPE.from_json(obj['int8b5'], r, 'int8b5') : EnumInt8::ENUM_VALUE_5
+      @uint8b0 = if obj.key?('uint8b0')
+                   EnumUInt8::FBE_TYPE.from_json(obj['uint8b0'], r, 'uint8b0')
+                 else
+                   EnumUInt8::ENUM_VALUE_0
+                 end
+      @uint8b1 = if obj.key?('uint8b1')
+                   EnumUInt8::FBE_TYPE.from_json(obj['uint8b1'], r, 'uint8b1')
+                 else
+                   EnumUInt8::ENUM_VALUE_1
+                 end
+      @uint8b2 = if obj.key?('uint8b2')
+                   EnumUInt8::FBE_TYPE.from_json(obj['uint8b2'], r, 'uint8b2')
+                 else
+                   EnumUInt8::ENUM_VALUE_2
+                 end
+      @uint8b3 = if obj.key?('uint8b3')
+                   EnumUInt8::FBE_TYPE.from_json(obj['uint8b3'], r, 'uint8b3')
+                 else
+                   EnumUInt8::ENUM_VALUE_3
+                 end
+      @uint8b4 = if obj.key?('uint8b4')
+                   EnumUInt8::FBE_TYPE.from_json(obj['uint8b4'], r, 'uint8b4')
+                 else
+                   EnumUInt8::ENUM_VALUE_4
+                 end
+      @uint8b5 = if obj.key?('uint8b5')
+                   EnumUInt8::FBE_TYPE.from_json(obj['uint8b5'], r, 'uint8b5')
+                 else
+                   EnumUInt8::ENUM_VALUE_5
+                 end
+      @int16b0 = if obj.key?('int16b0')
+                   EnumInt16::FBE_TYPE.from_json(obj['int16b0'], r, 'int16b0')
+                 else
+                   EnumInt16::ENUM_VALUE_0
+                 end
+      @int16b1 = if obj.key?('int16b1')
+                   EnumInt16::FBE_TYPE.from_json(obj['int16b1'], r, 'int16b1')
+                 else
+                   EnumInt16::ENUM_VALUE_1
+                 end
+      @int16b2 = if obj.key?('int16b2')
+                   EnumInt16::FBE_TYPE.from_json(obj['int16b2'], r, 'int16b2')
+                 else
+                   EnumInt16::ENUM_VALUE_2
+                 end
+      @int16b3 = if obj.key?('int16b3')
+                   EnumInt16::FBE_TYPE.from_json(obj['int16b3'], r, 'int16b3')
+                 else
+                   EnumInt16::ENUM_VALUE_3
+                 end
+      @int16b4 = if obj.key?('int16b4')
+                   EnumInt16::FBE_TYPE.from_json(obj['int16b4'], r, 'int16b4')
+                 else
+                   EnumInt16::ENUM_VALUE_4
+                 end
+      @int16b5 = if obj.key?('int16b5')
+                   EnumInt16::FBE_TYPE.from_json(obj['int16b5'], r, 'int16b5')
+                 else
+                   EnumInt16::ENUM_VALUE_5
+                 end
+      @uint16b0 = if obj.key?('uint16b0')
+                    EnumUInt16::FBE_TYPE.from_json(obj['uint16b0'], r, 'uint16b0')
+                  else
+                    EnumUInt16::ENUM_VALUE_0
+                  end
+      @uint16b1 = if obj.key?('uint16b1')
+                    EnumUInt16::FBE_TYPE.from_json(obj['uint16b1'], r, 'uint16b1')
+                  else
+                    EnumUInt16::ENUM_VALUE_1
+                  end
+      @uint16b2 = if obj.key?('uint16b2')
+                    EnumUInt16::FBE_TYPE.from_json(obj['uint16b2'], r, 'uint16b2')
+                  else
+                    EnumUInt16::ENUM_VALUE_2
+                  end
+      @uint16b3 = if obj.key?('uint16b3')
+                    EnumUInt16::FBE_TYPE.from_json(obj['uint16b3'], r, 'uint16b3')
+                  else
+                    EnumUInt16::ENUM_VALUE_3
+                  end
+      @uint16b4 = if obj.key?('uint16b4')
+                    EnumUInt16::FBE_TYPE.from_json(obj['uint16b4'], r, 'uint16b4')
+                  else
+                    EnumUInt16::ENUM_VALUE_4
+                  end
+      @uint16b5 = if obj.key?('uint16b5')
+                    EnumUInt16::FBE_TYPE.from_json(obj['uint16b5'], r, 'uint16b5')
+                  else
+                    EnumUInt16::ENUM_VALUE_5
+                  end
+      @int32b0 = if obj.key?('int32b0')
+                   EnumInt32::FBE_TYPE.from_json(obj['int32b0'], r, 'int32b0')
+                 else
+                   EnumInt32::ENUM_VALUE_0
+                 end
+      @int32b1 = if obj.key?('int32b1')
+                   EnumInt32::FBE_TYPE.from_json(obj['int32b1'], r, 'int32b1')
+                 else
+                   EnumInt32::ENUM_VALUE_1
+                 end
+      @int32b2 = if obj.key?('int32b2')
+                   EnumInt32::FBE_TYPE.from_json(obj['int32b2'], r, 'int32b2')
+                 else
+                   EnumInt32::ENUM_VALUE_2
+                 end
+      @int32b3 = if obj.key?('int32b3')
+                   EnumInt32::FBE_TYPE.from_json(obj['int32b3'], r, 'int32b3')
+                 else
+                   EnumInt32::ENUM_VALUE_3
+                 end
+      @int32b4 = if obj.key?('int32b4')
+                   EnumInt32::FBE_TYPE.from_json(obj['int32b4'], r, 'int32b4')
+                 else
+                   EnumInt32::ENUM_VALUE_4
+                 end
+      @int32b5 = if obj.key?('int32b5')
+                   EnumInt32::FBE_TYPE.from_json(obj['int32b5'], r, 'int32b5')
+                 else
+                   EnumInt32::ENUM_VALUE_5
+                 end
+      @uint32b0 = if obj.key?('uint32b0')
+                    EnumUInt32::FBE_TYPE.from_json(obj['uint32b0'], r, 'uint32b0')
+                  else
+                    EnumUInt32::ENUM_VALUE_0
+                  end
+      @uint32b1 = if obj.key?('uint32b1')
+                    EnumUInt32::FBE_TYPE.from_json(obj['uint32b1'], r, 'uint32b1')
+                  else
+                    EnumUInt32::ENUM_VALUE_1
+                  end
+      @uint32b2 = if obj.key?('uint32b2')
+                    EnumUInt32::FBE_TYPE.from_json(obj['uint32b2'], r, 'uint32b2')
+                  else
+                    EnumUInt32::ENUM_VALUE_2
+                  end
+      @uint32b3 = if obj.key?('uint32b3')
+                    EnumUInt32::FBE_TYPE.from_json(obj['uint32b3'], r, 'uint32b3')
+                  else
+                    EnumUInt32::ENUM_VALUE_3
+                  end
+      @uint32b4 = if obj.key?('uint32b4')
+                    EnumUInt32::FBE_TYPE.from_json(obj['uint32b4'], r, 'uint32b4')
+                  else
+                    EnumUInt32::ENUM_VALUE_4
+                  end
+      @uint32b5 = if obj.key?('uint32b5')
+                    EnumUInt32::FBE_TYPE.from_json(obj['uint32b5'], r, 'uint32b5')
+                  else
+                    EnumUInt32::ENUM_VALUE_5
+                  end
+      @int64b0 = if obj.key?('int64b0')
+                   EnumInt64::FBE_TYPE.from_json(obj['int64b0'], r, 'int64b0')
+                 else
+                   EnumInt64::ENUM_VALUE_0
+                 end
+      @int64b1 = if obj.key?('int64b1')
+                   EnumInt64::FBE_TYPE.from_json(obj['int64b1'], r, 'int64b1')
+                 else
+                   EnumInt64::ENUM_VALUE_1
+                 end
+      @int64b2 = if obj.key?('int64b2')
+                   EnumInt64::FBE_TYPE.from_json(obj['int64b2'], r, 'int64b2')
+                 else
+                   EnumInt64::ENUM_VALUE_2
+                 end
+      @int64b3 = if obj.key?('int64b3')
+                   EnumInt64::FBE_TYPE.from_json(obj['int64b3'], r, 'int64b3')
+                 else
+                   EnumInt64::ENUM_VALUE_3
+                 end
+      @int64b4 = if obj.key?('int64b4')
+                   EnumInt64::FBE_TYPE.from_json(obj['int64b4'], r, 'int64b4')
+                 else
+                   EnumInt64::ENUM_VALUE_4
+                 end
+      @int64b5 = if obj.key?('int64b5')
+                   EnumInt64::FBE_TYPE.from_json(obj['int64b5'], r, 'int64b5')
+                 else
+                   EnumInt64::ENUM_VALUE_5
+                 end
+      @uint64b0 = if obj.key?('uint64b0')
+                    EnumUInt64::FBE_TYPE.from_json(obj['uint64b0'], r, 'uint64b0')
+                  else
+                    EnumUInt64::ENUM_VALUE_0
+                  end
+      @uint64b1 = if obj.key?('uint64b1')
+                    EnumUInt64::FBE_TYPE.from_json(obj['uint64b1'], r, 'uint64b1')
+                  else
+                    EnumUInt64::ENUM_VALUE_1
+                  end
+      @uint64b2 = if obj.key?('uint64b2')
+                    EnumUInt64::FBE_TYPE.from_json(obj['uint64b2'], r, 'uint64b2')
+                  else
+                    EnumUInt64::ENUM_VALUE_2
+                  end
+      @uint64b3 = if obj.key?('uint64b3')
+                    EnumUInt64::FBE_TYPE.from_json(obj['uint64b3'], r, 'uint64b3')
+                  else
+                    EnumUInt64::ENUM_VALUE_3
+                  end
+      @uint64b4 = if obj.key?('uint64b4')
+                    EnumUInt64::FBE_TYPE.from_json(obj['uint64b4'], r, 'uint64b4')
+                  else
+                    EnumUInt64::ENUM_VALUE_4
+                  end
+      @uint64b5 = if obj.key?('uint64b5')
+                    EnumUInt64::FBE_TYPE.from_json(obj['uint64b5'], r, 'uint64b5')
+                  else
+                    EnumUInt64::ENUM_VALUE_5
+                  end
+    end
   end
 end

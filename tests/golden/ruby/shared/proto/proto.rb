@@ -154,6 +154,15 @@ module Proto
       Fbe::Types::DOUBLE.json(out, @volume)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::INT32.from_json(obj['id'], r, 'id') : 0
+      @symbol = obj.key?('symbol') ? Fbe::Types::STRING.from_json(obj['symbol'], r, 'symbol') : +''
+      @side = obj.key?('side') ? OrderSide::FBE_TYPE.from_json(obj['side'], r, 'side') : OrderSide.default
+      @type = obj.key?('type') ? OrderType::FBE_TYPE.from_json(obj['type'], r, 'type') : OrderType.default
+      @price = obj.key?('price') ? Fbe::Types::DOUBLE.from_json(obj['price'], r, 'price') : 0.0
+      @volume = obj.key?('volume') ? Fbe::Types::DOUBLE.from_json(obj['volume'], r, 'volume') : 0.0
+    end
   end
 
   # The schema's `struct Balance` (type id 2).
@@ -221,6 +230,11 @@ module Proto
       out << ',"amount":'
       Fbe::Types::DOUBLE.json(out, @amount)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @currency = obj.key?('currency') ? Fbe::Types::STRING.from_json(obj['currency'], r, 'currency') : +''
+      @amount = obj.key?('amount') ? Fbe::Types::DOUBLE.from_json(obj['amount'], r, 'amount') : 0.0
     end
   end
 
@@ -356,6 +370,20 @@ module Proto
       T_ORDERS.json(out, @orders)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::INT32.from_json(obj['id'], r, 'id') : 0
+      @name = obj.key?('name') ? Fbe::Types::STRING.from_json(obj['name'], r, 'name') : +''
+      @state = obj.key?('state') ? State::FBE_TYPE.from_json(obj['state'], r, 'state') : State::INITIALIZED | State::BAD
+      if obj.key?('wallet')
+        @wallet = T_WALLET.from_json(obj['wallet'], r, 'wallet')
+      else
+        r.spend(12, nil, 'wallet')
+        @wallet = Balance.new
+      end
+      @asset = obj.key?('asset') ? T_ASSET.from_json(obj['asset'], r, 'asset') : nil
+      @orders = obj.key?('orders') ? T_ORDERS.from_json(obj['orders'], r, 'orders') : []
+    end
   end
 
   # The schema's `struct OrderMessage` (type id 1).
@@ -420,6 +448,15 @@ module Proto
       out << '{"body":'
       T_BODY.json(out, @body)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      if obj.key?('body')
+        @body = T_BODY.from_json(obj['body'], r, 'body')
+      else
+        r.spend(26, nil, 'body')
+        @body = Order.new
+      end
     end
   end
 
@@ -486,6 +523,15 @@ module Proto
       T_BODY.json(out, @body)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      if obj.key?('body')
+        @body = T_BODY.from_json(obj['body'], r, 'body')
+      else
+        r.spend(12, nil, 'body')
+        @body = Balance.new
+      end
+    end
   end
 
   # The schema's `struct AccountMessage` (type id 3).
@@ -550,6 +596,15 @@ module Proto
       out << '{"body":'
       T_BODY.json(out, @body)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      if obj.key?('body')
+        @body = T_BODY.from_json(obj['body'], r, 'body')
+      else
+        r.spend(26, nil, 'body')
+        @body = Account.new
+      end
     end
   end
 end

@@ -188,6 +188,17 @@ module Protoex
       Fbe::Types::DOUBLE.json(out, @sl)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::INT32.from_json(obj['id'], r, 'id') : 0
+      @symbol = obj.key?('symbol') ? Fbe::Types::STRING.from_json(obj['symbol'], r, 'symbol') : +''
+      @side = obj.key?('side') ? OrderSide::FBE_TYPE.from_json(obj['side'], r, 'side') : OrderSide.default
+      @type = obj.key?('type') ? OrderType::FBE_TYPE.from_json(obj['type'], r, 'type') : OrderType.default
+      @price = obj.key?('price') ? Fbe::Types::DOUBLE.from_json(obj['price'], r, 'price') : 0.0
+      @volume = obj.key?('volume') ? Fbe::Types::DOUBLE.from_json(obj['volume'], r, 'volume') : 0.0
+      @tp = obj.key?('tp') ? Fbe::Types::DOUBLE.from_json(obj['tp'], r, 'tp') : 10.0
+      @sl = obj.key?('sl') ? Fbe::Types::DOUBLE.from_json(obj['sl'], r, 'sl') : -10.0
+    end
   end
 
   # The schema's `struct Balance : proto.Balance` (type id 2); its base fields first.
@@ -260,6 +271,12 @@ module Protoex
       out << ',"locked":'
       Fbe::Types::DOUBLE.json(out, @locked)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @currency = obj.key?('currency') ? Fbe::Types::STRING.from_json(obj['currency'], r, 'currency') : +''
+      @amount = obj.key?('amount') ? Fbe::Types::DOUBLE.from_json(obj['amount'], r, 'amount') : 0.0
+      @locked = obj.key?('locked') ? Fbe::Types::DOUBLE.from_json(obj['locked'], r, 'locked') : 0.0
     end
   end
 
@@ -395,6 +412,24 @@ module Protoex
       T_ORDERS.json(out, @orders)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::INT32.from_json(obj['id'], r, 'id') : 0
+      @name = obj.key?('name') ? Fbe::Types::STRING.from_json(obj['name'], r, 'name') : +''
+      @state = if obj.key?('state')
+                 StateEx::FBE_TYPE.from_json(obj['state'], r, 'state')
+               else
+                 StateEx::INITIALIZED | StateEx::BAD | StateEx::SAD
+               end
+      if obj.key?('wallet')
+        @wallet = T_WALLET.from_json(obj['wallet'], r, 'wallet')
+      else
+        r.spend(20, nil, 'wallet')
+        @wallet = Balance.new
+      end
+      @asset = obj.key?('asset') ? T_ASSET.from_json(obj['asset'], r, 'asset') : nil
+      @orders = obj.key?('orders') ? T_ORDERS.from_json(obj['orders'], r, 'orders') : []
+    end
   end
 
   # The schema's `struct OrderMessage` (type id 11).
@@ -459,6 +494,15 @@ module Protoex
       out << '{"body":'
       T_BODY.json(out, @body)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      if obj.key?('body')
+        @body = T_BODY.from_json(obj['body'], r, 'body')
+      else
+        r.spend(42, nil, 'body')
+        @body = Order.new
+      end
     end
   end
 
@@ -525,6 +569,15 @@ module Protoex
       T_BODY.json(out, @body)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      if obj.key?('body')
+        @body = T_BODY.from_json(obj['body'], r, 'body')
+      else
+        r.spend(20, nil, 'body')
+        @body = Balance.new
+      end
+    end
   end
 
   # The schema's `struct AccountMessage` (type id 13).
@@ -589,6 +642,15 @@ module Protoex
       out << '{"body":'
       T_BODY.json(out, @body)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      if obj.key?('body')
+        @body = T_BODY.from_json(obj['body'], r, 'body')
+      else
+        r.spend(34, nil, 'body')
+        @body = Account.new
+      end
     end
   end
 end

@@ -900,6 +900,69 @@ module Test
       T_F44.json(out, @f44)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::INT32.from_json(obj['id'], r, 'id') : 0
+      @f1 = obj.key?('f1') ? Fbe::Types::BOOL.from_json(obj['f1'], r, 'f1') : false
+      @f2 = obj.key?('f2') ? Fbe::Types::BOOL.from_json(obj['f2'], r, 'f2') : true
+      @f3 = obj.key?('f3') ? Fbe::Types::BYTE.from_json(obj['f3'], r, 'f3') : 0
+      @f4 = obj.key?('f4') ? Fbe::Types::BYTE.from_json(obj['f4'], r, 'f4') : 255
+      @f5 = obj.key?('f5') ? Fbe::Types::CHAR.from_json(obj['f5'], r, 'f5') : 0
+      @f6 = obj.key?('f6') ? Fbe::Types::CHAR.from_json(obj['f6'], r, 'f6') : 33
+      @f7 = obj.key?('f7') ? Fbe::Types::WCHAR.from_json(obj['f7'], r, 'f7') : 0
+      @f8 = obj.key?('f8') ? Fbe::Types::WCHAR.from_json(obj['f8'], r, 'f8') : 1092
+      @f9 = obj.key?('f9') ? Fbe::Types::INT8.from_json(obj['f9'], r, 'f9') : 0
+      @f10 = obj.key?('f10') ? Fbe::Types::INT8.from_json(obj['f10'], r, 'f10') : 127
+      @f11 = obj.key?('f11') ? Fbe::Types::UINT8.from_json(obj['f11'], r, 'f11') : 0
+      @f12 = obj.key?('f12') ? Fbe::Types::UINT8.from_json(obj['f12'], r, 'f12') : 255
+      @f13 = obj.key?('f13') ? Fbe::Types::INT16.from_json(obj['f13'], r, 'f13') : 0
+      @f14 = obj.key?('f14') ? Fbe::Types::INT16.from_json(obj['f14'], r, 'f14') : 32_767
+      @f15 = obj.key?('f15') ? Fbe::Types::UINT16.from_json(obj['f15'], r, 'f15') : 0
+      @f16 = obj.key?('f16') ? Fbe::Types::UINT16.from_json(obj['f16'], r, 'f16') : 65_535
+      @f17 = obj.key?('f17') ? Fbe::Types::INT32.from_json(obj['f17'], r, 'f17') : 0
+      @f18 = obj.key?('f18') ? Fbe::Types::INT32.from_json(obj['f18'], r, 'f18') : 2_147_483_647
+      @f19 = obj.key?('f19') ? Fbe::Types::UINT32.from_json(obj['f19'], r, 'f19') : 0
+      @f20 = obj.key?('f20') ? Fbe::Types::UINT32.from_json(obj['f20'], r, 'f20') : 4_294_967_295
+      @f21 = obj.key?('f21') ? Fbe::Types::INT64.from_json(obj['f21'], r, 'f21') : 0
+      @f22 = obj.key?('f22') ? Fbe::Types::INT64.from_json(obj['f22'], r, 'f22') : 9_223_372_036_854_775_807
+      @f23 = obj.key?('f23') ? Fbe::Types::UINT64.from_json(obj['f23'], r, 'f23') : 0
+      @f24 = obj.key?('f24') ? Fbe::Types::UINT64.from_json(obj['f24'], r, 'f24') : 18_446_744_073_709_551_615
+      @f25 = obj.key?('f25') ? Fbe::Types::FLOAT.from_json(obj['f25'], r, 'f25') : 0.0
+      @f26 = obj.key?('f26') ? Fbe::Types::FLOAT.from_json(obj['f26'], r, 'f26') : 123.456
+      @f27 = obj.key?('f27') ? Fbe::Types::DOUBLE.from_json(obj['f27'], r, 'f27') : 0.0
+      @f28 = obj.key?('f28') ? Fbe::Types::DOUBLE.from_json(obj['f28'], r, 'f28') : -1.23456e+125
+      @f29 = obj.key?('f29') ? Fbe::Types::DECIMAL.from_json(obj['f29'], r, 'f29') : Fbe::Decimal::ZERO
+      @f30 = obj.key?('f30') ? Fbe::Types::DECIMAL.from_json(obj['f30'], r, 'f30') : BigDecimal('123456.123456')
+      @f31 = obj.key?('f31') ? Fbe::Types::STRING.from_json(obj['f31'], r, 'f31') : +''
+      @f32 = obj.key?('f32') ? Fbe::Types::STRING.from_json(obj['f32'], r, 'f32') : +'Initial string!'
+      @f33 = obj.key?('f33') ? Fbe::Types::TIMESTAMP.from_json(obj['f33'], r, 'f33') : 0
+      @f34 = obj.key?('f34') ? Fbe::Types::TIMESTAMP.from_json(obj['f34'], r, 'f34') : 0
+      @f35 = obj.key?('f35') ? Fbe::Types::TIMESTAMP.from_json(obj['f35'], r, 'f35') : Fbe::Timestamp.utc
+      @f36 = obj.key?('f36') ? Fbe::Types::UUID.from_json(obj['f36'], r, 'f36') : Fbe::Uuid::NIL
+      @f37 = obj.key?('f37') ? Fbe::Types::UUID.from_json(obj['f37'], r, 'f37') : Fbe::Uuid.uuid1
+      @f38 = obj.key?('f38') ? Fbe::Types::UUID.from_json(obj['f38'], r, 'f38') : '123e4567-e89b-12d3-a456-426655440000'
+      @f39 = obj.key?('f39') ? Proto::OrderSide::FBE_TYPE.from_json(obj['f39'], r, 'f39') : Proto::OrderSide.default
+      @f40 = obj.key?('f40') ? Proto::OrderType::FBE_TYPE.from_json(obj['f40'], r, 'f40') : Proto::OrderType.default
+      if obj.key?('f41')
+        @f41 = T_F41.from_json(obj['f41'], r, 'f41')
+      else
+        r.spend(26, nil, 'f41')
+        @f41 = Proto::Order.new
+      end
+      if obj.key?('f42')
+        @f42 = T_F42.from_json(obj['f42'], r, 'f42')
+      else
+        r.spend(12, nil, 'f42')
+        @f42 = Proto::Balance.new
+      end
+      @f43 = obj.key?('f43') ? Proto::State::FBE_TYPE.from_json(obj['f43'], r, 'f43') : Proto::State.default
+      if obj.key?('f44')
+        @f44 = T_F44.from_json(obj['f44'], r, 'f44')
+      else
+        r.spend(26, nil, 'f44')
+        @f44 = Proto::Account.new
+      end
+    end
   end
 
   # The schema's `struct StructOptional : test.StructSimple` (type id 111); its base fields first.
@@ -2382,6 +2445,135 @@ module Test
       out << ',"f165":'
       T_F165.json(out, @f165)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::INT32.from_json(obj['id'], r, 'id') : 0
+      @f1 = obj.key?('f1') ? Fbe::Types::BOOL.from_json(obj['f1'], r, 'f1') : false
+      @f2 = obj.key?('f2') ? Fbe::Types::BOOL.from_json(obj['f2'], r, 'f2') : true
+      @f3 = obj.key?('f3') ? Fbe::Types::BYTE.from_json(obj['f3'], r, 'f3') : 0
+      @f4 = obj.key?('f4') ? Fbe::Types::BYTE.from_json(obj['f4'], r, 'f4') : 255
+      @f5 = obj.key?('f5') ? Fbe::Types::CHAR.from_json(obj['f5'], r, 'f5') : 0
+      @f6 = obj.key?('f6') ? Fbe::Types::CHAR.from_json(obj['f6'], r, 'f6') : 33
+      @f7 = obj.key?('f7') ? Fbe::Types::WCHAR.from_json(obj['f7'], r, 'f7') : 0
+      @f8 = obj.key?('f8') ? Fbe::Types::WCHAR.from_json(obj['f8'], r, 'f8') : 1092
+      @f9 = obj.key?('f9') ? Fbe::Types::INT8.from_json(obj['f9'], r, 'f9') : 0
+      @f10 = obj.key?('f10') ? Fbe::Types::INT8.from_json(obj['f10'], r, 'f10') : 127
+      @f11 = obj.key?('f11') ? Fbe::Types::UINT8.from_json(obj['f11'], r, 'f11') : 0
+      @f12 = obj.key?('f12') ? Fbe::Types::UINT8.from_json(obj['f12'], r, 'f12') : 255
+      @f13 = obj.key?('f13') ? Fbe::Types::INT16.from_json(obj['f13'], r, 'f13') : 0
+      @f14 = obj.key?('f14') ? Fbe::Types::INT16.from_json(obj['f14'], r, 'f14') : 32_767
+      @f15 = obj.key?('f15') ? Fbe::Types::UINT16.from_json(obj['f15'], r, 'f15') : 0
+      @f16 = obj.key?('f16') ? Fbe::Types::UINT16.from_json(obj['f16'], r, 'f16') : 65_535
+      @f17 = obj.key?('f17') ? Fbe::Types::INT32.from_json(obj['f17'], r, 'f17') : 0
+      @f18 = obj.key?('f18') ? Fbe::Types::INT32.from_json(obj['f18'], r, 'f18') : 2_147_483_647
+      @f19 = obj.key?('f19') ? Fbe::Types::UINT32.from_json(obj['f19'], r, 'f19') : 0
+      @f20 = obj.key?('f20') ? Fbe::Types::UINT32.from_json(obj['f20'], r, 'f20') : 4_294_967_295
+      @f21 = obj.key?('f21') ? Fbe::Types::INT64.from_json(obj['f21'], r, 'f21') : 0
+      @f22 = obj.key?('f22') ? Fbe::Types::INT64.from_json(obj['f22'], r, 'f22') : 9_223_372_036_854_775_807
+      @f23 = obj.key?('f23') ? Fbe::Types::UINT64.from_json(obj['f23'], r, 'f23') : 0
+      @f24 = obj.key?('f24') ? Fbe::Types::UINT64.from_json(obj['f24'], r, 'f24') : 18_446_744_073_709_551_615
+      @f25 = obj.key?('f25') ? Fbe::Types::FLOAT.from_json(obj['f25'], r, 'f25') : 0.0
+      @f26 = obj.key?('f26') ? Fbe::Types::FLOAT.from_json(obj['f26'], r, 'f26') : 123.456
+      @f27 = obj.key?('f27') ? Fbe::Types::DOUBLE.from_json(obj['f27'], r, 'f27') : 0.0
+      @f28 = obj.key?('f28') ? Fbe::Types::DOUBLE.from_json(obj['f28'], r, 'f28') : -1.23456e+125
+      @f29 = obj.key?('f29') ? Fbe::Types::DECIMAL.from_json(obj['f29'], r, 'f29') : Fbe::Decimal::ZERO
+      @f30 = obj.key?('f30') ? Fbe::Types::DECIMAL.from_json(obj['f30'], r, 'f30') : BigDecimal('123456.123456')
+      @f31 = obj.key?('f31') ? Fbe::Types::STRING.from_json(obj['f31'], r, 'f31') : +''
+      @f32 = obj.key?('f32') ? Fbe::Types::STRING.from_json(obj['f32'], r, 'f32') : +'Initial string!'
+      @f33 = obj.key?('f33') ? Fbe::Types::TIMESTAMP.from_json(obj['f33'], r, 'f33') : 0
+      @f34 = obj.key?('f34') ? Fbe::Types::TIMESTAMP.from_json(obj['f34'], r, 'f34') : 0
+      @f35 = obj.key?('f35') ? Fbe::Types::TIMESTAMP.from_json(obj['f35'], r, 'f35') : Fbe::Timestamp.utc
+      @f36 = obj.key?('f36') ? Fbe::Types::UUID.from_json(obj['f36'], r, 'f36') : Fbe::Uuid::NIL
+      @f37 = obj.key?('f37') ? Fbe::Types::UUID.from_json(obj['f37'], r, 'f37') : Fbe::Uuid.uuid1
+      @f38 = obj.key?('f38') ? Fbe::Types::UUID.from_json(obj['f38'], r, 'f38') : '123e4567-e89b-12d3-a456-426655440000'
+      @f39 = obj.key?('f39') ? Proto::OrderSide::FBE_TYPE.from_json(obj['f39'], r, 'f39') : Proto::OrderSide.default
+      @f40 = obj.key?('f40') ? Proto::OrderType::FBE_TYPE.from_json(obj['f40'], r, 'f40') : Proto::OrderType.default
+      if obj.key?('f41')
+        @f41 = T_F41.from_json(obj['f41'], r, 'f41')
+      else
+        r.spend(26, nil, 'f41')
+        @f41 = Proto::Order.new
+      end
+      if obj.key?('f42')
+        @f42 = T_F42.from_json(obj['f42'], r, 'f42')
+      else
+        r.spend(12, nil, 'f42')
+        @f42 = Proto::Balance.new
+      end
+      @f43 = obj.key?('f43') ? Proto::State::FBE_TYPE.from_json(obj['f43'], r, 'f43') : Proto::State.default
+      if obj.key?('f44')
+        @f44 = T_F44.from_json(obj['f44'], r, 'f44')
+      else
+        r.spend(26, nil, 'f44')
+        @f44 = Proto::Account.new
+      end
+      @f100 = obj.key?('f100') ? T_F100.from_json(obj['f100'], r, 'f100') : nil
+      @f101 = obj.key?('f101') ? T_F101.from_json(obj['f101'], r, 'f101') : true
+      @f102 = obj.key?('f102') ? T_F102.from_json(obj['f102'], r, 'f102') : nil
+      @f103 = obj.key?('f103') ? T_F103.from_json(obj['f103'], r, 'f103') : nil
+      @f104 = obj.key?('f104') ? T_F104.from_json(obj['f104'], r, 'f104') : 255
+      @f105 = obj.key?('f105') ? T_F105.from_json(obj['f105'], r, 'f105') : nil
+      @f106 = obj.key?('f106') ? T_F106.from_json(obj['f106'], r, 'f106') : nil
+      @f107 = obj.key?('f107') ? T_F107.from_json(obj['f107'], r, 'f107') : 33
+      @f108 = obj.key?('f108') ? T_F108.from_json(obj['f108'], r, 'f108') : nil
+      @f109 = obj.key?('f109') ? T_F109.from_json(obj['f109'], r, 'f109') : nil
+      @f110 = obj.key?('f110') ? T_F110.from_json(obj['f110'], r, 'f110') : 1092
+      @f111 = obj.key?('f111') ? T_F111.from_json(obj['f111'], r, 'f111') : nil
+      @f112 = obj.key?('f112') ? T_F112.from_json(obj['f112'], r, 'f112') : nil
+      @f113 = obj.key?('f113') ? T_F113.from_json(obj['f113'], r, 'f113') : 127
+      @f114 = obj.key?('f114') ? T_F114.from_json(obj['f114'], r, 'f114') : nil
+      @f115 = obj.key?('f115') ? T_F115.from_json(obj['f115'], r, 'f115') : nil
+      @f116 = obj.key?('f116') ? T_F116.from_json(obj['f116'], r, 'f116') : 255
+      @f117 = obj.key?('f117') ? T_F117.from_json(obj['f117'], r, 'f117') : nil
+      @f118 = obj.key?('f118') ? T_F118.from_json(obj['f118'], r, 'f118') : nil
+      @f119 = obj.key?('f119') ? T_F119.from_json(obj['f119'], r, 'f119') : 32_767
+      @f120 = obj.key?('f120') ? T_F120.from_json(obj['f120'], r, 'f120') : nil
+      @f121 = obj.key?('f121') ? T_F121.from_json(obj['f121'], r, 'f121') : nil
+      @f122 = obj.key?('f122') ? T_F122.from_json(obj['f122'], r, 'f122') : 65_535
+      @f123 = obj.key?('f123') ? T_F123.from_json(obj['f123'], r, 'f123') : nil
+      @f124 = obj.key?('f124') ? T_F124.from_json(obj['f124'], r, 'f124') : nil
+      @f125 = obj.key?('f125') ? T_F125.from_json(obj['f125'], r, 'f125') : 2_147_483_647
+      @f126 = obj.key?('f126') ? T_F126.from_json(obj['f126'], r, 'f126') : nil
+      @f127 = obj.key?('f127') ? T_F127.from_json(obj['f127'], r, 'f127') : nil
+      @f128 = obj.key?('f128') ? T_F128.from_json(obj['f128'], r, 'f128') : 4_294_967_295
+      @f129 = obj.key?('f129') ? T_F129.from_json(obj['f129'], r, 'f129') : nil
+      @f130 = obj.key?('f130') ? T_F130.from_json(obj['f130'], r, 'f130') : nil
+      @f131 = obj.key?('f131') ? T_F131.from_json(obj['f131'], r, 'f131') : 9_223_372_036_854_775_807
+      @f132 = obj.key?('f132') ? T_F132.from_json(obj['f132'], r, 'f132') : nil
+      @f133 = obj.key?('f133') ? T_F133.from_json(obj['f133'], r, 'f133') : nil
+      @f134 = obj.key?('f134') ? T_F134.from_json(obj['f134'], r, 'f134') : 18_446_744_073_709_551_615
+      @f135 = obj.key?('f135') ? T_F135.from_json(obj['f135'], r, 'f135') : nil
+      @f136 = obj.key?('f136') ? T_F136.from_json(obj['f136'], r, 'f136') : nil
+      @f137 = obj.key?('f137') ? T_F137.from_json(obj['f137'], r, 'f137') : 123.456
+      @f138 = obj.key?('f138') ? T_F138.from_json(obj['f138'], r, 'f138') : nil
+      @f139 = obj.key?('f139') ? T_F139.from_json(obj['f139'], r, 'f139') : nil
+      @f140 = obj.key?('f140') ? T_F140.from_json(obj['f140'], r, 'f140') : -1.23456e+125
+      @f141 = obj.key?('f141') ? T_F141.from_json(obj['f141'], r, 'f141') : nil
+      @f142 = obj.key?('f142') ? T_F142.from_json(obj['f142'], r, 'f142') : nil
+      @f143 = obj.key?('f143') ? T_F143.from_json(obj['f143'], r, 'f143') : BigDecimal('123456.123456')
+      @f144 = obj.key?('f144') ? T_F144.from_json(obj['f144'], r, 'f144') : nil
+      @f145 = obj.key?('f145') ? T_F145.from_json(obj['f145'], r, 'f145') : nil
+      @f146 = obj.key?('f146') ? T_F146.from_json(obj['f146'], r, 'f146') : +'Initial string!'
+      @f147 = obj.key?('f147') ? T_F147.from_json(obj['f147'], r, 'f147') : nil
+      @f148 = obj.key?('f148') ? T_F148.from_json(obj['f148'], r, 'f148') : nil
+      @f149 = obj.key?('f149') ? T_F149.from_json(obj['f149'], r, 'f149') : Fbe::Timestamp.utc
+      @f150 = obj.key?('f150') ? T_F150.from_json(obj['f150'], r, 'f150') : nil
+      @f151 = obj.key?('f151') ? T_F151.from_json(obj['f151'], r, 'f151') : nil
+      @f152 = obj.key?('f152') ? T_F152.from_json(obj['f152'], r, 'f152') : '123e4567-e89b-12d3-a456-426655440000'
+      @f153 = obj.key?('f153') ? T_F153.from_json(obj['f153'], r, 'f153') : nil
+      @f154 = obj.key?('f154') ? T_F154.from_json(obj['f154'], r, 'f154') : nil
+      @f155 = obj.key?('f155') ? T_F155.from_json(obj['f155'], r, 'f155') : nil
+      @f156 = obj.key?('f156') ? T_F156.from_json(obj['f156'], r, 'f156') : nil
+      @f157 = obj.key?('f157') ? T_F157.from_json(obj['f157'], r, 'f157') : nil
+      @f158 = obj.key?('f158') ? T_F158.from_json(obj['f158'], r, 'f158') : nil
+      @f159 = obj.key?('f159') ? T_F159.from_json(obj['f159'], r, 'f159') : nil
+      @f160 = obj.key?('f160') ? T_F160.from_json(obj['f160'], r, 'f160') : nil
+      @f161 = obj.key?('f161') ? T_F161.from_json(obj['f161'], r, 'f161') : nil
+      @f162 = obj.key?('f162') ? T_F162.from_json(obj['f162'], r, 'f162') : nil
+      @f163 = obj.key?('f163') ? T_F163.from_json(obj['f163'], r, 'f163') : nil
+      @f164 = obj.key?('f164') ? T_F164.from_json(obj['f164'], r, 'f164') : nil
+      @f165 = obj.key?('f165') ? T_F165.from_json(obj['f165'], r, 'f165') : nil
     end
   end
 
@@ -4189,6 +4381,161 @@ module Test
       T_F1011.json(out, @f1011)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::INT32.from_json(obj['id'], r, 'id') : 0
+      @f1 = obj.key?('f1') ? Fbe::Types::BOOL.from_json(obj['f1'], r, 'f1') : false
+      @f2 = obj.key?('f2') ? Fbe::Types::BOOL.from_json(obj['f2'], r, 'f2') : true
+      @f3 = obj.key?('f3') ? Fbe::Types::BYTE.from_json(obj['f3'], r, 'f3') : 0
+      @f4 = obj.key?('f4') ? Fbe::Types::BYTE.from_json(obj['f4'], r, 'f4') : 255
+      @f5 = obj.key?('f5') ? Fbe::Types::CHAR.from_json(obj['f5'], r, 'f5') : 0
+      @f6 = obj.key?('f6') ? Fbe::Types::CHAR.from_json(obj['f6'], r, 'f6') : 33
+      @f7 = obj.key?('f7') ? Fbe::Types::WCHAR.from_json(obj['f7'], r, 'f7') : 0
+      @f8 = obj.key?('f8') ? Fbe::Types::WCHAR.from_json(obj['f8'], r, 'f8') : 1092
+      @f9 = obj.key?('f9') ? Fbe::Types::INT8.from_json(obj['f9'], r, 'f9') : 0
+      @f10 = obj.key?('f10') ? Fbe::Types::INT8.from_json(obj['f10'], r, 'f10') : 127
+      @f11 = obj.key?('f11') ? Fbe::Types::UINT8.from_json(obj['f11'], r, 'f11') : 0
+      @f12 = obj.key?('f12') ? Fbe::Types::UINT8.from_json(obj['f12'], r, 'f12') : 255
+      @f13 = obj.key?('f13') ? Fbe::Types::INT16.from_json(obj['f13'], r, 'f13') : 0
+      @f14 = obj.key?('f14') ? Fbe::Types::INT16.from_json(obj['f14'], r, 'f14') : 32_767
+      @f15 = obj.key?('f15') ? Fbe::Types::UINT16.from_json(obj['f15'], r, 'f15') : 0
+      @f16 = obj.key?('f16') ? Fbe::Types::UINT16.from_json(obj['f16'], r, 'f16') : 65_535
+      @f17 = obj.key?('f17') ? Fbe::Types::INT32.from_json(obj['f17'], r, 'f17') : 0
+      @f18 = obj.key?('f18') ? Fbe::Types::INT32.from_json(obj['f18'], r, 'f18') : 2_147_483_647
+      @f19 = obj.key?('f19') ? Fbe::Types::UINT32.from_json(obj['f19'], r, 'f19') : 0
+      @f20 = obj.key?('f20') ? Fbe::Types::UINT32.from_json(obj['f20'], r, 'f20') : 4_294_967_295
+      @f21 = obj.key?('f21') ? Fbe::Types::INT64.from_json(obj['f21'], r, 'f21') : 0
+      @f22 = obj.key?('f22') ? Fbe::Types::INT64.from_json(obj['f22'], r, 'f22') : 9_223_372_036_854_775_807
+      @f23 = obj.key?('f23') ? Fbe::Types::UINT64.from_json(obj['f23'], r, 'f23') : 0
+      @f24 = obj.key?('f24') ? Fbe::Types::UINT64.from_json(obj['f24'], r, 'f24') : 18_446_744_073_709_551_615
+      @f25 = obj.key?('f25') ? Fbe::Types::FLOAT.from_json(obj['f25'], r, 'f25') : 0.0
+      @f26 = obj.key?('f26') ? Fbe::Types::FLOAT.from_json(obj['f26'], r, 'f26') : 123.456
+      @f27 = obj.key?('f27') ? Fbe::Types::DOUBLE.from_json(obj['f27'], r, 'f27') : 0.0
+      @f28 = obj.key?('f28') ? Fbe::Types::DOUBLE.from_json(obj['f28'], r, 'f28') : -1.23456e+125
+      @f29 = obj.key?('f29') ? Fbe::Types::DECIMAL.from_json(obj['f29'], r, 'f29') : Fbe::Decimal::ZERO
+      @f30 = obj.key?('f30') ? Fbe::Types::DECIMAL.from_json(obj['f30'], r, 'f30') : BigDecimal('123456.123456')
+      @f31 = obj.key?('f31') ? Fbe::Types::STRING.from_json(obj['f31'], r, 'f31') : +''
+      @f32 = obj.key?('f32') ? Fbe::Types::STRING.from_json(obj['f32'], r, 'f32') : +'Initial string!'
+      @f33 = obj.key?('f33') ? Fbe::Types::TIMESTAMP.from_json(obj['f33'], r, 'f33') : 0
+      @f34 = obj.key?('f34') ? Fbe::Types::TIMESTAMP.from_json(obj['f34'], r, 'f34') : 0
+      @f35 = obj.key?('f35') ? Fbe::Types::TIMESTAMP.from_json(obj['f35'], r, 'f35') : Fbe::Timestamp.utc
+      @f36 = obj.key?('f36') ? Fbe::Types::UUID.from_json(obj['f36'], r, 'f36') : Fbe::Uuid::NIL
+      @f37 = obj.key?('f37') ? Fbe::Types::UUID.from_json(obj['f37'], r, 'f37') : Fbe::Uuid.uuid1
+      @f38 = obj.key?('f38') ? Fbe::Types::UUID.from_json(obj['f38'], r, 'f38') : '123e4567-e89b-12d3-a456-426655440000'
+      @f39 = obj.key?('f39') ? Proto::OrderSide::FBE_TYPE.from_json(obj['f39'], r, 'f39') : Proto::OrderSide.default
+      @f40 = obj.key?('f40') ? Proto::OrderType::FBE_TYPE.from_json(obj['f40'], r, 'f40') : Proto::OrderType.default
+      if obj.key?('f41')
+        @f41 = T_F41.from_json(obj['f41'], r, 'f41')
+      else
+        r.spend(26, nil, 'f41')
+        @f41 = Proto::Order.new
+      end
+      if obj.key?('f42')
+        @f42 = T_F42.from_json(obj['f42'], r, 'f42')
+      else
+        r.spend(12, nil, 'f42')
+        @f42 = Proto::Balance.new
+      end
+      @f43 = obj.key?('f43') ? Proto::State::FBE_TYPE.from_json(obj['f43'], r, 'f43') : Proto::State.default
+      if obj.key?('f44')
+        @f44 = T_F44.from_json(obj['f44'], r, 'f44')
+      else
+        r.spend(26, nil, 'f44')
+        @f44 = Proto::Account.new
+      end
+      @f100 = obj.key?('f100') ? T_F100.from_json(obj['f100'], r, 'f100') : nil
+      @f101 = obj.key?('f101') ? T_F101.from_json(obj['f101'], r, 'f101') : true
+      @f102 = obj.key?('f102') ? T_F102.from_json(obj['f102'], r, 'f102') : nil
+      @f103 = obj.key?('f103') ? T_F103.from_json(obj['f103'], r, 'f103') : nil
+      @f104 = obj.key?('f104') ? T_F104.from_json(obj['f104'], r, 'f104') : 255
+      @f105 = obj.key?('f105') ? T_F105.from_json(obj['f105'], r, 'f105') : nil
+      @f106 = obj.key?('f106') ? T_F106.from_json(obj['f106'], r, 'f106') : nil
+      @f107 = obj.key?('f107') ? T_F107.from_json(obj['f107'], r, 'f107') : 33
+      @f108 = obj.key?('f108') ? T_F108.from_json(obj['f108'], r, 'f108') : nil
+      @f109 = obj.key?('f109') ? T_F109.from_json(obj['f109'], r, 'f109') : nil
+      @f110 = obj.key?('f110') ? T_F110.from_json(obj['f110'], r, 'f110') : 1092
+      @f111 = obj.key?('f111') ? T_F111.from_json(obj['f111'], r, 'f111') : nil
+      @f112 = obj.key?('f112') ? T_F112.from_json(obj['f112'], r, 'f112') : nil
+      @f113 = obj.key?('f113') ? T_F113.from_json(obj['f113'], r, 'f113') : 127
+      @f114 = obj.key?('f114') ? T_F114.from_json(obj['f114'], r, 'f114') : nil
+      @f115 = obj.key?('f115') ? T_F115.from_json(obj['f115'], r, 'f115') : nil
+      @f116 = obj.key?('f116') ? T_F116.from_json(obj['f116'], r, 'f116') : 255
+      @f117 = obj.key?('f117') ? T_F117.from_json(obj['f117'], r, 'f117') : nil
+      @f118 = obj.key?('f118') ? T_F118.from_json(obj['f118'], r, 'f118') : nil
+      @f119 = obj.key?('f119') ? T_F119.from_json(obj['f119'], r, 'f119') : 32_767
+      @f120 = obj.key?('f120') ? T_F120.from_json(obj['f120'], r, 'f120') : nil
+      @f121 = obj.key?('f121') ? T_F121.from_json(obj['f121'], r, 'f121') : nil
+      @f122 = obj.key?('f122') ? T_F122.from_json(obj['f122'], r, 'f122') : 65_535
+      @f123 = obj.key?('f123') ? T_F123.from_json(obj['f123'], r, 'f123') : nil
+      @f124 = obj.key?('f124') ? T_F124.from_json(obj['f124'], r, 'f124') : nil
+      @f125 = obj.key?('f125') ? T_F125.from_json(obj['f125'], r, 'f125') : 2_147_483_647
+      @f126 = obj.key?('f126') ? T_F126.from_json(obj['f126'], r, 'f126') : nil
+      @f127 = obj.key?('f127') ? T_F127.from_json(obj['f127'], r, 'f127') : nil
+      @f128 = obj.key?('f128') ? T_F128.from_json(obj['f128'], r, 'f128') : 4_294_967_295
+      @f129 = obj.key?('f129') ? T_F129.from_json(obj['f129'], r, 'f129') : nil
+      @f130 = obj.key?('f130') ? T_F130.from_json(obj['f130'], r, 'f130') : nil
+      @f131 = obj.key?('f131') ? T_F131.from_json(obj['f131'], r, 'f131') : 9_223_372_036_854_775_807
+      @f132 = obj.key?('f132') ? T_F132.from_json(obj['f132'], r, 'f132') : nil
+      @f133 = obj.key?('f133') ? T_F133.from_json(obj['f133'], r, 'f133') : nil
+      @f134 = obj.key?('f134') ? T_F134.from_json(obj['f134'], r, 'f134') : 18_446_744_073_709_551_615
+      @f135 = obj.key?('f135') ? T_F135.from_json(obj['f135'], r, 'f135') : nil
+      @f136 = obj.key?('f136') ? T_F136.from_json(obj['f136'], r, 'f136') : nil
+      @f137 = obj.key?('f137') ? T_F137.from_json(obj['f137'], r, 'f137') : 123.456
+      @f138 = obj.key?('f138') ? T_F138.from_json(obj['f138'], r, 'f138') : nil
+      @f139 = obj.key?('f139') ? T_F139.from_json(obj['f139'], r, 'f139') : nil
+      @f140 = obj.key?('f140') ? T_F140.from_json(obj['f140'], r, 'f140') : -1.23456e+125
+      @f141 = obj.key?('f141') ? T_F141.from_json(obj['f141'], r, 'f141') : nil
+      @f142 = obj.key?('f142') ? T_F142.from_json(obj['f142'], r, 'f142') : nil
+      @f143 = obj.key?('f143') ? T_F143.from_json(obj['f143'], r, 'f143') : BigDecimal('123456.123456')
+      @f144 = obj.key?('f144') ? T_F144.from_json(obj['f144'], r, 'f144') : nil
+      @f145 = obj.key?('f145') ? T_F145.from_json(obj['f145'], r, 'f145') : nil
+      @f146 = obj.key?('f146') ? T_F146.from_json(obj['f146'], r, 'f146') : +'Initial string!'
+      @f147 = obj.key?('f147') ? T_F147.from_json(obj['f147'], r, 'f147') : nil
+      @f148 = obj.key?('f148') ? T_F148.from_json(obj['f148'], r, 'f148') : nil
+      @f149 = obj.key?('f149') ? T_F149.from_json(obj['f149'], r, 'f149') : Fbe::Timestamp.utc
+      @f150 = obj.key?('f150') ? T_F150.from_json(obj['f150'], r, 'f150') : nil
+      @f151 = obj.key?('f151') ? T_F151.from_json(obj['f151'], r, 'f151') : nil
+      @f152 = obj.key?('f152') ? T_F152.from_json(obj['f152'], r, 'f152') : '123e4567-e89b-12d3-a456-426655440000'
+      @f153 = obj.key?('f153') ? T_F153.from_json(obj['f153'], r, 'f153') : nil
+      @f154 = obj.key?('f154') ? T_F154.from_json(obj['f154'], r, 'f154') : nil
+      @f155 = obj.key?('f155') ? T_F155.from_json(obj['f155'], r, 'f155') : nil
+      @f156 = obj.key?('f156') ? T_F156.from_json(obj['f156'], r, 'f156') : nil
+      @f157 = obj.key?('f157') ? T_F157.from_json(obj['f157'], r, 'f157') : nil
+      @f158 = obj.key?('f158') ? T_F158.from_json(obj['f158'], r, 'f158') : nil
+      @f159 = obj.key?('f159') ? T_F159.from_json(obj['f159'], r, 'f159') : nil
+      @f160 = obj.key?('f160') ? T_F160.from_json(obj['f160'], r, 'f160') : nil
+      @f161 = obj.key?('f161') ? T_F161.from_json(obj['f161'], r, 'f161') : nil
+      @f162 = obj.key?('f162') ? T_F162.from_json(obj['f162'], r, 'f162') : nil
+      @f163 = obj.key?('f163') ? T_F163.from_json(obj['f163'], r, 'f163') : nil
+      @f164 = obj.key?('f164') ? T_F164.from_json(obj['f164'], r, 'f164') : nil
+      @f165 = obj.key?('f165') ? T_F165.from_json(obj['f165'], r, 'f165') : nil
+      @f1000 = obj.key?('f1000') ? EnumSimple::FBE_TYPE.from_json(obj['f1000'], r, 'f1000') : EnumSimple.default
+      @f1001 = obj.key?('f1001') ? T_F1001.from_json(obj['f1001'], r, 'f1001') : nil
+      @f1002 = obj.key?('f1002') ? EnumTyped::FBE_TYPE.from_json(obj['f1002'], r, 'f1002') : EnumTyped::ENUM_VALUE_2
+      @f1003 = obj.key?('f1003') ? T_F1003.from_json(obj['f1003'], r, 'f1003') : nil
+      @f1004 = obj.key?('f1004') ? FlagsSimple::FBE_TYPE.from_json(obj['f1004'], r, 'f1004') : FlagsSimple.default
+      @f1005 = obj.key?('f1005') ? T_F1005.from_json(obj['f1005'], r, 'f1005') : nil
+      @f1006 = if obj.key?('f1006')
+                 FlagsTyped::FBE_TYPE.from_json(obj['f1006'], r, 'f1006')
+               else
+                 FlagsTyped::FLAG_VALUE_2 | FlagsTyped::FLAG_VALUE_4 | FlagsTyped::FLAG_VALUE_6
+               end
+      @f1007 = obj.key?('f1007') ? T_F1007.from_json(obj['f1007'], r, 'f1007') : nil
+      if obj.key?('f1008')
+        @f1008 = T_F1008.from_json(obj['f1008'], r, 'f1008')
+      else
+        r.spend(281, nil, 'f1008')
+        @f1008 = StructSimple.new
+      end
+      @f1009 = obj.key?('f1009') ? T_F1009.from_json(obj['f1009'], r, 'f1009') : nil
+      if obj.key?('f1010')
+        @f1010 = T_F1010.from_json(obj['f1010'], r, 'f1010')
+      else
+        r.spend(347, nil, 'f1010')
+        @f1010 = StructOptional.new
+      end
+      @f1011 = obj.key?('f1011') ? T_F1011.from_json(obj['f1011'], r, 'f1011') : nil
+    end
   end
 
   # The schema's `struct StructBytes` (type id 120).
@@ -4267,6 +4614,12 @@ module Test
       out << ',"f3":'
       T_F3.json(out, @f3)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @f1 = obj.key?('f1') ? Fbe::Types::BYTES.from_json(obj['f1'], r, 'f1') : ''.b
+      @f2 = obj.key?('f2') ? T_F2.from_json(obj['f2'], r, 'f2') : nil
+      @f3 = obj.key?('f3') ? T_F3.from_json(obj['f3'], r, 'f3') : nil
     end
   end
 
@@ -4474,6 +4827,24 @@ module Test
       T_F10.json(out, @f10)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @f1 = obj.key?('f1') ? T_F1.from_json(obj['f1'], r, 'f1') : Array.new(2) { 0 }
+      @f2 = obj.key?('f2') ? T_F2.from_json(obj['f2'], r, 'f2') : Array.new(2) { nil }
+      @f3 = obj.key?('f3') ? T_F3.from_json(obj['f3'], r, 'f3') : Array.new(2) { ''.b }
+      @f4 = obj.key?('f4') ? T_F4.from_json(obj['f4'], r, 'f4') : Array.new(2) { nil }
+      @f5 = obj.key?('f5') ? T_F5.from_json(obj['f5'], r, 'f5') : Array.new(2) { EnumSimple.default }
+      @f6 = obj.key?('f6') ? T_F6.from_json(obj['f6'], r, 'f6') : Array.new(2) { nil }
+      @f7 = obj.key?('f7') ? T_F7.from_json(obj['f7'], r, 'f7') : Array.new(2) { FlagsSimple.default }
+      @f8 = obj.key?('f8') ? T_F8.from_json(obj['f8'], r, 'f8') : Array.new(2) { nil }
+      if obj.key?('f9')
+        @f9 = T_F9.from_json(obj['f9'], r, 'f9')
+      else
+        r.spend(562, nil, 'f9')
+        @f9 = Array.new(2) { StructSimple.new }
+      end
+      @f10 = obj.key?('f10') ? T_F10.from_json(obj['f10'], r, 'f10') : Array.new(2) { nil }
+    end
   end
 
   # The schema's `struct StructVector` (type id 130).
@@ -4623,6 +4994,19 @@ module Test
       out << ',"f10":'
       T_F10.json(out, @f10)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @f1 = obj.key?('f1') ? T_F1.from_json(obj['f1'], r, 'f1') : []
+      @f2 = obj.key?('f2') ? T_F2.from_json(obj['f2'], r, 'f2') : []
+      @f3 = obj.key?('f3') ? T_F3.from_json(obj['f3'], r, 'f3') : []
+      @f4 = obj.key?('f4') ? T_F4.from_json(obj['f4'], r, 'f4') : []
+      @f5 = obj.key?('f5') ? T_F5.from_json(obj['f5'], r, 'f5') : []
+      @f6 = obj.key?('f6') ? T_F6.from_json(obj['f6'], r, 'f6') : []
+      @f7 = obj.key?('f7') ? T_F7.from_json(obj['f7'], r, 'f7') : []
+      @f8 = obj.key?('f8') ? T_F8.from_json(obj['f8'], r, 'f8') : []
+      @f9 = obj.key?('f9') ? T_F9.from_json(obj['f9'], r, 'f9') : []
+      @f10 = obj.key?('f10') ? T_F10.from_json(obj['f10'], r, 'f10') : []
     end
   end
 
@@ -4774,6 +5158,19 @@ module Test
       T_F10.json(out, @f10)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @f1 = obj.key?('f1') ? T_F1.from_json(obj['f1'], r, 'f1') : []
+      @f2 = obj.key?('f2') ? T_F2.from_json(obj['f2'], r, 'f2') : []
+      @f3 = obj.key?('f3') ? T_F3.from_json(obj['f3'], r, 'f3') : []
+      @f4 = obj.key?('f4') ? T_F4.from_json(obj['f4'], r, 'f4') : []
+      @f5 = obj.key?('f5') ? T_F5.from_json(obj['f5'], r, 'f5') : []
+      @f6 = obj.key?('f6') ? T_F6.from_json(obj['f6'], r, 'f6') : []
+      @f7 = obj.key?('f7') ? T_F7.from_json(obj['f7'], r, 'f7') : []
+      @f8 = obj.key?('f8') ? T_F8.from_json(obj['f8'], r, 'f8') : []
+      @f9 = obj.key?('f9') ? T_F9.from_json(obj['f9'], r, 'f9') : []
+      @f10 = obj.key?('f10') ? T_F10.from_json(obj['f10'], r, 'f10') : []
+    end
   end
 
   # The schema's `struct StructSet` (type id 132).
@@ -4863,6 +5260,13 @@ module Test
       out << ',"f4":'
       T_F4.json(out, @f4)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @f1 = obj.key?('f1') ? T_F1.from_json(obj['f1'], r, 'f1') : Set.new
+      @f2 = obj.key?('f2') ? T_F2.from_json(obj['f2'], r, 'f2') : Set.new
+      @f3 = obj.key?('f3') ? T_F3.from_json(obj['f3'], r, 'f3') : Set.new
+      @f4 = obj.key?('f4') ? T_F4.from_json(obj['f4'], r, 'f4') : Set.new
     end
   end
 
@@ -5018,6 +5422,19 @@ module Test
       T_F10.json(out, @f10)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @f1 = obj.key?('f1') ? T_F1.from_json(obj['f1'], r, 'f1') : {}
+      @f2 = obj.key?('f2') ? T_F2.from_json(obj['f2'], r, 'f2') : {}
+      @f3 = obj.key?('f3') ? T_F3.from_json(obj['f3'], r, 'f3') : {}
+      @f4 = obj.key?('f4') ? T_F4.from_json(obj['f4'], r, 'f4') : {}
+      @f5 = obj.key?('f5') ? T_F5.from_json(obj['f5'], r, 'f5') : {}
+      @f6 = obj.key?('f6') ? T_F6.from_json(obj['f6'], r, 'f6') : {}
+      @f7 = obj.key?('f7') ? T_F7.from_json(obj['f7'], r, 'f7') : {}
+      @f8 = obj.key?('f8') ? T_F8.from_json(obj['f8'], r, 'f8') : {}
+      @f9 = obj.key?('f9') ? T_F9.from_json(obj['f9'], r, 'f9') : {}
+      @f10 = obj.key?('f10') ? T_F10.from_json(obj['f10'], r, 'f10') : {}
+    end
   end
 
   # The schema's `struct StructHash` (type id 141).
@@ -5172,6 +5589,19 @@ module Test
       T_F10.json(out, @f10)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @f1 = obj.key?('f1') ? T_F1.from_json(obj['f1'], r, 'f1') : {}
+      @f2 = obj.key?('f2') ? T_F2.from_json(obj['f2'], r, 'f2') : {}
+      @f3 = obj.key?('f3') ? T_F3.from_json(obj['f3'], r, 'f3') : {}
+      @f4 = obj.key?('f4') ? T_F4.from_json(obj['f4'], r, 'f4') : {}
+      @f5 = obj.key?('f5') ? T_F5.from_json(obj['f5'], r, 'f5') : {}
+      @f6 = obj.key?('f6') ? T_F6.from_json(obj['f6'], r, 'f6') : {}
+      @f7 = obj.key?('f7') ? T_F7.from_json(obj['f7'], r, 'f7') : {}
+      @f8 = obj.key?('f8') ? T_F8.from_json(obj['f8'], r, 'f8') : {}
+      @f9 = obj.key?('f9') ? T_F9.from_json(obj['f9'], r, 'f9') : {}
+      @f10 = obj.key?('f10') ? T_F10.from_json(obj['f10'], r, 'f10') : {}
+    end
   end
 
   # The schema's `struct StructHashEx` (type id 142).
@@ -5246,6 +5676,11 @@ module Test
       T_F2.json(out, @f2)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @f1 = obj.key?('f1') ? T_F1.from_json(obj['f1'], r, 'f1') : {}
+      @f2 = obj.key?('f2') ? T_F2.from_json(obj['f2'], r, 'f2') : {}
+    end
   end
 
   # The schema's `struct StructEmpty` (type id 143).
@@ -5292,6 +5727,10 @@ module Test
 
     def fbe_json(out)
       out << '{}'
+    end
+
+    def fbe_read_json_members(_obj, _r)
+      nil
     end
   end
 end

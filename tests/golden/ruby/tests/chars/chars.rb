@@ -73,5 +73,14 @@ module Chars
       T_COUNT_BY_LETTER.json(out, @count_by_letter)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @letters = obj.key?('letters') ? T_LETTERS.from_json(obj['letters'], r, 'letters') : Set.new
+      @count_by_letter = if obj.key?('countByLetter')
+                           T_COUNT_BY_LETTER.from_json(obj['countByLetter'], r, 'countByLetter')
+                         else
+                           {}
+                         end
+    end
   end
 end

@@ -175,5 +175,22 @@ module Decimals
       T_MAYBE_PRICES.json(out, @maybe_prices)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @price = obj.key?('price') ? Fbe::Types::DECIMAL.from_json(obj['price'], r, 'price') : Fbe::Decimal::ZERO
+      @maybe_price = obj.key?('maybePrice') ? T_MAYBE_PRICE.from_json(obj['maybePrice'], r, 'maybePrice') : nil
+      @pair = obj.key?('pair') ? T_PAIR.from_json(obj['pair'], r, 'pair') : Array.new(2) { Fbe::Decimal::ZERO }
+      @price_vector = obj.key?('priceVector') ? T_PRICE_VECTOR.from_json(obj['priceVector'], r, 'priceVector') : []
+      @price_list = obj.key?('priceList') ? T_PRICE_LIST.from_json(obj['priceList'], r, 'priceList') : []
+      @price_set = obj.key?('priceSet') ? T_PRICE_SET.from_json(obj['priceSet'], r, 'priceSet') : Set.new
+      @price_by_id = obj.key?('priceById') ? T_PRICE_BY_ID.from_json(obj['priceById'], r, 'priceById') : {}
+      @id_by_price = obj.key?('idByPrice') ? T_ID_BY_PRICE.from_json(obj['idByPrice'], r, 'idByPrice') : {}
+      @price_by_price = if obj.key?('priceByPrice')
+                          T_PRICE_BY_PRICE.from_json(obj['priceByPrice'], r, 'priceByPrice')
+                        else
+                          {}
+                        end
+      @maybe_prices = obj.key?('maybePrices') ? T_MAYBE_PRICES.from_json(obj['maybePrices'], r, 'maybePrices') : []
+    end
   end
 end

@@ -240,6 +240,10 @@ module Everything
       Fbe::Types::INT32.json(out, @a)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @a = obj.key?('a') ? Fbe::Types::INT32.from_json(obj['a'], r, 'a') : 0
+    end
   end
 
   # The schema's `struct Shifted` (type id 1020).
@@ -298,6 +302,10 @@ module Everything
       out << '{"a":'
       Fbe::Types::INT32.json(out, @a)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @a = obj.key?('a') ? Fbe::Types::INT32.from_json(obj['a'], r, 'a') : 0
     end
   end
 
@@ -358,6 +366,10 @@ module Everything
       Fbe::Types::INT32.json(out, @a)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @a = obj.key?('a') ? Fbe::Types::INT32.from_json(obj['a'], r, 'a') : 0
+    end
   end
 
   # The schema's `struct Fixed` (type id 7).
@@ -416,6 +428,10 @@ module Everything
       out << '{"a":'
       Fbe::Types::INT32.json(out, @a)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @a = obj.key?('a') ? Fbe::Types::INT32.from_json(obj['a'], r, 'a') : 0
     end
   end
 
@@ -483,6 +499,11 @@ module Everything
       out << ',"b":'
       Fbe::Types::INT32.json(out, @b)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @a = obj.key?('a') ? Fbe::Types::INT32.from_json(obj['a'], r, 'a') : 0
+      @b = obj.key?('b') ? Fbe::Types::INT32.from_json(obj['b'], r, 'b') : 0
     end
   end
 
@@ -557,6 +578,12 @@ module Everything
       Fbe::Types::DOUBLE.json(out, @price)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @symbol = obj.key?('symbol') ? Fbe::Types::STRING.from_json(obj['symbol'], r, 'symbol') : +''
+      @digits = obj.key?('digits') ? Fbe::Types::INT32.from_json(obj['digits'], r, 'digits') : 5
+      @price = obj.key?('price') ? Fbe::Types::DOUBLE.from_json(obj['price'], r, 'price') : 1.5
+    end
   end
 
   # The schema's `struct Note` (type id 1023).
@@ -615,6 +642,10 @@ module Everything
       out << '{"text":'
       Fbe::Types::STRING.json(out, @text)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @text = obj.key?('text') ? Fbe::Types::STRING.from_json(obj['text'], r, 'text') : +"hi \"there\"\n"
     end
   end
 
@@ -682,6 +713,11 @@ module Everything
       Fbe::Types::INT32.json(out, @legacy)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @password = obj.key?('password') ? Fbe::Types::STRING.from_json(obj['password'], r, 'password') : +''
+      @legacy = obj.key?('legacy') ? Fbe::Types::INT32.from_json(obj['legacy'], r, 'legacy') : 0
+    end
   end
 
   # The schema's `struct Empty` (type id 1025).
@@ -728,6 +764,10 @@ module Everything
 
     def fbe_json(out)
       out << '{}'
+    end
+
+    def fbe_read_json_members(_obj, _r)
+      nil
     end
   end
 
@@ -1560,6 +1600,73 @@ module Everything
       T_F52.json(out, @f52)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::INT32.from_json(obj['id'], r, 'id') : 42
+      @f1 = obj.key?('f1') ? Fbe::Types::BOOL.from_json(obj['f1'], r, 'f1') : true
+      @f2 = obj.key?('f2') ? Fbe::Types::BYTE.from_json(obj['f2'], r, 'f2') : 255
+      @f3 = obj.key?('f3') ? Fbe::Types::CHAR.from_json(obj['f3'], r, 'f3') : 33
+      @f4 = obj.key?('f4') ? Fbe::Types::WCHAR.from_json(obj['f4'], r, 'f4') : 1092
+      @f5 = obj.key?('f5') ? Fbe::Types::INT8.from_json(obj['f5'], r, 'f5') : -128
+      @f6 = obj.key?('f6') ? Fbe::Types::UINT8.from_json(obj['f6'], r, 'f6') : 65
+      @f7 = obj.key?('f7') ? Fbe::Types::INT16.from_json(obj['f7'], r, 'f7') : -2
+      @f8 = obj.key?('f8') ? Fbe::Types::UINT16.from_json(obj['f8'], r, 'f8') : 65_535
+      @f9 = obj.key?('f9') ? Fbe::Types::INT32.from_json(obj['f9'], r, 'f9') : 2_147_483_647
+      @f10 = obj.key?('f10') ? Fbe::Types::UINT32.from_json(obj['f10'], r, 'f10') : 0
+      @f11 = obj.key?('f11') ? Fbe::Types::INT64.from_json(obj['f11'], r, 'f11') : -9_223_372_036_854_775_808
+      @f12 = obj.key?('f12') ? Fbe::Types::UINT64.from_json(obj['f12'], r, 'f12') : 18_446_744_073_709_551_615
+      @f13 = obj.key?('f13') ? Fbe::Types::FLOAT.from_json(obj['f13'], r, 'f13') : 500.0
+      @f14 = obj.key?('f14') ? Fbe::Types::DOUBLE.from_json(obj['f14'], r, 'f14') : -1.0
+      @f15 = obj.key?('f15') ? Fbe::Types::DECIMAL.from_json(obj['f15'], r, 'f15') : BigDecimal('123456.123456')
+      @f16 = obj.key?('f16') ? Fbe::Types::DECIMAL.from_json(obj['f16'], r, 'f16') : BigDecimal('7')
+      @f17 = obj.key?('f17') ? Fbe::Types::STRING.from_json(obj['f17'], r, 'f17') : +'text'
+      @f18 = obj.key?('f18') ? Fbe::Types::TIMESTAMP.from_json(obj['f18'], r, 'f18') : 0
+      @f19 = obj.key?('f19') ? Fbe::Types::TIMESTAMP.from_json(obj['f19'], r, 'f19') : Fbe::Timestamp.utc
+      @f20 = obj.key?('f20') ? Fbe::Types::UUID.from_json(obj['f20'], r, 'f20') : '00000000-0000-0000-0000-000000000000'
+      @f21 = obj.key?('f21') ? Fbe::Types::UUID.from_json(obj['f21'], r, 'f21') : Fbe::Uuid.uuid1
+      @f22 = obj.key?('f22') ? Fbe::Types::UUID.from_json(obj['f22'], r, 'f22') : Fbe::Uuid.uuid4
+      @f23 = obj.key?('f23') ? Fbe::Types::UUID.from_json(obj['f23'], r, 'f23') : '123e4567-e89b-12d3-a456-426655440000'
+      @f24 = obj.key?('f24') ? Fbe::Types::BYTES.from_json(obj['f24'], r, 'f24') : ''.b
+      @f25 = obj.key?('f25') ? EByte::FBE_TYPE.from_json(obj['f25'], r, 'f25') : EByte::C
+      @f26 = obj.key?('f26') ? Market::Side::FBE_TYPE.from_json(obj['f26'], r, 'f26') : Market::Side::SELL
+      @f27 = obj.key?('f27') ? FByte::FBE_TYPE.from_json(obj['f27'], r, 'f27') : FByte::ONE | FByte::TWO
+      @f28 = obj.key?('f28') ? FuInt64::FBE_TYPE.from_json(obj['f28'], r, 'f28') : FuInt64::ALL
+      if obj.key?('f29')
+        @f29 = T_F29.from_json(obj['f29'], r, 'f29')
+      else
+        r.spend(4, nil, 'f29')
+        @f29 = Counted.new
+      end
+      if obj.key?('f30')
+        @f30 = T_F30.from_json(obj['f30'], r, 'f30')
+      else
+        r.spend(8, nil, 'f30')
+        @f30 = Market::Instrument.new
+      end
+      @f31 = obj.key?('f31') ? T_F31.from_json(obj['f31'], r, 'f31') : nil
+      @f32 = obj.key?('f32') ? T_F32.from_json(obj['f32'], r, 'f32') : 5
+      @f33 = obj.key?('f33') ? T_F33.from_json(obj['f33'], r, 'f33') : nil
+      @f34 = obj.key?('f34') ? T_F34.from_json(obj['f34'], r, 'f34') : EByte::B
+      @f35 = obj.key?('f35') ? T_F35.from_json(obj['f35'], r, 'f35') : nil
+      @f36 = obj.key?('f36') ? T_F36.from_json(obj['f36'], r, 'f36') : Array.new(3) { 0 }
+      @f37 = obj.key?('f37') ? T_F37.from_json(obj['f37'], r, 'f37') : Array.new(2) { nil }
+      @f38 = obj.key?('f38') ? T_F38.from_json(obj['f38'], r, 'f38') : []
+      @f39 = obj.key?('f39') ? T_F39.from_json(obj['f39'], r, 'f39') : []
+      @f40 = obj.key?('f40') ? T_F40.from_json(obj['f40'], r, 'f40') : []
+      @f41 = obj.key?('f41') ? T_F41.from_json(obj['f41'], r, 'f41') : Set.new
+      @f42 = obj.key?('f42') ? T_F42.from_json(obj['f42'], r, 'f42') : Set.new
+      @f43 = obj.key?('f43') ? T_F43.from_json(obj['f43'], r, 'f43') : {}
+      @f44 = obj.key?('f44') ? T_F44.from_json(obj['f44'], r, 'f44') : {}
+      @f45 = obj.key?('f45') ? T_F45.from_json(obj['f45'], r, 'f45') : {}
+      @f46 = obj.key?('f46') ? T_F46.from_json(obj['f46'], r, 'f46') : {}
+      @f47 = obj.key?('f47') ? T_F47.from_json(obj['f47'], r, 'f47') : nil
+      @f47_reset = obj.key?('f47Reset') ? Fbe::Types::BOOL.from_json(obj['f47Reset'], r, 'f47Reset') : false
+      @f48 = obj.key?('f48') ? T_F48.from_json(obj['f48'], r, 'f48') : 0
+      @f49 = obj.key?('f49') ? T_F49.from_json(obj['f49'], r, 'f49') : {}
+      @f50 = obj.key?('f50') ? T_F50.from_json(obj['f50'], r, 'f50') : {}
+      @f51 = obj.key?('f51') ? T_F51.from_json(obj['f51'], r, 'f51') : Set.new
+      @f52 = obj.key?('f52') ? T_F52.from_json(obj['f52'], r, 'f52') : {}
+    end
   end
 
   # The schema's `struct PlaceOrder` (type id 1027).
@@ -1639,6 +1746,16 @@ module Everything
       T_INSTRUMENT.json(out, @instrument)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::UUID.from_json(obj['id'], r, 'id') : Fbe::Uuid.uuid1
+      if obj.key?('instrument')
+        @instrument = T_INSTRUMENT.from_json(obj['instrument'], r, 'instrument')
+      else
+        r.spend(8, nil, 'instrument')
+        @instrument = Market::Instrument.new
+      end
+    end
   end
 
   # The schema's `struct Accepted` (type id 1028).
@@ -1697,6 +1814,10 @@ module Everything
       out << '{"id":'
       Fbe::Types::UUID.json(out, @id)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::UUID.from_json(obj['id'], r, 'id') : Fbe::Uuid.uuid1
     end
   end
 
@@ -1766,6 +1887,11 @@ module Everything
       Fbe::Types::STRING.json(out, @reason)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::UUID.from_json(obj['id'], r, 'id') : Fbe::Uuid.uuid1
+      @reason = obj.key?('reason') ? Fbe::Types::STRING.from_json(obj['reason'], r, 'reason') : +''
+    end
   end
 
   # The schema's `struct Ping` (type id 1030).
@@ -1824,6 +1950,10 @@ module Everything
       out << '{"sequence":'
       Fbe::Types::INT64.json(out, @sequence)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @sequence = obj.key?('sequence') ? Fbe::Types::INT64.from_json(obj['sequence'], r, 'sequence') : 0
     end
   end
 
@@ -1902,6 +2032,12 @@ module Everything
       out << ',"default":'
       Reserved::FBE_TYPE.json(out, @default)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @new_ = obj.key?('new') ? Fbe::Types::INT32.from_json(obj['new'], r, 'new') : 0
+      @swap = obj.key?('swap') ? Fbe::Types::BOOL.from_json(obj['swap'], r, 'swap') : false
+      @default = obj.key?('default') ? Reserved::FBE_TYPE.from_json(obj['default'], r, 'default') : Reserved.default
     end
   end
 
@@ -2046,6 +2182,18 @@ module Everything
       out << ',"this":'
       T_THIS.json(out, @this)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @new_ = obj.key?('new') ? Fbe::Types::INT32.from_json(obj['new'], r, 'new') : 0
+      @class_ = obj.key?('class') ? Fbe::Types::STRING.from_json(obj['class'], r, 'class') : +''
+      @default = obj.key?('default') ? Reserved::FBE_TYPE.from_json(obj['default'], r, 'default') : Reserved::DELETE
+      @swap = obj.key?('swap') ? Fbe::Types::BOOL.from_json(obj['swap'], r, 'swap') : false
+      @from = obj.key?('from') ? Fbe::Types::INT32.from_json(obj['from'], r, 'from') : 0
+      @none = obj.key?('None') ? Fbe::Types::INT32.from_json(obj['None'], r, 'None') : 0
+      @null = obj.key?('NULL') ? Fbe::Types::INT32.from_json(obj['NULL'], r, 'NULL') : 0
+      @operator = obj.key?('operator') ? T_OPERATOR.from_json(obj['operator'], r, 'operator') : nil
+      @this = obj.key?('this') ? T_THIS.from_json(obj['this'], r, 'this') : []
     end
   end
 end

@@ -50,6 +50,10 @@ module Hostile
     def fbe_json(out)
       out << '{}'
     end
+
+    def fbe_read_json_members(_obj, _r)
+      nil
+    end
   end
 
   # The schema's `struct Empties` (type id 2).
@@ -109,6 +113,10 @@ module Hostile
       out << '{"items":'
       T_ITEMS.json(out, @items)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @items = obj.key?('items') ? T_ITEMS.from_json(obj['items'], r, 'items') : []
     end
   end
 
@@ -170,6 +178,10 @@ module Hostile
       T_VALUES.json(out, @values)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @values = obj.key?('values') ? T_VALUES.from_json(obj['values'], r, 'values') : Array.new(1_000_000) { 0 }
+    end
   end
 
   # The schema's `struct Wides` (type id 4).
@@ -229,6 +241,10 @@ module Hostile
       out << '{"items":'
       T_ITEMS.json(out, @items)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @items = obj.key?('items') ? T_ITEMS.from_json(obj['items'], r, 'items') : []
     end
   end
 
@@ -314,6 +330,17 @@ module Hostile
       out << ',"byId":'
       T_BY_ID.json(out, @by_id)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      if obj.key?('wide')
+        @wide = T_WIDE.from_json(obj['wide'], r, 'wide')
+      else
+        r.spend(4_000_000, nil, 'wide')
+        @wide = Wide.new
+      end
+      @maybe = obj.key?('maybe') ? T_MAYBE.from_json(obj['maybe'], r, 'maybe') : nil
+      @by_id = obj.key?('byId') ? T_BY_ID.from_json(obj['byId'], r, 'byId') : {}
     end
   end
 end

@@ -1746,6 +1746,12 @@ module Import
       Range::FBE_TYPE.json(out, @range)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @side = obj.key?('side') ? Fbe::Types::INT32.from_json(obj['side'], r, 'side') : 0
+      @s = obj.key?('s') ? Side::FBE_TYPE.from_json(obj['s'], r, 's') : Side::SELL
+      @range = obj.key?('range') ? Range::FBE_TYPE.from_json(obj['range'], r, 'range') : Range::HI
+    end
   end
 
   # The schema's `struct CppWords` (type id 2).
@@ -3125,6 +3131,152 @@ module Import
       Side::FBE_TYPE.json(out, @einval)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @alignas = obj.key?('alignas') ? Word::FBE_TYPE.from_json(obj['alignas'], r, 'alignas') : Word::ALIGNAS
+      @alignof = obj.key?('alignof') ? Fbe::Types::INT32.from_json(obj['alignof'], r, 'alignof') : 0
+      @and_ = obj.key?('and') ? Fbe::Types::STRING.from_json(obj['and'], r, 'and') : +''
+      @and_eq = obj.key?('and_eq') ? T_AND_EQ.from_json(obj['and_eq'], r, 'and_eq') : nil
+      @asm = obj.key?('asm') ? Modifier::FBE_TYPE.from_json(obj['asm'], r, 'asm') : Modifier.default
+      @auto = obj.key?('auto') ? Fbe::Types::DOUBLE.from_json(obj['auto'], r, 'auto') : 0.0
+      @bitand = obj.key?('bitand') ? Side::FBE_TYPE.from_json(obj['bitand'], r, 'bitand') : Side.default
+      @bitor = obj.key?('bitor') ? Fbe::Types::INT64.from_json(obj['bitor'], r, 'bitor') : 0
+      @break_ = obj.key?('break') ? T_BREAK_.from_json(obj['break'], r, 'break') : []
+      @case_ = obj.key?('case') ? T_CASE_.from_json(obj['case'], r, 'case') : nil
+      @catch_ = obj.key?('catch') ? Fbe::Types::BYTES.from_json(obj['catch'], r, 'catch') : ''.b
+      @char8_t = obj.key?('char8_t') ? T_CHAR8_T.from_json(obj['char8_t'], r, 'char8_t') : {}
+      @char16_t = if obj.key?('char16_t')
+                    Fbe::Types::DECIMAL.from_json(obj['char16_t'], r, 'char16_t')
+                  else
+                    Fbe::Decimal::ZERO
+                  end
+      @char32_t = obj.key?('char32_t') ? Fbe::Types::UUID.from_json(obj['char32_t'], r, 'char32_t') : Fbe::Uuid::NIL
+      @class_ = obj.key?('class') ? Fbe::Types::TIMESTAMP.from_json(obj['class'], r, 'class') : 0
+      @compl = obj.key?('compl') ? Fbe::Types::FLOAT.from_json(obj['compl'], r, 'compl') : 0.0
+      @concept = obj.key?('concept') ? Fbe::Types::UINT8.from_json(obj['concept'], r, 'concept') : 0
+      @const = obj.key?('const') ? T_CONST.from_json(obj['const'], r, 'const') : nil
+      @consteval = obj.key?('consteval') ? Word::FBE_TYPE.from_json(obj['consteval'], r, 'consteval') : Word::CONSTEVAL
+      @constexpr = obj.key?('constexpr') ? Fbe::Types::INT32.from_json(obj['constexpr'], r, 'constexpr') : 0
+      @constinit = obj.key?('constinit') ? Fbe::Types::STRING.from_json(obj['constinit'], r, 'constinit') : +''
+      @const_cast = obj.key?('const_cast') ? T_CONST_CAST.from_json(obj['const_cast'], r, 'const_cast') : nil
+      @continue = obj.key?('continue') ? Modifier::FBE_TYPE.from_json(obj['continue'], r, 'continue') : Modifier.default
+      @co_await = obj.key?('co_await') ? Fbe::Types::DOUBLE.from_json(obj['co_await'], r, 'co_await') : 0.0
+      @co_return = obj.key?('co_return') ? Side::FBE_TYPE.from_json(obj['co_return'], r, 'co_return') : Side.default
+      @co_yield = obj.key?('co_yield') ? Fbe::Types::INT64.from_json(obj['co_yield'], r, 'co_yield') : 0
+      @decltype = obj.key?('decltype') ? T_DECLTYPE.from_json(obj['decltype'], r, 'decltype') : []
+      @default = obj.key?('default') ? T_DEFAULT.from_json(obj['default'], r, 'default') : nil
+      @delete = obj.key?('delete') ? Fbe::Types::BYTES.from_json(obj['delete'], r, 'delete') : ''.b
+      @do_ = obj.key?('do') ? T_DO_.from_json(obj['do'], r, 'do') : {}
+      @dynamic_cast = if obj.key?('dynamic_cast')
+                        Fbe::Types::DECIMAL.from_json(obj['dynamic_cast'], r, 'dynamic_cast')
+                      else
+                        Fbe::Decimal::ZERO
+                      end
+      @else_ = obj.key?('else') ? Fbe::Types::UUID.from_json(obj['else'], r, 'else') : Fbe::Uuid::NIL
+      @explicit = obj.key?('explicit') ? Fbe::Types::TIMESTAMP.from_json(obj['explicit'], r, 'explicit') : 0
+      @export = obj.key?('export') ? Fbe::Types::FLOAT.from_json(obj['export'], r, 'export') : 0.0
+      @extern = obj.key?('extern') ? Fbe::Types::UINT8.from_json(obj['extern'], r, 'extern') : 0
+      @final = obj.key?('final') ? T_FINAL.from_json(obj['final'], r, 'final') : nil
+      @for_ = obj.key?('for') ? Word::FBE_TYPE.from_json(obj['for'], r, 'for') : Word::FOR
+      @friend = obj.key?('friend') ? Fbe::Types::INT32.from_json(obj['friend'], r, 'friend') : 0
+      @goto = obj.key?('goto') ? Fbe::Types::STRING.from_json(obj['goto'], r, 'goto') : +''
+      @if_ = obj.key?('if') ? T_IF_.from_json(obj['if'], r, 'if') : nil
+      @import = obj.key?('import') ? Modifier::FBE_TYPE.from_json(obj['import'], r, 'import') : Modifier.default
+      @inline = obj.key?('inline') ? Fbe::Types::DOUBLE.from_json(obj['inline'], r, 'inline') : 0.0
+      @int = obj.key?('int') ? Side::FBE_TYPE.from_json(obj['int'], r, 'int') : Side.default
+      @long = obj.key?('long') ? Fbe::Types::INT64.from_json(obj['long'], r, 'long') : 0
+      @module_ = obj.key?('module') ? T_MODULE_.from_json(obj['module'], r, 'module') : []
+      @mutable = obj.key?('mutable') ? T_MUTABLE.from_json(obj['mutable'], r, 'mutable') : nil
+      @namespace = obj.key?('namespace') ? Fbe::Types::BYTES.from_json(obj['namespace'], r, 'namespace') : ''.b
+      @new_ = obj.key?('new') ? T_NEW_.from_json(obj['new'], r, 'new') : {}
+      @noexcept = if obj.key?('noexcept')
+                    Fbe::Types::DECIMAL.from_json(obj['noexcept'], r, 'noexcept')
+                  else
+                    Fbe::Decimal::ZERO
+                  end
+      @not_ = obj.key?('not') ? Fbe::Types::UUID.from_json(obj['not'], r, 'not') : Fbe::Uuid::NIL
+      @not_eq = obj.key?('not_eq') ? Fbe::Types::TIMESTAMP.from_json(obj['not_eq'], r, 'not_eq') : 0
+      @nullptr = obj.key?('nullptr') ? Fbe::Types::FLOAT.from_json(obj['nullptr'], r, 'nullptr') : 0.0
+      @operator = obj.key?('operator') ? Fbe::Types::UINT8.from_json(obj['operator'], r, 'operator') : 0
+      @or_ = obj.key?('or') ? T_OR_.from_json(obj['or'], r, 'or') : nil
+      @or_eq = obj.key?('or_eq') ? Word::FBE_TYPE.from_json(obj['or_eq'], r, 'or_eq') : Word::OR_EQ
+      @override = obj.key?('override') ? Fbe::Types::INT32.from_json(obj['override'], r, 'override') : 0
+      @private = obj.key?('private') ? Fbe::Types::STRING.from_json(obj['private'], r, 'private') : +''
+      @protected = obj.key?('protected') ? T_PROTECTED.from_json(obj['protected'], r, 'protected') : nil
+      @public = obj.key?('public') ? Modifier::FBE_TYPE.from_json(obj['public'], r, 'public') : Modifier.default
+      @register = obj.key?('register') ? Fbe::Types::DOUBLE.from_json(obj['register'], r, 'register') : 0.0
+      @reinterpret_cast = if obj.key?('reinterpret_cast')
+                            Side::FBE_TYPE.from_json(obj['reinterpret_cast'], r, 'reinterpret_cast')
+                          else
+                            Side.default
+                          end
+      @requires = obj.key?('requires') ? Fbe::Types::INT64.from_json(obj['requires'], r, 'requires') : 0
+      @return_ = obj.key?('return') ? T_RETURN_.from_json(obj['return'], r, 'return') : []
+      @short = obj.key?('short') ? T_SHORT.from_json(obj['short'], r, 'short') : nil
+      @signed = obj.key?('signed') ? Fbe::Types::BYTES.from_json(obj['signed'], r, 'signed') : ''.b
+      @sizeof = obj.key?('sizeof') ? T_SIZEOF.from_json(obj['sizeof'], r, 'sizeof') : {}
+      @static = obj.key?('static') ? Fbe::Types::DECIMAL.from_json(obj['static'], r, 'static') : Fbe::Decimal::ZERO
+      @static_assert = if obj.key?('static_assert')
+                         Fbe::Types::UUID.from_json(obj['static_assert'], r, 'static_assert')
+                       else
+                         Fbe::Uuid::NIL
+                       end
+      @static_cast = obj.key?('static_cast') ? Fbe::Types::TIMESTAMP.from_json(obj['static_cast'], r, 'static_cast') : 0
+      @switch = obj.key?('switch') ? Fbe::Types::FLOAT.from_json(obj['switch'], r, 'switch') : 0.0
+      @template = obj.key?('template') ? Fbe::Types::UINT8.from_json(obj['template'], r, 'template') : 0
+      @this = obj.key?('this') ? T_THIS.from_json(obj['this'], r, 'this') : nil
+      @thread_local = if obj.key?('thread_local')
+                        Word::FBE_TYPE.from_json(obj['thread_local'], r, 'thread_local')
+                      else
+                        Word::THREAD_LOCAL
+                      end
+      @throw_ = obj.key?('throw') ? Fbe::Types::INT32.from_json(obj['throw'], r, 'throw') : 0
+      @try = obj.key?('try') ? Fbe::Types::STRING.from_json(obj['try'], r, 'try') : +''
+      @typedef = obj.key?('typedef') ? T_TYPEDEF.from_json(obj['typedef'], r, 'typedef') : nil
+      @typeid = obj.key?('typeid') ? Modifier::FBE_TYPE.from_json(obj['typeid'], r, 'typeid') : Modifier.default
+      @typename = obj.key?('typename') ? Fbe::Types::DOUBLE.from_json(obj['typename'], r, 'typename') : 0.0
+      @union = obj.key?('union') ? Side::FBE_TYPE.from_json(obj['union'], r, 'union') : Side.default
+      @unsigned = obj.key?('unsigned') ? Fbe::Types::INT64.from_json(obj['unsigned'], r, 'unsigned') : 0
+      @using = obj.key?('using') ? T_USING.from_json(obj['using'], r, 'using') : []
+      @virtual = obj.key?('virtual') ? T_VIRTUAL.from_json(obj['virtual'], r, 'virtual') : nil
+      @void = obj.key?('void') ? Fbe::Types::BYTES.from_json(obj['void'], r, 'void') : ''.b
+      @volatile = obj.key?('volatile') ? T_VOLATILE.from_json(obj['volatile'], r, 'volatile') : {}
+      @wchar_t = obj.key?('wchar_t') ? Fbe::Types::DECIMAL.from_json(obj['wchar_t'], r, 'wchar_t') : Fbe::Decimal::ZERO
+      @while_ = obj.key?('while') ? Fbe::Types::UUID.from_json(obj['while'], r, 'while') : Fbe::Uuid::NIL
+      @xor = obj.key?('xor') ? Fbe::Types::TIMESTAMP.from_json(obj['xor'], r, 'xor') : 0
+      @xor_eq = obj.key?('xor_eq') ? Fbe::Types::FLOAT.from_json(obj['xor_eq'], r, 'xor_eq') : 0.0
+      @assert = obj.key?('assert') ? Fbe::Types::UINT8.from_json(obj['assert'], r, 'assert') : 0
+      @errno = obj.key?('errno') ? T_ERRNO.from_json(obj['errno'], r, 'errno') : nil
+      @eof = obj.key?('EOF') ? Word::FBE_TYPE.from_json(obj['EOF'], r, 'EOF') : Word::EOF
+      @null = obj.key?('NULL') ? Fbe::Types::INT32.from_json(obj['NULL'], r, 'NULL') : 0
+      @stdin = obj.key?('stdin') ? Fbe::Types::STRING.from_json(obj['stdin'], r, 'stdin') : +''
+      @stdout = obj.key?('stdout') ? T_STDOUT.from_json(obj['stdout'], r, 'stdout') : nil
+      @stderr = obj.key?('stderr') ? Modifier::FBE_TYPE.from_json(obj['stderr'], r, 'stderr') : Modifier.default
+      @offsetof = obj.key?('offsetof') ? Fbe::Types::DOUBLE.from_json(obj['offsetof'], r, 'offsetof') : 0.0
+      @std = obj.key?('std') ? Side::FBE_TYPE.from_json(obj['std'], r, 'std') : Side.default
+      @fbe = obj.key?('FBE') ? Fbe::Types::INT64.from_json(obj['FBE'], r, 'FBE') : 0
+      @int8_t = obj.key?('int8_t') ? T_INT8_T.from_json(obj['int8_t'], r, 'int8_t') : []
+      @uint8_t = obj.key?('uint8_t') ? T_UINT8_T.from_json(obj['uint8_t'], r, 'uint8_t') : nil
+      @int16_t = obj.key?('int16_t') ? Fbe::Types::BYTES.from_json(obj['int16_t'], r, 'int16_t') : ''.b
+      @uint16_t = obj.key?('uint16_t') ? T_UINT16_T.from_json(obj['uint16_t'], r, 'uint16_t') : {}
+      @int32_t = obj.key?('int32_t') ? Fbe::Types::DECIMAL.from_json(obj['int32_t'], r, 'int32_t') : Fbe::Decimal::ZERO
+      @uint32_t = obj.key?('uint32_t') ? Fbe::Types::UUID.from_json(obj['uint32_t'], r, 'uint32_t') : Fbe::Uuid::NIL
+      @int64_t = obj.key?('int64_t') ? Fbe::Types::TIMESTAMP.from_json(obj['int64_t'], r, 'int64_t') : 0
+      @uint64_t = obj.key?('uint64_t') ? Fbe::Types::FLOAT.from_json(obj['uint64_t'], r, 'uint64_t') : 0.0
+      @size_t = obj.key?('size_t') ? Fbe::Types::UINT8.from_json(obj['size_t'], r, 'size_t') : 0
+      @ptrdiff_t = obj.key?('ptrdiff_t') ? T_PTRDIFF_T.from_json(obj['ptrdiff_t'], r, 'ptrdiff_t') : nil
+      @nullptr_t = obj.key?('nullptr_t') ? Word::FBE_TYPE.from_json(obj['nullptr_t'], r, 'nullptr_t') : Word::NULLPTR_T
+      @linux = obj.key?('linux') ? Fbe::Types::INT32.from_json(obj['linux'], r, 'linux') : 0
+      @unix = obj.key?('unix') ? Fbe::Types::STRING.from_json(obj['unix'], r, 'unix') : +''
+      @bufsiz = obj.key?('BUFSIZ') ? T_BUFSIZ.from_json(obj['BUFSIZ'], r, 'BUFSIZ') : nil
+      @int32_max = if obj.key?('INT32_MAX')
+                     Modifier::FBE_TYPE.from_json(obj['INT32_MAX'], r, 'INT32_MAX')
+                   else
+                     Modifier.default
+                   end
+      @char_bit = obj.key?('CHAR_BIT') ? Fbe::Types::DOUBLE.from_json(obj['CHAR_BIT'], r, 'CHAR_BIT') : 0.0
+      @einval = obj.key?('EINVAL') ? Side::FBE_TYPE.from_json(obj['EINVAL'], r, 'EINVAL') : Side.default
+    end
   end
 
   # The schema's `struct PythonWords` (type id 3).
@@ -3695,6 +3847,58 @@ module Import
       T_VERSION.json(out, @version)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @false_ = obj.key?('False') ? Word::FBE_TYPE.from_json(obj['False'], r, 'False') : Word::FALSE_
+      @none = obj.key?('None') ? Fbe::Types::INT32.from_json(obj['None'], r, 'None') : 0
+      @true_ = obj.key?('True') ? Fbe::Types::STRING.from_json(obj['True'], r, 'True') : +''
+      @as = obj.key?('as') ? T_AS.from_json(obj['as'], r, 'as') : nil
+      @async = obj.key?('async') ? Modifier::FBE_TYPE.from_json(obj['async'], r, 'async') : Modifier.default
+      @await = obj.key?('await') ? Fbe::Types::DOUBLE.from_json(obj['await'], r, 'await') : 0.0
+      @def_ = obj.key?('def') ? Side::FBE_TYPE.from_json(obj['def'], r, 'def') : Side.default
+      @del = obj.key?('del') ? Fbe::Types::INT64.from_json(obj['del'], r, 'del') : 0
+      @elif = obj.key?('elif') ? T_ELIF.from_json(obj['elif'], r, 'elif') : []
+      @except = obj.key?('except') ? T_EXCEPT.from_json(obj['except'], r, 'except') : nil
+      @finally = obj.key?('finally') ? Fbe::Types::BYTES.from_json(obj['finally'], r, 'finally') : ''.b
+      @from = obj.key?('from') ? T_FROM.from_json(obj['from'], r, 'from') : {}
+      @global = obj.key?('global') ? Fbe::Types::DECIMAL.from_json(obj['global'], r, 'global') : Fbe::Decimal::ZERO
+      @in_ = obj.key?('in') ? Fbe::Types::UUID.from_json(obj['in'], r, 'in') : Fbe::Uuid::NIL
+      @is = obj.key?('is') ? Fbe::Types::TIMESTAMP.from_json(obj['is'], r, 'is') : 0
+      @lambda_ = obj.key?('lambda') ? Fbe::Types::FLOAT.from_json(obj['lambda'], r, 'lambda') : 0.0
+      @nonlocal = obj.key?('nonlocal') ? Fbe::Types::UINT8.from_json(obj['nonlocal'], r, 'nonlocal') : 0
+      @pass = obj.key?('pass') ? T_PASS.from_json(obj['pass'], r, 'pass') : nil
+      @raise_ = obj.key?('raise') ? Word::FBE_TYPE.from_json(obj['raise'], r, 'raise') : Word::RAISE
+      @with = obj.key?('with') ? Fbe::Types::INT32.from_json(obj['with'], r, 'with') : 0
+      @yield_ = obj.key?('yield') ? Fbe::Types::STRING.from_json(obj['yield'], r, 'yield') : +''
+      @x = obj.key?('_') ? T_X.from_json(obj['_'], r, '_') : nil
+      @match = obj.key?('match') ? Modifier::FBE_TYPE.from_json(obj['match'], r, 'match') : Modifier.default
+      @self_ = obj.key?('self') ? Fbe::Types::DOUBLE.from_json(obj['self'], r, 'self') : 0.0
+      @cls = obj.key?('cls') ? Side::FBE_TYPE.from_json(obj['cls'], r, 'cls') : Side.default
+      @print_ = obj.key?('print') ? Fbe::Types::INT64.from_json(obj['print'], r, 'print') : 0
+      @len = obj.key?('len') ? T_LEN.from_json(obj['len'], r, 'len') : []
+      @list = obj.key?('list') ? T_LIST.from_json(obj['list'], r, 'list') : nil
+      @dict = obj.key?('dict') ? Fbe::Types::BYTES.from_json(obj['dict'], r, 'dict') : ''.b
+      @set = obj.key?('set') ? T_SET.from_json(obj['set'], r, 'set') : {}
+      @str = obj.key?('str') ? Fbe::Types::DECIMAL.from_json(obj['str'], r, 'str') : Fbe::Decimal::ZERO
+      @object = obj.key?('object') ? Fbe::Types::UUID.from_json(obj['object'], r, 'object') : Fbe::Uuid::NIL
+      @super_ = obj.key?('super') ? Fbe::Types::TIMESTAMP.from_json(obj['super'], r, 'super') : 0
+      @isinstance = obj.key?('isinstance') ? Fbe::Types::FLOAT.from_json(obj['isinstance'], r, 'isinstance') : 0.0
+      @property = obj.key?('property') ? Fbe::Types::UINT8.from_json(obj['property'], r, 'property') : 0
+      @staticmethod = obj.key?('staticmethod') ? T_STATICMETHOD.from_json(obj['staticmethod'], r, 'staticmethod') : nil
+      @classmethod = if obj.key?('classmethod')
+                       Word::FBE_TYPE.from_json(obj['classmethod'], r, 'classmethod')
+                     else
+                       Word::CLASSMETHOD
+                     end
+      @typing = obj.key?('typing') ? Fbe::Types::INT32.from_json(obj['typing'], r, 'typing') : 0
+      @any = obj.key?('Any') ? Fbe::Types::STRING.from_json(obj['Any'], r, 'Any') : +''
+      @class_var = obj.key?('ClassVar') ? T_CLASS_VAR.from_json(obj['ClassVar'], r, 'ClassVar') : nil
+      @callable = obj.key?('Callable') ? Modifier::FBE_TYPE.from_json(obj['Callable'], r, 'Callable') : Modifier.default
+      @int_enum = obj.key?('IntEnum') ? Fbe::Types::DOUBLE.from_json(obj['IntEnum'], r, 'IntEnum') : 0.0
+      @int_flag = obj.key?('IntFlag') ? Side::FBE_TYPE.from_json(obj['IntFlag'], r, 'IntFlag') : Side.default
+      @package = obj.key?('PACKAGE') ? Fbe::Types::INT64.from_json(obj['PACKAGE'], r, 'PACKAGE') : 0
+      @version = obj.key?('VERSION') ? T_VERSION.from_json(obj['VERSION'], r, 'VERSION') : []
+    end
   end
 
   # The schema's `struct GoWords` (type id 4).
@@ -4185,6 +4389,51 @@ module Import
       Fbe::Types::INT32.json(out, @comparable)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @chan = obj.key?('chan') ? Word::FBE_TYPE.from_json(obj['chan'], r, 'chan') : Word::CHAN
+      @defer = obj.key?('defer') ? Fbe::Types::INT32.from_json(obj['defer'], r, 'defer') : 0
+      @fallthrough = obj.key?('fallthrough') ? Fbe::Types::STRING.from_json(obj['fallthrough'], r, 'fallthrough') : +''
+      @func = obj.key?('func') ? T_FUNC.from_json(obj['func'], r, 'func') : nil
+      @go = obj.key?('go') ? Modifier::FBE_TYPE.from_json(obj['go'], r, 'go') : Modifier.default
+      @interface = obj.key?('interface') ? Fbe::Types::DOUBLE.from_json(obj['interface'], r, 'interface') : 0.0
+      @map = obj.key?('map') ? Side::FBE_TYPE.from_json(obj['map'], r, 'map') : Side.default
+      @package = obj.key?('package') ? Fbe::Types::INT64.from_json(obj['package'], r, 'package') : 0
+      @range = obj.key?('range') ? T_RANGE.from_json(obj['range'], r, 'range') : []
+      @select_ = obj.key?('select') ? T_SELECT_.from_json(obj['select'], r, 'select') : nil
+      @type = obj.key?('type') ? Fbe::Types::BYTES.from_json(obj['type'], r, 'type') : ''.b
+      @var = obj.key?('var') ? T_VAR.from_json(obj['var'], r, 'var') : {}
+      @any = obj.key?('any') ? Fbe::Types::DECIMAL.from_json(obj['any'], r, 'any') : Fbe::Decimal::ZERO
+      @error = obj.key?('error') ? Fbe::Types::UUID.from_json(obj['error'], r, 'error') : Fbe::Uuid::NIL
+      @rune = obj.key?('rune') ? Fbe::Types::TIMESTAMP.from_json(obj['rune'], r, 'rune') : 0
+      @uint = obj.key?('uint') ? Fbe::Types::FLOAT.from_json(obj['uint'], r, 'uint') : 0.0
+      @nil_ = obj.key?('nil') ? Fbe::Types::UINT8.from_json(obj['nil'], r, 'nil') : 0
+      @iota = obj.key?('iota') ? T_IOTA.from_json(obj['iota'], r, 'iota') : nil
+      @cap = obj.key?('cap') ? Word::FBE_TYPE.from_json(obj['cap'], r, 'cap') : Word::CAP
+      @make = obj.key?('make') ? Fbe::Types::INT32.from_json(obj['make'], r, 'make') : 0
+      @append = obj.key?('append') ? Fbe::Types::STRING.from_json(obj['append'], r, 'append') : +''
+      @copy = obj.key?('copy') ? T_COPY.from_json(obj['copy'], r, 'copy') : nil
+      @panic = obj.key?('panic') ? Modifier::FBE_TYPE.from_json(obj['panic'], r, 'panic') : Modifier.default
+      @recover = obj.key?('recover') ? Fbe::Types::DOUBLE.from_json(obj['recover'], r, 'recover') : 0.0
+      @println = obj.key?('println') ? Side::FBE_TYPE.from_json(obj['println'], r, 'println') : Side.default
+      @complex_ = obj.key?('complex') ? Fbe::Types::INT64.from_json(obj['complex'], r, 'complex') : 0
+      @real = obj.key?('real') ? T_REAL.from_json(obj['real'], r, 'real') : []
+      @imag = obj.key?('imag') ? T_IMAG.from_json(obj['imag'], r, 'imag') : nil
+      @close = obj.key?('close') ? Fbe::Types::BYTES.from_json(obj['close'], r, 'close') : ''.b
+      @min = obj.key?('min') ? T_MIN.from_json(obj['min'], r, 'min') : {}
+      @max = obj.key?('max') ? Fbe::Types::DECIMAL.from_json(obj['max'], r, 'max') : Fbe::Decimal::ZERO
+      @clear = obj.key?('clear') ? Fbe::Types::UUID.from_json(obj['clear'], r, 'clear') : Fbe::Uuid::NIL
+      @uintptr = obj.key?('uintptr') ? Fbe::Types::TIMESTAMP.from_json(obj['uintptr'], r, 'uintptr') : 0
+      @float32 = obj.key?('float32') ? Fbe::Types::FLOAT.from_json(obj['float32'], r, 'float32') : 0.0
+      @float64 = obj.key?('float64') ? Fbe::Types::UINT8.from_json(obj['float64'], r, 'float64') : 0
+      @complex64 = obj.key?('complex64') ? T_COMPLEX64.from_json(obj['complex64'], r, 'complex64') : nil
+      @complex128 = if obj.key?('complex128')
+                      Word::FBE_TYPE.from_json(obj['complex128'], r, 'complex128')
+                    else
+                      Word::COMPLEX128
+                    end
+      @comparable = obj.key?('comparable') ? Fbe::Types::INT32.from_json(obj['comparable'], r, 'comparable') : 0
+    end
   end
 
   # The schema's `struct JavaWords` (type id 5).
@@ -4605,6 +4854,45 @@ module Import
       out << ',"Set":'
       Fbe::Types::UUID.json(out, @set)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @abstract = obj.key?('abstract') ? Word::FBE_TYPE.from_json(obj['abstract'], r, 'abstract') : Word::ABSTRACT
+      @boolean = obj.key?('boolean') ? Fbe::Types::INT32.from_json(obj['boolean'], r, 'boolean') : 0
+      @extends = obj.key?('extends') ? Fbe::Types::STRING.from_json(obj['extends'], r, 'extends') : +''
+      @implements = obj.key?('implements') ? T_IMPLEMENTS.from_json(obj['implements'], r, 'implements') : nil
+      @instanceof = if obj.key?('instanceof')
+                      Modifier::FBE_TYPE.from_json(obj['instanceof'], r, 'instanceof')
+                    else
+                      Modifier.default
+                    end
+      @native = obj.key?('native') ? Fbe::Types::DOUBLE.from_json(obj['native'], r, 'native') : 0.0
+      @strictfp = obj.key?('strictfp') ? Side::FBE_TYPE.from_json(obj['strictfp'], r, 'strictfp') : Side.default
+      @synchronized = obj.key?('synchronized') ? Fbe::Types::INT64.from_json(obj['synchronized'], r, 'synchronized') : 0
+      @throws = obj.key?('throws') ? T_THROWS.from_json(obj['throws'], r, 'throws') : []
+      @transient = obj.key?('transient') ? T_TRANSIENT.from_json(obj['transient'], r, 'transient') : nil
+      @record = obj.key?('record') ? Fbe::Types::BYTES.from_json(obj['record'], r, 'record') : ''.b
+      @sealed = obj.key?('sealed') ? T_SEALED.from_json(obj['sealed'], r, 'sealed') : {}
+      @permits = obj.key?('permits') ? Fbe::Types::DECIMAL.from_json(obj['permits'], r, 'permits') : Fbe::Decimal::ZERO
+      @when_ = obj.key?('when') ? Fbe::Types::UUID.from_json(obj['when'], r, 'when') : Fbe::Uuid::NIL
+      @open_ = obj.key?('open') ? Fbe::Types::TIMESTAMP.from_json(obj['open'], r, 'open') : 0
+      @exports = obj.key?('exports') ? Fbe::Types::FLOAT.from_json(obj['exports'], r, 'exports') : 0.0
+      @opens = obj.key?('opens') ? Fbe::Types::UINT8.from_json(obj['opens'], r, 'opens') : 0
+      @to = obj.key?('to') ? T_TO.from_json(obj['to'], r, 'to') : nil
+      @uses = obj.key?('uses') ? Word::FBE_TYPE.from_json(obj['uses'], r, 'uses') : Word::USES
+      @provides = obj.key?('provides') ? Fbe::Types::INT32.from_json(obj['provides'], r, 'provides') : 0
+      @transitive = obj.key?('transitive') ? Fbe::Types::STRING.from_json(obj['transitive'], r, 'transitive') : +''
+      @object = obj.key?('Object') ? T_OBJECT.from_json(obj['Object'], r, 'Object') : nil
+      @string_ = obj.key?('String') ? Modifier::FBE_TYPE.from_json(obj['String'], r, 'String') : Modifier.default
+      @integer_ = obj.key?('Integer') ? Fbe::Types::DOUBLE.from_json(obj['Integer'], r, 'Integer') : 0.0
+      @long = obj.key?('Long') ? Side::FBE_TYPE.from_json(obj['Long'], r, 'Long') : Side.default
+      @math = obj.key?('Math') ? Fbe::Types::INT64.from_json(obj['Math'], r, 'Math') : 0
+      @system_ = obj.key?('System') ? T_SYSTEM_.from_json(obj['System'], r, 'System') : []
+      @override = obj.key?('Override') ? T_OVERRIDE.from_json(obj['Override'], r, 'Override') : nil
+      @class_ = obj.key?('Class') ? Fbe::Types::BYTES.from_json(obj['Class'], r, 'Class') : ''.b
+      @list = obj.key?('List') ? T_LIST.from_json(obj['List'], r, 'List') : {}
+      @map = obj.key?('Map') ? Fbe::Types::DECIMAL.from_json(obj['Map'], r, 'Map') : Fbe::Decimal::ZERO
+      @set = obj.key?('Set') ? Fbe::Types::UUID.from_json(obj['Set'], r, 'Set') : Fbe::Uuid::NIL
     end
   end
 
@@ -5118,6 +5406,53 @@ module Import
       out << ',"Array":'
       T_ARRAY_.json(out, @array_)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @fun = obj.key?('fun') ? Word::FBE_TYPE.from_json(obj['fun'], r, 'fun') : Word::FUN
+      @typealias = obj.key?('typealias') ? Fbe::Types::INT32.from_json(obj['typealias'], r, 'typealias') : 0
+      @typeof = obj.key?('typeof') ? Fbe::Types::STRING.from_json(obj['typeof'], r, 'typeof') : +''
+      @val = obj.key?('val') ? T_VAL.from_json(obj['val'], r, 'val') : nil
+      @by = obj.key?('by') ? Modifier::FBE_TYPE.from_json(obj['by'], r, 'by') : Modifier.default
+      @constructor = obj.key?('constructor') ? Fbe::Types::DOUBLE.from_json(obj['constructor'], r, 'constructor') : 0.0
+      @delegate = obj.key?('delegate') ? Side::FBE_TYPE.from_json(obj['delegate'], r, 'delegate') : Side.default
+      @dynamic = obj.key?('dynamic') ? Fbe::Types::INT64.from_json(obj['dynamic'], r, 'dynamic') : 0
+      @field = obj.key?('field') ? T_FIELD.from_json(obj['field'], r, 'field') : []
+      @file = obj.key?('file') ? T_FILE.from_json(obj['file'], r, 'file') : nil
+      @get = obj.key?('get') ? Fbe::Types::BYTES.from_json(obj['get'], r, 'get') : ''.b
+      @init = obj.key?('init') ? T_INIT.from_json(obj['init'], r, 'init') : {}
+      @param = obj.key?('param') ? Fbe::Types::DECIMAL.from_json(obj['param'], r, 'param') : Fbe::Decimal::ZERO
+      @receiver = obj.key?('receiver') ? Fbe::Types::UUID.from_json(obj['receiver'], r, 'receiver') : Fbe::Uuid::NIL
+      @setparam = obj.key?('setparam') ? Fbe::Types::TIMESTAMP.from_json(obj['setparam'], r, 'setparam') : 0
+      @value = obj.key?('value') ? Fbe::Types::FLOAT.from_json(obj['value'], r, 'value') : 0.0
+      @where = obj.key?('where') ? Fbe::Types::UINT8.from_json(obj['where'], r, 'where') : 0
+      @actual = obj.key?('actual') ? T_ACTUAL.from_json(obj['actual'], r, 'actual') : nil
+      @annotation = if obj.key?('annotation')
+                      Word::FBE_TYPE.from_json(obj['annotation'], r, 'annotation')
+                    else
+                      Word::ANNOTATION
+                    end
+      @companion = obj.key?('companion') ? Fbe::Types::INT32.from_json(obj['companion'], r, 'companion') : 0
+      @crossinline = obj.key?('crossinline') ? Fbe::Types::STRING.from_json(obj['crossinline'], r, 'crossinline') : +''
+      @data = obj.key?('data') ? T_DATA.from_json(obj['data'], r, 'data') : nil
+      @expect = obj.key?('expect') ? Modifier::FBE_TYPE.from_json(obj['expect'], r, 'expect') : Modifier.default
+      @external = obj.key?('external') ? Fbe::Types::DOUBLE.from_json(obj['external'], r, 'external') : 0.0
+      @infix = obj.key?('infix') ? Side::FBE_TYPE.from_json(obj['infix'], r, 'infix') : Side.default
+      @inner = obj.key?('inner') ? Fbe::Types::INT64.from_json(obj['inner'], r, 'inner') : 0
+      @internal = obj.key?('internal') ? T_INTERNAL.from_json(obj['internal'], r, 'internal') : []
+      @lateinit = obj.key?('lateinit') ? T_LATEINIT.from_json(obj['lateinit'], r, 'lateinit') : nil
+      @noinline = obj.key?('noinline') ? Fbe::Types::BYTES.from_json(obj['noinline'], r, 'noinline') : ''.b
+      @out = obj.key?('out') ? T_OUT.from_json(obj['out'], r, 'out') : {}
+      @reified = obj.key?('reified') ? Fbe::Types::DECIMAL.from_json(obj['reified'], r, 'reified') : Fbe::Decimal::ZERO
+      @suspend = obj.key?('suspend') ? Fbe::Types::UUID.from_json(obj['suspend'], r, 'suspend') : Fbe::Uuid::NIL
+      @tailrec = obj.key?('tailrec') ? Fbe::Types::TIMESTAMP.from_json(obj['tailrec'], r, 'tailrec') : 0
+      @vararg = obj.key?('vararg') ? Fbe::Types::FLOAT.from_json(obj['vararg'], r, 'vararg') : 0.0
+      @it = obj.key?('it') ? Fbe::Types::UINT8.from_json(obj['it'], r, 'it') : 0
+      @companion_ = obj.key?('Companion') ? T_COMPANION_.from_json(obj['Companion'], r, 'Companion') : nil
+      @unit = obj.key?('Unit') ? Word::FBE_TYPE.from_json(obj['Unit'], r, 'Unit') : Word::UNIT
+      @nothing = obj.key?('Nothing') ? Fbe::Types::INT32.from_json(obj['Nothing'], r, 'Nothing') : 0
+      @int = obj.key?('Int') ? Fbe::Types::STRING.from_json(obj['Int'], r, 'Int') : +''
+      @array_ = obj.key?('Array') ? T_ARRAY_.from_json(obj['Array'], r, 'Array') : nil
     end
   end
 
@@ -5656,6 +5991,85 @@ module Import
       Fbe::Types::DOUBLE.json(out, @accessor)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @debugger = obj.key?('debugger') ? Word::FBE_TYPE.from_json(obj['debugger'], r, 'debugger') : Word::DEBUGGER
+      @function = obj.key?('function') ? Fbe::Types::INT32.from_json(obj['function'], r, 'function') : 0
+      @let = obj.key?('let') ? Fbe::Types::STRING.from_json(obj['let'], r, 'let') : +''
+      @of = obj.key?('of') ? T_OF.from_json(obj['of'], r, 'of') : nil
+      @declare = obj.key?('declare') ? Modifier::FBE_TYPE.from_json(obj['declare'], r, 'declare') : Modifier.default
+      @unknown = obj.key?('unknown') ? Fbe::Types::DOUBLE.from_json(obj['unknown'], r, 'unknown') : 0.0
+      @never = obj.key?('never') ? Side::FBE_TYPE.from_json(obj['never'], r, 'never') : Side.default
+      @number = obj.key?('number') ? Fbe::Types::INT64.from_json(obj['number'], r, 'number') : 0
+      @bigint = obj.key?('bigint') ? T_BIGINT.from_json(obj['bigint'], r, 'bigint') : []
+      @symbol = obj.key?('symbol') ? T_SYMBOL.from_json(obj['symbol'], r, 'symbol') : nil
+      @undefined = obj.key?('undefined') ? Fbe::Types::BYTES.from_json(obj['undefined'], r, 'undefined') : ''.b
+      @na_n = obj.key?('NaN') ? T_NA_N.from_json(obj['NaN'], r, 'NaN') : {}
+      @infinity = if obj.key?('Infinity')
+                    Fbe::Types::DECIMAL.from_json(obj['Infinity'], r, 'Infinity')
+                  else
+                    Fbe::Decimal::ZERO
+                  end
+      @uint8_array = if obj.key?('Uint8Array')
+                       Fbe::Types::UUID.from_json(obj['Uint8Array'], r, 'Uint8Array')
+                     else
+                       Fbe::Uuid::NIL
+                     end
+      @error = obj.key?('Error') ? Fbe::Types::TIMESTAMP.from_json(obj['Error'], r, 'Error') : 0
+      @number_ = obj.key?('Number') ? Fbe::Types::FLOAT.from_json(obj['Number'], r, 'Number') : 0.0
+      @big_int = obj.key?('BigInt') ? Fbe::Types::UINT8.from_json(obj['BigInt'], r, 'BigInt') : 0
+      @boolean = obj.key?('Boolean') ? T_BOOLEAN.from_json(obj['Boolean'], r, 'Boolean') : nil
+      @symbol_ = obj.key?('Symbol') ? Word::FBE_TYPE.from_json(obj['Symbol'], r, 'Symbol') : Word::SYMBOL_
+      @date = obj.key?('Date') ? Fbe::Types::INT32.from_json(obj['Date'], r, 'Date') : 0
+      @json = obj.key?('JSON') ? Fbe::Types::STRING.from_json(obj['JSON'], r, 'JSON') : +''
+      @promise = obj.key?('Promise') ? T_PROMISE.from_json(obj['Promise'], r, 'Promise') : nil
+      @partial = obj.key?('Partial') ? Modifier::FBE_TYPE.from_json(obj['Partial'], r, 'Partial') : Modifier.default
+      @record = obj.key?('Record') ? Fbe::Types::DOUBLE.from_json(obj['Record'], r, 'Record') : 0.0
+      @global_this = if obj.key?('globalThis')
+                       Side::FBE_TYPE.from_json(obj['globalThis'], r, 'globalThis')
+                     else
+                       Side.default
+                     end
+      @arguments = obj.key?('arguments') ? Fbe::Types::INT64.from_json(obj['arguments'], r, 'arguments') : 0
+      @eval = obj.key?('eval') ? T_EVAL.from_json(obj['eval'], r, 'eval') : []
+      @require_ = obj.key?('require') ? T_REQUIRE_.from_json(obj['require'], r, 'require') : nil
+      @prototype = obj.key?('prototype') ? Fbe::Types::BYTES.from_json(obj['prototype'], r, 'prototype') : ''.b
+      @proto = obj.key?('__proto__') ? T_PROTO.from_json(obj['__proto__'], r, '__proto__') : {}
+      @to_string = if obj.key?('toString')
+                     Fbe::Types::DECIMAL.from_json(obj['toString'], r, 'toString')
+                   else
+                     Fbe::Decimal::ZERO
+                   end
+      @value_of = obj.key?('valueOf') ? Fbe::Types::UUID.from_json(obj['valueOf'], r, 'valueOf') : Fbe::Uuid::NIL
+      @has_own_property = if obj.key?('hasOwnProperty')
+                            Fbe::Types::TIMESTAMP.from_json(obj['hasOwnProperty'], r, 'hasOwnProperty')
+                          else
+                            0
+                          end
+      @is_prototype_of = if obj.key?('isPrototypeOf')
+                           Fbe::Types::FLOAT.from_json(obj['isPrototypeOf'], r, 'isPrototypeOf')
+                         else
+                           0.0
+                         end
+      @property_is_enumerable = if obj.key?('propertyIsEnumerable')
+                                  Fbe::Types::UINT8.from_json(obj['propertyIsEnumerable'], r, 'propertyIsEnumerable')
+                                else
+                                  0
+                                end
+      @to_locale_string = if obj.key?('toLocaleString')
+                            T_TO_LOCALE_STRING.from_json(obj['toLocaleString'], r, 'toLocaleString')
+                          end
+      @readonly = obj.key?('readonly') ? Word::FBE_TYPE.from_json(obj['readonly'], r, 'readonly') : Word::READONLY
+      @keyof = obj.key?('keyof') ? Fbe::Types::INT32.from_json(obj['keyof'], r, 'keyof') : 0
+      @infer = obj.key?('infer') ? Fbe::Types::STRING.from_json(obj['infer'], r, 'infer') : +''
+      @asserts = obj.key?('asserts') ? T_ASSERTS.from_json(obj['asserts'], r, 'asserts') : nil
+      @satisfies = if obj.key?('satisfies')
+                     Modifier::FBE_TYPE.from_json(obj['satisfies'], r, 'satisfies')
+                   else
+                     Modifier.default
+                   end
+      @accessor = obj.key?('accessor') ? Fbe::Types::DOUBLE.from_json(obj['accessor'], r, 'accessor') : 0.0
+    end
   end
 
   # The schema's `struct RustWords` (type id 8).
@@ -6110,6 +6524,44 @@ module Import
       Fbe::Types::UINT8.json(out, @sized)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @crate = obj.key?('crate') ? Word::FBE_TYPE.from_json(obj['crate'], r, 'crate') : Word::CRATE
+      @dyn = obj.key?('dyn') ? Fbe::Types::INT32.from_json(obj['dyn'], r, 'dyn') : 0
+      @fn = obj.key?('fn') ? Fbe::Types::STRING.from_json(obj['fn'], r, 'fn') : +''
+      @impl = obj.key?('impl') ? T_IMPL.from_json(obj['impl'], r, 'impl') : nil
+      @loop_ = obj.key?('loop') ? Modifier::FBE_TYPE.from_json(obj['loop'], r, 'loop') : Modifier.default
+      @mod = obj.key?('mod') ? Fbe::Types::DOUBLE.from_json(obj['mod'], r, 'mod') : 0.0
+      @move = obj.key?('move') ? Side::FBE_TYPE.from_json(obj['move'], r, 'move') : Side.default
+      @mut = obj.key?('mut') ? Fbe::Types::INT64.from_json(obj['mut'], r, 'mut') : 0
+      @pub = obj.key?('pub') ? T_PUB.from_json(obj['pub'], r, 'pub') : []
+      @ref = obj.key?('ref') ? T_REF.from_json(obj['ref'], r, 'ref') : nil
+      @self_ = obj.key?('Self') ? Fbe::Types::BYTES.from_json(obj['Self'], r, 'Self') : ''.b
+      @trait = obj.key?('trait') ? T_TRAIT.from_json(obj['trait'], r, 'trait') : {}
+      @unsafe = obj.key?('unsafe') ? Fbe::Types::DECIMAL.from_json(obj['unsafe'], r, 'unsafe') : Fbe::Decimal::ZERO
+      @use = obj.key?('use') ? Fbe::Types::UUID.from_json(obj['use'], r, 'use') : Fbe::Uuid::NIL
+      @become = obj.key?('become') ? Fbe::Types::TIMESTAMP.from_json(obj['become'], r, 'become') : 0
+      @box = obj.key?('box') ? Fbe::Types::FLOAT.from_json(obj['box'], r, 'box') : 0.0
+      @macro = obj.key?('macro') ? Fbe::Types::UINT8.from_json(obj['macro'], r, 'macro') : 0
+      @priv = obj.key?('priv') ? T_PRIV.from_json(obj['priv'], r, 'priv') : nil
+      @unsized = obj.key?('unsized') ? Word::FBE_TYPE.from_json(obj['unsized'], r, 'unsized') : Word::UNSIZED
+      @gen = obj.key?('gen') ? Fbe::Types::INT32.from_json(obj['gen'], r, 'gen') : 0
+      @macro_rules = obj.key?('macro_rules') ? Fbe::Types::STRING.from_json(obj['macro_rules'], r, 'macro_rules') : +''
+      @option = obj.key?('Option') ? T_OPTION.from_json(obj['Option'], r, 'Option') : nil
+      @some = obj.key?('Some') ? Modifier::FBE_TYPE.from_json(obj['Some'], r, 'Some') : Modifier.default
+      @result = obj.key?('Result') ? Fbe::Types::DOUBLE.from_json(obj['Result'], r, 'Result') : 0.0
+      @ok = obj.key?('Ok') ? Side::FBE_TYPE.from_json(obj['Ok'], r, 'Ok') : Side.default
+      @err = obj.key?('Err') ? Fbe::Types::INT64.from_json(obj['Err'], r, 'Err') : 0
+      @vec = obj.key?('Vec') ? T_VEC.from_json(obj['Vec'], r, 'Vec') : []
+      @box_ = obj.key?('Box') ? T_BOX_.from_json(obj['Box'], r, 'Box') : nil
+      @clone_ = obj.key?('Clone') ? Fbe::Types::BYTES.from_json(obj['Clone'], r, 'Clone') : ''.b
+      @copy = obj.key?('Copy') ? T_COPY.from_json(obj['Copy'], r, 'Copy') : {}
+      @default = obj.key?('Default') ? Fbe::Types::DECIMAL.from_json(obj['Default'], r, 'Default') : Fbe::Decimal::ZERO
+      @drop = obj.key?('Drop') ? Fbe::Types::UUID.from_json(obj['Drop'], r, 'Drop') : Fbe::Uuid::NIL
+      @send_ = obj.key?('Send') ? Fbe::Types::TIMESTAMP.from_json(obj['Send'], r, 'Send') : 0
+      @sync = obj.key?('Sync') ? Fbe::Types::FLOAT.from_json(obj['Sync'], r, 'Sync') : 0.0
+      @sized = obj.key?('Sized') ? Fbe::Types::UINT8.from_json(obj['Sized'], r, 'Sized') : 0
+    end
   end
 
   # The schema's `struct CSharpWords` (type id 9).
@@ -6508,6 +6960,39 @@ module Import
       T_NOTNULL.json(out, @notnull)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @checked = obj.key?('checked') ? Word::FBE_TYPE.from_json(obj['checked'], r, 'checked') : Word::CHECKED
+      @event = obj.key?('event') ? Fbe::Types::INT32.from_json(obj['event'], r, 'event') : 0
+      @fixed = obj.key?('fixed') ? Fbe::Types::STRING.from_json(obj['fixed'], r, 'fixed') : +''
+      @foreach = obj.key?('foreach') ? T_FOREACH.from_json(obj['foreach'], r, 'foreach') : nil
+      @implicit = obj.key?('implicit') ? Modifier::FBE_TYPE.from_json(obj['implicit'], r, 'implicit') : Modifier.default
+      @lock = obj.key?('lock') ? Fbe::Types::DOUBLE.from_json(obj['lock'], r, 'lock') : 0.0
+      @params = obj.key?('params') ? Side::FBE_TYPE.from_json(obj['params'], r, 'params') : Side.default
+      @sbyte = obj.key?('sbyte') ? Fbe::Types::INT64.from_json(obj['sbyte'], r, 'sbyte') : 0
+      @stackalloc = obj.key?('stackalloc') ? T_STACKALLOC.from_json(obj['stackalloc'], r, 'stackalloc') : []
+      @ulong = obj.key?('ulong') ? T_ULONG.from_json(obj['ulong'], r, 'ulong') : nil
+      @unchecked = obj.key?('unchecked') ? Fbe::Types::BYTES.from_json(obj['unchecked'], r, 'unchecked') : ''.b
+      @ushort = obj.key?('ushort') ? T_USHORT.from_json(obj['ushort'], r, 'ushort') : {}
+      @add = obj.key?('add') ? Fbe::Types::DECIMAL.from_json(obj['add'], r, 'add') : Fbe::Decimal::ZERO
+      @alias_ = obj.key?('alias') ? Fbe::Types::UUID.from_json(obj['alias'], r, 'alias') : Fbe::Uuid::NIL
+      @ascending = obj.key?('ascending') ? Fbe::Types::TIMESTAMP.from_json(obj['ascending'], r, 'ascending') : 0
+      @descending = obj.key?('descending') ? Fbe::Types::FLOAT.from_json(obj['descending'], r, 'descending') : 0.0
+      @equals = obj.key?('equals') ? Fbe::Types::UINT8.from_json(obj['equals'], r, 'equals') : 0
+      @group = obj.key?('group') ? T_GROUP.from_json(obj['group'], r, 'group') : nil
+      @into = obj.key?('into') ? Word::FBE_TYPE.from_json(obj['into'], r, 'into') : Word::INTO
+      @join = obj.key?('join') ? Fbe::Types::INT32.from_json(obj['join'], r, 'join') : 0
+      @nameof = obj.key?('nameof') ? Fbe::Types::STRING.from_json(obj['nameof'], r, 'nameof') : +''
+      @on = obj.key?('on') ? T_ON.from_json(obj['on'], r, 'on') : nil
+      @orderby = obj.key?('orderby') ? Modifier::FBE_TYPE.from_json(obj['orderby'], r, 'orderby') : Modifier.default
+      @partial = obj.key?('partial') ? Fbe::Types::DOUBLE.from_json(obj['partial'], r, 'partial') : 0.0
+      @remove = obj.key?('remove') ? Side::FBE_TYPE.from_json(obj['remove'], r, 'remove') : Side.default
+      @unmanaged = obj.key?('unmanaged') ? Fbe::Types::INT64.from_json(obj['unmanaged'], r, 'unmanaged') : 0
+      @required = obj.key?('required') ? T_REQUIRED.from_json(obj['required'], r, 'required') : []
+      @scoped = obj.key?('scoped') ? T_SCOPED.from_json(obj['scoped'], r, 'scoped') : nil
+      @managed = obj.key?('managed') ? Fbe::Types::BYTES.from_json(obj['managed'], r, 'managed') : ''.b
+      @notnull = obj.key?('notnull') ? T_NOTNULL.from_json(obj['notnull'], r, 'notnull') : {}
+    end
   end
 
   # The schema's `struct RubyWords` (type id 10).
@@ -6767,6 +7252,27 @@ module Import
       T_INITIALIZE_.json(out, @initialize_)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @begin_ = obj.key?('BEGIN') ? Word::FBE_TYPE.from_json(obj['BEGIN'], r, 'BEGIN') : Word::BEGIN_
+      @end_ = obj.key?('END') ? Fbe::Types::INT32.from_json(obj['END'], r, 'END') : 0
+      @begin__ = obj.key?('begin') ? Fbe::Types::STRING.from_json(obj['begin'], r, 'begin') : +''
+      @elsif_ = obj.key?('elsif') ? T_ELSIF_.from_json(obj['elsif'], r, 'elsif') : nil
+      @end__ = obj.key?('end') ? Modifier::FBE_TYPE.from_json(obj['end'], r, 'end') : Modifier.default
+      @ensure_ = obj.key?('ensure') ? Fbe::Types::DOUBLE.from_json(obj['ensure'], r, 'ensure') : 0.0
+      @next_ = obj.key?('next') ? Side::FBE_TYPE.from_json(obj['next'], r, 'next') : Side.default
+      @redo_ = obj.key?('redo') ? Fbe::Types::INT64.from_json(obj['redo'], r, 'redo') : 0
+      @rescue_ = obj.key?('rescue') ? T_RESCUE_.from_json(obj['rescue'], r, 'rescue') : []
+      @retry_ = obj.key?('retry') ? T_RETRY_.from_json(obj['retry'], r, 'retry') : nil
+      @then_ = obj.key?('then') ? Fbe::Types::BYTES.from_json(obj['then'], r, 'then') : ''.b
+      @undef_ = obj.key?('undef') ? T_UNDEF_.from_json(obj['undef'], r, 'undef') : {}
+      @unless_ = obj.key?('unless') ? Fbe::Types::DECIMAL.from_json(obj['unless'], r, 'unless') : Fbe::Decimal::ZERO
+      @until_ = obj.key?('until') ? Fbe::Types::UUID.from_json(obj['until'], r, 'until') : Fbe::Uuid::NIL
+      @file = obj.key?('__FILE__') ? Fbe::Types::TIMESTAMP.from_json(obj['__FILE__'], r, '__FILE__') : 0
+      @line = obj.key?('__LINE__') ? Fbe::Types::FLOAT.from_json(obj['__LINE__'], r, '__LINE__') : 0.0
+      @encoding = obj.key?('__ENCODING__') ? Fbe::Types::UINT8.from_json(obj['__ENCODING__'], r, '__ENCODING__') : 0
+      @initialize_ = obj.key?('initialize') ? T_INITIALIZE_.from_json(obj['initialize'], r, 'initialize') : nil
+    end
   end
 
   # The schema's `struct CppMembers` (type id 11).
@@ -6932,6 +7438,24 @@ module Import
       out << ',"reset":'
       Fbe::Types::BYTES.json(out, @reset)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @swap = obj.key?('swap') ? Word::FBE_TYPE.from_json(obj['swap'], r, 'swap') : Word::SWAP
+      @fbe_type = obj.key?('fbe_type') ? Fbe::Types::INT32.from_json(obj['fbe_type'], r, 'fbe_type') : 0
+      @fbe = obj.key?('fbe') ? Fbe::Types::STRING.from_json(obj['fbe'], r, 'fbe') : +''
+      @model = obj.key?('Model') ? T_MODEL.from_json(obj['Model'], r, 'Model') : nil
+      @final_model = if obj.key?('FinalModel')
+                       Modifier::FBE_TYPE.from_json(obj['FinalModel'], r, 'FinalModel')
+                     else
+                       Modifier.default
+                     end
+      @field_model = obj.key?('FieldModel') ? Fbe::Types::DOUBLE.from_json(obj['FieldModel'], r, 'FieldModel') : 0.0
+      @buffer = obj.key?('buffer') ? Side::FBE_TYPE.from_json(obj['buffer'], r, 'buffer') : Side.default
+      @size = obj.key?('size') ? Fbe::Types::INT64.from_json(obj['size'], r, 'size') : 0
+      @offset = obj.key?('offset') ? T_OFFSET.from_json(obj['offset'], r, 'offset') : []
+      @model_ = obj.key?('model') ? T_MODEL_.from_json(obj['model'], r, 'model') : nil
+      @reset = obj.key?('reset') ? Fbe::Types::BYTES.from_json(obj['reset'], r, 'reset') : ''.b
     end
   end
 
@@ -7168,6 +7692,29 @@ module Import
       out << ',"__private":'
       Fbe::Types::FLOAT.json(out, @private)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @to_json_ = obj.key?('to_json') ? Word::FBE_TYPE.from_json(obj['to_json'], r, 'to_json') : Word::TO_JSON
+      @from_json_ = obj.key?('from_json') ? Fbe::Types::INT32.from_json(obj['from_json'], r, 'from_json') : 0
+      @to_fbe_ = obj.key?('to_fbe') ? Fbe::Types::STRING.from_json(obj['to_fbe'], r, 'to_fbe') : +''
+      @from_fbe_ = obj.key?('from_fbe') ? T_FROM_FBE_.from_json(obj['from_fbe'], r, 'from_fbe') : nil
+      @to_final_ = if obj.key?('to_final')
+                     Modifier::FBE_TYPE.from_json(obj['to_final'], r, 'to_final')
+                   else
+                     Modifier.default
+                   end
+      @from_final_ = obj.key?('from_final') ? Fbe::Types::DOUBLE.from_json(obj['from_final'], r, 'from_final') : 0.0
+      @fbe_equal = obj.key?('fbe_equal') ? Side::FBE_TYPE.from_json(obj['fbe_equal'], r, 'fbe_equal') : Side.default
+      @fbe_key_ = obj.key?('fbe_key') ? Fbe::Types::INT64.from_json(obj['fbe_key'], r, 'fbe_key') : 0
+      @fbe_size = obj.key?('fbe_size') ? T_FBE_SIZE.from_json(obj['fbe_size'], r, 'fbe_size') : []
+      @init = obj.key?('__init__') ? T_INIT.from_json(obj['__init__'], r, '__init__') : nil
+      @slots = obj.key?('__slots__') ? Fbe::Types::BYTES.from_json(obj['__slots__'], r, '__slots__') : ''.b
+      @class_ = obj.key?('__class__') ? T_CLASS_.from_json(obj['__class__'], r, '__class__') : {}
+      @dict = obj.key?('__dict__') ? Fbe::Types::DECIMAL.from_json(obj['__dict__'], r, '__dict__') : Fbe::Decimal::ZERO
+      @hash_ = obj.key?('__hash__') ? Fbe::Types::UUID.from_json(obj['__hash__'], r, '__hash__') : Fbe::Uuid::NIL
+      @eq = obj.key?('__eq__') ? Fbe::Types::TIMESTAMP.from_json(obj['__eq__'], r, '__eq__') : 0
+      @private = obj.key?('__private') ? Fbe::Types::FLOAT.from_json(obj['__private'], r, '__private') : 0.0
     end
   end
 
@@ -7509,6 +8056,74 @@ module Import
       out << ',"VerifyFinal":'
       Side::FBE_TYPE.json(out, @verify_final_)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @fbe_key_ = obj.key?('FBEKey') ? Word::FBE_TYPE.from_json(obj['FBEKey'], r, 'FBEKey') : Word::FBE_KEY_
+      @fbe_key_compare = if obj.key?('FBEKeyCompare')
+                           Fbe::Types::INT32.from_json(obj['FBEKeyCompare'], r, 'FBEKeyCompare')
+                         else
+                           0
+                         end
+      @reset = obj.key?('Reset') ? Fbe::Types::STRING.from_json(obj['Reset'], r, 'Reset') : +''
+      @marshal_fbe = obj.key?('MarshalFBE') ? T_MARSHAL_FBE.from_json(obj['MarshalFBE'], r, 'MarshalFBE') : nil
+      @unmarshal_fbe = if obj.key?('UnmarshalFBE')
+                         Modifier::FBE_TYPE.from_json(obj['UnmarshalFBE'], r, 'UnmarshalFBE')
+                       else
+                         Modifier.default
+                       end
+      @append_fbe = obj.key?('AppendFBE') ? Fbe::Types::DOUBLE.from_json(obj['AppendFBE'], r, 'AppendFBE') : 0.0
+      @read_fbe = obj.key?('ReadFBE') ? Side::FBE_TYPE.from_json(obj['ReadFBE'], r, 'ReadFBE') : Side.default
+      @fbe_write_ = obj.key?('FBEWrite') ? Fbe::Types::INT64.from_json(obj['FBEWrite'], r, 'FBEWrite') : 0
+      @fbe_read_ = obj.key?('FBERead') ? T_FBE_READ_.from_json(obj['FBERead'], r, 'FBERead') : []
+      @marshal_final = (T_MARSHAL_FINAL.from_json(obj['MarshalFinal'], r, 'MarshalFinal') if obj.key?('MarshalFinal'))
+      @unmarshal_final = if obj.key?('UnmarshalFinal')
+                           Fbe::Types::BYTES.from_json(obj['UnmarshalFinal'], r, 'UnmarshalFinal')
+                         else
+                           ''.b
+                         end
+      @append_final = obj.key?('AppendFinal') ? T_APPEND_FINAL.from_json(obj['AppendFinal'], r, 'AppendFinal') : {}
+      @read_final = if obj.key?('ReadFinal')
+                      Fbe::Types::DECIMAL.from_json(obj['ReadFinal'], r, 'ReadFinal')
+                    else
+                      Fbe::Decimal::ZERO
+                    end
+      @fbe_write_final_ = if obj.key?('FBEWriteFinal')
+                            Fbe::Types::UUID.from_json(obj['FBEWriteFinal'], r, 'FBEWriteFinal')
+                          else
+                            Fbe::Uuid::NIL
+                          end
+      @fbe_read_final_ = if obj.key?('FBEReadFinal')
+                           Fbe::Types::TIMESTAMP.from_json(obj['FBEReadFinal'], r, 'FBEReadFinal')
+                         else
+                           0
+                         end
+      @marshal_json = obj.key?('MarshalJSON') ? Fbe::Types::FLOAT.from_json(obj['MarshalJSON'], r, 'MarshalJSON') : 0.0
+      @unmarshal_json = if obj.key?('UnmarshalJSON')
+                          Fbe::Types::UINT8.from_json(obj['UnmarshalJSON'], r, 'UnmarshalJSON')
+                        else
+                          0
+                        end
+      @append_json = obj.key?('AppendJSON') ? T_APPEND_JSON.from_json(obj['AppendJSON'], r, 'AppendJSON') : nil
+      @read_json = obj.key?('ReadJSON') ? Word::FBE_TYPE.from_json(obj['ReadJSON'], r, 'ReadJSON') : Word::READ_JSON
+      @fbe_write_json = if obj.key?('FBEWriteJSON')
+                          Fbe::Types::INT32.from_json(obj['FBEWriteJSON'], r, 'FBEWriteJSON')
+                        else
+                          0
+                        end
+      @fbe_read_json = if obj.key?('FBEReadJSON')
+                         Fbe::Types::STRING.from_json(obj['FBEReadJSON'], r, 'FBEReadJSON')
+                       else
+                         +''
+                       end
+      @fbe_write_text = (T_FBE_WRITE_TEXT.from_json(obj['FBEWriteText'], r, 'FBEWriteText') if obj.key?('FBEWriteText'))
+      @type_id = obj.key?('TypeID') ? Modifier::FBE_TYPE.from_json(obj['TypeID'], r, 'TypeID') : Modifier.default
+      @verify = obj.key?('Verify') ? Fbe::Types::DOUBLE.from_json(obj['Verify'], r, 'Verify') : 0.0
+      @verify_final_ = if obj.key?('VerifyFinal')
+                         Side::FBE_TYPE.from_json(obj['VerifyFinal'], r, 'VerifyFinal')
+                       else
+                         Side.default
+                       end
     end
   end
 
@@ -7862,6 +8477,39 @@ module Import
       Fbe::Types::INT64.json(out, @fbe_levels)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @type_id = obj.key?('TYPE_ID') ? Word::FBE_TYPE.from_json(obj['TYPE_ID'], r, 'TYPE_ID') : Word::TYPE_ID_
+      @key_order = obj.key?('KEY_ORDER') ? Fbe::Types::INT32.from_json(obj['KEY_ORDER'], r, 'KEY_ORDER') : 0
+      @to_fbe_ = obj.key?('toFbe') ? Fbe::Types::STRING.from_json(obj['toFbe'], r, 'toFbe') : +''
+      @from_fbe_ = obj.key?('fromFbe') ? T_FROM_FBE_.from_json(obj['fromFbe'], r, 'fromFbe') : nil
+      @read_fbe = obj.key?('readFbe') ? Modifier::FBE_TYPE.from_json(obj['readFbe'], r, 'readFbe') : Modifier.default
+      @write_fbe = obj.key?('writeFbe') ? Fbe::Types::DOUBLE.from_json(obj['writeFbe'], r, 'writeFbe') : 0.0
+      @verify_fbe_ = obj.key?('verifyFbe') ? Side::FBE_TYPE.from_json(obj['verifyFbe'], r, 'verifyFbe') : Side.default
+      @to_final_ = obj.key?('toFinal') ? Fbe::Types::INT64.from_json(obj['toFinal'], r, 'toFinal') : 0
+      @from_final_ = obj.key?('fromFinal') ? T_FROM_FINAL_.from_json(obj['fromFinal'], r, 'fromFinal') : []
+      @read_final = obj.key?('readFinal') ? T_READ_FINAL.from_json(obj['readFinal'], r, 'readFinal') : nil
+      @write_final = obj.key?('writeFinal') ? Fbe::Types::BYTES.from_json(obj['writeFinal'], r, 'writeFinal') : ''.b
+      @verify_final_ = obj.key?('verifyFinal') ? T_VERIFY_FINAL_.from_json(obj['verifyFinal'], r, 'verifyFinal') : {}
+      @to_json_ = obj.key?('toJson') ? Fbe::Types::DECIMAL.from_json(obj['toJson'], r, 'toJson') : Fbe::Decimal::ZERO
+      @from_json_ = obj.key?('fromJson') ? Fbe::Types::UUID.from_json(obj['fromJson'], r, 'fromJson') : Fbe::Uuid::NIL
+      @write_json = obj.key?('writeJson') ? Fbe::Types::TIMESTAMP.from_json(obj['writeJson'], r, 'writeJson') : 0
+      @read_json = obj.key?('readJson') ? Fbe::Types::FLOAT.from_json(obj['readJson'], r, 'readJson') : 0.0
+      @hash_code = obj.key?('hashCode') ? Fbe::Types::UINT8.from_json(obj['hashCode'], r, 'hashCode') : 0
+      @get_class = obj.key?('getClass') ? T_GET_CLASS.from_json(obj['getClass'], r, 'getClass') : nil
+      @clone_ = obj.key?('clone') ? Word::FBE_TYPE.from_json(obj['clone'], r, 'clone') : Word::CLONE_
+      @finalize = obj.key?('finalize') ? Fbe::Types::INT32.from_json(obj['finalize'], r, 'finalize') : 0
+      @wait = obj.key?('wait') ? Fbe::Types::STRING.from_json(obj['wait'], r, 'wait') : +''
+      @notify = obj.key?('notify') ? T_NOTIFY.from_json(obj['notify'], r, 'notify') : nil
+      @notify_all = if obj.key?('notifyAll')
+                      Modifier::FBE_TYPE.from_json(obj['notifyAll'], r, 'notifyAll')
+                    else
+                      Modifier.default
+                    end
+      @java_class = obj.key?('javaClass') ? Fbe::Types::DOUBLE.from_json(obj['javaClass'], r, 'javaClass') : 0.0
+      @component1 = obj.key?('component1') ? Side::FBE_TYPE.from_json(obj['component1'], r, 'component1') : Side.default
+      @fbe_levels = obj.key?('fbeLevels') ? Fbe::Types::INT64.from_json(obj['fbeLevels'], r, 'fbeLevels') : 0
+    end
   end
 
   # The schema's `struct JsMembers` (type id 15).
@@ -7949,6 +8597,13 @@ module Import
       out << ',"verify":'
       T_VERIFY.json(out, @verify)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @fbe_key_ = obj.key?('fbeKey') ? Word::FBE_TYPE.from_json(obj['fbeKey'], r, 'fbeKey') : Word::FBE_KEY__
+      @to_json_ = obj.key?('toJSON') ? Fbe::Types::INT32.from_json(obj['toJSON'], r, 'toJSON') : 0
+      @to_text = obj.key?('toText') ? Fbe::Types::STRING.from_json(obj['toText'], r, 'toText') : +''
+      @verify = obj.key?('verify') ? T_VERIFY.from_json(obj['verify'], r, 'verify') : nil
     end
   end
 
@@ -8326,6 +8981,53 @@ module Import
       T_REQUESTS.json(out, @requests)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @buffer = obj.key?('Buffer') ? Word::FBE_TYPE.from_json(obj['Buffer'], r, 'Buffer') : Word::BUFFER_
+      @write_buffer = obj.key?('WriteBuffer') ? Fbe::Types::INT32.from_json(obj['WriteBuffer'], r, 'WriteBuffer') : 0
+      @read_buffer = obj.key?('ReadBuffer') ? Fbe::Types::STRING.from_json(obj['ReadBuffer'], r, 'ReadBuffer') : +''
+      @reader = obj.key?('Reader') ? T_READER.from_json(obj['Reader'], r, 'Reader') : nil
+      @writer = obj.key?('Writer') ? Modifier::FBE_TYPE.from_json(obj['Writer'], r, 'Writer') : Modifier.default
+      @limits = obj.key?('Limits') ? Fbe::Types::DOUBLE.from_json(obj['Limits'], r, 'Limits') : 0.0
+      @decimal = obj.key?('Decimal') ? Side::FBE_TYPE.from_json(obj['Decimal'], r, 'Decimal') : Side.default
+      @uuid = obj.key?('Uuid') ? Fbe::Types::INT64.from_json(obj['Uuid'], r, 'Uuid') : 0
+      @uuid_ = obj.key?('UUID') ? T_UUID_.from_json(obj['UUID'], r, 'UUID') : []
+      @timestamp = obj.key?('Timestamp') ? T_TIMESTAMP.from_json(obj['Timestamp'], r, 'Timestamp') : nil
+      @json_writer = obj.key?('JsonWriter') ? Fbe::Types::BYTES.from_json(obj['JsonWriter'], r, 'JsonWriter') : ''.b
+      @json_reader = obj.key?('JsonReader') ? T_JSON_READER.from_json(obj['JsonReader'], r, 'JsonReader') : {}
+      @decode_error = if obj.key?('DecodeError')
+                        Fbe::Types::DECIMAL.from_json(obj['DecodeError'], r, 'DecodeError')
+                      else
+                        Fbe::Decimal::ZERO
+                      end
+      @encode_error = if obj.key?('EncodeError')
+                        Fbe::Types::UUID.from_json(obj['EncodeError'], r, 'EncodeError')
+                      else
+                        Fbe::Uuid::NIL
+                      end
+      @decode_exception = if obj.key?('DecodeException')
+                            Fbe::Types::TIMESTAMP.from_json(obj['DecodeException'], r, 'DecodeException')
+                          else
+                            0
+                          end
+      @encode_exception = if obj.key?('EncodeException')
+                            Fbe::Types::FLOAT.from_json(obj['EncodeException'], r, 'EncodeException')
+                          else
+                            0.0
+                          end
+      @sender = obj.key?('Sender') ? Fbe::Types::UINT8.from_json(obj['Sender'], r, 'Sender') : 0
+      @receiver = obj.key?('Receiver') ? T_RECEIVER.from_json(obj['Receiver'], r, 'Receiver') : nil
+      @client = obj.key?('Client') ? Word::FBE_TYPE.from_json(obj['Client'], r, 'Client') : Word::CLIENT
+      @proxy = obj.key?('Proxy') ? Fbe::Types::INT32.from_json(obj['Proxy'], r, 'Proxy') : 0
+      @handler = obj.key?('Handler') ? Fbe::Types::STRING.from_json(obj['Handler'], r, 'Handler') : +''
+      @text = obj.key?('Text') ? T_TEXT.from_json(obj['Text'], r, 'Text') : nil
+      @compare = obj.key?('Compare') ? Modifier::FBE_TYPE.from_json(obj['Compare'], r, 'Compare') : Modifier.default
+      @decimals = obj.key?('Decimals') ? Fbe::Types::DOUBLE.from_json(obj['Decimals'], r, 'Decimals') : 0.0
+      @uuids = obj.key?('Uuids') ? Side::FBE_TYPE.from_json(obj['Uuids'], r, 'Uuids') : Side.default
+      @timestamps = obj.key?('Timestamps') ? Fbe::Types::INT64.from_json(obj['Timestamps'], r, 'Timestamps') : 0
+      @utf8 = obj.key?('Utf8') ? T_UTF8.from_json(obj['Utf8'], r, 'Utf8') : []
+      @requests = obj.key?('Requests') ? T_REQUESTS.from_json(obj['Requests'], r, 'Requests') : nil
+    end
   end
 
   # The schema's `struct class` (type id 17).
@@ -8384,6 +9086,10 @@ module Import
       out << '{"class":'
       Fbe::Types::INT32.json(out, @class_)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @class_ = obj.key?('class') ? Fbe::Types::INT32.from_json(obj['class'], r, 'class') : 0
     end
   end
 
@@ -8444,6 +9150,10 @@ module Import
       Fbe::Types::INT32.json(out, @object)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @object = obj.key?('Object') ? Fbe::Types::INT32.from_json(obj['Object'], r, 'Object') : 0
+    end
   end
 
   # The schema's `struct String` (type id 19).
@@ -8502,6 +9212,10 @@ module Import
       out << '{"String":'
       Fbe::Types::INT32.json(out, @string_)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @string_ = obj.key?('String') ? Fbe::Types::INT32.from_json(obj['String'], r, 'String') : 0
     end
   end
 
@@ -8562,6 +9276,10 @@ module Import
       Fbe::Types::INT32.json(out, @list)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @list = obj.key?('List') ? Fbe::Types::INT32.from_json(obj['List'], r, 'List') : 0
+    end
   end
 
   # The schema's `struct Map` (type id 21).
@@ -8620,6 +9338,10 @@ module Import
       out << '{"Map":'
       Fbe::Types::INT32.json(out, @map)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @map = obj.key?('Map') ? Fbe::Types::INT32.from_json(obj['Map'], r, 'Map') : 0
     end
   end
 
@@ -8680,6 +9402,10 @@ module Import
       Fbe::Types::INT32.json(out, @model)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @model = obj.key?('Model') ? Fbe::Types::INT32.from_json(obj['Model'], r, 'Model') : 0
+    end
   end
 
   # The schema's `struct FinalModel` (type id 23).
@@ -8738,6 +9464,10 @@ module Import
       out << '{"FinalModel":'
       Fbe::Types::INT32.json(out, @final_model)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @final_model = obj.key?('FinalModel') ? Fbe::Types::INT32.from_json(obj['FinalModel'], r, 'FinalModel') : 0
     end
   end
 
@@ -8798,6 +9528,10 @@ module Import
       Fbe::Types::INT32.json(out, @buffer)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @buffer = obj.key?('Buffer') ? Fbe::Types::INT32.from_json(obj['Buffer'], r, 'Buffer') : 0
+    end
   end
 
   # The schema's `struct Reader` (type id 25).
@@ -8856,6 +9590,10 @@ module Import
       out << '{"Reader":'
       Fbe::Types::INT32.json(out, @reader)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @reader = obj.key?('Reader') ? Fbe::Types::INT32.from_json(obj['Reader'], r, 'Reader') : 0
     end
   end
 
@@ -8916,6 +9654,10 @@ module Import
       Fbe::Types::INT32.json(out, @writer)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @writer = obj.key?('Writer') ? Fbe::Types::INT32.from_json(obj['Writer'], r, 'Writer') : 0
+    end
   end
 
   # The schema's `struct Limits` (type id 27).
@@ -8974,6 +9716,10 @@ module Import
       out << '{"Limits":'
       Fbe::Types::INT32.json(out, @limits)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @limits = obj.key?('Limits') ? Fbe::Types::INT32.from_json(obj['Limits'], r, 'Limits') : 0
     end
   end
 
@@ -9034,6 +9780,10 @@ module Import
       Fbe::Types::INT32.json(out, @decode_error)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @decode_error = obj.key?('DecodeError') ? Fbe::Types::INT32.from_json(obj['DecodeError'], r, 'DecodeError') : 0
+    end
   end
 
   # The schema's `struct DecodeException` (type id 29).
@@ -9092,6 +9842,14 @@ module Import
       out << '{"DecodeException":'
       Fbe::Types::INT32.json(out, @decode_exception)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @decode_exception = if obj.key?('DecodeException')
+                            Fbe::Types::INT32.from_json(obj['DecodeException'], r, 'DecodeException')
+                          else
+                            0
+                          end
     end
   end
 
@@ -9152,6 +9910,10 @@ module Import
       Fbe::Types::INT32.json(out, @decimal)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @decimal = obj.key?('Decimal') ? Fbe::Types::INT32.from_json(obj['Decimal'], r, 'Decimal') : 0
+    end
   end
 
   # The schema's `struct Uuid` (type id 31).
@@ -9210,6 +9972,10 @@ module Import
       out << '{"Uuid":'
       Fbe::Types::INT32.json(out, @uuid)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @uuid = obj.key?('Uuid') ? Fbe::Types::INT32.from_json(obj['Uuid'], r, 'Uuid') : 0
     end
   end
 
@@ -9270,6 +10036,10 @@ module Import
       Fbe::Types::INT32.json(out, @uuid)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @uuid = obj.key?('UUID') ? Fbe::Types::INT32.from_json(obj['UUID'], r, 'UUID') : 0
+    end
   end
 
   # The schema's `struct Timestamp` (type id 33).
@@ -9328,6 +10098,10 @@ module Import
       out << '{"Timestamp":'
       Fbe::Types::INT32.json(out, @timestamp)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @timestamp = obj.key?('Timestamp') ? Fbe::Types::INT32.from_json(obj['Timestamp'], r, 'Timestamp') : 0
     end
   end
 
@@ -9388,6 +10162,10 @@ module Import
       Fbe::Types::INT32.json(out, @sender)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @sender = obj.key?('Sender') ? Fbe::Types::INT32.from_json(obj['Sender'], r, 'Sender') : 0
+    end
   end
 
   # The schema's `struct Receiver` (type id 35).
@@ -9446,6 +10224,10 @@ module Import
       out << '{"Receiver":'
       Fbe::Types::INT32.json(out, @receiver)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @receiver = obj.key?('Receiver') ? Fbe::Types::INT32.from_json(obj['Receiver'], r, 'Receiver') : 0
     end
   end
 
@@ -9506,6 +10288,10 @@ module Import
       Fbe::Types::INT32.json(out, @client)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @client = obj.key?('Client') ? Fbe::Types::INT32.from_json(obj['Client'], r, 'Client') : 0
+    end
   end
 
   # The schema's `struct Proxy` (type id 37).
@@ -9564,6 +10350,10 @@ module Import
       out << '{"Proxy":'
       Fbe::Types::INT32.json(out, @proxy)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @proxy = obj.key?('Proxy') ? Fbe::Types::INT32.from_json(obj['Proxy'], r, 'Proxy') : 0
     end
   end
 
@@ -9624,6 +10414,10 @@ module Import
       Fbe::Types::INT32.json(out, @handler)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @handler = obj.key?('Handler') ? Fbe::Types::INT32.from_json(obj['Handler'], r, 'Handler') : 0
+    end
   end
 
   # The schema's `struct fbe` (type id 39).
@@ -9682,6 +10476,10 @@ module Import
       out << '{"fbe":'
       Fbe::Types::INT32.json(out, @fbe)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @fbe = obj.key?('fbe') ? Fbe::Types::INT32.from_json(obj['fbe'], r, 'fbe') : 0
     end
   end
 
@@ -9742,6 +10540,10 @@ module Import
       Fbe::Types::INT32.json(out, @fbe)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @fbe = obj.key?('FBE') ? Fbe::Types::INT32.from_json(obj['FBE'], r, 'FBE') : 0
+    end
   end
 
   # The schema's `struct std` (type id 41).
@@ -9800,6 +10602,10 @@ module Import
       out << '{"std":'
       Fbe::Types::INT32.json(out, @std)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @std = obj.key?('std') ? Fbe::Types::INT32.from_json(obj['std'], r, 'std') : 0
     end
   end
 
@@ -9860,6 +10666,10 @@ module Import
       Fbe::Types::INT32.json(out, @companion)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @companion = obj.key?('Companion') ? Fbe::Types::INT32.from_json(obj['Companion'], r, 'Companion') : 0
+    end
   end
 
   # The schema's `struct Any` (type id 43).
@@ -9918,6 +10728,10 @@ module Import
       out << '{"Any":'
       Fbe::Types::INT32.json(out, @any)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @any = obj.key?('Any') ? Fbe::Types::INT32.from_json(obj['Any'], r, 'Any') : 0
     end
   end
 
@@ -9978,6 +10792,10 @@ module Import
       Fbe::Types::INT32.json(out, @self_)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @self_ = obj.key?('Self') ? Fbe::Types::INT32.from_json(obj['Self'], r, 'Self') : 0
+    end
   end
 
   # The schema's `struct self` (type id 45).
@@ -10036,6 +10854,10 @@ module Import
       out << '{"self":'
       Fbe::Types::INT32.json(out, @self_)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @self_ = obj.key?('self') ? Fbe::Types::INT32.from_json(obj['self'], r, 'self') : 0
     end
   end
 
@@ -10096,6 +10918,10 @@ module Import
       Fbe::Types::INT32.json(out, @none)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @none = obj.key?('None') ? Fbe::Types::INT32.from_json(obj['None'], r, 'None') : 0
+    end
   end
 
   # The schema's `struct Option` (type id 47).
@@ -10154,6 +10980,10 @@ module Import
       out << '{"Option":'
       Fbe::Types::INT32.json(out, @option)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @option = obj.key?('Option') ? Fbe::Types::INT32.from_json(obj['Option'], r, 'Option') : 0
     end
   end
 
@@ -10214,6 +11044,10 @@ module Import
       Fbe::Types::INT32.json(out, @result)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @result = obj.key?('Result') ? Fbe::Types::INT32.from_json(obj['Result'], r, 'Result') : 0
+    end
   end
 
   # The schema's `struct Vec` (type id 49).
@@ -10272,6 +11106,10 @@ module Import
       out << '{"Vec":'
       Fbe::Types::INT32.json(out, @vec)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @vec = obj.key?('Vec') ? Fbe::Types::INT32.from_json(obj['Vec'], r, 'Vec') : 0
     end
   end
 
@@ -10332,6 +11170,10 @@ module Import
       Fbe::Types::INT32.json(out, @box)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @box = obj.key?('Box') ? Fbe::Types::INT32.from_json(obj['Box'], r, 'Box') : 0
+    end
   end
 
   # The schema's `struct Error` (type id 51).
@@ -10390,6 +11232,10 @@ module Import
       out << '{"Error":'
       Fbe::Types::INT32.json(out, @error)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @error = obj.key?('Error') ? Fbe::Types::INT32.from_json(obj['Error'], r, 'Error') : 0
     end
   end
 
@@ -10450,6 +11296,10 @@ module Import
       Fbe::Types::INT32.json(out, @exception)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @exception = obj.key?('Exception') ? Fbe::Types::INT32.from_json(obj['Exception'], r, 'Exception') : 0
+    end
   end
 
   # The schema's `struct Text` (type id 53).
@@ -10508,6 +11358,10 @@ module Import
       out << '{"Text":'
       Fbe::Types::INT32.json(out, @text)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @text = obj.key?('Text') ? Fbe::Types::INT32.from_json(obj['Text'], r, 'Text') : 0
     end
   end
 
@@ -10568,6 +11422,10 @@ module Import
       Fbe::Types::INT32.json(out, @json_writer)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @json_writer = obj.key?('JsonWriter') ? Fbe::Types::INT32.from_json(obj['JsonWriter'], r, 'JsonWriter') : 0
+    end
   end
 
   # The schema's `struct int32_t` (type id 55).
@@ -10626,6 +11484,10 @@ module Import
       out << '{"int32_t":'
       Fbe::Types::INT32.json(out, @int32_t)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @int32_t = obj.key?('int32_t') ? Fbe::Types::INT32.from_json(obj['int32_t'], r, 'int32_t') : 0
     end
   end
 
@@ -10686,6 +11548,10 @@ module Import
       Fbe::Types::INT32.json(out, @size_t)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @size_t = obj.key?('size_t') ? Fbe::Types::INT32.from_json(obj['size_t'], r, 'size_t') : 0
+    end
   end
 
   # The schema's `struct list` (type id 57).
@@ -10744,6 +11610,10 @@ module Import
       out << '{"list":'
       Fbe::Types::INT32.json(out, @list)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @list = obj.key?('list') ? Fbe::Types::INT32.from_json(obj['list'], r, 'list') : 0
     end
   end
 
@@ -10804,6 +11674,10 @@ module Import
       Fbe::Types::INT32.json(out, @object)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @object = obj.key?('object') ? Fbe::Types::INT32.from_json(obj['object'], r, 'object') : 0
+    end
   end
 
   # The schema's `struct v` (type id 59).
@@ -10862,6 +11736,10 @@ module Import
       out << '{"v":'
       Fbe::Types::INT32.json(out, @v)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @v = obj.key?('v') ? Fbe::Types::INT32.from_json(obj['v'], r, 'v') : 0
     end
   end
 
@@ -10922,6 +11800,10 @@ module Import
       Fbe::Types::INT32.json(out, @r)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @r = obj.key?('r') ? Fbe::Types::INT32.from_json(obj['r'], r, 'r') : 0
+    end
   end
 
   # The schema's `struct w` (type id 61).
@@ -10980,6 +11862,10 @@ module Import
       out << '{"w":'
       Fbe::Types::INT32.json(out, @w)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @w = obj.key?('w') ? Fbe::Types::INT32.from_json(obj['w'], r, 'w') : 0
     end
   end
 
@@ -11040,6 +11926,10 @@ module Import
       Fbe::Types::INT32.json(out, @side_buy)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @side_buy = obj.key?('SideBuy') ? Fbe::Types::INT32.from_json(obj['SideBuy'], r, 'SideBuy') : 0
+    end
   end
 
   # The schema's `struct OrderKey` (type id 63).
@@ -11098,6 +11988,10 @@ module Import
       out << '{"OrderKey":'
       Fbe::Types::INT32.json(out, @order_key)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @order_key = obj.key?('OrderKey') ? Fbe::Types::INT32.from_json(obj['OrderKey'], r, 'OrderKey') : 0
     end
   end
 
@@ -11158,6 +12052,10 @@ module Import
       Fbe::Types::INT32.json(out, @text_ofside)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @text_ofside = obj.key?('textOfside') ? Fbe::Types::INT32.from_json(obj['textOfside'], r, 'textOfside') : 0
+    end
   end
 
   # The schema's `struct DECIMAL_1` (type id 65).
@@ -11216,6 +12114,10 @@ module Import
       out << '{"DECIMAL_1":'
       Fbe::Types::INT32.json(out, @decimal_1)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @decimal_1 = obj.key?('DECIMAL_1') ? Fbe::Types::INT32.from_json(obj['DECIMAL_1'], r, 'DECIMAL_1') : 0
     end
   end
 
@@ -11276,6 +12178,10 @@ module Import
       Fbe::Types::INT32.json(out, @order_model)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @order_model = obj.key?('OrderModel') ? Fbe::Types::INT32.from_json(obj['OrderModel'], r, 'OrderModel') : 0
+    end
   end
 
   # The schema's `struct OrderFinal` (type id 67).
@@ -11334,6 +12240,10 @@ module Import
       out << '{"OrderFinal":'
       Fbe::Types::INT32.json(out, @order_final)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @order_final = obj.key?('OrderFinal') ? Fbe::Types::INT32.from_json(obj['OrderFinal'], r, 'OrderFinal') : 0
     end
   end
 
@@ -11394,6 +12304,10 @@ module Import
       Fbe::Types::INT32.json(out, @new_order)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @new_order = obj.key?('NewOrder') ? Fbe::Types::INT32.from_json(obj['NewOrder'], r, 'NewOrder') : 0
+    end
   end
 
   # The schema's `struct VerifyFBEOrder` (type id 69).
@@ -11452,6 +12366,14 @@ module Import
       out << '{"VerifyFBEOrder":'
       Fbe::Types::INT32.json(out, @verify_fbe_order)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @verify_fbe_order = if obj.key?('VerifyFBEOrder')
+                            Fbe::Types::INT32.from_json(obj['VerifyFBEOrder'], r, 'VerifyFBEOrder')
+                          else
+                            0
+                          end
     end
   end
 
@@ -11512,6 +12434,10 @@ module Import
       Fbe::Types::INT32.json(out, @fbe_vr_order)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @fbe_vr_order = obj.key?('fbe_vr_Order') ? Fbe::Types::INT32.from_json(obj['fbe_vr_Order'], r, 'fbe_vr_Order') : 0
+    end
   end
 
   # The schema's `struct e1` (type id 71).
@@ -11570,6 +12496,10 @@ module Import
       out << '{"e1":'
       Fbe::Types::INT32.json(out, @e1)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @e1 = obj.key?('e1') ? Fbe::Types::INT32.from_json(obj['e1'], r, 'e1') : 0
     end
   end
 
@@ -11630,6 +12560,10 @@ module Import
       Fbe::Types::INT32.json(out, @i2)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @i2 = obj.key?('i2') ? Fbe::Types::INT32.from_json(obj['i2'], r, 'i2') : 0
+    end
   end
 
   # The schema's `struct o3` (type id 73).
@@ -11688,6 +12622,10 @@ module Import
       out << '{"o3":'
       Fbe::Types::INT32.json(out, @o3)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @o3 = obj.key?('o3') ? Fbe::Types::INT32.from_json(obj['o3'], r, 'o3') : 0
     end
   end
 
@@ -11812,6 +12750,17 @@ module Import
       Fbe::Types::INT32.json(out, @string__)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @name = obj.key?('name') ? Fbe::Types::INT32.from_json(obj['name'], r, 'name') : 0
+      @name_ = obj.key?('Name') ? Fbe::Types::INT32.from_json(obj['Name'], r, 'Name') : 0
+      @name__ = obj.key?('NAME') ? Fbe::Types::INT32.from_json(obj['NAME'], r, 'NAME') : 0
+      @class_ = obj.key?('class') ? Fbe::Types::INT32.from_json(obj['class'], r, 'class') : 0
+      @class__ = obj.key?('class_') ? Fbe::Types::INT32.from_json(obj['class_'], r, 'class_') : 0
+      @class___ = obj.key?('class__') ? Fbe::Types::INT32.from_json(obj['class__'], r, 'class__') : 0
+      @string_ = obj.key?('String') ? Fbe::Types::INT32.from_json(obj['String'], r, 'String') : 0
+      @string__ = obj.key?('String_') ? Fbe::Types::INT32.from_json(obj['String_'], r, 'String_') : 0
+    end
   end
 
   # The schema's `struct Imported` (type id 75).
@@ -11900,6 +12849,21 @@ module Import
       Market::Side::FBE_TYPE.json(out, @example)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @market = obj.key?('market') ? Market::Side::FBE_TYPE.from_json(obj['market'], r, 'market') : Market::Side.default
+      if obj.key?('org')
+        @org = T_ORG.from_json(obj['org'], r, 'org')
+      else
+        r.spend(8, nil, 'org')
+        @org = Market::Instrument.new
+      end
+      @example = if obj.key?('example')
+                   Market::Side::FBE_TYPE.from_json(obj['example'], r, 'example')
+                 else
+                   Market::Side::SELL
+                 end
+    end
   end
 
   # The schema's `struct symbol` (type id 76).
@@ -11958,6 +12922,10 @@ module Import
       out << '{"digits":'
       Digits::FBE_TYPE.json(out, @digits)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @digits = obj.key?('digits') ? Digits::FBE_TYPE.from_json(obj['digits'], r, 'digits') : Digits::TWO
     end
   end
 
@@ -12062,6 +13030,18 @@ module Import
       T_TICKER.json(out, @ticker)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @symbol = obj.key?('symbol') ? Fbe::Types::STRING.from_json(obj['symbol'], r, 'symbol') : +''
+      @digits = obj.key?('digits') ? Fbe::Types::INT32.from_json(obj['digits'], r, 'digits') : 5
+      @precision = obj.key?('precision') ? Digits::FBE_TYPE.from_json(obj['precision'], r, 'precision') : Digits::TWO
+      if obj.key?('ticker')
+        @ticker = T_TICKER.from_json(obj['ticker'], r, 'ticker')
+      else
+        r.spend(4, nil, 'ticker')
+        @ticker = Symbol.new
+      end
+    end
   end
 
   # The schema's `struct Derived : import.Order` (type id 78); its base fields first.
@@ -12149,6 +13129,14 @@ module Import
       out << ',"side_":'
       Range::FBE_TYPE.json(out, @side_)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @side = obj.key?('side') ? Fbe::Types::INT32.from_json(obj['side'], r, 'side') : 0
+      @s = obj.key?('s') ? Side::FBE_TYPE.from_json(obj['s'], r, 's') : Side::SELL
+      @range = obj.key?('range') ? Range::FBE_TYPE.from_json(obj['range'], r, 'range') : Range::HI
+      @word = obj.key?('Word') ? Word::FBE_TYPE.from_json(obj['Word'], r, 'Word') : Word::CLASS
+      @side_ = obj.key?('side_') ? Range::FBE_TYPE.from_json(obj['side_'], r, 'side_') : Range.default
     end
   end
 
@@ -13529,6 +14517,472 @@ module Import
       out << ',"Letters":'
       Letters::FBE_TYPE.json(out, @letters)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      if obj.key?('Order')
+        @order = T_ORDER.from_json(obj['Order'], r, 'Order')
+      else
+        r.spend(12, nil, 'Order')
+        @order = Order.new
+      end
+      if obj.key?('CppWords')
+        @cpp_words = T_CPP_WORDS.from_json(obj['CppWords'], r, 'CppWords')
+      else
+        r.spend(619, nil, 'CppWords')
+        @cpp_words = CppWords.new
+      end
+      if obj.key?('PythonWords')
+        @python_words = T_PYTHON_WORDS.from_json(obj['PythonWords'], r, 'PythonWords')
+      else
+        r.spend(239, nil, 'PythonWords')
+        @python_words = PythonWords.new
+      end
+      if obj.key?('GoWords')
+        @go_words = T_GO_WORDS.from_json(obj['GoWords'], r, 'GoWords')
+      else
+        r.spend(202, nil, 'GoWords')
+        @go_words = GoWords.new
+      end
+      if obj.key?('JavaWords')
+        @java_words = T_JAVA_WORDS.from_json(obj['JavaWords'], r, 'JavaWords')
+      else
+        r.spend(182, nil, 'JavaWords')
+        @java_words = JavaWords.new
+      end
+      if obj.key?('KotlinWords')
+        @kotlin_words = T_KOTLIN_WORDS.from_json(obj['KotlinWords'], r, 'KotlinWords')
+      else
+        r.spend(207, nil, 'KotlinWords')
+        @kotlin_words = KotlinWords.new
+      end
+      if obj.key?('JsWords')
+        @js_words = T_JS_WORDS.from_json(obj['JsWords'], r, 'JsWords')
+      else
+        r.spend(223, nil, 'JsWords')
+        @js_words = JsWords.new
+      end
+      if obj.key?('RustWords')
+        @rust_words = T_RUST_WORDS.from_json(obj['RustWords'], r, 'RustWords')
+      else
+        r.spend(195, nil, 'RustWords')
+        @rust_words = RustWords.new
+      end
+      if obj.key?('CSharpWords')
+        @c_sharp_words = T_C_SHARP_WORDS.from_json(obj['CSharpWords'], r, 'CSharpWords')
+      else
+        r.spend(150, nil, 'CSharpWords')
+        @c_sharp_words = CSharpWords.new
+      end
+      if obj.key?('RubyWords')
+        @ruby_words = T_RUBY_WORDS.from_json(obj['RubyWords'], r, 'RubyWords')
+      else
+        r.spend(98, nil, 'RubyWords')
+        @ruby_words = RubyWords.new
+      end
+      if obj.key?('CppMembers')
+        @cpp_members = T_CPP_MEMBERS.from_json(obj['CppMembers'], r, 'CppMembers')
+      else
+        r.spend(48, nil, 'CppMembers')
+        @cpp_members = CppMembers.new
+      end
+      if obj.key?('PythonMembers')
+        @python_members = T_PYTHON_MEMBERS.from_json(obj['PythonMembers'], r, 'PythonMembers')
+      else
+        r.spend(96, nil, 'PythonMembers')
+        @python_members = PythonMembers.new
+      end
+      if obj.key?('GoMembers')
+        @go_members = T_GO_MEMBERS.from_json(obj['GoMembers'], r, 'GoMembers')
+      else
+        r.spend(129, nil, 'GoMembers')
+        @go_members = GoMembers.new
+      end
+      if obj.key?('JvmMembers')
+        @jvm_members = T_JVM_MEMBERS.from_json(obj['JvmMembers'], r, 'JvmMembers')
+      else
+        r.spend(137, nil, 'JvmMembers')
+        @jvm_members = JvmMembers.new
+      end
+      if obj.key?('JsMembers')
+        @js_members = T_JS_MEMBERS.from_json(obj['JsMembers'], r, 'JsMembers')
+      else
+        r.spend(11, nil, 'JsMembers')
+        @js_members = JsMembers.new
+      end
+      if obj.key?('RuntimeNames')
+        @runtime_names = T_RUNTIME_NAMES.from_json(obj['RuntimeNames'], r, 'RuntimeNames')
+      else
+        r.spend(142, nil, 'RuntimeNames')
+        @runtime_names = RuntimeNames.new
+      end
+      if obj.key?('class')
+        @class_ = T_CLASS_.from_json(obj['class'], r, 'class')
+      else
+        r.spend(4, nil, 'class')
+        @class_ = Class.new
+      end
+      if obj.key?('Object')
+        @object = T_OBJECT.from_json(obj['Object'], r, 'Object')
+      else
+        r.spend(4, nil, 'Object')
+        @object = Object.new
+      end
+      if obj.key?('String')
+        @string_ = T_STRING_.from_json(obj['String'], r, 'String')
+      else
+        r.spend(4, nil, 'String')
+        @string_ = String.new
+      end
+      if obj.key?('List')
+        @list = T_LIST.from_json(obj['List'], r, 'List')
+      else
+        r.spend(4, nil, 'List')
+        @list = List.new
+      end
+      if obj.key?('Map')
+        @map = T_MAP.from_json(obj['Map'], r, 'Map')
+      else
+        r.spend(4, nil, 'Map')
+        @map = Map.new
+      end
+      if obj.key?('Model')
+        @model = T_MODEL.from_json(obj['Model'], r, 'Model')
+      else
+        r.spend(4, nil, 'Model')
+        @model = Model.new
+      end
+      if obj.key?('FinalModel')
+        @final_model = T_FINAL_MODEL.from_json(obj['FinalModel'], r, 'FinalModel')
+      else
+        r.spend(4, nil, 'FinalModel')
+        @final_model = FinalModel.new
+      end
+      if obj.key?('Buffer')
+        @buffer = T_BUFFER.from_json(obj['Buffer'], r, 'Buffer')
+      else
+        r.spend(4, nil, 'Buffer')
+        @buffer = Buffer.new
+      end
+      if obj.key?('Reader')
+        @reader = T_READER.from_json(obj['Reader'], r, 'Reader')
+      else
+        r.spend(4, nil, 'Reader')
+        @reader = Reader.new
+      end
+      if obj.key?('Writer')
+        @writer = T_WRITER.from_json(obj['Writer'], r, 'Writer')
+      else
+        r.spend(4, nil, 'Writer')
+        @writer = Writer.new
+      end
+      if obj.key?('Limits')
+        @limits = T_LIMITS.from_json(obj['Limits'], r, 'Limits')
+      else
+        r.spend(4, nil, 'Limits')
+        @limits = Limits.new
+      end
+      if obj.key?('DecodeError')
+        @decode_error = T_DECODE_ERROR.from_json(obj['DecodeError'], r, 'DecodeError')
+      else
+        r.spend(4, nil, 'DecodeError')
+        @decode_error = DecodeError.new
+      end
+      if obj.key?('DecodeException')
+        @decode_exception = T_DECODE_EXCEPTION.from_json(obj['DecodeException'], r, 'DecodeException')
+      else
+        r.spend(4, nil, 'DecodeException')
+        @decode_exception = DecodeException.new
+      end
+      if obj.key?('Decimal')
+        @decimal = T_DECIMAL.from_json(obj['Decimal'], r, 'Decimal')
+      else
+        r.spend(4, nil, 'Decimal')
+        @decimal = Decimal.new
+      end
+      if obj.key?('Uuid')
+        @uuid = T_UUID.from_json(obj['Uuid'], r, 'Uuid')
+      else
+        r.spend(4, nil, 'Uuid')
+        @uuid = Uuid.new
+      end
+      if obj.key?('UUID')
+        @uuid_ = T_UUID_.from_json(obj['UUID'], r, 'UUID')
+      else
+        r.spend(4, nil, 'UUID')
+        @uuid_ = Uuid_.new
+      end
+      if obj.key?('Timestamp')
+        @timestamp = T_TIMESTAMP.from_json(obj['Timestamp'], r, 'Timestamp')
+      else
+        r.spend(4, nil, 'Timestamp')
+        @timestamp = Timestamp.new
+      end
+      if obj.key?('Sender')
+        @sender = T_SENDER.from_json(obj['Sender'], r, 'Sender')
+      else
+        r.spend(4, nil, 'Sender')
+        @sender = Sender.new
+      end
+      if obj.key?('Receiver')
+        @receiver = T_RECEIVER.from_json(obj['Receiver'], r, 'Receiver')
+      else
+        r.spend(4, nil, 'Receiver')
+        @receiver = Receiver.new
+      end
+      if obj.key?('Client')
+        @client = T_CLIENT.from_json(obj['Client'], r, 'Client')
+      else
+        r.spend(4, nil, 'Client')
+        @client = Client.new
+      end
+      if obj.key?('Proxy')
+        @proxy = T_PROXY.from_json(obj['Proxy'], r, 'Proxy')
+      else
+        r.spend(4, nil, 'Proxy')
+        @proxy = Proxy.new
+      end
+      if obj.key?('Handler')
+        @handler = T_HANDLER.from_json(obj['Handler'], r, 'Handler')
+      else
+        r.spend(4, nil, 'Handler')
+        @handler = Handler.new
+      end
+      if obj.key?('fbe')
+        @fbe = T_FBE.from_json(obj['fbe'], r, 'fbe')
+      else
+        r.spend(4, nil, 'fbe')
+        @fbe = Fbe_.new
+      end
+      if obj.key?('FBE')
+        @fbe_ = T_FBE_.from_json(obj['FBE'], r, 'FBE')
+      else
+        r.spend(4, nil, 'FBE')
+        @fbe_ = Fbe__.new
+      end
+      if obj.key?('std')
+        @std = T_STD.from_json(obj['std'], r, 'std')
+      else
+        r.spend(4, nil, 'std')
+        @std = Std.new
+      end
+      if obj.key?('Companion')
+        @companion = T_COMPANION.from_json(obj['Companion'], r, 'Companion')
+      else
+        r.spend(4, nil, 'Companion')
+        @companion = Companion.new
+      end
+      if obj.key?('Any')
+        @any = T_ANY.from_json(obj['Any'], r, 'Any')
+      else
+        r.spend(4, nil, 'Any')
+        @any = Any.new
+      end
+      if obj.key?('Self')
+        @self_ = T_SELF_.from_json(obj['Self'], r, 'Self')
+      else
+        r.spend(4, nil, 'Self')
+        @self_ = Self.new
+      end
+      if obj.key?('self')
+        @self__ = T_SELF__.from_json(obj['self'], r, 'self')
+      else
+        r.spend(4, nil, 'self')
+        @self__ = Self_.new
+      end
+      if obj.key?('None')
+        @none = T_NONE.from_json(obj['None'], r, 'None')
+      else
+        r.spend(4, nil, 'None')
+        @none = None.new
+      end
+      if obj.key?('Option')
+        @option = T_OPTION.from_json(obj['Option'], r, 'Option')
+      else
+        r.spend(4, nil, 'Option')
+        @option = Option.new
+      end
+      if obj.key?('Result')
+        @result = T_RESULT.from_json(obj['Result'], r, 'Result')
+      else
+        r.spend(4, nil, 'Result')
+        @result = Result.new
+      end
+      if obj.key?('Vec')
+        @vec = T_VEC.from_json(obj['Vec'], r, 'Vec')
+      else
+        r.spend(4, nil, 'Vec')
+        @vec = Vec.new
+      end
+      if obj.key?('Box')
+        @box = T_BOX.from_json(obj['Box'], r, 'Box')
+      else
+        r.spend(4, nil, 'Box')
+        @box = Box.new
+      end
+      if obj.key?('Error')
+        @error = T_ERROR.from_json(obj['Error'], r, 'Error')
+      else
+        r.spend(4, nil, 'Error')
+        @error = Error.new
+      end
+      if obj.key?('Exception')
+        @exception = T_EXCEPTION.from_json(obj['Exception'], r, 'Exception')
+      else
+        r.spend(4, nil, 'Exception')
+        @exception = Exception.new
+      end
+      if obj.key?('Text')
+        @text = T_TEXT.from_json(obj['Text'], r, 'Text')
+      else
+        r.spend(4, nil, 'Text')
+        @text = Text.new
+      end
+      if obj.key?('JsonWriter')
+        @json_writer = T_JSON_WRITER.from_json(obj['JsonWriter'], r, 'JsonWriter')
+      else
+        r.spend(4, nil, 'JsonWriter')
+        @json_writer = JsonWriter.new
+      end
+      if obj.key?('int32_t')
+        @int32_t = T_INT32_T.from_json(obj['int32_t'], r, 'int32_t')
+      else
+        r.spend(4, nil, 'int32_t')
+        @int32_t = Int32T.new
+      end
+      if obj.key?('size_t')
+        @size_t = T_SIZE_T.from_json(obj['size_t'], r, 'size_t')
+      else
+        r.spend(4, nil, 'size_t')
+        @size_t = SizeT.new
+      end
+      if obj.key?('list')
+        @list_ = T_LIST_.from_json(obj['list'], r, 'list')
+      else
+        r.spend(4, nil, 'list')
+        @list_ = List_.new
+      end
+      if obj.key?('object')
+        @object_ = T_OBJECT_.from_json(obj['object'], r, 'object')
+      else
+        r.spend(4, nil, 'object')
+        @object_ = Object_.new
+      end
+      if obj.key?('v')
+        @v = T_V.from_json(obj['v'], r, 'v')
+      else
+        r.spend(4, nil, 'v')
+        @v = V.new
+      end
+      if obj.key?('r')
+        @r = T_R.from_json(obj['r'], r, 'r')
+      else
+        r.spend(4, nil, 'r')
+        @r = R.new
+      end
+      if obj.key?('w')
+        @w = T_W.from_json(obj['w'], r, 'w')
+      else
+        r.spend(4, nil, 'w')
+        @w = W.new
+      end
+      if obj.key?('SideBuy')
+        @side_buy = T_SIDE_BUY.from_json(obj['SideBuy'], r, 'SideBuy')
+      else
+        r.spend(4, nil, 'SideBuy')
+        @side_buy = SideBuy.new
+      end
+      if obj.key?('OrderKey')
+        @order_key = T_ORDER_KEY.from_json(obj['OrderKey'], r, 'OrderKey')
+      else
+        r.spend(4, nil, 'OrderKey')
+        @order_key = OrderKey.new
+      end
+      if obj.key?('textOfside')
+        @text_ofside = T_TEXT_OFSIDE.from_json(obj['textOfside'], r, 'textOfside')
+      else
+        r.spend(4, nil, 'textOfside')
+        @text_ofside = TextOfside.new
+      end
+      if obj.key?('DECIMAL_1')
+        @decimal_1 = T_DECIMAL_1.from_json(obj['DECIMAL_1'], r, 'DECIMAL_1')
+      else
+        r.spend(4, nil, 'DECIMAL_1')
+        @decimal_1 = Decimal1.new
+      end
+      if obj.key?('OrderModel')
+        @order_model = T_ORDER_MODEL.from_json(obj['OrderModel'], r, 'OrderModel')
+      else
+        r.spend(4, nil, 'OrderModel')
+        @order_model = OrderModel.new
+      end
+      if obj.key?('OrderFinal')
+        @order_final = T_ORDER_FINAL.from_json(obj['OrderFinal'], r, 'OrderFinal')
+      else
+        r.spend(4, nil, 'OrderFinal')
+        @order_final = OrderFinal.new
+      end
+      if obj.key?('NewOrder')
+        @new_order = T_NEW_ORDER.from_json(obj['NewOrder'], r, 'NewOrder')
+      else
+        r.spend(4, nil, 'NewOrder')
+        @new_order = NewOrder.new
+      end
+      if obj.key?('VerifyFBEOrder')
+        @verify_fbe_order = T_VERIFY_FBE_ORDER.from_json(obj['VerifyFBEOrder'], r, 'VerifyFBEOrder')
+      else
+        r.spend(4, nil, 'VerifyFBEOrder')
+        @verify_fbe_order = VerifyFbeOrder.new
+      end
+      if obj.key?('fbe_vr_Order')
+        @fbe_vr_order = T_FBE_VR_ORDER.from_json(obj['fbe_vr_Order'], r, 'fbe_vr_Order')
+      else
+        r.spend(4, nil, 'fbe_vr_Order')
+        @fbe_vr_order = FbeVrOrder.new
+      end
+      if obj.key?('e1')
+        @e1 = T_E1.from_json(obj['e1'], r, 'e1')
+      else
+        r.spend(4, nil, 'e1')
+        @e1 = E1.new
+      end
+      if obj.key?('i2')
+        @i2 = T_I2.from_json(obj['i2'], r, 'i2')
+      else
+        r.spend(4, nil, 'i2')
+        @i2 = I2.new
+      end
+      if obj.key?('o3')
+        @o3 = T_O3.from_json(obj['o3'], r, 'o3')
+      else
+        r.spend(4, nil, 'o3')
+        @o3 = O3.new
+      end
+      if obj.key?('Case')
+        @case_ = T_CASE_.from_json(obj['Case'], r, 'Case')
+      else
+        r.spend(32, nil, 'Case')
+        @case_ = Case.new
+      end
+      if obj.key?('Imported')
+        @imported = T_IMPORTED.from_json(obj['Imported'], r, 'Imported')
+      else
+        r.spend(10, nil, 'Imported')
+        @imported = Imported.new
+      end
+      if obj.key?('Derived')
+        @derived = T_DERIVED.from_json(obj['Derived'], r, 'Derived')
+      else
+        r.spend(18, nil, 'Derived')
+        @derived = Derived.new
+      end
+      if obj.key?('Listed')
+        @listed = T_LISTED.from_json(obj['Listed'], r, 'Listed')
+      else
+        r.spend(16, nil, 'Listed')
+        @listed = Listed.new
+      end
+      @letters = obj.key?('Letters') ? Letters::FBE_TYPE.from_json(obj['Letters'], r, 'Letters') : Letters::A__
     end
   end
 end

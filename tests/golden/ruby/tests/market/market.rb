@@ -81,6 +81,11 @@ module Market
       Fbe::Types::INT32.json(out, @digits)
       out << '}'
     end
+
+    def fbe_read_json_members(obj, r)
+      @symbol = obj.key?('symbol') ? Fbe::Types::STRING.from_json(obj['symbol'], r, 'symbol') : +''
+      @digits = obj.key?('digits') ? Fbe::Types::INT32.from_json(obj['digits'], r, 'digits') : 5
+    end
   end
 
   # The schema's `struct Failure` (type id 502).
@@ -148,6 +153,11 @@ module Market
       out << ',"reason":'
       Fbe::Types::STRING.json(out, @reason)
       out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @id = obj.key?('id') ? Fbe::Types::UUID.from_json(obj['id'], r, 'id') : Fbe::Uuid::NIL
+      @reason = obj.key?('reason') ? Fbe::Types::STRING.from_json(obj['reason'], r, 'reason') : +''
     end
   end
 end
