@@ -27,7 +27,8 @@ from hostile import write_vectors
 def groups() -> dict[str, list[Path]]:
     """The schemas by folder of generated files: packages of one group never share a name."""
     project = sorted((REPO / "schemas").rglob("*.fbe"))
-    out = {"project": [p for p in project if p.name != "trade.fbe"], "trade": [REPO / "schemas" / "trade.fbe"]}
+    out = {"project": [p for p in project if p.name != "trade.fbe"], "trade": [REPO / "schemas" / "trade.fbe"],
+           "ruby_tests": sorted(Path(__file__).parent.glob("*.fbe"))}
     if (SHARED / "schemas").is_dir():
         out["shared"] = sorted((SHARED / "schemas").glob("*.fbe"))
     elif os.environ.get("CI") == "true":

@@ -439,8 +439,10 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -
             write_enum(body, c, e)
             body.blank()
         declared = forward(c)
+        if declared:
+            body.line("# Declared first: a struct defined before them holds them.")
         for s in declared:
-            body.line(f"class {c.ident.type(s.qualified)}{' < ' + c.named(s.base) if s.base else ''}; end")
+            body.line(f"{c.ident.type(s.qualified)} = Class.new{'(' + c.named(s.base) + ')' if s.base else ''}")
         if declared:
             body.blank()
         for k, s in enumerate(package.structs):

@@ -564,14 +564,18 @@ module Fbe
 
     # T[N]: N slots in place with the parent's base (versioned), N values (final).
     class FixedArray
-      attr_reader :size, :fmin, :share
+      attr_reader :size, :share
 
       def initialize(element, length)
         @element = element
         @length = length
         @size = element.size * length
-        @fmin = element.fmin * length
         @share = element.share * length
+      end
+
+      # Asked when first read, not when made: a struct element's class may be declared, not yet defined.
+      def fmin
+        @element.fmin * @length
       end
 
       def cost
@@ -644,12 +648,17 @@ module Fbe
         @open, @close = BRACKETS.fetch(kind)
         @element = element
         @item = element.size
-        @item_min = element.fmin
         @item_cost = element.cost
       end
 
       def default
         @set ? ::Set.new : []
+      end
+
+      # The fewest final bytes of an element, asked when first read (a struct's class may be declared,
+      # not yet defined, when the codec is made).
+      def item_min
+        @element.fmin
       end
 
       def items(value)
@@ -690,7 +699,7 @@ module Fbe
 
       def fread(r, field)
         pos = r.pos
-        n = r.final_count(@item_min, @item_cost, field)
+        n = r.final_count(@item_min ||= item_min, @item_cost, field)
         out = []
         n.times { out << @element.fread(r, field) }
         made(out, field, pos)
@@ -746,12 +755,15 @@ module Fbe
         @key = key
         @value = value
         @item = key.size + value.size
-        @item_min = key.fmin + value.fmin
         @item_cost = key.cost + value.cost
       end
 
       def default
         {}
+      end
+
+      def item_min
+        @key.fmin + @value.fmin
       end
 
       def entries(value)
@@ -803,7 +815,7 @@ module Fbe
 
       def fread(r, field)
         pos = r.pos
-        n = r.final_count(@item_min, @item_cost, field)
+        n = r.final_count(@item_min ||= item_min, @item_cost, field)
         out = {}
         n.times do
           k = @key.fread(r, field)
