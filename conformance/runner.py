@@ -131,7 +131,8 @@ def built_testees() -> tuple[dict[str, list[str]], list[str]]:
                                ("java", built / "java" / "java_testee", "conformance-build-java"),
                                ("js", built / "js" / "js_testee", "conformance-build-js"),
                                ("kotlin", built / "kotlin" / "kotlin_testee", "conformance-build-kotlin"),
-                               ("rust", built / "rust" / "rust_testee", "conformance-build-rust")):
+                               ("rust", built / "rust" / "rust_testee", "conformance-build-rust"),
+                               ("csharp", built / "csharp" / "csharp_testee", "conformance-build-csharp")):
         if path.exists():
             out[name] = [str(path)]
         else:

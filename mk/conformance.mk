@@ -9,11 +9,12 @@
 #   make conformance-build-js  build the JavaScript/TypeScript testee (build/conformance/js/js_testee; mk/js.mk)
 #   make conformance-build-kotlin  build the Kotlin testee (build/conformance/kotlin/kotlin_testee; JDK 17 and Maven)
 #   make conformance-build-rust  build the Rust testee (build/conformance/rust/rust_testee; mk/rust.mk's CARGO)
+#   make conformance-build-csharp  build the C# testee (build/conformance/csharp/csharp_testee; Mono, mk/csharp.mk)
 #   make agreement N=100000 [SEED=7]  N mutated and amplified binary roots through every built testee
 #                      (conformance/agreement.py): the accept/refuse table per testee and every
 #                      disagreement (make conformance runs a few hundred: tests/conformance/test_agreement.py)
 .PHONY: conformance conformance-build conformance-build-go conformance-build-java conformance-build-js test-conformance
-.PHONY: conformance-build-kotlin conformance-build-rust agreement
+.PHONY: conformance-build-kotlin conformance-build-rust conformance-build-csharp agreement
 N ?= 100000
 SEED ?= 7
 TEST_TARGETS += test-conformance
@@ -41,8 +42,11 @@ conformance-build-kotlin: venv
 conformance-build-rust: venv rust-toolchain
 	CARGO="$(CARGO)" $(PYTHON) conformance/testees/rust/build.py build/conformance/rust
 
+conformance-build-csharp: venv csharp-toolchain
+	$(PYTHON) tests/csharp/build.py --testee build/conformance/csharp
+
 conformance: venv conformance-build conformance-build-go conformance-build-java conformance-build-js \
-		conformance-build-kotlin conformance-build-rust
+		conformance-build-kotlin conformance-build-rust conformance-build-csharp
 	$(PYTHON) conformance/runner.py
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/conformance
 

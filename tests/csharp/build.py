@@ -8,6 +8,7 @@ the same tests read with gen/tests_hostile_names.dll.
 
     python tests/csharp/build.py [build folder]
     python tests/csharp/build.py --summary TestResult.xml   # nunit-console's result as make's closing line
+    python tests/csharp/build.py --testee build/conformance/csharp   # the conformance testee
 """
 
 from __future__ import annotations
@@ -72,9 +73,42 @@ def summary(result: Path) -> None:
     print(f"test-csharp: {passed} passed, {failed} failed, {r.get('not-run', 0)} skipped")
 
 
+def build_testee(out: Path, fbe: Path) -> None:
+    """The conformance testee (conformance/testees/csharp) in `out`: fbec --csharp's code of every
+    conformance schema (conformance/schemas.py, with their imports) as Generated.dll, their IR (fbec
+    --ir, which the testee walks value descriptions with) and the script csharp_testee that starts it."""
+    sys.path.insert(0, str(REPO / "conformance"))
+    from schemas import conformance_schemas
+
+    schemas = [s for schema in conformance_schemas() for s in schema_with_imports(schema)]
+    schemas = list(dict.fromkeys(schemas))
+    mcs(out / "Generated.dll", generate(schemas, out / "gen"), [fbe, REFERENCES[1]])
+    ir = out / "ir"
+    shutil.rmtree(ir, ignore_errors=True)
+    ir.mkdir(parents=True)
+    for k, s in enumerate(schemas):
+        if fbec_main(["-q", "--ir", f"--input={s}", f"--output={ir / str(k)}"]) != 0:
+            sys.exit(f"build.py: fbec --ir failed on {s}")
+    for r in (fbe, REFERENCES[1]):
+        if r.resolve() != (out / r.name).resolve():
+            shutil.copy(r, out / r.name)
+    mcs(out / "Testee.exe", sorted((REPO / "conformance" / "testees" / "csharp").glob("*.cs")),
+        [fbe, REFERENCES[1], Path("System.Numerics.dll")], library=False)
+    script = out / "csharp_testee"
+    script.write_text('#!/bin/sh\nd="$(dirname "$0")"\nexec mono "$d/Testee.exe" "$d/Generated.dll" "$d"/ir/*/*.json\n')
+    script.chmod(0o755)
+    print(f"build.py: the conformance testee in {script}")
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--summary"]:
         summary(Path(sys.argv[2]))
+        return
+    if sys.argv[1:2] == ["--testee"]:
+        out = Path(sys.argv[2]).resolve()
+        out.mkdir(parents=True, exist_ok=True)
+        mcs(out / "Fbe.dll", sorted((REPO / "runtime" / "csharp" / "src").glob("*.cs")), [Path("System.Numerics.dll"), REFERENCES[1]])
+        build_testee(out, out / "Fbe.dll")
         return
     build = Path(sys.argv[1] if len(sys.argv) > 1 else REPO / "build" / "csharp").resolve()
     build.mkdir(parents=True, exist_ok=True)

@@ -605,9 +605,10 @@ namespace Fbe
 
         public override TCollection Take(Reader r)
         {
-            int n = r.FinalCount(E.FinalMin, E.Cost, "");
-            TCollection c = Make(n);
-            for (int i = 0; i < n; i++)
+            // elements that take no bytes are bounded by the budget alone: their count may pass int's range
+            long n = r.FinalCount(E.FinalMin, E.Cost, "");
+            TCollection c = Make((int)Math.Min(n, int.MaxValue));
+            for (long i = 0; i < n; i++)
             {
                 int at = r.Position;
                 T x;
@@ -640,8 +641,8 @@ namespace Fbe
 
         public override void CheckFinal(Reader r)
         {
-            int n = r.FinalCount(E.FinalMin, E.Cost, "");
-            for (int i = 0; i < n; i++)
+            long n = r.FinalCount(E.FinalMin, E.Cost, "");
+            for (long i = 0; i < n; i++)
             {
                 try { E.CheckFinal(r); }
                 catch (DecodeException e) { throw e.InIndex(i); }
@@ -771,9 +772,9 @@ namespace Fbe
                 r.Spend(E.Cost);
                 KeyValuePair<TKey, TValue> e;
                 try { e = entries.FromMember(r, name); }
-                catch (DecodeException x) { throw x.InField(name); }
+                catch (DecodeException x) { throw x.InField(JsonSource.Quote(name)); }
                 if (!Add(m, e))
-                    throw new DecodeException(ErrorKind.Duplicate, "two keys read as the same key", "", -1).InField(name);
+                    throw new DecodeException(ErrorKind.Duplicate, "two keys read as the same key", "", -1).InField(JsonSource.Quote(name));
             }
             return m;
         }

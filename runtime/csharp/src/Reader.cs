@@ -151,13 +151,13 @@ namespace Fbe
             return (int)n;
         }
 
-        private int Count(long p, int item, long cost, string field)
+        private long Count(long p, int item, long cost, string field)
         {
             long n = U32At(p, "collection", field);
             if (n * item > _size - p - 4)
                 throw new DecodeException("count " + n + " exceeds the buffer", field, p);
             Spend(n * cost, (int)p, field);
-            return (int)n;
+            return n;
         }
 
         // ------------------------------------------------------------ versioned model
@@ -248,7 +248,7 @@ namespace Fbe
             long p = bas + off;
             if (p < _mark)
                 throw Backwards("collection", p, field);
-            n = Count(p, item, cost, field);
+            n = (int)Count(p, item, cost, field);     // a versioned slot takes bytes: n fits the buffer
             _mark = (int)(p + 4 + (long)n * item);
             return (int)p + 4;
         }
@@ -366,9 +366,9 @@ namespace Fbe
         /// <summary>A collection's count at the cursor; <paramref name="item"/> is the fewest bytes one element takes
         /// (0 for elements that take no bytes, which the budget alone bounds), <paramref name="cost"/> what one
         /// element costs (docs/limits.md 3).</summary>
-        public int FinalCount(int item, long cost, string field)
+        public long FinalCount(int item, long cost, string field)
         {
-            int n = Count(_pos, item, cost, field);
+            long n = Count(_pos, item, cost, field);
             _pos += 4;
             return n;
         }
