@@ -2,7 +2,8 @@
 // in-place API of the versioned model (issue 24). What they write must be
 // serialize()'s bytes, what they read deserialize()'s values, and no view
 // reads outside its buffer, whatever the buffer holds (the tests also run
-// under ASan/UBSan: make test-cpp-asan).
+// under ASan/UBSan: make test-cpp-asan). The same for the read-only views
+// (fbe/view.h, FBE::View<S>).
 
 #include "everything_models.h"
 #include "recursive_models.h"
@@ -259,6 +260,57 @@ TEST(OriginalShapes, ModelsAsTheOriginalsTestsSpellThem) {
     account2 = proto::Account();
     EXPECT_EQ(clone.name, "Test");
     EXPECT_TRUE(account2.orders.empty());
+}
+
+// The original's tests move the models on after each root with next() and
+// check model.fbe_offset() after it (test_serialization.cpp,
+// test_extending.cpp, test_enums.cpp, test_create.cpp); here next() also
+// makes deserialize() and verify() read the root the model moved to.
+TEST(OriginalShapes, NextMovesTheModelsToTheFollowingRoot) {
+    proto::Account account1 = the_account();
+    FBE::proto::AccountModel writer;
+    EXPECT_EQ(writer.model.fbe_offset(), 4u);
+    const std::size_t serialized = writer.serialize(account1);
+    EXPECT_EQ(serialized, writer.buffer().size());
+    EXPECT_TRUE(writer.verify());
+    writer.next(serialized);
+    EXPECT_EQ(writer.model.fbe_offset(), (4 + writer.buffer().size()));
+
+    // A second root, self-relative, written after next() by serialize()
+    // and a third by the field models.
+    account1.name = "Second";
+    const std::size_t second = writer.serialize(account1);
+    writer.next(second);
+    EXPECT_EQ(writer.model.fbe_offset(), (4 + writer.buffer().size()));
+    const std::size_t third = create_account(writer);
+    writer.next(third);
+    EXPECT_EQ(writer.model.fbe_offset(), (4 + writer.buffer().size()));
+    FBE::proto::AccountModel<> alone;
+    alone.serialize(account1);
+    EXPECT_EQ(0, std::memcmp(writer.buffer().data() + serialized, alone.buffer().data(), second));
+
+    FBE::proto::AccountModel reader;
+    EXPECT_EQ(reader.model.fbe_offset(), 4u);
+    reader.attach(writer.buffer());
+    proto::Account account2;
+    EXPECT_TRUE(reader.verify());
+    std::size_t deserialized = reader.deserialize(account2);
+    EXPECT_EQ(deserialized, serialized);
+    EXPECT_EQ(account2.name, "Test");
+    reader.next(deserialized);
+    EXPECT_EQ(reader.model.fbe_offset(), 4 + serialized);
+    EXPECT_TRUE(reader.verify()) << reader.error();
+    deserialized = reader.deserialize(account2);
+    EXPECT_EQ(deserialized, second) << reader.error();
+    EXPECT_EQ(account2.name, "Second");
+    reader.next(deserialized);
+    deserialized = reader.deserialize(account2);
+    EXPECT_EQ(deserialized, third) << reader.error();
+    EXPECT_EQ(text(account2), text(the_account()));
+    reader.next(deserialized);
+    EXPECT_EQ(reader.model.fbe_offset(), (4 + reader.buffer().size()));
+    EXPECT_FALSE(reader.verify()); // no root left
+    EXPECT_EQ(reader.deserialize(account2), 0u);
 }
 
 TEST(FieldModel, RootsAppendSelfRelative) {
@@ -554,6 +606,220 @@ TEST(FieldModel, HostileBuffersReadNothingOutside) {
         if (verified) {
             EXPECT_TRUE(read);
         }
+    };
+    for (std::size_t size = 0; size <= good.size(); size += 7)
+        walk(std::vector<uint8_t>(good.begin(), good.begin() + std::ptrdiff_t(size)));
+    for (std::size_t i = 0; i < good.size(); ++i) {
+        std::vector<uint8_t> bad = good;
+        bad[i] = uint8_t(bad[i] ^ 0xA5);
+        walk(bad);
+    }
+}
+
+// ---------------------------------------------------------------- views (fbe/view.h)
+
+// What a view's accessor gives, as the field's C++ value: a scalar itself, a
+// string's std::string_view, any other view's get().
+template <typename T, typename V>
+bool from_view(const V& view, T& value) {
+    if constexpr (std::is_same_v<V, T>) {
+        value = view;
+        return true;
+    } else if constexpr (std::is_same_v<V, std::string_view>) {
+        value.assign(view.data(), view.size());
+        return true;
+    } else {
+        return view.get(value);
+    }
+}
+
+template <typename T>
+FBE::View<T> view_of(const std::vector<uint8_t>& bytes) {
+    return FBE::view<T>(bytes.data(), bytes.size());
+}
+
+void everything_through_views(const everything::Everything& value) {
+    SCOPED_TRACE(text(value));
+    FBE::everything::EverythingModel<> writer;
+    writer.serialize(value);
+    const std::vector<uint8_t> bytes = bytes_of(writer.buffer());
+    const auto root = view_of<everything::Everything>(bytes);
+    ASSERT_TRUE(root.has_value());
+#define VIEW_FIELD(f)                                                                                          \
+    {                                                                                                          \
+        decltype(value.f) field{};                                                                             \
+        EXPECT_TRUE(from_view(root.f(), field)) << #f;                                                         \
+        EXPECT_EQ(text(field), text(value.f)) << #f;                                                           \
+    }
+    EVERYTHING_FIELDS(VIEW_FIELD)
+#undef VIEW_FIELD
+    everything::Everything whole;
+    EXPECT_TRUE(root.get(whole));
+    EXPECT_EQ(text(whole), text(value));
+}
+
+TEST(View, EveryFieldReadsWhatDeserializeReads) {
+    everything_through_views(everything::Everything());
+    everything_through_views(filled());
+}
+
+TEST(View, ItemByItem) {
+    FBE::everything::EverythingModel<> writer;
+    writer.serialize(filled());
+    const std::vector<uint8_t> bytes = bytes_of(writer.buffer());
+    const auto e = view_of<everything::Everything>(bytes);
+    EXPECT_EQ(e.f29().a(), 7);                                 // a struct
+    EXPECT_EQ(e.f30().symbol(), "EURUSD");                     // an imported struct
+    EXPECT_EQ(e.f31().value(), -1);                            // int32?
+    EXPECT_EQ(e.f32().value(), 5);                             // int32? 5
+    EXPECT_EQ(e.f33().value(), "optional");                    // string?
+    EXPECT_EQ(e.f35().value().a(), 3);                         // Counted?
+    EXPECT_EQ(e.f36().size(), 3u);                             // int32[3]
+    EXPECT_EQ(e.f36()[2], 3);
+    EXPECT_EQ(e.f36()[3], 0);                                  // beyond the array: nothing read
+    EXPECT_FALSE(e.f37()[0].has_value());                      // string?[2]
+    EXPECT_EQ(e.f37()[1].value(), "x");
+    std::vector<double> reals;
+    for (double x : e.f38())                                   // double[]
+        reals.push_back(x);
+    EXPECT_EQ(reals, (std::vector<double>{1.5, -2.5}));
+    EXPECT_EQ(e.f38()[2], 0.0);                                // beyond the items
+    ASSERT_EQ(e.f39().size(), 2u);                             // Counted?[]
+    EXPECT_FALSE(e.f39()[0].has_value());
+    EXPECT_EQ(e.f39()[1].value().a(), 3);
+    EXPECT_FALSE(e.f39()[2].has_value());
+    EXPECT_EQ(e.f40()[1], "b");                                // string()
+    EXPECT_EQ(e.f42()[0].symbol(), "A");                       // market.Instrument! (in order)
+    EXPECT_FALSE(e.f42()[2].has_value());
+    ASSERT_EQ(e.f43().size(), 2u);                             // string<int32>
+    EXPECT_EQ(e.f43()[1].first, 2);
+    EXPECT_EQ(e.f43()[1].second, "l");
+    EXPECT_EQ(e.f44()[1].second.value().a(), 9);               // Counted?<string>
+    EXPECT_EQ(e.f45()[0].second.size(), 1u);                   // bytes{uuid}
+    EXPECT_EQ(e.f45()[0].second.data()[0], 9);
+    EXPECT_EQ(e.f46()[0].first.symbol(), "X");                 // Counted{market.Instrument}
+    EXPECT_EQ(e.f46()[0].second.a(), 1);
+    EXPECT_EQ(e.f51()[1], FBE::decimal_t("1.5"));              // decimal! (in order)
+    EXPECT_EQ(e.f24().size(), 3u);                             // bytes
+    EXPECT_EQ(e.f24().data()[2], 3);
+    everything::Counted counted;
+    EXPECT_TRUE(e.f39()[1].value().get(counted));              // a whole item
+    EXPECT_EQ(counted.a, 3);
+}
+
+TEST(View, InheritedFieldsThroughParent) {
+    FBE::everything::DerivedModel<> writer;
+    writer.serialize(everything::Derived(everything::Fixed(8), 9));
+    const std::vector<uint8_t> bytes = bytes_of(writer.buffer());
+    const auto derived = view_of<everything::Derived>(bytes);
+    EXPECT_EQ(derived.parent().a(), 8);
+    EXPECT_EQ(derived.b(), 9);
+    FBE::vectors::HolderModel<> holder;
+    vectors::Holder value;
+    value.points = {vectors::Point3(vectors::Point(true, 5, -2), 2.5)};
+    holder.serialize(value);
+    const std::vector<uint8_t> points = bytes_of(holder.buffer());
+    const auto point = view_of<vectors::Holder>(points).points()[0];
+    EXPECT_TRUE(point.parent().flag());
+    EXPECT_EQ(point.parent().x(), 5);
+    EXPECT_EQ(point.parent().y(), -2);
+    EXPECT_EQ(point.z(), 2.5);
+}
+
+TEST(View, OlderAndNewerWriters) {
+    // An older writer's Edge has `source` only: the fields it lacks read as
+    // their defaults (never the bytes after its body).
+    vectors_old::Holder old_value;
+    old_value.edges = {vectors_old::Edge(11), vectors_old::Edge(12)};
+    FBE::vectors_old::HolderModel<> old_writer;
+    old_writer.serialize(old_value);
+    const std::vector<uint8_t> old_bytes = bytes_of(old_writer.buffer());
+    const auto old_holder = view_of<vectors::Holder>(old_bytes);
+    ASSERT_EQ(old_holder.edges().size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(old_holder.edges()[i].source(), int32_t(11 + i));
+        EXPECT_EQ(old_holder.edges()[i].target(), 0);
+        vectors::Edge whole;
+        EXPECT_TRUE(old_holder.edges()[i].get(whole));
+        EXPECT_EQ(text(whole), text(vectors::Edge(int32_t(11 + i), 0, 0)));
+    }
+    EXPECT_EQ(old_holder.ints().size(), 0u); // the older Holder has edges only
+
+    // A newer writer's Edge has one more field: the view reads its own.
+    vectors_new::Holder new_value;
+    new_value.edges = {vectors_new::Edge(1, 2, 3, "note")};
+    FBE::vectors_new::HolderModel<> new_writer;
+    new_writer.serialize(new_value);
+    const std::vector<uint8_t> new_bytes = bytes_of(new_writer.buffer());
+    EXPECT_EQ(view_of<vectors::Holder>(new_bytes).edges()[0].weight(), 3);
+}
+
+TEST(View, MalformedReadsNothing) {
+    FBE::vectors::HolderModel<> writer;
+    vectors::Holder value;
+    value.edges = {vectors::Edge(1, 2, 3)};
+    value.ints = {7, 8};
+    writer.serialize(value);
+    const std::vector<uint8_t> good = bytes_of(writer.buffer());
+    ASSERT_EQ(view_of<vectors::Holder>(good).ints().size(), 2u);
+    // The root's size beyond the bytes: no body.
+    std::vector<uint8_t> bad = good;
+    FBE::store_u32(bad.data(), uint32_t(bad.size() + 1));
+    EXPECT_FALSE(view_of<vectors::Holder>(bad).has_value());
+    EXPECT_EQ(view_of<vectors::Holder>(bad).ints().size(), 0u);
+    // A count whose items are not in the root: no items.
+    const auto holder = view_of<vectors::Holder>(good);
+    const std::size_t ints = holder.fbe_body() + 16; // the slot of `ints`
+    bad = good;
+    const std::size_t count = holder.fbe_body() + FBE::load_u32(good.data() + ints);
+    FBE::store_u32(bad.data() + count, 0x40000000u);
+    EXPECT_EQ(view_of<vectors::Holder>(bad).ints().size(), 0u);
+    EXPECT_EQ(view_of<vectors::Holder>(bad).ints()[0], 0);
+    // A body of another type: no body.
+    bad = good;
+    const std::size_t edge = holder.edges()[0].fbe_body();
+    FBE::store_u32(bad.data() + edge + 4, 99);
+    EXPECT_FALSE(view_of<vectors::Holder>(bad).edges()[0].has_value());
+    EXPECT_EQ(view_of<vectors::Holder>(bad).edges()[0].target(), 0);
+    // A body larger than the root: no body.
+    bad = good;
+    FBE::store_u32(bad.data() + edge, uint32_t(bad.size()));
+    EXPECT_FALSE(view_of<vectors::Holder>(bad).edges()[0].has_value());
+}
+
+TEST(View, HostileBuffersReadNothingOutside) {
+    // Every truncation and every byte changed of a root: the views read what
+    // lies in the root or defaults, never outside (ASan checks it); of a
+    // root verify() accepts, every field reads.
+    FBE::everything::EverythingModel<> writer;
+    writer.serialize(filled());
+    const std::vector<uint8_t> good = bytes_of(writer.buffer());
+    auto walk = [](const std::vector<uint8_t>& bytes) {
+        FBE::everything::EverythingModel<FBE::ReadBuffer> reader;
+        reader.attach(bytes.data(), bytes.size());
+        const bool verified = reader.verify();
+        const auto root = view_of<everything::Everything>(bytes);
+        if (verified) {
+            EXPECT_TRUE(root.has_value());
+        }
+#define VIEW_FIELD(f)                                                                                          \
+    {                                                                                                          \
+        decltype(everything::Everything().f) field{};                                                          \
+        const bool read = from_view(root.f(), field);                                                          \
+        if (verified) {                                                                                        \
+            EXPECT_TRUE(read) << #f;                                                                           \
+        }                                                                                                      \
+    }
+        EVERYTHING_FIELDS(VIEW_FIELD)
+#undef VIEW_FIELD
+        int64_t sum = 0;
+        for (const auto& item : root.f39())
+            sum += item.value().a();
+        for (std::size_t i = 0; i < root.f42().size(); ++i)
+            sum += int64_t(root.f42()[i].symbol().size());
+        sum += root.f44()[0].second.value().a() + int64_t(root.f33().value().size() + root.f37()[1].value().size());
+        sum += root.f30().digits() + int64_t(root.f24().size());
+        (void)sum;
     };
     for (std::size_t size = 0; size <= good.size(); size += 7)
         walk(std::vector<uint8_t>(good.begin(), good.begin() + std::ptrdiff_t(size)));

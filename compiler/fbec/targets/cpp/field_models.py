@@ -7,15 +7,19 @@ offset the plan gives (`model.id`, `model.orders`...), and `parent`, the model o
 struct's fields, for a struct that has one. The runtime does the rest (set_begin/get_begin...,
 the fields' get/set); nothing here computes an offset or a size. `<package>_models.h` includes
 this file, and its model classes (`FBE::ViewModel`) hold the root's field model as `model`.
+
+Per struct also the view `FBE::View<S>` (runtime fbe/view.h, docs/cpp.md "Views"): the read-only
+value that reads a field in place with one comparison against the body found; one accessor per
+own field (the field model's member name), `parent()` for the base's fields.
 """
 
 from __future__ import annotations
 
 from fbec.model import plan
-from fbec.model.ir import Field, Package, Schema, Struct
+from fbec.model.ir import Field, Package, Primitive, Schema, Struct, is_scalar
 from fbec.targets.base import CodeWriter, Options
 
-from .common import cpp_type, file_banner, imports, namespace, qualified, struct_order, writer
+from .common import cpp_type, default_expr, file_banner, imports, namespace, qualified, struct_order, writer
 from .names import FIELD_MODEL_MEMBERS, current, escape
 
 
@@ -23,6 +27,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
     w = writer(options)
     file_banner(w, package, f"Field models (in-place views) of the package '{package.name}'.")
     w.line("#include <fbe/field_model.h>")
+    w.line("#include <fbe/view.h>")
     w.blank()
     w.line(f'#include "{package.name}.h"')
     for imported in imports(schema, package):
@@ -32,6 +37,8 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
         w.blank()
         for s in struct_order(package):
             _struct(w, plan.of(schema).struct(s.qualified))
+        for s in struct_order(package):
+            _view(w, plan.of(schema).struct(s.qualified))
     return w.text()
 
 
@@ -83,3 +90,42 @@ def _struct(w: CodeWriter, p: plan.StructPlan) -> None:
         for f in own:
             w.line(f"FieldModel<TBuffer, {cpp_type(f.type)}> {field_model_ident(f.field)};")
     w.blank()
+
+
+def _view(w: CodeWriter, p: plan.StructPlan) -> None:
+    s: Struct = p.struct
+    t = qualified(s.qualified)
+    base = f"StructView<{t}>"
+    w.line(f"//! View of {s.qualified}: its fields read in place, each checked against the body found.")
+    w.line("template <>")
+    w.line(f"class View<{t}> : public {base}")
+    with w.block("{", "};"):
+        w.label("public:")
+        w.line(f"using {base}::StructView;")
+        w.blank()
+        if s.base:
+            w.line(f"View<{qualified(s.base)}> parent() const noexcept {{ return fbe_part<{qualified(s.base)}>(); }}")
+        for f in p.own_fields:
+            ft = f.field.type
+            cpp = cpp_type(ft)
+            if is_scalar(ft):
+                result = cpp
+            elif isinstance(ft, Primitive) and ft.name == "string":
+                result = "std::string_view"
+            else:
+                result = f"View<{cpp}>"
+            default = _view_default(f.field) if is_scalar(ft) or result == "std::string_view" else None
+            args = f"{f.offset}" + (f", {default}" if default is not None else "")
+            w.line(f"{result} {field_model_ident(f.field)}() const noexcept {{ return fbe_field<{cpp}>({args}); }}")
+    w.blank()
+
+
+def _view_default(f: Field) -> str | None:
+    """What a view's accessor reads when the body lacks the field: its default, as a function when the
+    default is made when read (utc, uuid1, uuid4) or is not a constant of its type (decimal, uuid)."""
+    expr = default_expr(f.type, f.default)
+    if expr is None:
+        return None
+    if f.default.kind in ("utc", "uuid", "uuid1", "uuid4") or cpp_type(f.type) == "FBE::decimal_t":
+        return f"[] {{ return {expr}; }}"
+    return expr

@@ -53,14 +53,16 @@ RESERVED = frozenset([
 ]) | STANDARD_MACROS
 # Member functions of every generated struct: a field may not take their name.
 STRUCT_MEMBERS = frozenset({"swap", "string", "fbe_type"})
-# Members of a struct's field model (runtime field_model.h, field_models.py): a field's model may
-# not take their name.
+# Members of a struct's field model and view (runtime field_model.h and view.h, field_models.py): a
+# field's model and its view's accessor may not take their name.
 FIELD_MODEL_MEMBERS = frozenset({
     "parent", "get", "set", "verify", "value", "has_value", "size", "empty", "resize", "set_begin", "set_end",
     "get_begin", "get_end", "fbe_offset", "fbe_shift", "fbe_unshift", "fbe_buffer", "fbe_size", "fbe_extra",
     "fbe_type", "fbe_body", "fbe_limit", "body_limit", "shared_body", "slot", "block", "allocate", "relative",
     "read_value", "verify_value", "write_value", "FieldModel", "StructModel", "ValueModel", "FieldModelBase",
     "fbe_in_buffer", "fbe_in_offset", "fbe_in_limit", "fbe_in_body", "other",
+    # the views' (runtime view.h, View<S> in field_models.py)
+    "fbe_body_size", "fbe_field", "fbe_part", "View", "StructView", "ViewBase", "kAbsent",
 })
 # The protocol classes of a package's FBE::<package> namespace (--proto): the models yield to them.
 PROTOCOL_CLASSES = frozenset({"Sender", "Receiver", "Proxy", "Client", "FinalSender", "FinalReceiver",

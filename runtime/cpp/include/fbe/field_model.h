@@ -579,28 +579,76 @@ public:
 
     //! Starts a root at the end of the buffer (its size and the root
     //! struct's slot) and makes it the origin: roots are self-relative
-    //! (docs/format.md 3.2), however many the buffer holds. Returns what
-    //! create_end() takes.
+    //! (docs/format.md 3.2), however many the buffer holds and wherever
+    //! next() moved the model (the model stands at the new root's slot until
+    //! create_end()). Returns what create_end() takes.
     std::size_t create_begin() {
         const std::size_t begin = this->buffer().allocate(4 + model.fbe_size());
         std::memset(this->buffer().data() + begin, 0, 4 + model.fbe_size());
         _origin = this->buffer().offset();
+        _next = model.fbe_offset() - 4;
+        model.fbe_unshift(_next);
         this->buffer().shift(begin - _origin);
         return begin;
     }
     //! Ends the root started at `begin`: stores its size, which it returns,
-    //! and moves the origin back.
+    //! and moves the origin (and the model) back.
     std::size_t create_end(std::size_t begin) {
         const std::size_t size = this->buffer().size() - begin;
         store_u32(this->buffer().data() + begin, uint32_t(size));
         this->buffer().unshift(begin - _origin);
+        model.fbe_shift(_next);
         return size;
+    }
+
+    //! The original's next(): moves the model on by `size`, the size of the
+    //! root just written or read, so model.fbe_offset() is 4 + the bytes of
+    //! the roots before the next one. deserialize() and verify() read the
+    //! root the model stands at; serialize() and create_begin() append a
+    //! self-relative root at the end of the buffer, wherever it stands.
+    void next(std::size_t size) noexcept { model.fbe_shift(size); }
+
+    //! The root the model stands at (the buffer's first until next()).
+    std::size_t deserialize(T& value) const {
+        const std::size_t root = model.fbe_offset() - 4;
+        if (root == 0)
+            return Model<T, TBuffer>::deserialize(value);
+        Model<T, ReadBuffer> reader;
+        if (!this->at_root(root, reader))
+            return 0;
+        const std::size_t size = reader.deserialize(value);
+        this->ModelBase<T, TBuffer>::_error = reader.error();
+        return size;
+    }
+    bool verify() const {
+        const std::size_t root = model.fbe_offset() - 4;
+        if (root == 0)
+            return Model<T, TBuffer>::verify();
+        Model<T, ReadBuffer> reader;
+        if (!this->at_root(root, reader))
+            return false;
+        const bool ok = reader.verify();
+        this->ModelBase<T, TBuffer>::_error = reader.error();
+        return ok;
     }
 
     FieldModel<TBuffer, T> model;
 
 private:
+    //! `reader` attached to the root at `root`, with this model's limits.
+    bool at_root(std::size_t root, Model<T, ReadBuffer>& reader) const {
+        if (root > this->buffer().size()) {
+            this->ModelBase<T, TBuffer>::_error = "no root at " + std::to_string(root) + ": the buffer has " +
+                           std::to_string(this->buffer().size()) + " bytes";
+            return false;
+        }
+        reader.attach(this->buffer().data() + root, this->buffer().size() - root);
+        reader.limits(this->limits());
+        return true;
+    }
+
     std::size_t _origin = 0;
+    std::size_t _next = 0; //!< where next() moved the model, while create_begin() puts it at the new root
 };
 
 } // namespace FBE
