@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "graph.h"
 
@@ -94,6 +95,42 @@ public:
 
     FieldModel<TBuffer, std::vector<::graph::Node>> nodes;
     FieldModel<TBuffer, std::vector<::graph::Edge>> edges;
+};
+
+//! View of graph.Node: its fields read in place, each checked against the body found.
+template <>
+class View<::graph::Node> : public StructView<::graph::Node>
+{
+public:
+    using StructView<::graph::Node>::StructView;
+
+    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
+    std::string_view name() const noexcept { return fbe_field<std::string>(12); }
+    int64_t value_() const noexcept { return fbe_field<int64_t>(16); }
+    View<std::vector<int32_t>> out_edges() const noexcept { return fbe_field<std::vector<int32_t>>(24); }
+};
+
+//! View of graph.Edge: its fields read in place, each checked against the body found.
+template <>
+class View<::graph::Edge> : public StructView<::graph::Edge>
+{
+public:
+    using StructView<::graph::Edge>::StructView;
+
+    int32_t source() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t target() const noexcept { return fbe_field<int32_t>(12); }
+    int32_t weight() const noexcept { return fbe_field<int32_t>(16); }
+};
+
+//! View of graph.Graph: its fields read in place, each checked against the body found.
+template <>
+class View<::graph::Graph> : public StructView<::graph::Graph>
+{
+public:
+    using StructView<::graph::Graph>::StructView;
+
+    View<std::vector<::graph::Node>> nodes() const noexcept { return fbe_field<std::vector<::graph::Node>>(8); }
+    View<std::vector<::graph::Edge>> edges() const noexcept { return fbe_field<std::vector<::graph::Edge>>(12); }
 };
 
 } // namespace FBE

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "proto.h"
 
@@ -179,6 +180,77 @@ public:
     }
 
     FieldModel<TBuffer, ::proto::Account> body;
+};
+
+//! View of proto.Order: its fields read in place, each checked against the body found.
+template <>
+class View<::proto::Order> : public StructView<::proto::Order>
+{
+public:
+    using StructView<::proto::Order>::StructView;
+
+    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
+    std::string_view symbol() const noexcept { return fbe_field<std::string>(12); }
+    ::proto::OrderSide side() const noexcept { return fbe_field<::proto::OrderSide>(16); }
+    ::proto::OrderType type() const noexcept { return fbe_field<::proto::OrderType>(17); }
+    double price() const noexcept { return fbe_field<double>(18, 0.0); }
+    double volume() const noexcept { return fbe_field<double>(26, 0.0); }
+};
+
+//! View of proto.Balance: its fields read in place, each checked against the body found.
+template <>
+class View<::proto::Balance> : public StructView<::proto::Balance>
+{
+public:
+    using StructView<::proto::Balance>::StructView;
+
+    std::string_view currency() const noexcept { return fbe_field<std::string>(8); }
+    double amount() const noexcept { return fbe_field<double>(12, 0.0); }
+};
+
+//! View of proto.Account: its fields read in place, each checked against the body found.
+template <>
+class View<::proto::Account> : public StructView<::proto::Account>
+{
+public:
+    using StructView<::proto::Account>::StructView;
+
+    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
+    std::string_view name() const noexcept { return fbe_field<std::string>(12); }
+    ::proto::State state() const noexcept { return fbe_field<::proto::State>(16, ::proto::State::initialized | ::proto::State::bad); }
+    View<::proto::Balance> wallet() const noexcept { return fbe_field<::proto::Balance>(17); }
+    View<std::optional<::proto::Balance>> asset() const noexcept { return fbe_field<std::optional<::proto::Balance>>(21); }
+    View<std::vector<::proto::Order>> orders() const noexcept { return fbe_field<std::vector<::proto::Order>>(26); }
+};
+
+//! View of proto.OrderMessage: its fields read in place, each checked against the body found.
+template <>
+class View<::proto::OrderMessage> : public StructView<::proto::OrderMessage>
+{
+public:
+    using StructView<::proto::OrderMessage>::StructView;
+
+    View<::proto::Order> body() const noexcept { return fbe_field<::proto::Order>(8); }
+};
+
+//! View of proto.BalanceMessage: its fields read in place, each checked against the body found.
+template <>
+class View<::proto::BalanceMessage> : public StructView<::proto::BalanceMessage>
+{
+public:
+    using StructView<::proto::BalanceMessage>::StructView;
+
+    View<::proto::Balance> body() const noexcept { return fbe_field<::proto::Balance>(8); }
+};
+
+//! View of proto.AccountMessage: its fields read in place, each checked against the body found.
+template <>
+class View<::proto::AccountMessage> : public StructView<::proto::AccountMessage>
+{
+public:
+    using StructView<::proto::AccountMessage>::StructView;
+
+    View<::proto::Account> body() const noexcept { return fbe_field<::proto::Account>(8); }
 };
 
 } // namespace FBE

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "recursive.h"
 
@@ -36,6 +37,18 @@ public:
     FieldModel<TBuffer, int32_t> id;
     FieldModel<TBuffer, std::string> label;
     FieldModel<TBuffer, std::vector<::recursive::Node>> children;
+};
+
+//! View of recursive.Node: its fields read in place, each checked against the body found.
+template <>
+class View<::recursive::Node> : public StructView<::recursive::Node>
+{
+public:
+    using StructView<::recursive::Node>::StructView;
+
+    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
+    std::string_view label() const noexcept { return fbe_field<std::string>(12); }
+    View<std::vector<::recursive::Node>> children() const noexcept { return fbe_field<std::vector<::recursive::Node>>(16); }
 };
 
 } // namespace FBE

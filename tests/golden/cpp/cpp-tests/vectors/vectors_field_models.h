@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "vectors.h"
 
@@ -154,6 +155,67 @@ public:
     FieldModel<TBuffer, std::vector<bool>> switches;
     FieldModel<TBuffer, std::vector<double>> reals;
     FieldModel<TBuffer, std::vector<::vectors::Named>> named;
+};
+
+//! View of vectors.Edge: its fields read in place, each checked against the body found.
+template <>
+class View<::vectors::Edge> : public StructView<::vectors::Edge>
+{
+public:
+    using StructView<::vectors::Edge>::StructView;
+
+    int32_t source() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t target() const noexcept { return fbe_field<int32_t>(12); }
+    int32_t weight() const noexcept { return fbe_field<int32_t>(16); }
+};
+
+//! View of vectors.Point: its fields read in place, each checked against the body found.
+template <>
+class View<::vectors::Point> : public StructView<::vectors::Point>
+{
+public:
+    using StructView<::vectors::Point>::StructView;
+
+    bool flag() const noexcept { return fbe_field<bool>(8); }
+    int64_t x() const noexcept { return fbe_field<int64_t>(9); }
+    int16_t y() const noexcept { return fbe_field<int16_t>(17); }
+};
+
+//! View of vectors.Point3: its fields read in place, each checked against the body found.
+template <>
+class View<::vectors::Point3> : public StructView<::vectors::Point3>
+{
+public:
+    using StructView<::vectors::Point3>::StructView;
+
+    View<::vectors::Point> parent() const noexcept { return fbe_part<::vectors::Point>(); }
+    double z() const noexcept { return fbe_field<double>(19); }
+};
+
+//! View of vectors.Named: its fields read in place, each checked against the body found.
+template <>
+class View<::vectors::Named> : public StructView<::vectors::Named>
+{
+public:
+    using StructView<::vectors::Named>::StructView;
+
+    std::string_view name() const noexcept { return fbe_field<std::string>(8); }
+    View<std::vector<int32_t>> values() const noexcept { return fbe_field<std::vector<int32_t>>(12); }
+};
+
+//! View of vectors.Holder: its fields read in place, each checked against the body found.
+template <>
+class View<::vectors::Holder> : public StructView<::vectors::Holder>
+{
+public:
+    using StructView<::vectors::Holder>::StructView;
+
+    View<std::vector<::vectors::Edge>> edges() const noexcept { return fbe_field<std::vector<::vectors::Edge>>(8); }
+    View<std::vector<::vectors::Point3>> points() const noexcept { return fbe_field<std::vector<::vectors::Point3>>(12); }
+    View<std::vector<int32_t>> ints() const noexcept { return fbe_field<std::vector<int32_t>>(16); }
+    View<std::vector<bool>> switches() const noexcept { return fbe_field<std::vector<bool>>(20); }
+    View<std::vector<double>> reals() const noexcept { return fbe_field<std::vector<double>>(24); }
+    View<std::vector<::vectors::Named>> named() const noexcept { return fbe_field<std::vector<::vectors::Named>>(28); }
 };
 
 } // namespace FBE

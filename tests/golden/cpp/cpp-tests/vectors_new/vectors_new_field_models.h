@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "vectors_new.h"
 
@@ -63,6 +64,29 @@ public:
     }
 
     FieldModel<TBuffer, std::vector<::vectors_new::Edge>> edges;
+};
+
+//! View of vectors_new.Edge: its fields read in place, each checked against the body found.
+template <>
+class View<::vectors_new::Edge> : public StructView<::vectors_new::Edge>
+{
+public:
+    using StructView<::vectors_new::Edge>::StructView;
+
+    int32_t source() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t target() const noexcept { return fbe_field<int32_t>(12); }
+    int32_t weight() const noexcept { return fbe_field<int32_t>(16); }
+    std::string_view note() const noexcept { return fbe_field<std::string>(20); }
+};
+
+//! View of vectors_new.Holder: its fields read in place, each checked against the body found.
+template <>
+class View<::vectors_new::Holder> : public StructView<::vectors_new::Holder>
+{
+public:
+    using StructView<::vectors_new::Holder>::StructView;
+
+    View<std::vector<::vectors_new::Edge>> edges() const noexcept { return fbe_field<std::vector<::vectors_new::Edge>>(8); }
 };
 
 } // namespace FBE

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "vectors_old.h"
 
@@ -57,6 +58,26 @@ public:
     }
 
     FieldModel<TBuffer, std::vector<::vectors_old::Edge>> edges;
+};
+
+//! View of vectors_old.Edge: its fields read in place, each checked against the body found.
+template <>
+class View<::vectors_old::Edge> : public StructView<::vectors_old::Edge>
+{
+public:
+    using StructView<::vectors_old::Edge>::StructView;
+
+    int32_t source() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of vectors_old.Holder: its fields read in place, each checked against the body found.
+template <>
+class View<::vectors_old::Holder> : public StructView<::vectors_old::Holder>
+{
+public:
+    using StructView<::vectors_old::Holder>::StructView;
+
+    View<std::vector<::vectors_old::Edge>> edges() const noexcept { return fbe_field<std::vector<::vectors_old::Edge>>(8); }
 };
 
 } // namespace FBE

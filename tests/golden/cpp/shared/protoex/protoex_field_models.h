@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "protoex.h"
 #include "proto_field_models.h"
@@ -184,6 +185,79 @@ public:
     }
 
     FieldModel<TBuffer, ::protoex::Account> body;
+};
+
+//! View of protoex.Order: its fields read in place, each checked against the body found.
+template <>
+class View<::protoex::Order> : public StructView<::protoex::Order>
+{
+public:
+    using StructView<::protoex::Order>::StructView;
+
+    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
+    std::string_view symbol() const noexcept { return fbe_field<std::string>(12); }
+    ::protoex::OrderSide side() const noexcept { return fbe_field<::protoex::OrderSide>(16); }
+    ::protoex::OrderType type() const noexcept { return fbe_field<::protoex::OrderType>(17); }
+    double price() const noexcept { return fbe_field<double>(18, 0.0); }
+    double volume() const noexcept { return fbe_field<double>(26, 0.0); }
+    double tp() const noexcept { return fbe_field<double>(34, 10.0); }
+    double sl() const noexcept { return fbe_field<double>(42, -10.0); }
+};
+
+//! View of protoex.Balance: its fields read in place, each checked against the body found.
+template <>
+class View<::protoex::Balance> : public StructView<::protoex::Balance>
+{
+public:
+    using StructView<::protoex::Balance>::StructView;
+
+    View<::proto::Balance> parent() const noexcept { return fbe_part<::proto::Balance>(); }
+    double locked() const noexcept { return fbe_field<double>(20, 0.0); }
+};
+
+//! View of protoex.Account: its fields read in place, each checked against the body found.
+template <>
+class View<::protoex::Account> : public StructView<::protoex::Account>
+{
+public:
+    using StructView<::protoex::Account>::StructView;
+
+    int32_t id() const noexcept { return fbe_field<int32_t>(8); }
+    std::string_view name() const noexcept { return fbe_field<std::string>(12); }
+    ::protoex::StateEx state() const noexcept { return fbe_field<::protoex::StateEx>(16, ::protoex::StateEx::initialized | ::protoex::StateEx::bad | ::protoex::StateEx::sad); }
+    View<::protoex::Balance> wallet() const noexcept { return fbe_field<::protoex::Balance>(17); }
+    View<std::optional<::protoex::Balance>> asset() const noexcept { return fbe_field<std::optional<::protoex::Balance>>(21); }
+    View<std::vector<::protoex::Order>> orders() const noexcept { return fbe_field<std::vector<::protoex::Order>>(26); }
+};
+
+//! View of protoex.OrderMessage: its fields read in place, each checked against the body found.
+template <>
+class View<::protoex::OrderMessage> : public StructView<::protoex::OrderMessage>
+{
+public:
+    using StructView<::protoex::OrderMessage>::StructView;
+
+    View<::protoex::Order> body() const noexcept { return fbe_field<::protoex::Order>(8); }
+};
+
+//! View of protoex.BalanceMessage: its fields read in place, each checked against the body found.
+template <>
+class View<::protoex::BalanceMessage> : public StructView<::protoex::BalanceMessage>
+{
+public:
+    using StructView<::protoex::BalanceMessage>::StructView;
+
+    View<::protoex::Balance> body() const noexcept { return fbe_field<::protoex::Balance>(8); }
+};
+
+//! View of protoex.AccountMessage: its fields read in place, each checked against the body found.
+template <>
+class View<::protoex::AccountMessage> : public StructView<::protoex::AccountMessage>
+{
+public:
+    using StructView<::protoex::AccountMessage>::StructView;
+
+    View<::protoex::Account> body() const noexcept { return fbe_field<::protoex::Account>(8); }
 };
 
 } // namespace FBE

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "chars.h"
 
@@ -34,6 +35,17 @@ public:
 
     FieldModel<TBuffer, std::set<char>> letters;
     FieldModel<TBuffer, std::map<char, int32_t>> countByLetter;
+};
+
+//! View of chars.CharKeys: its fields read in place, each checked against the body found.
+template <>
+class View<::chars::CharKeys> : public StructView<::chars::CharKeys>
+{
+public:
+    using StructView<::chars::CharKeys>::StructView;
+
+    View<std::set<char>> letters() const noexcept { return fbe_field<std::set<char>>(8); }
+    View<std::map<char, int32_t>> countByLetter() const noexcept { return fbe_field<std::map<char, int32_t>>(12); }
 };
 
 } // namespace FBE

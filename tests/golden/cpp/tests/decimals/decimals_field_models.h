@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "decimals.h"
 
@@ -50,6 +51,25 @@ public:
     FieldModel<TBuffer, std::map<FBE::decimal_t, int32_t>> idByPrice;
     FieldModel<TBuffer, std::unordered_map<FBE::decimal_t, FBE::decimal_t>> priceByPrice;
     FieldModel<TBuffer, std::vector<std::optional<FBE::decimal_t>>> maybePrices;
+};
+
+//! View of decimals.Prices: its fields read in place, each checked against the body found.
+template <>
+class View<::decimals::Prices> : public StructView<::decimals::Prices>
+{
+public:
+    using StructView<::decimals::Prices>::StructView;
+
+    FBE::decimal_t price() const noexcept { return fbe_field<FBE::decimal_t>(8); }
+    View<std::optional<FBE::decimal_t>> maybePrice() const noexcept { return fbe_field<std::optional<FBE::decimal_t>>(24); }
+    View<std::array<FBE::decimal_t, 2>> pair() const noexcept { return fbe_field<std::array<FBE::decimal_t, 2>>(29); }
+    View<std::vector<FBE::decimal_t>> priceVector() const noexcept { return fbe_field<std::vector<FBE::decimal_t>>(61); }
+    View<std::list<FBE::decimal_t>> priceList() const noexcept { return fbe_field<std::list<FBE::decimal_t>>(65); }
+    View<std::set<FBE::decimal_t>> priceSet() const noexcept { return fbe_field<std::set<FBE::decimal_t>>(69); }
+    View<std::map<int32_t, FBE::decimal_t>> priceById() const noexcept { return fbe_field<std::map<int32_t, FBE::decimal_t>>(73); }
+    View<std::map<FBE::decimal_t, int32_t>> idByPrice() const noexcept { return fbe_field<std::map<FBE::decimal_t, int32_t>>(77); }
+    View<std::unordered_map<FBE::decimal_t, FBE::decimal_t>> priceByPrice() const noexcept { return fbe_field<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>(81); }
+    View<std::vector<std::optional<FBE::decimal_t>>> maybePrices() const noexcept { return fbe_field<std::vector<std::optional<FBE::decimal_t>>>(85); }
 };
 
 } // namespace FBE

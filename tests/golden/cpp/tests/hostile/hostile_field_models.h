@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "hostile.h"
 
@@ -134,6 +135,57 @@ public:
     FieldModel<TBuffer, ::hostile::Wide> wide;
     FieldModel<TBuffer, std::optional<::hostile::Wide>> maybe;
     FieldModel<TBuffer, std::map<int32_t, ::hostile::Wide>> byId;
+};
+
+//! View of hostile.Empty: its fields read in place, each checked against the body found.
+template <>
+class View<::hostile::Empty> : public StructView<::hostile::Empty>
+{
+public:
+    using StructView<::hostile::Empty>::StructView;
+
+};
+
+//! View of hostile.Empties: its fields read in place, each checked against the body found.
+template <>
+class View<::hostile::Empties> : public StructView<::hostile::Empties>
+{
+public:
+    using StructView<::hostile::Empties>::StructView;
+
+    View<std::vector<::hostile::Empty>> items() const noexcept { return fbe_field<std::vector<::hostile::Empty>>(8); }
+};
+
+//! View of hostile.Wide: its fields read in place, each checked against the body found.
+template <>
+class View<::hostile::Wide> : public StructView<::hostile::Wide>
+{
+public:
+    using StructView<::hostile::Wide>::StructView;
+
+    View<std::array<int32_t, 1000000>> values() const noexcept { return fbe_field<std::array<int32_t, 1000000>>(8); }
+};
+
+//! View of hostile.Wides: its fields read in place, each checked against the body found.
+template <>
+class View<::hostile::Wides> : public StructView<::hostile::Wides>
+{
+public:
+    using StructView<::hostile::Wides>::StructView;
+
+    View<std::vector<::hostile::Wide>> items() const noexcept { return fbe_field<std::vector<::hostile::Wide>>(8); }
+};
+
+//! View of hostile.Holder: its fields read in place, each checked against the body found.
+template <>
+class View<::hostile::Holder> : public StructView<::hostile::Holder>
+{
+public:
+    using StructView<::hostile::Holder>::StructView;
+
+    View<::hostile::Wide> wide() const noexcept { return fbe_field<::hostile::Wide>(8); }
+    View<std::optional<::hostile::Wide>> maybe() const noexcept { return fbe_field<std::optional<::hostile::Wide>>(12); }
+    View<std::map<int32_t, ::hostile::Wide>> byId() const noexcept { return fbe_field<std::map<int32_t, ::hostile::Wide>>(17); }
 };
 
 } // namespace FBE

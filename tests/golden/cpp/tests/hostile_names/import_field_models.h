@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "import.h"
 #include "market_field_models.h"
@@ -3147,6 +3148,1378 @@ public:
     FieldModel<TBuffer, ::import::Derived> Derived;
     FieldModel<TBuffer, ::import::Listed> Listed;
     FieldModel<TBuffer, ::import::Letters> Letters;
+};
+
+//! View of import.Order: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Order> : public StructView<::import::Order>
+{
+public:
+    using StructView<::import::Order>::StructView;
+
+    int32_t side() const noexcept { return fbe_field<int32_t>(8); }
+    ::import::side s() const noexcept { return fbe_field<::import::side>(12, ::import::side::sell); }
+    ::import::range range() const noexcept { return fbe_field<::import::range>(16, ::import::range::hi); }
+};
+
+//! View of import.CppWords: its fields read in place, each checked against the body found.
+template <>
+class View<::import::CppWords> : public StructView<::import::CppWords>
+{
+public:
+    using StructView<::import::CppWords>::StructView;
+
+    ::import::Word alignas_() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::alignas_); }
+    int32_t alignof_() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view and_() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> and_eq_() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier asm_() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double auto_() const noexcept { return fbe_field<double>(31); }
+    ::import::side bitand_() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t bitor_() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> break_() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> case_() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> catch_() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> char8_t_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t char16_t_() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t char32_t_() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t class_() const noexcept { return fbe_field<uint64_t>(100); }
+    float compl_() const noexcept { return fbe_field<float>(108); }
+    uint8_t concept_() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> const_() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word consteval_() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::consteval_); }
+    int32_t constexpr_() const noexcept { return fbe_field<int32_t>(120); }
+    std::string_view constinit_() const noexcept { return fbe_field<std::string>(124); }
+    View<std::optional<bool>> const_cast_() const noexcept { return fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier continue_() const noexcept { return fbe_field<::import::Modifier>(133); }
+    double co_await_() const noexcept { return fbe_field<double>(141); }
+    ::import::side co_return_() const noexcept { return fbe_field<::import::side>(149); }
+    int64_t co_yield_() const noexcept { return fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>> decltype_() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>> default_() const noexcept { return fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t> delete_() const noexcept { return fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>> do_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t dynamic_cast_() const noexcept { return fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t else_() const noexcept { return fbe_field<FBE::uuid_t>(194); }
+    uint64_t explicit_() const noexcept { return fbe_field<uint64_t>(210); }
+    float export_() const noexcept { return fbe_field<float>(218); }
+    uint8_t extern_() const noexcept { return fbe_field<uint8_t>(222); }
+    View<std::optional<::import::Word>> final() const noexcept { return fbe_field<std::optional<::import::Word>>(223); }
+    ::import::Word for_() const noexcept { return fbe_field<::import::Word>(228, ::import::Word::for_); }
+    int32_t friend_() const noexcept { return fbe_field<int32_t>(230); }
+    std::string_view goto_() const noexcept { return fbe_field<std::string>(234); }
+    View<std::optional<bool>> if_() const noexcept { return fbe_field<std::optional<bool>>(238); }
+    ::import::Modifier import() const noexcept { return fbe_field<::import::Modifier>(243); }
+    double inline_() const noexcept { return fbe_field<double>(251); }
+    ::import::side int_() const noexcept { return fbe_field<::import::side>(259); }
+    int64_t long_() const noexcept { return fbe_field<int64_t>(263); }
+    View<std::vector<::import::Word>> module() const noexcept { return fbe_field<std::vector<::import::Word>>(271); }
+    View<std::optional<std::string>> mutable_() const noexcept { return fbe_field<std::optional<std::string>>(275); }
+    View<FBE::buffer_t> namespace_() const noexcept { return fbe_field<FBE::buffer_t>(280); }
+    View<std::map<std::string, int32_t>> new_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(284); }
+    FBE::decimal_t noexcept_() const noexcept { return fbe_field<FBE::decimal_t>(288); }
+    FBE::uuid_t not_() const noexcept { return fbe_field<FBE::uuid_t>(304); }
+    uint64_t not_eq_() const noexcept { return fbe_field<uint64_t>(320); }
+    float nullptr_() const noexcept { return fbe_field<float>(328); }
+    uint8_t operator_() const noexcept { return fbe_field<uint8_t>(332); }
+    View<std::optional<::import::Word>> or_() const noexcept { return fbe_field<std::optional<::import::Word>>(333); }
+    ::import::Word or_eq_() const noexcept { return fbe_field<::import::Word>(338, ::import::Word::or_eq_); }
+    int32_t override() const noexcept { return fbe_field<int32_t>(340); }
+    std::string_view private_() const noexcept { return fbe_field<std::string>(344); }
+    View<std::optional<bool>> protected_() const noexcept { return fbe_field<std::optional<bool>>(348); }
+    ::import::Modifier public_() const noexcept { return fbe_field<::import::Modifier>(353); }
+    double register_() const noexcept { return fbe_field<double>(361); }
+    ::import::side reinterpret_cast_() const noexcept { return fbe_field<::import::side>(369); }
+    int64_t requires_() const noexcept { return fbe_field<int64_t>(373); }
+    View<std::vector<::import::Word>> return_() const noexcept { return fbe_field<std::vector<::import::Word>>(381); }
+    View<std::optional<std::string>> short_() const noexcept { return fbe_field<std::optional<std::string>>(385); }
+    View<FBE::buffer_t> signed_() const noexcept { return fbe_field<FBE::buffer_t>(390); }
+    View<std::map<std::string, int32_t>> sizeof_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(394); }
+    FBE::decimal_t static_() const noexcept { return fbe_field<FBE::decimal_t>(398); }
+    FBE::uuid_t static_assert_() const noexcept { return fbe_field<FBE::uuid_t>(414); }
+    uint64_t static_cast_() const noexcept { return fbe_field<uint64_t>(430); }
+    float switch_() const noexcept { return fbe_field<float>(438); }
+    uint8_t template_() const noexcept { return fbe_field<uint8_t>(442); }
+    View<std::optional<::import::Word>> this_() const noexcept { return fbe_field<std::optional<::import::Word>>(443); }
+    ::import::Word thread_local_() const noexcept { return fbe_field<::import::Word>(448, ::import::Word::thread_local_); }
+    int32_t throw_() const noexcept { return fbe_field<int32_t>(450); }
+    std::string_view try_() const noexcept { return fbe_field<std::string>(454); }
+    View<std::optional<bool>> typedef_() const noexcept { return fbe_field<std::optional<bool>>(458); }
+    ::import::Modifier typeid_() const noexcept { return fbe_field<::import::Modifier>(463); }
+    double typename_() const noexcept { return fbe_field<double>(471); }
+    ::import::side union_() const noexcept { return fbe_field<::import::side>(479); }
+    int64_t unsigned_() const noexcept { return fbe_field<int64_t>(483); }
+    View<std::vector<::import::Word>> using_() const noexcept { return fbe_field<std::vector<::import::Word>>(491); }
+    View<std::optional<std::string>> virtual_() const noexcept { return fbe_field<std::optional<std::string>>(495); }
+    View<FBE::buffer_t> void_() const noexcept { return fbe_field<FBE::buffer_t>(500); }
+    View<std::map<std::string, int32_t>> volatile_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(504); }
+    FBE::decimal_t wchar_t_() const noexcept { return fbe_field<FBE::decimal_t>(508); }
+    FBE::uuid_t while_() const noexcept { return fbe_field<FBE::uuid_t>(524); }
+    uint64_t xor_() const noexcept { return fbe_field<uint64_t>(540); }
+    float xor_eq_() const noexcept { return fbe_field<float>(548); }
+    uint8_t assert_() const noexcept { return fbe_field<uint8_t>(552); }
+    View<std::optional<::import::Word>> errno_() const noexcept { return fbe_field<std::optional<::import::Word>>(553); }
+    ::import::Word EOF_() const noexcept { return fbe_field<::import::Word>(558, ::import::Word::EOF_); }
+    int32_t NULL_() const noexcept { return fbe_field<int32_t>(560); }
+    std::string_view stdin_() const noexcept { return fbe_field<std::string>(564); }
+    View<std::optional<bool>> stdout_() const noexcept { return fbe_field<std::optional<bool>>(568); }
+    ::import::Modifier stderr_() const noexcept { return fbe_field<::import::Modifier>(573); }
+    double offsetof_() const noexcept { return fbe_field<double>(581); }
+    ::import::side std_() const noexcept { return fbe_field<::import::side>(589); }
+    int64_t FBE_() const noexcept { return fbe_field<int64_t>(593); }
+    View<std::vector<::import::Word>> int8_t_() const noexcept { return fbe_field<std::vector<::import::Word>>(601); }
+    View<std::optional<std::string>> uint8_t_() const noexcept { return fbe_field<std::optional<std::string>>(605); }
+    View<FBE::buffer_t> int16_t_() const noexcept { return fbe_field<FBE::buffer_t>(610); }
+    View<std::map<std::string, int32_t>> uint16_t_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(614); }
+    FBE::decimal_t int32_t_() const noexcept { return fbe_field<FBE::decimal_t>(618); }
+    FBE::uuid_t uint32_t_() const noexcept { return fbe_field<FBE::uuid_t>(634); }
+    uint64_t int64_t_() const noexcept { return fbe_field<uint64_t>(650); }
+    float uint64_t_() const noexcept { return fbe_field<float>(658); }
+    uint8_t size_t_() const noexcept { return fbe_field<uint8_t>(662); }
+    View<std::optional<::import::Word>> ptrdiff_t_() const noexcept { return fbe_field<std::optional<::import::Word>>(663); }
+    ::import::Word nullptr_t_() const noexcept { return fbe_field<::import::Word>(668, ::import::Word::nullptr_t_); }
+    int32_t linux_() const noexcept { return fbe_field<int32_t>(670); }
+    std::string_view unix_() const noexcept { return fbe_field<std::string>(674); }
+    View<std::optional<bool>> BUFSIZ_() const noexcept { return fbe_field<std::optional<bool>>(678); }
+    ::import::Modifier INT32_MAX_() const noexcept { return fbe_field<::import::Modifier>(683); }
+    double CHAR_BIT() const noexcept { return fbe_field<double>(691); }
+    ::import::side EINVAL_() const noexcept { return fbe_field<::import::side>(699); }
+};
+
+//! View of import.PythonWords: its fields read in place, each checked against the body found.
+template <>
+class View<::import::PythonWords> : public StructView<::import::PythonWords>
+{
+public:
+    using StructView<::import::PythonWords>::StructView;
+
+    ::import::Word False() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::False); }
+    int32_t None() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view True() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> as() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier async() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double await() const noexcept { return fbe_field<double>(31); }
+    ::import::side def() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t del() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> elif() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> except() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> finally() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> from() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t global() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t in() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t is() const noexcept { return fbe_field<uint64_t>(100); }
+    float lambda() const noexcept { return fbe_field<float>(108); }
+    uint8_t nonlocal() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> pass() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word raise() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::raise); }
+    int32_t with() const noexcept { return fbe_field<int32_t>(120); }
+    std::string_view yield() const noexcept { return fbe_field<std::string>(124); }
+    View<std::optional<bool>> _() const noexcept { return fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier match() const noexcept { return fbe_field<::import::Modifier>(133); }
+    double self() const noexcept { return fbe_field<double>(141); }
+    ::import::side cls() const noexcept { return fbe_field<::import::side>(149); }
+    int64_t print() const noexcept { return fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>> len() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>> list() const noexcept { return fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t> dict() const noexcept { return fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>> set_() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t str() const noexcept { return fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t object() const noexcept { return fbe_field<FBE::uuid_t>(194); }
+    uint64_t super() const noexcept { return fbe_field<uint64_t>(210); }
+    float isinstance() const noexcept { return fbe_field<float>(218); }
+    uint8_t property() const noexcept { return fbe_field<uint8_t>(222); }
+    View<std::optional<::import::Word>> staticmethod() const noexcept { return fbe_field<std::optional<::import::Word>>(223); }
+    ::import::Word classmethod() const noexcept { return fbe_field<::import::Word>(228, ::import::Word::classmethod); }
+    int32_t typing() const noexcept { return fbe_field<int32_t>(230); }
+    std::string_view Any() const noexcept { return fbe_field<std::string>(234); }
+    View<std::optional<bool>> ClassVar() const noexcept { return fbe_field<std::optional<bool>>(238); }
+    ::import::Modifier Callable() const noexcept { return fbe_field<::import::Modifier>(243); }
+    double IntEnum() const noexcept { return fbe_field<double>(251); }
+    ::import::side IntFlag() const noexcept { return fbe_field<::import::side>(259); }
+    int64_t PACKAGE() const noexcept { return fbe_field<int64_t>(263); }
+    View<std::vector<::import::Word>> VERSION() const noexcept { return fbe_field<std::vector<::import::Word>>(271); }
+};
+
+//! View of import.GoWords: its fields read in place, each checked against the body found.
+template <>
+class View<::import::GoWords> : public StructView<::import::GoWords>
+{
+public:
+    using StructView<::import::GoWords>::StructView;
+
+    ::import::Word chan() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::chan); }
+    int32_t defer() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view fallthrough() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> func() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier go() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double interface() const noexcept { return fbe_field<double>(31); }
+    ::import::side map() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t package() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> range() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> select() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> type() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> var() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t any() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t error() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t rune() const noexcept { return fbe_field<uint64_t>(100); }
+    float uint() const noexcept { return fbe_field<float>(108); }
+    uint8_t nil() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> iota() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word cap() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::cap); }
+    int32_t make() const noexcept { return fbe_field<int32_t>(120); }
+    std::string_view append() const noexcept { return fbe_field<std::string>(124); }
+    View<std::optional<bool>> copy() const noexcept { return fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier panic() const noexcept { return fbe_field<::import::Modifier>(133); }
+    double recover() const noexcept { return fbe_field<double>(141); }
+    ::import::side println() const noexcept { return fbe_field<::import::side>(149); }
+    int64_t complex() const noexcept { return fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>> real() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>> imag() const noexcept { return fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t> close() const noexcept { return fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>> min() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t max() const noexcept { return fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t clear() const noexcept { return fbe_field<FBE::uuid_t>(194); }
+    uint64_t uintptr() const noexcept { return fbe_field<uint64_t>(210); }
+    float float32() const noexcept { return fbe_field<float>(218); }
+    uint8_t float64() const noexcept { return fbe_field<uint8_t>(222); }
+    View<std::optional<::import::Word>> complex64() const noexcept { return fbe_field<std::optional<::import::Word>>(223); }
+    ::import::Word complex128() const noexcept { return fbe_field<::import::Word>(228, ::import::Word::complex128); }
+    int32_t comparable() const noexcept { return fbe_field<int32_t>(230); }
+};
+
+//! View of import.JavaWords: its fields read in place, each checked against the body found.
+template <>
+class View<::import::JavaWords> : public StructView<::import::JavaWords>
+{
+public:
+    using StructView<::import::JavaWords>::StructView;
+
+    ::import::Word abstract() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::abstract); }
+    int32_t boolean() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view extends() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> implements() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier instanceof() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double native() const noexcept { return fbe_field<double>(31); }
+    ::import::side strictfp() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t synchronized() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> throws() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> transient() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> record() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> sealed() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t permits() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t when() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t open() const noexcept { return fbe_field<uint64_t>(100); }
+    float exports() const noexcept { return fbe_field<float>(108); }
+    uint8_t opens() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> to() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word uses() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::uses); }
+    int32_t provides() const noexcept { return fbe_field<int32_t>(120); }
+    std::string_view transitive() const noexcept { return fbe_field<std::string>(124); }
+    View<std::optional<bool>> Object() const noexcept { return fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier String() const noexcept { return fbe_field<::import::Modifier>(133); }
+    double Integer() const noexcept { return fbe_field<double>(141); }
+    ::import::side Long() const noexcept { return fbe_field<::import::side>(149); }
+    int64_t Math() const noexcept { return fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>> System() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>> Override() const noexcept { return fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t> Class() const noexcept { return fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>> List() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t Map() const noexcept { return fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t Set() const noexcept { return fbe_field<FBE::uuid_t>(194); }
+};
+
+//! View of import.KotlinWords: its fields read in place, each checked against the body found.
+template <>
+class View<::import::KotlinWords> : public StructView<::import::KotlinWords>
+{
+public:
+    using StructView<::import::KotlinWords>::StructView;
+
+    ::import::Word fun() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::fun); }
+    int32_t typealias() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view typeof() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> val() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier by() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double constructor() const noexcept { return fbe_field<double>(31); }
+    ::import::side delegate() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t dynamic() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> field() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> file() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> get_() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> init() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t param() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t receiver() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t setparam() const noexcept { return fbe_field<uint64_t>(100); }
+    float value_() const noexcept { return fbe_field<float>(108); }
+    uint8_t where() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> actual() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word annotation() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::annotation); }
+    int32_t companion() const noexcept { return fbe_field<int32_t>(120); }
+    std::string_view crossinline() const noexcept { return fbe_field<std::string>(124); }
+    View<std::optional<bool>> data() const noexcept { return fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier expect() const noexcept { return fbe_field<::import::Modifier>(133); }
+    double external() const noexcept { return fbe_field<double>(141); }
+    ::import::side infix() const noexcept { return fbe_field<::import::side>(149); }
+    int64_t inner() const noexcept { return fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>> internal() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>> lateinit() const noexcept { return fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t> noinline() const noexcept { return fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>> out() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t reified() const noexcept { return fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t suspend() const noexcept { return fbe_field<FBE::uuid_t>(194); }
+    uint64_t tailrec() const noexcept { return fbe_field<uint64_t>(210); }
+    float vararg() const noexcept { return fbe_field<float>(218); }
+    uint8_t it() const noexcept { return fbe_field<uint8_t>(222); }
+    View<std::optional<::import::Word>> Companion() const noexcept { return fbe_field<std::optional<::import::Word>>(223); }
+    ::import::Word Unit() const noexcept { return fbe_field<::import::Word>(228, ::import::Word::Unit); }
+    int32_t Nothing() const noexcept { return fbe_field<int32_t>(230); }
+    std::string_view Int() const noexcept { return fbe_field<std::string>(234); }
+    View<std::optional<bool>> Array() const noexcept { return fbe_field<std::optional<bool>>(238); }
+};
+
+//! View of import.JsWords: its fields read in place, each checked against the body found.
+template <>
+class View<::import::JsWords> : public StructView<::import::JsWords>
+{
+public:
+    using StructView<::import::JsWords>::StructView;
+
+    ::import::Word debugger() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::debugger); }
+    int32_t function() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view let() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> of() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier declare() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double unknown() const noexcept { return fbe_field<double>(31); }
+    ::import::side never() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t number() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> bigint() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> symbol() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> undefined() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> NaN() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t Infinity() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t Uint8Array() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t Error() const noexcept { return fbe_field<uint64_t>(100); }
+    float Number() const noexcept { return fbe_field<float>(108); }
+    uint8_t BigInt() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> Boolean() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word Symbol() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::Symbol); }
+    int32_t Date() const noexcept { return fbe_field<int32_t>(120); }
+    std::string_view JSON() const noexcept { return fbe_field<std::string>(124); }
+    View<std::optional<bool>> Promise() const noexcept { return fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier Partial() const noexcept { return fbe_field<::import::Modifier>(133); }
+    double Record() const noexcept { return fbe_field<double>(141); }
+    ::import::side globalThis() const noexcept { return fbe_field<::import::side>(149); }
+    int64_t arguments() const noexcept { return fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>> eval() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>> require() const noexcept { return fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t> prototype() const noexcept { return fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>> __proto___() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t toString() const noexcept { return fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t valueOf() const noexcept { return fbe_field<FBE::uuid_t>(194); }
+    uint64_t hasOwnProperty() const noexcept { return fbe_field<uint64_t>(210); }
+    float isPrototypeOf() const noexcept { return fbe_field<float>(218); }
+    uint8_t propertyIsEnumerable() const noexcept { return fbe_field<uint8_t>(222); }
+    View<std::optional<::import::Word>> toLocaleString() const noexcept { return fbe_field<std::optional<::import::Word>>(223); }
+    ::import::Word readonly() const noexcept { return fbe_field<::import::Word>(228, ::import::Word::readonly); }
+    int32_t keyof() const noexcept { return fbe_field<int32_t>(230); }
+    std::string_view infer() const noexcept { return fbe_field<std::string>(234); }
+    View<std::optional<bool>> asserts() const noexcept { return fbe_field<std::optional<bool>>(238); }
+    ::import::Modifier satisfies() const noexcept { return fbe_field<::import::Modifier>(243); }
+    double accessor() const noexcept { return fbe_field<double>(251); }
+};
+
+//! View of import.RustWords: its fields read in place, each checked against the body found.
+template <>
+class View<::import::RustWords> : public StructView<::import::RustWords>
+{
+public:
+    using StructView<::import::RustWords>::StructView;
+
+    ::import::Word crate() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::crate); }
+    int32_t dyn() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view fn() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> impl() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier loop() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double mod() const noexcept { return fbe_field<double>(31); }
+    ::import::side move() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t mut() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> pub() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> ref() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> Self() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> trait() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t unsafe() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t use() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t become() const noexcept { return fbe_field<uint64_t>(100); }
+    float box() const noexcept { return fbe_field<float>(108); }
+    uint8_t macro() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> priv() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word unsized() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::unsized); }
+    int32_t gen() const noexcept { return fbe_field<int32_t>(120); }
+    std::string_view macro_rules() const noexcept { return fbe_field<std::string>(124); }
+    View<std::optional<bool>> Option() const noexcept { return fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier Some() const noexcept { return fbe_field<::import::Modifier>(133); }
+    double Result() const noexcept { return fbe_field<double>(141); }
+    ::import::side Ok() const noexcept { return fbe_field<::import::side>(149); }
+    int64_t Err() const noexcept { return fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>> Vec() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>> Box() const noexcept { return fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t> Clone() const noexcept { return fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>> Copy() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
+    FBE::decimal_t Default() const noexcept { return fbe_field<FBE::decimal_t>(178); }
+    FBE::uuid_t Drop() const noexcept { return fbe_field<FBE::uuid_t>(194); }
+    uint64_t Send() const noexcept { return fbe_field<uint64_t>(210); }
+    float Sync() const noexcept { return fbe_field<float>(218); }
+    uint8_t Sized() const noexcept { return fbe_field<uint8_t>(222); }
+};
+
+//! View of import.CSharpWords: its fields read in place, each checked against the body found.
+template <>
+class View<::import::CSharpWords> : public StructView<::import::CSharpWords>
+{
+public:
+    using StructView<::import::CSharpWords>::StructView;
+
+    ::import::Word checked() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::checked); }
+    int32_t event() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view fixed() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> foreach() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier implicit() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double lock() const noexcept { return fbe_field<double>(31); }
+    ::import::side params() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t sbyte() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> stackalloc() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> ulong() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> unchecked() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> ushort() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t add() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t alias() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t ascending() const noexcept { return fbe_field<uint64_t>(100); }
+    float descending() const noexcept { return fbe_field<float>(108); }
+    uint8_t equals() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> group() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word into() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::into); }
+    int32_t join() const noexcept { return fbe_field<int32_t>(120); }
+    std::string_view nameof() const noexcept { return fbe_field<std::string>(124); }
+    View<std::optional<bool>> on() const noexcept { return fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier orderby() const noexcept { return fbe_field<::import::Modifier>(133); }
+    double partial() const noexcept { return fbe_field<double>(141); }
+    ::import::side remove() const noexcept { return fbe_field<::import::side>(149); }
+    int64_t unmanaged() const noexcept { return fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>> required() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>> scoped() const noexcept { return fbe_field<std::optional<std::string>>(165); }
+    View<FBE::buffer_t> managed() const noexcept { return fbe_field<FBE::buffer_t>(170); }
+    View<std::map<std::string, int32_t>> notnull() const noexcept { return fbe_field<std::map<std::string, int32_t>>(174); }
+};
+
+//! View of import.RubyWords: its fields read in place, each checked against the body found.
+template <>
+class View<::import::RubyWords> : public StructView<::import::RubyWords>
+{
+public:
+    using StructView<::import::RubyWords>::StructView;
+
+    ::import::Word BEGIN() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::BEGIN); }
+    int32_t END() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view begin() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> elsif() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier end() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double ensure() const noexcept { return fbe_field<double>(31); }
+    ::import::side next() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t redo() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> rescue() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> retry() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> then() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> undef() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t unless() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t until() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t __FILE___() const noexcept { return fbe_field<uint64_t>(100); }
+    float __LINE___() const noexcept { return fbe_field<float>(108); }
+    uint8_t __ENCODING___() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> initialize() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+};
+
+//! View of import.CppMembers: its fields read in place, each checked against the body found.
+template <>
+class View<::import::CppMembers> : public StructView<::import::CppMembers>
+{
+public:
+    using StructView<::import::CppMembers>::StructView;
+
+    ::import::Word swap_() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::swap); }
+    int32_t fbe_type_() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view fbe() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> Model() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier FinalModel() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double FieldModel_() const noexcept { return fbe_field<double>(31); }
+    ::import::side buffer() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t size_() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> offset() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> model() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> reset() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+};
+
+//! View of import.PythonMembers: its fields read in place, each checked against the body found.
+template <>
+class View<::import::PythonMembers> : public StructView<::import::PythonMembers>
+{
+public:
+    using StructView<::import::PythonMembers>::StructView;
+
+    ::import::Word to_json() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::to_json); }
+    int32_t from_json() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view to_fbe() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> from_fbe() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier to_final() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double from_final() const noexcept { return fbe_field<double>(31); }
+    ::import::side fbe_equal() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t fbe_key() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> fbe_size_() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> __init___() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> __slots___() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> __class___() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t __dict___() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t __hash___() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t __eq___() const noexcept { return fbe_field<uint64_t>(100); }
+    float __private_() const noexcept { return fbe_field<float>(108); }
+};
+
+//! View of import.GoMembers: its fields read in place, each checked against the body found.
+template <>
+class View<::import::GoMembers> : public StructView<::import::GoMembers>
+{
+public:
+    using StructView<::import::GoMembers>::StructView;
+
+    ::import::Word FBEKey() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::FBEKey); }
+    int32_t FBEKeyCompare() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view Reset() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> MarshalFBE() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier UnmarshalFBE() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double AppendFBE() const noexcept { return fbe_field<double>(31); }
+    ::import::side ReadFBE() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t FBEWrite() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> FBERead() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> MarshalFinal() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> UnmarshalFinal() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> AppendFinal() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t ReadFinal() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t FBEWriteFinal() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t FBEReadFinal() const noexcept { return fbe_field<uint64_t>(100); }
+    float MarshalJSON() const noexcept { return fbe_field<float>(108); }
+    uint8_t UnmarshalJSON() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> AppendJSON() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word ReadJSON() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::ReadJSON); }
+    int32_t FBEWriteJSON() const noexcept { return fbe_field<int32_t>(120); }
+    std::string_view FBEReadJSON() const noexcept { return fbe_field<std::string>(124); }
+    View<std::optional<bool>> FBEWriteText() const noexcept { return fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier TypeID() const noexcept { return fbe_field<::import::Modifier>(133); }
+    double Verify() const noexcept { return fbe_field<double>(141); }
+    ::import::side VerifyFinal() const noexcept { return fbe_field<::import::side>(149); }
+};
+
+//! View of import.JvmMembers: its fields read in place, each checked against the body found.
+template <>
+class View<::import::JvmMembers> : public StructView<::import::JvmMembers>
+{
+public:
+    using StructView<::import::JvmMembers>::StructView;
+
+    ::import::Word TYPE_ID() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::TYPE_ID); }
+    int32_t KEY_ORDER() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view toFbe() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> fromFbe() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier readFbe() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double writeFbe() const noexcept { return fbe_field<double>(31); }
+    ::import::side verifyFbe() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t toFinal() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> fromFinal() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> readFinal() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> writeFinal() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> verifyFinal() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t toJson() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t fromJson() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t writeJson() const noexcept { return fbe_field<uint64_t>(100); }
+    float readJson() const noexcept { return fbe_field<float>(108); }
+    uint8_t hashCode() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> getClass() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word clone() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::clone); }
+    int32_t finalize() const noexcept { return fbe_field<int32_t>(120); }
+    std::string_view wait() const noexcept { return fbe_field<std::string>(124); }
+    View<std::optional<bool>> notify() const noexcept { return fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier notifyAll() const noexcept { return fbe_field<::import::Modifier>(133); }
+    double javaClass() const noexcept { return fbe_field<double>(141); }
+    ::import::side component1() const noexcept { return fbe_field<::import::side>(149); }
+    int64_t fbeLevels() const noexcept { return fbe_field<int64_t>(153); }
+};
+
+//! View of import.JsMembers: its fields read in place, each checked against the body found.
+template <>
+class View<::import::JsMembers> : public StructView<::import::JsMembers>
+{
+public:
+    using StructView<::import::JsMembers>::StructView;
+
+    ::import::Word fbeKey() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::fbeKey); }
+    int32_t toJSON() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view toText() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> verify_() const noexcept { return fbe_field<std::optional<bool>>(18); }
+};
+
+//! View of import.RuntimeNames: its fields read in place, each checked against the body found.
+template <>
+class View<::import::RuntimeNames> : public StructView<::import::RuntimeNames>
+{
+public:
+    using StructView<::import::RuntimeNames>::StructView;
+
+    ::import::Word Buffer() const noexcept { return fbe_field<::import::Word>(8, ::import::Word::Buffer); }
+    int32_t WriteBuffer() const noexcept { return fbe_field<int32_t>(10); }
+    std::string_view ReadBuffer() const noexcept { return fbe_field<std::string>(14); }
+    View<std::optional<bool>> Reader() const noexcept { return fbe_field<std::optional<bool>>(18); }
+    ::import::Modifier Writer() const noexcept { return fbe_field<::import::Modifier>(23); }
+    double Limits() const noexcept { return fbe_field<double>(31); }
+    ::import::side Decimal() const noexcept { return fbe_field<::import::side>(39); }
+    int64_t Uuid() const noexcept { return fbe_field<int64_t>(43); }
+    View<std::vector<::import::Word>> UUID() const noexcept { return fbe_field<std::vector<::import::Word>>(51); }
+    View<std::optional<std::string>> Timestamp() const noexcept { return fbe_field<std::optional<std::string>>(55); }
+    View<FBE::buffer_t> JsonWriter() const noexcept { return fbe_field<FBE::buffer_t>(60); }
+    View<std::map<std::string, int32_t>> JsonReader() const noexcept { return fbe_field<std::map<std::string, int32_t>>(64); }
+    FBE::decimal_t DecodeError() const noexcept { return fbe_field<FBE::decimal_t>(68); }
+    FBE::uuid_t EncodeError() const noexcept { return fbe_field<FBE::uuid_t>(84); }
+    uint64_t DecodeException() const noexcept { return fbe_field<uint64_t>(100); }
+    float EncodeException() const noexcept { return fbe_field<float>(108); }
+    uint8_t Sender() const noexcept { return fbe_field<uint8_t>(112); }
+    View<std::optional<::import::Word>> Receiver() const noexcept { return fbe_field<std::optional<::import::Word>>(113); }
+    ::import::Word Client() const noexcept { return fbe_field<::import::Word>(118, ::import::Word::Client); }
+    int32_t Proxy() const noexcept { return fbe_field<int32_t>(120); }
+    std::string_view Handler() const noexcept { return fbe_field<std::string>(124); }
+    View<std::optional<bool>> Text() const noexcept { return fbe_field<std::optional<bool>>(128); }
+    ::import::Modifier Compare() const noexcept { return fbe_field<::import::Modifier>(133); }
+    double Decimals() const noexcept { return fbe_field<double>(141); }
+    ::import::side Uuids() const noexcept { return fbe_field<::import::side>(149); }
+    int64_t Timestamps() const noexcept { return fbe_field<int64_t>(153); }
+    View<std::vector<::import::Word>> Utf8() const noexcept { return fbe_field<std::vector<::import::Word>>(161); }
+    View<std::optional<std::string>> Requests() const noexcept { return fbe_field<std::optional<std::string>>(165); }
+};
+
+//! View of import.class: its fields read in place, each checked against the body found.
+template <>
+class View<::import::class_> : public StructView<::import::class_>
+{
+public:
+    using StructView<::import::class_>::StructView;
+
+    int32_t class__() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Object: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Object> : public StructView<::import::Object>
+{
+public:
+    using StructView<::import::Object>::StructView;
+
+    int32_t Object_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.String: its fields read in place, each checked against the body found.
+template <>
+class View<::import::String> : public StructView<::import::String>
+{
+public:
+    using StructView<::import::String>::StructView;
+
+    int32_t String_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.List: its fields read in place, each checked against the body found.
+template <>
+class View<::import::List> : public StructView<::import::List>
+{
+public:
+    using StructView<::import::List>::StructView;
+
+    int32_t List_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Map: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Map> : public StructView<::import::Map>
+{
+public:
+    using StructView<::import::Map>::StructView;
+
+    int32_t Map_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Model: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Model> : public StructView<::import::Model>
+{
+public:
+    using StructView<::import::Model>::StructView;
+
+    int32_t Model_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.FinalModel: its fields read in place, each checked against the body found.
+template <>
+class View<::import::FinalModel> : public StructView<::import::FinalModel>
+{
+public:
+    using StructView<::import::FinalModel>::StructView;
+
+    int32_t FinalModel_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Buffer: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Buffer> : public StructView<::import::Buffer>
+{
+public:
+    using StructView<::import::Buffer>::StructView;
+
+    int32_t Buffer_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Reader: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Reader> : public StructView<::import::Reader>
+{
+public:
+    using StructView<::import::Reader>::StructView;
+
+    int32_t Reader_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Writer: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Writer> : public StructView<::import::Writer>
+{
+public:
+    using StructView<::import::Writer>::StructView;
+
+    int32_t Writer_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Limits: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Limits> : public StructView<::import::Limits>
+{
+public:
+    using StructView<::import::Limits>::StructView;
+
+    int32_t Limits_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.DecodeError: its fields read in place, each checked against the body found.
+template <>
+class View<::import::DecodeError> : public StructView<::import::DecodeError>
+{
+public:
+    using StructView<::import::DecodeError>::StructView;
+
+    int32_t DecodeError_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.DecodeException: its fields read in place, each checked against the body found.
+template <>
+class View<::import::DecodeException> : public StructView<::import::DecodeException>
+{
+public:
+    using StructView<::import::DecodeException>::StructView;
+
+    int32_t DecodeException_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Decimal: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Decimal> : public StructView<::import::Decimal>
+{
+public:
+    using StructView<::import::Decimal>::StructView;
+
+    int32_t Decimal_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Uuid: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Uuid> : public StructView<::import::Uuid>
+{
+public:
+    using StructView<::import::Uuid>::StructView;
+
+    int32_t Uuid_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.UUID: its fields read in place, each checked against the body found.
+template <>
+class View<::import::UUID> : public StructView<::import::UUID>
+{
+public:
+    using StructView<::import::UUID>::StructView;
+
+    int32_t UUID_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Timestamp: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Timestamp> : public StructView<::import::Timestamp>
+{
+public:
+    using StructView<::import::Timestamp>::StructView;
+
+    int32_t Timestamp_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Sender: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Sender> : public StructView<::import::Sender>
+{
+public:
+    using StructView<::import::Sender>::StructView;
+
+    int32_t Sender_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Receiver: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Receiver> : public StructView<::import::Receiver>
+{
+public:
+    using StructView<::import::Receiver>::StructView;
+
+    int32_t Receiver_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Client: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Client> : public StructView<::import::Client>
+{
+public:
+    using StructView<::import::Client>::StructView;
+
+    int32_t Client_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Proxy: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Proxy> : public StructView<::import::Proxy>
+{
+public:
+    using StructView<::import::Proxy>::StructView;
+
+    int32_t Proxy_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Handler: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Handler> : public StructView<::import::Handler>
+{
+public:
+    using StructView<::import::Handler>::StructView;
+
+    int32_t Handler_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.fbe: its fields read in place, each checked against the body found.
+template <>
+class View<::import::fbe> : public StructView<::import::fbe>
+{
+public:
+    using StructView<::import::fbe>::StructView;
+
+    int32_t fbe_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.FBE: its fields read in place, each checked against the body found.
+template <>
+class View<::import::FBE_> : public StructView<::import::FBE_>
+{
+public:
+    using StructView<::import::FBE_>::StructView;
+
+    int32_t FBE__() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.std: its fields read in place, each checked against the body found.
+template <>
+class View<::import::std_> : public StructView<::import::std_>
+{
+public:
+    using StructView<::import::std_>::StructView;
+
+    int32_t std__() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Companion: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Companion> : public StructView<::import::Companion>
+{
+public:
+    using StructView<::import::Companion>::StructView;
+
+    int32_t Companion_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Any: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Any> : public StructView<::import::Any>
+{
+public:
+    using StructView<::import::Any>::StructView;
+
+    int32_t Any_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Self: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Self> : public StructView<::import::Self>
+{
+public:
+    using StructView<::import::Self>::StructView;
+
+    int32_t Self_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.self: its fields read in place, each checked against the body found.
+template <>
+class View<::import::self> : public StructView<::import::self>
+{
+public:
+    using StructView<::import::self>::StructView;
+
+    int32_t self_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.None: its fields read in place, each checked against the body found.
+template <>
+class View<::import::None> : public StructView<::import::None>
+{
+public:
+    using StructView<::import::None>::StructView;
+
+    int32_t None_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Option: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Option> : public StructView<::import::Option>
+{
+public:
+    using StructView<::import::Option>::StructView;
+
+    int32_t Option_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Result: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Result> : public StructView<::import::Result>
+{
+public:
+    using StructView<::import::Result>::StructView;
+
+    int32_t Result_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Vec: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Vec> : public StructView<::import::Vec>
+{
+public:
+    using StructView<::import::Vec>::StructView;
+
+    int32_t Vec_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Box: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Box> : public StructView<::import::Box>
+{
+public:
+    using StructView<::import::Box>::StructView;
+
+    int32_t Box_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Error: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Error> : public StructView<::import::Error>
+{
+public:
+    using StructView<::import::Error>::StructView;
+
+    int32_t Error_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Exception: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Exception> : public StructView<::import::Exception>
+{
+public:
+    using StructView<::import::Exception>::StructView;
+
+    int32_t Exception_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Text: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Text> : public StructView<::import::Text>
+{
+public:
+    using StructView<::import::Text>::StructView;
+
+    int32_t Text_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.JsonWriter: its fields read in place, each checked against the body found.
+template <>
+class View<::import::JsonWriter> : public StructView<::import::JsonWriter>
+{
+public:
+    using StructView<::import::JsonWriter>::StructView;
+
+    int32_t JsonWriter_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.int32_t: its fields read in place, each checked against the body found.
+template <>
+class View<::import::int32_t_> : public StructView<::import::int32_t_>
+{
+public:
+    using StructView<::import::int32_t_>::StructView;
+
+    int32_t int32_t__() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.size_t: its fields read in place, each checked against the body found.
+template <>
+class View<::import::size_t_> : public StructView<::import::size_t_>
+{
+public:
+    using StructView<::import::size_t_>::StructView;
+
+    int32_t size_t__() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.list: its fields read in place, each checked against the body found.
+template <>
+class View<::import::list> : public StructView<::import::list>
+{
+public:
+    using StructView<::import::list>::StructView;
+
+    int32_t list_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.object: its fields read in place, each checked against the body found.
+template <>
+class View<::import::object> : public StructView<::import::object>
+{
+public:
+    using StructView<::import::object>::StructView;
+
+    int32_t object_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.v: its fields read in place, each checked against the body found.
+template <>
+class View<::import::v> : public StructView<::import::v>
+{
+public:
+    using StructView<::import::v>::StructView;
+
+    int32_t v_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.r: its fields read in place, each checked against the body found.
+template <>
+class View<::import::r> : public StructView<::import::r>
+{
+public:
+    using StructView<::import::r>::StructView;
+
+    int32_t r_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.w: its fields read in place, each checked against the body found.
+template <>
+class View<::import::w> : public StructView<::import::w>
+{
+public:
+    using StructView<::import::w>::StructView;
+
+    int32_t w_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.SideBuy: its fields read in place, each checked against the body found.
+template <>
+class View<::import::SideBuy> : public StructView<::import::SideBuy>
+{
+public:
+    using StructView<::import::SideBuy>::StructView;
+
+    int32_t SideBuy_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.OrderKey: its fields read in place, each checked against the body found.
+template <>
+class View<::import::OrderKey> : public StructView<::import::OrderKey>
+{
+public:
+    using StructView<::import::OrderKey>::StructView;
+
+    int32_t OrderKey_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.textOfside: its fields read in place, each checked against the body found.
+template <>
+class View<::import::textOfside> : public StructView<::import::textOfside>
+{
+public:
+    using StructView<::import::textOfside>::StructView;
+
+    int32_t textOfside_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.DECIMAL_1: its fields read in place, each checked against the body found.
+template <>
+class View<::import::DECIMAL_1> : public StructView<::import::DECIMAL_1>
+{
+public:
+    using StructView<::import::DECIMAL_1>::StructView;
+
+    int32_t DECIMAL_1_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.OrderModel: its fields read in place, each checked against the body found.
+template <>
+class View<::import::OrderModel> : public StructView<::import::OrderModel>
+{
+public:
+    using StructView<::import::OrderModel>::StructView;
+
+    int32_t OrderModel_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.OrderFinal: its fields read in place, each checked against the body found.
+template <>
+class View<::import::OrderFinal> : public StructView<::import::OrderFinal>
+{
+public:
+    using StructView<::import::OrderFinal>::StructView;
+
+    int32_t OrderFinal_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.NewOrder: its fields read in place, each checked against the body found.
+template <>
+class View<::import::NewOrder> : public StructView<::import::NewOrder>
+{
+public:
+    using StructView<::import::NewOrder>::StructView;
+
+    int32_t NewOrder_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.VerifyFBEOrder: its fields read in place, each checked against the body found.
+template <>
+class View<::import::VerifyFBEOrder> : public StructView<::import::VerifyFBEOrder>
+{
+public:
+    using StructView<::import::VerifyFBEOrder>::StructView;
+
+    int32_t VerifyFBEOrder_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.fbe_vr_Order: its fields read in place, each checked against the body found.
+template <>
+class View<::import::fbe_vr_Order> : public StructView<::import::fbe_vr_Order>
+{
+public:
+    using StructView<::import::fbe_vr_Order>::StructView;
+
+    int32_t fbe_vr_Order_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.e1: its fields read in place, each checked against the body found.
+template <>
+class View<::import::e1> : public StructView<::import::e1>
+{
+public:
+    using StructView<::import::e1>::StructView;
+
+    int32_t e1_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.i2: its fields read in place, each checked against the body found.
+template <>
+class View<::import::i2> : public StructView<::import::i2>
+{
+public:
+    using StructView<::import::i2>::StructView;
+
+    int32_t i2_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.o3: its fields read in place, each checked against the body found.
+template <>
+class View<::import::o3> : public StructView<::import::o3>
+{
+public:
+    using StructView<::import::o3>::StructView;
+
+    int32_t o3_() const noexcept { return fbe_field<int32_t>(8); }
+};
+
+//! View of import.Case: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Case> : public StructView<::import::Case>
+{
+public:
+    using StructView<::import::Case>::StructView;
+
+    int32_t name() const noexcept { return fbe_field<int32_t>(8); }
+    int32_t Name() const noexcept { return fbe_field<int32_t>(12); }
+    int32_t NAME() const noexcept { return fbe_field<int32_t>(16); }
+    int32_t class___() const noexcept { return fbe_field<int32_t>(20); }
+    int32_t class_() const noexcept { return fbe_field<int32_t>(24); }
+    int32_t class__() const noexcept { return fbe_field<int32_t>(28); }
+    int32_t String() const noexcept { return fbe_field<int32_t>(32); }
+    int32_t String_() const noexcept { return fbe_field<int32_t>(36); }
+};
+
+//! View of import.Imported: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Imported> : public StructView<::import::Imported>
+{
+public:
+    using StructView<::import::Imported>::StructView;
+
+    ::market::Side market() const noexcept { return fbe_field<::market::Side>(8); }
+    View<::market::Instrument> org() const noexcept { return fbe_field<::market::Instrument>(9); }
+    ::market::Side example() const noexcept { return fbe_field<::market::Side>(13, ::market::Side::sell); }
+};
+
+//! View of import.symbol: its fields read in place, each checked against the body found.
+template <>
+class View<::import::symbol> : public StructView<::import::symbol>
+{
+public:
+    using StructView<::import::symbol>::StructView;
+
+    ::import::digits digits() const noexcept { return fbe_field<::import::digits>(8, ::import::digits::two); }
+};
+
+//! View of import.Listed: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Listed> : public StructView<::import::Listed>
+{
+public:
+    using StructView<::import::Listed>::StructView;
+
+    View<::market::Instrument> parent() const noexcept { return fbe_part<::market::Instrument>(); }
+    ::import::digits precision() const noexcept { return fbe_field<::import::digits>(16, ::import::digits::two); }
+    View<::import::symbol> ticker() const noexcept { return fbe_field<::import::symbol>(20); }
+};
+
+//! View of import.Derived: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Derived> : public StructView<::import::Derived>
+{
+public:
+    using StructView<::import::Derived>::StructView;
+
+    View<::import::Order> parent() const noexcept { return fbe_part<::import::Order>(); }
+    ::import::Word Word() const noexcept { return fbe_field<::import::Word>(20, ::import::Word::class_); }
+    ::import::range side_() const noexcept { return fbe_field<::import::range>(22); }
+};
+
+//! View of import.Hostile: its fields read in place, each checked against the body found.
+template <>
+class View<::import::Hostile> : public StructView<::import::Hostile>
+{
+public:
+    using StructView<::import::Hostile>::StructView;
+
+    View<::import::Order> Order() const noexcept { return fbe_field<::import::Order>(8); }
+    View<::import::CppWords> CppWords() const noexcept { return fbe_field<::import::CppWords>(12); }
+    View<::import::PythonWords> PythonWords() const noexcept { return fbe_field<::import::PythonWords>(16); }
+    View<::import::GoWords> GoWords() const noexcept { return fbe_field<::import::GoWords>(20); }
+    View<::import::JavaWords> JavaWords() const noexcept { return fbe_field<::import::JavaWords>(24); }
+    View<::import::KotlinWords> KotlinWords() const noexcept { return fbe_field<::import::KotlinWords>(28); }
+    View<::import::JsWords> JsWords() const noexcept { return fbe_field<::import::JsWords>(32); }
+    View<::import::RustWords> RustWords() const noexcept { return fbe_field<::import::RustWords>(36); }
+    View<::import::CSharpWords> CSharpWords() const noexcept { return fbe_field<::import::CSharpWords>(40); }
+    View<::import::RubyWords> RubyWords() const noexcept { return fbe_field<::import::RubyWords>(44); }
+    View<::import::CppMembers> CppMembers() const noexcept { return fbe_field<::import::CppMembers>(48); }
+    View<::import::PythonMembers> PythonMembers() const noexcept { return fbe_field<::import::PythonMembers>(52); }
+    View<::import::GoMembers> GoMembers() const noexcept { return fbe_field<::import::GoMembers>(56); }
+    View<::import::JvmMembers> JvmMembers() const noexcept { return fbe_field<::import::JvmMembers>(60); }
+    View<::import::JsMembers> JsMembers() const noexcept { return fbe_field<::import::JsMembers>(64); }
+    View<::import::RuntimeNames> RuntimeNames() const noexcept { return fbe_field<::import::RuntimeNames>(68); }
+    View<::import::class_> class_() const noexcept { return fbe_field<::import::class_>(72); }
+    View<::import::Object> Object() const noexcept { return fbe_field<::import::Object>(76); }
+    View<::import::String> String() const noexcept { return fbe_field<::import::String>(80); }
+    View<::import::List> List() const noexcept { return fbe_field<::import::List>(84); }
+    View<::import::Map> Map() const noexcept { return fbe_field<::import::Map>(88); }
+    View<::import::Model> Model() const noexcept { return fbe_field<::import::Model>(92); }
+    View<::import::FinalModel> FinalModel() const noexcept { return fbe_field<::import::FinalModel>(96); }
+    View<::import::Buffer> Buffer() const noexcept { return fbe_field<::import::Buffer>(100); }
+    View<::import::Reader> Reader() const noexcept { return fbe_field<::import::Reader>(104); }
+    View<::import::Writer> Writer() const noexcept { return fbe_field<::import::Writer>(108); }
+    View<::import::Limits> Limits() const noexcept { return fbe_field<::import::Limits>(112); }
+    View<::import::DecodeError> DecodeError() const noexcept { return fbe_field<::import::DecodeError>(116); }
+    View<::import::DecodeException> DecodeException() const noexcept { return fbe_field<::import::DecodeException>(120); }
+    View<::import::Decimal> Decimal() const noexcept { return fbe_field<::import::Decimal>(124); }
+    View<::import::Uuid> Uuid() const noexcept { return fbe_field<::import::Uuid>(128); }
+    View<::import::UUID> UUID() const noexcept { return fbe_field<::import::UUID>(132); }
+    View<::import::Timestamp> Timestamp() const noexcept { return fbe_field<::import::Timestamp>(136); }
+    View<::import::Sender> Sender() const noexcept { return fbe_field<::import::Sender>(140); }
+    View<::import::Receiver> Receiver() const noexcept { return fbe_field<::import::Receiver>(144); }
+    View<::import::Client> Client() const noexcept { return fbe_field<::import::Client>(148); }
+    View<::import::Proxy> Proxy() const noexcept { return fbe_field<::import::Proxy>(152); }
+    View<::import::Handler> Handler() const noexcept { return fbe_field<::import::Handler>(156); }
+    View<::import::fbe> fbe() const noexcept { return fbe_field<::import::fbe>(160); }
+    View<::import::FBE_> FBE_() const noexcept { return fbe_field<::import::FBE_>(164); }
+    View<::import::std_> std_() const noexcept { return fbe_field<::import::std_>(168); }
+    View<::import::Companion> Companion() const noexcept { return fbe_field<::import::Companion>(172); }
+    View<::import::Any> Any() const noexcept { return fbe_field<::import::Any>(176); }
+    View<::import::Self> Self() const noexcept { return fbe_field<::import::Self>(180); }
+    View<::import::self> self() const noexcept { return fbe_field<::import::self>(184); }
+    View<::import::None> None() const noexcept { return fbe_field<::import::None>(188); }
+    View<::import::Option> Option() const noexcept { return fbe_field<::import::Option>(192); }
+    View<::import::Result> Result() const noexcept { return fbe_field<::import::Result>(196); }
+    View<::import::Vec> Vec() const noexcept { return fbe_field<::import::Vec>(200); }
+    View<::import::Box> Box() const noexcept { return fbe_field<::import::Box>(204); }
+    View<::import::Error> Error() const noexcept { return fbe_field<::import::Error>(208); }
+    View<::import::Exception> Exception() const noexcept { return fbe_field<::import::Exception>(212); }
+    View<::import::Text> Text() const noexcept { return fbe_field<::import::Text>(216); }
+    View<::import::JsonWriter> JsonWriter() const noexcept { return fbe_field<::import::JsonWriter>(220); }
+    View<::import::int32_t_> int32_t_() const noexcept { return fbe_field<::import::int32_t_>(224); }
+    View<::import::size_t_> size_t_() const noexcept { return fbe_field<::import::size_t_>(228); }
+    View<::import::list> list() const noexcept { return fbe_field<::import::list>(232); }
+    View<::import::object> object() const noexcept { return fbe_field<::import::object>(236); }
+    View<::import::v> v() const noexcept { return fbe_field<::import::v>(240); }
+    View<::import::r> r() const noexcept { return fbe_field<::import::r>(244); }
+    View<::import::w> w() const noexcept { return fbe_field<::import::w>(248); }
+    View<::import::SideBuy> SideBuy() const noexcept { return fbe_field<::import::SideBuy>(252); }
+    View<::import::OrderKey> OrderKey() const noexcept { return fbe_field<::import::OrderKey>(256); }
+    View<::import::textOfside> textOfside() const noexcept { return fbe_field<::import::textOfside>(260); }
+    View<::import::DECIMAL_1> DECIMAL_1() const noexcept { return fbe_field<::import::DECIMAL_1>(264); }
+    View<::import::OrderModel> OrderModel() const noexcept { return fbe_field<::import::OrderModel>(268); }
+    View<::import::OrderFinal> OrderFinal() const noexcept { return fbe_field<::import::OrderFinal>(272); }
+    View<::import::NewOrder> NewOrder() const noexcept { return fbe_field<::import::NewOrder>(276); }
+    View<::import::VerifyFBEOrder> VerifyFBEOrder() const noexcept { return fbe_field<::import::VerifyFBEOrder>(280); }
+    View<::import::fbe_vr_Order> fbe_vr_Order() const noexcept { return fbe_field<::import::fbe_vr_Order>(284); }
+    View<::import::e1> e1() const noexcept { return fbe_field<::import::e1>(288); }
+    View<::import::i2> i2() const noexcept { return fbe_field<::import::i2>(292); }
+    View<::import::o3> o3() const noexcept { return fbe_field<::import::o3>(296); }
+    View<::import::Case> Case() const noexcept { return fbe_field<::import::Case>(300); }
+    View<::import::Imported> Imported() const noexcept { return fbe_field<::import::Imported>(304); }
+    View<::import::Derived> Derived() const noexcept { return fbe_field<::import::Derived>(308); }
+    View<::import::Listed> Listed() const noexcept { return fbe_field<::import::Listed>(312); }
+    ::import::Letters Letters() const noexcept { return fbe_field<::import::Letters>(316, ::import::Letters::_a); }
 };
 
 } // namespace FBE

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <fbe/field_model.h>
+#include <fbe/view.h>
 
 #include "market.h"
 
@@ -61,6 +62,28 @@ public:
 
     FieldModel<TBuffer, FBE::uuid_t> id;
     FieldModel<TBuffer, std::string> reason;
+};
+
+//! View of market.Instrument: its fields read in place, each checked against the body found.
+template <>
+class View<::market::Instrument> : public StructView<::market::Instrument>
+{
+public:
+    using StructView<::market::Instrument>::StructView;
+
+    std::string_view symbol() const noexcept { return fbe_field<std::string>(8); }
+    int32_t digits() const noexcept { return fbe_field<int32_t>(12, 5); }
+};
+
+//! View of market.Failure: its fields read in place, each checked against the body found.
+template <>
+class View<::market::Failure> : public StructView<::market::Failure>
+{
+public:
+    using StructView<::market::Failure>::StructView;
+
+    FBE::uuid_t id() const noexcept { return fbe_field<FBE::uuid_t>(8); }
+    std::string_view reason() const noexcept { return fbe_field<std::string>(24); }
 };
 
 } // namespace FBE
