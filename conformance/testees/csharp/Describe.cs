@@ -17,11 +17,17 @@ namespace Fbe.Conformance
     {
         private readonly Dictionary<string, JToken> _structs = new Dictionary<string, JToken>();
 
+        /// <summary>Each package's Receiver table (the IR's dispatch: its own messages, then its imports').</summary>
+        public readonly Dictionary<string, JToken> Dispatch = new Dictionary<string, JToken>();
+
         public void AddIr(JObject ir)
         {
             foreach (JToken p in ir["packages"])
+            {
                 foreach (JToken s in p["structs"])
                     _structs[(string)s["qualified"]] = s;
+                Dispatch[(string)p["name"]] = p["dispatch"];
+            }
         }
 
         // ------------------------------------------------------------ description -> final root

@@ -39,6 +39,8 @@ namespace Fbe.Conformance
 
         public object FromFbe(byte[] b, Limits l) { return Call("FromFbe", Root, b, b.Length, l); }
         public object FromFinal(byte[] b, Limits l) { return Call("FromFinal", Root, b, b.Length, l); }
+        public object FromFbe(byte[] b, int n, Limits l) { return Call("FromFbe", Root, b, n, l); }
+        public object FromFinal(byte[] b, int n, Limits l) { return Call("FromFinal", Root, b, n, l); }
         public object FromJson(byte[] b, Limits l) { return Call("FromJson", Root, b, b.Length, l); }
         public void VerifyFbe(byte[] b, Limits l) { Call("VerifyFbe", Root, b, b.Length, l); }
         public void VerifyFinal(byte[] b, Limits l) { Call("VerifyFinal", Root, b, b.Length, l); }
@@ -111,7 +113,7 @@ namespace Fbe.Conformance
             string inFormat = (string)request["input"]["format"];
             string output = (string)request["output"];
             if (inFormat == "stream" || inFormat == "final_stream")
-                return Answer("skipped", "the C# runtime has no protocol yet (issue 27)");
+                return Stream(request, describe, inFormat == "final_stream");
             Model model;
             if (!Models.TryGetValue(qualified, out model))
                 return Answer("skipped", "no generated type " + qualified);
@@ -168,6 +170,30 @@ namespace Fbe.Conformance
         {
             using (var reader = new JsonTextReader(new StringReader(text)) { DateParseHandling = DateParseHandling.None })
                 return JObject.Load(reader);
+        }
+
+        /// <summary>A protocol stream fed in one call to a Receiver of the package's messages: what it did, in order.</summary>
+        private static JObject Stream(JObject request, Describe describe, bool final)
+        {
+            var events = new JArray();
+            var receiver = new Receiver(final, LimitsOf(request["limits"]))
+            {
+                Message = (name, value) => events.Add(new JObject { { "message", name } }),
+                Error = reason => events.Add(new JObject { { "error", reason } }),
+            };
+            foreach (JToken d in describe.Dispatch[(string)request["package"]])
+            {
+                Model model;
+                if (!Models.TryGetValue((string)d["type"], out model))
+                    continue;
+                if (final)
+                    receiver.Register((uint)d["type_id"], (string)d["type"], model.FromFinal);
+                else
+                    receiver.Register((uint)d["type_id"], (string)d["type"], model.FromFbe);
+            }
+            byte[] data = Convert.FromBase64String((string)request["input"]["payload"]);
+            receiver.Receive(data, 0, data.Length);
+            return Answer("result", events);
         }
 
         private static byte[] ReadExactly(Stream s, int n)
