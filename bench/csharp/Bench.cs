@@ -10,6 +10,8 @@
 //
 //   mono Bench.exe --check                 every row's round trip and verify, once
 //   mono Bench.exe [--reps N] [--batch-ms M] [--out DIR]   the table (stdout, DIR/csharp.md)
+//   mono --profile=log:sample,alloc Bench.exe --only 'FBE (ours)/serialize' [--iterations N]
+//                                          one operation N times, untimed (for a profiler)
 
 using System;
 using System.Collections.Generic;
@@ -363,6 +365,8 @@ namespace FbeBench
             double batchMs = 100;
             string outDir = null;
             bool checkOnly = false;
+            string only = null;
+            int iterations = 1000000;
             for (int i = 0; i < args.Length; i++)
             {
                 switch (args[i])
@@ -371,7 +375,9 @@ namespace FbeBench
                     case "--reps": reps = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
                     case "--batch-ms": batchMs = double.Parse(args[++i], CultureInfo.InvariantCulture); break;
                     case "--out": outDir = args[++i]; break;
-                    default: Console.Error.WriteLine("usage: Bench.exe [--check] [--reps N] [--batch-ms M] [--out DIR]"); return 2;
+                    case "--only": only = args[++i]; break;
+                    case "--iterations": iterations = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                    default: Console.Error.WriteLine("usage: Bench.exe [--check] [--reps N] [--batch-ms M] [--out DIR] [--only ROW/OP [--iterations N]]"); return 2;
                 }
             }
 
@@ -413,6 +419,18 @@ namespace FbeBench
                 long before = GC.GetAllocatedBytesForCurrentThread();
                 for (int i = 0; i < AllocN; i++) r.Serialize(sample);
                 allocs[r.Name] = (GC.GetAllocatedBytesForCurrentThread() - before) / (double)AllocN;
+            }
+
+            if (only != null)
+            {
+                Op op = ops.FirstOrDefault(o => o.Row + "/" + o.Name == only);
+                if (op == null)
+                {
+                    Console.Error.WriteLine("no operation " + only + "; one of: " + string.Join(", ", ops.Select(o => o.Row + "/" + o.Name)));
+                    return 2;
+                }
+                op.Run(iterations);
+                return 0;
             }
 
             // Warm-up and calibration: each operation runs until it has lasted batchMs, doubling n.
