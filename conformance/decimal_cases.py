@@ -10,7 +10,10 @@ map keys, a hash, optionals in a vector):
   a value description "130.00") is written without them, in both models and in JSON;
 * JSON decimal text: exact or refused (more than 28 fraction digits, 2^96 or more, an exponent
   out of range), at most 64 characters; a megabyte of digits (a member and a map key) refused in
-  time linear in its length.
+  time linear in its length;
+* writer errors: a value description holding a decimal no decimal holds (1e40, in a field, a
+  vector's element, an optional in a vector) is refused in every output format with a
+  serialize_error naming the field's path (testee_protocol.md, docs/limits.md 8).
 """
 
 from __future__ import annotations
@@ -98,6 +101,22 @@ def decimal_cases(add: Callable[..., None]) -> None:
         result=str(codec.to_json(dict(value, price=Decimal("1.5")), TYPE)).encode())
 
     json_cases(add, codec, value)
+    writer_errors(add, codec, value)
+
+
+def writer_errors(add: Callable[..., None], codec: Any, value: dict[str, Any]) -> None:
+    """A decimal beyond 96 bits where a value description puts it: no writer writes it, and the
+    refusal names where it is (a language whose decimal cannot hold it refuses it as it reads the
+    description, naming the field as its writers do)."""
+    big = "1" + "0" * 40                                  # 1e40, as the digits a description holds
+    described = codec.to_described(value, TYPE)
+    for where, field_name, held in (("price", "price", big), ("priceVector[1]", "priceVector", ["5.5", big]),
+                                    ("maybePrices[1]", "maybePrices", [None, big])):
+        payload = dict(described, **{field_name: held})
+        for fmt in ("versioned", "final", "json"):
+            add(f"Prices.{where}.1e40->{fmt}", "writer errors",
+                {"package": "decimals", "type": "Prices", "input": {"format": "value", "payload": payload},
+                 "output": fmt}, "serialize_error", result=f"Prices.{where}")
 
 
 def json_cases(add: Callable[..., None], codec: Any, value: dict[str, Any]) -> None:

@@ -44,7 +44,7 @@ class LimitCase:
     id: str
     suite: str
     request: dict[str, Any]
-    expect: str                                   # "result" | "parse_error"
+    expect: str                                   # "result" | "parse_error" | "serialize_error"
     events: list[str] | None = None               # stream cases: delivered messages and "error", in order
     bound: bool = False                           # measure and check peak memory and time
     honest: dict[str, Any] | None = field(default=None)   # the honest request timed for comparison

@@ -157,8 +157,8 @@ class Case:
     id: str
     suite: str
     request: dict[str, Any]
-    expect: str                                # "result" | "parse_error"
-    result: Any = None                         # expected result (None: any result)
+    expect: str                                # "result" | "parse_error" | "serialize_error"
+    result: Any = None                         # expected result (None: any result; a serialize_error's: text it holds)
     mask: Sequence[tuple[int, int]] = ()       # byte ranges ignored in binary results
     compare: Callable[[Any, Any], bool] | None = None
     events: list[str] | None = None            # a stream's delivered messages and "error"s, in order
@@ -449,6 +449,13 @@ def check(case: Case, answer: dict[str, Any]) -> Outcome:
         if kind == "parse_error":
             return Outcome(True)
         return Outcome(False, detail=f"expected a parse error, got {kind}")
+    if case.expect == "serialize_error":
+        if kind != "serialize_error":
+            return Outcome(False, detail=f"expected a serialize error naming {case.result}, got {kind}: "
+                                         f"{_short(payload)}")
+        if case.result is not None and str(case.result) not in str(payload):
+            return Outcome(False, detail=f"a serialize error that does not name {case.result}: {_short(payload)}")
+        return Outcome(True)
     if kind != "result":
         return Outcome(False, detail=f"{kind}: {payload}")
     if case.events is not None:

@@ -85,7 +85,7 @@ def main() -> int:
         if not s.all_fields:
             out.append("    (void)x;")
         for f in s.all_fields:
-            out.append(f'    from_value(member(v, "{f.name}"), x.{field_ident(f)});')
+            out.append(f'    within(".{f.name}", [&] {{ from_value(member(v, "{f.name}"), x.{field_ident(f)}); }});')
         out.append("}")
         out.append("")
         out.append(f"void to_value(Writer& w, const {qualified(q)}& x)")

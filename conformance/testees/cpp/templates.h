@@ -49,7 +49,14 @@ inline void from_value(const rapidjson::Value& v, std::string& x)
     if (!FBE::JSON::detail::string_from_json(v.GetString(), v.GetStringLength(), x))
         throw BadValue("a string description that is not UTF-8");
 }
-inline void from_value(const rapidjson::Value& v, FBE::decimal_t& x) { x = FBE::decimal_t(std::string(v.GetString())); }
+inline void from_value(const rapidjson::Value& v, FBE::decimal_t& x)
+{
+    try {
+        x = FBE::decimal_t(std::string(v.GetString()));
+    } catch (const std::invalid_argument& e) {
+        throw Unheld(e.what());         // a decimal_t holds only writable decimals
+    }
+}
 inline void from_value(const rapidjson::Value& v, FBE::uuid_t& x) { x = FBE::uuid_t(std::string(v.GetString())); }
 inline void from_value(const rapidjson::Value& v, FBE::buffer_t& x)
 {
@@ -157,7 +164,7 @@ void from_value(const rapidjson::Value& v, std::array<T, N>& x)
     if (v.Size() != N)
         throw BadValue("array of the wrong length");
     for (std::size_t i = 0; i < N; ++i)
-        from_value(v[static_cast<rapidjson::SizeType>(i)], x[i]);
+        within_index(i, [&] { from_value(v[static_cast<rapidjson::SizeType>(i)], x[i]); });
 }
 
 template <typename Seq>
@@ -174,33 +181,28 @@ template <typename T> void to_value(Writer& w, const std::vector<T>& x) { write_
 template <typename T> void to_value(Writer& w, const std::list<T>& x) { write_items(w, x); }
 template <typename T> void to_value(Writer& w, const std::set<T>& x) { write_items(w, x); }
 
-template <typename T>
-void from_value(const rapidjson::Value& v, std::vector<T>& x)
+template <typename Seq>
+void read_items(const rapidjson::Value& v, Seq& x)
 {
     x.clear();
+    std::size_t i = 0;
     for (const auto& item : v.GetArray()) {
         x.emplace_back();
-        from_value(item, x.back());
+        within_index(i++, [&] { from_value(item, x.back()); });
     }
 }
 
-template <typename T>
-void from_value(const rapidjson::Value& v, std::list<T>& x)
-{
-    x.clear();
-    for (const auto& item : v.GetArray()) {
-        x.emplace_back();
-        from_value(item, x.back());
-    }
-}
+template <typename T> void from_value(const rapidjson::Value& v, std::vector<T>& x) { read_items(v, x); }
+template <typename T> void from_value(const rapidjson::Value& v, std::list<T>& x) { read_items(v, x); }
 
 template <typename T>
 void from_value(const rapidjson::Value& v, std::set<T>& x)
 {
     x.clear();
+    std::size_t i = 0;
     for (const auto& item : v.GetArray()) {
         T element{};
-        from_value(item, element);
+        within_index(i++, [&] { from_value(item, element); });
         x.insert(std::move(element));
     }
 }
@@ -209,11 +211,13 @@ template <typename Map>
 void read_pairs(const rapidjson::Value& v, Map& x)
 {
     x.clear();
+    std::size_t i = 0;
     for (const auto& pair : v.GetArray()) {
         typename Map::key_type key{};
         typename Map::mapped_type value{};
-        from_value(pair[0], key);
-        from_value(pair[1], value);
+        const std::string at = "[" + std::to_string(i++) + "]";
+        within(at + ".key", [&] { from_value(pair[0], key); });
+        within(at + ".value", [&] { from_value(pair[1], value); });
         x.emplace(std::move(key), std::move(value));
     }
 }
@@ -304,7 +308,13 @@ std::string handle(const rapidjson::Value& request)
         if (!FBE::JSON::from_json(json, value, limits, text.size()))
             return reply("parse_error", "from_json failed: " + FBE::JSON::last_error());
     } else if (in == "value") {
-        from_value(payload, value);
+        try {
+            from_value(payload, value);
+        } catch (const Unheld& e) {
+            const std::string type = std::string(member(request, "package").GetString()) + "." +
+                                     member(request, "type").GetString();
+            return reply("serialize_error", std::string(e.what()) + " (" + type + e.path + ")");
+        }
     } else {
         return reply("skipped", "unknown input format " + in);
     }

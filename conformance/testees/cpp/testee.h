@@ -23,6 +23,32 @@ struct BadValue : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+//! A value description that fits its type but holds what the C++ types cannot (a decimal beyond 96
+//! bits): refused as a writer refuses it, naming where it is (testee_protocol.md).
+struct Unheld : std::runtime_error {
+    using std::runtime_error::runtime_error;
+    std::string path;                   // ".priceVector[1]": built on the way up (within)
+};
+
+//! Runs read(); an Unheld it throws gets `step` (".price", "[1]") in front of its path.
+template <typename Read>
+void within(const std::string& step, Read&& read)
+{
+    try {
+        read();
+    } catch (Unheld& e) {
+        e.path.insert(0, step);
+        throw;
+    }
+}
+
+//! within() of an element: the step "[i]".
+template <typename Read>
+void within_index(std::size_t i, Read&& read)
+{
+    within("[" + std::to_string(i) + "]", read);
+}
+
 //! Answers one request for a type; returns the response JSON.
 using Handler = std::string (*)(const rapidjson::Value& request);
 

@@ -28,9 +28,30 @@ type entry struct {
 	verifyFinal func(data []byte, lim *fbe.Limits) error
 }
 
-type badValue struct{ msg string }
+// badValue is a description that does not fit its type (a testee's failure), or one that fits but
+// holds what the runtime's types cannot (unheld: a decimal beyond 96 bits), refused as a writer
+// refuses it; path is where it is (".priceVector[1]").
+type badValue struct {
+	msg, path string
+	unheld    bool
+}
 
-func bad(format string, args ...any) { panic(badValue{fmt.Sprintf(format, args...)}) }
+func bad(format string, args ...any) {
+	panic(badValue{fmt.Sprintf(format, args...), strings.Join(vAt, ""), false})
+}
+
+func unheld(format string, args ...any) {
+	panic(badValue{fmt.Sprintf(format, args...), strings.Join(vAt, ""), true})
+}
+
+// vAt is the field path of the value being read, a step per field (".price") and element ("[1]").
+var vAt []string
+
+func vEnter(step string) { vAt = append(vAt, step) }
+
+func vIndex(i int) { vAt = append(vAt, "["+strconv.Itoa(i)+"]") }
+
+func vLeave() { vAt = vAt[:len(vAt)-1] }
 
 func vObject(src any, qualified string) map[string]any {
 	m, ok := src.(map[string]any)
@@ -111,8 +132,13 @@ func vDecimal(src any) fbe.Decimal {
 	neg := strings.HasPrefix(s, "-")
 	digits, frac, _ := strings.Cut(strings.TrimPrefix(s, "-"), ".")
 	mag, ok := new(big.Int).SetString(digits+frac, 10)
-	if !ok || mag.BitLen() > 96 || len(frac) > 28 {
+	switch {
+	case !ok:
 		bad("invalid decimal %q", s)
+	case mag.BitLen() > 96:
+		unheld("decimal %s out of range: more than 96 bits", s)
+	case len(frac) > 28:
+		unheld("decimal %s has more than 28 fraction digits", s)
 	}
 	lo := new(big.Int).And(mag, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
 	hi := new(big.Int).Rsh(mag, 64).Uint64()

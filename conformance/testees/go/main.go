@@ -126,7 +126,12 @@ func answer(req *request) (resp map[string]any) {
 	defer func() {
 		if p := recover(); p != nil {
 			if b, isBad := p.(badValue); isBad {
-				resp = map[string]any{"serialize_error": "UNEXPECTED value description: " + b.msg}
+				where := " (" + req.Package + "." + req.Type + b.path + ")"
+				if b.unheld {
+					resp = map[string]any{"serialize_error": b.msg + where}
+				} else {
+					resp = map[string]any{"serialize_error": "UNEXPECTED value description: " + b.msg + where}
+				}
 				return
 			}
 			panic(p)
@@ -176,6 +181,7 @@ func answer(req *request) (resp map[string]any) {
 		if err := dec.Decode(&description); err != nil {
 			return map[string]any{"parse_error": "payload: " + err.Error()}
 		}
+		vAt = vAt[:0]
 		e.from(description, v)
 	default:
 		return map[string]any{"skipped": "unknown input format " + req.Input.Format}

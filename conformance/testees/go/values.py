@@ -57,13 +57,17 @@ def read(w: CodeWriter, c: Context, t: ir.Type, src: str, dst: str, names: Local
         items, i = names("l"), names("i")
         w.line(f"{items} := vList({src}, {t.length})")
         with w.block(f"for {i} := range {dst} {{", "}"):
+            w.line(f"vIndex({i})")
             read(w, c, t.element, f"{items}[{i}]", f"{dst}[{i}]", names)
+            w.line("vLeave()")
     elif isinstance(t, ir.Sequence):
         items, i = names("l"), names("i")
         w.line(f"{items} := vList({src}, -1)")
         w.line(f"{dst} = make({c.type(t)}, len({items}))")
         with w.block(f"for {i} := range {items} {{", "}"):
+            w.line(f"vIndex({i})")
             read(w, c, t.element, f"{items}[{i}]", f"{dst}[{i}]", names)
+            w.line("vLeave()")
     else:
         pairs, i = names("p"), names("i")
         w.line(f"{pairs} := vList({src}, -1)")
@@ -74,16 +78,27 @@ def read(w: CodeWriter, c: Context, t: ir.Type, src: str, dst: str, names: Local
                 w.line(f"{kv} := vList({pairs}[{i}], 2)")
                 w.line(f"var {k} {c.type(t.key)}")
                 w.line(f"var {x} {c.type(t.value)}")
-                read(w, c, t.key, f"{kv}[0]", k, names)
-                read(w, c, t.value, f"{kv}[1]", x, names)
+                w.line(f"vIndex({i})")
+                entry(w, c, t, f"{kv}[0]", k, f"{kv}[1]", x, names)
+                w.line("vLeave()")
                 w.line(f"{dst}[{k}] = {x}")
         else:
             w.line(f"{dst} = make({c.type(t)}, len({pairs}))")
             with w.block(f"for {i} := range {pairs} {{", "}"):
                 kv = names("kv")
                 w.line(f"{kv} := vList({pairs}[{i}], 2)")
-                read(w, c, t.key, f"{kv}[0]", f"{dst}[{i}].Key", names)
-                read(w, c, t.value, f"{kv}[1]", f"{dst}[{i}].Value", names)
+                w.line(f"vIndex({i})")
+                entry(w, c, t, f"{kv}[0]", f"{dst}[{i}].Key", f"{kv}[1]", f"{dst}[{i}].Value", names)
+                w.line("vLeave()")
+
+
+def entry(w: CodeWriter, c: Context, t: ir.Mapping, key_src: str, key: str, value_src: str, value: str,
+          names: Locals) -> None:
+    """A map entry's key and value read, each named in the path (".key", ".value") while it is."""
+    for step, part, src, dst in ((".key", t.key, key_src, key), (".value", t.value, value_src, value)):
+        w.line(f'vEnter("{step}")')
+        read(w, c, part, src, dst, names)
+        w.line("vLeave()")
 
 
 def write(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Locals) -> None:
@@ -156,7 +171,9 @@ def struct_functions(w: CodeWriter, c: Context, s: ir.Struct) -> None:
         if not s.all_fields:
             w.line("_, _ = m, v")
         for f in s.all_fields:
+            w.line(f'vEnter(".{f.name}")')
             read(w, c, f.type, f'm["{f.name}"]', f"v.{c.ident.field(f)}", names)
+            w.line("vLeave()")
     w.blank()
     with w.block(f"func {function('toValue_', s.qualified)}(d *describer, v *{go}) {{", "}"):
         w.line(f'd.Begin("{s.qualified}")')

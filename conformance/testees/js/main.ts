@@ -11,7 +11,7 @@ import process from "node:process";
 import * as fbe from "@fbe-toolkit/fbe";
 
 import { receivers, registry } from "./registry.js";
-import { describe, Values, type Structs } from "./values.js";
+import { describe, Unheld, Values, type Structs } from "./values.js";
 
 const values = new Values(JSON.parse(readFileSync(new URL("./types.json", import.meta.url), "utf8")) as Structs, registry);
 
@@ -91,8 +91,12 @@ function answer(req: Request): Answer {
       try {
         value = values.readStruct(q, payload as Record<string, unknown>) as ReturnType<typeof codec.fromFbe>;
       } catch (e) {
-        // a value the runtime's types cannot hold (a decimal beyond 96 bits), as the other testees say it
-        return { serialize_error: "UNEXPECTED value description: " + (e instanceof Error ? e.message : String(e)) };
+        // a value the runtime's types cannot hold (a decimal beyond 96 bits): refused as a writer refuses
+        // it, naming the field (testee_protocol.md); anything else is the testee's own failure
+        const where = e instanceof Unheld ? ` (${q}${e.path})` : "";
+        const message = (e instanceof Error ? e.message : String(e)) + where;
+        if (e instanceof Unheld && e.reason instanceof RangeError) return { serialize_error: message };
+        return { serialize_error: "UNEXPECTED value description: " + message };
       }
     } else if (typeof payload !== "string") {
       return { parse_error: "payload: not a string" };

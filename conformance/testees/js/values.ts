@@ -82,6 +82,28 @@ export function describe(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/**
+ * A value a description holds that the runtime's types cannot (a decimal beyond 96 bits): the
+ * error, and the field path where it is (`.price`, `.priceVector[1]`), put together on the way up.
+ */
+export class Unheld extends Error {
+  constructor(
+    readonly reason: unknown,
+    readonly path: string,
+  ) {
+    super(reason instanceof Error ? reason.message : String(reason));
+  }
+}
+
+/** f(), an error it throws named at `step` in front of the path it already names. */
+function at<T>(step: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw e instanceof Unheld ? new Unheld(e.reason, step + e.path) : new Unheld(e, step);
+  }
+}
+
 export class Values {
   constructor(
     private readonly structs: Structs,
@@ -124,13 +146,16 @@ export class Values {
       case "array":
       case "vector":
       case "list":
-        return (d as unknown[]).map((x) => this.read(t.element!, x));
+        return (d as unknown[]).map((x, i) => at(`[${i}]`, () => this.read(t.element!, x)));
       case "set": {
-        const items = (d as unknown[]).map((x) => this.read(t.element!, x));
+        const items = (d as unknown[]).map((x, i) => at(`[${i}]`, () => this.read(t.element!, x)));
         return byValue(t.element!) ? new Set(items) : items;
       }
       default: {
-        const pairs = (d as [unknown, unknown][]).map(([k, v]) => [this.read(t.key!, k), this.read(t.value!, v)] as [unknown, unknown]);
+        const pairs = (d as [unknown, unknown][]).map(
+          ([k, v], i) =>
+            [at(`[${i}].key`, () => this.read(t.key!, k)), at(`[${i}].value`, () => this.read(t.value!, v))] as [unknown, unknown],
+        );
         return byValue(t.key!) ? new Map(pairs) : pairs;
       }
     }
@@ -140,7 +165,7 @@ export class Values {
     const make = this.classes[qualified] as new () => Record<string, unknown>;
     const v = new make();
     for (const f of this.structs[qualified]!.fields) {
-      if (f.name in d) v[f.prop] = this.read(f.type, d[f.name]);
+      if (f.name in d) v[f.prop] = at("." + f.name, () => this.read(f.type, d[f.name]));
     }
     return v;
   }

@@ -30,10 +30,23 @@ pub fn object<'v>(v: &'v J, qualified: &str) -> Result<&'v serde_json::Map<Strin
     }
 }
 
+/// What a value description's error starts with when it holds what the runtime's types cannot
+/// (a decimal beyond 96 bits): main.rs answers it as a writer's refusal, naming the field.
+pub const UNHELD: &str = "unheld: ";
+
+/// An error `e` with the step (".price", "[1]") in front of its path: "path: message".
+fn within(step: &str, e: String) -> String {
+    if e.starts_with('.') || e.starts_with('[') {
+        format!("{step}{e}")
+    } else {
+        format!("{step}: {e}")
+    }
+}
+
 /// A member of a struct's description, for registry.rs.
 pub fn member<T: Describe>(m: &serde_json::Map<String, J>, name: &str) -> Result<T, String> {
     match m.get(name) {
-        Some(v) => T::from_value(v).map_err(|e| format!("{name}: {e}")),
+        Some(v) => T::from_value(v).map_err(|e| within(&format!(".{name}"), e)),
         None => Err(format!("no member {name}")),
     }
 }
@@ -168,7 +181,7 @@ impl Describe for Decimal {
         let s = v
             .as_str()
             .ok_or_else(|| format!("expected a decimal string, got {v}"))?;
-        Decimal::parse(s).map_err(|e| e.to_string())
+        Decimal::parse(s).map_err(|e| format!("{UNHELD}{e}"))
     }
 }
 
@@ -256,7 +269,7 @@ fn items<T: Describe>(v: &J) -> Result<Vec<T>, String> {
         .ok_or_else(|| format!("expected a list, got {v}"))?;
     a.iter()
         .enumerate()
-        .map(|(i, x)| T::from_value(x).map_err(|e| format!("[{i}]: {e}")))
+        .map(|(i, x)| T::from_value(x).map_err(|e| within(&format!("[{i}]"), e)))
         .collect()
 }
 
@@ -282,8 +295,12 @@ fn pairs<K: Describe, V: Describe>(v: &J) -> Result<Vec<(K, V)>, String> {
         .as_array()
         .ok_or_else(|| format!("expected a list of pairs, got {v}"))?;
     a.iter()
-        .map(|p| match p.as_array().map(Vec::as_slice) {
-            Some([k, v]) => Ok((K::from_value(k)?, V::from_value(v)?)),
+        .enumerate()
+        .map(|(i, p)| match p.as_array().map(Vec::as_slice) {
+            Some([k, v]) => Ok((
+                K::from_value(k).map_err(|e| within(&format!("[{i}].key"), e))?,
+                V::from_value(v).map_err(|e| within(&format!("[{i}].value"), e))?,
+            )),
             _ => Err(format!("expected a [key, value] pair, got {p}")),
         })
         .collect()

@@ -70,6 +70,24 @@ fn base64(member: &'static str, b: &[u8]) -> Answer {
     Answer(member, String::from_utf8(out).unwrap_or_default())
 }
 
+/// The answer to a value description the testee could not read (describe.rs's error, "path: message"):
+/// one holding what the runtime's types cannot (a decimal beyond 96 bits) is refused as a writer
+/// refuses it, naming the field; any other is the testee's own failure.
+fn unheld(req: &Request<'_>, e: &str) -> Answer {
+    let (path, message) = match e.split_once(": ") {
+        Some((path, message)) if path.starts_with('.') || path.starts_with('[') => (path, message),
+        _ => ("", e),
+    };
+    let at = format!("({}.{}{path})", req.package, req.type_);
+    match message.strip_prefix(describe::UNHELD) {
+        Some(refusal) => text("serialize_error", &format!("{refusal} {at}")),
+        None => text(
+            "serialize_error",
+            &format!("UNEXPECTED value description: {message} {at}"),
+        ),
+    }
+}
+
 /// A request's input: its format and payload (a JSON value, kept as its text).
 struct Input<'a> {
     format: String,
@@ -210,12 +228,7 @@ impl Visit for Typed<'_, '_> {
                 };
                 match T::from_value(&description) {
                     Ok(v) => v,
-                    Err(e) => {
-                        return text(
-                            "serialize_error",
-                            &format!("UNEXPECTED value description: {e}"),
-                        )
-                    }
+                    Err(e) => return unheld(&req, &e),
                 }
             }
             other => return text("skipped", &format!("unknown input format {other}")),
