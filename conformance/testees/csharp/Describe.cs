@@ -13,6 +13,19 @@ using Newtonsoft.Json.Linq;
 
 namespace Fbe.Conformance
 {
+    /// <summary>
+    /// A value a description holds that C#'s types cannot (a decimal beyond 96 bits): refused as a writer refuses it,
+    /// naming the field path (".priceVector[1]"), built on the way up (testee_protocol.md).
+    /// </summary>
+    internal sealed class Unheld : Exception
+    {
+        public Unheld(string message, string path = "") : base(message) { Path = path; }
+
+        public string Path { get; }
+
+        public Unheld Within(string step) { return new Unheld(Message, step + Path); }
+    }
+
     internal sealed class Describe
     {
         private readonly Dictionary<string, JToken> _structs = new Dictionary<string, JToken>();
@@ -46,7 +59,18 @@ namespace Fbe.Conformance
         private void Struct(MemoryStream o, JToken v, string qualified)
         {
             foreach (JToken f in _structs[qualified]["all_fields"])
-                Value(o, v[(string)f["name"]], f["type"]);
+            {
+                string name = (string)f["name"];
+                try { Value(o, v[name], f["type"]); }
+                catch (Unheld e) { throw e.Within("." + name); }
+            }
+        }
+
+        // An element's value, named "[i]" (a map entry's key and value: "[i].key", "[i].value") in what it refuses.
+        private void Item(MemoryStream o, JToken v, JToken t, string step)
+        {
+            try { Value(o, v, t); }
+            catch (Unheld e) { throw e.Within(step); }
         }
 
         private static void Put(MemoryStream o, byte[] b) { o.Write(b, 0, b.Length); }
@@ -92,25 +116,34 @@ namespace Fbe.Conformance
                         Value(o, v, t["element"]);
                     return;
                 case "array":
+                {
+                    int i = 0;
                     foreach (JToken x in v)
-                        Value(o, x, t["element"]);
+                        Item(o, x, t["element"], "[" + i++ + "]");
                     return;
+                }
                 case "vector":
                 case "list":
                 case "set":
+                {
                     Integer(o, ((JArray)v).Count, 4);
+                    int i = 0;
                     foreach (JToken x in v)
-                        Value(o, x, t["element"]);
+                        Item(o, x, t["element"], "[" + i++ + "]");
                     return;
+                }
                 case "map":
                 case "hash":
+                {
                     Integer(o, ((JArray)v).Count, 4);
+                    int i = 0;
                     foreach (JToken x in v)
                     {
-                        Value(o, x[0], t["key"]);
-                        Value(o, x[1], t["value"]);
+                        Item(o, x[0], t["key"], "[" + i + "].key");
+                        Item(o, x[1], t["value"], "[" + i++ + "].value");
                     }
                     return;
+                }
             }
             string name = (string)t["name"];
             switch (name)
@@ -122,7 +155,7 @@ namespace Fbe.Conformance
                     decimal d;
                     string error;
                     if (!Decimals.TryParse((string)v, out d, out error))
-                        throw new ArgumentException(error);
+                        throw new Unheld(error);        // a C# decimal holds 96 bits
                     var w = new byte[16];
                     Decimals.Write(d, w, 0);
                     Put(o, w);

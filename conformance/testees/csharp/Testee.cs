@@ -148,6 +148,10 @@ namespace Fbe.Conformance
             {
                 return Answer("parse_error", e.Message);
             }
+            catch (Unheld e)
+            {
+                return Answer("serialize_error", e.Message + " (" + qualified + e.Path + ")");
+            }
             try
             {
                 switch (output)
