@@ -160,7 +160,7 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     assert "--rust generate Rust code (types, both binary models and the text form; no JSON or protocol)" in flat
     assert "--ruby generate Ruby code (types, both binary models, the text form and JSON; no protocol)" in flat
     assert "progress" not in flat and " yet)" not in flat
-    assert "--csharp generate C# code (types, both binary models, JSON and the text form, on Mono and .NET; no protocol)" in flat
+    assert "--csharp generate C# code (types, both binary models, JSON, the text form and the protocol's Sender and Receiver, on Mono and .NET; no Proxy or Client)" in flat
     assert "Planned languages" not in flat                             # every language of the original but Swift
     assert "Swift (--swift): not supported:" in flat
     assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "

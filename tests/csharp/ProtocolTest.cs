@@ -97,6 +97,30 @@ namespace Fbe.Tests
             }
         }
 
+        private readonly List<object> _received = new List<object>();
+
+        public void Collect<T>(T message) { _received.Add(message); }
+
+        [TestCaseSource("Streams")]
+        public void TheGeneratedReceiverRaisesAnEventPerMessage(StreamCase c)
+        {
+            // fbec --csharp --proto's Proto.Receiver: OnOrderMessage, OnBalanceMessage, OnAccountMessage
+            Type receiverType = c.Generated.GetType("Proto.Receiver", true);
+            object receiver = Activator.CreateInstance(receiverType, c.Final, Limits.Default);
+            _received.Clear();
+            foreach (string m in Messages)
+            {
+                EventInfo e = receiverType.GetEvent("On" + m);
+                MethodInfo collect = GetType().GetMethod("Collect").MakeGenericMethod(c.Generated.GetType("Proto." + m, true));
+                e.AddEventHandler(receiver, Delegate.CreateDelegate(e.EventHandlerType, this, collect));
+            }
+            for (int i = 0; i < c.Stream.Length; i++)
+                receiverType.GetMethod("Receive").Invoke(receiver, new object[] { c.Stream, i, 1 });
+            Assert.AreEqual(c.Text.Length, _received.Count);
+            for (int k = 0; k < _received.Count; k++)
+                Assert.AreEqual(c.Text[k], _received[k].ToString(), "message " + k);
+        }
+
         [TestCaseSource("Streams")]
         public void SendsTheStreamAgain(StreamCase c)
         {

@@ -60,7 +60,7 @@ def generate(schemas: list[Path], out: Path) -> list[Path]:
         shutil.rmtree(out)
     out.mkdir(parents=True)
     for s in schemas:
-        if fbec_main(["-q", "--csharp", "--final", "--json", f"--input={s}", f"--output={out}"]) != 0:
+        if fbec_main(["-q", "--csharp", "--final", "--json", "--proto", f"--input={s}", f"--output={out}"]) != 0:
             sys.exit(f"build.py: fbec --csharp failed on {s}")
     return sorted(out.glob("*.cs"))
 

@@ -14,6 +14,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header
 from fbec.targets.csharp.context import KEY_ORDERS, KEY_SAMENESS, PRIMITIVES, Context, braces, value_type
 from fbec.targets.csharp.models import write_model
+from fbec.targets.csharp.proto import write_protocol
 
 
 def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
@@ -162,12 +163,17 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
 
 
 def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -> GeneratedFile:
-    c = Context(schema, package, GeneratedFile(f"{Context.file_name(schema, package)}.cs"), options)
+    declared: list[ir.Enum | ir.Struct] = [*package.enums, *package.flags, *package.structs]
+    types = {Context.type_name(schema, x) for x in declared}
+    c = Context(schema, package, GeneratedFile(f"{Context.file_name(schema, package)}.cs", taken=types.__contains__),
+                options)
     body = CodeWriter(options)
     for e in package.enums + package.flags:
         write_enum(body, c, e)
     for s in package.structs:
         write_struct(body, c, s)
+    if options.proto:
+        write_protocol(body, c)
     out = CodeWriter(options)
     out.lines(generated_header(package))
     out.blank()

@@ -48,6 +48,11 @@ class Context:
         """The file of a package: its namespace."""
         return Idents(schema).namespace(package.name)
 
+    @staticmethod
+    def type_name(schema: ir.Schema, t: ir.Enum | ir.Struct) -> str:
+        """The identifier of a type of the schema."""
+        return Idents(schema).type(t.qualified)
+
     def named(self, qualified: str) -> str:
         """A type of this package by its name, another package's by its namespace."""
         package = qualified.rpartition(".")[0]
