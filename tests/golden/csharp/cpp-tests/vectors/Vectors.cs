@@ -1279,4 +1279,115 @@ namespace Vectors
             }
         }
     }
+
+    /// <summary>Receives the package's messages and its imports' from a stream of frames fed in chunks of any size (docs/format.md 7.4).</summary>
+    public sealed class Receiver
+    {
+        private readonly global::Fbe.Receiver _receiver;
+
+        /// <summary>A receiver of versioned frames, or of final ones with <paramref name="final"/>, read under <paramref name="limits"/>.</summary>
+        public Receiver(bool final, Limits limits)
+        {
+            _receiver = new global::Fbe.Receiver(final, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
+            _receiver.Register(1, "vectors.Edge", final ? (Func<byte[], int, Limits, object>)global::Vectors.Edge.FromFinal : global::Vectors.Edge.FromFbe);
+            _receiver.Register(2, "vectors.Point", final ? (Func<byte[], int, Limits, object>)global::Vectors.Point.FromFinal : global::Vectors.Point.FromFbe);
+            _receiver.Register(3, "vectors.Point3", final ? (Func<byte[], int, Limits, object>)global::Vectors.Point3.FromFinal : global::Vectors.Point3.FromFbe);
+            _receiver.Register(4, "vectors.Named", final ? (Func<byte[], int, Limits, object>)global::Vectors.Named.FromFinal : global::Vectors.Named.FromFbe);
+            _receiver.Register(10, "vectors.Holder", final ? (Func<byte[], int, Limits, object>)global::Vectors.Holder.FromFinal : global::Vectors.Holder.FromFbe);
+        }
+
+        public event Action<global::Vectors.Edge> OnEdge;
+        public event Action<global::Vectors.Point> OnPoint;
+        public event Action<global::Vectors.Point3> OnPoint3;
+        public event Action<global::Vectors.Named> OnNamed;
+        public event Action<global::Vectors.Holder> OnHolder;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
+        public event Action<string> OnError;
+
+        /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            _receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Forgets a partial frame and a stopped stream.</summary>
+        public void Reset()
+        {
+            _receiver.Reset();
+        }
+
+        private void Dispatch(string name, object message)
+        {
+            switch (name)
+            {
+                case "vectors.Edge":
+                    OnEdge?.Invoke((global::Vectors.Edge)message);
+                    break;
+                case "vectors.Point":
+                    OnPoint?.Invoke((global::Vectors.Point)message);
+                    break;
+                case "vectors.Point3":
+                    OnPoint3?.Invoke((global::Vectors.Point3)message);
+                    break;
+                case "vectors.Named":
+                    OnNamed?.Invoke((global::Vectors.Named)message);
+                    break;
+                case "vectors.Holder":
+                    OnHolder?.Invoke((global::Vectors.Holder)message);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Sends the package's messages as frames to a transport (docs/format.md 7.3).</summary>
+    public sealed class Sender
+    {
+        private readonly global::Fbe.Sender _sender;
+
+        /// <summary>A sender of versioned frames, or of final ones with <paramref name="final"/>, to <paramref name="transport"/> (the bytes, their offset and count; returns how many it took).</summary>
+        public Sender(bool final, Func<byte[], int, int, int> transport)
+        {
+            _sender = new global::Fbe.Sender(final, transport);
+        }
+
+        /// <summary>The bytes waiting for the transport.</summary>
+        public int Pending { get { return _sender.Pending; } }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Vectors.Edge message)
+        {
+            return _sender.Send(global::Vectors.Edge.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Vectors.Point message)
+        {
+            return _sender.Send(global::Vectors.Point.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Vectors.Point3 message)
+        {
+            return _sender.Send(global::Vectors.Point3.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Vectors.Named message)
+        {
+            return _sender.Send(global::Vectors.Named.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Vectors.Holder message)
+        {
+            return _sender.Send(global::Vectors.Holder.Model.Instance, message);
+        }
+
+        /// <summary>Offers the buffered bytes to the transport again.</summary>
+        public void Flush()
+        {
+            _sender.Flush();
+        }
+    }
 }

@@ -483,4 +483,82 @@ namespace VectorsNew
             }
         }
     }
+
+    /// <summary>Receives the package's messages and its imports' from a stream of frames fed in chunks of any size (docs/format.md 7.4).</summary>
+    public sealed class Receiver
+    {
+        private readonly global::Fbe.Receiver _receiver;
+
+        /// <summary>A receiver of versioned frames, or of final ones with <paramref name="final"/>, read under <paramref name="limits"/>.</summary>
+        public Receiver(bool final, Limits limits)
+        {
+            _receiver = new global::Fbe.Receiver(final, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
+            _receiver.Register(1, "vectors_new.Edge", final ? (Func<byte[], int, Limits, object>)global::VectorsNew.Edge.FromFinal : global::VectorsNew.Edge.FromFbe);
+            _receiver.Register(10, "vectors_new.Holder", final ? (Func<byte[], int, Limits, object>)global::VectorsNew.Holder.FromFinal : global::VectorsNew.Holder.FromFbe);
+        }
+
+        public event Action<global::VectorsNew.Edge> OnEdge;
+        public event Action<global::VectorsNew.Holder> OnHolder;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
+        public event Action<string> OnError;
+
+        /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            _receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Forgets a partial frame and a stopped stream.</summary>
+        public void Reset()
+        {
+            _receiver.Reset();
+        }
+
+        private void Dispatch(string name, object message)
+        {
+            switch (name)
+            {
+                case "vectors_new.Edge":
+                    OnEdge?.Invoke((global::VectorsNew.Edge)message);
+                    break;
+                case "vectors_new.Holder":
+                    OnHolder?.Invoke((global::VectorsNew.Holder)message);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Sends the package's messages as frames to a transport (docs/format.md 7.3).</summary>
+    public sealed class Sender
+    {
+        private readonly global::Fbe.Sender _sender;
+
+        /// <summary>A sender of versioned frames, or of final ones with <paramref name="final"/>, to <paramref name="transport"/> (the bytes, their offset and count; returns how many it took).</summary>
+        public Sender(bool final, Func<byte[], int, int, int> transport)
+        {
+            _sender = new global::Fbe.Sender(final, transport);
+        }
+
+        /// <summary>The bytes waiting for the transport.</summary>
+        public int Pending { get { return _sender.Pending; } }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::VectorsNew.Edge message)
+        {
+            return _sender.Send(global::VectorsNew.Edge.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::VectorsNew.Holder message)
+        {
+            return _sender.Send(global::VectorsNew.Holder.Model.Instance, message);
+        }
+
+        /// <summary>Offers the buffered bytes to the transport again.</summary>
+        public void Flush()
+        {
+            _sender.Flush();
+        }
+    }
 }

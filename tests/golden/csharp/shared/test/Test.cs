@@ -8248,4 +8248,207 @@ namespace Test
             }
         }
     }
+
+    /// <summary>Receives the package's messages and its imports' from a stream of frames fed in chunks of any size (docs/format.md 7.4).</summary>
+    public sealed class Receiver
+    {
+        private readonly global::Fbe.Receiver _receiver;
+
+        /// <summary>A receiver of versioned frames, or of final ones with <paramref name="final"/>, read under <paramref name="limits"/>.</summary>
+        public Receiver(bool final, Limits limits)
+        {
+            _receiver = new global::Fbe.Receiver(final, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
+            _receiver.Register(110, "test.StructSimple", final ? (Func<byte[], int, Limits, object>)global::Test.StructSimple.FromFinal : global::Test.StructSimple.FromFbe);
+            _receiver.Register(111, "test.StructOptional", final ? (Func<byte[], int, Limits, object>)global::Test.StructOptional.FromFinal : global::Test.StructOptional.FromFbe);
+            _receiver.Register(112, "test.StructNested", final ? (Func<byte[], int, Limits, object>)global::Test.StructNested.FromFinal : global::Test.StructNested.FromFbe);
+            _receiver.Register(120, "test.StructBytes", final ? (Func<byte[], int, Limits, object>)global::Test.StructBytes.FromFinal : global::Test.StructBytes.FromFbe);
+            _receiver.Register(125, "test.StructArray", final ? (Func<byte[], int, Limits, object>)global::Test.StructArray.FromFinal : global::Test.StructArray.FromFbe);
+            _receiver.Register(130, "test.StructVector", final ? (Func<byte[], int, Limits, object>)global::Test.StructVector.FromFinal : global::Test.StructVector.FromFbe);
+            _receiver.Register(131, "test.StructList", final ? (Func<byte[], int, Limits, object>)global::Test.StructList.FromFinal : global::Test.StructList.FromFbe);
+            _receiver.Register(132, "test.StructSet", final ? (Func<byte[], int, Limits, object>)global::Test.StructSet.FromFinal : global::Test.StructSet.FromFbe);
+            _receiver.Register(140, "test.StructMap", final ? (Func<byte[], int, Limits, object>)global::Test.StructMap.FromFinal : global::Test.StructMap.FromFbe);
+            _receiver.Register(141, "test.StructHash", final ? (Func<byte[], int, Limits, object>)global::Test.StructHash.FromFinal : global::Test.StructHash.FromFbe);
+            _receiver.Register(142, "test.StructHashEx", final ? (Func<byte[], int, Limits, object>)global::Test.StructHashEx.FromFinal : global::Test.StructHashEx.FromFbe);
+            _receiver.Register(143, "test.StructEmpty", final ? (Func<byte[], int, Limits, object>)global::Test.StructEmpty.FromFinal : global::Test.StructEmpty.FromFbe);
+            _receiver.Register(1, "proto.OrderMessage", final ? (Func<byte[], int, Limits, object>)global::Proto.OrderMessage.FromFinal : global::Proto.OrderMessage.FromFbe);
+            _receiver.Register(2, "proto.BalanceMessage", final ? (Func<byte[], int, Limits, object>)global::Proto.BalanceMessage.FromFinal : global::Proto.BalanceMessage.FromFbe);
+            _receiver.Register(3, "proto.AccountMessage", final ? (Func<byte[], int, Limits, object>)global::Proto.AccountMessage.FromFinal : global::Proto.AccountMessage.FromFbe);
+        }
+
+        public event Action<global::Test.StructSimple> OnStructSimple;
+        public event Action<global::Test.StructOptional> OnStructOptional;
+        public event Action<global::Test.StructNested> OnStructNested;
+        public event Action<global::Test.StructBytes> OnStructBytes;
+        public event Action<global::Test.StructArray> OnStructArray;
+        public event Action<global::Test.StructVector> OnStructVector;
+        public event Action<global::Test.StructList> OnStructList;
+        public event Action<global::Test.StructSet> OnStructSet;
+        public event Action<global::Test.StructMap> OnStructMap;
+        public event Action<global::Test.StructHash> OnStructHash;
+        public event Action<global::Test.StructHashEx> OnStructHashEx;
+        public event Action<global::Test.StructEmpty> OnStructEmpty;
+        public event Action<global::Proto.OrderMessage> OnProtoOrderMessage;
+        public event Action<global::Proto.BalanceMessage> OnProtoBalanceMessage;
+        public event Action<global::Proto.AccountMessage> OnProtoAccountMessage;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
+        public event Action<string> OnError;
+
+        /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            _receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Forgets a partial frame and a stopped stream.</summary>
+        public void Reset()
+        {
+            _receiver.Reset();
+        }
+
+        private void Dispatch(string name, object message)
+        {
+            switch (name)
+            {
+                case "test.StructSimple":
+                    OnStructSimple?.Invoke((global::Test.StructSimple)message);
+                    break;
+                case "test.StructOptional":
+                    OnStructOptional?.Invoke((global::Test.StructOptional)message);
+                    break;
+                case "test.StructNested":
+                    OnStructNested?.Invoke((global::Test.StructNested)message);
+                    break;
+                case "test.StructBytes":
+                    OnStructBytes?.Invoke((global::Test.StructBytes)message);
+                    break;
+                case "test.StructArray":
+                    OnStructArray?.Invoke((global::Test.StructArray)message);
+                    break;
+                case "test.StructVector":
+                    OnStructVector?.Invoke((global::Test.StructVector)message);
+                    break;
+                case "test.StructList":
+                    OnStructList?.Invoke((global::Test.StructList)message);
+                    break;
+                case "test.StructSet":
+                    OnStructSet?.Invoke((global::Test.StructSet)message);
+                    break;
+                case "test.StructMap":
+                    OnStructMap?.Invoke((global::Test.StructMap)message);
+                    break;
+                case "test.StructHash":
+                    OnStructHash?.Invoke((global::Test.StructHash)message);
+                    break;
+                case "test.StructHashEx":
+                    OnStructHashEx?.Invoke((global::Test.StructHashEx)message);
+                    break;
+                case "test.StructEmpty":
+                    OnStructEmpty?.Invoke((global::Test.StructEmpty)message);
+                    break;
+                case "proto.OrderMessage":
+                    OnProtoOrderMessage?.Invoke((global::Proto.OrderMessage)message);
+                    break;
+                case "proto.BalanceMessage":
+                    OnProtoBalanceMessage?.Invoke((global::Proto.BalanceMessage)message);
+                    break;
+                case "proto.AccountMessage":
+                    OnProtoAccountMessage?.Invoke((global::Proto.AccountMessage)message);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Sends the package's messages as frames to a transport (docs/format.md 7.3).</summary>
+    public sealed class Sender
+    {
+        private readonly global::Fbe.Sender _sender;
+
+        /// <summary>A sender of versioned frames, or of final ones with <paramref name="final"/>, to <paramref name="transport"/> (the bytes, their offset and count; returns how many it took).</summary>
+        public Sender(bool final, Func<byte[], int, int, int> transport)
+        {
+            _sender = new global::Fbe.Sender(final, transport);
+        }
+
+        /// <summary>The bytes waiting for the transport.</summary>
+        public int Pending { get { return _sender.Pending; } }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructSimple message)
+        {
+            return _sender.Send(global::Test.StructSimple.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructOptional message)
+        {
+            return _sender.Send(global::Test.StructOptional.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructNested message)
+        {
+            return _sender.Send(global::Test.StructNested.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructBytes message)
+        {
+            return _sender.Send(global::Test.StructBytes.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructArray message)
+        {
+            return _sender.Send(global::Test.StructArray.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructVector message)
+        {
+            return _sender.Send(global::Test.StructVector.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructList message)
+        {
+            return _sender.Send(global::Test.StructList.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructSet message)
+        {
+            return _sender.Send(global::Test.StructSet.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructMap message)
+        {
+            return _sender.Send(global::Test.StructMap.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructHash message)
+        {
+            return _sender.Send(global::Test.StructHash.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructHashEx message)
+        {
+            return _sender.Send(global::Test.StructHashEx.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Test.StructEmpty message)
+        {
+            return _sender.Send(global::Test.StructEmpty.Model.Instance, message);
+        }
+
+        /// <summary>Offers the buffered bytes to the transport again.</summary>
+        public void Flush()
+        {
+            _sender.Flush();
+        }
+    }
 }

@@ -4774,4 +4774,120 @@ namespace Everything
             }
         }
     }
+
+    /// <summary>Receives the package's messages and its imports' from a stream of frames fed in chunks of any size (docs/format.md 7.4).</summary>
+    public sealed class Receiver
+    {
+        private readonly global::Fbe.Receiver _receiver;
+
+        /// <summary>A receiver of versioned frames, or of final ones with <paramref name="final"/>, read under <paramref name="limits"/>.</summary>
+        public Receiver(bool final, Limits limits)
+        {
+            _receiver = new global::Fbe.Receiver(final, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
+            _receiver.Register(1023, "everything.Note", final ? (Func<byte[], int, Limits, object>)global::Everything.Note.FromFinal : global::Everything.Note.FromFbe);
+            _receiver.Register(1027, "everything.PlaceOrder", final ? (Func<byte[], int, Limits, object>)global::Everything.PlaceOrder.FromFinal : global::Everything.PlaceOrder.FromFbe);
+            _receiver.Register(1028, "everything.Accepted", final ? (Func<byte[], int, Limits, object>)global::Everything.Accepted.FromFinal : global::Everything.Accepted.FromFbe);
+            _receiver.Register(1029, "everything.Rejected", final ? (Func<byte[], int, Limits, object>)global::Everything.Rejected.FromFinal : global::Everything.Rejected.FromFbe);
+            _receiver.Register(1030, "everything.Ping", final ? (Func<byte[], int, Limits, object>)global::Everything.Ping.FromFinal : global::Everything.Ping.FromFbe);
+            _receiver.Register(502, "market.Failure", final ? (Func<byte[], int, Limits, object>)global::Market.Failure.FromFinal : global::Market.Failure.FromFbe);
+        }
+
+        public event Action<global::Everything.Note> OnNote;
+        public event Action<global::Everything.PlaceOrder> OnPlaceOrder;
+        public event Action<global::Everything.Accepted> OnAccepted;
+        public event Action<global::Everything.Rejected> OnRejected;
+        public event Action<global::Everything.Ping> OnPing;
+        public event Action<global::Market.Failure> OnMarketFailure;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
+        public event Action<string> OnError;
+
+        /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            _receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Forgets a partial frame and a stopped stream.</summary>
+        public void Reset()
+        {
+            _receiver.Reset();
+        }
+
+        private void Dispatch(string name, object message)
+        {
+            switch (name)
+            {
+                case "everything.Note":
+                    OnNote?.Invoke((global::Everything.Note)message);
+                    break;
+                case "everything.PlaceOrder":
+                    OnPlaceOrder?.Invoke((global::Everything.PlaceOrder)message);
+                    break;
+                case "everything.Accepted":
+                    OnAccepted?.Invoke((global::Everything.Accepted)message);
+                    break;
+                case "everything.Rejected":
+                    OnRejected?.Invoke((global::Everything.Rejected)message);
+                    break;
+                case "everything.Ping":
+                    OnPing?.Invoke((global::Everything.Ping)message);
+                    break;
+                case "market.Failure":
+                    OnMarketFailure?.Invoke((global::Market.Failure)message);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Sends the package's messages as frames to a transport (docs/format.md 7.3).</summary>
+    public sealed class Sender
+    {
+        private readonly global::Fbe.Sender _sender;
+
+        /// <summary>A sender of versioned frames, or of final ones with <paramref name="final"/>, to <paramref name="transport"/> (the bytes, their offset and count; returns how many it took).</summary>
+        public Sender(bool final, Func<byte[], int, int, int> transport)
+        {
+            _sender = new global::Fbe.Sender(final, transport);
+        }
+
+        /// <summary>The bytes waiting for the transport.</summary>
+        public int Pending { get { return _sender.Pending; } }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Everything.Note message)
+        {
+            return _sender.Send(global::Everything.Note.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Everything.PlaceOrder message)
+        {
+            return _sender.Send(global::Everything.PlaceOrder.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Everything.Accepted message)
+        {
+            return _sender.Send(global::Everything.Accepted.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Everything.Rejected message)
+        {
+            return _sender.Send(global::Everything.Rejected.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Everything.Ping message)
+        {
+            return _sender.Send(global::Everything.Ping.Model.Instance, message);
+        }
+
+        /// <summary>Offers the buffered bytes to the transport again.</summary>
+        public void Flush()
+        {
+            _sender.Flush();
+        }
+    }
 }

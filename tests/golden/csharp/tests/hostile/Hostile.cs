@@ -1129,4 +1129,115 @@ namespace Hostile
             }
         }
     }
+
+    /// <summary>Receives the package's messages and its imports' from a stream of frames fed in chunks of any size (docs/format.md 7.4).</summary>
+    public sealed class Receiver
+    {
+        private readonly global::Fbe.Receiver _receiver;
+
+        /// <summary>A receiver of versioned frames, or of final ones with <paramref name="final"/>, read under <paramref name="limits"/>.</summary>
+        public Receiver(bool final, Limits limits)
+        {
+            _receiver = new global::Fbe.Receiver(final, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
+            _receiver.Register(1, "hostile.Empty", final ? (Func<byte[], int, Limits, object>)global::Hostile.Empty.FromFinal : global::Hostile.Empty.FromFbe);
+            _receiver.Register(2, "hostile.Empties", final ? (Func<byte[], int, Limits, object>)global::Hostile.Empties.FromFinal : global::Hostile.Empties.FromFbe);
+            _receiver.Register(3, "hostile.Wide", final ? (Func<byte[], int, Limits, object>)global::Hostile.Wide.FromFinal : global::Hostile.Wide.FromFbe);
+            _receiver.Register(4, "hostile.Wides", final ? (Func<byte[], int, Limits, object>)global::Hostile.Wides.FromFinal : global::Hostile.Wides.FromFbe);
+            _receiver.Register(5, "hostile.Holder", final ? (Func<byte[], int, Limits, object>)global::Hostile.Holder.FromFinal : global::Hostile.Holder.FromFbe);
+        }
+
+        public event Action<global::Hostile.Empty> OnEmpty;
+        public event Action<global::Hostile.Empties> OnEmpties;
+        public event Action<global::Hostile.Wide> OnWide;
+        public event Action<global::Hostile.Wides> OnWides;
+        public event Action<global::Hostile.Holder> OnHolder;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
+        public event Action<string> OnError;
+
+        /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            _receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Forgets a partial frame and a stopped stream.</summary>
+        public void Reset()
+        {
+            _receiver.Reset();
+        }
+
+        private void Dispatch(string name, object message)
+        {
+            switch (name)
+            {
+                case "hostile.Empty":
+                    OnEmpty?.Invoke((global::Hostile.Empty)message);
+                    break;
+                case "hostile.Empties":
+                    OnEmpties?.Invoke((global::Hostile.Empties)message);
+                    break;
+                case "hostile.Wide":
+                    OnWide?.Invoke((global::Hostile.Wide)message);
+                    break;
+                case "hostile.Wides":
+                    OnWides?.Invoke((global::Hostile.Wides)message);
+                    break;
+                case "hostile.Holder":
+                    OnHolder?.Invoke((global::Hostile.Holder)message);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Sends the package's messages as frames to a transport (docs/format.md 7.3).</summary>
+    public sealed class Sender
+    {
+        private readonly global::Fbe.Sender _sender;
+
+        /// <summary>A sender of versioned frames, or of final ones with <paramref name="final"/>, to <paramref name="transport"/> (the bytes, their offset and count; returns how many it took).</summary>
+        public Sender(bool final, Func<byte[], int, int, int> transport)
+        {
+            _sender = new global::Fbe.Sender(final, transport);
+        }
+
+        /// <summary>The bytes waiting for the transport.</summary>
+        public int Pending { get { return _sender.Pending; } }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Hostile.Empty message)
+        {
+            return _sender.Send(global::Hostile.Empty.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Hostile.Empties message)
+        {
+            return _sender.Send(global::Hostile.Empties.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Hostile.Wide message)
+        {
+            return _sender.Send(global::Hostile.Wide.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Hostile.Wides message)
+        {
+            return _sender.Send(global::Hostile.Wides.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Hostile.Holder message)
+        {
+            return _sender.Send(global::Hostile.Holder.Model.Instance, message);
+        }
+
+        /// <summary>Offers the buffered bytes to the transport again.</summary>
+        public void Flush()
+        {
+            _sender.Flush();
+        }
+    }
 }

@@ -27218,4 +27218,98 @@ namespace Import
             }
         }
     }
+
+    /// <summary>Receives the package's messages and its imports' from a stream of frames fed in chunks of any size (docs/format.md 7.4).</summary>
+    public sealed class Receiver_
+    {
+        private readonly global::Fbe.Receiver _receiver;
+
+        /// <summary>A receiver of versioned frames, or of final ones with <paramref name="final"/>, read under <paramref name="limits"/>.</summary>
+        public Receiver_(bool final, Limits limits)
+        {
+            _receiver = new global::Fbe.Receiver(final, limits) { Message = Dispatch, Error = reason => OnError?.Invoke(reason) };
+            _receiver.Register(44, "import.Self", final ? (Func<byte[], int, Limits, object>)global::Import.Self.FromFinal : global::Import.Self.FromFbe);
+            _receiver.Register(45, "import.self", final ? (Func<byte[], int, Limits, object>)global::Import.Self_.FromFinal : global::Import.Self_.FromFbe);
+            _receiver.Register(79, "import.Hostile", final ? (Func<byte[], int, Limits, object>)global::Import.Hostile.FromFinal : global::Import.Hostile.FromFbe);
+            _receiver.Register(502, "market.Failure", final ? (Func<byte[], int, Limits, object>)global::Market.Failure.FromFinal : global::Market.Failure.FromFbe);
+        }
+
+        public event Action<global::Import.Self> OnSelf;
+        public event Action<global::Import.Self_> OnSelf_;
+        public event Action<global::Import.Hostile> OnHostile;
+        public event Action<global::Market.Failure> OnMarketFailure;
+
+        /// <summary>The reason of every frame reported and skipped, and of the end of a stream.</summary>
+        public event Action<string> OnError;
+
+        /// <summary>Takes the next <paramref name="count"/> bytes of the stream.</summary>
+        public void Receive(byte[] data, int offset, int count)
+        {
+            _receiver.Receive(data, offset, count);
+        }
+
+        /// <summary>Forgets a partial frame and a stopped stream.</summary>
+        public void Reset()
+        {
+            _receiver.Reset();
+        }
+
+        private void Dispatch(string name, object message)
+        {
+            switch (name)
+            {
+                case "import.Self":
+                    OnSelf?.Invoke((global::Import.Self)message);
+                    break;
+                case "import.self":
+                    OnSelf_?.Invoke((global::Import.Self_)message);
+                    break;
+                case "import.Hostile":
+                    OnHostile?.Invoke((global::Import.Hostile)message);
+                    break;
+                case "market.Failure":
+                    OnMarketFailure?.Invoke((global::Market.Failure)message);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Sends the package's messages as frames to a transport (docs/format.md 7.3).</summary>
+    public sealed class Sender_
+    {
+        private readonly global::Fbe.Sender _sender;
+
+        /// <summary>A sender of versioned frames, or of final ones with <paramref name="final"/>, to <paramref name="transport"/> (the bytes, their offset and count; returns how many it took).</summary>
+        public Sender_(bool final, Func<byte[], int, int, int> transport)
+        {
+            _sender = new global::Fbe.Sender(final, transport);
+        }
+
+        /// <summary>The bytes waiting for the transport.</summary>
+        public int Pending { get { return _sender.Pending; } }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Import.Self message)
+        {
+            return _sender.Send(global::Import.Self.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Import.Self_ message)
+        {
+            return _sender.Send(global::Import.Self_.Model.Instance, message);
+        }
+
+        /// <summary>Sends the message; returns its frame's size.</summary>
+        public int Send(global::Import.Hostile message)
+        {
+            return _sender.Send(global::Import.Hostile.Model.Instance, message);
+        }
+
+        /// <summary>Offers the buffered bytes to the transport again.</summary>
+        public void Flush()
+        {
+            _sender.Flush();
+        }
+    }
 }
