@@ -1,5 +1,7 @@
 using System;
 using System.Collections.Generic;
+using System.Globalization;
+using System.Numerics;
 
 namespace Fbe
 {
@@ -10,30 +12,14 @@ namespace Fbe
         public static readonly FixedCodec<bool> Bool = new ScalarCodec<bool>(1, Reader.GetBool, (w, p, v) => w.PutBool(p, v), (t, v) => t.Bool(v),
             (j, v) => j.Bool(v), (j, v) => j.KeyBool(v),
             r => r.Bool(), (r, k) => JsonKeys.Bool(r, k));
-        public static readonly FixedCodec<byte> Byte = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v), (t, v) => t.Unsigned(v),
-            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v),
-            r => (byte)r.Integer(0, byte.MaxValue, "byte"), (r, k) => (byte)JsonKeys.Integer(r, k, 0, byte.MaxValue, "byte"));
-        public static readonly FixedCodec<sbyte> SByte = new ScalarCodec<sbyte>(1, Reader.GetSByte, (w, p, v) => w.PutSByte(p, v), (t, v) => t.Integer(v),
-            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v),
-            r => (sbyte)r.Integer(sbyte.MinValue, sbyte.MaxValue, "int8"), (r, k) => (sbyte)JsonKeys.Integer(r, k, sbyte.MinValue, sbyte.MaxValue, "int8"));
-        public static readonly FixedCodec<short> Int16 = new ScalarCodec<short>(2, Reader.GetInt16, (w, p, v) => w.PutInt16(p, v), (t, v) => t.Integer(v),
-            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v),
-            r => (short)r.Integer(short.MinValue, short.MaxValue, "int16"), (r, k) => (short)JsonKeys.Integer(r, k, short.MinValue, short.MaxValue, "int16"));
-        public static readonly FixedCodec<ushort> UInt16 = new ScalarCodec<ushort>(2, Reader.GetUInt16, (w, p, v) => w.PutUInt16(p, v), (t, v) => t.Unsigned(v),
-            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v),
-            r => (ushort)r.Integer(0, ushort.MaxValue, "uint16"), (r, k) => (ushort)JsonKeys.Integer(r, k, 0, ushort.MaxValue, "uint16"));
-        public static readonly FixedCodec<int> Int32 = new ScalarCodec<int>(4, Reader.GetInt32, (w, p, v) => w.PutInt32(p, v), (t, v) => t.Integer(v),
-            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v),
-            r => (int)r.Integer(int.MinValue, int.MaxValue, "int32"), (r, k) => (int)JsonKeys.Integer(r, k, int.MinValue, int.MaxValue, "int32"));
-        public static readonly FixedCodec<uint> UInt32 = new ScalarCodec<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v), (t, v) => t.Unsigned(v),
-            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v),
-            r => (uint)r.Integer(0, uint.MaxValue, "uint32"), (r, k) => (uint)JsonKeys.Integer(r, k, 0, uint.MaxValue, "uint32"));
-        public static readonly FixedCodec<long> Int64 = new ScalarCodec<long>(8, Reader.GetInt64, (w, p, v) => w.PutInt64(p, v), (t, v) => t.Integer(v),
-            (j, v) => j.Integer(v), (j, v) => j.KeyInteger(v),
-            r => (long)r.Integer(long.MinValue, long.MaxValue, "int64"), (r, k) => (long)JsonKeys.Integer(r, k, long.MinValue, long.MaxValue, "int64"));
-        public static readonly FixedCodec<ulong> UInt64 = new ScalarCodec<ulong>(8, Reader.GetUInt64, (w, p, v) => w.PutUInt64(p, v), (t, v) => t.Unsigned(v),
-            (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v),
-            r => (ulong)r.Integer(0, ulong.MaxValue, "uint64"), (r, k) => (ulong)JsonKeys.Integer(r, k, 0, ulong.MaxValue, "uint64"));
+        public static readonly FixedCodec<byte> Byte = Integer<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v), 0, byte.MaxValue, "byte", v => v, v => (byte)v);
+        public static readonly FixedCodec<sbyte> SByte = Integer<sbyte>(1, Reader.GetSByte, (w, p, v) => w.PutSByte(p, v), sbyte.MinValue, sbyte.MaxValue, "int8", v => v, v => (sbyte)v);
+        public static readonly FixedCodec<short> Int16 = Integer<short>(2, Reader.GetInt16, (w, p, v) => w.PutInt16(p, v), short.MinValue, short.MaxValue, "int16", v => v, v => (short)v);
+        public static readonly FixedCodec<ushort> UInt16 = Integer<ushort>(2, Reader.GetUInt16, (w, p, v) => w.PutUInt16(p, v), 0, ushort.MaxValue, "uint16", v => v, v => (ushort)v);
+        public static readonly FixedCodec<int> Int32 = Integer<int>(4, Reader.GetInt32, (w, p, v) => w.PutInt32(p, v), int.MinValue, int.MaxValue, "int32", v => v, v => (int)v);
+        public static readonly FixedCodec<uint> UInt32 = Integer<uint>(4, Reader.GetUInt32, (w, p, v) => w.PutUInt32(p, v), 0, uint.MaxValue, "uint32", v => v, v => (uint)v);
+        public static readonly FixedCodec<long> Int64 = Integer<long>(8, Reader.GetInt64, (w, p, v) => w.PutInt64(p, v), long.MinValue, long.MaxValue, "int64", v => v, v => (long)v);
+        public static readonly FixedCodec<ulong> UInt64 = Integer<ulong>(8, Reader.GetUInt64, (w, p, v) => w.PutUInt64(p, v), 0, ulong.MaxValue, "uint64", v => v, v => (ulong)v);
         public static readonly FixedCodec<float> Single = new ScalarCodec<float>(4, Reader.GetSingle, (w, p, v) => w.PutSingle(p, v), (t, v) => t.Float(v),
             (j, v) => j.Double(v), (j, v) => j.KeyDouble(v, true),
             r => (float)r.Double(true), (r, k) => (float)JsonKeys.Double(r, k, true));
@@ -47,6 +33,17 @@ namespace Fbe
             8, (b, p) => new Timestamp(Reader.GetUInt64(b, p)), (w, p, v) => w.PutUInt64(p, v.Nanoseconds), (t, v) => t.Unsigned(v.Nanoseconds),
             (j, v) => j.Unsigned(v.Nanoseconds), (j, v) => j.KeyUnsigned(v.Nanoseconds),
             r => new Timestamp((ulong)r.Integer(0, ulong.MaxValue, "timestamp")), (r, k) => new Timestamp((ulong)JsonKeys.Integer(r, k, 0, ulong.MaxValue, "timestamp")));
+        /// <summary>An integer of the schema type <paramref name="name"/> in [<paramref name="min"/>, <paramref name="max"/>]:
+        /// its decimal digits in the text form and in JSON, a JSON integer in its range read.</summary>
+        private static FixedCodec<T> Integer<T>(int size, Func<byte[], int, T> get, Action<Writer, int, T> put, BigInteger min, BigInteger max,
+            string name, Func<T, BigInteger> wide, Func<BigInteger, T> narrow)
+        {
+            return new ScalarCodec<T>(size, get, put, (t, v) => t.Raw(wide(v).ToString(CultureInfo.InvariantCulture)),
+                (j, v) => j.Raw(wide(v).ToString(CultureInfo.InvariantCulture)),
+                (j, v) => j.Raw("\"" + wide(v).ToString(CultureInfo.InvariantCulture) + "\":"),
+                r => narrow(r.Integer(min, max, name)), (r, k) => narrow(JsonKeys.Integer(r, k, min, max, name)));
+        }
+
         /// <summary>A char: a byte printed as itself between single quotes.</summary>
         public static readonly FixedCodec<byte> Char = new ScalarCodec<byte>(1, Reader.GetByte, (w, p, v) => w.PutByte(p, v), (t, v) => t.Char(v),
             (j, v) => j.Unsigned(v), (j, v) => j.KeyUnsigned(v),

@@ -190,15 +190,25 @@ namespace Fbe
             return (int)p;
         }
 
-        private int Payload(string what, int bas, int slot, string field, out int n)
+        /// <summary>The position of the block a slot's offset points to (from <paramref name="bas"/>), at or after the
+        /// end of the block read before it; -1 for offset 0 (empty).</summary>
+        private long Block(string what, int bas, int slot, string field)
         {
             long off = GetUInt32(_data, slot);
-            n = 0;
             if (off == 0)
-                return 0;
+                return -1;
             long p = bas + off;
             if (p < _mark)
                 throw Backwards(what, p, field);
+            return p;
+        }
+
+        private int Payload(string what, int bas, int slot, string field, out int n)
+        {
+            long p = Block(what, bas, slot, field);
+            n = 0;
+            if (p < 0)
+                return 0;
             n = Length(what, p, field);
             _mark = (int)p + 4 + n;
             return (int)p + 4;
@@ -241,13 +251,10 @@ namespace Fbe
         /// (0 for struct elements). Returns the position of the first slot (offset 0: empty).</summary>
         public int Vector(int bas, int slot, int item, long cost, string field, out int n)
         {
-            long off = GetUInt32(_data, slot);
+            long p = Block("collection", bas, slot, field);
             n = 0;
-            if (off == 0)
+            if (p < 0)
                 return 0;
-            long p = bas + off;
-            if (p < _mark)
-                throw Backwards("collection", p, field);
             n = (int)Count(p, item, cost, field);     // a versioned slot takes bytes: n fits the buffer
             _mark = (int)(p + 4 + (long)n * item);
             return (int)p + 4;
